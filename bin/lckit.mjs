@@ -1,0 +1,7 @@
+#!/usr/bin/env node
+// Entry point of the kit's CLI: Node 20 cannot run .ts itself, so tsx's loader is registered first.
+import { register } from "tsx/esm/api";
+
+register();
+const { main } = await import("../src/cli/main.ts");
+process.exitCode = await main(process.argv.slice(2));

@@ -1,0 +1,54 @@
+#!/usr/bin/env node
+// The README's test command: runs every test file with vitest and ends with the plain line
+// "N passed, N failed" that CI reads. Services the tests need (RabbitMQ) are started and stopped here.
+import { spawnSync } from "node:child_process";
+import { existsSync, mkdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+
+const root = new URL("..", import.meta.url).pathname;
+const out = join(root, ".tmp", "vitest-results.json");
+mkdirSync(join(root, ".tmp"), { recursive: true });
+process.env.REDOCLY_TELEMETRY = "off";
+process.env.PACT_DO_NOT_TRACK = "true";
+
+const services = join(root, "scripts", "services.mjs");
+const hasServices = existsSync(services);
+let servicesStarted = false;
+if (hasServices) {
+  const started = spawnSync(process.execPath, [services, "start"], { stdio: "inherit", cwd: root });
+  servicesStarted = started.status === 0;
+  if (!servicesStarted)
+    console.error("test: could not start the test services (see above); broker tests will fail");
+}
+
+let result;
+try {
+  result = spawnSync(
+    join(root, "node_modules", ".bin", "vitest"),
+    ["run", "--reporter=default", "--reporter=json", `--outputFile.json=${out}`, ...process.argv.slice(2)],
+    { stdio: "inherit", cwd: root, env: { ...process.env, LCKIT_SERVICES: servicesStarted ? "1" : "" } },
+  );
+} finally {
+  if (hasServices) spawnSync(process.execPath, [services, "stop"], { stdio: "inherit", cwd: root });
+}
+
+let passed = 0;
+let failed = 0;
+if (existsSync(out)) {
+  const json = JSON.parse(readFileSync(out, "utf8"));
+  passed = json.numPassedTests ?? 0;
+  failed = (json.numFailedTests ?? 0) + (json.numRuntimeErrorTestSuites ?? 0);
+  // A suite that fails to load has no tests but is a failure all the same.
+  for (const file of json.testResults ?? []) {
+    if (file.status === "failed" && (file.assertionResults ?? []).length === 0) failed += 1;
+  }
+} else {
+  failed = 1;
+  console.error("test: vitest wrote no results; treating the run as failed");
+}
+if (passed + failed === 0) {
+  failed = 1;
+  console.error("test: no test was executed; that is a defect");
+}
+console.log(`${passed} passed, ${failed} failed`);
+process.exit(failed > 0 || result.status !== 0 ? 1 : 0);

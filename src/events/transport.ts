@@ -1,0 +1,32 @@
+// Where event messages come from: one small interface, so that file, stdin and AMQP (and later SQS,
+// Pub/Sub, Kafka) feed the same checker without touching the checks.
+
+/** One message as it arrived: headers as the transport carried them, the body as text. */
+export interface RawMessage {
+  /** Human-readable position for reports: "line 12", "amqp delivery 4031". */
+  position: string;
+  /** Transport headers (AMQP headers); undefined when the transport has none (NDJSON lines). */
+  headers?: Record<string, unknown>;
+  body: string;
+}
+
+/** A gap or fault of the transport itself (broker restart, reconnect), reported beside message results. */
+export interface TransportNotice {
+  kind: "disconnected" | "reconnected" | "gap" | "stopped";
+  message: string;
+  at: number;
+}
+
+export interface MessageSource {
+  readonly description: string;
+  messages(): AsyncIterable<RawMessage>;
+  /** Notices collected so far; read after iteration ends. */
+  notices(): TransportNotice[];
+  close(): Promise<void>;
+}
+
+export interface MessageSink {
+  readonly description: string;
+  publish(message: { headers: Record<string, unknown>; body: string }): Promise<void>;
+  close(): Promise<void>;
+}

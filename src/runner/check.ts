@@ -1,0 +1,131 @@
+// The check model shared by suites/ and the runner: a check is data plus run(ctx); it knows nothing of reports.
+
+export type Level = "MUST" | "SHOULD" | "MAY";
+
+/** read: no change; write: changes data or configuration and restores it; destructive: deletes data;
+ *  quota: exhausts or changes token quotas. */
+export type Safety = "read" | "write" | "destructive" | "quota";
+
+/** Credentials a check may ask for. A target file maps each to a client id and secret (env references). */
+export type CredentialRole =
+  | "admin" // ROLE_ADMIN_TENANT_{tenant}
+  | "editor" // ROLE_RDM_EDIT with the tenant on its list
+  | "viewer" // ROLE_RDM with the tenant on its list
+  | "quota" // a client of the quota customer that checks may exhaust
+  | "otherAdmin" // ROLE_ADMIN_TENANT_{otherTenant}
+  | "rdbmsAdmin"; // ROLE_ADMIN_TENANT_{rdbmsTenant}
+
+export interface Credential {
+  clientId: string;
+  clientSecret: string;
+}
+
+/** What the kit pins where the document is silent; "auto" lets safe probes detect it. */
+export interface Profile {
+  scrollIdEncoding: "object" | "raw-text" | "json-string" | "auto";
+  quotaRefusalStatus: number | "any-4xx";
+  expiredTokenStatus: number | "401-or-403";
+  validationErrorStatus: number | "400-or-422";
+  clampsLimit: boolean | "auto";
+}
+
+export interface Target {
+  name: string;
+  baseUrl: string;
+  rdmUrl: string;
+  /** Tenant every check works in. */
+  tenant: string;
+  /** A second tenant for isolation checks; checks needing it skip when absent. */
+  otherTenant?: string;
+  /** A tenant with auth.migration.mode=rdbms and its customer, for the multitokenConfig rule. */
+  rdbmsTenant?: string;
+  rdbmsCustomerId?: string;
+  /** Customer of `tenant` (configuration checks) and the customer of the quota client. */
+  customerId?: string;
+  quotaCustomerId?: string;
+  credentials: Partial<Record<CredentialRole, Credential>>;
+  profile: Profile;
+  /** True for the embedded reference and loopback targets. */
+  loopback: boolean;
+}
+
+export interface Clock {
+  now(): number;
+  sleep(ms: number): Promise<void>;
+  /** Present only when the target's clock can be driven (the embedded reference): moves time forward. */
+  advance?: (ms: number) => void;
+}
+
+export interface Logger {
+  info(message: string): void;
+  debug(message: string): void;
+}
+
+/** One HTTP exchange kept as evidence; secrets are redacted by the runner before it stores this. */
+export interface Exchange {
+  request: { method: string; url: string; headers: Record<string, string>; body?: string };
+  response?: { status: number; headers: Record<string, string>; body: string };
+  error?: string;
+  durationMs: number;
+}
+
+export interface CheckContext {
+  target: Target;
+  /** fetch bound to the target: rate limited, time limited, recorded as evidence. */
+  fetch: typeof fetch;
+  clock: Clock;
+  seed: number;
+  /** Runs per property (fast-check numRuns). */
+  runs: number;
+  log: Logger;
+  /** An access token for a role (cached by the runner; fetched with the role's credentials). */
+  token(role: CredentialRole): Promise<string>;
+  /** Forget cached tokens (after a check changed token configuration). */
+  resetTokens(): void;
+}
+
+export interface Check {
+  /** Stable, opaque id: `<suite>/<slug>`. Reports and allow-lists key on it. */
+  id: string;
+  suite: string;
+  /** Starts with the level: "MUST return ...". */
+  title: string;
+  level: Level;
+  /** Requirement-catalogue ids this check proves. */
+  requirements: string[];
+  safety: Safety;
+  needs: { roles: CredentialRole[]; otherTenant?: boolean; rdbmsTenant?: boolean; drivableClock?: boolean };
+  run(ctx: CheckContext): Promise<void>;
+}
+
+/** A property failure, reported with everything needed to replay it. */
+export interface Counterexample {
+  seed: number;
+  path: string;
+  value: string;
+  replay: string;
+}
+
+/** Thrown by a check when the target does not conform: a result, not a fault of the kit. */
+export class CheckFailure extends Error {
+  override name = "CheckFailure";
+  constructor(
+    message: string,
+    readonly details: { expected?: string; actual?: string; counterexample?: Counterexample } = {},
+  ) {
+    super(message);
+  }
+}
+
+/** Thrown by a check that cannot run against this target (missing capability); the reason is reported. */
+export class CheckSkipped extends Error {
+  override name = "CheckSkipped";
+}
+
+export function fail(message: string, details?: CheckFailure["details"]): never {
+  throw new CheckFailure(message, details);
+}
+
+export function skip(reason: string): never {
+  throw new CheckSkipped(reason);
+}
