@@ -77,11 +77,17 @@ export interface CheckContext {
   seed: number;
   /** Runs per property (fast-check numRuns). */
   runs: number;
+  /** fast-check replay path given on the command line (`--path`), to replay exactly one counterexample. */
+  replayPath?: string;
+  /** Command that reruns this check with the current target and seed; suites append `--path <path>`. */
+  replayCommand: string;
   log: Logger;
   /** An access token for a role (cached by the runner; fetched with the role's credentials). */
   token(role: CredentialRole): Promise<string>;
   /** Forget cached tokens (after a check changed token configuration). */
   resetTokens(): void;
+  /** Every exchange recorded so far in this run (the schema suite validates them per operation). */
+  exchanges(): readonly Exchange[];
 }
 
 export interface Check {
