@@ -1,0 +1,45 @@
+// Token issuing for the client_credentials grant. The document does not show the endpoint; the kit's
+// choice (docs/assumptions.md) is the RFC 6749 one: POST {base_url}/oauth/token, HTTP Basic client auth.
+import { type ClientConfig, joinUrl, send } from "./http.ts";
+import type { ApiResponse } from "./response.ts";
+import type { TokenResponse } from "./types.ts";
+
+export interface ClientCredentials {
+  clientId: string;
+  clientSecret: string;
+}
+
+export interface TokenRequestOptions {
+  /** "basic" (default): Authorization: Basic; "form": client_id and client_secret in the body. */
+  clientAuth?: "basic" | "form";
+  grantType?: string;
+}
+
+export function basicAuthorization(credentials: ClientCredentials): string {
+  const raw = `${credentials.clientId}:${credentials.clientSecret}`;
+  return `Basic ${Buffer.from(raw, "utf8").toString("base64")}`;
+}
+
+export function requestToken(
+  config: ClientConfig,
+  credentials: ClientCredentials,
+  options: TokenRequestOptions = {},
+): Promise<ApiResponse<TokenResponse>> {
+  const form: Record<string, string> = { grant_type: options.grantType ?? "client_credentials" };
+  const url = joinUrl(config.baseUrl, "/oauth/token");
+  if (options.clientAuth === "form") {
+    form.client_id = credentials.clientId;
+    form.client_secret = credentials.clientSecret;
+    return send<TokenResponse>(config, "POST", url, { body: { form } });
+  }
+  return send<TokenResponse>(config, "POST", url, {
+    body: { form },
+    auth: { authorization: basicAuthorization(credentials) },
+  });
+}
+
+/** The access token of a successful token response, or undefined when the answer carries none. */
+export function accessTokenOf(response: ApiResponse<TokenResponse>): string | undefined {
+  const token = response.ok ? response.data?.access_token : undefined;
+  return typeof token === "string" && token !== "" ? token : undefined;
+}
