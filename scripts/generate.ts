@@ -3,6 +3,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import * as eventTypes from "./generators/event-types.ts";
 import * as openapiTypes from "./generators/openapi-types.ts";
+import * as requirementsPage from "./generators/requirements-page.ts";
 
 export interface GeneratedFile {
   /** Path relative to the repository root. */
@@ -11,7 +12,7 @@ export interface GeneratedFile {
 }
 
 const root = join(dirname(new URL(import.meta.url).pathname), "..");
-const generators = [openapiTypes, eventTypes];
+const generators = [openapiTypes, eventTypes, requirementsPage];
 
 export async function generateAll(): Promise<GeneratedFile[]> {
   const files: GeneratedFile[] = [];

@@ -1,0 +1,38 @@
+import { readFileSync } from "node:fs";
+import { describe, expect, it } from "vitest";
+import { parse } from "yaml";
+import { cataloguePath, catalogueProblems, loadCatalogue } from "../../src/requirements/catalogue.ts";
+
+describe("requirement catalogue", () => {
+  it("matches its JSON Schema and has unique ids", () => {
+    expect(catalogueProblems(parse(readFileSync(cataloguePath, "utf8")))).toEqual([]);
+  });
+
+  it("covers the document well beyond 60 statements, across every kind", () => {
+    const { requirements } = loadCatalogue();
+    expect(requirements.length).toBeGreaterThan(60);
+    const kinds = new Set(requirements.map((requirement) => requirement.kind));
+    for (const kind of ["rule", "limit", "state", "error", "scan", "task", "event", "filter"]) {
+      expect(kinds, `kind ${kind}`).toContain(kind);
+    }
+  });
+
+  it.each([
+    ["a duplicate id", (r: Record<string, unknown>[]) => r.push({ ...r[0] }), /duplicate requirement id/],
+    [
+      "a bad level",
+      (r: Record<string, unknown>[]) => Object.assign(r[0] ?? {}, { level: "MUSTN'T" }),
+      /level/,
+    ],
+    [
+      "an assumption at MUST level",
+      (r: Record<string, unknown>[]) => Object.assign(r[0] ?? {}, { assumption: true, level: "MUST" }),
+      /level/,
+    ],
+    ["a malformed id", (r: Record<string, unknown>[]) => Object.assign(r[0] ?? {}, { id: "token-1" }), /id/],
+  ])("rejects %s", (_name, mutate, want) => {
+    const data = parse(readFileSync(cataloguePath, "utf8")) as { requirements: Record<string, unknown>[] };
+    mutate(data.requirements);
+    expect(catalogueProblems(data).join("\n")).toMatch(want);
+  });
+});
