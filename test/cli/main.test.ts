@@ -1,24 +1,6 @@
 import { describe, expect, it } from "vitest";
-import type { CliIo } from "../../src/cli/io.ts";
 import { main } from "../../src/cli/main.ts";
-
-export function captureIo(): CliIo & { stdout: () => string; stderr: () => string } {
-  let out = "";
-  let err = "";
-  return {
-    out: (text) => {
-      out += text;
-    },
-    err: (text) => {
-      err += text;
-    },
-    isTty: false,
-    env: {},
-    cwd: process.cwd(),
-    stdout: () => out,
-    stderr: () => err,
-  };
-}
+import { captureIo } from "./capture-io.ts";
 
 describe("lckit", () => {
   it.each([
