@@ -1,14 +1,322 @@
-// Placeholder: the broker work replaces this with the real AMQP source.
-import type { MessageSource } from "../transport.ts";
+// Reads a live event stream from an AMQP 0-9-1 broker (RabbitMQ) without taking anything from the
+// deployment's own consumers: the checker declares its OWN exclusive, auto-delete, server-named queue and
+// binds it to the exchange the deployment publishes to. The broker copies every routed message to each
+// bound queue, so the real consumers' queues still receive everything.
+//
+// Connection loss is survived: the source reconnects with bounded backoff, re-declares and re-binds, and
+// records notices (disconnected, reconnected, and the gap: while its queue did not exist, messages
+// published to the exchange were not copied to it and are lost to the checker).
+import amqp from "amqplib";
+import type { MessageSource, RawMessage, TransportNotice } from "../transport.ts";
 
 export interface AmqpSourceOptions {
   exchange: string;
   routingKey: string;
+  /** Stop after this many messages. */
   maxMessages?: number;
+  /** Stop when no message arrived for this long while connected. */
   idleTimeoutMs?: number;
+  /** Stop this long after the source was opened. */
   durationMs?: number;
+  /** Reconnection after a connection loss: attempts and backoff bounds (defaults: 30, 250 ms .. 5 s). */
+  reconnect?: { attempts?: number; initialDelayMs?: number; maxDelayMs?: number };
+  /** Unacknowledged deliveries the broker may push ahead of the checker (default 500). */
+  prefetch?: number;
 }
 
-export async function openAmqpSource(_url: string, _options: AmqpSourceOptions): Promise<MessageSource> {
-  throw new Error("AMQP source not available yet");
+type AmqpConnection = Awaited<ReturnType<typeof amqp.connect>>;
+type AmqpChannel = Awaited<ReturnType<AmqpConnection["createChannel"]>>;
+type AmqpMessage = NonNullable<Parameters<Parameters<AmqpChannel["consume"]>[1]>[0]>;
+
+/** The exchange the checker was pointed at does not exist: a configuration problem, not a transport fault. */
+export class AmqpExchangeMissingError extends Error {
+  override name = "AmqpExchangeMissingError";
+}
+
+/** The URL without its password, for descriptions and messages. */
+export function redactAmqpUrl(url: string): string {
+  try {
+    const parsed = new URL(url);
+    if (parsed.password) parsed.password = "***";
+    return parsed.toString();
+  } catch {
+    return "<unparseable AMQP URL>";
+  }
+}
+
+/** A dead broker is noticed within seconds, not at the server's default heartbeat of 60 s. */
+function withHeartbeat(url: string): string {
+  try {
+    const parsed = new URL(url);
+    if (!parsed.searchParams.has("heartbeat")) parsed.searchParams.set("heartbeat", "10");
+    return parsed.toString();
+  } catch {
+    return url;
+  }
+}
+
+function headerValue(value: unknown): unknown {
+  if (Buffer.isBuffer(value)) return value.toString("utf8");
+  if (Array.isArray(value)) return value.map(headerValue);
+  return value;
+}
+
+function headersOf(message: AmqpMessage): Record<string, unknown> {
+  const headers: Record<string, unknown> = {};
+  for (const [name, value] of Object.entries(message.properties.headers ?? {}))
+    headers[name] = headerValue(value);
+  return headers;
+}
+
+const iso = (at: number) => new Date(at).toISOString();
+const errorText = (error: unknown) => (error instanceof Error ? error.message : String(error));
+
+/**
+ * Connects, checks that the exchange exists (passively: never creates it), declares the checker's own
+ * queue and binds it. Resolves once the queue is bound, so messages published after that are seen.
+ */
+export async function openAmqpSource(url: string, options: AmqpSourceOptions): Promise<MessageSource> {
+  if (!options.exchange)
+    throw new Error("openAmqpSource: an exchange name is required (the default exchange cannot be bound)");
+  const source = new AmqpSource(url, options);
+  await source.connect();
+  return source;
+}
+
+class AmqpSource implements MessageSource {
+  readonly description: string;
+  private readonly url: string;
+  private readonly shownUrl: string;
+  private readonly collected: TransportNotice[] = [];
+  private readonly buffer: RawMessage[] = [];
+  private wake: (() => void) | undefined;
+  private connection: AmqpConnection | undefined;
+  private connected = false;
+  private stopReason: string | undefined;
+  private delivered = 0;
+  private queued = 0;
+  private readonly openedAt = Date.now();
+  private lastActivity = Date.now();
+  private iterating = false;
+  private reconnecting = false;
+  private timer: NodeJS.Timeout | undefined;
+  private readonly attempts: number;
+  private readonly initialDelayMs: number;
+  private readonly maxDelayMs: number;
+
+  constructor(
+    url: string,
+    private readonly options: AmqpSourceOptions,
+  ) {
+    this.url = withHeartbeat(url);
+    this.shownUrl = redactAmqpUrl(url);
+    this.description = `amqp ${redactAmqpUrl(url)} exchange "${options.exchange}" routing key "${options.routingKey}"`;
+    this.attempts = options.reconnect?.attempts ?? 30;
+    this.initialDelayMs = options.reconnect?.initialDelayMs ?? 250;
+    this.maxDelayMs = options.reconnect?.maxDelayMs ?? 5000;
+  }
+
+  notices(): TransportNotice[] {
+    return [...this.collected];
+  }
+
+  private notice(kind: TransportNotice["kind"], message: string, at = Date.now()): void {
+    this.collected.push({ kind, message, at });
+  }
+
+  /** One connection attempt: connect, check the exchange, declare and bind our queue, consume. */
+  async connect(): Promise<void> {
+    const { exchange, routingKey } = this.options;
+    const connection = await amqp.connect(this.url, { timeout: 10_000 });
+    // Errors are reported through "close"; an "error" listener keeps them from crashing the process.
+    connection.on("error", () => {});
+    try {
+      const channel = await connection.createChannel();
+      channel.on("error", () => {});
+      try {
+        await channel.checkExchange(exchange);
+      } catch (error) {
+        throw new AmqpExchangeMissingError(
+          `exchange "${exchange}" does not exist on ${this.shownUrl} (${errorText(error)}). ` +
+            "The checker never creates it: pass the exchange the deployment publishes to, or declare it first.",
+        );
+      }
+      const { queue } = await channel.assertQueue("", { exclusive: true, autoDelete: true, durable: false });
+      await channel.bindQueue(queue, exchange, routingKey);
+      await channel.prefetch(this.options.prefetch ?? 500);
+      await channel.consume(queue, (message) => this.onMessage(channel, message), { noAck: false });
+      this.connection = connection;
+      this.connected = true;
+      this.lastActivity = Date.now();
+      connection.on("close", (error?: unknown) => this.onLost(connection, error));
+      channel.on("close", () => this.onLost(connection, new Error("the channel was closed by the broker")));
+    } catch (error) {
+      await connection.close().catch(() => {});
+      throw error;
+    }
+  }
+
+  private onMessage(channel: AmqpChannel, message: AmqpMessage | null): void {
+    if (message === null) {
+      // The broker cancelled our consumer (queue deleted): the same as losing the connection.
+      if (this.connection) this.onLost(this.connection, new Error("the broker cancelled the consumer"));
+      return;
+    }
+    if (this.stopReason !== undefined) return;
+    this.lastActivity = Date.now();
+    this.queued += 1;
+    this.buffer.push({
+      position: `amqp delivery ${this.queued}`,
+      headers: headersOf(message),
+      body: message.content.toString("utf8"),
+    });
+    // Our queue is private, so acknowledging on receipt loses nothing another consumer would get.
+    try {
+      channel.ack(message);
+    } catch {
+      // The channel died between delivery and ack; the loss handler records it.
+    }
+    this.poke();
+  }
+
+  private onLost(connection: AmqpConnection, error?: unknown): void {
+    if (connection !== this.connection || !this.connected) return;
+    this.connected = false;
+    this.connection = undefined;
+    connection.close().catch(() => {});
+    if (this.stopReason !== undefined) return;
+    const lostAt = Date.now();
+    this.notice(
+      "disconnected",
+      `lost the connection to ${this.shownUrl} at ${iso(lostAt)}${error ? `: ${errorText(error)}` : ""}; reconnecting`,
+      lostAt,
+    );
+    void this.reconnect(lostAt);
+  }
+
+  private async reconnect(lostAt: number): Promise<void> {
+    if (this.reconnecting) return;
+    this.reconnecting = true;
+    let delay = this.initialDelayMs;
+    let lastError: unknown;
+    try {
+      for (let attempt = 1; attempt <= this.attempts; attempt += 1) {
+        await new Promise((resolve) => setTimeout(resolve, delay));
+        if (this.stopReason !== undefined) return;
+        delay = Math.min(delay * 2, this.maxDelayMs);
+        try {
+          await this.connect();
+        } catch (error) {
+          lastError = error;
+          continue;
+        }
+        if (this.stopReason !== undefined) {
+          await this.release();
+          return;
+        }
+        const boundAt = Date.now();
+        this.notice(
+          "reconnected",
+          `reconnected after ${attempt} attempt(s); queue re-declared and re-bound at ${iso(boundAt)}`,
+          boundAt,
+        );
+        this.notice(
+          "gap",
+          `messages published between ${iso(lostAt)} and ${iso(boundAt)} (${boundAt - lostAt} ms) were not seen: ` +
+            "the checker's queue did not exist while the connection was down, so the broker did not copy them to it",
+          boundAt,
+        );
+        this.poke();
+        return;
+      }
+      this.stop(
+        `gave up reconnecting after ${this.attempts} attempts (last error: ${errorText(lastError)}); ` +
+          `messages published since ${iso(lostAt)} were not seen`,
+      );
+    } finally {
+      this.reconnecting = false;
+    }
+  }
+
+  private poke(): void {
+    const wake = this.wake;
+    this.wake = undefined;
+    wake?.();
+  }
+
+  private stop(reason: string): void {
+    if (this.stopReason !== undefined) return;
+    this.stopReason = reason;
+    this.notice("stopped", reason);
+    this.poke();
+  }
+
+  /** Ms until the next idle or duration deadline, or undefined when none applies. */
+  private nextDeadline(): number | undefined {
+    const now = Date.now();
+    const deadlines: number[] = [];
+    if (this.options.durationMs !== undefined) deadlines.push(this.openedAt + this.options.durationMs - now);
+    // Idle time counts only while connected: a reconnect in progress is bounded by its own attempts.
+    if (this.options.idleTimeoutMs !== undefined && this.connected)
+      deadlines.push(this.lastActivity + this.options.idleTimeoutMs - now);
+    return deadlines.length === 0 ? undefined : Math.max(0, Math.min(...deadlines));
+  }
+
+  private checkDeadlines(): void {
+    const now = Date.now();
+    const { durationMs, idleTimeoutMs } = this.options;
+    if (durationMs !== undefined && now - this.openedAt >= durationMs)
+      this.stop(`duration of ${durationMs} ms reached`);
+    else if (idleTimeoutMs !== undefined && this.connected && now - this.lastActivity >= idleTimeoutMs)
+      this.stop(`no message for ${idleTimeoutMs} ms (idle timeout)`);
+  }
+
+  messages(): AsyncIterable<RawMessage> {
+    if (this.iterating)
+      throw new Error("an AMQP source can be iterated once; open another source to read again");
+    this.iterating = true;
+    return this.iterate();
+  }
+
+  private async *iterate(): AsyncGenerator<RawMessage> {
+    try {
+      for (;;) {
+        const max = this.options.maxMessages;
+        if (max !== undefined && this.delivered >= max) {
+          this.stop(`${max} message(s) read`);
+          return;
+        }
+        const next = this.buffer.shift();
+        if (next) {
+          this.delivered += 1;
+          yield next;
+          continue;
+        }
+        this.checkDeadlines();
+        if (this.stopReason !== undefined) return;
+        await new Promise<void>((resolve) => {
+          this.wake = resolve;
+          const wait = this.nextDeadline();
+          if (wait !== undefined) this.timer = setTimeout(resolve, wait);
+        });
+        clearTimeout(this.timer);
+        this.wake = undefined;
+      }
+    } finally {
+      await this.release();
+    }
+  }
+
+  private async release(): Promise<void> {
+    const connection = this.connection;
+    this.connected = false;
+    this.connection = undefined;
+    // Closing the connection deletes our exclusive queue; nothing is left on the broker.
+    if (connection) await connection.close().catch(() => {});
+  }
+
+  async close(): Promise<void> {
+    this.stop("closed");
+    await this.release();
+  }
 }
