@@ -63,8 +63,18 @@ export interface Logger {
 
 /** One HTTP exchange kept as evidence; secrets are redacted by the runner before it stores this. */
 export interface Exchange {
-  request: { method: string; url: string; headers: Record<string, string>; body?: string };
-  response?: { status: number; headers: Record<string, string>; body: string };
+  /** Id of the check that sent it. */
+  check?: string;
+  /** bodyTruncated: the body was cut (evidence keeps ~4 KB; the run's log keeps up to 256 KB). */
+  request: {
+    method: string;
+    url: string;
+    headers: Record<string, string>;
+    body?: string;
+    bodyTruncated?: boolean;
+  };
+  response?: { status: number; headers: Record<string, string>; body: string; bodyTruncated?: boolean };
+  /** Set when no complete answer came (timeout, reset, refused): what happened. */
   error?: string;
   durationMs: number;
 }

@@ -1,0 +1,59 @@
+// Requirement coverage: which catalogue entries the run proved, which failed, which no check traces to.
+import type { CheckResult, CheckStatus, Coverage, CoverageStatus, RequirementCoverage } from "./model.ts";
+
+export interface CatalogueEntry {
+  id: string;
+  section?: string;
+  level?: string;
+  text?: string;
+}
+
+/** A check known to the kit: its result when it was selected, or none when the selection left it out. */
+export interface CoveredCheck {
+  id: string;
+  requirements: readonly string[];
+  result?: Pick<CheckResult, "status">;
+}
+
+export function computeCoverage(
+  catalogue: readonly CatalogueEntry[],
+  checks: readonly CoveredCheck[],
+  cataloguePath: string | null,
+): Coverage {
+  const byRequirement = new Map<string, RequirementCoverage["checks"]>();
+  for (const check of checks) {
+    for (const req of check.requirements) {
+      const list = byRequirement.get(req) ?? [];
+      list.push({ id: check.id, status: check.result?.status ?? "not-selected" });
+      byRequirement.set(req, list);
+    }
+  }
+  const known = new Set(catalogue.map((r) => r.id));
+  const requirements = catalogue.map((entry): RequirementCoverage => {
+    const proving = byRequirement.get(entry.id) ?? [];
+    return { ...pick(entry), status: statusOf(proving.map((c) => c.status)), checks: proving };
+  });
+  const unknown = [...byRequirement.entries()]
+    .filter(([id]) => !known.has(id))
+    .map(([id, list]) => ({ id, checks: list.map((c) => c.id) }))
+    .sort((a, b) => a.id.localeCompare(b.id));
+  const figures = { total: requirements.length, proven: 0, failing: 0, broken: 0, "not-run": 0, untested: 0 };
+  for (const r of requirements) figures[r.status] += 1;
+  return { catalogue: cataloguePath, requirements, unknown, figures };
+}
+
+function statusOf(statuses: readonly (CheckStatus | "not-selected")[]): CoverageStatus {
+  if (statuses.length === 0) return "untested";
+  if (statuses.includes("broken")) return "broken";
+  if (statuses.includes("failed")) return "failing";
+  if (statuses.includes("passed")) return "proven";
+  return "not-run";
+}
+
+function pick(entry: CatalogueEntry): Omit<RequirementCoverage, "status" | "checks"> {
+  const out: Omit<RequirementCoverage, "status" | "checks"> = { id: entry.id };
+  if (entry.section !== undefined) out.section = String(entry.section);
+  if (entry.level !== undefined) out.level = String(entry.level);
+  if (entry.text !== undefined) out.text = String(entry.text);
+  return out;
+}

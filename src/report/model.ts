@@ -1,0 +1,102 @@
+// The result of a run: plain data, versioned, validated by report.schema.json. Renderers read only this.
+import type { Counterexample, Exchange, Level, Safety } from "../runner/check.ts";
+
+export const reportVersion = 1 as const;
+
+export type CheckStatus = "passed" | "failed" | "skipped" | "broken";
+
+/** Why a check was skipped: safety settings, a missing capability of the target, or the check itself. */
+export type SkipCause = "safety" | "needs" | "check";
+
+export type Verdict = "CONFORMANT" | "NOT CONFORMANT" | "INCOMPLETE" | "BROKEN";
+
+export interface CheckResult {
+  id: string;
+  suite: string;
+  title: string;
+  level: Level;
+  requirements: string[];
+  safety: Safety;
+  status: CheckStatus;
+  durationMs: number;
+  /** Failed and broken checks: what went wrong (broken: the error, stack in `details.stack`). */
+  message?: string;
+  details?: { expected?: string; actual?: string; stack?: string };
+  /** Skipped checks: why. */
+  reason?: string;
+  skipCause?: SkipCause;
+  /** Failed and broken checks: the last exchanges of that check, redacted, bodies capped. */
+  evidence?: Exchange[];
+  /** Property failures: everything needed to replay the counterexample. */
+  counterexample?: Counterexample;
+  /** Lines the check logged (capped), for failed and broken checks. */
+  log?: string[];
+  /** Requests the check sent. */
+  requests: number;
+}
+
+export type CoverageStatus = "proven" | "failing" | "broken" | "not-run" | "untested";
+
+export interface RequirementCoverage {
+  id: string;
+  section?: string;
+  level?: string;
+  text?: string;
+  /** proven: every check that ran passed (and at least one ran); failing: one failed; broken: one broke;
+   *  not-run: checks exist but none ran (skipped or not selected); untested: no check traces to it. */
+  status: CoverageStatus;
+  checks: { id: string; status: CheckStatus | "not-selected" }[];
+}
+
+export interface Coverage {
+  /** Catalogue file the coverage was computed from (repository-relative), or null when absent. */
+  catalogue: string | null;
+  requirements: RequirementCoverage[];
+  /** Requirement ids referenced by checks but absent from the catalogue. */
+  unknown: { id: string; checks: string[] }[];
+  figures: Record<CoverageStatus, number> & { total: number };
+}
+
+export interface TargetSummary {
+  name: string;
+  baseUrl: string;
+  rdmUrl: string;
+  tenant: string;
+  otherTenant?: string;
+  rdbmsTenant?: string;
+  loopback: boolean;
+  /** Credential roles the target file provides (names only, never values). */
+  roles: string[];
+}
+
+export interface Counts {
+  byStatus: Record<CheckStatus, number>;
+  byLevel: Record<Level, Record<CheckStatus, number>>;
+  /** Checks not selected by --suite/--check/--level. */
+  notSelected: number;
+}
+
+export interface RunResult {
+  reportVersion: typeof reportVersion;
+  runId: string;
+  kit: { name: string; version: string };
+  /** sha256 of the interface document (null when not found) and of openapi/ + event-schemas/. */
+  spec: { interfaceDocument: string | null; contract: string };
+  target: TargetSummary;
+  selection: { suites: string[]; checks: string[]; level: Level; allow: Safety[]; confirmTenant?: string };
+  seed: number;
+  runs: number;
+  replayPath?: string;
+  /** Command line that reruns this selection (without --seed). */
+  command: string;
+  startedAt: string;
+  finishedAt: string;
+  durationMs: number;
+  requestsSent: number;
+  checks: CheckResult[];
+  counts: Counts;
+  coverage: Coverage;
+  verdict: Verdict;
+  /** One sentence on why the verdict is what it is. */
+  verdictReason: string;
+}

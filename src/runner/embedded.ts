@@ -1,0 +1,94 @@
+// The embedded target: the reference implementation in this process, on a manual clock, reached through
+// its fetch handler (no socket). `lckit run` without a target file certifies it.
+
+import { manualClock } from "../reference/clock.ts";
+import type { Clock, Target } from "./check.ts";
+import { referenceProfile } from "./profile.ts";
+
+export const EMBEDDED_URL = "http://reference.embedded";
+
+/** What the runner needs of a reference implementation (src/reference/index.ts provides it). */
+export interface EmbeddedReference {
+  fetch(request: Request): Promise<Response>;
+  clock: { now(): number; advance(ms: number): void };
+}
+
+export interface ReferenceOptions {
+  clock: { now(): number; advance(ms: number): void };
+  faults?: string[];
+}
+
+export type ReferenceFactory = (options: ReferenceOptions) => EmbeddedReference | Promise<EmbeddedReference>;
+
+export interface EmbeddedTarget {
+  target: Target;
+  /** Routed to reference.fetch. */
+  fetch: (request: Request) => Promise<Response>;
+  /** The reference's manual clock: sleep() moves it instead of waiting. */
+  clock: Clock & { advance: (ms: number) => void };
+  reference: EmbeddedReference;
+}
+
+export interface EmbeddedOptions {
+  /** Seeded faults (src/reference/faults.ts) to certify a faulty variant. */
+  faults?: string[];
+  /** Another reference (a test double, a wrapped reference); default: src/reference. */
+  createReference?: ReferenceFactory;
+}
+
+/** The fixture world of docs/assumptions.md: tenant acme, second tenant globex, rdbms tenant legacy. */
+export function embeddedTargetDescription(): Target {
+  const credential = (clientId: string) => ({ clientId, clientSecret: `${clientId}-secret` });
+  return {
+    name: "embedded reference",
+    baseUrl: EMBEDDED_URL,
+    rdmUrl: EMBEDDED_URL,
+    tenant: "acme",
+    otherTenant: "globex",
+    rdbmsTenant: "legacy",
+    customerId: "cust-acme",
+    quotaCustomerId: "cust-acme",
+    rdbmsCustomerId: "cust-legacy",
+    credentials: {
+      admin: credential("acme-admin"),
+      editor: credential("acme-editor"),
+      viewer: credential("acme-viewer"),
+      quota: credential("acme-quota"),
+      otherAdmin: credential("globex-admin"),
+      rdbmsAdmin: credential("legacy-admin"),
+    },
+    profile: { ...referenceProfile },
+    loopback: true,
+  };
+}
+
+export async function startEmbeddedTarget(options: EmbeddedOptions = {}): Promise<EmbeddedTarget> {
+  const create = options.createReference ?? (await defaultFactory());
+  const reference = await create({
+    clock: manualClock(),
+    ...(options.faults === undefined ? {} : { faults: options.faults }),
+  });
+  const refClock = reference.clock;
+  const clock: EmbeddedTarget["clock"] = {
+    now: () => refClock.now(),
+    advance: (ms) => refClock.advance(ms),
+    // Waiting on a manual clock means moving it; the short real pause lets work the reference queued
+    // (an asynchronous delete task) take its turn.
+    async sleep(ms) {
+      refClock.advance(Math.max(0, ms));
+      await new Promise((resolve) => setTimeout(resolve, Math.min(Math.max(0, ms), 2)));
+    },
+  };
+  return {
+    target: embeddedTargetDescription(),
+    fetch: (request) => reference.fetch(request),
+    clock,
+    reference,
+  };
+}
+
+/** Loaded on first use, so the runner (and its tests with a test double) load without the reference. */
+async function defaultFactory(): Promise<ReferenceFactory> {
+  const { createReference } = await import("../reference/index.ts");
+  return (options) => createReference(options as Parameters<typeof createReference>[0]);
+}

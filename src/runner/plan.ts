@@ -1,0 +1,138 @@
+// Planning a run: which checks run, which are skipped and why. Sends nothing; `lckit run --list` prints it.
+import type { Check, CredentialRole, Level, Safety, Target } from "./check.ts";
+import { matchesId } from "./glob.ts";
+
+export interface PlanOptions {
+  target: Target;
+  /** Suite names to run (exact); empty or absent: every suite. */
+  suites?: readonly string[];
+  /** Check ids to run, exact or glob (`token-quota/*`); empty or absent: every check. */
+  ids?: readonly string[];
+  /** Lowest level to run: MUST runs MUST only, SHOULD runs MUST and SHOULD, MAY (default) runs all. */
+  level?: Level;
+  /** Safety classes allowed against a non-loopback target, beyond `read`. */
+  allow?: readonly Safety[];
+  /** Destructive checks against a non-loopback target run only when this equals target.tenant. */
+  confirmTenant?: string;
+  /** True when the kit can drive the target's clock (the embedded reference). */
+  drivableClock?: boolean;
+}
+
+/** Why a check does not run: the user did not select it, safety settings forbid it, or the target lacks
+ *  something it needs (credentials, a second tenant, a drivable clock). */
+export type SkipKind = "selection" | "safety" | "needs";
+
+export interface PlanEntry {
+  check: Check;
+  action: "run" | "skip";
+  skipKind?: SkipKind;
+  reason?: string;
+}
+
+export interface Plan {
+  target: Target;
+  options: {
+    suites: string[];
+    ids: string[];
+    level: Level;
+    allow: Safety[];
+    confirmTenant?: string;
+    drivableClock: boolean;
+  };
+  /** Every check given to planRun, in run order (suite "schema" last, since it reads the others' traffic). */
+  entries: PlanEntry[];
+  /** Suite names and id patterns given that matched no check (the CLI reports them as usage errors). */
+  unmatched: { suites: string[]; ids: string[] };
+}
+
+const levelRank: Record<Level, number> = { MUST: 0, SHOULD: 1, MAY: 2 };
+
+export function planRun(checks: readonly Check[], options: PlanOptions): Plan {
+  const suites = [...(options.suites ?? [])];
+  const ids = [...(options.ids ?? [])];
+  const level = options.level ?? "MAY";
+  const allow = [...new Set(options.allow ?? [])];
+  const drivableClock = options.drivableClock ?? false;
+  const resolved = { suites, ids, level, allow, confirmTenant: options.confirmTenant, drivableClock };
+
+  const ordered = [
+    ...checks.filter((c) => c.suite !== "schema"),
+    ...checks.filter((c) => c.suite === "schema"),
+  ];
+  const entries = ordered.map((check) => planEntry(check, options.target, resolved));
+  return {
+    target: options.target,
+    options: resolved,
+    entries,
+    unmatched: {
+      suites: suites.filter((s) => !checks.some((c) => c.suite === s)),
+      ids: ids.filter((p) => !checks.some((c) => matchesId(c.id, p))),
+    },
+  };
+}
+
+function planEntry(check: Check, target: Target, options: Plan["options"]): PlanEntry {
+  const selection = selectionReason(check, options);
+  if (selection) return { check, action: "skip", skipKind: "selection", reason: selection };
+  const safety = safetyReason(check, target, options);
+  if (safety) return { check, action: "skip", skipKind: "safety", reason: safety };
+  const needs = needsReason(check, target, options.drivableClock);
+  if (needs) return { check, action: "skip", skipKind: "needs", reason: needs };
+  return { check, action: "run" };
+}
+
+function selectionReason(check: Check, options: Plan["options"]): string | undefined {
+  if (options.suites.length > 0 && !options.suites.includes(check.suite))
+    return `not selected: suite ${check.suite} is not among --suite ${options.suites.join(", ")}`;
+  if (options.ids.length > 0 && !options.ids.some((p) => matchesId(check.id, p)))
+    return `not selected: id matches none of --check ${options.ids.join(", ")}`;
+  if (levelRank[check.level] > levelRank[options.level])
+    return `not selected: level ${check.level} is below --level ${options.level}`;
+  return undefined;
+}
+
+function safetyReason(check: Check, target: Target, options: Plan["options"]): string | undefined {
+  // Loopback targets (the embedded reference, a local server) are the kit's own playground.
+  if (target.loopback || check.safety === "read") return undefined;
+  if (!options.allow.includes(check.safety))
+    return (
+      `safety: ${check.safety} checks do not run against a non-loopback target unless allowed; ` +
+      `add --allow ${check.safety} (or "allow: [${check.safety}]" in the target file) to run it`
+    );
+  if (check.safety === "destructive" && options.confirmTenant !== target.tenant)
+    return (
+      `safety: destructive checks delete data in tenant ${target.tenant}; name the tenant with ` +
+      `--confirm-tenant ${target.tenant} (or "confirmTenant: ${target.tenant}" in the target file) to run it` +
+      (options.confirmTenant === undefined ? "" : ` (got "${options.confirmTenant}")`)
+    );
+  return undefined;
+}
+
+function needsReason(check: Check, target: Target, drivableClock: boolean): string | undefined {
+  const missing: string[] = [];
+  const roles = check.needs.roles.filter((role: CredentialRole) => target.credentials[role] === undefined);
+  if (roles.length > 0)
+    missing.push(
+      `credentials for role${roles.length > 1 ? "s" : ""} ${roles.join(", ")} ` +
+        `(add ${roles.map((r) => `credentials.${r}`).join(", ")} to the target file)`,
+    );
+  if (check.needs.otherTenant && target.otherTenant === undefined)
+    missing.push("a second tenant (add otherTenant and credentials.otherAdmin to the target file)");
+  if (check.needs.rdbmsTenant && (target.rdbmsTenant === undefined || target.rdbmsCustomerId === undefined))
+    missing.push(
+      "a tenant with auth.migration.mode=rdbms (add rdbmsTenant and rdbmsCustomerId to the target file)",
+    );
+  if (check.needs.drivableClock && !drivableClock)
+    missing.push("a clock the kit can drive (only the embedded reference has one)");
+  return missing.length === 0 ? undefined : `needs ${missing.join("; ")}`;
+}
+
+/** Entries that will run, in order. */
+export function runnable(plan: Plan): PlanEntry[] {
+  return plan.entries.filter((e) => e.action === "run");
+}
+
+/** Entries the user selected (run or skipped for safety or needs). */
+export function selected(plan: Plan): PlanEntry[] {
+  return plan.entries.filter((e) => e.skipKind !== "selection");
+}
