@@ -1,0 +1,9 @@
+// Public entry of the HTTP contract: load once, look operations up, check bodies (violations as data).
+export type { Contract, OperationMatch } from "./contract.ts";
+export { bodySchemas, documentFiles, loadContract, openapiDir } from "./contract.ts";
+export { decodeBody, essence, isJsonMedia, matchMediaType } from "./media-types.ts";
+export type { ContractOperation, ContractParameter, Host, HttpMethod } from "./operations.ts";
+export { PathMatcher } from "./operations.ts";
+export { RefResolver } from "./ref-resolver.ts";
+export type { Violation } from "./violations.ts";
+export { SchemaValidators } from "./violations.ts";
