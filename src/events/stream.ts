@@ -1,0 +1,1041 @@
+// A seeded generator of realistic event streams, for publishing to a broker or a file and for checking the
+// checker: entity lifecycles (create, change as snapshot or deltas, merge and split, GDPR removal and
+// re-creation), relationships with their ENTITY_CHANGED companions (ovChanged true), interactions, change
+// requests and large-object fallbacks. objectVersion headers rise per object. At-least-once delivery is
+// imitated by exact re-sends and by reordering within a window. A known set of invalid messages can be
+// injected; the manifest says where they are and which rule each breaks.
+//
+// Deterministic: the same options (seed included) give the same messages, byte for byte.
+import { rule } from "./rules.ts";
+
+export type PayloadKind = "snapshot" | "deltas" | "largeObject";
+
+export interface StreamOptions {
+  seed: number;
+  /** Messages in the stream, re-sends and invalid messages included. */
+  count: number;
+  tenantId?: string;
+  /** Relative weights of the payload kinds of ENTITY_CHANGED (default 6:3:1); other types: snapshot or fallback. */
+  payloads?: Partial<Record<PayloadKind, number>>;
+  /** Probability that a message is sent again, unchanged (at-least-once delivery). Default 0. */
+  duplicates?: number;
+  /** Messages may arrive up to this many places away from their order of creation. Default 0. */
+  reorderWindow?: number;
+  /** Inject this many invalid messages, each breaking one rule (chosen among `rules` when given). */
+  invalid?: { count: number; rules?: string[] };
+}
+
+export interface StreamMessage {
+  headers: Record<string, unknown>;
+  body: string;
+}
+
+export interface InvalidEntry {
+  /** 0-based index in `messages` (the order of sending). */
+  index: number;
+  rule: string;
+  description: string;
+}
+
+export interface StreamManifest {
+  seed: number;
+  total: number;
+  valid: number;
+  invalid: number;
+  /** The invalid messages, in sending order. */
+  invalidMessages: InvalidEntry[];
+  /** Invalid messages by rule id. */
+  byRule: Record<string, number>;
+  duplicates: number;
+  /** Messages that arrive at another place than their order of creation. */
+  displaced: number;
+  byType: Record<string, number>;
+  /** The streaming configuration the stream was shaped by (objectVersion is a filtering field). */
+  streamingConfig: {
+    JMSEventsFilteringFields: string[];
+    RelationEventsFilteringFields: string[];
+    analyzeOvChanges: boolean;
+    largeObjectsSupport: boolean;
+  };
+}
+
+export interface GeneratedStream {
+  messages: StreamMessage[];
+  manifest: StreamManifest;
+}
+
+// ---------------------------------------------------------------------------------------------- random
+
+/** mulberry32: small, fast, and the same on every platform. */
+export class Random {
+  private state: number;
+  constructor(seed: number) {
+    this.state = (seed >>> 0) ^ 0x9e3779b9;
+  }
+  next(): number {
+    this.state = (this.state + 0x6d2b79f5) >>> 0;
+    let t = this.state;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  }
+  int(min: number, max: number): number {
+    return min + Math.floor(this.next() * (max - min + 1));
+  }
+  chance(p: number): boolean {
+    return this.next() < p;
+  }
+  pick<T>(items: readonly T[]): T {
+    const item = items[Math.floor(this.next() * items.length)];
+    if (item === undefined) throw new Error("Random.pick: no items");
+    return item;
+  }
+  id(length = 7): string {
+    const alphabet = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";
+    let out = "";
+    for (let i = 0; i < length; i += 1) out += alphabet[Math.floor(this.next() * alphabet.length)];
+    return out;
+  }
+  weighted<K extends string>(weights: Record<K, number>): K {
+    const entries = Object.entries(weights) as [K, number][];
+    const total = entries.reduce((sum, [, w]) => sum + Math.max(0, w), 0);
+    let roll = this.next() * total;
+    for (const [key, w] of entries) {
+      roll -= Math.max(0, w);
+      if (roll < 0) return key;
+    }
+    const last = entries.at(-1);
+    if (!last) throw new Error("Random.weighted: no weights");
+    return last[0];
+  }
+}
+
+// ---------------------------------------------------------------------------------------------- world
+
+const entityTypes = ["HCP", "HCO", "Individual", "Organization"] as const;
+const relationTypes = [
+  { name: "HasAddress", reference: true },
+  { name: "Employment", reference: false },
+  { name: "Affiliation", reference: true },
+] as const;
+const firstNames = ["Ada", "Grace", "Alan", "Edsger", "Barbara", "Ken", "Radia", "Tim", "Frances", "Donald"];
+const lastNames = [
+  "Lovelace",
+  "Hopper",
+  "Turing",
+  "Dijkstra",
+  "Liskov",
+  "Thompson",
+  "Perlman",
+  "Lee",
+  "Allen",
+];
+const countries = [
+  { raw: "Germany", code: "DE" },
+  { raw: "France", code: "FR" },
+  { raw: "United States", code: "US" },
+  { raw: "Japan", code: "JP" },
+  { raw: "Brasil", code: "BR" },
+];
+const sources = ["configuration/sources/Reltio", "configuration/sources/CRM", "configuration/sources/ERP"];
+const users = ["svc-integration", "jane.doe@example.com", "etl-loader"];
+
+interface AttributeValue {
+  type: string;
+  ov: boolean;
+  value: string;
+  uri: string;
+  lookupCode?: string;
+  lookupRawValue?: string;
+  lookupError?: string;
+}
+
+interface Entity {
+  uri: string;
+  type: string;
+  version: number;
+  state: "active" | "merged" | "gdpr" | "removed";
+  attributes: Record<string, AttributeValue[]>;
+  crosswalks: Record<string, unknown>[];
+  createdTime: number;
+  updatedTime: number;
+  createdBy: string;
+  mergedInto?: string;
+  recreated?: boolean;
+}
+
+interface Relation {
+  uri: string;
+  type: string;
+  reference: boolean;
+  start: Entity;
+  end: Entity;
+  version: number;
+  active: boolean;
+  createdTime: number;
+  updatedTime: number;
+}
+
+interface Versioned {
+  uri: string;
+  version: number;
+  active: boolean;
+  createdTime: number;
+  updatedTime: number;
+}
+
+/** One message before ordering: what it is about and whether it was injected invalid. */
+interface Draft {
+  headers: Record<string, unknown>;
+  body: string;
+  type: string;
+  invalid?: { rule: string; description: string };
+  /** Keeps its place relative to the message before it (pairs that only break a rule in that order). */
+  pinned?: boolean;
+  duplicate?: boolean;
+}
+
+const entityFields = [
+  "uri",
+  "type",
+  "createdBy",
+  "createdTime",
+  "updatedBy",
+  "updatedTime",
+  "attributes",
+  "crosswalks",
+  "tags",
+  "label",
+  "secondaryLabel",
+  "roles",
+  "potentialMatchTOs",
+  "timestamp",
+  "members",
+  "objectVersion",
+];
+const relationFields = [
+  "uri",
+  "type",
+  "createdBy",
+  "createdTime",
+  "updatedBy",
+  "updatedTime",
+  "attributes",
+  "crosswalks",
+  "startRefPinned",
+  "startRefIgnored",
+  "endRefPinned",
+  "endRefIgnored",
+  "startObject",
+  "endObject",
+];
+
+/** Builds the messages of a world of objects; every message it returns is valid. */
+export class StreamWorld {
+  readonly entities: Entity[] = [];
+  readonly relations: Relation[] = [];
+  readonly interactions: Versioned[] = [];
+  readonly changeRequests: Versioned[] = [];
+  private clock: number;
+
+  constructor(
+    readonly random: Random,
+    readonly tenantId: string,
+    private readonly payloads: Record<PayloadKind, number>,
+  ) {
+    // A fixed epoch keeps streams reproducible: 2026-01-05T09:00:00Z plus a seed-dependent offset.
+    this.clock = Date.UTC(2026, 0, 5, 9, 0, 0) + random.int(0, 86_400_000);
+  }
+
+  private tick(): number {
+    this.clock += this.random.int(5, 900);
+    return this.clock;
+  }
+
+  private iso(at: number): string {
+    return new Date(at).toISOString();
+  }
+
+  headers(eventType: string, uri: string, version: number): Record<string, unknown> {
+    return { tenantId: this.tenantId, eventType, sourceObjectUri: uri, objectVersion: version };
+  }
+
+  private attributeValue(entity: { uri: string; type: string }, name: string, value: string): AttributeValue {
+    return {
+      type: `${entity.type}/attributes/${name}`,
+      ov: true,
+      value,
+      uri: `${entity.uri}/attributes/${name}/${this.random.id(8)}`,
+    };
+  }
+
+  private countryValue(entity: { uri: string; type: string }): AttributeValue {
+    const country = this.random.pick(countries);
+    const value = this.attributeValue(entity, "Country", country.raw);
+    // Now and then a source value has no canonical mapping: lookupError with code 1003 (valid).
+    if (this.random.chance(0.08)) {
+      value.lookupRawValue = `${country.raw}-X`;
+      value.value = `${country.raw}-X`;
+      value.lookupError = `1003: no canonical value mapping for '${country.raw}-X' in lookup type rdm/lookupTypes/Country`;
+    } else {
+      value.lookupCode = country.code;
+      value.lookupRawValue = country.raw;
+    }
+    return value;
+  }
+
+  private crosswalk(objectUri: string, attributeUris: string[], at: number): Record<string, unknown> {
+    const source = this.random.pick(sources);
+    return {
+      uri: `${objectUri}/crosswalks/${this.random.id(8)}`,
+      type: source,
+      value: this.random.id(10),
+      reltioLoadDate: this.iso(at),
+      createDate: this.iso(at - this.random.int(0, 86_400_000)),
+      updateDate: this.iso(at),
+      attributes: attributeUris,
+      singleAttributeUpdateDates: {},
+    };
+  }
+
+  private entityObject(entity: Entity): Record<string, unknown> {
+    const first = entity.attributes.FirstName?.[0]?.value ?? "";
+    const last = entity.attributes.LastName?.[0]?.value ?? "";
+    return {
+      uri: entity.uri,
+      type: entity.type,
+      createdBy: entity.createdBy,
+      createdTime: entity.createdTime,
+      updatedBy: this.random.pick(users),
+      updatedTime: entity.updatedTime,
+      attributes: entity.attributes,
+      crosswalks: entity.crosswalks,
+      label: `${first} ${last}`.trim() || entity.uri,
+      roles: [`configuration/roles/${entity.type.split("/").at(-1)}`],
+    };
+  }
+
+  private relationObject(relation: Relation): Record<string, unknown> {
+    return {
+      uri: relation.uri,
+      type: relation.type,
+      createdBy: this.random.pick(users),
+      createdTime: relation.createdTime,
+      updatedBy: this.random.pick(users),
+      updatedTime: relation.updatedTime,
+      startRefPinned: false,
+      startRefIgnored: false,
+      endRefPinned: this.random.chance(0.1),
+      endRefIgnored: false,
+      startObject: { objectURI: relation.start.uri, type: relation.start.type },
+      endObject: { objectURI: relation.end.uri, type: relation.end.type },
+      attributes: {
+        Primary: [
+          {
+            type: `${relation.type}/attributes/Primary`,
+            ov: true,
+            value: String(this.random.chance(0.5)),
+            uri: `${relation.uri}/attributes/Primary/${this.random.id(8)}`,
+          },
+        ],
+      },
+      crosswalks: [this.crosswalk(relation.uri, [], relation.updatedTime)],
+    };
+  }
+
+  /** A snapshot message, or its large-object fallback when the draw says the object was too big. */
+  private snapshot(
+    type: string,
+    uri: string,
+    version: number,
+    object: Record<string, unknown>,
+    extra: Record<string, unknown> = {},
+  ): Draft {
+    const fallback = this.random.chance(this.fallbackShare());
+    const payload: Record<string, unknown> = fallback
+      ? { type, uri, exceededQueueSizeLimit: true, ...extra }
+      : { type, object, ...extra };
+    return { headers: this.headers(type, uri, version), body: JSON.stringify(payload), type };
+  }
+
+  private fallbackShare(): number {
+    const { snapshot, deltas, largeObject } = this.payloads;
+    const total = snapshot + deltas + largeObject;
+    return total > 0 ? largeObject / total : 0;
+  }
+
+  newEntity(): Draft {
+    const { entity, draft } = this.freshEntity();
+    this.entities.push(entity);
+    return draft;
+  }
+
+  /** An entity outside the world's lifecycle (nothing else will ever happen to it), with its creation. */
+  freshEntity(): { entity: Entity; draft: Draft } {
+    const at = this.tick();
+    const kind = this.random.pick(entityTypes);
+    const entity: Entity = {
+      uri: `entities/${this.random.id()}`,
+      type: `configuration/entityTypes/${kind}`,
+      version: 1,
+      state: "active",
+      attributes: {},
+      crosswalks: [],
+      createdTime: at,
+      updatedTime: at,
+      createdBy: this.random.pick(users),
+    };
+    entity.attributes = {
+      FirstName: [this.attributeValue(entity, "FirstName", this.random.pick(firstNames))],
+      LastName: [this.attributeValue(entity, "LastName", this.random.pick(lastNames))],
+      Country: [this.countryValue(entity)],
+    };
+    const uris = Object.values(entity.attributes).flatMap((values) => values.map((v) => v.uri));
+    entity.crosswalks = [this.crosswalk(entity.uri, uris, at)];
+    const type = "ENTITY_CREATED";
+    return { entity, draft: this.snapshot(type, entity.uri, entity.version, this.entityObject(entity)) };
+  }
+
+  /** The snapshot of an entity event, never a fallback: for mutations that need the object. */
+  entitySnapshot(type: string, entity: Entity, extra: Record<string, unknown> = {}): Record<string, unknown> {
+    return { type, object: this.entityObject(entity), ...extra };
+  }
+
+  /** ENTITY_CHANGED as a snapshot, a deltas message or a large-object fallback. */
+  changeEntity(entity: Entity, ovChanged = false): Draft {
+    return this.changeEntityAs(entity, this.random.weighted(this.payloads), ovChanged);
+  }
+
+  changeEntityAs(entity: Entity, kind: PayloadKind, ovChanged = false): Draft {
+    const at = this.tick();
+    entity.version += 1;
+    entity.updatedTime = at;
+    const name = this.random.pick(["FirstName", "LastName", "Country"] as const);
+    const old = entity.attributes[name]?.[0];
+    const replacement =
+      name === "Country"
+        ? this.countryValue(entity)
+        : this.attributeValue(entity, name, this.random.pick(name === "FirstName" ? firstNames : lastNames));
+    entity.attributes[name] = [replacement];
+    const type = "ENTITY_CHANGED";
+    if (kind === "deltas" && old) {
+      const deltaValue = (v: AttributeValue) => ({
+        value: v.value,
+        ov: v.ov,
+        id: v.uri.split("/").at(-1) ?? "",
+        sources: [this.random.pick(sources)],
+      });
+      const deltas = {
+        id: this.random.id(12),
+        user: this.random.pick(users),
+        method: "PUT",
+        url: `/${entity.uri}/attributes/${name}`,
+        clientType: this.random.pick(["API", "UI", "dataloader"]),
+        timestamp: at,
+        objectUri: entity.uri,
+        objectType: entity.type,
+        objectLabel: this.entityObject(entity).label,
+        data: { type },
+        deltaCollection: {
+          ovChanged,
+          delta: [
+            {
+              type: "ATTRIBUTE_CHANGED",
+              attributeType: replacement.type,
+              oldValue: deltaValue(old),
+              newValue: deltaValue(replacement),
+            },
+          ],
+        },
+        eventId: this.random.id(16),
+        itemsTotal: 1,
+      };
+      return {
+        headers: this.headers(type, entity.uri, entity.version),
+        body: JSON.stringify({ type, uri: entity.uri, deltas }),
+        type,
+      };
+    }
+    if (kind === "largeObject") {
+      const payload = { type, uri: entity.uri, exceededQueueSizeLimit: true, ovChanged };
+      return { headers: this.headers(type, entity.uri, entity.version), body: JSON.stringify(payload), type };
+    }
+    const payload = { type, object: this.entityObject(entity), ovChanged };
+    return { headers: this.headers(type, entity.uri, entity.version), body: JSON.stringify(payload), type };
+  }
+
+  /** A relationship event and, for reference attributes, the ENTITY_CHANGED companion (ovChanged true). */
+  relationEvent(type: string, relation: Relation): Draft[] {
+    const at = this.tick();
+    relation.version += 1;
+    relation.updatedTime = at;
+    const extra = type === "RELATIONSHIP_CHANGED" ? { ovChanged: relation.reference } : {};
+    const drafts = [
+      this.snapshot(type, relation.uri, relation.version, this.relationObject(relation), extra),
+    ];
+    if (relation.reference && relation.start.state === "active")
+      drafts.push(this.changeEntity(relation.start, true));
+    return drafts;
+  }
+
+  newRelation(start: Entity, end: Entity): Draft[] {
+    const at = this.tick();
+    const kind = this.random.pick(relationTypes);
+    const relation: Relation = {
+      uri: `relations/${this.random.id()}`,
+      type: `configuration/relationTypes/${kind.name}`,
+      reference: kind.reference,
+      start,
+      end,
+      version: 0,
+      active: true,
+      createdTime: at,
+      updatedTime: at,
+    };
+    this.relations.push(relation);
+    return this.relationEvent("RELATIONSHIP_CREATED", relation);
+  }
+
+  /** The loser gets ENTITY_LOST_MERGE; the winner an ENTITY_CHANGED carrying the loser's crosswalks. */
+  merge(winner: Entity, loser: Entity): Draft[] {
+    this.tick();
+    loser.version += 1;
+    loser.state = "merged";
+    loser.mergedInto = winner.uri;
+    const lost = this.snapshot("ENTITY_LOST_MERGE", loser.uri, loser.version, this.entityObject(loser));
+    winner.crosswalks = [...winner.crosswalks, ...loser.crosswalks];
+    return [lost, this.changeEntity(winner)];
+  }
+
+  /** Unmerge: ENTITIES_SPLITTED for the winner and for the entity split off, both naming the participants. */
+  split(loser: Entity): Draft[] {
+    const winner = this.entities.find((e) => e.uri === loser.mergedInto);
+    this.tick();
+    loser.state = "active";
+    loser.mergedInto = undefined;
+    const uris = [winner?.uri ?? loser.uri, loser.uri];
+    const drafts: Draft[] = [];
+    if (winner && winner.state === "active") {
+      winner.version += 1;
+      drafts.push(
+        this.snapshot("ENTITIES_SPLITTED", winner.uri, winner.version, this.entityObject(winner), { uris }),
+      );
+    }
+    loser.version += 1;
+    drafts.push(
+      this.snapshot("ENTITIES_SPLITTED", loser.uri, loser.version, this.entityObject(loser), { uris }),
+    );
+    return drafts;
+  }
+
+  /** GDPR removal: afterwards the entity only ever gets ENTITY_CREATED (once here) and ENTITY_REMOVED_GDPR. */
+  gdprRemove(entity: Entity): Draft {
+    this.tick();
+    entity.version += 1;
+    entity.state = "gdpr";
+    for (const relation of this.relations)
+      if (relation.start === entity || relation.end === entity) relation.active = false;
+    return this.snapshot("ENTITY_REMOVED_GDPR", entity.uri, entity.version, {
+      uri: entity.uri,
+      type: entity.type,
+    });
+  }
+
+  recreate(entity: Entity): Draft {
+    const at = this.tick();
+    entity.version += 1;
+    entity.recreated = true;
+    entity.createdTime = at;
+    entity.updatedTime = at;
+    return this.snapshot("ENTITY_CREATED", entity.uri, entity.version, this.entityObject(entity));
+  }
+
+  removeEntity(entity: Entity): Draft {
+    this.tick();
+    entity.version += 1;
+    entity.state = "removed";
+    for (const relation of this.relations)
+      if (relation.start === entity || relation.end === entity) relation.active = false;
+    return this.snapshot("ENTITY_REMOVED", entity.uri, entity.version, {
+      uri: entity.uri,
+      type: entity.type,
+    });
+  }
+
+  matchesChanged(entity: Entity, other: Entity): Draft {
+    this.tick();
+    entity.version += 1;
+    const object = {
+      ...this.entityObject(entity),
+      potentialMatchTOs: [
+        { uri: other.uri, matchRules: ["configuration/entityTypes/HCP/matchGroups/ExactName"] },
+      ],
+    };
+    return this.snapshot("ENTITIES_MATCHES_CHANGED", entity.uri, entity.version, object);
+  }
+
+  businessProcessChanged(entity: Entity): Draft {
+    this.tick();
+    entity.version += 1;
+    return this.snapshot(
+      "ENTITY_BUSINESS_PROCESS_CHANGED",
+      entity.uri,
+      entity.version,
+      this.entityObject(entity),
+    );
+  }
+
+  interactionEvent(
+    type: "INTERACTION_CREATED" | "INTERACTION_CHANGED" | "INTERACTION_REMOVED",
+    members: Entity[],
+    existing?: Versioned,
+  ): Draft {
+    const at = this.tick();
+    const interaction = existing ?? {
+      uri: `interactions/${this.random.id()}`,
+      version: 0,
+      active: true,
+      createdTime: at,
+      updatedTime: at,
+    };
+    if (!existing) this.interactions.push(interaction);
+    interaction.version += 1;
+    interaction.updatedTime = at;
+    if (type === "INTERACTION_REMOVED") interaction.active = false;
+    const object = {
+      uri: interaction.uri,
+      type: "configuration/interactionTypes/Email",
+      createdBy: this.random.pick(users),
+      createdTime: interaction.createdTime,
+      updatedTime: at,
+      timestamp: at,
+      members: {
+        Recipients: {
+          type: "configuration/interactionTypes/Email/memberTypes/Recipients",
+          members: members.map((m) => ({ objectURI: m.uri })),
+        },
+      },
+    };
+    return this.snapshot(type, interaction.uri, interaction.version, object);
+  }
+
+  /** DCR events: the payload carries only the event name. */
+  changeRequestEvent(
+    type: "CHANGE_REQUEST_CREATED" | "CHANGE_REQUEST_CHANGED" | "CHANGE_REQUEST_REMOVED",
+    existing?: Versioned,
+  ): Draft {
+    const at = this.tick();
+    const request = existing ?? {
+      uri: `changeRequests/${this.random.id()}`,
+      version: 0,
+      active: true,
+      createdTime: at,
+      updatedTime: at,
+    };
+    if (!existing) this.changeRequests.push(request);
+    request.version += 1;
+    if (type === "CHANGE_REQUEST_REMOVED") request.active = false;
+    return {
+      headers: this.headers(type, request.uri, request.version),
+      body: JSON.stringify({ type }),
+      type,
+    };
+  }
+}
+
+// ---------------------------------------------------------------------------------------------- invalid
+
+/** Builds messages of which exactly the last breaks `rule`; the others (if any) are a valid lead-in. */
+export interface StreamMutation {
+  rule: string;
+  description: string;
+  /** How many messages build() returns (the invalid one last). */
+  messages: 1 | 2;
+  build(world: StreamWorld): Draft[];
+}
+
+/** A fresh entity's creation, as headers and parsed payload, to break in one place. */
+function created(world: StreamWorld): {
+  headers: Record<string, unknown>;
+  payload: Record<string, unknown>;
+  entity: ReturnType<StreamWorld["freshEntity"]>["entity"];
+} {
+  const { entity } = world.freshEntity();
+  return {
+    headers: world.headers("ENTITY_CREATED", entity.uri, entity.version),
+    payload: world.entitySnapshot("ENTITY_CREATED", entity),
+    entity,
+  };
+}
+
+function invalidDraft(
+  mutation: { rule: string; description: string },
+  headers: Record<string, unknown>,
+  body: string,
+): Draft {
+  const type = typeof headers.eventType === "string" ? headers.eventType : "(none)";
+  return { headers, body, type, invalid: { rule: mutation.rule, description: mutation.description } };
+}
+
+function single(
+  ruleId: string,
+  description: string,
+  breakIt: (
+    message: ReturnType<typeof created>,
+    world: StreamWorld,
+  ) => { headers: Record<string, unknown>; body: string },
+): StreamMutation {
+  const mutation: StreamMutation = {
+    rule: ruleId,
+    description,
+    messages: 1,
+    build(world) {
+      const broken = breakIt(created(world), world);
+      return [invalidDraft(mutation, broken.headers, broken.body)];
+    },
+  };
+  return mutation;
+}
+
+const json = JSON.stringify;
+
+/** The kit's own mutations of a valid message, one named rule each. */
+export const streamMutations: readonly StreamMutation[] = [
+  single(rule.json, "the body is not JSON (cut off in the middle)", ({ headers, payload }) => ({
+    headers,
+    body: json(payload).slice(0, 40),
+  })),
+  single(rule.headers, "the tenantId header is missing", ({ headers, payload }) => {
+    const { tenantId: _dropped, ...rest } = headers;
+    return { headers: rest, body: json(payload) };
+  }),
+  single(rule.objectVersion, "the objectVersion header is not an integer", ({ headers, payload }) => ({
+    headers: { ...headers, objectVersion: "one" },
+    body: json(payload),
+  })),
+  single(
+    rule.headerAgreement,
+    "the sourceObjectUri header names another object than the payload",
+    ({ headers, payload }, world) => ({
+      headers: { ...headers, sourceObjectUri: `entities/${world.random.id()}` },
+      body: json(payload),
+    }),
+  ),
+  single(
+    rule.ovChanged,
+    "ovChanged on ENTITY_CREATED (only ENTITY_CHANGED and RELATIONSHIP_CHANGED carry it)",
+    ({ headers, payload }) => ({
+      headers,
+      body: json({ ...payload, ovChanged: true }),
+    }),
+  ),
+  single(
+    rule.exceededQueueSizeLimit,
+    "exceededQueueSizeLimit sent as false (it appears only when true)",
+    ({ headers, payload }) => ({
+      headers,
+      body: json({ ...payload, exceededQueueSizeLimit: false }),
+    }),
+  ),
+  single(rule.objectNotEmpty, "the snapshot's object is empty", ({ headers, payload }) => ({
+    headers,
+    body: json({ ...payload, object: {} }),
+  })),
+  single(rule.lookupError, "lookupError does not start with a numeric code", ({ headers, entity }, world) => {
+    const country = entity.attributes.Country?.[0];
+    if (country) {
+      delete country.lookupCode;
+      country.lookupRawValue = "Atlantis";
+      country.value = "Atlantis";
+      country.lookupError = "canonical value mapping missing for Atlantis";
+    }
+    return { headers, body: json(world.entitySnapshot("ENTITY_CREATED", entity)) };
+  }),
+  single(
+    rule.crosswalk,
+    "a crosswalk createDate is not an ISO 8601 timestamp",
+    ({ headers, entity }, world) => {
+      const crosswalk = entity.crosswalks[0];
+      if (crosswalk) crosswalk.createDate = "last Tuesday";
+      return { headers, body: json(world.entitySnapshot("ENTITY_CREATED", entity)) };
+    },
+  ),
+  single(rule.splitUris, "ENTITIES_SPLITTED without uris", ({ headers, entity }, world) => ({
+    headers: { ...headers, eventType: "ENTITIES_SPLITTED" },
+    body: json(world.entitySnapshot("ENTITIES_SPLITTED", entity)),
+  })),
+  single(rule.unsupportedType, "the unsupported event type ACTIVITY_REMOVED", ({ headers, payload }) => ({
+    headers: { ...headers, eventType: "ACTIVITY_REMOVED" },
+    body: json({ ...payload, type: "ACTIVITY_REMOVED" }),
+  })),
+  single(
+    rule.knownType,
+    "an event type the document does not list (ENTITY_TELEPORTED)",
+    ({ headers, payload }) => ({
+      headers: { ...headers, eventType: "ENTITY_TELEPORTED" },
+      body: json({ ...payload, type: "ENTITY_TELEPORTED" }),
+    }),
+  ),
+  single(rule.deltaItem, "a delta item of type ATTRIBUTE_MOVED", ({ entity }, world) => {
+    const draft = world.changeEntityAs(entity, "deltas");
+    const payload = JSON.parse(draft.body) as { deltas: { deltaCollection: { delta: { type: string }[] } } };
+    for (const item of payload.deltas.deltaCollection.delta) item.type = "ATTRIBUTE_MOVED";
+    return { headers: draft.headers, body: json(payload) };
+  }),
+  (() => {
+    const mutation: StreamMutation = {
+      rule: rule.gdpr,
+      description: "ENTITY_CHANGED after ENTITY_REMOVED_GDPR of the same entity",
+      messages: 2,
+      build(world) {
+        const { entity } = world.freshEntity();
+        const removal = world.gdprRemove(entity);
+        entity.state = "active"; // only so that changeEntity builds the message; the entity stays removed
+        const change = world.changeEntityAs(entity, "snapshot");
+        entity.state = "gdpr";
+        return [removal, { ...invalidDraft(mutation, change.headers, change.body), pinned: true }];
+      },
+    };
+    return mutation;
+  })(),
+];
+
+// ---------------------------------------------------------------------------------------------- stream
+
+type Step =
+  | "createEntity"
+  | "changeEntity"
+  | "createRelation"
+  | "changeRelation"
+  | "removeRelation"
+  | "merge"
+  | "split"
+  | "gdpr"
+  | "recreate"
+  | "removeEntity"
+  | "matches"
+  | "businessProcess"
+  | "interaction"
+  | "changeRequest";
+
+/** The next few valid messages of the world: one lifecycle step, which may yield two or three messages. */
+function step(world: StreamWorld): Draft[] {
+  const random = world.random;
+  const active = world.entities.filter((e) => e.state === "active");
+  const merged = world.entities.filter((e) => e.state === "merged");
+  const gdpr = world.entities.filter((e) => e.state === "gdpr" && !e.recreated);
+  const liveRelations = world.relations.filter(
+    (r) => r.active && r.start.state === "active" && r.end.state === "active",
+  );
+  const liveInteractions = world.interactions.filter((i) => i.active);
+  const liveRequests = world.changeRequests.filter((r) => r.active);
+  const weights: Record<Step, number> = {
+    createEntity: active.length < 8 ? 10 : 3,
+    changeEntity: active.length > 0 ? 12 : 0,
+    createRelation: active.length > 1 ? 4 : 0,
+    changeRelation: liveRelations.length > 0 ? 3 : 0,
+    removeRelation: liveRelations.length > 0 ? 1 : 0,
+    merge: active.length > 3 ? 1 : 0,
+    split: merged.length > 0 ? 0.6 : 0,
+    gdpr: active.length > 4 ? 0.5 : 0,
+    recreate: gdpr.length > 0 ? 0.4 : 0,
+    removeEntity: active.length > 6 ? 0.5 : 0,
+    matches: active.length > 1 ? 1 : 0,
+    businessProcess: active.length > 0 ? 0.7 : 0,
+    interaction: active.length > 1 ? 2 : 0,
+    changeRequest: 1.5,
+  };
+  const choice = random.weighted(weights);
+  const two = () => {
+    const a = random.pick(active);
+    const b = random.pick(active.filter((e) => e !== a));
+    return [a, b] as const;
+  };
+  switch (choice) {
+    case "createEntity":
+      return [world.newEntity()];
+    case "changeEntity":
+      return [world.changeEntity(random.pick(active))];
+    case "createRelation": {
+      const [a, b] = two();
+      return world.newRelation(a, b);
+    }
+    case "changeRelation":
+      return world.relationEvent("RELATIONSHIP_CHANGED", random.pick(liveRelations));
+    case "removeRelation": {
+      const relation = random.pick(liveRelations);
+      relation.active = false;
+      return world.relationEvent(
+        random.chance(0.2) ? "RELATIONSHIP_REMOVED_GDPR" : "RELATIONSHIP_REMOVED",
+        relation,
+      );
+    }
+    case "merge": {
+      const [winner, loser] = two();
+      return world.merge(winner, loser);
+    }
+    case "split":
+      return world.split(random.pick(merged));
+    case "gdpr":
+      return [world.gdprRemove(random.pick(active))];
+    case "recreate":
+      return [world.recreate(random.pick(gdpr))];
+    case "removeEntity":
+      return [world.removeEntity(random.pick(active))];
+    case "matches": {
+      const [a, b] = two();
+      return [world.matchesChanged(a, b)];
+    }
+    case "businessProcess":
+      return [world.businessProcessChanged(random.pick(active))];
+    case "interaction": {
+      if (liveInteractions.length > 0 && random.chance(0.5)) {
+        const type = random.chance(0.6) ? "INTERACTION_CHANGED" : "INTERACTION_REMOVED";
+        return [world.interactionEvent(type, two().slice(), random.pick(liveInteractions))];
+      }
+      return [world.interactionEvent("INTERACTION_CREATED", two().slice())];
+    }
+    case "changeRequest": {
+      if (liveRequests.length > 0 && random.chance(0.6)) {
+        const type = random.chance(0.6) ? "CHANGE_REQUEST_CHANGED" : "CHANGE_REQUEST_REMOVED";
+        return [world.changeRequestEvent(type, random.pick(liveRequests))];
+      }
+      return [world.changeRequestEvent("CHANGE_REQUEST_CREATED")];
+    }
+  }
+}
+
+function check(options: StreamOptions): void {
+  const problems: string[] = [];
+  if (!Number.isInteger(options.seed)) problems.push(`seed must be an integer, got ${options.seed}`);
+  if (!Number.isInteger(options.count) || options.count < 0)
+    problems.push(`count must be an integer >= 0, got ${options.count}`);
+  const p = options.duplicates ?? 0;
+  if (!(p >= 0 && p < 1)) problems.push(`duplicates must be a probability in [0, 1), got ${p}`);
+  const w = options.reorderWindow ?? 0;
+  if (!Number.isInteger(w) || w < 0) problems.push(`reorderWindow must be an integer >= 0, got ${w}`);
+  const invalid = options.invalid?.count ?? 0;
+  if (!Number.isInteger(invalid) || invalid < 0)
+    problems.push(`invalid.count must be an integer >= 0, got ${invalid}`);
+  if (invalid > options.count)
+    problems.push(`invalid.count (${invalid}) cannot exceed count (${options.count})`);
+  const known = new Set(streamMutations.map((m) => m.rule as string));
+  for (const r of options.invalid?.rules ?? [])
+    if (!known.has(r))
+      problems.push(`no mutation breaks rule "${r}"; known: ${[...known].sort().join(", ")}`);
+  if (problems.length > 0) throw new RangeError(`generateStream: ${problems.join("; ")}`);
+}
+
+/** Generates the stream and its manifest. Throws RangeError on options out of range. */
+export function generateStream(options: StreamOptions): GeneratedStream {
+  const mutations = selectedMutations(options);
+  const random = new Random(options.seed);
+  const payloads: Record<PayloadKind, number> = {
+    snapshot: 6,
+    deltas: 3,
+    largeObject: 1,
+    ...options.payloads,
+  };
+  const world = new StreamWorld(random, options.tenantId ?? "acme", payloads);
+  const duplicateChance = options.duplicates ?? 0;
+  const targets = invalidTargets(options, mutations, random);
+
+  const drafts: Draft[] = [];
+  let pending: Draft[] = [];
+  let injected = 0;
+  while (drafts.length < options.count) {
+    if (drafts.length === targets[injected]) {
+      drafts.push(...random.pick(mutations).build(world));
+      injected += 1;
+      continue;
+    }
+    if (pending.length === 0) pending = step(world);
+    const next = pending.shift();
+    if (!next) continue;
+    drafts.push(next);
+    // An exact re-send, unless it would take the place reserved for an invalid message.
+    if (
+      duplicateChance > 0 &&
+      drafts.length < options.count &&
+      drafts.length !== targets[injected] &&
+      random.chance(duplicateChance)
+    )
+      drafts.push({ ...next, duplicate: true });
+  }
+  const ordered = reorder(drafts, options.reorderWindow ?? 0, random);
+  return {
+    messages: ordered.map((d) => ({ headers: d.headers, body: d.body })),
+    manifest: manifestOf(options, drafts, ordered),
+  };
+}
+
+/** The mutations to draw from: those breaking the requested rules, and only single-message ones if the
+ *  stream is too short to give every invalid message room for a lead-in. */
+function selectedMutations(options: StreamOptions): StreamMutation[] {
+  check(options);
+  const wanted = options.invalid?.rules;
+  const pool = wanted?.length ? streamMutations.filter((m) => wanted.includes(m.rule)) : [...streamMutations];
+  const invalid = options.invalid?.count ?? 0;
+  const widest = Math.max(...pool.map((m) => m.messages));
+  if (invalid * widest <= options.count) return pool;
+  const singles = pool.filter((m) => m.messages === 1);
+  if (singles.length === 0)
+    throw new RangeError(
+      `generateStream: ${invalid} invalid message(s) of rules ${wanted?.join(", ")} need ${invalid * widest} messages; count is ${options.count}`,
+    );
+  return singles;
+}
+
+/** Seeded start positions of the invalid messages, spaced so that each mutation has room for all its messages. */
+function invalidTargets(options: StreamOptions, mutations: StreamMutation[], random: Random): number[] {
+  const invalid = options.invalid?.count ?? 0;
+  if (invalid === 0) return [];
+  const width = Math.max(...mutations.map((m) => m.messages));
+  const free = options.count - invalid * width; // >= 0, see selectedMutations
+  const offsets = Array.from({ length: invalid }, () => random.int(0, free)).sort((a, b) => a - b);
+  return offsets.map((offset, i) => offset + i * width);
+}
+
+/** Each message moves at most `window` places; pinned messages keep their order after their predecessor. */
+function reorder(drafts: Draft[], window: number, random: Random): Draft[] {
+  if (window === 0) return [...drafts];
+  const keyed = drafts.map((draft, index) => ({ draft, key: index + random.next() * window }));
+  for (let i = 1; i < keyed.length; i += 1) {
+    const current = keyed[i];
+    const previous = keyed[i - 1];
+    if (current?.draft.pinned && previous) current.key = previous.key + 1e-9;
+  }
+  return keyed.sort((a, b) => a.key - b.key).map((k) => k.draft);
+}
+
+function manifestOf(options: StreamOptions, created: Draft[], ordered: Draft[]): StreamManifest {
+  const invalidMessages: InvalidEntry[] = [];
+  const byRule: Record<string, number> = {};
+  const byType: Record<string, number> = {};
+  ordered.forEach((draft, index) => {
+    byType[draft.type] = (byType[draft.type] ?? 0) + 1;
+    if (!draft.invalid) return;
+    invalidMessages.push({ index, rule: draft.invalid.rule, description: draft.invalid.description });
+    byRule[draft.invalid.rule] = (byRule[draft.invalid.rule] ?? 0) + 1;
+  });
+  const displaced = ordered.filter((draft, index) => created[index] !== draft).length;
+  return {
+    seed: options.seed,
+    total: ordered.length,
+    valid: ordered.length - invalidMessages.length,
+    invalid: invalidMessages.length,
+    invalidMessages,
+    byRule,
+    duplicates: ordered.filter((d) => d.duplicate).length,
+    displaced,
+    byType,
+    streamingConfig: {
+      JMSEventsFilteringFields: entityFields,
+      RelationEventsFilteringFields: relationFields,
+      analyzeOvChanges: true,
+      largeObjectsSupport: true,
+    },
+  };
+}
+
+export type { Draft as StreamDraft };
