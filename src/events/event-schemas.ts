@@ -1,0 +1,154 @@
+// The event contract (event-schemas/) loaded and compiled once with ajv (JSON Schema 2020-12): one
+// validator per event type, so checking a message dispatches on `type` instead of trying a big oneOf.
+import { readdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { Ajv2020, type ValidateFunction } from "ajv/dist/2020.js";
+import addFormats from "ajv-formats";
+
+export const eventSchemasDir = join(new URL(".", import.meta.url).pathname, "..", "..", "event-schemas");
+
+/** Kind of business object a type's snapshot carries; decides which filtering property applies. */
+export type ObjectKind = "entity" | "relationship" | "group" | "interaction" | "change-request";
+
+export interface SchemaFile {
+  /** Path relative to event-schemas/, with forward slashes. */
+  path: string;
+  schema: Record<string, unknown>;
+}
+
+export interface EventTypeInfo {
+  type: string;
+  objectKind: ObjectKind;
+  /** GROUP_*: defined by the document, "currently unused". */
+  unused: boolean;
+  schemaId: string;
+  validate: ValidateFunction;
+}
+
+/** What the checker reads from a subschema when one of its keywords fails. */
+export interface Annotation {
+  /** x-requirements of the subschema or of its nearest ancestor in the same file; the first is reported. */
+  rules: string[];
+  /** x-message of this very subschema: the readable rule, said once in the schema. */
+  message?: string;
+  /** title of the subschema or of its nearest titled ancestor. */
+  title?: string;
+}
+
+export interface CompiledEventSchemas {
+  files: SchemaFile[];
+  types: ReadonlyMap<string, EventTypeInfo>;
+  unsupportedTypes: readonly string[];
+  headers: ValidateFunction;
+  payload: ValidateFunction;
+  message: ValidateFunction;
+  streamingConfig: ValidateFunction;
+  annotations: WeakMap<object, Annotation>;
+}
+
+/** Annotation keywords of the kit; declared so that ajv's strict mode accepts them. */
+export const annotationKeywords = [
+  "x-requirements",
+  "x-message",
+  "x-event-type",
+  "x-object-kind",
+  "x-unused",
+  "x-unsupported-types",
+] as const;
+
+export function readEventSchemas(dir: string = eventSchemasDir): SchemaFile[] {
+  const files: SchemaFile[] = [];
+  const visit = (sub: string): void => {
+    for (const entry of readdirSync(join(dir, sub), { withFileTypes: true })) {
+      const path = sub ? `${sub}/${entry.name}` : entry.name;
+      if (entry.isDirectory()) visit(path);
+      else if (entry.name.endsWith(".schema.json")) {
+        files.push({ path, schema: JSON.parse(readFileSync(join(dir, path), "utf8")) });
+      }
+    }
+  };
+  visit("");
+  return files.sort((a, b) => a.path.localeCompare(b.path));
+}
+
+function annotate(node: unknown, inherited: Annotation, into: WeakMap<object, Annotation>): void {
+  if (Array.isArray(node)) {
+    for (const item of node) annotate(item, inherited, into);
+    return;
+  }
+  if (node === null || typeof node !== "object") return;
+  const record = node as Record<string, unknown>;
+  const rules = record["x-requirements"];
+  const own: Annotation = {
+    rules: Array.isArray(rules) ? (rules as string[]) : inherited.rules,
+    title: typeof record.title === "string" ? record.title : inherited.title,
+  };
+  if (typeof record["x-message"] === "string") own.message = record["x-message"];
+  into.set(record, own);
+  const forChildren: Annotation = { rules: own.rules, title: own.title };
+  for (const value of Object.values(record)) annotate(value, forChildren, into);
+}
+
+function getCompiled(ajv: Ajv2020, id: string): ValidateFunction {
+  const validate = ajv.getSchema(id);
+  if (!validate) throw new Error(`event-schemas: no schema with $id ${id}; check the $id of the file`);
+  return validate;
+}
+
+export function compileEventSchemas(dir: string = eventSchemasDir): CompiledEventSchemas {
+  const files = readEventSchemas(dir);
+  // verbose: errors carry parentSchema, through which a failure finds its x-requirements (no path parsing).
+  const ajv = new Ajv2020({
+    allErrors: true,
+    strict: true,
+    strictRequired: false,
+    strictTypes: false,
+    verbose: true,
+    discriminator: true,
+  });
+  addFormats.default(ajv);
+  ajv.addVocabulary([...annotationKeywords]);
+  const annotations = new WeakMap<object, Annotation>();
+  const idOf = new Map<string, string>();
+  for (const file of files) {
+    const id = file.schema.$id;
+    if (typeof id !== "string") throw new Error(`event-schemas/${file.path}: every schema needs a $id`);
+    idOf.set(file.path, id);
+    ajv.addSchema(file.schema);
+    annotate(file.schema, { rules: [] }, annotations);
+  }
+  const byPath = (path: string): ValidateFunction => getCompiled(ajv, idOf.get(path) ?? path);
+
+  const types = new Map<string, EventTypeInfo>();
+  for (const file of files) {
+    const type = file.schema["x-event-type"];
+    if (typeof type !== "string") continue;
+    types.set(type, {
+      type,
+      objectKind: file.schema["x-object-kind"] as ObjectKind,
+      unused: file.schema["x-unused"] === true,
+      schemaId: idOf.get(file.path) ?? file.path,
+      validate: byPath(file.path),
+    });
+  }
+  const payloadFile = files.find((file) => file.path === "payload.schema.json");
+  const unsupportedTypes = (payloadFile?.schema["x-unsupported-types"] ?? []) as string[];
+  return {
+    files,
+    types,
+    unsupportedTypes,
+    headers: byPath("headers.schema.json"),
+    payload: byPath("payload.schema.json"),
+    message: byPath("message.schema.json"),
+    streamingConfig: byPath("streaming-config.schema.json"),
+    annotations,
+  };
+}
+
+let compiled: CompiledEventSchemas | undefined;
+
+/** The compiled contract, built on first use and shared by every check afterwards. */
+export function eventSchemas(): CompiledEventSchemas {
+  compiled ??= compileEventSchemas();
+  return compiled;
+}

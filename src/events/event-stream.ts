@@ -1,0 +1,97 @@
+// Checks a whole stream of messages as it arrives: per-message checks, then the stream rules; keeps
+// counts and a capped list of problems, never the messages themselves.
+
+import { type CheckOptions, inspectMessage } from "./event-message.ts";
+import type { EventProblem } from "./event-problem.ts";
+import { StreamRules } from "./stream-rules.ts";
+import type { MessageSource, TransportNotice } from "./transport.ts";
+
+export interface CheckStreamOptions extends CheckOptions {
+  /** Problems kept in the result (default 1000); later ones are counted in droppedProblems. */
+  maxProblems?: number;
+  /** Called for every problem as it is found, kept or not (live output). */
+  onProblem?: (problem: EventProblem) => void;
+  /** Stops reading when aborted; the result covers what was read. */
+  signal?: AbortSignal;
+}
+
+export interface EventCheckResult {
+  source: string;
+  /** Messages read. */
+  total: number;
+  /** Messages without an error-level problem (warnings allowed). */
+  valid: number;
+  /** Messages with at least one error-level problem. */
+  invalid: number;
+  /** Messages with warnings only. */
+  warned: number;
+  /** Identical redeliveries of a message with the same (uri, objectVersion): legal, counted for information. */
+  duplicates: number;
+  /** Problems by requirement id (errors and warnings). */
+  byRule: Record<string, number>;
+  errors: number;
+  warnings: number;
+  problems: EventProblem[];
+  droppedProblems: number;
+  notices: TransportNotice[];
+  durationMs: number;
+}
+
+export async function checkStream(
+  source: MessageSource,
+  options: CheckStreamOptions = {},
+): Promise<EventCheckResult> {
+  const started = performance.now();
+  const maxProblems = options.maxProblems ?? 1000;
+  const rules = new StreamRules();
+  const result: EventCheckResult = {
+    source: source.description,
+    total: 0,
+    valid: 0,
+    invalid: 0,
+    warned: 0,
+    duplicates: 0,
+    byRule: {},
+    errors: 0,
+    warnings: 0,
+    problems: [],
+    droppedProblems: 0,
+    notices: [],
+    durationMs: 0,
+  };
+  const record = (problem: EventProblem): void => {
+    result.byRule[problem.rule] = (result.byRule[problem.rule] ?? 0) + 1;
+    if (problem.severity === "error") result.errors += 1;
+    else result.warnings += 1;
+    if (result.problems.length < maxProblems) result.problems.push(problem);
+    else result.droppedProblems += 1;
+    options.onProblem?.(problem);
+  };
+  try {
+    for await (const raw of source.messages()) {
+      if (options.signal?.aborted) break;
+      result.total += 1;
+      const { problems, facts } = inspectMessage(raw, options);
+      const all =
+        problems.length === 0
+          ? rules.observe(facts, raw.position)
+          : [...problems, ...rules.observe(facts, raw.position)];
+      let errors = 0;
+      for (const problem of all) {
+        if (problem.severity === "error") errors += 1;
+        record(problem);
+      }
+      if (errors > 0) result.invalid += 1;
+      else {
+        result.valid += 1;
+        if (all.length > 0) result.warned += 1;
+      }
+    }
+  } finally {
+    result.notices = source.notices();
+    await source.close();
+  }
+  result.duplicates = rules.counts().duplicates;
+  result.durationMs = performance.now() - started;
+  return result;
+}

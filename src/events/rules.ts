@@ -1,0 +1,38 @@
+// The requirement-catalogue ids the event checker reports, by the rule each one stands for. Schema
+// violations find their id through the schemas' own x-requirements; the checks written in code use these.
+
+export const rule = {
+  /** A message is one JSON document (an NDJSON line is a payload or {"headers", "payload"}). */
+  json: "EVENT-DELIVERY-01",
+  headers: "EVENT-HEADERS-01",
+  objectVersion: "EVENT-HEADERS-02",
+  versionReuse: "EVENT-HEADERS-03",
+  headerAgreement: "EVENT-HEADERS-04",
+  payloadKind: "EVENT-PAYLOAD-01",
+  snapshot: "EVENT-PAYLOAD-02",
+  ovChanged: "EVENT-PAYLOAD-03",
+  exceededQueueSizeLimit: "EVENT-PAYLOAD-04",
+  deltas: "EVENT-PAYLOAD-05",
+  largeObject: "EVENT-PAYLOAD-06",
+  splitUris: "EVENT-PAYLOAD-07",
+  changeRequest: "EVENT-PAYLOAD-08",
+  objectNotEmpty: "EVENT-OBJECT-01",
+  attributeValue: "EVENT-OBJECT-02",
+  lookupError: "EVENT-OBJECT-03",
+  relationshipObject: "EVENT-OBJECT-04",
+  crosswalk: "EVENT-OBJECT-05",
+  entityFilter: "EVENT-FILTER-01",
+  allFields: "EVENT-FILTER-02",
+  relationFilter: "EVENT-FILTER-03",
+  commonFields: "EVENT-FILTER-04",
+  deltaMessage: "EVENT-DELTA-01",
+  deltaItem: "EVENT-DELTA-02",
+  deltaOnlyChanged: "EVENT-DELTA-03",
+  knownType: "EVENT-TYPES-01",
+  unsupportedType: "EVENT-TYPES-02",
+  unusedType: "EVENT-TYPES-03",
+  gdpr: "EVENT-STREAM-01",
+  largeObjectConfig: "EVENT-STREAM-03",
+} as const;
+
+export type RuleId = (typeof rule)[keyof typeof rule];
