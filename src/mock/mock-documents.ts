@@ -1,0 +1,29 @@
+// Writes the contract's documents for Prism: resolved (no relative $ref to follow) and with the server
+// variable replaced by the concrete loopback URL, so Prism's server validation and its printed URLs agree.
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { type Host, loadContract } from "../contract/index.ts";
+
+export interface MockDocuments {
+  /** Path of the JSON document written for each host. */
+  files: Record<Host, string>;
+  /** Removes the temporary directory. */
+  remove(): void;
+}
+
+export function writeMockDocuments(urls: Record<Host, string>): MockDocuments {
+  const { documents } = loadContract();
+  const dir = mkdtempSync(join(tmpdir(), "lckit-mock-"));
+  const files = {} as Record<Host, string>;
+  for (const host of ["platform", "lookup-data"] as const) {
+    const document = {
+      ...documents[host],
+      servers: [{ url: urls[host], description: `Prism mock of ${host} (from openapi/${host}.yaml)` }],
+    };
+    const file = join(dir, `${host}.json`);
+    writeFileSync(file, JSON.stringify(document, null, 2));
+    files[host] = file;
+  }
+  return { files, remove: () => rmSync(dir, { recursive: true, force: true }) };
+}
