@@ -8,7 +8,7 @@ import type { MessageSink } from "../transport.ts";
 export interface AmqpSinkOptions {
   exchange: string;
   routingKey: string;
-  /** Declare the exchange when absent (publishing tools and tests); default: it must exist. */
+  /** Declare the exchange when it does not exist (an existing one is used as it is); default: it must exist. */
   declare?: { type?: "topic" | "direct" | "fanout" | "headers"; durable?: boolean };
   /** Publishes awaiting a broker confirm before publish() waits for them (default 1000). */
   maxInFlight?: number;
@@ -23,24 +23,32 @@ export async function openAmqpSink(url: string, options: AmqpSinkOptions): Promi
   try {
     const channel = await connection.createConfirmChannel();
     channel.on("error", () => {});
-    if (options.declare) {
+    if (!(await exchangeExists(connection, options.exchange))) {
+      if (!options.declare)
+        throw new Error(
+          `exchange "${options.exchange}" does not exist on ${redactAmqpUrl(url)}; declare it or choose an existing one`,
+        );
       await channel.assertExchange(options.exchange, options.declare.type ?? "topic", {
         durable: options.declare.durable ?? false,
       });
-    } else {
-      try {
-        await channel.checkExchange(options.exchange);
-      } catch (error) {
-        throw new Error(
-          `exchange "${options.exchange}" does not exist on ${redactAmqpUrl(url)} ` +
-            `(${error instanceof Error ? error.message : String(error)}); declare it or choose an existing one`,
-        );
-      }
     }
     return new AmqpSink(url, connection, channel, options);
   } catch (error) {
     await connection.close().catch(() => {});
     throw error;
+  }
+}
+
+/** A passive check on a throwaway channel: a missing exchange closes the channel it was asked on. */
+async function exchangeExists(connection: AmqpConnection, exchange: string): Promise<boolean> {
+  const probe = await connection.createChannel();
+  probe.on("error", () => {});
+  try {
+    await probe.checkExchange(exchange);
+    await probe.close();
+    return true;
+  } catch {
+    return false;
   }
 }
 
