@@ -1,0 +1,184 @@
+// report.html: one self-contained file (inline style and script, no external asset) to read a run in a
+// browser or as a CI artifact: verdict, filters, evidence of each failure, requirement coverage.
+import type { Exchange } from "../runner/check.ts";
+import { escapeHtml as h } from "./escape.ts";
+import type { CheckResult, RequirementCoverage, RunResult } from "./model.ts";
+
+export function renderHtml(result: RunResult): string {
+  const suites = [...new Set(result.checks.map((c) => c.suite))].sort();
+  return `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>${h(`${result.verdict}: ${result.target.name} (${result.runId})`)}</title>
+<style>${style}</style>
+</head>
+<body>
+<header class="verdict ${verdictClass(result.verdict)}">
+<h1>${h(result.verdict)}</h1>
+<p>${h(result.verdictReason)}</p>
+</header>
+<main>
+${facts(result)}
+${counts(result)}
+<h2 id="checks">Checks</h2>
+<form class="filters" aria-label="Filter checks">
+<label>Suite <select data-filter="suite"><option value="">all</option>${suites.map((s) => `<option>${h(s)}</option>`).join("")}</select></label>
+<label>Level <select data-filter="level"><option value="">all</option><option>MUST</option><option>SHOULD</option><option>MAY</option></select></label>
+<label>Status <select data-filter="status"><option value="">all</option><option>passed</option><option>failed</option><option>skipped</option><option>broken</option></select></label>
+<span id="shown"></span>
+</form>
+<table class="checks">
+<thead><tr><th>Status</th><th>Check</th><th>Level</th><th>Requirements</th><th>Time</th><th>Details</th></tr></thead>
+<tbody>
+${result.checks.map((c) => checkRow(result, c)).join("\n")}
+</tbody>
+</table>
+${coverage(result)}
+</main>
+<script>${script}</script>
+</body>
+</html>
+`;
+}
+
+function facts(result: RunResult): string {
+  const rows: [string, string][] = [
+    ["Target", `${result.target.name}`],
+    ["Base URL", result.target.baseUrl],
+    ["Lookup-data URL", result.target.rdmUrl],
+    ["Tenant", result.target.tenant],
+    ["Credential roles", result.target.roles.join(", ") || "none"],
+    ["Run", result.runId],
+    ["Seed / runs per property", `${result.seed} / ${result.runs}`],
+    ["Started", result.startedAt],
+    ["Duration", `${(result.durationMs / 1000).toFixed(1)} s`],
+    ["Requests sent", String(result.requestsSent)],
+    ["Kit", `${result.kit.name} ${result.kit.version}`],
+    ["Interface document sha256", result.spec.interfaceDocument ?? "not found"],
+    ["Contract sha256", result.spec.contract],
+    ["Command", result.command],
+  ];
+  return `<dl class="facts">${rows.map(([k, v]) => `<dt>${h(k)}</dt><dd>${h(v)}</dd>`).join("")}</dl>`;
+}
+
+function counts(result: RunResult): string {
+  const statuses = ["passed", "failed", "skipped", "broken"] as const;
+  const rows = (["MUST", "SHOULD", "MAY"] as const).map(
+    (l) => `<tr><th>${l}</th>${statuses.map((s) => `<td>${result.counts.byLevel[l][s]}</td>`).join("")}</tr>`,
+  );
+  const total = `<tr class="total"><th>all</th>${statuses.map((s) => `<td>${result.counts.byStatus[s]}</td>`).join("")}</tr>`;
+  const notSelected =
+    result.counts.notSelected > 0 ? `<p>${result.counts.notSelected} checks were not selected.</p>` : "";
+  return `<table class="counts"><thead><tr><th>Level</th>${statuses.map((s) => `<th>${s}</th>`).join("")}</tr></thead><tbody>${rows.join("")}${total}</tbody></table>${notSelected}`;
+}
+
+function checkRow(result: RunResult, c: CheckResult): string {
+  const attrs = `data-suite="${h(c.suite)}" data-level="${c.level}" data-status="${c.status}" id="check-${h(c.id.replace(/[^\w-]/g, "-"))}"`;
+  return `<tr class="${c.status}" ${attrs}><td><span class="badge ${c.status}">${c.status}</span></td><td><code>${h(c.id)}</code><br><small>${h(c.title)}</small></td><td>${c.level}</td><td>${h(c.requirements.join(", "))}</td><td>${c.durationMs} ms</td><td>${details(result, c)}</td></tr>`;
+}
+
+function details(result: RunResult, c: CheckResult): string {
+  if (c.status === "passed") return "";
+  if (c.status === "skipped") return `<p>${h(c.reason ?? "")}</p>`;
+  const parts = [`<p class="message">${h(c.message ?? "")}</p>`];
+  if (c.details?.expected !== undefined) parts.push(`<p><b>expected</b> ${h(c.details.expected)}</p>`);
+  if (c.details?.actual !== undefined) parts.push(`<p><b>actual</b> <code>${h(c.details.actual)}</code></p>`);
+  if (c.counterexample)
+    parts.push(
+      `<p><b>counterexample</b> <code>${h(c.counterexample.value)}</code></p><p><b>replay</b> <code>${h(c.counterexample.replay)}</code></p>`,
+    );
+  else if (c.status === "failed")
+    parts.push(
+      `<p><b>rerun</b> <code>${h(`${result.command} --check ${c.id} --seed ${result.seed}`)}</code></p>`,
+    );
+  if (c.details?.stack)
+    parts.push(`<details><summary>stack</summary><pre>${h(c.details.stack)}</pre></details>`);
+  if (c.evidence && c.evidence.length > 0)
+    parts.push(
+      `<details><summary>evidence: last ${c.evidence.length} exchange${c.evidence.length === 1 ? "" : "s"}</summary>${c.evidence.map(exchange).join("")}</details>`,
+    );
+  if (c.log && c.log.length > 0)
+    parts.push(`<details><summary>log</summary><pre>${h(c.log.join("\n"))}</pre></details>`);
+  return parts.join("");
+}
+
+function exchange(x: Exchange): string {
+  const headers = (hs: Record<string, string>) =>
+    Object.entries(hs)
+      .map(([k, v]) => `${k}: ${v}`)
+      .join("\n");
+  const request = `${x.request.method} ${x.request.url}\n${headers(x.request.headers)}${x.request.body === undefined ? "" : `\n\n${x.request.body}`}`;
+  const response = x.response
+    ? `${x.response.status} (${x.durationMs} ms)\n${headers(x.response.headers)}\n\n${x.response.body}`
+    : `no answer after ${x.durationMs} ms: ${x.error ?? "unknown error"}`;
+  return `<div class="exchange"><pre class="request">${h(request)}</pre><pre class="response">${h(response)}</pre></div>`;
+}
+
+function coverage(result: RunResult): string {
+  const cov = result.coverage;
+  if (cov.catalogue === null)
+    return `<h2 id="coverage">Requirement coverage</h2><p>No requirement catalogue was found.</p>`;
+  const f = cov.figures;
+  const untested = cov.requirements.filter((r) => r.status === "untested");
+  const unknown =
+    cov.unknown.length === 0
+      ? ""
+      : `<p>Requirement ids used by checks but missing from the catalogue: ${cov.unknown.map((u) => `<code>${h(u.id)}</code>`).join(", ")}</p>`;
+  return `<h2 id="coverage">Requirement coverage</h2>
+<p>${f.proven} of ${f.total} proven, ${f.failing} failing, ${f.broken} broken, ${f["not-run"]} not run, ${f.untested} untested (catalogue <code>${h(cov.catalogue)}</code>).</p>
+${unknown}
+<table class="coverage"><thead><tr><th>Requirement</th><th>Level</th><th>Status</th><th>Checks</th><th>Text</th></tr></thead><tbody>
+${cov.requirements.map(requirementRow).join("\n")}
+</tbody></table>
+<h3 id="untested">Untested requirements (${untested.length})</h3>
+${untested.length === 0 ? "<p>None: every requirement has a check.</p>" : `<ul>${untested.map((r) => `<li><code>${h(r.id)}</code> ${h(r.text ?? "")}</li>`).join("")}</ul>`}`;
+}
+
+function requirementRow(r: RequirementCoverage): string {
+  const checks = r.checks.map((c) => `<code>${h(c.id)}</code> ${h(c.status)}`).join("<br>");
+  return `<tr class="cov-${r.status}"><td><code>${h(r.id)}</code></td><td>${h(r.level ?? "")}</td><td>${h(r.status)}</td><td>${checks}</td><td>${h(r.text ?? "")}</td></tr>`;
+}
+
+function verdictClass(verdict: RunResult["verdict"]): string {
+  return verdict.toLowerCase().replace(/\s+/g, "-");
+}
+
+const style = `
+body{font:14px/1.45 system-ui,sans-serif;margin:0;color:#1b1f24;background:#fff}
+main{padding:0 1.5rem 2rem}
+.verdict{padding:1rem 1.5rem;color:#fff}.verdict h1{margin:0;font-size:1.8rem}.verdict p{margin:.3rem 0 0}
+.conformant{background:#1a7f37}.not-conformant{background:#cf222e}.incomplete{background:#9a6700}.broken{background:#6e40c9}
+.facts{display:grid;grid-template-columns:max-content 1fr;gap:.2rem 1rem}.facts dt{font-weight:600}.facts dd{margin:0;word-break:break-all}
+table{border-collapse:collapse;margin:1rem 0;width:100%}th,td{border:1px solid #d0d7de;padding:.3rem .5rem;text-align:left;vertical-align:top}
+table.counts{width:auto}table.counts td{text-align:right}.total{font-weight:700}
+.badge{display:inline-block;padding:0 .4rem;border-radius:.6rem;color:#fff;font-size:.85em}
+.badge.passed{background:#1a7f37}.badge.failed{background:#cf222e}.badge.skipped{background:#6e7781}.badge.broken{background:#6e40c9}
+tr.failed{background:#fff5f5}tr.broken{background:#f8f4ff}
+pre{white-space:pre-wrap;word-break:break-all;background:#f6f8fa;padding:.5rem;margin:.3rem 0;max-height:24rem;overflow:auto}
+.exchange{border-left:3px solid #d0d7de;padding-left:.5rem;margin:.5rem 0}
+.filters{display:flex;gap:1rem;align-items:center}
+.cov-failing td:nth-child(3),.cov-broken td:nth-child(3){color:#cf222e;font-weight:600}.cov-untested td:nth-child(3){color:#9a6700}
+`;
+
+// Filters rows by the data-* attributes of each check row; no library, no network.
+const script = `
+(function(){
+  var selects = document.querySelectorAll("select[data-filter]");
+  var rows = document.querySelectorAll("table.checks tbody tr");
+  function apply(){
+    var want = {};
+    selects.forEach(function(s){ want[s.getAttribute("data-filter")] = s.value; });
+    var shown = 0;
+    rows.forEach(function(r){
+      var ok = Object.keys(want).every(function(k){ return !want[k] || r.getAttribute("data-" + k) === want[k]; });
+      r.hidden = !ok;
+      if (ok) shown++;
+    });
+    document.getElementById("shown").textContent = shown + " of " + rows.length + " checks";
+  }
+  selects.forEach(function(s){ s.addEventListener("change", apply); });
+  apply();
+})();
+`;

@@ -1,0 +1,118 @@
+// summary.md: the verdict and what to do next, short enough for a GitHub job summary.
+import type { Level } from "../runner/check.ts";
+import { markdownCode as code, escapeMarkdown as md } from "./escape.ts";
+import type { CheckResult, CheckStatus, RunResult } from "./model.ts";
+
+const verdictMark: Record<RunResult["verdict"], string> = {
+  CONFORMANT: "✅",
+  "NOT CONFORMANT": "❌",
+  INCOMPLETE: "⚠️",
+  BROKEN: "💥",
+};
+const levels: Level[] = ["MUST", "SHOULD", "MAY"];
+const statuses: CheckStatus[] = ["passed", "failed", "skipped", "broken"];
+/** A job summary is capped (1 MiB); long lists are cut and point at report.html. */
+const MAX_ROWS = 50;
+
+export function renderMarkdown(result: RunResult): string {
+  const out: string[] = [];
+  out.push(`## ${verdictMark[result.verdict]} ${result.verdict}: ${md(result.target.name)}`, "");
+  out.push(md(result.verdictReason), "");
+  out.push(
+    `Target ${code(result.target.baseUrl)}${result.target.rdmUrl === result.target.baseUrl ? "" : ` and ${code(result.target.rdmUrl)}`}, ` +
+      `tenant ${code(result.target.tenant)} · run ${code(result.runId)} · seed ${code(String(result.seed))} · ` +
+      `${result.runs} runs per property · ${result.requestsSent} requests · ${(result.durationMs / 1000).toFixed(1)} s · ` +
+      `${md(result.kit.name)} ${md(result.kit.version)}`,
+    "",
+  );
+  const selection = selectionText(result);
+  if (selection) out.push(`Selection: ${selection}`, "");
+
+  out.push("| Level | passed | failed | skipped | broken |", "|---|---:|---:|---:|---:|");
+  for (const level of levels) {
+    const row = result.counts.byLevel[level];
+    out.push(`| ${level} | ${statuses.map((s) => row[s]).join(" | ")} |`);
+  }
+  const all = result.counts.byStatus;
+  out.push(`| **all** | ${statuses.map((s) => `**${all[s]}**`).join(" | ")} |`, "");
+
+  const failed = result.checks.filter((c) => c.status === "failed");
+  if (failed.length > 0) {
+    out.push(`### Failures (${failed.length})`, "");
+    out.push("| Check | Level | Requirements | What went wrong | Replay |", "|---|---|---|---|---|");
+    for (const c of failed.slice(0, MAX_ROWS)) {
+      out.push(
+        `| ${code(c.id)} | ${c.level} | ${md(c.requirements.join(", "))} | ${md(clip(c.message ?? "", 300))} | ${code(replay(result, c))} |`,
+      );
+    }
+    if (failed.length > MAX_ROWS) out.push("", `... and ${failed.length - MAX_ROWS} more: see report.html.`);
+    out.push("");
+  }
+
+  const broken = result.checks.filter((c) => c.status === "broken");
+  if (broken.length > 0) {
+    out.push(`### Broken: faults of the kit (${broken.length})`, "");
+    out.push("| Check | Error |", "|---|---|");
+    for (const c of broken.slice(0, MAX_ROWS))
+      out.push(`| ${code(c.id)} | ${md(clip(c.message ?? "", 300))} |`);
+    out.push("");
+  }
+
+  const skippedMust = result.checks.filter((c) => c.status === "skipped" && c.level === "MUST");
+  if (skippedMust.length > 0) {
+    out.push(`### MUST checks that did not run (${skippedMust.length})`, "");
+    out.push("| Check | Why |", "|---|---|");
+    for (const c of skippedMust.slice(0, MAX_ROWS)) out.push(`| ${code(c.id)} | ${md(c.reason ?? "")} |`);
+    if (skippedMust.length > MAX_ROWS)
+      out.push("", `... and ${skippedMust.length - MAX_ROWS} more: see report.html.`);
+    out.push("");
+  }
+
+  const f = result.coverage.figures;
+  out.push("### Requirement coverage", "");
+  if (result.coverage.catalogue === null) out.push("No requirement catalogue was found.", "");
+  else {
+    out.push(
+      `${f.proven} of ${f.total} requirements proven (${pct(f.proven, f.total)}), ${f.failing} failing, ` +
+        `${f.broken} broken, ${f["not-run"]} not run, ${f.untested} untested (no check traces to them).`,
+      "",
+    );
+    const untested = result.coverage.requirements.filter((r) => r.status === "untested");
+    if (untested.length > 0) {
+      out.push(`<details><summary>Untested requirements (${untested.length})</summary>`, "");
+      for (const r of untested) out.push(`- ${code(r.id)} ${md(r.text ?? "")}`);
+      out.push("", "</details>", "");
+    }
+    if (result.coverage.unknown.length > 0) {
+      out.push(
+        `Requirement ids used by checks but missing from the catalogue: ${result.coverage.unknown.map((u) => code(u.id)).join(", ")}`,
+        "",
+      );
+    }
+  }
+  out.push(`Full report: ${code(`reports/${result.runId}/report.html`)}`, "");
+  return out.join("\n");
+}
+
+function replay(result: RunResult, c: CheckResult): string {
+  return c.counterexample?.replay ?? `${result.command} --check ${c.id} --seed ${result.seed}`;
+}
+
+function selectionText(result: RunResult): string {
+  const s = result.selection;
+  const parts: string[] = [];
+  if (s.suites.length > 0) parts.push(`suites ${s.suites.map(code).join(", ")}`);
+  if (s.checks.length > 0) parts.push(`checks ${s.checks.map(code).join(", ")}`);
+  if (s.level !== "MAY") parts.push(`level ${s.level} and stricter`);
+  if (s.allow.length > 0) parts.push(`allowed ${s.allow.join(", ")}`);
+  if (result.counts.notSelected > 0) parts.push(`${result.counts.notSelected} checks not selected`);
+  return parts.join("; ");
+}
+
+function clip(text: string, max: number): string {
+  return text.length > max ? `${text.slice(0, max)}…` : text;
+}
+
+function pct(n: number, total: number): string {
+  return total === 0 ? "0%" : `${Math.round((100 * n) / total)}%`;
+}

@@ -1,0 +1,29 @@
+// Writes the four renderings of a run to <dir>/<run id>/ (the only file I/O of the report part).
+import { mkdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { renderHtml } from "./html.ts";
+import { renderJson } from "./json.ts";
+import { renderJunit } from "./junit.ts";
+import { renderMarkdown } from "./markdown.ts";
+import type { RunResult } from "./model.ts";
+
+export interface WrittenReport {
+  dir: string;
+  files: { json: string; junit: string; markdown: string; html: string };
+}
+
+export function writeReport(result: RunResult, dir: string): WrittenReport {
+  const folder = join(dir, result.runId);
+  mkdirSync(folder, { recursive: true });
+  const files = {
+    json: join(folder, "report.json"),
+    junit: join(folder, "junit.xml"),
+    markdown: join(folder, "summary.md"),
+    html: join(folder, "report.html"),
+  };
+  writeFileSync(files.json, renderJson(result));
+  writeFileSync(files.junit, renderJunit(result));
+  writeFileSync(files.markdown, renderMarkdown(result));
+  writeFileSync(files.html, renderHtml(result));
+  return { dir: folder, files };
+}

@@ -1,0 +1,182 @@
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { Ajv2020 } from "ajv/dist/2020.js";
+import addFormats from "ajv-formats";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { renderHtml } from "../../src/report/html.ts";
+import { renderJson } from "../../src/report/json.ts";
+import { renderJunit } from "../../src/report/junit.ts";
+import { renderMarkdown } from "../../src/report/markdown.ts";
+import type { RunResult } from "../../src/report/model.ts";
+import { writeReport } from "../../src/report/write.ts";
+import { ISSUED_TOKEN, SECRET } from "../runner/fake-target.ts";
+import { sampleRun } from "./sample-run.ts";
+
+let result: RunResult;
+let rendered: Record<string, string>;
+beforeAll(async () => {
+  result = await sampleRun();
+  rendered = {
+    json: renderJson(result),
+    junit: renderJunit(result),
+    markdown: renderMarkdown(result),
+    html: renderHtml(result),
+  };
+});
+
+const schema = JSON.parse(
+  readFileSync(new URL("../../src/report/report.schema.json", import.meta.url), "utf8"),
+);
+
+function validator() {
+  const ajv = new Ajv2020({ allErrors: true, allowUnionTypes: true });
+  addFormats.default(ajv);
+  return ajv.compile(schema);
+}
+
+/** A small XML 1.0 well-formedness check: balanced tags, one root, quoted attributes, known entities, and
+ *  no character XML forbids. */
+function xmlProblems(xml: string): string[] {
+  const problems: string[] = [];
+  const forbidden = [...xml].some((ch) => {
+    const c = ch.codePointAt(0) ?? 0;
+    return (
+      (c < 0x20 && c !== 0x09 && c !== 0x0a && c !== 0x0d) || (c >= 0xd800 && c <= 0xdfff) || c >= 0xfffe
+    );
+  });
+  if (forbidden) problems.push("forbidden character");
+  const entity = /&(?!(?:amp|lt|gt|quot|apos|#\d+|#x[0-9a-fA-F]+);)/;
+  const stack: string[] = [];
+  let roots = 0;
+  const body = xml.replace(/^<\?xml[^?]*\?>\s*/, "");
+  const token = /<\/?([A-Za-z_][\w.-]*)((?:\s+[A-Za-z_][\w.-]*="[^"<]*")*)\s*(\/?)>|<|[^<]+/g;
+  for (const m of body.matchAll(token)) {
+    const [all, name, attrs, selfClose] = m;
+    if (all === "<") {
+      problems.push(`stray < at ${m.index}`);
+      continue;
+    }
+    if (name === undefined) {
+      if (entity.test(all)) problems.push(`bad entity in text near ${all.slice(0, 40)}`);
+      if (stack.length === 0 && all.trim() !== "") problems.push("text outside the root");
+      continue;
+    }
+    if (attrs && entity.test(attrs)) problems.push(`bad entity in attributes of ${name}`);
+    if (all.startsWith("</")) {
+      if (stack.pop() !== name) problems.push(`unbalanced </${name}>`);
+    } else {
+      if (stack.length === 0) roots += 1;
+      if (!selfClose) stack.push(name);
+    }
+  }
+  if (stack.length > 0) problems.push(`unclosed ${stack.join(", ")}`);
+  if (roots !== 1) problems.push(`${roots} root elements`);
+  return problems;
+}
+
+describe("report renderers", () => {
+  it("runs the sample to a BROKEN verdict with every status present", () => {
+    expect(result.verdict).toBe("BROKEN");
+    expect(result.counts.byStatus).toEqual({ passed: 1, failed: 2, skipped: 2, broken: 1 });
+  });
+
+  it("report.json validates against report.schema.json", () => {
+    const validate = validator();
+    const parsed = JSON.parse(rendered.json ?? "");
+    expect(validate(parsed), JSON.stringify(validate.errors)).toBe(true);
+  });
+
+  it.each<[string, { mutate: (r: Record<string, unknown>) => void }]>([
+    ["a wrong report version", { mutate: (r) => Object.assign(r, { reportVersion: 2 }) }],
+    ["an unknown verdict", { mutate: (r) => Object.assign(r, { verdict: "PASSED" }) }],
+    ["a missing run id", { mutate: (r) => Reflect.deleteProperty(r, "runId") }],
+    ["an extra top-level field", { mutate: (r) => Object.assign(r, { secrets: [] }) }],
+    [
+      "a failed check without a message",
+      { mutate: (r) => Reflect.deleteProperty((r.checks as Record<string, unknown>[])[1] ?? {}, "message") },
+    ],
+  ])("the schema rejects %s", (_name, { mutate }: { mutate: (r: Record<string, unknown>) => unknown }) => {
+    const parsed = JSON.parse(rendered.json ?? "");
+    mutate(parsed);
+    expect(validator()(parsed)).toBe(false);
+  });
+
+  it.each(["json", "junit", "markdown", "html"])("%s never shows a client secret or a token", (format) => {
+    const text = rendered[format] ?? "";
+    expect(text).not.toContain(SECRET);
+    expect(text).not.toContain(ISSUED_TOKEN);
+    expect(text).not.toContain(Buffer.from(`viewer-id:${SECRET}`).toString("base64"));
+    expect(text).toMatch(/\\?\[redacted\\?\]/);
+  });
+
+  it("junit.xml is well-formed with one testcase per check", () => {
+    const xml = rendered.junit ?? "";
+    expect(xmlProblems(xml)).toEqual([]);
+    expect(xml.match(/<testcase /g)).toHaveLength(result.checks.length);
+    expect(xml).toMatch(/<failure message="[^"]*" type="MUST">/);
+    expect(xml).toMatch(/<skipped message="safety: destructive/);
+    expect(xml).toMatch(/<error message="Error: kit bug/);
+  });
+
+  it("the xml checker catches what it claims to", () => {
+    expect(xmlProblems("<a><b></a>")).not.toEqual([]);
+    expect(xmlProblems('<a x="1 & 2"/>')).not.toEqual([]);
+    expect(xmlProblems("<a>1 < 2</a>")).not.toEqual([]);
+    expect(xmlProblems("<a/><b/>")).not.toEqual([]);
+    expect(xmlProblems("<a>\u0001</a>")).not.toEqual([]);
+  });
+
+  it("report.html is one self-contained file with its data escaped", () => {
+    const html = rendered.html ?? "";
+    expect(html).not.toMatch(/\s(?:src|href)\s*=\s*["']?\s*(?:https?:)?\/\//i);
+    expect(html).not.toMatch(/<link\b|<script\s+src|@import|url\(/i);
+    expect(html.match(/<script>/g)).toHaveLength(1);
+    expect(html).not.toContain('<script>alert("x")');
+    expect(html).toContain("&lt;script&gt;alert(&quot;x&quot;)");
+    expect(html).toMatch(/data-filter="suite"/);
+    expect(html).toMatch(/Untested requirements \(1\)/);
+    expect(html).toMatch(/EVENT-01/);
+  });
+
+  it("summary.md has the verdict, the counts, a failures table with replay commands, and coverage", () => {
+    const md = rendered.markdown ?? "";
+    expect(md).toMatch(/^## 💥 BROKEN: fake/);
+    expect(md).toMatch(/\| MUST \| 1 \| 1 \| 2 \| 1 \|/);
+    expect(md).toContain("<code>lckit run --check scan/property --seed 42 --path 4:2</code>");
+    expect(md).toContain("<code>lckit run --target target.yaml --check service/echo-secret --seed 42</code>");
+    expect(md).toMatch(/1 of 7 requirements proven/);
+    expect(md).toMatch(/NOT-IN-CATALOGUE-01/);
+    // A hostile message stays inside its table row: no raw pipe, no raw HTML.
+    const row = md.split("\n").find((l) => l.includes("service/echo-secret") && l.startsWith("|")) ?? "";
+    expect(row.split(/(?<!\\)\|/)).toHaveLength(7);
+    expect(md).not.toContain("<script>");
+  });
+
+  it("coverage names proving checks and their statuses", () => {
+    const byId = Object.fromEntries(result.coverage.requirements.map((r) => [r.id, r]));
+    expect(byId["SERVICE-01"]).toMatchObject({
+      status: "proven",
+      checks: [{ id: "service/health", status: "passed" }],
+    });
+    expect(byId["SERVICE-02"]?.status).toBe("failing");
+    expect(byId["AUTH-01"]?.status).toBe("broken");
+    expect(byId["TASK-01"]?.status).toBe("not-run");
+    expect(byId["EVENT-01"]?.status).toBe("untested");
+    expect(result.coverage.unknown).toEqual([{ id: "NOT-IN-CATALOGUE-01", checks: ["service/echo-secret"] }]);
+  });
+
+  describe("writeReport", () => {
+    const dir = mkdtempSync(join(tmpdir(), "lckit-report-"));
+    afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+    it("writes the four files to <dir>/<run id>/", () => {
+      const written = writeReport(result, dir);
+      expect(written.dir).toBe(join(dir, result.runId));
+      expect(readFileSync(written.files.json, "utf8")).toBe(rendered.json);
+      expect(readFileSync(written.files.junit, "utf8")).toBe(rendered.junit);
+      expect(readFileSync(written.files.markdown, "utf8")).toBe(rendered.markdown);
+      expect(readFileSync(written.files.html, "utf8")).toBe(rendered.html);
+    });
+  });
+});
