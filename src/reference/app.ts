@@ -1,0 +1,95 @@
+// Assembles the two path sets ({base_url}: platform, {rdm_url}: lookup data) as Hono apps.
+import { Hono } from "hono";
+import { autopilotScanRoutes } from "./autopilot-scan.ts";
+import { blockedValuesRoutes } from "./blocked-values.ts";
+import type { ReferenceContext } from "./context.ts";
+import { customerConfigRoutes } from "./customer-config.ts";
+import { deleteTaskRoutes } from "./delete-task.ts";
+import { errorResponse, HttpError } from "./errors.ts";
+import { lookupScanRoutes } from "./lookup-scan.ts";
+import { serviceRoutes } from "./service.ts";
+import { tokenEndpointRoutes } from "./token-endpoint.ts";
+
+/** Paths and the methods they answer, so a wrong method gets 405 naming the right one. */
+const PLATFORM_PATHS: Record<string, string[]> = {
+  "/oauth/token": ["POST"],
+  "/oauth/customers/:customerId": ["PUT", "POST"],
+  "/oauth/customers/:customerId/clients": ["PUT"],
+  "/configuration/:tenantId/autopilot/stats/_scan": ["POST"],
+  "/configuration/:tenantId/autopilot/stats/:lookupType/_scan": ["POST"],
+  "/configuration/:tenantId/autopilot/:lookupType/blockedValues": ["GET"],
+};
+const RDM_PATHS: Record<string, string[]> = {
+  "/healthcheck": ["GET"],
+  "/status": ["GET"],
+  "/version": ["GET"],
+  "/tasks/:tenantId": ["POST"],
+  "/tasks/:tenantId/:taskId": ["GET"],
+  "/lookups/:tenantId/_scan": ["POST"],
+};
+
+function methodNotAllowed(app: Hono, paths: Record<string, string[]>): void {
+  for (const [path, methods] of Object.entries(paths)) {
+    app.all(path, (c) =>
+      errorResponse(
+        405,
+        "method_not_allowed",
+        `${c.req.method} is not supported on ${new URL(c.req.url).pathname}; use ${methods.join(" or ")}`,
+        { allow: methods.join(", ") },
+      ),
+    );
+  }
+}
+
+function finish(app: Hono): Hono {
+  app.notFound((c) =>
+    errorResponse(
+      404,
+      "not_found",
+      `no endpoint ${c.req.method} ${new URL(c.req.url).pathname}; see the OpenAPI documents in openapi/`,
+    ),
+  );
+  app.onError((error) => {
+    if (error instanceof HttpError) return error.toResponse();
+    // A bug of the reference, not of the caller: say so instead of blaming the request.
+    return errorResponse(
+      500,
+      "internal_error",
+      `the reference failed: ${error instanceof Error ? error.message : String(error)}`,
+    );
+  });
+  return app;
+}
+
+export function platformApp(ctx: ReferenceContext): Hono {
+  const app = new Hono();
+  tokenEndpointRoutes(app, ctx);
+  customerConfigRoutes(app, ctx);
+  autopilotScanRoutes(app, ctx);
+  blockedValuesRoutes(app, ctx);
+  methodNotAllowed(app, PLATFORM_PATHS);
+  return finish(app);
+}
+
+export function rdmApp(ctx: ReferenceContext): Hono {
+  const app = new Hono();
+  serviceRoutes(app, ctx);
+  deleteTaskRoutes(app, ctx);
+  lookupScanRoutes(app, ctx);
+  methodNotAllowed(app, RDM_PATHS);
+  return finish(app);
+}
+
+/** Both path sets on one app (the default: base_url == rdm_url). */
+export function combinedApp(ctx: ReferenceContext): Hono {
+  const app = new Hono();
+  tokenEndpointRoutes(app, ctx);
+  customerConfigRoutes(app, ctx);
+  autopilotScanRoutes(app, ctx);
+  blockedValuesRoutes(app, ctx);
+  serviceRoutes(app, ctx);
+  deleteTaskRoutes(app, ctx);
+  lookupScanRoutes(app, ctx);
+  methodNotAllowed(app, { ...PLATFORM_PATHS, ...RDM_PATHS });
+  return finish(app);
+}

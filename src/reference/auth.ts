@@ -1,0 +1,100 @@
+// Bearer authentication and the operation-to-role table of docs/assumptions.md ("Roles").
+import type { ReferenceContext } from "./context.ts";
+import { HttpError } from "./errors.ts";
+
+/** What an operation needs in a tenant: read (scans, blocked values) or edit (delete tasks, task status). */
+export type Access = "read" | "edit";
+
+export interface Principal {
+  clientId: string;
+  /** Tenants of the client's customer: where ROLE_RDM / ROLE_RDM_EDIT hold. */
+  tenants: readonly string[];
+  authorities: readonly string[];
+  /** Only with the missing-auth-accepted fault: a request without any token. */
+  anonymous: boolean;
+}
+
+function unauthorized(description: string, challenge: string): HttpError {
+  return new HttpError(401, "invalid_token", description, { "www-authenticate": challenge });
+}
+
+const ANONYMOUS: Principal = { clientId: "anonymous", tenants: [], authorities: [], anonymous: true };
+
+/** The caller behind the Authorization header; 401 when it is missing, malformed, unknown or expired. */
+export function authenticate(ctx: ReferenceContext, request: Request): Principal {
+  const header = request.headers.get("authorization");
+  if (header === null || header.trim() === "") {
+    if (ctx.faults.has("missing-auth-accepted")) return ANONYMOUS;
+    throw unauthorized(
+      "no Authorization header; send Authorization: Bearer <access token> (get one from POST /oauth/token)",
+      'Bearer realm="lckit"',
+    );
+  }
+  const match = /^bearer\s+(\S+)\s*$/i.exec(header);
+  if (!match) {
+    throw unauthorized(
+      "the Authorization header is not of the form Bearer <access token>",
+      'Bearer realm="lckit", error="invalid_request", error_description="Expected Bearer <access token>"',
+    );
+  }
+  const token = ctx.state.tokens.get(match[1] as string);
+  if (!token) {
+    throw unauthorized(
+      "the access token is not known (never issued by this service); request one from POST /oauth/token",
+      'Bearer realm="lckit", error="invalid_token", error_description="The access token is not valid"',
+    );
+  }
+  if (token.expiresAt <= ctx.clock.now() && !ctx.faults.has("expired-token-accepted")) {
+    throw unauthorized(
+      `the access token expired at ${new Date(token.expiresAt).toISOString()}; request a new one from POST /oauth/token`,
+      'Bearer error="invalid_token", error_description="The access token expired"',
+    );
+  }
+  const stored = ctx.state.clients.get(token.clientId);
+  const customer = stored ? ctx.state.customers.get(stored.customerId) : undefined;
+  return {
+    clientId: token.clientId,
+    tenants: customer?.tenants ?? [],
+    authorities: stored?.client.authorities ?? [],
+    anonymous: false,
+  };
+}
+
+export function isTenantAdmin(principal: Principal, tenant: string): boolean {
+  return principal.authorities.includes(`ROLE_ADMIN_TENANT_${tenant}`);
+}
+
+/** Whether the caller may do `access` in `tenant`. */
+function allowed(ctx: ReferenceContext, principal: Principal, tenant: string, access: Access): boolean {
+  if (principal.anonymous || isTenantAdmin(principal, tenant)) return true;
+  const has = (role: string) => principal.authorities.includes(role);
+  const onList = principal.tenants.includes(tenant);
+  if (access === "read") {
+    const rdm = has("ROLE_RDM") || has("ROLE_RDM_EDIT");
+    return rdm && (onList || ctx.faults.has("cross-tenant-read"));
+  }
+  const editor = has("ROLE_RDM_EDIT") || (has("ROLE_RDM") && ctx.faults.has("viewer-allowed-to-delete"));
+  return editor && onList;
+}
+
+/** Authenticates and checks the role for an operation in a tenant: 401, 403 or the caller. */
+export function authorize(
+  ctx: ReferenceContext,
+  request: Request,
+  tenant: string,
+  access: Access,
+): Principal {
+  const principal = authenticate(ctx, request);
+  if (!allowed(ctx, principal, tenant, access)) {
+    const need =
+      access === "read"
+        ? `ROLE_RDM or ROLE_RDM_EDIT with tenant "${tenant}" on the client's tenant list, or ROLE_ADMIN_TENANT_${tenant}`
+        : `ROLE_RDM_EDIT with tenant "${tenant}" on the client's tenant list, or ROLE_ADMIN_TENANT_${tenant}`;
+    throw new HttpError(
+      403,
+      "forbidden",
+      `client "${principal.clientId}" may not ${access === "read" ? "read" : "change"} tenant "${tenant}"; this needs ${need}`,
+    );
+  }
+  return principal;
+}

@@ -1,0 +1,37 @@
+// POST {base_url}/configuration/{tenantId}/autopilot/stats/_scan and .../stats/{lookupType}/_scan
+import type { Hono } from "hono";
+import { authorize } from "./auth.ts";
+import type { ReferenceContext } from "./context.ts";
+import { requireTenant } from "./lookup-scan.ts";
+import { scan } from "./scan.ts";
+import { lookupTypeName } from "./types.ts";
+
+export function autopilotScanRoutes(app: Hono, ctx: ReferenceContext): void {
+  app.post("/configuration/:tenantId/autopilot/stats/_scan", (c) => {
+    const tenant = c.req.param("tenantId");
+    authorize(ctx, c.req.raw, tenant, "read");
+    requireTenant(ctx, tenant);
+    return scan(ctx, c.req.raw, {
+      scope: `stats:${tenant}`,
+      records: () => ctx.state.statistics.get(tenant) ?? [],
+      filterOptions: { typePaths: ["lookupType"] },
+    });
+  });
+
+  app.post("/configuration/:tenantId/autopilot/stats/:lookupType/_scan", (c) => {
+    const tenant = c.req.param("tenantId");
+    // The path takes the type name; the URI form (percent-encoded) names the same type.
+    const type = lookupTypeName(c.req.param("lookupType"));
+    authorize(ctx, c.req.raw, tenant, "read");
+    requireTenant(ctx, tenant);
+    return scan(ctx, c.req.raw, {
+      scope: `stats:${tenant}:${type}`,
+      records: () => {
+        const all = ctx.state.statistics.get(tenant) ?? [];
+        if (ctx.faults.has("autopilot-type-scan-returns-other-types")) return all;
+        return all.filter((s) => s.lookupType === type);
+      },
+      filterOptions: { typePaths: ["lookupType"] },
+    });
+  });
+}

@@ -1,0 +1,40 @@
+// GET {base_url}/configuration/{tenantId}/autopilot/{lookupType}/blockedValues?offset&limit
+import type { Hono } from "hono";
+import { authorize } from "./auth.ts";
+import type { ReferenceContext } from "./context.ts";
+import { badRequest, jsonResponse } from "./errors.ts";
+import { requireTenant } from "./lookup-scan.ts";
+import { lookupTypeName } from "./types.ts";
+
+const DEFAULT_LIMIT = 100;
+const MAX_LIMIT = 100;
+
+function integerParam(url: URL, name: string, fallback: number, min: number, max: number): number {
+  const raw = url.searchParams.get(name);
+  if (raw === null) return fallback;
+  const value = /^\d{1,15}$/.test(raw) ? Number(raw) : Number.NaN;
+  if (!(value >= min && value <= max)) {
+    const range =
+      max === Number.MAX_SAFE_INTEGER ? `an integer >= ${min}` : `an integer from ${min} to ${max}`;
+    throw badRequest(`invalid_${name}`, `${name}: expected ${range}, got "${raw}"`);
+  }
+  return value;
+}
+
+export function blockedValuesRoutes(app: Hono, ctx: ReferenceContext): void {
+  app.get("/configuration/:tenantId/autopilot/:lookupType/blockedValues", (c) => {
+    const tenant = c.req.param("tenantId");
+    const type = lookupTypeName(c.req.param("lookupType"));
+    authorize(ctx, c.req.raw, tenant, "read");
+    requireTenant(ctx, tenant);
+    const url = new URL(c.req.url);
+    const offset = ctx.faults.has("blocked-values-offset-ignored")
+      ? 0
+      : integerParam(url, "offset", 0, 0, Number.MAX_SAFE_INTEGER);
+    const limit = ctx.faults.has("blocked-values-limit-ignored")
+      ? DEFAULT_LIMIT
+      : integerParam(url, "limit", DEFAULT_LIMIT, 1, MAX_LIMIT);
+    const values = ctx.state.blockedValues.get(tenant)?.get(type) ?? [];
+    return jsonResponse(200, values.slice(offset, offset + limit));
+  });
+}

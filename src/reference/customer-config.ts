@@ -1,0 +1,226 @@
+// PUT/POST {base_url}/oauth/customers/{customerId} and PUT .../clients (docs/assumptions.md, "Customer and
+// client configuration"). Everything is validated before anything is stored.
+import type { Hono } from "hono";
+import { authenticate, isTenantAdmin, type Principal } from "./auth.ts";
+import type { ReferenceContext } from "./context.ts";
+import { forbidden, jsonResponse, notFound, validationError } from "./errors.ts";
+import { describeType, readJson } from "./http-body.ts";
+import { DEFAULT_VALIDITY_SECONDS, MAX_ACTIVE_TOKENS_LIMIT } from "./token-quota.ts";
+import type { Client, Customer, StoredClient } from "./types.ts";
+
+const QUOTA_FIELD = "multitokenConfig.clientCredentialsMultiTokenConfig.maxActiveTokensAllowed";
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return value !== null && typeof value === "object" && !Array.isArray(value);
+}
+
+function checkStrings(field: string, value: unknown, nonEmpty = false): string[] {
+  if (!Array.isArray(value))
+    throw validationError(field, `expected an array of strings, got ${describeType(value)}`);
+  value.forEach((item, i) => {
+    if (typeof item !== "string" || (nonEmpty && item === "")) {
+      throw validationError(
+        `${field}[${i}]`,
+        `expected a${nonEmpty ? " non-empty" : ""} string, got ${describeType(item)}`,
+      );
+    }
+  });
+  return value as string[];
+}
+
+function requireAdmin(principal: Principal, customerId: string, tenants: readonly string[]): void {
+  if (principal.anonymous || tenants.some((t) => isTenantAdmin(principal, t))) return;
+  throw forbidden(
+    `client "${principal.clientId}" may not configure customer "${customerId}"; this needs ROLE_ADMIN_TENANT_<t> for one of its tenants (${tenants.join(", ") || "none"})`,
+  );
+}
+
+/** Type checks of the customer fields present in a body; absent fields are fine (POST merges). */
+function checkCustomerFields(ctx: ReferenceContext, customerId: string, body: Record<string, unknown>): void {
+  if (body.id !== undefined && body.id !== customerId) {
+    throw validationError(
+      "id",
+      `must equal the customerId of the path ("${customerId}"), got ${describeType(body.id)}`,
+    );
+  }
+  if (body.tenants !== undefined) {
+    checkStrings("tenants", body.tenants, true).forEach((tenant, i) => {
+      if (!ctx.state.tenants.has(tenant)) {
+        throw validationError(
+          `tenants[${i}]`,
+          `unknown tenant "${tenant}"; known tenants: ${[...ctx.state.tenants.keys()].join(", ")}`,
+        );
+      }
+    });
+  }
+  if (body.externalProviderConfig !== undefined && !Array.isArray(body.externalProviderConfig)) {
+    throw validationError(
+      "externalProviderConfig",
+      `expected an array, got ${describeType(body.externalProviderConfig)}`,
+    );
+  }
+  if (body.description !== undefined && typeof body.description !== "string") {
+    throw validationError("description", `expected a string, got ${describeType(body.description)}`);
+  }
+  if (body.caseSensitiveLoginEnabled !== undefined && typeof body.caseSensitiveLoginEnabled !== "boolean") {
+    throw validationError(
+      "caseSensitiveLoginEnabled",
+      `expected a boolean, got ${describeType(body.caseSensitiveLoginEnabled)}`,
+    );
+  }
+  if (body.applicationClients !== undefined) checkStrings("applicationClients", body.applicationClients);
+  if (body.customerSpecificRoles !== undefined)
+    checkStrings("customerSpecificRoles", body.customerSpecificRoles);
+  const mt = body.multitokenConfig;
+  if (mt === undefined || mt === null) return;
+  if (!isObject(mt)) throw validationError("multitokenConfig", `expected an object, got ${describeType(mt)}`);
+  const cc = mt.clientCredentialsMultiTokenConfig;
+  if (cc === undefined || cc === null) return;
+  if (!isObject(cc)) {
+    throw validationError(
+      "multitokenConfig.clientCredentialsMultiTokenConfig",
+      `expected an object, got ${describeType(cc)}`,
+    );
+  }
+  const max = cc.maxActiveTokensAllowed;
+  if (max === undefined) return;
+  const limit = ctx.faults.has("quota-201-accepted") ? MAX_ACTIVE_TOKENS_LIMIT + 1 : MAX_ACTIVE_TOKENS_LIMIT;
+  if (typeof max !== "number" || !Number.isInteger(max) || max < 1 || max > limit) {
+    throw validationError(
+      QUOTA_FIELD,
+      `expected an integer from 1 to ${MAX_ACTIVE_TOKENS_LIMIT} (${MAX_ACTIVE_TOKENS_LIMIT} is the platform limit), got ${describeType(max)}`,
+    );
+  }
+}
+
+/** Rules on the customer as it would be stored. */
+function checkCustomer(ctx: ReferenceContext, customer: Customer): void {
+  if (customer.multitokenConfig === undefined || ctx.faults.has("rdbms-rule-ignored")) return;
+  const rdbms = (customer.tenants ?? []).filter(
+    (t) => ctx.state.tenants.get(t)?.authMigrationMode === "rdbms",
+  );
+  if (rdbms.length > 0) {
+    throw validationError(
+      "multitokenConfig",
+      `multi-token support needs Cassandra-based authorization, but tenant ${rdbms.map((t) => `"${t}"`).join(", ")} uses auth.migration.mode=rdbms; remove multitokenConfig`,
+    );
+  }
+}
+
+async function writeCustomer(ctx: ReferenceContext, request: Request, customerId: string, merge: boolean) {
+  const principal = authenticate(ctx, request);
+  const stored = ctx.state.customers.get(customerId);
+  if (stored) requireAdmin(principal, customerId, stored.tenants ?? []);
+  const body = await readJson(request);
+  if (!isObject(body))
+    throw validationError(
+      "body",
+      `expected a Customer object, got ${body === undefined ? "no body" : describeType(body)}`,
+    );
+  checkCustomerFields(ctx, customerId, body);
+  const next: Record<string, unknown> = merge
+    ? { ...stored, ...body, id: customerId }
+    : { ...body, id: customerId };
+  if (next.multitokenConfig === null) delete next.multitokenConfig;
+  const customer = next as Customer;
+  if (!stored) requireAdmin(principal, customerId, customer.tenants ?? []);
+  checkCustomer(ctx, customer);
+  ctx.state.customers.set(customerId, customer);
+  return jsonResponse(200, customer);
+}
+
+function checkClient(
+  ctx: ReferenceContext,
+  customerId: string,
+  raw: unknown,
+  i: number,
+  seen: Set<string>,
+): Client {
+  const at = (field: string) => `[${i}].${field}`;
+  if (!isObject(raw)) throw validationError(`[${i}]`, `expected a Client object, got ${describeType(raw)}`);
+  const id = raw.clientId;
+  if (typeof id !== "string" || id === "")
+    throw validationError(at("clientId"), `expected a non-empty string, got ${describeType(id)}`);
+  if (seen.has(id)) throw validationError(at("clientId"), `"${id}" appears twice in the body`);
+  seen.add(id);
+  const owner = ctx.state.clients.get(id);
+  if (owner && owner.customerId !== customerId) {
+    throw validationError(at("clientId"), `client "${id}" belongs to customer "${owner.customerId}"`);
+  }
+  for (const field of ["scope", "authorities", "resourceIds", "authorizedGrantTypes", "redirectUri"]) {
+    if (raw[field] !== undefined) checkStrings(at(field), raw[field]);
+  }
+  if (raw.clientSecret !== undefined && (typeof raw.clientSecret !== "string" || raw.clientSecret === "")) {
+    throw validationError(
+      at("clientSecret"),
+      `expected a non-empty string, got ${describeType(raw.clientSecret)}`,
+    );
+  }
+  if (raw.clientSecret === undefined && !owner) {
+    throw validationError(at("clientSecret"), `required for the new client "${id}"`);
+  }
+  for (const [field, min] of [
+    ["accessTokenValidity", 1],
+    ["refreshTokenValidity", 0],
+  ] as const) {
+    const value = raw[field];
+    if (value !== undefined && (typeof value !== "number" || !Number.isInteger(value) || value < min)) {
+      throw validationError(
+        at(field),
+        `expected an integer number of seconds >= ${min}, got ${describeType(value)}`,
+      );
+    }
+  }
+  // Upsert: fields of the body replace the stored ones; absent fields keep their stored (or default) value.
+  const base: Client = owner?.client ?? {
+    clientId: id,
+    clientSecret: "",
+    scope: [],
+    authorities: [],
+    resourceIds: [],
+    authorizedGrantTypes: ["client_credentials"],
+    redirectUri: [],
+    accessTokenValidity: DEFAULT_VALIDITY_SECONDS,
+  };
+  return { ...base, ...raw, clientId: id } as Client;
+}
+
+export function customerConfigRoutes(app: Hono, ctx: ReferenceContext): void {
+  app.put("/oauth/customers/:customerId", (c) =>
+    writeCustomer(ctx, c.req.raw, c.req.param("customerId"), false),
+  );
+  app.post("/oauth/customers/:customerId", (c) =>
+    writeCustomer(ctx, c.req.raw, c.req.param("customerId"), true),
+  );
+
+  app.put("/oauth/customers/:customerId/clients", async (c) => {
+    const customerId = c.req.param("customerId");
+    const principal = authenticate(ctx, c.req.raw);
+    const customer = ctx.state.customers.get(customerId);
+    if (!customer)
+      throw notFound(
+        `customer "${customerId}" does not exist; create it with PUT /oauth/customers/${customerId}`,
+      );
+    requireAdmin(principal, customerId, customer.tenants ?? []);
+    const body = await readJson(c.req.raw);
+    if (!Array.isArray(body)) {
+      throw validationError(
+        "body",
+        `expected an array of Client objects, got ${body === undefined ? "no body" : describeType(body)}`,
+      );
+    }
+    const seen = new Set<string>();
+    const clients = body.map((raw, i) => checkClient(ctx, customerId, raw, i, seen));
+    const known = new Set(customer.applicationClients ?? []);
+    const added = clients.map((client) => client.clientId).filter((id) => !known.has(id));
+    for (const client of clients)
+      ctx.state.clients.set(client.clientId, { customerId, client } satisfies StoredClient);
+    if (added.length > 0) {
+      ctx.state.customers.set(customerId, { ...customer, applicationClients: [...known, ...added] });
+    }
+    return jsonResponse(
+      200,
+      clients.map(({ clientSecret: _secret, ...rest }) => rest),
+    );
+  });
+}

@@ -1,0 +1,162 @@
+// POST {rdm_url}/tasks/{tenantId} (delete task) and GET {rdm_url}/tasks/{tenantId}/{taskId} (kit extension).
+import { randomUUID } from "node:crypto";
+import type { Hono } from "hono";
+import { authorize } from "./auth.ts";
+import type { ReferenceContext } from "./context.ts";
+import { jsonResponse, notFound, validationError } from "./errors.ts";
+import { describeType, readJson } from "./http-body.ts";
+import { requireTenant } from "./lookup-scan.ts";
+import { lookupKey } from "./lookup-table.ts";
+import {
+  type DeleteParameters,
+  LOOKUP_TYPE_PREFIX,
+  type Lookup,
+  lookupTypeName,
+  type Task,
+} from "./types.ts";
+
+export const MAX_URIS = 1000;
+
+interface Selection {
+  /** Type URI (rdm/lookupTypes/<name>) or undefined for every type. */
+  type?: string;
+  /** Lookup keys (type URI + code) or undefined for every lookup. */
+  keys?: Set<string>;
+}
+
+/** Validates the request body; throws a 400 naming the field. Nothing is changed before this passes. */
+function parseRequest(tenant: string, body: unknown): { parameters: DeleteParameters; selection: Selection } {
+  if (body === undefined) {
+    throw validationError("body", 'expected a delete task request such as {"type": "delete"}, got no body');
+  }
+  if (body === null || typeof body !== "object" || Array.isArray(body)) {
+    throw validationError("body", `expected an object such as {"type": "delete"}, got ${describeType(body)}`);
+  }
+  const request = body as Record<string, unknown>;
+  if (request.type !== "delete") {
+    throw validationError(
+      "type",
+      `expected "delete" (the only task type), got ${describeType(request.type)}`,
+    );
+  }
+  const raw = request.parameters;
+  if (raw === undefined || raw === null) return { parameters: {}, selection: {} };
+  if (typeof raw !== "object" || Array.isArray(raw)) {
+    throw validationError("parameters", `expected an object with type and/or uris, got ${describeType(raw)}`);
+  }
+  const params = raw as Record<string, unknown>;
+  const parameters: DeleteParameters = {};
+  const selection: Selection = {};
+  if (params.type !== undefined && params.type !== null) {
+    if (
+      typeof params.type !== "string" ||
+      lookupTypeName(params.type) === "" ||
+      lookupTypeName(params.type).includes("/")
+    ) {
+      throw validationError(
+        "parameters.type",
+        `expected a lookup type URI such as rdm/lookupTypes/Country, got ${describeType(params.type)}`,
+      );
+    }
+    parameters.type = params.type;
+    selection.type = LOOKUP_TYPE_PREFIX + lookupTypeName(params.type);
+  }
+  if (params.uris !== undefined && params.uris !== null) {
+    if (!Array.isArray(params.uris)) {
+      throw validationError(
+        "parameters.uris",
+        `expected an array of lookup URIs, got ${describeType(params.uris)}`,
+      );
+    }
+    if (params.uris.length > MAX_URIS) {
+      throw validationError(
+        "parameters.uris",
+        `at most ${MAX_URIS} URIs per task, got ${params.uris.length}; split the deletion into several tasks`,
+      );
+    }
+    const keys = new Set<string>();
+    params.uris.forEach((uri: unknown, i: number) => {
+      const field = `parameters.uris[${i}]`;
+      if (typeof uri !== "string")
+        throw validationError(field, `expected a string, got ${describeType(uri)}`);
+      const first = uri.indexOf("/");
+      const second = first < 0 ? -1 : uri.indexOf("/", first + 1);
+      if (first <= 0 || second <= first + 1 || second === uri.length - 1) {
+        throw validationError(field, `expected a lookup URI <tenant_id>/<type_name>/<code>, got "${uri}"`);
+      }
+      const uriTenant = uri.slice(0, first);
+      if (uriTenant !== tenant) {
+        throw validationError(
+          field,
+          `"${uri}" belongs to tenant "${uriTenant}", but this task is for tenant "${tenant}"; nothing was deleted`,
+        );
+      }
+      keys.add(lookupKey(LOOKUP_TYPE_PREFIX + uri.slice(first + 1, second), uri.slice(second + 1)));
+    });
+    parameters.uris = params.uris as string[];
+    selection.keys = keys;
+  }
+  return { parameters, selection };
+}
+
+function matches(lookup: Lookup, selection: Selection): boolean {
+  if (selection.type !== undefined && lookup.type !== selection.type) return false;
+  return selection.keys === undefined || selection.keys.has(lookupKey(lookup.type, lookup.code));
+}
+
+function run(ctx: ReferenceContext, task: Task, selection: Selection): void {
+  task.status = "RUNNING";
+  let effective = selection;
+  if (selection.type !== undefined && ctx.faults.has("delete-by-type-removes-other-types")) {
+    effective = { ...selection, type: undefined };
+  }
+  const tenants = ctx.faults.has("delete-touches-other-tenant")
+    ? [...ctx.state.lookups.keys()]
+    : [task.tenantId];
+  for (const tenant of tenants) {
+    const table = ctx.state.lookups.get(tenant);
+    if (!table) continue;
+    const doomed = table.inIdentityOrder().filter((lookup) => matches(lookup, effective));
+    if (effective.keys !== undefined && doomed[0] && ctx.faults.has("delete-by-uris-removes-more")) {
+      const listed = doomed[0];
+      const extra = table.inIdentityOrder().find((l) => l.type === listed.type && !doomed.includes(l));
+      if (extra) doomed.push(extra);
+    }
+    for (const lookup of doomed) table.delete(lookup);
+  }
+  task.status = "COMPLETED";
+}
+
+export function deleteTaskRoutes(app: Hono, ctx: ReferenceContext): void {
+  app.post("/tasks/:tenantId", async (c) => {
+    const tenant = c.req.param("tenantId");
+    const principal = authorize(ctx, c.req.raw, tenant, "edit");
+    requireTenant(ctx, tenant);
+    const { parameters, selection } = parseRequest(tenant, await readJson(c.req.raw));
+    const task: Task = {
+      id: randomUUID(),
+      type: "delete",
+      tenantId: tenant,
+      createdBy: principal.clientId,
+      createdTime: ctx.clock.now(),
+      status: "NOT_STARTED",
+      parameters,
+    };
+    ctx.state.tasks.set(task.id, task);
+    if (!ctx.faults.has("delete-task-never-completes")) {
+      setTimeout(() => run(ctx, task, selection), ctx.taskDelayMs).unref();
+    }
+    return jsonResponse(202, { ...task });
+  });
+
+  app.get("/tasks/:tenantId/:taskId", (c) => {
+    const tenant = c.req.param("tenantId");
+    authorize(ctx, c.req.raw, tenant, "edit");
+    requireTenant(ctx, tenant);
+    const task = ctx.state.tasks.get(c.req.param("taskId"));
+    if (!task || task.tenantId !== tenant) {
+      throw notFound(`task "${c.req.param("taskId")}" does not exist in tenant "${tenant}"`);
+    }
+    return jsonResponse(200, { ...task });
+  });
+}

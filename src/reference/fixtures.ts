@@ -1,0 +1,198 @@
+// Loads and validates the fixture world (fixtures/reference by default). Problems name file, path and fix.
+import { existsSync, readFileSync } from "node:fs";
+import { join, relative } from "node:path";
+import { fileURLToPath } from "node:url";
+import { Ajv, type ValidateFunction } from "ajv";
+import { parse as parseYaml } from "yaml";
+import {
+  blockedValuesSchema,
+  clientsSchema,
+  customersSchema,
+  lookupsSchema,
+  statisticsSchema,
+  tenantsSchema,
+} from "./fixture-schema.ts";
+import type { BlockedValue, Client, Customer, Lookup, Statistic, Tenant } from "./types.ts";
+
+export const DEFAULT_FIXTURES_DIR = fileURLToPath(new URL("../../fixtures/reference", import.meta.url));
+
+export interface FixtureClient extends Client {
+  customerId: string;
+}
+
+export interface FixtureData {
+  tenants: readonly Tenant[];
+  customers: readonly Customer[];
+  clients: readonly FixtureClient[];
+  lookups: readonly Lookup[];
+  statistics: readonly Statistic[];
+  blockedValues: readonly BlockedValue[];
+}
+
+export class FixtureError extends Error {
+  override name = "FixtureError";
+}
+
+const KINDS = {
+  tenants: { schema: tenantsSchema, required: true },
+  customers: { schema: customersSchema, required: true },
+  clients: { schema: clientsSchema, required: true },
+  lookups: { schema: lookupsSchema, required: false },
+  statistics: { schema: statisticsSchema, required: false },
+  "blocked-values": { schema: blockedValuesSchema, required: false },
+} as const;
+type Kind = keyof typeof KINDS;
+
+let ajv: Ajv | undefined;
+const validators = new Map<Kind, ValidateFunction>();
+const cache = new Map<string, FixtureData>();
+
+function validator(kind: Kind): ValidateFunction {
+  let v = validators.get(kind);
+  if (!v) {
+    ajv ??= new Ajv({ allErrors: false, strict: true });
+    v = ajv.compile(KINDS[kind].schema);
+    validators.set(kind, v);
+  }
+  return v;
+}
+
+function readKind(dir: string, kind: Kind): { file: string; data: unknown[] } {
+  const candidates = [`${kind}.yaml`, `${kind}.yml`, `${kind}.json`].map((name) => join(dir, name));
+  const present = candidates.filter((file) => existsSync(file));
+  const shown = (file: string) => relative(process.cwd(), file) || file;
+  if (present.length > 1) {
+    throw new FixtureError(
+      `${present.map(shown).join(" and ")}: two files for the fixture "${kind}"; keep one of them`,
+    );
+  }
+  const file = present[0];
+  if (file === undefined) {
+    if (KINDS[kind].required) {
+      throw new FixtureError(
+        `${shown(join(dir, `${kind}.yaml`))}: missing; a fixture directory needs ${kind}.yaml (or .json)`,
+      );
+    }
+    return { file: join(dir, `${kind}.json`), data: [] };
+  }
+  let data: unknown;
+  try {
+    const text = readFileSync(file, "utf8");
+    data = file.endsWith(".json") ? JSON.parse(text) : parseYaml(text);
+  } catch (error) {
+    throw new FixtureError(`${shown(file)}: cannot be parsed: ${(error as Error).message}`);
+  }
+  const validate = validator(kind);
+  if (!validate(data)) {
+    const e = validate.errors?.[0];
+    const where = e?.instancePath || "/";
+    const detail = e?.params && Object.keys(e.params).length > 0 ? ` (${JSON.stringify(e.params)})` : "";
+    throw new FixtureError(`${shown(file)}: ${where}: ${e?.message ?? "invalid"}${detail}`);
+  }
+  return { file: shown(file), data: data as unknown[] };
+}
+
+function deepFreeze<T>(value: T): T {
+  if (value !== null && typeof value === "object" && !Object.isFrozen(value)) {
+    Object.freeze(value);
+    for (const child of Object.values(value)) deepFreeze(child);
+  }
+  return value;
+}
+
+/** Loads a fixture directory once per process; the records are frozen and shared by every reference. */
+export function loadFixtures(dir: string = DEFAULT_FIXTURES_DIR): FixtureData {
+  const cached = cache.get(dir);
+  if (cached) return cached;
+
+  const t = readKind(dir, "tenants");
+  const tenants = t.data as Tenant[];
+  const tenantIds = new Set<string>();
+  tenants.forEach((tenant, i) => {
+    if (tenantIds.has(tenant.id))
+      throw new FixtureError(`${t.file}: /${i}/id: duplicate tenant "${tenant.id}"`);
+    tenantIds.add(tenant.id);
+  });
+  const knownTenant = (file: string, path: string, id: string) => {
+    if (!tenantIds.has(id)) {
+      throw new FixtureError(
+        `${file}: ${path}: unknown tenant "${id}"; declare it in tenants.yaml (known: ${[...tenantIds].join(", ")})`,
+      );
+    }
+  };
+
+  const c = readKind(dir, "customers");
+  const customers = c.data as Customer[];
+  const customerIds = new Set<string>();
+  customers.forEach((customer, i) => {
+    if (customerIds.has(customer.id)) {
+      throw new FixtureError(`${c.file}: /${i}/id: duplicate customer "${customer.id}"`);
+    }
+    customerIds.add(customer.id);
+    customer.tenants?.forEach((id, j) => {
+      knownTenant(c.file, `/${i}/tenants/${j}`, id);
+    });
+  });
+
+  const k = readKind(dir, "clients");
+  const clients = (k.data as Partial<FixtureClient>[]).map((raw, i): FixtureClient => {
+    if (!customerIds.has(raw.customerId ?? "")) {
+      throw new FixtureError(
+        `${k.file}: /${i}/customerId: unknown customer "${raw.customerId}"; known: ${[...customerIds].join(", ")}`,
+      );
+    }
+    return {
+      scope: [],
+      resourceIds: [],
+      authorizedGrantTypes: ["client_credentials"],
+      redirectUri: [],
+      accessTokenValidity: 3600,
+      ...raw,
+    } as FixtureClient;
+  });
+  const clientIds = new Set<string>();
+  clients.forEach((client, i) => {
+    if (clientIds.has(client.clientId)) {
+      throw new FixtureError(`${k.file}: /${i}/clientId: duplicate client "${client.clientId}"`);
+    }
+    clientIds.add(client.clientId);
+  });
+
+  const l = readKind(dir, "lookups");
+  const lookups = l.data as Lookup[];
+  const lookupKeys = new Set<string>();
+  lookups.forEach((lookup, i) => {
+    knownTenant(l.file, `/${i}/tenantId`, lookup.tenantId);
+    const key = `${lookup.tenantId}\u0000${lookup.type}\u0000${lookup.code}`;
+    if (lookupKeys.has(key)) {
+      throw new FixtureError(
+        `${l.file}: /${i}: duplicate lookup ${lookup.tenantId}/${lookup.type}/${lookup.code}`,
+      );
+    }
+    lookupKeys.add(key);
+  });
+
+  const s = readKind(dir, "statistics");
+  const statistics = s.data as Statistic[];
+  const statKeys = new Set<string>();
+  statistics.forEach((stat, i) => {
+    knownTenant(s.file, `/${i}/tenantId`, stat.tenantId);
+    const key = `${stat.tenantId}\u0000${stat.lookupType}\u0000${stat.source}\u0000${stat.unmappedValue}`;
+    if (statKeys.has(key)) {
+      throw new FixtureError(
+        `${s.file}: /${i}: duplicate statistic (lookupType, source, unmappedValue) = (${stat.lookupType}, ${stat.source}, ${stat.unmappedValue})`,
+      );
+    }
+    statKeys.add(key);
+  });
+
+  const b = readKind(dir, "blocked-values");
+  const blockedValues = b.data as BlockedValue[];
+  blockedValues.forEach((value, i) => {
+    knownTenant(b.file, `/${i}/tenantId`, value.tenantId);
+  });
+
+  const data = deepFreeze({ tenants, customers, clients, lookups, statistics, blockedValues });
+  cache.set(dir, data);
+  return data;
+}

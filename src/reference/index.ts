@@ -1,0 +1,81 @@
+// The stateful reference implementation: every endpoint of the interface document, in memory.
+import type { Hono } from "hono";
+import { combinedApp, platformApp, rdmApp } from "./app.ts";
+import { type ReferenceClock, systemClock } from "./clock.ts";
+import type { ReferenceContext } from "./context.ts";
+import { type FaultName, faultSet } from "./faults.ts";
+import { DEFAULT_FIXTURES_DIR, loadFixtures } from "./fixtures.ts";
+import { type GenerateOptions, generateLookups, generateStatistics } from "./generate.ts";
+import { type Listening, type ListenOptions, listen } from "./listen.ts";
+import { createState, type ReferenceState } from "./state.ts";
+
+export { manualClock, type ReferenceClock, systemClock } from "./clock.ts";
+export { FAULTS, type FaultEntry, type FaultName, isFaultName } from "./faults.ts";
+export { DEFAULT_FIXTURES_DIR, FixtureError } from "./fixtures.ts";
+export type { GenerateOptions } from "./generate.ts";
+export type { Listening, ListenOptions } from "./listen.ts";
+export { SCROLL_IDLE_MS } from "./scroll.ts";
+export type { ReferenceState } from "./state.ts";
+export type * from "./types.ts";
+
+export interface ReferenceOptions {
+  /** Default: systemClock(). Use manualClock() to drive token and scroll expiry in tests. */
+  clock?: ReferenceClock;
+  /** Default: fixtures/reference. */
+  fixturesDir?: string;
+  /** Seeded faults to switch on (see FAULTS). Default: none. */
+  faults?: readonly FaultName[];
+  /** Delay before a delete task runs. Default 0 (the next macrotask). */
+  taskDelayMs?: number;
+  /** Adds generated lookups and statistics to a tenant. */
+  generate?: GenerateOptions;
+}
+
+export interface Reference {
+  /** Serves both path sets in memory. */
+  fetch(request: Request): Promise<Response>;
+  /** Both path sets on one Hono app. */
+  app: Hono;
+  clock: ReferenceClock;
+  /** The live state, for tests: read it, do not change it. */
+  state: ReferenceState;
+  faults: ReadonlySet<FaultName>;
+  listen(options?: ListenOptions): Promise<Listening>;
+}
+
+export function createReference(options: ReferenceOptions = {}): Reference {
+  const clock = options.clock ?? systemClock();
+  const faults = faultSet(options.faults ?? []);
+  const taskDelayMs = options.taskDelayMs ?? 0;
+  if (!Number.isFinite(taskDelayMs) || taskDelayMs < 0) {
+    throw new RangeError(`taskDelayMs: expected a number of milliseconds >= 0, got ${taskDelayMs}`);
+  }
+  const fixtures = loadFixtures(options.fixturesDir ?? DEFAULT_FIXTURES_DIR);
+  const gen = options.generate;
+  if (gen && !fixtures.tenants.some((t) => t.id === gen.tenant)) {
+    throw new Error(
+      `generate.tenant: unknown tenant "${gen.tenant}"; expected one of ${fixtures.tenants.map((t) => t.id).join(", ")}`,
+    );
+  }
+  for (const field of ["lookups", "statistics"] as const) {
+    const n = gen?.[field];
+    if (n !== undefined && !(Number.isInteger(n) && n >= 0)) {
+      throw new RangeError(`generate.${field}: expected an integer >= 0, got ${n}`);
+    }
+  }
+  const state = createState(fixtures, {
+    lookups: gen?.lookups ? generateLookups(gen.tenant, gen.lookups, gen.seed) : [],
+    statistics: gen?.statistics ? generateStatistics(gen.tenant, gen.statistics, gen.seed) : [],
+  });
+  const ctx: ReferenceContext = { state, clock, faults, taskDelayMs };
+  const app = combinedApp(ctx);
+  return {
+    fetch: async (request) => app.fetch(request),
+    app,
+    clock,
+    state,
+    faults,
+    listen: (listenOptions = {}) =>
+      listen({ combined: app, platform: () => platformApp(ctx), rdm: () => rdmApp(ctx) }, listenOptions),
+  };
+}

@@ -1,0 +1,64 @@
+// Serves the reference over real sockets on loopback (one port, or the lookup-data paths on a second one).
+import type { AddressInfo } from "node:net";
+import { serve } from "@hono/node-server";
+import type { Hono } from "hono";
+
+export interface ListenOptions {
+  port?: number;
+  host?: string;
+  /** When set, the lookup-data paths get their own port and the first port serves the platform paths. */
+  rdmPort?: number;
+}
+
+export interface Listening {
+  baseUrl: string;
+  rdmUrl: string;
+  close(): Promise<void>;
+}
+
+type Server = ReturnType<typeof serve>;
+
+function start(app: Hono, port: number, host: string): Promise<{ server: Server; url: string }> {
+  return new Promise((resolve, reject) => {
+    const server = serve({ fetch: app.fetch, port, hostname: host }, (info: AddressInfo) => {
+      const shown = info.family === "IPv6" ? `[${info.address}]` : info.address;
+      resolve({ server, url: `http://${shown}:${info.port}` });
+    });
+    server.once("error", reject);
+  });
+}
+
+function stop(server: Server): Promise<void> {
+  return new Promise((resolve) => {
+    server.close(() => resolve());
+    // Keep-alive connections would hold close() open; they are ours to end.
+    if ("closeAllConnections" in server) server.closeAllConnections();
+  });
+}
+
+export async function listen(
+  apps: { combined: Hono; platform: () => Hono; rdm: () => Hono },
+  options: ListenOptions = {},
+): Promise<Listening> {
+  const host = options.host ?? "127.0.0.1";
+  const port = options.port ?? 0;
+  if (options.rdmPort === undefined) {
+    const { server, url } = await start(apps.combined, port, host);
+    return { baseUrl: url, rdmUrl: url, close: () => stop(server) };
+  }
+  const base = await start(apps.platform(), port, host);
+  let rdm: { server: Server; url: string };
+  try {
+    rdm = await start(apps.rdm(), options.rdmPort, host);
+  } catch (error) {
+    await stop(base.server);
+    throw error;
+  }
+  return {
+    baseUrl: base.url,
+    rdmUrl: rdm.url,
+    close: async () => {
+      await Promise.all([stop(base.server), stop(rdm.server)]);
+    },
+  };
+}

@@ -1,0 +1,27 @@
+// POST {rdm_url}/lookups/{tenantId}/_scan
+import type { Hono } from "hono";
+import { authorize } from "./auth.ts";
+import type { ReferenceContext } from "./context.ts";
+import { notFound } from "./errors.ts";
+import { scan } from "./scan.ts";
+
+export function requireTenant(ctx: ReferenceContext, tenant: string): void {
+  if (!ctx.state.tenants.has(tenant)) {
+    throw notFound(
+      `tenant "${tenant}" does not exist; known tenants are listed in the fixtures (tenants.yaml)`,
+    );
+  }
+}
+
+export function lookupScanRoutes(app: Hono, ctx: ReferenceContext): void {
+  app.post("/lookups/:tenantId/_scan", (c) => {
+    const tenant = c.req.param("tenantId");
+    authorize(ctx, c.req.raw, tenant, "read");
+    requireTenant(ctx, tenant);
+    return scan(ctx, c.req.raw, {
+      scope: `lookups:${tenant}`,
+      records: () => ctx.state.lookups.get(tenant)?.inIdentityOrder() ?? [],
+      filterOptions: { typePaths: ["type"] },
+    });
+  });
+}

@@ -1,0 +1,54 @@
+// Query parameters of every scan: limit, sort, order, filter (docs/assumptions.md, "Scans").
+import type { ReferenceContext } from "./context.ts";
+import { badRequest } from "./errors.ts";
+import { compileFilter, type FilterOptions, type Predicate } from "./filter.ts";
+
+export const DEFAULT_LIMIT = 100;
+export const MAX_LIMIT = 100;
+
+export interface ScanQuery {
+  limit: number;
+  sort?: string;
+  order: "asc" | "desc";
+  filter?: Predicate;
+}
+
+export function parseScanQuery(ctx: ReferenceContext, url: URL, filterOptions: FilterOptions): ScanQuery {
+  const params = url.searchParams;
+  const max = ctx.faults.has("limit-over-100-accepted-silently") ? Number.MAX_SAFE_INTEGER : MAX_LIMIT;
+  let limit = DEFAULT_LIMIT;
+  const rawLimit = params.get("limit");
+  if (rawLimit !== null) {
+    limit = /^\d{1,15}$/.test(rawLimit) ? Number(rawLimit) : Number.NaN;
+    if (!(limit >= 1 && limit <= max)) {
+      throw badRequest(
+        "invalid_limit",
+        `limit: expected an integer from 1 to ${MAX_LIMIT}, got "${rawLimit}"`,
+      );
+    }
+  }
+  const rawOrder = params.get("order");
+  let order: "asc" | "desc" = "asc";
+  if (rawOrder !== null) {
+    const lower = rawOrder.toLowerCase();
+    if (lower !== "asc" && lower !== "desc") {
+      throw badRequest("invalid_order", `order: expected asc or desc, got "${rawOrder}"`);
+    }
+    order = lower;
+  }
+  const rawSort = params.get("sort");
+  let sort: string | undefined;
+  if (rawSort !== null && rawSort !== "") {
+    if (!/^[A-Za-z_$][\w$-]*$/.test(rawSort)) {
+      throw badRequest(
+        "invalid_sort",
+        `sort: expected the name of a top-level field of the record (e.g. code), got "${rawSort}"`,
+      );
+    }
+    sort = rawSort;
+  }
+  const rawFilter = params.get("filter");
+  const filter =
+    rawFilter !== null && rawFilter.trim() !== "" ? compileFilter(rawFilter, filterOptions) : undefined;
+  return { limit, sort, order, filter };
+}

@@ -1,0 +1,139 @@
+// POST {base_url}/oauth/token: OAuth 2.0 client_credentials (RFC 6749 4.4) as docs/assumptions.md fixes it.
+import type { Hono } from "hono";
+import type { ReferenceContext } from "./context.ts";
+import { errorResponse, HttpError, jsonResponse } from "./errors.ts";
+import { readText } from "./http-body.ts";
+import { issueToken } from "./token-quota.ts";
+
+const NO_STORE = { "cache-control": "no-store", pragma: "no-cache" };
+
+function oauthError(
+  status: number,
+  error: string,
+  description: string,
+  headers: Record<string, string> = {},
+) {
+  return new HttpError(status, error, description, { ...NO_STORE, ...headers });
+}
+
+interface ClientCredentials {
+  clientId: string;
+  clientSecret: string;
+  basic: boolean;
+}
+
+function decodeFormComponent(text: string): string {
+  try {
+    return decodeURIComponent(text.replace(/\+/g, " "));
+  } catch {
+    return text;
+  }
+}
+
+function credentialsOf(request: Request, form: URLSearchParams): ClientCredentials {
+  const header = request.headers.get("authorization");
+  const formId = form.get("client_id");
+  const formSecret = form.get("client_secret");
+  if (header !== null && /^basic\s/i.test(header)) {
+    if (formSecret !== null) {
+      throw oauthError(
+        400,
+        "invalid_request",
+        "client authenticated twice (HTTP Basic and client_secret in the body); use one method",
+      );
+    }
+    const decoded = Buffer.from(header.replace(/^basic\s+/i, "").trim(), "base64").toString("utf8");
+    const colon = decoded.indexOf(":");
+    if (colon < 0) {
+      throw oauthError(
+        401,
+        "invalid_client",
+        "the Basic credentials are not base64 of client_id:client_secret",
+        {
+          "www-authenticate": 'Basic realm="oauth"',
+        },
+      );
+    }
+    return {
+      clientId: decodeFormComponent(decoded.slice(0, colon)),
+      clientSecret: decodeFormComponent(decoded.slice(colon + 1)),
+      basic: true,
+    };
+  }
+  if (formId === null || formSecret === null) {
+    throw oauthError(
+      401,
+      "invalid_client",
+      "no client authentication; send HTTP Basic client_id:client_secret or the form fields client_id and client_secret",
+      { "www-authenticate": 'Basic realm="oauth"' },
+    );
+  }
+  return { clientId: formId, clientSecret: formSecret, basic: false };
+}
+
+export function tokenEndpointRoutes(app: Hono, ctx: ReferenceContext): void {
+  app.post("/oauth/token", async (c) => {
+    const request = c.req.raw;
+    const text = await readText(request);
+    const type = request.headers.get("content-type") ?? "";
+    if (text.trim() !== "" && !type.toLowerCase().includes("application/x-www-form-urlencoded")) {
+      throw oauthError(
+        400,
+        "invalid_request",
+        `expected a body of type application/x-www-form-urlencoded (grant_type=client_credentials), got ${type || "no Content-Type"}`,
+      );
+    }
+    const form = new URLSearchParams(text);
+    const credentials = credentialsOf(request, form);
+    const stored = ctx.state.clients.get(credentials.clientId);
+    if (!stored || stored.client.clientSecret !== credentials.clientSecret) {
+      throw oauthError(401, "invalid_client", "unknown client or wrong client secret", {
+        ...(credentials.basic ? { "www-authenticate": 'Basic realm="oauth"' } : {}),
+      });
+    }
+    const grantType = form.get("grant_type") ?? new URL(request.url).searchParams.get("grant_type");
+    if (grantType === null || grantType === "") {
+      throw oauthError(400, "invalid_request", "grant_type is missing; send grant_type=client_credentials");
+    }
+    if (grantType !== "client_credentials") {
+      throw oauthError(
+        400,
+        "unsupported_grant_type",
+        `grant_type "${grantType}" is not supported here; this endpoint issues tokens for client_credentials only`,
+      );
+    }
+    if (!stored.client.authorizedGrantTypes.includes("client_credentials")) {
+      throw oauthError(
+        400,
+        "unauthorized_client",
+        `client "${credentials.clientId}" is not authorized for client_credentials (authorizedGrantTypes)`,
+      );
+    }
+    const result = await issueToken(ctx, stored);
+    if (result.kind === "refused") {
+      if (ctx.faults.has("token-error-not-json")) {
+        return new Response("Request declined", {
+          status: 429,
+          headers: { "content-type": "text/plain; charset=UTF-8", ...NO_STORE },
+        });
+      }
+      return errorResponse(
+        429,
+        "limit_exceeded",
+        `Max active tokens limit exceeded: client "${credentials.clientId}" has ${result.active} active tokens (maxActiveTokensAllowed=${result.max}); wait for a token to expire or raise the quota`,
+        { ...NO_STORE, "retry-after": String(result.retryAfterSeconds) },
+      );
+    }
+    const { token } = result;
+    return jsonResponse(
+      200,
+      {
+        access_token: token.value,
+        token_type: "bearer",
+        expires_in: Math.max(1, Math.ceil((token.expiresAt - ctx.clock.now()) / 1000)),
+        scope: stored.client.scope.join(" "),
+      },
+      NO_STORE,
+    );
+  });
+}

@@ -1,0 +1,83 @@
+// Token issuance and the multi-token state table of the interface document ("Access token").
+import { randomBytes } from "node:crypto";
+import { setImmediate as yieldToEventLoop } from "node:timers/promises";
+import type { ReferenceContext } from "./context.ts";
+import type { IssuedToken, StoredClient } from "./types.ts";
+
+export const DEFAULT_VALIDITY_SECONDS = 3600;
+export const DEFAULT_MAX_ACTIVE_TOKENS = 200;
+export const MAX_ACTIVE_TOKENS_LIMIT = 200;
+
+export type IssueResult =
+  | { kind: "issued"; token: IssuedToken }
+  | { kind: "refused"; active: number; max: number; retryAfterSeconds: number };
+
+/** The client's tokens that count toward its quota; prunes expired ones from the per-client list. */
+function countedTokens(ctx: ReferenceContext, clientId: string, now: number): IssuedToken[] {
+  const list = ctx.state.tokensByClient.get(clientId) ?? [];
+  if (ctx.faults.has("expired-token-still-counted")) return list;
+  const active = list.filter((t) => t.expiresAt > now);
+  if (active.length !== list.length) ctx.state.tokensByClient.set(clientId, active);
+  return active;
+}
+
+function latestValid(ctx: ReferenceContext, clientId: string, now: number): IssuedToken | undefined {
+  const list = ctx.state.tokensByClient.get(clientId) ?? [];
+  for (let i = list.length - 1; i >= 0; i--) {
+    const token = list[i] as IssuedToken;
+    if (token.expiresAt > now) return token;
+  }
+  return undefined;
+}
+
+function insert(ctx: ReferenceContext, stored: StoredClient, now: number): IssuedToken {
+  const seconds = stored.client.accessTokenValidity ?? DEFAULT_VALIDITY_SECONDS;
+  const token: IssuedToken = {
+    value: randomBytes(24).toString("base64url"),
+    clientId: stored.client.clientId,
+    issuedAt: now,
+    expiresAt: now + seconds * 1000,
+  };
+  ctx.state.tokens.set(token.value, token);
+  const list = ctx.state.tokensByClient.get(token.clientId);
+  if (list) list.push(token);
+  else ctx.state.tokensByClient.set(token.clientId, [token]);
+  return token;
+}
+
+/**
+ * Issues (or returns) a token for an authenticated client. The quota check and the insert run in one
+ * synchronous stretch, so concurrent requests can never overshoot the quota.
+ */
+export async function issueToken(ctx: ReferenceContext, stored: StoredClient): Promise<IssueResult> {
+  const now = ctx.clock.now();
+  const clientId = stored.client.clientId;
+  const multitoken = ctx.state.customers.get(stored.customerId)?.multitokenConfig;
+  if (!multitoken) {
+    const current = ctx.faults.has("new-token-with-multitoken-off")
+      ? undefined
+      : latestValid(ctx, clientId, now);
+    return { kind: "issued", token: current ?? insert(ctx, stored, now) };
+  }
+  if (ctx.faults.has("same-token-with-multitoken-on")) {
+    const current = latestValid(ctx, clientId, now);
+    if (current) return { kind: "issued", token: current };
+  }
+  const max =
+    multitoken.clientCredentialsMultiTokenConfig?.maxActiveTokensAllowed ?? DEFAULT_MAX_ACTIVE_TOKENS;
+  const counted = countedTokens(ctx, clientId, now);
+  let allowed = max;
+  if (ctx.faults.has("quota-off-by-one")) allowed = max + 1;
+  if (ctx.faults.has("quota-not-enforced")) allowed = Number.POSITIVE_INFINITY;
+  if (counted.length >= allowed) {
+    const soonest = counted.reduce((min, t) => Math.min(min, t.expiresAt), Number.POSITIVE_INFINITY);
+    return {
+      kind: "refused",
+      active: counted.length,
+      max,
+      retryAfterSeconds: Math.max(1, Math.ceil((soonest - now) / 1000)),
+    };
+  }
+  if (ctx.faults.has("concurrent-quota-race")) await yieldToEventLoop();
+  return { kind: "issued", token: insert(ctx, stored, now) };
+}
