@@ -8,7 +8,7 @@ export { linesAsMessages, memorySource } from "./memory.ts";
 export interface OpenSourceOptions {
   /** Stream read for "-" (default: process.stdin). */
   stdin?: NodeJS.ReadableStream;
-  /** AMQP: exchange to bind a private queue to (default "amq.topic"). */
+  /** AMQP: exchange to bind a private queue to (default "lckit.events", as `lckit events publish`). */
   exchange?: string;
   /** AMQP: binding key (default "#": every message). */
   routingKey?: string;
@@ -29,7 +29,7 @@ export async function openSource(spec: string, options: OpenSourceOptions = {}):
     // Loaded only when a broker is asked for: file and stdin checks never pay for the AMQP client.
     const { openAmqpSource } = await import("./amqp.ts");
     return openAmqpSource(spec, {
-      exchange: options.exchange ?? "amq.topic",
+      exchange: options.exchange ?? "lckit.events",
       routingKey: options.routingKey ?? "#",
       maxMessages: options.maxMessages,
       idleTimeoutMs: options.idleTimeoutMs,

@@ -1,0 +1,104 @@
+// An event check as a run result (src/report's model), so that event streams get the same reports as
+// HTTP runs: one check per requirement the event checker enforces, failed when a message broke it.
+import { randomBytes } from "node:crypto";
+import { computeCoverage } from "../report/coverage.ts";
+import { type CheckResult, type RunResult, reportVersion } from "../report/model.ts";
+import { countResults, decideVerdict } from "../report/verdict.ts";
+import { type Catalogue, loadCatalogue } from "../runner/catalogue.ts";
+import type { Level } from "../runner/check.ts";
+import { kitInfo, specHashes } from "../runner/kit-info.ts";
+import type { EventCheckResult } from "./event-stream.ts";
+import { rule } from "./rules.ts";
+
+/** Rules that need the streaming configuration; without --config they are reported as skipped. */
+const configDependent = new Set<string>([
+  rule.entityFilter,
+  rule.allFields,
+  rule.relationFilter,
+  rule.largeObjectConfig,
+]);
+
+export interface EventRunMeta {
+  command: string;
+  /** Whether a streaming configuration was given. */
+  config: boolean;
+  startedAt?: Date;
+  runId?: string;
+  catalogue?: Catalogue;
+}
+
+export function eventRunResult(result: EventCheckResult, meta: EventRunMeta): RunResult {
+  const catalogue = meta.catalogue ?? loadCatalogue();
+  const entries = new Map(catalogue.requirements.map((entry) => [entry.id, entry]));
+  const finished = meta.startedAt ? new Date(meta.startedAt.getTime() + result.durationMs) : new Date();
+  const started = meta.startedAt ?? new Date(finished.getTime() - result.durationMs);
+  const ids = [...new Set<string>(Object.values(rule))].sort();
+  const checks = ids.map((id): CheckResult => {
+    const entry = entries.get(id);
+    const level = (["MUST", "SHOULD", "MAY"].includes(entry?.level ?? "") ? entry?.level : "MUST") as Level;
+    const base = {
+      id: `events/${id.toLowerCase()}`,
+      suite: "events",
+      title: `${level} ${entry?.text ?? id}`,
+      level,
+      requirements: [id],
+      safety: "read" as const,
+      durationMs: 0,
+      requests: 0,
+    };
+    const count = result.byRule[id] ?? 0;
+    if (count > 0) {
+      const problems = result.problems.filter((problem) => problem.rule === id);
+      const first = problems[0];
+      return {
+        ...base,
+        status: "failed",
+        message: `${count} problem(s) in ${result.source}${first ? `; first: ${first.position} ${first.instancePath || "message"}: ${first.message}` : ""}`,
+        log: problems.slice(0, 20).map((p) => `${p.position} ${p.instancePath || "message"}: ${p.message}`),
+      };
+    }
+    if (result.total === 0) {
+      return { ...base, status: "skipped", skipCause: "check", reason: "no message was read" };
+    }
+    if (configDependent.has(id) && !meta.config) {
+      return {
+        ...base,
+        status: "skipped",
+        skipCause: "needs",
+        reason: "needs the streaming configuration (--config)",
+      };
+    }
+    return { ...base, status: "passed" };
+  });
+  const coverage = computeCoverage(
+    catalogue.requirements,
+    checks.map((check) => ({ id: check.id, requirements: check.requirements, result: check })),
+    catalogue.path,
+  );
+  const { verdict, reason } = decideVerdict(checks);
+  return {
+    reportVersion,
+    runId:
+      meta.runId ??
+      `${started
+        .toISOString()
+        .replace(/[-:]/g, "")
+        .replace(/\.\d+Z$/, "Z")}-${randomBytes(3).toString("hex")}`,
+    kit: kitInfo(),
+    spec: specHashes(),
+    target: { name: result.source, baseUrl: "", rdmUrl: "", tenant: "", loopback: false, roles: [] },
+    selection: { suites: ["events"], checks: [], level: "MAY", allow: ["read"] },
+    seed: 0,
+    runs: 0,
+    command: meta.command,
+    startedAt: started.toISOString(),
+    finishedAt: finished.toISOString(),
+    durationMs: result.durationMs,
+    requestsSent: 0,
+    checks,
+    counts: countResults(checks, 0),
+    coverage,
+    verdict,
+    verdictReason: `${reason} (${result.total} message(s), ${result.invalid} invalid)`,
+  };
+}
