@@ -4,6 +4,6 @@ export { bodySchemas, documentFiles, loadContract, openapiDir } from "./contract
 export { decodeBody, essence, isJsonMedia, matchMediaType } from "./media-types.ts";
 export type { ContractOperation, ContractParameter, Host, HttpMethod } from "./operations.ts";
 export { PathMatcher } from "./operations.ts";
-export { RefResolver } from "./ref-resolver.ts";
+export { isObject, RefResolver } from "./ref-resolver.ts";
 export type { Violation } from "./violations.ts";
 export { SchemaValidators } from "./violations.ts";

@@ -287,7 +287,10 @@ export interface components {
         /** @description No, malformed, unknown or expired bearer token (401 invalid_token; the description of an expired token contains "expired"). Kit assumption; checks also accept 403 for an expired token. */
         Unauthorized: {
             headers: {
-                /** @description Bearer challenge, e.g. Bearer error="invalid_token", error_description="The access token expired". */
+                /**
+                 * @description Bearer challenge, e.g. Bearer error="invalid_token", error_description="The access token expired".
+                 * @example Bearer error="invalid_token"
+                 */
                 "WWW-Authenticate"?: string;
                 [name: string]: unknown;
             };

@@ -388,7 +388,10 @@ export interface components {
         /** @description RFC 6749 section 5.2 invalid_client: unknown client or wrong secret. WWW-Authenticate Basic realm="oauth" when the client used HTTP Basic. */
         TokenUnauthorized: {
             headers: {
-                /** @description Basic realm="oauth" when the client authenticated with HTTP Basic. */
+                /**
+                 * @description Basic realm="oauth" when the client authenticated with HTTP Basic.
+                 * @example Basic realm="oauth"
+                 */
                 "WWW-Authenticate"?: string;
                 [name: string]: unknown;
             };
@@ -408,7 +411,10 @@ export interface components {
         /** @description Multi-token quota reached: the client already holds maxActiveTokensAllowed active tokens; nothing is issued (429 limit_exceeded). The document states only that the request is declined with a limit-exceeded error; checks accept any 4xx whose body mentions the limit. */
         TokenLimitExceeded: {
             headers: {
-                /** @description Optional hint in seconds. */
+                /**
+                 * @description Optional hint in seconds.
+                 * @example 60
+                 */
                 "Retry-After"?: number;
                 [name: string]: unknown;
             };
@@ -428,7 +434,10 @@ export interface components {
         /** @description No, malformed, unknown or expired bearer token (401 invalid_token; the description of an expired token contains "expired"). Kit assumption; checks also accept 403 for an expired token. */
         Unauthorized: {
             headers: {
-                /** @description Bearer challenge, e.g. Bearer error="invalid_token", error_description="The access token expired". */
+                /**
+                 * @description Bearer challenge, e.g. Bearer error="invalid_token", error_description="The access token expired".
+                 * @example Bearer error="invalid_token"
+                 */
                 "WWW-Authenticate"?: string;
                 [name: string]: unknown;
             };
@@ -588,7 +597,10 @@ export interface operations {
             /** @description Token issued (Cache-Control no-store). */
             200: {
                 headers: {
-                    /** @description no-store */
+                    /**
+                     * @description no-store
+                     * @example no-store
+                     */
                     "Cache-Control"?: string;
                     [name: string]: unknown;
                 };
