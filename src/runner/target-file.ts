@@ -1,0 +1,364 @@
+// Reads a target file (YAML or JSON, see docs/target-file.md and target.schema.json) into a Target.
+// Secrets come only from environment variables named in the file; a literal secret is refused.
+import { readFileSync } from "node:fs";
+import type { ErrorObject } from "ajv/dist/2020.js";
+import { Ajv2020 } from "ajv/dist/2020.js";
+import { parseDocument } from "yaml";
+import type { Credential, CredentialRole, Profile, Safety, Target } from "./check.ts";
+import { lenientProfile } from "./profile.ts";
+import schema from "./target.schema.json" with { type: "json" };
+
+export const DEFAULT_RATE_LIMIT = 10;
+
+export interface TargetConfig {
+  target: Target;
+  allow: Safety[];
+  confirmTenant?: string;
+  /** Requests per second; 0 means unlimited (loopback targets, unless the file says otherwise). */
+  rateLimit: number;
+  timeoutMs?: number;
+  checkTimeoutMs?: number;
+  file: string;
+}
+
+export interface TargetFileProblem {
+  /** Dotted path in the file ("credentials.viewer.clientSecretEnv"), "" for the whole file. */
+  path: string;
+  message: string;
+}
+
+/** A target file the kit cannot use; the CLI prints it and exits with code 2. */
+export class TargetFileError extends Error {
+  override name = "TargetFileError";
+  constructor(
+    readonly file: string,
+    readonly problems: TargetFileProblem[],
+  ) {
+    super(
+      problems.length === 1
+        ? `${file}: ${where(problems[0]?.path ?? "")}${problems[0]?.message ?? ""}`
+        : `${file} has ${problems.length} problems:\n${problems.map((p) => `  - ${where(p.path)}${p.message}`).join("\n")}`,
+    );
+  }
+}
+
+function where(path: string): string {
+  return path === "" ? "" : `${path}: `;
+}
+
+const roles: CredentialRole[] = ["admin", "editor", "viewer", "quota", "otherAdmin", "rdbmsAdmin"];
+/** Keys that would hold a credential value in the file itself. */
+const literalKeys: Record<string, string> = {
+  clientId: "clientIdEnv",
+  clientSecret: "clientSecretEnv",
+  client_id: "clientIdEnv",
+  client_secret: "clientSecretEnv",
+  secret: "clientSecretEnv",
+  password: "clientSecretEnv",
+  token: "clientIdEnv and clientSecretEnv (the kit fetches tokens itself)",
+  accessToken: "clientIdEnv and clientSecretEnv (the kit fetches tokens itself)",
+};
+
+let compiled: ReturnType<Ajv2020["compile"]> | undefined;
+function validator() {
+  compiled ??= new Ajv2020({ allErrors: true, strict: false }).compile(schema);
+  return compiled;
+}
+
+export function loadTargetFile(file: string, env: Record<string, string | undefined>): TargetConfig {
+  let text: string;
+  try {
+    text = readFileSync(file, "utf8");
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    throw new TargetFileError(file, [
+      {
+        path: "",
+        message:
+          code === "ENOENT"
+            ? "no such file; pass the path of a target file (see examples/target.example.yaml)"
+            : `cannot be read (${code ?? String(error)})`,
+      },
+    ]);
+  }
+  return parseTargetFile(text, file, env);
+}
+
+export function parseTargetFile(
+  text: string,
+  file: string,
+  env: Record<string, string | undefined>,
+): TargetConfig {
+  const doc = parseDocument(text, { prettyErrors: true, uniqueKeys: true });
+  if (doc.errors.length > 0)
+    throw new TargetFileError(
+      file,
+      doc.errors.map((e) => ({
+        path: "",
+        message: `is not valid ${file.endsWith(".json") ? "JSON" : "YAML"}: ${e.message.split("\n")[0]}`,
+      })),
+    );
+  const data: unknown = doc.toJS();
+  if (data === null || typeof data !== "object" || Array.isArray(data))
+    throw new TargetFileError(file, [
+      {
+        path: "",
+        message: "expected a mapping with at least name, baseUrl and tenant (see docs/target-file.md)",
+      },
+    ]);
+
+  const literal = literalSecrets(data as Record<string, unknown>);
+  if (literal.length > 0) throw new TargetFileError(file, literal);
+
+  const validate = validator();
+  if (!validate(data)) throw new TargetFileError(file, schemaProblems(validate.errors ?? []));
+  const raw = data as RawTarget;
+
+  const problems = [...urlProblems(raw), ...relationProblems(raw)];
+  const credentials: Partial<Record<CredentialRole, Credential>> = {};
+  for (const role of roles) {
+    const ref = raw.credentials?.[role];
+    if (!ref) continue;
+    const clientId = readEnv(env, ref.clientIdEnv, `credentials.${role}.clientIdEnv`, problems);
+    const clientSecret = readEnv(env, ref.clientSecretEnv, `credentials.${role}.clientSecretEnv`, problems);
+    if (clientId !== undefined && clientSecret !== undefined) credentials[role] = { clientId, clientSecret };
+  }
+  if (problems.length > 0) throw new TargetFileError(file, problems);
+
+  const baseUrl = trimSlash(raw.baseUrl);
+  const rdmUrl = trimSlash(raw.rdmUrl ?? raw.baseUrl);
+  const loopback = isLoopback(baseUrl) && isLoopback(rdmUrl);
+  const target: Target = {
+    name: raw.name,
+    baseUrl,
+    rdmUrl,
+    tenant: raw.tenant,
+    ...optional("otherTenant", raw.otherTenant),
+    ...optional("rdbmsTenant", raw.rdbmsTenant),
+    ...optional("rdbmsCustomerId", raw.rdbmsCustomerId),
+    ...optional("customerId", raw.customerId),
+    ...optional("quotaCustomerId", raw.quotaCustomerId ?? raw.customerId),
+    credentials,
+    profile: { ...lenientProfile, ...(raw.profile ?? {}) },
+    loopback,
+  };
+  return {
+    target,
+    allow: raw.allow ?? [],
+    ...optional("confirmTenant", raw.confirmTenant),
+    rateLimit: raw.rateLimit ?? (loopback ? 0 : DEFAULT_RATE_LIMIT),
+    ...optional("timeoutMs", raw.timeoutMs),
+    ...optional("checkTimeoutMs", raw.checkTimeoutMs),
+    file,
+  };
+}
+
+interface RawTarget {
+  name: string;
+  baseUrl: string;
+  rdmUrl?: string;
+  tenant: string;
+  otherTenant?: string;
+  rdbmsTenant?: string;
+  customerId?: string;
+  quotaCustomerId?: string;
+  rdbmsCustomerId?: string;
+  credentials?: Partial<Record<CredentialRole, { clientIdEnv: string; clientSecretEnv: string }>>;
+  allow?: Safety[];
+  confirmTenant?: string;
+  rateLimit?: number;
+  timeoutMs?: number;
+  checkTimeoutMs?: number;
+  profile?: Partial<Profile>;
+}
+
+function optional<K extends string, V>(key: K, value: V | undefined): { [P in K]?: V } {
+  return (value === undefined ? {} : { [key]: value }) as { [P in K]?: V };
+}
+
+/** Anywhere in the file: a key that would hold a secret, or an *Env value that looks like the secret itself. */
+function literalSecrets(data: Record<string, unknown>): TargetFileProblem[] {
+  const problems: TargetFileProblem[] = [];
+  const walk = (value: unknown, path: string[]) => {
+    if (value === null || typeof value !== "object") return;
+    for (const [key, child] of Object.entries(value)) {
+      const at = [...path, key].join(".");
+      const instead = literalKeys[key];
+      if (instead !== undefined && typeof child !== "object")
+        problems.push({
+          path: at,
+          message:
+            `literal credentials are not allowed in a target file (it is meant to be committed); ` +
+            `put the value in an environment variable and name it with ${instead} ` +
+            `(e.g. ${key.toLowerCase().includes("id") ? "clientIdEnv: ACME_VIEWER_ID" : "clientSecretEnv: ACME_VIEWER_SECRET"})`,
+        });
+      else if (key.endsWith("Env") && typeof child === "string" && !/^[A-Z_][A-Z0-9_]*$/.test(child))
+        problems.push({
+          path: at,
+          message:
+            "must name an environment variable (upper-case letters, digits and _, e.g. ACME_VIEWER_SECRET), " +
+            "not hold a value; if this is the secret itself, remove it from the file and rotate it",
+        });
+      else walk(child, [...path, key]);
+    }
+  };
+  walk(data, []);
+  return problems;
+}
+
+const topLevelKeys = Object.keys(schema.properties);
+
+function schemaProblems(errors: ErrorObject[]): TargetFileProblem[] {
+  const seen = new Set<string>();
+  const out: TargetFileProblem[] = [];
+  for (const e of errors) {
+    // anyOf alternatives repeat each other; the anyOf error itself says it well enough.
+    if (e.schemaPath.includes("/anyOf/")) continue;
+    const path = e.instancePath.split("/").filter(Boolean).join(".");
+    let problem: TargetFileProblem;
+    if (e.keyword === "additionalProperties") {
+      const key = String(e.params.additionalProperty);
+      const allowed = allowedKeys(e.instancePath);
+      const near = closest(key, allowed);
+      problem = {
+        path: path === "" ? key : `${path}.${key}`,
+        message: `unknown key${near ? `; did you mean "${near}"?` : ""} Allowed here: ${allowed.join(", ")}`,
+      };
+    } else if (e.keyword === "required") {
+      const key = String(e.params.missingProperty);
+      problem = { path: path === "" ? key : `${path}.${key}`, message: "is required" };
+    } else if (e.keyword === "enum") {
+      problem = { path, message: `must be one of ${(e.params.allowedValues as unknown[]).join(", ")}` };
+    } else if (e.keyword === "pattern" && path.endsWith("Env")) {
+      problem = { path, message: "must name an environment variable (upper-case letters, digits and _)" };
+    } else if (e.keyword === "anyOf") {
+      problem = {
+        path,
+        message: `has an unsupported value; see docs/target-file.md for the choices of ${path}`,
+      };
+    } else {
+      problem = { path, message: e.message ?? `fails ${e.keyword}` };
+    }
+    const key = `${problem.path}\0${problem.message}`;
+    if (!seen.has(key)) out.push(problem);
+    seen.add(key);
+  }
+  return out;
+}
+
+function allowedKeys(instancePath: string): string[] {
+  const parts = instancePath.split("/").filter(Boolean);
+  let node: { properties?: Record<string, unknown> } = schema;
+  for (const part of parts) {
+    const next = node.properties?.[part] as { properties?: Record<string, unknown> } | undefined;
+    if (!next) return topLevelKeys;
+    node = next;
+  }
+  return Object.keys(node.properties ?? {});
+}
+
+/** The allowed key nearest to a misspelt one (edit distance at most 3). */
+function closest(key: string, allowed: string[]): string | undefined {
+  let best: { key: string; d: number } | undefined;
+  for (const candidate of allowed) {
+    const d = distance(key.toLowerCase(), candidate.toLowerCase());
+    if (d <= 3 && (!best || d < best.d)) best = { key: candidate, d };
+  }
+  return best?.key;
+}
+
+function distance(a: string, b: string): number {
+  const row = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    let prev = row[0] ?? 0;
+    row[0] = i;
+    for (let j = 1; j <= b.length; j++) {
+      const tmp = row[j] ?? 0;
+      row[j] = Math.min((row[j] ?? 0) + 1, (row[j - 1] ?? 0) + 1, prev + (a[i - 1] === b[j - 1] ? 0 : 1));
+      prev = tmp;
+    }
+  }
+  return row[b.length] ?? 0;
+}
+
+function urlProblems(raw: RawTarget): TargetFileProblem[] {
+  const out: TargetFileProblem[] = [];
+  for (const key of ["baseUrl", "rdmUrl"] as const) {
+    const value = raw[key];
+    if (value === undefined) continue;
+    let url: URL;
+    try {
+      url = new URL(value);
+    } catch {
+      out.push({
+        path: key,
+        message: `"${value}" is not an absolute URL; write it like https://lookup.example.com`,
+      });
+      continue;
+    }
+    if (url.protocol !== "http:" && url.protocol !== "https:")
+      out.push({ path: key, message: `must use http or https, got ${url.protocol.replace(/:$/, "")}` });
+    else if (url.username || url.password)
+      out.push({
+        path: key,
+        message:
+          "must not carry credentials (user:password@); use credentials.<role> with environment variables",
+      });
+    else if (url.search || url.hash)
+      out.push({
+        path: key,
+        message: "must not have a query string or fragment; give the base address only",
+      });
+  }
+  return out;
+}
+
+function relationProblems(raw: RawTarget): TargetFileProblem[] {
+  const out: TargetFileProblem[] = [];
+  if (raw.otherTenant !== undefined && raw.otherTenant === raw.tenant)
+    out.push({
+      path: "otherTenant",
+      message: `must differ from tenant ("${raw.tenant}"); isolation needs two tenants`,
+    });
+  if (raw.confirmTenant !== undefined && raw.confirmTenant !== raw.tenant)
+    out.push({
+      path: "confirmTenant",
+      message: `is "${raw.confirmTenant}" but tenant is "${raw.tenant}"; it must name the tenant destructive checks delete data in`,
+    });
+  if (raw.rdbmsTenant !== undefined && raw.rdbmsCustomerId === undefined)
+    out.push({
+      path: "rdbmsCustomerId",
+      message: "is required when rdbmsTenant is given (the customer of that tenant)",
+    });
+  return out;
+}
+
+function readEnv(
+  env: Record<string, string | undefined>,
+  name: string,
+  path: string,
+  problems: TargetFileProblem[],
+): string | undefined {
+  const value = env[name];
+  if (value === undefined || value === "") {
+    problems.push({
+      path,
+      message: `environment variable ${name} is ${value === undefined ? "not set" : "empty"}; export it before running (in CI: from a secret)`,
+    });
+    return undefined;
+  }
+  return value;
+}
+
+function trimSlash(url: string): string {
+  return url.replace(/\/+$/, "");
+}
+
+export function isLoopback(url: string): boolean {
+  try {
+    const host = new URL(url).hostname.replace(/^\[|\]$/g, "");
+    return host === "localhost" || host === "::1" || /^127(\.\d{1,3}){3}$/.test(host);
+  } catch {
+    return false;
+  }
+}

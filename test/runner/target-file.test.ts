@@ -1,0 +1,201 @@
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import { stringify } from "yaml";
+import {
+  isLoopback,
+  loadTargetFile,
+  parseTargetFile,
+  TargetFileError,
+} from "../../src/runner/target-file.ts";
+
+const env = { ACME_VIEWER_ID: "viewer-client", ACME_VIEWER_SECRET: "viewer-secret-value", EMPTY: "" };
+
+const valid = {
+  name: "staging",
+  baseUrl: "https://auth.example.com/",
+  rdmUrl: "https://rdm.example.com",
+  tenant: "acme",
+  otherTenant: "globex",
+  customerId: "cust-acme",
+  credentials: { viewer: { clientIdEnv: "ACME_VIEWER_ID", clientSecretEnv: "ACME_VIEWER_SECRET" } },
+  allow: ["write"],
+  profile: { quotaRefusalStatus: 429 },
+};
+
+function problem(doc: unknown, file = "target.yaml", given = env): string {
+  try {
+    parseTargetFile(typeof doc === "string" ? doc : stringify(doc), file, given);
+  } catch (error) {
+    if (error instanceof TargetFileError) return error.message;
+    throw error;
+  }
+  throw new Error("expected a TargetFileError");
+}
+
+describe("target file", () => {
+  it("reads a valid file into a target with secrets from the environment", () => {
+    const config = parseTargetFile(stringify(valid), "target.yaml", env);
+    expect(config.target).toMatchObject({
+      name: "staging",
+      baseUrl: "https://auth.example.com",
+      rdmUrl: "https://rdm.example.com",
+      tenant: "acme",
+      otherTenant: "globex",
+      quotaCustomerId: "cust-acme",
+      loopback: false,
+      credentials: { viewer: { clientId: "viewer-client", clientSecret: "viewer-secret-value" } },
+      profile: { quotaRefusalStatus: 429, scrollIdEncoding: "auto", clampsLimit: "auto" },
+    });
+    expect(config).toMatchObject({ allow: ["write"], rateLimit: 10 });
+  });
+
+  it("reads JSON too, and a loopback target is unlimited by default", () => {
+    const json = JSON.stringify({ name: "local", baseUrl: "http://127.0.0.1:8080", tenant: "acme" });
+    const config = parseTargetFile(json, "target.json", {});
+    expect(config.target).toMatchObject({ rdmUrl: "http://127.0.0.1:8080", loopback: true, credentials: {} });
+    expect(config.rateLimit).toBe(0);
+  });
+
+  it.each<[string, { doc: unknown; want: RegExp[] }]>([
+    [
+      "a literal secret",
+      {
+        doc: { ...valid, credentials: { viewer: { clientId: "x", clientSecret: "hunter2" } } },
+        want: [
+          /credentials\.viewer\.clientSecret: literal credentials are not allowed/,
+          /clientSecretEnv: ACME_VIEWER_SECRET/,
+        ],
+      },
+    ],
+    [
+      "a secret in an *Env key",
+      {
+        doc: {
+          ...valid,
+          credentials: { viewer: { clientIdEnv: "ACME_VIEWER_ID", clientSecretEnv: "s3cr3t-Value!" } },
+        },
+        want: [/credentials\.viewer\.clientSecretEnv: must name an environment variable/, /rotate it/],
+      },
+    ],
+    [
+      "a missing environment variable",
+      {
+        doc: {
+          ...valid,
+          credentials: { viewer: { clientIdEnv: "ACME_VIEWER_ID", clientSecretEnv: "NOT_SET_ANYWHERE" } },
+        },
+        want: [
+          /credentials\.viewer\.clientSecretEnv: environment variable NOT_SET_ANYWHERE is not set; export it/,
+        ],
+      },
+    ],
+    [
+      "an empty environment variable",
+      {
+        doc: {
+          ...valid,
+          credentials: { viewer: { clientIdEnv: "EMPTY", clientSecretEnv: "ACME_VIEWER_SECRET" } },
+        },
+        want: [/environment variable EMPTY is empty/],
+      },
+    ],
+    [
+      "a bad URL",
+      {
+        doc: { ...valid, baseUrl: "auth.example.com" },
+        want: [/baseUrl: "auth\.example\.com" is not an absolute URL/],
+      },
+    ],
+    [
+      "a non-http URL",
+      {
+        doc: { ...valid, rdmUrl: "ftp://rdm.example.com" },
+        want: [/rdmUrl: must use http or https, got ftp/],
+      },
+    ],
+    [
+      "credentials in a URL",
+      {
+        doc: { ...valid, baseUrl: "https://u:p@auth.example.com" },
+        want: [/baseUrl: must not carry credentials/],
+      },
+    ],
+    [
+      "an unknown key",
+      { doc: { ...valid, tenantId: "acme" }, want: [/tenantId: unknown key; did you mean "tenant"\?/] },
+    ],
+    [
+      "an unknown role",
+      {
+        doc: { ...valid, credentials: { reader: { clientIdEnv: "A", clientSecretEnv: "B" } } },
+        want: [/credentials\.reader: unknown key.*Allowed here: admin, editor, viewer/],
+      },
+    ],
+    [
+      "a missing required key",
+      { doc: { name: "x", baseUrl: "https://a.example.com" }, want: [/tenant: is required/] },
+    ],
+    [
+      "an unknown safety class",
+      {
+        doc: { ...valid, allow: ["everything"] },
+        want: [/allow\.0: must be one of read, write, destructive, quota/],
+      },
+    ],
+    [
+      "a confirmTenant of another tenant",
+      {
+        doc: { ...valid, confirmTenant: "globex" },
+        want: [/confirmTenant: is "globex" but tenant is "acme"/],
+      },
+    ],
+    [
+      "a bad profile choice",
+      {
+        doc: { ...valid, profile: { clampsLimit: "sometimes" } },
+        want: [/profile\.clampsLimit: has an unsupported value/],
+      },
+    ],
+    ["invalid YAML", { doc: "name: [unclosed\n", want: [/target\.yaml: is not valid YAML/] }],
+    ["a list instead of a mapping", { doc: "- a\n- b\n", want: [/expected a mapping/] }],
+  ])("rejects %s, naming the file, the path and the fix", (_name, { doc, want }) => {
+    const message = problem(doc);
+    expect(message).toMatch(/^target\.yaml/);
+    for (const w of want) expect(message).toMatch(w);
+  });
+
+  it("reports every problem at once", () => {
+    const many = problem({ ...valid, baseUrl: "nope", rdmUrl: "also nope" });
+    expect(many).toMatch(/has 2 problems:\n {2}- baseUrl: .*\n {2}- rdmUrl: /);
+  });
+
+  describe("loadTargetFile", () => {
+    const dir = mkdtempSync(join(tmpdir(), "lckit-target-"));
+    afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+    it("names a missing file and points at the example", () => {
+      const file = join(dir, "missing.yaml");
+      expect(() => loadTargetFile(file, env)).toThrow(
+        /missing\.yaml: no such file.*examples\/target\.example\.yaml/,
+      );
+    });
+
+    it("loads a file from disk", () => {
+      const file = join(dir, "t.yaml");
+      writeFileSync(file, stringify(valid));
+      expect(loadTargetFile(file, env).file).toBe(file);
+    });
+  });
+
+  it.each([
+    ["http://localhost:8080", true],
+    ["http://127.0.0.1", true],
+    ["http://[::1]:3000", true],
+    ["https://lookup.example.com", false],
+    ["http://10.0.0.1", false],
+  ])("isLoopback(%s) is %s", (url, want) => {
+    expect(isLoopback(url)).toBe(want);
+  });
+});
