@@ -7,16 +7,21 @@
 //
 // Deterministic: the same options (seed included) give the same messages, byte for byte.
 import { rule } from "./rules.ts";
+import type { StreamingConfig } from "./streaming-config.ts";
 
 export type PayloadKind = "snapshot" | "deltas" | "largeObject";
+/** The streaming configuration's payloadType; "mixed" draws per message (no single configuration fits). */
+export type PayloadType = "snapshot" | "deltas" | "mixed";
 
 export interface StreamOptions {
   seed: number;
   /** Messages in the stream, re-sends and invalid messages included. */
   count: number;
   tenantId?: string;
-  /** Relative weights of the payload kinds of ENTITY_CHANGED (default 6:3:1); other types: snapshot or fallback. */
-  payloads?: Partial<Record<PayloadKind, number>>;
+  /** payloadType of the stream (default snapshot); "mixed": a third of the messages deltas, the rest snapshots. */
+  payloadType?: PayloadType;
+  /** Share of messages sent as large-object fallbacks, 0 <= share <= 1 (default 0.05). */
+  largeObjects?: number;
   /** Probability that a message is sent again, unchanged (at-least-once delivery). Default 0. */
   duplicates?: number;
   /** Messages may arrive up to this many places away from their order of creation. Default 0. */
@@ -50,13 +55,11 @@ export interface StreamManifest {
   /** Messages that arrive at another place than their order of creation. */
   displaced: number;
   byType: Record<string, number>;
-  /** The streaming configuration the stream was shaped by (objectVersion is a filtering field). */
-  streamingConfig: {
-    JMSEventsFilteringFields: string[];
-    RelationEventsFilteringFields: string[];
-    analyzeOvChanges: boolean;
-    largeObjectsSupport: boolean;
-  };
+  /**
+   * The streaming configuration the stream was shaped by (objectVersion is a filtering field); check the
+   * stream with it. Undefined for payloadType "mixed": no single configuration produces such a stream.
+   */
+  streamingConfig?: StreamingConfig;
 }
 
 export interface GeneratedStream {
@@ -241,7 +244,7 @@ export class StreamWorld {
   constructor(
     readonly random: Random,
     readonly tenantId: string,
-    private readonly payloads: Record<PayloadKind, number>,
+    private readonly shape: { payloadType: PayloadType; largeObjects: number },
   ) {
     // A fixed epoch keeps streams reproducible: 2026-01-05T09:00:00Z plus a seed-dependent offset.
     this.clock = Date.UTC(2026, 0, 5, 9, 0, 0) + random.int(0, 86_400_000);
@@ -343,25 +346,74 @@ export class StreamWorld {
     };
   }
 
-  /** A snapshot message, or its large-object fallback when the draw says the object was too big. */
-  private snapshot(
+  /** The form a mutation starts from: the stream's payload type (snapshot in mixed streams), never a fallback. */
+  baseKind(): "snapshot" | "deltas" {
+    return this.shape.payloadType === "deltas" ? "deltas" : "snapshot";
+  }
+
+  /** The payload kind of the next message: the stream's payload type, now and then a large-object fallback. */
+  private kindFor(): PayloadKind {
+    if (this.random.chance(this.shape.largeObjects)) return "largeObject";
+    if (this.shape.payloadType === "mixed") return this.random.chance(1 / 3) ? "deltas" : "snapshot";
+    return this.shape.payloadType;
+  }
+
+  /**
+   * One message about an object, as the stream's payload type says: a snapshot of `object`, a deltas
+   * message listing `items`, or the large-object fallback (no object; ovChanged kept where it applies).
+   */
+  private message(
     type: string,
     uri: string,
     version: number,
     object: Record<string, unknown>,
     extra: Record<string, unknown> = {},
+    items: Record<string, unknown>[] = [],
+    kind: PayloadKind = this.kindFor(),
   ): Draft {
-    const fallback = this.random.chance(this.fallbackShare());
-    const payload: Record<string, unknown> = fallback
-      ? { type, uri, exceededQueueSizeLimit: true, ...extra }
-      : { type, object, ...extra };
+    let payload: Record<string, unknown>;
+    if (kind === "largeObject") payload = { type, uri, exceededQueueSizeLimit: true, ...extra };
+    else if (kind === "snapshot") payload = { type, object, ...extra };
+    else {
+      // A deltas envelope has no top-level ovChanged: it travels in deltaCollection.
+      const { ovChanged, ...rest } = extra;
+      const subject = { uri, type: String(object.type ?? ""), label: String(object.label ?? uri) };
+      payload = { type, uri, deltas: this.deltas(type, subject, items, ovChanged === true), ...rest };
+    }
     return { headers: this.headers(type, uri, version), body: JSON.stringify(payload), type };
   }
 
-  private fallbackShare(): number {
-    const { snapshot, deltas, largeObject } = this.payloads;
-    const total = snapshot + deltas + largeObject;
-    return total > 0 ? largeObject / total : 0;
+  /** The delta message of the document's ENTITY_CHANGED table, used for every type in deltas streams. */
+  private deltas(
+    type: string,
+    subject: { uri: string; type: string; label: string },
+    items: Record<string, unknown>[],
+    ovChanged: boolean,
+  ): Record<string, unknown> {
+    return {
+      id: this.random.id(12),
+      user: this.random.pick(users),
+      method: type.endsWith("_CREATED") ? "POST" : type.includes("REMOVED") ? "DELETE" : "PUT",
+      url: `/${subject.uri}`,
+      clientType: this.random.pick(["API", "UI", "dataloader"]),
+      timestamp: this.clock,
+      objectUri: subject.uri,
+      objectType: subject.type,
+      objectLabel: subject.label,
+      data: { type },
+      deltaCollection: { ovChanged, delta: items },
+      eventId: this.random.id(16),
+      itemsTotal: items.length,
+    };
+  }
+
+  private deltaValue(v: AttributeValue): Record<string, unknown> {
+    return {
+      value: v.value,
+      ov: v.ov,
+      id: v.uri.split("/").at(-1) ?? "",
+      sources: [this.random.pick(sources)],
+    };
   }
 
   newEntity(): Draft {
@@ -371,7 +423,7 @@ export class StreamWorld {
   }
 
   /** An entity outside the world's lifecycle (nothing else will ever happen to it), with its creation. */
-  freshEntity(): { entity: Entity; draft: Draft } {
+  freshEntity(payloadKind?: PayloadKind): { entity: Entity; draft: Draft } {
     const at = this.tick();
     const kind = this.random.pick(entityTypes);
     const entity: Entity = {
@@ -393,7 +445,11 @@ export class StreamWorld {
     const uris = Object.values(entity.attributes).flatMap((values) => values.map((v) => v.uri));
     entity.crosswalks = [this.crosswalk(entity.uri, uris, at)];
     const type = "ENTITY_CREATED";
-    return { entity, draft: this.snapshot(type, entity.uri, entity.version, this.entityObject(entity)) };
+    const added = Object.values(entity.attributes).flatMap((values) =>
+      values.map((v) => ({ type: "ATTRIBUTE_ADDED", attributeType: v.type, newValue: this.deltaValue(v) })),
+    );
+    const object = this.entityObject(entity);
+    return { entity, draft: this.message(type, entity.uri, entity.version, object, {}, added, payloadKind) };
   }
 
   /** The snapshot of an entity event, never a fallback: for mutations that need the object. */
@@ -401,9 +457,9 @@ export class StreamWorld {
     return { type, object: this.entityObject(entity), ...extra };
   }
 
-  /** ENTITY_CHANGED as a snapshot, a deltas message or a large-object fallback. */
+  /** ENTITY_CHANGED as the stream's payload type says (snapshot, deltas, or a large-object fallback). */
   changeEntity(entity: Entity, ovChanged = false): Draft {
-    return this.changeEntityAs(entity, this.random.weighted(this.payloads), ovChanged);
+    return this.changeEntityAs(entity, this.kindFor(), ovChanged);
   }
 
   changeEntityAs(entity: Entity, kind: PayloadKind, ovChanged = false): Draft {
@@ -417,51 +473,32 @@ export class StreamWorld {
         ? this.countryValue(entity)
         : this.attributeValue(entity, name, this.random.pick(name === "FirstName" ? firstNames : lastNames));
     entity.attributes[name] = [replacement];
-    const type = "ENTITY_CHANGED";
-    if (kind === "deltas" && old) {
-      const deltaValue = (v: AttributeValue) => ({
-        value: v.value,
-        ov: v.ov,
-        id: v.uri.split("/").at(-1) ?? "",
-        sources: [this.random.pick(sources)],
-      });
-      const deltas = {
-        id: this.random.id(12),
-        user: this.random.pick(users),
-        method: "PUT",
-        url: `/${entity.uri}/attributes/${name}`,
-        clientType: this.random.pick(["API", "UI", "dataloader"]),
-        timestamp: at,
-        objectUri: entity.uri,
-        objectType: entity.type,
-        objectLabel: this.entityObject(entity).label,
-        data: { type },
-        deltaCollection: {
-          ovChanged,
-          delta: [
-            {
-              type: "ATTRIBUTE_CHANGED",
-              attributeType: replacement.type,
-              oldValue: deltaValue(old),
-              newValue: deltaValue(replacement),
-            },
-          ],
-        },
-        eventId: this.random.id(16),
-        itemsTotal: 1,
-      };
-      return {
-        headers: this.headers(type, entity.uri, entity.version),
-        body: JSON.stringify({ type, uri: entity.uri, deltas }),
-        type,
-      };
-    }
-    if (kind === "largeObject") {
-      const payload = { type, uri: entity.uri, exceededQueueSizeLimit: true, ovChanged };
-      return { headers: this.headers(type, entity.uri, entity.version), body: JSON.stringify(payload), type };
-    }
-    const payload = { type, object: this.entityObject(entity), ovChanged };
-    return { headers: this.headers(type, entity.uri, entity.version), body: JSON.stringify(payload), type };
+    // Only the changed attribute is listed.
+    const items = old
+      ? [
+          {
+            type: "ATTRIBUTE_CHANGED",
+            attributeType: replacement.type,
+            oldValue: this.deltaValue(old),
+            newValue: this.deltaValue(replacement),
+          },
+        ]
+      : [
+          {
+            type: "ATTRIBUTE_ADDED",
+            attributeType: replacement.type,
+            newValue: this.deltaValue(replacement),
+          },
+        ];
+    return this.message(
+      "ENTITY_CHANGED",
+      entity.uri,
+      entity.version,
+      this.entityObject(entity),
+      { ovChanged },
+      items,
+      kind,
+    );
   }
 
   /** A relationship event and, for reference attributes, the ENTITY_CHANGED companion (ovChanged true). */
@@ -470,9 +507,7 @@ export class StreamWorld {
     relation.version += 1;
     relation.updatedTime = at;
     const extra = type === "RELATIONSHIP_CHANGED" ? { ovChanged: relation.reference } : {};
-    const drafts = [
-      this.snapshot(type, relation.uri, relation.version, this.relationObject(relation), extra),
-    ];
+    const drafts = [this.message(type, relation.uri, relation.version, this.relationObject(relation), extra)];
     if (relation.reference && relation.start.state === "active")
       drafts.push(this.changeEntity(relation.start, true));
     return drafts;
@@ -502,7 +537,7 @@ export class StreamWorld {
     loser.version += 1;
     loser.state = "merged";
     loser.mergedInto = winner.uri;
-    const lost = this.snapshot("ENTITY_LOST_MERGE", loser.uri, loser.version, this.entityObject(loser));
+    const lost = this.message("ENTITY_LOST_MERGE", loser.uri, loser.version, this.entityObject(loser));
     winner.crosswalks = [...winner.crosswalks, ...loser.crosswalks];
     return [lost, this.changeEntity(winner)];
   }
@@ -518,12 +553,12 @@ export class StreamWorld {
     if (winner && winner.state === "active") {
       winner.version += 1;
       drafts.push(
-        this.snapshot("ENTITIES_SPLITTED", winner.uri, winner.version, this.entityObject(winner), { uris }),
+        this.message("ENTITIES_SPLITTED", winner.uri, winner.version, this.entityObject(winner), { uris }),
       );
     }
     loser.version += 1;
     drafts.push(
-      this.snapshot("ENTITIES_SPLITTED", loser.uri, loser.version, this.entityObject(loser), { uris }),
+      this.message("ENTITIES_SPLITTED", loser.uri, loser.version, this.entityObject(loser), { uris }),
     );
     return drafts;
   }
@@ -535,7 +570,7 @@ export class StreamWorld {
     entity.state = "gdpr";
     for (const relation of this.relations)
       if (relation.start === entity || relation.end === entity) relation.active = false;
-    return this.snapshot("ENTITY_REMOVED_GDPR", entity.uri, entity.version, {
+    return this.message("ENTITY_REMOVED_GDPR", entity.uri, entity.version, {
       uri: entity.uri,
       type: entity.type,
     });
@@ -547,7 +582,7 @@ export class StreamWorld {
     entity.recreated = true;
     entity.createdTime = at;
     entity.updatedTime = at;
-    return this.snapshot("ENTITY_CREATED", entity.uri, entity.version, this.entityObject(entity));
+    return this.message("ENTITY_CREATED", entity.uri, entity.version, this.entityObject(entity));
   }
 
   removeEntity(entity: Entity): Draft {
@@ -556,7 +591,7 @@ export class StreamWorld {
     entity.state = "removed";
     for (const relation of this.relations)
       if (relation.start === entity || relation.end === entity) relation.active = false;
-    return this.snapshot("ENTITY_REMOVED", entity.uri, entity.version, {
+    return this.message("ENTITY_REMOVED", entity.uri, entity.version, {
       uri: entity.uri,
       type: entity.type,
     });
@@ -571,13 +606,13 @@ export class StreamWorld {
         { uri: other.uri, matchRules: ["configuration/entityTypes/HCP/matchGroups/ExactName"] },
       ],
     };
-    return this.snapshot("ENTITIES_MATCHES_CHANGED", entity.uri, entity.version, object);
+    return this.message("ENTITIES_MATCHES_CHANGED", entity.uri, entity.version, object);
   }
 
   businessProcessChanged(entity: Entity): Draft {
     this.tick();
     entity.version += 1;
-    return this.snapshot(
+    return this.message(
       "ENTITY_BUSINESS_PROCESS_CHANGED",
       entity.uri,
       entity.version,
@@ -616,7 +651,7 @@ export class StreamWorld {
         },
       },
     };
-    return this.snapshot(type, interaction.uri, interaction.version, object);
+    return this.message(type, interaction.uri, interaction.version, object);
   }
 
   /** DCR events: the payload carries only the event name. */
@@ -651,21 +686,23 @@ export interface StreamMutation {
   description: string;
   /** How many messages build() returns (the invalid one last). */
   messages: 1 | 2;
+  /** Streams it applies to: a snapshot-only break in a deltas stream would also break payloadType. */
+  streams: readonly PayloadType[];
   build(world: StreamWorld): Draft[];
 }
 
-/** A fresh entity's creation, as headers and parsed payload, to break in one place. */
+const everyStream: readonly PayloadType[] = ["snapshot", "deltas", "mixed"];
+const snapshotStreams: readonly PayloadType[] = ["snapshot", "mixed"];
+const deltasStreams: readonly PayloadType[] = ["deltas", "mixed"];
+
+/** A fresh entity's creation in the stream's form, as headers and parsed payload, to break in one place. */
 function created(world: StreamWorld): {
   headers: Record<string, unknown>;
   payload: Record<string, unknown>;
   entity: ReturnType<StreamWorld["freshEntity"]>["entity"];
 } {
-  const { entity } = world.freshEntity();
-  return {
-    headers: world.headers("ENTITY_CREATED", entity.uri, entity.version),
-    payload: world.entitySnapshot("ENTITY_CREATED", entity),
-    entity,
-  };
+  const { entity, draft } = world.freshEntity(world.baseKind());
+  return { headers: draft.headers, payload: JSON.parse(draft.body) as Record<string, unknown>, entity };
 }
 
 function invalidDraft(
@@ -680,6 +717,7 @@ function invalidDraft(
 function single(
   ruleId: string,
   description: string,
+  streams: readonly PayloadType[],
   breakIt: (
     message: ReturnType<typeof created>,
     world: StreamWorld,
@@ -689,6 +727,7 @@ function single(
     rule: ruleId,
     description,
     messages: 1,
+    streams,
     build(world) {
       const broken = breakIt(created(world), world);
       return [invalidDraft(mutation, broken.headers, broken.body)];
@@ -701,21 +740,27 @@ const json = JSON.stringify;
 
 /** The kit's own mutations of a valid message, one named rule each. */
 export const streamMutations: readonly StreamMutation[] = [
-  single(rule.json, "the body is not JSON (cut off in the middle)", ({ headers, payload }) => ({
+  single(rule.json, "the body is not JSON (cut off in the middle)", everyStream, ({ headers, payload }) => ({
     headers,
     body: json(payload).slice(0, 40),
   })),
-  single(rule.headers, "the tenantId header is missing", ({ headers, payload }) => {
+  single(rule.headers, "the tenantId header is missing", everyStream, ({ headers, payload }) => {
     const { tenantId: _dropped, ...rest } = headers;
     return { headers: rest, body: json(payload) };
   }),
-  single(rule.objectVersion, "the objectVersion header is not an integer", ({ headers, payload }) => ({
-    headers: { ...headers, objectVersion: "one" },
-    body: json(payload),
-  })),
+  single(
+    rule.objectVersion,
+    "the objectVersion header is not an integer",
+    everyStream,
+    ({ headers, payload }) => ({
+      headers: { ...headers, objectVersion: "one" },
+      body: json(payload),
+    }),
+  ),
   single(
     rule.headerAgreement,
     "the sourceObjectUri header names another object than the payload",
+    everyStream,
     ({ headers, payload }, world) => ({
       headers: { ...headers, sourceObjectUri: `entities/${world.random.id()}` },
       body: json(payload),
@@ -724,59 +769,72 @@ export const streamMutations: readonly StreamMutation[] = [
   single(
     rule.ovChanged,
     "ovChanged on ENTITY_CREATED (only ENTITY_CHANGED and RELATIONSHIP_CHANGED carry it)",
-    ({ headers, payload }) => ({
-      headers,
-      body: json({ ...payload, ovChanged: true }),
-    }),
+    snapshotStreams,
+    ({ headers, payload }) => ({ headers, body: json({ ...payload, ovChanged: true }) }),
   ),
   single(
     rule.exceededQueueSizeLimit,
     "exceededQueueSizeLimit sent as false (it appears only when true)",
-    ({ headers, payload }) => ({
+    everyStream,
+    ({ headers, payload }) => ({ headers, body: json({ ...payload, exceededQueueSizeLimit: false }) }),
+  ),
+  single(
+    rule.objectNotEmpty,
+    "the snapshot's object is empty",
+    snapshotStreams,
+    ({ headers, entity }, world) => ({
       headers,
-      body: json({ ...payload, exceededQueueSizeLimit: false }),
+      body: json({ ...world.entitySnapshot("ENTITY_CREATED", entity), object: {} }),
     }),
   ),
-  single(rule.objectNotEmpty, "the snapshot's object is empty", ({ headers, payload }) => ({
-    headers,
-    body: json({ ...payload, object: {} }),
-  })),
-  single(rule.lookupError, "lookupError does not start with a numeric code", ({ headers, entity }, world) => {
-    const country = entity.attributes.Country?.[0];
-    if (country) {
-      delete country.lookupCode;
-      country.lookupRawValue = "Atlantis";
-      country.value = "Atlantis";
-      country.lookupError = "canonical value mapping missing for Atlantis";
-    }
-    return { headers, body: json(world.entitySnapshot("ENTITY_CREATED", entity)) };
-  }),
+  single(
+    rule.lookupError,
+    "lookupError does not start with a numeric code",
+    snapshotStreams,
+    ({ headers, entity }, world) => {
+      const country = entity.attributes.Country?.[0];
+      if (country) {
+        delete country.lookupCode;
+        country.lookupRawValue = "Atlantis";
+        country.value = "Atlantis";
+        country.lookupError = "canonical value mapping missing for Atlantis";
+      }
+      return { headers, body: json(world.entitySnapshot("ENTITY_CREATED", entity)) };
+    },
+  ),
   single(
     rule.crosswalk,
     "a crosswalk createDate is not an ISO 8601 timestamp",
+    snapshotStreams,
     ({ headers, entity }, world) => {
       const crosswalk = entity.crosswalks[0];
       if (crosswalk) crosswalk.createDate = "last Tuesday";
       return { headers, body: json(world.entitySnapshot("ENTITY_CREATED", entity)) };
     },
   ),
-  single(rule.splitUris, "ENTITIES_SPLITTED without uris", ({ headers, entity }, world) => ({
+  single(rule.splitUris, "ENTITIES_SPLITTED without uris", snapshotStreams, ({ headers, entity }, world) => ({
     headers: { ...headers, eventType: "ENTITIES_SPLITTED" },
     body: json(world.entitySnapshot("ENTITIES_SPLITTED", entity)),
   })),
-  single(rule.unsupportedType, "the unsupported event type ACTIVITY_REMOVED", ({ headers, payload }) => ({
-    headers: { ...headers, eventType: "ACTIVITY_REMOVED" },
-    body: json({ ...payload, type: "ACTIVITY_REMOVED" }),
-  })),
+  single(
+    rule.unsupportedType,
+    "the unsupported event type ACTIVITY_REMOVED",
+    everyStream,
+    ({ headers, payload }) => ({
+      headers: { ...headers, eventType: "ACTIVITY_REMOVED" },
+      body: json({ ...payload, type: "ACTIVITY_REMOVED" }),
+    }),
+  ),
   single(
     rule.knownType,
     "an event type the document does not list (ENTITY_TELEPORTED)",
+    everyStream,
     ({ headers, payload }) => ({
       headers: { ...headers, eventType: "ENTITY_TELEPORTED" },
       body: json({ ...payload, type: "ENTITY_TELEPORTED" }),
     }),
   ),
-  single(rule.deltaItem, "a delta item of type ATTRIBUTE_MOVED", ({ entity }, world) => {
+  single(rule.deltaItem, "a delta item of type ATTRIBUTE_MOVED", deltasStreams, ({ entity }, world) => {
     const draft = world.changeEntityAs(entity, "deltas");
     const payload = JSON.parse(draft.body) as { deltas: { deltaCollection: { delta: { type: string }[] } } };
     for (const item of payload.deltas.deltaCollection.delta) item.type = "ATTRIBUTE_MOVED";
@@ -787,12 +845,11 @@ export const streamMutations: readonly StreamMutation[] = [
       rule: rule.gdpr,
       description: "ENTITY_CHANGED after ENTITY_REMOVED_GDPR of the same entity",
       messages: 2,
+      streams: everyStream,
       build(world) {
         const { entity } = world.freshEntity();
         const removal = world.gdprRemove(entity);
-        entity.state = "active"; // only so that changeEntity builds the message; the entity stays removed
-        const change = world.changeEntityAs(entity, "snapshot");
-        entity.state = "gdpr";
+        const change = world.changeEntityAs(entity, world.baseKind());
         return [removal, { ...invalidDraft(mutation, change.headers, change.body), pinned: true }];
       },
     };
@@ -917,6 +974,10 @@ function check(options: StreamOptions): void {
   const invalid = options.invalid?.count ?? 0;
   if (!Number.isInteger(invalid) || invalid < 0)
     problems.push(`invalid.count must be an integer >= 0, got ${invalid}`);
+  const share = options.largeObjects ?? 0.05;
+  if (!(share >= 0 && share <= 1)) problems.push(`largeObjects must be a share in [0, 1], got ${share}`);
+  if (!["snapshot", "deltas", "mixed", undefined].includes(options.payloadType))
+    problems.push(`payloadType must be snapshot, deltas or mixed, got ${options.payloadType}`);
   if (invalid > options.count)
     problems.push(`invalid.count (${invalid}) cannot exceed count (${options.count})`);
   const known = new Set(streamMutations.map((m) => m.rule as string));
@@ -930,13 +991,10 @@ function check(options: StreamOptions): void {
 export function generateStream(options: StreamOptions): GeneratedStream {
   const mutations = selectedMutations(options);
   const random = new Random(options.seed);
-  const payloads: Record<PayloadKind, number> = {
-    snapshot: 6,
-    deltas: 3,
-    largeObject: 1,
-    ...options.payloads,
-  };
-  const world = new StreamWorld(random, options.tenantId ?? "acme", payloads);
+  const world = new StreamWorld(random, options.tenantId ?? "acme", {
+    payloadType: options.payloadType ?? "snapshot",
+    largeObjects: options.largeObjects ?? 0.05,
+  });
   const duplicateChance = options.duplicates ?? 0;
   const targets = invalidTargets(options, mutations, random);
 
@@ -974,8 +1032,15 @@ export function generateStream(options: StreamOptions): GeneratedStream {
 function selectedMutations(options: StreamOptions): StreamMutation[] {
   check(options);
   const wanted = options.invalid?.rules;
-  const pool = wanted?.length ? streamMutations.filter((m) => wanted.includes(m.rule)) : [...streamMutations];
+  const stream = options.payloadType ?? "snapshot";
+  const fitting = streamMutations.filter((m) => m.streams.includes(stream));
+  const pool = wanted?.length ? fitting.filter((m) => wanted.includes(m.rule)) : fitting;
   const invalid = options.invalid?.count ?? 0;
+  if (invalid > 0 && pool.length === 0)
+    throw new RangeError(
+      `generateStream: no mutation of rules ${wanted?.join(", ")} fits a ${stream} stream; ` +
+        `rules that fit: ${[...new Set(fitting.map((m) => m.rule))].sort().join(", ")}`,
+    );
   const widest = Math.max(...pool.map((m) => m.messages));
   if (invalid * widest <= options.count) return pool;
   const singles = pool.filter((m) => m.messages === 1);
@@ -1029,12 +1094,16 @@ function manifestOf(options: StreamOptions, created: Draft[], ordered: Draft[]):
     duplicates: ordered.filter((d) => d.duplicate).length,
     displaced,
     byType,
-    streamingConfig: {
-      JMSEventsFilteringFields: entityFields,
-      RelationEventsFilteringFields: relationFields,
-      analyzeOvChanges: true,
-      largeObjectsSupport: true,
-    },
+    streamingConfig:
+      options.payloadType === "mixed"
+        ? undefined
+        : {
+            JMSEventsFilteringFields: entityFields,
+            RelationEventsFilteringFields: relationFields,
+            payloadType: options.payloadType ?? "snapshot",
+            analyzeOvChanges: true,
+            largeObjectsSupport: true,
+          },
   };
 }
 

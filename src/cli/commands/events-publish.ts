@@ -5,7 +5,7 @@ import { writeFileSync } from "node:fs";
 import { resolve } from "node:path";
 import { openAmqpSink } from "../../events/sinks/amqp.ts";
 import { ndjsonLine, openFileSink } from "../../events/sinks/file.ts";
-import { generateStream, type StreamManifest } from "../../events/stream.ts";
+import { generateStream, type PayloadType, type StreamManifest } from "../../events/stream.ts";
 import type { MessageSink } from "../../events/transport.ts";
 import type { CliIo } from "../io.ts";
 import { UsageError } from "../io.ts";
@@ -21,13 +21,15 @@ Options:
   --exchange X                 AMQP exchange (default lckit.events; declared as a durable topic exchange when absent)
   --routing-key K              AMQP routing key (default events.<tenant>)
   --tenant T                   tenantId of the messages (default acme)
+  --payload snapshot|deltas|mixed  payloadType of the stream (default snapshot; mixed fits no single configuration)
   --count N                    messages to send, re-sends and invalid ones included (default 100)
   --rate N/s                   at most N messages per second (default: as fast as the target takes them)
   --seed N                     seed of the stream; the same seed gives the same messages (default 1)
   --duplicates P               probability of an exact re-send of a message, 0 <= P < 1 (default 0)
   --reorder W                  messages arrive up to W places from their order of creation (default 0)
   --invalid N                  inject N invalid messages, each breaking one named rule (default 0)
-  --manifest FILE              write the manifest (invalid positions and their rule ids) as JSON
+  --manifest FILE              write the manifest (invalid positions and their rule ids, and the
+                               streaming configuration to check the stream with) as JSON
   --help                       this text
 
 Exit codes: 0 published, 2 bad options, 3 the target failed.
@@ -38,6 +40,7 @@ interface PublishOptions {
   exchange: string;
   routingKey?: string;
   tenant: string;
+  payload: PayloadType;
   count: number;
   rate?: number;
   seed: number;
@@ -52,6 +55,7 @@ const valueFlags = new Set([
   "--exchange",
   "--routing-key",
   "--tenant",
+  "--payload",
   "--count",
   "--rate",
   "--seed",
@@ -106,8 +110,12 @@ function parse(argv: string[], io: CliIo): PublishOptions | "help" {
   const to = given.get("--to") ?? io.env.LCKIT_AMQP_URL ?? "-";
   if (!/^amqps?:\/\//.test(to) && to !== "-" && !to.endsWith(".ndjson") && !to.endsWith(".jsonl"))
     throw new UsageError(`--to expects amqp://..., a FILE.ndjson or "-" (stdout), got "${to}"`);
+  const payload = given.get("--payload") ?? "snapshot";
+  if (payload !== "snapshot" && payload !== "deltas" && payload !== "mixed")
+    throw new UsageError(`--payload expects snapshot, deltas or mixed, got "${payload}"`);
   return {
     to,
+    payload,
     exchange: given.get("--exchange") ?? "lckit.events",
     routingKey: given.get("--routing-key"),
     tenant: given.get("--tenant") ?? "acme",
@@ -155,6 +163,7 @@ export const publishCommand: Command = {
       seed: options.seed,
       count: options.count,
       tenantId: options.tenant,
+      payloadType: options.payload,
       duplicates: options.duplicates,
       reorderWindow: options.reorder,
       invalid: { count: options.invalid },
