@@ -392,7 +392,7 @@ describe("validateResponse", () => {
         body: {
           values: [{ ...statistic, sourceFrequency: { totalCount: 1, hourlyFrequency: { noon: 1 } } }],
         },
-        keyword: "pattern",
+        keyword: "additionalProperties",
         path: "/values/0/sourceFrequency/hourlyFrequency",
       },
     ],

@@ -307,7 +307,7 @@ export interface components {
         SourceFrequency: {
             /** @description Total occurrences of the unmapped value in the evaluated period. */
             totalCount: number;
-            /** @description Counts keyed by epoch-millisecond time bucket. */
+            /** @description Counts keyed by epoch-millisecond time bucket (keys are decimal digits). */
             hourlyFrequency: {
                 [key: string]: number;
             };
