@@ -1,0 +1,359 @@
+// fast-check arbitraries of valid event messages: every event type of the document, every payload kind
+// (snapshot, deltas, large-object fallback; a change request's name-only payload), headers that agree
+// with the payload. The named rule-breaking mutations live in mutations.ts and are re-exported here.
+import fc from "fast-check";
+import { ovChangedTypes } from "./event-message.ts";
+import { type EventTypeInfo, eventSchemas, type ObjectKind } from "./event-schemas.ts";
+
+export { type Mutation, mutations } from "./mutations.ts";
+
+/** One message in the kit's envelope form (an NDJSON line is JSON.stringify of it). */
+export interface EventMessage {
+  headers: Record<string, unknown>;
+  payload: Record<string, unknown>;
+}
+
+export type MessageKind = "snapshot" | "deltas" | "large-object" | "name-only";
+
+export interface MessageFilter {
+  /** Event types to draw from (default: every type of the document's table, GROUP_* excluded). */
+  types?: readonly string[];
+  /** Payload kinds to draw from (default: all that apply to the type). */
+  kinds?: readonly MessageKind[];
+  /** Whether the objectVersion header is sent (default: sometimes). */
+  objectVersion?: "always" | "never" | "sometimes";
+}
+
+const uriId = fc.stringMatching(/^[0-9A-Za-z]{7}$/);
+const epochMs = fc.integer({ min: 1_400_000_000_000, max: 2_000_000_000_000 });
+const isoTimestamp = fc
+  .date({ min: new Date("2015-01-01T00:00:00Z"), max: new Date("2035-12-31T23:59:59Z"), noInvalidDate: true })
+  .map((date) => date.toISOString());
+const user = fc.constantFrom("alice", "bob", "integration.user", "sync@acme.example");
+const attributeName = fc.constantFrom("FirstName", "LastName", "Country", "Gender", "Phone", "Specialty");
+const sourceType = fc.constantFrom(
+  "configuration/sources/Reltio",
+  "configuration/sources/SAP",
+  "configuration/sources/Salesforce",
+);
+const simpleValue = fc.oneof(fc.string({ maxLength: 12 }), fc.integer(), fc.boolean());
+
+/** lookupError: a numeric code first; 1003 when the canonical value mapping is missing. */
+export const lookupError = fc
+  .constantFrom(1003, 1004, 1010)
+  .map((code) =>
+    code === 1003
+      ? "1003: Canonical value mapping is missing"
+      : `${code}: Lookup value could not be resolved`,
+  );
+
+const attributeValue = fc.record(
+  {
+    type: attributeName.map((name) => `configuration/entityTypes/HCP/attributes/${name}`),
+    ov: fc.boolean(),
+    value: simpleValue,
+    uri: uriId.map((id) => `entities/e1/attributes/Attr/${id}`),
+    lookupCode: fc.constantFrom("US", "DE", "M", "F"),
+    lookupRawValue: fc.constantFrom("United States", "Germany", "male", "female"),
+    lookupError,
+  },
+  { requiredKeys: ["type", "ov", "value"] },
+);
+
+const attributes = fc.dictionary(attributeName, fc.array(attributeValue, { minLength: 1, maxLength: 2 }), {
+  maxKeys: 3,
+});
+
+const crosswalk = fc.record({
+  uri: uriId.map((id) => `entities/e1/crosswalks/${id}`),
+  type: sourceType,
+  value: uriId,
+  reltioLoadDate: isoTimestamp,
+  createDate: isoTimestamp,
+  updateDate: isoTimestamp,
+  attributes: fc.array(
+    uriId.map((id) => `entities/e1/attributes/Attr/${id}`),
+    { maxLength: 2 },
+  ),
+  singleAttributeUpdateDates: fc.constant({}),
+});
+
+/** The common fields (optional ones sometimes absent); uri and type always present. */
+function commonFields(uriPrefix: string, typeUri: fc.Arbitrary<string>) {
+  return {
+    uri: uriId.map((id) => `${uriPrefix}/${id}`),
+    type: typeUri,
+    createdBy: user,
+    createdTime: epochMs,
+    updatedBy: user,
+    updatedTime: epochMs,
+    startDate: epochMs,
+    endDate: epochMs,
+    attributes,
+    crosswalks: fc.array(crosswalk, { maxLength: 2 }),
+    tags: fc.array(fc.constantFrom("vip", "imported", "reviewed"), { maxLength: 2 }),
+    ratings: fc.constant([]),
+  };
+}
+
+const entityObject = fc.record(
+  {
+    ...commonFields(
+      "entities",
+      fc.constantFrom("configuration/entityTypes/HCP", "configuration/entityTypes/HCO"),
+    ),
+    roles: fc.array(fc.constantFrom("configuration/roles/Customer", "configuration/roles/Prospect"), {
+      maxLength: 2,
+    }),
+    ctSubscribedUris: fc.array(
+      uriId.map((id) => `entities/${id}`),
+      { maxLength: 1 },
+    ),
+    defaultProfilePic: uriId.map((id) => `entities/e1/attributes/ImageLinks/${id}`),
+    label: fc.string({ minLength: 1, maxLength: 20 }),
+    secondaryLabel: fc.string({ maxLength: 20 }),
+    analyticsAttributes: fc.constant({}),
+    potentialMatchTOs: fc.constant([]),
+    matchScore: fc.integer({ min: 0, max: 100 }),
+    relevance: fc.double({ min: 0, max: 1, noNaN: true }),
+  },
+  { requiredKeys: ["uri", "type"] },
+);
+
+/** Relationship objects carry the document's full RELATIONSHIP_CREATED shape (nothing filtered). */
+const relationshipObject = fc.record(
+  {
+    ...commonFields(
+      "relations",
+      fc.constantFrom("configuration/relationTypes/HasAddress", "configuration/relationTypes/Employment"),
+    ),
+    startRefPinned: fc.boolean(),
+    startRefIgnored: fc.boolean(),
+    endRefPinned: fc.boolean(),
+    endRefIgnored: fc.boolean(),
+    startObject: uriId.map((id) => ({ objectURI: `entities/${id}`, type: "configuration/entityTypes/HCP" })),
+    endObject: uriId.map((id) => ({
+      objectURI: `entities/${id}`,
+      type: "configuration/entityTypes/Location",
+    })),
+  },
+  {
+    requiredKeys: [
+      "uri",
+      "type",
+      "createdBy",
+      "createdTime",
+      "updatedBy",
+      "updatedTime",
+      "startRefPinned",
+      "startRefIgnored",
+      "endRefPinned",
+      "endRefIgnored",
+      "attributes",
+      "crosswalks",
+    ],
+  },
+);
+
+const groupObject = fc.record(
+  {
+    ...commonFields("groups", fc.constant("configuration/groupTypes/Household")),
+    name: fc.string({ maxLength: 20 }),
+  },
+  { requiredKeys: ["uri", "type"] },
+);
+
+const interactionObject = fc.record(
+  {
+    ...commonFields(
+      "interactions",
+      fc.constantFrom("configuration/interactionTypes/Email", "configuration/interactionTypes/Call"),
+    ),
+    timestamp: epochMs,
+    members: uriId.map((id) => ({
+      Recipient: {
+        type: "configuration/interactionTypes/Email/memberTypes/Recipient",
+        members: [{ objectURI: `entities/${id}` }],
+      },
+    })),
+  },
+  { requiredKeys: ["uri", "type"] },
+);
+
+const changeRequestObject = fc.record(
+  {
+    uri: uriId.map((id) => `changeRequests/${id}`),
+    type: fc.constant("configuration/changeRequestTypes/Default"),
+    createdBy: user,
+    createdTime: epochMs,
+    timestamp: epochMs,
+    members: fc.constant({}),
+  },
+  { requiredKeys: ["uri"] },
+);
+
+const objectByKind: Record<ObjectKind, fc.Arbitrary<Record<string, unknown>>> = {
+  entity: entityObject,
+  relationship: relationshipObject,
+  group: groupObject,
+  interaction: interactionObject,
+  "change-request": changeRequestObject,
+};
+
+const deltaValue = fc.record({
+  value: fc.string({ maxLength: 12 }),
+  ov: fc.boolean(),
+  id: uriId,
+  sources: fc.array(sourceType, { minLength: 1, maxLength: 2 }),
+});
+
+const deltaItem = fc.oneof(
+  fc.record({ type: fc.constant("ATTRIBUTE_REMOVED"), attributeType: attributeName, oldValue: deltaValue }),
+  // newValue differs from oldValue: only changed attributes are listed.
+  fc.record({ attributeType: attributeName, oldValue: deltaValue }).map((item) => ({
+    type: "ATTRIBUTE_CHANGED",
+    ...item,
+    newValue: { ...item.oldValue, value: `${item.oldValue.value}+` },
+  })),
+  fc.record({ type: fc.constant("ATTRIBUTE_ADDED"), attributeType: attributeName, newValue: deltaValue }),
+);
+
+/** The ENTITY_CHANGED delta message (every field of the document's table) for an entity URI. */
+export function entityChangedDelta(uri: string): fc.Arbitrary<Record<string, unknown>> {
+  return fc
+    .record({
+      id: uriId,
+      user,
+      method: fc.constantFrom("POST", "PUT", "PATCH", "DELETE"),
+      url: uriId.map((id) => `/reltio/api/acme/${uri}/_update?request=${id}`),
+      clientType: fc.constantFrom("UI", "API", "dataloader"),
+      timestamp: epochMs,
+      objectLabel: fc.string({ maxLength: 20 }),
+      ovChanged: fc.boolean(),
+      delta: fc.array(deltaItem, { minLength: 1, maxLength: 3 }),
+      eventId: uriId,
+    })
+    .map(({ ovChanged, delta, ...rest }) => ({
+      ...rest,
+      objectUri: uri,
+      objectType: "configuration/entityTypes/HCP",
+      data: { type: "ENTITY_CHANGED" },
+      deltaCollection: { ovChanged, delta },
+      itemsTotal: delta.length,
+    }));
+}
+
+/** Types the arbitraries draw from by default: the document's table without the unused GROUP_* types. */
+export function documentedTypes(includeUnused = false): EventTypeInfo[] {
+  return [...eventSchemas().types.values()].filter((info) => includeUnused || !info.unused);
+}
+
+export function kindsOf(info: EventTypeInfo): MessageKind[] {
+  return info.objectKind === "change-request" ? ["name-only"] : ["snapshot", "deltas", "large-object"];
+}
+
+function payloadFor(info: EventTypeInfo, kind: MessageKind): fc.Arbitrary<Record<string, unknown>> {
+  const type = info.type;
+  const ov = ovChangedTypes.has(type);
+  const splitUris = fc.array(
+    uriId.map((id) => `entities/${id}`),
+    { minLength: 1, maxLength: 3 },
+  );
+  const object = objectByKind[info.objectKind];
+  switch (kind) {
+    case "name-only":
+      return fc
+        .option(object, { nil: undefined })
+        .map((value) => (value ? { type, object: value } : { type }));
+    case "snapshot":
+      return fc
+        .record(
+          {
+            object,
+            ovChanged: fc.boolean(),
+            exceededQueueSizeLimit: fc.constant(true as const),
+            uris: splitUris,
+          },
+          { requiredKeys: ["object"] },
+        )
+        .map(({ object: value, ovChanged, exceededQueueSizeLimit, uris }) => ({
+          type,
+          object: value,
+          ...(ov && ovChanged !== undefined ? { ovChanged } : {}),
+          ...(exceededQueueSizeLimit ? { exceededQueueSizeLimit } : {}),
+          ...(type === "ENTITIES_SPLITTED" ? { uris: uris ?? ["entities/0000000"] } : {}),
+        }));
+    case "deltas":
+      return object
+        .map((value) => String(value.uri))
+        .chain((uri) =>
+          (type === "ENTITY_CHANGED"
+            ? entityChangedDelta(uri)
+            : fc.record({ attributes: fc.constant({}), itemsTotal: fc.nat({ max: 5 }) })
+          ).map((deltas) => ({ type, uri, deltas })),
+        );
+    case "large-object":
+      return fc
+        .record({
+          uri: object.map((value) => String(value.uri)),
+          ovChanged: fc.option(fc.boolean(), { nil: undefined }),
+        })
+        .map(({ uri, ovChanged }) => ({
+          type,
+          uri,
+          exceededQueueSizeLimit: true,
+          ...(ov && ovChanged !== undefined ? { ovChanged } : {}),
+        }));
+  }
+}
+
+/** The URI a payload is about: object.uri, or uri. */
+export function payloadUri(payload: Record<string, unknown>): string | undefined {
+  const object = payload.object as Record<string, unknown> | undefined;
+  const uri = object && typeof object.uri === "string" ? object.uri : payload.uri;
+  return typeof uri === "string" ? uri : undefined;
+}
+
+export function messageKindOf(message: EventMessage, info: EventTypeInfo): MessageKind {
+  if (info.objectKind === "change-request") return "name-only";
+  if ("object" in message.payload) return "snapshot";
+  if ("deltas" in message.payload) return "deltas";
+  return "large-object";
+}
+
+/** A valid message (headers agreeing with the payload) of the filtered types and kinds. */
+export function eventMessage(filter: MessageFilter = {}): fc.Arbitrary<EventMessage> {
+  const infos = filter.types
+    ? filter.types.map((type) => {
+        const info = eventSchemas().types.get(type);
+        if (!info) throw new Error(`eventMessage: ${type} is not an event type of the document`);
+        return info;
+      })
+    : documentedTypes();
+  const choices = infos.flatMap((info) =>
+    kindsOf(info)
+      .filter((kind) => !filter.kinds || filter.kinds.includes(kind))
+      .map((kind) => payloadFor(info, kind)),
+  );
+  if (choices.length === 0) throw new Error("eventMessage: no type/kind combination matches the filter");
+  const version =
+    filter.objectVersion === "always"
+      ? fc.nat({ max: 1_000_000 })
+      : filter.objectVersion === "never"
+        ? fc.constant(undefined)
+        : fc.option(fc.nat({ max: 1_000_000 }), { nil: undefined });
+  return fc.tuple(fc.oneof(...choices), version, uriId).map(([payload, objectVersion, fallback]) => ({
+    headers: {
+      tenantId: "acme",
+      eventType: payload.type,
+      sourceObjectUri: payloadUri(payload) ?? `changeRequests/${fallback}`,
+      ...(objectVersion === undefined ? {} : { objectVersion }),
+    },
+    payload,
+  }));
+}
+
+/** The NDJSON line of a message. */
+export function messageLine(message: EventMessage): string {
+  return JSON.stringify(message);
+}

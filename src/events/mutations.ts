@@ -1,0 +1,396 @@
+// Named rule-breaking mutations of valid messages: each turns a valid message into NDJSON lines of which
+// the last breaks exactly one rule (earlier lines are a valid lead-in, for the stream rules). Tests
+// check that the checker reports that rule and nothing else; the fixtures use the same ideas.
+import type { EventMessage, MessageFilter } from "./arbitraries.ts";
+import { rule } from "./rules.ts";
+import type { StreamingConfig } from "./streaming-config.ts";
+
+export interface Mutation {
+  name: string;
+  /** Requirement id the mutated message breaks. */
+  rule: string;
+  /** "warning" for SHOULD-level rules (the message still conforms). */
+  severity: "error" | "warning";
+  /** The valid messages the mutation starts from. */
+  from: MessageFilter;
+  /** Streaming configuration the result is checked under (built from the original message), if any. */
+  config?: (message: EventMessage) => StreamingConfig;
+  apply(message: EventMessage): string[];
+}
+
+function clone(message: EventMessage): EventMessage {
+  return structuredClone(message);
+}
+
+function line(message: EventMessage): string {
+  return JSON.stringify(message);
+}
+
+function objectOf(message: EventMessage): Record<string, unknown> {
+  const object = message.payload.object;
+  if (object === null || typeof object !== "object" || Array.isArray(object)) {
+    throw new Error("mutation needs a snapshot message (payload.object)");
+  }
+  return object as Record<string, unknown>;
+}
+
+function edit(message: EventMessage, change: (copy: EventMessage) => void): string[] {
+  const copy = clone(message);
+  change(copy);
+  return [line(copy)];
+}
+
+/** A configuration under which the message is valid: its own fields listed, its own payload kind. */
+export function configAllowing(message: EventMessage, extra: StreamingConfig = {}): StreamingConfig {
+  const object = message.payload.object as Record<string, unknown> | undefined;
+  const fields = object ? Object.keys(object) : [];
+  const relationship = String(message.payload.type).startsWith("RELATION");
+  const jms = relationship ? [] : [...fields];
+  if ("objectVersion" in message.headers) jms.push("objectVersion");
+  return {
+    JMSEventsFilteringFields: jms,
+    RelationEventsFilteringFields: relationship ? [...fields] : [],
+    payloadType: "deltas" in message.payload ? "deltas" : "snapshot",
+    largeObjectsSupport: true,
+    analyzeOvChanges: false,
+    ...extra,
+  };
+}
+
+const entityTypes = ["ENTITY_CREATED", "ENTITY_CHANGED", "ENTITY_REMOVED", "ENTITY_LOST_MERGE"];
+const nonOvTypes = ["ENTITY_CREATED", "RELATIONSHIP_CREATED", "INTERACTION_CREATED", "ENTITY_LOST_MERGE"];
+const relationshipTypes = ["RELATIONSHIP_CREATED", "RELATIONSHIP_CHANGED", "RELATIONSHIP_MERGED"];
+const changeRequestTypes = ["CHANGE_REQUEST_CREATED", "CHANGE_REQUEST_CHANGED", "CHANGE_REQUEST_REMOVED"];
+
+function mutation(
+  name: string,
+  ruleId: string,
+  from: MessageFilter,
+  apply: (message: EventMessage) => string[],
+  extra: Partial<Pick<Mutation, "config" | "severity">> = {},
+): Mutation {
+  return { name, rule: ruleId, severity: extra.severity ?? "error", from, apply, config: extra.config };
+}
+
+export const mutations: readonly Mutation[] = [
+  mutation("body cut off in the middle", rule.json, {}, (m) => {
+    const text = line(m);
+    return [text.slice(0, Math.floor(text.length / 2))];
+  }),
+  mutation("tenantId header missing", rule.headers, {}, (m) =>
+    edit(m, (c) => {
+      delete c.headers.tenantId;
+    }),
+  ),
+  mutation("objectVersion header not an integer", rule.objectVersion, { objectVersion: "always" }, (m) =>
+    edit(m, (c) => {
+      c.headers.objectVersion = `${String(c.headers.objectVersion)}.5`;
+    }),
+  ),
+  mutation(
+    "objectVersion header missing although configured",
+    rule.objectVersion,
+    { objectVersion: "always", kinds: ["snapshot"] },
+    (m) =>
+      edit(m, (c) => {
+        delete c.headers.objectVersion;
+      }),
+    { config: (m) => configAllowing(m) },
+  ),
+  mutation("eventType header differs from type", rule.headerAgreement, {}, (m) =>
+    edit(m, (c) => {
+      c.headers.eventType = c.payload.type === "ENTITY_CREATED" ? "ENTITY_REMOVED" : "ENTITY_CREATED";
+    }),
+  ),
+  mutation(
+    "sourceObjectUri header names another object",
+    rule.headerAgreement,
+    { kinds: ["snapshot", "deltas", "large-object"] },
+    (m) =>
+      edit(m, (c) => {
+        c.headers.sourceObjectUri = `${String(c.headers.sourceObjectUri)}-other`;
+      }),
+  ),
+  mutation(
+    "a different message reuses an objectVersion",
+    rule.versionReuse,
+    { objectVersion: "always", kinds: ["snapshot", "deltas"] },
+    (m) => [
+      line(m),
+      ...edit(m, (c) => {
+        if (c.payload.object) objectOf(c).updatedBy = "somebody-else";
+        else (c.payload.deltas as Record<string, unknown>).eventId = "another-event";
+      }),
+    ],
+  ),
+  mutation("payload is an array", rule.payloadKind, {}, (m) => [
+    JSON.stringify({ headers: m.headers, payload: [m.payload] }),
+  ]),
+  mutation(
+    "snapshot although payloadType is deltas",
+    rule.payloadKind,
+    { kinds: ["snapshot"] },
+    (m) => [line(m)],
+    { config: (m) => configAllowing(m, { payloadType: "deltas" }) },
+  ),
+  mutation("unknown top-level field in a snapshot", rule.snapshot, { kinds: ["snapshot"] }, (m) =>
+    edit(m, (c) => {
+      c.payload.objectUri = c.headers.sourceObjectUri;
+    }),
+  ),
+  mutation(
+    "ovChanged on a type that has none",
+    rule.ovChanged,
+    { types: nonOvTypes, kinds: ["snapshot", "large-object"] },
+    (m) =>
+      edit(m, (c) => {
+        c.payload.ovChanged = true;
+      }),
+  ),
+  mutation(
+    "ovChanged missing although analyzeOvChanges is true",
+    rule.ovChanged,
+    { types: ["ENTITY_CHANGED", "RELATIONSHIP_CHANGED"], kinds: ["snapshot"] },
+    (m) =>
+      edit(m, (c) => {
+        delete c.payload.ovChanged;
+      }),
+    { config: (m) => configAllowing(m, { analyzeOvChanges: true }) },
+  ),
+  mutation("exceededQueueSizeLimit false", rule.exceededQueueSizeLimit, {}, (m) =>
+    edit(m, (c) => {
+      c.payload.exceededQueueSizeLimit = false;
+    }),
+  ),
+  mutation("deltas message without uri", rule.deltas, { kinds: ["deltas"] }, (m) =>
+    edit(m, (c) => {
+      delete c.payload.uri;
+    }),
+  ),
+  mutation("large-object fallback without uri", rule.largeObject, { kinds: ["large-object"] }, (m) =>
+    edit(m, (c) => {
+      delete c.payload.uri;
+    }),
+  ),
+  mutation(
+    "ENTITIES_SPLITTED snapshot without uris",
+    rule.splitUris,
+    { types: ["ENTITIES_SPLITTED"], kinds: ["snapshot"] },
+    (m) =>
+      edit(m, (c) => {
+        delete c.payload.uris;
+      }),
+  ),
+  mutation("change request payload with deltas", rule.changeRequest, { types: changeRequestTypes }, (m) =>
+    edit(m, (c) => {
+      c.payload.deltas = {};
+    }),
+  ),
+  mutation("empty object", rule.objectNotEmpty, { kinds: ["snapshot"] }, (m) =>
+    edit(m, (c) => {
+      c.payload.object = {};
+    }),
+  ),
+  mutation(
+    "attribute value without ov",
+    rule.attributeValue,
+    { kinds: ["snapshot"], types: [...entityTypes, ...relationshipTypes] },
+    (m) =>
+      edit(m, (c) => {
+        objectOf(c).attributes = {
+          Country: [{ type: "configuration/entityTypes/HCP/attributes/Country", value: "US" }],
+        };
+      }),
+  ),
+  mutation(
+    "lookupError without a numeric code",
+    rule.lookupError,
+    { kinds: ["snapshot"], types: [...entityTypes, ...relationshipTypes] },
+    (m) =>
+      edit(m, (c) => {
+        objectOf(c).attributes = {
+          Country: [
+            {
+              type: "configuration/entityTypes/HCP/attributes/Country",
+              ov: true,
+              value: "Atlantis",
+              lookupRawValue: "Atlantis",
+              lookupError: "Canonical value mapping is missing",
+            },
+          ],
+        };
+      }),
+  ),
+  mutation(
+    "relationship ref flag not a boolean",
+    rule.relationshipObject,
+    { kinds: ["snapshot"], types: relationshipTypes },
+    (m) =>
+      edit(m, (c) => {
+        objectOf(c).startRefPinned = "no";
+      }),
+  ),
+  mutation(
+    "crosswalk date not ISO 8601",
+    rule.crosswalk,
+    { kinds: ["snapshot"], types: [...entityTypes, ...relationshipTypes] },
+    (m) =>
+      edit(m, (c) => {
+        objectOf(c).crosswalks = [
+          { type: "configuration/sources/SAP", value: "4711", createDate: "03/02/2016" },
+        ];
+      }),
+  ),
+  mutation(
+    "tags not an array",
+    rule.commonFields,
+    { kinds: ["snapshot"], types: [...entityTypes, ...relationshipTypes] },
+    (m) =>
+      edit(m, (c) => {
+        objectOf(c).tags = "vip";
+      }),
+  ),
+  mutation(
+    "entity field not listed in JMSEventsFilteringFields",
+    rule.entityFilter,
+    { kinds: ["snapshot"], types: entityTypes },
+    (m) =>
+      edit(m, (c) => {
+        objectOf(c).label = "Not listed";
+      }),
+    {
+      config: (m) => {
+        const config = configAllowing(m);
+        config.JMSEventsFilteringFields = config.JMSEventsFilteringFields?.filter(
+          (field) => field !== "label",
+        );
+        return config;
+      },
+    },
+  ),
+  mutation(
+    "object lacks type although no filtering is configured",
+    rule.allFields,
+    { kinds: ["snapshot"], types: entityTypes },
+    (m) =>
+      edit(m, (c) => {
+        delete objectOf(c).type;
+      }),
+    { config: () => ({}) },
+  ),
+  mutation(
+    "relationship field not listed in RelationEventsFilteringFields",
+    rule.relationFilter,
+    { kinds: ["snapshot"], types: relationshipTypes },
+    (m) => [line(m)],
+    {
+      config: (m) => {
+        const config = configAllowing(m);
+        config.RelationEventsFilteringFields = config.RelationEventsFilteringFields?.filter(
+          (field) => field !== "crosswalks",
+        );
+        return config;
+      },
+    },
+  ),
+  mutation(
+    "delta message without eventId",
+    rule.deltaMessage,
+    { types: ["ENTITY_CHANGED"], kinds: ["deltas"] },
+    (m) =>
+      edit(m, (c) => {
+        delete (c.payload.deltas as Record<string, unknown>).eventId;
+      }),
+  ),
+  mutation(
+    "delta item of an unknown type",
+    rule.deltaItem,
+    { types: ["ENTITY_CHANGED"], kinds: ["deltas"] },
+    (m) =>
+      edit(m, (c) => {
+        const deltas = c.payload.deltas as { deltaCollection: { delta: Record<string, unknown>[] } };
+        const first = deltas.deltaCollection.delta[0];
+        if (first) first.type = "ATTRIBUTE_MOVED";
+      }),
+  ),
+  mutation(
+    "ATTRIBUTE_CHANGED with newValue equal to oldValue",
+    rule.deltaOnlyChanged,
+    { types: ["ENTITY_CHANGED"], kinds: ["deltas"] },
+    (m) =>
+      edit(m, (c) => {
+        const deltas = c.payload.deltas as { deltaCollection: { delta: Record<string, unknown>[] } };
+        const value = { value: "same", ov: true, id: "v1", sources: ["configuration/sources/SAP"] };
+        deltas.deltaCollection.delta.push({
+          type: "ATTRIBUTE_CHANGED",
+          attributeType: "Country",
+          oldValue: value,
+          newValue: { ...value },
+        });
+      }),
+  ),
+  mutation("unknown event type", rule.knownType, { kinds: ["large-object"] }, (m) =>
+    edit(m, (c) => {
+      c.payload.type = "ENTITY_EXPLODED";
+      c.headers.eventType = "ENTITY_EXPLODED";
+    }),
+  ),
+  mutation("unsupported event type", rule.unsupportedType, {}, (m) =>
+    edit(m, (c) => {
+      c.payload.type = "RELATION_WOULD_CHANGE";
+      c.headers.eventType = "RELATION_WOULD_CHANGE";
+    }),
+  ),
+  mutation(
+    "GROUP_* type (currently unused)",
+    rule.unusedType,
+    { types: ["ENTITY_CREATED", "ENTITY_REMOVED"], kinds: ["snapshot", "large-object"] },
+    (m) =>
+      edit(m, (c) => {
+        c.payload.type = "GROUP_CHANGED";
+        c.headers.eventType = "GROUP_CHANGED";
+      }),
+    { severity: "warning" },
+  ),
+  mutation(
+    "ENTITY_CHANGED after ENTITY_REMOVED_GDPR",
+    rule.gdpr,
+    { types: entityTypes, kinds: ["snapshot"], objectVersion: "always" },
+    (m) => {
+      const version = Number(m.headers.objectVersion);
+      const removed = { ...m.headers, eventType: "ENTITY_REMOVED_GDPR", objectVersion: version };
+      const changed = { ...m.headers, eventType: "ENTITY_CHANGED", objectVersion: version + 1 };
+      return [
+        JSON.stringify({
+          headers: removed,
+          payload: { type: "ENTITY_REMOVED_GDPR", object: m.payload.object },
+        }),
+        JSON.stringify({ headers: changed, payload: { type: "ENTITY_CHANGED", object: m.payload.object } }),
+      ];
+    },
+  ),
+  mutation(
+    "ENTITY_REMOVED_GDPR arriving after a later-versioned ENTITY_CHANGED",
+    rule.gdpr,
+    { types: entityTypes, kinds: ["snapshot"], objectVersion: "always" },
+    (m) => {
+      const version = Number(m.headers.objectVersion);
+      const changed = { ...m.headers, eventType: "ENTITY_CHANGED", objectVersion: version + 1 };
+      const removed = { ...m.headers, eventType: "ENTITY_REMOVED_GDPR", objectVersion: version };
+      return [
+        JSON.stringify({ headers: changed, payload: { type: "ENTITY_CHANGED", object: m.payload.object } }),
+        JSON.stringify({
+          headers: removed,
+          payload: { type: "ENTITY_REMOVED_GDPR", object: m.payload.object },
+        }),
+      ];
+    },
+  ),
+  mutation(
+    "large-object fallback although largeObjectsSupport is false",
+    rule.largeObjectConfig,
+    { kinds: ["large-object"] },
+    (m) => [line(m)],
+    { config: (m) => configAllowing(m, { largeObjectsSupport: false }) },
+  ),
+];
