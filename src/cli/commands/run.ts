@@ -1,10 +1,387 @@
-// Placeholder until the "run" command lands; replaced by its owner.
+// lckit run: certify a target (default: the embedded reference) and write a report. Thin: parsing and
+// printing only; planning, running and rendering live in src/runner and src/report.
+import { randomInt } from "node:crypto";
+import { isAbsolute, relative, resolve } from "node:path";
+import { parseArgs } from "node:util";
+import type { RunResult } from "../../report/model.ts";
+import { exitCodeOf } from "../../report/verdict.ts";
+import { writeReport } from "../../report/write.ts";
+import type { Check, Clock, Level, Safety } from "../../runner/check.ts";
+import { shellQuote } from "../../runner/context.ts";
+import { startEmbeddedTarget } from "../../runner/embedded.ts";
+import { type Plan, planRun } from "../../runner/plan.ts";
+import { type ProgressEvent, runPlan } from "../../runner/run.ts";
+import { systemClock } from "../../runner/system-clock.ts";
+import { loadTargetFile, type TargetConfig, TargetFileError } from "../../runner/target-file.ts";
+import { type CliIo, UsageError } from "../io.ts";
 import type { Command } from "../main.ts";
 
+export const DEFAULT_RUNS = 25;
+
+const HELP = `Usage: lckit run [options]
+
+Certifies a target against the interface document and writes a report (report.json, junit.xml,
+summary.md, report.html) to <report dir>/<run id>/. Without --target it certifies the embedded
+reference implementation.
+
+Options:
+  --target FILE         target file (YAML or JSON; see docs/target-file.md)
+  --suite S             run only this suite (repeatable)
+  --check ID            run only this check id or glob, e.g. token-quota/* (repeatable)
+  --level L             lowest level to run: MUST, SHOULD or MAY (default MAY: all)
+  --allow CLASSES       safety classes allowed against a non-loopback target, beyond read:
+                        write,destructive,quota (adds to "allow" of the target file)
+  --confirm-tenant T    name the target's tenant to let destructive checks delete data in it
+  --seed N              seed of the property checks (default: random, printed at start)
+  --runs N              runs per property (default ${DEFAULT_RUNS})
+  --path P              replay one property counterexample (with --check and --seed)
+  --fault NAME          embedded reference only: switch on a seeded fault (repeatable)
+  --list                print the plan (what would run, what is skipped and why); send nothing
+  --report-dir DIR      where reports go (default: reports)
+  --format F            text (default) or json (the run result on stdout)
+  --help                this text
+
+Exit codes: 0 conformant (also INCOMPLETE: nothing failed, but some MUST checks did not run),
+1 a MUST check failed, 2 usage or configuration error, 3 the run broke (a fault of the kit).
+`;
+
+interface RunArgs {
+  target?: string;
+  suites: string[];
+  checks: string[];
+  level: Level;
+  allow: Safety[];
+  confirmTenant?: string;
+  seed?: number;
+  runs: number;
+  path?: string;
+  faults: string[];
+  list: boolean;
+  reportDir: string;
+  format: "text" | "json";
+}
+
 export const command: Command = {
-  summary: "run",
-  async run(_argv, io) {
-    io.err("lckit run: this command is not available yet\n");
-    return 2;
+  summary: "certify a target and write a conformance report",
+  async run(argv, io) {
+    const args = parseRunArgs(argv);
+    if (args === "help") {
+      io.out(HELP);
+      return 0;
+    }
+    return runCommand(args, io);
   },
 };
+
+export function parseRunArgs(argv: string[]): RunArgs | "help" {
+  let parsed: ReturnType<typeof parse>;
+  try {
+    parsed = parse(argv);
+  } catch (error) {
+    throw new UsageError(`${error instanceof Error ? error.message : String(error)}; see lckit run --help`);
+  }
+  const v = parsed.values;
+  if (v.help) return "help";
+  if (parsed.positionals.length > 0)
+    throw new UsageError(
+      `unexpected argument "${parsed.positionals[0]}"; options start with --, see lckit run --help`,
+    );
+  const level = (v.level ?? "MAY").toUpperCase();
+  if (level !== "MUST" && level !== "SHOULD" && level !== "MAY")
+    throw new UsageError(`--level expects MUST, SHOULD or MAY, got "${v.level}"`);
+  const allow = (v.allow ?? [])
+    .flatMap((a) => a.split(","))
+    .map((a) => a.trim())
+    .filter(Boolean);
+  for (const a of allow)
+    if (!["read", "write", "destructive", "quota"].includes(a))
+      throw new UsageError(`--allow expects a comma-separated list of write, destructive, quota; got "${a}"`);
+  const format = v.format ?? "text";
+  if (format !== "text" && format !== "json")
+    throw new UsageError(`--format expects text or json, got "${format}"`);
+  const seed = v.seed === undefined ? undefined : integer("--seed", v.seed, -(2 ** 31), 2 ** 31 - 1);
+  const runs = v.runs === undefined ? DEFAULT_RUNS : integer("--runs", v.runs, 1, 1_000_000);
+  if (v.path !== undefined && seed === undefined)
+    throw new UsageError(
+      "--path replays a counterexample of one seed: give --seed too (copy the replay command)",
+    );
+  if (v.path !== undefined && !/^\d+(:\d+)*$/.test(v.path))
+    throw new UsageError(`--path expects a fast-check path like 3:1:0, got "${v.path}"`);
+  if (v.fault && v.fault.length > 0 && v.target !== undefined)
+    throw new UsageError(
+      "--fault switches faults of the embedded reference; it cannot be used with --target",
+    );
+  return {
+    ...(v.target === undefined ? {} : { target: v.target }),
+    suites: v.suite ?? [],
+    checks: v.check ?? [],
+    level,
+    allow: allow as Safety[],
+    ...(v["confirm-tenant"] === undefined ? {} : { confirmTenant: v["confirm-tenant"] }),
+    ...(seed === undefined ? {} : { seed }),
+    runs,
+    ...(v.path === undefined ? {} : { path: v.path }),
+    faults: v.fault ?? [],
+    list: v.list ?? false,
+    reportDir: v["report-dir"] ?? "reports",
+    format,
+  };
+}
+
+function parse(argv: string[]) {
+  return parseArgs({
+    args: argv,
+    strict: true,
+    allowPositionals: true,
+    options: {
+      target: { type: "string" },
+      suite: { type: "string", multiple: true },
+      check: { type: "string", multiple: true },
+      level: { type: "string" },
+      allow: { type: "string", multiple: true },
+      "confirm-tenant": { type: "string" },
+      seed: { type: "string" },
+      runs: { type: "string" },
+      path: { type: "string" },
+      fault: { type: "string", multiple: true },
+      list: { type: "boolean" },
+      "report-dir": { type: "string" },
+      format: { type: "string" },
+      help: { type: "boolean", short: "h" },
+    },
+  });
+}
+
+function integer(flag: string, raw: string, min: number, max: number): number {
+  if (!/^-?\d+$/.test(raw) || Number(raw) < min || Number(raw) > max)
+    throw new UsageError(`${flag} expects an integer from ${min} to ${max}, got "${raw}"`);
+  return Number(raw);
+}
+
+interface Prepared {
+  config?: TargetConfig;
+  plan: Plan;
+  fetch: (request: Request) => Promise<Response>;
+  clock: Clock;
+  replayBase: string;
+}
+
+async function runCommand(args: RunArgs, io: CliIo): Promise<number> {
+  const prepared = await prepare(args, io);
+  const { plan } = prepared;
+  if (args.list) {
+    io.out(args.format === "json" ? `${JSON.stringify(planAsData(plan), null, 2)}\n` : planAsText(plan));
+    return 0;
+  }
+
+  const seed = args.seed ?? randomInt(0, 2 ** 31 - 1);
+  const running = plan.entries.filter((e) => e.action === "run").length;
+  const skipped = plan.entries.filter((e) => e.action === "skip" && e.skipKind !== "selection").length;
+  io.err(
+    `lckit run: ${plan.target.name} (${plan.target.baseUrl}), ${running} checks to run, ${skipped} skipped; ` +
+      `seed ${seed}${args.seed === undefined ? ` (random; replay with --seed ${seed})` : ""}, ${args.runs} runs per property\n`,
+  );
+  const progress = progressPrinter(io);
+  const result = await runPlan(plan, {
+    fetch: prepared.fetch,
+    clock: prepared.clock,
+    seed,
+    runs: args.runs,
+    ...(args.path === undefined ? {} : { replayPath: args.path }),
+    onProgress: progress.onEvent,
+    command: prepared.replayBase,
+    ...(prepared.config?.rateLimit ? { rateLimit: prepared.config.rateLimit } : {}),
+    ...(prepared.config?.timeoutMs === undefined ? {} : { timeoutMs: prepared.config.timeoutMs }),
+    ...(prepared.config?.checkTimeoutMs === undefined
+      ? {}
+      : { checkTimeoutMs: prepared.config.checkTimeoutMs }),
+  });
+  progress.done();
+
+  const reportRoot = isAbsolute(args.reportDir) ? args.reportDir : resolve(io.cwd, args.reportDir);
+  const written = writeReport(result, reportRoot);
+  if (args.format === "json") io.out(`${JSON.stringify(result, null, 2)}\n`);
+  else io.out(summaryText(result, displayPath(io.cwd, written.dir)));
+  if (args.format === "json") io.err(`report: ${displayPath(io.cwd, written.dir)}\n`);
+  return exitCodeOf(result.verdict);
+}
+
+async function prepare(args: RunArgs, io: CliIo): Promise<Prepared> {
+  const checks = await loadChecks(io);
+  const planOptions = {
+    suites: args.suites,
+    ids: args.checks,
+    level: args.level,
+  };
+  let prepared: Prepared;
+  if (args.target !== undefined) {
+    const file = resolve(io.cwd, args.target);
+    let config: TargetConfig;
+    try {
+      config = loadTargetFile(file, io.env);
+    } catch (error) {
+      if (error instanceof TargetFileError)
+        throw new UsageError(`target file ${error.message.replace(`${file}`, displayPath(io.cwd, file))}`);
+      throw error;
+    }
+    const confirmTenant = args.confirmTenant ?? config.confirmTenant;
+    const plan = planRun(checks, {
+      ...planOptions,
+      target: config.target,
+      allow: [...new Set([...config.allow, ...args.allow])],
+      ...(confirmTenant === undefined ? {} : { confirmTenant }),
+      drivableClock: false,
+    });
+    prepared = {
+      config,
+      plan,
+      fetch: (request) => fetch(request),
+      clock: systemClock(),
+      replayBase: `lckit run --target ${shellQuote(args.target)}`,
+    };
+  } else {
+    const embedded = await startEmbeddedTarget({ faults: args.faults }).catch((error: unknown) => {
+      const message = error instanceof Error ? error.message : String(error);
+      if (args.faults.length > 0 && /fault/i.test(message)) throw new UsageError(`--fault: ${message}`);
+      throw error;
+    });
+    const plan = planRun(checks, {
+      ...planOptions,
+      target: embedded.target,
+      allow: args.allow,
+      ...(args.confirmTenant === undefined ? {} : { confirmTenant: args.confirmTenant }),
+      drivableClock: true,
+    });
+    prepared = {
+      plan,
+      fetch: embedded.fetch,
+      clock: embedded.clock,
+      replayBase: `lckit run${args.faults.map((f) => ` --fault ${shellQuote(f)}`).join("")}`,
+    };
+  }
+  const { unmatched } = prepared.plan;
+  if (unmatched.suites.length > 0 || unmatched.ids.length > 0) {
+    const suites = [...new Set(checks.map((c) => c.suite))].sort();
+    const parts = [
+      ...unmatched.suites.map((s) => `--suite ${s} matches no suite`),
+      ...unmatched.ids.map((id) => `--check ${id} matches no check id`),
+    ];
+    throw new UsageError(
+      `${parts.join("; ")}. Suites: ${suites.join(", ")}. See the ids with lckit run --list`,
+    );
+  }
+  return prepared;
+}
+
+/** The checks of the kit (suites/index.ts). LCKIT_CHECKS_MODULE names another module exporting allChecks:
+ *  the kit's own CLI tests use it, and so can teams with extra checks of their own. */
+async function loadChecks(io: CliIo): Promise<Check[]> {
+  const custom = io.env.LCKIT_CHECKS_MODULE;
+  const specifier = custom ? new URL(`file://${resolve(io.cwd, custom)}`).href : "../../../suites/index.ts";
+  const mod = (await import(specifier)) as { allChecks?: Check[] };
+  if (!Array.isArray(mod.allChecks))
+    throw new Error(`${custom ?? "suites/index.ts"} must export allChecks: Check[]`);
+  return mod.allChecks;
+}
+
+function planAsData(plan: Plan) {
+  return {
+    target: {
+      name: plan.target.name,
+      baseUrl: plan.target.baseUrl,
+      rdmUrl: plan.target.rdmUrl,
+      tenant: plan.target.tenant,
+    },
+    checks: plan.entries
+      .filter((e) => e.skipKind !== "selection")
+      .map((e) => ({
+        id: e.check.id,
+        suite: e.check.suite,
+        level: e.check.level,
+        safety: e.check.safety,
+        requirements: e.check.requirements,
+        action: e.action,
+        ...(e.reason === undefined ? {} : { reason: e.reason }),
+      })),
+    notSelected: plan.entries.filter((e) => e.skipKind === "selection").length,
+  };
+}
+
+function planAsText(plan: Plan): string {
+  const chosen = plan.entries.filter((e) => e.skipKind !== "selection");
+  const width = Math.max(10, ...chosen.map((e) => e.check.id.length));
+  const lines = chosen.map((e) =>
+    e.action === "run"
+      ? `run   ${e.check.id.padEnd(width)}  ${e.check.level.padEnd(6)} ${e.check.safety}`
+      : `skip  ${e.check.id.padEnd(width)}  ${e.check.level.padEnd(6)} ${e.reason ?? ""}`,
+  );
+  const runs = chosen.filter((e) => e.action === "run").length;
+  const notSelected = plan.entries.length - chosen.length;
+  return `${lines.join("\n")}\n\n${runs} to run, ${chosen.length - runs} skipped${notSelected > 0 ? `, ${notSelected} not selected` : ""} (target ${plan.target.name}; nothing was sent)\n`;
+}
+
+const mark: Record<string, string> = {
+  passed: "passed ",
+  failed: "FAILED ",
+  skipped: "skipped",
+  broken: "BROKEN ",
+};
+
+/** Live progress on a terminal (one rewritten line, findings kept), plain lines otherwise (CI logs). */
+function progressPrinter(io: CliIo) {
+  let live = false;
+  const clear = () => {
+    if (live) io.err("\r\x1b[2K");
+    live = false;
+  };
+  return {
+    onEvent(event: ProgressEvent) {
+      const counter = `[${event.index + 1}/${event.total}]`;
+      if (event.type === "check-started") {
+        if (io.isTty) {
+          clear();
+          io.err(`${counter} ${event.id} ...`);
+          live = true;
+        }
+        return;
+      }
+      const r = event.result;
+      const line = `${mark[r.status]} ${r.id} ${r.durationMs} ms${r.status === "passed" ? "" : `: ${oneLine(r.message ?? r.reason ?? "")}`}\n`;
+      if (io.isTty) {
+        clear();
+        // On a terminal only findings stay on screen; passes scroll by in the live line.
+        if (r.status !== "passed" && r.status !== "skipped") io.err(`${counter} ${line}`);
+      } else io.err(`${counter} ${line}`);
+    },
+    done: clear,
+  };
+}
+
+function oneLine(text: string): string {
+  const flat = text.replace(/\s+/g, " ");
+  return flat.length > 160 ? `${flat.slice(0, 160)}…` : flat;
+}
+
+function summaryText(result: RunResult, dir: string): string {
+  const s = result.counts.byStatus;
+  const lines = [
+    "",
+    `${result.checks.length} checks: ${s.passed} passed, ${s.failed} failed, ${s.skipped} skipped, ${s.broken} broken; ` +
+      `${result.requestsSent} requests in ${(result.durationMs / 1000).toFixed(1)} s; seed ${result.seed}`,
+  ];
+  const failed = result.checks.filter((c) => c.status === "failed");
+  for (const c of failed.slice(0, 20)) {
+    lines.push(`  ${c.level} ${c.id}: ${oneLine(c.message ?? "")}`);
+    lines.push(
+      `    replay: ${c.counterexample?.replay ?? `${result.command} --check ${c.id} --seed ${result.seed}`}`,
+    );
+  }
+  if (failed.length > 20) lines.push(`  ... and ${failed.length - 20} more (see the report)`);
+  lines.push(`report: ${dir}`, `verdict: ${result.verdict} (${result.verdictReason})`, "");
+  return lines.join("\n");
+}
+
+function displayPath(cwd: string, path: string): string {
+  const rel = relative(cwd, path);
+  return rel === "" || rel.startsWith("..") || isAbsolute(rel) ? path : rel;
+}

@@ -1,0 +1,166 @@
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import { main } from "../../src/cli/main.ts";
+import { captureIo } from "../cli/capture-io.ts";
+
+const dir = mkdtempSync(join(tmpdir(), "lckit-run-"));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+const checksModule = join(import.meta.dirname, "cli-checks.ts");
+writeFileSync(
+  join(dir, "literal.yaml"),
+  "name: x\nbaseUrl: https://a.example.com\ntenant: acme\ncredentials:\n  viewer: { clientId: v, clientSecret: hunter2 }\n",
+);
+writeFileSync(
+  join(dir, "refused.yaml"),
+  [
+    "name: nothing listens here",
+    "baseUrl: http://127.0.0.1:9",
+    "tenant: acme",
+    "timeoutMs: 2000",
+    "credentials:",
+    "  viewer: { clientIdEnv: T_VIEWER_ID, clientSecretEnv: T_VIEWER_SECRET }",
+    "",
+  ].join("\n"),
+);
+writeFileSync(join(dir, "remote.yaml"), "name: remote\nbaseUrl: https://lookup.example.com\ntenant: acme\n");
+
+async function run(argv: string[], env: Record<string, string> = {}) {
+  const io = captureIo();
+  io.env = { LCKIT_CHECKS_MODULE: checksModule, ...env };
+  io.cwd = dir;
+  const code = await main(["run", ...argv], io);
+  return { code, out: io.stdout(), err: io.stderr() };
+}
+
+describe("lckit run", () => {
+  it.each<
+    [string, { argv: string[]; env?: Record<string, string>; code: number; err?: RegExp; out?: RegExp }]
+  >([
+    ["--help", { argv: ["--help"], code: 0, out: /Usage: lckit run/ }],
+    [
+      "an unknown option",
+      { argv: ["--colour"], code: 2, err: /Unknown option '--colour'.*lckit run --help/ },
+    ],
+    [
+      "a bad level",
+      { argv: ["--level", "MIGHT"], code: 2, err: /--level expects MUST, SHOULD or MAY, got "MIGHT"/ },
+    ],
+    [
+      "a bad allow",
+      { argv: ["--allow", "write,everything"], code: 2, err: /--allow expects .* got "everything"/ },
+    ],
+    ["a bad seed", { argv: ["--seed", "abc"], code: 2, err: /--seed expects an integer/ }],
+    ["--path without --seed", { argv: ["--path", "1:2"], code: 2, err: /give --seed too/ }],
+    [
+      "an unknown suite",
+      { argv: ["--suite", "nope"], code: 2, err: /--suite nope matches no suite\. Suites: sample/ },
+    ],
+    ["an unknown check", { argv: ["--check", "x/*"], code: 2, err: /--check x\/\* matches no check id/ }],
+    [
+      "a missing target file",
+      { argv: ["--target", "missing.yaml"], code: 2, err: /missing\.yaml: no such file/ },
+    ],
+    [
+      "a literal secret in the target file",
+      {
+        argv: ["--target", "literal.yaml"],
+        code: 2,
+        err: /literal\.yaml has 2 problems:\n {2}- credentials\.viewer\.clientId: literal credentials/,
+      },
+    ],
+    [
+      "a missing environment variable",
+      { argv: ["--target", "refused.yaml"], code: 2, err: /environment variable T_VIEWER_ID is not set/ },
+    ],
+    [
+      "--fault with --target",
+      { argv: ["--target", "remote.yaml", "--fault", "x"], code: 2, err: /cannot be used with --target/ },
+    ],
+    ["an unknown fault", { argv: ["--fault", "no-such-fault"], code: 2, err: /--fault: .*no-such-fault/ }],
+  ])(
+    "exits 2 on usage or configuration errors, or 0 for help: %s",
+    async (_name, { argv, env, code, err, out }) => {
+      const got = await run(argv, env);
+      expect(got.code).toBe(code);
+      if (err) expect(got.err).toMatch(err);
+      if (out) expect(got.out).toMatch(out);
+    },
+  );
+
+  it.each<[string, { argv: string[]; code: number; verdict: string }]>([
+    ["a passing check", { argv: ["--check", "sample/health"], code: 0, verdict: "CONFORMANT" }],
+    [
+      "a SHOULD failure",
+      { argv: ["--check", "sample/health", "--check", "sample/should-fail"], code: 0, verdict: "CONFORMANT" },
+    ],
+    ["a MUST failure", { argv: ["--check", "sample/must-*"], code: 1, verdict: "NOT CONFORMANT" }],
+    [
+      "a seeded fault of the reference",
+      {
+        argv: ["--check", "sample/health", "--fault", "healthcheck-not-ok"],
+        code: 1,
+        verdict: "NOT CONFORMANT",
+      },
+    ],
+    ["a broken check", { argv: ["--suite", "sample"], code: 3, verdict: "BROKEN" }],
+  ])("exit code and verdict for %s", async (_name, { argv, code, verdict }) => {
+    const got = await run([...argv, "--seed", "7", "--report-dir", "out"]);
+    expect(got.code).toBe(code);
+    expect(got.out).toMatch(new RegExp(`verdict: ${verdict} `));
+    const folder = /report: (\S+)/.exec(got.out)?.[1] ?? "";
+    for (const file of ["report.json", "junit.xml", "summary.md", "report.html"])
+      expect(existsSync(join(dir, folder, file)), file).toBe(true);
+    expect(got.err).toMatch(/seed 7, 25 runs per property/);
+  });
+
+  it("prints one plain line per check when not on a terminal", async () => {
+    const got = await run(["--check", "sample/*", "--seed", "1", "--report-dir", "out"]);
+    expect(got.err).toMatch(/^\[1\/5\] passed {2}sample\/health \d+ ms$/m);
+    expect(got.err).toMatch(/^\[3\/5\] FAILED {2}sample\/must-fail \d+ ms: a MUST finding$/m);
+    expect(got.err).toMatch(/^\[4\/5\] BROKEN {2}sample\/broken \d+ ms: RangeError: a fault of the kit$/m);
+    expect(got.out).toMatch(/replay: lckit run --check sample\/must-fail --seed 1/);
+  });
+
+  it("--list prints the plan and sends nothing, even to an unreachable target", async () => {
+    const got = await run(["--target", "remote.yaml", "--list"]);
+    expect(got.code).toBe(0);
+    expect(got.out).toMatch(/^run {3}sample\/must-fail/m);
+    expect(got.out).toMatch(/^skip {2}sample\/health .*needs credentials for role viewer/m);
+    expect(got.out).toMatch(/^skip {2}sample\/writes .*safety: write checks do not run/m);
+    expect(got.out).toMatch(/nothing was sent/);
+  });
+
+  it("--format json writes the run result to stdout", async () => {
+    const got = await run([
+      "--check",
+      "sample/health",
+      "--seed",
+      "3",
+      "--format",
+      "json",
+      "--report-dir",
+      "out",
+    ]);
+    const result = JSON.parse(got.out) as { verdict: string; seed: number; runId: string };
+    expect(result).toMatchObject({ verdict: "CONFORMANT", seed: 3 });
+    expect(JSON.parse(readFileSync(join(dir, "out", result.runId, "report.json"), "utf8")).runId).toBe(
+      result.runId,
+    );
+  });
+
+  it("certifies a live target from a file with credentials from the environment; a refused connection fails", async () => {
+    const got = await run(["--target", "refused.yaml", "--check", "sample/health", "--report-dir", "out"], {
+      T_VIEWER_ID: "viewer-id",
+      T_VIEWER_SECRET: "viewer-secret-from-env",
+    });
+    expect(got.code).toBe(1);
+    expect(got.err).toMatch(/POST http:\/\/127\.0\.0\.1:9\/oauth\/token failed/);
+    expect(got.out).toMatch(/replay: lckit run --target refused\.yaml --check sample\/health --seed \d+/);
+    const folder = /report: (\S+)/.exec(got.out)?.[1] ?? "";
+    const html = readFileSync(join(dir, folder, "report.html"), "utf8");
+    expect(html).not.toContain("viewer-secret-from-env");
+  });
+});
