@@ -15,6 +15,7 @@ export const documentFiles: Record<Host, string> = {
   "lookup-data": "lookup-data.yaml",
 };
 
+/** What findOperation answers: the operation and the concrete path's parameters. */
 export interface OperationMatch {
   operation: ContractOperation;
   /** Decoded path parameters, e.g. { tenantId: "acme" }. */
@@ -23,6 +24,7 @@ export interface OperationMatch {
   prefix: string;
 }
 
+/** The loaded contract; every method is synchronous and uses validators compiled at load. */
 export interface Contract {
   /** Every operation of both documents, in document order. */
   readonly operations: readonly ContractOperation[];

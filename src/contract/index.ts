@@ -2,8 +2,10 @@
 export type { Contract, OperationMatch } from "./contract.ts";
 export { bodySchemas, documentFiles, loadContract, openapiDir } from "./contract.ts";
 export { decodeBody, essence, isJsonMedia, matchMediaType } from "./media-types.ts";
+// Operations as data: id, host, method, path template, roles, requirement and assumption ids.
 export type { ContractOperation, ContractParameter, Host, HttpMethod } from "./operations.ts";
 export { PathMatcher } from "./operations.ts";
 export { isObject, RefResolver } from "./ref-resolver.ts";
+// A departure from the contract as data: instancePath, schemaPath, keyword, message.
 export type { Violation } from "./violations.ts";
 export { SchemaValidators } from "./violations.ts";

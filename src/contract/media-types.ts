@@ -7,6 +7,7 @@ export function essence(contentType: string | null | undefined): string {
   return (contentType ?? "").split(";")[0]?.trim().toLowerCase() ?? "";
 }
 
+/** True for application/json and any +json media type. */
 export function isJsonMedia(media: string): boolean {
   return media === "application/json" || media.endsWith("+json");
 }
@@ -24,6 +25,7 @@ export function matchMediaType(declared: string[], contentType: string): string 
   return declared.find((media) => essence(media) === "*/*" || essence(media) === `${type}/*`);
 }
 
+/** A decoded body: absent, present with its value, or a violation (bad JSON). */
 export type Decoded = { present: false } | { present: true; value: unknown } | { violation: Violation };
 
 /**

@@ -4,10 +4,12 @@ import { isObject } from "./ref-resolver.ts";
 /** Which server an operation lives on: {base_url} (platform.yaml) or {rdm_url} (lookup-data.yaml). */
 export type Host = "platform" | "lookup-data";
 
+/** Methods the contract uses, upper case. */
 export type HttpMethod = "GET" | "PUT" | "POST" | "DELETE" | "PATCH";
 
 const methods: HttpMethod[] = ["GET", "PUT", "POST", "DELETE", "PATCH"];
 
+/** One path/query/header parameter of an operation (path-level and operation-level merged). */
 export interface ContractParameter {
   name: string;
   in: "path" | "query" | "header" | "cookie";
@@ -40,6 +42,7 @@ export interface ContractOperation {
   raw: Record<string, unknown>;
 }
 
+/** The operations of one resolved document, as data. */
 export function extractOperations(document: Record<string, unknown>, host: Host): ContractOperation[] {
   const operations: ContractOperation[] = [];
   const rootSecurity = document.security;

@@ -74,6 +74,7 @@ function followPointer(document: unknown, pointer: string, key: string): unknown
   return node;
 }
 
+/** True for a plain (non-array, non-null) object. */
 export function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === "object" && value !== null && !Array.isArray(value);
 }

@@ -4,10 +4,12 @@ import type { Host } from "../contract/index.ts";
 import { writeMockDocuments } from "./mock-documents.ts";
 import { type PrismProcess, startPrism } from "./prism-process.ts";
 
-export { prismBin } from "./prism-process.ts";
+export { PortInUseError, prismBin } from "./prism-process.ts";
 
+/** Default loopback ports: platform 4010, lookup-data 4011. */
 export const defaultPorts: Record<Host, number> = { platform: 4010, "lookup-data": 4011 };
 
+/** How to start the mock; every field is optional. */
 export interface MockOptions {
   /** Port of the platform document ({base_url}); default 4010. */
   platformPort?: number;
@@ -21,6 +23,7 @@ export interface MockOptions {
   onLine?: (line: string) => void;
 }
 
+/** A running mock: its two base URLs, the Prism PIDs and how to stop it. */
 export interface MockServer {
   /** {base_url} of the mock, e.g. http://127.0.0.1:4010. */
   baseUrl: string;
@@ -34,6 +37,7 @@ export interface MockServer {
 
 const host = "127.0.0.1";
 
+/** Starts one Prism per document on 127.0.0.1 and resolves when both listen; stops both if one fails. */
 export async function startMock(options: MockOptions = {}): Promise<MockServer> {
   const ports: Record<Host, number> = {
     platform: options.platformPort ?? defaultPorts.platform,

@@ -5,6 +5,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { type Host, loadContract } from "../contract/index.ts";
 
+/** The documents written for Prism and how to remove them. */
 export interface MockDocuments {
   /** Path of the JSON document written for each host. */
   files: Record<Host, string>;
@@ -12,6 +13,7 @@ export interface MockDocuments {
   remove(): void;
 }
 
+/** Writes both resolved documents, with concrete server URLs, to a fresh temporary directory. */
 export function writeMockDocuments(urls: Record<Host, string>): MockDocuments {
   const { documents } = loadContract();
   const dir = mkdtempSync(join(tmpdir(), "lckit-mock-"));

@@ -3,6 +3,7 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { join } from "node:path";
 
+/** The Prism binary of this repository (node_modules/.bin/prism). */
 export const prismBin = join(
   new URL(".", import.meta.url).pathname,
   "..",
@@ -12,6 +13,7 @@ export const prismBin = join(
   "prism",
 );
 
+/** One Prism process: document, loopback address, optional seed for dynamic responses. */
 export interface PrismOptions {
   document: string;
   port: number;
@@ -23,12 +25,22 @@ export interface PrismOptions {
   onLine?: (line: string) => void;
 }
 
+/** Prism could not listen because the port is taken. */
+export class PortInUseError extends Error {
+  override name = "PortInUseError";
+  constructor(readonly port: number) {
+    super(`port ${port} on 127.0.0.1 is already in use; stop what holds it or choose another port`);
+  }
+}
+
+/** A listening Prism process, stopped by its PID. */
 export interface PrismProcess {
   pid: number;
   url: string;
   stop(): Promise<void>;
 }
 
+/** Spawns Prism and resolves once it reports it listens; rejects (and stops it) otherwise. */
 export function startPrism(options: PrismOptions): Promise<PrismProcess> {
   const args = ["mock", options.document, "--host", options.host, "--port", String(options.port)];
   if (options.seed !== undefined) args.push("--dynamic", "--seed", options.seed);
@@ -41,12 +53,17 @@ export function startPrism(options: PrismOptions): Promise<PrismProcess> {
 
   return new Promise((resolvePromise, reject) => {
     let settled = false;
+    let portInUse = false;
     const fail = (reason: string) => {
       if (settled) return;
       settled = true;
       clearTimeout(timer);
       void stopChild(child);
-      reject(new Error(`Prism did not start on ${url}: ${reason}. Last output:\n${tail.join("\n")}`));
+      if (portInUse) reject(new PortInUseError(options.port));
+      else
+        reject(
+          new Error(`Prism did not start on ${url}: ${reason}. Last output:\n${tail.slice(-8).join("\n")}`),
+        );
     };
     const timer = setTimeout(
       () =>
@@ -59,6 +76,7 @@ export function startPrism(options: PrismOptions): Promise<PrismProcess> {
         tail.push(line);
         if (tail.length > 20) tail.shift();
         options.onLine?.(line);
+        if (line.includes("EADDRINUSE")) portInUse = true;
         if (!settled && line.includes("Prism is listening on")) {
           settled = true;
           clearTimeout(timer);

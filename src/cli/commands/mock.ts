@@ -1,5 +1,5 @@
 // `lckit mock`: serves the two OpenAPI documents with Prism on loopback until SIGINT or SIGTERM.
-import { defaultPorts, startMock } from "../../mock/index.ts";
+import { defaultPorts, type MockServer, PortInUseError, startMock } from "../../mock/index.ts";
 import { type CliIo, UsageError } from "../io.ts";
 import type { Command } from "../main.ts";
 
@@ -118,11 +118,18 @@ async function run(argv: string[], io: CliIo): Promise<number> {
   io.err(
     `lckit mock: starting Prism (${args.seed === undefined ? "static examples" : `dynamic, seed ${args.seed}`})\n`,
   );
-  const mock = await startMock({
-    platformPort: args.platformPort,
-    lookupDataPort: args.lookupDataPort,
-    ...(args.seed !== undefined ? { seed: args.seed } : {}),
-  });
+  let mock: MockServer;
+  try {
+    mock = await startMock({
+      platformPort: args.platformPort,
+      lookupDataPort: args.lookupDataPort,
+      ...(args.seed !== undefined ? { seed: args.seed } : {}),
+    });
+  } catch (error) {
+    if (!(error instanceof PortInUseError)) throw error;
+    const flag = error.port === args.platformPort ? "--platform-port" : "--lookup-data-port";
+    throw new UsageError(`${error.message} (${flag} ${error.port}).`);
+  }
   io.out(`platform ${mock.baseUrl}\nlookup-data ${mock.rdmUrl}\n`);
   io.err(`lckit mock: serving {base_url}=${mock.baseUrl} {rdm_url}=${mock.rdmUrl}; Ctrl-C stops\n`);
   const signal = await untilSignal();
