@@ -107,11 +107,15 @@ export function parseTargetFile(
       },
     ]);
 
+  // Literal secrets first (they say what to do instead), then what the schema finds elsewhere.
   const literal = literalSecrets(data as Record<string, unknown>);
-  if (literal.length > 0) throw new TargetFileError(file, literal);
-
   const validate = validator();
-  if (!validate(data)) throw new TargetFileError(file, schemaProblems(validate.errors ?? []));
+  const valid = validate(data);
+  if (literal.length > 0 || !valid) {
+    const flagged = new Set(literal.map((p) => p.path));
+    const rest = schemaProblems(validate.errors ?? []).filter((p) => !flagged.has(p.path));
+    throw new TargetFileError(file, [...literal, ...rest]);
+  }
   const raw = data as RawTarget;
 
   const problems = [...urlProblems(raw), ...relationProblems(raw)];

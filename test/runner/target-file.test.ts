@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
@@ -197,5 +197,15 @@ describe("target file", () => {
     ["http://10.0.0.1", false],
   ])("isLoopback(%s) is %s", (url, want) => {
     expect(isLoopback(url)).toBe(want);
+  });
+});
+
+describe("examples/target.example.yaml", () => {
+  it("is a valid target file once its environment variables are set", () => {
+    const file = new URL("../../examples/target.example.yaml", import.meta.url).pathname;
+    const names = [...readFileSync(file, "utf8").matchAll(/Env: ([A-Z_]+)/g)].map((m) => m[1] ?? "");
+    const config = loadTargetFile(file, Object.fromEntries(names.map((n) => [n, `value-of-${n}`])));
+    expect(Object.keys(config.target.credentials)).toHaveLength(6);
+    expect(config.target.loopback).toBe(false);
   });
 });

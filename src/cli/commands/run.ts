@@ -206,7 +206,20 @@ async function runCommand(args: RunArgs, io: CliIo): Promise<number> {
   return exitCodeOf(result.verdict);
 }
 
+function readTarget(target: string, io: CliIo): TargetConfig {
+  const file = resolve(io.cwd, target);
+  try {
+    return loadTargetFile(file, io.env);
+  } catch (error) {
+    if (error instanceof TargetFileError)
+      throw new UsageError(`target file ${error.message.replace(file, displayPath(io.cwd, file))}`);
+    throw error;
+  }
+}
+
 async function prepare(args: RunArgs, io: CliIo): Promise<Prepared> {
+  // Configuration errors first: they are the user's to fix, whatever the checks are.
+  const config = args.target === undefined ? undefined : readTarget(args.target, io);
   const checks = await loadChecks(io);
   const planOptions = {
     suites: args.suites,
@@ -214,16 +227,7 @@ async function prepare(args: RunArgs, io: CliIo): Promise<Prepared> {
     level: args.level,
   };
   let prepared: Prepared;
-  if (args.target !== undefined) {
-    const file = resolve(io.cwd, args.target);
-    let config: TargetConfig;
-    try {
-      config = loadTargetFile(file, io.env);
-    } catch (error) {
-      if (error instanceof TargetFileError)
-        throw new UsageError(`target file ${error.message.replace(`${file}`, displayPath(io.cwd, file))}`);
-      throw error;
-    }
+  if (config !== undefined && args.target !== undefined) {
     const confirmTenant = args.confirmTenant ?? config.confirmTenant;
     const plan = planRun(checks, {
       ...planOptions,
