@@ -1,0 +1,228 @@
+// Each seeded fault breaks its rule when switched on, and the reference keeps the rule when it is off.
+import { readdirSync, readFileSync } from "node:fs";
+import { describe, expect, it } from "vitest";
+import {
+  createReference,
+  FAULTS,
+  type FaultName,
+  type Lookup,
+  type Task,
+} from "../../src/reference/index.ts";
+import { type Harness, HOUR, setup } from "./harness.ts";
+
+const ids = (h: Harness, tenant: string) =>
+  (h.ref.state.lookups.get(tenant)?.inIdentityOrder() ?? []).map((l) => `${l.type}/${l.code}`);
+
+async function quota(h: Harness, max: number, customer = "cust-acme", admin = "acme-admin") {
+  return h.call("POST", `/oauth/customers/${customer}`, {
+    token: await h.token(admin),
+    body: { multitokenConfig: { clientCredentialsMultiTokenConfig: { maxActiveTokensAllowed: max } } },
+  });
+}
+
+async function firstPage(h: Harness, path: string, caller = "acme-viewer") {
+  const a = await h.call("POST", path, { token: await h.token(caller) });
+  return a.body as { scrollId?: string; values: Record<string, unknown>[] };
+}
+
+/** Runs a delete task and waits (bounded) for it to finish; false when it never completes. */
+async function deleteAndWait(h: Harness, body: unknown): Promise<boolean> {
+  const token = await h.token("acme-editor");
+  const task = (await h.call("POST", "/tasks/acme", { token, body })).body as Task;
+  for (let i = 0; i < 20; i++) {
+    const s = (await h.call("GET", `/tasks/acme/${task.id}`, { token })).body as Task;
+    if (s.status === "COMPLETED") return true;
+    await new Promise((resolve) => setTimeout(resolve, 5));
+  }
+  return false;
+}
+
+/** For each fault: a scenario that answers "did the rule break?" */
+const SCENARIOS: Record<FaultName, (h: Harness) => Promise<boolean>> = {
+  "scan-repeats-record-at-page-boundary": async (h) => {
+    const { values } = await h.scanAll("/lookups/acme/_scan?limit=50", await h.token("acme-viewer"));
+    return new Set((values as Lookup[]).map((l) => l.type + l.code)).size !== values.length;
+  },
+  "scan-loses-record-at-page-boundary": async (h) => {
+    const { values } = await h.scanAll("/lookups/acme/_scan?limit=50", await h.token("acme-viewer"));
+    return values.length !== ids(h, "acme").length;
+  },
+  "scan-ignores-order": async (h) => {
+    const page = await firstPage(h, "/lookups/acme/_scan?limit=1&order=desc");
+    return `${page.values[0]?.type}/${page.values[0]?.code}` !== ids(h, "acme").at(-1);
+  },
+  "scan-ignores-sort": async (h) => {
+    const versions = (await firstPage(h, "/lookups/acme/_scan?limit=50&sort=version")).values.map(
+      (l) => l.version as number,
+    );
+    return versions.some((v, i) => i > 0 && v < (versions[i - 1] as number));
+  },
+  "scan-exceeds-limit": async (h) => (await firstPage(h, "/lookups/acme/_scan?limit=10")).values.length > 10,
+  "scan-ignores-filter": async (h) => {
+    const page = await firstPage(
+      h,
+      `/lookups/acme/_scan?filter=${encodeURIComponent("equals(type,'Gender')")}`,
+    );
+    return page.values.some((l) => l.type !== "rdm/lookupTypes/Gender");
+  },
+  "scan-never-ends": async (h) => {
+    const page = await firstPage(
+      h,
+      `/lookups/acme/_scan?filter=${encodeURIComponent("equals(type,'Gender')")}`,
+    );
+    if (page.scrollId === undefined) return false;
+    const next = await h.call("POST", "/lookups/acme/_scan", {
+      token: await h.token("acme-viewer"),
+      body: { scrollId: page.scrollId },
+    });
+    return (next.body as { scrollId?: string }).scrollId !== undefined;
+  },
+  "autopilot-type-scan-returns-other-types": async (h) =>
+    (await firstPage(h, "/configuration/acme/autopilot/stats/Gender/_scan")).values.some(
+      (s) => s.lookupType !== "Gender",
+    ),
+  "quota-off-by-one": async (h) => {
+    await quota(h, 2);
+    const statuses = [];
+    for (let i = 0; i < 3; i++) statuses.push((await h.requestToken("acme-quota")).status);
+    return statuses[2] === 200;
+  },
+  "quota-not-enforced": async (h) => {
+    await quota(h, 2);
+    const statuses = [];
+    for (let i = 0; i < 6; i++) statuses.push((await h.requestToken("acme-quota")).status);
+    return statuses.every((s) => s === 200);
+  },
+  "expired-token-accepted": async (h) => {
+    const token = await h.token("acme-viewer");
+    h.clock.advance(HOUR);
+    return (await h.call("GET", "/healthcheck", { token })).status === 200;
+  },
+  "expired-token-still-counted": async (h) => {
+    await quota(h, 1);
+    await h.requestToken("acme-quota");
+    h.clock.advance(HOUR);
+    return (await h.requestToken("acme-quota")).status === 429;
+  },
+  "same-token-with-multitoken-on": async (h) => {
+    await quota(h, 5);
+    const a = (await h.requestToken("acme-quota")).body as { access_token: string };
+    const b = (await h.requestToken("acme-quota")).body as { access_token: string };
+    return a.access_token === b.access_token;
+  },
+  "new-token-with-multitoken-off": async (h) => {
+    const a = (await h.requestToken("acme-quota")).body as { access_token: string };
+    const b = (await h.requestToken("acme-quota")).body as { access_token: string };
+    return a.access_token !== b.access_token;
+  },
+  "quota-201-accepted": async (h) => (await quota(h, 201)).status === 200,
+  "rdbms-rule-ignored": async (h) => (await quota(h, 10, "cust-legacy", "legacy-admin")).status === 200,
+  "delete-by-type-removes-other-types": async (h) => {
+    await deleteAndWait(h, { type: "delete", parameters: { type: "rdm/lookupTypes/Gender" } });
+    return !ids(h, "acme").some((id) => id.includes("/Country/"));
+  },
+  "delete-by-uris-removes-more": async (h) => {
+    const before = ids(h, "acme").length;
+    await deleteAndWait(h, { type: "delete", parameters: { uris: ["acme/Country/DE"] } });
+    return ids(h, "acme").length !== before - 1;
+  },
+  "delete-touches-other-tenant": async (h) => {
+    const before = ids(h, "globex");
+    await deleteAndWait(h, { type: "delete", parameters: { type: "rdm/lookupTypes/Gender" } });
+    return ids(h, "globex").length !== before.length;
+  },
+  "delete-task-never-completes": async (h) => {
+    const before = ids(h, "acme").length;
+    const completed = await deleteAndWait(h, { type: "delete", parameters: { uris: ["acme/Country/DE"] } });
+    return !completed && ids(h, "acme").length === before;
+  },
+  "blocked-values-offset-ignored": async (h) => {
+    const token = await h.token("acme-viewer");
+    const a = await h.call("GET", "/configuration/acme/autopilot/Country/blockedValues?limit=1", { token });
+    const b = await h.call("GET", "/configuration/acme/autopilot/Country/blockedValues?limit=1&offset=100", {
+      token,
+    });
+    return JSON.stringify(a.body) === JSON.stringify(b.body);
+  },
+  "blocked-values-limit-ignored": async (h) => {
+    const a = await h.call("GET", "/configuration/acme/autopilot/Country/blockedValues?limit=10", {
+      token: await h.token("acme-viewer"),
+    });
+    return (a.body as unknown[]).length !== 10;
+  },
+  "missing-auth-accepted": async (h) => (await h.call("POST", "/lookups/acme/_scan?limit=1")).status === 200,
+  "cross-tenant-read": async (h) =>
+    (await h.call("POST", "/lookups/globex/_scan?limit=1", { token: await h.token("acme-viewer") }))
+      .status === 200,
+  "viewer-allowed-to-delete": async (h) =>
+    (
+      await h.call("POST", "/tasks/acme", {
+        token: await h.token("acme-viewer"),
+        body: { type: "delete", parameters: { uris: [] } },
+      })
+    ).status === 202,
+  "concurrent-quota-race": async (h) => {
+    await quota(h, 200);
+    const answers = await Promise.all(Array.from({ length: 1000 }, () => h.requestToken("acme-quota")));
+    return answers.filter((a) => a.status === 200).length > 200;
+  },
+  "version-not-dotted": async (h) => {
+    const a = await h.call("GET", "/version", { token: await h.token("acme-viewer") });
+    return !/^\d+(\.\d+)+$/.test(String((a.body as Record<string, unknown>)["rdm-service"]));
+  },
+  "healthcheck-not-ok": async (h) =>
+    (
+      (await h.call("GET", "/healthcheck", { token: await h.token("acme-viewer") })).body as {
+        status: string;
+      }
+    ).status !== "OK",
+  "token-error-not-json": async (h) => {
+    await quota(h, 1);
+    await h.requestToken("acme-quota");
+    const refused = await h.requestToken("acme-quota");
+    return (
+      !(refused.headers.get("content-type") ?? "").includes("json") &&
+      !/limit|exceed|quota/i.test(refused.text)
+    );
+  },
+  "limit-over-100-accepted-silently": async (h) => {
+    const a = await h.call("POST", "/lookups/acme/_scan?limit=150", { token: await h.token("acme-viewer") });
+    return a.status === 200 && (a.body as { values: unknown[] }).values.length === 150;
+  },
+};
+
+describe("seeded faults", () => {
+  it("catalogue: at least 28 kebab-case faults, each with a rule and a description, names unique", () => {
+    expect(FAULTS.length).toBeGreaterThanOrEqual(28);
+    expect(new Set(FAULTS.map((f) => f.name)).size).toBe(FAULTS.length);
+    for (const f of FAULTS) {
+      expect(f.name).toMatch(/^[a-z0-9]+(-[a-z0-9]+)+$/);
+      expect(f.rule).toMatch(/^[A-Z]+(-[A-Z]+)*-\d{2}$/);
+      expect(f.description.length).toBeGreaterThan(10);
+    }
+  });
+
+  it("each fault is switched at exactly one place in the reference", () => {
+    const dir = new URL("../../src/reference/", import.meta.url);
+    const source = readdirSync(dir)
+      .filter((f) => f.endsWith(".ts"))
+      .map((f) => readFileSync(new URL(f, dir), "utf8"))
+      .join("\n");
+    for (const f of FAULTS) {
+      const uses = source.split(`faults.has("${f.name}")`).length - 1;
+      expect(uses, f.name).toBe(1);
+    }
+  });
+
+  it("refuses an unknown fault name", () => {
+    expect(() => createReference({ faults: ["no-such-fault" as FaultName] })).toThrow(
+      /unknown fault "no-such-fault"/,
+    );
+  });
+
+  it.each(FAULTS.map((f) => [f.name]))("%s breaks its rule only when switched on", async (name) => {
+    const scenario = SCENARIOS[name as FaultName];
+    expect(await scenario(setup())).toBe(false);
+    expect(await scenario(setup({ faults: [name as FaultName] }))).toBe(true);
+  });
+});
