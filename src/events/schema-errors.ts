@@ -46,8 +46,14 @@ export function problemsFromErrors(
   },
 ): EventProblem[] {
   const problems: EventProblem[] = [];
+  // One keyword failing at one place is one problem, even when two subschemas (an envelope and a
+  // per-type schema) both state it; the first, outermost statement is kept.
+  const seen = new Set<string>();
   for (const error of errors ?? []) {
     if (wrappers.has(error.keyword)) continue;
+    const key = `${error.instancePath}\u0000${error.keyword}\u0000${JSON.stringify(error.params)}`;
+    if (seen.has(key)) continue;
+    seen.add(key);
     const annotation =
       error.parentSchema && typeof error.parentSchema === "object"
         ? options.annotations.get(error.parentSchema)
