@@ -43,8 +43,11 @@ export function escapeHtml(text: string): string {
 /** Inline Markdown text (also inside a table cell): HTML is neutralised, Markdown syntax and pipes escaped,
  *  line breaks flattened so a cell stays one row. */
 export function escapeMarkdown(text: string): string {
-  return escapeHtml(text)
-    .replace(/[\\`*_[\]#|~!]/g, "\\$&")
+  // One pass, so an entity made here is never escaped again; quotes are harmless in Markdown text.
+  return xmlSafe(text)
+    .replace(/[\\`*_[\]#|~!<>&]/g, (c) =>
+      c === "<" ? "&lt;" : c === ">" ? "&gt;" : c === "&" ? "&amp;" : `\\${c}`,
+    )
     .replace(/\r?\n/g, " ");
 }
 

@@ -39,7 +39,8 @@ export interface Plan {
     confirmTenant?: string;
     drivableClock: boolean;
   };
-  /** Every check given to planRun, in run order (suite "schema" last, since it reads the others' traffic). */
+  /** Every check given to planRun, in run order: the given order, but destructive checks after the others
+   *  and suite "schema" last (it reads the others' traffic). */
   entries: PlanEntry[];
   /** Suite names and id patterns given that matched no check (the CLI reports them as usage errors). */
   unmatched: { suites: string[]; ids: string[] };
@@ -55,10 +56,10 @@ export function planRun(checks: readonly Check[], options: PlanOptions): Plan {
   const drivableClock = options.drivableClock ?? false;
   const resolved = { suites, ids, level, allow, confirmTenant: options.confirmTenant, drivableClock };
 
-  const ordered = [
-    ...checks.filter((c) => c.suite !== "schema"),
-    ...checks.filter((c) => c.suite === "schema"),
-  ];
+  // Destructive checks delete data other checks read, so they go after the rest; the schema suite reads
+  // everyone's traffic, so it goes last of all. Otherwise the given order holds.
+  const rank = (c: Check) => (c.suite === "schema" ? 2 : c.safety === "destructive" ? 1 : 0);
+  const ordered = [0, 1, 2].flatMap((r) => checks.filter((c) => rank(c) === r));
   const entries = ordered.map((check) => planEntry(check, options.target, resolved));
   return {
     target: options.target,

@@ -24,10 +24,14 @@ function actions(options: Partial<PlanOptions>) {
 }
 
 describe("planRun", () => {
-  it("lists every check in plan order with suite schema last", () => {
+  it("lists every check in plan order, destructive checks after the others, suite schema last", () => {
     const plan = planRun(checks, { target: fakeTarget() });
     expect(plan.entries.map((e) => e.check.id)).toEqual([
-      ...checks.slice(1).map((c) => c.id),
+      ...checks
+        .slice(1)
+        .filter((c) => c.safety !== "destructive")
+        .map((c) => c.id),
+      "delete-task/by-type",
       "schema/responses-match",
     ]);
   });
