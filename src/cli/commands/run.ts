@@ -334,6 +334,7 @@ const mark: Record<string, string> = {
 /** Live progress on a terminal (one rewritten line, findings kept), plain lines otherwise (CI logs). */
 function progressPrinter(io: CliIo) {
   let live = false;
+  const tally = { passed: 0, failed: 0, skipped: 0, broken: 0 };
   const clear = () => {
     if (live) io.err("\r\x1b[2K");
     live = false;
@@ -344,12 +345,14 @@ function progressPrinter(io: CliIo) {
       if (event.type === "check-started") {
         if (io.isTty) {
           clear();
-          io.err(`${counter} ${event.id} ...`);
+          const counts = `${tally.passed} passed, ${tally.failed} failed, ${tally.broken} broken`;
+          io.err(`${counter} ${counts} · ${event.id} ...`.slice(0, 110));
           live = true;
         }
         return;
       }
       const r = event.result;
+      tally[r.status] += 1;
       const line = `${mark[r.status]} ${r.id} ${r.durationMs} ms${r.status === "passed" ? "" : `: ${oneLine(r.message ?? r.reason ?? "")}`}\n`;
       if (io.isTty) {
         clear();
