@@ -196,9 +196,14 @@ export function inspectMessage(raw: RawMessage, options: CheckOptions = {}): Ins
       severity: "warning",
     });
   }
-  if (!info.validate(payload)) {
+  // The kind is decided by presence (object, then deltas), so only that kind's schema is run: its
+  // errors are the ones that matter, and no oneOf is tried.
+  const kind = payloadKindOf(info, payload);
+  facts.kind = kind;
+  const validate = (kind === "name-only" ? undefined : info.byKind[kind]) ?? info.validate;
+  if (!validate(payload)) {
     problems.push(
-      ...problemsFromErrors(info.validate.errors, {
+      ...problemsFromErrors(validate.errors, {
         position,
         prefix: "/payload",
         annotations: schemas.annotations,
@@ -206,9 +211,6 @@ export function inspectMessage(raw: RawMessage, options: CheckOptions = {}): Ins
       }),
     );
   }
-
-  const kind = payloadKindOf(info, payload);
-  facts.kind = kind;
   const object = payload.object;
   if (config) {
     if ((kind === "snapshot" || kind === "deltas") && kind !== config.payloadType) {

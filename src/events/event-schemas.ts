@@ -22,7 +22,10 @@ export interface EventTypeInfo {
   /** GROUP_*: defined by the document, "currently unused". */
   unused: boolean;
   schemaId: string;
+  /** The whole per-type schema (every payload kind). */
   validate: ValidateFunction;
+  /** One validator per payload kind ($defs snapshot, deltas, largeObject); none for change requests. */
+  byKind: Partial<Record<"snapshot" | "deltas" | "large-object", ValidateFunction>>;
 }
 
 /** What the checker reads from a subschema when one of its keywords fails. */
@@ -123,12 +126,17 @@ export function compileEventSchemas(dir: string = eventSchemasDir): CompiledEven
   for (const file of files) {
     const type = file.schema["x-event-type"];
     if (typeof type !== "string") continue;
+    const schemaId = idOf.get(file.path) ?? file.path;
+    const defs = (file.schema.$defs ?? {}) as Record<string, unknown>;
+    const kind = (name: string): ValidateFunction | undefined =>
+      name in defs ? getCompiled(ajv, `${schemaId}#/$defs/${name}`) : undefined;
     types.set(type, {
       type,
       objectKind: file.schema["x-object-kind"] as ObjectKind,
       unused: file.schema["x-unused"] === true,
-      schemaId: idOf.get(file.path) ?? file.path,
+      schemaId,
       validate: byPath(file.path),
+      byKind: { snapshot: kind("snapshot"), deltas: kind("deltas"), "large-object": kind("largeObject") },
     });
   }
   const payloadFile = files.find((file) => file.path === "payload.schema.json");

@@ -2,15 +2,11 @@
 // to what the checks need. Without a configuration the checker skips every configuration-dependent rule.
 import { readFile } from "node:fs/promises";
 import { parse as parseYaml } from "yaml";
+import type { StreamingConfiguration } from "../generated/events/streaming-config.ts";
 import { eventSchemas } from "./event-schemas.ts";
 
-export interface StreamingConfig {
-  JMSEventsFilteringFields?: string[];
-  RelationEventsFilteringFields?: string[];
-  payloadType?: string;
-  analyzeOvChanges?: boolean;
-  largeObjectsSupport?: boolean;
-}
+/** The configuration as event-schemas/streaming-config.schema.json describes it (generated type). */
+export type StreamingConfig = StreamingConfiguration;
 
 /**
  * Allowed top-level fields of an object, plus for a dotted entry ("attributes.FirstName") whose
