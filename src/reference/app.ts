@@ -62,7 +62,7 @@ function finish(app: Hono): Hono {
 }
 
 export function platformApp(ctx: ReferenceContext): Hono {
-  const app = new Hono();
+  const app = new Hono({ strict: false });
   tokenEndpointRoutes(app, ctx);
   customerConfigRoutes(app, ctx);
   autopilotScanRoutes(app, ctx);
@@ -72,7 +72,7 @@ export function platformApp(ctx: ReferenceContext): Hono {
 }
 
 export function rdmApp(ctx: ReferenceContext): Hono {
-  const app = new Hono();
+  const app = new Hono({ strict: false });
   serviceRoutes(app, ctx);
   deleteTaskRoutes(app, ctx);
   lookupScanRoutes(app, ctx);
@@ -82,7 +82,7 @@ export function rdmApp(ctx: ReferenceContext): Hono {
 
 /** Both path sets on one app (the default: base_url == rdm_url). */
 export function combinedApp(ctx: ReferenceContext): Hono {
-  const app = new Hono();
+  const app = new Hono({ strict: false });
   tokenEndpointRoutes(app, ctx);
   customerConfigRoutes(app, ctx);
   autopilotScanRoutes(app, ctx);

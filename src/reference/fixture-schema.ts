@@ -138,6 +138,7 @@ export const statisticsSchema = {
       "centroidMatch",
       "currentFrequency",
       "requiredFrequency",
+      "frequencyAtMapping",
       "frequencyWindowHours",
       "status",
       "createdAt",

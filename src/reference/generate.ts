@@ -86,6 +86,7 @@ export function generateStatistics(tenant: string, count: number, seed = 1): Sta
       centroidMatch: random() < 0.6,
       currentFrequency: total,
       requiredFrequency: 10,
+      frequencyAtMapping: mapped ? total : 0,
       frequencyWindowHours: 24,
       status,
       createdAt,
@@ -100,7 +101,6 @@ export function generateStatistics(tenant: string, count: number, seed = 1): Sta
       stat.candidateValue = `candidate ${n % 1000}`;
     }
     if (mapped) {
-      stat.frequencyAtMapping = total;
       stat.mappedAt = createdAt + 60_000;
       stat.mappedBy = status === "MANUALLY_MAPPED" ? (USERS[1] as string) : "SYSTEM";
     }

@@ -85,7 +85,8 @@ export interface Statistic {
   centroidMatch: boolean;
   currentFrequency: number;
   requiredFrequency: number;
-  frequencyAtMapping?: number;
+  /** 0 while no mapping or lookup-creation decision was made (TRACKING). */
+  frequencyAtMapping: number;
   frequencyWindowHours: number;
   status: string;
   mappedAt?: number;

@@ -1,4 +1,5 @@
 // Test harness: a reference on a manual clock, spoken to over in-memory HTTP only (reference.fetch).
+import { type Contract, loadContract } from "../../src/contract/index.ts";
 import {
   createReference,
   type FaultName,
@@ -62,6 +63,28 @@ export async function answer(response: Response): Promise<Answer> {
   return { status: response.status, headers: response.headers, body, text };
 }
 
+let contract: Contract | undefined;
+
+/**
+ * Every answer of the correct reference must match the OpenAPI contract: throws naming the violations.
+ * Requests that map to no operation (unknown routes, wrong methods) have nothing to match.
+ */
+export function assertContract(method: string, path: string, a: Answer): void {
+  contract ??= loadContract();
+  const match =
+    contract.findOperation("platform", method, path) ?? contract.findOperation("lookup-data", method, path);
+  if (!match) return;
+  const id = match.operation.operationId;
+  const violations = contract.validateResponse(id, a.status, a.headers.get("content-type"), a.text);
+  if (violations.length > 0) {
+    throw new Error(
+      `${method} ${path} answered ${a.status} ${a.text.slice(0, 200)}, which violates the contract of ${id}: ${violations
+        .map((v) => `${v.instancePath || "/"} ${v.message}`)
+        .join("; ")}`,
+    );
+  }
+}
+
 export function setup(options: ReferenceOptions & { faults?: FaultName[] } = {}): Harness {
   const clock = options.clock ?? manualClock();
   const ref = createReference({ ...options, clock });
@@ -76,7 +99,12 @@ export function setup(options: ReferenceOptions & { faults?: FaultName[] } = {})
       body = JSON.stringify(o.body);
       headers["content-type"] ??= "application/json";
     }
-    return answer(await ref.fetch(new Request(`http://reference.test${path}`, { method, headers, body })));
+    const a = await answer(
+      await ref.fetch(new Request(`http://reference.test${path}`, { method, headers, body })),
+    );
+    // Seeded faults break rules on purpose, sometimes the contract too; the correct reference never may.
+    if (!options.faults?.length) assertContract(method, path, a);
+    return a;
   }
 
   async function requestToken(clientId: string, secret?: string): Promise<Answer> {
