@@ -1,0 +1,110 @@
+// Messages per second from a RabbitMQ broker through the event checker, beside the file checker's figure
+// for the same messages in the same run, and their ratio.
+//
+//   node_modules/.bin/tsx bench/events-broker.ts [--count N] [--seed N]
+//
+// Broker: $LCKIT_AMQP_URL, else the local RabbitMQ of scripts/services.mjs (started here when it is not
+// running, and stopped again afterwards). The checker's queue is filled first and then drained, so the
+// broker figure is delivery plus checking, not the publisher's pace (printed separately).
+import { spawnSync } from "node:child_process";
+import { mkdirSync, statSync } from "node:fs";
+import { join } from "node:path";
+import amqp from "amqplib";
+import { checkStream, type EventCheckResult } from "../src/events/event-stream.ts";
+import { openAmqpSink } from "../src/events/sinks/amqp.ts";
+import { openFileSink } from "../src/events/sinks/file.ts";
+import { openAmqpSource } from "../src/events/sources/amqp.ts";
+import { openSource } from "../src/events/sources/index.ts";
+import { generateStream } from "../src/events/stream.ts";
+
+const root = join(import.meta.dirname, "..");
+
+function option(name: string, fallback: number): number {
+  const index = process.argv.indexOf(name);
+  const value = index >= 0 ? Number(process.argv[index + 1]) : fallback;
+  if (!Number.isInteger(value) || value <= 0) throw new Error(`${name} expects a positive integer`);
+  return value;
+}
+
+function services(action: "start" | "stop" | "status"): number {
+  return (
+    spawnSync(process.execPath, [join(root, "scripts", "services.mjs"), action], { stdio: "ignore" })
+      .status ?? 1
+  );
+}
+
+const count = option("--count", 50_000);
+const seed = option("--seed", 1);
+const external = process.env.LCKIT_AMQP_URL;
+const url = external ?? "amqp://guest:guest@127.0.0.1:5672";
+let startedHere = false;
+if (!external && services("status") !== 0) {
+  if (services("start") !== 0)
+    throw new Error("scripts/services.mjs start failed; run it by hand to see why");
+  startedHere = true;
+}
+
+const rate = (n: number, ms: number) => Math.round((n / ms) * 1000);
+const summary = (r: EventCheckResult) => `${r.total} read, ${r.valid} valid, ${r.invalid} invalid`;
+
+try {
+  const { messages, manifest } = generateStream({
+    seed,
+    count,
+    duplicates: 0.02,
+    reorderWindow: 4,
+    invalid: { count: Math.ceil(count / 250) },
+  });
+  const config = manifest.streamingConfig;
+
+  // The file checker on the same messages.
+  const dir = join(root, ".tmp", "bench");
+  mkdirSync(dir, { recursive: true });
+  const file = join(dir, "events-broker.ndjson");
+  const sink = await openFileSink(file);
+  for (const message of messages) await sink.publish(message);
+  await sink.close();
+  let began = performance.now();
+  const fromFile = await checkStream(await openSource(file), { config });
+  const fileMs = performance.now() - began;
+
+  // The broker: the checker's own queue bound first, filled, then drained through the checker.
+  const exchange = `lckit.bench.${process.pid}`;
+  const admin = await amqp.connect(url);
+  const channel = await admin.createChannel();
+  await channel.assertExchange(exchange, "topic", { durable: false, autoDelete: false });
+  const source = await openAmqpSource(url, {
+    exchange,
+    routingKey: "#",
+    maxMessages: count,
+    idleTimeoutMs: 30_000,
+  });
+  began = performance.now();
+  const publisher = await openAmqpSink(url, { exchange, routingKey: "events.acme" });
+  for (const message of messages) await publisher.publish(message);
+  await publisher.close();
+  const publishMs = performance.now() - began;
+  began = performance.now();
+  const fromBroker = await checkStream(source, { config });
+  const brokerMs = performance.now() - began;
+  await channel.deleteExchange(exchange);
+  await admin.close();
+
+  if (fromBroker.total !== count || fromFile.total !== count || fromBroker.invalid !== manifest.invalid)
+    throw new Error(
+      `counts differ: broker ${summary(fromBroker)}; file ${summary(fromFile)}; expected ${manifest.invalid} invalid`,
+    );
+
+  const bytes = statSync(file).size;
+  const brokerRate = rate(count, brokerMs);
+  const fileRate = rate(count, fileMs);
+  console.log(
+    `events broker bench: ${count} messages (seed ${seed}, ${manifest.invalid} invalid, ${manifest.duplicates} re-sent), ${Math.round(bytes / count)} bytes per NDJSON line`,
+  );
+  console.log(`  publish to RabbitMQ (confirm channel): ${rate(count, publishMs)} msg/s`);
+  console.log(`  broker -> checker (own queue, acked):  ${brokerRate} msg/s (${summary(fromBroker)})`);
+  console.log(`  file -> checker (same messages):       ${fileRate} msg/s (${summary(fromFile)})`);
+  console.log(`  ratio broker / file:                   ${(brokerRate / fileRate).toFixed(2)}`);
+} finally {
+  if (startedHere) services("stop");
+}
