@@ -1,0 +1,272 @@
+// Authentication and roles: every data operation needs a valid bearer token of a role that covers it.
+import fc from "fast-check";
+import { describeResponse } from "../src/client/index.ts";
+import { type Check, type CheckContext, type CredentialRole, fail, skip } from "../src/runner/check.ts";
+import { type DataOperation, dataOperations, discoverLookupTypes } from "./data-operations.ts";
+import { defineCheck } from "./define.ts";
+import {
+  ensure,
+  judgeAuthRefusal,
+  judgeExpiredRefusal,
+  judgeRoleRefusal,
+  judgeSuccess,
+  judgeTenantRefusal,
+} from "./error-outcomes.ts";
+import { checkProperty } from "./property.ts";
+import { clientOf, otherTenantOf } from "./target-client.ts";
+import { canDriveClock, issueToken, letTimePass } from "./token-lifetime.ts";
+
+/** A lookup type name of the tenant, for the per-type operations (any name serves a refusal probe). */
+async function someLookupType(ctx: CheckContext, role: CredentialRole): Promise<string> {
+  const types = await discoverLookupTypes(clientOf(ctx), await ctx.token(role), ctx.target.tenant);
+  return types[0] ?? "Country";
+}
+
+async function expiredTokenAnswer(ctx: CheckContext) {
+  const issued = await issueToken(ctx, "viewer");
+  // A token that would make the check sleep for long is only waited for where the clock can be driven.
+  if (!canDriveClock(ctx) && issued.expiresIn > 10)
+    skip(
+      `the viewer's token is valid for ${issued.expiresIn} s and the target's clock cannot be driven; ` +
+        "token-quota/expired-token-frees-slot covers expiry with a short accessTokenValidity",
+    );
+  await letTimePass(ctx, (issued.expiresIn + 1) * 1000);
+  const response = await clientOf(ctx).scanFirst(
+    issued.token,
+    { kind: "lookups", tenantId: ctx.target.tenant },
+    {
+      limit: 1,
+    },
+  );
+  return response;
+}
+
+async function everyOperation(
+  operations: DataOperation[],
+  auth: string | null,
+  judge: (
+    operation: DataOperation,
+    response: Awaited<ReturnType<DataOperation["send"]>>,
+  ) => string | undefined,
+): Promise<void> {
+  for (const operation of operations) ensure(judge(operation, await operation.send(auth)), operation.name);
+}
+
+function presentRoles(ctx: CheckContext, roles: CredentialRole[]): CredentialRole[] {
+  return roles.filter((role) => ctx.target.credentials[role] !== undefined);
+}
+
+export const authChecks: Check[] = [
+  defineCheck({
+    id: "auth/no-token-refused",
+    title: "MUST refuse every data operation without an Authorization header",
+    requirements: ["AUTH-01", "AUTH-02"],
+    safety: "read",
+    needs: { roles: ["admin"] },
+    async run(ctx) {
+      const lookupType = await someLookupType(ctx, "admin");
+      const operations = dataOperations(ctx, ctx.target.tenant, lookupType, {
+        includeWrites: true,
+        customerId: ctx.target.customerId,
+      });
+      await everyOperation(operations, null, (_, response) => judgeAuthRefusal(response));
+    },
+  }),
+  defineCheck({
+    id: "auth/missing-token-401",
+    title: "SHOULD answer a missing token with 401 and WWW-Authenticate: Bearer",
+    requirements: ["AUTH-05"],
+    safety: "read",
+    needs: { roles: ["admin"] },
+    async run(ctx) {
+      const lookupType = await someLookupType(ctx, "admin");
+      await everyOperation(dataOperations(ctx, ctx.target.tenant, lookupType), null, (_, response) =>
+        response.status === 401 && /^bearer/i.test(response.headers.get("www-authenticate") ?? "")
+          ? undefined
+          : `expected 401 with WWW-Authenticate: Bearer ..., got ${describeResponse(response)}`,
+      );
+    },
+  }),
+  defineCheck({
+    id: "auth/malformed-token-refused",
+    title: "MUST refuse a malformed or never-issued bearer token",
+    requirements: ["AUTH-03"],
+    safety: "read",
+    needs: { roles: [] },
+    async run(ctx) {
+      const client = clientOf(ctx);
+      const token68 = fc.stringMatching(/^[A-Za-z0-9._~+/-]{1,80}=*$/);
+      const authorization = fc.oneof(
+        token68.map((t) => `Bearer ${t}`),
+        fc.constantFrom(
+          "Bearer",
+          "Bearer  ",
+          "bearer null",
+          "Bearer undefined",
+          "Token abc",
+          "Basic Zm9vOmJhcg==",
+        ),
+        token68.map((t) => `Basic ${t}`),
+      );
+      await checkProperty(
+        ctx,
+        fc.asyncProperty(authorization, async (value) => {
+          const response = await client.scanFirst(
+            { authorization: value },
+            { kind: "lookups", tenantId: ctx.target.tenant },
+            {
+              limit: 1,
+            },
+          );
+          ensure(judgeAuthRefusal(response), `Authorization: ${value}`);
+        }),
+      );
+    },
+  }),
+  defineCheck({
+    id: "auth/expired-token-refused",
+    title: "MUST refuse an expired token with an error stating it has expired",
+    requirements: ["AUTH-04", "TOKEN-STATE-04"],
+    safety: "read",
+    needs: { roles: ["viewer"] },
+    async run(ctx) {
+      ensure(
+        judgeExpiredRefusal(ctx.target.profile, await expiredTokenAnswer(ctx)),
+        "use of an expired token",
+      );
+    },
+  }),
+  defineCheck({
+    id: "auth/expired-token-401",
+    title: "SHOULD answer an expired token with 401 and WWW-Authenticate naming the expiry",
+    requirements: ["AUTH-05"],
+    safety: "read",
+    needs: { roles: ["viewer"] },
+    async run(ctx) {
+      const response = await expiredTokenAnswer(ctx);
+      const challenge = response.headers.get("www-authenticate") ?? "";
+      if (response.status !== 401 || !/^bearer/i.test(challenge) || !/expir/i.test(challenge))
+        fail(
+          `expected 401 with WWW-Authenticate: Bearer error="invalid_token", error_description="...expired" ` +
+            `(WWW-Authenticate: ${challenge || "absent"}), got ${describeResponse(response)}`,
+        );
+    },
+  }),
+  defineCheck({
+    id: "auth/other-tenant-refused",
+    title: "MUST refuse a caller access to a tenant that is not on its tenant list",
+    requirements: ["AUTH-ROLES-04"],
+    safety: "read",
+    needs: { roles: ["viewer"], otherTenant: true },
+    async run(ctx) {
+      const other = otherTenantOf(ctx);
+      const lookupType = await someLookupType(ctx, "viewer");
+      for (const role of presentRoles(ctx, ["viewer", "editor", "admin"])) {
+        const token = await ctx.token(role);
+        await everyOperation(
+          dataOperations(ctx, other, lookupType, { includeWrites: true }),
+          token,
+          (op, response) => {
+            const problem = judgeTenantRefusal(response);
+            return problem ? `${role} on ${op.name}: ${problem}` : undefined;
+          },
+        );
+      }
+    },
+  }),
+  defineCheck({
+    id: "auth/other-tenant-403",
+    title: "SHOULD refuse access to another tenant with 403",
+    requirements: ["AUTH-ROLES-06"],
+    safety: "read",
+    needs: { roles: ["viewer"], otherTenant: true },
+    async run(ctx) {
+      const other = otherTenantOf(ctx);
+      const lookupType = await someLookupType(ctx, "viewer");
+      await everyOperation(
+        dataOperations(ctx, other, lookupType),
+        await ctx.token("viewer"),
+        (_, response) =>
+          response.status === 403 ? undefined : `expected 403, got ${describeResponse(response)}`,
+      );
+    },
+  }),
+  defineCheck({
+    id: "auth/viewer-can-read",
+    title: "MUST let ROLE_RDM read lookups, autopilot statistics and blocked values of its tenant",
+    requirements: ["AUTH-ROLES-03"],
+    safety: "read",
+    needs: { roles: ["viewer"] },
+    async run(ctx) {
+      const lookupType = await someLookupType(ctx, "viewer");
+      await everyOperation(
+        dataOperations(ctx, ctx.target.tenant, lookupType),
+        await ctx.token("viewer"),
+        (op, r) => judgeSuccess(r, `${op.name} by ROLE_RDM`),
+      );
+    },
+  }),
+  defineCheck({
+    id: "auth/viewer-cannot-delete",
+    title: "MUST refuse a delete task from ROLE_RDM (view access only)",
+    requirements: ["AUTH-ROLES-03"],
+    safety: "read",
+    needs: { roles: ["viewer"] },
+    async run(ctx) {
+      // The task names an absent lookup, so a wrongly accepted task still deletes nothing.
+      const deletes = dataOperations(ctx, ctx.target.tenant, "Country", { includeWrites: true }).filter(
+        (op) => op.name.startsWith("POST /tasks"),
+      );
+      await everyOperation(deletes, await ctx.token("viewer"), (_, response) => judgeRoleRefusal(response));
+    },
+  }),
+  defineCheck({
+    id: "auth/editor-can-delete",
+    title: "MUST let ROLE_RDM_EDIT read lookups and create a delete task in its tenant",
+    requirements: ["AUTH-ROLES-02"],
+    safety: "write",
+    needs: { roles: ["editor"] },
+    async run(ctx) {
+      const lookupType = await someLookupType(ctx, "editor");
+      const operations = dataOperations(ctx, ctx.target.tenant, lookupType, { includeWrites: true }).filter(
+        (op) => !op.name.startsWith("PUT /oauth"),
+      );
+      await everyOperation(operations, await ctx.token("editor"), (op, r) =>
+        judgeSuccess(r, `${op.name} by ROLE_RDM_EDIT`),
+      );
+    },
+  }),
+  defineCheck({
+    id: "auth/admin-full-access",
+    title: "MUST let ROLE_ADMIN_TENANT read, delete and update configuration in its tenant",
+    requirements: ["AUTH-ROLES-01", "CONFIG-CLIENT-01"],
+    safety: "write",
+    needs: { roles: ["admin"] },
+    async run(ctx) {
+      const lookupType = await someLookupType(ctx, "admin");
+      const operations = dataOperations(ctx, ctx.target.tenant, lookupType, {
+        includeWrites: true,
+        customerId: ctx.target.customerId,
+      });
+      await everyOperation(operations, await ctx.token("admin"), (op, r) =>
+        judgeSuccess(r, `${op.name} by ROLE_ADMIN_TENANT`),
+      );
+    },
+  }),
+  defineCheck({
+    id: "auth/configuration-needs-admin",
+    title: "SHOULD refuse configuration updates from ROLE_RDM and ROLE_RDM_EDIT with 403",
+    requirements: ["AUTH-ROLES-05", "AUTH-ROLES-06"],
+    safety: "read",
+    needs: { roles: ["viewer"] },
+    async run(ctx) {
+      const customerId = ctx.target.customerId;
+      if (!customerId) skip("the target file names no customerId; add it to run this check");
+      for (const role of presentRoles(ctx, ["viewer", "editor"])) {
+        // An empty client list: a wrongly allowed update still changes nothing.
+        const response = await clientOf(ctx).putClients(await ctx.token(role), customerId, []);
+        if (response.status !== 403) fail(`${role}: expected 403, got ${describeResponse(response)}`);
+      }
+    },
+  }),
+];

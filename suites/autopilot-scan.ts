@@ -1,0 +1,201 @@
+// The autopilot statistics scans: all lookup types, and one lookup type.
+import { describeResponse, pageOf } from "../src/client/index.ts";
+import { type Check, fail } from "../src/runner/check.ts";
+import { typeName } from "./data-operations.ts";
+import { defineCheck } from "./define.ts";
+import { ensure, judgeSuccess } from "./error-outcomes.ts";
+import {
+  endsCheck,
+  endWithoutScrollIdCheck,
+  exactlyOnceCheck,
+  filterCheck,
+  firstPageNullBodyCheck,
+  identityProblem,
+  limitAbove100Check,
+  limitOutOfRangeCheck,
+  orderCheck,
+  pageWithinLimitCheck,
+  readScroll,
+  referenceRead,
+  type ScanSubject,
+  scrollBodyCheck,
+  sortFieldsAcceptedCheck,
+  unknownScrollIdCheck,
+} from "./scan-properties.ts";
+import { clientOf } from "./target-client.ts";
+
+const statisticIdentity = (r: Record<string, unknown>) =>
+  `${typeName(String(r.lookupType))}|${String(r.source)}|${String(r.unmappedValue)}`;
+
+const statisticFields = {
+  sortFields: [
+    "lookupType",
+    "source",
+    "unmappedValue",
+    "status",
+    "semanticScore",
+    "currentFrequency",
+    "requiredFrequency",
+    "createdAt",
+    "updateDate",
+    "aiConfidence",
+    "candidateLookupCode",
+    "mappedAt",
+  ],
+  // The document names no sort field for these scans: any of them may be refused.
+  documentedSortFields: [],
+  filterFields: ["lookupType", "source", "status", "unmappedValue"],
+  typeFields: ["lookupType"],
+} as const;
+
+export const autopilotScan: ScanSubject = {
+  suite: "autopilot-scan",
+  name: "the autopilot statistics scan",
+  role: "admin",
+  endpoint: (ctx) => ({ kind: "autopilot", tenantId: ctx.target.tenant }),
+  identity: statisticIdentity,
+  ...statisticFields,
+};
+
+/** The per-type scan of one lookup type (its name, as the path takes it). */
+export function autopilotTypeScan(lookupType: string): ScanSubject {
+  return {
+    suite: "autopilot-scan",
+    name: `the autopilot statistics scan of ${lookupType}`,
+    role: "admin",
+    endpoint: (ctx) => ({ kind: "autopilot-type", tenantId: ctx.target.tenant, lookupType }),
+    identity: statisticIdentity,
+    ...statisticFields,
+  };
+}
+
+export const autopilotScanChecks: Check[] = [
+  firstPageNullBodyCheck(autopilotScan, {
+    id: "autopilot-scan/first-page-null-body",
+    title: "MUST answer the first autopilot scan request with no body or a null body alike",
+    requirements: ["SCAN-01", "AUTOPILOT-01"],
+  }),
+  exactlyOnceCheck(autopilotScan, {
+    id: "autopilot-scan/every-record-once",
+    title: "MUST return every statistic exactly once across the pages of a scroll, for any limit",
+    requirements: ["SCAN-02", "SCAN-03", "SCAN-04", "AUTOPILOT-01", "AUTOPILOT-04"],
+  }),
+  pageWithinLimitCheck(autopilotScan, {
+    id: "autopilot-scan/page-within-limit",
+    title: "MUST never return more statistics on a page than the limit asked for",
+    requirements: ["AUTOPILOT-03", "AUTOPILOT-04"],
+  }),
+  limitAbove100Check(autopilotScan, {
+    id: "autopilot-scan/limit-above-100",
+    title: "MUST never return a page above 100 statistics, whatever limit is asked (refuse or clamp)",
+    requirements: ["AUTOPILOT-03"],
+  }),
+  defineCheck({
+    id: "autopilot-scan/default-limit",
+    title: "MUST return at most 100 statistics on a page when no limit is given",
+    requirements: ["AUTOPILOT-03"],
+    safety: "read",
+    needs: { roles: ["admin"] },
+    async run(ctx) {
+      const { result } = await readScroll(ctx, autopilotScan, {});
+      for (const [index, page] of result.pages.entries())
+        if (page.values.length > 100)
+          fail(`without limit, page ${index + 1} holds ${page.values.length} statistics`);
+    },
+  }),
+  orderCheck(autopilotScan, {
+    id: "autopilot-scan/order-respected",
+    title: "MUST order the whole scroll by an accepted sort field in the requested order",
+    requirements: ["SCAN-06", "AUTOPILOT-04"],
+  }),
+  filterCheck(autopilotScan, {
+    id: "autopilot-scan/filter-equals-exact",
+    title: "MUST return exactly the statistics matching an equals(field,'value') filter",
+    requirements: ["SCAN-07", "AUTOPILOT-04"],
+  }),
+  endsCheck(autopilotScan, {
+    id: "autopilot-scan/scan-ends",
+    title: "MUST end the autopilot scan after finitely many pages",
+    requirements: ["SCAN-05"],
+  }),
+  defineCheck({
+    id: "autopilot-scan/type-scan-only-that-type",
+    title: "MUST return from the per-type scan exactly the statistics of that lookup type",
+    requirements: ["AUTOPILOT-02", "AUTOPILOT-09", "SCAN-04"],
+    safety: "read",
+    needs: { roles: ["admin"] },
+    async run(ctx) {
+      const all = await referenceRead(ctx, autopilotScan);
+      const types = [...new Set(all.map((r) => typeName(String(r.lookupType))))].sort();
+      for (const type of types) {
+        const subject = autopilotTypeScan(type);
+        const { records } = await readScroll(ctx, subject, {}, all.length);
+        const foreign = records.filter((r) => typeName(String(r.lookupType)) !== type);
+        if (foreign.length > 0)
+          fail(
+            `the scan of ${type} returned ${foreign.length} statistics of other types ` +
+              `(e.g. lookupType ${JSON.stringify(foreign[0]?.lookupType)}); accepted forms: ${type} or rdm/lookupTypes/${type}`,
+          );
+        const expected = all.filter((r) => typeName(String(r.lookupType)) === type).map(statisticIdentity);
+        ensure(
+          identityProblem(expected, records.map(statisticIdentity), { repeats: "ignore" }),
+          `the scan of ${type}`,
+        );
+      }
+    },
+  }),
+  defineCheck({
+    id: "autopilot-scan/type-scan-pages",
+    title: "MUST page the per-type scan like the others: each statistic once, pages within the limit",
+    requirements: ["AUTOPILOT-02", "SCAN-04", "AUTOPILOT-03"],
+    safety: "read",
+    needs: { roles: ["admin"] },
+    async run(ctx) {
+      const all = await referenceRead(ctx, autopilotScan);
+      const byType = new Map<string, number>();
+      for (const r of all)
+        byType.set(typeName(String(r.lookupType)), (byType.get(typeName(String(r.lookupType))) ?? 0) + 1);
+      const [type] = [...byType].sort((a, b) => b[1] - a[1])[0] ?? [];
+      if (type === undefined) return;
+      const subject = autopilotTypeScan(type);
+      const first = await clientOf(ctx).scanFirst(await ctx.token("admin"), subject.endpoint(ctx), {
+        limit: 7,
+      });
+      ensure(judgeSuccess(first, `the scan of ${type} with limit=7`));
+      if (!pageOf(first)) fail(`expected a scan page, got ${describeResponse(first)}`);
+      const { result, records } = await readScroll(ctx, subject, { limit: 7 }, all.length);
+      for (const page of result.pages)
+        if (page.values.length > 7)
+          fail(`the scan of ${type} with limit=7 has a page of ${page.values.length}`);
+      ensure(
+        identityProblem(records.map(statisticIdentity), records.map(statisticIdentity)),
+        `the scan of ${type}`,
+      );
+    },
+  }),
+  scrollBodyCheck(autopilotScan, {
+    id: "autopilot-scan/scroll-id-bodies-accepted",
+    title: 'SHOULD accept the next-page scroll id as {"scrollId"}, as raw text and as a JSON string',
+    requirements: ["SCAN-08"],
+  }),
+  endWithoutScrollIdCheck(autopilotScan, {
+    id: "autopilot-scan/end-without-scroll-id",
+    title: "SHOULD signal the end of the autopilot scan by a page without scrollId",
+    requirements: ["SCAN-09"],
+  }),
+  unknownScrollIdCheck(autopilotScan, {
+    id: "autopilot-scan/unknown-scroll-id-400",
+    title: "SHOULD refuse an unknown scroll id with 400",
+    requirements: ["SCAN-12"],
+  }),
+  sortFieldsAcceptedCheck(autopilotScan, {
+    id: "autopilot-scan/sort-fields-accepted",
+    title: "SHOULD accept every top-level scalar field of a statistic as sort field",
+    requirements: ["SCAN-10"],
+  }),
+  limitOutOfRangeCheck(autopilotScan, {
+    id: "autopilot-scan/limit-out-of-range-400",
+    title: "SHOULD refuse an autopilot scan limit outside 1..100 with 400",
+    requirements: ["AUTOPILOT-03"],
+  }),
+];

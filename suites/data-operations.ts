@@ -1,0 +1,84 @@
+// Harmless requests for every data operation of a tenant, for authorization probes: reads ask for one
+// record, the delete task names a lookup that does not exist, the configuration write upserts no client.
+import { type ApiResponse, type Auth, type InterfaceClient, pageOf } from "../src/client/index.ts";
+import type { CheckContext } from "../src/runner/check.ts";
+import { clientOf } from "./target-client.ts";
+
+export interface DataOperation {
+  name: string;
+  /** True when the operation changes data if it is wrongly allowed (it still changes nothing real). */
+  write: boolean;
+  send(auth: Auth): Promise<ApiResponse<unknown>>;
+}
+
+/** A lookup URI that names no lookup: deleting it deletes nothing. */
+export function absentLookupUri(tenant: string): string {
+  return `${tenant}/LckitAbsentType/lckit-absent-code`;
+}
+
+export const lookupTypePrefix = "rdm/lookupTypes/";
+
+/** "rdm/lookupTypes/Country" and "Country" both name Country. */
+export function typeName(typeOrUri: string): string {
+  return typeOrUri.startsWith(lookupTypePrefix) ? typeOrUri.slice(lookupTypePrefix.length) : typeOrUri;
+}
+
+/** Lookup type names seen on the first page of the tenant's lookups scan (read with `auth`). */
+export async function discoverLookupTypes(
+  client: InterfaceClient,
+  auth: Auth,
+  tenant: string,
+): Promise<string[]> {
+  const page = pageOf(await client.scanFirst(auth, { kind: "lookups", tenantId: tenant }, { limit: 100 }));
+  const names = new Set<string>();
+  for (const lookup of page?.values ?? [])
+    if (typeof lookup.type === "string") names.add(typeName(lookup.type));
+  return [...names].sort();
+}
+
+export function dataOperations(
+  ctx: CheckContext,
+  tenant: string,
+  lookupType: string,
+  options: { includeWrites?: boolean; customerId?: string } = {},
+): DataOperation[] {
+  const client = clientOf(ctx);
+  const operations: DataOperation[] = [
+    {
+      name: `POST /lookups/${tenant}/_scan`,
+      write: false,
+      send: (auth) => client.scanFirst(auth, { kind: "lookups", tenantId: tenant }, { limit: 1 }),
+    },
+    {
+      name: `POST /configuration/${tenant}/autopilot/stats/_scan`,
+      write: false,
+      send: (auth) => client.scanFirst(auth, { kind: "autopilot", tenantId: tenant }, { limit: 1 }),
+    },
+    {
+      name: `POST /configuration/${tenant}/autopilot/stats/${lookupType}/_scan`,
+      write: false,
+      send: (auth) =>
+        client.scanFirst(auth, { kind: "autopilot-type", tenantId: tenant, lookupType }, { limit: 1 }),
+    },
+    {
+      name: `GET /configuration/${tenant}/autopilot/${lookupType}/blockedValues`,
+      write: false,
+      send: (auth) => client.blockedValues(auth, tenant, lookupType, { limit: 1 }),
+    },
+  ];
+  if (options.includeWrites) {
+    operations.push({
+      name: `POST /tasks/${tenant} (uris of an absent lookup)`,
+      write: true,
+      send: (auth) => client.deleteTask(auth, tenant, { uris: [absentLookupUri(tenant)] }),
+    });
+    const customerId = options.customerId;
+    if (customerId)
+      operations.push({
+        name: `PUT /oauth/customers/${customerId}/clients (no clients)`,
+        write: true,
+        send: (auth) => client.putClients(auth, customerId, []),
+      });
+  }
+  return operations;
+}

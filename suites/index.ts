@@ -1,0 +1,26 @@
+// Every check of the kit, in run order. Reads come first; then deletion, after every suite that reads
+// lookups (the interface cannot create them again); then token quotas, which switch multi-token support on
+// and off for the tenant's customer and need no lookups (a scan of an empty tenant serves to use a
+// token); the schema suite last, since it validates the traffic of the whole run.
+import type { Check } from "../src/runner/check.ts";
+import { authChecks } from "./auth.ts";
+import { autopilotScanChecks } from "./autopilot-scan.ts";
+import { blockedValuesChecks } from "./blocked-values.ts";
+import { deleteTaskChecks } from "./delete-task.ts";
+import { lookupScanChecks } from "./lookup-scan.ts";
+import { schemaChecks } from "./schema.ts";
+import { serviceChecks } from "./service.ts";
+import { tokenQuotaChecks } from "./token-quota.ts";
+
+export const allChecks: Check[] = [
+  ...serviceChecks,
+  ...authChecks,
+  ...lookupScanChecks,
+  ...autopilotScanChecks,
+  ...blockedValuesChecks,
+  ...deleteTaskChecks,
+  ...tokenQuotaChecks,
+  ...schemaChecks,
+];
+
+export const suiteNames: string[] = [...new Set(allChecks.map((check) => check.suite))];

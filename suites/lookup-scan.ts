@@ -1,0 +1,94 @@
+// The lookups scan: POST {rdm_url}/lookups/{tenantId}/_scan with limit, filter, sort and order.
+import type { Check } from "../src/runner/check.ts";
+import { typeName } from "./data-operations.ts";
+import {
+  endsCheck,
+  endWithoutScrollIdCheck,
+  exactlyOnceCheck,
+  filterCheck,
+  filterGrammarCheck,
+  firstPageNullBodyCheck,
+  limitOutOfRangeCheck,
+  orderCheck,
+  pageWithinLimitCheck,
+  type ScanSubject,
+  scrollBodyCheck,
+  sortFieldsAcceptedCheck,
+  unknownScrollIdCheck,
+} from "./scan-properties.ts";
+
+export const lookupScan: ScanSubject = {
+  suite: "lookup-scan",
+  name: "the lookups scan",
+  role: "admin",
+  endpoint: (ctx) => ({ kind: "lookups", tenantId: ctx.target.tenant }),
+  identity: (r) => `${typeName(String(r.type))}/${String(r.code)}`,
+  sortFields: ["code", "type", "updateDate", "version", "enabled", "updatedBy", "startDate", "endDate"],
+  // The document's sample sorts by code.
+  documentedSortFields: ["code"],
+  filterFields: ["type", "code"],
+  typeFields: ["type"],
+};
+
+export const lookupScanChecks: Check[] = [
+  firstPageNullBodyCheck(lookupScan, {
+    id: "lookup-scan/first-page-null-body",
+    title: "MUST answer the first lookups scan request with no body or a null body alike",
+    requirements: ["SCAN-01", "LOOKUP-SCAN-01"],
+  }),
+  exactlyOnceCheck(lookupScan, {
+    id: "lookup-scan/every-record-once",
+    title: "MUST return every lookup exactly once across the pages of a scroll, for any limit",
+    requirements: ["SCAN-02", "SCAN-03", "SCAN-04", "LOOKUP-SCAN-01", "LOOKUP-SCAN-02"],
+  }),
+  pageWithinLimitCheck(lookupScan, {
+    id: "lookup-scan/page-within-limit",
+    title: "MUST never return more lookups on a page than the limit asked for",
+    requirements: ["LOOKUP-SCAN-03", "LOOKUP-SCAN-02"],
+  }),
+  orderCheck(lookupScan, {
+    id: "lookup-scan/order-respected",
+    title: "MUST order the whole scroll by the sort field in the requested order",
+    requirements: ["SCAN-06", "LOOKUP-SCAN-02"],
+  }),
+  filterCheck(lookupScan, {
+    id: "lookup-scan/filter-equals-exact",
+    title: "MUST return exactly the lookups matching an equals(field,'value') filter",
+    requirements: ["SCAN-07", "LOOKUP-SCAN-02"],
+  }),
+  endsCheck(lookupScan, {
+    id: "lookup-scan/scan-ends",
+    title: "MUST end the lookups scan after finitely many pages",
+    requirements: ["SCAN-05"],
+  }),
+  scrollBodyCheck(lookupScan, {
+    id: "lookup-scan/scroll-id-bodies-accepted",
+    title: 'SHOULD accept the next-page scroll id as {"scrollId"}, as raw text and as a JSON string',
+    requirements: ["SCAN-08"],
+  }),
+  endWithoutScrollIdCheck(lookupScan, {
+    id: "lookup-scan/end-without-scroll-id",
+    title: "SHOULD signal the end of the lookups scan by a page without scrollId",
+    requirements: ["SCAN-09"],
+  }),
+  unknownScrollIdCheck(lookupScan, {
+    id: "lookup-scan/unknown-scroll-id-400",
+    title: "SHOULD refuse an unknown scroll id with 400",
+    requirements: ["SCAN-12"],
+  }),
+  sortFieldsAcceptedCheck(lookupScan, {
+    id: "lookup-scan/sort-fields-accepted",
+    title: "SHOULD accept every top-level scalar field of a lookup as sort field",
+    requirements: ["SCAN-10"],
+  }),
+  filterGrammarCheck(lookupScan, {
+    id: "lookup-scan/filter-grammar",
+    title: "SHOULD support the kit's filter grammar and refuse an unknown operator with 400 naming it",
+    requirements: ["SCAN-11"],
+  }),
+  limitOutOfRangeCheck(lookupScan, {
+    id: "lookup-scan/limit-out-of-range-400",
+    title: "SHOULD refuse a lookups scan limit outside 1..100 with 400",
+    requirements: ["LOOKUP-SCAN-04"],
+  }),
+];

@@ -1,0 +1,40 @@
+// Runs a fast-check property inside a check: seeded, replayable, and turned into a CheckFailure that
+// carries the seed, the replay path, the shrunk counterexample and the command that replays it.
+import fc from "fast-check";
+import { type CheckContext, CheckFailure, CheckSkipped, fail } from "../src/runner/check.ts";
+
+export interface PropertyOptions {
+  /** Stop at the first failure without shrinking: for properties that consume data (delete tasks). */
+  noShrink?: boolean;
+  /** Overrides ctx.runs (e.g. a cap for properties that are expensive against a live target). */
+  numRuns?: number;
+}
+
+export async function checkProperty<Ts>(
+  ctx: CheckContext,
+  property: fc.IAsyncPropertyWithHooks<Ts> | fc.IAsyncProperty<Ts>,
+  options: PropertyOptions = {},
+): Promise<void> {
+  const parameters: fc.Parameters<Ts> = { seed: ctx.seed, numRuns: options.numRuns ?? ctx.runs };
+  if (ctx.replayPath !== undefined) parameters.path = ctx.replayPath;
+  if (options.noShrink) parameters.endOnFailure = true;
+  const details = await fc.check(property, parameters);
+  if (!details.failed) return;
+  const error = details.errorInstance;
+  // A skip raised inside a property means the target cannot run it at all; a foreign error is a kit bug.
+  if (error instanceof CheckSkipped) throw error;
+  if (!(error instanceof CheckFailure)) {
+    if (error instanceof Error) throw error;
+    throw new Error(`property failed without an error instance: ${String(error)}`);
+  }
+  const path = details.counterexamplePath ?? "";
+  fail(error.message, {
+    ...error.details,
+    counterexample: {
+      seed: details.seed,
+      path,
+      value: details.counterexample === null ? "" : fc.stringify(details.counterexample),
+      replay: `${ctx.replayCommand} --path ${path}`,
+    },
+  });
+}

@@ -1,0 +1,127 @@
+// The setting of every token-quota check: the quota client's customer with multi-token support switched
+// as the check needs, the quota client's tokens all expired at the start, everything restored at the end.
+import {
+  type ApiResponse,
+  type Customer,
+  describeResponse,
+  multiTokenConfig,
+  type TokenResponse,
+} from "../src/client/index.ts";
+import { type CheckContext, fail } from "../src/runner/check.ts";
+import { putCustomerOrFail, withCustomerRestored, withoutMultiToken } from "./customer-configuration.ts";
+import { clientOf, credentialOf, quotaCustomerIdOf } from "./target-client.ts";
+import { canDriveClock, defaultValiditySeconds, expireEverythingMs, letTimePass } from "./token-lifetime.ts";
+
+/** accessTokenValidity the kit gives the quota client: in real time, and where it drives the clock. */
+export const shortValiditySeconds = 2;
+export const drivenValiditySeconds = 60;
+
+export interface QuotaSession {
+  ctx: CheckContext;
+  customerId: string;
+  original: Customer;
+  /** False where the kit must sleep instead of driving the target's clock. */
+  drivable: boolean;
+  setQuota(maxActiveTokensAllowed: number): Promise<void>;
+  multiTokenOff(): Promise<void>;
+  /** accessTokenValidity of the quota client during the session. */
+  validitySeconds: number;
+  /** Multi-token off, every token of the quota client expired, a fresh admin token: a clean start. */
+  restart(): Promise<void>;
+  /** Lets `seconds` pass on the target. */
+  pass(seconds: number): Promise<void>;
+  issue(): Promise<ApiResponse<TokenResponse>>;
+  /** A data request (one lookup) with the token. */
+  use(token: string): Promise<ApiResponse<unknown>>;
+}
+
+/** Upserts the quota client with `fields` (nothing else changes under upsert semantics); returns the
+ *  stored accessTokenValidity the answer shows, if it shows one. */
+export async function upsertQuotaClient(
+  ctx: CheckContext,
+  customerId: string,
+  fields: Record<string, unknown>,
+): Promise<number | undefined> {
+  const clientId = credentialOf(ctx, "quota").clientId;
+  const response = await clientOf(ctx).putClients(await ctx.token("admin"), customerId, [
+    { clientId, ...fields },
+  ]);
+  if (!response.ok)
+    fail(`expected PUT .../clients to upsert client ${clientId}, got ${describeResponse(response)}`);
+  const stored = Array.isArray(response.body)
+    ? (response.body as { clientId?: unknown; accessTokenValidity?: unknown }[]).find(
+        (c) => c.clientId === clientId,
+      )
+    : undefined;
+  return typeof stored?.accessTokenValidity === "number" ? stored.accessTokenValidity : undefined;
+}
+
+const clearedOnce = new WeakSet<object>();
+
+/**
+ * Runs `body` in a quota session. The quota client gets a short accessTokenValidity for the session
+ * (60 s where the kit drives the clock, 2 s in real time), so that "every token has expired" is a short
+ * wait; its previous validity and the customer are put back afterwards. The admin's token is renewed only
+ * while multi-token support is off, and lives through the session, so that a target which mishandles
+ * quotas cannot lock the kit out of restoring the customer.
+ */
+export async function withQuotaSession<T>(
+  ctx: CheckContext,
+  body: (session: QuotaSession) => Promise<T>,
+): Promise<T> {
+  const customerId = quotaCustomerIdOf(ctx);
+  const client = clientOf(ctx);
+  const credential = credentialOf(ctx, "quota");
+  const drivable = canDriveClock(ctx);
+  const validity = drivable ? drivenValiditySeconds : shortValiditySeconds;
+  return withCustomerRestored(ctx, "admin", customerId, async (original) => {
+    const session: QuotaSession = {
+      ctx,
+      customerId,
+      original,
+      drivable,
+      validitySeconds: validity,
+      async setQuota(max) {
+        const customer = { ...original, multitokenConfig: multiTokenConfig(max) };
+        await putCustomerOrFail(ctx, "admin", customerId, customer, `setting maxActiveTokensAllowed=${max}`);
+      },
+      async multiTokenOff() {
+        await putCustomerOrFail(
+          ctx,
+          "admin",
+          customerId,
+          withoutMultiToken(original),
+          "switching multi-token off",
+        );
+      },
+      async restart() {
+        await session.multiTokenOff();
+        await letTimePass(ctx, (validity + 1) * 1000);
+        ctx.resetTokens();
+        await ctx.token("admin");
+      },
+      async pass(seconds) {
+        await letTimePass(ctx, seconds * 1000);
+      },
+      issue: () => client.token(credential),
+      use: (token) => client.scanFirst(token, { kind: "lookups", tenantId: ctx.target.tenant }, { limit: 1 }),
+    };
+    // Tokens from before the kit shortened the validity may live long: where the clock can be driven,
+    // move past them once per target; in real time the checks detect them and skip.
+    if (drivable && !clearedOnce.has(ctx.target)) {
+      await session.multiTokenOff();
+      await letTimePass(ctx, expireEverythingMs);
+      clearedOnce.add(ctx.target);
+    }
+    // The interface cannot read a client; an upsert of the clientId alone shows its stored validity where
+    // the target answers the stored client (else the documented default is put back).
+    const previous = (await upsertQuotaClient(ctx, customerId, {})) ?? defaultValiditySeconds;
+    await upsertQuotaClient(ctx, customerId, { accessTokenValidity: validity });
+    try {
+      await session.restart();
+      return await body(session);
+    } finally {
+      await upsertQuotaClient(ctx, customerId, { accessTokenValidity: previous });
+    }
+  });
+}

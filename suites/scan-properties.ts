@@ -1,0 +1,624 @@
+// Properties every scan must have (lookups, autopilot all types, autopilot one type), as check factories:
+// each scan's suite file picks the checks and names the requirement ids that apply to it.
+import fc from "fast-check";
+import {
+  type ApiResponse,
+  describeResponse,
+  type FullScanResult,
+  type InterfaceClient,
+  pageOf,
+  type ScanEndpoint,
+  type ScanQuery,
+  type ScrollIdEncoding,
+  scrollIdEncodings,
+} from "../src/client/index.ts";
+import { type Check, type CheckContext, type CredentialRole, fail } from "../src/runner/check.ts";
+import { typeName } from "./data-operations.ts";
+import { defineCheck } from "./define.ts";
+import { ensure, isClientError, judgeSuccess } from "./error-outcomes.ts";
+import { checkProperty } from "./property.ts";
+import { scrollEncodingFor } from "./scroll-encoding.ts";
+import { clientOf } from "./target-client.ts";
+
+export type ScanRecordShape = Record<string, unknown>;
+type Scalar = string | number | boolean;
+
+export interface ScanSubject {
+  /** Suite name, the prefix of check ids. */
+  suite: string;
+  /** Words for messages: "the lookups scan". */
+  name: string;
+  role: CredentialRole;
+  endpoint(ctx: CheckContext): ScanEndpoint;
+  identity(record: ScanRecordShape): string;
+  /** Top-level scalar fields a sort may name (SCAN-10: any of them). */
+  sortFields: readonly string[];
+  /** Sort fields the document itself uses, which a target must accept. */
+  documentedSortFields: readonly string[];
+  /** Fields for equals() filters, string-valued. */
+  filterFields: readonly string[];
+  /** Fields holding a lookup type, compared by type name (URI and name forms both accepted). */
+  typeFields: readonly string[];
+}
+
+// ---------------------------------------------------------------- reading whole scrolls
+
+/** Against a large live data set, small limits would mean thousands of requests: keep scrolls <= 200 pages. */
+export function smallestLimit(total: number): number {
+  return Math.min(100, Math.max(1, Math.ceil(total / 200)));
+}
+
+export interface ScanRead {
+  result: FullScanResult<ScanRecordShape>;
+  records: ScanRecordShape[];
+}
+
+function endProblem(result: FullScanResult<ScanRecordShape>, what: string): string | undefined {
+  switch (result.end) {
+    case "no-scroll-id":
+    case "empty-page":
+      return undefined;
+    case "error":
+    case "malformed":
+      return `${what}: page ${result.pages.length + 1} was not a scan page: ${describeResponse(result.failure ?? result.pages[0]?.response ?? ({} as ApiResponse<unknown>))}`;
+    case "page-cap":
+      return `${what}: still not at the end after ${result.pages.length} pages (${result.records.length} records); the scan must end (no scrollId, or an empty page)`;
+    case "repeated-scroll-id":
+      return `${what}: the same scrollId came back with the same page; the scan makes no progress`;
+  }
+}
+
+/**
+ * Every page of one scroll. `expectedTotal` bounds the page count (twice the pages needed, plus slack).
+ * Fails on an answer that is not a page; a scroll that does not end is a failure too unless `untilCap`
+ * (checks that judge pages, not the end, look at what came).
+ */
+export async function readScroll(
+  ctx: CheckContext,
+  subject: ScanSubject,
+  query: ScanQuery,
+  expectedTotal?: number,
+  options: { untilCap?: boolean } = {},
+): Promise<ScanRead> {
+  const endpoint = subject.endpoint(ctx);
+  const encoding = await scrollEncodingFor(ctx, subject.role, endpoint);
+  const limit = typeof query.limit === "number" ? query.limit : 100;
+  const maxPages = expectedTotal === undefined ? 1000 : 2 * Math.ceil(expectedTotal / limit) + 10;
+  const result = await clientOf(ctx).scanAll(await ctx.token(subject.role), endpoint, {
+    query,
+    encoding,
+    maxPages,
+  });
+  const endless = result.end === "page-cap" || result.end === "repeated-scroll-id";
+  if (!(options.untilCap && endless)) ensure(endProblem(result, `${subject.name} ${JSON.stringify(query)}`));
+  return { result, records: result.records as ScanRecordShape[] };
+}
+
+/** The unfiltered, default-ordered contents: what every other read is compared with. Repeats are a
+ *  finding of the exactly-once checks only (`strict`); other checks work on the distinct records, so
+ *  that one fault fails the checks of its rule and not every check that reads. */
+export async function referenceRead(
+  ctx: CheckContext,
+  subject: ScanSubject,
+  options: { strict?: boolean } = {},
+): Promise<ScanRecordShape[]> {
+  const { records } = await readScroll(ctx, subject, {});
+  const ids = records.map(subject.identity);
+  if (options.strict) ensure(identityProblem(ids, ids), `${subject.name} without parameters`);
+  return distinct(subject, records);
+}
+
+export function distinct(subject: ScanSubject, records: ScanRecordShape[]): ScanRecordShape[] {
+  const seen = new Set<string>();
+  return records.filter((record) => {
+    const id = subject.identity(record);
+    if (seen.has(id)) return false;
+    seen.add(id);
+    return true;
+  });
+}
+
+// ---------------------------------------------------------------- judging contents and order
+
+function counts(ids: readonly string[]): Map<string, number> {
+  const map = new Map<string, number>();
+  for (const id of ids) map.set(id, (map.get(id) ?? 0) + 1);
+  return map;
+}
+
+const few = (items: string[]) =>
+  items.length > 5 ? `${items.slice(0, 5).join(", ")} and ${items.length - 5} more` : items.join(", ");
+
+/** Exactly the expected identities, each once (with `repeats: "ignore"`: each at least once). */
+export function identityProblem(
+  expected: readonly string[],
+  actual: readonly string[],
+  options: { repeats?: "fail" | "ignore" } = {},
+): string | undefined {
+  const have = counts(actual);
+  const duplicates =
+    options.repeats === "ignore" ? [] : [...have].filter(([, n]) => n > 1).map(([id, n]) => `${id} (x${n})`);
+  const want = new Set(expected);
+  const missing = [...want].filter((id) => !have.has(id));
+  const extra = [...have.keys()].filter((id) => !want.has(id));
+  const problems: string[] = [];
+  if (duplicates.length > 0) problems.push(`repeated: ${few(duplicates)}`);
+  if (missing.length > 0) problems.push(`missing: ${few(missing)}`);
+  if (extra.length > 0) problems.push(`unexpected: ${few(extra)}`);
+  const wanted = options.repeats === "ignore" ? "the" : "each of";
+  const once = options.repeats === "ignore" ? "" : " exactly once";
+  return problems.length === 0
+    ? undefined
+    : `expected ${wanted} ${want.size} records${once}; ${problems.join("; ")}`;
+}
+
+function scalarOf(record: ScanRecordShape, field: string): Scalar | undefined {
+  const value = record[field];
+  return typeof value === "string" || typeof value === "number" || typeof value === "boolean"
+    ? value
+    : undefined;
+}
+
+type Comparator = (a: Scalar, b: Scalar) => number;
+const codeUnit: Comparator = (a, b) => (a === b ? 0 : a < b ? -1 : 1);
+const caseInsensitive: Comparator = (a, b) =>
+  typeof a === "string" && typeof b === "string"
+    ? codeUnit(a.toLowerCase(), b.toLowerCase())
+    : codeUnit(a, b);
+
+/** First pair out of order under `compare`, skipping records without the field and pairs of mixed types. */
+function firstDisorder(values: Scalar[], order: "asc" | "desc", compare: Comparator): number | undefined {
+  const direction = order === "asc" ? 1 : -1;
+  for (let i = 1; i < values.length; i++) {
+    const a = values[i - 1] as Scalar;
+    const b = values[i] as Scalar;
+    if (typeof a !== typeof b) continue;
+    if (direction * compare(a, b) > 0) return i;
+  }
+  return undefined;
+}
+
+/** In order under code-unit or case-insensitive comparison (MUST accepts either). */
+export function orderProblem(
+  records: ScanRecordShape[],
+  field: string,
+  order: "asc" | "desc",
+): string | undefined {
+  const values = records.map((r) => scalarOf(r, field)).filter((v): v is Scalar => v !== undefined);
+  const strict = firstDisorder(values, order, codeUnit);
+  if (strict === undefined || firstDisorder(values, order, caseInsensitive) === undefined) return undefined;
+  return (
+    `expected records in ${order} order of ${field} (code-unit or case-insensitive), but record ${strict + 1} ` +
+    `(${JSON.stringify(values[strict])}) follows ${JSON.stringify(values[strict - 1])}`
+  );
+}
+
+function fieldMatches(
+  subject: ScanSubject,
+  record: ScanRecordShape,
+  field: string,
+  value: string,
+  ignoreCase: boolean,
+): boolean {
+  const actual = record[field];
+  if (typeof actual !== "string") return false;
+  const norm = (s: string) => (subject.typeFields.includes(field) ? typeName(s) : s);
+  const [a, b] = [norm(actual), norm(value)];
+  return ignoreCase ? a.toLowerCase() === b.toLowerCase() : a === b;
+}
+
+// ---------------------------------------------------------------- check factories
+
+type Ids = { id: string; title: string; requirements: string[] };
+
+const limitArb = (total: number) => fc.integer({ min: smallestLimit(total), max: 100 });
+const orderArb = fc.constantFrom<"asc" | "desc">("asc", "desc");
+
+/** Pages of any limit together hold every record exactly once. */
+export function exactlyOnceCheck(subject: ScanSubject, ids: Ids): Check {
+  return defineCheck({
+    ...ids,
+    safety: "read",
+    needs: { roles: [subject.role] },
+    async run(ctx) {
+      const all = await referenceRead(ctx, subject, { strict: true });
+      const expected = all.map(subject.identity);
+      await checkProperty(
+        ctx,
+        fc.asyncProperty(limitArb(all.length), async (limit) => {
+          const { records } = await readScroll(ctx, subject, { limit }, all.length);
+          ensure(
+            identityProblem(expected, records.map(subject.identity)),
+            `${subject.name} with limit=${limit}`,
+          );
+        }),
+      );
+    },
+  });
+}
+
+/** No page holds more records than the limit asked for. */
+export function pageWithinLimitCheck(subject: ScanSubject, ids: Ids): Check {
+  return defineCheck({
+    ...ids,
+    safety: "read",
+    needs: { roles: [subject.role] },
+    async run(ctx) {
+      const all = await referenceRead(ctx, subject);
+      await checkProperty(
+        ctx,
+        fc.asyncProperty(limitArb(all.length), async (limit) => {
+          const { result } = await readScroll(ctx, subject, { limit }, all.length, { untilCap: true });
+          for (const [index, page] of result.pages.entries())
+            if (page.values.length > limit)
+              fail(
+                `${subject.name} with limit=${limit}: page ${index + 1} holds ${page.values.length} records`,
+              );
+        }),
+      );
+    },
+  });
+}
+
+/** When the target accepts a sort, the whole scroll follows it; documented sort fields must be accepted. */
+export function orderCheck(subject: ScanSubject, ids: Ids): Check {
+  return defineCheck({
+    ...ids,
+    safety: "read",
+    needs: { roles: [subject.role] },
+    async run(ctx) {
+      const all = await referenceRead(ctx, subject);
+      const client = clientOf(ctx);
+      await checkProperty(
+        ctx,
+        fc.asyncProperty(
+          fc.constantFrom(...subject.sortFields),
+          orderArb,
+          limitArb(all.length),
+          async (sort, order, limit) => {
+            const query = { sort, order, limit };
+            if (!subject.documentedSortFields.includes(sort)) {
+              // The document does not list permitted sort fields: a refusal of this one is acceptable.
+              const first = await client.scanFirst(
+                await ctx.token(subject.role),
+                subject.endpoint(ctx),
+                query,
+              );
+              if (isClientError(first.status)) return;
+            }
+            const { records } = await readScroll(ctx, subject, query, all.length, { untilCap: true });
+            ensure(
+              orderProblem(records, sort, order),
+              `${subject.name} sort=${sort}&order=${order}&limit=${limit}`,
+            );
+          },
+        ),
+      );
+    },
+  });
+}
+
+/** equals(field,'value') yields exactly the records whose field has that value (case-insensitive tolerated). */
+export function filterCheck(subject: ScanSubject, ids: Ids): Check {
+  return defineCheck({
+    ...ids,
+    safety: "read",
+    needs: { roles: [subject.role] },
+    async run(ctx) {
+      const all = await referenceRead(ctx, subject);
+      if (all.length === 0) return;
+      await checkProperty(
+        ctx,
+        fc.asyncProperty(
+          fc.constantFrom(...subject.filterFields),
+          fc.nat(all.length - 1),
+          limitArb(all.length),
+          async (field, index, limit) => {
+            const raw = all[index]?.[field];
+            // Quoting inside filter values is not shown by the document: values with quotes are left out.
+            fc.pre(typeof raw === "string" && raw !== "" && !/['"\\]/.test(raw));
+            const value = subject.typeFields.includes(field) ? typeName(raw as string) : (raw as string);
+            const filter = `equals(${field},'${value}')`;
+            const { records } = await readScroll(ctx, subject, { filter, limit }, all.length);
+            const ids = records.map(subject.identity);
+            const exact = all
+              .filter((r) => fieldMatches(subject, r, field, value, false))
+              .map(subject.identity);
+            const got = new Set(ids);
+            const where = `${subject.name} filter=${filter}`;
+            const missing = exact.filter((id) => !got.has(id));
+            // Each answered record is judged by its own field, so a record the reference read lost
+            // does not count against the filter.
+            const extra = records
+              .filter((r) => !fieldMatches(subject, r, field, value, true))
+              .map(subject.identity);
+            if (missing.length > 0 || extra.length > 0)
+              fail(
+                `${where}: expected exactly the ${exact.length} records whose ${field} is ${value}` +
+                  (missing.length > 0 ? `; missing: ${few(missing)}` : "") +
+                  (extra.length > 0 ? `; not matching: ${few(extra)}` : ""),
+              );
+          },
+        ),
+      );
+    },
+  });
+}
+
+/** The scan ends after finitely many pages: no scrollId, or an empty page after which nothing follows. */
+export function endsCheck(subject: ScanSubject, ids: Ids): Check {
+  return defineCheck({
+    ...ids,
+    safety: "read",
+    needs: { roles: [subject.role] },
+    async run(ctx) {
+      const endpoint = subject.endpoint(ctx);
+      const encoding = await scrollEncodingFor(ctx, subject.role, endpoint);
+      const client = clientOf(ctx);
+      const auth = await ctx.token(subject.role);
+      for (const limit of [100, 7]) {
+        const first = await client.scanAll(auth, endpoint, { query: { limit }, encoding, maxPages: 2000 });
+        ensure(endProblem(first, `${subject.name} with limit=${limit}`));
+        if (first.end !== "empty-page") continue;
+        // An empty page may precede the end (deployments differ); nothing may follow it.
+        const last = first.pages.at(-1)?.scrollId;
+        const emptyPage =
+          last === undefined ? undefined : await followEmpty(client, auth, endpoint, last, encoding);
+        if (emptyPage) fail(`${subject.name} with limit=${limit}: ${emptyPage}`);
+      }
+    },
+  });
+}
+
+async function followEmpty(
+  client: InterfaceClient,
+  auth: string,
+  endpoint: ScanEndpoint,
+  lastScrollId: string,
+  encoding: ScrollIdEncoding,
+): Promise<string | undefined> {
+  // The page after the last non-empty one was empty; follow the scroll twice more to see that it stays so.
+  const afterLast = pageOf(await client.scanNext(auth, endpoint, lastScrollId, encoding));
+  let scrollId = afterLast?.scrollId;
+  for (let i = 0; i < 2 && scrollId; i++) {
+    const next = await client.scanNext(auth, endpoint, scrollId, encoding);
+    const page = pageOf(next);
+    if (!page) return undefined; // refused after the end: an end all the same
+    if (page.values.length > 0)
+      return `records came after an empty page (${page.values.length} on a later page)`;
+    scrollId = page.scrollId;
+  }
+  return undefined;
+}
+
+/** The first request may carry a JSON null body: same first page as with no body. */
+export function firstPageNullBodyCheck(subject: ScanSubject, ids: Ids): Check {
+  return defineCheck({
+    ...ids,
+    safety: "read",
+    needs: { roles: [subject.role] },
+    async run(ctx) {
+      const client = clientOf(ctx);
+      const auth = await ctx.token(subject.role);
+      const endpoint = subject.endpoint(ctx);
+      const none = await client.scanFirst(auth, endpoint, { limit: 5 });
+      const nullBody = await client.scanFirst(auth, endpoint, { limit: 5 }, { firstBody: "null" });
+      for (const [what, response] of [
+        ["no body", none],
+        ["a null body", nullBody],
+      ] as const) {
+        ensure(judgeSuccess(response, `the first ${subject.name} request with ${what}`));
+        if (!pageOf(response))
+          fail(
+            `expected {"scrollId", "values": [...]} for the first page with ${what}, got ${describeResponse(response)}`,
+          );
+      }
+      const a = pageOf(none)?.values.map((r) => subject.identity(r as ScanRecordShape));
+      const b = pageOf(nullBody)?.values.map((r) => subject.identity(r as ScanRecordShape));
+      if (JSON.stringify(a) !== JSON.stringify(b))
+        fail(
+          `the first page with a null body differs from the first page with no body: ${few(b ?? [])} vs ${few(a ?? [])}`,
+        );
+    },
+  });
+}
+
+// ---------------------------------------------------------------- SHOULD: the kit's choices
+
+/** Each of the three encodings of the next-page body is accepted ({"scrollId"} is the kit's choice). */
+export function scrollBodyCheck(subject: ScanSubject, ids: Ids): Check {
+  return defineCheck({
+    ...ids,
+    safety: "read",
+    needs: { roles: [subject.role] },
+    async run(ctx) {
+      const client = clientOf(ctx);
+      const auth = await ctx.token(subject.role);
+      const endpoint = subject.endpoint(ctx);
+      for (const encoding of scrollIdEncodings) {
+        const first = pageOf(await client.scanFirst(auth, endpoint, { limit: 2 }));
+        if (!first?.scrollId) return; // a single page: no next-page request to judge
+        const next = await client.scanNext(auth, endpoint, first.scrollId, encoding);
+        const page = pageOf(next);
+        if (!page)
+          fail(`expected the next page for a scroll id sent as ${encoding}, got ${describeResponse(next)}`);
+      }
+    },
+  });
+}
+
+/** The end of results is a response without scrollId (the kit's choice), at most after empty pages. */
+export function endWithoutScrollIdCheck(subject: ScanSubject, ids: Ids): Check {
+  return defineCheck({
+    ...ids,
+    safety: "read",
+    needs: { roles: [subject.role] },
+    async run(ctx) {
+      const endpoint = subject.endpoint(ctx);
+      const encoding = await scrollEncodingFor(ctx, subject.role, endpoint);
+      const result = await clientOf(ctx).scanAll(await ctx.token(subject.role), endpoint, {
+        query: { limit: 50 },
+        encoding,
+        maxPages: 2000,
+      });
+      ensure(endProblem(result, subject.name));
+      const lastPage = result.pages.at(-1);
+      if (result.end !== "no-scroll-id" || lastPage?.scrollId !== undefined)
+        fail(
+          `expected the last page of ${subject.name} to carry no scrollId; the scan ended with ${result.end}` +
+            (lastPage?.scrollId ? ` and the last non-empty page carries scrollId ${lastPage.scrollId}` : ""),
+        );
+    },
+  });
+}
+
+/** An unknown scroll id is refused with 400. */
+export function unknownScrollIdCheck(subject: ScanSubject, ids: Ids): Check {
+  return defineCheck({
+    ...ids,
+    safety: "read",
+    needs: { roles: [subject.role] },
+    async run(ctx) {
+      const endpoint = subject.endpoint(ctx);
+      const encoding = await scrollEncodingFor(ctx, subject.role, endpoint);
+      const response = await clientOf(ctx).scanNext(
+        await ctx.token(subject.role),
+        endpoint,
+        "lckit-unknown-scroll-id-0000",
+        encoding,
+      );
+      if (response.status !== 400)
+        fail(`expected 400 for an unknown scroll id, got ${describeResponse(response)}`);
+    },
+  });
+}
+
+/** Every top-level scalar field is accepted as sort. */
+export function sortFieldsAcceptedCheck(subject: ScanSubject, ids: Ids): Check {
+  return defineCheck({
+    ...ids,
+    safety: "read",
+    needs: { roles: [subject.role] },
+    async run(ctx) {
+      const client = clientOf(ctx);
+      for (const sort of subject.sortFields) {
+        for (const order of ["asc", "desc"] as const) {
+          const response = await client.scanFirst(await ctx.token(subject.role), subject.endpoint(ctx), {
+            sort,
+            order,
+            limit: 100,
+          });
+          ensure(judgeSuccess(response, `${subject.name} sort=${sort}&order=${order}`));
+          ensure(
+            orderProblem((pageOf(response)?.values ?? []) as ScanRecordShape[], sort, order),
+            `sort=${sort}`,
+          );
+        }
+      }
+    },
+  });
+}
+
+/** The filter grammar of the kit: startsWith, not, and/or, exists/missing; an unknown operator is a 400 naming it. */
+export function filterGrammarCheck(subject: ScanSubject, ids: Ids): Check {
+  return defineCheck({
+    ...ids,
+    safety: "read",
+    needs: { roles: [subject.role] },
+    async run(ctx) {
+      const all = await referenceRead(ctx, subject);
+      const field =
+        subject.filterFields.find((f) => !subject.typeFields.includes(f)) ?? subject.filterFields[0] ?? "";
+      const sample = all
+        .map((r) => r[field])
+        .find((v): v is string => typeof v === "string" && /^[\w -]+$/.test(v));
+      if (sample === undefined) return;
+      const prefix = sample.slice(0, 1);
+      const lower = (v: unknown) => (typeof v === "string" ? v.toLowerCase() : undefined);
+      const cases: [string, (r: ScanRecordShape) => boolean][] = [
+        [
+          `startsWith(${field},'${prefix}')`,
+          (r) => lower(r[field])?.startsWith(prefix.toLowerCase()) === true,
+        ],
+        [`not equals(${field},'${sample}')`, (r) => lower(r[field]) !== sample.toLowerCase()],
+        [
+          `equals(${field},'${sample}') or startsWith(${field},'${prefix}')`,
+          (r) => lower(r[field])?.startsWith(prefix.toLowerCase()) === true,
+        ],
+        [
+          `exists(${field}) and equals(${field},'${sample}')`,
+          (r) => lower(r[field]) === sample.toLowerCase(),
+        ],
+        [`missing(${field})`, (r) => r[field] === undefined],
+      ];
+      for (const [filter, predicate] of cases) {
+        const { records } = await readScroll(ctx, subject, { filter }, all.length);
+        const expected = all.filter(predicate).map(subject.identity);
+        ensure(
+          identityProblem(expected, records.map(subject.identity), { repeats: "ignore" }),
+          `${subject.name} filter=${filter}`,
+        );
+      }
+      const response = await clientOf(ctx).scanFirst(await ctx.token(subject.role), subject.endpoint(ctx), {
+        filter: `lckitUnknownOp(${field},'x')`,
+      });
+      if (response.status !== 400 || !response.text.includes("lckitUnknownOp"))
+        fail(`expected 400 naming the unknown operator lckitUnknownOp, got ${describeResponse(response)}`);
+    },
+  });
+}
+
+/** Outside 1..100 the limit is refused with 400. */
+export function limitOutOfRangeCheck(subject: ScanSubject, ids: Ids): Check {
+  return defineCheck({
+    ...ids,
+    safety: "read",
+    needs: { roles: [subject.role] },
+    async run(ctx) {
+      for (const limit of [0, -1, 101, 1000, "ten"]) {
+        const response = await clientOf(ctx).scanFirst(await ctx.token(subject.role), subject.endpoint(ctx), {
+          limit,
+        });
+        if (response.status !== 400) fail(`limit=${limit}: expected 400, got ${describeResponse(response)}`);
+      }
+    },
+  });
+}
+
+/** A limit above 100 never yields a page above 100: refused (4xx), or clamped. The profile may pin which. */
+export function limitAbove100Check(subject: ScanSubject, ids: Ids): Check {
+  return defineCheck({
+    ...ids,
+    safety: "read",
+    needs: { roles: [subject.role] },
+    async run(ctx) {
+      const clamps = ctx.target.profile.clampsLimit;
+      const endpoint = subject.endpoint(ctx);
+      const encoding = await scrollEncodingFor(ctx, subject.role, endpoint);
+      for (const limit of [101, 150, 1000]) {
+        const result = await clientOf(ctx).scanAll(await ctx.token(subject.role), endpoint, {
+          query: { limit },
+          encoding,
+          maxPages: 50,
+        });
+        const refused =
+          result.end === "error" && result.pages.length === 0 && isClientError(result.failure?.status ?? 0);
+        if (refused) {
+          if (clamps === true)
+            fail(`limit=${limit}: the profile says the target clamps the limit, but it refused it`);
+          continue;
+        }
+        if (clamps === false)
+          fail(
+            `limit=${limit}: the profile says the target refuses limits above 100, but it answered a page`,
+          );
+        ensure(endProblem(result, `${subject.name} with limit=${limit}`));
+        for (const [index, page] of result.pages.entries())
+          if (page.values.length > 100)
+            fail(
+              `${subject.name} with limit=${limit}: page ${index + 1} holds ${page.values.length} records; at most 100`,
+            );
+      }
+    },
+  });
+}

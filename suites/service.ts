@@ -1,0 +1,106 @@
+// Health, status and version of the lookup-data service.
+import { type ApiResponse, describeResponse } from "../src/client/index.ts";
+import { type Check, fail } from "../src/runner/check.ts";
+import { defineCheck } from "./define.ts";
+import { ensure, judgeSuccess } from "./error-outcomes.ts";
+import { clientOf } from "./target-client.ts";
+
+const dotted = /^\d+(\.\d+)+$/;
+
+function statusIsOk(response: ApiResponse<unknown>, what: string): void {
+  ensure(judgeSuccess(response, what));
+  const status = (response.body as { status?: unknown } | undefined)?.status;
+  if (status !== "OK") fail(`expected ${what} to answer {"status": "OK"}, got ${describeResponse(response)}`);
+}
+
+/** The rdm-service version as text: from valid JSON (string or number), or from the document's
+ *  unquoted sample form, which is not valid JSON. */
+export function versionText(response: ApiResponse<unknown>): string | undefined {
+  const body = response.body;
+  if (typeof body === "object" && body !== null && "rdm-service" in body) {
+    const value = (body as Record<string, unknown>)["rdm-service"];
+    if (typeof value === "string") return value;
+    if (typeof value === "number") {
+      // A JSON number loses the form of "2016.3"; the raw text keeps it.
+      const raw = /"rdm-service"\s*:\s*([0-9][0-9.]*)/.exec(response.text);
+      return raw?.[1] ?? String(value);
+    }
+    return undefined;
+  }
+  return /"rdm-service"\s*:\s*([0-9][0-9.]*)/.exec(response.text)?.[1];
+}
+
+export const serviceChecks: Check[] = [
+  defineCheck({
+    id: "service/healthcheck-ok",
+    title: "MUST answer GET /healthcheck with an object whose status is OK",
+    requirements: ["SERVICE-01"],
+    safety: "read",
+    needs: { roles: ["viewer"] },
+    async run(ctx) {
+      statusIsOk(await clientOf(ctx).healthcheck(await ctx.token("viewer")), "GET /healthcheck");
+    },
+  }),
+  defineCheck({
+    id: "service/status-ok",
+    title: "MUST answer GET /status with an object whose status is OK",
+    requirements: ["SERVICE-02"],
+    safety: "read",
+    needs: { roles: ["viewer"] },
+    async run(ctx) {
+      statusIsOk(await clientOf(ctx).status(await ctx.token("viewer")), "GET /status");
+    },
+  }),
+  defineCheck({
+    id: "service/version-dotted",
+    title: "MUST answer GET /version with rdm-service holding a dotted version number",
+    requirements: ["SERVICE-03"],
+    safety: "read",
+    needs: { roles: ["viewer"] },
+    async run(ctx) {
+      const response = await clientOf(ctx).version(await ctx.token("viewer"));
+      ensure(judgeSuccess(response, "GET /version"));
+      const version = versionText(response);
+      if (version === undefined || !dotted.test(version))
+        fail(
+          `expected {"rdm-service": <dotted version such as 2016.3.0.0.1>}, got ${describeResponse(response)}`,
+        );
+    },
+  }),
+  defineCheck({
+    id: "service/version-json-string",
+    title: "SHOULD answer GET /version as valid JSON with the version as a string",
+    requirements: ["SERVICE-04"],
+    safety: "read",
+    needs: { roles: ["viewer"] },
+    async run(ctx) {
+      const response = await clientOf(ctx).version(await ctx.token("viewer"));
+      const value = (response.body as Record<string, unknown> | undefined)?.["rdm-service"];
+      if (typeof value !== "string" || !dotted.test(value))
+        fail(
+          `expected valid JSON {"rdm-service": "<dotted version>"} (a string, as the kit chose), got ${describeResponse(response)}`,
+        );
+    },
+  }),
+  defineCheck({
+    id: "service/refuses-without-authorization",
+    title: "SHOULD refuse /healthcheck, /status and /version without Authorization (401)",
+    requirements: ["AUTH-02", "AUTH-05"],
+    safety: "read",
+    needs: { roles: [] },
+    async run(ctx) {
+      const client = clientOf(ctx);
+      for (const response of [
+        await client.healthcheck(null),
+        await client.status(null),
+        await client.version(null),
+      ]) {
+        if (response.status !== 401)
+          fail(
+            "expected 401 without an Authorization header (the document says every endpoint requires it; " +
+              `many deployments leave these open, hence SHOULD), got ${describeResponse(response)}`,
+          );
+      }
+    },
+  }),
+];

@@ -1,0 +1,549 @@
+// Multi-token support: one token per client while it is off; with it on, a new token per request up to
+// maxActiveTokensAllowed, a limit-exceeded refusal beyond, and expired tokens freeing their slots.
+import fc from "fast-check";
+import { type ApiResponse, accessTokenOf, describeResponse, multiTokenConfig } from "../src/client/index.ts";
+import { type Check, type CheckContext, fail, skip } from "../src/runner/check.ts";
+import { readCustomer, withCustomerRestored } from "./customer-configuration.ts";
+import { defineCheck } from "./define.ts";
+import {
+  ensure,
+  judgeExpiredRefusal,
+  judgeKitErrorBody,
+  judgeQuotaRefusal,
+  judgeSuccess,
+  judgeValidationError,
+  limitWording,
+} from "./error-outcomes.ts";
+import { checkProperty } from "./property.ts";
+import { type QuotaSession, upsertQuotaClient, withQuotaSession } from "./quota-session.ts";
+import { clientOf, credentialOf, quotaCustomerIdOf } from "./target-client.ts";
+import { expiresInOf } from "./token-lifetime.ts";
+
+/** Small quotas keep runs fast; the seed picks one of 3..5. */
+function quotaFor(ctx: CheckContext): number {
+  return 3 + (Math.abs(ctx.seed) % 3);
+}
+
+interface Issued {
+  token: string;
+  expiresIn: number;
+}
+
+/** Issues `count` tokens that must all be new and distinct; returns them. `why` names the situation. */
+async function issueDistinct(
+  session: QuotaSession,
+  count: number,
+  seen: Set<string>,
+  why: string,
+): Promise<Issued[]> {
+  const issued: Issued[] = [];
+  for (let i = 0; i < count; i++) {
+    const response = await session.issue();
+    const token = accessTokenOf(response);
+    if (!token) {
+      // In real time, tokens issued before the check (with their old validity) may still hold slots.
+      if (!session.drivable && !response.ok && i > 0)
+        skip(
+          `the quota client got ${i} of ${count} tokens before a refusal; tokens from before the check may ` +
+            "still be active (the kit cannot drive this target's clock); rerun when they have expired",
+        );
+      fail(`${why}: token request ${i + 1} of ${count} was not granted: ${describeResponse(response)}`);
+    }
+    if (seen.has(token))
+      fail(`${why}: token request ${i + 1} returned a token issued before; expected a newly issued token`);
+    seen.add(token);
+    issued.push({ token, expiresIn: expiresInOf(response) });
+  }
+  return issued;
+}
+
+async function fillQuota(session: QuotaSession, max: number): Promise<Issued[]> {
+  await session.setQuota(max);
+  return issueDistinct(session, max, new Set(), `multi-token on, maxActiveTokensAllowed=${max}`);
+}
+
+async function atLimitRefusal(session: QuotaSession, max: number): Promise<ApiResponse<unknown>> {
+  return session.issue().then((response) => {
+    if (accessTokenOf(response))
+      fail(
+        `expected a limit-exceeded refusal with ${max} active tokens and maxActiveTokensAllowed=${max}, ` +
+          `but a token was issued: ${describeResponse(response)}`,
+      );
+    return response;
+  });
+}
+
+async function allUsable(session: QuotaSession, tokens: Issued[], why: string): Promise<void> {
+  for (const [index, { token }] of tokens.entries())
+    ensure(judgeSuccess(await session.use(token), `use of active token ${index + 1}`), why);
+}
+
+/** Sets maxActiveTokensAllowed to `value` and returns the answer; the customer is restored by the caller. */
+async function tryQuota(ctx: CheckContext, customerId: string, value: unknown) {
+  const original = await readCustomer(ctx, "admin", customerId);
+  return clientOf(ctx).putCustomer(await ctx.token("admin"), customerId, {
+    ...original,
+    multitokenConfig: { clientCredentialsMultiTokenConfig: { maxActiveTokensAllowed: value } },
+  });
+}
+
+/** The stored maxActiveTokensAllowed, read back without changing anything. */
+async function storedQuota(ctx: CheckContext, customerId: string): Promise<unknown> {
+  const customer = await readCustomer(ctx, "admin", customerId);
+  return customer.multitokenConfig?.clientCredentialsMultiTokenConfig?.maxActiveTokensAllowed;
+}
+
+// ---------------------------------------------------------------- model-based quota check
+interface QuotaModel {
+  now: number;
+  max: number;
+  validityMs: number;
+  tokens: { expiresAt: number }[];
+}
+interface QuotaReal {
+  session: QuotaSession;
+  tokens: string[];
+}
+type QuotaCommand = fc.AsyncCommand<QuotaModel, QuotaReal>;
+
+const activeCount = (m: QuotaModel, at = m.now) => m.tokens.filter((t) => t.expiresAt > at).length;
+
+class RequestToken implements QuotaCommand {
+  check = () => true;
+  async run(m: QuotaModel, r: QuotaReal) {
+    const active = activeCount(m);
+    const response = await r.session.issue();
+    const token = accessTokenOf(response);
+    if (active < m.max) {
+      if (!token)
+        fail(
+          `with ${active} active tokens and maxActiveTokensAllowed=${m.max}, expected a new token, got ${describeResponse(response)}`,
+        );
+      if (r.tokens.includes(token)) fail("expected a newly issued token, got one issued before");
+      const expiresIn = expiresInOf(response);
+      if (r.tokens.length === 0) m.validityMs = expiresIn * 1000;
+      m.tokens.push({ expiresAt: m.now + expiresIn * 1000 });
+      r.tokens.push(token);
+    } else {
+      ensure(
+        judgeQuotaRefusal(r.session.ctx.target.profile, response),
+        `token request with ${active} active tokens and maxActiveTokensAllowed=${m.max}`,
+      );
+    }
+  }
+  toString = () => "requestToken";
+}
+
+class UseToken implements QuotaCommand {
+  constructor(readonly pick: number) {}
+  check = (m: Readonly<QuotaModel>) => m.tokens.length > 0;
+  async run(m: QuotaModel, r: QuotaReal) {
+    const index = this.pick % m.tokens.length;
+    const expired = (m.tokens[index]?.expiresAt ?? 0) <= m.now;
+    const response = await r.session.use(r.tokens[index] ?? "");
+    if (expired)
+      ensure(judgeExpiredRefusal(r.session.ctx.target.profile, response), `use of expired token #${index}`);
+    else ensure(judgeSuccess(response, `use of active token #${index}`));
+  }
+  toString = () => `useToken(${this.pick})`;
+}
+
+class LetTimePass implements QuotaCommand {
+  constructor(readonly percentOfValidity: number) {}
+  private delta(m: Readonly<QuotaModel>) {
+    return Math.round((m.validityMs * this.percentOfValidity) / 100);
+  }
+  // Never land within 2 s of an expiry: rounding of expires_in must not decide the outcome.
+  check = (m: Readonly<QuotaModel>) =>
+    m.tokens.every((t) => Math.abs(t.expiresAt - (m.now + this.delta(m))) > 2000);
+  async run(m: QuotaModel, r: QuotaReal) {
+    const delta = this.delta(m);
+    await r.session.pass(delta / 1000);
+    m.now += delta;
+  }
+  toString = () => `letTimePass(${this.percentOfValidity}% of validity)`;
+}
+
+class ChangeQuota implements QuotaCommand {
+  constructor(readonly max: number) {}
+  // Lowering below the active count would leave open whether tokens are revoked: the document is silent.
+  check = (m: Readonly<QuotaModel>) => activeCount(m) <= this.max;
+  async run(m: QuotaModel, r: QuotaReal) {
+    await r.session.setQuota(this.max);
+    m.max = this.max;
+  }
+  toString = () => `changeQuota(${this.max})`;
+}
+
+const quotaCommands = [
+  fc.constant(new RequestToken()),
+  fc.constant(new RequestToken()),
+  fc.nat(50).map((pick) => new UseToken(pick)),
+  fc.integer({ min: 5, max: 130 }).map((percent) => new LetTimePass(percent)),
+  fc.integer({ min: 1, max: 6 }).map((max) => new ChangeQuota(max)),
+];
+
+// ---------------------------------------------------------------- checks
+const quotaNeeds = { roles: ["admin" as const, "quota" as const] };
+
+export const tokenQuotaChecks: Check[] = [
+  defineCheck({
+    id: "token-quota/single-token-reused",
+    title: "MUST return the same token again while multi-token support is off",
+    requirements: ["TOKEN-STATE-01"],
+    safety: "quota",
+    needs: quotaNeeds,
+    async run(ctx) {
+      await withQuotaSession(ctx, async (session) => {
+        await session.multiTokenOff();
+        const first = accessTokenOf(await session.issue());
+        const second = await session.issue();
+        if (!first || accessTokenOf(second) !== first)
+          fail(
+            `expected the second token request to return the first token again (multi-token support off), got ${describeResponse(second)}`,
+          );
+      });
+    },
+  }),
+  defineCheck({
+    id: "token-quota/distinct-tokens-up-to-max",
+    title:
+      "MUST issue a new token per request up to maxActiveTokensAllowed and decline one more without issuing",
+    requirements: [
+      "TOKEN-QUOTA-01",
+      "TOKEN-QUOTA-02",
+      "TOKEN-STATE-02",
+      "TOKEN-STATE-03",
+      "CONFIG-CUSTOMER-05",
+      "CONFIG-CUSTOMER-01",
+    ],
+    safety: "quota",
+    needs: quotaNeeds,
+    async run(ctx) {
+      const max = quotaFor(ctx);
+      await withQuotaSession(ctx, async (session) => {
+        const tokens = await fillQuota(session, max);
+        ensure(
+          judgeQuotaRefusal(ctx.target.profile, await atLimitRefusal(session, max)),
+          "one token over the quota",
+        );
+        await allUsable(session, tokens, "after the refusal, the active tokens stay usable");
+      });
+    },
+  }),
+  defineCheck({
+    id: "token-quota/refusal-429",
+    title: "SHOULD decline a token request over the quota with 429 and a JSON error stating the limit",
+    requirements: ["TOKEN-QUOTA-07", "ERRORS-01"],
+    safety: "quota",
+    needs: quotaNeeds,
+    async run(ctx) {
+      const max = quotaFor(ctx);
+      await withQuotaSession(ctx, async (session) => {
+        await fillQuota(session, max);
+        const response = await atLimitRefusal(session, max);
+        if (response.status !== 429 || !limitWording.test(response.text))
+          fail(`expected 429 with a body stating the limit was exceeded, got ${describeResponse(response)}`);
+        ensure(judgeKitErrorBody(response));
+      });
+    },
+  }),
+  defineCheck({
+    id: "token-quota/expired-token-frees-slot",
+    title: "MUST refuse an expired token as expired and no longer count it toward the quota",
+    requirements: ["TOKEN-STATE-04", "TOKEN-STATE-05", "TOKEN-QUOTA-10", "TOKEN-VALIDITY-02", "AUTH-04"],
+    safety: "quota",
+    needs: quotaNeeds,
+    async run(ctx) {
+      const max = quotaFor(ctx);
+      await withQuotaSession(ctx, async (session) => {
+        const tokens = await fillQuota(session, max);
+        await atLimitRefusal(session, max);
+        const longest = Math.max(...tokens.map((t) => t.expiresIn));
+        await session.pass(longest + 1);
+        ensure(
+          judgeExpiredRefusal(ctx.target.profile, await session.use(tokens[0]?.token ?? "")),
+          "use of a token after its accessTokenValidity elapsed",
+        );
+        const seen = new Set(tokens.map((t) => t.token));
+        const fresh = await issueDistinct(
+          session,
+          max,
+          seen,
+          "after every active token expired, the slots are free",
+        );
+        ensure(
+          judgeQuotaRefusal(ctx.target.profile, await atLimitRefusal(session, max)),
+          "the quota holds again",
+        );
+        await allUsable(session, fresh, "tokens issued after the expiry");
+      });
+    },
+  }),
+  defineCheck({
+    id: "token-quota/raised-quota-applies",
+    title: "MUST issue tokens again at the limit once maxActiveTokensAllowed is raised",
+    requirements: ["TOKEN-QUOTA-10", "TOKEN-QUOTA-02"],
+    safety: "quota",
+    needs: quotaNeeds,
+    async run(ctx) {
+      const max = quotaFor(ctx);
+      await withQuotaSession(ctx, async (session) => {
+        const tokens = await fillQuota(session, max);
+        await atLimitRefusal(session, max);
+        await session.setQuota(max + 1);
+        const seen = new Set(tokens.map((t) => t.token));
+        await issueDistinct(session, 1, seen, `after raising maxActiveTokensAllowed to ${max + 1}`);
+        ensure(
+          judgeQuotaRefusal(ctx.target.profile, await atLimitRefusal(session, max + 1)),
+          "at the raised limit",
+        );
+      });
+    },
+  }),
+  defineCheck({
+    id: "token-quota/parallel-requests-never-exceed",
+    title: "MUST never issue more than maxActiveTokensAllowed tokens to simultaneous requests",
+    requirements: ["TOKEN-QUOTA-06", "TOKEN-QUOTA-02"],
+    safety: "quota",
+    needs: quotaNeeds,
+    async run(ctx) {
+      const max = quotaFor(ctx);
+      await withQuotaSession(ctx, async (session) => {
+        for (let round = 1; round <= 2; round++) {
+          await session.restart();
+          await session.setQuota(max);
+          const answers = await Promise.all(Array.from({ length: max + 4 }, () => session.issue()));
+          const granted = answers.map(accessTokenOf).filter((t): t is string => t !== undefined);
+          if (new Set(granted).size !== granted.length)
+            fail(`round ${round}: simultaneous requests got the same token twice; each must get a new one`);
+          if (granted.length > max)
+            fail(
+              `round ${round}: ${max + 4} simultaneous token requests got ${granted.length} tokens; ` +
+                `maxActiveTokensAllowed=${max} allows at most ${max}`,
+            );
+          // A rate limiter may have refused some; the rest of the quota must still be there, and no more.
+          const rest = await issueDistinct(session, max - granted.length, new Set(granted), `round ${round}`);
+          ensure(
+            judgeQuotaRefusal(ctx.target.profile, await atLimitRefusal(session, max)),
+            `round ${round}: after ${granted.length + rest.length} tokens`,
+          );
+        }
+      });
+    },
+  }),
+  defineCheck({
+    id: "token-quota/model",
+    title:
+      "MUST follow the access-token state table under any sequence of requests, uses, time and quota changes",
+    requirements: [
+      "TOKEN-STATE-02",
+      "TOKEN-STATE-03",
+      "TOKEN-STATE-04",
+      "TOKEN-STATE-05",
+      "TOKEN-QUOTA-02",
+      "TOKEN-QUOTA-10",
+    ],
+    safety: "quota",
+    needs: { ...quotaNeeds, drivableClock: true },
+    async run(ctx) {
+      await withQuotaSession(ctx, async (session) => {
+        await checkProperty(
+          ctx,
+          fc.asyncProperty(
+            fc.integer({ min: 3, max: 5 }),
+            fc.commands(quotaCommands, { maxCommands: 25 }),
+            async (max, commands) => {
+              await session.restart();
+              await session.setQuota(max);
+              const model: QuotaModel = {
+                now: ctx.clock.now(),
+                max,
+                validityMs: session.validitySeconds * 1000,
+                tokens: [],
+              };
+              await fc.asyncModelRun(() => ({ model, real: { session, tokens: [] } }), commands);
+            },
+          ),
+        );
+      });
+    },
+  }),
+  defineCheck({
+    id: "token-quota/quota-per-client",
+    title: "MUST apply maxActiveTokensAllowed to every client of the customer individually",
+    requirements: ["TOKEN-QUOTA-04"],
+    safety: "quota",
+    needs: { roles: ["admin", "quota", "viewer"], drivableClock: true },
+    async run(ctx) {
+      if ((ctx.target.customerId ?? "") !== quotaCustomerIdOf(ctx))
+        skip("needs the viewer client in the quota client's customer (customerId equal to quotaCustomerId)");
+      const max = quotaFor(ctx);
+      const viewer = credentialOf(ctx, "viewer");
+      await withQuotaSession(ctx, async (session) => {
+        await fillQuota(session, max);
+        await atLimitRefusal(session, max);
+        const seen = new Set<string>();
+        for (let i = 0; i < max; i++) {
+          const response = await clientOf(ctx).token(viewer);
+          const token = accessTokenOf(response);
+          if (!token || seen.has(token))
+            fail(
+              `with the quota client at its limit, the viewer client (same customer) must still get ${max} new tokens; ` +
+                `request ${i + 1} got ${describeResponse(response)}`,
+            );
+          seen.add(token);
+        }
+        ensure(
+          judgeQuotaRefusal(ctx.target.profile, await clientOf(ctx).token(viewer)),
+          "viewer over its own quota",
+        );
+      });
+    },
+  }),
+  defineCheck({
+    id: "token-quota/default-quota-200",
+    title: "SHOULD cap at 200 active tokens when multitokenConfig has no maxActiveTokensAllowed",
+    requirements: ["TOKEN-QUOTA-08"],
+    safety: "quota",
+    needs: { ...quotaNeeds, drivableClock: true },
+    async run(ctx) {
+      await withQuotaSession(ctx, async (session) => {
+        const response = await clientOf(ctx).putCustomer(await ctx.token("admin"), session.customerId, {
+          ...session.original,
+          multitokenConfig: { clientCredentialsMultiTokenConfig: {} },
+        });
+        ensure(judgeSuccess(response, "multitokenConfig without maxActiveTokensAllowed"));
+        let granted = 0;
+        while (granted <= 200 && accessTokenOf(await session.issue())) granted++;
+        if (granted !== 200) fail(`expected exactly 200 tokens before the refusal, got ${granted}`);
+      });
+    },
+  }),
+  defineCheck({
+    id: "token-quota/max-above-200-refused",
+    title: "MUST refuse maxActiveTokensAllowed above 200 with a validation error and accept 200",
+    requirements: ["TOKEN-QUOTA-03", "CONFIG-CUSTOMER-05"],
+    safety: "quota",
+    needs: { roles: ["admin"] },
+    async run(ctx) {
+      const customerId = quotaCustomerIdOf(ctx);
+      await withCustomerRestored(ctx, "admin", customerId, async () => {
+        ensure(
+          judgeSuccess(await tryQuota(ctx, customerId, 200), "maxActiveTokensAllowed=200 (the limit itself)"),
+        );
+        const above = fc.oneof(fc.constant(201), fc.integer({ min: 201, max: 2 ** 31 - 1 }));
+        await checkProperty(
+          ctx,
+          fc.asyncProperty(above, async (value) => {
+            const response = await tryQuota(ctx, customerId, value);
+            ensure(judgeValidationError(ctx.target.profile, response), `maxActiveTokensAllowed=${value}`);
+            const stored = await storedQuota(ctx, customerId);
+            if (stored === value) fail(`maxActiveTokensAllowed=${value} was refused but stored anyway`);
+          }),
+        );
+      });
+    },
+  }),
+  defineCheck({
+    id: "token-quota/max-below-1-refused",
+    title: "SHOULD refuse maxActiveTokensAllowed below 1 with a validation error",
+    requirements: ["TOKEN-QUOTA-09"],
+    safety: "quota",
+    needs: { roles: ["admin"] },
+    async run(ctx) {
+      const customerId = quotaCustomerIdOf(ctx);
+      await withCustomerRestored(ctx, "admin", customerId, async () => {
+        for (const value of [0, -1]) {
+          const response = await tryQuota(ctx, customerId, value);
+          ensure(judgeValidationError(ctx.target.profile, response), `maxActiveTokensAllowed=${value}`);
+        }
+      });
+    },
+  }),
+  defineCheck({
+    id: "token-quota/validation-error-names-field",
+    title: "SHOULD answer a quota validation error with 400 naming maxActiveTokensAllowed, storing nothing",
+    requirements: ["CONFIG-05", "ERRORS-01"],
+    safety: "quota",
+    needs: { roles: ["admin"] },
+    async run(ctx) {
+      const customerId = quotaCustomerIdOf(ctx);
+      await withCustomerRestored(ctx, "admin", customerId, async (original) => {
+        const response = await tryQuota(ctx, customerId, 201);
+        if (response.status !== 400 || !/maxActiveTokensAllowed/.test(response.text))
+          fail(
+            `expected 400 whose description names maxActiveTokensAllowed, got ${describeResponse(response)}`,
+          );
+        ensure(judgeKitErrorBody(response));
+        const stored = await storedQuota(ctx, customerId);
+        const before = original.multitokenConfig?.clientCredentialsMultiTokenConfig?.maxActiveTokensAllowed;
+        if (stored !== before) fail(`the refused value changed the stored quota from ${before} to ${stored}`);
+      });
+    },
+  }),
+  defineCheck({
+    id: "token-quota/rdbms-multitoken-refused",
+    title: "MUST refuse multitokenConfig for a customer whose tenant uses rdbms authorization",
+    requirements: ["CONFIG-CUSTOMER-04"],
+    safety: "write",
+    needs: { roles: ["rdbmsAdmin"], rdbmsTenant: true },
+    async run(ctx) {
+      const customerId = ctx.target.rdbmsCustomerId ?? skip("the target file names no rdbmsCustomerId");
+      await withCustomerRestored(ctx, "rdbmsAdmin", customerId, async (original) => {
+        const token = await ctx.token("rdbmsAdmin");
+        const client = clientOf(ctx);
+        for (const [method, send] of [
+          [
+            "PUT",
+            () =>
+              client.putCustomer(token, customerId, { ...original, multitokenConfig: multiTokenConfig(5) }),
+          ],
+          ["POST", () => client.postCustomer(token, customerId, { multitokenConfig: multiTokenConfig(5) })],
+        ] as const) {
+          ensure(
+            judgeValidationError(ctx.target.profile, await send()),
+            `${method} with multitokenConfig (rdbms tenant)`,
+          );
+        }
+      });
+    },
+  }),
+];
+
+tokenQuotaChecks.push(
+  defineCheck({
+    id: "token-quota/validity-from-client-configuration",
+    title: "MUST give tokens the accessTokenValidity set through the clients endpoint, from their issue time",
+    requirements: ["TOKEN-VALIDITY-01", "TOKEN-VALIDITY-02", "CONFIG-CLIENT-02", "CONFIG-CLIENT-01"],
+    safety: "quota",
+    needs: quotaNeeds,
+    async run(ctx) {
+      await withQuotaSession(ctx, async (session) => {
+        const previous = await upsertQuotaClient(ctx, session.customerId, {});
+        const validity = session.drivable ? 120 : 3;
+        await upsertQuotaClient(ctx, session.customerId, { accessTokenValidity: validity });
+        try {
+          // Multi-token on: the request issues a fresh token, whose validity starts now.
+          await session.setQuota(quotaFor(ctx));
+          const [issued] = await issueDistinct(session, 1, new Set(), `accessTokenValidity=${validity}`);
+          const token = issued?.token ?? "";
+          await session.pass(validity - 2);
+          ensure(
+            judgeSuccess(
+              await session.use(token),
+              `use ${validity - 2} s after issue (validity ${validity} s)`,
+            ),
+          );
+          await session.pass(3);
+          ensure(
+            judgeExpiredRefusal(ctx.target.profile, await session.use(token)),
+            `use ${validity + 1} s after issue (validity ${validity} s)`,
+          );
+        } finally {
+          await upsertQuotaClient(ctx, session.customerId, { accessTokenValidity: previous ?? 3600 });
+        }
+      });
+    },
+  }),
+);
