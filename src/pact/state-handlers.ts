@@ -1,0 +1,315 @@
+// Provider-state handlers: make each state of provider-states.ts hold before its interaction runs.
+// On the embedded reference they arrange the data, through HTTP where the interface allows it and directly on
+// the reference's state where it does not (there is no create-lookup operation). On a live target they can
+// only check preconditions, and read (open a scroll); they never write. A state that does not hold is
+// recorded as a problem, and fails the verification even when its interaction happens to pass.
+import type { VerifierOptions } from "@pact-foundation/pact";
+import { describeResponse, pageOf } from "../client/index.ts";
+import type { Customer, Lookup } from "../reference/index.ts";
+import type { CredentialRole } from "../runner/check.ts";
+import type { ProviderSession } from "./provider-session.ts";
+import { OPEN_SCROLL_QUERY, PROBE_CODE, providerStates, STATE, type StateName } from "./provider-states.ts";
+
+type Values = Record<string, string>;
+
+interface StateHandler {
+  setup(session: ProviderSession): Promise<Values>;
+  teardown?(session: ProviderSession): Promise<void>;
+}
+
+export type StateHandlers = NonNullable<VerifierOptions["stateHandlers"]>;
+
+class StateNotHeld extends Error {}
+
+function need(condition: boolean, message: string): void {
+  if (!condition) throw new StateNotHeld(message);
+}
+
+function required<T>(value: T | undefined, what: string): T {
+  if (value === undefined) throw new StateNotHeld(`${what} is not set; add it to the target file`);
+  return value;
+}
+
+function requireRole(session: ProviderSession, role: CredentialRole): void {
+  need(session.credential(role) !== undefined, `credentials.${role} is missing from the target file`);
+}
+
+const tenant = (session: ProviderSession): Values => ({ tenantId: session.target.tenant });
+
+/** Reads a page and requires at least `min` records. */
+async function expectRecords(
+  session: ProviderSession,
+  what: string,
+  min: number,
+  read: (
+    token: string,
+  ) => Promise<{ response: Parameters<typeof describeResponse>[0]; count: number | undefined }>,
+): Promise<void> {
+  const { response, count } = await read(await session.token("viewer"));
+  need(
+    count !== undefined && count >= min,
+    `expected at least ${min} ${what} in tenant ${session.target.tenant}, got ${count ?? "no page"} (${session.redactor.text(describeResponse(response))})`,
+  );
+}
+
+/** Customers as they were before a state changed them, per session. */
+const savedCustomers = new WeakMap<ProviderSession, Map<string, Customer | undefined>>();
+
+/** Remembers the customer as the reference holds it, so teardown can put it back through HTTP. */
+function saveCustomer(session: ProviderSession, customerId: string): void {
+  const saved = savedCustomers.get(session) ?? new Map<string, Customer | undefined>();
+  saved.set(customerId, session.reference?.state.customers.get(customerId));
+  savedCustomers.set(session, saved);
+}
+
+async function restoreCustomer(session: ProviderSession, customerId: string): Promise<void> {
+  const saved = savedCustomers.get(session)?.get(customerId);
+  savedCustomers.get(session)?.delete(customerId);
+  if (!saved || !session.reference) return;
+  const response = await session.client.putCustomer(await session.token("admin"), customerId, saved);
+  need(response.ok, `could not restore customer ${customerId}: ${describeResponse(response)}`);
+}
+
+async function setQuota(session: ProviderSession, customerId: string, max: number): Promise<void> {
+  const response = await session.client.postCustomer(await session.token("admin"), customerId, {
+    multitokenConfig: session.client.multiTokenConfig(max),
+  });
+  need(
+    response.ok,
+    `could not set maxActiveTokensAllowed=${max} on ${customerId}: ${describeResponse(response)}`,
+  );
+}
+
+function probeLookup(tenantId: string): Lookup {
+  return {
+    tenantId,
+    updatedBy: "pact-verification",
+    updateDate: 0,
+    version: 1,
+    type: "rdm/lookupTypes/Gender",
+    code: PROBE_CODE,
+    enabled: true,
+    sourceMappings: [],
+    localizations: [],
+    parents: [],
+    attributes: [],
+  };
+}
+
+/** States whose handling is the same on the reference and on a live target (reads and checks only). */
+const checks: Partial<Record<StateName, StateHandler>> = {
+  [STATE.viewerClient]: {
+    async setup(session) {
+      requireRole(session, "viewer");
+      return {};
+    },
+  },
+  [STATE.countryLookups]: {
+    async setup(session) {
+      await expectRecords(session, "lookups of type Country", 3, async (token) => {
+        const response = await session.client.scanFirst(
+          token,
+          { kind: "lookups", tenantId: session.target.tenant },
+          { limit: 3, filter: OPEN_SCROLL_QUERY.filter },
+        );
+        return { response, count: pageOf(response)?.values.length };
+      });
+      return tenant(session);
+    },
+  },
+  [STATE.scrollOpen]: {
+    async setup(session) {
+      const response = await session.client.scanFirst(
+        await session.token("viewer"),
+        { kind: "lookups", tenantId: session.target.tenant },
+        OPEN_SCROLL_QUERY,
+      );
+      const scrollId = pageOf(response)?.scrollId;
+      need(
+        scrollId !== undefined,
+        `opening a scroll over the Country lookups (limit ${OPEN_SCROLL_QUERY.limit}) gave no scrollId: ${session.redactor.text(describeResponse(response))}`,
+      );
+      return { ...tenant(session), scrollId: scrollId ?? "" };
+    },
+  },
+  [STATE.statistics]: {
+    async setup(session) {
+      await expectRecords(session, "autopilot statistics", 11, async (token) => {
+        const response = await session.client.scanFirst(
+          token,
+          { kind: "autopilot", tenantId: session.target.tenant },
+          { limit: 11 },
+        );
+        return { response, count: pageOf(response)?.values.length };
+      });
+      return tenant(session);
+    },
+  },
+  [STATE.countryStatistics]: {
+    async setup(session) {
+      await expectRecords(session, "autopilot statistics of type Country", 1, async (token) => {
+        const response = await session.client.scanFirst(
+          token,
+          { kind: "autopilot-type", tenantId: session.target.tenant, lookupType: "Country" },
+          { limit: 1 },
+        );
+        return { response, count: pageOf(response)?.values.length };
+      });
+      return tenant(session);
+    },
+  },
+  [STATE.blockedValues]: {
+    async setup(session) {
+      await expectRecords(session, "blocked values of type Country", 1, async (token) => {
+        const response = await session.client.blockedValues(token, session.target.tenant, "Country", {
+          limit: 1,
+        });
+        return { response, count: Array.isArray(response.body) ? response.body.length : undefined };
+      });
+      return tenant(session);
+    },
+  },
+  [STATE.rdbmsCustomer]: {
+    async setup(session) {
+      requireRole(session, "rdbmsAdmin");
+      return { customerId: required(session.target.rdbmsCustomerId, "rdbmsCustomerId") };
+    },
+  },
+  [STATE.snapshotStream]: { setup: async () => ({}) },
+  [STATE.deltasStream]: { setup: async () => ({}) },
+  [STATE.largeObjects]: { setup: async () => ({}) },
+};
+
+/** States the embedded reference arranges (and puts back afterwards). */
+const arranged: Partial<Record<StateName, StateHandler>> = {
+  [STATE.quotaReached]: {
+    async setup(session) {
+      const customerId = required(session.target.quotaCustomerId, "quotaCustomerId");
+      const quota = required(session.credential("quota"), "credentials.quota");
+      saveCustomer(session, customerId);
+      await setQuota(session, customerId, 1);
+      // The quota client may already hold a token; ask until refused (twice at most with a quota of 1).
+      for (let attempt = 0; attempt < 3; attempt++) {
+        const response = await session.client.token(quota);
+        if (!response.ok) return {};
+      }
+      throw new StateNotHeld(`client ${quota.clientId} still gets tokens with maxActiveTokensAllowed=1`);
+    },
+    teardown: (session) =>
+      restoreCustomer(session, required(session.target.quotaCustomerId, "quotaCustomerId")),
+  },
+  [STATE.probeLookup]: {
+    async setup(session) {
+      const table = session.reference?.state.lookups.get(session.target.tenant);
+      need(table !== undefined, `the reference has no tenant ${session.target.tenant}`);
+      // The interface has no operation that creates a lookup: arranged on the reference's state.
+      table?.add(probeLookup(session.target.tenant));
+      return tenant(session);
+    },
+    async teardown(session) {
+      const table = session.reference?.state.lookups.get(session.target.tenant);
+      const left = table?.get("rdm/lookupTypes/Gender", PROBE_CODE);
+      if (left) table?.delete(left);
+    },
+  },
+  [STATE.customerQuota]: {
+    async setup(session) {
+      const customerId = required(session.target.customerId, "customerId");
+      saveCustomer(session, customerId);
+      await setQuota(session, customerId, 5);
+      return { customerId };
+    },
+    teardown: (session) => restoreCustomer(session, required(session.target.customerId, "customerId")),
+  },
+  [STATE.viewerValidity]: {
+    async setup(session) {
+      const customerId = required(session.target.customerId, "customerId");
+      const viewer = required(session.credential("viewer"), "credentials.viewer");
+      const response = await session.client.putClients(await session.token("admin"), customerId, [
+        { clientId: viewer.clientId, accessTokenValidity: 3600 },
+      ]);
+      need(response.ok, `could not set the validity of ${viewer.clientId}: ${describeResponse(response)}`);
+      return { customerId, clientId: viewer.clientId };
+    },
+  },
+};
+
+/** On a live target these states can only be checked as far as the target file goes. */
+const liveChecks: Partial<Record<StateName, StateHandler>> = {
+  [STATE.quotaReached]: {
+    async setup(session) {
+      requireRole(session, "quota");
+      return {};
+    },
+  },
+  [STATE.probeLookup]: {
+    async setup(session) {
+      await expectRecords(session, `lookups Gender/${PROBE_CODE}`, 1, async (token) => {
+        const response = await session.client.scanFirst(
+          token,
+          { kind: "lookups", tenantId: session.target.tenant },
+          { limit: 1, filter: `equals(type,'Gender') and equals(code,'${PROBE_CODE}')` },
+        );
+        return { response, count: pageOf(response)?.values.length };
+      });
+      return tenant(session);
+    },
+  },
+  [STATE.customerQuota]: {
+    async setup(session) {
+      requireRole(session, "admin");
+      return { customerId: required(session.target.customerId, "customerId") };
+    },
+  },
+  [STATE.viewerValidity]: {
+    async setup(session) {
+      requireRole(session, "admin");
+      const viewer = required(session.credential("viewer"), "credentials.viewer");
+      return { customerId: required(session.target.customerId, "customerId"), clientId: viewer.clientId };
+    },
+  },
+};
+
+function handlerOf(session: ProviderSession, name: StateName): StateHandler | undefined {
+  return checks[name] ?? (session.reference ? arranged[name] : liveChecks[name]);
+}
+
+/** The stateHandlers option of the Pact verifier for this session: one entry per known state. */
+export function stateHandlers(session: ProviderSession): StateHandlers {
+  const handlers: StateHandlers = {};
+  for (const spec of providerStates) {
+    const handler = handlerOf(session, spec.name);
+    if (!handler) continue;
+    const record = (action: string, error: unknown) => {
+      const reason = error instanceof Error ? error.message : String(error);
+      session.problems.push({
+        source: spec.name,
+        message: session.redactor.text(
+          error instanceof StateNotHeld ? `does not hold: ${reason}` : `${action} failed: ${reason}`,
+        ),
+      });
+    };
+    const setup = async () => {
+      session.active.add(spec.name);
+      try {
+        return await handler.setup(session);
+      } catch (error) {
+        record("setup", error);
+        return undefined;
+      }
+    };
+    const teardown = async () => {
+      session.active.delete(spec.name);
+      try {
+        await handler.teardown?.(session);
+      } catch (error) {
+        record("teardown", error);
+      }
+      return undefined;
+    };
+    // The option's type merges HTTP handlers ({setup, teardown}) with message handlers (a function); the
+    // verifier calls setup and teardown when they are present, so one object serves as both.
+    handlers[spec.name] = Object.assign(setup, { setup, teardown });
+  }
+  return handlers;
+}
