@@ -123,7 +123,7 @@ export function parsePact(data: unknown, file: string): PactFile {
   const list = Array.isArray(data.interactions) ? data.interactions : [];
   list.forEach((raw, index) => {
     if (!isRecord(raw)) throw new PactFileError(file, `interactions[${index}] is not an object`);
-    interactions.push(v4 ? fromV4(raw, file, index) : fromV3Http(raw, file, index));
+    interactions.push(v4 ? fromV4(raw, file, index) : http(raw, file, index, false));
   });
   if (Array.isArray(data.messages)) {
     data.messages.forEach((raw, index) => {
@@ -186,10 +186,6 @@ function bodyOf(raw: unknown, headers: Record<string, string[]>, v4: boolean): P
     content: raw,
     encoded: false,
   };
-}
-
-function fromV3Http(raw: Record<string, unknown>, file: string, index: number): PactHttpInteraction {
-  return http(raw, file, index, false);
 }
 
 function http(raw: Record<string, unknown>, file: string, index: number, v4: boolean): PactHttpInteraction {

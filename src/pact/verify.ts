@@ -2,6 +2,7 @@
 // reference (default, on a free loopback port) or a live target from a runner target file, with provider
 // states set up (state-handlers.ts), real credentials injected (token-injection.ts), and message pacts
 // answered by the kit's event generator (event-messages.ts).
+import { resolve } from "node:path";
 import { type MessageProviders, Verifier } from "@pact-foundation/pact";
 import { createReference, type FaultName, type Listening, type Reference } from "../reference/index.ts";
 import type { Safety, Target } from "../runner/check.ts";
@@ -165,7 +166,7 @@ export async function verifyPacts(options: VerifyOptions): Promise<PactVerificat
     const verifier = new Verifier({
       provider: PROVIDER_NAME,
       providerBaseUrl: provider.url,
-      pactUrls: options.pactFiles.map((file) => (file.startsWith("/") ? file : `${options.cwd}/${file}`)),
+      pactUrls: options.pactFiles.map((file) => resolve(options.cwd, file)),
       stateHandlers: stateHandlers(session),
       requestFilter: createRequestFilter(session),
       messageProviders: messageProviders(session.target.tenant),
