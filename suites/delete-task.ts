@@ -59,7 +59,8 @@ async function otherTenantUntouched(ctx: CheckContext, before: string[] | undefi
   );
 }
 
-/** Polls the lookups scan until `done` holds or the wait is over; returns the last read. */
+/** Polls the lookups scan (one scroll per poll) until `done` holds or the wait is over; then answers the
+ *  union read of the tenant's lookups. */
 async function awaitDeletion(
   ctx: CheckContext,
   done: (ids: Set<string>) => boolean,
@@ -67,8 +68,8 @@ async function awaitDeletion(
 ): Promise<ScanRecordShape[]> {
   const started = ctx.clock.now();
   for (;;) {
-    const records = await lookupsOf(ctx);
-    if (done(new Set(records.map(lookupScan.identity)))) return records;
+    const records = (await readScroll(ctx, lookupScan, { limit: 100 })).records;
+    if (done(new Set(records.map(lookupScan.identity)))) return lookupsOf(ctx);
     if (ctx.clock.now() - started >= deletionWaitMs)
       fail(
         `${what}: not done ${deletionWaitMs / 1000} s after the task was accepted (polled the lookups scan)`,

@@ -175,11 +175,17 @@ class ChangeQuota implements QuotaCommand {
   toString = () => `changeQuota(${this.max})`;
 }
 
+// Weighted towards token requests, so that runs reach the quota; time passes in steps that either keep
+// tokens alive or let them expire.
 const quotaCommands = [
   fc.constant(new RequestToken()),
   fc.constant(new RequestToken()),
+  fc.constant(new RequestToken()),
   fc.nat(50).map((pick) => new UseToken(pick)),
-  fc.integer({ min: 5, max: 130 }).map((percent) => new LetTimePass(percent)),
+  fc.nat(50).map((pick) => new UseToken(pick)),
+  fc
+    .oneof(fc.integer({ min: 5, max: 60 }), fc.integer({ min: 105, max: 150 }))
+    .map((p) => new LetTimePass(p)),
   fc.integer({ min: 1, max: 6 }).map((max) => new ChangeQuota(max)),
 ];
 
@@ -352,7 +358,7 @@ export const tokenQuotaChecks: Check[] = [
           ctx,
           fc.asyncProperty(
             fc.integer({ min: 3, max: 5 }),
-            fc.commands(quotaCommands, { maxCommands: 25 }),
+            fc.commands(quotaCommands, { maxCommands: 30, size: "+1" }),
             async (max, commands) => {
               await session.restart();
               await session.setQuota(max);
