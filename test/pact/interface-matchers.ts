@@ -5,7 +5,7 @@ const { regex, like, integer, number, boolean, fromProviderState } = MatchersV3;
 
 /**
  * A value the provider state supplies at verification (Pact's fromProviderState): `{name}` in the template
- * becomes the expression \${name}, filled from what the state handler returns; `example` is used until then.
+ * becomes the expression ${name}, filled from what the state handler returns; `example` is used until then.
  */
 export function fromState(template: string, example: string) {
   return fromProviderState(
