@@ -1,104 +1,33 @@
-// Shapes of the interface's resources as the client hands them out.
-// Where src/generated/openapi provides a schema type, these names alias it (see index.ts).
+// Shapes of the interface's resources as the client hands them out: the generated OpenAPI schema types
+// (src/generated/openapi). They describe the kit's contract; the client never validates a target's
+// bodies against them (the schema suite does), so callers that judge a target check the fields they use.
+import type { components as LookupData } from "../generated/openapi/lookup-data.ts";
+import type { components as Platform } from "../generated/openapi/platform.ts";
 
-export interface TokenResponse {
-  access_token: string;
-  token_type: string;
-  expires_in?: number;
-  scope?: string;
+type PlatformSchemas = Platform["schemas"];
+type LookupDataSchemas = LookupData["schemas"];
+
+export type TokenResponse = PlatformSchemas["TokenResponse"];
+export type ErrorBody = PlatformSchemas["Error"];
+export type MultiTokenConfig = PlatformSchemas["MultitokenConfig"];
+export type Customer = PlatformSchemas["Customer"];
+export type ClientConfiguration = PlatformSchemas["Client"];
+export type AutopilotStatistic = PlatformSchemas["AutopilotMatchStatistic"];
+export type BlockedValue = PlatformSchemas["BlockedValue"];
+export type Lookup = LookupDataSchemas["Lookup"];
+export type Task = LookupDataSchemas["Task"];
+export type DeleteTaskParameters = LookupDataSchemas["DeleteTaskParameters"];
+export type ServiceStatus = LookupDataSchemas["ServiceStatus"];
+export type ServiceVersion = LookupDataSchemas["ServiceVersion"];
+
+/** A delete task request; `type` is open so callers can send the refused variants too. */
+export interface DeleteTaskRequest {
+  type: string;
+  parameters?: DeleteTaskParameters;
 }
 
-export interface OAuthError {
-  error?: string;
-  error_description?: string;
-}
-
-export interface MultiTokenConfig {
-  clientCredentialsMultiTokenConfig?: { maxActiveTokensAllowed?: number };
-}
-
-export interface Customer {
-  id?: string;
-  tenants?: string[];
-  externalProviderConfig?: unknown[];
-  description?: string;
-  caseSensitiveLoginEnabled?: boolean;
-  applicationClients?: string[];
-  customerSpecificRoles?: string[];
-  multitokenConfig?: MultiTokenConfig;
-  [field: string]: unknown;
-}
-
-export interface ClientConfiguration {
-  clientId: string;
-  scope?: string[];
-  authorities?: string[];
-  resourceIds?: string[];
-  authorizedGrantTypes?: string[];
-  redirectUri?: string[];
-  clientSecret?: string;
-  accessTokenValidity?: number;
-  refreshTokenValidity?: number;
-  [field: string]: unknown;
-}
-
-export interface Lookup {
-  tenantId?: string;
-  updatedBy?: string;
-  updateDate?: number;
-  version?: number;
-  type?: string;
-  code?: string;
-  enabled?: boolean;
-  sourceMappings?: unknown[];
-  localizations?: unknown[];
-  parents?: string[];
-  attributes?: { name?: string; value?: string }[];
-  startDate?: number;
-  endDate?: number;
-  [field: string]: unknown;
-}
-
-export interface AutopilotStatistic {
-  tenantId?: string;
-  lookupType?: string;
-  source?: string;
-  unmappedValue?: string;
-  candidateLookupCode?: string;
-  candidateValue?: string;
-  status?: string;
-  [field: string]: unknown;
-}
-
-export interface BlockedValue {
-  tenantId?: string;
-  lookupType?: string;
-  value?: string;
-  createdAt?: number;
-  createdBy?: string;
-  [field: string]: unknown;
-}
-
+/** One page of any scan. */
 export interface ScanPage<R> {
   scrollId?: string;
   values: R[];
 }
-
-export interface DeleteTaskRequest {
-  type: string;
-  parameters?: { type?: string; uris?: string[] };
-}
-
-export interface Task {
-  id?: string;
-  type?: string;
-  tenantId?: string;
-  status?: string;
-  [field: string]: unknown;
-}
-
-export interface ServiceStatus {
-  status?: string;
-}
-
-export type ServiceVersion = Record<string, unknown>;
