@@ -60,7 +60,7 @@ export function loadCatalogue(): Catalogue {
 
 /** Renders the catalogue as the Markdown page requirements/catalogue.md. */
 export function renderCatalogueMarkdown(catalogue: Catalogue): string {
-  const escape = (text: string) => text.replaceAll("|", "\\|");
+  const escapeCell = (text: string) => text.replaceAll("|", "\\|");
   const live = catalogue.requirements.filter((requirement) => !requirement.retired);
   const count = (level: RequirementLevel) => live.filter((requirement) => requirement.level === level).length;
   const lines = [
@@ -77,7 +77,7 @@ export function renderCatalogueMarkdown(catalogue: Catalogue): string {
   for (const requirement of live) {
     const level = requirement.assumption ? `${requirement.level} (assumption)` : requirement.level;
     lines.push(
-      `| ${requirement.id} | ${level} | ${requirement.kind} | ${escape(requirement.section)} | ${escape(requirement.text)} |`,
+      `| ${requirement.id} | ${level} | ${requirement.kind} | ${escapeCell(requirement.section)} | ${escapeCell(requirement.text)} |`,
     );
   }
   return `${lines.join("\n")}\n`;
