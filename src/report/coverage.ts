@@ -6,6 +6,7 @@ export interface CatalogueEntry {
   section?: string;
   level?: string;
   text?: string;
+  kind?: string;
 }
 
 /** A check known to the kit: its result when it was selected, or none when the selection left it out. */

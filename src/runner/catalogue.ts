@@ -1,39 +1,19 @@
-// Reads the requirement catalogue (requirements/catalogue.yaml) for the coverage part of a report.
-import { existsSync, readFileSync } from "node:fs";
-import { join, relative } from "node:path";
-import { parse } from "yaml";
+// The requirement catalogue as the report's coverage needs it: entries plus the repository-relative path.
+import { relative } from "node:path";
 import type { CatalogueEntry } from "../report/coverage.ts";
+import { cataloguePath, loadCatalogue as loadRequirements } from "../requirements/catalogue.ts";
 import { repoRoot } from "./kit-info.ts";
 
 export interface Catalogue {
-  /** Repository-relative path, or null when the file does not exist. */
+  /** Repository-relative path of requirements/catalogue.yaml; null for an empty catalogue given by a test. */
   path: string | null;
   requirements: CatalogueEntry[];
 }
 
-export function loadCatalogue(file = join(repoRoot, "requirements", "catalogue.yaml")): Catalogue {
-  if (!existsSync(file)) return { path: null, requirements: [] };
-  const path = relative(repoRoot, file).split("\\").join("/");
-  let doc: unknown;
-  try {
-    doc = parse(readFileSync(file, "utf8"));
-  } catch (error) {
-    throw new Error(`${path} is not valid YAML: ${error instanceof Error ? error.message : String(error)}`);
-  }
-  const list = (doc as { requirements?: unknown } | null)?.requirements;
-  if (!Array.isArray(list))
-    throw new Error(`${path}: expected a top-level "requirements" list of { id, section, level, text }`);
-  return {
-    path,
-    requirements: list.map((item, i) => {
-      const entry = item as Record<string, unknown> | null;
-      if (typeof entry?.id !== "string")
-        throw new Error(`${path}: requirements[${i}] has no string "id"; every entry needs one`);
-      const out: CatalogueEntry = { id: entry.id };
-      if (entry.section !== undefined) out.section = String(entry.section);
-      if (entry.level !== undefined) out.level = String(entry.level);
-      if (entry.text !== undefined) out.text = String(entry.text);
-      return out;
-    }),
-  };
+/** Loads and validates requirements/catalogue.yaml (throws naming every problem); retired entries are left out. */
+export function loadCatalogue(): Catalogue {
+  const requirements = loadRequirements()
+    .requirements.filter((entry) => !entry.retired)
+    .map(({ id, section, level, text, kind }) => ({ id, section, level, text, kind }));
+  return { path: relative(repoRoot, cataloguePath).split("\\").join("/"), requirements };
 }
