@@ -16,10 +16,20 @@ export interface CoveredCheck {
   result?: Pick<CheckResult, "status">;
 }
 
+/** Catalogue kinds that event checks (lckit events check) prove; HTTP runs (lckit run) prove the others. */
+export const eventRequirementKinds = ["event", "filter"] as const;
+
+/** Requirements of these kinds are checked by another command of the kit, not by this run's checks. */
+export interface CoverageScope {
+  elsewhereKinds: readonly string[];
+  checkedBy: string;
+}
+
 export function computeCoverage(
   catalogue: readonly CatalogueEntry[],
   checks: readonly CoveredCheck[],
   cataloguePath: string | null,
+  scope?: CoverageScope,
 ): Coverage {
   const byRequirement = new Map<string, RequirementCoverage["checks"]>();
   for (const check of checks) {
@@ -32,13 +42,24 @@ export function computeCoverage(
   const known = new Set(catalogue.map((r) => r.id));
   const requirements = catalogue.map((entry): RequirementCoverage => {
     const proving = byRequirement.get(entry.id) ?? [];
+    if (proving.length === 0 && entry.kind !== undefined && scope?.elsewhereKinds.includes(entry.kind)) {
+      return { ...pick(entry), status: "elsewhere", checkedBy: scope.checkedBy, checks: [] };
+    }
     return { ...pick(entry), status: statusOf(proving.map((c) => c.status)), checks: proving };
   });
   const unknown = [...byRequirement.entries()]
     .filter(([id]) => !known.has(id))
     .map(([id, list]) => ({ id, checks: list.map((c) => c.id) }))
     .sort((a, b) => a.id.localeCompare(b.id));
-  const figures = { total: requirements.length, proven: 0, failing: 0, broken: 0, "not-run": 0, untested: 0 };
+  const figures = {
+    total: requirements.length,
+    proven: 0,
+    failing: 0,
+    broken: 0,
+    "not-run": 0,
+    untested: 0,
+    elsewhere: 0,
+  };
   for (const r of requirements) figures[r.status] += 1;
   return { catalogue: cataloguePath, requirements, unknown, figures };
 }

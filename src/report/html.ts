@@ -127,7 +127,7 @@ function coverage(result: RunResult): string {
       ? ""
       : `<p>Requirement ids used by checks but missing from the catalogue: ${cov.unknown.map((u) => `<code>${h(u.id)}</code>`).join(", ")}</p>`;
   return `<h2 id="coverage">Requirement coverage</h2>
-<p>${f.proven} of ${f.total} proven, ${f.failing} failing, ${f.broken} broken, ${f["not-run"]} not run, ${f.untested} untested (catalogue <code>${h(cov.catalogue)}</code>).</p>
+<p>${f.proven} of ${f.total} proven, ${f.failing} failing, ${f.broken} broken, ${f["not-run"]} not run, ${f.untested} untested, ${f.elsewhere} checked by another command (catalogue <code>${h(cov.catalogue)}</code>).</p>
 ${unknown}
 <table class="coverage"><thead><tr><th>Requirement</th><th>Level</th><th>Status</th><th>Checks</th><th>Text</th></tr></thead><tbody>
 ${cov.requirements.map(requirementRow).join("\n")}
@@ -137,7 +137,10 @@ ${untested.length === 0 ? "<p>None: every requirement has a check.</p>" : `<ul>$
 }
 
 function requirementRow(r: RequirementCoverage): string {
-  const checks = r.checks.map((c) => `<code>${h(c.id)}</code> ${h(c.status)}`).join("<br>");
+  const checks =
+    r.status === "elsewhere"
+      ? `checked by <code>${h(r.checkedBy ?? "")}</code>`
+      : r.checks.map((c) => `<code>${h(c.id)}</code> ${h(c.status)}`).join("<br>");
   return `<tr class="cov-${r.status}"><td><code>${h(r.id)}</code></td><td>${h(r.level ?? "")}</td><td>${h(r.status)}</td><td>${checks}</td><td>${h(r.text ?? "")}</td></tr>`;
 }
 

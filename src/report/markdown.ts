@@ -74,7 +74,8 @@ export function renderMarkdown(result: RunResult): string {
   else {
     out.push(
       `${f.proven} of ${f.total} requirements proven (${pct(f.proven, f.total)}), ${f.failing} failing, ` +
-        `${f.broken} broken, ${f["not-run"]} not run, ${f.untested} untested (no check traces to them).`,
+        `${f.broken} broken, ${f["not-run"]} not run, ${f.untested} untested (no check traces to them)` +
+        (f.elsewhere > 0 ? `, ${f.elsewhere} checked by another command of the kit.` : "."),
       "",
     );
     const untested = result.coverage.requirements.filter((r) => r.status === "untested");

@@ -35,7 +35,7 @@ export interface CheckResult {
   requests: number;
 }
 
-export type CoverageStatus = "proven" | "failing" | "broken" | "not-run" | "untested";
+export type CoverageStatus = "proven" | "failing" | "broken" | "not-run" | "untested" | "elsewhere";
 
 export interface RequirementCoverage {
   id: string;
@@ -43,8 +43,11 @@ export interface RequirementCoverage {
   level?: string;
   text?: string;
   /** proven: every check that ran passed (and at least one ran); failing: one failed; broken: one broke;
-   *  not-run: checks exist but none ran (skipped or not selected); untested: no check traces to it. */
+   *  not-run: checks exist but none ran (skipped or not selected); untested: no check traces to it;
+   *  elsewhere: another command of the kit checks it (event requirements in an HTTP run, and vice versa). */
   status: CoverageStatus;
+  /** For status elsewhere: the command that checks this requirement. */
+  checkedBy?: string;
   checks: { id: string; status: CheckStatus | "not-selected" }[];
 }
 

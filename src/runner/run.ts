@@ -1,7 +1,7 @@
 // Drives a plan against a target, one check at a time, and returns the run's result as data.
 // A CheckFailure is a finding about the target; anything else thrown is a fault of the kit ("broken").
 import { randomBytes } from "node:crypto";
-import { computeCoverage } from "../report/coverage.ts";
+import { computeCoverage, eventRequirementKinds } from "../report/coverage.ts";
 import {
   type CheckResult,
   type RunResult,
@@ -103,6 +103,7 @@ export async function runPlan(plan: Plan, deps: RunDeps): Promise<RunResult> {
       return { id: e.check.id, requirements: e.check.requirements, ...(result ? { result } : {}) };
     }),
     catalogue.path,
+    { elsewhereKinds: eventRequirementKinds, checkedBy: "lckit events check" },
   );
   const { verdict, reason } = decideVerdict(results);
   const result: RunResult = {

@@ -1,0 +1,75 @@
+import { describe, expect, it } from "vitest";
+import { computeCoverage, eventRequirementKinds } from "../../src/report/coverage.ts";
+
+const catalogue = [
+  { id: "SCAN-04", kind: "scan", level: "MUST", text: "every record once" },
+  { id: "TASK-02", kind: "task", level: "MUST", text: "delete all" },
+  { id: "EVENT-HEADERS-01", kind: "event", level: "MUST", text: "headers" },
+  { id: "EVENT-FILTER-01", kind: "filter", level: "MUST", text: "filtering" },
+  { id: "ERRORS-02", kind: "error", level: "SHOULD", text: "no 5xx" },
+];
+const scope = { elsewhereKinds: eventRequirementKinds, checkedBy: "lckit events check" };
+
+describe("requirement coverage", () => {
+  it.each([
+    [
+      "a passed check proves",
+      [{ id: "a", requirements: ["SCAN-04"], result: { status: "passed" as const } }],
+      "SCAN-04",
+      "proven",
+    ],
+    [
+      "a failed check fails",
+      [{ id: "a", requirements: ["SCAN-04"], result: { status: "failed" as const } }],
+      "SCAN-04",
+      "failing",
+    ],
+    [
+      "a broken check breaks",
+      [{ id: "a", requirements: ["TASK-02"], result: { status: "broken" as const } }],
+      "TASK-02",
+      "broken",
+    ],
+    [
+      "a skipped check leaves it not run",
+      [{ id: "a", requirements: ["TASK-02"], result: { status: "skipped" as const } }],
+      "TASK-02",
+      "not-run",
+    ],
+    ["an unselected check leaves it not run", [{ id: "a", requirements: ["TASK-02"] }], "TASK-02", "not-run"],
+    ["no check leaves it untested", [], "ERRORS-02", "untested"],
+    ["an event requirement is checked elsewhere", [], "EVENT-HEADERS-01", "elsewhere"],
+    ["a filtering requirement is checked elsewhere", [], "EVENT-FILTER-01", "elsewhere"],
+    [
+      "a check of this run wins over elsewhere",
+      [{ id: "a", requirements: ["EVENT-HEADERS-01"], result: { status: "passed" as const } }],
+      "EVENT-HEADERS-01",
+      "proven",
+    ],
+  ])("%s", (_name, checks, id, want) => {
+    const coverage = computeCoverage(catalogue, checks, "requirements/catalogue.yaml", scope);
+    expect(coverage.requirements.find((r) => r.id === id)?.status).toBe(want);
+    const sum = Object.entries(coverage.figures)
+      .filter(([key]) => key !== "total")
+      .reduce((total, [, count]) => total + count, 0);
+    expect(sum).toBe(coverage.figures.total);
+  });
+
+  it("names the command that checks requirements of another kind", () => {
+    const coverage = computeCoverage(catalogue, [], "requirements/catalogue.yaml", scope);
+    expect(coverage.requirements.find((r) => r.id === "EVENT-HEADERS-01")?.checkedBy).toBe(
+      "lckit events check",
+    );
+    expect(coverage.figures.elsewhere).toBe(2);
+    expect(coverage.figures.untested).toBe(3);
+  });
+
+  it("without a scope every requirement without a check is untested", () => {
+    expect(computeCoverage(catalogue, [], null).figures.untested).toBe(5);
+  });
+
+  it("lists requirement ids that checks use but the catalogue lacks", () => {
+    const coverage = computeCoverage(catalogue, [{ id: "a", requirements: ["NOPE-01"] }], null);
+    expect(coverage.unknown).toEqual([{ id: "NOPE-01", checks: ["a"] }]);
+  });
+});
