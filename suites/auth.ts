@@ -1,6 +1,6 @@
 // Authentication and roles: every data operation needs a valid bearer token of a role that covers it.
 import fc from "fast-check";
-import { describeResponse } from "../src/client/index.ts";
+import { type ApiResponse, describeResponse, type TokenResponse } from "../src/client/index.ts";
 import { type Check, type CheckContext, type CredentialRole, fail, skip } from "../src/runner/check.ts";
 import { type DataOperation, dataOperations, discoverLookupTypes } from "./data-operations.ts";
 import { defineCheck } from "./define.ts";
@@ -13,7 +13,7 @@ import {
   judgeTenantRefusal,
 } from "./error-outcomes.ts";
 import { checkProperty } from "./property.ts";
-import { clientOf, otherTenantOf } from "./target-client.ts";
+import { clientOf, credentialOf, otherTenantOf } from "./target-client.ts";
 import { canDriveClock, issueToken, letTimePass } from "./token-lifetime.ts";
 
 /** A lookup type name of the tenant, for the per-type operations (any name serves a refusal probe). */
@@ -270,3 +270,101 @@ export const authChecks: Check[] = [
     },
   }),
 ];
+
+// ---------------------------------------------------------------- the token endpoint (kit's choice: RFC 6749)
+
+function tokenShapeProblem(response: ApiResponse<TokenResponse>): string | undefined {
+  const body = response.data;
+  const problems: string[] = [];
+  if (response.status !== 200) problems.push(`status ${response.status}, expected 200`);
+  if (typeof body?.access_token !== "string" || body.access_token === "") problems.push("no access_token");
+  if (typeof body?.token_type !== "string" || body.token_type.toLowerCase() !== "bearer")
+    problems.push(`token_type ${JSON.stringify(body?.token_type)}, expected bearer`);
+  if (typeof body?.expires_in !== "number") problems.push("no numeric expires_in");
+  if (!/no-store/i.test(response.headers.get("cache-control") ?? ""))
+    problems.push("no Cache-Control: no-store");
+  return problems.length === 0 ? undefined : `${problems.join("; ")}: ${describeResponse(response)}`;
+}
+
+function oauthErrorProblem(response: ApiResponse<unknown>, status: number, code: string): string | undefined {
+  const error = (response.body as { error?: unknown } | undefined)?.error;
+  if (response.status === status && error === code) return undefined;
+  return `expected ${status} {"error": "${code}", ...}, got ${describeResponse(response)}`;
+}
+
+authChecks.push(
+  defineCheck({
+    id: "auth/token-for-client-credentials",
+    title: "MUST issue a usable access token for the client_credentials grant",
+    requirements: ["TOKEN-ENDPOINT-01", "AUTH-01"],
+    safety: "read",
+    needs: { roles: ["viewer"] },
+    async run(ctx) {
+      const issued = await issueToken(ctx, "viewer");
+      const response = await clientOf(ctx).scanFirst(
+        issued.token,
+        { kind: "lookups", tenantId: ctx.target.tenant },
+        {
+          limit: 1,
+        },
+      );
+      ensure(judgeSuccess(response, "a lookups scan with the issued token"));
+    },
+  }),
+  defineCheck({
+    id: "auth/token-endpoint-rfc6749",
+    title: "SHOULD answer POST /oauth/token as RFC 6749 does, for Basic and form client authentication",
+    requirements: ["TOKEN-ENDPOINT-02", "TOKEN-ENDPOINT-04"],
+    safety: "read",
+    needs: { roles: ["viewer"] },
+    async run(ctx) {
+      const client = clientOf(ctx);
+      const credential = credentialOf(ctx, "viewer");
+      for (const clientAuth of ["basic", "form"] as const)
+        ensure(
+          tokenShapeProblem(await client.token(credential, { clientAuth })),
+          `client authentication by ${clientAuth}`,
+        );
+    },
+  }),
+  defineCheck({
+    id: "auth/token-grant-in-query",
+    title: "SHOULD accept grant_type=client_credentials in the query string",
+    requirements: ["TOKEN-ENDPOINT-03"],
+    safety: "read",
+    needs: { roles: ["viewer"] },
+    async run(ctx) {
+      const response = await clientOf(ctx).token(credentialOf(ctx, "viewer"), { grantIn: "query" });
+      ensure(tokenShapeProblem(response), "grant_type in the query string");
+    },
+  }),
+  defineCheck({
+    id: "auth/token-errors-rfc6749",
+    title: "SHOULD answer token request errors with RFC 6749 error codes",
+    requirements: ["TOKEN-ENDPOINT-05"],
+    safety: "read",
+    needs: { roles: ["viewer"] },
+    async run(ctx) {
+      const client = clientOf(ctx);
+      const credential = credentialOf(ctx, "viewer");
+      const wrong = await client.token({ ...credential, clientSecret: `${credential.clientSecret}-wrong` });
+      ensure(oauthErrorProblem(wrong, 401, "invalid_client"), "a wrong client secret");
+      if (!/^basic/i.test(wrong.headers.get("www-authenticate") ?? ""))
+        fail(
+          `expected WWW-Authenticate: Basic ... with invalid_client after Basic authentication, got ${describeResponse(wrong)}`,
+        );
+      ensure(
+        oauthErrorProblem(await client.token(credential, { grantType: null }), 400, "invalid_request"),
+        "no grant_type",
+      );
+      ensure(
+        oauthErrorProblem(
+          await client.token(credential, { grantType: "password" }),
+          400,
+          "unsupported_grant_type",
+        ),
+        "grant_type=password",
+      );
+    },
+  }),
+);

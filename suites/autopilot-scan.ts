@@ -4,6 +4,7 @@ import { type Check, fail } from "../src/runner/check.ts";
 import { typeName } from "./data-operations.ts";
 import { defineCheck } from "./define.ts";
 import { ensure, judgeSuccess } from "./error-outcomes.ts";
+import { recordsProblem, statisticRules } from "./record-fields.ts";
 import {
   endsCheck,
   endWithoutScrollIdCheck,
@@ -112,6 +113,22 @@ export const autopilotScanChecks: Check[] = [
     id: "autopilot-scan/filter-equals-exact",
     title: "MUST return exactly the statistics matching an equals(field,'value') filter",
     requirements: ["SCAN-07", "AUTOPILOT-04"],
+  }),
+  defineCheck({
+    id: "autopilot-scan/record-fields",
+    title:
+      "MUST give the fields of every statistic the document's types, in both scans (optional fields may be absent)",
+    requirements: ["AUTOPILOT-05", "AUTOPILOT-06", "AUTOPILOT-07", "AUTOPILOT-08"],
+    safety: "read",
+    needs: { roles: ["admin"] },
+    async run(ctx) {
+      const all = await referenceRead(ctx, autopilotScan);
+      ensure(recordsProblem(all, statisticRules, statisticIdentity), autopilotScan.name);
+      for (const type of [...new Set(all.map((r) => typeName(String(r.lookupType))))].sort()) {
+        const { records } = await readScroll(ctx, autopilotTypeScan(type), {}, all.length);
+        ensure(recordsProblem(records, statisticRules, statisticIdentity), `the scan of ${type}`);
+      }
+    },
   }),
   endsCheck(autopilotScan, {
     id: "autopilot-scan/scan-ends",

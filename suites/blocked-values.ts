@@ -6,6 +6,7 @@ import { discoverLookupTypes, typeName } from "./data-operations.ts";
 import { defineCheck } from "./define.ts";
 import { ensure, isClientError, judgeSuccess } from "./error-outcomes.ts";
 import { checkProperty } from "./property.ts";
+import { blockedValueRules, recordsProblem } from "./record-fields.ts";
 import { identityProblem } from "./scan-properties.ts";
 import { clientOf } from "./target-client.ts";
 
@@ -140,6 +141,20 @@ export const blockedValuesChecks: Check[] = [
       ensure(
         identityProblem(explicit.map(identity), plain.map(identity)),
         "without parameters vs offset=0&limit=100",
+      );
+    },
+  }),
+  defineCheck({
+    id: "blocked-values/record-fields",
+    title: "MUST answer an array of blocked values whose fields have the document's types",
+    requirements: ["BLOCKED-04", "BLOCKED-01"],
+    safety: "read",
+    needs: { roles: ["admin"] },
+    async run(ctx) {
+      const { lookupType, firstPage } = await richestType(ctx);
+      ensure(
+        recordsProblem(firstPage, blockedValueRules, (v) => String(v.value)),
+        `blocked values of ${lookupType}`,
       );
     },
   }),

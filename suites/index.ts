@@ -1,12 +1,15 @@
 // Every check of the kit, in run order. Reads come first; then deletion, after every suite that reads
 // lookups (the interface cannot create them again); then token quotas, which switch multi-token support on
 // and off for the tenant's customer and need no lookups (a scan of an empty tenant serves to use a
-// token); the schema suite last, since it validates the traffic of the whole run.
+// token); errors, which looks at the traffic so far; the schema suite last, since it validates the
+// traffic of the whole run. (The planner also moves destructive checks after the others.)
 import type { Check } from "../src/runner/check.ts";
 import { authChecks } from "./auth.ts";
 import { autopilotScanChecks } from "./autopilot-scan.ts";
 import { blockedValuesChecks } from "./blocked-values.ts";
+import { configurationChecks } from "./configuration.ts";
 import { deleteTaskChecks } from "./delete-task.ts";
+import { errorsChecks } from "./errors.ts";
 import { lookupScanChecks } from "./lookup-scan.ts";
 import { schemaChecks } from "./schema.ts";
 import { serviceChecks } from "./service.ts";
@@ -18,8 +21,10 @@ export const allChecks: Check[] = [
   ...lookupScanChecks,
   ...autopilotScanChecks,
   ...blockedValuesChecks,
+  ...configurationChecks,
   ...deleteTaskChecks,
   ...tokenQuotaChecks,
+  ...errorsChecks,
   ...schemaChecks,
 ];
 

@@ -1,6 +1,9 @@
 // The lookups scan: POST {rdm_url}/lookups/{tenantId}/_scan with limit, filter, sort and order.
 import type { Check } from "../src/runner/check.ts";
 import { typeName } from "./data-operations.ts";
+import { defineCheck } from "./define.ts";
+import { ensure } from "./error-outcomes.ts";
+import { lookupRules, recordsProblem } from "./record-fields.ts";
 import {
   endsCheck,
   endWithoutScrollIdCheck,
@@ -11,6 +14,7 @@ import {
   limitOutOfRangeCheck,
   orderCheck,
   pageWithinLimitCheck,
+  referenceRead,
   type ScanSubject,
   scrollBodyCheck,
   sortFieldsAcceptedCheck,
@@ -55,6 +59,17 @@ export const lookupScanChecks: Check[] = [
     id: "lookup-scan/filter-equals-exact",
     title: "MUST return exactly the lookups matching an equals(field,'value') filter",
     requirements: ["SCAN-07", "LOOKUP-SCAN-02"],
+  }),
+  defineCheck({
+    id: "lookup-scan/record-fields",
+    title: "MUST give the fields of every lookup the document's types (optional fields may be absent)",
+    requirements: ["LOOKUP-01", "LOOKUP-02", "LOOKUP-03", "LOOKUP-04"],
+    safety: "read",
+    needs: { roles: ["admin"] },
+    async run(ctx) {
+      const records = await referenceRead(ctx, lookupScan);
+      ensure(recordsProblem(records, lookupRules, lookupScan.identity), "the lookups scan");
+    },
   }),
   endsCheck(lookupScan, {
     id: "lookup-scan/scan-ends",

@@ -12,7 +12,10 @@ export interface ClientCredentials {
 export interface TokenRequestOptions {
   /** "basic" (default): Authorization: Basic; "form": client_id and client_secret in the body. */
   clientAuth?: "basic" | "form";
-  grantType?: string;
+  /** Default client_credentials; null sends no grant_type at all. */
+  grantType?: string | null;
+  /** "body" (default): grant_type in the form body; "query": in the query string, with no body. */
+  grantIn?: "body" | "query";
 }
 
 export function basicAuthorization(credentials: ClientCredentials): string {
@@ -25,15 +28,20 @@ export function requestToken(
   credentials: ClientCredentials,
   options: TokenRequestOptions = {},
 ): Promise<ApiResponse<TokenResponse>> {
-  const form: Record<string, string> = { grant_type: options.grantType ?? "client_credentials" };
-  const url = joinUrl(config.baseUrl, "/oauth/token");
+  const grantType = options.grantType === undefined ? "client_credentials" : options.grantType;
+  const inQuery = options.grantIn === "query";
+  const form: Record<string, string> = {};
+  if (grantType !== null && !inQuery) form.grant_type = grantType;
+  const query = grantType !== null && inQuery ? { grant_type: grantType } : {};
+  const url = joinUrl(config.baseUrl, "/oauth/token", query);
   if (options.clientAuth === "form") {
     form.client_id = credentials.clientId;
     form.client_secret = credentials.clientSecret;
-    return send<TokenResponse>(config, "POST", url, { body: { form } });
   }
+  const body = Object.keys(form).length > 0 ? { body: { form } } : {};
+  if (options.clientAuth === "form") return send<TokenResponse>(config, "POST", url, body);
   return send<TokenResponse>(config, "POST", url, {
-    body: { form },
+    ...body,
     auth: { authorization: basicAuthorization(credentials) },
   });
 }
