@@ -213,6 +213,6 @@ export const autopilotScanChecks: Check[] = [
   limitOutOfRangeCheck(autopilotScan, {
     id: "autopilot-scan/limit-out-of-range-400",
     title: "SHOULD refuse an autopilot scan limit outside 1..100 with 400",
-    requirements: ["AUTOPILOT-03"],
+    requirements: ["AUTOPILOT-10"],
   }),
 ];
