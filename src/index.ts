@@ -1,0 +1,55 @@
+// The kit's public entry point: what users may import. Everything else is internal and may change.
+
+// The conformance checks.
+export { allChecks } from "../suites/index.ts";
+// The typed client of the interface.
+export { createClient, type InterfaceClient } from "./client/index.ts";
+// The contract: OpenAPI documents loaded and compiled once; violations as data.
+export { type Contract, loadContract, type Violation } from "./contract/index.ts";
+// Event checking.
+export { checkMessage, checkStream, type EventCheckResult, openSource } from "./events/index.ts";
+// The Prism mock.
+export { type MockServer, startMock } from "./mock/index.ts";
+// Pact: provider verification and the pact-vs-contract check.
+export { checkPactFiles, verifyPacts } from "./pact/index.ts";
+// The stateful reference implementation and its seeded faults.
+export {
+  createReference,
+  FAULTS,
+  type FaultName,
+  manualClock,
+  type Reference,
+  type ReferenceOptions,
+} from "./reference/index.ts";
+// Reports: pure renderers of a RunResult.
+export {
+  type RunResult,
+  renderHtml,
+  renderJson,
+  renderJunit,
+  renderMarkdown,
+  writeReport,
+} from "./report/index.ts";
+// The requirement catalogue.
+export { type Catalogue, loadCatalogue, type Requirement } from "./requirements/catalogue.ts";
+// The check model, the runner and the target file.
+export {
+  type Check,
+  type CheckContext,
+  CheckFailure,
+  CheckSkipped,
+  type CredentialRole,
+  fail,
+  type Level,
+  type Plan,
+  type PlanOptions,
+  type Profile,
+  planRun,
+  type RunDeps,
+  runPlan,
+  type Safety,
+  skip,
+  startEmbeddedTarget,
+  type Target,
+} from "./runner/index.ts";
+export { loadTargetFile } from "./runner/target-file.ts";
