@@ -27,8 +27,10 @@ export interface MessageFacts {
   uri?: string;
   objectVersion?: number;
   kind?: PayloadKind;
-  /** Text that identifies the message's content: event type and payload, serialized. */
-  contentText?: () => string;
+  /** The message as it came, for contentTextOf (no copy is made: the stream rules hash it at once). */
+  body?: string;
+  envelope?: boolean;
+  payload?: unknown;
 }
 
 export interface InspectedMessage {
@@ -51,6 +53,17 @@ function resolved(config: StreamingConfig | undefined): ResolvedStreamingConfig 
   return result;
 }
 
+function addProblem(
+  problems: EventProblem[],
+  position: string,
+  instancePath: string,
+  ruleId: string,
+  keyword: string,
+  message: string,
+): void {
+  problems.push({ position, instancePath, rule: ruleId, keyword, message, severity: "error" });
+}
+
 function isRecord(value: unknown): value is Record<string, unknown> {
   return value !== null && typeof value === "object" && !Array.isArray(value);
 }
@@ -66,15 +79,14 @@ export function inspectMessage(raw: RawMessage, options: CheckOptions = {}): Ins
   const position = raw.position;
   const problems: EventProblem[] = [];
   const facts: MessageFacts = {};
-  const add = (instancePath: string, ruleId: string, keyword: string, message: string): void => {
-    problems.push({ position, instancePath, rule: ruleId, keyword, message, severity: "error" });
-  };
 
   let parsed: unknown;
   try {
     parsed = JSON.parse(raw.body);
   } catch (error) {
-    add(
+    addProblem(
+      problems,
+      position,
       "",
       rule.json,
       "json",
@@ -83,7 +95,9 @@ export function inspectMessage(raw: RawMessage, options: CheckOptions = {}): Ins
     return { problems, facts };
   }
   if (!isRecord(parsed)) {
-    add(
+    addProblem(
+      problems,
+      position,
       "",
       rule.json,
       "type",
@@ -95,10 +109,14 @@ export function inspectMessage(raw: RawMessage, options: CheckOptions = {}): Ins
   // An NDJSON line is either a bare payload (it has type) or the envelope {"headers", "payload"}.
   let headers: unknown = raw.headers;
   let payload: unknown = parsed;
+  let envelope = false;
   if (!("type" in parsed) && "payload" in parsed) {
+    envelope = true;
     for (const key of Object.keys(parsed)) {
       if (key !== "headers" && key !== "payload") {
-        add(
+        addProblem(
+          problems,
+          position,
           pointer(key),
           rule.json,
           "additionalProperties",
@@ -115,12 +133,20 @@ export function inspectMessage(raw: RawMessage, options: CheckOptions = {}): Ins
 
   if (headers !== undefined) {
     if (!isRecord(headers)) {
-      add("/headers", rule.headers, "type", `headers must be an object, got ${describeValue(headers)}`);
+      addProblem(
+        problems,
+        position,
+        "/headers",
+        rule.headers,
+        "type",
+        `headers must be an object, got ${describeValue(headers)}`,
+      );
       headers = undefined;
     } else {
-      if (!schemas.headers(headers)) {
+      const headerErrors = schemas.headers(headers);
+      if (headerErrors) {
         problems.push(
-          ...problemsFromErrors(schemas.headers.errors, {
+          ...problemsFromErrors(headerErrors, {
             position,
             prefix: "/headers",
             annotations: schemas.annotations,
@@ -129,14 +155,18 @@ export function inspectMessage(raw: RawMessage, options: CheckOptions = {}): Ins
         );
       }
       if (config?.objectVersionHeader === "required" && !("objectVersion" in headers)) {
-        add(
+        addProblem(
+          problems,
+          position,
           "/headers",
           rule.objectVersion,
           "required",
           "header objectVersion is missing although JMSEventsFilteringFields lists objectVersion",
         );
       } else if (config?.objectVersionHeader === "forbidden" && "objectVersion" in headers) {
-        add(
+        addProblem(
+          problems,
+          position,
           "/headers/objectVersion",
           rule.objectVersion,
           "not",
@@ -148,7 +178,9 @@ export function inspectMessage(raw: RawMessage, options: CheckOptions = {}): Ins
   const headerRecord = headers as Record<string, unknown> | undefined;
 
   if (!isRecord(payload)) {
-    add(
+    addProblem(
+      problems,
+      position,
       "/payload",
       rule.payloadKind,
       "type",
@@ -158,7 +190,9 @@ export function inspectMessage(raw: RawMessage, options: CheckOptions = {}): Ins
   }
   const type = payload.type;
   if (typeof type !== "string") {
-    add(
+    addProblem(
+      problems,
+      position,
       type === undefined ? "/payload" : "/payload/type",
       rule.knownType,
       type === undefined ? "required" : "type",
@@ -168,7 +202,9 @@ export function inspectMessage(raw: RawMessage, options: CheckOptions = {}): Ins
   }
   facts.type = type;
   if (schemas.unsupportedTypes.includes(type)) {
-    add(
+    addProblem(
+      problems,
+      position,
       "/payload/type",
       rule.unsupportedType,
       "unsupported",
@@ -178,7 +214,9 @@ export function inspectMessage(raw: RawMessage, options: CheckOptions = {}): Ins
   }
   const info = schemas.types.get(type);
   if (!info) {
-    add(
+    addProblem(
+      problems,
+      position,
       "/payload/type",
       rule.knownType,
       "enum",
@@ -201,9 +239,10 @@ export function inspectMessage(raw: RawMessage, options: CheckOptions = {}): Ins
   const kind = payloadKindOf(info, payload);
   facts.kind = kind;
   const validate = (kind === "name-only" ? undefined : info.byKind[kind]) ?? info.validate;
-  if (!validate(payload)) {
+  const payloadErrors = validate(payload);
+  if (payloadErrors) {
     problems.push(
-      ...problemsFromErrors(validate.errors, {
+      ...problemsFromErrors(payloadErrors, {
         position,
         prefix: "/payload",
         annotations: schemas.annotations,
@@ -214,7 +253,9 @@ export function inspectMessage(raw: RawMessage, options: CheckOptions = {}): Ins
   const object = payload.object;
   if (config) {
     if ((kind === "snapshot" || kind === "deltas") && kind !== config.payloadType) {
-      add(
+      addProblem(
+        problems,
+        position,
         "/payload",
         rule.payloadKind,
         "payloadType",
@@ -222,7 +263,9 @@ export function inspectMessage(raw: RawMessage, options: CheckOptions = {}): Ins
       );
     }
     if (kind === "large-object" && config.largeObjectsSupport === false) {
-      add(
+      addProblem(
+        problems,
+        position,
         "/payload",
         rule.largeObjectConfig,
         "largeObjectsSupport",
@@ -235,7 +278,9 @@ export function inspectMessage(raw: RawMessage, options: CheckOptions = {}): Ins
       (kind === "snapshot" || kind === "large-object") &&
       !("ovChanged" in payload)
     ) {
-      add(
+      addProblem(
+        problems,
+        position,
         "/payload",
         rule.ovChanged,
         "required",
@@ -256,7 +301,9 @@ export function inspectMessage(raw: RawMessage, options: CheckOptions = {}): Ins
   if (headerRecord) {
     const eventType = headerRecord.eventType;
     if (typeof eventType === "string" && eventType !== type) {
-      add(
+      addProblem(
+        problems,
+        position,
         "/headers/eventType",
         rule.headerAgreement,
         "agreement",
@@ -265,7 +312,9 @@ export function inspectMessage(raw: RawMessage, options: CheckOptions = {}): Ins
     }
     const source = headerRecord.sourceObjectUri;
     if (typeof source === "string" && typeof payloadUri === "string" && source !== payloadUri) {
-      add(
+      addProblem(
+        problems,
+        position,
         "/headers/sourceObjectUri",
         rule.headerAgreement,
         "agreement",
@@ -281,8 +330,25 @@ export function inspectMessage(raw: RawMessage, options: CheckOptions = {}): Ins
   facts.uri = typeof source === "string" ? source : typeof payloadUri === "string" ? payloadUri : undefined;
   const version = headerRecord?.objectVersion;
   if (typeof version === "number" && Number.isInteger(version)) facts.objectVersion = version;
-  facts.contentText = () => `${type}\n${JSON.stringify(payload)}`;
+  facts.body = raw.body;
+  facts.envelope = envelope;
+  facts.payload = payload;
   return { problems, facts };
+}
+
+/**
+ * The payload as text, for telling two messages apart: the body itself when it is the payload; for an
+ * envelope line written by JSON.stringify ({"headers":{...},"payload":{...}}), the payload's slice of the
+ * line; otherwise the payload serialized again (the slow path). Headers stay out: a redelivery may carry
+ * other transport headers around the same payload.
+ */
+export function contentTextOf(facts: MessageFacts): string | undefined {
+  const { body, envelope, payload } = facts;
+  if (body === undefined) return undefined;
+  if (!envelope) return body;
+  const at = body.indexOf(',"payload":{');
+  if (body.startsWith('{"headers":') && at > 0 && body.endsWith("}")) return body.slice(at + 11, -1);
+  return JSON.stringify(payload);
 }
 
 function deltaContentProblems(

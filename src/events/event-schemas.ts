@@ -2,7 +2,7 @@
 // validator per event type, so checking a message dispatches on `type` instead of trying a big oneOf.
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { Ajv2020, type ValidateFunction } from "ajv/dist/2020.js";
+import { Ajv2020, type ErrorObject, type ValidateFunction } from "ajv/dist/2020.js";
 import addFormats from "ajv-formats";
 
 export const eventSchemasDir = join(new URL(".", import.meta.url).pathname, "..", "..", "event-schemas");
@@ -16,6 +16,13 @@ export interface SchemaFile {
   schema: Record<string, unknown>;
 }
 
+/**
+ * Validates data against one schema: null when valid, else every error (with parentSchema, so that the
+ * checker can find the rule). Valid data runs a lean validator (first error stops it, no error details);
+ * only data that fails runs the detailed one, compiled on first need.
+ */
+export type Validator = (data: unknown) => ErrorObject[] | null;
+
 export interface EventTypeInfo {
   type: string;
   objectKind: ObjectKind;
@@ -23,9 +30,9 @@ export interface EventTypeInfo {
   unused: boolean;
   schemaId: string;
   /** The whole per-type schema (every payload kind). */
-  validate: ValidateFunction;
+  validate: Validator;
   /** One validator per payload kind ($defs snapshot, deltas, largeObject); none for change requests. */
-  byKind: Partial<Record<"snapshot" | "deltas" | "large-object", ValidateFunction>>;
+  byKind: Partial<Record<"snapshot" | "deltas" | "large-object", Validator>>;
 }
 
 /** What the checker reads from a subschema when one of its keywords fails. */
@@ -42,10 +49,10 @@ export interface CompiledEventSchemas {
   files: SchemaFile[];
   types: ReadonlyMap<string, EventTypeInfo>;
   unsupportedTypes: readonly string[];
-  headers: ValidateFunction;
-  payload: ValidateFunction;
-  message: ValidateFunction;
-  streamingConfig: ValidateFunction;
+  headers: Validator;
+  payload: Validator;
+  message: Validator;
+  streamingConfig: Validator;
   annotations: WeakMap<object, Annotation>;
 }
 
@@ -98,29 +105,49 @@ function getCompiled(ajv: Ajv2020, id: string): ValidateFunction {
   return validate;
 }
 
-export function compileEventSchemas(dir: string = eventSchemasDir): CompiledEventSchemas {
-  const files = readEventSchemas(dir);
-  // verbose: errors carry parentSchema, through which a failure finds its x-requirements (no path parsing).
+function newAjv(detailed: boolean): Ajv2020 {
   const ajv = new Ajv2020({
-    allErrors: true,
+    allErrors: detailed,
+    // verbose: errors carry parentSchema, through which a failure finds its x-requirements (no path parsing).
+    verbose: detailed,
     strict: true,
     strictRequired: false,
     strictTypes: false,
-    verbose: true,
     discriminator: true,
   });
-  addFormats.default(ajv);
+  // "fast" formats: date-time by one regular expression (ISO 8601 / RFC 3339 shape), no calendar checks.
+  addFormats.default(ajv, { mode: "fast" });
   ajv.addVocabulary([...annotationKeywords]);
+  return ajv;
+}
+
+export function compileEventSchemas(dir: string = eventSchemasDir): CompiledEventSchemas {
+  const files = readEventSchemas(dir);
   const annotations = new WeakMap<object, Annotation>();
   const idOf = new Map<string, string>();
   for (const file of files) {
     const id = file.schema.$id;
     if (typeof id !== "string") throw new Error(`event-schemas/${file.path}: every schema needs a $id`);
     idOf.set(file.path, id);
-    ajv.addSchema(file.schema);
     annotate(file.schema, { rules: [] }, annotations);
   }
-  const byPath = (path: string): ValidateFunction => getCompiled(ajv, idOf.get(path) ?? path);
+  const load = (ajv: Ajv2020): Ajv2020 => {
+    for (const file of files) ajv.addSchema(file.schema);
+    return ajv;
+  };
+  const lean = load(newAjv(false));
+  let detailed: Ajv2020 | undefined;
+  const validator = (ref: string): Validator => {
+    const fast = getCompiled(lean, ref);
+    let full: ValidateFunction | undefined;
+    return (data) => {
+      if (fast(data)) return null;
+      detailed ??= load(newAjv(true));
+      full ??= getCompiled(detailed, ref);
+      return full(data) ? [] : (full.errors ?? []);
+    };
+  };
+  const byPath = (path: string): Validator => validator(idOf.get(path) ?? path);
 
   const types = new Map<string, EventTypeInfo>();
   for (const file of files) {
@@ -128,8 +155,8 @@ export function compileEventSchemas(dir: string = eventSchemasDir): CompiledEven
     if (typeof type !== "string") continue;
     const schemaId = idOf.get(file.path) ?? file.path;
     const defs = (file.schema.$defs ?? {}) as Record<string, unknown>;
-    const kind = (name: string): ValidateFunction | undefined =>
-      name in defs ? getCompiled(ajv, `${schemaId}#/$defs/${name}`) : undefined;
+    const kind = (name: string): Validator | undefined =>
+      name in defs ? validator(`${schemaId}#/$defs/${name}`) : undefined;
     types.set(type, {
       type,
       objectKind: file.schema["x-object-kind"] as ObjectKind,

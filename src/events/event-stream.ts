@@ -72,21 +72,26 @@ export async function checkStream(
       if (options.signal?.aborted) break;
       result.total += 1;
       const { problems, facts } = inspectMessage(raw, options);
-      const all =
-        problems.length === 0
-          ? rules.observe(facts, raw.position)
-          : [...problems, ...rules.observe(facts, raw.position)];
       let errors = 0;
-      for (const problem of all) {
+      for (const problem of problems) {
         if (problem.severity === "error") errors += 1;
+        record(problem);
+      }
+      for (const problem of rules.observe(facts, raw.position, errors > 0)) {
+        errors += 1;
         record(problem);
       }
       if (errors > 0) result.invalid += 1;
       else {
         result.valid += 1;
-        if (all.length > 0) result.warned += 1;
+        if (problems.length > 0) result.warned += 1;
       }
     }
+    // GDPR findings are final only at the end: a re-creation may still arrive out of order.
+    const late = rules.finish();
+    for (const problem of late.problems) record(problem);
+    result.invalid += late.newlyInvalid;
+    result.valid -= late.newlyInvalid;
   } finally {
     result.notices = source.notices();
     await source.close();

@@ -41,14 +41,13 @@ export function filteringProblems(
   const selection = relationship ? config.relationFields : config.entityFields;
   const property = relationship ? "RelationEventsFilteringFields" : "JMSEventsFilteringFields";
   const problems: EventProblem[] = [];
-  const problem = (path: string, ruleId: string, keyword: string, message: string): void => {
-    problems.push({ position, instancePath: path, rule: ruleId, keyword, message, severity: "error" });
-  };
   if (selection) {
     const filterRule = relationship ? rule.relationFilter : rule.entityFilter;
     for (const field of Object.keys(object)) {
       if (!selection.top.has(field)) {
         problem(
+          problems,
+          position,
           pointer("payload", "object", field),
           filterRule,
           "filtering",
@@ -62,6 +61,8 @@ export function filteringProblems(
       for (const key of Object.keys(value)) {
         if (!keys.has(key)) {
           problem(
+            problems,
+            position,
             pointer("payload", "object", field, key),
             filterRule,
             "filtering",
@@ -76,6 +77,8 @@ export function filteringProblems(
   for (const field of ["uri", "type"]) {
     if (!(field in object)) {
       problem(
+        problems,
+        position,
         pointer("payload", "object"),
         rule.allFields,
         "filtering",
@@ -89,6 +92,8 @@ export function filteringProblems(
     );
     if (missing.length > 0) {
       problem(
+        problems,
+        position,
         pointer("payload", "object"),
         rule.relationshipObject,
         "required",
@@ -97,6 +102,17 @@ export function filteringProblems(
     }
   }
   return problems;
+}
+
+function problem(
+  problems: EventProblem[],
+  position: string,
+  instancePath: string,
+  ruleId: string,
+  keyword: string,
+  message: string,
+): void {
+  problems.push({ position, instancePath, rule: ruleId, keyword, message, severity: "error" });
 }
 
 function alwaysIdentifying(field: string): boolean {

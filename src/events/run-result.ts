@@ -89,7 +89,7 @@ export function eventRunResult(result: EventCheckResult, meta: EventRunMeta): Ru
     target: { name: result.source, baseUrl: "", rdmUrl: "", tenant: "", loopback: false, roles: [] },
     selection: { suites: ["events"], checks: [], level: "MAY", allow: ["read"] },
     seed: 0,
-    runs: 0,
+    runs: 1,
     command: meta.command,
     startedAt: started.toISOString(),
     finishedAt: finished.toISOString(),

@@ -78,9 +78,9 @@ export function parseStreamingConfig(text: string, name = "streaming configurati
         'give an object such as {"JMSEventsFilteringFields": ["uri", "attributes"]}',
     );
   }
-  const validate = eventSchemas().streamingConfig;
-  if (!validate(data)) {
-    const details = (validate.errors ?? [])
+  const errors = eventSchemas().streamingConfig(data);
+  if (errors) {
+    const details = errors
       .map((error) => `${error.instancePath || "/"} ${error.message ?? error.keyword}`)
       .join("; ");
     throw new Error(

@@ -5,6 +5,9 @@ import { stat } from "node:fs/promises";
 import { createInterface } from "node:readline";
 import type { MessageSource, RawMessage, TransportNotice } from "../transport.ts";
 
+/** Blank lines are not messages (a regular expression stops at the first visible character). */
+const blank = /^\s*$/;
+
 /** A source that cannot be opened as given (missing file, bad URL): the caller's input is wrong. */
 export class SourceError extends Error {
   override name = "SourceError";
@@ -26,7 +29,7 @@ function linesSource(description: string, input: () => NodeJS.ReadableStream): M
       for await (const line of lines) {
         number += 1;
         const body = number === 1 && line.charCodeAt(0) === 0xfeff ? line.slice(1) : line;
-        if (body.trim() === "") continue;
+        if (blank.test(body)) continue;
         yield { position: `line ${number}`, body };
       }
     },

@@ -1,0 +1,142 @@
+// `lckit events` through main() with a captured CliIo: exit codes, line numbers, malformed lines, formats.
+import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { Readable } from "node:stream";
+import { Ajv2020 } from "ajv/dist/2020.js";
+import addFormats from "ajv-formats";
+import { describe, expect, it } from "vitest";
+import { main } from "../../src/cli/main.ts";
+import { captureIo } from "../cli/capture-io.ts";
+
+const fixtures = join(import.meta.dirname, "..", "..", "fixtures", "events");
+const tmp = mkdtempSync(join(tmpdir(), "lckit-events-"));
+
+const good = JSON.stringify({
+  headers: { tenantId: "acme", eventType: "ENTITY_CREATED", sourceObjectUri: "entities/E1" },
+  payload: { type: "ENTITY_CREATED", object: { uri: "entities/E1", type: "configuration/entityTypes/HCP" } },
+});
+const mixed = join(tmp, "mixed.ndjson");
+writeFileSync(
+  mixed,
+  [
+    good,
+    "{not json",
+    "",
+    JSON.stringify({ type: "ENTITY_CREATED", object: {} }),
+    good,
+    JSON.stringify({ type: "ACTIVITY_REMOVED" }),
+  ].join("\n"),
+);
+const badConfig = join(tmp, "bad-config.json");
+writeFileSync(badConfig, '{"JMSEventsFilteringFields": "uri"}');
+
+async function run(args: string[], stdin?: string) {
+  const io = captureIo();
+  const withStdin = stdin === undefined ? io : Object.assign(io, { stdin: Readable.from([stdin]) });
+  const code = await main(["events", ...args], withStdin);
+  return { code, out: io.stdout(), err: io.stderr() };
+}
+
+describe("lckit events check", () => {
+  it("exits 0 when every message conforms", async () => {
+    const { code, out } = await run(["check", join(fixtures, "valid", "entity.ndjson")]);
+    expect(code).toBe(0);
+    expect(out).toContain("8 message(s), 8 valid, 0 invalid");
+    expect(out).toContain("every message conforms");
+  });
+
+  it("reports line, path, rule and message, continues past malformed lines, exits 1", async () => {
+    const { code, out } = await run(["check", mixed]);
+    expect(code).toBe(1);
+    const lines = out.split("\n").filter((l) => l.startsWith("line "));
+    expect(lines.map((l) => l.split(":").slice(0, 2).join(":"))).toEqual([
+      "line 2: EVENT-DELIVERY-01 at message",
+      "line 4: EVENT-OBJECT-01 at /payload/object",
+      "line 6: EVENT-TYPES-02 at /payload/type",
+    ]);
+    expect(out).toContain("5 message(s), 2 valid, 3 invalid");
+  });
+
+  it("prints the result object with --format json", async () => {
+    const { code, out } = await run(["check", mixed, "--format", "json"]);
+    expect(code).toBe(1);
+    const result = JSON.parse(out) as { total: number; invalid: number; byRule: Record<string, number> };
+    expect([result.total, result.invalid]).toEqual([5, 3]);
+    expect(result.byRule).toEqual({ "EVENT-DELIVERY-01": 1, "EVENT-OBJECT-01": 1, "EVENT-TYPES-02": 1 });
+  });
+
+  it("lists at most --max-problems problems and says how many more there are", async () => {
+    const { out } = await run(["check", mixed, "--max-problems", "1"]);
+    expect(out.split("\n").filter((l) => l.startsWith("line "))).toHaveLength(1);
+    expect(out).toContain("2 more problem(s) counted but not listed");
+  });
+
+  it("reads stdin for -", async () => {
+    const { code, out } = await run(["check", "-"], `${good}\n{"type":"ENTITY_EXPLODED"}\n`);
+    expect(code).toBe(1);
+    expect(out).toContain("line 2: EVENT-TYPES-01 at /payload/type");
+    expect(out).toContain("stdin: 2 message(s)");
+  });
+
+  it("applies --config", async () => {
+    const config = join(fixtures, "streaming-config.example.json");
+    expect((await run(["check", join(fixtures, "valid", "filtered.ndjson"), "--config", config])).code).toBe(
+      0,
+    );
+    const entity = await run(["check", join(fixtures, "valid", "entity.ndjson"), "--config", config]);
+    expect(entity.code).toBe(1);
+    expect(entity.out).toContain("EVENT-FILTER-01");
+  });
+
+  it("writes the run report with --report-dir", async () => {
+    const dir = join(tmp, "reports");
+    const { code, err } = await run(["check", mixed, "--report-dir", dir]);
+    expect(code).toBe(1);
+    expect(err).toContain("report written to");
+    const [runId] = readdirSync(dir);
+    const files = readdirSync(join(dir, runId ?? "")).sort();
+    expect(files).toEqual(["junit.xml", "report.html", "report.json", "summary.md"]);
+    const report = JSON.parse(readFileSync(join(dir, runId ?? "", "report.json"), "utf8"));
+    const ajv = new Ajv2020({ allErrors: true, strict: false });
+    addFormats.default(ajv);
+    const schema = JSON.parse(
+      readFileSync(join(import.meta.dirname, "..", "..", "src", "report", "report.schema.json"), "utf8"),
+    );
+    expect(ajv.validate(schema, report) ? [] : ajv.errors).toEqual([]);
+    expect(report.verdict).toBe("NOT CONFORMANT");
+    const failed = report.checks
+      .filter((c: { status: string }) => c.status === "failed")
+      .map((c: { id: string }) => c.id);
+    expect(failed.sort()).toEqual([
+      "events/event-delivery-01",
+      "events/event-object-01",
+      "events/event-types-02",
+    ]);
+  });
+
+  it.each([
+    ["no source", ["check"]],
+    ["two sources", ["check", mixed, mixed]],
+    ["a missing file", ["check", join(tmp, "missing.ndjson")]],
+    ["an unknown option", ["check", mixed, "--colour"]],
+    ["a bad format", ["check", mixed, "--format", "xml"]],
+    ["a bad --max-problems", ["check", mixed, "--max-problems", "0"]],
+    ["a bad duration", ["check", "amqp://127.0.0.1:1", "--idle-timeout", "soon"]],
+    ["an invalid configuration", ["check", mixed, "--config", badConfig]],
+    ["a missing configuration", ["check", mixed, "--config", join(tmp, "nope.json")]],
+    ["an unsupported URL scheme", ["check", "kafka://broker:9092/events"]],
+    ["no subcommand", []],
+    ["an unknown subcommand", ["verify"]],
+  ])("exits 2 on %s", async (_name, args) => {
+    const { code, err } = await run(args);
+    expect(code).toBe(2);
+    expect(err).toMatch(/^lckit events: /);
+  });
+
+  it.each([[["--help"]], [["check", "--help"]]])("prints help for %j and exits 0", async (args) => {
+    const { code, out } = await run(args);
+    expect(code).toBe(0);
+    expect(out).toContain("Usage: lckit events");
+  });
+});

@@ -1,0 +1,240 @@
+// Filtering fields and the other configuration-dependent rules, case by case.
+import { describe, expect, it } from "vitest";
+import { checkMessage } from "../../src/events/event-message.ts";
+import {
+  parseStreamingConfig,
+  resolveStreamingConfig,
+  type StreamingConfig,
+} from "../../src/events/streaming-config.ts";
+
+const entity = {
+  uri: "entities/E1",
+  type: "configuration/entityTypes/HCP",
+  label: "Ada",
+  attributes: {
+    FirstName: [{ type: "configuration/entityTypes/HCP/attributes/FirstName", ov: true, value: "Ada" }],
+    Phone: [{ type: "configuration/entityTypes/HCP/attributes/Phone", ov: true, value: "555" }],
+  },
+};
+const relation = {
+  uri: "relations/R1",
+  type: "configuration/relationTypes/HasAddress",
+  createdBy: "alice",
+  createdTime: 1,
+  updatedBy: "alice",
+  updatedTime: 2,
+  startRefPinned: false,
+  startRefIgnored: false,
+  endRefPinned: false,
+  endRefIgnored: false,
+  attributes: {},
+  crosswalks: [],
+};
+
+function message(payload: Record<string, unknown>, headers: Record<string, unknown> = {}): string {
+  const object = payload.object as { uri?: string } | undefined;
+  return JSON.stringify({
+    headers: {
+      tenantId: "acme",
+      eventType: payload.type,
+      sourceObjectUri: object?.uri ?? payload.uri,
+      ...headers,
+    },
+    payload,
+  });
+}
+
+const cases: [string, { config: StreamingConfig; body: string; want: string[] }][] = [
+  [
+    "listed fields only",
+    {
+      config: { JMSEventsFilteringFields: ["label", "attributes"] },
+      body: message({ type: "ENTITY_CREATED", object: entity }),
+      want: [],
+    },
+  ],
+  [
+    "a field not listed",
+    {
+      config: { JMSEventsFilteringFields: ["attributes"] },
+      body: message({ type: "ENTITY_CREATED", object: entity }),
+      want: ["EVENT-FILTER-01 /payload/object/label"],
+    },
+  ],
+  [
+    "uri and type are always tolerated",
+    {
+      config: { JMSEventsFilteringFields: [] },
+      body: message({
+        type: "ENTITY_CREATED",
+        object: { uri: "entities/E1", type: "configuration/entityTypes/HCP" },
+      }),
+      want: [],
+    },
+  ],
+  [
+    "dotted entries select attributes",
+    {
+      config: { JMSEventsFilteringFields: ["label", "attributes.FirstName"] },
+      body: message({ type: "ENTITY_CREATED", object: entity }),
+      want: ["EVENT-FILTER-01 /payload/object/attributes/Phone"],
+    },
+  ],
+  [
+    "relationships use RelationEventsFilteringFields",
+    {
+      config: {
+        JMSEventsFilteringFields: [],
+        RelationEventsFilteringFields: Object.keys(relation).filter((k) => k !== "crosswalks"),
+      },
+      body: message({ type: "RELATIONSHIP_CREATED", object: relation }),
+      want: ["EVENT-FILTER-03 /payload/object/crosswalks"],
+    },
+  ],
+  [
+    "interactions use JMSEventsFilteringFields",
+    {
+      config: { JMSEventsFilteringFields: ["timestamp"] },
+      body: message({
+        type: "INTERACTION_CREATED",
+        object: { uri: "interactions/I1", timestamp: 1, members: {} },
+      }),
+      want: ["EVENT-FILTER-01 /payload/object/members"],
+    },
+  ],
+  [
+    "absent property: all available fields, uri missing",
+    {
+      config: {},
+      body: message(
+        { type: "ENTITY_CREATED", object: { type: "configuration/entityTypes/HCP", label: "Ada" } },
+        { sourceObjectUri: "entities/E1" },
+      ),
+      want: ["EVENT-FILTER-02 /payload/object"],
+    },
+  ],
+  [
+    "absent property: the documented relationship shape",
+    {
+      config: {},
+      body: message({ type: "RELATIONSHIP_CREATED", object: { ...relation, startRefPinned: undefined } }),
+      want: ["EVENT-OBJECT-04 /payload/object"],
+    },
+  ],
+  [
+    "objectVersion listed: header required",
+    {
+      config: { JMSEventsFilteringFields: ["label", "attributes", "objectVersion"] },
+      body: message({ type: "ENTITY_CREATED", object: entity }),
+      want: ["EVENT-HEADERS-02 /headers"],
+    },
+  ],
+  [
+    "objectVersion not listed: header forbidden",
+    {
+      config: { JMSEventsFilteringFields: ["label", "attributes"] },
+      body: message({ type: "ENTITY_CREATED", object: entity }, { objectVersion: 4 }),
+      want: ["EVENT-HEADERS-02 /headers/objectVersion"],
+    },
+  ],
+  [
+    "payloadType deltas and a deltas message",
+    {
+      config: { payloadType: "DELTA" },
+      body: message({ type: "RELATIONSHIP_CHANGED", uri: "relations/R1", deltas: {} }),
+      want: [],
+    },
+  ],
+  [
+    "payloadType deltas and a snapshot",
+    {
+      config: { payloadType: "deltas" },
+      body: message({ type: "ENTITY_CREATED", object: entity }),
+      want: ["EVENT-PAYLOAD-01 /payload"],
+    },
+  ],
+  [
+    "default payloadType is snapshot",
+    {
+      config: {},
+      body: message({ type: "RELATIONSHIP_CHANGED", uri: "relations/R1", deltas: {} }),
+      want: ["EVENT-PAYLOAD-01 /payload"],
+    },
+  ],
+  [
+    "large-object fallback allowed unless largeObjectsSupport is false",
+    {
+      config: {},
+      body: message({ type: "ENTITY_REMOVED", uri: "entities/E1", exceededQueueSizeLimit: true }),
+      want: [],
+    },
+  ],
+  [
+    "large-object fallback with largeObjectsSupport false",
+    {
+      config: { largeObjectsSupport: false },
+      body: message({ type: "ENTITY_REMOVED", uri: "entities/E1", exceededQueueSizeLimit: true }),
+      want: ["EVENT-STREAM-03 /payload"],
+    },
+  ],
+  [
+    "analyzeOvChanges true needs ovChanged",
+    {
+      config: { analyzeOvChanges: true },
+      body: message({ type: "ENTITY_CHANGED", object: entity }),
+      want: ["EVENT-PAYLOAD-03 /payload"],
+    },
+  ],
+  [
+    "analyzeOvChanges false lets ovChanged be absent",
+    {
+      config: { analyzeOvChanges: false },
+      body: message({ type: "ENTITY_CHANGED", object: entity }),
+      want: [],
+    },
+  ],
+];
+
+describe("configuration-dependent rules", () => {
+  it.each(cases)("%s", (_name, { config, body, want }) => {
+    const problems = checkMessage({ position: "line 1", body }, { config });
+    expect(problems.map((p) => `${p.rule} ${p.instancePath}`)).toEqual(want);
+  });
+
+  it("are skipped without a configuration", () => {
+    for (const [, { body }] of cases) {
+      expect(checkMessage(body).filter((p) => p.rule.startsWith("EVENT-FILTER"))).toEqual([]);
+    }
+  });
+});
+
+describe("streaming configuration", () => {
+  it.each([
+    ["JSON", '{"JMSEventsFilteringFields": ["uri"], "payloadType": "snapshot"}'],
+    ["YAML", "JMSEventsFilteringFields: [uri]\npayloadType: snapshot\n"],
+  ])("parses %s", (_format, text) => {
+    expect(parseStreamingConfig(text)).toEqual({
+      JMSEventsFilteringFields: ["uri"],
+      payloadType: "snapshot",
+    });
+  });
+
+  it.each([
+    ["a list that is a string", '{"JMSEventsFilteringFields": "uri"}', /JMSEventsFilteringFields/],
+    ["an unknown payload type", '{"payloadType": "full"}', /payloadType/],
+    ["not an object", "[1, 2]", /streaming-config\.schema\.json/],
+    ["broken YAML", "a: [", /neither JSON nor YAML/],
+  ])("rejects %s", (_name, text, message) => {
+    expect(() => parseStreamingConfig(text)).toThrow(message);
+  });
+
+  it("resolves the objectVersion header rule", () => {
+    expect(resolveStreamingConfig({}).objectVersionHeader).toBe("either");
+    expect(resolveStreamingConfig({ JMSEventsFilteringFields: ["objectVersion"] }).objectVersionHeader).toBe(
+      "required",
+    );
+    expect(resolveStreamingConfig({ JMSEventsFilteringFields: ["uri"] }).objectVersionHeader).toBe(
+      "forbidden",
+    );
+  });
+});
