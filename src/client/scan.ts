@@ -112,14 +112,15 @@ export interface FullScanResult<R> {
   failure?: ApiResponse<unknown>;
 }
 
-/** The values and scrollId of a 2xx scan answer, or undefined when it does not have that shape. */
+/** The values and scrollId of a 2xx scan answer, or undefined when it does not have that shape. A null
+ *  among the values is no record: callers read fields of every record, so such a page is malformed. */
 export function pageOf<R>(
   response: ApiResponse<ScanPage<R>>,
 ): { values: R[]; scrollId?: string } | undefined {
   const body = response.body;
   if (!response.ok || typeof body !== "object" || body === null || Array.isArray(body)) return undefined;
   const values = (body as { values?: unknown }).values;
-  if (!Array.isArray(values)) return undefined;
+  if (!Array.isArray(values) || values.includes(null)) return undefined;
   const scrollId = (body as { scrollId?: unknown }).scrollId;
   return typeof scrollId === "string" && scrollId !== ""
     ? { values: values as R[], scrollId }

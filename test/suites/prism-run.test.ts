@@ -1,0 +1,276 @@
+// Every check against the Prism mock (static examples): the run completes, nothing is "broken", and which
+// checks pass, fail and skip is this table (docs/prism-run.md explains it). Prism is stateless: it checks
+// requests against the contract and answers each operation's example, so checks of behaviour across
+// requests (paging, isolation, roles, quotas, deletion) fail, and a change to that is visible here.
+import { createServer } from "node:net";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type ApiResponse, pageOf, type ScanPage } from "../../src/client/index.ts";
+import { type MockServer, startMock } from "../../src/mock/index.ts";
+import type { RunResult } from "../../src/report/model.ts";
+import { type Clock, lenientProfile, planRun, runPlan, type Target } from "../../src/runner/index.ts";
+import { allChecks } from "../../suites/index.ts";
+import { testSeed } from "./embedded-run.ts";
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once("error", reject);
+    server.listen(0, "127.0.0.1", () => {
+      const address = server.address();
+      const port = typeof address === "object" && address ? address.port : 0;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+/** The fixture world's names (docs/assumptions.md), as the documents' examples use them. Prism answers the
+ *  token endpoint from its example whatever the credentials. */
+function prismTarget(mock: MockServer): Target {
+  const credential = (clientId: string) => ({ clientId, clientSecret: `${clientId}-secret` });
+  return {
+    name: "Prism mock",
+    baseUrl: mock.baseUrl,
+    rdmUrl: mock.rdmUrl,
+    tenant: "acme",
+    otherTenant: "globex",
+    rdbmsTenant: "legacy",
+    rdbmsCustomerId: "cust-legacy",
+    customerId: "cust-acme",
+    quotaCustomerId: "cust-acme",
+    credentials: {
+      admin: credential("acme-admin"),
+      editor: credential("acme-editor"),
+      viewer: credential("acme-viewer"),
+      quota: credential("acme-quota"),
+      otherAdmin: credential("globex-admin"),
+      rdbmsAdmin: credential("legacy-admin"),
+    },
+    profile: { ...lenientProfile },
+    loopback: true,
+  };
+}
+
+/** Not drivable (no advance), as for any live target; but a wait takes no real time: Prism's answers do not
+ *  depend on time, so the real-time paths (tokens of 2-3 s validity and the sleeps around them) take their
+ *  course in milliseconds. `lckit run --target examples/target.prism.yaml` waits for real and agrees. */
+function hurriedClock(): Clock {
+  let skipped = 0;
+  return {
+    now: () => Date.now() + skipped,
+    async sleep(ms) {
+      skipped += Math.max(0, ms);
+      await new Promise((resolve) => setImmediate(resolve));
+    },
+  };
+}
+
+type Status = "passed" | "failed" | "skipped";
+
+/** Which checks pass, fail and skip against Prism's static examples, and why (docs/prism-run.md). */
+const expected: Record<Status, string[]> = {
+  passed: [
+    // Single answers the examples and Prism's request validation get right.
+    "auth/admin-full-access",
+    "auth/editor-can-delete",
+    "auth/malformed-token-refused",
+    "auth/missing-token-401",
+    "auth/no-token-refused",
+    "auth/token-endpoint-rfc6749",
+    "auth/token-for-client-credentials",
+    "auth/token-grant-in-query",
+    "auth/viewer-can-read",
+    "autopilot-scan/first-page-null-body",
+    "autopilot-scan/limit-above-100",
+    "autopilot-scan/scroll-id-bodies-accepted",
+    "autopilot-scan/sort-fields-accepted",
+    "blocked-values/defaults",
+    "blocked-values/limit-respected",
+    "blocked-values/paging-consistent",
+    "blocked-values/record-fields",
+    "configuration/customer-put-post-accepted",
+    "delete-task/accepted",
+    "delete-task/task-object",
+    "delete-task/task-status-completes",
+    "errors/malformed-json-4xx",
+    "errors/no-5xx",
+    "errors/oversized-body-4xx",
+    "lookup-scan/first-page-null-body",
+    "lookup-scan/scroll-id-bodies-accepted",
+    "lookup-scan/sort-fields-accepted",
+    "schema/getHealthcheck",
+    "schema/getStatus",
+    "schema/getTask",
+    "schema/getVersion",
+    "schema/issueToken",
+    "schema/listBlockedValues",
+    "schema/postCustomer",
+    "schema/putClients",
+    "schema/putCustomer",
+    "schema/scanAutopilotStatsByType",
+    "service/healthcheck-ok",
+    "service/refuses-without-authorization",
+    "service/status-ok",
+    "service/version-dotted",
+    "service/version-json-string",
+    "token-quota/max-above-200-refused",
+    "token-quota/max-below-1-refused",
+    "token-quota/single-token-reused",
+  ],
+  failed: [
+    // Every token is the example's: no roles, no tenant lists, any secret accepted.
+    "auth/configuration-needs-admin",
+    "auth/other-tenant-403",
+    "auth/other-tenant-refused",
+    "auth/token-errors-rfc6749",
+    "auth/viewer-cannot-delete",
+    // Every scan page carries the same scrollId and page: paging never ends.
+    "autopilot-scan/default-limit",
+    "autopilot-scan/end-without-scroll-id",
+    "autopilot-scan/every-record-once",
+    "autopilot-scan/filter-equals-exact",
+    "autopilot-scan/order-respected",
+    "autopilot-scan/page-within-limit",
+    "autopilot-scan/record-fields",
+    "autopilot-scan/scan-ends",
+    "autopilot-scan/type-scan-only-that-type",
+    "autopilot-scan/type-scan-pages",
+    "autopilot-scan/unknown-scroll-id-400",
+    "lookup-scan/end-without-scroll-id",
+    "lookup-scan/every-record-once",
+    "lookup-scan/filter-equals-exact",
+    "lookup-scan/filter-grammar",
+    "lookup-scan/order-respected",
+    "lookup-scan/page-within-limit",
+    "lookup-scan/record-fields",
+    "lookup-scan/scan-ends",
+    "lookup-scan/unknown-scroll-id-400",
+    "delete-task/all-of-tenant",
+    "delete-task/by-type",
+    "delete-task/by-uris",
+    // Prism refuses what breaks the schema with 422 (the kit's choice, SHOULD level, is 400) and takes
+    // everything the schema allows, including what the document forbids in prose.
+    "autopilot-scan/limit-out-of-range-400",
+    "blocked-values/out-of-range-400",
+    "lookup-scan/limit-out-of-range-400",
+    "delete-task/invalid-requests-400",
+    "token-quota/rdbms-multitoken-refused",
+    "token-quota/validation-error-names-field",
+    // Nothing is stored: the customer and clients answers are the examples, not what was sent.
+    "configuration/clients-answer-without-secrets",
+    "configuration/put-replaces-post-merges",
+    "configuration/unknown-customer-404",
+    // One token, the example's, for every request: no multi-token quota, no expiry.
+    "token-quota/distinct-tokens-up-to-max",
+    "token-quota/expired-token-frees-slot",
+    "token-quota/parallel-requests-never-exceed",
+    "token-quota/raised-quota-applies",
+    "token-quota/refusal-429",
+    "token-quota/validity-from-client-configuration",
+    // Prism's own 400 for a request it cannot parse has no error_description.
+    "schema/createTask",
+    "schema/scanAutopilotStats",
+    "schema/scanLookups",
+  ],
+  skipped: [
+    // The example token is valid for 3600 s and the kit cannot drive Prism's clock.
+    "auth/expired-token-401",
+    "auth/expired-token-refused",
+    // Need a drivable clock (only the embedded reference has one).
+    "token-quota/default-quota-200",
+    "token-quota/model",
+    "token-quota/quota-per-client",
+  ],
+};
+
+function byStatus(result: RunResult): Record<string, string[]> {
+  const statuses = [...new Set(result.checks.map((check) => check.status))];
+  return Object.fromEntries(
+    statuses.map((status) => [
+      status,
+      result.checks
+        .filter((check) => check.status === status)
+        .map((check) => check.id)
+        .sort(),
+    ]),
+  );
+}
+
+describe("every check against the Prism mock (static examples)", () => {
+  let mock: MockServer | undefined;
+  let result: RunResult;
+
+  beforeAll(async () => {
+    mock = await startMock({ platformPort: await freePort(), lookupDataPort: await freePort() });
+    const target = prismTarget(mock);
+    const plan = planRun(allChecks, {
+      target,
+      allow: ["write", "destructive", "quota"],
+      confirmTenant: target.tenant,
+      drivableClock: false,
+    });
+    result = await runPlan(plan, {
+      fetch: (request) => fetch(request),
+      clock: hurriedClock(),
+      seed: testSeed,
+      runs: 3,
+      timeoutMs: 5_000,
+      checkTimeoutMs: 20_000,
+    });
+  });
+
+  afterAll(async () => {
+    // Stops both Prism processes by their PIDs.
+    await mock?.stop();
+  });
+
+  it("completes without a broken check", () => {
+    const broken = result.checks.filter((check) => check.status === "broken");
+    expect(broken.map((check) => `${check.id}: ${check.message}`)).toEqual([]);
+    expect(result.verdict).not.toBe("BROKEN");
+    expect(result.verdict).toBe("NOT CONFORMANT");
+  });
+
+  it("runs every check once", () => {
+    expect(result.checks.map((check) => check.id).sort()).toEqual(allChecks.map((check) => check.id).sort());
+  });
+
+  it("passes, fails and skips the checks of the documented table", () => {
+    const want = Object.fromEntries(
+      Object.entries(expected).map(([status, ids]) => [status, [...ids].sort()]),
+    );
+    expect(byStatus(result)).toEqual(want);
+  });
+
+  it("says why for every failure and skip", () => {
+    const silent = result.checks.filter(
+      (check) =>
+        (check.status === "failed" && !check.message?.trim()) ||
+        (check.status === "skipped" && !check.reason?.trim()),
+    );
+    expect(silent.map((check) => check.id)).toEqual([]);
+  });
+
+  it.each([
+    ["a scan that never ends", "lookup-scan/scan-ends", /same scrollId/],
+    ["an isolation check", "auth/other-tenant-refused", /expected a refusal/],
+    ["a token-quota check", "token-quota/distinct-tokens-up-to-max", /returned a token issued before/],
+  ])("fails %s for Prism's statelessness (%s)", (_what, id, why) => {
+    expect(result.checks.find((check) => check.id === id)?.message).toMatch(why);
+  });
+});
+
+// Hardening found beside the Prism run: a scan page with a null record made checks that read record fields
+// throw ("broken"); such a page is malformed, so the checks report the answer instead.
+describe("pageOf: what counts as a scan page", () => {
+  const answer = (body: unknown, status = 200) =>
+    ({ ok: status < 300, status, body }) as ApiResponse<ScanPage<unknown>>;
+  it.each([
+    ["records and a scrollId", { values: [{ code: "AT" }], scrollId: "s" }, true],
+    ["an empty page", { values: [] }, true],
+    ["a null record", { values: [{ code: "AT" }, null], scrollId: "s" }, false],
+    ["values that are not an array", { values: "AT" }, false],
+    ["a bare array", [{ code: "AT" }], false],
+  ])("%s: %s", (_name, body, isPage) => {
+    expect(pageOf(answer(body)) !== undefined).toBe(isPage);
+  });
+});
