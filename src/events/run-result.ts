@@ -1,7 +1,7 @@
 // An event check as a run result (src/report's model), so that event streams get the same reports as
 // HTTP runs: one check per requirement the event checker enforces, failed when a message broke it.
 import { randomBytes } from "node:crypto";
-import { computeCoverage } from "../report/coverage.ts";
+import { computeCoverage, httpRequirementKinds } from "../report/coverage.ts";
 import { type CheckResult, type RunResult, reportVersion } from "../report/model.ts";
 import { countResults, decideVerdict } from "../report/verdict.ts";
 import { type Catalogue, loadCatalogue } from "../runner/catalogue.ts";
@@ -74,6 +74,7 @@ export function eventRunResult(result: EventCheckResult, meta: EventRunMeta): Ru
     catalogue.requirements,
     checks.map((check) => ({ id: check.id, requirements: check.requirements, result: check })),
     catalogue.path,
+    { elsewhereKinds: httpRequirementKinds, checkedBy: "lckit run" },
   );
   const { verdict, reason } = decideVerdict(checks);
   return {

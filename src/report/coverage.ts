@@ -19,6 +19,18 @@ export interface CoveredCheck {
 /** Catalogue kinds that event checks (lckit events check) prove; HTTP runs (lckit run) prove the others. */
 export const eventRequirementKinds = ["event", "filter"] as const;
 
+/** Catalogue kinds that HTTP runs (lckit run) prove. */
+export const httpRequirementKinds = [
+  "endpoint",
+  "error",
+  "field",
+  "limit",
+  "rule",
+  "scan",
+  "state",
+  "task",
+] as const;
+
 /** Requirements of these kinds are checked by another command of the kit, not by this run's checks. */
 export interface CoverageScope {
   elsewhereKinds: readonly string[];
