@@ -41,7 +41,13 @@ function methodNotAllowed(app: Hono, paths: Record<string, string[]>): void {
   }
 }
 
-function finish(app: Hono): Hono {
+/** Client errors of the body parser that a faulty server lets escape as a 500. */
+function escapesAs500(ctx: ReferenceContext, error: HttpError): boolean {
+  if (error.code === "invalid_json") return ctx.faults.has("malformed-json-500");
+  return error.code === "payload_too_large" && ctx.faults.has("oversized-body-500");
+}
+
+function finish(app: Hono, ctx: ReferenceContext): Hono {
   app.notFound((c) =>
     errorResponse(
       404,
@@ -50,7 +56,7 @@ function finish(app: Hono): Hono {
     ),
   );
   app.onError((error) => {
-    if (error instanceof HttpError) return error.toResponse();
+    if (error instanceof HttpError && !escapesAs500(ctx, error)) return error.toResponse();
     // A bug of the reference, not of the caller: say so instead of blaming the request.
     return errorResponse(
       500,
@@ -68,7 +74,7 @@ export function platformApp(ctx: ReferenceContext): Hono {
   autopilotScanRoutes(app, ctx);
   blockedValuesRoutes(app, ctx);
   methodNotAllowed(app, PLATFORM_PATHS);
-  return finish(app);
+  return finish(app, ctx);
 }
 
 export function rdmApp(ctx: ReferenceContext): Hono {
@@ -77,7 +83,7 @@ export function rdmApp(ctx: ReferenceContext): Hono {
   deleteTaskRoutes(app, ctx);
   lookupScanRoutes(app, ctx);
   methodNotAllowed(app, RDM_PATHS);
-  return finish(app);
+  return finish(app, ctx);
 }
 
 /** Both path sets on one app (the default: base_url == rdm_url). */
@@ -91,5 +97,5 @@ export function combinedApp(ctx: ReferenceContext): Hono {
   deleteTaskRoutes(app, ctx);
   lookupScanRoutes(app, ctx);
   methodNotAllowed(app, { ...PLATFORM_PATHS, ...RDM_PATHS });
-  return finish(app);
+  return finish(app, ctx);
 }

@@ -10,7 +10,7 @@ export interface Principal {
   /** Tenants of the client's customer: where ROLE_RDM / ROLE_RDM_EDIT hold. */
   tenants: readonly string[];
   authorities: readonly string[];
-  /** Only with the missing-auth-accepted fault: a request without any token. */
+  /** Only with the missing-auth-accepted or malformed-token-accepted fault: a request without a valid token. */
   anonymous: boolean;
 }
 
@@ -39,6 +39,7 @@ export function authenticate(ctx: ReferenceContext, request: Request): Principal
   }
   const token = ctx.state.tokens.get(match[1] as string);
   if (!token) {
+    if (ctx.faults.has("malformed-token-accepted")) return ANONYMOUS;
     throw unauthorized(
       "the access token is not known (never issued by this service); request one from POST /oauth/token",
       'Bearer realm="lckit", error="invalid_token", error_description="The access token is not valid"',
@@ -73,7 +74,9 @@ function allowed(ctx: ReferenceContext, principal: Principal, tenant: string, ac
     const rdm = has("ROLE_RDM") || has("ROLE_RDM_EDIT");
     return rdm && (onList || ctx.faults.has("cross-tenant-read"));
   }
-  const editor = has("ROLE_RDM_EDIT") || (has("ROLE_RDM") && ctx.faults.has("viewer-allowed-to-delete"));
+  const editor =
+    (has("ROLE_RDM_EDIT") && !ctx.faults.has("editor-delete-refused")) ||
+    (has("ROLE_RDM") && ctx.faults.has("viewer-allowed-to-delete"));
   return editor && onList;
 }
 

@@ -4,7 +4,13 @@ import { authorize } from "./auth.ts";
 import type { ReferenceContext } from "./context.ts";
 import { requireTenant } from "./lookup-scan.ts";
 import { scan } from "./scan.ts";
-import { lookupTypeName } from "./types.ts";
+import { lookupTypeName, type Statistic } from "./types.ts";
+
+/** The statistics as both scans serve them. */
+function served(ctx: ReferenceContext, statistics: readonly Statistic[]): readonly object[] {
+  if (!ctx.faults.has("statistic-field-wrong-type")) return statistics;
+  return statistics.map((s) => ({ ...s, centroidMatch: String(s.centroidMatch) }));
+}
 
 export function autopilotScanRoutes(app: Hono, ctx: ReferenceContext): void {
   app.post("/configuration/:tenantId/autopilot/stats/_scan", (c) => {
@@ -13,7 +19,7 @@ export function autopilotScanRoutes(app: Hono, ctx: ReferenceContext): void {
     requireTenant(ctx, tenant);
     return scan(ctx, c.req.raw, {
       scope: `stats:${tenant}`,
-      records: () => ctx.state.statistics.get(tenant) ?? [],
+      records: () => served(ctx, ctx.state.statistics.get(tenant) ?? []),
       filterOptions: { typePaths: ["lookupType"] },
     });
   });
@@ -28,8 +34,11 @@ export function autopilotScanRoutes(app: Hono, ctx: ReferenceContext): void {
       scope: `stats:${tenant}:${type}`,
       records: () => {
         const all = ctx.state.statistics.get(tenant) ?? [];
-        if (ctx.faults.has("autopilot-type-scan-returns-other-types")) return all;
-        return all.filter((s) => s.lookupType === type);
+        if (ctx.faults.has("autopilot-type-scan-returns-other-types")) return served(ctx, all);
+        return served(
+          ctx,
+          all.filter((s) => s.lookupType === type),
+        );
       },
       filterOptions: { typePaths: ["lookupType"] },
     });

@@ -25,16 +25,25 @@ export function blockedValuesRoutes(app: Hono, ctx: ReferenceContext): void {
   app.get("/configuration/:tenantId/autopilot/:lookupType/blockedValues", (c) => {
     const tenant = c.req.param("tenantId");
     const type = lookupTypeName(c.req.param("lookupType"));
-    authorize(ctx, c.req.raw, tenant, "read");
+    // With the fault, blocked values count as configuration that needs edit rights.
+    authorize(ctx, c.req.raw, tenant, ctx.faults.has("viewer-read-refused") ? "edit" : "read");
     requireTenant(ctx, tenant);
     const url = new URL(c.req.url);
+    const defaultLimit = ctx.faults.has("blocked-values-default-limit-wrong") ? 50 : DEFAULT_LIMIT;
     const offset = ctx.faults.has("blocked-values-offset-ignored")
       ? 0
       : integerParam(url, "offset", 0, 0, Number.MAX_SAFE_INTEGER);
     const limit = ctx.faults.has("blocked-values-limit-ignored")
       ? DEFAULT_LIMIT
-      : integerParam(url, "limit", DEFAULT_LIMIT, 1, MAX_LIMIT);
+      : integerParam(url, "limit", defaultLimit, 1, MAX_LIMIT);
     const values = ctx.state.blockedValues.get(tenant)?.get(type) ?? [];
-    return jsonResponse(200, values.slice(offset, offset + limit));
+    const page = values.slice(offset, offset + limit);
+    if (ctx.faults.has("blocked-value-field-wrong-type")) {
+      return jsonResponse(
+        200,
+        page.map((v) => ({ ...v, createdAt: new Date(v.createdAt).toISOString() })),
+      );
+    }
+    return jsonResponse(200, page);
   });
 }

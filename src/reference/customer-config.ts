@@ -28,8 +28,15 @@ function checkStrings(field: string, value: unknown, nonEmpty = false): string[]
   return value as string[];
 }
 
-function requireAdmin(principal: Principal, customerId: string, tenants: readonly string[]): void {
+function requireAdmin(
+  ctx: ReferenceContext,
+  principal: Principal,
+  customerId: string,
+  tenants: readonly string[],
+): void {
   if (principal.anonymous || tenants.some((t) => isTenantAdmin(principal, t))) return;
+  const onList = tenants.some((t) => principal.tenants.includes(t));
+  if (onList && ctx.faults.has("configuration-open-to-viewer")) return;
   throw forbidden(
     `client "${principal.clientId}" may not configure customer "${customerId}"; this needs ROLE_ADMIN_TENANT_<t> for one of its tenants (${tenants.join(", ") || "none"})`,
   );
@@ -85,7 +92,8 @@ function checkCustomerFields(ctx: ReferenceContext, customerId: string, body: Re
   const max = cc.maxActiveTokensAllowed;
   if (max === undefined) return;
   const limit = ctx.faults.has("quota-201-accepted") ? MAX_ACTIVE_TOKENS_LIMIT + 1 : MAX_ACTIVE_TOKENS_LIMIT;
-  if (typeof max !== "number" || !Number.isInteger(max) || max < 1 || max > limit) {
+  const least = ctx.faults.has("quota-0-accepted") ? 0 : 1;
+  if (typeof max !== "number" || !Number.isInteger(max) || max < least || max > limit) {
     throw validationError(
       QUOTA_FIELD,
       `expected an integer from 1 to ${MAX_ACTIVE_TOKENS_LIMIT} (${MAX_ACTIVE_TOKENS_LIMIT} is the platform limit), got ${describeType(max)}`,
@@ -110,23 +118,26 @@ function checkCustomer(ctx: ReferenceContext, customer: Customer): void {
 async function writeCustomer(ctx: ReferenceContext, request: Request, customerId: string, merge: boolean) {
   const principal = authenticate(ctx, request);
   const stored = ctx.state.customers.get(customerId);
-  if (stored) requireAdmin(principal, customerId, stored.tenants ?? []);
+  if (stored) requireAdmin(ctx, principal, customerId, stored.tenants ?? []);
   const body = await readJson(request);
   if (!isObject(body))
     throw validationError(
       "body",
       `expected a Customer object, got ${body === undefined ? "no body" : describeType(body)}`,
     );
+  if (merge && body.id !== undefined && ctx.faults.has("customer-post-with-id-refused")) {
+    throw validationError("id", "must not be given on POST; the customer id is the path's customerId");
+  }
   checkCustomerFields(ctx, customerId, body);
   const next: Record<string, unknown> = merge
     ? { ...stored, ...body, id: customerId }
     : { ...body, id: customerId };
   if (next.multitokenConfig === null) delete next.multitokenConfig;
   const customer = next as Customer;
-  if (!stored) requireAdmin(principal, customerId, customer.tenants ?? []);
+  if (!stored) requireAdmin(ctx, principal, customerId, customer.tenants ?? []);
   checkCustomer(ctx, customer);
   ctx.state.customers.set(customerId, customer);
-  return jsonResponse(200, customer);
+  return jsonResponse(merge && ctx.faults.has("customer-post-answers-201") ? 201 : 200, customer);
 }
 
 function checkClient(
@@ -185,9 +196,19 @@ function checkClient(
   return { ...base, ...raw, clientId: id } as Client;
 }
 
+/** A stored client as the clients endpoint answers it: without its secret. */
+function answeredClient(ctx: ReferenceContext, client: Client): Record<string, unknown> {
+  if (ctx.faults.has("clients-answer-with-secrets")) return { ...client };
+  const { clientSecret: _secret, ...rest } = client;
+  if (ctx.faults.has("clients-answer-validity-as-string")) {
+    return { ...rest, accessTokenValidity: String(rest.accessTokenValidity) };
+  }
+  return rest;
+}
+
 export function customerConfigRoutes(app: Hono, ctx: ReferenceContext): void {
   app.put("/oauth/customers/:customerId", (c) =>
-    writeCustomer(ctx, c.req.raw, c.req.param("customerId"), false),
+    writeCustomer(ctx, c.req.raw, c.req.param("customerId"), ctx.faults.has("put-merges")),
   );
   app.post("/oauth/customers/:customerId", (c) =>
     writeCustomer(ctx, c.req.raw, c.req.param("customerId"), true),
@@ -196,12 +217,20 @@ export function customerConfigRoutes(app: Hono, ctx: ReferenceContext): void {
   app.put("/oauth/customers/:customerId/clients", async (c) => {
     const customerId = c.req.param("customerId");
     const principal = authenticate(ctx, c.req.raw);
-    const customer = ctx.state.customers.get(customerId);
+    let customer = ctx.state.customers.get(customerId);
+    if (!customer && ctx.faults.has("unknown-customer-clients-created")) {
+      // The fault: the unknown customer is made up on the fly, with the caller's tenants.
+      customer = { id: customerId, tenants: [...principal.tenants] };
+      ctx.state.customers.set(customerId, customer);
+    }
     if (!customer)
       throw notFound(
         `customer "${customerId}" does not exist; create it with PUT /oauth/customers/${customerId}`,
       );
-    requireAdmin(principal, customerId, customer.tenants ?? []);
+    requireAdmin(ctx, principal, customerId, customer.tenants ?? []);
+    if (ctx.faults.has("admin-config-refused") && !principal.anonymous) {
+      throw forbidden(`client "${principal.clientId}" may not configure clients; this needs ROLE_ADMIN`);
+    }
     const body = await readJson(c.req.raw);
     if (!Array.isArray(body)) {
       throw validationError(
@@ -220,7 +249,7 @@ export function customerConfigRoutes(app: Hono, ctx: ReferenceContext): void {
     }
     return jsonResponse(
       200,
-      clients.map(({ clientSecret: _secret, ...rest }) => rest),
+      clients.map((client) => answeredClient(ctx, client)),
     );
   });
 }

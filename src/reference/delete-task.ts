@@ -25,7 +25,11 @@ interface Selection {
 }
 
 /** Validates the request body; throws a 400 naming the field. Nothing is changed before this passes. */
-function parseRequest(tenant: string, body: unknown): { parameters: DeleteParameters; selection: Selection } {
+function parseRequest(
+  tenant: string,
+  body: unknown,
+  anyType: boolean,
+): { parameters: DeleteParameters; selection: Selection } {
   if (body === undefined) {
     throw validationError("body", 'expected a delete task request such as {"type": "delete"}, got no body');
   }
@@ -33,7 +37,7 @@ function parseRequest(tenant: string, body: unknown): { parameters: DeleteParame
     throw validationError("body", `expected an object such as {"type": "delete"}, got ${describeType(body)}`);
   }
   const request = body as Record<string, unknown>;
-  if (request.type !== "delete") {
+  if (request.type !== "delete" && !anyType) {
     throw validationError(
       "type",
       `expected "delete" (the only task type), got ${describeType(request.type)}`,
@@ -132,7 +136,14 @@ export function deleteTaskRoutes(app: Hono, ctx: ReferenceContext): void {
     const tenant = c.req.param("tenantId");
     const principal = authorize(ctx, c.req.raw, tenant, "edit");
     requireTenant(ctx, tenant);
-    const { parameters, selection } = parseRequest(tenant, await readJson(c.req.raw));
+    const { parameters, selection } = parseRequest(
+      tenant,
+      await readJson(c.req.raw),
+      ctx.faults.has("invalid-task-type-accepted"),
+    );
+    if (parameters.type === undefined && ctx.faults.has("delete-task-without-type-refused")) {
+      throw validationError("parameters.type", "required: name the lookup type to delete from");
+    }
     const task: Task = {
       id: randomUUID(),
       type: "delete",
@@ -146,7 +157,8 @@ export function deleteTaskRoutes(app: Hono, ctx: ReferenceContext): void {
     if (!ctx.faults.has("delete-task-never-completes")) {
       setTimeout(() => run(ctx, task, selection), ctx.taskDelayMs).unref();
     }
-    return jsonResponse(202, { ...task });
+    const { id: _id, ...withoutId } = task;
+    return jsonResponse(202, ctx.faults.has("task-without-id") ? withoutId : { ...task });
   });
 
   app.get("/tasks/:tenantId/:taskId", (c) => {
@@ -156,6 +168,9 @@ export function deleteTaskRoutes(app: Hono, ctx: ReferenceContext): void {
     const task = ctx.state.tasks.get(c.req.param("taskId"));
     if (!task || task.tenantId !== tenant) {
       throw notFound(`task "${c.req.param("taskId")}" does not exist in tenant "${tenant}"`);
+    }
+    if (ctx.faults.has("task-status-created-time-as-string")) {
+      return jsonResponse(200, { ...task, createdTime: new Date(task.createdTime).toISOString() });
     }
     return jsonResponse(200, { ...task });
   });

@@ -103,6 +103,144 @@ export const FAULTS = [
     "LOOKUP-SCAN-04",
     "scan limits above 100 are accepted and honoured (limit=150 returns 150 records)",
   ),
+  // ---------------------------------------------------------------- service and authentication
+  fault("status-not-ok", "SERVICE-02", 'GET /status answers {"status": "DOWN"} although the service works'),
+  fault(
+    "malformed-token-accepted",
+    "AUTH-03",
+    "a bearer token that was never issued is accepted as if it were valid (only its form is checked)",
+  ),
+  fault(
+    "viewer-read-refused",
+    "AUTH-ROLES-03",
+    "ROLE_RDM may not read blocked values: the endpoint demands the edit rights of ROLE_RDM_EDIT",
+  ),
+  fault(
+    "editor-delete-refused",
+    "AUTH-ROLES-02",
+    "ROLE_RDM_EDIT is refused delete tasks (and their status); only the tenant admin may delete",
+  ),
+  fault(
+    "admin-config-refused",
+    "AUTH-ROLES-01",
+    "PUT .../clients demands a platform-wide admin: ROLE_ADMIN_TENANT_{t} is refused with 403",
+  ),
+  fault(
+    "configuration-open-to-viewer",
+    "AUTH-ROLES-05",
+    "customer and client configuration is allowed to ROLE_RDM and ROLE_RDM_EDIT of a tenant of the customer",
+  ),
+  // ---------------------------------------------------------------- token endpoint
+  fault(
+    "reissued-token-not-stored",
+    "TOKEN-ENDPOINT-01",
+    "with multi-token support off, a repeated token request answers a freshly generated token that was never stored, so it is refused on use",
+  ),
+  fault("token-type-missing", "TOKEN-ENDPOINT-04", "the token answer carries no token_type"),
+  fault(
+    "grant-in-query-refused",
+    "TOKEN-ENDPOINT-03",
+    "grant_type is read from the form body only; in the query string it counts as missing",
+  ),
+  fault(
+    "token-errors-not-rfc6749",
+    "TOKEN-ENDPOINT-05",
+    "a token request without grant_type is answered unsupported_grant_type instead of invalid_request",
+  ),
+  fault("quota-0-accepted", "TOKEN-QUOTA-09", "maxActiveTokensAllowed=0 passes validation"),
+  // ---------------------------------------------------------------- scans
+  fault(
+    "first-page-null-body-refused",
+    "SCAN-01",
+    "a first scan request whose body is JSON null is refused with 400 (only no body opens a scroll)",
+  ),
+  fault(
+    "scan-restarts-after-end",
+    "SCAN-05",
+    "the scroll never closes: after the last record an empty page with the scrollId follows, then the scroll starts over",
+  ),
+  fault(
+    "raw-scroll-id-refused",
+    "SCAN-08",
+    "a next-page request carrying the raw scroll id as text/plain is refused with 400",
+  ),
+  fault(
+    "unknown-scroll-id-restarts",
+    "SCAN-12",
+    "an unknown or expired scroll id opens a new scroll and answers its first page with 200",
+  ),
+  fault(
+    "lookup-record-field-wrong-type",
+    "LOOKUP-01",
+    "the lookups scan answers updateDate as an ISO-8601 string instead of epoch milliseconds",
+  ),
+  fault(
+    "statistic-field-wrong-type",
+    "AUTOPILOT-07",
+    'the autopilot scans answer centroidMatch as the string "true"/"false" instead of a boolean',
+  ),
+  // ---------------------------------------------------------------- blocked values
+  fault(
+    "blocked-value-field-wrong-type",
+    "BLOCKED-04",
+    "blocked values carry createdAt as an ISO-8601 string instead of epoch milliseconds",
+  ),
+  fault(
+    "blocked-values-default-limit-wrong",
+    "BLOCKED-03",
+    "without a limit parameter, blocked values come 50 at a time instead of 100",
+  ),
+  // ---------------------------------------------------------------- configuration
+  fault(
+    "customer-post-with-id-refused",
+    "CONFIG-CUSTOMER-02",
+    "POST of a customer refuses a body that carries its id (400), so a whole Customer object cannot be posted",
+  ),
+  fault("put-merges", "CONFIG-CUSTOMER-03", "PUT of a customer merges like POST: absent fields are kept"),
+  fault("customer-post-answers-201", "CONFIG-CUSTOMER-03", "POST of a customer answers 201 instead of 200"),
+  fault(
+    "clients-answer-with-secrets",
+    "CONFIG-CLIENT-04",
+    "PUT .../clients answers the stored clients with their clientSecret",
+  ),
+  fault(
+    "clients-answer-validity-as-string",
+    "CONFIG-CLIENT-03",
+    'PUT .../clients answers accessTokenValidity as a string ("3600") instead of an integer',
+  ),
+  fault(
+    "unknown-customer-clients-created",
+    "CONFIG-CLIENT-06",
+    "PUT .../clients of an unknown customer creates the customer on the fly and answers 200",
+  ),
+  // ---------------------------------------------------------------- delete task
+  fault(
+    "delete-task-without-type-refused",
+    "TASK-01",
+    "a delete task without parameters.type (no parameters, or uris alone) is refused with 400",
+  ),
+  fault("task-without-id", "TASK-06", "the 202 answer to a delete task carries no task id"),
+  fault(
+    "invalid-task-type-accepted",
+    "TASK-08",
+    "a task of another type than delete is accepted and run as a delete task",
+  ),
+  fault(
+    "task-status-created-time-as-string",
+    "TASK-07",
+    "GET /tasks/{tenantId}/{taskId} answers createdTime as an ISO-8601 string instead of epoch milliseconds",
+  ),
+  // ---------------------------------------------------------------- errors
+  fault(
+    "malformed-json-500",
+    "ERRORS-03",
+    "a request body that is not valid JSON makes the server fail with 500 instead of a 400",
+  ),
+  fault(
+    "oversized-body-500",
+    "ERRORS-03",
+    "a request body over 1 MiB makes the server fail with 500 instead of a 413",
+  ),
 ] as const satisfies readonly FaultEntry[];
 
 export type FaultName = (typeof FAULTS)[number]["name"];

@@ -20,7 +20,11 @@ export function lookupScanRoutes(app: Hono, ctx: ReferenceContext): void {
     requireTenant(ctx, tenant);
     return scan(ctx, c.req.raw, {
       scope: `lookups:${tenant}`,
-      records: () => ctx.state.lookups.get(tenant)?.inIdentityOrder() ?? [],
+      records: () => {
+        const lookups = ctx.state.lookups.get(tenant)?.inIdentityOrder() ?? [];
+        if (!ctx.faults.has("lookup-record-field-wrong-type")) return lookups;
+        return lookups.map((l) => ({ ...l, updateDate: new Date(l.updateDate).toISOString() }));
+      },
       filterOptions: { typePaths: ["type"] },
     });
   });

@@ -15,14 +15,24 @@ export interface ScanSpec {
 }
 
 /** The scroll id of a next-page request, or undefined for a first request (no body, null, {}). */
-export async function readScrollId(request: Request): Promise<string | undefined> {
+export async function readScrollId(ctx: ReferenceContext, request: Request): Promise<string | undefined> {
   const text = (await readText(request)).trim();
-  if (text === "" || text === "null") return undefined;
+  if (text === "") return undefined;
   const type = request.headers.get("content-type") ?? "";
   const looksJson = text.startsWith("{") || text.startsWith('"') || text.startsWith("[");
-  if (!type.includes("json") && !looksJson) return text; // the raw id as text/plain
+  if (!type.includes("json") && !looksJson && text !== "null") {
+    if (ctx.faults.has("raw-scroll-id-refused")) {
+      throw badRequest("validation_error", 'body: expected {"scrollId": "<id>"} as application/json');
+    }
+    return text; // the raw id as text/plain
+  }
   const body = parseJson(text);
-  if (body === null) return undefined;
+  if (body === null) {
+    if (ctx.faults.has("first-page-null-body-refused")) {
+      throw badRequest("validation_error", 'body: expected no body (first page) or {"scrollId": "<id>"}');
+    }
+    return undefined;
+  }
   if (typeof body === "string") return body;
   if (typeof body === "object" && !Array.isArray(body)) {
     const id = (body as Record<string, unknown>).scrollId;
@@ -83,6 +93,7 @@ function snapshot(
 }
 
 function page(ctx: ReferenceContext, scroll: Scroll, first: boolean): Response {
+  if (ctx.faults.has("scan-restarts-after-end")) return cyclicPage(scroll, first);
   let start = scroll.position;
   if (!first && ctx.faults.has("scan-repeats-record-at-page-boundary")) start = Math.max(0, start - 1);
   if (!first && ctx.faults.has("scan-loses-record-at-page-boundary")) start += 1;
@@ -97,17 +108,30 @@ function page(ctx: ReferenceContext, scroll: Scroll, first: boolean): Response {
   return jsonResponse(200, { values });
 }
 
+/** Only with the scan-restarts-after-end fault: the scroll never closes, an empty page marks the end once,
+ *  and the request after it starts the scroll over. */
+function cyclicPage(scroll: Scroll, first: boolean): Response {
+  if (!first && scroll.position >= scroll.records.length) {
+    scroll.position = 0;
+    return jsonResponse(200, { scrollId: scroll.id, values: [] });
+  }
+  const values = scroll.records.slice(scroll.position, scroll.position + scroll.limit);
+  scroll.position += values.length;
+  return jsonResponse(200, { scrollId: scroll.id, values });
+}
+
 /** Answers one scan request: opens a scroll (no id in the body) or serves the next page of one. */
 export async function scan(ctx: ReferenceContext, request: Request, spec: ScanSpec): Promise<Response> {
-  const scrollId = await readScrollId(request);
+  const scrollId = await readScrollId(ctx, request);
   const now = ctx.clock.now();
-  if (scrollId === undefined) {
+  const known = scrollId === undefined ? undefined : ctx.state.scrolls.take(scrollId, spec.scope, now);
+  if (scrollId === undefined || (!known && ctx.faults.has("unknown-scroll-id-restarts"))) {
     const query = parseScanQuery(ctx, new URL(request.url), spec.filterOptions ?? {});
     const records = snapshot(ctx, spec.records(), query);
     const scroll = ctx.state.scrolls.create(spec.scope, records, query.limit, now);
     return page(ctx, scroll, true);
   }
-  const scroll = ctx.state.scrolls.take(scrollId, spec.scope, now);
+  const scroll = known;
   if (!scroll) {
     throw badRequest(
       "invalid_scroll_id",

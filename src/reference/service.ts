@@ -14,7 +14,7 @@ export function serviceRoutes(app: Hono, ctx: ReferenceContext): void {
   });
   app.get("/status", (c) => {
     authenticate(ctx, c.req.raw);
-    return jsonResponse(200, { status: "OK" });
+    return jsonResponse(200, { status: ctx.faults.has("status-not-ok") ? "DOWN" : "OK" });
   });
   app.get("/version", (c) => {
     authenticate(ctx, c.req.raw);

@@ -91,8 +91,11 @@ export function tokenEndpointRoutes(app: Hono, ctx: ReferenceContext): void {
         ...(credentials.basic ? { "www-authenticate": 'Basic realm="oauth"' } : {}),
       });
     }
-    const grantType = form.get("grant_type") ?? new URL(request.url).searchParams.get("grant_type");
-    if (grantType === null || grantType === "") {
+    const inQuery = ctx.faults.has("grant-in-query-refused")
+      ? null
+      : new URL(request.url).searchParams.get("grant_type");
+    const grantType = form.get("grant_type") ?? inQuery;
+    if ((grantType === null || grantType === "") && !ctx.faults.has("token-errors-not-rfc6749")) {
       throw oauthError(400, "invalid_request", "grant_type is missing; send grant_type=client_credentials");
     }
     if (grantType !== "client_credentials") {
@@ -125,15 +128,13 @@ export function tokenEndpointRoutes(app: Hono, ctx: ReferenceContext): void {
       );
     }
     const { token } = result;
-    return jsonResponse(
-      200,
-      {
-        access_token: token.value,
-        token_type: "bearer",
-        expires_in: Math.max(1, Math.ceil((token.expiresAt - ctx.clock.now()) / 1000)),
-        scope: stored.client.scope.join(" "),
-      },
-      NO_STORE,
-    );
+    const answer: Record<string, unknown> = {
+      access_token: token.value,
+      token_type: "bearer",
+      expires_in: Math.max(1, Math.ceil((token.expiresAt - ctx.clock.now()) / 1000)),
+      scope: stored.client.scope.join(" "),
+    };
+    if (ctx.faults.has("token-type-missing")) delete answer.token_type;
+    return jsonResponse(200, answer, NO_STORE);
   });
 }

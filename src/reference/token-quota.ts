@@ -57,6 +57,10 @@ export async function issueToken(ctx: ReferenceContext, stored: StoredClient): P
     const current = ctx.faults.has("new-token-with-multitoken-off")
       ? undefined
       : latestValid(ctx, clientId, now);
+    if (current && ctx.faults.has("reissued-token-not-stored")) {
+      // The fault: a new value is answered, but the store keeps only the earlier token.
+      return { kind: "issued", token: { ...current, value: randomBytes(24).toString("base64url") } };
+    }
     return { kind: "issued", token: current ?? insert(ctx, stored, now) };
   }
   if (ctx.faults.has("same-token-with-multitoken-on")) {

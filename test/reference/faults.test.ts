@@ -8,7 +8,7 @@ import {
   type Lookup,
   type Task,
 } from "../../src/reference/index.ts";
-import { type Harness, HOUR, setup } from "./harness.ts";
+import { basic, type Harness, HOUR, setup } from "./harness.ts";
 
 const ids = (h: Harness, tenant: string) =>
   (h.ref.state.lookups.get(tenant)?.inIdentityOrder() ?? []).map((l) => `${l.type}/${l.code}`);
@@ -189,6 +189,192 @@ const SCENARIOS: Record<FaultName, (h: Harness) => Promise<boolean>> = {
     const a = await h.call("POST", "/lookups/acme/_scan?limit=150", { token: await h.token("acme-viewer") });
     return a.status === 200 && (a.body as { values: unknown[] }).values.length === 150;
   },
+  "status-not-ok": async (h) =>
+    ((await h.call("GET", "/status", { token: await h.token("acme-viewer") })).body as { status: string })
+      .status !== "OK",
+  "malformed-token-accepted": async (h) =>
+    (await h.call("POST", "/lookups/acme/_scan?limit=1", { token: "never-issued-token" })).status === 200,
+  "viewer-read-refused": async (h) =>
+    (
+      await h.call("GET", "/configuration/acme/autopilot/Country/blockedValues?limit=1", {
+        token: await h.token("acme-viewer"),
+      })
+    ).status === 403,
+  "editor-delete-refused": async (h) =>
+    (
+      await h.call("POST", "/tasks/acme", {
+        token: await h.token("acme-editor"),
+        body: { type: "delete", parameters: { uris: [] } },
+      })
+    ).status === 403,
+  "admin-config-refused": async (h) =>
+    (
+      await h.call("PUT", "/oauth/customers/cust-acme/clients", {
+        token: await h.token("acme-admin"),
+        body: [],
+      })
+    ).status === 403,
+  "configuration-open-to-viewer": async (h) =>
+    (
+      await h.call("PUT", "/oauth/customers/cust-acme/clients", {
+        token: await h.token("acme-viewer"),
+        body: [],
+      })
+    ).status === 200,
+  "reissued-token-not-stored": async (h) => {
+    await h.requestToken("acme-viewer");
+    const again = (await h.requestToken("acme-viewer")).body as { access_token: string };
+    return (await h.call("GET", "/healthcheck", { token: again.access_token })).status === 401;
+  },
+  "token-type-missing": async (h) =>
+    !("token_type" in ((await h.requestToken("acme-viewer")).body as Record<string, unknown>)),
+  "grant-in-query-refused": async (h) =>
+    (
+      await h.call("POST", "/oauth/token?grant_type=client_credentials", {
+        headers: { authorization: basic("acme-viewer") },
+      })
+    ).status !== 200,
+  "token-errors-not-rfc6749": async (h) => {
+    const a = await h.call("POST", "/oauth/token", {
+      headers: { authorization: basic("acme-viewer"), "content-type": "application/x-www-form-urlencoded" },
+      body: "",
+    });
+    return (a.body as { error?: string }).error !== "invalid_request";
+  },
+  "quota-0-accepted": async (h) => (await quota(h, 0)).status === 200,
+  "first-page-null-body-refused": async (h) =>
+    (await h.call("POST", "/lookups/acme/_scan?limit=1", { token: await h.token("acme-viewer"), body: null }))
+      .status !== 200,
+  "scan-restarts-after-end": async (h) => {
+    const token = await h.token("acme-viewer");
+    const page = await firstPage(
+      h,
+      `/lookups/acme/_scan?filter=${encodeURIComponent("equals(type,'Gender')")}`,
+    );
+    if (page.scrollId === undefined) return false;
+    const sizes = [];
+    for (let i = 0; i < 2; i++) {
+      const next = await h.call("POST", "/lookups/acme/_scan", { token, body: { scrollId: page.scrollId } });
+      sizes.push((next.body as { values: unknown[] }).values.length);
+    }
+    return sizes[0] === 0 && (sizes[1] ?? 0) > 0;
+  },
+  "raw-scroll-id-refused": async (h) => {
+    const page = await firstPage(h, "/lookups/acme/_scan?limit=1");
+    const next = await h.call("POST", "/lookups/acme/_scan", {
+      token: await h.token("acme-viewer"),
+      headers: { "content-type": "text/plain" },
+      body: page.scrollId,
+    });
+    return next.status === 400;
+  },
+  "unknown-scroll-id-restarts": async (h) =>
+    (
+      await h.call("POST", "/lookups/acme/_scan", {
+        token: await h.token("acme-viewer"),
+        body: { scrollId: "no-such-scroll" },
+      })
+    ).status === 200,
+  "lookup-record-field-wrong-type": async (h) =>
+    typeof (await firstPage(h, "/lookups/acme/_scan?limit=1")).values[0]?.updateDate !== "number",
+  "statistic-field-wrong-type": async (h) =>
+    typeof (await firstPage(h, "/configuration/acme/autopilot/stats/_scan?limit=1")).values[0]
+      ?.centroidMatch !== "boolean",
+  "blocked-value-field-wrong-type": async (h) => {
+    const a = await h.call("GET", "/configuration/acme/autopilot/Country/blockedValues?limit=1", {
+      token: await h.token("acme-viewer"),
+    });
+    return typeof (a.body as Record<string, unknown>[])[0]?.createdAt !== "number";
+  },
+  "blocked-values-default-limit-wrong": async (h) => {
+    const a = await h.call("GET", "/configuration/acme/autopilot/Country/blockedValues", {
+      token: await h.token("acme-viewer"),
+    });
+    return (a.body as unknown[]).length !== 100;
+  },
+  "customer-post-with-id-refused": async (h) =>
+    (
+      await h.call("POST", "/oauth/customers/cust-acme", {
+        token: await h.token("acme-admin"),
+        body: { id: "cust-acme", description: "posted whole" },
+      })
+    ).status !== 200,
+  "put-merges": async (h) => {
+    const a = await h.call("PUT", "/oauth/customers/cust-acme", {
+      token: await h.token("acme-admin"),
+      body: { id: "cust-acme", tenants: ["acme"] },
+    });
+    return "description" in (a.body as Record<string, unknown>);
+  },
+  "customer-post-answers-201": async (h) =>
+    (await h.call("POST", "/oauth/customers/cust-acme", { token: await h.token("acme-admin"), body: {} }))
+      .status === 201,
+  "clients-answer-with-secrets": async (h) => {
+    const a = await h.call("PUT", "/oauth/customers/cust-acme/clients", {
+      token: await h.token("acme-admin"),
+      body: [{ clientId: "acme-viewer" }],
+    });
+    return (a.body as Record<string, unknown>[]).some((c) => "clientSecret" in c);
+  },
+  "clients-answer-validity-as-string": async (h) => {
+    const a = await h.call("PUT", "/oauth/customers/cust-acme/clients", {
+      token: await h.token("acme-admin"),
+      body: [{ clientId: "acme-viewer" }],
+    });
+    return (a.body as Record<string, unknown>[]).some((c) => typeof c.accessTokenValidity === "string");
+  },
+  "unknown-customer-clients-created": async (h) =>
+    (
+      await h.call("PUT", "/oauth/customers/no-such-customer/clients", {
+        token: await h.token("acme-admin"),
+        body: [],
+      })
+    ).status === 200,
+  "delete-task-without-type-refused": async (h) =>
+    (
+      await h.call("POST", "/tasks/acme", {
+        token: await h.token("acme-editor"),
+        body: { type: "delete", parameters: { uris: [] } },
+      })
+    ).status === 400,
+  "task-without-id": async (h) => {
+    const a = await h.call("POST", "/tasks/acme", {
+      token: await h.token("acme-editor"),
+      body: { type: "delete", parameters: { uris: [] } },
+    });
+    return (a.body as Partial<Task>).id === undefined;
+  },
+  "invalid-task-type-accepted": async (h) =>
+    (
+      await h.call("POST", "/tasks/acme", {
+        token: await h.token("acme-editor"),
+        body: { type: "archive", parameters: { uris: [] } },
+      })
+    ).status === 202,
+  "task-status-created-time-as-string": async (h) => {
+    const token = await h.token("acme-editor");
+    const task = (
+      await h.call("POST", "/tasks/acme", { token, body: { type: "delete", parameters: { uris: [] } } })
+    ).body as Task;
+    const read = await h.call("GET", `/tasks/acme/${task.id}`, { token });
+    return typeof (read.body as Record<string, unknown>).createdTime === "string";
+  },
+  "malformed-json-500": async (h) =>
+    (
+      await h.call("POST", "/tasks/acme", {
+        token: await h.token("acme-editor"),
+        headers: { "content-type": "application/json" },
+        body: '{"type": ',
+      })
+    ).status === 500,
+  "oversized-body-500": async (h) =>
+    (
+      await h.call("POST", "/tasks/acme", {
+        token: await h.token("acme-editor"),
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ type: "delete", padding: "x".repeat(1024 * 1024 + 1) }),
+      })
+    ).status === 500,
 };
 
 describe("seeded faults", () => {

@@ -111,6 +111,109 @@ export const faultExpectations: Record<FaultName, readonly string[]> = {
     "autopilot-scan/limit-above-100",
     "autopilot-scan/limit-out-of-range-400",
   ],
+  "status-not-ok": ["service/status-ok", "schema/getStatus"],
+  "malformed-token-accepted": ["auth/malformed-token-refused"],
+  "viewer-read-refused": ["auth/viewer-can-read"],
+  "editor-delete-refused": ["auth/editor-can-delete"],
+  // The quota checks set up their clients through PUT .../clients as the admin: refused, they cannot start.
+  "admin-config-refused": [
+    "auth/admin-full-access",
+    "configuration/clients-answer-without-secrets",
+    ...quotaRefusalChecks,
+    "token-quota/default-quota-200",
+    "token-quota/single-token-reused",
+    "token-quota/validity-from-client-configuration",
+  ],
+  "configuration-open-to-viewer": ["auth/configuration-needs-admin"],
+  // The unstored token is refused wherever a token is asked for while the client's token is still valid:
+  // by the checks that issue one themselves, and by the runner renewing the admin token shortly before
+  // it expires during the deletion checks' polling.
+  "reissued-token-not-stored": [
+    "auth/token-for-client-credentials",
+    "auth/expired-token-refused",
+    "token-quota/single-token-reused",
+    "delete-task/by-uris",
+    "delete-task/by-type",
+    "delete-task/all-of-tenant",
+  ],
+  "token-type-missing": ["auth/token-endpoint-rfc6749", "auth/token-grant-in-query", "schema/issueToken"],
+  "grant-in-query-refused": ["auth/token-grant-in-query"],
+  "token-errors-not-rfc6749": ["auth/token-errors-rfc6749"],
+  "quota-0-accepted": ["token-quota/max-below-1-refused", "schema/putCustomer"],
+  "first-page-null-body-refused": ["lookup-scan/first-page-null-body", "autopilot-scan/first-page-null-body"],
+  // An empty page still ends a scan at MUST level; the records that follow it are what the ends checks see.
+  "scan-restarts-after-end": [
+    "lookup-scan/scan-ends",
+    "lookup-scan/end-without-scroll-id",
+    "autopilot-scan/scan-ends",
+    "autopilot-scan/end-without-scroll-id",
+  ],
+  "raw-scroll-id-refused": [
+    "lookup-scan/scroll-id-bodies-accepted",
+    "autopilot-scan/scroll-id-bodies-accepted",
+  ],
+  "unknown-scroll-id-restarts": ["lookup-scan/unknown-scroll-id-400", "autopilot-scan/unknown-scroll-id-400"],
+  "lookup-record-field-wrong-type": ["lookup-scan/record-fields", "schema/scanLookups"],
+  "statistic-field-wrong-type": [
+    "autopilot-scan/record-fields",
+    "schema/scanAutopilotStats",
+    "schema/scanAutopilotStatsByType",
+  ],
+  "blocked-value-field-wrong-type": ["blocked-values/record-fields", "schema/listBlockedValues"],
+  "blocked-values-default-limit-wrong": ["blocked-values/defaults"],
+  "customer-post-with-id-refused": ["configuration/customer-put-post-accepted"],
+  // A merging PUT cannot switch multi-token support off again: the admin client ends up at its quota and
+  // every later check that needs its token breaks.
+  "put-merges": [
+    "configuration/put-replaces-post-merges",
+    "token-quota/raised-quota-applies",
+    "token-quota/parallel-requests-never-exceed",
+    "token-quota/model",
+    "token-quota/quota-per-client",
+    "token-quota/default-quota-200",
+    "token-quota/max-above-200-refused",
+    "token-quota/max-below-1-refused",
+    "token-quota/validation-error-names-field",
+    "token-quota/validity-from-client-configuration",
+    "errors/malformed-json-4xx",
+    "errors/oversized-body-4xx",
+    "delete-task/by-uris",
+    "delete-task/by-type",
+    "delete-task/all-of-tenant",
+  ],
+  "customer-post-answers-201": ["configuration/put-replaces-post-merges", "schema/postCustomer"],
+  "clients-answer-with-secrets": ["configuration/clients-answer-without-secrets"],
+  // The MUST and SHOULD configuration checks do not look at accessTokenValidity in the answer; the contract does.
+  "clients-answer-validity-as-string": ["schema/putClients"],
+  "unknown-customer-clients-created": ["configuration/unknown-customer-404"],
+  "delete-task-without-type-refused": [
+    "delete-task/accepted",
+    "delete-task/task-object",
+    "delete-task/task-status-completes",
+    "delete-task/by-uris",
+    "delete-task/all-of-tenant",
+    "auth/editor-can-delete",
+    "auth/admin-full-access",
+  ],
+  "task-without-id": ["delete-task/task-object", "delete-task/task-status-completes", "schema/createTask"],
+  "invalid-task-type-accepted": ["delete-task/invalid-requests-400"],
+  "task-status-created-time-as-string": ["schema/getTask"],
+  // A 500 is outside the contract of the operation that answered it too.
+  "malformed-json-500": ["errors/malformed-json-4xx", "errors/no-5xx", "schema/scanLookups"],
+  "oversized-body-500": ["errors/oversized-body-4xx", "errors/no-5xx", "schema/createTask"],
+};
+
+/**
+ * Suites a fault's run needs besides those of its expected checks, so that the selection fails exactly as
+ * a whole run does: where a schema check's operation is exercised (the schema suite sends no request that
+ * would change data), or where the traffic of a whole run already holds what a schema check validates.
+ */
+export const extraSuites: Partial<Record<FaultName, readonly string[]>> = {
+  "clients-answer-validity-as-string": ["configuration"],
+  "task-status-created-time-as-string": ["delete-task"],
+  // Without their traffic the schema checks of these operations would ask for an admin token themselves,
+  // after the lock-out.
+  "put-merges": ["autopilot-scan", "blocked-values"],
 };
 
 /** Suites that run with every fault besides those of its expected checks: cheap, and they must all pass. */

@@ -1,0 +1,24 @@
+// The project standard: a check is proven by a target that breaks it. Every check of the kit is caught by
+// at least one seeded fault of the reference (faults.test.ts runs each fault and holds the table to it).
+import { describe, expect, it } from "vitest";
+import { FAULTS } from "../../src/reference/faults.ts";
+import { allChecks } from "../../suites/index.ts";
+import { faultExpectations } from "./fault-expectations.ts";
+
+const catchers = new Map<string, string[]>();
+for (const fault of FAULTS) {
+  for (const id of faultExpectations[fault.name]) catchers.set(id, [...(catchers.get(id) ?? []), fault.name]);
+}
+
+describe("every check is proven by a fault", () => {
+  it("no check is left without a fault that it catches", () => {
+    const unproven = allChecks.filter((check) => !catchers.has(check.id)).map((c) => `${c.level} ${c.id}`);
+    expect(unproven).toEqual([]);
+  });
+
+  it.each(allChecks.map((check) => [check.id] as const))("%s is caught by a seeded fault", (id) => {
+    expect(catchers.get(id) ?? [], `no fault in test/suites/fault-expectations.ts lists ${id}`).not.toEqual(
+      [],
+    );
+  });
+});
