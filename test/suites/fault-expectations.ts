@@ -162,8 +162,10 @@ export const faultExpectations: Record<FaultName, readonly string[]> = {
   "blocked-value-field-wrong-type": ["blocked-values/record-fields", "schema/listBlockedValues"],
   "blocked-values-default-limit-wrong": ["blocked-values/defaults"],
   "customer-post-with-id-refused": ["configuration/customer-put-post-accepted"],
-  // A merging PUT cannot switch multi-token support off again: the admin client ends up at its quota and
-  // every later check that needs its token breaks.
+  // A merging PUT cannot switch multi-token support off again (the quota checks restore the customer by
+  // PUT): the admin client ends up at its quota and every later check that needs its token breaks. How
+  // far that reaches depends on the quotas the seed draws (at seeds 1 and 7 raised-quota-applies still passes);
+  // this list holds for the test seed.
   "put-merges": [
     "configuration/put-replaces-post-merges",
     "token-quota/raised-quota-applies",
