@@ -2,6 +2,7 @@
 // as the check needs, the quota client's tokens all expired at the start, everything restored at the end.
 import {
   type ApiResponse,
+  accessTokenOf,
   type Customer,
   describeResponse,
   multiTokenConfig,
@@ -58,6 +59,36 @@ export async function upsertQuotaClient(
 
 const clearedOnce = new WeakSet<object>();
 
+/** True when two token requests of the quota client in a row do not return one and the same token. */
+async function multiTokenLooksOn(ctx: CheckContext): Promise<boolean> {
+  const client = clientOf(ctx);
+  const credential = credentialOf(ctx, "quota");
+  const first = await client.token(credential);
+  const second = await client.token(credential);
+  if (!first.ok || !second.ok) return true;
+  return accessTokenOf(first) !== accessTokenOf(second);
+}
+
+/**
+ * Switches multi-token support off the ways a correct target may take it. The document shows neither the
+ * difference between PUT and POST nor how multitokenConfig is removed: the kit's choice is a PUT that
+ * replaces the customer (CONFIG-CUSTOMER-03), so a PUT without multitokenConfig; a target that merges on
+ * PUT keeps the old setting, so where the quota client still gets a new token per request, the kit also
+ * PUTs multitokenConfig null (best effort: a refusal is left to the check's own assertions to judge).
+ */
+async function switchMultiTokenOff(ctx: CheckContext, customerId: string, original: Customer): Promise<void> {
+  const base = withoutMultiToken(original);
+  await putCustomerOrFail(ctx, "admin", customerId, base, "switching multi-token off");
+  if (!(await multiTokenLooksOn(ctx))) return;
+  const response = await clientOf(ctx).putCustomer(await ctx.token("admin"), customerId, {
+    ...base,
+    multitokenConfig: null,
+  });
+  ctx.log.debug(
+    `multi-token support looked on after a PUT without multitokenConfig; PUT with multitokenConfig null: ${describeResponse(response)}`,
+  );
+}
+
 /**
  * Runs `body` in a quota session. The quota client gets a short accessTokenValidity for the session
  * (60 s where the kit drives the clock, 2 s in real time), so that "every token has expired" is a short
@@ -86,13 +117,7 @@ export async function withQuotaSession<T>(
         await putCustomerOrFail(ctx, "admin", customerId, customer, `setting maxActiveTokensAllowed=${max}`);
       },
       async multiTokenOff() {
-        await putCustomerOrFail(
-          ctx,
-          "admin",
-          customerId,
-          withoutMultiToken(original),
-          "switching multi-token off",
-        );
+        await switchMultiTokenOff(ctx, customerId, original);
       },
       async restart() {
         await session.multiTokenOff();
