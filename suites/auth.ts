@@ -13,8 +13,9 @@ import {
   judgeTenantRefusal,
 } from "./error-outcomes.ts";
 import { checkProperty } from "./property.ts";
-import { clientOf, credentialOf, otherTenantOf } from "./target-client.ts";
-import { canDriveClock, issueToken, letTimePass } from "./token-lifetime.ts";
+import { shortValiditySeconds, upsertQuotaClient } from "./quota-session.ts";
+import { clientOf, credentialOf, otherTenantOf, quotaCustomerIdOf } from "./target-client.ts";
+import { canDriveClock, defaultValiditySeconds, issueToken, letTimePass } from "./token-lifetime.ts";
 
 /** A lookup type name of the tenant, for the per-type operations (any name serves a refusal probe). */
 async function someLookupType(ctx: CheckContext, role: CredentialRole): Promise<string> {
@@ -22,23 +23,44 @@ async function someLookupType(ctx: CheckContext, role: CredentialRole): Promise<
   return types[0] ?? "Country";
 }
 
+/** Longest wait for a token to expire that the real-time path accepts (a token issued before the check). */
+const longestRealTimeWaitSeconds = 10;
+
 async function expiredTokenAnswer(ctx: CheckContext) {
+  if (!canDriveClock(ctx)) return expiredTokenAnswerInRealTime(ctx);
   const issued = await issueToken(ctx, "viewer");
-  // A token that would make the check sleep for long is only waited for where the clock can be driven.
-  if (!canDriveClock(ctx) && issued.expiresIn > 10)
-    skip(
-      `the viewer's token is valid for ${issued.expiresIn} s and the target's clock cannot be driven; ` +
-        "token-quota/expired-token-frees-slot covers expiry with a short accessTokenValidity",
-    );
   await letTimePass(ctx, (issued.expiresIn + 1) * 1000);
-  const response = await clientOf(ctx).scanFirst(
-    issued.token,
-    { kind: "lookups", tenantId: ctx.target.tenant },
-    {
-      limit: 1,
-    },
-  );
-  return response;
+  return useForOneLookup(ctx, issued.token);
+}
+
+function useForOneLookup(ctx: CheckContext, token: string) {
+  return clientOf(ctx).scanFirst(token, { kind: "lookups", tenantId: ctx.target.tenant }, { limit: 1 });
+}
+
+/**
+ * Where the target's clock cannot be driven, an expired token takes a short accessTokenValidity: the quota
+ * client (the one client checks may reconfigure; the viewer's token is in use for an hour) gets the quota
+ * session's 2 s through PUT .../clients for the time of the check, then its previous validity back.
+ * With multi-token support off, a token request returns a token still valid from before; one that lives
+ * longer than a short wait makes the check skip with its remaining time.
+ */
+async function expiredTokenAnswerInRealTime(ctx: CheckContext) {
+  const customerId = quotaCustomerIdOf(ctx);
+  const previous = (await upsertQuotaClient(ctx, customerId, {})) ?? defaultValiditySeconds;
+  await upsertQuotaClient(ctx, customerId, { accessTokenValidity: shortValiditySeconds });
+  try {
+    const issued = await issueToken(ctx, "quota");
+    if (issued.expiresIn > longestRealTimeWaitSeconds)
+      skip(
+        `the quota client's token request (accessTokenValidity ${shortValiditySeconds} s) answered a token ` +
+          `valid for ${issued.expiresIn} s more, issued before the check (multi-token support off returns ` +
+          "it again), and the target's clock cannot be driven; rerun when it has expired",
+      );
+    await letTimePass(ctx, (issued.expiresIn + 1) * 1000);
+    return await useForOneLookup(ctx, issued.token);
+  } finally {
+    await upsertQuotaClient(ctx, customerId, { accessTokenValidity: previous });
+  }
 }
 
 async function everyOperation(
@@ -51,6 +73,10 @@ async function everyOperation(
 ): Promise<void> {
   for (const operation of operations) ensure(judge(operation, await operation.send(auth)), operation.name);
 }
+
+/** The viewer's token where the clock can be driven; in real time the quota client's, reconfigured by the
+ *  admin. */
+const expiredTokenNeeds = { roles: ["viewer" as const, "admin" as const, "quota" as const] };
 
 function presentRoles(ctx: CheckContext, roles: CredentialRole[]): CredentialRole[] {
   return roles.filter((role) => ctx.target.credentials[role] !== undefined);
@@ -127,8 +153,9 @@ export const authChecks: Check[] = [
     id: "auth/expired-token-refused",
     title: "MUST refuse an expired token with an error stating it has expired",
     requirements: ["AUTH-04", "TOKEN-STATE-04"],
-    safety: "read",
-    needs: { roles: ["viewer"] },
+    // In real time the check shortens the quota client's accessTokenValidity and restores it: a write.
+    safety: "write",
+    needs: expiredTokenNeeds,
     async run(ctx) {
       ensure(
         judgeExpiredRefusal(ctx.target.profile, await expiredTokenAnswer(ctx)),
@@ -140,8 +167,9 @@ export const authChecks: Check[] = [
     id: "auth/expired-token-401",
     title: "SHOULD answer an expired token with 401 and WWW-Authenticate naming the expiry",
     requirements: ["AUTH-05"],
-    safety: "read",
-    needs: { roles: ["viewer"] },
+    // In real time the check shortens the quota client's accessTokenValidity and restores it: a write.
+    safety: "write",
+    needs: expiredTokenNeeds,
     async run(ctx) {
       const response = await expiredTokenAnswer(ctx);
       const challenge = response.headers.get("www-authenticate") ?? "";

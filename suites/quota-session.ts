@@ -8,7 +8,7 @@ import {
   multiTokenConfig,
   type TokenResponse,
 } from "../src/client/index.ts";
-import { type CheckContext, fail } from "../src/runner/check.ts";
+import { type CheckContext, type CredentialRole, fail } from "../src/runner/check.ts";
 import { putCustomerOrFail, withCustomerRestored, withoutMultiToken } from "./customer-configuration.ts";
 import { clientOf, credentialOf, quotaCustomerIdOf } from "./target-client.ts";
 import { canDriveClock, defaultValiditySeconds, expireEverythingMs, letTimePass } from "./token-lifetime.ts";
@@ -27,6 +27,9 @@ export interface QuotaSession {
   multiTokenOff(): Promise<void>;
   /** accessTokenValidity of the quota client during the session. */
   validitySeconds: number;
+  /** Gives the quota client another accessTokenValidity for the rest of the session (real-time checks
+   *  that need tokens to outlive a burst of requests); restart() then waits out the longest one used. */
+  setValidity(seconds: number): Promise<void>;
   /** Multi-token off, every token of the quota client expired, a fresh admin token: a clean start. */
   restart(): Promise<void>;
   /** Lets `seconds` pass on the target. */
@@ -36,14 +39,15 @@ export interface QuotaSession {
   use(token: string): Promise<ApiResponse<unknown>>;
 }
 
-/** Upserts the quota client with `fields` (nothing else changes under upsert semantics); returns the
- *  stored accessTokenValidity the answer shows, if it shows one. */
-export async function upsertQuotaClient(
+/** Upserts the client of `role` in `customerId` with `fields` (nothing else changes under upsert
+ *  semantics); returns the stored accessTokenValidity the answer shows, if it shows one. */
+export async function upsertClient(
   ctx: CheckContext,
   customerId: string,
+  role: CredentialRole,
   fields: Record<string, unknown>,
 ): Promise<number | undefined> {
-  const clientId = credentialOf(ctx, "quota").clientId;
+  const clientId = credentialOf(ctx, role).clientId;
   const response = await clientOf(ctx).putClients(await ctx.token("admin"), customerId, [
     { clientId, ...fields },
   ]);
@@ -55,6 +59,34 @@ export async function upsertQuotaClient(
       )
     : undefined;
   return typeof stored?.accessTokenValidity === "number" ? stored.accessTokenValidity : undefined;
+}
+
+/** Upserts the quota client with `fields`; returns the stored accessTokenValidity the answer shows. */
+export function upsertQuotaClient(
+  ctx: CheckContext,
+  customerId: string,
+  fields: Record<string, unknown>,
+): Promise<number | undefined> {
+  return upsertClient(ctx, customerId, "quota", fields);
+}
+
+/**
+ * Milliseconds one request takes on this target, rate limit included: the mean of a few one-lookup reads
+ * with the admin's token (they issue no token, so nothing starts to count toward a quota). Real-time checks
+ * size the validity of their tokens by it, so that a burst of token requests ends well inside it.
+ */
+export async function measureRequestMs(session: QuotaSession, requests = 4): Promise<number> {
+  const token = await session.ctx.token("admin");
+  const started = session.ctx.clock.now();
+  for (let i = 0; i < requests; i++) await session.use(token);
+  return (session.ctx.clock.now() - started) / requests;
+}
+
+/** An accessTokenValidity (seconds) that `requests` token requests of `requestMs` each fill to two thirds
+ *  at most, with 1 s to spare (the margin real-time checks allow for a rounded expires_in); never below the
+ *  session's short validity. */
+export function validityForBurst(requestMs: number, requests: number): number {
+  return Math.max(shortValiditySeconds, Math.ceil((requests * requestMs * 1.5) / 1000 + 1));
 }
 
 const clearedOnce = new WeakSet<object>();
@@ -105,6 +137,8 @@ export async function withQuotaSession<T>(
   const credential = credentialOf(ctx, "quota");
   const drivable = canDriveClock(ctx);
   const validity = drivable ? drivenValiditySeconds : shortValiditySeconds;
+  // The longest validity the quota client had during the session: restart() waits it out.
+  let longest = validity;
   return withCustomerRestored(ctx, "admin", customerId, async (original) => {
     const session: QuotaSession = {
       ctx,
@@ -119,9 +153,14 @@ export async function withQuotaSession<T>(
       async multiTokenOff() {
         await switchMultiTokenOff(ctx, customerId, original);
       },
+      async setValidity(seconds) {
+        await upsertQuotaClient(ctx, customerId, { accessTokenValidity: seconds });
+        session.validitySeconds = seconds;
+        longest = Math.max(longest, seconds);
+      },
       async restart() {
         await session.multiTokenOff();
-        await letTimePass(ctx, (validity + 1) * 1000);
+        await letTimePass(ctx, (longest + 1) * 1000);
         ctx.resetTokens();
         await ctx.token("admin");
       },

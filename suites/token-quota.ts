@@ -1,7 +1,13 @@
 // Multi-token support: one token per client while it is off; with it on, a new token per request up to
 // maxActiveTokensAllowed, a limit-exceeded refusal beyond, and expired tokens freeing their slots.
 import fc from "fast-check";
-import { type ApiResponse, accessTokenOf, describeResponse, multiTokenConfig } from "../src/client/index.ts";
+import {
+  type ApiResponse,
+  accessTokenOf,
+  describeResponse,
+  multiTokenConfig,
+  type TokenResponse,
+} from "../src/client/index.ts";
 import { type Check, type CheckContext, fail, skip } from "../src/runner/check.ts";
 import { readCustomer, withCustomerRestored } from "./customer-configuration.ts";
 import { defineCheck } from "./define.ts";
@@ -15,9 +21,16 @@ import {
   limitWording,
 } from "./error-outcomes.ts";
 import { checkProperty } from "./property.ts";
-import { type QuotaSession, upsertQuotaClient, withQuotaSession } from "./quota-session.ts";
+import {
+  measureRequestMs,
+  type QuotaSession,
+  upsertClient,
+  upsertQuotaClient,
+  validityForBurst,
+  withQuotaSession,
+} from "./quota-session.ts";
 import { clientOf, credentialOf, quotaCustomerIdOf } from "./target-client.ts";
-import { expiresInOf } from "./token-lifetime.ts";
+import { defaultValiditySeconds, expiresInOf } from "./token-lifetime.ts";
 
 /** Small quotas keep runs fast; the seed picks one of 3..5. */
 function quotaFor(ctx: CheckContext): number {
@@ -189,6 +202,315 @@ const quotaCommands = [
   fc.integer({ min: 1, max: 6 }).map((max) => new ChangeQuota(max)),
 ];
 
+// ---------------------------------------------------------------- the model in real time
+// Where the target's clock cannot be driven, time is the wall clock's and passes during every request, and
+// a target may round expires_in either way. Each token therefore carries a window for its expiry, from the
+// kit's clock around the request that issued it: it expires no earlier than sent + (expires_in - 1) s and
+// no later than received + (expires_in + 1) s. The model asserts only what the windows decide: "active"
+// when the request that uses or counts the token was answered before its earliest expiry, "expired" when it
+// was sent after its latest; in between it accepts either outcome. Time passes in whole steps of
+// validity + 1 s, which expire every token the kit holds.
+interface RealTimeModel {
+  now: () => number;
+  max: number;
+  /** accessTokenValidity of the quota client during the run (seconds). */
+  validitySeconds: number;
+  /** Steps of time passed so far: at most maxRealTimePasses per run, which bounds the run's length. */
+  passes: number;
+  tokens: { earliestExpiry: number; latestExpiry: number }[];
+}
+type RealTimeCommand = fc.AsyncCommand<RealTimeModel, QuotaReal>;
+
+const maxRealTimePasses = 2;
+
+/** Tokens that surely count throughout [sent, received], and those that may count at some time in it. */
+function realTimeActive(m: Readonly<RealTimeModel>, sent: number, received: number) {
+  return {
+    surely: m.tokens.filter((t) => t.earliestExpiry > received).length,
+    maybe: m.tokens.filter((t) => t.latestExpiry > sent).length,
+  };
+}
+
+class RealTimeRequestToken implements RealTimeCommand {
+  check = () => true;
+  async run(m: RealTimeModel, r: QuotaReal) {
+    const sent = m.now();
+    const response = await r.session.issue();
+    const received = m.now();
+    const { surely, maybe } = realTimeActive(m, sent, received);
+    const token = accessTokenOf(response);
+    if (!token) {
+      if (maybe < m.max)
+        fail(
+          `with at most ${maybe} active tokens and maxActiveTokensAllowed=${m.max}, expected a new token, got ${describeResponse(response)}`,
+        );
+      ensure(
+        judgeQuotaRefusal(r.session.ctx.target.profile, response),
+        `token request with ${surely === maybe ? surely : `${surely} to ${maybe}`} active tokens and maxActiveTokensAllowed=${m.max}`,
+      );
+      return;
+    }
+    if (surely >= m.max)
+      fail(
+        `with ${surely} tokens active for certain and maxActiveTokensAllowed=${m.max}, expected a limit-exceeded refusal, but a token was issued: ${describeResponse(response)}`,
+      );
+    if (r.tokens.includes(token)) fail("expected a newly issued token, got one issued before");
+    const expiresIn = expiresInOf(response);
+    m.tokens.push({
+      earliestExpiry: sent + (expiresIn - 1) * 1000,
+      latestExpiry: received + (expiresIn + 1) * 1000,
+    });
+    r.tokens.push(token);
+  }
+  toString = () => "requestToken";
+}
+
+class RealTimeUseToken implements RealTimeCommand {
+  constructor(readonly pick: number) {}
+  check = (m: Readonly<RealTimeModel>) => m.tokens.length > 0;
+  async run(m: RealTimeModel, r: QuotaReal) {
+    const index = this.pick % m.tokens.length;
+    const window = m.tokens[index];
+    const sent = m.now();
+    const response = await r.session.use(r.tokens[index] ?? "");
+    const received = m.now();
+    if (!window) return;
+    if (sent >= window.latestExpiry)
+      ensure(judgeExpiredRefusal(r.session.ctx.target.profile, response), `use of expired token #${index}`);
+    else if (received < window.earliestExpiry)
+      ensure(judgeSuccess(response, `use of active token #${index}`));
+    else r.session.ctx.log.debug(`token #${index} used at its expiry: either outcome is accepted`);
+  }
+  toString = () => `useToken(${this.pick})`;
+}
+
+class RealTimeLetTimePass implements RealTimeCommand {
+  check = (m: Readonly<RealTimeModel>) => m.passes < maxRealTimePasses;
+  async run(m: RealTimeModel, r: QuotaReal) {
+    await r.session.pass(m.validitySeconds + 1);
+    m.passes++;
+  }
+  toString = () => "letTimePass(validity + 1 s)";
+}
+
+class RealTimeChangeQuota implements RealTimeCommand {
+  constructor(readonly max: number) {}
+  // As ChangeQuota: never below the tokens that may still be active (time only lowers that number).
+  check = (m: Readonly<RealTimeModel>) => realTimeActive(m, m.now(), m.now()).maybe <= this.max;
+  async run(m: RealTimeModel, r: QuotaReal) {
+    await r.session.setQuota(this.max);
+    m.max = this.max;
+  }
+  toString = () => `changeQuota(${this.max})`;
+}
+
+const realTimeCommands = [
+  fc.constant(new RealTimeRequestToken()),
+  fc.constant(new RealTimeRequestToken()),
+  fc.constant(new RealTimeRequestToken()),
+  fc.nat(50).map((pick) => new RealTimeUseToken(pick)),
+  fc.nat(50).map((pick) => new RealTimeUseToken(pick)),
+  fc.constant(new RealTimeLetTimePass()),
+  fc.integer({ min: 1, max: 6 }).map((max) => new RealTimeChangeQuota(max)),
+];
+
+/** Real-time bounds of the model check: each run waits out its tokens, so runs and commands are few. */
+const realTimeRuns = 3;
+const realTimeMaxCommands = 6;
+
+async function modelInRealTime(ctx: CheckContext, session: QuotaSession): Promise<void> {
+  // Tokens must outlive a run's requests (commands, plus the quota changes) for "active" to be decidable.
+  const validity = validityForBurst(await measureRequestMs(session), realTimeMaxCommands + 2);
+  if (validity === session.validitySeconds) return modelRuns(ctx, session);
+  await session.setValidity(validity);
+  try {
+    await modelRuns(ctx, session);
+  } finally {
+    // The next check's session waits out only its own short validity.
+    await session.restart();
+  }
+}
+
+function modelRuns(ctx: CheckContext, session: QuotaSession): Promise<void> {
+  return checkProperty(
+    ctx,
+    fc.asyncProperty(
+      // Small quotas, so that a few requests reach them.
+      fc.integer({ min: 1, max: 3 }),
+      fc.commands(realTimeCommands, { maxCommands: realTimeMaxCommands }),
+      async (max, commands) => {
+        await session.restart();
+        await session.setQuota(max);
+        const model: RealTimeModel = {
+          now: () => ctx.clock.now(),
+          max,
+          validitySeconds: session.validitySeconds,
+          passes: 0,
+          tokens: [],
+        };
+        await fc.asyncModelRun(() => ({ model, real: { session, tokens: [] } }), commands);
+      },
+    ),
+    { numRuns: Math.min(ctx.runs, realTimeRuns) },
+  );
+}
+
+// ---------------------------------------------------------------- one client per quota, in real time
+/** Token requests of the viewer until a refusal, at most max + 1. */
+interface ViewerBurst {
+  tokens: string[];
+  /** The answer that ended the burst: a refusal, or the (max + 1)th token. */
+  last: ApiResponse<TokenResponse>;
+  refused: boolean;
+  /** Shortest and longest expires_in of the granted tokens (seconds). */
+  shortest: number;
+  longest: number;
+}
+
+async function viewerBurst(ctx: CheckContext, max: number, seen: Set<string>, why: string) {
+  const viewer = credentialOf(ctx, "viewer");
+  const burst: ViewerBurst = {
+    tokens: [],
+    last: await clientOf(ctx).token(viewer),
+    refused: false,
+    shortest: Number.POSITIVE_INFINITY,
+    longest: 0,
+  };
+  for (let i = 0; ; i++) {
+    const token = accessTokenOf(burst.last);
+    if (!token) {
+      burst.refused = true;
+      return burst;
+    }
+    if (seen.has(token))
+      fail(`${why}: viewer token request ${i + 1} returned a token issued before; expected a new one`);
+    seen.add(token);
+    burst.tokens.push(token);
+    const expiresIn = expiresInOf(burst.last);
+    burst.shortest = Math.min(burst.shortest, expiresIn);
+    burst.longest = Math.max(burst.longest, expiresIn);
+    if (i >= max) return burst;
+    burst.last = await clientOf(ctx).token(viewer);
+  }
+}
+
+/** Skips when a burst of requests from `started` to now outlasted the certain validity of its tokens. */
+function ensureInsideValidity(ctx: CheckContext, started: number, shortest: number, what: string): void {
+  const took = ctx.clock.now() - started;
+  if (Number.isFinite(shortest) && took >= (shortest - 1) * 1000)
+    skip(
+      `${what} took ${took} ms, longer than the ${shortest} s validity of its tokens allows for certain; ` +
+        "the target answers too slowly for the kit to tell an expiry from a quota effect (its clock cannot be driven)",
+    );
+}
+
+/**
+ * The viewer and the quota client are clients of one customer. The viewer may hold tokens from before the
+ * check (the runner's, valid for an hour), which count toward its own quota and cannot be made to expire:
+ * so the kit first measures the viewer's allowance alone, then fills the quota client's quota and asks
+ * again. A quota applied per client leaves the viewer at least the allowance it had alone (more, if a token
+ * from before expired meanwhile); one applied to the customer leaves it none. Both clients get a validity
+ * that outlives a burst, and everything the check issued has expired when it ends.
+ */
+async function quotaPerClientInRealTime(ctx: CheckContext, session: QuotaSession, max: number) {
+  const customerId = session.customerId;
+  const validity = validityForBurst(await measureRequestMs(session), 2 * max + 3);
+  const previous = (await upsertClient(ctx, customerId, "viewer", {})) ?? defaultValiditySeconds;
+  await upsertClient(ctx, customerId, "viewer", { accessTokenValidity: validity });
+  try {
+    if (validity !== session.validitySeconds) await session.setValidity(validity);
+    await session.setQuota(max);
+    const seen = new Set<string>();
+    const aloneStarted = ctx.clock.now();
+    const alone = await viewerBurst(ctx, max, seen, "the viewer alone");
+    ensureInsideValidity(ctx, aloneStarted, alone.shortest, "the viewer's token requests");
+    if (!alone.refused)
+      fail(
+        `the viewer client got ${alone.tokens.length} tokens with maxActiveTokensAllowed=${max}: the quota is not applied to it`,
+      );
+    ensure(judgeQuotaRefusal(ctx.target.profile, alone.last), "the viewer alone over its quota");
+    if (alone.tokens.length === 0)
+      skip(
+        `the viewer client already holds ${max} or more active tokens from before the check ` +
+          `(maxActiveTokensAllowed=${max}), and the target's clock cannot be driven; rerun when they have expired`,
+      );
+    await session.pass(alone.longest + 1);
+
+    const started = ctx.clock.now();
+    const quotaTokens = await issueDistinct(
+      session,
+      max,
+      new Set(),
+      `multi-token on, maxActiveTokensAllowed=${max}`,
+    );
+    const atLimit = await session.issue();
+    const beside = await viewerBurst(ctx, max, seen, "the viewer beside the quota client at its limit");
+    const stillAtLimit = await session.issue();
+    ensureInsideValidity(
+      ctx,
+      started,
+      Math.min(beside.shortest, ...quotaTokens.map((t) => t.expiresIn)),
+      "filling the quota client's quota and the viewer's token requests",
+    );
+    ensure(judgeQuotaRefusal(ctx.target.profile, atLimit), "the quota client over its quota");
+    if (beside.tokens.length < alone.tokens.length)
+      fail(
+        `with the quota client at its limit, the viewer client (same customer) got ${beside.tokens.length} new tokens, ` +
+          `${alone.tokens.length} before with the quota client holding none: the quota client's tokens count against the viewer; ` +
+          `maxActiveTokensAllowed=${max} applies to every client individually (last answer: ${describeResponse(beside.last)})`,
+      );
+    if (!beside.refused)
+      fail(`the viewer client got ${beside.tokens.length} tokens with maxActiveTokensAllowed=${max}`);
+    ensure(judgeQuotaRefusal(ctx.target.profile, beside.last), "viewer over its own quota");
+    ensure(
+      judgeQuotaRefusal(ctx.target.profile, stillAtLimit),
+      "the quota client, still at its limit after the viewer's requests",
+    );
+  } finally {
+    // Everything issued with `validity` expires before the next check (its session waits out only 2 s).
+    await session.restart();
+    await upsertClient(ctx, customerId, "viewer", { accessTokenValidity: previous });
+  }
+}
+
+// ---------------------------------------------------------------- the default quota, in real time
+/** Longest token validity the real-time default-quota check accepts: it waits that long for them to expire. */
+const longestBurstValiditySeconds = 45;
+
+/** 200 tokens must all be active at the 201st request: their validity outlives the burst, then expires. */
+async function defaultQuotaInRealTime(ctx: CheckContext, session: QuotaSession): Promise<void> {
+  const requestMs = await measureRequestMs(session);
+  const validity = validityForBurst(requestMs, 201);
+  if (validity > longestBurstValiditySeconds)
+    skip(
+      `201 token requests take about ${Math.round((201 * requestMs) / 1000)} s on this target ` +
+        `(${Math.round(requestMs)} ms a request, rate limit included): the tokens would need an ` +
+        `accessTokenValidity of ${validity} s and the check would wait as long again for them to expire ` +
+        `(over ${longestBurstValiditySeconds} s); the target's clock cannot be driven`,
+    );
+  await session.setValidity(validity);
+  try {
+    const response = await clientOf(ctx).putCustomer(await ctx.token("admin"), session.customerId, {
+      ...session.original,
+      multitokenConfig: { clientCredentialsMultiTokenConfig: {} },
+    });
+    ensure(judgeSuccess(response, "multitokenConfig without maxActiveTokensAllowed"));
+    const started = ctx.clock.now();
+    let granted = 0;
+    let shortest = Number.POSITIVE_INFINITY;
+    while (granted <= 200) {
+      const answer = await session.issue();
+      if (!accessTokenOf(answer)) break;
+      granted++;
+      shortest = Math.min(shortest, expiresInOf(answer));
+    }
+    ensureInsideValidity(ctx, started, shortest, `${granted + 1} token requests`);
+    if (granted !== 200) fail(`expected exactly 200 tokens before the refusal, got ${granted}`);
+  } finally {
+    await session.restart();
+  }
+}
+
 // ---------------------------------------------------------------- checks
 const quotaNeeds = { roles: ["admin" as const, "quota" as const] };
 
@@ -351,9 +673,10 @@ export const tokenQuotaChecks: Check[] = [
       "TOKEN-QUOTA-10",
     ],
     safety: "quota",
-    needs: { ...quotaNeeds, drivableClock: true },
+    needs: quotaNeeds,
     async run(ctx) {
       await withQuotaSession(ctx, async (session) => {
+        if (!session.drivable) return modelInRealTime(ctx, session);
         await checkProperty(
           ctx,
           fc.asyncProperty(
@@ -380,13 +703,14 @@ export const tokenQuotaChecks: Check[] = [
     title: "MUST apply maxActiveTokensAllowed to every client of the customer individually",
     requirements: ["TOKEN-QUOTA-04"],
     safety: "quota",
-    needs: { roles: ["admin", "quota", "viewer"], drivableClock: true },
+    needs: { roles: ["admin", "quota", "viewer"] },
     async run(ctx) {
       if ((ctx.target.customerId ?? "") !== quotaCustomerIdOf(ctx))
         skip("needs the viewer client in the quota client's customer (customerId equal to quotaCustomerId)");
       const max = quotaFor(ctx);
       const viewer = credentialOf(ctx, "viewer");
       await withQuotaSession(ctx, async (session) => {
+        if (!session.drivable) return quotaPerClientInRealTime(ctx, session, max);
         await fillQuota(session, max);
         await atLimitRefusal(session, max);
         const seen = new Set<string>();
@@ -412,9 +736,10 @@ export const tokenQuotaChecks: Check[] = [
     title: "SHOULD cap at 200 active tokens when multitokenConfig has no maxActiveTokensAllowed",
     requirements: ["TOKEN-QUOTA-08"],
     safety: "quota",
-    needs: { ...quotaNeeds, drivableClock: true },
+    needs: quotaNeeds,
     async run(ctx) {
       await withQuotaSession(ctx, async (session) => {
+        if (!session.drivable) return defaultQuotaInRealTime(ctx, session);
         const response = await clientOf(ctx).putCustomer(await ctx.token("admin"), session.customerId, {
           ...session.original,
           multitokenConfig: { clientCredentialsMultiTokenConfig: {} },

@@ -1,0 +1,69 @@
+// Against a live target the kit cannot drive the clock of, the token-lifetime and quota checks take their
+// real-time paths (short accessTokenValidity through PUT .../clients, real sleeps) and run to a verdict: the
+// reference served on a loopback port, on its own system clock, passes them all, none skipped. This waits
+// for real (about a minute): every token the checks let expire lives 2-3 s.
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createReference, type Listening } from "../../src/reference/index.ts";
+import { planRun, referenceProfile, runPlan, systemClock, type Target } from "../../src/runner/index.ts";
+import { allChecks } from "../../suites/index.ts";
+import { testSeed } from "./embedded-run.ts";
+
+const credential = (clientId: string) => ({ clientId, clientSecret: `${clientId}-secret` });
+
+function servedTarget(listening: Listening): Target {
+  return {
+    name: "reference served on loopback",
+    baseUrl: listening.baseUrl,
+    rdmUrl: listening.rdmUrl,
+    tenant: "acme",
+    otherTenant: "globex",
+    rdbmsTenant: "legacy",
+    rdbmsCustomerId: "cust-legacy",
+    customerId: "cust-acme",
+    credentials: {
+      admin: credential("acme-admin"),
+      editor: credential("acme-editor"),
+      viewer: credential("acme-viewer"),
+      quota: credential("acme-quota"),
+      otherAdmin: credential("globex-admin"),
+      rdbmsAdmin: credential("legacy-admin"),
+    },
+    profile: { ...referenceProfile },
+    loopback: true,
+  };
+}
+
+describe("token-quota and auth suites against a served reference with a clock the kit cannot drive", () => {
+  let listening: Listening;
+
+  beforeAll(async () => {
+    // The reference's default clock is the system clock: time passes only by waiting.
+    listening = await createReference().listen({ host: "127.0.0.1", port: 0 });
+  });
+
+  afterAll(async () => {
+    await listening?.close();
+  });
+
+  it("runs every check to a pass: nothing skipped, failed or broken", { timeout: 150_000 }, async () => {
+    const target = servedTarget(listening);
+    const clock = systemClock();
+    expect(clock.advance).toBeUndefined();
+    const plan = planRun(allChecks, { target, suites: ["token-quota", "auth"], drivableClock: false });
+    const result = await runPlan(plan, {
+      fetch: (request) => fetch(request),
+      clock,
+      seed: testSeed,
+      runs: 3,
+    });
+    const selected = result.checks.filter((check) =>
+      ["token-quota", "auth"].some((suite) => check.id.startsWith(`${suite}/`)),
+    );
+    expect(selected.length).toBeGreaterThan(25);
+    expect(
+      selected
+        .filter((check) => check.status !== "passed")
+        .map((check) => `${check.status} ${check.id}: ${check.message ?? check.reason ?? ""}`),
+    ).toEqual([]);
+  });
+});
