@@ -53,8 +53,9 @@ async function expiredTokenAnswerInRealTime(ctx: CheckContext) {
     if (issued.expiresIn > longestRealTimeWaitSeconds)
       skip(
         `the quota client's token request (accessTokenValidity ${shortValiditySeconds} s) answered a token ` +
-          `valid for ${issued.expiresIn} s more, issued before the check (multi-token support off returns ` +
-          "it again), and the target's clock cannot be driven; rerun when it has expired",
+          `valid for ${issued.expiresIn} s more: a token from before the check, which multi-token support off ` +
+          "returns again (rerun when it has expired), or the validity was not applied " +
+          "(token-quota/validity-from-client-configuration checks that); the target's clock cannot be driven",
       );
     await letTimePass(ctx, (issued.expiresIn + 1) * 1000);
     return await useForOneLookup(ctx, issued.token);
