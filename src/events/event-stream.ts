@@ -3,10 +3,10 @@
 
 import { type CheckOptions, inspectMessage } from "./event-message.ts";
 import type { EventProblem } from "./event-problem.ts";
-import { StreamRules } from "./stream-rules.ts";
+import { type StreamRuleOptions, StreamRules } from "./stream-rules.ts";
 import type { MessageSource, TransportNotice } from "./transport.ts";
 
-export interface CheckStreamOptions extends CheckOptions {
+export interface CheckStreamOptions extends CheckOptions, StreamRuleOptions {
   /** Problems kept in the result (default 1000); later ones are counted in droppedProblems. */
   maxProblems?: number;
   /** Called for every problem as it is found, kept or not (live output). */
@@ -27,6 +27,8 @@ export interface EventCheckResult {
   warned: number;
   /** Identical redeliveries of a message with the same (uri, objectVersion): legal, counted for information. */
   duplicates: number;
+  /** Objects the stream rules forgot to keep memory flat (maxTrackedVersions); 0 on most streams. */
+  evictedObjects: number;
   /** Problems by requirement id (errors and warnings). */
   byRule: Record<string, number>;
   errors: number;
@@ -43,7 +45,9 @@ export async function checkStream(
 ): Promise<EventCheckResult> {
   const started = performance.now();
   const maxProblems = options.maxProblems ?? 1000;
-  const rules = new StreamRules();
+  const rules = new StreamRules(
+    options.maxTrackedVersions === undefined ? {} : { maxTrackedVersions: options.maxTrackedVersions },
+  );
   const result: EventCheckResult = {
     source: source.description,
     total: 0,
@@ -51,6 +55,7 @@ export async function checkStream(
     invalid: 0,
     warned: 0,
     duplicates: 0,
+    evictedObjects: 0,
     byRule: {},
     errors: 0,
     warnings: 0,
@@ -96,7 +101,9 @@ export async function checkStream(
     result.notices = source.notices();
     await source.close();
   }
-  result.duplicates = rules.counts().duplicates;
+  const counts = rules.counts();
+  result.duplicates = counts.duplicates;
+  result.evictedObjects = counts.evictedObjects;
   result.durationMs = performance.now() - started;
   return result;
 }

@@ -42,6 +42,8 @@ interface Suspicion {
   /** The message the problem is reported at already had an error (it is counted invalid already). */
   alreadyInvalid: boolean;
   late: boolean;
+  /** Decided when the entity's history was dropped (window full): no longer checked against it. */
+  settled?: boolean;
 }
 
 export interface StreamRuleCounts {
@@ -49,7 +51,20 @@ export interface StreamRuleCounts {
   duplicates: number;
   /** Objects tracked (distinct URIs of messages with objectVersion). */
   objects: number;
+  /** Objects whose history was dropped to keep memory bounded (see maxTrackedVersions). */
+  evictedObjects: number;
 }
+
+export interface StreamRuleOptions {
+  /**
+   * (uri, objectVersion) pairs remembered at most (default 1,000,000, about 160 MB); past it the objects
+   * first seen longest ago are forgotten, so memory stays flat on endless streams. A redelivery or a
+   * GDPR-violating event that arrives after its object was forgotten is compared afresh.
+   */
+  maxTrackedVersions?: number;
+}
+
+export const defaultMaxTrackedVersions = 1_000_000;
 
 const none: EventProblem[] = [];
 
@@ -61,9 +76,40 @@ export class StreamRules {
   private readonly typeNames: string[] = [];
   private readonly suspicions: Suspicion[] = [];
   private duplicates = 0;
+  private tracked = 0;
+  private evictedObjects = 0;
+  private readonly maxTracked: number;
+
+  constructor(options: StreamRuleOptions = {}) {
+    this.maxTracked = options.maxTrackedVersions ?? defaultMaxTrackedVersions;
+  }
 
   counts(): StreamRuleCounts {
-    return { duplicates: this.duplicates, objects: this.seen.size };
+    return { duplicates: this.duplicates, objects: this.seen.size, evictedObjects: this.evictedObjects };
+  }
+
+  /** Forgets the objects first seen longest ago (never `current`) until the window holds again. */
+  private evict(current: string): void {
+    for (const uri of this.seen.keys()) {
+      if (this.tracked <= this.maxTracked) return;
+      if (uri === current) continue;
+      this.tracked -= this.seen.get(uri)?.size ?? 0;
+      this.seen.delete(uri);
+      const history = this.entities.get(uri);
+      if (history && this.suspicions.length > 0) {
+        // Settle this entity's GDPR suspicions now, while its re-creations are still known.
+        this.keepSuspicions((suspicion) => suspicion.uri !== uri || !recreatedBetween(history, suspicion));
+        for (const suspicion of this.suspicions) if (suspicion.uri === uri) suspicion.settled = true;
+      }
+      this.entities.delete(uri);
+      this.evictedObjects += 1;
+    }
+  }
+
+  private keepSuspicions(keep: (suspicion: Suspicion) => boolean): void {
+    const kept = this.suspicions.filter(keep);
+    this.suspicions.length = 0;
+    this.suspicions.push(...kept);
   }
 
   private indexOf(type: string): number {
@@ -111,6 +157,8 @@ export class StreamRules {
       ];
     }
     versions.set(version, packed);
+    this.tracked += 1;
+    if (this.tracked > this.maxTracked) this.evict(uri);
     if (!type.startsWith("ENTIT")) return none;
 
     let history = this.entities.get(uri);
@@ -168,9 +216,7 @@ export class StreamRules {
     const newly = new Set<string>();
     for (const suspicion of this.suspicions) {
       const history = this.entities.get(suspicion.uri);
-      const recreated = (history?.created ?? []).some(
-        (created) => created > suspicion.removed && created < suspicion.version,
-      );
+      const recreated = !suspicion.settled && history !== undefined && recreatedBetween(history, suspicion);
       const key = `${suspicion.position}\u0000${suspicion.version}`;
       if (recreated || reported.has(key)) continue;
       reported.add(key);
@@ -180,6 +226,11 @@ export class StreamRules {
     this.suspicions.length = 0;
     return { problems, newlyInvalid: newly.size };
   }
+}
+
+/** An ENTITY_CREATED lies between the GDPR removal and the suspicious event. */
+function recreatedBetween(history: EntityHistory, suspicion: Suspicion): boolean {
+  return history.created.some((created) => created > suspicion.removed && created < suspicion.version);
 }
 
 function gdprProblem(suspicion: Suspicion): EventProblem {

@@ -215,3 +215,48 @@ describe("stream rules", () => {
     expect(result.notices).toEqual([notice]);
   });
 });
+
+describe("bounded memory of the stream rules (maxTrackedVersions)", () => {
+  const linesFor = (steps: [Step, string][]) => steps.map(([step, uri]) => line(step, uri));
+  const run = (steps: [Step, string][], maxTrackedVersions: number) =>
+    checkStream(memorySource(linesAsMessages(linesFor(steps))), { maxTrackedVersions });
+
+  it("forgets the objects seen longest ago once the window is full, and counts them", async () => {
+    const steps: [Step, string][] = Array.from({ length: 50 }, (_, index) => [
+      ["ENTITY_CREATED", 1],
+      `entities/E${index}`,
+    ]);
+    const result = await run(steps, 10);
+    expect(result.evictedObjects).toBe(40);
+    expect(result.invalid).toBe(0);
+  });
+
+  it("still flags objectVersion reuse inside the window", async () => {
+    const result = await run(
+      [
+        [["ENTITY_CREATED", 1, "a"], "entities/A"],
+        [["ENTITY_CREATED", 1, "b"], "entities/A"],
+      ],
+      10,
+    );
+    expect(result.problems.map((problem) => problem.rule)).toEqual(["EVENT-HEADERS-03"]);
+  });
+
+  it("settles a GDPR suspicion when its entity is forgotten, without losing a re-creation in between", async () => {
+    const gdpr: [Step, string][] = [
+      [["ENTITY_REMOVED_GDPR", 2], "entities/G"],
+      [["ENTITY_CREATED", 3], "entities/G"],
+      [["ENTITY_CHANGED", 4], "entities/G"],
+    ];
+    const filler: [Step, string][] = Array.from({ length: 20 }, (_, index) => [
+      ["ENTITY_CREATED", 1],
+      `entities/F${index}`,
+    ]);
+    const recreated = await run([...gdpr, ...filler], 5);
+    expect(recreated.evictedObjects).toBeGreaterThan(0);
+    expect(recreated.problems).toEqual([]);
+
+    const violated = await run([gdpr[0] as [Step, string], gdpr[2] as [Step, string], ...filler], 5);
+    expect(violated.problems.map((problem) => problem.rule)).toEqual(["EVENT-STREAM-01"]);
+  });
+});

@@ -28,6 +28,8 @@ Options:
                          without it the configuration-dependent rules are not checked
   --format text|json     text: one line per problem and a summary (default); json: the result object
   --max-problems N       problems listed (default 1000); all are counted
+  --max-tracked N        (uri, objectVersion) pairs the stream rules remember (default 1000000, about
+                         160 MB); past it the objects seen longest ago are forgotten, so memory stays flat
   --report-dir DIR       also write the run report (json, junit, markdown, html) under DIR
   --help                 this text
 
@@ -110,6 +112,7 @@ async function check(argv: string[], io: EventsIo): Promise<number> {
     throw new UsageError(`--format expects text or json, got "${format}"`);
   }
   const maxProblems = positiveInteger("--max-problems", values["max-problems"]) ?? 1000;
+  const maxTrackedVersions = positiveInteger("--max-tracked", values["max-tracked"]);
   let config: StreamingConfig | undefined;
   if (values.config !== undefined) {
     try {
@@ -144,6 +147,7 @@ async function check(argv: string[], io: EventsIo): Promise<number> {
   const result = await checkStream(source, {
     config,
     maxProblems,
+    ...(maxTrackedVersions === undefined ? {} : { maxTrackedVersions }),
     onProblem:
       format === "text"
         ? (problem) => {
@@ -180,6 +184,7 @@ function parseCheckArgs(argv: string[]) {
       config: { type: "string" },
       format: { type: "string" },
       "max-problems": { type: "string" },
+      "max-tracked": { type: "string" },
       "report-dir": { type: "string" },
       exchange: { type: "string" },
       "routing-key": { type: "string" },
