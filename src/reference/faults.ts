@@ -148,6 +148,16 @@ export const FAULTS = [
     "a token request without grant_type is answered unsupported_grant_type instead of invalid_request",
   ),
   fault("quota-0-accepted", "TOKEN-QUOTA-09", "maxActiveTokensAllowed=0 passes validation"),
+  fault(
+    "token-validity-ignored",
+    "TOKEN-VALIDITY-01",
+    "the token endpoint ignores the client's accessTokenValidity: every token lives 3600 s and expires_in says 3600",
+  ),
+  fault(
+    "multitoken-needs-quota-value",
+    "TOKEN-QUOTA-01",
+    "multitokenConfig without maxActiveTokensAllowed keeps multi-token support off: the same token is returned again",
+  ),
   // ---------------------------------------------------------------- scans
   fault(
     "first-page-null-body-refused",

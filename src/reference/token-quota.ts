@@ -31,7 +31,9 @@ function latestValid(ctx: ReferenceContext, clientId: string, now: number): Issu
 }
 
 function insert(ctx: ReferenceContext, stored: StoredClient, now: number): IssuedToken {
-  const seconds = stored.client.accessTokenValidity ?? DEFAULT_VALIDITY_SECONDS;
+  const seconds = ctx.faults.has("token-validity-ignored")
+    ? DEFAULT_VALIDITY_SECONDS
+    : (stored.client.accessTokenValidity ?? DEFAULT_VALIDITY_SECONDS);
   const token: IssuedToken = {
     value: randomBytes(24).toString("base64url"),
     clientId: stored.client.clientId,
@@ -52,7 +54,14 @@ function insert(ctx: ReferenceContext, stored: StoredClient, now: number): Issue
 export async function issueToken(ctx: ReferenceContext, stored: StoredClient): Promise<IssueResult> {
   const now = ctx.clock.now();
   const clientId = stored.client.clientId;
-  const multitoken = ctx.state.customers.get(stored.customerId)?.multitokenConfig;
+  const configured = ctx.state.customers.get(stored.customerId)?.multitokenConfig;
+  // The fault reads an absent quota value as "multi-token off" instead of the default quota.
+  const multitoken =
+    configured &&
+    ctx.faults.has("multitoken-needs-quota-value") &&
+    configured.clientCredentialsMultiTokenConfig?.maxActiveTokensAllowed === undefined
+      ? undefined
+      : configured;
   if (!multitoken) {
     const current = ctx.faults.has("new-token-with-multitoken-off")
       ? undefined

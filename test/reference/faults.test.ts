@@ -242,6 +242,25 @@ const SCENARIOS: Record<FaultName, (h: Harness) => Promise<boolean>> = {
     return (a.body as { error?: string }).error !== "invalid_request";
   },
   "quota-0-accepted": async (h) => (await quota(h, 0)).status === 200,
+  "token-validity-ignored": async (h) => {
+    await h.call("PUT", "/oauth/customers/cust-acme/clients", {
+      token: await h.token("acme-admin"),
+      body: [{ clientId: "acme-quota", accessTokenValidity: 60 }],
+    });
+    const a = (await h.requestToken("acme-quota")).body as { expires_in: number; access_token: string };
+    h.clock.advance(61_000);
+    const used = await h.call("GET", "/healthcheck", { token: a.access_token });
+    return a.expires_in === 3600 && used.status === 200;
+  },
+  "multitoken-needs-quota-value": async (h) => {
+    await h.call("POST", "/oauth/customers/cust-acme", {
+      token: await h.token("acme-admin"),
+      body: { multitokenConfig: { clientCredentialsMultiTokenConfig: {} } },
+    });
+    const a = (await h.requestToken("acme-quota")).body as { access_token: string };
+    const b = (await h.requestToken("acme-quota")).body as { access_token: string };
+    return a.access_token === b.access_token;
+  },
   "first-page-null-body-refused": async (h) =>
     (await h.call("POST", "/lookups/acme/_scan?limit=1", { token: await h.token("acme-viewer"), body: null }))
       .status !== 200,
