@@ -7,10 +7,11 @@ import { defineCheck } from "./define.ts";
 import {
   ensure,
   judgeAuthRefusal,
+  judgeData,
   judgeExpiredRefusal,
   judgeRoleRefusal,
-  judgeSuccess,
   judgeTenantRefusal,
+  scanPageShape,
 } from "./error-outcomes.ts";
 import { checkProperty } from "./property.ts";
 import { shortValiditySeconds, upsertQuotaClient } from "./quota-session.ts";
@@ -231,7 +232,7 @@ export const authChecks: Check[] = [
       await everyOperation(
         dataOperations(ctx, ctx.target.tenant, lookupType),
         await ctx.token("viewer"),
-        (op, r) => judgeSuccess(r, `${op.name} by ROLE_RDM`),
+        (op, r) => judgeData(r, `${op.name} by ROLE_RDM`, op.shape),
       );
     },
   }),
@@ -261,7 +262,7 @@ export const authChecks: Check[] = [
         (op) => !op.name.startsWith("PUT /oauth"),
       );
       await everyOperation(operations, await ctx.token("editor"), (op, r) =>
-        judgeSuccess(r, `${op.name} by ROLE_RDM_EDIT`),
+        judgeData(r, `${op.name} by ROLE_RDM_EDIT`, op.shape),
       );
     },
   }),
@@ -278,7 +279,7 @@ export const authChecks: Check[] = [
         customerId: ctx.target.customerId,
       });
       await everyOperation(operations, await ctx.token("admin"), (op, r) =>
-        judgeSuccess(r, `${op.name} by ROLE_ADMIN_TENANT`),
+        judgeData(r, `${op.name} by ROLE_ADMIN_TENANT`, op.shape),
       );
     },
   }),
@@ -337,7 +338,7 @@ authChecks.push(
           limit: 1,
         },
       );
-      ensure(judgeSuccess(response, "a lookups scan with the issued token"));
+      ensure(judgeData(response, "a lookups scan with the issued token", scanPageShape));
     },
   }),
   defineCheck({

@@ -2,6 +2,7 @@
 // record, the delete task names a lookup that does not exist, the configuration write upserts no client.
 import { type ApiResponse, type Auth, type InterfaceClient, pageOf } from "../src/client/index.ts";
 import type { CheckContext } from "../src/runner/check.ts";
+import { arrayShape, scanPageShape } from "./error-outcomes.ts";
 import { clientOf } from "./target-client.ts";
 
 export interface DataOperation {
@@ -9,7 +10,11 @@ export interface DataOperation {
   /** True when the operation changes data if it is wrongly allowed (it still changes nothing real). */
   write: boolean;
   send(auth: Auth): Promise<ApiResponse<unknown>>;
+  /** What a successful answer's body must be (undefined when it is), for checks that expect success. */
+  shape(body: unknown): string | undefined;
 }
+
+const noBodyShape = () => undefined;
 
 /** A lookup URI that names no lookup: deleting it deletes nothing. */
 export function absentLookupUri(tenant: string): string {
@@ -48,22 +53,26 @@ export function dataOperations(
       name: `POST /lookups/${tenant}/_scan`,
       write: false,
       send: (auth) => client.scanFirst(auth, { kind: "lookups", tenantId: tenant }, { limit: 1 }),
+      shape: scanPageShape,
     },
     {
       name: `POST /configuration/${tenant}/autopilot/stats/_scan`,
       write: false,
       send: (auth) => client.scanFirst(auth, { kind: "autopilot", tenantId: tenant }, { limit: 1 }),
+      shape: scanPageShape,
     },
     {
       name: `POST /configuration/${tenant}/autopilot/stats/${lookupType}/_scan`,
       write: false,
       send: (auth) =>
         client.scanFirst(auth, { kind: "autopilot-type", tenantId: tenant, lookupType }, { limit: 1 }),
+      shape: scanPageShape,
     },
     {
       name: `GET /configuration/${tenant}/autopilot/${lookupType}/blockedValues`,
       write: false,
       send: (auth) => client.blockedValues(auth, tenant, lookupType, { limit: 1 }),
+      shape: arrayShape,
     },
   ];
   if (options.includeWrites) {
@@ -71,6 +80,8 @@ export function dataOperations(
       name: `POST /tasks/${tenant} (uris of an absent lookup)`,
       write: true,
       send: (auth) => client.deleteTask(auth, tenant, { uris: [absentLookupUri(tenant)] }),
+      // "Response body: not shown": any JSON body, or none (judgeSuccess holds it to JSON).
+      shape: noBodyShape,
     });
     const customerId = options.customerId;
     if (customerId)
@@ -78,6 +89,7 @@ export function dataOperations(
         name: `PUT /oauth/customers/${customerId}/clients (no clients)`,
         write: true,
         send: (auth) => client.putClients(auth, customerId, []),
+        shape: noBodyShape,
       });
   }
   return operations;

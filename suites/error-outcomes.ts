@@ -83,11 +83,48 @@ export function judgeKitErrorBody(response: ApiResponse<unknown>): string | unde
   return `expected a JSON body {"error", "error_description"}, got ${describeResponse(response)}`;
 }
 
-/** A 2xx answer. */
-export function judgeSuccess(response: ApiResponse<unknown>, what: string): string | undefined {
-  if (response.ok) return undefined;
-  return `expected ${what} to succeed (2xx), got ${describeResponse(response)}`;
+/** A body is what "Bodies are JSON" promises: empty (where the document shows no response body), or JSON
+ *  text under a JSON media type (application/json, or any type ending in +json) or none. */
+export function jsonBodyProblem(response: ApiResponse<unknown>): string | undefined {
+  if (response.text.trim() === "") return undefined;
+  const media = response.contentType;
+  if (media !== "" && !/^[\w.+-]+\/([\w.+-]+\+)?json$/.test(media))
+    return `expected a JSON body ("Bodies are JSON"), got Content-Type ${media}: ${describeResponse(response)}`;
+  if (response.body === undefined)
+    return `expected a JSON body ("Bodies are JSON"), got text that does not parse as JSON: ${describeResponse(response)}`;
+  return undefined;
 }
+
+/** A 2xx answer whose body, if any, is JSON: a 200 HTML page is not a success of the interface. */
+export function judgeSuccess(response: ApiResponse<unknown>, what: string): string | undefined {
+  if (!response.ok) return `expected ${what} to succeed (2xx), got ${describeResponse(response)}`;
+  const problem = jsonBodyProblem(response);
+  return problem === undefined ? undefined : `${what}: ${problem}`;
+}
+
+/** A 2xx answer carrying the documented shape; `shape` names what is wrong with the parsed body. */
+export function judgeData(
+  response: ApiResponse<unknown>,
+  what: string,
+  shape: (body: unknown) => string | undefined,
+): string | undefined {
+  const failed = judgeSuccess(response, what);
+  if (failed !== undefined) return failed;
+  const problem = shape(response.body);
+  return problem === undefined
+    ? undefined
+    : `${what}: expected ${problem}, got ${describeResponse(response)}`;
+}
+
+/** Shapes of documented answers, for judgeData: a scan page and the blocked values array. */
+export const scanPageShape = (body: unknown): string | undefined => {
+  const values = (body as { values?: unknown } | null | undefined)?.values;
+  return typeof body === "object" && body !== null && Array.isArray(values)
+    ? undefined
+    : 'a scan page {"scrollId", "values": [...]}';
+};
+export const arrayShape = (body: unknown): string | undefined =>
+  Array.isArray(body) ? undefined : "a JSON array";
 
 /** Fails the check with the judge's sentence when there is one. */
 export function ensure(problem: string | undefined, context?: string): void {
