@@ -14,6 +14,8 @@ export interface Requirement {
   assumption?: boolean;
   retired?: boolean;
   text: string;
+  /** The document's own words the entry rests on (a short verbatim quote); an assumption quotes its "not shown". */
+  basis: string;
 }
 
 export interface Catalogue {
@@ -71,13 +73,16 @@ export function renderCatalogueMarkdown(catalogue: Catalogue): string {
     `${count("MUST")} MUST, ${count("SHOULD")} SHOULD (the kit's assumptions where the document says "not shown",`,
     `see [docs/assumptions.md](../docs/assumptions.md)), ${count("MAY")} MAY.`,
     "",
-    "| Id | Level | Kind | Section | Requirement |",
-    "|---|---|---|---|---|",
+    "The basis column quotes the document's own words each entry rests on; an assumption quotes the",
+    '"not shown" it fills in.',
+    "",
+    "| Id | Level | Kind | Section | Requirement | Basis (the document's words) |",
+    "|---|---|---|---|---|---|",
   ];
   for (const requirement of live) {
     const level = requirement.assumption ? `${requirement.level} (assumption)` : requirement.level;
     lines.push(
-      `| ${requirement.id} | ${level} | ${requirement.kind} | ${escapeCell(requirement.section)} | ${escapeCell(requirement.text)} |`,
+      `| ${requirement.id} | ${level} | ${requirement.kind} | ${escapeCell(requirement.section)} | ${escapeCell(requirement.text)} | "${escapeCell(requirement.basis)}" |`,
     );
   }
   return `${lines.join("\n")}\n`;

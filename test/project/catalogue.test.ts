@@ -30,6 +30,19 @@ describe("requirement catalogue", () => {
       /level/,
     ],
     ["a malformed id", (r: Record<string, unknown>[]) => Object.assign(r[0] ?? {}, { id: "token-1" }), /id/],
+    [
+      "an entry without basis",
+      (r: Record<string, unknown>[]) => {
+        delete (r[0] ?? {}).basis;
+      },
+      /basis/,
+    ],
+    [
+      "a MUST entry resting on a 'not shown'",
+      (r: Record<string, unknown>[]) =>
+        Object.assign(r[0] ?? {}, { level: "MUST", basis: "Response body: not shown." }),
+      /basis/,
+    ],
   ])("rejects %s", (_name, mutate, want) => {
     const data = parse(readFileSync(cataloguePath, "utf8")) as { requirements: Record<string, unknown>[] };
     mutate(data.requirements);
