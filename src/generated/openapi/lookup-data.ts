@@ -183,7 +183,7 @@ export interface components {
         DeleteTaskParameters: {
             /** @description Lookup type URI (rdm/lookupTypes/<type_name>) whose lookups are deleted. */
             type?: string;
-            /** @description Lookup URIs <tenant_id>/<type_name>/<code>; at most 1000 (kit assumption). */
+            /** @description Lookup URIs <tenant_id>/<type_name>/<code>. The kit refuses more than 1000 (a preference seen in the field, x-kit-preference), which is not part of this contract. */
             uris?: string[];
         } & {
             [key: string]: unknown;
@@ -383,7 +383,7 @@ export interface components {
          */
         TaskId: string;
         /**
-         * @description Page size of the lookup scan. The document's sample uses 100 and does not show the bounds; the kit assumes 1..100 with default 100 (outside: 400 invalid_limit).
+         * @description Page size of the lookup scan. The document's sample uses 100 and does not show the bounds; the kit prefers 1..100 with default 100 (outside: 400 invalid_limit). That preference is not part of this contract: it lives in x-kit-preference, which SHOULD-level checks and the reference follow.
          * @example 100
          */
         LookupScanLimit: number;
@@ -556,7 +556,7 @@ export interface operations {
         parameters: {
             query?: {
                 /**
-                 * @description Page size of the lookup scan. The document's sample uses 100 and does not show the bounds; the kit assumes 1..100 with default 100 (outside: 400 invalid_limit).
+                 * @description Page size of the lookup scan. The document's sample uses 100 and does not show the bounds; the kit prefers 1..100 with default 100 (outside: 400 invalid_limit). That preference is not part of this contract: it lives in x-kit-preference, which SHOULD-level checks and the reference follow.
                  * @example 100
                  */
                 limit?: components["parameters"]["LookupScanLimit"];

@@ -215,7 +215,7 @@ export interface components {
         } & {
             [key: string]: unknown;
         };
-        /** @description Multi-token settings for the client_credentials grant. */
+        /** @description Multi-token settings for the client_credentials grant. The document fixes only the maximum of maxActiveTokensAllowed; the kit's lower bound of 1 is a preference (x-kit-preference), not part of this contract. */
         ClientCredentialsMultiTokenConfig: {
             /** @description Maximum simultaneously active tokens per client, applied individually to every client of the customer; at most 200 (hard platform limit). The kit assumes a minimum of 1 and, when the value is unset, a default of 200. */
             maxActiveTokensAllowed?: number;
