@@ -3,5 +3,5 @@
 import { register } from "tsx/esm/api";
 
 register();
-const { main } = await import("../src/cli/main.ts");
-process.exitCode = await main(process.argv.slice(2));
+const { cli } = await import("../src/cli/main.ts");
+await cli(process.argv.slice(2));

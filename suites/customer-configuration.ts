@@ -44,7 +44,9 @@ export async function putCustomerOrFail(
     fail(`${why}: expected PUT of customer ${customerId} to succeed, got ${describeResponse(response)}`);
 }
 
-/** Runs `body` and puts the customer back as it was, whatever happened. */
+/** Runs `body` and puts the customer back as it was, whatever happened. The customer as it was is
+ *  journalled first, so that the runner (check timeout, Ctrl-C) or `lckit restore` (after kill -9) puts
+ *  it back where the check itself cannot. */
 export async function withCustomerRestored<T>(
   ctx: CheckContext,
   role: CredentialRole,
@@ -52,18 +54,26 @@ export async function withCustomerRestored<T>(
   body: (original: Customer) => Promise<T>,
 ): Promise<T> {
   const original = await readCustomer(ctx, role, customerId);
+  const journalled = ctx.journal.open({
+    kind: "customer",
+    customerId,
+    role,
+    restore: original as Record<string, unknown>,
+  });
   let result: T;
   try {
     result = await body(original);
   } catch (error) {
     // Restore anyway, but report the check's own finding rather than a restore problem.
     try {
-      await clientOf(ctx).putCustomer(await ctx.token(role), customerId, original);
+      const response = await clientOf(ctx).putCustomer(await ctx.token(role), customerId, original);
+      if (response.ok) ctx.journal.settle(journalled);
     } catch {
       ctx.log.info(`could not restore customer ${customerId} after a failed check`);
     }
     throw error;
   }
   await putCustomerOrFail(ctx, role, customerId, original, "restoring the customer after the check");
+  ctx.journal.settle(journalled);
   return result;
 }

@@ -40,7 +40,9 @@ export interface QuotaSession {
 }
 
 /** Upserts the client of `role` in `customerId` with `fields` (nothing else changes under upsert
- *  semantics); returns the stored accessTokenValidity the answer shows, if it shows one. */
+ *  semantics); returns the stored accessTokenValidity the answer shows, if it shows one. The first change
+ *  of a client in a check journals its previous values first (read with an upsert of the clientId alone);
+ *  an upsert that puts those values back settles the journal entry. */
 export async function upsertClient(
   ctx: CheckContext,
   customerId: string,
@@ -48,16 +50,40 @@ export async function upsertClient(
   fields: Record<string, unknown>,
 ): Promise<number | undefined> {
   const clientId = credentialOf(ctx, role).clientId;
-  const response = await clientOf(ctx).putClients(await ctx.token("admin"), customerId, [
-    { clientId, ...fields },
-  ]);
-  if (!response.ok)
-    fail(`expected PUT .../clients to upsert client ${clientId}, got ${describeResponse(response)}`);
-  const stored = Array.isArray(response.body)
-    ? (response.body as { clientId?: unknown; accessTokenValidity?: unknown }[]).find(
-        (c) => c.clientId === clientId,
-      )
-    : undefined;
+  const send = async (body: Record<string, unknown>) => {
+    const response = await clientOf(ctx).putClients(await ctx.token("admin"), customerId, [
+      { clientId, ...body },
+    ]);
+    if (!response.ok)
+      fail(`expected PUT .../clients to upsert client ${clientId}, got ${describeResponse(response)}`);
+    return Array.isArray(response.body)
+      ? (response.body as Record<string, unknown>[]).find((c) => c.clientId === clientId)
+      : undefined;
+  };
+  const keys = Object.keys(fields);
+  const journalled = () =>
+    ctx.journal
+      .pending()
+      .filter(
+        (e) =>
+          e.change.kind === "client" && e.change.customerId === customerId && e.change.clientId === clientId,
+      );
+  if (keys.length > 0 && journalled().length === 0) {
+    const before = (await send({})) ?? {};
+    const restore: Record<string, unknown> = {};
+    for (const key of keys) if (before[key] !== undefined) restore[key] = before[key];
+    // The interface cannot read a client: where the answer does not show the validity, the documented
+    // default is what the kit puts back (as the checks themselves do).
+    if (keys.includes("accessTokenValidity") && restore.accessTokenValidity === undefined)
+      restore.accessTokenValidity = defaultValiditySeconds;
+    ctx.journal.open({ kind: "client", customerId, clientId, role: "admin", restore });
+  }
+  const stored = await send(fields);
+  for (const entry of journalled()) {
+    const { restore } = entry.change;
+    if (Object.keys(restore).every((key) => key in fields && fields[key] === restore[key]))
+      ctx.journal.settle(entry.id);
+  }
   return typeof stored?.accessTokenValidity === "number" ? stored.accessTokenValidity : undefined;
 }
 

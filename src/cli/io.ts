@@ -8,8 +8,17 @@ export interface CliIo {
   cwd: string;
 }
 
+/** Set once stdout's reader went away (`lckit ... | head`): further output is dropped, quietly. */
+let stdoutClosed = false;
+process.stdout.on("error", (error: NodeJS.ErrnoException) => {
+  if (error.code === "EPIPE") stdoutClosed = true;
+  else throw error;
+});
+
 export const processIo: CliIo = {
-  out: (text) => process.stdout.write(text),
+  out: (text) => {
+    if (!stdoutClosed) process.stdout.write(text);
+  },
   err: (text) => process.stderr.write(text),
   isTty: Boolean(process.stderr.isTTY) && !process.env.CI,
   env: process.env,

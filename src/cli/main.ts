@@ -1,4 +1,5 @@
 // The kit's command line: dispatches to one module per command. Only src/cli may touch argv and exit codes.
+import { kitInfo } from "../runner/kit-info.ts";
 import { type CliIo, processIo, UsageError } from "./io.ts";
 
 export interface Command {
@@ -12,6 +13,7 @@ const commands: Record<string, () => Promise<{ command: Command }>> = {
   mock: () => import("./commands/mock.ts"),
   events: () => import("./commands/events.ts"),
   pact: () => import("./commands/pact.ts"),
+  restore: () => import("./commands/restore.ts"),
 };
 
 const summaries: Record<string, string> = {
@@ -20,6 +22,7 @@ const summaries: Record<string, string> = {
   mock: "serve the OpenAPI documents with the Prism mock on loopback",
   events: "check event messages (files, stdin, a broker) or publish generated streams",
   pact: "verify pacts against a target; check pact files against the contract",
+  restore: "put back the configuration changes a killed run left (from its journal)",
 };
 
 function usage(): string {
@@ -30,9 +33,21 @@ function usage(): string {
     "Commands:",
     ...lines,
     "",
-    "Run `lckit <command> --help` for the options of a command.",
+    "Run `lckit <command> --help` for the options of a command; `lckit --version` prints the version.",
     "",
   ].join("\n");
+}
+
+/** Commands after which the process ends as soon as they return, whatever a misbehaving target left
+ *  pending (a socket it never closes): the report is written by then. The others (serve, mock) return
+ *  only when they are done serving. */
+const exitWhenDone = new Set(["run", "restore"]);
+
+/** The entry point of bin/lckit.mjs: runs the command, then ends the process where nothing else is due. */
+export async function cli(argv: string[]): Promise<void> {
+  const code = await main(argv);
+  process.exitCode = code;
+  if (argv[0] !== undefined && exitWhenDone.has(argv[0])) process.exit(code);
 }
 
 export async function main(argv: string[], io: CliIo = processIo): Promise<number> {
@@ -40,6 +55,11 @@ export async function main(argv: string[], io: CliIo = processIo): Promise<numbe
   if (name === undefined || name === "--help" || name === "-h" || name === "help") {
     io.out(usage());
     return name === undefined ? 2 : 0;
+  }
+  if (name === "--version" || name === "-V" || name === "version") {
+    const kit = kitInfo();
+    io.out(`lckit (${kit.name}) ${kit.version}\n`);
+    return 0;
   }
   const load = commands[name];
   if (!load) {

@@ -18,6 +18,8 @@ export function renderHtml(result: RunResult): string {
 <header class="verdict ${verdictClass(result.verdict)}">
 <h1>${h(result.verdict)}</h1>
 <p>${h(result.verdictReason)}</p>
+${result.interruption ? `<p>The run ended early (${h(result.interruption.cause)} at ${h(result.interruption.at)}): ${h(result.interruption.message)}.</p>` : ""}
+${(result.configuration?.leftChanged.length ?? 0) > 0 ? `<p>Configuration left changed: ${h(result.configuration?.leftChanged.join("; ") ?? "")}. Put it back with <code>lckit restore ${h(result.configuration?.journal ?? "<journal>")} --target &lt;target file&gt;</code>.</p>` : ""}
 </header>
 <main>
 ${facts(result)}
@@ -55,6 +57,15 @@ function facts(result: RunResult): string {
     ["Started", result.startedAt],
     ["Duration", `${(result.durationMs / 1000).toFixed(1)} s`],
     ["Requests sent", String(result.requestsSent)],
+    ...(result.configuration
+      ? ([
+          [
+            "Configuration changes",
+            `${result.configuration.changes} made, ${result.configuration.leftChanged.length} left changed` +
+              (result.configuration.journal === null ? "" : ` (journal ${result.configuration.journal})`),
+          ],
+        ] as [string, string][])
+      : []),
     ["Kit", `${result.kit.name} ${result.kit.version}`],
     ["Interface document sha256", result.spec.interfaceDocument ?? "not found"],
     ["Contract sha256", result.spec.contract],
@@ -152,7 +163,7 @@ const style = `
 body{font:14px/1.45 system-ui,sans-serif;margin:0;color:#1b1f24;background:#fff}
 main{padding:0 1.5rem 2rem}
 .verdict{padding:1rem 1.5rem;color:#fff}.verdict h1{margin:0;font-size:1.8rem}.verdict p{margin:.3rem 0 0}
-.conformant{background:#1a7f37}.not-conformant{background:#cf222e}.incomplete{background:#9a6700}.broken{background:#6e40c9}
+.conformant{background:#1a7f37}.not-conformant{background:#cf222e}.incomplete{background:#9a6700}.broken{background:#6e40c9}.interrupted{background:#57606a}
 .facts{display:grid;grid-template-columns:max-content 1fr;gap:.2rem 1rem}.facts dt{font-weight:600}.facts dd{margin:0;word-break:break-all}
 table{border-collapse:collapse;margin:1rem 0;width:100%}th,td{border:1px solid #d0d7de;padding:.3rem .5rem;text-align:left;vertical-align:top}
 table.counts{width:auto}table.counts td{text-align:right}.total{font-weight:700}

@@ -38,6 +38,7 @@ function properties(result: RunResult): string {
     ["runs", String(result.runs)],
     ["kit", `${result.kit.name} ${result.kit.version}`],
     ["verdict", result.verdict],
+    ...(result.interruption ? ([["interrupted", result.interruption.message]] as [string, string][]) : []),
   ];
   const items = props.map(([n, v]) => `      <property name="${escapeXml(n)}" value="${escapeXml(v)}"/>`);
   return ["    <properties>", ...items, "    </properties>"].join("\n");

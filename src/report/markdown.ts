@@ -8,6 +8,7 @@ const verdictMark: Record<RunResult["verdict"], string> = {
   "NOT CONFORMANT": "❌",
   INCOMPLETE: "⚠️",
   BROKEN: "💥",
+  INTERRUPTED: "⏹️",
 };
 const levels: Level[] = ["MUST", "SHOULD", "MAY"];
 const statuses: CheckStatus[] = ["passed", "failed", "skipped", "broken"];
@@ -18,6 +19,19 @@ export function renderMarkdown(result: RunResult): string {
   const out: string[] = [];
   out.push(`## ${verdictMark[result.verdict]} ${result.verdict}: ${md(result.target.name)}`, "");
   out.push(md(result.verdictReason), "");
+  if (result.interruption)
+    out.push(
+      `**The run ended early** (${md(result.interruption.cause)} at ${code(result.interruption.at)}): ` +
+        `${md(result.interruption.message)}. Checks it did not get to are listed as skipped with that reason.`,
+      "",
+    );
+  const left = result.configuration?.leftChanged ?? [];
+  if (left.length > 0)
+    out.push(
+      `**Configuration left changed** (${left.length}): ${md(left.join("; "))}. Put it back with ` +
+        `${code(`lckit restore ${result.configuration?.journal ?? "<journal>"} --target <target file>`)}.`,
+      "",
+    );
   out.push(
     `Target ${code(result.target.baseUrl)}${result.target.rdmUrl === result.target.baseUrl ? "" : ` and ${code(result.target.rdmUrl)}`}, ` +
       `tenant ${code(result.target.tenant)} · run ${code(result.runId)} · seed ${code(String(result.seed))} · ` +

@@ -5,10 +5,22 @@ export const reportVersion = 1 as const;
 
 export type CheckStatus = "passed" | "failed" | "skipped" | "broken";
 
-/** Why a check was skipped: safety settings, a missing capability of the target, or the check itself. */
-export type SkipCause = "safety" | "needs" | "check";
+/** Why a check was skipped: safety settings, a missing capability of the target, the check itself, the
+ *  run was interrupted (signal, deadline) before or while it ran, or the target stopped answering. */
+export type SkipCause = "safety" | "needs" | "check" | "interrupted" | "unresponsive";
 
-export type Verdict = "CONFORMANT" | "NOT CONFORMANT" | "INCOMPLETE" | "BROKEN";
+/** INTERRUPTED: a signal or the run's deadline ended the run early; the report holds what finished. */
+export type Verdict = "CONFORMANT" | "NOT CONFORMANT" | "INCOMPLETE" | "BROKEN" | "INTERRUPTED";
+
+export type InterruptionCause = "SIGINT" | "SIGTERM" | "deadline" | "unresponsive" | "aborted";
+
+/** What ended a run early. "unresponsive" (the breaker) keeps the ordinary verdict: the checks that got no
+ *  answer failed; the others end the run INTERRUPTED. */
+export interface Interruption {
+  cause: InterruptionCause;
+  message: string;
+  at: string;
+}
 
 export interface CheckResult {
   id: string;
@@ -102,4 +114,9 @@ export interface RunResult {
   verdict: Verdict;
   /** One sentence on why the verdict is what it is. */
   verdictReason: string;
+  /** Present when the run ended early. */
+  interruption?: Interruption;
+  /** Configuration changes the checks made (journalled before each was sent): what is still changed
+   *  (empty when everything was put back) and the journal `lckit restore` undoes it from. */
+  configuration?: { journal: string | null; changes: number; leftChanged: string[] };
 }

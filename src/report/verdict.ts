@@ -1,6 +1,6 @@
 // The run's verdict from its check results: a pure function, so every renderer and exit code agree.
 import type { Level } from "../runner/check.ts";
-import type { CheckResult, CheckStatus, Counts, Verdict } from "./model.ts";
+import type { CheckResult, CheckStatus, Counts, Interruption, Verdict } from "./model.ts";
 
 const statuses: CheckStatus[] = ["passed", "failed", "skipped", "broken"];
 const levels: Level[] = ["MUST", "SHOULD", "MAY"];
@@ -16,9 +16,35 @@ export function countResults(checks: readonly CheckResult[], notSelected: number
   return { byStatus, byLevel, notSelected };
 }
 
-/** BROKEN beats everything (results cannot be trusted), then a MUST failure, then MUST checks that did
- *  not run (safety settings, missing credentials or capabilities, or the check skipped itself). */
-export function decideVerdict(checks: readonly CheckResult[]): { verdict: Verdict; reason: string } {
+/** INTERRUPTED beats everything (a signal or the deadline cut the run short: the results are partial),
+ *  then BROKEN (results cannot be trusted), then a MUST failure, then MUST checks that did not run (safety
+ *  settings, missing credentials or capabilities, the check skipped itself, an unresponsive target). */
+export function decideVerdict(
+  checks: readonly CheckResult[],
+  interruption?: Interruption,
+): { verdict: Verdict; reason: string } {
+  if (interruption && interruption.cause !== "unresponsive") {
+    const done = checks.filter((c) => c.status !== "skipped").length;
+    const mustFailed = checks.filter((c) => c.level === "MUST" && c.status === "failed").length;
+    return {
+      verdict: "INTERRUPTED",
+      reason:
+        `${interruption.message}; ${plural(done, "check")} finished before ` +
+        `(${plural(mustFailed, "MUST failure")}), ${plural(checks.length - done, "check")} did not run`,
+    };
+  }
+  const stopped =
+    interruption === undefined
+      ? ""
+      : `; the run stopped early: ${interruption.message} (${plural(
+          checks.filter((c) => c.skipCause === "unresponsive").length,
+          "check",
+        )} not run)`;
+  const decided = decideFinished(checks);
+  return { verdict: decided.verdict, reason: `${decided.reason}${stopped}` };
+}
+
+function decideFinished(checks: readonly CheckResult[]): { verdict: Verdict; reason: string } {
   const broken = checks.filter((c) => c.status === "broken");
   if (broken.length > 0)
     return {
@@ -50,8 +76,12 @@ export function decideVerdict(checks: readonly CheckResult[]): { verdict: Verdic
   };
 }
 
-/** Exit code the CLI uses for a verdict (STYLE.md: 0 conformant, 1 MUST failure, 3 the run broke). */
+/** Exit code the CLI uses for a verdict: 0 conformant (or incomplete), 1 MUST failure, 3 the run broke,
+ *  4 interrupted (signal or deadline: the report is partial). 2 (usage) never comes from a verdict. */
+export const INTERRUPTED_EXIT_CODE = 4;
+
 export function exitCodeOf(verdict: Verdict): number {
+  if (verdict === "INTERRUPTED") return INTERRUPTED_EXIT_CODE;
   if (verdict === "BROKEN") return 3;
   if (verdict === "NOT CONFORMANT") return 1;
   return 0;

@@ -45,12 +45,18 @@ export interface Target {
   quotaCustomerId?: string;
   credentials: Partial<Record<CredentialRole, Credential>>;
   profile: Profile;
-  /** True for the embedded reference and loopback targets. */
+  /** True when both URLs are on loopback. Informational only: a port-forward to production is loopback too,
+   *  so it grants nothing. */
   loopback: boolean;
+  /** True for the embedded reference and for targets whose file says `disposable: true` (a sandbox the
+   *  owner lets the kit change freely): write, quota and destructive checks run there without --allow. */
+  disposable?: boolean;
 }
 
 export interface Clock {
   now(): number;
+  /** Waits ms. A check's clock rejects when the check is over, and refuses a real wait longer than the
+   *  check's remaining time (a CheckFailure: the target asked for a wait the check cannot afford). */
   sleep(ms: number): Promise<void>;
   /** Present only when the target's clock can be driven (the embedded reference): moves time forward. */
   advance?: (ms: number) => void;
@@ -76,7 +82,40 @@ export interface Exchange {
   response?: { status: number; headers: Record<string, string>; body: string; bodyTruncated?: boolean };
   /** Set when no complete answer came (timeout, reset, refused): what happened. */
   error?: string;
+  /** What the transport did about this exchange: a retry (and why), a 429 waited out, a redirect not
+   *  followed. */
+  note?: string;
   durationMs: number;
+}
+
+/** One configuration change a check is about to make, with what puts it back (never a secret). */
+export type ConfigChange =
+  | {
+      kind: "customer";
+      customerId: string;
+      /** Role whose token PUTs the customer back. */
+      role: CredentialRole;
+      /** The customer as it was: PUT back as it stands. */
+      restore: Record<string, unknown>;
+    }
+  | {
+      kind: "client";
+      customerId: string;
+      clientId: string;
+      role: CredentialRole;
+      /** The client's fields as they were: upserted back through PUT .../clients. */
+      restore: Record<string, unknown>;
+    };
+
+/** The run's journal of configuration changes: written to disk before a change is made, so the change can
+ *  be undone by the runner (check timeout, interruption) or by `lckit restore` after the kit was killed. */
+export interface ConfigJournal {
+  /** Records the undo of a change about to be made; returns its id. Call before sending the change. */
+  open(change: ConfigChange): number;
+  /** The change was undone (by the check itself, the runner or lckit restore). */
+  settle(id: number): void;
+  /** Open (not yet undone) changes of this check's journal, oldest first. */
+  pending(): readonly { id: number; change: ConfigChange }[];
 }
 
 export interface CheckContext {
@@ -98,6 +137,10 @@ export interface CheckContext {
   resetTokens(): void;
   /** Every exchange recorded so far in this run (the schema suite validates them per operation). */
   exchanges(): readonly Exchange[];
+  /** Journal of configuration changes: open() before a change, settle() once it is undone. */
+  journal: ConfigJournal;
+  /** Aborted when the check is over (passed, failed, timed out, run interrupted): stop what it started. */
+  signal: AbortSignal;
 }
 
 export interface Check {

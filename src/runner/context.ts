@@ -1,9 +1,13 @@
-// One CheckContext per check: the target-bound fetch, the run's token cache, a logger, the clock.
-import type { Check, CheckContext, Clock, Target } from "./check.ts";
+// One CheckContext per check: the target-bound fetch, the run's token cache, a logger, a clock whose sleeps
+// end with the check, and the run's journal of configuration changes.
+import { type Check, type CheckContext, CheckFailure, type Clock, type Target } from "./check.ts";
+import type { RunJournal } from "./config-journal.ts";
 import { CheckScope, type TargetTransport } from "./target-fetch.ts";
 import type { TokenCache } from "./token-cache.ts";
 
 const LOG_LINES = 200;
+/** setTimeout's largest delay; a longer one would fire at once. */
+const MAX_TIMER_MS = 2 ** 31 - 1;
 
 export interface RunServices {
   target: Target;
@@ -15,6 +19,7 @@ export interface RunServices {
   replayPath?: string;
   /** Command line a replay starts with ("lckit run --target t.yaml"). */
   command: string;
+  journal: RunJournal;
   onLog?: (checkId: string, level: "info" | "debug", message: string) => void;
 }
 
@@ -23,11 +28,44 @@ export interface CheckSession {
   scope: CheckScope;
   /** What the check logged, newest last (capped). */
   log: string[];
+  /** Ends everything the check started: pending sleeps reject and their timers are cleared, requests are
+   *  aborted, later requests refused. Idempotent. */
+  end(reason: string): void;
+  /** What the check is waiting for right now, if anything: a sleep or an answer of the target. */
+  waitingFor(): string | undefined;
 }
 
-export function createCheckContext(check: Check, services: RunServices): CheckSession {
+export interface SessionOptions {
+  /** performance.now() at which the check's time limit runs out. */
+  deadline: number;
+  /** The check's time limit, for messages. */
+  limitMs: number;
+}
+
+export function createCheckContext(
+  check: Check,
+  services: RunServices,
+  options: SessionOptions = { deadline: Number.POSITIVE_INFINITY, limitMs: Number.POSITIVE_INFINITY },
+): CheckSession {
   const scope = new CheckScope(check.id);
-  const fetch = services.transport.bind(scope);
+  const controller = new AbortController();
+  const scoped = services.transport.bind(scope);
+  const inFlight = new Map<number, string>();
+  let nextRequest = 0;
+  // Counts the requests in flight, so a check timing out while the target keeps it waiting is told
+  // from one stuck in the kit's own work.
+  const fetch: typeof globalThis.fetch = async (input, init) => {
+    const n = nextRequest++;
+    const request = input instanceof Request ? input : undefined;
+    inFlight.set(n, `${init?.method ?? request?.method ?? "GET"} ${request?.url ?? String(input)}`);
+    try {
+      return await scoped(input, init);
+    } finally {
+      inFlight.delete(n);
+    }
+  };
+  const sleeping = { ms: 0, count: 0 };
+  const clock = scopedClock(services.clock, controller.signal, options, sleeping);
   const log: string[] = [];
   const write = (level: "info" | "debug", message: string) => {
     log.push(`${level}: ${message}`);
@@ -37,17 +75,99 @@ export function createCheckContext(check: Check, services: RunServices): CheckSe
   const ctx: CheckContext = {
     target: services.target,
     fetch,
-    clock: services.clock,
+    clock,
     seed: services.seed,
     runs: services.runs,
     ...(services.replayPath === undefined ? {} : { replayPath: services.replayPath }),
     replayCommand: `${services.command} --check ${shellQuote(check.id)} --seed ${services.seed}`,
     log: { info: (m) => write("info", m), debug: (m) => write("debug", m) },
-    token: (role) => services.tokens.token(role, fetch, services.clock, check.id),
+    token: (role) => services.tokens.token(role, fetch, clock, check.id),
     resetTokens: () => services.tokens.reset(),
     exchanges: () => services.transport.log,
+    journal: services.journal.forCheck(check.id),
+    signal: controller.signal,
   };
-  return { ctx, scope, log };
+  return {
+    ctx,
+    scope,
+    log,
+    end(reason) {
+      if (!controller.signal.aborted)
+        controller.abort(new CheckEnded(`check ${check.id} has ended: ${reason}`));
+      scope.close();
+    },
+    waitingFor() {
+      if (sleeping.count > 0) return `a wait of ${sleeping.ms} ms`;
+      const request = [...inFlight.values()].at(-1);
+      return request === undefined ? undefined : `the answer to ${request}`;
+    },
+  };
+}
+
+/** Rejects what a check still awaits once the check is over. */
+export class CheckEnded extends Error {
+  override name = "CheckEnded";
+}
+
+/**
+ * The run's clock as one check sees it. A real wait is bounded by the kit, not by the target: a wait
+ * longer than the check has left fails the check at once (the length comes from the target's answers:
+ * expires_in, Retry-After, task progress), and every pending wait ends with the check, its timer cleared,
+ * so nothing a check started keeps the process alive. A drivable clock (the embedded reference) does not
+ * wait: moving it costs nothing, so no bound applies.
+ */
+function scopedClock(
+  base: Clock,
+  signal: AbortSignal,
+  options: SessionOptions,
+  sleeping: { ms: number; count: number },
+): Clock {
+  const sleep = (ms: number): Promise<void> => {
+    if (signal.aborted) return Promise.reject(signal.reason);
+    const wait = Math.max(0, Number.isFinite(ms) ? ms : Number.MAX_SAFE_INTEGER);
+    if (base.advance)
+      return base.sleep(wait).then(() => (signal.aborted ? Promise.reject(signal.reason) : undefined));
+    const left = options.deadline - performance.now();
+    if (wait > left || wait > MAX_TIMER_MS)
+      return Promise.reject(
+        new CheckFailure(
+          `the check would have to wait ${seconds(wait)} s, more than the ${seconds(Math.max(0, left))} s left ` +
+            `of its time limit (${seconds(options.limitMs)} s); the length of the wait comes from the target's ` +
+            "answers (an expires_in, a Retry-After, a task that does not finish): see the evidence for the value it announced",
+          {
+            expected: `a wait the check can afford (at most ${seconds(Math.max(0, left))} s)`,
+            actual: `a wait of ${seconds(wait)} s`,
+          },
+        ),
+      );
+    return new Promise<void>((resolve, reject) => {
+      sleeping.count += 1;
+      sleeping.ms = wait;
+      const done = () => {
+        sleeping.count -= 1;
+        signal.removeEventListener("abort", aborted);
+      };
+      const timer = setTimeout(() => {
+        done();
+        resolve();
+      }, wait);
+      const aborted = () => {
+        clearTimeout(timer);
+        done();
+        reject(signal.reason);
+      };
+      signal.addEventListener("abort", aborted, { once: true });
+    });
+  };
+  return {
+    now: () => base.now(),
+    sleep,
+    ...(base.advance === undefined ? {} : { advance: base.advance }),
+  };
+}
+
+function seconds(ms: number): string {
+  return ms >= 10_000 ? String(Math.round(ms / 1000)) : (ms / 1000).toFixed(1);
 }
 
 /** Quotes a word for a POSIX shell when it holds anything beyond safe characters. */

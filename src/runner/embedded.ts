@@ -3,7 +3,7 @@
 
 import { manualClock } from "../reference/clock.ts";
 import type { Clock, Target } from "./check.ts";
-import { referenceProfile } from "./profile.ts";
+import { lenientProfile, referenceProfile } from "./profile.ts";
 
 export const EMBEDDED_URL = "http://reference.embedded";
 
@@ -16,6 +16,7 @@ export interface EmbeddedReference {
 export interface ReferenceOptions {
   clock: { now(): number; advance(ms: number): void };
   faults?: string[];
+  variants?: string[];
 }
 
 export type ReferenceFactory = (options: ReferenceOptions) => EmbeddedReference | Promise<EmbeddedReference>;
@@ -32,6 +33,9 @@ export interface EmbeddedTarget {
 export interface EmbeddedOptions {
   /** Seeded faults (src/reference/faults.ts) to certify a faulty variant. */
   faults?: string[];
+  /** Variants (src/reference/variants.ts): correct choices other than the kit's where the document is
+   *  silent. With any on, the target is described with the lenient profile, as an unknown target would be. */
+  variants?: string[];
   /** Another reference (a test double, a wrapped reference); default: src/reference. */
   createReference?: ReferenceFactory;
 }
@@ -59,6 +63,8 @@ export function embeddedTargetDescription(): Target {
     },
     profile: { ...referenceProfile },
     loopback: true,
+    // In this process and gone when it ends: the kit may change and delete anything in it.
+    disposable: true,
   };
 }
 
@@ -67,6 +73,7 @@ export async function startEmbeddedTarget(options: EmbeddedOptions = {}): Promis
   const reference = await create({
     clock: manualClock(),
     ...(options.faults === undefined ? {} : { faults: options.faults }),
+    ...(options.variants === undefined ? {} : { variants: options.variants }),
   });
   const refClock = reference.clock;
   const clock: EmbeddedTarget["clock"] = {
@@ -79,8 +86,10 @@ export async function startEmbeddedTarget(options: EmbeddedOptions = {}): Promis
       await new Promise((resolve) => setTimeout(resolve, Math.min(Math.max(0, ms), 2)));
     },
   };
+  const target = embeddedTargetDescription();
+  if ((options.variants ?? []).length > 0) target.profile = { ...lenientProfile };
   return {
-    target: embeddedTargetDescription(),
+    target,
     fetch: (request) => reference.fetch(request),
     clock,
     reference,

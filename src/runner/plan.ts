@@ -10,9 +10,9 @@ export interface PlanOptions {
   ids?: readonly string[];
   /** Lowest level to run: MUST runs MUST only, SHOULD runs MUST and SHOULD, MAY (default) runs all. */
   level?: Level;
-  /** Safety classes allowed against a non-loopback target, beyond `read`. */
+  /** Safety classes allowed beyond `read` (a disposable target needs none). */
   allow?: readonly Safety[];
-  /** Destructive checks against a non-loopback target run only when this equals target.tenant. */
+  /** Destructive checks against a target that is not disposable run only when this equals target.tenant. */
   confirmTenant?: string;
   /** True when the kit can drive the target's clock (the embedded reference). */
   drivableClock?: boolean;
@@ -93,12 +93,14 @@ function selectionReason(check: Check, options: Plan["options"]): string | undef
 }
 
 function safetyReason(check: Check, target: Target, options: Plan["options"]): string | undefined {
-  // Loopback targets (the embedded reference, a local server) are the kit's own playground.
-  if (target.loopback || check.safety === "read") return undefined;
+  // Only a disposable target (the embedded reference, a sandbox its file marks so) is the kit's playground.
+  // Loopback is no permission: a port-forward or an SSH tunnel to production is on 127.0.0.1 too.
+  if (target.disposable === true || check.safety === "read") return undefined;
   if (!options.allow.includes(check.safety))
     return (
-      `safety: ${check.safety} checks do not run against a non-loopback target unless allowed; ` +
-      `add --allow ${check.safety} (or "allow: [${check.safety}]" in the target file) to run it`
+      `safety: ${check.safety} checks do not run against a target that is not marked disposable unless ` +
+      `allowed; add --allow ${check.safety} (or "allow: [${check.safety}]" in the target file) to run it, ` +
+      `or "disposable: true" if the target is a sandbox the kit may change freely`
     );
   if (check.safety === "destructive" && options.confirmTenant !== target.tenant)
     return (

@@ -1,9 +1,14 @@
 // Drives a plan against a target, one check at a time, and returns the run's result as data.
 // A CheckFailure is a finding about the target; anything else thrown is a fault of the kit ("broken").
+// The run is bounded: a deadline, a breaker for a target that stopped answering, and an abort signal
+// (SIGINT, SIGTERM) all end it with a result of what finished; configuration changes are undone first.
 import { randomBytes } from "node:crypto";
+import { createClient } from "../client/index.ts";
 import { computeCoverage, eventRequirementKinds } from "../report/coverage.ts";
 import {
   type CheckResult,
+  type Interruption,
+  type InterruptionCause,
   type RunResult,
   reportVersion,
   type SkipCause,
@@ -11,21 +16,37 @@ import {
 } from "../report/model.ts";
 import { countResults, decideVerdict } from "../report/verdict.ts";
 import { type Catalogue, loadCatalogue } from "./catalogue.ts";
-import { CheckFailure, CheckSkipped, type Clock, type Counterexample, type Target } from "./check.ts";
-import { type CheckSession, createCheckContext } from "./context.ts";
+import {
+  CheckFailure,
+  CheckSkipped,
+  type Clock,
+  type Counterexample,
+  type CredentialRole,
+  type Target,
+} from "./check.ts";
+import { type JournalEntry, RunJournal, undoChanges } from "./config-journal.ts";
+import { CheckEnded, type CheckSession, createCheckContext, type RunServices } from "./context.ts";
 import { kitInfo, specHashes } from "./kit-info.ts";
 import type { Plan, PlanEntry } from "./plan.ts";
 import { Redactor } from "./redact.ts";
-import { EVIDENCE_BODY_LIMIT, redactExchange, TargetTransport } from "./target-fetch.ts";
+import { CheckScope, EVIDENCE_BODY_LIMIT, redactExchange, TargetTransport } from "./target-fetch.ts";
 import { TokenCache } from "./token-cache.ts";
 
 export const DEFAULT_CHECK_TIMEOUT_MS = 120_000;
 export const DEFAULT_REQUEST_TIMEOUT_MS = 15_000;
+/** The whole run's time limit: a CI job gets a report of what finished rather than being killed. */
+export const DEFAULT_DEADLINE_MS = 30 * 60_000;
+/** Requests in a row that time out or fail to connect before the target counts as unresponsive. */
+export const DEFAULT_UNRESPONSIVE_AFTER = 3;
+/** Largest time a setTimeout can wait; every time limit of the kit stays within it. */
+export const MAX_TIMEOUT_MS = 2 ** 31 - 1;
 const EVIDENCE_EXCHANGES = 5;
 
 export type ProgressEvent =
   | { type: "check-started"; index: number; total: number; id: string; title: string }
-  | { type: "check-finished"; index: number; total: number; result: CheckResult };
+  | { type: "check-finished"; index: number; total: number; result: CheckResult }
+  | { type: "run-stopping"; interruption: Interruption; notRun: number }
+  | { type: "restore"; ok: boolean; message: string };
 
 export interface RunDeps {
   /** Defaults to plan.target. */
@@ -48,21 +69,71 @@ export interface RunDeps {
   /** Requirement catalogue (default: requirements/catalogue.yaml of the kit). */
   catalogue?: Catalogue;
   runId?: string;
+  /** Aborting it interrupts the run: the running check stops, its configuration changes are undone, the
+   *  rest is reported as not run. Abort with the reason "SIGINT" or "SIGTERM" to name the signal. */
+  signal?: AbortSignal;
+  /** The whole run's time limit in ms (default 30 min); when it passes the run ends as on SIGINT. */
+  deadlineMs?: number;
+  /** Requests in a row that time out or fail to connect before the run stops with "target unresponsive"
+   *  (default 3; 0: never). */
+  unresponsiveAfter?: number;
+  /** File the journal of configuration changes is written to (default: kept in memory only). */
+  journalFile?: string;
 }
 
 export async function runPlan(plan: Plan, deps: RunDeps): Promise<RunResult> {
   const target = deps.target ?? plan.target;
   const started = new Date();
+  const runId = deps.runId ?? newRunId(started);
   const redactor = new Redactor();
   for (const credential of Object.values(target.credentials)) redactor.addSecret(credential?.clientSecret);
+
+  // Everything that ends the run early goes through stop(): the first cause wins.
+  const stopper = new AbortController();
+  let interruption: Interruption | undefined;
+  const stop = (cause: InterruptionCause, message: string) => {
+    if (interruption) return;
+    interruption = { cause, message, at: new Date().toISOString() };
+    stopper.abort(interruption);
+  };
+  const onSignal = () => {
+    const reason: unknown = deps.signal?.reason;
+    const cause = reason === "SIGINT" || reason === "SIGTERM" ? reason : "aborted";
+    stop(cause, cause === "aborted" ? "the run was aborted" : `the run received ${cause}`);
+  };
+  if (deps.signal?.aborted) onSignal();
+  deps.signal?.addEventListener("abort", onSignal, { once: true });
+  const deadlineMs = deps.deadlineMs ?? DEFAULT_DEADLINE_MS;
+  const deadline = setTimeout(
+    () => stop("deadline", `the run's deadline of ${duration(deadlineMs)} passed (--deadline)`),
+    Math.min(deadlineMs, MAX_TIMEOUT_MS),
+  );
+  const breaker = new Breaker(deps.unresponsiveAfter ?? DEFAULT_UNRESPONSIVE_AFTER, (n) =>
+    stop(
+      "unresponsive",
+      `target unresponsive: ${n} requests in a row timed out or failed to connect (--unresponsive-after ${n})`,
+    ),
+  );
+
   const transport = new TargetTransport({
-    fetch: deps.fetch,
+    fetch: breaker.watch(deps.fetch),
     redactor,
     rateLimit: deps.rateLimit,
     timeoutMs: deps.timeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS,
   });
   const command = deps.command ?? "lckit run";
-  const services = {
+  const journal = new RunJournal(
+    deps.journalFile,
+    {
+      format: "lckit-config-journal",
+      version: 1,
+      runId,
+      target: { name: target.name, baseUrl: target.baseUrl, tenant: target.tenant },
+      startedAt: started.toISOString(),
+    },
+    (value) => redactor.deep(value),
+  );
+  const services: RunServices = {
     target,
     transport,
     tokens: new TokenCache(target, redactor),
@@ -71,26 +142,76 @@ export async function runPlan(plan: Plan, deps: RunDeps): Promise<RunResult> {
     runs: deps.runs,
     ...(deps.replayPath === undefined ? {} : { replayPath: deps.replayPath }),
     command,
+    journal,
   };
   const checkTimeoutMs = deps.checkTimeoutMs ?? DEFAULT_CHECK_TIMEOUT_MS;
+  const drivable = deps.clock.advance !== undefined;
+  const leftChanged: string[] = [];
+  const restore = async (entries: JournalEntry[], log: string[]) => {
+    const outcomes = await undoPending(entries, services, breaker);
+    for (const o of outcomes) {
+      if (o.ok) journal.settle(o.entry.id, "runner");
+      log.push(`${o.ok ? "info" : "error"}: undo by the runner: ${o.message}`);
+      deps.onProgress?.({ type: "restore", ok: o.ok, message: redactor.text(o.message) });
+    }
+  };
 
   const chosen = plan.entries.filter((e) => e.skipKind !== "selection");
   const results: CheckResult[] = [];
-  for (const [index, entry] of chosen.entries()) {
-    const { check } = entry;
-    deps.onProgress?.({
-      type: "check-started",
-      index,
-      total: chosen.length,
-      id: check.id,
-      title: check.title,
-    });
-    const result =
-      entry.action === "run"
-        ? await runCheck(createCheckContext(check, services), entry, checkTimeoutMs)
-        : skippedResult(entry, entry.skipKind === "safety" ? "safety" : "needs", entry.reason ?? "");
-    results.push(result);
-    deps.onProgress?.({ type: "check-finished", index, total: chosen.length, result: redactor.deep(result) });
+  try {
+    for (const [index, entry] of chosen.entries()) {
+      if (interruption) {
+        results.push(notRun(entry, interruption));
+        continue;
+      }
+      const { check } = entry;
+      deps.onProgress?.({
+        type: "check-started",
+        index,
+        total: chosen.length,
+        id: check.id,
+        title: check.title,
+      });
+      let result: CheckResult;
+      if (entry.action === "run") {
+        const session = createCheckContext(check, services, {
+          deadline: performance.now() + checkTimeoutMs,
+          limitMs: checkTimeoutMs,
+        });
+        result = await runCheck(session, entry, checkTimeoutMs, stopper.signal, breaker, drivable);
+        // Whatever ended the check, what it changed and did not put back is put back now.
+        const pending = journal.pending().filter((e) => e.check === check.id);
+        if (pending.length > 0) {
+          const log = result.log ?? [];
+          await restore(pending, log);
+          result.log = log.slice(-50);
+        }
+      } else
+        result = skippedResult(entry, entry.skipKind === "safety" ? "safety" : "needs", entry.reason ?? "");
+      results.push(result);
+      deps.onProgress?.({
+        type: "check-finished",
+        index,
+        total: chosen.length,
+        result: redactor.deep(result),
+      });
+      if (interruption)
+        deps.onProgress?.({
+          type: "run-stopping",
+          interruption,
+          notRun: chosen.length - index - 1,
+        });
+    }
+    // A last attempt at anything still changed (an undo that failed once may succeed now).
+    if (journal.pending().length > 0) await restore(journal.pending(), []);
+    for (const e of journal.pending())
+      leftChanged.push(
+        `${e.change.kind} ${e.change.kind === "client" ? `${e.change.clientId} of ` : ""}customer ${e.change.customerId} (changed by ${e.check})`,
+      );
+  } finally {
+    clearTimeout(deadline);
+    deps.signal?.removeEventListener("abort", onSignal);
+    journal.close();
   }
 
   const finished = new Date();
@@ -105,10 +226,10 @@ export async function runPlan(plan: Plan, deps: RunDeps): Promise<RunResult> {
     catalogue.path,
     { elsewhereKinds: eventRequirementKinds, checkedBy: "lckit events check" },
   );
-  const { verdict, reason } = decideVerdict(results);
+  const { verdict, reason } = decideVerdict(results, interruption);
   const result: RunResult = {
     reportVersion,
-    runId: deps.runId ?? newRunId(started),
+    runId,
     kit: kitInfo(),
     spec: specHashes(),
     target: summarise(target),
@@ -132,34 +253,151 @@ export async function runPlan(plan: Plan, deps: RunDeps): Promise<RunResult> {
     coverage,
     verdict,
     verdictReason: reason,
+    ...(interruption === undefined ? {} : { interruption }),
+    ...(deps.journalFile === undefined && journal.opened === 0
+      ? {}
+      : { configuration: { journal: deps.journalFile ?? null, changes: journal.opened, leftChanged } }),
   };
   // Last, over everything: by now the redactor knows every token the run has seen.
   return redactor.deep(result);
 }
 
-class CheckTimeout extends Error {
-  override name = "CheckTimeout";
+/** Undoes journal entries through a scope of their own (the check's scope is closed by now), with the
+ *  run's tokens; each request keeps the per-request time limit, so a dead target cannot hold the run. */
+async function undoPending(entries: JournalEntry[], services: RunServices, breaker: Breaker) {
+  const scope = new CheckScope("lckit/restore");
+  const fetch = services.transport.bind(scope);
+  const client = createClient({ fetch, baseUrl: services.target.baseUrl, rdmUrl: services.target.rdmUrl });
+  // The run may have given up on the target; undoing is worth the attempt all the same.
+  breaker.pause();
+  try {
+    return await undoChanges(entries, {
+      putCustomer: (token, id, customer) => client.putCustomer(token, id, customer),
+      putClients: (token, id, clients) => client.putClients(token, id, clients),
+      token: (role: CredentialRole) => services.tokens.token(role, fetch, services.clock, "lckit/restore"),
+    });
+  } finally {
+    breaker.resume();
+    scope.close();
+  }
 }
 
-async function runCheck(session: CheckSession, entry: PlanEntry, limitMs: number): Promise<CheckResult> {
+/**
+ * Counts requests in a row that got no answer (timed out, refused, reset) and trips once there are
+ * `threshold` of them. An answer of any status resets the count: a target that answers is responsive,
+ * however wrong the answer. The count is taken on the raw transport, under the runner's time limits.
+ */
+class Breaker {
+  private consecutive = 0;
+  private paused = 0;
+  /** True while the runner itself ends requests (a check's scope closing): those aborts are no failure. */
+  ending = false;
+  private lastAnswered: Request | undefined;
+
+  constructor(
+    private readonly threshold: number,
+    private readonly trip: (threshold: number) => void,
+  ) {}
+
+  pause(): void {
+    this.paused += 1;
+  }
+
+  resume(): void {
+    this.paused -= 1;
+  }
+
+  watch(fetch: (request: Request) => Promise<Response>): (request: Request) => Promise<Response> {
+    if (this.threshold <= 0) return fetch;
+    return async (request) => {
+      // The previous answer counts as an answer once its body was read without a time-out: by the next
+      // request its signal would have been aborted otherwise.
+      if (this.lastAnswered && !this.lastAnswered.signal.aborted) this.consecutive = 0;
+      this.lastAnswered = undefined;
+      let counted = false;
+      const failure = () => {
+        if (counted || this.ending) return;
+        counted = true;
+        this.failure();
+      };
+      request.signal.addEventListener("abort", failure, { once: true });
+      try {
+        const response = await fetch(request);
+        this.lastAnswered = request;
+        return response;
+      } catch (error) {
+        failure();
+        throw error;
+      }
+    };
+  }
+
+  private failure(): void {
+    this.consecutive += 1;
+    if (this.paused === 0 && this.consecutive >= this.threshold) this.trip(this.threshold);
+  }
+}
+
+class CheckTimeout extends Error {
+  override name = "CheckTimeout";
+  constructor(
+    message: string,
+    /** What the check was waiting for when its time ran out (a sleep, an answer), if anything. */
+    readonly waitingFor: string | undefined,
+  ) {
+    super(message);
+  }
+}
+
+/** The run stopped (signal, deadline, unresponsive target) while the check ran. */
+class RunStopped extends Error {
+  override name = "RunStopped";
+  constructor(readonly interruption: Interruption) {
+    super(interruption.message);
+  }
+}
+
+async function runCheck(
+  session: CheckSession,
+  entry: PlanEntry,
+  limitMs: number,
+  stopped: AbortSignal,
+  breaker: Breaker,
+  drivable: boolean,
+): Promise<CheckResult> {
   const { ctx, scope } = session;
   const started = performance.now();
   let timer: NodeJS.Timeout | undefined;
   const timeout = new Promise<never>((_, reject) => {
     timer = setTimeout(
-      () => reject(new CheckTimeout(`timed out: the check did not finish within ${limitMs} ms`)),
-      limitMs,
+      () =>
+        reject(
+          new CheckTimeout(`timed out: the check did not finish within ${limitMs} ms`, session.waitingFor()),
+        ),
+      Math.min(limitMs, MAX_TIMEOUT_MS),
     );
   });
-  let outcome: Outcome;
+  let onStop: (() => void) | undefined;
+  const interrupted = new Promise<never>((_, reject) => {
+    onStop = () => reject(new RunStopped(stopped.reason as Interruption));
+    if (stopped.aborted) onStop();
+    else stopped.addEventListener("abort", onStop, { once: true });
+  });
+  let outcome: Outcome = { status: "passed" };
   try {
-    await Promise.race([entry.check.run(ctx), timeout]);
-    outcome = { status: "passed" };
+    await Promise.race([entry.check.run(ctx), timeout, interrupted]);
   } catch (error) {
-    outcome = classify(error, session);
+    outcome = classify(error, session, drivable);
   } finally {
     clearTimeout(timer);
-    scope.close();
+    if (onStop) stopped.removeEventListener("abort", onStop);
+    // Ending the check aborts its requests: the breaker must not count those as the target's silence.
+    breaker.ending = true;
+    try {
+      session.end(outcome.status === "passed" ? "finished" : "stopped by the runner");
+    } finally {
+      breaker.ending = false;
+    }
   }
   const result: CheckResult = {
     ...base(entry),
@@ -171,8 +409,8 @@ async function runCheck(session: CheckSession, entry: PlanEntry, limitMs: number
     result.evidence = scope.exchanges
       .slice(-EVIDENCE_EXCHANGES)
       .map((x) => redactExchange(x, new Redactor(), EVIDENCE_BODY_LIMIT));
-    if (session.log.length > 0) result.log = session.log.slice(-50);
   }
+  if (session.log.length > 0 && result.status !== "passed") result.log = session.log.slice(-50);
   return result;
 }
 
@@ -194,12 +432,56 @@ function skippedResult(entry: PlanEntry, cause: SkipCause, reason: string): Chec
   return { ...base(entry), status: "skipped", reason, skipCause: cause };
 }
 
+/** A check the run did not get to (or skipped anyway: its own skip reason stands). */
+function notRun(entry: PlanEntry, interruption: Interruption): CheckResult {
+  if (entry.action === "skip")
+    return skippedResult(entry, entry.skipKind === "safety" ? "safety" : "needs", entry.reason ?? "");
+  return skippedResult(
+    entry,
+    interruption.cause === "unresponsive" ? "unresponsive" : "interrupted",
+    `not run: ${interruption.message}`,
+  );
+}
+
 type Outcome = Omit<CheckResult, keyof ReturnType<typeof base>>;
 
-function classify(error: unknown, session: CheckSession): Outcome {
+function classify(error: unknown, session: CheckSession, drivable: boolean): Outcome {
+  if (error instanceof RunStopped) {
+    const { interruption } = error;
+    // The target stopped answering while this check waited on it: that is a finding about the target.
+    if (interruption.cause === "unresponsive")
+      return {
+        status: "failed",
+        message: `stopped: ${interruption.message}`,
+        details: { expected: "an HTTP response", actual: "no answer (timed out or no connection)" },
+      };
+    return {
+      status: "skipped",
+      reason: `interrupted while running: ${interruption.message}`,
+      skipCause: "interrupted",
+    };
+  }
   if (error instanceof CheckFailure) return failed(error);
   if (error instanceof CheckSkipped) return { status: "skipped", reason: error.message, skipCause: "check" };
-  if (error instanceof CheckTimeout) return { status: "broken", message: error.message };
+  if (error instanceof CheckTimeout) {
+    // Against a live target a check runs out of time while the target makes it wait (an announced
+    // validity, a slow answer): the target's doing, shown by the evidence. Where the kit drives the
+    // clock nothing real is waited for, so running out of time is the kit's fault.
+    if (!drivable && error.waitingFor !== undefined)
+      return {
+        status: "failed",
+        message:
+          `${error.message}; it was waiting for ${error.waitingFor}, which the target's answers asked for ` +
+          "(see the evidence for what the target announced)",
+        details: {
+          expected: "a check that can finish within its time limit",
+          actual: `waiting for ${error.waitingFor}`,
+        },
+      };
+    return { status: "broken", message: error.message };
+  }
+  // What a check awaited when it ended rejects; a check that still threw it is an ended check, no finding.
+  if (error instanceof CheckEnded) return { status: "broken", message: error.message };
   // fast-check wraps what a property threw; a CheckFailure inside still is a finding about the target.
   if (error instanceof Error && error.cause instanceof CheckFailure)
     return failed(error.cause, propertyReport(error, session.ctx.replayCommand));
@@ -277,7 +559,13 @@ function summarise(target: Target): TargetSummary {
   };
 }
 
-function newRunId(started: Date): string {
+function duration(ms: number): string {
+  if (ms % 3_600_000 === 0) return `${ms / 3_600_000} h`;
+  if (ms % 60_000 === 0) return `${ms / 60_000} min`;
+  return ms % 1000 === 0 ? `${ms / 1000} s` : `${ms} ms`;
+}
+
+export function newRunId(started: Date = new Date()): string {
   const stamp = started
     .toISOString()
     .replace(/[-:]/g, "")

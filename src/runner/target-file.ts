@@ -18,6 +18,9 @@ export interface TargetConfig {
   rateLimit: number;
   timeoutMs?: number;
   checkTimeoutMs?: number;
+  /** The whole run's time limit in ms (`deadline` in the file). */
+  deadlineMs?: number;
+  unresponsiveAfter?: number;
   file: string;
 }
 
@@ -98,7 +101,28 @@ export function parseTargetFile(
         message: `is not valid ${file.endsWith(".json") ? "JSON" : "YAML"}: ${e.message.split("\n")[0]}`,
       })),
     );
-  const data: unknown = doc.toJS();
+  let data: unknown;
+  try {
+    // maxAliasCount bounds alias expansion ("billion laughs"); an alias to a missing anchor throws.
+    data = doc.toJS({ maxAliasCount: 100 });
+  } catch (error) {
+    throw new TargetFileError(file, [
+      {
+        path: "",
+        message: `is not a usable target file: ${error instanceof Error ? error.message : String(error)}; write the values out instead of using YAML aliases`,
+      },
+    ]);
+  }
+  const cycle = circularPath(data);
+  if (cycle !== undefined)
+    throw new TargetFileError(file, [
+      {
+        path: cycle,
+        message:
+          "refers to a mapping or list that contains it (a YAML alias *name inside its own &name): a target " +
+          "file cannot be circular; write the value out",
+      },
+    ]);
   if (data === null || typeof data !== "object" || Array.isArray(data))
     throw new TargetFileError(file, [
       {
@@ -118,7 +142,7 @@ export function parseTargetFile(
   }
   const raw = data as RawTarget;
 
-  const problems = [...urlProblems(raw), ...relationProblems(raw)];
+  const problems = [...urlProblems(raw), ...relationProblems(raw), ...durationProblems(raw)];
   const credentials: Partial<Record<CredentialRole, Credential>> = {};
   for (const role of roles) {
     const ref = raw.credentials?.[role];
@@ -145,6 +169,7 @@ export function parseTargetFile(
     credentials,
     profile: { ...lenientProfile, ...(raw.profile ?? {}) },
     loopback,
+    disposable: raw.disposable === true,
   };
   return {
     target,
@@ -153,6 +178,8 @@ export function parseTargetFile(
     rateLimit: raw.rateLimit ?? (loopback ? 0 : DEFAULT_RATE_LIMIT),
     ...optional("timeoutMs", raw.timeoutMs),
     ...optional("checkTimeoutMs", raw.checkTimeoutMs),
+    ...optional("deadlineMs", raw.deadline === undefined ? undefined : parseDuration(raw.deadline)),
+    ...optional("unresponsiveAfter", raw.unresponsiveAfter),
     file,
   };
 }
@@ -173,7 +200,27 @@ interface RawTarget {
   rateLimit?: number;
   timeoutMs?: number;
   checkTimeoutMs?: number;
+  deadline?: string;
+  unresponsiveAfter?: number;
+  disposable?: boolean;
   profile?: Partial<Profile>;
+}
+
+/** Dotted path of the first value that contains itself (through a YAML alias), if any. */
+function circularPath(data: unknown): string | undefined {
+  const ancestors = new Set<object>();
+  const walk = (value: unknown, path: string[]): string | undefined => {
+    if (value === null || typeof value !== "object") return undefined;
+    if (ancestors.has(value)) return path.join(".");
+    ancestors.add(value);
+    for (const [key, child] of Object.entries(value)) {
+      const found = walk(child, [...path, key]);
+      if (found !== undefined) return found;
+    }
+    ancestors.delete(value);
+    return undefined;
+  };
+  return walk(data, []);
 }
 
 function optional<K extends string, V>(key: K, value: V | undefined): { [P in K]?: V } {
@@ -235,6 +282,13 @@ function schemaProblems(errors: ErrorObject[]): TargetFileProblem[] {
       problem = { path, message: `must be one of ${(e.params.allowedValues as unknown[]).join(", ")}` };
     } else if (e.keyword === "pattern" && path.endsWith("Env")) {
       problem = { path, message: "must name an environment variable (upper-case letters, digits and _)" };
+    } else if (e.keyword === "maximum" && /(timeoutMs|TimeoutMs)$/.test(path)) {
+      problem = {
+        path,
+        message:
+          `must be at most ${e.params.limit} ms (about 24.8 days, the longest time limit Node can wait); ` +
+          "a larger value would silently become 1 ms. Give a smaller limit",
+      };
     } else if (e.keyword === "anyOf") {
       problem = {
         path,
@@ -315,6 +369,30 @@ function urlProblems(raw: RawTarget): TargetFileProblem[] {
       });
   }
   return out;
+}
+
+/** Largest time limit Node can wait (setTimeout's limit, about 24.8 days). */
+export const MAX_TIME_LIMIT_MS = 2 ** 31 - 1;
+
+/** "30m", "90s", "1h", "500ms" to milliseconds; undefined when it is none of these or over the limit. */
+export function parseDuration(text: string): number | undefined {
+  const m = /^\s*(\d+(?:\.\d+)?)\s*(ms|s|m|min|h)\s*$/.exec(text);
+  if (!m?.[1] || !m[2]) return undefined;
+  const unit = { ms: 1, s: 1000, m: 60_000, min: 60_000, h: 3_600_000 }[m[2]] ?? 1;
+  const ms = Math.round(Number(m[1]) * unit);
+  return ms >= 1 && ms <= MAX_TIME_LIMIT_MS ? ms : undefined;
+}
+
+function durationProblems(raw: RawTarget): TargetFileProblem[] {
+  if (raw.deadline === undefined || parseDuration(raw.deadline) !== undefined) return [];
+  return [
+    {
+      path: "deadline",
+      message:
+        `"${raw.deadline}" is not a duration the kit can wait; write a number and a unit (ms, s, m, h), ` +
+        `e.g. 30m, from 1 ms to ${MAX_TIME_LIMIT_MS} ms (about 24.8 days)`,
+    },
+  ];
 }
 
 function relationProblems(raw: RawTarget): TargetFileProblem[] {

@@ -100,8 +100,10 @@ describe("planRun", () => {
     for (const [id, action] of Object.entries(want)) expect(got[id], id).toBe(action);
   });
 
-  it("runs every safety class against a loopback target without allow or confirmation", () => {
-    const plan = planRun(checks, { target: fakeTarget({ credentials: { admin: cred(), viewer: cred() } }) });
+  it("runs every safety class against a disposable target without allow or confirmation", () => {
+    const plan = planRun(checks, {
+      target: fakeTarget({ credentials: { admin: cred(), viewer: cred() }, disposable: true }),
+    });
     const byId = Object.fromEntries(plan.entries.map((e) => [e.check.id, e.action]));
     expect(byId).toMatchObject({
       "config/quota-update": "run",
@@ -110,13 +112,27 @@ describe("planRun", () => {
     });
   });
 
+  it("takes loopback for no permission: a port-forward to production is on 127.0.0.1 too", () => {
+    const target = fakeTarget({ credentials: { admin: cred(), viewer: cred() }, loopback: true });
+    const plan = planRun(checks, { target });
+    const byId = Object.fromEntries(plan.entries.map((e) => [e.check.id, e.skipKind ?? e.action]));
+    expect(byId).toMatchObject({
+      "service/health": "run",
+      "config/quota-update": "safety",
+      "delete-task/by-type": "safety",
+      "token-quota/exhaust": "safety",
+    });
+    const reason = plan.entries.find((e) => e.check.id === "config/quota-update")?.reason;
+    expect(reason).toMatch(/--allow write .*"disposable: true"/);
+  });
+
   it.each([
     ["config/quota-update", /credentials for role admin \(add credentials\.admin to the target file\)/],
     ["auth/isolation", /a second tenant \(add otherTenant/],
     ["token-state/expiry", /a clock the kit can drive/],
     ["config/rdbms", /auth\.migration\.mode=rdbms \(add rdbmsTenant and rdbmsCustomerId/],
   ])("skips %s whose needs are unmet, with the reason", (id, reason) => {
-    const plan = planRun(checks, { target: fakeTarget() });
+    const plan = planRun(checks, { target: fakeTarget({ disposable: true }) });
     const entry = plan.entries.find((e) => e.check.id === id);
     expect(entry).toMatchObject({ action: "skip", skipKind: "needs" });
     expect(entry?.reason).toMatch(reason);

@@ -233,7 +233,7 @@ describe("runPlan classifies outcomes", () => {
       skipCause: "needs",
       reason: expect.stringMatching(/credentials\.admin/),
     });
-    expect(events.map((e) => `${e.type}:${e.index}/${e.total}`)).toEqual([
+    expect(events.map((e) => ("index" in e ? `${e.type}:${e.index}/${e.total}` : e.type))).toEqual([
       "check-started:0/3",
       "check-finished:0/3",
       "check-started:1/3",

@@ -30,6 +30,8 @@ function servedTarget(listening: Listening): Target {
     },
     profile: { ...referenceProfile },
     loopback: true,
+    // A reference started by this test: the kit may change it freely (loopback alone grants nothing).
+    disposable: true,
   };
 }
 

@@ -1,18 +1,32 @@
 // lckit run: certify a target (default: the embedded reference) and write a report. Thin: parsing and
 // printing only; planning, running and rendering live in src/runner and src/report.
 import { randomInt } from "node:crypto";
-import { isAbsolute, relative, resolve } from "node:path";
+import { accessSync, constants, existsSync, mkdirSync, realpathSync, rmSync, writeFileSync } from "node:fs";
+import { dirname, isAbsolute, join, relative, resolve } from "node:path";
 import { parseArgs } from "node:util";
 import type { RunResult } from "../../report/model.ts";
-import { exitCodeOf } from "../../report/verdict.ts";
+import { exitCodeOf, INTERRUPTED_EXIT_CODE } from "../../report/verdict.ts";
 import { writeReport } from "../../report/write.ts";
 import type { Check, Clock, Level, Safety } from "../../runner/check.ts";
+import { JOURNAL_FILE } from "../../runner/config-journal.ts";
 import { shellQuote } from "../../runner/context.ts";
 import { startEmbeddedTarget } from "../../runner/embedded.ts";
 import { type Plan, planRun } from "../../runner/plan.ts";
-import { type ProgressEvent, runPlan } from "../../runner/run.ts";
+import {
+  DEFAULT_DEADLINE_MS,
+  DEFAULT_UNRESPONSIVE_AFTER,
+  newRunId,
+  type ProgressEvent,
+  runPlan,
+} from "../../runner/run.ts";
 import { systemClock } from "../../runner/system-clock.ts";
-import { loadTargetFile, type TargetConfig, TargetFileError } from "../../runner/target-file.ts";
+import {
+  loadTargetFile,
+  MAX_TIME_LIMIT_MS,
+  parseDuration,
+  type TargetConfig,
+  TargetFileError,
+} from "../../runner/target-file.ts";
 import { type CliIo, UsageError } from "../io.ts";
 import type { Command } from "../main.ts";
 
@@ -29,20 +43,34 @@ Options:
   --suite S             run only this suite (repeatable)
   --check ID            run only this check id or glob, e.g. token-quota/* (repeatable)
   --level L             lowest level to run: MUST, SHOULD or MAY (default MAY: all)
-  --allow CLASSES       safety classes allowed against a non-loopback target, beyond read:
-                        write,destructive,quota (adds to "allow" of the target file)
+  --allow CLASSES       safety classes allowed beyond read: write,destructive,quota (adds to "allow"
+                        of the target file). Only the embedded reference and a target file with
+                        "disposable: true" need none; loopback is no permission (a port-forward to
+                        production is on 127.0.0.1 too)
   --confirm-tenant T    name the target's tenant to let destructive checks delete data in it
   --seed N              seed of the property checks (default: random, printed at start)
   --runs N              runs per property (default ${DEFAULT_RUNS})
   --path P              replay one property counterexample (with --check and --seed)
   --fault NAME          embedded reference only: switch on a seeded fault (repeatable)
   --list                print the plan (what would run, what is skipped and why); send nothing
-  --report-dir DIR      where reports go (default: reports)
+  --deadline D          time limit of the whole run, e.g. 30m, 90s, 2h (default 30m; "deadline" in
+                        the target file); when it passes the run stops like on Ctrl-C
+  --unresponsive-after N
+                        stop the run after N requests in a row time out or fail to connect
+                        ("target unresponsive"; the rest is reported as not run); default
+                        ${DEFAULT_UNRESPONSIVE_AFTER}, 0 never stops ("unresponsiveAfter" in the target file)
+  --report-dir DIR      where reports go (default: reports); checked before the run starts
   --format F            text (default) or json (the run result on stdout)
   --help                this text
 
+Ctrl-C or SIGTERM (or the deadline) stops the run: the running check ends, every configuration change
+the checks made is put back, and the report of what finished is written with the verdict INTERRUPTED.
+A second Ctrl-C quits at once. Configuration changes (customers, clients) are journalled before they are
+made, in <report dir>/<run id>/${JOURNAL_FILE}; after a kill -9, "lckit restore" puts them back.
+
 Exit codes: 0 conformant (also INCOMPLETE: nothing failed, but some MUST checks did not run),
-1 a MUST check failed, 2 usage or configuration error, 3 the run broke (a fault of the kit).
+1 a MUST check failed, 2 usage or configuration error, 3 the run broke (a fault of the kit),
+${INTERRUPTED_EXIT_CODE} interrupted (SIGINT, SIGTERM or the deadline; the report holds what finished).
 `;
 
 interface RunArgs {
@@ -59,6 +87,8 @@ interface RunArgs {
   list: boolean;
   reportDir: string;
   format: "text" | "json";
+  deadlineMs?: number;
+  unresponsiveAfter?: number;
 }
 
 export const command: Command = {
@@ -107,6 +137,15 @@ export function parseRunArgs(argv: string[]): RunArgs | "help" {
     );
   if (v.path !== undefined && !/^\d+(:\d+)*$/.test(v.path))
     throw new UsageError(`--path expects a fast-check path like 3:1:0, got "${v.path}"`);
+  const deadlineMs = v.deadline === undefined ? undefined : parseDuration(v.deadline);
+  if (v.deadline !== undefined && deadlineMs === undefined)
+    throw new UsageError(
+      `--deadline expects a number and a unit (ms, s, m, h), e.g. 30m, from 1 ms to ${MAX_TIME_LIMIT_MS} ms; got "${v.deadline}"`,
+    );
+  const unresponsiveAfter =
+    v["unresponsive-after"] === undefined
+      ? undefined
+      : integer("--unresponsive-after", v["unresponsive-after"], 0, 1000);
   if (v.fault && v.fault.length > 0 && v.target !== undefined)
     throw new UsageError(
       "--fault switches faults of the embedded reference; it cannot be used with --target",
@@ -125,6 +164,8 @@ export function parseRunArgs(argv: string[]): RunArgs | "help" {
     list: v.list ?? false,
     reportDir: v["report-dir"] ?? "reports",
     format,
+    ...(deadlineMs === undefined ? {} : { deadlineMs }),
+    ...(unresponsiveAfter === undefined ? {} : { unresponsiveAfter }),
   };
 }
 
@@ -147,6 +188,8 @@ function parse(argv: string[]) {
       list: { type: "boolean" },
       "report-dir": { type: "string" },
       format: { type: "string" },
+      deadline: { type: "string" },
+      "unresponsive-after": { type: "string" },
       help: { type: "boolean", short: "h" },
     },
   });
@@ -174,31 +217,54 @@ async function runCommand(args: RunArgs, io: CliIo): Promise<number> {
     return 0;
   }
 
+  // Every output path is checked before anything is sent: a report that cannot be written would lose the run.
+  const runId = newRunId();
+  const reportRoot = isAbsolute(args.reportDir) ? args.reportDir : resolve(io.cwd, args.reportDir);
+  const reportFolder = prepareReportFolder(reportRoot, runId);
+  // Only a live target outlives the process; the embedded reference's changes vanish with it.
+  const journalFile = prepared.config === undefined ? undefined : join(reportFolder, JOURNAL_FILE);
+
   const seed = args.seed ?? randomInt(0, 2 ** 31 - 1);
   const running = plan.entries.filter((e) => e.action === "run").length;
   const skipped = plan.entries.filter((e) => e.action === "skip" && e.skipKind !== "selection").length;
+  const deadlineMs = args.deadlineMs ?? prepared.config?.deadlineMs ?? DEFAULT_DEADLINE_MS;
   io.err(
     `lckit run: ${plan.target.name} (${plan.target.baseUrl}), ${running} checks to run, ${skipped} skipped; ` +
       `seed ${seed}${args.seed === undefined ? ` (random; replay with --seed ${seed})` : ""}, ${args.runs} runs per property\n`,
   );
+  if (journalFile !== undefined)
+    io.err(`configuration changes are journalled in ${displayPath(io.cwd, journalFile)}\n`);
   const progress = progressPrinter(io);
-  const result = await runPlan(plan, {
-    fetch: prepared.fetch,
-    clock: prepared.clock,
-    seed,
-    runs: args.runs,
-    ...(args.path === undefined ? {} : { replayPath: args.path }),
-    onProgress: progress.onEvent,
-    command: prepared.replayBase,
-    ...(prepared.config?.rateLimit ? { rateLimit: prepared.config.rateLimit } : {}),
-    ...(prepared.config?.timeoutMs === undefined ? {} : { timeoutMs: prepared.config.timeoutMs }),
-    ...(prepared.config?.checkTimeoutMs === undefined
-      ? {}
-      : { checkTimeoutMs: prepared.config.checkTimeoutMs }),
-  });
-  progress.done();
+  const interrupt = new AbortController();
+  const stopSignals = onSignals(io, interrupt);
+  let result: RunResult;
+  try {
+    result = await runPlan(plan, {
+      fetch: prepared.fetch,
+      clock: prepared.clock,
+      seed,
+      runs: args.runs,
+      runId,
+      ...(args.path === undefined ? {} : { replayPath: args.path }),
+      onProgress: progress.onEvent,
+      command: prepared.replayBase,
+      ...(prepared.config?.rateLimit ? { rateLimit: prepared.config.rateLimit } : {}),
+      ...(prepared.config?.timeoutMs === undefined ? {} : { timeoutMs: prepared.config.timeoutMs }),
+      ...(prepared.config?.checkTimeoutMs === undefined
+        ? {}
+        : { checkTimeoutMs: prepared.config.checkTimeoutMs }),
+      deadlineMs,
+      ...((args.unresponsiveAfter ?? prepared.config?.unresponsiveAfter) === undefined
+        ? {}
+        : { unresponsiveAfter: args.unresponsiveAfter ?? prepared.config?.unresponsiveAfter }),
+      signal: interrupt.signal,
+      ...(journalFile === undefined ? {} : { journalFile }),
+    });
+  } finally {
+    stopSignals();
+    progress.done();
+  }
 
-  const reportRoot = isAbsolute(args.reportDir) ? args.reportDir : resolve(io.cwd, args.reportDir);
   const written = writeReport(result, reportRoot);
   if (args.format === "json") io.out(`${JSON.stringify(result, null, 2)}\n`);
   else io.out(summaryText(result, displayPath(io.cwd, written.dir)));
@@ -206,7 +272,62 @@ async function runCommand(args: RunArgs, io: CliIo): Promise<number> {
   return exitCodeOf(result.verdict);
 }
 
-function readTarget(target: string, io: CliIo): TargetConfig {
+/** Kernel pseudo-filesystems: writing a report there hangs or spins instead of failing. */
+const pseudoFilesystems = ["/proc", "/sys", "/dev"];
+
+/** Creates <root>/<run id>/ and proves it writable, before the run; a UsageError (exit 2) otherwise. */
+export function prepareReportFolder(root: string, runId: string): string {
+  const refuse = (why: string): never => {
+    throw new UsageError(`--report-dir ${root} ${why}; give a writable directory (default: reports)`);
+  };
+  // Where the folder would really be: the nearest existing ancestor, symbolic links resolved.
+  let existing = root;
+  while (!existsSync(existing) && dirname(existing) !== existing) existing = dirname(existing);
+  let real = existing;
+  try {
+    real = realpathSync(existing);
+  } catch {
+    // unreadable: the write below says why
+  }
+  const under = pseudoFilesystems.find((p) => real === p || real.startsWith(`${p}/`));
+  if (under !== undefined) refuse(`is under ${under}, a kernel pseudo-filesystem where reports cannot live`);
+  const folder = join(root, runId);
+  try {
+    if (existsSync(existing)) accessSync(existing, constants.W_OK);
+    mkdirSync(folder, { recursive: true });
+    const probe = join(folder, ".write-test");
+    writeFileSync(probe, "");
+    rmSync(probe);
+  } catch (error) {
+    refuse(`is not writable (${(error as NodeJS.ErrnoException).code ?? String(error)})`);
+  }
+  return folder;
+}
+
+/** SIGINT/SIGTERM stop the run gracefully (the report of what finished is written); a second one quits at
+ *  once with the shell's code for it. Returns the function that removes the handlers. */
+function onSignals(io: CliIo, interrupt: AbortController): () => void {
+  const handlers = (["SIGINT", "SIGTERM"] as const).map((signal) => {
+    const handler = () => {
+      if (interrupt.signal.aborted) {
+        io.err(`\nlckit run: ${signal} again: quitting without a report\n`);
+        process.exit(signal === "SIGINT" ? 130 : 143);
+      }
+      io.err(
+        `\nlckit run: ${signal}: stopping; putting back configuration changes and writing the report of ` +
+          "what finished (send it again to quit at once)\n",
+      );
+      interrupt.abort(signal);
+    };
+    process.on(signal, handler);
+    return () => process.off(signal, handler);
+  });
+  return () => {
+    for (const off of handlers) off();
+  };
+}
+
+export function readTarget(target: string, io: CliIo): TargetConfig {
   const file = resolve(io.cwd, target);
   try {
     return loadTargetFile(file, io.env);
@@ -341,6 +462,16 @@ function progressPrinter(io: CliIo) {
   };
   return {
     onEvent(event: ProgressEvent) {
+      if (event.type === "run-stopping") {
+        clear();
+        io.err(`lckit run: stopping: ${event.interruption.message}; ${event.notRun} checks not run\n`);
+        return;
+      }
+      if (event.type === "restore") {
+        clear();
+        io.err(`${event.ok ? "restored" : "NOT RESTORED"}: ${event.message}\n`);
+        return;
+      }
       const counter = `[${event.index + 1}/${event.total}]`;
       if (event.type === "check-started") {
         if (io.isTty) {
@@ -384,6 +515,12 @@ function summaryText(result: RunResult, dir: string): string {
     );
   }
   if (failed.length > 20) lines.push(`  ... and ${failed.length - 20} more (see the report)`);
+  const left = result.configuration?.leftChanged ?? [];
+  if (left.length > 0)
+    lines.push(
+      `configuration left changed: ${left.join("; ")}`,
+      `  put it back with: lckit restore ${result.configuration?.journal ?? "<journal>"} --target <target file>`,
+    );
   lines.push(`report: ${dir}`, `verdict: ${result.verdict} (${result.verdictReason})`, "");
   return lines.join("\n");
 }

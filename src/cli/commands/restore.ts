@@ -1,0 +1,141 @@
+// lckit restore: puts back the configuration changes a run journalled and could not undo itself (it was
+// killed with -9, the machine went down). The journal holds what to put back; the credentials come from
+// the same target file as the run's, so the journal never holds a secret.
+import { resolve } from "node:path";
+import { parseArgs } from "node:util";
+import { createClient } from "../../client/index.ts";
+import { JournalError, markUndone, readJournal, undoChanges } from "../../runner/config-journal.ts";
+import { Redactor } from "../../runner/redact.ts";
+import { DEFAULT_REQUEST_TIMEOUT_MS } from "../../runner/run.ts";
+import { systemClock } from "../../runner/system-clock.ts";
+import { CheckScope, TargetTransport } from "../../runner/target-fetch.ts";
+import { TokenCache } from "../../runner/token-cache.ts";
+import { type CliIo, UsageError } from "../io.ts";
+import type { Command } from "../main.ts";
+import { readTarget } from "./run.ts";
+
+const HELP = `Usage: lckit restore JOURNAL --target FILE
+
+Puts back the configuration changes (customers, clients) that a run of lckit run made and did not undo,
+for example because it was killed with kill -9. JOURNAL is the journal.ndjson in the run's report folder
+(lckit run prints its path when it starts); FILE is the target file of that run, whose credentials the
+restore uses (the journal holds no secret). Changes are put back newest first; each one put back is
+marked in the journal, so running the command again is safe.
+
+Options:
+  --target FILE   the target file of the run (required)
+  --dry-run       print what would be put back; send nothing
+  --help          this text
+
+Exit codes: 0 everything is back (or nothing was left to do), 2 usage or configuration error,
+3 some changes could not be put back (the messages say why; run the command again once fixed).
+`;
+
+export const command: Command = {
+  summary: "put back the configuration changes a killed run left",
+  async run(argv, io) {
+    let parsed: ReturnType<typeof parse>;
+    try {
+      parsed = parse(argv);
+    } catch (error) {
+      throw new UsageError(
+        `${error instanceof Error ? error.message : String(error)}; see lckit restore --help`,
+      );
+    }
+    if (parsed.values.help) {
+      io.out(HELP);
+      return 0;
+    }
+    const [journalArg, ...extra] = parsed.positionals;
+    if (journalArg === undefined || extra.length > 0)
+      throw new UsageError(
+        "expected exactly one JOURNAL (the journal.ndjson of the run's report folder); see lckit restore --help",
+      );
+    if (parsed.values.target === undefined)
+      throw new UsageError(
+        "--target FILE is required: the target file of the run, for its URL and credentials (the journal holds no secret)",
+      );
+    return restore(resolve(io.cwd, journalArg), parsed.values.target, parsed.values["dry-run"] ?? false, io);
+  },
+};
+
+function parse(argv: string[]) {
+  return parseArgs({
+    args: argv,
+    strict: true,
+    allowPositionals: true,
+    options: {
+      target: { type: "string" },
+      "dry-run": { type: "boolean" },
+      help: { type: "boolean", short: "h" },
+    },
+  });
+}
+
+async function restore(file: string, targetFile: string, dryRun: boolean, io: CliIo): Promise<number> {
+  let journal: ReturnType<typeof readJournal>;
+  try {
+    journal = readJournal(file);
+  } catch (error) {
+    if (error instanceof JournalError) throw new UsageError(error.message);
+    throw error;
+  }
+  const config = readTarget(targetFile, io);
+  const { target } = config;
+  if (journal.header.target.baseUrl !== target.baseUrl)
+    throw new UsageError(
+      `the journal records changes to ${journal.header.target.baseUrl} (target "${journal.header.target.name}"), ` +
+        `but ${targetFile} points at ${target.baseUrl}; pass the target file of that run`,
+    );
+  const { pending } = journal;
+  if (pending.length === 0) {
+    io.out(`nothing to restore: every change journalled by run ${journal.header.runId} was put back\n`);
+    return 0;
+  }
+  if (dryRun) {
+    for (const e of [...pending].reverse())
+      io.out(
+        `would put back ${e.change.kind} ${e.change.kind === "client" ? `${e.change.clientId} of customer ` : ""}${e.change.customerId} (changed by ${e.check})\n`,
+      );
+    return 0;
+  }
+  const redactor = new Redactor();
+  for (const credential of Object.values(target.credentials)) redactor.addSecret(credential?.clientSecret);
+  const transport = new TargetTransport({
+    fetch: (request) => fetch(request),
+    redactor,
+    rateLimit: config.rateLimit,
+    timeoutMs: config.timeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS,
+  });
+  const scope = new CheckScope("lckit/restore");
+  const scoped = transport.bind(scope);
+  const client = createClient({ fetch: scoped, baseUrl: target.baseUrl, rdmUrl: target.rdmUrl });
+  const tokens = new TokenCache(target, redactor);
+  const clock = systemClock();
+  let outcomes: Awaited<ReturnType<typeof undoChanges>>;
+  try {
+    outcomes = await undoChanges(pending, {
+      putCustomer: (token, id, customer) => client.putCustomer(token, id, customer),
+      putClients: (token, id, clients) => client.putClients(token, id, clients),
+      token: (role) => tokens.token(role, scoped, clock, "lckit/restore"),
+    });
+  } finally {
+    scope.close();
+  }
+  markUndone(
+    file,
+    outcomes.filter((o) => o.ok).map((o) => o.entry.id),
+    "lckit restore",
+  );
+  for (const o of outcomes) io.out(`${o.ok ? "restored" : "NOT RESTORED"}: ${redactor.text(o.message)}\n`);
+  const failed = outcomes.filter((o) => !o.ok).length;
+  if (failed === 0) {
+    io.out(`every change of run ${journal.header.runId} is back (${outcomes.length})\n`);
+    return 0;
+  }
+  io.err(
+    `lckit restore: ${failed} of ${outcomes.length} changes could not be put back; fix what the messages ` +
+      "say and run the command again (the changes put back are marked in the journal)\n",
+  );
+  return 3;
+}
