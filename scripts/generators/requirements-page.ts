@@ -1,7 +1,33 @@
-// Renders requirements/catalogue.md from requirements/catalogue.yaml.
+// Renders requirements/catalogue.md from requirements/catalogue.yaml, and the enforcement table of
+// docs/assumptions.md (each assumption and the checks, contract nodes and event rules that hold it).
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { rule } from "../../src/events/rules.ts";
+import {
+  assumptionEnforcement,
+  openapiAssumptionNodes,
+  renderEnforcementSection,
+  withEnforcementSection,
+} from "../../src/requirements/assumption-audit.ts";
 import { loadCatalogue, renderCatalogueMarkdown } from "../../src/requirements/catalogue.ts";
+import { allChecks } from "../../suites/index.ts";
 import type { GeneratedFile } from "../generate.ts";
 
-export async function generate(_root: string): Promise<GeneratedFile[]> {
-  return [{ path: "requirements/catalogue.md", content: renderCatalogueMarkdown(loadCatalogue()) }];
+export async function generate(root: string): Promise<GeneratedFile[]> {
+  const catalogue = loadCatalogue();
+  const assumptionsPath = "docs/assumptions.md";
+  const rows = assumptionEnforcement(
+    catalogue,
+    allChecks,
+    openapiAssumptionNodes(join(root, "openapi")),
+    rule,
+  );
+  const page = withEnforcementSection(
+    readFileSync(join(root, assumptionsPath), "utf8"),
+    renderEnforcementSection(rows),
+  );
+  return [
+    { path: "requirements/catalogue.md", content: renderCatalogueMarkdown(catalogue) },
+    { path: assumptionsPath, content: page },
+  ];
 }

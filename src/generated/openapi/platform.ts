@@ -294,7 +294,7 @@ export interface components {
         /** @description The raw scroll identifier as text/plain. */
         ScrollIdText: string;
         /**
-         * @description Result status. The complete set is not shown by the document, so the set is open: observed values are listed as examples, any string is accepted.
+         * @description Result status. The complete set is not shown by the document, so the set is open: observed values are listed as examples, any string is accepted. (An open set is what the document says, not an assumption.)
          * @example LOOKUP_CREATED
          * @example MISSPELLED
          * @example AUTOMAPPED
