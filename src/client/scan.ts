@@ -100,14 +100,23 @@ export interface FullScanOptions extends FirstPageOptions {
   encoding?: ScrollIdEncoding;
   /** Hard cap on requests; default 1000. */
   maxPages?: number;
+  /** Hard cap on the page text a scan reads, in characters; default DEFAULT_SCAN_BYTES. A scan that never
+   *  ends with fat pages would otherwise hold every page until the heap is gone. Reaching it ends the scan
+   *  with "page-cap" (and `capped: "bytes"`). */
+  maxBytes?: number;
   /** Send the query parameters again on later pages (harmless where they are ignored). Default true. */
   repeatQuery?: boolean;
 }
+
+/** Page text one scan reads at most by default (see FullScanOptions.maxBytes). */
+export const DEFAULT_SCAN_BYTES = 24 * 1024 * 1024;
 
 export interface FullScanResult<R> {
   pages: ScanPageResult<R>[];
   records: R[];
   end: ScanEnd;
+  /** With end "page-cap": which cap was reached. */
+  capped?: "pages" | "bytes";
   /** The response that ended the scan with "error" or "malformed". */
   failure?: ApiResponse<unknown>;
 }
@@ -133,8 +142,13 @@ export async function* scanPages<E extends ScanEndpoint>(
   auth: Auth,
   endpoint: E,
   options: FullScanOptions = {},
-): AsyncGenerator<ScanPageResult<ScanRecord<E>>, { end: ScanEnd; failure?: ApiResponse<unknown> }> {
+): AsyncGenerator<
+  ScanPageResult<ScanRecord<E>>,
+  { end: ScanEnd; failure?: ApiResponse<unknown>; capped?: "pages" | "bytes" }
+> {
   const maxPages = options.maxPages ?? 1000;
+  const maxBytes = options.maxBytes ?? DEFAULT_SCAN_BYTES;
+  let bytes = 0;
   const encoding = options.encoding ?? "object";
   const query = options.query ?? {};
   const laterQuery = options.repeatQuery === false ? {} : query;
@@ -149,9 +163,11 @@ export async function* scanPages<E extends ScanEndpoint>(
     if (page.values.length === 0) return { end: "empty-page" };
     if (previous && page.scrollId === previous.scrollId && json === previous.json)
       return { end: "repeated-scroll-id" };
+    bytes += response.text.length;
     yield result;
     if (page.scrollId === undefined) return { end: "no-scroll-id" };
-    if (count >= maxPages) return { end: "page-cap" };
+    if (count >= maxPages) return { end: "page-cap", capped: "pages" };
+    if (bytes >= maxBytes) return { end: "page-cap", capped: "bytes" };
     previous = { scrollId: page.scrollId, json };
     response = await scanNext(config, auth, endpoint, page.scrollId, encoding, laterQuery);
   }
@@ -175,6 +191,7 @@ export async function scanAll<E extends ScanEndpoint>(
         end: next.value.end,
       };
       if (next.value.failure) result.failure = next.value.failure;
+      if (next.value.capped) result.capped = next.value.capped;
       return result;
     }
     pages.push(next.value);

@@ -18,9 +18,18 @@ export interface TokenRequestOptions {
   grantIn?: "body" | "query";
 }
 
+/** HTTP Basic client authentication as RFC 6749 §2.3.1 defines it: client id and secret are each encoded
+ *  with application/x-www-form-urlencoded (space as "+", "+" as %2B, ":" as %3A, "%" as %25) before they
+ *  are joined with ":" and Base64-encoded. A server decodes them back; a secret holding "+", "%" or ":"
+ *  only survives the trip this way. */
 export function basicAuthorization(credentials: ClientCredentials): string {
-  const raw = `${credentials.clientId}:${credentials.clientSecret}`;
+  const raw = `${formEncode(credentials.clientId)}:${formEncode(credentials.clientSecret)}`;
   return `Basic ${Buffer.from(raw, "utf8").toString("base64")}`;
+}
+
+/** application/x-www-form-urlencoded encoding of one value. */
+export function formEncode(value: string): string {
+  return new URLSearchParams([["", value]]).toString().slice(1);
 }
 
 export function requestToken(

@@ -1,9 +1,18 @@
 // Secrets never reach a report: credential values, tokens and secret-bearing fields become "[redacted]".
+// A target may echo a secret in any encoding, so every known secret is matched in every form it can take
+// (raw, percent- or form-encoded, JSON-escaped at any depth, HTML entities, inside any Base64 blob), and
+// fields and headers that carry credentials are redacted whatever their value.
+
+import { formEncode } from "../client/token.ts";
 
 export const REDACTED = "[redacted]";
 
-/** Headers whose whole value is a credential. */
+/** Headers whose whole value is a credential (besides names matching credentialHeaderName). */
 const secretHeaders = new Set(["authorization", "proxy-authorization", "cookie", "set-cookie", "x-api-key"]);
+/** Any other header whose name says it carries a credential (x-auth-token, x-client-secret, ...). CORS
+ *  headers name credentials without carrying one; WWW-Authenticate carries the challenge, not a secret. */
+const credentialHeaderName = /auth|token|secret|password|passwd|credential|session|api-?key|cookie/i;
+const notCredentialHeader = /^(?:access-control-|www-authenticate$)/i;
 
 /** Field names whose value is a secret, in JSON bodies, form bodies and query strings. */
 const secretFields = [
@@ -15,28 +24,95 @@ const secretFields = [
   "password",
   "accessToken",
   "refreshToken",
+  "authorization",
+  "Authorization",
 ];
 const fieldAlternation = secretFields.join("|");
-const jsonField = new RegExp(`("(?:${fieldAlternation})"\\s*:\\s*)"(?:[^"\\\\]|\\\\.)*"`, "g");
-const formField = new RegExp(`((?:^|[?&\\s])(?:${fieldAlternation})=)[^&\\s"]*`, "g");
+/** A secret field in JSON at any escaping depth: `"f":"v"`, `\"f\":\"v\"` (JSON inside a JSON string), ...
+ *  Group 2 is the run of backslashes before each quote, so the value ends at a quote escaped alike. */
+const jsonField = new RegExp(
+  `((\\\\*)"(?:${fieldAlternation})\\2"\\s*:\\s*\\2")((?:[^"\\\\]|\\\\[\\s\\S])*?)(\\2")`,
+  "g",
+);
+/** A secret field in a form body or query string, also percent-encoded once (`client_secret%3D...`). */
+const formField = new RegExp(`((?:^|[?&\\s;,])(?:${fieldAlternation})(?:=|%3[dD]))[^&\\s"'<>\\\\]*`, "g");
+/** An HTTP credential (RFC 7235 token68) after its scheme, wherever it appears (an echoed header in a
+ *  body, a debug field); an auth-param like `error="..."` is not a credential and is kept. */
+const schemeCredential = /\b(Basic|Bearer|Digest|Negotiate)(\s+|%20|\+)([A-Za-z0-9._~+/-]{8,}=*)/g;
+
+/** Secrets shorter than this are ignored: replacing every "abc" would destroy the evidence and protect
+ *  nothing. */
+const MIN_SECRET = 4;
+/** A Base64 fragment shorter than this could occur by chance. */
+const MIN_FRAGMENT = 8;
+const B64_SENTINEL = "\u0000b64\u0000";
+
+interface Known {
+  /** Longest run of letters and digits: every encoding of the secret but a full escape keeps it. */
+  anchor: string;
+  pattern: string;
+  /** Base64 fragments match only literally; other forms also as %XX, \uXXXX or &#..; escapes. */
+  escapable: boolean;
+}
+
+/** Text holding none of these cannot carry an escaped letter or digit. */
+const escapeMarker = /%[0-9a-fA-F]{2}|\\u[0-9a-fA-F]{4}|&#/;
 
 export class Redactor {
   private readonly secrets = new Set<string>();
+  private known: Known[] = [];
+  private readonly cache = new Map<string, RegExp>();
 
-  /** Remember a value that must never appear in evidence (a client secret, an access token). Very short
-   *  values are ignored: replacing every "a" would destroy the evidence without protecting anything. */
+  /** Remember a value that must never appear in evidence (a client secret, an access token). */
   addSecret(value: string | undefined): void {
-    if (value === undefined || value.length < 4) return;
+    if (value === undefined || value.length < MIN_SECRET || this.secrets.has(value)) return;
     this.secrets.add(value);
-    const encoded = encodeURIComponent(value);
-    if (encoded !== value) this.secrets.add(encoded);
+    this.known.push({ anchor: anchorOf(value), pattern: anyEncoding(value), escapable: true });
+    // Inside Base64 the secret may sit raw or encoded as a form or URL component would be.
+    for (const form of new Set([value, formEncode(value), encodeURIComponent(value)]))
+      for (const fragment of base64Fragments(form))
+        this.known.push({ anchor: anchorOf(fragment), pattern: fragmentPattern(fragment), escapable: false });
+    // Longest first, so a secret that contains another is replaced whole.
+    this.known.sort((a, b) => b.pattern.length - a.pattern.length);
+    this.cache.clear();
+  }
+
+  /** A client's credentials: the secret, and both Basic encodings of the pair (raw and RFC 6749 §2.3.1
+   *  form-encoded), so a Basic header echoed anywhere is caught even in exact form. */
+  addCredential(clientId: string, clientSecret: string | undefined): void {
+    if (clientSecret === undefined || clientSecret.length < MIN_SECRET) return;
+    this.addSecret(clientSecret);
+    for (const pair of basicPairs(clientId, clientSecret))
+      this.addSecret(Buffer.from(pair).toString("base64"));
+  }
+
+  /** How many distinct values are known (tests and diagnostics). */
+  get size(): number {
+    return this.secrets.size;
   }
 
   text(input: string): string {
-    let out = input.replace(jsonField, `$1"${REDACTED}"`).replace(formField, `$1${REDACTED}`);
-    // Longest first, so a secret that contains another is replaced whole.
-    for (const secret of [...this.secrets].sort((a, b) => b.length - a.length)) {
-      if (out.includes(secret)) out = out.split(secret).join(REDACTED);
+    let out = input
+      .replace(schemeCredential, (whole, scheme: string, space: string, credential: string) =>
+        // `error_description=` and the like are auth-params, not credentials.
+        /^[A-Za-z_-]+=$/.test(credential) ? whole : `${scheme}${space}${REDACTED}`,
+      )
+      .replace(
+        jsonField,
+        (_m, head: string, _q: string, _value: string, tail: string) => `${head}${REDACTED}${tail}`,
+      )
+      .replace(formField, `$1${REDACTED}`);
+    // Only the secrets that can be present are matched: bodies are large and usually hold none.
+    const escaped = escapeMarker.test(out);
+    const present = this.known.filter(
+      (k) => (k.escapable && escaped) || k.anchor === "" || out.includes(k.anchor),
+    );
+    const literal = present.filter((k) => k.escapable);
+    const base64 = present.filter((k) => !k.escapable);
+    if (literal.length > 0) out = out.replace(this.regex(literal), REDACTED);
+    if (base64.length > 0) {
+      out = out.replace(this.regex(base64), B64_SENTINEL);
+      if (out.includes(B64_SENTINEL)) out = widenBase64(out);
     }
     return out;
   }
@@ -44,7 +120,10 @@ export class Redactor {
   headers(headers: Record<string, string>): Record<string, string> {
     const out: Record<string, string> = {};
     for (const [name, value] of Object.entries(headers)) {
-      out[name] = secretHeaders.has(name.toLowerCase()) ? redactCredentialHeader(value) : this.text(value);
+      const lower = name.toLowerCase();
+      const credential =
+        secretHeaders.has(lower) || (credentialHeaderName.test(lower) && !notCredentialHeader.test(lower));
+      out[name] = credential ? redactCredentialHeader(value) : this.text(value);
     }
     return out;
   }
@@ -61,10 +140,156 @@ export class Redactor {
     }
     return value;
   }
+
+  private regex(entries: Known[]): RegExp {
+    const source = entries.map((k) => k.pattern).join("|");
+    let regex = this.cache.get(source);
+    if (!regex) {
+      regex = new RegExp(source, "g");
+      if (this.cache.size > 64) this.cache.clear();
+      this.cache.set(source, regex);
+    }
+    return regex;
+  }
+}
+
+function anchorOf(value: string): string {
+  return (value.match(/[A-Za-z0-9]+/g) ?? []).reduce((a, b) => (b.length > a.length ? b : a), "");
+}
+
+/** Every `id:secret` pair a Basic header can carry: raw, and each part form-encoded (RFC 6749 §2.3.1). */
+export function basicPairs(clientId: string, clientSecret: string): string[] {
+  return [...new Set([`${clientId}:${clientSecret}`, `${formEncode(clientId)}:${formEncode(clientSecret)}`])];
+}
+
+/** Values of secret fields found in a body (tokens a check obtained by itself), unescaped. */
+export function secretFieldValues(body: string): string[] {
+  const out = new Set<string>();
+  for (const m of body.matchAll(jsonField)) {
+    const raw = m[3];
+    if (!raw) continue;
+    out.add(raw);
+    let value = raw;
+    // Undo one JSON escaping level per backslash level (JSON inside a JSON string).
+    for (let depth = 0; depth < 4 && value.includes("\\"); depth++) {
+      try {
+        value = JSON.parse(`"${value}"`) as string;
+        out.add(value);
+      } catch {
+        break;
+      }
+    }
+  }
+  for (const m of body.matchAll(formField)) {
+    const raw = m[0].slice(m[1]?.length ?? 0);
+    if (!raw) continue;
+    out.add(raw);
+    try {
+      out.add(decodeURIComponent(raw.replace(/\+/g, " ")));
+    } catch {
+      // a malformed escape: the raw value is remembered already
+    }
+  }
+  return [...out];
 }
 
 /** Keeps the scheme ("Bearer", "Basic") so the evidence still shows how the request authenticated. */
 function redactCredentialHeader(value: string): string {
   const scheme = /^(\w+)\s+\S/.exec(value);
   return scheme ? `${scheme[1]} ${REDACTED}` : REDACTED;
+}
+
+// ------------------------------------------------------------------ one secret, every encoding
+
+const hexDigit = (d: string) => (/[a-f]/i.test(d) ? `[${d.toLowerCase()}${d.toUpperCase()}]` : d);
+const hexPattern = (n: number, width: number) =>
+  [...n.toString(16).padStart(width, "0")].map(hexDigit).join("");
+const escapeRegExp = (s: string) => s.replace(/[.*+?^${}()|[\]\\/-]/g, "\\$&");
+
+const namedEntities: Record<string, string[]> = {
+  "&": ["&amp;"],
+  "<": ["&lt;"],
+  ">": ["&gt;"],
+  '"': ["&quot;"],
+  "'": ["&apos;", "&#39;"],
+};
+
+/** One character in every form an encoder may give it: itself (JSON-escaped at any depth for `"`, `\`
+ *  and `/`), %XX per UTF-8 byte (also %25XX: encoded twice), `+` for a space, \uXXXX, HTML entities. */
+function charForms(char: string): string {
+  const forms = new Set<string>([escapeRegExp(char)]);
+  if (char === '"' || char === "\\" || char === "/") forms.add(`(?:\\\\)+${escapeRegExp(char)}`);
+  const bytes = [...Buffer.from(char, "utf8")];
+  forms.add(bytes.map((b) => `%(?:25)?${hexPattern(b, 2)}`).join(""));
+  if (char === " ") forms.add("\\+");
+  const units = [...Array(char.length).keys()].map((i) => char.charCodeAt(i));
+  forms.add(units.map((u) => `\\\\+u${hexPattern(u, 4)}`).join(""));
+  const code = char.codePointAt(0) ?? 0;
+  forms.add(`&#(?:0*${code}|[xX]0*${hexPattern(code, 1)});`);
+  for (const entity of namedEntities[char] ?? []) forms.add(escapeRegExp(entity));
+  return `(?:${[...forms].join("|")})`;
+}
+
+function anyEncoding(secret: string): string {
+  return [...secret].map(charForms).join("");
+}
+
+/** The stretch of base64(prefix + secret + suffix) that depends on the secret alone, for each of the three
+ *  byte alignments: found inside any Base64 blob that carries the secret (a Basic header of it, a token
+ *  wrapped in a base64 envelope). */
+function base64Fragments(secret: string): string[] {
+  const bytes = Buffer.from(secret, "utf8");
+  const out: string[] = [];
+  for (const align of [0, 1, 2]) {
+    const encoded = Buffer.concat([Buffer.alloc(align), bytes, Buffer.alloc(3)]).toString("base64");
+    const end = align + bytes.length;
+    // Character k of group g holds bits of these byte offsets.
+    const needs = (k: number): number[] => {
+      const g = Math.floor(k / 4) * 3;
+      return [[g], [g, g + 1], [g + 1, g + 2], [g + 2]][k % 4] ?? [];
+    };
+    let best = "";
+    let run = "";
+    for (let k = 0; k < encoded.length; k++) {
+      if (needs(k).every((b) => b >= align && b < end)) run += encoded[k];
+      else {
+        if (run.length > best.length) best = run;
+        run = "";
+      }
+    }
+    if (run.length > best.length) best = run;
+    if (best.length >= MIN_FRAGMENT) out.push(best);
+  }
+  return out;
+}
+
+/** A Base64 fragment in either alphabet (standard or URL-safe), also percent- or JSON-escaped. */
+function fragmentPattern(fragment: string): string {
+  return [...fragment]
+    .map((c) => {
+      if (c === "+") return "(?:\\+|-|%2[bB])";
+      if (c === "/") return "(?:/|_|(?:\\\\)+/|%2[fF])";
+      return c;
+    })
+    .join("");
+}
+
+const base64Char = /[A-Za-z0-9+/_-]/;
+
+/** Widens each marked fragment to its whole Base64 word, so no part of an encoded credential is left. */
+function widenBase64(text: string): string {
+  let out = "";
+  let from = 0;
+  for (;;) {
+    const at = text.indexOf(B64_SENTINEL, from);
+    if (at < 0) break;
+    let start = at;
+    while (start > from && base64Char.test(text[start - 1] ?? "")) start--;
+    let end = at + B64_SENTINEL.length;
+    while (end < text.length && base64Char.test(text[end] ?? "")) end++;
+    while (end < text.length && text[end] === "=") end++;
+    out += `${text.slice(from, start)}${REDACTED}`;
+    from = end;
+  }
+  return out + text.slice(from);
 }

@@ -1,13 +1,36 @@
-// The fetch a check sees: bound to the target, rate limited, time limited, recorded as redacted evidence.
-// A misbehaving target (hang, reset, garbage) becomes a CheckFailure naming the request, never a hang.
+// The fetch a check sees: bound to the target, rate limited, time limited, size limited, recorded as
+// redacted evidence. A misbehaving target (hang, reset, garbage, endless or huge answers) becomes a
+// CheckFailure naming the request, never a hang or an exhausted heap. Redirects are never followed.
 import { CheckFailure, type Exchange } from "./check.ts";
+import { ExchangeLog } from "./exchange-log.ts";
 import { RateLimiter } from "./rate-limit.ts";
-import type { Redactor } from "./redact.ts";
+import { type Redactor, secretFieldValues } from "./redact.ts";
 
 /** Evidence keeps short excerpts; the run's exchange log keeps bodies whole up to this size so the schema
  *  suite can validate them. */
 export const EVIDENCE_BODY_LIMIT = 4096;
 export const LOG_BODY_LIMIT = 256 * 1024;
+/** Largest answer the kit reads (a target file may raise it with maxResponseBytes). */
+export const DEFAULT_MAX_RESPONSE_BYTES = 8 * 1024 * 1024;
+/** Exchanges a check keeps for its evidence (the newest; the runner reports the last few). */
+export const SCOPE_EXCHANGES = 8;
+/** A request body above this goes on a connection of its own, closed afterwards: a target that stops
+ *  reading an oversized body leaves that connection broken, and no later check may inherit it. */
+export const ISOLATE_BODY_BYTES = 64 * 1024;
+/** Longest single wait for a 429's Retry-After, and the wait budget of one check for all of them. */
+export const MAX_RETRY_AFTER_MS = 10_000;
+export const RATE_LIMIT_WAIT_BUDGET_MS = 30_000;
+/** Retries of one request answered 429. */
+export const MAX_RATE_LIMIT_RETRIES = 3;
+/** Backoff before retrying an idempotent request after a reset or a 502/503/504. */
+export const RETRY_BACKOFF_MS = 250;
+
+/** Request headers a check may set to steer the transport; the transport strips them before sending.
+ *  `x-lckit-no-retry: 1`: answer a 429 or 5xx as it came (checks that judge 429s themselves);
+ *  `x-lckit-isolate: 1`: send on a connection of its own, closed afterwards (deliberately malformed
+ *  requests the size and JSON heuristics do not catch). */
+export const NO_RETRY_HEADER = "x-lckit-no-retry";
+export const ISOLATE_HEADER = "x-lckit-isolate";
 
 export interface TransportOptions {
   fetch: (request: Request) => Promise<Response>;
@@ -16,13 +39,24 @@ export interface TransportOptions {
   rateLimit?: number;
   /** Per-request limit, covering the answer's headers and body. */
   timeoutMs: number;
+  /** Largest answer body read, in bytes (default 8 MiB); a larger one fails the check. */
+  maxResponseBytes?: number;
+  /** Byte budget of the run's exchange log (the schema suite's input); default 16 MiB. */
+  logBytes?: number;
+  /** Checks whose 429s are findings, never waited out (default: the token-quota suite). */
+  judgesRateLimits?: (checkId: string) => boolean;
+  /** Waits before retries (tests inject a fast one). */
+  sleep?: (ms: number, signal: AbortSignal) => Promise<void>;
 }
 
-/** One check's window on the transport: its exchanges, and a switch that stops its requests once the
- *  check is over (a check that outlived its time limit must not keep talking to the target). */
+/** One check's window on the transport: its newest exchanges, and a switch that stops its requests once
+ *  the check is over (a check that outlived its time limit must not keep talking to the target). */
 export class CheckScope {
+  /** The newest SCOPE_EXCHANGES exchanges of the check (evidence), oldest first. */
   readonly exchanges: Exchange[] = [];
   requests = 0;
+  /** Time spent waiting out 429s, against RATE_LIMIT_WAIT_BUDGET_MS. */
+  rateLimitWaitMs = 0;
   private closed = false;
   private readonly controllers = new Set<AbortController>();
 
@@ -41,15 +75,43 @@ export class CheckScope {
     this.controllers.add(controller);
     return () => this.controllers.delete(controller);
   }
+
+  remember(exchange: Exchange): void {
+    this.exchanges.push(exchange);
+    if (this.exchanges.length > SCOPE_EXCHANGES) this.exchanges.shift();
+  }
+}
+
+/** How one attempt ended. */
+type Attempt =
+  | { kind: "response"; response: Response; body: Uint8Array; exchange: Exchange }
+  | { kind: "error"; error: unknown; exchange: Exchange; retryable: boolean };
+
+interface Outgoing {
+  url: string;
+  method: string;
+  headers: Headers;
+  body: Uint8Array | undefined;
+  bodyText: string | undefined;
 }
 
 export class TargetTransport {
-  readonly log: Exchange[] = [];
   requestsSent = 0;
   private readonly limiter: RateLimiter;
+  private readonly exchangeLog: ExchangeLog;
+  private readonly maxResponseBytes: number;
+  private readonly sleep: (ms: number, signal: AbortSignal) => Promise<void>;
 
   constructor(private readonly options: TransportOptions) {
     this.limiter = new RateLimiter(options.rateLimit);
+    this.exchangeLog = new ExchangeLog(options.logBytes);
+    this.maxResponseBytes = options.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES;
+    this.sleep = options.sleep ?? abortableSleep;
+  }
+
+  /** The run's exchanges the log still holds (bounded: see ExchangeLog), oldest first. */
+  get log(): readonly Exchange[] {
+    return this.exchangeLog.all();
   }
 
   bind(scope: CheckScope): typeof fetch {
@@ -59,16 +121,119 @@ export class TargetTransport {
   private async send(scope: CheckScope, original: Request): Promise<Response> {
     if (scope.isClosed())
       throw new Error(`check ${scope.checkId} sent ${original.method} ${original.url} after it finished`);
-    const requestBytes = original.body === null ? undefined : new Uint8Array(await original.arrayBuffer());
-    const requestText = requestBytes === undefined ? undefined : new TextDecoder().decode(requestBytes);
-    await this.limiter.acquire();
+    const body = original.body === null ? undefined : new Uint8Array(await original.arrayBuffer());
+    const headers = new Headers(original.headers);
+    const noRetry = headers.has(NO_RETRY_HEADER) || this.judgesRateLimits(scope.checkId);
+    const isolate = headers.has(ISOLATE_HEADER) || isMalformedOrLarge(headers, body);
+    headers.delete(NO_RETRY_HEADER);
+    headers.delete(ISOLATE_HEADER);
+    if (isolate) headers.set("connection", "close");
+    const outgoing: Outgoing = {
+      url: original.url,
+      method: original.method,
+      headers,
+      body,
+      bodyText: body === undefined ? undefined : new TextDecoder().decode(body),
+    };
+    const idempotent = ["GET", "HEAD", "OPTIONS"].includes(original.method.toUpperCase());
 
+    let note: string | undefined;
+    let rateLimitRetries = 0;
+    let transportRetried = false;
+    for (;;) {
+      const attempt = await this.attempt(scope, outgoing, note);
+      note = undefined;
+      if (attempt.kind === "error") {
+        if (idempotent && !transportRetried && attempt.retryable && !scope.isClosed()) {
+          transportRetried = true;
+          note = `retry of an idempotent request after: ${attempt.exchange.error}`;
+          this.annotate(attempt.exchange, "retried once (a connection-level failure before any answer)");
+          await this.wait(scope, RETRY_BACKOFF_MS);
+          continue;
+        }
+        if (scope.isClosed()) throw attempt.error;
+        const size = attempt.error instanceof ResponseTooLarge;
+        throw new CheckFailure(
+          `${outgoing.method} ${outgoing.url} failed: ${attempt.exchange.error}; ${
+            size
+              ? "the kit reads answers up to maxResponseBytes (target file) and reports larger ones"
+              : "the target must answer every request"
+          }`,
+          {
+            expected: size ? `an answer of at most ${this.maxResponseBytes} bytes` : "an HTTP response",
+            actual: attempt.exchange.error ?? "no answer",
+          },
+        );
+      }
+      const { response, exchange } = attempt;
+      const status = response.status;
+      if (
+        idempotent &&
+        !transportRetried &&
+        !noRetry &&
+        (status === 502 || status === 503 || status === 504)
+      ) {
+        transportRetried = true;
+        note = `retry of an idempotent request after ${status}`;
+        this.annotate(exchange, `${status}: retried once`);
+        await this.wait(scope, RETRY_BACKOFF_MS);
+        continue;
+      }
+      if (status === 429 && !noRetry && rateLimitRetries < MAX_RATE_LIMIT_RETRIES) {
+        const waitMs = retryAfterMs(response.headers.get("retry-after"));
+        const left = RATE_LIMIT_WAIT_BUDGET_MS - scope.rateLimitWaitMs;
+        if (waitMs <= Math.min(MAX_RETRY_AFTER_MS, left)) {
+          rateLimitRetries += 1;
+          scope.rateLimitWaitMs += waitMs;
+          note = `retry ${rateLimitRetries} after 429 (waited ${waitMs} ms)`;
+          this.annotate(exchange, `429: waited ${waitMs} ms, then retried`);
+          await this.wait(scope, waitMs);
+          continue;
+        }
+        this.annotate(
+          exchange,
+          `429 with Retry-After ${response.headers.get("retry-after") ?? "(none)"}: not retried, the wait ` +
+            `is beyond the kit's budget (${MAX_RETRY_AFTER_MS} ms a wait, ${RATE_LIMIT_WAIT_BUDGET_MS} ms a check)`,
+        );
+      }
+      if (status >= 300 && status < 400 && response.headers.has("location")) {
+        this.annotate(exchange, redirectNote(outgoing.url, response.headers.get("location") ?? ""));
+      }
+      return rebuild(response, attempt.body, outgoing.url);
+    }
+  }
+
+  private judgesRateLimits(checkId: string): boolean {
+    return (this.options.judgesRateLimits ?? ((id) => id.startsWith("token-quota/")))(checkId);
+  }
+
+  private async wait(scope: CheckScope, ms: number): Promise<void> {
+    const controller = new AbortController();
+    const untrack = scope.track(controller);
+    try {
+      await this.sleep(ms, controller.signal);
+    } finally {
+      untrack();
+    }
+  }
+
+  /** Adds a note to an exchange already stored (the log and the scope hold the same object). */
+  private annotate(exchange: Exchange, note: string): void {
+    exchange.note = exchange.note ? `${exchange.note}; ${note}` : note;
+  }
+
+  private async attempt(scope: CheckScope, outgoing: Outgoing, note: string | undefined): Promise<Attempt> {
+    await this.limiter.acquire();
+    if (scope.isClosed())
+      throw new Error(`check ${scope.checkId} sent ${outgoing.method} ${outgoing.url} after it finished`);
     const controller = new AbortController();
     const untrack = scope.track(controller);
     const { timeoutMs } = this.options;
     let timer: NodeJS.Timeout | undefined;
+    let timedOut = false;
     const deadline = new Promise<never>((_, reject) => {
       timer = setTimeout(() => {
+        timedOut = true;
         const error = new Error(`no complete answer within ${timeoutMs} ms`);
         controller.abort(error);
         reject(error);
@@ -78,11 +243,14 @@ export class TargetTransport {
     const aborted = new Promise<never>((_, reject) => {
       controller.signal.addEventListener("abort", () => reject(controller.signal.reason), { once: true });
     });
-    const request = new Request(original.url, {
-      method: original.method,
-      headers: original.headers,
-      body: requestBytes,
-      redirect: original.redirect,
+    deadline.catch(() => {});
+    aborted.catch(() => {});
+    const request = new Request(outgoing.url, {
+      method: outgoing.method,
+      headers: outgoing.headers,
+      body: outgoing.body,
+      // A redirect is the target's answer: shown, never followed (and never with credentials).
+      redirect: "manual",
       signal: controller.signal,
     });
 
@@ -92,52 +260,170 @@ export class TargetTransport {
     const exchange: Exchange = {
       check: scope.checkId,
       request: {
-        method: original.method,
-        url: original.url,
-        headers: headersOf(original.headers),
-        ...(requestText === undefined ? {} : { body: requestText }),
+        method: outgoing.method,
+        url: outgoing.url,
+        headers: headersOf(outgoing.headers),
+        ...(outgoing.bodyText === undefined ? {} : { body: outgoing.bodyText }),
       },
       durationMs: 0,
+      ...(note === undefined ? {} : { note }),
     };
+    let response: Response | undefined;
     try {
-      const response = await Promise.race([this.options.fetch(request), deadline, aborted]);
-      const body = new Uint8Array(await Promise.race([response.arrayBuffer(), deadline, aborted]));
+      response = await Promise.race([this.options.fetch(request), deadline, aborted]);
+      const head = response;
+      const body = await Promise.race([this.readBody(head), deadline, aborted]);
       exchange.response = {
-        status: response.status,
-        headers: headersOf(response.headers),
+        status: head.status,
+        headers: headersOf(head.headers),
         body: new TextDecoder().decode(body),
       };
       exchange.durationMs = Math.round(performance.now() - started);
-      this.store(scope, exchange);
-      return rebuild(response, body, original.url);
+      return { kind: "response", response: head, body, exchange: this.store(scope, exchange) };
     } catch (error) {
       exchange.durationMs = Math.round(performance.now() - started);
       exchange.error = describe(error);
-      this.store(scope, exchange);
-      if (scope.isClosed()) throw error;
-      throw new CheckFailure(
-        `${original.method} ${original.url} failed: ${exchange.error}; the target must answer every request`,
-        { expected: "an HTTP response", actual: exchange.error },
-      );
+      if (response && error instanceof ResponseTooLarge) {
+        exchange.response = {
+          status: response.status,
+          headers: headersOf(response.headers),
+          body: new TextDecoder().decode(error.excerpt),
+          bodyTruncated: true,
+        };
+      }
+      // A reset or refused connection before any answer may be a stale pooled connection: worth one
+      // retry for an idempotent request. A timeout is not (it would double the wait on a hanging target).
+      const retryable = response === undefined && !timedOut && !controller.signal.aborted;
+      return { kind: "error", error, exchange: this.store(scope, exchange), retryable };
     } finally {
       clearTimeout(timer);
       untrack();
     }
   }
 
-  private store(scope: CheckScope, exchange: Exchange): void {
+  /** Reads the body as it streams, stopping at the size limit (announced or actual). */
+  private async readBody(response: Response): Promise<Uint8Array> {
+    const limit = this.maxResponseBytes;
+    const announced = Number(response.headers.get("content-length"));
+    // Cancelling the body closes the connection; the request's signal is left alone, as the target did
+    // answer (a too-large answer is no sign of an unresponsive target).
+    if (Number.isFinite(announced) && announced > limit) {
+      await response.body?.cancel().catch(() => {});
+      throw new ResponseTooLarge(limit, new Uint8Array(), `announced Content-Length ${announced}`);
+    }
+    if (response.body === null) return new Uint8Array();
+    const reader = response.body.getReader();
+    const chunks: Uint8Array[] = [];
+    let size = 0;
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      size += value.byteLength;
+      if (size > limit) {
+        chunks.push(value);
+        const excerpt = concat(chunks, EVIDENCE_BODY_LIMIT);
+        await reader.cancel().catch(() => {});
+        throw new ResponseTooLarge(limit, excerpt, `more than ${limit} bytes arrived`);
+      }
+      chunks.push(value);
+    }
+    return concat(chunks, size);
+  }
+
+  private store(scope: CheckScope, exchange: Exchange): Exchange {
     // Tokens a check obtains by itself are secrets too: remember them so a later echo (an error message,
     // a failure text) is redacted as well.
     for (const body of [exchange.response?.body, exchange.request.body]) {
-      if (body) for (const secret of secretValues(body)) this.options.redactor.addSecret(secret);
+      if (body) for (const secret of secretFieldValues(body)) this.options.redactor.addSecret(secret);
     }
     const redacted = redactExchange(exchange, this.options.redactor, LOG_BODY_LIMIT);
-    this.log.push(redacted);
-    scope.exchanges.push(redacted);
+    this.exchangeLog.add(redacted);
+    scope.remember(redacted);
+    return redacted;
   }
 }
 
-/** Redacts then caps bodies (redacting first, so a cut never leaves half a secret). */
+/** The answer was larger than the kit reads. */
+export class ResponseTooLarge extends Error {
+  override name = "ResponseTooLarge";
+  constructor(
+    readonly limit: number,
+    readonly excerpt: Uint8Array,
+    how: string,
+  ) {
+    super(
+      `the answer exceeded the kit's size limit of ${limit} bytes (maxResponseBytes; ${how}); stopped reading`,
+    );
+  }
+}
+
+/** Bodies that may leave a connection in a state the target no longer reads: large ones, and JSON that
+ *  does not parse (the kit sends those only on purpose). */
+function isMalformedOrLarge(headers: Headers, body: Uint8Array | undefined): boolean {
+  if (body === undefined) return false;
+  if (body.byteLength > ISOLATE_BODY_BYTES) return true;
+  if (!/json/i.test(headers.get("content-type") ?? "") || body.byteLength === 0) return false;
+  try {
+    JSON.parse(new TextDecoder("utf-8", { fatal: true }).decode(body));
+    return false;
+  } catch {
+    return true;
+  }
+}
+
+/** Retry-After in ms: delta-seconds or an HTTP date; absent or unreadable: one second. */
+export function retryAfterMs(value: string | null, now: number = Date.now()): number {
+  if (value === null || value.trim() === "") return 1000;
+  const trimmed = value.trim();
+  if (/^\d+$/.test(trimmed)) return Number(trimmed) * 1000;
+  const date = Date.parse(trimmed);
+  return Number.isNaN(date) ? 1000 : Math.max(0, date - now);
+}
+
+function redirectNote(from: string, location: string): string {
+  let target: URL | undefined;
+  try {
+    target = new URL(location, from);
+  } catch {
+    return `redirect to an unreadable Location (${location}): not followed`;
+  }
+  const cross = target.origin !== new URL(from).origin;
+  return `redirect to ${cross ? "another origin" : "the same origin"} (${target.origin}${target.pathname}): not followed; the kit never follows redirects${cross ? ", and never sends credentials to another origin" : ""}`;
+}
+
+function abortableSleep(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal.aborted) return reject(signal.reason);
+    const timer = setTimeout(() => {
+      signal.removeEventListener("abort", onAbort);
+      resolve();
+    }, ms);
+    const onAbort = () => {
+      clearTimeout(timer);
+      reject(signal.reason);
+    };
+    signal.addEventListener("abort", onAbort, { once: true });
+  });
+}
+
+function concat(chunks: Uint8Array[], max: number): Uint8Array {
+  const total = Math.min(
+    max,
+    chunks.reduce((n, c) => n + c.byteLength, 0),
+  );
+  const out = new Uint8Array(total);
+  let at = 0;
+  for (const chunk of chunks) {
+    if (at >= total) break;
+    const part = chunk.subarray(0, total - at);
+    out.set(part, at);
+    at += part.byteLength;
+  }
+  return out;
+}
+
+/** Redacts then caps bodies. The body is first cut with a margin (redacting 8 MB would cost more than
+ *  it shows), redacted, then cut to the limit: a secret cut by the first cut lies past the second. */
 export function redactExchange(exchange: Exchange, redactor: Redactor, limit: number): Exchange {
   const out: Exchange = {
     ...(exchange.check === undefined ? {} : { check: exchange.check }),
@@ -149,12 +435,17 @@ export function redactExchange(exchange: Exchange, redactor: Redactor, limit: nu
     durationMs: exchange.durationMs,
   };
   if (exchange.request.body !== undefined) {
-    const body = cap(redactor.text(exchange.request.body), limit);
+    const body = cap(
+      redactor.text(precut(exchange.request.body, limit)),
+      limit,
+      exchange.request.body.length,
+    );
     out.request.body = body.text;
     if (body.truncated || exchange.request.bodyTruncated) out.request.bodyTruncated = true;
   }
   if (exchange.response) {
-    const body = cap(redactor.text(exchange.response.body), limit);
+    const whole = exchange.response.body;
+    const body = cap(redactor.text(precut(whole, limit)), limit, whole.length);
     out.response = {
       status: exchange.response.status,
       headers: redactor.headers(exchange.response.headers),
@@ -163,32 +454,22 @@ export function redactExchange(exchange: Exchange, redactor: Redactor, limit: nu
     if (body.truncated || exchange.response.bodyTruncated) out.response.bodyTruncated = true;
   }
   if (exchange.error !== undefined) out.error = redactor.text(exchange.error);
+  if (exchange.note !== undefined) out.note = redactor.text(exchange.note);
   return out;
 }
 
-const secretValue =
-  /"(?:access_token|refresh_token|client_secret|clientSecret)"\s*:\s*"((?:[^"\\]|\\.)*)"|(?:^|&)(?:client_secret|access_token)=([^&]*)/g;
+/** Room past the limit for the longest encoded secret, so the second cut removes any half-secret. */
+const REDACTION_MARGIN = 16 * 1024;
 
-function secretValues(body: string): string[] {
-  const out: string[] = [];
-  for (const m of body.matchAll(secretValue)) {
-    const raw = m[1] ?? m[2];
-    if (raw === undefined) continue;
-    out.push(raw);
-    if (m[2] !== undefined) {
-      try {
-        out.push(decodeURIComponent(raw.replace(/\+/g, " ")));
-      } catch {
-        // a malformed escape: the raw value is remembered already
-      }
-    }
-  }
-  return out;
+function precut(text: string, limit: number): string {
+  return text.length > limit + REDACTION_MARGIN ? text.slice(0, limit + REDACTION_MARGIN) : text;
 }
 
-function cap(text: string, limit: number): { text: string; truncated: boolean } {
-  if (text.length <= limit) return { text, truncated: false };
-  return { text: `${text.slice(0, limit)}… [${text.length - limit} more characters]`, truncated: true };
+function cap(text: string, limit: number, originalLength: number): { text: string; truncated: boolean } {
+  if (text.length <= limit && originalLength <= limit + REDACTION_MARGIN) return { text, truncated: false };
+  if (text.length <= limit) return { text, truncated: true };
+  const more = Math.max(text.length, originalLength) - limit;
+  return { text: `${text.slice(0, limit)}… [${more} more characters]`, truncated: true };
 }
 
 function headersOf(headers: Headers): Record<string, string> {

@@ -1,5 +1,7 @@
 // One access token per credential role for the whole run, fetched with client_credentials and Basic auth
-// (docs/assumptions.md, TOKEN-ENDPOINT), renewed when the target's clock says it expired.
+// (docs/assumptions.md, TOKEN-ENDPOINT; id and secret form-encoded first, RFC 6749 §2.3.1), renewed when the target's clock says it expired.
+
+import { basicAuthorization } from "../client/token.ts";
 import { CheckFailure, type Clock, type CredentialRole, type Target } from "./check.ts";
 import type { Redactor } from "./redact.ts";
 
@@ -17,7 +19,12 @@ export class TokenCache {
   constructor(
     private readonly target: Target,
     private readonly redactor: Redactor,
-  ) {}
+  ) {
+    // Every form a credential can take on the wire (the secret, both Basic encodings of the pair) is known
+    // to the redactor before the first request, whatever the target echoes.
+    for (const credential of Object.values(target.credentials))
+      if (credential) redactor.addCredential(credential.clientId, credential.clientSecret);
+  }
 
   reset(): void {
     this.cache.clear();
@@ -34,11 +41,10 @@ export class TokenCache {
           `and which the check does not declare in needs.roles; declare it so planning can skip the check`,
       );
     const url = `${this.target.baseUrl.replace(/\/+$/, "")}/oauth/token`;
-    const basic = Buffer.from(`${credential.clientId}:${credential.clientSecret}`).toString("base64");
     const response = await fetch(url, {
       method: "POST",
       headers: {
-        authorization: `Basic ${basic}`,
+        authorization: basicAuthorization(credential),
         "content-type": "application/x-www-form-urlencoded",
         accept: "application/json",
       },
