@@ -5,7 +5,10 @@ import fc from "fast-check";
 import { ovChangedTypes } from "./event-message.ts";
 import { type EventTypeInfo, eventSchemas, type ObjectKind } from "./event-schemas.ts";
 
+import { nestedAttributeValue } from "./nested-values.ts";
+
 export { type Mutation, mutations } from "./mutations.ts";
+export { nestedAttributeValue };
 
 /** One message in the kit's envelope form (an NDJSON line is JSON.stringify of it). */
 export interface EventMessage {
@@ -22,6 +25,13 @@ export interface MessageFilter {
   kinds?: readonly MessageKind[];
   /** Whether the objectVersion header is sent (default: sometimes). */
   objectVersion?: "always" | "never" | "sometimes";
+  /**
+   * "any" (default): every shape the document allows, also where the kit has a preference (deltas as a
+   * delta message, a bare delta collection or another object; fallbacks whose URI travels only in the
+   * sourceObjectUri header; deeply nested and reference attribute values). "preferred": the kit's
+   * preferred shapes only, for mutations that edit one of their fields.
+   */
+  shapes?: "any" | "preferred";
 }
 
 const uriId = fc.stringMatching(/^[0-9A-Za-z]{7}$/);
@@ -60,9 +70,35 @@ const attributeValue = fc.record(
   { requiredKeys: ["type", "ov", "value"] },
 );
 
-const attributes = fc.dictionary(attributeName, fc.array(attributeValue, { minLength: 1, maxLength: 2 }), {
-  maxKeys: 3,
-});
+/** A reference attribute's value: nested attributes and the referenced entity and relation. */
+const referenceValue = fc.record({ entity: uriId, relation: uriId }).map(({ entity, relation }) => ({
+  type: "configuration/entityTypes/HCP/attributes/Workplace",
+  ov: true,
+  value: { Name: [{ type: "configuration/entityTypes/HCO/attributes/Name", ov: true, value: "Clinic" }] },
+  uri: `entities/e1/attributes/Workplace/${relation}`,
+  refEntity: { objectURI: `entities/${entity}`, type: "configuration/entityTypes/HCO" },
+  refRelation: { objectURI: `relations/${relation}`, type: "configuration/relationTypes/Workplace" },
+}));
+
+const plainAttributes = fc.dictionary(
+  attributeName,
+  fc.array(attributeValue, { minLength: 1, maxLength: 2 }),
+  { maxKeys: 3 },
+);
+
+/** Attributes, now and then with a deeply nested value (up to 120 levels) or a reference attribute. */
+const attributes = fc
+  .tuple(
+    plainAttributes,
+    fc.option(fc.integer({ min: 1, max: 120 }), { nil: undefined, freq: 4 }),
+    fc.option(lookupError, { nil: undefined }),
+    fc.option(referenceValue, { nil: undefined, freq: 3 }),
+  )
+  .map(([plain, depth, error, reference]) => ({
+    ...plain,
+    ...(depth === undefined ? {} : { Address: [nestedAttributeValue(depth, error)] }),
+    ...(reference === undefined ? {} : { Workplace: [reference] }),
+  }));
 
 const crosswalk = fc.record({
   uri: uriId.map((id) => `entities/e1/crosswalks/${id}`),
@@ -200,12 +236,26 @@ const objectByKind: Record<ObjectKind, fc.Arbitrary<Record<string, unknown>>> = 
   "change-request": changeRequestObject,
 };
 
-const deltaValue = fc.record({
+const plainDeltaValue = fc.record({
   value: fc.string({ maxLength: 12 }),
   ov: fc.boolean(),
   id: uriId,
   sources: fc.array(sourceType, { minLength: 1, maxLength: 2 }),
 });
+
+/** A reference attribute's value in a delta: seen without value and sources. */
+const referenceDeltaValue = fc
+  .record({ ov: fc.boolean(), id: uriId, entity: uriId })
+  .map(({ ov, id, entity }) => ({
+    ov,
+    id,
+    refEntity: { objectURI: `entities/${entity}` },
+  }));
+
+const deltaValue = fc.oneof(
+  { weight: 3, arbitrary: plainDeltaValue },
+  { weight: 1, arbitrary: referenceDeltaValue },
+);
 
 const deltaItem = fc.oneof(
   fc.record({ type: fc.constant("ATTRIBUTE_REMOVED"), attributeType: attributeName, oldValue: deltaValue }),
@@ -213,10 +263,37 @@ const deltaItem = fc.oneof(
   fc.record({ attributeType: attributeName, oldValue: deltaValue }).map((item) => ({
     type: "ATTRIBUTE_CHANGED",
     ...item,
-    newValue: { ...item.oldValue, value: `${item.oldValue.value}+` },
+    newValue: { ...item.oldValue, id: `${item.oldValue.id}+` },
   })),
   fc.record({ type: fc.constant("ATTRIBUTE_ADDED"), attributeType: attributeName, newValue: deltaValue }),
 );
+
+/** The table's deltaCollection on its own, as vendors send it for deltas. */
+const deltaCollection = fc
+  .record({ ovChanged: fc.boolean(), delta: fc.array(deltaItem, { minLength: 1, maxLength: 3 }) })
+  .map(({ ovChanged, delta }) => ({ ovChanged, delta }));
+
+/** Any other object: the document does not show the structure of deltas. */
+const otherDeltas = fc.dictionary(
+  fc.constantFrom("attributes", "changes", "itemsTotal", "eventId", "crosswalks", "meta"),
+  fc.jsonValue({ maxDepth: 2 }),
+  { maxKeys: 4 },
+);
+
+/** The deltas member in every legal shape ("any") or the kit's preferred one for the type. */
+function deltasFor(
+  type: string,
+  uri: string,
+  shapes: "any" | "preferred",
+): fc.Arbitrary<Record<string, unknown>> {
+  const message = entityChangedDelta(uri);
+  if (shapes === "preferred") {
+    return type === "ENTITY_CHANGED"
+      ? message
+      : fc.record({ attributes: fc.constant({}), itemsTotal: fc.nat({ max: 5 }) });
+  }
+  return fc.oneof(message, deltaCollection, otherDeltas);
+}
 
 /** The ENTITY_CHANGED delta message (every field of the document's table) for an entity URI. */
 export function entityChangedDelta(uri: string): fc.Arbitrary<Record<string, unknown>> {
@@ -252,7 +329,11 @@ export function kindsOf(info: EventTypeInfo): MessageKind[] {
   return info.objectKind === "change-request" ? ["name-only"] : ["snapshot", "deltas", "large-object"];
 }
 
-function payloadFor(info: EventTypeInfo, kind: MessageKind): fc.Arbitrary<Record<string, unknown>> {
+function payloadFor(
+  info: EventTypeInfo,
+  kind: MessageKind,
+  shapes: "any" | "preferred",
+): fc.Arbitrary<Record<string, unknown>> {
   const type = info.type;
   const ov = ovChangedTypes.has(type);
   const splitUris = fc.array(
@@ -266,31 +347,28 @@ function payloadFor(info: EventTypeInfo, kind: MessageKind): fc.Arbitrary<Record
         .option(object, { nil: undefined })
         .map((value) => (value ? { type, object: value } : { type }));
     case "snapshot":
+      // exceededQueueSizeLimit true marks the fallback, sent without object: never on a snapshot.
       return fc
-        .record(
-          {
-            object,
-            ovChanged: fc.boolean(),
-            exceededQueueSizeLimit: fc.constant(true as const),
-            uris: splitUris,
-          },
-          { requiredKeys: ["object"] },
-        )
-        .map(({ object: value, ovChanged, exceededQueueSizeLimit, uris }) => ({
+        .record({ object, ovChanged: fc.boolean(), uris: splitUris }, { requiredKeys: ["object"] })
+        .map(({ object: value, ovChanged, uris }) => ({
           type,
           object: value,
           ...(ov && ovChanged !== undefined ? { ovChanged } : {}),
-          ...(exceededQueueSizeLimit ? { exceededQueueSizeLimit } : {}),
           ...(type === "ENTITIES_SPLITTED" ? { uris: uris ?? ["entities/0000000"] } : {}),
         }));
     case "deltas":
-      return object
-        .map((value) => String(value.uri))
-        .chain((uri) =>
-          (type === "ENTITY_CHANGED"
-            ? entityChangedDelta(uri)
-            : fc.record({ attributes: fc.constant({}), itemsTotal: fc.nat({ max: 5 }) })
-          ).map((deltas) => ({ type, uri, deltas })),
+      return fc
+        .tuple(
+          object.map((value) => String(value.uri)),
+          splitUris,
+        )
+        .chain(([uri, uris]) =>
+          deltasFor(type, uri, shapes).map((deltas) => ({
+            type,
+            uri,
+            deltas,
+            ...(type === "ENTITIES_SPLITTED" ? { uris } : {}),
+          })),
         );
     case "large-object":
       return fc
@@ -330,10 +408,11 @@ export function eventMessage(filter: MessageFilter = {}): fc.Arbitrary<EventMess
         return info;
       })
     : documentedTypes();
+  const shapes = filter.shapes ?? "any";
   const choices = infos.flatMap((info) =>
     kindsOf(info)
       .filter((kind) => !filter.kinds || filter.kinds.includes(kind))
-      .map((kind) => payloadFor(info, kind)),
+      .map((kind) => payloadFor(info, kind, shapes)),
   );
   if (choices.length === 0) throw new Error("eventMessage: no type/kind combination matches the filter");
   const version =
@@ -342,15 +421,52 @@ export function eventMessage(filter: MessageFilter = {}): fc.Arbitrary<EventMess
       : filter.objectVersion === "never"
         ? fc.constant(undefined)
         : fc.option(fc.nat({ max: 1_000_000 }), { nil: undefined });
-  return fc.tuple(fc.oneof(...choices), version, uriId).map(([payload, objectVersion, fallback]) => ({
-    headers: {
-      tenantId: "acme",
-      eventType: payload.type,
-      sourceObjectUri: payloadUri(payload) ?? `changeRequests/${fallback}`,
-      ...(objectVersion === undefined ? {} : { objectVersion }),
-    },
-    payload,
-  }));
+  // A fallback may carry its object URI only in the sourceObjectUri header (the document does not say where).
+  const uriInHeaderOnly = shapes === "any" ? fc.boolean() : fc.constant(false);
+  return fc
+    .tuple(fc.oneof(...choices), version, uriId, uriInHeaderOnly)
+    .map(([payload, objectVersion, fallback, headerOnly]) => {
+      const headers = {
+        tenantId: "acme",
+        eventType: payload.type,
+        sourceObjectUri: payloadUri(payload) ?? `changeRequests/${fallback}`,
+        ...(objectVersion === undefined ? {} : { objectVersion }),
+      };
+      if (headerOnly && payload.exceededQueueSizeLimit === true && !("object" in payload)) {
+        const { uri: _uri, ...rest } = payload;
+        return { headers, payload: rest };
+      }
+      return { headers, payload };
+    });
+}
+
+/** Event types vendors send beyond the document's table and its unsupported list. */
+export const unlistedTypes = ["ENTITY_MERGE_FAILED", "POTENTIAL_MATCH_REVIEWED", "WORKFLOW_TASK_ASSIGNED"];
+
+/** A message of a type in neither of the document's lists: legal, reported as a warning only. */
+export function unlistedTypeMessage(): fc.Arbitrary<EventMessage> {
+  return fc
+    .record({ type: fc.constantFrom(...unlistedTypes), id: uriId, reason: fc.string({ maxLength: 20 }) })
+    .map(({ type, id, reason }) => ({
+      headers: { tenantId: "acme", eventType: type, sourceObjectUri: `entities/${id}` },
+      payload: { type, uri: `entities/${id}`, details: { reason } },
+    }));
+}
+
+/** Keys in reverse order at every level: the same data as another producer might serialize it. */
+function reversedKeys(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(reversedKeys);
+  if (value === null || typeof value !== "object") return value;
+  return Object.fromEntries(
+    Object.entries(value as Record<string, unknown>)
+      .reverse()
+      .map(([key, item]) => [key, reversedKeys(item)]),
+  );
+}
+
+/** The payload serialized again with other key order and spacing: a redelivery, not a new message. */
+export function reserialized(payload: Record<string, unknown>, indent: number): string {
+  return JSON.stringify(reversedKeys(payload), null, indent);
 }
 
 /** The NDJSON line of a message. */

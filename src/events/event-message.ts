@@ -1,7 +1,8 @@
 // Checks one event message on its own: JSON, headers, payload against its type's schema, the streaming
 // configuration (filtering fields, payload type, large objects) and header/payload agreement.
 
-import { describeValue, type EventProblem } from "./event-problem.ts";
+import { canonicalJson } from "./canonical-json.ts";
+import { describeValue, type EventProblem, type Severity, safeProblem } from "./event-problem.ts";
 import { type EventTypeInfo, eventSchemas } from "./event-schemas.ts";
 import { filteringProblems, pointer } from "./filtering-fields.ts";
 import { rule } from "./rules.ts";
@@ -16,10 +17,20 @@ import type { RawMessage } from "./transport.ts";
 export interface CheckOptions {
   /** The streaming configuration the stream was produced with; absent: configuration-dependent rules are skipped. */
   config?: StreamingConfig;
+  /**
+   * Deepest nesting of objects and arrays inspected (default 512). A deeper message is reported for its
+   * own line and not inspected further, so no input can exhaust the stack and the run goes on.
+   */
+  maxDepth?: number;
 }
 
-/** How the payload is built: snapshot (object), deltas, large-object fallback, or a change request's name only. */
-export type PayloadKind = "snapshot" | "deltas" | "large-object" | "name-only";
+export const defaultMaxDepth = 512;
+
+/**
+ * How the payload is built: snapshot (object), deltas, large-object fallback (no object, exceededQueueSizeLimit),
+ * a change request's name only, or none of these.
+ */
+export type PayloadKind = "snapshot" | "deltas" | "large-object" | "name-only" | "none";
 
 /** What the stream rules need from a message (no copy of the message is kept). */
 export interface MessageFacts {
@@ -27,9 +38,7 @@ export interface MessageFacts {
   uri?: string;
   objectVersion?: number;
   kind?: PayloadKind;
-  /** The message as it came, for contentTextOf (no copy is made: the stream rules hash it at once). */
-  body?: string;
-  envelope?: boolean;
+  /** The parsed payload, for contentTextOf (the stream rules fingerprint it at once and keep nothing else). */
   payload?: unknown;
 }
 
@@ -60,19 +69,53 @@ function addProblem(
   ruleId: string,
   keyword: string,
   message: string,
+  severity: Severity = "error",
 ): void {
-  problems.push({ position, instancePath, rule: ruleId, keyword, message, severity: "error" });
+  problems.push({ position, instancePath, rule: ruleId, keyword, message, severity });
 }
 
 function isRecord(value: unknown): value is Record<string, unknown> {
   return value !== null && typeof value === "object" && !Array.isArray(value);
 }
 
-export function payloadKindOf(info: EventTypeInfo, payload: Record<string, unknown>): PayloadKind {
-  if (info.objectKind === "change-request") return "name-only";
+/**
+ * The payload kind, by presence: object makes a snapshot, else deltas a deltas message, else
+ * exceededQueueSizeLimit a large-object fallback; a payload with none of the three is none of them.
+ */
+export function payloadKindOf(
+  info: EventTypeInfo | undefined,
+  payload: Record<string, unknown>,
+): PayloadKind {
+  if (info?.objectKind === "change-request") return "name-only";
   if ("object" in payload) return "snapshot";
   if ("deltas" in payload) return "deltas";
-  return "large-object";
+  if ("exceededQueueSizeLimit" in payload) return "large-object";
+  return "none";
+}
+
+/**
+ * Whether the JSON text nests objects and arrays deeper than `limit`. Iterative; the depth can never
+ * exceed the number of opening brackets, so most messages are settled by counting those.
+ */
+export function nestingExceeds(text: string, limit: number): boolean {
+  let opened = 0;
+  for (let at = text.indexOf("{"); at !== -1 && opened <= limit; at = text.indexOf("{", at + 1)) opened += 1;
+  for (let at = text.indexOf("["); at !== -1 && opened <= limit; at = text.indexOf("[", at + 1)) opened += 1;
+  if (opened <= limit) return false;
+  let depth = 0;
+  let inString = false;
+  for (let index = 0; index < text.length; index += 1) {
+    const code = text.charCodeAt(index);
+    if (inString) {
+      if (code === 92) index += 1;
+      else if (code === 34) inString = false;
+    } else if (code === 34) inString = true;
+    else if (code === 123 || code === 91) {
+      depth += 1;
+      if (depth > limit) return true;
+    } else if (code === 125 || code === 93) depth -= 1;
+  }
+  return false;
 }
 
 export function inspectMessage(raw: RawMessage, options: CheckOptions = {}): InspectedMessage {
@@ -94,6 +137,18 @@ export function inspectMessage(raw: RawMessage, options: CheckOptions = {}): Ins
     );
     return { problems, facts };
   }
+  const maxDepth = options.maxDepth ?? defaultMaxDepth;
+  if (nestingExceeds(raw.body, maxDepth)) {
+    addProblem(
+      problems,
+      position,
+      "",
+      rule.json,
+      "maxDepth",
+      `message nests objects and arrays more than ${maxDepth} levels deep, so it was not inspected further; event messages nest a few levels (raise --max-depth if such nesting is intended)`,
+    );
+    return { problems, facts };
+  }
   if (!isRecord(parsed)) {
     addProblem(
       problems,
@@ -109,9 +164,7 @@ export function inspectMessage(raw: RawMessage, options: CheckOptions = {}): Ins
   // An NDJSON line is either a bare payload (it has type) or the envelope {"headers", "payload"}.
   let headers: unknown = raw.headers;
   let payload: unknown = parsed;
-  let envelope = false;
   if (!("type" in parsed) && "payload" in parsed) {
-    envelope = true;
     for (const key of Object.keys(parsed)) {
       if (key !== "headers" && key !== "payload") {
         addProblem(
@@ -213,31 +266,107 @@ export function inspectMessage(raw: RawMessage, options: CheckOptions = {}): Ins
     return { problems, facts };
   }
   const info = schemas.types.get(type);
+  const kind = payloadKindOf(info, payload);
+  facts.kind = kind;
   if (!info) {
+    // The document lists the types it describes and the ones that are unsupported; vendors also send
+    // others (merge-failure notifications, for instance). Such a message is not checked further.
     addProblem(
       problems,
       position,
       "/payload/type",
-      rule.knownType,
-      "enum",
-      `unknown event type "${type}": it is in neither the document's table of event types nor its list of unsupported types; expected one of ${[...schemas.types.keys()].join(", ")}`,
+      rule.unknownType,
+      "x-known-type",
+      `event type "${type}" is in neither the document's table of event types nor its list of unsupported types; its payload is not checked (expected one of ${[...schemas.types.keys()].join(", ")})`,
+      "warning",
     );
-    return { problems, facts };
+  } else {
+    if (info.unused) {
+      addProblem(
+        problems,
+        position,
+        "/payload/type",
+        rule.unusedType,
+        "x-unused",
+        `event type ${type} is defined but currently unused according to the document; a conforming stream should not carry it`,
+        "warning",
+      );
+    }
+    // The walk for nested lookupError runs only when the text names it (a key spelled with JSON escapes
+    // is the one form this misses; the schema still checks the top-level attribute values then).
+    const lookupErrors = raw.body.includes("lookupError");
+    problems.push(
+      ...payloadProblems(info, kind, payload, headerRecord, position, config, options.config, lookupErrors),
+    );
   }
-  if (info.unused) {
-    problems.push({
+
+  const object = payload.object;
+  const payloadUri =
+    kind === "snapshot" || (kind === "name-only" && isRecord(object))
+      ? isRecord(object)
+        ? object.uri
+        : undefined
+      : payload.uri;
+  if (headerRecord) {
+    const eventType = headerRecord.eventType;
+    if (typeof eventType === "string" && eventType !== type) {
+      addProblem(
+        problems,
+        position,
+        "/headers/eventType",
+        rule.headerAgreement,
+        "agreement",
+        `header eventType is ${eventType} but the payload's type is ${type}; they must be equal`,
+      );
+    }
+    const source = headerRecord.sourceObjectUri;
+    if (typeof source === "string" && typeof payloadUri === "string" && source !== payloadUri) {
+      addProblem(
+        problems,
+        position,
+        "/headers/sourceObjectUri",
+        rule.headerAgreement,
+        "agreement",
+        `header sourceObjectUri is ${source} but the payload is about ${payloadUri} (${kind === "snapshot" ? "object.uri" : "uri"}); they must be equal`,
+      );
+    }
+  }
+
+  const source = headerRecord?.sourceObjectUri;
+  facts.uri = typeof source === "string" ? source : typeof payloadUri === "string" ? payloadUri : undefined;
+  const version = headerRecord?.objectVersion;
+  if (typeof version === "number" && Number.isInteger(version)) facts.objectVersion = version;
+  facts.payload = payload;
+  return { problems, facts };
+}
+
+/** The problems of a payload of a type of the document's table: its kind, its schema, the configuration. */
+function payloadProblems(
+  info: EventTypeInfo,
+  kind: PayloadKind,
+  payload: Record<string, unknown>,
+  headers: Record<string, unknown> | undefined,
+  position: string,
+  config: ResolvedStreamingConfig | undefined,
+  given: StreamingConfig | undefined,
+  lookupErrors: boolean,
+): EventProblem[] {
+  const problems: EventProblem[] = [];
+  const type = info.type;
+  const schemas = eventSchemas();
+  if (kind === "none") {
+    addProblem(
+      problems,
       position,
-      instancePath: "/payload/type",
-      rule: rule.unusedType,
-      keyword: "x-unused",
-      message: `event type ${type} is defined but currently unused according to the document; a conforming stream should not carry it`,
-      severity: "warning",
-    });
+      "/payload",
+      rule.payloadKind,
+      "payloadKind",
+      `a ${type} payload is a snapshot (with object), a deltas message (with uri and deltas) or a large-object fallback (without object, with exceededQueueSizeLimit true); this one has none of object, deltas and exceededQueueSizeLimit (got fields ${Object.keys(payload).join(", ")}): add the one it is meant to be`,
+    );
+    return problems;
   }
-  // The kind is decided by presence (object, then deltas), so only that kind's schema is run: its
-  // errors are the ones that matter, and no oneOf is tried.
-  const kind = payloadKindOf(info, payload);
-  facts.kind = kind;
+  // The kind is decided by presence, so only that kind's schema is run: its errors are the ones that
+  // matter, and no oneOf is tried.
   const validate = (kind === "name-only" ? undefined : info.byKind[kind]) ?? info.validate;
   const payloadErrors = validate(payload);
   if (payloadErrors) {
@@ -250,6 +379,31 @@ export function inspectMessage(raw: RawMessage, options: CheckOptions = {}): Ins
       }),
     );
   }
+  if (kind === "snapshot" && payload.exceededQueueSizeLimit === true) {
+    addProblem(
+      problems,
+      position,
+      "/payload/exceededQueueSizeLimit",
+      rule.largeObject,
+      "largeObject",
+      "exceededQueueSizeLimit true marks the large-object fallback, which is sent without object; this payload carries both: send the snapshot without exceededQueueSizeLimit, or the fallback without object",
+    );
+  }
+  if (kind === "large-object" && payload.uri === undefined) {
+    // The document says the fallback carries the object URI, not in which field: the sourceObjectUri
+    // header carries it as well as a uri field would.
+    const source = headers?.sourceObjectUri;
+    if (typeof source !== "string" || source === "") {
+      addProblem(
+        problems,
+        position,
+        "/payload",
+        rule.largeObject,
+        "required",
+        "a large-object fallback carries the object URI, in uri or in the sourceObjectUri header; this one has neither: add uri",
+      );
+    }
+  }
   const object = payload.object;
   if (config) {
     if ((kind === "snapshot" || kind === "deltas") && kind !== config.payloadType) {
@@ -259,7 +413,7 @@ export function inspectMessage(raw: RawMessage, options: CheckOptions = {}): Ins
         "/payload",
         rule.payloadKind,
         "payloadType",
-        `a ${kind} payload, but the streaming configuration sets payloadType ${config.payloadType}${options.config?.payloadType === undefined ? " (the default)" : ""}`,
+        `a ${kind} payload, but the streaming configuration sets payloadType ${config.payloadType}${given?.payloadType === undefined ? " (the default)" : ""}`,
       );
     }
     if (kind === "large-object" && config.largeObjectsSupport === false) {
@@ -291,65 +445,80 @@ export function inspectMessage(raw: RawMessage, options: CheckOptions = {}): Ins
       problems.push(...filteringProblems(info.objectKind, type, object, config, position));
     }
   }
-
-  const payloadUri =
-    kind === "snapshot" || (kind === "name-only" && isRecord(object))
-      ? isRecord(object)
-        ? object.uri
-        : undefined
-      : payload.uri;
-  if (headerRecord) {
-    const eventType = headerRecord.eventType;
-    if (typeof eventType === "string" && eventType !== type) {
-      addProblem(
-        problems,
-        position,
-        "/headers/eventType",
-        rule.headerAgreement,
-        "agreement",
-        `header eventType is ${eventType} but the payload's type is ${type}; they must be equal`,
-      );
-    }
-    const source = headerRecord.sourceObjectUri;
-    if (typeof source === "string" && typeof payloadUri === "string" && source !== payloadUri) {
-      addProblem(
-        problems,
-        position,
-        "/headers/sourceObjectUri",
-        rule.headerAgreement,
-        "agreement",
-        `header sourceObjectUri is ${source} but the payload is about ${payloadUri} (${kind === "snapshot" ? "object.uri" : "uri"}); they must be equal`,
-      );
-    }
-  }
+  if (lookupErrors && isRecord(object)) problems.push(...nestedLookupErrors(object, position, problems));
   if (type === "ENTITY_CHANGED" && kind === "deltas" && isRecord(payload.deltas)) {
     problems.push(...deltaContentProblems(payload.deltas, payload.uri, position));
   }
-
-  const source = headerRecord?.sourceObjectUri;
-  facts.uri = typeof source === "string" ? source : typeof payloadUri === "string" ? payloadUri : undefined;
-  const version = headerRecord?.objectVersion;
-  if (typeof version === "number" && Number.isInteger(version)) facts.objectVersion = version;
-  facts.body = raw.body;
-  facts.envelope = envelope;
-  facts.payload = payload;
-  return { problems, facts };
+  return problems;
 }
 
 /**
- * The payload as text, for telling two messages apart: the body itself when it is the payload; for an
- * envelope line written by JSON.stringify ({"headers":{...},"payload":{...}}), the payload's slice of the
- * line; otherwise the payload serialized again (the slow path). Headers stay out: a redelivery may carry
- * other transport headers around the same payload.
+ * The payload's content as canonical text (keys sorted, no whitespace), for telling two messages apart:
+ * a redelivery may be serialized again with other key order or spacing. Headers stay out: a redelivery
+ * may carry other transport headers around the same payload.
  */
 export function contentTextOf(facts: MessageFacts): string | undefined {
-  const { body, envelope, payload } = facts;
-  if (body === undefined) return undefined;
-  if (!envelope) return body;
-  const at = body.indexOf(',"payload":{');
-  if (body.startsWith('{"headers":') && at > 0 && body.endsWith("}")) return body.slice(at + 11, -1);
-  return JSON.stringify(payload);
+  return facts.payload === undefined ? undefined : canonicalJson(facts.payload);
 }
+
+const lookupErrorMessage =
+  'lookupError must be a string starting with a numeric error code (1003 when the canonical value mapping is missing), e.g. "1003: canonical value not found"';
+
+/**
+ * lookupError wherever attribute values sit: nested and reference attributes carry values inside values,
+ * relationship objects inside the object. Walks the object iteratively (its depth is bounded already);
+ * a place the schema reported already is not reported twice.
+ */
+function nestedLookupErrors(
+  object: Record<string, unknown>,
+  position: string,
+  known: readonly EventProblem[],
+): EventProblem[] {
+  const problems: EventProblem[] = [];
+  const reported = new Set(known.filter((p) => p.rule === rule.lookupError).map((p) => p.instancePath));
+  const stack: [unknown, string][] = [[object, "/payload/object"]];
+  while (stack.length > 0) {
+    const [node, path] = stack.pop() as [unknown, string];
+    if (Array.isArray(node)) {
+      for (let index = node.length - 1; index >= 0; index -= 1) {
+        const item = node[index];
+        if (item !== null && typeof item === "object") stack.push([item, `${path}/${index}`]);
+      }
+      continue;
+    }
+    if (!isRecord(node)) continue;
+    for (const [key, value] of Object.entries(node)) {
+      const at = `${path}${pointer(key)}`;
+      if (key === "lookupError") {
+        const valid = typeof value === "string" && /^[0-9]+/.test(value);
+        if (!valid && !reported.has(at)) {
+          problems.push({
+            position,
+            instancePath: at,
+            rule: rule.lookupError,
+            keyword: typeof value === "string" ? "pattern" : "type",
+            message: `${lookupErrorMessage}; got ${describeValue(value)}`,
+            severity: "error",
+          });
+        }
+      } else if (value !== null && typeof value === "object") stack.push([value, at]);
+    }
+  }
+  return problems;
+}
+
+/** The delta items of a deltas member in either shape seen: a delta message or a bare delta collection. */
+function deltaItemsOf(deltas: Record<string, unknown>): { items: unknown[]; path: string } {
+  const collection = deltas.deltaCollection;
+  if (isRecord(collection) && Array.isArray(collection.delta)) {
+    return { items: collection.delta, path: "/payload/deltas/deltaCollection/delta" };
+  }
+  if (Array.isArray(deltas.delta)) return { items: deltas.delta, path: "/payload/deltas/delta" };
+  return { items: [], path: "" };
+}
+
+/** Required fields of the delta message a deltas member lacks before it counts as another shape. */
+const shapeMismatch = 3;
 
 function deltaContentProblems(
   deltas: Record<string, unknown>,
@@ -357,29 +526,58 @@ function deltaContentProblems(
   position: string,
 ): EventProblem[] {
   const problems: EventProblem[] = [];
-  if (typeof deltas.objectUri === "string" && typeof uri === "string" && deltas.objectUri !== uri) {
-    problems.push({
+  const schemas = eventSchemas();
+  // The document shows the delta message's shape but leaves the structure of deltas open: the kit's
+  // preferred shapes are SHOULD-level, reported as warnings.
+  const collectionShape = "delta" in deltas && !("deltaCollection" in deltas);
+  const preferred = collectionShape ? schemas.preferredDeltas.collection : schemas.preferredDeltas.message;
+  const errors = preferred(deltas);
+  const missingAtTop = (errors ?? []).filter((e) => e.keyword === "required" && e.instancePath === "");
+  if (errors && !collectionShape && missingAtTop.length >= shapeMismatch) {
+    addProblem(
+      problems,
       position,
-      instancePath: "/payload/deltas/objectUri",
-      rule: rule.deltaMessage,
-      keyword: "agreement",
-      message: `deltas.objectUri is ${deltas.objectUri} but the payload's uri is ${uri}; both name the changed entity`,
-      severity: "error",
-    });
+      "/payload/deltas",
+      rule.deltaMessage,
+      "x-preferred-shape",
+      `deltas is neither the document's ENTITY_CHANGED delta message (id, user, method, url, clientType, timestamp, objectUri, objectType, objectLabel, data, deltaCollection, eventId, itemsTotal) nor a delta collection {ovChanged, delta}; got fields ${Object.keys(deltas).join(", ") || "none"}. The document does not show the structure of deltas, so this is a warning only`,
+      "warning",
+    );
+  } else if (errors) {
+    problems.push(
+      ...problemsFromErrors(errors, {
+        position,
+        prefix: "/payload/deltas",
+        annotations: schemas.annotations,
+        fallbackRule: rule.deltaMessage,
+        severity: "warning",
+      }),
+    );
   }
-  const collection = deltas.deltaCollection;
-  const items = isRecord(collection) && Array.isArray(collection.delta) ? collection.delta : [];
+  if (typeof deltas.objectUri === "string" && typeof uri === "string" && deltas.objectUri !== uri) {
+    addProblem(
+      problems,
+      position,
+      "/payload/deltas/objectUri",
+      rule.deltaMessage,
+      "agreement",
+      `deltas.objectUri is ${deltas.objectUri} but the payload's uri is ${uri}; both should name the changed entity`,
+      "warning",
+    );
+  }
+  const { items, path } = deltaItemsOf(deltas);
   items.forEach((item, index) => {
     if (!isRecord(item) || item.type !== "ATTRIBUTE_CHANGED") return;
-    if (item.oldValue !== undefined && JSON.stringify(item.oldValue) === JSON.stringify(item.newValue)) {
-      problems.push({
+    if (item.oldValue === undefined || item.newValue === undefined) return;
+    if (canonicalJson(item.oldValue) === canonicalJson(item.newValue)) {
+      addProblem(
+        problems,
         position,
-        instancePath: `/payload/deltas/deltaCollection/delta/${index}`,
-        rule: rule.deltaOnlyChanged,
-        keyword: "changed",
-        message: `ATTRIBUTE_CHANGED for ${String(item.attributeType)} has identical oldValue and newValue; only changed attributes are listed`,
-        severity: "error",
-      });
+        `${path}/${index}`,
+        rule.deltaOnlyChanged,
+        "changed",
+        `ATTRIBUTE_CHANGED for ${String(item.attributeType)} has identical oldValue and newValue; only changed attributes are listed`,
+      );
     }
   });
   return problems;
@@ -388,5 +586,5 @@ function deltaContentProblems(
 /** Every problem of one message on its own (no stream rules). `raw` may be the body text alone. */
 export function checkMessage(raw: RawMessage | string, options: CheckOptions = {}): EventProblem[] {
   const message = typeof raw === "string" ? { position: "message", body: raw } : raw;
-  return inspectMessage(message, options).problems;
+  return inspectMessage(message, options).problems.map(safeProblem);
 }

@@ -53,6 +53,8 @@ export interface CompiledEventSchemas {
   payload: Validator;
   message: Validator;
   streamingConfig: Validator;
+  /** The kit's preferred deltas shapes (SHOULD level: the document does not show the structure of deltas). */
+  preferredDeltas: { message: Validator; collection: Validator };
   annotations: WeakMap<object, Annotation>;
 }
 
@@ -176,6 +178,10 @@ export function compileEventSchemas(dir: string = eventSchemasDir): CompiledEven
     payload: byPath("payload.schema.json"),
     message: byPath("message.schema.json"),
     streamingConfig: byPath("streaming-config.schema.json"),
+    preferredDeltas: {
+      message: byPath("objects/entity-changed-delta.schema.json"),
+      collection: byPath("objects/delta-collection.schema.json"),
+    },
     annotations,
   };
 }

@@ -2,7 +2,7 @@
 // counts and a capped list of problems, never the messages themselves.
 
 import { type CheckOptions, inspectMessage } from "./event-message.ts";
-import type { EventProblem } from "./event-problem.ts";
+import { type EventProblem, escapeControls, safeProblem } from "./event-problem.ts";
 import { type StreamRuleOptions, StreamRules } from "./stream-rules.ts";
 import type { MessageSource, TransportNotice } from "./transport.ts";
 
@@ -49,7 +49,7 @@ export async function checkStream(
     options.maxTrackedVersions === undefined ? {} : { maxTrackedVersions: options.maxTrackedVersions },
   );
   const result: EventCheckResult = {
-    source: source.description,
+    source: escapeControls(source.description),
     total: 0,
     valid: 0,
     invalid: 0,
@@ -64,7 +64,9 @@ export async function checkStream(
     notices: [],
     durationMs: 0,
   };
-  const record = (problem: EventProblem): void => {
+  const record = (found: EventProblem): void => {
+    // Input text (a type, a URI, a parse error's excerpt) may hold control bytes: escaped once, here.
+    const problem = safeProblem(found);
     result.byRule[problem.rule] = (result.byRule[problem.rule] ?? 0) + 1;
     if (problem.severity === "error") result.errors += 1;
     else result.warnings += 1;
@@ -98,7 +100,9 @@ export async function checkStream(
     result.invalid += late.newlyInvalid;
     result.valid -= late.newlyInvalid;
   } finally {
-    result.notices = source.notices();
+    result.notices = source
+      .notices()
+      .map((notice) => ({ ...notice, message: escapeControls(notice.message) }));
     await source.close();
   }
   const counts = rules.counts();

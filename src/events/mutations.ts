@@ -2,6 +2,8 @@
 // the last breaks exactly one rule (earlier lines are a valid lead-in, for the stream rules). Tests
 // check that the checker reports that rule and nothing else; the fixtures use the same ideas.
 import type { EventMessage, MessageFilter } from "./arbitraries.ts";
+import { defaultMaxDepth } from "./event-message.ts";
+import { nestedAttributeValue } from "./nested-values.ts";
 import { rule } from "./rules.ts";
 import type { StreamingConfig } from "./streaming-config.ts";
 
@@ -105,7 +107,7 @@ export const mutations: readonly Mutation[] = [
   mutation(
     "sourceObjectUri header names another object",
     rule.headerAgreement,
-    { kinds: ["snapshot", "deltas", "large-object"] },
+    { kinds: ["snapshot", "deltas", "large-object"], shapes: "preferred" },
     (m) =>
       edit(m, (c) => {
         c.headers.sourceObjectUri = `${String(c.headers.sourceObjectUri)}-other`;
@@ -167,15 +169,37 @@ export const mutations: readonly Mutation[] = [
       delete c.payload.uri;
     }),
   ),
-  mutation("large-object fallback without uri", rule.largeObject, { kinds: ["large-object"] }, (m) =>
+  // With headers, sourceObjectUri carries the URI; a bare payload has nothing else to carry it.
+  mutation(
+    "large-object fallback without uri (bare payload)",
+    rule.largeObject,
+    { kinds: ["large-object"] },
+    (m) => {
+      const { uri: _uri, ...payload } = m.payload;
+      return [JSON.stringify(payload)];
+    },
+  ),
+  mutation("snapshot carrying exceededQueueSizeLimit true", rule.largeObject, { kinds: ["snapshot"] }, (m) =>
     edit(m, (c) => {
-      delete c.payload.uri;
+      c.payload.exceededQueueSizeLimit = true;
     }),
   ),
   mutation(
-    "ENTITIES_SPLITTED snapshot without uris",
+    "payload with neither object, deltas nor exceededQueueSizeLimit",
+    rule.payloadKind,
+    { kinds: ["snapshot", "deltas", "large-object"] },
+    (m) =>
+      edit(m, (c) => {
+        delete c.payload.object;
+        delete c.payload.deltas;
+        delete c.payload.exceededQueueSizeLimit;
+        c.payload.uri = c.headers.sourceObjectUri;
+      }),
+  ),
+  mutation(
+    "ENTITIES_SPLITTED message without uris",
     rule.splitUris,
-    { types: ["ENTITIES_SPLITTED"], kinds: ["snapshot"] },
+    { types: ["ENTITIES_SPLITTED"], kinds: ["snapshot", "deltas"] },
     (m) =>
       edit(m, (c) => {
         delete c.payload.uris;
@@ -220,6 +244,21 @@ export const mutations: readonly Mutation[] = [
           ],
         };
       }),
+  ),
+  mutation(
+    "nested lookupError without a numeric code",
+    rule.lookupError,
+    { kinds: ["snapshot"], types: [...entityTypes, ...relationshipTypes] },
+    (m) =>
+      edit(m, (c) => {
+        objectOf(c).attributes = { Address: [nestedAttributeValue(3, "Canonical value mapping is missing")] };
+      }),
+  ),
+  mutation("nested deeper than the checker inspects", rule.json, { kinds: ["snapshot"] }, (m) =>
+    edit(m, (c) => {
+      const levels = Math.ceil(defaultMaxDepth / 3) + 1;
+      objectOf(c).attributes = { Address: [nestedAttributeValue(levels)] };
+    }),
   ),
   mutation(
     "relationship ref flag not a boolean",
@@ -293,47 +332,59 @@ export const mutations: readonly Mutation[] = [
       },
     },
   ),
+  // The kit's preferred deltas shapes are SHOULD-level: the document does not show the structure of deltas.
   mutation(
     "delta message without eventId",
     rule.deltaMessage,
-    { types: ["ENTITY_CHANGED"], kinds: ["deltas"] },
+    { types: ["ENTITY_CHANGED"], kinds: ["deltas"], shapes: "preferred" },
     (m) =>
       edit(m, (c) => {
         delete (c.payload.deltas as Record<string, unknown>).eventId;
       }),
+    { severity: "warning" },
   ),
   mutation(
     "delta item of an unknown type",
     rule.deltaItem,
-    { types: ["ENTITY_CHANGED"], kinds: ["deltas"] },
+    { types: ["ENTITY_CHANGED"], kinds: ["deltas"], shapes: "preferred" },
     (m) =>
       edit(m, (c) => {
         const deltas = c.payload.deltas as { deltaCollection: { delta: Record<string, unknown>[] } };
         const first = deltas.deltaCollection.delta[0];
         if (first) first.type = "ATTRIBUTE_MOVED";
       }),
+    { severity: "warning" },
   ),
   mutation(
-    "ATTRIBUTE_CHANGED with newValue equal to oldValue",
+    "ATTRIBUTE_CHANGED with newValue equal to oldValue (keys in another order)",
     rule.deltaOnlyChanged,
     { types: ["ENTITY_CHANGED"], kinds: ["deltas"] },
     (m) =>
       edit(m, (c) => {
-        const deltas = c.payload.deltas as { deltaCollection: { delta: Record<string, unknown>[] } };
         const value = { value: "same", ov: true, id: "v1", sources: ["configuration/sources/SAP"] };
-        deltas.deltaCollection.delta.push({
+        const item = {
           type: "ATTRIBUTE_CHANGED",
           attributeType: "Country",
           oldValue: value,
-          newValue: { ...value },
-        });
+          newValue: { sources: [...value.sources], id: "v1", ov: true, value: "same" },
+        };
+        const deltas = c.payload.deltas as Record<string, unknown>;
+        const collection = deltas.deltaCollection as { delta?: unknown } | undefined;
+        if (collection && Array.isArray(collection.delta)) collection.delta.push(item);
+        else if (Array.isArray(deltas.delta)) deltas.delta.push(item);
+        else c.payload.deltas = { ovChanged: false, delta: [item] };
       }),
   ),
-  mutation("unknown event type", rule.knownType, { kinds: ["large-object"] }, (m) =>
-    edit(m, (c) => {
-      c.payload.type = "ENTITY_EXPLODED";
-      c.headers.eventType = "ENTITY_EXPLODED";
-    }),
+  mutation(
+    "event type in neither of the document's lists",
+    rule.unknownType,
+    { kinds: ["large-object"] },
+    (m) =>
+      edit(m, (c) => {
+        c.payload.type = "ENTITY_EXPLODED";
+        c.headers.eventType = "ENTITY_EXPLODED";
+      }),
+    { severity: "warning" },
   ),
   mutation("unsupported event type", rule.unsupportedType, {}, (m) =>
     edit(m, (c) => {

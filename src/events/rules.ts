@@ -31,6 +31,8 @@ export const rule = {
   knownType: "EVENT-TYPES-01",
   unsupportedType: "EVENT-TYPES-02",
   unusedType: "EVENT-TYPES-03",
+  /** SHOULD: a type in neither the table nor the unsupported list (seen in the field): a warning. */
+  unknownType: "EVENT-TYPES-06",
   gdpr: "EVENT-STREAM-01",
   largeObjectConfig: "EVENT-STREAM-03",
 } as const;

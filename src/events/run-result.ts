@@ -100,6 +100,9 @@ export function eventRunResult(result: EventCheckResult, meta: EventRunMeta): Ru
     counts: countResults(checks, 0),
     coverage,
     verdict,
-    verdictReason: `${reason} (${result.total} message(s), ${result.invalid} invalid)`,
+    verdictReason:
+      result.total === 0
+        ? `no message was read from ${result.source}: nothing was checked (an empty input is not a conforming stream)`
+        : `${reason} (${result.total} message(s), ${result.invalid} invalid)`,
   };
 }

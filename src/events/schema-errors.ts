@@ -1,7 +1,7 @@
 // Turns ajv errors into EventProblems: the rule id comes from the failing subschema's x-requirements,
 // the text from its x-message or from the keyword, saying what was expected and what came.
 import type { ErrorObject } from "ajv/dist/2020.js";
-import { describeValue, type EventProblem } from "./event-problem.ts";
+import { describeValue, type EventProblem, type Severity } from "./event-problem.ts";
 import type { Annotation } from "./event-schemas.ts";
 
 /** Wrapper keywords whose failure is already reported by the inner error. */
@@ -43,6 +43,8 @@ export function problemsFromErrors(
     prefix: string;
     annotations: WeakMap<object, Annotation>;
     fallbackRule: string;
+    /** "warning" for the kit's SHOULD-level shapes; default "error". */
+    severity?: Severity;
   },
 ): EventProblem[] {
   const problems: EventProblem[] = [];
@@ -71,7 +73,7 @@ export function problemsFromErrors(
       rule,
       keyword: error.keyword,
       message,
-      severity: "error",
+      severity: options.severity ?? "error",
     });
   }
   return problems;

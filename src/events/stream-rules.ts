@@ -1,6 +1,7 @@
 // Rules over a sequence of messages. Delivery is at-least-once and unordered, so duplicates and
 // reordering are legal; a rule fires only when objectVersion proves the order. Memory per (uri,
-// objectVersion): one number (a content fingerprint packed with the event type), never the message; for
+// objectVersion): one number (a fingerprint of the payload's canonical JSON, so that a redelivery serialized
+// again with other key order or spacing is still a redelivery, packed with the event type), never the message; for
 // entities also the version and type of each event (the GDPR rule's history).
 import { crc32 } from "node:zlib";
 import { contentTextOf, type MessageFacts } from "./event-message.ts";

@@ -793,9 +793,10 @@ function kindsOfType(type: string): readonly MutationKind[] {
 
 /**
  * Mutations of the checker that do not fit a stream sent over a transport: "payload is an array" breaks
- * the NDJSON envelope; over AMQP the body itself is the payload, so the message breaks another rule.
+ * the NDJSON envelope; over AMQP the body itself is the payload, so the message breaks another rule. A
+ * bare fallback without uri is invalid only without headers: over a transport sourceObjectUri carries it.
  */
-const envelopeOnly = new Set(["payload is an array"]);
+const envelopeOnly = new Set(["payload is an array", "large-object fallback without uri (bare payload)"]);
 
 /** The (type, kind) pairs a mutation can start from in a stream of a payload type. */
 function startsOf(mutation: Mutation, stream: PayloadType): { type: string; kind: MutationKind }[] {

@@ -72,11 +72,12 @@ describe("lckit events check", () => {
     expect(out).toContain("2 more problem(s) counted but not listed");
   });
 
-  it("reads stdin for -", async () => {
-    const { code, out } = await run(["check", "-"], `${good}\n{"type":"ENTITY_EXPLODED"}\n`);
+  it("reads stdin for -; a type in neither of the document's lists is a warning", async () => {
+    const { code, out } = await run(["check", "-"], `${good}\n{"type":"ENTITY_EXPLODED"}\n{"object":{}}\n`);
     expect(code).toBe(1);
-    expect(out).toContain("line 2: EVENT-TYPES-01 at /payload/type");
-    expect(out).toContain("stdin: 2 message(s)");
+    expect(out).toContain("line 2: warning EVENT-TYPES-06 at /payload/type");
+    expect(out).toContain("line 3: EVENT-TYPES-01 at /payload");
+    expect(out).toContain("stdin: 3 message(s), 2 valid, 1 invalid (1 valid with warnings)");
   });
 
   it("applies --config", async () => {
@@ -122,6 +123,8 @@ describe("lckit events check", () => {
     ["an unknown option", ["check", mixed, "--colour"]],
     ["a bad format", ["check", mixed, "--format", "xml"]],
     ["a bad --max-problems", ["check", mixed, "--max-problems", "0"]],
+    ["a bad --max-depth", ["check", mixed, "--max-depth", "deep"]],
+    ["a --max-depth past the ceiling", ["check", mixed, "--max-depth", "100000"]],
     ["a bad duration", ["check", "amqp://127.0.0.1:1", "--idle-timeout", "soon"]],
     ["an invalid configuration", ["check", mixed, "--config", badConfig]],
     ["a missing configuration", ["check", mixed, "--config", join(tmp, "nope.json")]],
@@ -138,5 +141,99 @@ describe("lckit events check", () => {
     const { code, out } = await run(args);
     expect(code).toBe(0);
     expect(out).toContain("Usage: lckit events");
+  });
+});
+
+describe("lckit events check on hostile or empty input", () => {
+  const deep = (depth: number) => `${"[".repeat(depth)}${"]".repeat(depth)}`;
+
+  it("reports a line nested 5,000 levels deep, a 200 KB nested array too, and checks the lines after them", async () => {
+    const path = join(tmp, "deep.ndjson");
+    const nestedPayload = JSON.stringify({
+      headers: { tenantId: "acme", eventType: "ENTITY_CREATED", sourceObjectUri: "entities/E1" },
+      payload: { type: "ENTITY_CREATED", object: { uri: "entities/E1", tags: [] } },
+    }).replace('"tags":[]', `"tags":${deep(5000)}`);
+    writeFileSync(
+      path,
+      [nestedPayload, good, deep(100_000), JSON.stringify({ type: "ENTITY_CREATED", object: {} })].join("\n"),
+    );
+    const { code, out } = await run(["check", path]);
+    expect(code).toBe(1);
+    const reported = out.split("\n").filter((l) => l.startsWith("line "));
+    expect(reported.map((l) => l.split(":").slice(0, 2).join(":"))).toEqual([
+      "line 1: EVENT-DELIVERY-01 at message",
+      "line 3: EVENT-DELIVERY-01 at message",
+      "line 4: EVENT-OBJECT-01 at /payload/object",
+    ]);
+    expect(reported[0]).toContain("more than 512 levels deep");
+    expect(out).toContain("4 message(s), 1 valid, 3 invalid");
+  });
+
+  it("--max-depth moves the limit", async () => {
+    const path = join(tmp, "twenty.ndjson");
+    writeFileSync(path, `${good.replace('"uri":"entities/E1"', `"uri":"entities/E1","tags":${deep(20)}`)}\n`);
+    expect((await run(["check", path])).out).not.toContain("levels deep");
+    const limited = await run(["check", path, "--max-depth", "10"]);
+    expect(limited.code).toBe(1);
+    expect(limited.out).toContain("more than 10 levels deep");
+  });
+
+  it("escapes control characters from the input in text and JSON output", async () => {
+    const path = join(tmp, "controls.ndjson");
+    writeFileSync(
+      path,
+      [
+        JSON.stringify({ type: "ENTITY_\u001b[2J\u0007\u009b31m\u202eEXPLODED" }),
+        "{\u001b[2J\u0007 not json",
+        JSON.stringify({
+          headers: {
+            tenantId: "acme",
+            eventType: "ENTITY_\u001b]0;owned\u0007",
+            sourceObjectUri: "entities/E1",
+          },
+          payload: { type: "ENTITY_CREATED", object: { uri: "entities/E1" } },
+        }),
+      ].join("\n"),
+    );
+    // biome-ignore lint/suspicious/noControlCharactersInRegex: the bytes that must never reach the output
+    const raw = /[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u202a-\u202e]/;
+    for (const format of ["text", "json"]) {
+      const { code, out, err } = await run(["check", path, "--format", format]);
+      expect(code).toBe(1);
+      expect(raw.test(out)).toBe(false);
+      expect(raw.test(err)).toBe(false);
+    }
+    const { out } = await run(["check", path]);
+    expect(out).toContain("\\x1b[2J\\x07\\x9b31m\\u202eEXPLODED");
+    expect(out).toContain("header eventType is ENTITY_\\x1b]0;owned\\x07");
+  });
+
+  it.each([
+    ["an empty file", "file"],
+    ["empty stdin", "stdin"],
+  ])("says so on %s: no messages, not conforming, exit 2 (0 with --allow-empty)", async (_name, kind) => {
+    const path = join(tmp, "empty.ndjson");
+    writeFileSync(path, "\n\n");
+    const source = kind === "file" ? path : "-";
+    const { code, out, err } = await run(["check", source], kind === "file" ? undefined : "");
+    expect(code).toBe(2);
+    expect(out).toContain("0 message(s)");
+    expect(out).toContain("result: NO MESSAGES");
+    expect(out).not.toContain("conforms\n");
+    expect(err).toContain("nothing was checked");
+    const allowed = await run(["check", source, "--allow-empty"], kind === "file" ? undefined : "");
+    expect(allowed.code).toBe(0);
+    expect(allowed.out).toContain("result: NO MESSAGES");
+  });
+
+  it("writes an INCOMPLETE report for empty input, never CONFORMANT", async () => {
+    const path = join(tmp, "empty-report.ndjson");
+    writeFileSync(path, "");
+    const dir = join(tmp, "empty-reports");
+    expect((await run(["check", path, "--report-dir", dir])).code).toBe(2);
+    const [runId] = readdirSync(dir);
+    const report = JSON.parse(readFileSync(join(dir, runId ?? "", "report.json"), "utf8"));
+    expect(report.verdict).toBe("INCOMPLETE");
+    expect(report.verdictReason).toContain("no message was read");
   });
 });

@@ -13,7 +13,11 @@ const dir = join(import.meta.dirname, "..", "..", "fixtures", "events");
 const validDir = join(dir, "valid");
 const validFiles = readdirSync(validDir).filter((name) => name.endsWith(".ndjson"));
 
-type Expected = Record<string, string | { rule: string; config: StreamingConfig }>;
+/** A plain id: an error; {rule, config}: an error under that configuration; {rule, severity}: a warning. */
+type Expected = Record<
+  string,
+  string | { rule: string; config: StreamingConfig } | { rule: string; severity: "warning" }
+>;
 const expected = JSON.parse(readFileSync(join(dir, "invalid.expected.json"), "utf8")) as Expected;
 const invalidLines = readFileSync(join(dir, "invalid.ndjson"), "utf8").split("\n");
 
@@ -93,6 +97,11 @@ describe("invalid fixtures", () => {
       ...["EVENT-DELTA-03", "EVENT-TYPES-01", "EVENT-TYPES-02", "EVENT-STREAM-01", "EVENT-STREAM-03"],
     ];
     expect(enforced.filter((id) => !rules.has(id))).toEqual([]);
+    // The kit's SHOULD-level preferences (the document leaves these open) are warnings, never errors.
+    const warned = Object.values(expected).flatMap((entry) =>
+      typeof entry !== "string" && "severity" in entry ? [entry.rule] : [],
+    );
+    expect([...new Set(warned)].sort()).toEqual(["EVENT-DELTA-01", "EVENT-DELTA-02", "EVENT-TYPES-06"]);
   });
 
   it("as one stream without configuration: each named line fails with exactly its rule, the rest conform", async () => {
@@ -102,18 +111,20 @@ describe("invalid fixtures", () => {
     const byLine = new Map<string, Set<string>>();
     for (const problem of result.problems) {
       const line = problem.position.replace(/^line /, "");
-      byLine.set(line, (byLine.get(line) ?? new Set()).add(problem.rule));
+      byLine.set(line, (byLine.get(line) ?? new Set()).add(`${problem.rule}/${problem.severity}`));
     }
     const want = new Map<string, string[]>();
-    for (const [line, entry] of Object.entries(expected))
-      if (typeof entry === "string") want.set(line, [entry]);
+    for (const [line, entry] of Object.entries(expected)) {
+      if (typeof entry === "string") want.set(line, [`${entry}/error`]);
+      else if ("severity" in entry) want.set(line, [`${entry.rule}/warning`]);
+    }
     expect(Object.fromEntries([...byLine].map(([line, rules]) => [line, [...rules]]))).toEqual(
       Object.fromEntries(want),
     );
   });
 
   const configured = Object.entries(expected).flatMap(([line, entry]) =>
-    typeof entry === "string" ? [] : [[line, entry.rule, entry.config] as const],
+    typeof entry === "string" || !("config" in entry) ? [] : [[line, entry.rule, entry.config] as const],
   );
 
   it.each(configured)("line %s under its configuration fails with %s only", (line, ruleId, config) => {

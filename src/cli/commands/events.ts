@@ -30,6 +30,9 @@ Options:
   --max-problems N       problems listed (default 1000); all are counted
   --max-tracked N        (uri, objectVersion) pairs the stream rules remember (default 1000000, about
                          160 MB); past it the objects seen longest ago are forgotten, so memory stays flat
+  --max-depth N          nesting of objects and arrays inspected per message (default 512, at most 4096);
+                         a deeper message is reported for its line and the run goes on
+  --allow-empty          exit 0 when no message was read (default: exit 2, nothing was checked)
   --report-dir DIR       also write the run report (json, junit, markdown, html) under DIR
   --help                 this text
 
@@ -40,8 +43,9 @@ Broker options (amqp:// sources):
   --idle-timeout T       stop after T without a message (e.g. 500ms, 30s, 2m; a bare number is seconds)
   --duration T           stop after T in all
 
-Exit codes: 0 every message conforms (warnings allowed), 1 a message does not conform, 2 usage error,
-3 the run broke.
+Exit codes: 0 every message conforms (warnings allowed), 1 a message does not conform, 2 usage error
+or no message read (an empty file or stdin, a broker that delivered nothing: nothing was checked; see
+--allow-empty), 3 the run broke. Control characters from the input are printed as escapes (\x1b).
 `;
 
 interface EventsIo extends CliIo {
@@ -73,6 +77,17 @@ function formatProblem(problem: EventProblem): string {
   return `${problem.position}: ${level}${problem.rule} at ${where}: ${problem.message}\n`;
 }
 
+/** Deepest --max-depth: the checker's own recursion (canonical JSON) stays far from the stack's limit. */
+const maxDepthCeiling = 4096;
+
+/** JSON text with the characters JSON.stringify leaves raw but a terminal acts on (C1, separators, bidi) escaped. */
+function safeJson(text: string): string {
+  return text.replace(
+    /[\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g,
+    (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, "0")}`,
+  );
+}
+
 function summary(result: EventCheckResult): string {
   const lines = [
     `\n${result.source}: ${result.total} message(s), ${result.valid} valid, ${result.invalid} invalid` +
@@ -84,7 +99,13 @@ function summary(result: EventCheckResult): string {
   if (result.droppedProblems > 0) {
     lines.push(`${result.droppedProblems} more problem(s) counted but not listed (raise --max-problems)`);
   }
-  lines.push(result.invalid === 0 ? "result: every message conforms" : "result: NOT CONFORMANT");
+  lines.push(
+    result.total === 0
+      ? "result: NO MESSAGES: nothing was read, so nothing was checked (an empty input is not a conforming stream)"
+      : result.invalid === 0
+        ? "result: every message conforms"
+        : "result: NOT CONFORMANT",
+  );
   return `${lines.join("\n")}\n`;
 }
 
@@ -113,6 +134,10 @@ async function check(argv: string[], io: EventsIo): Promise<number> {
   }
   const maxProblems = positiveInteger("--max-problems", values["max-problems"]) ?? 1000;
   const maxTrackedVersions = positiveInteger("--max-tracked", values["max-tracked"]);
+  const maxDepth = positiveInteger("--max-depth", values["max-depth"]);
+  if (maxDepth !== undefined && maxDepth > maxDepthCeiling) {
+    throw new UsageError(`--max-depth expects at most ${maxDepthCeiling}, got ${maxDepth}`);
+  }
   let config: StreamingConfig | undefined;
   if (values.config !== undefined) {
     try {
@@ -148,6 +173,7 @@ async function check(argv: string[], io: EventsIo): Promise<number> {
     config,
     maxProblems,
     ...(maxTrackedVersions === undefined ? {} : { maxTrackedVersions }),
+    ...(maxDepth === undefined ? {} : { maxDepth }),
     onProblem:
       format === "text"
         ? (problem) => {
@@ -157,7 +183,7 @@ async function check(argv: string[], io: EventsIo): Promise<number> {
         : undefined,
   });
   for (const notice of result.notices) io.err(`${result.source}: ${notice.kind}: ${notice.message}\n`);
-  if (format === "json") io.out(`${JSON.stringify(result, null, 2)}\n`);
+  if (format === "json") io.out(`${safeJson(JSON.stringify(result, null, 2))}\n`);
   else io.out(summary(result));
   if (values["report-dir"] !== undefined) {
     const { eventRunResult } = await import("../../events/run-result.ts");
@@ -172,6 +198,13 @@ async function check(argv: string[], io: EventsIo): Promise<number> {
     );
     io.err(`report written to ${written.dir}\n`);
   }
+  if (result.total === 0) {
+    if (values["allow-empty"]) return 0;
+    io.err(
+      `no message was read from ${result.source}: nothing was checked. Check the path, the exchange and routing key, or the producer; pass --allow-empty if an empty stream is expected\n`,
+    );
+    return 2;
+  }
   return result.invalid === 0 ? 0 : 1;
 }
 
@@ -185,6 +218,8 @@ function parseCheckArgs(argv: string[]) {
       format: { type: "string" },
       "max-problems": { type: "string" },
       "max-tracked": { type: "string" },
+      "max-depth": { type: "string" },
+      "allow-empty": { type: "boolean" },
       "report-dir": { type: "string" },
       exchange: { type: "string" },
       "routing-key": { type: "string" },

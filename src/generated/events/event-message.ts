@@ -191,13 +191,8 @@ object?: EntityObjectOfAnEvent
 })
 export type ENTITY_CHANGEDDeltas = (DeltasPayloadEnvelope & {
 type?: "ENTITY_CHANGED"
-deltas?: ENTITY_CHANGEDDeltaMessage
 [k: string]: unknown
 })
-/**
- * ATTRIBUTE_REMOVED carries oldValue, ATTRIBUTE_CHANGED oldValue and newValue; ATTRIBUTE_ADDED (seen in the field, not in the document) carries newValue.
- */
-export type OneAttributeDelta = (AttributeRemoved | AttributeChanged | AttributeAdded)
 export type ENTITY_CHANGEDLargeObjectFallback = (LargeObjectFallbackPayload & {
 type?: "ENTITY_CHANGED"
 [k: string]: unknown
@@ -611,6 +606,8 @@ ovChanged?: {
 }
 uris?: SplitUris
 [k: string]: unknown
+} & {
+[k: string]: unknown
 })
 export type ENTITIES_SPLITTEDLargeObjectFallback = (LargeObjectFallbackPayload & {
 type?: "ENTITIES_SPLITTED"
@@ -973,7 +970,7 @@ exceededQueueSizeLimit?: true
 [k: string]: unknown
 }
 /**
- * Sent instead of a snapshot or deltas message when largeObjectsSupport is true and the compressed event exceeds the size limit: no object, the object URI, the event type, exceededQueueSizeLimit true and ovChanged where applicable.
+ * Sent instead of a snapshot or deltas message when largeObjectsSupport is true and the compressed event exceeds the size limit: without object, carrying the object URI (in uri, or only in the sourceObjectUri header: the document does not say where), the event type, exceededQueueSizeLimit true and ovChanged where applicable. The checker requires the URI in one of the two places.
  */
 export interface LargeObjectFallbackPayload {
 /**
@@ -983,7 +980,7 @@ type: string
 /**
  * URI of the business object
  */
-uri: string
+uri?: string
 /**
  * Populated only when true
  */
@@ -992,64 +989,6 @@ exceededQueueSizeLimit: true
  * Only for ENTITY_CHANGED and RELATIONSHIP_CHANGED; may be absent when analyzeOvChanges is false
  */
 ovChanged?: boolean
-[k: string]: unknown
-}
-/**
- * The deltas member of an ENTITY_CHANGED deltas payload: every field of the document's table is required. Only changed attributes are listed.
- */
-export interface ENTITY_CHANGEDDeltaMessage {
-id: string
-user: string
-/**
- * HTTP method of the originating request
- */
-method: string
-url: string
-clientType: string
-/**
- * Epoch milliseconds
- */
-timestamp: number
-objectUri: string
-objectType: string
-objectLabel: string
-data: {
-type: string
-[k: string]: unknown
-}
-deltaCollection: {
-ovChanged: boolean
-delta: OneAttributeDelta[]
-[k: string]: unknown
-}
-eventId: string
-itemsTotal: number
-[k: string]: unknown
-}
-export interface AttributeRemoved {
-type: "ATTRIBUTE_REMOVED"
-attributeType: string
-oldValue: AttributeValueInADelta
-[k: string]: unknown
-}
-export interface AttributeValueInADelta {
-value: unknown
-ov: boolean
-id: string
-sources: string[]
-[k: string]: unknown
-}
-export interface AttributeChanged {
-type: "ATTRIBUTE_CHANGED"
-attributeType: string
-oldValue: AttributeValueInADelta
-newValue: AttributeValueInADelta
-[k: string]: unknown
-}
-export interface AttributeAdded {
-type: "ATTRIBUTE_ADDED"
-attributeType: string
-newValue: AttributeValueInADelta
 [k: string]: unknown
 }
 /**
