@@ -52,6 +52,34 @@ describe("lckit run", () => {
       "a bad allow",
       { argv: ["--allow", "write,everything"], code: 2, err: /--allow expects .* got "everything"/ },
     ],
+    [
+      "a bad deadline",
+      { argv: ["--deadline", "soon"], code: 2, err: /--deadline expects a number and a unit/ },
+    ],
+    [
+      "a bad --unresponsive-after",
+      {
+        argv: ["--unresponsive-after", "many"],
+        code: 2,
+        err: /--unresponsive-after expects an integer from 0/,
+      },
+    ],
+    [
+      "a report directory under /proc, before anything is sent",
+      {
+        argv: ["--report-dir", "/proc/lckit"],
+        code: 2,
+        err: /--report-dir \/proc\/lckit is under \/proc, a kernel pseudo-filesystem/,
+      },
+    ],
+    [
+      "a report directory that cannot be created, before anything is sent",
+      {
+        argv: ["--report-dir", "literal.yaml/reports"],
+        code: 2,
+        err: /--report-dir .*literal\.yaml\/reports is not writable \(ENOTDIR\)/,
+      },
+    ],
     ["a bad seed", { argv: ["--seed", "abc"], code: 2, err: /--seed expects an integer/ }],
     ["--path without --seed", { argv: ["--path", "1:2"], code: 2, err: /give --seed too/ }],
     [
@@ -87,6 +115,8 @@ describe("lckit run", () => {
       expect(got.code).toBe(code);
       if (err) expect(got.err).toMatch(err);
       if (out) expect(got.out).toMatch(out);
+      // A usage error is found before the run starts: no check ran, nothing was sent.
+      if (code === 2) expect(got.err).not.toMatch(/checks to run/);
     },
   );
 

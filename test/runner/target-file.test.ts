@@ -160,10 +160,55 @@ describe("target file", () => {
     ],
     ["invalid YAML", { doc: "name: [unclosed\n", want: [/target\.yaml: is not valid YAML/] }],
     ["a list instead of a mapping", { doc: "- a\n- b\n", want: [/expected a mapping/] }],
+    [
+      "a timeoutMs above what Node can wait (it would become 1 ms)",
+      {
+        doc: { ...valid, timeoutMs: 3_000_000_000 },
+        want: [/timeoutMs: must be at most 2147483647 ms \(about 24\.8 days/],
+      },
+    ],
+    [
+      "a checkTimeoutMs above what Node can wait",
+      { doc: { ...valid, checkTimeoutMs: 2 ** 31 }, want: [/checkTimeoutMs: must be at most 2147483647 ms/] },
+    ],
+    [
+      "a deadline without a unit",
+      { doc: { ...valid, deadline: "30" }, want: [/deadline: "30" is not a duration .* e\.g\. 30m/] },
+    ],
+    [
+      "a self-referencing YAML alias",
+      {
+        doc: "name: &loop\n  again: *loop\nbaseUrl: https://a.example.com\ntenant: acme\n",
+        want: [/name\.again: refers to a mapping or list that contains it .* write the value out/],
+      },
+    ],
+    [
+      "an alias without its anchor",
+      {
+        doc: "name: *nowhere\nbaseUrl: https://a.example.com\ntenant: acme\n",
+        want: [/is not a usable target file: .*nowhere/],
+      },
+    ],
   ])("rejects %s, naming the file, the path and the fix", (_name, { doc, want }) => {
     const message = problem(doc);
     expect(message).toMatch(/^target\.yaml/);
     for (const w of want) expect(message).toMatch(w);
+  });
+
+  it("reads the run's bounds and the disposable mark; loopback alone marks nothing disposable", () => {
+    const config = parseTargetFile(
+      stringify({ ...valid, deadline: "45m", unresponsiveAfter: 5, disposable: true }),
+      "target.yaml",
+      env,
+    );
+    expect(config).toMatchObject({ deadlineMs: 45 * 60_000, unresponsiveAfter: 5 });
+    expect(config.target.disposable).toBe(true);
+    const local = parseTargetFile(
+      JSON.stringify({ name: "local", baseUrl: "http://127.0.0.1:8080", tenant: "acme" }),
+      "t.json",
+      {},
+    );
+    expect(local.target).toMatchObject({ loopback: true, disposable: false });
   });
 
   it("reports every problem at once", () => {
