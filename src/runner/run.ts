@@ -206,7 +206,7 @@ export async function runPlan(plan: Plan, deps: RunDeps): Promise<RunResult> {
     if (journal.pending().length > 0) await restore(journal.pending(), []);
     for (const e of journal.pending())
       leftChanged.push(
-        `${e.change.kind} ${e.change.kind === "client" ? `${e.change.clientId} of ` : ""}customer ${e.change.customerId} (changed by ${e.check})`,
+        `${e.change.kind === "client" ? `client ${e.change.clientId} of ` : ""}customer ${e.change.customerId} (changed by ${e.check})`,
       );
   } finally {
     clearTimeout(deadline);

@@ -10,7 +10,10 @@ import { renderJunit } from "../../src/report/junit.ts";
 import { renderMarkdown } from "../../src/report/markdown.ts";
 import type { RunResult } from "../../src/report/model.ts";
 import { writeReport } from "../../src/report/write.ts";
-import { ISSUED_TOKEN, SECRET } from "../runner/fake-target.ts";
+import { planRun } from "../../src/runner/plan.ts";
+import { runPlan } from "../../src/runner/run.ts";
+import { systemClock } from "../../src/runner/system-clock.ts";
+import { check, fakeFetch, fakeTarget, ISSUED_TOKEN, SECRET } from "../runner/fake-target.ts";
 import { sampleRun } from "./sample-run.ts";
 
 let result: RunResult;
@@ -178,5 +181,68 @@ describe("report renderers", () => {
       expect(readFileSync(written.files.markdown, "utf8")).toBe(rendered.markdown);
       expect(readFileSync(written.files.html, "utf8")).toBe(rendered.html);
     });
+  });
+});
+
+describe("an interrupted run with a change it could not put back", () => {
+  let interrupted: RunResult;
+  beforeAll(async () => {
+    const stop = new AbortController();
+    const plan = planRun(
+      [
+        check("sample/done", async () => {}),
+        check("sample/changes", async (ctx) => {
+          // The fake target has no customer endpoint: the runner's undo fails and the change stays listed.
+          ctx.journal.open({
+            kind: "customer",
+            customerId: "cust-x",
+            role: "viewer",
+            restore: { id: "cust-x" },
+          });
+          stop.abort("SIGTERM");
+          await ctx.clock.sleep(60_000);
+        }),
+        check("sample/never", async () => {}),
+      ],
+      { target: fakeTarget() },
+    );
+    interrupted = await runPlan(plan, {
+      fetch: fakeFetch,
+      clock: systemClock(),
+      seed: 1,
+      runs: 1,
+      timeoutMs: 200,
+      catalogue: { path: null, requirements: [] },
+      signal: stop.signal,
+      journalFile: join(mkdtempSync(join(tmpdir(), "lckit-journal-")), "journal.ndjson"),
+    });
+  });
+
+  it("validates against the schema with its interruption and what is left changed", () => {
+    const validate = validator();
+    expect(validate(JSON.parse(renderJson(interrupted))), JSON.stringify(validate.errors)).toBe(true);
+    expect(interrupted).toMatchObject({
+      verdict: "INTERRUPTED",
+      interruption: { cause: "SIGTERM" },
+      configuration: { changes: 1, leftChanged: ["customer cust-x (changed by sample/changes)"] },
+    });
+  });
+
+  it("says so in every format, with the command that puts the change back", () => {
+    const md = renderMarkdown(interrupted);
+    expect(md).toMatch(/^## ⏹️ INTERRUPTED/);
+    expect(md).toMatch(/\*\*The run ended early\*\* \(SIGTERM/);
+    expect(md).toMatch(
+      /\*\*Configuration left changed\*\* \(1\).*<code>lckit restore .*journal\.ndjson --target &lt;target file&gt;<\/code>/,
+    );
+    const html = renderHtml(interrupted);
+    expect(html).toContain('<header class="verdict interrupted">');
+    expect(html).toMatch(/The run ended early \(SIGTERM/);
+    expect(html).toMatch(/<code>lckit restore .*journal\.ndjson --target &lt;target file&gt;<\/code>/);
+    const xml = renderJunit(interrupted);
+    expect(xmlProblems(xml)).toEqual([]);
+    expect(xml).toMatch(/<property name="verdict" value="INTERRUPTED"\/>/);
+    expect(xml).toMatch(/<property name="interrupted" value="the run received SIGTERM"\/>/);
+    expect(xml).toMatch(/<skipped message="not run: the run received SIGTERM"\/>/);
   });
 });
