@@ -10,6 +10,7 @@ import {
   exactlyOnceCheck,
   filterCheck,
   filterGrammarCheck,
+  filterTypeNameCheck,
   firstPageNullBodyCheck,
   limitOutOfRangeCheck,
   orderCheck,
@@ -95,6 +96,11 @@ export const lookupScanChecks: Check[] = [
     id: "lookup-scan/sort-fields-accepted",
     title: "SHOULD accept every top-level scalar field of a lookup as sort field",
     requirements: ["SCAN-10"],
+  }),
+  filterTypeNameCheck(lookupScan, {
+    id: "lookup-scan/filter-type-name",
+    title: "SHOULD match equals(type,'<type_name>') against lookups of type rdm/lookupTypes/<type_name>",
+    requirements: ["LOOKUP-SCAN-05"],
   }),
   filterGrammarCheck(lookupScan, {
     id: "lookup-scan/filter-grammar",

@@ -37,7 +37,7 @@ export interface ScanSubject {
   documentedSortFields: readonly string[];
   /** Fields for equals() filters, string-valued. */
   filterFields: readonly string[];
-  /** Fields holding a lookup type, compared by type name (URI and name forms both accepted). */
+  /** Fields holding a lookup type: the SHOULD check filterTypeNameCheck filters them by type name. */
   typeFields: readonly string[];
 }
 
@@ -193,18 +193,19 @@ export function orderProblem(
   );
 }
 
+/** The record's field holds `value`: exactly, or ignoring case (the document leaves case open); with
+ *  `byName`, compared by lookup type name ("rdm/lookupTypes/Country" and "Country" alike). */
 function fieldMatches(
-  subject: ScanSubject,
   record: ScanRecordShape,
   field: string,
   value: string,
-  ignoreCase: boolean,
+  options: { ignoreCase: boolean; byName?: boolean },
 ): boolean {
   const actual = record[field];
   if (typeof actual !== "string") return false;
-  const norm = (s: string) => (subject.typeFields.includes(field) ? typeName(s) : s);
+  const norm = (s: string) => (options.byName ? typeName(s) : s);
   const [a, b] = [norm(actual), norm(value)];
-  return ignoreCase ? a.toLowerCase() === b.toLowerCase() : a === b;
+  return options.ignoreCase ? a.toLowerCase() === b.toLowerCase() : a === b;
 }
 
 // ---------------------------------------------------------------- check factories
@@ -299,7 +300,12 @@ export function orderCheck(subject: ScanSubject, ids: Ids): Check {
   });
 }
 
-/** equals(field,'value') yields exactly the records whose field has that value (case-insensitive tolerated). */
+/**
+ * equals(field,'value') with a value a record holds yields exactly the records whose field holds that very
+ * value. The value is sent as stored (a lookup type as its full URI): that is the one reading the document
+ * fixes. Whether equals ignores case is not shown, so records whose field differs from the value in case
+ * only may come too; whether a type name matches a type URI is the SHOULD check filterTypeNameCheck.
+ */
 export function filterCheck(subject: ScanSubject, ids: Ids): Check {
   return defineCheck({
     ...ids,
@@ -316,35 +322,67 @@ export function filterCheck(subject: ScanSubject, ids: Ids): Check {
           // limit 1 would make a scan that repeats page boundaries endless: the ends and exactly-once checks judge that.
           limitArb(all.length, 2),
           async (field, index, limit) => {
-            const raw = all[index]?.[field];
+            const value = all[index]?.[field];
             // Quoting inside filter values is not shown by the document: values with quotes are left out.
-            fc.pre(typeof raw === "string" && raw !== "" && !/['"\\]/.test(raw));
-            const value = subject.typeFields.includes(field) ? typeName(raw as string) : (raw as string);
-            const filter = `equals(${field},'${value}')`;
-            const { records } = await readScroll(ctx, subject, { filter, limit }, all.length);
-            const ids = records.map(subject.identity);
-            const exact = all
-              .filter((r) => fieldMatches(subject, r, field, value, false))
-              .map(subject.identity);
-            const got = new Set(ids);
-            const where = `${subject.name} filter=${filter}`;
-            const missing = exact.filter((id) => !got.has(id));
-            // Each answered record is judged by its own field, so a record the reference read lost
-            // does not count against the filter.
-            const extra = records
-              .filter((r) => !fieldMatches(subject, r, field, value, true))
-              .map(subject.identity);
-            if (missing.length > 0 || extra.length > 0)
-              fail(
-                `${where}: expected exactly the ${exact.length} records whose ${field} is ${value}` +
-                  (missing.length > 0 ? `; missing: ${few(missing)}` : "") +
-                  (extra.length > 0 ? `; not matching: ${few(extra)}` : ""),
-              );
+            fc.pre(typeof value === "string" && value !== "" && !/['"\\]/.test(value));
+            await judgeFilter(ctx, subject, all, { field, value: value as string, limit, byName: false });
           },
         ),
       );
     },
   });
+}
+
+/**
+ * The document's sample filters the lookups scan by equals(type,'<type_name>') while the type is stored as
+ * rdm/lookupTypes/<type_name>: the kit's reading is that the name matches the URI (SHOULD; a target that
+ * compares stored values exactly answers nothing, which the MUST check filterCheck does not hold against it).
+ */
+export function filterTypeNameCheck(subject: ScanSubject, ids: Ids): Check {
+  return defineCheck({
+    ...ids,
+    safety: "read",
+    needs: { roles: [subject.role] },
+    async run(ctx) {
+      const all = await referenceRead(ctx, subject);
+      for (const field of subject.typeFields) {
+        const names = [...new Set(all.map((r) => r[field]).filter((v): v is string => typeof v === "string"))]
+          .map(typeName)
+          .filter((name) => name !== "" && !/['"\\]/.test(name))
+          .sort();
+        for (const name of names.slice(0, 3))
+          await judgeFilter(ctx, subject, all, { field, value: name, limit: 100, byName: true });
+      }
+    },
+  });
+}
+
+async function judgeFilter(
+  ctx: CheckContext,
+  subject: ScanSubject,
+  all: ScanRecordShape[],
+  query: { field: string; value: string; limit: number; byName: boolean },
+): Promise<void> {
+  const { field, value, limit, byName } = query;
+  const filter = `equals(${field},'${value}')`;
+  const { records } = await readScroll(ctx, subject, { filter, limit }, all.length);
+  const got = new Set(records.map(subject.identity));
+  const exact = all
+    .filter((r) => fieldMatches(r, field, value, { ignoreCase: false, byName }))
+    .map(subject.identity);
+  const missing = exact.filter((id) => !got.has(id));
+  // Each answered record is judged by its own field, so a record the reference read lost does not count
+  // against the filter.
+  const extra = records
+    .filter((r) => !fieldMatches(r, field, value, { ignoreCase: true, byName }))
+    .map(subject.identity);
+  if (missing.length > 0 || extra.length > 0)
+    fail(
+      `${subject.name} filter=${filter}: expected exactly the ${exact.length} records whose ${field} is ` +
+        `${byName ? `of type ${value}` : value}` +
+        (missing.length > 0 ? `; missing: ${few(missing)}` : "") +
+        (extra.length > 0 ? `; not matching: ${few(extra)}` : ""),
+    );
 }
 
 /** The scan ends after finitely many pages: no scrollId, or an empty page after which nothing follows. */

@@ -28,6 +28,29 @@ export function expiresInOf(response: ApiResponse<TokenResponse>): number {
   return typeof value === "number" && Number.isFinite(value) && value > 0 ? value : defaultValiditySeconds;
 }
 
+/**
+ * Seconds of validity a token answer announces, held to the accessTokenValidity the kit gave the client
+ * (`configuredSeconds`). Every wait the kit makes for a token to expire derives from this value, so an
+ * announcement beyond the configured validity (1 s of rounding allowed) is the target's failure, reported
+ * with the announced value, never a wait the check cannot afford. No expires_in means the configured value.
+ */
+export function announcedValidity(
+  response: ApiResponse<TokenResponse>,
+  configuredSeconds: number,
+  who: string,
+): number {
+  const value = response.data?.expires_in;
+  if (typeof value !== "number" || !Number.isFinite(value) || value <= 0) return configuredSeconds;
+  if (value > configuredSeconds + 1)
+    fail(
+      `${who} was given accessTokenValidity ${configuredSeconds} s, but the target announced expires_in ` +
+        `${value}: a token must expire once its client's accessTokenValidity has elapsed (TOKEN-VALIDITY-01); ` +
+        `the kit does not wait ${value} s for it`,
+      { expected: `expires_in <= ${configuredSeconds}`, actual: `expires_in ${value}` },
+    );
+  return value;
+}
+
 /** A token for a role straight from the token endpoint; fails the check when none is issued. */
 export async function issueToken(ctx: CheckContext, role: CredentialRole): Promise<IssuedToken> {
   const issuedAt = ctx.clock.now();

@@ -4,6 +4,7 @@ import fc from "fast-check";
 import {
   type ApiResponse,
   accessTokenOf,
+  type Customer,
   describeResponse,
   multiTokenConfig,
   type TokenResponse,
@@ -25,12 +26,11 @@ import {
   measureRequestMs,
   type QuotaSession,
   upsertClient,
-  upsertQuotaClient,
   validityForBurst,
   withQuotaSession,
 } from "./quota-session.ts";
 import { clientOf, credentialOf, quotaCustomerIdOf } from "./target-client.ts";
-import { defaultValiditySeconds, expiresInOf } from "./token-lifetime.ts";
+import { announcedValidity, defaultValiditySeconds } from "./token-lifetime.ts";
 
 /** Small quotas keep runs fast; the seed picks one of 3..5. */
 function quotaFor(ctx: CheckContext): number {
@@ -40,6 +40,11 @@ function quotaFor(ctx: CheckContext): number {
 interface Issued {
   token: string;
   expiresIn: number;
+}
+
+/** Validity a quota client's token announces, held to the validity the session gave the client. */
+function validityOf(session: QuotaSession, response: ApiResponse<TokenResponse>): number {
+  return announcedValidity(response, session.validitySeconds, "the quota client");
 }
 
 /** Issues `count` tokens that must all be new and distinct; returns them. `why` names the situation. */
@@ -54,20 +59,100 @@ async function issueDistinct(
     const response = await session.issue();
     const token = accessTokenOf(response);
     if (!token) {
-      // In real time, tokens issued before the check (with their old validity) may still hold slots.
-      if (!session.drivable && !response.ok && i > 0)
+      // In real time, tokens issued before the check (with their old validity) may still hold slots: a
+      // limit-exceeded refusal then cannot be told from a quota applied too early.
+      if (!session.drivable && judgeQuotaRefusal(session.ctx.target.profile, response) === undefined)
         skip(
-          `the quota client got ${i} of ${count} tokens before a refusal; tokens from before the check may ` +
-            "still be active (the kit cannot drive this target's clock); rerun when they have expired",
+          `the quota client got ${i} of ${count} tokens before a limit-exceeded refusal; tokens issued before ` +
+            "the check may still be active and hold slots (the kit cannot drive this target's clock); rerun " +
+            `when they have expired (${describeResponse(response)})`,
         );
       fail(`${why}: token request ${i + 1} of ${count} was not granted: ${describeResponse(response)}`);
     }
     if (seen.has(token))
-      fail(`${why}: token request ${i + 1} returned a token issued before; expected a newly issued token`);
+      fail(
+        `${why}: token request ${i + 1} returned a token issued before; expected a newly issued token ` +
+          "(a repeated token is not a granted one)",
+      );
     seen.add(token);
-    issued.push({ token, expiresIn: expiresInOf(response) });
+    issued.push({ token, expiresIn: validityOf(session, response) });
   }
   return issued;
+}
+
+/**
+ * `count` token requests one after another each get a newly issued token: multi-token support is on. The
+ * default quota when no value is given is not shown, so a limit-exceeded refusal after the first new token
+ * ends the run as well; a token returned again never does.
+ */
+async function expectNewTokens(session: QuotaSession, count: number, config: string): Promise<void> {
+  const seen: string[] = [];
+  for (let i = 1; i <= count; i++) {
+    const answer = await session.issue();
+    const token = accessTokenOf(answer);
+    if (token === undefined) {
+      const limit = judgeQuotaRefusal(session.ctx.target.profile, answer) === undefined;
+      if (limit && seen.length > 0) return;
+      if (limit && !session.drivable)
+        skip(
+          `with ${config}, the first token request was refused for the limit; tokens issued before the ` +
+            "check may still hold the slots (the kit cannot drive this target's clock); rerun when they have expired",
+        );
+      fail(
+        `with ${config}, expected token request ${i} to issue a new token, got ${describeResponse(answer)}`,
+      );
+    }
+    const again = seen.indexOf(token);
+    if (again >= 0)
+      fail(
+        `with ${config}, token request ${i} returned the token of request ${again + 1} again: multitokenConfig ` +
+          "activates multi-token support, under which every token request returns a newly issued token",
+      );
+    seen.push(token);
+    validityOf(session, answer);
+  }
+}
+
+/** Distinct new tokens among simultaneous answers; a token answered twice, or one issued before, fails. */
+function newTokens(answers: ApiResponse<TokenResponse>[], seen: Set<string>, why: string): string[] {
+  const granted: string[] = [];
+  for (const answer of answers) {
+    const token = accessTokenOf(answer);
+    if (token === undefined) continue;
+    if (seen.has(token))
+      fail(`${why}: a token came twice or was issued before; each granted request must get a new one`);
+    seen.add(token);
+    granted.push(token);
+  }
+  return granted;
+}
+
+/** One token request after another until a refusal (at most max + 1): the tokens issued; more than
+ *  `max` fails. Tokens held from before the check make the count smaller, never larger. */
+async function fillSequentially(
+  session: QuotaSession,
+  max: number,
+  seen: Set<string>,
+  why: string,
+): Promise<number> {
+  for (let issued = 0; issued <= max; issued++) {
+    const response = await session.issue();
+    const token = accessTokenOf(response);
+    if (!token) {
+      ensure(
+        judgeQuotaRefusal(session.ctx.target.profile, response),
+        `${why}: token request ${issued + 1} with maxActiveTokensAllowed=${max}`,
+      );
+      return issued;
+    }
+    if (seen.has(token))
+      fail(`${why}: token request ${issued + 1} returned a token issued before; expected a new one`);
+    seen.add(token);
+    validityOf(session, response);
+  }
+  fail(
+    `${why}: ${max + 1} token requests one after another got ${max + 1} new tokens; maxActiveTokensAllowed=${max}`,
+  );
 }
 
 async function fillQuota(session: QuotaSession, max: number): Promise<Issued[]> {
@@ -138,7 +223,7 @@ class RequestToken implements QuotaCommand {
           `with ${active} active tokens and maxActiveTokensAllowed=${m.max}, expected a new token, got ${describeResponse(response)}`,
         );
       if (r.tokens.includes(token)) fail("expected a newly issued token, got one issued before");
-      const expiresIn = expiresInOf(response);
+      const expiresIn = validityOf(r.session, response);
       if (r.tokens.length === 0) m.validityMs = expiresIn * 1000;
       m.tokens.push({ expiresAt: m.now + expiresIn * 1000 });
       r.tokens.push(token);
@@ -260,7 +345,7 @@ class RealTimeRequestToken implements RealTimeCommand {
         `with ${surely} tokens active for certain and maxActiveTokensAllowed=${m.max}, expected a limit-exceeded refusal, but a token was issued: ${describeResponse(response)}`,
       );
     if (r.tokens.includes(token)) fail("expected a newly issued token, got one issued before");
-    const expiresIn = expiresInOf(response);
+    const expiresIn = validityOf(r.session, response);
     m.tokens.push({
       earliestExpiry: sent + (expiresIn - 1) * 1000,
       latestExpiry: received + (expiresIn + 1) * 1000,
@@ -373,7 +458,13 @@ interface ViewerBurst {
   longest: number;
 }
 
-async function viewerBurst(ctx: CheckContext, max: number, seen: Set<string>, why: string) {
+async function viewerBurst(
+  ctx: CheckContext,
+  max: number,
+  seen: Set<string>,
+  why: string,
+  validitySeconds: number,
+) {
   const viewer = credentialOf(ctx, "viewer");
   const burst: ViewerBurst = {
     tokens: [],
@@ -392,7 +483,7 @@ async function viewerBurst(ctx: CheckContext, max: number, seen: Set<string>, wh
       fail(`${why}: viewer token request ${i + 1} returned a token issued before; expected a new one`);
     seen.add(token);
     burst.tokens.push(token);
-    const expiresIn = expiresInOf(burst.last);
+    const expiresIn = announcedValidity(burst.last, validitySeconds, "the viewer client");
     burst.shortest = Math.min(burst.shortest, expiresIn);
     burst.longest = Math.max(burst.longest, expiresIn);
     if (i >= max) return burst;
@@ -428,7 +519,7 @@ async function quotaPerClientInRealTime(ctx: CheckContext, session: QuotaSession
     await session.setQuota(max);
     const seen = new Set<string>();
     const aloneStarted = ctx.clock.now();
-    const alone = await viewerBurst(ctx, max, seen, "the viewer alone");
+    const alone = await viewerBurst(ctx, max, seen, "the viewer alone", validity);
     ensureInsideValidity(ctx, aloneStarted, alone.shortest, "the viewer's token requests");
     if (!alone.refused)
       fail(
@@ -450,7 +541,13 @@ async function quotaPerClientInRealTime(ctx: CheckContext, session: QuotaSession
       `multi-token on, maxActiveTokensAllowed=${max}`,
     );
     const atLimit = await session.issue();
-    const beside = await viewerBurst(ctx, max, seen, "the viewer beside the quota client at its limit");
+    const beside = await viewerBurst(
+      ctx,
+      max,
+      seen,
+      "the viewer beside the quota client at its limit",
+      validity,
+    );
     const stillAtLimit = await session.issue();
     ensureInsideValidity(
       ctx,
@@ -479,6 +576,27 @@ async function quotaPerClientInRealTime(ctx: CheckContext, session: QuotaSession
   }
 }
 
+// ---------------------------------------------------------------- the default quota
+/** Token requests until one is not granted, at most 201: a token issued before ends the count with a
+ *  failure (it is not granted, and multi-token support is not on), so it is never counted as a new one. */
+async function countUpTo201(session: QuotaSession): Promise<{ granted: number; shortest: number }> {
+  const seen = new Set<string>();
+  let shortest = Number.POSITIVE_INFINITY;
+  while (seen.size <= 200) {
+    const answer = await session.issue();
+    const token = accessTokenOf(answer);
+    if (!token) break;
+    if (seen.has(token))
+      fail(
+        `with multitokenConfig {"clientCredentialsMultiTokenConfig": {}}, token request ${seen.size + 1} ` +
+          `returned a token issued before (after ${seen.size} distinct tokens): multi-token support is not on`,
+      );
+    seen.add(token);
+    shortest = Math.min(shortest, validityOf(session, answer));
+  }
+  return { granted: seen.size, shortest };
+}
+
 // ---------------------------------------------------------------- the default quota, in real time
 /** Longest token validity the real-time default-quota check accepts: it waits that long for them to expire. */
 const longestBurstValiditySeconds = 45;
@@ -502,14 +620,7 @@ async function defaultQuotaInRealTime(ctx: CheckContext, session: QuotaSession):
     });
     ensure(judgeSuccess(response, "multitokenConfig without maxActiveTokensAllowed"));
     const started = ctx.clock.now();
-    let granted = 0;
-    let shortest = Number.POSITIVE_INFINITY;
-    while (granted <= 200) {
-      const answer = await session.issue();
-      if (!accessTokenOf(answer)) break;
-      granted++;
-      shortest = Math.min(shortest, expiresInOf(answer));
-    }
+    const { granted, shortest } = await countUpTo201(session);
     ensureInsideValidity(ctx, started, shortest, `${granted + 1} token requests`);
     if (granted !== 200) fail(`expected exactly 200 tokens before the refusal, got ${granted}`);
   } finally {
@@ -536,6 +647,37 @@ export const tokenQuotaChecks: Check[] = [
           fail(
             `expected the second token request to return the first token again (multi-token support off), got ${describeResponse(second)}`,
           );
+      });
+    },
+  }),
+  defineCheck({
+    id: "token-quota/multitoken-config-activates",
+    title:
+      "MUST switch multi-token support on with multitokenConfig present, with or without maxActiveTokensAllowed",
+    requirements: ["TOKEN-QUOTA-01", "CONFIG-CUSTOMER-05"],
+    safety: "quota",
+    needs: quotaNeeds,
+    async run(ctx) {
+      const max = quotaFor(ctx);
+      await withQuotaSession(ctx, async (session) => {
+        const settings: [string, Customer["multitokenConfig"]][] = [
+          [`{"maxActiveTokensAllowed": ${max}}`, multiTokenConfig(max)],
+          ["{} (no maxActiveTokensAllowed)", { clientCredentialsMultiTokenConfig: {} }],
+        ];
+        for (const [what, multitokenConfig] of settings) {
+          await session.restart();
+          const config = `multitokenConfig.clientCredentialsMultiTokenConfig ${what}`;
+          ensure(
+            judgeSuccess(
+              await clientOf(ctx).putCustomer(await ctx.token("admin"), session.customerId, {
+                ...session.original,
+                multitokenConfig,
+              }),
+              `PUT of customer ${session.customerId} with ${config}`,
+            ),
+          );
+          await expectNewTokens(session, 3, config);
+        }
       });
     },
   }),
@@ -640,21 +782,27 @@ export const tokenQuotaChecks: Check[] = [
       await withQuotaSession(ctx, async (session) => {
         for (let round = 1; round <= 2; round++) {
           await session.restart();
+          // Tokens issued before the check (in real time, with an older validity) may still hold slots, and
+          // their number is unknown: fill the quota one request at a time first, so that every slot is held,
+          // then raise it by `free`: exactly `free` slots are open, however many tokens were held before.
           await session.setQuota(max);
-          const answers = await Promise.all(Array.from({ length: max + 4 }, () => session.issue()));
-          const granted = answers.map(accessTokenOf).filter((t): t is string => t !== undefined);
-          if (new Set(granted).size !== granted.length)
-            fail(`round ${round}: simultaneous requests got the same token twice; each must get a new one`);
-          if (granted.length > max)
+          const seen = new Set<string>();
+          const before = await fillSequentially(session, max, seen, `round ${round}`);
+          const free = max;
+          await session.setQuota(max + free);
+          const answers = await Promise.all(Array.from({ length: free + 4 }, () => session.issue()));
+          const granted = newTokens(answers, seen, `round ${round}: simultaneous requests`);
+          if (granted.length > free)
             fail(
-              `round ${round}: ${max + 4} simultaneous token requests got ${granted.length} tokens; ` +
-                `maxActiveTokensAllowed=${max} allows at most ${max}`,
+              `round ${round}: with the quota full (${before} tokens issued one by one before a refusal at ` +
+                `maxActiveTokensAllowed=${max}) and then raised to ${max + free}, ${free + 4} simultaneous ` +
+                `token requests got ${granted.length} new tokens; the raise opened ${free} slots`,
             );
-          // A rate limiter may have refused some; the rest of the quota must still be there, and no more.
-          const rest = await issueDistinct(session, max - granted.length, new Set(granted), `round ${round}`);
+          // A rate limiter may have refused some; the rest of the raised quota must still be there, no more.
+          const rest = await issueDistinct(session, free - granted.length, seen, `round ${round}`);
           ensure(
-            judgeQuotaRefusal(ctx.target.profile, await atLimitRefusal(session, max)),
-            `round ${round}: after ${granted.length + rest.length} tokens`,
+            judgeQuotaRefusal(ctx.target.profile, await atLimitRefusal(session, max + free)),
+            `round ${round}: after ${granted.length + rest.length} tokens at the raised limit`,
           );
         }
       });
@@ -745,8 +893,7 @@ export const tokenQuotaChecks: Check[] = [
           multitokenConfig: { clientCredentialsMultiTokenConfig: {} },
         });
         ensure(judgeSuccess(response, "multitokenConfig without maxActiveTokensAllowed"));
-        let granted = 0;
-        while (granted <= 200 && accessTokenOf(await session.issue())) granted++;
+        const { granted } = await countUpTo201(session);
         if (granted !== 200) fail(`expected exactly 200 tokens before the refusal, got ${granted}`);
       });
     },
@@ -851,29 +998,25 @@ tokenQuotaChecks.push(
     needs: quotaNeeds,
     async run(ctx) {
       await withQuotaSession(ctx, async (session) => {
-        const previous = await upsertQuotaClient(ctx, session.customerId, {});
+        // The session puts the client's previous validity back when it ends.
         const validity = session.drivable ? 120 : 3;
-        await upsertQuotaClient(ctx, session.customerId, { accessTokenValidity: validity });
-        try {
-          // Multi-token on: the request issues a fresh token, whose validity starts now.
-          await session.setQuota(quotaFor(ctx));
-          const [issued] = await issueDistinct(session, 1, new Set(), `accessTokenValidity=${validity}`);
-          const token = issued?.token ?? "";
-          await session.pass(validity - 2);
-          ensure(
-            judgeSuccess(
-              await session.use(token),
-              `use ${validity - 2} s after issue (validity ${validity} s)`,
-            ),
-          );
-          await session.pass(3);
-          ensure(
-            judgeExpiredRefusal(ctx.target.profile, await session.use(token)),
-            `use ${validity + 1} s after issue (validity ${validity} s)`,
-          );
-        } finally {
-          await upsertQuotaClient(ctx, session.customerId, { accessTokenValidity: previous ?? 3600 });
-        }
+        await session.setValidity(validity);
+        // Multi-token on: the request issues a fresh token, whose validity starts now.
+        await session.setQuota(quotaFor(ctx));
+        const [issued] = await issueDistinct(session, 1, new Set(), `accessTokenValidity=${validity}`);
+        const token = issued?.token ?? "";
+        await session.pass(validity - 2);
+        ensure(
+          judgeSuccess(
+            await session.use(token),
+            `use ${validity - 2} s after issue (validity ${validity} s)`,
+          ),
+        );
+        await session.pass(3);
+        ensure(
+          judgeExpiredRefusal(ctx.target.profile, await session.use(token)),
+          `use ${validity + 1} s after issue (validity ${validity} s)`,
+        );
       });
     },
   }),

@@ -1,0 +1,56 @@
+// Tokens the quota client was issued before a check (here: while multi-token support was off, with the
+// client's hour-long validity) are real and stay active, holding quota slots the kit cannot free where it
+// cannot drive the target's clock. The quota checks count them instead of failing a correct target.
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createClient } from "../../src/client/index.ts";
+import { createReference, type Listening } from "../../src/reference/index.ts";
+import { planRun, referenceProfile, runPlan, systemClock, type Target } from "../../src/runner/index.ts";
+import { allChecks } from "../../suites/index.ts";
+import { testSeed } from "./embedded-run.ts";
+
+const credential = (clientId: string) => ({ clientId, clientSecret: `${clientId}-secret` });
+const ids = ["token-quota/multitoken-config-activates", "token-quota/parallel-requests-never-exceed"];
+
+describe("quota checks with a token of the quota client from before the check", () => {
+  let listening: Listening;
+  beforeAll(async () => {
+    listening = await createReference().listen({ host: "127.0.0.1", port: 0 });
+  });
+  afterAll(async () => {
+    await listening?.close();
+  });
+
+  it("pass against the correct reference on a clock the kit cannot drive", async () => {
+    const target: Target = {
+      name: "reference with an active quota token",
+      baseUrl: listening.baseUrl,
+      rdmUrl: listening.rdmUrl,
+      tenant: "acme",
+      customerId: "cust-acme",
+      credentials: { admin: credential("acme-admin"), quota: credential("acme-quota") },
+      profile: { ...referenceProfile },
+      loopback: true,
+      disposable: true,
+    };
+    const client = createClient({ fetch, baseUrl: target.baseUrl, rdmUrl: target.rdmUrl });
+    const before = await client.token(credential("acme-quota"));
+    expect(before.status).toBe(200);
+    const checks = allChecks.filter((check) => ids.includes(check.id));
+    const plan = planRun(checks, { target, drivableClock: false });
+    const result = await runPlan(plan, {
+      fetch: (request) => fetch(request),
+      clock: systemClock(),
+      seed: testSeed,
+      runs: 1,
+    });
+    expect(
+      result.checks.map((check) => `${check.status} ${check.id} ${check.message ?? check.reason ?? ""}`),
+    ).toEqual(ids.map((id) => `passed ${id} `));
+    // The token from before is still active: it was counted, not waited out.
+    const still = await client.scanFirst(before.data?.access_token ?? "", {
+      kind: "lookups",
+      tenantId: "acme",
+    });
+    expect(still.status).toBe(200);
+  }, 60_000);
+});
