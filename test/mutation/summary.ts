@@ -1,0 +1,67 @@
+// Prints the mutation score and the surviving mutants of a Stryker JSON report (default
+// reports/mutation/mutation.json), per file, as Markdown: `npx tsx test/mutation/summary.ts [report.json]`.
+import { readFileSync } from "node:fs";
+
+interface Mutant {
+  id: string;
+  mutatorName: string;
+  replacement?: string;
+  status: string;
+  location: { start: { line: number; column: number } };
+}
+
+interface Report {
+  files: Record<string, { source: string; mutants: Mutant[] }>;
+}
+
+const path = process.argv[2] ?? "reports/mutation/mutation.json";
+let report: Report;
+try {
+  report = JSON.parse(readFileSync(path, "utf8")) as Report;
+} catch (error) {
+  console.error(`summary: cannot read ${path} (${(error as Error).message}); run npm run mutation first`);
+  process.exit(2);
+}
+
+const counted = ["Killed", "Timeout", "Survived", "NoCoverage"];
+const rows: string[] = [
+  "| File | Mutants | Killed | Timeout | Survived | No coverage | Score |",
+  "|---|---|---|---|---|---|---|",
+];
+const totals = new Map<string, number>();
+const survivors: string[] = [];
+for (const [file, { source, mutants }] of Object.entries(report.files).sort(([a], [b]) =>
+  a.localeCompare(b),
+)) {
+  const by = new Map<string, number>();
+  for (const mutant of mutants) by.set(mutant.status, (by.get(mutant.status) ?? 0) + 1);
+  for (const [status, n] of by) totals.set(status, (totals.get(status) ?? 0) + n);
+  const valid = counted.reduce((sum, status) => sum + (by.get(status) ?? 0), 0);
+  const detected = (by.get("Killed") ?? 0) + (by.get("Timeout") ?? 0);
+  const score = valid === 0 ? "n/a" : `${((100 * detected) / valid).toFixed(1)}%`;
+  rows.push(
+    `| ${file} | ${valid} | ${by.get("Killed") ?? 0} | ${by.get("Timeout") ?? 0} | ${by.get("Survived") ?? 0} | ${by.get("NoCoverage") ?? 0} | ${score} |`,
+  );
+  const lines = source.split("\n");
+  for (const mutant of mutants.filter((m) => m.status === "Survived" || m.status === "NoCoverage")) {
+    const { line } = mutant.location.start;
+    const code = (lines[line - 1] ?? "").trim().slice(0, 90);
+    const replacement = (mutant.replacement ?? "").replace(/\s+/g, " ").slice(0, 60);
+    survivors.push(
+      `| ${file}:${line} | ${mutant.status} | ${mutant.mutatorName} | \`${code.replaceAll("|", "\\|").replaceAll("`", "'")}\` | \`${replacement.replaceAll("|", "\\|").replaceAll("`", "'")}\` |`,
+    );
+  }
+}
+const valid = counted.reduce((sum, status) => sum + (totals.get(status) ?? 0), 0);
+const detected = (totals.get("Killed") ?? 0) + (totals.get("Timeout") ?? 0);
+const covered = valid - (totals.get("NoCoverage") ?? 0);
+console.log(`Mutation score: ${((100 * detected) / valid).toFixed(1)}% (${detected} of ${valid} detected)`);
+console.log(
+  `Score on covered code: ${((100 * detected) / covered).toFixed(1)}% (${detected} of ${covered}); ignored (static): ${totals.get("Ignored") ?? 0}`,
+);
+console.log("");
+console.log(rows.join("\n"));
+console.log("");
+console.log("| Where | Status | Mutator | Code | Replacement |");
+console.log("|---|---|---|---|---|");
+console.log(survivors.join("\n"));
