@@ -41,21 +41,16 @@ function checks(n: number, run: (ctx: CheckContext, i: number) => Promise<void>)
 }
 
 describe("the unresponsive-target breaker", () => {
-  it("stops after 3 requests in a row get no answer; the rest is reported as not run", async () => {
+  it("stops after 2 requests in a row get no answer (the default); the rest is reported as not run", async () => {
     const plan = planRun(checks(8, hang), { target: fakeTarget() });
     const result = await runPlan(plan, deps());
-    expect(result.checks.map((c) => c.status)).toEqual([
-      "failed",
-      "failed",
-      "failed",
-      ...Array(5).fill("skipped"),
-    ]);
-    expect(result.checks.slice(3).every((c) => c.skipCause === "unresponsive")).toBe(true);
-    expect(result.checks[7]?.reason).toMatch(/not run: target unresponsive: 3 requests in a row/);
+    expect(result.checks.map((c) => c.status)).toEqual(["failed", "failed", ...Array(6).fill("skipped")]);
+    expect(result.checks.slice(2).every((c) => c.skipCause === "unresponsive")).toBe(true);
+    expect(result.checks[7]?.reason).toMatch(/not run: target unresponsive: 2 requests in a row/);
     expect(result.interruption?.cause).toBe("unresponsive");
     // The checks that got no answer failed: the verdict stands on them, and says the run stopped early.
     expect(result.verdict).toBe("NOT CONFORMANT");
-    expect(result.verdictReason).toMatch(/the run stopped early: target unresponsive.*5 checks not run/);
+    expect(result.verdictReason).toMatch(/the run stopped early: target unresponsive.*6 checks not run/);
   });
 
   it("counts only requests in a row: an answer in between resets the count", async () => {
@@ -66,6 +61,12 @@ describe("the unresponsive-target breaker", () => {
     const result = await runPlan(plan, deps());
     expect(result.interruption).toBeUndefined();
     expect(result.checks.filter((c) => c.status === "skipped")).toEqual([]);
+  });
+
+  it("takes another threshold", async () => {
+    const plan = planRun(checks(6, hang), { target: fakeTarget() });
+    const result = await runPlan(plan, deps({ unresponsiveAfter: 4 }));
+    expect(result.checks.map((c) => c.status)).toEqual([...Array(4).fill("failed"), "skipped", "skipped"]);
   });
 
   it("can be switched off with 0", async () => {
