@@ -105,7 +105,11 @@ export function renderMarkdown(result: RunResult): string {
       );
     }
   }
-  out.push(`Full report: ${code(`reports/${result.runId}/report.html`)}`, "");
+  // The summary does not know where --report-dir put it; report.html is always its neighbour.
+  out.push(
+    `Full report: ${code("report.html")} beside this summary, in the run's folder ${code(result.runId)}`,
+    "",
+  );
   return out.join("\n");
 }
 
