@@ -4,8 +4,8 @@ import { autopilotScanRoutes } from "./autopilot-scan.ts";
 import { blockedValuesRoutes } from "./blocked-values.ts";
 import type { ReferenceContext } from "./context.ts";
 import { customerConfigRoutes } from "./customer-config.ts";
-import { deleteTaskRoutes } from "./delete-task.ts";
-import { errorResponse, HttpError } from "./errors.ts";
+import { deleteTaskRoutes, runDueTasks } from "./delete-task.ts";
+import { errorResponse, HttpError, renderError } from "./errors.ts";
 import { lookupScanRoutes } from "./lookup-scan.ts";
 import { serviceRoutes } from "./service.ts";
 import { tokenEndpointRoutes } from "./token-endpoint.ts";
@@ -30,14 +30,14 @@ const RDM_PATHS: Record<string, string[]> = {
 
 function methodNotAllowed(app: Hono, paths: Record<string, string[]>): void {
   for (const [path, methods] of Object.entries(paths)) {
-    app.all(path, (c) =>
-      errorResponse(
+    app.all(path, (c) => {
+      throw new HttpError(
         405,
         "method_not_allowed",
         `${c.req.method} is not supported on ${new URL(c.req.url).pathname}; use ${methods.join(" or ")}`,
         { allow: methods.join(", ") },
-      ),
-    );
+      );
+    });
   }
 }
 
@@ -49,14 +49,17 @@ function escapesAs500(ctx: ReferenceContext, error: HttpError): boolean {
 
 function finish(app: Hono, ctx: ReferenceContext): Hono {
   app.notFound((c) =>
-    errorResponse(
-      404,
-      "not_found",
-      `no endpoint ${c.req.method} ${new URL(c.req.url).pathname}; see the OpenAPI documents in openapi/`,
+    renderError(
+      ctx.variants,
+      new HttpError(
+        404,
+        "not_found",
+        `no endpoint ${c.req.method} ${new URL(c.req.url).pathname}; see the OpenAPI documents in openapi/`,
+      ),
     ),
   );
   app.onError((error) => {
-    if (error instanceof HttpError && !escapesAs500(ctx, error)) return error.toResponse();
+    if (error instanceof HttpError && !escapesAs500(ctx, error)) return renderError(ctx.variants, error);
     // A bug of the reference, not of the caller: say so instead of blaming the request.
     return errorResponse(
       500,
@@ -77,8 +80,17 @@ export function platformApp(ctx: ReferenceContext): Hono {
   return finish(app, ctx);
 }
 
+/** Delayed delete tasks (a variant) run when a request finds them due. */
+function dueTasksFirst(app: Hono, ctx: ReferenceContext): void {
+  app.use("*", async (_c, next) => {
+    runDueTasks(ctx);
+    await next();
+  });
+}
+
 export function rdmApp(ctx: ReferenceContext): Hono {
   const app = new Hono({ strict: false });
+  dueTasksFirst(app, ctx);
   serviceRoutes(app, ctx);
   deleteTaskRoutes(app, ctx);
   lookupScanRoutes(app, ctx);
@@ -89,6 +101,7 @@ export function rdmApp(ctx: ReferenceContext): Hono {
 /** Both path sets on one app (the default: base_url == rdm_url). */
 export function combinedApp(ctx: ReferenceContext): Hono {
   const app = new Hono({ strict: false });
+  dueTasksFirst(app, ctx);
   tokenEndpointRoutes(app, ctx);
   customerConfigRoutes(app, ctx);
   autopilotScanRoutes(app, ctx);

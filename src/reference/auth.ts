@@ -49,7 +49,7 @@ export function authenticate(ctx: ReferenceContext, request: Request): Principal
     throw unauthorized(
       `the access token expired at ${new Date(token.expiresAt).toISOString()}; request a new one from POST /oauth/token`,
       'Bearer error="invalid_token", error_description="The access token expired"',
-    );
+    ).as("expired-token");
   }
   const stored = ctx.state.clients.get(token.clientId);
   const customer = stored ? ctx.state.customers.get(stored.customerId) : undefined;

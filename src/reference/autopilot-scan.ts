@@ -32,14 +32,11 @@ export function autopilotScanRoutes(app: Hono, ctx: ReferenceContext): void {
     requireTenant(ctx, tenant);
     return scan(ctx, c.req.raw, {
       scope: `stats:${tenant}:${type}`,
-      records: () => {
-        const all = ctx.state.statistics.get(tenant) ?? [];
-        if (ctx.faults.has("autopilot-type-scan-returns-other-types")) return served(ctx, all);
-        return served(
-          ctx,
-          all.filter((s) => s.lookupType === type),
-        );
-      },
+      records: () => served(ctx, ctx.state.statistics.get(tenant) ?? []),
+      // A predicate, not a filtered copy: the scroll keeps positions of the matching statistics only.
+      where: ctx.faults.has("autopilot-type-scan-returns-other-types")
+        ? undefined
+        : (s) => (s as Statistic).lookupType === type,
       filterOptions: { typePaths: ["lookupType"] },
     });
   });

@@ -9,10 +9,18 @@ import { lookupTypeName } from "./types.ts";
 const DEFAULT_LIMIT = 100;
 const MAX_LIMIT = 100;
 
-function integerParam(url: URL, name: string, fallback: number, min: number, max: number): number {
+function integerParam(
+  url: URL,
+  name: string,
+  fallback: number,
+  min: number,
+  max: number,
+  clamp = false,
+): number {
   const raw = url.searchParams.get(name);
   if (raw === null) return fallback;
-  const value = /^\d{1,15}$/.test(raw) ? Number(raw) : Number.NaN;
+  let value = /^\d{1,15}$/.test(raw) ? Number(raw) : Number.NaN;
+  if (clamp && value > max) value = max;
   if (!(value >= min && value <= max)) {
     const range =
       max === Number.MAX_SAFE_INTEGER ? `an integer >= ${min}` : `an integer from ${min} to ${max}`;
@@ -35,7 +43,7 @@ export function blockedValuesRoutes(app: Hono, ctx: ReferenceContext): void {
       : integerParam(url, "offset", 0, 0, Number.MAX_SAFE_INTEGER);
     const limit = ctx.faults.has("blocked-values-limit-ignored")
       ? DEFAULT_LIMIT
-      : integerParam(url, "limit", defaultLimit, 1, MAX_LIMIT);
+      : integerParam(url, "limit", defaultLimit, 1, MAX_LIMIT, ctx.variants.has("limit-above-max-clamped"));
     const values = ctx.state.blockedValues.get(tenant)?.get(type) ?? [];
     const page = values.slice(offset, offset + limit);
     if (ctx.faults.has("blocked-value-field-wrong-type")) {

@@ -2,11 +2,14 @@
 import type { ReferenceClock } from "./clock.ts";
 import type { FaultName } from "./faults.ts";
 import type { ReferenceState } from "./state.ts";
+import type { VariantName } from "./variants.ts";
 
 export interface ReferenceContext {
   readonly state: ReferenceState;
   readonly clock: ReferenceClock;
   readonly faults: ReadonlySet<FaultName>;
+  /** Choices where the document is silent (see VARIANTS); none: the kit's own choices. */
+  readonly variants: ReadonlySet<VariantName>;
   /** Delay before a delete task runs. */
   readonly taskDelayMs: number;
 }

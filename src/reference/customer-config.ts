@@ -137,6 +137,7 @@ async function writeCustomer(ctx: ReferenceContext, request: Request, customerId
   if (!stored) requireAdmin(ctx, principal, customerId, customer.tenants ?? []);
   checkCustomer(ctx, customer);
   ctx.state.customers.set(customerId, customer);
+  if (ctx.variants.has("customer-answer-no-body")) return new Response(null, { status: 204 });
   return jsonResponse(merge && ctx.faults.has("customer-post-answers-201") ? 201 : 200, customer);
 }
 
@@ -208,7 +209,12 @@ function answeredClient(ctx: ReferenceContext, client: Client): Record<string, u
 
 export function customerConfigRoutes(app: Hono, ctx: ReferenceContext): void {
   app.put("/oauth/customers/:customerId", (c) =>
-    writeCustomer(ctx, c.req.raw, c.req.param("customerId"), ctx.faults.has("put-merges")),
+    writeCustomer(
+      ctx,
+      c.req.raw,
+      c.req.param("customerId"),
+      ctx.faults.has("put-merges") || ctx.variants.has("put-customer-merges"),
+    ),
   );
   app.post("/oauth/customers/:customerId", (c) =>
     writeCustomer(ctx, c.req.raw, c.req.param("customerId"), true),
@@ -247,6 +253,7 @@ export function customerConfigRoutes(app: Hono, ctx: ReferenceContext): void {
     if (added.length > 0) {
       ctx.state.customers.set(customerId, { ...customer, applicationClients: [...known, ...added] });
     }
+    if (ctx.variants.has("clients-answer-no-body")) return new Response(null, { status: 204 });
     return jsonResponse(
       200,
       clients.map((client) => answeredClient(ctx, client)),

@@ -131,6 +131,39 @@ function run(ctx: ReferenceContext, task: Task, selection: Selection): void {
   task.status = "COMPLETED";
 }
 
+/** With the delete-task-delayed variant: how long after its acceptance a task runs (reference clock). */
+export const DELAYED_TASK_MS = 5_000;
+
+interface PendingTask {
+  dueAt: number;
+  run: () => void;
+}
+
+const pending = new WeakMap<ReferenceContext["state"], PendingTask[]>();
+
+function pendingOf(ctx: ReferenceContext): PendingTask[] {
+  let list = pending.get(ctx.state);
+  if (!list) {
+    list = [];
+    pending.set(ctx.state, list);
+  }
+  return list;
+}
+
+/** Runs the delayed tasks that are due; called before every request, since only requests observe them. */
+export function runDueTasks(ctx: ReferenceContext): void {
+  const list = pending.get(ctx.state);
+  if (!list || list.length === 0) return;
+  const now = ctx.clock.now();
+  const due = list.filter((t) => t.dueAt <= now);
+  if (due.length === 0) return;
+  pending.set(
+    ctx.state,
+    list.filter((t) => t.dueAt > now),
+  );
+  for (const task of due) task.run();
+}
+
 export function deleteTaskRoutes(app: Hono, ctx: ReferenceContext): void {
   app.post("/tasks/:tenantId", async (c) => {
     const tenant = c.req.param("tenantId");
@@ -154,14 +187,28 @@ export function deleteTaskRoutes(app: Hono, ctx: ReferenceContext): void {
       parameters,
     };
     ctx.state.tasks.set(task.id, task);
-    if (!ctx.faults.has("delete-task-never-completes")) {
+    if (ctx.faults.has("delete-task-never-completes")) {
+      // the fault: nothing is scheduled
+    } else if (ctx.variants.has("delete-task-delayed")) {
+      // Due on the reference's clock, so a driven clock (the embedded target) decides when it runs.
+      pendingOf(ctx).push({
+        dueAt: task.createdTime + DELAYED_TASK_MS,
+        run: () => run(ctx, task, selection),
+      });
+    } else {
       setTimeout(() => run(ctx, task, selection), ctx.taskDelayMs).unref();
     }
     const { id: _id, ...withoutId } = task;
-    return jsonResponse(202, ctx.faults.has("task-without-id") ? withoutId : { ...task });
+    const body = ctx.faults.has("task-without-id") ? withoutId : { ...task };
+    if (ctx.variants.has("delete-task-204")) return new Response(null, { status: 204 });
+    if (ctx.variants.has("delete-task-200")) return jsonResponse(200, body);
+    return jsonResponse(ctx.variants.has("delete-task-201") ? 201 : 202, body);
   });
 
   app.get("/tasks/:tenantId/:taskId", (c) => {
+    if (ctx.variants.has("no-task-status-endpoint")) {
+      throw notFound(`no endpoint GET ${new URL(c.req.url).pathname}; see the OpenAPI documents in openapi/`);
+    }
     const tenant = c.req.param("tenantId");
     authorize(ctx, c.req.raw, tenant, "edit");
     requireTenant(ctx, tenant);

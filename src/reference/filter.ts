@@ -26,6 +26,10 @@ const MAX_DEPTH = 64;
 export interface FilterOptions {
   /** Paths holding a lookup type (URI or name): compared by type name, so both forms match. */
   typePaths?: readonly string[];
+  /** String comparisons respect case (the default ignores it). */
+  caseSensitive?: boolean;
+  /** Only a single equals(field,value) is understood; anything else is refused. */
+  equalsOnly?: boolean;
 }
 
 type Token =
@@ -120,10 +124,6 @@ function isScalar(value: unknown): value is Scalar {
   return typeof value === "string" || typeof value === "number" || typeof value === "boolean";
 }
 
-function textOf(value: Scalar): string {
-  return String(value).toLowerCase();
-}
-
 function comparison(op: "gt" | "gte" | "lt" | "lte", leaf: unknown, value: Scalar): boolean {
   let order: number;
   if (typeof leaf === "number" && typeof value === "number") order = leaf - value;
@@ -143,7 +143,13 @@ function comparison(op: "gt" | "gte" | "lt" | "lte", leaf: unknown, value: Scala
   return order <= 0;
 }
 
-function leafTest(op: Operator, value: Scalar | undefined, typePath: boolean): (leaf: unknown) => boolean {
+function leafTest(
+  op: Operator,
+  value: Scalar | undefined,
+  typePath: boolean,
+  caseSensitive: boolean,
+): (leaf: unknown) => boolean {
+  const textOf = (v: Scalar) => (caseSensitive ? String(v) : String(v).toLowerCase());
   switch (op) {
     case "exists":
     case "missing":
@@ -154,10 +160,10 @@ function leafTest(op: Operator, value: Scalar | undefined, typePath: boolean): (
         return (leaf) =>
           typeof leaf === "number" ? leaf === v : isScalar(leaf) && textOf(leaf) === textOf(v);
       }
-      const wanted = typePath ? lookupTypeName(String(v)).toLowerCase() : textOf(v);
+      const wanted = typePath ? textOf(lookupTypeName(String(v))) : textOf(v);
       return (leaf) =>
         isScalar(leaf) &&
-        (typePath && typeof leaf === "string" ? lookupTypeName(leaf).toLowerCase() : textOf(leaf)) === wanted;
+        (typePath && typeof leaf === "string" ? textOf(lookupTypeName(leaf)) : textOf(leaf)) === wanted;
     }
     case "startsWith": {
       const wanted = textOf(value as Scalar);
@@ -204,6 +210,14 @@ class Parser {
   }
 
   parse(): Predicate {
+    if (this.options.equalsOnly) {
+      const predicate = this.call();
+      const token = this.peek();
+      if (token.kind !== "end") {
+        throw invalid(`only a single equals(field,value) is supported, but found ${describe(token)}`);
+      }
+      return predicate;
+    }
     const predicate = this.expr();
     const token = this.peek();
     if (token.kind !== "end") throw invalid(`expected "and", "or" or the end, but found ${describe(token)}`);
@@ -255,6 +269,9 @@ class Parser {
     if (name.kind !== "word")
       throw invalid(`expected an operator such as equals( but found ${describe(name)}`);
     const op = OPERATORS.find((o) => o.toLowerCase() === name.text.toLowerCase());
+    if (op !== "equals" && this.options.equalsOnly) {
+      throw invalid(`unsupported operator "${name.text}" at character ${name.at}; only equals is supported`);
+    }
     if (!op) {
       throw invalid(
         `unknown operator "${name.text}" at character ${name.at}; supported operators: ${OPERATORS.join(", ")}`,
@@ -280,7 +297,12 @@ class Parser {
       this.expect(")", `")" to close ${op}(`);
     }
     const segments = path.split(".");
-    const test = leafTest(op, value, this.options.typePaths?.includes(path) ?? false);
+    const test = leafTest(
+      op,
+      value,
+      this.options.typePaths?.includes(path) ?? false,
+      this.options.caseSensitive ?? false,
+    );
     const negate = op === "missing";
     return (record) => {
       const leaves: unknown[] = [];

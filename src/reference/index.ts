@@ -4,10 +4,11 @@ import { combinedApp, platformApp, rdmApp } from "./app.ts";
 import { type ReferenceClock, systemClock } from "./clock.ts";
 import type { ReferenceContext } from "./context.ts";
 import { type FaultName, faultSet } from "./faults.ts";
-import { DEFAULT_FIXTURES_DIR, loadFixtures } from "./fixtures.ts";
+import { DEFAULT_FIXTURES_DIR, type FixtureData, loadFixtures } from "./fixtures.ts";
 import { type GenerateOptions, generateLookups, generateStatistics } from "./generate.ts";
 import { type Listening, type ListenOptions, listen } from "./listen.ts";
 import { createState, type ReferenceState } from "./state.ts";
+import { type VariantName, variantSet } from "./variants.ts";
 
 export { manualClock, type ReferenceClock, systemClock } from "./clock.ts";
 export { FAULTS, type FaultEntry, type FaultName, isFaultName } from "./faults.ts";
@@ -17,6 +18,13 @@ export type { Listening, ListenOptions } from "./listen.ts";
 export { SCROLL_IDLE_MS } from "./scroll.ts";
 export type { ReferenceState } from "./state.ts";
 export type * from "./types.ts";
+export {
+  isVariantName,
+  VARIANTS,
+  type VariantEntry,
+  type VariantName,
+  variantGroups,
+} from "./variants.ts";
 
 export interface ReferenceOptions {
   /** Default: systemClock(). Use manualClock() to drive token and scroll expiry in tests. */
@@ -25,6 +33,8 @@ export interface ReferenceOptions {
   fixturesDir?: string;
   /** Seeded faults to switch on (see FAULTS). Default: none. */
   faults?: readonly FaultName[];
+  /** Correct choices where the document is silent (see VARIANTS). Default: none, the kit's own choices. */
+  variants?: readonly VariantName[];
   /** Delay before a delete task runs. Default 0 (the next macrotask). */
   taskDelayMs?: number;
   /** Adds generated lookups and statistics to a tenant. */
@@ -40,17 +50,19 @@ export interface Reference {
   /** The live state, for tests: read it, do not change it. */
   state: ReferenceState;
   faults: ReadonlySet<FaultName>;
+  variants: ReadonlySet<VariantName>;
   listen(options?: ListenOptions): Promise<Listening>;
 }
 
 export function createReference(options: ReferenceOptions = {}): Reference {
   const clock = options.clock ?? systemClock();
   const faults = faultSet(options.faults ?? []);
+  const variants = variantSet(options.variants ?? []);
   const taskDelayMs = options.taskDelayMs ?? 0;
   if (!Number.isFinite(taskDelayMs) || taskDelayMs < 0) {
     throw new RangeError(`taskDelayMs: expected a number of milliseconds >= 0, got ${taskDelayMs}`);
   }
-  const fixtures = loadFixtures(options.fixturesDir ?? DEFAULT_FIXTURES_DIR);
+  const fixtures = withVariantFixtures(loadFixtures(options.fixturesDir ?? DEFAULT_FIXTURES_DIR), variants);
   const gen = options.generate;
   if (gen && !fixtures.tenants.some((t) => t.id === gen.tenant)) {
     throw new Error(
@@ -67,7 +79,7 @@ export function createReference(options: ReferenceOptions = {}): Reference {
     lookups: gen?.lookups ? generateLookups(gen.tenant, gen.lookups, gen.seed) : [],
     statistics: gen?.statistics ? generateStatistics(gen.tenant, gen.statistics, gen.seed) : [],
   });
-  const ctx: ReferenceContext = { state, clock, faults, taskDelayMs };
+  const ctx: ReferenceContext = { state, clock, faults, variants, taskDelayMs };
   const app = combinedApp(ctx);
   return {
     fetch: async (request) => app.fetch(request),
@@ -75,7 +87,24 @@ export function createReference(options: ReferenceOptions = {}): Reference {
     clock,
     state,
     faults,
+    variants,
     listen: (listenOptions = {}) =>
       listen({ combined: app, platform: () => platformApp(ctx), rdm: () => rdmApp(ctx) }, listenOptions),
+  };
+}
+
+/** Variants that change the fixture world rather than behaviour: wider tenant lists. */
+function withVariantFixtures(fixtures: FixtureData, variants: ReadonlySet<VariantName>): FixtureData {
+  if (!variants.has("admin-administers-other-tenant")) return fixtures;
+  const [first, second] = fixtures.tenants;
+  if (!first || !second) return fixtures;
+  const role = `ROLE_ADMIN_TENANT_${first.id}`;
+  return {
+    ...fixtures,
+    clients: fixtures.clients.map((client) =>
+      client.authorities.includes(role)
+        ? { ...client, authorities: [...client.authorities, `ROLE_ADMIN_TENANT_${second.id}`] }
+        : client,
+    ),
   };
 }

@@ -13,13 +13,23 @@ export interface ScanQuery {
   filter?: Predicate;
 }
 
-export function parseScanQuery(ctx: ReferenceContext, url: URL, filterOptions: FilterOptions): ScanQuery {
+/** `boundless`: a scan whose limit bound the document does not give (the lookups scan). */
+export function parseScanQuery(
+  ctx: ReferenceContext,
+  url: URL,
+  filterOptions: FilterOptions,
+  boundless = false,
+): ScanQuery {
   const params = url.searchParams;
-  const max = ctx.faults.has("limit-over-100-accepted-silently") ? Number.MAX_SAFE_INTEGER : MAX_LIMIT;
+  const unbounded =
+    ctx.faults.has("limit-over-100-accepted-silently") ||
+    (boundless && ctx.variants.has("lookup-scan-limit-unbounded"));
+  const max = unbounded ? Number.MAX_SAFE_INTEGER : MAX_LIMIT;
   let limit = DEFAULT_LIMIT;
   const rawLimit = params.get("limit");
   if (rawLimit !== null) {
     limit = /^\d{1,15}$/.test(rawLimit) ? Number(rawLimit) : Number.NaN;
+    if (limit > max && ctx.variants.has("limit-above-max-clamped")) limit = max;
     if (!(limit >= 1 && limit <= max)) {
       throw badRequest(
         "invalid_limit",
@@ -48,7 +58,13 @@ export function parseScanQuery(ctx: ReferenceContext, url: URL, filterOptions: F
     sort = rawSort;
   }
   const rawFilter = params.get("filter");
+  const options: FilterOptions = {
+    ...filterOptions,
+    ...(ctx.variants.has("equals-exact-stored-value") ? { typePaths: [] } : {}),
+    caseSensitive: ctx.variants.has("equals-case-sensitive"),
+    equalsOnly: ctx.variants.has("filter-equals-only"),
+  };
   const filter =
-    rawFilter !== null && rawFilter.trim() !== "" ? compileFilter(rawFilter, filterOptions) : undefined;
+    rawFilter !== null && rawFilter.trim() !== "" ? compileFilter(rawFilter, options) : undefined;
   return { limit, sort, order, filter };
 }

@@ -1,29 +1,43 @@
 // The scroll protocol shared by the lookups scan and both autopilot scans (docs/assumptions.md, "Scans").
 import type { ReferenceContext } from "./context.ts";
-import { badRequest, jsonResponse } from "./errors.ts";
+import { badRequest, HttpError, jsonResponse } from "./errors.ts";
 import type { FilterOptions } from "./filter.ts";
 import { describeType, parseJson, readText } from "./http-body.ts";
 import { parseScanQuery, type ScanQuery } from "./scan-query.ts";
-import type { Scroll } from "./scroll.ts";
+import { type Scroll, type ScrollView, slice } from "./scroll.ts";
 
 export interface ScanSpec {
   /** Scan and tenant, e.g. "lookups:acme"; scroll ids are valid only within their scope. */
   scope: string;
-  /** The records in identity order; called once, when a scroll opens. */
+  /** The records in identity order, as a shared array that is never mutated; called when a scroll opens. */
   records: () => readonly object[];
+  /** Records of `records` the scan serves at all (e.g. one lookup type), applied with the filter. */
+  where?: (record: object) => boolean;
   filterOptions?: FilterOptions;
+}
+
+function refuseEncoding(expected: string): HttpError {
+  return badRequest(
+    "validation_error",
+    `body: expected ${expected} for the next page, or no body for the first`,
+  );
 }
 
 /** The scroll id of a next-page request, or undefined for a first request (no body, null, {}). */
 export async function readScrollId(ctx: ReferenceContext, request: Request): Promise<string | undefined> {
   const text = (await readText(request)).trim();
   if (text === "") return undefined;
+  // The variant takes the body for the id itself, whatever it looks like; JSON null still opens a scroll.
+  if (ctx.variants.has("scroll-id-raw-text-only")) return text === "null" ? undefined : text;
+  const objectOnly = ctx.variants.has("scroll-id-object-only");
+  const stringOnly = ctx.variants.has("scroll-id-json-string-only");
   const type = request.headers.get("content-type") ?? "";
   const looksJson = text.startsWith("{") || text.startsWith('"') || text.startsWith("[");
   if (!type.includes("json") && !looksJson && text !== "null") {
-    if (ctx.faults.has("raw-scroll-id-refused")) {
-      throw badRequest("validation_error", 'body: expected {"scrollId": "<id>"} as application/json');
+    if (ctx.faults.has("raw-scroll-id-refused") || objectOnly) {
+      throw refuseEncoding('{"scrollId": "<id>"} as application/json');
     }
+    if (stringOnly) throw refuseEncoding('the scroll id as a JSON string ("<id>")');
     return text; // the raw id as text/plain
   }
   const body = parseJson(text);
@@ -33,10 +47,14 @@ export async function readScrollId(ctx: ReferenceContext, request: Request): Pro
     }
     return undefined;
   }
-  if (typeof body === "string") return body;
+  if (typeof body === "string") {
+    if (objectOnly) throw refuseEncoding('{"scrollId": "<id>"} as application/json');
+    return body;
+  }
   if (typeof body === "object" && !Array.isArray(body)) {
     const id = (body as Record<string, unknown>).scrollId;
     if (id === undefined || id === null) return undefined;
+    if (stringOnly) throw refuseEncoding('the scroll id as a JSON string ("<id>")');
     if (typeof id === "string") return id;
     throw badRequest("invalid_scroll_id", `scrollId: expected a string, got ${describeType(id)}`);
   }
@@ -65,31 +83,39 @@ function sortField(record: object, field: string): string | number | boolean | u
     : undefined;
 }
 
-/** Filters and orders once; the result is the scroll's snapshot. */
+/** Filters and orders once, as a view of the identity-ordered array: positions only where needed. */
 function snapshot(
   ctx: ReferenceContext,
-  identityOrdered: readonly object[],
+  base: readonly object[],
   query: ScanQuery,
-): readonly object[] {
-  let records = identityOrdered;
-  if (query.filter && !ctx.faults.has("scan-ignores-filter")) records = records.filter(query.filter);
-  const field = query.sort;
-  if (field !== undefined && !ctx.faults.has("scan-ignores-sort")) {
-    // Stable sort over identity order: ties keep identity order. Records without the field go last.
-    const present: object[] = [];
-    const missing: object[] = [];
-    for (const record of records) (sortField(record, field) === undefined ? missing : present).push(record);
-    present.sort((a, b) =>
-      compareScalars(
-        sortField(a, field) as string | number | boolean,
-        sortField(b, field) as string | number | boolean,
-      ),
-    );
-    records = missing.length > 0 ? present.concat(missing) : present;
-  }
+  where: ((record: object) => boolean) | undefined,
+): ScrollView {
+  const filter = query.filter && !ctx.faults.has("scan-ignores-filter") ? query.filter : undefined;
+  const field = query.sort !== undefined && !ctx.faults.has("scan-ignores-sort") ? query.sort : undefined;
   // desc is the exact reverse of asc, so records without the sort field come first.
-  if (query.order === "desc" && !ctx.faults.has("scan-ignores-order")) records = records.slice().reverse();
-  return records;
+  const reversed = query.order === "desc" && !ctx.faults.has("scan-ignores-order");
+  if (!filter && !where && field === undefined) return { base, reversed };
+  let positions: number[] = [];
+  for (let i = 0; i < base.length; i++) {
+    const record = base[i] as object;
+    if ((!where || where(record)) && (!filter || filter(record))) positions.push(i);
+  }
+  if (field !== undefined) {
+    // Stable sort over identity order: ties keep identity order. Records without the field go last.
+    const present: number[] = [];
+    const missing: number[] = [];
+    for (const i of positions)
+      (sortField(base[i] as object, field) === undefined ? missing : present).push(i);
+    present.sort(
+      (a, b) =>
+        compareScalars(
+          sortField(base[a] as object, field) as string | number | boolean,
+          sortField(base[b] as object, field) as string | number | boolean,
+        ) || a - b,
+    );
+    positions = missing.length > 0 ? present.concat(missing) : present;
+  }
+  return { base, index: Uint32Array.from(positions), reversed };
 }
 
 function page(ctx: ReferenceContext, scroll: Scroll, first: boolean): Response {
@@ -98,24 +124,40 @@ function page(ctx: ReferenceContext, scroll: Scroll, first: boolean): Response {
   if (!first && ctx.faults.has("scan-repeats-record-at-page-boundary")) start = Math.max(0, start - 1);
   if (!first && ctx.faults.has("scan-loses-record-at-page-boundary")) start += 1;
   const size = ctx.faults.has("scan-exceeds-limit") ? scroll.limit + 1 : scroll.limit;
-  const values = scroll.records.slice(start, start + size);
-  scroll.position = Math.min(start + values.length, scroll.records.length);
-  if (scroll.position < scroll.records.length || ctx.faults.has("scan-never-ends")) {
+  const values = slice(scroll, start, start + size);
+  const wasAtEnd = !first && scroll.position >= scroll.length;
+  scroll.position = Math.min(start + values.length, scroll.length);
+  if (scroll.position < scroll.length || ctx.faults.has("scan-never-ends")) {
     return jsonResponse(200, { scrollId: scroll.id, values });
   }
-  // End of results: the last page already omits scrollId, and the scroll is gone.
+  return endOfResults(ctx, scroll, values, wasAtEnd);
+}
+
+/** The answer that holds the last records, and those after it, as the end-of-results variant says. */
+function endOfResults(ctx: ReferenceContext, scroll: Scroll, values: object[], wasAtEnd: boolean): Response {
+  const v = ctx.variants;
+  const emptyFirst = v.has("end-empty-page") || v.has("end-empty-page-with-scroll-id");
+  if (emptyFirst && values.length > 0 && !wasAtEnd) {
+    // The last records still come with the scrollId; the end is told by the next answer.
+    return jsonResponse(200, { scrollId: scroll.id, values });
+  }
+  if (v.has("end-empty-page-with-scroll-id") && scroll.endAnswers === 0) {
+    scroll.endAnswers++;
+    return jsonResponse(200, { scrollId: scroll.id, values: [] });
+  }
+  // The end: no scrollId (or null with the variant), and the scroll is gone.
   ctx.state.scrolls.close(scroll.id);
-  return jsonResponse(200, { values });
+  return jsonResponse(200, v.has("end-scroll-id-null") ? { scrollId: null, values } : { values });
 }
 
 /** Only with the scan-restarts-after-end fault: the scroll never closes, an empty page marks the end once,
  *  and the request after it starts the scroll over. */
 function cyclicPage(scroll: Scroll, first: boolean): Response {
-  if (!first && scroll.position >= scroll.records.length) {
+  if (!first && scroll.position >= scroll.length) {
     scroll.position = 0;
     return jsonResponse(200, { scrollId: scroll.id, values: [] });
   }
-  const values = scroll.records.slice(scroll.position, scroll.position + scroll.limit);
+  const values = slice(scroll, scroll.position, scroll.position + scroll.limit);
   scroll.position += values.length;
   return jsonResponse(200, { scrollId: scroll.id, values });
 }
@@ -126,17 +168,23 @@ export async function scan(ctx: ReferenceContext, request: Request, spec: ScanSp
   const now = ctx.clock.now();
   const known = scrollId === undefined ? undefined : ctx.state.scrolls.take(scrollId, spec.scope, now);
   if (scrollId === undefined || (!known && ctx.faults.has("unknown-scroll-id-restarts"))) {
-    const query = parseScanQuery(ctx, new URL(request.url), spec.filterOptions ?? {});
-    const records = snapshot(ctx, spec.records(), query);
-    const scroll = ctx.state.scrolls.create(spec.scope, records, query.limit, now);
+    const query = parseScanQuery(
+      ctx,
+      new URL(request.url),
+      spec.filterOptions ?? {},
+      spec.scope.startsWith("lookups:"),
+    );
+    const view = snapshot(ctx, spec.records(), query, spec.where);
+    const scroll = ctx.state.scrolls.create(spec.scope, view, query.limit, now);
     return page(ctx, scroll, true);
   }
   const scroll = known;
   if (!scroll) {
-    throw badRequest(
+    throw new HttpError(
+      400,
       "invalid_scroll_id",
       `scrollId: "${scrollId.length > 80 ? `${scrollId.slice(0, 80)}...` : scrollId}" is unknown, finished or expired (scrolls expire after 5 minutes without use); start a new scan with no body`,
-    );
+    ).as("unknown-scroll-id");
   }
   return page(ctx, scroll, false);
 }

@@ -1,37 +1,99 @@
-// Open scrolls: each holds the snapshot taken when it opened, so a page is a slice and costs O(limit).
+// Open scrolls. A scroll does not copy records: it keeps a view of the array it was opened on (the
+// table's shared identity-ordered array, which is replaced, never mutated, when lookups change), read
+// forwards or backwards, plus, when a filter or sort picked or reordered records, an index of positions
+// (4 bytes per entry). Index entries across open scrolls are bounded by a budget: opening a scroll over
+// the budget closes the least recently used others (their ids then answer "unknown scroll id").
 import { randomUUID } from "node:crypto";
 
 /** Scrolls expire after this long without use (docs/assumptions.md, "Scans"). */
 export const SCROLL_IDLE_MS = 5 * 60 * 1000;
 /** Bound on open scrolls so abandoned ones cannot exhaust memory; the least recently used goes first. */
-const MAX_OPEN = 10_000;
+export const MAX_OPEN_SCROLLS = 10_000;
+/** Bound on index entries (positions) held by all open scrolls together: 4 MB of Uint32 positions. */
+export const MAX_RETAINED_ENTRIES = 1_000_000;
+/** What an open scroll costs besides its index, for the byte figure (object, id, map entry). */
+const SCROLL_OVERHEAD_BYTES = 256;
+
+/** The records a scroll serves, in order, without copying them. */
+export interface ScrollView {
+  /** The array the scroll was opened on (shared; never mutated). */
+  readonly base: readonly object[];
+  /** Positions in `base`, in serving order; absent: every record of base. */
+  readonly index?: Uint32Array;
+  /** Serve from the last entry to the first (order=desc). */
+  readonly reversed: boolean;
+}
 
 export interface Scroll {
   readonly id: string;
   /** Which scan and tenant the scroll belongs to; an id used on another scan is unknown there. */
   readonly scope: string;
-  readonly records: readonly object[];
+  readonly view: ScrollView;
+  /** Number of records the scroll serves. */
+  readonly length: number;
   readonly limit: number;
   position: number;
   lastUsedAt: number;
+  /** Answers given after the last record (variants that signal the end with empty pages count them). */
+  endAnswers: number;
+}
+
+export function viewLength(view: ScrollView): number {
+  return view.index ? view.index.length : view.base.length;
+}
+
+/** Records [start, end) of a scroll, in serving order. */
+export function slice(scroll: Scroll, start: number, end: number): object[] {
+  const { base, index, reversed } = scroll.view;
+  const n = scroll.length;
+  const out: object[] = [];
+  for (let i = Math.max(0, start); i < Math.min(end, n); i++) {
+    const at = reversed ? n - 1 - i : i;
+    out.push(base[index ? (index[at] as number) : at] as object);
+  }
+  return out;
 }
 
 export class ScrollStore {
   private readonly open = new Map<string, Scroll>();
+  private entries = 0;
+
+  constructor(private readonly maxEntries = MAX_RETAINED_ENTRIES) {}
 
   get size(): number {
     return this.open.size;
   }
 
-  create(scope: string, records: readonly object[], limit: number, now: number): Scroll {
-    if (this.open.size >= MAX_OPEN) this.sweep(now);
-    while (this.open.size >= MAX_OPEN) {
-      const oldest = this.open.keys().next().value;
-      if (oldest === undefined) break;
-      this.open.delete(oldest);
+  /** Index entries held by open scrolls (the budgeted quantity). */
+  get retainedEntries(): number {
+    return this.entries;
+  }
+
+  /** Bytes the open scrolls hold beyond the shared record arrays: indexes plus a fixed overhead each. */
+  get retainedBytes(): number {
+    return this.entries * 4 + this.open.size * SCROLL_OVERHEAD_BYTES;
+  }
+
+  create(scope: string, view: ScrollView, limit: number, now: number): Scroll {
+    const cost = view.index?.length ?? 0;
+    if (this.open.size >= MAX_OPEN_SCROLLS || this.entries + cost > this.maxEntries) this.sweep(now);
+    // Least recently used first (Map order); the new scroll itself is always admitted.
+    for (const oldest of this.open.keys()) {
+      if (this.open.size < MAX_OPEN_SCROLLS && this.entries + cost <= this.maxEntries) break;
+      this.close(oldest);
     }
-    const scroll: Scroll = { id: randomUUID(), scope, records, limit, position: 0, lastUsedAt: now };
+    const scroll: Scroll = {
+      id: randomUUID(),
+      scope,
+      view,
+      length: viewLength(view),
+      limit,
+      position: 0,
+      lastUsedAt: now,
+      endAnswers: 0,
+    };
     this.open.set(scroll.id, scroll);
+    this.entries += cost;
     return scroll;
   }
 
@@ -40,7 +102,7 @@ export class ScrollStore {
     const scroll = this.open.get(id);
     if (!scroll || scroll.scope !== scope) return undefined;
     if (now - scroll.lastUsedAt >= SCROLL_IDLE_MS) {
-      this.open.delete(id);
+      this.close(id);
       return undefined;
     }
     // Re-insert so Map order stays least-recently-used first.
@@ -51,12 +113,15 @@ export class ScrollStore {
   }
 
   close(id: string): void {
+    const scroll = this.open.get(id);
+    if (!scroll) return;
     this.open.delete(id);
+    this.entries -= scroll.view.index?.length ?? 0;
   }
 
   sweep(now: number): void {
     for (const [id, scroll] of this.open) {
-      if (now - scroll.lastUsedAt >= SCROLL_IDLE_MS) this.open.delete(id);
+      if (now - scroll.lastUsedAt >= SCROLL_IDLE_MS) this.close(id);
     }
   }
 }

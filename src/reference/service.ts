@@ -7,19 +7,27 @@ import { jsonResponse } from "./errors.ts";
 export const SERVICE_VERSION = "2026.1.0";
 
 export function serviceRoutes(app: Hono, ctx: ReferenceContext): void {
+  // With the variant, each answer carries more than its documented key.
+  const extra = (fields: Record<string, unknown>) =>
+    ctx.variants.has("service-answers-extra-fields") ? fields : {};
   const healthy = () => ({ status: ctx.faults.has("healthcheck-not-ok") ? "DEGRADED" : "OK" });
   app.get("/healthcheck", (c) => {
     authenticate(ctx, c.req.raw);
-    return jsonResponse(200, healthy());
+    return jsonResponse(200, { ...healthy(), ...extra({ checks: { store: "OK" } }) });
   });
   app.get("/status", (c) => {
     authenticate(ctx, c.req.raw);
-    return jsonResponse(200, { status: ctx.faults.has("status-not-ok") ? "DOWN" : "OK" });
+    return jsonResponse(200, {
+      status: ctx.faults.has("status-not-ok") ? "DOWN" : "OK",
+      ...extra({ uptimeSeconds: Math.floor(process.uptime()) }),
+    });
   });
   app.get("/version", (c) => {
     authenticate(ctx, c.req.raw);
-    return jsonResponse(200, {
-      "rdm-service": ctx.faults.has("version-not-dotted") ? "2026-1" : SERVICE_VERSION,
-    });
+    let version: string | number = SERVICE_VERSION;
+    if (ctx.variants.has("version-as-number"))
+      version = Number(SERVICE_VERSION.split(".").slice(0, 2).join("."));
+    if (ctx.faults.has("version-not-dotted")) version = "2026-1";
+    return jsonResponse(200, { "rdm-service": version, ...extra({ build: "lckit-reference" }) });
   });
 }

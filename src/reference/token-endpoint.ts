@@ -1,7 +1,7 @@
 // POST {base_url}/oauth/token: OAuth 2.0 client_credentials (RFC 6749 4.4) as docs/assumptions.md fixes it.
 import type { Hono } from "hono";
 import type { ReferenceContext } from "./context.ts";
-import { errorResponse, HttpError, jsonResponse } from "./errors.ts";
+import { HttpError, jsonResponse } from "./errors.ts";
 import { readText } from "./http-body.ts";
 import { issueToken } from "./token-quota.ts";
 
@@ -30,7 +30,7 @@ function decodeFormComponent(text: string): string {
   }
 }
 
-function credentialsOf(request: Request, form: URLSearchParams): ClientCredentials {
+function credentialsOf(ctx: ReferenceContext, request: Request, form: URLSearchParams): ClientCredentials {
   const header = request.headers.get("authorization");
   const formId = form.get("client_id");
   const formSecret = form.get("client_secret");
@@ -60,6 +60,14 @@ function credentialsOf(request: Request, form: URLSearchParams): ClientCredentia
       basic: true,
     };
   }
+  if (formSecret !== null && ctx.variants.has("client-auth-basic-only")) {
+    throw oauthError(
+      401,
+      "invalid_client",
+      "client authentication in the body is not supported; send HTTP Basic client_id:client_secret",
+      { "www-authenticate": 'Basic realm="oauth"' },
+    );
+  }
   if (formId === null || formSecret === null) {
     throw oauthError(
       401,
@@ -84,16 +92,17 @@ export function tokenEndpointRoutes(app: Hono, ctx: ReferenceContext): void {
       );
     }
     const form = new URLSearchParams(text);
-    const credentials = credentialsOf(request, form);
+    const credentials = credentialsOf(ctx, request, form);
     const stored = ctx.state.clients.get(credentials.clientId);
     if (!stored || stored.client.clientSecret !== credentials.clientSecret) {
       throw oauthError(401, "invalid_client", "unknown client or wrong client secret", {
         ...(credentials.basic ? { "www-authenticate": 'Basic realm="oauth"' } : {}),
       });
     }
-    const inQuery = ctx.faults.has("grant-in-query-refused")
-      ? null
-      : new URL(request.url).searchParams.get("grant_type");
+    const inQuery =
+      ctx.faults.has("grant-in-query-refused") || ctx.variants.has("grant-type-in-query-refused")
+        ? null
+        : new URL(request.url).searchParams.get("grant_type");
     const grantType = form.get("grant_type") ?? inQuery;
     if ((grantType === null || grantType === "") && !ctx.faults.has("token-errors-not-rfc6749")) {
       throw oauthError(400, "invalid_request", "grant_type is missing; send grant_type=client_credentials");
@@ -120,12 +129,12 @@ export function tokenEndpointRoutes(app: Hono, ctx: ReferenceContext): void {
           headers: { "content-type": "text/plain; charset=UTF-8", ...NO_STORE },
         });
       }
-      return errorResponse(
+      throw new HttpError(
         429,
         "limit_exceeded",
         `Max active tokens limit exceeded: client "${credentials.clientId}" has ${result.active} active tokens (maxActiveTokensAllowed=${result.max}); wait for a token to expire or raise the quota`,
         { ...NO_STORE, "retry-after": String(result.retryAfterSeconds) },
-      );
+      ).as("quota");
     }
     const { token } = result;
     const answer: Record<string, unknown> = {
@@ -134,6 +143,10 @@ export function tokenEndpointRoutes(app: Hono, ctx: ReferenceContext): void {
       expires_in: Math.max(1, Math.ceil((token.expiresAt - ctx.clock.now()) / 1000)),
       scope: stored.client.scope.join(" "),
     };
+    if (ctx.variants.has("token-answer-minimal")) {
+      answer.token_type = "Bearer";
+      delete answer.scope;
+    }
     if (ctx.faults.has("token-type-missing")) delete answer.token_type;
     return jsonResponse(200, answer, NO_STORE);
   });

@@ -77,7 +77,8 @@ export async function issueToken(ctx: ReferenceContext, stored: StoredClient): P
     if (current) return { kind: "issued", token: current };
   }
   const max =
-    multitoken.clientCredentialsMultiTokenConfig?.maxActiveTokensAllowed ?? DEFAULT_MAX_ACTIVE_TOKENS;
+    multitoken.clientCredentialsMultiTokenConfig?.maxActiveTokensAllowed ??
+    (ctx.variants.has("default-quota-50") ? 50 : DEFAULT_MAX_ACTIVE_TOKENS);
   const counted = countedTokens(ctx, clientId, now);
   let allowed = max;
   if (ctx.faults.has("quota-off-by-one")) allowed = max + 1;

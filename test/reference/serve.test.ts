@@ -78,8 +78,13 @@ describe("lckit serve", () => {
         faults: ["scan-never-ends", "quota-off-by-one"],
       },
     ],
+    [
+      ["--variant", "scroll-id-raw-text-only", "--variant=delete-task-204"],
+      { variants: ["scroll-id-raw-text-only", "delete-task-204"], faults: [] },
+    ],
     [["--help"], "help"],
     [["--help-faults"], "help-faults"],
+    [["--help-variants"], "help-variants"],
   ])("parses %j", (argv, want) => {
     expect(parseServeArgs(argv)).toEqual(typeof want === "string" ? want : expect.objectContaining(want));
   });
@@ -90,6 +95,8 @@ describe("lckit serve", () => {
     [["--port"], "--port"],
     [["--lookups", "-5"], "--lookups"],
     [["--fault", "no-such-fault"], "--help-faults"],
+    [["--variant", "no-such-variant"], "--help-variants"],
+    [["--variant", "delete-task-200", "--variant", "delete-task-204"], "alternatives of one choice"],
     [["--verbose"], '"--verbose"'],
   ])("refuses %j with a UsageError naming %s", (argv, mention) => {
     expect(() => parseServeArgs(argv)).toThrow(UsageError);

@@ -4,7 +4,10 @@ import {
   FAULTS,
   type FaultName,
   isFaultName,
+  isVariantName,
   type Listening,
+  VARIANTS,
+  type VariantName,
 } from "../../reference/index.ts";
 import { type CliIo, UsageError } from "../io.ts";
 import type { Command } from "../main.ts";
@@ -23,6 +26,9 @@ Options:
   --seed N          seed of the generated data (default 1)
   --fault NAME      switch on a seeded fault (repeatable); names: lckit serve --help-faults
   --help-faults     list the seeded faults
+  --variant NAME    take another correct choice where the document is silent (repeatable, at most one
+                    per choice); names: lckit serve --help-variants
+  --help-variants   list the variants
   --help            this text
 `;
 
@@ -35,6 +41,7 @@ export interface ServeOptions {
   tenant: string;
   seed: number;
   faults: FaultName[];
+  variants: VariantName[];
 }
 
 function integer(flag: string, raw: string | undefined, min: number, max: number, example: string): number {
@@ -46,8 +53,15 @@ function integer(flag: string, raw: string | undefined, min: number, max: number
   return Number(raw);
 }
 
-export function parseServeArgs(argv: string[]): ServeOptions | "help" | "help-faults" {
-  const options: ServeOptions = { port: 8180, host: "127.0.0.1", tenant: "acme", seed: 1, faults: [] };
+export function parseServeArgs(argv: string[]): ServeOptions | "help" | "help-faults" | "help-variants" {
+  const options: ServeOptions = {
+    port: 8180,
+    host: "127.0.0.1",
+    tenant: "acme",
+    seed: 1,
+    faults: [],
+    variants: [],
+  };
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i] as string;
     const eq = arg.indexOf("=");
@@ -59,6 +73,8 @@ export function parseServeArgs(argv: string[]): ServeOptions | "help" | "help-fa
         return "help";
       case "--help-faults":
         return "help-faults";
+      case "--help-variants":
+        return "help-variants";
       case "--port":
         options.port = integer(flag, value(), 0, 65535, "8180");
         break;
@@ -96,6 +112,25 @@ export function parseServeArgs(argv: string[]): ServeOptions | "help" | "help-fa
         options.faults.push(name);
         break;
       }
+      case "--variant": {
+        const name = value();
+        if (!name || !isVariantName(name)) {
+          throw new UsageError(
+            `--variant expects a variant name, got ${name ? `"${name}"` : "nothing"}; run lckit serve --help-variants for the list`,
+          );
+        }
+        const group = VARIANTS.find((v) => v.name === name)?.group;
+        const rival = options.variants.find(
+          (v) => v !== name && VARIANTS.find((e) => e.name === v)?.group === group,
+        );
+        if (rival) {
+          throw new UsageError(
+            `--variant ${name} and --variant ${rival} are alternatives of one choice (${group}); give at most one`,
+          );
+        }
+        if (!options.variants.includes(name)) options.variants.push(name);
+        break;
+      }
       default:
         throw new UsageError(`unknown option "${arg}"; run lckit serve --help for the options`);
     }
@@ -125,7 +160,7 @@ export async function serve(options: ServeOptions, io: CliIo, stopped: Promise<u
       : undefined;
   let server: Listening;
   try {
-    const reference = createReference({ faults: options.faults, generate });
+    const reference = createReference({ faults: options.faults, variants: options.variants, generate });
     server = await reference.listen({ port: options.port, host: options.host, rdmPort: options.rdmPort });
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
@@ -142,6 +177,7 @@ export async function serve(options: ServeOptions, io: CliIo, stopped: Promise<u
     );
   }
   if (options.faults.length > 0) io.err(`  seeded faults ON: ${options.faults.join(", ")}\n`);
+  if (options.variants.length > 0) io.err(`  variants ON: ${options.variants.join(", ")}\n`);
   io.err(CREDENTIALS_HINT);
   io.err("Stop with Ctrl-C.\n");
   await stopped;
@@ -156,6 +192,11 @@ export const command: Command = {
     const parsed = parseServeArgs(argv);
     if (parsed === "help") {
       io.out(HELP);
+      return 0;
+    }
+    if (parsed === "help-variants") {
+      for (const v of VARIANTS)
+        io.out(`${v.name.padEnd(34)} ${v.description}\n${"".padEnd(34)} (${v.silentPoint})\n`);
       return 0;
     }
     if (parsed === "help-faults") {
