@@ -53,7 +53,16 @@ interface Known {
   pattern: string;
   /** Base64 fragments match only literally; other forms also as %XX, \uXXXX or &#..; escapes. */
   escapable: boolean;
+  /** The first HEAD_CHARS characters, in every form: what is left of the secret where a text was cut. */
+  head: string;
 }
+
+/** A secret cut short by an excerpt ("...", "…") still shows its start: this many characters of it, in
+ *  any encoding, just before a cut mark are redacted up to the mark. */
+const HEAD_CHARS = 6;
+const cutMark = /\.\.\.|…/g;
+/** How far before a cut mark the start of a secret is looked for. */
+const CUT_WINDOW = 512;
 
 /** Text holding none of these cannot carry an escaped letter or digit. */
 const escapeMarker = /%[0-9a-fA-F]{2}|\\u[0-9a-fA-F]{4}|&#/;
@@ -67,11 +76,23 @@ export class Redactor {
   addSecret(value: string | undefined): void {
     if (value === undefined || value.length < MIN_SECRET || this.secrets.has(value)) return;
     this.secrets.add(value);
-    this.known.push({ anchor: anchorOf(value), pattern: anyEncoding(value), escapable: true });
+    const head = (text: string, pattern: (t: string) => string) =>
+      pattern([...text].slice(0, HEAD_CHARS).join(""));
+    this.known.push({
+      anchor: anchorOf(value),
+      pattern: anyEncoding(value),
+      escapable: true,
+      head: head(value, anyEncoding),
+    });
     // Inside Base64 the secret may sit raw or encoded as a form or URL component would be.
     for (const form of new Set([value, formEncode(value), encodeURIComponent(value)]))
       for (const fragment of base64Fragments(form))
-        this.known.push({ anchor: anchorOf(fragment), pattern: fragmentPattern(fragment), escapable: false });
+        this.known.push({
+          anchor: anchorOf(fragment),
+          pattern: fragmentPattern(fragment),
+          escapable: false,
+          head: head(fragment, fragmentPattern),
+        });
     // Longest first, so a secret that contains another is replaced whole.
     this.known.sort((a, b) => b.pattern.length - a.pattern.length);
     this.cache.clear();
@@ -114,6 +135,7 @@ export class Redactor {
       out = out.replace(this.regex(base64), B64_SENTINEL);
       if (out.includes(B64_SENTINEL)) out = widenBase64(out);
     }
+    if (this.known.length > 0 && (out.includes("...") || out.includes("…"))) out = this.redactCuts(out);
     return out;
   }
 
@@ -141,11 +163,25 @@ export class Redactor {
     return value;
   }
 
-  private regex(entries: Known[]): RegExp {
-    const source = entries.map((k) => k.pattern).join("|");
+  /** Before each cut mark, the start of a secret running up to the mark (an excerpt cut it) goes. */
+  private redactCuts(text: string): string {
+    const marks = [...text.matchAll(cutMark)].map((m) => m.index ?? 0).reverse();
+    const heads = this.regex(this.known, "head", "$");
+    let out = text;
+    for (const at of marks) {
+      const start = Math.max(0, at - CUT_WINDOW);
+      const found = heads.exec(out.slice(start, at));
+      if (found) out = `${out.slice(0, start + found.index)}${REDACTED}${out.slice(at)}`;
+    }
+    return out;
+  }
+
+  private regex(entries: Known[], part: "pattern" | "head" = "pattern", tail = ""): RegExp {
+    const alternatives = entries.map((k) => k[part]).join("|");
+    const source = tail === "" ? alternatives : `(?:${alternatives})\\S*${tail}`;
     let regex = this.cache.get(source);
     if (!regex) {
-      regex = new RegExp(source, "g");
+      regex = new RegExp(source, tail === "" ? "g" : "");
       if (this.cache.size > 64) this.cache.clear();
       this.cache.set(source, regex);
     }

@@ -124,6 +124,15 @@ describe("Redactor", () => {
     expect(r.text("s3cr%2Bt+%25:val\\/ue")).toBe(REDACTED);
   });
 
+  it.each([
+    ["a plain cut", "got 401 you sent top secret/va...", "got 401 you sent [redacted]..."],
+    ["a cut JSON-escaped", '{"echo":"top secret\\/val…', '{"echo":"[redacted]…'],
+    ["a cut form-encoded", "body=top+secret%2Fv... (300 chars)", "body=[redacted]... (300 chars)"],
+    ["an ellipsis with no secret before it", "and so on...", "and so on..."],
+  ])("redacts the start of a secret an excerpt cut: %s", (_name, given, want) => {
+    expect(redactor().text(given)).toBe(want);
+  });
+
   it("leaves bodies without secrets untouched", () => {
     const r = new Redactor();
     r.addCredential(clientId, clientSecret);
