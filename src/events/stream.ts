@@ -7,6 +7,7 @@
 //
 // Deterministic: the same options (seed included) give the same messages, byte for byte.
 import { mutations as checkerMutations, type Mutation } from "./mutations.ts";
+import { nestedAttributeValue } from "./nested-values.ts";
 import type { StreamingConfig } from "./streaming-config.ts";
 
 export type PayloadKind = "snapshot" | "deltas" | "largeObject";
@@ -28,6 +29,14 @@ export interface StreamOptions {
   reorderWindow?: number;
   /** Inject this many invalid messages, each breaking one rule (chosen among `rules` when given). */
   invalid?: { count: number; rules?: string[] };
+  /**
+   * Legal variety (default true): deltas as the delta message, the bare {ovChanged, delta} collection or
+   * another object; reference-attribute delta values without value and sources; fallbacks whose URI is
+   * only in the sourceObjectUri header; event types in neither of the document's lists; re-sends
+   * serialized again with other key order and spacing; deeply nested attribute values. false: only the
+   * kit's preferred shapes.
+   */
+  variety?: boolean;
 }
 
 export interface StreamMessage {
@@ -165,6 +174,8 @@ interface Entity {
   createdBy: string;
   mergedInto?: string;
   recreated?: boolean;
+  /** Levels of a deeply nested Address attribute its snapshots carry (legal variety), if any. */
+  nesting?: number;
 }
 
 interface Relation {
@@ -246,7 +257,7 @@ export class StreamWorld {
   constructor(
     readonly random: Random,
     readonly tenantId: string,
-    private readonly shape: { payloadType: PayloadType; largeObjects: number },
+    private readonly shape: { payloadType: PayloadType; largeObjects: number; variety?: boolean },
   ) {
     // A fixed epoch keeps streams reproducible: 2026-01-05T09:00:00Z plus a seed-dependent offset.
     this.clock = Date.UTC(2026, 0, 5, 9, 0, 0) + random.int(0, 86_400_000);
@@ -303,9 +314,21 @@ export class StreamWorld {
     };
   }
 
+  /** Whether the world draws legal shapes beyond the kit's preferred ones (see StreamOptions.variety). */
+  get variety(): boolean {
+    return this.shape.variety === true && !this.preferredOnly;
+  }
+
+  /** Set while a mutation's starting message is built: mutations edit fields of the preferred shapes. */
+  private preferredOnly = false;
+
   private entityObject(entity: Entity): Record<string, unknown> {
     const first = entity.attributes.FirstName?.[0]?.value ?? "";
     const last = entity.attributes.LastName?.[0]?.value ?? "";
+    const attributes =
+      entity.nesting === undefined
+        ? entity.attributes
+        : { ...entity.attributes, Address: [nestedAttributeValue(entity.nesting)] };
     return {
       uri: entity.uri,
       type: entity.type,
@@ -313,7 +336,7 @@ export class StreamWorld {
       createdTime: entity.createdTime,
       updatedBy: this.random.pick(users),
       updatedTime: entity.updatedTime,
-      attributes: entity.attributes,
+      attributes,
       crosswalks: entity.crosswalks,
       label: `${first} ${last}`.trim() || entity.uri,
       roles: [`configuration/roles/${entity.type.split("/").at(-1)}`],
@@ -373,15 +396,44 @@ export class StreamWorld {
     kind: PayloadKind = this.kindFor(),
   ): Draft {
     let payload: Record<string, unknown>;
-    if (kind === "largeObject") payload = { type, uri, exceededQueueSizeLimit: true, ...extra };
-    else if (kind === "snapshot") payload = { type, object, ...extra };
+    if (kind === "largeObject") {
+      // The document says the fallback carries the object URI, not where: now and then only the
+      // sourceObjectUri header carries it.
+      payload =
+        this.variety && this.random.chance(0.3)
+          ? { type, exceededQueueSizeLimit: true, ...extra }
+          : { type, uri, exceededQueueSizeLimit: true, ...extra };
+    } else if (kind === "snapshot") payload = { type, object, ...extra };
     else {
       // A deltas envelope has no top-level ovChanged: it travels in deltaCollection.
       const { ovChanged, ...rest } = extra;
       const subject = { uri, type: String(object.type ?? ""), label: String(object.label ?? uri) };
-      payload = { type, uri, deltas: this.deltas(type, subject, items, ovChanged === true), ...rest };
+      payload = { type, uri, deltas: this.deltasOf(type, subject, items, ovChanged === true), ...rest };
     }
     return { headers: this.headers(type, uri, version), body: JSON.stringify(payload), type };
+  }
+
+  /**
+   * The deltas member: the document leaves its structure open. With legal variety, the delta message of
+   * the document's table, its deltaCollection alone ({ovChanged, delta}, as vendors send it) or, now and
+   * then, another object; otherwise always the delta message.
+   */
+  private deltasOf(
+    type: string,
+    subject: { uri: string; type: string; label: string },
+    items: Record<string, unknown>[],
+    ovChanged: boolean,
+  ): Record<string, unknown> {
+    if (!this.variety) return this.deltas(type, subject, items, ovChanged);
+    const roll = this.random.next();
+    if (roll < 0.45) return this.deltas(type, subject, items, ovChanged);
+    // ENTITY_CHANGED keeps ovChanged (a reference companion must show it true), so no other shape for it.
+    if (roll < 0.9 || type === "ENTITY_CHANGED") return { ovChanged, delta: items };
+    return {
+      changes: items.length,
+      attributes: items.map((item) => item.attributeType),
+      eventId: this.random.id(16),
+    };
   }
 
   /** The delta message of the document's ENTITY_CHANGED table, used for every type in deltas streams. */
@@ -419,6 +471,9 @@ export class StreamWorld {
 
   newEntity(): Draft {
     const { entity, draft } = this.freshEntity();
+    // Deep but legal nesting: now and then an entity whose snapshots carry a nested attribute 10-120
+    // levels down (3 levels of JSON each; the checker inspects up to 512).
+    if (this.variety && this.random.chance(0.03)) entity.nesting = this.random.int(10, 120);
     this.entities.push(entity);
     return draft;
   }
@@ -458,12 +513,15 @@ export class StreamWorld {
     return { type, object: this.entityObject(entity), ...extra };
   }
 
-  /** ENTITY_CHANGED as the stream's payload type says (snapshot, deltas, or a large-object fallback). */
-  changeEntity(entity: Entity, ovChanged = false): Draft {
-    return this.changeEntityAs(entity, this.kindFor(), ovChanged);
+  /**
+   * ENTITY_CHANGED as the stream's payload type says (snapshot, deltas, or a large-object fallback).
+   * `reference`: the relation of a reference attribute that changed, listed among the delta items.
+   */
+  changeEntity(entity: Entity, ovChanged = false, reference?: Relation): Draft {
+    return this.changeEntityAs(entity, this.kindFor(), ovChanged, reference);
   }
 
-  changeEntityAs(entity: Entity, kind: PayloadKind, ovChanged = false): Draft {
+  changeEntityAs(entity: Entity, kind: PayloadKind, ovChanged = false, reference?: Relation): Draft {
     const at = this.tick();
     entity.version += 1;
     entity.updatedTime = at;
@@ -475,7 +533,7 @@ export class StreamWorld {
         : this.attributeValue(entity, name, this.random.pick(name === "FirstName" ? firstNames : lastNames));
     entity.attributes[name] = [replacement];
     // Only the changed attribute is listed.
-    const items = old
+    const items: Record<string, unknown>[] = old
       ? [
           {
             type: "ATTRIBUTE_CHANGED",
@@ -491,6 +549,7 @@ export class StreamWorld {
             newValue: this.deltaValue(replacement),
           },
         ];
+    if (reference && this.variety) items.push(this.referenceItem(entity, reference));
     return this.message(
       "ENTITY_CHANGED",
       entity.uri,
@@ -502,6 +561,39 @@ export class StreamWorld {
     );
   }
 
+  /**
+   * The delta item of a reference attribute: its values are seen without value and sources, carrying
+   * the referenced entity and relation instead.
+   */
+  private referenceItem(entity: Entity, relation: Relation): Record<string, unknown> {
+    const value = {
+      ov: true,
+      id: relation.uri.split("/").at(-1) ?? relation.uri,
+      refEntity: { objectURI: relation.end.uri, type: relation.end.type },
+      refRelation: { objectURI: relation.uri, type: relation.type },
+    };
+    const attributeType = `${entity.type}/attributes/${relation.type.split("/").at(-1)}`;
+    return relation.active
+      ? { type: "ATTRIBUTE_ADDED", attributeType, newValue: value }
+      : { type: "ATTRIBUTE_REMOVED", attributeType, oldValue: value };
+  }
+
+  /**
+   * A message of a type in neither of the document's lists (vendors send merge-failure notifications,
+   * for instance): legal, the checker warns.
+   */
+  unlistedEvent(entity: Entity, other: Entity): Draft {
+    this.tick();
+    entity.version += 1;
+    const type = "ENTITY_MERGE_FAILED";
+    const payload = {
+      type,
+      uri: entity.uri,
+      details: { winner: entity.uri, loser: other.uri, reason: "conflicting crosswalks" },
+    };
+    return { headers: this.headers(type, entity.uri, entity.version), body: JSON.stringify(payload), type };
+  }
+
   /** A relationship event and, for reference attributes, the ENTITY_CHANGED companion (ovChanged true). */
   relationEvent(type: string, relation: Relation): Draft[] {
     const at = this.tick();
@@ -510,7 +602,7 @@ export class StreamWorld {
     const extra = type === "RELATIONSHIP_CHANGED" ? { ovChanged: relation.reference } : {};
     const drafts = [this.message(type, relation.uri, relation.version, this.relationObject(relation), extra)];
     if (relation.reference && relation.start.state === "active")
-      drafts.push(this.changeEntity(relation.start, true));
+      drafts.push(this.changeEntity(relation.start, true, relation));
     return drafts;
   }
 
@@ -626,6 +718,18 @@ export class StreamWorld {
    * kit's envelope form: the starting point of a rule-breaking mutation.
    */
   freshMessage(
+    type: string,
+    kind: MutationKind,
+  ): { headers: Record<string, unknown>; payload: Record<string, unknown> } {
+    this.preferredOnly = true;
+    try {
+      return this.freshPreferredMessage(type, kind);
+    } finally {
+      this.preferredOnly = false;
+    }
+  }
+
+  private freshPreferredMessage(
     type: string,
     kind: MutationKind,
   ): { headers: Record<string, unknown>; payload: Record<string, unknown> } {
@@ -873,7 +977,8 @@ type Step =
   | "matches"
   | "businessProcess"
   | "interaction"
-  | "changeRequest";
+  | "changeRequest"
+  | "unlisted";
 
 /** Objects the world keeps before it forgets those that can take no further event. */
 const forgetAbove = 2000;
@@ -929,6 +1034,7 @@ function step(world: StreamWorld): Draft[] {
     businessProcess: active.length > 0 ? 0.7 : 0,
     interaction: active.length > 1 ? 2 : 0,
     changeRequest: 1.5,
+    unlisted: world.variety && active.length > 1 ? 0.3 : 0,
   };
   const choice = random.weighted(weights);
   const two = () => {
@@ -980,6 +1086,10 @@ function step(world: StreamWorld): Draft[] {
       }
       return [world.interactionEvent("INTERACTION_CREATED", two().slice())];
     }
+    case "unlisted": {
+      const [a, b] = two();
+      return [world.unlistedEvent(a, b)];
+    }
     case "changeRequest": {
       if (liveRequests.length >= maxLiveOthers || (liveRequests.length > 0 && random.chance(0.6))) {
         const type = random.chance(0.6) ? "CHANGE_REQUEST_CHANGED" : "CHANGE_REQUEST_REMOVED";
@@ -1022,6 +1132,7 @@ export function generateStream(options: StreamOptions): GeneratedStream {
   const world = new StreamWorld(random, options.tenantId ?? "acme", {
     payloadType: options.payloadType ?? "snapshot",
     largeObjects: options.largeObjects ?? 0.05,
+    variety: options.variety ?? true,
   });
   const duplicateChance = options.duplicates ?? 0;
   const targets = invalidTargets(options, mutations, random);
@@ -1046,13 +1157,34 @@ export function generateStream(options: StreamOptions): GeneratedStream {
       drafts.length !== targets[injected] &&
       random.chance(duplicateChance)
     )
-      drafts.push({ ...next, duplicate: true });
+      drafts.push({
+        ...next,
+        duplicate: true,
+        // A producer's re-send may be serialized again: the same data, other key order and spacing.
+        body: world.variety && random.chance(0.5) ? reserialized(next.body, random) : next.body,
+      });
   }
   const ordered = reorder(drafts, options.reorderWindow ?? 0, random);
   return {
     messages: ordered.map((d) => ({ headers: d.headers, body: d.body })),
     manifest: manifestOf(options, drafts, ordered),
   };
+}
+
+/** Keys in reverse order at every level. */
+function reversedKeys(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(reversedKeys);
+  if (value === null || typeof value !== "object") return value;
+  return Object.fromEntries(
+    Object.entries(value as Record<string, unknown>)
+      .reverse()
+      .map(([key, item]) => [key, reversedKeys(item)]),
+  );
+}
+
+/** A body serialized again with its keys reversed and 0-2 spaces of indentation. */
+function reserialized(body: string, random: Random): string {
+  return JSON.stringify(reversedKeys(JSON.parse(body)), null, random.int(0, 2));
 }
 
 /** The mutations to draw from: those breaking the requested rules, and only single-message ones if the

@@ -7,13 +7,14 @@ import type { MessageSink } from "../transport.ts";
 
 /** One NDJSON line for a message: {"headers","payload"}, or the raw body when it is not JSON. */
 export function ndjsonLine(message: { headers: Record<string, unknown>; body: string }): string {
-  let payload: unknown;
   try {
-    payload = JSON.parse(message.body);
+    JSON.parse(message.body);
   } catch {
     return message.body.replace(/\r?\n/g, " ");
   }
-  return JSON.stringify({ headers: message.headers, payload });
+  // The body as it was serialized (key order, spacing), on one line: a newline is only ever whitespace
+  // between JSON tokens, never inside a string, so it becomes a space.
+  return `{"headers":${JSON.stringify(message.headers)},"payload":${message.body.replace(/\r?\n/g, " ")}}`;
 }
 
 export async function openFileSink(path: string): Promise<MessageSink> {
