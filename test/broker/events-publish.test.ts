@@ -109,6 +109,30 @@ describe("lckit events publish", () => {
     });
   });
 
+  it("--preferred-shapes publishes the stream without legal variety", async () => {
+    const plain = await publish(
+      "--to",
+      "-",
+      "--count",
+      "400",
+      "--seed",
+      "4",
+      "--payload",
+      "mixed",
+      "--preferred-shapes",
+    );
+    expect(plain.code).toBe(0);
+    const expected = generateStream({ seed: 4, count: 400, payloadType: "mixed", variety: false });
+    expect(
+      plain.stdout
+        .trimEnd()
+        .split("\n")
+        .map((line) => JSON.parse(line).payload),
+    ).toEqual(expected.messages.map((m) => JSON.parse(m.body)));
+    const varied = await publish("--to", "-", "--count", "400", "--seed", "4", "--payload", "mixed");
+    expect(varied.stdout).not.toEqual(plain.stdout);
+  });
+
   it(`writes NDJSON to stdout with "-" and keeps the summary on stderr`, async () => {
     const { code, stdout, stderr } = await publish("--to", "-", "--count", "5", "--seed", "2");
     expect(code).toBe(0);

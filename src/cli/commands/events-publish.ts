@@ -30,6 +30,10 @@ Options:
   --invalid N                  inject N invalid messages, each breaking one named rule (default 0)
   --manifest FILE              write the manifest (invalid positions and their rule ids, and the
                                streaming configuration to check the stream with) as JSON
+  --preferred-shapes           only the kit's preferred shapes (default: every legal shape: deltas as a
+                               bare {ovChanged, delta} collection or another object, fallbacks whose URI
+                               is only in the header, types in neither of the document's lists, re-sends
+                               serialized again, deeply nested attribute values)
   --help                       this text
 
 Exit codes: 0 published, 2 bad options, 3 the target failed.
@@ -48,6 +52,7 @@ interface PublishOptions {
   reorder: number;
   invalid: number;
   manifest?: string;
+  variety: boolean;
 }
 
 const valueFlags = new Set([
@@ -76,6 +81,10 @@ function parse(argv: string[], io: CliIo): PublishOptions | "help" {
   for (let i = 0; i < argv.length; i += 1) {
     const arg = argv[i] ?? "";
     if (arg === "--help" || arg === "-h") return "help";
+    if (arg === "--preferred-shapes") {
+      given.set(arg, "true");
+      continue;
+    }
     const eq = arg.indexOf("=");
     const flag = arg.startsWith("--") && eq > 0 ? arg.slice(0, eq) : arg;
     if (!valueFlags.has(flag))
@@ -126,6 +135,7 @@ function parse(argv: string[], io: CliIo): PublishOptions | "help" {
     reorder: integer("--reorder", given.get("--reorder") ?? "0", 0),
     invalid,
     manifest: given.get("--manifest"),
+    variety: !given.has("--preferred-shapes"),
   };
 }
 
@@ -167,6 +177,7 @@ export const publishCommand: Command = {
       duplicates: options.duplicates,
       reorderWindow: options.reorder,
       invalid: { count: options.invalid },
+      variety: options.variety,
     });
     if (options.manifest)
       writeFileSync(resolve(io.cwd, options.manifest), `${JSON.stringify(manifest, null, 2)}\n`);
