@@ -37,6 +37,10 @@ export interface Target {
   tenant: string;
   /** A second tenant for isolation checks; checks needing it skip when absent. */
   otherTenant?: string;
+  /** Roles whose clients the target file states hold no access to otherTenant (not on their tenant list,
+   *  no ROLE_ADMIN_TENANT_ of it). The interface cannot show a client's tenants, so only these are held
+   *  to a refusal there; a stated-nothing client that gets in is a configuration question, not a finding. */
+  otherTenantLackedBy?: CredentialRole[];
   /** A tenant with auth.migration.mode=rdbms and its customer, for the multitokenConfig rule. */
   rdbmsTenant?: string;
   rdbmsCustomerId?: string;

@@ -49,6 +49,8 @@ export function embeddedTargetDescription(): Target {
     rdmUrl: EMBEDDED_URL,
     tenant: "acme",
     otherTenant: "globex",
+    // The fixture's acme clients hold nothing of globex.
+    otherTenantLackedBy: ["admin", "editor", "viewer"],
     rdbmsTenant: "legacy",
     customerId: "cust-acme",
     quotaCustomerId: "cust-acme",
@@ -88,6 +90,9 @@ export async function startEmbeddedTarget(options: EmbeddedOptions = {}): Promis
   };
   const target = embeddedTargetDescription();
   if ((options.variants ?? []).length > 0) target.profile = { ...lenientProfile };
+  // A variant whose admin client also administers globex: the description says so, as a target file would.
+  if (options.variants?.includes("admin-administers-other-tenant"))
+    target.otherTenantLackedBy = target.otherTenantLackedBy?.filter((role) => role !== "admin");
   return {
     target,
     fetch: (request) => reference.fetch(request),

@@ -162,6 +162,7 @@ export function parseTargetFile(
     rdmUrl,
     tenant: raw.tenant,
     ...optional("otherTenant", raw.otherTenant),
+    ...optional("otherTenantLackedBy", raw.otherTenantLackedBy),
     ...optional("rdbmsTenant", raw.rdbmsTenant),
     ...optional("rdbmsCustomerId", raw.rdbmsCustomerId),
     ...optional("customerId", raw.customerId),
@@ -190,6 +191,7 @@ interface RawTarget {
   rdmUrl?: string;
   tenant: string;
   otherTenant?: string;
+  otherTenantLackedBy?: CredentialRole[];
   rdbmsTenant?: string;
   customerId?: string;
   quotaCustomerId?: string;
