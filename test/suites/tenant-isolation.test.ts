@@ -59,6 +59,28 @@ describe("tenant isolation rests on what the target file states about its client
   });
 });
 
+describe("a delete task's other-tenant comparison rests on what otherAdmin can read", () => {
+  it("leaves the other tenant unjudged when credentials.otherAdmin cannot read it", async () => {
+    const embedded = await startEmbeddedTarget();
+    const viewer = embedded.target.credentials.viewer;
+    // A mis-described file: the otherAdmin role names a client of the first tenant.
+    const target = {
+      ...embedded.target,
+      credentials: { ...embedded.target.credentials, ...(viewer ? { otherAdmin: viewer } : {}) },
+    };
+    const plan = planRun(allChecks, { target, drivableClock: true, suites: ["delete-task"] });
+    const result = await runPlan(plan, {
+      fetch: embedded.fetch,
+      clock: embedded.clock,
+      seed: testSeed,
+      runs: 2,
+    });
+    const findings = result.checks.filter((c) => c.status === "failed" || c.status === "broken");
+    expect(findings.map((c) => `${c.status} ${c.id}: ${c.message}`)).toEqual([]);
+    expect(result.checks.filter((c) => c.status === "passed").length).toBeGreaterThan(3);
+  });
+});
+
 describe("otherTenantLackedBy in a target file", () => {
   const file = {
     name: "staging",
