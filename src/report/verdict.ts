@@ -33,13 +33,11 @@ export function decideVerdict(
         `(${plural(mustFailed, "MUST failure")}), ${plural(checks.length - done, "check")} did not run`,
     };
   }
+  const notRun = checks.filter((c) => c.skipCause === "unresponsive").length;
   const stopped =
-    interruption === undefined
+    interruption === undefined || notRun === 0
       ? ""
-      : `; the run stopped early: ${interruption.message} (${plural(
-          checks.filter((c) => c.skipCause === "unresponsive").length,
-          "check",
-        )} not run)`;
+      : `; the run stopped early: ${interruption.message} (${plural(notRun, "check")} not run)`;
   const decided = decideFinished(checks);
   return { verdict: decided.verdict, reason: `${decided.reason}${stopped}` };
 }

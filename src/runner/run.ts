@@ -88,13 +88,15 @@ export async function runPlan(plan: Plan, deps: RunDeps): Promise<RunResult> {
   const redactor = new Redactor();
   for (const credential of Object.values(target.credentials)) redactor.addSecret(credential?.clientSecret);
 
-  // Everything that ends the run early goes through stop(): the first cause wins.
+  // Everything that ends the run early goes through stop(): the first cause wins. A signal or the
+  // deadline also ends the running check; an unresponsive target lets it end with its own finding (its
+  // requests are refused from then on, so it does so at once).
   const stopper = new AbortController();
   let interruption: Interruption | undefined;
   const stop = (cause: InterruptionCause, message: string) => {
     if (interruption) return;
     interruption = { cause, message, at: new Date().toISOString() };
-    stopper.abort(interruption);
+    if (cause !== "unresponsive") stopper.abort(interruption);
   };
   const onSignal = () => {
     const reason: unknown = deps.signal?.reason;
@@ -195,12 +197,10 @@ export async function runPlan(plan: Plan, deps: RunDeps): Promise<RunResult> {
         total: chosen.length,
         result: redactor.deep(result),
       });
-      if (interruption)
-        deps.onProgress?.({
-          type: "run-stopping",
-          interruption,
-          notRun: chosen.slice(index + 1).filter((e) => e.action === "run").length,
-        });
+      const left = chosen.slice(index + 1).filter((e) => e.action === "run").length;
+      const stopped = interruption as Interruption | undefined; // set meanwhile by stop()
+      if (stopped && (left > 0 || stopped.cause !== "unresponsive"))
+        deps.onProgress?.({ type: "run-stopping", interruption: stopped, notRun: left });
     }
     // A last attempt at anything still changed (an undo that failed once may succeed now).
     if (journal.pending().length > 0) await restore(journal.pending(), []);
@@ -290,6 +290,7 @@ async function undoPending(entries: JournalEntry[], services: RunServices, break
 class Breaker {
   private consecutive = 0;
   private paused = 0;
+  private tripped = false;
   /** True while the runner itself ends requests (a check's scope closing): those aborts are no failure. */
   ending = false;
   private lastAnswered: Request | undefined;
@@ -310,6 +311,11 @@ class Breaker {
   watch(fetch: (request: Request) => Promise<Response>): (request: Request) => Promise<Response> {
     if (this.threshold <= 0) return fetch;
     return async (request) => {
+      // Once tripped, only the runner's own undo requests still go out (they run paused).
+      if (this.tripped && this.paused === 0)
+        throw new Error(
+          `not sent: the target stopped answering (${this.threshold} requests in a row got no answer)`,
+        );
       // The previous answer counts as an answer once its body was read without a time-out: by the next
       // request its signal would have been aborted otherwise.
       if (this.lastAnswered && !this.lastAnswered.signal.aborted) this.consecutive = 0;
@@ -334,7 +340,10 @@ class Breaker {
 
   private failure(): void {
     this.consecutive += 1;
-    if (this.paused === 0 && this.consecutive >= this.threshold) this.trip(this.threshold);
+    if (this.paused === 0 && this.consecutive >= this.threshold && !this.tripped) {
+      this.tripped = true;
+      this.trip(this.threshold);
+    }
   }
 }
 
@@ -448,13 +457,6 @@ type Outcome = Omit<CheckResult, keyof ReturnType<typeof base>>;
 function classify(error: unknown, session: CheckSession, drivable: boolean): Outcome {
   if (error instanceof RunStopped) {
     const { interruption } = error;
-    // The target stopped answering while this check waited on it: that is a finding about the target.
-    if (interruption.cause === "unresponsive")
-      return {
-        status: "failed",
-        message: `stopped: ${interruption.message}`,
-        details: { expected: "an HTTP response", actual: "no answer (timed out or no connection)" },
-      };
     return {
       status: "skipped",
       reason: `interrupted while running: ${interruption.message}`,
