@@ -10,6 +10,9 @@ import { type Redactor, secretFieldValues } from "./redact.ts";
  *  suite can validate them. */
 export const EVIDENCE_BODY_LIMIT = 4096;
 export const LOG_BODY_LIMIT = 256 * 1024;
+/** Shortest secret-field value learned from a body as a secret (tokens are long; the field itself is
+ *  redacted wherever it appears, whatever its length). */
+const LEARNED_SECRET_MIN = 8;
 /** Largest answer the kit reads (a target file may raise it with maxResponseBytes). */
 export const DEFAULT_MAX_RESPONSE_BYTES = 8 * 1024 * 1024;
 /** Exchanges a check keeps for its evidence (the newest; the runner reports the last few). */
@@ -334,7 +337,10 @@ export class TargetTransport {
     // Tokens a check obtains by itself are secrets too: remember them so a later echo (an error message,
     // a failure text) is redacted as well.
     for (const body of [exchange.response?.body, exchange.request.body]) {
-      if (body) for (const secret of secretFieldValues(body)) this.options.redactor.addSecret(secret);
+      if (body)
+        // A short value ("none", "null") learned from a target's body would blank it all over the report.
+        for (const secret of secretFieldValues(body))
+          if (secret.length >= LEARNED_SECRET_MIN) this.options.redactor.addSecret(secret);
     }
     const redacted = redactExchange(exchange, this.options.redactor, LOG_BODY_LIMIT);
     this.exchangeLog.add(redacted);

@@ -163,6 +163,19 @@ describe("TargetTransport", () => {
     expect(requests[0]?.headers.has(NO_RETRY_HEADER)).toBe(false);
   });
 
+  it("does not learn a short secret-field value, which would blank the word all over the report", async () => {
+    const { t } = transport(async (request) =>
+      request.url.endsWith("/clients")
+        ? new Response('{"clientSecret":"none"}')
+        : new Response('{"mode":"none"}'),
+    );
+    const scope = new CheckScope("c/short");
+    await t.bind(scope)(`${URL_}/oauth/customers/c/clients`);
+    await t.bind(scope)(`${URL_}/status`);
+    expect(scope.exchanges[0]?.response?.body).toBe('{"clientSecret":"[redacted]"}');
+    expect(scope.exchanges[1]?.response?.body).toBe('{"mode":"none"}');
+  });
+
   it("keeps a check's newest exchanges only", async () => {
     const { t } = transport(async () => new Response("{}"));
     const scope = new CheckScope("c/many");
