@@ -59,6 +59,13 @@ function expectedRules(manifest: StreamManifest, first = 1): Record<string, stri
   return expected;
 }
 
+/** SHOULD-level ids the generator's legal variety may warn about (a type in neither list, other deltas shapes). */
+const varietyWarnings = new Set(["EVENT-TYPES-06", "EVENT-DELTA-01", "EVENT-DELTA-02"]);
+
+function errorsByRule(byRule: Record<string, number>): Record<string, number> {
+  return Object.fromEntries(Object.entries(byRule).filter(([id]) => !varietyWarnings.has(id)));
+}
+
 function rulesByPosition(
   problems: { position: string; rule: string; severity: string }[],
 ): Record<string, string[]> {
@@ -122,7 +129,7 @@ describe("events over a real broker", () => {
       valid: manifest.valid,
       invalid: manifest.invalid,
     });
-    expect(result.byRule).toEqual(manifest.byRule);
+    expect(errorsByRule(result.byRule)).toEqual(manifest.byRule);
     expect(rulesByPosition(result.problems)).toEqual(expectedRules(manifest));
     expect(result.duplicates).toBe(manifest.duplicates);
     expect(result.notices.map((n) => n.kind)).toEqual(["stopped"]);
@@ -178,7 +185,7 @@ describe("events over a real broker", () => {
     const result = await checking;
 
     expect(result.total).toBe(40);
-    expect(result.byRule).toEqual({ [rule.json]: 2 });
+    expect(errorsByRule(result.byRule)).toEqual({ [rule.json]: 2 });
     expect(rulesByPosition(result.problems)).toEqual(expectedRules(manifest));
     expect(result.valid).toBe(38);
   });
