@@ -203,6 +203,15 @@ describe("lckit events check on hostile or empty input", () => {
       expect(raw.test(out)).toBe(false);
       expect(raw.test(err)).toBe(false);
     }
+    const reports = join(tmp, "control-reports");
+    await run(["check", path, "--report-dir", reports]);
+    const [runId] = readdirSync(reports);
+    for (const file of ["report.json", "report.html", "junit.xml", "summary.md"]) {
+      const text = readFileSync(join(reports, runId ?? "", file), "utf8");
+      expect({ file, raw: raw.test(text) }).toEqual({ file, raw: false });
+      // The reports that list problems show the escapes (summary.md lists no problem text).
+      if (file !== "summary.md") expect(text).toContain("x1b[2J");
+    }
     const { out } = await run(["check", path]);
     expect(out).toContain("\\x1b[2J\\x07\\x9b31m\\u202eEXPLODED");
     expect(out).toContain("header eventType is ENTITY_\\x1b]0;owned\\x07");
