@@ -42,6 +42,32 @@ function requireAdmin(
   );
 }
 
+/**
+ * Configuration stays within what the caller administers: every tenant a change adds to or removes from a
+ * customer, and every ROLE_ADMIN_TENANT_{t} it gives a client, needs ROLE_ADMIN_TENANT_{t} of the caller.
+ */
+function requireAdministers(principal: Principal, tenants: Iterable<string>, what: string): void {
+  if (principal.anonymous) return;
+  const foreign = [...new Set(tenants)].filter((t) => !isTenantAdmin(principal, t));
+  if (foreign.length === 0) return;
+  throw forbidden(
+    `client "${principal.clientId}" may not ${what} ${foreign.map((t) => `"${t}"`).join(", ")}: that needs ROLE_ADMIN_TENANT_<t> for each, and the caller administers only ${
+      principal.authorities
+        .filter((a) => a.startsWith("ROLE_ADMIN_TENANT_"))
+        .map((a) => a.slice("ROLE_ADMIN_TENANT_".length))
+        .join(", ") || "no tenant"
+    }`,
+  );
+}
+
+/** Tenants named by ROLE_ADMIN_TENANT_{t} authorities. */
+function administeredBy(authorities: unknown): string[] {
+  if (!Array.isArray(authorities)) return [];
+  return authorities
+    .filter((a): a is string => typeof a === "string" && a.startsWith("ROLE_ADMIN_TENANT_"))
+    .map((a) => a.slice("ROLE_ADMIN_TENANT_".length));
+}
+
 /** Type checks of the customer fields present in a body; absent fields are fine (POST merges). */
 function checkCustomerFields(ctx: ReferenceContext, customerId: string, body: Record<string, unknown>): void {
   if (body.id !== undefined && body.id !== customerId) {
@@ -135,7 +161,12 @@ async function writeCustomer(ctx: ReferenceContext, request: Request, customerId
   if (next.multitokenConfig === null) delete next.multitokenConfig;
   const customer = next as Customer;
   if (!stored) requireAdmin(ctx, principal, customerId, customer.tenants ?? []);
+  const before = new Set(stored?.tenants ?? []);
+  const after = new Set(customer.tenants ?? []);
+  const changed = [...after].filter((t) => !before.has(t)).concat([...before].filter((t) => !after.has(t)));
+  // The document's validation rule first, so its error names the field whoever asks; then the tenants.
   checkCustomer(ctx, customer);
+  requireAdministers(principal, changed, `add or remove, for customer "${customerId}", the tenant`);
   ctx.state.customers.set(customerId, customer);
   if (ctx.variants.has("customer-answer-no-body")) return new Response(null, { status: 204 });
   return jsonResponse(merge && ctx.faults.has("customer-post-answers-201") ? 201 : 200, customer);
@@ -246,6 +277,15 @@ export function customerConfigRoutes(app: Hono, ctx: ReferenceContext): void {
     }
     const seen = new Set<string>();
     const clients = body.map((raw, i) => checkClient(ctx, customerId, raw, i, seen));
+    // Admin roles a client gains (kept ones are no escalation): each needs the caller to hold it too.
+    requireAdministers(
+      principal,
+      clients.flatMap((client) => {
+        const had = new Set(administeredBy(ctx.state.clients.get(client.clientId)?.client.authorities));
+        return administeredBy(client.authorities).filter((t) => !had.has(t));
+      }),
+      "give a client ROLE_ADMIN_TENANT of the tenant",
+    );
     const known = new Set(customer.applicationClients ?? []);
     const added = clients.map((client) => client.clientId).filter((id) => !known.has(id));
     for (const client of clients)

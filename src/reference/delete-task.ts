@@ -132,7 +132,7 @@ function run(ctx: ReferenceContext, task: Task, selection: Selection): void {
 }
 
 /** With the delete-task-delayed variant: how long after its acceptance a task runs (reference clock). */
-export const DELAYED_TASK_MS = 5_000;
+export const DELAYED_TASK_MS = 2_000;
 
 interface PendingTask {
   dueAt: number;

@@ -36,7 +36,36 @@ export async function readText(request: Request): Promise<string> {
   return Buffer.concat(chunks).toString("utf8");
 }
 
+/** Deepest nesting of arrays and objects a JSON body may have; no document of the interface needs more. */
+export const MAX_JSON_DEPTH = 64;
+
+/** Nesting depth of a JSON text (brackets outside strings), stopping as soon as it passes the limit. */
+function nestingExceeds(text: string, limit: number): boolean {
+  let depth = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const ch = text.charCodeAt(i);
+    if (inString) {
+      if (ch === 92 /* \ */) i++;
+      else if (ch === 34 /* " */) inString = false;
+    } else if (ch === 34) inString = true;
+    else if (ch === 91 /* [ */ || ch === 123 /* { */) {
+      if (++depth > limit) return true;
+    } else if (ch === 93 /* ] */ || ch === 125 /* } */) depth--;
+  }
+  return false;
+}
+
 export function parseJson(text: string): unknown {
+  // Checked before parsing: deep documents would overflow the stack of every later step (validation,
+  // storing, answering) and must never be stored.
+  if (nestingExceeds(text, MAX_JSON_DEPTH)) {
+    throw new HttpError(
+      400,
+      "validation_error",
+      `body: nested deeper than ${MAX_JSON_DEPTH} levels of arrays and objects; no request of this interface needs that, send a flatter document`,
+    );
+  }
   try {
     return JSON.parse(text);
   } catch (error) {

@@ -22,12 +22,16 @@ interface ClientCredentials {
   basic: boolean;
 }
 
+/** application/x-www-form-urlencoded decoding (RFC 6749 2.3.1 encodes Basic id and secret this way):
+ *  "+" is a space, valid %XX runs are UTF-8 bytes, anything else stays as it is (as WHATWG URL does). */
 function decodeFormComponent(text: string): string {
-  try {
-    return decodeURIComponent(text.replace(/\+/g, " "));
-  } catch {
-    return text;
-  }
+  return text.replace(/\+/g, " ").replace(/(%[0-9A-Fa-f]{2})+/g, (run) => {
+    try {
+      return decodeURIComponent(run);
+    } catch {
+      return run;
+    }
+  });
 }
 
 function credentialsOf(ctx: ReferenceContext, request: Request, form: URLSearchParams): ClientCredentials {

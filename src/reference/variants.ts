@@ -163,7 +163,7 @@ export const VARIANTS = [
     "delete-task-delayed",
     "delete-task-delay",
     "when the asynchronous deletion happens: not shown",
-    "a delete task runs 5 s (the reference's clock) after it was accepted",
+    "a delete task runs 2 s (the reference's clock) after it was accepted",
   ),
   variant(
     "no-task-status-endpoint",
