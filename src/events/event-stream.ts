@@ -25,7 +25,7 @@ export interface EventCheckResult {
   invalid: number;
   /** Messages with warnings only. */
   warned: number;
-  /** Identical redeliveries of a message with the same (uri, objectVersion): legal, counted for information. */
+  /** Redeliveries (the same payload as data, any key order or spacing) under one (uri, objectVersion): legal, counted. */
   duplicates: number;
   /** Objects the stream rules forgot to keep memory flat (maxTrackedVersions); 0 on most streams. */
   evictedObjects: number;

@@ -92,7 +92,7 @@ function summary(result: EventCheckResult): string {
   const lines = [
     `\n${result.source}: ${result.total} message(s), ${result.valid} valid, ${result.invalid} invalid` +
       `${result.warned > 0 ? ` (${result.warned} valid with warnings)` : ""}` +
-      `${result.duplicates > 0 ? `, ${result.duplicates} identical redelivery(ies)` : ""}`,
+      `${result.duplicates > 0 ? `, ${result.duplicates} redelivery(ies) of the same payload` : ""}`,
   ];
   const rules = Object.entries(result.byRule).sort(([a], [b]) => a.localeCompare(b));
   for (const [id, count] of rules) lines.push(`  ${id.padEnd(20)} ${count}`);
