@@ -32,5 +32,8 @@ console.log(
     files: run.files.size,
     leaks,
     redirectsFollowed: server.elsewhere.hits.length,
+    notPassed: (run.report?.checks ?? [])
+      .filter((c) => c.status === "failed" || c.status === "broken")
+      .map((c) => `${c.status} ${c.id}: ${String((c as { message?: string }).message ?? "").slice(0, 200)}`),
   }),
 );
