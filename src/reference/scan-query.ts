@@ -6,6 +6,9 @@ import { compileFilter, type FilterOptions, type Predicate } from "./filter.ts";
 export const DEFAULT_LIMIT = 100;
 export const MAX_LIMIT = 100;
 
+/** With the sort-fields-limited variant: the fields that sort (lookups and statistics alike). */
+const LIMITED_SORT_FIELDS: readonly string[] = ["code", "updateDate", "createdAt", "semanticScore"];
+
 export interface ScanQuery {
   limit: number;
   sort?: string;
@@ -53,6 +56,12 @@ export function parseScanQuery(
       throw badRequest(
         "invalid_sort",
         `sort: expected the name of a top-level field of the record (e.g. code), got "${rawSort}"`,
+      );
+    }
+    if (ctx.variants.has("sort-fields-limited") && !LIMITED_SORT_FIELDS.includes(rawSort)) {
+      throw badRequest(
+        "invalid_sort",
+        `sort: "${rawSort}" cannot be sorted on; sortable fields: ${LIMITED_SORT_FIELDS.join(", ")}`,
       );
     }
     sort = rawSort;

@@ -83,6 +83,28 @@ function credentialsOf(ctx: ReferenceContext, request: Request, form: URLSearchP
   return { clientId: formId, clientSecret: formSecret, basic: false };
 }
 
+/** With the token-rate-limit variant: token requests per client in the last second (reference clock). */
+const RATE_LIMIT_PER_SECOND = 10;
+const recentRequests = new WeakMap<ReferenceContext["state"], Map<string, number[]>>();
+
+function rateLimit(ctx: ReferenceContext, clientId: string): void {
+  const now = ctx.clock.now();
+  const byClient = recentRequests.get(ctx.state) ?? new Map<string, number[]>();
+  recentRequests.set(ctx.state, byClient);
+  const recent = (byClient.get(clientId) ?? []).filter((at) => at > now - 1000);
+  if (recent.length >= RATE_LIMIT_PER_SECOND) {
+    byClient.set(clientId, recent);
+    throw oauthError(
+      429,
+      "too_many_requests",
+      `rate limit: more than ${RATE_LIMIT_PER_SECOND} token requests per second from client "${clientId}"; retry after 1 second`,
+      { "retry-after": "1" },
+    );
+  }
+  recent.push(now);
+  byClient.set(clientId, recent);
+}
+
 export function tokenEndpointRoutes(app: Hono, ctx: ReferenceContext): void {
   app.post("/oauth/token", async (c) => {
     const request = c.req.raw;
@@ -125,6 +147,7 @@ export function tokenEndpointRoutes(app: Hono, ctx: ReferenceContext): void {
         `client "${credentials.clientId}" is not authorized for client_credentials (authorizedGrantTypes)`,
       );
     }
+    if (ctx.variants.has("token-rate-limit")) rateLimit(ctx, credentials.clientId);
     const result = await issueToken(ctx, stored);
     if (result.kind === "refused") {
       if (ctx.faults.has("token-error-not-json")) {

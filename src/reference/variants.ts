@@ -97,6 +97,12 @@ export const VARIANTS = [
     "grammar of filter expressions beyond equals(field,value): not shown",
     "equals is the only filter operator (and/or/not and the other operators are refused with 400)",
   ),
+  variant(
+    "sort-fields-limited",
+    "sort-fields",
+    "the permitted sort field names: not shown",
+    "only a few fields sort (lookups: code, updateDate; statistics: createdAt, updateDate, semanticScore); others are refused with 400",
+  ),
   // ---------------------------------------------------------------- errors
   variant(
     "quota-refusal-400",
@@ -189,6 +195,12 @@ export const VARIANTS = [
     "token-answer",
     "the token-issuing endpoint and its answer: not shown",
     'the token answer is {access_token, token_type: "Bearer", expires_in}: capitalised type, no scope',
+  ),
+  variant(
+    "token-rate-limit",
+    "token-rate-limit",
+    "rate limits: not shown",
+    "a client's 11th token request within one second (reference clock) is answered 429 with Retry-After: 1 and a body naming the rate limit",
   ),
   variant(
     "default-quota-50",

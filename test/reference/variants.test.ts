@@ -96,6 +96,14 @@ const SHOWS: Record<VariantName, (h: Harness) => Promise<boolean>> = {
   "equals-case-sensitive": async (h) => count(await filtered(h, "equals(code,'de')")) === 0,
   "equals-exact-stored-value": async (h) => count(await filtered(h, "equals(type,'Country')")) === 0,
   "filter-equals-only": async (h) => (await filtered(h, "startsWith(code,'D')")).status === 400,
+  "sort-fields-limited": async (h) => (await scan(h, "/lookups/acme/_scan?sort=version")).status === 400,
+  "token-rate-limit": async (h) => {
+    const statuses: number[] = [];
+    for (let i = 0; i < 11; i++) statuses.push((await h.requestToken("acme-viewer")).status);
+    h.clock.advance(1000);
+    statuses.push((await h.requestToken("acme-viewer")).status);
+    return statuses.join() === `${"200,".repeat(10)}429,200`;
+  },
   "quota-refusal-400": async (h) => (await quotaRefusal(h)).status === 400,
   "quota-refusal-403": async (h) => (await quotaRefusal(h)).status === 403,
   "quota-refusal-409": async (h) => (await quotaRefusal(h)).status === 409,
