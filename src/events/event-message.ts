@@ -38,7 +38,7 @@ export interface MessageFacts {
   uri?: string;
   objectVersion?: number;
   kind?: PayloadKind;
-  /** The parsed payload, for contentTextOf (the stream rules fingerprint it at once and keep nothing else). */
+  /** The parsed payload (the stream rules fingerprint it at once and keep nothing else). */
   payload?: unknown;
 }
 
@@ -450,15 +450,6 @@ function payloadProblems(
     problems.push(...deltaContentProblems(payload.deltas, payload.uri, position));
   }
   return problems;
-}
-
-/**
- * The payload's content as canonical text (keys sorted, no whitespace), for telling two messages apart:
- * a redelivery may be serialized again with other key order or spacing. Headers stay out: a redelivery
- * may carry other transport headers around the same payload.
- */
-export function contentTextOf(facts: MessageFacts): string | undefined {
-  return facts.payload === undefined ? undefined : canonicalJson(facts.payload);
 }
 
 const lookupErrorMessage =

@@ -1,24 +1,15 @@
 // Rules over a sequence of messages. Delivery is at-least-once and unordered, so duplicates and
 // reordering are legal; a rule fires only when objectVersion proves the order. Memory per (uri,
-// objectVersion): one number (a fingerprint of the payload's canonical JSON, so that a redelivery serialized
-// again with other key order or spacing is still a redelivery, packed with the event type), never the message; for
-// entities also the version and type of each event (the GDPR rule's history).
-import { crc32 } from "node:zlib";
-import { contentTextOf, type MessageFacts } from "./event-message.ts";
+// objectVersion): one number (a fingerprint of the parsed payload, the same whatever its key order or
+// spacing, so that a redelivery serialized again is still a redelivery, packed with the event type), never
+// the message; for entities also the version and type of each event (the GDPR rule's history).
+import type { MessageFacts } from "./event-message.ts";
 import type { EventProblem } from "./event-problem.ts";
+import { payloadFingerprint } from "./payload-fingerprint.ts";
 import { rule } from "./rules.ts";
 
 const gdprType = "ENTITY_REMOVED_GDPR";
 const createdType = "ENTITY_CREATED";
-
-/**
- * 46 bits that tell two messages for one (uri, objectVersion) apart: CRC-32 of the text and its length
- * (mod 2^14). CRC-32 catches every change of up to 32 adjacent bits and misses two different texts of
- * equal length with odds of 2^-32; it is five times cheaper than SHA-1 (bench/events.ts).
- */
-export function contentFingerprint(text: string): number {
-  return (text.length % 16384) * 4294967296 + crc32(text);
-}
 
 /** What the GDPR rule needs of one entity: its removals, re-creations and the other events it had. */
 interface EntityHistory {
@@ -130,10 +121,10 @@ export class StreamRules {
   observe(facts: MessageFacts, position: string, invalid = false): EventProblem[] {
     const { uri, objectVersion: version, type } = facts;
     if (uri === undefined || version === undefined || type === undefined) return none;
-    const text = contentTextOf(facts);
-    if (text === undefined) return none;
+    if (facts.payload === undefined) return none;
     const typeIndex = this.indexOf(type);
-    const packed = contentFingerprint(text) * 128 + typeIndex;
+    // Headers stay out: a redelivery may carry other transport headers around the same payload.
+    const packed = payloadFingerprint(facts.payload) * 128 + typeIndex;
     let versions = this.seen.get(uri);
     if (!versions) {
       versions = new Map();

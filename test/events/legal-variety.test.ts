@@ -12,6 +12,7 @@ import {
 import { canonicalJson } from "../../src/events/canonical-json.ts";
 import { checkMessage, defaultMaxDepth, nestingExceeds } from "../../src/events/event-message.ts";
 import { checkStream } from "../../src/events/event-stream.ts";
+import { payloadFingerprint } from "../../src/events/payload-fingerprint.ts";
 import { linesAsMessages, memorySource } from "../../src/events/sources/index.ts";
 
 const seed = Number(process.env.FC_SEED ?? 20_261_122);
@@ -51,6 +52,42 @@ describe("canonical JSON", () => {
       }),
       { seed, numRuns: 200 },
     );
+  });
+});
+
+describe("payload fingerprint", () => {
+  it("is the same for the same data in any key order, below 2^46", () => {
+    fc.assert(
+      fc.property(fc.jsonValue(), (value) => {
+        const print = payloadFingerprint(value);
+        expect(payloadFingerprint(reversedKeys(value))).toBe(print);
+        expect(payloadFingerprint(JSON.parse(canonicalJson(value)))).toBe(print);
+        expect(Number.isSafeInteger(print * 128 + 127)).toBe(true);
+      }),
+      { seed, numRuns: 300 },
+    );
+  });
+
+  it("differs for different data", () => {
+    fc.assert(
+      fc.property(fc.jsonValue(), fc.jsonValue(), (a, b) => {
+        fc.pre(canonicalJson(a) !== canonicalJson(b));
+        expect(payloadFingerprint(a)).not.toBe(payloadFingerprint(b));
+      }),
+      { seed, numRuns: 300 },
+    );
+  });
+
+  it.each([
+    ["a value moved to another key", { a: "x", b: "y" }, { a: "y", b: "x" }],
+    ["a string split differently", ["ab", "c"], ["a", "bc"]],
+    ["a number and its text", { n: 1 }, { n: "1" }],
+    ["array order", [1, 2], [2, 1]],
+    ["a value one level deeper", { a: { b: 1 } }, { a: { b: [1] } }],
+    ["true and false", { v: true }, { v: false }],
+    ["null and an empty object", { v: null }, { v: {} }],
+  ])("tells apart %s", (_name, a, b) => {
+    expect(payloadFingerprint(a)).not.toBe(payloadFingerprint(b));
   });
 });
 
