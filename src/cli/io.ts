@@ -8,18 +8,22 @@ export interface CliIo {
   cwd: string;
 }
 
-/** Set once stdout's reader went away (`lckit ... | head`): further output is dropped, quietly. */
-let stdoutClosed = false;
-process.stdout.on("error", (error: NodeJS.ErrnoException) => {
-  if (error.code === "EPIPE") stdoutClosed = true;
-  else throw error;
-});
+/** A stream whose reader went away (`lckit ... | head`, `2>&1 | head`): further output is dropped,
+ *  quietly, and the command still ends with its own exit code. */
+function quietOnEpipe(stream: NodeJS.WriteStream): (text: string) => void {
+  let closed = false;
+  stream.on("error", (error: NodeJS.ErrnoException) => {
+    if (error.code === "EPIPE") closed = true;
+    else throw error;
+  });
+  return (text) => {
+    if (!closed) stream.write(text);
+  };
+}
 
 export const processIo: CliIo = {
-  out: (text) => {
-    if (!stdoutClosed) process.stdout.write(text);
-  },
-  err: (text) => process.stderr.write(text),
+  out: quietOnEpipe(process.stdout),
+  err: quietOnEpipe(process.stderr),
   isTty: Boolean(process.stderr.isTTY) && !process.env.CI,
   env: process.env,
   cwd: process.cwd(),
