@@ -65,8 +65,9 @@ Options:
 
 Ctrl-C or SIGTERM (or the deadline) stops the run: the running check ends, every configuration change
 the checks made is put back, and the report of what finished is written with the verdict INTERRUPTED.
-A second Ctrl-C quits at once. Configuration changes (customers, clients) are journalled before they are
-made, in <report dir>/<run id>/${JOURNAL_FILE}; after a kill -9, "lckit restore" puts them back.
+A second Ctrl-C quits at once. With --target, configuration changes (customers, clients) are journalled
+before they are made, in <report dir>/<run id>/${JOURNAL_FILE}; after a kill -9, "lckit restore" puts
+them back.
 
 Exit codes: 0 conformant (also INCOMPLETE: nothing failed, but some MUST checks did not run),
 1 a MUST check failed, 2 usage or configuration error, 3 the run broke (a fault of the kit),
