@@ -38,6 +38,18 @@ const NEUTRALISED_BY: Partial<Record<FaultName, readonly VariantName[]>> = {
   "grant-in-query-refused": ["grant-type-in-query-refused"],
 };
 
+/** Faults whose rule sits next to a variant's choice (end signal, quota refusal, tenant lists, token
+ *  validity, delete task): sampled besides the one per suite. */
+const NEAR_VARIANTS: readonly FaultName[] = [
+  "scan-never-ends",
+  "unknown-scroll-id-restarts",
+  "quota-not-enforced",
+  "cross-tenant-read",
+  "delete-by-uris-removes-more",
+  "token-validity-ignored",
+  "multitoken-needs-quota-value",
+];
+
 function sampleFaults(): FaultName[] {
   const picked = new Map<string, FaultName>();
   for (const fault of FAULTS) {
@@ -46,7 +58,7 @@ function sampleFaults(): FaultName[] {
       if (levelOf.get(id) === "MUST" && !picked.has(suite)) picked.set(suite, fault.name);
     }
   }
-  return [...new Set(picked.values())];
+  return [...new Set([...picked.values(), ...NEAR_VARIANTS])];
 }
 
 describe("seeded faults are still caught under random variant combinations", () => {
@@ -74,10 +86,12 @@ describe("seeded faults are still caught under random variant combinations", () 
       suites,
       runs: 5,
     });
-    const caught = must.filter((id) => failedIds.has(id));
+    // Caught at MUST level where the fault is without variants; else by any of its checks.
+    const judges = must.length > 0 ? must : expected;
+    const caught = judges.filter((id) => failedIds.has(id));
     expect(
       caught.length,
-      `none of ${must.join(", ")} failed; not passed: ${result.checks
+      `none of ${judges.join(", ")} failed; not passed: ${result.checks
         .filter((c) => c.status !== "passed")
         .map((c) => `${c.status} ${c.id}`)
         .join(", ")}`,
