@@ -46,7 +46,9 @@ const safetyOf: Record<string, Safety> = {
 
 function unsafeInteractions(pacts: PactFile[], config: TargetConfig): string[] {
   const { target } = config;
-  if (target.loopback) return [];
+  // Loopback is no permission (a port-forward to production is loopback too): only a disposable target
+  // (the embedded reference, or a target file that says `disposable: true`) takes writes unasked.
+  if (target.disposable) return [];
   const confirmed = config.confirmTenant === target.tenant;
   const found: string[] = [];
   for (const pact of pacts)
@@ -153,7 +155,7 @@ export async function verifyPacts(options: VerifyOptions): Promise<PactVerificat
     const unsafe = unsafeInteractions(pacts, options.target);
     if (unsafe.length > 0)
       throw new PactConfigError(
-        `target ${options.target.target.name} is not on loopback and does not allow what these interactions do (add it to allow: in ${options.target.file}):\n  ${unsafe.join("\n  ")}`,
+        `target ${options.target.target.name} is not marked disposable and does not allow what these interactions do (add them to allow: in ${options.target.file}, or disposable: true for a throwaway sandbox):\n  ${unsafe.join("\n  ")}`,
       );
   }
 

@@ -41,6 +41,7 @@ export async function startLiveTarget(faults: FaultName[] = []): Promise<LiveTar
     file,
     [
       "name: reference on loopback",
+      "disposable: true",
       `baseUrl: ${listening.baseUrl}`,
       `rdmUrl: ${listening.rdmUrl}`,
       "tenant: acme",

@@ -65,14 +65,18 @@ describe("pact verification against a live target", () => {
       .toBeUndefined();
   });
 
-  it("refuses interactions that write or delete on a target that is not on loopback", async () => {
+  it.each([
+    ["a remote target", { baseUrl: "https://rdm.example.invalid", loopback: false }],
+    // A port-forward to production is on 127.0.0.1 too: loopback alone is no permission.
+    ["a loopback target not marked disposable", {}],
+  ])("refuses interactions that write or delete on %s", async (_name, override) => {
     const remote = {
       ...loadTargetFile(live.file, live.env),
       allow: [],
     };
-    remote.target = { ...remote.target, baseUrl: "https://rdm.example.invalid", loopback: false };
+    remote.target = { ...remote.target, ...override, disposable: false };
     await expect(verifyPacts({ pactFiles, cwd, target: remote })).rejects.toThrow(
-      /needs allow: \[write\][\s\S]*needs allow: \[destructive\] and confirmTenant: acme/,
+      /not marked disposable[\s\S]*needs allow: \[write\][\s\S]*needs allow: \[destructive\] and confirmTenant: acme/,
     );
   });
 });
