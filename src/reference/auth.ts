@@ -28,7 +28,7 @@ export function authenticate(ctx: ReferenceContext, request: Request): Principal
     throw unauthorized(
       "no Authorization header; send Authorization: Bearer <access token> (get one from POST /oauth/token)",
       'Bearer realm="lckit"',
-    );
+    ).as("missing-token");
   }
   const match = /^bearer\s+(\S+)\s*$/i.exec(header);
   if (!match) {
@@ -93,11 +93,14 @@ export function authorize(
       access === "read"
         ? `ROLE_RDM or ROLE_RDM_EDIT with tenant "${tenant}" on the client's tenant list, or ROLE_ADMIN_TENANT_${tenant}`
         : `ROLE_RDM_EDIT with tenant "${tenant}" on the client's tenant list, or ROLE_ADMIN_TENANT_${tenant}`;
-    throw new HttpError(
+    const error = new HttpError(
       403,
       "forbidden",
       `client "${principal.clientId}" may not ${access === "read" ? "read" : "change"} tenant "${tenant}"; this needs ${need}`,
     );
+    // A tenant off the caller's list is one a deployment may hide (variant tenant-refused-404); a role
+    // too weak in the caller's own tenant is always a 403.
+    throw principal.tenants.includes(tenant) ? error : error.as("tenant-refused");
   }
   return principal;
 }

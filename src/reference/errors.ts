@@ -22,7 +22,7 @@ export function errorResponse(
 }
 
 /** Errors whose status the document leaves open: variants (variants.ts) answer them differently. */
-export type ErrorKind = "quota" | "expired-token" | "unknown-scroll-id";
+export type ErrorKind = "quota" | "expired-token" | "missing-token" | "tenant-refused" | "unknown-scroll-id";
 
 /** A client error raised deep in a handler and turned into its answer at the edge. */
 export class HttpError extends Error {
@@ -68,6 +68,10 @@ function statusOf(variants: ReadonlySet<VariantName>, error: HttpError): number 
       return error.status;
     case "expired-token":
       return variants.has("expired-token-403") ? 403 : error.status;
+    case "missing-token":
+      return variants.has("missing-token-403") ? 403 : error.status;
+    case "tenant-refused":
+      return variants.has("tenant-refused-404") ? 404 : error.status;
     case "unknown-scroll-id":
       if (variants.has("unknown-scroll-id-404")) return 404;
       if (variants.has("unknown-scroll-id-410")) return 410;

@@ -123,6 +123,18 @@ export const VARIANTS = [
     "a token request over the quota is answered 409",
   ),
   variant(
+    "missing-token-403",
+    "missing-token-status",
+    ERROR_SHAPE,
+    "a request without an Authorization header is answered 403 instead of 401",
+  ),
+  variant(
+    "tenant-refused-404",
+    "tenant-refused-status",
+    ERROR_SHAPE,
+    "a tenant that is not on the caller's list is answered 404, as if it did not exist, instead of 403",
+  ),
+  variant(
     "expired-token-403",
     "expired-token-status",
     ERROR_SHAPE,

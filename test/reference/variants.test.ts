@@ -107,6 +107,8 @@ const SHOWS: Record<VariantName, (h: Harness) => Promise<boolean>> = {
   "quota-refusal-400": async (h) => (await quotaRefusal(h)).status === 400,
   "quota-refusal-403": async (h) => (await quotaRefusal(h)).status === 403,
   "quota-refusal-409": async (h) => (await quotaRefusal(h)).status === 409,
+  "missing-token-403": async (h) => (await h.call("GET", "/healthcheck")).status === 403,
+  "tenant-refused-404": async (h) => (await scan(h, "/lookups/globex/_scan?limit=1")).status === 404,
   "expired-token-403": async (h) => {
     const token = await viewer(h);
     h.clock.advance(HOUR);
