@@ -62,6 +62,8 @@ export interface RunDeps {
   rateLimit?: number;
   /** Per-request time limit (default 15 s). */
   timeoutMs?: number;
+  /** Largest answer body the kit reads, in bytes (default 8 MiB); a larger answer fails its check. */
+  maxResponseBytes?: number;
   /** Per-check time limit (default 120 s); a check over it is "broken" with "timed out". */
   checkTimeoutMs?: number;
   /** Start of a replay command line (default "lckit run"); the runner appends --check and --seed. */
@@ -122,6 +124,7 @@ export async function runPlan(plan: Plan, deps: RunDeps): Promise<RunResult> {
     redactor,
     rateLimit: deps.rateLimit,
     timeoutMs: deps.timeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS,
+    ...(deps.maxResponseBytes === undefined ? {} : { maxResponseBytes: deps.maxResponseBytes }),
   });
   const command = deps.command ?? "lckit run";
   const journal = new RunJournal(

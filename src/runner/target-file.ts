@@ -17,6 +17,8 @@ export interface TargetConfig {
   /** Requests per second; 0 means unlimited (loopback targets, unless the file says otherwise). */
   rateLimit: number;
   timeoutMs?: number;
+  /** Largest answer body the kit reads, in bytes. */
+  maxResponseBytes?: number;
   checkTimeoutMs?: number;
   /** The whole run's time limit in ms (`deadline` in the file). */
   deadlineMs?: number;
@@ -178,6 +180,7 @@ export function parseTargetFile(
     ...optional("confirmTenant", raw.confirmTenant),
     rateLimit: raw.rateLimit ?? (loopback ? 0 : DEFAULT_RATE_LIMIT),
     ...optional("timeoutMs", raw.timeoutMs),
+    ...optional("maxResponseBytes", raw.maxResponseBytes),
     ...optional("checkTimeoutMs", raw.checkTimeoutMs),
     ...optional("deadlineMs", raw.deadline === undefined ? undefined : parseDuration(raw.deadline)),
     ...optional("unresponsiveAfter", raw.unresponsiveAfter),
@@ -201,6 +204,7 @@ interface RawTarget {
   confirmTenant?: string;
   rateLimit?: number;
   timeoutMs?: number;
+  maxResponseBytes?: number;
   checkTimeoutMs?: number;
   deadline?: string;
   unresponsiveAfter?: number;

@@ -172,6 +172,10 @@ describe("target file", () => {
       { doc: { ...valid, checkTimeoutMs: 2 ** 31 }, want: [/checkTimeoutMs: must be at most 2147483647 ms/] },
     ],
     [
+      "a maxResponseBytes too small to hold an answer",
+      { doc: { ...valid, maxResponseBytes: 10 }, want: [/maxResponseBytes: must be >= 1024/] },
+    ],
+    [
       "a deadline without a unit",
       { doc: { ...valid, deadline: "30" }, want: [/deadline: "30" is not a duration .* e\.g\. 30m/] },
     ],
@@ -197,11 +201,17 @@ describe("target file", () => {
 
   it("reads the run's bounds and the disposable mark; loopback alone marks nothing disposable", () => {
     const config = parseTargetFile(
-      stringify({ ...valid, deadline: "45m", unresponsiveAfter: 5, disposable: true }),
+      stringify({
+        ...valid,
+        deadline: "45m",
+        unresponsiveAfter: 5,
+        disposable: true,
+        maxResponseBytes: 65_536,
+      }),
       "target.yaml",
       env,
     );
-    expect(config).toMatchObject({ deadlineMs: 45 * 60_000, unresponsiveAfter: 5 });
+    expect(config).toMatchObject({ deadlineMs: 45 * 60_000, unresponsiveAfter: 5, maxResponseBytes: 65_536 });
     expect(config.target.disposable).toBe(true);
     const local = parseTargetFile(
       JSON.stringify({ name: "local", baseUrl: "http://127.0.0.1:8080", tenant: "acme" }),

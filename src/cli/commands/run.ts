@@ -251,6 +251,9 @@ async function runCommand(args: RunArgs, io: CliIo): Promise<number> {
       command: prepared.replayBase,
       ...(prepared.config?.rateLimit ? { rateLimit: prepared.config.rateLimit } : {}),
       ...(prepared.config?.timeoutMs === undefined ? {} : { timeoutMs: prepared.config.timeoutMs }),
+      ...(prepared.config?.maxResponseBytes === undefined
+        ? {}
+        : { maxResponseBytes: prepared.config.maxResponseBytes }),
       ...(prepared.config?.checkTimeoutMs === undefined
         ? {}
         : { checkTimeoutMs: prepared.config.checkTimeoutMs }),
