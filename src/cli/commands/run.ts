@@ -4,6 +4,7 @@ import { randomInt } from "node:crypto";
 import { accessSync, constants, existsSync, mkdirSync, realpathSync, rmSync, writeFileSync } from "node:fs";
 import { dirname, isAbsolute, join, relative, resolve } from "node:path";
 import { parseArgs } from "node:util";
+import { terminalSafe } from "../../report/escape.ts";
 import type { RunResult } from "../../report/model.ts";
 import { exitCodeOf, INTERRUPTED_EXIT_CODE } from "../../report/verdict.ts";
 import { writeReport } from "../../report/write.ts";
@@ -468,12 +469,14 @@ function progressPrinter(io: CliIo) {
     onEvent(event: ProgressEvent) {
       if (event.type === "run-stopping") {
         clear();
-        io.err(`lckit run: stopping: ${event.interruption.message}; ${event.notRun} checks not run\n`);
+        io.err(
+          `lckit run: stopping: ${oneLine(event.interruption.message)}; ${event.notRun} checks not run\n`,
+        );
         return;
       }
       if (event.type === "restore") {
         clear();
-        io.err(`${event.ok ? "restored" : "NOT RESTORED"}: ${event.message}\n`);
+        io.err(`${event.ok ? "restored" : "NOT RESTORED"}: ${oneLine(event.message)}\n`);
         return;
       }
       const counter = `[${event.index + 1}/${event.total}]`;
@@ -499,8 +502,9 @@ function progressPrinter(io: CliIo) {
   };
 }
 
+/** A target-derived message on one terminal line: whitespace flattened, control characters escaped. */
 function oneLine(text: string): string {
-  const flat = text.replace(/\s+/g, " ");
+  const flat = terminalSafe(text.replace(/\s+/g, " "));
   return flat.length > 160 ? `${flat.slice(0, 160)}…` : flat;
 }
 
