@@ -3,6 +3,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import * as eventTypes from "./generators/event-types.ts";
 import * as faultsPage from "./generators/faults-page.ts";
+import * as openapiBundle from "./generators/openapi-bundle.ts";
 import * as openapiTypes from "./generators/openapi-types.ts";
 import * as requirementsPage from "./generators/requirements-page.ts";
 
@@ -13,7 +14,7 @@ export interface GeneratedFile {
 }
 
 const root = join(dirname(new URL(import.meta.url).pathname), "..");
-const generators = [openapiTypes, eventTypes, requirementsPage, faultsPage];
+const generators = [openapiTypes, openapiBundle, eventTypes, requirementsPage, faultsPage];
 
 export async function generateAll(): Promise<GeneratedFile[]> {
   const files: GeneratedFile[] = [];

@@ -150,7 +150,11 @@ function filesUnder(dir: string, suffixes: readonly string[]): string[] {
 /** Every node of the OpenAPI documents (unresolved, file by file) that carries x-kit-assumption. */
 export function openapiAssumptionNodes(openapiDir = join(root, "openapi")): LocatedNode[] {
   const found: LocatedNode[] = [];
-  for (const path of filesUnder(openapiDir, [".yaml", ".yml"])) {
+  // openapi/dist holds generated single-file bundles of the same documents: their markers are copies.
+  const sources = filesUnder(openapiDir, [".yaml", ".yml"]).filter(
+    (path) => !relative(openapiDir, path).startsWith("dist"),
+  );
+  for (const path of sources) {
     const file = relative(root, path).split("\\").join("/");
     walk(parse(readFileSync(path, "utf8")), "", (node, pointer) => {
       if (node["x-kit-assumption"] !== undefined) found.push({ file, pointer: pointer || "/", node });
