@@ -124,7 +124,9 @@ function exchange(x: Exchange): string {
   const response = x.response
     ? `${x.response.status} (${x.durationMs} ms)\n${headers(x.response.headers)}\n\n${x.response.body}`
     : `no answer after ${x.durationMs} ms: ${x.error ?? "unknown error"}`;
-  return `<div class="exchange"><pre class="request">${h(request)}</pre><pre class="response">${h(response)}</pre></div>`;
+  // The transport's note (a retry, a wait for Retry-After, a redirect not followed) is part of the evidence.
+  const note = x.note === undefined ? "" : `<p class="note">${h(x.note)}</p>`;
+  return `<div class="exchange">${note}<pre class="request">${h(request)}</pre><pre class="response">${h(response)}</pre></div>`;
 }
 
 function coverage(result: RunResult): string {
@@ -172,6 +174,7 @@ table.counts{width:auto}table.counts td{text-align:right}.total{font-weight:700}
 tr.failed{background:#fff5f5}tr.broken{background:#f8f4ff}
 pre{white-space:pre-wrap;word-break:break-all;background:#f6f8fa;padding:.5rem;margin:.3rem 0;max-height:24rem;overflow:auto}
 .exchange{border-left:3px solid #d0d7de;padding-left:.5rem;margin:.5rem 0}
+.exchange .note{font-style:italic;margin:.25rem 0}
 .filters{display:flex;gap:1rem;align-items:center}
 .cov-failing td:nth-child(3),.cov-broken td:nth-child(3){color:#cf222e;font-weight:600}.cov-untested td:nth-child(3){color:#9a6700}
 `;

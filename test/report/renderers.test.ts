@@ -142,6 +142,21 @@ describe("report renderers", () => {
     expect(html).toMatch(/EVENT-01/);
   });
 
+  it("report.html shows the transport's note on an exchange (a retry, a wait, a redirect not followed)", () => {
+    const withNote = structuredClone(result);
+    const failed = withNote.checks.find((c) => c.status === "failed");
+    if (!failed) throw new Error("the sample run has no failed check");
+    failed.evidence = [
+      {
+        request: { method: "GET", url: "https://t.example/healthcheck", headers: {} },
+        response: { status: 200, headers: {}, body: "{}" },
+        durationMs: 3,
+        note: "retried once after <ECONNRESET>",
+      },
+    ];
+    expect(renderHtml(withNote)).toContain('<p class="note">retried once after &lt;ECONNRESET&gt;</p>');
+  });
+
   it("summary.md has the verdict, the counts, a failures table with replay commands, and coverage", () => {
     const md = rendered.markdown ?? "";
     expect(md).toMatch(/^## 💥 BROKEN: fake/);
