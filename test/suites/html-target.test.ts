@@ -31,3 +31,42 @@ describe("a target answering HTML pages", () => {
     expect(result.verdict).toBe("NOT CONFORMANT");
   });
 });
+
+/** The embedded reference as if its tenants held no data: every scan answers one empty page. */
+async function emptyTarget() {
+  const embedded = await startEmbeddedTarget();
+  const fetch = async (request: Request): Promise<Response> => {
+    const url = new URL(request.url);
+    // Limits the reference refuses are still refused (the profile pins that), data or not.
+    const limit = Number(url.searchParams.get("limit") ?? "100");
+    if (!url.pathname.endsWith("/_scan") || !(limit >= 1 && limit <= 100)) return embedded.fetch(request);
+    return new Response('{"values":[]}', { status: 200, headers: { "content-type": "application/json" } });
+  };
+  return { ...embedded, fetch };
+}
+
+describe("a target whose tenant holds no data", () => {
+  it("makes the checks that need data skip and say so, rather than pass on nothing", async () => {
+    const target = await emptyTarget();
+    const plan = planRun(allChecks, {
+      target: target.target,
+      drivableClock: true,
+      suites: ["lookup-scan", "autopilot-scan", "delete-task"],
+    });
+    const result = await runPlan(plan, { fetch: target.fetch, clock: target.clock, seed: testSeed, runs: 3 });
+    const status = (id: string) => result.checks.find((c) => c.id === id);
+    for (const id of [
+      "lookup-scan/filter-equals-exact",
+      "autopilot-scan/filter-equals-exact",
+      "autopilot-scan/type-scan-pages",
+      "delete-task/by-uris",
+      "delete-task/by-type",
+    ]) {
+      expect(status(id)?.status, id).toBe("skipped");
+      expect(status(id)?.reason, id).toMatch(/needs data/);
+    }
+    expect(
+      result.checks.filter((c) => c.status === "broken" || (c.level === "MUST" && c.status === "failed")),
+    ).toEqual([]);
+  });
+});
