@@ -1,10 +1,15 @@
 // The Prism mock of the contract: both documents served on loopback ports, static examples by default,
 // seeded dynamic responses on request. Used by `lckit mock` and by tests that run suites against Prism.
+// Each Prism listens on an internal loopback port behind a refusal proxy (refusal-proxy.ts) that holds the
+// public port: refusals carry the actual violation and the status `lckit serve` gives.
+import { createServer } from "node:net";
 import type { Host } from "../contract/index.ts";
 import { writeMockDocuments } from "./mock-documents.ts";
-import { type PrismProcess, startPrism } from "./prism-process.ts";
+import { PortInUseError, type PrismProcess, startPrism } from "./prism-process.ts";
+import { type RefusalProxy, startRefusalProxy } from "./refusal-proxy.ts";
 
 export { PortInUseError, prismBin } from "./prism-process.ts";
+export { REFUSAL_STATUS, type RequestViolation } from "./refusal-proxy.ts";
 
 /** Default loopback ports: platform 4010, lookup-data 4011. */
 export const defaultPorts: Record<Host, number> = { platform: 4010, "lookup-data": 4011 };
@@ -21,6 +26,8 @@ export interface MockOptions {
   startTimeoutMs?: number;
   /** Receives Prism's output lines, prefixed with the host. */
   onLine?: (line: string) => void;
+  /** Receives one line per refused request (status, method, path and the violations), prefixed with the host. */
+  onRefusal?: (line: string) => void;
 }
 
 /** A running mock: its two base URLs, the Prism PIDs and how to stop it. */
@@ -52,21 +59,36 @@ export async function startMock(options: MockOptions = {}): Promise<MockServer> 
     "lookup-data": `http://${host}:${ports["lookup-data"]}`,
   };
   const documents = writeMockDocuments(urls);
+  const proxies: RefusalProxy[] = [];
   const results = await Promise.allSettled(
-    (["platform", "lookup-data"] as const).map((name) =>
-      startPrism({
-        document: documents.files[name],
+    (["platform", "lookup-data"] as const).map(async (name) => {
+      const internal = await freePort();
+      const proxy = await startRefusalProxy({
+        host,
         port: ports[name],
+        upstream: `http://${host}:${internal}`,
+        ...(options.onRefusal
+          ? { onRefusal: (line: string) => options.onRefusal?.(`[${name}] ${line}`) }
+          : {}),
+      }).catch((error: unknown) => {
+        if ((error as NodeJS.ErrnoException).code === "EADDRINUSE") throw new PortInUseError(ports[name]);
+        throw error;
+      });
+      proxies.push(proxy);
+      return startPrism({
+        document: documents.files[name],
+        port: internal,
         host,
         ...(options.seed !== undefined ? { seed: String(options.seed) } : {}),
         startTimeoutMs: options.startTimeoutMs ?? 30_000,
         ...(options.onLine ? { onLine: (line: string) => options.onLine?.(`[${name}] ${line}`) } : {}),
-      }),
-    ),
+      });
+    }),
   );
   const started = results.flatMap((result) => (result.status === "fulfilled" ? [result.value] : []));
   const stop = async () => {
     await Promise.all(started.map((prism: PrismProcess) => prism.stop()));
+    await Promise.all(proxies.map((proxy) => proxy.close()));
     documents.remove();
   };
   const failed = results.find((result) => result.status === "rejected");
@@ -81,4 +103,17 @@ export async function startMock(options: MockOptions = {}): Promise<MockServer> 
     pids: { platform: platform.pid, "lookup-data": lookupData.pid },
     stop,
   };
+}
+
+/** A port the kernel just handed out on loopback, for a Prism that only the proxy talks to. */
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once("error", reject);
+    server.listen(0, host, () => {
+      const address = server.address();
+      const port = typeof address === "object" && address ? address.port : 0;
+      server.close(() => resolve(port));
+    });
+  });
 }

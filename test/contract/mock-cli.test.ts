@@ -7,22 +7,32 @@ import { captureIo } from "../cli/capture-io.ts";
 
 describe("lckit mock flags", () => {
   it.each([
-    ["no flags", { argv: [], want: { help: false, platformPort: 4010, lookupDataPort: 4011 } }],
+    [
+      "no flags",
+      { argv: [], want: { help: false, verbose: false, platformPort: 4010, lookupDataPort: 4011 } },
+    ],
     [
       "ports",
       {
         argv: ["--platform-port", "5000", "--lookup-data-port=5001"],
-        want: { help: false, platformPort: 5000, lookupDataPort: 5001 },
+        want: { help: false, verbose: false, platformPort: 5000, lookupDataPort: 5001 },
       },
     ],
     [
       "dynamic with a seed",
       {
         argv: ["--dynamic", "--seed", "42"],
-        want: { help: false, platformPort: 4010, lookupDataPort: 4011, seed: "42" },
+        want: { help: false, verbose: false, platformPort: 4010, lookupDataPort: 4011, seed: "42" },
       },
     ],
-    ["help", { argv: ["--help"], want: { help: true, platformPort: 4010, lookupDataPort: 4011 } }],
+    [
+      "help",
+      { argv: ["--help"], want: { help: true, verbose: false, platformPort: 4010, lookupDataPort: 4011 } },
+    ],
+    [
+      "verbose",
+      { argv: ["--verbose"], want: { help: false, verbose: true, platformPort: 4010, lookupDataPort: 4011 } },
+    ],
   ])("%s", (_name, { argv, want }) => {
     expect(parseMockArgs(argv)).toEqual(want);
   });

@@ -111,6 +111,10 @@ const expected: Record<Status, string[]> = {
     "service/version-json-string",
     "token-quota/max-above-200-refused",
     "token-quota/single-token-reused",
+    // lckit mock's refusal layer answers what breaks the schema with 400 naming field, rule and value.
+    "autopilot-scan/limit-out-of-range-400",
+    "blocked-values/out-of-range-400",
+    "token-quota/validation-error-names-field",
   ],
   failed: [
     // Every token is the example's: no roles, no tenant lists, any secret accepted.
@@ -149,14 +153,11 @@ const expected: Record<Status, string[]> = {
     "delete-task/all-of-tenant",
     "delete-task/by-type",
     "delete-task/by-uris",
-    // Prism refuses what breaks the schema with 422 (the kit's choice, SHOULD level, is 400) and takes
-    // everything the schema allows, including what the document forbids in prose.
-    "autopilot-scan/limit-out-of-range-400",
-    "blocked-values/out-of-range-400",
+    // Prism takes everything the schema allows, including what the document forbids in prose and the
+    // lookup scan's bounds, a kit preference outside the consumer contract.
     "lookup-scan/limit-out-of-range-400",
     "delete-task/invalid-requests-400",
     "token-quota/rdbms-multitoken-refused",
-    "token-quota/validation-error-names-field",
     // The kit's preferences where the document is silent (a quota of at least 1, at most 1000 URIs in a
     // task) are no schema keywords, so Prism takes a quota of 0 and an oversized task.
     "token-quota/max-below-1-refused",

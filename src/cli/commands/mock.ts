@@ -5,23 +5,28 @@ import type { Command } from "../main.ts";
 
 export interface MockArgs {
   help: boolean;
+  /** Prism's own log lines on stderr. */
+  verbose: boolean;
   platformPort: number;
   lookupDataPort: number;
   /** Present only with --dynamic --seed N. */
   seed?: string;
 }
 
-const usage = `Usage: lckit mock [--platform-port N] [--lookup-data-port N] [--dynamic --seed N] [--help]
+const usage = `Usage: lckit mock [--platform-port N] [--lookup-data-port N] [--dynamic --seed N] [--verbose] [--help]
 
 Serves openapi/platform.yaml ({base_url}) and openapi/lookup-data.yaml ({rdm_url}) with the Prism mock on
-127.0.0.1 until interrupted (Ctrl-C, SIGTERM). Prism checks requests against the contract (a data request
-without Authorization gets 401, an invalid one 422) and answers with the documents' examples.
+127.0.0.1 until interrupted (Ctrl-C, SIGTERM). Prism checks requests against the contract and answers with
+the documents' examples. A data request without Authorization gets 401; a request the contract refuses
+gets 400 (as from lckit serve) with an application/problem+json body whose "violations" name, for each
+departure, the location, the field, the rule and the value sent. Each refusal is also printed on stderr.
 
 Options:
   --platform-port N      port of the {base_url} mock (default ${defaultPorts.platform})
   --lookup-data-port N   port of the {rdm_url} mock (default ${defaultPorts["lookup-data"]})
   --dynamic --seed N     answer with responses generated from the schemas, reproducibly for seed N
                          (without these flags the documents' static examples are served)
+  --verbose              also print Prism's own log lines on stderr (requests, matched examples, violations)
   --help                 this text
 
 Prints the two base URLs on stdout, one per line: platform <url>, lookup-data <url>.
@@ -31,6 +36,7 @@ Prints the two base URLs on stdout, one per line: platform <url>, lookup-data <u
 export function parseMockArgs(argv: string[]): MockArgs {
   const args: MockArgs = {
     help: false,
+    verbose: false,
     platformPort: defaultPorts.platform,
     lookupDataPort: defaultPorts["lookup-data"],
   };
@@ -62,6 +68,10 @@ export function parseMockArgs(argv: string[]): MockArgs {
       case "--dynamic":
         dynamic = true;
         break;
+      case "--verbose":
+      case "-v":
+        args.verbose = true;
+        break;
       case "--seed": {
         seed = value();
         if (!/^-?\d+$/.test(seed))
@@ -70,7 +80,7 @@ export function parseMockArgs(argv: string[]): MockArgs {
       }
       default:
         throw new UsageError(
-          `unknown option "${flag}". Expected --platform-port, --lookup-data-port, --dynamic, --seed or --help.`,
+          `unknown option "${flag}". Expected --platform-port, --lookup-data-port, --dynamic, --seed, --verbose or --help.`,
         );
     }
   }
@@ -124,6 +134,8 @@ async function run(argv: string[], io: CliIo): Promise<number> {
       platformPort: args.platformPort,
       lookupDataPort: args.lookupDataPort,
       ...(args.seed !== undefined ? { seed: args.seed } : {}),
+      onRefusal: (line) => io.err(`lckit mock: refused ${line}\n`),
+      ...(args.verbose ? { onLine: (line: string) => io.err(`prism ${line}\n`) } : {}),
     });
   } catch (error) {
     if (!(error instanceof PortInUseError)) throw error;
