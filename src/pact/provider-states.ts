@@ -18,6 +18,13 @@ export const STATE = {
   snapshotStream: "tenant acme streams events as snapshots",
   deltasStream: "tenant acme streams events as deltas",
   largeObjects: "tenant acme streams events with largeObjectsSupport on",
+  // The access token a request carries: the state yields it as accessToken, and the pact's Authorization
+  // header is fromProviderState("Bearer ${accessToken}"), so any Pact verifier that calls a state-change
+  // URL sends a token the provider accepts (no request filter of the kit needed).
+  viewerToken: "client acme-viewer holds an access token",
+  editorToken: "client acme-editor holds an access token",
+  adminToken: "client acme-admin holds an access token",
+  rdbmsAdminToken: "client legacy-admin holds an access token",
 } as const;
 
 export type StateName = (typeof STATE)[keyof typeof STATE];
@@ -133,6 +140,22 @@ export const providerStates: readonly ProviderStateSpec[] = [
     provides: [],
     live: "messages always come from the kit's event generator",
   },
+  ...(
+    [
+      [STATE.viewerToken, "viewer"],
+      [STATE.editorToken, "editor"],
+      [STATE.adminToken, "admin"],
+      [STATE.rdbmsAdminToken, "rdbmsAdmin"],
+    ] as const
+  ).map(
+    ([name, role]): ProviderStateSpec => ({
+      name,
+      means: `an access token of the ${role} client, obtained with the client_credentials grant`,
+      provides: ["accessToken"],
+      role,
+      live: `obtained with client_credentials from credentials.${role} of the target file`,
+    }),
+  ),
 ];
 
 const byName = new Map<string, ProviderStateSpec>(providerStates.map((spec) => [spec.name, spec]));

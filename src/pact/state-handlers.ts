@@ -270,8 +270,24 @@ const liveChecks: Partial<Record<StateName, StateHandler>> = {
   },
 };
 
+/** The token states: the same on the reference and on a live target (a client_credentials request). */
+const tokens: Partial<Record<StateName, StateHandler>> = Object.fromEntries(
+  providerStates
+    .filter((spec) => spec.provides.includes("accessToken"))
+    .map((spec) => [
+      spec.name,
+      {
+        async setup(session: ProviderSession) {
+          const role = required(spec.role, `the role of state "${spec.name}"`);
+          requireRole(session, role);
+          return { accessToken: await session.token(role) };
+        },
+      },
+    ]),
+);
+
 function handlerOf(session: ProviderSession, name: StateName): StateHandler | undefined {
-  return checks[name] ?? (session.reference ? arranged[name] : liveChecks[name]);
+  return tokens[name] ?? checks[name] ?? (session.reference ? arranged[name] : liveChecks[name]);
 }
 
 /** The stateHandlers option of the Pact verifier for this session: one entry per known state. */

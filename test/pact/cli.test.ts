@@ -61,7 +61,7 @@ describe("lckit pact check", () => {
     expect(result.out).toContain(
       'test/pact/fixtures/contradicting-consumer-lookup-data-interface.json: "a version request answered with a number": response /rdm-service: body/rdm-service must be string',
     );
-    expect(result.out).toMatch(/^contradicts the contract: 5 violation\(s\)/m);
+    expect(result.out).toMatch(/^contradicts the contract: 4 violation\(s\)/m);
   });
 });
 

@@ -31,6 +31,7 @@ describe(`pact ${CONSUMERS.autopilot}`, () => {
     await pact
       .addInteraction()
       .given(STATE.statistics)
+      .given(STATE.viewerToken)
       .uponReceiving(DESCRIPTIONS.allTypes)
       .withRequest(
         "POST",
@@ -62,6 +63,7 @@ describe(`pact ${CONSUMERS.autopilot}`, () => {
     await pact
       .addInteraction()
       .given(STATE.countryStatistics)
+      .given(STATE.viewerToken)
       .uponReceiving(DESCRIPTIONS.oneType)
       .withRequest(
         "POST",
@@ -91,6 +93,7 @@ describe(`pact ${CONSUMERS.autopilot}`, () => {
     await pact
       .addInteraction()
       .given(STATE.blockedValues)
+      .given(STATE.viewerToken)
       .uponReceiving(DESCRIPTIONS.blocked)
       .withRequest(
         "GET",

@@ -31,6 +31,7 @@ describe(`pact ${CONSUMERS.configuration}`, () => {
     await pact
       .addInteraction()
       .given(STATE.customerQuota)
+      .given(STATE.adminToken)
       .uponReceiving(DESCRIPTIONS.quota)
       .withRequest(
         "POST",
@@ -57,6 +58,7 @@ describe(`pact ${CONSUMERS.configuration}`, () => {
     await pact
       .addInteraction()
       .given(STATE.viewerValidity)
+      .given(STATE.adminToken)
       .uponReceiving(DESCRIPTIONS.validity)
       .withRequest(
         "PUT",
@@ -83,6 +85,7 @@ describe(`pact ${CONSUMERS.configuration}`, () => {
     await pact
       .addInteraction()
       .given(STATE.rdbmsCustomer)
+      .given(STATE.rdbmsAdminToken)
       .uponReceiving(DESCRIPTIONS.rdbms)
       .withRequest(
         "POST",

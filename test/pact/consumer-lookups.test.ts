@@ -93,6 +93,7 @@ describe(`pact ${CONSUMERS.lookups}`, () => {
     await pact
       .addInteraction()
       .given(STATE.countryLookups)
+      .given(STATE.viewerToken)
       .uponReceiving(DESCRIPTIONS.firstPage)
       .withRequest("POST", fromState("/lookups/{tenantId}/_scan", "/lookups/acme/_scan"), (request) =>
         request
@@ -120,6 +121,7 @@ describe(`pact ${CONSUMERS.lookups}`, () => {
     await pact
       .addInteraction()
       .given(STATE.scrollOpen)
+      .given(STATE.viewerToken)
       .uponReceiving(DESCRIPTIONS.nextPage)
       .withRequest("POST", fromState("/lookups/{tenantId}/_scan", "/lookups/acme/_scan"), (request) =>
         request
@@ -139,6 +141,7 @@ describe(`pact ${CONSUMERS.lookups}`, () => {
     await pact
       .addInteraction()
       .given(STATE.probeLookup)
+      .given(STATE.editorToken)
       .uponReceiving(DESCRIPTIONS.deleteTask)
       .withRequest("POST", fromState("/tasks/{tenantId}", "/tasks/acme"), (request) =>
         request.headers({ authorization: bearer }).jsonBody({
@@ -171,6 +174,7 @@ describe(`pact ${CONSUMERS.lookups}`, () => {
   ] as const)("reads the service %s", async (call, description, path) => {
     await pact
       .addInteraction()
+      .given(STATE.viewerToken)
       .uponReceiving(description)
       .withRequest("GET", path, (request) => request.headers({ authorization: bearer }))
       .willRespondWith(200, (response) => response.headers(jsonResponse).jsonBody({ status: "OK" }))
@@ -183,6 +187,7 @@ describe(`pact ${CONSUMERS.lookups}`, () => {
   it("reads the service version as a dotted number", async () => {
     await pact
       .addInteraction()
+      .given(STATE.viewerToken)
       .uponReceiving(DESCRIPTIONS.version)
       .withRequest("GET", "/version", (request) => request.headers({ authorization: bearer }))
       .willRespondWith(200, (response) =>

@@ -14,8 +14,11 @@ export function fromState(template: string, example: string) {
   );
 }
 
-/** An access token as a bearer credential; the verifier replaces the example with a real token. */
-export const bearer = regex("^Bearer \\S+$", "Bearer 3q2DzKf0n1Xo0cQ2m8sR5u7w9yA1bC3dE5fG7hI9jK");
+/**
+ * An access token as a bearer credential: the interaction's token state (STATE.*Token) yields accessToken,
+ * and any Pact verifier that calls a state-change URL puts it into the header (provider-state injection).
+ */
+export const bearer = fromState("Bearer {accessToken}", "Bearer 3q2DzKf0n1Xo0cQ2m8sR5u7w9yA1bC3dE5fG7hI9jK");
 
 export const basicAuth = (example: string) => regex("^Basic [A-Za-z0-9+/=]+$", example);
 

@@ -1,4 +1,6 @@
 // lckit serve: the stateful reference on loopback, for consumer teams and manual runs.
+
+import { listenStateChange, MESSAGES_PATH, STATE_CHANGE_PATH } from "../../pact/state-change-server.ts";
 import {
   createReference,
   FAULTS,
@@ -29,6 +31,8 @@ Options:
   --variant NAME    take another correct choice where the document is silent (repeatable, at most one
                     per choice); names: lckit serve --help-variants
   --help-variants   list the variants
+  --pact-port N     also serve Pact's provider-state change URL (POST /_pact/provider-states) and message
+                    URL (POST /_pact/messages) on this loopback port (0 picks one); see docs/pact.md
   --help            this text
 `;
 
@@ -42,6 +46,8 @@ export interface ServeOptions {
   seed: number;
   faults: FaultName[];
   variants: VariantName[];
+  /** Port of the Pact state-change and message endpoints; absent: not served. */
+  pactPort?: number;
 }
 
 function integer(flag: string, raw: string | undefined, min: number, max: number, example: string): number {
@@ -131,6 +137,9 @@ export function parseServeArgs(argv: string[]): ServeOptions | "help" | "help-fa
         if (!options.variants.includes(name)) options.variants.push(name);
         break;
       }
+      case "--pact-port":
+        options.pactPort = integer(flag, value(), 0, 65535, "8181");
+        break;
       default:
         throw new UsageError(`unknown option "${arg}"; run lckit serve --help for the options`);
     }
@@ -159,8 +168,9 @@ export async function serve(options: ServeOptions, io: CliIo, stopped: Promise<u
         }
       : undefined;
   let server: Listening;
+  let reference: ReturnType<typeof createReference>;
   try {
-    const reference = createReference({ faults: options.faults, variants: options.variants, generate });
+    reference = createReference({ faults: options.faults, variants: options.variants, generate });
     server = await reference.listen({ port: options.port, host: options.host, rdmPort: options.rdmPort });
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
@@ -171,6 +181,21 @@ export async function serve(options: ServeOptions, io: CliIo, stopped: Promise<u
     throw error;
   }
   io.err(`lckit serve: reference listening\n  base_url ${server.baseUrl}\n  rdm_url  ${server.rdmUrl}\n`);
+  const pact =
+    options.pactPort === undefined
+      ? undefined
+      : await listenStateChange({
+          reference,
+          baseUrl: server.baseUrl,
+          rdmUrl: server.rdmUrl,
+          host: "127.0.0.1",
+          port: options.pactPort,
+          tenant: options.tenant,
+        });
+  if (pact)
+    io.err(
+      `  pact     ${pact.url}${STATE_CHANGE_PATH} (state change), ${pact.url}${MESSAGES_PATH} (messages)\n`,
+    );
   if (generate) {
     io.err(
       `  generated for tenant ${options.tenant}: ${options.lookups ?? 0} lookups, ${options.statistics ?? 0} statistics (seed ${options.seed})\n`,
@@ -181,6 +206,7 @@ export async function serve(options: ServeOptions, io: CliIo, stopped: Promise<u
   io.err(CREDENTIALS_HINT);
   io.err("Stop with Ctrl-C.\n");
   await stopped;
+  await pact?.close();
   await server.close();
   io.err("lckit serve: stopped\n");
   return 0;
