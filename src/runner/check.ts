@@ -61,7 +61,7 @@ export interface Clock {
   now(): number;
   /** Waits ms. A check's clock rejects when the check is over, and refuses a real wait longer than the
    *  check's remaining time (a CheckFailure: the target asked for a wait the check cannot afford). */
-  sleep(ms: number): Promise<void>;
+  sleep(ms: number, signal?: AbortSignal): Promise<void>;
   /** Present only when the target's clock can be driven (the embedded reference): moves time forward. */
   advance?: (ms: number) => void;
 }

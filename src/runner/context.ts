@@ -143,16 +143,28 @@ function scopedClock(
     return new Promise<void>((resolve, reject) => {
       sleeping.count += 1;
       sleeping.ms = wait;
+      let settled = false;
       const done = () => {
+        settled = true;
         sleeping.count -= 1;
         signal.removeEventListener("abort", aborted);
       };
-      const timer = setTimeout(() => {
-        done();
-        resolve();
-      }, wait);
+      // The base clock waits (a test's clock may move a target's time instead of waiting for real); it
+      // is handed the signal so that it clears its timer when the check ends (systemClock does).
+      base.sleep(wait, signal).then(
+        () => {
+          if (settled) return;
+          done();
+          resolve();
+        },
+        (error: unknown) => {
+          if (settled) return;
+          done();
+          reject(error);
+        },
+      );
       const aborted = () => {
-        clearTimeout(timer);
+        if (settled) return;
         done();
         reject(signal.reason);
       };

@@ -4,6 +4,11 @@ import type { Clock } from "./check.ts";
 export function systemClock(): Clock {
   return {
     now: () => Date.now(),
-    sleep: (ms) => new Promise((resolve) => setTimeout(resolve, Math.max(0, ms))),
+    // The timer is cleared when `signal` aborts, so an abandoned wait does not keep the process alive.
+    sleep: (ms, signal) =>
+      new Promise((resolve) => {
+        const timer = setTimeout(resolve, Math.max(0, ms));
+        signal?.addEventListener("abort", () => clearTimeout(timer), { once: true });
+      }),
   };
 }
