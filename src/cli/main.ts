@@ -14,6 +14,7 @@ const commands: Record<string, () => Promise<{ command: Command }>> = {
   events: () => import("./commands/events.ts"),
   pact: () => import("./commands/pact.ts"),
   restore: () => import("./commands/restore.ts"),
+  contract: () => import("./commands/contract.ts"),
 };
 
 const summaries: Record<string, string> = {
