@@ -77,10 +77,13 @@ export class ScrollStore {
   create(scope: string, view: ScrollView, limit: number, now: number): Scroll {
     const cost = view.index?.length ?? 0;
     if (this.open.size >= MAX_OPEN_SCROLLS || this.entries + cost > this.maxEntries) this.sweep(now);
-    // Least recently used first (Map order); the new scroll itself is always admitted.
-    for (const oldest of this.open.keys()) {
-      if (this.open.size < MAX_OPEN_SCROLLS && this.entries + cost <= this.maxEntries) break;
-      this.close(oldest);
+    // Least recently used first (Map order); the new scroll itself is always admitted. Over the entry
+    // budget only scrolls holding entries go: closing a plain view would free nothing of it.
+    for (const [oldest, scroll] of this.open) {
+      const tooMany = this.open.size >= MAX_OPEN_SCROLLS;
+      const tooBig = this.entries + cost > this.maxEntries;
+      if (!tooMany && !tooBig) break;
+      if (tooMany || (scroll.view.index?.length ?? 0) > 0) this.close(oldest);
     }
     const scroll: Scroll = {
       id: randomUUID(),
