@@ -58,7 +58,7 @@ export async function startMock(options: MockOptions = {}): Promise<MockServer> 
     platform: `http://${host}:${ports.platform}`,
     "lookup-data": `http://${host}:${ports["lookup-data"]}`,
   };
-  const documents = writeMockDocuments(urls);
+  const documents = writeMockDocuments(urls, { realistic: options.seed !== undefined });
   const proxies: RefusalProxy[] = [];
   const results = await Promise.allSettled(
     (["platform", "lookup-data"] as const).map(async (name) => {

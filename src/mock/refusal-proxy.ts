@@ -7,6 +7,8 @@
 //   field, the rule that failed and the value sent; the body also carries `error`/`error_description`,
 //   the contract's error shape, so a client that validates refusals against the contract accepts it;
 // - turns Prism's security refusal (401) into the contract's invalid_token body with a Bearer challenge;
+// - cuts a page's `values` to the `limit` the request asked for (Prism cannot know it: its example or
+//   generated page has a fixed size), so a page never holds more records than asked;
 // - passes every other answer through untouched (status, headers, body).
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 
@@ -220,7 +222,25 @@ async function forward(
     if (!hopByHop.has(name) && name !== "content-length" && name !== "content-encoding")
       response.setHeader(name, value);
   });
-  response.end(Buffer.from(await answer.arrayBuffer()));
+  const raw = Buffer.from(await answer.arrayBuffer());
+  response.end(withinLimit(raw, answer, url));
+}
+
+/** The body with its `values` array cut to the request's limit, when it is a JSON page longer than that. */
+export function withinLimit(raw: Buffer, answer: Response, url: URL): Buffer {
+  const limit = Number(url.searchParams.get("limit"));
+  if (!answer.ok || !Number.isInteger(limit) || limit < 1) return raw;
+  if (!/json/.test(answer.headers.get("content-type") ?? "")) return raw;
+  let body: unknown;
+  try {
+    body = JSON.parse(raw.toString("utf8"));
+  } catch {
+    return raw;
+  }
+  if (body === null || typeof body !== "object" || Array.isArray(body)) return raw;
+  const page = body as { values?: unknown };
+  if (!Array.isArray(page.values) || page.values.length <= limit) return raw;
+  return Buffer.from(JSON.stringify({ ...page, values: page.values.slice(0, limit) }));
 }
 
 function sendJson(response: ServerResponse, status: number, type: string, body: unknown): void {
