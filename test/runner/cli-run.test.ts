@@ -53,6 +53,22 @@ describe("lckit run", () => {
       { argv: ["--allow", "write,everything"], code: 2, err: /--allow expects .* got "everything"/ },
     ],
     [
+      "--variant with a target file",
+      {
+        argv: ["--target", "remote.yaml", "--variant", "version-as-number"],
+        code: 2,
+        err: /--variant switches variants of the embedded reference; it cannot be used with --target/,
+      },
+    ],
+    [
+      "an unknown variant",
+      {
+        argv: ["--variant", "whatever"],
+        code: 2,
+        err: /--variant: unknown variant "whatever"; expected one of: .*version-as-number/,
+      },
+    ],
+    [
       "a bad deadline",
       { argv: ["--deadline", "soon"], code: 2, err: /--deadline expects a number and a unit/ },
     ],
@@ -133,6 +149,14 @@ describe("lckit run", () => {
         argv: ["--check", "sample/health", "--fault", "healthcheck-not-ok"],
         code: 1,
         verdict: "NOT CONFORMANT",
+      },
+    ],
+    [
+      "a variant of the reference (a correct choice the kit tolerates)",
+      {
+        argv: ["--check", "sample/health", "--variant", "service-answers-extra-fields"],
+        code: 0,
+        verdict: "CONFORMANT",
       },
     ],
     ["a broken check", { argv: ["--suite", "sample"], code: 3, verdict: "BROKEN" }],

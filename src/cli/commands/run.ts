@@ -53,6 +53,8 @@ Options:
   --runs N              runs per property (default ${DEFAULT_RUNS})
   --path P              replay one property counterexample (with --check and --seed)
   --fault NAME          embedded reference only: switch on a seeded fault (repeatable)
+  --variant NAME        embedded reference only: switch on a variant, a correct choice other than the
+                        kit's where the document is silent (repeatable; list: lckit serve --help-variants)
   --list                print the plan (what would run, what is skipped and why); send nothing
   --deadline D          time limit of the whole run, e.g. 30m, 90s, 2h (default 30m; "deadline" in
                         the target file); when it passes the run stops like on Ctrl-C
@@ -86,6 +88,7 @@ interface RunArgs {
   runs: number;
   path?: string;
   faults: string[];
+  variants: string[];
   list: boolean;
   reportDir: string;
   format: "text" | "json";
@@ -152,6 +155,10 @@ export function parseRunArgs(argv: string[]): RunArgs | "help" {
     throw new UsageError(
       "--fault switches faults of the embedded reference; it cannot be used with --target",
     );
+  if (v.variant && v.variant.length > 0 && v.target !== undefined)
+    throw new UsageError(
+      "--variant switches variants of the embedded reference; it cannot be used with --target",
+    );
   return {
     ...(v.target === undefined ? {} : { target: v.target }),
     suites: v.suite ?? [],
@@ -163,6 +170,7 @@ export function parseRunArgs(argv: string[]): RunArgs | "help" {
     runs,
     ...(v.path === undefined ? {} : { path: v.path }),
     faults: v.fault ?? [],
+    variants: v.variant ?? [],
     list: v.list ?? false,
     reportDir: v["report-dir"] ?? "reports",
     format,
@@ -187,6 +195,7 @@ function parse(argv: string[]) {
       runs: { type: "string" },
       path: { type: "string" },
       fault: { type: "string", multiple: true },
+      variant: { type: "string", multiple: true },
       list: { type: "boolean" },
       "report-dir": { type: "string" },
       format: { type: "string" },
@@ -370,11 +379,15 @@ async function prepare(args: RunArgs, io: CliIo): Promise<Prepared> {
       replayBase: `lckit run --target ${shellQuote(args.target)}`,
     };
   } else {
-    const embedded = await startEmbeddedTarget({ faults: args.faults }).catch((error: unknown) => {
-      const message = error instanceof Error ? error.message : String(error);
-      if (args.faults.length > 0 && /fault/i.test(message)) throw new UsageError(`--fault: ${message}`);
-      throw error;
-    });
+    const embedded = await startEmbeddedTarget({ faults: args.faults, variants: args.variants }).catch(
+      (error: unknown) => {
+        const message = error instanceof Error ? error.message : String(error);
+        if (args.faults.length > 0 && /fault/i.test(message)) throw new UsageError(`--fault: ${message}`);
+        if (args.variants.length > 0 && /variant/i.test(message))
+          throw new UsageError(`--variant: ${message}`);
+        throw error;
+      },
+    );
     const plan = planRun(checks, {
       ...planOptions,
       target: embedded.target,
@@ -386,7 +399,9 @@ async function prepare(args: RunArgs, io: CliIo): Promise<Prepared> {
       plan,
       fetch: embedded.fetch,
       clock: embedded.clock,
-      replayBase: `lckit run${args.faults.map((f) => ` --fault ${shellQuote(f)}`).join("")}`,
+      replayBase: `lckit run${args.faults.map((f) => ` --fault ${shellQuote(f)}`).join("")}${args.variants
+        .map((v) => ` --variant ${shellQuote(v)}`)
+        .join("")}`,
     };
   }
   const { unmatched } = prepared.plan;
