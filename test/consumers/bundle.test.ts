@@ -11,6 +11,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import { parse } from "yaml";
 import { bundleDocument, generate, tiedExampleName } from "../../scripts/generators/openapi-bundle.ts";
 import { isObject } from "../../src/contract/index.ts";
+import { diffContracts } from "../../src/contract-diff/index.ts";
 import { createReference } from "../../src/reference/index.ts";
 
 const run = promisify(execFile);
@@ -47,6 +48,10 @@ describe("openapi/dist bundles", () => {
     const changed = await generate(scratch);
     const stale = changed.filter((file) => file.content !== readFileSync(join(root, file.path), "utf8"));
     expect(stale.map((file) => file.path).sort()).toEqual([
+      "openapi/dist/kit-preferences/lookup-data.json",
+      "openapi/dist/kit-preferences/lookup-data.yaml",
+      "openapi/dist/kit-preferences/platform.json",
+      "openapi/dist/kit-preferences/platform.yaml",
       "openapi/dist/lookup-data.json",
       "openapi/dist/lookup-data.yaml",
       "openapi/dist/platform.json",
@@ -63,6 +68,43 @@ describe("openapi/dist bundles", () => {
       expect(json.openapi).toBe("3.1.0");
     });
   }
+});
+
+describe("openapi/dist/kit-preferences: the sandbox's contract", () => {
+  it("is the consumer bundle narrowed by exactly the kit's preferences (x-kit-preference)", () => {
+    for (const host of hosts) {
+      const changes = diffContracts(
+        join(root, "openapi", "dist", `${host}.json`),
+        join(root, "openapi", "dist", "kit-preferences", `${host}.json`),
+      );
+      expect(changes.length).toBeGreaterThan(0);
+      // Preferences only ever add bounds: what consumers may send shrinks, nothing else moves.
+      expect(new Set(changes.map((change) => change.kind))).toEqual(new Set(["bound-tightened"]));
+    }
+    const lookupScan = diffContracts(
+      join(root, "openapi", "dist", "lookup-data.json"),
+      join(root, "openapi", "dist", "kit-preferences", "lookup-data.json"),
+    ).map((change) => `${change.where}: ${change.detail}`);
+    expect(lookupScan).toContain(
+      "POST /lookups/{tenantId}/_scan parameter query:limit $: maximum none became 100",
+    );
+  });
+
+  it("the consumer bundle leaves the lookup scan limit open; the preferences bundle bounds it 1..100", () => {
+    const limitOf = (document: Json) => {
+      const scan = ((document.paths as Json)["/lookups/{tenantId}/_scan"] as Json).post as Json;
+      const limit = (scan.parameters as Json[]).find((parameter) => parameter.name === "limit") as Json;
+      return limit.schema as Json;
+    };
+    expect(limitOf(JSON.parse(dist("lookup-data", "json")) as Json)).toEqual({ type: "integer" });
+    expect(
+      limitOf(
+        JSON.parse(
+          readFileSync(join(root, "openapi", "dist", "kit-preferences", "lookup-data.json"), "utf8"),
+        ) as Json,
+      ),
+    ).toEqual({ type: "integer", minimum: 1, maximum: 100, default: 100 });
+  });
 });
 
 /** Every operation of a bundled document with its tied example name. */
