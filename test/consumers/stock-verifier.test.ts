@@ -1,9 +1,12 @@
 // The committed pacts verified as a provider team would: `lckit serve --pact-port 0` started as a child
-// process, and Pact's own verifier (test/consumers/stock-verifier.mjs: pact-core's Rust verifier, the Pact
-// CLI's engine, with only the provider URL, Pact's state-change URL and a message URL) in another process.
+// process, and Pact's standalone CLI verifier from the npm registry (`pact-verifier` of
+// @pact-foundation/pact-cli, not lckit's) in another process, given only the provider's host and port,
+// Pact's state-change URL, a message transport and the pact files.
 // Every interaction passes against the sandbox; a seeded fault fails exactly the interactions observing it.
 // Both processes are stopped by PID.
 import { type ChildProcess, execFile, spawn } from "node:child_process";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { promisify } from "node:util";
 import { afterEach, describe, expect, it } from "vitest";
@@ -72,41 +75,66 @@ function startSandbox(faults: readonly string[]): Promise<Sandbox> {
 
 interface VerifierResult {
   code: number;
-  ok: boolean;
-  failures: { interaction: string; mismatch: string }[];
+  /** The verifier's JSON report (-j): the result, and one error per failed interaction. */
+  report: { result: boolean; errors: { interaction: string }[] };
+  stdout: string;
 }
 
-/** The stock verifier as a separate process; its last stdout line is its JSON verdict. */
+const verifierBin = join(root, "node_modules", ".bin", "pact-verifier");
+
+/** Pact's CLI verifier as a separate process, with the options any provider team would pass. */
 async function stockVerify(sandbox: Sandbox): Promise<VerifierResult> {
+  const base = new URL(sandbox.baseUrl);
+  const messages = new URL(sandbox.messageUrl);
+  const dir = mkdtempSync(join(tmpdir(), "lckit-pact-cli-"));
+  const reportFile = join(dir, "report.json");
   const args = [
-    join(root, "test", "consumers", "stock-verifier.mjs"),
-    "--provider-base-url",
-    sandbox.baseUrl,
+    "--hostname",
+    base.hostname,
+    "--port",
+    base.port,
     "--state-change-url",
     sandbox.stateUrl,
-    "--message-url",
-    sandbox.messageUrl,
-    ...pactFiles,
+    "--state-change-teardown",
+    "--transports",
+    `message:${messages.port}${messages.pathname}`,
+    "--provider-name",
+    "lookup-data-interface",
+    "--no-colour",
+    "-j",
+    reportFile,
+    ...pactFiles.flatMap((file) => ["-f", file]),
   ];
-  let stdout: string;
+  let stdout = "";
   let code = 0;
   try {
-    ({ stdout } = await run(process.execPath, args, { cwd: root, timeout: 120_000, maxBuffer: 8 << 20 }));
+    ({ stdout } = await run(verifierBin, args, {
+      cwd: root,
+      timeout: 120_000,
+      maxBuffer: 8 << 20,
+      env: { ...process.env, PACT_DO_NOT_TRACK: "true" },
+    }));
   } catch (error) {
     const failed = error as { stdout?: string; code?: number };
     stdout = failed.stdout ?? "";
-    code = failed.code ?? -1;
+    code = typeof failed.code === "number" ? failed.code : -1;
   }
-  const last = stdout.trim().split("\n").at(-1) ?? "";
-  return { code, ...(JSON.parse(last) as { ok: boolean; failures: VerifierResult["failures"] }) };
+  try {
+    return { code, report: JSON.parse(readFileSync(reportFile, "utf8")) as VerifierResult["report"], stdout };
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 }
 
 describe("Pact's own verifier against lckit serve", () => {
   it("verifies every interaction of every committed pact (state-change URL, injected tokens, messages)", async () => {
     expect(pactFiles.length).toBe(4);
     const result = await stockVerify(await startSandbox([]));
-    expect(result.failures).toEqual([]);
-    expect(result).toMatchObject({ ok: true, code: 0 });
+    expect(result.report.errors).toEqual([]);
+    expect(result.report.result).toBe(true);
+    expect(result.code).toBe(0);
+    // Every interaction ran: 15 HTTP interactions and 7 messages, each reported with its timing.
+    expect(result.stdout.match(/verification\)$/gm)).toHaveLength(22);
   }, 120_000);
 
   it.each<[string, string[]]>([
@@ -120,9 +148,9 @@ describe("Pact's own verifier against lckit serve", () => {
     "fails with fault %s, in the interactions that observe it",
     async (fault, interactions) => {
       const result = await stockVerify(await startSandbox([fault]));
-      expect(result.ok).toBe(false);
-      expect(result.code).toBe(1);
-      const failed = result.failures.map((failure) => failure.interaction);
+      expect(result.report.result).toBe(false);
+      expect(result.code).not.toBe(0);
+      const failed = result.report.errors.map((failure) => failure.interaction);
       expect(failed).toHaveLength(interactions.length);
       for (const [index, description] of interactions.entries())
         expect(failed[index]).toContain(`- ${description}`);
