@@ -217,13 +217,42 @@ async function forward(
     sendJson(response, REFUSAL_STATUS, "application/problem+json", refusalBody(violations));
     return;
   }
+  const raw = Buffer.from(await answer.arrayBuffer());
+  const malformed = answer.status === 400 ? prismJsonError(raw) : undefined;
+  if (malformed) {
+    // Prism's own refusal of a body that is not JSON ({"error": {"code": "invalid_json"}}) is not the
+    // contract's error shape: answer it as lckit serve does, naming what came.
+    const sent = body.toString("utf8");
+    const violations: RequestViolation[] = [
+      { location: "body", field: "", rule: "json", message: malformed, value: sent.slice(0, 200) },
+    ];
+    onRefusal?.(
+      `${REFUSAL_STATUS} ${method} ${url.pathname}${url.search}: ${violations.map(violationLine).join("; ")}`,
+    );
+    sendJson(response, REFUSAL_STATUS, "application/problem+json", {
+      ...refusalBody(violations),
+      error: "invalid_json",
+      error_description: `the request body is not valid JSON (${malformed}); send a JSON document with Content-Type: application/json`,
+    });
+    return;
+  }
   response.statusCode = answer.status;
   answer.headers.forEach((value, name) => {
     if (!hopByHop.has(name) && name !== "content-length" && name !== "content-encoding")
       response.setHeader(name, value);
   });
-  const raw = Buffer.from(await answer.arrayBuffer());
   response.end(withinLimit(raw, answer, url));
+}
+
+/** Prism's message when `raw` is its own invalid-JSON refusal, else undefined. */
+function prismJsonError(raw: Buffer): string | undefined {
+  try {
+    const parsed = JSON.parse(raw.toString("utf8")) as { error?: { code?: unknown; message?: unknown } };
+    if (parsed?.error?.code === "invalid_json") return String(parsed.error.message ?? "Invalid JSON");
+  } catch {
+    // Not Prism's JSON refusal: the answer passes through.
+  }
+  return undefined;
 }
 
 /** The body with its `values` array cut to the request's limit, when it is a JSON page longer than that. */

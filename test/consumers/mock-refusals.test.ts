@@ -244,6 +244,34 @@ describe("lckit mock and lckit serve refuse the same bad request alike", () => {
     },
   );
 
+  it.each([
+    ["createTask", "/tasks/acme"],
+    ["scanLookups", "/lookups/acme/_scan"],
+    ["postCustomer", "/oauth/customers/cust-acme"],
+    ["scanAutopilotStats", "/configuration/acme/autopilot/stats/_scan"],
+  ])(
+    "%s with a body that is not JSON: 400 invalid_json from both, naming what came",
+    async (operationId, path) => {
+      const init = {
+        method: "POST",
+        headers: { authorization: `Bearer ${token}`, "content-type": "application/json" },
+        body: "{not json",
+      };
+      const fromMock = await fetch(`${mockBase(operationId)}${path}`, init);
+      const fromServe = await reference.fetch(new Request(`http://sandbox.test${path}`, init));
+      const text = await fromMock.text();
+      expect([fromMock.status, fromServe.status]).toEqual([REFUSAL_STATUS, REFUSAL_STATUS]);
+      const body = JSON.parse(text) as { error: string; violations: unknown[] };
+      expect(body.error).toBe(((await fromServe.json()) as { error: string }).error);
+      expect(body.violations).toEqual([
+        expect.objectContaining({ location: "body", rule: "json", value: "{not json" }),
+      ]);
+      expect(
+        contract.validateResponse(operationId, fromMock.status, fromMock.headers.get("content-type"), text),
+      ).toEqual([]);
+    },
+  );
+
   it("a data request without Authorization: 401 invalid_token from both, with a Bearer challenge", async () => {
     const request = { method: "GET", path: "/version" };
     const fromMock = await fetch(send(mock.rdmUrl, request, false));
