@@ -1,13 +1,14 @@
 // The HTTP contract (openapi/platform.yaml, openapi/lookup-data.yaml) loaded, resolved and compiled once;
 // runner, suites, mock and Pact work ask it about operations and check bodies against it.
 import { join } from "node:path";
+import { packagePath } from "../package-root.ts";
 import { decodeBody, essence, isJsonMedia, matchMediaType } from "./media-types.ts";
 import { type ContractOperation, extractOperations, type Host, PathMatcher } from "./operations.ts";
 import { isObject, RefResolver } from "./ref-resolver.ts";
 import { SchemaValidators, type Violation, violation } from "./violations.ts";
 
 /** The repository's openapi/ directory (documents and components). */
-export const openapiDir = join(new URL(".", import.meta.url).pathname, "..", "..", "openapi");
+export const openapiDir = packagePath("openapi");
 
 /** The contract's documents by host. */
 export const documentFiles: Record<Host, string> = {

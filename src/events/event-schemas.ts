@@ -4,8 +4,9 @@ import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { Ajv2020, type ErrorObject, type ValidateFunction } from "ajv/dist/2020.js";
 import addFormats from "ajv-formats";
+import { packagePath } from "../package-root.ts";
 
-export const eventSchemasDir = join(new URL(".", import.meta.url).pathname, "..", "..", "event-schemas");
+export const eventSchemasDir = packagePath("event-schemas");
 
 /** Kind of business object a type's snapshot carries; decides which filtering property applies. */
 export type ObjectKind = "entity" | "relationship" | "group" | "interaction" | "change-request";

@@ -1,9 +1,9 @@
 // Loads and validates the fixture world (fixtures/reference by default). Problems name file, path and fix.
 import { existsSync, readFileSync } from "node:fs";
 import { join, relative } from "node:path";
-import { fileURLToPath } from "node:url";
 import { Ajv, type ValidateFunction } from "ajv";
 import { parse as parseYaml } from "yaml";
+import { packagePath } from "../package-root.ts";
 import {
   blockedValuesSchema,
   clientsSchema,
@@ -14,7 +14,7 @@ import {
 } from "./fixture-schema.ts";
 import type { BlockedValue, Client, Customer, Lookup, Statistic, Tenant } from "./types.ts";
 
-export const DEFAULT_FIXTURES_DIR = fileURLToPath(new URL("../../fixtures/reference", import.meta.url));
+export const DEFAULT_FIXTURES_DIR = packagePath("fixtures", "reference");
 
 export interface FixtureClient extends Client {
   customerId: string;

@@ -1,5 +1,6 @@
 // report.html: one self-contained file (inline style and script, no external asset) to read a run in a
-// browser or as a CI artifact: verdict, filters, evidence of each failure, requirement coverage.
+// browser or as a CI artifact: verdict, filters, evidence of each failure, requirement coverage. Failures
+// come first (grouped by suite, MUST before SHOULD/MAY) so a reader never scrolls past passes to find them.
 import type { Exchange } from "../runner/check.ts";
 import { escapeHtml as h } from "./escape.ts";
 import type { CheckResult, RequirementCoverage, RunResult } from "./model.ts";
@@ -18,10 +19,12 @@ export function renderHtml(result: RunResult): string {
 <header class="verdict ${verdictClass(result.verdict)}">
 <h1>${h(result.verdict)}</h1>
 <p>${h(result.verdictReason)}</p>
+<p><a href="#coverage">Requirement coverage</a> · <a href="#failures">Failures</a> · <a href="#checks">All checks</a></p>
 ${result.interruption ? `<p>The run ended early (${h(result.interruption.cause)} at ${h(result.interruption.at)}): ${h(result.interruption.message)}.</p>` : ""}
 ${(result.configuration?.leftChanged.length ?? 0) > 0 ? `<p>Configuration left changed: ${h(result.configuration?.leftChanged.join("; ") ?? "")}. Put it back with <code>lckit restore ${h(result.configuration?.journal ?? "<journal>")} --target &lt;target file&gt;</code>.</p>` : ""}
 </header>
 <main>
+${failures(result)}
 ${facts(result)}
 ${counts(result)}
 <h2 id="checks">Checks</h2>
@@ -34,7 +37,9 @@ ${counts(result)}
 <table class="checks">
 <thead><tr><th>Status</th><th>Check</th><th>Level</th><th>Requirements</th><th>Time</th><th>Details</th></tr></thead>
 <tbody>
-${result.checks.map((c) => checkRow(result, c)).join("\n")}
+${orderedChecks(result.checks)
+  .map((c) => checkRow(result, c))
+  .join("\n")}
 </tbody>
 </table>
 ${coverage(result)}
@@ -67,11 +72,57 @@ function facts(result: RunResult): string {
         ] as [string, string][])
       : []),
     ["Kit", `${result.kit.name} ${result.kit.version}`],
-    ["Interface document sha256", result.spec.interfaceDocument ?? "not found"],
-    ["Contract sha256", result.spec.contract],
+    [
+      "Requirement catalogue",
+      `${result.spec.catalogue.file} ${result.spec.catalogue.version} (${result.spec.catalogue.requirements} requirements), sha256 ${result.spec.catalogue.sha256}`,
+    ],
+    ["Contract", `${result.spec.contractVersion}, sha256 ${result.spec.contract}`],
+    [
+      "Interface document sha256",
+      result.spec.interfaceDocument === null
+        ? "not given (--interface-document FILE hashes your copy into the report)"
+        : `${result.spec.interfaceDocument} (${result.spec.interfaceDocumentFile ?? "your copy"})`,
+    ],
     ["Command", result.command],
   ];
   return `<dl class="facts">${rows.map(([k, v]) => `<dt>${h(k)}</dt><dd>${h(v)}</dd>`).join("")}</dl>`;
+}
+
+/** Failed and broken checks before the rest; within each status MUST first, then suite, then id. */
+const statusRank: Record<CheckResult["status"], number> = { broken: 0, failed: 1, skipped: 2, passed: 3 };
+const levelRank: Record<CheckResult["level"], number> = { MUST: 0, SHOULD: 1, MAY: 2 };
+
+function orderedChecks(checks: readonly CheckResult[]): CheckResult[] {
+  return [...checks].sort(
+    (a, b) =>
+      statusRank[a.status] - statusRank[b.status] ||
+      levelRank[a.level] - levelRank[b.level] ||
+      a.suite.localeCompare(b.suite) ||
+      a.id.localeCompare(b.id),
+  );
+}
+
+/** The findings, grouped by suite, each linking to its row (with its evidence) in the checks table. */
+function failures(result: RunResult): string {
+  const found = orderedChecks(result.checks).filter((c) => c.status === "failed" || c.status === "broken");
+  if (found.length === 0)
+    return `<section id="failures"><h2>Failures</h2><p>No check failed or broke.</p></section>`;
+  const bySuite = new Map<string, CheckResult[]>();
+  for (const c of found) bySuite.set(c.suite, [...(bySuite.get(c.suite) ?? []), c]);
+  const groups = [...bySuite.entries()].map(
+    ([suite, checks]) =>
+      `<h3>${h(suite)} (${checks.length})</h3><ul>${checks
+        .map(
+          (c) =>
+            `<li class="${c.status}"><span class="badge ${c.status}">${c.level === "MUST" || c.status === "broken" ? c.status : "warning"}</span> <a href="#${rowId(c)}"><code>${h(c.id)}</code></a> ${c.level}: ${h(c.message ?? "")}</li>`,
+        )
+        .join("")}</ul>`,
+  );
+  return `<section id="failures"><h2>Failures (${found.length})</h2>${groups.join("\n")}</section>`;
+}
+
+function rowId(c: CheckResult): string {
+  return `check-${c.id.replace(/[^\w-]/g, "-")}`;
 }
 
 function counts(result: RunResult): string {
@@ -86,7 +137,7 @@ function counts(result: RunResult): string {
 }
 
 function checkRow(result: RunResult, c: CheckResult): string {
-  const attrs = `data-suite="${h(c.suite)}" data-level="${c.level}" data-status="${c.status}" id="check-${h(c.id.replace(/[^\w-]/g, "-"))}"`;
+  const attrs = `data-suite="${h(c.suite)}" data-level="${c.level}" data-status="${c.status}" id="${h(rowId(c))}"`;
   return `<tr class="${c.status}" ${attrs}><td><span class="badge ${c.status}">${c.status}</span></td><td><code>${h(c.id)}</code><br><small>${h(c.title)}</small></td><td>${c.level}</td><td>${h(c.requirements.join(", "))}</td><td>${c.durationMs} ms</td><td>${details(result, c)}</td></tr>`;
 }
 
@@ -158,14 +209,17 @@ function requirementRow(r: RequirementCoverage): string {
 }
 
 function verdictClass(verdict: RunResult["verdict"]): string {
-  return verdict.toLowerCase().replace(/\s+/g, "-");
+  return verdict
+    .toLowerCase()
+    .replace(/[^a-z]+/g, "-")
+    .replace(/-$/, "");
 }
 
 const style = `
 body{font:14px/1.45 system-ui,sans-serif;margin:0;color:#1b1f24;background:#fff}
 main{padding:0 1.5rem 2rem}
 .verdict{padding:1rem 1.5rem;color:#fff}.verdict h1{margin:0;font-size:1.8rem}.verdict p{margin:.3rem 0 0}
-.conformant{background:#1a7f37}.not-conformant{background:#cf222e}.incomplete{background:#9a6700}.broken{background:#6e40c9}.interrupted{background:#57606a}
+.conformant{background:#1a7f37}.passed-subset{background:#0969da}.not-conformant{background:#cf222e}.incomplete{background:#9a6700}.broken{background:#6e40c9}.interrupted{background:#57606a}
 .facts{display:grid;grid-template-columns:max-content 1fr;gap:.2rem 1rem}.facts dt{font-weight:600}.facts dd{margin:0;word-break:break-all}
 table{border-collapse:collapse;margin:1rem 0;width:100%}th,td{border:1px solid #d0d7de;padding:.3rem .5rem;text-align:left;vertical-align:top}
 table.counts{width:auto}table.counts td{text-align:right}.total{font-weight:700}

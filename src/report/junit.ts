@@ -1,4 +1,8 @@
-// junit.xml: one testcase per check, grouped by suite, for CI test-report views.
+// junit.xml: one testcase per check, grouped by suite, for CI test-report views. Valid against the common
+// JUnit XSD (Jenkins junit-10.xsd): <testsuites> carries no "skipped" attribute (only each <testsuite>
+// does), and only MUST failures are <failure>s. A failed SHOULD/MAY check is a passed testcase with a
+// "WARNING" line in its <system-out>: it does not fail the run (exit 0), so it must not turn a CI test view
+// red; the warning and report.html still name it.
 import { escapeXml } from "./escape.ts";
 import type { CheckResult, RunResult } from "./model.ts";
 
@@ -6,17 +10,18 @@ export function renderJunit(result: RunResult): string {
   const suites = new Map<string, CheckResult[]>();
   for (const check of result.checks) suites.set(check.suite, [...(suites.get(check.suite) ?? []), check]);
   const totals = result.counts.byStatus;
+  const failures = result.checks.filter(isFailure).length;
   const lines = [
     '<?xml version="1.0" encoding="UTF-8"?>',
     `<testsuites name="${escapeXml(`lckit run ${result.runId}: ${result.verdict}`)}" tests="${result.checks.length}" ` +
-      `failures="${totals.failed}" errors="${totals.broken}" skipped="${totals.skipped}" time="${seconds(result.durationMs)}">`,
+      `failures="${failures}" errors="${totals.broken}" time="${seconds(result.durationMs)}">`,
   ];
   let first = true;
   for (const [suite, checks] of suites) {
     const count = (status: CheckResult["status"]) => checks.filter((c) => c.status === status).length;
     const time = checks.reduce((sum, c) => sum + c.durationMs, 0);
     lines.push(
-      `  <testsuite name="${escapeXml(suite)}" tests="${checks.length}" failures="${count("failed")}" ` +
+      `  <testsuite name="${escapeXml(suite)}" tests="${checks.length}" failures="${checks.filter(isFailure).length}" ` +
         `errors="${count("broken")}" skipped="${count("skipped")}" time="${seconds(time)}" ` +
         `timestamp="${escapeXml(result.startedAt)}">`,
     );
@@ -38,6 +43,16 @@ function properties(result: RunResult): string {
     ["runs", String(result.runs)],
     ["kit", `${result.kit.name} ${result.kit.version}`],
     ["verdict", result.verdict],
+    ["verdictReason", result.verdictReason],
+    [
+      "catalogue",
+      `${result.spec.catalogue.file} ${result.spec.catalogue.version} sha256:${result.spec.catalogue.sha256}`,
+    ],
+    ["contract", `${result.spec.contractVersion} sha256:${result.spec.contract}`],
+    [
+      "shouldWarnings",
+      String(result.checks.filter((c) => c.status === "failed" && c.level !== "MUST").length),
+    ],
     ...(result.interruption ? ([["interrupted", result.interruption.message]] as [string, string][]) : []),
   ];
   const items = props.map(([n, v]) => `      <property name="${escapeXml(n)}" value="${escapeXml(v)}"/>`);
@@ -53,6 +68,12 @@ function testcase(check: CheckResult): string[] {
     case "skipped":
       return [open, `      <skipped message="${escapeXml(check.reason ?? "")}"/>`, "    </testcase>"];
     case "failed":
+      if (!isFailure(check))
+        return [
+          open,
+          `      <system-out>${escapeXml(`WARNING: ${check.level} check failed (does not fail the run)\n${failureText(check, about)}`)}</system-out>`,
+          "    </testcase>",
+        ];
       return [
         open,
         `      <failure message="${escapeXml(check.message ?? "")}" type="${check.level}">${escapeXml(failureText(check, about))}</failure>`,
@@ -67,6 +88,11 @@ function testcase(check: CheckResult): string[] {
         "    </testcase>",
       ];
   }
+}
+
+/** Only a failed MUST check is a <failure>: SHOULD and MAY failures are warnings. */
+function isFailure(check: CheckResult): boolean {
+  return check.status === "failed" && check.level === "MUST";
 }
 
 function failureText(check: CheckResult, about: string): string {

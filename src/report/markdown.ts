@@ -5,6 +5,7 @@ import type { CheckResult, CheckStatus, RunResult } from "./model.ts";
 
 const verdictMark: Record<RunResult["verdict"], string> = {
   CONFORMANT: "✅",
+  "PASSED (subset)": "☑️",
   "NOT CONFORMANT": "❌",
   INCOMPLETE: "⚠️",
   BROKEN: "💥",
@@ -37,6 +38,16 @@ export function renderMarkdown(result: RunResult): string {
       `tenant ${code(result.target.tenant)} · run ${code(result.runId)} · seed ${code(String(result.seed))} · ` +
       `${result.runs} runs per property · ${result.requestsSent} requests · ${(result.durationMs / 1000).toFixed(1)} s · ` +
       `${md(result.kit.name)} ${md(result.kit.version)}`,
+    "",
+  );
+  const spec = result.spec;
+  out.push(
+    `Certified against the requirement catalogue ${code(spec.catalogue.file)} ${md(spec.catalogue.version)} ` +
+      `(${spec.catalogue.requirements} requirements, sha256 ${code(spec.catalogue.sha256.slice(0, 16))}…) and the ` +
+      `contract ${md(spec.contractVersion)} (sha256 ${code(spec.contract.slice(0, 16))}…)` +
+      (spec.interfaceDocument === null
+        ? "."
+        : `; interface document ${md(spec.interfaceDocumentFile ?? "copy")} sha256 ${code(spec.interfaceDocument.slice(0, 16))}….`),
     "",
   );
   const selection = selectionText(result);

@@ -1,5 +1,6 @@
 // The result of a run: plain data, versioned, validated by report.schema.json. Renderers read only this.
 import type { Counterexample, Exchange, Level, Safety } from "../runner/check.ts";
+import type { SpecInfo } from "../runner/kit-info.ts";
 
 export const reportVersion = 1 as const;
 
@@ -9,8 +10,15 @@ export type CheckStatus = "passed" | "failed" | "skipped" | "broken";
  *  run was interrupted (signal, deadline) before or while it ran, or the target stopped answering. */
 export type SkipCause = "safety" | "needs" | "check" | "interrupted" | "unresponsive";
 
-/** INTERRUPTED: a signal or the run's deadline ended the run early; the report holds what finished. */
-export type Verdict = "CONFORMANT" | "NOT CONFORMANT" | "INCOMPLETE" | "BROKEN" | "INTERRUPTED";
+/** PASSED (subset): every selected check that ran passed, but --suite/--check/--level left checks out,
+ *  so the run makes no conformance claim. INTERRUPTED: a signal or the run's deadline ended the run early; the report holds what finished. */
+export type Verdict =
+  | "CONFORMANT"
+  | "PASSED (subset)"
+  | "NOT CONFORMANT"
+  | "INCOMPLETE"
+  | "BROKEN"
+  | "INTERRUPTED";
 
 export type InterruptionCause = "SIGINT" | "SIGTERM" | "deadline" | "unresponsive" | "aborted";
 
@@ -95,8 +103,9 @@ export interface RunResult {
   reportVersion: typeof reportVersion;
   runId: string;
   kit: { name: string; version: string };
-  /** sha256 of the interface document (null when not found) and of openapi/ + event-schemas/. */
-  spec: { interfaceDocument: string | null; contract: string };
+  /** What the run certifies against: the requirement catalogue and the contract (version + sha256), and
+   *  the sha256 of the user's copy of the interface document when one was named (else null). */
+  spec: SpecInfo;
   target: TargetSummary;
   selection: { suites: string[]; checks: string[]; level: Level; allow: Safety[]; confirmTenant?: string };
   seed: number;

@@ -22,6 +22,8 @@ export function countResults(checks: readonly CheckResult[], notSelected: number
 export function decideVerdict(
   checks: readonly CheckResult[],
   interruption?: Interruption,
+  /** Checks the selection (--suite/--check/--level) left out: a subset run is never called CONFORMANT. */
+  notSelected = 0,
 ): { verdict: Verdict; reason: string } {
   if (interruption && interruption.cause !== "unresponsive") {
     const done = checks.filter((c) => c.status !== "skipped").length;
@@ -38,8 +40,25 @@ export function decideVerdict(
     interruption === undefined || notRun === 0
       ? ""
       : `; the run stopped early: ${interruption.message} (${plural(notRun, "check")} not run)`;
-  const decided = decideFinished(checks);
+  const decided = subsetOf(decideFinished(checks), checks, notSelected);
   return { verdict: decided.verdict, reason: `${decided.reason}${stopped}` };
+}
+
+/** A run of selected checks proves those checks only: what would be CONFORMANT is PASSED (subset), with
+ *  how many of all the kit's checks were selected. Failures and INCOMPLETE keep their verdicts. */
+function subsetOf(
+  decided: { verdict: Verdict; reason: string },
+  checks: readonly CheckResult[],
+  notSelected: number,
+): { verdict: Verdict; reason: string } {
+  if (notSelected <= 0 || decided.verdict !== "CONFORMANT") return decided;
+  const passed = checks.filter((c) => c.status === "passed").length;
+  return {
+    verdict: "PASSED (subset)",
+    reason:
+      `${passed} of ${checks.length} selected checks passed (${checks.length} of ${checks.length + notSelected} ` +
+      `checks selected; ${decided.reason}); a subset is no conformance claim: run every check for one`,
+  };
 }
 
 function decideFinished(checks: readonly CheckResult[]): { verdict: Verdict; reason: string } {
@@ -74,14 +93,25 @@ function decideFinished(checks: readonly CheckResult[]): { verdict: Verdict; rea
   };
 }
 
-/** Exit code the CLI uses for a verdict: 0 conformant (or incomplete), 1 MUST failure, 3 the run broke,
- *  4 interrupted (signal or deadline: the report is partial). 2 (usage) never comes from a verdict. */
+/** Exit code the CLI uses for a verdict: 0 conformant (or incomplete, or a passed subset), 1 MUST failure,
+ *  3 the run broke, 4 interrupted (signal or deadline: the report is partial). 2 (usage) never comes from
+ *  a verdict. --fail-on widens what exits 1: INCOMPLETE ("incomplete"), SHOULD/MAY failures ("should"). */
 export const INTERRUPTED_EXIT_CODE = 4;
 
-export function exitCodeOf(verdict: Verdict): number {
+/** Outcomes that can fail a run (exit 1): MUST failures always; INCOMPLETE and SHOULD/MAY failures when asked. */
+export type FailOn = "must" | "incomplete" | "should";
+export const FAIL_ON_VALUES: readonly FailOn[] = ["must", "incomplete", "should"];
+
+export function exitCodeOf(
+  verdict: Verdict,
+  failOn: readonly FailOn[] = ["must"],
+  checks: readonly Pick<CheckResult, "level" | "status">[] = [],
+): number {
   if (verdict === "INTERRUPTED") return INTERRUPTED_EXIT_CODE;
   if (verdict === "BROKEN") return 3;
   if (verdict === "NOT CONFORMANT") return 1;
+  if (verdict === "INCOMPLETE" && failOn.includes("incomplete")) return 1;
+  if (failOn.includes("should") && checks.some((c) => c.level !== "MUST" && c.status === "failed")) return 1;
   return 0;
 }
 

@@ -4,9 +4,10 @@
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import { dirname, join, relative } from "node:path";
 import { parse } from "yaml";
+import { packageRoot } from "../package-root.ts";
 import type { Catalogue, Requirement } from "./catalogue.ts";
 
-const root = join(new URL(".", import.meta.url).pathname, "..", "..");
+const root = packageRoot;
 
 /** What the audit needs of a check (suites/index.ts provides them). */
 export interface AuditedCheck {

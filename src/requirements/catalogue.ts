@@ -3,6 +3,7 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { Ajv2020 } from "ajv/dist/2020.js";
 import { parse } from "yaml";
+import { packageRoot } from "../package-root.ts";
 
 export type RequirementLevel = "MUST" | "SHOULD" | "MAY";
 
@@ -24,7 +25,7 @@ export interface Catalogue {
   requirements: Requirement[];
 }
 
-const root = join(new URL(".", import.meta.url).pathname, "..", "..");
+const root = packageRoot;
 export const cataloguePath = join(root, "requirements", "catalogue.yaml");
 export const catalogueSchemaPath = join(root, "requirements", "catalogue.schema.json");
 

@@ -81,6 +81,8 @@ export interface RunDeps {
   unresponsiveAfter?: number;
   /** File the journal of configuration changes is written to (default: kept in memory only). */
   journalFile?: string;
+  /** The user's copy of the interface document, hashed into the report (spec.interfaceDocument). */
+  interfaceDocument?: string;
 }
 
 export async function runPlan(plan: Plan, deps: RunDeps): Promise<RunResult> {
@@ -229,12 +231,14 @@ export async function runPlan(plan: Plan, deps: RunDeps): Promise<RunResult> {
     catalogue.path,
     { elsewhereKinds: eventRequirementKinds, checkedBy: "lckit events check" },
   );
-  const { verdict, reason } = decideVerdict(results, interruption);
+  const { verdict, reason } = decideVerdict(results, interruption, plan.entries.length - chosen.length);
   const result: RunResult = {
     reportVersion,
     runId,
     kit: kitInfo(),
-    spec: specHashes(),
+    spec: specHashes(
+      deps.interfaceDocument === undefined ? {} : { interfaceDocument: deps.interfaceDocument },
+    ),
     target: summarise(target),
     selection: {
       suites: plan.options.suites,

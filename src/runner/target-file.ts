@@ -1,6 +1,7 @@
 // Reads a target file (YAML or JSON, see docs/target-file.md and target.schema.json) into a Target.
 // Secrets come only from environment variables named in the file; a literal secret is refused.
 import { readFileSync } from "node:fs";
+import { dirname, resolve } from "node:path";
 import type { ErrorObject } from "ajv/dist/2020.js";
 import { Ajv2020 } from "ajv/dist/2020.js";
 import { parseDocument } from "yaml";
@@ -23,6 +24,8 @@ export interface TargetConfig {
   /** The whole run's time limit in ms (`deadline` in the file). */
   deadlineMs?: number;
   unresponsiveAfter?: number;
+  /** The user's copy of the interface document (`interfaceDocument`, relative to the target file). */
+  interfaceDocument?: string;
   file: string;
 }
 
@@ -184,6 +187,10 @@ export function parseTargetFile(
     ...optional("checkTimeoutMs", raw.checkTimeoutMs),
     ...optional("deadlineMs", raw.deadline === undefined ? undefined : parseDuration(raw.deadline)),
     ...optional("unresponsiveAfter", raw.unresponsiveAfter),
+    ...optional(
+      "interfaceDocument",
+      raw.interfaceDocument === undefined ? undefined : resolve(dirname(file), raw.interfaceDocument),
+    ),
     file,
   };
 }
@@ -208,6 +215,7 @@ interface RawTarget {
   checkTimeoutMs?: number;
   deadline?: string;
   unresponsiveAfter?: number;
+  interfaceDocument?: string;
   disposable?: boolean;
   profile?: Partial<Profile>;
 }

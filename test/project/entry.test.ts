@@ -36,7 +36,8 @@ describe("public entry point (src/index.ts)", () => {
       seed: 1,
       runs: 1,
     });
-    expect(result.verdict).toBe("CONFORMANT");
+    // One suite is a selection: never a conformance claim, so the verdict is PASSED (subset).
+    expect(result.verdict).toBe("PASSED (subset)");
     expect(result.checks.filter((check) => check.status === "passed").length).toBeGreaterThan(2);
   });
 });

@@ -49,6 +49,22 @@ describe("lckit run", () => {
       { argv: ["--level", "MIGHT"], code: 2, err: /--level expects MUST, SHOULD or MAY, got "MIGHT"/ },
     ],
     [
+      "a bad --fail-on",
+      {
+        argv: ["--fail-on", "must,never"],
+        code: 2,
+        err: /--fail-on expects .*must, incomplete, should; got "never"/,
+      },
+    ],
+    [
+      "an interface document that cannot be read",
+      {
+        argv: ["--interface-document", "no-such-spec.md"],
+        code: 2,
+        err: /interface document .*no-such-spec\.md cannot be read \(ENOENT\)/,
+      },
+    ],
+    [
       "a bad allow",
       { argv: ["--allow", "write,everything"], code: 2, err: /--allow expects .* got "everything"/ },
     ],
@@ -137,10 +153,35 @@ describe("lckit run", () => {
   );
 
   it.each<[string, { argv: string[]; code: number; verdict: string }]>([
-    ["a passing check", { argv: ["--check", "sample/health"], code: 0, verdict: "CONFORMANT" }],
+    // A selection is never a conformance claim: every selected check passing is PASSED (subset).
+    ["a passing check", { argv: ["--check", "sample/health"], code: 0, verdict: "PASSED \\(subset\\)" }],
     [
       "a SHOULD failure",
-      { argv: ["--check", "sample/health", "--check", "sample/should-fail"], code: 0, verdict: "CONFORMANT" },
+      {
+        argv: ["--check", "sample/health", "--check", "sample/should-fail"],
+        code: 0,
+        verdict: "PASSED \\(subset\\)",
+      },
+    ],
+    [
+      "a SHOULD failure with --fail-on should",
+      {
+        argv: ["--check", "sample/health", "--check", "sample/should-fail", "--fail-on", "should"],
+        code: 1,
+        verdict: "PASSED \\(subset\\)",
+      },
+    ],
+    [
+      "MUST checks that did not run (INCOMPLETE) with --fail-on incomplete",
+      {
+        argv: ["--target", "remote.yaml", "--check", "sample/writes", "--fail-on", "must,incomplete"],
+        code: 1,
+        verdict: "INCOMPLETE",
+      },
+    ],
+    [
+      "MUST checks that did not run (INCOMPLETE) by default",
+      { argv: ["--target", "remote.yaml", "--check", "sample/writes"], code: 0, verdict: "INCOMPLETE" },
     ],
     ["a MUST failure", { argv: ["--check", "sample/must-*"], code: 1, verdict: "NOT CONFORMANT" }],
     [
@@ -156,7 +197,7 @@ describe("lckit run", () => {
       {
         argv: ["--check", "sample/health", "--variant", "service-answers-extra-fields"],
         code: 0,
-        verdict: "CONFORMANT",
+        verdict: "PASSED \\(subset\\)",
       },
     ],
     ["a broken check", { argv: ["--suite", "sample"], code: 3, verdict: "BROKEN" }],
@@ -199,7 +240,7 @@ describe("lckit run", () => {
       "out",
     ]);
     const result = JSON.parse(got.out) as { verdict: string; seed: number; runId: string };
-    expect(result).toMatchObject({ verdict: "CONFORMANT", seed: 3 });
+    expect(result).toMatchObject({ verdict: "PASSED (subset)", seed: 3 });
     expect(JSON.parse(readFileSync(join(dir, "out", result.runId, "report.json"), "utf8")).runId).toBe(
       result.runId,
     );

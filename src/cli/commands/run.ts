@@ -6,12 +6,13 @@ import { dirname, isAbsolute, join, relative, resolve } from "node:path";
 import { parseArgs } from "node:util";
 import { terminalSafe } from "../../report/escape.ts";
 import type { RunResult } from "../../report/model.ts";
-import { exitCodeOf, INTERRUPTED_EXIT_CODE } from "../../report/verdict.ts";
+import { exitCodeOf, FAIL_ON_VALUES, type FailOn, INTERRUPTED_EXIT_CODE } from "../../report/verdict.ts";
 import { writeReport } from "../../report/write.ts";
 import type { Check, Clock, Level, Safety } from "../../runner/check.ts";
 import { JOURNAL_FILE } from "../../runner/config-journal.ts";
 import { shellQuote } from "../../runner/context.ts";
 import { startEmbeddedTarget } from "../../runner/embedded.ts";
+import { InterfaceDocumentError, specHashes } from "../../runner/kit-info.ts";
 import { type Plan, planRun } from "../../runner/plan.ts";
 import {
   DEFAULT_DEADLINE_MS,
@@ -63,6 +64,11 @@ Options:
                         ("target unresponsive"; the rest is reported as not run); default
                         ${DEFAULT_UNRESPONSIVE_AFTER}, 0 never stops ("unresponsiveAfter" in the target file)
   --report-dir DIR      where reports go (default: reports); checked before the run starts
+  --fail-on LIST        outcomes that exit 1, comma-separated: must (always), incomplete (MUST checks
+                        did not run), should (a SHOULD or MAY check failed); default: must
+  --interface-document FILE
+                        your copy of the interface document: its sha256 goes into the report beside the
+                        requirement catalogue's and the contract's ("interfaceDocument" in the target file)
   --format F            text (default) or json (the run result on stdout)
   --help                this text
 
@@ -72,8 +78,12 @@ A second Ctrl-C quits at once. With --target, configuration changes (customers, 
 before they are made, in <report dir>/<run id>/${JOURNAL_FILE}; after a kill -9, "lckit restore" puts
 them back.
 
-Exit codes: 0 conformant (also INCOMPLETE: nothing failed, but some MUST checks did not run),
-1 a MUST check failed, 2 usage or configuration error, 3 the run broke (a fault of the kit),
+A selection (--suite, --check, --level) is never a conformance claim: when every selected check passes
+the verdict is PASSED (subset), "N of M selected checks passed".
+
+Exit codes: 0 conformant (also PASSED (subset), and INCOMPLETE: nothing failed, but some MUST checks did
+not run, unless --fail-on incomplete), 1 a MUST check failed (or an outcome named by --fail-on),
+2 usage or configuration error, 3 the run broke (a fault of the kit),
 ${INTERRUPTED_EXIT_CODE} interrupted (SIGINT, SIGTERM or the deadline; the report holds what finished).
 `;
 
@@ -94,6 +104,8 @@ interface RunArgs {
   format: "text" | "json";
   deadlineMs?: number;
   unresponsiveAfter?: number;
+  failOn: FailOn[];
+  interfaceDocument?: string;
 }
 
 export const command: Command = {
@@ -159,8 +171,19 @@ export function parseRunArgs(argv: string[]): RunArgs | "help" {
     throw new UsageError(
       "--variant switches variants of the embedded reference; it cannot be used with --target",
     );
+  const failOn = (v["fail-on"] ?? ["must"])
+    .flatMap((a) => a.split(","))
+    .map((a) => a.trim().toLowerCase())
+    .filter(Boolean);
+  for (const f of failOn)
+    if (!(FAIL_ON_VALUES as readonly string[]).includes(f))
+      throw new UsageError(
+        `--fail-on expects a comma-separated list of ${FAIL_ON_VALUES.join(", ")}; got "${f}"`,
+      );
   return {
     ...(v.target === undefined ? {} : { target: v.target }),
+    failOn: [...new Set<FailOn>(["must", ...(failOn as FailOn[])])],
+    ...(v["interface-document"] === undefined ? {} : { interfaceDocument: v["interface-document"] }),
     suites: v.suite ?? [],
     checks: v.check ?? [],
     level,
@@ -201,6 +224,8 @@ function parse(argv: string[]) {
       format: { type: "string" },
       deadline: { type: "string" },
       "unresponsive-after": { type: "string" },
+      "fail-on": { type: "string", multiple: true },
+      "interface-document": { type: "string" },
       help: { type: "boolean", short: "h" },
     },
   });
@@ -234,6 +259,19 @@ async function runCommand(args: RunArgs, io: CliIo): Promise<number> {
   const reportFolder = prepareReportFolder(reportRoot, runId);
   // Only a live target outlives the process; the embedded reference's changes vanish with it.
   const journalFile = prepared.config === undefined ? undefined : join(reportFolder, JOURNAL_FILE);
+  const interfaceDocument =
+    args.interfaceDocument === undefined
+      ? prepared.config?.interfaceDocument
+      : resolve(io.cwd, args.interfaceDocument);
+  // Read before the run as well: a path that does not work is a usage error now, not a lost run later.
+  if (interfaceDocument !== undefined) {
+    try {
+      specHashes({ interfaceDocument });
+    } catch (error) {
+      if (error instanceof InterfaceDocumentError) throw new UsageError(error.message);
+      throw error;
+    }
+  }
 
   const seed = args.seed ?? randomInt(0, 2 ** 31 - 1);
   const running = plan.entries.filter((e) => e.action === "run").length;
@@ -273,6 +311,7 @@ async function runCommand(args: RunArgs, io: CliIo): Promise<number> {
         : { unresponsiveAfter: args.unresponsiveAfter ?? prepared.config?.unresponsiveAfter }),
       signal: interrupt.signal,
       ...(journalFile === undefined ? {} : { journalFile }),
+      ...(interfaceDocument === undefined ? {} : { interfaceDocument }),
     });
   } finally {
     stopSignals();
@@ -283,7 +322,10 @@ async function runCommand(args: RunArgs, io: CliIo): Promise<number> {
   if (args.format === "json") io.out(`${JSON.stringify(result, null, 2)}\n`);
   else io.out(summaryText(result, displayPath(io.cwd, written.dir)));
   if (args.format === "json") io.err(`report: ${displayPath(io.cwd, written.dir)}\n`);
-  return exitCodeOf(result.verdict);
+  const code = exitCodeOf(result.verdict, args.failOn, result.checks);
+  if (code === 1 && result.verdict !== "NOT CONFORMANT")
+    io.err(`lckit run: exit 1 because of --fail-on ${args.failOn.join(",")} (verdict ${result.verdict})\n`);
+  return code;
 }
 
 /** Kernel pseudo-filesystems: writing a report there hangs or spins instead of failing. */
