@@ -5,7 +5,7 @@
 import { createServer } from "node:net";
 import type { Host } from "../contract/index.ts";
 import { writeMockDocuments } from "./mock-documents.ts";
-import { PortInUseError, type PrismProcess, startPrism } from "./prism-process.ts";
+import { PortInUseError, type PrismProcess, prismBin, startPrism } from "./prism-process.ts";
 import { type RefusalProxy, startRefusalProxy } from "./refusal-proxy.ts";
 
 export { PortInUseError, prismBin } from "./prism-process.ts";
@@ -58,6 +58,9 @@ export async function startMock(options: MockOptions = {}): Promise<MockServer> 
     platform: `http://${host}:${ports.platform}`,
     "lookup-data": `http://${host}:${ports["lookup-data"]}`,
   };
+  // Prism is an optional peer dependency: find it before anything starts (absent: a usage error naming
+  // the install command).
+  prismBin();
   const documents = writeMockDocuments(urls, { realistic: options.seed !== undefined });
   const proxies: RefusalProxy[] = [];
   const results = await Promise.allSettled(

@@ -1,17 +1,13 @@
-// One Prism mock server as a child process (node_modules/.bin/prism), started on loopback and stopped by
+// One Prism mock server as a child process (Prism's own CLI script run by this Node), started on loopback and stopped by
 // its PID. Readiness is Prism's own "listening" line, so callers never sleep-and-hope.
 import { type ChildProcess, spawn } from "node:child_process";
-import { join } from "node:path";
+import { optionalBin } from "../cli/optional-tool.ts";
 
-/** The Prism binary of this repository (node_modules/.bin/prism). */
-export const prismBin = join(
-  new URL(".", import.meta.url).pathname,
-  "..",
-  "..",
-  "node_modules",
-  ".bin",
-  "prism",
-);
+/** Prism's CLI script, found with Node's module resolution (Prism is an optional peer dependency: when it
+ *  is absent this throws a usage error naming the install command). */
+export function prismBin(): string {
+  return optionalBin("@stoplight/prism-cli", "prism");
+}
 
 /** One Prism process: document, loopback address, optional seed for dynamic responses. */
 export interface PrismOptions {
@@ -44,7 +40,8 @@ export interface PrismProcess {
 export function startPrism(options: PrismOptions): Promise<PrismProcess> {
   const args = ["mock", options.document, "--host", options.host, "--port", String(options.port)];
   if (options.seed !== undefined) args.push("--dynamic", "--seed", options.seed);
-  const child = spawn(prismBin, args, {
+  const bin = prismBin();
+  const child = spawn(process.execPath, [bin, ...args], {
     stdio: ["ignore", "pipe", "pipe"],
     env: { ...process.env, FORCE_COLOR: "0" },
   });
@@ -86,7 +83,7 @@ export function startPrism(options: PrismOptions): Promise<PrismProcess> {
     };
     child.stdout?.on("data", onData);
     child.stderr?.on("data", onData);
-    child.on("error", (error) => fail(`cannot run ${prismBin}: ${error.message}`));
+    child.on("error", (error) => fail(`cannot run ${bin}: ${error.message}`));
     child.on("exit", (code, signal) => fail(`Prism exited (code ${code}, signal ${signal})`));
   });
 }

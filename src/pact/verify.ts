@@ -3,7 +3,8 @@
 // states set up (state-handlers.ts), real credentials injected (token-injection.ts), and message pacts
 // answered by the kit's event generator (event-messages.ts).
 import { resolve } from "node:path";
-import { type MessageProviders, Verifier } from "@pact-foundation/pact";
+import type { MessageProviders } from "@pact-foundation/pact";
+import { importOptional } from "../cli/optional-tool.ts";
 import { createReference, type FaultName, type Listening, type Reference } from "../reference/index.ts";
 import type { Safety, Target } from "../runner/check.ts";
 import { embeddedTargetDescription } from "../runner/embedded.ts";
@@ -159,6 +160,9 @@ export async function verifyPacts(options: VerifyOptions): Promise<PactVerificat
       );
   }
 
+  // Pact is an optional peer dependency, loaded only here and before anything starts (when absent, a usage
+  // error names the install command).
+  const { Verifier } = await importOptional<typeof import("@pact-foundation/pact")>("@pact-foundation/pact");
   const provider = options.target
     ? await startLive(options.target)
     : await startEmbedded(options.faults ?? []);
