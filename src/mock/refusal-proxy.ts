@@ -192,6 +192,8 @@ async function forward(
     headers,
     ...(body.length > 0 && method !== "GET" && method !== "HEAD" ? { body } : {}),
     redirect: "manual",
+    // A Prism that stops answering gets a 502 naming it, not a request that hangs.
+    signal: AbortSignal.timeout(60_000),
   });
   const entries = parseViolationsHeader(answer.headers.get("sl-violations"));
   const requestEntries = entries?.filter(

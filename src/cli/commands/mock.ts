@@ -24,8 +24,10 @@ departure, the location, the field, the rule and the value sent. Each refusal is
 Options:
   --platform-port N      port of the {base_url} mock (default ${defaultPorts.platform})
   --lookup-data-port N   port of the {rdm_url} mock (default ${defaultPorts["lookup-data"]})
-  --dynamic --seed N     answer with responses generated from the schemas, reproducibly for seed N
-                         (without these flags the documents' static examples are served)
+  --dynamic --seed N     answer with realistic data generated from the schemas (recent timestamps,
+                         dotted versions, fixture tenant, lookup types and codes; pages within the
+                         requested limit), reproducibly for seed N; without these flags the
+                         documents' static examples are served
   --verbose              also print Prism's own log lines on stderr (requests, matched examples, violations)
   --help                 this text
 
