@@ -139,6 +139,8 @@ describe("Pact's own verifier against lckit serve", () => {
 
   it.each<[string, string[]]>([
     ["version-not-dotted", ["a version request"]],
+    ["healthcheck-not-ok", ["a healthcheck request"]],
+    ["token-error-not-json", ["a token request from a client at its token quota"]],
     ["missing-auth-accepted", ["a version request without an access token"]],
     [
       "autopilot-type-scan-returns-other-types",
