@@ -33,7 +33,7 @@ function implausible(body: unknown, limit?: number): string[] {
       if (node.length > 100) found.push(`${path}: ${node.length} items`);
       if (path === "$.values" && limit !== undefined && node.length > limit)
         found.push(`${path}: ${node.length} records for limit ${limit}`);
-      node.forEach((item, index) => visit(item, `${path}[${index}]`, key));
+      for (const [index, item] of node.entries()) visit(item, `${path}[${index}]`, key);
       return;
     }
     if (node !== null && typeof node === "object") {
