@@ -86,6 +86,7 @@ export async function readJson(request: Request): Promise<unknown> {
 
 export function describeType(value: unknown): string {
   if (value === null) return "null";
+  if (value === undefined) return "nothing (the field is missing)";
   if (Array.isArray(value)) return "an array";
   if (typeof value === "object") return "an object";
   if (typeof value === "string")

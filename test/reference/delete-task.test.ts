@@ -120,7 +120,9 @@ describe("delete task", () => {
     const a = await h.call("POST", "/tasks/acme", { token: await h.token("acme-admin"), body });
     expect(a.status).toBe(400);
     expect(a.body).toMatchObject({ error: "validation_error" });
-    expect((a.body as { error_description: string }).error_description.startsWith(`${field}:`)).toBe(true);
+    const description = (a.body as { error_description: string }).error_description;
+    expect(description.startsWith(`${field}:`)).toBe(true);
+    expect(description).not.toMatch(/undefined/);
     await new Promise((resolve) => setTimeout(resolve, 10));
     expect(ids(h, "acme")).toEqual(before);
     expect(h.ref.state.tasks.size).toBe(0);
