@@ -23,7 +23,7 @@ export class MissingToolError extends UsageError {
   constructor(readonly tool: OptionalTool) {
     const { range, usedBy } = OPTIONAL_TOOLS[tool];
     super(
-      `${usedBy} needs ${tool}, which is not installed (it is optional, so that other commands stay small). ` +
+      `${tool} is not installed; ${usedBy} needs it (an optional tool, so that the other commands stay small). ` +
         `Install it beside the kit: npm install --save-dev ${tool}@${range}`,
     );
   }

@@ -1,0 +1,292 @@
+// The kit as users get it: `npm pack` (which builds dist/ in prepack), the tarball installed into a fresh
+// temporary project from the npm registry, and there the CLI, the library API (plain .mjs) and its types
+// (tsc --strict) used the way another repository would. Run on this Node, and on Node 22 and 24 when the
+// `node` package of the npm registry can be installed (otherwise the test says so and checks this Node).
+import { execFile } from "node:child_process";
+import {
+  cpSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+
+const repo = join(import.meta.dirname, "..", "..");
+const kit = JSON.parse(readFileSync(join(repo, "package.json"), "utf8")) as { name: string; version: string };
+const work = mkdtempSync(join(tmpdir(), "lckit-package-"));
+const project = join(work, "consumer");
+const npmFlags = ["--prefer-offline", "--no-audit", "--no-fund", "--loglevel=error"];
+/** Node versions beyond this one that the package must run on (the current LTS lines). */
+const OTHER_NODES = ["22", "24"];
+
+interface Ran {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+/** Runs a command to its end (no shell); a time limit only guards against a hang of the tool itself. */
+function run(file: string, args: string[], cwd: string, env: Record<string, string> = {}): Promise<Ran> {
+  return new Promise((resolve) => {
+    execFile(
+      file,
+      args,
+      {
+        cwd,
+        env: { ...process.env, NO_COLOR: "1", ...env },
+        maxBuffer: 64 * 1024 * 1024,
+        timeout: 180_000,
+      },
+      (error, stdout, stderr) => {
+        const code = error === null ? 0 : typeof error.code === "number" ? error.code : 1;
+        resolve({ code, stdout, stderr });
+      },
+    );
+  });
+}
+
+function say(line: string): void {
+  process.stdout.write(`package test: ${line}\n`);
+}
+
+const du = async (dir: string) => (await run("du", ["-sh", dir], work)).stdout.split("\t")[0] ?? "?";
+
+let tarball = "";
+/** node binaries by major version; missing where the registry could not provide one. */
+const nodes = new Map<string, string>([["this", process.execPath]]);
+
+beforeAll(async () => {
+  const packed = await run("npm", ["pack", "--pack-destination", work, ...npmFlags], repo);
+  expect(packed.code, packed.stderr).toBe(0);
+  const name = readdirSync(work).find((f) => f.endsWith(".tgz"));
+  expect(name, `npm pack wrote no tarball: ${packed.stderr}`).toBeDefined();
+  tarball = join(work, name ?? "");
+
+  mkdirSync(project);
+  writeFileSync(
+    join(project, "package.json"),
+    JSON.stringify({ name: "consumer", version: "1.0.0", private: true, type: "module" }),
+  );
+  const installed = await run("npm", ["install", "--save-dev", tarball, ...npmFlags], project);
+  expect(installed.code, installed.stderr).toBe(0);
+  say(
+    `installed ${kit.name}@${kit.version}: node_modules ${await du(join(project, "node_modules"))}, ` +
+      `${readdirSync(join(project, "node_modules")).filter((n) => !n.startsWith(".")).length} entries ` +
+      "(measure: du -sh node_modules; ls node_modules | wc -l)",
+  );
+
+  // Other Node lines from the npm registry's `node` package, each in its own folder, side by side.
+  await Promise.all(
+    OTHER_NODES.map(async (major) => {
+      const dir = join(work, `node${major}`);
+      mkdirSync(dir);
+      writeFileSync(join(dir, "package.json"), JSON.stringify({ name: `node${major}`, private: true }));
+      const got = await run("npm", ["install", `node@${major}`, ...npmFlags], dir);
+      const bin = join(dir, "node_modules", "node", "bin", "node");
+      const version = existsSync(bin) ? (await run(bin, ["--version"], dir)).stdout.trim() : "";
+      if (got.code === 0 && version.startsWith(`v${major}.`)) {
+        nodes.set(major, bin);
+        say(`Node ${version} installed from the npm registry: the package is checked on it too`);
+      } else
+        say(
+          `NOT CHECKED ON NODE ${major}: the npm registry's node@${major} could not be installed here ` +
+            `(${(got.stderr.trim().split("\n").pop() ?? "").slice(0, 200) || `got "${version}"`}); only Node ${process.version} and the others listed are verified`,
+        );
+    }),
+  );
+}, 240_000);
+
+afterAll(() => rmSync(work, { recursive: true, force: true }));
+
+describe("the tarball npm pack produces", () => {
+  it("holds the compiled kit and the contract artefacts, and no tests, benches, CI files or TypeScript sources", async () => {
+    const listed = await run("tar", ["tzf", tarball], work);
+    const files = listed.stdout.split("\n").filter(Boolean);
+    for (const expected of [
+      "package/bin/lckit.mjs",
+      "package/dist/src/index.js",
+      "package/dist/src/index.d.ts",
+      "package/dist/src/cli/main.js",
+      "package/dist/suites/index.js",
+      "package/openapi/platform.yaml",
+      "package/event-schemas/message.schema.json",
+      "package/requirements/catalogue.yaml",
+      "package/fixtures/reference/tenants.yaml",
+      "package/src/report/report.schema.json",
+    ])
+      expect(files, expected).toContain(expected);
+    const unwanted = files.filter(
+      (f) =>
+        /^package\/(test|bench|\.github|scripts|reports|pacts)\//.test(f) ||
+        /\.ts$/.test(f.replace(/\.d\.ts$/, "")),
+    );
+    expect(unwanted).toEqual([]);
+  });
+
+  it("installs without Prism, Pact or a TypeScript loader", () => {
+    const modules = join(project, "node_modules");
+    for (const heavy of ["@stoplight/prism-cli", "@pact-foundation/pact", "tsx", "typescript"])
+      expect(existsSync(join(modules, heavy)), heavy).toBe(false);
+    // Before the split every command dragged ~370 packages in; the runtime needs a couple of dozen.
+    expect(readdirSync(modules).filter((n) => !n.startsWith(".")).length).toBeLessThan(40);
+  });
+});
+
+describe.each(["this", ...OTHER_NODES])("installed, on Node %s", (major) => {
+  const node = () => nodes.get(major);
+  const lckit = (args: string[]) => {
+    const bin = node();
+    if (bin === undefined) throw new Error("no node binary");
+    return run(bin, [join(project, "node_modules", ".bin", "lckit"), ...args], project);
+  };
+  const available = () => {
+    if (node() !== undefined) return true;
+    say(`Node ${major}: not available (see above), its checks are not run`);
+    return false;
+  };
+
+  it("lckit --version prints the package's version", async () => {
+    if (!available()) return;
+    const got = await lckit(["--version"]);
+    expect(got.code, got.stderr).toBe(0);
+    expect(got.stdout).toBe(`lckit (${kit.name}) ${kit.version}\n`);
+  });
+
+  it("lckit run certifies the embedded reference: CONFORMANT, the catalogue and contract identified", async () => {
+    if (!available()) return;
+    const got = await lckit(["run", "--runs", "2", "--seed", "1", "--report-dir", `reports-${major}`]);
+    expect(got.code, got.stderr.slice(-2000)).toBe(0);
+    expect(got.stdout).toMatch(/verdict: CONFORMANT /);
+    const dir = join(project, `reports-${major}`);
+    const runDir = readdirSync(dir)[0] ?? "";
+    const report = JSON.parse(readFileSync(join(dir, runDir, "report.json"), "utf8"));
+    expect(report.spec.catalogue).toMatchObject({
+      file: "requirements/catalogue.yaml",
+      version: kit.version,
+    });
+    expect(report.spec.catalogue.sha256).toBe(
+      (await run("sha256sum", [join(repo, "requirements", "catalogue.yaml")], repo)).stdout.split(" ")[0],
+    );
+    expect(readFileSync(join(dir, runDir, "summary.md"), "utf8")).not.toMatch(/\.\.\/shared|not found/);
+  });
+
+  it("lckit events check reads a fixture stream", async () => {
+    if (!available()) return;
+    const fixture = join(project, `entity-${major}.ndjson`);
+    cpSync(join(repo, "fixtures", "events", "valid", "entity.ndjson"), fixture);
+    const good = await lckit(["events", "check", fixture]);
+    expect(good.code, good.stderr).toBe(0);
+    expect(good.stdout).toMatch(/every message conforms/);
+    const bad = await lckit(["events", "check", join(repo, "fixtures", "events", "invalid.ndjson")]);
+    expect(bad.code).toBe(1);
+  });
+
+  it("a plain .mjs imports the library API and the exported contract files", async () => {
+    if (!available()) return;
+    const script = join(project, "use-kit.mjs");
+    writeFileSync(
+      script,
+      [
+        'import { allChecks, loadCatalogue, renderJunit, startEmbeddedTarget, planRun, runPlan } from "lookup-conformance-kit";',
+        'import { readFileSync } from "node:fs";',
+        'const schema = JSON.parse(readFileSync(new URL(import.meta.resolve("lookup-conformance-kit/report.schema.json")), "utf8"));',
+        'const openapi = readFileSync(new URL(import.meta.resolve("lookup-conformance-kit/openapi/platform.yaml")), "utf8");',
+        'const events = import.meta.resolve("lookup-conformance-kit/event-schemas/message.schema.json");',
+        'const catalogue = import.meta.resolve("lookup-conformance-kit/requirements/catalogue.yaml");',
+        "const embedded = await startEmbeddedTarget();",
+        'const plan = planRun(allChecks, { target: embedded.target, suites: ["service"] });',
+        "const result = await runPlan(plan, { fetch: embedded.fetch, clock: embedded.clock, seed: 1, runs: 1 });",
+        "console.log(JSON.stringify({ checks: allChecks.length, requirements: loadCatalogue().requirements.length,",
+        "  verdict: result.verdict, junit: renderJunit(result).startsWith('<?xml'), schema: schema.$schema !== undefined,",
+        "  openapi: openapi.startsWith('openapi:'), events: events.endsWith('.json'), catalogue: catalogue.endsWith('.yaml') }));",
+      ].join("\n"),
+    );
+    const bin = node() ?? process.execPath;
+    const got = await run(bin, [script], project);
+    expect(got.code, got.stderr).toBe(0);
+    const out = JSON.parse(got.stdout.trim().split("\n").pop() ?? "{}");
+    expect(out).toMatchObject({
+      verdict: "PASSED (subset)",
+      junit: true,
+      schema: true,
+      openapi: true,
+      events: true,
+      catalogue: true,
+    });
+    expect(out.checks).toBeGreaterThan(50);
+    expect(out.requirements).toBeGreaterThan(50);
+  });
+});
+
+describe("installed, for TypeScript and the optional tools", () => {
+  it("a consumer type-checks with tsc --strict against the shipped declarations", async () => {
+    const dir = join(project, "ts-consumer");
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(
+      join(dir, "tsconfig.json"),
+      JSON.stringify({
+        compilerOptions: {
+          strict: true,
+          target: "ES2022",
+          module: "NodeNext",
+          moduleResolution: "NodeNext",
+          noEmit: true,
+          // Node's types from the repository (a consumer has its own @types/node); the kit's own
+          // declarations are checked too (no skipLibCheck).
+          typeRoots: [join(repo, "node_modules", "@types")],
+          types: ["node"],
+        },
+        include: ["*.ts"],
+      }),
+    );
+    writeFileSync(join(dir, "package.json"), JSON.stringify({ type: "module", private: true }));
+    writeFileSync(
+      join(dir, "consumer.ts"),
+      [
+        'import { allChecks, type Check, type RunResult, planRun, renderMarkdown, runPlan, startEmbeddedTarget } from "lookup-conformance-kit";',
+        'const mine: Check[] = allChecks.filter((check) => check.level === "MUST");',
+        "const embedded = await startEmbeddedTarget();",
+        "const result: RunResult = await runPlan(planRun(mine, { target: embedded.target }), {",
+        "  fetch: embedded.fetch, clock: embedded.clock, seed: 1, runs: 1 });",
+        "const verdict: string = result.verdict;",
+        "const summary: string = renderMarkdown(result);",
+        "export { verdict, summary };",
+      ].join("\n"),
+    );
+    const tsc = join(repo, "node_modules", "typescript", "bin", "tsc");
+    const got = await run(process.execPath, [tsc, "-p", dir], dir);
+    expect(got.code, `${got.stdout}${got.stderr}`.slice(0, 4000)).toBe(0);
+    // And a wrong use is caught: the declarations carry real types, not any.
+    writeFileSync(
+      join(dir, "wrong.ts"),
+      'import { planRun } from "lookup-conformance-kit";\nplanRun(42, {});\n',
+    );
+    const wrong = await run(process.execPath, [tsc, "-p", dir], dir);
+    expect(wrong.code).not.toBe(0);
+    expect(wrong.stdout).toMatch(/wrong\.ts/);
+  });
+
+  it.each([
+    ["mock", "@stoplight/prism-cli"],
+    ["pact", "@pact-foundation/pact"],
+  ])("lckit %s without its optional tool exits 2 naming the install command", async (command, tool) => {
+    const args =
+      command === "mock"
+        ? // Prism is looked for before any port is opened: these ports are never bound.
+          ["mock", "--platform-port", "4790", "--lookup-data-port", "4791"]
+        : ["pact", "verify", "--pact-dir", join(repo, "pacts")];
+    const got = await run(
+      process.execPath,
+      [join(project, "node_modules", ".bin", "lckit"), ...args],
+      project,
+    );
+    expect(got.code, got.stderr).toBe(2);
+    expect(got.stderr).toContain(`npm install --save-dev ${tool}@`);
+  });
+});
