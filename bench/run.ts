@@ -42,3 +42,5 @@ console.log(
 console.log(
   `slowest checks    ${slowest.map((c) => `${c.id} ${(c.durationMs / 1000).toFixed(2)} s`).join(", ")}`,
 );
+const mostRequests = [...result.checks].sort((a, b) => b.requests - a.requests).slice(0, 8);
+console.log(`most requests     ${mostRequests.map((c) => `${c.id} ${c.requests}`).join(", ")}`);

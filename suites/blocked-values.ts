@@ -7,7 +7,7 @@ import { defineCheck } from "./define.ts";
 import { ensure, isClientError, judgeSuccess } from "./error-outcomes.ts";
 import { checkProperty } from "./property.ts";
 import { blockedValueRules, recordsProblem } from "./record-fields.ts";
-import { identityProblem } from "./scan-properties.ts";
+import { identityProblem, recorded } from "./scan-properties.ts";
 import { clientOf } from "./target-client.ts";
 
 const identity = (v: BlockedValue) => `${typeName(String(v.lookupType))}|${String(v.value)}`;
@@ -29,6 +29,12 @@ async function get(
 
 /** The lookup type with the most blocked values (so paging has something to page), and its first page. */
 async function richestType(ctx: CheckContext): Promise<{ lookupType: string; firstPage: BlockedValue[] }> {
+  return recorded(ctx, ["blocked-values richest type", ctx.target.tenant], () => findRichestType(ctx));
+}
+
+async function findRichestType(
+  ctx: CheckContext,
+): Promise<{ lookupType: string; firstPage: BlockedValue[] }> {
   const client = clientOf(ctx);
   const auth = await ctx.token("admin");
   const fromLookups = await discoverLookupTypes(client, auth, ctx.target.tenant);
@@ -83,16 +89,29 @@ export const blockedValuesChecks: Check[] = [
       const all = await readAll(ctx, lookupType, 100);
       const expected = all.map(identity);
       ensure(identityProblem(expected, expected), `blocked values of ${lookupType} in pages of 100`);
-      const smallest = Math.max(1, Math.ceil(all.length / 100));
+      // Page sizes that cost at most ten pages each, the boundaries among them first (a last page exactly
+      // full, one of a single value, one page short of all); a size drawn twice is read once.
+      const floor = Math.min(100, Math.max(1, Math.ceil(all.length / 10)));
+      const n = all.length;
+      const boundaries = [
+        ...new Set([floor, n - 1, n, n + 1, 99, 100, Math.ceil(n / 2), Math.ceil((n - 1) / 2)]),
+      ]
+        .filter((k) => Number.isInteger(k) && k >= floor && k <= 100)
+        .sort((a, b) => a - b);
       await checkProperty(
         ctx,
-        fc.asyncProperty(fc.integer({ min: smallest, max: 100 }), async (k) => {
-          const paged = await readAll(ctx, lookupType, k);
-          ensure(
-            identityProblem(expected, paged.map(identity)),
-            `blocked values of ${lookupType} in pages of ${k}`,
-          );
-        }),
+        fc.asyncProperty(
+          fc.oneof(fc.constantFrom(...boundaries), fc.integer({ min: floor, max: 100 })),
+          async (k) => {
+            const paged = await recorded(ctx, ["blocked-values", lookupType, k], () =>
+              readAll(ctx, lookupType, k),
+            );
+            ensure(
+              identityProblem(expected, paged.map(identity)),
+              `blocked values of ${lookupType} in pages of ${k}`,
+            );
+          },
+        ),
       );
     },
   }),

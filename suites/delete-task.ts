@@ -85,7 +85,12 @@ async function awaitDeletion(
   const started = ctx.clock.now();
   for (;;) {
     const records = (await readScroll(ctx, lookupScan, { limit: 100 })).records;
-    if (done(new Set(records.map(lookupScan.identity)))) return lookupsOf(ctx);
+    // The poll that saw the task done is the first half of the union read: only the second is sent.
+    if (done(new Set(records.map(lookupScan.identity))))
+      return distinct(lookupScan, [
+        ...records,
+        ...(await readScroll(ctx, lookupScan, { limit: 99 })).records,
+      ]);
     if (ctx.clock.now() - started >= deletionWaitMs)
       fail(
         `${what}: not done ${deletionWaitMs / 1000} s after the task was accepted (polled the lookups scan)`,

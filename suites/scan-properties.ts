@@ -84,14 +84,33 @@ export async function readScroll(
   const encoding = await scrollEncodingFor(ctx, subject.role, endpoint);
   const limit = typeof query.limit === "number" ? query.limit : 100;
   const maxPages = expectedTotal === undefined ? 1000 : 2 * Math.ceil(expectedTotal / limit) + 10;
-  const result = await clientOf(ctx).scanAll(await ctx.token(subject.role), endpoint, {
-    query,
-    encoding,
-    maxPages,
-  });
+  const result = await recorded(ctx, ["scroll", endpoint, query, encoding, maxPages], async () =>
+    clientOf(ctx).scanAll(await ctx.token(subject.role), endpoint, { query, encoding, maxPages }),
+  );
   const endless = result.end === "page-cap" || result.end === "repeated-scroll-id";
   if (!(options.untilCap && endless)) ensure(endProblem(result, `${subject.name} ${JSON.stringify(query)}`));
   return { result, records: result.records as ScanRecordShape[] };
+}
+
+/**
+ * Read once, judge many: the same read (a whole scroll by endpoint, query and encoding) made by any read
+ * check of the run is sent once and judged by every property that asks for it. The runner hands out the
+ * recordings to read checks only and drops them before a check that may change data, so a recording never
+ * outlives the data it shows. Without recordings (a check that writes, a bare context) it just reads.
+ */
+export async function recorded<T>(ctx: CheckContext, key: unknown, read: () => Promise<T>): Promise<T> {
+  const recordings = ctx.recordings;
+  if (!recordings) return read();
+  const k = JSON.stringify(key);
+  const known = recordings.get(k) as Promise<T> | undefined;
+  if (known) return known;
+  const reading = read();
+  recordings.set(k, reading);
+  // A read that threw (a check ending, a refused request) is no recording: the next asker reads anew.
+  reading.catch(() => {
+    if (recordings.get(k) === reading) recordings.delete(k);
+  });
+  return reading;
 }
 
 /** The unfiltered, default-ordered contents: what every other read is compared with. Repeats are a
@@ -212,8 +231,64 @@ function fieldMatches(
 
 type Ids = { id: string; title: string; requirements: string[] };
 
+/** Pages a limit is allowed to cost as a whole scroll: smaller limits are probed by partial scrolls. */
+const FULL_READ_PAGES = 20;
+/** Pages a partial scroll reads at a small limit: enough page boundaries to show a repeat or an overflow. */
+const PARTIAL_PAGES = 8;
+
+/** Smallest limit whose whole scroll of `total` records stays within FULL_READ_PAGES pages. */
+function fullReadFloor(total: number, least: number): number {
+  return Math.min(100, Math.max(least, smallestLimit(total), Math.ceil(total / FULL_READ_PAGES)));
+}
+
+/**
+ * Limits that matter for a scroll of `total` records, each read whole: 100 and 99 (the largest pages),
+ * the limit at which the last page is exactly full, the one at which it holds one record, and (for a
+ * small set) total - 1, total and total + 1; the rest of the cases draw from the whole range the floor
+ * allows. Identical reads are recorded once (see recorded()), so repeated draws cost nothing.
+ */
+export function boundaryLimits(total: number, least = 1): number[] {
+  const floor = fullReadFloor(total, least);
+  const candidates = [100, 99, 1, 2, total - 1, total, total + 1];
+  // The limit whose pages split the records exactly (last page full) and one that leaves a single record.
+  for (let pages = 2; pages <= FULL_READ_PAGES; pages++) {
+    if (total % pages === 0) candidates.push(total / pages);
+    if ((total - 1) % pages === 0) candidates.push((total - 1) / pages);
+  }
+  const inRange = candidates.filter((l) => Number.isInteger(l) && l >= floor && l <= 100);
+  return [...new Set(inRange)].sort((a, b) => a - b);
+}
+
 const limitArb = (total: number, least = 1) =>
-  fc.integer({ min: Math.max(least, smallestLimit(total)), max: 100 });
+  fc.oneof(
+    fc.constantFrom(...boundaryLimits(total, least)),
+    fc.integer({ min: fullReadFloor(total, least), max: 100 }),
+  );
+
+/** Limits below the full-read floor (1, 2, the smallest the kit uses), probed with partial scrolls. */
+function partialLimits(total: number, least = 1): number[] {
+  const floor = fullReadFloor(total, least);
+  return [...new Set([1, 2, smallestLimit(total)])].filter((l) => l >= least && l < floor);
+}
+
+/** The first PARTIAL_PAGES pages of a scroll at a small limit (recorded like any other read). */
+async function partialScroll(ctx: CheckContext, subject: ScanSubject, limit: number) {
+  const endpoint = subject.endpoint(ctx);
+  const encoding = await scrollEncodingFor(ctx, subject.role, endpoint);
+  const query = { limit };
+  const result = await recorded(ctx, ["scroll", endpoint, query, encoding, PARTIAL_PAGES], async () =>
+    clientOf(ctx).scanAll(await ctx.token(subject.role), endpoint, {
+      query,
+      encoding,
+      maxPages: PARTIAL_PAGES,
+    }),
+  );
+  // A partial scroll judges pages, not the end: one that stops early or makes no progress is the ends
+  // and exactly-once checks' finding (as with readScroll's untilCap).
+  const endless = result.end === "page-cap" || result.end === "repeated-scroll-id";
+  if (!endless) ensure(endProblem(result, `${subject.name} with limit=${limit}`));
+  return result as FullScanResult<ScanRecordShape>;
+}
 const orderArb = fc.constantFrom<"asc" | "desc">("asc", "desc");
 
 /** Pages of any limit together hold every record exactly once. */
@@ -225,6 +300,25 @@ export function exactlyOnceCheck(subject: ScanSubject, ids: Ids): Check {
     async run(ctx) {
       const all = await referenceRead(ctx, subject, { strict: true });
       const expected = all.map(subject.identity);
+      // Small limits cost a request per record or two: their first pages show a record repeated at a page
+      // boundary, or one the scan was never meant to hold; the whole-scroll cases below show a lost one.
+      const known = new Set(expected);
+      for (const limit of partialLimits(all.length)) {
+        const { records } = await partialScroll(ctx, subject, limit);
+        const ids = records.map(subject.identity);
+        const repeated = [...counts(ids)].filter(([, n]) => n > 1).map(([id, n]) => `${id} (x${n})`);
+        const unknown = ids.filter((id) => !known.has(id));
+        if (repeated.length > 0 || unknown.length > 0)
+          fail(
+            `${subject.name} with limit=${limit}, first ${PARTIAL_PAGES} pages: ` +
+              [
+                repeated.length > 0 ? `repeated: ${few(repeated)}` : "",
+                unknown.length > 0 ? `not in the scan without parameters: ${few(unknown)}` : "",
+              ]
+                .filter(Boolean)
+                .join("; "),
+          );
+      }
       await checkProperty(
         ctx,
         fc.asyncProperty(limitArb(all.length), async (limit) => {
@@ -247,6 +341,14 @@ export function pageWithinLimitCheck(subject: ScanSubject, ids: Ids): Check {
     needs: { roles: [subject.role] },
     async run(ctx) {
       const all = await referenceRead(ctx, subject);
+      for (const limit of partialLimits(all.length)) {
+        const { pages } = await partialScroll(ctx, subject, limit);
+        for (const [index, page] of pages.entries())
+          if (page.values.length > limit)
+            fail(
+              `${subject.name} with limit=${limit}: page ${index + 1} holds ${page.values.length} records`,
+            );
+      }
       await checkProperty(
         ctx,
         fc.asyncProperty(limitArb(all.length), async (limit) => {
@@ -281,10 +383,8 @@ export function orderCheck(subject: ScanSubject, ids: Ids): Check {
             const query = { sort, order, limit };
             if (!subject.documentedSortFields.includes(sort)) {
               // The document does not list permitted sort fields: a refusal of this one is acceptable.
-              const first = await client.scanFirst(
-                await ctx.token(subject.role),
-                subject.endpoint(ctx),
-                query,
+              const first = await recorded(ctx, ["first", subject.endpoint(ctx), query], async () =>
+                client.scanFirst(await ctx.token(subject.role), subject.endpoint(ctx), query),
               );
               if (isClientError(first.status)) return;
             }

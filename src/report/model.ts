@@ -53,6 +53,9 @@ export interface CheckResult {
   log?: string[];
   /** Requests the check sent. */
   requests: number;
+  /** Milliseconds the check spent waiting on the target's clock (token validity, Retry-After, a task),
+   *  summed over its waits; absent when it waited for nothing. */
+  waitMs?: number;
 }
 
 export type CoverageStatus = "proven" | "failing" | "broken" | "not-run" | "untested" | "elsewhere";

@@ -145,6 +145,9 @@ export interface CheckContext {
   journal: ConfigJournal;
   /** Aborted when the check is over (passed, failed, timed out, run interrupted): stop what it started. */
   signal: AbortSignal;
+  /** Read once, judge many: answers recorded by the run's read checks (a whole scroll by its query), shared
+   *  by every read check until a check that may change data starts. Given to read checks only. */
+  recordings?: Map<string, Promise<unknown>>;
 }
 
 export interface Check {

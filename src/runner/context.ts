@@ -20,6 +20,8 @@ export interface RunServices {
   /** Command line a replay starts with ("lckit run --target t.yaml"). */
   command: string;
   journal: RunJournal;
+  /** Recorded reads the run's read checks share (see CheckContext.recordings); the runner clears it. */
+  recordings?: Map<string, Promise<unknown>>;
   onLog?: (checkId: string, level: "info" | "debug", message: string) => void;
 }
 
@@ -33,6 +35,8 @@ export interface CheckSession {
   end(reason: string): void;
   /** What the check is waiting for right now, if anything: a sleep or an answer of the target. */
   waitingFor(): string | undefined;
+  /** Milliseconds of real waiting the check asked for so far (a drivable clock waits for nothing). */
+  waitedMs(): number;
 }
 
 export interface SessionOptions {
@@ -64,7 +68,7 @@ export function createCheckContext(
       inFlight.delete(n);
     }
   };
-  const sleeping = { ms: 0, count: 0 };
+  const sleeping = { ms: 0, count: 0, total: 0 };
   const clock = scopedClock(services.clock, controller.signal, options, sleeping);
   const log: string[] = [];
   const write = (level: "info" | "debug", message: string) => {
@@ -86,6 +90,8 @@ export function createCheckContext(
     exchanges: () => services.transport.log,
     journal: services.journal.forCheck(check.id),
     signal: controller.signal,
+    // A check that changes data would read its own changes from a recording made before them.
+    ...(check.safety === "read" && services.recordings ? { recordings: services.recordings } : {}),
   };
   return {
     ctx,
@@ -101,6 +107,7 @@ export function createCheckContext(
       const request = [...inFlight.values()].at(-1);
       return request === undefined ? undefined : `the answer to ${request}`;
     },
+    waitedMs: () => Math.round(sleeping.total),
   };
 }
 
@@ -120,7 +127,7 @@ function scopedClock(
   base: Clock,
   signal: AbortSignal,
   options: SessionOptions,
-  sleeping: { ms: number; count: number },
+  sleeping: { ms: number; count: number; total: number },
 ): Clock {
   const sleep = (ms: number): Promise<void> => {
     if (signal.aborted) return Promise.reject(signal.reason);
@@ -143,6 +150,7 @@ function scopedClock(
     return new Promise<void>((resolve, reject) => {
       sleeping.count += 1;
       sleeping.ms = wait;
+      sleeping.total += wait;
       let settled = false;
       const done = () => {
         settled = true;

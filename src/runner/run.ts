@@ -150,6 +150,7 @@ export async function runPlan(plan: Plan, deps: RunDeps): Promise<RunResult> {
     ...(deps.replayPath === undefined ? {} : { replayPath: deps.replayPath }),
     command,
     journal,
+    recordings: new Map(),
   };
   const checkTimeoutMs = deps.checkTimeoutMs ?? DEFAULT_CHECK_TIMEOUT_MS;
   const drivable = deps.clock.advance !== undefined;
@@ -181,6 +182,8 @@ export async function runPlan(plan: Plan, deps: RunDeps): Promise<RunResult> {
       });
       let result: CheckResult;
       if (entry.action === "run") {
+        // What the read checks recorded holds only until something may change the data.
+        if (check.safety !== "read" && check.safety !== "quota") services.recordings?.clear();
         const session = createCheckContext(check, services, {
           deadline: performance.now() + checkTimeoutMs,
           limitMs: checkTimeoutMs,
@@ -420,6 +423,7 @@ async function runCheck(
     ...outcome,
     durationMs: Math.round(performance.now() - started),
     requests: scope.requests,
+    ...(session.waitedMs() > 0 ? { waitMs: session.waitedMs() } : {}),
   };
   if (result.status === "failed" || result.status === "broken") {
     result.evidence = scope.exchanges

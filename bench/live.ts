@@ -1,0 +1,90 @@
+// npm run bench:live: a full live certification of the reference served on a loopback port with its real
+// clock (every safety class allowed, disposable). Prints wall time, requests, the time spent waiting on the
+// target's clock, and the time the same requests would take at 10 requests/s (a sandbox's default rate
+// limit). Usage: tsx bench/live.ts [--runs N] [--seed N] [--top N]
+import { parseArgs } from "node:util";
+import { DEFAULT_RUNS } from "../src/cli/commands/run.ts";
+import { createReference } from "../src/reference/index.ts";
+import type { Check, Clock, Target } from "../src/runner/check.ts";
+import { planRun } from "../src/runner/plan.ts";
+import { referenceProfile } from "../src/runner/profile.ts";
+import { runPlan } from "../src/runner/run.ts";
+import { systemClock } from "../src/runner/system-clock.ts";
+
+const { values } = parseArgs({
+  options: { runs: { type: "string" }, seed: { type: "string" }, top: { type: "string" } },
+});
+const runs = Number(values.runs ?? DEFAULT_RUNS);
+const seed = Number(values.seed ?? 1);
+const top = Number(values.top ?? 8);
+
+const credential = (clientId: string) => ({ clientId, clientSecret: `${clientId}-secret` });
+const { allChecks } = (await import("../suites/index.ts")) as { allChecks: Check[] };
+const listening = await createReference().listen({ host: "127.0.0.1", port: 0 });
+const target: Target = {
+  name: "reference served on loopback",
+  baseUrl: listening.baseUrl,
+  rdmUrl: listening.rdmUrl,
+  tenant: "acme",
+  otherTenant: "globex",
+  rdbmsTenant: "legacy",
+  rdbmsCustomerId: "cust-legacy",
+  customerId: "cust-acme",
+  credentials: {
+    admin: credential("acme-admin"),
+    editor: credential("acme-editor"),
+    viewer: credential("acme-viewer"),
+    quota: credential("acme-quota"),
+    otherAdmin: credential("globex-admin"),
+    rdbmsAdmin: credential("legacy-admin"),
+  },
+  profile: { ...referenceProfile },
+  loopback: true,
+  disposable: true,
+};
+
+// Every wait of every check goes through the run's clock: summing here counts all of them, even overlapped.
+const base = systemClock();
+let waitedMs = 0;
+const clock: Clock = {
+  now: () => base.now(),
+  sleep: (ms, signal) => {
+    waitedMs += ms;
+    return base.sleep(ms, signal);
+  },
+};
+
+try {
+  const plan = planRun(allChecks, {
+    target,
+    drivableClock: false,
+    allow: ["write", "destructive", "quota"],
+    confirmTenant: target.tenant,
+  });
+  const started = performance.now();
+  const result = await runPlan(plan, { fetch: (r) => fetch(r), clock, seed, runs });
+  const wallMs = performance.now() - started;
+  const s = result.counts.byStatus;
+  const notPassed = result.checks.filter((c) => c.status !== "passed");
+  console.log(
+    `checks              ${result.checks.length} (${s.passed} passed, ${s.failed} failed, ${s.skipped} skipped, ${s.broken} broken)`,
+  );
+  console.log(`runs per property   ${runs}, seed ${seed}`);
+  console.log(`wall time           ${(wallMs / 1000).toFixed(1)} s`);
+  console.log(`requests            ${result.requestsSent}`);
+  console.log(`total wait          ${(waitedMs / 1000).toFixed(1)} s (sum of every check's waits)`);
+  console.log(
+    `projected at 10/s   ${((result.requestsSent / 10 + waitedMs / 1000) / 60).toFixed(1)} min if run one after another ` +
+      `(requests/10 + waits), at least ${(result.requestsSent / 10 / 60).toFixed(1)} min for the requests alone`,
+  );
+  console.log(`verdict             ${result.verdict} (${result.verdictReason})`);
+  const byRequests = [...result.checks].sort((a, b) => b.requests - a.requests).slice(0, top);
+  console.log(`most requests       ${byRequests.map((c) => `${c.id} ${c.requests}`).join(", ")}`);
+  const byTime = [...result.checks].sort((a, b) => b.durationMs - a.durationMs).slice(0, top);
+  console.log(
+    `slowest             ${byTime.map((c) => `${c.id} ${(c.durationMs / 1000).toFixed(1)} s`).join(", ")}`,
+  );
+  for (const c of notPassed) console.log(`  ${c.status} ${c.id}: ${c.message ?? c.reason ?? ""}`);
+} finally {
+  await listening.close();
+}
