@@ -16,6 +16,7 @@ import {
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { runAction } from "./run-action.ts";
 
 const repo = join(import.meta.dirname, "..", "..");
 const kit = JSON.parse(readFileSync(join(repo, "package.json"), "utf8")) as { name: string; version: string };
@@ -288,5 +289,46 @@ describe("installed, for TypeScript and the optional tools", () => {
     );
     expect(got.code, got.stderr).toBe(2);
     expect(got.stderr).toContain(`npm install --save-dev ${tool}@`);
+  });
+});
+
+describe("the GitHub Action's steps (action.yml), run locally against the embedded reference", () => {
+  it("installs the kit, certifies, writes summary.md to the job summary and passes the job", async () => {
+    const temp = join(work, "action-ok");
+    const got = runAction(repo, {
+      inputs: { package: tarball, runs: "2", "report-dir": "action-reports", "fail-on": "must,incomplete" },
+      workspace: project,
+      temp,
+    });
+    const context = got.steps.map((s) => `${s.step}: ${s.code}\n${s.stderr.slice(-1500)}`).join("\n");
+    expect(got.code, context).toBe(0);
+    expect(got.outputs.run).toMatchObject({ "exit-code": "0", verdict: "CONFORMANT" });
+    const report = got.outputs.run?.report ?? "";
+    expect(report.startsWith(join(project, "action-reports"))).toBe(true);
+    expect(readdirSync(report).sort()).toEqual(
+      expect.arrayContaining(["junit.xml", "report.html", "report.json", "summary.md"]),
+    );
+    expect(got.summary).toBe(readFileSync(join(report, "summary.md"), "utf8"));
+    expect(got.summary).toMatch(/^## ✅ CONFORMANT/);
+    // The seed defaults to the workflow's run number, so a failure replays.
+    expect(JSON.parse(readFileSync(join(report, "report.json"), "utf8")).seed).toBe(7);
+    expect(got.steps.filter((s) => !s.ran).map((s) => s.step)).toEqual([
+      "Set up Node.js",
+      "Upload the report",
+    ]);
+  });
+
+  it("fails the job with lckit's exit code and still writes the job summary", () => {
+    const temp = join(work, "action-bad");
+    const got = runAction(repo, {
+      inputs: { package: tarball, runs: "2", "interface-document": "no-such-document.md" },
+      workspace: project,
+      temp,
+    });
+    expect(got.outputs.run?.["exit-code"]).toBe("2");
+    expect(got.code).toBe(2);
+    const verdictStep = got.steps.find((s) => s.step === "Verdict");
+    expect(verdictStep?.stdout).toMatch(/::error title=lckit::lckit run exited 2/);
+    expect(got.summary).toMatch(/lckit wrote no report; see the log of the Certify step/);
   });
 });
