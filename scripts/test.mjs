@@ -21,6 +21,15 @@ if (hasServices) {
     console.error("test: could not start the test services (see above); broker tests will fail");
 }
 
+// Headless Chromium for the browser test of report.html (installed from Debian's package when absent).
+const chromium = spawnSync(process.execPath, [join(root, "scripts", "chromium.mjs"), "ensure"], {
+  cwd: root,
+  encoding: "utf8",
+  stdio: ["ignore", "pipe", "inherit"],
+});
+const chromiumPath = chromium.status === 0 ? chromium.stdout.trim().split("\n").pop() : "";
+if (chromiumPath) process.env.LCKIT_CHROMIUM = chromiumPath;
+
 let result;
 try {
   result = spawnSync(

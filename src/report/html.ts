@@ -114,11 +114,16 @@ function failures(result: RunResult): string {
       `<h3>${h(suite)} (${checks.length})</h3><ul>${checks
         .map(
           (c) =>
-            `<li class="${c.status}"><span class="badge ${c.status}">${c.level === "MUST" || c.status === "broken" ? c.status : "warning"}</span> <a href="#${rowId(c)}"><code>${h(c.id)}</code></a> ${c.level}: ${h(c.message ?? "")}</li>`,
+            `<li class="finding"><span class="badge ${warning(c) ? "warning" : c.status}">${warning(c) ? "warning" : c.status}</span> <a href="#${rowId(c)}"><code>${h(c.id)}</code></a> ${c.level}: ${h(c.message ?? "")}</li>`,
         )
         .join("")}</ul>`,
   );
   return `<section id="failures"><h2>Failures (${found.length})</h2>${groups.join("\n")}</section>`;
+}
+
+/** A failed SHOULD/MAY check does not fail the run: it is listed as a warning. */
+function warning(c: CheckResult): boolean {
+  return c.status === "failed" && c.level !== "MUST";
 }
 
 function rowId(c: CheckResult): string {
@@ -224,7 +229,7 @@ main{padding:0 1.5rem 2rem}
 table{border-collapse:collapse;margin:1rem 0;width:100%}th,td{border:1px solid #d0d7de;padding:.3rem .5rem;text-align:left;vertical-align:top}
 table.counts{width:auto}table.counts td{text-align:right}.total{font-weight:700}
 .badge{display:inline-block;padding:0 .4rem;border-radius:.6rem;color:#fff;font-size:.85em}
-.badge.passed{background:#1a7f37}.badge.failed{background:#cf222e}.badge.skipped{background:#6e7781}.badge.broken{background:#6e40c9}
+.badge.warning{background:#9a6700}.badge.passed{background:#1a7f37}.badge.failed{background:#cf222e}.badge.skipped{background:#6e7781}.badge.broken{background:#6e40c9}
 tr.failed{background:#fff5f5}tr.broken{background:#f8f4ff}
 pre{white-space:pre-wrap;word-break:break-all;background:#f6f8fa;padding:.5rem;margin:.3rem 0;max-height:24rem;overflow:auto}
 .exchange{border-left:3px solid #d0d7de;padding-left:.5rem;margin:.5rem 0}

@@ -1,0 +1,147 @@
+// report.html in a real headless Chromium (Debian's package; scripts/chromium.mjs installs it for the test
+// command): a failing report opened as a user would, with a probe script appended that reads what the
+// browser laid out and drives the page's own filter script. A screenshot is kept in the test output
+// (.tmp/report-html.png). Where no Chromium can be installed the test says so and checks the HTML only.
+import { spawnSync } from "node:child_process";
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { renderHtml } from "../../src/report/html.ts";
+import type { RunResult } from "../../src/report/model.ts";
+import { sampleRun } from "./sample-run.ts";
+
+const repo = join(import.meta.dirname, "..", "..");
+const chromium = [process.env.LCKIT_CHROMIUM, "/usr/bin/chromium", "/usr/bin/chromium-browser"].find(
+  (path): path is string => path !== undefined && path !== "" && existsSync(path),
+);
+const dir = mkdtempSync(join(tmpdir(), "lckit-html-"));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+// Runs in the page after the report's own script; leaves its findings as JSON in <pre id="probe">.
+const probe = `<script>
+(function(){
+  var out = {};
+  // checkVisibility also sees content inside a closed <details> (content-visibility: hidden) as hidden.
+  var visible = function(el){ var r = el.getBoundingClientRect(); return r.width > 0 && r.height > 0 && el.checkVisibility({ visibilityProperty: true, opacityProperty: true }); };
+  var h1 = document.querySelector("header.verdict h1");
+  out.verdict = h1.textContent;
+  out.verdictVisible = visible(h1) && h1.getBoundingClientRect().top < window.innerHeight;
+  out.verdictBackground = getComputedStyle(document.querySelector("header.verdict")).backgroundColor;
+  out.failuresAboveChecks = document.getElementById("failures").getBoundingClientRect().top < document.getElementById("checks").getBoundingClientRect().top;
+  out.failureLinks = Array.prototype.map.call(document.querySelectorAll("#failures a[href^='#check-']"), function(a){ return a.getAttribute("href"); });
+  var rows = Array.prototype.slice.call(document.querySelectorAll("table.checks tbody tr"));
+  out.rowStatuses = rows.map(function(r){ return r.getAttribute("data-status"); });
+  var status = document.querySelector('select[data-filter="status"]');
+  status.value = "failed"; status.dispatchEvent(new Event("change"));
+  out.shownWhenFailed = rows.filter(visible).map(function(r){ return r.getAttribute("data-status"); });
+  out.counterWhenFailed = document.getElementById("shown").textContent;
+  var level = document.querySelector('select[data-filter="level"]');
+  level.value = "SHOULD"; level.dispatchEvent(new Event("change"));
+  out.shownWhenFailedShould = rows.filter(visible).map(function(r){ return r.getAttribute("data-level") + " " + r.getAttribute("data-status"); });
+  status.value = ""; status.dispatchEvent(new Event("change"));
+  level.value = ""; level.dispatchEvent(new Event("change"));
+  out.shownWhenAll = rows.filter(visible).length;
+  var evidence = Array.prototype.find.call(document.querySelectorAll("table.checks details"), function(d){ return /evidence/.test(d.querySelector("summary").textContent); });
+  var exchange = evidence.querySelector(".exchange");
+  out.evidenceVisibleClosed = visible(exchange);
+  evidence.querySelector("summary").click();
+  out.evidenceVisibleOpen = visible(exchange);
+  out.evidenceText = exchange.textContent.slice(0, 200);
+  var pre = document.createElement("pre"); pre.id = "probe"; pre.textContent = JSON.stringify(out);
+  document.body.appendChild(pre);
+})();
+</script>`;
+
+function browse(args: string[]) {
+  return spawnSync(
+    chromium ?? "chromium",
+    [
+      "--headless",
+      "--no-sandbox",
+      "--disable-gpu",
+      "--disable-dev-shm-usage",
+      "--no-first-run",
+      `--user-data-dir=${join(dir, "profile")}`,
+      "--window-size=1280,1600",
+      ...args,
+    ],
+    { encoding: "utf8", maxBuffer: 64 * 1024 * 1024, timeout: 90_000 },
+  );
+}
+
+describe("report.html in headless Chromium", () => {
+  let run: RunResult;
+  let html: string;
+  beforeAll(async () => {
+    run = await sampleRun();
+    html = renderHtml(run);
+    if (!chromium)
+      process.stdout.write(
+        "html-browser test: NO CHROMIUM here (scripts/chromium.mjs could not install Debian's chromium); " +
+          "report.html is checked as HTML only, not in a browser\n",
+      );
+  });
+
+  it("shows the verdict, failures first, working filters and evidence that expands", () => {
+    if (!chromium) {
+      // Without a browser: what the probe reads, read from the markup instead.
+      expect(html.indexOf('id="failures"')).toBeLessThan(html.indexOf('id="checks"'));
+      expect(html).toContain('data-filter="status"');
+      return;
+    }
+    const page = join(dir, "report-probe.html");
+    writeFileSync(page, html.replace("</body>", `${probe}\n</body>`));
+    const got = browse(["--dump-dom", `file://${page}`]);
+    const json = /<pre id="probe">([\s\S]*?)<\/pre>/.exec(got.stdout)?.[1];
+    expect(
+      json,
+      `chromium printed no probe result (exit ${got.status}): ${got.stderr.slice(-1500)}`,
+    ).toBeDefined();
+    const out = JSON.parse(
+      (json ?? "{}")
+        .replace(/&quot;/g, '"')
+        .replace(/&lt;/g, "<")
+        .replace(/&gt;/g, ">")
+        .replace(/&amp;/g, "&"),
+    );
+
+    expect(out.verdict).toBe(run.verdict);
+    expect(run.verdict).toBe("BROKEN");
+    expect(out.verdictVisible).toBe(true);
+    expect(out.verdictBackground).toBe("rgb(110, 64, 201)");
+    expect(out.failuresAboveChecks).toBe(true);
+    expect(out.failureLinks.length).toBe(
+      run.checks.filter((c) => c.status === "failed" || c.status === "broken").length,
+    );
+    // Broken and failed rows come before skipped and passed ones.
+    const rank: Record<string, number> = { broken: 0, failed: 1, skipped: 2, passed: 3 };
+    const ranks = out.rowStatuses.map((s: string) => rank[s]);
+    expect(ranks).toEqual([...ranks].sort((a, b) => a - b));
+    expect(out.rowStatuses[0]).not.toBe("passed");
+
+    const failed = run.checks.filter((c) => c.status === "failed");
+    expect(out.shownWhenFailed).toEqual(failed.map(() => "failed"));
+    expect(out.counterWhenFailed).toBe(`${failed.length} of ${run.checks.length} checks`);
+    expect(out.shownWhenFailedShould).toEqual(
+      failed.filter((c) => c.level === "SHOULD").map(() => "SHOULD failed"),
+    );
+    expect(out.shownWhenAll).toBe(run.checks.length);
+    expect(out.evidenceVisibleClosed).toBe(false);
+    expect(out.evidenceVisibleOpen).toBe(true);
+    expect(out.evidenceText).toMatch(/POST http/);
+  });
+
+  it("renders to a screenshot kept in the test output", () => {
+    if (!chromium) return;
+    const shots = join(repo, ".tmp");
+    mkdirSync(shots, { recursive: true });
+    const page = join(dir, "report.html");
+    writeFileSync(page, html);
+    const shot = join(shots, "report-html.png");
+    rmSync(shot, { force: true });
+    const got = browse([`--screenshot=${shot}`, `file://${page}`]);
+    expect(existsSync(shot), got.stderr.slice(-1500)).toBe(true);
+    process.stdout.write(`html-browser test: screenshot of a failing report.html in ${shot}\n`);
+  });
+});
