@@ -10,6 +10,7 @@ export { type Contract, loadContract, type Violation } from "./contract/index.ts
 export { checkMessage, checkStream, type EventCheckResult, openSource } from "./events/index.ts";
 // The Prism mock.
 export { type MockServer, startMock } from "./mock/index.ts";
+export { packagePath, packageRoot } from "./package-root.ts";
 // Pact: provider verification and the pact-vs-contract check.
 export { checkPactFiles, verifyPacts } from "./pact/index.ts";
 // The stateful reference implementation and its seeded faults.
@@ -23,6 +24,9 @@ export {
 } from "./reference/index.ts";
 // Reports: pure renderers of a RunResult.
 export {
+  decideVerdict,
+  exitCodeOf,
+  type FailOn,
   type RunResult,
   renderHtml,
   renderJson,
@@ -52,4 +56,7 @@ export {
   startEmbeddedTarget,
   type Target,
 } from "./runner/index.ts";
+// What a report certifies against (catalogue and contract by version + sha256) and where the kit's own
+// data files are (openapi/, event-schemas/, requirements/: also importable as package subpaths).
+export { kitInfo, type SpecInfo, specHashes } from "./runner/kit-info.ts";
 export { loadTargetFile } from "./runner/target-file.ts";

@@ -6,5 +6,5 @@ export { renderJson } from "./json.ts";
 export { renderJunit } from "./junit.ts";
 export { renderMarkdown } from "./markdown.ts";
 export * from "./model.ts";
-export { countResults, decideVerdict, exitCodeOf } from "./verdict.ts";
+export { countResults, decideVerdict, exitCodeOf, FAIL_ON_VALUES, type FailOn } from "./verdict.ts";
 export { type WrittenReport, writeReport } from "./write.ts";

@@ -1,8 +1,11 @@
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { createHash } from "node:crypto";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { main } from "../../src/cli/main.ts";
+import type { RunResult } from "../../src/report/model.ts";
+import { repoRoot } from "../../src/runner/kit-info.ts";
 import { captureIo } from "../cli/capture-io.ts";
 
 const dir = mkdtempSync(join(tmpdir(), "lckit-run-"));
@@ -226,6 +229,35 @@ describe("lckit run", () => {
     expect(got.out).toMatch(/^skip {2}sample\/health .*needs credentials for role viewer/m);
     expect(got.out).toMatch(/^skip {2}sample\/writes .*safety: write checks do not run/m);
     expect(got.out).toMatch(/nothing was sent/);
+  });
+
+  it.each<[string, string[]]>([
+    ["--interface-document", ["--check", "sample/health", "--interface-document", "copy/spec.md"]],
+    [
+      "interfaceDocument: in the target file (relative to it)",
+      ["--target", "copy/with-spec.yaml", "--check", "sample/writes"],
+    ],
+  ])("%s hashes the user's copy of the interface document into the report", async (_name, argv) => {
+    mkdirSync(join(dir, "copy"), { recursive: true });
+    writeFileSync(join(dir, "copy", "spec.md"), "# our copy of the interface document\n");
+    writeFileSync(
+      join(dir, "copy", "with-spec.yaml"),
+      "name: remote\nbaseUrl: https://lookup.example.com\ntenant: acme\ninterfaceDocument: spec.md\n",
+    );
+    const got = await run([...argv, "--format", "json", "--report-dir", "out"]);
+    const result = JSON.parse(got.out) as RunResult;
+    expect(result.spec).toMatchObject({
+      interfaceDocument: createHash("sha256").update("# our copy of the interface document\n").digest("hex"),
+      interfaceDocumentFile: "spec.md",
+    });
+    // The normative basis the kit ships is always named, with or without the user's copy.
+    expect(result.spec.catalogue.sha256).toBe(
+      createHash("sha256")
+        .update(readFileSync(join(repoRoot, "requirements", "catalogue.yaml")))
+        .digest("hex"),
+    );
+    expect(result.spec.catalogue.requirements).toBeGreaterThan(50);
+    expect(result.spec.contractVersion).toMatch(/^\d+\.\d+\.\d+/);
   });
 
   it("--format json writes the run result to stdout", async () => {
