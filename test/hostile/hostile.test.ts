@@ -13,7 +13,7 @@ interface Case {
   args: string[];
   verdict: "PASSED (subset)" | "NOT CONFORMANT";
   smallHeap?: boolean;
-  then?: (run: CliRun, server: HostileServer) => void;
+  verify?: (run: CliRun, server: HostileServer) => void;
 }
 
 const service = ["--check", "service/*"];
@@ -30,7 +30,7 @@ const cases: Record<Exclude<HostileMode, "proxy">, Case> = {
     args: [...service, "--check", "lookup-scan/every-record-once"],
     verdict: "NOT CONFORMANT",
     smallHeap: true,
-    then: (run) => expect(JSON.stringify(run.report)).toContain("maxResponseBytes"),
+    verify: (run) => expect(JSON.stringify(run.report)).toContain("maxResponseBytes"),
   },
   endless: { args: ["--check", "lookup-scan/scan-ends"], verdict: "NOT CONFORMANT" },
   "fat-endless": {
@@ -41,7 +41,7 @@ const cases: Record<Exclude<HostileMode, "proxy">, Case> = {
   redirect: {
     args: service,
     verdict: "NOT CONFORMANT",
-    then: (run, server) => {
+    verify: (run, server) => {
       expect(server.elsewhere.hits).toEqual([]);
       expect(JSON.stringify(run.report)).toContain("redirect to another origin");
     },
@@ -49,7 +49,7 @@ const cases: Record<Exclude<HostileMode, "proxy">, Case> = {
   "echo-credentials": {
     args: [...service, "--check", "auth/token-*", "--check", "errors/no-5xx"],
     verdict: "NOT CONFORMANT",
-    then: (run) => {
+    verify: (run) => {
       // The echo did reach the report (so the leak check below is not vacuous), redacted.
       const failed = run.report?.checks.find((c) => c.id === "service/healthcheck-ok");
       expect(failed?.status).toBe("failed");
@@ -61,13 +61,13 @@ const cases: Record<Exclude<HostileMode, "proxy">, Case> = {
   "429": {
     args: [...service, "--check", "blocked-values/*"],
     verdict: "PASSED (subset)",
-    then: (_run, server) => expect(server.rateLimited()).toBeGreaterThan(3),
+    verify: (_run, server) => expect(server.rateLimited()).toBeGreaterThan(3),
   },
   "reset-once": {
     args: service,
     verdict: "PASSED (subset)",
     // Each GET path was reset once and answered on the retry.
-    then: (_run, server) => expect(server.resets()).toBeGreaterThanOrEqual(3),
+    verify: (_run, server) => expect(server.resets()).toBeGreaterThanOrEqual(3),
   },
 };
 
@@ -100,7 +100,7 @@ describe("the CLI against a hostile target", () => {
       );
       expect(leaks).toEqual([]);
       if (c.smallHeap) expect(run.peakRssKb ?? Number.POSITIVE_INFINITY).toBeLessThan(RSS_BOUND_KB);
-      c.then?.(run, server);
+      c.verify?.(run, server);
     },
     90_000,
   );
