@@ -27,6 +27,7 @@ const target: Target = {
   rdmUrl: listening.rdmUrl,
   tenant: "acme",
   otherTenant: "globex",
+  otherTenantLackedBy: ["admin", "editor", "viewer"],
   rdbmsTenant: "legacy",
   rdbmsCustomerId: "cust-legacy",
   customerId: "cust-acme",

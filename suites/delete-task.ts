@@ -54,6 +54,8 @@ async function otherTenantLookups(ctx: CheckContext): Promise<string[] | undefin
  *  the target file says, not a rule of the interface: where it cannot, the check leaves the other tenant
  *  unjudged (and says why in its log) rather than failing the target for its file's description. */
 async function otherTenantBefore(ctx: CheckContext): Promise<string[] | undefined> {
+  // What the previous deletion of this check found there afterwards is what is there before this one.
+  if (otherTenantSeen.has(ctx)) return otherTenantSeen.get(ctx);
   try {
     return await otherTenantLookups(ctx);
   } catch (error) {
@@ -66,9 +68,13 @@ async function otherTenantBefore(ctx: CheckContext): Promise<string[] | undefine
   }
 }
 
+/** The other tenant's lookups as a check last read them (after a deletion of its own). */
+const otherTenantSeen = new WeakMap<CheckContext, string[] | undefined>();
+
 async function otherTenantUntouched(ctx: CheckContext, before: string[] | undefined): Promise<void> {
   if (before === undefined) return;
   const after = await otherTenantLookups(ctx);
+  otherTenantSeen.set(ctx, after);
   ensure(
     identityProblem(before, after ?? [], { repeats: "ignore" }),
     `tenant ${ctx.target.otherTenant} after a delete task in ${ctx.target.tenant}`,

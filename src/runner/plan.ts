@@ -139,3 +139,41 @@ export function runnable(plan: Plan): PlanEntry[] {
 export function selected(plan: Plan): PlanEntry[] {
   return plan.entries.filter((e) => e.skipKind !== "selection");
 }
+
+/**
+ * How a run against a target whose clock cannot be driven overlaps its waiting. Checks that change token
+ * quotas or wait on token validity (safety "quota", or a check using the quota client, whose validity and
+ * quota the kit changes) spend most of their time waiting; they run one after another in one lane, while
+ * the read checks that do not use the quota client run one after another in a second lane beside them.
+ * Reads change nothing and the quota lane changes only the quota client and the quota configuration of
+ * its customer, which no read check looks at through a token of its own (the read lane's tokens are
+ * fetched before the lanes start, so a validity the quota lane shortens never reaches them). Everything
+ * else (writes, configuration changes, destructive checks, the schema suite that reads everyone's
+ * traffic) runs afterwards alone, in plan order. Indexes are into `entries`; skipped entries go `after`.
+ */
+export interface Schedule {
+  /** Lanes that run side by side, each in order. */
+  lanes: number[][];
+  /** What runs once every lane is done, one at a time. */
+  after: number[];
+}
+
+export function waitsOnTokens(check: Check): boolean {
+  return check.safety === "quota" || check.needs.roles.includes("quota");
+}
+
+export function schedule(entries: readonly PlanEntry[], options: { concurrent: boolean }): Schedule {
+  const all = entries.map((_, i) => i);
+  if (!options.concurrent) return { lanes: [], after: all };
+  const running = (i: number) => entries[i]?.action === "run";
+  const check = (i: number) => (entries[i] as PlanEntry).check;
+  const tokenLane = all.filter((i) => running(i) && check(i).suite !== "schema" && waitsOnTokens(check(i)));
+  const readLane = all.filter(
+    (i) =>
+      running(i) && check(i).suite !== "schema" && check(i).safety === "read" && !waitsOnTokens(check(i)),
+  );
+  // Overlapping pays only when both lanes have work.
+  if (tokenLane.length === 0 || readLane.length === 0) return { lanes: [], after: all };
+  const laned = new Set([...tokenLane, ...readLane]);
+  return { lanes: [tokenLane, readLane], after: all.filter((i) => !laned.has(i)) };
+}

@@ -27,7 +27,7 @@ import {
 import { type JournalEntry, RunJournal, undoChanges } from "./config-journal.ts";
 import { CheckEnded, type CheckSession, createCheckContext, type RunServices } from "./context.ts";
 import { kitInfo, specHashes } from "./kit-info.ts";
-import type { Plan, PlanEntry } from "./plan.ts";
+import { type Plan, type PlanEntry, schedule } from "./plan.ts";
 import { Redactor } from "./redact.ts";
 import { CheckScope, EVIDENCE_BODY_LIMIT, redactExchange, TargetTransport } from "./target-fetch.ts";
 import { TokenCache } from "./token-cache.ts";
@@ -165,51 +165,66 @@ export async function runPlan(plan: Plan, deps: RunDeps): Promise<RunResult> {
   };
 
   const chosen = plan.entries.filter((e) => e.skipKind !== "selection");
-  const results: CheckResult[] = [];
-  try {
-    for (const [index, entry] of chosen.entries()) {
-      if (interruption) {
-        results.push(notRun(entry, interruption));
-        continue;
-      }
-      const { check } = entry;
-      deps.onProgress?.({
-        type: "check-started",
-        index,
-        total: chosen.length,
-        id: check.id,
-        title: check.title,
-      });
-      let result: CheckResult;
-      if (entry.action === "run") {
-        // What the read checks recorded holds only until something may change the data.
-        if (check.safety !== "read" && check.safety !== "quota") services.recordings?.clear();
-        const session = createCheckContext(check, services, {
-          deadline: performance.now() + checkTimeoutMs,
-          limitMs: checkTimeoutMs,
-        });
-        result = await runCheck(session, entry, checkTimeoutMs, stopper.signal, breaker, drivable);
-        // Whatever ended the check, what it changed and did not put back is put back now.
-        const pending = journal.pending().filter((e) => e.check === check.id);
-        if (pending.length > 0) {
-          const log = result.log ?? [];
-          await restore(pending, log);
-          result.log = log.slice(-50);
-        }
-      } else
-        result = skippedResult(entry, entry.skipKind === "safety" ? "safety" : "needs", entry.reason ?? "");
-      results.push(result);
-      deps.onProgress?.({
-        type: "check-finished",
-        index,
-        total: chosen.length,
-        result: redactor.deep(result),
-      });
-      const left = chosen.slice(index + 1).filter((e) => e.action === "run").length;
-      const stopped = interruption as Interruption | undefined; // set meanwhile by stop()
-      if (stopped && (left > 0 || stopped.cause !== "unresponsive"))
-        deps.onProgress?.({ type: "run-stopping", interruption: stopped, notRun: left });
+  const results: (CheckResult | undefined)[] = chosen.map(() => undefined);
+  const begun = new Set<number>();
+  const runOne = async (index: number, entry: PlanEntry, svc: RunServices) => {
+    begun.add(index);
+    if (interruption) {
+      results[index] = notRun(entry, interruption);
+      return;
     }
+    const { check } = entry;
+    deps.onProgress?.({
+      type: "check-started",
+      index,
+      total: chosen.length,
+      id: check.id,
+      title: check.title,
+    });
+    let result: CheckResult;
+    if (entry.action === "run") {
+      // What the read checks recorded holds only until something may change the data.
+      if (check.safety !== "read" && check.safety !== "quota") svc.recordings?.clear();
+      const session = createCheckContext(check, svc, {
+        deadline: performance.now() + checkTimeoutMs,
+        limitMs: checkTimeoutMs,
+      });
+      result = await runCheck(session, entry, checkTimeoutMs, stopper.signal, breaker, drivable);
+      // Whatever ended the check, what it changed and did not put back is put back now.
+      const pending = journal.pending().filter((e) => e.check === check.id);
+      if (pending.length > 0) {
+        const log = result.log ?? [];
+        await restore(pending, log);
+        result.log = log.slice(-50);
+      }
+    } else
+      result = skippedResult(entry, entry.skipKind === "safety" ? "safety" : "needs", entry.reason ?? "");
+    results[index] = result;
+    deps.onProgress?.({
+      type: "check-finished",
+      index,
+      total: chosen.length,
+      result: redactor.deep(result),
+    });
+    const left = chosen.filter((e, i) => e.action === "run" && !begun.has(i)).length;
+    const stopped = interruption as Interruption | undefined; // set meanwhile by stop()
+    if (stopped && (left > 0 || stopped.cause !== "unresponsive"))
+      deps.onProgress?.({ type: "run-stopping", interruption: stopped, notRun: left });
+  };
+  // Where the clock is real, the checks that wait on token validity overlap with the read checks (see
+  // schedule()); a drivable clock waits for nothing, so that run stays one check at a time, deterministic.
+  const { lanes, after } = schedule(chosen, { concurrent: !drivable });
+  try {
+    if (lanes.length > 0) {
+      const laneServices = await readLaneServices(services, lanes, chosen, redactor);
+      await Promise.all(
+        lanes.map(async (lane, n) => {
+          for (const index of lane)
+            await runOne(index, chosen[index] as PlanEntry, n === 0 ? services : laneServices);
+        }),
+      );
+    }
+    for (const index of after) await runOne(index, chosen[index] as PlanEntry, services);
     // A last attempt at anything still changed (an undo that failed once may succeed now).
     if (journal.pending().length > 0) await restore(journal.pending(), []);
     for (const e of journal.pending())
@@ -224,7 +239,8 @@ export async function runPlan(plan: Plan, deps: RunDeps): Promise<RunResult> {
 
   const finished = new Date();
   const catalogue = deps.catalogue ?? loadCatalogue();
-  const resultById = new Map(results.map((r) => [r.id, r]));
+  const done = results.filter((r): r is CheckResult => r !== undefined);
+  const resultById = new Map(done.map((r) => [r.id, r]));
   const coverage = computeCoverage(
     catalogue.requirements,
     plan.entries.map((e) => {
@@ -234,7 +250,7 @@ export async function runPlan(plan: Plan, deps: RunDeps): Promise<RunResult> {
     catalogue.path,
     { elsewhereKinds: eventRequirementKinds, checkedBy: "lckit events check" },
   );
-  const { verdict, reason } = decideVerdict(results, interruption, plan.entries.length - chosen.length);
+  const { verdict, reason } = decideVerdict(done, interruption, plan.entries.length - chosen.length);
   const result: RunResult = {
     reportVersion,
     runId,
@@ -258,8 +274,8 @@ export async function runPlan(plan: Plan, deps: RunDeps): Promise<RunResult> {
     finishedAt: finished.toISOString(),
     durationMs: finished.getTime() - started.getTime(),
     requestsSent: transport.requestsSent,
-    checks: results,
-    counts: countResults(results, plan.entries.length - chosen.length),
+    checks: done,
+    counts: countResults(done, plan.entries.length - chosen.length),
     coverage,
     verdict,
     verdictReason: reason,
@@ -270,6 +286,35 @@ export async function runPlan(plan: Plan, deps: RunDeps): Promise<RunResult> {
   };
   // Last, over everything: by now the redactor knows every token the run has seen.
   return redactor.deep(result);
+}
+
+/**
+ * The services of the read lane: the run's, with a token cache of its own whose tokens are fetched before
+ * the lanes start. The token lane resets the run's cache and shortens the validity of the clients it
+ * works with; tokens fetched beforehand keep the validity they were issued with, so the reads are not
+ * caught by an expiry or a quota meant for the token checks. A role whose token cannot be had here is
+ * left to the check that asks for it (which then reports why).
+ */
+async function readLaneServices(
+  services: RunServices,
+  lanes: number[][],
+  entries: readonly PlanEntry[],
+  redactor: Redactor,
+): Promise<RunServices> {
+  const tokens = new TokenCache(services.target, redactor);
+  const roles = new Set(
+    lanes.slice(1).flatMap((lane) => lane.flatMap((i) => entries[i]?.check.needs.roles ?? [])),
+  );
+  const scope = new CheckScope("lckit/tokens");
+  const fetch = services.transport.bind(scope);
+  try {
+    for (const role of roles)
+      if (services.target.credentials[role])
+        await tokens.token(role, fetch, services.clock, "lckit/tokens").catch(() => undefined);
+  } finally {
+    scope.close();
+  }
+  return { ...services, tokens };
 }
 
 /** Undoes journal entries through a scope of their own (the check's scope is closed by now), with the

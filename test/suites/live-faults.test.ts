@@ -1,0 +1,95 @@
+// The same power against a live target: a sample of seeded faults, one or two per suite, served on a
+// loopback port with the reference's real clock and certified the way a user certifies a deployment
+// (clock not drivable, the read and token lanes overlapping). Each run selects the suite of the fault
+// minus the checks that wait on token validity (the embedded fault tests cover those; they would cost a
+// minute here), and must fail exactly the checks the fault table expects among those selected.
+import { describe, expect, it } from "vitest";
+import type { FaultName } from "../../src/reference/faults.ts";
+import { createReference } from "../../src/reference/index.ts";
+import {
+  type Check,
+  planRun,
+  referenceProfile,
+  runPlan,
+  systemClock,
+  type Target,
+} from "../../src/runner/index.ts";
+import { waitsOnTokens } from "../../src/runner/plan.ts";
+import { allChecks } from "../../suites/index.ts";
+import { testSeed } from "./embedded-run.ts";
+import { faultExpectations } from "./fault-expectations.ts";
+
+const credential = (clientId: string) => ({ clientId, clientSecret: `${clientId}-secret` });
+
+function servedTarget(baseUrl: string, rdmUrl: string): Target {
+  return {
+    name: "reference with a seeded fault served on loopback",
+    baseUrl,
+    rdmUrl,
+    tenant: "acme",
+    otherTenant: "globex",
+    // As the embedded target states it: these clients hold no access to globex.
+    otherTenantLackedBy: ["admin", "editor", "viewer"],
+    rdbmsTenant: "legacy",
+    rdbmsCustomerId: "cust-legacy",
+    customerId: "cust-acme",
+    credentials: {
+      admin: credential("acme-admin"),
+      editor: credential("acme-editor"),
+      viewer: credential("acme-viewer"),
+      quota: credential("acme-quota"),
+      otherAdmin: credential("globex-admin"),
+      rdbmsAdmin: credential("legacy-admin"),
+    },
+    profile: { ...referenceProfile },
+    loopback: true,
+    disposable: true,
+  };
+}
+
+/** Checks whose live run waits on token validity for seconds; the named ones are quick enough to keep. */
+const quick = (check: Check, keep: readonly string[]) => !waitsOnTokens(check) || keep.includes(check.id);
+
+const sample: [FaultName, string, readonly string[]][] = [
+  ["scan-loses-record-at-page-boundary", "lookup-scan", []],
+  ["scan-ignores-order", "lookup-scan", []],
+  ["scan-exceeds-limit", "autopilot-scan", []],
+  ["autopilot-type-scan-returns-other-types", "autopilot-scan", []],
+  ["blocked-values-offset-ignored", "blocked-values", []],
+  ["delete-by-uris-removes-more", "delete-task", []],
+  ["cross-tenant-read", "auth", []],
+  ["healthcheck-not-ok", "service", []],
+  [
+    "quota-0-accepted",
+    "token-quota",
+    ["token-quota/max-below-1-refused", "token-quota/max-above-200-refused"],
+  ],
+];
+
+describe("seeded faults are caught against a live target", () => {
+  it.each(sample)("%s (suite %s)", { timeout: 60_000 }, async (fault, suite, keep) => {
+    const listening = await createReference({ faults: [fault] }).listen({ host: "127.0.0.1", port: 0 });
+    try {
+      const checks = allChecks.filter((check) => check.suite === suite && quick(check, keep));
+      const plan = planRun(checks, {
+        target: servedTarget(listening.baseUrl, listening.rdmUrl),
+        drivableClock: false,
+      });
+      const result = await runPlan(plan, {
+        fetch: (r) => fetch(r),
+        clock: systemClock(),
+        seed: testSeed,
+        runs: 3,
+      });
+      const selected = new Set(checks.map((check) => check.id));
+      const expected = faultExpectations[fault].filter((id) => selected.has(id));
+      expect(expected.length).toBeGreaterThan(0);
+      const findings = result.checks.filter((c) => c.status === "failed" || c.status === "broken");
+      expect(findings.map((c) => `${c.status} ${c.id}`).sort()).toEqual(
+        expected.map((id) => `failed ${id}`).sort(),
+      );
+    } finally {
+      await listening.close();
+    }
+  });
+});
