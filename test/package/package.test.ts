@@ -2,7 +2,7 @@
 // temporary project from the npm registry, and there the CLI, the library API (plain .mjs) and its types
 // (tsc --strict) used the way another repository would. Run on this Node, and on Node 22 and 24 when the
 // `node` package of the npm registry can be installed (otherwise the test says so and checks this Node).
-import { execFile } from "node:child_process";
+import { execFile, spawn } from "node:child_process";
 import {
   cpSync,
   existsSync,
@@ -13,10 +13,14 @@ import {
   rmSync,
   writeFileSync,
 } from "node:fs";
+import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { runAction } from "./run-action.ts";
+
+// Installs and builds on 2 shared cores: generous limits that only guard against a hang.
+vi.setConfig({ testTimeout: 180_000 });
 
 const repo = join(import.meta.dirname, "..", "..");
 const kit = JSON.parse(readFileSync(join(repo, "package.json"), "utf8")) as { name: string; version: string };
@@ -332,3 +336,63 @@ describe("the GitHub Action's steps (action.yml), run locally against the embedd
     expect(got.summary).toMatch(/lckit wrote no report; see the log of the Certify step/);
   });
 });
+
+describe("installed with Prism beside it", () => {
+  it("lckit mock finds Prism in the consumer's node_modules and answers", async () => {
+    const added = await run(
+      "npm",
+      ["install", "--save-dev", "@stoplight/prism-cli@5.12.0", ...npmFlags],
+      project,
+    );
+    expect(added.code, added.stderr).toBe(0);
+    const ports = await Promise.all([freePort(), freePort()]);
+    const child = spawn(
+      process.execPath,
+      [
+        join(project, "node_modules", ".bin", "lckit"),
+        "mock",
+        "--platform-port",
+        String(ports[0]),
+        "--lookup-data-port",
+        String(ports[1]),
+      ],
+      { cwd: project, stdio: ["ignore", "pipe", "pipe"], env: { ...process.env, NO_COLOR: "1" } },
+    );
+    try {
+      let output = "";
+      const ready = new Promise<string>((resolve, reject) => {
+        const onData = (chunk: Buffer) => {
+          output += chunk.toString("utf8");
+          const url = /^lookup-data (http:\/\/\S+)$/m.exec(output)?.[1];
+          if (url) resolve(url);
+        };
+        child.stdout.on("data", onData);
+        child.stderr.on("data", onData);
+        child.on("exit", (code) =>
+          reject(new Error(`lckit mock exited (${code}) before serving:\n${output}`)),
+        );
+      });
+      const url = await ready;
+      // The mock answers: a data request without a token is refused as the contract says (401, Bearer).
+      const answer = await fetch(`${url}/healthcheck`);
+      expect(answer.status).toBe(401);
+      expect(answer.headers.get("www-authenticate") ?? "").toMatch(/^Bearer/);
+    } finally {
+      const exited = new Promise((resolve) => child.once("exit", resolve));
+      if (child.exitCode === null) child.kill("SIGTERM");
+      await exited;
+    }
+  });
+});
+
+/** A port the kernel hands out on loopback, free again once returned. */
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once("error", reject);
+    server.listen(0, "127.0.0.1", () => {
+      const address = server.address();
+      server.close(() => resolve(typeof address === "object" && address !== null ? address.port : 0));
+    });
+  });
+}
