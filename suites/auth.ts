@@ -298,6 +298,7 @@ export const authChecks: Check[] = [
     title: "MUST let ROLE_RDM_EDIT read lookups and create a delete task in its tenant",
     requirements: ["AUTH-ROLES-02"],
     safety: "write",
+    changes: "data",
     needs: { roles: ["editor"] },
     async run(ctx) {
       const lookupType = await someLookupType(ctx, "editor");

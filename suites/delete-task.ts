@@ -169,6 +169,7 @@ export const deleteTaskChecks: Check[] = [
     title: "MUST accept a delete task of type delete with a 2xx answer",
     requirements: ["TASK-01"],
     safety: "write",
+    changes: "data",
     needs: { roles: ["admin"] },
     async run(ctx) {
       const response = await clientOf(ctx).deleteTask(await ctx.token("admin"), ctx.target.tenant, {
@@ -182,6 +183,7 @@ export const deleteTaskChecks: Check[] = [
     title: "SHOULD answer a delete task with 202 and a task object carrying id and status",
     requirements: ["TASK-06"],
     safety: "write",
+    changes: "data",
     needs: { roles: ["admin"] },
     async run(ctx) {
       const response = await clientOf(ctx).deleteTask(await ctx.token("admin"), ctx.target.tenant, {
@@ -202,6 +204,7 @@ export const deleteTaskChecks: Check[] = [
     title: "SHOULD report a delete task through GET /tasks/{tenantId}/{taskId} until it is COMPLETED",
     requirements: ["TASK-07", "TASK-06"],
     safety: "write",
+    changes: "data",
     needs: { roles: ["admin"] },
     async run(ctx) {
       const client = clientOf(ctx);
@@ -230,6 +233,7 @@ export const deleteTaskChecks: Check[] = [
     title: "SHOULD refuse another tenant's URIs, over 1000 URIs and a type other than delete with 400",
     requirements: ["TASK-08"],
     safety: "write",
+    changes: "data",
     needs: { roles: ["admin"] },
     async run(ctx) {
       const tenant = ctx.target.tenant;
@@ -256,6 +260,7 @@ export const deleteTaskChecks: Check[] = [
     title: "MUST delete exactly the listed lookups, and only in the task's tenant",
     requirements: ["TASK-04", "TASK-05", "TASK-01", "LOOKUP-05"],
     safety: "destructive",
+    changes: "data",
     needs: { roles: ["admin"] },
     async run(ctx) {
       if ((await lookupsOf(ctx)).length === 0)
@@ -284,6 +289,7 @@ export const deleteTaskChecks: Check[] = [
     title: "MUST delete exactly the lookups of parameters.type, and only in the task's tenant",
     requirements: ["TASK-03", "TASK-05"],
     safety: "destructive",
+    changes: "data",
     needs: { roles: ["admin"] },
     async run(ctx) {
       const before = await lookupsOf(ctx);
@@ -307,6 +313,7 @@ export const deleteTaskChecks: Check[] = [
     title: "MUST delete every lookup of the tenant when the task has no parameters, and only there",
     requirements: ["TASK-02", "TASK-05"],
     safety: "destructive",
+    changes: "data",
     needs: { roles: ["admin"] },
     async run(ctx) {
       const before = await lookupsOf(ctx);

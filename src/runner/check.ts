@@ -160,6 +160,10 @@ export interface Check {
   /** Requirement-catalogue ids this check proves. */
   requirements: string[];
   safety: Safety;
+  /** What a write or destructive check changes: "data" (lookups, delete tasks) or "configuration"
+   *  (customers, clients). Unset: configuration, the cautious reading (the scheduler of a live run then
+   *  keeps the check apart from the token checks, which change the quota customer's configuration). */
+  changes?: "data" | "configuration";
   needs: { roles: CredentialRole[]; otherTenant?: boolean; rdbmsTenant?: boolean; drivableClock?: boolean };
   run(ctx: CheckContext): Promise<void>;
 }

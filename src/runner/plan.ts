@@ -147,9 +147,10 @@ export function selected(plan: Plan): PlanEntry[] {
  * the read checks that do not use the quota client run one after another in a second lane beside them.
  * Reads change nothing and the quota lane changes only the quota client and the quota configuration of
  * its customer, which no read check looks at through a token of its own (the read lane's tokens are
- * fetched before the lanes start, so a validity the quota lane shortens never reaches them). Everything
- * else (writes, configuration changes, destructive checks, the schema suite that reads everyone's
- * traffic) runs afterwards alone, in plan order. Indexes are into `entries`; skipped entries go `after`.
+ * fetched before the lanes start, so a validity the quota lane shortens never reaches them). After its
+ * reads the second lane runs the checks that change data only (Check.changes "data": delete tasks), in
+ * plan order. Everything else (configuration changes, the schema suite that reads everyone's traffic)
+ * runs afterwards alone, in plan order. Indexes are into `entries`; skipped entries go `after`.
  */
 export interface Schedule {
   /** Lanes that run side by side, each in order. */
@@ -172,8 +173,18 @@ export function schedule(entries: readonly PlanEntry[], options: { concurrent: b
     (i) =>
       running(i) && check(i).suite !== "schema" && check(i).safety === "read" && !waitsOnTokens(check(i)),
   );
+  // Once the reads are done, the checks that change data only (delete tasks) follow in the same lane:
+  // the token checks change configuration, and use the data only as something to send a token with.
+  const dataLane = all.filter(
+    (i) =>
+      running(i) &&
+      check(i).suite !== "schema" &&
+      check(i).safety !== "read" &&
+      check(i).changes === "data" &&
+      !waitsOnTokens(check(i)),
+  );
   // Overlapping pays only when both lanes have work.
-  if (tokenLane.length === 0 || readLane.length === 0) return { lanes: [], after: all };
-  const laned = new Set([...tokenLane, ...readLane]);
-  return { lanes: [tokenLane, readLane], after: all.filter((i) => !laned.has(i)) };
+  if (tokenLane.length === 0 || readLane.length + dataLane.length === 0) return { lanes: [], after: all };
+  const laned = new Set([...tokenLane, ...readLane, ...dataLane]);
+  return { lanes: [tokenLane, [...readLane, ...dataLane]], after: all.filter((i) => !laned.has(i)) };
 }

@@ -14,7 +14,12 @@ const checks: Check[] = [
   check("lookup-scan/order", noop, { needs: { roles: ["viewer"] } }),
   check("config/update", noop, { safety: "write", needs: { roles: ["viewer"] } }),
   check("auth/quota-read", noop, { needs: { roles: ["quota"] } }),
-  check("delete-task/by-type", noop, { safety: "destructive", needs: { roles: ["viewer"] } }),
+  check("delete-task/by-type", noop, {
+    safety: "destructive",
+    changes: "data",
+    needs: { roles: ["viewer"] },
+  }),
+  check("config/reset", noop, { safety: "destructive", needs: { roles: ["viewer"] } }),
   check("schema/responses", noop),
 ];
 const target = fakeTarget({
@@ -26,14 +31,14 @@ const ids = (entries: ReturnType<typeof planRun>["entries"], indexes: number[]) 
   indexes.map((i) => entries[i]?.check.id);
 
 describe("schedule", () => {
-  it("puts token-waiting checks in one lane, reads without the quota client in another, the rest after", () => {
+  it("puts token-waiting checks in one lane, reads without the quota client then data changes in another, the rest after", () => {
     const { entries } = planRun(checks, { target });
     const { lanes, after } = schedule(entries, { concurrent: true });
     expect(lanes.map((lane) => ids(entries, lane))).toEqual([
       ["token-quota/exhaust", "auth/expired", "auth/quota-read"],
-      ["service/health", "lookup-scan/order"],
+      ["service/health", "lookup-scan/order", "delete-task/by-type"],
     ]);
-    expect(ids(entries, after)).toEqual(["config/update", "delete-task/by-type", "schema/responses"]);
+    expect(ids(entries, after)).toEqual(["config/update", "config/reset", "schema/responses"]);
   });
 
   it("runs one check at a time where the clock can be driven, or when a lane would be empty", () => {
