@@ -15,6 +15,7 @@ const commands: Record<string, () => Promise<{ command: Command }>> = {
   pact: () => import("./commands/pact.ts"),
   restore: () => import("./commands/restore.ts"),
   contract: () => import("./commands/contract.ts"),
+  report: () => import("./commands/report.ts"),
 };
 
 const summaries: Record<string, string> = {
@@ -24,6 +25,7 @@ const summaries: Record<string, string> = {
   events: "check event messages (files, stdin, a broker) or publish generated streams",
   pact: "verify pacts against a target; check pact files against the contract",
   restore: "put back the configuration changes a killed run left (from its journal)",
+  report: "compare two reports (diff) or verify a report folder's manifest and signature (verify)",
 };
 
 function usage(): string {

@@ -1,0 +1,90 @@
+// lckit report: work on written reports. `diff OLD NEW` says what changed between two runs; `verify DIR`
+// checks a report folder's manifest, signature and consistency. Parsing and printing only.
+import { existsSync, readFileSync, statSync } from "node:fs";
+import { join, resolve } from "node:path";
+import { type ParseArgsConfig, parseArgs } from "node:util";
+import { diffReports, hasRegressions, renderDiffJson, renderDiffMarkdown } from "../../report/diff.ts";
+import type { RunResult } from "../../report/model.ts";
+import { type CliIo, UsageError } from "../io.ts";
+import type { Command } from "../main.ts";
+
+const HELP = `Usage: lckit report <subcommand> [options]
+
+Subcommands:
+  diff OLD NEW          what regressed, was fixed, changed level or evidence between two runs; OLD and
+                        NEW are report.json files or report folders. --format markdown (default) or json.
+                        Exit 1 when a check regressed (passed or was absent before, fails or breaks now).
+  verify DIR            check a report folder: every file's sha256 against manifest.json, the manifest's
+                        signature (Ed25519; --public-key FILE to require a key you trust, else the
+                        embedded one), that report.json and junit.xml agree, and for a certificate that
+                        every MUST check of the kit ran. Exit 0 verified, 1 not verified, 2 usage.
+
+Exit codes: 0 fine, 1 regression / verification failed, 2 usage error.
+`;
+
+export const command: Command = {
+  summary: "compare two reports (diff) or verify a report folder (verify)",
+  async run(argv, io) {
+    const [sub, ...rest] = argv;
+    if (sub === undefined || sub === "--help" || sub === "-h") {
+      io.out(HELP);
+      return sub === undefined ? 2 : 0;
+    }
+    if (sub === "diff") return diffCommand(rest, io);
+    throw new UsageError(`unknown subcommand "${sub}"; expected diff (see lckit report --help)`);
+  },
+};
+
+function diffCommand(argv: string[], io: CliIo): number {
+  const { values, positionals } = parseOrUsage(argv, {
+    format: { type: "string" },
+    help: { type: "boolean", short: "h" },
+  });
+  if (values.help) {
+    io.out(HELP);
+    return 0;
+  }
+  if (positionals.length !== 2)
+    throw new UsageError(
+      `diff expects two reports, OLD and NEW (report.json files or report folders); got ${positionals.length}`,
+    );
+  const format = (values.format as string | undefined) ?? "markdown";
+  if (format !== "markdown" && format !== "json")
+    throw new UsageError(`--format expects markdown or json, got "${format}"`);
+  const before = readReport(io, positionals[0] as string);
+  const after = readReport(io, positionals[1] as string);
+  const diff = diffReports(before, after);
+  io.out(format === "json" ? renderDiffJson(diff) : renderDiffMarkdown(diff));
+  return hasRegressions(diff) ? 1 : 0;
+}
+
+export function parseOrUsage(
+  argv: string[],
+  options: NonNullable<ParseArgsConfig["options"]>,
+): { values: Record<string, string | boolean | (string | boolean)[] | undefined>; positionals: string[] } {
+  try {
+    return parseArgs({ args: argv, options, strict: true, allowPositionals: true });
+  } catch (error) {
+    throw new UsageError(
+      `${error instanceof Error ? error.message : String(error)}; see lckit report --help`,
+    );
+  }
+}
+
+/** A report.json file, or a folder holding one: a usage error names what is wrong with it. */
+export function readReport(io: CliIo, given: string): RunResult {
+  let file = resolve(io.cwd, given);
+  if (existsSync(file) && statSync(file).isDirectory()) file = join(file, "report.json");
+  if (!existsSync(file))
+    throw new UsageError(`${given}: no such report (expected a report.json file or a folder holding one)`);
+  let data: unknown;
+  try {
+    data = JSON.parse(readFileSync(file, "utf8"));
+  } catch (error) {
+    throw new UsageError(`${given}: not JSON (${error instanceof Error ? error.message : String(error)})`);
+  }
+  const r = data as Partial<RunResult>;
+  if (typeof r !== "object" || r === null || !Array.isArray(r.checks) || typeof r.verdict !== "string")
+    throw new UsageError(`${given}: not an lckit report.json (expected "checks" and "verdict")`);
+  return r as RunResult;
+}
