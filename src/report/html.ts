@@ -4,6 +4,7 @@
 import type { Exchange } from "../runner/check.ts";
 import { escapeHtml as h } from "./escape.ts";
 import type { CheckResult, RequirementCoverage, RunResult } from "./model.ts";
+import { isWaived } from "./verdict.ts";
 
 export function renderHtml(result: RunResult): string {
   const suites = [...new Set(result.checks.map((c) => c.suite))].sort();
@@ -84,6 +85,28 @@ function facts(result: RunResult): string {
         : `${result.spec.interfaceDocument} (${result.spec.interfaceDocumentFile ?? "your copy"})`,
     ],
     ["Command", result.command],
+    ...(result.baseline
+      ? ([
+          [
+            "Baseline (known failures)",
+            `${result.baseline.file} sha256 ${result.baseline.sha256}: ${result.baseline.waived.length} failures waived, ` +
+              `${result.baseline.expired.length} waivers expired (failing again), ${result.baseline.unused.length} unused`,
+          ],
+        ] as [string, string][])
+      : []),
+    ...(result.certification
+      ? ([
+          [
+            "Certification",
+            `${result.certification.certified ? "granted" : "REFUSED"}: ${result.certification.reason}`,
+          ],
+          ["Target /version", JSON.stringify(result.certification.targetVersion)],
+          ["Profile", JSON.stringify(result.certification.profile)],
+          ...result.certification.missing.map(
+            (m) => [`Not run: ${m.id}`, `${m.reason}; to run it: ${m.fix}`] as [string, string],
+          ),
+        ] as [string, string][])
+      : []),
   ];
   return `<dl class="facts">${rows.map(([k, v]) => `<dt>${h(k)}</dt><dd>${h(v)}</dd>`).join("")}</dl>`;
 }
@@ -114,11 +137,23 @@ function failures(result: RunResult): string {
       `<h3>${h(suite)} (${checks.length})</h3><ul>${checks
         .map(
           (c) =>
-            `<li class="finding"><span class="badge ${warning(c) ? "warning" : c.status}">${warning(c) ? "warning" : c.status}</span> <a href="#${rowId(c)}"><code>${h(c.id)}</code></a> ${c.level}: ${h(c.message ?? "")}</li>`,
+            `<li class="finding"><span class="badge ${findingKind(c)}">${findingKind(c)}</span> <a href="#${rowId(c)}"><code>${h(c.id)}</code></a> ${c.level}: ${h(c.message ?? "")}${waiverText(c)}</li>`,
         )
         .join("")}</ul>`,
   );
   return `<section id="failures"><h2>Failures (${found.length})</h2>${groups.join("\n")}</section>`;
+}
+
+/** A failure under an unexpired waiver is a known failure ("waived"); an expired one fails again. */
+function findingKind(c: CheckResult): string {
+  if (isWaived(c)) return "waived";
+  return warning(c) ? "warning" : c.status;
+}
+
+function waiverText(c: CheckResult): string {
+  const w = c.waiver;
+  if (w === undefined) return "";
+  return ` <em>(${w.expired ? "waiver EXPIRED" : "waived"} until ${h(w.expires)} by ${h(w.who)}: ${h(w.reason)})</em>`;
 }
 
 /** A failed SHOULD/MAY check does not fail the run: it is listed as a warning. */
@@ -149,7 +184,7 @@ function checkRow(result: RunResult, c: CheckResult): string {
 function details(result: RunResult, c: CheckResult): string {
   if (c.status === "passed") return "";
   if (c.status === "skipped") return `<p>${h(c.reason ?? "")}</p>`;
-  const parts = [`<p class="message">${h(c.message ?? "")}</p>`];
+  const parts = [`<p class="message">${h(c.message ?? "")}${waiverText(c)}</p>`];
   if (c.details?.expected !== undefined) parts.push(`<p><b>expected</b> ${h(c.details.expected)}</p>`);
   if (c.details?.actual !== undefined) parts.push(`<p><b>actual</b> <code>${h(c.details.actual)}</code></p>`);
   if (c.counterexample)
@@ -224,12 +259,12 @@ const style = `
 body{font:14px/1.45 system-ui,sans-serif;margin:0;color:#1b1f24;background:#fff}
 main{padding:0 1.5rem 2rem}
 .verdict{padding:1rem 1.5rem;color:#fff}.verdict h1{margin:0;font-size:1.8rem}.verdict p{margin:.3rem 0 0}
-.conformant{background:#1a7f37}.passed-subset{background:#0969da}.not-conformant{background:#cf222e}.incomplete{background:#9a6700}.broken{background:#6e40c9}.interrupted{background:#57606a}
+.certified{background:#116329}.conformant{background:#1a7f37}.passed-subset{background:#0969da}.not-conformant{background:#cf222e}.incomplete{background:#9a6700}.broken{background:#6e40c9}.interrupted{background:#57606a}
 .facts{display:grid;grid-template-columns:max-content 1fr;gap:.2rem 1rem}.facts dt{font-weight:600}.facts dd{margin:0;word-break:break-all}
 table{border-collapse:collapse;margin:1rem 0;width:100%}th,td{border:1px solid #d0d7de;padding:.3rem .5rem;text-align:left;vertical-align:top}
 table.counts{width:auto}table.counts td{text-align:right}.total{font-weight:700}
 .badge{display:inline-block;padding:0 .4rem;border-radius:.6rem;color:#fff;font-size:.85em}
-.badge.warning{background:#9a6700}.badge.passed{background:#1a7f37}.badge.failed{background:#cf222e}.badge.skipped{background:#6e7781}.badge.broken{background:#6e40c9}
+.badge.waived{background:#57606a}.badge.warning{background:#9a6700}.badge.passed{background:#1a7f37}.badge.failed{background:#cf222e}.badge.skipped{background:#6e7781}.badge.broken{background:#6e40c9}
 tr.failed{background:#fff5f5}tr.broken{background:#f8f4ff}
 pre{white-space:pre-wrap;word-break:break-all;background:#f6f8fa;padding:.5rem;margin:.3rem 0;max-height:24rem;overflow:auto}
 .exchange{border-left:3px solid #d0d7de;padding-left:.5rem;margin:.5rem 0}

@@ -5,6 +5,7 @@
 // red; the warning and report.html still name it.
 import { escapeXml } from "./escape.ts";
 import type { CheckResult, RunResult } from "./model.ts";
+import { isWaived } from "./verdict.ts";
 
 export function renderJunit(result: RunResult): string {
   const suites = new Map<string, CheckResult[]>();
@@ -54,6 +55,20 @@ function properties(result: RunResult): string {
       String(result.checks.filter((c) => c.status === "failed" && c.level !== "MUST").length),
     ],
     ...(result.interruption ? ([["interrupted", result.interruption.message]] as [string, string][]) : []),
+    ...(result.baseline
+      ? ([
+          ["baseline", `${result.baseline.file} sha256:${result.baseline.sha256}`],
+          ["waived", result.baseline.waived.join(",")],
+          ["waiversExpired", result.baseline.expired.join(",")],
+        ] as [string, string][])
+      : []),
+    ...(result.certification
+      ? ([
+          ["certified", String(result.certification.certified)],
+          ["certification", result.certification.reason],
+          ["targetVersion", JSON.stringify(result.certification.targetVersion)],
+        ] as [string, string][])
+      : []),
   ];
   const items = props.map(([n, v]) => `      <property name="${escapeXml(n)}" value="${escapeXml(v)}"/>`);
   return ["    <properties>", ...items, "    </properties>"].join("\n");
@@ -71,7 +86,7 @@ function testcase(check: CheckResult): string[] {
       if (!isFailure(check))
         return [
           open,
-          `      <system-out>${escapeXml(`WARNING: ${check.level} check failed (does not fail the run)\n${failureText(check, about)}`)}</system-out>`,
+          `      <system-out>${escapeXml(`${isWaived(check) ? `WAIVED: ${check.level} check failed, a known failure of the baseline (${check.waiver?.reason}; ${check.waiver?.who}; until ${check.waiver?.expires})` : `WARNING: ${check.level} check failed (does not fail the run)`}\n${failureText(check, about)}`)}</system-out>`,
           "    </testcase>",
         ];
       return [
@@ -90,9 +105,10 @@ function testcase(check: CheckResult): string[] {
   }
 }
 
-/** Only a failed MUST check is a <failure>: SHOULD and MAY failures are warnings. */
-function isFailure(check: CheckResult): boolean {
-  return check.status === "failed" && check.level === "MUST";
+/** Only a failed MUST check is a <failure>: SHOULD and MAY failures are warnings, and so are failures
+ *  the baseline waives (only new failures fail the job; report.json keeps the status "failed"). */
+export function isFailure(check: CheckResult): boolean {
+  return check.status === "failed" && check.level === "MUST" && !isWaived(check);
 }
 
 function failureText(check: CheckResult, about: string): string {

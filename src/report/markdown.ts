@@ -4,6 +4,7 @@ import { markdownCode as code, escapeMarkdown as md } from "./escape.ts";
 import type { CheckResult, CheckStatus, RunResult } from "./model.ts";
 
 const verdictMark: Record<RunResult["verdict"], string> = {
+  CERTIFIED: "🏅",
   CONFORMANT: "✅",
   "PASSED (subset)": "☑️",
   "NOT CONFORMANT": "❌",
@@ -20,6 +21,25 @@ export function renderMarkdown(result: RunResult): string {
   const out: string[] = [];
   out.push(`## ${verdictMark[result.verdict]} ${result.verdict}: ${md(result.target.name)}`, "");
   out.push(md(result.verdictReason), "");
+  if (result.certification) {
+    const c = result.certification;
+    out.push(
+      `**Certificate ${c.certified ? "granted" : "refused"}**: ${md(c.reason)}. Target ${md(c.target)}, ` +
+        `/version ${code(JSON.stringify(c.targetVersion))}, kit ${md(c.kitVersion)}, catalogue sha256 ` +
+        `${code(c.catalogueSha256)}, contract sha256 ${code(c.contractSha256)}, seed ${c.seed}, ${c.runs} runs, ` +
+        `${code(c.startedAt)} to ${code(c.finishedAt)}.`,
+      "",
+    );
+    for (const m of c.missing)
+      out.push(`- ${code(m.id)} did not run: ${md(m.reason)}. To run it: ${md(m.fix)}`);
+    if (c.missing.length > 0) out.push("");
+  }
+  if (result.baseline)
+    out.push(
+      `Judged under the baseline ${code(result.baseline.file)}: ${result.baseline.waived.length} known failures ` +
+        `waived, ${result.baseline.expired.length} waivers expired (failing again), ${result.baseline.unused.length} unused.`,
+      "",
+    );
   if (result.interruption)
     out.push(
       `**The run ended early** (${md(result.interruption.cause)} at ${code(result.interruption.at)}): ` +
@@ -67,7 +87,7 @@ export function renderMarkdown(result: RunResult): string {
     out.push("| Check | Level | Requirements | What went wrong | Replay |", "|---|---|---|---|---|");
     for (const c of failed.slice(0, MAX_ROWS)) {
       out.push(
-        `| ${code(c.id)} | ${c.level} | ${md(c.requirements.join(", "))} | ${md(clip(c.message ?? "", 300))} | ${code(replay(result, c))} |`,
+        `| ${code(c.id)} | ${c.level} | ${md(c.requirements.join(", "))} | ${waiverNote(c)}${md(clip(c.message ?? "", 300))} | ${code(replay(result, c))} |`,
       );
     }
     if (failed.length > MAX_ROWS) out.push("", `... and ${failed.length - MAX_ROWS} more: see report.html.`);
@@ -122,6 +142,13 @@ export function renderMarkdown(result: RunResult): string {
     "",
   );
   return out.join("\n");
+}
+
+/** A failure under a waiver says so first: WAIVED (known failure) or WAIVER EXPIRED (failing again). */
+function waiverNote(c: CheckResult): string {
+  const w = c.waiver;
+  if (w === undefined) return "";
+  return `**${w.expired ? "WAIVER EXPIRED" : "WAIVED"}** (until ${md(w.expires)}, ${md(w.who)}: ${md(clip(w.reason, 120))}) `;
 }
 
 function replay(result: RunResult, c: CheckResult): string {

@@ -13,6 +13,7 @@ export type SkipCause = "safety" | "needs" | "check" | "interrupted" | "unrespon
 /** PASSED (subset): every selected check that ran passed, but --suite/--check/--level left checks out,
  *  so the run makes no conformance claim. INTERRUPTED: a signal or the run's deadline ended the run early; the report holds what finished. */
 export type Verdict =
+  | "CERTIFIED"
   | "CONFORMANT"
   | "PASSED (subset)"
   | "NOT CONFORMANT"
@@ -56,6 +57,18 @@ export interface CheckResult {
   /** Milliseconds the check spent waiting on the target's clock (token validity, Retry-After, a task),
    *  summed over its waits; absent when it waited for nothing. */
   waitMs?: number;
+  /** A waiver of the run's baseline (--baseline) names this check. A failed check with an unexpired
+   *  waiver is a known failure: it does not fail the job, but it is never conformant. An expired waiver
+   *  is shown (expired: true) and the failure counts again. */
+  waiver?: Waiver & { expired: boolean };
+}
+
+/** One known failure accepted for a while: which check, why, who accepted it, until when (YYYY-MM-DD). */
+export interface Waiver {
+  check: string;
+  reason: string;
+  who: string;
+  expires: string;
 }
 
 export type CoverageStatus = "proven" | "failing" | "broken" | "not-run" | "untested" | "elsewhere";
@@ -131,4 +144,37 @@ export interface RunResult {
   /** Configuration changes the checks made (journalled before each was sent): what is still changed
    *  (empty when everything was put back) and the journal `lckit restore` undoes it from. */
   configuration?: { journal: string | null; changes: number; leftChanged: string[] };
+  /** The baseline of known failures the run was judged under (--baseline): its file name and sha256,
+   *  the failed checks it waived, the failures whose waiver expired, and waivers that matched no failure. */
+  baseline?: {
+    file: string;
+    sha256: string;
+    waivers: number;
+    waived: string[];
+    expired: string[];
+    unused: string[];
+  };
+  /** A certified run (--certify): what was certified, and whether the certificate was granted. */
+  certification?: Certification;
+}
+
+/** The record of a certified run: everything a third party needs to know what the verdict is about. */
+export interface Certification {
+  /** True when the verdict is CERTIFIED: every MUST check of the kit ran and passed, none waived. */
+  certified: boolean;
+  /** Why the certificate was granted or refused. */
+  reason: string;
+  kitVersion: string;
+  catalogueSha256: string;
+  contractSha256: string;
+  target: string;
+  /** What GET {rdm_url}/version answered (status and body, capped), or the error. */
+  targetVersion: { status?: number; body?: string; error?: string };
+  profile: Record<string, unknown>;
+  seed: number;
+  runs: number;
+  startedAt: string;
+  finishedAt: string;
+  /** MUST checks of the kit that did not run, each with why and the key or flag that makes it run. */
+  missing: { id: string; reason: string; fix: string }[];
 }

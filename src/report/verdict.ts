@@ -105,14 +105,23 @@ export const FAIL_ON_VALUES: readonly FailOn[] = ["must", "incomplete", "should"
 export function exitCodeOf(
   verdict: Verdict,
   failOn: readonly FailOn[] = ["must"],
-  checks: readonly Pick<CheckResult, "level" | "status">[] = [],
+  checks: readonly Pick<CheckResult, "level" | "status" | "waiver">[] = [],
 ): number {
   if (verdict === "INTERRUPTED") return INTERRUPTED_EXIT_CODE;
   if (verdict === "BROKEN") return 3;
-  if (verdict === "NOT CONFORMANT") return 1;
+  // Under a baseline only new failures fail the job: a NOT CONFORMANT run whose MUST failures are all
+  // waived (unexpired) exits like a passing one. The verdict itself stays NOT CONFORMANT.
+  const fresh = checks.filter((c) => c.status === "failed" && !isWaived(c));
+  if (verdict === "NOT CONFORMANT" && (checks.length === 0 || fresh.some((c) => c.level === "MUST")))
+    return 1;
   if (verdict === "INCOMPLETE" && failOn.includes("incomplete")) return 1;
-  if (failOn.includes("should") && checks.some((c) => c.level !== "MUST" && c.status === "failed")) return 1;
+  if (failOn.includes("should") && fresh.some((c) => c.level !== "MUST")) return 1;
   return 0;
+}
+
+/** A failed check under an unexpired waiver of the baseline: a known failure. */
+export function isWaived(check: Pick<CheckResult, "status" | "waiver">): boolean {
+  return check.status === "failed" && check.waiver !== undefined && !check.waiver.expired;
 }
 
 function plural(n: number, noun: string): string {

@@ -1,10 +1,15 @@
 // lckit report: work on written reports. `diff OLD NEW` says what changed between two runs; `verify DIR`
 // checks a report folder's manifest, signature and consistency. Parsing and printing only.
+
+import { createPublicKey } from "node:crypto";
 import { existsSync, readFileSync, statSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { type ParseArgsConfig, parseArgs } from "node:util";
 import { diffReports, hasRegressions, renderDiffJson, renderDiffMarkdown } from "../../report/diff.ts";
+import { verifyFolder } from "../../report/manifest.ts";
 import type { RunResult } from "../../report/model.ts";
+import type { Check } from "../../runner/check.ts";
+import { kitInfo, specHashes } from "../../runner/kit-info.ts";
 import { type CliIo, UsageError } from "../io.ts";
 import type { Command } from "../main.ts";
 
@@ -31,7 +36,8 @@ export const command: Command = {
       return sub === undefined ? 2 : 0;
     }
     if (sub === "diff") return diffCommand(rest, io);
-    throw new UsageError(`unknown subcommand "${sub}"; expected diff (see lckit report --help)`);
+    if (sub === "verify") return verifyCommand(rest, io);
+    throw new UsageError(`unknown subcommand "${sub}"; expected diff or verify (see lckit report --help)`);
   },
 };
 
@@ -56,6 +62,66 @@ function diffCommand(argv: string[], io: CliIo): number {
   const diff = diffReports(before, after);
   io.out(format === "json" ? renderDiffJson(diff) : renderDiffMarkdown(diff));
   return hasRegressions(diff) ? 1 : 0;
+}
+
+async function verifyCommand(argv: string[], io: CliIo): Promise<number> {
+  const { values, positionals } = parseOrUsage(argv, {
+    "public-key": { type: "string" },
+    format: { type: "string" },
+    help: { type: "boolean", short: "h" },
+  });
+  if (values.help) {
+    io.out(HELP);
+    return 0;
+  }
+  if (positionals.length !== 1)
+    throw new UsageError(`verify expects one report folder (reports/<run id>); got ${positionals.length}`);
+  const format = (values.format as string | undefined) ?? "text";
+  if (format !== "text" && format !== "json")
+    throw new UsageError(`--format expects text or json, got "${format}"`);
+  const folder = resolve(io.cwd, positionals[0] as string);
+  if (!existsSync(folder) || !statSync(folder).isDirectory())
+    throw new UsageError(`${positionals[0]}: not a folder; give the report folder (reports/<run id>)`);
+  let publicKey: string | undefined;
+  if (values["public-key"] !== undefined) {
+    const keyFile = resolve(io.cwd, values["public-key"] as string);
+    try {
+      publicKey = readFileSync(keyFile, "utf8");
+      createPublicKey(publicKey);
+    } catch (error) {
+      throw new UsageError(
+        `--public-key ${values["public-key"]}: not a readable PEM public key (${error instanceof Error ? error.message : String(error)}); ` +
+          "export one with: openssl pkey -in lckit-sign.pem -pubout -out lckit-sign.pub.pem",
+      );
+    }
+  }
+  const result = verifyFolder(folder, {
+    ...(publicKey === undefined ? {} : { publicKey }),
+    kit: await kitMustChecks(io),
+  });
+  if (format === "json") io.out(`${JSON.stringify(result, null, 2)}\n`);
+  else {
+    for (const line of result.checked) io.out(`ok   ${line}\n`);
+    for (const line of result.problems) io.out(`FAIL ${line}\n`);
+    if (result.ok && !result.signed)
+      io.out(
+        "note: the manifest is not signed; its hashes prove nothing against someone who rewrites it too\n",
+      );
+    io.out(`${result.ok ? "verified" : "NOT VERIFIED"}: ${positionals[0]}\n`);
+  }
+  return result.ok ? 0 : 1;
+}
+
+/** The MUST checks of this kit version (suites/index.ts, or LCKIT_CHECKS_MODULE like lckit run). */
+async function kitMustChecks(io: CliIo) {
+  const custom = io.env.LCKIT_CHECKS_MODULE;
+  const specifier = custom ? new URL(`file://${resolve(io.cwd, custom)}`).href : "../../../suites/index.ts";
+  const { allChecks } = (await import(specifier)) as { allChecks: Check[] };
+  return {
+    version: kitInfo().version,
+    mustIds: allChecks.filter((c) => c.level === "MUST").map((c) => c.id),
+    catalogueSha256: specHashes().catalogue.sha256,
+  };
 }
 
 export function parseOrUsage(

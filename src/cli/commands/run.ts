@@ -1,12 +1,24 @@
 // lckit run: certify a target (default: the embedded reference) and write a report. Thin: parsing and
 // printing only; planning, running and rendering live in src/runner and src/report.
-import { randomInt } from "node:crypto";
-import { accessSync, constants, existsSync, mkdirSync, realpathSync, rmSync, writeFileSync } from "node:fs";
-import { dirname, isAbsolute, join, relative, resolve } from "node:path";
+import { type KeyObject, randomInt } from "node:crypto";
+import {
+  accessSync,
+  constants,
+  existsSync,
+  mkdirSync,
+  readFileSync,
+  realpathSync,
+  rmSync,
+  writeFileSync,
+} from "node:fs";
+import { basename, dirname, isAbsolute, join, relative, resolve } from "node:path";
 import { parseArgs } from "node:util";
+import { askVersion, certify } from "../../report/certification.ts";
 import { terminalSafe } from "../../report/escape.ts";
+import { loadSignKey, SignKeyError, writeManifest } from "../../report/manifest.ts";
 import type { RunResult } from "../../report/model.ts";
 import { exitCodeOf, FAIL_ON_VALUES, type FailOn, INTERRUPTED_EXIT_CODE } from "../../report/verdict.ts";
+import { applyBaseline, BaselineError, baselineFromRun, parseBaseline } from "../../report/waivers.ts";
 import { writeReport } from "../../report/write.ts";
 import type { Check, Clock, Level, Safety } from "../../runner/check.ts";
 import { JOURNAL_FILE } from "../../runner/config-journal.ts";
@@ -70,7 +82,20 @@ Options:
                         your copy of the interface document: its sha256 goes into the report beside the
                         requirement catalogue's and the contract's ("interfaceDocument" in the target file)
   --format F            text (default) or json (the run result on stdout)
+  --certify             certified run: refuses --suite/--check/--level/--path; the verdict is CERTIFIED
+                        only when every MUST check of the kit ran and passed (none waived); a MUST check
+                        that did not run is listed with the key or flag that makes it run. Records the
+                        target's /version answer, profile, kit, catalogue and contract sha256
+  --baseline FILE       known failures (check, reason, who, expires YYYY-MM-DD): failures it waives are
+                        shown as waived and do not fail the job; new failures and expired waivers do. A
+                        waived MUST failure stays NOT CONFORMANT (exit 0) and never certifies
+  --baseline-update FILE
+                        write a baseline from this run's failures (keeping reasons of FILE's waivers)
+  --sign-key FILE       sign the report folder's manifest.json with this Ed25519 private key (PEM);
+                        check with: lckit report verify <report folder> --public-key PUB.pem
   --help                this text
+
+Every report folder gets a manifest.json with the sha256 of each file (see docs/certification.md).
 
 Ctrl-C or SIGTERM (or the deadline) stops the run: the running check ends, every configuration change
 the checks made is put back, and the report of what finished is written with the verdict INTERRUPTED.
@@ -106,6 +131,10 @@ interface RunArgs {
   unresponsiveAfter?: number;
   failOn: FailOn[];
   interfaceDocument?: string;
+  certify: boolean;
+  baseline?: string;
+  baselineUpdate?: string;
+  signKey?: string;
 }
 
 export const command: Command = {
@@ -180,7 +209,24 @@ export function parseRunArgs(argv: string[]): RunArgs | "help" {
       throw new UsageError(
         `--fail-on expects a comma-separated list of ${FAIL_ON_VALUES.join(", ")}; got "${f}"`,
       );
+  const certify = v.certify ?? false;
+  if (certify) {
+    const chosen = [
+      ...(v.suite ?? []).map((s) => `--suite ${s}`),
+      ...(v.check ?? []).map((c) => `--check ${c}`),
+      ...(v.level === undefined || level === "MAY" ? [] : [`--level ${v.level}`]),
+      ...(v.path === undefined ? [] : [`--path ${v.path}`]),
+    ];
+    if (chosen.length > 0)
+      throw new UsageError(
+        `--certify runs every check of the kit; it refuses a selection (got ${chosen.join(", ")}). Drop the selection, or drop --certify for a subset run`,
+      );
+  }
   return {
+    certify,
+    ...(v.baseline === undefined ? {} : { baseline: v.baseline }),
+    ...(v["baseline-update"] === undefined ? {} : { baselineUpdate: v["baseline-update"] }),
+    ...(v["sign-key"] === undefined ? {} : { signKey: v["sign-key"] }),
     ...(v.target === undefined ? {} : { target: v.target }),
     failOn: [...new Set<FailOn>(["must", ...(failOn as FailOn[])])],
     ...(v["interface-document"] === undefined ? {} : { interfaceDocument: v["interface-document"] }),
@@ -226,6 +272,10 @@ function parse(argv: string[]) {
       "unresponsive-after": { type: "string" },
       "fail-on": { type: "string", multiple: true },
       "interface-document": { type: "string" },
+      certify: { type: "boolean" },
+      baseline: { type: "string" },
+      "baseline-update": { type: "string" },
+      "sign-key": { type: "string" },
       help: { type: "boolean", short: "h" },
     },
   });
@@ -273,6 +323,10 @@ async function runCommand(args: RunArgs, io: CliIo): Promise<number> {
     }
   }
 
+  // Baseline and signing key are read before anything is sent: a bad file is a usage error, not a lost run.
+  const extras = prepareCertification(args, io);
+  const targetVersion = extras.certify ? await askVersion(prepared.fetch, plan.target) : undefined;
+
   const seed = args.seed ?? randomInt(0, 2 ** 31 - 1);
   const running = plan.entries.filter((e) => e.action === "run").length;
   const skipped = plan.entries.filter((e) => e.action === "skip" && e.skipKind !== "selection").length;
@@ -318,7 +372,34 @@ async function runCommand(args: RunArgs, io: CliIo): Promise<number> {
     progress.done();
   }
 
+  if (extras.baseline !== undefined && args.baseline !== undefined)
+    result = applyBaseline(result, extras.baseline, basename(args.baseline), new Date());
+  if (extras.certify)
+    result = certify(
+      result,
+      plan.entries.filter((e) => e.check.level === "MUST").map((e) => e.check.id),
+      targetVersion ?? {},
+      { ...plan.target.profile },
+    );
   const written = writeReport(result, reportRoot);
+  writeManifest(written.dir, result.runId, extras.signKey);
+  if (args.baselineUpdate !== undefined) {
+    const file = resolve(io.cwd, args.baselineUpdate);
+    writeFileSync(
+      file,
+      baselineFromRun(result, extras.previousBaseline, io.env.USER ?? "unknown", new Date()),
+    );
+    io.err(
+      `baseline: ${result.checks.filter((c) => c.status === "failed").length} known failures written to ${displayPath(io.cwd, file)}\n`,
+    );
+  }
+  if (result.certification !== undefined && !result.certification.certified)
+    io.err(
+      `lckit run: no certificate: ${result.certification.reason}\n${result.certification.missing
+        .slice(0, 20)
+        .map((m) => `  ${m.id}: ${m.fix}\n`)
+        .join("")}`,
+    );
   if (args.format === "json") io.out(`${JSON.stringify(result, null, 2)}\n`);
   else io.out(summaryText(result, displayPath(io.cwd, written.dir)));
   if (args.format === "json") io.err(`report: ${displayPath(io.cwd, written.dir)}\n`);
@@ -326,6 +407,38 @@ async function runCommand(args: RunArgs, io: CliIo): Promise<number> {
   if (code === 1 && result.verdict !== "NOT CONFORMANT")
     io.err(`lckit run: exit 1 because of --fail-on ${args.failOn.join(",")} (verdict ${result.verdict})\n`);
   return code;
+}
+
+/** Reads --baseline, --baseline-update's earlier file and --sign-key, and decides certified mode
+ *  (--certify): every problem is a usage error before the run. */
+function prepareCertification(args: RunArgs, io: CliIo) {
+  const certifyMode = args.certify;
+  const readBaseline = (given: string) => {
+    const file = resolve(io.cwd, given);
+    try {
+      return parseBaseline(readFileSync(file, "utf8"), basename(file));
+    } catch (error) {
+      if (error instanceof BaselineError) throw new UsageError(`--baseline ${error.message}`);
+      throw new UsageError(
+        `--baseline ${given}: cannot read it (${(error as NodeJS.ErrnoException).code ?? String(error)}); write one with --baseline-update ${given}`,
+      );
+    }
+  };
+  const baseline = args.baseline === undefined ? undefined : readBaseline(args.baseline);
+  const previousBaseline =
+    args.baselineUpdate !== undefined && existsSync(resolve(io.cwd, args.baselineUpdate))
+      ? readBaseline(args.baselineUpdate)
+      : undefined;
+  let signKey: KeyObject | undefined;
+  if (args.signKey !== undefined) {
+    try {
+      signKey = loadSignKey(resolve(io.cwd, args.signKey));
+    } catch (error) {
+      if (error instanceof SignKeyError) throw new UsageError(`--sign-key ${error.message}`);
+      throw error;
+    }
+  }
+  return { certify: certifyMode, baseline, previousBaseline, signKey };
 }
 
 /** Kernel pseudo-filesystems: writing a report there hangs or spins instead of failing. */

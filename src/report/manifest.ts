@@ -1,0 +1,306 @@
+// The report folder's manifest: the sha256 of every file, optionally signed with Ed25519 (node:crypto,
+// keys in PEM). manifest.json embeds the public key; manifest.sig holds the signature over the exact
+// bytes of manifest.json, so one changed byte anywhere (a report file, the manifest, the signature) is
+// detected, naming the file. Verification also checks that report.json and junit.xml tell the same story
+// and, for a certificate, that every MUST check of the kit ran.
+import {
+  createHash,
+  createPrivateKey,
+  createPublicKey,
+  type KeyObject,
+  sign as signBytes,
+  verify as verifySignature,
+} from "node:crypto";
+import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { join, relative } from "node:path";
+import { isFailure } from "./junit.ts";
+import type { CheckResult, RunResult } from "./model.ts";
+
+export const MANIFEST_FILE = "manifest.json";
+export const SIGNATURE_FILE = "manifest.sig";
+export const manifestVersion = 1;
+
+export interface Manifest {
+  manifestVersion: typeof manifestVersion;
+  runId: string;
+  algorithm: "sha256";
+  files: { path: string; sha256: string; bytes: number }[];
+  /** Present when signed: the Ed25519 public key (SPKI PEM) whose signature is in manifest.sig. */
+  signature?: { algorithm: "Ed25519"; publicKey: string; file: typeof SIGNATURE_FILE };
+}
+
+export class SignKeyError extends Error {
+  override name = "SignKeyError";
+}
+
+/** Reads an Ed25519 private key (PEM); any other key is refused with how to make a right one. */
+export function loadSignKey(file: string): KeyObject {
+  let key: KeyObject;
+  try {
+    key = createPrivateKey(readFileSync(file));
+  } catch (error) {
+    throw new SignKeyError(
+      `${file}: not a readable private key in PEM (${error instanceof Error ? error.message : String(error)}); ` +
+        "make one with: openssl genpkey -algorithm ed25519 -out lckit-sign.pem",
+    );
+  }
+  if (key.asymmetricKeyType !== "ed25519")
+    throw new SignKeyError(
+      `${file}: expected an Ed25519 key, got ${key.asymmetricKeyType ?? "a symmetric key"}; ` +
+        "make one with: openssl genpkey -algorithm ed25519 -out lckit-sign.pem",
+    );
+  return key;
+}
+
+function listFiles(dir: string, root = dir): string[] {
+  return readdirSync(dir, { withFileTypes: true })
+    .flatMap((e) =>
+      e.isDirectory() ? listFiles(join(dir, e.name), root) : [relative(root, join(dir, e.name))],
+    )
+    .map((p) => p.split("\\").join("/"))
+    .sort();
+}
+
+const sha256 = (bytes: Buffer | string) => createHash("sha256").update(bytes).digest("hex");
+
+/** The manifest exactly as written: verification recomputes it and compares bytes. */
+export function serializeManifest(manifest: Manifest): string {
+  return `${JSON.stringify(manifest, null, 2)}\n`;
+}
+
+/** Writes manifest.json (and manifest.sig when a key is given) for every file now in the folder. */
+export function writeManifest(folder: string, runId: string, signKey?: KeyObject): Manifest {
+  const files = listFiles(folder)
+    .filter((p) => p !== MANIFEST_FILE && p !== SIGNATURE_FILE)
+    .map((path) => {
+      const bytes = readFileSync(join(folder, path));
+      return { path, sha256: sha256(bytes), bytes: bytes.length };
+    });
+  const manifest: Manifest = {
+    manifestVersion,
+    runId,
+    algorithm: "sha256",
+    files,
+    ...(signKey === undefined
+      ? {}
+      : {
+          signature: {
+            algorithm: "Ed25519" as const,
+            publicKey: createPublicKey(signKey).export({ type: "spki", format: "pem" }).toString(),
+            file: SIGNATURE_FILE,
+          },
+        }),
+  };
+  const text = serializeManifest(manifest);
+  writeFileSync(join(folder, MANIFEST_FILE), text);
+  if (signKey !== undefined)
+    writeFileSync(
+      join(folder, SIGNATURE_FILE),
+      `${signBytes(null, Buffer.from(text), signKey).toString("base64")}\n`,
+    );
+  return manifest;
+}
+
+export interface Verification {
+  ok: boolean;
+  /** Each problem names the file it is about. */
+  problems: string[];
+  /** What was checked and held. */
+  checked: string[];
+  signed: boolean;
+}
+
+export interface VerifyOptions {
+  /** A public key the verifier trusts (PEM text): the signature must be by it. */
+  publicKey?: string;
+  /** Every MUST check id of the kit version that verifies (for certificates), and that version. */
+  kit?: { version: string; mustIds: readonly string[]; catalogueSha256: string };
+}
+
+export function verifyFolder(folder: string, options: VerifyOptions = {}): Verification {
+  const problems: string[] = [];
+  const checked: string[] = [];
+  const manifestPath = join(folder, MANIFEST_FILE);
+  if (!existsSync(manifestPath) || !statSync(manifestPath).isFile())
+    return {
+      ok: false,
+      problems: [
+        `${MANIFEST_FILE}: missing; only a report written with a manifest (lckit run) can be verified`,
+      ],
+      checked,
+      signed: false,
+    };
+  const manifestText = readFileSync(manifestPath, "utf8");
+  let manifest: Manifest;
+  try {
+    manifest = JSON.parse(manifestText) as Manifest;
+  } catch (error) {
+    return { ok: false, problems: [`${MANIFEST_FILE}: not JSON (${String(error)})`], checked, signed: false };
+  }
+  if (!Array.isArray(manifest.files))
+    return { ok: false, problems: [`${MANIFEST_FILE}: no "files" list`], checked, signed: false };
+  // The manifest is written in one canonical form: any other byte in it is a change.
+  if (serializeManifest(manifest) !== manifestText)
+    problems.push(`${MANIFEST_FILE}: changed (not in the form lckit writes it)`);
+
+  // Signature: over the exact bytes of manifest.json.
+  const signed = manifest.signature !== undefined;
+  if (signed && manifest.signature) {
+    const sigPath = join(folder, SIGNATURE_FILE);
+    let embedded: KeyObject | undefined;
+    try {
+      embedded = createPublicKey(manifest.signature.publicKey);
+    } catch {
+      problems.push(`${MANIFEST_FILE}: the embedded public key is not a PEM public key`);
+    }
+    let trusted = embedded;
+    if (options.publicKey !== undefined) {
+      trusted = createPublicKey(options.publicKey);
+      if (embedded !== undefined && !samePublicKey(trusted, embedded))
+        problems.push(`${MANIFEST_FILE}: signed with another key than the one given by --public-key`);
+    }
+    if (!existsSync(sigPath))
+      problems.push(`${SIGNATURE_FILE}: missing, but ${MANIFEST_FILE} says it is signed`);
+    else if (trusted !== undefined) {
+      const signature = Buffer.from(readFileSync(sigPath, "utf8").trim(), "base64");
+      const canonical = `${signature.toString("base64")}\n`;
+      if (canonical !== readFileSync(sigPath, "utf8"))
+        problems.push(`${SIGNATURE_FILE}: changed (not base64 as written)`);
+      else if (!verifySignature(null, Buffer.from(manifestText), trusted, signature))
+        problems.push(
+          `${SIGNATURE_FILE}: the signature does not match ${MANIFEST_FILE} (one of them was changed)`,
+        );
+      else
+        checked.push(
+          `signature: Ed25519 over ${MANIFEST_FILE}${options.publicKey ? " by the given public key" : " (embedded key)"}`,
+        );
+    }
+  } else if (options.publicKey !== undefined)
+    problems.push(`${MANIFEST_FILE}: not signed, but --public-key asks for a signature`);
+  else if (existsSync(join(folder, SIGNATURE_FILE)))
+    problems.push(`${SIGNATURE_FILE}: present, but ${MANIFEST_FILE} names no signature`);
+
+  // Every file's hash; no file missing, none added.
+  const listed = new Set<string>();
+  for (const f of manifest.files) {
+    listed.add(f.path);
+    const path = join(folder, f.path);
+    if (!existsSync(path)) {
+      problems.push(`${f.path}: missing (listed in ${MANIFEST_FILE})`);
+      continue;
+    }
+    if (sha256(readFileSync(path)) !== f.sha256)
+      problems.push(`${f.path}: sha256 differs from ${MANIFEST_FILE} (changed)`);
+  }
+  for (const path of listFiles(folder))
+    if (path !== MANIFEST_FILE && path !== SIGNATURE_FILE && !listed.has(path))
+      problems.push(`${path}: not in ${MANIFEST_FILE} (added after the run)`);
+  if (problems.length === 0) checked.push(`${manifest.files.length} files: sha256 as in ${MANIFEST_FILE}`);
+
+  // report.json and junit.xml agree.
+  const report = readJson(join(folder, "report.json"), problems);
+  const junitPath = join(folder, "junit.xml");
+  if (report !== undefined && existsSync(junitPath)) {
+    const before = problems.length;
+    agree(report, readFileSync(junitPath, "utf8"), problems);
+    if (problems.length === before)
+      checked.push(`report.json and junit.xml agree on ${report.checks.length} checks`);
+  } else if (!existsSync(junitPath)) problems.push("junit.xml: missing");
+
+  // A certificate: every MUST check of the kit version ran and passed.
+  if (report !== undefined && (report.verdict === "CERTIFIED" || report.certification?.certified)) {
+    const before = problems.length;
+    if (report.verdict !== "CERTIFIED" || report.certification?.certified !== true)
+      problems.push("report.json: verdict and certification disagree about the certificate");
+    const kit = options.kit;
+    if (kit === undefined)
+      problems.push("report.json: a certificate, but no kit to check its MUST checks against");
+    else if (kit.version !== report.kit.version)
+      problems.push(
+        `report.json: certified by kit ${report.kit.version}; verify with that version (this is ${kit.version})`,
+      );
+    else {
+      if (report.spec.catalogue.sha256 !== kit.catalogueSha256)
+        problems.push(
+          "report.json: the requirement catalogue's sha256 is not the one this kit version ships",
+        );
+      const byId = new Map(report.checks.map((c) => [c.id, c]));
+      const notPassed = kit.mustIds.filter((id) => byId.get(id)?.status !== "passed");
+      if (notPassed.length > 0)
+        problems.push(
+          `report.json: a certificate, but ${notPassed.length} MUST checks of kit ${kit.version} did not run and pass (${notPassed.slice(0, 5).join(", ")})`,
+        );
+    }
+    if (problems.length === before)
+      checked.push(
+        `certificate: all ${kit?.mustIds.length} MUST checks of kit ${kit?.version} ran and passed`,
+      );
+  }
+  return { ok: problems.length === 0, problems, checked, signed };
+}
+
+function samePublicKey(a: KeyObject, b: KeyObject): boolean {
+  return a.export({ type: "spki", format: "der" }).equals(b.export({ type: "spki", format: "der" }));
+}
+
+function readJson(path: string, problems: string[]): RunResult | undefined {
+  if (!existsSync(path)) {
+    problems.push("report.json: missing");
+    return undefined;
+  }
+  try {
+    const r = JSON.parse(readFileSync(path, "utf8")) as RunResult;
+    if (!Array.isArray(r.checks)) throw new Error('no "checks" list');
+    return r;
+  } catch (error) {
+    problems.push(`report.json: not a report (${error instanceof Error ? error.message : String(error)})`);
+    return undefined;
+  }
+}
+
+type JunitOutcome = "passed" | "failure" | "error" | "skipped";
+
+/** The outcome junit.xml must show for a check (junit.ts's mapping). */
+function expectedOutcome(c: CheckResult): JunitOutcome {
+  if (c.status === "skipped") return "skipped";
+  if (c.status === "broken") return "error";
+  return isFailure(c) ? "failure" : "passed";
+}
+
+function unescapeXml(text: string): string {
+  return text
+    .replace(/&lt;/g, "<")
+    .replace(/&gt;/g, ">")
+    .replace(/&quot;/g, '"')
+    .replace(/&apos;/g, "'")
+    .replace(/&#(\d+);/g, (_, n: string) => String.fromCodePoint(Number(n)))
+    .replace(/&#x([0-9a-f]+);/gi, (_, n: string) => String.fromCodePoint(Number.parseInt(n, 16)))
+    .replace(/&amp;/g, "&");
+}
+
+/** Every check of report.json is a testcase of junit.xml with the same outcome, and nothing more. */
+function agree(report: RunResult, junit: string, problems: string[]): void {
+  const cases = new Map<string, JunitOutcome>();
+  const testcase = /<testcase\s+name="([^"]*)"[^>]*?(\/>|>([\s\S]*?)<\/testcase>)/g;
+  for (const m of junit.matchAll(testcase)) {
+    const body = m[3] ?? "";
+    const outcome: JunitOutcome = /<failure[\s>]/.test(body)
+      ? "failure"
+      : /<error[\s>]/.test(body)
+        ? "error"
+        : /<skipped[\s/>]/.test(body)
+          ? "skipped"
+          : "passed";
+    const name = unescapeXml(m[1] ?? "");
+    if (cases.has(name)) problems.push(`junit.xml: testcase ${name} appears twice`);
+    cases.set(name, outcome);
+  }
+  for (const c of report.checks) {
+    const got = cases.get(c.id);
+    if (got === undefined) problems.push(`junit.xml: check ${c.id} of report.json is missing`);
+    else if (got !== expectedOutcome(c))
+      problems.push(`junit.xml: check ${c.id} is ${got} there but ${c.status} (${c.level}) in report.json`);
+    cases.delete(c.id);
+  }
+  for (const name of cases.keys()) problems.push(`junit.xml: testcase ${name} is not in report.json`);
+}
