@@ -168,7 +168,7 @@ export function verifyFolder(folder: string, options: VerifyOptions = {}): Verif
         problems.push(`${SIGNATURE_FILE}: changed (not base64 as written)`);
       else if (!verifySignature(null, Buffer.from(manifestText), trusted, signature))
         problems.push(
-          `${SIGNATURE_FILE}: the signature does not match ${MANIFEST_FILE} (one of them was changed)`,
+          `${MANIFEST_FILE}: its signature in ${SIGNATURE_FILE} does not match (${MANIFEST_FILE} or ${SIGNATURE_FILE} was changed)`,
         );
       else
         checked.push(
@@ -190,7 +190,9 @@ export function verifyFolder(folder: string, options: VerifyOptions = {}): Verif
       continue;
     }
     if (sha256(readFileSync(path)) !== f.sha256)
-      problems.push(`${f.path}: sha256 differs from ${MANIFEST_FILE} (changed)`);
+      problems.push(
+        `${f.path}: sha256 differs from ${MANIFEST_FILE} (this file or the manifest was changed)`,
+      );
   }
   for (const path of listFiles(folder))
     if (path !== MANIFEST_FILE && path !== SIGNATURE_FILE && !listed.has(path))
