@@ -2,6 +2,7 @@
 // browser or as a CI artifact: verdict, filters, evidence of each failure, requirement coverage. Failures
 // come first (grouped by suite, MUST before SHOULD/MAY) so a reader never scrolls past passes to find them.
 import type { Exchange } from "../runner/check.ts";
+import { CURL_VARIABLES, curlForCheck } from "./curl.ts";
 import { escapeHtml as h } from "./escape.ts";
 import type { CheckResult, RequirementCoverage, RunResult } from "./model.ts";
 import { isWaived } from "./verdict.ts";
@@ -194,6 +195,11 @@ function details(result: RunResult, c: CheckResult): string {
   else if (c.status === "failed")
     parts.push(
       `<p><b>rerun</b> <code>${h(`${result.command} --check ${c.id} --seed ${result.seed}`)}</code></p>`,
+    );
+  const curl = c.status === "failed" ? curlForCheck(c) : undefined;
+  if (curl !== undefined)
+    parts.push(
+      `<p><b>curl</b> (set ${CURL_VARIABLES.map((v) => `$${v}`).join(", ")} as needed) <code>${h(curl)}</code></p>`,
     );
   if (c.details?.stack)
     parts.push(`<details><summary>stack</summary><pre>${h(c.details.stack)}</pre></details>`);

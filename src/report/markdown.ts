@@ -1,5 +1,6 @@
 // summary.md: the verdict and what to do next, short enough for a GitHub job summary.
 import type { Level } from "../runner/check.ts";
+import { CURL_VARIABLES, curlForCheck } from "./curl.ts";
 import { markdownCode as code, escapeMarkdown as md } from "./escape.ts";
 import type { CheckResult, CheckStatus, RunResult } from "./model.ts";
 
@@ -92,6 +93,19 @@ export function renderMarkdown(result: RunResult): string {
     }
     if (failed.length > MAX_ROWS) out.push("", `... and ${failed.length - MAX_ROWS} more: see report.html.`);
     out.push("");
+    const curls = failed.slice(0, MAX_ROWS).flatMap((c) => {
+      const line = curlForCheck(c);
+      return line === undefined ? [] : [`${c.id}:`, "```sh", line, "```"];
+    });
+    if (curls.length > 0)
+      out.push(
+        `<details><summary>curl reproductions (last exchange of each failure; set ${CURL_VARIABLES.map((v) => `$${v}`).join(", ")} as needed: no secret is in these lines)</summary>`,
+        "",
+        ...curls,
+        "",
+        "</details>",
+        "",
+      );
   }
 
   const broken = result.checks.filter((c) => c.status === "broken");

@@ -14,6 +14,7 @@ import {
 import { basename, dirname, isAbsolute, join, relative, resolve } from "node:path";
 import { parseArgs } from "node:util";
 import { askVersion, certify } from "../../report/certification.ts";
+import { curlForCheck } from "../../report/curl.ts";
 import { terminalSafe } from "../../report/escape.ts";
 import { loadSignKey, SignKeyError, writeManifest } from "../../report/manifest.ts";
 import type { RunResult } from "../../report/model.ts";
@@ -691,6 +692,8 @@ function summaryText(result: RunResult, dir: string): string {
     lines.push(
       `    replay: ${c.counterexample?.replay ?? `${result.command} --check ${c.id} --seed ${result.seed}`}`,
     );
+    const curl = curlForCheck(c);
+    if (curl !== undefined) lines.push(`    curl:   ${terminalSafe(curl)}`);
   }
   if (failed.length > 20) lines.push(`  ... and ${failed.length - 20} more (see the report)`);
   const left = result.configuration?.leftChanged ?? [];
