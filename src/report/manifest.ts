@@ -13,6 +13,7 @@ import {
 } from "node:crypto";
 import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { join, relative } from "node:path";
+import { HAR_FILE } from "./har.ts";
 import { isFailure } from "./junit.ts";
 import type { CheckResult, RunResult } from "./model.ts";
 
@@ -208,6 +209,43 @@ export function verifyFolder(folder: string, options: VerifyOptions = {}): Verif
     if (problems.length === before)
       checked.push(`report.json and junit.xml agree on ${report.checks.length} checks`);
   } else if (!existsSync(junitPath)) problems.push("junit.xml: missing");
+
+  // evidence.har: valid HAR, and every entry a check cites exists with that check's method and URL.
+  const harPath = join(folder, HAR_FILE);
+  if (report !== undefined && existsSync(harPath)) {
+    const before = problems.length;
+    let entries: { request?: { method?: string; url?: string } }[] | undefined;
+    try {
+      const har = JSON.parse(readFileSync(harPath, "utf8")) as {
+        log?: { version?: string; entries?: unknown };
+      };
+      if (har.log?.version !== "1.2" || !Array.isArray(har.log.entries))
+        throw new Error("no log.entries of HAR 1.2");
+      entries = har.log.entries as typeof entries;
+    } catch (error) {
+      problems.push(
+        `${HAR_FILE}: not a HAR 1.2 file (${error instanceof Error ? error.message : String(error)})`,
+      );
+    }
+    let cited = 0;
+    for (const c of entries === undefined ? [] : report.checks)
+      for (const [k, i] of (c.harEntries ?? []).entries()) {
+        cited += 1;
+        const entry = entries?.[i];
+        const x = c.evidence?.[k];
+        if (entry === undefined)
+          problems.push(`${HAR_FILE}: check ${c.id} cites entry ${i}, which does not exist`);
+        else if (
+          x !== undefined &&
+          (entry.request?.method !== x.request.method || entry.request?.url !== x.request.url)
+        )
+          problems.push(
+            `${HAR_FILE}: entry ${i} cited by ${c.id} is not its ${x.request.method} ${x.request.url}`,
+          );
+      }
+    if (problems.length === before)
+      checked.push(`${HAR_FILE}: ${entries?.length} exchanges; all ${cited} entries the checks cite exist`);
+  }
 
   // A certificate: every MUST check of the kit version ran and passed.
   if (report !== undefined && (report.verdict === "CERTIFIED" || report.certification?.certified)) {

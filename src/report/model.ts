@@ -61,6 +61,8 @@ export interface CheckResult {
    *  waiver is a known failure: it does not fail the job, but it is never conformant. An expired waiver
    *  is shown (expired: true) and the failure counts again. */
   waiver?: Waiver & { expired: boolean };
+  /** Failed and broken checks: indexes of the entries of evidence.har that match their evidence. */
+  harEntries?: number[];
 }
 
 /** One known failure accepted for a while: which check, why, who accepted it, until when (YYYY-MM-DD). */

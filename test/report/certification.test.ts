@@ -89,6 +89,7 @@ describe("lckit run --certify", () => {
     expect(read(folder, "summary.md")).toMatch(/\*\*Certificate granted\*\*/);
     expect(read(folder, "report.html")).toMatch(/<h1>CERTIFIED<\/h1>/);
     expect(readdirSync(folder).sort()).toEqual([
+      "evidence.har",
       "junit.xml",
       "manifest.json",
       "manifest.sig",
@@ -107,20 +108,25 @@ describe("lckit run --certify", () => {
     expect((await lckit(["report", "verify", folder])).code).toBe(0);
   });
 
-  it.each(["report.json", "junit.xml", "summary.md", "report.html", "manifest.json", "manifest.sig"])(
-    "one changed byte in %s fails verification, naming the file",
-    async (name) => {
-      const spoilt = copy();
-      const bytes = readFileSync(join(spoilt, name));
-      const at = Math.floor(bytes.length / 2);
-      bytes[at] = (bytes[at] as number) ^ 0x01;
-      writeFileSync(join(spoilt, name), bytes);
-      const { code, out } = await lckit(["report", "verify", spoilt, "--public-key", "vendor.pub.pem"]);
-      expect(code).toBe(1);
-      expect(out).toMatch(/NOT VERIFIED/);
-      expect(out).toMatch(new RegExp(`^FAIL .*${name.replace(".", "\\.")}`, "m"));
-    },
-  );
+  it.each([
+    "report.json",
+    "junit.xml",
+    "summary.md",
+    "report.html",
+    "evidence.har",
+    "manifest.json",
+    "manifest.sig",
+  ])("one changed byte in %s fails verification, naming the file", async (name) => {
+    const spoilt = copy();
+    const bytes = readFileSync(join(spoilt, name));
+    const at = Math.floor(bytes.length / 2);
+    bytes[at] = (bytes[at] as number) ^ 0x01;
+    writeFileSync(join(spoilt, name), bytes);
+    const { code, out } = await lckit(["report", "verify", spoilt, "--public-key", "vendor.pub.pem"]);
+    expect(code).toBe(1);
+    expect(out).toMatch(/NOT VERIFIED/);
+    expect(out).toMatch(new RegExp(`^FAIL .*${name.replace(".", "\\.")}`, "m"));
+  });
 
   it("a signature by another key than the trusted one is refused", async () => {
     const { code, out } = await lckit(["report", "verify", folder, "--public-key", "someone-else.pub.pem"]);

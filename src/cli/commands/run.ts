@@ -16,6 +16,7 @@ import { parseArgs } from "node:util";
 import { askVersion, certify } from "../../report/certification.ts";
 import { curlForCheck } from "../../report/curl.ts";
 import { terminalSafe } from "../../report/escape.ts";
+import { HAR_FILE, HarWriter, linkEvidence } from "../../report/har.ts";
 import { loadSignKey, SignKeyError, writeManifest } from "../../report/manifest.ts";
 import type { RunResult } from "../../report/model.ts";
 import { exitCodeOf, FAIL_ON_VALUES, type FailOn, INTERRUPTED_EXIT_CODE } from "../../report/verdict.ts";
@@ -25,7 +26,7 @@ import type { Check, Clock, Level, Safety } from "../../runner/check.ts";
 import { JOURNAL_FILE } from "../../runner/config-journal.ts";
 import { shellQuote } from "../../runner/context.ts";
 import { startEmbeddedTarget } from "../../runner/embedded.ts";
-import { InterfaceDocumentError, specHashes } from "../../runner/kit-info.ts";
+import { InterfaceDocumentError, kitInfo, specHashes } from "../../runner/kit-info.ts";
 import { type Plan, planRun } from "../../runner/plan.ts";
 import {
   DEFAULT_DEADLINE_MS,
@@ -338,13 +339,19 @@ async function runCommand(args: RunArgs, io: CliIo): Promise<number> {
   );
   if (journalFile !== undefined)
     io.err(`configuration changes are journalled in ${displayPath(io.cwd, journalFile)}\n`);
+  // Every exchange of the run, streamed to the report folder as HAR 1.2 (redacted like the reports).
+  const har = new HarWriter(
+    join(reportFolder, HAR_FILE),
+    kitInfo(),
+    Object.values(plan.target.credentials).map((c) => c?.clientSecret),
+  );
   const progress = progressPrinter(io);
   const interrupt = new AbortController();
   const stopSignals = onSignals(io, interrupt);
   let result: RunResult;
   try {
     result = await runPlan(plan, {
-      fetch: prepared.fetch,
+      fetch: har.wrap(prepared.fetch),
       clock: prepared.clock,
       seed,
       runs: args.runs,
@@ -371,7 +378,9 @@ async function runCommand(args: RunArgs, io: CliIo): Promise<number> {
   } finally {
     stopSignals();
     progress.done();
+    await har.close();
   }
+  result = linkEvidence(result, har.index);
 
   if (extras.baseline !== undefined && args.baseline !== undefined)
     result = applyBaseline(result, extras.baseline, basename(args.baseline), new Date());

@@ -1,0 +1,256 @@
+// evidence.har: every exchange of the run as HAR 1.2, written to disk as each exchange completes (memory
+// stays flat however long the run), redacted with the same Redactor rules as the reports (credential
+// headers, secret fields, the target's client secrets and every access token seen, in any encoding).
+// Failed and broken checks point at the entries of their evidence (CheckResult.harEntries).
+import { closeSync, openSync, writeSync } from "node:fs";
+import type { Exchange } from "../runner/check.ts";
+import { Redactor } from "../runner/redact.ts";
+import { redactExchange } from "../runner/target-fetch.ts";
+import type { RunResult } from "./model.ts";
+
+export const HAR_FILE = "evidence.har";
+/** Bodies kept per entry (after redaction); the HAR says when one was cut. */
+export const HAR_BODY_LIMIT = 64 * 1024;
+/** How long close() waits for bodies still arriving before it writes what it has. */
+const CLOSE_GRACE_MS = 2_000;
+
+interface Indexed {
+  method: string;
+  url: string;
+  status: number;
+  /** The start of the redacted request body: tells apart the pages of one scroll. */
+  body: string;
+}
+
+/** Compared characters of request bodies (evidence keeps less than the HAR does). */
+const KEY_BODY_CHARS = 1_000;
+
+type Fetch = (request: Request) => Promise<Response>;
+
+export class HarWriter {
+  private readonly fd: number;
+  private readonly redactor = new Redactor();
+  private readonly pending = new Set<Promise<void>>();
+  /** method, redacted URL and status of each written entry, by index: for linking evidence. */
+  readonly index: Indexed[] = [];
+  private closed = false;
+
+  constructor(
+    readonly file: string,
+    creator: { name: string; version: string },
+    secrets: readonly (string | undefined)[],
+  ) {
+    for (const s of secrets) this.redactor.addSecret(s);
+    this.fd = openSync(file, "w");
+    writeSync(
+      this.fd,
+      `{"log":{"version":"1.2","creator":${JSON.stringify(creator)},"pages":[],"entries":[\n`,
+    );
+  }
+
+  /** A fetch that records every exchange it carries. The answer is handed on at once; its body is read
+   *  from a clone beside the caller, capped, so a slow or endless body never holds the run up. */
+  wrap(fetch: Fetch): Fetch {
+    return async (request) => {
+      const started = new Date();
+      const t0 = performance.now();
+      const requestBody = request.body === null ? undefined : await request.clone().text();
+      try {
+        const response = await fetch(request);
+        const waited = performance.now() - t0;
+        const job = readCapped(response.clone(), HAR_BODY_LIMIT).then(({ text, truncated }) =>
+          this.write(
+            started,
+            performance.now() - t0,
+            waited,
+            request,
+            requestBody,
+            response,
+            text,
+            truncated,
+          ),
+        );
+        this.track(job);
+        return response;
+      } catch (error) {
+        this.write(started, performance.now() - t0, 0, request, requestBody, undefined, "", false, error);
+        throw error;
+      }
+    };
+  }
+
+  private track(job: Promise<void>): void {
+    const settled = job.catch(() => undefined);
+    this.pending.add(settled);
+    void settled.then(() => this.pending.delete(settled));
+  }
+
+  private write(
+    started: Date,
+    totalMs: number,
+    waitMs: number,
+    request: Request,
+    requestBody: string | undefined,
+    response: Response | undefined,
+    responseBody: string,
+    truncated: boolean,
+    error?: unknown,
+  ): void {
+    if (this.closed) return;
+    const raw: Exchange = {
+      request: {
+        method: request.method,
+        url: request.url,
+        headers: Object.fromEntries(request.headers),
+        ...(requestBody === undefined ? {} : { body: requestBody }),
+      },
+      ...(response === undefined
+        ? { error: error instanceof Error ? error.message : String(error) }
+        : {
+            response: {
+              status: response.status,
+              headers: Object.fromEntries(response.headers),
+              body: responseBody,
+              ...(truncated ? { bodyTruncated: true } : {}),
+            },
+          }),
+      durationMs: Math.round(totalMs),
+    };
+    // Tokens the target hands out are secrets from now on, in this entry and every later one.
+    for (const token of tokensIn(responseBody)) this.redactor.addSecret(token);
+    const x = redactExchange(raw, this.redactor, HAR_BODY_LIMIT);
+    const entry = harEntry(started, totalMs, waitMs, x, response?.statusText ?? "");
+    writeSync(this.fd, `${this.index.length === 0 ? "" : ",\n"}${JSON.stringify(entry)}`);
+    this.index.push({
+      method: x.request.method,
+      url: x.request.url,
+      status: x.response?.status ?? 0,
+      body: (x.request.body ?? "").slice(0, KEY_BODY_CHARS),
+    });
+  }
+
+  /** Waits briefly for bodies still arriving, then ends the file (valid JSON whatever happened). */
+  async close(): Promise<void> {
+    await Promise.race([
+      Promise.all([...this.pending]),
+      new Promise((resolve) => setTimeout(resolve, CLOSE_GRACE_MS).unref()),
+    ]);
+    this.closed = true;
+    writeSync(this.fd, "\n]}}\n");
+    closeSync(this.fd);
+  }
+}
+
+/** Reads up to `limit` bytes of a body; a body that breaks off (reset, the run aborting it) keeps what
+ *  came, marked truncated, so its entry is still written. */
+async function readCapped(response: Response, limit: number): Promise<{ text: string; truncated: boolean }> {
+  if (response.body === null) return { text: "", truncated: false };
+  const reader = response.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  let truncated = false;
+  try {
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      chunks.push(value);
+      size += value.length;
+      if (size > limit) {
+        truncated = true;
+        await reader.cancel().catch(() => undefined);
+        break;
+      }
+    }
+  } catch {
+    truncated = true;
+  }
+  return { text: new TextDecoder().decode(Buffer.concat(chunks).subarray(0, limit)), truncated };
+}
+
+function tokensIn(body: string): string[] {
+  return [...body.matchAll(/"(?:access_token|refresh_token|id_token)"\s*:\s*"([^"]+)"/g)].map(
+    (m) => m[1] as string,
+  );
+}
+
+function pairs(headers: Record<string, string>) {
+  return Object.entries(headers).map(([name, value]) => ({ name, value }));
+}
+
+function harEntry(started: Date, totalMs: number, waitMs: number, x: Exchange, statusText: string) {
+  let query: { name: string; value: string }[] = [];
+  try {
+    query = [...new URL(x.request.url).searchParams].map(([name, value]) => ({ name, value }));
+  } catch {
+    // a URL the redactor changed beyond parsing: no query list
+  }
+  const requestBody = x.request.body;
+  return {
+    startedDateTime: started.toISOString(),
+    time: Math.max(0, totalMs),
+    request: {
+      method: x.request.method,
+      url: x.request.url,
+      httpVersion: "HTTP/1.1",
+      cookies: [],
+      headers: pairs(x.request.headers),
+      queryString: query,
+      ...(requestBody === undefined
+        ? {}
+        : {
+            postData: {
+              mimeType: x.request.headers["content-type"] ?? "",
+              text: requestBody,
+              ...(x.request.bodyTruncated ? { comment: "cut by the kit" } : {}),
+            },
+          }),
+      headersSize: -1,
+      bodySize: requestBody === undefined ? 0 : Buffer.byteLength(requestBody),
+    },
+    response: {
+      status: x.response?.status ?? 0,
+      statusText: x.response === undefined ? "" : statusText,
+      httpVersion: "HTTP/1.1",
+      cookies: [],
+      headers: pairs(x.response?.headers ?? {}),
+      content: {
+        size: x.response === undefined ? 0 : Buffer.byteLength(x.response.body),
+        mimeType: x.response?.headers["content-type"] ?? "",
+        text: x.response?.body ?? "",
+        ...(x.response?.bodyTruncated ? { comment: `cut at ${HAR_BODY_LIMIT} bytes by the kit` } : {}),
+      },
+      redirectURL: x.response?.headers.location ?? "",
+      headersSize: -1,
+      bodySize: -1,
+      ...(x.error === undefined ? {} : { _error: x.error }),
+    },
+    cache: {},
+    timings: { send: 0, wait: Math.max(0, waitMs), receive: Math.max(0, totalMs - waitMs) },
+  };
+}
+
+/** Points each failed or broken check at the HAR entries of its evidence (same method, URL, status and
+ *  request body; the latest such entry, as evidence keeps a check's last exchanges). */
+export function linkEvidence(result: RunResult, index: readonly Indexed[]): RunResult {
+  const byKey = new Map<string, number[]>();
+  index.forEach((e, i) => {
+    const key = `${e.method} ${e.url} ${e.status} ${e.body}`;
+    byKey.set(key, [...(byKey.get(key) ?? []), i]);
+  });
+  return {
+    ...result,
+    checks: result.checks.map((c) => {
+      if (c.evidence === undefined || c.evidence.length === 0) return c;
+      const entries = c.evidence
+        .map((x) =>
+          byKey
+            .get(
+              `${x.request.method} ${x.request.url} ${x.response?.status ?? 0} ${(x.request.body ?? "").slice(0, KEY_BODY_CHARS)}`,
+            )
+            ?.at(-1),
+        )
+        .filter((i): i is number => i !== undefined);
+      return entries.length === 0 ? c : { ...c, harEntries: entries };
+    }),
+  };
+}

@@ -1,0 +1,125 @@
+// evidence.har on a real failing run of the embedded reference: a HAR 1.2 file with every exchange the
+// run sent, no client secret or token value in it, failed checks citing the entries of their evidence;
+// verification refuses a citation of an entry that is not there.
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { main } from "../../src/cli/main.ts";
+import { writeManifest } from "../../src/report/manifest.ts";
+import type { RunResult } from "../../src/report/model.ts";
+import { captureIo } from "../cli/capture-io.ts";
+
+const dir = mkdtempSync(join(tmpdir(), "lckit-har-"));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+interface Har {
+  log: {
+    version: string;
+    creator: { name: string; version: string };
+    entries: {
+      startedDateTime: string;
+      time: number;
+      request: {
+        method: string;
+        url: string;
+        headers: { name: string; value: string }[];
+        postData?: { text: string };
+      };
+      response: { status: number; content: { text: string } };
+      timings: { wait: number };
+    }[];
+  };
+}
+
+let folder: string;
+let result: RunResult;
+let har: Har;
+let text: string;
+beforeAll(async () => {
+  const io = captureIo();
+  io.cwd = dir;
+  const reportDir = join(dir, "reports");
+  const code = await main(
+    [
+      "run",
+      "--check",
+      "lookup-scan/*",
+      "--check",
+      "auth/*",
+      "--fault",
+      "scan-ignores-order",
+      "--runs",
+      "2",
+      "--seed",
+      "5",
+      "--report-dir",
+      reportDir,
+    ],
+    io,
+  );
+  expect(code, io.stderr()).toBe(1);
+  folder = join(reportDir, readdirSync(reportDir)[0] as string);
+  result = JSON.parse(readFileSync(join(folder, "report.json"), "utf8")) as RunResult;
+  text = readFileSync(join(folder, "evidence.har"), "utf8");
+  har = JSON.parse(text) as Har;
+}, 60_000);
+
+describe("evidence.har", () => {
+  it("is HAR 1.2 with one entry per request the run sent", () => {
+    expect(har.log.version).toBe("1.2");
+    expect(har.log.creator.name).toBe(result.kit.name);
+    expect(har.log.entries.length).toBe(result.requestsSent);
+    for (const e of har.log.entries) {
+      expect(Number.isNaN(Date.parse(e.startedDateTime))).toBe(false);
+      expect(e.time).toBeGreaterThanOrEqual(0);
+      expect(e.request.url).toMatch(/^http/);
+      expect(e.response.status).toBeGreaterThan(0);
+    }
+  });
+
+  it("holds no client secret and no token value: redacted as in the reports", () => {
+    for (const role of ["admin", "editor", "viewer", "quota"])
+      expect(text).not.toContain(`acme-${role}-secret`);
+    const auth = har.log.entries.flatMap((e) => e.request.headers.filter((h) => h.name === "authorization"));
+    expect(auth.length).toBeGreaterThan(0);
+    for (const h of auth) expect(h.value).toMatch(/^(Bearer|Basic) \[redacted\]$|^(?!Bearer |Basic )/);
+    const tokens = har.log.entries.filter((e) => /"access_token"/.test(e.response.content.text));
+    expect(tokens.length).toBeGreaterThan(0);
+    for (const e of tokens) expect(e.response.content.text).toMatch(/"access_token":"\[redacted\]"/);
+  });
+
+  it("failed checks cite the entries of their evidence", () => {
+    const failed = result.checks.filter((c) => c.status === "failed");
+    expect(failed.length).toBeGreaterThan(0);
+    for (const c of failed) {
+      expect(c.harEntries?.length, c.id).toBeGreaterThan(0);
+      for (const i of c.harEntries ?? []) {
+        const entry = har.log.entries[i];
+        expect(
+          c.evidence?.some(
+            (x) => x.request.method === entry?.request.method && x.request.url === entry?.request.url,
+          ),
+        ).toBe(true);
+      }
+    }
+  });
+
+  it("verification checks the citations: an entry that is not there is refused", async () => {
+    const io = captureIo();
+    io.cwd = dir;
+    expect(await main(["report", "verify", folder], io), io.stdout()).toBe(0);
+    expect(io.stdout()).toMatch(/ok {3}evidence\.har: \d+ exchanges; all \d+ entries the checks cite exist/);
+    const spoilt = structuredClone(result);
+    const c = spoilt.checks.find((x) => x.harEntries !== undefined) as RunResult["checks"][number];
+    c.harEntries = [har.log.entries.length + 5];
+    writeFileSync(join(folder, "report.json"), JSON.stringify(spoilt));
+    writeManifest(folder, result.runId);
+    const again = captureIo();
+    again.cwd = dir;
+    expect(await main(["report", "verify", folder], again)).toBe(1);
+    expect(again.stdout()).toMatch(
+      new RegExp(`FAIL evidence\\.har: check ${c.id} cites entry \\d+, which does not exist`),
+    );
+  });
+});
