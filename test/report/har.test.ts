@@ -122,4 +122,17 @@ describe("evidence.har", () => {
       new RegExp(`FAIL evidence\\.har: check ${c.id} cites entry \\d+, which does not exist`),
     );
   });
+
+  it("--no-har writes none; --certify refuses it (exit 2)", async () => {
+    const io = captureIo();
+    io.cwd = dir;
+    const reportDir = join(dir, "no-har");
+    expect(await main(["run", "--no-har", "--check", "service/*", "--report-dir", reportDir], io)).toBe(0);
+    expect(readdirSync(join(reportDir, readdirSync(reportDir)[0] as string))).not.toContain("evidence.har");
+    const certify = captureIo();
+    expect(await main(["run", "--certify", "--no-har"], certify)).toBe(2);
+    expect(certify.stderr()).toMatch(
+      /--certify keeps every exchange as evidence \(evidence\.har\); it cannot be used with --no-har/,
+    );
+  });
 });

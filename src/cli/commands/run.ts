@@ -93,6 +93,8 @@ Options:
                         waived MUST failure stays NOT CONFORMANT (exit 0) and never certifies
   --baseline-update FILE
                         write a baseline from this run's failures (keeping reasons of FILE's waivers)
+  --no-har              do not write evidence.har (every exchange of the run, HAR 1.2; tens of MB for a
+                        whole run); refused with --certify, whose evidence it is
   --sign-key FILE       sign the report folder's manifest.json with this Ed25519 private key (PEM);
                         check with: lckit report verify <report folder> --public-key PUB.pem
   --help                this text
@@ -137,6 +139,7 @@ interface RunArgs {
   baseline?: string;
   baselineUpdate?: string;
   signKey?: string;
+  har: boolean;
 }
 
 export const command: Command = {
@@ -219,6 +222,10 @@ export function parseRunArgs(argv: string[]): RunArgs | "help" {
       ...(v.level === undefined || level === "MAY" ? [] : [`--level ${v.level}`]),
       ...(v.path === undefined ? [] : [`--path ${v.path}`]),
     ];
+    if (v["no-har"])
+      throw new UsageError(
+        "--certify keeps every exchange as evidence (evidence.har); it cannot be used with --no-har",
+      );
     if (chosen.length > 0)
       throw new UsageError(
         `--certify runs every check of the kit; it refuses a selection (got ${chosen.join(", ")}). Drop the selection, or drop --certify for a subset run`,
@@ -226,6 +233,7 @@ export function parseRunArgs(argv: string[]): RunArgs | "help" {
   }
   return {
     certify,
+    har: !(v["no-har"] ?? false),
     ...(v.baseline === undefined ? {} : { baseline: v.baseline }),
     ...(v["baseline-update"] === undefined ? {} : { baselineUpdate: v["baseline-update"] }),
     ...(v["sign-key"] === undefined ? {} : { signKey: v["sign-key"] }),
@@ -278,6 +286,7 @@ function parse(argv: string[]) {
       baseline: { type: "string" },
       "baseline-update": { type: "string" },
       "sign-key": { type: "string" },
+      "no-har": { type: "boolean" },
       help: { type: "boolean", short: "h" },
     },
   });
@@ -340,18 +349,20 @@ async function runCommand(args: RunArgs, io: CliIo): Promise<number> {
   if (journalFile !== undefined)
     io.err(`configuration changes are journalled in ${displayPath(io.cwd, journalFile)}\n`);
   // Every exchange of the run, streamed to the report folder as HAR 1.2 (redacted like the reports).
-  const har = new HarWriter(
-    join(reportFolder, HAR_FILE),
-    kitInfo(),
-    Object.values(plan.target.credentials).map((c) => c?.clientSecret),
-  );
+  const har = args.har
+    ? new HarWriter(
+        join(reportFolder, HAR_FILE),
+        kitInfo(),
+        Object.values(plan.target.credentials).map((c) => c?.clientSecret),
+      )
+    : undefined;
   const progress = progressPrinter(io);
   const interrupt = new AbortController();
   const stopSignals = onSignals(io, interrupt);
   let result: RunResult;
   try {
     result = await runPlan(plan, {
-      fetch: har.wrap(prepared.fetch),
+      fetch: har === undefined ? prepared.fetch : har.wrap(prepared.fetch),
       clock: prepared.clock,
       seed,
       runs: args.runs,
@@ -378,9 +389,9 @@ async function runCommand(args: RunArgs, io: CliIo): Promise<number> {
   } finally {
     stopSignals();
     progress.done();
-    await har.close();
+    await har?.close();
   }
-  result = linkEvidence(result, har.index);
+  if (har !== undefined) result = linkEvidence(result, har.index);
 
   if (extras.baseline !== undefined && args.baseline !== undefined)
     result = applyBaseline(result, extras.baseline, basename(args.baseline), new Date());
