@@ -4,11 +4,19 @@ import type { Clock } from "./check.ts";
 export function systemClock(): Clock {
   return {
     now: () => Date.now(),
-    // The timer is cleared when `signal` aborts, so an abandoned wait does not keep the process alive.
+    // The timer is cleared when `signal` aborts, so an abandoned wait does not keep the process alive; a
+    // finished wait takes its listener off again (a check sleeps many times on one signal).
     sleep: (ms, signal) =>
       new Promise((resolve) => {
-        const timer = setTimeout(resolve, Math.max(0, ms));
-        signal?.addEventListener("abort", () => clearTimeout(timer), { once: true });
+        const cancel = () => clearTimeout(timer);
+        const timer = setTimeout(
+          () => {
+            signal?.removeEventListener("abort", cancel);
+            resolve();
+          },
+          Math.max(0, ms),
+        );
+        signal?.addEventListener("abort", cancel, { once: true });
       }),
   };
 }
