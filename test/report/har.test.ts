@@ -43,6 +43,7 @@ beforeAll(async () => {
   const code = await main(
     [
       "run",
+      "--har",
       "--check",
       "lookup-scan/*",
       "--check",
@@ -123,11 +124,11 @@ describe("evidence.har", () => {
     );
   });
 
-  it("--no-har writes none; --certify refuses it (exit 2)", async () => {
+  it("is written only when asked for (--har, --certify); --certify refuses --no-har (exit 2)", async () => {
     const io = captureIo();
     io.cwd = dir;
     const reportDir = join(dir, "no-har");
-    expect(await main(["run", "--no-har", "--check", "service/*", "--report-dir", reportDir], io)).toBe(0);
+    expect(await main(["run", "--check", "service/*", "--report-dir", reportDir], io)).toBe(0);
     expect(readdirSync(join(reportDir, readdirSync(reportDir)[0] as string))).not.toContain("evidence.har");
     const certify = captureIo();
     expect(await main(["run", "--certify", "--no-har"], certify)).toBe(2);

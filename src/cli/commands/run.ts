@@ -93,8 +93,8 @@ Options:
                         waived MUST failure stays NOT CONFORMANT (exit 0) and never certifies
   --baseline-update FILE
                         write a baseline from this run's failures (keeping reasons of FILE's waivers)
-  --no-har              do not write evidence.har (every exchange of the run, HAR 1.2; tens of MB for a
-                        whole run); refused with --certify, whose evidence it is
+  --har                 write evidence.har: every exchange of the run, HAR 1.2, redacted (tens of MB for a
+                        whole run); --certify always writes it, and refuses --no-har
   --sign-key FILE       sign the report folder's manifest.json with this Ed25519 private key (PEM);
                         check with: lckit report verify <report folder> --public-key PUB.pem
   --help                this text
@@ -233,7 +233,8 @@ export function parseRunArgs(argv: string[]): RunArgs | "help" {
   }
   return {
     certify,
-    har: !(v["no-har"] ?? false),
+    // Opt-in outside certification: a whole run's exchanges are tens of MB, heavy for every CI artefact.
+    har: certify || (v.har ?? false),
     ...(v.baseline === undefined ? {} : { baseline: v.baseline }),
     ...(v["baseline-update"] === undefined ? {} : { baselineUpdate: v["baseline-update"] }),
     ...(v["sign-key"] === undefined ? {} : { signKey: v["sign-key"] }),
@@ -286,6 +287,7 @@ function parse(argv: string[]) {
       baseline: { type: "string" },
       "baseline-update": { type: "string" },
       "sign-key": { type: "string" },
+      har: { type: "boolean" },
       "no-har": { type: "boolean" },
       help: { type: "boolean", short: "h" },
     },
