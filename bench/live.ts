@@ -3,9 +3,9 @@
 // target's clock, and the time the same requests would take at 10 requests/s (a sandbox's default rate
 // limit). Usage: tsx bench/live.ts [--runs N] [--seed N] [--top N]
 import { parseArgs } from "node:util";
+import type { Check, Clock, Target } from "../src/check/index.ts";
 import { DEFAULT_RUNS } from "../src/cli/commands/run.ts";
 import { createReference } from "../src/reference/index.ts";
-import type { Check, Clock, Target } from "../src/runner/check.ts";
 import { planRun, schedule } from "../src/runner/plan.ts";
 import { referenceProfile } from "../src/runner/profile.ts";
 import { runPlan } from "../src/runner/run.ts";

@@ -1,7 +1,7 @@
 // npm run bench:run: the full default run against the embedded reference with 100 runs per property.
 // Prints wall time, requests sent and the slowest checks. Usage: tsx bench/run.ts [--runs N] [--seed N]
 import { parseArgs } from "node:util";
-import type { Check } from "../src/runner/check.ts";
+import type { Check } from "../src/check/index.ts";
 import { startEmbeddedTarget } from "../src/runner/embedded.ts";
 import { planRun } from "../src/runner/plan.ts";
 import { runPlan } from "../src/runner/run.ts";

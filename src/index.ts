@@ -2,6 +2,20 @@
 
 // The conformance checks.
 export { allChecks } from "../suites/index.ts";
+// The check model.
+export {
+  type Check,
+  type CheckContext,
+  CheckFailure,
+  CheckSkipped,
+  type CredentialRole,
+  fail,
+  type Level,
+  type Profile,
+  type Safety,
+  skip,
+  type Target,
+} from "./check/index.ts";
 // The typed client of the interface.
 export { createClient, type InterfaceClient } from "./client/index.ts";
 // The contract: OpenAPI documents loaded and compiled once; violations as data.
@@ -36,25 +50,14 @@ export {
 } from "./report/index.ts";
 // The requirement catalogue.
 export { type Catalogue, loadCatalogue, type Requirement } from "./requirements/catalogue.ts";
-// The check model, the runner and the target file.
+// The runner and the target file.
 export {
-  type Check,
-  type CheckContext,
-  CheckFailure,
-  CheckSkipped,
-  type CredentialRole,
-  fail,
-  type Level,
   type Plan,
   type PlanOptions,
-  type Profile,
   planRun,
   type RunDeps,
   runPlan,
-  type Safety,
-  skip,
   startEmbeddedTarget,
-  type Target,
 } from "./runner/index.ts";
 // What a report certifies against (catalogue and contract by version + sha256) and where the kit's own
 // data files are (openapi/, event-schemas/, requirements/: also importable as package subpaths).

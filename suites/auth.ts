@@ -1,7 +1,7 @@
 // Authentication and roles: every data operation needs a valid bearer token of a role that covers it.
 import fc from "fast-check";
+import { type Check, type CheckContext, type CredentialRole, fail, skip } from "../src/check/index.ts";
 import { type ApiResponse, describeResponse, type TokenResponse } from "../src/client/index.ts";
-import { type Check, type CheckContext, type CredentialRole, fail, skip } from "../src/runner/check.ts";
 import { type DataOperation, dataOperations, discoverLookupTypes } from "./data-operations.ts";
 import { defineCheck } from "./define.ts";
 import {

@@ -1,6 +1,7 @@
 // The autopilot statistics scans: all lookup types, and one lookup type.
+
+import { type Check, fail, skip } from "../src/check/index.ts";
 import { describeResponse, pageOf } from "../src/client/index.ts";
-import { type Check, fail, skip } from "../src/runner/check.ts";
 import { typeName } from "./data-operations.ts";
 import { defineCheck } from "./define.ts";
 import { ensure, judgeSuccess } from "./error-outcomes.ts";

@@ -1,7 +1,7 @@
 // Blocked values of a lookup type, paged by offset and limit (default 0 and 100, at most 100).
 import fc from "fast-check";
+import { type Check, type CheckContext, fail, skip } from "../src/check/index.ts";
 import { type ApiResponse, type BlockedValue, describeResponse, pageOf } from "../src/client/index.ts";
-import { type Check, type CheckContext, fail, skip } from "../src/runner/check.ts";
 import { discoverLookupTypes, typeName } from "./data-operations.ts";
 import { defineCheck } from "./define.ts";
 import { ensure, isClientError, judgeSuccess } from "./error-outcomes.ts";

@@ -1,6 +1,7 @@
 // Customer and client configuration: PUT/POST of a customer and PUT of its clients.
+
+import { type Check, fail } from "../src/check/index.ts";
 import { describeResponse } from "../src/client/index.ts";
-import { type Check, fail } from "../src/runner/check.ts";
 import { withCustomerRestored } from "./customer-configuration.ts";
 import { defineCheck } from "./define.ts";
 import { ensure, judgeSuccess } from "./error-outcomes.ts";

@@ -2,8 +2,8 @@
 // fixed: harmless ones first (tasks that name absent lookups), then deletion by URIs, then by type,
 // then the whole tenant. index.ts puts this suite after every suite that reads lookups.
 import fc from "fast-check";
+import { type Check, type CheckContext, CheckFailure, fail, skip } from "../src/check/index.ts";
 import { describeResponse, lookupUri, type Task } from "../src/client/index.ts";
-import { type Check, type CheckContext, CheckFailure, fail, skip } from "../src/runner/check.ts";
 import { absentLookupUri, typeName } from "./data-operations.ts";
 import { defineCheck } from "./define.ts";
 import { ensure, judgeSuccess } from "./error-outcomes.ts";

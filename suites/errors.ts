@@ -1,7 +1,8 @@
 // Client errors in general: malformed and oversized bodies get a 4xx, and nothing the kit sends in a run
 // gets a 5xx.
+
+import { type Check, fail } from "../src/check/index.ts";
 import { describeResponse } from "../src/client/index.ts";
-import { type Check, fail } from "../src/runner/check.ts";
 import { absentLookupUri } from "./data-operations.ts";
 import { defineCheck } from "./define.ts";
 import { isClientError } from "./error-outcomes.ts";

@@ -3,7 +3,7 @@
 // and off for the tenant's customer and need no lookups (a scan of an empty tenant serves to use a
 // token); errors, which looks at the traffic so far; the schema suite last, since it validates the
 // traffic of the whole run. (The planner also moves destructive checks after the others.)
-import type { Check } from "../src/runner/check.ts";
+import type { Check } from "../src/check/index.ts";
 import { authChecks } from "./auth.ts";
 import { autopilotScanChecks } from "./autopilot-scan.ts";
 import { blockedValuesChecks } from "./blocked-values.ts";

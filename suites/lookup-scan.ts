@@ -1,5 +1,5 @@
 // The lookups scan: POST {rdm_url}/lookups/{tenantId}/_scan with limit, filter, sort and order.
-import type { Check } from "../src/runner/check.ts";
+import type { Check } from "../src/check/index.ts";
 import { typeName } from "./data-operations.ts";
 import { defineCheck } from "./define.ts";
 import { ensure } from "./error-outcomes.ts";

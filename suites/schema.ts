@@ -2,9 +2,10 @@
 // the OpenAPI documents. The documents hold the kit's choices too (x-kit-assumption), so these checks
 // are SHOULD-level: a target that chose differently where the interface document is silent still passes
 // every MUST check.
+
+import { type Check, type CheckContext, type Exchange, fail, skip } from "../src/check/index.ts";
 import { describeResponse, pageOf } from "../src/client/index.ts";
 import { type ContractOperation, type Host, loadContract, type Violation } from "../src/contract/index.ts";
-import { type Check, type CheckContext, type Exchange, fail, skip } from "../src/runner/check.ts";
 import { discoverLookupTypes, typeName } from "./data-operations.ts";
 import { defineCheck } from "./define.ts";
 import { clientOf, credentialOf } from "./target-client.ts";

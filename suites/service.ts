@@ -1,6 +1,7 @@
 // Health, status and version of the lookup-data service.
+
+import { type Check, fail } from "../src/check/index.ts";
 import { type ApiResponse, describeResponse } from "../src/client/index.ts";
-import { type Check, fail } from "../src/runner/check.ts";
 import { defineCheck } from "./define.ts";
 import { ensure, judgeSuccess } from "./error-outcomes.ts";
 import { clientOf } from "./target-client.ts";

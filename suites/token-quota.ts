@@ -1,6 +1,7 @@
 // Multi-token support: one token per client while it is off; with it on, a new token per request up to
 // maxActiveTokensAllowed, a limit-exceeded refusal beyond, and expired tokens freeing their slots.
 import fc from "fast-check";
+import { type Check, type CheckContext, CheckFailure, fail, skip } from "../src/check/index.ts";
 import {
   type ApiResponse,
   accessTokenOf,
@@ -9,7 +10,6 @@ import {
   multiTokenConfig,
   type TokenResponse,
 } from "../src/client/index.ts";
-import { type Check, type CheckContext, CheckFailure, fail, skip } from "../src/runner/check.ts";
 import { readCustomer, withCustomerRestored } from "./customer-configuration.ts";
 import { defineCheck } from "./define.ts";
 import {

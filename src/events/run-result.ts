@@ -1,11 +1,11 @@
 // An event check as a run result (src/report's model), so that event streams get the same reports as
 // HTTP runs: one check per requirement the event checker enforces, failed when a message broke it.
 import { randomBytes } from "node:crypto";
+import type { Level } from "../check/index.ts";
 import { computeCoverage, httpRequirementKinds } from "../report/coverage.ts";
 import { type CheckResult, type RunResult, reportVersion } from "../report/model.ts";
 import { countResults, decideVerdict } from "../report/verdict.ts";
 import { type Catalogue, loadCatalogue } from "../runner/catalogue.ts";
-import type { Level } from "../runner/check.ts";
 import { kitInfo, specHashes } from "../runner/kit-info.ts";
 import type { EventCheckResult } from "./event-stream.ts";
 import { rule } from "./rules.ts";

@@ -1,8 +1,9 @@
 // What one verification run shares between the state handlers, the request filter and the report: the
 // target, a client over it, tokens per credential role, the states set up right now, and the problems seen.
+
+import type { Credential, CredentialRole, Target } from "../check/index.ts";
 import { accessTokenOf, createClient, describeResponse, type InterfaceClient } from "../client/index.ts";
 import type { Reference } from "../reference/index.ts";
-import type { Credential, CredentialRole, Target } from "../runner/check.ts";
 import { Redactor } from "../runner/redact.ts";
 
 /** Something that kept a state from holding or a request from being sent as the pact says. */

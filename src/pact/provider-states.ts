@@ -1,7 +1,7 @@
 // The provider states the kit's pacts use, named after the data they require. Consumer tests name them
 // with STATE.*; `lckit pact verify` has a handler for each (state-handlers.ts). A pact naming a state that
 // is not listed here cannot be verified by the kit: the verification reports it.
-import type { CredentialRole } from "../runner/check.ts";
+import type { CredentialRole } from "../check/index.ts";
 
 export const STATE = {
   viewerClient: "client acme-viewer may use the client_credentials grant",

@@ -12,8 +12,8 @@
 import type { AddressInfo } from "node:net";
 import { serve } from "@hono/node-server";
 import { Hono } from "hono";
+import type { Target } from "../check/index.ts";
 import type { Reference } from "../reference/index.ts";
-import type { Target } from "../runner/check.ts";
 import { embeddedTargetDescription } from "../runner/embedded.ts";
 import { eventMessages, generateEvent } from "./event-messages.ts";
 import { createSession } from "./provider-session.ts";

@@ -4,9 +4,9 @@
 // only check preconditions, and read (open a scroll); they never write. A state that does not hold is
 // recorded as a problem, and fails the verification even when its interaction happens to pass.
 import type { VerifierOptions } from "@pact-foundation/pact";
+import type { CredentialRole } from "../check/index.ts";
 import { describeResponse, pageOf } from "../client/index.ts";
 import type { Customer, Lookup } from "../reference/index.ts";
-import type { CredentialRole } from "../runner/check.ts";
 import type { ProviderSession } from "./provider-session.ts";
 import { OPEN_SCROLL_QUERY, PROBE_CODE, providerStates, STATE, type StateName } from "./provider-states.ts";
 

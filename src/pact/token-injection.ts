@@ -3,9 +3,9 @@
 // client_credentials from the target's credentials); HTTP Basic client authentication on the token endpoint
 // is replaced by the credentials of the client the interaction speaks for.
 import type { IncomingMessage, ServerResponse } from "node:http";
+import type { CredentialRole } from "../check/index.ts";
 import { basicAuthorization } from "../client/index.ts";
 import { type Host, loadContract } from "../contract/index.ts";
-import type { CredentialRole } from "../runner/check.ts";
 import type { ProviderSession } from "./provider-session.ts";
 import { providerState } from "./provider-states.ts";
 

@@ -4,9 +4,9 @@
 // answered by the kit's event generator (event-messages.ts).
 import { resolve } from "node:path";
 import type { MessageProviders } from "@pact-foundation/pact";
+import type { Safety, Target } from "../check/index.ts";
 import { importOptional } from "../cli/optional-tool.ts";
 import { createReference, type FaultName, type Listening, type Reference } from "../reference/index.ts";
-import type { Safety, Target } from "../runner/check.ts";
 import { embeddedTargetDescription } from "../runner/embedded.ts";
 import type { TargetConfig } from "../runner/target-file.ts";
 import { eventMessages, generateEvent } from "./event-messages.ts";

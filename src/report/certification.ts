@@ -3,9 +3,10 @@
 // baseline; anything less keeps the ordinary verdict and says which MUST checks did not run, why, and
 // the key or flag that makes them run. The record names what was certified: kit, catalogue and contract
 // sha256, the target and its /version answer, profile, seed, runs, start and end.
+
+import type { Target } from "../check/index.ts";
 import { version } from "../client/service.ts";
 import { accessTokenOf, requestToken } from "../client/token.ts";
-import type { Target } from "../runner/check.ts";
 import type { Certification, CheckResult, RunResult } from "./model.ts";
 import { isWaived } from "./verdict.ts";
 

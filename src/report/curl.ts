@@ -2,7 +2,7 @@
 // built from the evidence, which is already redacted: wherever a secret was, the line reads an environment
 // variable instead ($LCKIT_TOKEN for a bearer token, $LCKIT_CLIENT_ID/$LCKIT_CLIENT_SECRET for Basic
 // client authentication, $LCKIT_SECRET elsewhere), so the line never holds a secret value.
-import type { Exchange } from "../runner/check.ts";
+import type { Exchange } from "../check/index.ts";
 import { REDACTED } from "../runner/redact.ts";
 
 /** Headers the transport sets by itself (or that would be wrong when resent by hand). */

@@ -3,7 +3,7 @@
 // headers, secret fields, the target's client secrets and every access token seen, in any encoding).
 // Failed and broken checks point at the entries of their evidence (CheckResult.harEntries).
 import { closeSync, openSync, writeSync } from "node:fs";
-import type { Exchange } from "../runner/check.ts";
+import type { Exchange } from "../check/index.ts";
 import { Redactor } from "../runner/redact.ts";
 import { redactExchange } from "../runner/target-fetch.ts";
 import type { RunResult } from "./model.ts";

@@ -1,7 +1,7 @@
 // report.html: one self-contained file (inline style and script, no external asset) to read a run in a
 // browser or as a CI artifact: verdict, filters, evidence of each failure, requirement coverage. Failures
 // come first (grouped by suite, MUST before SHOULD/MAY) so a reader never scrolls past passes to find them.
-import type { Exchange } from "../runner/check.ts";
+import type { Exchange } from "../check/index.ts";
 import { CURL_VARIABLES, curlForCheck } from "./curl.ts";
 import { escapeHtml as h } from "./escape.ts";
 import type { CheckResult, RequirementCoverage, RunResult } from "./model.ts";

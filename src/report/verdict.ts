@@ -1,5 +1,5 @@
 // The run's verdict from its check results: a pure function, so every renderer and exit code agree.
-import type { Level } from "../runner/check.ts";
+import type { Level } from "../check/index.ts";
 import type { CheckResult, CheckStatus, Counts, Interruption, Verdict } from "./model.ts";
 
 const statuses: CheckStatus[] = ["passed", "failed", "skipped", "broken"];

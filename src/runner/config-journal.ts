@@ -3,7 +3,7 @@
 // kill -9) the change can be undone: by the check itself, by the runner after the check, or by
 // `lckit restore JOURNAL` from another process. It holds what to put back, never a credential.
 import { closeSync, fsyncSync, openSync, readFileSync, writeSync } from "node:fs";
-import type { ConfigChange, ConfigJournal, CredentialRole } from "./check.ts";
+import type { ConfigChange, ConfigJournal, CredentialRole } from "../check/index.ts";
 
 export const JOURNAL_FORMAT = "lckit-config-journal";
 export const JOURNAL_FILE = "journal.ndjson";

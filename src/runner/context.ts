@@ -1,6 +1,6 @@
 // One CheckContext per check: the target-bound fetch, the run's token cache, a logger, a clock whose sleeps
 // end with the check, and the run's journal of configuration changes.
-import { type Check, type CheckContext, CheckFailure, type Clock, type Target } from "./check.ts";
+import { type Check, type CheckContext, CheckFailure, type Clock, type Target } from "../check/index.ts";
 import type { RunJournal } from "./config-journal.ts";
 import { CheckScope, type TargetTransport } from "./target-fetch.ts";
 import type { TokenCache } from "./token-cache.ts";

@@ -1,8 +1,8 @@
 // The embedded target: the reference implementation in this process, on a manual clock, reached through
 // its fetch handler (no socket). `lckit run` without a target file certifies it.
 
+import type { Clock, Target } from "../check/index.ts";
 import { manualClock } from "../reference/clock.ts";
-import type { Clock, Target } from "./check.ts";
 import { lenientProfile, referenceProfile } from "./profile.ts";
 
 export const EMBEDDED_URL = "http://reference.embedded";

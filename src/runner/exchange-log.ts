@@ -1,7 +1,7 @@
 // The run's record of exchanges, which the schema suite validates per operation: bounded in bytes so a
 // target sending fat pages for the whole run cannot exhaust the heap. It keeps variety over volume: the
 // newest few per kind of exchange (method, path, status class), and evicts from the fullest kind first.
-import type { Exchange } from "./check.ts";
+import type { Exchange } from "../check/index.ts";
 
 export const DEFAULT_LOG_BYTES = 16 * 1024 * 1024;
 /** Exchanges kept per kind: enough for the schema suite to see each operation's answers vary. */

@@ -1,5 +1,4 @@
 // The runner's public face: plan a run, drive it, and the targets it can drive (embedded, from a file).
-export * from "./check.ts";
 export { type CheckSession, createCheckContext, type RunServices, shellQuote } from "./context.ts";
 export {
   EMBEDDED_URL,

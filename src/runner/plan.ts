@@ -1,5 +1,5 @@
 // Planning a run: which checks run, which are skipped and why. Sends nothing; `lckit run --list` prints it.
-import type { Check, CredentialRole, Level, Safety, Target } from "./check.ts";
+import type { Check, CredentialRole, Level, Safety, Target } from "../check/index.ts";
 import { matchesId } from "./glob.ts";
 
 export interface PlanOptions {

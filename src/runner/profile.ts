@@ -1,5 +1,5 @@
 // Target profiles: what the kit assumes where the interface document is silent (docs/assumptions.md).
-import type { Profile } from "./check.ts";
+import type { Profile } from "../check/index.ts";
 
 /** Accepts every reasonable behaviour; "auto" lets safe probes detect the target's choice. */
 export const lenientProfile: Profile = {

@@ -3,6 +3,14 @@
 // The run is bounded: a deadline, a breaker for a target that stopped answering, and an abort signal
 // (SIGINT, SIGTERM) all end it with a result of what finished; configuration changes are undone first.
 import { randomBytes } from "node:crypto";
+import {
+  CheckFailure,
+  CheckSkipped,
+  type Clock,
+  type Counterexample,
+  type CredentialRole,
+  type Target,
+} from "../check/index.ts";
 import { createClient } from "../client/index.ts";
 import { computeCoverage, eventRequirementKinds } from "../report/coverage.ts";
 import {
@@ -16,14 +24,6 @@ import {
 } from "../report/model.ts";
 import { countResults, decideVerdict } from "../report/verdict.ts";
 import { type Catalogue, loadCatalogue } from "./catalogue.ts";
-import {
-  CheckFailure,
-  CheckSkipped,
-  type Clock,
-  type Counterexample,
-  type CredentialRole,
-  type Target,
-} from "./check.ts";
 import { type JournalEntry, RunJournal, undoChanges } from "./config-journal.ts";
 import { CheckEnded, type CheckSession, createCheckContext, type RunServices } from "./context.ts";
 import { kitInfo, specHashes } from "./kit-info.ts";

@@ -1,5 +1,5 @@
 // The clock of a live target: wall time, real sleeps, and no way to move it (checks needing that skip).
-import type { Clock } from "./check.ts";
+import type { Clock } from "../check/index.ts";
 
 export function systemClock(): Clock {
   return {

@@ -1,7 +1,7 @@
 // The fetch a check sees: bound to the target, rate limited, time limited, size limited, recorded as
 // redacted evidence. A misbehaving target (hang, reset, garbage, endless or huge answers) becomes a
 // CheckFailure naming the request, never a hang or an exhausted heap. Redirects are never followed.
-import { CheckFailure, type Exchange } from "./check.ts";
+import { CheckFailure, type Exchange } from "../check/index.ts";
 import { ExchangeLog } from "./exchange-log.ts";
 import { RateLimiter } from "./rate-limit.ts";
 import { type Redactor, secretFieldValues } from "./redact.ts";

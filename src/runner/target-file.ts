@@ -5,7 +5,7 @@ import { dirname, resolve } from "node:path";
 import type { ErrorObject } from "ajv/dist/2020.js";
 import { Ajv2020 } from "ajv/dist/2020.js";
 import { parseDocument } from "yaml";
-import type { Credential, CredentialRole, Profile, Safety, Target } from "./check.ts";
+import type { Credential, CredentialRole, Profile, Safety, Target } from "../check/index.ts";
 import { lenientProfile } from "./profile.ts";
 import schema from "./target.schema.json" with { type: "json" };
 

@@ -1,8 +1,8 @@
 // One access token per credential role for the whole run, fetched with client_credentials and Basic auth
 // (docs/assumptions.md, TOKEN-ENDPOINT; id and secret form-encoded first, RFC 6749 §2.3.1), renewed when the target's clock says it expired.
 
+import { CheckFailure, type Clock, type CredentialRole, type Target } from "../check/index.ts";
 import { basicAuthorization } from "../client/token.ts";
-import { CheckFailure, type Clock, type CredentialRole, type Target } from "./check.ts";
 import type { Redactor } from "./redact.ts";
 
 /** Renew a little before expiry so a token does not die between the cache and the target. */

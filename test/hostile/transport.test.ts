@@ -7,9 +7,9 @@ import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
+import { CheckFailure, type Exchange } from "../../src/check/index.ts";
 import { basicAuthorization } from "../../src/client/token.ts";
 import { createReference, DEFAULT_FIXTURES_DIR } from "../../src/reference/index.ts";
-import { CheckFailure, type Exchange } from "../../src/runner/check.ts";
 import { ExchangeLog } from "../../src/runner/exchange-log.ts";
 import { Redactor } from "../../src/runner/redact.ts";
 import {

@@ -4,7 +4,7 @@
 // per-test coverage runs only the checks that reach a mutant. Not part of `npm test` (the suite tests
 // already certify the unmutated reference); run by test/mutation/vitest.config.ts only.
 import { describe, expect, it } from "vitest";
-import type { Level } from "../../src/runner/check.ts";
+import type { Level } from "../../src/check/index.ts";
 import { planRun, runPlan, startEmbeddedTarget } from "../../src/runner/index.ts";
 import { allChecks } from "../../suites/index.ts";
 

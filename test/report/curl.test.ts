@@ -6,9 +6,9 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
+import type { Exchange } from "../../src/check/index.ts";
 import { main } from "../../src/cli/main.ts";
 import { curlFor } from "../../src/report/curl.ts";
-import type { Exchange } from "../../src/runner/check.ts";
 import { captureIo } from "../cli/capture-io.ts";
 
 const dir = mkdtempSync(join(tmpdir(), "lckit-curl-"));

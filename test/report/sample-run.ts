@@ -1,5 +1,5 @@
 // A run result with every kind of outcome and hostile text, produced by the real runner against the fake target.
-import { fail, skip } from "../../src/runner/check.ts";
+import { fail, skip } from "../../src/check/index.ts";
 import { planRun } from "../../src/runner/plan.ts";
 import { runPlan } from "../../src/runner/run.ts";
 import { systemClock } from "../../src/runner/system-clock.ts";

@@ -1,6 +1,6 @@
 // Checks for the CLI tests (loaded through LCKIT_CHECKS_MODULE): one per outcome, against the embedded reference.
-import type { Check, CheckContext } from "../../src/runner/check.ts";
-import { fail } from "../../src/runner/check.ts";
+import type { Check, CheckContext } from "../../src/check/index.ts";
+import { fail } from "../../src/check/index.ts";
 import { check } from "./fake-target.ts";
 
 async function health(ctx: CheckContext): Promise<void> {

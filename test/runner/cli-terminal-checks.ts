@@ -1,6 +1,6 @@
 // A check whose finding carries bytes a hostile target could send (loaded through LCKIT_CHECKS_MODULE).
-import type { Check } from "../../src/runner/check.ts";
-import { fail } from "../../src/runner/check.ts";
+import type { Check } from "../../src/check/index.ts";
+import { fail } from "../../src/check/index.ts";
 import { check } from "./fake-target.ts";
 
 export const allChecks: Check[] = [

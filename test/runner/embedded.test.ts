@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import type { CheckContext } from "../../src/runner/check.ts";
-import { fail } from "../../src/runner/check.ts";
+import type { CheckContext } from "../../src/check/index.ts";
+import { fail } from "../../src/check/index.ts";
 import { EMBEDDED_URL, startEmbeddedTarget } from "../../src/runner/embedded.ts";
 import { planRun } from "../../src/runner/plan.ts";
 import { runPlan } from "../../src/runner/run.ts";

@@ -1,5 +1,5 @@
 // A tiny in-memory target for runner tests: a token endpoint, a health endpoint and misbehaving paths.
-import type { Check, CheckContext, Target } from "../../src/runner/check.ts";
+import type { Check, CheckContext, Target } from "../../src/check/index.ts";
 import { lenientProfile } from "../../src/runner/profile.ts";
 
 export const SECRET = "s3cr3t-viewer-value";

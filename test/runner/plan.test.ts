@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { Check, Safety } from "../../src/runner/check.ts";
+import type { Check, Safety } from "../../src/check/index.ts";
 import { type PlanOptions, planRun } from "../../src/runner/plan.ts";
 import { check, fakeTarget } from "./fake-target.ts";
 

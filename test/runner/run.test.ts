@@ -1,7 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import type { Check, CheckContext } from "../../src/runner/check.ts";
-import { fail, skip } from "../../src/runner/check.ts";
+import type { Check, CheckContext } from "../../src/check/index.ts";
+import { fail, skip } from "../../src/check/index.ts";
 import { planRun } from "../../src/runner/plan.ts";
 import { RateLimiter } from "../../src/runner/rate-limit.ts";
 import { type ProgressEvent, type RunDeps, runPlan } from "../../src/runner/run.ts";

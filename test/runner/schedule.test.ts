@@ -1,7 +1,7 @@
 // Against a real clock the checks that wait on token validity overlap with the read checks; everything
 // else runs alone afterwards, and a drivable clock keeps the run one check at a time.
 import { describe, expect, it } from "vitest";
-import type { Check, Clock } from "../../src/runner/check.ts";
+import type { Check, Clock } from "../../src/check/index.ts";
 import { planRun, schedule } from "../../src/runner/plan.ts";
 import { runPlan } from "../../src/runner/run.ts";
 import { check, fakeFetch, fakeTarget } from "./fake-target.ts";

@@ -2,8 +2,9 @@
 // the target's clock it would have to wait that long for them to expire: instead the quota checks hold the
 // announcement to the validity they configured, and the target fails them with the value as evidence.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Target } from "../../src/check/index.ts";
 import { createReference, type Listening } from "../../src/reference/index.ts";
-import { planRun, referenceProfile, runPlan, systemClock, type Target } from "../../src/runner/index.ts";
+import { planRun, referenceProfile, runPlan, systemClock } from "../../src/runner/index.ts";
 import { allChecks } from "../../suites/index.ts";
 import { testSeed } from "./embedded-run.ts";
 

@@ -3,8 +3,9 @@
 // reference served on a loopback port, on its own system clock, passes them all, none skipped. This waits
 // for real (about a minute): every token the checks let expire lives 2-3 s.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Target } from "../../src/check/index.ts";
 import { createReference, type Listening } from "../../src/reference/index.ts";
-import { planRun, referenceProfile, runPlan, systemClock, type Target } from "../../src/runner/index.ts";
+import { planRun, referenceProfile, runPlan, systemClock } from "../../src/runner/index.ts";
 import { allChecks } from "../../suites/index.ts";
 import { testSeed } from "./embedded-run.ts";
 

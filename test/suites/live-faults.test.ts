@@ -4,16 +4,10 @@
 // minus the checks that wait on token validity (the embedded fault tests cover those; they would cost a
 // minute here), and must fail exactly the checks the fault table expects among those selected.
 import { describe, expect, it } from "vitest";
+import type { Check, Target } from "../../src/check/index.ts";
 import type { FaultName } from "../../src/reference/faults.ts";
 import { createReference } from "../../src/reference/index.ts";
-import {
-  type Check,
-  planRun,
-  referenceProfile,
-  runPlan,
-  systemClock,
-  type Target,
-} from "../../src/runner/index.ts";
+import { planRun, referenceProfile, runPlan, systemClock } from "../../src/runner/index.ts";
 import { waitsOnTokens } from "../../src/runner/plan.ts";
 import { allChecks } from "../../suites/index.ts";
 import { testSeed } from "./embedded-run.ts";

@@ -3,9 +3,10 @@
 // cannot drive the target's clock. The quota checks count them, or skip naming them, instead of failing a
 // correct target.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Target } from "../../src/check/index.ts";
 import { createClient } from "../../src/client/index.ts";
 import { createReference, type Listening } from "../../src/reference/index.ts";
-import { planRun, referenceProfile, runPlan, systemClock, type Target } from "../../src/runner/index.ts";
+import { planRun, referenceProfile, runPlan, systemClock } from "../../src/runner/index.ts";
 import { allChecks } from "../../suites/index.ts";
 import { testSeed } from "./embedded-run.ts";
 

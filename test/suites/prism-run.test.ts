@@ -4,10 +4,11 @@
 // requests (paging, isolation, roles, quotas, deletion) fail, and a change to that is visible here.
 import { createServer } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Clock, Target } from "../../src/check/index.ts";
 import { type ApiResponse, pageOf, type ScanPage } from "../../src/client/index.ts";
 import { type MockServer, startMock } from "../../src/mock/index.ts";
 import type { RunResult } from "../../src/report/model.ts";
-import { type Clock, lenientProfile, planRun, runPlan, type Target } from "../../src/runner/index.ts";
+import { lenientProfile, planRun, runPlan } from "../../src/runner/index.ts";
 import { allChecks } from "../../suites/index.ts";
 import { testSeed } from "./embedded-run.ts";
 

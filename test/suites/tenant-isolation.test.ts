@@ -4,7 +4,7 @@
 // statement a client that gets in makes the check skip, naming the key; a stated viewer let in still fails.
 import { describe, expect, it } from "vitest";
 import { stringify } from "yaml";
-import type { CredentialRole } from "../../src/runner/check.ts";
+import type { CredentialRole } from "../../src/check/index.ts";
 import { planRun, runPlan, startEmbeddedTarget } from "../../src/runner/index.ts";
 import { parseTargetFile, TargetFileError } from "../../src/runner/target-file.ts";
 import { allChecks } from "../../suites/index.ts";

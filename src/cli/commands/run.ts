@@ -13,6 +13,7 @@ import {
 } from "node:fs";
 import { basename, dirname, isAbsolute, join, relative, resolve } from "node:path";
 import { parseArgs } from "node:util";
+import type { Check, Clock, Level, Safety } from "../../check/index.ts";
 import { askVersion, certify } from "../../report/certification.ts";
 import { curlForCheck } from "../../report/curl.ts";
 import { terminalSafe } from "../../report/escape.ts";
@@ -22,7 +23,6 @@ import type { RunResult } from "../../report/model.ts";
 import { exitCodeOf, FAIL_ON_VALUES, type FailOn, INTERRUPTED_EXIT_CODE } from "../../report/verdict.ts";
 import { applyBaseline, BaselineError, baselineFromRun, parseBaseline } from "../../report/waivers.ts";
 import { writeReport } from "../../report/write.ts";
-import type { Check, Clock, Level, Safety } from "../../runner/check.ts";
 import { JOURNAL_FILE } from "../../runner/config-journal.ts";
 import { shellQuote } from "../../runner/context.ts";
 import { startEmbeddedTarget } from "../../runner/embedded.ts";
