@@ -38,10 +38,6 @@ export {
 } from "./reference/index.ts";
 // Reports: pure renderers of a RunResult.
 export {
-  decideVerdict,
-  exitCodeOf,
-  type FailOn,
-  type RunResult,
   renderHtml,
   renderJson,
   renderJunit,
@@ -50,6 +46,18 @@ export {
 } from "./report/index.ts";
 // The requirement catalogue.
 export { type Catalogue, loadCatalogue, type Requirement } from "./requirements/catalogue.ts";
+// The run result and its verdict; what a report certifies against (catalogue and contract by version +
+// sha256) and where the kit's own data files are (openapi/, event-schemas/, requirements/: also importable
+// as package subpaths).
+export {
+  decideVerdict,
+  exitCodeOf,
+  type FailOn,
+  kitInfo,
+  type RunResult,
+  type SpecInfo,
+  specHashes,
+} from "./result/index.ts";
 // The runner and the target file.
 export {
   type Plan,
@@ -59,7 +67,4 @@ export {
   runPlan,
   startEmbeddedTarget,
 } from "./runner/index.ts";
-// What a report certifies against (catalogue and contract by version + sha256) and where the kit's own
-// data files are (openapi/, event-schemas/, requirements/: also importable as package subpaths).
-export { kitInfo, type SpecInfo, specHashes } from "./runner/kit-info.ts";
 export { loadTargetFile } from "./runner/target-file.ts";

@@ -1,5 +1,5 @@
 // The kit's command line: dispatches to one module per command. Only src/cli may touch argv and exit codes.
-import { kitInfo } from "../runner/kit-info.ts";
+import { kitInfo } from "../result/kit-info.ts";
 import { type CliIo, processIo, UsageError } from "./io.ts";
 
 export interface Command {

@@ -2,11 +2,11 @@
 // HTTP runs: one check per requirement the event checker enforces, failed when a message broke it.
 import { randomBytes } from "node:crypto";
 import type { Level } from "../check/index.ts";
-import { computeCoverage, httpRequirementKinds } from "../report/coverage.ts";
-import { type CheckResult, type RunResult, reportVersion } from "../report/model.ts";
-import { countResults, decideVerdict } from "../report/verdict.ts";
-import { type Catalogue, loadCatalogue } from "../runner/catalogue.ts";
-import { kitInfo, specHashes } from "../runner/kit-info.ts";
+import { type CatalogueView, loadCatalogueView } from "../result/catalogue-view.ts";
+import { computeCoverage, httpRequirementKinds } from "../result/coverage.ts";
+import { kitInfo, specHashes } from "../result/kit-info.ts";
+import { type CheckResult, type RunResult, reportVersion } from "../result/model.ts";
+import { countResults, decideVerdict } from "../result/verdict.ts";
 import type { EventCheckResult } from "./event-stream.ts";
 import { rule } from "./rules.ts";
 
@@ -24,11 +24,11 @@ export interface EventRunMeta {
   config: boolean;
   startedAt?: Date;
   runId?: string;
-  catalogue?: Catalogue;
+  catalogue?: CatalogueView;
 }
 
 export function eventRunResult(result: EventCheckResult, meta: EventRunMeta): RunResult {
-  const catalogue = meta.catalogue ?? loadCatalogue();
+  const catalogue = meta.catalogue ?? loadCatalogueView();
   const entries = new Map(catalogue.requirements.map((entry) => [entry.id, entry]));
   const finished = meta.startedAt ? new Date(meta.startedAt.getTime() + result.durationMs) : new Date();
   const started = meta.startedAt ?? new Date(finished.getTime() - result.durationMs);

@@ -7,8 +7,8 @@
 import type { Target } from "../check/index.ts";
 import { version } from "../client/service.ts";
 import { accessTokenOf, requestToken } from "../client/token.ts";
-import type { Certification, CheckResult, RunResult } from "./model.ts";
-import { isWaived } from "./verdict.ts";
+import type { Certification, CheckResult, RunResult } from "../result/model.ts";
+import { isWaived } from "../result/verdict.ts";
 
 /** The key or flag that makes a skipped check run, from its skip cause (plan reasons already name it). */
 export function fixFor(check: CheckResult): string {

@@ -1,7 +1,8 @@
 // lckit report diff: what changed between two runs (report.json files), so a nightly job can say
 // "2 checks regressed since yesterday". Pure: reads two RunResults, returns data; renderers beside it.
+
+import type { CheckResult, CheckStatus, RunResult } from "../result/model.ts";
 import { escapeMarkdown as md } from "./escape.ts";
-import type { CheckResult, CheckStatus, RunResult } from "./model.ts";
 
 export interface StatusChange {
   id: string;

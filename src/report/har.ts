@@ -4,9 +4,9 @@
 // Failed and broken checks point at the entries of their evidence (CheckResult.harEntries).
 import { closeSync, openSync, writeSync } from "node:fs";
 import type { Exchange } from "../check/index.ts";
+import type { RunResult } from "../result/model.ts";
 import { Redactor } from "../runner/redact.ts";
 import { redactExchange } from "../runner/target-fetch.ts";
-import type { RunResult } from "./model.ts";
 
 export const HAR_FILE = "evidence.har";
 /** Bodies kept per entry (after redaction); the HAR says when one was cut. */

@@ -2,10 +2,10 @@
 // browser or as a CI artifact: verdict, filters, evidence of each failure, requirement coverage. Failures
 // come first (grouped by suite, MUST before SHOULD/MAY) so a reader never scrolls past passes to find them.
 import type { Exchange } from "../check/index.ts";
+import type { CheckResult, RequirementCoverage, RunResult } from "../result/model.ts";
+import { isWaived } from "../result/verdict.ts";
 import { CURL_VARIABLES, curlForCheck } from "./curl.ts";
 import { escapeHtml as h } from "./escape.ts";
-import type { CheckResult, RequirementCoverage, RunResult } from "./model.ts";
-import { isWaived } from "./verdict.ts";
 
 export function renderHtml(result: RunResult): string {
   const suites = [...new Set(result.checks.map((c) => c.suite))].sort();

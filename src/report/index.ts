@@ -1,10 +1,8 @@
-// The report part: the run result model and its pure renderers (json, junit, markdown, html).
-export { type CatalogueEntry, type CoveredCheck, computeCoverage } from "./coverage.ts";
+// The report part: pure renderers of a run result (json, junit, markdown, html) and the writer of a report
+// directory. The run result itself lives in src/result.
 export { escapeHtml, escapeMarkdown, escapeXml } from "./escape.ts";
 export { renderHtml } from "./html.ts";
 export { renderJson } from "./json.ts";
 export { renderJunit } from "./junit.ts";
 export { renderMarkdown } from "./markdown.ts";
-export * from "./model.ts";
-export { countResults, decideVerdict, exitCodeOf, FAIL_ON_VALUES, type FailOn } from "./verdict.ts";
 export { type WrittenReport, writeReport } from "./write.ts";

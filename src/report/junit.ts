@@ -3,9 +3,10 @@
 // does), and only MUST failures are <failure>s. A failed SHOULD/MAY check is a passed testcase with a
 // "WARNING" line in its <system-out>: it does not fail the run (exit 0), so it must not turn a CI test view
 // red; the warning and report.html still name it.
+
+import type { CheckResult, RunResult } from "../result/model.ts";
+import { isWaived } from "../result/verdict.ts";
 import { escapeXml } from "./escape.ts";
-import type { CheckResult, RunResult } from "./model.ts";
-import { isWaived } from "./verdict.ts";
 
 export function renderJunit(result: RunResult): string {
   const suites = new Map<string, CheckResult[]>();

@@ -13,9 +13,9 @@ import {
 } from "node:crypto";
 import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { join, relative } from "node:path";
+import type { CheckResult, RunResult } from "../result/model.ts";
 import { HAR_FILE } from "./har.ts";
 import { isFailure } from "./junit.ts";
-import type { CheckResult, RunResult } from "./model.ts";
 
 export const MANIFEST_FILE = "manifest.json";
 export const SIGNATURE_FILE = "manifest.sig";

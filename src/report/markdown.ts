@@ -1,8 +1,8 @@
 // summary.md: the verdict and what to do next, short enough for a GitHub job summary.
 import type { Level } from "../check/index.ts";
+import type { CheckResult, CheckStatus, RunResult } from "../result/model.ts";
 import { CURL_VARIABLES, curlForCheck } from "./curl.ts";
 import { markdownCode as code, escapeMarkdown as md } from "./escape.ts";
-import type { CheckResult, CheckStatus, RunResult } from "./model.ts";
 
 const verdictMark: Record<RunResult["verdict"], string> = {
   CERTIFIED: "🏅",

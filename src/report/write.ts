@@ -1,11 +1,11 @@
 // Writes the four renderings of a run to <dir>/<run id>/ (the only file I/O of the report part).
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import type { RunResult } from "../result/model.ts";
 import { renderHtml } from "./html.ts";
 import { renderJson } from "./json.ts";
 import { renderJunit } from "./junit.ts";
 import { renderMarkdown } from "./markdown.ts";
-import type { RunResult } from "./model.ts";
 
 export interface WrittenReport {
   dir: string;

@@ -12,7 +12,9 @@ import {
   type Target,
 } from "../check/index.ts";
 import { createClient } from "../client/index.ts";
-import { computeCoverage, eventRequirementKinds } from "../report/coverage.ts";
+import { type CatalogueView, loadCatalogueView } from "../result/catalogue-view.ts";
+import { computeCoverage, eventRequirementKinds } from "../result/coverage.ts";
+import { kitInfo, specHashes } from "../result/kit-info.ts";
 import {
   type CheckResult,
   type Interruption,
@@ -21,12 +23,10 @@ import {
   reportVersion,
   type SkipCause,
   type TargetSummary,
-} from "../report/model.ts";
-import { countResults, decideVerdict } from "../report/verdict.ts";
-import { type Catalogue, loadCatalogue } from "./catalogue.ts";
+} from "../result/model.ts";
+import { countResults, decideVerdict } from "../result/verdict.ts";
 import { type JournalEntry, RunJournal, undoChanges } from "./config-journal.ts";
 import { CheckEnded, type CheckSession, createCheckContext, type RunServices } from "./context.ts";
-import { kitInfo, specHashes } from "./kit-info.ts";
 import { type Plan, type PlanEntry, schedule } from "./plan.ts";
 import { Redactor } from "./redact.ts";
 import { CheckScope, EVIDENCE_BODY_LIMIT, redactExchange, TargetTransport } from "./target-fetch.ts";
@@ -69,7 +69,7 @@ export interface RunDeps {
   /** Start of a replay command line (default "lckit run"); the runner appends --check and --seed. */
   command?: string;
   /** Requirement catalogue (default: requirements/catalogue.yaml of the kit). */
-  catalogue?: Catalogue;
+  catalogue?: CatalogueView;
   runId?: string;
   /** Aborting it interrupts the run: the running check stops, its configuration changes are undone, the
    *  rest is reported as not run. Abort with the reason "SIGINT" or "SIGTERM" to name the signal. */
@@ -238,7 +238,7 @@ export async function runPlan(plan: Plan, deps: RunDeps): Promise<RunResult> {
   }
 
   const finished = new Date();
-  const catalogue = deps.catalogue ?? loadCatalogue();
+  const catalogue = deps.catalogue ?? loadCatalogueView();
   const done = results.filter((r): r is CheckResult => r !== undefined);
   const resultById = new Map(done.map((r) => [r.id, r]));
   const coverage = computeCoverage(

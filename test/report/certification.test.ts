@@ -13,7 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { main } from "../../src/cli/main.ts";
 import { createReference } from "../../src/reference/index.ts";
 import { writeManifest } from "../../src/report/manifest.ts";
-import type { RunResult } from "../../src/report/model.ts";
+import type { RunResult } from "../../src/result/model.ts";
 import { captureIo } from "../cli/capture-io.ts";
 
 const dir = mkdtempSync(join(tmpdir(), "lckit-certify-"));

@@ -5,8 +5,8 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { renderHtml } from "../../src/report/html.ts";
 import { renderJunit } from "../../src/report/junit.ts";
 import { renderMarkdown } from "../../src/report/markdown.ts";
-import type { CheckResult, RunResult } from "../../src/report/model.ts";
-import { decideVerdict, exitCodeOf } from "../../src/report/verdict.ts";
+import type { CheckResult, RunResult } from "../../src/result/model.ts";
+import { decideVerdict, exitCodeOf } from "../../src/result/verdict.ts";
 import { sampleRun } from "./sample-run.ts";
 
 function result(id: string, level: CheckResult["level"], status: CheckResult["status"]): CheckResult {

@@ -8,7 +8,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { renderHtml } from "../../src/report/html.ts";
-import type { RunResult } from "../../src/report/model.ts";
+import type { RunResult } from "../../src/result/model.ts";
 import { sampleRun } from "./sample-run.ts";
 
 const repo = join(import.meta.dirname, "..", "..");

@@ -4,8 +4,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { main } from "../../src/cli/main.ts";
-import type { RunResult } from "../../src/report/model.ts";
-import { repoRoot } from "../../src/runner/kit-info.ts";
+import { repoRoot } from "../../src/result/kit-info.ts";
+import type { RunResult } from "../../src/result/model.ts";
 import { captureIo } from "../cli/capture-io.ts";
 
 const dir = mkdtempSync(join(tmpdir(), "lckit-run-"));

@@ -6,7 +6,7 @@ import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { type Check, type CheckContext, type Clock, fail } from "../../src/check/index.ts";
 import { createClient } from "../../src/client/index.ts";
-import { exitCodeOf } from "../../src/report/verdict.ts";
+import { exitCodeOf } from "../../src/result/verdict.ts";
 import { readJournal } from "../../src/runner/config-journal.ts";
 import { startEmbeddedTarget } from "../../src/runner/embedded.ts";
 import { planRun } from "../../src/runner/plan.ts";

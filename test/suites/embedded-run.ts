@@ -1,7 +1,7 @@
 // Runs checks against the embedded reference (optionally with seeded faults): shared by the suite tests.
 
 import type { Check } from "../../src/check/index.ts";
-import type { CheckResult, RunResult } from "../../src/report/model.ts";
+import type { CheckResult, RunResult } from "../../src/result/model.ts";
 import { planRun, runPlan, startEmbeddedTarget } from "../../src/runner/index.ts";
 import { allChecks } from "../../suites/index.ts";
 

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Clock, Target } from "../../src/check/index.ts";
 import { type ApiResponse, pageOf, type ScanPage } from "../../src/client/index.ts";
 import { type MockServer, startMock } from "../../src/mock/index.ts";
-import type { RunResult } from "../../src/report/model.ts";
+import type { RunResult } from "../../src/result/model.ts";
 import { lenientProfile, planRun, runPlan } from "../../src/runner/index.ts";
 import { allChecks } from "../../suites/index.ts";
 import { testSeed } from "./embedded-run.ts";

@@ -1,7 +1,7 @@
 // The tolerance matrix: which reference variants every run must accept, random combinations of them, and
 // a runner for the embedded reference with variants (and faults) switched on. Shared by variants*.test.ts.
 import { VARIANTS, type VariantName, variantGroups } from "../../src/reference/variants.ts";
-import type { CheckResult, RunResult } from "../../src/report/model.ts";
+import type { CheckResult, RunResult } from "../../src/result/model.ts";
 import { planRun, runPlan, startEmbeddedTarget } from "../../src/runner/index.ts";
 import { allChecks } from "../../suites/index.ts";
 

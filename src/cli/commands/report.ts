@@ -8,8 +8,8 @@ import { type ParseArgsConfig, parseArgs } from "node:util";
 import type { Check } from "../../check/index.ts";
 import { diffReports, hasRegressions, renderDiffJson, renderDiffMarkdown } from "../../report/diff.ts";
 import { verifyFolder } from "../../report/manifest.ts";
-import type { RunResult } from "../../report/model.ts";
-import { kitInfo, specHashes } from "../../runner/kit-info.ts";
+import { kitInfo, specHashes } from "../../result/kit-info.ts";
+import type { RunResult } from "../../result/model.ts";
 import { type CliIo, UsageError } from "../io.ts";
 import type { Command } from "../main.ts";
 

@@ -19,14 +19,14 @@ import { curlForCheck } from "../../report/curl.ts";
 import { terminalSafe } from "../../report/escape.ts";
 import { HAR_FILE, HarWriter, linkEvidence } from "../../report/har.ts";
 import { loadSignKey, SignKeyError, writeManifest } from "../../report/manifest.ts";
-import type { RunResult } from "../../report/model.ts";
-import { exitCodeOf, FAIL_ON_VALUES, type FailOn, INTERRUPTED_EXIT_CODE } from "../../report/verdict.ts";
 import { applyBaseline, BaselineError, baselineFromRun, parseBaseline } from "../../report/waivers.ts";
 import { writeReport } from "../../report/write.ts";
+import { InterfaceDocumentError, kitInfo, specHashes } from "../../result/kit-info.ts";
+import type { RunResult } from "../../result/model.ts";
+import { exitCodeOf, FAIL_ON_VALUES, type FailOn, INTERRUPTED_EXIT_CODE } from "../../result/verdict.ts";
 import { JOURNAL_FILE } from "../../runner/config-journal.ts";
 import { shellQuote } from "../../runner/context.ts";
 import { startEmbeddedTarget } from "../../runner/embedded.ts";
-import { InterfaceDocumentError, kitInfo, specHashes } from "../../runner/kit-info.ts";
 import { type Plan, planRun } from "../../runner/plan.ts";
 import {
   DEFAULT_DEADLINE_MS,

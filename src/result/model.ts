@@ -1,6 +1,6 @@
 // The result of a run: plain data, versioned, validated by report.schema.json. Renderers read only this.
 import type { Counterexample, Exchange, Level, Safety } from "../check/index.ts";
-import type { SpecInfo } from "../runner/kit-info.ts";
+import type { SpecInfo } from "./kit-info.ts";
 
 export const reportVersion = 1 as const;
 

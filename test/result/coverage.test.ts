@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { computeCoverage, eventRequirementKinds } from "../../src/report/coverage.ts";
+import { computeCoverage, eventRequirementKinds } from "../../src/result/coverage.ts";
 
 const catalogue = [
   { id: "SCAN-04", kind: "scan", level: "MUST", text: "every record once" },
