@@ -2,8 +2,8 @@
 import fc from "fast-check";
 import { type Check, type CheckContext, type CredentialRole, fail, skip } from "../src/check/index.ts";
 import { type ApiResponse, describeResponse, type TokenResponse } from "../src/client/index.ts";
-import { type DataOperation, dataOperations, discoverLookupTypes } from "./data-operations.ts";
-import { defineCheck } from "./define.ts";
+import { type DataOperation, dataOperations, discoverLookupTypes } from "./support/data-operations.ts";
+import { defineCheck } from "./support/define.ts";
 import {
   ensure,
   judgeAuthRefusal,
@@ -12,11 +12,11 @@ import {
   judgeRoleRefusal,
   judgeTenantRefusal,
   scanPageShape,
-} from "./error-outcomes.ts";
-import { checkProperty } from "./property.ts";
-import { shortValiditySeconds, upsertQuotaClient } from "./quota-session.ts";
-import { clientOf, credentialOf, otherTenantOf, quotaCustomerIdOf } from "./target-client.ts";
-import { canDriveClock, defaultValiditySeconds, issueToken, letTimePass } from "./token-lifetime.ts";
+} from "./support/error-outcomes.ts";
+import { checkProperty } from "./support/property.ts";
+import { shortValiditySeconds, upsertQuotaClient } from "./support/quota-session.ts";
+import { clientOf, credentialOf, otherTenantOf, quotaCustomerIdOf } from "./support/target-client.ts";
+import { canDriveClock, defaultValiditySeconds, issueToken, letTimePass } from "./support/token-lifetime.ts";
 
 /** A lookup type name of the tenant, for the per-type operations (any name serves a refusal probe). */
 async function someLookupType(ctx: CheckContext, role: CredentialRole): Promise<string> {

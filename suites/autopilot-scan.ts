@@ -2,10 +2,10 @@
 
 import { type Check, fail, skip } from "../src/check/index.ts";
 import { describeResponse, pageOf } from "../src/client/index.ts";
-import { typeName } from "./data-operations.ts";
-import { defineCheck } from "./define.ts";
-import { ensure, judgeSuccess } from "./error-outcomes.ts";
-import { recordsProblem, statisticRules } from "./record-fields.ts";
+import { typeName } from "./support/data-operations.ts";
+import { defineCheck } from "./support/define.ts";
+import { ensure, judgeSuccess } from "./support/error-outcomes.ts";
+import { recordsProblem, statisticRules } from "./support/record-fields.ts";
 import {
   endsCheck,
   endWithoutScrollIdCheck,
@@ -23,8 +23,8 @@ import {
   scrollBodyCheck,
   sortFieldsAcceptedCheck,
   unknownScrollIdCheck,
-} from "./scan-properties.ts";
-import { clientOf } from "./target-client.ts";
+} from "./support/scan-properties.ts";
+import { clientOf } from "./support/target-client.ts";
 
 const statisticIdentity = (r: Record<string, unknown>) =>
   `${typeName(String(r.lookupType))}|${String(r.source)}|${String(r.unmappedValue)}`;

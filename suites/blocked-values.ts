@@ -2,13 +2,13 @@
 import fc from "fast-check";
 import { type Check, type CheckContext, fail, skip } from "../src/check/index.ts";
 import { type ApiResponse, type BlockedValue, describeResponse, pageOf } from "../src/client/index.ts";
-import { discoverLookupTypes, typeName } from "./data-operations.ts";
-import { defineCheck } from "./define.ts";
-import { ensure, isClientError, judgeSuccess } from "./error-outcomes.ts";
-import { checkProperty } from "./property.ts";
-import { blockedValueRules, recordsProblem } from "./record-fields.ts";
-import { identityProblem, recorded } from "./scan-properties.ts";
-import { clientOf } from "./target-client.ts";
+import { discoverLookupTypes, typeName } from "./support/data-operations.ts";
+import { defineCheck } from "./support/define.ts";
+import { ensure, isClientError, judgeSuccess } from "./support/error-outcomes.ts";
+import { checkProperty } from "./support/property.ts";
+import { blockedValueRules, recordsProblem } from "./support/record-fields.ts";
+import { identityProblem, recorded } from "./support/scan-properties.ts";
+import { clientOf } from "./support/target-client.ts";
 
 const identity = (v: BlockedValue) => `${typeName(String(v.lookupType))}|${String(v.value)}`;
 

@@ -2,10 +2,10 @@
 
 import { type Check, fail } from "../src/check/index.ts";
 import { describeResponse } from "../src/client/index.ts";
-import { withCustomerRestored } from "./customer-configuration.ts";
-import { defineCheck } from "./define.ts";
-import { ensure, judgeSuccess } from "./error-outcomes.ts";
-import { clientOf, credentialOf, customerIdOf } from "./target-client.ts";
+import { withCustomerRestored } from "./support/customer-configuration.ts";
+import { defineCheck } from "./support/define.ts";
+import { ensure, judgeSuccess } from "./support/error-outcomes.ts";
+import { clientOf, credentialOf, customerIdOf } from "./support/target-client.ts";
 
 export const configurationChecks: Check[] = [
   defineCheck({

@@ -4,19 +4,19 @@
 import fc from "fast-check";
 import { type Check, type CheckContext, CheckFailure, fail, skip } from "../src/check/index.ts";
 import { describeResponse, lookupUri, type Task } from "../src/client/index.ts";
-import { absentLookupUri, typeName } from "./data-operations.ts";
-import { defineCheck } from "./define.ts";
-import { ensure, judgeSuccess } from "./error-outcomes.ts";
 import { lookupScan } from "./lookup-scan.ts";
-import { checkProperty } from "./property.ts";
+import { absentLookupUri, typeName } from "./support/data-operations.ts";
+import { defineCheck } from "./support/define.ts";
+import { ensure, judgeSuccess } from "./support/error-outcomes.ts";
+import { checkProperty } from "./support/property.ts";
 import {
   distinct,
   identityProblem,
   readScroll,
   type ScanRecordShape,
   type ScanSubject,
-} from "./scan-properties.ts";
-import { clientOf } from "./target-client.ts";
+} from "./support/scan-properties.ts";
+import { clientOf } from "./support/target-client.ts";
 
 /** How long the kit waits for an asynchronous deletion, in the target's time. */
 export const deletionWaitMs = 10_000;

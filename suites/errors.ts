@@ -3,10 +3,10 @@
 
 import { type Check, fail } from "../src/check/index.ts";
 import { describeResponse } from "../src/client/index.ts";
-import { absentLookupUri } from "./data-operations.ts";
-import { defineCheck } from "./define.ts";
-import { isClientError } from "./error-outcomes.ts";
-import { clientOf } from "./target-client.ts";
+import { absentLookupUri } from "./support/data-operations.ts";
+import { defineCheck } from "./support/define.ts";
+import { isClientError } from "./support/error-outcomes.ts";
+import { clientOf } from "./support/target-client.ts";
 
 /** Just over the 1 MiB the kit assumes as body limit. */
 const oversized = 1024 * 1024 + 1024;

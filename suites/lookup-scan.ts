@@ -1,9 +1,9 @@
 // The lookups scan: POST {rdm_url}/lookups/{tenantId}/_scan with limit, filter, sort and order.
 import type { Check } from "../src/check/index.ts";
-import { typeName } from "./data-operations.ts";
-import { defineCheck } from "./define.ts";
-import { ensure } from "./error-outcomes.ts";
-import { lookupRules, recordsProblem } from "./record-fields.ts";
+import { typeName } from "./support/data-operations.ts";
+import { defineCheck } from "./support/define.ts";
+import { ensure } from "./support/error-outcomes.ts";
+import { lookupRules, recordsProblem } from "./support/record-fields.ts";
 import {
   endsCheck,
   endWithoutScrollIdCheck,
@@ -20,7 +20,7 @@ import {
   scrollBodyCheck,
   sortFieldsAcceptedCheck,
   unknownScrollIdCheck,
-} from "./scan-properties.ts";
+} from "./support/scan-properties.ts";
 
 export const lookupScan: ScanSubject = {
   suite: "lookup-scan",

@@ -6,9 +6,9 @@
 import { type Check, type CheckContext, type Exchange, fail, skip } from "../src/check/index.ts";
 import { describeResponse, pageOf } from "../src/client/index.ts";
 import { type ContractOperation, type Host, loadContract, type Violation } from "../src/contract/index.ts";
-import { discoverLookupTypes, typeName } from "./data-operations.ts";
-import { defineCheck } from "./define.ts";
-import { clientOf, credentialOf } from "./target-client.ts";
+import { discoverLookupTypes, typeName } from "./support/data-operations.ts";
+import { defineCheck } from "./support/define.ts";
+import { clientOf, credentialOf } from "./support/target-client.ts";
 
 const contract = loadContract();
 

@@ -2,9 +2,9 @@
 
 import { type Check, fail } from "../src/check/index.ts";
 import { type ApiResponse, describeResponse } from "../src/client/index.ts";
-import { defineCheck } from "./define.ts";
-import { ensure, judgeSuccess } from "./error-outcomes.ts";
-import { clientOf } from "./target-client.ts";
+import { defineCheck } from "./support/define.ts";
+import { ensure, judgeSuccess } from "./support/error-outcomes.ts";
+import { clientOf } from "./support/target-client.ts";
 
 const dotted = /^\d+(\.\d+)+$/;
 

@@ -10,8 +10,8 @@ import {
   multiTokenConfig,
   type TokenResponse,
 } from "../src/client/index.ts";
-import { readCustomer, withCustomerRestored } from "./customer-configuration.ts";
-import { defineCheck } from "./define.ts";
+import { readCustomer, withCustomerRestored } from "./support/customer-configuration.ts";
+import { defineCheck } from "./support/define.ts";
 import {
   ensure,
   judgeExpiredRefusal,
@@ -20,17 +20,17 @@ import {
   judgeSuccess,
   judgeValidationError,
   limitWording,
-} from "./error-outcomes.ts";
-import { checkProperty } from "./property.ts";
+} from "./support/error-outcomes.ts";
+import { checkProperty } from "./support/property.ts";
 import {
   measureRequestMs,
   type QuotaSession,
   upsertClient,
   validityForBurst,
   withQuotaSession,
-} from "./quota-session.ts";
-import { clientOf, credentialOf, quotaCustomerIdOf } from "./target-client.ts";
-import { announcedValidity, defaultValiditySeconds } from "./token-lifetime.ts";
+} from "./support/quota-session.ts";
+import { clientOf, credentialOf, quotaCustomerIdOf } from "./support/target-client.ts";
+import { announcedValidity, defaultValiditySeconds } from "./support/token-lifetime.ts";
 
 /** Small quotas keep runs fast; the seed picks one of 3..5. */
 function quotaFor(ctx: CheckContext): number {

@@ -12,8 +12,8 @@ import { startEmbeddedTarget } from "../../src/runner/embedded.ts";
 import { planRun } from "../../src/runner/plan.ts";
 import { type RunDeps, runPlan } from "../../src/runner/run.ts";
 import { systemClock } from "../../src/runner/system-clock.ts";
-import { withCustomerRestored } from "../../suites/customer-configuration.ts";
-import { upsertClient } from "../../suites/quota-session.ts";
+import { withCustomerRestored } from "../../suites/support/customer-configuration.ts";
+import { upsertClient } from "../../suites/support/quota-session.ts";
 import { check, fakeFetch, fakeTarget } from "./fake-target.ts";
 
 const emptyCatalogue = { path: null, requirements: [] };

@@ -1,7 +1,7 @@
 // Properties every scan must have (lookups, autopilot all types, autopilot one type), as check factories:
 // each scan's suite file picks the checks and names the requirement ids that apply to it.
 import fc from "fast-check";
-import { type Check, type CheckContext, type CredentialRole, fail, skip } from "../src/check/index.ts";
+import { type Check, type CheckContext, type CredentialRole, fail, skip } from "../../src/check/index.ts";
 import {
   type ApiResponse,
   describeResponse,
@@ -12,7 +12,7 @@ import {
   type ScanQuery,
   type ScrollIdEncoding,
   scrollIdEncodings,
-} from "../src/client/index.ts";
+} from "../../src/client/index.ts";
 import { typeName } from "./data-operations.ts";
 import { defineCheck } from "./define.ts";
 import { ensure, isClientError, judgeSuccess } from "./error-outcomes.ts";

@@ -1,7 +1,7 @@
 // Runs a fast-check property inside a check: seeded, replayable, and turned into a CheckFailure that
 // carries the seed, the replay path, the shrunk counterexample and the command that replays it.
 import fc from "fast-check";
-import { type CheckContext, CheckFailure, CheckSkipped, fail } from "../src/check/index.ts";
+import { type CheckContext, CheckFailure, CheckSkipped, fail } from "../../src/check/index.ts";
 
 export interface PropertyOptions {
   /** Stop at the first failure without shrinking: for properties that consume data (delete tasks). */

@@ -2,8 +2,8 @@
 // GET for a customer; the kit reads it with a POST of an empty object, which under the kit's merge
 // semantics (CONFIG-CUSTOMER-03) changes nothing and answers the stored customer.
 
-import { type CheckContext, type CredentialRole, fail, skip } from "../src/check/index.ts";
-import { type Customer, describeResponse } from "../src/client/index.ts";
+import { type CheckContext, type CredentialRole, fail, skip } from "../../src/check/index.ts";
+import { type Customer, describeResponse } from "../../src/client/index.ts";
 import { clientOf } from "./target-client.ts";
 
 function looksLikeCustomer(body: unknown, customerId: string): body is Customer {

@@ -1,13 +1,13 @@
 // Token validity as checks see it: issuing a token directly (not through the runner's cache), and letting
 // time pass on the target, by driving its clock where the kit can, by sleeping otherwise.
 
-import { type CheckContext, type CredentialRole, fail } from "../src/check/index.ts";
+import { type CheckContext, type CredentialRole, fail } from "../../src/check/index.ts";
 import {
   type ApiResponse,
   accessTokenOf,
   describeResponse,
   type TokenResponse,
-} from "../src/client/index.ts";
+} from "../../src/client/index.ts";
 import { clientOf, credentialOf } from "./target-client.ts";
 
 /** Validity the kit assumes when a token answer carries no expires_in (TOKEN-VALIDITY-03). */

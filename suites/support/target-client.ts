@@ -1,8 +1,8 @@
 // The typed client bound to a check's target, and the credentials of its roles.
 
-import type { CheckContext, Credential, CredentialRole } from "../src/check/index.ts";
-import { skip } from "../src/check/index.ts";
-import { createClient, type InterfaceClient } from "../src/client/index.ts";
+import type { CheckContext, Credential, CredentialRole } from "../../src/check/index.ts";
+import { skip } from "../../src/check/index.ts";
+import { createClient, type InterfaceClient } from "../../src/client/index.ts";
 
 export function clientOf(ctx: CheckContext): InterfaceClient {
   return createClient({ fetch: ctx.fetch, baseUrl: ctx.target.baseUrl, rdmUrl: ctx.target.rdmUrl });

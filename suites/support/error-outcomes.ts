@@ -3,8 +3,8 @@
 // reasonable behaviour (docs/assumptions.md) unless the target profile pins one; each returns undefined
 // when the answer is acceptable, or a sentence saying what was expected.
 
-import { fail, type Profile } from "../src/check/index.ts";
-import { type ApiResponse, describeResponse } from "../src/client/index.ts";
+import { fail, type Profile } from "../../src/check/index.ts";
+import { type ApiResponse, describeResponse } from "../../src/client/index.ts";
 
 export const limitWording = /limit|exceed|quota|too many/i;
 export const expiryWording = /expir/i;

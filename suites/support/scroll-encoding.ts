@@ -1,8 +1,13 @@
 // Which body carries the scroll id on next-page requests: pinned by the target profile, or found by a
 // safe read probe ("auto") and remembered per target and scan.
 
-import type { CheckContext, CredentialRole, Target } from "../src/check/index.ts";
-import { pageOf, type ScanEndpoint, type ScrollIdEncoding, scrollIdEncodings } from "../src/client/index.ts";
+import type { CheckContext, CredentialRole, Target } from "../../src/check/index.ts";
+import {
+  pageOf,
+  type ScanEndpoint,
+  type ScrollIdEncoding,
+  scrollIdEncodings,
+} from "../../src/client/index.ts";
 import { clientOf } from "./target-client.ts";
 
 const detected = new WeakMap<Target, Map<string, ScrollIdEncoding>>();

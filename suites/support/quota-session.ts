@@ -1,7 +1,7 @@
 // The setting of every token-quota check: the quota client's customer with multi-token support switched
 // as the check needs, the quota client's tokens all expired at the start, everything restored at the end.
 
-import { type CheckContext, type CredentialRole, fail } from "../src/check/index.ts";
+import { type CheckContext, type CredentialRole, fail } from "../../src/check/index.ts";
 import {
   type ApiResponse,
   accessTokenOf,
@@ -9,7 +9,7 @@ import {
   describeResponse,
   multiTokenConfig,
   type TokenResponse,
-} from "../src/client/index.ts";
+} from "../../src/client/index.ts";
 import { putCustomerOrFail, withCustomerRestored, withoutMultiToken } from "./customer-configuration.ts";
 import { clientOf, credentialOf, quotaCustomerIdOf } from "./target-client.ts";
 import { canDriveClock, defaultValiditySeconds, expireEverythingMs, letTimePass } from "./token-lifetime.ts";

@@ -1,5 +1,5 @@
 // Declaring a check: the suite comes from the id and the level from the title, so they cannot disagree.
-import type { Check, Level } from "../src/check/index.ts";
+import type { Check, Level } from "../../src/check/index.ts";
 
 export type CheckDefinition = Omit<Check, "suite" | "level">;
 

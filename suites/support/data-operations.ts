@@ -1,8 +1,8 @@
 // Harmless requests for every data operation of a tenant, for authorization probes: reads ask for one
 // record, the delete task names a lookup that does not exist, the configuration write upserts no client.
 
-import type { CheckContext } from "../src/check/index.ts";
-import { type ApiResponse, type Auth, type InterfaceClient, pageOf } from "../src/client/index.ts";
+import type { CheckContext } from "../../src/check/index.ts";
+import { type ApiResponse, type Auth, type InterfaceClient, pageOf } from "../../src/client/index.ts";
 import { arrayShape, scanPageShape } from "./error-outcomes.ts";
 import { clientOf } from "./target-client.ts";
 
