@@ -29,7 +29,5 @@ export const processIo: CliIo = {
   cwd: process.cwd(),
 };
 
-/** A usage or configuration problem: the CLI prints the message and exits with code 2. */
-export class UsageError extends Error {
-  override name = "UsageError";
-}
+// The usage error lives below every folder (src/usage-error.ts); the CLI's commands take it from here.
+export { UsageError } from "../usage-error.ts";

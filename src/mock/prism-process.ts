@@ -1,7 +1,7 @@
 // One Prism mock server as a child process (Prism's own CLI script run by this Node), started on loopback and stopped by
 // its PID. Readiness is Prism's own "listening" line, so callers never sleep-and-hope.
 import { type ChildProcess, spawn } from "node:child_process";
-import { optionalBin } from "../cli/optional-tool.ts";
+import { optionalBin } from "../tools/optional-tool.ts";
 
 /** Prism's CLI script, found with Node's module resolution (Prism is an optional peer dependency: when it
  *  is absent this throws a usage error naming the install command). */

@@ -5,10 +5,10 @@
 import { resolve } from "node:path";
 import type { MessageProviders } from "@pact-foundation/pact";
 import type { Safety, Target } from "../check/index.ts";
-import { importOptional } from "../cli/optional-tool.ts";
 import { createReference, type FaultName, type Listening, type Reference } from "../reference/index.ts";
 import { embeddedTargetDescription } from "../runner/embedded.ts";
 import type { TargetConfig } from "../runner/target-file.ts";
+import { importOptional } from "../tools/optional-tool.ts";
 import { eventMessages, generateEvent } from "./event-messages.ts";
 import { type PactFile, readPactFile } from "./pact-file.ts";
 import { PROVIDER_NAME } from "./provider.ts";

@@ -7,7 +7,7 @@
 import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
 import { pathToFileURL } from "node:url";
-import { UsageError } from "./io.ts";
+import { UsageError } from "../usage-error.ts";
 
 /** The optional tools the kit knows, with the version range it is tested with. */
 export const OPTIONAL_TOOLS = {

@@ -1,0 +1,152 @@
+// The one-way flow, kept: no import circle between folders of src/ and suites/, and no import that points
+// back up the flow (a folder imports only folders of a lower rank). The graph is read from the import
+// statements themselves (test/project/import-graph.ts), so a new circle fails here with the folders and one
+// import of each edge named.
+import { describe, expect, it } from "vitest";
+import { packageRoot } from "../../src/package-root.ts";
+import { folderCircles, folderEdges, type ImportEdge, unitOf } from "./import-graph.ts";
+
+// The flow from the bottom up: a unit may import units of a lower rank only. Units of one rank are beside
+// each other and import none of each other.
+const RANKS: Record<string, number> = {
+  "src/package-root.ts": 0,
+  "src/usage-error.ts": 0,
+  "src/requirements": 1,
+  "src/contract-diff": 1,
+  "src/contract": 1,
+  "src/client": 2,
+  "src/tools": 2,
+  "src/check": 3,
+  "src/reference": 3,
+  "src/result": 4,
+  "suites/support": 4,
+  suites: 5,
+  "src/runner": 6,
+  "src/events": 6,
+  "src/report": 7,
+  "src/mock": 7,
+  "src/pact": 8,
+  "src/cli": 9,
+  "src/index.ts": 10,
+};
+
+// Circles between folders that remain, each with the reason it is still there. Empty: a new circle fails.
+const KNOWN_CIRCLES: { folders: string[]; reason: string }[] = [];
+
+// Imports that still point up the flow, each with the reason. Empty: a new one fails.
+const KNOWN_UPWARD: { edge: string; reason: string }[] = [];
+
+// Boundaries the ranks alone allow but the architecture does not (docs/architecture.md).
+const FORBIDDEN: { edge: string; why: string }[] = [
+  { edge: "suites -> src/reference", why: "suites meet the reference only through HTTP" },
+  { edge: "suites/support -> src/reference", why: "suites meet the reference only through HTTP" },
+  { edge: "src/reference -> suites", why: "the reference knows nothing of the checks" },
+  { edge: "src/reference -> suites/support", why: "the reference knows nothing of the checks" },
+  { edge: "src/runner -> src/reference", why: "the runner drives targets; the embedded wiring is a target" },
+  { edge: "src/report -> src/runner", why: "a renderer reads the run result only" },
+  { edge: "src/report -> src/client", why: "a renderer sends no request" },
+  { edge: "src/check -> src/result", why: "a check knows nothing about reports" },
+];
+
+// Forbidden imports that remain, each with the reason it is still there (what issue 12 still has to move).
+const KNOWN_FORBIDDEN: { edge: string; reason: string }[] = [
+  {
+    edge: "src/runner -> src/reference",
+    reason:
+      "src/runner/embedded.ts wires the in-memory reference as a target; it moves to src/target/ (issue 12, item 2)",
+  },
+  {
+    edge: "src/report -> src/runner",
+    reason:
+      "src/report/curl.ts redacts with src/runner/redact.ts; redaction belongs to the target transport (issue 12, item 2)",
+  },
+  {
+    edge: "src/report -> src/client",
+    reason:
+      "src/report/certification.ts asks the target for its version and a token: the certification probe belongs to the runner side, its rendering to report (issue 12, item 1)",
+  },
+];
+
+const edges = folderEdges(packageRoot);
+const describeEdge = (edge: ImportEdge) => `${edge.from} -> ${edge.to} (e.g. ${edge.example})`;
+
+describe("the folder-level import graph of src/ and suites/", () => {
+  it("is read from the sources: the flow's main edges are there", () => {
+    const names = edges.map((edge) => `${edge.from} -> ${edge.to}`);
+    expect(names).toContain("src/runner -> src/check");
+    expect(names).toContain("suites -> src/check");
+    expect(names).toContain("src/report -> src/result");
+    expect(names).toContain("src/cli -> src/runner");
+  });
+
+  it("has no import circle between folders, other than the known ones listed with their reason", () => {
+    const known = new Set(KNOWN_CIRCLES.map((circle) => [...circle.folders].sort().join(" <-> ")));
+    const circles = folderCircles(edges).map((circle) => circle.join(" <-> "));
+    const fresh = circles.filter((circle) => !known.has(circle));
+    const message = fresh
+      .map((circle) => {
+        const members = new Set(circle.split(" <-> "));
+        const inside = edges.filter((edge) => members.has(edge.from) && members.has(edge.to));
+        return `import circle ${circle}:\n    ${inside.map(describeEdge).join("\n    ")}`;
+      })
+      .join("\n");
+    expect(fresh, `${message}\nBreak the circle: move what both folders need below them.`).toEqual([]);
+  });
+
+  it("ranks every folder of src/ and suites/", () => {
+    const units = new Set(edges.flatMap((edge) => [edge.from, edge.to]));
+    const unranked = [...units].filter((unit) => RANKS[unit] === undefined);
+    expect(unranked, "add each new folder to RANKS in test/project/import-graph.test.ts").toEqual([]);
+  });
+
+  it("has no import that points back up the flow, other than the known ones listed with their reason", () => {
+    const known = new Set(KNOWN_UPWARD.map((entry) => entry.edge));
+    const upward = edges
+      .filter((edge) => (RANKS[edge.to] ?? 0) >= (RANKS[edge.from] ?? 0))
+      .filter((edge) => !known.has(`${edge.from} -> ${edge.to}`));
+    expect(
+      upward.map(describeEdge),
+      "a folder imports only folders of a lower rank (RANKS): move the shared piece down",
+    ).toEqual([]);
+  });
+
+  it("keeps the architecture's boundaries, other than the known exceptions listed with their reason", () => {
+    const present = new Set(edges.map((edge) => `${edge.from} -> ${edge.to}`));
+    const known = new Set(KNOWN_FORBIDDEN.map((entry) => entry.edge));
+    const broken = FORBIDDEN.filter((rule) => present.has(rule.edge) && !known.has(rule.edge));
+    expect(broken.map((rule) => `${rule.edge}: ${rule.why}`)).toEqual([]);
+  });
+
+  it("lists no known exception that is gone (remove it from the table once fixed)", () => {
+    const present = new Set(edges.map((edge) => `${edge.from} -> ${edge.to}`));
+    const circles = new Set(folderCircles(edges).map((circle) => circle.join(" <-> ")));
+    const stale = [
+      ...KNOWN_FORBIDDEN.map((entry) => entry.edge).filter((edge) => !present.has(edge)),
+      ...KNOWN_UPWARD.map((entry) => entry.edge).filter((edge) => !present.has(edge)),
+      ...KNOWN_CIRCLES.map((circle) => [...circle.folders].sort().join(" <-> ")).filter(
+        (c) => !circles.has(c),
+      ),
+    ];
+    expect(stale).toEqual([]);
+  });
+});
+
+describe("the circle finder", () => {
+  const edge = (from: string, to: string): ImportEdge => ({ from, to, example: `${from} -> ${to}` });
+
+  it("finds a circle of two and of three folders, and none in a one-way chain", () => {
+    expect(folderCircles([edge("a", "b"), edge("b", "a"), edge("b", "c")])).toEqual([["a", "b"]]);
+    expect(folderCircles([edge("x", "y"), edge("y", "z"), edge("z", "x"), edge("q", "x")])).toEqual([
+      ["x", "y", "z"],
+    ]);
+    expect(folderCircles([edge("a", "b"), edge("b", "c"), edge("a", "c")])).toEqual([]);
+  });
+
+  it("names units by folder: subfolders belong to their top folder, files directly in src/ stand alone", () => {
+    expect(unitOf("src/events/sources/amqp.ts")).toBe("src/events");
+    expect(unitOf("src/index.ts")).toBe("src/index.ts");
+    expect(unitOf("suites/support/define.ts")).toBe("suites/support");
+    expect(unitOf("suites/auth.ts")).toBe("suites");
+    expect(unitOf("test/project/import-graph.ts")).toBeNull();
+  });
+});
