@@ -176,11 +176,19 @@ describe("a run against a served reference, ended from outside", () => {
         ],
         120_000,
       );
-      // Mid-check: the quota is set on the customer and the clients got short validities.
+      // Mid-check: the quota is set on the customer and the clients got short validities. Not while the
+      // quota is 1: the admin client belongs to the quota customer, and the admin token the killed run holds
+      // would take its only slot, so no restore could get a token until that one expires (the restore then
+      // says so; docs/target-file.md).
       const changed = await until("the quota check to change the configuration", async () => {
         const now = await configuration(server.baseUrl, token);
+        const customer = now.customer as {
+          multitokenConfig?: { clientCredentialsMultiTokenConfig?: { maxActiveTokensAllowed?: number } };
+        };
+        const quota = customer.multitokenConfig?.clientCredentialsMultiTokenConfig?.maxActiveTokensAllowed;
         return JSON.stringify(now.customer) !== JSON.stringify(original.customer) &&
-          now.quotaValidity !== original.quotaValidity
+          now.quotaValidity !== original.quotaValidity &&
+          (quota === undefined || quota >= 2)
           ? now
           : undefined;
       });
