@@ -67,4 +67,4 @@ export {
   runPlan,
   startEmbeddedTarget,
 } from "./runner/index.ts";
-export { loadTargetFile } from "./runner/target-file.ts";
+export { loadTargetFile } from "./target/target-file.ts";

@@ -14,7 +14,7 @@ import { serve } from "@hono/node-server";
 import { Hono } from "hono";
 import type { Target } from "../check/index.ts";
 import type { Reference } from "../reference/index.ts";
-import { embeddedTargetDescription } from "../runner/embedded.ts";
+import { embeddedTargetDescription } from "../target/embedded.ts";
 import { eventMessages, generateEvent } from "./event-messages.ts";
 import { createSession } from "./provider-session.ts";
 import { providerStates } from "./provider-states.ts";

@@ -5,8 +5,8 @@
 import { closeSync, openSync, writeSync } from "node:fs";
 import type { Exchange } from "../check/index.ts";
 import type { RunResult } from "../result/model.ts";
-import { Redactor } from "../runner/redact.ts";
-import { redactExchange } from "../runner/target-fetch.ts";
+import { Redactor } from "../target/redact.ts";
+import { redactExchange } from "../target/target-fetch.ts";
 
 export const HAR_FILE = "evidence.har";
 /** Bodies kept per entry (after redaction); the HAR says when one was cut. */

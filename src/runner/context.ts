@@ -1,9 +1,9 @@
 // One CheckContext per check: the target-bound fetch, the run's token cache, a logger, a clock whose sleeps
 // end with the check, and the run's journal of configuration changes.
 import { type Check, type CheckContext, CheckFailure, type Clock, type Target } from "../check/index.ts";
+import { CheckScope, type TargetTransport } from "../target/target-fetch.ts";
+import type { TokenCache } from "../target/token-cache.ts";
 import type { RunJournal } from "./config-journal.ts";
-import { CheckScope, type TargetTransport } from "./target-fetch.ts";
-import type { TokenCache } from "./token-cache.ts";
 
 const LOG_LINES = 200;
 /** setTimeout's largest delay; a longer one would fire at once. */

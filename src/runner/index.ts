@@ -1,5 +1,5 @@
 // The runner's public face: plan a run, drive it, and the targets it can drive (embedded, from a file).
-export { type CheckSession, createCheckContext, type RunServices, shellQuote } from "./context.ts";
+
 export {
   EMBEDDED_URL,
   type EmbeddedOptions,
@@ -8,7 +8,11 @@ export {
   embeddedTargetDescription,
   type ReferenceFactory,
   startEmbeddedTarget,
-} from "./embedded.ts";
+} from "../target/embedded.ts";
+export { lenientProfile, referenceProfile } from "../target/profile.ts";
+export { REDACTED, Redactor } from "../target/redact.ts";
+export { systemClock } from "../target/system-clock.ts";
+export { type CheckSession, createCheckContext, type RunServices, shellQuote } from "./context.ts";
 export { matchesId } from "./glob.ts";
 export {
   type Plan,
@@ -19,8 +23,6 @@ export {
   type SkipKind,
   selected,
 } from "./plan.ts";
-export { lenientProfile, referenceProfile } from "./profile.ts";
-export { REDACTED, Redactor } from "./redact.ts";
 export {
   DEFAULT_CHECK_TIMEOUT_MS,
   DEFAULT_REQUEST_TIMEOUT_MS,
@@ -28,4 +30,3 @@ export {
   type RunDeps,
   runPlan,
 } from "./run.ts";
-export { systemClock } from "./system-clock.ts";

@@ -25,12 +25,12 @@ import {
   type TargetSummary,
 } from "../result/model.ts";
 import { countResults, decideVerdict } from "../result/verdict.ts";
+import { Redactor } from "../target/redact.ts";
+import { CheckScope, EVIDENCE_BODY_LIMIT, redactExchange, TargetTransport } from "../target/target-fetch.ts";
+import { TokenCache } from "../target/token-cache.ts";
 import { type JournalEntry, RunJournal, undoChanges } from "./config-journal.ts";
 import { CheckEnded, type CheckSession, createCheckContext, type RunServices } from "./context.ts";
 import { type Plan, type PlanEntry, schedule } from "./plan.ts";
-import { Redactor } from "./redact.ts";
-import { CheckScope, EVIDENCE_BODY_LIMIT, redactExchange, TargetTransport } from "./target-fetch.ts";
-import { TokenCache } from "./token-cache.ts";
 
 export const DEFAULT_CHECK_TIMEOUT_MS = 120_000;
 export const DEFAULT_REQUEST_TIMEOUT_MS = 15_000;

@@ -7,8 +7,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { findPactFiles } from "../../src/pact/pact-file.ts";
 import { PactConfigError, verifyPacts } from "../../src/pact/verify.ts";
 import type { FaultName } from "../../src/reference/index.ts";
-import { embeddedTargetDescription } from "../../src/runner/embedded.ts";
-import { loadTargetFile } from "../../src/runner/target-file.ts";
+import { embeddedTargetDescription } from "../../src/target/embedded.ts";
+import { loadTargetFile } from "../../src/target/target-file.ts";
 import { pactDir, repositoryRoot } from "./consumer-pact.ts";
 import { type LiveTarget, startLiveTarget } from "./live-target.ts";
 

@@ -12,7 +12,7 @@ import { writeReport } from "../../src/report/write.ts";
 import type { RunResult } from "../../src/result/model.ts";
 import { planRun } from "../../src/runner/plan.ts";
 import { runPlan } from "../../src/runner/run.ts";
-import { systemClock } from "../../src/runner/system-clock.ts";
+import { systemClock } from "../../src/target/system-clock.ts";
 import { check, fakeFetch, fakeTarget, ISSUED_TOKEN, SECRET } from "../runner/fake-target.ts";
 import { sampleRun } from "./sample-run.ts";
 

@@ -2,7 +2,7 @@
 import { fail, skip } from "../../src/check/index.ts";
 import { planRun } from "../../src/runner/plan.ts";
 import { runPlan } from "../../src/runner/run.ts";
-import { systemClock } from "../../src/runner/system-clock.ts";
+import { systemClock } from "../../src/target/system-clock.ts";
 import { check, fakeFetch, fakeTarget, ISSUED_TOKEN, SECRET } from "../runner/fake-target.ts";
 
 export const HOSTILE = `<script>alert("x")</script> & ' " | * _ \` ]]> \u0001 \uD800 end`;

@@ -1,6 +1,6 @@
 // A tiny in-memory target for runner tests: a token endpoint, a health endpoint and misbehaving paths.
 import type { Check, CheckContext, Target } from "../../src/check/index.ts";
-import { lenientProfile } from "../../src/runner/profile.ts";
+import { lenientProfile } from "../../src/target/profile.ts";
 
 export const SECRET = "s3cr3t-viewer-value";
 export const ISSUED_TOKEN = "tok-9f8e7d6c5b4a";

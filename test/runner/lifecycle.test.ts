@@ -8,10 +8,10 @@ import { type Check, type CheckContext, type Clock, fail } from "../../src/check
 import { createClient } from "../../src/client/index.ts";
 import { exitCodeOf } from "../../src/result/verdict.ts";
 import { readJournal } from "../../src/runner/config-journal.ts";
-import { startEmbeddedTarget } from "../../src/runner/embedded.ts";
 import { planRun } from "../../src/runner/plan.ts";
 import { type RunDeps, runPlan } from "../../src/runner/run.ts";
-import { systemClock } from "../../src/runner/system-clock.ts";
+import { startEmbeddedTarget } from "../../src/target/embedded.ts";
+import { systemClock } from "../../src/target/system-clock.ts";
 import { withCustomerRestored } from "../../suites/support/customer-configuration.ts";
 import { upsertClient } from "../../suites/support/quota-session.ts";
 import { check, fakeFetch, fakeTarget } from "./fake-target.ts";

@@ -3,9 +3,9 @@ import { describe, expect, it } from "vitest";
 import type { Check, CheckContext } from "../../src/check/index.ts";
 import { fail, skip } from "../../src/check/index.ts";
 import { planRun } from "../../src/runner/plan.ts";
-import { RateLimiter } from "../../src/runner/rate-limit.ts";
 import { type ProgressEvent, type RunDeps, runPlan } from "../../src/runner/run.ts";
-import { systemClock } from "../../src/runner/system-clock.ts";
+import { RateLimiter } from "../../src/target/rate-limit.ts";
+import { systemClock } from "../../src/target/system-clock.ts";
 import { check, fakeFetch, fakeTarget } from "./fake-target.ts";
 
 const emptyCatalogue = { path: null, requirements: [] };

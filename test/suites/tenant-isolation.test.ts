@@ -6,7 +6,7 @@ import { describe, expect, it } from "vitest";
 import { stringify } from "yaml";
 import type { CredentialRole } from "../../src/check/index.ts";
 import { planRun, runPlan, startEmbeddedTarget } from "../../src/runner/index.ts";
-import { parseTargetFile, TargetFileError } from "../../src/runner/target-file.ts";
+import { parseTargetFile, TargetFileError } from "../../src/target/target-file.ts";
 import { allChecks } from "../../suites/index.ts";
 import { testSeed } from "./embedded-run.ts";
 

@@ -6,7 +6,7 @@ import { findPactFiles, PactFileError } from "../../pact/pact-file.ts";
 import { DEFAULT_PACT_DIR } from "../../pact/provider.ts";
 import { formatReport } from "../../pact/verification-result.ts";
 import { PactConfigError, verifyPacts } from "../../pact/verify.ts";
-import { loadTargetFile, type TargetConfig, TargetFileError } from "../../runner/target-file.ts";
+import { loadTargetFile, type TargetConfig, TargetFileError } from "../../target/target-file.ts";
 import { type CliIo, UsageError } from "../io.ts";
 import type { Command } from "../main.ts";
 

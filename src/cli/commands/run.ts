@@ -26,7 +26,6 @@ import type { RunResult } from "../../result/model.ts";
 import { exitCodeOf, FAIL_ON_VALUES, type FailOn, INTERRUPTED_EXIT_CODE } from "../../result/verdict.ts";
 import { JOURNAL_FILE } from "../../runner/config-journal.ts";
 import { shellQuote } from "../../runner/context.ts";
-import { startEmbeddedTarget } from "../../runner/embedded.ts";
 import { type Plan, planRun } from "../../runner/plan.ts";
 import {
   DEFAULT_DEADLINE_MS,
@@ -35,14 +34,15 @@ import {
   type ProgressEvent,
   runPlan,
 } from "../../runner/run.ts";
-import { systemClock } from "../../runner/system-clock.ts";
+import { startEmbeddedTarget } from "../../target/embedded.ts";
+import { systemClock } from "../../target/system-clock.ts";
 import {
   loadTargetFile,
   MAX_TIME_LIMIT_MS,
   parseDuration,
   type TargetConfig,
   TargetFileError,
-} from "../../runner/target-file.ts";
+} from "../../target/target-file.ts";
 import { type CliIo, UsageError } from "../io.ts";
 import type { Command } from "../main.ts";
 

@@ -8,7 +8,7 @@ import {
   loadTargetFile,
   parseTargetFile,
   TargetFileError,
-} from "../../src/runner/target-file.ts";
+} from "../../src/target/target-file.ts";
 
 const env = { ACME_VIEWER_ID: "viewer-client", ACME_VIEWER_SECRET: "viewer-secret-value", EMPTY: "" };
 

@@ -1,7 +1,7 @@
 // The live clock: sleeps end with their check's signal, and finished sleeps leave no listener behind.
 import { getEventListeners } from "node:events";
 import { describe, expect, it } from "vitest";
-import { systemClock } from "../../src/runner/system-clock.ts";
+import { systemClock } from "../../src/target/system-clock.ts";
 
 describe("systemClock", () => {
   it("takes each finished sleep's abort listener off the check's signal", async () => {

@@ -1,10 +1,10 @@
 import { describe, expect, it } from "vitest";
 import type { CheckContext } from "../../src/check/index.ts";
 import { fail } from "../../src/check/index.ts";
-import { EMBEDDED_URL, startEmbeddedTarget } from "../../src/runner/embedded.ts";
 import { planRun } from "../../src/runner/plan.ts";
 import { runPlan } from "../../src/runner/run.ts";
-import { check } from "./fake-target.ts";
+import { EMBEDDED_URL, startEmbeddedTarget } from "../../src/target/embedded.ts";
+import { check } from "../runner/fake-target.ts";
 
 const healthOk = check(
   "service/health",
