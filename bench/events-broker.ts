@@ -10,12 +10,12 @@ import { spawnSync } from "node:child_process";
 import { mkdirSync, statSync } from "node:fs";
 import { join } from "node:path";
 import amqp from "amqplib";
-import { checkStream, type EventCheckResult } from "../src/events/event-stream.ts";
-import { openAmqpSink } from "../src/events/sinks/amqp.ts";
-import { openFileSink } from "../src/events/sinks/file.ts";
-import { openAmqpSource } from "../src/events/sources/amqp.ts";
-import { openSource } from "../src/events/sources/index.ts";
-import { generateStream } from "../src/events/stream.ts";
+import { checkStream, type EventCheckResult } from "../src/events/check/event-stream.ts";
+import { generateStream } from "../src/events/generate/stream.ts";
+import { openAmqpSink } from "../src/events/transport/sinks/amqp.ts";
+import { openFileSink } from "../src/events/transport/sinks/file.ts";
+import { openAmqpSource } from "../src/events/transport/sources/amqp.ts";
+import { openSource } from "../src/events/transport/sources/index.ts";
 
 const root = join(import.meta.dirname, "..");
 

@@ -7,9 +7,9 @@ import type { Check, Clock, Target } from "../src/check/index.ts";
 import { DEFAULT_RUNS } from "../src/cli/commands/run.ts";
 import { createReference } from "../src/reference/index.ts";
 import { planRun, schedule } from "../src/runner/plan.ts";
-import { referenceProfile } from "../src/runner/profile.ts";
 import { runPlan } from "../src/runner/run.ts";
-import { systemClock } from "../src/runner/system-clock.ts";
+import { referenceProfile } from "../src/target/profile.ts";
+import { systemClock } from "../src/target/system-clock.ts";
 
 const { values } = parseArgs({
   options: { runs: { type: "string" }, seed: { type: "string" }, top: { type: "string" } },

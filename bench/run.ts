@@ -2,9 +2,9 @@
 // Prints wall time, requests sent and the slowest checks. Usage: tsx bench/run.ts [--runs N] [--seed N]
 import { parseArgs } from "node:util";
 import type { Check } from "../src/check/index.ts";
-import { startEmbeddedTarget } from "../src/runner/embedded.ts";
 import { planRun } from "../src/runner/plan.ts";
 import { runPlan } from "../src/runner/run.ts";
+import { startEmbeddedTarget } from "../src/target/embedded.ts";
 
 const { values } = parseArgs({ options: { runs: { type: "string" }, seed: { type: "string" } } });
 const runs = Number(values.runs ?? 100);

@@ -1,6 +1,6 @@
 // The event messages the kit's message pacts describe, one per family, and how the kit's event generator
-// (src/events/stream.ts) produces each: `lckit pact verify` answers a message pact's description with it.
-import { Random, type StreamDraft, StreamWorld } from "../events/stream.ts";
+// (src/events/generate/stream.ts) produces each: `lckit pact verify` answers a message pact's description with it.
+import { Random, type StreamDraft, StreamWorld } from "../events/generate/index.ts";
 import { STATE, type StateName } from "./provider-states.ts";
 
 export const EVENT = {

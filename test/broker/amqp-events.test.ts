@@ -4,12 +4,12 @@
 // reported and the run goes on, and a connection loss mid-run is survived with the gap reported.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { main } from "../../src/cli/main.ts";
-import { checkStream } from "../../src/events/event-stream.ts";
+import { checkStream } from "../../src/events/check/event-stream.ts";
+import { generateStream, type StreamManifest, type StreamMessage } from "../../src/events/generate/stream.ts";
 import { rule } from "../../src/events/rules.ts";
-import { openAmqpSink } from "../../src/events/sinks/amqp.ts";
-import { AmqpExchangeMissingError, openAmqpSource } from "../../src/events/sources/amqp.ts";
-import { generateStream, type StreamManifest, type StreamMessage } from "../../src/events/stream.ts";
-import type { MessageSource, RawMessage } from "../../src/events/transport.ts";
+import { openAmqpSink } from "../../src/events/transport/sinks/amqp.ts";
+import { AmqpExchangeMissingError, openAmqpSource } from "../../src/events/transport/sources/amqp.ts";
+import type { MessageSource, RawMessage } from "../../src/events/transport/transport.ts";
 import { captureIo } from "../cli/capture-io.ts";
 import { acquireBroker, type Broker, CuttableRelay, runServices, uniqueName, withChannel } from "./broker.ts";
 

@@ -6,9 +6,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import fc from "fast-check";
 import { afterAll, describe, expect, it } from "vitest";
-import { checkStream } from "../../src/events/event-stream.ts";
-import { openFileSink } from "../../src/events/sinks/file.ts";
-import { memorySource, openSource } from "../../src/events/sources/index.ts";
+import { checkStream } from "../../src/events/check/event-stream.ts";
 import {
   generateStream,
   type PayloadType,
@@ -16,7 +14,9 @@ import {
   type StreamMessage,
   type StreamOptions,
   streamMutations,
-} from "../../src/events/stream.ts";
+} from "../../src/events/generate/stream.ts";
+import { openFileSink } from "../../src/events/transport/sinks/file.ts";
+import { memorySource, openSource } from "../../src/events/transport/sources/index.ts";
 
 const dir = mkdtempSync(join(tmpdir(), "lckit-stream-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));

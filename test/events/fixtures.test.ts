@@ -3,11 +3,11 @@
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { checkMessage } from "../../src/events/event-message.ts";
+import { checkMessage } from "../../src/events/check/event-message.ts";
+import { checkStream } from "../../src/events/check/event-stream.ts";
 import { eventSchemas } from "../../src/events/event-schemas.ts";
-import { checkStream } from "../../src/events/event-stream.ts";
-import { openFileSource } from "../../src/events/sources/file.ts";
 import { parseStreamingConfig, type StreamingConfig } from "../../src/events/streaming-config.ts";
+import { openFileSource } from "../../src/events/transport/sources/file.ts";
 
 const dir = join(import.meta.dirname, "..", "..", "fixtures", "events");
 const validDir = join(dir, "valid");

@@ -2,18 +2,18 @@
 // errors, at most a SHOULD warning), and the rules still catch what is wrong inside them.
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import { canonicalJson } from "../../src/events/check/canonical-json.ts";
+import { checkMessage, defaultMaxDepth, nestingExceeds } from "../../src/events/check/event-message.ts";
+import { checkStream } from "../../src/events/check/event-stream.ts";
+import { payloadFingerprint } from "../../src/events/check/payload-fingerprint.ts";
 import {
   eventMessage,
   messageLine,
   nestedAttributeValue,
   reserialized,
   unlistedTypeMessage,
-} from "../../src/events/arbitraries.ts";
-import { canonicalJson } from "../../src/events/canonical-json.ts";
-import { checkMessage, defaultMaxDepth, nestingExceeds } from "../../src/events/event-message.ts";
-import { checkStream } from "../../src/events/event-stream.ts";
-import { payloadFingerprint } from "../../src/events/payload-fingerprint.ts";
-import { linesAsMessages, memorySource } from "../../src/events/sources/index.ts";
+} from "../../src/events/generate/arbitraries.ts";
+import { linesAsMessages, memorySource } from "../../src/events/transport/sources/index.ts";
 
 const seed = Number(process.env.FC_SEED ?? 20_261_122);
 const runs = { seed, numRuns: 30 };

@@ -1,16 +1,16 @@
 // Properties: every generated message conforms; every named mutation breaks exactly its rule.
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import { checkMessage } from "../../src/events/check/event-message.ts";
+import { checkStream } from "../../src/events/check/event-stream.ts";
 import {
   documentedTypes,
   eventMessage,
   kindsOf,
   messageLine,
   mutations,
-} from "../../src/events/arbitraries.ts";
-import { checkMessage } from "../../src/events/event-message.ts";
-import { checkStream } from "../../src/events/event-stream.ts";
-import { linesAsMessages, memorySource } from "../../src/events/sources/index.ts";
+} from "../../src/events/generate/arbitraries.ts";
+import { linesAsMessages, memorySource } from "../../src/events/transport/sources/index.ts";
 
 const seed = Number(process.env.FC_SEED ?? 20_260_601);
 

@@ -6,8 +6,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it, vi } from "vitest";
 import { loadContract } from "../../src/contract/index.ts";
+import { mutations } from "../../src/events/generate/mutations.ts";
 import { checkStream, openSource } from "../../src/events/index.ts";
-import { mutations } from "../../src/events/mutations.ts";
 import { rule } from "../../src/events/rules.ts";
 import {
   assumptionEnforcement,

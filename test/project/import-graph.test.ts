@@ -138,7 +138,7 @@ describe("the circle finder", () => {
   });
 
   it("names units by folder: subfolders belong to their top folder, files directly in src/ stand alone", () => {
-    expect(unitOf("src/events/sources/amqp.ts")).toBe("src/events");
+    expect(unitOf("src/events/transport/sources/amqp.ts")).toBe("src/events");
     expect(unitOf("src/index.ts")).toBe("src/index.ts");
     expect(unitOf("suites/support/define.ts")).toBe("suites/support");
     expect(unitOf("suites/auth.ts")).toBe("suites");

@@ -1,12 +1,12 @@
-// `lckit events publish`: sends a seeded, realistic event stream (see src/events/stream.ts) to a broker
+// `lckit events publish`: sends a seeded, realistic event stream (see src/events/generate/stream.ts) to a broker
 // exchange or an NDJSON file, optionally with re-sends, reordering and a known set of invalid messages,
 // so that a consumer or the kit's own checker can be tried against a stream whose defects are known.
 import { writeFileSync } from "node:fs";
 import { resolve } from "node:path";
-import { openAmqpSink } from "../../events/sinks/amqp.ts";
-import { ndjsonLine, openFileSink } from "../../events/sinks/file.ts";
-import { generateStream, type PayloadType, type StreamManifest } from "../../events/stream.ts";
-import type { MessageSink } from "../../events/transport.ts";
+import { generateStream, type PayloadType, type StreamManifest } from "../../events/generate/index.ts";
+import { openAmqpSink } from "../../events/transport/sinks/amqp.ts";
+import { ndjsonLine, openFileSink } from "../../events/transport/sinks/file.ts";
+import type { MessageSink } from "../../events/transport/transport.ts";
 import type { CliIo } from "../io.ts";
 import { UsageError } from "../io.ts";
 import type { Command } from "../main.ts";

@@ -1,11 +1,11 @@
 // `lckit events`: check event messages (NDJSON file, stdin, AMQP broker) against the event contract;
 // `lckit events publish` is dispatched to its own module.
 import { parseArgs } from "node:util";
-import type { EventProblem } from "../../events/event-problem.ts";
-import { checkStream, type EventCheckResult } from "../../events/event-stream.ts";
-import { openSource, SourceError } from "../../events/sources/index.ts";
+import type { EventProblem } from "../../events/check/event-problem.ts";
+import { checkStream, type EventCheckResult } from "../../events/check/event-stream.ts";
 import { loadStreamingConfig, type StreamingConfig } from "../../events/streaming-config.ts";
-import type { MessageSource } from "../../events/transport.ts";
+import { openSource, SourceError } from "../../events/transport/sources/index.ts";
+import type { MessageSource } from "../../events/transport/transport.ts";
 import { type CliIo, UsageError } from "../io.ts";
 import type { Command } from "../main.ts";
 
@@ -186,7 +186,7 @@ async function check(argv: string[], io: EventsIo): Promise<number> {
   if (format === "json") io.out(`${safeJson(JSON.stringify(result, null, 2))}\n`);
   else io.out(summary(result));
   if (values["report-dir"] !== undefined) {
-    const { eventRunResult } = await import("../../events/run-result.ts");
+    const { eventRunResult } = await import("../../events/check/run-result.ts");
     const { writeReport } = await import("../../report/write.ts");
     const written = writeReport(
       eventRunResult(result, {

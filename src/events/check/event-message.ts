@@ -1,18 +1,18 @@
 // Checks one event message on its own: JSON, headers, payload against its type's schema, the streaming
 // configuration (filtering fields, payload type, large objects) and header/payload agreement.
 
-import { canonicalJson } from "./canonical-json.ts";
-import { describeValue, type EventProblem, type Severity, safeProblem } from "./event-problem.ts";
-import { type EventTypeInfo, eventSchemas } from "./event-schemas.ts";
-import { filteringProblems, pointer } from "./filtering-fields.ts";
-import { rule } from "./rules.ts";
-import { problemsFromErrors } from "./schema-errors.ts";
+import { type EventTypeInfo, eventSchemas } from "../event-schemas.ts";
+import { rule } from "../rules.ts";
 import {
   type ResolvedStreamingConfig,
   resolveStreamingConfig,
   type StreamingConfig,
-} from "./streaming-config.ts";
-import type { RawMessage } from "./transport.ts";
+} from "../streaming-config.ts";
+import type { RawMessage } from "../transport/transport.ts";
+import { canonicalJson } from "./canonical-json.ts";
+import { describeValue, type EventProblem, type Severity, safeProblem } from "./event-problem.ts";
+import { filteringProblems, pointer } from "./filtering-fields.ts";
+import { problemsFromErrors } from "./schema-errors.ts";
 
 export interface CheckOptions {
   /** The streaming configuration the stream was produced with; absent: configuration-dependent rules are skipped. */

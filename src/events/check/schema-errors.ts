@@ -1,8 +1,8 @@
 // Turns ajv errors into EventProblems: the rule id comes from the failing subschema's x-requirements,
 // the text from its x-message or from the keyword, saying what was expected and what came.
 import type { ErrorObject } from "ajv/dist/2020.js";
+import type { Annotation } from "../event-schemas.ts";
 import { describeValue, type EventProblem, type Severity } from "./event-problem.ts";
-import type { Annotation } from "./event-schemas.ts";
 
 /** Wrapper keywords whose failure is already reported by the inner error. */
 const wrappers = new Set(["if", "allOf", "anyOf", "oneOf", "$ref"]);

@@ -1,14 +1,14 @@
 // An event check as a run result (src/report's model), so that event streams get the same reports as
 // HTTP runs: one check per requirement the event checker enforces, failed when a message broke it.
 import { randomBytes } from "node:crypto";
-import type { Level } from "../check/index.ts";
-import { type CatalogueView, loadCatalogueView } from "../result/catalogue-view.ts";
-import { computeCoverage, httpRequirementKinds } from "../result/coverage.ts";
-import { kitInfo, specHashes } from "../result/kit-info.ts";
-import { type CheckResult, type RunResult, reportVersion } from "../result/model.ts";
-import { countResults, decideVerdict } from "../result/verdict.ts";
+import type { Level } from "../../check/index.ts";
+import { type CatalogueView, loadCatalogueView } from "../../result/catalogue-view.ts";
+import { computeCoverage, httpRequirementKinds } from "../../result/coverage.ts";
+import { kitInfo, specHashes } from "../../result/kit-info.ts";
+import { type CheckResult, type RunResult, reportVersion } from "../../result/model.ts";
+import { countResults, decideVerdict } from "../../result/verdict.ts";
+import { rule } from "../rules.ts";
 import type { EventCheckResult } from "./event-stream.ts";
-import { rule } from "./rules.ts";
 
 /** Rules that need the streaming configuration; without --config they are reported as skipped. */
 const configDependent = new Set<string>([

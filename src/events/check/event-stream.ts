@@ -1,10 +1,10 @@
 // Checks a whole stream of messages as it arrives: per-message checks, then the stream rules; keeps
 // counts and a capped list of problems, never the messages themselves.
 
+import type { MessageSource, TransportNotice } from "../transport/transport.ts";
 import { type CheckOptions, inspectMessage } from "./event-message.ts";
 import { type EventProblem, escapeControls, safeProblem } from "./event-problem.ts";
 import { type StreamRuleOptions, StreamRules } from "./stream-rules.ts";
-import type { MessageSource, TransportNotice } from "./transport.ts";
 
 export interface CheckStreamOptions extends CheckOptions, StreamRuleOptions {
   /** Problems kept in the result (default 1000); later ones are counted in droppedProblems. */

@@ -1,11 +1,12 @@
 // Named rule-breaking mutations of valid messages: each turns a valid message into NDJSON lines of which
 // the last breaks exactly one rule (earlier lines are a valid lead-in, for the stream rules). Tests
 // check that the checker reports that rule and nothing else; the fixtures use the same ideas.
+
+import { defaultMaxDepth } from "../check/event-message.ts";
+import { rule } from "../rules.ts";
+import type { StreamingConfig } from "../streaming-config.ts";
 import type { EventMessage, MessageFilter } from "./arbitraries.ts";
-import { defaultMaxDepth } from "./event-message.ts";
 import { nestedAttributeValue } from "./nested-values.ts";
-import { rule } from "./rules.ts";
-import type { StreamingConfig } from "./streaming-config.ts";
 
 export interface Mutation {
   name: string;

@@ -1,10 +1,10 @@
 // Content of object: with a filtering property set, object holds only the listed fields; with it absent,
 // all available fields (checked as: the identifying fields are there, and the documented relationship shape).
 
+import type { ObjectKind } from "../event-schemas.ts";
+import { rule } from "../rules.ts";
+import type { FieldSelection, ResolvedStreamingConfig } from "../streaming-config.ts";
 import type { EventProblem } from "./event-problem.ts";
-import type { ObjectKind } from "./event-schemas.ts";
-import { rule } from "./rules.ts";
-import type { FieldSelection, ResolvedStreamingConfig } from "./streaming-config.ts";
 
 /** The RELATIONSHIP_CREATED snapshot shape of the document: every field present when nothing is filtered. */
 export const relationshipShapeFields: readonly string[] = [

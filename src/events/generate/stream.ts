@@ -6,9 +6,10 @@
 // injected; the manifest says where they are and which rule each breaks.
 //
 // Deterministic: the same options (seed included) give the same messages, byte for byte.
+
+import type { StreamingConfig } from "../streaming-config.ts";
 import { mutations as checkerMutations, type Mutation } from "./mutations.ts";
 import { nestedAttributeValue } from "./nested-values.ts";
-import type { StreamingConfig } from "./streaming-config.ts";
 
 export type PayloadKind = "snapshot" | "deltas" | "largeObject";
 /** The streaming configuration's payloadType; "mixed" draws per message (no single configuration fits). */
@@ -846,7 +847,7 @@ export class StreamWorld {
 
 /** Builds messages of which exactly the last breaks `rule`; the others (if any) are a valid lead-in. */
 export interface StreamMutation {
-  /** The checker's mutation name (src/events/mutations.ts). */
+  /** The checker's mutation name (src/events/generate/mutations.ts). */
   name: string;
   rule: string;
   /** How many messages build() returns (the invalid one last). */
@@ -931,7 +932,7 @@ function asDraft(line: string, fallbackHeaders: Record<string, unknown>): Draft 
   return { headers: fallbackHeaders, body: line, type };
 }
 
-/** The checker's named mutations (src/events/mutations.ts) that fit generated streams, as stream mutations. */
+/** The checker's named mutations (src/events/generate/mutations.ts) that fit generated streams, as stream mutations. */
 function adapt(mutation: Mutation): StreamMutation | undefined {
   // Mutations that need their own streaming configuration, or only warn, do not fit one stream's manifest.
   if (mutation.config || mutation.severity !== "error" || envelopeOnly.has(mutation.name)) return undefined;

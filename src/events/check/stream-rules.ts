@@ -3,10 +3,11 @@
 // objectVersion): one number (a fingerprint of the parsed payload, the same whatever its key order or
 // spacing, so that a redelivery serialized again is still a redelivery, packed with the event type), never
 // the message; for entities also the version and type of each event (the GDPR rule's history).
+
+import { rule } from "../rules.ts";
 import type { MessageFacts } from "./event-message.ts";
 import type { EventProblem } from "./event-problem.ts";
 import { payloadFingerprint } from "./payload-fingerprint.ts";
-import { rule } from "./rules.ts";
 
 const gdprType = "ENTITY_REMOVED_GDPR";
 const createdType = "ENTITY_CREATED";

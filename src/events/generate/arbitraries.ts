@@ -2,8 +2,8 @@
 // (snapshot, deltas, large-object fallback; a change request's name-only payload), headers that agree
 // with the payload. The named rule-breaking mutations live in mutations.ts and are re-exported here.
 import fc from "fast-check";
-import { ovChangedTypes } from "./event-message.ts";
-import { type EventTypeInfo, eventSchemas, type ObjectKind } from "./event-schemas.ts";
+import { ovChangedTypes } from "../check/event-message.ts";
+import { type EventTypeInfo, eventSchemas, type ObjectKind } from "../event-schemas.ts";
 
 import { nestedAttributeValue } from "./nested-values.ts";
 
