@@ -1,11 +1,7 @@
 // The kit's command line: dispatches to one module per command. Only src/cli may touch argv and exit codes.
 import { kitInfo } from "../result/kit-info.ts";
+import type { Command } from "./command.ts";
 import { type CliIo, processIo, UsageError } from "./io.ts";
-
-export interface Command {
-  summary: string;
-  run(argv: string[], io: CliIo): Promise<number>;
-}
 
 const commands: Record<string, () => Promise<{ command: Command }>> = {
   run: () => import("./commands/run.ts"),

@@ -2,8 +2,8 @@
 // (OpenAPI documents and event schemas). Exit codes: 0 no breaking change, 1 breaking changes, 2 usage.
 import { resolve } from "node:path";
 import { ContractInputError, diffContracts, formatChanges } from "../../contract-diff/index.ts";
+import type { Command } from "../command.ts";
 import { type CliIo, UsageError } from "../io.ts";
-import type { Command } from "../main.ts";
 
 const usage = `Usage: lckit contract diff OLD NEW [--json] [--help]
 

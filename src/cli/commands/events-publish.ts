@@ -7,9 +7,9 @@ import { generateStream, type PayloadType, type StreamManifest } from "../../eve
 import { openAmqpSink } from "../../events/transport/sinks/amqp.ts";
 import { ndjsonLine, openFileSink } from "../../events/transport/sinks/file.ts";
 import type { MessageSink } from "../../events/transport/transport.ts";
+import type { Command } from "../command.ts";
 import type { CliIo } from "../io.ts";
 import { UsageError } from "../io.ts";
-import type { Command } from "../main.ts";
 
 const help = `Usage: lckit events publish [options]
 

@@ -6,8 +6,8 @@ import { checkStream, type EventCheckResult } from "../../events/check/event-str
 import { loadStreamingConfig, type StreamingConfig } from "../../events/streaming-config.ts";
 import { openSource, SourceError } from "../../events/transport/sources/index.ts";
 import type { MessageSource } from "../../events/transport/transport.ts";
+import type { Command } from "../command.ts";
 import { type CliIo, UsageError } from "../io.ts";
-import type { Command } from "../main.ts";
 
 const usage = `Usage: lckit events <subcommand> [options]
 

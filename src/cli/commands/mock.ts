@@ -1,7 +1,7 @@
 // `lckit mock`: serves the two OpenAPI documents with Prism on loopback until SIGINT or SIGTERM.
 import { defaultPorts, type MockServer, PortInUseError, startMock } from "../../mock/index.ts";
+import type { Command } from "../command.ts";
 import { type CliIo, UsageError } from "../io.ts";
-import type { Command } from "../main.ts";
 
 export interface MockArgs {
   help: boolean;

@@ -7,8 +7,8 @@ import { DEFAULT_PACT_DIR } from "../../pact/provider.ts";
 import { formatReport } from "../../pact/verification-result.ts";
 import { PactConfigError, verifyPacts } from "../../pact/verify.ts";
 import { loadTargetFile, type TargetConfig, TargetFileError } from "../../target/target-file.ts";
+import type { Command } from "../command.ts";
 import { type CliIo, UsageError } from "../io.ts";
-import type { Command } from "../main.ts";
 
 const usage = `Usage: lckit pact <subcommand> [options]
 

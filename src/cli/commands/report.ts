@@ -10,8 +10,8 @@ import { diffReports, hasRegressions, renderDiffJson, renderDiffMarkdown } from 
 import { verifyFolder } from "../../report/manifest.ts";
 import { kitInfo, specHashes } from "../../result/kit-info.ts";
 import type { RunResult } from "../../result/model.ts";
+import type { Command } from "../command.ts";
 import { type CliIo, UsageError } from "../io.ts";
-import type { Command } from "../main.ts";
 
 const HELP = `Usage: lckit report <subcommand> [options]
 

@@ -10,8 +10,8 @@ import { Redactor } from "../../target/redact.ts";
 import { systemClock } from "../../target/system-clock.ts";
 import { CheckScope, TargetTransport } from "../../target/target-fetch.ts";
 import { TokenCache } from "../../target/token-cache.ts";
+import type { Command } from "../command.ts";
 import { type CliIo, UsageError } from "../io.ts";
-import type { Command } from "../main.ts";
 import { readTarget } from "./run.ts";
 
 const HELP = `Usage: lckit restore JOURNAL --target FILE

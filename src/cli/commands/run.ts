@@ -43,8 +43,8 @@ import {
   type TargetConfig,
   TargetFileError,
 } from "../../target/target-file.ts";
+import type { Command } from "../command.ts";
 import { type CliIo, UsageError } from "../io.ts";
-import type { Command } from "../main.ts";
 
 export const DEFAULT_RUNS = 25;
 

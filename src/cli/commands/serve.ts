@@ -11,8 +11,8 @@ import {
   VARIANTS,
   type VariantName,
 } from "../../reference/index.ts";
+import type { Command } from "../command.ts";
 import { type CliIo, UsageError } from "../io.ts";
-import type { Command } from "../main.ts";
 
 const HELP = `Usage: lckit serve [options]
 
