@@ -14,13 +14,13 @@ import {
 import { basename, dirname, isAbsolute, join, relative, resolve } from "node:path";
 import { parseArgs } from "node:util";
 import type { Check, Clock, Level, Safety } from "../../check/index.ts";
-import { askVersion, certify } from "../../report/certification.ts";
 import { curlForCheck } from "../../report/curl.ts";
 import { terminalSafe } from "../../report/escape.ts";
 import { HAR_FILE, HarWriter, linkEvidence } from "../../report/har.ts";
 import { loadSignKey, SignKeyError, writeManifest } from "../../report/manifest.ts";
 import { applyBaseline, BaselineError, baselineFromRun, parseBaseline } from "../../report/waivers.ts";
 import { writeReport } from "../../report/write.ts";
+import { certify } from "../../result/certification.ts";
 import { InterfaceDocumentError, kitInfo, specHashes } from "../../result/kit-info.ts";
 import type { RunResult } from "../../result/model.ts";
 import { exitCodeOf, FAIL_ON_VALUES, type FailOn, INTERRUPTED_EXIT_CODE } from "../../result/verdict.ts";
@@ -43,6 +43,7 @@ import {
   type TargetConfig,
   TargetFileError,
 } from "../../target/target-file.ts";
+import { askVersion } from "../../target/version-probe.ts";
 import type { Command } from "../command.ts";
 import { type CliIo, UsageError } from "../io.ts";
 
