@@ -9,8 +9,8 @@ import { Ajv2020 } from "ajv/dist/2020.js";
 import addFormats from "ajv-formats";
 import { afterAll, describe, expect, it } from "vitest";
 import { main } from "../../src/cli/main.ts";
-import { BaselineError, isExpired, parseBaseline } from "../../src/report/waivers.ts";
 import type { RunResult } from "../../src/result/model.ts";
+import { BaselineError, isExpired, parseBaseline } from "../../src/result/waivers.ts";
 import { captureIo } from "../cli/capture-io.ts";
 import { faultExpectations } from "../suites/fault-expectations.ts";
 

@@ -4,8 +4,8 @@
 // stays NOT CONFORMANT (and never CERTIFIED); only the exit code changes (verdict.ts exitCodeOf).
 import { createHash } from "node:crypto";
 import { parse, stringify } from "yaml";
-import type { RunResult, Waiver } from "../result/model.ts";
-import { isWaived } from "../result/verdict.ts";
+import type { RunResult, Waiver } from "./model.ts";
+import { isWaived } from "./verdict.ts";
 
 export const baselineVersion = 1;
 
