@@ -8,7 +8,7 @@ import { DEFAULT_RUNS } from "../src/cli/commands/run.ts";
 import { createReference } from "../src/reference/index.ts";
 import { planRun, schedule } from "../src/runner/plan.ts";
 import { runPlan } from "../src/runner/run.ts";
-import { referenceProfile } from "../src/target/profile.ts";
+import { embeddedTargetDescription } from "../src/target/embedded.ts";
 import { systemClock } from "../src/target/system-clock.ts";
 
 const { values } = parseArgs({
@@ -18,30 +18,13 @@ const runs = Number(values.runs ?? DEFAULT_RUNS);
 const seed = Number(values.seed ?? 1);
 const top = Number(values.top ?? 8);
 
-const credential = (clientId: string) => ({ clientId, clientSecret: `${clientId}-secret` });
 const { allChecks } = (await import("../suites/index.ts")) as { allChecks: Check[] };
 const listening = await createReference().listen({ host: "127.0.0.1", port: 0 });
 const target: Target = {
+  ...embeddedTargetDescription(),
   name: "reference served on loopback",
   baseUrl: listening.baseUrl,
   rdmUrl: listening.rdmUrl,
-  tenant: "acme",
-  otherTenant: "globex",
-  otherTenantLackedBy: ["admin", "editor", "viewer"],
-  rdbmsTenant: "legacy",
-  rdbmsCustomerId: "cust-legacy",
-  customerId: "cust-acme",
-  credentials: {
-    admin: credential("acme-admin"),
-    editor: credential("acme-editor"),
-    viewer: credential("acme-viewer"),
-    quota: credential("acme-quota"),
-    otherAdmin: credential("globex-admin"),
-    rdbmsAdmin: credential("legacy-admin"),
-  },
-  profile: { ...referenceProfile },
-  loopback: true,
-  disposable: true,
 };
 
 // Every wait of every check goes through the run's clock: summing here counts all of them, even overlapped.

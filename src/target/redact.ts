@@ -51,7 +51,7 @@ interface Known {
   /** Longest run of letters and digits: every encoding of the secret but a full escape keeps it. */
   anchor: string;
   pattern: string;
-  /** Base64 fragments match only literally; other forms also as %XX, \uXXXX or &#..; escapes. */
+  /** Base64 fragments match only literally; other forms also as %hh, \uhhhh or &#..; escapes (h a hex digit). */
   escapable: boolean;
   /** The first HEAD_CHARS characters, in every form: what is left of the secret where a text was cut. */
   head: string;
@@ -251,7 +251,7 @@ const namedEntities: Record<string, string[]> = {
 };
 
 /** One character in every form an encoder may give it: itself (JSON-escaped at any depth for `"`, `\`
- *  and `/`), %XX per UTF-8 byte (also %25XX: encoded twice), `+` for a space, \uXXXX, HTML entities. */
+ *  and `/`), %hh per UTF-8 byte (also %25hh: encoded twice), `+` for a space, \uhhhh, HTML entities. */
 function charForms(char: string): string {
   const forms = new Set<string>([escapeRegExp(char)]);
   if (char === '"' || char === "\\" || char === "/") forms.add(`(?:\\\\)+${escapeRegExp(char)}`);

@@ -5,34 +5,18 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Target } from "../../src/check/index.ts";
 import { createReference, type Listening } from "../../src/reference/index.ts";
-import { planRun, referenceProfile, runPlan, systemClock } from "../../src/runner/index.ts";
+import { planRun, runPlan, systemClock } from "../../src/runner/index.ts";
+import { embeddedTargetDescription } from "../../src/target/embedded.ts";
 import { allChecks } from "../../suites/index.ts";
 import { testSeed } from "./embedded-run.ts";
 
-const credential = (clientId: string) => ({ clientId, clientSecret: `${clientId}-secret` });
-
 function servedTarget(listening: Listening): Target {
+  // The fixture world the embedded target describes, reached over a socket on the reference's own clock.
   return {
+    ...embeddedTargetDescription(),
     name: "reference served on loopback",
     baseUrl: listening.baseUrl,
     rdmUrl: listening.rdmUrl,
-    tenant: "acme",
-    otherTenant: "globex",
-    rdbmsTenant: "legacy",
-    rdbmsCustomerId: "cust-legacy",
-    customerId: "cust-acme",
-    credentials: {
-      admin: credential("acme-admin"),
-      editor: credential("acme-editor"),
-      viewer: credential("acme-viewer"),
-      quota: credential("acme-quota"),
-      otherAdmin: credential("globex-admin"),
-      rdbmsAdmin: credential("legacy-admin"),
-    },
-    profile: { ...referenceProfile },
-    loopback: true,
-    // A reference started by this test: the kit may change it freely (loopback alone grants nothing).
-    disposable: true,
   };
 }
 

@@ -7,37 +7,19 @@ import { describe, expect, it } from "vitest";
 import type { Check, Target } from "../../src/check/index.ts";
 import type { FaultName } from "../../src/reference/faults.ts";
 import { createReference } from "../../src/reference/index.ts";
-import { planRun, referenceProfile, runPlan, systemClock } from "../../src/runner/index.ts";
+import { planRun, runPlan, systemClock } from "../../src/runner/index.ts";
 import { waitsOnTokens } from "../../src/runner/plan.ts";
+import { embeddedTargetDescription } from "../../src/target/embedded.ts";
 import { allChecks } from "../../suites/index.ts";
 import { testSeed } from "./embedded-run.ts";
 import { faultExpectations } from "./fault-expectations.ts";
 
-const credential = (clientId: string) => ({ clientId, clientSecret: `${clientId}-secret` });
-
 function servedTarget(baseUrl: string, rdmUrl: string): Target {
   return {
+    ...embeddedTargetDescription(),
     name: "reference with a seeded fault served on loopback",
     baseUrl,
     rdmUrl,
-    tenant: "acme",
-    otherTenant: "globex",
-    // As the embedded target states it: these clients hold no access to globex.
-    otherTenantLackedBy: ["admin", "editor", "viewer"],
-    rdbmsTenant: "legacy",
-    rdbmsCustomerId: "cust-legacy",
-    customerId: "cust-acme",
-    credentials: {
-      admin: credential("acme-admin"),
-      editor: credential("acme-editor"),
-      viewer: credential("acme-viewer"),
-      quota: credential("acme-quota"),
-      otherAdmin: credential("globex-admin"),
-      rdbmsAdmin: credential("legacy-admin"),
-    },
-    profile: { ...referenceProfile },
-    loopback: true,
-    disposable: true,
   };
 }
 

@@ -7,7 +7,7 @@ import type { FieldSelection, ResolvedStreamingConfig } from "../streaming-confi
 import type { EventProblem } from "./event-problem.ts";
 
 /** The RELATIONSHIP_CREATED snapshot shape of the document: every field present when nothing is filtered. */
-export const relationshipShapeFields: readonly string[] = [
+export const relationshipShapeFields = [
   "uri",
   "type",
   "createdBy",
@@ -20,7 +20,7 @@ export const relationshipShapeFields: readonly string[] = [
   "endRefIgnored",
   "attributes",
   "crosswalks",
-];
+] as const;
 
 export function pointer(...parts: string[]): string {
   return parts.map((part) => `/${part.replaceAll("~", "~0").replaceAll("/", "~1")}`).join("");

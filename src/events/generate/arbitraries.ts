@@ -3,6 +3,7 @@
 // with the payload. The named rule-breaking mutations live in mutations.ts and are re-exported here.
 import fc from "fast-check";
 import { ovChangedTypes } from "../check/event-message.ts";
+import { relationshipShapeFields } from "../check/filtering-fields.ts";
 import { type EventTypeInfo, eventSchemas, type ObjectKind } from "../event-schemas.ts";
 
 import { nestedAttributeValue } from "./nested-values.ts";
@@ -173,22 +174,8 @@ const relationshipObject = fc.record(
       type: "configuration/entityTypes/Location",
     })),
   },
-  {
-    requiredKeys: [
-      "uri",
-      "type",
-      "createdBy",
-      "createdTime",
-      "updatedBy",
-      "updatedTime",
-      "startRefPinned",
-      "startRefIgnored",
-      "endRefPinned",
-      "endRefIgnored",
-      "attributes",
-      "crosswalks",
-    ],
-  },
+  // The document's RELATIONSHIP_CREATED snapshot shape: the checker's list, written once.
+  { requiredKeys: [...relationshipShapeFields] },
 );
 
 const groupObject = fc.record(
