@@ -1,4 +1,7 @@
 // Seeded faults: each switch makes the reference break exactly one rule, so the kit's checks can be proved.
+// Each fault names the checks that catch it: a run against the reference with only that fault switched on
+// fails exactly these checks (MUST and SHOULD alike) and no other. test/suites/faults.test.ts holds every
+// fault to its list; docs/faults.md is rendered from it.
 
 export interface FaultEntry {
   /** kebab-case, named after the rule it breaks */
@@ -6,259 +9,561 @@ export interface FaultEntry {
   description: string;
   /** Requirement-catalogue id of the rule broken. */
   rule: string;
+  /** Ids of the checks (suite/name) that fail when this fault alone is on; never empty. */
+  caughtBy: readonly string[];
+  /**
+   * Suites a run of this fault needs besides those of `caughtBy`, so that a selection fails exactly as a
+   * whole run does: where a schema check's operation is exercised only by another suite (the schema suite
+   * sends no request that would change data), or where the traffic of a whole run already holds what a
+   * schema check validates.
+   */
+  alsoRuns?: readonly string[];
 }
 
-function fault<const N extends string>(name: N, rule: string, description: string) {
-  return { name, rule, description } as const;
-}
+/** The checks that fill a client's quota and read its refusal: a fault in issuing or counting tokens fails them all. */
+const QUOTA_REFUSAL_CHECKS = [
+  "token-quota/distinct-tokens-up-to-max",
+  "token-quota/refusal-429",
+  "token-quota/expired-token-frees-slot",
+  "token-quota/raised-quota-applies",
+  "token-quota/parallel-requests-never-exceed",
+  "token-quota/model",
+  "token-quota/quota-per-client",
+] as const;
 
 export const FAULTS = [
-  fault(
-    "scan-repeats-record-at-page-boundary",
-    "SCAN-04",
-    "every page after the first starts with the last record of the previous page",
-  ),
-  fault(
-    "scan-loses-record-at-page-boundary",
-    "SCAN-04",
-    "every page after the first skips the record that should open it",
-  ),
-  fault("scan-ignores-order", "SCAN-06", "order=desc is ignored; records come in ascending order"),
-  fault("scan-ignores-sort", "SCAN-06", "the sort parameter is ignored; records come in identity order"),
-  fault("scan-exceeds-limit", "LOOKUP-SCAN-03", "every page holds one record more than the limit"),
-  fault("scan-ignores-filter", "SCAN-07", "the filter parameter is ignored; every record is returned"),
-  fault(
-    "scan-never-ends",
-    "SCAN-05",
-    "every response carries a scrollId; after the last record empty pages follow forever",
-  ),
-  fault(
-    "autopilot-type-scan-returns-other-types",
-    "AUTOPILOT-02",
-    "the per-type autopilot scan returns the statistics of every lookup type",
-  ),
-  fault("quota-off-by-one", "TOKEN-QUOTA-02", "one token more than maxActiveTokensAllowed is issued"),
-  fault(
-    "quota-not-enforced",
-    "TOKEN-STATE-03",
-    "with multi-token support on, tokens are issued beyond the quota",
-  ),
-  fault(
-    "expired-token-accepted",
-    "TOKEN-STATE-04",
-    "an expired token is still accepted by the data endpoints",
-  ),
-  fault("expired-token-still-counted", "TOKEN-STATE-05", "expired tokens keep counting toward the quota"),
-  fault(
-    "same-token-with-multitoken-on",
-    "TOKEN-QUOTA-01",
-    "with multi-token support on, a valid token is returned again instead of a new one",
-  ),
-  fault(
-    "new-token-with-multitoken-off",
-    "TOKEN-STATE-01",
-    "with multi-token support off, every token request issues a new token",
-  ),
-  fault("quota-201-accepted", "TOKEN-QUOTA-03", "maxActiveTokensAllowed up to 201 passes validation"),
-  fault(
-    "rdbms-rule-ignored",
-    "CONFIG-CUSTOMER-04",
-    "multitokenConfig is stored for a customer with an rdbms tenant",
-  ),
-  fault(
-    "delete-by-type-removes-other-types",
-    "TASK-03",
-    "a delete task with parameters.type removes the lookups of every type",
-  ),
-  fault(
-    "delete-by-uris-removes-more",
-    "TASK-04",
-    "a delete task with parameters.uris also removes one unlisted lookup of the same type",
-  ),
-  fault(
-    "delete-touches-other-tenant",
-    "TASK-05",
-    "a delete task removes the matching lookups of every tenant, not only its own",
-  ),
-  fault("delete-task-never-completes", "TASK-06", "a delete task is accepted but never runs"),
-  fault("blocked-values-offset-ignored", "BLOCKED-02", "the blocked-values offset is ignored (always 0)"),
-  fault("blocked-values-limit-ignored", "BLOCKED-03", "the blocked-values limit is ignored (always 100)"),
-  fault("missing-auth-accepted", "AUTH-01", "requests without an Authorization header are answered"),
-  fault("cross-tenant-read", "AUTH-ROLES-04", "a ROLE_RDM viewer can read tenants that are not on its list"),
-  fault("viewer-allowed-to-delete", "AUTH-ROLES-03", "ROLE_RDM may create delete tasks"),
-  fault(
-    "concurrent-quota-race",
-    "TOKEN-QUOTA-06",
-    "the quota check and the token insert are split by an await, so parallel requests overshoot",
-  ),
-  fault("version-not-dotted", "SERVICE-03", "the version is not a dotted number"),
-  fault("healthcheck-not-ok", "SERVICE-01", "the healthcheck status is not OK"),
-  fault(
-    "token-error-not-json",
-    "TOKEN-QUOTA-07",
-    "the quota refusal is text/plain and does not mention the limit",
-  ),
-  fault(
-    "limit-over-100-accepted-silently",
-    "LOOKUP-SCAN-04",
-    "scan limits above 100 are accepted and honoured (limit=150 returns 150 records)",
-  ),
+  {
+    name: "scan-repeats-record-at-page-boundary",
+    rule: "SCAN-04",
+    description: "every page after the first starts with the last record of the previous page",
+    caughtBy: [
+      "lookup-scan/every-record-once",
+      "autopilot-scan/every-record-once",
+      "autopilot-scan/type-scan-pages",
+    ],
+  },
+  {
+    name: "scan-loses-record-at-page-boundary",
+    rule: "SCAN-04",
+    description: "every page after the first skips the record that should open it",
+    // A filtered scroll loses records at its page boundaries too: the filter checks see it.
+    caughtBy: [
+      "lookup-scan/every-record-once",
+      "lookup-scan/filter-equals-exact",
+      "lookup-scan/filter-type-name",
+      "lookup-scan/filter-grammar",
+      "autopilot-scan/every-record-once",
+      "autopilot-scan/filter-equals-exact",
+    ],
+  },
+  {
+    name: "scan-ignores-order",
+    rule: "SCAN-06",
+    description: "order=desc is ignored; records come in ascending order",
+    caughtBy: [
+      "lookup-scan/order-respected",
+      "lookup-scan/sort-fields-accepted",
+      "autopilot-scan/order-respected",
+      "autopilot-scan/sort-fields-accepted",
+    ],
+  },
+  {
+    name: "scan-ignores-sort",
+    rule: "SCAN-06",
+    description: "the sort parameter is ignored; records come in identity order",
+    caughtBy: [
+      "lookup-scan/order-respected",
+      "lookup-scan/sort-fields-accepted",
+      "autopilot-scan/order-respected",
+      "autopilot-scan/sort-fields-accepted",
+    ],
+  },
+  {
+    name: "scan-exceeds-limit",
+    rule: "LOOKUP-SCAN-03",
+    description: "every page holds one record more than the limit",
+    caughtBy: [
+      "lookup-scan/page-within-limit",
+      "autopilot-scan/page-within-limit",
+      "autopilot-scan/default-limit",
+      "autopilot-scan/type-scan-pages",
+    ],
+  },
+  {
+    name: "scan-ignores-filter",
+    rule: "SCAN-07",
+    description: "the filter parameter is ignored; every record is returned",
+    caughtBy: [
+      "lookup-scan/filter-equals-exact",
+      "lookup-scan/filter-type-name",
+      "lookup-scan/filter-grammar",
+      "autopilot-scan/filter-equals-exact",
+    ],
+  },
+  {
+    name: "scan-never-ends",
+    rule: "SCAN-05",
+    description: "every response carries a scrollId; after the last record empty pages follow forever",
+    // Empty pages that keep a scrollId still end a scan at MUST level (deployments do this); the kit's
+    // choice, an answer without scrollId, is what they break.
+    caughtBy: ["lookup-scan/end-without-scroll-id", "autopilot-scan/end-without-scroll-id"],
+  },
+  {
+    name: "autopilot-type-scan-returns-other-types",
+    rule: "AUTOPILOT-02",
+    description: "the per-type autopilot scan returns the statistics of every lookup type",
+    caughtBy: ["autopilot-scan/type-scan-only-that-type"],
+  },
+  {
+    name: "quota-off-by-one",
+    rule: "TOKEN-QUOTA-02",
+    description: "one token more than maxActiveTokensAllowed is issued",
+    caughtBy: [...QUOTA_REFUSAL_CHECKS, "token-quota/default-quota-200"],
+  },
+  {
+    name: "quota-not-enforced",
+    rule: "TOKEN-STATE-03",
+    description: "with multi-token support on, tokens are issued beyond the quota",
+    caughtBy: [...QUOTA_REFUSAL_CHECKS, "token-quota/default-quota-200"],
+  },
+  {
+    name: "expired-token-accepted",
+    rule: "TOKEN-STATE-04",
+    description: "an expired token is still accepted by the data endpoints",
+    caughtBy: [
+      "auth/expired-token-refused",
+      "auth/expired-token-401",
+      "token-quota/expired-token-frees-slot",
+      "token-quota/model",
+      "token-quota/validity-from-client-configuration",
+    ],
+  },
+  {
+    name: "expired-token-still-counted",
+    rule: "TOKEN-STATE-05",
+    description: "expired tokens keep counting toward the quota",
+    // Expired tokens of one quota check still hold slots in the next: every check that fills a quota sees it.
+    caughtBy: [
+      ...QUOTA_REFUSAL_CHECKS,
+      "token-quota/multitoken-config-activates",
+      "token-quota/default-quota-200",
+      "token-quota/validity-from-client-configuration",
+    ],
+  },
+  {
+    name: "same-token-with-multitoken-on",
+    rule: "TOKEN-QUOTA-01",
+    description: "with multi-token support on, a valid token is returned again instead of a new one",
+    caughtBy: [
+      ...QUOTA_REFUSAL_CHECKS,
+      "token-quota/multitoken-config-activates",
+      "token-quota/default-quota-200",
+    ],
+  },
+  {
+    name: "new-token-with-multitoken-off",
+    rule: "TOKEN-STATE-01",
+    description: "with multi-token support off, every token request issues a new token",
+    caughtBy: ["token-quota/single-token-reused"],
+  },
+  {
+    name: "quota-201-accepted",
+    rule: "TOKEN-QUOTA-03",
+    description: "maxActiveTokensAllowed up to 201 passes validation",
+    caughtBy: [
+      "token-quota/max-above-200-refused",
+      "token-quota/validation-error-names-field",
+      "schema/putCustomer",
+    ],
+  },
+  {
+    name: "rdbms-rule-ignored",
+    rule: "CONFIG-CUSTOMER-04",
+    description: "multitokenConfig is stored for a customer with an rdbms tenant",
+    caughtBy: ["token-quota/rdbms-multitoken-refused"],
+  },
+  {
+    name: "delete-by-type-removes-other-types",
+    rule: "TASK-03",
+    description: "a delete task with parameters.type removes the lookups of every type",
+    caughtBy: ["delete-task/by-type"],
+  },
+  {
+    name: "delete-by-uris-removes-more",
+    rule: "TASK-04",
+    description: "a delete task with parameters.uris also removes one unlisted lookup of the same type",
+    caughtBy: ["delete-task/by-uris"],
+  },
+  {
+    name: "delete-touches-other-tenant",
+    rule: "TASK-05",
+    description: "a delete task removes the matching lookups of every tenant, not only its own",
+    caughtBy: ["delete-task/by-uris", "delete-task/by-type", "delete-task/all-of-tenant"],
+  },
+  {
+    name: "delete-task-never-completes",
+    rule: "TASK-06",
+    description: "a delete task is accepted but never runs",
+    caughtBy: [
+      "delete-task/task-status-completes",
+      "delete-task/by-uris",
+      "delete-task/by-type",
+      "delete-task/all-of-tenant",
+    ],
+  },
+  {
+    name: "blocked-values-offset-ignored",
+    rule: "BLOCKED-02",
+    description: "the blocked-values offset is ignored (always 0)",
+    // An ignored offset is not validated either: offset=-1 is answered.
+    caughtBy: ["blocked-values/paging-consistent", "blocked-values/out-of-range-400"],
+  },
+  {
+    name: "blocked-values-limit-ignored",
+    rule: "BLOCKED-03",
+    description: "the blocked-values limit is ignored (always 100)",
+    caughtBy: [
+      "blocked-values/paging-consistent",
+      "blocked-values/limit-respected",
+      "blocked-values/out-of-range-400",
+    ],
+  },
+  {
+    name: "missing-auth-accepted",
+    rule: "AUTH-01",
+    description: "requests without an Authorization header are answered",
+    caughtBy: ["service/refuses-without-authorization", "auth/no-token-refused", "auth/missing-token-401"],
+  },
+  {
+    name: "cross-tenant-read",
+    rule: "AUTH-ROLES-04",
+    description: "a ROLE_RDM viewer can read tenants that are not on its list",
+    caughtBy: ["auth/other-tenant-refused", "auth/other-tenant-403"],
+  },
+  {
+    name: "viewer-allowed-to-delete",
+    rule: "AUTH-ROLES-03",
+    description: "ROLE_RDM may create delete tasks",
+    caughtBy: ["auth/viewer-cannot-delete"],
+  },
+  {
+    name: "concurrent-quota-race",
+    rule: "TOKEN-QUOTA-06",
+    description: "the quota check and the token insert are split by an await, so parallel requests overshoot",
+    caughtBy: ["token-quota/parallel-requests-never-exceed"],
+  },
+  {
+    name: "version-not-dotted",
+    rule: "SERVICE-03",
+    description: "the version is not a dotted number",
+    caughtBy: ["service/version-dotted", "service/version-json-string", "schema/getVersion"],
+  },
+  {
+    name: "healthcheck-not-ok",
+    rule: "SERVICE-01",
+    description: "the healthcheck status is not OK",
+    caughtBy: ["service/healthcheck-ok", "schema/getHealthcheck"],
+  },
+  {
+    name: "token-error-not-json",
+    rule: "TOKEN-QUOTA-07",
+    description: "the quota refusal is text/plain and does not mention the limit",
+    // The document requires the refusal to state the limit: a text/plain answer without it fails at MUST.
+    caughtBy: [...QUOTA_REFUSAL_CHECKS, "schema/issueToken"],
+  },
+  {
+    name: "limit-over-100-accepted-silently",
+    rule: "LOOKUP-SCAN-04",
+    description: "scan limits above 100 are accepted and honoured (limit=150 returns 150 records)",
+    // Lookups scan limits have no documented bound (SHOULD); the autopilot scans' maximum of 100 is explicit.
+    caughtBy: [
+      "lookup-scan/limit-out-of-range-400",
+      "autopilot-scan/limit-above-100",
+      "autopilot-scan/limit-out-of-range-400",
+    ],
+  },
   // ---------------------------------------------------------------- service and authentication
-  fault("status-not-ok", "SERVICE-02", 'GET /status answers {"status": "DOWN"} although the service works'),
-  fault(
-    "malformed-token-accepted",
-    "AUTH-03",
-    "a bearer token that was never issued is accepted as if it were valid (only its form is checked)",
-  ),
-  fault(
-    "viewer-read-refused",
-    "AUTH-ROLES-03",
-    "ROLE_RDM may not read blocked values: the endpoint demands the edit rights of ROLE_RDM_EDIT",
-  ),
-  fault(
-    "editor-delete-refused",
-    "AUTH-ROLES-02",
-    "ROLE_RDM_EDIT is refused delete tasks (and their status); only the tenant admin may delete",
-  ),
-  fault(
-    "admin-config-refused",
-    "AUTH-ROLES-01",
-    "PUT .../clients demands a platform-wide admin: ROLE_ADMIN_TENANT_{t} is refused with 403",
-  ),
-  fault(
-    "configuration-open-to-viewer",
-    "AUTH-ROLES-05",
-    "customer and client configuration is allowed to ROLE_RDM and ROLE_RDM_EDIT of a tenant of the customer",
-  ),
+  {
+    name: "status-not-ok",
+    rule: "SERVICE-02",
+    description: 'GET /status answers {"status": "DOWN"} although the service works',
+    caughtBy: ["service/status-ok", "schema/getStatus"],
+  },
+  {
+    name: "malformed-token-accepted",
+    rule: "AUTH-03",
+    description:
+      "a bearer token that was never issued is accepted as if it were valid (only its form is checked)",
+    caughtBy: ["auth/malformed-token-refused"],
+  },
+  {
+    name: "viewer-read-refused",
+    rule: "AUTH-ROLES-03",
+    description:
+      "ROLE_RDM may not read blocked values: the endpoint demands the edit rights of ROLE_RDM_EDIT",
+    caughtBy: ["auth/viewer-can-read"],
+  },
+  {
+    name: "editor-delete-refused",
+    rule: "AUTH-ROLES-02",
+    description: "ROLE_RDM_EDIT is refused delete tasks (and their status); only the tenant admin may delete",
+    caughtBy: ["auth/editor-can-delete"],
+  },
+  {
+    name: "admin-config-refused",
+    rule: "AUTH-ROLES-01",
+    description: "PUT .../clients demands a platform-wide admin: ROLE_ADMIN_TENANT_{t} is refused with 403",
+    // The quota checks set up their clients through PUT .../clients as the admin: refused, they cannot start.
+    caughtBy: [
+      "auth/admin-full-access",
+      "configuration/clients-answer-without-secrets",
+      ...QUOTA_REFUSAL_CHECKS,
+      "token-quota/multitoken-config-activates",
+      "token-quota/default-quota-200",
+      "token-quota/single-token-reused",
+      "token-quota/validity-from-client-configuration",
+    ],
+  },
+  {
+    name: "configuration-open-to-viewer",
+    rule: "AUTH-ROLES-05",
+    description:
+      "customer and client configuration is allowed to ROLE_RDM and ROLE_RDM_EDIT of a tenant of the customer",
+    caughtBy: ["auth/configuration-needs-admin"],
+  },
   // ---------------------------------------------------------------- token endpoint
-  fault(
-    "reissued-token-not-stored",
-    "TOKEN-ENDPOINT-01",
-    "with multi-token support off, a repeated token request answers a freshly generated token that was never stored, so it is refused on use",
-  ),
-  fault("token-type-missing", "TOKEN-ENDPOINT-04", "the token answer carries no token_type"),
-  fault(
-    "grant-in-query-refused",
-    "TOKEN-ENDPOINT-03",
-    "grant_type is read from the form body only; in the query string it counts as missing",
-  ),
-  fault(
-    "token-errors-not-rfc6749",
-    "TOKEN-ENDPOINT-05",
-    "a token request without grant_type is answered unsupported_grant_type instead of invalid_request",
-  ),
-  fault("quota-0-accepted", "TOKEN-QUOTA-09", "maxActiveTokensAllowed=0 passes validation"),
-  fault(
-    "token-validity-ignored",
-    "TOKEN-VALIDITY-01",
-    "the token endpoint ignores the client's accessTokenValidity: every token lives 3600 s and expires_in says 3600",
-  ),
-  fault(
-    "multitoken-needs-quota-value",
-    "TOKEN-QUOTA-01",
-    "multitokenConfig without maxActiveTokensAllowed keeps multi-token support off: the same token is returned again",
-  ),
+  {
+    name: "reissued-token-not-stored",
+    rule: "TOKEN-ENDPOINT-01",
+    description:
+      "with multi-token support off, a repeated token request answers a freshly generated token that was never stored, so it is refused on use",
+    // The unstored token is refused wherever a token is asked for while the client's token is still valid:
+    // by the checks that issue one themselves, and by the runner renewing the admin token shortly before
+    // it expires during the deletion checks' polling.
+    caughtBy: [
+      "auth/token-for-client-credentials",
+      "auth/expired-token-refused",
+      "token-quota/single-token-reused",
+      "delete-task/by-uris",
+      "delete-task/by-type",
+      "delete-task/all-of-tenant",
+    ],
+  },
+  {
+    name: "token-type-missing",
+    rule: "TOKEN-ENDPOINT-04",
+    description: "the token answer carries no token_type",
+    caughtBy: ["auth/token-endpoint-rfc6749", "auth/token-grant-in-query", "schema/issueToken"],
+  },
+  {
+    name: "grant-in-query-refused",
+    rule: "TOKEN-ENDPOINT-03",
+    description: "grant_type is read from the form body only; in the query string it counts as missing",
+    caughtBy: ["auth/token-grant-in-query"],
+  },
+  {
+    name: "token-errors-not-rfc6749",
+    rule: "TOKEN-ENDPOINT-05",
+    description:
+      "a token request without grant_type is answered unsupported_grant_type instead of invalid_request",
+    caughtBy: ["auth/token-errors-rfc6749"],
+  },
+  {
+    name: "quota-0-accepted",
+    rule: "TOKEN-QUOTA-09",
+    description: "maxActiveTokensAllowed=0 passes validation",
+    // The quota's minimum is a kit preference, not a contract keyword: only the SHOULD check sees it.
+    caughtBy: ["token-quota/max-below-1-refused"],
+  },
+  {
+    name: "token-validity-ignored",
+    rule: "TOKEN-VALIDITY-01",
+    description:
+      "the token endpoint ignores the client's accessTokenValidity: every token lives 3600 s and expires_in says 3600",
+    // Tokens meant to expire after the session's short validity live an hour: every quota check meets them.
+    caughtBy: [
+      ...QUOTA_REFUSAL_CHECKS,
+      "token-quota/multitoken-config-activates",
+      "token-quota/default-quota-200",
+      "token-quota/validity-from-client-configuration",
+    ],
+  },
+  {
+    name: "multitoken-needs-quota-value",
+    rule: "TOKEN-QUOTA-01",
+    description:
+      "multitokenConfig without maxActiveTokensAllowed keeps multi-token support off: the same token is returned again",
+    caughtBy: ["token-quota/multitoken-config-activates", "token-quota/default-quota-200"],
+  },
   // ---------------------------------------------------------------- scans
-  fault(
-    "first-page-null-body-refused",
-    "SCAN-01",
-    "a first scan request whose body is JSON null is refused with 400 (only no body opens a scroll)",
-  ),
-  fault(
-    "scan-restarts-after-end",
-    "SCAN-05",
-    "the scroll never closes: after the last record an empty page with the scrollId follows, then the scroll starts over",
-  ),
-  fault(
-    "raw-scroll-id-refused",
-    "SCAN-08",
-    "a next-page request carrying the raw scroll id as text/plain is refused with 400",
-  ),
-  fault(
-    "unknown-scroll-id-restarts",
-    "SCAN-12",
-    "an unknown or expired scroll id opens a new scroll and answers its first page with 200",
-  ),
-  fault(
-    "lookup-record-field-wrong-type",
-    "LOOKUP-01",
-    "the lookups scan answers updateDate as an ISO-8601 string instead of epoch milliseconds",
-  ),
-  fault(
-    "statistic-field-wrong-type",
-    "AUTOPILOT-07",
-    'the autopilot scans answer centroidMatch as the string "true"/"false" instead of a boolean',
-  ),
+  {
+    name: "first-page-null-body-refused",
+    rule: "SCAN-01",
+    description:
+      "a first scan request whose body is JSON null is refused with 400 (only no body opens a scroll)",
+    caughtBy: ["lookup-scan/first-page-null-body", "autopilot-scan/first-page-null-body"],
+  },
+  {
+    name: "scan-restarts-after-end",
+    rule: "SCAN-05",
+    description:
+      "the scroll never closes: after the last record an empty page with the scrollId follows, then the scroll starts over",
+    // An empty page still ends a scan at MUST level; the records that follow it are what the ends checks see.
+    caughtBy: [
+      "lookup-scan/scan-ends",
+      "lookup-scan/end-without-scroll-id",
+      "autopilot-scan/scan-ends",
+      "autopilot-scan/end-without-scroll-id",
+    ],
+  },
+  {
+    name: "raw-scroll-id-refused",
+    rule: "SCAN-08",
+    description: "a next-page request carrying the raw scroll id as text/plain is refused with 400",
+    caughtBy: ["lookup-scan/scroll-id-bodies-accepted", "autopilot-scan/scroll-id-bodies-accepted"],
+  },
+  {
+    name: "unknown-scroll-id-restarts",
+    rule: "SCAN-12",
+    description: "an unknown or expired scroll id opens a new scroll and answers its first page with 200",
+    caughtBy: ["lookup-scan/unknown-scroll-id-400", "autopilot-scan/unknown-scroll-id-400"],
+  },
+  {
+    name: "lookup-record-field-wrong-type",
+    rule: "LOOKUP-01",
+    description: "the lookups scan answers updateDate as an ISO-8601 string instead of epoch milliseconds",
+    caughtBy: ["lookup-scan/record-fields", "schema/scanLookups"],
+  },
+  {
+    name: "statistic-field-wrong-type",
+    rule: "AUTOPILOT-07",
+    description: 'the autopilot scans answer centroidMatch as the string "true"/"false" instead of a boolean',
+    caughtBy: [
+      "autopilot-scan/record-fields",
+      "schema/scanAutopilotStats",
+      "schema/scanAutopilotStatsByType",
+    ],
+  },
   // ---------------------------------------------------------------- blocked values
-  fault(
-    "blocked-value-field-wrong-type",
-    "BLOCKED-04",
-    "blocked values carry createdAt as an ISO-8601 string instead of epoch milliseconds",
-  ),
-  fault(
-    "blocked-values-default-limit-wrong",
-    "BLOCKED-03",
-    "without a limit parameter, blocked values come 50 at a time instead of 100",
-  ),
+  {
+    name: "blocked-value-field-wrong-type",
+    rule: "BLOCKED-04",
+    description: "blocked values carry createdAt as an ISO-8601 string instead of epoch milliseconds",
+    caughtBy: ["blocked-values/record-fields", "schema/listBlockedValues"],
+  },
+  {
+    name: "blocked-values-default-limit-wrong",
+    rule: "BLOCKED-03",
+    description: "without a limit parameter, blocked values come 50 at a time instead of 100",
+    caughtBy: ["blocked-values/defaults"],
+  },
   // ---------------------------------------------------------------- configuration
-  fault(
-    "customer-post-with-id-refused",
-    "CONFIG-CUSTOMER-02",
-    "POST of a customer refuses a body that carries its id (400), so a whole Customer object cannot be posted",
-  ),
-  fault("put-merges", "CONFIG-CUSTOMER-03", "PUT of a customer merges like POST: absent fields are kept"),
-  fault("customer-post-answers-201", "CONFIG-CUSTOMER-03", "POST of a customer answers 201 instead of 200"),
-  fault(
-    "clients-answer-with-secrets",
-    "CONFIG-CLIENT-04",
-    "PUT .../clients answers the stored clients with their clientSecret",
-  ),
-  fault(
-    "clients-answer-validity-as-string",
-    "CONFIG-CLIENT-03",
-    'PUT .../clients answers accessTokenValidity as a string ("3600") instead of an integer',
-  ),
-  fault(
-    "unknown-customer-clients-created",
-    "CONFIG-CLIENT-06",
-    "PUT .../clients of an unknown customer creates the customer on the fly and answers 200",
-  ),
+  {
+    name: "customer-post-with-id-refused",
+    rule: "CONFIG-CUSTOMER-02",
+    description:
+      "POST of a customer refuses a body that carries its id (400), so a whole Customer object cannot be posted",
+    caughtBy: ["configuration/customer-put-post-accepted"],
+  },
+  {
+    name: "put-merges",
+    rule: "CONFIG-CUSTOMER-03",
+    description: "PUT of a customer merges like POST: absent fields are kept",
+    // A merging PUT is a correct choice where the document is silent: only the SHOULD check of the kit's
+    // choice fails; the quota checks switch multi-token support off with multitokenConfig null instead.
+    caughtBy: ["configuration/put-replaces-post-merges"],
+    // The quota checks exercise the switch-off path of a merging PUT.
+    alsoRuns: ["token-quota"],
+  },
+  {
+    name: "customer-post-answers-201",
+    rule: "CONFIG-CUSTOMER-03",
+    description: "POST of a customer answers 201 instead of 200",
+    caughtBy: ["configuration/put-replaces-post-merges", "schema/postCustomer"],
+  },
+  {
+    name: "clients-answer-with-secrets",
+    rule: "CONFIG-CLIENT-04",
+    description: "PUT .../clients answers the stored clients with their clientSecret",
+    caughtBy: ["configuration/clients-answer-without-secrets"],
+  },
+  {
+    name: "clients-answer-validity-as-string",
+    rule: "CONFIG-CLIENT-03",
+    description: 'PUT .../clients answers accessTokenValidity as a string ("3600") instead of an integer',
+    // The MUST and SHOULD configuration checks do not look at accessTokenValidity in the answer; the contract does.
+    caughtBy: ["schema/putClients"],
+    alsoRuns: ["configuration"],
+  },
+  {
+    name: "unknown-customer-clients-created",
+    rule: "CONFIG-CLIENT-06",
+    description: "PUT .../clients of an unknown customer creates the customer on the fly and answers 200",
+    caughtBy: ["configuration/unknown-customer-404"],
+  },
   // ---------------------------------------------------------------- delete task
-  fault(
-    "delete-task-without-type-refused",
-    "TASK-01",
-    "a delete task without parameters.type (no parameters, or uris alone) is refused with 400",
-  ),
-  fault("task-without-id", "TASK-06", "the 202 answer to a delete task carries no task id"),
-  fault(
-    "invalid-task-type-accepted",
-    "TASK-08",
-    "a task of another type than delete is accepted and run as a delete task",
-  ),
-  fault(
-    "task-status-created-time-as-string",
-    "TASK-07",
-    "GET /tasks/{tenantId}/{taskId} answers createdTime as an ISO-8601 string instead of epoch milliseconds",
-  ),
+  {
+    name: "delete-task-without-type-refused",
+    rule: "TASK-01",
+    description: "a delete task without parameters.type (no parameters, or uris alone) is refused with 400",
+    caughtBy: [
+      "delete-task/accepted",
+      "delete-task/task-object",
+      "delete-task/task-status-completes",
+      "delete-task/by-uris",
+      "delete-task/all-of-tenant",
+      "auth/editor-can-delete",
+      "auth/admin-full-access",
+    ],
+  },
+  {
+    name: "task-without-id",
+    rule: "TASK-06",
+    description: "the 202 answer to a delete task carries no task id",
+    caughtBy: ["delete-task/task-object", "delete-task/task-status-completes", "schema/createTask"],
+  },
+  {
+    name: "invalid-task-type-accepted",
+    rule: "TASK-08",
+    description: "a task of another type than delete is accepted and run as a delete task",
+    caughtBy: ["delete-task/invalid-requests-400"],
+  },
+  {
+    name: "task-status-created-time-as-string",
+    rule: "TASK-07",
+    description:
+      "GET /tasks/{tenantId}/{taskId} answers createdTime as an ISO-8601 string instead of epoch milliseconds",
+    caughtBy: ["schema/getTask"],
+    alsoRuns: ["delete-task"],
+  },
   // ---------------------------------------------------------------- errors
-  fault(
-    "malformed-json-500",
-    "ERRORS-03",
-    "a request body that is not valid JSON makes the server fail with 500 instead of a 400",
-  ),
-  fault(
-    "oversized-body-500",
-    "ERRORS-03",
-    "a request body over 1 MiB makes the server fail with 500 instead of a 413",
-  ),
+  {
+    name: "malformed-json-500",
+    rule: "ERRORS-03",
+    description: "a request body that is not valid JSON makes the server fail with 500 instead of a 400",
+    // A 500 is outside the contract of the operation that answered it too.
+    caughtBy: ["errors/malformed-json-4xx", "errors/no-5xx", "schema/scanLookups"],
+  },
+  {
+    name: "oversized-body-500",
+    rule: "ERRORS-03",
+    description: "a request body over 1 MiB makes the server fail with 500 instead of a 413",
+    caughtBy: ["errors/oversized-body-4xx", "errors/no-5xx", "schema/createTask"],
+  },
 ] as const satisfies readonly FaultEntry[];
 
 export type FaultName = (typeof FAULTS)[number]["name"];
 
-const known = new Set<string>(FAULTS.map((f) => f.name));
+const byName = new Map<string, FaultEntry>(FAULTS.map((f) => [f.name, f]));
 
 export function isFaultName(name: string): name is FaultName {
-  return known.has(name);
+  return byName.has(name);
+}
+
+/** The definition of one fault, its `caughtBy` list included. */
+export function faultEntry(name: FaultName): FaultEntry {
+  // Every FaultName is a key of the map: it is built from the same array the type is.
+  return byName.get(name) as FaultEntry;
 }
 
 /** The switched-on faults; throws on an unknown name so typos never silently run the correct reference. */

@@ -9,10 +9,10 @@ import { Ajv2020 } from "ajv/dist/2020.js";
 import addFormats from "ajv-formats";
 import { afterAll, describe, expect, it } from "vitest";
 import { main } from "../../src/cli/main.ts";
+import { faultEntry } from "../../src/reference/faults.ts";
 import type { RunResult } from "../../src/result/model.ts";
 import { BaselineError, isExpired, parseBaseline } from "../../src/result/waivers.ts";
 import { captureIo } from "../cli/capture-io.ts";
-import { faultExpectations } from "../suites/fault-expectations.ts";
 
 const dir = mkdtempSync(join(tmpdir(), "lckit-waivers-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -145,7 +145,7 @@ describe("lckit run --baseline", () => {
     const file = baseline(
       "certify.yaml",
       // A whole run: the fault fails the autopilot twins of the two checks as well.
-      faultExpectations[FAULT].map((check) => ({ check })),
+      faultEntry(FAULT).caughtBy.map((check) => ({ check })),
     );
     const { code, result, err, file: read } = await run(["--baseline", file, "--certify"], []);
     expect(code).toBe(0);

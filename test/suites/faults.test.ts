@@ -1,42 +1,40 @@
-// Every seeded fault of the reference is caught by exactly the checks the table names, and by no others.
-// Each fault runs only the suites of its expected checks plus a cheap sanity set, with small runs.
+// Every seeded fault of the reference is caught by exactly the checks its definition names (caughtBy in
+// src/reference/faults.ts), and by no others. Each fault runs only the suites of those checks, the suites
+// it names in alsoRuns, and a cheap sanity set, with small runs.
 import { describe, expect, it } from "vitest";
-import { FAULTS } from "../../src/reference/faults.ts";
+import { FAULTS, type FaultEntry } from "../../src/reference/faults.ts";
 import { allChecks } from "../../suites/index.ts";
 import { runEmbedded } from "./embedded-run.ts";
-import { extraSuites, faultExpectations, sanitySuites } from "./fault-expectations.ts";
+
+/** Suites that run with every fault besides those of its catching checks: cheap, and they must all pass. */
+const sanitySuites = ["service", "schema"] as const;
 
 const knownIds = new Set(allChecks.map((check) => check.id));
 const suiteOf = (id: string) => id.split("/")[0] as string;
 
-describe("fault expectations", () => {
-  it.each(FAULTS.map((fault) => [fault.name, faultExpectations[fault.name]] as const))(
-    "%s names checks that exist",
-    (_, expected) => {
-      expect(expected.length).toBeGreaterThan(0);
-      expect(expected.filter((id) => !knownIds.has(id))).toEqual([]);
+describe("the checks each fault names", () => {
+  it.each(FAULTS.map((fault) => [fault.name, fault.caughtBy] as const))(
+    "%s names checks that exist, each once",
+    (_, caughtBy: readonly string[]) => {
+      expect(caughtBy.length).toBeGreaterThan(0);
+      expect(caughtBy.filter((id) => !knownIds.has(id))).toEqual([]);
+      expect(new Set(caughtBy).size).toBe(caughtBy.length);
     },
   );
 
-  it("covers every fault and nothing else", () => {
-    expect(Object.keys(faultExpectations).sort()).toEqual(FAULTS.map((fault) => fault.name).sort());
-  });
-
-  it("names only suites that exist as extra suites", () => {
+  it("names only suites that exist in alsoRuns", () => {
     const suites = new Set(allChecks.map((check) => check.suite));
-    expect(
-      Object.values(extraSuites)
-        .flat()
-        .filter((suite) => !suites.has(suite as string)),
-    ).toEqual([]);
+    const named = FAULTS.flatMap((fault: FaultEntry) => fault.alsoRuns ?? []);
+    expect(named.length).toBeGreaterThan(0);
+    expect(named.filter((suite) => !suites.has(suite))).toEqual([]);
   });
 });
 
 describe("seeded faults are caught", () => {
-  it.each(FAULTS.map((fault) => [fault.name, faultExpectations[fault.name]] as const))(
+  it.each(FAULTS.map((fault: FaultEntry) => [fault.name, fault.caughtBy, fault.alsoRuns ?? []] as const))(
     "%s",
-    async (name, expected) => {
-      const suites = [...new Set([...expected.map(suiteOf), ...(extraSuites[name] ?? []), ...sanitySuites])];
+    async (name, expected, alsoRuns) => {
+      const suites = [...new Set([...expected.map(suiteOf), ...alsoRuns, ...sanitySuites])];
       const { result } = await runEmbedded({ faults: [name], suites, runs: 10 });
       // Skips are not findings: the schema suite skips operations this selection did not exercise.
       const findings = result.checks.filter(

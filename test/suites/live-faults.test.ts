@@ -2,17 +2,16 @@
 // loopback port with the reference's real clock and certified the way a user certifies a deployment
 // (clock not drivable, the read and token lanes overlapping). Each run selects the suite of the fault
 // minus the checks that wait on token validity (the embedded fault tests cover those; they would cost a
-// minute here), and must fail exactly the checks the fault table expects among those selected.
+// minute here), and must fail exactly the checks the fault names in caughtBy among those selected.
 import { describe, expect, it } from "vitest";
 import type { Check, Target } from "../../src/check/index.ts";
-import type { FaultName } from "../../src/reference/faults.ts";
+import { type FaultName, faultEntry } from "../../src/reference/faults.ts";
 import { createReference } from "../../src/reference/index.ts";
 import { planRun, runPlan, systemClock } from "../../src/runner/index.ts";
 import { waitsOnTokens } from "../../src/runner/plan.ts";
 import { embeddedTargetDescription } from "../../src/target/embedded.ts";
 import { allChecks } from "../../suites/index.ts";
 import { testSeed } from "./embedded-run.ts";
-import { faultExpectations } from "./fault-expectations.ts";
 
 function servedTarget(baseUrl: string, rdmUrl: string): Target {
   return {
@@ -58,7 +57,7 @@ describe("seeded faults are caught against a live target", () => {
         runs: 3,
       });
       const selected = new Set(checks.map((check) => check.id));
-      const expected = faultExpectations[fault].filter((id) => selected.has(id));
+      const expected = faultEntry(fault).caughtBy.filter((id) => selected.has(id));
       expect(expected.length).toBeGreaterThan(0);
       const findings = result.checks.filter((c) => c.status === "failed" || c.status === "broken");
       expect(findings.map((c) => `${c.status} ${c.id}`).sort()).toEqual(

@@ -1,10 +1,9 @@
 // Tolerance under seeded random combinations of variants (one choice or none per open point), and power
 // under them: a sample of seeded faults, at least one per suite, is still caught with variants on.
 import { describe, expect, it } from "vitest";
-import { FAULTS, type FaultName } from "../../src/reference/faults.ts";
+import { FAULTS, type FaultName, faultEntry } from "../../src/reference/faults.ts";
 import type { VariantName } from "../../src/reference/variants.ts";
 import { allChecks } from "../../suites/index.ts";
-import { faultExpectations } from "./fault-expectations.ts";
 import { describeProblems, randomCombination, runWithVariants } from "./variants-matrix.ts";
 
 const COMBINATION_SEEDS = [1, 2, 3, 4, 5, 6, 7, 8, 9, 10];
@@ -53,7 +52,7 @@ const NEAR_VARIANTS: readonly FaultName[] = [
 function sampleFaults(): FaultName[] {
   const picked = new Map<string, FaultName>();
   for (const fault of FAULTS) {
-    for (const id of faultExpectations[fault.name]) {
+    for (const id of fault.caughtBy) {
       const suite = suiteOf(id);
       if (levelOf.get(id) === "MUST" && !picked.has(suite)) picked.set(suite, fault.name);
     }
@@ -66,7 +65,11 @@ describe("seeded faults are still caught under random variant combinations", () 
 
   it("samples a fault for every suite that has MUST checks proven by faults", () => {
     const suites = new Set(
-      sample.flatMap((f) => faultExpectations[f].filter((id) => levelOf.get(id) === "MUST").map(suiteOf)),
+      sample.flatMap((f) =>
+        faultEntry(f)
+          .caughtBy.filter((id) => levelOf.get(id) === "MUST")
+          .map(suiteOf),
+      ),
     );
     const withMust = new Set(allChecks.filter((c) => c.level === "MUST").map((c) => c.suite));
     expect([...withMust].filter((s) => !suites.has(s))).toEqual([]);
@@ -78,7 +81,7 @@ describe("seeded faults are still caught under random variant combinations", () 
       randomCombination(100 + i, new Set([...BLINDING, ...(NEUTRALISED_BY[fault] ?? [])])),
     ]),
   )("%s under %j", async (fault, variants) => {
-    const expected = faultExpectations[fault as FaultName];
+    const expected = faultEntry(fault as FaultName).caughtBy;
     const must = expected.filter((id) => levelOf.get(id) === "MUST");
     const suites = [...new Set([...expected.map(suiteOf), "service"])];
     const { failedIds, result } = await runWithVariants(variants as VariantName[], {
