@@ -24,7 +24,11 @@ export function fixFor(check: CheckResult): string {
       return keys.length > 0 ? `add ${[...new Set(keys)].join(", ")} to the target file` : reason;
     }
     case "interrupted":
-      return "rerun without interruption; raise --deadline (deadline: in the target file) if the time limit ended it";
+      // The reason names what cut the run short: the request budget, the deadline or a signal.
+      if (/request budget/.test(reason))
+        return "raise --request-budget (requestBudget: in the target file), or drop it, and rerun";
+      if (/deadline/.test(reason)) return "raise --deadline (deadline: in the target file) and rerun";
+      return "rerun without interruption (a signal ended the run)";
     case "unresponsive":
       return "make the target answer (or raise --unresponsive-after / unresponsiveAfter: in the target file) and rerun";
     default:
@@ -53,8 +57,10 @@ export function certify(
   }
   const waivedMust = result.checks.filter((c) => c.level === "MUST" && isWaived(c)).map((c) => c.id);
   let reason: string;
+  // A run cut short (request budget, deadline) says so first: that is what to fix.
+  const cut = result.interruption === undefined ? "" : `${result.interruption.message}; `;
   if (missing.length > 0)
-    reason = `${missing.length} MUST check${missing.length === 1 ? "" : "s"} of the kit did not run (${missing
+    reason = `${cut}${missing.length} MUST check${missing.length === 1 ? "" : "s"} of the kit did not run (${missing
       .slice(0, 5)
       .map((m) => m.id)
       .join(", ")}${missing.length > 5 ? ", ..." : ""}): no certificate; each says what makes it run`;

@@ -21,7 +21,8 @@ export type Verdict =
   | "BROKEN"
   | "INTERRUPTED";
 
-export type InterruptionCause = "SIGINT" | "SIGTERM" | "deadline" | "unresponsive" | "aborted";
+/** "budget": the run's request budget (--request-budget, requestBudget) was spent. */
+export type InterruptionCause = "SIGINT" | "SIGTERM" | "deadline" | "budget" | "unresponsive" | "aborted";
 
 /** What ended a run early. "unresponsive" (the breaker) keeps the ordinary verdict: the checks that got no
  *  answer failed; the others end the run INTERRUPTED. */

@@ -83,6 +83,9 @@ export interface RunDeps {
   journalFile?: string;
   /** The user's copy of the interface document, hashed into the report (spec.interfaceDocument). */
   interfaceDocument?: string;
+  /** Requests the whole run may send (default: no limit). When spent the run ends as at the deadline:
+   *  the running and remaining checks are skipped naming the budget, the verdict INTERRUPTED. */
+  requestBudget?: number;
 }
 
 export async function runPlan(plan: Plan, deps: RunDeps): Promise<RunResult> {
@@ -111,7 +114,11 @@ export async function runPlan(plan: Plan, deps: RunDeps): Promise<RunResult> {
   deps.signal?.addEventListener("abort", onSignal, { once: true });
   const deadlineMs = deps.deadlineMs ?? DEFAULT_DEADLINE_MS;
   const deadline = setTimeout(
-    () => stop("deadline", `the run's deadline of ${duration(deadlineMs)} passed (--deadline)`),
+    () =>
+      stop(
+        "deadline",
+        `the run was cut short: its deadline of ${duration(deadlineMs)} passed (--deadline, or deadline: in the target file)`,
+      ),
     Math.min(deadlineMs, MAX_TIMEOUT_MS),
   );
   const breaker = new Breaker(deps.unresponsiveAfter ?? DEFAULT_UNRESPONSIVE_AFTER, (n) =>
@@ -127,6 +134,16 @@ export async function runPlan(plan: Plan, deps: RunDeps): Promise<RunResult> {
     rateLimit: deps.rateLimit,
     timeoutMs: deps.timeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS,
     ...(deps.maxResponseBytes === undefined ? {} : { maxResponseBytes: deps.maxResponseBytes }),
+    ...(deps.requestBudget === undefined
+      ? {}
+      : {
+          requestBudget: deps.requestBudget,
+          onBudgetSpent: (budget: number) =>
+            stop(
+              "budget",
+              `the run was cut short: its request budget of ${budget} requests is spent (--request-budget, or requestBudget: in the target file)`,
+            ),
+        }),
   });
   const command = deps.command ?? "lckit run";
   const journal = new RunJournal(

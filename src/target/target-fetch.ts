@@ -50,6 +50,27 @@ export interface TransportOptions {
   judgesRateLimits?: (checkId: string) => boolean;
   /** Waits before retries (tests inject a fast one). */
   sleep?: (ms: number, signal: AbortSignal) => Promise<void>;
+  /** Requests the whole run may send (retries included; undefined: no limit). Once spent, every further
+   *  request of a check is refused with RequestBudgetSpent; the runner's undo requests still go out (a
+   *  budget must never leave a target changed). */
+  requestBudget?: number;
+  /** Called once, before the first refused request: the runner ends the run there. */
+  onBudgetSpent?: (budget: number) => void;
+}
+
+/** Scopes whose requests the request budget never refuses: putting configuration back. */
+export const BUDGET_EXEMPT_SCOPES: ReadonlySet<string> = new Set(["lckit/restore"]);
+
+/** A request the run's request budget did not allow; the runner turns it into an interruption (the
+ *  remaining checks are skipped, naming the budget), never into a finding about the target. */
+export class RequestBudgetSpent extends Error {
+  override name = "RequestBudgetSpent";
+  constructor(readonly budget: number) {
+    super(
+      `not sent: the run's request budget of ${budget} requests is spent ` +
+        "(--request-budget, or requestBudget: in the target file)",
+    );
+  }
 }
 
 /** One check's window on the transport: its newest exchanges, and a switch that stops its requests once
@@ -100,6 +121,10 @@ interface Outgoing {
 
 export class TargetTransport {
   requestsSent = 0;
+  /** Requests the budget refused (0 while it holds). */
+  requestsRefused = 0;
+  /** Requests counted against the budget (all but the exempt scopes'). */
+  private budgetUsed = 0;
   private readonly limiter: RateLimiter;
   private readonly exchangeLog: ExchangeLog;
   private readonly maxResponseBytes: number;
@@ -229,6 +254,7 @@ export class TargetTransport {
     await this.limiter.acquire();
     if (scope.isClosed())
       throw new Error(`check ${scope.checkId} sent ${outgoing.method} ${outgoing.url} after it finished`);
+    this.spendBudget(scope);
     const controller = new AbortController();
     const untrack = scope.track(controller);
     const { timeoutMs } = this.options;
@@ -302,6 +328,19 @@ export class TargetTransport {
       clearTimeout(timer);
       untrack();
     }
+  }
+
+  /** Counts a request against the run's budget, or refuses it (telling the runner the first time). */
+  private spendBudget(scope: CheckScope): void {
+    const budget = this.options.requestBudget;
+    if (budget === undefined || BUDGET_EXEMPT_SCOPES.has(scope.checkId)) return;
+    if (this.budgetUsed < budget) {
+      this.budgetUsed += 1;
+      return;
+    }
+    this.requestsRefused += 1;
+    if (this.requestsRefused === 1) this.options.onBudgetSpent?.(budget);
+    throw new RequestBudgetSpent(budget);
   }
 
   /** Reads the body as it streams, stopping at the size limit (announced or actual). */

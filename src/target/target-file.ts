@@ -24,6 +24,10 @@ export interface TargetConfig {
   /** The whole run's time limit in ms (`deadline` in the file). */
   deadlineMs?: number;
   unresponsiveAfter?: number;
+  /** Requests the whole run may send (`requestBudget`); absent: no limit. */
+  requestBudget?: number;
+  /** `certify: true`: every run of this file is a certified run, as with --certify. */
+  certify?: boolean;
   /** The user's copy of the interface document (`interfaceDocument`, relative to the target file). */
   interfaceDocument?: string;
   file: string;
@@ -187,6 +191,8 @@ export function parseTargetFile(
     ...optional("checkTimeoutMs", raw.checkTimeoutMs),
     ...optional("deadlineMs", raw.deadline === undefined ? undefined : parseDuration(raw.deadline)),
     ...optional("unresponsiveAfter", raw.unresponsiveAfter),
+    ...optional("requestBudget", raw.requestBudget),
+    ...(raw.certify === true ? { certify: true } : {}),
     ...optional(
       "interfaceDocument",
       raw.interfaceDocument === undefined ? undefined : resolve(dirname(file), raw.interfaceDocument),
@@ -215,6 +221,8 @@ interface RawTarget {
   checkTimeoutMs?: number;
   deadline?: string;
   unresponsiveAfter?: number;
+  requestBudget?: number;
+  certify?: boolean;
   interfaceDocument?: string;
   disposable?: boolean;
   profile?: Partial<Profile>;

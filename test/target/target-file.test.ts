@@ -221,6 +221,28 @@ describe("target file", () => {
     expect(local.target).toMatchObject({ loopback: true, disposable: false });
   });
 
+  it("reads requestBudget and certify; without them a run has no budget and is not certified", () => {
+    const config = parseTargetFile(
+      stringify({ ...valid, requestBudget: 5000, certify: true }),
+      "target.yaml",
+      env,
+    );
+    expect(config).toMatchObject({ requestBudget: 5000, certify: true });
+    const plain = parseTargetFile(stringify(valid), "target.yaml", env);
+    expect(plain.requestBudget).toBeUndefined();
+    expect(plain.certify).toBeUndefined();
+    expect(parseTargetFile(stringify({ ...valid, certify: false }), "t.yaml", env).certify).toBeUndefined();
+  });
+
+  it.each([
+    ["a zero budget", { requestBudget: 0 }, /requestBudget/],
+    ["a fractional budget", { requestBudget: 2.5 }, /requestBudget/],
+    ["a budget as text", { requestBudget: "1000" }, /requestBudget/],
+    ["certify as text", { certify: "yes" }, /certify/],
+  ])("refuses %s, naming the key", (_, extra, want) => {
+    expect(problem({ ...valid, ...extra })).toMatch(want);
+  });
+
   it("reports every problem at once", () => {
     const many = problem({ ...valid, baseUrl: "nope", rdmUrl: "also nope" });
     expect(many).toMatch(/has 2 problems:\n {2}- baseUrl: .*\n {2}- rdmUrl: /);
