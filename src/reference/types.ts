@@ -1,4 +1,19 @@
-// Records the reference holds, shaped as the interface document describes them.
+// Records the reference holds. The resources of the interface take their shape from the generated OpenAPI
+// types (src/generated/openapi), so the contract is written once; the reference stores them stricter than
+// the contract answers them (every field filled unless the contract lets it be absent). What the contract
+// does not describe (tenants, issued tokens, the task states the reference moves through) is declared here.
+import type { components as LookupData } from "../generated/openapi/lookup-data.ts";
+import type { components as Platform } from "../generated/openapi/platform.ts";
+
+type PlatformSchemas = Platform["schemas"];
+type LookupDataSchemas = LookupData["schemas"];
+
+/** The named fields of a contract schema, without the open index signature that admits extra fields. */
+type NamedFields<T> = { [K in keyof T as string extends K ? never : K]: T[K] };
+
+/** A contract record as the reference stores it: its named fields, all present except the `Optional` ones. */
+type Stored<T, Optional extends keyof NamedFields<T> = never> = Required<Omit<NamedFields<T>, Optional>> &
+  Partial<Pick<NamedFields<T>, Optional>>;
 
 export type AuthMigrationMode = "cassandra" | "rdbms";
 
@@ -7,35 +22,13 @@ export interface Tenant {
   authMigrationMode: AuthMigrationMode;
 }
 
-export interface MultitokenConfig {
-  clientCredentialsMultiTokenConfig?: { maxActiveTokensAllowed?: number; [key: string]: unknown };
-  [key: string]: unknown;
-}
+export type MultitokenConfig = PlatformSchemas["MultitokenConfig"];
 
-export interface Customer {
-  id: string;
-  tenants?: string[];
-  externalProviderConfig?: unknown[];
-  description?: string;
-  caseSensitiveLoginEnabled?: boolean;
-  applicationClients?: string[];
-  customerSpecificRoles?: string[];
-  multitokenConfig?: MultitokenConfig;
-  [key: string]: unknown;
-}
+/** Stored as posted (extra fields included), under its id. */
+export type Customer = PlatformSchemas["Customer"] & { id: string };
 
-export interface Client {
-  clientId: string;
-  clientSecret: string;
-  scope: string[];
-  authorities: string[];
-  resourceIds: string[];
-  authorizedGrantTypes: string[];
-  redirectUri: string[];
-  accessTokenValidity: number;
-  refreshTokenValidity?: number;
-  [key: string]: unknown;
-}
+/** Stored with every field a client needs to be issued tokens, and any extra field posted. */
+export type Client = Stored<PlatformSchemas["Client"], "refreshTokenValidity"> & { [key: string]: unknown };
 
 /** A client and the customer it belongs to. */
 export interface StoredClient {
@@ -50,80 +43,38 @@ export interface IssuedToken {
   expiresAt: number;
 }
 
-export interface SourceMappingValue {
-  code: string;
-  value: string;
-  enabled: boolean;
-  canonicalValue: boolean;
-  downStreamDefaultValue: boolean;
-}
+export type SourceMappingValue = Stored<LookupDataSchemas["SourceMappingValue"]>;
 
-export interface Lookup {
-  tenantId: string;
-  updatedBy: string;
-  updateDate: number;
-  version: number;
-  type: string;
-  code: string;
-  enabled: boolean;
-  sourceMappings: { source: string; values: SourceMappingValue[] }[];
-  localizations: unknown[];
-  parents: string[];
-  attributes: { name: string; value: string }[];
-  startDate?: number;
-  endDate?: number;
-}
+export type SourceMapping = Omit<Stored<LookupDataSchemas["SourceMapping"]>, "values"> & {
+  values: SourceMappingValue[];
+};
 
-export interface Statistic {
-  tenantId: string;
-  lookupType: string;
-  source: string;
-  unmappedValue: string;
-  candidateLookupCode?: string;
-  candidateValue?: string;
-  semanticScore: number;
-  centroidMatch: boolean;
-  currentFrequency: number;
-  requiredFrequency: number;
-  /** 0 while no mapping or lookup-creation decision was made (TRACKING). */
-  frequencyAtMapping: number;
-  frequencyWindowHours: number;
-  status: string;
-  mappedAt?: number;
-  mappedBy?: string;
-  createdAt: number;
-  sourceFrequency: { totalCount: number; hourlyFrequency: Record<string, number> };
-  updateDate: number;
-  aiConfidence: number;
-  aiReasoning: string;
-  dcrId?: string;
-  configVersion: number;
-}
+export type LookupAttribute = Stored<LookupDataSchemas["LookupAttribute"]>;
 
-export interface BlockedValue {
-  tenantId: string;
-  lookupType: string;
-  value: string;
-  createdAt: number;
-  createdBy: string;
-}
+export type Lookup = Omit<
+  Stored<LookupDataSchemas["Lookup"], "startDate" | "endDate">,
+  "sourceMappings" | "attributes"
+> & {
+  sourceMappings: SourceMapping[];
+  attributes: LookupAttribute[];
+};
 
+/** frequencyAtMapping is 0 while no mapping or lookup-creation decision was made (TRACKING). */
+export type Statistic = NamedFields<PlatformSchemas["AutopilotMatchStatistic"]>;
+
+export type BlockedValue = NamedFields<PlatformSchemas["BlockedValue"]>;
+
+/** The states the reference moves a task through; the contract leaves the set open. */
 export type TaskStatus = "NOT_STARTED" | "RUNNING" | "COMPLETED" | "FAILED";
 
-export interface DeleteParameters {
-  type?: string;
-  uris?: string[];
-}
+export type DeleteParameters = NamedFields<LookupDataSchemas["DeleteTaskParameters"]>;
 
-export interface Task {
-  id: string;
+/** The only task type the reference runs; the contract answers the type as an open string. */
+export type Task = Omit<Stored<LookupDataSchemas["Task"]>, "type" | "status" | "parameters"> & {
   type: "delete";
-  tenantId: string;
-  createdBy: string;
-  createdTime: number;
   status: TaskStatus;
   parameters: DeleteParameters;
-}
+};
 
 export const LOOKUP_TYPE_PREFIX = "rdm/lookupTypes/";
 
