@@ -9,6 +9,7 @@ export {
   CheckFailure,
   CheckSkipped,
   type CredentialRole,
+  type FailureDetail,
   fail,
   type Level,
   type Profile,

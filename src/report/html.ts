@@ -6,6 +6,7 @@ import type { CheckResult, RequirementCoverage, RunResult } from "../result/mode
 import { isWaived } from "../result/verdict.ts";
 import { CURL_VARIABLES, curlForCheck } from "./curl.ts";
 import { escapeHtml as h } from "./escape.ts";
+import { citedBecause, detailRows, pagesText } from "./failure-detail.ts";
 
 export function renderHtml(result: RunResult): string {
   const suites = [...new Set(result.checks.map((c) => c.suite))].sort();
@@ -138,11 +139,21 @@ function failures(result: RunResult): string {
       `<h3>${h(suite)} (${checks.length})</h3><ul>${checks
         .map(
           (c) =>
-            `<li class="finding"><span class="badge ${findingKind(c)}">${findingKind(c)}</span> <a href="#${rowId(c)}"><code>${h(c.id)}</code></a> ${c.level}: ${h(c.message ?? "")}${waiverText(c)}</li>`,
+            `<li class="finding"><span class="badge ${findingKind(c)}">${findingKind(c)}</span> <a href="#${rowId(c)}"><code>${h(c.id)}</code></a> ${c.level}: ${h(c.message ?? "")}${pinpoint(c)}${waiverText(c)}</li>`,
         )
         .join("")}</ul>`,
   );
   return `<section id="failures"><h2>Failures (${found.length})</h2>${groups.join("\n")}</section>`;
+}
+
+/** The record at fault and where it was seen, after the finding's sentence: "record R at page 3 and
+ *  page 7" tells a reader of a scan failure where to look before opening the evidence. */
+function pinpoint(c: CheckResult): string {
+  const d = c.details;
+  if (d?.record === undefined) return "";
+  const where = d.pages !== undefined && d.pages.length > 0 ? ` at ${pagesText(d.pages)}` : "";
+  const field = d.field === undefined ? "" : `, field <code>${h(d.field)}</code>`;
+  return ` <span class="pinpoint">(record <code>${h(d.record)}</code>${field}${h(where)})</span>`;
 }
 
 /** A failure under an unexpired waiver is a known failure ("waived"); an expired one fails again. */
@@ -186,8 +197,12 @@ function details(result: RunResult, c: CheckResult): string {
   if (c.status === "passed") return "";
   if (c.status === "skipped") return `<p>${h(c.reason ?? "")}</p>`;
   const parts = [`<p class="message">${h(c.message ?? "")}${waiverText(c)}</p>`];
-  if (c.details?.expected !== undefined) parts.push(`<p><b>expected</b> ${h(c.details.expected)}</p>`);
-  if (c.details?.actual !== undefined) parts.push(`<p><b>actual</b> <code>${h(c.details.actual)}</code></p>`);
+  // A two-column grid, not a nested <table>: the filters count the rows of the checks table.
+  const rows = detailRows(c);
+  if (rows.length > 0)
+    parts.push(
+      `<dl class="detail">${rows.map((r) => `<dt>${r.label}</dt><dd class="detail-${r.label}">${r.label === "expected" ? h(r.value) : `<code>${h(r.value)}</code>`}</dd>`).join("")}</dl>`,
+    );
   if (c.counterexample)
     parts.push(
       `<p><b>counterexample</b> <code>${h(c.counterexample.value)}</code></p><p><b>replay</b> <code>${h(c.counterexample.replay)}</code></p>`,
@@ -205,14 +220,16 @@ function details(result: RunResult, c: CheckResult): string {
     parts.push(`<details><summary>stack</summary><pre>${h(c.details.stack)}</pre></details>`);
   if (c.evidence && c.evidence.length > 0)
     parts.push(
-      `<details><summary>evidence: last ${c.evidence.length} exchange${c.evidence.length === 1 ? "" : "s"}</summary>${c.evidence.map(exchange).join("")}</details>`,
+      `<details><summary>evidence: last ${c.evidence.length} exchange${c.evidence.length === 1 ? "" : "s"}</summary>${c.evidence.map((x) => exchange(x, citedBecause(c, x))).join("")}</details>`,
     );
   if (c.log && c.log.length > 0)
     parts.push(`<details><summary>log</summary><pre>${h(c.log.join("\n"))}</pre></details>`);
   return parts.join("");
 }
 
-function exchange(x: Exchange): string {
+/** cited: why the failure's detail points at this exchange (its request, or the page holding the record at
+ *  fault); such an exchange is marked so a reader finds it among the others. */
+function exchange(x: Exchange, cited?: string): string {
   const headers = (hs: Record<string, string>) =>
     Object.entries(hs)
       .map(([k, v]) => `${k}: ${v}`)
@@ -223,7 +240,8 @@ function exchange(x: Exchange): string {
     : `no answer after ${x.durationMs} ms: ${x.error ?? "unknown error"}`;
   // The transport's note (a retry, a wait for Retry-After, a redirect not followed) is part of the evidence.
   const note = x.note === undefined ? "" : `<p class="note">${h(x.note)}</p>`;
-  return `<div class="exchange">${note}<pre class="request">${h(request)}</pre><pre class="response">${h(response)}</pre></div>`;
+  const mark = cited === undefined ? "" : `<p class="cited">${h(cited)}</p>`;
+  return `<div class="exchange${cited === undefined ? "" : " cited"}">${mark}${note}<pre class="request">${h(request)}</pre><pre class="response">${h(response)}</pre></div>`;
 }
 
 function coverage(result: RunResult): string {
@@ -275,6 +293,10 @@ tr.failed{background:#fff5f5}tr.broken{background:#f8f4ff}
 pre{white-space:pre-wrap;word-break:break-all;background:#f6f8fa;padding:.5rem;margin:.3rem 0;max-height:24rem;overflow:auto}
 .exchange{border-left:3px solid #d0d7de;padding-left:.5rem;margin:.5rem 0}
 .exchange .note{font-style:italic;margin:.25rem 0}
+.exchange.cited{border-left-color:#cf222e}
+.exchange .cited{font-weight:bold;margin:.25rem 0}
+.detail{display:grid;grid-template-columns:max-content 1fr;gap:.1rem .75rem;margin:.25rem 0}
+.detail dt{font-weight:600}.detail dd{margin:0;word-break:break-all}
 .filters{display:flex;gap:1rem;align-items:center}
 .cov-failing td:nth-child(3),.cov-broken td:nth-child(3){color:#cf222e;font-weight:600}.cov-untested td:nth-child(3){color:#9a6700}
 `;

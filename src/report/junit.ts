@@ -7,6 +7,7 @@
 import type { CheckResult, RunResult } from "../result/model.ts";
 import { isWaived } from "../result/verdict.ts";
 import { escapeXml } from "./escape.ts";
+import { detailRows } from "./failure-detail.ts";
 
 export function renderJunit(result: RunResult): string {
   const suites = new Map<string, CheckResult[]>();
@@ -114,8 +115,7 @@ export function isFailure(check: CheckResult): boolean {
 
 function failureText(check: CheckResult, about: string): string {
   const parts = [about, check.message ?? ""];
-  if (check.details?.expected !== undefined) parts.push(`expected: ${check.details.expected}`);
-  if (check.details?.actual !== undefined) parts.push(`actual: ${check.details.actual}`);
+  for (const row of detailRows(check)) parts.push(`${row.label}: ${row.value}`);
   if (check.counterexample)
     parts.push(`counterexample: ${check.counterexample.value}`, `replay: ${check.counterexample.replay}`);
   for (const x of check.evidence ?? []) {

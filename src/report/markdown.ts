@@ -3,6 +3,7 @@ import type { Level } from "../check/index.ts";
 import type { CheckResult, CheckStatus, RunResult } from "../result/model.ts";
 import { CURL_VARIABLES, curlForCheck } from "./curl.ts";
 import { markdownCode as code, escapeMarkdown as md } from "./escape.ts";
+import { detailRows } from "./failure-detail.ts";
 
 const verdictMark: Record<RunResult["verdict"], string> = {
   CERTIFIED: "🏅",
@@ -88,7 +89,7 @@ export function renderMarkdown(result: RunResult): string {
     out.push("| Check | Level | Requirements | What went wrong | Replay |", "|---|---|---|---|---|");
     for (const c of failed.slice(0, MAX_ROWS)) {
       out.push(
-        `| ${code(c.id)} | ${c.level} | ${md(c.requirements.join(", "))} | ${waiverNote(c)}${md(clip(c.message ?? "", 300))} | ${code(replay(result, c))} |`,
+        `| ${code(c.id)} | ${c.level} | ${md(c.requirements.join(", "))} | ${waiverNote(c)}${md(clip(c.message ?? "", 300))}${detailNote(c)} | ${code(replay(result, c))} |`,
       );
     }
     if (failed.length > MAX_ROWS) out.push("", `... and ${failed.length - MAX_ROWS} more: see report.html.`);
@@ -163,6 +164,13 @@ function waiverNote(c: CheckResult): string {
   const w = c.waiver;
   if (w === undefined) return "";
   return `**${w.expired ? "WAIVER EXPIRED" : "WAIVED"}** (until ${md(w.expires)}, ${md(w.who)}: ${md(clip(w.reason, 120))}) `;
+}
+
+/** The failure's detail after its sentence, on one line of the table cell ("expected: ...; record: ..."). */
+function detailNote(c: CheckResult): string {
+  const rows = detailRows(c);
+  if (rows.length === 0) return "";
+  return `<br>${rows.map((r) => `**${r.label}** ${r.label === "expected" ? md(clip(r.value, 200)) : code(clip(r.value, 200))}`).join("; ")}`;
 }
 
 function replay(result: RunResult, c: CheckResult): string {

@@ -1,5 +1,5 @@
 // The result of a run: plain data, versioned, validated by report.schema.json. Renderers read only this.
-import type { Counterexample, Exchange, Level, Safety } from "../check/index.ts";
+import type { Counterexample, Exchange, FailureDetail, Level, Safety } from "../check/index.ts";
 import type { SpecInfo } from "./kit-info.ts";
 
 export const reportVersion = 1 as const;
@@ -43,7 +43,9 @@ export interface CheckResult {
   durationMs: number;
   /** Failed and broken checks: what went wrong (broken: the error, stack in `details.stack`). */
   message?: string;
-  details?: { expected?: string; actual?: string; stack?: string };
+  /** Failed checks: the failure as data (expected, actual, the request, the record or field at fault, the
+   *  pages of a scan), only the fields the check gave; broken checks: the stack. Absent on passed checks. */
+  details?: FailureDetail & { stack?: string };
   /** Skipped checks: why. */
   reason?: string;
   skipCause?: SkipCause;

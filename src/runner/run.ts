@@ -9,11 +9,13 @@ import {
   type Clock,
   type Counterexample,
   type CredentialRole,
+  failureDetail,
   type Target,
 } from "../check/index.ts";
 import { createClient } from "../client/index.ts";
 import { type CatalogueView, loadCatalogueView } from "../result/catalogue-view.ts";
 import { computeCoverage, eventRequirementKinds } from "../result/coverage.ts";
+import { pickEvidence } from "../result/evidence.ts";
 import { kitInfo, specHashes } from "../result/kit-info.ts";
 import {
   type CheckResult,
@@ -40,7 +42,6 @@ export const DEFAULT_DEADLINE_MS = 30 * 60_000;
 export const DEFAULT_UNRESPONSIVE_AFTER = 2;
 /** Largest time a setTimeout can wait; every time limit of the kit stays within it. */
 export const MAX_TIMEOUT_MS = 2 ** 31 - 1;
-const EVIDENCE_EXCHANGES = 5;
 
 export type ProgressEvent =
   | { type: "check-started"; index: number; total: number; id: string; title: string }
@@ -488,9 +489,11 @@ async function runCheck(
     ...(session.waitedMs() > 0 ? { waitMs: session.waitedMs() } : {}),
   };
   if (result.status === "failed" || result.status === "broken") {
-    result.evidence = scope.exchanges
-      .slice(-EVIDENCE_EXCHANGES)
-      .map((x) => redactExchange(x, new Redactor(), EVIDENCE_BODY_LIMIT));
+    // The last exchanges, and before them the ones the failure's detail cites (the pages of a scan that hold
+    // the record at fault).
+    result.evidence = pickEvidence(scope.exchanges, result.details).map((x) =>
+      redactExchange(x, new Redactor(), EVIDENCE_BODY_LIMIT),
+    );
   }
   if (session.log.length > 0 && result.status !== "passed") result.log = session.log.slice(-50);
   return result;
@@ -581,19 +584,12 @@ function classify(error: unknown, session: CheckSession, drivable: boolean): Out
 }
 
 function failed(error: CheckFailure, fallback?: Counterexample): Outcome {
-  const { expected, actual } = error.details;
+  const details = failureDetail(error);
   const counterexample = error.details.counterexample ?? fallback;
   return {
     status: "failed",
     message: error.message,
-    ...(expected === undefined && actual === undefined
-      ? {}
-      : {
-          details: {
-            ...(expected === undefined ? {} : { expected }),
-            ...(actual === undefined ? {} : { actual }),
-          },
-        }),
+    ...(details === undefined ? {} : { details }),
     ...(counterexample === undefined ? {} : { counterexample }),
   };
 }
