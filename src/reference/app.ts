@@ -1,5 +1,6 @@
 // Assembles the two path sets ({base_url}: platform, {rdm_url}: lookup data) as Hono apps.
 import { Hono } from "hono";
+import { type Host, loadContract } from "../contract/index.ts";
 import { autopilotScanRoutes } from "./autopilot-scan.ts";
 import { blockedValuesRoutes } from "./blocked-values.ts";
 import type { ReferenceContext } from "./context.ts";
@@ -10,23 +11,19 @@ import { lookupScanRoutes } from "./lookup-scan.ts";
 import { serviceRoutes } from "./service.ts";
 import { tokenEndpointRoutes } from "./token-endpoint.ts";
 
-/** Paths and the methods they answer, so a wrong method gets 405 naming the right one. */
-const PLATFORM_PATHS: Record<string, string[]> = {
-  "/oauth/token": ["POST"],
-  "/oauth/customers/:customerId": ["PUT", "POST"],
-  "/oauth/customers/:customerId/clients": ["PUT"],
-  "/configuration/:tenantId/autopilot/stats/_scan": ["POST"],
-  "/configuration/:tenantId/autopilot/stats/:lookupType/_scan": ["POST"],
-  "/configuration/:tenantId/autopilot/:lookupType/blockedValues": ["GET"],
-};
-const RDM_PATHS: Record<string, string[]> = {
-  "/healthcheck": ["GET"],
-  "/status": ["GET"],
-  "/version": ["GET"],
-  "/tasks/:tenantId": ["POST"],
-  "/tasks/:tenantId/:taskId": ["GET"],
-  "/lookups/:tenantId/_scan": ["POST"],
-};
+/**
+ * Paths of one host and the methods they answer, read from the contract (Hono's :name for {name}), so a
+ * wrong method gets 405 naming the right one and a new operation needs no second list here.
+ */
+function pathMethods(host: Host): Record<string, string[]> {
+  const paths: Record<string, string[]> = {};
+  for (const operation of loadContract().operations) {
+    if (operation.host !== host) continue;
+    const path = operation.path.replace(/\{([^}]+)\}/g, ":$1");
+    paths[path] = [...(paths[path] ?? []), operation.method];
+  }
+  return paths;
+}
 
 function methodNotAllowed(app: Hono, paths: Record<string, string[]>): void {
   for (const [path, methods] of Object.entries(paths)) {
@@ -76,7 +73,7 @@ export function platformApp(ctx: ReferenceContext): Hono {
   customerConfigRoutes(app, ctx);
   autopilotScanRoutes(app, ctx);
   blockedValuesRoutes(app, ctx);
-  methodNotAllowed(app, PLATFORM_PATHS);
+  methodNotAllowed(app, pathMethods("platform"));
   return finish(app, ctx);
 }
 
@@ -94,7 +91,7 @@ export function rdmApp(ctx: ReferenceContext): Hono {
   serviceRoutes(app, ctx);
   deleteTaskRoutes(app, ctx);
   lookupScanRoutes(app, ctx);
-  methodNotAllowed(app, RDM_PATHS);
+  methodNotAllowed(app, pathMethods("lookup-data"));
   return finish(app, ctx);
 }
 
@@ -109,6 +106,6 @@ export function combinedApp(ctx: ReferenceContext): Hono {
   serviceRoutes(app, ctx);
   deleteTaskRoutes(app, ctx);
   lookupScanRoutes(app, ctx);
-  methodNotAllowed(app, { ...PLATFORM_PATHS, ...RDM_PATHS });
+  methodNotAllowed(app, { ...pathMethods("platform"), ...pathMethods("lookup-data") });
   return finish(app, ctx);
 }
