@@ -17,19 +17,35 @@ export type RequestFilter = (req: FilteredRequest, res: ServerResponse, next: ()
 const proxyPaths = ["/_pactSetup", "/_messages"];
 const hosts: Host[] = ["lookup-data", "platform"];
 
-/** Roles that may perform an operation, in order of preference (docs/assumptions.md, "Roles"). */
-function rolesFor(operationId: string | undefined): CredentialRole[] {
-  switch (operationId) {
-    case "putCustomer":
-    case "postCustomer":
-    case "putClients":
-      return ["admin"];
-    case "createTask":
-    case "getTask":
-      return ["editor", "admin"];
-    default:
-      return ["viewer", "editor", "admin"];
-  }
+/** The target file's credential role for each platform role the contract grants an operation (x-kit-roles). */
+const CREDENTIAL_ROLE: Readonly<Record<string, CredentialRole>> = {
+  ROLE_RDM: "viewer",
+  ROLE_RDM_EDIT: "editor",
+  "ROLE_ADMIN_TENANT_{tenantId}": "admin",
+};
+
+/** The least privileged role first: a pact is replayed with no more rights than its operation needs. */
+const LEAST_PRIVILEGED_FIRST: readonly CredentialRole[] = ["viewer", "editor", "admin"];
+
+/**
+ * Roles that may perform an operation, in order of preference, as the contract grants them (x-kit-roles,
+ * docs/assumptions.md "Roles"); a request no operation matches may try every role.
+ */
+export function rolesFor(operationId: string | undefined): CredentialRole[] {
+  if (operationId === undefined) return [...LEAST_PRIVILEGED_FIRST];
+  const granted = new Set(
+    loadContract()
+      .operation(operationId)
+      .roles.map((role) => {
+        const credential = CREDENTIAL_ROLE[role];
+        if (credential === undefined)
+          throw new Error(
+            `the contract grants ${operationId} to "${role}", which no credential role of the target file stands for; expected one of ${Object.keys(CREDENTIAL_ROLE).join(", ")}: add it to CREDENTIAL_ROLE in src/pact/token-injection.ts`,
+          );
+        return credential;
+      }),
+  );
+  return LEAST_PRIVILEGED_FIRST.filter((role) => granted.has(role));
 }
 
 export function operationOf(method: string, path: string): string | undefined {
