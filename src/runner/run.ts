@@ -2,7 +2,6 @@
 // A CheckFailure is a finding about the target; anything else thrown is a fault of the kit ("broken").
 // The run is bounded: a deadline, a breaker for a target that stopped answering, and an abort signal
 // (SIGINT, SIGTERM) all end it with a result of what finished; configuration changes are undone first.
-import { randomBytes } from "node:crypto";
 import {
   CheckFailure,
   CheckSkipped,
@@ -13,26 +12,27 @@ import {
   type Target,
 } from "../check/index.ts";
 import { createClient } from "../client/index.ts";
+import { assembleRunResult, newRunId } from "../result/assemble.ts";
 import { type CatalogueView, loadCatalogueView } from "../result/catalogue-view.ts";
-import { computeCoverage, eventRequirementKinds } from "../result/coverage.ts";
+import { eventRequirementKinds } from "../result/coverage.ts";
 import { pickEvidence } from "../result/evidence.ts";
-import { kitInfo, specHashes } from "../result/kit-info.ts";
-import {
-  type CheckResult,
-  type Interruption,
-  type InterruptionCause,
-  type RunResult,
-  reportVersion,
-  type SkipCause,
-  type TargetSummary,
+import type {
+  CheckResult,
+  Interruption,
+  InterruptionCause,
+  RunResult,
+  SkipCause,
+  TargetSummary,
 } from "../result/model.ts";
-import { countResults, decideVerdict } from "../result/verdict.ts";
 import { Redactor } from "../target/redact.ts";
 import { CheckScope, EVIDENCE_BODY_LIMIT, redactExchange, TargetTransport } from "../target/target-fetch.ts";
 import { TokenCache } from "../target/token-cache.ts";
 import { type JournalEntry, RunJournal, undoChanges } from "./config-journal.ts";
 import { CheckEnded, type CheckSession, createCheckContext, type RunServices } from "./context.ts";
 import { type Plan, type PlanEntry, schedule } from "./plan.ts";
+
+/** Run ids are made where run results are assembled (src/result); the CLI names a run before it starts. */
+export { newRunId } from "../result/assemble.ts";
 
 export const DEFAULT_CHECK_TIMEOUT_MS = 120_000;
 export const DEFAULT_REQUEST_TIMEOUT_MS = 15_000;
@@ -255,27 +255,19 @@ export async function runPlan(plan: Plan, deps: RunDeps): Promise<RunResult> {
     journal.close();
   }
 
-  const finished = new Date();
-  const catalogue = deps.catalogue ?? loadCatalogueView();
   const done = results.filter((r): r is CheckResult => r !== undefined);
   const resultById = new Map(done.map((r) => [r.id, r]));
-  const coverage = computeCoverage(
-    catalogue.requirements,
-    plan.entries.map((e) => {
-      const result = resultById.get(e.check.id);
-      return { id: e.check.id, requirements: e.check.requirements, ...(result ? { result } : {}) };
-    }),
-    catalogue.path,
-    { elsewhereKinds: eventRequirementKinds, checkedBy: "lckit events check" },
-  );
-  const { verdict, reason } = decideVerdict(done, interruption, plan.entries.length - chosen.length);
-  const result: RunResult = {
-    reportVersion,
+  const result = assembleRunResult({
     runId,
-    kit: kitInfo(),
-    spec: specHashes(
-      deps.interfaceDocument === undefined ? {} : { interfaceDocument: deps.interfaceDocument },
-    ),
+    checks: done,
+    known: plan.entries.map((e) => {
+      const ran = resultById.get(e.check.id);
+      return { id: e.check.id, requirements: e.check.requirements, ...(ran ? { result: ran } : {}) };
+    }),
+    notSelected: plan.entries.length - chosen.length,
+    catalogue: deps.catalogue ?? loadCatalogueView(),
+    coverageScope: { elsewhereKinds: eventRequirementKinds, checkedBy: "lckit events check" },
+    ...(deps.interfaceDocument === undefined ? {} : { interfaceDocument: deps.interfaceDocument }),
     target: summarise(target),
     selection: {
       suites: plan.options.suites,
@@ -288,20 +280,14 @@ export async function runPlan(plan: Plan, deps: RunDeps): Promise<RunResult> {
     runs: deps.runs,
     ...(deps.replayPath === undefined ? {} : { replayPath: deps.replayPath }),
     command,
-    startedAt: started.toISOString(),
-    finishedAt: finished.toISOString(),
-    durationMs: finished.getTime() - started.getTime(),
+    startedAt: started,
+    finishedAt: new Date(),
     requestsSent: transport.requestsSent,
-    checks: done,
-    counts: countResults(done, plan.entries.length - chosen.length),
-    coverage,
-    verdict,
-    verdictReason: reason,
     ...(interruption === undefined ? {} : { interruption }),
     ...(deps.journalFile === undefined && journal.opened === 0
       ? {}
       : { configuration: { journal: deps.journalFile ?? null, changes: journal.opened, leftChanged } }),
-  };
+  });
   // Last, over everything: by now the redactor knows every token the run has seen.
   return redactor.deep(result);
 }
@@ -634,12 +620,4 @@ function duration(ms: number): string {
   if (ms % 3_600_000 === 0) return `${ms / 3_600_000} h`;
   if (ms % 60_000 === 0) return `${ms / 60_000} min`;
   return ms % 1000 === 0 ? `${ms / 1000} s` : `${ms} ms`;
-}
-
-export function newRunId(started: Date = new Date()): string {
-  const stamp = started
-    .toISOString()
-    .replace(/[-:]/g, "")
-    .replace(/\.\d+Z$/, "Z");
-  return `${stamp}-${randomBytes(3).toString("hex")}`;
 }

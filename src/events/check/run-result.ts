@@ -1,12 +1,11 @@
-// An event check as a run result (src/report's model), so that event streams get the same reports as
-// HTTP runs: one check per requirement the event checker enforces, failed when a message broke it.
-import { randomBytes } from "node:crypto";
+// An event check as a run result (src/result's model, assembled there as an HTTP run's is), so that event
+// streams get the same reports as HTTP runs: one check per requirement the event checker enforces, failed
+// when a message broke it.
 import type { Level } from "../../check/index.ts";
+import { assembleRunResult } from "../../result/assemble.ts";
 import { type CatalogueView, loadCatalogueView } from "../../result/catalogue-view.ts";
-import { computeCoverage, httpRequirementKinds } from "../../result/coverage.ts";
-import { kitInfo, specHashes } from "../../result/kit-info.ts";
-import { type CheckResult, type RunResult, reportVersion } from "../../result/model.ts";
-import { countResults, decideVerdict } from "../../result/verdict.ts";
+import { httpRequirementKinds } from "../../result/coverage.ts";
+import type { CheckResult, RunResult } from "../../result/model.ts";
 import { rule } from "../rules.ts";
 import type { EventCheckResult } from "./event-stream.ts";
 
@@ -70,39 +69,24 @@ export function eventRunResult(result: EventCheckResult, meta: EventRunMeta): Ru
     }
     return { ...base, status: "passed" };
   });
-  const coverage = computeCoverage(
-    catalogue.requirements,
-    checks.map((check) => ({ id: check.id, requirements: check.requirements, result: check })),
-    catalogue.path,
-    { elsewhereKinds: httpRequirementKinds, checkedBy: "lckit run" },
-  );
-  const { verdict, reason } = decideVerdict(checks);
-  return {
-    reportVersion,
-    runId:
-      meta.runId ??
-      `${started
-        .toISOString()
-        .replace(/[-:]/g, "")
-        .replace(/\.\d+Z$/, "Z")}-${randomBytes(3).toString("hex")}`,
-    kit: kitInfo(),
-    spec: specHashes(),
+  return assembleRunResult({
+    ...(meta.runId === undefined ? {} : { runId: meta.runId }),
+    checks,
+    notSelected: 0,
+    catalogue,
+    coverageScope: { elsewhereKinds: httpRequirementKinds, checkedBy: "lckit run" },
     target: { name: result.source, baseUrl: "", rdmUrl: "", tenant: "", loopback: false, roles: [] },
     selection: { suites: ["events"], checks: [], level: "MAY", allow: ["read"] },
     seed: 0,
     runs: 1,
     command: meta.command,
-    startedAt: started.toISOString(),
-    finishedAt: finished.toISOString(),
+    startedAt: started,
+    finishedAt: finished,
     durationMs: result.durationMs,
     requestsSent: 0,
-    checks,
-    counts: countResults(checks, 0),
-    coverage,
-    verdict,
-    verdictReason:
+    verdictReason: (reason) =>
       result.total === 0
         ? `no message was read from ${result.source}: nothing was checked (an empty input is not a conforming stream)`
         : `${reason} (${result.total} message(s), ${result.invalid} invalid)`,
-  };
+  });
 }
