@@ -4,6 +4,8 @@ import { type Check, type CheckContext, type CredentialRole, fail, skip } from "
 import { type ApiResponse, describeResponse, type TokenResponse } from "../src/client/index.ts";
 import { type DataOperation, dataOperations, discoverLookupTypes } from "./support/data-operations.ts";
 import { defineCheck } from "./support/define.ts";
+import { checkProperty } from "./support/property.ts";
+import { shortValiditySeconds, upsertQuotaClient } from "./support/quota-session.ts";
 import {
   ensure,
   judgeAuthRefusal,
@@ -12,9 +14,7 @@ import {
   judgeRoleRefusal,
   judgeTenantRefusal,
   scanPageShape,
-} from "./support/error-outcomes.ts";
-import { checkProperty } from "./support/property.ts";
-import { shortValiditySeconds, upsertQuotaClient } from "./support/quota-session.ts";
+} from "./support/response-judges.ts";
 import { clientOf, credentialOf, otherTenantOf, quotaCustomerIdOf } from "./support/target-client.ts";
 import { canDriveClock, defaultValiditySeconds, issueToken, letTimePass } from "./support/token-lifetime.ts";
 

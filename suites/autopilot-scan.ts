@@ -4,8 +4,8 @@ import { type Check, fail, skip } from "../src/check/index.ts";
 import { describeResponse, pageOf } from "../src/client/index.ts";
 import { typeName } from "./support/data-operations.ts";
 import { defineCheck } from "./support/define.ts";
-import { ensure, judgeSuccess } from "./support/error-outcomes.ts";
 import { recordsProblem, statisticRules } from "./support/record-fields.ts";
+import { ensure, judgeSuccess } from "./support/response-judges.ts";
 import {
   endsCheck,
   endWithoutScrollIdCheck,

@@ -4,9 +4,9 @@ import { type Check, type CheckContext, fail, skip } from "../src/check/index.ts
 import { type ApiResponse, type BlockedValue, describeResponse, pageOf } from "../src/client/index.ts";
 import { discoverLookupTypes, typeName } from "./support/data-operations.ts";
 import { defineCheck } from "./support/define.ts";
-import { ensure, isClientError, judgeSuccess } from "./support/error-outcomes.ts";
 import { checkProperty } from "./support/property.ts";
 import { blockedValueRules, recordsProblem } from "./support/record-fields.ts";
+import { ensure, isClientError, judgeSuccess } from "./support/response-judges.ts";
 import { identityProblem, recorded } from "./support/scan-properties.ts";
 import { clientOf } from "./support/target-client.ts";
 

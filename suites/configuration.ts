@@ -2,9 +2,9 @@
 
 import { type Check, fail } from "../src/check/index.ts";
 import { describeResponse } from "../src/client/index.ts";
-import { withCustomerRestored } from "./support/customer-configuration.ts";
+import { withCustomerRestored } from "./support/customer-restore.ts";
 import { defineCheck } from "./support/define.ts";
-import { ensure, judgeSuccess } from "./support/error-outcomes.ts";
+import { ensure, judgeSuccess } from "./support/response-judges.ts";
 import { clientOf, credentialOf, customerIdOf } from "./support/target-client.ts";
 
 export const configurationChecks: Check[] = [

@@ -7,8 +7,8 @@ import { describeResponse, lookupUri, type Task } from "../src/client/index.ts";
 import { lookupScan } from "./lookup-scan.ts";
 import { absentLookupUri, typeName } from "./support/data-operations.ts";
 import { defineCheck } from "./support/define.ts";
-import { ensure, judgeSuccess } from "./support/error-outcomes.ts";
 import { checkProperty } from "./support/property.ts";
+import { ensure, judgeSuccess } from "./support/response-judges.ts";
 import {
   distinct,
   identityProblem,

@@ -5,7 +5,7 @@ import { type Check, fail } from "../src/check/index.ts";
 import { describeResponse } from "../src/client/index.ts";
 import { absentLookupUri } from "./support/data-operations.ts";
 import { defineCheck } from "./support/define.ts";
-import { isClientError } from "./support/error-outcomes.ts";
+import { isClientError } from "./support/response-judges.ts";
 import { clientOf } from "./support/target-client.ts";
 
 /** Just over the 1 MiB the kit assumes as body limit. */

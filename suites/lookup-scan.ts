@@ -2,8 +2,8 @@
 import type { Check } from "../src/check/index.ts";
 import { typeName } from "./support/data-operations.ts";
 import { defineCheck } from "./support/define.ts";
-import { ensure } from "./support/error-outcomes.ts";
 import { lookupRules, recordsProblem } from "./support/record-fields.ts";
+import { ensure } from "./support/response-judges.ts";
 import {
   endsCheck,
   endWithoutScrollIdCheck,

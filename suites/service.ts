@@ -3,7 +3,7 @@
 import { type Check, fail } from "../src/check/index.ts";
 import { type ApiResponse, describeResponse } from "../src/client/index.ts";
 import { defineCheck } from "./support/define.ts";
-import { ensure, judgeSuccess } from "./support/error-outcomes.ts";
+import { ensure, judgeSuccess } from "./support/response-judges.ts";
 import { clientOf } from "./support/target-client.ts";
 
 const dotted = /^\d+(\.\d+)+$/;

@@ -10,17 +10,8 @@ import {
   multiTokenConfig,
   type TokenResponse,
 } from "../src/client/index.ts";
-import { readCustomer, withCustomerRestored } from "./support/customer-configuration.ts";
+import { readCustomer, withCustomerRestored } from "./support/customer-restore.ts";
 import { defineCheck } from "./support/define.ts";
-import {
-  ensure,
-  judgeExpiredRefusal,
-  judgeKitErrorBody,
-  judgeQuotaRefusal,
-  judgeSuccess,
-  judgeValidationError,
-  limitWording,
-} from "./support/error-outcomes.ts";
 import { checkProperty } from "./support/property.ts";
 import {
   measureRequestMs,
@@ -29,6 +20,15 @@ import {
   validityForBurst,
   withQuotaSession,
 } from "./support/quota-session.ts";
+import {
+  ensure,
+  judgeExpiredRefusal,
+  judgeKitErrorBody,
+  judgeQuotaRefusal,
+  judgeSuccess,
+  judgeValidationError,
+  limitWording,
+} from "./support/response-judges.ts";
 import { clientOf, credentialOf, quotaCustomerIdOf } from "./support/target-client.ts";
 import { announcedValidity, defaultValiditySeconds } from "./support/token-lifetime.ts";
 

@@ -66,6 +66,9 @@ export interface CheckResult {
   waiver?: Waiver & { expired: boolean };
   /** Failed and broken checks: indexes of the entries of evidence.har that match their evidence. */
   harEntries?: number[];
+  /** Failed event checks (lckit events check --report-dir): the lines (from 1) of events.ndjson, beside
+   *  report.json, holding the messages that broke the check's rule (the first few). */
+  eventLines?: number[];
 }
 
 /** One known failure accepted for a while: which check, why, who accepted it, until when (YYYY-MM-DD). */

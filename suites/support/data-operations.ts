@@ -3,7 +3,7 @@
 
 import type { CheckContext } from "../../src/check/index.ts";
 import { type ApiResponse, type Auth, type InterfaceClient, pageOf } from "../../src/client/index.ts";
-import { arrayShape, scanPageShape } from "./error-outcomes.ts";
+import { arrayShape, scanPageShape } from "./response-judges.ts";
 import { clientOf } from "./target-client.ts";
 
 export interface DataOperation {

@@ -10,7 +10,7 @@ import {
   multiTokenConfig,
   type TokenResponse,
 } from "../../src/client/index.ts";
-import { putCustomerOrFail, withCustomerRestored, withoutMultiToken } from "./customer-configuration.ts";
+import { putCustomerOrFail, withCustomerRestored, withoutMultiToken } from "./customer-restore.ts";
 import { clientOf, credentialOf, quotaCustomerIdOf } from "./target-client.ts";
 import { canDriveClock, defaultValiditySeconds, expireEverythingMs, letTimePass } from "./token-lifetime.ts";
 

@@ -15,8 +15,8 @@ import {
 } from "../../src/client/index.ts";
 import { typeName } from "./data-operations.ts";
 import { defineCheck } from "./define.ts";
-import { ensure, isClientError, judgeSuccess } from "./error-outcomes.ts";
 import { checkProperty } from "./property.ts";
+import { ensure, isClientError, judgeSuccess } from "./response-judges.ts";
 import { scrollEncodingFor } from "./scroll-encoding.ts";
 import { clientOf } from "./target-client.ts";
 

@@ -12,7 +12,7 @@ import { planRun } from "../../src/runner/plan.ts";
 import { type RunDeps, runPlan } from "../../src/runner/run.ts";
 import { startEmbeddedTarget } from "../../src/target/embedded.ts";
 import { systemClock } from "../../src/target/system-clock.ts";
-import { withCustomerRestored } from "../../suites/support/customer-configuration.ts";
+import { withCustomerRestored } from "../../suites/support/customer-restore.ts";
 import { upsertClient } from "../../suites/support/quota-session.ts";
 import { check, fakeFetch, fakeTarget } from "./fake-target.ts";
 

@@ -6,6 +6,7 @@ import { checkStream, type EventCheckResult } from "../../events/check/event-str
 import { loadStreamingConfig, type StreamingConfig } from "../../events/streaming-config.ts";
 import { openSource, SourceError } from "../../events/transport/sources/index.ts";
 import type { MessageSource } from "../../events/transport/transport.ts";
+import { EventEvidence } from "../../report/event-evidence.ts";
 import type { Command } from "../command.ts";
 import { type CliIo, UsageError } from "../io.ts";
 
@@ -166,6 +167,9 @@ async function check(argv: string[], io: EventsIo): Promise<number> {
     }
     throw error;
   }
+  // With --report-dir the messages checked go beside the report as evidence (events.ndjson), as they come.
+  const evidence = values["report-dir"] === undefined ? undefined : openEvidence(values["report-dir"]);
+  if (evidence !== undefined) source = evidence.tap(source);
 
   let printed = 0;
   const startedAt = new Date();
@@ -174,28 +178,28 @@ async function check(argv: string[], io: EventsIo): Promise<number> {
     maxProblems,
     ...(maxTrackedVersions === undefined ? {} : { maxTrackedVersions }),
     ...(maxDepth === undefined ? {} : { maxDepth }),
-    onProblem:
-      format === "text"
-        ? (problem) => {
-            if (printed < maxProblems) io.out(formatProblem(problem));
-            printed += 1;
-          }
-        : undefined,
+    onProblem: (problem) => {
+      evidence?.observe(problem);
+      if (format !== "text") return;
+      if (printed < maxProblems) io.out(formatProblem(problem));
+      printed += 1;
+    },
   });
   for (const notice of result.notices) io.err(`${result.source}: ${notice.kind}: ${notice.message}\n`);
   if (format === "json") io.out(`${safeJson(JSON.stringify(result, null, 2))}\n`);
   else io.out(summary(result));
-  if (values["report-dir"] !== undefined) {
+  if (values["report-dir"] !== undefined && evidence !== undefined) {
     const { eventRunResult } = await import("../../events/check/run-result.ts");
     const { writeReport } = await import("../../report/write.ts");
-    const written = writeReport(
-      eventRunResult(result, {
-        command: ["lckit", "events", "check", ...argv].join(" "),
-        config: config !== undefined,
-        startedAt,
-      }),
-      values["report-dir"],
-    );
+    const { writeManifest } = await import("../../report/manifest.ts");
+    const run = eventRunResult(result, {
+      command: ["lckit", "events", "check", ...argv].join(" "),
+      config: config !== undefined,
+      startedAt,
+      runId: evidence.runId,
+    });
+    const written = writeReport(evidence.finish(run, result.problems), values["report-dir"]);
+    writeManifest(written.dir, evidence.runId);
     io.err(`report written to ${written.dir}\n`);
   }
   if (result.total === 0) {
@@ -206,6 +210,18 @@ async function check(argv: string[], io: EventsIo): Promise<number> {
     return 2;
   }
   return result.invalid === 0 ? 0 : 1;
+}
+
+/** The report folder and its events.ndjson, made before any message is read: a folder that cannot be
+ *  written is a usage error, not a lost check. */
+function openEvidence(reportDir: string): EventEvidence {
+  try {
+    return new EventEvidence(reportDir);
+  } catch (error) {
+    throw new UsageError(
+      `--report-dir ${reportDir}: cannot write there (${(error as NodeJS.ErrnoException).code ?? String(error)}); give a writable directory`,
+    );
+  }
 }
 
 function parseCheckArgs(argv: string[]) {
