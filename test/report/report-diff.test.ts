@@ -6,8 +6,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { main } from "../../src/cli/main.ts";
-import { diffReports, type ReportDiff } from "../../src/report/diff.ts";
 import type { RunResult } from "../../src/result/model.ts";
+import { diffReports, type ReportDiff } from "../../src/result/run-diff.ts";
 import { captureIo } from "../cli/capture-io.ts";
 
 const dir = mkdtempSync(join(tmpdir(), "lckit-diff-"));
