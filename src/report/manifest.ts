@@ -14,6 +14,7 @@ import {
 import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { join, relative } from "node:path";
 import type { CheckResult, RunResult } from "../result/model.ts";
+import { countLines, EVENTS_FILE } from "./event-evidence.ts";
 import { HAR_FILE } from "./har.ts";
 import { isFailure } from "./junit.ts";
 
@@ -247,6 +248,9 @@ export function verifyFolder(folder: string, options: VerifyOptions = {}): Verif
       checked.push(`${HAR_FILE}: ${entries?.length} exchanges; all ${cited} entries the checks cite exist`);
   }
 
+  // events.ndjson (an event check's messages): every line a check cites is in the file.
+  verifyEventLines(folder, report, problems, checked);
+
   // A certificate: every MUST check of the kit version ran and passed.
   if (report !== undefined && (report.verdict === "CERTIFIED" || report.certification?.certified)) {
     const before = problems.length;
@@ -277,6 +281,40 @@ export function verifyFolder(folder: string, options: VerifyOptions = {}): Verif
       );
   }
   return { ok: problems.length === 0, problems, checked, signed };
+}
+
+function verifyEventLines(
+  folder: string,
+  report: RunResult | undefined,
+  problems: string[],
+  checked: string[],
+): void {
+  if (report === undefined) return;
+  const path = join(folder, EVENTS_FILE);
+  const citing = report.checks.filter((c) => (c.eventLines ?? []).length > 0);
+  if (!existsSync(path)) {
+    if (citing.length > 0)
+      problems.push(
+        `${EVENTS_FILE}: missing, but ${citing.length} checks of report.json cite its lines (${citing[0]?.id}, ...)`,
+      );
+    return;
+  }
+  const text = readFileSync(path, "utf8");
+  const lines = countLines(text);
+  if (text.length > 0 && !text.endsWith("\n"))
+    problems.push(`${EVENTS_FILE}: its last line is cut (no line end): not as lckit writes it`);
+  const before = problems.length;
+  let cited = 0;
+  for (const c of citing)
+    for (const line of c.eventLines ?? []) {
+      cited += 1;
+      if (!Number.isInteger(line) || line < 1 || line > lines)
+        problems.push(
+          `${EVENTS_FILE}: check ${c.id} cites line ${line}, which does not exist (${lines} lines)`,
+        );
+    }
+  if (problems.length === before)
+    checked.push(`${EVENTS_FILE}: ${lines} messages; all ${cited} lines the checks cite exist`);
 }
 
 function samePublicKey(a: KeyObject, b: KeyObject): boolean {
