@@ -80,10 +80,11 @@ async function setQuota(session: ProviderSession, customerId: string, max: numbe
   );
 }
 
-function probeLookup(tenantId: string): Lookup {
+/** The lookup the delete-task pact deletes, as the provider team would add it (the interface cannot). */
+export function probeLookup(tenantId: string, updatedBy = "pact-verification"): Lookup {
   return {
     tenantId,
-    updatedBy: "pact-verification",
+    updatedBy,
     updateDate: 0,
     version: 1,
     type: "rdm/lookupTypes/Gender",

@@ -67,14 +67,19 @@ function finish(app: Hono, ctx: ReferenceContext): Hono {
   return app;
 }
 
-export function platformApp(ctx: ReferenceContext): Hono {
-  const app = new Hono({ strict: false });
+/** The operations of {base_url}: token endpoint, configuration, autopilot scans, blocked values. */
+function platformRoutes(app: Hono, ctx: ReferenceContext): void {
   tokenEndpointRoutes(app, ctx);
   customerConfigRoutes(app, ctx);
   autopilotScanRoutes(app, ctx);
   blockedValuesRoutes(app, ctx);
-  methodNotAllowed(app, pathMethods("platform"));
-  return finish(app, ctx);
+}
+
+/** The operations of {rdm_url}: service endpoints, delete tasks, the lookups scan. */
+function rdmRoutes(app: Hono, ctx: ReferenceContext): void {
+  serviceRoutes(app, ctx);
+  deleteTaskRoutes(app, ctx);
+  lookupScanRoutes(app, ctx);
 }
 
 /** Delayed delete tasks (a variant) run when a request finds them due. */
@@ -85,12 +90,17 @@ function dueTasksFirst(app: Hono, ctx: ReferenceContext): void {
   });
 }
 
+export function platformApp(ctx: ReferenceContext): Hono {
+  const app = new Hono({ strict: false });
+  platformRoutes(app, ctx);
+  methodNotAllowed(app, pathMethods("platform"));
+  return finish(app, ctx);
+}
+
 export function rdmApp(ctx: ReferenceContext): Hono {
   const app = new Hono({ strict: false });
   dueTasksFirst(app, ctx);
-  serviceRoutes(app, ctx);
-  deleteTaskRoutes(app, ctx);
-  lookupScanRoutes(app, ctx);
+  rdmRoutes(app, ctx);
   methodNotAllowed(app, pathMethods("lookup-data"));
   return finish(app, ctx);
 }
@@ -99,13 +109,8 @@ export function rdmApp(ctx: ReferenceContext): Hono {
 export function combinedApp(ctx: ReferenceContext): Hono {
   const app = new Hono({ strict: false });
   dueTasksFirst(app, ctx);
-  tokenEndpointRoutes(app, ctx);
-  customerConfigRoutes(app, ctx);
-  autopilotScanRoutes(app, ctx);
-  blockedValuesRoutes(app, ctx);
-  serviceRoutes(app, ctx);
-  deleteTaskRoutes(app, ctx);
-  lookupScanRoutes(app, ctx);
+  platformRoutes(app, ctx);
+  rdmRoutes(app, ctx);
   methodNotAllowed(app, { ...pathMethods("platform"), ...pathMethods("lookup-data") });
   return finish(app, ctx);
 }

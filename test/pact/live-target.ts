@@ -5,7 +5,7 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { accessTokenOf, createClient } from "../../src/client/index.ts";
-import { PROBE_CODE } from "../../src/pact/provider-states.ts";
+import { probeLookup } from "../../src/pact/state-handlers.ts";
 import { createReference, type FaultName, type Reference } from "../../src/reference/index.ts";
 
 export interface LiveTarget {
@@ -80,17 +80,5 @@ async function prepare(reference: Reference, baseUrl: string, rdmUrl: string): P
   for (let i = 0; i < 5; i++)
     await client.token({ clientId: "acme-quota", clientSecret: "acme-quota-secret" });
   // The interface has no create-lookup operation; the provider team adds the lookup the delete pact deletes.
-  reference.state.lookups.get("acme")?.add({
-    tenantId: "acme",
-    updatedBy: "provider-team",
-    updateDate: 0,
-    version: 1,
-    type: "rdm/lookupTypes/Gender",
-    code: PROBE_CODE,
-    enabled: true,
-    sourceMappings: [],
-    localizations: [],
-    parents: [],
-    attributes: [],
-  });
+  reference.state.lookups.get("acme")?.add(probeLookup("acme", "provider-team"));
 }
