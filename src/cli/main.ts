@@ -1,6 +1,8 @@
 // The kit's command line: dispatches to one module per command. Only src/cli may touch argv and exit codes.
 import { kitInfo } from "../result/kit-info.ts";
 import type { Command } from "./command.ts";
+import { suggestion } from "./did-you-mean.ts";
+import { topLevelHelp } from "./help.ts";
 import { type CliIo, processIo, UsageError } from "./io.ts";
 
 const commands: Record<string, () => Promise<{ command: Command }>> = {
@@ -14,27 +16,13 @@ const commands: Record<string, () => Promise<{ command: Command }>> = {
   report: () => import("./commands/report.ts"),
 };
 
-const summaries: Record<string, string> = {
-  run: "certify a target (default: the embedded reference) and write a conformance report",
-  serve: "serve the stateful reference implementation on loopback",
-  mock: "serve the OpenAPI documents with the Prism mock on loopback",
-  events: "check event messages (files, stdin, a broker) or publish generated streams",
-  pact: "verify pacts against a target; check pact files against the contract",
-  restore: "put back the configuration changes a killed run left (from its journal)",
-  report: "compare two reports (diff) or verify a report folder's manifest and signature (verify)",
-};
-
-function usage(): string {
-  const lines = Object.keys(commands).map((name) => `  ${name.padEnd(8)} ${summaries[name] ?? ""}`);
-  return [
-    "Usage: lckit <command> [options]",
-    "",
-    "Commands:",
-    ...lines,
-    "",
-    "Run `lckit <command> --help` for the options of a command; `lckit --version` prints the version.",
-    "",
-  ].join("\n");
+/** `lckit --help`, from each command's own declaration (loading every command: help is rare, and the
+ *  summaries are then written once, beside the flags they describe). */
+async function usage(): Promise<string> {
+  const loaded = await Promise.all(Object.values(commands).map((load) => load()));
+  return topLevelHelp(
+    loaded.map(({ command }) => ({ spec: command.spec, subcommands: command.subcommands })),
+  );
 }
 
 /** Commands after which the process ends as soon as they return, whatever a misbehaving target left
@@ -52,7 +40,7 @@ export async function cli(argv: string[]): Promise<void> {
 export async function main(argv: string[], io: CliIo = processIo): Promise<number> {
   const [name, ...rest] = argv;
   if (name === undefined || name === "--help" || name === "-h" || name === "help") {
-    io.out(usage());
+    io.out(await usage());
     return name === undefined ? 2 : 0;
   }
   if (name === "--version" || name === "-V" || name === "version") {
@@ -62,8 +50,11 @@ export async function main(argv: string[], io: CliIo = processIo): Promise<numbe
   }
   const load = commands[name];
   if (!load) {
-    io.err(`lckit: unknown command "${name}". Expected one of: ${Object.keys(commands).join(", ")}.\n`);
-    io.err("Run `lckit --help` for a list of commands.\n");
+    const known = Object.keys(commands);
+    io.err(
+      `lckit: unknown command "${name}"${suggestion(name, known)}. Expected one of: ${known.join(", ")}.\n` +
+        "Usage: lckit <command> [options]\nRun `lckit --help` for a list of commands.\n",
+    );
     return 2;
   }
   try {

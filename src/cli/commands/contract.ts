@@ -2,12 +2,16 @@
 // (OpenAPI documents and event schemas). Exit codes: 0 no breaking change, 1 breaking changes, 2 usage.
 import { resolve } from "node:path";
 import { ContractInputError, diffContracts, formatChanges } from "../../contract-diff/index.ts";
-import type { Command } from "../command.ts";
-import { type CliIo, UsageError } from "../io.ts";
+import { toggle } from "../argv.ts";
+import { defineCommand, defineGroup } from "../command.ts";
+import { UsageError } from "../io.ts";
 
-const usage = `Usage: lckit contract diff OLD NEW [--json] [--help]
-
-Compares two versions of the contract and classifies every change as breaking (a consumer of OLD can fail
+const diff = defineCommand(
+  {
+    name: "contract diff",
+    summary: "classify the changes between two contract versions (breaking or compatible)",
+    positionals: "OLD NEW",
+    about: `Compares two versions of the contract and classifies every change as breaking (a consumer of OLD can fail
 against NEW) or compatible. OLD and NEW are two OpenAPI documents (YAML or JSON, relative $refs followed),
 or two directories laid out like this repository (openapi/*.yaml and event-schemas/types/*.schema.json; an
 openapi/ or event-schemas/ directory itself works too).
@@ -16,48 +20,29 @@ Breaking: endpoints or event types removed; fields removed from responses or eve
 parameter or body newly required; request types, enum values or bounds narrowed; new enum values, wider
 types or looser bounds in responses and events; success statuses or media types removed.
 Compatible: endpoints, event types, optional parameters and fields added; requests widened; responses
-narrowed; error statuses added or removed.
+narrowed; error statuses added or removed.`,
+    flags: {
+      json: toggle("the changes as a JSON array ({level, kind, where, detail}) instead of text"),
+    },
+    notes:
+      "Exit codes: 0 no breaking change, 1 breaking changes, 2 usage error (a path that is not a contract).",
+  },
+  ({ values, positionals }, io) => {
+    if (positionals.length !== 2)
+      throw new UsageError(
+        `lckit contract diff needs exactly two paths, OLD and NEW, got ${positionals.length}; e.g. lckit contract diff old/openapi openapi`,
+      );
+    const [oldPath = "", newPath = ""] = positionals.map((path) => resolve(io.cwd, path));
+    let changes: ReturnType<typeof diffContracts>;
+    try {
+      changes = diffContracts(oldPath, newPath);
+    } catch (error) {
+      if (error instanceof ContractInputError) throw new UsageError(error.message);
+      throw error;
+    }
+    io.out(values.json ? `${JSON.stringify(changes, null, 2)}\n` : formatChanges(changes));
+    return changes.some((change) => change.level === "breaking") ? 1 : 0;
+  },
+);
 
-Options:
-  --json   the changes as a JSON array ({level, kind, where, detail}) instead of text
-  --help   this text
-
-Exit codes: 0 no breaking change, 1 breaking changes, 2 usage error (a path that is not a contract).
-`;
-
-async function run(argv: string[], io: CliIo): Promise<number> {
-  const [subcommand, ...rest] = argv;
-  if (subcommand === undefined || subcommand === "--help" || subcommand === "-h") {
-    io.out(usage);
-    return subcommand === undefined ? 2 : 0;
-  }
-  if (subcommand !== "diff")
-    throw new UsageError(`unknown subcommand "${subcommand}"; expected diff. Run \`lckit contract --help\`.`);
-  if (rest.includes("--help") || rest.includes("-h")) {
-    io.out(usage);
-    return 0;
-  }
-  const json = rest.includes("--json");
-  const unknown = rest.find((arg) => arg.startsWith("-") && arg !== "--json");
-  if (unknown) throw new UsageError(`unknown option "${unknown}"; expected --json or --help.`);
-  const paths = rest.filter((arg) => !arg.startsWith("-"));
-  if (paths.length !== 2)
-    throw new UsageError(
-      `lckit contract diff needs exactly two paths, OLD and NEW, got ${paths.length}; e.g. lckit contract diff old/openapi openapi`,
-    );
-  const [oldPath = "", newPath = ""] = paths.map((path) => resolve(io.cwd, path));
-  let changes: ReturnType<typeof diffContracts>;
-  try {
-    changes = diffContracts(oldPath, newPath);
-  } catch (error) {
-    if (error instanceof ContractInputError) throw new UsageError(error.message);
-    throw error;
-  }
-  io.out(json ? `${JSON.stringify(changes, null, 2)}\n` : formatChanges(changes));
-  return changes.some((change) => change.level === "breaking") ? 1 : 0;
-}
-
-export const command: Command = {
-  summary: "classify the changes between two contract versions (breaking or compatible)",
-  run,
-};
+export const command = defineGroup({ name: "contract", summary: diff.summary }, [diff]);

@@ -7,37 +7,104 @@ import { generateStream, type PayloadType, type StreamManifest } from "../../eve
 import { openAmqpSink } from "../../events/transport/sinks/amqp.ts";
 import { ndjsonLine, openFileSink } from "../../events/transport/sinks/file.ts";
 import type { MessageSink } from "../../events/transport/transport.ts";
-import type { Command } from "../command.ts";
-import type { CliIo } from "../io.ts";
-import { UsageError } from "../io.ts";
+import { option, toggle, type Values } from "../argv.ts";
+import { defineCommand } from "../command.ts";
+import { integer, oneOf, text } from "../flags.ts";
+import { type CliIo, UsageError } from "../io.ts";
 
-const help = `Usage: lckit events publish [options]
+const spec = {
+  name: "events publish",
+  summary: "publish a generated event stream to an AMQP exchange or an NDJSON file",
+  about: `Publishes a generated event stream (entity lifecycles, relationships with their ENTITY_CHANGED companions,
+interactions, change requests, large-object fallbacks; objectVersion rising per object).`,
+  flags: {
+    to: option("amqp://...|FILE.ndjson", destination, 'where to publish; "-" is stdout', {
+      defaultText: "$LCKIT_AMQP_URL, else NDJSON on stdout",
+      example: "stream.ndjson",
+    }),
+    exchange: option("X", text, "AMQP exchange (declared as a durable topic exchange when absent)", {
+      default: "lckit.events",
+    }),
+    "routing-key": option("K", text, "AMQP routing key", {
+      defaultText: "events.<tenant>",
+      example: "events.acme",
+    }),
+    tenant: option("T", text, "tenantId of the messages", { default: "acme" }),
+    payload: option(
+      "snapshot|deltas|mixed",
+      oneOf(["snapshot", "deltas", "mixed"]),
+      "payloadType of the stream (mixed fits no single configuration)",
+      { default: "snapshot" as const },
+    ),
+    count: option(
+      "N",
+      integer({ min: 0, example: "100" }),
+      "messages to send, re-sends and invalid ones included",
+      { default: 100 },
+    ),
+    rate: option("N/s", rate, "at most N messages per second", {
+      defaultText: "as fast as the target takes them",
+      example: "200/s",
+    }),
+    seed: option(
+      "N",
+      integer({ example: "1" }),
+      "seed of the stream; the same seed gives the same messages",
+      {
+        default: 1,
+      },
+    ),
+    duplicates: option("P", probability, "probability of an exact re-send of a message, 0 <= P < 1", {
+      default: 0,
+      example: "0.1",
+    }),
+    reorder: option(
+      "W",
+      integer({ min: 0, example: "5" }),
+      "messages arrive up to W places from their order of creation",
+      { default: 0 },
+    ),
+    invalid: option(
+      "N",
+      integer({ min: 0, example: "4" }),
+      "inject N invalid messages, each breaking one named rule",
+      { default: 0 },
+    ),
+    manifest: option(
+      "FILE",
+      text,
+      "write the manifest (invalid positions and their rule ids, and the streaming configuration to check " +
+        "the stream with) as JSON",
+      { example: "manifest.json" },
+    ),
+    "preferred-shapes": toggle(
+      "only the kit's preferred shapes (default: every legal shape: deltas as a bare {ovChanged, delta} " +
+        "collection or another object, fallbacks whose URI is only in the header, types in neither of the " +
+        "document's lists, re-sends serialized again, deeply nested attribute values)",
+    ),
+  },
+  notes: "Exit codes: 0 published, 2 bad options, 3 the target failed.",
+};
 
-Publishes a generated event stream (entity lifecycles, relationships with their ENTITY_CHANGED companions,
-interactions, change requests, large-object fallbacks; objectVersion rising per object).
+function destination(raw: string, flag: string): string {
+  if (!/^amqps?:\/\//.test(raw) && raw !== "-" && !raw.endsWith(".ndjson") && !raw.endsWith(".jsonl"))
+    throw new UsageError(`${flag} expects amqp://..., a FILE.ndjson or "-" (stdout), got "${raw}"`);
+  return raw;
+}
 
-Options:
-  --to amqp://...|FILE.ndjson  where to publish (default: $LCKIT_AMQP_URL, else NDJSON on stdout; "-" is stdout)
-  --exchange X                 AMQP exchange (default lckit.events; declared as a durable topic exchange when absent)
-  --routing-key K              AMQP routing key (default events.<tenant>)
-  --tenant T                   tenantId of the messages (default acme)
-  --payload snapshot|deltas|mixed  payloadType of the stream (default snapshot; mixed fits no single configuration)
-  --count N                    messages to send, re-sends and invalid ones included (default 100)
-  --rate N/s                   at most N messages per second (default: as fast as the target takes them)
-  --seed N                     seed of the stream; the same seed gives the same messages (default 1)
-  --duplicates P               probability of an exact re-send of a message, 0 <= P < 1 (default 0)
-  --reorder W                  messages arrive up to W places from their order of creation (default 0)
-  --invalid N                  inject N invalid messages, each breaking one named rule (default 0)
-  --manifest FILE              write the manifest (invalid positions and their rule ids, and the
-                               streaming configuration to check the stream with) as JSON
-  --preferred-shapes           only the kit's preferred shapes (default: every legal shape: deltas as a
-                               bare {ovChanged, delta} collection or another object, fallbacks whose URI
-                               is only in the header, types in neither of the document's lists, re-sends
-                               serialized again, deeply nested attribute values)
-  --help                       this text
+function rate(raw: string, flag: string): number {
+  const match = /^(\d+(?:\.\d+)?)(?:\/s)?$/.exec(raw);
+  if (!match || Number(match[1]) <= 0)
+    throw new UsageError(`${flag} expects messages per second such as 200 or 200/s, got "${raw}"`);
+  return Number(match[1]);
+}
 
-Exit codes: 0 published, 2 bad options, 3 the target failed.
-`;
+function probability(raw: string, flag: string): number {
+  const value = Number(raw);
+  if (!/^\d*\.?\d+$/.test(raw) || !(value >= 0 && value < 1))
+    throw new UsageError(`${flag} expects a probability 0 <= P < 1, got "${raw}"; e.g. ${flag} 0.1`);
+  return value;
+}
 
 interface PublishOptions {
   to: string;
@@ -55,87 +122,26 @@ interface PublishOptions {
   variety: boolean;
 }
 
-const valueFlags = new Set([
-  "--to",
-  "--exchange",
-  "--routing-key",
-  "--tenant",
-  "--payload",
-  "--count",
-  "--rate",
-  "--seed",
-  "--duplicates",
-  "--reorder",
-  "--invalid",
-  "--manifest",
-]);
-
-function integer(flag: string, text: string, min: number): number {
-  if (!/^-?\d+$/.test(text) || Number(text) < min)
-    throw new UsageError(`${flag} expects an integer >= ${min}, got "${text}"`);
-  return Number(text);
-}
-
-function parse(argv: string[], io: CliIo): PublishOptions | "help" {
-  const given = new Map<string, string>();
-  for (let i = 0; i < argv.length; i += 1) {
-    const arg = argv[i] ?? "";
-    if (arg === "--help" || arg === "-h") return "help";
-    if (arg === "--preferred-shapes") {
-      given.set(arg, "true");
-      continue;
-    }
-    const eq = arg.indexOf("=");
-    const flag = arg.startsWith("--") && eq > 0 ? arg.slice(0, eq) : arg;
-    if (!valueFlags.has(flag))
-      throw new UsageError(
-        `unknown option "${flag}" for events publish. Run \`lckit events publish --help\` for the options.`,
-      );
-    let value: string | undefined;
-    if (eq > 0 && arg.startsWith("--")) value = arg.slice(eq + 1);
-    else {
-      value = argv[i + 1];
-      i += 1;
-    }
-    if (value === undefined || value === "") throw new UsageError(`${flag} needs a value`);
-    if (given.has(flag)) throw new UsageError(`${flag} was given twice`);
-    given.set(flag, value);
-  }
-  const rateText = given.get("--rate");
-  let rate: number | undefined;
-  if (rateText !== undefined) {
-    const match = /^(\d+(?:\.\d+)?)(?:\/s)?$/.exec(rateText);
-    if (!match || Number(match[1]) <= 0)
-      throw new UsageError(`--rate expects messages per second such as 200 or 200/s, got "${rateText}"`);
-    rate = Number(match[1]);
-  }
-  const duplicatesText = given.get("--duplicates") ?? "0";
-  const duplicates = Number(duplicatesText);
-  if (!/^\d*\.?\d+$/.test(duplicatesText) || !(duplicates >= 0 && duplicates < 1))
-    throw new UsageError(`--duplicates expects a probability 0 <= P < 1, got "${duplicatesText}"`);
-  const count = integer("--count", given.get("--count") ?? "100", 0);
-  const invalid = integer("--invalid", given.get("--invalid") ?? "0", 0);
-  if (invalid > count) throw new UsageError(`--invalid (${invalid}) cannot exceed --count (${count})`);
-  const to = given.get("--to") ?? io.env.LCKIT_AMQP_URL ?? "-";
-  if (!/^amqps?:\/\//.test(to) && to !== "-" && !to.endsWith(".ndjson") && !to.endsWith(".jsonl"))
-    throw new UsageError(`--to expects amqp://..., a FILE.ndjson or "-" (stdout), got "${to}"`);
-  const payload = given.get("--payload") ?? "snapshot";
-  if (payload !== "snapshot" && payload !== "deltas" && payload !== "mixed")
-    throw new UsageError(`--payload expects snapshot, deltas or mixed, got "${payload}"`);
+function publishOptions(values: Values<typeof spec.flags>, io: CliIo): PublishOptions {
+  if (values.invalid > values.count)
+    throw new UsageError(`--invalid (${values.invalid}) cannot exceed --count (${values.count})`);
+  const to = values.to ?? io.env.LCKIT_AMQP_URL ?? "-";
+  // The environment's URL is checked like the flag's: a typo there is as much a usage error.
+  if (values.to === undefined) destination(to, "LCKIT_AMQP_URL");
   return {
     to,
-    payload,
-    exchange: given.get("--exchange") ?? "lckit.events",
-    routingKey: given.get("--routing-key"),
-    tenant: given.get("--tenant") ?? "acme",
-    count,
-    rate,
-    seed: integer("--seed", given.get("--seed") ?? "1", Number.MIN_SAFE_INTEGER),
-    duplicates,
-    reorder: integer("--reorder", given.get("--reorder") ?? "0", 0),
-    invalid,
-    manifest: given.get("--manifest"),
-    variety: !given.has("--preferred-shapes"),
+    payload: values.payload,
+    exchange: values.exchange,
+    routingKey: values["routing-key"],
+    tenant: values.tenant,
+    count: values.count,
+    rate: values.rate,
+    seed: values.seed,
+    duplicates: values.duplicates,
+    reorder: values.reorder,
+    invalid: values.invalid,
+    manifest: values.manifest,
+    variety: !values["preferred-shapes"],
   };
 }
 
@@ -161,65 +167,58 @@ function summary(manifest: StreamManifest): string {
   );
 }
 
-export const publishCommand: Command = {
-  summary: "publish a generated event stream to an AMQP exchange or an NDJSON file",
-  async run(argv, io) {
-    const options = parse(argv, io);
-    if (options === "help") {
-      io.out(help);
-      return 0;
-    }
-    const { messages, manifest } = generateStream({
-      seed: options.seed,
-      count: options.count,
-      tenantId: options.tenant,
-      payloadType: options.payload,
-      duplicates: options.duplicates,
-      reorderWindow: options.reorder,
-      invalid: { count: options.invalid },
-      variety: options.variety,
-    });
-    if (options.manifest)
-      writeFileSync(resolve(io.cwd, options.manifest), `${JSON.stringify(manifest, null, 2)}\n`);
+export const publish = defineCommand(spec, async ({ values }, io) => {
+  const options = publishOptions(values, io);
+  const { messages, manifest } = generateStream({
+    seed: options.seed,
+    count: options.count,
+    tenantId: options.tenant,
+    payloadType: options.payload,
+    duplicates: options.duplicates,
+    reorderWindow: options.reorder,
+    invalid: { count: options.invalid },
+    variety: options.variety,
+  });
+  if (options.manifest)
+    writeFileSync(resolve(io.cwd, options.manifest), `${JSON.stringify(manifest, null, 2)}\n`);
 
-    let sink: MessageSink;
-    try {
-      sink = /^amqps?:\/\//.test(options.to)
-        ? await openAmqpSink(options.to, {
-            exchange: options.exchange,
-            routingKey: options.routingKey ?? `events.${options.tenant}`,
-            declare: { type: "topic", durable: true },
-          })
-        : options.to === "-"
-          ? stdoutSink(io)
-          : await openFileSink(resolve(io.cwd, options.to));
-    } catch (error) {
-      io.err(
-        `lckit events publish: cannot open ${options.to.replace(/\/\/[^@/]*@/, "//***@")}: ${String(error)}\n`,
-      );
-      return 3;
-    }
-    const began = Date.now();
-    try {
-      for (const [index, message] of messages.entries()) {
-        if (options.rate !== undefined) {
-          // Pace by schedule, not by per-message sleeps, so the average rate holds.
-          const due = began + (index / options.rate) * 1000;
-          const wait = due - Date.now();
-          if (wait > 0) await new Promise((r) => setTimeout(r, wait));
-        }
-        await sink.publish(message);
+  let sink: MessageSink;
+  try {
+    sink = /^amqps?:\/\//.test(options.to)
+      ? await openAmqpSink(options.to, {
+          exchange: options.exchange,
+          routingKey: options.routingKey ?? `events.${options.tenant}`,
+          declare: { type: "topic", durable: true },
+        })
+      : options.to === "-"
+        ? stdoutSink(io)
+        : await openFileSink(resolve(io.cwd, options.to));
+  } catch (error) {
+    io.err(
+      `lckit events publish: cannot open ${options.to.replace(/\/\/[^@/]*@/, "//***@")}: ${String(error)}\n`,
+    );
+    return 3;
+  }
+  const began = Date.now();
+  try {
+    for (const [index, message] of messages.entries()) {
+      if (options.rate !== undefined) {
+        // Pace by schedule, not by per-message sleeps, so the average rate holds.
+        const due = began + (index / options.rate) * 1000;
+        const wait = due - Date.now();
+        if (wait > 0) await new Promise((r) => setTimeout(r, wait));
       }
-      await sink.close();
-    } catch (error) {
-      await sink.close().catch(() => {});
-      io.err(`lckit events publish: publishing to ${sink.description} failed: ${String(error)}\n`);
-      return 3;
+      await sink.publish(message);
     }
-    const seconds = (Date.now() - began) / 1000;
-    const report = `published to ${sink.description}: ${summary(manifest)}; ${seconds.toFixed(2)} s\n`;
-    if (options.to === "-") io.err(report);
-    else io.out(report);
-    return 0;
-  },
-};
+    await sink.close();
+  } catch (error) {
+    await sink.close().catch(() => {});
+    io.err(`lckit events publish: publishing to ${sink.description} failed: ${String(error)}\n`);
+    return 3;
+  }
+  const seconds = (Date.now() - began) / 1000;
+  const report = `published to ${sink.description}: ${summary(manifest)}; ${seconds.toFixed(2)} s\n`;
+  if (options.to === "-") io.err(report);
+  else io.out(report);
+  return 0;
+});

@@ -1,6 +1,8 @@
 // `lckit mock`: serves the two OpenAPI documents with Prism on loopback until SIGINT or SIGTERM.
 import { defaultPorts, type MockServer, PortInUseError, startMock } from "../../mock/index.ts";
-import type { Command } from "../command.ts";
+import { option, parseArgv, toggle, type Values } from "../argv.ts";
+import { defineCommand } from "../command.ts";
+import { integer, type ParseContext, port } from "../flags.ts";
 import { type CliIo, UsageError } from "../io.ts";
 
 export interface MockArgs {
@@ -13,100 +15,82 @@ export interface MockArgs {
   seed?: string;
 }
 
-const usage = `Usage: lckit mock [--platform-port N] [--lookup-data-port N] [--dynamic --seed N] [--verbose] [--help]
-
-Serves openapi/platform.yaml ({base_url}) and openapi/lookup-data.yaml ({rdm_url}) with the Prism mock on
+const spec = {
+  name: "mock",
+  summary: "serve the OpenAPI documents with the Prism mock on loopback",
+  synopsis: "[--platform-port N] [--lookup-data-port N] [--dynamic --seed N] [--verbose] [--help]",
+  about: `Serves openapi/platform.yaml ({base_url}) and openapi/lookup-data.yaml ({rdm_url}) with the Prism mock on
 127.0.0.1 until interrupted (Ctrl-C, SIGTERM). Prism checks requests against the contract and answers with
 the documents' examples. A data request without Authorization gets 401; a request the contract refuses
 gets 400 (as from lckit serve) with an application/problem+json body whose "violations" name, for each
-departure, the location, the field, the rule and the value sent. Each refusal is also printed on stderr.
+departure, the location, the field, the rule and the value sent. Each refusal is also printed on stderr.`,
+  flags: {
+    "platform-port": option("N", port({ allowZero: false, example: "4010" }), "port of the {base_url} mock", {
+      default: defaultPorts.platform,
+      example: String(defaultPorts.platform),
+    }),
+    "lookup-data-port": option(
+      "N",
+      port({ allowZero: false, example: "4011" }),
+      "port of the {rdm_url} mock",
+      { default: defaultPorts["lookup-data"], example: String(defaultPorts["lookup-data"]) },
+    ),
+    dynamic: toggle(
+      "answer with realistic data generated from the schemas (recent timestamps, dotted versions, fixture " +
+        "tenant, lookup types and codes; pages within the requested limit), reproducibly for --seed N; " +
+        "without it the documents' static examples are served",
+    ),
+    // Kept as the text given: it goes to Prism's generator as it was typed.
+    seed: option("N", integerText, "seed of the generated answers (with --dynamic, which needs it)", {
+      example: "42",
+    }),
+    verbose: toggle("also print Prism's own log lines on stderr (requests, matched examples, violations)", {
+      short: "v",
+    }),
+  },
+  notes: "Prints the two base URLs on stdout, one per line: platform <url>, lookup-data <url>.",
+};
 
-Options:
-  --platform-port N      port of the {base_url} mock (default ${defaultPorts.platform})
-  --lookup-data-port N   port of the {rdm_url} mock (default ${defaultPorts["lookup-data"]})
-  --dynamic --seed N     answer with realistic data generated from the schemas (recent timestamps,
-                         dotted versions, fixture tenant, lookup types and codes; pages within the
-                         requested limit), reproducibly for seed N; without these flags the
-                         documents' static examples are served
-  --verbose              also print Prism's own log lines on stderr (requests, matched examples, violations)
-  --help                 this text
+/** An integer, returned as typed. */
+function integerText(raw: string, flag: string, ctx: ParseContext): string {
+  integer({ example: "42" })(raw, flag, ctx);
+  return raw;
+}
 
-Prints the two base URLs on stdout, one per line: platform <url>, lookup-data <url>.
-`;
-
-/** Parses the flags of `lckit mock`; throws UsageError naming the offending flag. */
+/** Parses the flags of \`lckit mock\`; throws UsageError naming the offending flag. */
 export function parseMockArgs(argv: string[]): MockArgs {
-  const args: MockArgs = {
-    help: false,
-    verbose: false,
-    platformPort: defaultPorts.platform,
-    lookupDataPort: defaultPorts["lookup-data"],
-  };
-  let dynamic = false;
-  let seed: string | undefined;
-  for (let index = 0; index < argv.length; index++) {
-    const arg = argv[index] ?? "";
-    const [flag, inline] =
-      arg.startsWith("--") && arg.includes("=") ? arg.split(/=(.*)/s, 2) : [arg, undefined];
-    const value = (): string => {
-      if (inline !== undefined) return inline;
-      const next = argv[index + 1];
-      if (next === undefined || next.startsWith("--"))
-        throw new UsageError(`${flag} needs a value, e.g. ${flag} 4010. Run \`lckit mock --help\`.`);
-      index++;
-      return next;
+  const parsed = parseArgv(spec, argv);
+  if (parsed.help)
+    return {
+      help: true,
+      verbose: false,
+      platformPort: defaultPorts.platform,
+      lookupDataPort: defaultPorts["lookup-data"],
     };
-    switch (flag) {
-      case "--help":
-      case "-h":
-        args.help = true;
-        break;
-      case "--platform-port":
-        args.platformPort = port(flag, value());
-        break;
-      case "--lookup-data-port":
-        args.lookupDataPort = port(flag, value());
-        break;
-      case "--dynamic":
-        dynamic = true;
-        break;
-      case "--verbose":
-      case "-v":
-        args.verbose = true;
-        break;
-      case "--seed": {
-        seed = value();
-        if (!/^-?\d+$/.test(seed))
-          throw new UsageError(`--seed expects an integer, got "${seed}". Example: --dynamic --seed 42.`);
-        break;
-      }
-      default:
-        throw new UsageError(
-          `unknown option "${flag}". Expected --platform-port, --lookup-data-port, --dynamic, --seed, --verbose or --help.`,
-        );
-    }
-  }
-  if (dynamic && seed === undefined)
+  return mockArgs(parsed.values);
+}
+
+/** The cross-flag rules of lckit mock, on the parsed flags. */
+function mockArgs(values: Values<typeof spec.flags>): MockArgs {
+  if (values.dynamic && values.seed === undefined)
     throw new UsageError(
       "--dynamic needs --seed N so that generated responses are reproducible, e.g. --dynamic --seed 42.",
     );
-  if (!dynamic && seed !== undefined)
+  if (!values.dynamic && values.seed !== undefined)
     throw new UsageError(
       "--seed applies to generated responses only; add --dynamic (e.g. --dynamic --seed 42).",
     );
-  if (args.platformPort === args.lookupDataPort)
+  if (values["platform-port"] === values["lookup-data-port"])
     throw new UsageError(
-      `--platform-port and --lookup-data-port must differ, both are ${args.platformPort}.`,
+      `--platform-port and --lookup-data-port must differ, both are ${values["platform-port"]}.`,
     );
-  if (seed !== undefined) args.seed = seed;
-  return args;
-}
-
-function port(flag: string, text: string): number {
-  const value = Number(text);
-  if (!/^\d+$/.test(text) || value < 1 || value > 65535)
-    throw new UsageError(`${flag} expects a port number 1..65535, got "${text}".`);
-  return value;
+  return {
+    help: false,
+    verbose: values.verbose,
+    platformPort: values["platform-port"],
+    lookupDataPort: values["lookup-data-port"],
+    ...(values.seed === undefined ? {} : { seed: values.seed }),
+  };
 }
 
 function untilSignal(): Promise<NodeJS.Signals> {
@@ -121,12 +105,7 @@ function untilSignal(): Promise<NodeJS.Signals> {
   });
 }
 
-async function run(argv: string[], io: CliIo): Promise<number> {
-  const args = parseMockArgs(argv);
-  if (args.help) {
-    io.out(usage);
-    return 0;
-  }
+async function run(args: MockArgs, io: CliIo): Promise<number> {
   io.err(
     `lckit mock: starting Prism (${args.seed === undefined ? "static examples" : `dynamic, seed ${args.seed}`})\n`,
   );
@@ -152,7 +131,4 @@ async function run(argv: string[], io: CliIo): Promise<number> {
   return 0;
 }
 
-export const command: Command = {
-  summary: "serve the OpenAPI documents with the Prism mock on loopback",
-  run,
-};
+export const command = defineCommand(spec, ({ values }, io) => run(mockArgs(values), io));

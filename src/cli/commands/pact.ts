@@ -7,74 +7,52 @@ import { DEFAULT_PACT_DIR } from "../../pact/provider.ts";
 import { formatReport } from "../../pact/verification-result.ts";
 import { PactConfigError, verifyPacts } from "../../pact/verify.ts";
 import { loadTargetFile, type TargetConfig, TargetFileError } from "../../target/target-file.ts";
-import type { Command } from "../command.ts";
+import { option, parseArgv } from "../argv.ts";
+import { defineCommand, defineGroup } from "../command.ts";
+import { text } from "../flags.ts";
 import { type CliIo, UsageError } from "../io.ts";
 
-const usage = `Usage: lckit pact <subcommand> [options]
+const verifyFlags = {
+  target: option(
+    "FILE",
+    text,
+    "verify a live target (a runner target file) instead of the embedded reference",
+    {
+      example: "target.yaml",
+    },
+  ),
+  "pact-dir": option("DIR", text, "directory of pact files", {
+    default: DEFAULT_PACT_DIR,
+    example: DEFAULT_PACT_DIR,
+  }),
+};
 
-Subcommands:
-  verify   replay every pact against a provider and report the interactions that fail
-  check    check pact files against the OpenAPI documents and the event schemas
+const exitCodes = `Exit codes: 0 all verified or consistent, 1 a failure, 2 usage or configuration error, 3 the run broke.
+Pact's verifier prints its own report on stdout while it runs; lckit's summary follows on stdout.`;
 
-lckit pact verify [--target FILE] [--pact-dir DIR] [--help]
-  Verifies every pact file in DIR (default ${DEFAULT_PACT_DIR}) against the embedded reference, served on a
-  free loopback port, or against the deployment of a runner target file (see docs/target-file.md).
-  Provider states are set up on the reference; on a live target they are only checked. Requests carry real
-  tokens from the target's credentials; message pacts are answered by the kit's event generator.
-  --target FILE    verify a live target instead of the embedded reference
-  --pact-dir DIR   directory of pact files (default ${DEFAULT_PACT_DIR})
+const verifySpec = {
+  name: "pact verify",
+  summary: "replay every pact against a provider and report the interactions that fail",
+  about: `Verifies every pact file in DIR (default ${DEFAULT_PACT_DIR}) against the embedded reference, served on a
+free loopback port, or against the deployment of a runner target file (see docs/target-file.md).
+Provider states are set up on the reference; on a live target they are only checked. Requests carry real
+tokens from the target's credentials; message pacts are answered by the kit's event generator.`,
+  flags: verifyFlags,
+  notes: exitCodes,
+};
 
-lckit pact check [PATH...] [--help]
-  Checks each interaction of the pact files (PATH: files or directories; default ${DEFAULT_PACT_DIR}) against
-  openapi/ (operation, parameters, bodies, status) and each message against event-schemas/.
-
-Exit codes: 0 all verified or consistent, 1 a failure, 2 usage or configuration error, 3 the run broke.
-Pact's verifier prints its own report on stdout while it runs; lckit's summary follows on stdout.
-`;
-
-interface VerifyArgs {
+export interface VerifyArgs {
   help: boolean;
   target?: string;
   pactDir: string;
 }
 
-function flagValue(argv: string[], index: number, flag: string, example: string): string {
-  const next = argv[index + 1];
-  if (next === undefined || next.startsWith("--"))
-    throw new UsageError(`${flag} needs a value, e.g. ${flag} ${example}. Run \`lckit pact --help\`.`);
-  return next;
-}
-
+/** The flags of \`lckit pact verify\`; throws UsageError naming the offending flag. */
 export function parseVerifyArgs(argv: string[]): VerifyArgs {
-  const args: VerifyArgs = { help: false, pactDir: DEFAULT_PACT_DIR };
-  for (let index = 0; index < argv.length; index++) {
-    const arg = argv[index] ?? "";
-    const [flag, inline] =
-      arg.startsWith("--") && arg.includes("=") ? arg.split(/=(.*)/s, 2) : [arg, undefined];
-    const value = (example: string) => {
-      if (inline !== undefined) return inline;
-      const next = flagValue(argv, index, flag ?? arg, example);
-      index++;
-      return next;
-    };
-    switch (flag) {
-      case "--help":
-      case "-h":
-        args.help = true;
-        break;
-      case "--target":
-        args.target = value("target.yaml");
-        break;
-      case "--pact-dir":
-        args.pactDir = value(DEFAULT_PACT_DIR);
-        break;
-      default:
-        throw new UsageError(
-          `unknown option "${arg}" for pact verify. Expected --target, --pact-dir or --help.`,
-        );
-    }
-  }
-  return args;
+  const parsed = parseArgv(verifySpec, argv);
+  if (parsed.help) return { help: true, pactDir: DEFAULT_PACT_DIR };
+  const { target, "pact-dir": pactDir } = parsed.values;
+  return { help: false, pactDir, ...(target === undefined ? {} : { target }) };
 }
 
 function readTarget(file: string, io: CliIo): TargetConfig {
@@ -92,12 +70,8 @@ function asUsage(error: unknown): never {
   throw error;
 }
 
-async function verify(argv: string[], io: CliIo): Promise<number> {
-  const args = parseVerifyArgs(argv);
-  if (args.help) {
-    io.out(usage);
-    return 0;
-  }
+const verify = defineCommand(verifySpec, async ({ values }, io) => {
+  const args = { pactDir: values["pact-dir"], target: values.target };
   const target = args.target === undefined ? undefined : readTarget(args.target, io);
   let files: string[];
   try {
@@ -117,7 +91,7 @@ async function verify(argv: string[], io: CliIo): Promise<number> {
   );
   io.out(formatReport(report));
   return report.ok ? 0 : 1;
-}
+});
 
 function printCheck(result: ContractCheckResult, io: CliIo): void {
   for (const violation of result.violations) io.out(`${formatViolation(violation)}\n`);
@@ -127,48 +101,36 @@ function printCheck(result: ContractCheckResult, io: CliIo): void {
   );
 }
 
-async function check(argv: string[], io: CliIo): Promise<number> {
-  if (argv.includes("--help") || argv.includes("-h")) {
-    io.out(usage);
-    return 0;
-  }
-  const unknown = argv.find((arg) => arg.startsWith("-"));
-  if (unknown)
-    throw new UsageError(`unknown option "${unknown}" for pact check. Pass pact files or directories.`);
-  const paths = argv.length > 0 ? argv : [DEFAULT_PACT_DIR];
-  let result: ContractCheckResult;
-  try {
-    const files = findPactFiles(paths, io.cwd);
-    if (files.length === 0) throw new UsageError(`no pact files (*.json) in ${paths.join(", ")}`);
-    result = checkPactFiles(files, io.cwd);
-  } catch (error) {
-    asUsage(error);
-  }
-  printCheck(result, io);
-  return result.ok ? 0 : 1;
-}
-
-export const command: Command = {
-  summary: "verify pacts against a target; check pact files against the contract",
-  async run(argv, io) {
-    const [subcommand, ...rest] = argv;
-    switch (subcommand) {
-      case "verify":
-        return verify(rest, io);
-      case "check":
-        return check(rest, io);
-      case "--help":
-      case "-h":
-      case "help":
-        io.out(usage);
-        return 0;
-      case undefined:
-        io.err(usage);
-        return 2;
-      default:
-        throw new UsageError(
-          `unknown subcommand "${subcommand}". Expected verify or check; run \`lckit pact --help\`.`,
-        );
-    }
+const check = defineCommand(
+  {
+    name: "pact check",
+    summary: "check pact files against the OpenAPI documents and the event schemas",
+    positionals: "[PATH...]",
+    about: `Checks each interaction of the pact files (PATH: files or directories; default ${DEFAULT_PACT_DIR}) against
+openapi/ (operation, parameters, bodies, status) and each message against event-schemas/.`,
+    flags: {},
+    notes: exitCodes,
   },
-};
+  ({ positionals }, io) => {
+    const paths = positionals.length > 0 ? positionals : [DEFAULT_PACT_DIR];
+    let result: ContractCheckResult;
+    try {
+      const files = findPactFiles(paths, io.cwd);
+      if (files.length === 0) throw new UsageError(`no pact files (*.json) in ${paths.join(", ")}`);
+      result = checkPactFiles(files, io.cwd);
+    } catch (error) {
+      asUsage(error);
+    }
+    printCheck(result, io);
+    return result.ok ? 0 : 1;
+  },
+);
+
+export const command = defineGroup(
+  {
+    name: "pact",
+    summary: "verify pacts against a target; check pact files against the contract",
+    notes: exitCodes,
+  },
+  [verify, check],
+);

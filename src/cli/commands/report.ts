@@ -4,113 +4,102 @@
 import { createPublicKey } from "node:crypto";
 import { existsSync, readFileSync, statSync } from "node:fs";
 import { join, resolve } from "node:path";
-import { type ParseArgsConfig, parseArgs } from "node:util";
 import type { Check } from "../../check/index.ts";
 import { diffReports, hasRegressions, renderDiffJson, renderDiffMarkdown } from "../../report/diff.ts";
 import { verifyFolder } from "../../report/manifest.ts";
 import { kitInfo, specHashes } from "../../result/kit-info.ts";
 import type { RunResult } from "../../result/model.ts";
-import type { Command } from "../command.ts";
+import { option } from "../argv.ts";
+import { defineCommand, defineGroup } from "../command.ts";
+import { oneOf, text } from "../flags.ts";
 import { type CliIo, UsageError } from "../io.ts";
 
-const HELP = `Usage: lckit report <subcommand> [options]
-
-Subcommands:
-  diff OLD NEW          what regressed, was fixed, changed level or evidence between two runs; OLD and
-                        NEW are report.json files or report folders. --format markdown (default) or json.
-                        Exit 1 when a check regressed (passed or was absent before, fails or breaks now).
-  verify DIR            check a report folder: every file's sha256 against manifest.json, the manifest's
-                        signature (Ed25519; --public-key FILE to require a key you trust, else the
-                        embedded one), that report.json and junit.xml agree, and for a certificate that
-                        every MUST check of the kit ran. Exit 0 verified, 1 not verified, 2 usage.
-
-Exit codes: 0 fine, 1 regression / verification failed, 2 usage error.
-`;
-
-export const command: Command = {
-  summary: "compare two reports (diff) or verify a report folder (verify)",
-  async run(argv, io) {
-    const [sub, ...rest] = argv;
-    if (sub === undefined || sub === "--help" || sub === "-h") {
-      io.out(HELP);
-      return sub === undefined ? 2 : 0;
-    }
-    if (sub === "diff") return diffCommand(rest, io);
-    if (sub === "verify") return verifyCommand(rest, io);
-    throw new UsageError(`unknown subcommand "${sub}"; expected diff or verify (see lckit report --help)`);
+const diff = defineCommand(
+  {
+    name: "report diff",
+    summary: "what regressed, was fixed, changed level or evidence between two runs",
+    positionals: "OLD NEW",
+    about: `OLD and NEW are report.json files or report folders. Exit 1 when a check regressed (passed or was
+absent before, fails or breaks now).`,
+    flags: {
+      format: option("F", oneOf(["markdown", "json"]), "markdown or json", { default: "markdown" }),
+    },
+    notes: "Exit codes: 0 no regression, 1 a check regressed, 2 usage error.",
   },
-};
-
-function diffCommand(argv: string[], io: CliIo): number {
-  const { values, positionals } = parseOrUsage(argv, {
-    format: { type: "string" },
-    help: { type: "boolean", short: "h" },
-  });
-  if (values.help) {
-    io.out(HELP);
-    return 0;
-  }
-  if (positionals.length !== 2)
-    throw new UsageError(
-      `diff expects two reports, OLD and NEW (report.json files or report folders); got ${positionals.length}`,
-    );
-  const format = (values.format as string | undefined) ?? "markdown";
-  if (format !== "markdown" && format !== "json")
-    throw new UsageError(`--format expects markdown or json, got "${format}"`);
-  const before = readReport(io, positionals[0] as string);
-  const after = readReport(io, positionals[1] as string);
-  const diff = diffReports(before, after);
-  io.out(format === "json" ? renderDiffJson(diff) : renderDiffMarkdown(diff));
-  return hasRegressions(diff) ? 1 : 0;
-}
-
-async function verifyCommand(argv: string[], io: CliIo): Promise<number> {
-  const { values, positionals } = parseOrUsage(argv, {
-    "public-key": { type: "string" },
-    format: { type: "string" },
-    help: { type: "boolean", short: "h" },
-  });
-  if (values.help) {
-    io.out(HELP);
-    return 0;
-  }
-  if (positionals.length !== 1)
-    throw new UsageError(`verify expects one report folder (reports/<run id>); got ${positionals.length}`);
-  const format = (values.format as string | undefined) ?? "text";
-  if (format !== "text" && format !== "json")
-    throw new UsageError(`--format expects text or json, got "${format}"`);
-  const folder = resolve(io.cwd, positionals[0] as string);
-  if (!existsSync(folder) || !statSync(folder).isDirectory())
-    throw new UsageError(`${positionals[0]}: not a folder; give the report folder (reports/<run id>)`);
-  let publicKey: string | undefined;
-  if (values["public-key"] !== undefined) {
-    const keyFile = resolve(io.cwd, values["public-key"] as string);
-    try {
-      publicKey = readFileSync(keyFile, "utf8");
-      createPublicKey(publicKey);
-    } catch (error) {
+  ({ values, positionals }, io) => {
+    if (positionals.length !== 2)
       throw new UsageError(
-        `--public-key ${values["public-key"]}: not a readable PEM public key (${error instanceof Error ? error.message : String(error)}); ` +
-          "export one with: openssl pkey -in lckit-sign.pem -pubout -out lckit-sign.pub.pem",
+        `diff expects two reports, OLD and NEW (report.json files or report folders); got ${positionals.length}`,
       );
+    const before = readReport(io, positionals[0] as string);
+    const after = readReport(io, positionals[1] as string);
+    const result = diffReports(before, after);
+    io.out(values.format === "json" ? renderDiffJson(result) : renderDiffMarkdown(result));
+    return hasRegressions(result) ? 1 : 0;
+  },
+);
+
+const verify = defineCommand(
+  {
+    name: "report verify",
+    summary: "check a report folder's manifest, signature and consistency",
+    positionals: "DIR",
+    about: `Checks a report folder: every file's sha256 against manifest.json, the manifest's signature (Ed25519;
+--public-key FILE to require a key you trust, else the embedded one), that report.json and junit.xml
+agree, and for a certificate that every MUST check of the kit ran.`,
+    flags: {
+      "public-key": option("FILE", text, "the Ed25519 public key (PEM) the signature must be made with", {
+        example: "vendor.pub.pem",
+      }),
+      format: option("F", oneOf(["text", "json"]), "text or json", { default: "text" }),
+    },
+    notes: "Exit codes: 0 verified, 1 not verified, 2 usage error.",
+  },
+  async ({ values, positionals }, io) => {
+    if (positionals.length !== 1)
+      throw new UsageError(`verify expects one report folder (reports/<run id>); got ${positionals.length}`);
+    const folder = resolve(io.cwd, positionals[0] as string);
+    if (!existsSync(folder) || !statSync(folder).isDirectory())
+      throw new UsageError(`${positionals[0]}: not a folder; give the report folder (reports/<run id>)`);
+    let publicKey: string | undefined;
+    if (values["public-key"] !== undefined) {
+      const keyFile = resolve(io.cwd, values["public-key"]);
+      try {
+        publicKey = readFileSync(keyFile, "utf8");
+        createPublicKey(publicKey);
+      } catch (error) {
+        throw new UsageError(
+          `--public-key ${values["public-key"]}: not a readable PEM public key (${error instanceof Error ? error.message : String(error)}); ` +
+            "export one with: openssl pkey -in lckit-sign.pem -pubout -out lckit-sign.pub.pem",
+        );
+      }
     }
-  }
-  const result = verifyFolder(folder, {
-    ...(publicKey === undefined ? {} : { publicKey }),
-    kit: await kitMustChecks(io),
-  });
-  if (format === "json") io.out(`${JSON.stringify(result, null, 2)}\n`);
-  else {
-    for (const line of result.checked) io.out(`ok   ${line}\n`);
-    for (const line of result.problems) io.out(`FAIL ${line}\n`);
-    if (result.ok && !result.signed)
-      io.out(
-        "note: the manifest is not signed; its hashes prove nothing against someone who rewrites it too\n",
-      );
-    io.out(`${result.ok ? "verified" : "NOT VERIFIED"}: ${positionals[0]}\n`);
-  }
-  return result.ok ? 0 : 1;
-}
+    const result = verifyFolder(folder, {
+      ...(publicKey === undefined ? {} : { publicKey }),
+      kit: await kitMustChecks(io),
+    });
+    if (values.format === "json") io.out(`${JSON.stringify(result, null, 2)}\n`);
+    else {
+      for (const line of result.checked) io.out(`ok   ${line}\n`);
+      for (const line of result.problems) io.out(`FAIL ${line}\n`);
+      if (result.ok && !result.signed)
+        io.out(
+          "note: the manifest is not signed; its hashes prove nothing against someone who rewrites it too\n",
+        );
+      io.out(`${result.ok ? "verified" : "NOT VERIFIED"}: ${positionals[0]}\n`);
+    }
+    return result.ok ? 0 : 1;
+  },
+);
+
+export const command = defineGroup(
+  {
+    name: "report",
+    summary: "compare two reports (diff) or verify a report folder's manifest and signature (verify)",
+    notes: "Exit codes: 0 fine, 1 regression / verification failed, 2 usage error.",
+  },
+  [diff, verify],
+);
 
 /** The MUST checks of this kit version (suites/index.ts, or LCKIT_CHECKS_MODULE like lckit run). */
 async function kitMustChecks(io: CliIo) {
@@ -122,19 +111,6 @@ async function kitMustChecks(io: CliIo) {
     mustIds: allChecks.filter((c) => c.level === "MUST").map((c) => c.id),
     catalogueSha256: specHashes().catalogue.sha256,
   };
-}
-
-export function parseOrUsage(
-  argv: string[],
-  options: NonNullable<ParseArgsConfig["options"]>,
-): { values: Record<string, string | boolean | (string | boolean)[] | undefined>; positionals: string[] } {
-  try {
-    return parseArgs({ args: argv, options, strict: true, allowPositionals: true });
-  } catch (error) {
-    throw new UsageError(
-      `${error instanceof Error ? error.message : String(error)}; see lckit report --help`,
-    );
-  }
 }
 
 /** A report.json file, or a folder holding one: a usage error names what is wrong with it. */

@@ -2,7 +2,6 @@
 // killed with -9, the machine went down). The journal holds what to put back; the credentials come from
 // the same target file as the run's, so the journal never holds a secret.
 import { resolve } from "node:path";
-import { parseArgs } from "node:util";
 import { createClient } from "../../client/index.ts";
 import { JournalError, markUndone, readJournal, undoChanges } from "../../runner/config-journal.ts";
 import { DEFAULT_REQUEST_TIMEOUT_MS } from "../../runner/run.ts";
@@ -10,67 +9,43 @@ import { Redactor } from "../../target/redact.ts";
 import { systemClock } from "../../target/system-clock.ts";
 import { CheckScope, TargetTransport } from "../../target/target-fetch.ts";
 import { TokenCache } from "../../target/token-cache.ts";
-import type { Command } from "../command.ts";
+import { option, toggle } from "../argv.ts";
+import { defineCommand } from "../command.ts";
+import { text } from "../flags.ts";
 import { type CliIo, UsageError } from "../io.ts";
 import { readTarget } from "./run.ts";
 
-const HELP = `Usage: lckit restore JOURNAL --target FILE
-
-Puts back the configuration changes (customers, clients) that a run of lckit run made and did not undo,
+export const command = defineCommand(
+  {
+    name: "restore",
+    summary: "put back the configuration changes a killed run left (from its journal)",
+    positionals: "JOURNAL",
+    synopsis: "--target FILE [--dry-run]",
+    about: `Puts back the configuration changes (customers, clients) that a run of lckit run made and did not undo,
 for example because it was killed with kill -9. JOURNAL is the journal.ndjson in the run's report folder
 (lckit run prints its path when it starts); FILE is the target file of that run, whose credentials the
 restore uses (the journal holds no secret). Changes are put back newest first; each one put back is
-marked in the journal, so running the command again is safe.
-
-Options:
-  --target FILE   the target file of the run (required)
-  --dry-run       print what would be put back; send nothing
-  --help          this text
-
-Exit codes: 0 everything is back (or nothing was left to do), 2 usage or configuration error,
-3 some changes could not be put back (the messages say why; run the command again once fixed).
-`;
-
-export const command: Command = {
-  summary: "put back the configuration changes a killed run left",
-  async run(argv, io) {
-    let parsed: ReturnType<typeof parse>;
-    try {
-      parsed = parse(argv);
-    } catch (error) {
-      throw new UsageError(
-        `${error instanceof Error ? error.message : String(error)}; see lckit restore --help`,
-      );
-    }
-    if (parsed.values.help) {
-      io.out(HELP);
-      return 0;
-    }
-    const [journalArg, ...extra] = parsed.positionals;
+marked in the journal, so running the command again is safe.`,
+    flags: {
+      target: option("FILE", text, "the target file of the run (required)", { example: "target.yaml" }),
+      "dry-run": toggle("print what would be put back; send nothing"),
+    },
+    notes: `Exit codes: 0 everything is back (or nothing was left to do), 2 usage or configuration error,
+3 some changes could not be put back (the messages say why; run the command again once fixed).`,
+  },
+  async ({ values, positionals }, io) => {
+    const [journalArg, ...extra] = positionals;
     if (journalArg === undefined || extra.length > 0)
       throw new UsageError(
         "expected exactly one JOURNAL (the journal.ndjson of the run's report folder); see lckit restore --help",
       );
-    if (parsed.values.target === undefined)
+    if (values.target === undefined)
       throw new UsageError(
         "--target FILE is required: the target file of the run, for its URL and credentials (the journal holds no secret)",
       );
-    return restore(resolve(io.cwd, journalArg), parsed.values.target, parsed.values["dry-run"] ?? false, io);
+    return restore(resolve(io.cwd, journalArg), values.target, values["dry-run"], io);
   },
-};
-
-function parse(argv: string[]) {
-  return parseArgs({
-    args: argv,
-    strict: true,
-    allowPositionals: true,
-    options: {
-      target: { type: "string" },
-      "dry-run": { type: "boolean" },
-      help: { type: "boolean", short: "h" },
-    },
-  });
-}
+);
 
 async function restore(file: string, targetFile: string, dryRun: boolean, io: CliIo): Promise<number> {
   let journal: ReturnType<typeof readJournal>;

@@ -12,7 +12,6 @@ import {
   writeFileSync,
 } from "node:fs";
 import { basename, dirname, isAbsolute, join, relative, resolve } from "node:path";
-import { parseArgs } from "node:util";
 import type { Check, Clock, Level, Safety } from "../../check/index.ts";
 import { curlForCheck } from "../../report/curl.ts";
 import { terminalSafe } from "../../report/escape.ts";
@@ -39,68 +38,148 @@ import { systemClock } from "../../target/system-clock.ts";
 import {
   loadTargetFile,
   MAX_TIME_LIMIT_MS,
-  parseDuration,
   type TargetConfig,
   TargetFileError,
 } from "../../target/target-file.ts";
 import { askVersion } from "../../target/version-probe.ts";
-import type { Command } from "../command.ts";
+import { option, parseArgv, repeatable, toggle, type Values } from "../argv.ts";
+import { defineCommand } from "../command.ts";
+import { duration, integer, oneOf, text, wordList } from "../flags.ts";
 import { type CliIo, UsageError } from "../io.ts";
 
 export const DEFAULT_RUNS = 25;
 
-const HELP = `Usage: lckit run [options]
+const safetyClasses = ["read", "write", "destructive", "quota"] as const;
 
-Certifies a target against the interface document and writes a report (report.json, junit.xml,
+const spec = {
+  name: "run",
+  summary: "certify a target (default: the embedded reference) and write a conformance report",
+  about: `Certifies a target against the interface document and writes a report (report.json, junit.xml,
 summary.md, report.html) to <report dir>/<run id>/. Without --target it certifies the embedded
-reference implementation.
-
-Options:
-  --target FILE         target file (YAML or JSON; see docs/target-file.md)
-  --suite S             run only this suite (repeatable)
-  --check ID            run only this check id or glob, e.g. token-quota/* (repeatable)
-  --level L             lowest level to run: MUST, SHOULD or MAY (default MAY: all)
-  --allow CLASSES       safety classes allowed beyond read: write,destructive,quota (adds to "allow"
-                        of the target file). Only the embedded reference and a target file with
-                        "disposable: true" need none; loopback is no permission (a port-forward to
-                        production is on 127.0.0.1 too)
-  --confirm-tenant T    name the target's tenant to let destructive checks delete data in it
-  --seed N              seed of the property checks (default: random, printed at start)
-  --runs N              runs per property (default ${DEFAULT_RUNS})
-  --path P              replay one property counterexample (with --check and --seed)
-  --fault NAME          embedded reference only: switch on a seeded fault (repeatable)
-  --variant NAME        embedded reference only: switch on a variant, a correct choice other than the
-                        kit's where the document is silent (repeatable; list: lckit serve --help-variants)
-  --list                print the plan (what would run, what is skipped and why); send nothing
-  --deadline D          time limit of the whole run, e.g. 30m, 90s, 2h (default 30m; "deadline" in
-                        the target file); when it passes the run stops like on Ctrl-C
-  --unresponsive-after N
-                        stop the run after N requests in a row time out or fail to connect
-                        ("target unresponsive"; the rest is reported as not run); default
-                        ${DEFAULT_UNRESPONSIVE_AFTER}, 0 never stops ("unresponsiveAfter" in the target file)
-  --report-dir DIR      where reports go (default: reports); checked before the run starts
-  --fail-on LIST        outcomes that exit 1, comma-separated: must (always), incomplete (MUST checks
-                        did not run), should (a SHOULD or MAY check failed); default: must
-  --interface-document FILE
-                        your copy of the interface document: its sha256 goes into the report beside the
-                        requirement catalogue's and the contract's ("interfaceDocument" in the target file)
-  --format F            text (default) or json (the run result on stdout)
-  --certify             certified run: refuses --suite/--check/--level/--path; the verdict is CERTIFIED
-                        only when every MUST check of the kit ran and passed (none waived); a MUST check
-                        that did not run is listed with the key or flag that makes it run. Records the
-                        target's /version answer, profile, kit, catalogue and contract sha256
-  --baseline FILE       known failures (check, reason, who, expires YYYY-MM-DD): failures it waives are
-                        shown as waived and do not fail the job; new failures and expired waivers do. A
-                        waived MUST failure stays NOT CONFORMANT (exit 0) and never certifies
-  --baseline-update FILE
-                        write a baseline from this run's failures (keeping reasons of FILE's waivers)
-  --har                 write evidence.har: every exchange of the run, HAR 1.2, redacted (tens of MB for a
-                        whole run); --certify always writes it, and refuses --no-har
-  --sign-key FILE       sign the report folder's manifest.json with this Ed25519 private key (PEM);
-                        check with: lckit report verify <report folder> --public-key PUB.pem
-  --help                this text
-
-Every report folder gets a manifest.json with the sha256 of each file (see docs/certification.md).
+reference implementation.`,
+  flags: {
+    target: option("FILE", text, "target file (YAML or JSON; see docs/target-file.md)", {
+      example: "target.yaml",
+    }),
+    suite: repeatable("S", text, "run only this suite", { example: "lookup-scan" }),
+    check: repeatable("ID", text, "run only this check id or glob, e.g. token-quota/*", {
+      example: "token-quota/*",
+    }),
+    level: option(
+      "L",
+      oneOf(["MUST", "SHOULD", "MAY"], { ignoreCase: true }),
+      "lowest level to run: MUST, SHOULD or MAY",
+      { default: "MAY" as const, defaultText: "MAY: all" },
+    ),
+    allow: repeatable(
+      "CLASSES",
+      wordList(safetyClasses),
+      'safety classes allowed beyond read, comma-separated: write,destructive,quota (adds to "allow" of the ' +
+        'target file). Only the embedded reference and a target file with "disposable: true" need none; ' +
+        "loopback is no permission (a port-forward to production is on 127.0.0.1 too)",
+      { example: "write,quota" },
+    ),
+    "confirm-tenant": option(
+      "T",
+      text,
+      "name the target's tenant to let destructive checks delete data in it",
+      {
+        example: "acme",
+      },
+    ),
+    seed: option(
+      "N",
+      integer({ min: -(2 ** 31), max: 2 ** 31 - 1, example: "42" }),
+      "seed of the property checks",
+      {
+        defaultText: "random, printed at start",
+      },
+    ),
+    runs: option("N", integer({ min: 1, max: 1_000_000, example: "25" }), "runs per property", {
+      default: DEFAULT_RUNS,
+    }),
+    path: option("P", replayPath, "replay one property counterexample (with --check and --seed)", {
+      example: "3:1:0",
+    }),
+    fault: repeatable("NAME", text, "embedded reference only: switch on a seeded fault", {
+      example: "scan-never-ends",
+    }),
+    variant: repeatable(
+      "NAME",
+      text,
+      "embedded reference only: switch on a variant, a correct choice other than the kit's where the " +
+        "document is silent (list: lckit serve --help-variants)",
+      { example: "delete-task-204" },
+    ),
+    list: toggle("print the plan (what would run, what is skipped and why); send nothing"),
+    deadline: option(
+      "D",
+      duration({ example: "30m", maxMs: MAX_TIME_LIMIT_MS }),
+      'time limit of the whole run, e.g. 30m, 90s, 2h ("deadline" in the target file); when it passes the ' +
+        "run stops like on Ctrl-C",
+      { defaultText: `${DEFAULT_DEADLINE_MS / 60_000}m`, example: "30m" },
+    ),
+    "unresponsive-after": option(
+      "N",
+      integer({ min: 0, max: 1000, example: "5" }),
+      'stop the run after N requests in a row time out or fail to connect ("target unresponsive"; the rest ' +
+        'is reported as not run); 0 never stops ("unresponsiveAfter" in the target file)',
+      { defaultText: String(DEFAULT_UNRESPONSIVE_AFTER) },
+    ),
+    "report-dir": option("DIR", text, "where reports go; checked before the run starts", {
+      default: "reports",
+    }),
+    "fail-on": repeatable(
+      "LIST",
+      wordList(FAIL_ON_VALUES, { ignoreCase: true }),
+      "outcomes that exit 1, comma-separated: must (always), incomplete (MUST checks did not run), " +
+        "should (a SHOULD or MAY check failed)",
+      { defaultText: "must", example: "must,incomplete" },
+    ),
+    "interface-document": option(
+      "FILE",
+      text,
+      "your copy of the interface document: its sha256 goes into the report beside the requirement " +
+        "catalogue's and the contract's (\"interfaceDocument\" in the target file)",
+      { example: "interface.md" },
+    ),
+    format: option("F", oneOf(["text", "json"]), "text or json (the run result on stdout)", {
+      default: "text" as const,
+    }),
+    certify: toggle(
+      "certified run: refuses --suite/--check/--level/--path; the verdict is CERTIFIED only when every MUST " +
+        "check of the kit ran and passed (none waived); a MUST check that did not run is listed with the key " +
+        "or flag that makes it run. Records the target's /version answer, profile, kit, catalogue and " +
+        "contract sha256",
+    ),
+    baseline: option(
+      "FILE",
+      text,
+      "known failures (check, reason, who, expires YYYY-MM-DD): failures it waives are shown as waived and " +
+        "do not fail the job; new failures and expired waivers do. A waived MUST failure stays NOT " +
+        "CONFORMANT (exit 0) and never certifies",
+      { example: "baseline.yaml" },
+    ),
+    "baseline-update": option(
+      "FILE",
+      text,
+      "write a baseline from this run's failures (keeping reasons of FILE's waivers)",
+      { example: "baseline.yaml" },
+    ),
+    har: toggle(
+      "write evidence.har: every exchange of the run, HAR 1.2, redacted (tens of MB for a whole run); " +
+        "--certify always writes it",
+    ),
+    "no-har": toggle("write no evidence.har (refused with --certify)"),
+    "sign-key": option(
+      "FILE",
+      text,
+      "sign the report folder's manifest.json with this Ed25519 private key (PEM); check with: lckit " +
+        "report verify <report folder> --public-key PUB.pem",
+      { example: "lckit-sign.pem" },
+    ),
+  },
+  notes: `Every report folder gets a manifest.json with the sha256 of each file (see docs/certification.md).
 
 Ctrl-C or SIGTERM (or the deadline) stops the run: the running check ends, every configuration change
 the checks made is put back, and the report of what finished is written with the verdict INTERRUPTED.
@@ -114,8 +193,17 @@ the verdict is PASSED (subset), "N of M selected checks passed".
 Exit codes: 0 conformant (also PASSED (subset), and INCOMPLETE: nothing failed, but some MUST checks did
 not run, unless --fail-on incomplete), 1 a MUST check failed (or an outcome named by --fail-on),
 2 usage or configuration error, 3 the run broke (a fault of the kit),
-${INTERRUPTED_EXIT_CODE} interrupted (SIGINT, SIGTERM or the deadline; the report holds what finished).
-`;
+${INTERRUPTED_EXIT_CODE} interrupted (SIGINT, SIGTERM or the deadline; the report holds what finished).`,
+};
+
+/** A fast-check path: the numbers of the shrink steps, colon-separated. */
+function replayPath(raw: string, flag: string): string {
+  if (!/^\d+(:\d+)*$/.test(raw))
+    throw new UsageError(
+      `${flag} expects a fast-check path like 3:1:0, got "${raw}"; copy it from the replay command`,
+    );
+  return raw;
+}
 
 interface RunArgs {
   target?: string;
@@ -143,84 +231,32 @@ interface RunArgs {
   har: boolean;
 }
 
-export const command: Command = {
-  summary: "certify a target and write a conformance report",
-  async run(argv, io) {
-    const args = parseRunArgs(argv);
-    if (args === "help") {
-      io.out(HELP);
-      return 0;
-    }
-    return runCommand(args, io);
-  },
-};
+export const command = defineCommand(spec, ({ values }, io) => runCommand(runArgs(values), io));
 
 export function parseRunArgs(argv: string[]): RunArgs | "help" {
-  let parsed: ReturnType<typeof parse>;
-  try {
-    parsed = parse(argv);
-  } catch (error) {
-    throw new UsageError(`${error instanceof Error ? error.message : String(error)}; see lckit run --help`);
-  }
-  const v = parsed.values;
-  if (v.help) return "help";
-  if (parsed.positionals.length > 0)
-    throw new UsageError(
-      `unexpected argument "${parsed.positionals[0]}"; options start with --, see lckit run --help`,
-    );
-  const level = (v.level ?? "MAY").toUpperCase();
-  if (level !== "MUST" && level !== "SHOULD" && level !== "MAY")
-    throw new UsageError(`--level expects MUST, SHOULD or MAY, got "${v.level}"`);
-  const allow = (v.allow ?? [])
-    .flatMap((a) => a.split(","))
-    .map((a) => a.trim())
-    .filter(Boolean);
-  for (const a of allow)
-    if (!["read", "write", "destructive", "quota"].includes(a))
-      throw new UsageError(`--allow expects a comma-separated list of write, destructive, quota; got "${a}"`);
-  const format = v.format ?? "text";
-  if (format !== "text" && format !== "json")
-    throw new UsageError(`--format expects text or json, got "${format}"`);
-  const seed = v.seed === undefined ? undefined : integer("--seed", v.seed, -(2 ** 31), 2 ** 31 - 1);
-  const runs = v.runs === undefined ? DEFAULT_RUNS : integer("--runs", v.runs, 1, 1_000_000);
-  if (v.path !== undefined && seed === undefined)
+  const parsed = parseArgv(spec, argv);
+  return parsed.help ? "help" : runArgs(parsed.values);
+}
+
+/** The rules between flags, on the parsed values. */
+function runArgs(v: Values<typeof spec.flags>): RunArgs {
+  if (v.path !== undefined && v.seed === undefined)
     throw new UsageError(
       "--path replays a counterexample of one seed: give --seed too (copy the replay command)",
     );
-  if (v.path !== undefined && !/^\d+(:\d+)*$/.test(v.path))
-    throw new UsageError(`--path expects a fast-check path like 3:1:0, got "${v.path}"`);
-  const deadlineMs = v.deadline === undefined ? undefined : parseDuration(v.deadline);
-  if (v.deadline !== undefined && deadlineMs === undefined)
-    throw new UsageError(
-      `--deadline expects a number and a unit (ms, s, m, h), e.g. 30m, from 1 ms to ${MAX_TIME_LIMIT_MS} ms; got "${v.deadline}"`,
-    );
-  const unresponsiveAfter =
-    v["unresponsive-after"] === undefined
-      ? undefined
-      : integer("--unresponsive-after", v["unresponsive-after"], 0, 1000);
-  if (v.fault && v.fault.length > 0 && v.target !== undefined)
+  if (v.fault.length > 0 && v.target !== undefined)
     throw new UsageError(
       "--fault switches faults of the embedded reference; it cannot be used with --target",
     );
-  if (v.variant && v.variant.length > 0 && v.target !== undefined)
+  if (v.variant.length > 0 && v.target !== undefined)
     throw new UsageError(
       "--variant switches variants of the embedded reference; it cannot be used with --target",
     );
-  const failOn = (v["fail-on"] ?? ["must"])
-    .flatMap((a) => a.split(","))
-    .map((a) => a.trim().toLowerCase())
-    .filter(Boolean);
-  for (const f of failOn)
-    if (!(FAIL_ON_VALUES as readonly string[]).includes(f))
-      throw new UsageError(
-        `--fail-on expects a comma-separated list of ${FAIL_ON_VALUES.join(", ")}; got "${f}"`,
-      );
-  const certify = v.certify ?? false;
-  if (certify) {
+  if (v.certify) {
     const chosen = [
-      ...(v.suite ?? []).map((s) => `--suite ${s}`),
-      ...(v.check ?? []).map((c) => `--check ${c}`),
-      ...(v.level === undefined || level === "MAY" ? [] : [`--level ${v.level}`]),
+      ...v.suite.map((s) => `--suite ${s}`),
+      ...v.check.map((c) => `--check ${c}`),
+      ...(v.level === "MAY" ? [] : [`--level ${v.level}`]),
       ...(v.path === undefined ? [] : [`--path ${v.path}`]),
     ];
     if (v["no-har"])
@@ -233,72 +269,31 @@ export function parseRunArgs(argv: string[]): RunArgs | "help" {
       );
   }
   return {
-    certify,
+    certify: v.certify,
     // Opt-in outside certification: a whole run's exchanges are tens of MB, heavy for every CI artefact.
-    har: certify || (v.har ?? false),
+    har: v.certify || v.har,
     ...(v.baseline === undefined ? {} : { baseline: v.baseline }),
     ...(v["baseline-update"] === undefined ? {} : { baselineUpdate: v["baseline-update"] }),
     ...(v["sign-key"] === undefined ? {} : { signKey: v["sign-key"] }),
     ...(v.target === undefined ? {} : { target: v.target }),
-    failOn: [...new Set<FailOn>(["must", ...(failOn as FailOn[])])],
+    failOn: [...new Set<FailOn>(["must", ...v["fail-on"]])],
     ...(v["interface-document"] === undefined ? {} : { interfaceDocument: v["interface-document"] }),
-    suites: v.suite ?? [],
-    checks: v.check ?? [],
-    level,
-    allow: allow as Safety[],
+    suites: v.suite,
+    checks: v.check,
+    level: v.level,
+    allow: [...v.allow],
     ...(v["confirm-tenant"] === undefined ? {} : { confirmTenant: v["confirm-tenant"] }),
-    ...(seed === undefined ? {} : { seed }),
-    runs,
+    ...(v.seed === undefined ? {} : { seed: v.seed }),
+    runs: v.runs,
     ...(v.path === undefined ? {} : { path: v.path }),
-    faults: v.fault ?? [],
-    variants: v.variant ?? [],
-    list: v.list ?? false,
-    reportDir: v["report-dir"] ?? "reports",
-    format,
-    ...(deadlineMs === undefined ? {} : { deadlineMs }),
-    ...(unresponsiveAfter === undefined ? {} : { unresponsiveAfter }),
+    faults: v.fault,
+    variants: v.variant,
+    list: v.list,
+    reportDir: v["report-dir"],
+    format: v.format,
+    ...(v.deadline === undefined ? {} : { deadlineMs: v.deadline }),
+    ...(v["unresponsive-after"] === undefined ? {} : { unresponsiveAfter: v["unresponsive-after"] }),
   };
-}
-
-function parse(argv: string[]) {
-  return parseArgs({
-    args: argv,
-    strict: true,
-    allowPositionals: true,
-    options: {
-      target: { type: "string" },
-      suite: { type: "string", multiple: true },
-      check: { type: "string", multiple: true },
-      level: { type: "string" },
-      allow: { type: "string", multiple: true },
-      "confirm-tenant": { type: "string" },
-      seed: { type: "string" },
-      runs: { type: "string" },
-      path: { type: "string" },
-      fault: { type: "string", multiple: true },
-      variant: { type: "string", multiple: true },
-      list: { type: "boolean" },
-      "report-dir": { type: "string" },
-      format: { type: "string" },
-      deadline: { type: "string" },
-      "unresponsive-after": { type: "string" },
-      "fail-on": { type: "string", multiple: true },
-      "interface-document": { type: "string" },
-      certify: { type: "boolean" },
-      baseline: { type: "string" },
-      "baseline-update": { type: "string" },
-      "sign-key": { type: "string" },
-      har: { type: "boolean" },
-      "no-har": { type: "boolean" },
-      help: { type: "boolean", short: "h" },
-    },
-  });
-}
-
-function integer(flag: string, raw: string, min: number, max: number): number {
-  if (!/^-?\d+$/.test(raw) || Number(raw) < min || Number(raw) > max)
-    throw new UsageError(`${flag} expects an integer from ${min} to ${max}, got "${raw}"`);
-  return Number(raw);
 }
 
 interface Prepared {

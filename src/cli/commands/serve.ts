@@ -11,30 +11,80 @@ import {
   VARIANTS,
   type VariantName,
 } from "../../reference/index.ts";
-import type { Command } from "../command.ts";
+import { option, parseArgv, repeatable, toggle, type Values } from "../argv.ts";
+import { defineCommand } from "../command.ts";
+import { integer, port, text } from "../flags.ts";
 import { type CliIo, UsageError } from "../io.ts";
 
-const HELP = `Usage: lckit serve [options]
+const portOf = (example: string) => port({ allowZero: true, example });
 
-Serves the stateful reference implementation (both path sets) on loopback.
+const spec = {
+  name: "serve",
+  summary: "serve the stateful reference implementation on loopback",
+  about: "Serves the stateful reference implementation (both path sets) on loopback.",
+  flags: {
+    port: option("N", portOf("8180"), "port of {base_url}; 0 picks a free port", {
+      default: 8180,
+      example: "8180",
+    }),
+    "rdm-port": option("N", portOf("8181"), "serve the lookup-data paths ({rdm_url}) on this second port", {
+      defaultText: "same port",
+      example: "8181",
+    }),
+    host: option("HOST", text, "interface to bind", { default: "127.0.0.1", example: "127.0.0.1" }),
+    lookups: option(
+      "N",
+      integer({ min: 0, max: 20_000_000, example: "1000000" }),
+      "add N generated lookups to the tenant",
+      { example: "1000000" },
+    ),
+    statistics: option(
+      "N",
+      integer({ min: 0, max: 20_000_000, example: "100000" }),
+      "add N generated autopilot statistics to the tenant",
+      { example: "100000" },
+    ),
+    tenant: option("ID", text, "tenant that receives generated data", { default: "acme", example: "acme" }),
+    seed: option("N", integer({ min: 0, max: 2 ** 31 - 1, example: "42" }), "seed of the generated data", {
+      default: 1,
+      example: "42",
+    }),
+    fault: repeatable("NAME", faultName, "switch on a seeded fault; names: lckit serve --help-faults", {
+      example: "scan-never-ends",
+    }),
+    "help-faults": toggle("list the seeded faults"),
+    variant: repeatable(
+      "NAME",
+      variantName,
+      "take another correct choice where the document is silent (at most one per choice); names: lckit serve --help-variants",
+      { example: "delete-task-204" },
+    ),
+    "help-variants": toggle("list the variants"),
+    "pact-port": option(
+      "N",
+      portOf("8181"),
+      "also serve Pact's provider-state change URL (POST /_pact/provider-states) and message URL " +
+        "(POST /_pact/messages) on this loopback port (0 picks one); see docs/pact.md",
+      { example: "8181" },
+    ),
+  },
+};
 
-Options:
-  --port N          port of {base_url} (default 8180; 0 picks a free port)
-  --rdm-port N      serve the lookup-data paths ({rdm_url}) on this second port (default: same port)
-  --host HOST       interface to bind (default 127.0.0.1)
-  --lookups N       add N generated lookups to the tenant (e.g. 1000000)
-  --statistics N    add N generated autopilot statistics to the tenant
-  --tenant ID       tenant that receives generated data (default acme)
-  --seed N          seed of the generated data (default 1)
-  --fault NAME      switch on a seeded fault (repeatable); names: lckit serve --help-faults
-  --help-faults     list the seeded faults
-  --variant NAME    take another correct choice where the document is silent (repeatable, at most one
-                    per choice); names: lckit serve --help-variants
-  --help-variants   list the variants
-  --pact-port N     also serve Pact's provider-state change URL (POST /_pact/provider-states) and message
-                    URL (POST /_pact/messages) on this loopback port (0 picks one); see docs/pact.md
-  --help            this text
-`;
+function faultName(raw: string, flag: string): FaultName {
+  if (!isFaultName(raw))
+    throw new UsageError(
+      `${flag} expects a fault name, got "${raw}"; run lckit serve --help-faults for the list`,
+    );
+  return raw;
+}
+
+function variantName(raw: string, flag: string): VariantName {
+  if (!isVariantName(raw))
+    throw new UsageError(
+      `${flag} expects a variant name, got "${raw}"; run lckit serve --help-variants for the list`,
+    );
+  return raw;
+}
 
 export interface ServeOptions {
   port: number;
@@ -50,101 +100,39 @@ export interface ServeOptions {
   pactPort?: number;
 }
 
-function integer(flag: string, raw: string | undefined, min: number, max: number, example: string): number {
-  if (raw === undefined || !/^\d+$/.test(raw) || Number(raw) < min || Number(raw) > max) {
-    throw new UsageError(
-      `${flag} expects an integer from ${min} to ${max}, got ${raw === undefined ? "nothing" : `"${raw}"`}; e.g. ${flag} ${example}`,
-    );
-  }
-  return Number(raw);
+export function parseServeArgs(argv: string[]): ServeOptions | "help" | "help-faults" | "help-variants" {
+  const parsed = parseArgv(spec, argv);
+  if (parsed.help) return "help";
+  return serveOptions(parsed.values);
 }
 
-export function parseServeArgs(argv: string[]): ServeOptions | "help" | "help-faults" | "help-variants" {
-  const options: ServeOptions = {
-    port: 8180,
-    host: "127.0.0.1",
-    tenant: "acme",
-    seed: 1,
-    faults: [],
-    variants: [],
-  };
-  for (let i = 0; i < argv.length; i++) {
-    const arg = argv[i] as string;
-    const eq = arg.indexOf("=");
-    const flag = arg.startsWith("--") && eq > 0 ? arg.slice(0, eq) : arg;
-    const value = () => (eq > 0 && arg.startsWith("--") ? arg.slice(eq + 1) : argv[++i]);
-    switch (flag) {
-      case "--help":
-      case "-h":
-        return "help";
-      case "--help-faults":
-        return "help-faults";
-      case "--help-variants":
-        return "help-variants";
-      case "--port":
-        options.port = integer(flag, value(), 0, 65535, "8180");
-        break;
-      case "--rdm-port":
-        options.rdmPort = integer(flag, value(), 0, 65535, "8181");
-        break;
-      case "--host": {
-        const host = value();
-        if (!host) throw new UsageError("--host expects an interface address, e.g. --host 127.0.0.1");
-        options.host = host;
-        break;
-      }
-      case "--lookups":
-        options.lookups = integer(flag, value(), 0, 20_000_000, "1000000");
-        break;
-      case "--statistics":
-        options.statistics = integer(flag, value(), 0, 20_000_000, "100000");
-        break;
-      case "--tenant": {
-        const tenant = value();
-        if (!tenant) throw new UsageError("--tenant expects a tenant id, e.g. --tenant acme");
-        options.tenant = tenant;
-        break;
-      }
-      case "--seed":
-        options.seed = integer(flag, value(), 0, 2 ** 31 - 1, "42");
-        break;
-      case "--fault": {
-        const name = value();
-        if (!name || !isFaultName(name)) {
-          throw new UsageError(
-            `--fault expects a fault name, got ${name ? `"${name}"` : "nothing"}; run lckit serve --help-faults for the list`,
-          );
-        }
-        options.faults.push(name);
-        break;
-      }
-      case "--variant": {
-        const name = value();
-        if (!name || !isVariantName(name)) {
-          throw new UsageError(
-            `--variant expects a variant name, got ${name ? `"${name}"` : "nothing"}; run lckit serve --help-variants for the list`,
-          );
-        }
-        const group = VARIANTS.find((v) => v.name === name)?.group;
-        const rival = options.variants.find(
-          (v) => v !== name && VARIANTS.find((e) => e.name === v)?.group === group,
-        );
-        if (rival) {
-          throw new UsageError(
-            `--variant ${name} and --variant ${rival} are alternatives of one choice (${group}); give at most one`,
-          );
-        }
-        if (!options.variants.includes(name)) options.variants.push(name);
-        break;
-      }
-      case "--pact-port":
-        options.pactPort = integer(flag, value(), 0, 65535, "8181");
-        break;
-      default:
-        throw new UsageError(`unknown option "${arg}"; run lckit serve --help for the options`);
+/** The options of lckit serve from its parsed flags; the list flags answer instead of serving. */
+function serveOptions(values: Values<typeof spec.flags>): ServeOptions | "help-faults" | "help-variants" {
+  if (values["help-faults"]) return "help-faults";
+  if (values["help-variants"]) return "help-variants";
+  const variants: VariantName[] = [];
+  for (const name of values.variant) {
+    const group = VARIANTS.find((v) => v.name === name)?.group;
+    const rival = variants.find((v) => v !== name && VARIANTS.find((e) => e.name === v)?.group === group);
+    if (rival) {
+      throw new UsageError(
+        `--variant ${name} and --variant ${rival} are alternatives of one choice (${group}); give at most one`,
+      );
     }
+    if (!variants.includes(name)) variants.push(name);
   }
-  return options;
+  return {
+    port: values.port,
+    host: values.host,
+    tenant: values.tenant,
+    seed: values.seed,
+    faults: values.fault,
+    variants,
+    ...(values["rdm-port"] === undefined ? {} : { rdmPort: values["rdm-port"] }),
+    ...(values.lookups === undefined ? {} : { lookups: values.lookups }),
+    ...(values.statistics === undefined ? {} : { statistics: values.statistics }),
+    ...(values["pact-port"] === undefined ? {} : { pactPort: values["pact-port"] }),
+  };
 }
 
 const CREDENTIALS_HINT = `Fixture clients (client_id / client_secret, HTTP Basic on POST /oauth/token):
@@ -212,27 +200,20 @@ export async function serve(options: ServeOptions, io: CliIo, stopped: Promise<u
   return 0;
 }
 
-export const command: Command = {
-  summary: "serve the stateful reference implementation on loopback",
-  async run(argv, io) {
-    const parsed = parseServeArgs(argv);
-    if (parsed === "help") {
-      io.out(HELP);
-      return 0;
-    }
-    if (parsed === "help-variants") {
-      for (const v of VARIANTS)
-        io.out(`${v.name.padEnd(34)} ${v.description}\n${"".padEnd(34)} (${v.silentPoint})\n`);
-      return 0;
-    }
-    if (parsed === "help-faults") {
-      for (const f of FAULTS) io.out(`${f.name.padEnd(40)} ${f.rule.padEnd(18)} ${f.description}\n`);
-      return 0;
-    }
-    const stopped = new Promise<string>((resolve) => {
-      process.once("SIGINT", () => resolve("SIGINT"));
-      process.once("SIGTERM", () => resolve("SIGTERM"));
-    });
-    return serve(parsed, io, stopped);
-  },
-};
+export const command = defineCommand(spec, ({ values }, io) => {
+  const parsed = serveOptions(values);
+  if (parsed === "help-variants") {
+    for (const v of VARIANTS)
+      io.out(`${v.name.padEnd(34)} ${v.description}\n${"".padEnd(34)} (${v.silentPoint})\n`);
+    return 0;
+  }
+  if (parsed === "help-faults") {
+    for (const f of FAULTS) io.out(`${f.name.padEnd(40)} ${f.rule.padEnd(18)} ${f.description}\n`);
+    return 0;
+  }
+  const stopped = new Promise<string>((resolve) => {
+    process.once("SIGINT", () => resolve("SIGINT"));
+    process.once("SIGTERM", () => resolve("SIGTERM"));
+  });
+  return serve(parsed, io, stopped);
+});
