@@ -2,8 +2,8 @@
 // fixed: harmless ones first (tasks that name absent lookups), then deletion by URIs, then by type,
 // then the whole tenant. index.ts puts this suite after every suite that reads lookups.
 import fc from "fast-check";
-import { type Check, type CheckContext, CheckFailure, fail, skip } from "../src/check/index.ts";
-import { describeResponse, lookupUri, type Task } from "../src/client/index.ts";
+import { type Check, type CheckContext, CheckFailure, fail, requestOf, skip } from "../src/check/index.ts";
+import { type ApiResponse, describeResponse, lookupUri, pageOf, type Task } from "../src/client/index.ts";
 import { lookupScan } from "./lookup-scan.ts";
 import { absentLookupUri, typeName } from "./support/data-operations.ts";
 import { defineCheck } from "./support/define.ts";
@@ -11,7 +11,8 @@ import { checkProperty } from "./support/property.ts";
 import { ensure, judgeSuccess } from "./support/response-judges.ts";
 import {
   distinct,
-  identityProblem,
+  failFinding,
+  identityFinding,
   readScroll,
   type ScanRecordShape,
   type ScanSubject,
@@ -39,33 +40,55 @@ async function unionRead(ctx: CheckContext, subject: ScanSubject): Promise<ScanR
   return distinct(subject, [...first, ...second]);
 }
 
+/**
+ * The tenant's lookups after a deletion, read as cheaply as the answer allows: one scroll, and only when it
+ * disagrees with what should be there a second one with another page size joins it (so a scan that loses
+ * records at page boundaries, the scan checks' finding, does not make the deletion look wrong).
+ */
+async function settledRead(
+  ctx: CheckContext,
+  subject: ScanSubject,
+  expected: readonly string[],
+  first?: ScanRecordShape[],
+): Promise<ScanRecordShape[]> {
+  const records = distinct(subject, first ?? (await readScroll(ctx, subject, { limit: 100 })).records);
+  const want = new Set(expected);
+  if (records.length === want.size && records.every((r) => want.has(subject.identity(r)))) return records;
+  return distinct(subject, [...records, ...(await readScroll(ctx, subject, { limit: 99 })).records]);
+}
+
 async function lookupsOf(ctx: CheckContext): Promise<ScanRecordShape[]> {
   return unionRead(ctx, lookupScan);
 }
 
-/** The other tenant's lookups, when the target names one with admin credentials; else undefined. */
-async function otherTenantLookups(ctx: CheckContext): Promise<string[] | undefined> {
+/** Whether credentials.otherAdmin can read the other tenant: what the target file says, not a rule of the
+ *  interface. Where it cannot, the other tenant is left unjudged (and the log says why) rather than the
+ *  target failed for its file's description. */
+async function readOtherTenant(
+  ctx: CheckContext,
+  read: (subject: ScanSubject) => Promise<ScanRecordShape[]>,
+): Promise<string[] | undefined> {
   const other = ctx.target.otherTenant;
   if (!other || !ctx.target.credentials.otherAdmin) return undefined;
-  return (await unionRead(ctx, otherTenantScan(other))).map(lookupScan.identity).sort();
-}
-
-/** The other tenant's lookups before a deletion. That credentials.otherAdmin can read otherTenant is what
- *  the target file says, not a rule of the interface: where it cannot, the check leaves the other tenant
- *  unjudged (and says why in its log) rather than failing the target for its file's description. */
-async function otherTenantBefore(ctx: CheckContext): Promise<string[] | undefined> {
-  // What the previous deletion of this check found there afterwards is what is there before this one.
-  if (otherTenantSeen.has(ctx)) return otherTenantSeen.get(ctx);
   try {
-    return await otherTenantLookups(ctx);
+    return (await read(otherTenantScan(other))).map(lookupScan.identity).sort();
   } catch (error) {
     if (!(error instanceof CheckFailure)) throw error;
     ctx.log.info(
-      `the otherAdmin client cannot read tenant ${ctx.target.otherTenant} (${error.message}); the other tenant ` +
-        "is left unjudged: credentials.otherAdmin must be a client with ROLE_ADMIN_TENANT_ of otherTenant",
+      `the otherAdmin client cannot read tenant ${other} (${error.message}); the other tenant is left ` +
+        "unjudged: credentials.otherAdmin must be a client with ROLE_ADMIN_TENANT_ of otherTenant",
     );
     return undefined;
   }
+}
+
+/** The other tenant's lookups before a check's first deletion (later deletions start from what the
+ *  previous one left there); undefined when the target gives no way to read them. */
+async function otherTenantBefore(ctx: CheckContext): Promise<string[] | undefined> {
+  if (otherTenantSeen.has(ctx)) return otherTenantSeen.get(ctx);
+  const before = await readOtherTenant(ctx, (subject) => unionRead(ctx, subject));
+  otherTenantSeen.set(ctx, before);
+  return before;
 }
 
 /** The tenant's lookups as a check last read them whole (after a deletion of its own). */
@@ -74,38 +97,46 @@ const lookupsSeen = new WeakMap<CheckContext, ScanRecordShape[]>();
 /** The other tenant's lookups as a check last read them (after a deletion of its own). */
 const otherTenantSeen = new WeakMap<CheckContext, string[] | undefined>();
 
-async function otherTenantUntouched(ctx: CheckContext, before: string[] | undefined): Promise<void> {
+async function otherTenantUntouched(
+  ctx: CheckContext,
+  before: string[] | undefined,
+  what: string,
+  request?: { method: string; url: string },
+): Promise<void> {
   if (before === undefined) return;
-  const after = await otherTenantLookups(ctx);
+  const after = await readOtherTenant(ctx, (subject) => settledRead(ctx, subject, before));
   otherTenantSeen.set(ctx, after);
-  ensure(
-    identityProblem(before, after ?? [], { repeats: "ignore" }),
-    `tenant ${ctx.target.otherTenant} after a delete task in ${ctx.target.tenant}`,
+  failFinding(
+    identityFinding(before, after ?? [], { repeats: "ignore" }),
+    `tenant ${ctx.target.otherTenant} after ${what} in ${ctx.target.tenant}`,
+    request,
   );
 }
 
-/** Polls the lookups scan (one scroll per poll) until `done` holds or the wait is over; then answers the
- *  union read of the tenant's lookups. */
+/** Polls the lookups scan (one scroll per poll) until none of `gone` is left or the wait is over; then
+ *  answers the tenant's lookups (see settledRead). */
 async function awaitDeletion(
   ctx: CheckContext,
-  done: (ids: Set<string>) => boolean,
+  gone: ReadonlySet<string>,
+  expected: readonly string[],
   what: string,
 ): Promise<ScanRecordShape[]> {
   const started = ctx.clock.now();
   for (;;) {
     const records = (await readScroll(ctx, lookupScan, { limit: 100 })).records;
-    // The poll that saw the task done is the first half of the union read: only the second is sent.
-    if (done(new Set(records.map(lookupScan.identity)))) {
-      const after = distinct(lookupScan, [
-        ...records,
-        ...(await readScroll(ctx, lookupScan, { limit: 99 })).records,
-      ]);
+    // The poll that saw the task done is the first read of the tenant's lookups.
+    if (!records.some((r) => gone.has(lookupScan.identity(r)))) {
+      const after = await settledRead(ctx, lookupScan, expected, records);
       lookupsSeen.set(ctx, after);
       return after;
     }
     if (ctx.clock.now() - started >= deletionWaitMs)
       fail(
         `${what}: not done ${deletionWaitMs / 1000} s after the task was accepted (polled the lookups scan)`,
+        {
+          expected: `the listed lookups gone within ${deletionWaitMs / 1000} s`,
+          actual: `still there: ${[...gone].filter((id) => records.some((r) => lookupScan.identity(r) === id)).join(", ")}`,
+        },
       );
     await ctx.clock.sleep(pollEveryMs);
   }
@@ -127,22 +158,26 @@ async function deleteAndAwait(
   ensure(judgeSuccess(response, what));
   const expected = before.filter((r) => !gone(r)).map(lookupScan.identity);
   const removed = new Set(before.filter(gone).map(lookupScan.identity));
-  const after = await awaitDeletion(ctx, (ids) => [...removed].every((id) => !ids.has(id)), what);
-  ensure(
-    identityProblem(expected, after.map(lookupScan.identity), { repeats: "ignore" }),
+  const after = await awaitDeletion(ctx, removed, expected, what);
+  failFinding(
+    identityFinding(expected, after.map(lookupScan.identity), { repeats: "ignore" }),
     `${what}: the lookups left`,
+    response.request,
   );
-  await otherTenantUntouched(ctx, otherBefore);
+  await otherTenantUntouched(ctx, otherBefore, what, response.request);
 }
 
 // ---------------------------------------------------------------- model: deletion by URIs
 interface DeleteModel {
   remaining: ScanRecordShape[];
+  /** The tasks this run sent, in words, and the lookups each listed. */
+  sent: { what: string; ids: Set<string>; request: { method: string; url: string } }[];
 }
 interface DeleteReal {
   ctx: CheckContext;
 }
 
+/** Sends one delete task by URIs. The run's tasks are observed together once they are done (settle). */
 class DeleteUris implements fc.AsyncCommand<DeleteModel, DeleteReal> {
   constructor(
     readonly picks: number[],
@@ -156,16 +191,186 @@ class DeleteUris implements fc.AsyncCommand<DeleteModel, DeleteReal> {
     const uris = chosen.map((record) => uriOf(r.ctx, record));
     if (this.withAbsentUri) uris.push(absentLookupUri(r.ctx.target.tenant));
     const ids = new Set(chosen.map(lookupScan.identity));
-    await deleteAndAwait(
-      r.ctx,
-      { uris },
-      (record) => ids.has(lookupScan.identity(record)),
-      m.remaining,
-      `delete task with uris ${uris.join(", ")}`,
-    );
+    const what = `the delete task with uris ${uris.join(", ")}`;
+    const response = await clientOf(r.ctx).deleteTask(await r.ctx.token("admin"), r.ctx.target.tenant, {
+      uris,
+    });
+    ensure(judgeSuccess(response, what));
+    m.sent.push({ what, ids, request: response.request });
     m.remaining = m.remaining.filter((record) => !ids.has(lookupScan.identity(record)));
   }
   toString = () => `deleteUris([${this.picks.join(", ")}]${this.withAbsentUri ? " + an absent uri" : ""})`;
+}
+
+/**
+ * Observes the tasks of one run together, once they are done: one read of each tenant shows every listed
+ * lookup gone and every other one still there (a task that removed an unlisted lookup is a missing record
+ * here, whichever task of the run it was).
+ */
+async function settle(ctx: CheckContext, model: DeleteModel, otherBefore: string[] | undefined) {
+  if (model.sent.length === 0) return;
+  const listed = new Set(model.sent.flatMap((task) => [...task.ids]));
+  const what =
+    model.sent.length === 1
+      ? (model.sent[0]?.what ?? "")
+      : `the ${model.sent.length} delete tasks of this run`;
+  const expected = model.remaining.map(lookupScan.identity);
+  const after = await awaitDeletion(ctx, listed, expected, what);
+  const finding = identityFinding(expected, after.map(lookupScan.identity), { repeats: "ignore" });
+  if (finding) {
+    // The record at fault names the task: a listed one still there, or an unlisted one gone.
+    const record = finding.detail.record ?? "";
+    const task = model.sent.find((t) => t.ids.has(record)) ?? model.sent.at(-1);
+    const tasks = model.sent.map((t) => t.what).join("; ");
+    fail(`after ${tasks}: the lookups left: ${finding.message}`, {
+      ...finding.detail,
+      ...(task ? { request: requestOf(task.request.method, task.request.url) } : {}),
+    });
+  }
+  await otherTenantUntouched(ctx, otherBefore, what, model.sent.at(-1)?.request);
+}
+
+// ---------------------------------------------------------------- URIs naming another tenant's lookup
+
+/** Where a lookup is to be looked for: in this tenant (admin) or in the other one (otherAdmin). */
+interface Place {
+  tenant: string;
+  role: "admin" | "otherAdmin";
+}
+
+/** Whether the lookup of `identity` is in the place's tenant: one scroll filtered by its code, judged by
+ *  identity, so a filter that answers more than asked (or ignores case) changes nothing here. */
+async function holds(ctx: CheckContext, place: Place, identity: string, code: string): Promise<boolean> {
+  const subject: ScanSubject = {
+    ...lookupScan,
+    name: `the lookups scan of ${place.tenant}`,
+    role: place.role,
+    endpoint: () => ({ kind: "lookups", tenantId: place.tenant }),
+  };
+  const { records } = await readScroll(ctx, subject, { filter: `equals(code,'${code}')`, limit: 100 });
+  return records.some((r) => lookupScan.identity(r) === identity);
+}
+
+/**
+ * Waits until an accepted task has run: its listed lookup of this tenant (`marker`) is gone, or the task
+ * status (the kit's extension, where the target has it) is final, or the wait is over. A task that fails
+ * as a whole for the foreign URI is one way to refuse it, so a marker that stays is no finding here.
+ */
+async function awaitTaskRun(
+  ctx: CheckContext,
+  response: ApiResponse<Task>,
+  marker: ScanRecordShape,
+  what: string,
+): Promise<void> {
+  const client = clientOf(ctx);
+  const markerId = lookupScan.identity(marker);
+  const taskId = (response.body as Task | undefined)?.id;
+  const started = ctx.clock.now();
+  const here: Place = { tenant: ctx.target.tenant, role: "admin" };
+  while (await holds(ctx, here, markerId, String(marker.code))) {
+    if (typeof taskId === "string") {
+      const status = await client.taskStatus(await ctx.token("admin"), ctx.target.tenant, taskId);
+      const value = (status.body as Task | undefined)?.status;
+      if (status.ok && (value === "COMPLETED" || value === "FAILED")) return;
+    }
+    if (ctx.clock.now() - started >= deletionWaitMs) {
+      ctx.log.info(
+        `${what}: ${markerId} is still there ${deletionWaitMs / 1000} s after the task was accepted`,
+      );
+      return;
+    }
+    await ctx.clock.sleep(pollEveryMs);
+  }
+}
+
+/**
+ * A task of this tenant whose URI names a lookup of another tenant, e.g. globex/Country/AT sent to
+ * /tasks/acme, or a path that resolves there (acme/../globex/Country/AT). The document's URIs carry their
+ * tenant and a task removes "the listed lookups" of "the tenant": acme's own Country/AT is not listed, so
+ * it must stay whatever the target does with the URI (refuse the task, or ignore the URI). The other
+ * tenant's Country/AT must stay too where the target file says the admin client holds nothing of that
+ * tenant (a tenant not on the caller's list); where the admin may administer it, deleting the lookup the URI
+ * names is one reading of "removes the listed lookups", which the kit does not hold against the target.
+ * Each task also lists one lookup of this tenant: once that one is gone the task has run, so a target that
+ * accepts the task is judged after it ran, and one that refuses it at once.
+ */
+async function foreignUrisDeleteNothing(ctx: CheckContext): Promise<void> {
+  const tenant = ctx.target.tenant;
+  const other = ctx.target.otherTenant ?? `${tenant}-lckit-other`;
+  const client = clientOf(ctx);
+  const first = await client.scanFirst(await ctx.token("admin"), lookupScan.endpoint(ctx), { limit: 100 });
+  ensure(judgeSuccess(first, `the first page of ${lookupScan.name}`));
+  const own = distinct(lookupScan, (pageOf(first)?.values ?? []) as ScanRecordShape[]).filter(
+    (r) => typeof r.code === "string" && /^[\w.-]+$/.test(r.code) && typeof r.type === "string",
+  );
+  // The other tenant's lookups, where the target gives a way to read them: a victim both tenants hold shows
+  // a task that resolved the URI in either tenant.
+  const theirs = new Set(
+    (await readOtherTenant(ctx, async (subject) => {
+      const page = pageOf(
+        await client.scanFirst(await ctx.token(subject.role), subject.endpoint(ctx), { limit: 100 }),
+      );
+      if (!page) fail(`${subject.name}: expected a scan page`);
+      return page.values as ScanRecordShape[];
+    })) ?? [],
+  );
+  // The victim is taken from the end of the page and the markers from its start, so that a task which
+  // removes a neighbour of its listed marker is not mistaken for one that followed the foreign URI.
+  const victim = own.findLast((r) => theirs.has(lookupScan.identity(r))) ?? own.at(-1);
+  const markers = own.filter((r) => r !== victim).slice(0, 2);
+  if (victim === undefined || markers.length < 2)
+    skip(`tenant ${tenant} has fewer than 3 lookups with plain codes; the check needs data there`);
+  const type = typeName(String(victim.type));
+  const code = String(victim.code);
+  const id = lookupScan.identity(victim);
+  let otherHolds = theirs.has(id);
+  const lacked = ctx.target.otherTenantLackedBy?.includes("admin") === true;
+  const here: Place = { tenant, role: "admin" };
+  const there: Place = { tenant: other, role: "otherAdmin" };
+  const cases = [
+    `${other}/${type}/${code}`,
+    // A path that resolves to the other tenant's lookup once "." segments are applied.
+    `${tenant}/../${other}/${type}/${code}`,
+  ];
+  for (const [index, foreign] of cases.entries()) {
+    const marker = markers[index] as ScanRecordShape;
+    const uris = [foreign, uriOf(ctx, marker)];
+    const what = `the delete task of tenant ${tenant} with uris ${uris.join(", ")}`;
+    const response = await client.deleteTask(await ctx.token("admin"), tenant, { uris });
+    if (response.ok) await awaitTaskRun(ctx, response, marker, what);
+    const answered = `answered ${response.status}`;
+    if (!(await holds(ctx, here, id, code)))
+      fail(
+        `${what} (${answered}) deleted ${id} of tenant ${tenant}, which it does not list (${foreign} names a lookup of tenant ${other})`,
+        {
+          expected: `${id} of tenant ${tenant} stays (not listed)`,
+          actual: `${id} of tenant ${tenant} deleted`,
+          record: id,
+          field: "parameters.uris",
+          request: requestOf(response.request.method, response.request.url),
+        },
+      );
+    if (otherHolds && !(await holds(ctx, there, id, code))) {
+      if (!lacked) {
+        ctx.log.info(
+          `${what} deleted ${id} of tenant ${other}; the target file does not say the admin client lacks ` +
+            `${other} (otherTenantLackedBy), so deleting the lookup the URI names is not held against the target`,
+        );
+        otherHolds = false;
+        continue;
+      }
+      fail(
+        `${what} (${answered}) deleted ${id} of tenant ${other}, a tenant the admin client holds nothing of`,
+        {
+          expected: `${id} of tenant ${other} stays`,
+          actual: `${id} of tenant ${other} deleted`,
+          record: id,
+          field: "parameters.uris",
+          request: requestOf(response.request.method, response.request.url),
+        },
+      );
+    }
+  }
 }
 
 // ---------------------------------------------------------------- checks
@@ -262,6 +467,16 @@ export const deleteTaskChecks: Check[] = [
     },
   }),
   defineCheck({
+    id: "delete-task/foreign-uris-delete-nothing",
+    title:
+      "MUST delete no unlisted lookup for a URI naming another tenant's lookup, and nothing of a tenant the caller lacks",
+    requirements: ["TASK-04", "TASK-05", "LOOKUP-05", "AUTH-ROLES-04"],
+    safety: "destructive",
+    changes: "data",
+    needs: { roles: ["admin"] },
+    run: foreignUrisDeleteNothing,
+  }),
+  defineCheck({
     id: "delete-task/by-uris",
     title: "MUST delete exactly the listed lookups, and only in the task's tenant",
     requirements: ["TASK-04", "TASK-05", "TASK-01", "LOOKUP-05"],
@@ -284,9 +499,11 @@ export const deleteTaskChecks: Check[] = [
       await checkProperty(
         ctx,
         fc.asyncProperty(commands, async (cmds) => {
-          // The tenant as the last deletion left it (read after it was done): no need to read it again.
-          const model: DeleteModel = { remaining: lookupsSeen.get(ctx) ?? (await lookupsOf(ctx)) };
+          // The tenants as the last run left them (read after its tasks were done): no need to read again.
+          const model: DeleteModel = { remaining: lookupsSeen.get(ctx) ?? (await lookupsOf(ctx)), sent: [] };
+          const otherBefore = await otherTenantBefore(ctx);
           await fc.asyncModelRun(() => ({ model, real: { ctx } }), cmds);
+          await settle(ctx, model, otherBefore);
         }),
         // Each run deletes for good: no shrinking, and no more runs than needed.
         { noShrink: true, numRuns: Math.min(ctx.runs, 10) },

@@ -29,6 +29,7 @@ function parseRequest(
   tenant: string,
   body: unknown,
   anyType: boolean,
+  anyTenant = false,
 ): { parameters: DeleteParameters; selection: Selection } {
   if (body === undefined) {
     throw validationError("body", 'expected a delete task request such as {"type": "delete"}, got no body');
@@ -89,7 +90,8 @@ function parseRequest(
         throw validationError(field, `expected a lookup URI <tenant_id>/<type_name>/<code>, got "${uri}"`);
       }
       const uriTenant = uri.slice(0, first);
-      if (uriTenant !== tenant) {
+      // With the fault delete-uri-tenant-ignored a URI is matched by its type and code alone.
+      if (uriTenant !== tenant && !anyTenant) {
         throw validationError(
           field,
           `"${uri}" belongs to tenant "${uriTenant}", but this task is for tenant "${tenant}"; nothing was deleted`,
@@ -173,6 +175,7 @@ export function deleteTaskRoutes(app: Hono, ctx: ReferenceContext): void {
       tenant,
       await readJson(c.req.raw),
       ctx.faults.has("invalid-task-type-accepted"),
+      ctx.faults.has("delete-uri-tenant-ignored"),
     );
     if (parameters.type === undefined && ctx.faults.has("delete-task-without-type-refused")) {
       throw validationError("parameters.type", "required: name the lookup type to delete from");

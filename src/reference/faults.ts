@@ -529,6 +529,14 @@ export const FAULTS = [
     caughtBy: ["delete-task/invalid-requests-400"],
   },
   {
+    name: "delete-uri-tenant-ignored",
+    rule: "TASK-04",
+    description:
+      "a delete task matches each URI by its type and code alone: globex/Country/AT sent to acme deletes acme's Country/AT",
+    // Accepting the foreign URI at all is what the SHOULD check of invalid requests sees.
+    caughtBy: ["delete-task/foreign-uris-delete-nothing", "delete-task/invalid-requests-400"],
+  },
+  {
     name: "task-status-created-time-as-string",
     rule: "TASK-07",
     description:

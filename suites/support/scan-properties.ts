@@ -1,7 +1,15 @@
 // Properties every scan must have (lookups, autopilot all types, autopilot one type), as check factories:
 // each scan's suite file picks the checks and names the requirement ids that apply to it.
 import fc from "fast-check";
-import { type Check, type CheckContext, type CredentialRole, fail, skip } from "../../src/check/index.ts";
+import {
+  type Check,
+  type CheckContext,
+  type CredentialRole,
+  type FailureDetail,
+  fail,
+  requestOf,
+  skip,
+} from "../../src/check/index.ts";
 import {
   type ApiResponse,
   describeResponse,
@@ -148,15 +156,25 @@ function counts(ids: readonly string[]): Map<string, number> {
 const few = (items: string[]) =>
   items.length > 5 ? `${items.slice(0, 5).join(", ")} and ${items.length - 5} more` : items.join(", ");
 
-/** Exactly the expected identities, each once (with `repeats: "ignore"`: each at least once). */
-export function identityProblem(
+/** A finding about which records came: its sentence and the same as data (see FailureDetail). */
+export interface IdentityFinding {
+  message: string;
+  detail: FailureDetail;
+}
+
+/**
+ * Exactly the expected identities, each once (with `repeats: "ignore"`: each at least once). `pages`, the
+ * identities of each page in the order they came, lets the detail say on which pages the record at fault
+ * came (a repeated record: the page it first came on and the page it came again).
+ */
+export function identityFinding(
   expected: readonly string[],
   actual: readonly string[],
-  options: { repeats?: "fail" | "ignore" } = {},
-): string | undefined {
+  options: { repeats?: "fail" | "ignore"; pages?: readonly (readonly string[])[] } = {},
+): IdentityFinding | undefined {
   const have = counts(actual);
-  const duplicates =
-    options.repeats === "ignore" ? [] : [...have].filter(([, n]) => n > 1).map(([id, n]) => `${id} (x${n})`);
+  const repeatedIds = options.repeats === "ignore" ? [] : [...have].filter(([, n]) => n > 1);
+  const duplicates = repeatedIds.map(([id, n]) => `${id} (x${n})`);
   const want = new Set(expected);
   const missing = [...want].filter((id) => !have.has(id));
   const extra = [...have.keys()].filter((id) => !want.has(id));
@@ -164,11 +182,50 @@ export function identityProblem(
   if (duplicates.length > 0) problems.push(`repeated: ${few(duplicates)}`);
   if (missing.length > 0) problems.push(`missing: ${few(missing)}`);
   if (extra.length > 0) problems.push(`unexpected: ${few(extra)}`);
+  if (problems.length === 0) return undefined;
   const wanted = options.repeats === "ignore" ? "the" : "each of";
   const once = options.repeats === "ignore" ? "" : " exactly once";
-  return problems.length === 0
-    ? undefined
-    : `expected ${wanted} ${want.size} records${once}; ${problems.join("; ")}`;
+  const record = repeatedIds[0]?.[0] ?? missing[0] ?? (extra[0] as string);
+  const detail: FailureDetail = {
+    expected: `${wanted} ${want.size} records${once}`,
+    actual: problems.join("; "),
+    record,
+  };
+  const pages = options.pages ? pagesHolding(options.pages, record) : [];
+  if (pages.length > 0) detail.pages = pages;
+  return { message: `expected ${wanted} ${want.size} records${once}; ${problems.join("; ")}`, detail };
+}
+
+/** Pages (counted from 1) on which `id` came, once per time it came. */
+export function pagesHolding(pages: readonly (readonly string[])[], id: string): number[] {
+  return pages.flatMap((ids, index) => ids.filter((x) => x === id).map(() => index + 1));
+}
+
+/** The sentence of identityFinding alone. */
+export function identityProblem(
+  expected: readonly string[],
+  actual: readonly string[],
+  options: { repeats?: "fail" | "ignore" } = {},
+): string | undefined {
+  return identityFinding(expected, actual, options)?.message;
+}
+
+/** Fails with the finding's sentence (after `context`) and its detail, the request named when given. */
+export function failFinding(
+  finding: IdentityFinding | undefined,
+  context: string,
+  request?: { method: string; url: string },
+): void {
+  if (finding === undefined) return;
+  fail(`${context}: ${finding.message}`, {
+    ...finding.detail,
+    ...(request ? { request: requestOf(request.method, request.url) } : {}),
+  });
+}
+
+/** The identities of each page of a scroll, in the order they came. */
+export function pageIdentities(subject: ScanSubject, result: FullScanResult<ScanRecordShape>): string[][] {
+  return result.pages.map((page) => (page.values as ScanRecordShape[]).map(subject.identity));
 }
 
 function scalarOf(record: ScanRecordShape, field: string): Scalar | undefined {
