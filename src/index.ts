@@ -66,6 +66,6 @@ export {
   planRun,
   type RunDeps,
   runPlan,
-  startEmbeddedTarget,
 } from "./runner/index.ts";
+export { startEmbeddedTarget } from "./target/embedded.ts";
 export { loadTargetFile } from "./target/target-file.ts";

@@ -1,4 +1,6 @@
-// Time as the reference sees it: injectable so tests drive token and scroll expiry without sleeping.
+// Time, for the reference and for the kit: injectable so tests drive token and scroll expiry without
+// sleeping. The one wall clock of the kit lives here (systemClock): the reference's default and, through
+// src/target/system-clock.ts, the clock of a live target; this folder is the lowest both reach.
 
 export interface ReferenceClock {
   now(): number;
@@ -19,10 +21,40 @@ export function manualClock(start = Date.UTC(2026, 0, 1)): ReferenceClock {
   };
 }
 
+/** Wall-clock time with real sleeps. It has no advance: a check that needs to move time skips on it. */
+export interface WallClock {
+  now(): number;
+  /** Waits ms; ends early (without rejecting) when `signal` aborts. */
+  sleep(ms: number, signal?: AbortSignal): Promise<void>;
+  /** Never set: a clock without advance is one the runner cannot drive. */
+  advance?: undefined;
+}
+
 /** Wall-clock time; it cannot be moved. */
-export function systemClock(): ReferenceClock {
+export function systemClock(): WallClock {
   return {
     now: () => Date.now(),
+    // The timer is cleared when `signal` aborts, so an abandoned wait does not keep the process alive; a
+    // finished wait takes its listener off again (a check sleeps many times on one signal).
+    sleep: (ms, signal) =>
+      new Promise((resolve) => {
+        const cancel = () => clearTimeout(timer);
+        const timer = setTimeout(
+          () => {
+            signal?.removeEventListener("abort", cancel);
+            resolve();
+          },
+          Math.max(0, ms),
+        );
+        signal?.addEventListener("abort", cancel, { once: true });
+      }),
+  };
+}
+
+/** The wall clock as the reference's clock: advancing it is refused, naming the clock that can be moved. */
+export function wallReferenceClock(wall: WallClock = systemClock()): ReferenceClock {
+  return {
+    now: () => wall.now(),
     advance() {
       throw new Error(
         "systemClock cannot be advanced; create the reference with { clock: manualClock() } to drive time",

@@ -1,7 +1,7 @@
 // The stateful reference implementation: every endpoint of the interface document, in memory.
 import type { Hono } from "hono";
 import { combinedApp, platformApp, rdmApp } from "./app.ts";
-import { type ReferenceClock, systemClock } from "./clock.ts";
+import { type ReferenceClock, wallReferenceClock } from "./clock.ts";
 import type { ReferenceContext } from "./context.ts";
 import { type FaultName, faultSet } from "./faults.ts";
 import { DEFAULT_FIXTURES_DIR, type FixtureData, loadFixtures } from "./fixtures.ts";
@@ -10,7 +10,7 @@ import { type Listening, type ListenOptions, listen } from "./listen.ts";
 import { createState, type ReferenceState } from "./state.ts";
 import { type VariantName, variantSet } from "./variants.ts";
 
-export { manualClock, type ReferenceClock, systemClock } from "./clock.ts";
+export { manualClock, type ReferenceClock, systemClock, type WallClock } from "./clock.ts";
 export { FAULTS, type FaultEntry, type FaultName, isFaultName } from "./faults.ts";
 export { DEFAULT_FIXTURES_DIR, FixtureError } from "./fixtures.ts";
 export type { GenerateOptions } from "./generate.ts";
@@ -27,7 +27,7 @@ export {
 } from "./variants.ts";
 
 export interface ReferenceOptions {
-  /** Default: systemClock(). Use manualClock() to drive token and scroll expiry in tests. */
+  /** Default: the wall clock (systemClock()). Use manualClock() to drive token and scroll expiry in tests. */
   clock?: ReferenceClock;
   /** Default: fixtures/reference. */
   fixturesDir?: string;
@@ -55,7 +55,7 @@ export interface Reference {
 }
 
 export function createReference(options: ReferenceOptions = {}): Reference {
-  const clock = options.clock ?? systemClock();
+  const clock = options.clock ?? wallReferenceClock();
   const faults = faultSet(options.faults ?? []);
   const variants = variantSet(options.variants ?? []);
   const taskDelayMs = options.taskDelayMs ?? 0;

@@ -2,7 +2,8 @@
 // its fetch handler (no socket). `lckit run` without a target file certifies it.
 
 import type { Clock, Target } from "../check/index.ts";
-import { manualClock } from "../reference/clock.ts";
+import { manualClock, type ReferenceClock } from "../reference/clock.ts";
+import type { FaultName, ReferenceOptions, VariantName } from "../reference/index.ts";
 import { lenientProfile, referenceProfile } from "./profile.ts";
 
 export const EMBEDDED_URL = "http://reference.embedded";
@@ -10,16 +11,14 @@ export const EMBEDDED_URL = "http://reference.embedded";
 /** What the runner needs of a reference implementation (src/reference/index.ts provides it). */
 export interface EmbeddedReference {
   fetch(request: Request): Promise<Response>;
-  clock: { now(): number; advance(ms: number): void };
+  clock: ReferenceClock;
 }
 
-export interface ReferenceOptions {
-  clock: { now(): number; advance(ms: number): void };
-  faults?: string[];
-  variants?: string[];
-}
-
-export type ReferenceFactory = (options: ReferenceOptions) => EmbeddedReference | Promise<EmbeddedReference>;
+/** Makes the reference, from the reference's own options; the embedded target always sets its clock (a
+ *  manual one, which sleep() moves). */
+export type ReferenceFactory = (
+  options: ReferenceOptions & { clock: ReferenceClock },
+) => EmbeddedReference | Promise<EmbeddedReference>;
 
 export interface EmbeddedTarget {
   target: Target;
@@ -72,10 +71,13 @@ export function embeddedTargetDescription(): Target {
 
 export async function startEmbeddedTarget(options: EmbeddedOptions = {}): Promise<EmbeddedTarget> {
   const create = options.createReference ?? (await defaultFactory());
+  // Names as the user gave them: the reference checks them and refuses an unknown one naming the known
+  // ones (lckit run reports that as a usage error); checking here would load the reference for a test
+  // double too.
   const reference = await create({
     clock: manualClock(),
-    ...(options.faults === undefined ? {} : { faults: options.faults }),
-    ...(options.variants === undefined ? {} : { variants: options.variants }),
+    ...(options.faults === undefined ? {} : { faults: options.faults as FaultName[] }),
+    ...(options.variants === undefined ? {} : { variants: options.variants as VariantName[] }),
   });
   const refClock = reference.clock;
   const clock: EmbeddedTarget["clock"] = {
@@ -104,5 +106,5 @@ export async function startEmbeddedTarget(options: EmbeddedOptions = {}): Promis
 /** Loaded on first use, so the runner (and its tests with a test double) load without the reference. */
 async function defaultFactory(): Promise<ReferenceFactory> {
   const { createReference } = await import("../reference/index.ts");
-  return (options) => createReference(options as Parameters<typeof createReference>[0]);
+  return createReference;
 }

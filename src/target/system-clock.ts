@@ -1,22 +1,3 @@
-// The clock of a live target: wall time, real sleeps, and no way to move it (checks needing that skip).
-import type { Clock } from "../check/index.ts";
-
-export function systemClock(): Clock {
-  return {
-    now: () => Date.now(),
-    // The timer is cleared when `signal` aborts, so an abandoned wait does not keep the process alive; a
-    // finished wait takes its listener off again (a check sleeps many times on one signal).
-    sleep: (ms, signal) =>
-      new Promise((resolve) => {
-        const cancel = () => clearTimeout(timer);
-        const timer = setTimeout(
-          () => {
-            signal?.removeEventListener("abort", cancel);
-            resolve();
-          },
-          Math.max(0, ms),
-        );
-        signal?.addEventListener("abort", cancel, { once: true });
-      }),
-  };
-}
+// The clock of a live target: wall time, real sleeps, and no way to move it (checks needing that skip). One
+// wall clock serves the kit and its reference: it is written once, in src/reference/clock.ts.
+export { systemClock, type WallClock } from "../reference/clock.ts";
