@@ -1,10 +1,6 @@
 // Error answers: {"error", "error_description"} JSON with a stable snake_case code (docs/assumptions.md).
+import type { ErrorBody } from "./types.ts";
 import type { VariantName } from "./variants.ts";
-
-export interface ErrorBody {
-  error: string;
-  error_description: string;
-}
 
 const JSON_HEADERS = { "content-type": "application/json; charset=UTF-8" };
 

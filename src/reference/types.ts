@@ -15,6 +15,9 @@ type NamedFields<T> = { [K in keyof T as string extends K ? never : K]: T[K] };
 type Stored<T, Optional extends keyof NamedFields<T> = never> = Required<Omit<NamedFields<T>, Optional>> &
   Partial<Pick<NamedFields<T>, Optional>>;
 
+/** Every error answer of the reference: exactly the contract's two fields, no extra ones. */
+export type ErrorBody = NamedFields<LookupDataSchemas["Error"]>;
+
 export type AuthMigrationMode = "cassandra" | "rdbms";
 
 export interface Tenant {
