@@ -15,7 +15,7 @@ import type { CheckResult, RunResult } from "../../src/result/model.ts";
 import { planRun } from "../../src/runner/plan.ts";
 import { runPlan } from "../../src/runner/run.ts";
 import { systemClock } from "../../src/target/system-clock.ts";
-import { check, fakeTarget } from "../runner/fake-target.ts";
+import { check, fakeFetch, fakeTarget, ISSUED_TOKEN, SECRET } from "../runner/fake-target.ts";
 
 const PAGES = 9;
 /** The record a faulty scan serves twice: on page 2 and again on page 7. */
@@ -214,5 +214,46 @@ describe("failures without detail and passing checks report as before", () => {
       "7",
       "8",
     ]);
+  });
+});
+
+describe("a failure detail holds no secret", () => {
+  it("a token in the request's query and a secret in the record are redacted in every format", async () => {
+    const target = fakeTarget({ loopback: false });
+    const leaky = check(
+      "service/leaky-detail",
+      async (ctx) => {
+        const token = await ctx.token("viewer");
+        const url = `${ctx.target.rdmUrl}/healthcheck?access_token=${token}`;
+        await ctx.fetch(url, { headers: { authorization: `Bearer ${token}` } });
+        fail("the target echoed a credential", {
+          expected: "no credential in the answer",
+          actual: `token ${token}`,
+          request: requestOf("GET", url),
+          record: `client viewer-id with secret ${SECRET}`,
+          field: `echo.${token}`,
+        });
+      },
+      { needs: { roles: ["viewer"] }, requirements: ["SERVICE-02"] },
+    );
+    const result = await runPlan(planRun([leaky], { target }), {
+      fetch: fakeFetch,
+      clock: systemClock(),
+      seed: 1,
+      runs: 1,
+      timeoutMs: 1000,
+      catalogue: { path: "requirements/catalogue.yaml", requirements: [] },
+    });
+    const c = byId(result, "service/leaky-detail");
+    expect(c.details?.request?.path).toMatch(/^\/healthcheck\?access_token=/);
+    for (const text of [
+      renderJson(result),
+      renderJunit(result),
+      renderMarkdown(result),
+      renderHtml(result),
+    ]) {
+      expect(text).not.toContain(ISSUED_TOKEN);
+      expect(text).not.toContain(SECRET);
+    }
   });
 });
