@@ -11,7 +11,7 @@ import { mkdirSync, statSync } from "node:fs";
 import { join } from "node:path";
 import amqp from "amqplib";
 import { checkStream, type EventCheckResult } from "../src/events/check/event-stream.ts";
-import { generateStream } from "../src/events/generate/stream.ts";
+import { generateStream } from "../src/events/generate/index.ts";
 import { openAmqpSink } from "../src/events/transport/sinks/amqp.ts";
 import { openFileSink } from "../src/events/transport/sinks/file.ts";
 import { openAmqpSource } from "../src/events/transport/sources/amqp.ts";

@@ -1,12 +1,12 @@
 // `npm run bench:events`: throughput of the event checker against bare JSON.parse of the same lines.
-// Generates a seeded, realistic stream of mixed messages (src/events/generate/stream.ts), then times JSON.parse of
+// Generates a seeded, realistic stream of mixed messages (src/events/generate/), then times JSON.parse of
 // every line, the per-message check, and the full streaming check (per-message check, stream rules,
 // source iteration) under the stream's streaming configuration. Prints messages/s and the ratios.
 // BENCH_MESSAGES, BENCH_SEED and BENCH_ROUNDS override the defaults (100000, 42, 5).
 import { inspectMessage } from "../src/events/check/event-message.ts";
 import { checkStream } from "../src/events/check/event-stream.ts";
 import { eventSchemas } from "../src/events/event-schemas.ts";
-import { generateStream } from "../src/events/generate/stream.ts";
+import { generateStream } from "../src/events/generate/index.ts";
 import { ndjsonLine } from "../src/events/transport/sinks/file.ts";
 import { linesAsMessages, memorySource } from "../src/events/transport/sources/index.ts";
 

@@ -5,6 +5,7 @@ import { join } from "node:path";
 import { Ajv2020, type ErrorObject, type ValidateFunction } from "ajv/dist/2020.js";
 import addFormats from "ajv-formats";
 import { packagePath } from "../package-root.ts";
+import type { ObjectPayloadKind } from "./payload-kind.ts";
 
 export const eventSchemasDir = packagePath("event-schemas");
 
@@ -33,7 +34,7 @@ export interface EventTypeInfo {
   /** The whole per-type schema (every payload kind). */
   validate: Validator;
   /** One validator per payload kind ($defs snapshot, deltas, largeObject); none for change requests. */
-  byKind: Partial<Record<"snapshot" | "deltas" | "large-object", Validator>>;
+  byKind: Partial<Record<ObjectPayloadKind, Validator>>;
 }
 
 /** What the checker reads from a subschema when one of its keywords fails. */

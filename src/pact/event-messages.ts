@@ -1,5 +1,5 @@
 // The event messages the kit's message pacts describe, one per family, and how the kit's event generator
-// (src/events/generate/stream.ts) produces each: `lckit pact verify` answers a message pact's description with it.
+// (src/events/generate/) produces each: `lckit pact verify` answers a message pact's description with it.
 import { Random, type StreamDraft, StreamWorld } from "../events/generate/index.ts";
 import { STATE, type StateName } from "./provider-states.ts";
 
@@ -90,7 +90,7 @@ export const eventMessages: readonly EventMessageSpec[] = [
     description: EVENT.largeObject,
     type: "ENTITY_CHANGED",
     state: STATE.largeObjects,
-    build: (world) => world.changeEntityAs(world.freshEntity("snapshot").entity, "largeObject", true),
+    build: (world) => world.changeEntityAs(world.freshEntity("snapshot").entity, "large-object", true),
   },
 ];
 

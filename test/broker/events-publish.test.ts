@@ -5,7 +5,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { main } from "../../src/cli/main.ts";
-import { generateStream } from "../../src/events/generate/stream.ts";
+import { generateStream } from "../../src/events/generate/index.ts";
 import { captureIo } from "../cli/capture-io.ts";
 
 const dir = mkdtempSync(join(tmpdir(), "lckit-publish-"));

@@ -14,7 +14,7 @@ import {
   type StreamMessage,
   type StreamOptions,
   streamMutations,
-} from "../../src/events/generate/stream.ts";
+} from "../../src/events/generate/index.ts";
 import { openFileSink } from "../../src/events/transport/sinks/file.ts";
 import { memorySource, openSource } from "../../src/events/transport/sources/index.ts";
 

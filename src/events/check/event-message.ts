@@ -2,6 +2,7 @@
 // configuration (filtering fields, payload type, large objects) and header/payload agreement.
 
 import { type EventTypeInfo, eventSchemas } from "../event-schemas.ts";
+import type { PayloadKind } from "../payload-kind.ts";
 import { rule } from "../rules.ts";
 import {
   type ResolvedStreamingConfig,
@@ -26,18 +27,16 @@ export interface CheckOptions {
 
 export const defaultMaxDepth = 512;
 
-/**
- * How the payload is built: snapshot (object), deltas, large-object fallback (no object, exceededQueueSizeLimit),
- * a change request's name only, or none of these.
- */
-export type PayloadKind = "snapshot" | "deltas" | "large-object" | "name-only" | "none";
+/** The payload kind found in a message, or none: a payload with none of object, deltas and
+ *  exceededQueueSizeLimit (an error the checker reports). */
+export type FoundPayloadKind = PayloadKind | "none";
 
 /** What the stream rules need from a message (no copy of the message is kept). */
 export interface MessageFacts {
   type?: string;
   uri?: string;
   objectVersion?: number;
-  kind?: PayloadKind;
+  kind?: FoundPayloadKind;
   /** The parsed payload (the stream rules fingerprint it at once and keep nothing else). */
   payload?: unknown;
 }
@@ -85,7 +84,7 @@ function isRecord(value: unknown): value is Record<string, unknown> {
 export function payloadKindOf(
   info: EventTypeInfo | undefined,
   payload: Record<string, unknown>,
-): PayloadKind {
+): FoundPayloadKind {
   if (info?.objectKind === "change-request") return "name-only";
   if ("object" in payload) return "snapshot";
   if ("deltas" in payload) return "deltas";
@@ -343,7 +342,7 @@ export function inspectMessage(raw: RawMessage, options: CheckOptions = {}): Ins
 /** The problems of a payload of a type of the document's table: its kind, its schema, the configuration. */
 function payloadProblems(
   info: EventTypeInfo,
-  kind: PayloadKind,
+  kind: FoundPayloadKind,
   payload: Record<string, unknown>,
   headers: Record<string, unknown> | undefined,
   position: string,

@@ -5,6 +5,7 @@ import fc from "fast-check";
 import { ovChangedTypes } from "../check/event-message.ts";
 import { relationshipShapeFields } from "../check/filtering-fields.ts";
 import { type EventTypeInfo, eventSchemas, type ObjectKind } from "../event-schemas.ts";
+import { type PayloadKind, payloadKindsOf } from "../payload-kind.ts";
 
 import { nestedAttributeValue } from "./nested-values.ts";
 
@@ -17,13 +18,11 @@ export interface EventMessage {
   payload: Record<string, unknown>;
 }
 
-export type MessageKind = "snapshot" | "deltas" | "large-object" | "name-only";
-
 export interface MessageFilter {
   /** Event types to draw from (default: every type of the document's table, GROUP_* excluded). */
   types?: readonly string[];
   /** Payload kinds to draw from (default: all that apply to the type). */
-  kinds?: readonly MessageKind[];
+  kinds?: readonly PayloadKind[];
   /** Whether the objectVersion header is sent (default: sometimes). */
   objectVersion?: "always" | "never" | "sometimes";
   /**
@@ -312,13 +311,13 @@ export function documentedTypes(includeUnused = false): EventTypeInfo[] {
   return [...eventSchemas().types.values()].filter((info) => includeUnused || !info.unused);
 }
 
-export function kindsOf(info: EventTypeInfo): MessageKind[] {
-  return info.objectKind === "change-request" ? ["name-only"] : ["snapshot", "deltas", "large-object"];
+export function kindsOf(info: EventTypeInfo): readonly PayloadKind[] {
+  return payloadKindsOf(info.objectKind);
 }
 
 function payloadFor(
   info: EventTypeInfo,
-  kind: MessageKind,
+  kind: PayloadKind,
   shapes: "any" | "preferred",
 ): fc.Arbitrary<Record<string, unknown>> {
   const type = info.type;
@@ -377,13 +376,6 @@ export function payloadUri(payload: Record<string, unknown>): string | undefined
   const object = payload.object as Record<string, unknown> | undefined;
   const uri = object && typeof object.uri === "string" ? object.uri : payload.uri;
   return typeof uri === "string" ? uri : undefined;
-}
-
-export function messageKindOf(message: EventMessage, info: EventTypeInfo): MessageKind {
-  if (info.objectKind === "change-request") return "name-only";
-  if ("object" in message.payload) return "snapshot";
-  if ("deltas" in message.payload) return "deltas";
-  return "large-object";
 }
 
 /** A valid message (headers agreeing with the payload) of the filtered types and kinds. */

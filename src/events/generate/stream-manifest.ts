@@ -1,0 +1,78 @@
+// The manifest of a generated stream: where its invalid messages are and which rule each breaks, its
+// re-sends and displaced messages, and the streaming configuration it was shaped by.
+
+import type { InvalidEntry, StreamManifest, StreamOptions } from "./stream-options.ts";
+import type { Draft } from "./world-objects.ts";
+
+/** The fields both filtering properties share (the document's list). */
+const commonFields = [
+  "uri",
+  "type",
+  "createdBy",
+  "createdTime",
+  "updatedBy",
+  "updatedTime",
+  "startDate",
+  "endDate",
+  "attributes",
+  "crosswalks",
+  "tags",
+  "ratings",
+  "consolidatedRating",
+];
+/** JMSEventsFilteringFields of generated streams: every field they send, and the objectVersion header. */
+const entityFields = [
+  ...commonFields,
+  "label",
+  "secondaryLabel",
+  "roles",
+  "potentialMatchTOs",
+  "timestamp",
+  "members",
+  "objectVersion",
+];
+const relationFields = [
+  ...commonFields,
+  "startRefPinned",
+  "startRefIgnored",
+  "endRefPinned",
+  "endRefIgnored",
+  "startObject",
+  "endObject",
+];
+
+export function manifestOf(options: StreamOptions, created: Draft[], ordered: Draft[]): StreamManifest {
+  const invalidMessages: InvalidEntry[] = [];
+  const byRule: Record<string, number> = {};
+  const byType: Record<string, number> = {};
+  ordered.forEach((draft, index) => {
+    byType[draft.type] = (byType[draft.type] ?? 0) + 1;
+    if (!draft.invalid) return;
+    invalidMessages.push({ index, rule: draft.invalid.rule, description: draft.invalid.description });
+    byRule[draft.invalid.rule] = (byRule[draft.invalid.rule] ?? 0) + 1;
+  });
+  const displaced = ordered.filter((draft, index) => created[index] !== draft).length;
+  return {
+    seed: options.seed,
+    total: ordered.length,
+    valid: ordered.length - invalidMessages.length,
+    invalid: invalidMessages.length,
+    invalidMessages,
+    byRule,
+    duplicates: ordered.filter((d) => d.duplicate).length,
+    displaced,
+    byType,
+    streamingConfig:
+      options.payloadType === "mixed"
+        ? undefined
+        : {
+            JMSEventsFilteringFields: entityFields,
+            RelationEventsFilteringFields: relationFields,
+            payloadType: options.payloadType ?? "snapshot",
+            // false: ovChanged may be absent (the checker's own mutations start from messages without it);
+            // generated ENTITY_CHANGED and RELATIONSHIP_CHANGED messages carry it all the same.
+            analyzeOvChanges: false,
+            largeObjectsSupport: true,
+          },
+  };
+}

@@ -1,0 +1,396 @@
+// The lifecycle of the world's objects: entities created, changed, merged and split, removed (GDPR
+// removal and re-creation included), relationships with their ENTITY_CHANGED companions, interactions and
+// change requests; objectVersion rises per object. Each event is written by MessageBuilders.
+
+import type { ObjectPayloadKind, PayloadKind } from "../payload-kind.ts";
+import { MessageBuilders } from "./message-builders.ts";
+import {
+  type Draft,
+  type Entity,
+  entityTypes,
+  firstNames,
+  lastNames,
+  type Relation,
+  relationTypes,
+  users,
+  type Versioned,
+} from "./world-objects.ts";
+
+/** A world of objects and the valid messages about what happens to them. */
+export class StreamWorld extends MessageBuilders {
+  readonly entities: Entity[] = [];
+  readonly relations: Relation[] = [];
+  readonly interactions: Versioned[] = [];
+  readonly changeRequests: Versioned[] = [];
+
+  newEntity(): Draft {
+    const { entity, draft } = this.freshEntity();
+    // Deep but legal nesting: now and then an entity whose snapshots carry a nested attribute 10-120
+    // levels down (3 levels of JSON each; the checker inspects up to 512).
+    if (this.variety && this.random.chance(0.03)) entity.nesting = this.random.int(10, 120);
+    this.entities.push(entity);
+    return draft;
+  }
+
+  /** An entity outside the world's lifecycle (nothing else will ever happen to it), with its creation. */
+  freshEntity(payloadKind?: ObjectPayloadKind): { entity: Entity; draft: Draft } {
+    const at = this.tick();
+    const kind = this.random.pick(entityTypes);
+    const entity: Entity = {
+      uri: `entities/${this.random.id()}`,
+      type: `configuration/entityTypes/${kind}`,
+      version: 1,
+      state: "active",
+      attributes: {},
+      crosswalks: [],
+      createdTime: at,
+      updatedTime: at,
+      createdBy: this.random.pick(users),
+    };
+    entity.attributes = {
+      FirstName: [this.attributeValue(entity, "FirstName", this.random.pick(firstNames))],
+      LastName: [this.attributeValue(entity, "LastName", this.random.pick(lastNames))],
+      Country: [this.countryValue(entity)],
+    };
+    const uris = Object.values(entity.attributes).flatMap((values) => values.map((v) => v.uri));
+    entity.crosswalks = [this.crosswalk(entity.uri, uris, at)];
+    const type = "ENTITY_CREATED";
+    const added = Object.values(entity.attributes).flatMap((values) =>
+      values.map((v) => ({ type: "ATTRIBUTE_ADDED", attributeType: v.type, newValue: this.deltaValue(v) })),
+    );
+    const object = this.entityObject(entity);
+    return { entity, draft: this.message(type, entity.uri, entity.version, object, {}, added, payloadKind) };
+  }
+
+  /** The snapshot of an entity event, never a fallback: for mutations that need the object. */
+  entitySnapshot(type: string, entity: Entity, extra: Record<string, unknown> = {}): Record<string, unknown> {
+    return { type, object: this.entityObject(entity), ...extra };
+  }
+
+  /**
+   * ENTITY_CHANGED as the stream's payload type says (snapshot, deltas, or a large-object fallback).
+   * `reference`: the relation of a reference attribute that changed, listed among the delta items.
+   */
+  changeEntity(entity: Entity, ovChanged = false, reference?: Relation): Draft {
+    return this.changeEntityAs(entity, this.kindFor(), ovChanged, reference);
+  }
+
+  changeEntityAs(entity: Entity, kind: ObjectPayloadKind, ovChanged = false, reference?: Relation): Draft {
+    const at = this.tick();
+    entity.version += 1;
+    entity.updatedTime = at;
+    const name = this.random.pick(["FirstName", "LastName", "Country"] as const);
+    const old = entity.attributes[name]?.[0];
+    const replacement =
+      name === "Country"
+        ? this.countryValue(entity)
+        : this.attributeValue(entity, name, this.random.pick(name === "FirstName" ? firstNames : lastNames));
+    entity.attributes[name] = [replacement];
+    // Only the changed attribute is listed.
+    const items: Record<string, unknown>[] = old
+      ? [
+          {
+            type: "ATTRIBUTE_CHANGED",
+            attributeType: replacement.type,
+            oldValue: this.deltaValue(old),
+            newValue: this.deltaValue(replacement),
+          },
+        ]
+      : [
+          {
+            type: "ATTRIBUTE_ADDED",
+            attributeType: replacement.type,
+            newValue: this.deltaValue(replacement),
+          },
+        ];
+    if (reference && this.variety) items.push(this.referenceItem(entity, reference));
+    return this.message(
+      "ENTITY_CHANGED",
+      entity.uri,
+      entity.version,
+      this.entityObject(entity),
+      { ovChanged },
+      items,
+      kind,
+    );
+  }
+
+  /**
+   * The delta item of a reference attribute: its values are seen without value and sources, carrying
+   * the referenced entity and relation instead.
+   */
+  private referenceItem(entity: Entity, relation: Relation): Record<string, unknown> {
+    const value = {
+      ov: true,
+      id: relation.uri.split("/").at(-1) ?? relation.uri,
+      refEntity: { objectURI: relation.end.uri, type: relation.end.type },
+      refRelation: { objectURI: relation.uri, type: relation.type },
+    };
+    const attributeType = `${entity.type}/attributes/${relation.type.split("/").at(-1)}`;
+    return relation.active
+      ? { type: "ATTRIBUTE_ADDED", attributeType, newValue: value }
+      : { type: "ATTRIBUTE_REMOVED", attributeType, oldValue: value };
+  }
+
+  /**
+   * A message of a type in neither of the document's lists (vendors send merge-failure notifications,
+   * for instance): legal, the checker warns.
+   */
+  unlistedEvent(entity: Entity, other: Entity): Draft {
+    this.tick();
+    entity.version += 1;
+    const type = "ENTITY_MERGE_FAILED";
+    const payload = {
+      type,
+      uri: entity.uri,
+      details: { winner: entity.uri, loser: other.uri, reason: "conflicting crosswalks" },
+    };
+    return { headers: this.headers(type, entity.uri, entity.version), body: JSON.stringify(payload), type };
+  }
+
+  /** A relationship event and, for reference attributes, the ENTITY_CHANGED companion (ovChanged true). */
+  relationEvent(type: string, relation: Relation): Draft[] {
+    const at = this.tick();
+    relation.version += 1;
+    relation.updatedTime = at;
+    const extra = type === "RELATIONSHIP_CHANGED" ? { ovChanged: relation.reference } : {};
+    const drafts = [this.message(type, relation.uri, relation.version, this.relationObject(relation), extra)];
+    if (relation.reference && relation.start.state === "active")
+      drafts.push(this.changeEntity(relation.start, true, relation));
+    return drafts;
+  }
+
+  newRelation(start: Entity, end: Entity): Draft[] {
+    const at = this.tick();
+    const kind = this.random.pick(relationTypes);
+    const relation: Relation = {
+      uri: `relations/${this.random.id()}`,
+      type: `configuration/relationTypes/${kind.name}`,
+      reference: kind.reference,
+      start,
+      end,
+      version: 0,
+      active: true,
+      createdTime: at,
+      updatedTime: at,
+    };
+    this.relations.push(relation);
+    return this.relationEvent("RELATIONSHIP_CREATED", relation);
+  }
+
+  /** The loser gets ENTITY_LOST_MERGE; the winner an ENTITY_CHANGED carrying the loser's crosswalks. */
+  merge(winner: Entity, loser: Entity): Draft[] {
+    this.tick();
+    loser.version += 1;
+    loser.state = "merged";
+    loser.mergedInto = winner.uri;
+    const lost = this.message("ENTITY_LOST_MERGE", loser.uri, loser.version, this.entityObject(loser));
+    winner.crosswalks = [...winner.crosswalks, ...loser.crosswalks];
+    return [lost, this.changeEntity(winner)];
+  }
+
+  /** Unmerge: ENTITIES_SPLITTED for the winner and for the entity split off, both naming the participants. */
+  split(loser: Entity): Draft[] {
+    const winner = this.entities.find((e) => e.uri === loser.mergedInto);
+    this.tick();
+    loser.state = "active";
+    loser.mergedInto = undefined;
+    const uris = [winner?.uri ?? loser.uri, loser.uri];
+    const drafts: Draft[] = [];
+    if (winner && winner.state === "active") {
+      winner.version += 1;
+      drafts.push(
+        this.message("ENTITIES_SPLITTED", winner.uri, winner.version, this.entityObject(winner), { uris }),
+      );
+    }
+    loser.version += 1;
+    drafts.push(
+      this.message("ENTITIES_SPLITTED", loser.uri, loser.version, this.entityObject(loser), { uris }),
+    );
+    return drafts;
+  }
+
+  /** GDPR removal: afterwards the entity only ever gets ENTITY_CREATED (once here) and ENTITY_REMOVED_GDPR. */
+  gdprRemove(entity: Entity): Draft {
+    this.tick();
+    entity.version += 1;
+    entity.state = "gdpr";
+    for (const relation of this.relations)
+      if (relation.start === entity || relation.end === entity) relation.active = false;
+    return this.message("ENTITY_REMOVED_GDPR", entity.uri, entity.version, {
+      uri: entity.uri,
+      type: entity.type,
+    });
+  }
+
+  recreate(entity: Entity): Draft {
+    const at = this.tick();
+    entity.version += 1;
+    entity.recreated = true;
+    entity.createdTime = at;
+    entity.updatedTime = at;
+    return this.message("ENTITY_CREATED", entity.uri, entity.version, this.entityObject(entity));
+  }
+
+  removeEntity(entity: Entity): Draft {
+    this.tick();
+    entity.version += 1;
+    entity.state = "removed";
+    for (const relation of this.relations)
+      if (relation.start === entity || relation.end === entity) relation.active = false;
+    return this.message("ENTITY_REMOVED", entity.uri, entity.version, {
+      uri: entity.uri,
+      type: entity.type,
+    });
+  }
+
+  matchesChanged(entity: Entity, other: Entity): Draft {
+    this.tick();
+    entity.version += 1;
+    const object = {
+      ...this.entityObject(entity),
+      potentialMatchTOs: [
+        { uri: other.uri, matchRules: ["configuration/entityTypes/HCP/matchGroups/ExactName"] },
+      ],
+    };
+    return this.message("ENTITIES_MATCHES_CHANGED", entity.uri, entity.version, object);
+  }
+
+  businessProcessChanged(entity: Entity): Draft {
+    this.tick();
+    entity.version += 1;
+    return this.message(
+      "ENTITY_BUSINESS_PROCESS_CHANGED",
+      entity.uri,
+      entity.version,
+      this.entityObject(entity),
+    );
+  }
+
+  /**
+   * One valid message of any type and payload kind about objects outside the world's lifecycle, in the
+   * kit's envelope form: the starting point of a rule-breaking mutation.
+   */
+  freshMessage(
+    type: string,
+    kind: PayloadKind,
+  ): { headers: Record<string, unknown>; payload: Record<string, unknown> } {
+    this.preferredOnly = true;
+    try {
+      return this.freshPreferredMessage(type, kind);
+    } finally {
+      this.preferredOnly = false;
+    }
+  }
+
+  private freshPreferredMessage(
+    type: string,
+    kind: PayloadKind,
+  ): { headers: Record<string, unknown>; payload: Record<string, unknown> } {
+    const payloadKind: ObjectPayloadKind = kind === "name-only" ? "snapshot" : kind;
+    let draft: Draft;
+    if (kind === "name-only") {
+      const uri = `changeRequests/${this.random.id()}`;
+      draft = { headers: this.headers(type, uri, 1), body: JSON.stringify({ type }), type };
+    } else if (type === "ENTITY_CHANGED") {
+      draft = this.changeEntityAs(this.freshEntity().entity, payloadKind);
+    } else if (type.startsWith("ENTIT")) {
+      const { entity } = this.freshEntity();
+      const extra =
+        type === "ENTITIES_SPLITTED" ? { uris: [entity.uri, `entities/${this.random.id()}`] } : {};
+      draft = this.message(
+        type,
+        entity.uri,
+        entity.version,
+        this.entityObject(entity),
+        extra,
+        [],
+        payloadKind,
+      );
+    } else if (type.startsWith("RELATION")) {
+      const at = this.tick();
+      const kindOfRelation = this.random.pick(relationTypes);
+      const relation: Relation = {
+        uri: `relations/${this.random.id()}`,
+        type: `configuration/relationTypes/${kindOfRelation.name}`,
+        reference: kindOfRelation.reference,
+        start: this.freshEntity().entity,
+        end: this.freshEntity().entity,
+        version: 1,
+        active: true,
+        createdTime: at,
+        updatedTime: at,
+      };
+      const extra = type === "RELATIONSHIP_CHANGED" ? { ovChanged: false } : {};
+      draft = this.message(type, relation.uri, 1, this.relationObject(relation), extra, [], payloadKind);
+    } else if (type.startsWith("INTERACTION")) {
+      const interaction = this.interactionObject([this.freshEntity().entity]);
+      draft = this.message(type, String(interaction.uri), 1, interaction, {}, [], payloadKind);
+    } else {
+      throw new Error(`StreamWorld.freshMessage: no ${type} messages in generated streams`);
+    }
+    return { headers: draft.headers, payload: JSON.parse(draft.body) as Record<string, unknown> };
+  }
+
+  private interactionObject(members: Entity[], existing?: Versioned): Record<string, unknown> {
+    const at = this.clock;
+    return {
+      uri: existing?.uri ?? `interactions/${this.random.id()}`,
+      type: "configuration/interactionTypes/Email",
+      createdBy: this.random.pick(users),
+      createdTime: existing?.createdTime ?? at,
+      updatedTime: at,
+      timestamp: at,
+      members: {
+        Recipients: {
+          type: "configuration/interactionTypes/Email/memberTypes/Recipients",
+          members: members.map((m) => ({ objectURI: m.uri })),
+        },
+      },
+    };
+  }
+
+  interactionEvent(
+    type: "INTERACTION_CREATED" | "INTERACTION_CHANGED" | "INTERACTION_REMOVED",
+    members: Entity[],
+    existing?: Versioned,
+  ): Draft {
+    const at = this.tick();
+    const interaction = existing ?? {
+      uri: `interactions/${this.random.id()}`,
+      version: 0,
+      active: true,
+      createdTime: at,
+      updatedTime: at,
+    };
+    if (!existing) this.interactions.push(interaction);
+    interaction.version += 1;
+    interaction.updatedTime = at;
+    if (type === "INTERACTION_REMOVED") interaction.active = false;
+    const object = this.interactionObject(members, interaction);
+    return this.message(type, interaction.uri, interaction.version, object);
+  }
+
+  /** DCR events: the payload carries only the event name. */
+  changeRequestEvent(
+    type: "CHANGE_REQUEST_CREATED" | "CHANGE_REQUEST_CHANGED" | "CHANGE_REQUEST_REMOVED",
+    existing?: Versioned,
+  ): Draft {
+    const at = this.tick();
+    const request = existing ?? {
+      uri: `changeRequests/${this.random.id()}`,
+      version: 0,
+      active: true,
+      createdTime: at,
+      updatedTime: at,
+    };
+    if (!existing) this.changeRequests.push(request);
+    request.version += 1;
+    if (type === "CHANGE_REQUEST_REMOVED") request.active = false;
+    return {
+      headers: this.headers(type, request.uri, request.version),
+      body: JSON.stringify({ type }),
+      type,
+    };
+  }
+}
