@@ -131,6 +131,12 @@ const SCENARIOS: Record<FaultName, (h: Harness) => Promise<boolean>> = {
     await deleteAndWait(h, { type: "delete", parameters: { type: "rdm/lookupTypes/Gender" } });
     return ids(h, "globex").length !== before.length;
   },
+  // A URI of another tenant must delete nothing in the task's tenant (the reference refuses it outright).
+  "delete-uri-tenant-ignored": async (h) => {
+    const before = ids(h, "acme").length;
+    await deleteAndWait(h, { type: "delete", parameters: { uris: ["globex/Country/DE"] } });
+    return ids(h, "acme").length !== before;
+  },
   "delete-task-never-completes": async (h) => {
     const before = ids(h, "acme").length;
     const completed = await deleteAndWait(h, { type: "delete", parameters: { uris: ["acme/Country/DE"] } });
