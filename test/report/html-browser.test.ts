@@ -10,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { renderHtml } from "../../src/report/html.ts";
 import type { RunResult } from "../../src/result/model.ts";
 import { sampleRun } from "./sample-run.ts";
+import { REPEATED, scanFailureRun } from "./scan-failure-run.ts";
 
 const repo = join(import.meta.dirname, "..", "..");
 const chromium = [process.env.LCKIT_CHROMIUM, "/usr/bin/chromium", "/usr/bin/chromium-browser"].find(
@@ -52,6 +53,45 @@ const probe = `<script>
   document.body.appendChild(pre);
 })();
 </script>`;
+
+// Reads how a failure's detail is laid out: the grid's label and value side by side, the record and its
+// pages named in the failures list, and which exchanges of the opened evidence are marked as cited.
+const detailProbe = `<script>
+(function(){
+  var out = {};
+  var grid = document.querySelector("table.checks dl.detail");
+  var dt = grid.querySelector("dt"), dd = grid.querySelector("dd");
+  out.sideBySide = Math.abs(dt.getBoundingClientRect().top - dd.getBoundingClientRect().top) < 2 && dt.getBoundingClientRect().right <= dd.getBoundingClientRect().left;
+  out.labels = Array.prototype.map.call(grid.querySelectorAll("dt"), function(e){ return e.textContent; });
+  out.pinpoint = document.querySelector("#failures .pinpoint").textContent;
+  out.rows = document.querySelectorAll("table.checks tbody tr").length;
+  var evidence = Array.prototype.find.call(document.querySelectorAll("table.checks details"), function(d){ return /evidence/.test(d.querySelector("summary").textContent); });
+  evidence.querySelector("summary").click();
+  out.cited = Array.prototype.map.call(evidence.querySelectorAll(".exchange.cited pre.request"), function(p){ return p.textContent.split("\\n")[0]; });
+  out.citedBorder = getComputedStyle(evidence.querySelector(".exchange.cited")).borderLeftColor;
+  var pre = document.createElement("pre"); pre.id = "probe"; pre.textContent = JSON.stringify(out);
+  document.body.appendChild(pre);
+})();
+</script>`;
+
+/** Opens html with a probe script appended; returns what the probe wrote (null: no probe output). */
+function probed(
+  html: string,
+  script: string,
+  name: string,
+): { out: Record<string, unknown> | null; stderr: string } {
+  const page = join(dir, name);
+  writeFileSync(page, html.replace("</body>", `${script}\n</body>`));
+  const got = browse(["--dump-dom", `file://${page}`]);
+  const json = /<pre id="probe">([\s\S]*?)<\/pre>/.exec(got.stdout)?.[1];
+  if (json === undefined) return { out: null, stderr: `exit ${got.status}: ${got.stderr.slice(-1500)}` };
+  const text = json
+    .replace(/&quot;/g, '"')
+    .replace(/&lt;/g, "<")
+    .replace(/&gt;/g, ">")
+    .replace(/&amp;/g, "&");
+  return { out: JSON.parse(text), stderr: "" };
+}
 
 function browse(args: string[]) {
   return spawnSync(
@@ -130,6 +170,23 @@ describe("report.html in headless Chromium", () => {
     expect(out.evidenceVisibleClosed).toBe(false);
     expect(out.evidenceVisibleOpen).toBe(true);
     expect(out.evidenceText).toMatch(/POST http/);
+  });
+
+  it("lays out a failure's detail as a grid and marks the two pages that hold the repeated record", async () => {
+    const scan = await scanFailureRun(true);
+    const page = renderHtml(scan);
+    if (!chromium) {
+      expect(page).toContain('<dl class="detail">');
+      return;
+    }
+    const { out, stderr } = probed(page, detailProbe, "detail-probe.html");
+    expect(out, `chromium printed no probe result (${stderr})`).not.toBeNull();
+    expect(out?.sideBySide).toBe(true);
+    expect(out?.labels).toEqual(["expected", "actual", "request", "record", "field", "pages"]);
+    expect(out?.pinpoint).toBe(`(record ${REPEATED}, field items.0.key at page 2 and page 7)`);
+    expect(out?.rows).toBe(scan.checks.length);
+    expect(out?.cited).toEqual(["GET http://127.0.0.1:9/scan?page=2", "GET http://127.0.0.1:9/scan?page=7"]);
+    expect(out?.citedBorder).toBe("rgb(207, 34, 46)");
   });
 
   it("renders to a screenshot kept in the test output", () => {
