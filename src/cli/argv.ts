@@ -3,7 +3,7 @@
 // command's --help (see help.ts), so the help cannot drift from what is parsed.
 import { parseArgs } from "node:util";
 import { UsageError } from "../usage-error.ts";
-import { suggestion } from "./did-you-mean.ts";
+import { unknownName } from "./did-you-mean.ts";
 import type { ParseContext, Parser } from "./flags.ts";
 
 /** One flag of a command. `T` is what the command receives for it (the default when it is absent). */
@@ -63,7 +63,7 @@ export function option<T>(
     parse,
     description,
     default: options.default,
-    example: options.example ?? placeholder,
+    example: options.example ?? (options.default === undefined ? placeholder : String(options.default)),
     ...pick(options),
   };
 }
@@ -197,8 +197,9 @@ export function parseArgv<F extends FlagSet>(
     if (flag === undefined) {
       throw usageError(
         spec,
-        `unknown option "${shown}" (Unknown option '${shown}' for lckit ${spec.name})${suggestion(shown, known)}. ` +
-          `See lckit ${spec.name} --help for its options`,
+        // The parenthesis keeps node's own wording, which scripts and searches may know.
+        `${unknownName("option", shown, known, ` (Unknown option '${shown}' for lckit ${spec.name})`)} ` +
+          `See lckit ${spec.name} --help for its options.`,
       );
     }
     const name = `--${token.name}`;

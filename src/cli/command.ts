@@ -2,7 +2,7 @@
 // how it runs. A command either runs itself (run, serve, ...) or dispatches to subcommands (events check,
 // pact verify, ...). In its own file so that the commands need not import main.ts, which loads them.
 import { type CommandSpec, type FlagSet, type ParsedArgv, parseArgv } from "./argv.ts";
-import { suggestion } from "./did-you-mean.ts";
+import { unknownName } from "./did-you-mean.ts";
 import { orList } from "./flags.ts";
 import { commandHelp, type GroupSpec, groupHelp } from "./help.ts";
 import { type CliIo, UsageError } from "./io.ts";
@@ -65,8 +65,8 @@ export function defineGroup(spec: GroupSpec, leaves: readonly LeafCommand[]): Co
       const leaf = leaves[index];
       if (leaf === undefined)
         throw new UsageError(
-          `unknown subcommand "${sub}"${suggestion(sub, names)}; expected ${orList(names)}. ` +
-            `Run \`lckit ${spec.name} --help\`.\nUsage: lckit ${spec.name} <subcommand> [options]`,
+          `${unknownName("subcommand", sub, names)} Expected ${orList(names)}; run \`lckit ${spec.name} --help\`.` +
+            `\nUsage: lckit ${spec.name} <subcommand> [options]`,
         );
       return leaf.run(
         rest,

@@ -24,11 +24,17 @@ export function editDistance(a: string, b: string): number {
 
 /** The known name closest to `given`, when it is close enough to be a slip rather than another word:
  *  at most a third of its letters wrong (and at least one allowed), or `given` is the start of exactly one
- *  name (`--fail` for `--fail-on`). Case is ignored: `--Seed` suggests `--seed`. */
+ *  name (`--fail` for `--fail-on`), or a name is the start of `given`. Case is ignored: `--Seed` suggests
+ *  `--seed`. */
 export function closest(given: string, known: readonly string[]): string | undefined {
   const wanted = given.toLowerCase();
   const prefixed = known.filter((name) => wanted.length >= 3 && name.toLowerCase().startsWith(wanted));
   if (prefixed.length === 1) return prefixed[0];
+  // A name typed out further than it goes (`--report-directory` for `--report-dir`): the longest such name.
+  const extended = known
+    .filter((name) => name.replace(/^-+/, "").length >= 3 && wanted.startsWith(name.toLowerCase()))
+    .sort((a, b) => b.length - a.length);
+  if (extended[0] !== undefined) return extended[0];
   const bare = (name: string) => name.replace(/^-+/, "");
   const allowed = Math.max(1, Math.floor(bare(wanted).length / 3));
   let best: { name: string; distance: number } | undefined;
@@ -39,8 +45,9 @@ export function closest(given: string, known: readonly string[]): string | undef
   return best?.name;
 }
 
-/** "; did you mean --seed?" or nothing, to follow an "unknown ..." sentence. */
-export function suggestion(given: string, known: readonly string[]): string {
+/** `unknown option "--sed"; did you mean --seed?` or `unknown option "--x".`: a whole sentence, to be
+ *  followed by what is allowed. */
+export function unknownName(kind: string, given: string, known: readonly string[], detail = ""): string {
   const name = closest(given, known);
-  return name === undefined ? "" : `; did you mean ${name}?`;
+  return `unknown ${kind} "${given}"${detail}${name === undefined ? "." : `; did you mean ${name}?`}`;
 }

@@ -29,11 +29,11 @@ function defaultShown(flag: Flag<unknown>): string | undefined {
 
 /** "  --runs N              runs per property (default 25)", wrapped under its description column. */
 export function flagLines(name: string, flag: Flag<unknown>): string[] {
-  const head = `  --${name}${flag.short ? `, -${flag.short}` : ""}${flag.placeholder ? ` ${flag.placeholder}` : ""}${
-    flag.repeat === "many" ? " (repeatable)" : ""
-  }`;
+  const head = `  --${name}${flag.short ? `, -${flag.short}` : ""}${flag.placeholder ? ` ${flag.placeholder}` : ""}`;
   const shown = defaultShown(flag);
-  const description = `${flag.description}${shown === undefined ? "" : ` (default ${shown})`}`;
+  const notes = [flag.repeat === "many" ? "repeatable" : "", shown === undefined ? "" : `default ${shown}`];
+  const extra = notes.filter(Boolean).join("; ");
+  const description = `${flag.description}${extra === "" ? "" : ` (${extra})`}`;
   const body = wrap(description, WIDTH - NAME_COLUMN);
   const indent = " ".repeat(NAME_COLUMN);
   if (head.length >= NAME_COLUMN - 1) return [head, ...body.map((l) => indent + l)];

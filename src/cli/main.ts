@@ -1,7 +1,7 @@
 // The kit's command line: dispatches to one module per command. Only src/cli may touch argv and exit codes.
 import { kitInfo } from "../result/kit-info.ts";
 import type { Command } from "./command.ts";
-import { suggestion } from "./did-you-mean.ts";
+import { unknownName } from "./did-you-mean.ts";
 import { topLevelHelp } from "./help.ts";
 import { type CliIo, processIo, UsageError } from "./io.ts";
 
@@ -19,10 +19,12 @@ const commands: Record<string, () => Promise<{ command: Command }>> = {
 /** `lckit --help`, from each command's own declaration (loading every command: help is rare, and the
  *  summaries are then written once, beside the flags they describe). */
 async function usage(): Promise<string> {
-  const loaded = await Promise.all(Object.values(commands).map((load) => load()));
-  return topLevelHelp(
-    loaded.map(({ command }) => ({ spec: command.spec, subcommands: command.subcommands })),
-  );
+  return topLevelHelp(await loadCommands());
+}
+
+/** Every command of the CLI, loaded, in the order `lckit --help` lists them. */
+export async function loadCommands(): Promise<Command[]> {
+  return (await Promise.all(Object.values(commands).map((load) => load()))).map(({ command }) => command);
 }
 
 /** Commands after which the process ends as soon as they return, whatever a misbehaving target left
@@ -52,7 +54,7 @@ export async function main(argv: string[], io: CliIo = processIo): Promise<numbe
   if (!load) {
     const known = Object.keys(commands);
     io.err(
-      `lckit: unknown command "${name}"${suggestion(name, known)}. Expected one of: ${known.join(", ")}.\n` +
+      `lckit: ${unknownName("command", name, known)} Expected one of: ${known.join(", ")}.\n` +
         "Usage: lckit <command> [options]\nRun `lckit --help` for a list of commands.\n",
     );
     return 2;

@@ -1,75 +1,96 @@
 // `lckit events`: check event messages (NDJSON file, stdin, AMQP broker) against the event contract;
 // `lckit events publish` is dispatched to its own module.
-import { parseArgs } from "node:util";
 import type { EventProblem } from "../../events/check/event-problem.ts";
 import { checkStream, type EventCheckResult } from "../../events/check/event-stream.ts";
 import { loadStreamingConfig, type StreamingConfig } from "../../events/streaming-config.ts";
 import { openSource, SourceError } from "../../events/transport/sources/index.ts";
 import type { MessageSource } from "../../events/transport/transport.ts";
 import { EventEvidence } from "../../report/event-evidence.ts";
-import type { Command } from "../command.ts";
+import { option, toggle } from "../argv.ts";
+import { defineCommand, defineGroup } from "../command.ts";
+import { duration, integer, oneOf, text } from "../flags.ts";
+import { commandHelp } from "../help.ts";
 import { type CliIo, UsageError } from "../io.ts";
+import { publish } from "./events-publish.ts";
 
-const usage = `Usage: lckit events <subcommand> [options]
+const broker = "Broker options (amqp:// sources)";
 
-Subcommands:
-  check <file.ndjson | - | amqp://...>   check event messages against the event contract (event-schemas/)
-  publish [options]                      publish a generated event stream (see \`lckit events publish --help\`)
-`;
+/** The broker's time limits: a bare number has always meant seconds there. */
+const brokerTime = duration({ example: "30s", minMs: 0, bareSeconds: true });
 
-const checkUsage = `Usage: lckit events check <file.ndjson | - | amqp://...> [options]
-
-Reads event messages and checks each against the event contract, then the stream rules (objectVersion
+const spec = {
+  name: "events check",
+  summary: "check event messages (an NDJSON file, stdin, an AMQP broker) against the event contract",
+  positionals: "<file.ndjson | - | amqp://...>",
+  about: `Reads event messages and checks each against the event contract, then the stream rules (objectVersion
 reuse, GDPR removal). An NDJSON line is either a bare payload ({"type": ...}) or an envelope
-{"headers": {...}, "payload": {...}}; "-" reads stdin. Malformed lines are reported and skipped.
-
-Options:
-  --config FILE          streaming configuration (JSON or YAML: JMSEventsFilteringFields,
-                         RelationEventsFilteringFields, payloadType, analyzeOvChanges, largeObjectsSupport);
-                         without it the configuration-dependent rules are not checked
-  --format text|json     text: one line per problem and a summary (default); json: the result object
-  --max-problems N       problems listed (default 1000); all are counted
-  --max-tracked N        (uri, objectVersion) pairs the stream rules remember (default 1000000, about
-                         160 MB); past it the objects seen longest ago are forgotten, so memory stays flat
-  --max-depth N          nesting of objects and arrays inspected per message (default 512, at most 4096);
-                         a deeper message is reported for its line and the run goes on
-  --allow-empty          exit 0 when no message was read (default: exit 2, nothing was checked)
-  --report-dir DIR       also write the run report (json, junit, markdown, html) under DIR
-  --help                 this text
-
-Broker options (amqp:// sources):
-  --exchange X           exchange to bind the checker's own private queue to (default lckit.events)
-  --routing-key K        binding key (default #)
-  --max-messages N       stop after N messages
-  --idle-timeout T       stop after T without a message (e.g. 500ms, 30s, 2m; a bare number is seconds)
-  --duration T           stop after T in all
-
-Exit codes: 0 every message conforms (warnings allowed), 1 a message does not conform, 2 usage error
+{"headers": {...}, "payload": {...}}; "-" reads stdin. Malformed lines are reported and skipped.`,
+  flags: {
+    config: option(
+      "FILE",
+      text,
+      "streaming configuration (JSON or YAML: JMSEventsFilteringFields, RelationEventsFilteringFields, " +
+        "payloadType, analyzeOvChanges, largeObjectsSupport); without it the configuration-dependent rules " +
+        "are not checked",
+      { example: "streaming.json" },
+    ),
+    format: option(
+      "F",
+      oneOf(["text", "json"]),
+      "text: one line per problem and a summary; json: the result object",
+      {
+        default: "text",
+      },
+    ),
+    "max-problems": option("N", integer({ min: 1, example: "100" }), "problems listed; all are counted", {
+      default: 1000,
+    }),
+    "max-tracked": option(
+      "N",
+      integer({ min: 1, example: "50000" }),
+      "(uri, objectVersion) pairs the stream rules remember (about 160 bytes each); past it the objects " +
+        "seen longest ago are forgotten, so memory stays flat",
+      { defaultText: "1000000, about 160 MB" },
+    ),
+    "max-depth": option(
+      "N",
+      // The checker's own recursion (canonical JSON) stays far from the stack's limit below this ceiling.
+      integer({ min: 1, max: 4096, example: "512" }),
+      "nesting of objects and arrays inspected per message; a deeper message is reported for its line and " +
+        "the run goes on",
+      { defaultText: "512" },
+    ),
+    "allow-empty": toggle("exit 0 when no message was read (default: exit 2, nothing was checked)"),
+    "report-dir": option("DIR", text, "also write the run report (json, junit, markdown, html) under DIR", {
+      example: "reports",
+    }),
+    exchange: option("X", text, "exchange to bind the checker's own private queue to", {
+      defaultText: "lckit.events",
+      example: "lckit.events",
+      section: broker,
+    }),
+    "routing-key": option("K", text, "binding key", {
+      defaultText: "#",
+      example: "events.acme",
+      section: broker,
+    }),
+    "max-messages": option("N", integer({ min: 1, example: "1000" }), "stop after N messages", {
+      section: broker,
+    }),
+    "idle-timeout": option("T", brokerTime, "stop after T without a message (e.g. 500ms, 30s, 2m)", {
+      example: "30s",
+      section: broker,
+    }),
+    duration: option("T", brokerTime, "stop after T in all", { example: "2m", section: broker }),
+  },
+  notes: `Exit codes: 0 every message conforms (warnings allowed), 1 a message does not conform, 2 usage error
 or no message read (an empty file or stdin, a broker that delivered nothing: nothing was checked; see
---allow-empty), 3 the run broke. Control characters from the input are printed as escapes (\x1b).
-`;
+--allow-empty), 3 the run broke. Control characters from the input are printed as escapes (\\x1b).`,
+};
 
 interface EventsIo extends CliIo {
   /** Read for "-" instead of process.stdin (tests). */
   stdin?: NodeJS.ReadableStream;
-}
-
-function positiveInteger(name: string, value: string | undefined): number | undefined {
-  if (value === undefined) return undefined;
-  if (!/^\d+$/.test(value) || Number(value) < 1) {
-    throw new UsageError(`${name} expects a positive integer, got "${value}"`);
-  }
-  return Number(value);
-}
-
-/** "500ms", "30s", "2m", or a bare number of seconds, in milliseconds. */
-export function durationMs(name: string, value: string | undefined): number | undefined {
-  if (value === undefined) return undefined;
-  const match = /^(\d+(?:\.\d+)?)(ms|s|m)?$/.exec(value.trim());
-  if (!match) throw new UsageError(`${name} expects a duration such as 500ms, 30s or 2m, got "${value}"`);
-  const amount = Number(match[1]);
-  const unit = match[2] ?? "s";
-  return Math.round(amount * (unit === "ms" ? 1 : unit === "s" ? 1000 : 60_000));
 }
 
 function formatProblem(problem: EventProblem): string {
@@ -77,9 +98,6 @@ function formatProblem(problem: EventProblem): string {
   const where = problem.instancePath === "" ? "message" : problem.instancePath;
   return `${problem.position}: ${level}${problem.rule} at ${where}: ${problem.message}\n`;
 }
-
-/** Deepest --max-depth: the checker's own recursion (canonical JSON) stays far from the stack's limit. */
-const maxDepthCeiling = 4096;
 
 /** JSON text with the characters JSON.stringify leaves raw but a terminal acts on (C1, separators, bidi) escaped. */
 function safeJson(text: string): string {
@@ -110,35 +128,17 @@ function summary(result: EventCheckResult): string {
   return `${lines.join("\n")}\n`;
 }
 
-async function check(argv: string[], io: EventsIo): Promise<number> {
-  let parsed: ReturnType<typeof parseCheckArgs>;
-  try {
-    parsed = parseCheckArgs(argv);
-  } catch (error) {
-    if (error instanceof UsageError) throw error;
-    throw new UsageError(`${error instanceof Error ? error.message : String(error)}\n\n${checkUsage}`);
-  }
-  const { values, positionals } = parsed;
-  if (values.help) {
-    io.out(checkUsage);
-    return 0;
-  }
+const check = defineCommand(spec, async ({ values, positionals, argv }, io: EventsIo) => {
   if (positionals.length !== 1 || positionals[0] === undefined) {
     throw new UsageError(
-      `check expects exactly one source (an NDJSON file, "-" for stdin or an amqp:// URL), got ${positionals.length}\n\n${checkUsage}`,
+      `check expects exactly one source (an NDJSON file, "-" for stdin or an amqp:// URL), got ${positionals.length}\n\n${commandHelp(spec)}`,
     );
   }
-  const spec = positionals[0];
-  const format = values.format ?? "text";
-  if (format !== "text" && format !== "json") {
-    throw new UsageError(`--format expects text or json, got "${format}"`);
-  }
-  const maxProblems = positiveInteger("--max-problems", values["max-problems"]) ?? 1000;
-  const maxTrackedVersions = positiveInteger("--max-tracked", values["max-tracked"]);
-  const maxDepth = positiveInteger("--max-depth", values["max-depth"]);
-  if (maxDepth !== undefined && maxDepth > maxDepthCeiling) {
-    throw new UsageError(`--max-depth expects at most ${maxDepthCeiling}, got ${maxDepth}`);
-  }
+  const spec0 = positionals[0];
+  const format = values.format;
+  const maxProblems = values["max-problems"];
+  const maxTrackedVersions = values["max-tracked"];
+  const maxDepth = values["max-depth"];
   let config: StreamingConfig | undefined;
   if (values.config !== undefined) {
     try {
@@ -149,13 +149,13 @@ async function check(argv: string[], io: EventsIo): Promise<number> {
   }
   let source: MessageSource;
   try {
-    source = await openSource(spec, {
+    source = await openSource(spec0, {
       stdin: io.stdin,
       exchange: values.exchange,
       routingKey: values["routing-key"],
-      maxMessages: positiveInteger("--max-messages", values["max-messages"]),
-      idleTimeoutMs: durationMs("--idle-timeout", values["idle-timeout"]),
-      durationMs: durationMs("--duration", values.duration),
+      maxMessages: values["max-messages"],
+      idleTimeoutMs: values["idle-timeout"],
+      durationMs: values.duration,
     });
   } catch (error) {
     // A missing file or exchange is the caller's input, not a broken run.
@@ -210,7 +210,7 @@ async function check(argv: string[], io: EventsIo): Promise<number> {
     return 2;
   }
   return result.invalid === 0 ? 0 : 1;
-}
+});
 
 /** The report folder and its events.ndjson, made before any message is read: a folder that cannot be
  *  written is a usage error, not a lost check. */
@@ -224,43 +224,10 @@ function openEvidence(reportDir: string): EventEvidence {
   }
 }
 
-function parseCheckArgs(argv: string[]) {
-  return parseArgs({
-    args: argv,
-    allowPositionals: true,
-    strict: true,
-    options: {
-      config: { type: "string" },
-      format: { type: "string" },
-      "max-problems": { type: "string" },
-      "max-tracked": { type: "string" },
-      "max-depth": { type: "string" },
-      "allow-empty": { type: "boolean" },
-      "report-dir": { type: "string" },
-      exchange: { type: "string" },
-      "routing-key": { type: "string" },
-      "max-messages": { type: "string" },
-      "idle-timeout": { type: "string" },
-      duration: { type: "string" },
-      help: { type: "boolean", short: "h" },
-    },
-  });
-}
-
-export const command: Command = {
-  summary: "check event messages (files, stdin, a broker) or publish generated streams",
-  async run(argv, io) {
-    const [sub, ...rest] = argv;
-    if (sub === "--help" || sub === "-h" || sub === "help") {
-      io.out(usage);
-      return 0;
-    }
-    if (sub === "check") return check(rest, io);
-    if (sub === "publish") {
-      const { publishCommand } = await import("./events-publish.ts");
-      return publishCommand.run(rest, io);
-    }
-    if (sub === undefined) throw new UsageError(`a subcommand is required\n\n${usage}`);
-    throw new UsageError(`unknown subcommand "${sub}"; expected check or publish\n\n${usage}`);
+export const command = defineGroup(
+  {
+    name: "events",
+    summary: "check event messages (files, stdin, a broker) or publish generated streams",
   },
-};
+  [check, publish],
+);
