@@ -188,6 +188,37 @@ export function compileEventSchemas(dir: string = eventSchemasDir): CompiledEven
   };
 }
 
+/** The properties a schema file declares: its own and those of the object schemas in its allOf. */
+function declaredFields(schema: Record<string, unknown>): string[] {
+  const parts = [schema, ...((schema.allOf ?? []) as Record<string, unknown>[])];
+  return parts.flatMap((part) => Object.keys((part.properties ?? {}) as Record<string, unknown>));
+}
+
+let objectFields: { common: string[]; entity: string[]; relationship: string[] } | undefined;
+
+/**
+ * The object fields a filtering property can select, as the contract declares them
+ * (objects/common.schema.json, then the kind's own in objects/entity.schema.json or
+ * objects/relationship.schema.json), in their order there. Read from the files, not compiled.
+ */
+export function selectableFields(kind: "common" | "entity" | "relationship"): readonly string[] {
+  if (!objectFields) {
+    const files = compiled?.files ?? readEventSchemas();
+    const fields = (path: string): string[] => {
+      const file = files.find((candidate) => candidate.path === path);
+      if (!file) throw new Error(`event-schemas/${path} is missing; restore it from the package`);
+      return declaredFields(file.schema);
+    };
+    const common = fields("objects/common.schema.json");
+    objectFields = {
+      common,
+      entity: [...common, ...fields("objects/entity.schema.json")],
+      relationship: [...common, ...fields("objects/relationship.schema.json")],
+    };
+  }
+  return objectFields[kind];
+}
+
 let compiled: CompiledEventSchemas | undefined;
 
 /** The compiled contract, built on first use and shared by every check afterwards. */

@@ -5,7 +5,13 @@ import { join } from "node:path";
 import { fromFile, Parser } from "@asyncapi/parser";
 import { describe, expect, it } from "vitest";
 import { parse } from "yaml";
-import { compileEventSchemas, eventSchemas, eventSchemasDir } from "../../src/events/event-schemas.ts";
+import { relationshipShapeFields } from "../../src/events/check/filtering-fields.ts";
+import {
+  compileEventSchemas,
+  eventSchemas,
+  eventSchemasDir,
+  selectableFields,
+} from "../../src/events/event-schemas.ts";
 import { rule } from "../../src/events/rules.ts";
 
 const root = join(import.meta.dirname, "..", "..");
@@ -125,5 +131,22 @@ describe("AsyncAPI document", () => {
         .all()
         .map((p) => p.id()),
     ).toEqual(["destination"]);
+  });
+});
+
+describe("the object fields a filtering property can select", () => {
+  it("are read from the object schemas: the common ones first, then the kind's own", () => {
+    const common = selectableFields("common");
+    expect(common.slice(0, 2)).toEqual(["uri", "type"]);
+    expect(selectableFields("entity").slice(0, common.length)).toEqual(common);
+    expect(selectableFields("entity")).toContain("roles");
+    expect(selectableFields("entity")).not.toContain("startRefPinned");
+    expect(selectableFields("relationship")).toContain("startRefPinned");
+    expect(selectableFields("relationship")).not.toContain("roles");
+  });
+
+  it("cover the document's RELATIONSHIP_CREATED shape the checker asks for", () => {
+    // A field of that shape the schemas do not declare would be one list saying what the other does not.
+    for (const field of relationshipShapeFields) expect(selectableFields("relationship")).toContain(field);
   });
 });

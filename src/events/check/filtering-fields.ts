@@ -3,7 +3,7 @@
 
 import type { ObjectKind } from "../event-schemas.ts";
 import { rule } from "../rules.ts";
-import type { FieldSelection, ResolvedStreamingConfig } from "../streaming-config.ts";
+import { alwaysTolerated, type FieldSelection, type ResolvedStreamingConfig } from "../streaming-config.ts";
 import type { EventProblem } from "./event-problem.ts";
 
 /** The RELATIONSHIP_CREATED snapshot shape of the document: every field present when nothing is filtered. */
@@ -74,7 +74,7 @@ export function filteringProblems(
     return problems;
   }
   if (kind === "change-request") return problems;
-  for (const field of ["uri", "type"]) {
+  for (const field of alwaysTolerated) {
     if (!(field in object)) {
       problem(
         problems,
@@ -87,8 +87,9 @@ export function filteringProblems(
     }
   }
   if (eventType === "RELATIONSHIP_CREATED") {
+    // uri and type are reported above under the all-fields rule; not twice.
     const missing = relationshipShapeFields.filter(
-      (field) => !(field in object) && !alwaysIdentifying(field),
+      (field) => !(field in object) && !alwaysTolerated.includes(field),
     );
     if (missing.length > 0) {
       problem(
@@ -113,9 +114,4 @@ function problem(
   message: string,
 ): void {
   problems.push({ position, instancePath, rule: ruleId, keyword, message, severity: "error" });
-}
-
-function alwaysIdentifying(field: string): boolean {
-  // uri and type are reported above under the all-fields rule; do not report them twice.
-  return field === "uri" || field === "type";
 }

@@ -1,45 +1,23 @@
 // The manifest of a generated stream: where its invalid messages are and which rule each breaks, its
 // re-sends and displaced messages, and the streaming configuration it was shaped by.
 
+import { selectableFields } from "../event-schemas.ts";
 import type { InvalidEntry, StreamManifest, StreamOptions } from "./stream-options.ts";
 import type { Draft } from "./world-objects.ts";
 
-/** The fields both filtering properties share (the document's list). */
-const commonFields = [
-  "uri",
-  "type",
-  "createdBy",
-  "createdTime",
-  "updatedBy",
-  "updatedTime",
-  "startDate",
-  "endDate",
-  "attributes",
-  "crosswalks",
-  "tags",
-  "ratings",
-  "consolidatedRating",
-];
-/** JMSEventsFilteringFields of generated streams: every field they send, and the objectVersion header. */
-const entityFields = [
-  ...commonFields,
-  "label",
-  "secondaryLabel",
-  "roles",
-  "potentialMatchTOs",
-  "timestamp",
-  "members",
-  "objectVersion",
-];
-const relationFields = [
-  ...commonFields,
-  "startRefPinned",
-  "startRefIgnored",
-  "endRefPinned",
-  "endRefIgnored",
-  "startObject",
-  "endObject",
-];
+/**
+ * JMSEventsFilteringFields of generated streams: the fields both filtering properties share (from the
+ * event schemas), the entity and interaction fields the generator sends, and the objectVersion header.
+ */
+function entityFields(): string[] {
+  const sent = ["label", "secondaryLabel", "roles", "potentialMatchTOs", "timestamp", "members"];
+  return [...selectableFields("common"), ...sent, "objectVersion"];
+}
+
+/** RelationEventsFilteringFields of generated streams: every field the schemas give a relationship. */
+function relationFields(): string[] {
+  return [...selectableFields("relationship")];
+}
 
 export function manifestOf(options: StreamOptions, created: Draft[], ordered: Draft[]): StreamManifest {
   const invalidMessages: InvalidEntry[] = [];
@@ -66,8 +44,8 @@ export function manifestOf(options: StreamOptions, created: Draft[], ordered: Dr
       options.payloadType === "mixed"
         ? undefined
         : {
-            JMSEventsFilteringFields: entityFields,
-            RelationEventsFilteringFields: relationFields,
+            JMSEventsFilteringFields: entityFields(),
+            RelationEventsFilteringFields: relationFields(),
             payloadType: options.payloadType ?? "snapshot",
             // false: ovChanged may be absent (the checker's own mutations start from messages without it);
             // generated ENTITY_CHANGED and RELATIONSHIP_CHANGED messages carry it all the same.
