@@ -75,6 +75,9 @@ export interface Logger {
 export interface Exchange {
   /** Id of the check that sent it. */
   check?: string;
+  /** Run-wide number of the exchange, in the order sent (from 0); evidence.har entries carry it as
+   *  `_exchangeId`, so a report's evidence and citations point at exactly these entries. */
+  id?: number;
   /** bodyTruncated: the body was cut (evidence keeps ~4 KB; the run's log keeps up to 256 KB). */
   request: {
     method: string;

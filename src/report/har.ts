@@ -1,12 +1,15 @@
 // evidence.har: every exchange of the run as HAR 1.2, written to disk as each exchange completes (memory
 // stays flat however long the run), redacted with the same Redactor rules as the reports (credential
 // headers, secret fields, the target's client secrets and every access token seen, in any encoding).
-// Failed and broken checks point at the entries of their evidence (CheckResult.harEntries).
+// Each entry carries the run-wide id the transport gave its exchange (`_exchangeId`) and the id of the
+// check that sent it (`_check`, or lckit/tokens, lckit/restore for the runner's own); every check points
+// at the entries of the exchanges it used (CheckResult.exchangeIds -> harEntries), shared recordings
+// included, so a citation is exact, never a guess by method and URL.
 import { closeSync, openSync, writeSync } from "node:fs";
 import type { Exchange } from "../check/index.ts";
 import type { RunResult } from "../result/model.ts";
 import { Redactor } from "../target/redact.ts";
-import { redactExchange } from "../target/target-fetch.ts";
+import { exchangeOf, redactExchange } from "../target/target-fetch.ts";
 
 export const HAR_FILE = "evidence.har";
 /** Bodies kept per entry (after redaction); the HAR says when one was cut. */
@@ -18,12 +21,9 @@ interface Indexed {
   method: string;
   url: string;
   status: number;
-  /** The start of the redacted request body: tells apart the pages of one scroll. */
-  body: string;
+  /** The transport's id of the exchange (absent for a request the transport did not send). */
+  exchangeId?: number;
 }
-
-/** Compared characters of request bodies (evidence keeps less than the HAR does). */
-const KEY_BODY_CHARS = 1_000;
 
 type Fetch = (request: Request) => Promise<Response>;
 
@@ -119,13 +119,18 @@ export class HarWriter {
     // Tokens the target hands out are secrets from now on, in this entry and every later one.
     for (const token of tokensIn(responseBody)) this.redactor.addSecret(token);
     const x = redactExchange(raw, this.redactor, HAR_BODY_LIMIT);
-    const entry = harEntry(started, totalMs, waitMs, x, response?.statusText ?? "");
+    const sent = exchangeOf(request);
+    const exchangeId = sent?.id;
+    const entry = {
+      ...harEntry(started, totalMs, waitMs, x, response?.statusText ?? ""),
+      ...(sent === undefined ? {} : { _exchangeId: sent.id, _check: sent.check }),
+    };
     writeSync(this.fd, `${this.index.length === 0 ? "" : ",\n"}${JSON.stringify(entry)}`);
     this.index.push({
       method: x.request.method,
       url: x.request.url,
       status: x.response?.status ?? 0,
-      body: (x.request.body ?? "").slice(0, KEY_BODY_CHARS),
+      ...(exchangeId === undefined ? {} : { exchangeId }),
     });
   }
 
@@ -229,26 +234,18 @@ function harEntry(started: Date, totalMs: number, waitMs: number, x: Exchange, s
   };
 }
 
-/** Points each failed or broken check at the HAR entries of its evidence (same method, URL, status and
- *  request body; the latest such entry, as evidence keeps a check's last exchanges). */
+/** Points each check at the HAR entries of the exchanges it used (its exchangeIds, in that order). An
+ *  exchange with no entry (the run ended before its answer was written) is left out, never guessed. */
 export function linkEvidence(result: RunResult, index: readonly Indexed[]): RunResult {
-  const byKey = new Map<string, number[]>();
+  const entryOf = new Map<number, number>();
   index.forEach((e, i) => {
-    const key = `${e.method} ${e.url} ${e.status} ${e.body}`;
-    byKey.set(key, [...(byKey.get(key) ?? []), i]);
+    if (e.exchangeId !== undefined) entryOf.set(e.exchangeId, i);
   });
   return {
     ...result,
     checks: result.checks.map((c) => {
-      if (c.evidence === undefined || c.evidence.length === 0) return c;
-      const entries = c.evidence
-        .map((x) =>
-          byKey
-            .get(
-              `${x.request.method} ${x.request.url} ${x.response?.status ?? 0} ${(x.request.body ?? "").slice(0, KEY_BODY_CHARS)}`,
-            )
-            ?.at(-1),
-        )
+      const entries = (c.exchangeIds ?? [])
+        .map((id) => entryOf.get(id))
         .filter((i): i is number => i !== undefined);
       return entries.length === 0 ? c : { ...c, harEntries: entries };
     }),

@@ -211,42 +211,12 @@ export function verifyFolder(folder: string, options: VerifyOptions = {}): Verif
       checked.push(`report.json and junit.xml agree on ${report.checks.length} checks`);
   } else if (!existsSync(junitPath)) problems.push("junit.xml: missing");
 
-  // evidence.har: valid HAR, and every entry a check cites exists with that check's method and URL.
+  // evidence.har: valid HAR; every entry a check cites exists and holds one of the exchanges the check
+  // used; every exchange of a check's evidence is cited, in an entry with its method and URL.
   const harPath = join(folder, HAR_FILE);
-  if (report !== undefined && existsSync(harPath)) {
-    const before = problems.length;
-    let entries: { request?: { method?: string; url?: string } }[] | undefined;
-    try {
-      const har = JSON.parse(readFileSync(harPath, "utf8")) as {
-        log?: { version?: string; entries?: unknown };
-      };
-      if (har.log?.version !== "1.2" || !Array.isArray(har.log.entries))
-        throw new Error("no log.entries of HAR 1.2");
-      entries = har.log.entries as typeof entries;
-    } catch (error) {
-      problems.push(
-        `${HAR_FILE}: not a HAR 1.2 file (${error instanceof Error ? error.message : String(error)})`,
-      );
-    }
-    let cited = 0;
-    for (const c of entries === undefined ? [] : report.checks)
-      for (const [k, i] of (c.harEntries ?? []).entries()) {
-        cited += 1;
-        const entry = entries?.[i];
-        const x = c.evidence?.[k];
-        if (entry === undefined)
-          problems.push(`${HAR_FILE}: check ${c.id} cites entry ${i}, which does not exist`);
-        else if (
-          x !== undefined &&
-          (entry.request?.method !== x.request.method || entry.request?.url !== x.request.url)
-        )
-          problems.push(
-            `${HAR_FILE}: entry ${i} cited by ${c.id} is not its ${x.request.method} ${x.request.url}`,
-          );
-      }
-    if (problems.length === before)
-      checked.push(`${HAR_FILE}: ${entries?.length} exchanges; all ${cited} entries the checks cite exist`);
-  }
+  if (report !== undefined && existsSync(harPath)) verifyHar(harPath, report, problems, checked);
+  else if (report?.checks.some((c) => (c.harEntries ?? []).length > 0))
+    problems.push(`${HAR_FILE}: missing, but checks of report.json cite its entries`);
 
   // events.ndjson (an event check's messages): every line a check cites is in the file.
   verifyEventLines(folder, report, problems, checked);
@@ -281,6 +251,66 @@ export function verifyFolder(folder: string, options: VerifyOptions = {}): Verif
       );
   }
   return { ok: problems.length === 0, problems, checked, signed };
+}
+
+interface HarEntry {
+  request?: { method?: string; url?: string };
+  _exchangeId?: unknown;
+}
+
+function verifyHar(path: string, report: RunResult, problems: string[], checked: string[]): void {
+  const before = problems.length;
+  let entries: HarEntry[];
+  try {
+    const har = JSON.parse(readFileSync(path, "utf8")) as { log?: { version?: string; entries?: unknown } };
+    if (har.log?.version !== "1.2" || !Array.isArray(har.log.entries))
+      throw new Error("no log.entries of HAR 1.2");
+    entries = har.log.entries as HarEntry[];
+  } catch (error) {
+    problems.push(
+      `${HAR_FILE}: not a HAR 1.2 file (${error instanceof Error ? error.message : String(error)})`,
+    );
+    return;
+  }
+  const entryOf = new Map<number, number>();
+  entries.forEach((e, i) => {
+    if (typeof e._exchangeId === "number") entryOf.set(e._exchangeId, i);
+  });
+  let cited = 0;
+  for (const c of report.checks) {
+    const used = new Set(c.exchangeIds ?? []);
+    const citedIds = new Map<number, HarEntry>();
+    for (const i of c.harEntries ?? []) {
+      cited += 1;
+      const entry = Number.isInteger(i) ? entries[i] : undefined;
+      if (entry === undefined) {
+        problems.push(`${HAR_FILE}: check ${c.id} cites entry ${i}, which does not exist`);
+        continue;
+      }
+      const id = entry._exchangeId;
+      if (typeof id !== "number" || !used.has(id))
+        problems.push(
+          `${HAR_FILE}: entry ${i} cited by ${c.id} holds exchange ${String(id)}, which is not one the check used`,
+        );
+      else citedIds.set(id, entry);
+    }
+    // The evidence shown in the report is among the cited entries, the same request. (An exchange the
+    // HAR has no entry for was never sent: refused before it reached the wire.)
+    for (const x of c.evidence ?? []) {
+      if (x.id === undefined || !entryOf.has(x.id)) continue;
+      const entry = citedIds.get(x.id);
+      if (entry === undefined)
+        problems.push(
+          `${HAR_FILE}: exchange ${x.id} of ${c.id}'s evidence is entry ${entryOf.get(x.id)}, which the check does not cite`,
+        );
+      else if (entry.request?.method !== x.request.method || entry.request?.url !== x.request.url)
+        problems.push(
+          `${HAR_FILE}: the entry of exchange ${x.id} cited by ${c.id} is not its ${x.request.method} ${x.request.url}`,
+        );
+    }
+  }
+  if (problems.length === before)
+    checked.push(`${HAR_FILE}: ${entries.length} exchanges; all ${cited} entries the checks cite exist`);
 }
 
 function verifyEventLines(

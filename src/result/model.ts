@@ -64,7 +64,11 @@ export interface CheckResult {
    *  waiver is a known failure: it does not fail the job, but it is never conformant. An expired waiver
    *  is shown (expired: true) and the failure counts again. */
   waiver?: Waiver & { expired: boolean };
-  /** Failed and broken checks: indexes of the entries of evidence.har that match their evidence. */
+  /** Ids (Exchange.id) of the exchanges the check used: the requests it sent and those of a recording
+   *  another check made that it judged (read once, judge many); in the order the check used them. */
+  exchangeIds?: number[];
+  /** Indexes (from 0) of the entries of evidence.har holding the exchanges of exchangeIds (the entries
+   *  whose `_exchangeId` is one of them): what the check's result rests on. */
   harEntries?: number[];
   /** Failed event checks (lckit events check --report-dir): the lines (from 1) of events.ndjson, beside
    *  report.json, holding the messages that broke the check's rule (the first few). */

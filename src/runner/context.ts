@@ -1,6 +1,7 @@
 // One CheckContext per check: the target-bound fetch, the run's token cache, a logger, a clock whose sleeps
 // end with the check, and the run's journal of configuration changes.
 import { type Check, type CheckContext, CheckFailure, type Clock, type Target } from "../check/index.ts";
+import { citedRecordings } from "../target/recording-citations.ts";
 import { CheckScope, type TargetTransport } from "../target/target-fetch.ts";
 import type { TokenCache } from "../target/token-cache.ts";
 import type { RunJournal } from "./config-journal.ts";
@@ -91,7 +92,10 @@ export function createCheckContext(
     journal: services.journal.forCheck(check.id),
     signal: controller.signal,
     // A check that changes data would read its own changes from a recording made before them.
-    ...(check.safety === "read" && services.recordings ? { recordings: services.recordings } : {}),
+    // Through a view that cites, for this check, the exchanges a recording it judges was made of.
+    ...(check.safety === "read" && services.recordings
+      ? { recordings: citedRecordings(services.recordings, scope) }
+      : {}),
   };
   return {
     ctx,

@@ -472,6 +472,8 @@ async function runCheck(
     ...outcome,
     durationMs: Math.round(performance.now() - started),
     requests: scope.requests,
+    // Every exchange the result rests on, the recordings of other checks it judged included.
+    ...(scope.citations().length > 0 ? { exchangeIds: scope.citations() } : {}),
     ...(session.waitedMs() > 0 ? { waitMs: session.waitedMs() } : {}),
   };
   if (result.status === "failed" || result.status === "broken") {

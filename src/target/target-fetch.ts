@@ -73,12 +73,29 @@ export class RequestBudgetSpent extends Error {
   }
 }
 
-/** One check's window on the transport: its newest exchanges, and a switch that stops its requests once
- *  the check is over (a check that outlived its time limit must not keep talking to the target). */
+/** Exchange ids a check cites at most (a property check may send thousands of requests). */
+export const CITED_EXCHANGES = 10_000;
+
+/** The run-wide id the transport gave the request it sent, and the check that sent it (evidence.har
+ *  reads them to mark its entries). */
+const sentBy = new WeakMap<Request, { id: number; check: string }>();
+export function exchangeOf(request: Request): { id: number; check: string } | undefined {
+  return sentBy.get(request);
+}
+
+/** One check's window on the transport: its newest exchanges, the ids of every exchange it used, and a
+ *  switch that stops its requests once the check is over (a check that outlived its time limit must not
+ *  keep talking to the target). */
 export class CheckScope {
-  /** The newest SCOPE_EXCHANGES exchanges of the check (evidence), oldest first. */
+  /** The newest SCOPE_EXCHANGES exchanges of the check (evidence), oldest first: its own and those of
+   *  recordings it judged. */
   readonly exchanges: Exchange[] = [];
   requests = 0;
+  /** Ids of the exchanges the check used, in the order it used them (see cite()). */
+  private readonly used: number[] = [];
+  private readonly usedSet = new Set<number>();
+  /** Lists that collect the check's exchanges while a recording of it is being made. */
+  private readonly watchers = new Set<Exchange[]>();
   /** Time spent waiting out 429s, against RATE_LIMIT_WAIT_BUDGET_MS. */
   rateLimitWaitMs = 0;
   private closed = false;
@@ -100,9 +117,43 @@ export class CheckScope {
     return () => this.controllers.delete(controller);
   }
 
+  /** An exchange the check sent: evidence, cited, and part of any recording the check is making. */
   remember(exchange: Exchange): void {
+    this.keep(exchange);
+    for (const list of this.watchers) list.push(exchange);
+  }
+
+  /** Exchanges another check sent that this one judges (a shared recording): evidence and cited too. */
+  adopt(exchanges: readonly Exchange[]): void {
+    for (const x of exchanges) if (x.id === undefined || !this.usedSet.has(x.id)) this.keep(x);
+  }
+
+  /** Ids of exchanges this check judged without holding them (a recording's pages beyond its newest). */
+  cite(ids: readonly number[]): void {
+    for (const id of ids) this.use(id);
+  }
+
+  /** Collects the check's exchanges into `list` until stop() is called. */
+  watch(list: Exchange[]): () => void {
+    this.watchers.add(list);
+    return () => this.watchers.delete(list);
+  }
+
+  /** Ids of every exchange the check used, in the order it used them. */
+  citations(): number[] {
+    return [...this.used];
+  }
+
+  private keep(exchange: Exchange): void {
     this.exchanges.push(exchange);
     if (this.exchanges.length > SCOPE_EXCHANGES) this.exchanges.shift();
+    if (exchange.id !== undefined) this.use(exchange.id);
+  }
+
+  private use(id: number): void {
+    if (this.usedSet.has(id) || this.used.length >= CITED_EXCHANGES) return;
+    this.usedSet.add(id);
+    this.used.push(id);
   }
 }
 
@@ -121,6 +172,8 @@ interface Outgoing {
 
 export class TargetTransport {
   requestsSent = 0;
+  /** Id of the next exchange (Exchange.id): every attempt, retries included, gets its own. */
+  private nextExchangeId = 0;
   /** Requests the budget refused (0 while it holds). */
   requestsRefused = 0;
   /** Requests counted against the budget (all but the exempt scopes'). */
@@ -282,12 +335,15 @@ export class TargetTransport {
       redirect: "manual",
       signal: controller.signal,
     });
+    const id = this.nextExchangeId++;
+    sentBy.set(request, { id, check: scope.checkId });
 
     const started = performance.now();
     this.requestsSent += 1;
     scope.requests += 1;
     const exchange: Exchange = {
       check: scope.checkId,
+      id,
       request: {
         method: outgoing.method,
         url: outgoing.url,
@@ -472,6 +528,7 @@ function concat(chunks: Uint8Array[], max: number): Uint8Array {
 export function redactExchange(exchange: Exchange, redactor: Redactor, limit: number): Exchange {
   const out: Exchange = {
     ...(exchange.check === undefined ? {} : { check: exchange.check }),
+    ...(exchange.id === undefined ? {} : { id: exchange.id }),
     request: {
       method: exchange.request.method,
       url: redactor.text(exchange.request.url),

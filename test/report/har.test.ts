@@ -28,6 +28,8 @@ interface Har {
       };
       response: { status: number; content: { text: string } };
       timings: { wait: number };
+      _exchangeId?: number;
+      _check?: string;
     }[];
   };
 }
@@ -90,20 +92,37 @@ describe("evidence.har", () => {
     for (const e of tokens) expect(e.response.content.text).toMatch(/"access_token":"\[redacted\]"/);
   });
 
-  it("failed checks cite the entries of their evidence", () => {
-    const failed = result.checks.filter((c) => c.status === "failed");
-    expect(failed.length).toBeGreaterThan(0);
-    for (const c of failed) {
-      expect(c.harEntries?.length, c.id).toBeGreaterThan(0);
-      for (const i of c.harEntries ?? []) {
-        const entry = har.log.entries[i];
-        expect(
-          c.evidence?.some(
-            (x) => x.request.method === entry?.request.method && x.request.url === entry?.request.url,
-          ),
-        ).toBe(true);
+  it("every check cites exactly the entries of the exchanges it used, its evidence among them", () => {
+    const ran = result.checks.filter((c) => c.status !== "skipped");
+    expect(ran.length).toBeGreaterThan(5);
+    for (const c of ran) {
+      expect(c.harEntries?.length, c.id).toBe(c.exchangeIds?.length);
+      const cited = (c.harEntries ?? []).map((i) => har.log.entries[i]);
+      expect(cited.map((e) => e?._exchangeId)).toEqual(c.exchangeIds ?? []);
+      for (const x of c.evidence ?? []) {
+        const entry = cited.find((e) => e?._exchangeId === x.id);
+        expect(entry?.request.method, `${c.id} evidence ${x.id}`).toBe(x.request.method);
+        expect(entry?.request.url).toBe(x.request.url);
       }
     }
+    // Each entry names the check that sent it; a check cites what it sent itself.
+    for (const c of ran)
+      for (const x of c.evidence ?? [])
+        if (x.check === c.id) expect(har.log.entries.find((e) => e._exchangeId === x.id)?._check).toBe(c.id);
+  });
+
+  it("a check that judged a recording another check made cites that check's entries", () => {
+    const judgedShared = result.checks.filter((c) =>
+      (c.harEntries ?? []).some((i) => {
+        const sender = har.log.entries[i]?._check;
+        return sender !== undefined && sender !== c.id && !sender.startsWith("lckit/");
+      }),
+    );
+    expect(judgedShared.length).toBeGreaterThan(0);
+    for (const c of judgedShared) expect(c.suite).toBe("lookup-scan");
+    // A failure of a check that judged a recording shows the recorded pages in its evidence.
+    const failedShared = judgedShared.filter((c) => c.status === "failed");
+    for (const c of failedShared) expect(c.evidence?.length, c.id).toBeGreaterThan(0);
   });
 
   it("verification checks the citations: an entry that is not there is refused", async () => {
@@ -121,6 +140,22 @@ describe("evidence.har", () => {
     expect(await main(["report", "verify", folder], again)).toBe(1);
     expect(again.stdout()).toMatch(
       new RegExp(`FAIL evidence\\.har: check ${c.id} cites entry \\d+, which does not exist`),
+    );
+  });
+
+  it("verification refuses a citation of an entry holding an exchange the check did not use", async () => {
+    const spoilt = structuredClone(result);
+    const c = spoilt.checks.find((x) => (x.harEntries ?? []).length > 0) as RunResult["checks"][number];
+    const used = new Set(c.exchangeIds);
+    const other = har.log.entries.findIndex((e) => e._exchangeId !== undefined && !used.has(e._exchangeId));
+    c.harEntries = [other];
+    writeFileSync(join(folder, "report.json"), JSON.stringify(spoilt));
+    writeManifest(folder, result.runId);
+    const io = captureIo();
+    io.cwd = dir;
+    expect(await main(["report", "verify", folder], io)).toBe(1);
+    expect(io.stdout()).toContain(
+      `FAIL evidence.har: entry ${other} cited by ${c.id} holds exchange ${har.log.entries[other]?._exchangeId}, which is not one the check used`,
     );
   });
 
