@@ -1,4 +1,8 @@
-// Generates src/generated/events/ from event-schemas/ with json-schema-to-typescript. The schema files
+// Generates src/generated/events/streaming-config.ts from event-schemas/ with json-schema-to-typescript:
+// the one event type the code reads as typed data (a streaming configuration, which users write).
+// Event messages get no generated types: the checker must take every message as unknown JSON (the
+// schemas and ajv decide what it is), the generator builds them from its world model and mutations
+// break them on purpose, so typed payload unions would be imported by nothing. The schema files
 // are bundled into one document first (every relative $ref rewritten to a local pointer), because the
 // ref parser json-schema-to-typescript uses loses the base of a $ref that has sibling keywords.
 import { readdirSync, readFileSync } from "node:fs";
@@ -87,13 +91,8 @@ async function compileRoot(root: string, key: string, name: string): Promise<str
 }
 
 export async function generate(root: string): Promise<GeneratedFile[]> {
-  const message = await compileRoot(root, "message", "EventMessage");
   const config = await compileRoot(root, "streaming-config", "StreamingConfiguration");
   return [
-    {
-      path: "src/generated/events/event-message.ts",
-      content: `${header("event-schemas/message.schema.json")}\n${message}`,
-    },
     {
       path: "src/generated/events/streaming-config.ts",
       content: `${header("event-schemas/streaming-config.schema.json")}\n${config}`,
