@@ -1,7 +1,8 @@
 // One function assembles a run result: what it derives (run id, counts, coverage, verdict) from what a run
 // produced, and the HTTP runner and the event checker both going through it (same keys, same derivations).
 import { describe, expect, it } from "vitest";
-import { eventRunResult } from "../../src/events/check/run-result.ts";
+import { dottedPath, eventRunResult } from "../../src/events/check/run-result.ts";
+import { rule } from "../../src/events/rules.ts";
 import { assembleRunResult, newRunId, type RunRecord } from "../../src/result/assemble.ts";
 import type { CheckResult } from "../../src/result/model.ts";
 import { planRun } from "../../src/runner/plan.ts";
@@ -158,5 +159,45 @@ describe("the HTTP runner and the event checker assemble alike", () => {
     // Event requirements are proven here; the HTTP run's are someone else's (lckit run).
     expect(events.coverage.requirements.find((r) => r.id === "A-01")?.status).toBe("elsewhere");
     expect(http.coverage.requirements.find((r) => r.id === "E-01")?.status).toBe("elsewhere");
+  });
+
+  it("an event check that failed carries its first problem as data: the message, the field, what was wrong", () => {
+    const id = Object.values(rule)[0] as string;
+    const problem = {
+      position: "line 3",
+      instancePath: "/payload/object/a~1b/0",
+      rule: id,
+      keyword: "type",
+      message: "must be string",
+      severity: "error" as const,
+    };
+    const events = eventRunResult(
+      {
+        source: "stream.ndjson",
+        total: 4,
+        valid: 3,
+        invalid: 1,
+        warned: 0,
+        duplicates: 0,
+        evictedObjects: 0,
+        byRule: { [id]: 2 },
+        errors: 2,
+        warnings: 0,
+        problems: [problem, { ...problem, position: "line 4", instancePath: "" }],
+        droppedProblems: 0,
+        notices: [],
+        durationMs: 1,
+      } as Parameters<typeof eventRunResult>[0],
+      { command: "lckit events check stream.ndjson", config: true, catalogue },
+    );
+    const failed = events.checks.filter((c) => c.status === "failed");
+    expect(failed.map((c) => c.details)).toEqual([
+      { actual: "must be string", record: "line 3", field: "payload.object.a/b.0" },
+    ]);
+    expect(events.checks.filter((c) => c.status === "passed").every((c) => c.details === undefined)).toBe(
+      true,
+    );
+    expect(dottedPath("")).toBe("");
+    expect(dottedPath("/headers/objectVersion")).toBe("headers.objectVersion");
   });
 });

@@ -54,6 +54,17 @@ export function eventRunResult(result: EventCheckResult, meta: EventRunMeta): Ru
         status: "failed",
         message: `${count} problem(s) in ${result.source}${first ? `; first: ${first.position} ${first.instancePath || "message"}: ${first.message}` : ""}`,
         log: problems.slice(0, 20).map((p) => `${p.position} ${p.instancePath || "message"}: ${p.message}`),
+        // The first problem as data: the message at fault (where it came from), the field (none when the
+        // whole message is at fault) and what was wrong.
+        ...(first
+          ? {
+              details: {
+                actual: first.message,
+                record: first.position,
+                ...(first.instancePath === "" ? {} : { field: dottedPath(first.instancePath) }),
+              },
+            }
+          : {}),
       };
     }
     if (result.total === 0) {
@@ -89,4 +100,14 @@ export function eventRunResult(result: EventCheckResult, meta: EventRunMeta): Ru
         ? `no message was read from ${result.source}: nothing was checked (an empty input is not a conforming stream)`
         : `${reason} (${result.total} message(s), ${result.invalid} invalid)`,
   });
+}
+
+/** A JSON pointer ("/payload/object/attributes/Country/0") as the dotted path a failure detail names
+ *  ("payload.object.attributes.Country.0"). */
+export function dottedPath(pointer: string): string {
+  return pointer
+    .split("/")
+    .slice(1)
+    .map((part) => part.replace(/~1/g, "/").replace(/~0/g, "~"))
+    .join(".");
 }
