@@ -126,6 +126,13 @@ reference implementation.`,
         'is reported as not run); 0 never stops ("unresponsiveAfter" in the target file)',
       { defaultText: String(DEFAULT_UNRESPONSIVE_AFTER) },
     ),
+    "request-budget": option(
+      "N",
+      integer({ min: 1, example: "5000" }),
+      "requests the whole run may send; when they are spent the run stops like at the deadline, the " +
+        'checks not run are named, the verdict is INTERRUPTED ("requestBudget" in the target file)',
+      { defaultText: "no limit" },
+    ),
     "report-dir": option("DIR", text, "where reports go; checked before the run starts", {
       default: "reports",
     }),
@@ -222,6 +229,7 @@ interface RunArgs {
   format: "text" | "json";
   deadlineMs?: number;
   unresponsiveAfter?: number;
+  requestBudget?: number;
   failOn: FailOn[];
   interfaceDocument?: string;
   certify: boolean;
@@ -293,6 +301,7 @@ function runArgs(v: Values<typeof spec.flags>): RunArgs {
     format: v.format,
     ...(v.deadline === undefined ? {} : { deadlineMs: v.deadline }),
     ...(v["unresponsive-after"] === undefined ? {} : { unresponsiveAfter: v["unresponsive-after"] }),
+    ...(v["request-budget"] === undefined ? {} : { requestBudget: v["request-budget"] }),
   };
 }
 
@@ -380,6 +389,10 @@ async function runCommand(args: RunArgs, io: CliIo): Promise<number> {
       ...((args.unresponsiveAfter ?? prepared.config?.unresponsiveAfter) === undefined
         ? {}
         : { unresponsiveAfter: args.unresponsiveAfter ?? prepared.config?.unresponsiveAfter }),
+      // The flag wins over the target file, as --deadline and --unresponsive-after do.
+      ...((args.requestBudget ?? prepared.config?.requestBudget) === undefined
+        ? {}
+        : { requestBudget: args.requestBudget ?? prepared.config?.requestBudget }),
       signal: interrupt.signal,
       ...(journalFile === undefined ? {} : { journalFile }),
       ...(interfaceDocument === undefined ? {} : { interfaceDocument }),
