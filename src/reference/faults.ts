@@ -347,6 +347,7 @@ export const FAULTS = [
       "delete-task/by-uris",
       "delete-task/by-type",
       "delete-task/all-of-tenant",
+      "delete-task/foreign-uris-delete-nothing",
     ],
   },
   {
