@@ -222,12 +222,26 @@ describe("ExchangeLog", () => {
     expect(kept.filter((x) => x.request.url.endsWith("_scan")).length).toBeGreaterThan(0);
   });
 
-  it("keeps the newest few of each kind, in order", () => {
+  it("keeps the first few and the newest few of each kind, in order", () => {
     const log = new ExchangeLog();
     for (let i = 0; i < 100; i++) log.add(exchange(`/status`, 200, i));
-    const kept = log.all();
-    expect(kept.length).toBeLessThanOrEqual(16);
-    expect(kept.at(-1)?.response?.body.length).toBe(99);
+    const kept = log.all().map((x) => x.response?.body.length);
+    expect(kept).toEqual([0, 1, 2, 3, ...Array.from({ length: 16 }, (_, i) => 84 + i)]);
+  });
+
+  it("keeps a kind's first answer, malformed, behind many later good ones", () => {
+    const log = new ExchangeLog();
+    log.add({ ...exchange("/healthcheck", 200, 0), response: { status: 200, headers: {}, body: "{" } });
+    for (let i = 0; i < 200; i++) log.add(exchange("/healthcheck", 200, 10));
+    expect(log.all()[0]?.response?.body).toBe("{");
+  });
+
+  it("under the byte budget evicts newest pools before first answers", () => {
+    const log = new ExchangeLog(2 * 1024 * 1024);
+    log.add(exchange("/lookups/acme/_scan", 200, 50));
+    for (let i = 0; i < 200; i++) log.add(exchange("/lookups/acme/_scan", 200, 100 * 1024));
+    expect(log.size.bytes).toBeLessThanOrEqual(2 * 1024 * 1024);
+    expect(log.all()[0]?.response?.body.length).toBe(50);
   });
 });
 
