@@ -1,9 +1,25 @@
-// Bearer authentication and the operation-to-role table of docs/assumptions.md ("Roles").
+// Bearer authentication and the roles of docs/assumptions.md ("Roles"), as the contract grants them to each
+// operation (x-kit-roles in openapi/).
+import { loadContract } from "../contract/index.ts";
 import type { ReferenceContext } from "./context.ts";
 import { HttpError } from "./errors.ts";
 
 /** What an operation needs in a tenant: read (scans, blocked values) or edit (delete tasks, task status). */
 export type Access = "read" | "edit";
+
+/**
+ * The access an operation needs in a tenant, read from the roles the contract grants it: read where
+ * ROLE_RDM may call it, edit where ROLE_RDM_EDIT is the least role. Configuration operations, which only a
+ * tenant admin may call, are authorized by customer (customer-config.ts) and have no access of this kind.
+ */
+export function accessOf(operationId: string): Access {
+  const roles = loadContract().operation(operationId).roles;
+  if (roles.includes("ROLE_RDM")) return "read";
+  if (roles.includes("ROLE_RDM_EDIT")) return "edit";
+  throw new Error(
+    `${operationId} is granted to ${roles.join(", ") || "no role"} by the contract, neither ROLE_RDM nor ROLE_RDM_EDIT; authorize it by customer as the configuration operations are`,
+  );
+}
 
 export interface Principal {
   clientId: string;

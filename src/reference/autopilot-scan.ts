@@ -1,6 +1,6 @@
 // POST {base_url}/configuration/{tenantId}/autopilot/stats/_scan and .../stats/{lookupType}/_scan
 import type { Hono } from "hono";
-import { authorize } from "./auth.ts";
+import { accessOf, authorize } from "./auth.ts";
 import type { ReferenceContext } from "./context.ts";
 import { requireTenant } from "./lookup-scan.ts";
 import { scan } from "./scan.ts";
@@ -15,7 +15,7 @@ function served(ctx: ReferenceContext, statistics: readonly Statistic[]): readon
 export function autopilotScanRoutes(app: Hono, ctx: ReferenceContext): void {
   app.post("/configuration/:tenantId/autopilot/stats/_scan", (c) => {
     const tenant = c.req.param("tenantId");
-    authorize(ctx, c.req.raw, tenant, "read");
+    authorize(ctx, c.req.raw, tenant, accessOf("scanAutopilotStats"));
     requireTenant(ctx, tenant);
     return scan(ctx, c.req.raw, {
       scope: `stats:${tenant}`,
@@ -28,7 +28,7 @@ export function autopilotScanRoutes(app: Hono, ctx: ReferenceContext): void {
     const tenant = c.req.param("tenantId");
     // The path takes the type name; the URI form (percent-encoded) names the same type.
     const type = lookupTypeName(c.req.param("lookupType"));
-    authorize(ctx, c.req.raw, tenant, "read");
+    authorize(ctx, c.req.raw, tenant, accessOf("scanAutopilotStatsByType"));
     requireTenant(ctx, tenant);
     return scan(ctx, c.req.raw, {
       scope: `stats:${tenant}:${type}`,

@@ -1,6 +1,6 @@
 // GET {base_url}/configuration/{tenantId}/autopilot/{lookupType}/blockedValues?offset&limit
 import type { Hono } from "hono";
-import { authorize } from "./auth.ts";
+import { accessOf, authorize } from "./auth.ts";
 import type { ReferenceContext } from "./context.ts";
 import { badRequest, jsonResponse } from "./errors.ts";
 import { requireTenant } from "./lookup-scan.ts";
@@ -34,7 +34,12 @@ export function blockedValuesRoutes(app: Hono, ctx: ReferenceContext): void {
     const tenant = c.req.param("tenantId");
     const type = lookupTypeName(c.req.param("lookupType"));
     // With the fault, blocked values count as configuration that needs edit rights.
-    authorize(ctx, c.req.raw, tenant, ctx.faults.has("viewer-read-refused") ? "edit" : "read");
+    authorize(
+      ctx,
+      c.req.raw,
+      tenant,
+      ctx.faults.has("viewer-read-refused") ? "edit" : accessOf("listBlockedValues"),
+    );
     requireTenant(ctx, tenant);
     const url = new URL(c.req.url);
     const defaultLimit = ctx.faults.has("blocked-values-default-limit-wrong") ? 50 : DEFAULT_LIMIT;

@@ -1,7 +1,7 @@
 // POST {rdm_url}/tasks/{tenantId} (delete task) and GET {rdm_url}/tasks/{tenantId}/{taskId} (kit extension).
 import { randomUUID } from "node:crypto";
 import type { Hono } from "hono";
-import { authorize } from "./auth.ts";
+import { accessOf, authorize } from "./auth.ts";
 import type { ReferenceContext } from "./context.ts";
 import { jsonResponse, notFound, validationError } from "./errors.ts";
 import { describeType, readJson } from "./http-body.ts";
@@ -169,7 +169,7 @@ export function runDueTasks(ctx: ReferenceContext): void {
 export function deleteTaskRoutes(app: Hono, ctx: ReferenceContext): void {
   app.post("/tasks/:tenantId", async (c) => {
     const tenant = c.req.param("tenantId");
-    const principal = authorize(ctx, c.req.raw, tenant, "edit");
+    const principal = authorize(ctx, c.req.raw, tenant, accessOf("createTask"));
     requireTenant(ctx, tenant);
     const { parameters, selection } = parseRequest(
       tenant,
@@ -213,7 +213,7 @@ export function deleteTaskRoutes(app: Hono, ctx: ReferenceContext): void {
       throw notFound(`no endpoint GET ${new URL(c.req.url).pathname}; see the OpenAPI documents in openapi/`);
     }
     const tenant = c.req.param("tenantId");
-    authorize(ctx, c.req.raw, tenant, "edit");
+    authorize(ctx, c.req.raw, tenant, accessOf("getTask"));
     requireTenant(ctx, tenant);
     const task = ctx.state.tasks.get(c.req.param("taskId"));
     if (!task || task.tenantId !== tenant) {

@@ -1,6 +1,6 @@
 // POST {rdm_url}/lookups/{tenantId}/_scan
 import type { Hono } from "hono";
-import { authorize } from "./auth.ts";
+import { accessOf, authorize } from "./auth.ts";
 import type { ReferenceContext } from "./context.ts";
 import { notFound } from "./errors.ts";
 import { scan } from "./scan.ts";
@@ -16,7 +16,7 @@ export function requireTenant(ctx: ReferenceContext, tenant: string): void {
 export function lookupScanRoutes(app: Hono, ctx: ReferenceContext): void {
   app.post("/lookups/:tenantId/_scan", (c) => {
     const tenant = c.req.param("tenantId");
-    authorize(ctx, c.req.raw, tenant, "read");
+    authorize(ctx, c.req.raw, tenant, accessOf("scanLookups"));
     requireTenant(ctx, tenant);
     return scan(ctx, c.req.raw, {
       scope: `lookups:${tenant}`,

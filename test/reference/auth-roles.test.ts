@@ -1,5 +1,6 @@
 // The operation-to-role table of docs/assumptions.md (AUTH-*, AUTH-ROLES-*): 401 for the token, 403 for role/tenant.
 import { describe, expect, it } from "vitest";
+import { accessOf } from "../../src/reference/auth.ts";
 import { type Harness, setup } from "./harness.ts";
 
 type Op = [
@@ -115,5 +116,22 @@ describe("roles and tenants", () => {
       body: [{ clientId: "acme-viewer", authorities: [] }],
     });
     expect((await h.call("POST", "/lookups/acme/_scan?limit=1", { token: viewer })).status).toBe(403);
+  });
+});
+
+describe("the access of an operation, as the contract grants it", () => {
+  it.each([
+    ["scanLookups", "read"],
+    ["scanAutopilotStats", "read"],
+    ["scanAutopilotStatsByType", "read"],
+    ["listBlockedValues", "read"],
+    ["createTask", "edit"],
+    ["getTask", "edit"],
+  ])("%s needs %s", (operationId, access) => {
+    expect(accessOf(operationId)).toBe(access);
+  });
+
+  it("names the roles and the fix for an operation only a tenant admin may call", () => {
+    expect(() => accessOf("putClients")).toThrow(/ROLE_ADMIN_TENANT_\{tenantId\}.*authorize it by customer/);
   });
 });
