@@ -64,6 +64,10 @@ export interface CheckResult {
    *  waiver is a known failure: it does not fail the job, but it is never conformant. An expired waiver
    *  is shown (expired: true) and the failure counts again. */
   waiver?: Waiver & { expired: boolean };
+  /** Requests the transport sent again for this check (after a reset or a 502/503/504, or a 429 waited
+   *  out): the exchange that was retried (Exchange.id, evidence.har's _exchangeId) and what happened. A
+   *  passed check lists them too: a retry is no finding, but the evidence shows it. */
+  retries?: { exchange: number; note: string }[];
   /** Ids (Exchange.id) of the exchanges the check used: the requests it sent and those of a recording
    *  another check made that it judged (read once, judge many); in the order the check used them. */
   exchangeIds?: number[];

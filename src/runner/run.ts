@@ -474,6 +474,7 @@ async function runCheck(
     requests: scope.requests,
     // Every exchange the result rests on, the recordings of other checks it judged included.
     ...(scope.citations().length > 0 ? { exchangeIds: scope.citations() } : {}),
+    ...(scope.retries.length > 0 ? { retries: [...scope.retries] } : {}),
     ...(session.waitedMs() > 0 ? { waitMs: session.waitedMs() } : {}),
   };
   if (result.status === "failed" || result.status === "broken") {

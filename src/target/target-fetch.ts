@@ -73,6 +73,8 @@ export class RequestBudgetSpent extends Error {
   }
 }
 
+/** Retries a check lists at most (each is in the exchange log and evidence.har anyway). */
+const MAX_RETRY_NOTES = 50;
 /** Exchange ids a check cites at most (a property check may send thousands of requests). */
 export const CITED_EXCHANGES = 10_000;
 
@@ -131,6 +133,17 @@ export class CheckScope {
   /** Ids of exchanges this check judged without holding them (a recording's pages beyond its newest). */
   cite(ids: readonly number[]): void {
     for (const id of ids) this.use(id);
+  }
+
+  /** Requests the transport sent again (a reset, a 502/503/504, a 429 waited out): which, and why. */
+  readonly retries: { exchange: number; note: string }[] = [];
+
+  retried(exchange: Exchange, note: string): void {
+    if (this.retries.length < MAX_RETRY_NOTES)
+      this.retries.push({
+        exchange: exchange.id ?? -1,
+        note: `${exchange.request.method} ${exchange.request.url} -> ${exchange.response?.status ?? exchange.error ?? "no answer"}: ${note}`,
+      });
   }
 
   /** Collects the check's exchanges into `list` until stop() is called. */
@@ -228,7 +241,11 @@ export class TargetTransport {
         if (idempotent && !transportRetried && attempt.retryable && !scope.isClosed()) {
           transportRetried = true;
           note = `retry of an idempotent request after: ${attempt.exchange.error}`;
-          this.annotate(attempt.exchange, "retried once (a connection-level failure before any answer)");
+          this.annotate(
+            attempt.exchange,
+            "retried once (a connection-level failure before any answer)",
+            scope,
+          );
           await this.wait(scope, RETRY_BACKOFF_MS);
           continue;
         }
@@ -256,7 +273,7 @@ export class TargetTransport {
       ) {
         transportRetried = true;
         note = `retry of an idempotent request after ${status}`;
-        this.annotate(exchange, `${status}: retried once`);
+        this.annotate(exchange, `${status}: retried once`, scope);
         await this.wait(scope, RETRY_BACKOFF_MS);
         continue;
       }
@@ -267,7 +284,7 @@ export class TargetTransport {
           rateLimitRetries += 1;
           scope.rateLimitWaitMs += waitMs;
           note = `retry ${rateLimitRetries} after 429 (waited ${waitMs} ms)`;
-          this.annotate(exchange, `429: waited ${waitMs} ms, then retried`);
+          this.annotate(exchange, `429: waited ${waitMs} ms, then retried`, scope);
           await this.wait(scope, waitMs);
           continue;
         }
@@ -298,9 +315,11 @@ export class TargetTransport {
     }
   }
 
-  /** Adds a note to an exchange already stored (the log and the scope hold the same object). */
-  private annotate(exchange: Exchange, note: string): void {
+  /** Adds a note to an exchange already stored (the log and the scope hold the same object); a retry is
+   *  also listed on the check's scope, so a passed check shows it too. */
+  private annotate(exchange: Exchange, note: string, retriedBy?: CheckScope): void {
     exchange.note = exchange.note ? `${exchange.note}; ${note}` : note;
+    retriedBy?.retried(exchange, note);
   }
 
   private async attempt(scope: CheckScope, outgoing: Outgoing, note: string | undefined): Promise<Attempt> {
