@@ -2,7 +2,8 @@
 // built from the evidence, which is already redacted: wherever a secret was, the line reads an environment
 // variable instead ($LCKIT_TOKEN for a bearer token, $LCKIT_CLIENT_ID/$LCKIT_CLIENT_SECRET for Basic
 // client authentication, $LCKIT_SECRET elsewhere), so the line never holds a secret value.
-import type { Exchange } from "../check/index.ts";
+import type { Exchange, FailureDetail } from "../check/index.ts";
+import { citation } from "../result/evidence.ts";
 import { REDACTED } from "../target/redact.ts";
 
 /** Headers the transport sets by itself (or that would be wrong when resent by hand). */
@@ -44,8 +45,14 @@ export function curlFor(exchange: Exchange): string {
   return bodyTruncated ? `${line}  # the evidence cut the body: the request sent more` : line;
 }
 
-/** The curl line of a failed check: its last exchange, which is the one the failure was judged on. */
-export function curlForCheck(check: { evidence?: Exchange[] }): string | undefined {
-  const last = check.evidence?.at(-1);
-  return last === undefined ? undefined : curlFor(last);
+/** The curl line of a failed check: the exchange its failure detail names as the request it is about
+ *  (the last such), else its last exchange, which is the one the failure was judged on. */
+export function curlForCheck(check: { evidence?: Exchange[]; details?: FailureDetail }): string | undefined {
+  const { details } = check;
+  const cited =
+    details?.request === undefined
+      ? undefined
+      : check.evidence?.findLast((x) => citation({ request: details.request }, x) === "request");
+  const chosen = cited ?? check.evidence?.at(-1);
+  return chosen === undefined ? undefined : curlFor(chosen);
 }

@@ -6,6 +6,7 @@ import { Ajv2020 } from "ajv/dist/2020.js";
 import addFormats from "ajv-formats";
 import { beforeAll, describe, expect, it } from "vitest";
 import { CheckFailure, fail, failureDetail, requestOf } from "../../src/check/index.ts";
+import { curlForCheck } from "../../src/report/curl.ts";
 import { renderHtml } from "../../src/report/html.ts";
 import { renderJson } from "../../src/report/json.ts";
 import { renderJunit } from "../../src/report/junit.ts";
@@ -136,6 +137,23 @@ describe("failures without detail and passing checks report as before", () => {
     for (const key of ["details", "evidence", "message", "counterexample"]) expect(c).not.toHaveProperty(key);
     expect(validate(JSON.parse(renderJson(correct))), JSON.stringify(validate.errors)).toBe(true);
     expect(renderHtml(correct)).not.toContain('class="detail"');
+  });
+
+  it("the curl line resends the request the detail names, else the last exchange", () => {
+    const x = (path: string) => ({
+      request: { method: "GET", url: `http://t${path}`, headers: {} },
+      response: { status: 200, headers: {}, body: "{}" },
+      durationMs: 1,
+    });
+    const evidence = [x("/a"), x("/faulty?x=1"), x("/b")];
+    expect(curlForCheck({ evidence })).toContain("'http://t/b'");
+    expect(
+      curlForCheck({ evidence, details: { request: { method: "GET", path: "/faulty?x=1" } } }),
+    ).toContain("'http://t/faulty?x=1'");
+    // A detail naming a request the evidence does not hold: the last exchange, as without a detail.
+    expect(curlForCheck({ evidence, details: { request: { method: "POST", path: "/a" } } })).toContain(
+      "'http://t/b'",
+    );
   });
 
   it("evidence is the last five exchanges when the detail cites nothing earlier", () => {
