@@ -1,7 +1,7 @@
 // npm run bench:live: a full live certification of the reference served on a loopback port with its real
 // clock (every safety class allowed, disposable). Prints wall time, requests, the time spent waiting on the
 // target's clock, and the time the same requests would take at 10 requests/s (a sandbox's default rate
-// limit). Usage: tsx bench/live.ts [--runs N] [--seed N] [--top N]
+// limit). Usage: tsx bench/live.ts [--runs N] [--seed N] [--top N] [--check ID-OR-GLOB ...]
 import { parseArgs } from "node:util";
 import type { Check, Clock, Target } from "../src/check/index.ts";
 import { DEFAULT_RUNS } from "../src/cli/commands/run.ts";
@@ -12,7 +12,13 @@ import { embeddedTargetDescription } from "../src/target/embedded.ts";
 import { systemClock } from "../src/target/system-clock.ts";
 
 const { values } = parseArgs({
-  options: { runs: { type: "string" }, seed: { type: "string" }, top: { type: "string" } },
+  options: {
+    runs: { type: "string" },
+    seed: { type: "string" },
+    top: { type: "string" },
+    // A part of the run (e.g. --check 'token-quota/*'), to measure one lane while changing it.
+    check: { type: "string", multiple: true },
+  },
 });
 const runs = Number(values.runs ?? DEFAULT_RUNS);
 const seed = Number(values.seed ?? 1);
@@ -44,6 +50,7 @@ try {
     drivableClock: false,
     allow: ["write", "destructive", "quota"],
     confirmTenant: target.tenant,
+    ids: values.check ?? [],
   });
   const started = performance.now();
   const result = await runPlan(plan, { fetch: (r) => fetch(r), clock, seed, runs });
@@ -79,6 +86,10 @@ try {
   console.log(`verdict             ${result.verdict} (${result.verdictReason})`);
   const byRequests = [...result.checks].sort((a, b) => b.requests - a.requests).slice(0, top);
   console.log(`most requests       ${byRequests.map((c) => `${c.id} ${c.requests}`).join(", ")}`);
+  const byWait = [...result.checks].sort((a, b) => (b.waitMs ?? 0) - (a.waitMs ?? 0)).slice(0, top);
+  console.log(
+    `most waiting        ${byWait.map((c) => `${c.id} ${((c.waitMs ?? 0) / 1000).toFixed(1)} s`).join(", ")}`,
+  );
   const byTime = [...result.checks].sort((a, b) => b.durationMs - a.durationMs).slice(0, top);
   console.log(
     `slowest             ${byTime.map((c) => `${c.id} ${(c.durationMs / 1000).toFixed(1)} s`).join(", ")}`,

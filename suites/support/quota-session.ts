@@ -25,6 +25,8 @@ export interface QuotaSession {
   /** False where the kit must sleep instead of driving the target's clock. */
   drivable: boolean;
   setQuota(maxActiveTokensAllowed: number): Promise<void>;
+  /** PUTs the customer with `multitokenConfig` and returns the answer, for the check to judge. */
+  putMultiTokenConfig(multitokenConfig: Customer["multitokenConfig"]): Promise<ApiResponse<Customer>>;
   multiTokenOff(): Promise<void>;
   /** accessTokenValidity of the quota client during the session. */
   validitySeconds: number;
@@ -118,15 +120,59 @@ export function validityForBurst(requestMs: number, requests: number): number {
 
 const clearedOnce = new WeakSet<object>();
 
+/** The quota the kit sets where it switches multi-token support on only to learn how the target switches
+ *  it off: the platform's limit, so that no token request in between is refused for it. */
+const learningQuota = 200;
+
+/**
+ * Per target, in real time: when every token the kit was issued for the quota client has expired for
+ * certain, on the kit's clock: the latest answer to a token request plus the validity the client had then,
+ * plus the 1 s a rounded expires_in may add. A clean start waits until then rather than a whole validity
+ * from its own start, so one wait serves every session after it: a session that starts once the tokens of
+ * the last one expired (its check waited them out) starts at once. Every quota-client token request of
+ * the suites notes itself here (noteQuotaToken), answered or not.
+ */
+const quotaTokensExpire = new WeakMap<object, number>();
+
+/** Notes a token request of the quota client just answered (or failed), under `validitySeconds`. */
+export function noteQuotaToken(ctx: CheckContext, validitySeconds: number): void {
+  if (canDriveClock(ctx)) return;
+  const at = ctx.clock.now() + (validitySeconds + 1) * 1000;
+  quotaTokensExpire.set(ctx.target, Math.max(quotaTokensExpire.get(ctx.target) ?? 0, at));
+}
+
+/**
+ * Lets every token of the quota client expire. Where the clock is driven, and in real time before the kit
+ * has seen any token request of the quota client on this target (tokens of an earlier run may be about),
+ * that is `longestSeconds` + 1 s from now; otherwise until the noted expiry, which may have passed already.
+ */
+async function letQuotaTokensExpire(ctx: CheckContext, longestSeconds: number): Promise<void> {
+  const at = canDriveClock(ctx) ? undefined : quotaTokensExpire.get(ctx.target);
+  if (at === undefined) {
+    await letTimePass(ctx, (longestSeconds + 1) * 1000);
+    if (!canDriveClock(ctx)) quotaTokensExpire.set(ctx.target, ctx.clock.now());
+    return;
+  }
+  const ms = at - ctx.clock.now();
+  if (ms > 0) await letTimePass(ctx, ms);
+}
+
 /** True when two token requests of the quota client in a row do not return one and the same token. */
-async function multiTokenLooksOn(ctx: CheckContext): Promise<boolean> {
+async function multiTokenLooksOn(ctx: CheckContext, validitySeconds: number): Promise<boolean> {
   const client = clientOf(ctx);
   const credential = credentialOf(ctx, "quota");
-  const first = await client.token(credential);
-  const second = await client.token(credential);
+  const first = await client.token(credential).finally(() => noteQuotaToken(ctx, validitySeconds));
+  const second = await client.token(credential).finally(() => noteQuotaToken(ctx, validitySeconds));
   if (!first.ok || !second.ok) return true;
   return accessTokenOf(first) !== accessTokenOf(second);
 }
+
+/**
+ * How a target switches multi-token support off, once the kit has seen it in real time: "replace" when a PUT
+ * without multitokenConfig switched it off from on, "null" when it took multitokenConfig null as well. Known,
+ * the kit switches it off without asking with two token requests, whose tokens would be one more wait.
+ */
+const switchOffWay = new WeakMap<object, "replace" | "null">();
 
 /**
  * Switches multi-token support off the ways a correct target may take it. The document shows neither the
@@ -134,11 +180,25 @@ async function multiTokenLooksOn(ctx: CheckContext): Promise<boolean> {
  * replaces the customer (CONFIG-CUSTOMER-03), so a PUT without multitokenConfig; a target that merges on
  * PUT keeps the old setting, so where the quota client still gets a new token per request, the kit also
  * PUTs multitokenConfig null (best effort: a refusal is left to the check's own assertions to judge).
+ * `wasOn`: multi-token support was on for certain before (the kit set a quota); only then does a plain PUT
+ * that leaves it off show how the target takes it.
  */
-async function switchMultiTokenOff(ctx: CheckContext, customerId: string, original: Customer): Promise<void> {
+async function switchMultiTokenOff(
+  ctx: CheckContext,
+  customerId: string,
+  original: Customer,
+  wasOn: boolean,
+  validitySeconds: number,
+): Promise<void> {
   const base = withoutMultiToken(original);
   await putCustomerOrFail(ctx, "admin", customerId, base, "switching multi-token off");
-  if (!(await multiTokenLooksOn(ctx))) return;
+  const known = canDriveClock(ctx) ? undefined : switchOffWay.get(ctx.target);
+  if (known === "replace") return;
+  if (known === undefined) {
+    const on = await multiTokenLooksOn(ctx, validitySeconds);
+    if (!canDriveClock(ctx) && (on || wasOn)) switchOffWay.set(ctx.target, on ? "null" : "replace");
+    if (!on) return;
+  }
   const response = await clientOf(ctx).putCustomer(await ctx.token("admin"), customerId, {
     ...base,
     multitokenConfig: null,
@@ -166,7 +226,10 @@ export async function withQuotaSession<T>(
   const validity = drivable ? drivenValiditySeconds : shortValiditySeconds;
   // The longest validity the quota client had during the session: restart() waits it out.
   let longest = validity;
+  // Multi-token support on for certain (the customer had it, or the kit set it): see switchMultiTokenOff.
+  let on = false;
   return withCustomerRestored(ctx, "admin", customerId, async (original) => {
+    on = original.multitokenConfig !== undefined && original.multitokenConfig !== null;
     const session: QuotaSession = {
       ctx,
       customerId,
@@ -176,9 +239,22 @@ export async function withQuotaSession<T>(
       async setQuota(max) {
         const customer = { ...original, multitokenConfig: multiTokenConfig(max) };
         await putCustomerOrFail(ctx, "admin", customerId, customer, `setting maxActiveTokensAllowed=${max}`);
+        on = true;
+      },
+      async putMultiTokenConfig(multitokenConfig) {
+        const response = await client.putCustomer(await ctx.token("admin"), customerId, {
+          ...original,
+          multitokenConfig,
+        });
+        if (response.ok) on = true;
+        return response;
       },
       async multiTokenOff() {
-        await switchMultiTokenOff(ctx, customerId, original);
+        // In real time the kit learns how the target switches multi-token support off once, from on: the
+        // two token requests that tell it are not repeated (each would be one more wait; see switchOffWay).
+        if (!drivable && !on && !switchOffWay.has(ctx.target)) await session.setQuota(learningQuota);
+        await switchMultiTokenOff(ctx, customerId, original, on, session.validitySeconds);
+        on = false;
       },
       async setValidity(seconds) {
         await upsertQuotaClient(ctx, customerId, { accessTokenValidity: seconds });
@@ -187,14 +263,14 @@ export async function withQuotaSession<T>(
       },
       async restart() {
         await session.multiTokenOff();
-        await letTimePass(ctx, (longest + 1) * 1000);
+        await letQuotaTokensExpire(ctx, longest);
         ctx.resetTokens();
         await ctx.token("admin");
       },
       async pass(seconds) {
         await letTimePass(ctx, seconds * 1000);
       },
-      issue: () => client.token(credential),
+      issue: () => client.token(credential).finally(() => noteQuotaToken(ctx, session.validitySeconds)),
       use: (token) => client.scanFirst(token, { kind: "lookups", tenantId: ctx.target.tenant }, { limit: 1 }),
     };
     // Tokens from before the kit shortened the validity may live long: where the clock can be driven,

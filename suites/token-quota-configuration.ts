@@ -1,0 +1,107 @@
+// The quota as configuration: maxActiveTokensAllowed within 1..200 and only for tenants with Cassandra-based
+// authorization; refused values are validation errors that store nothing.
+import fc from "fast-check";
+import { type Check, fail, skip } from "../src/check/index.ts";
+import { describeResponse, multiTokenConfig } from "../src/client/index.ts";
+import { withCustomerRestored } from "./support/customer-restore.ts";
+import { defineCheck } from "./support/define.ts";
+import { checkProperty } from "./support/property.ts";
+import { storedQuota, tryQuota } from "./support/quota-tokens.ts";
+import { ensure, judgeKitErrorBody, judgeSuccess, judgeValidationError } from "./support/response-judges.ts";
+import { clientOf, quotaCustomerIdOf } from "./support/target-client.ts";
+
+export const maxAbove200Refused: Check = defineCheck({
+  id: "token-quota/max-above-200-refused",
+  title: "MUST refuse maxActiveTokensAllowed above 200 with a validation error and accept 200",
+  requirements: ["TOKEN-QUOTA-03", "CONFIG-CUSTOMER-05"],
+  safety: "quota",
+  needs: { roles: ["admin"] },
+  async run(ctx) {
+    const customerId = quotaCustomerIdOf(ctx);
+    await withCustomerRestored(ctx, "admin", customerId, async () => {
+      ensure(
+        judgeSuccess(await tryQuota(ctx, customerId, 200), "maxActiveTokensAllowed=200 (the limit itself)"),
+      );
+      const above = fc.oneof(fc.constant(201), fc.integer({ min: 201, max: 2 ** 31 - 1 }));
+      // A value drawn again that passed already is not sent again: the same request, the same judgement.
+      const judged = new Set<number>();
+      await checkProperty(
+        ctx,
+        fc.asyncProperty(above, async (value) => {
+          if (judged.has(value)) return;
+          const response = await tryQuota(ctx, customerId, value);
+          ensure(judgeValidationError(ctx.target.profile, response), `maxActiveTokensAllowed=${value}`);
+          const stored = await storedQuota(ctx, customerId);
+          if (stored === value) fail(`maxActiveTokensAllowed=${value} was refused but stored anyway`);
+          judged.add(value);
+        }),
+      );
+    });
+  },
+});
+
+export const maxBelow1Refused: Check = defineCheck({
+  id: "token-quota/max-below-1-refused",
+  title: "SHOULD refuse maxActiveTokensAllowed below 1 with a validation error",
+  requirements: ["TOKEN-QUOTA-09"],
+  safety: "quota",
+  needs: { roles: ["admin"] },
+  async run(ctx) {
+    const customerId = quotaCustomerIdOf(ctx);
+    await withCustomerRestored(ctx, "admin", customerId, async () => {
+      for (const value of [0, -1]) {
+        const response = await tryQuota(ctx, customerId, value);
+        ensure(judgeValidationError(ctx.target.profile, response), `maxActiveTokensAllowed=${value}`);
+      }
+    });
+  },
+});
+
+export const validationErrorNamesField: Check = defineCheck({
+  id: "token-quota/validation-error-names-field",
+  title: "SHOULD answer a quota validation error with 400 naming maxActiveTokensAllowed, storing nothing",
+  requirements: ["CONFIG-05", "ERRORS-01"],
+  safety: "quota",
+  needs: { roles: ["admin"] },
+  async run(ctx) {
+    const customerId = quotaCustomerIdOf(ctx);
+    await withCustomerRestored(ctx, "admin", customerId, async (original) => {
+      const response = await tryQuota(ctx, customerId, 201);
+      if (response.status !== 400 || !/maxActiveTokensAllowed/.test(response.text))
+        fail(
+          `expected 400 whose description names maxActiveTokensAllowed, got ${describeResponse(response)}`,
+        );
+      ensure(judgeKitErrorBody(response));
+      const stored = await storedQuota(ctx, customerId);
+      const before = original.multitokenConfig?.clientCredentialsMultiTokenConfig?.maxActiveTokensAllowed;
+      if (stored !== before) fail(`the refused value changed the stored quota from ${before} to ${stored}`);
+    });
+  },
+});
+
+export const rdbmsMultitokenRefused: Check = defineCheck({
+  id: "token-quota/rdbms-multitoken-refused",
+  title: "MUST refuse multitokenConfig for a customer whose tenant uses rdbms authorization",
+  requirements: ["CONFIG-CUSTOMER-04"],
+  safety: "write",
+  needs: { roles: ["rdbmsAdmin"], rdbmsTenant: true },
+  async run(ctx) {
+    const customerId = ctx.target.rdbmsCustomerId ?? skip("the target file names no rdbmsCustomerId");
+    await withCustomerRestored(ctx, "rdbmsAdmin", customerId, async (original) => {
+      const token = await ctx.token("rdbmsAdmin");
+      const client = clientOf(ctx);
+      for (const [method, send] of [
+        [
+          "PUT",
+          () => client.putCustomer(token, customerId, { ...original, multitokenConfig: multiTokenConfig(5) }),
+        ],
+        ["POST", () => client.postCustomer(token, customerId, { multitokenConfig: multiTokenConfig(5) })],
+      ] as const) {
+        ensure(
+          judgeValidationError(ctx.target.profile, await send()),
+          `${method} with multitokenConfig (rdbms tenant)`,
+        );
+      }
+    });
+  },
+});

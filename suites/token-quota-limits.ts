@@ -1,0 +1,413 @@
+// Multi-token support and its quota: one token per client while it is off; with it on, a new token per
+// request up to maxActiveTokensAllowed (200 when none is given), a limit-exceeded refusal beyond, for every
+// client individually and under simultaneous requests.
+import { type Check, type CheckContext, fail, skip } from "../src/check/index.ts";
+import {
+  type ApiResponse,
+  accessTokenOf,
+  type Customer,
+  describeResponse,
+  multiTokenConfig,
+  type TokenResponse,
+} from "../src/client/index.ts";
+import { defineCheck } from "./support/define.ts";
+import {
+  measureRequestMs,
+  type QuotaSession,
+  upsertClient,
+  validityForBurst,
+  withQuotaSession,
+} from "./support/quota-session.ts";
+import {
+  allUsable,
+  atLimitRefusal,
+  ensureInsideValidity,
+  expectNewTokens,
+  expectQuotaRefusal,
+  fillQuota,
+  fillSequentially,
+  issueDistinct,
+  newTokens,
+  quotaFor,
+  quotaNeeds,
+  validityOf,
+  withTokensOfItsOwn,
+} from "./support/quota-tokens.ts";
+import {
+  ensure,
+  judgeKitErrorBody,
+  judgeQuotaRefusal,
+  judgeSuccess,
+  limitWording,
+} from "./support/response-judges.ts";
+import { clientOf, credentialOf, quotaCustomerIdOf } from "./support/target-client.ts";
+import { announcedValidity, defaultValiditySeconds } from "./support/token-lifetime.ts";
+
+// ---------------------------------------------------------------- one client per quota, in real time
+/** Token requests of the viewer until a refusal, at most max + 1. */
+interface ViewerBurst {
+  tokens: string[];
+  /** The answer that ended the burst: a refusal, or the (max + 1)th token. */
+  last: ApiResponse<TokenResponse>;
+  refused: boolean;
+  /** Shortest and longest expires_in of the granted tokens (seconds). */
+  shortest: number;
+  longest: number;
+}
+
+async function viewerBurst(
+  ctx: CheckContext,
+  max: number,
+  seen: Set<string>,
+  why: string,
+  validitySeconds: number,
+) {
+  const viewer = credentialOf(ctx, "viewer");
+  const burst: ViewerBurst = {
+    tokens: [],
+    last: await clientOf(ctx).token(viewer),
+    refused: false,
+    shortest: Number.POSITIVE_INFINITY,
+    longest: 0,
+  };
+  for (let i = 0; ; i++) {
+    const token = accessTokenOf(burst.last);
+    if (!token) {
+      burst.refused = true;
+      return burst;
+    }
+    if (seen.has(token))
+      fail(`${why}: viewer token request ${i + 1} returned a token issued before; expected a new one`);
+    seen.add(token);
+    burst.tokens.push(token);
+    const expiresIn = announcedValidity(burst.last, validitySeconds, "the viewer client");
+    burst.shortest = Math.min(burst.shortest, expiresIn);
+    burst.longest = Math.max(burst.longest, expiresIn);
+    if (i >= max) return burst;
+    burst.last = await clientOf(ctx).token(viewer);
+  }
+}
+
+/**
+ * The viewer and the quota client are clients of one customer. The viewer may hold tokens from before the
+ * check (the runner's, valid for an hour), which count toward its own quota and cannot be made to expire:
+ * so the kit first measures the viewer's allowance alone, then fills the quota client's quota and asks
+ * again. A quota applied per client leaves the viewer at least the allowance it had alone (more, if a token
+ * from before expired meanwhile); one applied to the customer leaves it none. Both clients get a validity
+ * that outlives a burst, and everything the check issued has expired when it ends.
+ */
+async function quotaPerClientInRealTime(ctx: CheckContext, session: QuotaSession, max: number) {
+  const customerId = session.customerId;
+  const validity = validityForBurst(await measureRequestMs(session), 2 * max + 3);
+  const previous = (await upsertClient(ctx, customerId, "viewer", {})) ?? defaultValiditySeconds;
+  await upsertClient(ctx, customerId, "viewer", { accessTokenValidity: validity });
+  try {
+    if (validity !== session.validitySeconds) await session.setValidity(validity);
+    await session.setQuota(max);
+    const seen = new Set<string>();
+    const aloneStarted = ctx.clock.now();
+    const alone = await viewerBurst(ctx, max, seen, "the viewer alone", validity);
+    ensureInsideValidity(ctx, aloneStarted, alone.shortest, "the viewer's token requests");
+    if (!alone.refused)
+      fail(
+        `the viewer client got ${alone.tokens.length} tokens with maxActiveTokensAllowed=${max}: the quota is not applied to it`,
+      );
+    ensure(judgeQuotaRefusal(ctx.target.profile, alone.last), "the viewer alone over its quota");
+    if (alone.tokens.length === 0)
+      skip(
+        `the viewer client already holds ${max} or more active tokens from before the check ` +
+          `(maxActiveTokensAllowed=${max}), and the target's clock cannot be driven; rerun when they have expired`,
+      );
+    await session.pass(alone.longest + 1);
+
+    const started = ctx.clock.now();
+    const quotaTokens = await issueDistinct(
+      session,
+      max,
+      new Set(),
+      `multi-token on, maxActiveTokensAllowed=${max}`,
+    );
+    const atLimit = await session.issue();
+    const beside = await viewerBurst(
+      ctx,
+      max,
+      seen,
+      "the viewer beside the quota client at its limit",
+      validity,
+    );
+    const stillAtLimit = await session.issue();
+    ensureInsideValidity(
+      ctx,
+      started,
+      Math.min(beside.shortest, ...quotaTokens.map((t) => t.expiresIn)),
+      "filling the quota client's quota and the viewer's token requests",
+    );
+    ensure(judgeQuotaRefusal(ctx.target.profile, atLimit), "the quota client over its quota");
+    if (beside.tokens.length < alone.tokens.length)
+      fail(
+        `with the quota client at its limit, the viewer client (same customer) got ${beside.tokens.length} new tokens, ` +
+          `${alone.tokens.length} before with the quota client holding none: the quota client's tokens count against the viewer; ` +
+          `maxActiveTokensAllowed=${max} applies to every client individually (last answer: ${describeResponse(beside.last)})`,
+      );
+    if (!beside.refused)
+      fail(`the viewer client got ${beside.tokens.length} tokens with maxActiveTokensAllowed=${max}`);
+    ensure(judgeQuotaRefusal(ctx.target.profile, beside.last), "viewer over its own quota");
+    ensure(
+      judgeQuotaRefusal(ctx.target.profile, stillAtLimit),
+      "the quota client, still at its limit after the viewer's requests",
+    );
+  } finally {
+    // Everything issued with `validity` expires before the next check (its session waits out only 2 s).
+    await session.restart();
+    await upsertClient(ctx, customerId, "viewer", { accessTokenValidity: previous });
+  }
+}
+
+// ---------------------------------------------------------------- the default quota
+/** Token requests until one is not granted, at most 201: a token issued before ends the count with a
+ *  failure (it is not granted, and multi-token support is not on), so it is never counted as a new one. */
+async function countUpTo201(session: QuotaSession): Promise<{ granted: number; shortest: number }> {
+  const seen = new Set<string>();
+  let shortest = Number.POSITIVE_INFINITY;
+  while (seen.size <= 200) {
+    const answer = await session.issue();
+    const token = accessTokenOf(answer);
+    if (!token) break;
+    if (seen.has(token))
+      fail(
+        `with multitokenConfig {"clientCredentialsMultiTokenConfig": {}}, token request ${seen.size + 1} ` +
+          `returned a token issued before (after ${seen.size} distinct tokens): multi-token support is not on`,
+      );
+    seen.add(token);
+    shortest = Math.min(shortest, validityOf(session, answer));
+  }
+  return { granted: seen.size, shortest };
+}
+
+// ---------------------------------------------------------------- the default quota, in real time
+/** Longest token validity the real-time default-quota check accepts: it waits that long for them to expire. */
+const longestBurstValiditySeconds = 45;
+
+/** 200 tokens must all be active at the 201st request: their validity outlives the burst, then expires. */
+async function defaultQuotaInRealTime(ctx: CheckContext, session: QuotaSession): Promise<void> {
+  const requestMs = await measureRequestMs(session);
+  const validity = validityForBurst(requestMs, 201);
+  if (validity > longestBurstValiditySeconds)
+    skip(
+      `201 token requests take about ${Math.round((201 * requestMs) / 1000)} s on this target ` +
+        `(${Math.round(requestMs)} ms a request, rate limit included): the tokens would need an ` +
+        `accessTokenValidity of ${validity} s and the check would wait as long again for them to expire ` +
+        `(over ${longestBurstValiditySeconds} s); the target's clock cannot be driven`,
+    );
+  await session.setValidity(validity);
+  try {
+    const response = await session.putMultiTokenConfig({ clientCredentialsMultiTokenConfig: {} });
+    ensure(judgeSuccess(response, "multitokenConfig without maxActiveTokensAllowed"));
+    const started = ctx.clock.now();
+    const { granted, shortest } = await countUpTo201(session);
+    ensureInsideValidity(ctx, started, shortest, `${granted + 1} token requests`);
+    if (granted !== 200) fail(`expected exactly 200 tokens before the refusal, got ${granted}`);
+  } finally {
+    await session.restart();
+  }
+}
+export const singleTokenReused: Check = defineCheck({
+  id: "token-quota/single-token-reused",
+  title: "MUST return the same token again while multi-token support is off",
+  requirements: ["TOKEN-STATE-01"],
+  safety: "quota",
+  needs: quotaNeeds,
+  async run(ctx) {
+    await withQuotaSession(ctx, async (session) => {
+      await session.multiTokenOff();
+      const first = accessTokenOf(await session.issue());
+      const second = await session.issue();
+      if (!first || accessTokenOf(second) !== first)
+        fail(
+          `expected the second token request to return the first token again (multi-token support off), got ${describeResponse(second)}`,
+        );
+    });
+  },
+});
+
+export const multitokenConfigActivates: Check = defineCheck({
+  id: "token-quota/multitoken-config-activates",
+  title:
+    "MUST switch multi-token support on with multitokenConfig present, with or without maxActiveTokensAllowed",
+  requirements: ["TOKEN-QUOTA-01", "CONFIG-CUSTOMER-05"],
+  safety: "quota",
+  needs: quotaNeeds,
+  async run(ctx) {
+    const max = quotaFor(ctx);
+    await withQuotaSession(ctx, async (session) => {
+      const settings: [string, Customer["multitokenConfig"]][] = [
+        [`{"maxActiveTokensAllowed": ${max}}`, multiTokenConfig(max)],
+        ["{} (no maxActiveTokensAllowed)", { clientCredentialsMultiTokenConfig: {} }],
+      ];
+      for (const [what, multitokenConfig] of settings) {
+        await session.restart();
+        const config = `multitokenConfig.clientCredentialsMultiTokenConfig ${what}`;
+        ensure(
+          judgeSuccess(
+            await session.putMultiTokenConfig(multitokenConfig),
+            `PUT of customer ${session.customerId} with ${config}`,
+          ),
+        );
+        await expectNewTokens(session, 3, config);
+      }
+    });
+  },
+});
+
+export const distinctTokensUpToMax: Check = defineCheck({
+  id: "token-quota/distinct-tokens-up-to-max",
+  title:
+    "MUST issue a new token per request up to maxActiveTokensAllowed and decline one more without issuing",
+  requirements: [
+    "TOKEN-QUOTA-01",
+    "TOKEN-QUOTA-02",
+    "TOKEN-STATE-02",
+    "TOKEN-STATE-03",
+    "CONFIG-CUSTOMER-05",
+    "CONFIG-CUSTOMER-01",
+  ],
+  safety: "quota",
+  needs: quotaNeeds,
+  async run(ctx) {
+    const max = quotaFor(ctx);
+    await withTokensOfItsOwn(ctx, async (session) => {
+      const tokens = await fillQuota(session, max);
+      await expectQuotaRefusal(session, max, "one token over the quota");
+      await allUsable(session, tokens, "after the refusal, the active tokens stay usable");
+    });
+  },
+});
+
+export const refusal429: Check = defineCheck({
+  id: "token-quota/refusal-429",
+  title: "SHOULD decline a token request over the quota with 429 and a JSON error stating the limit",
+  requirements: ["TOKEN-QUOTA-07", "ERRORS-01"],
+  safety: "quota",
+  needs: quotaNeeds,
+  async run(ctx) {
+    const max = quotaFor(ctx);
+    await withTokensOfItsOwn(ctx, async (session) => {
+      await fillQuota(session, max);
+      const response = await atLimitRefusal(session, max);
+      if (response.status !== 429 || !limitWording.test(response.text))
+        fail(`expected 429 with a body stating the limit was exceeded, got ${describeResponse(response)}`);
+      ensure(judgeKitErrorBody(response));
+    });
+  },
+});
+
+export const raisedQuotaApplies: Check = defineCheck({
+  id: "token-quota/raised-quota-applies",
+  title: "MUST issue tokens again at the limit once maxActiveTokensAllowed is raised",
+  requirements: ["TOKEN-QUOTA-10", "TOKEN-QUOTA-02"],
+  safety: "quota",
+  needs: quotaNeeds,
+  async run(ctx) {
+    const max = quotaFor(ctx);
+    await withTokensOfItsOwn(ctx, async (session) => {
+      const tokens = await fillQuota(session, max);
+      await atLimitRefusal(session, max);
+      await session.setQuota(max + 1);
+      const seen = new Set(tokens.map((t) => t.token));
+      await issueDistinct(session, 1, seen, `after raising maxActiveTokensAllowed to ${max + 1}`);
+      ensure(
+        judgeQuotaRefusal(ctx.target.profile, await atLimitRefusal(session, max + 1)),
+        "at the raised limit",
+      );
+    });
+  },
+});
+
+export const parallelRequestsNeverExceed: Check = defineCheck({
+  id: "token-quota/parallel-requests-never-exceed",
+  title: "MUST never issue more than maxActiveTokensAllowed tokens to simultaneous requests",
+  requirements: ["TOKEN-QUOTA-06", "TOKEN-QUOTA-02"],
+  safety: "quota",
+  needs: quotaNeeds,
+  async run(ctx) {
+    const max = quotaFor(ctx);
+    await withQuotaSession(ctx, async (session) => {
+      for (let round = 1; round <= 2; round++) {
+        await session.restart();
+        // Tokens issued before the check (in real time, with an older validity) may still hold slots, and
+        // their number is unknown: fill the quota one request at a time first, so that every slot is held,
+        // then raise it by `free`: exactly `free` slots are open, however many tokens were held before.
+        await session.setQuota(max);
+        const seen = new Set<string>();
+        const before = await fillSequentially(session, max, seen, `round ${round}`);
+        const free = max;
+        await session.setQuota(max + free);
+        const answers = await Promise.all(Array.from({ length: free + 4 }, () => session.issue()));
+        const granted = newTokens(answers, seen, `round ${round}: simultaneous requests`);
+        if (granted.length > free)
+          fail(
+            `round ${round}: with the quota full (${before} tokens issued one by one before a refusal at ` +
+              `maxActiveTokensAllowed=${max}) and then raised to ${max + free}, ${free + 4} simultaneous ` +
+              `token requests got ${granted.length} new tokens; the raise opened ${free} slots`,
+          );
+        // A rate limiter may have refused some; the rest of the raised quota must still be there, no more.
+        const rest = await issueDistinct(session, free - granted.length, seen, `round ${round}`);
+        ensure(
+          judgeQuotaRefusal(ctx.target.profile, await atLimitRefusal(session, max + free)),
+          `round ${round}: after ${granted.length + rest.length} tokens at the raised limit`,
+        );
+      }
+    });
+  },
+});
+
+export const quotaPerClient: Check = defineCheck({
+  id: "token-quota/quota-per-client",
+  title: "MUST apply maxActiveTokensAllowed to every client of the customer individually",
+  requirements: ["TOKEN-QUOTA-04"],
+  safety: "quota",
+  needs: { roles: ["admin", "quota", "viewer"] },
+  async run(ctx) {
+    if ((ctx.target.customerId ?? "") !== quotaCustomerIdOf(ctx))
+      skip("needs the viewer client in the quota client's customer (customerId equal to quotaCustomerId)");
+    const max = quotaFor(ctx);
+    const viewer = credentialOf(ctx, "viewer");
+    await withTokensOfItsOwn(ctx, async (session) => {
+      if (!session.drivable) return quotaPerClientInRealTime(ctx, session, max);
+      await fillQuota(session, max);
+      await atLimitRefusal(session, max);
+      const seen = new Set<string>();
+      for (let i = 0; i < max; i++) {
+        const response = await clientOf(ctx).token(viewer);
+        const token = accessTokenOf(response);
+        if (!token || seen.has(token))
+          fail(
+            `with the quota client at its limit, the viewer client (same customer) must still get ${max} new tokens; ` +
+              `request ${i + 1} got ${describeResponse(response)}`,
+          );
+        seen.add(token);
+      }
+      ensure(
+        judgeQuotaRefusal(ctx.target.profile, await clientOf(ctx).token(viewer)),
+        "viewer over its own quota",
+      );
+    });
+  },
+});
+
+export const defaultQuota200: Check = defineCheck({
+  id: "token-quota/default-quota-200",
+  title: "SHOULD cap at 200 active tokens when multitokenConfig has no maxActiveTokensAllowed",
+  requirements: ["TOKEN-QUOTA-08"],
+  safety: "quota",
+  needs: quotaNeeds,
+  async run(ctx) {
+    await withTokensOfItsOwn(ctx, async (session) => {
+      if (!session.drivable) return defaultQuotaInRealTime(ctx, session);
+      const response = await session.putMultiTokenConfig({ clientCredentialsMultiTokenConfig: {} });
+      ensure(judgeSuccess(response, "multitokenConfig without maxActiveTokensAllowed"));
+      const { granted } = await countUpTo201(session);
+      if (granted !== 200) fail(`expected exactly 200 tokens before the refusal, got ${granted}`);
+    });
+  },
+});

@@ -1,0 +1,73 @@
+// Token validity under multi-token support: a token lives the accessTokenValidity of its client from its
+// issue time, is refused as expired afterwards, and no longer holds a quota slot.
+import type { Check } from "../src/check/index.ts";
+import { defineCheck } from "./support/define.ts";
+import {
+  allUsable,
+  atLimitRefusal,
+  expectQuotaRefusal,
+  fillQuota,
+  issueDistinct,
+  quotaFor,
+  quotaNeeds,
+  withTokensOfItsOwn,
+} from "./support/quota-tokens.ts";
+import { ensure, judgeExpiredRefusal, judgeSuccess } from "./support/response-judges.ts";
+
+export const expiredTokenFreesSlot: Check = defineCheck({
+  id: "token-quota/expired-token-frees-slot",
+  title: "MUST refuse an expired token as expired and no longer count it toward the quota",
+  requirements: ["TOKEN-STATE-04", "TOKEN-STATE-05", "TOKEN-QUOTA-10", "TOKEN-VALIDITY-02", "AUTH-04"],
+  safety: "quota",
+  needs: quotaNeeds,
+  async run(ctx) {
+    const max = quotaFor(ctx);
+    await withTokensOfItsOwn(ctx, async (session) => {
+      const tokens = await fillQuota(session, max);
+      await atLimitRefusal(session, max);
+      const longest = Math.max(...tokens.map((t) => t.expiresIn));
+      await session.pass(longest + 1);
+      ensure(
+        judgeExpiredRefusal(ctx.target.profile, await session.use(tokens[0]?.token ?? "")),
+        "use of a token after its accessTokenValidity elapsed",
+      );
+      const seen = new Set(tokens.map((t) => t.token));
+      const fresh = await issueDistinct(
+        session,
+        max,
+        seen,
+        "after every active token expired, the slots are free",
+      );
+      await expectQuotaRefusal(session, max, "the quota holds again");
+      await allUsable(session, fresh, "tokens issued after the expiry");
+    });
+  },
+});
+
+export const validityFromClientConfiguration: Check = defineCheck({
+  id: "token-quota/validity-from-client-configuration",
+  title: "MUST give tokens the accessTokenValidity set through the clients endpoint, from their issue time",
+  requirements: ["TOKEN-VALIDITY-01", "TOKEN-VALIDITY-02", "CONFIG-CLIENT-02", "CONFIG-CLIENT-01"],
+  safety: "quota",
+  needs: quotaNeeds,
+  async run(ctx) {
+    await withTokensOfItsOwn(ctx, async (session) => {
+      // The session puts the client's previous validity back when it ends.
+      const validity = session.drivable ? 120 : 3;
+      await session.setValidity(validity);
+      // Multi-token on: the request issues a fresh token, whose validity starts now.
+      await session.setQuota(quotaFor(ctx));
+      const [issued] = await issueDistinct(session, 1, new Set(), `accessTokenValidity=${validity}`);
+      const token = issued?.token ?? "";
+      await session.pass(validity - 2);
+      ensure(
+        judgeSuccess(await session.use(token), `use ${validity - 2} s after issue (validity ${validity} s)`),
+      );
+      await session.pass(3);
+      ensure(
+        judgeExpiredRefusal(ctx.target.profile, await session.use(token)),
+        `use ${validity + 1} s after issue (validity ${validity} s)`,
+      );
+    });
+  },
+});
