@@ -237,6 +237,8 @@ interface RunArgs {
   baselineUpdate?: string;
   signKey?: string;
   har: boolean;
+  /** --no-har was given (refused when the target file says certify: true). */
+  noHar?: boolean;
 }
 
 export const command = defineCommand(spec, ({ values }, io) => runCommand(runArgs(values), io));
@@ -280,6 +282,7 @@ function runArgs(v: Values<typeof spec.flags>): RunArgs {
     certify: v.certify,
     // Opt-in outside certification: a whole run's exchanges are tens of MB, heavy for every CI artefact.
     har: v.certify || v.har,
+    ...(v["no-har"] ? { noHar: true } : {}),
     ...(v.baseline === undefined ? {} : { baseline: v.baseline }),
     ...(v["baseline-update"] === undefined ? {} : { baselineUpdate: v["baseline-update"] }),
     ...(v["sign-key"] === undefined ? {} : { signKey: v["sign-key"] }),
@@ -315,6 +318,7 @@ interface Prepared {
 
 async function runCommand(args: RunArgs, io: CliIo): Promise<number> {
   const prepared = await prepare(args, io);
+  if (prepared.config?.certify === true && !args.certify) certifiedByTargetFile(args, prepared.config.file);
   const { plan } = prepared;
   if (args.list) {
     io.out(args.format === "json" ? `${JSON.stringify(planAsData(plan), null, 2)}\n` : planAsText(plan));
@@ -439,6 +443,27 @@ async function runCommand(args: RunArgs, io: CliIo): Promise<number> {
   if (code === 1 && result.verdict !== "NOT CONFORMANT")
     io.err(`lckit run: exit 1 because of --fail-on ${args.failOn.join(",")} (verdict ${result.verdict})\n`);
   return code;
+}
+
+/** `certify: true` in the target file is --certify: the same refusals (a selection, --no-har), named by
+ *  the key, then certified mode with its evidence.har. */
+function certifiedByTargetFile(args: RunArgs, file: string): void {
+  const chosen = [
+    ...args.suites.map((s) => `--suite ${s}`),
+    ...args.checks.map((c) => `--check ${c}`),
+    ...(args.level === "MAY" ? [] : [`--level ${args.level}`]),
+    ...(args.path === undefined ? [] : [`--path ${args.path}`]),
+  ];
+  if (args.noHar)
+    throw new UsageError(
+      `${file} says certify: true, which keeps every exchange as evidence (evidence.har); it cannot be used with --no-har`,
+    );
+  if (chosen.length > 0)
+    throw new UsageError(
+      `${file} says certify: true, which runs every check of the kit; it refuses a selection (got ${chosen.join(", ")}). Drop the selection, or drop certify: from the target file for a subset run`,
+    );
+  args.certify = true;
+  args.har = true;
 }
 
 /** Reads --baseline, --baseline-update's earlier file and --sign-key, and decides certified mode
