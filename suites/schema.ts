@@ -122,6 +122,8 @@ function schemaCheck(operation: ContractOperation): Check {
     title: `SHOULD answer ${operation.method} ${operation.path} as the contract describes (${operation.operationId})`,
     requirements: requirementsOf(operation),
     safety: "read",
+    // Judges the exchanges of every other check: the planner runs it last.
+    readsOthersTraffic: true,
     needs: { roles: [] },
     async run(ctx) {
       let exchanges = exchangesOf(ctx, operation.operationId);

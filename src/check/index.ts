@@ -167,6 +167,9 @@ export interface Check {
    *  (customers, clients). Unset: configuration, the cautious reading (the scheduler of a live run then
    *  keeps the check apart from the token checks, which change the quota customer's configuration). */
   changes?: "data" | "configuration";
+  /** True for a check that judges the traffic of the other checks (ctx.exchanges()): the planner runs it
+   *  after every other check, so that it sees all of that traffic, and never beside them. */
+  readsOthersTraffic?: boolean;
   needs: { roles: CredentialRole[]; otherTenant?: boolean; rdbmsTenant?: boolean; drivableClock?: boolean };
   run(ctx: CheckContext): Promise<void>;
 }

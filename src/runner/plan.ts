@@ -40,7 +40,7 @@ export interface Plan {
     drivableClock: boolean;
   };
   /** Every check given to planRun, in run order: the given order, but destructive checks after the others
-   *  and suite "schema" last (it reads the others' traffic). */
+   *  and the checks that read the others' traffic (Check.readsOthersTraffic) last. */
   entries: PlanEntry[];
   /** Suite names and id patterns given that matched no check (the CLI reports them as usage errors). */
   unmatched: { suites: string[]; ids: string[] };
@@ -56,9 +56,9 @@ export function planRun(checks: readonly Check[], options: PlanOptions): Plan {
   const drivableClock = options.drivableClock ?? false;
   const resolved = { suites, ids, level, allow, confirmTenant: options.confirmTenant, drivableClock };
 
-  // Destructive checks delete data other checks read, so they go after the rest; the schema suite reads
-  // everyone's traffic, so it goes last of all. Otherwise the given order holds.
-  const rank = (c: Check) => (c.suite === "schema" ? 2 : c.safety === "destructive" ? 1 : 0);
+  // Destructive checks delete data other checks read, so they go after the rest; a check that reads
+  // everyone's traffic goes last of all. Otherwise the given order holds.
+  const rank = (c: Check) => (c.readsOthersTraffic === true ? 2 : c.safety === "destructive" ? 1 : 0);
   const ordered = [0, 1, 2].flatMap((r) => checks.filter((c) => rank(c) === r));
   const entries = ordered.map((check) => planEntry(check, options.target, resolved));
   return {
@@ -149,8 +149,8 @@ export function selected(plan: Plan): PlanEntry[] {
  * its customer, which no read check looks at through a token of its own (the read lane's tokens are
  * fetched before the lanes start, so a validity the quota lane shortens never reaches them). After its
  * reads the second lane runs the checks that change data only (Check.changes "data": delete tasks), in
- * plan order. Everything else (configuration changes, the schema suite that reads everyone's traffic)
- * runs afterwards alone, in plan order. Indexes are into `entries`; skipped entries go `after`.
+ * plan order. Everything else (configuration changes, the checks that read everyone's traffic) runs
+ * afterwards alone, in plan order. Indexes are into `entries`; skipped entries go `after`.
  */
 export interface Schedule {
   /** Lanes that run side by side, each in order. */
@@ -168,20 +168,15 @@ export function schedule(entries: readonly PlanEntry[], options: { concurrent: b
   if (!options.concurrent) return { lanes: [], after: all };
   const running = (i: number) => entries[i]?.action === "run";
   const check = (i: number) => (entries[i] as PlanEntry).check;
-  const tokenLane = all.filter((i) => running(i) && check(i).suite !== "schema" && waitsOnTokens(check(i)));
-  const readLane = all.filter(
-    (i) =>
-      running(i) && check(i).suite !== "schema" && check(i).safety === "read" && !waitsOnTokens(check(i)),
-  );
+  // A check that reads the others' traffic runs once they are all done.
+  const laneable = (i: number) => running(i) && check(i).readsOthersTraffic !== true;
+  const tokenLane = all.filter((i) => laneable(i) && waitsOnTokens(check(i)));
+  const readLane = all.filter((i) => laneable(i) && check(i).safety === "read" && !waitsOnTokens(check(i)));
   // Once the reads are done, the checks that change data only (delete tasks) follow in the same lane:
   // the token checks change configuration, and use the data only as something to send a token with.
   const dataLane = all.filter(
     (i) =>
-      running(i) &&
-      check(i).suite !== "schema" &&
-      check(i).safety !== "read" &&
-      check(i).changes === "data" &&
-      !waitsOnTokens(check(i)),
+      laneable(i) && check(i).safety !== "read" && check(i).changes === "data" && !waitsOnTokens(check(i)),
   );
   // Overlapping pays only when both lanes have work.
   if (tokenLane.length === 0 || readLane.length + dataLane.length === 0) return { lanes: [], after: all };

@@ -5,7 +5,7 @@ import { check, fakeTarget } from "./fake-target.ts";
 
 const noop = async () => {};
 const checks: Check[] = [
-  check("schema/responses-match", noop),
+  check("schema/responses-match", noop, { readsOthersTraffic: true }),
   check("service/health", noop),
   check("service/version", noop, { level: "SHOULD" }),
   check("config/quota-update", noop, { safety: "write", needs: { roles: ["admin"] } }),
@@ -24,7 +24,7 @@ function actions(options: Partial<PlanOptions>) {
 }
 
 describe("planRun", () => {
-  it("lists every check in plan order, destructive checks after the others, suite schema last", () => {
+  it("lists every check in plan order, destructive checks after the others, those reading the others' traffic last", () => {
     const plan = planRun(checks, { target: fakeTarget() });
     expect(plan.entries.map((e) => e.check.id)).toEqual([
       ...checks
@@ -33,6 +33,22 @@ describe("planRun", () => {
         .map((c) => c.id),
       "delete-task/by-type",
       "schema/responses-match",
+    ]);
+  });
+
+  it("orders by what a check declares, not by its suite's name", () => {
+    const plan = planRun(
+      [
+        check("audit/traffic", noop, { readsOthersTraffic: true }),
+        check("schema/one-request", noop),
+        check("service/health", noop),
+      ],
+      { target: fakeTarget() },
+    );
+    expect(plan.entries.map((e) => e.check.id)).toEqual([
+      "schema/one-request",
+      "service/health",
+      "audit/traffic",
     ]);
   });
 

@@ -20,7 +20,7 @@ const checks: Check[] = [
     needs: { roles: ["viewer"] },
   }),
   check("config/reset", noop, { safety: "destructive", needs: { roles: ["viewer"] } }),
-  check("schema/responses", noop),
+  check("schema/responses", noop, { readsOthersTraffic: true }),
 ];
 const target = fakeTarget({
   disposable: true,
@@ -39,6 +39,14 @@ describe("schedule", () => {
       ["service/health", "lookup-scan/order", "delete-task/by-type"],
     ]);
     expect(ids(entries, after)).toEqual(["config/update", "config/reset", "schema/responses"]);
+  });
+
+  it("keeps a check that reads the others' traffic out of the lanes, whatever its suite", () => {
+    const reader = check("audit/traffic", noop, { readsOthersTraffic: true });
+    const { entries } = planRun([...checks.slice(0, 4), reader], { target });
+    const { lanes, after } = schedule(entries, { concurrent: true });
+    expect(lanes.flat().map((i) => entries[i]?.check.id)).not.toContain("audit/traffic");
+    expect(ids(entries, after)).toEqual(["audit/traffic"]);
   });
 
   it("runs one check at a time where the clock can be driven, or when a lane would be empty", () => {
