@@ -1,11 +1,14 @@
 // JSON Schemas of the fixture files: a broken fixture is reported with file, path and problem at load time.
+// The records of the interface take their fields and types from the contract's schemas
+// (openapi/components/schemas.yaml), so a field is named once; the fixture world is stricter than what a
+// target may answer (every field filled, no unknown field in data records, the kit's preferences held),
+// and says so where it adds a bound. Tenants are not a resource of the contract: their schema is here.
+import { join } from "node:path";
+import { isObject, openapiDir, RefResolver } from "../contract/index.ts";
 
-const str = { type: "string" } as const;
+type Schema = Record<string, unknown>;
+
 const nonEmpty = { type: "string", minLength: 1 } as const;
-const strings = { type: "array", items: str } as const;
-const num = { type: "number" } as const;
-const int = { type: "integer" } as const;
-const bool = { type: "boolean" } as const;
 
 export const tenantsSchema = {
   type: "array",
@@ -17,188 +20,144 @@ export const tenantsSchema = {
   },
 } as const;
 
-export const customersSchema = {
-  type: "array",
-  items: {
-    type: "object",
-    required: ["id", "tenants"],
-    properties: {
-      id: nonEmpty,
-      tenants: { type: "array", items: nonEmpty, minItems: 1 },
-      externalProviderConfig: { type: "array" },
-      description: str,
-      caseSensitiveLoginEnabled: bool,
-      applicationClients: strings,
-      customerSpecificRoles: strings,
-      multitokenConfig: {
-        type: "object",
-        properties: {
-          clientCredentialsMultiTokenConfig: {
-            type: "object",
-            properties: { maxActiveTokensAllowed: { type: "integer", minimum: 1, maximum: 200 } },
-          },
-        },
-      },
-    },
-  },
-} as const;
+let contractSchemas: Record<string, unknown> | undefined;
 
-export const clientsSchema = {
-  type: "array",
-  items: {
-    type: "object",
-    required: ["customerId", "clientId", "clientSecret", "authorities"],
-    properties: {
-      customerId: nonEmpty,
-      clientId: nonEmpty,
-      clientSecret: nonEmpty,
-      scope: strings,
-      authorities: strings,
-      resourceIds: strings,
-      authorizedGrantTypes: strings,
-      redirectUri: strings,
-      accessTokenValidity: { type: "integer", minimum: 1 },
-      refreshTokenValidity: { type: "integer", minimum: 0 },
-    },
-  },
-} as const;
+/** A record schema of the contract, $refs resolved; read once per process. */
+function contractSchema(name: string): Schema {
+  contractSchemas ??= new RefResolver().resolveDocument(join(openapiDir, "components", "schemas.yaml"));
+  const schema = contractSchemas[name];
+  if (!isObject(schema)) throw new Error(`openapi/components/schemas.yaml has no schema "${name}"`);
+  return schema;
+}
 
-export const lookupsSchema = {
-  type: "array",
-  items: {
-    type: "object",
-    required: [
-      "tenantId",
-      "updatedBy",
-      "updateDate",
-      "version",
-      "type",
-      "code",
-      "enabled",
-      "sourceMappings",
-      "localizations",
-      "parents",
-      "attributes",
-    ],
-    additionalProperties: false,
-    properties: {
-      tenantId: nonEmpty,
-      updatedBy: str,
-      updateDate: num,
-      version: int,
-      type: { type: "string", pattern: "^rdm/lookupTypes/[^/]+$" },
-      code: { type: "string", minLength: 1, maxLength: 499 },
-      enabled: bool,
-      sourceMappings: {
-        type: "array",
-        items: {
-          type: "object",
-          required: ["source", "values"],
-          properties: {
-            source: str,
-            values: {
-              type: "array",
-              items: {
-                type: "object",
-                required: ["code", "value", "enabled", "canonicalValue", "downStreamDefaultValue"],
-                properties: {
-                  code: str,
-                  value: str,
-                  enabled: bool,
-                  canonicalValue: bool,
-                  downStreamDefaultValue: bool,
-                },
-              },
-            },
-          },
-        },
-      },
-      localizations: { type: "array" },
-      parents: strings,
-      attributes: {
-        type: "array",
-        items: { type: "object", required: ["name", "value"], properties: { name: str, value: str } },
-      },
-      startDate: num,
-      endDate: num,
-    },
-  },
-} as const;
+/** Words that describe a schema without constraining it: the fixture validator (ajv, strict) gets none. */
+const ANNOTATIONS = new Set(["description", "examples", "example", "writeOnly", "readOnly"]);
 
-export const statisticsSchema = {
-  type: "array",
-  items: {
-    type: "object",
-    required: [
-      "tenantId",
-      "lookupType",
-      "source",
-      "unmappedValue",
-      "semanticScore",
-      "centroidMatch",
-      "currentFrequency",
-      "requiredFrequency",
-      "frequencyAtMapping",
-      "frequencyWindowHours",
-      "status",
-      "createdAt",
-      "sourceFrequency",
-      "updateDate",
-      "aiConfidence",
-      "aiReasoning",
-      "configVersion",
-    ],
-    additionalProperties: false,
-    properties: {
-      tenantId: nonEmpty,
-      lookupType: { type: "string", pattern: "^[^/]+$" },
-      source: str,
-      unmappedValue: str,
-      candidateLookupCode: str,
-      candidateValue: str,
-      semanticScore: num,
-      centroidMatch: bool,
-      currentFrequency: num,
-      requiredFrequency: num,
-      frequencyAtMapping: num,
-      frequencyWindowHours: num,
-      status: nonEmpty,
-      mappedAt: num,
-      mappedBy: str,
-      createdAt: num,
-      sourceFrequency: {
-        type: "object",
-        required: ["totalCount", "hourlyFrequency"],
-        properties: {
-          totalCount: num,
-          hourlyFrequency: {
-            type: "object",
-            propertyNames: { pattern: "^[0-9]+$" },
-            additionalProperties: num,
-          },
-        },
-      },
-      updateDate: num,
-      aiConfidence: num,
-      aiReasoning: str,
-      dcrId: str,
-      configVersion: num,
-    },
-  },
-} as const;
+/**
+ * The constraints of a contract schema alone: annotations and x- extensions dropped, except that the kit's
+ * preferences (x-kit-preference: bounds the kit holds where the document is silent) become constraints,
+ * since the reference holds them.
+ */
+function constraints(schema: unknown): unknown {
+  if (Array.isArray(schema)) return schema.map(constraints);
+  if (!isObject(schema)) return schema;
+  const out: Schema = {};
+  for (const [key, value] of Object.entries(schema)) {
+    if (ANNOTATIONS.has(key) || key.startsWith("x-")) continue;
+    // Maps from a property name (which may be "description") to its schema.
+    out[key] =
+      (key === "properties" || key === "patternProperties") && isObject(value)
+        ? Object.fromEntries(Object.entries(value).map(([name, child]) => [name, constraints(child)]))
+        : constraints(value);
+  }
+  const preference = schema["x-kit-preference"];
+  if (isObject(preference) && isObject(out.properties)) {
+    const properties = out.properties as Record<string, Schema>;
+    for (const [name, bounds] of Object.entries(preference))
+      if (isObject(bounds)) properties[name] = { ...properties[name], ...bounds };
+  }
+  return out;
+}
 
-export const blockedValuesSchema = {
-  type: "array",
-  items: {
+interface RecordOptions {
+  /** The fields that must be present: every field but `optional` (default), or those the contract requires. */
+  required?: readonly string[] | "as-contract";
+  /** Fields that may be absent, where every other must be present. */
+  optional?: readonly string[];
+  /** Tighter schemas of the fixture world for some fields, replacing the contract's. */
+  tighter?: Record<string, unknown>;
+  /** Fields of the fixture file that are not part of the resource (e.g. a client's customerId). */
+  extra?: Record<string, unknown>;
+  /** Whether fields the contract does not name may appear (configuration is stored as posted). */
+  open?: boolean;
+}
+
+/** One record of the contract as a fixture file holds it. */
+function fixtureRecord(name: string, options: RecordOptions = {}): Schema {
+  const contract = constraints(contractSchema(name)) as Schema;
+  const named = isObject(contract.properties) ? contract.properties : {};
+  const properties: Schema = { ...options.extra };
+  for (const [field, schema] of Object.entries(named)) properties[field] = options.tighter?.[field] ?? schema;
+  const unknown = Object.keys(options.tighter ?? {}).filter((field) => !(field in named));
+  if (unknown.length > 0)
+    throw new Error(`the contract's ${name} has no field ${unknown.join(", ")}; the fixture schema names it`);
+  const required =
+    options.required === "as-contract"
+      ? ((contract.required as string[] | undefined) ?? [])
+      : (options.required ?? Object.keys(properties).filter((field) => !options.optional?.includes(field)));
+  return {
     type: "object",
-    required: ["tenantId", "lookupType", "value", "createdAt", "createdBy"],
-    additionalProperties: false,
-    properties: {
-      tenantId: nonEmpty,
-      lookupType: { type: "string", pattern: "^rdm/lookupTypes/[^/]+$" },
-      value: str,
-      createdAt: num,
-      createdBy: str,
-    },
-  },
-} as const;
+    required: [...required],
+    ...(options.open ? {} : { additionalProperties: false }),
+    properties,
+  };
+}
+
+const list = (items: Schema) => ({ type: "array", items });
+const lookupTypeUri = { type: "string", pattern: "^rdm/lookupTypes/[^/]+$" } as const;
+
+export function customersSchema(): Schema {
+  return list(
+    fixtureRecord("Customer", {
+      required: ["id", "tenants"],
+      open: true,
+      tighter: { id: nonEmpty, tenants: { type: "array", items: nonEmpty, minItems: 1 } },
+    }),
+  );
+}
+
+export function clientsSchema(): Schema {
+  return list(
+    fixtureRecord("Client", {
+      required: ["customerId", "clientId", "clientSecret", "authorities"],
+      open: true,
+      extra: { customerId: nonEmpty },
+      tighter: {
+        clientId: nonEmpty,
+        clientSecret: nonEmpty,
+        accessTokenValidity: { type: "integer", minimum: 1 },
+        refreshTokenValidity: { type: "integer", minimum: 0 },
+      },
+    }),
+  );
+}
+
+export function lookupsSchema(): Schema {
+  const open = { open: true } as const;
+  return list(
+    fixtureRecord("Lookup", {
+      optional: ["startDate", "endDate"],
+      tighter: {
+        tenantId: nonEmpty,
+        type: lookupTypeUri,
+        code: { type: "string", minLength: 1, maxLength: 499 },
+        sourceMappings: list(
+          fixtureRecord("SourceMapping", {
+            ...open,
+            tighter: { values: list(fixtureRecord("SourceMappingValue", open)) },
+          }),
+        ),
+        attributes: list(fixtureRecord("LookupAttribute", open)),
+      },
+    }),
+  );
+}
+
+export function statisticsSchema(): Schema {
+  return list(
+    fixtureRecord("AutopilotMatchStatistic", {
+      required: "as-contract",
+      tighter: {
+        tenantId: nonEmpty,
+        // The fixtures name the type bare; the URI form is what a target may answer besides.
+        lookupType: { type: "string", pattern: "^[^/]+$" },
+        status: nonEmpty,
+        sourceFrequency: fixtureRecord("SourceFrequency", { open: true }),
+      },
+    }),
+  );
+}
+
+export function blockedValuesSchema(): Schema {
+  return list(fixtureRecord("BlockedValue", { tighter: { tenantId: nonEmpty, lookupType: lookupTypeUri } }));
+}

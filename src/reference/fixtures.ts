@@ -34,7 +34,7 @@ export class FixtureError extends Error {
 }
 
 const KINDS = {
-  tenants: { schema: tenantsSchema, required: true },
+  tenants: { schema: () => tenantsSchema, required: true },
   customers: { schema: customersSchema, required: true },
   clients: { schema: clientsSchema, required: true },
   lookups: { schema: lookupsSchema, required: false },
@@ -51,7 +51,7 @@ function validator(kind: Kind): ValidateFunction {
   let v = validators.get(kind);
   if (!v) {
     ajv ??= new Ajv({ allErrors: false, strict: true });
-    v = ajv.compile(KINDS[kind].schema);
+    v = ajv.compile(KINDS[kind].schema());
     validators.set(kind, v);
   }
   return v;

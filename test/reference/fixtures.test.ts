@@ -135,6 +135,66 @@ describe("fixture validation", () => {
       ["lookups.json", "/0/type", "pattern"],
     ],
     [
+      "a field the contract does not name",
+      "lookups.json",
+      JSON.stringify([
+        {
+          tenantId: "acme",
+          updatedBy: "u",
+          updateDate: 1,
+          version: 1,
+          type: "rdm/lookupTypes/X",
+          code: "A",
+          enabled: true,
+          sourceMappings: [],
+          localizations: [],
+          parents: [],
+          attributes: [],
+          colour: "red",
+        },
+      ]),
+      ["lookups.json", "/0", "must NOT have additional properties", "colour"],
+    ],
+    [
+      "a statistic without a field the contract requires",
+      "statistics.yaml",
+      "- tenantId: acme\n  lookupType: Country\n",
+      ["statistics.yaml", "/0", "must have required property"],
+    ],
+    [
+      "a source mapping value of the wrong type",
+      "lookups.json",
+      JSON.stringify([
+        {
+          tenantId: "acme",
+          updatedBy: "u",
+          updateDate: 1,
+          version: 1,
+          type: "rdm/lookupTypes/X",
+          code: "A",
+          enabled: true,
+          sourceMappings: [
+            {
+              source: "S",
+              values: [
+                {
+                  code: "A",
+                  value: "a",
+                  enabled: "yes",
+                  canonicalValue: true,
+                  downStreamDefaultValue: false,
+                },
+              ],
+            },
+          ],
+          localizations: [],
+          parents: [],
+          attributes: [],
+        },
+      ]),
+      ["lookups.json", "/0/sourceMappings/0/values/0/enabled", "must be boolean"],
+    ],
+    [
       "a duplicate tenant",
       "tenants.yaml",
       "- id: acme\n  authMigrationMode: cassandra\n- id: acme\n  authMigrationMode: rdbms\n",
