@@ -1,5 +1,6 @@
 // `lckit events`: check event messages (NDJSON file, stdin, AMQP broker) against the event contract;
 // `lckit events publish` is dispatched to its own module.
+import { resolve } from "node:path";
 import type { EventProblem } from "../../events/check/event-problem.ts";
 import { checkStream, type EventCheckResult } from "../../events/check/event-stream.ts";
 import { loadStreamingConfig, type StreamingConfig } from "../../events/streaming-config.ts";
@@ -8,7 +9,7 @@ import type { MessageSource } from "../../events/transport/transport.ts";
 import { EventEvidence } from "../../report/event-evidence.ts";
 import { option, toggle } from "../argv.ts";
 import { defineCommand, defineGroup } from "../command.ts";
-import { duration, integer, oneOf, text } from "../flags.ts";
+import { duration, existingPath, integer, oneOf, text } from "../flags.ts";
 import { commandHelp } from "../help.ts";
 import { type CliIo, UsageError } from "../io.ts";
 import { publish } from "./events-publish.ts";
@@ -28,7 +29,7 @@ reuse, GDPR removal). An NDJSON line is either a bare payload ({"type": ...}) or
   flags: {
     config: option(
       "FILE",
-      text,
+      existingPath({ example: "streaming.json", what: "a streaming configuration file (JSON or YAML)" }),
       "streaming configuration (JSON or YAML: JMSEventsFilteringFields, RelationEventsFilteringFields, " +
         "payloadType, analyzeOvChanges, largeObjectsSupport); without it the configuration-dependent rules " +
         "are not checked",
@@ -142,7 +143,7 @@ const check = defineCommand(spec, async ({ values, positionals, argv }, io: Even
   let config: StreamingConfig | undefined;
   if (values.config !== undefined) {
     try {
-      config = await loadStreamingConfig(values.config);
+      config = await loadStreamingConfig(resolve(io.cwd, values.config));
     } catch (error) {
       throw new UsageError(error instanceof Error ? error.message : String(error));
     }

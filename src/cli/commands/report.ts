@@ -11,7 +11,7 @@ import { kitInfo, specHashes } from "../../result/kit-info.ts";
 import type { RunResult } from "../../result/model.ts";
 import { option } from "../argv.ts";
 import { defineCommand, defineGroup } from "../command.ts";
-import { oneOf, text } from "../flags.ts";
+import { existingPath, oneOf } from "../flags.ts";
 import { type CliIo, UsageError } from "../io.ts";
 
 const diff = defineCommand(
@@ -48,9 +48,12 @@ const verify = defineCommand(
 --public-key FILE to require a key you trust, else the embedded one), that report.json and junit.xml
 agree, and for a certificate that every MUST check of the kit ran.`,
     flags: {
-      "public-key": option("FILE", text, "the Ed25519 public key (PEM) the signature must be made with", {
-        example: "vendor.pub.pem",
-      }),
+      "public-key": option(
+        "FILE",
+        existingPath({ example: "vendor.pub.pem", what: "a public key file (PEM)" }),
+        "the Ed25519 public key (PEM) the signature must be made with",
+        { example: "vendor.pub.pem" },
+      ),
       format: option("F", oneOf(["text", "json"]), "text or json", { default: "text" }),
     },
     notes: "Exit codes: 0 verified, 1 not verified, 2 usage error.",
