@@ -6,8 +6,9 @@ import { discoverLookupTypes, typeName } from "./support/data-operations.ts";
 import { defineCheck } from "./support/define.ts";
 import { checkProperty } from "./support/property.ts";
 import { blockedValueRules, recordsProblem } from "./support/record-fields.ts";
+import { recorded } from "./support/recorded-scrolls.ts";
 import { ensure, isClientError, judgeSuccess } from "./support/response-judges.ts";
-import { identityProblem, recorded } from "./support/scan-properties.ts";
+import { identityFinding, identityProblem } from "./support/scan-properties.ts";
 import { clientOf } from "./support/target-client.ts";
 
 const identity = (v: BlockedValue) => `${typeName(String(v.lookupType))}|${String(v.value)}`;
@@ -55,6 +56,11 @@ async function findRichestType(
   return best;
 }
 
+/** The path of a blocked-values request with its query, as a failure detail names it. */
+function listPath(ctx: CheckContext, lookupType: string, query: string): string {
+  return `/configuration/${ctx.target.tenant}/autopilot/${lookupType}/blockedValues?${query}`;
+}
+
 /** Pages of `limit` at offsets 0, limit, 2*limit, ... until a short page. Fails on a page above the limit
  *  and on a page of nothing but values seen before (the offset did not advance). */
 async function readAll(ctx: CheckContext, lookupType: string, limit: number): Promise<BlockedValue[]> {
@@ -65,16 +71,39 @@ async function readAll(ctx: CheckContext, lookupType: string, limit: number): Pr
       await get(ctx, lookupType, { offset, limit }),
       `blocked values of ${lookupType} offset=${offset}&limit=${limit}`,
     );
-    if (list.length > limit) fail(`offset=${offset}&limit=${limit} answered ${list.length} blocked values`);
+    const request = { method: "GET", path: listPath(ctx, lookupType, `offset=${offset}&limit=${limit}`) };
+    if (list.length > limit)
+      fail(`offset=${offset}&limit=${limit} answered ${list.length} blocked values`, {
+        expected: `at most ${limit} blocked values`,
+        actual: `${list.length} blocked values`,
+        request,
+      });
     if (offset > 0 && list.length > 0 && list.every((v) => seen.has(identity(v))))
       fail(
         `offset=${offset}&limit=${limit} answered only values of earlier pages ` +
           `(${list.slice(0, 3).map(identity).join(", ")}...); the offset must skip the values before it`,
+        {
+          expected: `the values after the first ${offset}`,
+          actual: "only values of earlier pages",
+          record: identity(list[0] as BlockedValue),
+          request,
+        },
       );
     for (const v of list) seen.add(identity(v));
     values.push(...list);
     if (list.length < limit) return values;
   }
+}
+
+/** Limits of one page worth asking: the boundaries around `available` values first, any other now and then. */
+function limitsOfAPage(available: number): fc.Arbitrary<number> {
+  const boundaries = [1, 2, available - 1, available, available + 1, 99, 100].filter(
+    (k) => k >= 1 && k <= 100,
+  );
+  return fc.oneof(
+    { weight: 3, arbitrary: fc.constantFrom(...new Set(boundaries)) },
+    { weight: 1, arbitrary: fc.integer({ min: 1, max: 100 }) },
+  );
 }
 
 export const blockedValuesChecks: Check[] = [
@@ -89,28 +118,39 @@ export const blockedValuesChecks: Check[] = [
       const all = await readAll(ctx, lookupType, 100);
       const expected = all.map(identity);
       ensure(identityProblem(expected, expected), `blocked values of ${lookupType} in pages of 100`);
-      // Page sizes that cost at most ten pages each, the boundaries among them first (a last page exactly
-      // full, one of a single value, one page short of all); a size drawn twice is read once.
-      const floor = Math.min(100, Math.max(1, Math.ceil(all.length / 10)));
+      // Page sizes that cost at most five pages each (a fault of paging shows at every page boundary), the
+      // boundaries among them first (a last page exactly full, one of a single value, one page short of
+      // all), read whatever the property draws; a size drawn again is read once.
+      const floor = Math.min(100, Math.max(1, Math.ceil(all.length / 5)));
       const n = all.length;
       const boundaries = [
         ...new Set([floor, n - 1, n, n + 1, 99, 100, Math.ceil(n / 2), Math.ceil((n - 1) / 2)]),
       ]
         .filter((k) => Number.isInteger(k) && k >= floor && k <= 100)
         .sort((a, b) => a - b);
+      const judge = async (k: number) => {
+        const paged = await recorded(ctx, ["blocked-values", lookupType, k], () =>
+          readAll(ctx, lookupType, k),
+        );
+        const pages = Array.from({ length: Math.ceil(paged.length / k) }, (_, i) =>
+          paged.slice(i * k, (i + 1) * k).map(identity),
+        );
+        const finding = identityFinding(expected, paged.map(identity), { pages });
+        if (finding)
+          fail(`blocked values of ${lookupType} in pages of ${k}: ${finding.message}`, {
+            ...finding.detail,
+            request: { method: "GET", path: listPath(ctx, lookupType, `offset=0&limit=${k}`) },
+          });
+      };
+      for (const k of boundaries) await judge(k);
       await checkProperty(
         ctx,
         fc.asyncProperty(
-          fc.oneof(fc.constantFrom(...boundaries), fc.integer({ min: floor, max: 100 })),
-          async (k) => {
-            const paged = await recorded(ctx, ["blocked-values", lookupType, k], () =>
-              readAll(ctx, lookupType, k),
-            );
-            ensure(
-              identityProblem(expected, paged.map(identity)),
-              `blocked values of ${lookupType} in pages of ${k}`,
-            );
-          },
+          fc.oneof(
+            { weight: 3, arbitrary: fc.constantFrom(...boundaries) },
+            { weight: 1, arbitrary: fc.integer({ min: floor, max: 100 }) },
+          ),
+          judge,
         ),
       );
     },
@@ -125,8 +165,13 @@ export const blockedValuesChecks: Check[] = [
       const { lookupType, firstPage } = await richestType(ctx);
       await checkProperty(
         ctx,
-        fc.asyncProperty(fc.integer({ min: 1, max: 100 }), async (limit) => {
-          const list = listOf(await get(ctx, lookupType, { limit }), `limit=${limit}`);
+        // The limits that matter (1, 2, one below, at and above the number available, 99, 100) most of
+        // the time, any other now and then; a limit drawn again is asked once.
+        fc.asyncProperty(limitsOfAPage(firstPage.length), async (limit) => {
+          const response = await recorded(ctx, ["blocked-values limit", lookupType, limit], () =>
+            get(ctx, lookupType, { limit }),
+          );
+          const list = listOf(response, `limit=${limit}`);
           if (list.length > limit) fail(`limit=${limit} answered ${list.length} blocked values`);
           // offset=0&limit=100 showed how many there are at least: a smaller limit must fill its page.
           const available = Math.min(limit, firstPage.length);

@@ -106,6 +106,9 @@ export interface FullScanOptions extends FirstPageOptions {
   maxBytes?: number;
   /** Send the query parameters again on later pages (harmless where they are ignored). Default true. */
   repeatQuery?: boolean;
+  /** Go on with a scroll read before: the pages come after this one (its scrollId is sent first), and
+   *  maxPages counts the pages of this call only. */
+  after?: { scrollId: string; values: readonly unknown[] };
 }
 
 /** Page text one scan reads at most by default (see FullScanOptions.maxBytes). */
@@ -152,8 +155,13 @@ export async function* scanPages<E extends ScanEndpoint>(
   const encoding = options.encoding ?? "object";
   const query = options.query ?? {};
   const laterQuery = options.repeatQuery === false ? {} : query;
-  let previous: { scrollId?: string; json: string } | undefined;
-  let response = await scanFirst(config, auth, endpoint, query, options);
+  const after = options.after;
+  let previous: { scrollId?: string; json: string } | undefined = after
+    ? { scrollId: after.scrollId, json: JSON.stringify(after.values) }
+    : undefined;
+  let response = after
+    ? await scanNext(config, auth, endpoint, after.scrollId, encoding, laterQuery)
+    : await scanFirst(config, auth, endpoint, query, options);
   for (let count = 1; ; count++) {
     const page = pageOf(response);
     if (!page) return { end: response.ok ? "malformed" : "error", failure: response };

@@ -24,6 +24,7 @@ import {
 import { typeName } from "./data-operations.ts";
 import { defineCheck } from "./define.ts";
 import { checkProperty } from "./property.ts";
+import { readPages } from "./recorded-scrolls.ts";
 import { ensure, isClientError, judgeSuccess } from "./response-judges.ts";
 import { scrollEncodingFor } from "./scroll-encoding.ts";
 import { clientOf } from "./target-client.ts";
@@ -88,37 +89,25 @@ export async function readScroll(
   expectedTotal?: number,
   options: { untilCap?: boolean } = {},
 ): Promise<ScanRead> {
-  const endpoint = subject.endpoint(ctx);
-  const encoding = await scrollEncodingFor(ctx, subject.role, endpoint);
   const limit = typeof query.limit === "number" ? query.limit : 100;
   const maxPages = expectedTotal === undefined ? 1000 : 2 * Math.ceil(expectedTotal / limit) + 10;
-  const result = await recorded(ctx, ["scroll", endpoint, query, encoding, maxPages], async () =>
-    clientOf(ctx).scanAll(await ctx.token(subject.role), endpoint, { query, encoding, maxPages }),
-  );
+  const result = await scrollPages(ctx, subject, query, maxPages);
   const endless = result.end === "page-cap" || result.end === "repeated-scroll-id";
   if (!(options.untilCap && endless)) ensure(endProblem(result, `${subject.name} ${JSON.stringify(query)}`));
   return { result, records: result.records as ScanRecordShape[] };
 }
 
-/**
- * Read once, judge many: the same read (a whole scroll by endpoint, query and encoding) made by any read
- * check of the run is sent once and judged by every property that asks for it. The runner hands out the
- * recordings to read checks only and drops them before a check that may change data, so a recording never
- * outlives the data it shows. Without recordings (a check that writes, a bare context) it just reads.
- */
-export async function recorded<T>(ctx: CheckContext, key: unknown, read: () => Promise<T>): Promise<T> {
-  const recordings = ctx.recordings;
-  if (!recordings) return read();
-  const k = JSON.stringify(key);
-  const known = recordings.get(k) as Promise<T> | undefined;
-  if (known) return known;
-  const reading = read();
-  recordings.set(k, reading);
-  // A read that threw (a check ending, a refused request) is no recording: the next asker reads anew.
-  reading.catch(() => {
-    if (recordings.get(k) === reading) recordings.delete(k);
-  });
-  return reading;
+/** The first `maxPages` pages of a scroll of the subject, from the run's recordings where they reach. */
+export async function scrollPages(
+  ctx: CheckContext,
+  subject: ScanSubject,
+  query: ScanQuery,
+  maxPages: number,
+): Promise<FullScanResult<ScanRecordShape>> {
+  const endpoint = subject.endpoint(ctx);
+  const encoding = await scrollEncodingFor(ctx, subject.role, endpoint);
+  const read = { role: subject.role, endpoint, query, encoding };
+  return (await readPages(ctx, read, maxPages)) as FullScanResult<ScanRecordShape>;
 }
 
 /** The unfiltered, default-ordered contents: what every other read is compared with. Repeats are a
@@ -129,9 +118,14 @@ export async function referenceRead(
   subject: ScanSubject,
   options: { strict?: boolean } = {},
 ): Promise<ScanRecordShape[]> {
-  const { records } = await readScroll(ctx, subject, {});
+  const { result, records } = await readScroll(ctx, subject, {});
   const ids = records.map(subject.identity);
-  if (options.strict) ensure(identityProblem(ids, ids), `${subject.name} without parameters`);
+  if (options.strict)
+    failFinding(
+      identityFinding(ids, ids, { pages: pageIdentities(subject, result) }),
+      `${subject.name} without parameters`,
+      result.pages[0]?.response.request,
+    );
   return distinct(subject, records);
 }
 
@@ -269,6 +263,16 @@ export function orderProblem(
   );
 }
 
+/** Index (among records holding the field) of the first record out of order under both comparisons. */
+function firstDisorderIndex(
+  records: ScanRecordShape[],
+  field: string,
+  order: "asc" | "desc",
+): number | undefined {
+  const values = records.map((r) => scalarOf(r, field)).filter((v): v is Scalar => v !== undefined);
+  return firstDisorder(values, order, codeUnit);
+}
+
 /** The record's field holds `value`: exactly, or ignoring case (the document leaves case open); with
  *  `byName`, compared by lookup type name ("rdm/lookupTypes/Country" and "Country" alike). */
 function fieldMatches(
@@ -288,10 +292,14 @@ function fieldMatches(
 
 type Ids = { id: string; title: string; requirements: string[] };
 
-/** Pages a limit is allowed to cost as a whole scroll: smaller limits are probed by partial scrolls. */
-const FULL_READ_PAGES = 10;
-/** Pages a partial scroll reads at a small limit: enough page boundaries to show a repeat or an overflow. */
-const PARTIAL_PAGES = 8;
+/** Pages a limit is allowed to cost as a whole scroll: smaller limits are probed by partial scrolls. A
+ *  fault at page boundaries shows at every boundary, so six pages show it five times over. */
+const FULL_READ_PAGES = 6;
+/** Pages a partial scroll reads at a small limit: three page boundaries to show a repeat or an overflow. */
+const PARTIAL_PAGES = 4;
+/** Pages an order case reads: the first page boundary, across which a sort per page only breaks order. The
+ *  documented sort is read whole in both directions besides. */
+const ORDER_PAGES = 2;
 
 /** Smallest limit whose whole scroll of `total` records stays within FULL_READ_PAGES pages. */
 function fullReadFloor(total: number, least: number): number {
@@ -330,22 +338,33 @@ function partialLimits(total: number, least = 1): number[] {
 
 /** The first PARTIAL_PAGES pages of a scroll at a small limit (recorded like any other read). */
 async function partialScroll(ctx: CheckContext, subject: ScanSubject, limit: number) {
-  const endpoint = subject.endpoint(ctx);
-  const encoding = await scrollEncodingFor(ctx, subject.role, endpoint);
-  const query = { limit };
-  const result = await recorded(ctx, ["scroll", endpoint, query, encoding, PARTIAL_PAGES], async () =>
-    clientOf(ctx).scanAll(await ctx.token(subject.role), endpoint, {
-      query,
-      encoding,
-      maxPages: PARTIAL_PAGES,
-    }),
-  );
+  const result = await scrollPages(ctx, subject, { limit }, PARTIAL_PAGES);
   // A partial scroll judges pages, not the end: one that stops early or makes no progress is the ends
   // and exactly-once checks' finding (as with readScroll's untilCap).
   const endless = result.end === "page-cap" || result.end === "repeated-scroll-id";
   if (!endless) ensure(endProblem(result, `${subject.name} with limit=${limit}`));
   return result as FullScanResult<ScanRecordShape>;
 }
+/** The request a scroll's failure is about: its first request (the query that shaped every page). */
+function requestDetail(result: FullScanResult<ScanRecordShape>): {
+  request?: { method: string; path: string };
+} {
+  const sent = result.pages[0]?.response.request ?? result.failure?.request;
+  return sent ? { request: requestOf(sent.method, sent.url) } : {};
+}
+
+/** Fails on the first page holding more records than `limit`. */
+function overfullPage(subject: ScanSubject, result: FullScanResult<ScanRecordShape>, limit: number): void {
+  for (const [index, page] of result.pages.entries())
+    if (page.values.length > limit)
+      fail(`${subject.name} with limit=${limit}: page ${index + 1} holds ${page.values.length} records`, {
+        expected: `at most ${limit} records on a page`,
+        actual: `${page.values.length} records`,
+        pages: [index + 1],
+        ...requestDetail(result),
+      });
+}
+
 const orderArb = fc.constantFrom<"asc" | "desc">("asc", "desc");
 
 /** Pages of any limit together hold every record exactly once. */
@@ -361,31 +380,42 @@ export function exactlyOnceCheck(subject: ScanSubject, ids: Ids): Check {
       // boundary, or one the scan was never meant to hold; the whole-scroll cases below show a lost one.
       const known = new Set(expected);
       for (const limit of partialLimits(all.length)) {
-        const { records } = await partialScroll(ctx, subject, limit);
-        const ids = records.map(subject.identity);
-        const repeated = [...counts(ids)].filter(([, n]) => n > 1).map(([id, n]) => `${id} (x${n})`);
+        const result = await partialScroll(ctx, subject, limit);
+        const ids = result.records.map(subject.identity);
+        const repeatedIds = [...counts(ids)].filter(([, n]) => n > 1);
+        const repeated = repeatedIds.map(([id, n]) => `${id} (x${n})`);
         const unknown = ids.filter((id) => !known.has(id));
-        if (repeated.length > 0 || unknown.length > 0)
-          fail(
-            `${subject.name} with limit=${limit}, first ${PARTIAL_PAGES} pages: ` +
-              [
-                repeated.length > 0 ? `repeated: ${few(repeated)}` : "",
-                unknown.length > 0 ? `not in the scan without parameters: ${few(unknown)}` : "",
-              ]
-                .filter(Boolean)
-                .join("; "),
-          );
+        if (repeated.length > 0 || unknown.length > 0) {
+          const problems = [
+            repeated.length > 0 ? `repeated: ${few(repeated)}` : "",
+            unknown.length > 0 ? `not in the scan without parameters: ${few(unknown)}` : "",
+          ]
+            .filter(Boolean)
+            .join("; ");
+          const record = repeatedIds[0]?.[0] ?? (unknown[0] as string);
+          fail(`${subject.name} with limit=${limit}, first ${PARTIAL_PAGES} pages: ${problems}`, {
+            expected: "each record of the scan without parameters at most once",
+            actual: problems,
+            record,
+            pages: pagesHolding(pageIdentities(subject, result), record),
+            ...requestDetail(result),
+          });
+        }
       }
-      await checkProperty(
-        ctx,
-        fc.asyncProperty(limitArb(all.length), async (limit) => {
-          const { records } = await readScroll(ctx, subject, { limit }, all.length);
-          ensure(
-            identityProblem(expected, records.map(subject.identity)),
-            `${subject.name} with limit=${limit}`,
-          );
-        }),
-      );
+      const judge = async (limit: number) => {
+        const { result, records } = await readScroll(ctx, subject, { limit }, all.length);
+        failFinding(
+          identityFinding(expected, records.map(subject.identity), {
+            pages: pageIdentities(subject, result),
+          }),
+          `${subject.name} with limit=${limit}`,
+          result.pages[0]?.response.request,
+        );
+      };
+      // The limits that matter first, whatever the property draws; its cases then add others (a limit drawn
+      // again is read once: see recorded-scrolls.ts).
+      for (const limit of boundaryLimits(all.length)) await judge(limit);
+      await checkProperty(ctx, fc.asyncProperty(limitArb(all.length), judge));
     },
   });
 }
@@ -399,22 +429,14 @@ export function pageWithinLimitCheck(subject: ScanSubject, ids: Ids): Check {
     async run(ctx) {
       const all = await referenceRead(ctx, subject);
       for (const limit of partialLimits(all.length)) {
-        const { pages } = await partialScroll(ctx, subject, limit);
-        for (const [index, page] of pages.entries())
-          if (page.values.length > limit)
-            fail(
-              `${subject.name} with limit=${limit}: page ${index + 1} holds ${page.values.length} records`,
-            );
+        const result = await partialScroll(ctx, subject, limit);
+        overfullPage(subject, result, limit);
       }
       await checkProperty(
         ctx,
         fc.asyncProperty(limitArb(all.length), async (limit) => {
           const { result } = await readScroll(ctx, subject, { limit }, all.length, { untilCap: true });
-          for (const [index, page] of result.pages.entries())
-            if (page.values.length > limit)
-              fail(
-                `${subject.name} with limit=${limit}: page ${index + 1} holds ${page.values.length} records`,
-              );
+          overfullPage(subject, result, limit);
         }),
       );
     },
@@ -429,48 +451,75 @@ export function orderCheck(subject: ScanSubject, ids: Ids): Check {
     needs: { roles: [subject.role] },
     async run(ctx) {
       const all = await referenceRead(ctx, subject);
-      const client = clientOf(ctx);
       // Both directions of a sort the document names, read whole at the largest page, whatever the
       // property draws below (a handful of runs may draw one direction only).
       const documented = subject.documentedSortFields[0];
       if (documented !== undefined)
         for (const order of ["asc", "desc"] as const) {
           const query = { sort: documented, order, limit: 100 };
-          const { records } = await readScroll(ctx, subject, query, all.length, { untilCap: true });
-          ensure(
-            orderProblem(records, documented, order),
-            `${subject.name} sort=${documented}&order=${order}&limit=100`,
-          );
+          const { result } = await readScroll(ctx, subject, query, all.length, { untilCap: true });
+          judgeOrder(subject, result, documented, order, `sort=${documented}&order=${order}&limit=100`);
         }
       await checkProperty(
         ctx,
         fc.asyncProperty(
           fc.constantFrom(...subject.sortFields),
           orderArb,
-          // Order is judged across page boundaries, which every limit below the total shows: the
-          // cheapest whole scrolls (100, 99) most of the time, any other limit now and then.
+          // Order is judged within pages and across the first page boundary, which every limit below the
+          // total shows: the largest pages (100, 99) most of the time, any other limit now and then.
           fc.oneof(
             { weight: 3, arbitrary: fc.constantFrom(100, 99) },
             { weight: 1, arbitrary: limitArb(all.length) },
           ),
           async (sort, order, limit) => {
             const query = { sort, order, limit };
-            if (!subject.documentedSortFields.includes(sort)) {
-              // The document does not list permitted sort fields: a refusal of this one is acceptable.
-              const first = await recorded(ctx, ["first", subject.endpoint(ctx), query], async () =>
-                client.scanFirst(await ctx.token(subject.role), subject.endpoint(ctx), query),
-              );
-              if (isClientError(first.status)) return;
-            }
-            const { records } = await readScroll(ctx, subject, query, all.length, { untilCap: true });
-            ensure(
-              orderProblem(records, sort, order),
-              `${subject.name} sort=${sort}&order=${order}&limit=${limit}`,
-            );
+            const result = await scrollPages(ctx, subject, query, ORDER_PAGES);
+            const refused = result.pages.length === 0 && isClientError(result.failure?.status ?? 0);
+            // The document does not list permitted sort fields: a refusal of another one is acceptable.
+            if (refused && !subject.documentedSortFields.includes(sort)) return;
+            const endless = result.end === "page-cap" || result.end === "repeated-scroll-id";
+            if (!endless) ensure(endProblem(result, `${subject.name} ${JSON.stringify(query)}`));
+            judgeOrder(subject, result, sort, order, `sort=${sort}&order=${order}&limit=${limit}`);
           },
         ),
       );
     },
+  });
+}
+
+/** Fails when the records of a scroll are out of `order` of `field`, naming the record and its page. */
+function judgeOrder(
+  subject: ScanSubject,
+  result: FullScanResult<ScanRecordShape>,
+  field: string,
+  order: "asc" | "desc",
+  query: string,
+): void {
+  const records = result.pages.flatMap((page, index) =>
+    page.values.map((record) => ({ record, page: index + 1 })),
+  );
+  const withField = records.filter(({ record }) => scalarOf(record, field) !== undefined);
+  const problem = orderProblem(
+    withField.map(({ record }) => record),
+    field,
+    order,
+  );
+  if (problem === undefined) return;
+  const at = firstDisorderIndex(
+    withField.map(({ record }) => record),
+    field,
+    order,
+  );
+  const culprit = at === undefined ? undefined : withField[at];
+  const before = at === undefined ? undefined : withField[at - 1];
+  const value = (entry: typeof culprit) => JSON.stringify(entry ? scalarOf(entry.record, field) : undefined);
+  fail(`${subject.name} ${query}: ${problem}`, {
+    expected: `records in ${order} order of ${field} (code-unit or case-insensitive)`,
+    actual: `${value(culprit)} follows ${value(before)}`,
+    field,
+    ...(culprit ? { record: subject.identity(culprit.record) } : {}),
+    ...(culprit && before ? { pages: [...new Set([before.page, culprit.page])] } : {}),
+    ...requestDetail(result),
   });
 }
 
@@ -495,8 +544,12 @@ export function filterCheck(subject: ScanSubject, ids: Ids): Check {
         fc.asyncProperty(
           fc.constantFrom(...subject.filterFields),
           fc.nat(all.length - 1),
-          // limit 1 would make a scan that repeats page boundaries endless: the ends and exactly-once checks judge that.
-          limitArb(all.length, 2),
+          // limit 1 would make a scan that repeats page boundaries endless: the ends and exactly-once checks
+          // judge that. A filtered scroll is judged whole: the largest pages most of the time.
+          fc.oneof(
+            { weight: 3, arbitrary: fc.constantFrom(100, 99) },
+            { weight: 1, arbitrary: limitArb(all.length, 2) },
+          ),
           async (field, index, limit) => {
             const value = all[index]?.[field];
             // Quoting inside filter values is not shown by the document: values with quotes are left out.
@@ -541,7 +594,7 @@ async function judgeFilter(
 ): Promise<void> {
   const { field, value, limit, byName } = query;
   const filter = `equals(${field},'${value}')`;
-  const { records } = await readScroll(ctx, subject, { filter, limit }, all.length);
+  const { result, records } = await readScroll(ctx, subject, { filter, limit }, all.length);
   const got = new Set(records.map(subject.identity));
   const exact = all
     .filter((r) => fieldMatches(r, field, value, { ignoreCase: false, byName }))
@@ -552,13 +605,24 @@ async function judgeFilter(
   const extra = records
     .filter((r) => !fieldMatches(r, field, value, { ignoreCase: true, byName }))
     .map(subject.identity);
-  if (missing.length > 0 || extra.length > 0)
-    fail(
-      `${subject.name} filter=${filter}: expected exactly the ${exact.length} records whose ${field} is ` +
-        `${byName ? `of type ${value}` : value}` +
-        (missing.length > 0 ? `; missing: ${few(missing)}` : "") +
-        (extra.length > 0 ? `; not matching: ${few(extra)}` : ""),
-    );
+  if (missing.length === 0 && extra.length === 0) return;
+  const wanted = `exactly the ${exact.length} records whose ${field} is ${byName ? `of type ${value}` : value}`;
+  const actual = [
+    missing.length > 0 ? `missing: ${few(missing)}` : "",
+    extra.length > 0 ? `not matching: ${few(extra)}` : "",
+  ]
+    .filter(Boolean)
+    .join("; ");
+  const record = missing[0] ?? (extra[0] as string);
+  const pages = pagesHolding(pageIdentities(subject, result), record);
+  fail(`${subject.name} filter=${filter}: expected ${wanted}; ${actual}`, {
+    expected: wanted,
+    actual,
+    record,
+    field,
+    ...(pages.length > 0 ? { pages } : {}),
+    ...requestDetail(result),
+  });
 }
 
 /** The scan ends after finitely many pages: no scrollId, or an empty page after which nothing follows. */
@@ -573,15 +637,12 @@ export function endsCheck(subject: ScanSubject, ids: Ids): Check {
       const client = clientOf(ctx);
       const auth = await ctx.token(subject.role);
       // Two page sizes, the second small enough for many pages yet within a whole scroll's page budget
-      // (the size of the set comes from the first scroll).
+      // (the size of the set comes from the first scroll): the smallest limit the exactly-once check reads
+      // whole, so both scrolls are usually recorded already.
       let total: number | undefined;
       for (const limit of [100, 7]) {
-        const size = total === undefined ? limit : fullReadFloor(total, limit);
-        const first = await client.scanAll(auth, endpoint, {
-          query: { limit: size },
-          encoding,
-          maxPages: 2000,
-        });
+        const size = total === undefined ? limit : (boundaryLimits(total, limit)[0] ?? 100);
+        const first = await scrollPages(ctx, subject, { limit: size }, 2000);
         total ??= first.records.length;
         ensure(endProblem(first, `${subject.name} with limit=${size}`));
         if (first.end !== "empty-page") continue;
@@ -679,13 +740,8 @@ export function endWithoutScrollIdCheck(subject: ScanSubject, ids: Ids): Check {
     safety: "read",
     needs: { roles: [subject.role] },
     async run(ctx) {
-      const endpoint = subject.endpoint(ctx);
-      const encoding = await scrollEncodingFor(ctx, subject.role, endpoint);
-      const result = await clientOf(ctx).scanAll(await ctx.token(subject.role), endpoint, {
-        query: { limit: 50 },
-        encoding,
-        maxPages: 2000,
-      });
+      // Any whole scroll shows how it ends: the one at limit 100 is recorded by the other checks already.
+      const result = await scrollPages(ctx, subject, { limit: 100 }, 2000);
       ensure(endProblem(result, subject.name));
       const lastPage = result.pages.at(-1);
       if (result.end !== "no-scroll-id" || lastPage?.scrollId !== undefined)
@@ -725,19 +781,13 @@ export function sortFieldsAcceptedCheck(subject: ScanSubject, ids: Ids): Check {
     safety: "read",
     needs: { roles: [subject.role] },
     async run(ctx) {
-      const client = clientOf(ctx);
       for (const sort of subject.sortFields) {
         for (const order of ["asc", "desc"] as const) {
-          const response = await client.scanFirst(await ctx.token(subject.role), subject.endpoint(ctx), {
-            sort,
-            order,
-            limit: 100,
-          });
-          ensure(judgeSuccess(response, `${subject.name} sort=${sort}&order=${order}`));
-          ensure(
-            orderProblem((pageOf(response)?.values ?? []) as ScanRecordShape[], sort, order),
-            `sort=${sort}`,
-          );
+          // The first page of the scroll the order check reads too (recorded once for both).
+          const result = await scrollPages(ctx, subject, { sort, order, limit: 100 }, 1);
+          if (result.pages.length === 0 && result.failure)
+            ensure(judgeSuccess(result.failure, `${subject.name} sort=${sort}&order=${order}`));
+          judgeOrder(subject, result, sort, order, `sort=${sort}&order=${order}&limit=100`);
         }
       }
     },
