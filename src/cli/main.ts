@@ -40,6 +40,8 @@ export async function cli(argv: string[]): Promise<void> {
 }
 
 export async function main(argv: string[], io: CliIo = processIo): Promise<number> {
+  // `lckit help events check` is `lckit events check --help`.
+  if (argv[0] === "help" && argv.length > 1) return main([...argv.slice(1), "--help"], io);
   const [name, ...rest] = argv;
   if (name === undefined || name === "--help" || name === "-h" || name === "help") {
     io.out(await usage());

@@ -55,6 +55,15 @@ describe("--help from the declarations", () => {
       expect(io.stdout()).toContain(spec.summary);
   });
 
+  it.each([
+    [["help", "run"], "run"],
+    [["help", "events", "check"], "events check"],
+  ])("%j prints the help of lckit %s", async (argv, name) => {
+    const io = captureIo();
+    expect(await main(argv, io)).toBe(0);
+    expect(io.stdout()).toMatch(new RegExp(`^Usage: lckit ${name} `));
+  });
+
   it("a subcommand's --help names its siblings", async () => {
     const io = captureIo();
     expect(await main(["report", "diff", "--help"], io)).toBe(0);
