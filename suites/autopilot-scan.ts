@@ -1,21 +1,23 @@
 // The autopilot statistics scans: all lookup types, and one lookup type.
 
-import { type Check, fail, skip } from "../src/check/index.ts";
-import { describeResponse, pageOf } from "../src/client/index.ts";
+import { type Check, fail, requestOf, skip } from "../src/check/index.ts";
 import { typeName } from "./support/data-operations.ts";
 import { defineCheck } from "./support/define.ts";
 import { recordsProblem, statisticRules } from "./support/record-fields.ts";
-import { ensure, judgeSuccess } from "./support/response-judges.ts";
+import { ensure } from "./support/response-judges.ts";
 import {
   endsCheck,
   endWithoutScrollIdCheck,
   exactlyOnceCheck,
+  failFinding,
   filterCheck,
   firstPageNullBodyCheck,
+  identityFinding,
   identityProblem,
   limitAbove100Check,
   limitOutOfRangeCheck,
   orderCheck,
+  pageIdentities,
   pageWithinLimitCheck,
   readScroll,
   referenceRead,
@@ -24,7 +26,6 @@ import {
   sortFieldsAcceptedCheck,
   unknownScrollIdCheck,
 } from "./support/scan-properties.ts";
-import { clientOf } from "./support/target-client.ts";
 
 const statisticIdentity = (r: Record<string, unknown>) =>
   `${typeName(String(r.lookupType))}|${String(r.source)}|${String(r.unmappedValue)}`;
@@ -173,22 +174,27 @@ export const autopilotScanChecks: Check[] = [
       const byType = new Map<string, number>();
       for (const r of all)
         byType.set(typeName(String(r.lookupType)), (byType.get(typeName(String(r.lookupType))) ?? 0) + 1);
-      const [type] = [...byType].sort((a, b) => b[1] - a[1])[0] ?? [];
-      if (type === undefined)
+      const [type, count] = [...byType].sort((a, b) => b[1] - a[1])[0] ?? [];
+      if (type === undefined || count === undefined)
         skip(`the autopilot scan holds no statistics: the check needs data in tenant ${ctx.target.tenant}`);
       const subject = autopilotTypeScan(type);
-      const first = await clientOf(ctx).scanFirst(await ctx.token("admin"), subject.endpoint(ctx), {
-        limit: 7,
-      });
-      ensure(judgeSuccess(first, `the scan of ${type} with limit=7`));
-      if (!pageOf(first)) fail(`expected a scan page, got ${describeResponse(first)}`);
-      const { result, records } = await readScroll(ctx, subject, { limit: 7 }, all.length);
-      for (const page of result.pages)
-        if (page.values.length > 7)
-          fail(`the scan of ${type} with limit=7 has a page of ${page.values.length}`);
-      ensure(
-        identityProblem(records.map(statisticIdentity), records.map(statisticIdentity)),
-        `the scan of ${type}`,
+      // Small pages, yet a whole scroll of at most six: every page boundary shows a repeat or an overflow.
+      const limit = Math.min(100, Math.max(7, Math.ceil(count / 6)));
+      const { result, records } = await readScroll(ctx, subject, { limit }, all.length);
+      const request = result.pages[0]?.response.request;
+      for (const [index, page] of result.pages.entries())
+        if (page.values.length > limit)
+          fail(`the scan of ${type} with limit=${limit} has a page of ${page.values.length}`, {
+            expected: `at most ${limit} statistics on a page`,
+            actual: `${page.values.length} statistics`,
+            pages: [index + 1],
+            ...(request ? { request: requestOf(request.method, request.url) } : {}),
+          });
+      const ids = records.map(statisticIdentity);
+      failFinding(
+        identityFinding(ids, ids, { pages: pageIdentities(subject, result) }),
+        `the scan of ${type} with limit=${limit}`,
+        request,
       );
     },
   }),
