@@ -50,6 +50,9 @@ class CitedRecordings extends Map<string, Promise<unknown>> {
   }
 
   override set(key: string, recording: Promise<unknown>): this {
+    // A recording set again under its key usually goes on from the one before (a scroll read further):
+    // it is made of the earlier one's exchanges too.
+    const before = this.made.get(key);
     this.shared.set(key, recording);
     const collected: Exchange[] = [];
     this.made.set(key, { ids: [], newest: [] });
@@ -60,8 +63,9 @@ class CitedRecordings extends Map<string, Promise<unknown>> {
       stop();
       const made = this.made.get(key);
       if (made === undefined) return;
-      made.ids = collected.flatMap((x) => (x.id === undefined ? [] : [x.id]));
-      made.newest = collected.slice(-SCOPE_EXCHANGES);
+      const ids = collected.flatMap((x) => (x.id === undefined ? [] : [x.id]));
+      made.ids = [...new Set([...(before?.ids ?? []), ...ids])];
+      made.newest = [...(before?.newest ?? []), ...collected].slice(-SCOPE_EXCHANGES);
     };
     void recording.then(settle, settle);
     return this;
@@ -108,7 +112,8 @@ class CitedRecordings extends Map<string, Promise<unknown>> {
   }
 
   private cite(made: Made): void {
-    this.scope.cite(made.ids);
+    // Evidence first: adopt() skips exchanges already cited.
     this.scope.adopt(made.newest);
+    this.scope.cite(made.ids);
   }
 }
