@@ -1,0 +1,92 @@
+// Against a live target the checks that let tokens expire share their waits: a quota session starts at
+// once when the check before it already waited the quota client's tokens out, and the second check that
+// needs an expired token sends the one the first saw expire. Sharing must cost no power: each fault below
+// is still caught by the check that starts without a wait of its own. The reference is served on a
+// loopback port with its real clock (about 10 s of real waiting per case).
+import { describe, expect, it } from "vitest";
+import type { Target } from "../../src/check/index.ts";
+import type { FaultName } from "../../src/reference/faults.ts";
+import { createReference } from "../../src/reference/index.ts";
+import type { CheckResult } from "../../src/result/model.ts";
+import { planRun, runPlan, systemClock } from "../../src/runner/index.ts";
+import { embeddedTargetDescription } from "../../src/target/embedded.ts";
+import { allChecks } from "../../suites/index.ts";
+import { testSeed } from "./embedded-run.ts";
+
+/** Runs `ids` (in plan order) against the reference with `faults`, served on loopback. */
+async function liveRun(ids: readonly string[], faults: FaultName[] = []): Promise<CheckResult[]> {
+  const listening = await createReference({ faults }).listen({ host: "127.0.0.1", port: 0 });
+  try {
+    const target: Target = {
+      ...embeddedTargetDescription(),
+      name: "reference served on loopback",
+      baseUrl: listening.baseUrl,
+      rdmUrl: listening.rdmUrl,
+    };
+    const checks = allChecks.filter((check) => ids.includes(check.id));
+    expect(checks.map((check) => check.id).sort()).toEqual([...ids].sort());
+    const plan = planRun(checks, { target, drivableClock: false });
+    const result = await runPlan(plan, {
+      fetch: (r) => fetch(r),
+      clock: systemClock(),
+      seed: testSeed,
+      runs: 1,
+    });
+    return result.checks;
+  } finally {
+    await listening.close();
+  }
+}
+
+const outcome = (results: CheckResult[], id: string) => {
+  const result = results.find((r) => r.id === id);
+  return `${result?.status} ${result?.message ?? result?.reason ?? ""}`.trim();
+};
+const waitOf = (results: CheckResult[], id: string) => results.find((r) => r.id === id)?.waitMs ?? 0;
+
+const expiredChecks = ["auth/expired-token-refused", "auth/expired-token-401"];
+// The per-client check ends by waiting out every token it issued; the validity check after it needs every
+// token of the quota client expired, then waits 1 s and 3 s of its own.
+const quotaPair = ["token-quota/quota-per-client", "token-quota/validity-from-client-configuration"];
+const ownWaitsMs = 1000 + 3000;
+
+describe("waits shared between checks against a live target", () => {
+  it("the second expired-token check sends the token the first saw expire: one wait for both", {
+    timeout: 60_000,
+  }, async () => {
+    const results = await liveRun(expiredChecks);
+    for (const id of expiredChecks) expect(outcome(results, id), id).toBe("passed");
+    expect(waitOf(results, "auth/expired-token-refused")).toBeGreaterThan(0);
+    expect(results.find((r) => r.id === "auth/expired-token-401")?.waitMs).toBeUndefined();
+  });
+
+  it("an expired token accepted is still caught by both, the one that did not wait included", {
+    timeout: 60_000,
+  }, async () => {
+    const results = await liveRun(expiredChecks, ["expired-token-accepted"]);
+    for (const id of expiredChecks) expect(results.find((r) => r.id === id)?.status, id).toBe("failed");
+  });
+
+  it("a quota session after a check that waited its tokens out starts without a validity wait", {
+    timeout: 60_000,
+  }, async () => {
+    const results = await liveRun(quotaPair);
+    // On a loaded machine the per-client check may find its burst too slow to judge and skip; it still
+    // waits its tokens out on the way.
+    expect(outcome(results, "token-quota/quota-per-client")).toMatch(/^(passed|skipped .*too slowly)/);
+    expect(outcome(results, "token-quota/validity-from-client-configuration")).toBe("passed");
+    // A clean start of its own would add the quota client's validity (2 s) + 1 s to its own waits.
+    const waited = waitOf(results, "token-quota/validity-from-client-configuration");
+    expect(waited).toBeGreaterThanOrEqual(ownWaitsMs);
+    expect(waited).toBeLessThan(ownWaitsMs + 1000);
+  });
+
+  it("the session that started without a wait still catches a validity the target ignores", {
+    timeout: 60_000,
+  }, async () => {
+    const results = await liveRun(quotaPair, ["token-validity-ignored"]);
+    expect(results.find((r) => r.id === "token-quota/validity-from-client-configuration")?.status).toBe(
+      "failed",
+    );
+  });
+});
