@@ -72,6 +72,7 @@ export const errorsChecks: Check[] = [
     needs: { roles: [] },
     async run(ctx) {
       const failing = ctx.exchanges().filter((x) => (x.response?.status ?? 0) >= 500);
+      ctx.cite?.(failing, "evidence");
       if (failing.length > 0)
         fail(
           `${failing.length} request(s) of this run got a 5xx, e.g. ${failing

@@ -132,6 +132,9 @@ function schemaCheck(operation: ContractOperation): Check {
         exchanges = exchangesOf(ctx, operation.operationId);
       }
       if (exchanges.length === 0) skip(`no exchange of ${operation.operationId} to validate`);
+      // What this check rests on is the traffic it validates, whichever check sent it.
+      ctx.cite?.(exchanges);
+      const departing: Exchange[] = [];
       // The same departure usually repeats on every page: report each (status, path pattern, message) once.
       const distinct = new Map<string, { text: string; count: number }>();
       for (const exchange of exchanges) {
@@ -148,10 +151,15 @@ function schemaCheck(operation: ContractOperation): Check {
           const key = `${response.status} ${pattern(violation.instancePath)} ${violation.keyword} ${pattern(violation.message)}`;
           const known = distinct.get(key);
           if (known) known.count++;
-          else distinct.set(key, { text: describeViolation(exchange, violation), count: 1 });
+          else {
+            distinct.set(key, { text: describeViolation(exchange, violation), count: 1 });
+            departing.push(exchange);
+          }
         }
       }
       if (distinct.size === 0) return;
+      // The evidence is the first answer of each kind of departure.
+      ctx.cite?.(departing, "evidence");
       const lines = [...distinct.values()]
         .slice(0, 10)
         .map((v) => (v.count > 1 ? `${v.text} (x${v.count})` : v.text));

@@ -144,6 +144,10 @@ export interface CheckContext {
   resetTokens(): void;
   /** Every exchange recorded so far in this run (the schema suite validates them per operation). */
   exchanges(): readonly Exchange[];
+  /** Exchanges of the run (from exchanges()) that this check judged though other checks sent them: cited
+   *  for it (CheckResult.exchangeIds, evidence.har entries); "evidence" also puts them in its evidence
+   *  (the ones a failure is about). Optional: a bare context does not cite. */
+  cite?(exchanges: readonly Exchange[], as?: "judged" | "evidence"): void;
   /** Journal of configuration changes: open() before a change, settle() once it is undone. */
   journal: ConfigJournal;
   /** Aborted when the check is over (passed, failed, timed out, run interrupted): stop what it started. */

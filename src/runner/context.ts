@@ -89,6 +89,10 @@ export function createCheckContext(
     token: (role) => services.tokens.token(role, fetch, clock, check.id),
     resetTokens: () => services.tokens.reset(),
     exchanges: () => services.transport.log,
+    cite: (exchanges, as = "judged") => {
+      if (as === "evidence") scope.adopt(exchanges);
+      else scope.cite(exchanges.flatMap((x) => (x.id === undefined ? [] : [x.id])));
+    },
     journal: services.journal.forCheck(check.id),
     signal: controller.signal,
     // A check that changes data would read its own changes from a recording made before them.

@@ -112,7 +112,6 @@ class CitedRecordings extends Map<string, Promise<unknown>> {
   }
 
   private cite(made: Made): void {
-    // Evidence first: adopt() skips exchanges already cited.
     this.scope.adopt(made.newest);
     this.scope.cite(made.ids);
   }

@@ -127,7 +127,9 @@ export class CheckScope {
 
   /** Exchanges another check sent that this one judges (a shared recording): evidence and cited too. */
   adopt(exchanges: readonly Exchange[]): void {
-    for (const x of exchanges) if (x.id === undefined || !this.usedSet.has(x.id)) this.keep(x);
+    for (const x of exchanges)
+      if (!this.exchanges.some((held) => held === x || (x.id !== undefined && held.id === x.id)))
+        this.keep(x);
   }
 
   /** Ids of exchanges this check judged without holding them (a recording's pages beyond its newest). */

@@ -1,6 +1,7 @@
 // The schema suite judges the traffic of the checks before it, out of the run's exchange log. A target
 // whose first answer of an operation is malformed and every later one fine must still be caught: the log
-// keeps each kind's first answers beside its newest. A target whose answers are all fine passes.
+// keeps each kind's first answers beside its newest. A target whose answers are all fine passes. The
+// schema check cites the traffic it judged and shows the answer at fault as its evidence.
 import { describe, expect, it } from "vitest";
 import type { Check } from "../../src/check/index.ts";
 import { planRun } from "../../src/runner/plan.ts";
@@ -45,6 +46,11 @@ describe("the exchange log keeps each kind's first answers for the schema suite"
     const judged = await run(true);
     expect(judged?.status).toBe("failed");
     expect(judged?.message).toMatch(/\/status/);
+    // It cites the traffic it judged (another check sent it), and its evidence is the answer at fault.
+    expect(judged?.requests).toBe(0);
+    expect(judged?.exchangeIds?.length).toBeGreaterThan(PER_KIND);
+    expect(judged?.evidence?.map((x) => x.response?.body)).toEqual(['{"status":42}']);
+    expect(judged?.exchangeIds).toContain(judged?.evidence?.[0]?.id);
   });
 
   it("a target whose answers are all fine passes", async () => {
