@@ -3,11 +3,11 @@
 // reads back (`lckit events check events.ndjson` finds the same problems), redacted with the Redactor
 // rules of the reports. Each failed event check cites the lines of the messages that broke its rule
 // (CheckResult.eventLines); the manifest covers the file and `lckit report verify` checks the citations.
-import { randomBytes } from "node:crypto";
 import { closeSync, mkdirSync, openSync, writeSync } from "node:fs";
 import { join } from "node:path";
 import type { EventProblem } from "../events/check/event-problem.ts";
 import type { MessageSource, RawMessage } from "../events/transport/transport.ts";
+import { newRunId } from "../result/assemble.ts";
 import type { RunResult } from "../result/model.ts";
 import { Redactor } from "../target/redact.ts";
 
@@ -33,7 +33,7 @@ export class EventEvidence {
   /** Creates <root>/<run id>/ and opens events.ndjson in it; the report is written into the same folder. */
   constructor(
     root: string,
-    readonly runId: string = eventRunId(),
+    readonly runId: string = newRunId(),
   ) {
     this.folder = join(root, runId);
     mkdirSync(this.folder, { recursive: true });
@@ -139,14 +139,6 @@ export function lineOf(raw: RawMessage): string {
     return JSON.stringify(raw.body);
   }
   return JSON.stringify({ headers: raw.headers, payload });
-}
-
-function eventRunId(started: Date = new Date()): string {
-  const stamp = started
-    .toISOString()
-    .replace(/[-:]/g, "")
-    .replace(/\.\d+Z$/, "Z");
-  return `${stamp}-${randomBytes(3).toString("hex")}`;
 }
 
 /** Lines of events.ndjson (for verification): counts newline-terminated lines. */
