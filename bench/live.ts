@@ -78,6 +78,16 @@ try {
   const requestsOf = (indexes: number[]) =>
     indexes.reduce((t, i) => t + (result.checks.find((r) => r.id === chosen[i]?.check.id)?.requests ?? 0), 0);
   const overlapped = Math.max(requestsOf(lanes.flat()) / 10, ...lanes.map(sum)) + sum(after);
+  // Where the wall time goes: each lane's checks one after another, then what runs after the lanes.
+  const secondsOf = (indexes: number[]) =>
+    indexes.reduce(
+      (t, i) => t + (result.checks.find((r) => r.id === chosen[i]?.check.id)?.durationMs ?? 0),
+      0,
+    ) / 1000;
+  console.log(
+    `lanes               ${lanes.map((lane, n) => `lane ${n + 1}: ${lane.length} checks ${secondsOf(lane).toFixed(1)} s`).join(", ")}; ` +
+      `after them: ${after.length} checks ${secondsOf(after).toFixed(1)} s`,
+  );
   const sequential = result.requestsSent / 10 + waitedMs / 1000;
   console.log(
     `projected at 10/s   ${(overlapped / 60).toFixed(1)} min with the lanes overlapping ` +

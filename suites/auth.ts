@@ -382,6 +382,8 @@ authChecks.push(
     title: "MUST issue a usable access token for the client_credentials grant",
     requirements: ["TOKEN-ENDPOINT-01", "AUTH-01"],
     safety: "read",
+    // Asks the token endpoint itself: its tokens count toward the viewer's quota.
+    issuesTokensFor: ["viewer"],
     needs: { roles: ["viewer"] },
     async run(ctx) {
       const issued = await issueToken(ctx, "viewer");
@@ -400,6 +402,8 @@ authChecks.push(
     title: "SHOULD answer POST /oauth/token as RFC 6749 does, for Basic and form client authentication",
     requirements: ["TOKEN-ENDPOINT-02", "TOKEN-ENDPOINT-04"],
     safety: "read",
+    // Asks the token endpoint itself: its tokens count toward the viewer's quota.
+    issuesTokensFor: ["viewer"],
     needs: { roles: ["viewer"] },
     async run(ctx) {
       const client = clientOf(ctx);
@@ -416,6 +420,8 @@ authChecks.push(
     title: "SHOULD accept grant_type=client_credentials in the query string",
     requirements: ["TOKEN-ENDPOINT-03"],
     safety: "read",
+    // Asks the token endpoint itself: its tokens count toward the viewer's quota.
+    issuesTokensFor: ["viewer"],
     needs: { roles: ["viewer"] },
     async run(ctx) {
       const response = await clientOf(ctx).token(credentialOf(ctx, "viewer"), { grantIn: "query" });
@@ -427,6 +433,8 @@ authChecks.push(
     title: "SHOULD answer token request errors with RFC 6749 error codes",
     requirements: ["TOKEN-ENDPOINT-05"],
     safety: "read",
+    // Asks the token endpoint itself: its tokens count toward the viewer's quota.
+    issuesTokensFor: ["viewer"],
     needs: { roles: ["viewer"] },
     async run(ctx) {
       const client = clientOf(ctx);

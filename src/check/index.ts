@@ -174,6 +174,10 @@ export interface Check {
   /** True for a check that judges the traffic of the other checks (ctx.exchanges()): the planner runs it
    *  after every other check, so that it sees all of that traffic, and never beside them. */
   readsOthersTraffic?: boolean;
+  /** Roles whose client the check asks the token endpoint for tokens itself (not through ctx.token, whose
+   *  tokens the runner fetches once). Such tokens count toward the quota of the client's customer, which
+   *  the token checks change: a live run keeps the check out of the lane beside them. */
+  issuesTokensFor?: CredentialRole[];
   needs: { roles: CredentialRole[]; otherTenant?: boolean; rdbmsTenant?: boolean; drivableClock?: boolean };
   run(ctx: CheckContext): Promise<void>;
 }

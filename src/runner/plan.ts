@@ -145,6 +145,9 @@ export function selected(plan: Plan): PlanEntry[] {
  * quotas or wait on token validity (safety "quota", or a check using the quota client, whose validity and
  * quota the kit changes) spend most of their time waiting; they run one after another in one lane, while
  * the read checks that do not use the quota client run one after another in a second lane beside them.
+ * A read check that asks the token endpoint for tokens itself (Check.issuesTokensFor) joins the token
+ * lane instead: its tokens would count toward a quota the token checks are counting, and a quota they set
+ * could refuse it.
  * Reads change nothing and the quota lane changes only the quota client and the quota configuration of
  * its customer, which no read check looks at through a token of its own (the read lane's tokens are
  * fetched before the lanes start, so a validity the quota lane shortens never reaches them). After its
@@ -163,6 +166,12 @@ export function waitsOnTokens(check: Check): boolean {
   return check.safety === "quota" || check.needs.roles.includes("quota");
 }
 
+/** True for a check that must not run beside the token checks: it waits on tokens itself, or its own token
+ *  requests would meet (and change) the quotas they set. */
+function inTokenLane(check: Check): boolean {
+  return waitsOnTokens(check) || (check.issuesTokensFor ?? []).length > 0;
+}
+
 export function schedule(entries: readonly PlanEntry[], options: { concurrent: boolean }): Schedule {
   const all = entries.map((_, i) => i);
   if (!options.concurrent) return { lanes: [], after: all };
@@ -170,13 +179,12 @@ export function schedule(entries: readonly PlanEntry[], options: { concurrent: b
   const check = (i: number) => (entries[i] as PlanEntry).check;
   // A check that reads the others' traffic runs once they are all done.
   const laneable = (i: number) => running(i) && check(i).readsOthersTraffic !== true;
-  const tokenLane = all.filter((i) => laneable(i) && waitsOnTokens(check(i)));
-  const readLane = all.filter((i) => laneable(i) && check(i).safety === "read" && !waitsOnTokens(check(i)));
+  const tokenLane = all.filter((i) => laneable(i) && inTokenLane(check(i)));
+  const readLane = all.filter((i) => laneable(i) && check(i).safety === "read" && !inTokenLane(check(i)));
   // Once the reads are done, the checks that change data only (delete tasks) follow in the same lane:
   // the token checks change configuration, and use the data only as something to send a token with.
   const dataLane = all.filter(
-    (i) =>
-      laneable(i) && check(i).safety !== "read" && check(i).changes === "data" && !waitsOnTokens(check(i)),
+    (i) => laneable(i) && check(i).safety !== "read" && check(i).changes === "data" && !inTokenLane(check(i)),
   );
   // Overlapping pays only when both lanes have work.
   if (tokenLane.length === 0 || readLane.length + dataLane.length === 0) return { lanes: [], after: all };

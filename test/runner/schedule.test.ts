@@ -41,6 +41,19 @@ describe("schedule", () => {
     expect(ids(entries, after)).toEqual(["config/update", "config/reset", "schema/responses"]);
   });
 
+  it("puts a read check that asks the token endpoint itself in the token lane, not beside it", () => {
+    const asks = check("auth/token-shape", noop, {
+      needs: { roles: ["viewer"] },
+      issuesTokensFor: ["viewer"],
+    });
+    const { entries } = planRun([...checks.slice(0, 4), asks], { target });
+    const { lanes } = schedule(entries, { concurrent: true });
+    expect(lanes.map((lane) => ids(entries, lane))).toEqual([
+      ["token-quota/exhaust", "auth/expired", "auth/token-shape"],
+      ["service/health", "lookup-scan/order"],
+    ]);
+  });
+
   it("keeps a check that reads the others' traffic out of the lanes, whatever its suite", () => {
     const reader = check("audit/traffic", noop, { readsOthersTraffic: true });
     const { entries } = planRun([...checks.slice(0, 4), reader], { target });
