@@ -13,6 +13,7 @@ import type { RawMessage } from "../transport/transport.ts";
 import { canonicalJson } from "./canonical-json.ts";
 import { describeValue, type EventProblem, type Severity, safeProblem } from "./event-problem.ts";
 import { filteringProblems, pointer } from "./filtering-fields.ts";
+import { walkMessage } from "./payload-fingerprint.ts";
 import { problemsFromErrors } from "./schema-errors.ts";
 
 export interface CheckOptions {
@@ -39,6 +40,14 @@ export interface MessageFacts {
   kind?: FoundPayloadKind;
   /** The parsed payload (the stream rules fingerprint it at once and keep nothing else). */
   payload?: unknown;
+  /** The payload's fingerprint, when inspectMessage was asked for it (the stream rules then use it). */
+  fingerprint?: number;
+}
+
+/** What the stream rules want from inspectMessage beside the problems. */
+export interface InspectFor {
+  /** Fingerprint the payload in the walk that checks nesting (when the message has an objectVersion). */
+  fingerprint?: boolean;
 }
 
 export interface InspectedMessage {
@@ -117,7 +126,11 @@ export function nestingExceeds(text: string, limit: number): boolean {
   return false;
 }
 
-export function inspectMessage(raw: RawMessage, options: CheckOptions = {}): InspectedMessage {
+export function inspectMessage(
+  raw: RawMessage,
+  options: CheckOptions = {},
+  wanted: InspectFor = {},
+): InspectedMessage {
   const position = raw.position;
   const problems: EventProblem[] = [];
   const facts: MessageFacts = {};
@@ -137,7 +150,10 @@ export function inspectMessage(raw: RawMessage, options: CheckOptions = {}): Ins
     return { problems, facts };
   }
   const maxDepth = options.maxDepth ?? defaultMaxDepth;
-  if (nestingExceeds(raw.body, maxDepth)) {
+  // One walk of the parsed message: its nesting (before anything recurses into it), its lookupError keys
+  // and, for the stream rules, the payload's fingerprint (only a message with objectVersion needs one).
+  const walk = walkMessage(parsed, maxDepth, wanted.fingerprint === true && carriesVersion(raw, parsed));
+  if (walk.tooDeep) {
     addProblem(
       problems,
       position,
@@ -291,11 +307,17 @@ export function inspectMessage(raw: RawMessage, options: CheckOptions = {}): Ins
         "warning",
       );
     }
-    // The walk for nested lookupError runs only when the text names it (a key spelled with JSON escapes
-    // is the one form this misses; the schema still checks the top-level attribute values then).
-    const lookupErrors = raw.body.includes("lookupError");
-    problems.push(
-      ...payloadProblems(info, kind, payload, headerRecord, position, config, options.config, lookupErrors),
+    // The walk for nested lookupError runs only when the message has a key of that name.
+    payloadProblems(
+      problems,
+      info,
+      kind,
+      payload,
+      headerRecord,
+      position,
+      config,
+      options.config,
+      walk.lookupError,
     );
   }
 
@@ -336,11 +358,19 @@ export function inspectMessage(raw: RawMessage, options: CheckOptions = {}): Ins
   const version = headerRecord?.objectVersion;
   if (typeof version === "number" && Number.isInteger(version)) facts.objectVersion = version;
   facts.payload = payload;
+  if (walk.fingerprint !== undefined) facts.fingerprint = walk.fingerprint;
   return { problems, facts };
 }
 
-/** The problems of a payload of a type of the document's table: its kind, its schema, the configuration. */
+/** Whether the message carries an objectVersion header (transport headers, else an envelope's). */
+function carriesVersion(raw: RawMessage, parsed: unknown): boolean {
+  const headers = raw.headers ?? (isRecord(parsed) && !("type" in parsed) ? parsed.headers : undefined);
+  return isRecord(headers) && typeof headers.objectVersion === "number";
+}
+
+/** Adds the problems of a payload of a type of the document's table: its kind, its schema, the configuration. */
 function payloadProblems(
+  problems: EventProblem[],
   info: EventTypeInfo,
   kind: FoundPayloadKind,
   payload: Record<string, unknown>,
@@ -349,8 +379,7 @@ function payloadProblems(
   config: ResolvedStreamingConfig | undefined,
   given: StreamingConfig | undefined,
   lookupErrors: boolean,
-): EventProblem[] {
-  const problems: EventProblem[] = [];
+): void {
   const type = info.type;
   const schemas = eventSchemas();
   if (kind === "none") {
@@ -362,7 +391,7 @@ function payloadProblems(
       "payloadKind",
       `a ${type} payload is a snapshot (with object), a deltas message (with uri and deltas) or a large-object fallback (without object, with exceededQueueSizeLimit true); this one has none of object, deltas and exceededQueueSizeLimit (got fields ${Object.keys(payload).join(", ")}): add the one it is meant to be`,
     );
-    return problems;
+    return;
   }
   // The kind is decided by presence, so only that kind's schema is run: its errors are the ones that
   // matter, and no oneOf is tried.
@@ -448,7 +477,6 @@ function payloadProblems(
   if (type === "ENTITY_CHANGED" && kind === "deltas" && isRecord(payload.deltas)) {
     problems.push(...deltaContentProblems(payload.deltas, payload.uri, position));
   }
-  return problems;
 }
 
 const lookupErrorMessage =
@@ -478,8 +506,9 @@ function nestedLookupErrors(
     }
     if (!isRecord(node)) continue;
     for (const [key, value] of Object.entries(node)) {
-      const at = `${path}${pointer(key)}`;
+      // Paths are built only where they are used: for a lookupError and for a nested object or array.
       if (key === "lookupError") {
+        const at = `${path}${pointer(key)}`;
         const valid = typeof value === "string" && /^[0-9]+/.test(value);
         if (!valid && !reported.has(at)) {
           problems.push({
@@ -491,7 +520,7 @@ function nestedLookupErrors(
             severity: "error",
           });
         }
-      } else if (value !== null && typeof value === "object") stack.push([value, at]);
+      } else if (value !== null && typeof value === "object") stack.push([value, `${path}${pointer(key)}`]);
     }
   }
   return problems;

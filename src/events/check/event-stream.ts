@@ -39,6 +39,9 @@ export interface EventCheckResult {
   durationMs: number;
 }
 
+/** The stream rules compare payloads by fingerprint: taken in the walk that checks a message's nesting. */
+const forStreamRules = { fingerprint: true } as const;
+
 export async function checkStream(
   source: MessageSource,
   options: CheckStreamOptions = {},
@@ -78,7 +81,7 @@ export async function checkStream(
     for await (const raw of source.messages()) {
       if (options.signal?.aborted) break;
       result.total += 1;
-      const { problems, facts } = inspectMessage(raw, options);
+      const { problems, facts } = inspectMessage(raw, options, forStreamRules);
       let errors = 0;
       for (const problem of problems) {
         if (problem.severity === "error") errors += 1;

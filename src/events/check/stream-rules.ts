@@ -125,7 +125,7 @@ export class StreamRules {
     if (facts.payload === undefined) return none;
     const typeIndex = this.indexOf(type);
     // Headers stay out: a redelivery may carry other transport headers around the same payload.
-    const packed = payloadFingerprint(facts.payload) * 128 + typeIndex;
+    const packed = (facts.fingerprint ?? payloadFingerprint(facts.payload)) * 128 + typeIndex;
     let versions = this.seen.get(uri);
     if (!versions) {
       versions = new Map();
