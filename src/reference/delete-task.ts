@@ -22,6 +22,8 @@ interface Selection {
   type?: string;
   /** Lookup keys (type URI + code) or undefined for every lookup. */
   keys?: Set<string>;
+  /** With the fault delete-task-follows-foreign-uris: lookup keys of other tenants, by tenant. */
+  foreign?: Map<string, Set<string>>;
 }
 
 /** Validates the request body; throws a 400 naming the field. Nothing is changed before this passes. */
@@ -30,6 +32,8 @@ function parseRequest(
   body: unknown,
   anyType: boolean,
   anyTenant = false,
+  skipForeign = false,
+  followForeign = false,
 ): { parameters: DeleteParameters; selection: Selection } {
   if (body === undefined) {
     throw validationError("body", 'expected a delete task request such as {"type": "delete"}, got no body');
@@ -90,6 +94,16 @@ function parseRequest(
         throw validationError(field, `expected a lookup URI <tenant_id>/<type_name>/<code>, got "${uri}"`);
       }
       const uriTenant = uri.slice(0, first);
+      // With the variant delete-task-foreign-uris-skipped another tenant's URI names nothing here.
+      if (uriTenant !== tenant && skipForeign && !anyTenant) return;
+      // With the fault delete-task-follows-foreign-uris it deletes that tenant's lookup.
+      if (uriTenant !== tenant && followForeign) {
+        selection.foreign ??= new Map();
+        const keys = selection.foreign.get(uriTenant) ?? new Set<string>();
+        keys.add(lookupKey(LOOKUP_TYPE_PREFIX + uri.slice(first + 1, second), uri.slice(second + 1)));
+        selection.foreign.set(uriTenant, keys);
+        return;
+      }
       // With the fault delete-uri-tenant-ignored a URI is matched by its type and code alone.
       if (uriTenant !== tenant && !anyTenant) {
         throw validationError(
@@ -129,6 +143,11 @@ function run(ctx: ReferenceContext, task: Task, selection: Selection): void {
       if (extra) doomed.push(extra);
     }
     for (const lookup of doomed) table.delete(lookup);
+  }
+  for (const [tenant, keys] of selection.foreign ?? []) {
+    const table = ctx.state.lookups.get(tenant);
+    for (const lookup of table?.inIdentityOrder() ?? [])
+      if (keys.has(lookupKey(lookup.type, lookup.code))) table?.delete(lookup);
   }
   task.status = "COMPLETED";
 }
@@ -176,6 +195,8 @@ export function deleteTaskRoutes(app: Hono, ctx: ReferenceContext): void {
       await readJson(c.req.raw),
       ctx.faults.has("invalid-task-type-accepted"),
       ctx.faults.has("delete-uri-tenant-ignored"),
+      ctx.variants.has("delete-task-foreign-uris-skipped"),
+      ctx.faults.has("delete-task-follows-foreign-uris"),
     );
     if (parameters.type === undefined && ctx.faults.has("delete-task-without-type-refused")) {
       throw validationError("parameters.type", "required: name the lookup type to delete from");

@@ -538,6 +538,14 @@ export const FAULTS = [
     caughtBy: ["delete-task/foreign-uris-delete-nothing", "delete-task/invalid-requests-400"],
   },
   {
+    name: "delete-task-follows-foreign-uris",
+    rule: "TASK-05",
+    description:
+      "a delete task deletes the lookups its URIs name in other tenants: globex/Country/AT sent to acme deletes globex's Country/AT",
+    // The acme admin holds nothing of globex in the fixture world, so this is a deletion the caller lacks.
+    caughtBy: ["delete-task/foreign-uris-delete-nothing", "delete-task/invalid-requests-400"],
+  },
+  {
     name: "task-status-created-time-as-string",
     rule: "TASK-07",
     description:

@@ -184,6 +184,12 @@ export const VARIANTS = [
     "a delete task runs 2 s (the reference's clock) after it was accepted",
   ),
   variant(
+    "delete-task-foreign-uris-skipped",
+    "delete-task-foreign-uris",
+    "what a delete task does with a URI of another tenant: not shown",
+    "a delete task skips the URIs of another tenant (deleting nothing for them) and runs the rest, instead of refusing the task with 400",
+  ),
+  variant(
     "no-task-status-endpoint",
     "task-status",
     "how the state of a task can be read: not shown (GET /tasks/{tenantId}/{taskId} is a kit extension)",

@@ -137,6 +137,11 @@ const SCENARIOS: Record<FaultName, (h: Harness) => Promise<boolean>> = {
     await deleteAndWait(h, { type: "delete", parameters: { uris: ["globex/Country/DE"] } });
     return ids(h, "acme").length !== before;
   },
+  "delete-task-follows-foreign-uris": async (h) => {
+    const before = ids(h, "globex").length;
+    await deleteAndWait(h, { type: "delete", parameters: { uris: ["globex/Country/AD"] } });
+    return ids(h, "globex").length !== before;
+  },
   "delete-task-never-completes": async (h) => {
     const before = ids(h, "acme").length;
     const completed = await deleteAndWait(h, { type: "delete", parameters: { uris: ["acme/Country/DE"] } });

@@ -138,6 +138,14 @@ const SHOWS: Record<VariantName, (h: Harness) => Promise<boolean>> = {
     await scan(h, "/lookups/acme/_scan?limit=1");
     return before && !hasDE(h);
   },
+  "delete-task-foreign-uris-skipped": async (h) => {
+    const a = await h.call("POST", "/tasks/acme", {
+      token: await h.token("acme-admin"),
+      body: { type: "delete", parameters: { uris: ["globex/Country/DE", "acme/Country/DE"] } },
+    });
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    return a.status === 202 && !hasDE(h);
+  },
   "no-task-status-endpoint": async (h) => {
     const task = (await deleteTask(h)).body as Task;
     const token = await h.token("acme-admin");
