@@ -97,7 +97,15 @@ describe("lckit events check", () => {
     expect(err).toContain("report written to");
     const [runId] = readdirSync(dir);
     const files = readdirSync(join(dir, runId ?? "")).sort();
-    expect(files).toEqual(["junit.xml", "report.html", "report.json", "summary.md"]);
+    // The evidence bundle: the messages read (events.ndjson) and the manifest beside the four reports.
+    expect(files).toEqual([
+      "events.ndjson",
+      "junit.xml",
+      "manifest.json",
+      "report.html",
+      "report.json",
+      "summary.md",
+    ]);
     const report = JSON.parse(readFileSync(join(dir, runId ?? "", "report.json"), "utf8"));
     const ajv = new Ajv2020({ allErrors: true, strict: false });
     addFormats.default(ajv);
