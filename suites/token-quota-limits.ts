@@ -244,8 +244,13 @@ export const multitokenConfigActivates: Check = defineCheck({
         [`{"maxActiveTokensAllowed": ${max}}`, multiTokenConfig(max)],
         ["{} (no maxActiveTokensAllowed)", { clientCredentialsMultiTokenConfig: {} }],
       ];
-      for (const [what, multitokenConfig] of settings) {
-        await session.restart();
+      for (const [n, [what, multitokenConfig]] of settings.entries()) {
+        // In real time the second setting starts from off without waiting out the first one's tokens: its
+        // quota is not shown, so where its first request is refused for the limit, the kit waits them out
+        // then and asks again. With a default of 200 (the kit's preference) nothing is waited for.
+        const clean = n === 0 || session.drivable;
+        if (clean) await session.restart();
+        else await session.multiTokenOff();
         const config = `multitokenConfig.clientCredentialsMultiTokenConfig ${what}`;
         ensure(
           judgeSuccess(
@@ -253,7 +258,7 @@ export const multitokenConfigActivates: Check = defineCheck({
             `PUT of customer ${session.customerId} with ${config}`,
           ),
         );
-        await expectNewTokens(session, 3, config);
+        await expectNewTokens(session, 3, config, { settleOnRefusal: !clean });
       }
     });
   },

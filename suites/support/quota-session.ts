@@ -35,6 +35,9 @@ export interface QuotaSession {
   setValidity(seconds: number): Promise<void>;
   /** Multi-token off, every token of the quota client expired, a fresh admin token: a clean start. */
   restart(): Promise<void>;
+  /** Waits until every token of the quota client has expired, the setting left as it is: after restart()'s
+   *  wait where the clock is driven; in real time only as long as the noted tokens need. */
+  settle(): Promise<void>;
   /** Lets `seconds` pass on the target. */
   pass(seconds: number): Promise<void>;
   issue(): Promise<ApiResponse<TokenResponse>>;
@@ -266,6 +269,9 @@ export async function withQuotaSession<T>(
         await letQuotaTokensExpire(ctx, longest);
         ctx.resetTokens();
         await ctx.token("admin");
+      },
+      async settle() {
+        await letQuotaTokensExpire(ctx, longest);
       },
       async pass(seconds) {
         await letTimePass(ctx, seconds * 1000);
