@@ -203,6 +203,16 @@ not run, unless --fail-on incomplete), 1 a MUST check failed (or an outcome name
 ${INTERRUPTED_EXIT_CODE} interrupted (SIGINT, SIGTERM or the deadline; the report holds what finished).`,
 };
 
+/** The flags that narrow a run to a subset, as given: what a certified run refuses. */
+function selectionOf(args: Pick<RunArgs, "suites" | "checks" | "level" | "path">): string[] {
+  return [
+    ...args.suites.map((s) => `--suite ${s}`),
+    ...args.checks.map((c) => `--check ${c}`),
+    ...(args.level === "MAY" ? [] : [`--level ${args.level}`]),
+    ...(args.path === undefined ? [] : [`--path ${args.path}`]),
+  ];
+}
+
 /** A fast-check path: the numbers of the shrink steps, colon-separated. */
 function replayPath(raw: string, flag: string): string {
   if (!/^\d+(:\d+)*$/.test(raw))
@@ -263,12 +273,7 @@ function runArgs(v: Values<typeof spec.flags>): RunArgs {
       "--variant switches variants of the embedded reference; it cannot be used with --target",
     );
   if (v.certify) {
-    const chosen = [
-      ...v.suite.map((s) => `--suite ${s}`),
-      ...v.check.map((c) => `--check ${c}`),
-      ...(v.level === "MAY" ? [] : [`--level ${v.level}`]),
-      ...(v.path === undefined ? [] : [`--path ${v.path}`]),
-    ];
+    const chosen = selectionOf({ suites: v.suite, checks: v.check, level: v.level, path: v.path });
     if (v["no-har"])
       throw new UsageError(
         "--certify keeps every exchange as evidence (evidence.har); it cannot be used with --no-har",
@@ -448,12 +453,7 @@ async function runCommand(args: RunArgs, io: CliIo): Promise<number> {
 /** `certify: true` in the target file is --certify: the same refusals (a selection, --no-har), named by
  *  the key, then certified mode with its evidence.har. */
 function certifiedByTargetFile(args: RunArgs, file: string): void {
-  const chosen = [
-    ...args.suites.map((s) => `--suite ${s}`),
-    ...args.checks.map((c) => `--check ${c}`),
-    ...(args.level === "MAY" ? [] : [`--level ${args.level}`]),
-    ...(args.path === undefined ? [] : [`--path ${args.path}`]),
-  ];
+  const chosen = selectionOf(args);
   if (args.noHar)
     throw new UsageError(
       `${file} says certify: true, which keeps every exchange as evidence (evidence.har); it cannot be used with --no-har`,
