@@ -308,20 +308,26 @@ function fullReadFloor(total: number, least: number): number {
 
 /**
  * Limits that matter for a scroll of `total` records, each read whole: 100 and 99 (the largest pages),
- * the limit at which the last page is exactly full, the one at which it holds one record, and (for a
- * small set) total - 1, total and total + 1; the rest of the cases draw from the whole range the floor
- * allows. Identical reads are recorded once (see recorded()), so repeated draws cost nothing.
+ * the smallest limit at which the last page is exactly full, the smallest at which it holds one record,
+ * and (for a small set) total - 1, total and total + 1; the rest of the cases draw from the whole range the
+ * floor allows. Identical reads are recorded once (see recorded-scrolls.ts), so repeated draws cost nothing.
  */
 export function boundaryLimits(total: number, least = 1): number[] {
   const floor = fullReadFloor(total, least);
   const candidates = [100, 99, 1, 2, total - 1, total, total + 1];
-  // The limit whose pages split the records exactly (last page full) and one that leaves a single record.
-  for (let pages = 2; pages <= FULL_READ_PAGES; pages++) {
-    if (total % pages === 0) candidates.push(total / pages);
-    if ((total - 1) % pages === 0) candidates.push((total - 1) / pages);
+  // Most pages (most boundaries) within the budget: the limit whose pages split the records exactly, and
+  // the one that leaves a single record on the last page.
+  const within = (l: number) => Number.isInteger(l) && l >= floor && l <= 100;
+  for (const rest of [0, 1]) {
+    for (let pages = FULL_READ_PAGES; pages >= 2; pages--) {
+      const limit = (total - rest) / pages;
+      if (within(limit)) {
+        candidates.push(limit);
+        break;
+      }
+    }
   }
-  const inRange = candidates.filter((l) => Number.isInteger(l) && l >= floor && l <= 100);
-  return [...new Set(inRange)].sort((a, b) => a - b);
+  return [...new Set(candidates.filter(within))].sort((a, b) => a - b);
 }
 
 const limitArb = (total: number, least = 1) =>
