@@ -22,6 +22,14 @@ interface EntityHistory {
   others: number[];
 }
 
+/** What is remembered of one object (one URI). */
+interface TrackedObject {
+  /** objectVersion -> content fingerprint (high bits) and event-type index (low 7 bits). */
+  versions: Map<number, number>;
+  /** Entities only: what the GDPR rule needs. */
+  history?: EntityHistory;
+}
+
 /**
  * A message that follows an ENTITY_REMOVED_GDPR by objectVersion. It is reported when the stream ends,
  * unless an ENTITY_CREATED between the two turns up (it may arrive late: reordering is legal).
@@ -62,9 +70,8 @@ export const defaultMaxTrackedVersions = 1_000_000;
 const none: EventProblem[] = [];
 
 export class StreamRules {
-  /** uri -> objectVersion -> content fingerprint (high bits) and event-type index (low 7 bits). */
-  private readonly seen = new Map<string, Map<number, number>>();
-  private readonly entities = new Map<string, EntityHistory>();
+  /** uri -> what is remembered of that object (one lookup per message finds both parts). */
+  private readonly seen = new Map<string, TrackedObject>();
   private readonly typeIndex = new Map<string, number>();
   private readonly typeNames: string[] = [];
   private readonly suspicions: Suspicion[] = [];
@@ -86,15 +93,15 @@ export class StreamRules {
     for (const uri of this.seen.keys()) {
       if (this.tracked <= this.maxTracked) return;
       if (uri === current) continue;
-      this.tracked -= this.seen.get(uri)?.size ?? 0;
+      const tracked = this.seen.get(uri);
+      this.tracked -= tracked?.versions.size ?? 0;
       this.seen.delete(uri);
-      const history = this.entities.get(uri);
+      const history = tracked?.history;
       if (history && this.suspicions.length > 0) {
         // Settle this entity's GDPR suspicions now, while its re-creations are still known.
         this.keepSuspicions((suspicion) => suspicion.uri !== uri || !recreatedBetween(history, suspicion));
         for (const suspicion of this.suspicions) if (suspicion.uri === uri) suspicion.settled = true;
       }
-      this.entities.delete(uri);
       this.evictedObjects += 1;
     }
   }
@@ -126,11 +133,12 @@ export class StreamRules {
     const typeIndex = this.indexOf(type);
     // Headers stay out: a redelivery may carry other transport headers around the same payload.
     const packed = (facts.fingerprint ?? payloadFingerprint(facts.payload)) * 128 + typeIndex;
-    let versions = this.seen.get(uri);
-    if (!versions) {
-      versions = new Map();
-      this.seen.set(uri, versions);
+    let tracked = this.seen.get(uri);
+    if (!tracked) {
+      tracked = { versions: new Map() };
+      this.seen.set(uri, tracked);
     }
+    const versions = tracked.versions;
     const earlier = versions.get(version);
     if (earlier !== undefined) {
       if (earlier === packed) {
@@ -154,10 +162,10 @@ export class StreamRules {
     if (this.tracked > this.maxTracked) this.evict(uri);
     if (!type.startsWith("ENTIT")) return none;
 
-    let history = this.entities.get(uri);
+    let history = tracked.history;
     if (!history) {
       history = { gdpr: [], created: [], others: [] };
-      this.entities.set(uri, history);
+      tracked.history = history;
     }
     if (type === createdType) {
       history.created.push(version);
@@ -208,7 +216,7 @@ export class StreamRules {
     const reported = new Set<string>();
     const newly = new Set<string>();
     for (const suspicion of this.suspicions) {
-      const history = this.entities.get(suspicion.uri);
+      const history = this.seen.get(suspicion.uri)?.history;
       const recreated = !suspicion.settled && history !== undefined && recreatedBetween(history, suspicion);
       const key = `${suspicion.position}\u0000${suspicion.version}`;
       if (recreated || reported.has(key)) continue;
