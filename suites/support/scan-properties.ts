@@ -77,6 +77,26 @@ function endProblem(result: FullScanResult<ScanRecordShape>, what: string): stri
   }
 }
 
+/** Fails when the scroll did not end as a scan ends (endProblem), with the page at fault as data. */
+function ensureEnded(result: FullScanResult<ScanRecordShape>, what: string): void {
+  const problem = endProblem(result, what);
+  if (problem === undefined) return;
+  const notAPage = result.end === "error" || result.end === "malformed";
+  const last = result.pages.length;
+  fail(problem, {
+    expected: notAPage
+      ? 'a scan page {"scrollId", "values": [...]}'
+      : "a scan that ends (no scrollId, or an empty page)",
+    actual: notAPage
+      ? `${result.failure?.status ?? "no"} answer: ${(result.failure?.text ?? "").slice(0, 200)}`
+      : result.end === "page-cap"
+        ? `${last} pages and still a scrollId`
+        : "the same page again under the same scrollId",
+    pages: [notAPage ? last + 1 : last],
+    ...requestDetail(result),
+  });
+}
+
 /**
  * Every page of one scroll. `expectedTotal` bounds the page count (twice the pages needed, plus slack).
  * Fails on an answer that is not a page; a scroll that does not end is a failure too unless `untilCap`
@@ -93,7 +113,7 @@ export async function readScroll(
   const maxPages = expectedTotal === undefined ? 1000 : 2 * Math.ceil(expectedTotal / limit) + 10;
   const result = await scrollPages(ctx, subject, query, maxPages);
   const endless = result.end === "page-cap" || result.end === "repeated-scroll-id";
-  if (!(options.untilCap && endless)) ensure(endProblem(result, `${subject.name} ${JSON.stringify(query)}`));
+  if (!(options.untilCap && endless)) ensureEnded(result, `${subject.name} ${JSON.stringify(query)}`);
   return { result, records: result.records as ScanRecordShape[] };
 }
 
@@ -348,7 +368,7 @@ async function partialScroll(ctx: CheckContext, subject: ScanSubject, limit: num
   // A partial scroll judges pages, not the end: one that stops early or makes no progress is the ends
   // and exactly-once checks' finding (as with readScroll's untilCap).
   const endless = result.end === "page-cap" || result.end === "repeated-scroll-id";
-  if (!endless) ensure(endProblem(result, `${subject.name} with limit=${limit}`));
+  if (!endless) ensureEnded(result, `${subject.name} with limit=${limit}`);
   return result as FullScanResult<ScanRecordShape>;
 }
 /** The request a scroll's failure is about: its first request (the query that shaped every page). */
@@ -484,7 +504,7 @@ export function orderCheck(subject: ScanSubject, ids: Ids): Check {
             // The document does not list permitted sort fields: a refusal of another one is acceptable.
             if (refused && !subject.documentedSortFields.includes(sort)) return;
             const endless = result.end === "page-cap" || result.end === "repeated-scroll-id";
-            if (!endless) ensure(endProblem(result, `${subject.name} ${JSON.stringify(query)}`));
+            if (!endless) ensureEnded(result, `${subject.name} ${JSON.stringify(query)}`);
             judgeOrder(subject, result, sort, order, `sort=${sort}&order=${order}&limit=${limit}`);
           },
         ),
@@ -650,13 +670,19 @@ export function endsCheck(subject: ScanSubject, ids: Ids): Check {
         const size = total === undefined ? limit : (boundaryLimits(total, limit)[0] ?? 100);
         const first = await scrollPages(ctx, subject, { limit: size }, 2000);
         total ??= first.records.length;
-        ensure(endProblem(first, `${subject.name} with limit=${size}`));
+        ensureEnded(first, `${subject.name} with limit=${size}`);
         if (first.end !== "empty-page") continue;
         // An empty page may precede the end (deployments differ); nothing may follow it.
         const last = first.pages.at(-1)?.scrollId;
         const emptyPage =
           last === undefined ? undefined : await followEmpty(client, auth, endpoint, last, encoding);
-        if (emptyPage) fail(`${subject.name} with limit=${size}: ${emptyPage}`);
+        if (emptyPage)
+          fail(`${subject.name} with limit=${size}: ${emptyPage}`, {
+            expected: "nothing after an empty page",
+            actual: emptyPage,
+            pages: [first.pages.length + 1],
+            ...requestDetail(first),
+          });
       }
     },
   });
@@ -699,10 +725,16 @@ export function firstPageNullBodyCheck(subject: ScanSubject, ids: Ids): Check {
         ["no body", none],
         ["a null body", nullBody],
       ] as const) {
-        ensure(judgeSuccess(response, `the first ${subject.name} request with ${what}`));
-        if (!pageOf(response))
+        const problem = judgeSuccess(response, `the first request of ${subject.name} with ${what}`);
+        if (problem !== undefined || !pageOf(response))
           fail(
-            `expected {"scrollId", "values": [...]} for the first page with ${what}, got ${describeResponse(response)}`,
+            problem ??
+              `expected {"scrollId", "values": [...]} for the first page with ${what}, got ${describeResponse(response)}`,
+            {
+              expected: `a first page for a request with ${what}`,
+              actual: `${response.status} ${response.text.slice(0, 200)}`,
+              request: requestOf(response.request.method, response.request.url),
+            },
           );
       }
       const a = pageOf(none)?.values.map((r) => subject.identity(r as ScanRecordShape));
@@ -748,12 +780,19 @@ export function endWithoutScrollIdCheck(subject: ScanSubject, ids: Ids): Check {
     async run(ctx) {
       // Any whole scroll shows how it ends: the one at limit 100 is recorded by the other checks already.
       const result = await scrollPages(ctx, subject, { limit: 100 }, 2000);
-      ensure(endProblem(result, subject.name));
+      ensureEnded(result, subject.name);
       const lastPage = result.pages.at(-1);
       if (result.end !== "no-scroll-id" || lastPage?.scrollId !== undefined)
         fail(
           `expected the last page of ${subject.name} to carry no scrollId; the scan ended with ${result.end}` +
             (lastPage?.scrollId ? ` and the last non-empty page carries scrollId ${lastPage.scrollId}` : ""),
+          {
+            expected: "a last page without scrollId",
+            actual: `the scan ended with ${result.end === "empty-page" ? "an empty page" : result.end}`,
+            field: "scrollId",
+            pages: [result.pages.length],
+            ...requestDetail(result),
+          },
         );
     },
   });
@@ -833,11 +872,12 @@ export function filterGrammarCheck(subject: ScanSubject, ids: Ids): Check {
         [`missing(${field})`, (r) => r[field] === undefined],
       ];
       for (const [filter, predicate] of cases) {
-        const { records } = await readScroll(ctx, subject, { filter }, all.length);
+        const { result, records } = await readScroll(ctx, subject, { filter }, all.length);
         const expected = all.filter(predicate).map(subject.identity);
-        ensure(
-          identityProblem(expected, records.map(subject.identity), { repeats: "ignore" }),
+        failFinding(
+          identityFinding(expected, records.map(subject.identity), { repeats: "ignore" }),
           `${subject.name} filter=${filter}`,
+          result.pages[0]?.response.request,
         );
       }
       const response = await clientOf(ctx).scanFirst(await ctx.token(subject.role), subject.endpoint(ctx), {
@@ -893,7 +933,7 @@ export function limitAbove100Check(subject: ScanSubject, ids: Ids): Check {
           fail(
             `limit=${limit}: the profile says the target refuses limits above 100, but it answered a page`,
           );
-        ensure(endProblem(result, `${subject.name} with limit=${limit}`));
+        ensureEnded(result, `${subject.name} with limit=${limit}`);
         for (const [index, page] of result.pages.entries())
           if (page.values.length > 100)
             fail(
