@@ -197,9 +197,7 @@ export function parseArgv<F extends FlagSet>(
     if (flag === undefined) {
       throw usageError(
         spec,
-        // The parenthesis keeps node's own wording, which scripts and searches may know.
-        `${unknownName("option", shown, known, ` (Unknown option '${shown}' for lckit ${spec.name})`)} ` +
-          `See lckit ${spec.name} --help for its options.`,
+        `${unknownName("option", shown, known)} ` + `See lckit ${spec.name} --help for its options.`,
       );
     }
     const name = `--${token.name}`;

@@ -60,13 +60,9 @@ describe("parseArgv", () => {
     [
       "an unknown flag, with the nearest one",
       ["--rusn", "3"],
-      /unknown option "--rusn" .*; did you mean --runs\?/,
+      /unknown option "--rusn"; did you mean --runs\?/,
     ],
-    [
-      "an unknown flag far from every one",
-      ["--colour"],
-      /unknown option "--colour" \(Unknown option '--colour' for lckit demo\)\. See lckit demo --help/,
-    ],
+    ["an unknown flag far from every one", ["--colour"], /unknown option "--colour"\. See lckit demo --help/],
     ["an unknown short flag", ["-x"], /unknown option "-x"/],
     ["a flag without its value", ["--runs"], /--runs needs a value, e\.g\. --runs 25/],
     ["a flag followed by another flag", ["--runs", "--list"], /--runs needs a value/],

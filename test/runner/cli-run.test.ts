@@ -45,7 +45,7 @@ describe("lckit run", () => {
     ["--help", { argv: ["--help"], code: 0, out: /Usage: lckit run/ }],
     [
       "an unknown option",
-      { argv: ["--colour"], code: 2, err: /Unknown option '--colour'.*lckit run --help/ },
+      { argv: ["--colour"], code: 2, err: /unknown option "--colour".*lckit run --help/ },
     ],
     [
       "a bad level",
