@@ -142,6 +142,26 @@ async function awaitDeletion(
   }
 }
 
+/** Fails unless a task request succeeded (2xx, and JSON where it has a body), with its answer as data. */
+function ensureAccepted(response: ApiResponse<Task>, what: string): void {
+  const problem = judgeSuccess(response, what);
+  if (problem !== undefined)
+    fail(problem, {
+      expected: "a 2xx answer",
+      actual: `${response.status} ${response.text.slice(0, 200)}`,
+      request: requestOf(response.request.method, response.request.url),
+    });
+}
+
+/** The detail of a failure about one answer: what was expected, what came, and the request. */
+function answerDetail(response: ApiResponse<unknown>, expected: string) {
+  return {
+    expected,
+    actual: `${response.status} ${response.text.slice(0, 200)}`,
+    request: requestOf(response.request.method, response.request.url),
+  };
+}
+
 function uriOf(ctx: CheckContext, record: ScanRecordShape): string {
   return lookupUri(ctx.target.tenant, typeName(String(record.type)), String(record.code));
 }
@@ -155,7 +175,7 @@ async function deleteAndAwait(
 ): Promise<void> {
   const otherBefore = await otherTenantBefore(ctx);
   const response = await clientOf(ctx).deleteTask(await ctx.token("admin"), ctx.target.tenant, parameters);
-  ensure(judgeSuccess(response, what));
+  ensureAccepted(response, what);
   const expected = before.filter((r) => !gone(r)).map(lookupScan.identity);
   const removed = new Set(before.filter(gone).map(lookupScan.identity));
   const after = await awaitDeletion(ctx, removed, expected, what);
@@ -195,7 +215,7 @@ class DeleteUris implements fc.AsyncCommand<DeleteModel, DeleteReal> {
     const response = await clientOf(r.ctx).deleteTask(await r.ctx.token("admin"), r.ctx.target.tenant, {
       uris,
     });
-    ensure(judgeSuccess(response, what));
+    ensureAccepted(response, what);
     m.sent.push({ what, ids, request: response.request });
     m.remaining = m.remaining.filter((record) => !ids.has(lookupScan.identity(record)));
   }
@@ -386,7 +406,7 @@ export const deleteTaskChecks: Check[] = [
       const response = await clientOf(ctx).deleteTask(await ctx.token("admin"), ctx.target.tenant, {
         uris: [absentLookupUri(ctx.target.tenant)],
       });
-      ensure(judgeSuccess(response, "a delete task naming an absent lookup"));
+      ensureAccepted(response, "a delete task naming an absent lookup");
     },
   }),
   defineCheck({
@@ -407,7 +427,10 @@ export const deleteTaskChecks: Check[] = [
         typeof task?.status !== "string" ||
         task.type !== "delete"
       )
-        fail(`expected 202 with {"id", "type": "delete", "status", ...}, got ${describeResponse(response)}`);
+        fail(
+          `expected 202 with {"id", "type": "delete", "status", ...}, got ${describeResponse(response)}`,
+          answerDetail(response, '202 with {"id", "type": "delete", "status", ...}'),
+        );
     },
   }),
   defineCheck({
@@ -424,17 +447,32 @@ export const deleteTaskChecks: Check[] = [
       });
       const id = (created.body as Task | undefined)?.id;
       if (!created.ok || typeof id !== "string")
-        fail(`expected a task object with an id, got ${describeResponse(created)}`);
+        fail(
+          `expected a task object with an id, got ${describeResponse(created)}`,
+          answerDetail(created, "a task object with an id"),
+        );
       const started = ctx.clock.now();
       for (;;) {
         const status = await client.taskStatus(await ctx.token("admin"), ctx.target.tenant, id);
         const value = (status.body as Task | undefined)?.status;
         if (status.status !== 200 || typeof value !== "string")
-          fail(`expected 200 with the task and its status, got ${describeResponse(status)}`);
+          fail(
+            `expected 200 with the task and its status, got ${describeResponse(status)}`,
+            answerDetail(status, "200 with the task and its status"),
+          );
         if (value === "COMPLETED") return;
-        if (value === "FAILED") fail(`the task failed: ${describeResponse(status)}`);
+        if (value === "FAILED")
+          fail(`the task failed: ${describeResponse(status)}`, {
+            ...answerDetail(status, "status COMPLETED"),
+            field: "status",
+            record: id,
+          });
         if (ctx.clock.now() - started >= deletionWaitMs)
-          fail(`the task is still ${value} ${deletionWaitMs / 1000} s after it was accepted`);
+          fail(`the task is still ${value} ${deletionWaitMs / 1000} s after it was accepted`, {
+            ...answerDetail(status, `status COMPLETED within ${deletionWaitMs / 1000} s`),
+            field: "status",
+            record: id,
+          });
         await ctx.clock.sleep(pollEveryMs);
       }
     },
@@ -462,7 +500,11 @@ export const deleteTaskChecks: Check[] = [
       ];
       for (const [what, body] of bodies) {
         const response = await clientOf(ctx).createTask(await ctx.token("admin"), tenant, body);
-        if (response.status !== 400) fail(`${what}: expected 400, got ${describeResponse(response)}`);
+        if (response.status !== 400)
+          fail(
+            `${what}: expected 400, got ${describeResponse(response)}`,
+            answerDetail(response, `400 for ${what}`),
+          );
       }
     },
   }),
