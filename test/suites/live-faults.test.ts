@@ -32,6 +32,7 @@ const sample: [FaultName, string, readonly string[]][] = [
   ["autopilot-type-scan-returns-other-types", "autopilot-scan", []],
   ["blocked-values-offset-ignored", "blocked-values", []],
   ["delete-by-uris-removes-more", "delete-task", []],
+  ["delete-task-follows-foreign-uris", "delete-task", []],
   ["cross-tenant-read", "auth", []],
   ["healthcheck-not-ok", "service", []],
   [
