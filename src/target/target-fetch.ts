@@ -154,9 +154,11 @@ export class CheckScope {
     return () => this.watchers.delete(list);
   }
 
-  /** Ids of every exchange the check used, in the order it used them. */
+  /** Ids of every exchange the check used, in the order it used them (past CITED_EXCHANGES, the ones it
+   *  still holds as evidence are added, so its evidence is always cited). */
   citations(): number[] {
-    return [...this.used];
+    const held = this.exchanges.flatMap((x) => (x.id === undefined || this.usedSet.has(x.id) ? [] : [x.id]));
+    return [...this.used, ...held];
   }
 
   private keep(exchange: Exchange): void {

@@ -3,7 +3,7 @@
 import { describe, expect, it } from "vitest";
 import { citedRecordings } from "../../src/target/recording-citations.ts";
 import { Redactor } from "../../src/target/redact.ts";
-import { CheckScope, TargetTransport } from "../../src/target/target-fetch.ts";
+import { CheckScope, CITED_EXCHANGES, TargetTransport } from "../../src/target/target-fetch.ts";
 import { fakeFetch } from "../runner/fake-target.ts";
 
 const URL_ = "http://127.0.0.1:9";
@@ -76,5 +76,21 @@ describe("citedRecordings", () => {
     a.recordings.delete("scroll");
     expect(shared.has("scroll")).toBe(false);
     expect(check("scan/b").recordings.get("scroll")).toBeUndefined();
+  });
+});
+
+describe("CheckScope citations", () => {
+  it("past the cap, the exchanges held as evidence are still cited", () => {
+    const scope = new CheckScope("sample/many");
+    const exchange = (id: number) => ({
+      id,
+      request: { method: "GET", url: `${URL_}/healthcheck`, headers: {} },
+      durationMs: 0,
+    });
+    for (let id = 0; id < CITED_EXCHANGES + 20; id++) scope.remember(exchange(id));
+    const cited = scope.citations();
+    expect(cited.slice(0, 3)).toEqual([0, 1, 2]);
+    for (const x of scope.exchanges) expect(cited).toContain(x.id);
+    expect(cited.length).toBe(CITED_EXCHANGES + scope.exchanges.length);
   });
 });
