@@ -218,7 +218,9 @@ describe("runPlan classifies outcomes", () => {
   it("reports planned skips and progress for every selected check, in order", async () => {
     const events: ProgressEvent[] = [];
     const checks = [
-      check("schema/all", async (ctx) => void expect(ctx.exchanges().length).toBeGreaterThan(0)),
+      check("schema/all", async (ctx) => void expect(ctx.exchanges().length).toBeGreaterThan(0), {
+        readsOthersTraffic: true,
+      }),
       check("service/health", async (ctx) => void (await get(ctx, "/healthcheck"))),
       check("auth/other", async () => {}, { needs: { roles: ["admin"] } }),
     ];
