@@ -1,5 +1,6 @@
 // `lckit events` through main() with a captured CliIo: exit codes, line numbers, malformed lines, formats.
-import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { generateKeyPairSync } from "node:crypto";
+import { cpSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Readable } from "node:stream";
@@ -122,6 +123,44 @@ describe("lckit events check", () => {
       "events/event-object-01",
       "events/event-types-02",
     ]);
+  });
+
+  it("signs the manifest with --sign-key; lckit report verify accepts it and names events.ndjson once a byte changed", async () => {
+    const { privateKey, publicKey } = generateKeyPairSync("ed25519");
+    const key = join(tmp, "events-sign.pem");
+    const pub = join(tmp, "events-sign.pub.pem");
+    writeFileSync(key, privateKey.export({ type: "pkcs8", format: "pem" }));
+    writeFileSync(pub, publicKey.export({ type: "spki", format: "pem" }));
+    const dir = join(tmp, "signed-reports");
+    expect((await run(["check", mixed, "--report-dir", dir, "--sign-key", key])).code).toBe(1);
+    const folder = join(dir, readdirSync(dir)[0] ?? "");
+    expect(readdirSync(folder)).toContain("manifest.sig");
+    const verify = async (path: string) => {
+      const io = captureIo();
+      const code = await main(["report", "verify", path, "--public-key", pub], io);
+      return { code, out: io.stdout() };
+    };
+    const signed = await verify(folder);
+    expect(signed.code, signed.out).toBe(0);
+    expect(signed.out).toMatch(/ok {3}signature: Ed25519 over manifest\.json by the given public key/);
+
+    const spoilt = join(tmp, "signed-spoilt");
+    cpSync(folder, spoilt, { recursive: true });
+    const events = readFileSync(join(spoilt, "events.ndjson"));
+    events[1] = (events[1] as number) ^ 0x01;
+    writeFileSync(join(spoilt, "events.ndjson"), events);
+    const refused = await verify(spoilt);
+    expect(refused.code).toBe(1);
+    expect(refused.out).toMatch(/^FAIL .*events\.ndjson: sha256 differs/m);
+  });
+
+  it.each([
+    ["a --sign-key that is no key", ["check", mixed, "--report-dir", join(tmp, "r"), "--sign-key", mixed]],
+    ["a --sign-key without --report-dir", ["check", mixed, "--sign-key", mixed]],
+  ])("exits 2 on %s, saying what to do", async (_name, args) => {
+    const { code, err } = await run(args);
+    expect(code).toBe(2);
+    expect(err).toMatch(/--sign-key .*(openssl genpkey|add --report-dir)/);
   });
 
   it.each([

@@ -1,5 +1,6 @@
 // `lckit events`: check event messages (NDJSON file, stdin, AMQP broker) against the event contract;
 // `lckit events publish` is dispatched to its own module.
+import type { KeyObject } from "node:crypto";
 import { resolve } from "node:path";
 import type { EventProblem } from "../../events/check/event-problem.ts";
 import { checkStream, type EventCheckResult } from "../../events/check/event-stream.ts";
@@ -7,6 +8,7 @@ import { loadStreamingConfig, type StreamingConfig } from "../../events/streamin
 import { openSource, SourceError } from "../../events/transport/sources/index.ts";
 import type { MessageSource } from "../../events/transport/transport.ts";
 import { EventEvidence } from "../../report/event-evidence.ts";
+import { loadSignKey, SignKeyError, writeManifest } from "../../report/manifest.ts";
 import { option, toggle } from "../argv.ts";
 import { defineCommand, defineGroup } from "../command.ts";
 import { duration, existingPath, integer, oneOf, text } from "../flags.ts";
@@ -65,6 +67,13 @@ reuse, GDPR removal). An NDJSON line is either a bare payload ({"type": ...}) or
     "report-dir": option("DIR", text, "also write the run report (json, junit, markdown, html) under DIR", {
       example: "reports",
     }),
+    "sign-key": option(
+      "FILE",
+      text,
+      "with --report-dir: sign the report folder's manifest.json with this Ed25519 private key (PEM), as " +
+        "lckit run --sign-key does; check with: lckit report verify <report folder> --public-key PUB.pem",
+      { example: "lckit-sign.pem" },
+    ),
     exchange: option("X", text, "exchange to bind the checker's own private queue to", {
       defaultText: "lckit.events",
       example: "lckit.events",
@@ -148,6 +157,8 @@ const check = defineCommand(spec, async ({ values, positionals, argv }, io: Even
       throw new UsageError(error instanceof Error ? error.message : String(error));
     }
   }
+  // The key is read before any message: a bad key is a usage error, not a checked stream without a signature.
+  const signKey = readSignKey(values["sign-key"], values["report-dir"], io.cwd);
   let source: MessageSource;
   try {
     source = await openSource(spec0, {
@@ -192,7 +203,6 @@ const check = defineCommand(spec, async ({ values, positionals, argv }, io: Even
   if (values["report-dir"] !== undefined && evidence !== undefined) {
     const { eventRunResult } = await import("../../events/check/run-result.ts");
     const { writeReport } = await import("../../report/write.ts");
-    const { writeManifest } = await import("../../report/manifest.ts");
     const run = eventRunResult(result, {
       command: ["lckit", "events", "check", ...argv].join(" "),
       config: config !== undefined,
@@ -200,7 +210,7 @@ const check = defineCommand(spec, async ({ values, positionals, argv }, io: Even
       runId: evidence.runId,
     });
     const written = writeReport(evidence.finish(run, result.problems), values["report-dir"]);
-    writeManifest(written.dir, evidence.runId);
+    writeManifest(written.dir, evidence.runId, signKey);
     io.err(`report written to ${written.dir}\n`);
   }
   if (result.total === 0) {
@@ -212,6 +222,25 @@ const check = defineCommand(spec, async ({ values, positionals, argv }, io: Even
   }
   return result.invalid === 0 ? 0 : 1;
 });
+
+/** --sign-key's Ed25519 key, read with lckit run's own code; a key without a folder to sign is refused. */
+function readSignKey(
+  file: string | undefined,
+  reportDir: string | undefined,
+  cwd: string,
+): KeyObject | undefined {
+  if (file === undefined) return undefined;
+  if (reportDir === undefined)
+    throw new UsageError(
+      "--sign-key signs the report folder's manifest, but no --report-dir was given; add --report-dir DIR",
+    );
+  try {
+    return loadSignKey(resolve(cwd, file));
+  } catch (error) {
+    if (error instanceof SignKeyError) throw new UsageError(`--sign-key ${error.message}`);
+    throw error;
+  }
+}
 
 /** The report folder and its events.ndjson, made before any message is read: a folder that cannot be
  *  written is a usage error, not a lost check. */
