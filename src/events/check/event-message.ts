@@ -103,7 +103,9 @@ export function payloadKindOf(
 
 /**
  * Whether the JSON text nests objects and arrays deeper than `limit`. Iterative; the depth can never
- * exceed the number of opening brackets, so most messages are settled by counting those.
+ * exceed the number of opening brackets, so most messages are settled by counting those. The checker
+ * itself asks the walk of the parsed message (walkMessage), which is tested to agree with this reading
+ * of the text: this is the form to use where only the text is at hand.
  */
 export function nestingExceeds(text: string, limit: number): boolean {
   let opened = 0;
