@@ -1,6 +1,8 @@
 // Public entry of the HTTP contract: load once, look operations up, check bodies (violations as data).
 export type { Contract, OperationMatch } from "./contract.ts";
 export { bodySchemas, documentFiles, loadContract, openapiDir } from "./contract.ts";
+// The lookup type URI (rdm/lookupTypes/<type_name>) and the bare name it carries.
+export { LOOKUP_TYPE_PREFIX, LOOKUP_TYPE_URI_PATTERN, lookupTypeName, lookupTypeUri } from "./lookup-type.ts";
 export { decodeBody, essence, isJsonMedia, matchMediaType } from "./media-types.ts";
 // Operations as data: id, host, method, path template, roles, requirement and assumption ids.
 export type { ContractOperation, ContractParameter, Host, HttpMethod } from "./operations.ts";

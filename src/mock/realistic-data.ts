@@ -5,6 +5,7 @@
 // types and codes of the fixture world, a few array items), using only schema keywords the seeded
 // generator honours (enum, pattern, minimum/maximum, maxItems), so the same seed gives the same answer.
 // Every hint is a narrowing: what the hinted copy generates is still valid against the consumer contract.
+import { LOOKUP_TYPE_URI_PATTERN, lookupTypeUri } from "../contract/index.ts";
 
 type Schema = Record<string, unknown>;
 
@@ -89,9 +90,9 @@ function hintProperty(name: string, schema: Schema): void {
     return;
   }
   if (!typeIs(schema, "string")) return;
-  if (schema.pattern === "^rdm/lookupTypes/[^/]+$") {
+  if (schema.pattern === LOOKUP_TYPE_URI_PATTERN) {
     delete schema.pattern;
-    schema.enum = LOOKUP_TYPES.map((type) => `rdm/lookupTypes/${type}`);
+    schema.enum = LOOKUP_TYPES.map(lookupTypeUri);
     return;
   }
   const hint = strings[name];

@@ -6,6 +6,7 @@
 import type { VerifierOptions } from "@pact-foundation/pact";
 import type { CredentialRole } from "../check/index.ts";
 import { describeResponse, pageOf } from "../client/index.ts";
+import { lookupTypeUri } from "../contract/index.ts";
 import type { Customer, Lookup } from "../reference/index.ts";
 import type { ProviderSession } from "./provider-session.ts";
 import { OPEN_SCROLL_QUERY, PROBE_CODE, providerStates, STATE, type StateName } from "./provider-states.ts";
@@ -80,6 +81,9 @@ async function setQuota(session: ProviderSession, customerId: string, max: numbe
   );
 }
 
+/** The type of the lookup the delete-task pact deletes. */
+const PROBE_TYPE = lookupTypeUri("Gender");
+
 /** The lookup the delete-task pact deletes, as the provider team would add it (the interface cannot). */
 export function probeLookup(tenantId: string, updatedBy = "pact-verification"): Lookup {
   return {
@@ -87,7 +91,7 @@ export function probeLookup(tenantId: string, updatedBy = "pact-verification"): 
     updatedBy,
     updateDate: 0,
     version: 1,
-    type: "rdm/lookupTypes/Gender",
+    type: PROBE_TYPE,
     code: PROBE_CODE,
     enabled: true,
     sourceMappings: [],
@@ -209,7 +213,7 @@ const arranged: Partial<Record<StateName, StateHandler>> = {
     },
     async teardown(session) {
       const table = session.reference?.state.lookups.get(session.target.tenant);
-      const left = table?.get("rdm/lookupTypes/Gender", PROBE_CODE);
+      const left = table?.get(PROBE_TYPE, PROBE_CODE);
       if (left) table?.delete(left);
     },
   },

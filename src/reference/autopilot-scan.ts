@@ -1,10 +1,11 @@
 // POST {base_url}/configuration/{tenantId}/autopilot/stats/_scan and .../stats/{lookupType}/_scan
 import type { Hono } from "hono";
+import { lookupTypeName } from "../contract/index.ts";
 import { accessOf, authorize } from "./auth.ts";
 import type { ReferenceContext } from "./context.ts";
 import { requireTenant } from "./lookup-scan.ts";
 import { scan } from "./scan.ts";
-import { lookupTypeName, type Statistic } from "./types.ts";
+import type { Statistic } from "./types.ts";
 
 /** The statistics as both scans serve them. */
 function served(ctx: ReferenceContext, statistics: readonly Statistic[]): readonly object[] {

@@ -1,10 +1,10 @@
 // GET {base_url}/configuration/{tenantId}/autopilot/{lookupType}/blockedValues?offset&limit
 import type { Hono } from "hono";
+import { lookupTypeName } from "../contract/index.ts";
 import { accessOf, authorize } from "./auth.ts";
 import type { ReferenceContext } from "./context.ts";
 import { badRequest, jsonResponse } from "./errors.ts";
 import { requireTenant } from "./lookup-scan.ts";
-import { lookupTypeName } from "./types.ts";
 
 const DEFAULT_LIMIT = 100;
 const MAX_LIMIT = 100;

@@ -1,19 +1,14 @@
 // POST {rdm_url}/tasks/{tenantId} (delete task) and GET {rdm_url}/tasks/{tenantId}/{taskId} (kit extension).
 import { randomUUID } from "node:crypto";
 import type { Hono } from "hono";
+import { lookupTypeName, lookupTypeUri } from "../contract/index.ts";
 import { accessOf, authorize } from "./auth.ts";
 import type { ReferenceContext } from "./context.ts";
 import { jsonResponse, notFound, validationError } from "./errors.ts";
 import { describeType, readJson } from "./http-body.ts";
 import { requireTenant } from "./lookup-scan.ts";
 import { lookupKey } from "./lookup-table.ts";
-import {
-  type DeleteParameters,
-  LOOKUP_TYPE_PREFIX,
-  type Lookup,
-  lookupTypeName,
-  type Task,
-} from "./types.ts";
+import type { DeleteParameters, Lookup, Task } from "./types.ts";
 
 export const MAX_URIS = 1000;
 
@@ -68,7 +63,7 @@ function parseRequest(
       );
     }
     parameters.type = params.type;
-    selection.type = LOOKUP_TYPE_PREFIX + lookupTypeName(params.type);
+    selection.type = lookupTypeUri(lookupTypeName(params.type));
   }
   if (params.uris !== undefined && params.uris !== null) {
     if (!Array.isArray(params.uris)) {
@@ -100,7 +95,7 @@ function parseRequest(
       if (uriTenant !== tenant && followForeign) {
         selection.foreign ??= new Map();
         const keys = selection.foreign.get(uriTenant) ?? new Set<string>();
-        keys.add(lookupKey(LOOKUP_TYPE_PREFIX + uri.slice(first + 1, second), uri.slice(second + 1)));
+        keys.add(lookupKey(lookupTypeUri(uri.slice(first + 1, second)), uri.slice(second + 1)));
         selection.foreign.set(uriTenant, keys);
         return;
       }
@@ -111,7 +106,7 @@ function parseRequest(
           `"${uri}" belongs to tenant "${uriTenant}", but this task is for tenant "${tenant}"; nothing was deleted`,
         );
       }
-      keys.add(lookupKey(LOOKUP_TYPE_PREFIX + uri.slice(first + 1, second), uri.slice(second + 1)));
+      keys.add(lookupKey(lookupTypeUri(uri.slice(first + 1, second)), uri.slice(second + 1)));
     });
     parameters.uris = params.uris as string[];
     selection.keys = keys;

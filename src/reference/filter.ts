@@ -1,8 +1,9 @@
 // The filter grammar of docs/assumptions.md ("Scans"), compiled once per scroll into a predicate.
 //   expr  := and ( "or" and )*        and   := unary ( "and" unary )*
 //   unary := "not" unary | "(" expr ")" | call       call := op "(" path [ "," value ] ")"
+
+import { lookupTypeName } from "../contract/index.ts";
 import { HttpError } from "./errors.ts";
-import { lookupTypeName } from "./types.ts";
 
 export type Predicate = (record: object) => boolean;
 type Scalar = string | number | boolean;

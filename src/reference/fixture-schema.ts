@@ -4,7 +4,7 @@
 // target may answer (every field filled, no unknown field in data records, the kit's preferences held),
 // and says so where it adds a bound. Tenants are not a resource of the contract: their schema is here.
 import { join } from "node:path";
-import { isObject, openapiDir, RefResolver } from "../contract/index.ts";
+import { isObject, LOOKUP_TYPE_URI_PATTERN, openapiDir, RefResolver } from "../contract/index.ts";
 
 type Schema = Record<string, unknown>;
 
@@ -94,7 +94,7 @@ function fixtureRecord(name: string, options: RecordOptions = {}): Schema {
 }
 
 const list = (items: Schema) => ({ type: "array", items });
-const lookupTypeUri = { type: "string", pattern: "^rdm/lookupTypes/[^/]+$" } as const;
+const lookupTypeUri = { type: "string", pattern: LOOKUP_TYPE_URI_PATTERN } as const;
 
 export function customersSchema(): Schema {
   return list(

@@ -1,5 +1,6 @@
 // Deterministic large data for load runs (`lckit serve --lookups 1000000`): same seed, same records.
-import { LOOKUP_TYPE_PREFIX, type Lookup, type Statistic } from "./types.ts";
+import { lookupTypeUri } from "../contract/index.ts";
+import type { Lookup, Statistic } from "./types.ts";
 
 export interface GenerateOptions {
   tenant: string;
@@ -37,7 +38,7 @@ export function generateLookups(tenant: string, count: number, seed = 1): Lookup
   const width = Math.max(7, String(count).length);
   let n = 0;
   for (let t = 0; t < TYPES.length; t++) {
-    const type = LOOKUP_TYPE_PREFIX + (TYPES[t] as string);
+    const type = lookupTypeUri(TYPES[t] as string);
     const share = Math.floor(count / TYPES.length) + (t < count % TYPES.length ? 1 : 0);
     for (let i = 0; i < share; i++, n++) {
       const code = `G${pad(n, width)}`;

@@ -1,17 +1,17 @@
 // The reference's whole mutable world, built from the fixtures (plus generated data) for one instance.
+import { lookupTypeName } from "../contract/index.ts";
 import type { FixtureData } from "./fixtures.ts";
 import { LookupTable } from "./lookup-table.ts";
 import { ScrollStore } from "./scroll.ts";
-import {
-  type BlockedValue,
-  type Customer,
-  type IssuedToken,
-  type Lookup,
-  lookupTypeName,
-  type Statistic,
-  type StoredClient,
-  type Task,
-  type Tenant,
+import type {
+  BlockedValue,
+  Customer,
+  IssuedToken,
+  Lookup,
+  Statistic,
+  StoredClient,
+  Task,
+  Tenant,
 } from "./types.ts";
 
 export interface ReferenceState {

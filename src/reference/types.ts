@@ -78,10 +78,3 @@ export type Task = Omit<Stored<LookupDataSchemas["Task"]>, "type" | "status" | "
   status: TaskStatus;
   parameters: DeleteParameters;
 };
-
-export const LOOKUP_TYPE_PREFIX = "rdm/lookupTypes/";
-
-/** "rdm/lookupTypes/Country" and "Country" both name the type Country. */
-export function lookupTypeName(typeOrUri: string): string {
-  return typeOrUri.startsWith(LOOKUP_TYPE_PREFIX) ? typeOrUri.slice(LOOKUP_TYPE_PREFIX.length) : typeOrUri;
-}

@@ -3,6 +3,7 @@
 
 import type { CheckContext } from "../../src/check/index.ts";
 import { type ApiResponse, type Auth, type InterfaceClient, pageOf } from "../../src/client/index.ts";
+import { lookupTypeName } from "../../src/contract/index.ts";
 import { arrayShape, scanPageShape } from "./response-judges.ts";
 import { clientOf } from "./target-client.ts";
 
@@ -22,12 +23,9 @@ export function absentLookupUri(tenant: string): string {
   return `${tenant}/LckitAbsentType/lckit-absent-code`;
 }
 
-export const lookupTypePrefix = "rdm/lookupTypes/";
-
-/** "rdm/lookupTypes/Country" and "Country" both name Country. */
-export function typeName(typeOrUri: string): string {
-  return typeOrUri.startsWith(lookupTypePrefix) ? typeOrUri.slice(lookupTypePrefix.length) : typeOrUri;
-}
+/** "rdm/lookupTypes/Country" and "Country" both name Country: the contract's reading, under the name
+ *  the suites use. */
+export const typeName = lookupTypeName;
 
 /** Lookup type names seen on the first page of the tenant's lookups scan (read with `auth`). */
 export async function discoverLookupTypes(
