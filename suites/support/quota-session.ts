@@ -137,6 +137,16 @@ const learningQuota = 200;
  */
 const quotaTokensExpire = new WeakMap<object, number>();
 
+/** Targets on which the quota client was found holding no token from before the run's quota checks: with
+ *  maxActiveTokensAllowed=1 and every token the kit was issued expired, a token request was granted. */
+export const noTokensFromBefore = new WeakSet<object>();
+
+/** True in real time once every token the kit noted for the quota client has expired for certain. */
+function noOwnTokensLeft(ctx: CheckContext): boolean {
+  const at = quotaTokensExpire.get(ctx.target);
+  return at !== undefined && at <= ctx.clock.now();
+}
+
 /** Notes a token request of the quota client just answered (or failed), under `validitySeconds`. */
 export function noteQuotaToken(ctx: CheckContext, validitySeconds: number): void {
   if (canDriveClock(ctx)) return;
@@ -255,7 +265,18 @@ export async function withQuotaSession<T>(
       async multiTokenOff() {
         // In real time the kit learns how the target switches multi-token support off once, from on: the
         // two token requests that tell it are not repeated (each would be one more wait; see switchOffWay).
-        if (!drivable && !on && !switchOffWay.has(ctx.target)) await session.setQuota(learningQuota);
+        // Where every token the kit was issued has expired, the same wait also serves the question whether
+        // the client holds tokens from before the run: with a quota of 1, is a token granted?
+        if (!drivable && !on && !switchOffWay.has(ctx.target)) {
+          if (!noTokensFromBefore.has(ctx.target) && noOwnTokensLeft(ctx)) {
+            await session.setQuota(1);
+            const answer = await session.issue();
+            // A token announced to outlive the session's validity is left to the checks to judge.
+            const announced = answer.data?.expires_in;
+            const overlong = typeof announced === "number" && announced > session.validitySeconds + 1;
+            if (accessTokenOf(answer) && !overlong) noTokensFromBefore.add(ctx.target);
+          } else await session.setQuota(learningQuota);
+        }
         await switchMultiTokenOff(ctx, customerId, original, on, session.validitySeconds);
         on = false;
       },

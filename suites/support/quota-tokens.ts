@@ -8,7 +8,7 @@ import {
   type TokenResponse,
 } from "../../src/client/index.ts";
 import { readCustomer } from "./customer-restore.ts";
-import { type QuotaSession, withQuotaSession } from "./quota-session.ts";
+import { noTokensFromBefore, type QuotaSession, withQuotaSession } from "./quota-session.ts";
 import { ensure, judgeQuotaRefusal, judgeSuccess } from "./response-judges.ts";
 import { clientOf } from "./target-client.ts";
 import { announcedValidity } from "./token-lifetime.ts";
@@ -203,9 +203,6 @@ export async function storedQuota(ctx: CheckContext, customerId: string): Promis
 /** maxActiveTokensAllowed: "at most 200, a hard platform limit". */
 export const MAX_QUOTA = 200;
 
-/** Targets on which the quota client was found holding no token from before the run's quota checks. */
-const noTokensFromBefore = new WeakSet<object>();
-
 /**
  * A quota session for checks that count every active token of the quota client as their own. Where the
  * kit cannot drive the target's clock, the client may hold tokens issued before the run (with a longer
@@ -213,6 +210,8 @@ const noTokensFromBefore = new WeakSet<object>();
  * them out. Once per target it asks: with maxActiveTokensAllowed=1, is one more token granted? Granted,
  * the client held none (the probe's token expires with the session's short validity); refused for the
  * limit, it holds some, and the check skips rather than judge a correct target by slots it cannot see.
+ * (An earlier quota session may have asked already, while it learned how the target switches multi-token
+ * support off: see QuotaSession.multiTokenOff.)
  */
 export function withTokensOfItsOwn<T>(
   ctx: CheckContext,

@@ -5,34 +5,43 @@
 // loopback port with its real clock (about 10 s of real waiting per case).
 import { describe, expect, it } from "vitest";
 import type { Target } from "../../src/check/index.ts";
+import { createClient } from "../../src/client/index.ts";
 import type { FaultName } from "../../src/reference/faults.ts";
-import { createReference } from "../../src/reference/index.ts";
+import { createReference, type Listening } from "../../src/reference/index.ts";
 import type { CheckResult } from "../../src/result/model.ts";
 import { planRun, runPlan, systemClock } from "../../src/runner/index.ts";
 import { embeddedTargetDescription } from "../../src/target/embedded.ts";
 import { allChecks } from "../../suites/index.ts";
 import { testSeed } from "./embedded-run.ts";
 
+function servedTarget(listening: Listening): Target {
+  return {
+    ...embeddedTargetDescription(),
+    name: "reference served on loopback",
+    baseUrl: listening.baseUrl,
+    rdmUrl: listening.rdmUrl,
+  };
+}
+
+/** Runs `ids` (in plan order) against `target`; the kit keeps what it learned of a target per object. */
+async function runOn(target: Target, ids: readonly string[]): Promise<CheckResult[]> {
+  const checks = allChecks.filter((check) => ids.includes(check.id));
+  expect(checks.map((check) => check.id).sort()).toEqual([...ids].sort());
+  const plan = planRun(checks, { target, drivableClock: false });
+  const result = await runPlan(plan, {
+    fetch: (r) => fetch(r),
+    clock: systemClock(),
+    seed: testSeed,
+    runs: 1,
+  });
+  return result.checks;
+}
+
 /** Runs `ids` (in plan order) against the reference with `faults`, served on loopback. */
 async function liveRun(ids: readonly string[], faults: FaultName[] = []): Promise<CheckResult[]> {
   const listening = await createReference({ faults }).listen({ host: "127.0.0.1", port: 0 });
   try {
-    const target: Target = {
-      ...embeddedTargetDescription(),
-      name: "reference served on loopback",
-      baseUrl: listening.baseUrl,
-      rdmUrl: listening.rdmUrl,
-    };
-    const checks = allChecks.filter((check) => ids.includes(check.id));
-    expect(checks.map((check) => check.id).sort()).toEqual([...ids].sort());
-    const plan = planRun(checks, { target, drivableClock: false });
-    const result = await runPlan(plan, {
-      fetch: (r) => fetch(r),
-      clock: systemClock(),
-      seed: testSeed,
-      runs: 1,
-    });
-    return result.checks;
+    return await runOn(servedTarget(listening), ids);
   } finally {
     await listening.close();
   }
@@ -88,5 +97,31 @@ describe("waits shared between checks against a live target", () => {
     expect(results.find((r) => r.id === "token-quota/validity-from-client-configuration")?.status).toBe(
       "failed",
     );
+  });
+
+  it("the first quota session asks for tokens from before the run only where its own have expired, and is not fooled by one", {
+    timeout: 60_000,
+  }, async () => {
+    const listening = await createReference().listen({ host: "127.0.0.1", port: 0 });
+    try {
+      const target = servedTarget(listening);
+      // The auth check leaves every token the kit was issued expired (and the client's validity an hour).
+      const first = await runOn(target, ["auth/expired-token-refused"]);
+      expect(outcome(first, "auth/expired-token-refused")).toBe("passed");
+      const quota = target.credentials.quota as { clientId: string; clientSecret: string };
+      const client = createClient({ fetch, baseUrl: target.baseUrl, rdmUrl: target.rdmUrl });
+      expect((await client.token(quota)).status).toBe(200);
+      // The next session asks with a quota of 1, is refused for that token, and so decides nothing.
+      const results = await runOn(target, [
+        "token-quota/single-token-reused",
+        "token-quota/distinct-tokens-up-to-max",
+      ]);
+      expect(outcome(results, "token-quota/single-token-reused")).toBe("passed");
+      expect(outcome(results, "token-quota/distinct-tokens-up-to-max")).toMatch(
+        /^skipped .*holds active tokens from before the run/,
+      );
+    } finally {
+      await listening.close();
+    }
   });
 });
