@@ -4,9 +4,11 @@
 import type { Exchange } from "../check/index.ts";
 import type { CheckResult, RequirementCoverage, RunResult } from "../result/model.ts";
 import { isWaived } from "../result/verdict.ts";
+import { evidenceLocation } from "./citations.ts";
 import { CURL_VARIABLES, curlForCheck } from "./curl.ts";
 import { escapeHtml as h } from "./escape.ts";
 import { citedBecause, detailRows, pagesText } from "./failure-detail.ts";
+import { RETRIES_MEAN, retryCount, retryLines, retrySummary } from "./retries.ts";
 
 export function renderHtml(result: RunResult): string {
   const suites = [...new Set(result.checks.map((c) => c.suite))].sort();
@@ -23,6 +25,7 @@ export function renderHtml(result: RunResult): string {
 <h1>${h(result.verdict)}</h1>
 <p>${h(result.verdictReason)}</p>
 <p><a href="#coverage">Requirement coverage</a> · <a href="#failures">Failures</a> · <a href="#checks">All checks</a></p>
+${retriesLine(result)}
 ${result.interruption ? `<p>The run ended early (${h(result.interruption.cause)} at ${h(result.interruption.at)}): ${h(result.interruption.message)}.</p>` : ""}
 ${(result.configuration?.leftChanged.length ?? 0) > 0 ? `<p>Configuration left changed: ${h(result.configuration?.leftChanged.join("; ") ?? "")}. Put it back with <code>lckit restore ${h(result.configuration?.journal ?? "<journal>")} --target &lt;target file&gt;</code>.</p>` : ""}
 </header>
@@ -193,9 +196,33 @@ function checkRow(result: RunResult, c: CheckResult): string {
   return `<tr class="${c.status}" ${attrs}><td><span class="badge ${c.status}">${c.status}</span></td><td><code>${h(c.id)}</code><br><small>${h(c.title)}</small></td><td>${c.level}</td><td>${h(c.requirements.join(", "))}</td><td>${c.durationMs} ms</td><td>${details(result, c)}</td></tr>`;
 }
 
+/** The run's retries in one line under the verdict; nothing when no request was retried. */
+function retriesLine(result: RunResult): string {
+  const summary = retrySummary(result);
+  return summary === undefined ? "" : `<p class="retries-summary">${h(summary)}; ${h(RETRIES_MEAN)}.</p>`;
+}
+
+/** A check's retries, folded (a count, then one line each). A passed or skipped check also says where its
+ *  evidence is (a failed or broken one says so beside its message); a passed check without retries shows
+ *  nothing, as ever. */
+function retried(c: CheckResult): string {
+  const lines = retryLines(c);
+  if (lines.length === 0) return "";
+  const failed = c.status === "failed" || c.status === "broken";
+  return `<details class="retries"><summary>${h(retryCount(c))} (no finding by itself)</summary><ul>${lines.map((l) => `<li>${h(l)}</li>`).join("")}</ul>${failed ? "" : location(c)}</details>`;
+}
+
+/** Where the check's evidence is in the report folder (evidence.har entries, events.ndjson lines). */
+function location(c: CheckResult): string {
+  const where = evidenceLocation(c);
+  return where === undefined
+    ? ""
+    : `<p class="evidence-location"><b>evidence</b> <code>${h(where)}</code></p>`;
+}
+
 function details(result: RunResult, c: CheckResult): string {
-  if (c.status === "passed") return "";
-  if (c.status === "skipped") return `<p>${h(c.reason ?? "")}</p>`;
+  if (c.status === "passed") return retried(c);
+  if (c.status === "skipped") return `<p>${h(c.reason ?? "")}</p>${retried(c)}`;
   const parts = [`<p class="message">${h(c.message ?? "")}${waiverText(c)}</p>`];
   // A two-column grid, not a nested <table>: the filters count the rows of the checks table.
   const rows = detailRows(c);
@@ -216,6 +243,7 @@ function details(result: RunResult, c: CheckResult): string {
     parts.push(
       `<p><b>curl</b> (set ${CURL_VARIABLES.map((v) => `$${v}`).join(", ")} as needed) <code>${h(curl)}</code></p>`,
     );
+  parts.push(location(c), retried(c));
   if (c.details?.stack)
     parts.push(`<details><summary>stack</summary><pre>${h(c.details.stack)}</pre></details>`);
   if (c.evidence && c.evidence.length > 0)
@@ -298,6 +326,9 @@ pre{white-space:pre-wrap;word-break:break-all;background:#f6f8fa;padding:.5rem;m
 .detail{display:grid;grid-template-columns:max-content 1fr;gap:.1rem .75rem;margin:.25rem 0}
 .detail dt{font-weight:600}.detail dd{margin:0;word-break:break-all}
 .filters{display:flex;gap:1rem;align-items:center}
+.retries ul{margin:.25rem 0;padding-left:1.2rem}.retries summary{color:#9a6700}
+.evidence-location{margin:.25rem 0}.evidence-location code{word-break:break-all}
+.retries-summary{font-weight:600}
 .cov-failing td:nth-child(3),.cov-broken td:nth-child(3){color:#cf222e;font-weight:600}.cov-untested td:nth-child(3){color:#9a6700}
 `;
 

@@ -6,8 +6,10 @@
 
 import type { CheckResult, RunResult } from "../result/model.ts";
 import { isWaived } from "../result/verdict.ts";
+import { evidenceLocation } from "./citations.ts";
 import { escapeXml } from "./escape.ts";
 import { detailRows } from "./failure-detail.ts";
+import { RETRIES_MEAN, retryLines, retrySummary } from "./retries.ts";
 
 export function renderJunit(result: RunResult): string {
   const suites = new Map<string, CheckResult[]>();
@@ -39,6 +41,7 @@ export function renderJunit(result: RunResult): string {
 }
 
 function properties(result: RunResult): string {
+  const retries = retrySummary(result);
   const props: [string, string][] = [
     ["target", `${result.target.name} (${result.target.baseUrl})`],
     ["tenant", result.target.tenant],
@@ -57,6 +60,8 @@ function properties(result: RunResult): string {
       String(result.checks.filter((c) => c.status === "failed" && c.level !== "MUST").length),
     ],
     ...(result.interruption ? ([["interrupted", result.interruption.message]] as [string, string][]) : []),
+    // A flaky target in one line; each retried check says which of its requests in its <system-out>.
+    ...(retries === undefined ? [] : ([["retries", `${retries}; ${RETRIES_MEAN}`]] as [string, string][])),
     ...(result.baseline
       ? ([
           ["baseline", `${result.baseline.file} sha256:${result.baseline.sha256}`],
@@ -79,11 +84,14 @@ function properties(result: RunResult): string {
 function testcase(check: CheckResult): string[] {
   const open = `    <testcase name="${escapeXml(check.id)}" classname="${escapeXml(check.suite)}" time="${seconds(check.durationMs)}">`;
   const about = `${check.title}\nlevel: ${check.level}; requirements: ${check.requirements.join(", ") || "none"}`;
+  // A retried request is no finding, but the test view shows it (a passed check without one stays one line).
+  const retried = retryText(check);
+  const out = retried === "" ? [] : [`      <system-out>${escapeXml(retried)}</system-out>`];
   switch (check.status) {
     case "passed":
-      return [`${open.slice(0, -1)}/>`];
+      return out.length === 0 ? [`${open.slice(0, -1)}/>`] : [open, ...out, "    </testcase>"];
     case "skipped":
-      return [open, `      <skipped message="${escapeXml(check.reason ?? "")}"/>`, "    </testcase>"];
+      return [open, `      <skipped message="${escapeXml(check.reason ?? "")}"/>`, ...out, "    </testcase>"];
     case "failed":
       if (!isFailure(check))
         return [
@@ -100,7 +108,7 @@ function testcase(check: CheckResult): string[] {
       return [
         open,
         `      <error message="${escapeXml(check.message ?? "")}" type="broken">${escapeXml(
-          [about, check.message ?? "", check.details?.stack ?? ""].join("\n"),
+          [about, check.message ?? "", check.details?.stack ?? "", ...whereText(check)].join("\n"),
         )}</error>`,
         "    </testcase>",
       ];
@@ -124,7 +132,32 @@ function failureText(check: CheckResult, about: string): string {
       x.response ? `< ${x.response.status} ${x.response.body.slice(0, 500)}` : `< ${x.error ?? "no answer"}`,
     );
   }
+  parts.push(...whereText(check));
   return parts.join("\n");
+}
+
+/** Where a failed or broken check's evidence is, and its retries (a <failure>, <error> or warning text). */
+function whereText(check: CheckResult): string[] {
+  const where = evidenceLocation(check);
+  const lines = retryLines(check);
+  return [
+    ...(where === undefined ? [] : [`evidence: ${where}`]),
+    ...(lines.length === 0 ? [] : [`retried (no finding by itself):`, ...lines.map((l) => `  ${l}`)]),
+  ];
+}
+
+/** The <system-out> of a passed or skipped check the transport retried for: what, and where the evidence
+ *  is; empty without retries. Failed and broken checks carry the same lines in their failure text. */
+function retryText(check: CheckResult): string {
+  if (check.status === "failed" || check.status === "broken") return "";
+  const lines = retryLines(check);
+  if (lines.length === 0) return "";
+  const where = evidenceLocation(check);
+  return [
+    `RETRIED: ${lines.length} ${lines.length === 1 ? "request" : "requests"} sent again (no finding by itself)`,
+    ...lines,
+    ...(where === undefined ? [] : [`evidence: ${where}`]),
+  ].join("\n");
 }
 
 function seconds(ms: number): string {

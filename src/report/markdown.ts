@@ -1,9 +1,11 @@
 // summary.md: the verdict and what to do next, short enough for a GitHub job summary.
 import type { Level } from "../check/index.ts";
 import type { CheckResult, CheckStatus, RunResult } from "../result/model.ts";
+import { evidenceLocation } from "./citations.ts";
 import { CURL_VARIABLES, curlForCheck } from "./curl.ts";
 import { markdownCode as code, escapeMarkdown as md } from "./escape.ts";
 import { detailRows } from "./failure-detail.ts";
+import { RETRIES_MEAN, retryCount, retryLines, retrySummary } from "./retries.ts";
 
 const verdictMark: Record<RunResult["verdict"], string> = {
   CERTIFIED: "🏅",
@@ -23,6 +25,9 @@ export function renderMarkdown(result: RunResult): string {
   const out: string[] = [];
   out.push(`## ${verdictMark[result.verdict]} ${result.verdict}: ${md(result.target.name)}`, "");
   out.push(md(result.verdictReason), "");
+  const retries = retrySummary(result);
+  if (retries !== undefined)
+    out.push(`**Retries:** ${md(retries)}; ${md(RETRIES_MEAN)}. Each is listed under Retries below.`, "");
   if (result.certification) {
     const c = result.certification;
     out.push(
@@ -89,7 +94,7 @@ export function renderMarkdown(result: RunResult): string {
     out.push("| Check | Level | Requirements | What went wrong | Replay |", "|---|---|---|---|---|");
     for (const c of failed.slice(0, MAX_ROWS)) {
       out.push(
-        `| ${code(c.id)} | ${c.level} | ${md(c.requirements.join(", "))} | ${waiverNote(c)}${md(clip(c.message ?? "", 300))}${detailNote(c)} | ${code(replay(result, c))} |`,
+        `| ${code(c.id)} | ${c.level} | ${md(c.requirements.join(", "))} | ${waiverNote(c)}${md(clip(c.message ?? "", 300))}${detailNote(c)}${whereNote(c)} | ${code(replay(result, c))} |`,
       );
     }
     if (failed.length > MAX_ROWS) out.push("", `... and ${failed.length - MAX_ROWS} more: see report.html.`);
@@ -114,7 +119,23 @@ export function renderMarkdown(result: RunResult): string {
     out.push(`### Broken: faults of the kit (${broken.length})`, "");
     out.push("| Check | Error |", "|---|---|");
     for (const c of broken.slice(0, MAX_ROWS))
-      out.push(`| ${code(c.id)} | ${md(clip(c.message ?? "", 300))} |`);
+      out.push(`| ${code(c.id)} | ${md(clip(c.message ?? "", 300))}${whereNote(c)} |`);
+    out.push("");
+  }
+
+  // Every check the transport retried for, passed ones too: a flaky target is visible, never a failure.
+  const retried = result.checks.filter((c) => (c.retries ?? []).length > 0);
+  if (retried.length > 0) {
+    out.push(`### Retries (${retried.length} ${retried.length === 1 ? "check" : "checks"})`, "");
+    for (const c of retried.slice(0, MAX_ROWS)) {
+      const where = evidenceLocation(c);
+      out.push(
+        `- ${code(c.id)} ${c.status}, ${retryCount(c)}${where === undefined ? "" : `; evidence ${code(where)}`}`,
+      );
+      for (const line of retryLines(c)) out.push(`  - ${code(line)}`);
+    }
+    if (retried.length > MAX_ROWS)
+      out.push("", `... and ${retried.length - MAX_ROWS} more: see report.html.`);
     out.push("");
   }
 
@@ -171,6 +192,16 @@ function detailNote(c: CheckResult): string {
   const rows = detailRows(c);
   if (rows.length === 0) return "";
   return `<br>${rows.map((r) => `**${r.label}** ${r.label === "expected" ? md(clip(r.value, 200)) : code(clip(r.value, 200))}`).join("; ")}`;
+}
+
+/** Where a failure's evidence is, and how many of its requests were retried, after its detail. */
+function whereNote(c: CheckResult): string {
+  const where = evidenceLocation(c);
+  const parts = [
+    ...(where === undefined ? [] : [`**evidence** ${code(where)}`]),
+    ...((c.retries ?? []).length > 0 ? [`**${retryCount(c)}** (see Retries)`] : []),
+  ];
+  return parts.length === 0 ? "" : `<br>${parts.join("; ")}`;
 }
 
 function replay(result: RunResult, c: CheckResult): string {
