@@ -2,8 +2,9 @@
 //
 // Why not fast-check's pure-rand: streams are replayed by seed (a failing stream is reported with its
 // seed, and test/events/stream-seeds.test.ts pins the output of recorded ones). mulberry32 gives those
-// exact sequences; any other generator would change every recorded stream. pure-rand is also not a
-// dependency of the kit, only of fast-check, so importing it would rest on fast-check's internals.
+// exact sequences; pure-rand has no mulberry32 (its generators are congruential32, mersenne,
+// xorshift128plus, xoroshiro128plus), so any of them would change every recorded stream. pure-rand is
+// also not a dependency of the kit, only of fast-check, so importing it would rest on fast-check's own.
 // Property tests draw their values from fast-check itself (arbitraries.ts); this one is for whole streams.
 
 export class Random {
