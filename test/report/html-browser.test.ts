@@ -9,6 +9,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { renderHtml } from "../../src/report/html.ts";
 import type { RunResult } from "../../src/result/model.ts";
+import { retriedRun } from "./retried-run.ts";
 import { sampleRun } from "./sample-run.ts";
 import { REPEATED, scanFailureRun } from "./scan-failure-run.ts";
 
@@ -69,6 +70,33 @@ const detailProbe = `<script>
   evidence.querySelector("summary").click();
   out.cited = Array.prototype.map.call(evidence.querySelectorAll(".exchange.cited pre.request"), function(p){ return p.textContent.split("\\n")[0]; });
   out.citedBorder = getComputedStyle(evidence.querySelector(".exchange.cited")).borderLeftColor;
+  var pre = document.createElement("pre"); pre.id = "probe"; pre.textContent = JSON.stringify(out);
+  document.body.appendChild(pre);
+})();
+</script>`;
+
+// Reads the retries of a flaky run: the summary under the verdict, a passed row's folded retries (closed,
+// then opened), the evidence location inside them, and the status filter still counting every passed row.
+const retriesProbe = `<script>
+(function(){
+  var out = {};
+  var visible = function(el){ var r = el.getBoundingClientRect(); return r.width > 0 && r.height > 0 && el.checkVisibility({ visibilityProperty: true, opacityProperty: true }); };
+  var summary = document.querySelector("header.verdict .retries-summary");
+  out.summary = summary.textContent;
+  out.summaryVisible = visible(summary) && summary.getBoundingClientRect().top < window.innerHeight;
+  var row = document.getElementById("check-service-rate-limited");
+  var retries = row.querySelector("details.retries");
+  var line = retries.querySelector("li");
+  out.retriesSummary = retries.querySelector("summary").textContent;
+  out.lineVisibleClosed = visible(line);
+  retries.querySelector("summary").click();
+  out.lineVisibleOpen = visible(line);
+  out.line = line.textContent;
+  out.location = retries.querySelector(".evidence-location").textContent;
+  out.steadyCell = document.getElementById("check-service-steady").lastElementChild.innerHTML;
+  var status = document.querySelector('select[data-filter="status"]');
+  status.value = "passed"; status.dispatchEvent(new Event("change"));
+  out.shownWhenPassed = Array.prototype.filter.call(document.querySelectorAll("table.checks tbody tr"), visible).map(function(r){ return r.id; });
   var pre = document.createElement("pre"); pre.id = "probe"; pre.textContent = JSON.stringify(out);
   document.body.appendChild(pre);
 })();
@@ -188,6 +216,32 @@ describe("report.html in headless Chromium", () => {
     expect(out?.cited).toEqual(["GET http://127.0.0.1:9/scan?page=2", "GET http://127.0.0.1:9/scan?page=7"]);
     expect(out?.citedBorder).toBe("rgb(207, 34, 46)");
   });
+
+  it("shows a flaky run's retries: a summary under the verdict, folded per check with where the evidence is", async () => {
+    const flaky = await retriedRun();
+    const page = renderHtml(flaky.result);
+    if (!chromium) {
+      expect(page).toContain('<details class="retries">');
+      return;
+    }
+    const { out, stderr } = probed(page, retriesProbe, "retries-probe.html");
+    expect(out, `chromium printed no probe result (${stderr})`).not.toBeNull();
+    expect(out?.summary).toMatch(
+      /^3 requests retried in 3 checks: 1 after a reset, 1 after a 503, 1 after a 429/,
+    );
+    expect(out?.summaryVisible).toBe(true);
+    expect(out?.retriesSummary).toBe("1 retry (no finding by itself)");
+    expect(out?.lineVisibleClosed).toBe(false);
+    expect(out?.lineVisibleOpen).toBe(true);
+    expect(out?.line).toMatch(
+      /^exchange \d+: GET \S+\/flaky\/rate-limited\/\[redacted\]\S* answered 429; waited 1 s/,
+    );
+    expect(out?.location).toMatch(/^evidence evidence\.har log\.entries\[\d/);
+    expect(out?.steadyCell).toBe("");
+    expect(out?.shownWhenPassed).toEqual(
+      flaky.result.checks.filter((c) => c.status === "passed").map((c) => `check-${c.id.replace("/", "-")}`),
+    );
+  }, 60_000);
 
   it("renders to a screenshot kept in the test output", () => {
     if (!chromium) return;
