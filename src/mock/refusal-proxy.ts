@@ -11,6 +11,7 @@
 //   generated page has a fixed size), so a page never holds more records than asked;
 // - passes every other answer through untouched (status, headers, body).
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import { forwardedRequestHeaders, HOP_BY_HOP_HEADERS } from "../http/index.ts";
 
 /** One departure of a request from the contract, as the refusal body states it. */
 export interface RequestViolation {
@@ -168,9 +169,6 @@ export function startRefusalProxy(options: {
   });
 }
 
-// Hop-by-hop headers are the connection's, not the message's: they are not forwarded.
-const hopByHop = new Set(["connection", "keep-alive", "transfer-encoding", "upgrade", "proxy-connection"]);
-
 async function forward(
   request: IncomingMessage,
   response: ServerResponse,
@@ -181,11 +179,8 @@ async function forward(
   for await (const chunk of request) chunks.push(chunk as Buffer);
   const body = Buffer.concat(chunks);
   const url = new URL(request.url ?? "/", upstream);
-  const headers = new Headers();
-  for (const [name, value] of Object.entries(request.headers)) {
-    if (value === undefined || hopByHop.has(name) || name === "host") continue;
-    for (const item of Array.isArray(value) ? value : [value]) headers.append(name, item);
-  }
+  // The next hop is Prism: it gets its own Host.
+  const headers = forwardedRequestHeaders(request.headers, new Set(["host"]));
   const method = request.method ?? "GET";
   const answer = await fetch(url, {
     method,
@@ -240,7 +235,7 @@ async function forward(
   }
   response.statusCode = answer.status;
   answer.headers.forEach((value, name) => {
-    if (!hopByHop.has(name) && name !== "content-length" && name !== "content-encoding")
+    if (!HOP_BY_HOP_HEADERS.has(name) && name !== "content-length" && name !== "content-encoding")
       response.setHeader(name, value);
   });
   response.end(withinLimit(raw, answer, url));

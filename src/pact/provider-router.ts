@@ -4,24 +4,15 @@
 import { createServer, type IncomingMessage } from "node:http";
 import type { AddressInfo } from "node:net";
 import { loadContract } from "../contract/index.ts";
+import { forwardedRequestHeaders, HOP_BY_HOP_HEADERS } from "../http/index.ts";
 
 export interface ProviderRouter {
   url: string;
   close(): Promise<void>;
 }
 
-/** Headers that belong to one connection and are not forwarded (RFC 9110 section 7.6.1). */
-const hopByHop = new Set([
-  "connection",
-  "keep-alive",
-  "proxy-connection",
-  "transfer-encoding",
-  "upgrade",
-  "te",
-  "trailer",
-  "host",
-  "content-length",
-]);
+/** Not forwarded either way: the connection's own headers, and those the next hop sets itself. */
+const notForwarded = new Set([...HOP_BY_HOP_HEADERS, "host", "content-length"]);
 
 export function routeOf(method: string, path: string, baseUrl: string, rdmUrl: string): string {
   const rdm = loadContract().findOperation("lookup-data", method, path) !== undefined;
@@ -43,11 +34,7 @@ export function startProviderRouter(
     const method = request.method ?? "GET";
     const forward = async () => {
       const body = await readBody(request);
-      const headers = new Headers();
-      for (const [name, value] of Object.entries(request.headers)) {
-        if (value === undefined || hopByHop.has(name)) continue;
-        for (const item of Array.isArray(value) ? value : [value]) headers.append(name, item);
-      }
+      const headers = forwardedRequestHeaders(request.headers, notForwarded);
       const answer = await send(routeOf(method, request.url ?? "/", baseUrl, rdmUrl), {
         method,
         headers,
@@ -58,7 +45,7 @@ export function startProviderRouter(
       const out: Record<string, string> = {};
       // fetch has decoded the body already, so its encoding and length headers no longer apply.
       answer.headers.forEach((value, name) => {
-        if (!hopByHop.has(name) && name !== "content-encoding") out[name] = value;
+        if (!notForwarded.has(name) && name !== "content-encoding") out[name] = value;
       });
       response.writeHead(answer.status, { ...out, "content-length": String(bytes.length) });
       response.end(bytes);

@@ -1,4 +1,5 @@
 // Reading request bodies: at most 1 MiB, malformed JSON answered as a 400 that says where it broke.
+import { announcedBeyond, readWithinLimit } from "../http/index.ts";
 import { HttpError } from "./errors.ts";
 
 export const MAX_BODY_BYTES = 1024 * 1024;
@@ -14,24 +15,15 @@ function tooLarge(size: string): HttpError {
 /** The body as text; "" when there is none. */
 export async function readText(request: Request): Promise<string> {
   if (request.body === null) return "";
-  const declared = request.headers.get("content-length");
-  if (declared !== null && Number(declared) > MAX_BODY_BYTES) {
+  const declared = announcedBeyond(request.headers, MAX_BODY_BYTES);
+  if (declared !== undefined) {
     await request.body.cancel().catch(() => undefined);
     throw tooLarge(`${declared} bytes`);
   }
-  const reader = request.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    size += value.byteLength;
-    if (size > MAX_BODY_BYTES) {
-      await reader.cancel().catch(() => undefined);
-      throw tooLarge("over 1 MiB");
-    }
-    chunks.push(value);
-  }
+  const read = await readWithinLimit(request.body, MAX_BODY_BYTES);
+  if ("error" in read) throw read.error;
+  if (read.over) throw tooLarge("over 1 MiB");
+  const { chunks } = read;
   if (chunks.length === 1 && chunks[0]) return new TextDecoder().decode(chunks[0]);
   return Buffer.concat(chunks).toString("utf8");
 }

@@ -7,6 +7,7 @@
 // included, so a citation is exact, never a guess by method and URL.
 import { closeSync, openSync, writeSync } from "node:fs";
 import type { Exchange } from "../check/index.ts";
+import { joinChunks, readWithinLimit } from "../http/index.ts";
 import type { RunResult } from "../result/model.ts";
 import { Redactor } from "../target/redact.ts";
 import { exchangeOf, redactExchange } from "../target/target-fetch.ts";
@@ -150,26 +151,11 @@ export class HarWriter {
  *  came, marked truncated, so its entry is still written. */
 async function readCapped(response: Response, limit: number): Promise<{ text: string; truncated: boolean }> {
   if (response.body === null) return { text: "", truncated: false };
-  const reader = response.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  let truncated = false;
-  try {
-    for (;;) {
-      const { done, value } = await reader.read();
-      if (done) break;
-      chunks.push(value);
-      size += value.length;
-      if (size > limit) {
-        truncated = true;
-        await reader.cancel().catch(() => undefined);
-        break;
-      }
-    }
-  } catch {
-    truncated = true;
-  }
-  return { text: new TextDecoder().decode(Buffer.concat(chunks).subarray(0, limit)), truncated };
+  const read = await readWithinLimit(response.body, limit);
+  return {
+    text: new TextDecoder().decode(joinChunks(read.chunks, limit)),
+    truncated: read.over || "error" in read,
+  };
 }
 
 function tokensIn(body: string): string[] {

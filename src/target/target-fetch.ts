@@ -2,6 +2,7 @@
 // redacted evidence. A misbehaving target (hang, reset, garbage, endless or huge answers) becomes a
 // CheckFailure naming the request, never a hang or an exhausted heap. Redirects are never followed.
 import { CheckFailure, type Exchange } from "../check/index.ts";
+import { announcedBeyond, joinChunks, readWithinLimit } from "../http/index.ts";
 import { ExchangeLog } from "./exchange-log.ts";
 import { RateLimiter } from "./rate-limit.ts";
 import { type Redactor, secretFieldValues } from "./redact.ts";
@@ -425,30 +426,23 @@ export class TargetTransport {
   /** Reads the body as it streams, stopping at the size limit (announced or actual). */
   private async readBody(response: Response): Promise<Uint8Array> {
     const limit = this.maxResponseBytes;
-    const announced = Number(response.headers.get("content-length"));
+    const announced = announcedBeyond(response.headers, limit);
     // Cancelling the body closes the connection; the request's signal is left alone, as the target did
     // answer (a too-large answer is no sign of an unresponsive target).
-    if (Number.isFinite(announced) && announced > limit) {
+    if (announced !== undefined) {
       await response.body?.cancel().catch(() => {});
-      throw new ResponseTooLarge(limit, new Uint8Array(), `announced Content-Length ${announced}`);
+      throw new ResponseTooLarge(limit, new Uint8Array(), `announced Content-Length ${Number(announced)}`);
     }
     if (response.body === null) return new Uint8Array();
-    const reader = response.body.getReader();
-    const chunks: Uint8Array[] = [];
-    let size = 0;
-    for (;;) {
-      const { done, value } = await reader.read();
-      if (done) break;
-      size += value.byteLength;
-      if (size > limit) {
-        chunks.push(value);
-        const excerpt = concat(chunks, EVIDENCE_BODY_LIMIT);
-        await reader.cancel().catch(() => {});
-        throw new ResponseTooLarge(limit, excerpt, `more than ${limit} bytes arrived`);
-      }
-      chunks.push(value);
-    }
-    return concat(chunks, size);
+    const read = await readWithinLimit(response.body, limit);
+    if ("error" in read) throw read.error;
+    if (read.over)
+      throw new ResponseTooLarge(
+        limit,
+        joinChunks(read.chunks, EVIDENCE_BODY_LIMIT),
+        `more than ${limit} bytes arrived`,
+      );
+    return joinChunks(read.chunks);
   }
 
   private store(scope: CheckScope, exchange: Exchange): Exchange {
@@ -528,22 +522,6 @@ function abortableSleep(ms: number, signal: AbortSignal): Promise<void> {
     };
     signal.addEventListener("abort", onAbort, { once: true });
   });
-}
-
-function concat(chunks: Uint8Array[], max: number): Uint8Array {
-  const total = Math.min(
-    max,
-    chunks.reduce((n, c) => n + c.byteLength, 0),
-  );
-  const out = new Uint8Array(total);
-  let at = 0;
-  for (const chunk of chunks) {
-    if (at >= total) break;
-    const part = chunk.subarray(0, total - at);
-    out.set(part, at);
-    at += part.byteLength;
-  }
-  return out;
 }
 
 /** Redacts then caps bodies. The body is first cut with a margin (redacting 8 MB would cost more than

@@ -11,6 +11,7 @@ import { folderCircles, folderEdges, type ImportEdge, unitOf } from "./import-gr
 const RANKS: Record<string, number> = {
   "src/package-root.ts": 0,
   "src/usage-error.ts": 0,
+  "src/http": 0,
   "src/requirements": 1,
   "src/contract-diff": 1,
   "src/contract": 1,
