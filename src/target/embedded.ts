@@ -3,16 +3,14 @@
 
 import type { Clock, Target } from "../check/index.ts";
 import { manualClock, type ReferenceClock } from "../reference/clock.ts";
-import type { FaultName, ReferenceOptions, VariantName } from "../reference/index.ts";
+import type { FaultName, Reference, ReferenceOptions, VariantName } from "../reference/index.ts";
 import { lenientProfile, referenceProfile } from "./profile.ts";
 
 export const EMBEDDED_URL = "http://reference.embedded";
 
-/** What the runner needs of a reference implementation (src/reference/index.ts provides it). */
-export interface EmbeddedReference {
-  fetch(request: Request): Promise<Response>;
-  clock: ReferenceClock;
-}
+/** What the runner needs of a reference implementation: its in-memory fetch and its clock (a test double
+ *  provides just these). */
+export type EmbeddedReference = Pick<Reference, "fetch" | "clock">;
 
 /** Makes the reference, from the reference's own options; the embedded target always sets its clock (a
  *  manual one, which sleep() moves). */
@@ -24,8 +22,9 @@ export interface EmbeddedTarget {
   target: Target;
   /** Routed to reference.fetch. */
   fetch: (request: Request) => Promise<Response>;
-  /** The reference's manual clock: sleep() moves it instead of waiting. */
-  clock: Clock & { advance: (ms: number) => void };
+  /** The reference's manual clock: sleep() moves it instead of waiting. A check's Clock whose advance is
+   *  always there. */
+  clock: Required<Clock>;
   reference: EmbeddedReference;
 }
 
