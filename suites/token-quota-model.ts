@@ -111,8 +111,8 @@ const quotaCommands = [
 // kit's clock around the request that issued it: it expires no earlier than sent + (expires_in - 1) s and
 // no later than received + (expires_in + 1) s. The model asserts only what the windows decide: "active"
 // when the request that uses or counts the token was answered before its earliest expiry, "expired" when it
-// was sent after its latest; in between it accepts either outcome. Time passes in whole steps of
-// validity + 1 s, which expire every token the kit holds.
+// was sent after its latest; in between it accepts either outcome. Time passes in steps that expire every
+// token the kit holds: until the latest expiry of their windows (at most about validity + 1 s), no longer.
 interface RealTimeModel {
   now: () => number;
   max: number;
@@ -190,10 +190,14 @@ class RealTimeUseToken implements RealTimeCommand {
 class RealTimeLetTimePass implements RealTimeCommand {
   check = (m: Readonly<RealTimeModel>) => m.passes < maxRealTimePasses;
   async run(m: RealTimeModel, r: QuotaReal) {
-    await r.session.pass(m.validitySeconds + 1);
+    // Every token surely expired is all a step of time can change: a step after a step, with no token
+    // issued in between, waits nothing.
+    const now = m.now();
+    const until = Math.max(now, ...m.tokens.map((t) => t.latestExpiry));
+    if (until > now) await r.session.pass((until - now) / 1000);
     m.passes++;
   }
-  toString = () => "letTimePass(validity + 1 s)";
+  toString = () => "letTimePass(until every token has expired)";
 }
 
 class RealTimeChangeQuota implements RealTimeCommand {
