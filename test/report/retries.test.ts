@@ -7,6 +7,7 @@ import { copyFileSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { summaryText } from "../../src/cli/commands/run.ts";
 import { evidenceLocation, ranges } from "../../src/report/citations.ts";
 import { renderHtml } from "../../src/report/html.ts";
 import { renderJson } from "../../src/report/json.ts";
@@ -141,6 +142,15 @@ describe("a run against a flaky target", () => {
     expect(testcase("service/unavailable")).toMatch(
       /<failure [^>]*>[\s\S]*evidence: evidence\.har log\.entries\[[\s\S]*retried \(no finding by itself\):\n {2}exchange \d+: GET \S+ answered 503/,
     );
+  });
+
+  it("the terminal summary of lckit run says it in one line, after the counts", () => {
+    const text = summaryText(run.result, "reports/x");
+    const lines = text.split("\n");
+    expect(lines[2]).toBe(
+      `retries: ${SUMMARY}; a retry is no failure: the target was flaky, and each check judged the answer it finally got`,
+    );
+    expect(summaryText({ ...run.result, checks: [byId("service/steady")] }, "reports/x")).not.toMatch(/retr/);
   });
 
   it("the evidence each format names is where the check's exchanges are", () => {

@@ -17,6 +17,7 @@ import { curlForCheck } from "../../report/curl.ts";
 import { terminalSafe } from "../../report/escape.ts";
 import { HAR_FILE, HarWriter, linkEvidence } from "../../report/har.ts";
 import { loadSignKey, SignKeyError, writeManifest } from "../../report/manifest.ts";
+import { RETRIES_MEAN, retrySummary } from "../../report/retries.ts";
 import { writeReport } from "../../report/write.ts";
 import { certify } from "../../result/certification.ts";
 import { InterfaceDocumentError, kitInfo, specHashes } from "../../result/kit-info.ts";
@@ -735,13 +736,16 @@ function oneLine(text: string): string {
   return flat.length > 160 ? `${flat.slice(0, 160)}…` : flat;
 }
 
-function summaryText(result: RunResult, dir: string): string {
+export function summaryText(result: RunResult, dir: string): string {
   const s = result.counts.byStatus;
   const lines = [
     "",
     `${result.checks.length} checks: ${s.passed} passed, ${s.failed} failed, ${s.skipped} skipped, ${s.broken} broken; ` +
       `${result.requestsSent} requests in ${(result.durationMs / 1000).toFixed(1)} s; seed ${result.seed}`,
   ];
+  // A flaky target is said at once, and that it is no failure; the report lists each retry.
+  const retries = retrySummary(result);
+  if (retries !== undefined) lines.push(`retries: ${terminalSafe(retries)}; ${RETRIES_MEAN}`);
   const failed = result.checks.filter((c) => c.status === "failed");
   for (const c of failed.slice(0, 20)) {
     lines.push(`  ${c.level} ${c.id}: ${oneLine(c.message ?? "")}`);
