@@ -1,5 +1,5 @@
 // The result of a run: plain data, versioned, validated by report.schema.json. Renderers read only this.
-import type { Counterexample, Exchange, FailureDetail, Level, Safety } from "../check/index.ts";
+import type { Check, Counterexample, Exchange, FailureDetail, Level, Safety } from "../check/index.ts";
 import type { SpecInfo } from "./kit-info.ts";
 
 export const reportVersion = 1 as const;
@@ -32,13 +32,9 @@ export interface Interruption {
   at: string;
 }
 
-export interface CheckResult {
-  id: string;
-  suite: string;
-  title: string;
-  level: Level;
-  requirements: string[];
-  safety: Safety;
+/** The check as the suites define it (id, suite, title, level, requirements, safety), then how it went. */
+export interface CheckResult
+  extends Pick<Check, "id" | "suite" | "title" | "level" | "requirements" | "safety"> {
   status: CheckStatus;
   durationMs: number;
   /** Failed and broken checks: what went wrong (broken: the error, stack in `details.stack`). */
