@@ -123,6 +123,15 @@ describe("lckit events check", () => {
       "events/event-object-01",
       "events/event-types-02",
     ]);
+    // Every format says where each failed check's messages are in events.ndjson.
+    const objectCheck = report.checks.find((c: { id: string }) => c.id === "events/event-object-01");
+    const where = `events.ndjson line ${objectCheck.eventLines.join(", ")}`;
+    expect(objectCheck.eventLines).toHaveLength(1);
+    for (const file of ["summary.md", "report.html", "junit.xml"])
+      expect({ file, cites: readFileSync(join(dir, runId ?? "", file), "utf8").includes(where) }).toEqual({
+        file,
+        cites: true,
+      });
   });
 
   it("signs the manifest with --sign-key; lckit report verify accepts it and names events.ndjson once a byte changed", async () => {
