@@ -1,5 +1,13 @@
 // The result of a run: plain data, versioned, validated by report.schema.json. Renderers read only this.
-import type { Check, Counterexample, Exchange, FailureDetail, Level, Safety } from "../check/index.ts";
+import type {
+  Check,
+  Counterexample,
+  Exchange,
+  FailureDetail,
+  Level,
+  Safety,
+  Target,
+} from "../check/index.ts";
 import type { SpecInfo } from "./kit-info.ts";
 
 export const reportVersion = 1 as const;
@@ -108,14 +116,12 @@ export interface Coverage {
   figures: Record<CoverageStatus, number> & { total: number };
 }
 
-export interface TargetSummary {
-  name: string;
-  baseUrl: string;
-  rdmUrl: string;
-  tenant: string;
-  otherTenant?: string;
-  rdbmsTenant?: string;
-  loopback: boolean;
+/** What a report says of the target: the target's names and URLs as given, never a credential. */
+export interface TargetSummary
+  extends Pick<
+    Target,
+    "name" | "baseUrl" | "rdmUrl" | "tenant" | "otherTenant" | "rdbmsTenant" | "loopback"
+  > {
   /** Credential roles the target file provides (names only, never values). */
   roles: string[];
 }
