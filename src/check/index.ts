@@ -1,10 +1,14 @@
 // The check model shared by suites/ and the runner: a check is data plus run(ctx); it knows nothing of reports.
+import type { RequirementLevel } from "../requirements/levels.ts";
 
-export type Level = "MUST" | "SHOULD" | "MAY";
+/** A check's level: the level of the requirements it proves (LEVELS lists them, strongest first). */
+export type Level = RequirementLevel;
+export { LEVELS } from "../requirements/levels.ts";
 
 /** read: no change; write: changes data or configuration and restores it; destructive: deletes data;
  *  quota: exhausts or changes token quotas. */
-export type Safety = "read" | "write" | "destructive" | "quota";
+export const SAFETY_CLASSES = ["read", "write", "destructive", "quota"] as const;
+export type Safety = (typeof SAFETY_CLASSES)[number];
 
 /** Credentials a check may ask for. A target file maps each to a client id and secret (env references). */
 export type CredentialRole =

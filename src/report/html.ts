@@ -1,8 +1,13 @@
 // report.html: one self-contained file (inline style and script, no external asset) to read a run in a
 // browser or as a CI artifact: verdict, filters, evidence of each failure, requirement coverage. Failures
 // come first (grouped by suite, MUST before SHOULD/MAY) so a reader never scrolls past passes to find them.
-import type { Exchange } from "../check/index.ts";
-import type { CheckResult, RequirementCoverage, RunResult } from "../result/model.ts";
+import { type Exchange, LEVELS } from "../check/index.ts";
+import {
+  CHECK_STATUSES,
+  type CheckResult,
+  type RequirementCoverage,
+  type RunResult,
+} from "../result/model.ts";
 import { isWaived } from "../result/verdict.ts";
 import { evidenceLocation } from "./citations.ts";
 import { CURL_VARIABLES, curlForCheck } from "./curl.ts";
@@ -181,14 +186,14 @@ function rowId(c: CheckResult): string {
 }
 
 function counts(result: RunResult): string {
-  const statuses = ["passed", "failed", "skipped", "broken"] as const;
-  const rows = (["MUST", "SHOULD", "MAY"] as const).map(
-    (l) => `<tr><th>${l}</th>${statuses.map((s) => `<td>${result.counts.byLevel[l][s]}</td>`).join("")}</tr>`,
+  const rows = LEVELS.map(
+    (l) =>
+      `<tr><th>${l}</th>${CHECK_STATUSES.map((s) => `<td>${result.counts.byLevel[l][s]}</td>`).join("")}</tr>`,
   );
-  const total = `<tr class="total"><th>all</th>${statuses.map((s) => `<td>${result.counts.byStatus[s]}</td>`).join("")}</tr>`;
+  const total = `<tr class="total"><th>all</th>${CHECK_STATUSES.map((s) => `<td>${result.counts.byStatus[s]}</td>`).join("")}</tr>`;
   const notSelected =
     result.counts.notSelected > 0 ? `<p>${result.counts.notSelected} checks were not selected.</p>` : "";
-  return `<table class="counts"><thead><tr><th>Level</th>${statuses.map((s) => `<th>${s}</th>`).join("")}</tr></thead><tbody>${rows.join("")}${total}</tbody></table>${notSelected}`;
+  return `<table class="counts"><thead><tr><th>Level</th>${CHECK_STATUSES.map((s) => `<th>${s}</th>`).join("")}</tr></thead><tbody>${rows.join("")}${total}</tbody></table>${notSelected}`;
 }
 
 function checkRow(result: RunResult, c: CheckResult): string {

@@ -1,6 +1,6 @@
 // summary.md: the verdict and what to do next, short enough for a GitHub job summary.
-import type { Level } from "../check/index.ts";
-import type { CheckResult, CheckStatus, RunResult } from "../result/model.ts";
+import { LEVELS } from "../check/index.ts";
+import { CHECK_STATUSES, type CheckResult, type RunResult } from "../result/model.ts";
 import { evidenceLocation } from "./citations.ts";
 import { CURL_VARIABLES, curlForCheck } from "./curl.ts";
 import { markdownCode as code, escapeMarkdown as md } from "./escape.ts";
@@ -16,8 +16,6 @@ const verdictMark: Record<RunResult["verdict"], string> = {
   BROKEN: "💥",
   INTERRUPTED: "⏹️",
 };
-const levels: Level[] = ["MUST", "SHOULD", "MAY"];
-const statuses: CheckStatus[] = ["passed", "failed", "skipped", "broken"];
 /** A job summary is capped (1 MiB); long lists are cut and point at report.html. */
 const MAX_ROWS = 50;
 
@@ -81,12 +79,12 @@ export function renderMarkdown(result: RunResult): string {
   if (selection) out.push(`Selection: ${selection}`, "");
 
   out.push("| Level | passed | failed | skipped | broken |", "|---|---:|---:|---:|---:|");
-  for (const level of levels) {
+  for (const level of LEVELS) {
     const row = result.counts.byLevel[level];
-    out.push(`| ${level} | ${statuses.map((s) => row[s]).join(" | ")} |`);
+    out.push(`| ${level} | ${CHECK_STATUSES.map((s) => row[s]).join(" | ")} |`);
   }
   const all = result.counts.byStatus;
-  out.push(`| **all** | ${statuses.map((s) => `**${all[s]}**`).join(" | ")} |`, "");
+  out.push(`| **all** | ${CHECK_STATUSES.map((s) => `**${all[s]}**`).join(" | ")} |`, "");
 
   const failed = result.checks.filter((c) => c.status === "failed");
   if (failed.length > 0) {

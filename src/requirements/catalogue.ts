@@ -4,8 +4,9 @@ import { join } from "node:path";
 import { Ajv2020 } from "ajv/dist/2020.js";
 import { parse } from "yaml";
 import { packageRoot } from "../package-root.ts";
+import type { RequirementLevel } from "./levels.ts";
 
-export type RequirementLevel = "MUST" | "SHOULD" | "MAY";
+export { LEVELS, type RequirementLevel } from "./levels.ts";
 
 export interface Requirement {
   id: string;

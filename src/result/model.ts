@@ -12,7 +12,9 @@ import type { SpecInfo } from "./kit-info.ts";
 
 export const reportVersion = 1 as const;
 
-export type CheckStatus = "passed" | "failed" | "skipped" | "broken";
+/** What became of a check, in the order counts and reports show them. */
+export const CHECK_STATUSES = ["passed", "failed", "skipped", "broken"] as const;
+export type CheckStatus = (typeof CHECK_STATUSES)[number];
 
 /** Why a check was skipped: safety settings, a missing capability of the target, the check itself, the
  *  run was interrupted (signal, deadline) before or while it ran, or the target stopped answering. */

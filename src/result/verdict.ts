@@ -1,14 +1,18 @@
 // The run's verdict from its check results: a pure function, so every renderer and exit code agree.
-import type { Level } from "../check/index.ts";
-import type { CheckResult, CheckStatus, Counts, Interruption, Verdict } from "./model.ts";
-
-const statuses: CheckStatus[] = ["passed", "failed", "skipped", "broken"];
-const levels: Level[] = ["MUST", "SHOULD", "MAY"];
+import { LEVELS } from "../check/index.ts";
+import {
+  CHECK_STATUSES,
+  type CheckResult,
+  type CheckStatus,
+  type Counts,
+  type Interruption,
+  type Verdict,
+} from "./model.ts";
 
 export function countResults(checks: readonly CheckResult[], notSelected: number): Counts {
-  const zero = () => Object.fromEntries(statuses.map((s) => [s, 0])) as Record<CheckStatus, number>;
+  const zero = () => Object.fromEntries(CHECK_STATUSES.map((s) => [s, 0])) as Record<CheckStatus, number>;
   const byStatus = zero();
-  const byLevel = Object.fromEntries(levels.map((l) => [l, zero()])) as Counts["byLevel"];
+  const byLevel = Object.fromEntries(LEVELS.map((l) => [l, zero()])) as Counts["byLevel"];
   for (const c of checks) {
     byStatus[c.status] += 1;
     byLevel[c.level][c.status] += 1;

@@ -1,5 +1,5 @@
 // Declaring a check: the suite comes from the id and the level from the title, so they cannot disagree.
-import type { Check, Level } from "../../src/check/index.ts";
+import { type Check, LEVELS, type Level } from "../../src/check/index.ts";
 
 export type CheckDefinition = Omit<Check, "suite" | "level">;
 
@@ -8,7 +8,7 @@ export function defineCheck(definition: CheckDefinition): Check {
   if (!suite || !slug || extra !== undefined)
     throw new Error(`check id "${definition.id}" must be "<suite>/<slug>"`);
   const level = definition.title.split(" ")[0] as Level;
-  if (!["MUST", "SHOULD", "MAY"].includes(level))
+  if (!LEVELS.includes(level))
     throw new Error(
       `check ${definition.id}: title must start with MUST, SHOULD or MAY, got "${definition.title}"`,
     );

@@ -12,7 +12,14 @@ import {
   writeFileSync,
 } from "node:fs";
 import { basename, dirname, isAbsolute, join, relative, resolve } from "node:path";
-import type { Check, Clock, Level, Safety } from "../../check/index.ts";
+import {
+  type Check,
+  type Clock,
+  LEVELS,
+  type Level,
+  SAFETY_CLASSES,
+  type Safety,
+} from "../../check/index.ts";
 import { curlForCheck } from "../../report/curl.ts";
 import { terminalSafe } from "../../report/escape.ts";
 import { HAR_FILE, HarWriter, linkEvidence } from "../../report/har.ts";
@@ -50,8 +57,6 @@ import { type CliIo, UsageError } from "../io.ts";
 
 export const DEFAULT_RUNS = 25;
 
-const safetyClasses = ["read", "write", "destructive", "quota"] as const;
-
 const spec = {
   name: "run",
   summary: "certify a target (default: the embedded reference) and write a conformance report",
@@ -66,15 +71,13 @@ reference implementation.`,
     check: repeatable("ID", text, "run only this check id or glob, e.g. token-quota/*", {
       example: "token-quota/*",
     }),
-    level: option(
-      "L",
-      oneOf(["MUST", "SHOULD", "MAY"], { ignoreCase: true }),
-      "lowest level to run: MUST, SHOULD or MAY",
-      { default: "MAY" as const, defaultText: "MAY: all" },
-    ),
+    level: option("L", oneOf(LEVELS, { ignoreCase: true }), "lowest level to run: MUST, SHOULD or MAY", {
+      default: "MAY" as const,
+      defaultText: "MAY: all",
+    }),
     allow: repeatable(
       "CLASSES",
-      wordList(safetyClasses),
+      wordList(SAFETY_CLASSES),
       'safety classes allowed beyond read, comma-separated: write,destructive,quota (adds to "allow" of the ' +
         'target file). Only the embedded reference and a target file with "disposable: true" need none; ' +
         "loopback is no permission (a port-forward to production is on 127.0.0.1 too)",
