@@ -11,13 +11,15 @@ export const SAFETY_CLASSES = ["read", "write", "destructive", "quota"] as const
 export type Safety = (typeof SAFETY_CLASSES)[number];
 
 /** Credentials a check may ask for. A target file maps each to a client id and secret (env references). */
-export type CredentialRole =
-  | "admin" // ROLE_ADMIN_TENANT_{tenant}
-  | "editor" // ROLE_RDM_EDIT with the tenant on its list
-  | "viewer" // ROLE_RDM with the tenant on its list
-  | "quota" // a client of the quota customer that checks may exhaust
-  | "otherAdmin" // ROLE_ADMIN_TENANT_{otherTenant}
-  | "rdbmsAdmin"; // ROLE_ADMIN_TENANT_{rdbmsTenant}
+export const CREDENTIAL_ROLES = [
+  "admin", // ROLE_ADMIN_TENANT_{tenant}
+  "editor", // ROLE_RDM_EDIT with the tenant on its list
+  "viewer", // ROLE_RDM with the tenant on its list
+  "quota", // a client of the quota customer that checks may exhaust
+  "otherAdmin", // ROLE_ADMIN_TENANT_{otherTenant}
+  "rdbmsAdmin", // ROLE_ADMIN_TENANT_{rdbmsTenant}
+] as const;
+export type CredentialRole = (typeof CREDENTIAL_ROLES)[number];
 
 export interface Credential {
   clientId: string;

@@ -5,7 +5,14 @@ import { dirname, resolve } from "node:path";
 import type { ErrorObject } from "ajv/dist/2020.js";
 import { Ajv2020 } from "ajv/dist/2020.js";
 import { parseDocument } from "yaml";
-import type { Credential, CredentialRole, Profile, Safety, Target } from "../check/index.ts";
+import {
+  CREDENTIAL_ROLES,
+  type Credential,
+  type CredentialRole,
+  type Profile,
+  type Safety,
+  type Target,
+} from "../check/index.ts";
 import { lenientProfile } from "./profile.ts";
 import schema from "./target.schema.json" with { type: "json" };
 
@@ -58,7 +65,6 @@ function where(path: string): string {
   return path === "" ? "" : `${path}: `;
 }
 
-const roles: CredentialRole[] = ["admin", "editor", "viewer", "quota", "otherAdmin", "rdbmsAdmin"];
 /** Keys that would hold a credential value in the file itself. */
 const literalKeys: Record<string, string> = {
   clientId: "clientIdEnv",
@@ -153,7 +159,7 @@ export function parseTargetFile(
 
   const problems = [...urlProblems(raw), ...relationProblems(raw), ...durationProblems(raw)];
   const credentials: Partial<Record<CredentialRole, Credential>> = {};
-  for (const role of roles) {
+  for (const role of CREDENTIAL_ROLES) {
     const ref = raw.credentials?.[role];
     if (!ref) continue;
     const clientId = readEnv(env, ref.clientIdEnv, `credentials.${role}.clientIdEnv`, problems);
