@@ -77,8 +77,11 @@ export function authenticate(ctx: ReferenceContext, request: Request): Principal
   };
 }
 
+/** The authority that administers a tenant is this prefix and the tenant id. */
+export const TENANT_ADMIN_PREFIX = "ROLE_ADMIN_TENANT_";
+
 export function isTenantAdmin(principal: Principal, tenant: string): boolean {
-  return principal.authorities.includes(`ROLE_ADMIN_TENANT_${tenant}`);
+  return principal.authorities.includes(`${TENANT_ADMIN_PREFIX}${tenant}`);
 }
 
 /** Whether the caller may do `access` in `tenant`. */

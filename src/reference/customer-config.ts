@@ -1,7 +1,7 @@
 // PUT/POST {base_url}/oauth/customers/{customerId} and PUT .../clients (docs/assumptions.md, "Customer and
 // client configuration"). Everything is validated before anything is stored.
 import type { Hono } from "hono";
-import { authenticate, isTenantAdmin, type Principal } from "./auth.ts";
+import { authenticate, isTenantAdmin, type Principal, TENANT_ADMIN_PREFIX } from "./auth.ts";
 import type { ReferenceContext } from "./context.ts";
 import { forbidden, jsonResponse, notFound, validationError } from "./errors.ts";
 import { describeType, readJson } from "./http-body.ts";
@@ -52,10 +52,7 @@ function requireAdministers(principal: Principal, tenants: Iterable<string>, wha
   if (foreign.length === 0) return;
   throw forbidden(
     `client "${principal.clientId}" may not ${what} ${foreign.map((t) => `"${t}"`).join(", ")}: that needs ROLE_ADMIN_TENANT_<t> for each, and the caller administers only ${
-      principal.authorities
-        .filter((a) => a.startsWith("ROLE_ADMIN_TENANT_"))
-        .map((a) => a.slice("ROLE_ADMIN_TENANT_".length))
-        .join(", ") || "no tenant"
+      administeredBy(principal.authorities).join(", ") || "no tenant"
     }`,
   );
 }
@@ -64,8 +61,8 @@ function requireAdministers(principal: Principal, tenants: Iterable<string>, wha
 function administeredBy(authorities: unknown): string[] {
   if (!Array.isArray(authorities)) return [];
   return authorities
-    .filter((a): a is string => typeof a === "string" && a.startsWith("ROLE_ADMIN_TENANT_"))
-    .map((a) => a.slice("ROLE_ADMIN_TENANT_".length));
+    .filter((a): a is string => typeof a === "string" && a.startsWith(TENANT_ADMIN_PREFIX))
+    .map((a) => a.slice(TENANT_ADMIN_PREFIX.length));
 }
 
 /** Type checks of the customer fields present in a body; absent fields are fine (POST merges). */
