@@ -215,4 +215,17 @@ describe("client configuration", () => {
     expect((a.body as { error_description: string }).error_description.startsWith(`${field}:`)).toBe(true);
     expect([...h.ref.state.clients.entries()]).toEqual(before);
   });
+
+  it("refuses adding a tenant the caller does not administer, naming it and the tenants the caller does", async () => {
+    const h = setup();
+    const admin = await h.token("acme-admin");
+    const a = await h.call("PUT", "/oauth/customers/cust-acme", {
+      token: admin,
+      body: { id: "cust-acme", tenants: ["acme", "globex"] },
+    });
+    expect(a.status).toBe(403);
+    const description = (a.body as { error_description: string }).error_description;
+    expect(description).toContain('the tenant "globex"');
+    expect(description).toMatch(/administers only acme$/);
+  });
 });
