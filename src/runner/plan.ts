@@ -186,8 +186,10 @@ export function schedule(entries: readonly PlanEntry[], options: { concurrent: b
   const dataLane = all.filter(
     (i) => laneable(i) && check(i).safety !== "read" && check(i).changes === "data" && !inTokenLane(check(i)),
   );
-  // Overlapping pays only when both lanes have work.
-  if (tokenLane.length === 0 || readLane.length + dataLane.length === 0) return { lanes: [], after: all };
+  // Overlapping pays only when both lanes have work and the token lane waits (checks that only ask the
+  // token endpoint are quick: they alone are no reason to run anything side by side).
+  const waits = tokenLane.some((i) => waitsOnTokens(check(i)));
+  if (!waits || readLane.length + dataLane.length === 0) return { lanes: [], after: all };
   const laned = new Set([...tokenLane, ...readLane, ...dataLane]);
   return { lanes: [tokenLane, [...readLane, ...dataLane]], after: all.filter((i) => !laned.has(i)) };
 }

@@ -234,7 +234,7 @@ export async function runPlan(plan: Plan, deps: RunDeps): Promise<RunResult> {
   const { lanes, after } = schedule(chosen, { concurrent: !drivable });
   try {
     if (lanes.length > 0) {
-      const laneServices = await readLaneServices(services, lanes, chosen, redactor);
+      const laneServices = await readLaneServices(services, lanes, chosen, redactor, breaker);
       await Promise.all(
         lanes.map(async (lane, n) => {
           for (const index of lane)
@@ -297,13 +297,16 @@ export async function runPlan(plan: Plan, deps: RunDeps): Promise<RunResult> {
  * the lanes start. The token lane resets the run's cache and shortens the validity of the clients it
  * works with; tokens fetched beforehand keep the validity they were issued with, so the reads are not
  * caught by an expiry or a quota meant for the token checks. A role whose token cannot be had here is
- * left to the check that asks for it (which then reports why).
+ * left to the check that asks for it (which then reports why): so these requests are no check's and do not
+ * count toward the breaker, and the first that fails ends the fetching (a target that does not answer
+ * costs one request timeout here, not one per role).
  */
 async function readLaneServices(
   services: RunServices,
   lanes: number[][],
   entries: readonly PlanEntry[],
   redactor: Redactor,
+  breaker: Breaker,
 ): Promise<RunServices> {
   const tokens = new TokenCache(services.target, redactor);
   const roles = new Set(
@@ -311,11 +314,18 @@ async function readLaneServices(
   );
   const scope = new CheckScope("lckit/tokens");
   const fetch = services.transport.bind(scope);
+  breaker.pause();
   try {
-    for (const role of roles)
-      if (services.target.credentials[role])
-        await tokens.token(role, fetch, services.clock, "lckit/tokens").catch(() => undefined);
+    for (const role of roles) {
+      if (!services.target.credentials[role]) continue;
+      const got = await tokens.token(role, fetch, services.clock, "lckit/tokens").then(
+        () => true,
+        () => false,
+      );
+      if (!got) break;
+    }
   } finally {
+    breaker.resume();
     scope.close();
   }
   return { ...services, tokens };

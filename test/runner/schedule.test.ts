@@ -54,6 +54,15 @@ describe("schedule", () => {
     ]);
   });
 
+  it("runs checks that only ask the token endpoint with the rest, one at a time, when no token check waits", () => {
+    const asks = check("auth/token-shape", noop, {
+      needs: { roles: ["viewer"] },
+      issuesTokensFor: ["viewer"],
+    });
+    const { entries } = planRun([checks[0] as Check, asks], { target });
+    expect(schedule(entries, { concurrent: true })).toEqual({ lanes: [], after: [0, 1] });
+  });
+
   it("keeps a check that reads the others' traffic out of the lanes, whatever its suite", () => {
     const reader = check("audit/traffic", noop, { readsOthersTraffic: true });
     const { entries } = planRun([...checks.slice(0, 4), reader], { target });
@@ -107,5 +116,37 @@ describe("schedule", () => {
     ]);
     expect(result.checks[0]?.waitMs).toBe(10);
     expect(result.checks[1]?.waitMs).toBeUndefined();
+  });
+
+  it("fetches the read lane's tokens outside the breaker: a silent target is reported by the checks", async () => {
+    // Answers nothing; each request ends when the transport's time limit aborts it.
+    const silent = (request: Request) =>
+      new Promise<Response>((_, reject) =>
+        request.signal.addEventListener("abort", () => reject(new Error("no answer")), { once: true }),
+      );
+    const twoRoles = fakeTarget({
+      disposable: true,
+      credentials: {
+        viewer: { clientId: "viewer-id", clientSecret: "v" },
+        admin: { clientId: "admin-id", clientSecret: "a" },
+      },
+    });
+    const silentChecks: Check[] = [
+      check("token-quota/wait", async (ctx) => void (await ctx.token("viewer")), {
+        safety: "quota",
+        needs: { roles: ["viewer"] },
+      }),
+      check("service/read", async (ctx) => void (await ctx.token("admin")), {
+        needs: { roles: ["viewer", "admin"] },
+      }),
+    ];
+    const clock: Clock = { now: () => Date.now(), sleep: async () => {} };
+    const plan = planRun(silentChecks, { target: twoRoles });
+    expect(schedule(plan.entries, { concurrent: true }).lanes).toHaveLength(2);
+    const result = await runPlan(plan, { fetch: silent, clock, seed: 1, runs: 1, timeoutMs: 50 });
+    // Two roles whose tokens time out before the lanes start would have tripped the breaker (threshold 2)
+    // with no check run at all; the checks' own requests trip it instead, and their findings are reported.
+    expect(result.checks.filter((c) => c.status === "failed").length).toBeGreaterThan(0);
+    expect(result.interruption?.cause).toBe("unresponsive");
   });
 });
