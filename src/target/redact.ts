@@ -4,6 +4,7 @@
 // fields and headers that carry credentials are redacted whatever their value.
 
 import { formEncode } from "../client/token.ts";
+import { AnchorIndex, longestAlnumRun } from "./secret-anchors.ts";
 
 export const REDACTED = "[redacted]";
 
@@ -48,8 +49,8 @@ const MIN_FRAGMENT = 8;
 const B64_SENTINEL = "\u0000b64\u0000";
 
 interface Known {
-  /** Longest run of letters and digits: every encoding of the secret but a full escape keeps it. */
-  anchor: string;
+  /** Order of addition: among patterns of one length, the first added is tried first. */
+  seq: number;
   pattern: string;
   /** Base64 fragments match only literally; other forms also as %hh, \uhhhh or &#..; escapes (h a hex digit). */
   escapable: boolean;
@@ -64,38 +65,35 @@ const cutMark = /\.\.\.|…/g;
 /** How far before a cut mark the start of a secret is looked for. */
 const CUT_WINDOW = 512;
 
-/** Text holding none of these cannot carry an escaped letter or digit. */
-const escapeMarker = /%[0-9a-fA-F]{2}|\\u[0-9a-fA-F]{4}|&#/;
-
 export class Redactor {
   private readonly secrets = new Set<string>();
-  private known: Known[] = [];
+  /** Every form of every secret, filed under letters and digits it shows in any encoding, so a text is
+   *  scanned once for the few secrets it may hold, not matched against thousands of them. */
+  private readonly known = new AnchorIndex<Known>();
+  /** The head of each form, filed likewise, for the excerpts an ellipsis cut. */
+  private readonly heads = new AnchorIndex<string>();
+  private readonly headPatterns = new Set<string>();
+  private seq = 0;
   private readonly cache = new Map<string, RegExp>();
 
   /** Remember a value that must never appear in evidence (a client secret, an access token). */
   addSecret(value: string | undefined): void {
     if (value === undefined || value.length < MIN_SECRET || this.secrets.has(value)) return;
     this.secrets.add(value);
-    const head = (text: string, pattern: (t: string) => string) =>
-      pattern([...text].slice(0, HEAD_CHARS).join(""));
-    this.known.push({
-      anchor: anchorOf(value),
-      pattern: anyEncoding(value),
-      escapable: true,
-      head: head(value, anyEncoding),
-    });
+    const file = (text: string, escapable: boolean, pattern: (t: string) => string) => {
+      const head = [...text].slice(0, HEAD_CHARS).join("");
+      const entry = { seq: this.seq++, pattern: pattern(text), escapable, head: pattern(head) };
+      // The longest run of letters and digits: every encoding keeps it readable (secret-anchors.ts).
+      this.known.add(longestAlnumRun(text), entry);
+      if (!this.headPatterns.has(entry.head)) {
+        this.headPatterns.add(entry.head);
+        this.heads.add(longestAlnumRun(head), entry.head);
+      }
+    };
+    file(value, true, anyEncoding);
     // Inside Base64 the secret may sit raw or encoded as a form or URL component would be.
     for (const form of new Set([value, formEncode(value), encodeURIComponent(value)]))
-      for (const fragment of base64Fragments(form))
-        this.known.push({
-          anchor: anchorOf(fragment),
-          pattern: fragmentPattern(fragment),
-          escapable: false,
-          head: head(fragment, fragmentPattern),
-        });
-    // Longest first, so a secret that contains another is replaced whole.
-    this.known.sort((a, b) => b.pattern.length - a.pattern.length);
-    this.cache.clear();
+      for (const fragment of base64Fragments(form)) file(fragment, false, fragmentPattern);
   }
 
   /** A client's credentials: the secret, and both Basic encodings of the pair (raw and RFC 6749 §2.3.1
@@ -123,19 +121,19 @@ export class Redactor {
         (_m, head: string, _q: string, _value: string, tail: string) => `${head}${REDACTED}${tail}`,
       )
       .replace(formField, `$1${REDACTED}`);
-    // Only the secrets that can be present are matched: bodies are large and usually hold none.
-    const escaped = escapeMarker.test(out);
-    const present = this.known.filter(
-      (k) => (k.escapable && escaped) || k.anchor === "" || out.includes(k.anchor),
+    // Only the secrets that can be present are matched: bodies are large and usually hold none, and a
+    // run may know thousands of tokens. Longest first, so a secret that contains another is replaced whole.
+    const present = [...this.known.find(out)].sort(
+      (a, b) => b.pattern.length - a.pattern.length || a.seq - b.seq,
     );
     const literal = present.filter((k) => k.escapable);
     const base64 = present.filter((k) => !k.escapable);
-    if (literal.length > 0) out = out.replace(this.regex(literal), REDACTED);
+    if (literal.length > 0) out = out.replace(this.regex(literal.map((k) => k.pattern)), REDACTED);
     if (base64.length > 0) {
-      out = out.replace(this.regex(base64), B64_SENTINEL);
+      out = out.replace(this.regex(base64.map((k) => k.pattern)), B64_SENTINEL);
       if (out.includes(B64_SENTINEL)) out = widenBase64(out);
     }
-    if (this.known.length > 0 && (out.includes("...") || out.includes("…"))) out = this.redactCuts(out);
+    if (!this.known.empty && (out.includes("...") || out.includes("…"))) out = this.redactCuts(out);
     return out;
   }
 
@@ -166,18 +164,20 @@ export class Redactor {
   /** Before each cut mark, the start of a secret running up to the mark (an excerpt cut it) goes. */
   private redactCuts(text: string): string {
     const marks = [...text.matchAll(cutMark)].map((m) => m.index ?? 0).reverse();
-    const heads = this.regex(this.known, "head", "$");
     let out = text;
     for (const at of marks) {
       const start = Math.max(0, at - CUT_WINDOW);
-      const found = heads.exec(out.slice(start, at));
+      const window = out.slice(start, at);
+      const candidates = [...this.heads.find(window)];
+      if (candidates.length === 0) continue;
+      const found = this.regex(candidates, "$").exec(window);
       if (found) out = `${out.slice(0, start + found.index)}${REDACTED}${out.slice(at)}`;
     }
     return out;
   }
 
-  private regex(entries: Known[], part: "pattern" | "head" = "pattern", tail = ""): RegExp {
-    const alternatives = entries.map((k) => k[part]).join("|");
+  private regex(patterns: string[], tail = ""): RegExp {
+    const alternatives = patterns.join("|");
     const source = tail === "" ? alternatives : `(?:${alternatives})\\S*${tail}`;
     let regex = this.cache.get(source);
     if (!regex) {
@@ -187,10 +187,6 @@ export class Redactor {
     }
     return regex;
   }
-}
-
-function anchorOf(value: string): string {
-  return (value.match(/[A-Za-z0-9]+/g) ?? []).reduce((a, b) => (b.length > a.length ? b : a), "");
 }
 
 /** Every `id:secret` pair a Basic header can carry: raw, and each part form-encoded (RFC 6749 §2.3.1). */

@@ -1,0 +1,162 @@
+// Finds which known secrets can be present in a text by scanning the text once, whatever the number of
+// secrets. Each secret is filed under an anchor: a few consecutive letters or digits of it. A letter or
+// digit keeps its identity in every encoding the Redactor matches: it is either itself or an escape that
+// reads as it (%hh, %25hh, \uhhhh behind any number of backslashes, &#dd; or &#xhh;). Where such a
+// reading starts, exactly one letter or digit can be read, so from each position of the text there is a
+// single chain of letters and digits to read, and a secret whose pattern matches anywhere has its anchor
+// read along the chain that starts where the anchor's first character is encoded. A secret without a
+// letter or digit has no anchor and is always a candidate.
+
+/** Anchors are at most this long: long enough to tell random tokens apart, short enough to fit most. */
+const ANCHOR = 8;
+
+const isAlnum = (c: number) => (c >= 48 && c <= 57) || (c >= 65 && c <= 90) || (c >= 97 && c <= 122);
+
+function hexValue(c: number): number {
+  if (c >= 48 && c <= 57) return c - 48;
+  if (c >= 65 && c <= 70) return c - 55;
+  if (c >= 97 && c <= 102) return c - 87;
+  return -1;
+}
+
+/** The value of `count` hex digits at `at`, or -1. */
+function hexAt(text: string, at: number, count: number): number {
+  let value = 0;
+  for (let i = 0; i < count; i++) {
+    const digit = hexValue(text.charCodeAt(at + i));
+    if (digit < 0) return -1;
+    value = value * 16 + digit;
+  }
+  return value;
+}
+
+/** The value of the numeric character reference whose digits start at `at` (after `&#`) and where it
+ *  ends (after `;`), or undefined. Leading zeros are allowed, as the Redactor's patterns allow them. */
+function entityAt(text: string, at: number): { value: number; end: number } | undefined {
+  const hex = text[at] === "x" || text[at] === "X";
+  const base = hex ? 16 : 10;
+  let i = hex ? at + 1 : at;
+  while (text.charCodeAt(i) === 48) i++;
+  const digitsFrom = i;
+  let value = 0;
+  for (;;) {
+    const digit = hexValue(text.charCodeAt(i));
+    if (digit < 0 || digit >= base) break;
+    value = value * base + digit;
+    i++;
+    // Longer than any code point: not a letter or digit, whatever follows.
+    if (i - digitsFrom > 8) return undefined;
+  }
+  if (i === (hex ? at + 1 : at) || text[i] !== ";") return undefined;
+  return { value, end: i + 1 };
+}
+
+/** For each position, the letter or digit read there (0: none) and where the reading ends. */
+export function alnumReadings(text: string): { code: Uint8Array; next: Int32Array } {
+  const n = text.length;
+  const code = new Uint8Array(n);
+  const next = new Int32Array(n);
+  // Backwards, so a run of backslashes knows where it ends (and what follows it) in one pass.
+  let runEnd = -1;
+  for (let p = n - 1; p >= 0; p--) {
+    const c = text.charCodeAt(p);
+    if (c !== 92) runEnd = -1;
+    else if (runEnd < 0) runEnd = p + 1;
+    let value = -1;
+    let end = 0;
+    if (isAlnum(c)) {
+      value = c;
+      end = p + 1;
+    } else if (c === 37) {
+      // %hh, or %25hh (percent-encoded twice).
+      if (text.charCodeAt(p + 1) === 50 && text.charCodeAt(p + 2) === 53 && hexAt(text, p + 3, 2) >= 0) {
+        value = hexAt(text, p + 3, 2);
+        end = p + 5;
+      } else {
+        value = hexAt(text, p + 1, 2);
+        end = p + 3;
+      }
+    } else if (c === 92) {
+      // \uhhhh behind one or more backslashes (JSON at any depth).
+      if (text.charCodeAt(runEnd) === 117) {
+        value = hexAt(text, runEnd + 1, 4);
+        end = runEnd + 5;
+      }
+    } else if (c === 38 && text.charCodeAt(p + 1) === 35) {
+      const entity = entityAt(text, p + 2);
+      if (entity) {
+        value = entity.value;
+        end = entity.end;
+      }
+    }
+    if (value >= 0 && isAlnum(value)) {
+      code[p] = value;
+      next[p] = end;
+    }
+  }
+  return { code, next };
+}
+
+/** The longest run of letters and digits of a text ("" when it has none). */
+export function longestAlnumRun(value: string): string {
+  return (value.match(/[A-Za-z0-9]+/g) ?? []).reduce((a, b) => (b.length > a.length ? b : a), "");
+}
+
+/** Values filed under anchors; `find` answers every value whose anchor can be read in a text. */
+export class AnchorIndex<T> {
+  private readonly byAnchor = new Map<string, T[]>();
+  /** Anchor lengths in use (an anchor shorter than ANCHOR is a secret's whole run of letters and digits). */
+  private readonly lengths = new Set<number>();
+  private maxLength = 0;
+  private readonly unanchored: T[] = [];
+
+  /** Files `value` under `run` (letters and digits it is sure to show) or, if `run` is empty, under no
+   *  anchor at all. A long run is cut to the window of ANCHOR characters shared by the fewest values yet,
+   *  so tokens with a common prefix (a JWT header) are still told apart. */
+  add(run: string, value: T): void {
+    if (run === "") {
+      this.unanchored.push(value);
+      return;
+    }
+    let anchor = run;
+    if (run.length > ANCHOR) {
+      let fewest = Number.POSITIVE_INFINITY;
+      for (let i = 0; i + ANCHOR <= run.length && fewest > 0; i++) {
+        const window = run.slice(i, i + ANCHOR);
+        const count = this.byAnchor.get(window)?.length ?? 0;
+        if (count < fewest) {
+          fewest = count;
+          anchor = window;
+        }
+      }
+    }
+    const bucket = this.byAnchor.get(anchor);
+    if (bucket) bucket.push(value);
+    else this.byAnchor.set(anchor, [value]);
+    this.lengths.add(anchor.length);
+    this.maxLength = Math.max(this.maxLength, anchor.length);
+  }
+
+  get empty(): boolean {
+    return this.byAnchor.size === 0 && this.unanchored.length === 0;
+  }
+
+  /** Every value that may be present in `text`: its anchor is read somewhere, or it has none. */
+  find(text: string): Set<T> {
+    const found = new Set<T>(this.unanchored);
+    if (this.byAnchor.size === 0) return found;
+    const { code, next } = alnumReadings(text);
+    for (let p = 0; p < text.length; p++) {
+      let read = "";
+      let q = p;
+      for (let depth = 1; depth <= this.maxLength && q < text.length; depth++) {
+        const c = code[q] ?? 0;
+        if (c === 0) break;
+        read += String.fromCharCode(c);
+        q = next[q] ?? text.length;
+        if (this.lengths.has(depth)) for (const value of this.byAnchor.get(read) ?? []) found.add(value);
+      }
+    }
+    return found;
+  }
+}
