@@ -124,4 +124,16 @@ describe("waits shared between checks against a live target", () => {
       await listening.close();
     }
   });
+
+  it("the second round of simultaneous requests raises the quota on top of the first: one clean start", {
+    timeout: 60_000,
+  }, async () => {
+    const id = "token-quota/parallel-requests-never-exceed";
+    const results = await liveRun([id]);
+    expect(outcome(results, id)).toBe("passed");
+    // The first clean start waits the quota client's validity (2 s) + 1 s; a second one would double it.
+    expect(waitOf(results, id)).toBeLessThan(2 * 3000);
+    const raced = await liveRun([id], ["concurrent-quota-race"]);
+    expect(raced.find((r) => r.id === id)?.status).toBe("failed");
+  });
 });
