@@ -112,7 +112,7 @@ export class AnchorIndex<T> {
 
   /** Files `value` under `run` (letters and digits it is sure to show) or, if `run` is empty, under no
    *  anchor at all. A long run is cut to the window of ANCHOR characters shared by the fewest values yet,
-   *  so tokens with a common prefix (a JWT header) are still told apart. */
+   *  the last such window, so tokens with a common prefix (a JWT header) are still told apart. */
   add(run: string, value: T): void {
     if (run === "") {
       this.unanchored.push(value);
@@ -121,7 +121,7 @@ export class AnchorIndex<T> {
     let anchor = run;
     if (run.length > ANCHOR) {
       let fewest = Number.POSITIVE_INFINITY;
-      for (let i = 0; i + ANCHOR <= run.length && fewest > 0; i++) {
+      for (let i = run.length - ANCHOR; i >= 0 && fewest > 0; i--) {
         const window = run.slice(i, i + ANCHOR);
         const count = this.byAnchor.get(window)?.length ?? 0;
         if (count < fewest) {
