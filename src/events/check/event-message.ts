@@ -11,7 +11,7 @@ import {
 } from "../streaming-config.ts";
 import type { RawMessage } from "../transport/transport.ts";
 import { canonicalJson } from "./canonical-json.ts";
-import { describeValue, type EventProblem, type Severity, safeProblem } from "./event-problem.ts";
+import { addProblem, describeValue, type EventProblem, safeProblem } from "./event-problem.ts";
 import { filteringProblems, pointer } from "./filtering-fields.ts";
 import { walkMessage } from "./payload-fingerprint.ts";
 import { problemsFromErrors } from "./schema-errors.ts";
@@ -68,18 +68,6 @@ function resolved(config: StreamingConfig | undefined): ResolvedStreamingConfig 
     resolvedConfigs.set(config, result);
   }
   return result;
-}
-
-function addProblem(
-  problems: EventProblem[],
-  position: string,
-  instancePath: string,
-  ruleId: string,
-  keyword: string,
-  message: string,
-  severity: Severity = "error",
-): void {
-  problems.push({ position, instancePath, rule: ruleId, keyword, message, severity });
 }
 
 function isRecord(value: unknown): value is Record<string, unknown> {

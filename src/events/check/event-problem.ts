@@ -18,6 +18,19 @@ export interface EventProblem {
   severity: Severity;
 }
 
+/** Records one problem (an error unless said otherwise): the checkers' one way of adding to their list. */
+export function addProblem(
+  problems: EventProblem[],
+  position: string,
+  instancePath: string,
+  ruleId: string,
+  keyword: string,
+  message: string,
+  severity: Severity = "error",
+): void {
+  problems.push({ position, instancePath, rule: ruleId, keyword, message, severity });
+}
+
 /** Shortens a value for a message: what came, in at most about 80 characters. */
 export function describeValue(value: unknown): string {
   if (value === undefined) return "nothing";

@@ -4,7 +4,7 @@
 import type { ObjectKind } from "../event-schemas.ts";
 import { rule } from "../rules.ts";
 import { alwaysTolerated, type FieldSelection, type ResolvedStreamingConfig } from "../streaming-config.ts";
-import type { EventProblem } from "./event-problem.ts";
+import { addProblem, type EventProblem } from "./event-problem.ts";
 
 /** The RELATIONSHIP_CREATED snapshot shape of the document: every field present when nothing is filtered. */
 export const relationshipShapeFields = [
@@ -45,7 +45,7 @@ export function filteringProblems(
     const filterRule = relationship ? rule.relationFilter : rule.entityFilter;
     for (const field of Object.keys(object)) {
       if (!selection.top.has(field)) {
-        problem(
+        addProblem(
           problems,
           position,
           pointer("payload", "object", field),
@@ -60,7 +60,7 @@ export function filteringProblems(
       if (!keys || value === null || typeof value !== "object" || Array.isArray(value)) continue;
       for (const key of Object.keys(value)) {
         if (!keys.has(key)) {
-          problem(
+          addProblem(
             problems,
             position,
             pointer("payload", "object", field, key),
@@ -76,7 +76,7 @@ export function filteringProblems(
   if (kind === "change-request") return problems;
   for (const field of alwaysTolerated) {
     if (!(field in object)) {
-      problem(
+      addProblem(
         problems,
         position,
         pointer("payload", "object"),
@@ -92,7 +92,7 @@ export function filteringProblems(
       (field) => !(field in object) && !alwaysTolerated.includes(field),
     );
     if (missing.length > 0) {
-      problem(
+      addProblem(
         problems,
         position,
         pointer("payload", "object"),
@@ -103,15 +103,4 @@ export function filteringProblems(
     }
   }
   return problems;
-}
-
-function problem(
-  problems: EventProblem[],
-  position: string,
-  instancePath: string,
-  ruleId: string,
-  keyword: string,
-  message: string,
-): void {
-  problems.push({ position, instancePath, rule: ruleId, keyword, message, severity: "error" });
 }

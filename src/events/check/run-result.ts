@@ -1,7 +1,7 @@
 // An event check as a run result (src/result's model, assembled there as an HTTP run's is), so that event
 // streams get the same reports as HTTP runs: one check per requirement the event checker enforces, failed
 // when a message broke it.
-import type { Level } from "../../check/index.ts";
+import { LEVELS, type Level } from "../../check/index.ts";
 import { assembleRunResult } from "../../result/assemble.ts";
 import { type CatalogueView, loadCatalogueView } from "../../result/catalogue-view.ts";
 import { httpRequirementKinds } from "../../result/coverage.ts";
@@ -34,7 +34,8 @@ export function eventRunResult(result: EventCheckResult, meta: EventRunMeta): Ru
   const ids = [...new Set<string>(Object.values(rule))].sort();
   const checks = ids.map((id): CheckResult => {
     const entry = entries.get(id);
-    const level = (["MUST", "SHOULD", "MAY"].includes(entry?.level ?? "") ? entry?.level : "MUST") as Level;
+    // A requirement the catalogue lacks, or gives no known level, counts as MUST (the strictest reading).
+    const level: Level = LEVELS.find((known) => known === entry?.level) ?? "MUST";
     const base = {
       id: `events/${id.toLowerCase()}`,
       suite: "events",

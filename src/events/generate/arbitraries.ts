@@ -8,6 +8,7 @@ import { type EventTypeInfo, eventSchemas, type ObjectKind } from "../event-sche
 import { type PayloadKind, payloadKindsOf } from "../payload-kind.ts";
 
 import { nestedAttributeValue } from "./nested-values.ts";
+import { reversedKeys } from "./redeliveries.ts";
 
 export { type Mutation, mutations } from "./mutations.ts";
 export { nestedAttributeValue };
@@ -430,17 +431,6 @@ export function unlistedTypeMessage(): fc.Arbitrary<EventMessage> {
       headers: { tenantId: "acme", eventType: type, sourceObjectUri: `entities/${id}` },
       payload: { type, uri: `entities/${id}`, details: { reason } },
     }));
-}
-
-/** Keys in reverse order at every level: the same data as another producer might serialize it. */
-function reversedKeys(value: unknown): unknown {
-  if (Array.isArray(value)) return value.map(reversedKeys);
-  if (value === null || typeof value !== "object") return value;
-  return Object.fromEntries(
-    Object.entries(value as Record<string, unknown>)
-      .reverse()
-      .map(([key, item]) => [key, reversedKeys(item)]),
-  );
 }
 
 /** The payload serialized again with other key order and spacing: a redelivery, not a new message. */

@@ -4,7 +4,9 @@
 import type { Random } from "./random.ts";
 import type { Draft } from "./world-objects.ts";
 
-function reversedKeys(value: unknown): unknown {
+/** Keys in reverse order at every level: the same data as another producer might serialize it (the
+ *  stream's redeliveries and the arbitraries' reserialized payloads both use it). */
+export function reversedKeys(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(reversedKeys);
   if (value === null || typeof value !== "object") return value;
   return Object.fromEntries(

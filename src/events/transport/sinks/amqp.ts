@@ -2,7 +2,7 @@
 // (tenantId, eventType, sourceObjectUri, objectVersion when present) as AMQP message headers, the payload
 // as the JSON body. A confirm channel makes every publish acknowledged by the broker before close() returns.
 import amqp from "amqplib";
-import { redactAmqpUrl } from "../sources/amqp.ts";
+import { type AmqpConnection, redactAmqpUrl } from "../sources/amqp.ts";
 import type { MessageSink } from "../transport.ts";
 
 export interface AmqpSinkOptions {
@@ -14,7 +14,6 @@ export interface AmqpSinkOptions {
   maxInFlight?: number;
 }
 
-type AmqpConnection = Awaited<ReturnType<typeof amqp.connect>>;
 type AmqpConfirmChannel = Awaited<ReturnType<AmqpConnection["createConfirmChannel"]>>;
 
 export async function openAmqpSink(url: string, options: AmqpSinkOptions): Promise<MessageSink> {

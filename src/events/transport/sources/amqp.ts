@@ -24,7 +24,8 @@ export interface AmqpSourceOptions {
   prefetch?: number;
 }
 
-type AmqpConnection = Awaited<ReturnType<typeof amqp.connect>>;
+/** A connection as amqplib opens it (the sink publishes over the same kind). */
+export type AmqpConnection = Awaited<ReturnType<typeof amqp.connect>>;
 type AmqpChannel = Awaited<ReturnType<AmqpConnection["createChannel"]>>;
 type AmqpMessage = NonNullable<Parameters<Parameters<AmqpChannel["consume"]>[1]>[0]>;
 
