@@ -1,6 +1,7 @@
 // The autopilot statistics scans: all lookup types, and one lookup type.
 
 import { type Check, fail, requestOf, skip } from "../src/check/index.ts";
+import { lookupTypeUri } from "../src/contract/index.ts";
 import { typeName } from "./support/data-operations.ts";
 import { defineCheck } from "./support/define.ts";
 import { recordsProblem, statisticRules } from "./support/record-fields.ts";
@@ -153,7 +154,7 @@ export const autopilotScanChecks: Check[] = [
         if (foreign.length > 0)
           fail(
             `the scan of ${type} returned ${foreign.length} statistics of other types ` +
-              `(e.g. lookupType ${JSON.stringify(foreign[0]?.lookupType)}); accepted forms: ${type} or rdm/lookupTypes/${type}`,
+              `(e.g. lookupType ${JSON.stringify(foreign[0]?.lookupType)}); accepted forms: ${type} or ${lookupTypeUri(type)}`,
           );
         const expected = all.filter((r) => typeName(String(r.lookupType)) === type).map(statisticIdentity);
         ensure(

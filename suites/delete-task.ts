@@ -4,6 +4,7 @@
 import fc from "fast-check";
 import { type Check, type CheckContext, CheckFailure, fail, requestOf, skip } from "../src/check/index.ts";
 import { type ApiResponse, describeResponse, lookupUri, pageOf, type Task } from "../src/client/index.ts";
+import { lookupTypeUri } from "../src/contract/index.ts";
 import { lookupScan } from "./lookup-scan.ts";
 import { absentLookupUri, typeName } from "./support/data-operations.ts";
 import { defineCheck } from "./support/define.ts";
@@ -569,10 +570,10 @@ export const deleteTaskChecks: Check[] = [
       const type = types[Math.abs(ctx.seed) % types.length] as string;
       await deleteAndAwait(
         ctx,
-        { type: `rdm/lookupTypes/${type}` },
+        { type: lookupTypeUri(type) },
         (r) => typeName(String(r.type)) === type,
         before,
-        `delete task with parameters.type rdm/lookupTypes/${type}`,
+        `delete task with parameters.type ${lookupTypeUri(type)}`,
       );
     },
   }),

@@ -1,6 +1,8 @@
 // The document's field tables as type rules. MUST-level checks judge only the fields a record carries:
 // the document marks no field as required, so the kit never requires one (the schema suite, SHOULD,
 // holds the kit's stricter choices).
+import { LOOKUP_TYPE_URI_PATTERN, lookupTypeName, lookupTypeUri } from "../../src/contract/index.ts";
+
 type Rule = "string" | "number" | "integer" | "boolean" | "array" | ((value: unknown) => string | undefined);
 
 const isObject = (v: unknown): v is Record<string, unknown> =>
@@ -51,15 +53,18 @@ export function fieldProblems(record: Record<string, unknown>, rules: Record<str
   return problems;
 }
 
-const lookupTypeUri = (value: unknown) =>
-  typeof value === "string" && /^rdm\/lookupTypes\/[^/]+$/.test(value)
-    ? undefined
-    : `expected a lookup type URI rdm/lookupTypes/<type_name>, got ${JSON.stringify(value)}`;
+const lookupTypeUriPattern = new RegExp(LOOKUP_TYPE_URI_PATTERN);
 
-const lookupTypeNameOrUri = (value: unknown) =>
-  typeof value === "string" && /^(rdm\/lookupTypes\/)?[^/]+$/.test(value)
+const lookupTypeUriRule = (value: unknown) =>
+  typeof value === "string" && lookupTypeUriPattern.test(value)
     ? undefined
-    : `expected a lookup type name or rdm/lookupTypes/<type_name>, got ${JSON.stringify(value)}`;
+    : `expected a lookup type URI ${lookupTypeUri("<type_name>")}, got ${JSON.stringify(value)}`;
+
+// A bare type name, or the URI of one: what remains once the URI prefix is taken off is a name without "/".
+const lookupTypeNameOrUriRule = (value: unknown) =>
+  typeof value === "string" && /^[^/]+$/.test(lookupTypeName(value))
+    ? undefined
+    : `expected a lookup type name or ${lookupTypeUri("<type_name>")}, got ${JSON.stringify(value)}`;
 
 /** Resource table "Lookup". */
 export const lookupRules: Record<string, Rule> = {
@@ -67,7 +72,7 @@ export const lookupRules: Record<string, Rule> = {
   updatedBy: "string",
   updateDate: "number",
   version: "integer",
-  type: lookupTypeUri,
+  type: lookupTypeUriRule,
   code: "string",
   enabled: "boolean",
   sourceMappings: arrayOf(
@@ -94,7 +99,7 @@ export const lookupRules: Record<string, Rule> = {
 /** Resource table "Autopilot match statistic"; status is an open set of strings. */
 export const statisticRules: Record<string, Rule> = {
   tenantId: "string",
-  lookupType: lookupTypeNameOrUri,
+  lookupType: lookupTypeNameOrUriRule,
   source: "string",
   unmappedValue: "string",
   candidateLookupCode: "string",
@@ -131,7 +136,7 @@ export const statisticRules: Record<string, Rule> = {
 /** Resource table "Blocked value" (lookupType: the URI form, the bare name accepted). */
 export const blockedValueRules: Record<string, Rule> = {
   tenantId: "string",
-  lookupType: lookupTypeNameOrUri,
+  lookupType: lookupTypeNameOrUriRule,
   value: "string",
   createdAt: "number",
   createdBy: "string",
