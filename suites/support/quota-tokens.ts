@@ -7,6 +7,7 @@ import {
   describeResponse,
   type TokenResponse,
 } from "../../src/client/index.ts";
+import { MAX_ACTIVE_TOKENS_ALLOWED } from "../../src/contract/token-quota.ts";
 import { readCustomer } from "./customer-restore.ts";
 import { noTokensFromBefore, type QuotaSession, withQuotaSession } from "./quota-session.ts";
 import { ensure, judgeQuotaRefusal, judgeSuccess } from "./response-judges.ts";
@@ -201,7 +202,7 @@ export async function storedQuota(ctx: CheckContext, customerId: string): Promis
 }
 // ---------------------------------------------------------------- tokens from before the check
 /** maxActiveTokensAllowed: "at most 200, a hard platform limit". */
-export const MAX_QUOTA = 200;
+export const MAX_QUOTA = MAX_ACTIVE_TOKENS_ALLOWED;
 
 /**
  * A quota session for checks that count every active token of the quota client as their own. Where the
