@@ -8,6 +8,8 @@ export { decodeBody, essence, isJsonMedia, matchMediaType } from "./media-types.
 export type { ContractOperation, ContractParameter, Host, HttpMethod } from "./operations.ts";
 export { PathMatcher } from "./operations.ts";
 export { isObject, RefResolver } from "./ref-resolver.ts";
+// The contract's bound on a client's active tokens (maxActiveTokensAllowed at most 200).
+export { MAX_ACTIVE_TOKENS_ALLOWED } from "./token-quota.ts";
 // A departure from the contract as data: instancePath, schemaPath, keyword, message.
 export type { Violation } from "./violations.ts";
 export { SchemaValidators } from "./violations.ts";

@@ -1,12 +1,15 @@
 // Token issuance and the multi-token state table of the interface document ("Access token").
 import { randomBytes } from "node:crypto";
 import { setImmediate as yieldToEventLoop } from "node:timers/promises";
+import { MAX_ACTIVE_TOKENS_ALLOWED } from "../contract/index.ts";
 import type { ReferenceContext } from "./context.ts";
 import type { IssuedToken, StoredClient } from "./types.ts";
 
 export const DEFAULT_VALIDITY_SECONDS = 3600;
-export const DEFAULT_MAX_ACTIVE_TOKENS = 200;
-export const MAX_ACTIVE_TOKENS_LIMIT = 200;
+// The limit is the contract's; the default when unset is not shown, and the reference chooses the limit
+// (the variant default-quota-50 chooses otherwise).
+export const DEFAULT_MAX_ACTIVE_TOKENS = MAX_ACTIVE_TOKENS_ALLOWED;
+export const MAX_ACTIVE_TOKENS_LIMIT = MAX_ACTIVE_TOKENS_ALLOWED;
 
 export type IssueResult =
   | { kind: "issued"; token: IssuedToken }

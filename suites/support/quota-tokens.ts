@@ -7,7 +7,7 @@ import {
   describeResponse,
   type TokenResponse,
 } from "../../src/client/index.ts";
-import { MAX_ACTIVE_TOKENS_ALLOWED } from "../../src/contract/token-quota.ts";
+import { MAX_ACTIVE_TOKENS_ALLOWED } from "../../src/contract/index.ts";
 import { readCustomer } from "./customer-restore.ts";
 import { noTokensFromBefore, type QuotaSession, withQuotaSession } from "./quota-session.ts";
 import { ensure, judgeQuotaRefusal, judgeSuccess } from "./response-judges.ts";

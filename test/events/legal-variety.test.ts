@@ -13,6 +13,7 @@ import {
   reserialized,
   unlistedTypeMessage,
 } from "../../src/events/generate/arbitraries.ts";
+import { reversedKeys } from "../../src/events/generate/redeliveries.ts";
 import { linesAsMessages, memorySource } from "../../src/events/transport/sources/index.ts";
 
 const seed = Number(process.env.FC_SEED ?? 20_261_122);
@@ -20,16 +21,6 @@ const runs = { seed, numRuns: 30 };
 
 async function check(lines: string[]) {
   return checkStream(memorySource(linesAsMessages(lines)), { maxProblems: 100 });
-}
-
-function reversedKeys(value: unknown): unknown {
-  if (Array.isArray(value)) return value.map(reversedKeys);
-  if (value === null || typeof value !== "object") return value;
-  return Object.fromEntries(
-    Object.entries(value as Record<string, unknown>)
-      .reverse()
-      .map(([key, item]) => [key, reversedKeys(item)]),
-  );
 }
 
 describe("canonical JSON", () => {
