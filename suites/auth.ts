@@ -2,12 +2,18 @@
 import fc from "fast-check";
 import { type Check, type CheckContext, type CredentialRole, fail, skip } from "../src/check/index.ts";
 import { type ApiResponse, describeResponse, type TokenResponse } from "../src/client/index.ts";
+import {
+  answerDetail,
+  clientRecord,
+  ensureAnswer,
+  tokenRequest,
+  withDetail,
+} from "./support/answer-detail.ts";
 import { type DataOperation, dataOperations, discoverLookupTypes } from "./support/data-operations.ts";
 import { defineCheck } from "./support/define.ts";
 import { checkProperty } from "./support/property.ts";
 import { noteQuotaToken, shortValiditySeconds, upsertQuotaClient } from "./support/quota-session.ts";
 import {
-  ensure,
   judgeAuthRefusal,
   judgeData,
   judgeExpiredRefusal,
@@ -83,7 +89,15 @@ async function everyOperation(
     response: Awaited<ReturnType<DataOperation["send"]>>,
   ) => string | undefined,
 ): Promise<void> {
-  for (const operation of operations) ensure(judge(operation, await operation.send(auth)), operation.name);
+  for (const operation of operations) {
+    const response = await operation.send(auth);
+    ensureAnswer(judge(operation, response), operation.name, response);
+  }
+}
+
+/** The client whose expired token the expired-token checks send, as a failure's record names it. */
+function expiredTokenRecord(ctx: CheckContext): string {
+  return clientRecord(ctx, canDriveClock(ctx) ? "viewer" : "quota", "its token, used after it expired");
 }
 
 /** The viewer's token where the clock can be driven; in real time the quota client's, reconfigured by the
@@ -201,7 +215,10 @@ export const authChecks: Check[] = [
               limit: 1,
             },
           );
-          ensure(judgeAuthRefusal(response), `Authorization: ${value}`);
+          ensureAnswer(judgeAuthRefusal(response), `Authorization: ${value}`, response, {
+            field: "Authorization",
+            record: `Authorization: ${value} (a value the kit made up, never issued)`,
+          });
         }),
       );
     },
@@ -214,10 +231,10 @@ export const authChecks: Check[] = [
     safety: "write",
     needs: expiredTokenNeeds,
     async run(ctx) {
-      ensure(
-        judgeExpiredRefusal(ctx.target.profile, await expiredTokenAnswer(ctx)),
-        "use of an expired token",
-      );
+      const response = await expiredTokenAnswer(ctx);
+      ensureAnswer(judgeExpiredRefusal(ctx.target.profile, response), "use of an expired token", response, {
+        record: expiredTokenRecord(ctx),
+      });
     },
   }),
   defineCheck({
@@ -234,6 +251,12 @@ export const authChecks: Check[] = [
         fail(
           `expected 401 with WWW-Authenticate: Bearer error="invalid_token", error_description="...expired" ` +
             `(WWW-Authenticate: ${challenge || "absent"}), got ${describeResponse(response)}`,
+          answerDetail(response, {
+            expected: "401 with WWW-Authenticate: Bearer naming the expiry",
+            actual: `${response.status}, WWW-Authenticate: ${challenge || "absent"}`,
+            record: expiredTokenRecord(ctx),
+            field: "WWW-Authenticate",
+          }),
         );
     },
   }),
@@ -357,23 +380,52 @@ export const authChecks: Check[] = [
 
 // ---------------------------------------------------------------- the token endpoint (kit's choice: RFC 6749)
 
-function tokenShapeProblem(response: ApiResponse<TokenResponse>): string | undefined {
+/** What is wrong with a token answer, each problem with the field it is about. */
+function tokenShapeProblems(response: ApiResponse<TokenResponse>): { field: string; problem: string }[] {
   const body = response.data;
-  const problems: string[] = [];
-  if (response.status !== 200) problems.push(`status ${response.status}, expected 200`);
-  if (typeof body?.access_token !== "string" || body.access_token === "") problems.push("no access_token");
+  const problems: { field: string; problem: string }[] = [];
+  const add = (field: string, problem: string) => problems.push({ field, problem });
+  if (response.status !== 200) add("status", `status ${response.status}, expected 200`);
+  if (typeof body?.access_token !== "string" || body.access_token === "")
+    add("access_token", "no access_token");
   if (typeof body?.token_type !== "string" || body.token_type.toLowerCase() !== "bearer")
-    problems.push(`token_type ${JSON.stringify(body?.token_type)}, expected bearer`);
-  if (typeof body?.expires_in !== "number") problems.push("no numeric expires_in");
+    add("token_type", `token_type ${JSON.stringify(body?.token_type)}, expected bearer`);
+  if (typeof body?.expires_in !== "number") add("expires_in", "no numeric expires_in");
   if (!/no-store/i.test(response.headers.get("cache-control") ?? ""))
-    problems.push("no Cache-Control: no-store");
-  return problems.length === 0 ? undefined : `${problems.join("; ")}: ${describeResponse(response)}`;
+    add("Cache-Control", "no Cache-Control: no-store");
+  return problems;
+}
+
+/** Fails unless a token answer has the RFC 6749 shape; the detail names the fields at fault. */
+function ensureTokenShape(ctx: CheckContext, response: ApiResponse<TokenResponse>, context: string): void {
+  const problems = tokenShapeProblems(response);
+  if (problems.length === 0) return;
+  const listed = problems.map((p) => p.problem).join("; ");
+  ensureAnswer(`${listed}: ${describeResponse(response)}`, context, response, {
+    expected: 'status 200, {"access_token", "token_type": "bearer", "expires_in"}, Cache-Control: no-store',
+    actual: listed,
+    field: problems.map((p) => p.field).join(", "),
+    record: clientRecord(ctx, "viewer"),
+  });
 }
 
 function oauthErrorProblem(response: ApiResponse<unknown>, status: number, code: string): string | undefined {
   const error = (response.body as { error?: unknown } | undefined)?.error;
   if (response.status === status && error === code) return undefined;
   return `expected ${status} {"error": "${code}", ...}, got ${describeResponse(response)}`;
+}
+
+/** Fails unless a token request error carries the RFC 6749 status and code, with the answer as data. */
+function ensureOauthError(
+  ctx: CheckContext,
+  response: ApiResponse<unknown>,
+  expected: { status: number; code: string },
+  context: string,
+): void {
+  ensureAnswer(oauthErrorProblem(response, expected.status, expected.code), context, response, {
+    field: "error",
+    record: clientRecord(ctx, "viewer", context),
+  });
 }
 
 authChecks.push(
@@ -386,7 +438,12 @@ authChecks.push(
     issuesTokensFor: ["viewer"],
     needs: { roles: ["viewer"] },
     async run(ctx) {
-      const issued = await issueToken(ctx, "viewer");
+      const record = clientRecord(ctx, "viewer");
+      const issued = await withDetail(issueToken(ctx, "viewer"), {
+        expected: "a token for the client_credentials grant",
+        request: tokenRequest(ctx),
+        record,
+      });
       const response = await clientOf(ctx).scanFirst(
         issued.token,
         { kind: "lookups", tenantId: ctx.target.tenant },
@@ -394,7 +451,14 @@ authChecks.push(
           limit: 1,
         },
       );
-      ensure(judgeData(response, "a lookups scan with the issued token", scanPageShape));
+      ensureAnswer(
+        judgeData(response, "a lookups scan with the issued token", scanPageShape),
+        undefined,
+        response,
+        {
+          record: `${record}, its issued token`,
+        },
+      );
     },
   }),
   defineCheck({
@@ -409,8 +473,9 @@ authChecks.push(
       const client = clientOf(ctx);
       const credential = credentialOf(ctx, "viewer");
       for (const clientAuth of ["basic", "form"] as const)
-        ensure(
-          tokenShapeProblem(await client.token(credential, { clientAuth })),
+        ensureTokenShape(
+          ctx,
+          await client.token(credential, { clientAuth }),
           `client authentication by ${clientAuth}`,
         );
     },
@@ -425,7 +490,7 @@ authChecks.push(
     needs: { roles: ["viewer"] },
     async run(ctx) {
       const response = await clientOf(ctx).token(credentialOf(ctx, "viewer"), { grantIn: "query" });
-      ensure(tokenShapeProblem(response), "grant_type in the query string");
+      ensureTokenShape(ctx, response, "grant_type in the query string");
     },
   }),
   defineCheck({
@@ -440,21 +505,28 @@ authChecks.push(
       const client = clientOf(ctx);
       const credential = credentialOf(ctx, "viewer");
       const wrong = await client.token({ ...credential, clientSecret: `${credential.clientSecret}-wrong` });
-      ensure(oauthErrorProblem(wrong, 401, "invalid_client"), "a wrong client secret");
-      if (!/^basic/i.test(wrong.headers.get("www-authenticate") ?? ""))
+      ensureOauthError(ctx, wrong, { status: 401, code: "invalid_client" }, "a wrong client secret");
+      const challenge = wrong.headers.get("www-authenticate") ?? "";
+      if (!/^basic/i.test(challenge))
         fail(
           `expected WWW-Authenticate: Basic ... with invalid_client after Basic authentication, got ${describeResponse(wrong)}`,
+          answerDetail(wrong, {
+            expected: "WWW-Authenticate: Basic ... with invalid_client",
+            actual: `${wrong.status}, WWW-Authenticate: ${challenge || "absent"}`,
+            field: "WWW-Authenticate",
+            record: clientRecord(ctx, "viewer", "a wrong client secret"),
+          }),
         );
-      ensure(
-        oauthErrorProblem(await client.token(credential, { grantType: null }), 400, "invalid_request"),
+      ensureOauthError(
+        ctx,
+        await client.token(credential, { grantType: null }),
+        { status: 400, code: "invalid_request" },
         "no grant_type",
       );
-      ensure(
-        oauthErrorProblem(
-          await client.token(credential, { grantType: "password" }),
-          400,
-          "unsupported_grant_type",
-        ),
+      ensureOauthError(
+        ctx,
+        await client.token(credential, { grantType: "password" }),
+        { status: 400, code: "unsupported_grant_type" },
         "grant_type=password",
       );
     },

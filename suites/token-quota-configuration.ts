@@ -3,11 +3,16 @@
 import fc from "fast-check";
 import { type Check, fail, skip } from "../src/check/index.ts";
 import { describeResponse, multiTokenConfig } from "../src/client/index.ts";
+import { answerDetail, ensureAnswer } from "./support/answer-detail.ts";
 import { withCustomerRestored } from "./support/customer-restore.ts";
 import { defineCheck } from "./support/define.ts";
 import { checkProperty } from "./support/property.ts";
 import { storedQuota, tryQuota } from "./support/quota-tokens.ts";
-import { ensure, judgeKitErrorBody, judgeSuccess, judgeValidationError } from "./support/response-judges.ts";
+
+/** The field every quota failure is about, as a path into the customer's body. */
+const QUOTA_FIELD = "multitokenConfig.clientCredentialsMultiTokenConfig.maxActiveTokensAllowed";
+
+import { judgeKitErrorBody, judgeSuccess, judgeValidationError } from "./support/response-judges.ts";
 import { clientOf, quotaCustomerIdOf } from "./support/target-client.ts";
 
 export const maxAbove200Refused: Check = defineCheck({
@@ -19,9 +24,11 @@ export const maxAbove200Refused: Check = defineCheck({
   async run(ctx) {
     const customerId = quotaCustomerIdOf(ctx);
     await withCustomerRestored(ctx, "admin", customerId, async () => {
-      ensure(
-        judgeSuccess(await tryQuota(ctx, customerId, 200), "maxActiveTokensAllowed=200 (the limit itself)"),
-      );
+      const limit = await tryQuota(ctx, customerId, 200);
+      ensureAnswer(judgeSuccess(limit, "maxActiveTokensAllowed=200 (the limit itself)"), undefined, limit, {
+        record: `customer ${customerId}`,
+        field: QUOTA_FIELD,
+      });
       const above = fc.oneof(fc.constant(201), fc.integer({ min: 201, max: 2 ** 31 - 1 }));
       // A value drawn again that passed already is not sent again: the same request, the same judgement.
       const judged = new Set<number>();
@@ -30,9 +37,20 @@ export const maxAbove200Refused: Check = defineCheck({
         fc.asyncProperty(above, async (value) => {
           if (judged.has(value)) return;
           const response = await tryQuota(ctx, customerId, value);
-          ensure(judgeValidationError(ctx.target.profile, response), `maxActiveTokensAllowed=${value}`);
+          const detail = { record: `customer ${customerId}`, field: QUOTA_FIELD };
+          ensureAnswer(
+            judgeValidationError(ctx.target.profile, response),
+            `maxActiveTokensAllowed=${value}`,
+            response,
+            detail,
+          );
           const stored = await storedQuota(ctx, customerId);
-          if (stored === value) fail(`maxActiveTokensAllowed=${value} was refused but stored anyway`);
+          if (stored === value)
+            fail(`maxActiveTokensAllowed=${value} was refused but stored anyway`, {
+              ...answerDetail(response, detail),
+              expected: "a refused value not stored",
+              actual: `stored ${value} after a ${response.status} refusal`,
+            });
           judged.add(value);
         }),
       );
@@ -51,7 +69,12 @@ export const maxBelow1Refused: Check = defineCheck({
     await withCustomerRestored(ctx, "admin", customerId, async () => {
       for (const value of [0, -1]) {
         const response = await tryQuota(ctx, customerId, value);
-        ensure(judgeValidationError(ctx.target.profile, response), `maxActiveTokensAllowed=${value}`);
+        ensureAnswer(
+          judgeValidationError(ctx.target.profile, response),
+          `maxActiveTokensAllowed=${value}`,
+          response,
+          { record: `customer ${customerId}`, field: QUOTA_FIELD },
+        );
       }
     });
   },
@@ -67,14 +90,24 @@ export const validationErrorNamesField: Check = defineCheck({
     const customerId = quotaCustomerIdOf(ctx);
     await withCustomerRestored(ctx, "admin", customerId, async (original) => {
       const response = await tryQuota(ctx, customerId, 201);
+      const detail = { record: `customer ${customerId}`, field: QUOTA_FIELD };
       if (response.status !== 400 || !/maxActiveTokensAllowed/.test(response.text))
         fail(
           `expected 400 whose description names maxActiveTokensAllowed, got ${describeResponse(response)}`,
+          answerDetail(response, {
+            ...detail,
+            expected: "400 whose description names maxActiveTokensAllowed",
+          }),
         );
-      ensure(judgeKitErrorBody(response));
+      ensureAnswer(judgeKitErrorBody(response), undefined, response, detail);
       const stored = await storedQuota(ctx, customerId);
       const before = original.multitokenConfig?.clientCredentialsMultiTokenConfig?.maxActiveTokensAllowed;
-      if (stored !== before) fail(`the refused value changed the stored quota from ${before} to ${stored}`);
+      if (stored !== before)
+        fail(`the refused value changed the stored quota from ${before} to ${stored}`, {
+          ...answerDetail(response, detail),
+          expected: `the stored quota unchanged (${before})`,
+          actual: `${stored} stored after a ${response.status} refusal of 201`,
+        });
     });
   },
 });
@@ -97,9 +130,15 @@ export const rdbmsMultitokenRefused: Check = defineCheck({
         ],
         ["POST", () => client.postCustomer(token, customerId, { multitokenConfig: multiTokenConfig(5) })],
       ] as const) {
-        ensure(
-          judgeValidationError(ctx.target.profile, await send()),
+        const response = await send();
+        ensureAnswer(
+          judgeValidationError(ctx.target.profile, response),
           `${method} with multitokenConfig (rdbms tenant)`,
+          response,
+          {
+            record: `customer ${customerId} (rdbms tenant ${ctx.target.rdbmsTenant})`,
+            field: "multitokenConfig",
+          },
         );
       }
     });

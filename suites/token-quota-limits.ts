@@ -10,6 +10,7 @@ import {
   multiTokenConfig,
   type TokenResponse,
 } from "../src/client/index.ts";
+import { answerDetail, clientRecord, ensureAnswer } from "./support/answer-detail.ts";
 import { defineCheck } from "./support/define.ts";
 import {
   measureRequestMs,
@@ -28,13 +29,14 @@ import {
   fillSequentially,
   issueDistinct,
   newTokens,
+  quotaExpected,
   quotaFor,
   quotaNeeds,
+  quotaRecord,
   validityOf,
   withTokensOfItsOwn,
 } from "./support/quota-tokens.ts";
 import {
-  ensure,
   judgeKitErrorBody,
   judgeQuotaRefusal,
   judgeSuccess,
@@ -77,7 +79,14 @@ async function viewerBurst(
       return burst;
     }
     if (seen.has(token))
-      fail(`${why}: viewer token request ${i + 1} returned a token issued before; expected a new one`);
+      fail(
+        `${why}: viewer token request ${i + 1} returned a token issued before; expected a new one`,
+        answerDetail(burst.last, {
+          expected: "a newly issued token, or a limit-exceeded refusal",
+          actual: `${burst.last.status}, a token issued before returned again`,
+          record: clientRecord(ctx, "viewer", `token request ${i + 1}`),
+        }),
+      );
     seen.add(token);
     burst.tokens.push(token);
     const expiresIn = announcedValidity(burst.last, validitySeconds, "the viewer client");
@@ -111,8 +120,18 @@ async function quotaPerClientInRealTime(ctx: CheckContext, session: QuotaSession
     if (!alone.refused)
       fail(
         `the viewer client got ${alone.tokens.length} tokens with maxActiveTokensAllowed=${max}: the quota is not applied to it`,
+        answerDetail(alone.last, {
+          expected: quotaExpected(max),
+          actual: `token ${alone.tokens.length} issued`,
+          record: clientRecord(ctx, "viewer", `token request ${alone.tokens.length}`),
+        }),
       );
-    ensure(judgeQuotaRefusal(ctx.target.profile, alone.last), "the viewer alone over its quota");
+    ensureAnswer(
+      judgeQuotaRefusal(ctx.target.profile, alone.last),
+      "the viewer alone over its quota",
+      alone.last,
+      { record: clientRecord(ctx, "viewer", `token request ${alone.tokens.length + 1}`) },
+    );
     if (alone.tokens.length === 0)
       skip(
         `the viewer client already holds ${max} or more active tokens from before the check ` +
@@ -142,19 +161,42 @@ async function quotaPerClientInRealTime(ctx: CheckContext, session: QuotaSession
       Math.min(beside.shortest, ...quotaTokens.map((t) => t.expiresIn)),
       "filling the quota client's quota and the viewer's token requests",
     );
-    ensure(judgeQuotaRefusal(ctx.target.profile, atLimit), "the quota client over its quota");
+    ensureAnswer(judgeQuotaRefusal(ctx.target.profile, atLimit), "the quota client over its quota", atLimit, {
+      record: quotaRecord(session, `token request ${max + 1}, with ${max} active tokens`),
+    });
     if (beside.tokens.length < alone.tokens.length)
       fail(
         `with the quota client at its limit, the viewer client (same customer) got ${beside.tokens.length} new tokens, ` +
           `${alone.tokens.length} before with the quota client holding none: the quota client's tokens count against the viewer; ` +
           `maxActiveTokensAllowed=${max} applies to every client individually (last answer: ${describeResponse(beside.last)})`,
+        answerDetail(beside.last, {
+          expected: `at least ${alone.tokens.length} new tokens for the viewer (its allowance alone): the quota is per client`,
+          actual: `${beside.tokens.length} new tokens beside the quota client at its limit`,
+          record: clientRecord(ctx, "viewer", `token request ${beside.tokens.length + 1}`),
+        }),
       );
     if (!beside.refused)
-      fail(`the viewer client got ${beside.tokens.length} tokens with maxActiveTokensAllowed=${max}`);
-    ensure(judgeQuotaRefusal(ctx.target.profile, beside.last), "viewer over its own quota");
-    ensure(
+      fail(
+        `the viewer client got ${beside.tokens.length} tokens with maxActiveTokensAllowed=${max}`,
+        answerDetail(beside.last, {
+          expected: quotaExpected(max),
+          actual: `token ${beside.tokens.length} issued`,
+          record: clientRecord(ctx, "viewer", `token request ${beside.tokens.length}`),
+        }),
+      );
+    ensureAnswer(
+      judgeQuotaRefusal(ctx.target.profile, beside.last),
+      "viewer over its own quota",
+      beside.last,
+      {
+        record: clientRecord(ctx, "viewer", `token request ${beside.tokens.length + 1}`),
+      },
+    );
+    ensureAnswer(
       judgeQuotaRefusal(ctx.target.profile, stillAtLimit),
       "the quota client, still at its limit after the viewer's requests",
+      stillAtLimit,
+      { record: quotaRecord(session, `token request ${max + 2}, with ${max} active tokens`) },
     );
   } finally {
     // Everything issued with `validity` expires before the next check (its session waits out only 2 s).
@@ -166,22 +208,44 @@ async function quotaPerClientInRealTime(ctx: CheckContext, session: QuotaSession
 // ---------------------------------------------------------------- the default quota
 /** Token requests until one is not granted, at most 201: a token issued before ends the count with a
  *  failure (it is not granted, and multi-token support is not on), so it is never counted as a new one. */
-async function countUpTo201(session: QuotaSession): Promise<{ granted: number; shortest: number }> {
+async function countUpTo201(
+  session: QuotaSession,
+): Promise<{ granted: number; shortest: number; last?: ApiResponse<TokenResponse> }> {
   const seen = new Set<string>();
   let shortest = Number.POSITIVE_INFINITY;
+  let last: ApiResponse<TokenResponse> | undefined;
   while (seen.size <= 200) {
     const answer = await session.issue();
+    last = answer;
     const token = accessTokenOf(answer);
     if (!token) break;
     if (seen.has(token))
       fail(
         `with multitokenConfig {"clientCredentialsMultiTokenConfig": {}}, token request ${seen.size + 1} ` +
           `returned a token issued before (after ${seen.size} distinct tokens): multi-token support is not on`,
+        answerDetail(answer, {
+          expected: "a new token for each token request (multi-token support on), up to 200",
+          actual: `${answer.status}, a token issued before returned again`,
+          record: quotaRecord(session, seen.size + 1),
+        }),
       );
     seen.add(token);
     shortest = Math.min(shortest, validityOf(session, answer));
   }
-  return { granted: seen.size, shortest };
+  return { granted: seen.size, shortest, ...(last ? { last } : {}) };
+}
+
+/** The failure of a default quota other than 200: the answer that ended the count is the one at fault. */
+function failDefaultQuota(session: QuotaSession, granted: number, last?: ApiResponse<TokenResponse>): never {
+  const detail = {
+    expected: "200 tokens (the default maxActiveTokensAllowed), then a limit-exceeded refusal",
+    actual: granted > 200 ? `token ${granted} issued` : `${granted} tokens, then a refusal`,
+    record: quotaRecord(session, granted + (granted > 200 ? 0 : 1)),
+  };
+  fail(
+    `expected exactly 200 tokens before the refusal, got ${granted}`,
+    last ? answerDetail(last, detail) : detail,
+  );
 }
 
 // ---------------------------------------------------------------- the default quota, in real time
@@ -205,11 +269,19 @@ async function defaultQuotaInRealTime(ctx: CheckContext, session: QuotaSession):
   await session.setValidity(validity);
   try {
     const response = await session.putMultiTokenConfig({ clientCredentialsMultiTokenConfig: {} });
-    ensure(judgeSuccess(response, "multitokenConfig without maxActiveTokensAllowed"));
+    ensureAnswer(
+      judgeSuccess(response, "multitokenConfig without maxActiveTokensAllowed"),
+      undefined,
+      response,
+      {
+        record: `customer ${session.customerId}`,
+        field: "multitokenConfig",
+      },
+    );
     const started = ctx.clock.now();
-    const { granted, shortest } = await countUpTo201(session);
+    const { granted, shortest, last } = await countUpTo201(session);
     ensureInsideValidity(ctx, started, shortest, `${granted + 1} token requests`);
-    if (granted !== 200) fail(`expected exactly 200 tokens before the refusal, got ${granted}`);
+    if (granted !== 200) failDefaultQuota(session, granted, last);
   } finally {
     await session.restart();
   }
@@ -223,11 +295,17 @@ export const singleTokenReused: Check = defineCheck({
   async run(ctx) {
     await withQuotaSession(ctx, async (session) => {
       await session.multiTokenOff();
-      const first = accessTokenOf(await session.issue());
+      const firstAnswer = await session.issue();
+      const first = accessTokenOf(firstAnswer);
       const second = await session.issue();
       if (!first || accessTokenOf(second) !== first)
         fail(
           `expected the second token request to return the first token again (multi-token support off), got ${describeResponse(second)}`,
+          answerDetail(first ? second : firstAnswer, {
+            expected: "the token of token request 1 again (multi-token support off)",
+            ...(first && accessTokenOf(second) ? { actual: `${second.status}, another token issued` } : {}),
+            record: quotaRecord(session, first ? 2 : 1),
+          }),
         );
     });
   },
@@ -255,11 +333,15 @@ export const multitokenConfigActivates: Check = defineCheck({
         if (clean) await session.restart();
         else await session.multiTokenOff();
         const config = `multitokenConfig.clientCredentialsMultiTokenConfig ${what}`;
-        ensure(
-          judgeSuccess(
-            await session.putMultiTokenConfig(multitokenConfig),
-            `PUT of customer ${session.customerId} with ${config}`,
-          ),
+        const put = await session.putMultiTokenConfig(multitokenConfig);
+        ensureAnswer(
+          judgeSuccess(put, `PUT of customer ${session.customerId} with ${config}`),
+          undefined,
+          put,
+          {
+            record: `customer ${session.customerId}`,
+            field: "multitokenConfig",
+          },
         );
         await expectNewTokens(session, 3, config, { settleOnRefusal: !clean });
       }
@@ -302,9 +384,13 @@ export const refusal429: Check = defineCheck({
     await withTokensOfItsOwn(ctx, async (session) => {
       await fillQuota(session, max);
       const response = await atLimitRefusal(session, max);
+      const record = quotaRecord(session, `token request ${max + 1}, with ${max} active tokens`);
       if (response.status !== 429 || !limitWording.test(response.text))
-        fail(`expected 429 with a body stating the limit was exceeded, got ${describeResponse(response)}`);
-      ensure(judgeKitErrorBody(response));
+        fail(
+          `expected 429 with a body stating the limit was exceeded, got ${describeResponse(response)}`,
+          answerDetail(response, { expected: "429 with a body stating the limit was exceeded", record }),
+        );
+      ensureAnswer(judgeKitErrorBody(response), undefined, response, { record });
     });
   },
 });
@@ -323,10 +409,10 @@ export const raisedQuotaApplies: Check = defineCheck({
       await session.setQuota(max + 1);
       const seen = new Set(tokens.map((t) => t.token));
       await issueDistinct(session, 1, seen, `after raising maxActiveTokensAllowed to ${max + 1}`);
-      ensure(
-        judgeQuotaRefusal(ctx.target.profile, await atLimitRefusal(session, max + 1)),
-        "at the raised limit",
-      );
+      const raised = await atLimitRefusal(session, max + 1);
+      ensureAnswer(judgeQuotaRefusal(ctx.target.profile, raised), "at the raised limit", raised, {
+        record: quotaRecord(session, `token request ${max + 2}, with ${max + 1} active tokens`),
+      });
     });
   },
 });
@@ -394,17 +480,28 @@ async function raiseAndRace(
   const { round, full, free, seen, held } = step;
   await session.setQuota(full + free);
   const answers = await Promise.all(Array.from({ length: free + 4 }, () => session.issue()));
-  const granted = newTokens(answers, seen, `round ${round}: simultaneous requests`);
-  if (granted.length > free)
+  const granted = newTokens(answers, seen, `round ${round}: simultaneous requests`, quotaRecord(session));
+  if (granted.length > free) {
+    const over = answers.filter((a) => accessTokenOf(a) !== undefined)[free];
     fail(
       `round ${round}: ${held} and then raised to ${full + free}, ${free + 4} simultaneous ` +
         `token requests got ${granted.length} new tokens; the raise opened ${free} slots`,
+      {
+        ...(over ? answerDetail(over) : {}),
+        expected: `at most ${free} new tokens (${full} active, maxActiveTokensAllowed raised to ${full + free})`,
+        actual: `${granted.length} new tokens to ${free + 4} simultaneous token requests`,
+        record: quotaRecord(session, `round ${round}, ${free + 4} simultaneous token requests`),
+      },
     );
+  }
   // A rate limiter may have refused some; the rest of the raised quota must still be there, no more.
   const rest = await issueDistinct(session, free - granted.length, seen, `round ${round}`);
-  ensure(
-    judgeQuotaRefusal(session.ctx.target.profile, await atLimitRefusal(session, full + free)),
+  const atLimit = await atLimitRefusal(session, full + free);
+  ensureAnswer(
+    judgeQuotaRefusal(session.ctx.target.profile, atLimit),
     `round ${round}: after ${granted.length + rest.length} tokens at the raised limit`,
+    atLimit,
+    { record: quotaRecord(session, `round ${round}, with ${full + free} active tokens`) },
   );
 }
 
@@ -431,13 +528,18 @@ export const quotaPerClient: Check = defineCheck({
           fail(
             `with the quota client at its limit, the viewer client (same customer) must still get ${max} new tokens; ` +
               `request ${i + 1} got ${describeResponse(response)}`,
+            answerDetail(response, {
+              expected: `${max} new tokens for the viewer beside the quota client at its limit: the quota is per client`,
+              ...(token ? { actual: `${response.status}, a token issued before returned again` } : {}),
+              record: clientRecord(ctx, "viewer", `token request ${i + 1}`),
+            }),
           );
         seen.add(token);
       }
-      ensure(
-        judgeQuotaRefusal(ctx.target.profile, await clientOf(ctx).token(viewer)),
-        "viewer over its own quota",
-      );
+      const over = await clientOf(ctx).token(viewer);
+      ensureAnswer(judgeQuotaRefusal(ctx.target.profile, over), "viewer over its own quota", over, {
+        record: clientRecord(ctx, "viewer", `token request ${max + 1}`),
+      });
     });
   },
 });
@@ -452,9 +554,14 @@ export const defaultQuota200: Check = defineCheck({
     await withTokensOfItsOwn(ctx, async (session) => {
       if (!session.drivable) return defaultQuotaInRealTime(ctx, session);
       const response = await session.putMultiTokenConfig({ clientCredentialsMultiTokenConfig: {} });
-      ensure(judgeSuccess(response, "multitokenConfig without maxActiveTokensAllowed"));
-      const { granted } = await countUpTo201(session);
-      if (granted !== 200) fail(`expected exactly 200 tokens before the refusal, got ${granted}`);
+      ensureAnswer(
+        judgeSuccess(response, "multitokenConfig without maxActiveTokensAllowed"),
+        undefined,
+        response,
+        { record: `customer ${session.customerId}`, field: "multitokenConfig" },
+      );
+      const { granted, last } = await countUpTo201(session);
+      if (granted !== 200) failDefaultQuota(session, granted, last);
     });
   },
 });

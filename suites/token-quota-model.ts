@@ -1,13 +1,14 @@
 // The access-token state table as a model: any sequence of token requests, uses, time passing and quota
 // changes, judged against a model of the active tokens (with a drivable clock, and in real time).
 import fc from "fast-check";
-import { type Check, type CheckContext, fail } from "../src/check/index.ts";
-import { accessTokenOf, describeResponse } from "../src/client/index.ts";
+import { type Check, type CheckContext, type FailureDetail, fail } from "../src/check/index.ts";
+import { type ApiResponse, accessTokenOf, describeResponse } from "../src/client/index.ts";
+import { answerDetail, expectedIn } from "./support/answer-detail.ts";
 import { defineCheck } from "./support/define.ts";
 import { checkProperty } from "./support/property.ts";
 import { measureRequestMs, type QuotaSession, validityForBurst } from "./support/quota-session.ts";
-import { quotaNeeds, validityOf, withTokensOfItsOwn } from "./support/quota-tokens.ts";
-import { ensure, judgeExpiredRefusal, judgeQuotaRefusal, judgeSuccess } from "./support/response-judges.ts";
+import { quotaNeeds, quotaRecord, validityOf, withTokensOfItsOwn } from "./support/quota-tokens.ts";
+import { judgeExpiredRefusal, judgeQuotaRefusal, judgeSuccess } from "./support/response-judges.ts";
 
 // ---------------------------------------------------------------- model-based quota check
 interface QuotaModel {
@@ -19,31 +20,101 @@ interface QuotaModel {
 interface QuotaReal {
   session: QuotaSession;
   tokens: string[];
+  /** The steps of this run so far, the one running last: a failure's detail shows where the target and
+   *  the model parted. */
+  steps: string[];
 }
 type QuotaCommand = fc.AsyncCommand<QuotaModel, QuotaReal>;
+
+/** Longest trail of steps a failure's detail spells out; earlier steps are counted, not listed. */
+const TRAIL_STEPS = 12;
+
+/** The run's steps, compact: repeats of a step folded ("requestToken x3"), the last TRAIL_STEPS kept. */
+function stepTrail(steps: readonly string[]): string {
+  const folded: string[] = [];
+  let count = 0;
+  for (const [i, step] of steps.entries()) {
+    count++;
+    if (steps[i + 1] === step) continue;
+    folded.push(count > 1 ? `${step} x${count}` : step);
+    count = 0;
+  }
+  const kept = folded.slice(-TRAIL_STEPS);
+  const earlier = folded.length - kept.length;
+  return `${earlier > 0 ? `(${earlier} earlier) ` : ""}${kept.join(" -> ")}`;
+}
+
+/** A failure of the model run, with the trail of steps that led to it: `expected` is what the model
+ *  predicted at the last step, `actual` what the target answered there. */
+function modelFail(
+  r: QuotaReal,
+  message: string,
+  predicted: string,
+  response?: ApiResponse<unknown>,
+  detail: FailureDetail = {},
+): never {
+  const answer = response ? answerDetail(response, detail) : detail;
+  fail(message, {
+    ...answer,
+    expected: `after ${stepTrail(r.steps)}: ${predicted}`,
+    ...(answer.actual !== undefined ? { actual: `after ${stepTrail(r.steps)}: ${answer.actual}` } : {}),
+    record: answer.record ?? quotaRecord(r.session),
+  });
+}
+
+/** As ensure(), for a step of the model run: the same sentence, the trail of steps as its detail. */
+function modelEnsure(
+  r: QuotaReal,
+  problem: string | undefined,
+  context: string | undefined,
+  response: ApiResponse<unknown>,
+  record?: string,
+): void {
+  if (problem === undefined) return;
+  const predicted = expectedIn(problem) ?? "an answer as the state table says";
+  modelFail(r, context ? `${context}: ${problem}` : problem, predicted, response, record ? { record } : {});
+}
 
 const activeCount = (m: QuotaModel, at = m.now) => m.tokens.filter((t) => t.expiresAt > at).length;
 
 class RequestToken implements QuotaCommand {
   check = () => true;
   async run(m: QuotaModel, r: QuotaReal) {
+    r.steps.push(this.toString());
     const active = activeCount(m);
     const response = await r.session.issue();
     const token = accessTokenOf(response);
+    const record = quotaRecord(r.session, `token #${r.tokens.length} of the run`);
     if (active < m.max) {
       if (!token)
-        fail(
+        modelFail(
+          r,
           `with ${active} active tokens and maxActiveTokensAllowed=${m.max}, expected a new token, got ${describeResponse(response)}`,
+          `a new token (${active} active, maxActiveTokensAllowed=${m.max})`,
+          response,
+          { record },
         );
-      if (r.tokens.includes(token)) fail("expected a newly issued token, got one issued before");
+      if (r.tokens.includes(token))
+        modelFail(
+          r,
+          "expected a newly issued token, got one issued before",
+          "a newly issued token",
+          response,
+          {
+            actual: `${response.status}, token #${r.tokens.indexOf(token)} of the run again`,
+            record,
+          },
+        );
       const expiresIn = validityOf(r.session, response);
       if (r.tokens.length === 0) m.validityMs = expiresIn * 1000;
       m.tokens.push({ expiresAt: m.now + expiresIn * 1000 });
       r.tokens.push(token);
     } else {
-      ensure(
+      modelEnsure(
+        r,
         judgeQuotaRefusal(r.session.ctx.target.profile, response),
         `token request with ${active} active tokens and maxActiveTokensAllowed=${m.max}`,
+        response,
       );
     }
   }
@@ -54,12 +125,20 @@ class UseToken implements QuotaCommand {
   constructor(readonly pick: number) {}
   check = (m: Readonly<QuotaModel>) => m.tokens.length > 0;
   async run(m: QuotaModel, r: QuotaReal) {
+    r.steps.push(this.toString());
     const index = this.pick % m.tokens.length;
     const expired = (m.tokens[index]?.expiresAt ?? 0) <= m.now;
     const response = await r.session.use(r.tokens[index] ?? "");
+    const record = quotaRecord(r.session, `token #${index} of the run`);
     if (expired)
-      ensure(judgeExpiredRefusal(r.session.ctx.target.profile, response), `use of expired token #${index}`);
-    else ensure(judgeSuccess(response, `use of active token #${index}`));
+      modelEnsure(
+        r,
+        judgeExpiredRefusal(r.session.ctx.target.profile, response),
+        `use of expired token #${index}`,
+        response,
+        record,
+      );
+    else modelEnsure(r, judgeSuccess(response, `use of active token #${index}`), undefined, response, record);
   }
   toString = () => `useToken(${this.pick})`;
 }
@@ -73,6 +152,7 @@ class LetTimePass implements QuotaCommand {
   check = (m: Readonly<QuotaModel>) =>
     m.tokens.every((t) => Math.abs(t.expiresAt - (m.now + this.delta(m))) > 2000);
   async run(m: QuotaModel, r: QuotaReal) {
+    r.steps.push(this.toString());
     const delta = this.delta(m);
     await r.session.pass(delta / 1000);
     m.now += delta;
@@ -85,6 +165,7 @@ class ChangeQuota implements QuotaCommand {
   // Lowering below the active count would leave open whether tokens are revoked: the document is silent.
   check = (m: Readonly<QuotaModel>) => activeCount(m) <= this.max;
   async run(m: QuotaModel, r: QuotaReal) {
+    r.steps.push(this.toString());
     await r.session.setQuota(this.max);
     m.max = this.max;
   }
@@ -137,27 +218,43 @@ function realTimeActive(m: Readonly<RealTimeModel>, sent: number, received: numb
 class RealTimeRequestToken implements RealTimeCommand {
   check = () => true;
   async run(m: RealTimeModel, r: QuotaReal) {
+    r.steps.push(this.toString());
     const sent = m.now();
     const response = await r.session.issue();
     const received = m.now();
     const { surely, maybe } = realTimeActive(m, sent, received);
     const token = accessTokenOf(response);
+    const record = quotaRecord(r.session, `token #${r.tokens.length} of the run`);
     if (!token) {
       if (maybe < m.max)
-        fail(
+        modelFail(
+          r,
           `with at most ${maybe} active tokens and maxActiveTokensAllowed=${m.max}, expected a new token, got ${describeResponse(response)}`,
+          `a new token (at most ${maybe} active, maxActiveTokensAllowed=${m.max})`,
+          response,
+          { record },
         );
-      ensure(
+      modelEnsure(
+        r,
         judgeQuotaRefusal(r.session.ctx.target.profile, response),
         `token request with ${surely === maybe ? surely : `${surely} to ${maybe}`} active tokens and maxActiveTokensAllowed=${m.max}`,
+        response,
       );
       return;
     }
     if (surely >= m.max)
-      fail(
+      modelFail(
+        r,
         `with ${surely} tokens active for certain and maxActiveTokensAllowed=${m.max}, expected a limit-exceeded refusal, but a token was issued: ${describeResponse(response)}`,
+        `a limit-exceeded refusal (${surely} active for certain, maxActiveTokensAllowed=${m.max})`,
+        response,
+        { actual: `${response.status}, a token issued`, record },
       );
-    if (r.tokens.includes(token)) fail("expected a newly issued token, got one issued before");
+    if (r.tokens.includes(token))
+      modelFail(r, "expected a newly issued token, got one issued before", "a newly issued token", response, {
+        actual: `${response.status}, token #${r.tokens.indexOf(token)} of the run again`,
+        record,
+      });
     const expiresIn = validityOf(r.session, response);
     m.tokens.push({
       earliestExpiry: sent + (expiresIn - 1) * 1000,
@@ -172,16 +269,24 @@ class RealTimeUseToken implements RealTimeCommand {
   constructor(readonly pick: number) {}
   check = (m: Readonly<RealTimeModel>) => m.tokens.length > 0;
   async run(m: RealTimeModel, r: QuotaReal) {
+    r.steps.push(this.toString());
     const index = this.pick % m.tokens.length;
     const window = m.tokens[index];
     const sent = m.now();
     const response = await r.session.use(r.tokens[index] ?? "");
     const received = m.now();
     if (!window) return;
+    const record = quotaRecord(r.session, `token #${index} of the run`);
     if (sent >= window.latestExpiry)
-      ensure(judgeExpiredRefusal(r.session.ctx.target.profile, response), `use of expired token #${index}`);
+      modelEnsure(
+        r,
+        judgeExpiredRefusal(r.session.ctx.target.profile, response),
+        `use of expired token #${index}`,
+        response,
+        record,
+      );
     else if (received < window.earliestExpiry)
-      ensure(judgeSuccess(response, `use of active token #${index}`));
+      modelEnsure(r, judgeSuccess(response, `use of active token #${index}`), undefined, response, record);
     else r.session.ctx.log.debug(`token #${index} used at its expiry: either outcome is accepted`);
   }
   toString = () => `useToken(${this.pick})`;
@@ -190,6 +295,7 @@ class RealTimeUseToken implements RealTimeCommand {
 class RealTimeLetTimePass implements RealTimeCommand {
   check = (m: Readonly<RealTimeModel>) => m.passes < maxRealTimePasses;
   async run(m: RealTimeModel, r: QuotaReal) {
+    r.steps.push(this.toString());
     // Every token surely expired is all a step of time can change: a step after a step, with no token
     // issued in between, waits nothing.
     const now = m.now();
@@ -205,6 +311,7 @@ class RealTimeChangeQuota implements RealTimeCommand {
   // As ChangeQuota: never below the tokens that may still be active (time only lowers that number).
   check = (m: Readonly<RealTimeModel>) => realTimeActive(m, m.now(), m.now()).maybe <= this.max;
   async run(m: RealTimeModel, r: QuotaReal) {
+    r.steps.push(this.toString());
     await r.session.setQuota(this.max);
     m.max = this.max;
   }
@@ -273,7 +380,7 @@ function modelRuns(ctx: CheckContext, session: QuotaSession): Promise<void> {
           passes: 0,
           tokens: kept.tokens,
         };
-        const real: QuotaReal = { session, tokens: kept.real };
+        const real: QuotaReal = { session, tokens: kept.real, steps: [`changeQuota(${max})`] };
         await fc.asyncModelRun(() => ({ model, real }), commands);
         carried = { tokens: model.tokens, real: real.tokens };
       },
@@ -312,7 +419,8 @@ export const tokenStateModel: Check = defineCheck({
               validityMs: session.validitySeconds * 1000,
               tokens: [],
             };
-            await fc.asyncModelRun(() => ({ model, real: { session, tokens: [] } }), commands);
+            const real: QuotaReal = { session, tokens: [], steps: [`changeQuota(${max})`] };
+            await fc.asyncModelRun(() => ({ model, real }), commands);
           },
         ),
       );

@@ -1,6 +1,7 @@
 // Token validity under multi-token support: a token lives the accessTokenValidity of its client from its
 // issue time, is refused as expired afterwards, and no longer holds a quota slot.
 import type { Check } from "../src/check/index.ts";
+import { ensureAnswer } from "./support/answer-detail.ts";
 import { defineCheck } from "./support/define.ts";
 import {
   allUsable,
@@ -10,9 +11,10 @@ import {
   issueDistinct,
   quotaFor,
   quotaNeeds,
+  quotaRecord,
   withTokensOfItsOwn,
 } from "./support/quota-tokens.ts";
-import { ensure, judgeExpiredRefusal, judgeSuccess } from "./support/response-judges.ts";
+import { judgeExpiredRefusal, judgeSuccess } from "./support/response-judges.ts";
 
 export const expiredTokenFreesSlot: Check = defineCheck({
   id: "token-quota/expired-token-frees-slot",
@@ -27,9 +29,12 @@ export const expiredTokenFreesSlot: Check = defineCheck({
       await atLimitRefusal(session, max);
       const longest = Math.max(...tokens.map((t) => t.expiresIn));
       await session.pass(longest + 1);
-      ensure(
-        judgeExpiredRefusal(ctx.target.profile, await session.use(tokens[0]?.token ?? "")),
+      const expired = await session.use(tokens[0]?.token ?? "");
+      ensureAnswer(
+        judgeExpiredRefusal(ctx.target.profile, expired),
         "use of a token after its accessTokenValidity elapsed",
+        expired,
+        { record: quotaRecord(session, `token 1 of ${max}, used ${longest + 1} s after issue`) },
       );
       const seen = new Set(tokens.map((t) => t.token));
       const fresh = await issueDistinct(
@@ -60,13 +65,20 @@ export const validityFromClientConfiguration: Check = defineCheck({
       const [issued] = await issueDistinct(session, 1, new Set(), `accessTokenValidity=${validity}`);
       const token = issued?.token ?? "";
       await session.pass(validity - 2);
-      ensure(
-        judgeSuccess(await session.use(token), `use ${validity - 2} s after issue (validity ${validity} s)`),
+      const early = await session.use(token);
+      ensureAnswer(
+        judgeSuccess(early, `use ${validity - 2} s after issue (validity ${validity} s)`),
+        undefined,
+        early,
+        { record: quotaRecord(session, `its token, used ${validity - 2} s after issue`) },
       );
       await session.pass(3);
-      ensure(
-        judgeExpiredRefusal(ctx.target.profile, await session.use(token)),
+      const late = await session.use(token);
+      ensureAnswer(
+        judgeExpiredRefusal(ctx.target.profile, late),
         `use ${validity + 1} s after issue (validity ${validity} s)`,
+        late,
+        { record: quotaRecord(session, `its token, used ${validity + 1} s after issue`) },
       );
     });
   },

@@ -1,6 +1,6 @@
 // What the token-quota checks share: the quota the seed picks, issuing and counting the quota client's
 // tokens against a quota, reading the stored quota, and a session that holds no token from before the check.
-import { type CheckContext, CheckFailure, fail, skip } from "../../src/check/index.ts";
+import { type CheckContext, CheckFailure, fail, requestOf, skip } from "../../src/check/index.ts";
 import {
   type ApiResponse,
   accessTokenOf,
@@ -8,9 +8,10 @@ import {
   type TokenResponse,
 } from "../../src/client/index.ts";
 import { MAX_ACTIVE_TOKENS_ALLOWED } from "../../src/contract/index.ts";
+import { answerDetail, clientRecord, ensureAnswer } from "./answer-detail.ts";
 import { readCustomer } from "./customer-restore.ts";
 import { noTokensFromBefore, type QuotaSession, withQuotaSession } from "./quota-session.ts";
-import { ensure, judgeQuotaRefusal, judgeSuccess } from "./response-judges.ts";
+import { judgeQuotaRefusal, judgeSuccess } from "./response-judges.ts";
 import { clientOf } from "./target-client.ts";
 import { announcedValidity } from "./token-lifetime.ts";
 
@@ -24,6 +25,20 @@ export interface Issued {
   expiresIn: number;
 }
 
+/** The quota client as a failure's record names it, with the position of the token request at fault. */
+export function quotaRecord(session: QuotaSession, position?: number | string): string {
+  return clientRecord(
+    session.ctx,
+    "quota",
+    typeof position === "number" ? `token request ${position}` : position,
+  );
+}
+
+/** What a quota of `max` lets through, as a failure's detail expects it. */
+export function quotaExpected(max: number): string {
+  return `at most ${max} active tokens (maxActiveTokensAllowed=${max}); a limit-exceeded refusal beyond`;
+}
+
 /** Per target, the last announcement of a quota client's token beyond its configured validity: such a
  *  token outlives the session that asked for it and holds a slot in the checks after it. */
 const overlong = new WeakMap<object, string>();
@@ -33,8 +48,14 @@ export function validityOf(session: QuotaSession, response: ApiResponse<TokenRes
   try {
     return announcedValidity(response, session.validitySeconds, "the quota client");
   } catch (error) {
-    if (error instanceof CheckFailure) overlong.set(session.ctx.target, error.message);
-    throw error;
+    if (!(error instanceof CheckFailure)) throw error;
+    overlong.set(session.ctx.target, error.message);
+    // The sentence as it was; the detail gains the token request and the client it concerns.
+    throw new CheckFailure(error.message, {
+      request: requestOf(response.request.method, response.request.url),
+      record: quotaRecord(session),
+      ...error.details,
+    });
   }
 }
 
@@ -58,12 +79,23 @@ export async function issueDistinct(
             "the check may still be active and hold slots (the kit cannot drive this target's clock); rerun " +
             `when they have expired (${describeResponse(response)})`,
         );
-      fail(`${why}: token request ${i + 1} of ${count} was not granted: ${describeResponse(response)}`);
+      fail(
+        `${why}: token request ${i + 1} of ${count} was not granted: ${describeResponse(response)}`,
+        answerDetail(response, {
+          expected: `a new token for each of ${count} token requests`,
+          record: quotaRecord(session, `token request ${i + 1} of ${count}`),
+        }),
+      );
     }
     if (seen.has(token))
       fail(
         `${why}: token request ${i + 1} returned a token issued before; expected a newly issued token ` +
           "(a repeated token is not a granted one)",
+        answerDetail(response, {
+          expected: "a newly issued token",
+          actual: `${response.status}, a token issued before returned again`,
+          record: quotaRecord(session, `token request ${i + 1} of ${count}`),
+        }),
       );
     seen.add(token);
     issued.push({ token, expiresIn: validityOf(session, response) });
@@ -105,6 +137,10 @@ export async function expectNewTokens(
         );
       fail(
         `with ${config}, expected token request ${i} to issue a new token, got ${describeResponse(answer)}`,
+        answerDetail(answer, {
+          expected: `a new token for token request ${i} (multi-token support on)`,
+          record: quotaRecord(session, i),
+        }),
       );
     }
     const again = seen.indexOf(token);
@@ -112,6 +148,11 @@ export async function expectNewTokens(
       fail(
         `with ${config}, token request ${i} returned the token of request ${again + 1} again: multitokenConfig ` +
           "activates multi-token support, under which every token request returns a newly issued token",
+        answerDetail(answer, {
+          expected: `a new token for token request ${i} (multi-token support on)`,
+          actual: `${answer.status}, the token of token request ${again + 1} again`,
+          record: quotaRecord(session, i),
+        }),
       );
     seen.push(token);
     validityOf(session, answer);
@@ -119,13 +160,25 @@ export async function expectNewTokens(
 }
 
 /** Distinct new tokens among simultaneous answers; a token answered twice, or one issued before, fails. */
-export function newTokens(answers: ApiResponse<TokenResponse>[], seen: Set<string>, why: string): string[] {
+export function newTokens(
+  answers: ApiResponse<TokenResponse>[],
+  seen: Set<string>,
+  why: string,
+  record?: string,
+): string[] {
   const granted: string[] = [];
-  for (const answer of answers) {
+  for (const [index, answer] of answers.entries()) {
     const token = accessTokenOf(answer);
     if (token === undefined) continue;
     if (seen.has(token))
-      fail(`${why}: a token came twice or was issued before; each granted request must get a new one`);
+      fail(
+        `${why}: a token came twice or was issued before; each granted request must get a new one`,
+        answerDetail(answer, {
+          expected: "a new token for each granted request",
+          actual: `${answer.status}, a token issued before (or to another of the requests) returned again`,
+          record: `${record ?? "the quota client"}, simultaneous request ${index + 1} of ${answers.length}`,
+        }),
+      );
     seen.add(token);
     granted.push(token);
   }
@@ -140,23 +193,40 @@ export async function fillSequentially(
   seen: Set<string>,
   why: string,
 ): Promise<number> {
+  let last: ApiResponse<TokenResponse> | undefined;
   for (let issued = 0; issued <= max; issued++) {
     const response = await session.issue();
     const token = accessTokenOf(response);
     if (!token) {
-      ensure(
+      ensureAnswer(
         judgeQuotaRefusal(session.ctx.target.profile, response),
         `${why}: token request ${issued + 1} with maxActiveTokensAllowed=${max}`,
+        response,
+        { record: quotaRecord(session, issued + 1) },
       );
       return issued;
     }
     if (seen.has(token))
-      fail(`${why}: token request ${issued + 1} returned a token issued before; expected a new one`);
+      fail(
+        `${why}: token request ${issued + 1} returned a token issued before; expected a new one`,
+        answerDetail(response, {
+          expected: "a newly issued token, or a limit-exceeded refusal",
+          actual: `${response.status}, a token issued before returned again`,
+          record: quotaRecord(session, issued + 1),
+        }),
+      );
     seen.add(token);
+    last = response;
     validityOf(session, response);
   }
   fail(
     `${why}: ${max + 1} token requests one after another got ${max + 1} new tokens; maxActiveTokensAllowed=${max}`,
+    {
+      expected: quotaExpected(max),
+      actual: `token ${max + 1} issued (${max + 1} new tokens, one request after another)`,
+      ...(last ? { request: requestOf(last.request.method, last.request.url) } : {}),
+      record: quotaRecord(session, max + 1),
+    },
   );
 }
 
@@ -171,6 +241,11 @@ export async function atLimitRefusal(session: QuotaSession, max: number): Promis
       fail(
         `expected a limit-exceeded refusal with ${max} active tokens and maxActiveTokensAllowed=${max}, ` +
           `but a token was issued: ${describeResponse(response)}`,
+        answerDetail(response, {
+          expected: quotaExpected(max),
+          actual: `token ${max + 1} issued with ${max} active (${response.status})`,
+          record: quotaRecord(session, `token request ${max + 1}, with ${max} active tokens`),
+        }),
       );
     return response;
   });
@@ -178,12 +253,19 @@ export async function atLimitRefusal(session: QuotaSession, max: number): Promis
 
 /** One token over the quota is refused as the profile accepts it (tolerant: any 4xx stating the limit). */
 export async function expectQuotaRefusal(session: QuotaSession, max: number, why: string): Promise<void> {
-  ensure(judgeQuotaRefusal(session.ctx.target.profile, await atLimitRefusal(session, max)), why);
+  const response = await atLimitRefusal(session, max);
+  ensureAnswer(judgeQuotaRefusal(session.ctx.target.profile, response), why, response, {
+    record: quotaRecord(session, `token request ${max + 1}, with ${max} active tokens`),
+  });
 }
 
 export async function allUsable(session: QuotaSession, tokens: Issued[], why: string): Promise<void> {
-  for (const [index, { token }] of tokens.entries())
-    ensure(judgeSuccess(await session.use(token), `use of active token ${index + 1}`), why);
+  for (const [index, { token }] of tokens.entries()) {
+    const response = await session.use(token);
+    ensureAnswer(judgeSuccess(response, `use of active token ${index + 1}`), why, response, {
+      record: quotaRecord(session, `active token ${index + 1} of ${tokens.length}`),
+    });
+  }
 }
 
 /** Sets maxActiveTokensAllowed to `value` and returns the answer; the customer is restored by the caller. */
@@ -228,6 +310,10 @@ export function withTokensOfItsOwn<T>(
         fail(
           "the quota client still holds tokens the kit was issued earlier in this run, past the validity it " +
             `gave them (with maxActiveTokensAllowed=1 a token request was refused for the limit): ${earlier}`,
+          answerDetail(answer, {
+            expected: `no token active past the ${session.validitySeconds} s validity the kit gave it`,
+            record: quotaRecord(session, "token request 1 with maxActiveTokensAllowed=1"),
+          }),
         );
       if (refused) {
         // Held tokens from before the run, or the kit's own tokens of this run that outlive the validity it
