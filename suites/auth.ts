@@ -128,9 +128,14 @@ async function isolationProbe(
   let judged = 0;
   for (const role of roles) {
     for (const probe of probes(role)) {
-      const problem = probe.judge(await probe.send());
+      const response = await probe.send();
+      const problem = probe.judge(response);
       if (problem === undefined) continue;
-      if (stated.has(role)) fail(`${role} on ${probe.name}: ${problem}`);
+      if (stated.has(role))
+        fail(
+          `${role} on ${probe.name}: ${problem}`,
+          answerDetail(response, { problem, record: clientRecord(ctx, role, `in tenant ${other}`) }),
+        );
       undecided.push(`${role} on ${probe.name}: ${problem}`);
       break;
     }
@@ -372,7 +377,11 @@ export const authChecks: Check[] = [
       for (const role of presentRoles(ctx, ["viewer", "editor"])) {
         // An empty client list: a wrongly allowed update still changes nothing.
         const response = await clientOf(ctx).putClients(await ctx.token(role), customerId, []);
-        if (response.status !== 403) fail(`${role}: expected 403, got ${describeResponse(response)}`);
+        if (response.status !== 403)
+          fail(
+            `${role}: expected 403, got ${describeResponse(response)}`,
+            answerDetail(response, { expected: "403", record: clientRecord(ctx, role) }),
+          );
       }
     },
   }),

@@ -70,7 +70,10 @@ function expectNoSecret(observed: Observed, detail: FailureDetail): void {
   };
   // The runner redacts every result before a report sees it: a redaction mark in the detail means the
   // check put a secret there.
-  expect(texts.detail).not.toContain(REDACTED);
+  // (The redactor also blanks, out of caution, whatever could start a secret just before an excerpt's
+  // "...": a body cut in a tenant id whose name starts a client secret. That mark is no leak.)
+  const uncut = { ...detail, actual: detail.actual?.replace(`${REDACTED}...`, "...") };
+  expect(JSON.stringify(uncut)).not.toContain(REDACTED);
   for (const [where, text] of Object.entries(texts))
     for (const secret of observed.secrets)
       expect(text.includes(secret), `a secret in the ${where}`).toBe(false);
@@ -192,6 +195,33 @@ describe("token endpoint failures carry a detail", () => {
       field: "token_type",
       record: `client ${observed.viewerClientId} (credentials.viewer)`,
     });
+    expectNoSecret(observed, check.details);
+  });
+});
+
+describe("role failures of the auth suite carry a detail", () => {
+  it("a viewer let into a tenant not on its list: the client and the tenant, the request let through", async () => {
+    const observed = await runWithFault("cross-tenant-read", ["auth/other-tenant-refused"]);
+    const check = failed(observed, "auth/other-tenant-refused");
+    expect(check.message).toMatch(
+      /^viewer on \S+ .*: expected a refusal for a tenant not on the caller's list/,
+    );
+    expect(check.details.expected).toBe("a refusal for a tenant not on the caller's list (403, or 401/404)");
+    expect(check.details.actual).toMatch(/^200 /);
+    expect(check.details.request?.path).toMatch(/^\/\S+/);
+    expect(check.details.record).toMatch(
+      new RegExp(`^client ${observed.viewerClientId} \\(credentials\\.viewer\\), in tenant \\S+$`),
+    );
+    expectNoSecret(observed, check.details);
+  });
+
+  it("configuration open to a viewer: 403 expected, the client named", async () => {
+    const observed = await runWithFault("configuration-open-to-viewer", ["auth/configuration-needs-admin"]);
+    const check = failed(observed, "auth/configuration-needs-admin");
+    expect(check.details.expected).toBe("403");
+    expect(check.details.actual).toMatch(/^2\d\d/);
+    expect(check.details.request).toEqual({ method: "PUT", path: expect.stringMatching(/\/clients$/) });
+    expect(check.details.record).toBe(`client ${observed.viewerClientId} (credentials.viewer)`);
     expectNoSecret(observed, check.details);
   });
 });
