@@ -2,6 +2,7 @@
 // clock (every safety class allowed, disposable). Prints wall time, requests, the time spent waiting on the
 // target's clock, and the time the same requests would take at 10 requests/s (a sandbox's default rate
 // limit). Usage: tsx bench/live.ts [--runs N] [--seed N] [--top N] [--check ID-OR-GLOB ...]
+// [--one-quota-client] (without the reference's second quota client: the quota checks in one lane)
 import { parseArgs } from "node:util";
 import type { Check, Clock, Target } from "../src/check/index.ts";
 import { DEFAULT_RUNS } from "../src/cli/commands/run.ts";
@@ -18,6 +19,7 @@ const { values } = parseArgs({
     top: { type: "string" },
     // A part of the run (e.g. --check 'token-quota/*'), to measure one lane while changing it.
     check: { type: "string", multiple: true },
+    "one-quota-client": { type: "boolean" },
   },
 });
 const runs = Number(values.runs ?? DEFAULT_RUNS);
@@ -26,8 +28,10 @@ const top = Number(values.top ?? 8);
 
 const { allChecks } = (await import("../suites/index.ts")) as { allChecks: Check[] };
 const listening = await createReference().listen({ host: "127.0.0.1", port: 0 });
+const { quotaAlt, ...description } = embeddedTargetDescription();
 const target: Target = {
-  ...embeddedTargetDescription(),
+  ...description,
+  ...(values["one-quota-client"] === true ? {} : { quotaAlt }),
   name: "reference served on loopback",
   baseUrl: listening.baseUrl,
   rdmUrl: listening.rdmUrl,
@@ -72,7 +76,10 @@ try {
     return c ? c.requests / 10 + (c.waitMs ?? 0) / 1000 : 0;
   };
   const chosen = plan.entries.filter((e) => e.skipKind !== "selection");
-  const { lanes, after } = schedule(chosen, { concurrent: true });
+  const { lanes, after, secondQuotaLane, note } = schedule(chosen, {
+    concurrent: true,
+    secondQuotaClient: target.quotaAlt !== undefined,
+  });
   const sum = (indexes: number[]) => indexes.reduce((t, i) => t + cost(i), 0);
   // The rate limit is the run's: lanes share it, so they take at least all their requests / 10.
   const requestsOf = (indexes: number[]) =>
@@ -85,9 +92,10 @@ try {
       0,
     ) / 1000;
   console.log(
-    `lanes               ${lanes.map((lane, n) => `lane ${n + 1}: ${lane.length} checks ${secondsOf(lane).toFixed(1)} s`).join(", ")}; ` +
+    `lanes               ${lanes.map((lane, n) => `lane ${n + 1}${n === secondQuotaLane ? " (second quota client)" : ""}: ${lane.length} checks ${secondsOf(lane).toFixed(1)} s`).join(", ")}; ` +
       `after them: ${after.length} checks ${secondsOf(after).toFixed(1)} s`,
   );
+  if (note !== undefined) console.log(`note                ${note}`);
   const sequential = result.requestsSent / 10 + waitedMs / 1000;
   console.log(
     `projected at 10/s   ${(overlapped / 60).toFixed(1)} min with the lanes overlapping ` +

@@ -53,6 +53,10 @@ export interface Target {
   /** Customer of `tenant` (configuration checks) and the customer of the quota client. */
   customerId?: string;
   quotaCustomerId?: string;
+  /** A second quota client in a customer of its own (credentials.quotaAlt and quotaAltCustomerId in the
+   *  target file). A live run then runs the quota checks in two lanes, each with its own quota client and
+   *  customer; checks never read it (each lane's checks see theirs as credentials.quota). */
+  quotaAlt?: { customerId: string; credential: Credential };
   credentials: Partial<Record<CredentialRole, Credential>>;
   profile: Profile;
   /** True when both URLs are on loopback. Informational only: a port-forward to production is loopback too,

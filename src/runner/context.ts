@@ -13,7 +13,8 @@ const MAX_TIMER_MS = 2 ** 31 - 1;
 export interface RunServices {
   target: Target;
   transport: TargetTransport;
-  tokens: TokenCache;
+  /** The lane's tokens (the run's cache, or a lane's own: see runPlan). */
+  tokens: Pick<TokenCache, "token" | "reset">;
   clock: Clock;
   seed: number;
   runs: number;

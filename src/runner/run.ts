@@ -95,6 +95,9 @@ export async function runPlan(plan: Plan, deps: RunDeps): Promise<RunResult> {
   const runId = deps.runId ?? newRunId(started);
   const redactor = new Redactor();
   for (const credential of Object.values(target.credentials)) redactor.addSecret(credential?.clientSecret);
+  // The second quota client is no role of target.credentials: its every wire form is made known here.
+  if (target.quotaAlt)
+    redactor.addCredential(target.quotaAlt.credential.clientId, target.quotaAlt.credential.clientSecret);
 
   // Everything that ends the run early goes through stop(): the first cause wins. A signal or the
   // deadline also ends the running check; an unresponsive target lets it end with its own finding (its
@@ -173,8 +176,10 @@ export async function runPlan(plan: Plan, deps: RunDeps): Promise<RunResult> {
   const checkTimeoutMs = deps.checkTimeoutMs ?? DEFAULT_CHECK_TIMEOUT_MS;
   const drivable = deps.clock.advance !== undefined;
   const leftChanged: string[] = [];
-  const restore = async (entries: JournalEntry[], log: string[]) => {
-    const outcomes = await undoPending(entries, services, breaker);
+  // Undone with the tokens of the lane that made the change (the second quota lane keeps its admin token
+  // out of reach of the first lane's quotas).
+  const restore = async (entries: JournalEntry[], log: string[], svc: RunServices = services) => {
+    const outcomes = await undoPending(entries, svc, breaker);
     for (const o of outcomes) {
       if (o.ok) journal.settle(o.entry.id, "runner");
       log.push(`${o.ok ? "info" : "error"}: undo by the runner: ${o.message}`);
@@ -212,7 +217,7 @@ export async function runPlan(plan: Plan, deps: RunDeps): Promise<RunResult> {
       const pending = journal.pending().filter((e) => e.check === check.id);
       if (pending.length > 0) {
         const log = result.log ?? [];
-        await restore(pending, log);
+        await restore(pending, log, svc);
         result.log = log.slice(-50);
       }
     } else
@@ -231,14 +236,25 @@ export async function runPlan(plan: Plan, deps: RunDeps): Promise<RunResult> {
   };
   // Where the clock is real, the checks that wait on token validity overlap with the read checks (see
   // schedule()); a drivable clock waits for nothing, so that run stays one check at a time, deterministic.
-  const { lanes, after } = schedule(chosen, { concurrent: !drivable });
+  const { lanes, after, secondQuotaLane } = schedule(chosen, {
+    concurrent: !drivable,
+    secondQuotaClient: target.quotaAlt !== undefined,
+  });
   try {
     if (lanes.length > 0) {
-      const laneServices = await readLaneServices(services, lanes, chosen, redactor, breaker);
+      // The roles the lanes beside the token lanes need, fetched before the token checks start.
+      const readRoles = lanes
+        .filter((_, n) => n !== 0 && n !== secondQuotaLane)
+        .flatMap((lane) => lane.flatMap((i) => chosen[i]?.check.needs.roles ?? []));
+      const laneServices = await prefetchedServices(services, services.target, readRoles, redactor, breaker);
+      const secondQuota =
+        secondQuotaLane === undefined || target.quotaAlt === undefined
+          ? undefined
+          : await secondQuotaServices(services, target.quotaAlt, redactor, breaker);
       await Promise.all(
         lanes.map(async (lane, n) => {
-          for (const index of lane)
-            await runOne(index, chosen[index] as PlanEntry, n === 0 ? services : laneServices);
+          const svc = n === 0 ? services : n === secondQuotaLane && secondQuota ? secondQuota : laneServices;
+          for (const index of lane) await runOne(index, chosen[index] as PlanEntry, svc);
         }),
       );
     }
@@ -293,31 +309,61 @@ export async function runPlan(plan: Plan, deps: RunDeps): Promise<RunResult> {
 }
 
 /**
- * The services of the read lane: the run's, with a token cache of its own whose tokens are fetched before
- * the lanes start. The token lane resets the run's cache and shortens the validity of the clients it
+ * The services of the second quota lane: the target as its checks see it, where the quota client and the
+ * customer (customerId and quotaCustomerId) are the second ones, so no check needs to know about lanes and
+ * nothing it changes is the first lane's. Its admin token is fetched before the lanes start and kept when
+ * a check resets its tokens: the admin client may belong to the first quota client's customer, whose
+ * quota the first lane sets, and could be refused a new token meanwhile. The other roles' tokens are the
+ * lane's own and reset as usual.
+ */
+async function secondQuotaServices(
+  services: RunServices,
+  second: NonNullable<Target["quotaAlt"]>,
+  redactor: Redactor,
+  breaker: Breaker,
+): Promise<RunServices> {
+  const { quotaAlt: _, ...rest } = services.target;
+  const view: Target = {
+    ...rest,
+    customerId: second.customerId,
+    quotaCustomerId: second.customerId,
+    credentials: { ...services.target.credentials, quota: second.credential },
+  };
+  const admin = await prefetchedServices(services, view, ["admin"], redactor, breaker);
+  const kept = admin.tokens;
+  const own = new TokenCache(view, redactor);
+  const tokens: LaneTokens = {
+    token: (role, fetch, clock, checkId) =>
+      role === "admin" ? kept.token(role, fetch, clock, checkId) : own.token(role, fetch, clock, checkId),
+    reset: () => own.reset(),
+  };
+  return { ...services, target: view, tokens };
+}
+
+/**
+ * The services of a lane beside the first token lane: the run's, with a token cache of its own whose
+ * tokens are fetched before the lanes start. The token lane resets the run's cache and shortens the validity of the clients it
  * works with; tokens fetched beforehand keep the validity they were issued with, so the reads are not
  * caught by an expiry or a quota meant for the token checks. A role whose token cannot be had here is
  * left to the check that asks for it (which then reports why): so these requests are no check's and do not
  * count toward the breaker, and the first that fails ends the fetching (a target that does not answer
  * costs one request timeout here, not one per role).
  */
-async function readLaneServices(
+async function prefetchedServices(
   services: RunServices,
-  lanes: number[][],
-  entries: readonly PlanEntry[],
+  target: Target,
+  needed: readonly CredentialRole[],
   redactor: Redactor,
   breaker: Breaker,
 ): Promise<RunServices> {
-  const tokens = new TokenCache(services.target, redactor);
-  const roles = new Set(
-    lanes.slice(1).flatMap((lane) => lane.flatMap((i) => entries[i]?.check.needs.roles ?? [])),
-  );
+  const tokens = new TokenCache(target, redactor);
+  const roles = new Set(needed);
   const scope = new CheckScope("lckit/tokens");
   const fetch = services.transport.bind(scope);
   breaker.pause();
   try {
     for (const role of roles) {
-      if (!services.target.credentials[role]) continue;
+      if (!target.credentials[role]) continue;
       const got = await tokens.token(role, fetch, services.clock, "lckit/tokens").then(
         () => true,
         () => false,
@@ -328,8 +374,11 @@ async function readLaneServices(
     breaker.resume();
     scope.close();
   }
-  return { ...services, tokens };
+  return { ...services, target, tokens };
 }
+
+/** What a lane's checks get their tokens from. */
+type LaneTokens = RunServices["tokens"];
 
 /** Undoes journal entries through a scope of their own (the check's scope is closed by now), with the
  *  run's tokens; each request keeps the per-request time limit, so a dead target cannot hold the run. */

@@ -53,6 +53,9 @@ export function embeddedTargetDescription(): Target {
     customerId: "cust-acme",
     quotaCustomerId: "cust-acme",
     rdbmsCustomerId: "cust-legacy",
+    // A second quota client in a customer of its own (also of tenant acme, administered by acme-admin):
+    // a live run of the reference runs the quota checks in two lanes.
+    quotaAlt: { customerId: "cust-acme-lab", credential: credential("acme-lab-quota") },
     credentials: {
       admin: credential("acme-admin"),
       editor: credential("acme-editor"),

@@ -166,6 +166,7 @@ export function parseTargetFile(
     const clientSecret = readEnv(env, ref.clientSecretEnv, `credentials.${role}.clientSecretEnv`, problems);
     if (clientId !== undefined && clientSecret !== undefined) credentials[role] = { clientId, clientSecret };
   }
+  const quotaAlt = secondQuotaClient(raw, env, credentials, problems);
   if (problems.length > 0) throw new TargetFileError(file, problems);
 
   const baseUrl = trimSlash(raw.baseUrl);
@@ -182,6 +183,7 @@ export function parseTargetFile(
     ...optional("rdbmsCustomerId", raw.rdbmsCustomerId),
     ...optional("customerId", raw.customerId),
     ...optional("quotaCustomerId", raw.quotaCustomerId ?? raw.customerId),
+    ...optional("quotaAlt", quotaAlt),
     credentials,
     profile: { ...lenientProfile, ...(raw.profile ?? {}) },
     loopback,
@@ -218,7 +220,8 @@ interface RawTarget {
   customerId?: string;
   quotaCustomerId?: string;
   rdbmsCustomerId?: string;
-  credentials?: Partial<Record<CredentialRole, { clientIdEnv: string; clientSecretEnv: string }>>;
+  quotaAltCustomerId?: string;
+  credentials?: Partial<Record<CredentialRole | typeof SECOND_QUOTA_KEY, EnvCredential>>;
   allow?: Safety[];
   confirmTenant?: string;
   rateLimit?: number;
@@ -232,6 +235,73 @@ interface RawTarget {
   interfaceDocument?: string;
   disposable?: boolean;
   profile?: Partial<Profile>;
+}
+
+interface EnvCredential {
+  clientIdEnv: string;
+  clientSecretEnv: string;
+}
+
+/** The key of the optional second quota client under credentials (beside the CREDENTIAL_ROLES): not a role
+ *  a check asks for, but a second "quota" client the runner gives one of two quota lanes. */
+export const SECOND_QUOTA_KEY = "quotaAlt";
+
+/** credentials.quotaAlt with quotaAltCustomerId: both or neither, a customer other than the quota client's
+ *  (two lanes setting one customer's quota would overwrite each other) and a client other than it. */
+function secondQuotaClient(
+  raw: RawTarget,
+  env: Record<string, string | undefined>,
+  credentials: Partial<Record<CredentialRole, Credential>>,
+  problems: TargetFileProblem[],
+): Target["quotaAlt"] {
+  const ref = raw.credentials?.[SECOND_QUOTA_KEY];
+  const customerId = raw.quotaAltCustomerId;
+  if (ref === undefined && customerId === undefined) return undefined;
+  const before = problems.length;
+  if (ref === undefined)
+    problems.push({
+      path: `credentials.${SECOND_QUOTA_KEY}`,
+      message:
+        `is required when quotaAltCustomerId is given: the second quota client, a client of ${customerId}; ` +
+        `add it (clientIdEnv and clientSecretEnv) or remove quotaAltCustomerId`,
+    });
+  if (customerId === undefined)
+    problems.push({
+      path: "quotaAltCustomerId",
+      message: `is required when credentials.${SECOND_QUOTA_KEY} is given: the customer of that second quota client`,
+    });
+  const quotaCustomerId = raw.quotaCustomerId ?? raw.customerId;
+  if (customerId !== undefined && (customerId === quotaCustomerId || customerId === raw.rdbmsCustomerId))
+    problems.push({
+      path: "quotaAltCustomerId",
+      message:
+        `is "${customerId}", the customer of ${customerId === quotaCustomerId ? "the quota client" : "rdbmsTenant"}; ` +
+        "the second quota client needs a customer of its own (quotas are set per customer, so two lanes " +
+        "on one customer would overwrite each other's quota). Name another customer, or remove the key",
+    });
+  if (raw.credentials?.quota === undefined)
+    problems.push({
+      path: `credentials.${SECOND_QUOTA_KEY}`,
+      message:
+        "is a second quota client, but credentials.quota (the first) is missing; add credentials.quota",
+    });
+  if (ref === undefined) return undefined;
+  const path = `credentials.${SECOND_QUOTA_KEY}`;
+  const clientId = readEnv(env, ref.clientIdEnv, `${path}.clientIdEnv`, problems);
+  const clientSecret = readEnv(env, ref.clientSecretEnv, `${path}.clientSecretEnv`, problems);
+  if (clientId !== undefined && clientId === credentials.quota?.clientId)
+    problems.push({
+      path: `${path}.clientIdEnv`,
+      message: `names the same client as credentials.quota (${ref.clientIdEnv}); the second quota client must be another client, of quotaAltCustomerId`,
+    });
+  if (
+    problems.length > before ||
+    customerId === undefined ||
+    clientId === undefined ||
+    clientSecret === undefined
+  )
+    return undefined;
+  return { customerId, credential: { clientId, clientSecret } };
 }
 
 /** Dotted path of the first value that contains itself (through a YAML alias), if any. */

@@ -8,6 +8,7 @@ import { CREDENTIAL_ROLES, SAFETY_CLASSES } from "../../src/check/index.ts";
 import { catalogueSchemaPath, LEVELS } from "../../src/requirements/catalogue.ts";
 import { eventRequirementKinds, httpRequirementKinds } from "../../src/result/coverage.ts";
 import targetSchema from "../../src/target/target.schema.json" with { type: "json" };
+import { SECOND_QUOTA_KEY } from "../../src/target/target-file.ts";
 
 const catalogueSchema = JSON.parse(readFileSync(catalogueSchemaPath, "utf8")) as {
   properties: {
@@ -27,9 +28,9 @@ describe("the lists the JSON schemas state again", () => {
     expect([...split].sort()).toEqual([...requirement.kind.enum].sort());
   });
 
-  it("the target file's credentials are CREDENTIAL_ROLES and its allow classes are SAFETY_CLASSES", () => {
+  it("the target file's credentials are CREDENTIAL_ROLES (and the second quota client) and its allow classes are SAFETY_CLASSES", () => {
     expect(Object.keys(targetSchema.properties.credentials.properties).sort()).toEqual(
-      [...CREDENTIAL_ROLES].sort(),
+      [...CREDENTIAL_ROLES, SECOND_QUOTA_KEY].sort(),
     );
     expect(targetSchema.properties.allow.items.enum).toEqual([...SAFETY_CLASSES]);
   });

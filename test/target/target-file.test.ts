@@ -221,6 +221,81 @@ describe("target file", () => {
     expect(local.target).toMatchObject({ loopback: true, disposable: false });
   });
 
+  describe("a second quota client (credentials.quotaAlt, quotaAltCustomerId)", () => {
+    const quotaEnv = {
+      ...env,
+      QUOTA_ID: "quota-one",
+      QUOTA_SECRET: "quota-one-secret",
+      LAB_ID: "quota-two",
+      LAB_SECRET: "quota-two-secret",
+    };
+    const withQuota = {
+      ...valid,
+      quotaCustomerId: "cust-acme",
+      credentials: {
+        ...valid.credentials,
+        quota: { clientIdEnv: "QUOTA_ID", clientSecretEnv: "QUOTA_SECRET" },
+      },
+    };
+    const both = {
+      ...withQuota,
+      quotaAltCustomerId: "cust-lab",
+      credentials: {
+        ...withQuota.credentials,
+        quotaAlt: { clientIdEnv: "LAB_ID", clientSecretEnv: "LAB_SECRET" },
+      },
+    };
+
+    it("reads both into Target.quotaAlt; without them the target has none", () => {
+      expect(parseTargetFile(stringify(both), "t.yaml", quotaEnv).target.quotaAlt).toEqual({
+        customerId: "cust-lab",
+        credential: { clientId: "quota-two", clientSecret: "quota-two-secret" },
+      });
+      expect(parseTargetFile(stringify(withQuota), "t.yaml", quotaEnv).target).not.toHaveProperty("quotaAlt");
+    });
+
+    it.each<[string, unknown, RegExp]>([
+      [
+        "the client without its customer",
+        { ...both, quotaAltCustomerId: undefined },
+        /quotaAltCustomerId: is required when credentials\.quotaAlt is given/,
+      ],
+      [
+        "the customer without its client",
+        { ...withQuota, quotaAltCustomerId: "cust-lab" },
+        /credentials\.quotaAlt: is required when quotaAltCustomerId is given/,
+      ],
+      [
+        "the first quota client's customer",
+        { ...both, quotaAltCustomerId: "cust-acme" },
+        /quotaAltCustomerId: is "cust-acme", the customer of the quota client; the second quota client needs a customer of its own/,
+      ],
+      [
+        "no first quota client",
+        { ...both, credentials: { ...valid.credentials, quotaAlt: both.credentials.quotaAlt } },
+        /credentials\.quotaAlt: is a second quota client, but credentials\.quota \(the first\) is missing/,
+      ],
+      [
+        "the first quota client again",
+        {
+          ...both,
+          credentials: {
+            ...both.credentials,
+            quotaAlt: { clientIdEnv: "QUOTA_ID", clientSecretEnv: "LAB_SECRET" },
+          },
+        },
+        /credentials\.quotaAlt\.clientIdEnv: names the same client as credentials\.quota/,
+      ],
+      [
+        "a literal secret",
+        { ...both, credentials: { ...both.credentials, quotaAlt: { clientSecret: "x" } } },
+        /literal credentials are not allowed/,
+      ],
+    ])("refuses %s, saying what to do", (_, doc, want) => {
+      expect(problem(doc, "target.yaml", quotaEnv)).toMatch(want);
+    });
+  });
+
   it("reads requestBudget and certify; without them a run has no budget and is not certified", () => {
     const config = parseTargetFile(
       stringify({ ...valid, requestBudget: 5000, certify: true }),

@@ -33,7 +33,7 @@ import { exitCodeOf, FAIL_ON_VALUES, type FailOn, INTERRUPTED_EXIT_CODE } from "
 import { applyBaseline, BaselineError, baselineFromRun, parseBaseline } from "../../result/waivers.ts";
 import { JOURNAL_FILE } from "../../runner/config-journal.ts";
 import { shellQuote } from "../../runner/context.ts";
-import { type Plan, planRun } from "../../runner/plan.ts";
+import { type Plan, planRun, schedule } from "../../runner/plan.ts";
 import {
   DEFAULT_DEADLINE_MS,
   DEFAULT_UNRESPONSIVE_AFTER,
@@ -368,13 +368,18 @@ async function runCommand(args: RunArgs, io: CliIo): Promise<number> {
   );
   if (journalFile !== undefined)
     io.err(`configuration changes are journalled in ${displayPath(io.cwd, journalFile)}\n`);
+  // Against a live target, once: why the quota checks run one after another (one quota client).
+  const { note } = schedule(
+    plan.entries.filter((e) => e.skipKind !== "selection"),
+    { concurrent: prepared.config !== undefined, secondQuotaClient: plan.target.quotaAlt !== undefined },
+  );
+  if (note !== undefined) io.err(`lckit run: ${note}\n`);
   // Every exchange of the run, streamed to the report folder as HAR 1.2 (redacted like the reports).
   const har = args.har
-    ? new HarWriter(
-        join(reportFolder, HAR_FILE),
-        kitInfo(),
-        Object.values(plan.target.credentials).map((c) => c?.clientSecret),
-      )
+    ? new HarWriter(join(reportFolder, HAR_FILE), kitInfo(), [
+        ...Object.values(plan.target.credentials).map((c) => c?.clientSecret),
+        plan.target.quotaAlt?.credential.clientSecret,
+      ])
     : undefined;
   const progress = progressPrinter(io);
   const interrupt = new AbortController();

@@ -1,0 +1,248 @@
+// A second quota client in a customer of its own splits the token lane in two: each lane's checks see
+// their own quota client and customer as "the quota client", change only that customer, and the runner
+// puts back each customer with the tokens of the lane that changed it. Without the second client the
+// quota checks run one after another, and the schedule says once why.
+import { describe, expect, it } from "vitest";
+import type { Check, CheckContext, Clock, Target } from "../../src/check/index.ts";
+import { type Customer, createClient, multiTokenConfig } from "../../src/client/index.ts";
+import {
+  expectedWaitSeconds,
+  ONE_QUOTA_CLIENT_NOTE,
+  planRun,
+  schedule,
+  usesQuotaClientOnly,
+} from "../../src/runner/plan.ts";
+import { runPlan } from "../../src/runner/run.ts";
+import { embeddedTargetDescription, startEmbeddedTarget } from "../../src/target/embedded.ts";
+import { putCustomerOrFail, readCustomer } from "../../suites/support/customer-restore.ts";
+import { credentialOf, quotaCustomerIdOf } from "../../suites/support/target-client.ts";
+import { check } from "./fake-target.ts";
+
+const noop = async () => {};
+const quota = (id: string, run: (ctx: CheckContext) => Promise<void> = noop, roles = ["admin", "quota"]) =>
+  check(id, run, { safety: "quota", needs: { roles: roles as Check["needs"]["roles"] } });
+
+/** The reference's description without the second quota client: as a target file without the key. */
+function oneQuotaClient(): Target {
+  const { quotaAlt: _, ...rest } = embeddedTargetDescription();
+  return rest;
+}
+
+const ids = (entries: ReturnType<typeof planRun>["entries"], indexes: number[]) =>
+  indexes.map((i) => entries[i]?.check.id);
+
+describe("quota lanes: the schedule", () => {
+  const checks: Check[] = [
+    check("service/health", noop),
+    quota("token-quota/model"),
+    quota("token-quota/quota-per-client", noop, ["admin", "quota", "viewer"]),
+    quota("token-quota/refusal-429"),
+    quota("token-quota/expired-token-frees-slot"),
+    check("auth/expired-token-refused", noop, {
+      safety: "write",
+      needs: { roles: ["viewer", "admin", "quota"] },
+    }),
+    check("auth/token-shape", noop, { needs: { roles: ["viewer"] }, issuesTokensFor: ["viewer"] }),
+    quota("token-quota/rdbms-rule", noop, ["admin", "rdbmsAdmin"]),
+  ];
+  const target = embeddedTargetDescription();
+
+  it("with a second quota client, splits the quota checks that need only admin and quota, balanced by expected wait", () => {
+    const { entries } = planRun(checks, { target });
+    const planned = schedule(entries, { concurrent: true, secondQuotaClient: true });
+    expect(planned.secondQuotaLane).toBe(1);
+    expect(planned.note).toBeUndefined();
+    expect(planned.lanes.map((lane) => ids(entries, lane))).toEqual([
+      // What needs the viewer, another role or the token endpoint itself stays with the first quota client.
+      [
+        "token-quota/quota-per-client",
+        "token-quota/expired-token-frees-slot",
+        "auth/expired-token-refused",
+        "auth/token-shape",
+        "token-quota/rdbms-rule",
+      ],
+      // The longest wait first, to the lane expected to finish first: 15 + 3 s beside 9 + 6 + 2 + 2 s.
+      ["token-quota/model", "token-quota/refusal-429"],
+      ["service/health"],
+    ]);
+    const [first = [], second = []] = planned.lanes;
+    const wait = (lane: number[]) =>
+      lane.reduce((t, i) => t + expectedWaitSeconds((entries[i] as (typeof entries)[number]).check), 0);
+    // Moving any movable check to the other lane would not shorten the longer lane.
+    for (const i of [...first, ...second].filter((i) => usesQuotaClientOnly(entries[i]?.check as Check))) {
+      const w = expectedWaitSeconds(entries[i]?.check as Check);
+      const [from, to] = first.includes(i) ? [first, second] : [second, first];
+      expect(Math.max(wait(from) - w, wait(to) + w)).toBeGreaterThanOrEqual(
+        Math.max(wait(first), wait(second)),
+      );
+    }
+  });
+
+  it("without a second quota client, keeps every quota check in one lane and says once why", () => {
+    const { entries } = planRun(checks, { target: oneQuotaClient() });
+    const planned = schedule(entries, { concurrent: true, secondQuotaClient: false });
+    expect(planned.secondQuotaLane).toBeUndefined();
+    expect(planned.note).toBe(ONE_QUOTA_CLIENT_NOTE);
+    expect(planned.note).toMatch(/one after another; add credentials\.quotaAlt/);
+    expect(planned.lanes.map((lane) => ids(entries, lane))).toEqual([
+      [
+        "token-quota/model",
+        "token-quota/quota-per-client",
+        "token-quota/refusal-429",
+        "token-quota/expired-token-frees-slot",
+        "auth/expired-token-refused",
+        "auth/token-shape",
+        "token-quota/rdbms-rule",
+      ],
+      ["service/health"],
+    ]);
+  });
+
+  it("keeps one check at a time where the clock can be driven, second quota client or not", () => {
+    const { entries } = planRun(checks, { target });
+    expect(schedule(entries, { concurrent: false, secondQuotaClient: true })).toEqual({
+      lanes: [],
+      after: entries.map((_, i) => i),
+    });
+  });
+});
+
+describe("quota lanes: a live run", () => {
+  /** Two quota checks that each set a quota and change the description of their quota client's customer,
+   *  meet half-way (each waits until the other has made its change) and leave the change for the runner
+   *  to put back. Run one after another, the first would wait for the second for ever: its time limit
+   *  ends it, failed, and the test fails. */
+  function meetingChecks(log: string[], snapshot: () => Promise<void>) {
+    const arrived = new Set<string>();
+    let met: () => void = () => {};
+    const meeting = new Promise<void>((resolve) => {
+      met = resolve;
+    });
+    const changer = (id: string) =>
+      quota(id, async (ctx) => {
+        const customerId = quotaCustomerIdOf(ctx);
+        log.push(`${id} sees ${credentialOf(ctx, "quota").clientId} of ${customerId}`);
+        const original = await readCustomer(ctx, "admin", customerId);
+        ctx.journal.open({ kind: "customer", customerId, role: "admin", restore: original });
+        await putCustomerOrFail(
+          ctx,
+          "admin",
+          customerId,
+          {
+            ...original,
+            description: `changed by ${id}`,
+            multitokenConfig: multiTokenConfig(1),
+          },
+          "setting a quota of 1",
+        );
+        // The lane's quota client is refused a second token by its own customer's quota only.
+        const client = createClient({
+          fetch: ctx.fetch,
+          baseUrl: ctx.target.baseUrl,
+          rdmUrl: ctx.target.rdmUrl,
+        });
+        const quotaClient = credentialOf(ctx, "quota");
+        log.push(`${id} token ${(await client.token(quotaClient)).status}`);
+        arrived.add(id);
+        if (arrived.size === 2) {
+          await snapshot();
+          met();
+        }
+        await meeting;
+      });
+    return [changer("token-quota/lane-a"), changer("token-quota/lane-b")];
+  }
+
+  /** Reads both customers as the admin, with one token fetched before any quota is set (a quota of 1 on
+   *  cust-acme, the admin's customer, would refuse it another). */
+  async function customerReader(fetch: (r: Request) => Promise<Response>) {
+    const client = createClient({
+      fetch: (input, init) => fetch(new Request(input, init)),
+      baseUrl: "http://reference.embedded",
+      rdmUrl: "http://reference.embedded",
+    });
+    const token = await client.token({ clientId: "acme-admin", clientSecret: "acme-admin-secret" });
+    const access = (token.body as { access_token: string }).access_token;
+    const read = async (id: string) => (await client.postCustomer(access, id, {})).body as Customer;
+    return async () => ({ acme: await read("cust-acme"), lab: await read("cust-acme-lab") });
+  }
+
+  // A real (not drivable) clock whose sleeps end at once: lanes run, nothing waits for wall time.
+  const clock: Clock = { now: () => Date.now(), sleep: async () => {} };
+
+  it("with two quota clients, runs two quota checks at once on different customers, each restored by its lane", async () => {
+    const embedded = await startEmbeddedTarget();
+    const customers = await customerReader(embedded.fetch);
+    const before = await customers();
+    expect(before.lab.applicationClients).toEqual(["acme-lab-quota"]);
+    const log: string[] = [];
+    let during: Awaited<ReturnType<typeof customers>> | undefined;
+    const restores: string[] = [];
+    const plan = planRun(
+      meetingChecks(log, async () => {
+        during = await customers();
+      }),
+      { target: embedded.target },
+    );
+    const result = await runPlan(plan, {
+      fetch: embedded.fetch,
+      clock,
+      seed: 1,
+      runs: 1,
+      checkTimeoutMs: 10_000,
+      onProgress: (event) => {
+        if (event.type === "restore") restores.push(`${event.ok} ${event.message}`);
+      },
+    });
+    expect(result.checks.map((c) => `${c.status} ${c.id}`)).toEqual([
+      "passed token-quota/lane-a",
+      "passed token-quota/lane-b",
+    ]);
+    expect(log.filter((line) => line.includes(" sees ")).sort()).toEqual([
+      "token-quota/lane-a sees acme-quota of cust-acme",
+      "token-quota/lane-b sees acme-lab-quota of cust-acme-lab",
+    ]);
+    // Both changes held at the same time, each on its own customer.
+    expect(during?.acme.description).toBe("changed by token-quota/lane-a");
+    expect(during?.lab.description).toBe("changed by token-quota/lane-b");
+    expect(during?.acme.multitokenConfig).toBeDefined();
+    expect(during?.lab.multitokenConfig).toBeDefined();
+    // Each check's own customer was put back, by the runner, as it was.
+    expect(restores).toHaveLength(2);
+    expect(restores.every((r) => r.startsWith("true "))).toBe(true);
+    expect(restores.some((r) => r.includes("cust-acme-lab"))).toBe(true);
+    expect(restores.some((r) => /customer cust-acme\b(?!-)/.test(r))).toBe(true);
+    const after = await customers();
+    expect(after).toEqual(before);
+    expect(result.configuration?.leftChanged).toEqual([]);
+    // The second quota client's secret is known to the redactor like any role's.
+    const secret = embedded.target.quotaAlt?.credential.clientSecret ?? "";
+    expect(secret).not.toBe("");
+    expect(JSON.stringify(result)).not.toContain(secret);
+  });
+
+  it("without the second quota client, runs the quota checks one after another on the one quota customer", async () => {
+    const embedded = await startEmbeddedTarget();
+    const target = oneQuotaClient();
+    const order: string[] = [];
+    const serial: Check[] = ["token-quota/lane-a", "token-quota/lane-b"].map((id) =>
+      quota(id, async (ctx) => {
+        order.push(`${id} starts on ${quotaCustomerIdOf(ctx)} with ${credentialOf(ctx, "quota").clientId}`);
+        await ctx.clock.sleep(1);
+        order.push(`${id} ends`);
+      }),
+    );
+    const plan = planRun([check("service/read", noop), ...serial], { target });
+    expect(schedule(plan.entries, { concurrent: true, secondQuotaClient: false }).note).toBe(
+      ONE_QUOTA_CLIENT_NOTE,
+    );
+    const result = await runPlan(plan, { fetch: embedded.fetch, clock, seed: 1, runs: 1 });
+    expect(result.checks.every((c) => c.status === "passed")).toBe(true);
+    expect(order).toEqual([
+      "token-quota/lane-a starts on cust-acme with acme-quota",
+      "token-quota/lane-a ends",
+      "token-quota/lane-b starts on cust-acme with acme-quota",
+      "token-quota/lane-b ends",
+    ]);
+  });
+});
