@@ -181,6 +181,38 @@ describe("token-quota failures carry a detail", () => {
   });
 });
 
+describe("failures inside the shared quota helpers carry a detail", () => {
+  it("an expired token still counted: the token request refused, by its position", async () => {
+    const observed = await runWithFault("expired-token-still-counted", [
+      "token-quota/expired-token-frees-slot",
+    ]);
+    const check = failed(observed, "token-quota/expired-token-frees-slot");
+    // Expired tokens of the check's own earlier requests hold the slots: the request at fault is the first
+    // one the quota should have had room for.
+    const position = /: token request (\d+) of (\d+) was not granted: POST /.exec(check.message ?? "");
+    expect(position, check.message).not.toBeNull();
+    expect(check.details).toEqual({
+      expected: `a new token for each of ${position?.[2]} token requests`,
+      actual: expect.stringMatching(/^4\d\d \{/),
+      request: { method: "POST", path: "/oauth/token" },
+      record: `client ${observed.quotaClientId} (credentials.quota), token request ${position?.[1]} of ${position?.[2]}`,
+    });
+    expectNoSecret(observed, check.details);
+  });
+
+  it("a validity ignored: the announced expires_in against the configured one, for the token request", async () => {
+    const observed = await runWithFault("token-validity-ignored", ["token-quota/distinct-tokens-up-to-max"]);
+    const check = failed(observed, "token-quota/distinct-tokens-up-to-max");
+    expect(check.details).toEqual({
+      expected: expect.stringMatching(/^expires_in <= \d+$/),
+      actual: "expires_in 3600",
+      request: { method: "POST", path: "/oauth/token" },
+      record: `client ${observed.quotaClientId} (credentials.quota)`,
+    });
+    expectNoSecret(observed, check.details);
+  });
+});
+
 describe("token endpoint failures carry a detail", () => {
   it("a token answer without token_type: the field at fault, the client by id, no token quoted", async () => {
     const observed = await runWithFault("token-type-missing", ["auth/token-endpoint-rfc6749"]);
