@@ -97,6 +97,29 @@ async function viewerBurst(
   }
 }
 
+/** A burst of the viewer's must end in a limit-exceeded refusal: one that ran past the quota fails with
+ *  `overrun` added to its sentence, a refusal of another kind with `context` before the judge's. */
+function ensureViewerRefused(
+  ctx: CheckContext,
+  burst: ViewerBurst,
+  max: number,
+  words: { overrun: string; context: string },
+): void {
+  const count = burst.tokens.length;
+  if (!burst.refused)
+    fail(
+      `the viewer client got ${count} tokens with maxActiveTokensAllowed=${max}${words.overrun}`,
+      answerDetail(burst.last, {
+        expected: quotaExpected(max),
+        actual: `token ${count} issued`,
+        record: clientRecord(ctx, "viewer", `token request ${count}`),
+      }),
+    );
+  ensureAnswer(judgeQuotaRefusal(ctx.target.profile, burst.last), words.context, burst.last, {
+    record: clientRecord(ctx, "viewer", `token request ${count + 1}`),
+  });
+}
+
 /**
  * The viewer and the quota client are clients of one customer. The viewer may hold tokens from before the
  * check (the runner's, valid for an hour), which count toward its own quota and cannot be made to expire:
@@ -117,21 +140,10 @@ async function quotaPerClientInRealTime(ctx: CheckContext, session: QuotaSession
     const aloneStarted = ctx.clock.now();
     const alone = await viewerBurst(ctx, max, seen, "the viewer alone", validity);
     ensureInsideValidity(ctx, aloneStarted, alone.shortest, "the viewer's token requests");
-    if (!alone.refused)
-      fail(
-        `the viewer client got ${alone.tokens.length} tokens with maxActiveTokensAllowed=${max}: the quota is not applied to it`,
-        answerDetail(alone.last, {
-          expected: quotaExpected(max),
-          actual: `token ${alone.tokens.length} issued`,
-          record: clientRecord(ctx, "viewer", `token request ${alone.tokens.length}`),
-        }),
-      );
-    ensureAnswer(
-      judgeQuotaRefusal(ctx.target.profile, alone.last),
-      "the viewer alone over its quota",
-      alone.last,
-      { record: clientRecord(ctx, "viewer", `token request ${alone.tokens.length + 1}`) },
-    );
+    ensureViewerRefused(ctx, alone, max, {
+      overrun: ": the quota is not applied to it",
+      context: "the viewer alone over its quota",
+    });
     if (alone.tokens.length === 0)
       skip(
         `the viewer client already holds ${max} or more active tokens from before the check ` +
@@ -175,23 +187,7 @@ async function quotaPerClientInRealTime(ctx: CheckContext, session: QuotaSession
           record: clientRecord(ctx, "viewer", `token request ${beside.tokens.length + 1}`),
         }),
       );
-    if (!beside.refused)
-      fail(
-        `the viewer client got ${beside.tokens.length} tokens with maxActiveTokensAllowed=${max}`,
-        answerDetail(beside.last, {
-          expected: quotaExpected(max),
-          actual: `token ${beside.tokens.length} issued`,
-          record: clientRecord(ctx, "viewer", `token request ${beside.tokens.length}`),
-        }),
-      );
-    ensureAnswer(
-      judgeQuotaRefusal(ctx.target.profile, beside.last),
-      "viewer over its own quota",
-      beside.last,
-      {
-        record: clientRecord(ctx, "viewer", `token request ${beside.tokens.length + 1}`),
-      },
-    );
+    ensureViewerRefused(ctx, beside, max, { overrun: "", context: "viewer over its own quota" });
     ensureAnswer(
       judgeQuotaRefusal(ctx.target.profile, stillAtLimit),
       "the quota client, still at its limit after the viewer's requests",
