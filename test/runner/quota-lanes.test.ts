@@ -2,9 +2,15 @@
 // their own quota client and customer as "the quota client", change only that customer, and the runner
 // puts back each customer with the tokens of the lane that changed it. Without the second client the
 // quota checks run one after another, and the schedule says once why.
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import type { Check, CheckContext, Clock, Target } from "../../src/check/index.ts";
+import { main } from "../../src/cli/main.ts";
 import { type Customer, createClient, multiTokenConfig } from "../../src/client/index.ts";
+import { createReference } from "../../src/reference/index.ts";
+import { readJournal } from "../../src/runner/config-journal.ts";
 import {
   expectedWaitSeconds,
   ONE_QUOTA_CLIENT_NOTE,
@@ -16,6 +22,7 @@ import { runPlan } from "../../src/runner/run.ts";
 import { embeddedTargetDescription, startEmbeddedTarget } from "../../src/target/embedded.ts";
 import { putCustomerOrFail, readCustomer } from "../../suites/support/customer-restore.ts";
 import { credentialOf, quotaCustomerIdOf } from "../../suites/support/target-client.ts";
+import { captureIo } from "../cli/capture-io.ts";
 import { check } from "./fake-target.ts";
 
 const noop = async () => {};
@@ -112,7 +119,7 @@ describe("quota lanes: a live run", () => {
    *  meet half-way (each waits until the other has made its change) and leave the change for the runner
    *  to put back. Run one after another, the first would wait for the second for ever: its time limit
    *  ends it, failed, and the test fails. */
-  function meetingChecks(log: string[], snapshot: () => Promise<void>) {
+  function meetingChecks(log: string[], snapshot: () => Promise<void>, max = 1) {
     const arrived = new Set<string>();
     let met: () => void = () => {};
     const meeting = new Promise<void>((resolve) => {
@@ -131,9 +138,9 @@ describe("quota lanes: a live run", () => {
           {
             ...original,
             description: `changed by ${id}`,
-            multitokenConfig: multiTokenConfig(1),
+            multitokenConfig: multiTokenConfig(max),
           },
-          "setting a quota of 1",
+          `setting a quota of ${max}`,
         );
         // The lane's quota client is refused a second token by its own customer's quota only.
         const client = createClient({
@@ -155,11 +162,14 @@ describe("quota lanes: a live run", () => {
 
   /** Reads both customers as the admin, with one token fetched before any quota is set (a quota of 1 on
    *  cust-acme, the admin's customer, would refuse it another). */
-  async function customerReader(fetch: (r: Request) => Promise<Response>) {
+  async function customerReader(
+    fetch: (r: Request) => Promise<Response>,
+    baseUrl = "http://reference.embedded",
+  ) {
     const client = createClient({
       fetch: (input, init) => fetch(new Request(input, init)),
-      baseUrl: "http://reference.embedded",
-      rdmUrl: "http://reference.embedded",
+      baseUrl,
+      rdmUrl: baseUrl,
     });
     const token = await client.token({ clientId: "acme-admin", clientSecret: "acme-admin-secret" });
     const access = (token.body as { access_token: string }).access_token;
@@ -244,5 +254,89 @@ describe("quota lanes: a live run", () => {
       "token-quota/lane-b starts on cust-acme with acme-quota",
       "token-quota/lane-b ends",
     ]);
+  });
+
+  it("leaves both customers to lckit restore when the target refuses the runner's undo, and it puts back both", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "lckit-quota-lanes-"));
+    const listening = await createReference().listen({ host: "127.0.0.1", port: 0 });
+    try {
+      const served = (r: Request) => fetch(r);
+      const customers = await customerReader(served, listening.baseUrl);
+      const before = await customers();
+      // After the checks met, the target refuses every configuration change: the runner cannot undo.
+      let refusing = false;
+      const refusingFetch = (r: Request) =>
+        refusing && r.method === "PUT"
+          ? Promise.resolve(Response.json({ error: "maintenance" }, { status: 503 }))
+          : served(r);
+      const target: Target = {
+        ...embeddedTargetDescription(),
+        name: "served",
+        baseUrl: listening.baseUrl,
+        rdmUrl: listening.rdmUrl,
+      };
+      const journalFile = join(dir, "journal.ndjson");
+      const result = await runPlan(
+        planRun(
+          // A quota above 1: with 1 left on cust-acme, the admin client's own customer, lckit restore could
+          // not get an admin token until the run's expired (a known limit, docs/target-file.md).
+          meetingChecks(
+            [],
+            async () => {
+              refusing = true;
+            },
+            5,
+          ),
+          { target },
+        ),
+        { fetch: refusingFetch, clock, seed: 1, runs: 1, checkTimeoutMs: 10_000, journalFile },
+      );
+      expect(result.checks.map((c) => c.status)).toEqual(["passed", "passed"]);
+      expect([...(result.configuration?.leftChanged ?? [])].sort()).toEqual([
+        "customer cust-acme (changed by token-quota/lane-a)",
+        "customer cust-acme-lab (changed by token-quota/lane-b)",
+      ]);
+      expect(
+        readJournal(journalFile)
+          .pending.map((e) => e.change.customerId)
+          .sort(),
+      ).toEqual(["cust-acme", "cust-acme-lab"]);
+
+      writeFileSync(
+        join(dir, "target.yaml"),
+        [
+          "name: served",
+          `baseUrl: ${listening.baseUrl}`,
+          "tenant: acme",
+          "customerId: cust-acme",
+          "quotaAltCustomerId: cust-acme-lab",
+          "credentials:",
+          "  admin: { clientIdEnv: A_ID, clientSecretEnv: A_SECRET }",
+          "  quota: { clientIdEnv: Q_ID, clientSecretEnv: Q_SECRET }",
+          "  quotaAlt: { clientIdEnv: Q2_ID, clientSecretEnv: Q2_SECRET }",
+          "",
+        ].join("\n"),
+      );
+      const io = captureIo();
+      io.cwd = dir;
+      io.env = {
+        A_ID: "acme-admin",
+        A_SECRET: "acme-admin-secret",
+        Q_ID: "acme-quota",
+        Q_SECRET: "acme-quota-secret",
+        Q2_ID: "acme-lab-quota",
+        Q2_SECRET: "acme-lab-quota-secret",
+      };
+      const code = await main(["restore", "journal.ndjson", "--target", "target.yaml"], io);
+      expect(io.stdout()).toMatch(/restored: PUT customer cust-acme as it was: restored/);
+      expect(io.stdout()).toMatch(/restored: PUT customer cust-acme-lab as it was: restored/);
+      expect(io.stdout()).toMatch(/every change of run \S+ is back \(2\)/);
+      expect(code).toBe(0);
+      expect(readJournal(journalFile).pending).toEqual([]);
+      expect(await customers()).toEqual(before);
+    } finally {
+      await listening.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
