@@ -20,6 +20,8 @@ const { values } = parseArgs({
     // A part of the run (e.g. --check 'token-quota/*'), to measure one lane while changing it.
     check: { type: "string", multiple: true },
     "one-quota-client": { type: "boolean" },
+    // Each token lane's checks with their time, to balance the quota lanes.
+    lanes: { type: "boolean" },
   },
 });
 const runs = Number(values.runs ?? DEFAULT_RUNS);
@@ -96,6 +98,15 @@ try {
       `after them: ${after.length} checks ${secondsOf(after).toFixed(1)} s`,
   );
   if (note !== undefined) console.log(`note                ${note}`);
+  if (values.lanes === true)
+    for (const [n, lane] of lanes.entries()) {
+      if (n !== 0 && n !== secondQuotaLane) continue;
+      const times = lane.map((i) => {
+        const c = result.checks.find((r) => r.id === chosen[i]?.check.id);
+        return `${c?.id} ${((c?.durationMs ?? 0) / 1000).toFixed(1)} s`;
+      });
+      console.log(`  lane ${n + 1}           ${times.join(", ")}`);
+    }
   const sequential = result.requestsSent / 10 + waitedMs / 1000;
   console.log(
     `projected at 10/s   ${(overlapped / 60).toFixed(1)} min with the lanes overlapping ` +
