@@ -140,6 +140,7 @@ const CREDENTIALS_HINT = `Fixture clients (client_id / client_secret, HTTP Basic
   acme-editor / acme-editor-secret    ROLE_RDM_EDIT (tenant acme)
   acme-viewer / acme-viewer-secret    ROLE_RDM (tenant acme)
   acme-quota / acme-quota-secret      ROLE_RDM (tenant acme), for quota experiments
+  acme-lab-quota / acme-lab-quota-secret  ROLE_RDM (tenant acme, customer cust-acme-lab), a second quota client
   globex-admin / globex-admin-secret  ROLE_ADMIN_TENANT_globex
   legacy-admin / legacy-admin-secret  ROLE_ADMIN_TENANT_legacy (auth.migration.mode=rdbms)
 `;
