@@ -37,6 +37,9 @@ const jsonField = new RegExp(
 );
 /** A secret field in a form body or query string, also percent-encoded once (`client_secret%3D...`). */
 const formField = new RegExp(`((?:^|[?&\\s;,])(?:${fieldAlternation})(?:=|%3[dD]))[^&\\s"'<>\\\\]*`, "g");
+/** Both field patterns name the field: a text naming none is spared them (jsonField takes time quadratic
+ *  in a long run of backslashes). */
+const anyField = new RegExp(fieldAlternation);
 /** An HTTP credential (RFC 7235 token68) after its scheme, wherever it appears (an echoed header in a
  *  body, a debug field); an auth-param like `error="..."` is not a credential and is kept. */
 const schemeCredential = /\b(Basic|Bearer|Digest|Negotiate)(\s+|%20|\+)([A-Za-z0-9._~+/-]{8,}=*)/g;
@@ -111,16 +114,17 @@ export class Redactor {
   }
 
   text(input: string): string {
-    let out = input
-      .replace(schemeCredential, (whole, scheme: string, space: string, credential: string) =>
-        // `error_description=` and the like are auth-params, not credentials.
-        /^[A-Za-z_-]+=$/.test(credential) ? whole : `${scheme}${space}${REDACTED}`,
-      )
-      .replace(
-        jsonField,
-        (_m, head: string, _q: string, _value: string, tail: string) => `${head}${REDACTED}${tail}`,
-      )
-      .replace(formField, `$1${REDACTED}`);
+    let out = input.replace(schemeCredential, (whole, scheme: string, space: string, credential: string) =>
+      // `error_description=` and the like are auth-params, not credentials.
+      /^[A-Za-z_-]+=$/.test(credential) ? whole : `${scheme}${space}${REDACTED}`,
+    );
+    if (anyField.test(out))
+      out = out
+        .replace(
+          jsonField,
+          (_m, head: string, _q: string, _value: string, tail: string) => `${head}${REDACTED}${tail}`,
+        )
+        .replace(formField, `$1${REDACTED}`);
     // Only the secrets that can be present are matched: bodies are large and usually hold none, and a
     // run may know thousands of tokens. Longest first, so a secret that contains another is replaced whole.
     const present = [...this.known.find(out)].sort(
@@ -164,6 +168,8 @@ export class Redactor {
   /** Before each cut mark, the start of a secret running up to the mark (an excerpt cut it) goes. */
   private redactCuts(text: string): string {
     const marks = [...text.matchAll(cutMark)].map((m) => m.index ?? 0).reverse();
+    // A window's readings are the text's, cut short: no head in the text, none in any window.
+    if (this.heads.find(text).size === 0) return text;
     let out = text;
     for (const at of marks) {
       const start = Math.max(0, at - CUT_WINDOW);
