@@ -322,9 +322,10 @@ async function secondQuotaServices(
   redactor: Redactor,
   breaker: Breaker,
 ): Promise<RunServices> {
-  const { quotaAlt: _, ...rest } = services.target;
+  // quotaAlt stays in the view, equal to its quota client: the failure details name the client by the key
+  // the user wrote for it (credentials.quotaAlt); nothing else reads it in a lane.
   const view: Target = {
-    ...rest,
+    ...services.target,
     customerId: second.customerId,
     quotaCustomerId: second.customerId,
     credentials: { ...services.target.credentials, quota: second.credential },

@@ -61,8 +61,18 @@ export function ensureAnswer(
 /** A client as a detail's record names it: its id and its key in the target file (never its secret). */
 export function clientRecord(ctx: CheckContext, role: CredentialRole, position?: string): string {
   const clientId = ctx.target.credentials[role]?.clientId;
-  const client = clientId === undefined ? `credentials.${role}` : `client ${clientId} (credentials.${role})`;
+  const key = credentialKey(ctx, role);
+  const client = clientId === undefined ? `credentials.${key}` : `client ${clientId} (credentials.${key})`;
   return position === undefined ? client : `${client}, ${position}`;
+}
+
+/** The key in the target file of the client a role names. The second quota lane's checks see the second
+ *  quota client as "quota" (its target view keeps quotaAlt beside it): a failure there names the key the
+ *  user wrote, credentials.quotaAlt, so that they look at the right client. */
+function credentialKey(ctx: CheckContext, role: CredentialRole): string {
+  const clientId = ctx.target.credentials[role]?.clientId;
+  const alt = ctx.target.quotaAlt?.credential.clientId;
+  return role === "quota" && clientId !== undefined && clientId === alt ? "quotaAlt" : role;
 }
 
 /** Runs `work`; a failure it throws gains `detail` where it gave none of its own (its sentence unchanged):

@@ -6,7 +6,7 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import type { Check, CheckContext, Clock, Target } from "../../src/check/index.ts";
+import { type Check, type CheckContext, type Clock, fail, type Target } from "../../src/check/index.ts";
 import { main } from "../../src/cli/main.ts";
 import { type Customer, createClient, multiTokenConfig } from "../../src/client/index.ts";
 import { createReference } from "../../src/reference/index.ts";
@@ -20,6 +20,7 @@ import {
 } from "../../src/runner/plan.ts";
 import { runPlan } from "../../src/runner/run.ts";
 import { embeddedTargetDescription, startEmbeddedTarget } from "../../src/target/embedded.ts";
+import { clientRecord } from "../../suites/support/answer-detail.ts";
 import { putCustomerOrFail, readCustomer } from "../../suites/support/customer-restore.ts";
 import { credentialOf, quotaCustomerIdOf } from "../../suites/support/target-client.ts";
 import { captureIo } from "../cli/capture-io.ts";
@@ -229,6 +230,28 @@ describe("quota lanes: a live run", () => {
     const secret = embedded.target.quotaAlt?.credential.clientSecret ?? "";
     expect(secret).not.toBe("");
     expect(JSON.stringify(result)).not.toContain(secret);
+  });
+
+  it("names the second lane's quota client by its key in the target file in a failure's detail", async () => {
+    const embedded = await startEmbeddedTarget();
+    // Each lane's check fails about its quota client as the token-quota helpers name it.
+    const failing = ["token-quota/lane-a", "token-quota/lane-b"].map((id) =>
+      quota(id, async (ctx) => {
+        fail(`${id} refused`, { record: clientRecord(ctx, "quota", "token request 2") });
+      }),
+    );
+    const result = await runPlan(planRun(failing, { target: embedded.target }), {
+      fetch: embedded.fetch,
+      clock,
+      seed: 1,
+      runs: 1,
+    });
+    const record = (id: string) => result.checks.find((c) => c.id === id)?.details?.record;
+    expect(result.checks.map((c) => c.status)).toEqual(["failed", "failed"]);
+    expect(record("token-quota/lane-a")).toBe("client acme-quota (credentials.quota), token request 2");
+    expect(record("token-quota/lane-b")).toBe(
+      "client acme-lab-quota (credentials.quotaAlt), token request 2",
+    );
   });
 
   it("without the second quota client, runs the quota checks one after another on the one quota customer", async () => {
