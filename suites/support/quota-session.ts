@@ -147,6 +147,12 @@ function noOwnTokensLeft(ctx: CheckContext): boolean {
   return at !== undefined && at <= ctx.clock.now();
 }
 
+/** True in real time before the kit noted any token request of the quota client on this target: an
+ *  active token of the client then is one from before the run's quota sessions. */
+function noneIssuedYet(ctx: CheckContext): boolean {
+  return !quotaTokensExpire.has(ctx.target);
+}
+
 /** Notes a token request of the quota client just answered (or failed), under `validitySeconds`. */
 export function noteQuotaToken(ctx: CheckContext, validitySeconds: number): void {
   if (canDriveClock(ctx)) return;
@@ -265,10 +271,12 @@ export async function withQuotaSession<T>(
       async multiTokenOff() {
         // In real time the kit learns how the target switches multi-token support off once, from on: the
         // two token requests that tell it are not repeated (each would be one more wait; see switchOffWay).
-        // Where every token the kit was issued has expired, the same wait also serves the question whether
-        // the client holds tokens from before the run: with a quota of 1, is a token granted?
+        // Where every token the kit was issued has expired, or it was issued none yet on this target (the
+        // first clean start, whose wait is paid anyway), the same wait also serves the question whether
+        // the client holds tokens from before the run: with a quota of 1, is a token granted? (Refused, the
+        // question stays open and withTokensOfItsOwn asks it again once the kit's own tokens expired.)
         if (!drivable && !on && !switchOffWay.has(ctx.target)) {
-          if (!noTokensFromBefore.has(ctx.target) && noOwnTokensLeft(ctx)) {
+          if (!noTokensFromBefore.has(ctx.target) && (noOwnTokensLeft(ctx) || noneIssuedYet(ctx))) {
             await session.setQuota(1);
             const answer = await session.issue();
             // A token announced to outlive the session's validity is left to the checks to judge.

@@ -128,6 +128,21 @@ describe("waits shared between checks against a live target", () => {
     }
   });
 
+  it("the first clean start on a target also asks for tokens from before the run: no probe of its own after", {
+    timeout: 60_000,
+  }, async () => {
+    const results = await liveRun([
+      "token-quota/single-token-reused",
+      "token-quota/distinct-tokens-up-to-max",
+    ]);
+    expect(outcome(results, "token-quota/single-token-reused")).toBe("passed");
+    expect(outcome(results, "token-quota/distinct-tokens-up-to-max")).toBe("passed");
+    // The first session's clean start waits out the token of its probe (granted: no token from before).
+    expect(waitOf(results, "token-quota/single-token-reused")).toBeGreaterThan(0);
+    // The next waits only for the first's tokens to expire (validity 2 s + 1 s), not for a probe's too.
+    expect(waitOf(results, "token-quota/distinct-tokens-up-to-max")).toBeLessThanOrEqual(3000);
+  });
+
   it("the second round of simultaneous requests raises the quota on top of the first: one clean start", {
     timeout: 60_000,
   }, async () => {
