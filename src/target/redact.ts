@@ -132,11 +132,10 @@ export class Redactor {
     );
     const literal = present.filter((k) => k.escapable);
     const base64 = present.filter((k) => !k.escapable);
-    if (literal.length > 0) out = out.replace(this.regex(literal.map((k) => k.pattern)), REDACTED);
-    if (base64.length > 0) {
-      out = out.replace(this.regex(base64.map((k) => k.pattern)), B64_SENTINEL);
-      if (out.includes(B64_SENTINEL)) out = widenBase64(out);
-    }
+    for (const group of groups(literal)) out = out.replace(this.regex(group.map((k) => k.pattern)), REDACTED);
+    for (const group of groups(base64))
+      out = out.replace(this.regex(group.map((k) => k.pattern)), B64_SENTINEL);
+    if (out.includes(B64_SENTINEL)) out = widenBase64(out);
     if (!this.known.empty && (out.includes("...") || out.includes("…"))) out = this.redactCuts(out);
     return out;
   }
@@ -174,10 +173,12 @@ export class Redactor {
     for (const at of marks) {
       const start = Math.max(0, at - CUT_WINDOW);
       const window = out.slice(start, at);
-      const candidates = [...this.heads.find(window)];
-      if (candidates.length === 0) continue;
-      const found = this.regex(candidates, "$").exec(window);
-      if (found) out = `${out.slice(0, start + found.index)}${REDACTED}${out.slice(at)}`;
+      let first: number | undefined;
+      for (const group of groups([...this.heads.find(window)])) {
+        const found = this.regex(group, "$").exec(window);
+        if (found && (first === undefined || found.index < first)) first = found.index;
+      }
+      if (first !== undefined) out = `${out.slice(0, start + first)}${REDACTED}${out.slice(at)}`;
     }
     return out;
   }
@@ -193,6 +194,16 @@ export class Redactor {
     }
     return regex;
   }
+}
+
+/** Patterns per regular expression: a text holding thousands of secrets (a target echoing every token it
+ *  issued) would make one alternation too large to compile. Groups keep the longest-first order. */
+const GROUP = 200;
+
+function groups<T>(items: T[]): T[][] {
+  const out: T[][] = [];
+  for (let i = 0; i < items.length; i += GROUP) out.push(items.slice(i, i + GROUP));
+  return out;
 }
 
 /** Every `id:secret` pair a Basic header can carry: raw, and each part form-encoded (RFC 6749 §2.3.1). */
