@@ -4,7 +4,7 @@
 // BENCH_SECRETS tokens (default 2000, shaped like the reference's: 24 random bytes, base64url) and one
 // client credential, then redacts a sample of texts like a run's evidence: filtered URLs full of %hh,
 // JSON pages, token answers, headers, error bodies echoing a token in some encoding, excerpts cut with
-// "...". A run learns tokens as it goes, so a fresh token is added before each exchange (every 4 texts).
+// "...". A run learns tokens as it goes, so a fresh token is added before each exchange (4 texts, 4 headers).
 //
 // BENCH_BASELINE=<git revision> also measures src/target/redact.ts as it was at that revision, in turns
 // with the current one (load on a shared machine comes and goes), and prints the ratio.
