@@ -40,6 +40,8 @@ const sample: [FaultName, string, readonly string[]][] = [
     "token-quota",
     ["token-quota/max-below-1-refused", "token-quota/max-above-200-refused"],
   ],
+  // The 201-token burst in real time, which leaves its tokens for the next session to wait out.
+  ["quota-off-by-one", "token-quota", ["token-quota/default-quota-200"]],
 ];
 
 describe("seeded faults are caught against a live target", () => {
