@@ -241,6 +241,25 @@ function splitTokenLane(entries: readonly PlanEntry[], tokenLane: number[]): [nu
   return [first.sort(byPlan), second.sort(byPlan)];
 }
 
+/**
+ * A token lane in the order that shares its waits best: a check that waits on the quota client's tokens
+ * without a quota session of its own (an expired-token check: it lets one of the quota client's tokens
+ * expire, and does not need the others gone) goes right after the lane's first quota check instead of
+ * before it. Its own wait then also lets that check's tokens expire, so the quota check after it starts at
+ * once; ahead of the first quota check, its wait is one the lane pays on top of the first clean start.
+ * Everything else keeps plan order.
+ */
+export function sharingWaits(entries: readonly PlanEntry[], lane: readonly number[]): number[] {
+  const check = (i: number) => (entries[i] as PlanEntry).check;
+  const first = lane.findIndex((i) => check(i).safety === "quota");
+  if (first < 0) return [...lane];
+  const ahead = lane.slice(0, first);
+  const moved = ahead.filter((i) => waitsOnTokens(check(i)));
+  if (moved.length === 0) return [...lane];
+  const stays = ahead.filter((i) => !moved.includes(i));
+  return [...stays, lane[first] as number, ...moved, ...lane.slice(first + 1)];
+}
+
 export function schedule(
   entries: readonly PlanEntry[],
   options: { concurrent: boolean; secondQuotaClient?: boolean },
@@ -267,12 +286,20 @@ export function schedule(
   if (options.secondQuotaClient === true && waits) {
     const [first, second] = splitTokenLane(entries, tokenLane);
     if (second.length > 0 && first.length > 0) {
-      const lanes = [first, second, ...(others.length > 0 ? [others] : [])];
+      const lanes = [
+        sharingWaits(entries, first),
+        sharingWaits(entries, second),
+        ...(others.length > 0 ? [others] : []),
+      ];
       return { lanes, after, secondQuotaLane: 1 };
     }
   }
   const note = options.secondQuotaClient === true ? undefined : ONE_QUOTA_CLIENT_NOTE;
   if (!waits || others.length === 0)
     return { lanes: [], after: all, ...(waits && note !== undefined ? { note } : {}) };
-  return { lanes: [tokenLane, others], after, ...(note === undefined ? {} : { note }) };
+  return {
+    lanes: [sharingWaits(entries, tokenLane), others],
+    after,
+    ...(note === undefined ? {} : { note }),
+  };
 }

@@ -106,6 +106,32 @@ describe("quota lanes: the schedule", () => {
     ]);
   });
 
+  it("puts the expired-token checks of a token lane right after its first quota check, to share its wait", () => {
+    const lane: Check[] = [
+      check("auth/token-shape", noop, { needs: { roles: ["viewer"] }, issuesTokensFor: ["viewer"] }),
+      check("auth/expired-token-refused", noop, { safety: "write", needs: { roles: ["admin", "quota"] } }),
+      check("auth/expired-token-401", noop, { safety: "write", needs: { roles: ["admin", "quota"] } }),
+      quota("token-quota/first"),
+      quota("token-quota/second"),
+    ];
+    const order = [
+      "auth/token-shape",
+      "token-quota/first",
+      "auth/expired-token-refused",
+      "auth/expired-token-401",
+      "token-quota/second",
+    ];
+    const one = planRun([check("service/health", noop), ...lane], { target: oneQuotaClient() });
+    const single = schedule(one.entries, { concurrent: true, secondQuotaClient: false });
+    expect(ids(one.entries, single.lanes[0] ?? [])).toEqual(order);
+    // Split in two, the quota checks both go to the second lane (the first holds the expired-token checks'
+    // expected waits): the first lane, without a quota check, keeps plan order.
+    const two = planRun([check("service/health", noop), ...lane], { target });
+    const split = schedule(two.entries, { concurrent: true, secondQuotaClient: true });
+    expect(ids(two.entries, split.lanes[0] ?? [])).toEqual(lane.slice(0, 3).map((c) => c.id));
+    expect(ids(two.entries, split.lanes[1] ?? [])).toEqual(["token-quota/first", "token-quota/second"]);
+  });
+
   it("keeps one check at a time where the clock can be driven, second quota client or not", () => {
     const { entries } = planRun(checks, { target });
     expect(schedule(entries, { concurrent: false, secondQuotaClient: true })).toEqual({

@@ -143,6 +143,34 @@ describe("waits shared between checks against a live target", () => {
     expect(waitOf(results, "token-quota/distinct-tokens-up-to-max")).toBeLessThanOrEqual(3000);
   });
 
+  // In a live run the expired-token checks go right after the first quota check of the token lane (a read
+  // check beside it, so that the run has lanes at all).
+  const sharedLane = [
+    "service/healthcheck-ok",
+    "auth/expired-token-refused",
+    "auth/expired-token-401",
+    "token-quota/multitoken-config-activates",
+    "token-quota/refusal-429",
+  ];
+
+  it("an expired-token check after the first quota session waits out its tokens too: the next starts at once", {
+    timeout: 60_000,
+  }, async () => {
+    const results = await liveRun(sharedLane);
+    // (The order they ran in is the schedule's: test/runner/quota-lanes.test.ts.) Run first, the auth
+    // check's wait would be one more: the quota check after the session would wait out its tokens.
+    for (const id of sharedLane) expect(outcome(results, id), id).toBe("passed");
+    expect(waitOf(results, "auth/expired-token-refused")).toBeGreaterThan(0);
+    expect(waitOf(results, "token-quota/refusal-429")).toBe(0);
+  });
+
+  it("an expired token accepted is still caught by both expired-token checks after the quota session", {
+    timeout: 60_000,
+  }, async () => {
+    const results = await liveRun(sharedLane, ["expired-token-accepted"]);
+    for (const id of expiredChecks) expect(results.find((r) => r.id === id)?.status, id).toBe("failed");
+  });
+
   it("the second round of simultaneous requests raises the quota on top of the first: one clean start", {
     timeout: 60_000,
   }, async () => {
