@@ -55,7 +55,8 @@ export interface Target {
   quotaCustomerId?: string;
   /** A second quota client in a customer of its own (credentials.quotaAlt and quotaAltCustomerId in the
    *  target file). A live run then runs the quota checks in two lanes, each with its own quota client and
-   *  customer; checks never read it (each lane's checks see theirs as credentials.quota). */
+   *  customer. Each lane's checks see theirs as credentials.quota; a check reads this only to name the
+   *  client's target-file key (credentials.quotaAlt) in a failure detail. */
   quotaAlt?: { customerId: string; credential: Credential };
   credentials: Partial<Record<CredentialRole, Credential>>;
   profile: Profile;
