@@ -1,6 +1,7 @@
 // Multi-token support and its quota: one token per client while it is off; with it on, a new token per
-// request up to maxActiveTokensAllowed (200 when none is given), a limit-exceeded refusal beyond, for every
-// client individually and under simultaneous requests.
+// request up to maxActiveTokensAllowed, a limit-exceeded refusal beyond, for every client individually and
+// under simultaneous requests. The default when none is given is not shown: a SHOULD check reports the
+// kit's choice, 200.
 import { type Check, type CheckContext, CheckFailure, fail, skip } from "../src/check/index.ts";
 import {
   type ApiResponse,
