@@ -393,123 +393,112 @@ function overfullPage(subject: ScanSubject, result: FullScanResult<ScanRecordSha
 
 const orderArb = fc.constantFrom<"asc" | "desc">("asc", "desc");
 
+/** A read check of one scan subject, with the subject's role: the frame every check of this file shares. */
+function subjectReadCheck(subject: ScanSubject, ids: Ids, run: Check["run"]): Check {
+  return defineCheck({ ...ids, safety: "read", needs: { roles: [subject.role] }, run });
+}
 /** Pages of any limit together hold every record exactly once. */
 export function exactlyOnceCheck(subject: ScanSubject, ids: Ids): Check {
-  return defineCheck({
-    ...ids,
-    safety: "read",
-    needs: { roles: [subject.role] },
-    async run(ctx) {
-      const all = await referenceRead(ctx, subject, { strict: true });
-      const expected = all.map(subject.identity);
-      // Small limits cost a request per record or two: their first pages show a record repeated at a page
-      // boundary, or one the scan was never meant to hold; the whole-scroll cases below show a lost one.
-      const known = new Set(expected);
-      for (const limit of partialLimits(all.length)) {
-        const result = await partialScroll(ctx, subject, limit);
-        const ids = result.records.map(subject.identity);
-        const repeatedIds = [...counts(ids)].filter(([, n]) => n > 1);
-        const repeated = repeatedIds.map(([id, n]) => `${id} (x${n})`);
-        const unknown = ids.filter((id) => !known.has(id));
-        if (repeated.length > 0 || unknown.length > 0) {
-          const problems = [
-            repeated.length > 0 ? `repeated: ${few(repeated)}` : "",
-            unknown.length > 0 ? `not in the scan without parameters: ${few(unknown)}` : "",
-          ]
-            .filter(Boolean)
-            .join("; ");
-          const record = repeatedIds[0]?.[0] ?? (unknown[0] as string);
-          fail(`${subject.name} with limit=${limit}, first ${PARTIAL_PAGES} pages: ${problems}`, {
-            expected: "each record of the scan without parameters at most once",
-            actual: problems,
-            record,
-            pages: pagesHolding(pageIdentities(subject, result), record),
-            ...requestDetail(result),
-          });
-        }
+  return subjectReadCheck(subject, ids, async (ctx) => {
+    const all = await referenceRead(ctx, subject, { strict: true });
+    const expected = all.map(subject.identity);
+    // Small limits cost a request per record or two: their first pages show a record repeated at a page
+    // boundary, or one the scan was never meant to hold; the whole-scroll cases below show a lost one.
+    const known = new Set(expected);
+    for (const limit of partialLimits(all.length)) {
+      const result = await partialScroll(ctx, subject, limit);
+      const ids = result.records.map(subject.identity);
+      const repeatedIds = [...counts(ids)].filter(([, n]) => n > 1);
+      const repeated = repeatedIds.map(([id, n]) => `${id} (x${n})`);
+      const unknown = ids.filter((id) => !known.has(id));
+      if (repeated.length > 0 || unknown.length > 0) {
+        const problems = [
+          repeated.length > 0 ? `repeated: ${few(repeated)}` : "",
+          unknown.length > 0 ? `not in the scan without parameters: ${few(unknown)}` : "",
+        ]
+          .filter(Boolean)
+          .join("; ");
+        const record = repeatedIds[0]?.[0] ?? (unknown[0] as string);
+        fail(`${subject.name} with limit=${limit}, first ${PARTIAL_PAGES} pages: ${problems}`, {
+          expected: "each record of the scan without parameters at most once",
+          actual: problems,
+          record,
+          pages: pagesHolding(pageIdentities(subject, result), record),
+          ...requestDetail(result),
+        });
       }
-      const judge = async (limit: number) => {
-        const { result, records } = await readScroll(ctx, subject, { limit }, all.length);
-        failFinding(
-          identityFinding(expected, records.map(subject.identity), {
-            pages: pageIdentities(subject, result),
-          }),
-          `${subject.name} with limit=${limit}`,
-          result.pages[0]?.response.request,
-        );
-      };
-      // The limits that matter first, whatever the property draws; its cases then add others (a limit drawn
-      // again is read once: see recorded-scrolls.ts).
-      for (const limit of boundaryLimits(all.length)) await judge(limit);
-      await checkProperty(ctx, fc.asyncProperty(limitArb(all.length), judge));
-    },
+    }
+    const judge = async (limit: number) => {
+      const { result, records } = await readScroll(ctx, subject, { limit }, all.length);
+      failFinding(
+        identityFinding(expected, records.map(subject.identity), {
+          pages: pageIdentities(subject, result),
+        }),
+        `${subject.name} with limit=${limit}`,
+        result.pages[0]?.response.request,
+      );
+    };
+    // The limits that matter first, whatever the property draws; its cases then add others (a limit drawn
+    // again is read once: see recorded-scrolls.ts).
+    for (const limit of boundaryLimits(all.length)) await judge(limit);
+    await checkProperty(ctx, fc.asyncProperty(limitArb(all.length), judge));
   });
 }
 
 /** No page holds more records than the limit asked for. */
 export function pageWithinLimitCheck(subject: ScanSubject, ids: Ids): Check {
-  return defineCheck({
-    ...ids,
-    safety: "read",
-    needs: { roles: [subject.role] },
-    async run(ctx) {
-      const all = await referenceRead(ctx, subject);
-      for (const limit of partialLimits(all.length)) {
-        const result = await partialScroll(ctx, subject, limit);
+  return subjectReadCheck(subject, ids, async (ctx) => {
+    const all = await referenceRead(ctx, subject);
+    for (const limit of partialLimits(all.length)) {
+      const result = await partialScroll(ctx, subject, limit);
+      overfullPage(subject, result, limit);
+    }
+    await checkProperty(
+      ctx,
+      fc.asyncProperty(limitArb(all.length), async (limit) => {
+        const { result } = await readScroll(ctx, subject, { limit }, all.length, { untilCap: true });
         overfullPage(subject, result, limit);
-      }
-      await checkProperty(
-        ctx,
-        fc.asyncProperty(limitArb(all.length), async (limit) => {
-          const { result } = await readScroll(ctx, subject, { limit }, all.length, { untilCap: true });
-          overfullPage(subject, result, limit);
-        }),
-      );
-    },
+      }),
+    );
   });
 }
 
 /** When the target accepts a sort, the whole scroll follows it; documented sort fields must be accepted. */
 export function orderCheck(subject: ScanSubject, ids: Ids): Check {
-  return defineCheck({
-    ...ids,
-    safety: "read",
-    needs: { roles: [subject.role] },
-    async run(ctx) {
-      const all = await referenceRead(ctx, subject);
-      // Both directions of a sort the document names, read whole at the largest page, whatever the
-      // property draws below (a handful of runs may draw one direction only).
-      const documented = subject.documentedSortFields[0];
-      if (documented !== undefined)
-        for (const order of ["asc", "desc"] as const) {
-          const query = { sort: documented, order, limit: 100 };
-          const { result } = await readScroll(ctx, subject, query, all.length, { untilCap: true });
-          judgeOrder(subject, result, documented, order, `sort=${documented}&order=${order}&limit=100`);
-        }
-      await checkProperty(
-        ctx,
-        fc.asyncProperty(
-          fc.constantFrom(...subject.sortFields),
-          orderArb,
-          // Order is judged within pages and across the first page boundary, which every limit below the
-          // total shows: the largest pages (100, 99) most of the time, any other limit now and then.
-          fc.oneof(
-            { weight: 3, arbitrary: fc.constantFrom(100, 99) },
-            { weight: 1, arbitrary: limitArb(all.length) },
-          ),
-          async (sort, order, limit) => {
-            const query = { sort, order, limit };
-            const result = await scrollPages(ctx, subject, query, ORDER_PAGES);
-            const refused = result.pages.length === 0 && isClientError(result.failure?.status ?? 0);
-            // The document does not list permitted sort fields: a refusal of another one is acceptable.
-            if (refused && !subject.documentedSortFields.includes(sort)) return;
-            const endless = result.end === "page-cap" || result.end === "repeated-scroll-id";
-            if (!endless) ensureEnded(result, `${subject.name} ${JSON.stringify(query)}`);
-            judgeOrder(subject, result, sort, order, `sort=${sort}&order=${order}&limit=${limit}`);
-          },
+  return subjectReadCheck(subject, ids, async (ctx) => {
+    const all = await referenceRead(ctx, subject);
+    // Both directions of a sort the document names, read whole at the largest page, whatever the
+    // property draws below (a handful of runs may draw one direction only).
+    const documented = subject.documentedSortFields[0];
+    if (documented !== undefined)
+      for (const order of ["asc", "desc"] as const) {
+        const query = { sort: documented, order, limit: 100 };
+        const { result } = await readScroll(ctx, subject, query, all.length, { untilCap: true });
+        judgeOrder(subject, result, documented, order, `sort=${documented}&order=${order}&limit=100`);
+      }
+    await checkProperty(
+      ctx,
+      fc.asyncProperty(
+        fc.constantFrom(...subject.sortFields),
+        orderArb,
+        // Order is judged within pages and across the first page boundary, which every limit below the
+        // total shows: the largest pages (100, 99) most of the time, any other limit now and then.
+        fc.oneof(
+          { weight: 3, arbitrary: fc.constantFrom(100, 99) },
+          { weight: 1, arbitrary: limitArb(all.length) },
         ),
-      );
-    },
+        async (sort, order, limit) => {
+          const query = { sort, order, limit };
+          const result = await scrollPages(ctx, subject, query, ORDER_PAGES);
+          const refused = result.pages.length === 0 && isClientError(result.failure?.status ?? 0);
+          // The document does not list permitted sort fields: a refusal of another one is acceptable.
+          if (refused && !subject.documentedSortFields.includes(sort)) return;
+          const endless = result.end === "page-cap" || result.end === "repeated-scroll-id";
+          if (!endless) ensureEnded(result, `${subject.name} ${JSON.stringify(query)}`);
+          judgeOrder(subject, result, sort, order, `sort=${sort}&order=${order}&limit=${limit}`);
+        },
+      ),
+    );
   });
 }
 
@@ -556,35 +545,30 @@ function judgeOrder(
  * only may come too; whether a type name matches a type URI is the SHOULD check filterTypeNameCheck.
  */
 export function filterCheck(subject: ScanSubject, ids: Ids): Check {
-  return defineCheck({
-    ...ids,
-    safety: "read",
-    needs: { roles: [subject.role] },
-    async run(ctx) {
-      const all = await referenceRead(ctx, subject);
-      // With no records there is no value to filter by: the check proves nothing, so it says so.
-      if (all.length === 0)
-        skip(`${subject.name} holds no records: the filter check needs data in tenant ${ctx.target.tenant}`);
-      await checkProperty(
-        ctx,
-        fc.asyncProperty(
-          fc.constantFrom(...subject.filterFields),
-          fc.nat(all.length - 1),
-          // limit 1 would make a scan that repeats page boundaries endless: the ends and exactly-once checks
-          // judge that. A filtered scroll is judged whole: the largest pages most of the time.
-          fc.oneof(
-            { weight: 3, arbitrary: fc.constantFrom(100, 99) },
-            { weight: 1, arbitrary: limitArb(all.length, 2) },
-          ),
-          async (field, index, limit) => {
-            const value = all[index]?.[field];
-            // Quoting inside filter values is not shown by the document: values with quotes are left out.
-            fc.pre(typeof value === "string" && value !== "" && !/['"\\]/.test(value));
-            await judgeFilter(ctx, subject, all, { field, value: value as string, limit, byName: false });
-          },
+  return subjectReadCheck(subject, ids, async (ctx) => {
+    const all = await referenceRead(ctx, subject);
+    // With no records there is no value to filter by: the check proves nothing, so it says so.
+    if (all.length === 0)
+      skip(`${subject.name} holds no records: the filter check needs data in tenant ${ctx.target.tenant}`);
+    await checkProperty(
+      ctx,
+      fc.asyncProperty(
+        fc.constantFrom(...subject.filterFields),
+        fc.nat(all.length - 1),
+        // limit 1 would make a scan that repeats page boundaries endless: the ends and exactly-once checks
+        // judge that. A filtered scroll is judged whole: the largest pages most of the time.
+        fc.oneof(
+          { weight: 3, arbitrary: fc.constantFrom(100, 99) },
+          { weight: 1, arbitrary: limitArb(all.length, 2) },
         ),
-      );
-    },
+        async (field, index, limit) => {
+          const value = all[index]?.[field];
+          // Quoting inside filter values is not shown by the document: values with quotes are left out.
+          fc.pre(typeof value === "string" && value !== "" && !/['"\\]/.test(value));
+          await judgeFilter(ctx, subject, all, { field, value: value as string, limit, byName: false });
+        },
+      ),
+    );
   });
 }
 
@@ -594,21 +578,16 @@ export function filterCheck(subject: ScanSubject, ids: Ids): Check {
  * compares stored values exactly answers nothing, which the MUST check filterCheck does not hold against it).
  */
 export function filterTypeNameCheck(subject: ScanSubject, ids: Ids): Check {
-  return defineCheck({
-    ...ids,
-    safety: "read",
-    needs: { roles: [subject.role] },
-    async run(ctx) {
-      const all = await referenceRead(ctx, subject);
-      for (const field of subject.typeFields) {
-        const names = [...new Set(all.map((r) => r[field]).filter((v): v is string => typeof v === "string"))]
-          .map(typeName)
-          .filter((name) => name !== "" && !/['"\\]/.test(name))
-          .sort();
-        for (const name of names.slice(0, 3))
-          await judgeFilter(ctx, subject, all, { field, value: name, limit: 100, byName: true });
-      }
-    },
+  return subjectReadCheck(subject, ids, async (ctx) => {
+    const all = await referenceRead(ctx, subject);
+    for (const field of subject.typeFields) {
+      const names = [...new Set(all.map((r) => r[field]).filter((v): v is string => typeof v === "string"))]
+        .map(typeName)
+        .filter((name) => name !== "" && !/['"\\]/.test(name))
+        .sort();
+      for (const name of names.slice(0, 3))
+        await judgeFilter(ctx, subject, all, { field, value: name, limit: 100, byName: true });
+    }
   });
 }
 
@@ -653,38 +632,33 @@ async function judgeFilter(
 
 /** The scan ends after finitely many pages: no scrollId, or an empty page after which nothing follows. */
 export function endsCheck(subject: ScanSubject, ids: Ids): Check {
-  return defineCheck({
-    ...ids,
-    safety: "read",
-    needs: { roles: [subject.role] },
-    async run(ctx) {
-      const endpoint = subject.endpoint(ctx);
-      const encoding = await scrollEncodingFor(ctx, subject.role, endpoint);
-      const client = clientOf(ctx);
-      const auth = await ctx.token(subject.role);
-      // Two page sizes, the second small enough for many pages yet within a whole scroll's page budget
-      // (the size of the set comes from the first scroll): the smallest limit the exactly-once check reads
-      // whole, so both scrolls are usually recorded already.
-      let total: number | undefined;
-      for (const limit of [100, 7]) {
-        const size = total === undefined ? limit : (boundaryLimits(total, limit)[0] ?? 100);
-        const first = await scrollPages(ctx, subject, { limit: size }, 2000);
-        total ??= first.records.length;
-        ensureEnded(first, `${subject.name} with limit=${size}`);
-        if (first.end !== "empty-page") continue;
-        // An empty page may precede the end (deployments differ); nothing may follow it.
-        const last = first.pages.at(-1)?.scrollId;
-        const emptyPage =
-          last === undefined ? undefined : await followEmpty(client, auth, endpoint, last, encoding);
-        if (emptyPage)
-          fail(`${subject.name} with limit=${size}: ${emptyPage}`, {
-            expected: "nothing after an empty page",
-            actual: emptyPage,
-            pages: [first.pages.length + 1],
-            ...requestDetail(first),
-          });
-      }
-    },
+  return subjectReadCheck(subject, ids, async (ctx) => {
+    const endpoint = subject.endpoint(ctx);
+    const encoding = await scrollEncodingFor(ctx, subject.role, endpoint);
+    const client = clientOf(ctx);
+    const auth = await ctx.token(subject.role);
+    // Two page sizes, the second small enough for many pages yet within a whole scroll's page budget
+    // (the size of the set comes from the first scroll): the smallest limit the exactly-once check reads
+    // whole, so both scrolls are usually recorded already.
+    let total: number | undefined;
+    for (const limit of [100, 7]) {
+      const size = total === undefined ? limit : (boundaryLimits(total, limit)[0] ?? 100);
+      const first = await scrollPages(ctx, subject, { limit: size }, 2000);
+      total ??= first.records.length;
+      ensureEnded(first, `${subject.name} with limit=${size}`);
+      if (first.end !== "empty-page") continue;
+      // An empty page may precede the end (deployments differ); nothing may follow it.
+      const last = first.pages.at(-1)?.scrollId;
+      const emptyPage =
+        last === undefined ? undefined : await followEmpty(client, auth, endpoint, last, encoding);
+      if (emptyPage)
+        fail(`${subject.name} with limit=${size}: ${emptyPage}`, {
+          expected: "nothing after an empty page",
+          actual: emptyPage,
+          pages: [first.pages.length + 1],
+          ...requestDetail(first),
+        });
+    }
   });
 }
 
@@ -711,39 +685,34 @@ async function followEmpty(
 
 /** The first request may carry a JSON null body: same first page as with no body. */
 export function firstPageNullBodyCheck(subject: ScanSubject, ids: Ids): Check {
-  return defineCheck({
-    ...ids,
-    safety: "read",
-    needs: { roles: [subject.role] },
-    async run(ctx) {
-      const client = clientOf(ctx);
-      const auth = await ctx.token(subject.role);
-      const endpoint = subject.endpoint(ctx);
-      const none = await client.scanFirst(auth, endpoint, { limit: 5 });
-      const nullBody = await client.scanFirst(auth, endpoint, { limit: 5 }, { firstBody: "null" });
-      for (const [what, response] of [
-        ["no body", none],
-        ["a null body", nullBody],
-      ] as const) {
-        const problem = judgeSuccess(response, `the first request of ${subject.name} with ${what}`);
-        if (problem !== undefined || !pageOf(response))
-          fail(
-            problem ??
-              `expected {"scrollId", "values": [...]} for the first page with ${what}, got ${describeResponse(response)}`,
-            {
-              expected: `a first page for a request with ${what}`,
-              actual: `${response.status} ${response.text.slice(0, 200)}`,
-              request: requestOf(response.request.method, response.request.url),
-            },
-          );
-      }
-      const a = pageOf(none)?.values.map((r) => subject.identity(r as ScanRecordShape));
-      const b = pageOf(nullBody)?.values.map((r) => subject.identity(r as ScanRecordShape));
-      if (JSON.stringify(a) !== JSON.stringify(b))
+  return subjectReadCheck(subject, ids, async (ctx) => {
+    const client = clientOf(ctx);
+    const auth = await ctx.token(subject.role);
+    const endpoint = subject.endpoint(ctx);
+    const none = await client.scanFirst(auth, endpoint, { limit: 5 });
+    const nullBody = await client.scanFirst(auth, endpoint, { limit: 5 }, { firstBody: "null" });
+    for (const [what, response] of [
+      ["no body", none],
+      ["a null body", nullBody],
+    ] as const) {
+      const problem = judgeSuccess(response, `the first request of ${subject.name} with ${what}`);
+      if (problem !== undefined || !pageOf(response))
         fail(
-          `the first page with a null body differs from the first page with no body: ${few(b ?? [])} vs ${few(a ?? [])}`,
+          problem ??
+            `expected {"scrollId", "values": [...]} for the first page with ${what}, got ${describeResponse(response)}`,
+          {
+            expected: `a first page for a request with ${what}`,
+            actual: `${response.status} ${response.text.slice(0, 200)}`,
+            request: requestOf(response.request.method, response.request.url),
+          },
         );
-    },
+    }
+    const a = pageOf(none)?.values.map((r) => subject.identity(r as ScanRecordShape));
+    const b = pageOf(nullBody)?.values.map((r) => subject.identity(r as ScanRecordShape));
+    if (JSON.stringify(a) !== JSON.stringify(b))
+      fail(
+        `the first page with a null body differs from the first page with no body: ${few(b ?? [])} vs ${few(a ?? [])}`,
+      );
   });
 }
 
@@ -751,195 +720,152 @@ export function firstPageNullBodyCheck(subject: ScanSubject, ids: Ids): Check {
 
 /** Each of the three encodings of the next-page body is accepted ({"scrollId"} is the kit's choice). */
 export function scrollBodyCheck(subject: ScanSubject, ids: Ids): Check {
-  return defineCheck({
-    ...ids,
-    safety: "read",
-    needs: { roles: [subject.role] },
-    async run(ctx) {
-      const client = clientOf(ctx);
-      const auth = await ctx.token(subject.role);
-      const endpoint = subject.endpoint(ctx);
-      for (const encoding of scrollIdEncodings) {
-        const first = pageOf(await client.scanFirst(auth, endpoint, { limit: 2 }));
-        if (!first?.scrollId) return; // a single page: no next-page request to judge
-        const next = await client.scanNext(auth, endpoint, first.scrollId, encoding);
-        const page = pageOf(next);
-        if (!page)
-          fail(`expected the next page for a scroll id sent as ${encoding}, got ${describeResponse(next)}`);
-      }
-    },
+  return subjectReadCheck(subject, ids, async (ctx) => {
+    const client = clientOf(ctx);
+    const auth = await ctx.token(subject.role);
+    const endpoint = subject.endpoint(ctx);
+    for (const encoding of scrollIdEncodings) {
+      const first = pageOf(await client.scanFirst(auth, endpoint, { limit: 2 }));
+      if (!first?.scrollId) return; // a single page: no next-page request to judge
+      const next = await client.scanNext(auth, endpoint, first.scrollId, encoding);
+      const page = pageOf(next);
+      if (!page)
+        fail(`expected the next page for a scroll id sent as ${encoding}, got ${describeResponse(next)}`);
+    }
   });
 }
 
 /** The end of results is a response without scrollId (the kit's choice), at most after empty pages. */
 export function endWithoutScrollIdCheck(subject: ScanSubject, ids: Ids): Check {
-  return defineCheck({
-    ...ids,
-    safety: "read",
-    needs: { roles: [subject.role] },
-    async run(ctx) {
-      // Any whole scroll shows how it ends: the one at limit 100 is recorded by the other checks already.
-      const result = await scrollPages(ctx, subject, { limit: 100 }, 2000);
-      ensureEnded(result, subject.name);
-      const lastPage = result.pages.at(-1);
-      if (result.end !== "no-scroll-id" || lastPage?.scrollId !== undefined)
-        fail(
-          `expected the last page of ${subject.name} to carry no scrollId; the scan ended with ${result.end}` +
-            (lastPage?.scrollId ? ` and the last non-empty page carries scrollId ${lastPage.scrollId}` : ""),
-          {
-            expected: "a last page without scrollId",
-            actual: `the scan ended with ${result.end === "empty-page" ? "an empty page" : result.end}`,
-            field: "scrollId",
-            pages: [result.pages.length],
-            ...requestDetail(result),
-          },
-        );
-    },
+  return subjectReadCheck(subject, ids, async (ctx) => {
+    // Any whole scroll shows how it ends: the one at limit 100 is recorded by the other checks already.
+    const result = await scrollPages(ctx, subject, { limit: 100 }, 2000);
+    ensureEnded(result, subject.name);
+    const lastPage = result.pages.at(-1);
+    if (result.end !== "no-scroll-id" || lastPage?.scrollId !== undefined)
+      fail(
+        `expected the last page of ${subject.name} to carry no scrollId; the scan ended with ${result.end}` +
+          (lastPage?.scrollId ? ` and the last non-empty page carries scrollId ${lastPage.scrollId}` : ""),
+        {
+          expected: "a last page without scrollId",
+          actual: `the scan ended with ${result.end === "empty-page" ? "an empty page" : result.end}`,
+          field: "scrollId",
+          pages: [result.pages.length],
+          ...requestDetail(result),
+        },
+      );
   });
 }
 
 /** An unknown scroll id is refused with 400. */
 export function unknownScrollIdCheck(subject: ScanSubject, ids: Ids): Check {
-  return defineCheck({
-    ...ids,
-    safety: "read",
-    needs: { roles: [subject.role] },
-    async run(ctx) {
-      const endpoint = subject.endpoint(ctx);
-      const encoding = await scrollEncodingFor(ctx, subject.role, endpoint);
-      const response = await clientOf(ctx).scanNext(
-        await ctx.token(subject.role),
-        endpoint,
-        "lckit-unknown-scroll-id-0000",
-        encoding,
-      );
-      if (response.status !== 400)
-        fail(`expected 400 for an unknown scroll id, got ${describeResponse(response)}`);
-    },
+  return subjectReadCheck(subject, ids, async (ctx) => {
+    const endpoint = subject.endpoint(ctx);
+    const encoding = await scrollEncodingFor(ctx, subject.role, endpoint);
+    const response = await clientOf(ctx).scanNext(
+      await ctx.token(subject.role),
+      endpoint,
+      "lckit-unknown-scroll-id-0000",
+      encoding,
+    );
+    if (response.status !== 400)
+      fail(`expected 400 for an unknown scroll id, got ${describeResponse(response)}`);
   });
 }
 
 /** Every top-level scalar field is accepted as sort. */
 export function sortFieldsAcceptedCheck(subject: ScanSubject, ids: Ids): Check {
-  return defineCheck({
-    ...ids,
-    safety: "read",
-    needs: { roles: [subject.role] },
-    async run(ctx) {
-      for (const sort of subject.sortFields) {
-        for (const order of ["asc", "desc"] as const) {
-          // The first page of the scroll the order check reads too (recorded once for both).
-          const result = await scrollPages(ctx, subject, { sort, order, limit: 100 }, 1);
-          if (result.pages.length === 0 && result.failure)
-            ensure(judgeSuccess(result.failure, `${subject.name} sort=${sort}&order=${order}`));
-          judgeOrder(subject, result, sort, order, `sort=${sort}&order=${order}&limit=100`);
-        }
+  return subjectReadCheck(subject, ids, async (ctx) => {
+    for (const sort of subject.sortFields) {
+      for (const order of ["asc", "desc"] as const) {
+        // The first page of the scroll the order check reads too (recorded once for both).
+        const result = await scrollPages(ctx, subject, { sort, order, limit: 100 }, 1);
+        if (result.pages.length === 0 && result.failure)
+          ensure(judgeSuccess(result.failure, `${subject.name} sort=${sort}&order=${order}`));
+        judgeOrder(subject, result, sort, order, `sort=${sort}&order=${order}&limit=100`);
       }
-    },
+    }
   });
 }
 
 /** The filter grammar of the kit: startsWith, not, and/or, exists/missing; an unknown operator is a 400 naming it. */
 export function filterGrammarCheck(subject: ScanSubject, ids: Ids): Check {
-  return defineCheck({
-    ...ids,
-    safety: "read",
-    needs: { roles: [subject.role] },
-    async run(ctx) {
-      const all = await referenceRead(ctx, subject);
-      const field =
-        subject.filterFields.find((f) => !subject.typeFields.includes(f)) ?? subject.filterFields[0] ?? "";
-      const sample = all
-        .map((r) => r[field])
-        .find((v): v is string => typeof v === "string" && /^[\w -]+$/.test(v));
-      if (sample === undefined) return;
-      const prefix = sample.slice(0, 1);
-      const lower = (v: unknown) => (typeof v === "string" ? v.toLowerCase() : undefined);
-      const cases: [string, (r: ScanRecordShape) => boolean][] = [
-        [
-          `startsWith(${field},'${prefix}')`,
-          (r) => lower(r[field])?.startsWith(prefix.toLowerCase()) === true,
-        ],
-        [`not equals(${field},'${sample}')`, (r) => lower(r[field]) !== sample.toLowerCase()],
-        [
-          `equals(${field},'${sample}') or startsWith(${field},'${prefix}')`,
-          (r) => lower(r[field])?.startsWith(prefix.toLowerCase()) === true,
-        ],
-        [
-          `exists(${field}) and equals(${field},'${sample}')`,
-          (r) => lower(r[field]) === sample.toLowerCase(),
-        ],
-        [`missing(${field})`, (r) => r[field] === undefined],
-      ];
-      for (const [filter, predicate] of cases) {
-        const { result, records } = await readScroll(ctx, subject, { filter }, all.length);
-        const expected = all.filter(predicate).map(subject.identity);
-        failFinding(
-          identityFinding(expected, records.map(subject.identity), { repeats: "ignore" }),
-          `${subject.name} filter=${filter}`,
-          result.pages[0]?.response.request,
-        );
-      }
-      const response = await clientOf(ctx).scanFirst(await ctx.token(subject.role), subject.endpoint(ctx), {
-        filter: `lckitUnknownOp(${field},'x')`,
-      });
-      if (response.status !== 400 || !response.text.includes("lckitUnknownOp"))
-        fail(`expected 400 naming the unknown operator lckitUnknownOp, got ${describeResponse(response)}`);
-    },
+  return subjectReadCheck(subject, ids, async (ctx) => {
+    const all = await referenceRead(ctx, subject);
+    const field =
+      subject.filterFields.find((f) => !subject.typeFields.includes(f)) ?? subject.filterFields[0] ?? "";
+    const sample = all
+      .map((r) => r[field])
+      .find((v): v is string => typeof v === "string" && /^[\w -]+$/.test(v));
+    if (sample === undefined) return;
+    const prefix = sample.slice(0, 1);
+    const lower = (v: unknown) => (typeof v === "string" ? v.toLowerCase() : undefined);
+    const cases: [string, (r: ScanRecordShape) => boolean][] = [
+      [`startsWith(${field},'${prefix}')`, (r) => lower(r[field])?.startsWith(prefix.toLowerCase()) === true],
+      [`not equals(${field},'${sample}')`, (r) => lower(r[field]) !== sample.toLowerCase()],
+      [
+        `equals(${field},'${sample}') or startsWith(${field},'${prefix}')`,
+        (r) => lower(r[field])?.startsWith(prefix.toLowerCase()) === true,
+      ],
+      [`exists(${field}) and equals(${field},'${sample}')`, (r) => lower(r[field]) === sample.toLowerCase()],
+      [`missing(${field})`, (r) => r[field] === undefined],
+    ];
+    for (const [filter, predicate] of cases) {
+      const { result, records } = await readScroll(ctx, subject, { filter }, all.length);
+      const expected = all.filter(predicate).map(subject.identity);
+      failFinding(
+        identityFinding(expected, records.map(subject.identity), { repeats: "ignore" }),
+        `${subject.name} filter=${filter}`,
+        result.pages[0]?.response.request,
+      );
+    }
+    const response = await clientOf(ctx).scanFirst(await ctx.token(subject.role), subject.endpoint(ctx), {
+      filter: `lckitUnknownOp(${field},'x')`,
+    });
+    if (response.status !== 400 || !response.text.includes("lckitUnknownOp"))
+      fail(`expected 400 naming the unknown operator lckitUnknownOp, got ${describeResponse(response)}`);
   });
 }
 
 /** Outside 1..100 the limit is refused with 400. */
 export function limitOutOfRangeCheck(subject: ScanSubject, ids: Ids): Check {
-  return defineCheck({
-    ...ids,
-    safety: "read",
-    needs: { roles: [subject.role] },
-    async run(ctx) {
-      for (const limit of [0, -1, 101, 1000, "ten"]) {
-        const response = await clientOf(ctx).scanFirst(await ctx.token(subject.role), subject.endpoint(ctx), {
-          limit,
-        });
-        if (response.status !== 400) fail(`limit=${limit}: expected 400, got ${describeResponse(response)}`);
-      }
-    },
+  return subjectReadCheck(subject, ids, async (ctx) => {
+    for (const limit of [0, -1, 101, 1000, "ten"]) {
+      const response = await clientOf(ctx).scanFirst(await ctx.token(subject.role), subject.endpoint(ctx), {
+        limit,
+      });
+      if (response.status !== 400) fail(`limit=${limit}: expected 400, got ${describeResponse(response)}`);
+    }
   });
 }
 
 /** A limit above 100 never yields a page above 100: refused (4xx), or clamped. The profile may pin which. */
 export function limitAbove100Check(subject: ScanSubject, ids: Ids): Check {
-  return defineCheck({
-    ...ids,
-    safety: "read",
-    needs: { roles: [subject.role] },
-    async run(ctx) {
-      const clamps = ctx.target.profile.clampsLimit;
-      const endpoint = subject.endpoint(ctx);
-      const encoding = await scrollEncodingFor(ctx, subject.role, endpoint);
-      for (const limit of [101, 150, 1000]) {
-        const result = await clientOf(ctx).scanAll(await ctx.token(subject.role), endpoint, {
-          query: { limit },
-          encoding,
-          maxPages: 50,
-        });
-        const refused =
-          result.end === "error" && result.pages.length === 0 && isClientError(result.failure?.status ?? 0);
-        if (refused) {
-          if (clamps === true)
-            fail(`limit=${limit}: the profile says the target clamps the limit, but it refused it`);
-          continue;
-        }
-        if (clamps === false)
-          fail(
-            `limit=${limit}: the profile says the target refuses limits above 100, but it answered a page`,
-          );
-        ensureEnded(result, `${subject.name} with limit=${limit}`);
-        for (const [index, page] of result.pages.entries())
-          if (page.values.length > 100)
-            fail(
-              `${subject.name} with limit=${limit}: page ${index + 1} holds ${page.values.length} records; at most 100`,
-            );
+  return subjectReadCheck(subject, ids, async (ctx) => {
+    const clamps = ctx.target.profile.clampsLimit;
+    const endpoint = subject.endpoint(ctx);
+    const encoding = await scrollEncodingFor(ctx, subject.role, endpoint);
+    for (const limit of [101, 150, 1000]) {
+      const result = await clientOf(ctx).scanAll(await ctx.token(subject.role), endpoint, {
+        query: { limit },
+        encoding,
+        maxPages: 50,
+      });
+      const refused =
+        result.end === "error" && result.pages.length === 0 && isClientError(result.failure?.status ?? 0);
+      if (refused) {
+        if (clamps === true)
+          fail(`limit=${limit}: the profile says the target clamps the limit, but it refused it`);
+        continue;
       }
-    },
+      if (clamps === false)
+        fail(`limit=${limit}: the profile says the target refuses limits above 100, but it answered a page`);
+      ensureEnded(result, `${subject.name} with limit=${limit}`);
+      for (const [index, page] of result.pages.entries())
+        if (page.values.length > 100)
+          fail(
+            `${subject.name} with limit=${limit}: page ${index + 1} holds ${page.values.length} records; at most 100`,
+          );
+    }
   });
 }
