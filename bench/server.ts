@@ -4,6 +4,7 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import http from "node:http";
 import { fileURLToPath } from "node:url";
+import { freePort } from "../src/http/index.ts";
 import { createReference, manualClock, type Reference } from "../src/reference/index.ts";
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 3);
@@ -40,19 +41,6 @@ async function serveChild(kind: string): Promise<void> {
   }
   const listening = await createReference().listen({ port: 0 });
   process.stdout.write(`PORT ${new URL(listening.baseUrl).port}\n`);
-}
-
-/** A port free on loopback right now (Prism takes a port number, not 0). */
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = http.createServer();
-    server.once("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      const address = server.address();
-      const port = typeof address === "object" && address ? address.port : 0;
-      server.close(() => resolve(port));
-    });
-  });
 }
 
 function startChild(kind: string): Promise<{ child: ChildProcess; port: number }> {

@@ -2,8 +2,8 @@
 // seeded dynamic responses on request. Used by `lckit mock` and by tests that run suites against Prism.
 // Each Prism listens on an internal loopback port behind a refusal proxy (refusal-proxy.ts) that holds the
 // public port: refusals carry the actual violation and the status `lckit serve` gives.
-import { createServer } from "node:net";
 import type { Host } from "../contract/index.ts";
+import { freePort } from "../http/index.ts";
 import { writeMockDocuments } from "./mock-documents.ts";
 import { PortInUseError, type PrismProcess, prismBin, startPrism } from "./prism-process.ts";
 import { type RefusalProxy, startRefusalProxy } from "./refusal-proxy.ts";
@@ -106,17 +106,4 @@ export async function startMock(options: MockOptions = {}): Promise<MockServer> 
     pids: { platform: platform.pid, "lookup-data": lookupData.pid },
     stop,
   };
-}
-
-/** A port the kernel just handed out on loopback, for a Prism that only the proxy talks to. */
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once("error", reject);
-    server.listen(0, host, () => {
-      const address = server.address();
-      const port = typeof address === "object" && address ? address.port : 0;
-      server.close(() => resolve(port));
-    });
-  });
 }

@@ -2,24 +2,12 @@
 // contract and the plausibility rules below (timestamps of recent years, dotted versions, token_type bearer,
 // lookup types and codes that look like the real thing, URIs of the tenant/type/code form, pages no longer
 // than the limit asked for), and the same seed gives the same answer.
-import { createServer } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadContract } from "../../src/contract/index.ts";
+import { freePort } from "../../src/http/index.ts";
 import { type MockServer, startMock } from "../../src/mock/index.ts";
 
 const contract = loadContract();
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      const address = server.address();
-      const port = typeof address === "object" && address ? address.port : 0;
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 const timestampKeys = new Set(["createdAt", "updateDate", "mappedAt", "createdTime", "startDate", "endDate"]);
 const YEAR_2000 = 946_684_800_000;

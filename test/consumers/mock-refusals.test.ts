@@ -3,27 +3,15 @@
 // as the sandbox, a body the contract's error schema accepts; the refusal (and with --verbose Prism's own
 // log) reaches stderr of the CLI.
 import { type ChildProcess, spawn } from "node:child_process";
-import { createServer } from "node:net";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadContract } from "../../src/contract/index.ts";
+import { freePort } from "../../src/http/index.ts";
 import { type MockServer, REFUSAL_STATUS, startMock } from "../../src/mock/index.ts";
 import { createReference, type Reference } from "../../src/reference/index.ts";
 
 const contract = loadContract();
 const root = join(new URL(".", import.meta.url).pathname, "..", "..");
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      const address = server.address();
-      const port = typeof address === "object" && address ? address.port : 0;
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 interface BadRequest {
   operationId: string;

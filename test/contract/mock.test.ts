@@ -1,23 +1,11 @@
 // The Prism mock (src/mock) serves the contract: every operation answers a valid request with a response
 // the contract accepts, and a data request without Authorization gets 401.
-import { createServer } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadContract } from "../../src/contract/index.ts";
+import { freePort } from "../../src/http/index.ts";
 import { type MockServer, startMock } from "../../src/mock/index.ts";
 
 const contract = loadContract();
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      const address = server.address();
-      const port = typeof address === "object" && address ? address.port : 0;
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 interface Call {
   path: string;

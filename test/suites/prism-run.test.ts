@@ -2,27 +2,15 @@
 // checks pass, fail and skip is this table (docs/prism-run.md explains it). Prism is stateless: it checks
 // requests against the contract and answers each operation's example, so checks of behaviour across
 // requests (paging, isolation, roles, quotas, deletion) fail, and a change to that is visible here.
-import { createServer } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Clock, Target } from "../../src/check/index.ts";
 import { type ApiResponse, pageOf, type ScanPage } from "../../src/client/index.ts";
+import { freePort } from "../../src/http/index.ts";
 import { type MockServer, startMock } from "../../src/mock/index.ts";
 import type { RunResult } from "../../src/result/model.ts";
 import { lenientProfile, planRun, runPlan } from "../../src/runner/index.ts";
 import { allChecks } from "../../suites/index.ts";
 import { testSeed } from "./embedded-run.ts";
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      const address = server.address();
-      const port = typeof address === "object" && address ? address.port : 0;
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 /** The fixture world's names (docs/assumptions.md), as the documents' examples use them. Prism answers the
  *  token endpoint from its example whatever the credentials. */
