@@ -7,24 +7,18 @@ import { generateKeyPairSync } from "node:crypto";
 import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { Ajv2020 } from "ajv/dist/2020.js";
-import addFormats from "ajv-formats";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { main } from "../../src/cli/main.ts";
 import { createReference } from "../../src/reference/index.ts";
 import { writeManifest } from "../../src/report/manifest.ts";
 import type { RunResult } from "../../src/result/model.ts";
 import { captureIo } from "../cli/capture-io.ts";
+import { reportValidator } from "./report-schema.ts";
 
 const dir = mkdtempSync(join(tmpdir(), "lckit-certify-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-const schema = JSON.parse(
-  readFileSync(new URL("../../src/report/report.schema.json", import.meta.url), "utf8"),
-);
-const ajv = new Ajv2020({ allErrors: true, allowUnionTypes: true });
-addFormats.default(ajv);
-const validate = ajv.compile(schema);
+const validate = reportValidator();
 
 async function lckit(argv: string[]) {
   const io = captureIo();

@@ -1,9 +1,6 @@
 // Failures as data: a check that fails with a structured detail (expected, actual, request, record, field,
 // pages) carries it through the runner into report.json (valid against the schema) and all four renderers;
 // a check that passes, or fails with a bare sentence, reports exactly as before.
-import { readFileSync } from "node:fs";
-import { Ajv2020 } from "ajv/dist/2020.js";
-import addFormats from "ajv-formats";
 import { beforeAll, describe, expect, it } from "vitest";
 import { CheckFailure, fail, failureDetail, requestOf } from "../../src/check/index.ts";
 import { curlForCheck } from "../../src/report/curl.ts";
@@ -17,14 +14,10 @@ import { planRun } from "../../src/runner/plan.ts";
 import { runPlan } from "../../src/runner/run.ts";
 import { systemClock } from "../../src/target/system-clock.ts";
 import { check, fakeFetch, fakeTarget, ISSUED_TOKEN, SECRET } from "../runner/fake-target.ts";
+import { reportValidator } from "./report-schema.ts";
 import { REPEATED, scanFailureRun } from "./scan-failure-run.ts";
 
-const schema = JSON.parse(
-  readFileSync(new URL("../../src/report/report.schema.json", import.meta.url), "utf8"),
-);
-const ajv = new Ajv2020({ allErrors: true, allowUnionTypes: true });
-addFormats.default(ajv);
-const validate = ajv.compile(schema);
+const validate = reportValidator();
 
 function byId(result: RunResult, id: string): CheckResult {
   const found = result.checks.find((c) => c.id === id);

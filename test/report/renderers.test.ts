@@ -1,8 +1,6 @@
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { Ajv2020 } from "ajv/dist/2020.js";
-import addFormats from "ajv-formats";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { renderHtml } from "../../src/report/html.ts";
 import { renderJson } from "../../src/report/json.ts";
@@ -14,6 +12,7 @@ import { planRun } from "../../src/runner/plan.ts";
 import { runPlan } from "../../src/runner/run.ts";
 import { systemClock } from "../../src/target/system-clock.ts";
 import { check, fakeFetch, fakeTarget, ISSUED_TOKEN, SECRET } from "../runner/fake-target.ts";
+import { reportValidator } from "./report-schema.ts";
 import { sampleRun } from "./sample-run.ts";
 import { xmlProblems } from "./xml-problems.ts";
 
@@ -29,16 +28,6 @@ beforeAll(async () => {
   };
 });
 
-const schema = JSON.parse(
-  readFileSync(new URL("../../src/report/report.schema.json", import.meta.url), "utf8"),
-);
-
-function validator() {
-  const ajv = new Ajv2020({ allErrors: true, allowUnionTypes: true });
-  addFormats.default(ajv);
-  return ajv.compile(schema);
-}
-
 describe("report renderers", () => {
   it("runs the sample to a BROKEN verdict with every status present", () => {
     expect(result.verdict).toBe("BROKEN");
@@ -46,7 +35,7 @@ describe("report renderers", () => {
   });
 
   it("report.json validates against report.schema.json", () => {
-    const validate = validator();
+    const validate = reportValidator();
     const parsed = JSON.parse(rendered.json ?? "");
     expect(validate(parsed), JSON.stringify(validate.errors)).toBe(true);
   });
@@ -63,7 +52,7 @@ describe("report renderers", () => {
   ])("the schema rejects %s", (_name, { mutate }: { mutate: (r: Record<string, unknown>) => unknown }) => {
     const parsed = JSON.parse(rendered.json ?? "");
     mutate(parsed);
-    expect(validator()(parsed)).toBe(false);
+    expect(reportValidator()(parsed)).toBe(false);
   });
 
   it.each(["json", "junit", "markdown", "html"])("%s never shows a client secret or a token", (format) => {
@@ -195,7 +184,7 @@ describe("an interrupted run with a change it could not put back", () => {
   });
 
   it("validates against the schema with its interruption and what is left changed", () => {
-    const validate = validator();
+    const validate = reportValidator();
     expect(validate(JSON.parse(renderJson(interrupted))), JSON.stringify(validate.errors)).toBe(true);
     expect(interrupted).toMatchObject({
       verdict: "INTERRUPTED",

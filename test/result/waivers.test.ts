@@ -5,24 +5,18 @@
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { Ajv2020 } from "ajv/dist/2020.js";
-import addFormats from "ajv-formats";
 import { afterAll, describe, expect, it } from "vitest";
 import { main } from "../../src/cli/main.ts";
 import { faultEntry } from "../../src/reference/faults.ts";
 import type { RunResult } from "../../src/result/model.ts";
 import { BaselineError, isExpired, parseBaseline } from "../../src/result/waivers.ts";
 import { captureIo } from "../cli/capture-io.ts";
+import { reportValidator } from "../report/report-schema.ts";
 
 const dir = mkdtempSync(join(tmpdir(), "lckit-waivers-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-const schema = JSON.parse(
-  readFileSync(new URL("../../src/report/report.schema.json", import.meta.url), "utf8"),
-);
-const ajv = new Ajv2020({ allErrors: true, allowUnionTypes: true });
-addFormats.default(ajv);
-const validate = ajv.compile(schema);
+const validate = reportValidator();
 
 const failing = ["lookup-scan/order-respected", "lookup-scan/sort-fields-accepted"];
 const FAULT = "scan-ignores-order" as const;
