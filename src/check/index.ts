@@ -106,6 +106,27 @@ export interface Exchange {
   durationMs: number;
 }
 
+/** Why the transport sent a request again: a connection reset, another connection-level failure before
+ *  any answer, a 502/503/504 on an idempotent read, or a 429 whose Retry-After it waited out. */
+export type RetryCause = "reset" | "connection" | "status" | "rate-limit";
+
+/** A request the transport sent again for a check, as the transport saw it (no reader parses the note). */
+export interface TransportRetry {
+  /** Exchange.id of the attempt that was retried (evidence.har's _exchangeId); -1 when it had none. */
+  exchange: number;
+  cause: RetryCause;
+  /** Method and URL of the request (redacted with the rest of the report). */
+  request: string;
+  /** The status answered (5xx, 429), when there was one. */
+  status?: number;
+  /** What went wrong before any answer (connection-level causes). */
+  error?: string;
+  /** Milliseconds waited before the next attempt. */
+  waitMs: number;
+  /** The same in one sentence, as the exchange's note says it. */
+  note: string;
+}
+
 /** One configuration change a check is about to make, with what puts it back (never a secret). */
 export type ConfigChange =
   | {

@@ -3,10 +3,8 @@
 // waited) and one line for the whole run ("3 requests retried in 2 checks: 2 after a reset, 1 after a 429
 // (waited 2 s)"). A retry is no finding: it tells the reader the target was flaky, not that it is non-conformant.
 // Written once here so html, markdown and junit say the same thing the same way.
+import type { RetryCause, TransportRetry } from "../check/index.ts";
 import type { CheckResult, RunResult } from "../result/model.ts";
-import { RETRY_BACKOFF_MS } from "../target/target-fetch.ts";
-
-export type RetryCause = "reset" | "connection" | "status" | "rate-limit" | "other";
 
 export interface Retry {
   /** Exchange.id of the attempt that was retried (evidence.har's _exchangeId); -1 when it had none. */
@@ -15,7 +13,7 @@ export interface Retry {
   /** The status answered (5xx, 429), when there was one. */
   status?: number;
   /** Milliseconds waited before the next attempt. */
-  waitMs?: number;
+  waitMs: number;
   /** One short line: "exchange 12: GET http://…/version: no answer (read ECONNRESET); sent again after 250 ms". */
   line: string;
 }
@@ -23,51 +21,33 @@ export interface Retry {
 /** Longest URL a line shows: the rest is in the evidence. */
 const URL_CHARS = 120;
 
-// The transport writes each note as "<method> <url> -> <status or error>: <what it did>" (CheckScope.retried);
-// the error may hold ": " itself, so each form is matched from the end.
-const shape = /^(\S+) (\S+) -> ([\s\S]*)$/;
-const connectionRetry = /^([\s\S]*): retried once \(a connection-level failure before any answer\)$/;
-const statusRetry = /^(\d{3}): \d{3}: retried once$/;
-const rateLimitRetry = /^429: 429: waited (\d+) ms, then retried$/;
-
-/** One retry of a check, read from the transport's note; a note in an unknown form is shown as it is. */
-export function readRetry(retry: { exchange: number; note: string }): Retry {
+/** One retry of a check as a reader's line, from what the transport recorded. */
+export function readRetry(retry: TransportRetry): Retry {
   const where = retry.exchange >= 0 ? `exchange ${retry.exchange}: ` : "";
-  const parts = shape.exec(retry.note);
-  const request = parts === null ? "" : `${parts[1]} ${clip(parts[2] ?? "")}`;
-  const outcome = parts?.[3] ?? "";
-  const limited = rateLimitRetry.exec(outcome);
-  if (parts && limited) {
-    const waitMs = Number(limited[1]);
-    return {
-      exchange: retry.exchange,
-      cause: "rate-limit",
-      status: 429,
-      waitMs,
-      line: `${where}${request} answered 429; waited ${seconds(waitMs)} (Retry-After), then sent again`,
-    };
+  const space = retry.request.indexOf(" ");
+  const request =
+    space < 0
+      ? clip(retry.request)
+      : `${retry.request.slice(0, space)} ${clip(retry.request.slice(space + 1))}`;
+  const { exchange, cause, waitMs } = retry;
+  const base = { exchange, cause, waitMs, ...(retry.status === undefined ? {} : { status: retry.status }) };
+  switch (cause) {
+    case "rate-limit":
+      return {
+        ...base,
+        line: `${where}${request} answered 429; waited ${seconds(waitMs)} (Retry-After), then sent again`,
+      };
+    case "status":
+      return {
+        ...base,
+        line: `${where}${request} answered ${retry.status}; sent again once after ${seconds(waitMs)}`,
+      };
+    default:
+      return {
+        ...base,
+        line: `${where}${request}: no answer (${clip(retry.error ?? "no answer")}); sent again once after ${seconds(waitMs)}`,
+      };
   }
-  const status = statusRetry.exec(outcome);
-  if (parts && status) {
-    return {
-      exchange: retry.exchange,
-      cause: "status",
-      status: Number(status[1]),
-      waitMs: RETRY_BACKOFF_MS,
-      line: `${where}${request} answered ${status[1]}; sent again once after ${seconds(RETRY_BACKOFF_MS)}`,
-    };
-  }
-  const dropped = connectionRetry.exec(outcome);
-  if (parts && dropped) {
-    const error = dropped[1] ?? "";
-    return {
-      exchange: retry.exchange,
-      cause: /reset|hang up|EPIPE/i.test(error) ? "reset" : "connection",
-      waitMs: RETRY_BACKOFF_MS,
-      line: `${where}${request}: no answer (${clip(error)}); sent again once after ${seconds(RETRY_BACKOFF_MS)}`,
-    };
-  }
-  return { exchange: retry.exchange, cause: "other", line: `${where}${clip(retry.note, 300)}` };
 }
 
 /** The retries of a check, as lines; empty when the transport sent nothing again for it. */
@@ -102,8 +82,6 @@ export function retrySummary(result: RunResult): string | undefined {
       `${limited.length} after a 429 (waited ${seconds(waited)}${limited.length > 1 ? " in all" : ""})`,
     );
   }
-  const other = count("other");
-  if (other.length > 0) parts.push(`${other.length} for another reason`);
   const checks = result.checks.filter((c) => (c.retries ?? []).length > 0).length;
   return `${all.length} ${all.length === 1 ? "request" : "requests"} retried in ${checks} ${checks === 1 ? "check" : "checks"}: ${parts.join(", ")}`;
 }

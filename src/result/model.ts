@@ -7,6 +7,7 @@ import type {
   Level,
   Safety,
   Target,
+  TransportRetry,
 } from "../check/index.ts";
 import type { SpecInfo } from "./kit-info.ts";
 
@@ -73,7 +74,7 @@ export interface CheckResult
   /** Requests the transport sent again for this check (after a reset or a 502/503/504, or a 429 waited
    *  out): the exchange that was retried (Exchange.id, evidence.har's _exchangeId) and what happened. A
    *  passed check lists them too: a retry is no finding, but the evidence shows it. */
-  retries?: { exchange: number; note: string }[];
+  retries?: TransportRetry[];
   /** Ids (Exchange.id) of the exchanges the check used: the requests it sent and those of a recording
    *  another check made that it judged (read once, judge many); in the order the check used them. */
   exchangeIds?: number[];

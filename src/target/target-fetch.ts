@@ -1,7 +1,7 @@
 // The fetch a check sees: bound to the target, rate limited, time limited, size limited, recorded as
 // redacted evidence. A misbehaving target (hang, reset, garbage, endless or huge answers) becomes a
 // CheckFailure naming the request, never a hang or an exhausted heap. Redirects are never followed.
-import { CheckFailure, type Exchange } from "../check/index.ts";
+import { CheckFailure, type Exchange, type RetryCause, type TransportRetry } from "../check/index.ts";
 import { announcedBeyond, joinChunks, readWithinLimit } from "../http/index.ts";
 import { ExchangeLog } from "./exchange-log.ts";
 import { RateLimiter } from "./rate-limit.ts";
@@ -139,14 +139,21 @@ export class CheckScope {
   }
 
   /** Requests the transport sent again (a reset, a 502/503/504, a 429 waited out): which, and why. */
-  readonly retries: { exchange: number; note: string }[] = [];
+  readonly retries: TransportRetry[] = [];
 
-  retried(exchange: Exchange, note: string): void {
-    if (this.retries.length < MAX_RETRY_NOTES)
-      this.retries.push({
-        exchange: exchange.id ?? -1,
-        note: `${exchange.request.method} ${exchange.request.url} -> ${exchange.response?.status ?? exchange.error ?? "no answer"}: ${note}`,
-      });
+  retried(exchange: Exchange, cause: RetryCause, waitMs: number, note: string): void {
+    if (this.retries.length >= MAX_RETRY_NOTES) return;
+    const request = `${exchange.request.method} ${exchange.request.url}`;
+    const status = exchange.response?.status;
+    this.retries.push({
+      exchange: exchange.id ?? -1,
+      cause,
+      request,
+      ...(status === undefined ? {} : { status }),
+      ...(exchange.error === undefined ? {} : { error: exchange.error }),
+      waitMs,
+      note: `${request} -> ${status ?? exchange.error ?? "no answer"}: ${note}`,
+    });
   }
 
   /** Collects the check's exchanges into `list` until stop() is called. */
@@ -246,11 +253,12 @@ export class TargetTransport {
         if (idempotent && !transportRetried && attempt.retryable && !scope.isClosed()) {
           transportRetried = true;
           note = `retry of an idempotent request after: ${attempt.exchange.error}`;
-          this.annotate(
-            attempt.exchange,
-            "retried once (a connection-level failure before any answer)",
+          const error = attempt.exchange.error ?? "";
+          this.annotate(attempt.exchange, "retried once (a connection-level failure before any answer)", {
             scope,
-          );
+            cause: /reset|hang up|EPIPE/i.test(error) ? "reset" : "connection",
+            waitMs: RETRY_BACKOFF_MS,
+          });
           await this.wait(scope, RETRY_BACKOFF_MS);
           continue;
         }
@@ -278,7 +286,7 @@ export class TargetTransport {
       ) {
         transportRetried = true;
         note = `retry of an idempotent request after ${status}`;
-        this.annotate(exchange, `${status}: retried once`, scope);
+        this.annotate(exchange, "retried once", { scope, cause: "status", waitMs: RETRY_BACKOFF_MS });
         await this.wait(scope, RETRY_BACKOFF_MS);
         continue;
       }
@@ -289,7 +297,11 @@ export class TargetTransport {
           rateLimitRetries += 1;
           scope.rateLimitWaitMs += waitMs;
           note = `retry ${rateLimitRetries} after 429 (waited ${waitMs} ms)`;
-          this.annotate(exchange, `429: waited ${waitMs} ms, then retried`, scope);
+          this.annotate(exchange, `waited ${waitMs} ms, then retried`, {
+            scope,
+            cause: "rate-limit",
+            waitMs,
+          });
           await this.wait(scope, waitMs);
           continue;
         }
@@ -322,9 +334,13 @@ export class TargetTransport {
 
   /** Adds a note to an exchange already stored (the log and the scope hold the same object); a retry is
    *  also listed on the check's scope, so a passed check shows it too. */
-  private annotate(exchange: Exchange, note: string, retriedBy?: CheckScope): void {
+  private annotate(
+    exchange: Exchange,
+    note: string,
+    retry?: { scope: CheckScope; cause: RetryCause; waitMs: number },
+  ): void {
     exchange.note = exchange.note ? `${exchange.note}; ${note}` : note;
-    retriedBy?.retried(exchange, note);
+    retry?.scope.retried(exchange, retry.cause, retry.waitMs, note);
   }
 
   private async attempt(scope: CheckScope, outgoing: Outgoing, note: string | undefined): Promise<Attempt> {

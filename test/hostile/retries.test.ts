@@ -78,7 +78,8 @@ describe("retries end a run CONFORMANT, and the evidence shows them", () => {
     expect(result.verdict, result.verdictReason).toBe("CONFORMANT");
     const { check, retry, cited } = retried(result, har);
     expect(check.status).toBe("passed");
-    expect(retry?.note).toMatch(/GET \S+\/healthcheck -> 429: 429: waited 1000 ms, then retried/);
+    expect(retry?.note).toMatch(/GET \S+\/healthcheck -> 429: waited 1000 ms, then retried/);
+    expect(retry).toMatchObject({ cause: "rate-limit", status: 429, waitMs: 1000 });
     // The refused attempt and the retry are both in the HAR, both cited by the check.
     const attempts = cited.filter((e) => e?.request.url.endsWith("/healthcheck"));
     expect(attempts[0]?._exchangeId).toBe(retry?.exchange);
@@ -99,6 +100,7 @@ describe("retries end a run CONFORMANT, and the evidence shows them", () => {
     const { check, retry, cited } = retried(result, har);
     expect(check.status).toBe("passed");
     expect(retry?.note).toMatch(/GET \S+\/version -> .*ECONNRESET.*: retried once/);
+    expect(retry).toMatchObject({ cause: "reset", error: expect.stringMatching(/ECONNRESET/) });
     const attempts = cited.filter((e) => e?.request.url.endsWith("/version"));
     expect(attempts[0]?._exchangeId).toBe(retry?.exchange);
     expect(attempts[0]?.response._error).toMatch(/fetch failed/);

@@ -39,39 +39,41 @@ beforeAll(async () => {
 
 const SUMMARY = "3 requests retried in 3 checks: 1 after a reset, 1 after a 503, 1 after a 429 (waited 1 s)";
 
-describe("the transport's retry notes, read", () => {
-  it("names each cause, the status and the wait; an unknown note is shown as it is", () => {
+describe("the transport's retries, as lines", () => {
+  it("names each cause, the status and the wait", () => {
     const url = "http://t/x";
-    expect(readRetry({ exchange: 4, note: `GET ${url} -> 429: 429: waited 2000 ms, then retried` })).toEqual({
+    const request = `GET ${url}`;
+    expect(
+      readRetry({ exchange: 4, cause: "rate-limit", request, status: 429, waitMs: 2000, note: "n" }),
+    ).toEqual({
       exchange: 4,
       cause: "rate-limit",
       status: 429,
       waitMs: 2000,
       line: `exchange 4: GET ${url} answered 429; waited 2 s (Retry-After), then sent again`,
     });
-    expect(readRetry({ exchange: 5, note: `GET ${url} -> 502: 502: retried once` })).toMatchObject({
+    expect(
+      readRetry({ exchange: 5, cause: "status", request, status: 502, waitMs: 250, note: "n" }),
+    ).toMatchObject({
       cause: "status",
       status: 502,
       line: `exchange 5: GET ${url} answered 502; sent again once after 250 ms`,
     });
-    const reset = readRetry({
-      exchange: 6,
-      note: `GET ${url} -> fetch failed: read ECONNRESET (ECONNRESET): retried once (a connection-level failure before any answer)`,
-    });
-    expect(reset).toMatchObject({
+    const error = "fetch failed: read ECONNRESET (ECONNRESET)";
+    expect(readRetry({ exchange: 6, cause: "reset", request, error, waitMs: 250, note: "n" })).toMatchObject({
       cause: "reset",
-      line: `exchange 6: GET ${url}: no answer (fetch failed: read ECONNRESET (ECONNRESET)); sent again once after 250 ms`,
+      line: `exchange 6: GET ${url}: no answer (${error}); sent again once after 250 ms`,
     });
-    const refused = readRetry({
-      exchange: 7,
-      note: `GET ${url} -> fetch failed: connect ECONNREFUSED: retried once (a connection-level failure before any answer)`,
-    });
-    expect(refused.cause).toBe("connection");
-    expect(readRetry({ exchange: -1, note: "something new" })).toEqual({
-      exchange: -1,
-      cause: "other",
-      line: "something new",
-    });
+    expect(
+      readRetry({
+        exchange: -1,
+        cause: "connection",
+        request,
+        error: "connect ECONNREFUSED",
+        waitMs: 250,
+        note: "n",
+      }).line,
+    ).toBe(`GET ${url}: no answer (connect ECONNREFUSED); sent again once after 250 ms`);
   });
 
   it("compacts numbers into ranges and counts what it leaves out", () => {
