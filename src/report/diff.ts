@@ -3,9 +3,6 @@
 import type { ReportDiff, StatusChange } from "../result/run-diff.ts";
 import { escapeMarkdown as md } from "./escape.ts";
 
-/** The computing half lives with the run result; re-exported so `lckit report diff` keeps its one import. */
-export { diffReports, hasRegressions, type ReportDiff, type StatusChange } from "../result/run-diff.ts";
-
 export function renderDiffJson(diff: ReportDiff): string {
   return `${JSON.stringify(diff, null, 2)}\n`;
 }

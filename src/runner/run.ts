@@ -31,9 +31,6 @@ import { type JournalEntry, RunJournal, undoChanges } from "./config-journal.ts"
 import { CheckEnded, type CheckSession, createCheckContext, type RunServices } from "./context.ts";
 import { type Plan, type PlanEntry, schedule } from "./plan.ts";
 
-/** Run ids are made where run results are assembled (src/result); the CLI names a run before it starts. */
-export { newRunId } from "../result/assemble.ts";
-
 export const DEFAULT_CHECK_TIMEOUT_MS = 120_000;
 export const DEFAULT_REQUEST_TIMEOUT_MS = 15_000;
 /** The whole run's time limit: a CI job gets a report of what finished rather than being killed. */

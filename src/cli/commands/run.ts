@@ -26,6 +26,7 @@ import { HAR_FILE, HarWriter, linkEvidence } from "../../report/har.ts";
 import { loadSignKey, SignKeyError, writeManifest } from "../../report/manifest.ts";
 import { RETRIES_MEAN, retrySummary } from "../../report/retries.ts";
 import { writeReport } from "../../report/write.ts";
+import { newRunId } from "../../result/assemble.ts";
 import { certify } from "../../result/certification.ts";
 import { InterfaceDocumentError, kitInfo, specHashes } from "../../result/kit-info.ts";
 import type { RunResult } from "../../result/model.ts";
@@ -37,7 +38,6 @@ import { type Plan, planRun, schedule } from "../../runner/plan.ts";
 import {
   DEFAULT_DEADLINE_MS,
   DEFAULT_UNRESPONSIVE_AFTER,
-  newRunId,
   type ProgressEvent,
   runPlan,
 } from "../../runner/run.ts";
