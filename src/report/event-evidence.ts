@@ -49,12 +49,16 @@ export class EventEvidence {
         yield raw;
       }
     }.bind(this);
-    return {
+    const tapped: MessageSource = {
       description: source.description,
       messages,
       notices: () => source.notices(),
       close: () => source.close(),
     };
+    // Messages pass unchanged, refs included: the checker may still read one again from the source.
+    const recall = source.recall?.bind(source);
+    if (recall) tapped.recall = recall;
+    return tapped;
   }
 
   /** To be called for every problem as it is found (CheckStreamOptions.onProblem). */

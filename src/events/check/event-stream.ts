@@ -2,8 +2,9 @@
 // counts and a capped list of problems, never the messages themselves.
 
 import type { MessageSource, TransportNotice } from "../transport/transport.ts";
-import { type CheckOptions, inspectMessage } from "./event-message.ts";
+import { type CheckOptions, defaultMaxDepth, inspectMessage } from "./event-message.ts";
 import { type EventProblem, escapeControls, safeProblem } from "./event-problem.ts";
+import { walkMessage } from "./payload-fingerprint.ts";
 import { type StreamRuleOptions, StreamRules } from "./stream-rules.ts";
 
 export interface CheckStreamOptions extends CheckOptions, StreamRuleOptions {
@@ -39,8 +40,23 @@ export interface EventCheckResult {
   durationMs: number;
 }
 
-/** The stream rules compare payloads by fingerprint: taken in the walk that checks a message's nesting. */
-const forStreamRules = { fingerprint: true } as const;
+/** The stream rules compare payloads by fingerprint: taken in the walk that checks a message's nesting,
+ *  unless the source can recall messages (then only a payload whose (uri, objectVersion) comes again is
+ *  fingerprinted, when it does). */
+const fingerprintEach = { fingerprint: true } as const;
+const fingerprintLater = {} as const;
+
+/** The fingerprint of a recalled message's payload, with the same nesting bound as the check. */
+function recalledFingerprint(body: string | undefined, maxDepth: number): number | undefined {
+  if (body === undefined) return undefined;
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(body);
+  } catch {
+    return undefined;
+  }
+  return walkMessage(parsed, maxDepth, true).fingerprint;
+}
 
 export async function checkStream(
   source: MessageSource,
@@ -48,9 +64,13 @@ export async function checkStream(
 ): Promise<EventCheckResult> {
   const started = performance.now();
   const maxProblems = options.maxProblems ?? 1000;
-  const rules = new StreamRules(
-    options.maxTrackedVersions === undefined ? {} : { maxTrackedVersions: options.maxTrackedVersions },
-  );
+  const recall = source.recall?.bind(source);
+  const maxDepth = options.maxDepth ?? defaultMaxDepth;
+  const rules = new StreamRules({
+    ...(options.maxTrackedVersions === undefined ? {} : { maxTrackedVersions: options.maxTrackedVersions }),
+    ...(recall ? { recall: (ref: number) => recalledFingerprint(recall(ref), maxDepth) } : {}),
+  });
+  const forStreamRules = recall ? fingerprintLater : fingerprintEach;
   const result: EventCheckResult = {
     source: escapeControls(source.description),
     total: 0,
@@ -87,7 +107,7 @@ export async function checkStream(
         if (problem.severity === "error") errors += 1;
         record(problem);
       }
-      for (const problem of rules.observe(facts, raw.position, errors > 0)) {
+      for (const problem of rules.observe(facts, raw.position, errors > 0, raw.ref)) {
         errors += 1;
         record(problem);
       }
@@ -109,6 +129,13 @@ export async function checkStream(
     await source.close();
   }
   const counts = rules.counts();
+  if (counts.uncompared > 0) {
+    result.notices.push({
+      kind: "gap",
+      message: `${counts.uncompared} message${counts.uncompared === 1 ? " was" : "s were"} not compared with the earlier message of the same (uri, objectVersion), as the source could no longer read that one again (was the file changed during the check?); check a file that stays as it is`,
+      at: Date.now(),
+    });
+  }
   result.duplicates = counts.duplicates;
   result.evictedObjects = counts.evictedObjects;
   result.durationMs = performance.now() - started;

@@ -1,8 +1,10 @@
 // Rules over a sequence of messages. Delivery is at-least-once and unordered, so duplicates and
 // reordering are legal; a rule fires only when objectVersion proves the order. Memory per (uri,
-// objectVersion): one number (a fingerprint of the parsed payload, the same whatever its key order or
-// spacing, so that a redelivery serialized again is still a redelivery, packed with the event type), never
-// the message; for entities also the version and type of each event (the GDPR rule's history).
+// objectVersion): one number, never the message: a fingerprint of the parsed payload (the same whatever
+// its key order or spacing, so that a redelivery serialized again is still a redelivery), or, when the
+// source can read the message again, its ref, packed with the event type. A ref is turned into the
+// fingerprint only when a second message with that (uri, objectVersion) arrives, so most payloads are
+// never fingerprinted. For entities also the version and type of each event (the GDPR rule's history).
 
 import { rule } from "../rules.ts";
 import type { MessageFacts } from "./event-message.ts";
@@ -24,10 +26,53 @@ interface EntityHistory {
 
 /** What is remembered of one object (one URI). */
 interface TrackedObject {
-  /** objectVersion -> content fingerprint (high bits) and event-type index (low 7 bits). */
-  versions: Map<number, number>;
+  /**
+   * objectVersion -> content fingerprint (high bits) and event-type index (low 7 bits); or, negative,
+   * -1 - (the message's ref (high bits) and event-type index (low 7 bits)) until it is compared. Most
+   * objects have a few versions: they sit in `pairs` (version, entry, version, entry, ...), one small
+   * array; an object with more moves to `map`.
+   */
+  pairs: number[];
+  map?: Map<number, number>;
   /** Entities only: what the GDPR rule needs. */
   history?: EntityHistory;
+}
+
+/** Versions kept in an object's flat pairs before it moves to a Map. */
+const pairsLimit = 16;
+
+function entryOf(tracked: TrackedObject, version: number): number | undefined {
+  if (tracked.map) return tracked.map.get(version);
+  const pairs = tracked.pairs;
+  for (let index = 0; index < pairs.length; index += 2) if (pairs[index] === version) return pairs[index + 1];
+  return undefined;
+}
+
+function setEntry(tracked: TrackedObject, version: number, entry: number): void {
+  if (tracked.map) {
+    tracked.map.set(version, entry);
+    return;
+  }
+  const pairs = tracked.pairs;
+  for (let index = 0; index < pairs.length; index += 2) {
+    if (pairs[index] === version) {
+      pairs[index + 1] = entry;
+      return;
+    }
+  }
+  if (pairs.length < pairsLimit * 2) {
+    pairs.push(version, entry);
+    return;
+  }
+  const map = new Map<number, number>();
+  for (let index = 0; index < pairs.length; index += 2) map.set(pairs[index] ?? 0, pairs[index + 1] ?? 0);
+  map.set(version, entry);
+  tracked.map = map;
+  tracked.pairs = [];
+}
+
+function versionCount(tracked: TrackedObject): number {
+  return tracked.map ? tracked.map.size : tracked.pairs.length / 2;
 }
 
 /**
@@ -54,6 +99,9 @@ export interface StreamRuleCounts {
   objects: number;
   /** Objects whose history was dropped to keep memory bounded (see maxTrackedVersions). */
   evictedObjects: number;
+  /** Messages not compared with the earlier message of their (uri, objectVersion), because the source
+   *  could no longer read that one again (a file changed during the check); 0 on most streams. */
+  uncompared: number;
 }
 
 export interface StreamRuleOptions {
@@ -63,6 +111,12 @@ export interface StreamRuleOptions {
    * GDPR-violating event that arrives after its object was forgotten is compared afresh.
    */
   maxTrackedVersions?: number;
+  /**
+   * The fingerprint (payloadFingerprint) of the payload of the earlier message with this ref, or
+   * undefined when it cannot be read again. Given when the source can recall messages: the rules then
+   * keep refs and fingerprint a payload only when its (uri, objectVersion) comes again.
+   */
+  recall?: (ref: number) => number | undefined;
 }
 
 export const defaultMaxTrackedVersions = 1_000_000;
@@ -78,14 +132,22 @@ export class StreamRules {
   private duplicates = 0;
   private tracked = 0;
   private evictedObjects = 0;
+  private uncompared = 0;
   private readonly maxTracked: number;
+  private readonly recall: ((ref: number) => number | undefined) | undefined;
 
   constructor(options: StreamRuleOptions = {}) {
     this.maxTracked = options.maxTrackedVersions ?? defaultMaxTrackedVersions;
+    this.recall = options.recall;
   }
 
   counts(): StreamRuleCounts {
-    return { duplicates: this.duplicates, objects: this.seen.size, evictedObjects: this.evictedObjects };
+    return {
+      duplicates: this.duplicates,
+      objects: this.seen.size,
+      evictedObjects: this.evictedObjects,
+      uncompared: this.uncompared,
+    };
   }
 
   /** Forgets the objects first seen longest ago (never `current`) until the window holds again. */
@@ -94,7 +156,7 @@ export class StreamRules {
       if (this.tracked <= this.maxTracked) return;
       if (uri === current) continue;
       const tracked = this.seen.get(uri);
-      this.tracked -= tracked?.versions.size ?? 0;
+      this.tracked -= tracked ? versionCount(tracked) : 0;
       this.seen.delete(uri);
       const history = tracked?.history;
       if (history && this.suspicions.length > 0) {
@@ -126,20 +188,36 @@ export class StreamRules {
    * Records one message; returns the problems it proves at once (objectVersion reuse). GDPR findings
    * wait for finish(). `invalid`: the message already has an error of its own.
    */
-  observe(facts: MessageFacts, position: string, invalid = false): EventProblem[] {
+  observe(facts: MessageFacts, position: string, invalid = false, ref?: number): EventProblem[] {
     const { uri, objectVersion: version, type } = facts;
     if (uri === undefined || version === undefined || type === undefined) return none;
     if (facts.payload === undefined) return none;
     const typeIndex = this.indexOf(type);
-    // Headers stay out: a redelivery may carry other transport headers around the same payload.
-    const packed = (facts.fingerprint ?? payloadFingerprint(facts.payload)) * 128 + typeIndex;
     let tracked = this.seen.get(uri);
     if (!tracked) {
-      tracked = { versions: new Map() };
+      tracked = { pairs: [] };
       this.seen.set(uri, tracked);
     }
-    const versions = tracked.versions;
-    const earlier = versions.get(version);
+    let earlier = entryOf(tracked, version);
+    // Headers stay out of the fingerprint: a redelivery may carry other transport headers around the
+    // same payload.
+    if (earlier === undefined && facts.fingerprint === undefined && ref !== undefined && this.recall) {
+      setEntry(tracked, version, -1 - (ref * 128 + typeIndex));
+      return this.remembered(tracked, uri, version, type, typeIndex, position, invalid);
+    }
+    const packed = (facts.fingerprint ?? payloadFingerprint(facts.payload)) * 128 + typeIndex;
+    if (earlier !== undefined && earlier < 0) {
+      // The first message of this (uri, objectVersion) was remembered by its ref: fingerprinted now.
+      const stored = -1 - earlier;
+      const print = this.recall?.(Math.floor(stored / 128));
+      if (print === undefined) {
+        this.uncompared += 1;
+        setEntry(tracked, version, packed);
+        return none;
+      }
+      earlier = print * 128 + (stored % 128);
+      setEntry(tracked, version, earlier);
+    }
     if (earlier !== undefined) {
       if (earlier === packed) {
         this.duplicates += 1;
@@ -157,7 +235,20 @@ export class StreamRules {
         },
       ];
     }
-    versions.set(version, packed);
+    setEntry(tracked, version, packed);
+    return this.remembered(tracked, uri, version, type, typeIndex, position, invalid);
+  }
+
+  /** After a new (uri, objectVersion) was stored: keeps memory bounded and feeds the GDPR rule. */
+  private remembered(
+    tracked: TrackedObject,
+    uri: string,
+    version: number,
+    type: string,
+    typeIndex: number,
+    position: string,
+    invalid: boolean,
+  ): EventProblem[] {
     this.tracked += 1;
     if (this.tracked > this.maxTracked) this.evict(uri);
     if (!type.startsWith("ENTIT")) return none;

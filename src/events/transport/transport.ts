@@ -8,6 +8,9 @@ export interface RawMessage {
   /** Transport headers (AMQP headers); undefined when the transport has none (NDJSON lines). */
   headers?: Record<string, unknown>;
   body: string;
+  /** Where the source can find this message again (MessageSource.recall): a file's byte offset, a list's
+   *  index. Absent when the source cannot read a message twice (a broker, stdin). */
+  ref?: number;
 }
 
 /** A gap or fault of the transport itself (broker restart, reconnect), reported beside message results. */
@@ -20,6 +23,12 @@ export interface TransportNotice {
 export interface MessageSource {
   readonly description: string;
   messages(): AsyncIterable<RawMessage>;
+  /**
+   * The body of an earlier message again, by its ref; undefined when it can no longer be read. Sources
+   * that can (files, lists) let the stream rules keep a ref instead of a fingerprint of every payload:
+   * a payload is then fingerprinted only when another message with its (uri, objectVersion) arrives.
+   */
+  recall?(ref: number): string | undefined;
   /** Notices collected so far; read after iteration ends. */
   notices(): TransportNotice[];
   close(): Promise<void>;

@@ -1,12 +1,18 @@
-// NDJSON from a file or stdin, read line by line (readline): one message per non-blank line, positioned
-// by its line number; the input is never held in memory as a whole.
-import { createReadStream } from "node:fs";
+// NDJSON from a file or stdin: one message per non-blank line, positioned by its line number; the input is
+// read in chunks and never held in memory as a whole. Lines end at "\n" (a "\r" before it is dropped).
+// A file's messages carry their byte offset as ref, so that the checker can read one again (recall)
+// instead of fingerprinting every payload; stdin cannot be read twice and has no refs.
+import { closeSync, createReadStream, openSync, readSync } from "node:fs";
 import { stat } from "node:fs/promises";
-import { createInterface } from "node:readline";
 import type { MessageSource, RawMessage, TransportNotice } from "../transport.ts";
 
 /** Blank lines are not messages (a regular expression stops at the first visible character). */
 const blank = /^\s*$/;
+
+const newline = 0x0a;
+const carriageReturn = 0x0d;
+/** Bytes read at a time when a line is read again. */
+const recallBlock = 1 << 16;
 
 /** A source that cannot be opened as given (missing file, bad URL): the caller's input is wrong. */
 export class SourceError extends Error {
@@ -18,20 +24,117 @@ export interface FileSourceOptions {
   stdin?: NodeJS.ReadableStream;
 }
 
-function linesSource(description: string, input: () => NodeJS.ReadableStream): MessageSource {
-  let stream: NodeJS.ReadableStream | undefined;
+/** The text of bytes [start, end) without a "\r" at the end; a UTF-8 byte order mark before the first line
+ *  is skipped by the caller. */
+function lineText(bytes: Buffer, start: number, end: number): string {
+  const last = end > start && bytes[end - 1] === carriageReturn ? end - 1 : end;
+  return bytes.toString("utf8", start, last);
+}
+
+function startsWithByteOrderMark(bytes: Buffer, at: number): boolean {
+  return bytes[at] === 0xef && bytes[at + 1] === 0xbb && bytes[at + 2] === 0xbf;
+}
+
+/**
+ * The lines of a byte stream as messages, without an async step per line: the lines of a chunk are
+ * handed out from memory, and only the next chunk is awaited. A line split across chunks is joined once,
+ * when its end arrives.
+ */
+function lineMessages(input: AsyncIterable<Buffer | string>, withRefs: boolean): AsyncIterable<RawMessage> {
   return {
-    description,
-    async *messages(): AsyncIterable<RawMessage> {
-      stream = input();
-      const lines = createInterface({ input: stream, crlfDelay: Number.POSITIVE_INFINITY });
+    [Symbol.asyncIterator]() {
+      const chunks = input[Symbol.asyncIterator]();
+      const ready: RawMessage[] = [];
+      let readyAt = 0;
+      /** Pieces of a line whose end has not arrived yet, and the byte offset where it starts. */
+      let pieces: Buffer[] = [];
+      let pendingStart = 0;
+      /** Byte offset of the next chunk's first byte. */
+      let offset = 0;
       let number = 0;
-      for await (const line of lines) {
+      let ended = false;
+      const add = (bytes: Buffer, start: number, end: number, at: number): void => {
         number += 1;
-        const body = number === 1 && line.charCodeAt(0) === 0xfeff ? line.slice(1) : line;
-        if (blank.test(body)) continue;
-        yield { position: `line ${number}`, body };
-      }
+        let from = start;
+        let ref = at;
+        if (number === 1 && startsWithByteOrderMark(bytes, start)) {
+          from += 3;
+          ref += 3;
+        }
+        const body = lineText(bytes, from, end);
+        if (blank.test(body)) return;
+        ready.push(
+          withRefs ? { position: `line ${number}`, body, ref } : { position: `line ${number}`, body },
+        );
+      };
+      const split = (chunk: Buffer): void => {
+        const base = offset;
+        offset += chunk.length;
+        let start = 0;
+        let end = chunk.indexOf(newline, start);
+        if (end !== -1 && pieces.length > 0) {
+          const joined = Buffer.concat([...pieces, chunk.subarray(0, end)]);
+          add(joined, 0, joined.length, pendingStart);
+          pieces = [];
+          start = end + 1;
+          end = chunk.indexOf(newline, start);
+        }
+        for (; end !== -1; end = chunk.indexOf(newline, start)) {
+          add(chunk, start, end, base + start);
+          start = end + 1;
+        }
+        if (start < chunk.length) {
+          if (pieces.length === 0) pendingStart = base + start;
+          pieces.push(chunk.subarray(start));
+        }
+      };
+      const finish = (): void => {
+        ended = true;
+        if (pieces.length === 0) return;
+        const rest = Buffer.concat(pieces);
+        pieces = [];
+        add(rest, 0, rest.length, pendingStart);
+      };
+      const next = async (): Promise<IteratorResult<RawMessage>> => {
+        while (readyAt >= ready.length) {
+          ready.length = 0;
+          readyAt = 0;
+          if (ended) return { done: true, value: undefined };
+          const step = await chunks.next();
+          if (step.done) finish();
+          else split(typeof step.value === "string" ? Buffer.from(step.value, "utf8") : step.value);
+        }
+        const value = ready[readyAt] as RawMessage;
+        readyAt += 1;
+        return { done: false, value };
+      };
+      return {
+        next: () =>
+          readyAt < ready.length
+            ? Promise.resolve({ done: false, value: ready[readyAt++] as RawMessage })
+            : next(),
+        return: async (): Promise<IteratorResult<RawMessage>> => {
+          ended = true;
+          await chunks.return?.();
+          return { done: true, value: undefined };
+        },
+      };
+    },
+  };
+}
+
+function linesSource(
+  description: string,
+  input: () => NodeJS.ReadableStream,
+  path: string | undefined,
+): MessageSource {
+  let stream: NodeJS.ReadableStream | undefined;
+  let fd: number | undefined;
+  const source: MessageSource = {
+    description,
+    messages(): AsyncIterable<RawMessage> {
+      stream = input();
+      return lineMessages(stream as AsyncIterable<Buffer | string>, path !== undefined);
     },
     notices(): TransportNotice[] {
       return [];
@@ -39,13 +142,41 @@ function linesSource(description: string, input: () => NodeJS.ReadableStream): M
     async close(): Promise<void> {
       const readable = stream as { destroy?: () => void } | undefined;
       if (readable && stream !== process.stdin) readable.destroy?.();
+      if (fd !== undefined) closeSync(fd);
+      fd = undefined;
     },
   };
+  if (path !== undefined) {
+    let block: Buffer | undefined;
+    source.recall = (ref: number): string | undefined => {
+      try {
+        fd ??= openSync(path, "r");
+        block ??= Buffer.alloc(recallBlock);
+        const pieces: Buffer[] = [];
+        for (let at = ref; ; at += recallBlock) {
+          const read = readSync(fd, block, 0, recallBlock, at);
+          const bytes = block.subarray(0, read);
+          const end = bytes.indexOf(newline);
+          if (end !== -1) {
+            pieces.push(Buffer.from(bytes.subarray(0, end)));
+            break;
+          }
+          pieces.push(Buffer.from(bytes));
+          if (read < recallBlock) break;
+        }
+        const line = pieces.length === 1 ? (pieces[0] as Buffer) : Buffer.concat(pieces);
+        return lineText(line, 0, line.length);
+      } catch {
+        return undefined;
+      }
+    };
+  }
+  return source;
 }
 
 /** Opens an NDJSON file, or stdin for "-". Throws SourceError when the file cannot be read. */
 export async function openFileSource(path: string, options: FileSourceOptions = {}): Promise<MessageSource> {
-  if (path === "-") return linesSource("stdin", () => options.stdin ?? process.stdin);
+  if (path === "-") return linesSource("stdin", () => options.stdin ?? process.stdin, undefined);
   try {
     const info = await stat(path);
     if (!info.isFile())
@@ -56,5 +187,5 @@ export async function openFileSource(path: string, options: FileSourceOptions = 
       `cannot read ${path} (${error instanceof Error ? error.message : String(error)}); give an NDJSON file, "-" for stdin or an amqp:// URL`,
     );
   }
-  return linesSource(path, () => createReadStream(path, { encoding: "utf8" }));
+  return linesSource(path, () => createReadStream(path, { highWaterMark: recallBlock }), path);
 }
