@@ -3,7 +3,7 @@
 // replaced: nestingExceeds on the text, payloadFingerprint on the payload, a key search.
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { checkMessage, nestingExceeds } from "../../src/events/check/event-message.ts";
+import { checkMessage, inspectMessage, nestingExceeds } from "../../src/events/check/event-message.ts";
 import { checkStream } from "../../src/events/check/event-stream.ts";
 import { payloadFingerprint, walkMessage } from "../../src/events/check/payload-fingerprint.ts";
 import { eventMessage, messageLine, nestedAttributeValue } from "../../src/events/generate/arbitraries.ts";
@@ -83,9 +83,17 @@ describe("the message walk", () => {
     (message.payload.object as Record<string, unknown>).attributes = {
       Address: [nestedAttributeValue(3, "not a code")],
     };
-    const line = messageLine(message).replaceAll('"lookupError"', '"lookup\\u0045rror"');
+    message.headers.objectVersion = 1;
+    const plain = messageLine(message);
+    const line = plain.replaceAll('"lookupError"', '"lookup\\u0045rror"');
     expect(line).not.toContain("lookupError");
-    expect(checkMessage(line).map((p) => p.rule)).toContain(rule.lookupError);
+    // Both ways of asking: the text (no fingerprint wanted) and the walk that also fingerprints.
+    for (const body of [plain, line]) {
+      expect(checkMessage(body).map((p) => p.rule)).toContain(rule.lookupError);
+      const walked = inspectMessage({ position: "line 1", body }, {}, { fingerprint: true });
+      expect(walked.facts.fingerprint).toBeTypeOf("number");
+      expect(walked.problems.map((p) => p.rule)).toContain(rule.lookupError);
+    }
   });
 });
 

@@ -264,7 +264,8 @@ export function inspectMessage(
     return { problems, facts };
   }
   facts.type = type;
-  if (schemas.unsupportedTypes.includes(type)) {
+  const info = schemas.types.get(type);
+  if (!info && schemas.unsupportedTypes.includes(type)) {
     addProblem(
       problems,
       position,
@@ -275,7 +276,6 @@ export function inspectMessage(
     );
     return { problems, facts };
   }
-  const info = schemas.types.get(type);
   const kind = payloadKindOf(info, payload);
   facts.kind = kind;
   if (!info) {
@@ -361,7 +361,9 @@ export function inspectMessage(
  *  lookupError by a search (any \u escape counts, as it may spell the key). */
 function textWalk(text: string, maxDepth: number): MessageWalk {
   if (nestingExceeds(text, maxDepth)) return { tooDeep: true, lookupError: false };
-  return { tooDeep: false, lookupError: text.includes("lookupError") || text.includes("\\u") };
+  // "kupE" is looked for first: its rarer first letter makes most searches a quick scan.
+  const named = text.includes("kupE") && text.includes("lookupError");
+  return { tooDeep: false, lookupError: named || text.includes("\\u") };
 }
 
 /** Whether the message carries an objectVersion header (transport headers, else an envelope's). */

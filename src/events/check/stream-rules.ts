@@ -33,9 +33,9 @@ interface TrackedObject {
    * array; an object with more moves to `map`.
    */
   pairs: number[];
-  map?: Map<number, number>;
+  map: Map<number, number> | undefined;
   /** Entities only: what the GDPR rule needs. */
-  history?: EntityHistory;
+  history: EntityHistory | undefined;
 }
 
 /** Versions kept in an object's flat pairs before it moves to a Map. */
@@ -195,7 +195,7 @@ export class StreamRules {
     const typeIndex = this.indexOf(type);
     let tracked = this.seen.get(uri);
     if (!tracked) {
-      tracked = { pairs: [] };
+      tracked = { pairs: [], map: undefined, history: undefined };
       this.seen.set(uri, tracked);
     }
     let earlier = entryOf(tracked, version);
