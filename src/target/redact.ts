@@ -5,6 +5,7 @@
 
 import { formEncode } from "../client/token.ts";
 import { AnchorIndex, longestAlnumRun } from "./secret-anchors.ts";
+import { secretFields, secretFieldsIn } from "./secret-fields.ts";
 
 export const REDACTED = "[redacted]";
 
@@ -15,30 +16,10 @@ const secretHeaders = new Set(["authorization", "proxy-authorization", "cookie",
 const credentialHeaderName = /auth|token|secret|password|passwd|credential|session|api-?key|cookie/i;
 const notCredentialHeader = /^(?:access-control-|www-authenticate$)/i;
 
-/** Field names whose value is a secret, in JSON bodies, form bodies and query strings. */
-const secretFields = [
-  "access_token",
-  "refresh_token",
-  "id_token",
-  "client_secret",
-  "clientSecret",
-  "password",
-  "accessToken",
-  "refreshToken",
-  "authorization",
-  "Authorization",
-];
 const fieldAlternation = secretFields.join("|");
-/** A secret field in JSON at any escaping depth: `"f":"v"`, `\"f\":\"v\"` (JSON inside a JSON string), ...
- *  Group 2 is the run of backslashes before each quote, so the value ends at a quote escaped alike. */
-const jsonField = new RegExp(
-  `((\\\\*)"(?:${fieldAlternation})\\2"\\s*:\\s*\\2")((?:[^"\\\\]|\\\\[\\s\\S])*?)(\\2")`,
-  "g",
-);
 /** A secret field in a form body or query string, also percent-encoded once (`client_secret%3D...`). */
 const formField = new RegExp(`((?:^|[?&\\s;,])(?:${fieldAlternation})(?:=|%3[dD]))[^&\\s"'<>\\\\]*`, "g");
-/** Both field patterns name the field: a text naming none is spared them (jsonField takes time quadratic
- *  in a long run of backslashes). */
+/** Both kinds of secret field name the field: a text naming none is spared the search for them. */
 const anyField = new RegExp(fieldAlternation);
 /** An HTTP credential (RFC 7235 token68) after its scheme, wherever it appears (an echoed header in a
  *  body, a debug field); an auth-param like `error="..."` is not a credential and is kept. */
@@ -118,13 +99,7 @@ export class Redactor {
       // `error_description=` and the like are auth-params, not credentials.
       /^[A-Za-z_-]+=$/.test(credential) ? whole : `${scheme}${space}${REDACTED}`,
     );
-    if (anyField.test(out))
-      out = out
-        .replace(
-          jsonField,
-          (_m, head: string, _q: string, _value: string, tail: string) => `${head}${REDACTED}${tail}`,
-        )
-        .replace(formField, `$1${REDACTED}`);
+    if (anyField.test(out)) out = redactJsonFields(out).replace(formField, `$1${REDACTED}`);
     // Only the secrets that can be present are matched: bodies are large and usually hold none, and a
     // run may know thousands of tokens. Longest first, so a secret that contains another is replaced whole.
     const present = [...this.known.find(out)].sort(
@@ -214,8 +189,8 @@ export function basicPairs(clientId: string, clientSecret: string): string[] {
 /** Values of secret fields found in a body (tokens a check obtained by itself), unescaped. */
 export function secretFieldValues(body: string): string[] {
   const out = new Set<string>();
-  for (const m of body.matchAll(jsonField)) {
-    const raw = m[3];
+  for (const field of secretFieldsIn(body)) {
+    const raw = body.slice(field.valueStart, field.valueEnd);
     if (!raw) continue;
     out.add(raw);
     let value = raw;
@@ -240,6 +215,17 @@ export function secretFieldValues(body: string): string[] {
     }
   }
   return [...out];
+}
+
+/** Every secret JSON field's value replaced, its quotes and their escaping kept. */
+function redactJsonFields(text: string): string {
+  let out = "";
+  let copied = 0;
+  for (const field of secretFieldsIn(text)) {
+    out += `${text.slice(copied, field.valueStart)}${REDACTED}`;
+    copied = field.valueEnd;
+  }
+  return copied === 0 ? text : out + text.slice(copied);
 }
 
 /** Keeps the scheme ("Bearer", "Basic") so the evidence still shows how the request authenticated. */
