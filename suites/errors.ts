@@ -3,6 +3,7 @@
 
 import { type Check, fail } from "../src/check/index.ts";
 import { describeResponse } from "../src/client/index.ts";
+import { trimTrailingSlashes } from "../src/http/trailing-slashes.ts";
 import { absentLookupUri } from "./support/data-operations.ts";
 import { defineCheck } from "./support/define.ts";
 import { isClientError } from "./support/response-judges.ts";
@@ -22,7 +23,7 @@ export const errorsChecks: Check[] = [
       const tenant = ctx.target.tenant;
       const auth = await ctx.token("admin");
       const send = (path: string, base: string) =>
-        ctx.fetch(`${base.replace(/\/+$/, "")}${path}`, {
+        ctx.fetch(`${trimTrailingSlashes(base)}${path}`, {
           method: "POST",
           headers: { authorization: `Bearer ${auth}`, "content-type": "application/json" },
           body: '{"scrollId": ',

@@ -1,4 +1,6 @@
 // The transport under every client call: an injected fetch, the two base URLs and the Authorization header.
+
+import { trimTrailingSlashes } from "../http/trailing-slashes.ts";
 import { type ApiResponse, readResponse } from "./response.ts";
 
 export interface ClientConfig {
@@ -28,7 +30,7 @@ export interface SendOptions {
 }
 
 export function joinUrl(base: string, path: string, query?: Query): string {
-  const url = new URL(base.replace(/\/+$/, "") + path);
+  const url = new URL(trimTrailingSlashes(base) + path);
   for (const [key, value] of Object.entries(query ?? {})) {
     if (value !== undefined) url.searchParams.set(key, String(value));
   }

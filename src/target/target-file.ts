@@ -13,6 +13,7 @@ import {
   type Safety,
   type Target,
 } from "../check/index.ts";
+import { trimTrailingSlashes } from "../http/trailing-slashes.ts";
 import { lenientProfile } from "./profile.ts";
 import schema from "./target.schema.json" with { type: "json" };
 
@@ -531,7 +532,7 @@ function readEnv(
 }
 
 function trimSlash(url: string): string {
-  return url.replace(/\/+$/, "");
+  return trimTrailingSlashes(url);
 }
 
 export function isLoopback(url: string): boolean {

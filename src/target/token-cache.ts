@@ -3,6 +3,7 @@
 
 import { CheckFailure, type Clock, type CredentialRole, type Target } from "../check/index.ts";
 import { basicAuthorization } from "../client/token.ts";
+import { trimTrailingSlashes } from "../http/trailing-slashes.ts";
 import type { Redactor } from "./redact.ts";
 
 /** Renew a little before expiry so a token does not die between the cache and the target. */
@@ -40,7 +41,7 @@ export class TokenCache {
         `check ${checkId} asked for a token of role "${role}", which the target has no credentials for ` +
           `and which the check does not declare in needs.roles; declare it so planning can skip the check`,
       );
-    const url = `${this.target.baseUrl.replace(/\/+$/, "")}/oauth/token`;
+    const url = `${trimTrailingSlashes(this.target.baseUrl)}/oauth/token`;
     const response = await fetch(url, {
       method: "POST",
       headers: {

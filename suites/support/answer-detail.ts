@@ -11,6 +11,7 @@ import {
   requestOf,
 } from "../../src/check/index.ts";
 import type { ApiResponse } from "../../src/client/index.ts";
+import { trimTrailingSlashes } from "../../src/http/trailing-slashes.ts";
 
 /** How much of a refusal's body a detail quotes: enough for its error code and description. */
 const BODY_EXCERPT = 200;
@@ -92,5 +93,5 @@ function definedOnly<T extends object>(value: T): Partial<T> {
 
 /** The token request as a detail names it, for failures whose answer the caller does not hold. */
 export function tokenRequest(ctx: CheckContext): { method: string; path: string } {
-  return requestOf("POST", `${ctx.target.baseUrl.replace(/\/+$/, "")}/oauth/token`);
+  return requestOf("POST", `${trimTrailingSlashes(ctx.target.baseUrl)}/oauth/token`);
 }
