@@ -17,6 +17,7 @@ import type { CheckResult, RunResult } from "../result/model.ts";
 import { countLines, EVENTS_FILE } from "./event-evidence.ts";
 import { HAR_FILE } from "./har.ts";
 import { isFailure } from "./junit.ts";
+import { junitTestcases } from "./junit-testcases.ts";
 
 export const MANIFEST_FILE = "manifest.json";
 export const SIGNATURE_FILE = "manifest.sig";
@@ -389,9 +390,8 @@ function unescapeXml(text: string): string {
 /** Every check of report.json is a testcase of junit.xml with the same outcome, and nothing more. */
 function agree(report: RunResult, junit: string, problems: string[]): void {
   const cases = new Map<string, JunitOutcome>();
-  const testcase = /<testcase\s+name="([^"]*)"[^>]*?(\/>|>([\s\S]*?)<\/testcase>)/g;
-  for (const m of junit.matchAll(testcase)) {
-    const body = m[3] ?? "";
+  for (const testcase of junitTestcases(junit)) {
+    const body = testcase.body ?? "";
     const outcome: JunitOutcome = /<failure[\s>]/.test(body)
       ? "failure"
       : /<error[\s>]/.test(body)
@@ -399,7 +399,7 @@ function agree(report: RunResult, junit: string, problems: string[]): void {
         : /<skipped[\s/>]/.test(body)
           ? "skipped"
           : "passed";
-    const name = unescapeXml(m[1] ?? "");
+    const name = unescapeXml(testcase.name);
     if (cases.has(name)) problems.push(`junit.xml: testcase ${name} appears twice`);
     cases.set(name, outcome);
   }
