@@ -1,5 +1,6 @@
 // The operations of the two resolved OpenAPI documents as plain data, and path-template matching.
 import { isObject } from "./ref-resolver.ts";
+import { withoutQuery } from "./without-query.ts";
 
 /** Which server an operation lives on: {base_url} (platform.yaml) or {rdm_url} (lookup-data.yaml). */
 export type Host = "platform" | "lookup-data";
@@ -151,7 +152,7 @@ export class PathMatcher {
 function pathOnly(concretePath: string): string {
   let path = concretePath;
   if (/^[a-z][a-z0-9+.-]*:\/\//i.test(path)) path = new URL(path).pathname;
-  path = path.replace(/[?#].*$/, "");
+  path = withoutQuery(path);
   return path.startsWith("/") ? path : `/${path}`;
 }
 
