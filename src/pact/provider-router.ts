@@ -5,6 +5,7 @@ import { createServer, type IncomingMessage } from "node:http";
 import type { AddressInfo } from "node:net";
 import { loadContract } from "../contract/index.ts";
 import { forwardedRequestHeaders, HOP_BY_HOP_HEADERS } from "../http/index.ts";
+import { trimTrailingSlashes } from "../http/trailing-slashes.ts";
 
 export interface ProviderRouter {
   url: string;
@@ -16,7 +17,7 @@ const notForwarded = new Set([...HOP_BY_HOP_HEADERS, "host", "content-length"]);
 
 export function routeOf(method: string, path: string, baseUrl: string, rdmUrl: string): string {
   const rdm = loadContract().findOperation("lookup-data", method, path) !== undefined;
-  return `${(rdm ? rdmUrl : baseUrl).replace(/\/+$/, "")}${path}`;
+  return `${trimTrailingSlashes(rdm ? rdmUrl : baseUrl)}${path}`;
 }
 
 async function readBody(request: IncomingMessage): Promise<Buffer> {

@@ -5,6 +5,7 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { joinUrl } from "../../src/client/http.ts";
 import { trimTrailingSlashes } from "../../src/http/trailing-slashes.ts";
+import { routeOf } from "../../src/pact/provider-router.ts";
 
 const seed = Number(process.env.FC_SEED ?? 20_261_123);
 
@@ -29,5 +30,9 @@ describe("trailing slashes", () => {
     expect(trimTrailingSlashes(base)).toBe(base);
     expect(trimTrailingSlashes(`${base}${run}`)).toBe(base);
     expect(joinUrl(`${base}/`, "/oauth/token")).toBe(`${base}/oauth/token`);
+    expect(routeOf("GET", "/healthcheck", "http://platform.example/", `${base}${run}`)).toBe(
+      `${base}/healthcheck`,
+    );
+    expect(routeOf("POST", "/oauth/token", `${base}/`, "http://rdm.example")).toBe(`${base}/oauth/token`);
   });
 });
