@@ -139,23 +139,39 @@ export class Redactor {
     return value;
   }
 
-  /** Before each cut mark, the start of a secret running up to the mark (an excerpt cut it) goes. */
+  /** Before each cut mark, the start of a secret running up to the mark (an excerpt cut it) goes. The
+   *  cuts are collected first and the text is put together once: rebuilding it for every mark took time
+   *  proportional to its length times the number of marks. */
   private redactCuts(text: string): string {
-    const marks = [...text.matchAll(cutMark)].map((m) => m.index ?? 0).reverse();
     // A window's readings are the text's, cut short: no head in the text, none in any window.
     if (this.heads.find(text).size === 0) return text;
-    let out = text;
+    const marks = [...text.matchAll(cutMark)].map((m) => m.index ?? 0).reverse();
+    /** [from, to) stretches to redact, from the last mark back; none overlaps the one found before it. */
+    const cuts: [number, number][] = [];
+    let floor = text.length;
     for (const at of marks) {
+      // A mark inside a stretch already redacted for a later mark has nothing left to hide.
+      if (at > floor) continue;
       const start = Math.max(0, at - CUT_WINDOW);
-      const window = out.slice(start, at);
+      const window = text.slice(start, at);
       let first: number | undefined;
       for (const group of groups([...this.heads.find(window)])) {
         const found = this.regex(group, "$").exec(window);
         if (found && (first === undefined || found.index < first)) first = found.index;
       }
-      if (first !== undefined) out = `${out.slice(0, start + first)}${REDACTED}${out.slice(at)}`;
+      if (first !== undefined) {
+        cuts.push([start + first, at]);
+        floor = start + first;
+      }
     }
-    return out;
+    if (cuts.length === 0) return text;
+    let out = "";
+    let copied = 0;
+    for (const [from, to] of cuts.reverse()) {
+      out += `${text.slice(copied, from)}${REDACTED}`;
+      copied = to;
+    }
+    return out + text.slice(copied);
   }
 
   private regex(patterns: string[], tail = ""): RegExp {
@@ -249,16 +265,27 @@ const namedEntities: Record<string, string[]> = {
   "'": ["&apos;", "&#39;"],
 };
 
+/**
+ * Before the forms that open with a run of backslashes, when they start a pattern: the run is taken from
+ * its first backslash only. Otherwise the search would try the pattern again at every backslash of a long
+ * run, each try reading the rest of the run: time quadratic in the run (a target that echoes a token it
+ * was given and then a few hundred kilobytes of backslashes held the redactor for half a minute). The run
+ * is taken whole from its first backslash, and `\\+` accepts any length, so no form is lost.
+ */
+const runStart = "(?<!\\\\)";
+
 /** One character in every form an encoder may give it: itself (JSON-escaped at any depth for `"`, `\`
- *  and `/`), %hh per UTF-8 byte (also %25hh: encoded twice), `+` for a space, \uhhhh, HTML entities. */
-function charForms(char: string): string {
+ *  and `/`), %hh per UTF-8 byte (also %25hh: encoded twice), `+` for a space, \uhhhh, HTML entities.
+ *  `first`: the character starts a pattern (see runStart). */
+function charForms(char: string, first: boolean): string {
+  const run = first ? runStart : "";
   const forms = new Set<string>([escapeRegExp(char)]);
-  if (char === '"' || char === "\\" || char === "/") forms.add(`(?:\\\\)+${escapeRegExp(char)}`);
+  if (char === '"' || char === "\\" || char === "/") forms.add(`${run}(?:\\\\)+${escapeRegExp(char)}`);
   const bytes = [...Buffer.from(char, "utf8")];
   forms.add(bytes.map((b) => `%(?:25)?${hexPattern(b, 2)}`).join(""));
   if (char === " ") forms.add("\\+");
   const units = [...Array(char.length).keys()].map((i) => char.charCodeAt(i));
-  forms.add(units.map((u) => `\\\\+u${hexPattern(u, 4)}`).join(""));
+  forms.add(`${run}${units.map((u) => `\\\\+u${hexPattern(u, 4)}`).join("")}`);
   const code = char.codePointAt(0) ?? 0;
   forms.add(`&#(?:0*${code}|[xX]0*${hexPattern(code, 1)});`);
   for (const entity of namedEntities[char] ?? []) forms.add(escapeRegExp(entity));
@@ -266,7 +293,7 @@ function charForms(char: string): string {
 }
 
 function anyEncoding(secret: string): string {
-  return [...secret].map(charForms).join("");
+  return [...secret].map((char, index) => charForms(char, index === 0)).join("");
 }
 
 /** The stretch of base64(prefix + secret + suffix) that depends on the secret alone, for each of the three
@@ -301,9 +328,9 @@ function base64Fragments(secret: string): string[] {
 /** A Base64 fragment in either alphabet (standard or URL-safe), also percent- or JSON-escaped. */
 function fragmentPattern(fragment: string): string {
   return [...fragment]
-    .map((c) => {
+    .map((c, index) => {
       if (c === "+") return "(?:\\+|-|%2[bB])";
-      if (c === "/") return "(?:/|_|(?:\\\\)+/|%2[fF])";
+      if (c === "/") return `(?:/|_|${index === 0 ? runStart : ""}(?:\\\\)+/|%2[fF])`;
       return c;
     })
     .join("");
