@@ -204,6 +204,19 @@ describe("the NDJSON reader", () => {
     expect(await stdinMessages([text.toString("utf8")])).toEqual(messages);
   });
 
+  it("reads a file whose lines cross its read blocks, a UTF-8 character split by a block's end", async () => {
+    const path = join(folder, "blocks.ndjson");
+    // 1 MiB blocks: the odd prefix puts a block's end inside a two-byte character of the first line.
+    const lines = [`{"a":"x${"é".repeat(700_000)}"}`, '{"b":1}', `{"c":"${"€".repeat(500_000)}"}`];
+    writeFileSync(path, `${lines.join("\n")}\n`);
+    const source = await openFileSource(path);
+    const read: RawMessage[] = [];
+    for await (const message of source.messages()) read.push(message);
+    expect(read.map((m) => m.body)).toEqual(lines);
+    for (const message of read) expect(source.recall?.(message.ref ?? -1)).toBe(message.body);
+    await source.close();
+  });
+
   it("gives each line of a file its byte offset, which reads it again", async () => {
     const path = join(folder, "offsets.ndjson");
     const lines = ['{"a":"é"}', "", '{"b":2}', '{"c":"😀"}'];
