@@ -63,6 +63,14 @@ reuse, GDPR removal). An NDJSON line is either a bare payload ({"type": ...}) or
         "the run goes on",
       { defaultText: "512" },
     ),
+    "max-line-bytes": option(
+      "N",
+      // A string of more than about 512 M characters cannot be made at all; half of that is the ceiling.
+      integer({ min: 1, max: 256 * 1024 * 1024, example: "134217728" }),
+      "file and stdin: longest line read, in bytes; a longer one is measured, not held, and reported for " +
+        "its line, and the run goes on",
+      { defaultText: "67108864 (64 MiB)" },
+    ),
     "allow-empty": toggle("exit 0 when no message was read (default: exit 2, nothing was checked)"),
     "report-dir": option("DIR", text, "also write the run report (json, junit, markdown, html) under DIR", {
       example: "reports",
@@ -168,6 +176,7 @@ const check = defineCommand(spec, async ({ values, positionals, argv }, io: Even
       maxMessages: values["max-messages"],
       idleTimeoutMs: values["idle-timeout"],
       durationMs: values.duration,
+      ...(values["max-line-bytes"] === undefined ? {} : { maxLineBytes: values["max-line-bytes"] }),
     });
   } catch (error) {
     // A missing file or exchange is the caller's input, not a broken run.

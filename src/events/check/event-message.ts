@@ -124,6 +124,18 @@ export function inspectMessage(
   const position = raw.position;
   const problems: EventProblem[] = [];
   const facts: MessageFacts = {};
+  if (raw.tooLarge !== undefined) {
+    const { bytes, limit } = raw.tooLarge;
+    addProblem(
+      problems,
+      position,
+      "",
+      rule.json,
+      "maxLength",
+      `message is ${bytes} bytes, more than the ${limit} bytes a line is read up to, so it was not inspected; raise --max-line-bytes if messages this large are intended`,
+    );
+    return { problems, facts };
+  }
 
   let parsed: unknown;
   try {

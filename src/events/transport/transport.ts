@@ -11,6 +11,9 @@ export interface RawMessage {
   /** Where the source can find this message again (MessageSource.recall): a file's byte offset, a list's
    *  index. Absent when the source cannot read a message twice (a broker, stdin). */
   ref?: number;
+  /** Set when the message is larger than the source reads (a line past --max-line-bytes): its size and
+   *  the limit, in bytes. Its body is then empty; the checker reports it for its position and goes on. */
+  tooLarge?: { bytes: number; limit: number };
 }
 
 /** A gap or fault of the transport itself (broker restart, reconnect), reported beside message results. */

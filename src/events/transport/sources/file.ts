@@ -24,7 +24,13 @@ export class SourceError extends Error {
 export interface FileSourceOptions {
   /** Stream read for "-" (default: process.stdin). */
   stdin?: NodeJS.ReadableStream;
+  /** Longest line read, in bytes (default 64 MiB): a longer one is counted, not held, and reported. */
+  maxLineBytes?: number;
 }
+
+/** Lines longer than this are not held in memory: JSON of that size is no event message a broker carries,
+ *  and a string past V8's limit (about 512 M characters) could not even be made. */
+export const defaultMaxLineBytes = 64 * 1024 * 1024;
 
 /** The text of bytes [start, end) without a "\r" at the end; a UTF-8 byte order mark before the first line
  *  is skipped by the caller. */
@@ -40,16 +46,23 @@ function startsWithByteOrderMark(bytes: Buffer, at: number): boolean {
 /**
  * The lines of a byte stream as messages, without an async step per line: the lines of a chunk are
  * handed out from memory, and only the next chunk is awaited. A line split across chunks is joined once,
- * when its end arrives.
+ * when its end arrives; a line longer than `maxLineBytes` is only measured, and handed out without its
+ * text (RawMessage.tooLarge).
  */
-function lineMessages(input: AsyncIterable<Buffer | string>, withRefs: boolean): AsyncIterable<RawMessage> {
+function lineMessages(
+  input: AsyncIterable<Buffer | string>,
+  withRefs: boolean,
+  maxLineBytes: number,
+): AsyncIterable<RawMessage> {
   return {
     [Symbol.asyncIterator]() {
       const chunks = input[Symbol.asyncIterator]();
       const ready: RawMessage[] = [];
       let readyAt = 0;
-      /** Pieces of a line whose end has not arrived yet, and the byte offset where it starts. */
+      /** The line whose end has not arrived yet: its pieces (none once it is too long), its size so far
+       *  and the byte offset where it starts. */
       let pieces: Buffer[] = [];
+      let pendingBytes = 0;
       let pendingStart = 0;
       /** Byte offset of the next chunk's first byte. */
       let offset = 0;
@@ -69,33 +82,42 @@ function lineMessages(input: AsyncIterable<Buffer | string>, withRefs: boolean):
           withRefs ? { position: `line ${number}`, body, ref } : { position: `line ${number}`, body },
         );
       };
+      const addTooLarge = (bytes: number): void => {
+        number += 1;
+        ready.push({ position: `line ${number}`, body: "", tooLarge: { bytes, limit: maxLineBytes } });
+      };
+      /** Ends the pending line with `tail` (the part of it in the current chunk). */
+      const endPending = (tail: Buffer, at: number): void => {
+        const size = pendingBytes + tail.length;
+        if (size > maxLineBytes) addTooLarge(size);
+        else {
+          const joined = Buffer.concat([...pieces, tail]);
+          add(joined, 0, joined.length, at);
+        }
+        pieces = [];
+        pendingBytes = 0;
+      };
       const split = (chunk: Buffer): void => {
         const base = offset;
         offset += chunk.length;
         let start = 0;
-        let end = chunk.indexOf(newline, start);
-        if (end !== -1 && pieces.length > 0) {
-          const joined = Buffer.concat([...pieces, chunk.subarray(0, end)]);
-          add(joined, 0, joined.length, pendingStart);
-          pieces = [];
-          start = end + 1;
-          end = chunk.indexOf(newline, start);
-        }
-        for (; end !== -1; end = chunk.indexOf(newline, start)) {
-          add(chunk, start, end, base + start);
+        for (let end = chunk.indexOf(newline); end !== -1; end = chunk.indexOf(newline, start)) {
+          if (pendingBytes > 0) endPending(chunk.subarray(start, end), pendingStart);
+          else if (end - start > maxLineBytes) addTooLarge(end - start);
+          else add(chunk, start, end, base + start);
           start = end + 1;
         }
         if (start < chunk.length) {
-          if (pieces.length === 0) pendingStart = base + start;
-          pieces.push(Buffer.from(chunk.subarray(start)));
+          if (pendingBytes === 0) pendingStart = base + start;
+          pendingBytes += chunk.length - start;
+          // Past the limit the rest of the line is only counted.
+          if (pendingBytes > maxLineBytes) pieces = [];
+          else pieces.push(Buffer.from(chunk.subarray(start)));
         }
       };
       const finish = (): void => {
         ended = true;
-        if (pieces.length === 0) return;
-        const rest = Buffer.concat(pieces);
-        pieces = [];
-        add(rest, 0, rest.length, pendingStart);
+        if (pendingBytes > 0) endPending(Buffer.alloc(0), pendingStart);
       };
       const next = async (): Promise<IteratorResult<RawMessage>> => {
         while (readyAt >= ready.length) {
@@ -145,10 +167,10 @@ async function* fileBlocks(path: string): AsyncGenerator<Buffer> {
   }
 }
 
-function stdinSource(stdin: NodeJS.ReadableStream): MessageSource {
+function stdinSource(stdin: NodeJS.ReadableStream, maxLineBytes: number): MessageSource {
   return {
     description: "stdin",
-    messages: () => lineMessages(stdin as AsyncIterable<Buffer | string>, false),
+    messages: () => lineMessages(stdin as AsyncIterable<Buffer | string>, false, maxLineBytes),
     notices: () => [],
     async close(): Promise<void> {
       const readable = stdin as { destroy?: () => void };
@@ -175,7 +197,7 @@ function readLineAt(fd: number, ref: number, block: Buffer): string {
   return lineText(line, 0, line.length);
 }
 
-function fileSource(path: string): MessageSource {
+function fileSource(path: string, maxLineBytes: number): MessageSource {
   /** Opened on the first recall, for reading lines again. */
   let fd: number | undefined;
   let block: Buffer | undefined;
@@ -183,7 +205,7 @@ function fileSource(path: string): MessageSource {
   return {
     description: path,
     messages(): AsyncIterable<RawMessage> {
-      const lines = lineMessages(fileBlocks(path), true);
+      const lines = lineMessages(fileBlocks(path), true, maxLineBytes);
       return {
         [Symbol.asyncIterator]() {
           reading = lines[Symbol.asyncIterator]();
@@ -213,7 +235,8 @@ function fileSource(path: string): MessageSource {
 
 /** Opens an NDJSON file, or stdin for "-". Throws SourceError when the file cannot be read. */
 export async function openFileSource(path: string, options: FileSourceOptions = {}): Promise<MessageSource> {
-  if (path === "-") return stdinSource(options.stdin ?? process.stdin);
+  const maxLineBytes = options.maxLineBytes ?? defaultMaxLineBytes;
+  if (path === "-") return stdinSource(options.stdin ?? process.stdin, maxLineBytes);
   try {
     const info = await stat(path);
     if (!info.isFile())
@@ -224,5 +247,5 @@ export async function openFileSource(path: string, options: FileSourceOptions = 
       `cannot read ${path} (${error instanceof Error ? error.message : String(error)}); give an NDJSON file, "-" for stdin or an amqp:// URL`,
     );
   }
-  return fileSource(path);
+  return fileSource(path, maxLineBytes);
 }

@@ -2,7 +2,7 @@
 import type { MessageSource } from "../transport.ts";
 import { openFileSource, SourceError } from "./file.ts";
 
-export { SourceError } from "./file.ts";
+export { defaultMaxLineBytes, SourceError } from "./file.ts";
 export { linesAsMessages, memorySource } from "./memory.ts";
 
 export interface OpenSourceOptions {
@@ -18,6 +18,8 @@ export interface OpenSourceOptions {
   idleTimeoutMs?: number;
   /** AMQP: stop after this long in all. */
   durationMs?: number;
+  /** File and stdin: longest line read, in bytes (default 64 MiB). */
+  maxLineBytes?: number;
 }
 
 export function isBrokerSpec(spec: string): boolean {
@@ -39,5 +41,8 @@ export async function openSource(spec: string, options: OpenSourceOptions = {}):
   if (/^[a-z][a-z0-9+.-]*:\/\//i.test(spec)) {
     throw new SourceError(`unsupported source ${spec}: give an NDJSON file, "-" for stdin or an amqp:// URL`);
   }
-  return openFileSource(spec, { stdin: options.stdin });
+  return openFileSource(spec, {
+    ...(options.stdin === undefined ? {} : { stdin: options.stdin }),
+    ...(options.maxLineBytes === undefined ? {} : { maxLineBytes: options.maxLineBytes }),
+  });
 }
