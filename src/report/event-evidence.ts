@@ -133,8 +133,14 @@ export class EventEvidence {
 
 /** One message as one NDJSON line the checker reads back alike: an NDJSON line as it came; a message
  *  with transport headers (a broker) as the envelope {"headers", "payload"}. A body that is no JSON
- *  stays text (as a JSON string when it would break the line), so it fails the same way again. */
+ *  stays text (as a JSON string when it would break the line), so it fails the same way again; a message
+ *  too long to hold is a JSON string saying so. */
 export function lineOf(raw: RawMessage): string {
+  // A message too long to hold was never read: the line says so instead of holding nothing.
+  if (raw.tooLarge !== undefined)
+    return JSON.stringify(
+      `message of ${raw.tooLarge.bytes} bytes, not kept: longer than ${raw.tooLarge.limit}`,
+    );
   if (raw.headers === undefined) return /[\r\n]/.test(raw.body) ? JSON.stringify(raw.body) : raw.body;
   let payload: unknown;
   try {

@@ -1,7 +1,7 @@
 // A line longer than the reader holds (--max-line-bytes, default 64 MiB) is measured, not held: it is
 // reported for its own line and the check goes on. Before, a 600 MB line made the run break with
 // "Cannot create a string longer than 0x1fffffe8 characters" and every other result was lost.
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Readable } from "node:stream";
@@ -75,6 +75,17 @@ describe("the longest line read", () => {
     expect(await main(["events", "check", path, "--max-line-bytes", "2048"], checked)).toBe(1);
     expect(checked.stdout()).toContain("line 2: EVENT-DELIVERY-01");
     expect(checked.stdout()).toContain("2 message(s), 1 valid, 1 invalid");
+    // With --report-dir the evidence keeps a line saying what was not kept, and the report verifies.
+    const reports = join(folder, "reports");
+    const reported = captureIo();
+    expect(
+      await main(["events", "check", path, "--max-line-bytes", "2048", "--report-dir", reports], reported),
+    ).toBe(1);
+    const runDir = join(reports, readdirSync(reports)[0] ?? "");
+    const evidence = readFileSync(join(runDir, "events.ndjson"), "utf8").split("\n");
+    expect(evidence[1]).toBe(JSON.stringify("message of 3000 bytes, not kept: longer than 2048"));
+    const verified = captureIo();
+    expect(await main(["report", "verify", runDir], verified)).toBe(0);
     for (const bad of ["0", "268435457", "lots"]) {
       const refused = captureIo();
       expect(await main(["events", "check", path, "--max-line-bytes", bad], refused)).toBe(2);
