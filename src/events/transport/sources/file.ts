@@ -179,11 +179,12 @@ function stdinSource(stdin: NodeJS.ReadableStream, maxLineBytes: number): Messag
   };
 }
 
-/** The line that starts at byte `ref` of the file, read again (for MessageSource.recall). */
+/** The line that starts at byte `ref` of the file, read again (for MessageSource.recall). The first read
+ *  takes 4 KiB, enough for most event messages; a longer line is read on in whole blocks. */
 function readLineAt(fd: number, ref: number, block: Buffer): string {
   const pieces: Buffer[] = [];
-  for (let at = ref; ; at += block.length) {
-    const read = readSync(fd, block, 0, block.length, at);
+  for (let at = ref, size = Math.min(4096, block.length); ; at += size, size = block.length) {
+    const read = readSync(fd, block, 0, size, at);
     const bytes = block.subarray(0, read);
     const end = bytes.indexOf(newline);
     if (end !== -1) {
@@ -191,7 +192,7 @@ function readLineAt(fd: number, ref: number, block: Buffer): string {
       break;
     }
     pieces.push(Buffer.from(bytes));
-    if (read < block.length) break;
+    if (read < size) break;
   }
   const line = pieces.length === 1 ? (pieces[0] as Buffer) : Buffer.concat(pieces);
   return lineText(line, 0, line.length);
