@@ -141,7 +141,8 @@ export function lineOf(raw: RawMessage): string {
     return JSON.stringify(
       `message of ${raw.tooLarge.bytes} bytes, not kept: longer than ${raw.tooLarge.limit}`,
     );
-  if (raw.headers === undefined) return /[\r\n]/.test(raw.body) ? JSON.stringify(raw.body) : raw.body;
+  // Only a line feed would split the line: a carriage return is JSON whitespace, and the reader keeps it.
+  if (raw.headers === undefined) return raw.body.includes("\n") ? JSON.stringify(raw.body) : raw.body;
   let payload: unknown;
   try {
     payload = JSON.parse(raw.body);

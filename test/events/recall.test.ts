@@ -162,6 +162,55 @@ describe("recalling messages instead of fingerprinting each", () => {
     );
   });
 
+  it("judges nesting on the message, not the text: a repeated key's deep earlier value is gone", async () => {
+    const deep = `${"[".repeat(600)}1${"]".repeat(600)}`;
+    const body = (version?: number) => {
+      const headers = `{"tenantId":"acme","eventType":"ENTITY_CHANGED","sourceObjectUri":"entities/E1"${version === undefined ? "" : `,"objectVersion":${version}`}}`;
+      return `{"headers":${headers},"payload":{"type":"ENTITY_CHANGED","object":{"uri":"entities/E1","label":${deep},"label":"x"}}}`;
+    };
+    const { list, eager, file } = await threeWays([body(2), body(), `{"a":${deep}}`]);
+    expect(list.problems.map((p) => p.split(" ").slice(0, 3).join(" "))).toEqual([`line 3 ${rule.json}`]);
+    expect(eager).toEqual(list);
+    expect(file).toEqual(list);
+  });
+
+  it("does not read a line again from a file rewritten since it was read (rotated, copied over)", async () => {
+    const path = join(folder, "rotated.ndjson");
+    const lines = [envelope(changed("Ann"), 2), envelope(changed("Bob"), 3), envelope(changed("Ann"), 2)];
+    writeFileSync(path, `${lines.join("\n")}\n`);
+    const source = await openFileSource(path);
+    const recall = source.recall?.bind(source);
+    // Rewritten in place with lines of the same length: only the file's state tells.
+    source.recall = (ref) => {
+      writeFileSync(path, `${[envelope(changed("Eve"), 2), lines[1], lines[2]].join("\n")}\n`);
+      return recall?.(ref);
+    };
+    const result = await checkStream(source);
+    expect(result.problems).toEqual([]);
+    expect(result.notices.map((n) => n.kind)).toEqual(["gap"]);
+  });
+
+  it("fingerprints a message at once when its ref is too large to keep beside its type", async () => {
+    const line = envelope(changed("Ann"), 2);
+    const huge = 2 ** 50;
+    // Another type first, so that ENTITY_CHANGED's type index is not 0 (which rounding would keep).
+    const other = envelope(
+      { type: "ENTITY_CREATED", object: { uri: "entities/E0", label: "x" } },
+      1,
+      "entities/E0",
+    );
+    const source = memorySource([
+      { position: "line 1", body: other, ref: 0 },
+      { position: "line 2", body: line, ref: huge },
+      { position: "line 3", body: line, ref: huge + 7 },
+    ]);
+    // A recall that would answer for any ref: the rules must not need it for the large ones.
+    source.recall = (ref) => (ref === 0 ? other : line);
+    const result = await checkStream(source);
+    expect(result.problems).toEqual([]);
+    expect(result.duplicates).toBe(1);
+  });
+
   it("reports a file that changed under the checker instead of judging the changed text", async () => {
     const path = join(folder, "changing.ndjson");
     const first = envelope(changed("Ann"), 2);

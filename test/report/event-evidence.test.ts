@@ -145,6 +145,11 @@ describe("lineOf: one message as one line the checker reads back alike", () => {
       { position: "amqp delivery 3", headers: {}, body: "" },
       '""',
     ],
+    [
+      "an NDJSON line holding a carriage return (JSON whitespace), as it came",
+      { position: "line 4", body: '{"headers":{"tenantId":"acme"},\r"payload":{"type":"X"}}' },
+      '{"headers":{"tenantId":"acme"},\r"payload":{"type":"X"}}',
+    ],
   ])("%s", (_, raw, want) => {
     expect(lineOf(raw)).toBe(want);
   });

@@ -159,7 +159,7 @@ export function inspectMessage(
   const walk =
     wanted.fingerprint === true && carriesVersion(raw, parsed)
       ? walkMessage(parsed, maxDepth, true)
-      : textWalk(raw.body, maxDepth);
+      : textWalk(raw.body, parsed, maxDepth);
   if (walk.tooDeep) {
     addProblem(
       problems,
@@ -370,9 +370,11 @@ export function inspectMessage(
 }
 
 /** What walkMessage answers without a fingerprint, read from the text: nesting by counting brackets,
- *  lookupError by a search (any \u escape counts, as it may spell the key). */
-function textWalk(text: string, maxDepth: number): MessageWalk {
-  if (nestingExceeds(text, maxDepth)) return { tooDeep: true, lookupError: false };
+ *  lookupError by a search (any \u escape counts, as it may spell the key). Text deeper than the limit is
+ *  confirmed on the parsed message: a repeated key's earlier value is in the text, not in the message. */
+function textWalk(text: string, parsed: unknown, maxDepth: number): MessageWalk {
+  if (nestingExceeds(text, maxDepth) && walkMessage(parsed, maxDepth, false).tooDeep)
+    return { tooDeep: true, lookupError: false };
   // "kupE" is looked for first: its rarer first letter makes most searches a quick scan.
   const named = text.includes("kupE") && text.includes("lookupError");
   return { tooDeep: false, lookupError: named || text.includes("\\u") };

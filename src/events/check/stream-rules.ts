@@ -123,6 +123,10 @@ export const defaultMaxTrackedVersions = 1_000_000;
 
 const none: EventProblem[] = [];
 
+/** Refs below this pack with a type index into a safe integer (a file offset of 32 TiB); a message with
+ *  a larger ref is fingerprinted as it arrives instead. */
+const maxRef = 2 ** 45;
+
 export class StreamRules {
   /** uri -> what is remembered of that object (one lookup per message finds both parts). */
   private readonly seen = new Map<string, TrackedObject>();
@@ -201,7 +205,13 @@ export class StreamRules {
     let earlier = entryOf(tracked, version);
     // Headers stay out of the fingerprint: a redelivery may carry other transport headers around the
     // same payload.
-    if (earlier === undefined && facts.fingerprint === undefined && ref !== undefined && this.recall) {
+    if (
+      earlier === undefined &&
+      facts.fingerprint === undefined &&
+      ref !== undefined &&
+      ref < maxRef &&
+      this.recall
+    ) {
       setEntry(tracked, version, -1 - (ref * 128 + typeIndex));
       return this.remembered(tracked, uri, version, type, typeIndex, position, invalid);
     }

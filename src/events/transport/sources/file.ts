@@ -2,7 +2,7 @@
 // read in chunks and never held in memory as a whole. Lines end at "\n" (a "\r" before it is dropped).
 // A file's messages carry their byte offset as ref, so that the checker can read one again (recall)
 // instead of fingerprinting every payload; stdin cannot be read twice and has no refs.
-import { closeSync, openSync, readSync } from "node:fs";
+import { closeSync, fstatSync, openSync, readSync, type Stats, statSync } from "node:fs";
 import { open, stat } from "node:fs/promises";
 import type { MessageSource, RawMessage, TransportNotice } from "../transport.ts";
 
@@ -198,14 +198,23 @@ function readLineAt(fd: number, ref: number, block: Buffer): string {
   return lineText(line, 0, line.length);
 }
 
+/** What tells one state of a file from another: a line is read again only from the file as it was read. */
+function fileState(stats: Stats): string {
+  return `${stats.dev}:${stats.ino}:${stats.size}:${stats.mtimeMs}`;
+}
+
 function fileSource(path: string, maxLineBytes: number): MessageSource {
   /** Opened on the first recall, for reading lines again. */
   let fd: number | undefined;
   let block: Buffer | undefined;
   let reading: AsyncIterator<RawMessage> | undefined;
+  /** The file's state when reading began; a recall from a file in another state (rewritten, rotated,
+   *  appended to) reads nothing, so no verdict rests on text the check did not read. */
+  let readState: string | undefined;
   return {
     description: path,
     messages(): AsyncIterable<RawMessage> {
+      readState = fileState(statSync(path));
       const lines = lineMessages(fileBlocks(path), true, maxLineBytes);
       return {
         [Symbol.asyncIterator]() {
@@ -217,6 +226,7 @@ function fileSource(path: string, maxLineBytes: number): MessageSource {
     recall(ref: number): string | undefined {
       try {
         fd ??= openSync(path, "r");
+        if (fileState(fstatSync(fd)) !== readState) return undefined;
         block ??= Buffer.alloc(recallBlock);
         return readLineAt(fd, ref, block);
       } catch {
