@@ -9,7 +9,13 @@ import {
   tokenRequest,
   withDetail,
 } from "./support/answer-detail.ts";
-import { type DataOperation, dataOperations, discoverLookupTypes } from "./support/data-operations.ts";
+import {
+  absentLookupTasks,
+  type DataOperation,
+  dataOperations,
+  discoverLookupTypes,
+  noClientUpserts,
+} from "./support/data-operations.ts";
 import { defineCheck } from "./support/define.ts";
 import { checkProperty } from "./support/property.ts";
 import { noteQuotaToken, shortValiditySeconds, upsertQuotaClient } from "./support/quota-session.ts";
@@ -164,6 +170,7 @@ export const authChecks: Check[] = [
     title: "MUST refuse every data operation without an Authorization header",
     requirements: ["AUTH-01", "AUTH-02"],
     safety: "read",
+    harmlessCalls: [absentLookupTasks, noClientUpserts],
     needs: { roles: ["admin"] },
     async run(ctx) {
       const lookupType = await someLookupType(ctx, "admin");
@@ -270,6 +277,7 @@ export const authChecks: Check[] = [
     title: "MUST refuse a caller access to a tenant that is not on its tenant list",
     requirements: ["AUTH-ROLES-04"],
     safety: "read",
+    harmlessCalls: [absentLookupTasks, noClientUpserts],
     needs: { roles: ["viewer"], otherTenant: true },
     async run(ctx) {
       const other = otherTenantOf(ctx);
@@ -322,6 +330,7 @@ export const authChecks: Check[] = [
     title: "MUST refuse a delete task from ROLE_RDM (view access only)",
     requirements: ["AUTH-ROLES-03"],
     safety: "read",
+    harmlessCalls: [absentLookupTasks],
     needs: { roles: ["viewer"] },
     async run(ctx) {
       // The task names an absent lookup, so a wrongly accepted task still deletes nothing.
@@ -336,6 +345,7 @@ export const authChecks: Check[] = [
     title: "MUST let ROLE_RDM_EDIT read lookups and create a delete task in its tenant",
     requirements: ["AUTH-ROLES-02"],
     safety: "write",
+    harmlessCalls: [absentLookupTasks],
     changes: "data",
     needs: { roles: ["editor"] },
     async run(ctx) {
@@ -353,6 +363,7 @@ export const authChecks: Check[] = [
     title: "MUST let ROLE_ADMIN_TENANT read, delete and update configuration in its tenant",
     requirements: ["AUTH-ROLES-01", "CONFIG-CLIENT-01"],
     safety: "write",
+    harmlessCalls: [absentLookupTasks],
     needs: { roles: ["admin"] },
     async run(ctx) {
       const lookupType = await someLookupType(ctx, "admin");
@@ -370,6 +381,7 @@ export const authChecks: Check[] = [
     title: "SHOULD refuse configuration updates from ROLE_RDM and ROLE_RDM_EDIT with 403",
     requirements: ["AUTH-ROLES-05", "AUTH-ROLES-06"],
     safety: "read",
+    harmlessCalls: [noClientUpserts],
     needs: { roles: ["viewer"] },
     async run(ctx) {
       const customerId = ctx.target.customerId;

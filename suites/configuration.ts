@@ -3,6 +3,7 @@
 import { type Check, fail } from "../src/check/index.ts";
 import { describeResponse } from "../src/client/index.ts";
 import { withCustomerRestored } from "./support/customer-restore.ts";
+import { noClientUpserts } from "./support/data-operations.ts";
 import { defineCheck } from "./support/define.ts";
 import { ensure, judgeSuccess } from "./support/response-judges.ts";
 import { clientOf, credentialOf, customerIdOf } from "./support/target-client.ts";
@@ -91,6 +92,7 @@ export const configurationChecks: Check[] = [
     title: "SHOULD refuse clients of an unknown customer with 404",
     requirements: ["CONFIG-CLIENT-06"],
     safety: "read",
+    harmlessCalls: [noClientUpserts],
     needs: { roles: ["admin"] },
     async run(ctx) {
       const response = await clientOf(ctx).putClients(await ctx.token("admin"), "lckit-absent-customer", []);

@@ -6,7 +6,7 @@ import { type Check, type CheckContext, CheckFailure, fail, requestOf, skip } fr
 import { type ApiResponse, describeResponse, lookupUri, pageOf, type Task } from "../src/client/index.ts";
 import { lookupTypeUri } from "../src/contract/index.ts";
 import { lookupScan } from "./lookup-scan.ts";
-import { absentLookupUri, typeName } from "./support/data-operations.ts";
+import { absentLookupTasks, absentLookupUri, typeName } from "./support/data-operations.ts";
 import { defineCheck } from "./support/define.ts";
 import { checkProperty } from "./support/property.ts";
 import { ensure, judgeSuccess } from "./support/response-judges.ts";
@@ -401,6 +401,7 @@ export const deleteTaskChecks: Check[] = [
     title: "MUST accept a delete task of type delete with a 2xx answer",
     requirements: ["TASK-01"],
     safety: "write",
+    harmlessCalls: [absentLookupTasks],
     changes: "data",
     needs: { roles: ["admin"] },
     async run(ctx) {
@@ -415,6 +416,7 @@ export const deleteTaskChecks: Check[] = [
     title: "SHOULD answer a delete task with 202 and a task object carrying id and status",
     requirements: ["TASK-06"],
     safety: "write",
+    harmlessCalls: [absentLookupTasks],
     changes: "data",
     needs: { roles: ["admin"] },
     async run(ctx) {
@@ -439,6 +441,7 @@ export const deleteTaskChecks: Check[] = [
     title: "SHOULD report a delete task through GET /tasks/{tenantId}/{taskId} until it is COMPLETED",
     requirements: ["TASK-07", "TASK-06"],
     safety: "write",
+    harmlessCalls: [absentLookupTasks],
     changes: "data",
     needs: { roles: ["admin"] },
     async run(ctx) {
@@ -483,6 +486,7 @@ export const deleteTaskChecks: Check[] = [
     title: "SHOULD refuse another tenant's URIs, over 1000 URIs and a type other than delete with 400",
     requirements: ["TASK-08"],
     safety: "write",
+    harmlessCalls: [absentLookupTasks],
     changes: "data",
     needs: { roles: ["admin"] },
     async run(ctx) {

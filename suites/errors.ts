@@ -4,7 +4,7 @@
 import { type Check, fail } from "../src/check/index.ts";
 import { describeResponse } from "../src/client/index.ts";
 import { trimTrailingSlashes } from "../src/http/trailing-slashes.ts";
-import { absentLookupUri } from "./support/data-operations.ts";
+import { absentLookupTasks, absentLookupUri } from "./support/data-operations.ts";
 import { defineCheck } from "./support/define.ts";
 import { isClientError } from "./support/response-judges.ts";
 import { clientOf } from "./support/target-client.ts";
@@ -18,6 +18,7 @@ export const errorsChecks: Check[] = [
     title: "SHOULD answer a malformed JSON body with a 4xx naming the problem",
     requirements: ["ERRORS-03", "ERRORS-02"],
     safety: "read",
+    harmlessCalls: [absentLookupTasks],
     needs: { roles: ["admin"] },
     async run(ctx) {
       const tenant = ctx.target.tenant;
@@ -51,6 +52,7 @@ export const errorsChecks: Check[] = [
     title: "SHOULD refuse a request body over 1 MiB with a 4xx",
     requirements: ["ERRORS-03"],
     safety: "read",
+    harmlessCalls: [absentLookupTasks],
     needs: { roles: ["admin"] },
     async run(ctx) {
       const uris = Array.from(

@@ -1,4 +1,5 @@
 // The check model shared by suites/ and the runner: a check is data plus run(ctx); it knows nothing of reports.
+import type { OperationSafety } from "../contract/index.ts";
 import type { RequirementLevel } from "../requirements/levels.ts";
 
 /** A check's level: the level of the requirements it proves (LEVELS lists them, strongest first). */
@@ -9,6 +10,17 @@ export { LEVELS } from "../requirements/levels.ts";
  *  quota: exhausts or changes token quotas. */
 export const SAFETY_CLASSES = ["read", "write", "destructive", "quota"] as const;
 export type Safety = (typeof SAFETY_CLASSES)[number];
+
+/** The operations (by their x-kit-safety in the contract) a check of each safety class may call; the
+ *  transport refuses any other before it leaves the kit, so a check that does more than it declares
+ *  cannot change a live system its user did not allow it to change. */
+export const MAY_CALL: Readonly<Record<Safety, readonly OperationSafety[]>> = {
+  read: ["read"],
+  // Token quotas are the quota customer's configuration: changing them is what quota checks do.
+  quota: ["read", "write"],
+  write: ["read", "write"],
+  destructive: ["read", "destructive"],
+};
 
 /** Credentials a check may ask for. A target file maps each to a client id and secret (env references). */
 export const CREDENTIAL_ROLES = [
@@ -210,8 +222,20 @@ export interface Check {
    *  tokens the runner fetches once). Such tokens count toward the quota of the client's customer, which
    *  the token checks change: a live run keeps the check out of the lane beside them. */
   issuesTokensFor?: CredentialRole[];
+  /**
+   * Operations beyond what the check's safety class may call (MAY_CALL) that it calls only with requests
+   * harmless by construction, each with the reason (a delete task naming only an absent lookup, a
+   * configuration write of no client). The transport refuses every other such call before it is sent.
+   */
+  harmlessCalls?: readonly HarmlessCall[];
   needs: { roles: CredentialRole[]; otherTenant?: boolean; rdbmsTenant?: boolean; drivableClock?: boolean };
   run(ctx: CheckContext): Promise<void>;
+}
+
+/** An operation (operationId) a check calls beyond its safety class, and why that call changes nothing. */
+export interface HarmlessCall {
+  operation: string;
+  why: string;
 }
 
 /** A property failure, reported with everything needed to replay it. */

@@ -25,6 +25,17 @@ export interface OperationMatch {
   prefix: string;
 }
 
+/** The operation a request (method and absolute or relative URL) calls, on either host; undefined when it
+ *  calls none of the contract's operations. */
+export function operationCalled(method: string, url: string): ContractOperation | undefined {
+  const contract = loadContract();
+  for (const host of ["lookup-data", "platform"] as const) {
+    const match = contract.findOperation(host, method, url);
+    if (match) return match.operation;
+  }
+  return undefined;
+}
+
 /** The loaded contract; every method is synchronous and uses validators compiled at load. */
 export interface Contract {
   /** Every operation of both documents, in document order. */

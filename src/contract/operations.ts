@@ -10,6 +10,11 @@ export type HttpMethod = "GET" | "PUT" | "POST" | "DELETE" | "PATCH";
 
 const methods: HttpMethod[] = ["GET", "PUT", "POST", "DELETE", "PATCH"];
 
+/** x-kit-safety: what calling an operation does to a live system. read: nothing a check must undo;
+ *  write: changes configuration; destructive: deletes data. */
+export const OPERATION_SAFETY = ["read", "write", "destructive"] as const;
+export type OperationSafety = (typeof OPERATION_SAFETY)[number];
+
 /** One path/query/header parameter of an operation (path-level and operation-level merged). */
 export interface ContractParameter {
   name: string;
@@ -34,6 +39,8 @@ export interface ContractOperation {
   assumptions: string[];
   /** x-kit-extension: true for an operation the interface document does not describe. */
   extension: boolean;
+  /** x-kit-safety: what calling it does to a live system. */
+  safety: OperationSafety;
   /** True when the operation requires Authorization: Bearer (every operation but the token endpoint). */
   requiresBearer: boolean;
   /** Declared response status keys ("200", "4XX", "default"), in document order. */
@@ -71,6 +78,7 @@ export function extractOperations(document: Record<string, unknown>, host: Host)
         requirements: strings(raw["x-requirements"]),
         assumptions: unique([...own, ...collectAssumptions(raw)]),
         extension: raw["x-kit-extension"] === true,
+        safety: safetyOf(raw["x-kit-safety"], `${host} ${method} ${path}`),
         requiresBearer:
           Array.isArray(security) &&
           security.length > 0 &&
@@ -90,6 +98,15 @@ export function extractOperations(document: Record<string, unknown>, host: Host)
     }
   }
   return operations;
+}
+
+function safetyOf(value: unknown, where: string): OperationSafety {
+  const known = OPERATION_SAFETY.find((safety) => safety === value);
+  if (known === undefined)
+    throw new Error(
+      `${where}: x-kit-safety is ${JSON.stringify(value)}; every operation of the contract says what calling it does: one of ${OPERATION_SAFETY.join(", ")}`,
+    );
+  return known;
 }
 
 /** Matches concrete paths (query and a base-path prefix tolerated) to the operations' path templates. */

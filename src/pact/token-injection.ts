@@ -5,7 +5,7 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { CredentialRole } from "../check/index.ts";
 import { basicAuthorization } from "../client/index.ts";
-import { type Host, loadContract } from "../contract/index.ts";
+import { loadContract, operationCalled } from "../contract/index.ts";
 import type { ProviderSession } from "./provider-session.ts";
 import { providerState } from "./provider-states.ts";
 
@@ -15,7 +15,6 @@ export type RequestFilter = (req: FilteredRequest, res: ServerResponse, next: ()
 
 /** Paths of the verifier's own proxy (state changes, messages): never touched. */
 const proxyPaths = ["/_pactSetup", "/_messages"];
-const hosts: Host[] = ["lookup-data", "platform"];
 
 /** The target file's credential role for each platform role the contract grants an operation (x-kit-roles). */
 const CREDENTIAL_ROLE: Readonly<Record<string, CredentialRole>> = {
@@ -49,12 +48,7 @@ export function rolesFor(operationId: string | undefined): CredentialRole[] {
 }
 
 export function operationOf(method: string, path: string): string | undefined {
-  const contract = loadContract();
-  for (const host of hosts) {
-    const match = contract.findOperation(host, method, path);
-    if (match) return match.operation.operationId;
-  }
-  return undefined;
+  return operationCalled(method, path)?.operationId;
 }
 
 /** The role an interaction speaks for: a role its provider states name, else the operation's first available one. */

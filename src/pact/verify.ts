@@ -4,7 +4,8 @@
 // answered by the kit's event generator (event-messages.ts).
 import { resolve } from "node:path";
 import type { MessageProviders } from "@pact-foundation/pact";
-import type { Safety, Target } from "../check/index.ts";
+import type { Target } from "../check/index.ts";
+import { operationCalled } from "../contract/index.ts";
 import { createReference, type FaultName, type Listening, type Reference } from "../reference/index.ts";
 import { embeddedTargetDescription } from "../target/embedded.ts";
 import type { TargetConfig } from "../target/target-file.ts";
@@ -16,7 +17,7 @@ import { type ProviderRouter, startProviderRouter } from "./provider-router.ts";
 import { createSession, type ProviderSession, type VerificationProblem } from "./provider-session.ts";
 import { providerState } from "./provider-states.ts";
 import { stateHandlers } from "./state-handlers.ts";
-import { createRequestFilter, operationOf } from "./token-injection.ts";
+import { createRequestFilter } from "./token-injection.ts";
 import { type PactVerificationReport, parseVerifierResult, toReport } from "./verification-result.ts";
 
 // Pact sends usage data unless told not to; the kit never lets it.
@@ -37,14 +38,6 @@ export class PactConfigError extends Error {
   override name = "PactConfigError";
 }
 
-/** Operations a pact may only replay against a live target that allows their safety class. */
-const safetyOf: Record<string, Safety> = {
-  putCustomer: "write",
-  postCustomer: "write",
-  putClients: "write",
-  createTask: "destructive",
-};
-
 function unsafeInteractions(pacts: PactFile[], config: TargetConfig): string[] {
   const { target } = config;
   // Loopback is no permission (a port-forward to production is loopback too): only a disposable target
@@ -55,8 +48,10 @@ function unsafeInteractions(pacts: PactFile[], config: TargetConfig): string[] {
   for (const pact of pacts)
     for (const interaction of pact.interactions) {
       if (interaction.kind !== "http") continue;
-      const safety = safetyOf[operationOf(interaction.request.method, interaction.request.path) ?? ""];
-      if (!safety || (config.allow.includes(safety) && (safety !== "destructive" || confirmed))) continue;
+      // What replaying it does to a live system: the contract says it per operation (x-kit-safety).
+      const safety = operationCalled(interaction.request.method, interaction.request.path)?.safety;
+      if (safety === undefined || safety === "read") continue;
+      if (config.allow.includes(safety) && (safety !== "destructive" || confirmed)) continue;
       found.push(
         `${pact.file}: "${interaction.description}" needs allow: [${safety}]${safety === "destructive" ? ` and confirmTenant: ${target.tenant}` : ""}`,
       );

@@ -53,7 +53,7 @@ export function createCheckContext(
   services: RunServices,
   options: SessionOptions = { deadline: Number.POSITIVE_INFINITY, limitMs: Number.POSITIVE_INFINITY },
 ): CheckSession {
-  const scope = new CheckScope(check.id);
+  const scope = new CheckScope(check.id, check.safety, check.harmlessCalls);
   const controller = new AbortController();
   const scoped = services.transport.bind(scope);
   const inFlight = new Map<number, string>();

@@ -356,7 +356,7 @@ async function prefetchedServices(
 ): Promise<RunServices> {
   const tokens = new TokenCache(target, redactor);
   const roles = new Set(needed);
-  const scope = new CheckScope("lckit/tokens");
+  const scope = new CheckScope("lckit/tokens", "read");
   const fetch = services.transport.bind(scope);
   breaker.pause();
   try {
@@ -381,7 +381,7 @@ type LaneTokens = RunServices["tokens"];
 /** Undoes journal entries through a scope of their own (the check's scope is closed by now), with the
  *  run's tokens; each request keeps the per-request time limit, so a dead target cannot hold the run. */
 async function undoPending(entries: JournalEntry[], services: RunServices, breaker: Breaker) {
-  const scope = new CheckScope("lckit/restore");
+  const scope = new CheckScope("lckit/restore", "write");
   const fetch = services.transport.bind(scope);
   const client = createClient({ fetch, baseUrl: services.target.baseUrl, rdmUrl: services.target.rdmUrl });
   // The run may have given up on the target; undoing is worth the attempt all the same.

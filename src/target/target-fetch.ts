@@ -1,7 +1,16 @@
 // The fetch a check sees: bound to the target, rate limited, time limited, size limited, recorded as
 // redacted evidence. A misbehaving target (hang, reset, garbage, endless or huge answers) becomes a
 // CheckFailure naming the request, never a hang or an exhausted heap. Redirects are never followed.
-import { CheckFailure, type Exchange, type RetryCause, type TransportRetry } from "../check/index.ts";
+import {
+  CheckFailure,
+  type Exchange,
+  type HarmlessCall,
+  MAY_CALL,
+  type RetryCause,
+  type Safety,
+  type TransportRetry,
+} from "../check/index.ts";
+import { operationCalled } from "../contract/index.ts";
 import { announcedBeyond, joinChunks, readWithinLimit } from "../http/index.ts";
 import { ExchangeLog } from "./exchange-log.ts";
 import { RateLimiter } from "./rate-limit.ts";
@@ -59,6 +68,19 @@ export interface TransportOptions {
   onBudgetSpent?: (budget: number) => void;
 }
 
+/** Refuses, before it is sent, a request to an operation the scope's safety class may not call (the
+ *  contract's x-kit-safety, MAY_CALL): a check that does more than it declares is a kit bug, and must not
+ *  change a live system on its way to being found. */
+function refuseBeyondSafety(scope: CheckScope, request: Request): void {
+  if (scope.safety === undefined) return;
+  const operation = operationCalled(request.method, request.url);
+  if (operation === undefined || MAY_CALL[scope.safety].includes(operation.safety)) return;
+  if (scope.harmlessCalls.some((call) => call.operation === operation.operationId)) return;
+  throw new Error(
+    `${scope.checkId} (safety: ${scope.safety}) tried ${request.method} ${new URL(request.url).pathname} (${operation.operationId}), which the contract marks x-kit-safety: ${operation.safety}; the kit refused to send it. A ${scope.safety} check may call only ${MAY_CALL[scope.safety].join(" and ")} operations: declare the check's safety "${operation.safety}", or list ${operation.operationId} in its harmlessCalls with the reason its requests change nothing`,
+  );
+}
+
 /** Scopes whose requests the request budget never refuses: putting configuration back. */
 export const BUDGET_EXEMPT_SCOPES: ReadonlySet<string> = new Set(["lckit/restore"]);
 
@@ -104,7 +126,14 @@ export class CheckScope {
   private closed = false;
   private readonly controllers = new Set<AbortController>();
 
-  constructor(readonly checkId: string) {}
+  /** `safety`: the check's safety class; the transport then sends only the operations it may call
+   *  (MAY_CALL) and those it declares harmless calls of (Check.harmlessCalls). Without one nothing is
+   *  refused (the transport's own tests). */
+  constructor(
+    readonly checkId: string,
+    readonly safety?: Safety,
+    readonly harmlessCalls: readonly HarmlessCall[] = [],
+  ) {}
 
   close(): void {
     this.closed = true;
@@ -227,6 +256,7 @@ export class TargetTransport {
   private async send(scope: CheckScope, original: Request): Promise<Response> {
     if (scope.isClosed())
       throw new Error(`check ${scope.checkId} sent ${original.method} ${original.url} after it finished`);
+    refuseBeyondSafety(scope, original);
     const body = original.body === null ? undefined : new Uint8Array(await original.arrayBuffer());
     const headers = new Headers(original.headers);
     const noRetry = headers.has(NO_RETRY_HEADER) || this.judgesRateLimits(scope.checkId);

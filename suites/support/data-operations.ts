@@ -1,7 +1,7 @@
 // Harmless requests for every data operation of a tenant, for authorization probes: reads ask for one
 // record, the delete task names a lookup that does not exist, the configuration write upserts no client.
 
-import type { CheckContext } from "../../src/check/index.ts";
+import type { CheckContext, HarmlessCall } from "../../src/check/index.ts";
 import { type ApiResponse, type Auth, type InterfaceClient, pageOf } from "../../src/client/index.ts";
 import { lookupTypeName } from "../../src/contract/index.ts";
 import { arrayShape, scanPageShape } from "./response-judges.ts";
@@ -17,6 +17,18 @@ export interface DataOperation {
 }
 
 const noBodyShape = () => undefined;
+
+/** Why a check may call createTask beyond its safety class: its tasks name only absent lookups. */
+export const absentLookupTasks: HarmlessCall = {
+  operation: "createTask",
+  why: "its delete tasks name only lookups that do not exist (or are no task at all): run anyway, they delete nothing",
+};
+
+/** Why a check may call putClients beyond its safety class: it upserts no client. */
+export const noClientUpserts: HarmlessCall = {
+  operation: "putClients",
+  why: "it upserts an empty list of clients (putClients adds or updates the clients listed and removes none): accepted anyway, it changes nothing",
+};
 
 /** A lookup URI that names no lookup: deleting it deletes nothing. */
 export function absentLookupUri(tenant: string): string {

@@ -82,7 +82,7 @@ async function restore(file: string, targetFile: string, dryRun: boolean, io: Cl
     rateLimit: config.rateLimit,
     timeoutMs: config.timeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS,
   });
-  const scope = new CheckScope("lckit/restore");
+  const scope = new CheckScope("lckit/restore", "write");
   const scoped = transport.bind(scope);
   const client = createClient({ fetch: scoped, baseUrl: target.baseUrl, rdmUrl: target.rdmUrl });
   const tokens = new TokenCache(target, redactor);
