@@ -11,9 +11,8 @@
 // BENCH_SECONDS (default 3) is the least time spent on each implementation.
 import { execFileSync } from "node:child_process";
 import { createHash } from "node:crypto";
-import { mkdtempSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join, resolve } from "node:path";
+import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
+import { dirname, join, posix, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 import { Redactor } from "../src/target/redact.ts";
 
@@ -91,14 +90,26 @@ function measure(r: RedactorLike, from: number): { perSecond: number; texts: num
   return { perSecond: texts / ((performance.now() - started) / 1000), texts };
 }
 
-/** The Redactor of `revision`, in a temporary file importing this tree's modules. */
+/** The Redactor of `revision`: src/target/redact.ts and every module it imports by a relative path, as
+ *  they were at that revision, copied into a temporary tree (packages come from this tree's node_modules,
+ *  which Node finds from the temporary folder's parents only if it sits inside the repository). */
 async function baselineRedactor(revision: string): Promise<new () => RedactorLike> {
-  const source = execFileSync("git", ["show", `${revision}:src/target/redact.ts`], { encoding: "utf8" });
-  const dir = mkdtempSync(join(tmpdir(), "lckit-bench-redact-"));
-  const file = join(dir, "redact.ts");
-  const tokenModule = pathToFileURL(resolve("src/client/token.ts")).href;
-  writeFileSync(file, source.replace(/from "\.\.\/client\/token\.ts"/g, `from "${tokenModule}"`));
-  const module = (await import(pathToFileURL(file).href)) as { Redactor: new () => RedactorLike };
+  const dir = mkdtempSync(join(resolve(".tmp"), "bench-redact-"));
+  const copied = new Set<string>();
+  const copy = (path: string): void => {
+    if (copied.has(path)) return;
+    copied.add(path);
+    const source = execFileSync("git", ["show", `${revision}:${path}`], { encoding: "utf8" });
+    const target = join(dir, path);
+    mkdirSync(dirname(target), { recursive: true });
+    writeFileSync(target, source);
+    for (const found of source.matchAll(/from "(\.{1,2}\/[^"]+\.ts)"/g))
+      copy(posix.join(posix.dirname(path), found[1] ?? ""));
+  };
+  copy("src/target/redact.ts");
+  const module = (await import(pathToFileURL(join(dir, "src/target/redact.ts")).href)) as {
+    Redactor: new () => RedactorLike;
+  };
   return module.Redactor;
 }
 
@@ -132,5 +143,8 @@ if (baseline === undefined) {
   if (broke !== undefined) console.log(`${label} broke: ${broke}`);
   else console.log(`${label} ${best(before).toFixed(1).padStart(8)} texts/s`);
   console.log(`${"after  (working tree)".padEnd(22)} ${best(now).toFixed(1).padStart(8)} texts/s`);
-  if (broke === undefined) console.log(`${"ratio".padEnd(22)} ${(best(now) / best(before)).toFixed(0)}x`);
+  if (broke === undefined) {
+    const ratio = best(now) / best(before);
+    console.log(`${"ratio".padEnd(22)} ${ratio.toFixed(ratio < 10 ? 2 : 0)}x`);
+  }
 }

@@ -105,13 +105,14 @@ export class Redactor {
     const present = [...this.known.find(out)].sort(
       (a, b) => b.pattern.length - a.pattern.length || a.seq - b.seq,
     );
+    const guard = out.includes(longRun);
+    const chosen = (k: Known) => (guard ? guardedPattern(k.pattern) : k.pattern);
     const literal = present.filter((k) => k.escapable);
     const base64 = present.filter((k) => !k.escapable);
-    for (const group of groups(literal)) out = out.replace(this.regex(group.map((k) => k.pattern)), REDACTED);
-    for (const group of groups(base64))
-      out = out.replace(this.regex(group.map((k) => k.pattern)), B64_SENTINEL);
+    for (const group of groups(literal)) out = out.replace(this.regex(group.map(chosen)), REDACTED);
+    for (const group of groups(base64)) out = out.replace(this.regex(group.map(chosen)), B64_SENTINEL);
     if (out.includes(B64_SENTINEL)) out = widenBase64(out);
-    if (!this.known.empty && (out.includes("...") || out.includes("…"))) out = this.redactCuts(out);
+    if (!this.known.empty && (out.includes("...") || out.includes("…"))) out = this.redactCuts(out, guard);
     return out;
   }
 
@@ -142,7 +143,7 @@ export class Redactor {
   /** Before each cut mark, the start of a secret running up to the mark (an excerpt cut it) goes. The
    *  cuts are collected first and the text is put together once: rebuilding it for every mark took time
    *  proportional to its length times the number of marks. */
-  private redactCuts(text: string): string {
+  private redactCuts(text: string, guard: boolean): string {
     // A window's readings are the text's, cut short: no head in the text, none in any window.
     if (this.heads.find(text).size === 0) return text;
     const marks = [...text.matchAll(cutMark)].map((m) => m.index ?? 0).reverse();
@@ -155,7 +156,8 @@ export class Redactor {
       const start = Math.max(0, at - CUT_WINDOW);
       const window = text.slice(start, at);
       let first: number | undefined;
-      for (const group of groups([...this.heads.find(window)])) {
+      const heads = [...this.heads.find(window)].map((head) => (guard ? guardedPattern(head) : head));
+      for (const group of groups(heads)) {
         const found = this.regex(group, "$").exec(window);
         if (found && (first === undefined || found.index < first)) first = found.index;
       }
@@ -270,22 +272,54 @@ const namedEntities: Record<string, string[]> = {
  * its first backslash only. Otherwise the search would try the pattern again at every backslash of a long
  * run, each try reading the rest of the run: time quadratic in the run (a target that echoes a token it
  * was given and then a few hundred kilobytes of backslashes held the redactor for half a minute). The run
- * is taken whole from its first backslash, and `\\+` accepts any length, so no form is lost.
+ * is taken whole from its first backslash, and `\\+` accepts any length, so no form is lost. The guard
+ * slows every search by about a third, so it is added only for a text holding a long run (longRun), to
+ * the patterns it is matched against (guardedPattern); a shorter run costs at most its length squared.
  */
 const runStart = "(?<!\\\\)";
+const longRun = "\\".repeat(64);
+/** The forms that open with a run of backslashes, as charForms and fragmentPattern write them after "|". */
+const runForms = ["|(?:\\\\)+", "|\\\\+u"];
+const guardedPatterns = new Map<string, string>();
+
+/** The pattern with runStart before the run-opening forms of its first character (the first group). */
+function guardedPattern(pattern: string): string {
+  let guarded = guardedPatterns.get(pattern);
+  if (guarded !== undefined) return guarded;
+  let end = pattern.length;
+  if (pattern.startsWith("(?:")) {
+    // The first group ends at the parenthesis that closes it (escapes and character classes skipped).
+    let depth = 0;
+    for (let at = 0, inClass = false; at < pattern.length; at++) {
+      const char = pattern[at];
+      if (char === "\\") at++;
+      else if (inClass) inClass = char !== "]";
+      else if (char === "[") inClass = true;
+      else if (char === "(") depth++;
+      else if (char === ")" && --depth === 0) {
+        end = at + 1;
+        break;
+      }
+    }
+  } else end = 0;
+  let head = pattern.slice(0, end);
+  for (const form of runForms) head = head.replaceAll(form, `|${runStart}${form.slice(1)}`);
+  guarded = head + pattern.slice(end);
+  if (guardedPatterns.size > 4096) guardedPatterns.clear();
+  guardedPatterns.set(pattern, guarded);
+  return guarded;
+}
 
 /** One character in every form an encoder may give it: itself (JSON-escaped at any depth for `"`, `\`
- *  and `/`), %hh per UTF-8 byte (also %25hh: encoded twice), `+` for a space, \uhhhh, HTML entities.
- *  `first`: the character starts a pattern (see runStart). */
-function charForms(char: string, first: boolean): string {
-  const run = first ? runStart : "";
+ *  and `/`), %hh per UTF-8 byte (also %25hh: encoded twice), `+` for a space, \uhhhh, HTML entities. */
+function charForms(char: string): string {
   const forms = new Set<string>([escapeRegExp(char)]);
-  if (char === '"' || char === "\\" || char === "/") forms.add(`${run}(?:\\\\)+${escapeRegExp(char)}`);
+  if (char === '"' || char === "\\" || char === "/") forms.add(`(?:\\\\)+${escapeRegExp(char)}`);
   const bytes = [...Buffer.from(char, "utf8")];
   forms.add(bytes.map((b) => `%(?:25)?${hexPattern(b, 2)}`).join(""));
   if (char === " ") forms.add("\\+");
   const units = [...Array(char.length).keys()].map((i) => char.charCodeAt(i));
-  forms.add(`${run}${units.map((u) => `\\\\+u${hexPattern(u, 4)}`).join("")}`);
+  forms.add(units.map((u) => `\\\\+u${hexPattern(u, 4)}`).join(""));
   const code = char.codePointAt(0) ?? 0;
   forms.add(`&#(?:0*${code}|[xX]0*${hexPattern(code, 1)});`);
   for (const entity of namedEntities[char] ?? []) forms.add(escapeRegExp(entity));
@@ -293,7 +327,7 @@ function charForms(char: string, first: boolean): string {
 }
 
 function anyEncoding(secret: string): string {
-  return [...secret].map((char, index) => charForms(char, index === 0)).join("");
+  return [...secret].map(charForms).join("");
 }
 
 /** The stretch of base64(prefix + secret + suffix) that depends on the secret alone, for each of the three
@@ -328,9 +362,9 @@ function base64Fragments(secret: string): string[] {
 /** A Base64 fragment in either alphabet (standard or URL-safe), also percent- or JSON-escaped. */
 function fragmentPattern(fragment: string): string {
   return [...fragment]
-    .map((c, index) => {
+    .map((c) => {
       if (c === "+") return "(?:\\+|-|%2[bB])";
-      if (c === "/") return `(?:/|_|${index === 0 ? runStart : ""}(?:\\\\)+/|%2[fF])`;
+      if (c === "/") return "(?:/|_|(?:\\\\)+/|%2[fF])";
       return c;
     })
     .join("");
