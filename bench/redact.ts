@@ -94,6 +94,7 @@ function measure(r: RedactorLike, from: number): { perSecond: number; texts: num
  *  they were at that revision, copied into a temporary tree (packages come from this tree's node_modules,
  *  which Node finds from the temporary folder's parents only if it sits inside the repository). */
 async function baselineRedactor(revision: string): Promise<new () => RedactorLike> {
+  mkdirSync(resolve(".tmp"), { recursive: true });
   const dir = mkdtempSync(join(resolve(".tmp"), "bench-redact-"));
   const copied = new Set<string>();
   const copy = (path: string): void => {
