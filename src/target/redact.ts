@@ -32,14 +32,20 @@ const MIN_SECRET = 4;
 const MIN_FRAGMENT = 8;
 const B64_SENTINEL = "\u0000b64\u0000";
 
-interface Known {
-  /** Order of addition: among patterns of one length, the first added is tried first. */
-  seq: number;
-  pattern: string;
+/** One form of a secret (or of its head) as the redactor matches it. */
+interface Form {
+  /** The text the pattern was made from, and by which maker (see guarded()). */
+  text: string;
   /** Base64 fragments match only literally; other forms also as %hh, \uhhhh or &#..; escapes (h a hex digit). */
   escapable: boolean;
+  pattern: string;
+}
+
+interface Known extends Form {
+  /** Order of addition: among patterns of one length, the first added is tried first. */
+  seq: number;
   /** The first HEAD_CHARS characters, in every form: what is left of the secret where a text was cut. */
-  head: string;
+  head: Form;
 }
 
 /** A secret cut short by an excerpt ("...", "…") still shows its start: this many characters of it, in
@@ -55,7 +61,7 @@ export class Redactor {
    *  scanned once for the few secrets it may hold, not matched against thousands of them. */
   private readonly known = new AnchorIndex<Known>();
   /** The head of each form, filed likewise, for the excerpts an ellipsis cut. */
-  private readonly heads = new AnchorIndex<string>();
+  private readonly heads = new AnchorIndex<Form>();
   private readonly headPatterns = new Set<string>();
   private seq = 0;
   private readonly cache = new Map<string, RegExp>();
@@ -64,20 +70,21 @@ export class Redactor {
   addSecret(value: string | undefined): void {
     if (value === undefined || value.length < MIN_SECRET || this.secrets.has(value)) return;
     this.secrets.add(value);
-    const file = (text: string, escapable: boolean, pattern: (t: string) => string) => {
+    const file = (text: string, escapable: boolean) => {
       const head = [...text].slice(0, HEAD_CHARS).join("");
-      const entry = { seq: this.seq++, pattern: pattern(text), escapable, head: pattern(head) };
+      const form = (of: string): Form => ({ text: of, escapable, pattern: patternOf(of, escapable, false) });
+      const entry: Known = { ...form(text), seq: this.seq++, head: form(head) };
       // The longest run of letters and digits: every encoding keeps it readable (secret-anchors.ts).
       this.known.add(longestAlnumRun(text), entry);
-      if (!this.headPatterns.has(entry.head)) {
-        this.headPatterns.add(entry.head);
+      if (!this.headPatterns.has(entry.head.pattern)) {
+        this.headPatterns.add(entry.head.pattern);
         this.heads.add(longestAlnumRun(head), entry.head);
       }
     };
-    file(value, true, anyEncoding);
+    file(value, true);
     // Inside Base64 the secret may sit raw or encoded as a form or URL component would be.
     for (const form of new Set([value, formEncode(value), encodeURIComponent(value)]))
-      for (const fragment of base64Fragments(form)) file(fragment, false, fragmentPattern);
+      for (const fragment of base64Fragments(form)) file(fragment, false);
   }
 
   /** A client's credentials: the secret, and both Basic encodings of the pair (raw and RFC 6749 §2.3.1
@@ -106,7 +113,7 @@ export class Redactor {
       (a, b) => b.pattern.length - a.pattern.length || a.seq - b.seq,
     );
     const guard = out.includes(longRun);
-    const chosen = (k: Known) => (guard ? guardedPattern(k.pattern) : k.pattern);
+    const chosen = (k: Known) => (guard ? guarded(k) : k.pattern);
     const literal = present.filter((k) => k.escapable);
     const base64 = present.filter((k) => !k.escapable);
     for (const group of groups(literal)) out = out.replace(this.regex(group.map(chosen)), REDACTED);
@@ -156,7 +163,7 @@ export class Redactor {
       const start = Math.max(0, at - CUT_WINDOW);
       const window = text.slice(start, at);
       let first: number | undefined;
-      const heads = [...this.heads.find(window)].map((head) => (guard ? guardedPattern(head) : head));
+      const heads = [...this.heads.find(window)].map((head) => (guard ? guarded(head) : head.pattern));
       for (const group of groups(heads)) {
         const found = this.regex(group, "$").exec(window);
         if (found && (first === undefined || found.index < first)) first = found.index;
@@ -274,60 +281,48 @@ const namedEntities: Record<string, string[]> = {
  * was given and then a few hundred kilobytes of backslashes held the redactor for half a minute). The run
  * is taken whole from its first backslash, and `\\+` accepts any length, so no form is lost. The guard
  * slows every search by about a third, so it is added only for a text holding a long run (longRun), to
- * the patterns it is matched against (guardedPattern); a shorter run costs at most its length squared.
+ * the patterns it is matched against (guarded); a shorter run costs at most its length squared.
  */
 const runStart = "(?<!\\\\)";
 const longRun = "\\".repeat(64);
-/** The forms that open with a run of backslashes, as charForms and fragmentPattern write them after "|". */
-const runForms = ["|(?:\\\\)+", "|\\\\+u"];
 const guardedPatterns = new Map<string, string>();
 
-/** The pattern with runStart before the run-opening forms of its first character (the first group). */
-function guardedPattern(pattern: string): string {
-  let guarded = guardedPatterns.get(pattern);
-  if (guarded !== undefined) return guarded;
-  let end = pattern.length;
-  if (pattern.startsWith("(?:")) {
-    // The first group ends at the parenthesis that closes it (escapes and character classes skipped).
-    let depth = 0;
-    for (let at = 0, inClass = false; at < pattern.length; at++) {
-      const char = pattern[at];
-      if (char === "\\") at++;
-      else if (inClass) inClass = char !== "]";
-      else if (char === "[") inClass = true;
-      else if (char === "(") depth++;
-      else if (char === ")" && --depth === 0) {
-        end = at + 1;
-        break;
-      }
-    }
-  } else end = 0;
-  let head = pattern.slice(0, end);
-  for (const form of runForms) head = head.replaceAll(form, `|${runStart}${form.slice(1)}`);
-  guarded = head + pattern.slice(end);
-  if (guardedPatterns.size > 4096) guardedPatterns.clear();
-  guardedPatterns.set(pattern, guarded);
-  return guarded;
+/** A form's pattern with runStart before the run-opening forms of its first character, made from the
+ *  form's text when first needed and kept. */
+function guarded(form: Form): string {
+  let pattern = guardedPatterns.get(form.pattern);
+  if (pattern === undefined) {
+    pattern = patternOf(form.text, form.escapable, true);
+    if (guardedPatterns.size > 4096) guardedPatterns.clear();
+    guardedPatterns.set(form.pattern, pattern);
+  }
+  return pattern;
+}
+
+/** The pattern of a form: every encoding of a secret's text, or a Base64 fragment as it can appear. */
+function patternOf(text: string, escapable: boolean, guard: boolean): string {
+  return escapable ? anyEncoding(text, guard) : fragmentPattern(text, guard);
 }
 
 /** One character in every form an encoder may give it: itself (JSON-escaped at any depth for `"`, `\`
  *  and `/`), %hh per UTF-8 byte (also %25hh: encoded twice), `+` for a space, \uhhhh, HTML entities. */
-function charForms(char: string): string {
+function charForms(char: string, guard: boolean): string {
+  const run = guard ? runStart : "";
   const forms = new Set<string>([escapeRegExp(char)]);
-  if (char === '"' || char === "\\" || char === "/") forms.add(`(?:\\\\)+${escapeRegExp(char)}`);
+  if (char === '"' || char === "\\" || char === "/") forms.add(`${run}(?:\\\\)+${escapeRegExp(char)}`);
   const bytes = [...Buffer.from(char, "utf8")];
   forms.add(bytes.map((b) => `%(?:25)?${hexPattern(b, 2)}`).join(""));
   if (char === " ") forms.add("\\+");
   const units = [...Array(char.length).keys()].map((i) => char.charCodeAt(i));
-  forms.add(units.map((u) => `\\\\+u${hexPattern(u, 4)}`).join(""));
+  forms.add(`${run}${units.map((u) => `\\\\+u${hexPattern(u, 4)}`).join("")}`);
   const code = char.codePointAt(0) ?? 0;
   forms.add(`&#(?:0*${code}|[xX]0*${hexPattern(code, 1)});`);
   for (const entity of namedEntities[char] ?? []) forms.add(escapeRegExp(entity));
   return `(?:${[...forms].join("|")})`;
 }
 
-function anyEncoding(secret: string): string {
-  return [...secret].map(charForms).join("");
+function anyEncoding(secret: string, guard: boolean): string {
+  return [...secret].map((char, index) => charForms(char, guard && index === 0)).join("");
 }
 
 /** The stretch of base64(prefix + secret + suffix) that depends on the secret alone, for each of the three
@@ -360,11 +355,11 @@ function base64Fragments(secret: string): string[] {
 }
 
 /** A Base64 fragment in either alphabet (standard or URL-safe), also percent- or JSON-escaped. */
-function fragmentPattern(fragment: string): string {
+function fragmentPattern(fragment: string, guard: boolean): string {
   return [...fragment]
-    .map((c) => {
+    .map((c, index) => {
       if (c === "+") return "(?:\\+|-|%2[bB])";
-      if (c === "/") return "(?:/|_|(?:\\\\)+/|%2[fF])";
+      if (c === "/") return `(?:/|_|${guard && index === 0 ? runStart : ""}(?:\\\\)+/|%2[fF])`;
       return c;
     })
     .join("");

@@ -2,7 +2,7 @@
 // read in chunks and never held in memory as a whole. Lines end at "\n" (a "\r" before it is dropped).
 // A file's messages carry their byte offset as ref, so that the checker can read one again (recall)
 // instead of fingerprinting every payload; stdin cannot be read twice and has no refs.
-import { closeSync, fstatSync, openSync, readSync, type Stats, statSync } from "node:fs";
+import { closeSync, fstatSync, openSync, readSync, type Stats } from "node:fs";
 import { open, stat } from "node:fs/promises";
 import type { MessageSource, RawMessage, TransportNotice } from "../transport.ts";
 
@@ -152,9 +152,10 @@ function lineMessages(
  * splitter copies what it keeps). A read stream would allocate a buffer and take an event-loop turn per
  * 64 KB, which cost more than splitting and decoding the lines.
  */
-async function* fileBlocks(path: string): AsyncGenerator<Buffer> {
+async function* fileBlocks(path: string, opened: (stats: Stats) => void): AsyncGenerator<Buffer> {
   const handle = await open(path, "r");
   try {
+    opened(await handle.stat());
     const buffer = Buffer.allocUnsafe(readBlock);
     for (let position = 0; ; ) {
       const { bytesRead } = await handle.read(buffer, 0, readBlock, position);
@@ -208,14 +209,16 @@ function fileSource(path: string, maxLineBytes: number): MessageSource {
   let fd: number | undefined;
   let block: Buffer | undefined;
   let reading: AsyncIterator<RawMessage> | undefined;
-  /** The file's state when reading began; a recall from a file in another state (rewritten, rotated,
-   *  appended to) reads nothing, so no verdict rests on text the check did not read. */
+  /** The state of the file as it was opened for reading; a recall from a file in another state
+   *  (rewritten, rotated, appended to) reads nothing, so no verdict rests on text the check did not read. */
   let readState: string | undefined;
   return {
     description: path,
     messages(): AsyncIterable<RawMessage> {
-      readState = fileState(statSync(path));
-      const lines = lineMessages(fileBlocks(path), true, maxLineBytes);
+      const blocks = fileBlocks(path, (stats) => {
+        readState = fileState(stats);
+      });
+      const lines = lineMessages(blocks, true, maxLineBytes);
       return {
         [Symbol.asyncIterator]() {
           reading = lines[Symbol.asyncIterator]();
