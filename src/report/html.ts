@@ -42,7 +42,7 @@ ${counts(result)}
 <form class="filters" aria-label="Filter checks">
 <label>Suite <select data-filter="suite"><option value="">all</option>${suites.map((s) => `<option>${h(s)}</option>`).join("")}</select></label>
 <label>Level <select data-filter="level"><option value="">all</option><option>MUST</option><option>SHOULD</option><option>MAY</option></select></label>
-<label>Status <select data-filter="status"><option value="">all</option><option>passed</option><option>failed</option><option>skipped</option><option>broken</option></select></label>
+<label>Status <select data-filter="status"><option value="">all</option><option>passed</option><option>failed</option><option>inconclusive</option><option>skipped</option><option>broken</option></select></label>
 <span id="shown"></span>
 </form>
 <table class="checks">
@@ -122,7 +122,13 @@ function facts(result: RunResult): string {
 }
 
 /** Failed and broken checks before the rest; within each status MUST first, then suite, then id. */
-const statusRank: Record<CheckResult["status"], number> = { broken: 0, failed: 1, skipped: 2, passed: 3 };
+const statusRank: Record<CheckResult["status"], number> = {
+  broken: 0,
+  failed: 1,
+  inconclusive: 2,
+  skipped: 3,
+  passed: 4,
+};
 const levelRank: Record<CheckResult["level"], number> = { MUST: 0, SHOULD: 1, MAY: 2 };
 
 function orderedChecks(checks: readonly CheckResult[]): CheckResult[] {
@@ -228,6 +234,8 @@ function location(c: CheckResult): string {
 function details(result: RunResult, c: CheckResult): string {
   if (c.status === "passed") return retried(c);
   if (c.status === "skipped") return `<p>${h(c.reason ?? "")}</p>${retried(c)}`;
+  if (c.status === "inconclusive")
+    return `<p class="message">${h(c.reason ?? "")}</p>${location(c)}${retried(c)}`;
   const parts = [`<p class="message">${h(c.message ?? "")}${waiverText(c)}</p>`];
   // A two-column grid, not a nested <table>: the filters count the rows of the checks table.
   const rows = detailRows(c);
@@ -288,7 +296,7 @@ function coverage(result: RunResult): string {
       ? ""
       : `<p>Requirement ids used by checks but missing from the catalogue: ${cov.unknown.map((u) => `<code>${h(u.id)}</code>`).join(", ")}</p>`;
   return `<h2 id="coverage">Requirement coverage</h2>
-<p>${f.proven} of ${f.total} proven, ${f.failing} failing, ${f.broken} broken, ${f["not-run"]} not run, ${f.untested} untested, ${f.elsewhere} checked by another command (catalogue <code>${h(cov.catalogue)}</code>).</p>
+<p>${f.proven} of ${f.total} proven, ${f.failing} failing, ${f.broken} broken, ${f.undecided} undecided, ${f["not-run"]} not run, ${f.untested} untested, ${f.elsewhere} checked by another command (catalogue <code>${h(cov.catalogue)}</code>).</p>
 ${unknown}
 <table class="coverage"><thead><tr><th>Requirement</th><th>Level</th><th>Status</th><th>Checks</th><th>Text</th></tr></thead><tbody>
 ${cov.requirements.map(requirementRow).join("\n")}
@@ -321,7 +329,7 @@ main{padding:0 1.5rem 2rem}
 table{border-collapse:collapse;margin:1rem 0;width:100%}th,td{border:1px solid #d0d7de;padding:.3rem .5rem;text-align:left;vertical-align:top}
 table.counts{width:auto}table.counts td{text-align:right}.total{font-weight:700}
 .badge{display:inline-block;padding:0 .4rem;border-radius:.6rem;color:#fff;font-size:.85em}
-.badge.waived{background:#57606a}.badge.warning{background:#9a6700}.badge.passed{background:#1a7f37}.badge.failed{background:#cf222e}.badge.skipped{background:#6e7781}.badge.broken{background:#6e40c9}
+.badge.waived{background:#57606a}.badge.warning{background:#9a6700}.badge.passed{background:#1a7f37}.badge.failed{background:#cf222e}.badge.skipped{background:#6e7781}.badge.inconclusive{background:#9a6700}.badge.broken{background:#6e40c9}
 tr.failed{background:#fff5f5}tr.broken{background:#f8f4ff}
 pre{white-space:pre-wrap;word-break:break-all;background:#f6f8fa;padding:.5rem;margin:.3rem 0;max-height:24rem;overflow:auto}
 .exchange{border-left:3px solid #d0d7de;padding-left:.5rem;margin:.5rem 0}

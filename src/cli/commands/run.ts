@@ -29,8 +29,14 @@ import { writeReport } from "../../report/write.ts";
 import { newRunId } from "../../result/assemble.ts";
 import { certify } from "../../result/certification.ts";
 import { InterfaceDocumentError, kitInfo, specHashes } from "../../result/kit-info.ts";
-import type { RunResult } from "../../result/model.ts";
-import { exitCodeOf, FAIL_ON_VALUES, type FailOn, INTERRUPTED_EXIT_CODE } from "../../result/verdict.ts";
+import type { CheckStatus, RunResult } from "../../result/model.ts";
+import {
+  DEFAULT_FAIL_ON,
+  exitCodeOf,
+  FAIL_ON_VALUES,
+  type FailOn,
+  INTERRUPTED_EXIT_CODE,
+} from "../../result/verdict.ts";
 import { applyBaseline, BaselineError, baselineFromRun, parseBaseline } from "../../result/waivers.ts";
 import { JOURNAL_FILE } from "../../runner/config-journal.ts";
 import { shellQuote } from "../../runner/context.ts";
@@ -143,9 +149,10 @@ reference implementation.`,
     "fail-on": repeatable(
       "LIST",
       wordList(FAIL_ON_VALUES, { ignoreCase: true }),
-      "outcomes that exit 1, comma-separated: must (always), incomplete (MUST checks did not run), " +
-        "should (a SHOULD or MAY check failed)",
-      { defaultText: "must", example: "must,incomplete" },
+      "outcomes that exit 1, comma-separated: must (always), inconclusive (a MUST check ran and could " +
+        "not decide), incomplete (MUST checks did not run), should (a SHOULD or MAY check failed); " +
+        "--fail-on must alone lets undecided MUST checks pass the job",
+      { defaultText: "must,inconclusive", example: "must,inconclusive,incomplete" },
     ),
     "interface-document": option(
       "FILE",
@@ -296,7 +303,7 @@ function runArgs(v: Values<typeof spec.flags>): RunArgs {
     ...(v["baseline-update"] === undefined ? {} : { baselineUpdate: v["baseline-update"] }),
     ...(v["sign-key"] === undefined ? {} : { signKey: v["sign-key"] }),
     ...(v.target === undefined ? {} : { target: v.target }),
-    failOn: [...new Set<FailOn>(["must", ...v["fail-on"]])],
+    failOn: [...new Set<FailOn>(["must", ...(v["fail-on"].length > 0 ? v["fail-on"] : DEFAULT_FAIL_ON)])],
     ...(v["interface-document"] === undefined ? {} : { interfaceDocument: v["interface-document"] }),
     suites: v.suite,
     checks: v.check,
@@ -454,7 +461,14 @@ async function runCommand(args: RunArgs, io: CliIo): Promise<number> {
   else io.out(summaryText(result, displayPath(io.cwd, written.dir)));
   if (args.format === "json") io.err(`report: ${displayPath(io.cwd, written.dir)}\n`);
   const code = exitCodeOf(result.verdict, args.failOn, result.checks);
-  if (code === 1 && result.verdict !== "NOT CONFORMANT")
+  const undecided = result.checks.filter((c) => c.level === "MUST" && c.status === "inconclusive");
+  if (code === 1 && undecided.length > 0 && args.failOn.includes("inconclusive"))
+    io.err(
+      `lckit run: exit 1: ${undecided.length} MUST check${undecided.length === 1 ? "" : "s"} could not decide ` +
+        `(${undecided.map((c) => c.id).join(", ")}); each says what it saw and what lets it decide next ` +
+        "time. --fail-on must lets such a run pass the job\n",
+    );
+  else if (code === 1 && result.verdict !== "NOT CONFORMANT")
     io.err(`lckit run: exit 1 because of --fail-on ${args.failOn.join(",")} (verdict ${result.verdict})\n`);
   return code;
 }
@@ -686,9 +700,10 @@ function planAsText(plan: Plan): string {
   return `${lines.join("\n")}\n\n${runs} to run, ${chosen.length - runs} skipped${notSelected > 0 ? `, ${notSelected} not selected` : ""} (target ${plan.target.name}; nothing was sent)\n`;
 }
 
-const mark: Record<string, string> = {
+const mark: Record<CheckStatus, string> = {
   passed: "passed ",
   failed: "FAILED ",
+  inconclusive: "UNDECIDED",
   skipped: "skipped",
   broken: "BROKEN ",
 };
@@ -696,7 +711,7 @@ const mark: Record<string, string> = {
 /** Live progress on a terminal (one rewritten line, findings kept), plain lines otherwise (CI logs). */
 function progressPrinter(io: CliIo) {
   let live = false;
-  const tally = { passed: 0, failed: 0, skipped: 0, broken: 0 };
+  const tally: Record<CheckStatus, number> = { passed: 0, failed: 0, inconclusive: 0, skipped: 0, broken: 0 };
   const clear = () => {
     if (live) io.err("\r\x1b[2K");
     live = false;
@@ -748,7 +763,8 @@ export function summaryText(result: RunResult, dir: string): string {
   const s = result.counts.byStatus;
   const lines = [
     "",
-    `${result.checks.length} checks: ${s.passed} passed, ${s.failed} failed, ${s.skipped} skipped, ${s.broken} broken; ` +
+    `${result.checks.length} checks: ${s.passed} passed, ${s.failed} failed, ` +
+      `${s.inconclusive > 0 ? `${s.inconclusive} could not decide, ` : ""}${s.skipped} skipped, ${s.broken} broken; ` +
       `${result.requestsSent} requests in ${(result.durationMs / 1000).toFixed(1)} s; seed ${result.seed}`,
   ];
   // A flaky target is said at once, and that it is no failure; the report lists each retry.
@@ -764,6 +780,10 @@ export function summaryText(result: RunResult, dir: string): string {
     if (curl !== undefined) lines.push(`    curl:   ${terminalSafe(curl)}`);
   }
   if (failed.length > 20) lines.push(`  ... and ${failed.length - 20} more (see the report)`);
+  const undecided = result.checks.filter((c) => c.status === "inconclusive");
+  for (const c of undecided.slice(0, 20))
+    lines.push(`  ${c.level} ${c.id} UNDECIDED: ${oneLine(c.reason ?? "")}`);
+  if (undecided.length > 20) lines.push(`  ... and ${undecided.length - 20} more undecided (see the report)`);
   const left = result.configuration?.leftChanged ?? [];
   if (left.length > 0)
     lines.push(
