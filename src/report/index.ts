@@ -1,5 +1,6 @@
 // The report part: pure renderers of a run result (json, junit, markdown, html) and the writer of a report
 // directory. The run result itself lives in src/result.
+export { buildCtrf, renderCtrf } from "./ctrf.ts";
 export { escapeHtml, escapeMarkdown, escapeXml } from "./escape.ts";
 export { renderHtml } from "./html.ts";
 export { renderJson } from "./json.ts";
