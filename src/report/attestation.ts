@@ -169,12 +169,17 @@ export function verifyAttestation(
     problems.push(
       `${ATTESTATION_FILE}: not an in-toto Statement v1 with the test-result predicate (_type ${String(statement._type)}, predicateType ${String(statement.predicateType)})`,
     );
-  verifySubjects(folder, files, statement, problems);
-  if (report !== undefined) verifyPredicate(statement, report, problems);
+  try {
+    verifySubjects(folder, files, statement, problems);
+    if (report !== undefined) verifyPredicate(statement, report, problems);
+  } catch (error) {
+    // A statement of another shape (a subject without a name, a configuration that is no list).
+    problems.push(`${ATTESTATION_FILE}: not a test-result statement as lckit writes it (${message(error)})`);
+  }
   verifyBundle(folder, envelope, signed, problems);
   if (problems.length === before)
     checked.push(
-      `${ATTESTATION_FILE}: in-toto test result ${statement.predicate.result}; its ${statement.subject.length} subjects are the report files by sha256 and it agrees with report.json` +
+      `${ATTESTATION_FILE}: in-toto test result ${statement.predicate?.result}; its ${statement.subject.length} subjects are the report files by sha256 and it agrees with report.json` +
         (signed
           ? ""
           : " (unsigned: it proves nothing against someone who rewrites it; sign with --sign-key)"),
