@@ -59,7 +59,7 @@ export interface CtrfReport {
     environment: {
       reportName: string;
       appName: string;
-      testEnvironment: string;
+      testEnvironment?: string;
       extra: Record<string, unknown>;
     };
     extra: Record<string, unknown>;
@@ -114,8 +114,11 @@ export function buildCtrf(result: RunResult): CtrfReport {
       environment: {
         reportName: `lckit run ${result.runId}: ${result.verdict}`,
         appName: result.target.name,
-        testEnvironment: result.target.baseUrl,
-        extra: { rdmUrl: result.target.rdmUrl, tenant: result.target.tenant },
+        // An event check has no URLs: only what the run has is said.
+        ...(result.target.baseUrl ? { testEnvironment: result.target.baseUrl } : {}),
+        extra: Object.fromEntries(
+          Object.entries({ rdmUrl: result.target.rdmUrl, tenant: result.target.tenant }).filter(([, v]) => v),
+        ),
       },
       extra: {
         verdict: result.verdict,
