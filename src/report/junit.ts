@@ -135,7 +135,8 @@ export function isFailure(check: CheckResult): boolean {
   return check.status === "failed" && check.level === "MUST" && !isWaived(check);
 }
 
-function failureText(check: CheckResult, about: string): string {
+/** A failed check as text: what, the failure's details, the replay, the evidence (shared with ctrf.json). */
+export function failureText(check: CheckResult, about: string): string {
   const parts = [about, check.message ?? ""];
   for (const row of detailRows(check)) parts.push(`${row.label}: ${row.value}`);
   if (check.counterexample)

@@ -20,10 +20,11 @@ import {
   SAFETY_CLASSES,
   type Safety,
 } from "../../check/index.ts";
+import { ATTESTATION_FILE, writeAttestation } from "../../report/attestation.ts";
 import { curlForCheck } from "../../report/curl.ts";
 import { terminalSafe } from "../../report/escape.ts";
 import { HAR_FILE, HarWriter, linkEvidence } from "../../report/har.ts";
-import { loadSignKey, SignKeyError, writeManifest } from "../../report/manifest.ts";
+import { listFiles, loadSignKey, SignKeyError, writeManifest } from "../../report/manifest.ts";
 import { RETRIES_MEAN, retrySummary } from "../../report/retries.ts";
 import { writeReport } from "../../report/write.ts";
 import { newRunId } from "../../result/assemble.ts";
@@ -192,12 +193,18 @@ reference implementation.`,
     "sign-key": option(
       "FILE",
       text,
-      "sign the report folder's manifest.json with this Ed25519 private key (PEM); check with: lckit " +
-        "report verify <report folder> --public-key PUB.pem",
+      "sign the report folder's manifest.json (and the attestation) with this Ed25519 private key (PEM); " +
+        "check with: lckit report verify <report folder> --public-key PUB.pem",
       { example: "lckit-sign.pem" },
     ),
+    attest: toggle(
+      `write ${ATTESTATION_FILE}: an in-toto test-result attestation of the report files in a DSSE envelope ` +
+        "signed with --sign-key (needed), and the same in a Sigstore bundle (attestation.sigstore.json); " +
+        "asks the target's /version. --certify always writes it (unsigned without --sign-key)",
+    ),
   },
-  notes: `Every report folder gets a manifest.json with the sha256 of each file (see docs/certification.md).
+  notes: `Every report folder gets a manifest.json with the sha256 of each file, and ctrf.json beside
+junit.xml (see docs/certification.md).
 
 Ctrl-C or SIGTERM (or the deadline) stops the run: the running check ends, every configuration change
 the checks made is put back, and the report of what finished is written with the verdict INTERRUPTED.
@@ -257,6 +264,8 @@ interface RunArgs {
   baseline?: string;
   baselineUpdate?: string;
   signKey?: string;
+  /** --attest: write the in-toto attestation (always in certified mode). */
+  attest: boolean;
   har: boolean;
   /** --no-har was given (refused when the target file says certify: true). */
   noHar?: boolean;
@@ -283,6 +292,10 @@ function runArgs(v: Values<typeof spec.flags>): RunArgs {
     throw new UsageError(
       "--variant switches variants of the embedded reference; it cannot be used with --target",
     );
+  if (v.attest && v["sign-key"] === undefined)
+    throw new UsageError(
+      "--attest signs the attestation with --sign-key; add --sign-key FILE (make a key with: openssl genpkey -algorithm ed25519 -out lckit-sign.pem)",
+    );
   if (v.certify) {
     const chosen = selectionOf({ suites: v.suite, checks: v.check, level: v.level, path: v.path });
     if (v["no-har"])
@@ -296,6 +309,7 @@ function runArgs(v: Values<typeof spec.flags>): RunArgs {
   }
   return {
     certify: v.certify,
+    attest: v.attest,
     // Opt-in outside certification: a whole run's exchanges are tens of MB, heavy for every CI artefact.
     har: v.certify || v.har,
     ...(v["no-har"] ? { noHar: true } : {}),
@@ -363,7 +377,8 @@ async function runCommand(args: RunArgs, io: CliIo): Promise<number> {
 
   // Baseline and signing key are read before anything is sent: a bad file is a usage error, not a lost run.
   const extras = prepareCertification(args, io);
-  const targetVersion = extras.certify ? await askVersion(prepared.fetch, plan.target) : undefined;
+  const attest = extras.certify || args.attest;
+  const targetVersion = attest ? await askVersion(prepared.fetch, plan.target) : undefined;
 
   const seed = args.seed ?? randomInt(0, 2 ** 31 - 1);
   const running = plan.entries.filter((e) => e.action === "run").length;
@@ -439,6 +454,19 @@ async function runCommand(args: RunArgs, io: CliIo): Promise<number> {
       { ...plan.target.profile },
     );
   const written = writeReport(result, reportRoot);
+  if (attest) {
+    const attested = writeAttestation(
+      written.dir,
+      listFiles(written.dir),
+      result,
+      targetVersion,
+      extras.signKey,
+    );
+    if (!attested.signed)
+      io.err(
+        `lckit run: ${ATTESTATION_FILE} is not signed; add --sign-key FILE to sign it (and the manifest)\n`,
+      );
+  }
   writeManifest(written.dir, result.runId, extras.signKey);
   if (args.baselineUpdate !== undefined) {
     const file = resolve(io.cwd, args.baselineUpdate);
