@@ -1,9 +1,9 @@
 // ctrf.json: the run in the Common Test Report Format (CTRF, specVersion 0.0.0, the schema of the `ctrf`
 // package), which many CI reporters read. One test per check, named by its id. As in junit.xml, only a
 // failure that fails the job is "failed" (a MUST failure, a broken check): a failed SHOULD/MAY check or a
-// waived failure is "other" with a WARNING/WAIVED message, so a CI view shows it without turning red; a
-// status CTRF lacks (inconclusive) is "other" too, its message saying what it is. rawStatus keeps the
-// kit's own status.
+// waived failure is "other" with a WARNING/WAIVED message, so a CI view shows it without turning red. An
+// undecided (inconclusive) MUST check fails the job by default, so it is "failed", its message saying it
+// could not decide; an undecided SHOULD/MAY check is "other". rawStatus keeps the kit's own status.
 
 import type { CheckResult, RunResult } from "../result/model.ts";
 import { isWaived } from "../result/verdict.ts";

@@ -81,21 +81,27 @@ describe("ctrf.json", () => {
     );
   });
 
-  it("a status CTRF lacks (inconclusive) is other, with a message saying the check could not decide", () => {
-    const undecided = withCheck("service/health", (c) => ({
-      ...c,
-      status: "inconclusive" as CheckResult["status"],
-      message: "the quota client holds tokens from before the run",
-    }));
-    const ctrf = buildCtrf(undecided);
-    expect(validate(JSON.parse(JSON.stringify(ctrf))) ? [] : validate.errors).toEqual([]);
-    expect(byName(ctrf, "service/health")).toMatchObject({
-      status: "other",
-      rawStatus: "inconclusive",
-      message:
-        "INCONCLUSIVE: the MUST check ran but could not decide from the target's answers: the quota client holds tokens from before the run",
-    });
-  });
+  it.each([
+    ["MUST", "failed"],
+    ["SHOULD", "other"],
+  ] as const)(
+    "an undecided (inconclusive) %s check is %s, with a message saying it could not decide",
+    (level, status) => {
+      const undecided = withCheck("service/health", (c) => ({
+        ...c,
+        level,
+        status: "inconclusive" as CheckResult["status"],
+        message: "the quota client holds tokens from before the run",
+      }));
+      const ctrf = buildCtrf(undecided);
+      expect(validate(JSON.parse(JSON.stringify(ctrf))) ? [] : validate.errors).toEqual([]);
+      expect(byName(ctrf, "service/health")).toMatchObject({
+        status,
+        rawStatus: "inconclusive",
+        message: `INCONCLUSIVE: the ${level} check ran but could not decide from the target's answers: the quota client holds tokens from before the run`,
+      });
+    },
+  );
 
   it("skipped checks carry their reason; the summary counts add up", () => {
     const ctrf = buildCtrf(result);

@@ -54,9 +54,9 @@ describe("testResultOf", () => {
       "WARNED",
     ],
     [
-      "a check that could not decide",
-      { verdict: "CONFORMANT", checks: [check("a", "inconclusive")] },
-      "WARNED",
+      "a MUST check that could not decide (it fails the job by default)",
+      { verdict: "INCOMPLETE", checks: [check("a", "inconclusive")] },
+      "FAILED",
     ],
   ])("%s: %s", (_what, run, want) => {
     expect(testResultOf({ checks: run.checks, verdict: run.verdict as Verdict }).result).toBe(want);
