@@ -107,13 +107,13 @@ function decideFinished(checks: readonly CheckResult[]): { verdict: Verdict; rea
 
 /** Exit code the CLI uses for a verdict: 0 conformant (or incomplete, or a passed subset), 1 MUST failure
  *  or a MUST check that could not decide, 3 the run broke, 4 interrupted (signal or deadline: the report is
- *  partial). 2 (usage) never comes from a verdict. --fail-on says what exits 1: MUST failures always,
+ *  partial). 2 (usage) never comes from a verdict. `failOn` says what exits 1: MUST failures always,
  *  undecided MUST checks ("inconclusive", in the default), INCOMPLETE ("incomplete"), SHOULD/MAY failures
  *  ("should"). */
 export const INTERRUPTED_EXIT_CODE = 4;
 
-/** Outcomes that can fail a run (exit 1): MUST failures always; undecided MUST checks unless --fail-on
- *  leaves "inconclusive" out; INCOMPLETE and SHOULD/MAY failures when asked. */
+/** Outcomes that can fail a run (exit 1): MUST failures always; undecided MUST checks unless
+ *  --pass-inconclusive; INCOMPLETE and SHOULD/MAY failures when asked. */
 export type FailOn = "must" | "inconclusive" | "incomplete" | "should";
 export const FAIL_ON_VALUES: readonly FailOn[] = ["must", "inconclusive", "incomplete", "should"];
 /** What fails the job when --fail-on is not given: never a silent pass on what the kit could not decide. */

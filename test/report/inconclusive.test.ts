@@ -2,6 +2,7 @@
 // it saw with the two readings and what decides it, and (at MUST level) a failed job unless told otherwise.
 import { beforeAll, describe, expect, it } from "vitest";
 import { inconclusive } from "../../src/check/index.ts";
+import { parseRunArgs } from "../../src/cli/commands/run.ts";
 import { renderHtml, renderJunit, renderMarkdown } from "../../src/report/index.ts";
 import type { RunResult } from "../../src/result/model.ts";
 import { DEFAULT_FAIL_ON, exitCodeOf } from "../../src/result/verdict.ts";
@@ -51,7 +52,7 @@ describe("an inconclusive MUST check", () => {
     expect(result.verdictReason).toMatch(/1 MUST check ran and could not decide .*token-quota\/undecided/);
   });
 
-  it("fails the job by default; --fail-on must alone lets it pass", () => {
+  it("fails the job by default; a fail-on list without inconclusive (--pass-inconclusive) lets it pass", () => {
     expect(DEFAULT_FAIL_ON).toContain("inconclusive");
     expect(exitCodeOf(result.verdict, DEFAULT_FAIL_ON, result.checks)).toBe(1);
     expect(exitCodeOf(result.verdict, undefined, result.checks)).toBe(1);
@@ -79,5 +80,21 @@ describe("an inconclusive SHOULD check", () => {
     expect(result.verdict).toBe("CONFORMANT");
     expect(exitCodeOf(result.verdict, DEFAULT_FAIL_ON, result.checks)).toBe(0);
     expect(renderJunit(result)).toMatch(/<system-out>UNDECIDED: SHOULD check could not decide/);
+  });
+});
+
+describe("lckit run's --fail-on and --pass-inconclusive", () => {
+  it.each<[string, string[], string[]]>([
+    ["no flag", [], ["must", "inconclusive"]],
+    [
+      "--fail-on must,incomplete keeps the undecided rule",
+      ["--fail-on", "must,incomplete"],
+      ["must", "inconclusive", "incomplete"],
+    ],
+    ["--pass-inconclusive drops it", ["--pass-inconclusive"], ["must"]],
+    ["--pass-inconclusive with should", ["--pass-inconclusive", "--fail-on", "should"], ["must", "should"]],
+  ])("%s", (_, argv, want) => {
+    const args = parseRunArgs(argv);
+    expect(args === "help" ? [] : [...args.failOn].sort()).toEqual([...want].sort());
   });
 });

@@ -150,10 +150,14 @@ reference implementation.`,
     "fail-on": repeatable(
       "LIST",
       wordList(FAIL_ON_VALUES, { ignoreCase: true }),
-      "outcomes that exit 1, comma-separated: must (always), inconclusive (a MUST check ran and could " +
-        "not decide), incomplete (MUST checks did not run), should (a SHOULD or MAY check failed); " +
-        "--fail-on must alone lets undecided MUST checks pass the job",
-      { defaultText: "must,inconclusive", example: "must,inconclusive,incomplete" },
+      "outcomes that exit 1, comma-separated: must (always), inconclusive (always, unless " +
+        "--pass-inconclusive: a MUST check ran and could not decide), incomplete (MUST checks did not run), " +
+        "should (a SHOULD or MAY check failed)",
+      { defaultText: "must,inconclusive", example: "must,incomplete" },
+    ),
+    "pass-inconclusive": toggle(
+      "a MUST check that ran and could not decide does not fail the job (it is still reported, and the " +
+        "verdict is still INCOMPLETE)",
     ),
     "interface-document": option(
       "FILE",
@@ -317,7 +321,13 @@ function runArgs(v: Values<typeof spec.flags>): RunArgs {
     ...(v["baseline-update"] === undefined ? {} : { baselineUpdate: v["baseline-update"] }),
     ...(v["sign-key"] === undefined ? {} : { signKey: v["sign-key"] }),
     ...(v.target === undefined ? {} : { target: v.target }),
-    failOn: [...new Set<FailOn>(["must", ...(v["fail-on"].length > 0 ? v["fail-on"] : DEFAULT_FAIL_ON)])],
+    failOn: [
+      ...new Set<FailOn>(
+        [...DEFAULT_FAIL_ON, ...v["fail-on"]].filter(
+          (outcome) => !(outcome === "inconclusive" && v["pass-inconclusive"]),
+        ),
+      ),
+    ],
     ...(v["interface-document"] === undefined ? {} : { interfaceDocument: v["interface-document"] }),
     suites: v.suite,
     checks: v.check,
@@ -494,7 +504,7 @@ async function runCommand(args: RunArgs, io: CliIo): Promise<number> {
     io.err(
       `lckit run: exit 1: ${undecided.length} MUST check${undecided.length === 1 ? "" : "s"} could not decide ` +
         `(${undecided.map((c) => c.id).join(", ")}); each says what it saw and what lets it decide next ` +
-        "time. --fail-on must lets such a run pass the job\n",
+        "time. --pass-inconclusive lets such a run pass the job\n",
     );
   else if (code === 1 && result.verdict !== "NOT CONFORMANT")
     io.err(`lckit run: exit 1 because of --fail-on ${args.failOn.join(",")} (verdict ${result.verdict})\n`);
