@@ -1,6 +1,7 @@
 // Every seeded fault of the reference is caught by exactly the checks its definition names (caughtBy in
 // src/reference/faults.ts), and by no others. Each fault runs only the suites of those checks, the suites
 // it names in alsoRuns, and a cheap sanity set, with small runs.
+import "../support/background.ts";
 import { describe, expect, it } from "vitest";
 import { FAULTS, type FaultEntry } from "../../src/reference/faults.ts";
 import { allChecks } from "../../suites/index.ts";

@@ -71,7 +71,8 @@ describe("seeded faults are caught against a live target", () => {
       expect(expected.length).toBeGreaterThan(0);
       // An undecided check is shown too: a fault the kit cannot decide never passes for caught.
       const findings = result.checks.filter((c) => c.status !== "passed" && c.status !== "skipped");
-      expect(findings.map((c) => `${c.status} ${c.id}`).sort()).toEqual(
+      const why = findings.map((c) => `${c.id}: ${c.message ?? c.reason ?? ""}`).join("\n");
+      expect(findings.map((c) => `${c.status} ${c.id}`).sort(), why).toEqual(
         expected.map((id) => `failed ${id}`).sort(),
       );
     } finally {
