@@ -231,6 +231,12 @@ export interface Check {
    */
   harmlessCalls?: readonly HarmlessCall[];
   needs: { roles: CredentialRole[]; otherTenant?: boolean; rdbmsTenant?: boolean; drivableClock?: boolean };
+  /** True for a check whose 429s are findings (a quota refusal may be one): the transport never waits
+   *  them out for it. */
+  judgesRateLimits?: boolean;
+  /** Seconds the check is expected to wait on a live target (npm run bench:live); the planner balances
+   *  the quota lanes by it, so a wrong figure costs time, never correctness. */
+  expectedWaitSeconds?: number;
   run(ctx: CheckContext): Promise<void>;
 }
 

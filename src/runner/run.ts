@@ -1,4 +1,5 @@
-// Drives a plan against a target, one check at a time, and returns the run's result as data.
+// Drives a plan against a target (its lanes side by side, the checks of a lane one at a time) and returns
+// the run's result as data.
 // A CheckFailure is a finding about the target; anything else thrown is a fault of the kit ("broken").
 // The run is bounded: a deadline, a breaker for a target that stopped answering, and an abort signal
 // (SIGINT, SIGTERM) all end it with a result of what finished; configuration changes are undone first.
@@ -130,8 +131,12 @@ export async function runPlan(plan: Plan, deps: RunDeps): Promise<RunResult> {
     ),
   );
 
+  const judging = new Set(
+    plan.entries.filter((e) => e.check.judgesRateLimits === true).map((e) => e.check.id),
+  );
   const transport = new TargetTransport({
     fetch: breaker.watch(deps.fetch),
+    judgesRateLimits: (checkId) => judging.has(checkId),
     redactor,
     rateLimit: deps.rateLimit,
     timeoutMs: deps.timeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS,

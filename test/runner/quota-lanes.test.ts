@@ -27,8 +27,19 @@ import { captureIo } from "../cli/capture-io.ts";
 import { check } from "./fake-target.ts";
 
 const noop = async () => {};
+/** Expected waits as the real checks declare them (Check.expectedWaitSeconds). */
+const waits: Record<string, number> = {
+  "token-quota/model": 15,
+  "token-quota/quota-per-client": 9,
+  "token-quota/expired-token-frees-slot": 6,
+  "token-quota/refusal-429": 3,
+};
 const quota = (id: string, run: (ctx: CheckContext) => Promise<void> = noop, roles = ["admin", "quota"]) =>
-  check(id, run, { safety: "quota", needs: { roles: roles as Check["needs"]["roles"] } });
+  check(id, run, {
+    safety: "quota",
+    needs: { roles: roles as Check["needs"]["roles"] },
+    ...(waits[id] === undefined ? {} : { expectedWaitSeconds: waits[id] }),
+  });
 
 /** The reference's description without the second quota client: as a target file without the key. */
 function oneQuotaClient(): Target {
