@@ -12,6 +12,7 @@ import {
   outcomeBadge,
   outcomeLabel,
   outcomeOf,
+  outcomeShort,
   presentOutcomes,
   suiteOutcomes,
   targetVersionText,
@@ -66,7 +67,7 @@ function levelCounts(result: RunResult): string {
   const total = `<tr class="total"><th scope="row">all</th>${columns.map((o) => `<td class="n">${all[o] ?? 0}</td>`).join("")}</tr>`;
   const notSelected =
     result.counts.notSelected > 0 ? `<p>${result.counts.notSelected} checks were not selected.</p>` : "";
-  return `<div class="card"><h2>Checks per level</h2><div class="scroll"><table class="counts"><thead><tr><th scope="col">Level</th>${columns.map((o) => `<th scope="col"><span class="dot o-${h(o)}" aria-hidden="true"></span>${h(outcomeLabel(o))}</th>`).join("")}</tr></thead><tbody>${rows.join("")}${total}</tbody></table></div>${notSelected}</div>`;
+  return `<div class="card"><h2>Checks per level</h2><div class="scroll"><table class="counts"><thead><tr><th scope="col">Level</th>${columns.map((o) => `<th scope="col"><span class="dot o-${h(o)}" aria-hidden="true"></span>${h(outcomeShort(o))}</th>`).join("")}</tr></thead><tbody>${rows.join("")}${total}</tbody></table></div><p class="note">failures: MUST checks that failed; findings: SHOULD/MAY checks that failed (warnings, not failures).</p>${notSelected}</div>`;
 }
 
 /** One bar per suite: its checks by outcome, widths in proportion, the figures beside it in words. */

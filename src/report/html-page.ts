@@ -28,7 +28,7 @@ a{color:#0550ae}
 .identity,.facts{display:grid;grid-template-columns:minmax(0,max-content) minmax(0,1fr);gap:.15rem 1rem;margin:0}
 .identity dt,.facts dt{font-weight:600}.identity dd,.facts dd{margin:0}
 .scroll{max-width:100%;overflow-x:auto}
-table{border-collapse:collapse;margin:.5rem 0;width:100%}th,td{border:1px solid #d0d7de;padding:.3rem .5rem;text-align:left;vertical-align:top}
+table{border-collapse:collapse;margin:.5rem 0;width:100%}th{overflow-wrap:normal}th,td{border:1px solid #d0d7de;padding:.3rem .5rem;text-align:left;vertical-align:top}
 table.counts{width:auto}td.n{text-align:right}.total{font-weight:700}
 .dot{display:inline-block;width:.7rem;height:.7rem;border-radius:50%;margin-right:.3rem;vertical-align:baseline}
 .legend{display:flex;flex-wrap:wrap;gap:.3rem 1rem;margin:.3rem 0}
@@ -41,7 +41,7 @@ ${outcomeColours.map(([o, c]) => `.o-${o}{background:${c}}`).join("")}
 .must-failures{padding-left:1.5rem}.must-failures li{margin:.4rem 0}
 #failures ul{padding-left:1.2rem}#failures li{margin:.2rem 0}
 .findings summary{font-weight:600;font-size:1.05rem;margin:1rem 0 .4rem;color:#7d4e00;cursor:pointer}
-.none{color:#424a53}
+.none,.note{color:#424a53}.note{font-size:.9em}
 .coverage-grid{display:grid;grid-template-columns:repeat(auto-fit,minmax(min(100%,22rem),1fr));gap:.25rem 1.5rem}
 .grid-section h3{font-size:.95rem;margin:.6rem 0 .25rem}.grid-section small{font-weight:400;color:#424a53}
 .grid{display:flex;flex-wrap:wrap;gap:3px}

@@ -39,6 +39,13 @@ export function outcomeLabel(outcome: string): string {
   return LABELS[outcome] ?? outcome;
 }
 
+/** One word for a column head: "failures" (MUST), "findings" (SHOULD/MAY), or the status. */
+export function outcomeShort(outcome: string): string {
+  if (outcome === "failure") return "failures";
+  if (outcome === "finding") return "findings";
+  return outcome;
+}
+
 /** The singular word on a badge. */
 export function outcomeBadge(outcome: string): string {
   if (outcome === "failure") return "failed";
