@@ -12,14 +12,14 @@ import { coverageSection, reqId } from "./html-coverage.ts";
 import { failuresSection, overview, suiteBars, waiverText } from "./html-overview.ts";
 import { script, style } from "./html-page.ts";
 import { timelineSection } from "./html-timeline.ts";
-import { OUTCOMES, outcomeBadge, outcomeLabel, outcomeOf } from "./outcome.ts";
+import { countOutcomes, outcomeBadge, outcomeLabel, outcomeOf, presentOutcomes } from "./outcome.ts";
 import { RETRIES_MEAN, retryCount, retryLines, retrySummary } from "./retries.ts";
 import { durationText } from "./timeline.ts";
 
 export function renderHtml(result: RunResult): string {
   const suites = [...new Set(result.checks.map((c) => c.suite))].sort();
   const ordered = orderedChecks(result.checks);
-  const outcomes = OUTCOMES.filter((o) => result.checks.some((c) => outcomeOf(c) === o));
+  const outcomes = presentOutcomes(countOutcomes(result.checks));
   return `<!doctype html>
 <html lang="en">
 <head>
