@@ -55,7 +55,7 @@ ${timelineSection(result, rowId)}
 <table class="checks">
 <thead><tr><th scope="col">Outcome</th><th scope="col">Check</th><th scope="col">Level</th><th scope="col">Requirements</th><th scope="col">Time</th><th scope="col">Details</th></tr></thead>
 <tbody>
-${ordered.map((c) => checkRow(result, c)).join("\n")}
+${((budget) => ordered.map((c) => checkRow(result, c, budget)).join("\n"))({ left: EVIDENCE_BUDGET })}
 </tbody>
 </table>
 </section>
@@ -154,7 +154,12 @@ function rowId(c: CheckResult): string {
   return `check-${c.id.replace(/[^\w-]/g, "-")}`;
 }
 
-function checkRow(result: RunResult, c: CheckResult): string {
+/** Characters of raw exchanges report.html holds at most, so the file stays under 2 MB whatever the run:
+ *  checks come in reading order (failures first), so a later one's exchanges are the ones left out. */
+const EVIDENCE_BUDGET = 1_000_000;
+type Budget = { left: number };
+
+function checkRow(result: RunResult, c: CheckResult, budget: Budget): string {
   const o = outcomeOf(c);
   const attrs = `data-suite="${h(c.suite)}" data-level="${c.level}" data-status="${h(c.status)}" data-outcome="${h(o)}" id="${h(rowId(c))}"`;
   const requirements = c.requirements.map((r) => `<a href="#${h(reqId(r))}">${h(r)}</a>`).join(", ");
@@ -163,7 +168,7 @@ function checkRow(result: RunResult, c: CheckResult): string {
     `${c.requests} req`,
     ...(c.waitMs ? [`waited ${durationText(c.waitMs)}`] : []),
   ].join(" · ");
-  return `<tr class="${h(c.status)}" ${attrs}><td><span class="badge o-${h(o)}">${h(outcomeBadge(o))}</span></td><td><code>${h(c.id)}</code><br><small>${h(c.title)}</small></td><td>${c.level}</td><td>${requirements}</td><td>${h(time)}</td><td>${details(result, c)}</td></tr>`;
+  return `<tr class="${h(c.status)}" ${attrs}><td><span class="badge o-${h(o)}">${h(outcomeBadge(o))}</span></td><td><code>${h(c.id)}</code><br><small>${h(c.title)}</small></td><td>${c.level}</td><td>${requirements}</td><td>${h(time)}</td><td>${details(result, c, budget)}</td></tr>`;
 }
 
 /** The run's retries in one line under the verdict; nothing when no request was retried. */
@@ -192,7 +197,7 @@ function location(c: CheckResult): string {
 
 /** What a reader needs first (the message, expected / actual / request, the departures grouped), then how to
  *  reproduce it, then the raw material folded: retries, stack, exchanges, log. */
-function details(result: RunResult, c: CheckResult): string {
+function details(result: RunResult, c: CheckResult, budget: Budget): string {
   if (c.status === "passed") return retried(c);
   if (c.status === "skipped") return `<p>${h(c.reason ?? "")}</p>${retried(c)}`;
   const parts = [`<p class="message">${h(c.message ?? c.reason ?? "")}${waiverText(c)}</p>`];
@@ -221,7 +226,7 @@ function details(result: RunResult, c: CheckResult): string {
     parts.push(`<details><summary>stack</summary><pre>${h(c.details.stack)}</pre></details>`);
   if (c.evidence && c.evidence.length > 0)
     parts.push(
-      `<details><summary>evidence: last ${c.evidence.length} exchange${c.evidence.length === 1 ? "" : "s"}</summary>${c.evidence.map((x) => exchange(x, citedBecause(c, x))).join("")}</details>`,
+      `<details><summary>evidence: last ${c.evidence.length} exchange${c.evidence.length === 1 ? "" : "s"}</summary>${c.evidence.map((x) => exchange(x, budget, citedBecause(c, x))).join("")}</details>`,
     );
   if (c.log && c.log.length > 0)
     parts.push(`<details><summary>log</summary><pre>${h(c.log.join("\n"))}</pre></details>`);
@@ -243,7 +248,7 @@ function departures(c: CheckResult): string {
 
 /** cited: why the failure's detail points at this exchange (its request, or the page holding the record at
  *  fault); such an exchange is marked so a reader finds it among the others. */
-function exchange(x: Exchange, cited?: string): string {
+function exchange(x: Exchange, budget: Budget, cited?: string): string {
   const headers = (hs: Record<string, string>) =>
     Object.entries(hs)
       .map(([k, v]) => `${k}: ${v}`)
@@ -252,10 +257,17 @@ function exchange(x: Exchange, cited?: string): string {
   const response = x.response
     ? `${x.response.status} (${x.durationMs} ms)\n${headers(x.response.headers)}\n\n${x.response.body}`
     : `no answer after ${x.durationMs} ms: ${x.error ?? "unknown error"}`;
+  // Counted as written: escaping makes a JSON body longer.
+  const requestHtml = h(request);
+  const responseHtml = h(response);
+  const size = requestHtml.length + responseHtml.length;
+  if (size > budget.left)
+    return `<div class="exchange"><p class="note">${h(`${x.request.method} ${x.request.url}`)}: left out of report.html to keep it under 2 MB; report.json and evidence.har hold it.</p></div>`;
+  budget.left -= size;
   // The transport's note (a retry, a wait for Retry-After, a redirect not followed) is part of the evidence.
   const note = x.note === undefined ? "" : `<p class="note">${h(x.note)}</p>`;
   const mark = cited === undefined ? "" : `<p class="cited">${h(cited)}</p>`;
-  return `<div class="exchange${cited === undefined ? "" : " cited"}">${mark}${note}<pre class="request">${h(request)}</pre><pre class="response">${h(response)}</pre></div>`;
+  return `<div class="exchange${cited === undefined ? "" : " cited"}">${mark}${note}<pre class="request">${requestHtml}</pre><pre class="response">${responseHtml}</pre></div>`;
 }
 
 function verdictClass(verdict: RunResult["verdict"]): string {

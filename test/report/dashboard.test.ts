@@ -105,6 +105,32 @@ describe("a NOT CONFORMANT run", () => {
   });
 });
 
+describe("the size of report.html", () => {
+  it("stays under 2 MB when every check fails with the largest evidence of the run, naming what it left out", () => {
+    const richest = [...failing.checks].sort(
+      (a, b) => JSON.stringify(b.evidence ?? []).length - JSON.stringify(a.evidence ?? []).length,
+    )[0] as CheckResult;
+    expect(JSON.stringify(richest.evidence).length).toBeGreaterThan(10_000);
+    const worst: RunResult = {
+      ...failing,
+      checks: failing.checks.map((c) => ({
+        ...c,
+        status: "failed",
+        message: richest.message ?? "",
+        ...(richest.evidence ? { evidence: richest.evidence } : {}),
+      })),
+    };
+    const html = renderHtml(worst);
+    expect(Buffer.byteLength(html)).toBeLessThan(2 * 1024 * 1024);
+    expect(html).toMatch(
+      /left out of report\.html to keep it under 2 MB; report\.json and evidence\.har hold it/,
+    );
+    // The failures come first, so the first check's exchanges are all there.
+    const first = html.indexOf('<tr class="failed"');
+    expect(html.slice(first, html.indexOf("</tr>", first))).not.toContain("left out of report.html");
+  });
+});
+
 describe("the timeline", () => {
   it("places every check that ran by its start time; a drivable clock runs them one at a time", () => {
     const ran = conformant.checks.filter((c) => c.status !== "skipped");
