@@ -7,6 +7,7 @@ import { outcomeOf } from "./outcome.ts";
 import { durationText, slowestChecks, timelineOf } from "./timeline.ts";
 
 const SLOWEST = 10;
+// A bar is at least 3 px wide (CSS min-width): one that starts at the end is moved left to stay inside.
 
 export function timelineSection(result: RunResult, rowId: (c: CheckResult) => string): string {
   const timeline = timelineOf(result);
@@ -30,7 +31,7 @@ export function timelineSection(result: RunResult, rowId: (c: CheckResult) => st
                 `<span class="wait" style="left:${(((w.startMs - b.startMs) / b.durationMs) * 100).toFixed(2)}%;width:${((w.ms / b.durationMs) * 100).toFixed(2)}%"></span>`,
             )
             .join("");
-          return `<a class="tbar o-${h(o)}" href="#${h(rowId(b.check))}" style="left:${pct(b.startMs)};width:${pct(b.durationMs)}" title="${h(label)}" aria-label="${h(label)}">${waits}</a>`;
+          return `<a class="tbar o-${h(o)}" href="#${h(rowId(b.check))}" style="left:min(${pct(b.startMs)},calc(100% - 3px));width:${pct(b.durationMs)}" title="${h(label)}" aria-label="${h(label)}">${waits}</a>`;
         })
         .join("");
       return `<div class="lane"><div class="lane-name">${h(row.label)}<small>${row.bars.length} checks · busy ${h(durationText(row.busyMs))}${row.waitedMs > 0 ? ` · waiting ${h(durationText(row.waitedMs))}` : ""}</small></div><div class="track">${bars}</div></div>`;

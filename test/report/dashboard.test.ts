@@ -160,9 +160,9 @@ describe("the timeline", () => {
       ["lane 2", 1, 2000, 0],
     ]);
     const html = renderHtml(run);
-    expect(html).toContain('style="left:0.000%;width:80.000%"');
+    expect(html).toContain('style="left:min(0.000%,calc(100% - 3px));width:80.000%"');
     expect(html).toContain('<span class="wait" style="left:12.50%;width:75.00%"></span>');
-    expect(html).toContain('style="left:5.000%;width:20.000%"');
+    expect(html).toContain('style="left:min(5.000%,calc(100% - 3px));width:20.000%"');
     expect(html).toMatch(/busy 8\.0 s · waiting 6\.0 s/);
   });
 

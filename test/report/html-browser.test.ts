@@ -99,19 +99,29 @@ async function open(html: string, name: string, width: number): Promise<Page> {
   return page;
 }
 
-/** How far the page is wider than its window (0: no horizontal overflow), and what sticks out. */
+/** How far the page is wider than its window (0: no horizontal overflow); when it is, what sticks out
+ *  (elements inside a box that scrolls or clips are that box's business, not the page's). */
 async function overflow(page: Page) {
   return page.evaluate(() => {
     const root = document.documentElement;
-    const culprits = Array.from<Dom>(document.querySelectorAll("body *"))
-      .filter((e) => e.getBoundingClientRect().right > root.clientWidth + 1 && e.getClientRects().length > 0)
-      .slice(0, 5)
-      .map((e) => `${e.tagName.toLowerCase()}.${e.className} ${Math.round(e.getBoundingClientRect().right)}`);
-    return {
-      excess: root.scrollWidth - root.clientWidth,
-      body: document.body.scrollWidth - root.clientWidth,
-      culprits,
+    const excess = root.scrollWidth - root.clientWidth;
+    const body = document.body.scrollWidth - root.clientWidth;
+    const contained = (e: Dom) => {
+      for (let p = e.parentElement; p && p !== document.body; p = p.parentElement)
+        if (getComputedStyle(p).overflowX !== "visible") return true;
+      return false;
     };
+    const culprits =
+      excess === 0 && body <= 0
+        ? []
+        : Array.from<Dom>(document.querySelectorAll("body *"))
+            .filter((e) => e.getBoundingClientRect().right > root.clientWidth + 1 && !contained(e))
+            .slice(0, 5)
+            .map(
+              (e) =>
+                `${e.tagName.toLowerCase()}.${e.className} ${Math.round(e.getBoundingClientRect().right)}`,
+            );
+    return { excess, body: Math.max(0, body), culprits };
   });
 }
 
