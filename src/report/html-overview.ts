@@ -8,6 +8,7 @@ import { escapeHtml as h } from "./escape.ts";
 import { detailRows, pagesText } from "./failure-detail.ts";
 import {
   countOutcomes,
+  isEventCheck,
   OUTCOMES,
   outcomeBadge,
   outcomeLabel,
@@ -36,23 +37,25 @@ ${levelCounts(result)}
 function identity(result: RunResult): string {
   const version = targetVersionText(result);
   const cat = result.spec.catalogue;
-  const rows: [string, string][] = [
-    ["Target", result.target.name],
-    [
-      "URLs",
-      result.target.rdmUrl === result.target.baseUrl
-        ? result.target.baseUrl
-        : `${result.target.baseUrl} · ${result.target.rdmUrl}`,
-    ],
-    ["Target /version", version ?? "not asked (lckit run --certify asks GET /version)"],
+  const run = `${result.runId} · ${result.startedAt} · ${durationText(result.durationMs)}`;
+  const rows: [string, string][] = isEventCheck(result)
+    ? [["Messages from", result.target.name]]
+    : [
+        ["Target", result.target.name],
+        [
+          "URLs",
+          result.target.rdmUrl === result.target.baseUrl
+            ? result.target.baseUrl
+            : `${result.target.baseUrl} · ${result.target.rdmUrl}`,
+        ],
+        ["Target /version", version ?? "not asked (lckit run --certify asks GET /version)"],
+      ];
+  rows.push(
     ["Kit", `${result.kit.name} ${result.kit.version}`],
     ["Catalogue", `${cat.version}, ${cat.requirements} requirements, sha256 ${cat.sha256.slice(0, 16)}…`],
     ["Contract", `${result.spec.contractVersion}, sha256 ${result.spec.contract.slice(0, 16)}…`],
-    [
-      "Run",
-      `${result.runId} · ${result.startedAt} · ${durationText(result.durationMs)} · ${result.requestsSent} requests`,
-    ],
-  ];
+    ["Run", isEventCheck(result) ? run : `${run} · ${result.requestsSent} requests`],
+  );
   return `<div class="card"><h2>What was tested</h2><dl class="identity">${rows.map(([k, v]) => `<dt>${h(k)}</dt><dd>${h(v)}</dd>`).join("")}</dl></div>`;
 }
 

@@ -67,7 +67,7 @@ table.slowest{width:auto}table.slowest caption{text-align:left;font-weight:600;p
 .filters input,.filters select{font:inherit;max-width:100%}
 table.checks{table-layout:fixed}
 table.checks th:nth-child(1){width:7rem}table.checks th:nth-child(2){width:22%}table.checks th:nth-child(3){width:5rem}
-table.checks th:nth-child(4){width:10%}table.checks th:nth-child(5){width:8rem}
+table.checks th:nth-child(4){width:10rem}a.req{display:inline-block;white-space:nowrap;font-size:.85em}table.checks th:nth-child(5){width:8rem}
 tr[data-outcome="failure"]{background:#fff5f5}tr[data-outcome="broken"]{background:#f8f4ff}tr[data-outcome="finding"]{background:#fffbea}
 tr:target,li:target{outline:3px solid #0969da;outline-offset:-3px}
 pre{white-space:pre-wrap;overflow-wrap:anywhere;background:#f6f8fa;padding:.5rem;margin:.3rem 0;max-height:24rem;overflow:auto}

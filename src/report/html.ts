@@ -162,7 +162,9 @@ type Budget = { left: number };
 function checkRow(result: RunResult, c: CheckResult, budget: Budget): string {
   const o = outcomeOf(c);
   const attrs = `data-suite="${h(c.suite)}" data-level="${c.level}" data-status="${h(c.status)}" data-outcome="${h(o)}" id="${h(rowId(c))}"`;
-  const requirements = c.requirements.map((r) => `<a href="#${h(reqId(r))}">${h(r)}</a>`).join(", ");
+  const requirements = c.requirements
+    .map((r) => `<a class="req" href="#${h(reqId(r))}">${h(r)}</a>`)
+    .join(" ");
   const time = [
     durationText(c.durationMs),
     `${c.requests} req`,
@@ -200,7 +202,10 @@ function location(c: CheckResult): string {
 function details(result: RunResult, c: CheckResult, budget: Budget): string {
   if (c.status === "passed") return retried(c);
   if (c.status === "skipped") return `<p>${h(c.reason ?? "")}</p>${retried(c)}`;
-  const parts = [`<p class="message">${h(c.message ?? c.reason ?? "")}${waiverText(c)}</p>`];
+  // With the departures listed apart, the message's first line (what kind, how many) says the rest.
+  const message = c.message ?? c.reason ?? "";
+  const shown = (c.details?.departures ?? []).length > 0 ? (message.split("\n")[0] ?? "") : message;
+  const parts = [`<p class="message">${h(shown)}${waiverText(c)}</p>`];
   // A two-column grid, not a nested <table>: the filters count the rows of the checks table.
   const rows = detailRows(c);
   if (rows.length > 0)

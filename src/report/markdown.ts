@@ -7,6 +7,7 @@ import { markdownCode as code, escapeMarkdown as md } from "./escape.ts";
 import { detailRows } from "./failure-detail.ts";
 import {
   countOutcomes,
+  isEventCheck,
   outcomeLabel,
   outcomeShort,
   presentOutcomes,
@@ -74,10 +75,11 @@ export function renderMarkdown(result: RunResult): string {
     "",
   );
   const version = targetVersionText(result);
-  out.push(
-    `Target /version: ${version === undefined ? "not asked (lckit run --certify asks GET /version)" : code(clip(version, 200))}`,
-    "",
-  );
+  if (!isEventCheck(result))
+    out.push(
+      `Target /version: ${version === undefined ? "not asked (lckit run --certify asks GET /version)" : code(clip(version, 200))}`,
+      "",
+    );
   const spec = result.spec;
   out.push(
     `Certified against the requirement catalogue ${code(spec.catalogue.file)} ${md(spec.catalogue.version)} ` +

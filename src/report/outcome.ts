@@ -88,3 +88,8 @@ export function targetVersionText(result: RunResult): string | undefined {
   if (v.error !== undefined) return `no answer: ${v.error}`;
   return `${v.status ?? "?"} ${v.body ?? ""}`.trim();
 }
+
+/** An event check (lckit events check) reads a stream, not a target: no URLs, no requests, no /version. */
+export function isEventCheck(result: RunResult): boolean {
+  return result.target.baseUrl === "" && result.checks.every((c) => c.suite === "events");
+}
