@@ -343,6 +343,29 @@ describe("the first screen says what the run means", () => {
     await page.close();
   }, 120_000);
 
+  it("a coverage cell leads to its requirement's row, and that row to the checks and their evidence", async () => {
+    const run = await notConformant();
+    const html = renderHtml(run);
+    const failing = run.coverage.requirements.find((r) => r.status === "failing");
+    expect(failing, "a failing requirement").toBeDefined();
+    if (!context) return;
+    const page = await open(html, "coverage-links", 1280);
+    const id = failing?.id ?? "";
+    await page.click(`#coverage a.cell[href="#req-${id}"]`);
+    const row = page.locator(`#req-${id}`);
+    expect(await row.isVisible()).toBe(true);
+    const failed = failing?.checks.find((c) => c.status === "failed")?.id ?? "";
+    await row.locator(`a[href="#${rowId(failed)}"]`).click();
+    expect(await page.locator(`#${rowId(failed)}`).isVisible()).toBe(true);
+    expect(
+      await page
+        .locator(`#${rowId(failed)} details summary`)
+        .first()
+        .textContent(),
+    ).toMatch(/evidence|stack|log/);
+    await page.close();
+  }, 120_000);
+
   it("the timeline draws each check that ran on its lane, linking to its row, with its requests", async () => {
     const run = await sampleRun();
     const html = renderHtml(run);
