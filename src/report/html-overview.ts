@@ -56,6 +56,12 @@ function identity(result: RunResult): string {
     ["Contract", `${result.spec.contractVersion}, sha256 ${result.spec.contract.slice(0, 16)}…`],
     ["Run", isEventCheck(result) ? run : `${run} · ${result.requestsSent} requests`],
   );
+  const cert = result.certification;
+  if (cert !== undefined)
+    rows.unshift([
+      "Certificate",
+      `${cert.certified ? "granted" : "refused"}: ${cert.reason}${cert.missing.length > 0 ? ` (${cert.missing.length} MUST checks did not run: see Run facts)` : ""}`,
+    ]);
   return `<div class="card"><h2>What was tested</h2><dl class="identity">${rows.map(([k, v]) => `<dt>${h(k)}</dt><dd>${h(v)}</dd>`).join("")}</dl></div>`;
 }
 
