@@ -11,6 +11,7 @@ import {
   isEventCheck,
   OUTCOMES,
   outcomeBadge,
+  outcomeCount,
   outcomeLabel,
   outcomeOf,
   outcomeShort,
@@ -89,10 +90,10 @@ export function suiteBars(result: RunResult): string {
     const segments = present
       .map((o) => {
         const n = counts[o] ?? 0;
-        return `<span class="seg o-${h(o)}" style="flex-grow:${n}" title="${h(`${n} ${outcomeLabel(o)}`)}"></span>`;
+        return `<span class="seg o-${h(o)}" style="flex-grow:${n}" title="${h(outcomeCount(o, n))}"></span>`;
       })
       .join("");
-    const words = present.map((o) => `${counts[o]} ${outcomeLabel(o)}`).join(", ");
+    const words = present.map((o) => outcomeCount(o, counts[o] ?? 0)).join(", ");
     return `<li><span class="suite-name">${h(suite)}</span><span class="bar" aria-hidden="true">${segments}</span><span class="suite-figures">${total}: ${h(words)}</span></li>`;
   });
   return `<section id="suites" class="card suites"><h2>Suites</h2><p class="legend">${legend.map((o) => `<span><span class="dot o-${h(o)}" aria-hidden="true"></span>${h(outcomeLabel(o))}</span>`).join(" ")}</p><ul class="suite-bars">${rows.join("")}</ul></section>`;

@@ -29,7 +29,7 @@ a{color:#0550ae}
 .identity dt,.facts dt{font-weight:600}.identity dd,.facts dd{margin:0}
 .scroll{max-width:100%;overflow-x:auto}
 table{border-collapse:collapse;margin:.5rem 0;width:100%}th{overflow-wrap:normal}th,td{border:1px solid #d0d7de;padding:.3rem .5rem;text-align:left;vertical-align:top}
-table.counts{width:auto}td.n{text-align:right}.total{font-weight:700}
+table.counts{width:auto}td.n{text-align:right;white-space:nowrap}.total{font-weight:700}
 .dot{display:inline-block;width:.7rem;height:.7rem;border-radius:50%;margin-right:.3rem;vertical-align:baseline}
 .legend{display:flex;flex-wrap:wrap;gap:.3rem 1rem;margin:.3rem 0}
 .suite-bars{list-style:none;padding:0;margin:0}

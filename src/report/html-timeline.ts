@@ -38,10 +38,10 @@ export function timelineSection(result: RunResult, rowId: (c: CheckResult) => st
     })
     .join("");
   const slow = slowestChecks(result, SLOWEST);
-  const table = `<div class="scroll"><table class="slowest"><caption>The ${slow.length} slowest checks</caption><thead><tr><th scope="col">Check</th><th scope="col">Lane</th><th scope="col">Took</th><th scope="col">Waiting</th><th scope="col">Requests</th></tr></thead><tbody>${slow
+  const table = `<div class="scroll"><table class="slowest"><caption>The ${slow.length} slowest checks (lane –: run one at a time)</caption><thead><tr><th scope="col">Check</th><th scope="col">Lane</th><th scope="col">Took</th><th scope="col">Waiting</th><th scope="col">Requests</th></tr></thead><tbody>${slow
     .map(
       (c) =>
-        `<tr><td><a href="#${h(rowId(c))}"><code>${h(c.id)}</code></a></td><td>${c.lane === undefined ? "one at a time" : c.lane + 1}</td><td class="n">${h(durationText(c.durationMs))}</td><td class="n">${c.waitMs ? h(durationText(c.waitMs)) : ""}</td><td class="n">${c.requests}</td></tr>`,
+        `<tr><td><a href="#${h(rowId(c))}"><code>${h(c.id)}</code></a></td><td>${c.lane === undefined ? "–" : c.lane + 1}</td><td class="n">${h(durationText(c.durationMs))}</td><td class="n">${c.waitMs ? h(durationText(c.waitMs)) : ""}</td><td class="n">${c.requests}</td></tr>`,
     )
     .join("")}</tbody></table></div>`;
   const waited = result.checks.reduce((n, c) => n + (c.waitMs ?? 0), 0);

@@ -8,6 +8,7 @@ import { detailRows } from "./failure-detail.ts";
 import {
   countOutcomes,
   isEventCheck,
+  outcomeCount,
   outcomeLabel,
   outcomeShort,
   presentOutcomes,
@@ -260,7 +261,7 @@ function outcomeTables(result: RunResult): string[] {
   for (const { suite, total, counts } of suiteOutcomes(result)) {
     const present = presentOutcomes(counts);
     out.push(
-      `| ${md(suite)} | ${total} | ${bar(counts, present, total)} | ${present.map((o) => `${counts[o]} ${outcomeLabel(o)}`).join(", ")} |`,
+      `| ${md(suite)} | ${total} | ${bar(counts, present, total)} | ${present.map((o) => outcomeCount(o, counts[o] ?? 0)).join(", ")} |`,
     );
   }
   out.push("", `Squares: ${columns.map((o) => `${SQUARES[o] ?? "▫️"} ${outcomeLabel(o)}`).join(", ")}.`, "");

@@ -39,6 +39,18 @@ export function outcomeLabel(outcome: string): string {
   return LABELS[outcome] ?? outcome;
 }
 
+const SINGULAR: Record<string, string> = {
+  failure: "MUST failure",
+  finding: "SHOULD/MAY finding",
+  waived: "waived failure",
+  broken: "broken (kit fault)",
+};
+
+/** "1 MUST failure", "3 SHOULD/MAY findings", "5 passed". */
+export function outcomeCount(outcome: string, n: number): string {
+  return `${n} ${n === 1 ? (SINGULAR[outcome] ?? outcomeLabel(outcome)) : outcomeLabel(outcome)}`;
+}
+
 /** One word for a column head: "failures" (MUST), "findings" (SHOULD/MAY), or the status. */
 export function outcomeShort(outcome: string): string {
   if (outcome === "failure") return "failures";
