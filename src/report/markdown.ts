@@ -68,13 +68,20 @@ export function renderMarkdown(result: RunResult): string {
         `${code(`lckit restore ${result.configuration?.journal ?? "<journal>"} --target <target file>`)}.`,
       "",
     );
-  out.push(
-    `Target ${code(result.target.baseUrl)}${result.target.rdmUrl === result.target.baseUrl ? "" : ` and ${code(result.target.rdmUrl)}`}, ` +
-      `tenant ${code(result.target.tenant)} · run ${code(result.runId)} · seed ${code(String(result.seed))} · ` +
-      `${result.runs} runs per property · ${result.requestsSent} requests · ${(result.durationMs / 1000).toFixed(1)} s · ` +
-      `${md(result.kit.name)} ${md(result.kit.version)}`,
-    "",
-  );
+  if (isEventCheck(result))
+    out.push(
+      `Messages from ${code(result.target.name)} · run ${code(result.runId)} · ${(result.durationMs / 1000).toFixed(1)} s · ` +
+        `${md(result.kit.name)} ${md(result.kit.version)}`,
+      "",
+    );
+  else
+    out.push(
+      `Target ${code(result.target.baseUrl)}${result.target.rdmUrl === result.target.baseUrl ? "" : ` and ${code(result.target.rdmUrl)}`}, ` +
+        `tenant ${code(result.target.tenant)} · run ${code(result.runId)} · seed ${code(String(result.seed))} · ` +
+        `${result.runs} runs per property · ${result.requestsSent} requests · ${(result.durationMs / 1000).toFixed(1)} s · ` +
+        `${md(result.kit.name)} ${md(result.kit.version)}`,
+      "",
+    );
   const version = targetVersionText(result);
   if (!isEventCheck(result))
     out.push(

@@ -9,7 +9,7 @@ import { renderMarkdown } from "../../src/report/markdown.ts";
 import { countOutcomes, outcomeOf } from "../../src/report/outcome.ts";
 import { timelineOf } from "../../src/report/timeline.ts";
 import type { CheckResult, RunResult } from "../../src/result/model.ts";
-import { conformantWithFindings, notConformant } from "./dashboard-runs.ts";
+import { conformantWithFindings, eventCheckRun, notConformant } from "./dashboard-runs.ts";
 import { reportValidator } from "./report-schema.ts";
 import { sampleRun } from "./sample-run.ts";
 
@@ -102,6 +102,18 @@ describe("a NOT CONFORMANT run", () => {
     expect(list).toContain("<dt>actual</dt>");
     expect(md.indexOf("### MUST failures")).toBeLessThan(md.indexOf("SHOULD/MAY findings ("));
     expect(md).toContain("🟥");
+  });
+});
+
+describe("an event check's report", () => {
+  it("names the stream it read, not a target, its URLs, requests or /version", async () => {
+    const events = await eventCheckRun();
+    const md = renderMarkdown(events);
+    const html = renderHtml(events);
+    expect(md).toContain("Messages from <code>invalid.ndjson</code>");
+    expect(html).toContain("<dt>Messages from</dt><dd>invalid.ndjson</dd>");
+    for (const text of [md, html]) expect(text).not.toMatch(/Target \/version|Target <code><\/code>/);
+    expect(html).toContain("holds no start times of its checks");
   });
 });
 
