@@ -58,7 +58,7 @@ ${outcomeColours.map(([o, c]) => `.o-${o}{background:${c}}`).join("")}
 .lane{display:grid;grid-template-columns:11rem minmax(0,1fr);align-items:center;margin:.2rem 0}
 .lane-name{font-weight:600;padding-right:.5rem}.lane-name small{display:block;font-weight:400;color:#424a53}
 .track{position:relative;height:1.6rem;background:#f6f8fa;border-radius:3px}
-.tbar{position:absolute;top:3px;bottom:3px;min-width:3px;border-radius:2px;overflow:hidden;opacity:.85}
+.tbar{position:absolute;top:3px;bottom:3px;min-width:3px;border-radius:2px;overflow:hidden;opacity:.85;box-shadow:inset -1px 0 0 #fff}
 .tbar:hover,.tbar:focus{opacity:1;outline:2px solid #1b1f24;z-index:1}
 .wait,.wait-key{position:absolute;top:0;bottom:0;background:repeating-linear-gradient(45deg,rgba(255,255,255,.85) 0 3px,rgba(255,255,255,.2) 3px 6px)}
 .wait-key{position:relative;display:inline-block;width:1.5rem;height:.8rem;background-color:#6e7781;vertical-align:middle}

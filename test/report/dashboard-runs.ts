@@ -3,14 +3,16 @@
 // does not prefer (CONFORMANT with SHOULD findings), one with seeded faults (NOT CONFORMANT), and an event
 // check of the invalid event fixture.
 import { readFileSync } from "node:fs";
-import type { Check } from "../../src/check/index.ts";
+import type { Check, Target } from "../../src/check/index.ts";
 import { checkStream } from "../../src/events/check/event-stream.ts";
 import { eventRunResult } from "../../src/events/check/run-result.ts";
 import { linesAsMessages, memorySource } from "../../src/events/transport/sources/memory.ts";
+import { createReference } from "../../src/reference/index.ts";
 import type { RunResult } from "../../src/result/model.ts";
 import { planRun } from "../../src/runner/plan.ts";
 import { runPlan } from "../../src/runner/run.ts";
-import { startEmbeddedTarget } from "../../src/target/embedded.ts";
+import { embeddedTargetDescription, startEmbeddedTarget } from "../../src/target/embedded.ts";
+import { systemClock } from "../../src/target/system-clock.ts";
 
 /** Correct choices where the document is silent that differ from the kit's preferences. */
 export const FINDING_VARIANTS = [
@@ -58,3 +60,33 @@ export async function eventCheckRun(): Promise<RunResult> {
   const result = await checkStream(memorySource(linesAsMessages(lines), "invalid.ndjson"));
   return eventRunResult(result, { command: "lckit events check invalid.ndjson", config: false });
 }
+
+/** A live run: the reference served on loopback with its real clock, every safety class allowed, so the
+ *  runner schedules lanes and the token checks wait for real (about half a minute). */
+export const liveRun = once(async (): Promise<RunResult> => {
+  const { allChecks } = (await import("../../suites/index.ts")) as { allChecks: Check[] };
+  const listening = await createReference().listen({ host: "127.0.0.1", port: 0 });
+  try {
+    const target: Target = {
+      ...embeddedTargetDescription(),
+      name: "reference served on loopback",
+      baseUrl: listening.baseUrl,
+      rdmUrl: listening.rdmUrl,
+    };
+    const plan = planRun(allChecks, {
+      target,
+      drivableClock: false,
+      allow: ["write", "destructive", "quota"],
+      confirmTenant: target.tenant,
+    });
+    return await runPlan(plan, {
+      fetch: (r) => fetch(r),
+      clock: systemClock(),
+      seed: 7,
+      runs: 2,
+      command: "lckit run --target reference.yaml",
+    });
+  } finally {
+    await listening.close();
+  }
+});

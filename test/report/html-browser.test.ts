@@ -15,7 +15,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { renderHtml } from "../../src/report/html.ts";
 import { outcomeOf } from "../../src/report/outcome.ts";
 import type { RunResult } from "../../src/result/model.ts";
-import { conformantWithFindings, eventCheckRun, notConformant } from "./dashboard-runs.ts";
+import { conformantWithFindings, eventCheckRun, liveRun, notConformant } from "./dashboard-runs.ts";
 import { retriedRun } from "./retried-run.ts";
 import { sampleRun } from "./sample-run.ts";
 import { REPEATED, scanFailureRun } from "./scan-failure-run.ts";
@@ -365,6 +365,32 @@ describe("the first screen says what the run means", () => {
     ).toMatch(/evidence|stack|log/);
     await page.close();
   }, 120_000);
+
+  it("the timeline of a live run shows its lanes side by side and the token checks' waits as waits", async () => {
+    const run = await liveRun();
+    const html = renderHtml(run);
+    const lanes = new Set(run.checks.flatMap((c) => (c.lane === undefined ? [] : [c.lane])));
+    expect(lanes.size).toBeGreaterThanOrEqual(2);
+    const waited = run.checks.filter((c) => (c.waits ?? []).length > 0);
+    expect(waited.length).toBeGreaterThan(0);
+    if (!context) return;
+    for (const width of WIDTHS) {
+      const page = await open(html, `live-run-${width}`, width);
+      expect({ width, ...(await overflow(page)) }).toEqual({ width, excess: 0, body: 0, culprits: [] });
+      await page.locator("#timeline").screenshot({ path: join(shots, `live-run-${width}-timeline.png`) });
+      const drawn = await page.evaluate(() => ({
+        rows: document.querySelectorAll("#timeline .lane").length,
+        waits: Array.from<Dom>(document.querySelectorAll("#timeline .wait")).filter(
+          (w) => w.getBoundingClientRect().width > 0,
+        ).length,
+        bars: document.querySelectorAll("#timeline a.tbar").length,
+      }));
+      expect(drawn.rows).toBeGreaterThanOrEqual(lanes.size);
+      expect(drawn.waits).toBeGreaterThan(0);
+      expect(drawn.bars).toBe(run.checks.filter((c) => c.startedMs !== undefined).length);
+      await page.close();
+    }
+  }, 180_000);
 
   it("the timeline draws each check that ran on its lane, linking to its row, with its requests", async () => {
     const run = await sampleRun();
