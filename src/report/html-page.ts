@@ -20,7 +20,7 @@ h2{margin:1.5rem 0 .5rem;font-size:1.3rem}h3{font-size:1.05rem;margin:1rem 0 .4r
 code,pre{font-family:ui-monospace,SFMono-Regular,Menlo,Consolas,monospace;font-size:.9em;overflow-wrap:anywhere}
 a{color:#0550ae}
 .verdict{padding:1rem 1.5rem;color:#fff}.verdict h1{margin:0;font-size:1.8rem}.verdict p{margin:.3rem 0 0}
-.verdict a,.verdict code{color:#fff}.verdict nav{margin-top:.4rem}
+.verdict a,.verdict code{color:#fff}.verdict .tally{font-weight:600}.verdict nav{margin-top:.4rem}
 .certified{background:#116329}.conformant{background:#1a7f37}.passed-subset{background:#0969da}.not-conformant{background:#cf222e}.incomplete{background:#9a6700}.broken{background:#6e40c9}.interrupted{background:#57606a}
 .overview{display:grid;grid-template-columns:repeat(auto-fit,minmax(min(100%,26rem),1fr));gap:1rem;margin-top:1rem}
 .card{border:1px solid #d0d7de;border-radius:6px;padding:.5rem 1rem;min-width:0}.card h2{margin:.3rem 0 .5rem;font-size:1.1rem}

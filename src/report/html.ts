@@ -12,7 +12,14 @@ import { coverageSection, reqId } from "./html-coverage.ts";
 import { failuresSection, overview, suiteBars, waiverText } from "./html-overview.ts";
 import { script, style } from "./html-page.ts";
 import { timelineSection } from "./html-timeline.ts";
-import { countOutcomes, outcomeBadge, outcomeLabel, outcomeOf, presentOutcomes } from "./outcome.ts";
+import {
+  countOutcomes,
+  outcomeBadge,
+  outcomeCount,
+  outcomeLabel,
+  outcomeOf,
+  presentOutcomes,
+} from "./outcome.ts";
 import { RETRIES_MEAN, retryCount, retryLines, retrySummary } from "./retries.ts";
 import { durationText } from "./timeline.ts";
 
@@ -32,6 +39,7 @@ export function renderHtml(result: RunResult): string {
 <header class="verdict ${verdictClass(result.verdict)}">
 <h1>${h(result.verdict)}</h1>
 <p>${h(result.verdictReason)}</p>
+<p class="tally">${h(`${result.checks.length} checks: ${outcomes.map((o) => outcomeCount(o, countOutcomes(result.checks)[o] ?? 0)).join(" · ")}`)}</p>
 <nav aria-label="Sections"><a href="#failures">Failures and findings</a> · <a href="#coverage">Requirement coverage</a> · <a href="#timeline">Timeline</a> · <a href="#checks">All checks</a> · <a href="#run">Run facts</a></nav>
 ${retriesLine(result)}
 ${result.interruption ? `<p>The run ended early (${h(result.interruption.cause)} at ${h(result.interruption.at)}): ${h(result.interruption.message)}.</p>` : ""}
