@@ -37,12 +37,15 @@ export {
   type Reference,
   type ReferenceOptions,
 } from "./reference/index.ts";
-// Reports: pure renderers of a RunResult.
+// Reports: pure renderers of a RunResult (and its in-toto test-result statement).
 export {
+  renderCtrf,
   renderHtml,
   renderJson,
   renderJunit,
   renderMarkdown,
+  type TestResultStatement,
+  testResultStatement,
   writeReport,
 } from "./report/index.ts";
 // The requirement catalogue.

@@ -87,6 +87,8 @@ export interface Clock {
   sleep(ms: number, signal?: AbortSignal): Promise<void>;
   /** Present only when the target's clock can be driven (the embedded reference): moves time forward. */
   advance?: (ms: number) => void;
+  /** Milliseconds of real waiting the check can still afford (its time limit); absent where unbounded. */
+  remainingMs?: () => number;
 }
 
 export interface Logger {
@@ -309,4 +311,31 @@ export function fail(message: string, details?: CheckFailure["details"]): never 
 
 export function skip(reason: string): never {
   throw new CheckSkipped(reason);
+}
+
+/** What a check that ran could not decide from the target's answers: what it saw, the readings of that
+ *  which the interface cannot tell apart (one conforming, one not), and what lets it decide next time. */
+export interface Undecided {
+  saw: string;
+  readings: readonly [conforming: string, failing: string];
+  decideBy: string;
+}
+
+/** Thrown by a check that ran but could not decide: neither a pass nor a failure, and never a skip (a skip
+ *  says the check was not allowed or not possible). An undecided MUST check fails the job by default. */
+export class CheckInconclusive extends Error {
+  override name = "CheckInconclusive";
+  constructor(
+    readonly undecided: Undecided,
+    readonly details: FailureDetail = {},
+  ) {
+    super(
+      `could not decide: ${undecided.saw}; either ${undecided.readings[0]} (conforming), or ` +
+        `${undecided.readings[1]} (not conforming). To decide: ${undecided.decideBy}`,
+    );
+  }
+}
+
+export function inconclusive(undecided: Undecided, details?: FailureDetail): never {
+  throw new CheckInconclusive(undecided, details);
 }

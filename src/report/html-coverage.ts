@@ -13,6 +13,7 @@ const STATES: { state: CellState; label: string; mark: string }[] = [
   { state: "failing", label: "failing (MUST)", mark: "✗" },
   { state: "finding", label: "finding (SHOULD/MAY)", mark: "!" },
   { state: "broken", label: "broken check", mark: "⚠" },
+  { state: "undecided", label: "undecided", mark: "?" },
   { state: "not-run", label: "not run", mark: "○" },
   { state: "untested", label: "untested", mark: "·" },
   { state: "elsewhere", label: "other command", mark: "↗" },
@@ -63,7 +64,7 @@ export function coverageSection(result: RunResult, rowId: (c: CheckResult) => st
       : `<p>Requirement ids used by checks but missing from the catalogue: ${cov.unknown.map((u) => `<code>${h(u.id)}</code>`).join(", ")}</p>`;
   const untested = cov.requirements.filter((r) => r.status === "untested");
   return `<section id="coverage"><h2>Requirement coverage</h2>
-<p>${f.proven} of ${f.total} proven, ${f.failing} failing, ${f.broken} broken, ${f["not-run"]} not run, ${f.untested} untested, ${f.elsewhere} checked by another command (catalogue <code>${h(cov.catalogue)}</code>).</p>
+<p>${f.proven} of ${f.total} proven, ${f.failing} failing, ${f.broken} broken, ${f.undecided ?? 0} undecided, ${f["not-run"]} not run, ${f.untested} untested, ${f.elsewhere} checked by another command (catalogue <code>${h(cov.catalogue)}</code>).</p>
 ${legend}
 <div class="coverage-grid">${grid}</div>
 ${unknown}

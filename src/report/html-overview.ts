@@ -115,6 +115,11 @@ export function failuresSection(ordered: readonly CheckResult[], rowId: (c: Chec
       `<ol class="must-failures">${failures.map((c, i) => (i < FIRST_SCREEN_FAILURES ? fullFailure(c, rowId) : finding(c, rowId))).join("")}</ol>`,
     );
   }
+  const undecided = ordered.filter((c) => c.status === "inconclusive");
+  if (undecided.length > 0)
+    parts.push(
+      `<h3>Could not decide (${undecided.length}): the target's answers allow both readings</h3><ul>${undecided.map((c) => finding(c, rowId)).join("")}</ul>`,
+    );
   if (broken.length > 0)
     parts.push(
       `<h3>Broken: faults of the kit, not of the target (${broken.length})</h3><ul>${broken.map((c) => finding(c, rowId)).join("")}</ul>`,
@@ -144,7 +149,7 @@ function fullFailure(c: CheckResult, rowId: (c: CheckResult) => string): string 
 
 function finding(c: CheckResult, rowId: (c: CheckResult) => string): string {
   const o = outcomeOf(c);
-  return `<li class="finding"><span class="badge o-${h(o)}">${h(outcomeBadge(o))}</span> <a href="#${h(rowId(c))}"><code>${h(c.id)}</code></a> ${c.level}: ${h(clip(c.message ?? "", 300))}${pinpoint(c)}${waiverText(c)}</li>`;
+  return `<li class="finding"><span class="badge o-${h(o)}">${h(outcomeBadge(o))}</span> <a href="#${h(rowId(c))}"><code>${h(c.id)}</code></a> ${c.level}: ${h(clip(c.message ?? c.reason ?? "", 300))}${pinpoint(c)}${waiverText(c)}</li>`;
 }
 
 /** The record at fault and where it was seen: "record R at page 3 and page 7" tells a reader of a scan

@@ -9,7 +9,7 @@ const outcomeColours: [string, string][] = [
   ["waived", "#57606a"],
   ["skipped", "#6e7781"],
   ["broken", "#6e40c9"],
-  ["inconclusive", "#0550ae"],
+  ["inconclusive", "#bc4c00"],
 ];
 
 export const style = `
@@ -48,10 +48,10 @@ ${outcomeColours.map(([o, c]) => `.o-${o}{background:${c}}`).join("")}
 .cell{display:inline-block;font:12px/1.6 ui-monospace,monospace;padding:0 .35rem;border-radius:3px;border:1px solid transparent;text-decoration:none;color:#1b1f24}
 .cell:focus,.cell:hover{outline:2px solid #0969da}
 .c-proven{background:#dafbe1;color:#0f5323}.c-failing{background:#ffebe9;color:#a40e26;border-color:#cf222e}.c-finding{background:#fff8c5;color:#6c4400}
-.c-broken{background:#fbefff;color:#5a32a3}.c-not-run{background:#eaeef2;color:#424a53}.c-untested{background:#fff;color:#424a53;border:1px dashed #8c959f}.c-elsewhere{background:#ddf4ff;color:#0a3069}
+.c-broken{background:#fbefff;color:#5a32a3}.c-undecided{background:#fff1e5;color:#953800}.c-not-run{background:#eaeef2;color:#424a53}.c-untested{background:#fff;color:#424a53;border:1px dashed #8c959f}.c-elsewhere{background:#ddf4ff;color:#0a3069}
 .cell-mark{display:inline-block;min-width:1.2rem;text-align:center;border-radius:3px}
 .sr-only{position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0);white-space:nowrap}
-.cov-failing td:nth-child(3),.cov-broken td:nth-child(3){color:#a40e26;font-weight:600}.cov-finding td:nth-child(3),.cov-untested td:nth-child(3){color:#7d4e00}
+.cov-failing td:nth-child(3),.cov-broken td:nth-child(3){color:#a40e26;font-weight:600}.cov-finding td:nth-child(3),.cov-untested td:nth-child(3),.cov-undecided td:nth-child(3){color:#7d4e00}
 .timeline{overflow:hidden;margin:.5rem 0;padding-right:1.5rem}
 .axis{position:relative;height:1.3rem;margin-left:11rem;font-size:.8em;color:#424a53}
 .tick{position:absolute;top:0;transform:translateX(-50%);white-space:nowrap}.tick:first-child{transform:none}

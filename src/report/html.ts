@@ -210,6 +210,8 @@ function location(c: CheckResult): string {
 function details(result: RunResult, c: CheckResult, budget: Budget): string {
   if (c.status === "passed") return retried(c);
   if (c.status === "skipped") return `<p>${h(c.reason ?? "")}</p>${retried(c)}`;
+  if (c.status === "inconclusive")
+    return `<p class="message">${h(c.reason ?? "")}</p>${undecided(c)}${location(c)}${retried(c)}`;
   // With the departures listed apart, the message's first line (what kind, how many) says the rest.
   const message = c.message ?? c.reason ?? "";
   const shown = (c.details?.departures ?? []).length > 0 ? (message.split("\n")[0] ?? "") : message;
@@ -244,6 +246,20 @@ function details(result: RunResult, c: CheckResult, budget: Budget): string {
   if (c.log && c.log.length > 0)
     parts.push(`<details><summary>log</summary><pre>${h(c.log.join("\n"))}</pre></details>`);
   return parts.join("");
+}
+
+/** An inconclusive check: what the kit saw, the reading that conforms and the one that does not, and
+ *  what would decide it next time. */
+function undecided(c: CheckResult): string {
+  const u = c.undecided;
+  if (u === undefined) return "";
+  const rows: [string, string][] = [
+    ["saw", u.saw],
+    ["conforming if", u.readings[0]],
+    ["not if", u.readings[1]],
+    ["decided by", u.decideBy],
+  ];
+  return `<dl class="detail">${rows.map(([k, v]) => `<dt>${k}</dt><dd>${h(v)}</dd>`).join("")}</dl>`;
 }
 
 /** Departures from the contract, one line per (status, JSON pointer): how often, and one example. */

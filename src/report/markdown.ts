@@ -160,6 +160,24 @@ export function renderMarkdown(result: RunResult): string {
     out.push("");
   }
 
+  const undecided = result.checks.filter((c) => c.status === "inconclusive");
+  if (undecided.length > 0) {
+    out.push(`### Checks that could not decide (${undecided.length})`, "");
+    out.push(
+      "| Check | Level | What the kit saw | The two readings | What decides it |",
+      "|---|---|---|---|---|",
+    );
+    for (const c of undecided.slice(0, MAX_ROWS)) {
+      const u = c.undecided;
+      out.push(
+        `| ${code(c.id)} | ${c.level} | ${md(clip(u?.saw ?? c.reason ?? "", 300))} | ${md(u ? `${u.readings[0]} (conforming) / ${u.readings[1]} (not)` : "")} | ${md(u?.decideBy ?? "")} |`,
+      );
+    }
+    if (undecided.length > MAX_ROWS)
+      out.push("", `... and ${undecided.length - MAX_ROWS} more: see report.html.`);
+    out.push("");
+  }
+
   const skippedMust = result.checks.filter((c) => c.status === "skipped" && c.level === "MUST");
   if (skippedMust.length > 0) {
     out.push(`### MUST checks that did not run (${skippedMust.length})`, "");
@@ -176,7 +194,8 @@ export function renderMarkdown(result: RunResult): string {
   else {
     out.push(
       `${f.proven} of ${f.total} requirements proven (${pct(f.proven, f.total)}), ${f.failing} failing, ` +
-        `${f.broken} broken, ${f["not-run"]} not run, ${f.untested} untested (no check traces to them)` +
+        `${f.broken} broken, ${f.undecided > 0 ? `${f.undecided} undecided, ` : ""}${f["not-run"]} not run, ` +
+        `${f.untested} untested (no check traces to them)` +
         (f.elsewhere > 0 ? `, ${f.elsewhere} checked by another command of the kit.` : "."),
       "",
     );
@@ -222,7 +241,7 @@ const SQUARES: Record<string, string> = {
   waived: "⬛",
   skipped: "⬜",
   broken: "🟪",
-  inconclusive: "🟦",
+  inconclusive: "🟧",
 };
 /** Pie slice colours (GitHub's Mermaid takes them as pie1, pie2, ... in slice order). */
 const PIE: Record<string, string> = {
@@ -232,7 +251,7 @@ const PIE: Record<string, string> = {
   waived: "#57606a",
   skipped: "#afb8c1",
   broken: "#6e40c9",
-  inconclusive: "#0550ae",
+  inconclusive: "#bc4c00",
 };
 
 /** The first screen's figures: checks per level by outcome, a pie of all checks (Mermaid, which GitHub

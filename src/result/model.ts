@@ -13,8 +13,10 @@ import type { SpecInfo } from "./kit-info.ts";
 
 export const reportVersion = 1 as const;
 
-/** What became of a check, in the order counts and reports show them. */
-export const CHECK_STATUSES = ["passed", "failed", "skipped", "broken"] as const;
+/** What became of a check, in the order counts and reports show them. `skipped`: the check was not allowed
+ *  (safety settings) or not possible (the target file lacks something, the run was cut short);
+ *  `inconclusive`: it ran and could not decide from the target's answers. */
+export const CHECK_STATUSES = ["passed", "failed", "inconclusive", "skipped", "broken"] as const;
 export type CheckStatus = (typeof CHECK_STATUSES)[number];
 
 /** Why a check was skipped: safety settings, a missing capability of the target, the check itself, the
@@ -53,8 +55,10 @@ export interface CheckResult
   /** Failed checks: the failure as data (expected, actual, the request, the record or field at fault, the
    *  pages of a scan), only the fields the check gave; broken checks: the stack. Absent on passed checks. */
   details?: FailureDetail & { stack?: string };
-  /** Skipped checks: why. */
+  /** Skipped checks: why. Inconclusive checks: what the kit saw, the two readings, what decides next time. */
   reason?: string;
+  /** Inconclusive checks: the same as structured data. */
+  undecided?: { saw: string; readings: [string, string]; decideBy: string };
   skipCause?: SkipCause;
   /** Failed and broken checks: the last exchanges of that check, redacted, bodies capped. */
   evidence?: Exchange[];
@@ -101,7 +105,14 @@ export interface Waiver {
   expires: string;
 }
 
-export type CoverageStatus = "proven" | "failing" | "broken" | "not-run" | "untested" | "elsewhere";
+export type CoverageStatus =
+  | "proven"
+  | "failing"
+  | "broken"
+  | "undecided"
+  | "not-run"
+  | "untested"
+  | "elsewhere";
 
 export interface RequirementCoverage {
   id: string;
@@ -109,6 +120,7 @@ export interface RequirementCoverage {
   level?: string;
   text?: string;
   /** proven: every check that ran passed (and at least one ran); failing: one failed; broken: one broke;
+   *  undecided: one ran and could not decide (none failed or broke);
    *  not-run: checks exist but none ran (skipped or not selected); untested: no check traces to it;
    *  elsewhere: another command of the kit checks it (event requirements in an HTTP run, and vice versa). */
   status: CoverageStatus;

@@ -198,7 +198,9 @@ function scopedClock(
   return {
     now: () => base.now(),
     sleep,
-    ...(base.advance === undefined ? {} : { advance: base.advance }),
+    ...(base.advance === undefined
+      ? { remainingMs: () => Math.max(0, Math.min(options.deadline - performance.now(), MAX_TIMER_MS)) }
+      : { advance: base.advance }),
   };
 }
 

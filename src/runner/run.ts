@@ -4,6 +4,7 @@
 // (SIGINT, SIGTERM) all end it with a result of what finished; configuration changes are undone first.
 import {
   CheckFailure,
+  CheckInconclusive,
   CheckSkipped,
   type Clock,
   type Counterexample,
@@ -541,7 +542,7 @@ async function runCheck(
     ...(scope.retries.length > 0 ? { retries: [...scope.retries] } : {}),
     ...(session.waitedMs() > 0 ? { waitMs: session.waitedMs() } : {}),
   };
-  if (result.status === "failed" || result.status === "broken") {
+  if (result.status === "failed" || result.status === "broken" || result.status === "inconclusive") {
     // The last exchanges, and before them the ones the failure's detail cites (the pages of a scan that hold
     // the record at fault).
     result.evidence = pickEvidence(scope.exchanges, result.details).map((x) =>
@@ -594,6 +595,16 @@ function classify(error: unknown, session: CheckSession, drivable: boolean): Out
   }
   if (error instanceof CheckFailure) return failed(error);
   if (error instanceof CheckSkipped) return { status: "skipped", reason: error.message, skipCause: "check" };
+  if (error instanceof CheckInconclusive) {
+    const { saw, readings, decideBy } = error.undecided;
+    const details = failureDetail(new CheckFailure(error.message, error.details));
+    return {
+      status: "inconclusive",
+      reason: error.message,
+      undecided: { saw, readings: [readings[0], readings[1]], decideBy },
+      ...(details === undefined ? {} : { details }),
+    };
+  }
   if (error instanceof CheckTimeout) {
     // Against a live target a check runs out of time while the target makes it wait (an announced
     // validity, a slow answer): the target's doing, shown by the evidence. Where the kit drives the

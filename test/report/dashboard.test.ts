@@ -186,18 +186,25 @@ describe("the timeline", () => {
   });
 });
 
-describe("a status the model adds later", () => {
+describe("inconclusive, like any status the model has or adds", () => {
   it("is counted, filtered, coloured and tabled like any other", async () => {
     const base = await sampleRun();
-    const odd = { ...(base.checks[0] as CheckResult), id: "scan/undecided", status: "inconclusive" };
+    const odd = {
+      ...(base.checks[0] as CheckResult),
+      id: "scan/undecided",
+      status: "inconclusive",
+      reason: "could not decide: both readings fit",
+    };
     const run = { ...base, checks: [...base.checks, odd as unknown as CheckResult] };
     expect(countOutcomes(run.checks).inconclusive).toBe(1);
     const html = renderHtml(run);
     expect(html).toContain('data-outcome="inconclusive"');
     expect(html).toContain('<option value="inconclusive">inconclusive</option>');
     expect(html).toContain('class="seg o-inconclusive"');
+    expect(html).toContain("Could not decide (1)");
+    expect(html).toContain("could not decide: both readings fit");
     const md = renderMarkdown(run);
     expect(md).toMatch(/\| Level \| [^\n]*\| inconclusive \|/);
-    expect(md).toContain("🟦");
+    expect(md).toContain("🟧");
   });
 });

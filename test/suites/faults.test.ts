@@ -36,9 +36,10 @@ describe("seeded faults are caught", () => {
     async (name, expected, alsoRuns) => {
       const suites = [...new Set([...expected.map(suiteOf), ...alsoRuns, ...sanitySuites])];
       const { result } = await runEmbedded({ faults: [name], suites, runs: 10 });
-      // Skips are not findings: the schema suite skips operations this selection did not exercise.
+      // Skips are not findings: the schema suite skips operations this selection did not exercise. An
+      // undecided check is shown, so that a fault the kit cannot decide never passes for caught.
       const findings = result.checks.filter(
-        (check) => check.status === "failed" || check.status === "broken",
+        (check) => check.status !== "passed" && check.status !== "skipped",
       );
       expect(findings.map((check) => `${check.status} ${check.id}`).sort()).toEqual(
         expected.map((id) => `failed ${id}`).sort(),
