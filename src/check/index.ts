@@ -271,6 +271,9 @@ export interface FailureDetail {
   /** For scans: the pages (counted from 1) the record at fault was seen on, e.g. a repeated record on the
    *  page it first came and the page it came again. */
   pages?: number[];
+  /** Departures from the contract grouped by (status, JSON pointer with indexes as *): how often each
+   *  came in the exchanges judged and one example, so a report shows one line per kind. */
+  departures?: { status: number; pointer: string; count: number; example: string }[];
 }
 
 /** Thrown by a check when the target does not conform: a result, not a fault of the kit. */

@@ -71,6 +71,13 @@ export interface CheckResult
   /** Milliseconds the check spent waiting on the target's clock (token validity, Retry-After, a task),
    *  summed over its waits; absent when it waited for nothing. */
   waitMs?: number;
+  /** Checks that ran: when the check began, in ms after the run began (the report's timeline). */
+  startedMs?: number;
+  /** Checks that ran in one of the run's concurrent lanes (from 0); absent for those run one at a time
+   *  after the lanes. */
+  lane?: number;
+  /** The real waits of waitMs (the first 50): when each began, in ms after the check began, and its length. */
+  waits?: { atMs: number; ms: number }[];
   /** A waiver of the run's baseline (--baseline) names this check. A failed check with an unexpired
    *  waiver is a known failure: it does not fail the job, but it is never conformant. An expired waiver
    *  is shown (expired: true) and the failure counts again. */

@@ -101,7 +101,7 @@ function decideFinished(checks: readonly CheckResult[]): { verdict: Verdict; rea
     reason:
       otherFailed === 0
         ? "every check that ran passed"
-        : `every MUST check passed; ${plural(otherFailed, "SHOULD/MAY check")} failed`,
+        : `every MUST check passed; ${plural(otherFailed, "SHOULD/MAY finding")} (warnings, not failures)`,
   };
 }
 

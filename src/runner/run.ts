@@ -91,6 +91,8 @@ export interface RunDeps {
 export async function runPlan(plan: Plan, deps: RunDeps): Promise<RunResult> {
   const target = deps.target ?? plan.target;
   const started = new Date();
+  // The origin of the checks' startedMs (the report's timeline).
+  const origin = performance.now();
   const runId = deps.runId ?? newRunId(started);
   const redactor = new Redactor();
   for (const credential of Object.values(target.credentials)) redactor.addSecret(credential?.clientSecret);
@@ -193,7 +195,7 @@ export async function runPlan(plan: Plan, deps: RunDeps): Promise<RunResult> {
   const chosen = plan.entries.filter((e) => e.skipKind !== "selection");
   const results: (CheckResult | undefined)[] = chosen.map(() => undefined);
   const begun = new Set<number>();
-  const runOne = async (index: number, entry: PlanEntry, svc: RunServices) => {
+  const runOne = async (index: number, entry: PlanEntry, svc: RunServices, lane?: number) => {
     begun.add(index);
     if (interruption) {
       results[index] = notRun(entry, interruption);
@@ -215,7 +217,12 @@ export async function runPlan(plan: Plan, deps: RunDeps): Promise<RunResult> {
         deadline: performance.now() + checkTimeoutMs,
         limitMs: checkTimeoutMs,
       });
+      const begin = performance.now();
       result = await runCheck(session, entry, checkTimeoutMs, stopper.signal, breaker, drivable);
+      result.startedMs = Math.round(begin - origin);
+      if (lane !== undefined) result.lane = lane;
+      const waits = session.waits().map((w) => ({ atMs: Math.round(w.at - begin), ms: Math.round(w.ms) }));
+      if (waits.length > 0) result.waits = waits;
       // Whatever ended the check, what it changed and did not put back is put back now.
       const pending = journal.pending().filter((e) => e.check === check.id);
       if (pending.length > 0) {
@@ -257,7 +264,7 @@ export async function runPlan(plan: Plan, deps: RunDeps): Promise<RunResult> {
       await Promise.all(
         lanes.map(async (lane, n) => {
           const svc = n === 0 ? services : n === secondQuotaLane && secondQuota ? secondQuota : laneServices;
-          for (const index of lane) await runOne(index, chosen[index] as PlanEntry, svc);
+          for (const index of lane) await runOne(index, chosen[index] as PlanEntry, svc, n);
         }),
       );
     }

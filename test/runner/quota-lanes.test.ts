@@ -263,6 +263,12 @@ describe("quota lanes: a live run", () => {
     const after = await customers();
     expect(after).toEqual(before);
     expect(result.configuration?.leftChanged).toEqual([]);
+    // The report's timeline: each check on its lane, the two at once.
+    expect(result.checks.map((c) => c.lane)).toEqual([0, 1]);
+    const [a, b] = result.checks.map((c) => [c.startedMs ?? -1, (c.startedMs ?? -1) + c.durationMs]);
+    expect(a?.[0]).toBeGreaterThanOrEqual(0);
+    expect(b?.[0]).toBeGreaterThanOrEqual(0);
+    expect((a?.[0] ?? 0) < (b?.[1] ?? 0) && (b?.[0] ?? 0) < (a?.[1] ?? 0)).toBe(true);
     // The second quota client's secret is known to the redactor like any role's.
     const secret = embedded.target.quotaAlt?.credential.clientSecret ?? "";
     expect(secret).not.toBe("");
