@@ -93,9 +93,11 @@ export function presentOutcomes(counts: Record<string, number>): string[] {
   return [...known, ...extra];
 }
 
-/** Where the target says what it is: GET /version as a certified run asked it; undefined otherwise. */
+/** Where the target says what it is: GET /version as a certified run asked it, or as a check of the run
+ *  was answered; undefined when nothing asked. */
 export function targetVersionText(result: RunResult): string | undefined {
-  const v = result.certification?.targetVersion;
+  const v: { status?: number; body?: string; error?: string } | undefined =
+    result.certification?.targetVersion ?? result.targetVersion;
   if (v === undefined || Object.keys(v).length === 0) return undefined;
   if (v.error !== undefined) return `no answer: ${v.error}`;
   return `${v.status ?? "?"} ${v.body ?? ""}`.trim();

@@ -196,6 +196,9 @@ export interface RunResult {
   };
   /** A certified run (--certify): what was certified, and whether the certificate was granted. */
   certification?: Certification;
+  /** What GET {rdm_url}/version answered when a check of the run asked it (status, body capped): the
+   *  target as it names itself, shown beside the verdict. Absent when no check asked. */
+  targetVersion?: { status: number; body: string };
 }
 
 /** The record of a certified run: everything a third party needs to know what the verdict is about. */

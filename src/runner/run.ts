@@ -10,6 +10,7 @@ import {
   type Clock,
   type Counterexample,
   type CredentialRole,
+  type Exchange,
   failureDetail,
   type Target,
 } from "../check/index.ts";
@@ -314,8 +315,24 @@ export async function runPlan(plan: Plan, deps: RunDeps): Promise<RunResult> {
       ? {}
       : { configuration: { journal: deps.journalFile ?? null, changes: journal.opened, leftChanged } }),
   });
+  const version = versionAnswer(transport.log, target.rdmUrl);
+  if (version !== undefined) result.targetVersion = version;
   // Last, over everything: by now the redactor knows every token the run has seen.
   return redactor.deep(result);
+}
+
+/** The last successful answer to GET {rdm_url}/version among the run's exchanges (checks also ask it
+ *  without a token, to see it refused), else the last answer: no request of its own. */
+function versionAnswer(log: readonly Exchange[], rdmUrl: string): RunResult["targetVersion"] {
+  const wanted = `${rdmUrl.replace(/\/+$/, "")}/version`;
+  const answers = log.filter(
+    (x) => x.request.method === "GET" && x.request.url.split("?")[0] === wanted && x.response !== undefined,
+  );
+  const found =
+    answers.findLast((x) => (x.response?.status ?? 0) >= 200 && (x.response?.status ?? 0) < 300) ??
+    answers.at(-1);
+  if (found?.response === undefined) return undefined;
+  return { status: found.response.status, body: found.response.body.slice(0, 200) };
 }
 
 /**
