@@ -199,7 +199,7 @@ function messageOf(check: CheckResult): string | undefined {
       if (ctrfStatusOf(check) === "failed") return check.message;
       return isWaived(check)
         ? `WAIVED: ${check.level} check failed, a known failure of the baseline (${check.waiver?.reason}; ${check.waiver?.who}; until ${check.waiver?.expires}): ${check.message ?? ""}`
-        : `WARNING: ${check.level} check failed (does not fail the run): ${check.message ?? ""}`;
+        : `WARNING: ${check.level} finding, not a failure (does not fail the run): ${check.message ?? ""}`;
     case "inconclusive":
       return `INCONCLUSIVE: the ${check.level} check ran but could not decide from the target's answers: ${check.message ?? check.reason ?? ""}`;
     default:

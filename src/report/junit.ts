@@ -96,7 +96,7 @@ function testcase(check: CheckResult): string[] {
       if (!isFailure(check))
         return [
           open,
-          `      <system-out>${escapeXml(`${isWaived(check) ? `WAIVED: ${check.level} check failed, a known failure of the baseline (${check.waiver?.reason}; ${check.waiver?.who}; until ${check.waiver?.expires})` : `WARNING: ${check.level} check failed (does not fail the run)`}\n${failureText(check, about)}`)}</system-out>`,
+          `      <system-out>${escapeXml(`${isWaived(check) ? `WAIVED: ${check.level} check failed, a known failure of the baseline (${check.waiver?.reason}; ${check.waiver?.who}; until ${check.waiver?.expires})` : `WARNING: ${check.level} finding, not a failure (does not fail the run)`}\n${failureText(check, about)}`)}</system-out>`,
           "    </testcase>",
         ];
       return [

@@ -780,7 +780,9 @@ function progressPrinter(io: CliIo) {
       }
       const r = event.result;
       tally[r.status] += 1;
-      const line = `${mark[r.status]} ${r.id} ${r.durationMs} ms${r.status === "passed" ? "" : `: ${oneLine(r.message ?? r.reason ?? "")}`}\n`;
+      // A SHOULD/MAY failure is a finding, never shown as FAILED.
+      const shown = r.status === "failed" && r.level !== "MUST" ? "finding" : mark[r.status];
+      const line = `${shown} ${r.id} ${r.durationMs} ms${r.status === "passed" ? "" : `: ${oneLine(r.message ?? r.reason ?? "")}`}\n`;
       if (io.isTty) {
         clear();
         // On a terminal only findings stay on screen; passes scroll by in the live line.
@@ -799,9 +801,11 @@ function oneLine(text: string): string {
 
 export function summaryText(result: RunResult, dir: string): string {
   const s = result.counts.byStatus;
+  const mustFailed = result.counts.byLevel.MUST.failed;
   const lines = [
     "",
-    `${result.checks.length} checks: ${s.passed} passed, ${s.failed} failed, ` +
+    `${result.checks.length} checks: ${s.passed} passed, ${mustFailed} failed, ` +
+      `${s.failed - mustFailed > 0 ? `${s.failed - mustFailed} SHOULD/MAY findings (warnings, not failures), ` : ""}` +
       `${s.inconclusive > 0 ? `${s.inconclusive} could not decide, ` : ""}${s.skipped} skipped, ${s.broken} broken; ` +
       `${result.requestsSent} requests in ${(result.durationMs / 1000).toFixed(1)} s; seed ${result.seed}`,
   ];
@@ -810,7 +814,9 @@ export function summaryText(result: RunResult, dir: string): string {
   if (retries !== undefined) lines.push(`retries: ${terminalSafe(retries)}; ${RETRIES_MEAN}`);
   const failed = result.checks.filter((c) => c.status === "failed");
   for (const c of failed.slice(0, 20)) {
-    lines.push(`  ${c.level} ${c.id}: ${oneLine(c.message ?? "")}`);
+    lines.push(
+      `  ${c.level === "MUST" ? "MUST" : `${c.level} finding`} ${c.id}: ${oneLine(c.message ?? "")}`,
+    );
     lines.push(
       `    replay: ${c.counterexample?.replay ?? `${result.command} --check ${c.id} --seed ${result.seed}`}`,
     );
