@@ -3,6 +3,7 @@ import type { Hono } from "hono";
 import { combinedApp, platformApp, rdmApp } from "./app.ts";
 import { type ReferenceClock, wallReferenceClock } from "./clock.ts";
 import type { ReferenceContext } from "./context.ts";
+import { loadDataFile, type ReferenceData, referenceData } from "./data-file.ts";
 import { type FaultName, faultSet } from "./faults.ts";
 import { DEFAULT_FIXTURES_DIR, type FixtureData, loadFixtures } from "./fixtures.ts";
 import { type GenerateOptions, generateLookups, generateStatistics } from "./generate.ts";
@@ -11,6 +12,7 @@ import { createState, type ReferenceState } from "./state.ts";
 import { type VariantName, variantSet } from "./variants.ts";
 
 export { manualClock, type ReferenceClock, systemClock, type WallClock } from "./clock.ts";
+export { exampleEntry, loadDataFile, type ReferenceData, referenceData } from "./data-file.ts";
 export { FAULTS, type FaultEntry, type FaultName, isFaultName } from "./faults.ts";
 export { DEFAULT_FIXTURES_DIR, FixtureError } from "./fixtures.ts";
 export type { GenerateOptions } from "./generate.ts";
@@ -31,6 +33,12 @@ export interface ReferenceOptions {
   clock?: ReferenceClock;
   /** Default: fixtures/reference. */
   fixturesDir?: string;
+  /**
+   * The team's own world instead of the fixtures: a data document (tenants, customers, clients, lookups,
+   * statistics, blockedValues) or the path of a YAML or JSON file holding one. Validated before anything
+   * starts (FixtureError naming file, JSON path, problem and a correct entry). Excludes fixturesDir.
+   */
+  data?: ReferenceData | string;
   /** Seeded faults to switch on (see FAULTS). Default: none. */
   faults?: readonly FaultName[];
   /** Correct choices where the document is silent (see VARIANTS). Default: none, the kit's own choices. */
@@ -62,7 +70,16 @@ export function createReference(options: ReferenceOptions = {}): Reference {
   if (!Number.isFinite(taskDelayMs) || taskDelayMs < 0) {
     throw new RangeError(`taskDelayMs: expected a number of milliseconds >= 0, got ${taskDelayMs}`);
   }
-  const fixtures = withVariantFixtures(loadFixtures(options.fixturesDir ?? DEFAULT_FIXTURES_DIR), variants);
+  if (options.data !== undefined && options.fixturesDir !== undefined) {
+    throw new Error("data and fixturesDir: give one of them (data replaces the fixture world)");
+  }
+  const world =
+    options.data === undefined
+      ? loadFixtures(options.fixturesDir ?? DEFAULT_FIXTURES_DIR)
+      : typeof options.data === "string"
+        ? loadDataFile(options.data)
+        : referenceData(options.data);
+  const fixtures = withVariantFixtures(world, variants);
   const gen = options.generate;
   if (gen && !fixtures.tenants.some((t) => t.id === gen.tenant)) {
     throw new Error(

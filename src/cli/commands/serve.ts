@@ -5,6 +5,7 @@ import {
   createReference,
   FAULTS,
   type FaultName,
+  FixtureError,
   isFaultName,
   isVariantName,
   type Listening,
@@ -43,6 +44,12 @@ const spec = {
       integer({ min: 0, max: 20_000_000, example: "100000" }),
       "add N generated autopilot statistics to the tenant",
       { example: "100000" },
+    ),
+    data: option(
+      "FILE",
+      text,
+      "serve your own world instead of the kit's fixtures: a YAML or JSON data file (tenants, customers, clients, lookups, statistics, blockedValues), validated before anything starts; see examples/sandbox-data.yaml",
+      { example: "examples/sandbox-data.yaml" },
     ),
     tenant: option("ID", text, "tenant that receives generated data", { default: "acme", example: "acme" }),
     seed: option("N", integer({ min: 0, max: 2 ** 31 - 1, example: "42" }), "seed of the generated data", {
@@ -98,6 +105,8 @@ export interface ServeOptions {
   variants: VariantName[];
   /** Port of the Pact state-change and message endpoints; absent: not served. */
   pactPort?: number;
+  /** A data file replacing the fixture world. */
+  data?: string;
 }
 
 export function parseServeArgs(argv: string[]): ServeOptions | "help" | "help-faults" | "help-variants" {
@@ -132,6 +141,7 @@ function serveOptions(values: Values<typeof spec.flags>): ServeOptions | "help-f
     ...(values.lookups === undefined ? {} : { lookups: values.lookups }),
     ...(values.statistics === undefined ? {} : { statistics: values.statistics }),
     ...(values["pact-port"] === undefined ? {} : { pactPort: values["pact-port"] }),
+    ...(values.data === undefined ? {} : { data: values.data }),
   };
 }
 
@@ -144,6 +154,15 @@ const CREDENTIALS_HINT = `Fixture clients (client_id / client_secret, HTTP Basic
   globex-admin / globex-admin-secret  ROLE_ADMIN_TENANT_globex
   legacy-admin / legacy-admin-secret  ROLE_ADMIN_TENANT_legacy (auth.migration.mode=rdbms)
 `;
+
+/** The clients of a data file (ids and roles; their secrets stay in the file, never in a log). */
+function dataClientsHint(reference: ReturnType<typeof createReference>, file: string): string {
+  const lines = [...reference.state.clients.values()].map(
+    ({ client, customerId }) =>
+      `  ${client.clientId.padEnd(28)} ${client.authorities.join(" ")} (customer ${customerId})`,
+  );
+  return `Clients of ${file} (client_id, roles; the secrets are in the file; HTTP Basic on POST /oauth/token):\n${lines.join("\n")}\n`;
+}
 
 /** Starts the server and resolves with an exit code once `stopped` resolves. */
 export async function serve(options: ServeOptions, io: CliIo, stopped: Promise<unknown>): Promise<number> {
@@ -159,10 +178,16 @@ export async function serve(options: ServeOptions, io: CliIo, stopped: Promise<u
   let server: Listening;
   let reference: ReturnType<typeof createReference>;
   try {
-    reference = createReference({ faults: options.faults, variants: options.variants, generate });
+    reference = createReference({
+      faults: options.faults,
+      variants: options.variants,
+      generate,
+      ...(options.data === undefined ? {} : { data: options.data }),
+    });
     server = await reference.listen({ port: options.port, host: options.host, rdmPort: options.rdmPort });
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
+    if (error instanceof FixtureError) throw new UsageError(`--data ${message}; nothing was started`);
     if (/EADDRINUSE/.test(message)) {
       throw new UsageError(`port in use (${message}); choose another with --port N (0 picks a free port)`);
     }
@@ -192,7 +217,7 @@ export async function serve(options: ServeOptions, io: CliIo, stopped: Promise<u
   }
   if (options.faults.length > 0) io.err(`  seeded faults ON: ${options.faults.join(", ")}\n`);
   if (options.variants.length > 0) io.err(`  variants ON: ${options.variants.join(", ")}\n`);
-  io.err(CREDENTIALS_HINT);
+  io.err(options.data === undefined ? CREDENTIALS_HINT : dataClientsHint(reference, options.data));
   io.err("Stop with Ctrl-C.\n");
   await stopped;
   await pact?.close();
