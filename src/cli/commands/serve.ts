@@ -2,6 +2,7 @@
 
 import { listenStateChange, MESSAGES_PATH, STATE_CHANGE_PATH } from "../../pact/state-change-server.ts";
 import {
+  type ControlListening,
   createReference,
   FAULTS,
   type FaultName,
@@ -9,6 +10,8 @@ import {
   isFaultName,
   isVariantName,
   type Listening,
+  listenControl,
+  shiftableClock,
   VARIANTS,
   type VariantName,
 } from "../../reference/index.ts";
@@ -33,6 +36,12 @@ const spec = {
       example: "8181",
     }),
     host: option("HOST", text, "interface to bind", { default: "127.0.0.1", example: "127.0.0.1" }),
+    "control-port": option(
+      "N",
+      portOf("8189"),
+      "port of the control interface (always on 127.0.0.1, apart from the interface's paths): clock, variants, faults, latency, rate limit, reset, state; 0 picks a free port; see docs/consumers.md",
+      { default: 8189, example: "8189" },
+    ),
     lookups: option(
       "N",
       integer({ min: 0, max: 20_000_000, example: "1000000" }),
@@ -107,6 +116,8 @@ export interface ServeOptions {
   pactPort?: number;
   /** A data file replacing the fixture world. */
   data?: string;
+  /** Port of the control interface on 127.0.0.1; absent or 0: a free one. */
+  controlPort?: number;
 }
 
 export function parseServeArgs(argv: string[]): ServeOptions | "help" | "help-faults" | "help-variants" {
@@ -132,6 +143,7 @@ function serveOptions(values: Values<typeof spec.flags>): ServeOptions | "help-f
   }
   return {
     port: values.port,
+    controlPort: values["control-port"],
     host: values.host,
     tenant: values.tenant,
     seed: values.seed,
@@ -176,25 +188,40 @@ export async function serve(options: ServeOptions, io: CliIo, stopped: Promise<u
         }
       : undefined;
   let server: Listening;
+  let control: ControlListening;
   let reference: ReturnType<typeof createReference>;
   try {
     reference = createReference({
+      // Real time that the control interface can move forwards.
+      clock: shiftableClock(),
       faults: options.faults,
       variants: options.variants,
       generate,
       ...(options.data === undefined ? {} : { data: options.data }),
     });
     server = await reference.listen({ port: options.port, host: options.host, rdmPort: options.rdmPort });
+    try {
+      control = await listenControl(reference.control, { port: options.controlPort ?? 0 });
+    } catch (error) {
+      await server.close();
+      const message = error instanceof Error ? error.message : String(error);
+      throw new Error(`control interface: ${message}`, { cause: error });
+    }
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
     if (error instanceof FixtureError) throw new UsageError(`--data ${message}; nothing was started`);
     if (/EADDRINUSE/.test(message)) {
-      throw new UsageError(`port in use (${message}); choose another with --port N (0 picks a free port)`);
+      const flag = message.startsWith("control interface") ? "--control-port" : "--port";
+      throw new UsageError(
+        `port in use (${message}); choose another with ${flag} N (0 picks a free port); nothing was started`,
+      );
     }
     if (/unknown tenant/.test(message)) throw new UsageError(`--tenant: ${message}`);
     throw error;
   }
-  io.err(`lckit serve: reference listening\n  base_url ${server.baseUrl}\n  rdm_url  ${server.rdmUrl}\n`);
+  io.err(
+    `lckit serve: reference listening\n  base_url ${server.baseUrl}\n  rdm_url  ${server.rdmUrl}\n  control  ${control.url} (GET / lists its routes)\n`,
+  );
   const pact =
     options.pactPort === undefined
       ? undefined
@@ -221,6 +248,7 @@ export async function serve(options: ServeOptions, io: CliIo, stopped: Promise<u
   io.err("Stop with Ctrl-C.\n");
   await stopped;
   await pact?.close();
+  await control.close();
   await server.close();
   io.err("lckit serve: stopped\n");
   return 0;
