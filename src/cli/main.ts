@@ -8,6 +8,7 @@ import { type CliIo, processIo, UsageError } from "./io.ts";
 const commands: Record<string, () => Promise<{ command: Command }>> = {
   run: () => import("./commands/run.ts"),
   serve: () => import("./commands/serve.ts"),
+  client: () => import("./commands/client.ts"),
   mock: () => import("./commands/mock.ts"),
   events: () => import("./commands/events.ts"),
   pact: () => import("./commands/pact.ts"),
@@ -30,7 +31,7 @@ export async function loadCommands(): Promise<Command[]> {
 /** Commands after which the process ends as soon as they return, whatever a misbehaving target left
  *  pending (a socket it never closes): the report is written by then. The others (serve, mock) return
  *  only when they are done serving. */
-const exitWhenDone = new Set(["run", "restore"]);
+const exitWhenDone = new Set(["run", "restore", "client"]);
 
 /** The entry point of bin/lckit.mjs: runs the command, then ends the process where nothing else is due. */
 export async function cli(argv: string[]): Promise<void> {

@@ -177,6 +177,22 @@ export interface RunResult {
   };
   /** A certified run (--certify): what was certified, and whether the certificate was granted. */
   certification?: Certification;
+  /** A client check (lckit client check): the command that was judged and how it ended, beside the verdict. */
+  client?: ClientCommand;
+}
+
+/** The consumer's command a client check ran against the sandbox, and its own result. */
+export interface ClientCommand {
+  argv: string[];
+  /** The provider choice the sandbox took (a variant name), or "default". */
+  variant: string;
+  /** The command's own exit code; null when it did not exit by itself. */
+  exitCode: number | null;
+  signal: string | null;
+  timedOut: boolean;
+  /** Why the command could not be started. */
+  startError?: string;
+  durationMs: number;
 }
 
 /** The record of a certified run: everything a third party needs to know what the verdict is about. */
