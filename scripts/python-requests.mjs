@@ -14,7 +14,9 @@ function usable() {
 
 function install() {
   if (process.getuid?.() !== 0) {
-    say("python3-requests is missing and this is not root; install it once: sudo apt-get install -y python3-requests");
+    say(
+      "python3-requests is missing and this is not root; install it once: sudo apt-get install -y python3-requests",
+    );
     return false;
   }
   say("python3-requests is not installed; installing it with apt-get");

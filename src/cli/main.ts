@@ -8,13 +8,13 @@ import { type CliIo, processIo, UsageError } from "./io.ts";
 const commands: Record<string, () => Promise<{ command: Command }>> = {
   run: () => import("./commands/run.ts"),
   serve: () => import("./commands/serve.ts"),
-  client: () => import("./commands/client.ts"),
   mock: () => import("./commands/mock.ts"),
   events: () => import("./commands/events.ts"),
   pact: () => import("./commands/pact.ts"),
   restore: () => import("./commands/restore.ts"),
   contract: () => import("./commands/contract.ts"),
   report: () => import("./commands/report.ts"),
+  client: () => import("./commands/client.ts"),
 };
 
 /** `lckit --help`, from each command's own declaration (loading every command: help is rare, and the
