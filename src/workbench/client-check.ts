@@ -12,7 +12,7 @@ import {
   type VariantName,
 } from "../reference/index.ts";
 import type { RunResult } from "../result/model.ts";
-import { type ClientRunMeta, type CommandOutcome, clientRunResult } from "./client-result.ts";
+import { type ClientRunMeta, type CommandOutcome, clientRunResult, redactorFor } from "./client-result.ts";
 import { type CallerClient, readTraffic } from "./traffic.ts";
 
 /** The default world of a client check: a shop tenant whose clients have multi-token support (quota 5). */
@@ -60,6 +60,9 @@ export interface ClientCheckRun {
    *  command failed; 2 the command could not be started or made no request (configuration); 3 it hung or
    *  was killed. */
   exitCode: 0 | 1 | 2 | 3;
+  /** The first answer of the sandbox that refused the client (a 4xx or 5xx other than a 429), redacted:
+   *  under a variant, usually why the command failed. */
+  firstRefusal?: string;
 }
 
 export class ClientCheckError extends Error {
@@ -210,7 +213,18 @@ export async function clientCheck(options: ClientCheckOptions): Promise<ClientCh
     dropped: reference.control.state().requests?.dropped ?? 0,
   };
   const result = clientRunResult(traffic, meta);
-  return { result, outcome, exitCode: exitCodeOf(result, outcome) };
+  const refused = traffic.exchanges.find((x) => x.status >= 400 && x.status !== 429);
+  const firstRefusal = refused
+    ? redactorFor(meta, traffic).text(
+        `${refused.status} to ${refused.method} ${refused.pathname}: ${refused.responseBody.replace(/\s+/g, " ").slice(0, 200)}`,
+      )
+    : undefined;
+  return {
+    result,
+    outcome,
+    exitCode: exitCodeOf(result, outcome),
+    ...(firstRefusal === undefined ? {} : { firstRefusal }),
+  };
 }
 
 function exitCodeOf(result: RunResult, outcome: CommandOutcome): ClientCheckRun["exitCode"] {

@@ -98,11 +98,17 @@ function interruptionOf(outcome: CommandOutcome, at: Date): Interruption | undef
   };
 }
 
-export function clientRunResult(traffic: Traffic, meta: ClientRunMeta): RunResult {
-  const catalogue = meta.catalogue ?? loadCatalogueView();
+/** The redactor of a client check: the data's client credentials and every token the recording saw. */
+export function redactorFor(meta: Pick<ClientRunMeta, "credentials">, traffic: Traffic): Redactor {
   const redactor = new Redactor();
   for (const { clientId, clientSecret } of meta.credentials) redactor.addCredential(clientId, clientSecret);
   for (const token of traffic.tokens) redactor.addSecret(token.value);
+  return redactor;
+}
+
+export function clientRunResult(traffic: Traffic, meta: ClientRunMeta): RunResult {
+  const catalogue = meta.catalogue ?? loadCatalogueView();
+  const redactor = redactorFor(meta, traffic);
   const bySeq = new Map(traffic.exchanges.map((x) => [x.seq, x]));
   const none = traffic.exchanges.length === 0;
   const checks = judgeTraffic(traffic).map(({ rule, verdict, ms }): CheckResult => {

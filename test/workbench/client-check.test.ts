@@ -2,7 +2,6 @@
 // python3-requests, /usr/bin/python3) passes every caller rule, and each deliberate mistake is caught by
 // its own rule and by no unrelated one. Commands that make no request, are not found, hang or are killed
 // end with a report and a clear exit code, never a pass.
-import { spawnSync } from "node:child_process";
 import { existsSync, mkdtempSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -14,18 +13,14 @@ import { CALLER_RULES } from "../../src/workbench/caller-rules.ts";
 import { type ClientCheckRun, clientCheck } from "../../src/workbench/client-check.ts";
 import { captureIo } from "../cli/capture-io.ts";
 import { reportValidator } from "../report/report-schema.ts";
+import { ensurePythonRequests } from "./python.ts";
 
 const NODE_CLIENT = packagePath("examples", "clients", "lookup-client.mjs");
 const PYTHON_CLIENT = packagePath("examples", "clients", "lookup_client.py");
 let python = "/usr/bin/python3";
 
 beforeAll(() => {
-  // The project's script installs Debian's python3-requests when it is missing.
-  const ensured = spawnSync(process.execPath, [packagePath("scripts", "python-requests.mjs"), "ensure"], {
-    encoding: "utf8",
-  });
-  expect(ensured.status, `scripts/python-requests.mjs ensure failed: ${ensured.stderr}`).toBe(0);
-  python = ensured.stdout.trim();
+  python = ensurePythonRequests();
 }, 300_000);
 
 const LANGUAGES = {

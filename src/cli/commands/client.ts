@@ -1,7 +1,7 @@
 // lckit client check: a consumer's own command run against the sandbox, its traffic judged by the caller
 // rules. The orchestration is src/workbench; this file parses, prints and exits.
 import { resolve } from "node:path";
-import { isVariantName, type VariantName } from "../../reference/index.ts";
+import { isVariantName, VARIANTS, type VariantName } from "../../reference/index.ts";
 import { writeReport } from "../../report/write.ts";
 import { CHECK_STATUSES } from "../../result/model.ts";
 import {
@@ -125,6 +125,11 @@ function sweepSummary(sweep: ClientSweep): string {
     lines.push(
       `  ${ok ? "ok  " : "FAIL"} ${variant.padEnd(34)} command exit ${run.outcome.exitCode ?? run.outcome.signal ?? "none"}${broken.length > 0 ? `; broken: ${broken.join(", ")}` : ""}`,
     );
+    if (!ok) {
+      const choice = VARIANTS.find((entry) => entry.name === variant);
+      if (choice) lines.push(`       the choice: ${choice.description}`);
+      if (run.firstRefusal) lines.push(`       first refusal: ${run.firstRefusal}`);
+    }
   }
   return `${lines.join("\n")}\n`;
 }
