@@ -30,6 +30,7 @@ export type { GatewayRateLimit } from "./gateway.ts";
 export type { GenerateOptions } from "./generate.ts";
 export type { Listening, ListenOptions } from "./listen.ts";
 export type { RecordedExchange } from "./recording.ts";
+export { type Sandbox, type SandboxOptions, startSandbox } from "./sandbox.ts";
 export { SCROLL_IDLE_MS } from "./scroll.ts";
 export type { ReferenceState } from "./state.ts";
 export type * from "./types.ts";
