@@ -65,8 +65,19 @@ export function scrollIdSent(
   return { kind: "other" };
 }
 
+/** The scan walk of one traffic, shared by the three scan rules. */
+const scanWalks = new WeakMap<Traffic, ReturnType<typeof walkScans>>();
+function scanViolations(traffic: Traffic): ReturnType<typeof walkScans> {
+  let walk = scanWalks.get(traffic);
+  if (!walk) {
+    walk = walkScans(traffic);
+    scanWalks.set(traffic, walk);
+  }
+  return walk;
+}
+
 /** Walks the scans of the traffic once and sorts each continuation request into the scan rule it breaks. */
-function scanViolations(traffic: Traffic): {
+function walkScans(traffic: Traffic): {
   judged: number;
   first: Violation[];
   next: Violation[];
@@ -200,7 +211,7 @@ export const CALLER_RULES: readonly CallerRule[] = [
       const judged = traffic.exchanges.filter((x) => x.operation && BOUNDED_PAGES.has(x.operation));
       const violations: Violation[] = [];
       for (const x of judged) {
-        const limit = new URL(x.url).searchParams.get("limit");
+        const limit = new URLSearchParams(x.search).get("limit");
         if (limit !== null && Number(limit) > MAX_PAGE_SIZE)
           violations.push({
             seq: x.seq,
@@ -239,23 +250,40 @@ export const CALLER_RULES: readonly CallerRule[] = [
     judge(traffic) {
       const violations: Violation[] = [];
       let judged = 0;
+      const tokenRequests = new Map<string, TrafficExchange[]>();
+      const apiCalls = new Map<string, number>();
+      for (const x of traffic.exchanges) {
+        if (x.clientId === undefined) continue;
+        if (x.operation === "issueToken") {
+          const list = tokenRequests.get(x.clientId);
+          if (list) list.push(x);
+          else tokenRequests.set(x.clientId, [x]);
+        } else apiCalls.set(x.clientId, (apiCalls.get(x.clientId) ?? 0) + 1);
+      }
       for (const client of traffic.clients.values()) {
         if (!client.multitoken) continue;
-        const requests = traffic.exchanges.filter(
-          (x) => x.operation === "issueToken" && x.clientId === client.clientId,
-        );
+        const requests = tokenRequests.get(client.clientId) ?? [];
         if (requests.length === 0) continue;
         judged += requests.length;
         const max = client.maxActiveTokensAllowed;
         const issued = traffic.tokens.filter((t) => t.clientId === client.clientId);
-        const calls = traffic.exchanges.filter(
-          (x) => x.operation !== "issueToken" && x.clientId === client.clientId,
-        ).length;
+        const calls = apiCalls.get(client.clientId) ?? 0;
         const refused = requests.find(isQuotaRefusal);
+        // Active tokens at each token request: issued before it minus expired before it (both in time order).
+        const expiries = issued.map((t) => t.expiresAt).sort((a, b) => a - b);
         let peak = 0;
         let peakAt = requests[0] as TrafficExchange;
+        let issuedBefore = 0;
+        let expiredBefore = 0;
         for (const x of requests) {
-          const active = issued.filter((t) => t.issuedAt <= x.at && t.expiresAt > x.at).length;
+          while (
+            issuedBefore < issued.length &&
+            (issued[issuedBefore] as { issuedAt: number }).issuedAt <= x.at
+          )
+            issuedBefore++;
+          while (expiredBefore < expiries.length && (expiries[expiredBefore] as number) <= x.at)
+            expiredBefore++;
+          const active = issuedBefore - expiredBefore;
           if (active > peak) {
             peak = active;
             peakAt = x;
