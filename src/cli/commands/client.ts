@@ -1,8 +1,10 @@
 // lckit client check: a consumer's own command run against the sandbox, its traffic judged by the caller
 // rules. The orchestration is src/workbench; this file parses, prints and exits.
-import { resolve } from "node:path";
+import { mkdirSync, writeFileSync } from "node:fs";
+import { join, resolve } from "node:path";
 import { isVariantName, VARIANTS, type VariantName } from "../../reference/index.ts";
 import { writeReport } from "../../report/write.ts";
+import { newRunId } from "../../result/assemble.ts";
 import { CHECK_STATUSES } from "../../result/model.ts";
 import {
   CLIENT_ENV,
@@ -12,6 +14,7 @@ import {
   DEFAULT_TIMEOUT_MS,
 } from "../../workbench/client-check.ts";
 import { type ClientSweep, clientSweep, legalVariants } from "../../workbench/client-sweep.ts";
+import { renderSweepMarkdown } from "../../workbench/sweep-summary.ts";
 import { option, parseArgv, toggle } from "../argv.ts";
 import { defineGroup, type LeafCommand } from "../command.ts";
 import { duration, integer, oneOf, text } from "../flags.ts";
@@ -173,7 +176,12 @@ const check: LeafCommand = {
         return run.exitCode;
       }
       const sweep = await clientSweep({ ...common, variants, parallel: v.parallel, signal: stopper.signal });
-      for (const { run } of sweep.runs) writeReport(run.result, resolve(io.cwd, v["report-dir"]));
+      const reportDir = resolve(io.cwd, v["report-dir"]);
+      for (const { run } of sweep.runs) writeReport(run.result, reportDir);
+      // The sweep's own folder: its summary beside the run folders it names.
+      const sweepDir = join(reportDir, `sweep-${newRunId()}`);
+      mkdirSync(sweepDir, { recursive: true });
+      writeFileSync(join(sweepDir, "summary.md"), renderSweepMarkdown(sweep));
       if (v.format === "json")
         io.out(
           `${JSON.stringify(
@@ -183,7 +191,7 @@ const check: LeafCommand = {
           )}\n`,
         );
       else io.out(sweepSummary(sweep));
-      io.err(`reports: ${resolve(io.cwd, v["report-dir"])} (one folder per run)\n`);
+      io.err(`reports: ${reportDir} (one folder per run)\nreport: ${sweepDir}\n`);
       return sweep.exitCode;
     } catch (error) {
       if (error instanceof ClientCheckError) throw new UsageError(error.message);
