@@ -2,6 +2,7 @@
 // command with the sandbox's addresses and credentials in LCKIT_* variables, records every request, stops
 // the command's process group on a hang, and judges the recording by the caller rules.
 import { spawn } from "node:child_process";
+import type { Exchange } from "../check/index.ts";
 import { lookupTypeName } from "../contract/index.ts";
 import { packagePath } from "../package-root.ts";
 import {
@@ -12,7 +13,13 @@ import {
   type VariantName,
 } from "../reference/index.ts";
 import type { RunResult } from "../result/model.ts";
-import { type ClientRunMeta, type CommandOutcome, clientRunResult, redactorFor } from "./client-result.ts";
+import {
+  type ClientRunMeta,
+  type CommandOutcome,
+  clientRunResult,
+  redactedExchanges,
+  redactorFor,
+} from "./client-result.ts";
 import { type CallerClient, readTraffic } from "./traffic.ts";
 
 /** The default world of a client check: a shop tenant whose clients have multi-token support (quota 5). */
@@ -60,6 +67,8 @@ export interface ClientCheckRun {
    *  command failed; 2 the command could not be started or made no request (configuration); 3 it hung or
    *  was killed. */
   exitCode: 0 | 1 | 2 | 3;
+  /** Every exchange the command sent, redacted, bodies capped (exchanges.ndjson of the report folder). */
+  exchanges: Exchange[];
   /** The first answer of the sandbox that refused the client (a 4xx or 5xx other than a 429), redacted:
    *  under a variant, usually why the command failed. */
   firstRefusal?: string;
@@ -223,6 +232,7 @@ export async function clientCheck(options: ClientCheckOptions): Promise<ClientCh
     result,
     outcome,
     exitCode: exitCodeOf(result, outcome),
+    exchanges: redactedExchanges(traffic, meta),
     ...(firstRefusal === undefined ? {} : { firstRefusal }),
   };
 }

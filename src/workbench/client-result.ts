@@ -69,6 +69,13 @@ function evidenceOf(x: TrafficExchange, redactor: Redactor): Exchange {
   };
 }
 
+/** Every exchange of the recording, redacted, bodies capped: the client's traffic as evidence
+ *  (exchanges.ndjson beside the report). */
+export function redactedExchanges(traffic: Traffic, meta: Pick<ClientRunMeta, "credentials">): Exchange[] {
+  const redactor = redactorFor(meta, traffic);
+  return traffic.exchanges.map((x) => evidenceOf(x, redactor));
+}
+
 /** Judges the traffic by every caller rule. */
 export function judgeTraffic(
   traffic: Traffic,

@@ -88,13 +88,14 @@ describe.each(Object.entries(LANGUAGES))("the %s example client", (_language, co
 describe("what a report of a client check holds", () => {
   it("validates against report.schema.json, renders in every format and keeps no secret or token", async () => {
     const r = await run(LANGUAGES.node(), { FAULT: "token-per-call" });
-    const text = JSON.stringify(r.result);
+    const text = JSON.stringify(r.result) + JSON.stringify(r.exchanges);
+    expect(r.exchanges.length).toBe(r.result.requestsSent);
     expect(text).not.toContain("nightly-sync-secret");
     expect(text).not.toMatch(/Bearer (?!\[redacted\])[A-Za-z0-9_-]{8,}/);
     expect(text).not.toMatch(/Basic (?!\[redacted\])[A-Za-z0-9+/=]{8,}/);
     expect(text).toContain("[redacted]");
     const validate = reportValidator();
-    expect(validate(JSON.parse(text)), JSON.stringify(validate.errors)).toBe(true);
+    expect(validate(r.result), JSON.stringify(validate.errors)).toBe(true);
     expect(renderJunit(r.result)).toContain("client/token-reuse");
     expect(renderMarkdown(r.result)).toContain("client/token-reuse");
     expect(renderHtml(r.result)).toContain("client/token-reuse");
@@ -180,6 +181,10 @@ describe("lckit client check (CLI)", () => {
     expect(code).toBe(0);
     expect(io.stdout()).toMatch(/^CONFORMANT: /);
     expect(io.stderr()).toMatch(/report: /);
+    const folder = /report: (\S+)/.exec(io.stderr())?.[1] ?? "";
+    const lines = readFileSync(join(folder, "exchanges.ndjson"), "utf8").trim().split("\n");
+    expect(lines.length).toBe(9);
+    expect(lines.join("\n")).not.toContain("nightly-sync-secret");
   }, 60_000);
 
   it.each([

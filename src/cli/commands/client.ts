@@ -97,6 +97,11 @@ function variantsOf(raw: string | undefined): (VariantName | undefined)[] | unde
   return names.map((name) => (name === "default" ? undefined : (name as VariantName)));
 }
 
+/** The command's whole traffic, redacted, one exchange per line, beside the report. */
+function writeExchanges(dir: string, run: ClientCheckRun): void {
+  writeFileSync(join(dir, "exchanges.ndjson"), run.exchanges.map((x) => `${JSON.stringify(x)}\n`).join(""));
+}
+
 function summary(run: ClientCheckRun): string {
   const { result, outcome } = run;
   const lines = [`${result.verdict}: ${result.verdictReason}`];
@@ -170,6 +175,7 @@ const check: LeafCommand = {
       if (variants === undefined) {
         const run = await clientCheck({ ...common, ...(output ? { output } : {}), signal: stopper.signal });
         const written = writeReport(run.result, resolve(io.cwd, v["report-dir"]));
+        writeExchanges(written.dir, run);
         if (v.format === "json") io.out(`${JSON.stringify(run.result, null, 2)}\n`);
         else io.out(summary(run));
         io.err(`report: ${written.dir}\n`);
@@ -177,7 +183,7 @@ const check: LeafCommand = {
       }
       const sweep = await clientSweep({ ...common, variants, parallel: v.parallel, signal: stopper.signal });
       const reportDir = resolve(io.cwd, v["report-dir"]);
-      for (const { run } of sweep.runs) writeReport(run.result, reportDir);
+      for (const { run } of sweep.runs) writeExchanges(writeReport(run.result, reportDir).dir, run);
       // The sweep's own folder: its summary beside the run folders it names.
       const sweepDir = join(reportDir, `sweep-${newRunId()}`);
       mkdirSync(sweepDir, { recursive: true });
