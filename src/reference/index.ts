@@ -141,6 +141,8 @@ export function createReference(options: ReferenceOptions = {}): Reference {
       ctx.state = createState(fixtures, extra);
     },
   });
+  // The start latency is refused as the control refuses it (a number of milliseconds, 0 to 600000).
+  if (options.latencyMs !== undefined) control.setLatency(options.latencyMs);
   const app = combinedApp(ctx);
   const fetch = throughGateway(gateway, clock, (request) => app.fetch(request));
   return {

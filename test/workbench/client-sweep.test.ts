@@ -5,6 +5,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { packagePath } from "../../src/package-root.ts";
 import { VARIANTS } from "../../src/reference/index.ts";
 import { clientSweep, legalVariants } from "../../src/workbench/client-sweep.ts";
+import { renderSweepMarkdown } from "../../src/workbench/sweep-summary.ts";
 import { ensurePythonRequests } from "./python.ts";
 
 const NODE_CLIENT = packagePath("examples", "clients", "lookup-client.mjs");
@@ -47,6 +48,12 @@ describe("a variant sweep", () => {
       expect(broken?.firstRefusal).toMatch(/^400 to POST \/lookups\/shop\/_scan: /);
       expect(sweep.passed).toBe(2);
       expect(sweep.exitCode).toBe(1);
+      // The sweep's summary (the Action's job summary): one row per choice, the failed one with its refusal.
+      const rows = renderSweepMarkdown(sweep)
+        .split("\n")
+        .filter((line) => line.startsWith(`| ${breaks.replace(/-/g, "-")} `));
+      expect(rows).toHaveLength(1);
+      expect(rows[0]).toMatch(/\| FAILED \| 1 \| none \| the choice: .*first refusal: 400 to POST/);
     },
     60_000,
   );
