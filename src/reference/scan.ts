@@ -93,6 +93,7 @@ function sortedPositions(base: readonly object[], positions: readonly number[], 
   const keys: (string | number | boolean)[] = [];
   const missing: number[] = [];
   let numeric = true;
+  let textual = true;
   for (const i of positions) {
     const key = sortField(base[i] as object, field);
     if (key === undefined) missing.push(i);
@@ -100,6 +101,7 @@ function sortedPositions(base: readonly object[], positions: readonly number[], 
       present.push(i);
       keys.push(key);
       if (typeof key !== "number" || Number.isNaN(key)) numeric = false;
+      if (typeof key !== "string") textual = false;
     }
   }
   const order = new Uint32Array(present.length);
@@ -108,6 +110,13 @@ function sortedPositions(base: readonly object[], positions: readonly number[], 
   if (numeric) {
     const values = Float64Array.from(keys as number[]);
     order.sort((a, b) => (values[a] as number) - (values[b] as number) || a - b);
+  } else if (textual) {
+    const texts = keys as string[];
+    order.sort((a, b) => {
+      const x = texts[a] as string;
+      const y = texts[b] as string;
+      return x < y ? -1 : x > y ? 1 : a - b;
+    });
   } else {
     order.sort(
       (a, b) =>
