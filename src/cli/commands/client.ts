@@ -24,10 +24,12 @@ import { type CliIo, UsageError } from "../io.ts";
 const spec = {
   name: "client check",
   summary: "run your client's own command against the sandbox and judge its traffic by the caller rules",
-  positionals: "-- COMMAND [ARG...]",
+  synopsis: "[options] -- COMMAND [ARG...]",
   about: `Starts the sandbox (the stateful reference) on loopback, runs COMMAND with the sandbox's addresses and
-credentials in environment variables (${CLIENT_ENV.join(", ")}), records every request the command
-sends, and judges the recording by what the interface document asks of a caller (requirements CALLER-*).
+credentials in environment variables:
+  ${CLIENT_ENV.join(", ")}
+records every request the command sends, and judges the recording by what the interface document asks of
+a caller (requirements CALLER-*).
 The command's own exit code is reported beside the verdict. With --variants, the command runs once per
 provider choice, each against its own sandbox.`,
   flags: {
@@ -149,7 +151,7 @@ const check: LeafCommand = {
     const split = argv.indexOf("--");
     const own = split < 0 ? argv : argv.slice(0, split);
     const command = split < 0 ? [] : argv.slice(split + 1);
-    const parsed = parseArgv({ ...spec, positionals: undefined }, own, { cwd: io.cwd });
+    const parsed = parseArgv(spec, own, { cwd: io.cwd });
     if (parsed.help) {
       io.out(commandHelp(spec as never, siblings));
       return 0;
