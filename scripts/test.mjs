@@ -35,6 +35,12 @@ const chromium = spawnSync(process.execPath, [join(root, "scripts", "chromium.mj
 const chromiumPath = chromium.status === 0 ? chromium.stdout.trim().split("\n").pop() : "";
 if (chromiumPath) process.env.LCKIT_CHROMIUM = chromiumPath;
 
+// Debian's python3-requests for the Python example client of lckit client check (test/workbench).
+spawnSync(process.execPath, [join(root, "scripts", "python-requests.mjs"), "ensure"], {
+  cwd: root,
+  stdio: ["ignore", "ignore", "inherit"],
+});
+
 let result;
 try {
   result = spawnSync(

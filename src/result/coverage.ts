@@ -31,6 +31,9 @@ export const httpRequirementKinds = [
   "task",
 ] as const;
 
+/** Catalogue kinds that lckit client check proves: what the document asks of a caller of the interface. */
+export const callerRequirementKinds = ["caller"] as const;
+
 /** Requirements of these kinds are checked by another command of the kit, not by this run's checks. */
 export interface CoverageScope {
   elsewhereKinds: readonly string[];
@@ -56,6 +59,11 @@ export function computeCoverage(
     const proving = byRequirement.get(entry.id) ?? [];
     if (proving.length === 0 && entry.kind !== undefined && scope?.elsewhereKinds.includes(entry.kind)) {
       return { ...pick(entry), status: "elsewhere", checkedBy: scope.checkedBy, checks: [] };
+    }
+    // Caller rules are judged on a client's traffic (lckit client check), never by a provider's run.
+    const callerKind = (callerRequirementKinds as readonly string[]).includes(entry.kind ?? "");
+    if (proving.length === 0 && scope && callerKind && !scope.elsewhereKinds.includes("caller")) {
+      return { ...pick(entry), status: "elsewhere", checkedBy: "lckit client check", checks: [] };
     }
     return { ...pick(entry), status: statusOf(proving.map((c) => c.status)), checks: proving };
   });

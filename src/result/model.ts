@@ -199,6 +199,22 @@ export interface RunResult {
   /** What GET {rdm_url}/version answered when a check of the run asked it (status, body capped): the
    *  target as it names itself, shown beside the verdict. Absent when no check asked. */
   targetVersion?: { status: number; body: string };
+  /** A client check (lckit client check): the command that was judged and how it ended, beside the verdict. */
+  client?: ClientCommand;
+}
+
+/** The consumer's command a client check ran against the sandbox, and its own result. */
+export interface ClientCommand {
+  argv: string[];
+  /** The provider choice the sandbox took (a variant name), or "default". */
+  variant: string;
+  /** The command's own exit code; null when it did not exit by itself. */
+  exitCode: number | null;
+  signal: string | null;
+  timedOut: boolean;
+  /** Why the command could not be started. */
+  startError?: string;
+  durationMs: number;
 }
 
 /** The record of a certified run: everything a third party needs to know what the verdict is about. */

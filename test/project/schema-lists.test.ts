@@ -6,7 +6,11 @@ import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { CREDENTIAL_ROLES, SAFETY_CLASSES } from "../../src/check/index.ts";
 import { catalogueSchemaPath, LEVELS } from "../../src/requirements/catalogue.ts";
-import { eventRequirementKinds, httpRequirementKinds } from "../../src/result/coverage.ts";
+import {
+  callerRequirementKinds,
+  eventRequirementKinds,
+  httpRequirementKinds,
+} from "../../src/result/coverage.ts";
 import targetSchema from "../../src/target/target.schema.json" with { type: "json" };
 import { SECOND_QUOTA_KEY } from "../../src/target/target-file.ts";
 
@@ -23,7 +27,7 @@ describe("the lists the JSON schemas state again", () => {
   });
 
   it("coverage's HTTP and event requirement kinds split the catalogue's kinds, each kind once", () => {
-    const split = [...httpRequirementKinds, ...eventRequirementKinds];
+    const split = [...httpRequirementKinds, ...eventRequirementKinds, ...callerRequirementKinds];
     expect(new Set(split).size).toBe(split.length);
     expect([...split].sort()).toEqual([...requirement.kind.enum].sort());
   });

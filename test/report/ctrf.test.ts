@@ -64,7 +64,9 @@ describe("ctrf.json", () => {
 
   it("a SHOULD failure is reported as a warning that does not turn the CI view red", () => {
     const test = byName(buildCtrf(result), "scan/property");
-    expect(test?.message).toMatch(/^WARNING: SHOULD finding, not a failure \(does not fail the run\): page boundary/);
+    expect(test?.message).toMatch(
+      /^WARNING: SHOULD finding, not a failure \(does not fail the run\): page boundary/,
+    );
     expect(test?.trace).toMatch(/replay: lckit run --check scan\/property --seed 42 --path 4:2/);
     expect(test?.tags).toEqual(["SHOULD", "SCAN-04"]);
   });
