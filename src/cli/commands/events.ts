@@ -27,7 +27,8 @@ const spec = {
   positionals: "<file.ndjson | - | amqp://...>",
   about: `Reads event messages and checks each against the event contract, then the stream rules (objectVersion
 reuse, GDPR removal). An NDJSON line is either a bare payload ({"type": ...}) or an envelope
-{"headers": {...}, "payload": {...}}; "-" reads stdin. Malformed lines are reported and skipped.`,
+{"headers": {...}, "payload": {...}}, or a message as a messaging service writes it (SNS, SQS, Pub/Sub,
+kcat; see --envelope); "-" reads stdin. Malformed lines are reported and skipped.`,
   flags: {
     config: option(
       "FILE",
@@ -70,6 +71,16 @@ reuse, GDPR removal). An NDJSON line is either a bare payload ({"type": ...}) or
       "file and stdin: longest line read, in bytes; a longer one is measured, not held, and reported for " +
         "its line, and the run goes on",
       { defaultText: "67108864 (64 MiB)" },
+    ),
+    envelope: option(
+      "auto|none|sns|sqs|pubsub|kafka",
+      oneOf(["auto", "none", "sns", "sqs", "pubsub", "kafka"]),
+      "file and stdin: the service envelope of each line. sns: an SNS notification (payload in Message, " +
+        "headers from MessageAttributes); sqs: ReceiveMessage output or one SQS message (raw or SNS-wrapped " +
+        "Body); pubsub: a Pub/Sub message, push or pull form (base64 data, attributes); kafka: a record as " +
+        "kcat -J prints it. auto detects each line's form; none reads every line as the kit's NDJSON. A " +
+        "broken envelope is reported for its line (field, what was expected) and the run goes on",
+      { default: "auto" as const },
     ),
     "allow-empty": toggle("exit 0 when no message was read (default: exit 2, nothing was checked)"),
     "report-dir": option("DIR", text, "also write the run report (json, junit, markdown, html) under DIR", {
@@ -177,6 +188,7 @@ const check = defineCommand(spec, async ({ values, positionals, argv }, io: Even
       idleTimeoutMs: values["idle-timeout"],
       durationMs: values.duration,
       ...(values["max-line-bytes"] === undefined ? {} : { maxLineBytes: values["max-line-bytes"] }),
+      envelope: values.envelope,
     });
   } catch (error) {
     // A missing file or exchange is the caller's input, not a broken run.

@@ -14,6 +14,11 @@ export interface RawMessage {
   /** Set when the message is larger than the source reads (a line past --max-line-bytes): its size and
    *  the limit, in bytes. Its body is then empty; the checker reports it for its position and goes on. */
   tooLarge?: { bytes: number; limit: number };
+  /** Set when the service envelope the message came in is broken (an SNS notification without Message, an
+   *  SQS attribute without its value, Pub/Sub data that is not base64): the field as a JSON pointer into the
+   *  envelope, what the service's format has there, what came. Its body is then empty; the checker reports
+   *  it for its position and goes on. */
+  envelopeFault?: { envelope: string; field: string; expected: string; got: string };
 }
 
 /** A gap or fault of the transport itself (broker restart, reconnect), reported beside message results. */

@@ -4,6 +4,7 @@
 // instead of fingerprinting every payload; stdin cannot be read twice and has no refs.
 import { closeSync, fstatSync, openSync, readSync, type Stats } from "node:fs";
 import { open, stat } from "node:fs/promises";
+import { type EnvelopeChoice, unwrapLine } from "../envelopes/index.ts";
 import type { MessageSource, RawMessage, TransportNotice } from "../transport.ts";
 
 /** Blank lines are not messages (a regular expression stops at the first visible character). */
@@ -26,6 +27,8 @@ export interface FileSourceOptions {
   stdin?: NodeJS.ReadableStream;
   /** Longest line read, in bytes (default 64 MiB): a longer one is counted, not held, and reported. */
   maxLineBytes?: number;
+  /** Service envelopes to unwrap (default "auto": each line's form is detected; "none": lines as they are). */
+  envelope?: EnvelopeChoice;
 }
 
 /** Lines longer than this are not held in memory: JSON of that size is no event message a broker carries,
@@ -53,6 +56,7 @@ function lineMessages(
   input: AsyncIterable<Buffer | string>,
   withRefs: boolean,
   maxLineBytes: number,
+  envelope: EnvelopeChoice,
 ): AsyncIterable<RawMessage> {
   return {
     [Symbol.asyncIterator]() {
@@ -78,9 +82,23 @@ function lineMessages(
         }
         const body = lineText(bytes, from, end);
         if (blank.test(body)) return;
-        ready.push(
-          withRefs ? { position: `line ${number}`, body, ref } : { position: `line ${number}`, body },
-        );
+        const items = unwrapLine(body, envelope);
+        if (items === undefined) {
+          ready.push(
+            withRefs ? { position: `line ${number}`, body, ref } : { position: `line ${number}`, body },
+          );
+          return;
+        }
+        // A message out of an envelope has no ref: reading its line again would give the envelope, so the
+        // stream rules fingerprint its payload as it comes.
+        for (const [index, item] of items.entries()) {
+          const position = items.length === 1 ? `line ${number}` : `line ${number} message ${index + 1}`;
+          ready.push(
+            "fault" in item
+              ? { position, body: "", envelopeFault: item.fault }
+              : { position, headers: item.headers, body: item.body },
+          );
+        }
       };
       const addTooLarge = (bytes: number): void => {
         number += 1;
@@ -168,10 +186,14 @@ async function* fileBlocks(path: string, opened: (stats: Stats) => void): AsyncG
   }
 }
 
-function stdinSource(stdin: NodeJS.ReadableStream, maxLineBytes: number): MessageSource {
+function stdinSource(
+  stdin: NodeJS.ReadableStream,
+  maxLineBytes: number,
+  envelope: EnvelopeChoice,
+): MessageSource {
   return {
-    description: "stdin",
-    messages: () => lineMessages(stdin as AsyncIterable<Buffer | string>, false, maxLineBytes),
+    description: envelope === "auto" || envelope === "none" ? "stdin" : `stdin (${envelope} envelopes)`,
+    messages: () => lineMessages(stdin as AsyncIterable<Buffer | string>, false, maxLineBytes, envelope),
     notices: () => [],
     async close(): Promise<void> {
       const readable = stdin as { destroy?: () => void };
@@ -204,7 +226,7 @@ function fileState(stats: Stats): string {
   return `${stats.dev}:${stats.ino}:${stats.size}:${stats.mtimeMs}`;
 }
 
-function fileSource(path: string, maxLineBytes: number): MessageSource {
+function fileSource(path: string, maxLineBytes: number, envelope: EnvelopeChoice): MessageSource {
   /** Opened on the first recall, for reading lines again. */
   let fd: number | undefined;
   let block: Buffer | undefined;
@@ -213,12 +235,12 @@ function fileSource(path: string, maxLineBytes: number): MessageSource {
    *  (rewritten, rotated, appended to) reads nothing, so no verdict rests on text the check did not read. */
   let readState: string | undefined;
   return {
-    description: path,
+    description: envelope === "auto" || envelope === "none" ? path : `${path} (${envelope} envelopes)`,
     messages(): AsyncIterable<RawMessage> {
       const blocks = fileBlocks(path, (stats) => {
         readState = fileState(stats);
       });
-      const lines = lineMessages(blocks, true, maxLineBytes);
+      const lines = lineMessages(blocks, true, maxLineBytes, envelope);
       return {
         [Symbol.asyncIterator]() {
           reading = lines[Symbol.asyncIterator]();
@@ -250,7 +272,8 @@ function fileSource(path: string, maxLineBytes: number): MessageSource {
 /** Opens an NDJSON file, or stdin for "-". Throws SourceError when the file cannot be read. */
 export async function openFileSource(path: string, options: FileSourceOptions = {}): Promise<MessageSource> {
   const maxLineBytes = options.maxLineBytes ?? defaultMaxLineBytes;
-  if (path === "-") return stdinSource(options.stdin ?? process.stdin, maxLineBytes);
+  const envelope = options.envelope ?? "auto";
+  if (path === "-") return stdinSource(options.stdin ?? process.stdin, maxLineBytes, envelope);
   try {
     const info = await stat(path);
     if (!info.isFile())
@@ -261,5 +284,5 @@ export async function openFileSource(path: string, options: FileSourceOptions = 
       `cannot read ${path} (${error instanceof Error ? error.message : String(error)}); give an NDJSON file, "-" for stdin or an amqp:// URL`,
     );
   }
-  return fileSource(path, maxLineBytes);
+  return fileSource(path, maxLineBytes, envelope);
 }

@@ -1,4 +1,5 @@
 // Opens a message source from a command-line spec: an NDJSON path, "-" for stdin, or an amqp(s):// URL.
+import type { EnvelopeChoice } from "../envelopes/index.ts";
 import type { MessageSource } from "../transport.ts";
 import { openFileSource, SourceError } from "./file.ts";
 
@@ -20,6 +21,8 @@ export interface OpenSourceOptions {
   durationMs?: number;
   /** File and stdin: longest line read, in bytes (default 64 MiB). */
   maxLineBytes?: number;
+  /** File and stdin: service envelopes to unwrap (default "auto", detected per line). */
+  envelope?: EnvelopeChoice;
 }
 
 export function isBrokerSpec(spec: string): boolean {
@@ -44,5 +47,6 @@ export async function openSource(spec: string, options: OpenSourceOptions = {}):
   return openFileSource(spec, {
     ...(options.stdin === undefined ? {} : { stdin: options.stdin }),
     ...(options.maxLineBytes === undefined ? {} : { maxLineBytes: options.maxLineBytes }),
+    ...(options.envelope === undefined ? {} : { envelope: options.envelope }),
   });
 }
