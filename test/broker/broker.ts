@@ -12,7 +12,9 @@ import amqp from "amqplib";
 
 const root = join(import.meta.dirname, "..", "..");
 const services = join(root, "scripts", "services.mjs");
-const localUrl = "amqp://guest:guest@127.0.0.1:5672";
+// LCKIT_AMQP_PORT moves the local node (scripts/services.mjs reads it too).
+const localPort = Number(process.env.LCKIT_AMQP_PORT || 5672);
+const localUrl = `amqp://guest:guest@127.0.0.1:${localPort}`;
 
 export interface Broker {
   url: string;
@@ -78,7 +80,7 @@ export async function acquireBroker(): Promise<Broker> {
   if (process.env.LCKIT_SERVICES === "1") {
     if (!(await answersWithin(localUrl, 10_000)))
       throw new Error(
-        "LCKIT_SERVICES=1 says scripts/services.mjs started RabbitMQ, but 127.0.0.1:5672 does not accept AMQP " +
+        "LCKIT_SERVICES=1 says scripts/services.mjs started RabbitMQ, but 127.0.0.1:${localPort} does not accept AMQP " +
           "connections. See .tmp/rabbitmq/log/ and run `node scripts/services.mjs status`.",
       );
     return { url: localUrl, restartable: managedLocally(), release: async () => {} };

@@ -17,6 +17,7 @@ import { type CliIo, UsageError } from "../io.ts";
 import { publish } from "./events-publish.ts";
 
 const broker = "Broker options (amqp:// sources)";
+const broker1 = "AMQP 1.0 options (amqp1:// and amqp1s:// sources)";
 
 /** The broker's time limits: a bare number has always meant seconds there. */
 const brokerTime = duration({ example: "30s", minMs: 0, bareSeconds: true });
@@ -24,7 +25,7 @@ const brokerTime = duration({ example: "30s", minMs: 0, bareSeconds: true });
 const spec = {
   name: "events check",
   summary: "check event messages (an NDJSON file, stdin, an AMQP broker) against the event contract",
-  positionals: "<file.ndjson | - | amqp://...>",
+  positionals: "<file.ndjson | - | amqp://... | amqp1s://...>",
   about: `Reads event messages and checks each against the event contract, then the stream rules (objectVersion
 reuse, GDPR removal). An NDJSON line is either a bare payload ({"type": ...}) or an envelope
 {"headers": {...}, "payload": {...}}, or a message as a messaging service writes it (SNS, SQS, Pub/Sub,
@@ -111,6 +112,27 @@ kcat; see --envelope); "-" reads stdin. Malformed lines are reported and skipped
       section: broker,
     }),
     duration: option("T", brokerTime, "stop after T in all", { example: "2m", section: broker }),
+    address: option(
+      "ADDRESS",
+      text,
+      "queue, TOPIC/Subscriptions/SUB or address to read (Service Bus, Artemis, Qpid: the queue's name; " +
+        "RabbitMQ 3: /exchange/EXCHANGE/KEY or /amq/queue/NAME)",
+      { defaultText: "the URL's path", example: "orders/Subscriptions/lckit", section: broker1 },
+    ),
+    "amqp1-mode": option(
+      "browse|own",
+      oneOf(["browse", "own"]),
+      "browse: ask the broker for copies (distribution-mode copy), so the queue keeps its messages; refused, " +
+        "and nothing read, when the broker cannot browse. own: the address is the kit's own (a subscription made " +
+        "for the checker, a RabbitMQ /exchange/X/# private queue) and its messages are consumed",
+      { default: "browse" as const, section: broker1 },
+    ),
+    ca: option(
+      "FILE",
+      existingPath({ example: "broker-ca.pem", what: "a PEM file of the broker's CA" }),
+      "amqp1s://: the CA that signed the broker's certificate (PEM), trusted beside the system's",
+      { example: "broker-ca.pem", section: broker1 },
+    ),
   },
   notes: `Exit codes: 0 every message conforms (warnings allowed), 1 a message does not conform, 2 usage error
 or no message read (an empty file or stdin, a broker that delivered nothing: nothing was checked; see
@@ -189,6 +211,9 @@ const check = defineCommand(spec, async ({ values, positionals, argv }, io: Even
       durationMs: values.duration,
       ...(values["max-line-bytes"] === undefined ? {} : { maxLineBytes: values["max-line-bytes"] }),
       envelope: values.envelope,
+      ...(values.address === undefined ? {} : { address: values.address }),
+      amqp1Mode: values["amqp1-mode"],
+      ...(values.ca === undefined ? {} : { caFile: resolve(io.cwd, values.ca) }),
     });
   } catch (error) {
     // A missing file or exchange is the caller's input, not a broken run.
