@@ -181,7 +181,9 @@ function protonInstalled() {
 function ensureProton() {
   if (protonInstalled()) return true;
   if (!isRoot) {
-    complain(`${protonPackage} is not installed and this is not root: sudo apt-get install -y ${protonPackage}`);
+    complain(
+      `${protonPackage} is not installed and this is not root: sudo apt-get install -y ${protonPackage}`,
+    );
     return false;
   }
   say(`${protonPackage} is not installed; installing it with apt-get`);
@@ -191,7 +193,8 @@ function ensureProton() {
     spawnSync("apt-get", ["update"], { stdio: "inherit", env });
     spawnSync("apt-get", args, { stdio: "inherit", env });
   }
-  if (!protonInstalled()) complain(`could not install ${protonPackage}; the AMQP 1.0 interop tests will fail`);
+  if (!protonInstalled())
+    complain(`could not install ${protonPackage}; the AMQP 1.0 interop tests will fail`);
   return protonInstalled();
 }
 
