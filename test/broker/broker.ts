@@ -80,7 +80,7 @@ export async function acquireBroker(): Promise<Broker> {
   if (process.env.LCKIT_SERVICES === "1") {
     if (!(await answersWithin(localUrl, 10_000)))
       throw new Error(
-        "LCKIT_SERVICES=1 says scripts/services.mjs started RabbitMQ, but 127.0.0.1:${localPort} does not accept AMQP " +
+        `LCKIT_SERVICES=1 says scripts/services.mjs started RabbitMQ, but 127.0.0.1:${localPort} does not accept AMQP ` +
           "connections. See .tmp/rabbitmq/log/ and run `node scripts/services.mjs status`.",
       );
     return { url: localUrl, restartable: managedLocally(), release: async () => {} };
