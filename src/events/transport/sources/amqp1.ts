@@ -29,7 +29,7 @@ export interface Amqp1SourceOptions extends Amqp1ConnectOptions {
   maxMessages?: number;
   idleTimeoutMs?: number;
   durationMs?: number;
-  /** Deliveries the broker may send ahead of the checker (default 500). */
+  /** Deliveries the broker may send ahead of the checker (default 2000, under rhea's session window of 2048). */
   credit?: number;
 }
 
@@ -114,7 +114,7 @@ class Amqp1Source implements MessageSource {
     private readonly options: Amqp1SourceOptions,
   ) {
     this.mode = options.mode ?? "browse";
-    this.credit = options.credit ?? 500;
+    this.credit = options.credit ?? 2000;
     this.description = `amqp1 ${endpoint.server} address "${address}" (${this.mode === "browse" ? "browsing" : "its own subscription"})`;
   }
 
@@ -225,8 +225,10 @@ class Amqp1Source implements MessageSource {
     const delivery = context.delivery as Delivery | undefined;
     // Own subscription: ours to consume. Browsing: a copy; it is released rather than accepted, so that a
     // broker that handed over the message itself after all gets it back.
-    if (this.mode === "own") delivery?.accept();
-    else delivery?.release({ delivery_failed: false });
+    if (delivery && !(delivery as unknown as { remote_settled?: boolean }).remote_settled) {
+      if (this.mode === "own") delivery.accept();
+      else delivery.release({ delivery_failed: false });
+    }
     if (!message || this.stopReason !== undefined) return;
     this.lastActivity = Date.now();
     this.received += 1;
