@@ -16,7 +16,8 @@ export interface RawMessage {
   tooLarge?: { bytes: number; limit: number };
   /** Set when the service envelope the message came in is broken (an SNS notification without Message, an
    *  SQS attribute without its value, Pub/Sub data that is not base64): the field as a JSON pointer into the
-   *  envelope, what the service's format has there, what came. Its body is then empty; the checker reports
+   *  envelope, what the service's format has there, what came. Its body is then the envelope as it came
+   *  (evidence), not a payload; the checker reports
    *  it for its position and goes on. */
   envelopeFault?: { envelope: string; field: string; expected: string; got: string };
 }

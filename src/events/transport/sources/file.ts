@@ -95,7 +95,7 @@ function lineMessages(
           const position = items.length === 1 ? `line ${number}` : `line ${number} message ${index + 1}`;
           ready.push(
             "fault" in item
-              ? { position, body: "", envelopeFault: item.fault }
+              ? { position, body, envelopeFault: item.fault }
               : { position, headers: item.headers, body: item.body },
           );
         }
