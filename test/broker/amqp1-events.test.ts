@@ -10,6 +10,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createServer as createTlsServer, type Server as TlsServer } from "node:tls";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { main } from "../../src/cli/main.ts";
 import { checkStream, type EventCheckResult } from "../../src/events/check/event-stream.ts";
 import { generateStream, type StreamMessage } from "../../src/events/generate/index.ts";
 import type { StreamingConfig } from "../../src/events/streaming-config.ts";
@@ -18,6 +19,7 @@ import { ndjsonLine } from "../../src/events/transport/sinks/file.ts";
 import { openAmqp1Source } from "../../src/events/transport/sources/amqp1.ts";
 import { openSource } from "../../src/events/transport/sources/index.ts";
 import type { MessageSource, RawMessage } from "../../src/events/transport/transport.ts";
+import { captureIo } from "../cli/capture-io.ts";
 import { acquireBroker, type Broker, CuttableRelay, uniqueName, withChannel } from "./broker.ts";
 
 const python = "/usr/bin/python3";
@@ -187,6 +189,65 @@ describe("AMQP 1.0 with RabbitMQ", () => {
     expect(Object.keys(result.byRule).filter((id) => id.startsWith("EVENT-HEADERS"))).not.toEqual([]);
     // The deployment's own queue, bound to the same exchange, still holds every message.
     expect(await messageCount(theirs)).toBe(messages.length);
+  }, 60_000);
+
+  it("lckit events publish --to amqp1:// and lckit events check amqp1:// agree with the manifest (exit 1)", async () => {
+    const name = await exchange();
+    // A queue of the test's own, bound before anything is published: the check reads it afterwards.
+    const ours = await queue(name);
+    const manifestFile = join(dir, `${name}.manifest.json`);
+    const publishIo = captureIo();
+    const published = await main(
+      [
+        "events",
+        "publish",
+        "--to",
+        url1,
+        "--address",
+        `/exchange/${name}/events.acme`,
+        "--count",
+        "150",
+        "--invalid",
+        "12",
+        "--seed",
+        "9",
+        "--manifest",
+        manifestFile,
+      ],
+      publishIo,
+    );
+    expect(published, publishIo.stderr()).toBe(0);
+    const manifest = JSON.parse(readFileSync(manifestFile, "utf8"));
+    const configFile = join(dir, `${name}.config.json`);
+    writeFileSync(configFile, JSON.stringify(manifest.streamingConfig));
+    const checkIo = captureIo();
+    const checked = await main(
+      [
+        "events",
+        "check",
+        url1,
+        "--address",
+        `/amq/queue/${ours}`,
+        "--amqp1-mode",
+        "own",
+        "--max-messages",
+        "150",
+        "--idle-timeout",
+        "20s",
+        "--format",
+        "json",
+        "--config",
+        configFile,
+      ],
+      checkIo,
+    );
+    expect(checked, checkIo.stderr()).toBe(1);
+    const result = JSON.parse(checkIo.stdout());
+    expect({ total: result.total, invalid: result.invalid, byRule: result.byRule }).toMatchObject({
+      total: 150,
+      invalid: manifest.invalid,
+      byRule: manifest.byRule,
+    });
   }, 60_000);
 
   it("Qpid Proton publishes (data sections and string values), the kit reads: the NDJSON verdict", async () => {

@@ -85,6 +85,16 @@ describe("lckit events check amqp1://", () => {
     expect(mode.err).toMatch(/--amqp1-mode expects browse or own/);
   });
 
+  it.each([
+    [["check", "amqp1://h/q", "--exchange", "x"], /--exchange belong to amqp:\/\/ \(AMQP 0-9-1\) sources/],
+    [["check", "amqp://h", "--address", "q"], /--address belong to amqp1:\/\/.*--exchange and --routing-key/],
+    [["check", join(fixtures, "kcat.jsonl"), "--amqp1-mode", "own"], /--amqp1-mode belong to amqp1:\/\//],
+  ])("refuses a flag of the other protocol: %j", async (argv, message) => {
+    const { code, err } = await run(argv);
+    expect(code).toBe(2);
+    expect(err).toMatch(message);
+  });
+
   it("never prints the password of the URL", async () => {
     const { err } = await run(["check", "amqp1://user:s3cret-pw@127.0.0.1:1/orders"]);
     expect(err).not.toContain("s3cret-pw");

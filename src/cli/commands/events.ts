@@ -125,7 +125,7 @@ kcat; see --envelope); "-" reads stdin. Malformed lines are reported and skipped
       "browse: ask the broker for copies (distribution-mode copy), so the queue keeps its messages; refused, " +
         "and nothing read, when the broker cannot browse. own: the address is the kit's own (a subscription made " +
         "for the checker, a RabbitMQ /exchange/X/# private queue) and its messages are consumed",
-      { default: "browse" as const, section: broker1 },
+      { defaultText: "browse", example: "own", section: broker1 },
     ),
     ca: option(
       "FILE",
@@ -186,6 +186,7 @@ const check = defineCommand(spec, async ({ values, positionals, argv }, io: Even
     );
   }
   const spec0 = positionals[0];
+  refuseOtherProtocolsFlags(spec0, values);
   const format = values.format;
   const maxProblems = values["max-problems"];
   const maxTrackedVersions = values["max-tracked"];
@@ -212,7 +213,7 @@ const check = defineCommand(spec, async ({ values, positionals, argv }, io: Even
       ...(values["max-line-bytes"] === undefined ? {} : { maxLineBytes: values["max-line-bytes"] }),
       envelope: values.envelope,
       ...(values.address === undefined ? {} : { address: values.address }),
-      amqp1Mode: values["amqp1-mode"],
+      ...(values["amqp1-mode"] === undefined ? {} : { amqp1Mode: values["amqp1-mode"] }),
       ...(values.ca === undefined ? {} : { caFile: resolve(io.cwd, values.ca) }),
     });
   } catch (error) {
@@ -268,6 +269,26 @@ const check = defineCommand(spec, async ({ values, positionals, argv }, io: Even
   }
   return result.invalid === 0 ? 0 : 1;
 });
+
+/** A flag of one protocol given with a source of another would be ignored: refused instead, naming the right one. */
+function refuseOtherProtocolsFlags(
+  source: string,
+  values: { exchange?: string; "routing-key"?: string; address?: string; "amqp1-mode"?: string; ca?: string },
+): void {
+  const amqp1 = /^amqp1s?:\/\//i.test(source);
+  const amqp091 = /^amqps?:\/\//i.test(source);
+  const given = (names: (keyof typeof values)[]) => names.filter((name) => values[name] !== undefined);
+  const of091 = given(["exchange", "routing-key"]);
+  const of1 = given(["address", "amqp1-mode", "ca"]);
+  if (amqp1 && of091.length > 0)
+    throw new UsageError(
+      `--${of091.join(", --")} belong to amqp:// (AMQP 0-9-1) sources; an amqp1:// source reads the address in its path or --address`,
+    );
+  if (!amqp1 && of1.length > 0)
+    throw new UsageError(
+      `--${of1.join(", --")} belong to amqp1:// and amqp1s:// (AMQP 1.0) sources${amqp091 ? "; an amqp:// source takes --exchange and --routing-key" : `, not to ${source}`}`,
+    );
+}
 
 /** --sign-key's Ed25519 key, read with lckit run's own code; a key without a folder to sign is refused. */
 function readSignKey(
