@@ -242,7 +242,10 @@ const broken: [string, { line: unknown; envelope: EnvelopeChoice; field: string;
       expected: /alternating/,
     },
   ],
-  ["a pretty-printed document read as SNS", { line: "{", envelope: "sns", field: "", expected: /jq -c/ }],
+  [
+    "a truncated document read as SNS",
+    { line: '{"Type":"Notification","Message":', envelope: "sns", field: "", expected: /one JSON document/ },
+  ],
   [
     "an NDJSON line read as Kafka",
     {
@@ -370,5 +373,43 @@ describe("fixtures after each service's documented format", () => {
     };
     const strict = await checkStream(await open(), { config: without });
     expect(strict.byRule).toEqual({ "EVENT-HEADERS-02": 6 });
+  });
+});
+
+describe("pretty-printed documents (aws and gcloud print them so)", () => {
+  it("joins a document's lines and reads it as one line would be read", async () => {
+    const { messages, manifest } = generateStream({ seed: 12, count: 40, invalid: { count: 5 } });
+    const compact: string[] = [];
+    const pretty: string[] = [];
+    for (let i = 0; i < messages.length; i += 4) {
+      const part = messages.slice(i, i + 4);
+      const output =
+        i % 8 === 0
+          ? { Messages: part.map((m, k) => envelopeForms["sqs one message"](m, i + k)) }
+          : part.map((m, k) => envelopeForms["pubsub gcloud"](m, i + k)[0]);
+      compact.push(JSON.stringify(output));
+      pretty.push(JSON.stringify(output, null, 4));
+    }
+    const one = await checkFile("compact.jsonl", compact, "auto", manifest.streamingConfig);
+    const many = await checkStream(
+      await openSource("-", { stdin: Readable.from([`${pretty.join("\n")}\n`]) }),
+      {
+        config: manifest.streamingConfig,
+      },
+    );
+    const byMessage = (result: EventCheckResult) =>
+      result.problems.map((p) => ({ ...p, position: p.position.replace(/^line \d+/, "") }));
+    expect(many.total).toBe(40);
+    expect(many.invalid).toBe(manifest.invalid);
+    expect(byMessage(many)).toEqual(byMessage(one));
+  });
+
+  it("hands an unclosed document over as it is: reported as no JSON, the run goes on", async () => {
+    const good = JSON.stringify(envelopeForms.kafka({ headers: { tenantId: "a" }, body: "{}" }, 0));
+    const result = await checkFile("unclosed.jsonl", [good, "{", '  "Type": "Notification",']);
+    expect(result.total).toBe(2);
+    expect(result.problems.filter((p) => p.position === "line 2").map((p) => p.rule)).toEqual([
+      "EVENT-DELIVERY-01",
+    ]);
   });
 });

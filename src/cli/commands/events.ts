@@ -79,7 +79,8 @@ kcat; see --envelope); "-" reads stdin. Malformed lines are reported and skipped
       "file and stdin: the service envelope of each line. sns: an SNS notification (payload in Message, " +
         "headers from MessageAttributes); sqs: ReceiveMessage output or one SQS message (raw or SNS-wrapped " +
         "Body); pubsub: a Pub/Sub message, push or pull form (base64 data, attributes); kafka: a record as " +
-        "kcat -J prints it. auto detects each line's form; none reads every line as the kit's NDJSON. A " +
+        "kcat -J prints it. auto detects each line's form; none reads every line as the kit's NDJSON. " +
+        "Pretty-printed documents (a line that is only { or [ starts one) are joined. A " +
         "broken envelope is reported for its line (field, what was expected) and the run goes on",
       { default: "auto" as const },
     ),

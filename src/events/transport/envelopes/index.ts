@@ -63,7 +63,7 @@ export function unwrapLine(text: string, choice: EnvelopeChoice): UnwrapItem[] |
         fault(
           choice,
           "",
-          `one JSON document per line (${reason}); pretty-printed output is made one line a document with jq -c`,
+          `one JSON document (${reason}): one a line, or pretty-printed with its first line only { or [`,
           text,
         ),
       ),

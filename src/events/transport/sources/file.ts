@@ -35,6 +35,40 @@ export interface FileSourceOptions {
  *  and a string past V8's limit (about 512 M characters) could not even be made. */
 export const defaultMaxLineBytes = 64 * 1024 * 1024;
 
+const documentStart = /^[[{]\s*$/;
+
+/** The lines of one pretty-printed JSON document, and whether its brackets have closed (strings skipped). */
+class PrettyDocument {
+  private readonly lines: string[] = [];
+  private depth = 0;
+  private inString = false;
+  bytes = 0;
+
+  constructor(readonly line: number) {}
+
+  add(text: string): void {
+    this.lines.push(text);
+    this.bytes += text.length + 1;
+    for (let index = 0; index < text.length; index += 1) {
+      const code = text.charCodeAt(index);
+      if (this.inString) {
+        if (code === 92) index += 1;
+        else if (code === 34) this.inString = false;
+      } else if (code === 34) this.inString = true;
+      else if (code === 123 || code === 91) this.depth += 1;
+      else if (code === 125 || code === 93) this.depth -= 1;
+    }
+  }
+
+  complete(): boolean {
+    return this.depth <= 0 && !this.inString;
+  }
+
+  text(): string {
+    return this.lines.join("\n");
+  }
+}
+
 /** The text of bytes [start, end) without a "\r" at the end; a UTF-8 byte order mark before the first line
  *  is skipped by the caller. */
 function lineText(bytes: Buffer, start: number, end: number): string {
@@ -72,6 +106,19 @@ function lineMessages(
       let offset = 0;
       let number = 0;
       let ended = false;
+      /** A pretty-printed document being joined, line by line. */
+      let document: PrettyDocument | undefined;
+      const endDocument = (): void => {
+        const joined = document as PrettyDocument;
+        document = undefined;
+        if (joined.bytes > maxLineBytes)
+          ready.push({
+            position: `line ${joined.line}`,
+            body: "",
+            tooLarge: { bytes: joined.bytes, limit: maxLineBytes },
+          });
+        else emit(joined.text(), joined.line, undefined);
+      };
       const add = (bytes: Buffer, start: number, end: number, at: number): void => {
         number += 1;
         let from = start;
@@ -81,18 +128,34 @@ function lineMessages(
           ref += 3;
         }
         const body = lineText(bytes, from, end);
+        if (document !== undefined) {
+          document.add(body);
+          if (document.complete() || document.bytes > maxLineBytes) endDocument();
+          return;
+        }
         if (blank.test(body)) return;
+        // A line that only opens an object or a list starts a pretty-printed document (what `aws ... receive-message`
+        // and `gcloud ... --format=json` print): its lines are joined until it closes, and read as one message.
+        if (envelope !== "none" && documentStart.test(body)) {
+          document = new PrettyDocument(number);
+          document.add(body);
+          return;
+        }
+        emit(body, number, withRefs ? ref : undefined);
+      };
+      /** One message text: unwrapped when it is a service envelope, else as it is. */
+      const emit = (body: string, line: number, ref: number | undefined): void => {
         const items = unwrapLine(body, envelope);
         if (items === undefined) {
           ready.push(
-            withRefs ? { position: `line ${number}`, body, ref } : { position: `line ${number}`, body },
+            ref === undefined ? { position: `line ${line}`, body } : { position: `line ${line}`, body, ref },
           );
           return;
         }
         // A message out of an envelope has no ref: reading its line again would give the envelope, so the
         // stream rules fingerprint its payload as it comes.
         for (const [index, item] of items.entries()) {
-          const position = items.length === 1 ? `line ${number}` : `line ${number} message ${index + 1}`;
+          const position = items.length === 1 ? `line ${line}` : `line ${line} message ${index + 1}`;
           ready.push(
             "fault" in item
               ? { position, body, envelopeFault: item.fault }
@@ -136,6 +199,8 @@ function lineMessages(
       const finish = (): void => {
         ended = true;
         if (pendingBytes > 0) endPending(Buffer.alloc(0), pendingStart);
+        // An unclosed document is handed over as it is: the checker reports that it is not JSON.
+        if (document !== undefined) endDocument();
       };
       const next = async (): Promise<IteratorResult<RawMessage>> => {
         while (readyAt >= ready.length) {
