@@ -1,11 +1,12 @@
-// Where event messages come from: one small interface, so that file, stdin and AMQP (and later SQS,
-// Pub/Sub, Kafka) feed the same checker without touching the checks.
+// Where event messages come from: one small interface, so that files and stdin (NDJSON, or SNS, SQS,
+// Pub/Sub and kcat envelopes), AMQP 0-9-1 and AMQP 1.0 feed the same checker without touching the checks.
 
 /** One message as it arrived: headers as the transport carried them, the body as text. */
 export interface RawMessage {
-  /** Human-readable position for reports: "line 12", "amqp delivery 4031". */
+  /** Human-readable position for reports: "line 12", "line 3 message 2", "amqp delivery 4031", "amqp1 delivery 7". */
   position: string;
-  /** Transport headers (AMQP headers); undefined when the transport has none (NDJSON lines). */
+  /** Transport headers (AMQP headers, application properties, a service's attributes); undefined when the
+   *  transport has none (NDJSON lines). */
   headers?: Record<string, unknown>;
   body: string;
   /** Where the source can find this message again (MessageSource.recall): a file's byte offset, a list's
