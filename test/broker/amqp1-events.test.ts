@@ -459,6 +459,28 @@ describe("AMQP 1.0 with RabbitMQ", () => {
 });
 
 describe("AMQP 1.0 with Qpid Proton as the broker", () => {
+  it("Qpid Proton publishes headers as message annotations (x-opt-NAME), the kit browses: the NDJSON verdict", async () => {
+    const peer = await startProtonBroker();
+    try {
+      const { messages, manifest } = stream(42, 150);
+      const lines = messages.map((m) => JSON.stringify({ headers: m.headers, body: m.body })).join("\n");
+      const sent = await runPeer(
+        ["send", peer.url.replace(/^amqp1:/, "amqp:"), "annotated", "--annotations"],
+        lines,
+      );
+      expect(sent.trim()).toBe(`sent ${messages.length}`);
+      const source = await openAmqp1Source(`${peer.url}/annotated`, {
+        maxMessages: messages.length,
+        idleTimeoutMs: 20_000,
+      });
+      const result = await checkStream(source, { config: manifest.streamingConfig });
+      // Header rules judged from annotations alone: the x-opt- copies are extra headers, which are allowed.
+      expect(verdict(result)).toEqual(await ndjsonVerdict(messages, manifest.streamingConfig));
+    } finally {
+      await peer.stop();
+    }
+  }, 60_000);
+
   it("browses: two runs read the same messages, the queue keeps them all; the verdict is the NDJSON file's", async () => {
     const peer = await startProtonBroker();
     try {

@@ -2,9 +2,11 @@
 """An independent AMQP 1.0 implementation for the kit's interop tests: Qpid Proton (Debian's
 python3-qpid-proton; run with /usr/bin/python3).
 
-  send URL ADDRESS [--string-body]   NDJSON {"headers": {...}, "body": "..."} lines on stdin, sent in order:
-                                     headers as application properties, body as a data section (or a
-                                     string value); prints "sent N" when the broker accepted all
+  send URL ADDRESS [--string-body] [--annotations]
+                                     NDJSON {"headers": {...}, "body": "..."} lines on stdin, sent in order:
+                                     headers as application properties (or, with --annotations, as message
+                                     annotations x-opt-NAME), body as a data section (or a string value);
+                                     prints "sent N" when the broker accepted all
   receive URL ADDRESS COUNT SECONDS  prints up to COUNT messages as NDJSON {"headers", "body"}, then exits
   serve PORT                         a small broker on 127.0.0.1:PORT (SASL ANONYMOUS): a queue per
                                      address; a receiver asking for distribution-mode copy browses (the
@@ -29,9 +31,10 @@ def decoded(value):
 
 
 class Send(MessagingHandler):
-    def __init__(self, url, address, lines, string_body):
+    def __init__(self, url, address, lines, string_body, annotations):
         super().__init__()
         self.url, self.address, self.lines, self.string_body = url, address, lines, string_body
+        self.annotations = annotations
         self.sent = self.confirmed = 0
 
     def on_start(self, event):
@@ -42,7 +45,11 @@ class Send(MessagingHandler):
         while event.sender.credit and self.sent < len(self.lines):
             record = self.lines[self.sent]
             body = record["body"] if self.string_body else record["body"].encode("utf-8")
-            message = Message(body=body, properties=record["headers"], content_type="application/json")
+            if self.annotations:
+                annotated = {symbol(f"x-opt-{k}"): v for k, v in record["headers"].items()}
+                message = Message(body=body, annotations=annotated, content_type="application/json")
+            else:
+                message = Message(body=body, properties=record["headers"], content_type="application/json")
             if not self.string_body:
                 message.inferred = True
             event.sender.send(message)
@@ -152,7 +159,9 @@ def main():
     mode = sys.argv[1]
     if mode == "send":
         lines = [json.loads(line) for line in sys.stdin if line.strip()]
-        Container(Send(sys.argv[2], sys.argv[3], lines, "--string-body" in sys.argv)).run()
+        Container(
+            Send(sys.argv[2], sys.argv[3], lines, "--string-body" in sys.argv, "--annotations" in sys.argv)
+        ).run()
     elif mode == "receive":
         Container(Receive(sys.argv[2], sys.argv[3], int(sys.argv[4]), float(sys.argv[5]))).run()
     elif mode == "serve":
