@@ -39,6 +39,7 @@ const nodename = process.env.LCKIT_RABBITMQ_NODENAME || "lckit@localhost";
 const startTimeoutMs = Number(process.env.LCKIT_BROKER_START_TIMEOUT_MS || 90_000);
 const serverScript = "/usr/lib/rabbitmq/bin/rabbitmq-server";
 const ctlScript = "/usr/lib/rabbitmq/bin/rabbitmqctl";
+const pluginsScript = "/usr/lib/rabbitmq/bin/rabbitmq-plugins";
 const epmdBinary = "/usr/bin/epmd";
 const isRoot = typeof process.getuid === "function" && process.getuid() === 0;
 
@@ -115,6 +116,44 @@ async function amqpReady(url, timeoutMs = 3000) {
   } catch {
     return false;
   }
+}
+
+/** True when the listener answers an AMQP 1.0 (SASL) protocol header with its own, not 0-9-1's. */
+function amqp1Ready(timeoutMs = 3000) {
+  return new Promise((resolve) => {
+    const socket = createConnection({ host, port });
+    let got = Buffer.alloc(0);
+    let settled = false;
+    const done = (ready) => {
+      if (settled) return;
+      settled = true;
+      socket.destroy();
+      resolve(ready);
+    };
+    socket.setTimeout(timeoutMs, () => done(false));
+    socket.once("connect", () => socket.write(Buffer.from([0x41, 0x4d, 0x51, 0x50, 3, 1, 0, 0])));
+    socket.on("data", (data) => {
+      got = Buffer.concat([got, data]);
+      if (got.length >= 8) done(got[4] === 3);
+    });
+    socket.once("error", () => done(false));
+    socket.once("close", () => done(false));
+  });
+}
+
+function enableAmqp1() {
+  say("enabling the AMQP 1.0 plugin (rabbitmq_amqp1_0) on the running node");
+  const result = spawnSync(pluginsScript, ["enable", "rabbitmq_amqp1_0"], {
+    env: brokerEnv(),
+    cwd: base,
+    ...runAs(),
+    encoding: "utf8",
+    timeout: 60_000,
+  });
+  if (result.status !== 0)
+    complain(
+      `rabbitmq-plugins enable rabbitmq_amqp1_0 failed (the AMQP 1.0 tests will fail): ${(result.stderr || result.stdout || "").trim()}`,
+    );
 }
 
 async function waitFor(predicate, timeoutMs, intervalMs = 250) {
@@ -313,6 +352,8 @@ async function start() {
   const state = readState();
   if (state && !state.external && alive(state.pids?.beam) && (await amqpReady(url))) {
     say(`RabbitMQ already running at amqp://${host}:${port} (pid ${state.pids.beam})`);
+    // A node started before AMQP 1.0 was part of the setup gets the plugin now, without a restart.
+    if (!(await amqp1Ready())) enableAmqp1();
     return 0;
   }
   if (state && !state.external) {
@@ -402,6 +443,8 @@ async function start() {
   }
   record.pids.beam = readPidFile();
   writeFileSync(stateFile, `${JSON.stringify(record, null, 2)}\n`);
+  if (!(await amqp1Ready()))
+    complain("the node does not answer AMQP 1.0; the AMQP 1.0 tests will fail (see the log)");
   say(
     `RabbitMQ ready at amqp://${host}:${port} in ${((Date.now() - began) / 1000).toFixed(1)} s (pids: ${JSON.stringify(record.pids)})`,
   );

@@ -103,6 +103,11 @@ export function connectionFailure(endpoint: Amqp1Endpoint, error: unknown): Erro
     return new Error(
       `${where} closed the connection during the handshake (${errorText(error)}); if the broker wants TLS use amqp1s://`,
     );
+  if (/Unsupported AMQP version: 0-9-1/i.test(errorText(error)))
+    return new SourceError(
+      `${where} speaks AMQP 0-9-1, not 1.0: read it with an amqp:// URL (--exchange), or enable AMQP 1.0 on ` +
+        "the broker (RabbitMQ 3: rabbitmq-plugins enable rabbitmq_amqp1_0)",
+    );
   if (condition === "amqp:unauthorized-access" || /authenticat|sasl/i.test(errorText(error)))
     return new SourceError(
       `the broker at ${where} refused the credentials (${errorText(error)}). Check the user name and password in the URL ` +
