@@ -205,7 +205,7 @@ const broken: [string, { line: unknown; envelope: EnvelopeChoice; field: string;
   [
     "Pub/Sub data that is not base64",
     {
-      line: { ...push, message: { ...push.message, data: body } },
+      line: { ...push, message: { ...push.message, data: "not base64!" } },
       envelope: "auto",
       field: "/message/data",
       expected: /base64/,
@@ -305,6 +305,11 @@ describe("headers from attributes", () => {
   ])("%s become the document's headers, objectVersion an integer", (_name, line) => {
     const items = unwrapLine(JSON.stringify(line), "auto");
     expect(items).toEqual([{ headers: { ...good, objectVersion: 4 }, body }]);
+  });
+
+  it("reads Pub/Sub data a tool printed decoded (JSON text) as the payload", () => {
+    const line = { ...push, message: { ...push.message, data: body } };
+    expect(unwrapLine(JSON.stringify(line), "auto")).toEqual([{ headers: good, body }]);
   });
 
   it("leaves objectVersion text that is no integer as text, so the header rule still reports it", () => {

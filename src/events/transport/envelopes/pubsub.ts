@@ -53,7 +53,13 @@ function pubsubMessage(value: unknown, at: string): Unwrapped {
       "the payload, base64-encoded (this message has attributes only)",
       value.data,
     );
-  const body = decodeBase64(envelope, `${at}/data`, value.data, "the payload, base64-encoded");
+  // A tool that prints the message decoded (data already JSON text) is read as it is: base64 text never
+  // starts with { or [.
+  const data = value.data;
+  const body =
+    typeof data === "string" && /^\s*[[{]/.test(data)
+      ? data
+      : decodeBase64(envelope, `${at}/data`, data, "the payload, base64-encoded (or its JSON text)");
   return { headers: withTypedVersion(headers), body };
 }
 
