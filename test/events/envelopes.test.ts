@@ -307,6 +307,11 @@ describe("headers from attributes", () => {
     expect(items).toEqual([{ headers: { ...good, objectVersion: 4 }, body }]);
   });
 
+  it("reads a kcat value printed as JSON (a deserializer's output) as the payload", () => {
+    const line = { ...kcat, payload: JSON.parse(body) };
+    expect(unwrapLine(JSON.stringify(line), "auto")).toEqual([{ headers: good, body }]);
+  });
+
   it("reads Pub/Sub data a tool printed decoded (JSON text) as the payload", () => {
     const line = { ...push, message: { ...push.message, data: body } };
     expect(unwrapLine(JSON.stringify(line), "auto")).toEqual([{ headers: good, body }]);

@@ -39,6 +39,9 @@ export function unwrapKafka(value: unknown): Unwrapped {
       "the record's value as text; null is a tombstone (a deletion marker), not an event",
       payload,
     );
+  // kcat with a deserializer (-s value=avro) prints the value as JSON itself: its text is the payload.
+  if (payload !== null && typeof payload === "object")
+    return { headers: withTypedVersion(headers), body: JSON.stringify(payload) };
   if (typeof payload !== "string")
     fault(envelope, "/payload", "the record's value as text (kcat -J prints it as a JSON string)", payload);
   return { headers: withTypedVersion(headers), body: payload };
