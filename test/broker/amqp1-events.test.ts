@@ -9,7 +9,7 @@ import { createConnection, createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createServer as createTlsServer, type Server as TlsServer } from "node:tls";
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { main } from "../../src/cli/main.ts";
 import { checkStream, type EventCheckResult } from "../../src/events/check/event-stream.ts";
 import { generateStream, type StreamMessage } from "../../src/events/generate/index.ts";
@@ -20,7 +20,7 @@ import { openAmqp1Source } from "../../src/events/transport/sources/amqp1.ts";
 import { openSource } from "../../src/events/transport/sources/index.ts";
 import type { MessageSource, RawMessage } from "../../src/events/transport/transport.ts";
 import { captureIo } from "../cli/capture-io.ts";
-import { acquireBroker, type Broker, CuttableRelay, uniqueName, withChannel } from "./broker.ts";
+import { acquireBroker, type Broker, CuttableRelay, holdBroker, uniqueName, withChannel } from "./broker.ts";
 
 const python = "/usr/bin/python3";
 const peerScript = join(import.meta.dirname, "amqp1_peer.py");
@@ -43,9 +43,13 @@ beforeAll(async () => {
   }
 }, 120_000);
 
-beforeEach(() => {
+let release: (() => void) | undefined;
+beforeEach(async () => {
   if (unavailable) throw unavailable;
+  // Another file may restart the broker: not during one of these tests.
+  release = await holdBroker();
 });
+afterEach(() => release?.());
 
 afterAll(async () => {
   rmSync(dir, { recursive: true, force: true });
