@@ -174,6 +174,32 @@ async function startProtonBroker(): Promise<{ url: string; stop(): Promise<strin
   };
 }
 
+/** A source that runs `after` once it has handed out `count` messages (to cut a connection mid-stream). */
+function cutAfter(inner: MessageSource, count: number, after: () => Promise<void>): MessageSource {
+  return {
+    description: inner.description,
+    notices: () => inner.notices(),
+    close: () => inner.close(),
+    messages: () => ({
+      async *[Symbol.asyncIterator](): AsyncGenerator<RawMessage> {
+        let read = 0;
+        for await (const message of inner.messages()) {
+          yield message;
+          read += 1;
+          if (read === count) await after();
+        }
+      },
+    }),
+  };
+}
+
+async function relayToBroker(): Promise<{ relay: CuttableRelay; url: string }> {
+  const target = new URL(broker.url);
+  const relay = new CuttableRelay({ host: target.hostname, port: Number(target.port || 5672) });
+  await relay.listen();
+  return { relay, url: url1.replace(/@[^/]*/, `@127.0.0.1:${relay.port}`) };
+}
+
 describe("AMQP 1.0 with RabbitMQ", () => {
   it("the kit's sink and source give the NDJSON file's verdict, problem for problem, and take nothing from a bound queue", async () => {
     const { messages, manifest } = stream(31);
@@ -352,44 +378,61 @@ describe("AMQP 1.0 with RabbitMQ", () => {
     expect((await checkStream(source)).total).toBe(5);
   }, 30_000);
 
-  it("a broker gone mid-stream: the messages read are judged, the loss is reported", async () => {
+  it("a broker gone mid-stream for good: the messages read are judged, the loss and the give-up reported", async () => {
     const { messages, manifest } = stream(36, 200);
     const name = await exchange();
-    const target = new URL(broker.url);
-    const relay = new CuttableRelay({ host: target.hostname, port: Number(target.port || 5672) });
-    await relay.listen();
-    const relayed = url1.replace(/@[^/]*/, `@127.0.0.1:${relay.port}`);
-    const inner = await openAmqp1Source(relayed, {
+    const { relay, url } = await relayToBroker();
+    const inner = await openAmqp1Source(url, {
       address: `/exchange/${name}/#`,
       mode: "own",
       idleTimeoutMs: 20_000,
+      reconnect: { attempts: 3, initialDelayMs: 100, maxDelayMs: 200 },
     });
     const first = messages.slice(0, 120);
     await publish(`/exchange/${name}/k`, first);
     // The relay is cut once the 120th message has been read: the rest are published into the void.
-    const source: MessageSource = {
-      ...inner,
-      description: inner.description,
-      notices: () => inner.notices(),
-      close: () => inner.close(),
-      messages: () => ({
-        async *[Symbol.asyncIterator](): AsyncGenerator<RawMessage> {
-          let read = 0;
-          for await (const message of inner.messages()) {
-            yield message;
-            read += 1;
-            if (read === first.length) {
-              await relay.cut();
-              await publish(`/exchange/${name}/k`, messages.slice(120));
-            }
-          }
-        },
-      }),
-    };
+    const source = cutAfter(inner, first.length, async () => {
+      await relay.cut();
+      await publish(`/exchange/${name}/k`, messages.slice(120));
+    });
     const result = await checkStream(source, { config: manifest.streamingConfig });
     expect(verdict(result)).toEqual(await ndjsonVerdict(first, manifest.streamingConfig));
     expect(result.notices.map((n) => n.kind)).toEqual(["disconnected", "stopped"]);
-    expect(result.notices[1]?.message).toMatch(/messages read were checked/);
+    expect(result.notices[1]?.message).toMatch(
+      /gave up reconnecting.*nothing accepts connections.*messages read were checked/s,
+    );
+  }, 60_000);
+
+  it("a connection lost and back: an own address is attached again, the gap is reported, the stream read on", async () => {
+    const { messages, manifest } = stream(38, 200);
+    const name = await exchange();
+    const { relay, url } = await relayToBroker();
+    const inner = await openAmqp1Source(url, {
+      address: `/exchange/${name}/#`,
+      mode: "own",
+      maxMessages: messages.length,
+      idleTimeoutMs: 20_000,
+      reconnect: { attempts: 40, initialDelayMs: 100, maxDelayMs: 500 },
+    });
+    await publish(`/exchange/${name}/k`, messages.slice(0, 120));
+    const source = cutAfter(inner, 120, async () => {
+      await relay.cut();
+      await relay.listen(relay.port);
+      const deadline = Date.now() + 20_000;
+      while (!inner.notices().some((n) => n.kind === "reconnected") && Date.now() < deadline)
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      await publish(`/exchange/${name}/k`, messages.slice(120));
+    });
+    try {
+      const result = await checkStream(source, { config: manifest.streamingConfig });
+      expect(verdict(result)).toEqual(await ndjsonVerdict(messages, manifest.streamingConfig));
+      expect(result.notices.map((n) => n.kind)).toEqual(["disconnected", "reconnected", "gap", "stopped"]);
+      expect(result.notices[2]?.message).toMatch(
+        /between \d{4}-\d\d-\d\dT[\d:.]+Z and \d{4}-\d\d-\d\dT[\d:.]+Z \(\d+ ms\)/,
+      );
+    } finally {
+      await relay.close();
+    }
   }, 60_000);
 
   describe("TLS", () => {
@@ -463,6 +506,33 @@ describe("AMQP 1.0 with RabbitMQ", () => {
 });
 
 describe("AMQP 1.0 with Qpid Proton as the broker", () => {
+  it("a browse that loses its broker ends with what it read judged, and says a new browse starts again", async () => {
+    const peer = await startProtonBroker();
+    const relay = new CuttableRelay({ host: "127.0.0.1", port: Number(new URL(peer.url).port) });
+    try {
+      await relay.listen();
+      const { messages, manifest } = stream(43, 200);
+      await publish("lost", messages, peer.url);
+      const inner = await openAmqp1Source(`amqp1://127.0.0.1:${relay.port}/lost`, {
+        idleTimeoutMs: 20_000,
+        credit: 50,
+      });
+      const source = cutAfter(inner, 100, () => relay.cut());
+      const result = await checkStream(source, { config: manifest.streamingConfig });
+      // What had arrived before the cut is judged; no reconnection (a browse would begin at the head again).
+      expect(result.total).toBeGreaterThanOrEqual(100);
+      expect(result.total).toBeLessThan(200);
+      expect(verdict(result)).toEqual(
+        await ndjsonVerdict(messages.slice(0, result.total), manifest.streamingConfig),
+      );
+      expect(result.notices.map((n) => n.kind)).toEqual(["disconnected", "stopped"]);
+      expect(result.notices[1]?.message).toMatch(/browse starts from the head/);
+    } finally {
+      await relay.close();
+      await peer.stop();
+    }
+  }, 60_000);
+
   it("Qpid Proton publishes headers as message annotations (x-opt-NAME), the kit browses: the NDJSON verdict", async () => {
     const peer = await startProtonBroker();
     try {

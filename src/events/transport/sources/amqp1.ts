@@ -8,7 +8,9 @@
 //   /exchange/X/KEY address, which gets a private queue per receiver, an Artemis multicast address), so
 //   its messages are consumed and accepted.
 // Application properties and message annotations become the headers; a body that is no JSON text is
-// reported for its delivery. A lost connection ends the run with a notice; what was read is judged.
+// reported for its delivery. A lost connection: an own address is attached again with bounded backoff (notices
+// disconnected, reconnected, gap); a browse ends with a notice (a new browse would start from the head).
+// What was read is judged either way.
 import type { Connection, Delivery, EventContext, Message, Receiver } from "rhea";
 import {
   type Amqp1ConnectOptions,
@@ -29,6 +31,9 @@ export interface Amqp1SourceOptions extends Amqp1ConnectOptions {
   maxMessages?: number;
   idleTimeoutMs?: number;
   durationMs?: number;
+  /** Own address: reconnection after a loss, attempts and backoff (defaults: 30, 250 ms .. 5 s). Browsing
+   *  never reconnects: a new browse would start from the head of the queue again. */
+  reconnect?: { attempts?: number; initialDelayMs?: number; maxDelayMs?: number };
   /** Deliveries the broker may send ahead of the checker (default 2000, under rhea's session window of 2048). */
   credit?: number;
 }
@@ -107,6 +112,7 @@ class Amqp1Source implements MessageSource {
   private iterating = false;
   /** Set when the checker closes the connection itself: its close is no loss. */
   private releasing = false;
+  private connected = false;
 
   constructor(
     private readonly endpoint: Amqp1Endpoint,
@@ -167,18 +173,24 @@ class Amqp1Source implements MessageSource {
       }
       receiver.on("message", (context: EventContext) => this.onMessage(context));
       receiver.on("receiver_close", (context: EventContext) =>
-        this.lost(`the broker closed the link: ${errorText(context.receiver?.error ?? "no reason given")}`),
+        this.lost(
+          connection,
+          `the broker closed the link: ${errorText(context.receiver?.error ?? "no reason given")}`,
+        ),
       );
       connection.on("disconnected", (context: EventContext) =>
         this.lost(
+          connection,
           `lost the connection to ${this.endpoint.host}:${this.endpoint.port}: ${errorText(context.error ?? "disconnected")}`,
         ),
       );
-      connection.on("connection_close", () => this.lost("the broker closed the connection"));
+      connection.on("connection_close", () => this.lost(connection, "the broker closed the connection"));
       this.connection = connection;
       this.receiver = receiver;
+      this.connected = true;
       this.lastActivity = Date.now();
-      receiver.add_credit(this.credit);
+      // What waits here already counts against the window (after a reconnection).
+      receiver.add_credit(Math.max(1, this.credit - this.buffer.length));
     } catch (error) {
       connection.close();
       throw error;
@@ -253,13 +265,64 @@ class Amqp1Source implements MessageSource {
     this.poke();
   }
 
-  private lost(reason: string): void {
-    if (this.stopReason !== undefined || this.releasing) return;
+  private lost(connection: Connection, reason: string): void {
+    if (connection !== this.connection || this.stopReason !== undefined || this.releasing) return;
+    this.connected = false;
+    this.connection = undefined;
+    this.receiver = undefined;
+    connection.close();
     const at = Date.now();
-    this.notice("disconnected", `${reason} at ${iso(at)}`, at);
+    if (this.mode === "browse") {
+      this.notice("disconnected", `${reason} at ${iso(at)}`, at);
+      this.stop(
+        `stopped after ${this.received} message(s): messages after ${iso(at)} were not seen; the messages read were checked. ` +
+          "Run the check again once the broker is back (a browse starts from the head of the queue again)",
+      );
+      return;
+    }
+    this.notice("disconnected", `${reason} at ${iso(at)}; reconnecting`, at);
+    void this.reconnect(at);
+  }
+
+  /** Own address: attaches again with bounded backoff; a refusal that names the caller's input stops at once. */
+  private async reconnect(lostAt: number): Promise<void> {
+    const attempts = this.options.reconnect?.attempts ?? 30;
+    const maxDelay = this.options.reconnect?.maxDelayMs ?? 5000;
+    let delay = this.options.reconnect?.initialDelayMs ?? 250;
+    let lastError: unknown;
+    for (let attempt = 1; attempt <= attempts; attempt += 1) {
+      await new Promise((resolve) => setTimeout(resolve, delay));
+      if (this.stopReason !== undefined) return;
+      delay = Math.min(delay * 2, maxDelay);
+      try {
+        await this.open();
+      } catch (error) {
+        lastError = error;
+        if (error instanceof SourceError) break;
+        continue;
+      }
+      if (this.stopReason !== undefined) {
+        await this.release();
+        return;
+      }
+      const at = Date.now();
+      this.notice(
+        "reconnected",
+        `attached again to "${this.address}" after ${attempt} attempt(s) at ${iso(at)}`,
+        at,
+      );
+      this.notice(
+        "gap",
+        `messages sent between ${iso(lostAt)} and ${iso(at)} (${at - lostAt} ms) were not seen if the address's ` +
+          "queue went with the link (a RabbitMQ /exchange/X/KEY queue does; a durable subscription keeps them)",
+        at,
+      );
+      this.poke();
+      return;
+    }
     this.stop(
-      `stopped after ${this.received} message(s): messages after ${iso(at)} were not seen; the messages read were checked. ` +
-        "Run the check again once the broker is back",
+      `gave up reconnecting to "${this.address}" (last error: ${errorText(lastError)}); messages sent since ` +
+        `${iso(lostAt)} were not seen; the messages read were checked`,
     );
   }
 
@@ -288,7 +351,8 @@ class Amqp1Source implements MessageSource {
     const now = Date.now();
     const deadlines: number[] = [];
     if (this.options.durationMs !== undefined) deadlines.push(this.openedAt + this.options.durationMs - now);
-    if (this.options.idleTimeoutMs !== undefined)
+    // Idle time counts only while connected: a reconnection is bounded by its own attempts.
+    if (this.options.idleTimeoutMs !== undefined && this.connected)
       deadlines.push(this.lastActivity + this.options.idleTimeoutMs - now);
     return deadlines.length === 0 ? undefined : Math.max(0, Math.min(...deadlines));
   }
@@ -298,7 +362,7 @@ class Amqp1Source implements MessageSource {
     const { durationMs, idleTimeoutMs } = this.options;
     if (durationMs !== undefined && now - this.openedAt >= durationMs)
       this.stop(`duration of ${durationMs} ms reached`);
-    else if (idleTimeoutMs !== undefined && now - this.lastActivity >= idleTimeoutMs)
+    else if (idleTimeoutMs !== undefined && this.connected && now - this.lastActivity >= idleTimeoutMs)
       this.stop(`no message for ${idleTimeoutMs} ms (idle timeout)`);
   }
 
@@ -353,6 +417,7 @@ class Amqp1Source implements MessageSource {
     const connection = this.connection;
     this.connection = undefined;
     this.receiver = undefined;
+    this.connected = false;
     if (!connection) return;
     this.releasing = true;
     await new Promise<void>((resolve) => {
