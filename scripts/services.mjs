@@ -1,11 +1,15 @@
 #!/usr/bin/env node
-// The services the broker tests need: one RabbitMQ node on loopback, started from the Debian package.
+// The services the broker tests need: one RabbitMQ node on loopback, started from the Debian package, with
+// its AMQP 1.0 plugin on (AMQP 1.0 and 0-9-1 share the listener), and Qpid Proton's Python binding
+// (python3-qpid-proton, Debian's) as a second, independent AMQP 1.0 implementation.
 //
 //   node scripts/services.mjs start    install when absent (root only), start, wait until AMQP answers
 //   node scripts/services.mjs stop     stop what `start` started, by PID (never by process name)
 //   node scripts/services.mjs status   print the recorded state; exit 0 when the broker answers
 //
 // With LCKIT_AMQP_URL set, an existing broker is used and nothing is started or stopped.
+// LCKIT_AMQP_PORT, LCKIT_EPMD_PORT and LCKIT_RABBITMQ_NODENAME move the node (default 5672, 4369,
+// lckit@localhost), so that a second node can run beside another checkout's on one machine.
 // Everything the node writes lives under .tmp/rabbitmq/; the PIDs are recorded in .tmp/services.json.
 // Plain Node ESM on purpose: scripts/test.mjs runs it before TypeScript tooling is involved.
 import { spawn, spawnSync } from "node:child_process";
@@ -30,11 +34,12 @@ const base = join(tmp, "rabbitmq");
 const stateFile = join(tmp, "services.json");
 const host = "127.0.0.1";
 const port = Number(process.env.LCKIT_AMQP_PORT || 5672);
-const epmdPort = 4369;
-const nodename = "lckit@localhost";
+const epmdPort = Number(process.env.LCKIT_EPMD_PORT || 4369);
+const nodename = process.env.LCKIT_RABBITMQ_NODENAME || "lckit@localhost";
 const startTimeoutMs = Number(process.env.LCKIT_BROKER_START_TIMEOUT_MS || 90_000);
 const serverScript = "/usr/lib/rabbitmq/bin/rabbitmq-server";
 const ctlScript = "/usr/lib/rabbitmq/bin/rabbitmqctl";
+const pluginsScript = "/usr/lib/rabbitmq/bin/rabbitmq-plugins";
 const epmdBinary = "/usr/bin/epmd";
 const isRoot = typeof process.getuid === "function" && process.getuid() === 0;
 
@@ -113,6 +118,44 @@ async function amqpReady(url, timeoutMs = 3000) {
   }
 }
 
+/** True when the listener answers an AMQP 1.0 (SASL) protocol header with its own, not 0-9-1's. */
+function amqp1Ready(timeoutMs = 3000) {
+  return new Promise((resolve) => {
+    const socket = createConnection({ host, port });
+    let got = Buffer.alloc(0);
+    let settled = false;
+    const done = (ready) => {
+      if (settled) return;
+      settled = true;
+      socket.destroy();
+      resolve(ready);
+    };
+    socket.setTimeout(timeoutMs, () => done(false));
+    socket.once("connect", () => socket.write(Buffer.from([0x41, 0x4d, 0x51, 0x50, 3, 1, 0, 0])));
+    socket.on("data", (data) => {
+      got = Buffer.concat([got, data]);
+      if (got.length >= 8) done(got[4] === 3);
+    });
+    socket.once("error", () => done(false));
+    socket.once("close", () => done(false));
+  });
+}
+
+function enableAmqp1() {
+  say("enabling the AMQP 1.0 plugin (rabbitmq_amqp1_0) on the running node");
+  const result = spawnSync(pluginsScript, ["enable", "rabbitmq_amqp1_0"], {
+    env: brokerEnv(),
+    cwd: base,
+    ...runAs(),
+    encoding: "utf8",
+    timeout: 60_000,
+  });
+  if (result.status !== 0)
+    complain(
+      `rabbitmq-plugins enable rabbitmq_amqp1_0 failed (the AMQP 1.0 tests will fail): ${(result.stderr || result.stdout || "").trim()}`,
+    );
+}
+
 async function waitFor(predicate, timeoutMs, intervalMs = 250) {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
@@ -165,6 +208,35 @@ function install() {
   return installed();
 }
 
+const protonPackage = "python3-qpid-proton";
+/** Debian's Python, which Debian's python3-* packages are built for (a python3 earlier on PATH may not be). */
+const debianPython = "/usr/bin/python3";
+
+function protonInstalled() {
+  return spawnSync(debianPython, ["-c", "import proton"], { stdio: "ignore" }).status === 0;
+}
+
+/** Qpid Proton for the AMQP 1.0 interop tests; a failure is reported, the broker tests still run. */
+function ensureProton() {
+  if (protonInstalled()) return true;
+  if (!isRoot) {
+    complain(
+      `${protonPackage} is not installed and this is not root: sudo apt-get install -y ${protonPackage}`,
+    );
+    return false;
+  }
+  say(`${protonPackage} is not installed; installing it with apt-get`);
+  const env = { ...process.env, DEBIAN_FRONTEND: "noninteractive" };
+  const args = ["install", "-y", "--no-install-recommends", protonPackage];
+  if (spawnSync("apt-get", args, { stdio: "inherit", env }).status !== 0) {
+    spawnSync("apt-get", ["update"], { stdio: "inherit", env });
+    spawnSync("apt-get", args, { stdio: "inherit", env });
+  }
+  if (!protonInstalled())
+    complain(`could not install ${protonPackage}; the AMQP 1.0 interop tests will fail`);
+  return protonInstalled();
+}
+
 /** uid/gid of the rabbitmq user when we are root (the broker never runs as root); else ours. */
 function runAs() {
   if (!isRoot) return {};
@@ -196,6 +268,7 @@ function brokerEnv() {
     RABBITMQ_SERVER_ADDITIONAL_ERL_ARGS: loopbackDist,
     RABBITMQ_CTL_ERL_ARGS: loopbackDist,
     ERL_EPMD_ADDRESS: host,
+    ERL_EPMD_PORT: String(epmdPort),
   };
 }
 
@@ -212,7 +285,8 @@ function prepareFiles() {
       "",
     ].join("\n"),
   );
-  writeFileSync(paths.plugins, "[].\n"); // management (and every other plugin) off
+  // AMQP 1.0 on (on the same listener as 0-9-1); management and every other plugin off.
+  writeFileSync(paths.plugins, "[rabbitmq_amqp1_0].\n");
   writeFileSync(paths.envConf, "# written by scripts/services.mjs; the environment is set by the script\n");
   rmSync(paths.pidFile, { force: true });
   if (isRoot) {
@@ -263,6 +337,7 @@ async function stopRecorded(state) {
 }
 
 async function start() {
+  ensureProton();
   const external = process.env.LCKIT_AMQP_URL;
   if (external) {
     if (await waitFor(() => amqpReady(external), 10_000, 1000)) {
@@ -277,6 +352,8 @@ async function start() {
   const state = readState();
   if (state && !state.external && alive(state.pids?.beam) && (await amqpReady(url))) {
     say(`RabbitMQ already running at amqp://${host}:${port} (pid ${state.pids.beam})`);
+    // A node started before AMQP 1.0 was part of the setup gets the plugin now, without a restart.
+    if (!(await amqp1Ready())) enableAmqp1();
     return 0;
   }
   if (state && !state.external) {
@@ -366,6 +443,8 @@ async function start() {
   }
   record.pids.beam = readPidFile();
   writeFileSync(stateFile, `${JSON.stringify(record, null, 2)}\n`);
+  if (!(await amqp1Ready()))
+    complain("the node does not answer AMQP 1.0; the AMQP 1.0 tests will fail (see the log)");
   say(
     `RabbitMQ ready at amqp://${host}:${port} in ${((Date.now() - began) / 1000).toFixed(1)} s (pids: ${JSON.stringify(record.pids)})`,
   );

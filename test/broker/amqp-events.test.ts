@@ -11,7 +11,15 @@ import { openAmqpSink } from "../../src/events/transport/sinks/amqp.ts";
 import { AmqpExchangeMissingError, openAmqpSource } from "../../src/events/transport/sources/amqp.ts";
 import type { MessageSource, RawMessage } from "../../src/events/transport/transport.ts";
 import { captureIo } from "../cli/capture-io.ts";
-import { acquireBroker, type Broker, CuttableRelay, runServices, uniqueName, withChannel } from "./broker.ts";
+import {
+  acquireBroker,
+  type Broker,
+  CuttableRelay,
+  restartExclusively,
+  runServices,
+  uniqueName,
+  withChannel,
+} from "./broker.ts";
 
 let broker: Broker;
 let unavailable: unknown;
@@ -223,9 +231,12 @@ describe("events over a real broker", () => {
         await new Promise((r) => setTimeout(r, 1000));
         await relay.listen(relay.port);
       } else {
-        const stopped = await runServices("stop");
+        // Other test files using the broker finish their test first, and wait for the restart.
+        const [stopped, started] = await restartExclusively(async () => {
+          const down = await runServices("stop");
+          return [down, await runServices("start")] as const;
+        });
         expect(stopped.code, stopped.output).toBe(0);
-        const started = await runServices("start");
         expect(started.code, started.output).toBe(0);
       }
       await until(

@@ -5,14 +5,17 @@
 // - neither (someone running vitest alone): scripts/services.mjs starts RabbitMQ here, and stops it after,
 //   unless it was already running.
 import { spawn } from "node:child_process";
-import { existsSync, readFileSync } from "node:fs";
+import { randomUUID } from "node:crypto";
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createConnection, createServer, type Server, type Socket } from "node:net";
 import { join } from "node:path";
 import amqp from "amqplib";
 
 const root = join(import.meta.dirname, "..", "..");
 const services = join(root, "scripts", "services.mjs");
-const localUrl = "amqp://guest:guest@127.0.0.1:5672";
+// LCKIT_AMQP_PORT moves the local node (scripts/services.mjs reads it too).
+const localPort = Number(process.env.LCKIT_AMQP_PORT || 5672);
+const localUrl = `amqp://guest:guest@127.0.0.1:${localPort}`;
 
 export interface Broker {
   url: string;
@@ -78,7 +81,7 @@ export async function acquireBroker(): Promise<Broker> {
   if (process.env.LCKIT_SERVICES === "1") {
     if (!(await answersWithin(localUrl, 10_000)))
       throw new Error(
-        "LCKIT_SERVICES=1 says scripts/services.mjs started RabbitMQ, but 127.0.0.1:5672 does not accept AMQP " +
+        `LCKIT_SERVICES=1 says scripts/services.mjs started RabbitMQ, but 127.0.0.1:${localPort} does not accept AMQP ` +
           "connections. See .tmp/rabbitmq/log/ and run `node scripts/services.mjs status`.",
       );
     return { url: localUrl, restartable: managedLocally(), release: async () => {} };
@@ -99,6 +102,71 @@ export async function acquireBroker(): Promise<Broker> {
       if (stopped.code !== 0) throw new Error(`scripts/services.mjs stop failed:\n${stopped.output}`);
     },
   };
+}
+
+// Test files run side by side, and one of them restarts the local broker: a file that uses the broker holds
+// it for each test (a file under .tmp/broker-coordination/), and the restart waits until no other file holds
+// it, while new holders wait for the restart to end. Files of dead processes are ignored.
+const coordination = join(root, ".tmp", "broker-coordination");
+const restartLock = join(coordination, "restart.lock");
+const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+function pidAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === "EPERM";
+  }
+}
+
+function restartUnderWay(): boolean {
+  if (!existsSync(restartLock)) return false;
+  const pid = Number(readFileSync(restartLock, "utf8").trim());
+  return !Number.isInteger(pid) || pid <= 0 || pidAlive(pid);
+}
+
+/** Holds the broker for one test: waits while another file restarts it. Returns the release. */
+export async function holdBroker(): Promise<() => void> {
+  mkdirSync(coordination, { recursive: true });
+  const mine = join(coordination, `user-${process.pid}-${randomUUID()}`);
+  for (;;) {
+    // Registered first, then the lock looked at: a restart that began meanwhile sees this holder.
+    writeFileSync(mine, "");
+    if (!restartUnderWay()) return () => rmSync(mine, { force: true });
+    rmSync(mine, { force: true });
+    await pause(200);
+  }
+}
+
+/** Runs `restart` once no other process holds the broker; holders wait meanwhile. */
+export async function restartExclusively<T>(restart: () => Promise<T>): Promise<T> {
+  mkdirSync(coordination, { recursive: true });
+  for (;;) {
+    try {
+      writeFileSync(restartLock, String(process.pid), { flag: "wx" });
+      break;
+    } catch {
+      if (!restartUnderWay()) rmSync(restartLock, { force: true });
+      else await pause(200);
+    }
+  }
+  try {
+    const deadline = Date.now() + 100_000;
+    const others = () =>
+      readdirSync(coordination).filter((name) => {
+        const pid = Number(/^user-(\d+)-/.exec(name)?.[1]);
+        return Number.isInteger(pid) && pid !== process.pid && pidAlive(pid);
+      });
+    while (others().length > 0) {
+      if (Date.now() > deadline)
+        throw new Error(`other test files still hold the broker after 100 s: ${others().join(", ")}`);
+      await pause(200);
+    }
+    return await restart();
+  } finally {
+    rmSync(restartLock, { force: true });
+  }
 }
 
 /** A unique name per test, so that runs never see each other's exchanges and queues. */

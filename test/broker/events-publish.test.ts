@@ -38,7 +38,10 @@ describe("lckit events publish", () => {
     ],
     [
       "target of another kind",
-      { argv: ["--to", "ftp://host/x"], flag: /--to expects amqp:\/\/\.\.\., a FILE\.ndjson/ },
+      {
+        argv: ["--to", "ftp://host/x"],
+        flag: /--to expects amqp:\/\/\.\.\. \(AMQP 0-9-1\), amqp1:\/\/.*a FILE\.ndjson/,
+      },
     ],
     [
       "unknown payload type",

@@ -14,11 +14,11 @@ import { type CliIo, UsageError } from "../io.ts";
 
 const spec = {
   name: "events publish",
-  summary: "publish a generated event stream to an AMQP exchange or an NDJSON file",
+  summary: "publish a generated event stream to an AMQP exchange, an AMQP 1.0 address or an NDJSON file",
   about: `Publishes a generated event stream (entity lifecycles, relationships with their ENTITY_CHANGED companions,
 interactions, change requests, large-object fallbacks; objectVersion rising per object).`,
   flags: {
-    to: option("amqp://...|FILE.ndjson", destination, 'where to publish; "-" is stdout', {
+    to: option("amqp://...|amqp1://...|FILE.ndjson", destination, 'where to publish; "-" is stdout', {
       defaultText: "$LCKIT_AMQP_URL, else NDJSON on stdout",
       example: "stream.ndjson",
     }),
@@ -28,6 +28,16 @@ interactions, change requests, large-object fallbacks; objectVersion rising per 
     "routing-key": option("K", text, "AMQP routing key", {
       defaultText: "events.<tenant>",
       example: "events.acme",
+    }),
+    address: option(
+      "ADDRESS",
+      text,
+      "amqp1:// and amqp1s://: the queue, topic or address to send to (RabbitMQ 3: /exchange/EXCHANGE/KEY " +
+        "or /amq/queue/NAME); the headers travel as application properties, the payload as a data section",
+      { defaultText: "the URL's path", example: "orders" },
+    ),
+    ca: option("FILE", text, "amqp1s://: PEM file of the CA that signed the broker's certificate", {
+      example: "broker-ca.pem",
     }),
     tenant: option("T", text, "tenantId of the messages", { default: "acme" }),
     payload: option(
@@ -87,8 +97,10 @@ interactions, change requests, large-object fallbacks; objectVersion rising per 
 };
 
 function destination(raw: string, flag: string): string {
-  if (!/^amqps?:\/\//.test(raw) && raw !== "-" && !raw.endsWith(".ndjson") && !raw.endsWith(".jsonl"))
-    throw new UsageError(`${flag} expects amqp://..., a FILE.ndjson or "-" (stdout), got "${raw}"`);
+  if (!/^amqp1?s?:\/\//.test(raw) && raw !== "-" && !raw.endsWith(".ndjson") && !raw.endsWith(".jsonl"))
+    throw new UsageError(
+      `${flag} expects amqp://... (AMQP 0-9-1), amqp1://... or amqp1s://... (AMQP 1.0), a FILE.ndjson or "-" (stdout), got "${raw}"`,
+    );
   return raw;
 }
 
@@ -123,6 +135,8 @@ interface PublishOptions {
   invalid: number;
   manifest?: string;
   variety: boolean;
+  address?: string;
+  ca?: string;
 }
 
 function publishOptions(values: Values<typeof spec.flags>, io: CliIo): PublishOptions {
@@ -145,6 +159,8 @@ function publishOptions(values: Values<typeof spec.flags>, io: CliIo): PublishOp
     invalid: values.invalid,
     manifest: values.manifest,
     variety: !values["preferred-shapes"],
+    address: values.address,
+    ca: values.ca,
   };
 }
 
@@ -187,18 +203,23 @@ export const publish = defineCommand(spec, async ({ values }, io) => {
 
   let sink: MessageSink;
   try {
-    sink = /^amqps?:\/\//.test(options.to)
-      ? await openAmqpSink(options.to, {
-          exchange: options.exchange,
-          routingKey: options.routingKey ?? `events.${options.tenant}`,
-          declare: { type: "topic", durable: true },
+    sink = /^amqp1s?:\/\//.test(options.to)
+      ? await (await import("../../events/transport/sinks/amqp1.ts")).openAmqp1Sink(options.to, {
+          ...(options.address === undefined ? {} : { address: options.address }),
+          ...(options.ca === undefined ? {} : { caFile: resolve(io.cwd, options.ca) }),
         })
-      : options.to === "-"
-        ? stdoutSink(io)
-        : await openFileSink(resolve(io.cwd, options.to));
+      : /^amqps?:\/\//.test(options.to)
+        ? await openAmqpSink(options.to, {
+            exchange: options.exchange,
+            routingKey: options.routingKey ?? `events.${options.tenant}`,
+            declare: { type: "topic", durable: true },
+          })
+        : options.to === "-"
+          ? stdoutSink(io)
+          : await openFileSink(resolve(io.cwd, options.to));
   } catch (error) {
     io.err(
-      `lckit events publish: cannot open ${options.to.replace(/\/\/[^@/]*@/, "//***@")}: ${String(error)}\n`,
+      `lckit events publish: cannot open ${options.to.replace(/\/\/[^@/]*@/, "//***@")}: ${error instanceof Error ? error.message : String(error)}\n`,
     );
     return 3;
   }

@@ -17,6 +17,7 @@ import { type CliIo, UsageError } from "../io.ts";
 import { publish } from "./events-publish.ts";
 
 const broker = "Broker options (amqp:// sources)";
+const broker1 = "AMQP 1.0 options (amqp1:// and amqp1s:// sources)";
 
 /** The broker's time limits: a bare number has always meant seconds there. */
 const brokerTime = duration({ example: "30s", minMs: 0, bareSeconds: true });
@@ -24,10 +25,11 @@ const brokerTime = duration({ example: "30s", minMs: 0, bareSeconds: true });
 const spec = {
   name: "events check",
   summary: "check event messages (an NDJSON file, stdin, an AMQP broker) against the event contract",
-  positionals: "<file.ndjson | - | amqp://...>",
+  positionals: "<file.ndjson | - | amqp://... | amqp1s://...>",
   about: `Reads event messages and checks each against the event contract, then the stream rules (objectVersion
 reuse, GDPR removal). An NDJSON line is either a bare payload ({"type": ...}) or an envelope
-{"headers": {...}, "payload": {...}}; "-" reads stdin. Malformed lines are reported and skipped.`,
+{"headers": {...}, "payload": {...}}, or a message as a messaging service writes it (SNS, SQS, Pub/Sub,
+kcat; see --envelope); "-" reads stdin. Malformed lines are reported and skipped.`,
   flags: {
     config: option(
       "FILE",
@@ -71,6 +73,17 @@ reuse, GDPR removal). An NDJSON line is either a bare payload ({"type": ...}) or
         "its line, and the run goes on",
       { defaultText: "67108864 (64 MiB)" },
     ),
+    envelope: option(
+      "auto|none|sns|sqs|pubsub|kafka",
+      oneOf(["auto", "none", "sns", "sqs", "pubsub", "kafka"]),
+      "file and stdin: the service envelope of each line. sns: an SNS notification (payload in Message, " +
+        "headers from MessageAttributes); sqs: ReceiveMessage output or one SQS message (raw or SNS-wrapped " +
+        "Body); pubsub: a Pub/Sub message, push or pull form (base64 data, attributes); kafka: a record as " +
+        "kcat -J prints it. auto detects each line's form; none reads every line as the kit's NDJSON. " +
+        "Pretty-printed documents (a line that is only { or [ starts one) are joined. A " +
+        "broken envelope is reported for its line (field, what was expected) and the run goes on",
+      { default: "auto" as const },
+    ),
     "allow-empty": toggle("exit 0 when no message was read (default: exit 2, nothing was checked)"),
     "report-dir": option("DIR", text, "also write the run report (json, junit, markdown, html) under DIR", {
       example: "reports",
@@ -100,6 +113,27 @@ reuse, GDPR removal). An NDJSON line is either a bare payload ({"type": ...}) or
       section: broker,
     }),
     duration: option("T", brokerTime, "stop after T in all", { example: "2m", section: broker }),
+    address: option(
+      "ADDRESS",
+      text,
+      "queue, TOPIC/Subscriptions/SUB or address to read (Service Bus, Artemis, Qpid: the queue's name; " +
+        "RabbitMQ 3: /exchange/EXCHANGE/KEY or /amq/queue/NAME)",
+      { defaultText: "the URL's path", example: "orders/Subscriptions/lckit", section: broker1 },
+    ),
+    "amqp1-mode": option(
+      "browse|own",
+      oneOf(["browse", "own"]),
+      "browse: ask the broker for copies (distribution-mode copy), so the queue keeps its messages; refused, " +
+        "and nothing read, when the broker cannot browse. own: the address is the kit's own (a subscription made " +
+        "for the checker, a RabbitMQ /exchange/X/# private queue) and its messages are consumed",
+      { defaultText: "browse", example: "own", section: broker1 },
+    ),
+    ca: option(
+      "FILE",
+      existingPath({ example: "broker-ca.pem", what: "a PEM file of the broker's CA" }),
+      "amqp1s://: the CA that signed the broker's certificate (PEM), trusted beside the system's",
+      { example: "broker-ca.pem", section: broker1 },
+    ),
   },
   notes: `Exit codes: 0 every message conforms (warnings allowed), 1 a message does not conform, 2 usage error
 or no message read (an empty file or stdin, a broker that delivered nothing: nothing was checked; see
@@ -153,6 +187,7 @@ const check = defineCommand(spec, async ({ values, positionals, argv }, io: Even
     );
   }
   const spec0 = positionals[0];
+  refuseOtherProtocolsFlags(spec0, values);
   const format = values.format;
   const maxProblems = values["max-problems"];
   const maxTrackedVersions = values["max-tracked"];
@@ -177,6 +212,10 @@ const check = defineCommand(spec, async ({ values, positionals, argv }, io: Even
       idleTimeoutMs: values["idle-timeout"],
       durationMs: values.duration,
       ...(values["max-line-bytes"] === undefined ? {} : { maxLineBytes: values["max-line-bytes"] }),
+      envelope: values.envelope,
+      ...(values.address === undefined ? {} : { address: values.address }),
+      ...(values["amqp1-mode"] === undefined ? {} : { amqp1Mode: values["amqp1-mode"] }),
+      ...(values.ca === undefined ? {} : { caFile: resolve(io.cwd, values.ca) }),
     });
   } catch (error) {
     // A missing file or exchange is the caller's input, not a broken run.
@@ -231,6 +270,26 @@ const check = defineCommand(spec, async ({ values, positionals, argv }, io: Even
   }
   return result.invalid === 0 ? 0 : 1;
 });
+
+/** A flag of one protocol given with a source of another would be ignored: refused instead, naming the right one. */
+function refuseOtherProtocolsFlags(
+  source: string,
+  values: { exchange?: string; "routing-key"?: string; address?: string; "amqp1-mode"?: string; ca?: string },
+): void {
+  const amqp1 = /^amqp1s?:\/\//i.test(source);
+  const amqp091 = /^amqps?:\/\//i.test(source);
+  const given = (names: (keyof typeof values)[]) => names.filter((name) => values[name] !== undefined);
+  const of091 = given(["exchange", "routing-key"]);
+  const of1 = given(["address", "amqp1-mode", "ca"]);
+  if (amqp1 && of091.length > 0)
+    throw new UsageError(
+      `--${of091.join(", --")} belong to amqp:// (AMQP 0-9-1) sources; an amqp1:// source reads the address in its path or --address`,
+    );
+  if (!amqp1 && of1.length > 0)
+    throw new UsageError(
+      `--${of1.join(", --")} belong to amqp1:// and amqp1s:// (AMQP 1.0) sources${amqp091 ? "; an amqp:// source takes --exchange and --routing-key" : `, not to ${source}`}`,
+    );
+}
 
 /** --sign-key's Ed25519 key, read with lckit run's own code; a key without a folder to sign is refused. */
 function readSignKey(

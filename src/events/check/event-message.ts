@@ -136,6 +136,18 @@ export function inspectMessage(
     );
     return { problems, facts };
   }
+  if (raw.envelopeFault !== undefined) {
+    const { envelope, field, expected, got } = raw.envelopeFault;
+    addProblem(
+      problems,
+      position,
+      field,
+      rule.json,
+      "envelope",
+      `${envelope} envelope: ${field === "" ? "the line" : field} must be ${expected}; got ${got}. The message in it was not checked (the pointer is into the line as the service wrote it)`,
+    );
+    return { problems, facts };
+  }
 
   let parsed: unknown;
   try {

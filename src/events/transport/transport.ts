@@ -1,11 +1,12 @@
-// Where event messages come from: one small interface, so that file, stdin and AMQP (and later SQS,
-// Pub/Sub, Kafka) feed the same checker without touching the checks.
+// Where event messages come from: one small interface, so that files and stdin (NDJSON, or SNS, SQS,
+// Pub/Sub and kcat envelopes), AMQP 0-9-1 and AMQP 1.0 feed the same checker without touching the checks.
 
 /** One message as it arrived: headers as the transport carried them, the body as text. */
 export interface RawMessage {
-  /** Human-readable position for reports: "line 12", "amqp delivery 4031". */
+  /** Human-readable position for reports: "line 12", "line 3 message 2", "amqp delivery 4031", "amqp1 delivery 7". */
   position: string;
-  /** Transport headers (AMQP headers); undefined when the transport has none (NDJSON lines). */
+  /** Transport headers (AMQP headers, application properties, a service's attributes); undefined when the
+   *  transport has none (NDJSON lines). */
   headers?: Record<string, unknown>;
   body: string;
   /** Where the source can find this message again (MessageSource.recall): a file's byte offset, a list's
@@ -14,6 +15,12 @@ export interface RawMessage {
   /** Set when the message is larger than the source reads (a line past --max-line-bytes): its size and
    *  the limit, in bytes. Its body is then empty; the checker reports it for its position and goes on. */
   tooLarge?: { bytes: number; limit: number };
+  /** Set when the service envelope the message came in is broken (an SNS notification without Message, an
+   *  SQS attribute without its value, Pub/Sub data that is not base64): the field as a JSON pointer into the
+   *  envelope, what the service's format has there, what came. Its body is then the envelope as it came
+   *  (evidence), not a payload; the checker reports
+   *  it for its position and goes on. */
+  envelopeFault?: { envelope: string; field: string; expected: string; got: string };
 }
 
 /** A gap or fault of the transport itself (broker restart, reconnect), reported beside message results. */

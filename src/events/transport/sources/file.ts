@@ -4,6 +4,7 @@
 // instead of fingerprinting every payload; stdin cannot be read twice and has no refs.
 import { closeSync, fstatSync, openSync, readSync, type Stats } from "node:fs";
 import { open, stat } from "node:fs/promises";
+import { type EnvelopeChoice, unwrapLine } from "../envelopes/index.ts";
 import type { MessageSource, RawMessage, TransportNotice } from "../transport.ts";
 
 /** Blank lines are not messages (a regular expression stops at the first visible character). */
@@ -26,11 +27,47 @@ export interface FileSourceOptions {
   stdin?: NodeJS.ReadableStream;
   /** Longest line read, in bytes (default 64 MiB): a longer one is counted, not held, and reported. */
   maxLineBytes?: number;
+  /** Service envelopes to unwrap (default "auto": each line's form is detected; "none": lines as they are). */
+  envelope?: EnvelopeChoice;
 }
 
 /** Lines longer than this are not held in memory: JSON of that size is no event message a broker carries,
  *  and a string past V8's limit (about 512 M characters) could not even be made. */
 export const defaultMaxLineBytes = 64 * 1024 * 1024;
+
+const documentStart = /^[[{]\s*$/;
+
+/** The lines of one pretty-printed JSON document, and whether its brackets have closed (strings skipped). */
+class PrettyDocument {
+  private readonly lines: string[] = [];
+  private depth = 0;
+  private inString = false;
+  bytes = 0;
+
+  constructor(readonly line: number) {}
+
+  add(text: string): void {
+    this.lines.push(text);
+    this.bytes += text.length + 1;
+    for (let index = 0; index < text.length; index += 1) {
+      const code = text.charCodeAt(index);
+      if (this.inString) {
+        if (code === 92) index += 1;
+        else if (code === 34) this.inString = false;
+      } else if (code === 34) this.inString = true;
+      else if (code === 123 || code === 91) this.depth += 1;
+      else if (code === 125 || code === 93) this.depth -= 1;
+    }
+  }
+
+  complete(): boolean {
+    return this.depth <= 0 && !this.inString;
+  }
+
+  text(): string {
+    return this.lines.join("\n");
+  }
+}
 
 /** The text of bytes [start, end) without a "\r" at the end; a UTF-8 byte order mark before the first line
  *  is skipped by the caller. */
@@ -53,6 +90,7 @@ function lineMessages(
   input: AsyncIterable<Buffer | string>,
   withRefs: boolean,
   maxLineBytes: number,
+  envelope: EnvelopeChoice,
 ): AsyncIterable<RawMessage> {
   return {
     [Symbol.asyncIterator]() {
@@ -68,6 +106,19 @@ function lineMessages(
       let offset = 0;
       let number = 0;
       let ended = false;
+      /** A pretty-printed document being joined, line by line. */
+      let document: PrettyDocument | undefined;
+      const endDocument = (): void => {
+        const joined = document as PrettyDocument;
+        document = undefined;
+        if (joined.bytes > maxLineBytes)
+          ready.push({
+            position: `line ${joined.line}`,
+            body: "",
+            tooLarge: { bytes: joined.bytes, limit: maxLineBytes },
+          });
+        else emit(joined.text(), joined.line, undefined);
+      };
       const add = (bytes: Buffer, start: number, end: number, at: number): void => {
         number += 1;
         let from = start;
@@ -77,10 +128,40 @@ function lineMessages(
           ref += 3;
         }
         const body = lineText(bytes, from, end);
+        if (document !== undefined) {
+          document.add(body);
+          if (document.complete() || document.bytes > maxLineBytes) endDocument();
+          return;
+        }
         if (blank.test(body)) return;
-        ready.push(
-          withRefs ? { position: `line ${number}`, body, ref } : { position: `line ${number}`, body },
-        );
+        // A line that only opens an object or a list starts a pretty-printed document (what `aws ... receive-message`
+        // and `gcloud ... --format=json` print): its lines are joined until it closes, and read as one message.
+        if (envelope !== "none" && documentStart.test(body)) {
+          document = new PrettyDocument(number);
+          document.add(body);
+          return;
+        }
+        emit(body, number, withRefs ? ref : undefined);
+      };
+      /** One message text: unwrapped when it is a service envelope, else as it is. */
+      const emit = (body: string, line: number, ref: number | undefined): void => {
+        const items = unwrapLine(body, envelope);
+        if (items === undefined) {
+          ready.push(
+            ref === undefined ? { position: `line ${line}`, body } : { position: `line ${line}`, body, ref },
+          );
+          return;
+        }
+        // A message out of an envelope has no ref: reading its line again would give the envelope, so the
+        // stream rules fingerprint its payload as it comes.
+        for (const [index, item] of items.entries()) {
+          const position = items.length === 1 ? `line ${line}` : `line ${line} message ${index + 1}`;
+          ready.push(
+            "fault" in item
+              ? { position, body, envelopeFault: item.fault }
+              : { position, headers: item.headers, body: item.body },
+          );
+        }
       };
       const addTooLarge = (bytes: number): void => {
         number += 1;
@@ -118,6 +199,8 @@ function lineMessages(
       const finish = (): void => {
         ended = true;
         if (pendingBytes > 0) endPending(Buffer.alloc(0), pendingStart);
+        // An unclosed document is handed over as it is: the checker reports that it is not JSON.
+        if (document !== undefined) endDocument();
       };
       const next = async (): Promise<IteratorResult<RawMessage>> => {
         while (readyAt >= ready.length) {
@@ -168,10 +251,14 @@ async function* fileBlocks(path: string, opened: (stats: Stats) => void): AsyncG
   }
 }
 
-function stdinSource(stdin: NodeJS.ReadableStream, maxLineBytes: number): MessageSource {
+function stdinSource(
+  stdin: NodeJS.ReadableStream,
+  maxLineBytes: number,
+  envelope: EnvelopeChoice,
+): MessageSource {
   return {
-    description: "stdin",
-    messages: () => lineMessages(stdin as AsyncIterable<Buffer | string>, false, maxLineBytes),
+    description: envelope === "auto" || envelope === "none" ? "stdin" : `stdin (${envelope} envelopes)`,
+    messages: () => lineMessages(stdin as AsyncIterable<Buffer | string>, false, maxLineBytes, envelope),
     notices: () => [],
     async close(): Promise<void> {
       const readable = stdin as { destroy?: () => void };
@@ -204,7 +291,7 @@ function fileState(stats: Stats): string {
   return `${stats.dev}:${stats.ino}:${stats.size}:${stats.mtimeMs}`;
 }
 
-function fileSource(path: string, maxLineBytes: number): MessageSource {
+function fileSource(path: string, maxLineBytes: number, envelope: EnvelopeChoice): MessageSource {
   /** Opened on the first recall, for reading lines again. */
   let fd: number | undefined;
   let block: Buffer | undefined;
@@ -213,12 +300,12 @@ function fileSource(path: string, maxLineBytes: number): MessageSource {
    *  (rewritten, rotated, appended to) reads nothing, so no verdict rests on text the check did not read. */
   let readState: string | undefined;
   return {
-    description: path,
+    description: envelope === "auto" || envelope === "none" ? path : `${path} (${envelope} envelopes)`,
     messages(): AsyncIterable<RawMessage> {
       const blocks = fileBlocks(path, (stats) => {
         readState = fileState(stats);
       });
-      const lines = lineMessages(blocks, true, maxLineBytes);
+      const lines = lineMessages(blocks, true, maxLineBytes, envelope);
       return {
         [Symbol.asyncIterator]() {
           reading = lines[Symbol.asyncIterator]();
@@ -250,7 +337,8 @@ function fileSource(path: string, maxLineBytes: number): MessageSource {
 /** Opens an NDJSON file, or stdin for "-". Throws SourceError when the file cannot be read. */
 export async function openFileSource(path: string, options: FileSourceOptions = {}): Promise<MessageSource> {
   const maxLineBytes = options.maxLineBytes ?? defaultMaxLineBytes;
-  if (path === "-") return stdinSource(options.stdin ?? process.stdin, maxLineBytes);
+  const envelope = options.envelope ?? "auto";
+  if (path === "-") return stdinSource(options.stdin ?? process.stdin, maxLineBytes, envelope);
   try {
     const info = await stat(path);
     if (!info.isFile())
@@ -261,5 +349,5 @@ export async function openFileSource(path: string, options: FileSourceOptions = 
       `cannot read ${path} (${error instanceof Error ? error.message : String(error)}); give an NDJSON file, "-" for stdin or an amqp:// URL`,
     );
   }
-  return fileSource(path, maxLineBytes);
+  return fileSource(path, maxLineBytes, envelope);
 }
