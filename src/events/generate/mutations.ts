@@ -21,6 +21,23 @@ export interface Mutation {
   apply(message: EventMessage): string[];
 }
 
+/** The fields both filtering properties share: what every kind of object may carry. */
+const commonFields = new Set([
+  "uri",
+  "type",
+  "createdBy",
+  "createdTime",
+  "updatedBy",
+  "updatedTime",
+  "startDate",
+  "endDate",
+  "attributes",
+  "crosswalks",
+  "tags",
+  "ratings",
+  "consolidatedRating",
+]);
+
 function clone(message: EventMessage): EventMessage {
   return structuredClone(message);
 }
@@ -401,6 +418,11 @@ export const mutations: readonly Mutation[] = [
       edit(m, (c) => {
         c.payload.type = "GROUP_CHANGED";
         c.headers.eventType = "GROUP_CHANGED";
+        // A group object: the entity's own fields (label, roles, ...) are no group's (EVENT-FILTER-05).
+        const object = c.payload.object;
+        if (object !== null && typeof object === "object" && !Array.isArray(object))
+          for (const field of Object.keys(object))
+            if (!commonFields.has(field)) delete (object as Record<string, unknown>)[field];
       }),
     { severity: "warning" },
   ),
