@@ -331,7 +331,8 @@ export class StreamWorld extends MessageBuilders {
       );
     } else if (type.startsWith("RELATION")) {
       const at = this.tick();
-      const kindOfRelation = this.random.pick(relationTypes);
+      // A relation type without a reference attribute: the message stands alone (no companion needed).
+      const kindOfRelation = this.random.pick(relationTypes.filter((type) => !type.reference));
       const relation: Relation = {
         uri: `relations/${this.random.id()}`,
         type: `configuration/relationTypes/${kindOfRelation.name}`,
