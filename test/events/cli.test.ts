@@ -137,6 +137,25 @@ describe("lckit events check", () => {
       "events/event-object-01",
       "events/event-types-02",
     ]);
+    // Coverage claims only what some check proves: every event requirement has a check of this run, an HTTP
+    // requirement is "checked by lckit run" only when an HTTP check traces it, else untested.
+    const coverage = new Map(
+      report.coverage.requirements.map((r: { id: string; status: string; checkedBy?: string }) => [r.id, r]),
+    );
+    const statusOf = (id: string) => (coverage.get(id) as { status: string } | undefined)?.status;
+    for (const id of [
+      "EVENT-TYPES-04",
+      "EVENT-STREAM-02",
+      "EVENT-FILTER-05",
+      "EVENT-FILTER-06",
+      "EVENT-TYPES-05",
+      "EVENT-DELIVERY-02",
+    ])
+      expect({ id, status: statusOf(id) }).not.toEqual({ id, status: "untested" });
+    expect(statusOf("SCAN-03")).toBe("elsewhere");
+    expect((coverage.get("SCAN-03") as { checkedBy?: string }).checkedBy).toBe("lckit run");
+    for (const id of ["TOKEN-QUOTA-05", "CONFIG-CLIENT-05", "BLOCKED-06"])
+      expect(statusOf(id)).toBe("untested");
     // Every format says where each failed check's messages are in events.ndjson.
     const objectCheck = report.checks.find((c: { id: string }) => c.id === "events/event-object-01");
     const where = `events.ndjson line ${objectCheck.eventLines.join(", ")}`;

@@ -135,7 +135,7 @@ export async function checkStream(
         record(problem);
       }
       // Findings of messages leaving the companion window (counted for their own message, not this one).
-      const late = companions.observe(facts, raw.body, raw.position, errors > 0);
+      const late = companions.observe(facts, raw.position, errors > 0);
       if (errors > 0) result.invalid += 1;
       else {
         result.valid += 1;

@@ -24,20 +24,31 @@ const relationshipTypes = new Set([
 /** After these an entity gets no ENTITY_CHANGED: a missing companion for it is excused. */
 const goneTypes = new Set(["ENTITY_REMOVED", "ENTITY_REMOVED_GDPR", "ENTITY_LOST_MERGE"]);
 
-/** An ENTITY_CHANGED (or a removal) seen within the window. */
-interface EntityEvent {
+/** What is remembered of one entity's recent events: the last ENTITY_CHANGED that can be a companion
+ *  (ovChanged true or absent), the last with ovChanged false, the last removal. Updated in place, so a
+ *  message allocates nothing here; index -1: none. */
+interface EntityState {
+  pairIndex: number;
+  pairTime: number | undefined;
+  falseIndex: number;
+  falseTime: number | undefined;
+  falsePosition: string;
+  falseInvalid: boolean;
+  falsePath: string;
+  /** The last ovChanged-false event as a relationship event holds it (made when one does). */
+  falseShared: FalseCompanion | undefined;
+  goneIndex: number;
+  goneTime: number | undefined;
+}
+
+/** An ENTITY_CHANGED with ovChanged false that a relationship event may have to report. */
+interface FalseCompanion {
   uri: string;
-  index: number;
-  time: number | undefined;
-  /** ENTITY_CHANGED: its ovChanged (undefined when absent); a removal: gone. */
-  ovChanged: boolean | undefined;
-  gone: boolean;
   position: string;
   invalid: boolean;
+  ovPath: string;
   /** Reported under EVENT-STREAM-02 already (one finding per message). */
   reported: boolean;
-  /** Where its ovChanged false sits ("" otherwise). */
-  ovPath: string;
 }
 
 /** A relationship event waiting for its companion. */
@@ -52,7 +63,7 @@ interface PendingRelation {
   position: string;
   invalid: boolean;
   /** Companions seen so far carry ovChanged false only: the first of them. */
-  falseCompanion: EntityEvent | undefined;
+  falseCompanion: FalseCompanion | undefined;
   settled: boolean;
 }
 
@@ -123,20 +134,44 @@ function ovChangedPath(payload: Record<string, unknown>): string {
   return "/payload/deltas/ovChanged";
 }
 
-/** The relation types named by refRelation in the attribute values of a message (iterative walk). */
-function refRelationTypes(payload: unknown, into: Set<string>): void {
-  const stack: unknown[] = [payload];
-  while (stack.length > 0) {
-    const node = stack.pop();
-    if (Array.isArray(node)) {
-      for (const item of node) if (item !== null && typeof item === "object") stack.push(item);
-      continue;
+/** The relation type a reference attribute value names (refRelation.type), if any. */
+function refRelationType(value: unknown): string | undefined {
+  if (!isRecord(value)) return undefined;
+  const relation = value.refRelation;
+  return isRecord(relation) && typeof relation.type === "string" ? relation.type : undefined;
+}
+
+/** The relation types named by refRelation in a message's attribute values (reference attributes sit at
+ *  the top of object.attributes) and delta items (their old and new values). Property reads only: this
+ *  runs for every entity message. */
+function refRelationTypes(payload: Record<string, unknown>, into: Set<string>): void {
+  const object = payload.object;
+  if (isRecord(object)) {
+    const attributes = object.attributes;
+    if (isRecord(attributes)) {
+      for (const name in attributes) {
+        const values = attributes[name];
+        if (!Array.isArray(values)) continue;
+        for (let index = 0; index < values.length; index += 1) {
+          const type = refRelationType(values[index]);
+          if (type !== undefined) into.add(type);
+        }
+      }
     }
-    if (!isRecord(node)) continue;
-    for (const [key, value] of Object.entries(node)) {
-      if (key === "refRelation" && isRecord(value) && typeof value.type === "string") into.add(value.type);
-      else if (value !== null && typeof value === "object") stack.push(value);
-    }
+    return;
+  }
+  const deltas = payload.deltas;
+  if (!isRecord(deltas)) return;
+  const collection = isRecord(deltas.deltaCollection) ? deltas.deltaCollection : deltas;
+  const items = collection.delta;
+  if (!Array.isArray(items)) return;
+  for (let index = 0; index < items.length; index += 1) {
+    const item = items[index];
+    if (!isRecord(item)) continue;
+    const added = refRelationType(item.newValue);
+    if (added !== undefined) into.add(added);
+    const removed = refRelationType(item.oldValue);
+    if (removed !== undefined) into.add(removed);
   }
 }
 
@@ -151,14 +186,16 @@ export interface CompanionOptions {
 export class ReferenceCompanions {
   private readonly configured: ReadonlyMap<string, ReferenceEnd>;
   private readonly learned = new Set<string>();
+  /** The configuration's list is the tenant's word: types are learned only when it gives none. */
+  private readonly learning: boolean;
   private readonly window: CompanionWindow;
   private readonly maxTracked: number;
   private index = 0;
   private latestTime: number | undefined;
-  /** The window's entity events, oldest first from `recentHead`, and by entity URI. */
-  private recent: EntityEvent[] = [];
-  private recentHead = 0;
-  private readonly recentByUri = new Map<string, EntityEvent[]>();
+  /** The entities with events in the window; swept every `sweepEvery` messages. */
+  private readonly entities = new Map<string, EntityState>();
+  private readonly sweepEvery: number;
+  private sinceSweep = 0;
   /** Relationship events waiting for a companion, oldest first from `pendingHead`, and by entity URI. */
   private pending: PendingRelation[] = [];
   private pendingHead = 0;
@@ -169,9 +206,11 @@ export class ReferenceCompanions {
 
   constructor(options: CompanionOptions) {
     this.configured = options.config?.referenceRelationTypes ?? new Map();
+    this.learning = this.configured.size === 0;
     const base = options.config?.companionWindow ?? defaultCompanionWindow;
     this.window = { ...base, ...options.window };
     this.maxTracked = options.maxTracked;
+    this.sweepEvery = Math.max(1024, this.window.messages);
   }
 
   /** The end whose entity gets the companion, when the type backs a reference attribute. */
@@ -200,82 +239,122 @@ export class ReferenceCompanions {
   }
 
   /** Records one message; returns the findings that messages leaving the window settle. */
-  observe(facts: MessageFacts, body: string, position: string, invalid: boolean): LateProblem[] {
+  observe(facts: MessageFacts, position: string, invalid: boolean): LateProblem[] {
     this.index += 1;
     const type = facts.type;
     const payload = facts.payload;
-    let late = noLate;
-    if (this.pendingHead < this.pending.length) late = this.expire(false);
-    if (type === undefined || !isRecord(payload)) return late;
+    const entityChanged = type === "ENTITY_CHANGED";
+    const relevant =
+      type !== undefined &&
+      isRecord(payload) &&
+      (entityChanged || relationshipTypes.has(type) || goneTypes.has(type));
+    if (!relevant) return this.pendingHead < this.pending.length ? this.expire(false) : noLate;
+    const relationship = !entityChanged && relationshipTypes.has(type);
+    // Event time moves with the events this rule reads (the others are not looked into).
     const time = eventTime(payload);
     if (time !== undefined && (this.latestTime === undefined || time > this.latestTime))
       this.latestTime = time;
-    if (type.startsWith("ENTIT")) {
-      if (body.includes("refRelation")) refRelationTypes(payload, this.learned);
+    const late = this.pendingHead < this.pending.length ? this.expire(false) : noLate;
+    if (!relationship) {
+      // Without configured types, companions show the reference attribute they are about (refRelation
+      // names its relation type): learned from them.
+      if (entityChanged && this.learning) refRelationTypes(payload, this.learned);
       const uri = facts.uri;
       if (uri === undefined) return late;
-      if (type === "ENTITY_CHANGED") {
+      if (entityChanged) {
         const ovChanged = ovChangedOf(payload);
-        const event: EntityEvent = {
-          uri,
-          index: this.index,
-          time,
-          ovChanged,
-          gone: false,
-          position,
-          invalid,
-          reported: false,
-          ovPath: ovChanged === false ? ovChangedPath(payload) : "",
-        };
-        this.remember(event);
-        this.companionArrived(event);
+        const state = this.stateOf(uri);
+        if (ovChanged === false) {
+          state.falseIndex = this.index;
+          state.falseTime = time;
+          state.falsePosition = position;
+          state.falseInvalid = invalid;
+          state.falsePath = ovChangedPath(payload);
+          state.falseShared = undefined;
+        } else {
+          state.pairIndex = this.index;
+          state.pairTime = time;
+        }
+        this.companionArrived(uri, state, ovChanged === false);
       } else if (goneTypes.has(type)) {
-        this.remember({
-          uri,
-          index: this.index,
-          time,
-          ovChanged: undefined,
-          gone: true,
-          position,
-          invalid,
-          reported: false,
-          ovPath: "",
-        });
+        const state = this.stateOf(uri);
+        state.goneIndex = this.index;
+        state.goneTime = time;
       }
       return late;
     }
-    if (relationshipTypes.has(type)) this.relationshipArrived(facts, payload, type, time, position, invalid);
+    this.relationshipArrived(facts, payload, type, time, position, invalid);
     return late;
   }
 
-  private remember(event: EntityEvent): void {
-    this.recent.push(event);
-    const list = this.recentByUri.get(event.uri);
-    if (list) list.push(event);
-    else this.recentByUri.set(event.uri, [event]);
-    // The window's oldest leave it (or the bound is reached).
-    while (this.recentHead < this.recent.length) {
-      const oldest = this.recent[this.recentHead] as EntityEvent;
-      if (this.recent.length - this.recentHead <= this.maxTracked && !this.expired(oldest)) break;
-      this.recentHead += 1;
-      const same = this.recentByUri.get(oldest.uri);
-      if (same && same[0] === oldest) {
-        same.shift();
-        if (same.length === 0) this.recentByUri.delete(oldest.uri);
-      }
+  private stateOf(uri: string): EntityState {
+    let state = this.entities.get(uri);
+    if (state) return state;
+    state = {
+      pairIndex: -1,
+      pairTime: undefined,
+      falseIndex: -1,
+      falseTime: undefined,
+      falsePosition: "",
+      falseInvalid: false,
+      falsePath: "",
+      falseShared: undefined,
+      goneIndex: -1,
+      goneTime: undefined,
+    };
+    this.entities.set(uri, state);
+    this.sinceSweep += 1;
+    if (this.sinceSweep >= this.sweepEvery || this.entities.size > this.maxTracked) this.sweep();
+    return state;
+  }
+
+  /** Whether an entity event can no longer matter: twice the window behind (a relationship event it is
+   *  within the window of may still be waiting a window long). */
+  private stale(index: number, time: number | undefined): boolean {
+    if (index < 0) return true;
+    if (this.index - index <= 2 * this.window.messages) return false;
+    if (this.window.ms <= 0 || time === undefined || this.latestTime === undefined) return true;
+    return this.latestTime - time > 2 * this.window.ms;
+  }
+
+  /** Forgets the entities none of whose events can matter any more; past maxTracked, the oldest. */
+  private sweep(): void {
+    this.sinceSweep = 0;
+    for (const [uri, state] of this.entities) {
+      if (
+        this.stale(state.pairIndex, state.pairTime) &&
+        this.stale(state.falseIndex, state.falseTime) &&
+        this.stale(state.goneIndex, state.goneTime)
+      )
+        this.entities.delete(uri);
     }
-    if (this.recentHead > 4096 && this.recentHead * 2 > this.recent.length) {
-      this.recent = this.recent.slice(this.recentHead);
-      this.recentHead = 0;
+    for (const uri of this.entities.keys()) {
+      if (this.entities.size <= this.maxTracked) break;
+      this.entities.delete(uri);
     }
   }
 
-  private companionArrived(event: EntityEvent): void {
-    const waiting = this.pendingByUri.get(event.uri);
+  /** The last ovChanged-false ENTITY_CHANGED of the entity, as a relationship event holds it. */
+  private falseCompanionOf(uri: string, state: EntityState): FalseCompanion {
+    state.falseShared ??= {
+      uri,
+      position: state.falsePosition,
+      invalid: state.falseInvalid,
+      ovPath: state.falsePath,
+      reported: false,
+    };
+    return state.falseShared;
+  }
+
+  private companionArrived(uri: string, state: EntityState, ovFalse: boolean): void {
+    const waiting = this.pendingByUri.get(uri);
     if (!waiting) return;
+    const arrived = ovFalse
+      ? { index: state.falseIndex, time: state.falseTime }
+      : { index: state.pairIndex, time: state.pairTime };
     for (const relation of [...waiting]) {
-      if (relation.settled) continue;
-      if (event.ovChanged === false) relation.falseCompanion ??= event;
+      if (relation.settled || !this.withinWindow(arrived, relation)) continue;
+      if (ovFalse) relation.falseCompanion ??= this.falseCompanionOf(uri, state);
       else this.settle(relation, true);
     }
   }
@@ -298,6 +377,8 @@ export class ReferenceCompanions {
           : undefined;
     const uri = facts.uri;
     if (relationType === undefined || uri === undefined) return;
+    // With the configuration's list (no learning), a type not on it backs no reference attribute.
+    if (!this.learning && this.referenceEnd(relationType) === undefined) return;
     const start = objectUri(object?.startObject);
     const end = objectUri(object?.endObject);
     const relation: PendingRelation = {
@@ -320,17 +401,22 @@ export class ReferenceCompanions {
       if (this.referenceEnd(relationType)) this.leaveUndecided(relation, "ends-unknown");
       return;
     }
-    // A companion may have come first (reordering is legal).
+    // A companion may have come first (reordering is legal): the entity's last one is the nearest.
     for (const uri of relation.ends) {
-      for (const event of this.recentByUri.get(uri) ?? []) {
-        if (event.gone || !this.withinWindow(event, relation)) continue;
-        if (event.ovChanged === false) relation.falseCompanion ??= event;
-        else {
-          relation.settled = true;
-          break;
-        }
+      const state = this.entities.get(uri);
+      if (!state) continue;
+      if (
+        state.pairIndex >= 0 &&
+        this.withinWindow({ index: state.pairIndex, time: state.pairTime }, relation)
+      ) {
+        relation.settled = true;
+        break;
       }
-      if (relation.settled) break;
+      if (
+        state.falseIndex >= 0 &&
+        this.withinWindow({ index: state.falseIndex, time: state.falseTime }, relation)
+      )
+        relation.falseCompanion ??= this.falseCompanionOf(uri, state);
     }
     if (relation.settled) {
       if (this.referenceEnd(relationType)) this.paired += 1;
@@ -347,6 +433,7 @@ export class ReferenceCompanions {
       if (!oldest.settled && this.referenceEnd(oldest.relationType))
         this.leaveUndecided(oldest, "memory-bound");
       this.settle(oldest, false);
+      this.pendingHead += 1;
     }
   }
 
@@ -397,9 +484,14 @@ export class ReferenceCompanions {
   }
 
   private endGone(relation: PendingRelation): boolean {
-    return relation.ends.some((uri) =>
-      (this.recentByUri.get(uri) ?? []).some((event) => event.gone && this.withinWindow(event, relation)),
-    );
+    return relation.ends.some((uri) => {
+      const state = this.entities.get(uri);
+      return (
+        state !== undefined &&
+        state.goneIndex >= 0 &&
+        this.withinWindow({ index: state.goneIndex, time: state.goneTime }, relation)
+      );
+    });
   }
 
   private windowText(): string {

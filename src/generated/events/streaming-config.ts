@@ -20,7 +20,7 @@ payloadType?: string
 analyzeOvChanges?: boolean
 largeObjectsSupport?: boolean
 /**
- * The kit's key, not the tenant's: relation types that back reference attributes (tenant configuration the stream does not carry). Each is a type URI (configuration/relationTypes/HasAddress) or its last segment (HasAddress), or {type, entity} where entity (start, end or either, the default) names the end of the relationship whose entity holds the reference attribute and gets the ENTITY_CHANGED companion. Types the stream shows through refRelation in attribute values are learned as well.
+ * The kit's key, not the tenant's: relation types that back reference attributes (tenant configuration the stream does not carry). Each is a type URI (configuration/relationTypes/HasAddress) or its last segment (HasAddress), or {type, entity} where entity (start, end or either, the default) names the end of the relationship whose entity holds the reference attribute and gets the ENTITY_CHANGED companion. Without this key, types are learned from refRelation in the attribute values of ENTITY_CHANGED events.
  */
 referenceRelationTypes?: (string | {
 type: string
