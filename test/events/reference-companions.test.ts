@@ -297,6 +297,17 @@ describe("reference companions in generated streams", () => {
     expect(result.companions.paired).toBeGreaterThan(50);
     expect(result.duplicates).toBeGreaterThan(0);
     expect(result.reordered).toBeGreaterThan(0);
+    // EVENT-DELIVERY-02, a tolerance: its check says what the stream had of both and never fails.
+    const run = eventRunResult(result, { command: "lckit events check", config: true });
+    const delivery = run.checks.find((c) => c.id === "events/event-delivery-02");
+    expect(delivery?.status).toBe("passed");
+    expect(delivery?.message).toContain(
+      `tolerated ${result.duplicates} redelivered message(s) and ${result.reordered} message(s)`,
+    );
+    expect(run.checks.find((c) => c.id === "events/event-payload-08")?.requirements).toEqual([
+      "EVENT-PAYLOAD-08",
+      "EVENT-TYPES-05",
+    ]);
   });
 
   it("a dropped companion is caught by EVENT-TYPES-04 only; one with ovChanged false by EVENT-STREAM-02 only", async () => {
