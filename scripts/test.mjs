@@ -2,12 +2,17 @@
 // The README's test command: runs every test file with vitest and ends with the plain line
 // "N passed, N failed" that CI reads. Services the tests need (RabbitMQ) are started and stopped here.
 import { spawnSync } from "node:child_process";
-import { existsSync, mkdirSync, readFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
 
 const root = new URL("..", import.meta.url).pathname;
+const startedAt = Date.now();
 const out = join(root, ".tmp", "vitest-results.json");
 mkdirSync(join(root, ".tmp"), { recursive: true });
+// CPU time per test file, for `npm run test:profile` (test/support/profile-setup.ts writes it).
+const profileDir = join(root, ".tmp", "test-profile");
+rmSync(profileDir, { recursive: true, force: true });
+process.env.LCKIT_TEST_PROFILE_DIR = profileDir;
 process.env.REDOCLY_TELEMETRY = "off";
 process.env.PACT_DO_NOT_TRACK = "true";
 
@@ -29,6 +34,12 @@ const chromium = spawnSync(process.execPath, [join(root, "scripts", "chromium.mj
 });
 const chromiumPath = chromium.status === 0 ? chromium.stdout.trim().split("\n").pop() : "";
 if (chromiumPath) process.env.LCKIT_CHROMIUM = chromiumPath;
+
+// Debian's python3-requests for the Python example client of lckit client check (test/workbench).
+spawnSync(process.execPath, [join(root, "scripts", "python-requests.mjs"), "ensure"], {
+  cwd: root,
+  stdio: ["ignore", "ignore", "inherit"],
+});
 
 let result;
 try {
@@ -59,5 +70,8 @@ if (passed + failed === 0) {
   failed = 1;
   console.error("test: no test was executed; that is a defect");
 }
+console.log(
+  `test: ${Math.round((Date.now() - startedAt) / 1000)} s wall; \`npm run test:profile\` shows where it went`,
+);
 console.log(`${passed} passed, ${failed} failed`);
 process.exit(failed > 0 || result.status !== 0 ? 1 : 0);

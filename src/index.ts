@@ -35,14 +35,24 @@ export {
   type FaultName,
   manualClock,
   type Reference,
+  type ReferenceData,
   type ReferenceOptions,
+  type Sandbox,
+  type SandboxControl,
+  type SandboxOptions,
+  type SandboxState,
+  shiftableClock,
+  startSandbox,
 } from "./reference/index.ts";
-// Reports: pure renderers of a RunResult.
+// Reports: pure renderers of a RunResult (and its in-toto test-result statement).
 export {
+  renderCtrf,
   renderHtml,
   renderJson,
   renderJunit,
   renderMarkdown,
+  type TestResultStatement,
+  testResultStatement,
   writeReport,
 } from "./report/index.ts";
 // The requirement catalogue.
@@ -69,3 +79,6 @@ export {
 } from "./runner/index.ts";
 export { startEmbeddedTarget } from "./target/embedded.ts";
 export { loadTargetFile } from "./target/target-file.ts";
+// The consumer workbench: a client's own command judged by the caller rules (lckit client check).
+export { type ClientCheckOptions, type ClientCheckRun, clientCheck } from "./workbench/client-check.ts";
+export { clientSweep } from "./workbench/client-sweep.ts";

@@ -1,6 +1,13 @@
 // Authentication and roles: every data operation needs a valid bearer token of a role that covers it.
 import fc from "fast-check";
-import { type Check, type CheckContext, type CredentialRole, fail, skip } from "../src/check/index.ts";
+import {
+  type Check,
+  type CheckContext,
+  type CredentialRole,
+  fail,
+  inconclusive,
+  skip,
+} from "../src/check/index.ts";
 import { type ApiResponse, describeResponse, type TokenResponse } from "../src/client/index.ts";
 import {
   answerDetail,
@@ -72,12 +79,16 @@ async function expiredTokenAnswerInRealTime(ctx: CheckContext) {
     // Noted for the quota sessions, which wait for the quota client's tokens to expire (see noteQuotaToken).
     const issued = await issueToken(ctx, "quota").finally(() => noteQuotaToken(ctx, shortValiditySeconds));
     if (issued.expiresIn > longestRealTimeWaitSeconds)
-      skip(
-        `the quota client's token request (accessTokenValidity ${shortValiditySeconds} s) answered a token ` +
-          `valid for ${issued.expiresIn} s more: a token from before the check, which multi-token support off ` +
-          "returns again (rerun when it has expired), or the validity was not applied " +
-          "(token-quota/validity-from-client-configuration checks that); the target's clock cannot be driven",
-      );
+      inconclusive({
+        saw:
+          `the quota client's token request (accessTokenValidity ${shortValiditySeconds} s) answered a token ` +
+          `valid for ${issued.expiresIn} s more, longer than the check can wait for it to expire`,
+        readings: [
+          "a token from before the check, which multi-token support off returns again",
+          "the validity was not applied (token-quota/validity-from-client-configuration judges that)",
+        ],
+        decideBy: `rerun after ${issued.expiresIn} s, when that token has expired (the target's clock cannot be driven)`,
+      });
     noteQuotaToken(ctx, issued.expiresIn);
     await letTimePass(ctx, (issued.expiresIn + 1) * 1000);
     expiredTokens.set(ctx.target, issued.token);
@@ -153,10 +164,13 @@ async function isolationProbe(
     `(${undecided.join("; ")}); the interface cannot show a client's tenants, so the kit cannot tell a ` +
     "client that holds the tenant (correct) from one let through (a failure)";
   if (judged === 0)
-    skip(
-      `${note}. State in the target file which of the roles ${roles.join(", ")} hold nothing of ${other} ` +
+    inconclusive({
+      saw: `the target let clients into ${other} whose access to it the target file does not state (${undecided.join("; ")})`,
+      readings: ["those clients hold that tenant", "the target lets clients into a tenant they do not hold"],
+      decideBy:
+        `state in the target file which of the roles ${roles.join(", ")} hold nothing of ${other} ` +
         "(otherTenantLackedBy: [...]), or name an otherTenant those clients do not hold",
-    );
+    });
   ctx.log.info(note);
 }
 

@@ -137,6 +137,11 @@ function schemaCheck(operation: ContractOperation): Check {
       const departing: Exchange[] = [];
       // The same departure usually repeats on every page: report each (status, path pattern, message) once.
       const distinct = new Map<string, { text: string; count: number }>();
+      // The same grouped coarser, by (status, JSON pointer), for the report's table of departures.
+      const byPointer = new Map<
+        string,
+        { status: number; pointer: string; count: number; example: string }
+      >();
       for (const exchange of exchanges) {
         const response = exchange.response;
         if (!response) continue;
@@ -149,6 +154,16 @@ function schemaCheck(operation: ContractOperation): Check {
         for (const violation of violations) {
           const pattern = (text: string) => text.replace(/\/\d+(?=\/|\s|$)/g, "/*");
           const key = `${response.status} ${pattern(violation.instancePath)} ${violation.keyword} ${pattern(violation.message)}`;
+          const pointer = pattern(violation.instancePath) || "/";
+          const group = byPointer.get(`${response.status} ${pointer}`);
+          if (group) group.count++;
+          else
+            byPointer.set(`${response.status} ${pointer}`, {
+              status: response.status,
+              pointer,
+              count: 1,
+              example: describeViolation(exchange, violation),
+            });
           const known = distinct.get(key);
           if (known) known.count++;
           else {
@@ -165,7 +180,11 @@ function schemaCheck(operation: ContractOperation): Check {
         .map((v) => (v.count > 1 ? `${v.text} (x${v.count})` : v.text));
       fail(
         `${distinct.size} kind(s) of departure from the contract in ${exchanges.length} recorded exchanges of ${operation.operationId}:\n  ${lines.join("\n  ")}`,
-        { expected: `responses as openapi/ declares for ${operation.operationId}`, actual: lines[0] ?? "" },
+        {
+          expected: `responses as openapi/ declares for ${operation.operationId}`,
+          actual: lines[0] ?? "",
+          departures: [...byPointer.values()].slice(0, 50),
+        },
       );
     },
   });

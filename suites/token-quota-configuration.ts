@@ -17,6 +17,8 @@ import { clientOf, quotaCustomerIdOf } from "./support/target-client.ts";
 
 export const maxAbove200Refused: Check = defineCheck({
   id: "token-quota/max-above-200-refused",
+  // A quota refusal may be a 429: this check judges 429s itself, the transport never waits them out.
+  judgesRateLimits: true,
   title: "MUST refuse maxActiveTokensAllowed above 200 with a validation error and accept 200",
   requirements: ["TOKEN-QUOTA-03", "CONFIG-CUSTOMER-05"],
   safety: "quota",
@@ -60,6 +62,8 @@ export const maxAbove200Refused: Check = defineCheck({
 
 export const maxBelow1Refused: Check = defineCheck({
   id: "token-quota/max-below-1-refused",
+  // A quota refusal may be a 429: this check judges 429s itself, the transport never waits them out.
+  judgesRateLimits: true,
   title: "SHOULD refuse maxActiveTokensAllowed below 1 with a validation error",
   requirements: ["TOKEN-QUOTA-09"],
   safety: "quota",
@@ -82,6 +86,8 @@ export const maxBelow1Refused: Check = defineCheck({
 
 export const validationErrorNamesField: Check = defineCheck({
   id: "token-quota/validation-error-names-field",
+  // A quota refusal may be a 429: this check judges 429s itself, the transport never waits them out.
+  judgesRateLimits: true,
   title: "SHOULD answer a quota validation error with 400 naming maxActiveTokensAllowed, storing nothing",
   requirements: ["CONFIG-05", "ERRORS-01"],
   safety: "quota",
@@ -114,6 +120,8 @@ export const validationErrorNamesField: Check = defineCheck({
 
 export const rdbmsMultitokenRefused: Check = defineCheck({
   id: "token-quota/rdbms-multitoken-refused",
+  // A quota refusal may be a 429: this check judges 429s itself, the transport never waits them out.
+  judgesRateLimits: true,
   title: "MUST refuse multitokenConfig for a customer whose tenant uses rdbms authorization",
   requirements: ["CONFIG-CUSTOMER-04"],
   safety: "write",

@@ -2,7 +2,7 @@
 // request up to maxActiveTokensAllowed, a limit-exceeded refusal beyond, for every client individually and
 // under simultaneous requests. The default when none is given is not shown: a SHOULD check reports the
 // kit's choice, 200.
-import { type Check, type CheckContext, CheckFailure, fail, skip } from "../src/check/index.ts";
+import { type Check, type CheckContext, CheckFailure, fail, inconclusive, skip } from "../src/check/index.ts";
 import {
   type ApiResponse,
   accessTokenOf,
@@ -146,10 +146,15 @@ async function quotaPerClientInRealTime(ctx: CheckContext, session: QuotaSession
       context: "the viewer alone over its quota",
     });
     if (alone.tokens.length === 0)
-      skip(
-        `the viewer client already holds ${max} or more active tokens from before the check ` +
-          `(maxActiveTokensAllowed=${max}), and the target's clock cannot be driven; rerun when they have expired`,
-      );
+      inconclusive({
+        saw: `the viewer client's first token request under maxActiveTokensAllowed=${max} was refused for the limit`,
+        readings: [
+          `the viewer client holds ${max} or more active tokens from before the check`,
+          "the target refuses the viewer tokens below its quota",
+        ],
+        decideBy:
+          "rerun when the viewer client's tokens from before the run have expired (the kit cannot drive this target's clock)",
+      });
     await session.pass(alone.longest + 1);
 
     const started = ctx.clock.now();
@@ -284,6 +289,10 @@ async function defaultQuotaInRealTime(ctx: CheckContext, session: QuotaSession):
 }
 export const singleTokenReused: Check = defineCheck({
   id: "token-quota/single-token-reused",
+  // A quota refusal may be a 429: this check judges 429s itself, the transport never waits them out.
+  judgesRateLimits: true,
+  // Seconds it is expected to wait on a live target (npm run bench:live); balances the quota lanes only.
+  expectedWaitSeconds: 3,
   title: "MUST return the same token again while multi-token support is off",
   requirements: ["TOKEN-STATE-01"],
   safety: "quota",
@@ -309,6 +318,10 @@ export const singleTokenReused: Check = defineCheck({
 
 export const multitokenConfigActivates: Check = defineCheck({
   id: "token-quota/multitoken-config-activates",
+  // A quota refusal may be a 429: this check judges 429s itself, the transport never waits them out.
+  judgesRateLimits: true,
+  // Seconds it is expected to wait on a live target (npm run bench:live); balances the quota lanes only.
+  expectedWaitSeconds: 3,
   title:
     "MUST switch multi-token support on with multitokenConfig present, with or without maxActiveTokensAllowed",
   requirements: ["TOKEN-QUOTA-01", "CONFIG-CUSTOMER-05"],
@@ -347,6 +360,10 @@ export const multitokenConfigActivates: Check = defineCheck({
 
 export const distinctTokensUpToMax: Check = defineCheck({
   id: "token-quota/distinct-tokens-up-to-max",
+  // A quota refusal may be a 429: this check judges 429s itself, the transport never waits them out.
+  judgesRateLimits: true,
+  // Seconds it is expected to wait on a live target (npm run bench:live); balances the quota lanes only.
+  expectedWaitSeconds: 3,
   title:
     "MUST issue a new token per request up to maxActiveTokensAllowed and decline one more without issuing",
   requirements: [
@@ -371,6 +388,10 @@ export const distinctTokensUpToMax: Check = defineCheck({
 
 export const refusal429: Check = defineCheck({
   id: "token-quota/refusal-429",
+  // A quota refusal may be a 429: this check judges 429s itself, the transport never waits them out.
+  judgesRateLimits: true,
+  // Seconds it is expected to wait on a live target (npm run bench:live); balances the quota lanes only.
+  expectedWaitSeconds: 3,
   title: "SHOULD decline a token request over the quota with 429 and a JSON error stating the limit",
   requirements: ["TOKEN-QUOTA-07", "ERRORS-01"],
   safety: "quota",
@@ -393,6 +414,10 @@ export const refusal429: Check = defineCheck({
 
 export const raisedQuotaApplies: Check = defineCheck({
   id: "token-quota/raised-quota-applies",
+  // A quota refusal may be a 429: this check judges 429s itself, the transport never waits them out.
+  judgesRateLimits: true,
+  // Seconds it is expected to wait on a live target (npm run bench:live); balances the quota lanes only.
+  expectedWaitSeconds: 3,
   title: "MUST issue tokens again at the limit once maxActiveTokensAllowed is raised",
   requirements: ["TOKEN-QUOTA-10", "TOKEN-QUOTA-02"],
   safety: "quota",
@@ -415,6 +440,10 @@ export const raisedQuotaApplies: Check = defineCheck({
 
 export const parallelRequestsNeverExceed: Check = defineCheck({
   id: "token-quota/parallel-requests-never-exceed",
+  // A quota refusal may be a 429: this check judges 429s itself, the transport never waits them out.
+  judgesRateLimits: true,
+  // Seconds it is expected to wait on a live target (npm run bench:live); balances the quota lanes only.
+  expectedWaitSeconds: 3,
   title: "MUST never issue more than maxActiveTokensAllowed tokens to simultaneous requests",
   requirements: ["TOKEN-QUOTA-06", "TOKEN-QUOTA-02"],
   safety: "quota",
@@ -503,6 +532,10 @@ async function raiseAndRace(
 
 export const quotaPerClient: Check = defineCheck({
   id: "token-quota/quota-per-client",
+  // A quota refusal may be a 429: this check judges 429s itself, the transport never waits them out.
+  judgesRateLimits: true,
+  // Seconds it is expected to wait on a live target (npm run bench:live); balances the quota lanes only.
+  expectedWaitSeconds: 9,
   title: "MUST apply maxActiveTokensAllowed to every client of the customer individually",
   requirements: ["TOKEN-QUOTA-04"],
   safety: "quota",
@@ -542,6 +575,10 @@ export const quotaPerClient: Check = defineCheck({
 
 export const defaultQuota200: Check = defineCheck({
   id: "token-quota/default-quota-200",
+  // A quota refusal may be a 429: this check judges 429s itself, the transport never waits them out.
+  judgesRateLimits: true,
+  // It may be the one to wait out tokens from before the run (4 to 17 s): balances the quota lanes only.
+  expectedWaitSeconds: 6,
   title: "SHOULD cap at 200 active tokens when multitokenConfig has no maxActiveTokensAllowed",
   requirements: ["TOKEN-QUOTA-08"],
   safety: "quota",

@@ -390,6 +390,10 @@ function modelRuns(ctx: CheckContext, session: QuotaSession): Promise<void> {
 }
 export const tokenStateModel: Check = defineCheck({
   id: "token-quota/model",
+  // A quota refusal may be a 429: this check judges 429s itself, the transport never waits them out.
+  judgesRateLimits: true,
+  // Seconds it is expected to wait on a live target (npm run bench:live); balances the quota lanes only.
+  expectedWaitSeconds: 15,
   title:
     "MUST follow the access-token state table under any sequence of requests, uses, time and quota changes",
   requirements: [

@@ -87,6 +87,8 @@ export interface Clock {
   sleep(ms: number, signal?: AbortSignal): Promise<void>;
   /** Present only when the target's clock can be driven (the embedded reference): moves time forward. */
   advance?: (ms: number) => void;
+  /** Milliseconds of real waiting the check can still afford (its time limit); absent where unbounded. */
+  remainingMs?: () => number;
 }
 
 export interface Logger {
@@ -229,6 +231,12 @@ export interface Check {
    */
   harmlessCalls?: readonly HarmlessCall[];
   needs: { roles: CredentialRole[]; otherTenant?: boolean; rdbmsTenant?: boolean; drivableClock?: boolean };
+  /** True for a check whose 429s are findings (a quota refusal may be one): the transport never waits
+   *  them out for it. */
+  judgesRateLimits?: boolean;
+  /** Seconds the check is expected to wait on a live target (npm run bench:live); the planner balances
+   *  the quota lanes by it, so a wrong figure costs time, never correctness. */
+  expectedWaitSeconds?: number;
   run(ctx: CheckContext): Promise<void>;
 }
 
@@ -263,6 +271,9 @@ export interface FailureDetail {
   /** For scans: the pages (counted from 1) the record at fault was seen on, e.g. a repeated record on the
    *  page it first came and the page it came again. */
   pages?: number[];
+  /** Departures from the contract grouped by (status, JSON pointer with indexes as *): how often each
+   *  came in the exchanges judged and one example, so a report shows one line per kind. */
+  departures?: { status: number; pointer: string; count: number; example: string }[];
 }
 
 /** Thrown by a check when the target does not conform: a result, not a fault of the kit. */
@@ -306,4 +317,31 @@ export function fail(message: string, details?: CheckFailure["details"]): never 
 
 export function skip(reason: string): never {
   throw new CheckSkipped(reason);
+}
+
+/** What a check that ran could not decide from the target's answers: what it saw, the readings of that
+ *  which the interface cannot tell apart (one conforming, one not), and what lets it decide next time. */
+export interface Undecided {
+  saw: string;
+  readings: readonly [conforming: string, failing: string];
+  decideBy: string;
+}
+
+/** Thrown by a check that ran but could not decide: neither a pass nor a failure, and never a skip (a skip
+ *  says the check was not allowed or not possible). An undecided MUST check fails the job by default. */
+export class CheckInconclusive extends Error {
+  override name = "CheckInconclusive";
+  constructor(
+    readonly undecided: Undecided,
+    readonly details: FailureDetail = {},
+  ) {
+    super(
+      `could not decide: ${undecided.saw}; either ${undecided.readings[0]} (conforming), or ` +
+        `${undecided.readings[1]} (not conforming). To decide: ${undecided.decideBy}`,
+    );
+  }
+}
+
+export function inconclusive(undecided: Undecided, details?: FailureDetail): never {
+  throw new CheckInconclusive(undecided, details);
 }

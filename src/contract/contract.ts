@@ -92,10 +92,9 @@ function buildContract(dir: string): Contract {
     byId.set(operation.operationId, operation);
   }
   const matcher = new PathMatcher(operations);
+  // Each body schema is compiled on its first use and cached: a process that validates a few operations
+  // (most test files, `lckit serve`) does not pay for compiling all of them when it loads the contract.
   const validators = new SchemaValidators();
-  // Compile every body schema now so that the first check of a run costs no compilation.
-  for (const operation of operations)
-    for (const { schema } of bodySchemas(operation)) validators.validator(schema);
 
   const operation = (operationId: string): ContractOperation => {
     const found = byId.get(operationId);

@@ -62,3 +62,21 @@ export function wallReferenceClock(wall: WallClock = systemClock()): ReferenceCl
     },
   };
 }
+
+/**
+ * Wall-clock time that can be moved forwards: advance adds to an offset, and time keeps running from there.
+ * The sandbox's clock (lckit serve, startSandbox, lckit client check): a client runs in real time, and a
+ * test still expires tokens and scrolls at once through the control API.
+ */
+export function shiftableClock(wall: WallClock = systemClock()): ReferenceClock {
+  let offset = 0;
+  return {
+    now: () => wall.now() + offset,
+    advance(ms: number) {
+      if (!Number.isFinite(ms) || ms < 0) {
+        throw new RangeError(`advance expects a finite number of milliseconds >= 0, got ${ms}`);
+      }
+      offset += ms;
+    },
+  };
+}

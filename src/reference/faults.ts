@@ -121,6 +121,17 @@ export const FAULTS = [
     caughtBy: [...QUOTA_REFUSAL_CHECKS, "token-quota/default-quota-200"],
   },
   {
+    name: "quota-refused-early",
+    rule: "TOKEN-STATE-02",
+    description:
+      "a token request is refused for the limit one token before maxActiveTokensAllowed (a quota of 1 refuses the first token)",
+    // Parallel requests refused early never exceed the quota: that check sees nothing wrong.
+    caughtBy: [
+      ...QUOTA_REFUSAL_CHECKS.filter((id) => id !== "token-quota/parallel-requests-never-exceed"),
+      "token-quota/default-quota-200",
+    ],
+  },
+  {
     name: "quota-not-enforced",
     rule: "TOKEN-STATE-03",
     description: "with multi-token support on, tokens are issued beyond the quota",

@@ -41,7 +41,8 @@ const KINDS = {
   statistics: { schema: statisticsSchema, required: false },
   "blocked-values": { schema: blockedValuesSchema, required: false },
 } as const;
-type Kind = keyof typeof KINDS;
+export type Kind = keyof typeof KINDS;
+export const FIXTURE_KINDS = Object.keys(KINDS) as Kind[];
 
 let ajv: Ajv | undefined;
 const validators = new Map<Kind, ValidateFunction>();
@@ -57,7 +58,33 @@ function validator(kind: Kind): ValidateFunction {
   return v;
 }
 
-function readKind(dir: string, kind: Kind): { file: string; data: unknown[] } {
+/** One kind's records as read from a file: where they came from, for messages naming file and JSON path. */
+export interface KindSource {
+  /** The file as shown in messages. */
+  file: string;
+  /** JSON pointer of the records inside the file ("" for a file of its own, "/clients" in a data file). */
+  pointer: string;
+  data: unknown;
+}
+
+/** What a correct entry of a kind looks like: the first record of the kit's own fixtures, as one line. */
+export type ExampleOf = (kind: Kind) => string | undefined;
+
+function validateKind(kind: Kind, source: KindSource, example?: ExampleOf): unknown[] {
+  const validate = validator(kind);
+  if (!validate(source.data)) {
+    const e = validate.errors?.[0];
+    const where = `${source.pointer}${e?.instancePath ?? ""}` || "/";
+    const detail = e?.params && Object.keys(e.params).length > 0 ? ` (${JSON.stringify(e.params)})` : "";
+    const shown = example?.(kind);
+    throw new FixtureError(
+      `${source.file}: ${where}: ${e?.message ?? "invalid"}${detail}${shown ? `; a correct entry looks like ${shown}` : ""}`,
+    );
+  }
+  return source.data as unknown[];
+}
+
+function readKind(dir: string, kind: Kind): KindSource | undefined {
   const candidates = [`${kind}.yaml`, `${kind}.yml`, `${kind}.json`].map((name) => join(dir, name));
   const present = candidates.filter((file) => existsSync(file));
   const shown = (file: string) => relative(process.cwd(), file) || file;
@@ -73,7 +100,7 @@ function readKind(dir: string, kind: Kind): { file: string; data: unknown[] } {
         `${shown(join(dir, `${kind}.yaml`))}: missing; a fixture directory needs ${kind}.yaml (or .json)`,
       );
     }
-    return { file: join(dir, `${kind}.json`), data: [] };
+    return undefined;
   }
   let data: unknown;
   try {
@@ -82,14 +109,7 @@ function readKind(dir: string, kind: Kind): { file: string; data: unknown[] } {
   } catch (error) {
     throw new FixtureError(`${shown(file)}: cannot be parsed: ${(error as Error).message}`);
   }
-  const validate = validator(kind);
-  if (!validate(data)) {
-    const e = validate.errors?.[0];
-    const where = e?.instancePath || "/";
-    const detail = e?.params && Object.keys(e.params).length > 0 ? ` (${JSON.stringify(e.params)})` : "";
-    throw new FixtureError(`${shown(file)}: ${where}: ${e?.message ?? "invalid"}${detail}`);
-  }
-  return { file: shown(file), data: data as unknown[] };
+  return { file: shown(file), pointer: "", data };
 }
 
 function deepFreeze<T>(value: T): T {
@@ -104,41 +124,71 @@ function deepFreeze<T>(value: T): T {
 export function loadFixtures(dir: string = DEFAULT_FIXTURES_DIR): FixtureData {
   const cached = cache.get(dir);
   if (cached) return cached;
+  const sources: Partial<Record<Kind, KindSource>> = {};
+  for (const kind of Object.keys(KINDS) as Kind[]) {
+    const source = readKind(dir, kind);
+    if (source) sources[kind] = source;
+  }
+  const data = fixtureWorld(sources);
+  cache.set(dir, data);
+  return data;
+}
 
-  const t = readKind(dir, "tenants");
+/**
+ * Validates the records of each kind (schema first, then references between them: tenants of customers,
+ * lookups, statistics and blocked values, customers of clients, duplicates) and freezes the world. Throws a
+ * FixtureError naming file, JSON path and what is wrong at the first problem.
+ */
+export function fixtureWorld(sources: Partial<Record<Kind, KindSource>>, example?: ExampleOf): FixtureData {
+  const read = (kind: Kind): { file: string; pointer: string; data: unknown[] } => {
+    const source = sources[kind];
+    if (source === undefined) {
+      if (KINDS[kind].required) throw new FixtureError(`${kind}: missing; the fixture world needs ${kind}`);
+      return { file: kind, pointer: "", data: [] };
+    }
+    return { file: source.file, pointer: source.pointer, data: validateKind(kind, source, example) };
+  };
+  const t = read("tenants");
   const tenants = t.data as Tenant[];
   const tenantIds = new Set<string>();
   tenants.forEach((tenant, i) => {
     if (tenantIds.has(tenant.id))
-      throw new FixtureError(`${t.file}: /${i}/id: duplicate tenant "${tenant.id}"`);
+      throw new FixtureError(`${t.file}: ${t.pointer}/${i}/id: duplicate tenant "${tenant.id}"`);
     tenantIds.add(tenant.id);
   });
+  const modeOf = new Map(tenants.map((tenant) => [tenant.id, tenant.authMigrationMode]));
   const knownTenant = (file: string, path: string, id: string) => {
     if (!tenantIds.has(id)) {
       throw new FixtureError(
-        `${file}: ${path}: unknown tenant "${id}"; declare it in tenants.yaml (known: ${[...tenantIds].join(", ")})`,
+        `${file}: ${path}: unknown tenant "${id}"; declare it ${t.pointer === "" ? "in tenants.yaml" : `under ${t.pointer}`} (known: ${[...tenantIds].join(", ")})`,
       );
     }
   };
 
-  const c = readKind(dir, "customers");
+  const c = read("customers");
   const customers = c.data as Customer[];
   const customerIds = new Set<string>();
   customers.forEach((customer, i) => {
     if (customerIds.has(customer.id)) {
-      throw new FixtureError(`${c.file}: /${i}/id: duplicate customer "${customer.id}"`);
+      throw new FixtureError(`${c.file}: ${c.pointer}/${i}/id: duplicate customer "${customer.id}"`);
     }
     customerIds.add(customer.id);
     customer.tenants?.forEach((id, j) => {
-      knownTenant(c.file, `/${i}/tenants/${j}`, id);
+      knownTenant(c.file, `${c.pointer}/${i}/tenants/${j}`, id);
+      // The document's rule: multitokenConfig on a tenant with auth.migration.mode=rdbms is a validation error.
+      if (customer.multitokenConfig !== undefined && modeOf.get(id) === "rdbms") {
+        throw new FixtureError(
+          `${c.file}: ${c.pointer}/${i}/multitokenConfig: tenant "${id}" uses auth.migration.mode=rdbms, where multitokenConfig is a validation error; remove multitokenConfig or give the tenant authMigrationMode: cassandra`,
+        );
+      }
     });
   });
 
-  const k = readKind(dir, "clients");
+  const k = read("clients");
   const clients = (k.data as Partial<FixtureClient>[]).map((raw, i): FixtureClient => {
     if (!customerIds.has(raw.customerId ?? "")) {
       throw new FixtureError(
-        `${k.file}: /${i}/customerId: unknown customer "${raw.customerId}"; known: ${[...customerIds].join(", ")}`,
+        `${k.file}: ${k.pointer}/${i}/customerId: unknown customer "${raw.customerId}"; known: ${[...customerIds].join(", ")}`,
       );
     }
     return {
@@ -153,46 +203,44 @@ export function loadFixtures(dir: string = DEFAULT_FIXTURES_DIR): FixtureData {
   const clientIds = new Set<string>();
   clients.forEach((client, i) => {
     if (clientIds.has(client.clientId)) {
-      throw new FixtureError(`${k.file}: /${i}/clientId: duplicate client "${client.clientId}"`);
+      throw new FixtureError(`${k.file}: ${k.pointer}/${i}/clientId: duplicate client "${client.clientId}"`);
     }
     clientIds.add(client.clientId);
   });
 
-  const l = readKind(dir, "lookups");
+  const l = read("lookups");
   const lookups = l.data as Lookup[];
   const lookupKeys = new Set<string>();
   lookups.forEach((lookup, i) => {
-    knownTenant(l.file, `/${i}/tenantId`, lookup.tenantId);
+    knownTenant(l.file, `${l.pointer}/${i}/tenantId`, lookup.tenantId);
     const key = `${lookup.tenantId}\u0000${lookup.type}\u0000${lookup.code}`;
     if (lookupKeys.has(key)) {
       throw new FixtureError(
-        `${l.file}: /${i}: duplicate lookup ${lookup.tenantId}/${lookup.type}/${lookup.code}`,
+        `${l.file}: ${l.pointer}/${i}: duplicate lookup ${lookup.tenantId}/${lookup.type}/${lookup.code}`,
       );
     }
     lookupKeys.add(key);
   });
 
-  const s = readKind(dir, "statistics");
+  const s = read("statistics");
   const statistics = s.data as Statistic[];
   const statKeys = new Set<string>();
   statistics.forEach((stat, i) => {
-    knownTenant(s.file, `/${i}/tenantId`, stat.tenantId);
+    knownTenant(s.file, `${s.pointer}/${i}/tenantId`, stat.tenantId);
     const key = `${stat.tenantId}\u0000${stat.lookupType}\u0000${stat.source}\u0000${stat.unmappedValue}`;
     if (statKeys.has(key)) {
       throw new FixtureError(
-        `${s.file}: /${i}: duplicate statistic (lookupType, source, unmappedValue) = (${stat.lookupType}, ${stat.source}, ${stat.unmappedValue})`,
+        `${s.file}: ${s.pointer}/${i}: duplicate statistic (lookupType, source, unmappedValue) = (${stat.lookupType}, ${stat.source}, ${stat.unmappedValue})`,
       );
     }
     statKeys.add(key);
   });
 
-  const b = readKind(dir, "blocked-values");
+  const b = read("blocked-values");
   const blockedValues = b.data as BlockedValue[];
   blockedValues.forEach((value, i) => {
-    knownTenant(b.file, `/${i}/tenantId`, value.tenantId);
+    knownTenant(b.file, `${b.pointer}/${i}/tenantId`, value.tenantId);
   });
 
-  const data = deepFreeze({ tenants, customers, clients, lookups, statistics, blockedValues });
-  cache.set(dir, data);
-  return data;
+  return deepFreeze({ tenants, customers, clients, lookups, statistics, blockedValues });
 }

@@ -3,18 +3,34 @@ import type { Hono } from "hono";
 import { combinedApp, platformApp, rdmApp } from "./app.ts";
 import { type ReferenceClock, wallReferenceClock } from "./clock.ts";
 import type { ReferenceContext } from "./context.ts";
+import { type SandboxControl, sandboxControl } from "./control.ts";
+import { loadDataFile, type ReferenceData, referenceData } from "./data-file.ts";
 import { type FaultName, faultSet } from "./faults.ts";
 import { DEFAULT_FIXTURES_DIR, type FixtureData, loadFixtures } from "./fixtures.ts";
+import { type Gateway, throughGateway } from "./gateway.ts";
 import { type GenerateOptions, generateLookups, generateStatistics } from "./generate.ts";
 import { type Listening, type ListenOptions, listen } from "./listen.ts";
+import { Recording } from "./recording.ts";
 import { createState, type ReferenceState } from "./state.ts";
 import { type VariantName, variantSet } from "./variants.ts";
 
-export { manualClock, type ReferenceClock, systemClock, type WallClock } from "./clock.ts";
+export {
+  manualClock,
+  type ReferenceClock,
+  shiftableClock,
+  systemClock,
+  type WallClock,
+} from "./clock.ts";
+export type { ClientTokens, SandboxControl, SandboxState } from "./control.ts";
+export { type ControlListening, listenControl } from "./control-app.ts";
+export { exampleEntry, loadDataFile, type ReferenceData, referenceData } from "./data-file.ts";
 export { FAULTS, type FaultEntry, type FaultName, isFaultName } from "./faults.ts";
 export { DEFAULT_FIXTURES_DIR, FixtureError } from "./fixtures.ts";
+export type { GatewayRateLimit } from "./gateway.ts";
 export type { GenerateOptions } from "./generate.ts";
 export type { Listening, ListenOptions } from "./listen.ts";
+export type { RecordedExchange } from "./recording.ts";
+export { type Sandbox, type SandboxOptions, startSandbox } from "./sandbox.ts";
 export { SCROLL_IDLE_MS } from "./scroll.ts";
 export type { ReferenceState } from "./state.ts";
 export type * from "./types.ts";
@@ -31,6 +47,12 @@ export interface ReferenceOptions {
   clock?: ReferenceClock;
   /** Default: fixtures/reference. */
   fixturesDir?: string;
+  /**
+   * The team's own world instead of the fixtures: a data document (tenants, customers, clients, lookups,
+   * statistics, blockedValues) or the path of a YAML or JSON file holding one. Validated before anything
+   * starts (FixtureError naming file, JSON path, problem and a correct entry). Excludes fixturesDir.
+   */
+  data?: ReferenceData | string;
   /** Seeded faults to switch on (see FAULTS). Default: none. */
   faults?: readonly FaultName[];
   /** Correct choices where the document is silent (see VARIANTS). Default: none, the kit's own choices. */
@@ -39,6 +61,10 @@ export interface ReferenceOptions {
   taskDelayMs?: number;
   /** Adds generated lookups and statistics to a tenant. */
   generate?: GenerateOptions;
+  /** Keep every exchange (reference.control.recording()): what lckit client check judges. Default false. */
+  record?: boolean;
+  /** Wall-clock milliseconds added before every answer (the control API changes it). Default 0. */
+  latencyMs?: number;
 }
 
 export interface Reference {
@@ -47,22 +73,35 @@ export interface Reference {
   /** Both path sets on one Hono app. */
   app: Hono;
   clock: ReferenceClock;
-  /** The live state, for tests: read it, do not change it. */
-  state: ReferenceState;
+  /** The live state, for tests: read it, do not change it (control.reset() replaces it). */
+  readonly state: ReferenceState;
+  /** The switched-on faults and variants (control.setFaults / setVariants change them). */
   faults: ReadonlySet<FaultName>;
   variants: ReadonlySet<VariantName>;
+  /** Drive the sandbox while it runs: clock, switches, latency, rate limit, reset, state, recording. */
+  control: SandboxControl;
   listen(options?: ListenOptions): Promise<Listening>;
 }
 
 export function createReference(options: ReferenceOptions = {}): Reference {
   const clock = options.clock ?? wallReferenceClock();
-  const faults = faultSet(options.faults ?? []);
-  const variants = variantSet(options.variants ?? []);
+  const faults = new Set(faultSet(options.faults ?? []));
+  const variants = new Set(variantSet(options.variants ?? []));
+  const start = { faults: [...faults], variants: [...variants], latencyMs: options.latencyMs ?? 0 };
   const taskDelayMs = options.taskDelayMs ?? 0;
   if (!Number.isFinite(taskDelayMs) || taskDelayMs < 0) {
     throw new RangeError(`taskDelayMs: expected a number of milliseconds >= 0, got ${taskDelayMs}`);
   }
-  const fixtures = withVariantFixtures(loadFixtures(options.fixturesDir ?? DEFAULT_FIXTURES_DIR), variants);
+  if (options.data !== undefined && options.fixturesDir !== undefined) {
+    throw new Error("data and fixturesDir: give one of them (data replaces the fixture world)");
+  }
+  const world =
+    options.data === undefined
+      ? loadFixtures(options.fixturesDir ?? DEFAULT_FIXTURES_DIR)
+      : typeof options.data === "string"
+        ? loadDataFile(options.data)
+        : referenceData(options.data);
+  const fixtures = withVariantFixtures(world, variants);
   const gen = options.generate;
   if (gen && !fixtures.tenants.some((t) => t.id === gen.tenant)) {
     throw new Error(
@@ -75,21 +114,62 @@ export function createReference(options: ReferenceOptions = {}): Reference {
       throw new RangeError(`generate.${field}: expected an integer >= 0, got ${n}`);
     }
   }
-  const state = createState(fixtures, {
+  const extra = {
     lookups: gen?.lookups ? generateLookups(gen.tenant, gen.lookups, gen.seed) : [],
     statistics: gen?.statistics ? generateStatistics(gen.tenant, gen.statistics, gen.seed) : [],
-  });
-  const ctx: ReferenceContext = { state, clock, faults, variants, taskDelayMs };
-  const app = combinedApp(ctx);
-  return {
-    fetch: async (request) => app.fetch(request),
-    app,
+  };
+  // One context for every handler; reset swaps its state for a fresh one built from the same data.
+  const ctx: { -readonly [K in keyof ReferenceContext]: ReferenceContext[K] } = {
+    state: createState(fixtures, extra),
     clock,
-    state,
     faults,
     variants,
+    taskDelayMs,
+  };
+  const gateway: Gateway = {
+    settings: { latencyMs: start.latencyMs },
+    admitted: [],
+    ...(options.record ? { recording: new Recording() } : {}),
+  };
+  const control = sandboxControl({
+    ctx,
+    faults,
+    variants,
+    gateway,
+    start,
+    rebuild: () => {
+      ctx.state = createState(fixtures, extra);
+    },
+  });
+  // The start latency is refused as the control refuses it (a number of milliseconds, 0 to 600000).
+  if (options.latencyMs !== undefined) control.setLatency(options.latencyMs);
+  const app = combinedApp(ctx);
+  const fetch = throughGateway(gateway, clock, (request) => app.fetch(request));
+  return {
+    fetch: async (request) => fetch(request),
+    app,
+    clock,
+    get state() {
+      return ctx.state;
+    },
+    faults,
+    variants,
+    control,
     listen: (listenOptions = {}) =>
-      listen({ combined: app, platform: () => platformApp(ctx), rdm: () => rdmApp(ctx) }, listenOptions),
+      listen(
+        {
+          combined: fetch,
+          platform: () => {
+            const platform = platformApp(ctx);
+            return throughGateway(gateway, clock, (request) => platform.fetch(request));
+          },
+          rdm: () => {
+            const rdm = rdmApp(ctx);
+            return throughGateway(gateway, clock, (request) => rdm.fetch(request));
+          },
+        },
+        listenOptions,
+      ),
   };
 }
 

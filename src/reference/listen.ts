@@ -1,7 +1,6 @@
 // Serves the reference over real sockets on loopback (one port, or the lookup-data paths on a second one).
 import type { AddressInfo } from "node:net";
 import { serve } from "@hono/node-server";
-import type { Hono } from "hono";
 
 export interface ListenOptions {
   port?: number;
@@ -18,17 +17,27 @@ export interface Listening {
 
 type Server = ReturnType<typeof serve>;
 
-function start(app: Hono, port: number, host: string): Promise<{ server: Server; url: string }> {
+/** What answers the requests of one port (a Hono app's fetch, or the sandbox gateway in front of it). */
+export type Answerer = (request: Request) => Response | Promise<Response>;
+
+export function start(
+  answer: Answerer,
+  port: number,
+  host: string,
+): Promise<{ server: Server; url: string }> {
   return new Promise((resolve, reject) => {
-    const server = serve({ fetch: app.fetch, port, hostname: host }, (info: AddressInfo) => {
-      const shown = info.family === "IPv6" ? `[${info.address}]` : info.address;
-      resolve({ server, url: `http://${shown}:${info.port}` });
-    });
+    const server = serve(
+      { fetch: (request: Request) => answer(request), port, hostname: host },
+      (info: AddressInfo) => {
+        const shown = info.family === "IPv6" ? `[${info.address}]` : info.address;
+        resolve({ server, url: `http://${shown}:${info.port}` });
+      },
+    );
     server.once("error", reject);
   });
 }
 
-function stop(server: Server): Promise<void> {
+export function stop(server: Server): Promise<void> {
   return new Promise((resolve) => {
     server.close(() => resolve());
     // Keep-alive connections would hold close() open; they are ours to end.
@@ -37,7 +46,7 @@ function stop(server: Server): Promise<void> {
 }
 
 export async function listen(
-  apps: { combined: Hono; platform: () => Hono; rdm: () => Hono },
+  apps: { combined: Answerer; platform: () => Answerer; rdm: () => Answerer },
   options: ListenOptions = {},
 ): Promise<Listening> {
   const host = options.host ?? "127.0.0.1";

@@ -83,6 +83,52 @@ function sortField(record: object, field: string): string | number | boolean | u
     : undefined;
 }
 
+/**
+ * Positions ordered by a field: a stable sort over identity order (ties keep identity order), records
+ * without the field last. Each record's key is read once; numeric keys sort in a Float64Array, so a scan
+ * of 100,000 lookups by updateDate no longer reads the field in every comparison.
+ */
+function sortedPositions(base: readonly object[], positions: readonly number[], field: string): number[] {
+  const present: number[] = [];
+  const keys: (string | number | boolean)[] = [];
+  const missing: number[] = [];
+  let numeric = true;
+  let textual = true;
+  for (const i of positions) {
+    const key = sortField(base[i] as object, field);
+    if (key === undefined) missing.push(i);
+    else {
+      present.push(i);
+      keys.push(key);
+      if (typeof key !== "number" || Number.isNaN(key)) numeric = false;
+      if (typeof key !== "string") textual = false;
+    }
+  }
+  const order = new Uint32Array(present.length);
+  for (let j = 0; j < order.length; j++) order[j] = j;
+  // present is in identity order, so comparing slots j breaks ties as identity order does.
+  if (numeric) {
+    const values = Float64Array.from(keys as number[]);
+    order.sort((a, b) => (values[a] as number) - (values[b] as number) || a - b);
+  } else if (textual) {
+    const texts = keys as string[];
+    order.sort((a, b) => {
+      const x = texts[a] as string;
+      const y = texts[b] as string;
+      return x < y ? -1 : x > y ? 1 : a - b;
+    });
+  } else {
+    order.sort(
+      (a, b) =>
+        compareScalars(keys[a] as string | number | boolean, keys[b] as string | number | boolean) || a - b,
+    );
+  }
+  const sorted = new Array<number>(present.length + missing.length);
+  for (let j = 0; j < order.length; j++) sorted[j] = present[order[j] as number] as number;
+  for (let j = 0; j < missing.length; j++) sorted[present.length + j] = missing[j] as number;
+  return sorted;
+}
+
 /** Filters and orders once, as a view of the identity-ordered array: positions only where needed. */
 function snapshot(
   ctx: ReferenceContext,
@@ -100,21 +146,7 @@ function snapshot(
     const record = base[i] as object;
     if ((!where || where(record)) && (!filter || filter(record))) positions.push(i);
   }
-  if (field !== undefined) {
-    // Stable sort over identity order: ties keep identity order. Records without the field go last.
-    const present: number[] = [];
-    const missing: number[] = [];
-    for (const i of positions)
-      (sortField(base[i] as object, field) === undefined ? missing : present).push(i);
-    present.sort(
-      (a, b) =>
-        compareScalars(
-          sortField(base[a] as object, field) as string | number | boolean,
-          sortField(base[b] as object, field) as string | number | boolean,
-        ) || a - b,
-    );
-    positions = missing.length > 0 ? present.concat(missing) : present;
-  }
+  if (field !== undefined) positions = sortedPositions(base, positions, field);
   return { base, index: Uint32Array.from(positions), reversed };
 }
 

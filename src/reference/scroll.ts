@@ -122,6 +122,22 @@ export class ScrollStore {
     this.entries -= scroll.view.index?.length ?? 0;
   }
 
+  /** The open scrolls (after sweeping expired ones): which scan, how far read, idle since when. */
+  list(now: number): { scope: string; position: number; length: number; lastUsedAt: number }[] {
+    this.sweep(now);
+    return [...this.open.values()].map(({ scope, position, length, lastUsedAt }) => ({
+      scope,
+      position,
+      length,
+      lastUsedAt,
+    }));
+  }
+
+  clear(): void {
+    this.open.clear();
+    this.entries = 0;
+  }
+
   sweep(now: number): void {
     for (const [id, scroll] of this.open) {
       if (now - scroll.lastUsedAt >= SCROLL_IDLE_MS) this.close(id);

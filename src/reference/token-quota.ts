@@ -85,6 +85,7 @@ export async function issueToken(ctx: ReferenceContext, stored: StoredClient): P
   const counted = countedTokens(ctx, clientId, now);
   let allowed = max;
   if (ctx.faults.has("quota-off-by-one")) allowed = max + 1;
+  if (ctx.faults.has("quota-refused-early")) allowed = max - 1;
   if (ctx.faults.has("quota-not-enforced")) allowed = Number.POSITIVE_INFINITY;
   if (counted.length >= allowed) {
     const soonest = counted.reduce((min, t) => Math.min(min, t.expiresAt), Number.POSITIVE_INFINITY);

@@ -1,22 +1,32 @@
 // report.html: one self-contained file (inline style and script, no external asset) to read a run in a
-// browser or as a CI artifact: verdict, filters, evidence of each failure, requirement coverage. Failures
-// come first (grouped by suite, MUST before SHOULD/MAY) so a reader never scrolls past passes to find them.
-import { type Exchange, LEVELS } from "../check/index.ts";
-import {
-  CHECK_STATUSES,
-  type CheckResult,
-  type RequirementCoverage,
-  type RunResult,
-} from "../result/model.ts";
-import { isWaived } from "../result/verdict.ts";
+// browser or as a CI artifact. A dashboard first (verdict, what was tested, counts per level and suite, the
+// MUST failures with expected against actual), then the findings, requirement coverage as a grid, the
+// timeline, and every check with its evidence on demand (filters and search run in the page, no server).
+import type { Exchange } from "../check/index.ts";
+import type { CheckResult, RunResult } from "../result/model.ts";
 import { evidenceLocation } from "./citations.ts";
 import { CURL_VARIABLES, curlForCheck } from "./curl.ts";
 import { escapeHtml as h } from "./escape.ts";
-import { citedBecause, detailRows, pagesText } from "./failure-detail.ts";
+import { citedBecause, detailRows } from "./failure-detail.ts";
+import { coverageSection, reqId } from "./html-coverage.ts";
+import { failuresSection, overview, suiteBars, waiverText } from "./html-overview.ts";
+import { script, style } from "./html-page.ts";
+import { timelineSection } from "./html-timeline.ts";
+import {
+  countOutcomes,
+  outcomeBadge,
+  outcomeCount,
+  outcomeLabel,
+  outcomeOf,
+  presentOutcomes,
+} from "./outcome.ts";
 import { RETRIES_MEAN, retryCount, retryLines, retrySummary } from "./retries.ts";
+import { durationText } from "./timeline.ts";
 
 export function renderHtml(result: RunResult): string {
   const suites = [...new Set(result.checks.map((c) => c.suite))].sort();
+  const ordered = orderedChecks(result.checks);
+  const outcomes = presentOutcomes(countOutcomes(result.checks));
   return `<!doctype html>
 <html lang="en">
 <head>
@@ -29,31 +39,35 @@ export function renderHtml(result: RunResult): string {
 <header class="verdict ${verdictClass(result.verdict)}">
 <h1>${h(result.verdict)}</h1>
 <p>${h(result.verdictReason)}</p>
-<p><a href="#coverage">Requirement coverage</a> · <a href="#failures">Failures</a> · <a href="#checks">All checks</a></p>
+<p class="tally">${h(`${result.checks.length} checks: ${outcomes.map((o) => outcomeCount(o, countOutcomes(result.checks)[o] ?? 0)).join(" · ")}`)}</p>
+<nav aria-label="Sections"><a href="#failures">Failures and findings</a> · <a href="#coverage">Requirement coverage</a> · <a href="#timeline">Timeline</a> · <a href="#checks">All checks</a> · <a href="#run">Run facts</a></nav>
 ${retriesLine(result)}
 ${result.interruption ? `<p>The run ended early (${h(result.interruption.cause)} at ${h(result.interruption.at)}): ${h(result.interruption.message)}.</p>` : ""}
 ${(result.configuration?.leftChanged.length ?? 0) > 0 ? `<p>Configuration left changed: ${h(result.configuration?.leftChanged.join("; ") ?? "")}. Put it back with <code>lckit restore ${h(result.configuration?.journal ?? "<journal>")} --target &lt;target file&gt;</code>.</p>` : ""}
 </header>
 <main>
-${failures(result)}
-${facts(result)}
-${counts(result)}
+${overview(result)}
+${failuresSection(ordered, rowId)}
+${suiteBars(result)}
+${coverageSection(result, rowId)}
+${timelineSection(result, rowId)}
+<section id="checks-section" aria-labelledby="checks">
 <h2 id="checks">Checks</h2>
-<form class="filters" aria-label="Filter checks">
-<label>Suite <select data-filter="suite"><option value="">all</option>${suites.map((s) => `<option>${h(s)}</option>`).join("")}</select></label>
+<form class="filters" aria-label="Filter checks" onsubmit="return false">
+<label>Search <input type="search" data-search placeholder="check id, requirement id, text"></label>
+<label>Outcome <select data-filter="outcome"><option value="">all</option>${outcomes.map((o) => `<option value="${h(o)}">${h(outcomeLabel(o))}</option>`).join("")}</select></label>
 <label>Level <select data-filter="level"><option value="">all</option><option>MUST</option><option>SHOULD</option><option>MAY</option></select></label>
-<label>Status <select data-filter="status"><option value="">all</option><option>passed</option><option>failed</option><option>skipped</option><option>broken</option></select></label>
-<span id="shown"></span>
+<label>Suite <select data-filter="suite"><option value="">all</option>${suites.map((s) => `<option>${h(s)}</option>`).join("")}</select></label>
+<output id="shown" aria-live="polite"></output>
 </form>
 <table class="checks">
-<thead><tr><th>Status</th><th>Check</th><th>Level</th><th>Requirements</th><th>Time</th><th>Details</th></tr></thead>
+<thead><tr><th scope="col">Outcome</th><th scope="col">Check</th><th scope="col">Level</th><th scope="col">Requirements</th><th scope="col">Time</th><th scope="col">Details</th></tr></thead>
 <tbody>
-${orderedChecks(result.checks)
-  .map((c) => checkRow(result, c))
-  .join("\n")}
+${((budget) => ordered.map((c) => checkRow(result, c, budget)).join("\n"))({ left: EVIDENCE_BUDGET })}
 </tbody>
 </table>
-${coverage(result)}
+</section>
+<section id="run"><h2>Run facts</h2>${facts(result)}</section>
 </main>
 <script>${script}</script>
 </body>
@@ -121,84 +135,50 @@ function facts(result: RunResult): string {
   return `<dl class="facts">${rows.map(([k, v]) => `<dt>${h(k)}</dt><dd>${h(v)}</dd>`).join("")}</dl>`;
 }
 
-/** Failed and broken checks before the rest; within each status MUST first, then suite, then id. */
-const statusRank: Record<CheckResult["status"], number> = { broken: 0, failed: 1, skipped: 2, passed: 3 };
+/** Failures, kit faults and findings before the rest; within each MUST first, then suite, then id. */
+const outcomeRank: Record<string, number> = {
+  broken: 0,
+  failure: 1,
+  finding: 2,
+  waived: 3,
+  skipped: 5,
+  passed: 6,
+};
 const levelRank: Record<CheckResult["level"], number> = { MUST: 0, SHOULD: 1, MAY: 2 };
 
 function orderedChecks(checks: readonly CheckResult[]): CheckResult[] {
+  // A status the model adds later (inconclusive) sits between the findings and the skipped checks.
+  const rank = (c: CheckResult) => outcomeRank[outcomeOf(c)] ?? 4;
   return [...checks].sort(
     (a, b) =>
-      statusRank[a.status] - statusRank[b.status] ||
+      rank(a) - rank(b) ||
       levelRank[a.level] - levelRank[b.level] ||
       a.suite.localeCompare(b.suite) ||
       a.id.localeCompare(b.id),
   );
 }
 
-/** The findings, grouped by suite, each linking to its row (with its evidence) in the checks table. */
-function failures(result: RunResult): string {
-  const found = orderedChecks(result.checks).filter((c) => c.status === "failed" || c.status === "broken");
-  if (found.length === 0)
-    return `<section id="failures"><h2>Failures</h2><p>No check failed or broke.</p></section>`;
-  const bySuite = new Map<string, CheckResult[]>();
-  for (const c of found) bySuite.set(c.suite, [...(bySuite.get(c.suite) ?? []), c]);
-  const groups = [...bySuite.entries()].map(
-    ([suite, checks]) =>
-      `<h3>${h(suite)} (${checks.length})</h3><ul>${checks
-        .map(
-          (c) =>
-            `<li class="finding"><span class="badge ${findingKind(c)}">${findingKind(c)}</span> <a href="#${rowId(c)}"><code>${h(c.id)}</code></a> ${c.level}: ${h(c.message ?? "")}${pinpoint(c)}${waiverText(c)}</li>`,
-        )
-        .join("")}</ul>`,
-  );
-  return `<section id="failures"><h2>Failures (${found.length})</h2>${groups.join("\n")}</section>`;
-}
-
-/** The record at fault and where it was seen, after the finding's sentence: "record R at page 3 and
- *  page 7" tells a reader of a scan failure where to look before opening the evidence. */
-function pinpoint(c: CheckResult): string {
-  const d = c.details;
-  if (d?.record === undefined) return "";
-  const where = d.pages !== undefined && d.pages.length > 0 ? ` at ${pagesText(d.pages)}` : "";
-  const field = d.field === undefined ? "" : `, field <code>${h(d.field)}</code>`;
-  return ` <span class="pinpoint">(record <code>${h(d.record)}</code>${field}${h(where)})</span>`;
-}
-
-/** A failure under an unexpired waiver is a known failure ("waived"); an expired one fails again. */
-function findingKind(c: CheckResult): string {
-  if (isWaived(c)) return "waived";
-  return warning(c) ? "warning" : c.status;
-}
-
-function waiverText(c: CheckResult): string {
-  const w = c.waiver;
-  if (w === undefined) return "";
-  return ` <em>(${w.expired ? "waiver EXPIRED" : "waived"} until ${h(w.expires)} by ${h(w.who)}: ${h(w.reason)})</em>`;
-}
-
-/** A failed SHOULD/MAY check does not fail the run: it is listed as a warning. */
-function warning(c: CheckResult): boolean {
-  return c.status === "failed" && c.level !== "MUST";
-}
-
 function rowId(c: CheckResult): string {
   return `check-${c.id.replace(/[^\w-]/g, "-")}`;
 }
 
-function counts(result: RunResult): string {
-  const rows = LEVELS.map(
-    (l) =>
-      `<tr><th>${l}</th>${CHECK_STATUSES.map((s) => `<td>${result.counts.byLevel[l][s]}</td>`).join("")}</tr>`,
-  );
-  const total = `<tr class="total"><th>all</th>${CHECK_STATUSES.map((s) => `<td>${result.counts.byStatus[s]}</td>`).join("")}</tr>`;
-  const notSelected =
-    result.counts.notSelected > 0 ? `<p>${result.counts.notSelected} checks were not selected.</p>` : "";
-  return `<table class="counts"><thead><tr><th>Level</th>${CHECK_STATUSES.map((s) => `<th>${s}</th>`).join("")}</tr></thead><tbody>${rows.join("")}${total}</tbody></table>${notSelected}`;
-}
+/** Characters of raw exchanges report.html holds at most, so the file stays under 2 MB whatever the run:
+ *  checks come in reading order (failures first), so a later one's exchanges are the ones left out. */
+const EVIDENCE_BUDGET = 1_000_000;
+type Budget = { left: number };
 
-function checkRow(result: RunResult, c: CheckResult): string {
-  const attrs = `data-suite="${h(c.suite)}" data-level="${c.level}" data-status="${c.status}" id="${h(rowId(c))}"`;
-  return `<tr class="${c.status}" ${attrs}><td><span class="badge ${c.status}">${c.status}</span></td><td><code>${h(c.id)}</code><br><small>${h(c.title)}</small></td><td>${c.level}</td><td>${h(c.requirements.join(", "))}</td><td>${c.durationMs} ms</td><td>${details(result, c)}</td></tr>`;
+function checkRow(result: RunResult, c: CheckResult, budget: Budget): string {
+  const o = outcomeOf(c);
+  const attrs = `data-suite="${h(c.suite)}" data-level="${c.level}" data-status="${h(c.status)}" data-outcome="${h(o)}" id="${h(rowId(c))}"`;
+  const requirements = c.requirements
+    .map((r) => `<a class="req" href="#${h(reqId(r))}">${h(r)}</a>`)
+    .join(" ");
+  const time = [
+    durationText(c.durationMs),
+    `${c.requests} req`,
+    ...(c.waitMs ? [`waited ${durationText(c.waitMs)}`] : []),
+  ].join(" · ");
+  return `<tr class="${h(c.status)}" ${attrs}><td><span class="badge o-${h(o)}">${h(outcomeBadge(o))}</span></td><td><code>${h(c.id)}</code><br><small>${h(c.title)}</small></td><td>${c.level}</td><td>${requirements}</td><td>${h(time)}</td><td>${details(result, c, budget)}</td></tr>`;
 }
 
 /** The run's retries in one line under the verdict; nothing when no request was retried. */
@@ -225,16 +205,24 @@ function location(c: CheckResult): string {
     : `<p class="evidence-location"><b>evidence</b> <code>${h(where)}</code></p>`;
 }
 
-function details(result: RunResult, c: CheckResult): string {
+/** What a reader needs first (the message, expected / actual / request, the departures grouped), then how to
+ *  reproduce it, then the raw material folded: retries, stack, exchanges, log. */
+function details(result: RunResult, c: CheckResult, budget: Budget): string {
   if (c.status === "passed") return retried(c);
   if (c.status === "skipped") return `<p>${h(c.reason ?? "")}</p>${retried(c)}`;
-  const parts = [`<p class="message">${h(c.message ?? "")}${waiverText(c)}</p>`];
+  if (c.status === "inconclusive")
+    return `<p class="message">${h(c.reason ?? "")}</p>${undecided(c)}${location(c)}${retried(c)}`;
+  // With the departures listed apart, the message's first line (what kind, how many) says the rest.
+  const message = c.message ?? c.reason ?? "";
+  const shown = (c.details?.departures ?? []).length > 0 ? (message.split("\n")[0] ?? "") : message;
+  const parts = [`<p class="message">${h(shown)}${waiverText(c)}</p>`];
   // A two-column grid, not a nested <table>: the filters count the rows of the checks table.
   const rows = detailRows(c);
   if (rows.length > 0)
     parts.push(
       `<dl class="detail">${rows.map((r) => `<dt>${r.label}</dt><dd class="detail-${r.label}">${r.label === "expected" ? h(r.value) : `<code>${h(r.value)}</code>`}</dd>`).join("")}</dl>`,
     );
+  parts.push(departures(c));
   if (c.counterexample)
     parts.push(
       `<p><b>counterexample</b> <code>${h(c.counterexample.value)}</code></p><p><b>replay</b> <code>${h(c.counterexample.replay)}</code></p>`,
@@ -253,16 +241,43 @@ function details(result: RunResult, c: CheckResult): string {
     parts.push(`<details><summary>stack</summary><pre>${h(c.details.stack)}</pre></details>`);
   if (c.evidence && c.evidence.length > 0)
     parts.push(
-      `<details><summary>evidence: last ${c.evidence.length} exchange${c.evidence.length === 1 ? "" : "s"}</summary>${c.evidence.map((x) => exchange(x, citedBecause(c, x))).join("")}</details>`,
+      `<details><summary>evidence: last ${c.evidence.length} exchange${c.evidence.length === 1 ? "" : "s"}</summary>${c.evidence.map((x) => exchange(x, budget, citedBecause(c, x))).join("")}</details>`,
     );
   if (c.log && c.log.length > 0)
     parts.push(`<details><summary>log</summary><pre>${h(c.log.join("\n"))}</pre></details>`);
   return parts.join("");
 }
 
+/** An inconclusive check: what the kit saw, the reading that conforms and the one that does not, and
+ *  what would decide it next time. */
+function undecided(c: CheckResult): string {
+  const u = c.undecided;
+  if (u === undefined) return "";
+  const rows: [string, string][] = [
+    ["saw", u.saw],
+    ["conforming if", u.readings[0]],
+    ["not if", u.readings[1]],
+    ["decided by", u.decideBy],
+  ];
+  return `<dl class="detail">${rows.map(([k, v]) => `<dt>${k}</dt><dd>${h(v)}</dd>`).join("")}</dl>`;
+}
+
+/** Departures from the contract, one line per (status, JSON pointer): how often, and one example. */
+function departures(c: CheckResult): string {
+  const list = c.details?.departures ?? [];
+  if (list.length === 0) return "";
+  const total = list.reduce((n, d) => n + d.count, 0);
+  return `<div class="departures"><p><b>departures</b> ${total} in ${list.length} place${list.length === 1 ? "" : "s"} (status, JSON pointer; indexes as *)</p><ul>${list
+    .map(
+      (d) =>
+        `<li><span class="count">×${d.count}</span> <code>${d.status}</code> <code>${h(d.pointer)}</code><br><small>e.g. <code>${h(d.example)}</code></small></li>`,
+    )
+    .join("")}</ul></div>`;
+}
+
 /** cited: why the failure's detail points at this exchange (its request, or the page holding the record at
  *  fault); such an exchange is marked so a reader finds it among the others. */
-function exchange(x: Exchange, cited?: string): string {
+function exchange(x: Exchange, budget: Budget, cited?: string): string {
   const headers = (hs: Record<string, string>) =>
     Object.entries(hs)
       .map(([k, v]) => `${k}: ${v}`)
@@ -271,38 +286,17 @@ function exchange(x: Exchange, cited?: string): string {
   const response = x.response
     ? `${x.response.status} (${x.durationMs} ms)\n${headers(x.response.headers)}\n\n${x.response.body}`
     : `no answer after ${x.durationMs} ms: ${x.error ?? "unknown error"}`;
+  // Counted as written: escaping makes a JSON body longer.
+  const requestHtml = h(request);
+  const responseHtml = h(response);
+  const size = requestHtml.length + responseHtml.length;
+  if (size > budget.left)
+    return `<div class="exchange"><p class="note">${h(`${x.request.method} ${x.request.url}`)}: left out of report.html to keep it under 2 MB; report.json and evidence.har hold it.</p></div>`;
+  budget.left -= size;
   // The transport's note (a retry, a wait for Retry-After, a redirect not followed) is part of the evidence.
   const note = x.note === undefined ? "" : `<p class="note">${h(x.note)}</p>`;
   const mark = cited === undefined ? "" : `<p class="cited">${h(cited)}</p>`;
-  return `<div class="exchange${cited === undefined ? "" : " cited"}">${mark}${note}<pre class="request">${h(request)}</pre><pre class="response">${h(response)}</pre></div>`;
-}
-
-function coverage(result: RunResult): string {
-  const cov = result.coverage;
-  if (cov.catalogue === null)
-    return `<h2 id="coverage">Requirement coverage</h2><p>No requirement catalogue was found.</p>`;
-  const f = cov.figures;
-  const untested = cov.requirements.filter((r) => r.status === "untested");
-  const unknown =
-    cov.unknown.length === 0
-      ? ""
-      : `<p>Requirement ids used by checks but missing from the catalogue: ${cov.unknown.map((u) => `<code>${h(u.id)}</code>`).join(", ")}</p>`;
-  return `<h2 id="coverage">Requirement coverage</h2>
-<p>${f.proven} of ${f.total} proven, ${f.failing} failing, ${f.broken} broken, ${f["not-run"]} not run, ${f.untested} untested, ${f.elsewhere} checked by another command (catalogue <code>${h(cov.catalogue)}</code>).</p>
-${unknown}
-<table class="coverage"><thead><tr><th>Requirement</th><th>Level</th><th>Status</th><th>Checks</th><th>Text</th></tr></thead><tbody>
-${cov.requirements.map(requirementRow).join("\n")}
-</tbody></table>
-<h3 id="untested">Untested requirements (${untested.length})</h3>
-${untested.length === 0 ? "<p>None: every requirement has a check.</p>" : `<ul>${untested.map((r) => `<li><code>${h(r.id)}</code> ${h(r.text ?? "")}</li>`).join("")}</ul>`}`;
-}
-
-function requirementRow(r: RequirementCoverage): string {
-  const checks =
-    r.status === "elsewhere"
-      ? `checked by <code>${h(r.checkedBy ?? "")}</code>`
-      : r.checks.map((c) => `<code>${h(c.id)}</code> ${h(c.status)}`).join("<br>");
-  return `<tr class="cov-${r.status}"><td><code>${h(r.id)}</code></td><td>${h(r.level ?? "")}</td><td>${h(r.status)}</td><td>${checks}</td><td>${h(r.text ?? "")}</td></tr>`;
+  return `<div class="exchange${cited === undefined ? "" : " cited"}">${mark}${note}<pre class="request">${requestHtml}</pre><pre class="response">${responseHtml}</pre></div>`;
 }
 
 function verdictClass(verdict: RunResult["verdict"]): string {
@@ -311,49 +305,3 @@ function verdictClass(verdict: RunResult["verdict"]): string {
     .replace(/[^a-z]+/g, "-")
     .replace(/-$/, "");
 }
-
-const style = `
-body{font:14px/1.45 system-ui,sans-serif;margin:0;color:#1b1f24;background:#fff}
-main{padding:0 1.5rem 2rem}
-.verdict{padding:1rem 1.5rem;color:#fff}.verdict h1{margin:0;font-size:1.8rem}.verdict p{margin:.3rem 0 0}
-.certified{background:#116329}.conformant{background:#1a7f37}.passed-subset{background:#0969da}.not-conformant{background:#cf222e}.incomplete{background:#9a6700}.broken{background:#6e40c9}.interrupted{background:#57606a}
-.facts{display:grid;grid-template-columns:max-content 1fr;gap:.2rem 1rem}.facts dt{font-weight:600}.facts dd{margin:0;word-break:break-all}
-table{border-collapse:collapse;margin:1rem 0;width:100%}th,td{border:1px solid #d0d7de;padding:.3rem .5rem;text-align:left;vertical-align:top}
-table.counts{width:auto}table.counts td{text-align:right}.total{font-weight:700}
-.badge{display:inline-block;padding:0 .4rem;border-radius:.6rem;color:#fff;font-size:.85em}
-.badge.waived{background:#57606a}.badge.warning{background:#9a6700}.badge.passed{background:#1a7f37}.badge.failed{background:#cf222e}.badge.skipped{background:#6e7781}.badge.broken{background:#6e40c9}
-tr.failed{background:#fff5f5}tr.broken{background:#f8f4ff}
-pre{white-space:pre-wrap;word-break:break-all;background:#f6f8fa;padding:.5rem;margin:.3rem 0;max-height:24rem;overflow:auto}
-.exchange{border-left:3px solid #d0d7de;padding-left:.5rem;margin:.5rem 0}
-.exchange .note{font-style:italic;margin:.25rem 0}
-.exchange.cited{border-left-color:#cf222e}
-.exchange .cited{font-weight:bold;margin:.25rem 0}
-.detail{display:grid;grid-template-columns:max-content 1fr;gap:.1rem .75rem;margin:.25rem 0}
-.detail dt{font-weight:600}.detail dd{margin:0;word-break:break-all}
-.filters{display:flex;gap:1rem;align-items:center}
-.retries ul{margin:.25rem 0;padding-left:1.2rem}.retries summary{color:#9a6700}
-.evidence-location{margin:.25rem 0}.evidence-location code{word-break:break-all}
-.retries-summary{font-weight:600}
-.cov-failing td:nth-child(3),.cov-broken td:nth-child(3){color:#cf222e;font-weight:600}.cov-untested td:nth-child(3){color:#9a6700}
-`;
-
-// Filters rows by the data-* attributes of each check row; no library, no network.
-const script = `
-(function(){
-  var selects = document.querySelectorAll("select[data-filter]");
-  var rows = document.querySelectorAll("table.checks tbody tr");
-  function apply(){
-    var want = {};
-    selects.forEach(function(s){ want[s.getAttribute("data-filter")] = s.value; });
-    var shown = 0;
-    rows.forEach(function(r){
-      var ok = Object.keys(want).every(function(k){ return !want[k] || r.getAttribute("data-" + k) === want[k]; });
-      r.hidden = !ok;
-      if (ok) shown++;
-    });
-    document.getElementById("shown").textContent = shown + " of " + rows.length + " checks";
-  }
-  selects.forEach(function(s){ s.addEventListener("change", apply); });
-  apply();
-})();
-`;

@@ -1,7 +1,9 @@
-// The report part: pure renderers of a run result (json, junit, markdown, html) and the writer of a report
-// directory. The run result itself lives in src/result.
+// The report part: pure renderers of a run result (json, junit, ctrf, markdown, html, the in-toto
+// statement) and the writer of a report directory. The run result itself lives in src/result.
+export { buildCtrf, renderCtrf } from "./ctrf.ts";
 export { escapeHtml, escapeMarkdown, escapeXml } from "./escape.ts";
 export { renderHtml } from "./html.ts";
+export { type TestResultStatement, testResultStatement } from "./in-toto.ts";
 export { renderJson } from "./json.ts";
 export { renderJunit } from "./junit.ts";
 export { renderMarkdown } from "./markdown.ts";

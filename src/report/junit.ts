@@ -96,12 +96,25 @@ function testcase(check: CheckResult): string[] {
       if (!isFailure(check))
         return [
           open,
-          `      <system-out>${escapeXml(`${isWaived(check) ? `WAIVED: ${check.level} check failed, a known failure of the baseline (${check.waiver?.reason}; ${check.waiver?.who}; until ${check.waiver?.expires})` : `WARNING: ${check.level} check failed (does not fail the run)`}\n${failureText(check, about)}`)}</system-out>`,
+          `      <system-out>${escapeXml(`${isWaived(check) ? `WAIVED: ${check.level} check failed, a known failure of the baseline (${check.waiver?.reason}; ${check.waiver?.who}; until ${check.waiver?.expires})` : `WARNING: ${check.level} finding, not a failure (does not fail the run)`}\n${failureText(check, about)}`)}</system-out>`,
           "    </testcase>",
         ];
       return [
         open,
         `      <failure message="${escapeXml(check.message ?? "")}" type="${check.level}">${escapeXml(failureText(check, about))}</failure>`,
+        "    </testcase>",
+      ];
+    case "inconclusive":
+      // An undecided MUST check fails the job by default (--fail-on inconclusive), so CI shows it red.
+      if (!isFailure(check))
+        return [
+          open,
+          `      <system-out>${escapeXml(`UNDECIDED: ${check.level} check could not decide (does not fail the run)\n${about}\n${check.reason ?? ""}`)}</system-out>`,
+          "    </testcase>",
+        ];
+      return [
+        open,
+        `      <failure message="${escapeXml(check.reason ?? "")}" type="inconclusive">${escapeXml(`${about}\n${check.reason ?? ""}`)}</failure>`,
         "    </testcase>",
       ];
     case "broken":
@@ -115,13 +128,15 @@ function testcase(check: CheckResult): string[] {
   }
 }
 
-/** Only a failed MUST check is a <failure>: SHOULD and MAY failures are warnings, and so are failures
- *  the baseline waives (only new failures fail the job; report.json keeps the status "failed"). */
+/** Only a failed or undecided MUST check is a <failure>: SHOULD and MAY failures are warnings, and so are
+ *  failures the baseline waives (only new failures fail the job; report.json keeps the status "failed"). */
 export function isFailure(check: CheckResult): boolean {
+  if (check.status === "inconclusive") return check.level === "MUST";
   return check.status === "failed" && check.level === "MUST" && !isWaived(check);
 }
 
-function failureText(check: CheckResult, about: string): string {
+/** A failed check as text: what, the failure's details, the replay, the evidence (shared with ctrf.json). */
+export function failureText(check: CheckResult, about: string): string {
   const parts = [about, check.message ?? ""];
   for (const row of detailRows(check)) parts.push(`${row.label}: ${row.value}`);
   if (check.counterexample)

@@ -1,8 +1,8 @@
 // The report folder's manifest: the sha256 of every file, optionally signed with Ed25519 (node:crypto,
 // keys in PEM). manifest.json embeds the public key; manifest.sig holds the signature over the exact
 // bytes of manifest.json, so one changed byte anywhere (a report file, the manifest, the signature) is
-// detected, naming the file. Verification also checks that report.json and junit.xml tell the same story
-// and, for a certificate, that every MUST check of the kit ran.
+// detected, naming the file. Verification also checks that report.json, junit.xml and ctrf.json tell the
+// same story, the attestation (attestation.ts) and, for a certificate, that every MUST check of the kit ran.
 import {
   createHash,
   createPrivateKey,
@@ -14,6 +14,8 @@ import {
 import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { join, relative } from "node:path";
 import type { CheckResult, RunResult } from "../result/model.ts";
+import { verifyAttestation } from "./attestation.ts";
+import { CTRF_FILE, ctrfStatusOf } from "./ctrf.ts";
 import { countLines, EVENTS_FILE } from "./event-evidence.ts";
 import { HAR_FILE } from "./har.ts";
 import { isFailure } from "./junit.ts";
@@ -55,7 +57,8 @@ export function loadSignKey(file: string): KeyObject {
   return key;
 }
 
-function listFiles(dir: string, root = dir): string[] {
+/** Every file under the folder, as relative paths with "/", sorted. */
+export function listFiles(dir: string, root = dir): string[] {
   return readdirSync(dir, { withFileTypes: true })
     .flatMap((e) =>
       e.isDirectory() ? listFiles(join(dir, e.name), root) : [relative(root, join(dir, e.name))],
@@ -148,6 +151,8 @@ export function verifyFolder(folder: string, options: VerifyOptions = {}): Verif
 
   // Signature: over the exact bytes of manifest.json.
   const signed = manifest.signature !== undefined;
+  // The key the manifest's and the attestation's signatures must be made with.
+  let trustedKey: KeyObject | undefined;
   if (signed && manifest.signature) {
     const sigPath = join(folder, SIGNATURE_FILE);
     let embedded: KeyObject | undefined;
@@ -162,6 +167,7 @@ export function verifyFolder(folder: string, options: VerifyOptions = {}): Verif
       if (embedded !== undefined && !samePublicKey(trusted, embedded))
         problems.push(`${MANIFEST_FILE}: signed with another key than the one given by --public-key`);
     }
+    trustedKey = trusted;
     if (!existsSync(sigPath))
       problems.push(`${SIGNATURE_FILE}: missing, but ${MANIFEST_FILE} says it is signed`);
     else if (trusted !== undefined) {
@@ -211,6 +217,18 @@ export function verifyFolder(folder: string, options: VerifyOptions = {}): Verif
     if (problems.length === before)
       checked.push(`report.json and junit.xml agree on ${report.checks.length} checks`);
   } else if (!existsSync(junitPath)) problems.push("junit.xml: missing");
+
+  // ctrf.json (reports written before it existed have none) shows every check as junit.xml does.
+  const ctrfPath = join(folder, CTRF_FILE);
+  if (report !== undefined && existsSync(ctrfPath)) {
+    const before = problems.length;
+    agreeCtrf(report, readFileSync(ctrfPath, "utf8"), problems);
+    if (problems.length === before)
+      checked.push(`report.json and ${CTRF_FILE} agree on ${report.checks.length} checks`);
+  }
+
+  // The in-toto attestation: signature, subjects, predicate.
+  verifyAttestation({ folder, files: listFiles(folder), report, trusted: trustedKey }, problems, checked);
 
   // evidence.har: valid HAR; every entry a check cites exists and holds one of the exchanges the check
   // used; every exchange of a check's evidence is cited, in an entry with its method and URL.
@@ -365,6 +383,49 @@ function readJson(path: string, problems: string[]): RunResult | undefined {
     problems.push(`report.json: not a report (${error instanceof Error ? error.message : String(error)})`);
     return undefined;
   }
+}
+
+/** Every check of report.json is a test of ctrf.json with the status ctrf.ts gives it, and nothing more;
+ *  the summary counts what the tests say. */
+function agreeCtrf(report: RunResult, text: string, problems: string[]): void {
+  let tests: { name?: unknown; status?: unknown }[];
+  let summary: Record<string, unknown>;
+  try {
+    const ctrf = JSON.parse(text) as {
+      reportFormat?: string;
+      results?: { tests?: unknown; summary?: Record<string, unknown> };
+    };
+    if (ctrf.reportFormat !== "CTRF" || !Array.isArray(ctrf.results?.tests))
+      throw new Error("no CTRF results.tests");
+    tests = ctrf.results.tests as typeof tests;
+    summary = ctrf.results.summary ?? {};
+  } catch (error) {
+    problems.push(
+      `${CTRF_FILE}: not a CTRF report (${error instanceof Error ? error.message : String(error)})`,
+    );
+    return;
+  }
+  const statuses = new Map<string, unknown>();
+  for (const t of tests) {
+    const name = String(t.name);
+    if (statuses.has(name)) problems.push(`${CTRF_FILE}: test ${name} appears twice`);
+    statuses.set(name, t.status);
+  }
+  for (const c of report.checks) {
+    const got = statuses.get(c.id);
+    if (!statuses.has(c.id)) problems.push(`${CTRF_FILE}: check ${c.id} of report.json is missing`);
+    else if (got !== ctrfStatusOf(c))
+      problems.push(
+        `${CTRF_FILE}: check ${c.id} is ${String(got)} there but ${c.status} (${c.level}) in report.json`,
+      );
+    statuses.delete(c.id);
+  }
+  for (const name of statuses.keys()) problems.push(`${CTRF_FILE}: test ${name} is not in report.json`);
+  for (const status of ["passed", "failed", "skipped", "pending", "other"])
+    if (summary[status] !== tests.filter((t) => t.status === status).length)
+      problems.push(`${CTRF_FILE}: summary.${status} is not the number of its tests with that status`);
+  if (summary.tests !== tests.length)
+    problems.push(`${CTRF_FILE}: summary.tests is not the number of its tests`);
 }
 
 type JunitOutcome = "passed" | "failure" | "error" | "skipped";

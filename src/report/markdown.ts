@@ -1,10 +1,20 @@
 // summary.md: the verdict and what to do next, short enough for a GitHub job summary.
 import { LEVELS } from "../check/index.ts";
-import { CHECK_STATUSES, type CheckResult, type RunResult } from "../result/model.ts";
+import type { CheckResult, RunResult } from "../result/model.ts";
 import { evidenceLocation } from "./citations.ts";
 import { CURL_VARIABLES, curlForCheck } from "./curl.ts";
 import { markdownCode as code, escapeMarkdown as md } from "./escape.ts";
 import { detailRows } from "./failure-detail.ts";
+import {
+  countOutcomes,
+  isEventCheck,
+  outcomeCount,
+  outcomeLabel,
+  outcomeShort,
+  presentOutcomes,
+  suiteOutcomes,
+  targetVersionText,
+} from "./outcome.ts";
 import { RETRIES_MEAN, retryCount, retryLines, retrySummary } from "./retries.ts";
 
 const verdictMark: Record<RunResult["verdict"], string> = {
@@ -58,13 +68,26 @@ export function renderMarkdown(result: RunResult): string {
         `${code(`lckit restore ${result.configuration?.journal ?? "<journal>"} --target <target file>`)}.`,
       "",
     );
-  out.push(
-    `Target ${code(result.target.baseUrl)}${result.target.rdmUrl === result.target.baseUrl ? "" : ` and ${code(result.target.rdmUrl)}`}, ` +
-      `tenant ${code(result.target.tenant)} · run ${code(result.runId)} · seed ${code(String(result.seed))} · ` +
-      `${result.runs} runs per property · ${result.requestsSent} requests · ${(result.durationMs / 1000).toFixed(1)} s · ` +
-      `${md(result.kit.name)} ${md(result.kit.version)}`,
-    "",
-  );
+  if (isEventCheck(result))
+    out.push(
+      `Messages from ${code(result.target.name)} · run ${code(result.runId)} · ${(result.durationMs / 1000).toFixed(1)} s · ` +
+        `${md(result.kit.name)} ${md(result.kit.version)}`,
+      "",
+    );
+  else
+    out.push(
+      `Target ${code(result.target.baseUrl)}${result.target.rdmUrl === result.target.baseUrl ? "" : ` and ${code(result.target.rdmUrl)}`}, ` +
+        `tenant ${code(result.target.tenant)} · run ${code(result.runId)} · seed ${code(String(result.seed))} · ` +
+        `${result.runs} runs per property · ${result.requestsSent} requests · ${(result.durationMs / 1000).toFixed(1)} s · ` +
+        `${md(result.kit.name)} ${md(result.kit.version)}`,
+      "",
+    );
+  const version = targetVersionText(result);
+  if (!isEventCheck(result))
+    out.push(
+      `Target /version: ${version === undefined ? "not asked (lckit run --certify asks GET /version)" : code(clip(version, 200))}`,
+      "",
+    );
   const spec = result.spec;
   out.push(
     `Certified against the requirement catalogue ${code(spec.catalogue.file)} ${md(spec.catalogue.version)} ` +
@@ -78,25 +101,25 @@ export function renderMarkdown(result: RunResult): string {
   const selection = selectionText(result);
   if (selection) out.push(`Selection: ${selection}`, "");
 
-  out.push("| Level | passed | failed | skipped | broken |", "|---|---:|---:|---:|---:|");
-  for (const level of LEVELS) {
-    const row = result.counts.byLevel[level];
-    out.push(`| ${level} | ${CHECK_STATUSES.map((s) => row[s]).join(" | ")} |`);
-  }
-  const all = result.counts.byStatus;
-  out.push(`| **all** | ${CHECK_STATUSES.map((s) => `**${all[s]}**`).join(" | ")} |`, "");
+  out.push(...outcomeTables(result));
 
   const failed = result.checks.filter((c) => c.status === "failed");
+  // MUST failures (waived ones among them, marked), then SHOULD/MAY findings: warnings, folded.
+  const mustFailed = failed.filter((c) => c.level === "MUST");
+  const findings = failed.filter((c) => c.level !== "MUST");
+  if (mustFailed.length > 0) {
+    out.push(`### MUST failures (${mustFailed.length})`, "");
+    out.push(...failureTable(result, mustFailed));
+  } else out.push("### MUST failures (0)", "", "No MUST check failed.", "");
+  if (findings.length > 0) {
+    out.push(
+      `<details${mustFailed.length === 0 ? " open" : ""}><summary><b>SHOULD/MAY findings (${findings.length})</b>: warnings, not failures</summary>`,
+      "",
+    );
+    out.push(...failureTable(result, findings));
+    out.push("</details>", "");
+  }
   if (failed.length > 0) {
-    out.push(`### Failures (${failed.length})`, "");
-    out.push("| Check | Level | Requirements | What went wrong | Replay |", "|---|---|---|---|---|");
-    for (const c of failed.slice(0, MAX_ROWS)) {
-      out.push(
-        `| ${code(c.id)} | ${c.level} | ${md(c.requirements.join(", "))} | ${waiverNote(c)}${md(clip(c.message ?? "", 300))}${detailNote(c)}${whereNote(c)} | ${code(replay(result, c))} |`,
-      );
-    }
-    if (failed.length > MAX_ROWS) out.push("", `... and ${failed.length - MAX_ROWS} more: see report.html.`);
-    out.push("");
     const curls = failed.slice(0, MAX_ROWS).flatMap((c) => {
       const line = curlForCheck(c);
       return line === undefined ? [] : [`${c.id}:`, "```sh", line, "```"];
@@ -137,6 +160,24 @@ export function renderMarkdown(result: RunResult): string {
     out.push("");
   }
 
+  const undecided = result.checks.filter((c) => c.status === "inconclusive");
+  if (undecided.length > 0) {
+    out.push(`### Checks that could not decide (${undecided.length})`, "");
+    out.push(
+      "| Check | Level | What the kit saw | The two readings | What decides it |",
+      "|---|---|---|---|---|",
+    );
+    for (const c of undecided.slice(0, MAX_ROWS)) {
+      const u = c.undecided;
+      out.push(
+        `| ${code(c.id)} | ${c.level} | ${md(clip(u?.saw ?? c.reason ?? "", 300))} | ${md(u ? `${u.readings[0]} (conforming) / ${u.readings[1]} (not)` : "")} | ${md(u?.decideBy ?? "")} |`,
+      );
+    }
+    if (undecided.length > MAX_ROWS)
+      out.push("", `... and ${undecided.length - MAX_ROWS} more: see report.html.`);
+    out.push("");
+  }
+
   const skippedMust = result.checks.filter((c) => c.status === "skipped" && c.level === "MUST");
   if (skippedMust.length > 0) {
     out.push(`### MUST checks that did not run (${skippedMust.length})`, "");
@@ -153,7 +194,8 @@ export function renderMarkdown(result: RunResult): string {
   else {
     out.push(
       `${f.proven} of ${f.total} requirements proven (${pct(f.proven, f.total)}), ${f.failing} failing, ` +
-        `${f.broken} broken, ${f["not-run"]} not run, ${f.untested} untested (no check traces to them)` +
+        `${f.broken} broken, ${f.undecided > 0 ? `${f.undecided} undecided, ` : ""}${f["not-run"]} not run, ` +
+        `${f.untested} untested (no check traces to them)` +
         (f.elsewhere > 0 ? `, ${f.elsewhere} checked by another command of the kit.` : "."),
       "",
     );
@@ -176,6 +218,91 @@ export function renderMarkdown(result: RunResult): string {
     "",
   );
   return out.join("\n");
+}
+
+/** The checks' rows (cut at MAX_ROWS): what went wrong with expected and actual, and how to replay it. */
+function failureTable(result: RunResult, checks: readonly CheckResult[]): string[] {
+  const out = ["| Check | Level | Requirements | What went wrong | Replay |", "|---|---|---|---|---|"];
+  for (const c of checks.slice(0, MAX_ROWS))
+    out.push(
+      `| ${code(c.id)} | ${c.level} | ${md(c.requirements.join(", "))} | ${waiverNote(c)}${md(clip(c.message ?? "", 300))}${detailNote(c)}${whereNote(c)} | ${code(replay(result, c))} |`,
+    );
+  if (checks.length > MAX_ROWS) out.push("", `... and ${checks.length - MAX_ROWS} more: see report.html.`);
+  out.push("");
+  return out;
+}
+
+/** Squares per suite bar. */
+const BAR = 10;
+const SQUARES: Record<string, string> = {
+  passed: "🟩",
+  failure: "🟥",
+  finding: "🟨",
+  waived: "⬛",
+  skipped: "⬜",
+  broken: "🟪",
+  inconclusive: "🟧",
+};
+/** Pie slice colours (GitHub's Mermaid takes them as pie1, pie2, ... in slice order). */
+const PIE: Record<string, string> = {
+  passed: "#1a7f37",
+  failure: "#cf222e",
+  finding: "#9a6700",
+  waived: "#57606a",
+  skipped: "#afb8c1",
+  broken: "#6e40c9",
+  inconclusive: "#bc4c00",
+};
+
+/** The first screen's figures: checks per level by outcome, a pie of all checks (Mermaid, which GitHub
+ *  draws), and one bar of squares per suite. Failures are MUST checks; SHOULD/MAY ones are findings. */
+function outcomeTables(result: RunResult): string[] {
+  const all = countOutcomes(result.checks);
+  const columns = presentOutcomes(all);
+  if (columns.length === 0) return ["No check ran.", ""];
+  const out = [
+    `| Level | ${columns.map(outcomeShort).join(" | ")} |`,
+    `|---|${columns.map(() => "---:").join("|")}|`,
+  ];
+  for (const level of LEVELS) {
+    const counts = countOutcomes(result.checks.filter((c) => c.level === level));
+    out.push(`| ${level} | ${columns.map((o) => counts[o] ?? 0).join(" | ")} |`);
+  }
+  out.push(`| **all** | ${columns.map((o) => `**${all[o] ?? 0}**`).join(" | ")} |`, "");
+  out.push(
+    "_failures: MUST checks that failed; findings: SHOULD/MAY checks that failed (warnings, not failures)._",
+    "",
+  );
+  const colours = columns.map((o, i) => `"pie${i + 1}": "${PIE[o] ?? "#8c959f"}"`).join(", ");
+  out.push(
+    "```mermaid",
+    `%%{init: {"themeVariables": {${colours}}}}%%`,
+    "pie showData",
+    "  title Checks by outcome",
+    ...columns.map((o) => `  "${outcomeLabel(o)}" : ${all[o] ?? 0}`),
+    "```",
+    "",
+  );
+  out.push("| Suite | Checks | | Outcomes |", "|---|---:|---|---|");
+  for (const { suite, total, counts } of suiteOutcomes(result)) {
+    const present = presentOutcomes(counts);
+    out.push(
+      `| ${md(suite)} | ${total} | ${bar(counts, present, total)} | ${present.map((o) => outcomeCount(o, counts[o] ?? 0)).join(", ")} |`,
+    );
+  }
+  out.push("", `Squares: ${columns.map((o) => `${SQUARES[o] ?? "▫️"} ${outcomeLabel(o)}`).join(", ")}.`, "");
+  return out;
+}
+
+/** BAR squares in proportion, each outcome present keeping at least one. */
+function bar(counts: Record<string, number>, present: readonly string[], total: number): string {
+  const widths = present.map((o) => Math.max(1, Math.round(((counts[o] ?? 0) / total) * BAR)));
+  // Rounding may overshoot: take the excess from the widest.
+  while (widths.reduce((a, b) => a + b, 0) > BAR) {
+    const i = widths.indexOf(Math.max(...widths));
+    widths[i] = (widths[i] ?? 1) - 1;
+  }
+  return present.map((o, i) => (SQUARES[o] ?? "▫️").repeat(widths[i] ?? 0)).join("");
 }
 
 /** A failure under a waiver says so first: WAIVED (known failure) or WAIVER EXPIRED (failing again). */

@@ -54,13 +54,19 @@ export function certify(
         fix: "run lckit run --certify without a check selection",
       });
     else if (c.status === "skipped") missing.push({ id, reason: c.reason ?? "skipped", fix: fixFor(c) });
+    else if (c.status === "inconclusive")
+      missing.push({
+        id,
+        reason: c.undecided?.saw ?? c.reason ?? "could not decide",
+        fix: c.undecided?.decideBy ?? "see the check's reason and rerun",
+      });
   }
   const waivedMust = result.checks.filter((c) => c.level === "MUST" && isWaived(c)).map((c) => c.id);
   let reason: string;
   // A run cut short (request budget, deadline) says so first: that is what to fix.
   const cut = result.interruption === undefined ? "" : `${result.interruption.message}; `;
   if (missing.length > 0)
-    reason = `${cut}${missing.length} MUST check${missing.length === 1 ? "" : "s"} of the kit did not run (${missing
+    reason = `${cut}${missing.length} MUST check${missing.length === 1 ? "" : "s"} of the kit did not run or could not decide (${missing
       .slice(0, 5)
       .map((m) => m.id)
       .join(", ")}${missing.length > 5 ? ", ..." : ""}): no certificate; each says what makes it run`;

@@ -62,6 +62,7 @@ export function computeCoverage(
     proven: 0,
     failing: 0,
     broken: 0,
+    undecided: 0,
     "not-run": 0,
     untested: 0,
     elsewhere: 0,
@@ -74,6 +75,7 @@ function statusOf(statuses: readonly (CheckStatus | "not-selected")[]): Coverage
   if (statuses.length === 0) return "untested";
   if (statuses.includes("broken")) return "broken";
   if (statuses.includes("failed")) return "failing";
+  if (statuses.includes("inconclusive")) return "undecided";
   if (statuses.includes("passed")) return "proven";
   return "not-run";
 }

@@ -13,8 +13,10 @@ import type { SpecInfo } from "./kit-info.ts";
 
 export const reportVersion = 1 as const;
 
-/** What became of a check, in the order counts and reports show them. */
-export const CHECK_STATUSES = ["passed", "failed", "skipped", "broken"] as const;
+/** What became of a check, in the order counts and reports show them. `skipped`: the check was not allowed
+ *  (safety settings) or not possible (the target file lacks something, the run was cut short);
+ *  `inconclusive`: it ran and could not decide from the target's answers. */
+export const CHECK_STATUSES = ["passed", "failed", "inconclusive", "skipped", "broken"] as const;
 export type CheckStatus = (typeof CHECK_STATUSES)[number];
 
 /** Why a check was skipped: safety settings, a missing capability of the target, the check itself, the
@@ -53,8 +55,10 @@ export interface CheckResult
   /** Failed checks: the failure as data (expected, actual, the request, the record or field at fault, the
    *  pages of a scan), only the fields the check gave; broken checks: the stack. Absent on passed checks. */
   details?: FailureDetail & { stack?: string };
-  /** Skipped checks: why. */
+  /** Skipped checks: why. Inconclusive checks: what the kit saw, the two readings, what decides next time. */
   reason?: string;
+  /** Inconclusive checks: the same as structured data. */
+  undecided?: { saw: string; readings: [string, string]; decideBy: string };
   skipCause?: SkipCause;
   /** Failed and broken checks: the last exchanges of that check, redacted, bodies capped. */
   evidence?: Exchange[];
@@ -67,6 +71,13 @@ export interface CheckResult
   /** Milliseconds the check spent waiting on the target's clock (token validity, Retry-After, a task),
    *  summed over its waits; absent when it waited for nothing. */
   waitMs?: number;
+  /** Checks that ran: when the check began, in ms after the run began (the report's timeline). */
+  startedMs?: number;
+  /** Checks that ran in one of the run's concurrent lanes (from 0); absent for those run one at a time
+   *  after the lanes. */
+  lane?: number;
+  /** The real waits of waitMs (the first 50): when each began, in ms after the check began, and its length. */
+  waits?: { atMs: number; ms: number }[];
   /** A waiver of the run's baseline (--baseline) names this check. A failed check with an unexpired
    *  waiver is a known failure: it does not fail the job, but it is never conformant. An expired waiver
    *  is shown (expired: true) and the failure counts again. */
@@ -94,7 +105,14 @@ export interface Waiver {
   expires: string;
 }
 
-export type CoverageStatus = "proven" | "failing" | "broken" | "not-run" | "untested" | "elsewhere";
+export type CoverageStatus =
+  | "proven"
+  | "failing"
+  | "broken"
+  | "undecided"
+  | "not-run"
+  | "untested"
+  | "elsewhere";
 
 export interface RequirementCoverage {
   id: string;
@@ -102,6 +120,7 @@ export interface RequirementCoverage {
   level?: string;
   text?: string;
   /** proven: every check that ran passed (and at least one ran); failing: one failed; broken: one broke;
+   *  undecided: one ran and could not decide (none failed or broke);
    *  not-run: checks exist but none ran (skipped or not selected); untested: no check traces to it;
    *  elsewhere: another command of the kit checks it (event requirements in an HTTP run, and vice versa). */
   status: CoverageStatus;
@@ -177,6 +196,25 @@ export interface RunResult {
   };
   /** A certified run (--certify): what was certified, and whether the certificate was granted. */
   certification?: Certification;
+  /** What GET {rdm_url}/version answered when a check of the run asked it (status, body capped): the
+   *  target as it names itself, shown beside the verdict. Absent when no check asked. */
+  targetVersion?: { status: number; body: string };
+  /** A client check (lckit client check): the command that was judged and how it ended, beside the verdict. */
+  client?: ClientCommand;
+}
+
+/** The consumer's command a client check ran against the sandbox, and its own result. */
+export interface ClientCommand {
+  argv: string[];
+  /** The provider choice the sandbox took (a variant name), or "default". */
+  variant: string;
+  /** The command's own exit code; null when it did not exit by itself. */
+  exitCode: number | null;
+  signal: string | null;
+  timedOut: boolean;
+  /** Why the command could not be started. */
+  startError?: string;
+  durationMs: number;
 }
 
 /** The record of a certified run: everything a third party needs to know what the verdict is about. */

@@ -78,6 +78,14 @@ function decideFinished(checks: readonly CheckResult[]): { verdict: Verdict; rea
       verdict: "NOT CONFORMANT",
       reason: `${plural(mustFailed.length, "MUST check")} failed (${ids(mustFailed)})`,
     };
+  const mustUndecided = checks.filter((c) => c.level === "MUST" && c.status === "inconclusive");
+  if (mustUndecided.length > 0)
+    return {
+      verdict: "INCOMPLETE",
+      reason:
+        `${plural(mustUndecided.length, "MUST check")} ran and could not decide from the target's answers ` +
+        `(${ids(mustUndecided)}); see what each saw and what lets it decide next time`,
+    };
   const mustSkipped = checks.filter((c) => c.level === "MUST" && c.status === "skipped");
   if (mustSkipped.length > 0)
     return {
@@ -93,22 +101,27 @@ function decideFinished(checks: readonly CheckResult[]): { verdict: Verdict; rea
     reason:
       otherFailed === 0
         ? "every check that ran passed"
-        : `every MUST check passed; ${plural(otherFailed, "SHOULD/MAY check")} failed`,
+        : `every MUST check passed; ${plural(otherFailed, "SHOULD/MAY finding")} (warnings, not failures)`,
   };
 }
 
-/** Exit code the CLI uses for a verdict: 0 conformant (or incomplete, or a passed subset), 1 MUST failure,
- *  3 the run broke, 4 interrupted (signal or deadline: the report is partial). 2 (usage) never comes from
- *  a verdict. --fail-on widens what exits 1: INCOMPLETE ("incomplete"), SHOULD/MAY failures ("should"). */
+/** Exit code the CLI uses for a verdict: 0 conformant (or incomplete, or a passed subset), 1 MUST failure
+ *  or a MUST check that could not decide, 3 the run broke, 4 interrupted (signal or deadline: the report is
+ *  partial). 2 (usage) never comes from a verdict. `failOn` says what exits 1: MUST failures always,
+ *  undecided MUST checks ("inconclusive", in the default), INCOMPLETE ("incomplete"), SHOULD/MAY failures
+ *  ("should"). */
 export const INTERRUPTED_EXIT_CODE = 4;
 
-/** Outcomes that can fail a run (exit 1): MUST failures always; INCOMPLETE and SHOULD/MAY failures when asked. */
-export type FailOn = "must" | "incomplete" | "should";
-export const FAIL_ON_VALUES: readonly FailOn[] = ["must", "incomplete", "should"];
+/** Outcomes that can fail a run (exit 1): MUST failures always; undecided MUST checks unless
+ *  --pass-inconclusive; INCOMPLETE and SHOULD/MAY failures when asked. */
+export type FailOn = "must" | "inconclusive" | "incomplete" | "should";
+export const FAIL_ON_VALUES: readonly FailOn[] = ["must", "inconclusive", "incomplete", "should"];
+/** What fails the job when --fail-on is not given: never a silent pass on what the kit could not decide. */
+export const DEFAULT_FAIL_ON: readonly FailOn[] = ["must", "inconclusive"];
 
 export function exitCodeOf(
   verdict: Verdict,
-  failOn: readonly FailOn[] = ["must"],
+  failOn: readonly FailOn[] = DEFAULT_FAIL_ON,
   checks: readonly Pick<CheckResult, "level" | "status" | "waiver">[] = [],
 ): number {
   if (verdict === "INTERRUPTED") return INTERRUPTED_EXIT_CODE;
@@ -117,6 +130,11 @@ export function exitCodeOf(
   // waived (unexpired) exits like a passing one. The verdict itself stays NOT CONFORMANT.
   const fresh = checks.filter((c) => c.status === "failed" && !isWaived(c));
   if (verdict === "NOT CONFORMANT" && (checks.length === 0 || fresh.some((c) => c.level === "MUST")))
+    return 1;
+  if (
+    failOn.includes("inconclusive") &&
+    checks.some((c) => c.level === "MUST" && c.status === "inconclusive")
+  )
     return 1;
   if (verdict === "INCOMPLETE" && failOn.includes("incomplete")) return 1;
   if (failOn.includes("should") && fresh.some((c) => c.level !== "MUST")) return 1;

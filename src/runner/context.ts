@@ -9,6 +9,8 @@ import type { RunJournal } from "./config-journal.ts";
 const LOG_LINES = 200;
 /** setTimeout's largest delay; a longer one would fire at once. */
 const MAX_TIMER_MS = 2 ** 31 - 1;
+/** Waits of one check kept for the report's timeline. */
+const MAX_WAITS_KEPT = 50;
 
 export interface RunServices {
   target: Target;
@@ -39,6 +41,8 @@ export interface CheckSession {
   waitingFor(): string | undefined;
   /** Milliseconds of real waiting the check asked for so far (a drivable clock waits for nothing). */
   waitedMs(): number;
+  /** The real waits themselves: when each began (performance.now()) and how long it was asked to be. */
+  waits(): { at: number; ms: number }[];
 }
 
 export interface SessionOptions {
@@ -70,7 +74,7 @@ export function createCheckContext(
       inFlight.delete(n);
     }
   };
-  const sleeping = { ms: 0, count: 0, total: 0 };
+  const sleeping = { ms: 0, count: 0, total: 0, list: [] as { at: number; ms: number }[] };
   const clock = scopedClock(services.clock, controller.signal, options, sleeping);
   const log: string[] = [];
   const write = (level: "info" | "debug", message: string) => {
@@ -117,6 +121,7 @@ export function createCheckContext(
       return request === undefined ? undefined : `the answer to ${request}`;
     },
     waitedMs: () => Math.round(sleeping.total),
+    waits: () => [...sleeping.list],
   };
 }
 
@@ -136,7 +141,7 @@ function scopedClock(
   base: Clock,
   signal: AbortSignal,
   options: SessionOptions,
-  sleeping: { ms: number; count: number; total: number },
+  sleeping: { ms: number; count: number; total: number; list: { at: number; ms: number }[] },
 ): Clock {
   const sleep = (ms: number): Promise<void> => {
     if (signal.aborted) return Promise.reject(signal.reason);
@@ -160,6 +165,8 @@ function scopedClock(
       sleeping.count += 1;
       sleeping.ms = wait;
       sleeping.total += wait;
+      // Kept for the report's timeline; a check that polls many times keeps its first waits only.
+      if (sleeping.list.length < MAX_WAITS_KEPT) sleeping.list.push({ at: performance.now(), ms: wait });
       let settled = false;
       const done = () => {
         settled = true;
@@ -191,7 +198,9 @@ function scopedClock(
   return {
     now: () => base.now(),
     sleep,
-    ...(base.advance === undefined ? {} : { advance: base.advance }),
+    ...(base.advance === undefined
+      ? { remainingMs: () => Math.max(0, Math.min(options.deadline - performance.now(), MAX_TIMER_MS)) }
+      : { advance: base.advance }),
   };
 }
 

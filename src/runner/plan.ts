@@ -187,31 +187,11 @@ export const ONE_QUOTA_CLIENT_NOTE =
   "one quota client: quota checks run one after another; add credentials.quotaAlt and quotaAltCustomerId " +
   "(a second quota client in a customer of its own) to run them in two lanes";
 
-/**
- * Seconds each quota check is expected to wait on a live target, measured with `npm run bench:live`
- * against the reference on loopback. Only the balance of the two quota lanes rests on these: a check not
- * listed counts DEFAULT_WAIT_S, and a wrong figure costs time, never correctness.
- */
-const EXPECTED_WAIT_S: Readonly<Record<string, number>> = {
-  "token-quota/model": 15,
-  "token-quota/quota-per-client": 9,
-  "token-quota/expired-token-frees-slot": 6,
-  "token-quota/validity-from-client-configuration": 4,
-  "token-quota/parallel-requests-never-exceed": 3,
-  // 4 to 17 s: it may be the one to wait out tokens from before the run. (Its own time is about 3 s now
-  // that it leaves its burst's tokens to the next session; counted as 3, the split bench:live measured was
-  // 3 s slower in wall time than with 6.)
-  "token-quota/default-quota-200": 6,
-  "token-quota/raised-quota-applies": 3,
-  "token-quota/distinct-tokens-up-to-max": 3,
-  "token-quota/refusal-429": 3,
-  "token-quota/single-token-reused": 3,
-  "token-quota/multitoken-config-activates": 3,
-};
+/** Expected wait of a check that waits on tokens and declares none (Check.expectedWaitSeconds). */
 const DEFAULT_WAIT_S = 2;
 
 export function expectedWaitSeconds(check: Check): number {
-  return EXPECTED_WAIT_S[check.id] ?? (waitsOnTokens(check) ? DEFAULT_WAIT_S : 0);
+  return check.expectedWaitSeconds ?? (waitsOnTokens(check) ? DEFAULT_WAIT_S : 0);
 }
 
 /** True for a check that may run with the second quota client as its quota client: it works with nothing

@@ -1,13 +1,16 @@
-// Drives a plan against a target, one check at a time, and returns the run's result as data.
+// Drives a plan against a target (its lanes side by side, the checks of a lane one at a time) and returns
+// the run's result as data.
 // A CheckFailure is a finding about the target; anything else thrown is a fault of the kit ("broken").
 // The run is bounded: a deadline, a breaker for a target that stopped answering, and an abort signal
 // (SIGINT, SIGTERM) all end it with a result of what finished; configuration changes are undone first.
 import {
   CheckFailure,
+  CheckInconclusive,
   CheckSkipped,
   type Clock,
   type Counterexample,
   type CredentialRole,
+  type Exchange,
   failureDetail,
   type Target,
 } from "../check/index.ts";
@@ -89,6 +92,8 @@ export interface RunDeps {
 export async function runPlan(plan: Plan, deps: RunDeps): Promise<RunResult> {
   const target = deps.target ?? plan.target;
   const started = new Date();
+  // The origin of the checks' startedMs (the report's timeline).
+  const origin = performance.now();
   const runId = deps.runId ?? newRunId(started);
   const redactor = new Redactor();
   for (const credential of Object.values(target.credentials)) redactor.addSecret(credential?.clientSecret);
@@ -129,8 +134,12 @@ export async function runPlan(plan: Plan, deps: RunDeps): Promise<RunResult> {
     ),
   );
 
+  const judging = new Set(
+    plan.entries.filter((e) => e.check.judgesRateLimits === true).map((e) => e.check.id),
+  );
   const transport = new TargetTransport({
     fetch: breaker.watch(deps.fetch),
+    judgesRateLimits: (checkId) => judging.has(checkId),
     redactor,
     rateLimit: deps.rateLimit,
     timeoutMs: deps.timeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS,
@@ -187,7 +196,7 @@ export async function runPlan(plan: Plan, deps: RunDeps): Promise<RunResult> {
   const chosen = plan.entries.filter((e) => e.skipKind !== "selection");
   const results: (CheckResult | undefined)[] = chosen.map(() => undefined);
   const begun = new Set<number>();
-  const runOne = async (index: number, entry: PlanEntry, svc: RunServices) => {
+  const runOne = async (index: number, entry: PlanEntry, svc: RunServices, lane?: number) => {
     begun.add(index);
     if (interruption) {
       results[index] = notRun(entry, interruption);
@@ -209,7 +218,12 @@ export async function runPlan(plan: Plan, deps: RunDeps): Promise<RunResult> {
         deadline: performance.now() + checkTimeoutMs,
         limitMs: checkTimeoutMs,
       });
+      const begin = performance.now();
       result = await runCheck(session, entry, checkTimeoutMs, stopper.signal, breaker, drivable);
+      result.startedMs = Math.round(begin - origin);
+      if (lane !== undefined) result.lane = lane;
+      const waits = session.waits().map((w) => ({ atMs: Math.round(w.at - begin), ms: Math.round(w.ms) }));
+      if (waits.length > 0) result.waits = waits;
       // Whatever ended the check, what it changed and did not put back is put back now.
       const pending = journal.pending().filter((e) => e.check === check.id);
       if (pending.length > 0) {
@@ -251,7 +265,7 @@ export async function runPlan(plan: Plan, deps: RunDeps): Promise<RunResult> {
       await Promise.all(
         lanes.map(async (lane, n) => {
           const svc = n === 0 ? services : n === secondQuotaLane && secondQuota ? secondQuota : laneServices;
-          for (const index of lane) await runOne(index, chosen[index] as PlanEntry, svc);
+          for (const index of lane) await runOne(index, chosen[index] as PlanEntry, svc, n);
         }),
       );
     }
@@ -301,8 +315,24 @@ export async function runPlan(plan: Plan, deps: RunDeps): Promise<RunResult> {
       ? {}
       : { configuration: { journal: deps.journalFile ?? null, changes: journal.opened, leftChanged } }),
   });
+  const version = versionAnswer(transport.log, target.rdmUrl);
+  if (version !== undefined) result.targetVersion = version;
   // Last, over everything: by now the redactor knows every token the run has seen.
   return redactor.deep(result);
+}
+
+/** The last successful answer to GET {rdm_url}/version among the run's exchanges (checks also ask it
+ *  without a token, to see it refused), else the last answer: no request of its own. */
+function versionAnswer(log: readonly Exchange[], rdmUrl: string): RunResult["targetVersion"] {
+  const wanted = `${rdmUrl.replace(/\/+$/, "")}/version`;
+  const answers = log.filter(
+    (x) => x.request.method === "GET" && x.request.url.split("?")[0] === wanted && x.response !== undefined,
+  );
+  const found =
+    answers.findLast((x) => (x.response?.status ?? 0) >= 200 && (x.response?.status ?? 0) < 300) ??
+    answers.at(-1);
+  if (found?.response === undefined) return undefined;
+  return { status: found.response.status, body: found.response.body.slice(0, 200) };
 }
 
 /**
@@ -534,7 +564,7 @@ async function runCheck(
     ...(scope.retries.length > 0 ? { retries: [...scope.retries] } : {}),
     ...(session.waitedMs() > 0 ? { waitMs: session.waitedMs() } : {}),
   };
-  if (result.status === "failed" || result.status === "broken") {
+  if (result.status === "failed" || result.status === "broken" || result.status === "inconclusive") {
     // The last exchanges, and before them the ones the failure's detail cites (the pages of a scan that hold
     // the record at fault).
     result.evidence = pickEvidence(scope.exchanges, result.details).map((x) =>
@@ -587,6 +617,16 @@ function classify(error: unknown, session: CheckSession, drivable: boolean): Out
   }
   if (error instanceof CheckFailure) return failed(error);
   if (error instanceof CheckSkipped) return { status: "skipped", reason: error.message, skipCause: "check" };
+  if (error instanceof CheckInconclusive) {
+    const { saw, readings, decideBy } = error.undecided;
+    const details = failureDetail(new CheckFailure(error.message, error.details));
+    return {
+      status: "inconclusive",
+      reason: error.message,
+      undecided: { saw, readings: [readings[0], readings[1]], decideBy },
+      ...(details === undefined ? {} : { details }),
+    };
+  }
   if (error instanceof CheckTimeout) {
     // Against a live target a check runs out of time while the target makes it wait (an announced
     // validity, a slow answer): the target's doing, shown by the evidence. Where the kit drives the

@@ -24,7 +24,7 @@ export interface EmbeddedTarget {
   fetch: (request: Request) => Promise<Response>;
   /** The reference's manual clock: sleep() moves it instead of waiting. A check's Clock whose advance is
    *  always there. */
-  clock: Required<Clock>;
+  clock: Required<Pick<Clock, "now" | "sleep" | "advance">>;
   reference: EmbeddedReference;
 }
 

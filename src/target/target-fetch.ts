@@ -56,7 +56,8 @@ export interface TransportOptions {
   maxResponseBytes?: number;
   /** Byte budget of the run's exchange log (the schema suite's input); default 16 MiB. */
   logBytes?: number;
-  /** Checks whose 429s are findings, never waited out (default: the token-quota suite). */
+  /** Checks whose 429s are findings, never waited out (the runner asks each check's declaration,
+   *  Check.judgesRateLimits); default: none. */
   judgesRateLimits?: (checkId: string) => boolean;
   /** Waits before retries (tests inject a fast one). */
   sleep?: (ms: number, signal: AbortSignal) => Promise<void>;
@@ -349,7 +350,7 @@ export class TargetTransport {
   }
 
   private judgesRateLimits(checkId: string): boolean {
-    return (this.options.judgesRateLimits ?? ((id) => id.startsWith("token-quota/")))(checkId);
+    return this.options.judgesRateLimits?.(checkId) ?? false;
   }
 
   private async wait(scope: CheckScope, ms: number): Promise<void> {

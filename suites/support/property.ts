@@ -1,7 +1,13 @@
 // Runs a fast-check property inside a check: seeded, replayable, and turned into a CheckFailure that
 // carries the seed, the replay path, the shrunk counterexample and the command that replays it.
 import fc from "fast-check";
-import { type CheckContext, CheckFailure, CheckSkipped, fail } from "../../src/check/index.ts";
+import {
+  type CheckContext,
+  CheckFailure,
+  CheckInconclusive,
+  CheckSkipped,
+  fail,
+} from "../../src/check/index.ts";
 
 export interface PropertyOptions {
   /** Stop at the first failure without shrinking: for properties that consume data (delete tasks). */
@@ -21,8 +27,9 @@ export async function checkProperty<Ts>(
   const details = await fc.check(property, parameters);
   if (!details.failed) return;
   const error = details.errorInstance;
-  // A skip raised inside a property means the target cannot run it at all; a foreign error is a kit bug.
-  if (error instanceof CheckSkipped) throw error;
+  // A skip raised inside a property means the target cannot run it at all, an undecided answer stays
+  // undecided; a foreign error is a kit bug.
+  if (error instanceof CheckSkipped || error instanceof CheckInconclusive) throw error;
   if (!(error instanceof CheckFailure)) {
     if (error instanceof Error) throw error;
     throw new Error(`property failed without an error instance: ${String(error)}`);

@@ -1,6 +1,6 @@
 // What the token-quota checks share: the quota the seed picks, issuing and counting the quota client's
 // tokens against a quota, reading the stored quota, and a session that holds no token from before the check.
-import { type CheckContext, CheckFailure, fail, requestOf, skip } from "../../src/check/index.ts";
+import { type CheckContext, CheckFailure, fail, inconclusive, requestOf } from "../../src/check/index.ts";
 import {
   type ApiResponse,
   accessTokenOf,
@@ -13,7 +13,7 @@ import { readCustomer } from "./customer-restore.ts";
 import { noTokensFromBefore, type QuotaSession, withQuotaSession } from "./quota-session.ts";
 import { judgeQuotaRefusal, judgeSuccess } from "./response-judges.ts";
 import { clientOf } from "./target-client.ts";
-import { announcedValidity } from "./token-lifetime.ts";
+import { announcedValidity, expiresInOf, letTimePass } from "./token-lifetime.ts";
 
 /** Small quotas keep runs fast; the seed picks one of 3..5. */
 export function quotaFor(ctx: CheckContext): number {
@@ -73,11 +73,24 @@ export async function issueDistinct(
     if (!token) {
       // In real time, tokens issued before the check (with their old validity) may still hold slots: a
       // limit-exceeded refusal then cannot be told from a quota applied too early.
-      if (!session.drivable && judgeQuotaRefusal(session.ctx.target.profile, response) === undefined)
-        skip(
-          `the quota client got ${i} of ${count} tokens before a limit-exceeded refusal; tokens issued before ` +
-            "the check may still be active and hold slots (the kit cannot drive this target's clock); rerun " +
-            `when they have expired (${describeResponse(response)})`,
+      // Where the kit found the client holding no token from before the run, the refusal is the target's.
+      if (
+        !session.drivable &&
+        !noTokensFromBefore.has(session.ctx.target) &&
+        judgeQuotaRefusal(session.ctx.target.profile, response) === undefined
+      )
+        inconclusive(
+          {
+            saw: `the quota client got ${i} of ${count} tokens before a limit-exceeded refusal (${describeResponse(response)})`,
+            readings: [
+              "tokens issued before the check are still active and hold slots",
+              "the target refuses tokens below its quota",
+            ],
+            decideBy:
+              "rerun when the quota client's tokens from before the run have expired (the kit cannot drive " +
+              "this target's clock)",
+          },
+          answerDetail(response, { record: quotaRecord(session, `token request ${i + 1} of ${count}`) }),
         );
       fail(
         `${why}: token request ${i + 1} of ${count} was not granted: ${describeResponse(response)}`,
@@ -130,10 +143,19 @@ export async function expectNewTokens(
         i = 0;
         continue;
       }
-      if (limit && !session.drivable)
-        skip(
-          `with ${config}, the first token request was refused for the limit; tokens issued before the ` +
-            "check may still hold the slots (the kit cannot drive this target's clock); rerun when they have expired",
+      if (limit && !session.drivable && !noTokensFromBefore.has(session.ctx.target))
+        inconclusive(
+          {
+            saw: `with ${config}, the first token request was refused for the limit`,
+            readings: [
+              "tokens issued before the check still hold the slots",
+              "the target refuses tokens below its quota",
+            ],
+            decideBy:
+              "rerun when the quota client's tokens from before the run have expired (the kit cannot drive " +
+              "this target's clock)",
+          },
+          answerDetail(answer, { record: quotaRecord(session, i) }),
         );
       fail(
         `with ${config}, expected token request ${i} to issue a new token, got ${describeResponse(answer)}`,
@@ -289,12 +311,12 @@ export const MAX_QUOTA = MAX_ACTIVE_TOKENS_ALLOWED;
 /**
  * A quota session for checks that count every active token of the quota client as their own. Where the
  * kit cannot drive the target's clock, the client may hold tokens issued before the run (with a longer
- * validity than the session gives it) that hold quota slots until they expire, and the kit cannot wait
- * them out. Once per target it asks: with maxActiveTokensAllowed=1, is one more token granted? Granted,
- * the client held none (the probe's token expires with the session's short validity); refused for the
- * limit, it holds some, and the check skips rather than judge a correct target by slots it cannot see.
- * (An earlier quota session may have asked already, while it learned how the target switches multi-token
- * support off: see QuotaSession.multiTokenOff.)
+ * validity than the session gives it) that hold quota slots until they expire. Once per target it asks:
+ * with maxActiveTokensAllowed=1, is one more token granted? Granted, the client held none (the probe's token
+ * expires with the session's short validity). Refused for the limit, the kit asks the target which token
+ * holds the slot (see decideTokensFromBefore): a token from before the run is waited out or named, and a
+ * refusal with no token to explain it is a failure. (An earlier quota session may have asked already, while
+ * it learned how the target switches multi-token support off: see QuotaSession.multiTokenOff.)
  */
 export function withTokensOfItsOwn<T>(
   ctx: CheckContext,
@@ -317,20 +339,14 @@ export function withTokensOfItsOwn<T>(
         );
       if (refused) {
         // Held tokens from before the run, or the kit's own tokens of this run that outlive the validity it
-        // gave the client (a target that ignores accessTokenValidity): the interface shows no difference
-        // between the two. A new token does: with room under the platform's limit a token request issues a
-        // new token whose validity starts at issue time, so its expires_in must not exceed the session's.
+        // gave the client (a target that ignores accessTokenValidity). A new token tells the second apart:
+        // with room under the platform's limit a token request issues a new token whose validity starts at
+        // issue time, so its expires_in must not exceed the session's.
         await session.setQuota(MAX_QUOTA);
         const roomy = await session.issue();
         if (accessTokenOf(roomy)) validityOf(session, roomy);
-      }
-      if (refused)
-        skip(
-          "the quota client holds active tokens from before the run (with maxActiveTokensAllowed=1 a token " +
-            "request was refused for the limit); they hold quota slots until they expire, and the kit cannot " +
-            `drive this target's clock: rerun when they have expired (${describeResponse(answer)})`,
-        );
-      if (accessTokenOf(answer)) {
+        await decideTokensFromBefore(session, answer);
+      } else if (accessTokenOf(answer)) {
         validityOf(session, answer);
         noTokensFromBefore.add(ctx.target);
       }
@@ -340,7 +356,123 @@ export function withTokensOfItsOwn<T>(
   });
 }
 
-/** Skips when a burst of requests from `started` to now outlasted the certain validity of its tokens. */
+/** Rounds of "show the token that holds the slot, wait it out, ask again" before a refusal that no token
+ *  explains is judged: a correct target shows a token of the client while any is valid, so a second round
+ *  that again shows only a token of the session's own short validity leaves no token to hold the slot. */
+const showRounds = 2;
+
+/** Seconds a check keeps for itself after waiting out a token from before the run (the check's own work). */
+const afterWaitSeconds = 30;
+
+/**
+ * The quota client was refused a token for the limit under maxActiveTokensAllowed=1 in real time, with
+ * every token the kit was issued expired. Either a token from before the run holds the slot (correct), or
+ * the target refuses below its quota (a failure). The document tells them apart: with multi-token support
+ * off, a token request returns the same token again while it is valid, and its expires_in says how long
+ * it has left. So the kit switches multi-token support off and asks: a token announced to live longer than
+ * the session's validity is one from before the run, waited out within the check's time limit or named
+ * (inconclusive, with when to rerun); a token within the session's validity is waited out and the
+ * question asked again; refused again with nothing left to hold the slot, the refusal is the failure.
+ * Returns when the client holds no token from before the run (noted for the target).
+ */
+export async function decideTokensFromBefore(
+  session: QuotaSession,
+  refusal: ApiResponse<TokenResponse>,
+): Promise<void> {
+  const { ctx } = session;
+  let last = refusal;
+  const shown: string[] = [];
+  for (let round = 1; round <= showRounds + 1; round++) {
+    await session.multiTokenOff();
+    const answer = await session.issue();
+    const token = accessTokenOf(answer);
+    if (!token)
+      inconclusive(
+        {
+          saw:
+            "with maxActiveTokensAllowed=1 the quota client's first token request was refused for the limit, " +
+            `and with multi-token support off its token request got no token either (${describeResponse(answer)})`,
+          readings: [
+            "tokens from before the run hold the slot and the target does not return them with multi-token support off",
+            "the target refuses tokens below the quota",
+          ],
+          decideBy: "rerun once the quota client's tokens from before the run have expired",
+        },
+        answerDetail(answer, { record: quotaRecord(session, "token request with multi-token support off") }),
+      );
+    const left = expiresInOf(answer);
+    shown.push(`${left} s`);
+    if (left > session.validitySeconds + 1) {
+      const affordMs = (ctx.clock.remainingMs?.() ?? 0) - afterWaitSeconds * 1000;
+      if ((left + 1) * 1000 > affordMs) {
+        const until = new Date(Date.now() + (left + 1) * 1000).toISOString();
+        inconclusive(
+          {
+            saw:
+              "with maxActiveTokensAllowed=1 the quota client's first token request was refused for the limit; " +
+              `with multi-token support off the target returned a token valid for ${left} s more, longer than ` +
+              `the ${session.validitySeconds} s accessTokenValidity the kit gave the client: a token issued before ` +
+              `the run, which outlasts what this check can wait (${Math.round(affordMs / 1000)} s)`,
+            readings: [
+              "that token (and any other from before the run) holds the quota's one slot",
+              "the target refuses a token below its quota",
+            ],
+            decideBy:
+              `rerun after ${until}, when that token has expired, or give the quota client no long-lived ` +
+              "tokens before the run (a client of its own for the kit: credentials.quota)",
+          },
+          answerDetail(last, {
+            record: quotaRecord(session, "token request 1 with maxActiveTokensAllowed=1"),
+          }),
+        );
+      }
+      ctx.log.info(
+        `the quota client holds a token from before the run valid for ${left} s more (shown with multi-token ` +
+          "support off); waiting it out",
+      );
+    }
+    await letTimePass(ctx, (left + 1) * 1000);
+    await session.setQuota(1);
+    const again = await session.issue();
+    if (accessTokenOf(again)) {
+      validityOf(session, again);
+      noTokensFromBefore.add(ctx.target);
+      return;
+    }
+    if (judgeQuotaRefusal(ctx.target.profile, again) !== undefined) return;
+    last = again;
+    if (round >= showRounds && left <= session.validitySeconds + 1)
+      return refusedBelowQuota(session, last, shown);
+  }
+  inconclusive(
+    {
+      saw:
+        "with maxActiveTokensAllowed=1 the quota client's token request was refused for the limit again after " +
+        `the kit waited out each token multi-token support off showed (${shown.join(", ")} left)`,
+      readings: [
+        "more tokens from before the run than the check could wait out hold the slot",
+        "the target refuses a token below its quota",
+      ],
+      decideBy: "rerun once the quota client's tokens from before the run have expired",
+    },
+    answerDetail(last, { record: quotaRecord(session, "token request 1 with maxActiveTokensAllowed=1") }),
+  );
+}
+
+function refusedBelowQuota(session: QuotaSession, last: ApiResponse<TokenResponse>, shown: string[]): never {
+  fail(
+    "with maxActiveTokensAllowed=1 the quota client's first token request was refused for the limit, with " +
+      "no token left to hold the slot: every token the kit was issued had expired, and with multi-token " +
+      `support off the target showed only tokens within the session's ${session.validitySeconds} s validity ` +
+      `(${shown.join(", ")} left), each waited out before asking again`,
+    answerDetail(last, {
+      expected: "a new token: no active token of the client counts toward maxActiveTokensAllowed=1",
+      record: quotaRecord(session, "token request 1 with maxActiveTokensAllowed=1"),
+    }),
+  );
+}
+
+/** Undecided when a burst of requests from `started` to now outlasted the certain validity of its tokens. */
 export function ensureInsideValidity(
   ctx: CheckContext,
   started: number,
@@ -349,10 +481,16 @@ export function ensureInsideValidity(
 ): void {
   const took = ctx.clock.now() - started;
   if (Number.isFinite(shortest) && took >= (shortest - 1) * 1000)
-    skip(
-      `${what} took ${took} ms, longer than the ${shortest} s validity of its tokens allows for certain; ` +
-        "the target answers too slowly for the kit to tell an expiry from a quota effect (its clock cannot be driven)",
-    );
+    inconclusive({
+      saw: `${what} took ${took} ms, longer than the ${shortest} s validity of its tokens allows for certain`,
+      readings: [
+        "the first tokens had expired by the end, and what looks like a quota effect is an expiry",
+        "the quota was applied wrongly",
+      ],
+      decideBy:
+        "a faster link to the target (fewer hops, no rate limit on the token endpoint) or a target whose " +
+        "clients take a longer accessTokenValidity; the kit cannot drive this target's clock",
+    });
 }
 
 export const quotaNeeds = { roles: ["admin" as const, "quota" as const] };

@@ -2,6 +2,7 @@
 // source documents, with no $ref left, with one example per operation tied across parameters, request and
 // response that the sandbox accepts, and usable by openapi-typescript run inside this repository (the
 // repository's redocly.yaml must not take over its configuration).
+import "../support/background.ts";
 import { execFile } from "node:child_process";
 import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";

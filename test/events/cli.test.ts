@@ -114,6 +114,7 @@ describe("lckit events check", () => {
     const files = readdirSync(join(dir, runId ?? "")).sort();
     // The evidence bundle: the messages read (events.ndjson) and the manifest beside the four reports.
     expect(files).toEqual([
+      "ctrf.json",
       "events.ndjson",
       "junit.xml",
       "manifest.json",

@@ -149,11 +149,11 @@ describe("TargetTransport", () => {
   });
 
   it.each([
-    ["a token-quota check", "token-quota/refusal-429", {}],
+    ["a check that declares it judges 429s", "token-quota/refusal-429", {}],
     ["a request marked x-lckit-no-retry", "service/x", { [NO_RETRY_HEADER]: "1" }],
   ])("lets %s see its 429s", async (_name, checkId, headers) => {
     const { fetch, requests } = scripted(new Response("", { status: 429, headers: { "retry-after": "1" } }));
-    const { t } = transport(fetch);
+    const { t } = transport(fetch, { judgesRateLimits: (id) => id === "token-quota/refusal-429" });
     const response = await t.bind(new CheckScope(checkId))(`${URL_}/oauth/token`, {
       method: "POST",
       headers,

@@ -2,6 +2,7 @@
 // temporary project from the npm registry, and there the CLI, the library API (plain .mjs) and its types
 // (tsc --strict) used the way another repository would. Run on this Node, and on Node 22 and 24 when the
 // `node` package of the npm registry can be installed (otherwise the test says so and checks this Node).
+import "../support/background.ts";
 import { execFile, spawn } from "node:child_process";
 import {
   cpSync,

@@ -28,6 +28,7 @@ const RANKS: Record<string, number> = {
   "src/report": 7,
   "src/mock": 7,
   "src/pact": 8,
+  "src/workbench": 8,
   "src/cli": 9,
   "src/index.ts": 10,
 };

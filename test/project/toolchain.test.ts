@@ -1,4 +1,5 @@
 // The project's own hygiene, run as tests so that CI counts them: types, lint/format, generated files.
+import "../support/background.ts";
 import { spawnSync } from "node:child_process";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";

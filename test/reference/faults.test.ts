@@ -87,6 +87,12 @@ const SCENARIOS: Record<FaultName, (h: Harness) => Promise<boolean>> = {
     for (let i = 0; i < 3; i++) statuses.push((await h.requestToken("acme-quota")).status);
     return statuses[2] === 200;
   },
+  "quota-refused-early": async (h) => {
+    await quota(h, 4);
+    const statuses = [];
+    for (let i = 0; i < 4; i++) statuses.push((await h.requestToken("acme-quota")).status);
+    return statuses[2] === 200 && statuses[3] !== 200;
+  },
   "quota-not-enforced": async (h) => {
     await quota(h, 2);
     const statuses = [];

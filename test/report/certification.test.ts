@@ -10,7 +10,9 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { main } from "../../src/cli/main.ts";
 import { createReference } from "../../src/reference/index.ts";
-import { writeManifest } from "../../src/report/manifest.ts";
+import { writeAttestation } from "../../src/report/attestation.ts";
+import { renderCtrf } from "../../src/report/ctrf.ts";
+import { listFiles, writeManifest } from "../../src/report/manifest.ts";
 import type { RunResult } from "../../src/result/model.ts";
 import { captureIo } from "../cli/capture-io.ts";
 import { reportValidator } from "./report-schema.ts";
@@ -83,6 +85,9 @@ describe("lckit run --certify", () => {
     expect(read(folder, "summary.md")).toMatch(/\*\*Certificate granted\*\*/);
     expect(read(folder, "report.html")).toMatch(/<h1>CERTIFIED<\/h1>/);
     expect(readdirSync(folder).sort()).toEqual([
+      "attestation.intoto.json",
+      "attestation.sigstore.json",
+      "ctrf.json",
       "evidence.har",
       "junit.xml",
       "manifest.json",
@@ -98,6 +103,9 @@ describe("lckit run --certify", () => {
     expect(given.code, given.out).toBe(0);
     expect(given.out).toMatch(/ok {3}signature: Ed25519 over manifest\.json by the given public key/);
     expect(given.out).toMatch(/ok {3}certificate: all \d+ MUST checks of kit .* ran and passed/);
+    // A certified run always attests: signed with --sign-key, PASSED, evidence.har among its subjects.
+    expect(given.out).toMatch(/ok {3}attestation\.intoto\.json: DSSE signature/);
+    expect(given.out).toMatch(/ok {3}attestation\.intoto\.json: in-toto test result PASSED; its 6 subjects/);
     expect(given.out).toMatch(/^verified: /m);
     expect((await lckit(["report", "verify", folder])).code).toBe(0);
   });
@@ -105,6 +113,9 @@ describe("lckit run --certify", () => {
   it.each([
     "report.json",
     "junit.xml",
+    "ctrf.json",
+    "attestation.intoto.json",
+    "attestation.sigstore.json",
     "summary.md",
     "report.html",
     "evidence.har",
@@ -152,9 +163,10 @@ describe("lckit run --certify", () => {
     );
   });
 
-  it("a certificate missing a MUST check is refused even when report and JUnit agree", async () => {
+  it("a certificate missing a MUST check is refused even when report, JUnit, CTRF and attestation agree", async () => {
     const spoilt = copy();
     rmSync(join(spoilt, "manifest.sig"));
+    rmSync(join(spoilt, "attestation.sigstore.json"));
     const result = JSON.parse(read(spoilt, "report.json")) as RunResult;
     result.checks = result.checks.filter((c) => c.id !== "service/version-dotted");
     writeFileSync(join(spoilt, "report.json"), JSON.stringify(result));
@@ -162,6 +174,9 @@ describe("lckit run --certify", () => {
       join(spoilt, "junit.xml"),
       read(spoilt, "junit.xml").replace(/<testcase name="service\/version-dotted"[^>]*?\/>/, ""),
     );
+    writeFileSync(join(spoilt, "ctrf.json"), renderCtrf(result));
+    rmSync(join(spoilt, "attestation.intoto.json"));
+    writeAttestation(spoilt, listFiles(spoilt), result, result.certification?.targetVersion);
     writeManifest(spoilt, "x");
     const { code, out } = await lckit(["report", "verify", spoilt, "--format", "json"]);
     expect(code).toBe(1);
@@ -202,9 +217,17 @@ describe("lckit run --certify", () => {
       ]);
       expect(code, err).toBe(0);
       expect(err).toMatch(/no certificate: \d+ MUST checks of the kit did not run/);
-      const result = JSON.parse(
-        read(join(reportDir, readdirSync(reportDir)[0] as string), "report.json"),
-      ) as RunResult;
+      const refused = join(reportDir, readdirSync(reportDir)[0] as string);
+      const result = JSON.parse(read(refused, "report.json")) as RunResult;
+      // Without --sign-key the attestation is written unsigned (no bundle), said on stderr and by verify.
+      expect(err).toMatch(/attestation\.intoto\.json is not signed; add --sign-key FILE/);
+      expect(JSON.parse(read(refused, "attestation.intoto.json")).signatures).toEqual([]);
+      expect(readdirSync(refused)).not.toContain("attestation.sigstore.json");
+      const verified = await lckit(["report", "verify", refused]);
+      expect(verified.code, verified.out).toBe(0);
+      expect(verified.out).toMatch(
+        /ok {3}attestation\.intoto\.json: in-toto test result WARNED; .*\(unsigned: it proves nothing/,
+      );
       expect(result.verdict).not.toBe("CERTIFIED");
       expect(result.certification?.certified).toBe(false);
       const missing = result.certification?.missing ?? [];

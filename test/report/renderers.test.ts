@@ -29,9 +29,9 @@ beforeAll(async () => {
 });
 
 describe("report renderers", () => {
-  it("runs the sample to a BROKEN verdict with every status present", () => {
+  it("runs the sample to a BROKEN verdict with every status but inconclusive present (inconclusive.test.ts has that)", () => {
     expect(result.verdict).toBe("BROKEN");
-    expect(result.counts.byStatus).toEqual({ passed: 1, failed: 2, skipped: 2, broken: 1 });
+    expect(result.counts.byStatus).toEqual({ passed: 1, failed: 2, inconclusive: 0, skipped: 2, broken: 1 });
   });
 
   it("report.json validates against report.schema.json", () => {
@@ -110,7 +110,13 @@ describe("report renderers", () => {
   it("summary.md has the verdict, the counts, a failures table with replay commands, and coverage", () => {
     const md = rendered.markdown ?? "";
     expect(md).toMatch(/^## 💥 BROKEN: fake/);
-    expect(md).toMatch(/\| MUST \| 1 \| 1 \| 2 \| 1 \|/);
+    // Counts by outcome: passed, failures (MUST), findings (SHOULD/MAY), skipped, broken.
+    expect(md).toMatch(/\| Level \| passed \| failures \| findings \| skipped \| broken \|/);
+    expect(md).toMatch(/\| MUST \| 1 \| 1 \| 0 \| 2 \| 1 \|/);
+    expect(md).toMatch(/\| SHOULD \| 0 \| 0 \| 1 \| 0 \| 0 \|/);
+    expect(md).toContain("### MUST failures (1)");
+    expect(md).toContain("<summary><b>SHOULD/MAY findings (1)</b>: warnings, not failures</summary>");
+    expect(md).toMatch(/```mermaid\n[^`]*pie showData[^`]*"SHOULD\/MAY findings" : 1\n/);
     expect(md).toContain("<code>lckit run --check scan/property --seed 42 --path 4:2</code>");
     expect(md).toContain("<code>lckit run --target target.yaml --check service/echo-secret --seed 42</code>");
     expect(md).toMatch(/1 of 7 requirements proven/);

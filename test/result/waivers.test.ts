@@ -98,7 +98,7 @@ describe("lckit run --baseline", () => {
     expect(junit).not.toMatch(/<failure/);
     expect(junit).toMatch(/WAIVED: MUST check failed, a known failure of the baseline \(descending order/);
     expect(read("summary.md")).toMatch(/\*\*WAIVED\*\* \(until 2099-12-31, jane@example\.com/);
-    expect(read("report.html")).toMatch(/<span class="badge waived">waived<\/span>/);
+    expect(read("report.html")).toMatch(/<span class="badge o-waived">waived<\/span>/);
   });
 
   it("a failure the baseline does not name fails the job", async () => {

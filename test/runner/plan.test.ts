@@ -165,3 +165,40 @@ describe("planRun", () => {
 function cred() {
   return { clientId: "id", clientSecret: "secret-value" };
 }
+
+describe("what a check carries about itself", () => {
+  it("every token-quota check judges its own 429s, and nothing outside the checks names a check id", async () => {
+    const { allChecks } = await import("../../suites/index.ts");
+    const quota = allChecks.filter((check) => check.suite === "token-quota");
+    expect(quota.length).toBeGreaterThan(10);
+    expect(quota.filter((check) => check.judgesRateLimits !== true).map((check) => check.id)).toEqual([]);
+    expect(allChecks.filter((c) => c.suite !== "token-quota" && c.judgesRateLimits).map((c) => c.id)).toEqual(
+      [],
+    );
+    // The runner and the transport read declarations; a check id in their code would be knowledge kept
+    // outside the check (comments and examples aside).
+    const { readFileSync, readdirSync } = await import("node:fs");
+    const { join } = await import("node:path");
+    const root = join(import.meta.dirname, "..", "..", "src");
+    for (const folder of ["runner", "target"]) {
+      for (const name of readdirSync(join(root, folder)).filter((f) => f.endsWith(".ts"))) {
+        const code = readFileSync(join(root, folder, name), "utf8")
+          .split("\n")
+          .filter((line) => !/^\s*(\/\/|\*|\/\*\*)/.test(line))
+          .join("\n");
+        const ids = allChecks
+          .map((c) => c.id)
+          .filter((id) => code.includes(`"${id}"`) || code.includes(`"${id.split("/")[0]}/"`));
+        expect(ids, `${folder}/${name}`).toEqual([]);
+      }
+    }
+  });
+
+  it("balances the quota lanes by each check's declared expected wait", async () => {
+    const { allChecks } = await import("../../suites/index.ts");
+    const { expectedWaitSeconds } = await import("../../src/runner/plan.ts");
+    const model = allChecks.find((check) => check.id === "token-quota/model");
+    expect(model?.expectedWaitSeconds).toBeGreaterThan(0);
+    expect(model && expectedWaitSeconds(model)).toBe(model?.expectedWaitSeconds);
+  });
+});

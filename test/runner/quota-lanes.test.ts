@@ -27,8 +27,19 @@ import { captureIo } from "../cli/capture-io.ts";
 import { check } from "./fake-target.ts";
 
 const noop = async () => {};
+/** Expected waits as the real checks declare them (Check.expectedWaitSeconds). */
+const waits: Record<string, number> = {
+  "token-quota/model": 15,
+  "token-quota/quota-per-client": 9,
+  "token-quota/expired-token-frees-slot": 6,
+  "token-quota/refusal-429": 3,
+};
 const quota = (id: string, run: (ctx: CheckContext) => Promise<void> = noop, roles = ["admin", "quota"]) =>
-  check(id, run, { safety: "quota", needs: { roles: roles as Check["needs"]["roles"] } });
+  check(id, run, {
+    safety: "quota",
+    needs: { roles: roles as Check["needs"]["roles"] },
+    ...(waits[id] === undefined ? {} : { expectedWaitSeconds: waits[id] }),
+  });
 
 /** The reference's description without the second quota client: as a target file without the key. */
 function oneQuotaClient(): Target {
@@ -252,6 +263,12 @@ describe("quota lanes: a live run", () => {
     const after = await customers();
     expect(after).toEqual(before);
     expect(result.configuration?.leftChanged).toEqual([]);
+    // The report's timeline: each check on its lane, the two at once.
+    expect(result.checks.map((c) => c.lane)).toEqual([0, 1]);
+    const [a, b] = result.checks.map((c) => [c.startedMs ?? -1, (c.startedMs ?? -1) + c.durationMs]);
+    expect(a?.[0]).toBeGreaterThanOrEqual(0);
+    expect(b?.[0]).toBeGreaterThanOrEqual(0);
+    expect((a?.[0] ?? 0) < (b?.[1] ?? 0) && (b?.[0] ?? 0) < (a?.[1] ?? 0)).toBe(true);
     // The second quota client's secret is known to the redactor like any role's.
     const secret = embedded.target.quotaAlt?.credential.clientSecret ?? "";
     expect(secret).not.toBe("");

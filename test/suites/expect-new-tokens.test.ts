@@ -1,13 +1,14 @@
 // expectNewTokens on a session that did not start clean (token-quota/multitoken-config-activates in real
 // time, second setting): a limit-exceeded refusal of the first request is the kit's own earlier tokens until
 // they have expired, so the kit waits them out once and asks again; a target that returns a token twice
-// still fails, and one that keeps refusing still skips. Table of cases against a scripted token endpoint.
+// still fails, and one that keeps refusing is undecided, unless the kit found the client holding no token
+// from before the run: then the refusal fails. Table of cases against a scripted token endpoint.
 import { describe, expect, it } from "vitest";
-import { CheckFailure, CheckSkipped, type Target } from "../../src/check/index.ts";
+import { CheckFailure, CheckInconclusive, CheckSkipped, type Target } from "../../src/check/index.ts";
 import type { ApiResponse, TokenResponse } from "../../src/client/index.ts";
 import { embeddedTargetDescription } from "../../src/target/embedded.ts";
 import { lenientProfile } from "../../src/target/profile.ts";
-import type { QuotaSession } from "../../suites/support/quota-session.ts";
+import { noTokensFromBefore, type QuotaSession } from "../../suites/support/quota-session.ts";
 import { expectNewTokens } from "../../suites/support/quota-tokens.ts";
 
 type Answer = "refused" | string;
@@ -41,8 +42,9 @@ function response(answer: Answer): ApiResponse<TokenResponse> {
 }
 
 /** A session whose token endpoint answers `before` until settle() is called, then `after`. */
-function scripted(before: Answer[], after: Answer[]) {
+function scripted(before: Answer[], after: Answer[], knownClean = false) {
   const target: Target = { ...embeddedTargetDescription(), profile: { ...lenientProfile } };
+  if (knownClean) noTokensFromBefore.add(target);
   let settled = false;
   const calls = { settle: 0, issue: 0 };
   let queue = [...before];
@@ -69,6 +71,7 @@ async function outcome(run: Promise<void>): Promise<string> {
     return "passed";
   } catch (error) {
     if (error instanceof CheckSkipped) return "skipped";
+    if (error instanceof CheckInconclusive) return "inconclusive";
     if (error instanceof CheckFailure) return "failed";
     throw error;
   }
@@ -76,7 +79,17 @@ async function outcome(run: Promise<void>): Promise<string> {
 
 describe("expectNewTokens after a start that was not clean", () => {
   it.each<
-    [string, { before: Answer[]; after: Answer[]; settleOnRefusal: boolean; want: string; settles: number }]
+    [
+      string,
+      {
+        before: Answer[];
+        after: Answer[];
+        settleOnRefusal: boolean;
+        want: string;
+        settles: number;
+        knownClean?: boolean;
+      },
+    ]
   >([
     [
       "tokens at once: no wait",
@@ -91,19 +104,36 @@ describe("expectNewTokens after a start that was not clean", () => {
       { before: ["refused"], after: ["a", "refused"], settleOnRefusal: true, want: "passed", settles: 1 },
     ],
     [
-      "still refused after the wait: tokens from before, a skip",
-      { before: ["refused"], after: ["refused"], settleOnRefusal: true, want: "skipped", settles: 1 },
+      "still refused after the wait: tokens from before, or a refusal below the quota: undecided",
+      { before: ["refused"], after: ["refused"], settleOnRefusal: true, want: "inconclusive", settles: 1 },
+    ],
+    [
+      "still refused after the wait where the client held no token from before the run: a failure",
+      {
+        before: ["refused"],
+        after: ["refused"],
+        settleOnRefusal: true,
+        want: "failed",
+        settles: 1,
+        knownClean: true,
+      },
     ],
     [
       "a token returned twice after the wait fails",
       { before: ["refused"], after: ["a", "a"], settleOnRefusal: true, want: "failed", settles: 1 },
     ],
     [
-      "a clean start never waits: a refusal skips at once",
-      { before: ["refused"], after: ["a", "b", "c"], settleOnRefusal: false, want: "skipped", settles: 0 },
+      "a clean start never waits: a refusal is undecided at once",
+      {
+        before: ["refused"],
+        after: ["a", "b", "c"],
+        settleOnRefusal: false,
+        want: "inconclusive",
+        settles: 0,
+      },
     ],
-  ])("%s", async (_, { before, after, settleOnRefusal, want, settles }) => {
-    const { session, calls } = scripted(before, after);
+  ])("%s", async (_, { before, after, settleOnRefusal, want, settles, knownClean }) => {
+    const { session, calls } = scripted(before, after, knownClean);
     expect(await outcome(expectNewTokens(session, 3, "multitokenConfig {}", { settleOnRefusal }))).toBe(want);
     expect(calls.settle).toBe(settles);
   });

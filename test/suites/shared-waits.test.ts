@@ -85,7 +85,9 @@ describe("waits shared between checks against a live target", () => {
     const results = await liveRun(quotaPair);
     // On a loaded machine the per-client check may find its burst too slow to judge and skip; it still
     // waits its tokens out on the way.
-    expect(outcome(results, "token-quota/quota-per-client")).toMatch(/^(passed|skipped .*too slowly)/);
+    expect(outcome(results, "token-quota/quota-per-client")).toMatch(
+      /^(passed|inconclusive .*validity of its tokens allows for certain)/,
+    );
     expect(outcome(results, "token-quota/validity-from-client-configuration")).toBe("passed");
     // A clean start of its own would add the quota client's validity (2 s) + 1 s to its own waits.
     const waited = waitOf(results, "token-quota/validity-from-client-configuration");
@@ -114,14 +116,16 @@ describe("waits shared between checks against a live target", () => {
       const quota = target.credentials.quota as { clientId: string; clientSecret: string };
       const client = createClient({ fetch, baseUrl: target.baseUrl, rdmUrl: target.rdmUrl });
       expect((await client.token(quota)).status).toBe(200);
-      // The next session asks with a quota of 1, is refused for that token, and so decides nothing.
+      // The next session asks with a quota of 1 and is refused for that token; with multi-token support
+      // off the target shows it, valid for about an hour: longer than the check can wait, so it is named
+      // and the check is undecided (never a failure, never a silent skip).
       const results = await runOn(target, [
         "token-quota/single-token-reused",
         "token-quota/distinct-tokens-up-to-max",
       ]);
       expect(outcome(results, "token-quota/single-token-reused")).toBe("passed");
       expect(outcome(results, "token-quota/distinct-tokens-up-to-max")).toMatch(
-        /^skipped .*holds active tokens from before the run/,
+        /^inconclusive .*a token valid for 3\d{3} s more.*a token issued before the run.*To decide: rerun after /,
       );
     } finally {
       await listening.close();

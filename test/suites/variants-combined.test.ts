@@ -1,5 +1,6 @@
 // Tolerance under seeded random combinations of variants (one choice or none per open point), and power
 // under them: a sample of seeded faults, at least one per suite, is still caught with variants on.
+import "../support/background.ts";
 import { describe, expect, it } from "vitest";
 import { FAULTS, type FaultName, faultEntry } from "../../src/reference/faults.ts";
 import type { VariantName } from "../../src/reference/variants.ts";

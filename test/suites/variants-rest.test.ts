@@ -1,5 +1,6 @@
 // Tolerance, the other half of the single variants (variants.test.ts runs the first): every suite against
 // each variant ends with no MUST failure and no broken check.
+import "../support/background.ts";
 import { describe, expect, it } from "vitest";
 import { describeProblems, matrixHalf, runWithVariants } from "./variants-matrix.ts";
 

@@ -1,6 +1,7 @@
 // Tolerance: every suite against every single variant of the reference (a correct implementation that
 // chooses differently where the document is silent) ends with no MUST failure and no broken check.
 // This file runs half of the variants, variants-rest.test.ts the other half.
+import "../support/background.ts";
 import { describe, expect, it } from "vitest";
 import { VARIANTS } from "../../src/reference/variants.ts";
 import {

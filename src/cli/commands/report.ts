@@ -46,8 +46,10 @@ const verify = defineCommand(
     summary: "check a report folder's manifest, signature and consistency",
     positionals: "DIR",
     about: `Checks a report folder: every file's sha256 against manifest.json, the manifest's signature (Ed25519;
---public-key FILE to require a key you trust, else the embedded one), that report.json and junit.xml
-agree, and for a certificate that every MUST check of the kit ran.`,
+--public-key FILE to require a key you trust, else the embedded one), that report.json, junit.xml and
+ctrf.json agree, the in-toto attestation (attestation.intoto.json: its DSSE signature by the same key, its
+subjects' sha256, its predicate against report.json; attestation.sigstore.json carrying the same
+envelope), and for a certificate that every MUST check of the kit ran.`,
     flags: {
       "public-key": option(
         "FILE",

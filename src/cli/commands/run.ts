@@ -20,17 +20,24 @@ import {
   SAFETY_CLASSES,
   type Safety,
 } from "../../check/index.ts";
+import { ATTESTATION_FILE, writeAttestation } from "../../report/attestation.ts";
 import { curlForCheck } from "../../report/curl.ts";
 import { terminalSafe } from "../../report/escape.ts";
 import { HAR_FILE, HarWriter, linkEvidence } from "../../report/har.ts";
-import { loadSignKey, SignKeyError, writeManifest } from "../../report/manifest.ts";
+import { listFiles, loadSignKey, SignKeyError, writeManifest } from "../../report/manifest.ts";
 import { RETRIES_MEAN, retrySummary } from "../../report/retries.ts";
 import { writeReport } from "../../report/write.ts";
 import { newRunId } from "../../result/assemble.ts";
 import { certify } from "../../result/certification.ts";
 import { InterfaceDocumentError, kitInfo, specHashes } from "../../result/kit-info.ts";
-import type { RunResult } from "../../result/model.ts";
-import { exitCodeOf, FAIL_ON_VALUES, type FailOn, INTERRUPTED_EXIT_CODE } from "../../result/verdict.ts";
+import type { CheckStatus, RunResult } from "../../result/model.ts";
+import {
+  DEFAULT_FAIL_ON,
+  exitCodeOf,
+  FAIL_ON_VALUES,
+  type FailOn,
+  INTERRUPTED_EXIT_CODE,
+} from "../../result/verdict.ts";
 import { applyBaseline, BaselineError, baselineFromRun, parseBaseline } from "../../result/waivers.ts";
 import { JOURNAL_FILE } from "../../runner/config-journal.ts";
 import { shellQuote } from "../../runner/context.ts";
@@ -143,9 +150,14 @@ reference implementation.`,
     "fail-on": repeatable(
       "LIST",
       wordList(FAIL_ON_VALUES, { ignoreCase: true }),
-      "outcomes that exit 1, comma-separated: must (always), incomplete (MUST checks did not run), " +
+      "outcomes that exit 1, comma-separated: must (always), inconclusive (always, unless " +
+        "--pass-inconclusive: a MUST check ran and could not decide), incomplete (MUST checks did not run), " +
         "should (a SHOULD or MAY check failed)",
-      { defaultText: "must", example: "must,incomplete" },
+      { defaultText: "must,inconclusive", example: "must,incomplete" },
+    ),
+    "pass-inconclusive": toggle(
+      "a MUST check that ran and could not decide does not fail the job (it is still reported, and the " +
+        "verdict is still INCOMPLETE)",
     ),
     "interface-document": option(
       "FILE",
@@ -185,12 +197,18 @@ reference implementation.`,
     "sign-key": option(
       "FILE",
       text,
-      "sign the report folder's manifest.json with this Ed25519 private key (PEM); check with: lckit " +
-        "report verify <report folder> --public-key PUB.pem",
+      "sign the report folder's manifest.json (and the attestation) with this Ed25519 private key (PEM); " +
+        "check with: lckit report verify <report folder> --public-key PUB.pem",
       { example: "lckit-sign.pem" },
     ),
+    attest: toggle(
+      `write ${ATTESTATION_FILE}: an in-toto test-result attestation of the report files in a DSSE envelope ` +
+        "signed with --sign-key (needed), and the same in a Sigstore bundle (attestation.sigstore.json); " +
+        "asks the target's /version. --certify always writes it (unsigned without --sign-key)",
+    ),
   },
-  notes: `Every report folder gets a manifest.json with the sha256 of each file (see docs/certification.md).
+  notes: `Every report folder gets a manifest.json with the sha256 of each file, and ctrf.json beside
+junit.xml (see docs/certification.md).
 
 Ctrl-C or SIGTERM (or the deadline) stops the run: the running check ends, every configuration change
 the checks made is put back, and the report of what finished is written with the verdict INTERRUPTED.
@@ -250,6 +268,8 @@ interface RunArgs {
   baseline?: string;
   baselineUpdate?: string;
   signKey?: string;
+  /** --attest: write the in-toto attestation (always in certified mode). */
+  attest: boolean;
   har: boolean;
   /** --no-har was given (refused when the target file says certify: true). */
   noHar?: boolean;
@@ -276,6 +296,10 @@ function runArgs(v: Values<typeof spec.flags>): RunArgs {
     throw new UsageError(
       "--variant switches variants of the embedded reference; it cannot be used with --target",
     );
+  if (v.attest && v["sign-key"] === undefined)
+    throw new UsageError(
+      "--attest signs the attestation with --sign-key; add --sign-key FILE (make a key with: openssl genpkey -algorithm ed25519 -out lckit-sign.pem)",
+    );
   if (v.certify) {
     const chosen = selectionOf({ suites: v.suite, checks: v.check, level: v.level, path: v.path });
     if (v["no-har"])
@@ -289,6 +313,7 @@ function runArgs(v: Values<typeof spec.flags>): RunArgs {
   }
   return {
     certify: v.certify,
+    attest: v.attest,
     // Opt-in outside certification: a whole run's exchanges are tens of MB, heavy for every CI artefact.
     har: v.certify || v.har,
     ...(v["no-har"] ? { noHar: true } : {}),
@@ -296,7 +321,13 @@ function runArgs(v: Values<typeof spec.flags>): RunArgs {
     ...(v["baseline-update"] === undefined ? {} : { baselineUpdate: v["baseline-update"] }),
     ...(v["sign-key"] === undefined ? {} : { signKey: v["sign-key"] }),
     ...(v.target === undefined ? {} : { target: v.target }),
-    failOn: [...new Set<FailOn>(["must", ...v["fail-on"]])],
+    failOn: [
+      ...new Set<FailOn>(
+        [...DEFAULT_FAIL_ON, ...v["fail-on"]].filter(
+          (outcome) => !(outcome === "inconclusive" && v["pass-inconclusive"]),
+        ),
+      ),
+    ],
     ...(v["interface-document"] === undefined ? {} : { interfaceDocument: v["interface-document"] }),
     suites: v.suite,
     checks: v.check,
@@ -356,7 +387,8 @@ async function runCommand(args: RunArgs, io: CliIo): Promise<number> {
 
   // Baseline and signing key are read before anything is sent: a bad file is a usage error, not a lost run.
   const extras = prepareCertification(args, io);
-  const targetVersion = extras.certify ? await askVersion(prepared.fetch, plan.target) : undefined;
+  const attest = extras.certify || args.attest;
+  const targetVersion = attest ? await askVersion(prepared.fetch, plan.target) : undefined;
 
   const seed = args.seed ?? randomInt(0, 2 ** 31 - 1);
   const running = plan.entries.filter((e) => e.action === "run").length;
@@ -432,6 +464,19 @@ async function runCommand(args: RunArgs, io: CliIo): Promise<number> {
       { ...plan.target.profile },
     );
   const written = writeReport(result, reportRoot);
+  if (attest) {
+    const attested = writeAttestation(
+      written.dir,
+      listFiles(written.dir),
+      result,
+      targetVersion,
+      extras.signKey,
+    );
+    if (!attested.signed)
+      io.err(
+        `lckit run: ${ATTESTATION_FILE} is not signed; add --sign-key FILE to sign it (and the manifest)\n`,
+      );
+  }
   writeManifest(written.dir, result.runId, extras.signKey);
   if (args.baselineUpdate !== undefined) {
     const file = resolve(io.cwd, args.baselineUpdate);
@@ -454,7 +499,14 @@ async function runCommand(args: RunArgs, io: CliIo): Promise<number> {
   else io.out(summaryText(result, displayPath(io.cwd, written.dir)));
   if (args.format === "json") io.err(`report: ${displayPath(io.cwd, written.dir)}\n`);
   const code = exitCodeOf(result.verdict, args.failOn, result.checks);
-  if (code === 1 && result.verdict !== "NOT CONFORMANT")
+  const undecided = result.checks.filter((c) => c.level === "MUST" && c.status === "inconclusive");
+  if (code === 1 && undecided.length > 0 && args.failOn.includes("inconclusive"))
+    io.err(
+      `lckit run: exit 1: ${undecided.length} MUST check${undecided.length === 1 ? "" : "s"} could not decide ` +
+        `(${undecided.map((c) => c.id).join(", ")}); each says what it saw and what lets it decide next ` +
+        "time. --pass-inconclusive lets such a run pass the job\n",
+    );
+  else if (code === 1 && result.verdict !== "NOT CONFORMANT")
     io.err(`lckit run: exit 1 because of --fail-on ${args.failOn.join(",")} (verdict ${result.verdict})\n`);
   return code;
 }
@@ -686,9 +738,10 @@ function planAsText(plan: Plan): string {
   return `${lines.join("\n")}\n\n${runs} to run, ${chosen.length - runs} skipped${notSelected > 0 ? `, ${notSelected} not selected` : ""} (target ${plan.target.name}; nothing was sent)\n`;
 }
 
-const mark: Record<string, string> = {
+const mark: Record<CheckStatus, string> = {
   passed: "passed ",
   failed: "FAILED ",
+  inconclusive: "UNDECIDED",
   skipped: "skipped",
   broken: "BROKEN ",
 };
@@ -696,7 +749,7 @@ const mark: Record<string, string> = {
 /** Live progress on a terminal (one rewritten line, findings kept), plain lines otherwise (CI logs). */
 function progressPrinter(io: CliIo) {
   let live = false;
-  const tally = { passed: 0, failed: 0, skipped: 0, broken: 0 };
+  const tally: Record<CheckStatus, number> = { passed: 0, failed: 0, inconclusive: 0, skipped: 0, broken: 0 };
   const clear = () => {
     if (live) io.err("\r\x1b[2K");
     live = false;
@@ -727,7 +780,9 @@ function progressPrinter(io: CliIo) {
       }
       const r = event.result;
       tally[r.status] += 1;
-      const line = `${mark[r.status]} ${r.id} ${r.durationMs} ms${r.status === "passed" ? "" : `: ${oneLine(r.message ?? r.reason ?? "")}`}\n`;
+      // A SHOULD/MAY failure is a finding, never shown as FAILED.
+      const shown = r.status === "failed" && r.level !== "MUST" ? "finding" : mark[r.status];
+      const line = `${shown} ${r.id} ${r.durationMs} ms${r.status === "passed" ? "" : `: ${oneLine(r.message ?? r.reason ?? "")}`}\n`;
       if (io.isTty) {
         clear();
         // On a terminal only findings stay on screen; passes scroll by in the live line.
@@ -746,9 +801,12 @@ function oneLine(text: string): string {
 
 export function summaryText(result: RunResult, dir: string): string {
   const s = result.counts.byStatus;
+  const mustFailed = result.counts.byLevel.MUST.failed;
   const lines = [
     "",
-    `${result.checks.length} checks: ${s.passed} passed, ${s.failed} failed, ${s.skipped} skipped, ${s.broken} broken; ` +
+    `${result.checks.length} checks: ${s.passed} passed, ${mustFailed} failed, ` +
+      `${s.failed - mustFailed > 0 ? `${s.failed - mustFailed} SHOULD/MAY findings (warnings, not failures), ` : ""}` +
+      `${s.inconclusive > 0 ? `${s.inconclusive} could not decide, ` : ""}${s.skipped} skipped, ${s.broken} broken; ` +
       `${result.requestsSent} requests in ${(result.durationMs / 1000).toFixed(1)} s; seed ${result.seed}`,
   ];
   // A flaky target is said at once, and that it is no failure; the report lists each retry.
@@ -756,7 +814,9 @@ export function summaryText(result: RunResult, dir: string): string {
   if (retries !== undefined) lines.push(`retries: ${terminalSafe(retries)}; ${RETRIES_MEAN}`);
   const failed = result.checks.filter((c) => c.status === "failed");
   for (const c of failed.slice(0, 20)) {
-    lines.push(`  ${c.level} ${c.id}: ${oneLine(c.message ?? "")}`);
+    lines.push(
+      `  ${c.level === "MUST" ? "MUST" : `${c.level} finding`} ${c.id}: ${oneLine(c.message ?? "")}`,
+    );
     lines.push(
       `    replay: ${c.counterexample?.replay ?? `${result.command} --check ${c.id} --seed ${result.seed}`}`,
     );
@@ -764,6 +824,10 @@ export function summaryText(result: RunResult, dir: string): string {
     if (curl !== undefined) lines.push(`    curl:   ${terminalSafe(curl)}`);
   }
   if (failed.length > 20) lines.push(`  ... and ${failed.length - 20} more (see the report)`);
+  const undecided = result.checks.filter((c) => c.status === "inconclusive");
+  for (const c of undecided.slice(0, 20))
+    lines.push(`  ${c.level} ${c.id} UNDECIDED: ${oneLine(c.reason ?? "")}`);
+  if (undecided.length > 20) lines.push(`  ... and ${undecided.length - 20} more undecided (see the report)`);
   const left = result.configuration?.leftChanged ?? [];
   if (left.length > 0)
     lines.push(

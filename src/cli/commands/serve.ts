@@ -2,12 +2,16 @@
 
 import { listenStateChange, MESSAGES_PATH, STATE_CHANGE_PATH } from "../../pact/state-change-server.ts";
 import {
+  type ControlListening,
   createReference,
   FAULTS,
   type FaultName,
+  FixtureError,
   isFaultName,
   isVariantName,
   type Listening,
+  listenControl,
+  shiftableClock,
   VARIANTS,
   type VariantName,
 } from "../../reference/index.ts";
@@ -32,6 +36,12 @@ const spec = {
       example: "8181",
     }),
     host: option("HOST", text, "interface to bind", { default: "127.0.0.1", example: "127.0.0.1" }),
+    "control-port": option(
+      "N",
+      portOf("8189"),
+      "port of the control interface (always on 127.0.0.1, apart from the interface's paths): clock, variants, faults, latency, rate limit, reset, state; 0 picks a free port; see docs/consumers.md",
+      { default: 8189, example: "8189" },
+    ),
     lookups: option(
       "N",
       integer({ min: 0, max: 20_000_000, example: "1000000" }),
@@ -43,6 +53,12 @@ const spec = {
       integer({ min: 0, max: 20_000_000, example: "100000" }),
       "add N generated autopilot statistics to the tenant",
       { example: "100000" },
+    ),
+    data: option(
+      "FILE",
+      text,
+      "serve your own world instead of the kit's fixtures: a YAML or JSON data file (tenants, customers, clients, lookups, statistics, blockedValues), validated before anything starts; see examples/sandbox-data.yaml",
+      { example: "examples/sandbox-data.yaml" },
     ),
     tenant: option("ID", text, "tenant that receives generated data", { default: "acme", example: "acme" }),
     seed: option("N", integer({ min: 0, max: 2 ** 31 - 1, example: "42" }), "seed of the generated data", {
@@ -98,6 +114,10 @@ export interface ServeOptions {
   variants: VariantName[];
   /** Port of the Pact state-change and message endpoints; absent: not served. */
   pactPort?: number;
+  /** A data file replacing the fixture world. */
+  data?: string;
+  /** Port of the control interface on 127.0.0.1; absent or 0: a free one. */
+  controlPort?: number;
 }
 
 export function parseServeArgs(argv: string[]): ServeOptions | "help" | "help-faults" | "help-variants" {
@@ -123,6 +143,7 @@ function serveOptions(values: Values<typeof spec.flags>): ServeOptions | "help-f
   }
   return {
     port: values.port,
+    controlPort: values["control-port"],
     host: values.host,
     tenant: values.tenant,
     seed: values.seed,
@@ -132,6 +153,7 @@ function serveOptions(values: Values<typeof spec.flags>): ServeOptions | "help-f
     ...(values.lookups === undefined ? {} : { lookups: values.lookups }),
     ...(values.statistics === undefined ? {} : { statistics: values.statistics }),
     ...(values["pact-port"] === undefined ? {} : { pactPort: values["pact-port"] }),
+    ...(values.data === undefined ? {} : { data: values.data }),
   };
 }
 
@@ -145,6 +167,15 @@ const CREDENTIALS_HINT = `Fixture clients (client_id / client_secret, HTTP Basic
   legacy-admin / legacy-admin-secret  ROLE_ADMIN_TENANT_legacy (auth.migration.mode=rdbms)
 `;
 
+/** The clients of a data file (ids and roles; their secrets stay in the file, never in a log). */
+function dataClientsHint(reference: ReturnType<typeof createReference>, file: string): string {
+  const lines = [...reference.state.clients.values()].map(
+    ({ client, customerId }) =>
+      `  ${client.clientId.padEnd(28)} ${client.authorities.join(" ")} (customer ${customerId})`,
+  );
+  return `Clients of ${file} (client_id, roles; the secrets are in the file; HTTP Basic on POST /oauth/token):\n${lines.join("\n")}\n`;
+}
+
 /** Starts the server and resolves with an exit code once `stopped` resolves. */
 export async function serve(options: ServeOptions, io: CliIo, stopped: Promise<unknown>): Promise<number> {
   const generate =
@@ -157,19 +188,40 @@ export async function serve(options: ServeOptions, io: CliIo, stopped: Promise<u
         }
       : undefined;
   let server: Listening;
+  let control: ControlListening;
   let reference: ReturnType<typeof createReference>;
   try {
-    reference = createReference({ faults: options.faults, variants: options.variants, generate });
+    reference = createReference({
+      // Real time that the control interface can move forwards.
+      clock: shiftableClock(),
+      faults: options.faults,
+      variants: options.variants,
+      generate,
+      ...(options.data === undefined ? {} : { data: options.data }),
+    });
     server = await reference.listen({ port: options.port, host: options.host, rdmPort: options.rdmPort });
+    try {
+      control = await listenControl(reference.control, { port: options.controlPort ?? 0 });
+    } catch (error) {
+      await server.close();
+      const message = error instanceof Error ? error.message : String(error);
+      throw new Error(`control interface: ${message}`, { cause: error });
+    }
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
+    if (error instanceof FixtureError) throw new UsageError(`--data ${message}; nothing was started`);
     if (/EADDRINUSE/.test(message)) {
-      throw new UsageError(`port in use (${message}); choose another with --port N (0 picks a free port)`);
+      const flag = message.startsWith("control interface") ? "--control-port" : "--port";
+      throw new UsageError(
+        `port in use (${message}); choose another with ${flag} N (0 picks a free port); nothing was started`,
+      );
     }
     if (/unknown tenant/.test(message)) throw new UsageError(`--tenant: ${message}`);
     throw error;
   }
-  io.err(`lckit serve: reference listening\n  base_url ${server.baseUrl}\n  rdm_url  ${server.rdmUrl}\n`);
+  io.err(
+    `lckit serve: reference listening\n  base_url ${server.baseUrl}\n  rdm_url  ${server.rdmUrl}\n  control  ${control.url} (GET / lists its routes)\n`,
+  );
   const pact =
     options.pactPort === undefined
       ? undefined
@@ -192,10 +244,11 @@ export async function serve(options: ServeOptions, io: CliIo, stopped: Promise<u
   }
   if (options.faults.length > 0) io.err(`  seeded faults ON: ${options.faults.join(", ")}\n`);
   if (options.variants.length > 0) io.err(`  variants ON: ${options.variants.join(", ")}\n`);
-  io.err(CREDENTIALS_HINT);
+  io.err(options.data === undefined ? CREDENTIALS_HINT : dataClientsHint(reference, options.data));
   io.err("Stop with Ctrl-C.\n");
   await stopped;
   await pact?.close();
+  await control.close();
   await server.close();
   io.err("lckit serve: stopped\n");
   return 0;

@@ -1,0 +1,102 @@
+#!/usr/bin/env node
+// An example client of the interface for `lckit client check` (Node 20+, no dependencies). It reads the
+// sandbox's addresses and credentials from the LCKIT_* variables, keeps one access token until it nears
+// expiry, pages through scans by passing each answer's scrollId, stays within documented page sizes, sends
+// a delete task of the documented shape and waits out a 429. Run it checked:
+//   lckit client check --client nightly-sync -- node examples/clients/lookup-client.mjs
+// The kit's tests also run it with one deliberate mistake (FAULT=<name>), to prove each caller rule.
+const env = (name) => {
+  const value = process.env[name];
+  if (!value) throw new Error(`${name} is not set; run me under lckit client check`);
+  return value;
+};
+const BASE = env("LCKIT_BASE_URL");
+const RDM = env("LCKIT_RDM_URL");
+const CONTROL = process.env.LCKIT_CONTROL_URL;
+const TENANT = env("LCKIT_TENANT");
+const TYPE = env("LCKIT_LOOKUP_TYPE");
+const FAULT = process.env.FAULT ?? "";
+const basic = `Basic ${Buffer.from(`${env("LCKIT_CLIENT_ID")}:${env("LCKIT_CLIENT_SECRET")}`).toString("base64")}`;
+
+let cached; // { value, until }
+async function token() {
+  if (FAULT !== "token-per-call" && cached && Date.now() < cached.until) return cached.value;
+  const r = await fetch(`${BASE}/oauth/token`, {
+    method: "POST",
+    headers: { authorization: basic, "content-type": "application/x-www-form-urlencoded" },
+    body: "grant_type=client_credentials",
+  });
+  if (r.status !== 200) throw new Error(`token request answered ${r.status}: ${await r.text()}`);
+  const answer = await r.json();
+  // Renew a little before expiry.
+  cached = { value: answer.access_token, until: Date.now() + (answer.expires_in ?? 60) * 900 };
+  return cached.value;
+}
+
+async function call(method, url, body) {
+  const headers = FAULT === "no-bearer" ? {} : { authorization: `Bearer ${await token()}` };
+  if (body !== undefined) headers["content-type"] = "application/json";
+  for (let attempt = 0; ; attempt++) {
+    const r = await fetch(url, {
+      method,
+      headers,
+      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+    });
+    if (r.status !== 429 || attempt >= 20) return r;
+    if (FAULT === "no-backoff") continue;
+    const seconds = Number(r.headers.get("retry-after") ?? "1");
+    await new Promise((resolve) => setTimeout(resolve, (Number.isFinite(seconds) ? seconds : 1) * 1000 + 50));
+  }
+}
+
+async function scanAll(url) {
+  const values = [];
+  let body = FAULT === "first-body" ? {} : undefined;
+  for (let page = 0; page < 100; page++) {
+    const r = await call("POST", url, body);
+    if (r.status !== 200) return { values, status: r.status };
+    const answer = await r.json();
+    values.push(...(answer.values ?? []));
+    if (typeof answer.scrollId !== "string" || answer.scrollId === "") {
+      // The end. The faulty client asks once more with the scroll it already finished.
+      if (FAULT === "past-end" && body !== undefined) await call("POST", url, body);
+      return { values, status: 200 };
+    }
+    body = { scrollId: FAULT === "wrong-scroll" ? `${answer.scrollId}-stale` : answer.scrollId };
+  }
+  return { values, status: 200 };
+}
+
+const lookups = await scanAll(`${RDM}/lookups/${TENANT}/_scan?limit=2&sort=code`);
+const stats = await scanAll(
+  `${BASE}/configuration/${TENANT}/autopilot/stats/_scan?limit=${FAULT === "big-page" ? 500 : 100}`,
+);
+const blocked = await call("GET", `${BASE}/configuration/${TENANT}/autopilot/${TYPE}/blockedValues?limit=50`);
+const first = lookups.values[0];
+const task =
+  first === undefined
+    ? undefined
+    : await call(
+        "POST",
+        `${RDM}/tasks/${TENANT}`,
+        FAULT === "task-body"
+          ? { type: "delete", parameters: { uris: `${TENANT}/${first.type.split("/").pop()}/${first.code}` } }
+          : {
+              type: "delete",
+              parameters: { uris: [`${TENANT}/${first.type.split("/").pop()}/${first.code}`] },
+            },
+      );
+// A gateway rate limit (set through the control interface) and two calls: the second is answered 429.
+if (CONTROL) {
+  await fetch(`${CONTROL}/rate-limit`, {
+    method: "PUT",
+    body: JSON.stringify({ requests: 1, perSeconds: 1 }),
+  });
+  await call("GET", `${RDM}/healthcheck`);
+  await call("GET", `${RDM}/healthcheck`);
+  await fetch(`${CONTROL}/rate-limit`, { method: "DELETE" });
+}
+console.log(
+  `lookups ${lookups.values.length} (${lookups.status}), statistics ${stats.values.length} (${stats.status}), blocked ${blocked.status}, task ${task?.status}`,
+);
+process.exit(lookups.status === 200 && stats.status === 200 ? 0 : 1);

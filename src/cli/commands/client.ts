@@ -1,0 +1,222 @@
+// lckit client check: a consumer's own command run against the sandbox, its traffic judged by the caller
+// rules. The orchestration is src/workbench; this file parses, prints and exits.
+import { mkdirSync, writeFileSync } from "node:fs";
+import { join, resolve } from "node:path";
+import { isVariantName, VARIANTS, type VariantName } from "../../reference/index.ts";
+import { writeReport } from "../../report/write.ts";
+import { newRunId } from "../../result/assemble.ts";
+import { CHECK_STATUSES } from "../../result/model.ts";
+import {
+  CLIENT_ENV,
+  ClientCheckError,
+  type ClientCheckRun,
+  clientCheck,
+  DEFAULT_TIMEOUT_MS,
+} from "../../workbench/client-check.ts";
+import { type ClientSweep, clientSweep, legalVariants } from "../../workbench/client-sweep.ts";
+import { renderSweepMarkdown } from "../../workbench/sweep-summary.ts";
+import { option, parseArgv, toggle } from "../argv.ts";
+import { defineGroup, type LeafCommand } from "../command.ts";
+import { duration, integer, oneOf, text } from "../flags.ts";
+import { commandHelp } from "../help.ts";
+import { type CliIo, UsageError } from "../io.ts";
+
+const spec = {
+  name: "client check",
+  summary: "run your client's own command against the sandbox and judge its traffic by the caller rules",
+  synopsis: "[options] -- COMMAND [ARG...]",
+  about: `Starts the sandbox (the stateful reference) on loopback, runs COMMAND with the sandbox's addresses and
+credentials in environment variables:
+  ${CLIENT_ENV.join(", ")}
+records every request the command sends, and judges the recording by what the interface document asks of
+a caller (requirements CALLER-*).
+The command's own exit code is reported beside the verdict. With --variants, the command runs once per
+provider choice, each against its own sandbox.`,
+  flags: {
+    data: option(
+      "FILE",
+      text,
+      "the sandbox's world (YAML or JSON data file); default examples/sandbox-data.yaml",
+      {
+        example: "examples/sandbox-data.yaml",
+      },
+    ),
+    client: option(
+      "ID",
+      text,
+      "the client whose credentials the command gets (LCKIT_CLIENT_ID); default the data's first",
+      {
+        example: "order-service",
+      },
+    ),
+    variants: option(
+      "LIST",
+      text,
+      "run once per provider choice: all (every legal variant, plus the default) or a comma list of variant names (lckit serve --help-variants)",
+      { example: "all" },
+    ),
+    parallel: option("N", integer({ min: 1, max: 16, example: "2" }), "runs at once with --variants", {
+      default: 2,
+      example: "2",
+    }),
+    timeout: option(
+      "DURATION",
+      duration({ example: "2m", bareSeconds: true }),
+      "time limit of each run of the command; its process group is stopped after it",
+      {
+        default: DEFAULT_TIMEOUT_MS,
+        defaultText: "2m",
+        example: "2m",
+      },
+    ),
+    "report-dir": option("DIR", text, "where the report (json, junit, markdown, html) goes", {
+      default: "reports",
+      example: "reports",
+    }),
+    format: option("F", oneOf(["text", "json"]), "text or json (the run result on stdout)", {
+      default: "text",
+      example: "json",
+    }),
+    quiet: toggle("do not pass the command's output through (it goes to stderr otherwise)"),
+  },
+  notes: `Exit codes: 0 the command passed and no MUST caller rule broke (under every variant); 1 a MUST rule
+broke or the command failed; 2 usage or configuration error (a command not found, a command that made no
+request to the sandbox); 3 the command hung past --timeout or was killed.`,
+};
+
+function variantsOf(raw: string | undefined): (VariantName | undefined)[] | undefined {
+  if (raw === undefined) return undefined;
+  if (raw.trim() === "all") return [undefined, ...legalVariants()];
+  const names = raw
+    .split(",")
+    .map((name) => name.trim())
+    .filter(Boolean);
+  const unknown = names.filter((name) => name !== "default" && !isVariantName(name));
+  if (unknown.length > 0 || names.length === 0)
+    throw new UsageError(
+      `--variants expects all or a comma list of variant names, got "${unknown[0] ?? raw}"; run lckit serve --help-variants for the names`,
+    );
+  return names.map((name) => (name === "default" ? undefined : (name as VariantName)));
+}
+
+/** The command's whole traffic, redacted, one exchange per line, beside the report. */
+function writeExchanges(dir: string, run: ClientCheckRun): void {
+  writeFileSync(join(dir, "exchanges.ndjson"), run.exchanges.map((x) => `${JSON.stringify(x)}\n`).join(""));
+}
+
+function summary(run: ClientCheckRun): string {
+  const { result, outcome } = run;
+  const lines = [`${result.verdict}: ${result.verdictReason}`];
+  for (const check of result.checks) {
+    const mark =
+      check.status === "passed"
+        ? "ok  "
+        : check.status === "failed"
+          ? "FAIL"
+          : check.status.toUpperCase().slice(0, 4);
+    lines.push(
+      `  ${mark} ${check.id} (${check.requirements.join(", ")}) ${check.message ?? check.reason ?? ""}`.trimEnd(),
+    );
+  }
+  const counts = CHECK_STATUSES.map((status) => `${result.counts.byStatus[status] ?? 0} ${status}`).join(
+    ", ",
+  );
+  lines.push(`  ${counts}; command exit ${outcome.exitCode ?? outcome.signal ?? "none"}`);
+  return `${lines.join("\n")}\n`;
+}
+
+function sweepSummary(sweep: ClientSweep): string {
+  const lines = [
+    `client check over ${sweep.runs.length} provider choice(s): ${sweep.passed} passed, ${sweep.runs.length - sweep.passed} did not`,
+  ];
+  for (const { variant, run } of sweep.runs) {
+    const broken = run.result.checks.filter((c) => c.status === "failed").map((c) => `${c.id} (${c.level})`);
+    const ok = run.exitCode === 0;
+    lines.push(
+      `  ${ok ? "ok  " : "FAIL"} ${variant.padEnd(34)} command exit ${run.outcome.exitCode ?? run.outcome.signal ?? "none"}${broken.length > 0 ? `; broken: ${broken.join(", ")}` : ""}`,
+    );
+    if (!ok) {
+      const choice = VARIANTS.find((entry) => entry.name === variant);
+      if (choice) lines.push(`       the choice: ${choice.description}`);
+      if (run.firstRefusal) lines.push(`       first refusal: ${run.firstRefusal}`);
+    }
+  }
+  return `${lines.join("\n")}\n`;
+}
+
+const check: LeafCommand = {
+  spec: spec as never,
+  summary: spec.summary,
+  async run(argv, io: CliIo, siblings = []) {
+    const split = argv.indexOf("--");
+    const own = split < 0 ? argv : argv.slice(0, split);
+    const command = split < 0 ? [] : argv.slice(split + 1);
+    const parsed = parseArgv(spec, own, { cwd: io.cwd });
+    if (parsed.help) {
+      io.out(commandHelp(spec as never, siblings));
+      return 0;
+    }
+    if (command.length === 0)
+      throw new UsageError("no command to run: give it after --, e.g. lckit client check -- npm test");
+    const v = parsed.values;
+    const variants = variantsOf(v.variants);
+    const output = v.quiet ? undefined : (chunk: string) => io.err(chunk);
+    const common = {
+      argv: command,
+      cwd: io.cwd,
+      env: { ...process.env, ...io.env },
+      timeoutMs: v.timeout,
+      ...(v.data === undefined ? {} : { data: resolve(io.cwd, v.data) }),
+      ...(v.client === undefined ? {} : { clientId: v.client }),
+    };
+    const stopper = new AbortController();
+    const stop = () => stopper.abort();
+    process.once("SIGINT", stop);
+    process.once("SIGTERM", stop);
+    try {
+      if (variants === undefined) {
+        const run = await clientCheck({ ...common, ...(output ? { output } : {}), signal: stopper.signal });
+        const written = writeReport(run.result, resolve(io.cwd, v["report-dir"]));
+        writeExchanges(written.dir, run);
+        if (v.format === "json") io.out(`${JSON.stringify(run.result, null, 2)}\n`);
+        else io.out(summary(run));
+        io.err(`report: ${written.dir}\n`);
+        return run.exitCode;
+      }
+      const sweep = await clientSweep({ ...common, variants, parallel: v.parallel, signal: stopper.signal });
+      const reportDir = resolve(io.cwd, v["report-dir"]);
+      for (const { run } of sweep.runs) writeExchanges(writeReport(run.result, reportDir).dir, run);
+      // The sweep's own folder: its summary beside the run folders it names.
+      const sweepDir = join(reportDir, `sweep-${newRunId()}`);
+      mkdirSync(sweepDir, { recursive: true });
+      writeFileSync(join(sweepDir, "summary.md"), renderSweepMarkdown(sweep));
+      if (v.format === "json")
+        io.out(
+          `${JSON.stringify(
+            sweep.runs.map(({ variant, run }) => ({ variant, exitCode: run.exitCode, result: run.result })),
+            null,
+            2,
+          )}\n`,
+        );
+      else io.out(sweepSummary(sweep));
+      io.err(`reports: ${reportDir} (one folder per run)\nreport: ${sweepDir}\n`);
+      return sweep.exitCode;
+    } catch (error) {
+      if (error instanceof ClientCheckError) throw new UsageError(error.message);
+      if (error instanceof Error && error.name === "FixtureError")
+        throw new UsageError(`--data ${error.message}`);
+      throw error;
+    } finally {
+      process.off("SIGINT", stop);
+      process.off("SIGTERM", stop);
+    }
+  },
+};
+
+export const command = defineGroup(
+  {
+    name: "client",
+    summary: "consumer workbench: check your client against the sandbox (lckit client check -- CMD)",
+  },
+  [check],
+);

@@ -1,0 +1,109 @@
+// What a check's result means to a reader, shared by report.html and summary.md: a failed MUST check is a
+// failure, a failed SHOULD/MAY check a finding (a warning, never a failure), a waived failure is known;
+// every other status (passed, skipped, broken, inconclusive, any the model adds) stands for itself.
+import { CHECK_STATUSES, type CheckResult, type RunResult } from "../result/model.ts";
+import { isWaived } from "../result/verdict.ts";
+
+export type Outcome = "failure" | "finding" | "waived" | Exclude<CheckResult["status"], "failed">;
+
+export function outcomeOf(c: Pick<CheckResult, "status" | "level" | "waiver">): Outcome {
+  if (c.status !== "failed") return c.status;
+  if (isWaived(c)) return "waived";
+  return c.level === "MUST" ? "failure" : "finding";
+}
+
+/** Every outcome, in the order bars, counts and filters show them: passed first, then what needs reading,
+ *  then what did not decide. Statuses added to CHECK_STATUSES later come last, by name. */
+export const OUTCOMES: readonly Outcome[] = [
+  "passed",
+  "failure",
+  "finding",
+  "waived",
+  ...CHECK_STATUSES.filter(
+    (s): s is Exclude<CheckResult["status"], "failed"> => s !== "passed" && s !== "failed",
+  ),
+];
+
+const LABELS: Record<string, string> = {
+  passed: "passed",
+  failure: "MUST failures",
+  finding: "SHOULD/MAY findings",
+  waived: "waived failures",
+  skipped: "skipped",
+  broken: "broken (kit faults)",
+  inconclusive: "inconclusive",
+};
+
+/** "MUST failures", "SHOULD/MAY findings", ...: the plural label of an outcome. */
+export function outcomeLabel(outcome: string): string {
+  return LABELS[outcome] ?? outcome;
+}
+
+const SINGULAR: Record<string, string> = {
+  failure: "MUST failure",
+  finding: "SHOULD/MAY finding",
+  waived: "waived failure",
+  broken: "broken (kit fault)",
+};
+
+/** "1 MUST failure", "3 SHOULD/MAY findings", "5 passed". */
+export function outcomeCount(outcome: string, n: number): string {
+  return `${n} ${n === 1 ? (SINGULAR[outcome] ?? outcomeLabel(outcome)) : outcomeLabel(outcome)}`;
+}
+
+/** One word for a column head: "failures" (MUST), "findings" (SHOULD/MAY), or the status. */
+export function outcomeShort(outcome: string): string {
+  if (outcome === "failure") return "failures";
+  if (outcome === "finding") return "findings";
+  return outcome;
+}
+
+/** The singular word on a badge. */
+export function outcomeBadge(outcome: string): string {
+  if (outcome === "failure") return "failed";
+  if (outcome === "finding") return "finding";
+  return outcome;
+}
+
+/** Checks counted by outcome (every outcome present, zero included). */
+export function countOutcomes(checks: readonly CheckResult[]): Record<string, number> {
+  const counts: Record<string, number> = Object.fromEntries(OUTCOMES.map((o) => [o, 0]));
+  for (const c of checks) {
+    const o = outcomeOf(c);
+    counts[o] = (counts[o] ?? 0) + 1;
+  }
+  return counts;
+}
+
+/** One row per suite, in name order, with its checks counted by outcome. */
+export function suiteOutcomes(
+  result: RunResult,
+): { suite: string; total: number; counts: Record<string, number> }[] {
+  const suites = [...new Set(result.checks.map((c) => c.suite))].sort();
+  return suites.map((suite) => {
+    const checks = result.checks.filter((c) => c.suite === suite);
+    return { suite, total: checks.length, counts: countOutcomes(checks) };
+  });
+}
+
+/** The outcomes that have at least one check, in OUTCOMES order (what a legend or a table needs). */
+export function presentOutcomes(counts: Record<string, number>): string[] {
+  const known = OUTCOMES.filter((o) => (counts[o] ?? 0) > 0);
+  const extra = Object.keys(counts).filter((o) => !OUTCOMES.includes(o as Outcome) && (counts[o] ?? 0) > 0);
+  return [...known, ...extra];
+}
+
+/** Where the target says what it is: GET /version as a certified run asked it, or as a check of the run
+ *  was answered; undefined when nothing asked. */
+export function targetVersionText(result: RunResult): string | undefined {
+  const v: { status?: number; body?: string; error?: string } | undefined =
+    result.certification?.targetVersion ?? result.targetVersion;
+  if (v === undefined || Object.keys(v).length === 0) return undefined;
+  if (v.error !== undefined) return `no answer: ${v.error}`;
+  return `${v.status ?? "?"} ${v.body ?? ""}`.trim();
+}
+
+/** An event check (lckit events check) reads a stream, not a target: no URLs, no requests, no /version. */
+export function isEventCheck(result: RunResult): boolean {
+  return result.target.baseUrl === "" && result.checks.every((c) => c.suite === "events");
+}

@@ -1,0 +1,246 @@
+// lckit client check as a library: starts a sandbox (its own data, one provider choice), runs the team's
+// command with the sandbox's addresses and credentials in LCKIT_* variables, records every request, stops
+// the command's process group on a hang, and judges the recording by the caller rules.
+import { spawn } from "node:child_process";
+import type { Exchange } from "../check/index.ts";
+import { lookupTypeName } from "../contract/index.ts";
+import { packagePath } from "../package-root.ts";
+import {
+  createReference,
+  listenControl,
+  type ReferenceData,
+  shiftableClock,
+  type VariantName,
+} from "../reference/index.ts";
+import type { RunResult } from "../result/model.ts";
+import {
+  type ClientRunMeta,
+  type CommandOutcome,
+  clientRunResult,
+  redactedExchanges,
+  redactorFor,
+} from "./client-result.ts";
+import { type CallerClient, readTraffic } from "./traffic.ts";
+
+/** The default world of a client check: a shop tenant whose clients have multi-token support (quota 5). */
+export const DEFAULT_CLIENT_DATA = packagePath("examples", "sandbox-data.yaml");
+export const DEFAULT_TIMEOUT_MS = 120_000;
+/** After SIGTERM, the process group gets this long before SIGKILL. */
+const KILL_GRACE_MS = 2_000;
+
+/** The environment the command gets (documented in docs/consumers.md). */
+export const CLIENT_ENV = [
+  "LCKIT_BASE_URL",
+  "LCKIT_RDM_URL",
+  "LCKIT_TOKEN_URL",
+  "LCKIT_CONTROL_URL",
+  "LCKIT_CLIENT_ID",
+  "LCKIT_CLIENT_SECRET",
+  "LCKIT_TENANT",
+  "LCKIT_LOOKUP_TYPE",
+  "LCKIT_VARIANT",
+] as const;
+
+export interface ClientCheckOptions {
+  /** The command and its arguments (no shell: give `sh -c "..."` for one). */
+  argv: string[];
+  /** The sandbox's world: a data file or document. Default: examples/sandbox-data.yaml. */
+  data?: string | ReferenceData;
+  /** The client whose credentials the command gets. Default: the data's first client. */
+  clientId?: string;
+  /** One provider choice for the sandbox; none: the reference's own choices. */
+  variant?: VariantName;
+  timeoutMs?: number;
+  cwd?: string;
+  /** The environment the command inherits (the LCKIT_* variables are added). Default: process.env. */
+  env?: NodeJS.ProcessEnv;
+  /** The command's output as it comes (default: dropped). */
+  output?: (chunk: string, stream: "stdout" | "stderr") => void;
+  /** Stops the command early (its process group is stopped as on a hang). */
+  signal?: AbortSignal;
+}
+
+export interface ClientCheckRun {
+  result: RunResult;
+  outcome: CommandOutcome;
+  /** What the kit exits with: 0 the command passed and no MUST caller rule broke; 1 a MUST rule broke or the
+   *  command failed; 2 the command could not be started or made no request (configuration); 3 it hung or
+   *  was killed. */
+  exitCode: 0 | 1 | 2 | 3;
+  /** Every exchange the command sent, redacted, bodies capped (exchanges.ndjson of the report folder). */
+  exchanges: Exchange[];
+  /** The first answer of the sandbox that refused the client (a 4xx or 5xx other than a 429), redacted:
+   *  under a variant, usually why the command failed. */
+  firstRefusal?: string;
+}
+
+export class ClientCheckError extends Error {
+  override name = "ClientCheckError";
+}
+
+function runCommand(
+  argv: string[],
+  env: NodeJS.ProcessEnv,
+  options: Pick<ClientCheckOptions, "cwd" | "output" | "signal"> & { timeoutMs: number },
+): Promise<CommandOutcome> {
+  const started = performance.now();
+  const [file, ...args] = argv;
+  return new Promise((resolve) => {
+    let timedOut = false;
+    let settled = false;
+    const child = spawn(file as string, args, {
+      cwd: options.cwd,
+      env,
+      // Its own process group, so a hang stops the command and everything it started.
+      detached: true,
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    const group = (signal: NodeJS.Signals) => {
+      if (child.pid === undefined) return;
+      try {
+        process.kill(-child.pid, signal);
+      } catch {
+        // The group is gone already.
+      }
+    };
+    let killTimer: NodeJS.Timeout | undefined;
+    const stopGroup = () => {
+      group("SIGTERM");
+      killTimer = setTimeout(() => group("SIGKILL"), KILL_GRACE_MS);
+      killTimer.unref();
+    };
+    const timer = setTimeout(() => {
+      timedOut = true;
+      stopGroup();
+    }, options.timeoutMs);
+    const onAbort = () => stopGroup();
+    options.signal?.addEventListener("abort", onAbort, { once: true });
+    child.stdout.setEncoding("utf8").on("data", (chunk: string) => options.output?.(chunk, "stdout"));
+    child.stderr.setEncoding("utf8").on("data", (chunk: string) => options.output?.(chunk, "stderr"));
+    const finish = (outcome: Omit<CommandOutcome, "argv" | "durationMs" | "timedOut">) => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      options.signal?.removeEventListener("abort", onAbort);
+      resolve({ argv, ...outcome, timedOut, durationMs: performance.now() - started });
+    };
+    child.once("error", (error: NodeJS.ErrnoException) => {
+      finish({
+        exitCode: null,
+        signal: null,
+        startError:
+          error.code === "ENOENT"
+            ? `${file}: command not found (ENOENT); give the command after --, e.g. lckit client check -- npm test`
+            : `${file}: ${error.message}`,
+      });
+    });
+    child.once("exit", (code, signal) => {
+      // Whatever the command left running in its group goes with it.
+      if (!timedOut) group("SIGTERM");
+      if (killTimer && !timedOut) clearTimeout(killTimer);
+      finish({ exitCode: code, signal });
+    });
+  });
+}
+
+/** Runs one client check: one sandbox, one run of the command, one judged recording. */
+export async function clientCheck(options: ClientCheckOptions): Promise<ClientCheckRun> {
+  if (options.argv.length === 0) {
+    throw new ClientCheckError("no command to run: give it after --, e.g. lckit client check -- npm test");
+  }
+  const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+  const reference = createReference({
+    data: options.data ?? DEFAULT_CLIENT_DATA,
+    clock: shiftableClock(),
+    record: true,
+    ...(options.variant ? { variants: [options.variant] } : {}),
+  });
+  const clients = [...reference.state.clients.values()];
+  const chosen = options.clientId === undefined ? clients[0] : reference.state.clients.get(options.clientId);
+  if (!chosen) {
+    throw new ClientCheckError(
+      `client "${options.clientId}" is not in the sandbox's data; known: ${clients.map((c) => c.client.clientId).join(", ")}`,
+    );
+  }
+  const customer = reference.state.customers.get(chosen.customerId);
+  const tenant = customer?.tenants?.[0] ?? [...reference.state.tenants.keys()][0] ?? "";
+  const firstLookup = reference.state.lookups.get(tenant)?.inIdentityOrder()[0];
+  const callerClients: CallerClient[] = clients.map(({ client, customerId }) => {
+    const config = reference.state.customers.get(customerId)?.multitokenConfig;
+    const max = config?.clientCredentialsMultiTokenConfig?.maxActiveTokensAllowed;
+    return {
+      clientId: client.clientId,
+      multitoken: config !== undefined,
+      ...(max === undefined ? {} : { maxActiveTokensAllowed: max }),
+    };
+  });
+
+  const startedAt = new Date();
+  const server = await reference.listen({ port: 0 });
+  let control: Awaited<ReturnType<typeof listenControl>>;
+  try {
+    control = await listenControl(reference.control, { port: 0 });
+  } catch (error) {
+    await server.close();
+    throw error;
+  }
+  const env: NodeJS.ProcessEnv = {
+    ...(options.env ?? process.env),
+    LCKIT_BASE_URL: server.baseUrl,
+    LCKIT_RDM_URL: server.rdmUrl,
+    LCKIT_TOKEN_URL: `${server.baseUrl}/oauth/token`,
+    LCKIT_CONTROL_URL: control.url,
+    LCKIT_CLIENT_ID: chosen.client.clientId,
+    LCKIT_CLIENT_SECRET: chosen.client.clientSecret,
+    LCKIT_TENANT: tenant,
+    LCKIT_LOOKUP_TYPE: firstLookup ? lookupTypeName(firstLookup.type) : "",
+    LCKIT_VARIANT: options.variant ?? "default",
+  };
+  let outcome: CommandOutcome;
+  try {
+    outcome = await runCommand(options.argv, env, { ...options, timeoutMs });
+  } finally {
+    await control.close();
+    await server.close();
+  }
+  const finishedAt = new Date();
+  const recorded = reference.control.recording();
+  const traffic = readTraffic(recorded, callerClients);
+  const meta: ClientRunMeta = {
+    command: options.argv.join(" "),
+    outcome,
+    variant: options.variant ?? "default",
+    startedAt,
+    finishedAt,
+    baseUrl: server.baseUrl,
+    rdmUrl: server.rdmUrl,
+    tenant,
+    credentials: clients.map(({ client }) => ({
+      clientId: client.clientId,
+      clientSecret: client.clientSecret,
+    })),
+    dropped: reference.control.state().requests?.dropped ?? 0,
+  };
+  const result = clientRunResult(traffic, meta);
+  const refused = traffic.exchanges.find((x) => x.status >= 400 && x.status !== 429);
+  const firstRefusal = refused
+    ? redactorFor(meta, traffic).text(
+        `${refused.status} to ${refused.method} ${refused.pathname}: ${refused.responseBody.replace(/\s+/g, " ").slice(0, 200)}`,
+      )
+    : undefined;
+  return {
+    result,
+    outcome,
+    exitCode: exitCodeOf(result, outcome),
+    exchanges: redactedExchanges(traffic, meta),
+    ...(firstRefusal === undefined ? {} : { firstRefusal }),
+  };
+}
+
+function exitCodeOf(result: RunResult, outcome: CommandOutcome): ClientCheckRun["exitCode"] {
+  if (outcome.startError !== undefined) return 2;
+  if (outcome.timedOut || outcome.signal !== null) return 3;
+  if (result.requestsSent === 0) return 2;
+  const mustFailed = result.checks.some((c) => c.level === "MUST" && c.status === "failed");
+  return mustFailed || outcome.exitCode !== 0 ? 1 : 0;
+}

@@ -1,0 +1,213 @@
+// A judged recording as a run result (src/result's model), so a client check gets the same reports as a
+// provider run: one check per caller rule, the client's exchanges at fault as redacted evidence.
+import type { Exchange } from "../check/index.ts";
+import { assembleRunResult } from "../result/assemble.ts";
+import { type CatalogueView, loadCatalogueView } from "../result/catalogue-view.ts";
+import { tracedElsewhere } from "../result/coverage.ts";
+import type { CheckResult, Interruption, RunResult } from "../result/model.ts";
+import { Redactor } from "../target/redact.ts";
+import { CALLER_RULES, type RuleVerdict } from "./caller-rules.ts";
+import type { Traffic, TrafficExchange } from "./traffic.ts";
+
+/** Exchanges kept as evidence per failed rule, and violations listed in its log. */
+const EVIDENCE_PER_RULE = 5;
+const LOG_PER_RULE = 20;
+/** Bodies in evidence are cut to this many characters. */
+const BODY_CHARS = 4096;
+
+/** The command the client check ran, and how it ended: beside the verdict, never folded into it. */
+export interface CommandOutcome {
+  argv: string[];
+  /** The command's own exit code; null when it did not exit by itself (signal, time limit, not started). */
+  exitCode: number | null;
+  signal: string | null;
+  timedOut: boolean;
+  /** The command could not be started (not found, not executable): the message. */
+  startError?: string;
+  durationMs: number;
+}
+
+export interface ClientRunMeta {
+  command: string;
+  outcome: CommandOutcome;
+  /** The provider choice the sandbox took (a variant name), or "default". */
+  variant: string;
+  startedAt: Date;
+  finishedAt: Date;
+  baseUrl: string;
+  rdmUrl: string;
+  tenant: string;
+  /** Secrets to keep out of the report: the data's client credentials (the recorded tokens are added). */
+  credentials: { clientId: string; clientSecret: string }[];
+  dropped: number;
+  catalogue?: CatalogueView;
+  runId?: string;
+}
+
+function cut(text: string): { body: string; bodyTruncated?: true } {
+  return text.length > BODY_CHARS ? { body: text.slice(0, BODY_CHARS), bodyTruncated: true } : { body: text };
+}
+
+function evidenceOf(x: TrafficExchange, redactor: Redactor): Exchange {
+  const request = x.body === undefined ? undefined : cut(redactor.text(x.body));
+  const response = cut(redactor.text(x.responseBody));
+  return {
+    id: x.seq,
+    request: {
+      method: x.method,
+      url: redactor.text(x.url),
+      headers: redactor.headers(x.headers),
+      ...(request ? { body: request.body, ...(request.bodyTruncated ? { bodyTruncated: true } : {}) } : {}),
+    },
+    response: {
+      status: x.status,
+      headers: redactor.headers(x.responseHeaders),
+      body: response.body,
+      ...(response.bodyTruncated ? { bodyTruncated: true } : {}),
+    },
+    durationMs: Math.round(x.durationMs),
+  };
+}
+
+/** Every exchange of the recording, redacted, bodies capped: the client's traffic as evidence
+ *  (exchanges.ndjson beside the report). */
+export function redactedExchanges(traffic: Traffic, meta: Pick<ClientRunMeta, "credentials">): Exchange[] {
+  const redactor = redactorFor(meta, traffic);
+  return traffic.exchanges.map((x) => evidenceOf(x, redactor));
+}
+
+/** Judges the traffic by every caller rule. */
+export function judgeTraffic(
+  traffic: Traffic,
+): { rule: (typeof CALLER_RULES)[number]; verdict: RuleVerdict; ms: number }[] {
+  return CALLER_RULES.map((rule) => {
+    const started = performance.now();
+    const verdict = rule.judge(traffic);
+    return { rule, verdict, ms: performance.now() - started };
+  });
+}
+
+function describeOutcome(outcome: CommandOutcome): string {
+  if (outcome.startError !== undefined) return `the command could not be started: ${outcome.startError}`;
+  if (outcome.timedOut)
+    return `the command did not finish within its time limit; its process group was stopped`;
+  if (outcome.signal !== null) return `the command was killed by ${outcome.signal}`;
+  return `the command exited with ${outcome.exitCode}`;
+}
+
+/** The interruption a command that did not finish by itself puts on the run, if any. */
+function interruptionOf(outcome: CommandOutcome, at: Date): Interruption | undefined {
+  if (outcome.startError === undefined && !outcome.timedOut && outcome.signal === null) return undefined;
+  return {
+    cause: outcome.timedOut ? "deadline" : "aborted",
+    message: describeOutcome(outcome),
+    at: at.toISOString(),
+  };
+}
+
+/** The redactor of a client check: the data's client credentials and every token the recording saw. */
+export function redactorFor(meta: Pick<ClientRunMeta, "credentials">, traffic: Traffic): Redactor {
+  const redactor = new Redactor();
+  for (const { clientId, clientSecret } of meta.credentials) redactor.addCredential(clientId, clientSecret);
+  for (const token of traffic.tokens) redactor.addSecret(token.value);
+  return redactor;
+}
+
+export function clientRunResult(traffic: Traffic, meta: ClientRunMeta): RunResult {
+  const catalogue = meta.catalogue ?? loadCatalogueView();
+  const redactor = redactorFor(meta, traffic);
+  const bySeq = new Map(traffic.exchanges.map((x) => [x.seq, x]));
+  const none = traffic.exchanges.length === 0;
+  const checks = judgeTraffic(traffic).map(({ rule, verdict, ms }): CheckResult => {
+    const base = {
+      id: rule.id,
+      suite: "client",
+      title: rule.title,
+      level: rule.level,
+      requirements: [rule.requirement],
+      safety: "read" as const,
+      durationMs: Math.round(ms),
+      requests: 0,
+    };
+    if (none)
+      return {
+        ...base,
+        status: "skipped",
+        skipCause: "check",
+        reason: "the command made no request to the sandbox",
+      };
+    if (verdict.status === "skipped")
+      return { ...base, status: "skipped", skipCause: "check", reason: verdict.reason };
+    if (verdict.status === "passed") return { ...base, status: "passed", requests: verdict.judged };
+    const first = verdict.violations[0];
+    const at = first === undefined ? undefined : bySeq.get(first.seq);
+    const evidence = verdict.violations
+      .slice(0, EVIDENCE_PER_RULE)
+      .map((v) => bySeq.get(v.seq))
+      .filter((x): x is TrafficExchange => x !== undefined)
+      .map((x) => evidenceOf(x, redactor));
+    return {
+      ...base,
+      status: "failed",
+      requests: verdict.judged,
+      message: redactor.text(
+        `${verdict.violations.length} of ${verdict.judged} judged request(s) broke the rule; first: ${first?.message ?? ""}`,
+      ),
+      ...(at
+        ? {
+            details: {
+              request: {
+                method: at.method,
+                path: redactor.text(new URL(at.url).pathname + new URL(at.url).search),
+              },
+              actual: redactor.text(first?.message ?? ""),
+            },
+          }
+        : {}),
+      evidence,
+      exchangeIds: evidence.map((x) => x.id as number),
+      log: verdict.violations.slice(0, LOG_PER_RULE).map((v) => redactor.text(`#${v.seq} ${v.message}`)),
+    };
+  });
+  const interruption = interruptionOf(meta.outcome, meta.finishedAt);
+  const outcome = describeOutcome(meta.outcome);
+  const result = assembleRunResult({
+    ...(meta.runId === undefined ? {} : { runId: meta.runId }),
+    checks,
+    notSelected: 0,
+    catalogue,
+    coverageScope: tracedElsewhere("lckit client check"),
+    target: {
+      name: `client: ${meta.command} (sandbox variant ${meta.variant})`,
+      baseUrl: meta.baseUrl,
+      rdmUrl: meta.rdmUrl,
+      tenant: meta.tenant,
+      loopback: true,
+      roles: [],
+    },
+    selection: { suites: ["client"], checks: [], level: "MAY", allow: ["read"] },
+    seed: 0,
+    runs: 1,
+    command: redactor.text(meta.command),
+    startedAt: meta.startedAt,
+    finishedAt: meta.finishedAt,
+    requestsSent: traffic.exchanges.length,
+    ...(interruption ? { interruption } : {}),
+    verdictReason: (reason) =>
+      none
+        ? `the command made no request to the sandbox: nothing was judged (does it read LCKIT_BASE_URL, LCKIT_RDM_URL, LCKIT_CLIENT_ID and LCKIT_CLIENT_SECRET?); ${outcome}`
+        : `${reason}; ${traffic.exchanges.length} request(s) judged${meta.dropped > 0 ? ` (${meta.dropped} more were not recorded: over the recording's bound)` : ""}; ${outcome}`,
+  });
+  return {
+    ...result,
+    client: {
+      argv: meta.outcome.argv.map((a) => redactor.text(a)),
+      variant: meta.variant,
+      exitCode: meta.outcome.exitCode,
+      signal: meta.outcome.signal,
+      timedOut: meta.outcome.timedOut,
+      ...(meta.outcome.startError === undefined ? {} : { startError: meta.outcome.startError }),
+      durationMs: Math.round(meta.outcome.durationMs),
+    },
+  };
+}

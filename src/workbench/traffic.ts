@@ -1,0 +1,141 @@
+// A client's recorded traffic read once for the caller rules: which operation each request called, which
+// client sent it, which tokens were issued to whom. The rules then judge from this, never from raw text.
+import { operationCalled } from "../contract/index.ts";
+import type { RecordedExchange } from "../reference/index.ts";
+
+export interface TrafficExchange extends Omit<RecordedExchange, "body"> {
+  body: string | undefined;
+  /** The contract's operationId, or undefined for a path the interface does not have. */
+  operation: string | undefined;
+  pathname: string;
+  /** The query string, with its "?" ("" when none). */
+  search: string;
+  /** The client that sent it: from Basic credentials or form fields on the token endpoint, from the owner of
+   *  the bearer token elsewhere; undefined when neither tells. */
+  clientId: string | undefined;
+}
+
+export interface IssuedTokenSeen {
+  value: string;
+  clientId: string;
+  issuedAt: number;
+  expiresAt: number;
+}
+
+/** What the sandbox's world says of a client: its multi-token quota (when multi-token support is on). */
+export interface CallerClient {
+  clientId: string;
+  maxActiveTokensAllowed?: number;
+  multitoken: boolean;
+}
+
+export interface Traffic {
+  exchanges: TrafficExchange[];
+  tokens: IssuedTokenSeen[];
+  clients: ReadonlyMap<string, CallerClient>;
+}
+
+function basicClient(header: string | undefined): string | undefined {
+  const match = header === undefined ? null : /^basic\s+(\S+)/i.exec(header);
+  if (!match) return undefined;
+  const decoded = Buffer.from(match[1] as string, "base64").toString("utf8");
+  const colon = decoded.indexOf(":");
+  return colon < 0 ? undefined : decodeURIComponent(decoded.slice(0, colon).replace(/\+/g, " "));
+}
+
+export function bearerOf(headers: Record<string, string>): string | undefined {
+  const match = /^bearer\s+(\S+)\s*$/i.exec(headers.authorization ?? "");
+  return match ? (match[1] as string) : undefined;
+}
+
+function json(text: string | undefined): unknown {
+  if (text === undefined) return undefined;
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}
+
+/** Path and query of an absolute URL as the sandbox recorded it (WHATWG-normalised already), without
+ *  parsing it again. */
+export function pathOf(url: string): { pathname: string; search: string } {
+  const scheme = url.indexOf("://");
+  const start = scheme < 0 ? 0 : url.indexOf("/", scheme + 3);
+  if (start < 0) return { pathname: "/", search: "" };
+  const hash = url.indexOf("#", start);
+  const end = hash < 0 ? url.length : hash;
+  const query = url.indexOf("?", start);
+  return query < 0 || query > end
+    ? { pathname: url.slice(start, end), search: "" }
+    : { pathname: url.slice(start, query), search: url.slice(query, end) };
+}
+
+/** The operation of a method and path, looked up once per distinct pair (a client repeats its paths). */
+function operationLookup(): (method: string, url: string, pathname: string) => string | undefined {
+  const known = new Map<string, string | undefined>();
+  return (method, url, pathname) => {
+    const key = `${method} ${pathname}`;
+    if (known.has(key)) return known.get(key);
+    const operation = operationCalled(method, url)?.operationId;
+    if (known.size < 100_000) known.set(key, operation);
+    return operation;
+  };
+}
+
+export function readTraffic(
+  recorded: readonly RecordedExchange[],
+  clients: readonly CallerClient[],
+): Traffic {
+  const owner = new Map<string, string>();
+  const operationOf = operationLookup();
+  const tokens: IssuedTokenSeen[] = [];
+  const exchanges = [...recorded]
+    .sort((a, b) => a.seq - b.seq)
+    .map((x): TrafficExchange => {
+      const { pathname, search } = pathOf(x.url);
+      const operation = operationOf(x.method, x.url, pathname);
+      let clientId: string | undefined;
+      if (operation === "issueToken") {
+        clientId =
+          basicClient(x.headers.authorization) ??
+          new URLSearchParams(x.body ?? "").get("client_id") ??
+          undefined;
+        const answer =
+          x.status === 200 ? (json(x.responseBody) as Record<string, unknown> | undefined) : undefined;
+        if (clientId !== undefined && typeof answer?.access_token === "string") {
+          const seconds = typeof answer.expires_in === "number" ? answer.expires_in : 3600;
+          owner.set(answer.access_token, clientId);
+          tokens.push({
+            value: answer.access_token,
+            clientId,
+            issuedAt: x.at,
+            expiresAt: x.at + seconds * 1000,
+          });
+        }
+      } else {
+        const bearer = bearerOf(x.headers);
+        clientId = bearer === undefined ? undefined : owner.get(bearer);
+      }
+      // Named fields, not a spread: a spread of each recorded exchange cost more than the rest together.
+      return {
+        seq: x.seq,
+        at: x.at,
+        method: x.method,
+        url: x.url,
+        headers: x.headers,
+        body: x.body,
+        status: x.status,
+        responseHeaders: x.responseHeaders,
+        responseBody: x.responseBody,
+        durationMs: x.durationMs,
+        pathname,
+        search,
+        operation,
+        clientId,
+      };
+    });
+  return { exchanges, tokens, clients: new Map(clients.map((c) => [c.clientId, c])) };
+}
+
+export { json as parseJson };
