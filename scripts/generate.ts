@@ -6,6 +6,7 @@ import * as faultsPage from "./generators/faults-page.ts";
 import * as openapiBundle from "./generators/openapi-bundle.ts";
 import * as openapiTypes from "./generators/openapi-types.ts";
 import * as requirementsPage from "./generators/requirements-page.ts";
+import * as traceability from "./generators/traceability.ts";
 
 export interface GeneratedFile {
   /** Path relative to the repository root. */
@@ -14,7 +15,7 @@ export interface GeneratedFile {
 }
 
 const root = join(dirname(new URL(import.meta.url).pathname), "..");
-const generators = [openapiTypes, openapiBundle, eventTypes, requirementsPage, faultsPage];
+const generators = [openapiTypes, openapiBundle, eventTypes, requirementsPage, faultsPage, traceability];
 
 export async function generateAll(): Promise<GeneratedFile[]> {
   const files: GeneratedFile[] = [];

@@ -35,6 +35,34 @@ export const rule = {
   unknownType: "EVENT-TYPES-06",
   gdpr: "EVENT-STREAM-01",
   largeObjectConfig: "EVENT-STREAM-03",
+  /** A relationship event of a reference relation type comes with an ENTITY_CHANGED companion. */
+  referenceCompanion: "EVENT-TYPES-04",
+  /** That companion carries ovChanged true (when it carries ovChanged). */
+  referenceOvChanged: "EVENT-STREAM-02",
+  /** Per object kind, the fields JMSEventsFilteringFields adds are allowed only on their kind. */
+  entityKindFields: "EVENT-FILTER-05",
+  /** The fields RelationEventsFilteringFields adds are allowed only on relationships. */
+  relationKindFields: "EVENT-FILTER-06",
 } as const;
 
 export type RuleId = (typeof rule)[keyof typeof rule];
+
+/** Requirements a rule's check traces to besides its own: what they mean for a checker is what the rule
+ *  enforces (the catalogue's `checking` says so). */
+export const alsoTraces: Readonly<Partial<Record<RuleId, readonly string[]>>> = {
+  [rule.changeRequest]: ["EVENT-TYPES-05"],
+};
+
+/** A requirement the checker honours as a tolerance, with a check of its own that reports what it
+ *  tolerated (redeliveries, messages delivered out of objectVersion order); it never fails a stream. */
+export const deliveryTolerance = "EVENT-DELIVERY-02";
+
+/** Every check an event run reports, with the requirement ids it traces to. */
+export function eventChecks(): { id: string; rule: string; requirements: string[] }[] {
+  const ids = [...new Set<string>([...Object.values(rule), deliveryTolerance])].sort();
+  return ids.map((id) => ({
+    id: `events/${id.toLowerCase()}`,
+    rule: id,
+    requirements: [id, ...(alsoTraces[id as RuleId] ?? [])],
+  }));
+}

@@ -28,6 +28,31 @@ export interface ResolvedStreamingConfig {
   largeObjectsSupport?: boolean;
   /** required when listed in JMSEventsFilteringFields, forbidden when the list leaves it out. */
   objectVersionHeader: "required" | "forbidden" | "either";
+  /** referenceRelationTypes by type URI and by last segment: the end whose entity gets the companion. */
+  referenceRelationTypes: ReadonlyMap<string, ReferenceEnd>;
+  companionWindow: CompanionWindow;
+}
+
+/** Which end of a relationship holds the reference attribute (gets the ENTITY_CHANGED companion). */
+export type ReferenceEnd = "start" | "end" | "either";
+
+export interface CompanionWindow {
+  /** Messages before or after a relationship event its companion may be. */
+  messages: number;
+  /** Milliseconds of event time before or after; 0: no time bound. */
+  ms: number;
+}
+
+/** The documented defaults of companionWindow. */
+export const defaultCompanionWindow: CompanionWindow = { messages: 1000, ms: 60_000 };
+
+function referenceTypes(config: StreamingConfig): Map<string, ReferenceEnd> {
+  const types = new Map<string, ReferenceEnd>();
+  for (const item of config.referenceRelationTypes ?? []) {
+    const { type, entity } = typeof item === "string" ? { type: item, entity: undefined } : item;
+    types.set(type, entity ?? "either");
+  }
+  return types;
 }
 
 /** Fields every object may carry whatever the filtering lists say: they identify the object. */
@@ -64,6 +89,14 @@ export function resolveStreamingConfig(config: StreamingConfig): ResolvedStreami
     largeObjectsSupport: config.largeObjectsSupport,
     objectVersionHeader:
       jms === undefined ? "either" : jms.includes("objectVersion") ? "required" : "forbidden",
+    referenceRelationTypes: referenceTypes(config),
+    companionWindow: {
+      messages: config.companionWindow?.messages ?? defaultCompanionWindow.messages,
+      ms:
+        config.companionWindow?.seconds === undefined
+          ? defaultCompanionWindow.ms
+          : config.companionWindow.seconds * 1000,
+    },
   };
 }
 
@@ -84,7 +117,7 @@ export function parseStreamingConfig(text: string, name = "streaming configurati
       .map((error) => `${error.instancePath || "/"} ${error.message ?? error.keyword}`)
       .join("; ");
     throw new Error(
-      `${name} does not match event-schemas/streaming-config.schema.json: ${details}. Expected JMSEventsFilteringFields and RelationEventsFilteringFields as arrays of strings, payloadType snapshot or deltas, analyzeOvChanges and largeObjectsSupport as booleans.`,
+      `${name} does not match event-schemas/streaming-config.schema.json: ${details}. Expected JMSEventsFilteringFields and RelationEventsFilteringFields as arrays of strings, payloadType snapshot or deltas, analyzeOvChanges and largeObjectsSupport as booleans, referenceRelationTypes as relation type names or {type, entity: start|end|either}, companionWindow as {messages, seconds}.`,
     );
   }
   return data as StreamingConfig;

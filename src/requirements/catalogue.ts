@@ -18,6 +18,10 @@ export interface Requirement {
   text: string;
   /** The document's own words the entry rests on (a short verbatim quote); an assumption quotes its "not shown". */
   basis: string;
+  /** Why no check or rule can decide it; an entry without it must be traced by a check or rule. */
+  notCheckable?: string;
+  /** What it means for a checker and which checks or rules hold it, where not plain from its words. */
+  checking?: string;
 }
 
 export interface Catalogue {
@@ -84,7 +88,7 @@ export function renderCatalogueMarkdown(catalogue: Catalogue): string {
   for (const requirement of live) {
     const level = requirement.assumption ? `${requirement.level} (assumption)` : requirement.level;
     lines.push(
-      `| ${requirement.id} | ${level} | ${requirement.kind} | ${escapeCell(requirement.section)} | ${escapeCell(requirement.text)} | "${escapeCell(requirement.basis)}" |`,
+      `| ${requirement.id} | ${level} | ${requirement.kind} | ${escapeCell(requirement.section)} | ${escapeCell(requirement.text)}${requirement.checking ? ` <br>*Checking:* ${escapeCell(requirement.checking)}` : ""}${requirement.notCheckable ? ` <br>*Not checkable:* ${escapeCell(requirement.notCheckable)}` : ""} | "${escapeCell(requirement.basis)}" |`,
     );
   }
   return `${lines.join("\n")}\n`;

@@ -1,4 +1,5 @@
 // Requirement coverage: which catalogue entries the run proved, which failed, which no check traces to.
+import { commandTraces } from "../generated/traceability.ts";
 import type { CheckResult, CheckStatus, Coverage, CoverageStatus, RequirementCoverage } from "./model.ts";
 
 export interface CatalogueEntry {
@@ -16,28 +17,18 @@ export interface CoveredCheck {
   result?: Pick<CheckResult, "status">;
 }
 
-/** Catalogue kinds that event checks (lckit events check) prove; HTTP runs (lckit run) prove the others. */
-export const eventRequirementKinds = ["event", "filter"] as const;
+/** Another command of the kit and the requirement ids its checks or rules trace to. */
+export interface TracedElsewhere {
+  command: string;
+  requirements: readonly string[];
+}
 
-/** Catalogue kinds that HTTP runs (lckit run) prove. */
-export const httpRequirementKinds = [
-  "endpoint",
-  "error",
-  "field",
-  "limit",
-  "rule",
-  "scan",
-  "state",
-  "task",
-] as const;
-
-/** Catalogue kinds that lckit client check proves: what the document asks of a caller of the interface. */
-export const callerRequirementKinds = ["caller"] as const;
-
-/** Requirements of these kinds are checked by another command of the kit, not by this run's checks. */
+/**
+ * What other commands of the kit check: a requirement no check of this run traces to is "checked by
+ * another command" only when a check or rule of that command traces to it; otherwise it is untested.
+ */
 export interface CoverageScope {
-  elsewhereKinds: readonly string[];
-  checkedBy: string;
+  elsewhere: readonly TracedElsewhere[];
 }
 
 export function computeCoverage(
@@ -57,14 +48,9 @@ export function computeCoverage(
   const known = new Set(catalogue.map((r) => r.id));
   const requirements = catalogue.map((entry): RequirementCoverage => {
     const proving = byRequirement.get(entry.id) ?? [];
-    if (proving.length === 0 && entry.kind !== undefined && scope?.elsewhereKinds.includes(entry.kind)) {
-      return { ...pick(entry), status: "elsewhere", checkedBy: scope.checkedBy, checks: [] };
-    }
-    // Caller rules are judged on a client's traffic (lckit client check), never by a provider's run.
-    const callerKind = (callerRequirementKinds as readonly string[]).includes(entry.kind ?? "");
-    if (proving.length === 0 && scope && callerKind && !scope.elsewhereKinds.includes("caller")) {
-      return { ...pick(entry), status: "elsewhere", checkedBy: "lckit client check", checks: [] };
-    }
+    const other =
+      proving.length === 0 ? scope?.elsewhere.find((c) => c.requirements.includes(entry.id)) : undefined;
+    if (other) return { ...pick(entry), status: "elsewhere", checkedBy: other.command, checks: [] };
     return { ...pick(entry), status: statusOf(proving.map((c) => c.status)), checks: proving };
   });
   const unknown = [...byRequirement.entries()]
@@ -100,4 +86,9 @@ function pick(entry: CatalogueEntry): Omit<RequirementCoverage, "status" | "chec
   if (entry.level !== undefined) out.level = String(entry.level);
   if (entry.text !== undefined) out.text = String(entry.text);
   return out;
+}
+
+/** The other commands of the kit and what they trace (src/generated/traceability.ts), all but `self`. */
+export function tracedElsewhere(self: string): CoverageScope {
+  return { elsewhere: commandTraces.filter((traced) => traced.command !== self) };
 }

@@ -17,7 +17,7 @@ import {
 import { createClient } from "../client/index.ts";
 import { assembleRunResult, newRunId } from "../result/assemble.ts";
 import { type CatalogueView, loadCatalogueView } from "../result/catalogue-view.ts";
-import { eventRequirementKinds } from "../result/coverage.ts";
+import { tracedElsewhere } from "../result/coverage.ts";
 import { pickEvidence } from "../result/evidence.ts";
 import type {
   CheckResult,
@@ -293,7 +293,7 @@ export async function runPlan(plan: Plan, deps: RunDeps): Promise<RunResult> {
     }),
     notSelected: plan.entries.length - chosen.length,
     catalogue: deps.catalogue ?? loadCatalogueView(),
-    coverageScope: { elsewhereKinds: eventRequirementKinds, checkedBy: "lckit events check" },
+    coverageScope: tracedElsewhere("lckit run"),
     ...(deps.interfaceDocument === undefined ? {} : { interfaceDocument: deps.interfaceDocument }),
     target: summarise(target),
     selection: {

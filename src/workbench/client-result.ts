@@ -3,7 +3,7 @@
 import type { Exchange } from "../check/index.ts";
 import { assembleRunResult } from "../result/assemble.ts";
 import { type CatalogueView, loadCatalogueView } from "../result/catalogue-view.ts";
-import { eventRequirementKinds, httpRequirementKinds } from "../result/coverage.ts";
+import { tracedElsewhere } from "../result/coverage.ts";
 import type { CheckResult, Interruption, RunResult } from "../result/model.ts";
 import { Redactor } from "../target/redact.ts";
 import { CALLER_RULES, type RuleVerdict } from "./caller-rules.ts";
@@ -176,10 +176,7 @@ export function clientRunResult(traffic: Traffic, meta: ClientRunMeta): RunResul
     checks,
     notSelected: 0,
     catalogue,
-    coverageScope: {
-      elsewhereKinds: [...httpRequirementKinds, ...eventRequirementKinds],
-      checkedBy: "lckit run / lckit events check",
-    },
+    coverageScope: tracedElsewhere("lckit client check"),
     target: {
       name: `client: ${meta.command} (sandbox variant ${meta.variant})`,
       baseUrl: meta.baseUrl,

@@ -81,6 +81,20 @@ describe("lckit events check", () => {
     expect(out).toContain("stdin: 3 message(s), 2 valid, 1 invalid (1 valid with warnings)");
   });
 
+  it("groups repeated findings of one rule with the same message in the text; --format json keeps every one", async () => {
+    const unlisted = Array.from({ length: 22 }, () => '{"type":"ENTITY_MERGE_FAILED","uri":"entities/E9"}');
+    const input = `${good}\n${unlisted.join("\n")}\n`;
+    const text = await run(["check", "-"], input);
+    expect(text.code).toBe(0);
+    expect(text.out.split("\n").filter((l) => l.startsWith("line "))).toHaveLength(1);
+    expect(text.out).toMatch(
+      /^22 messages with the warning EVENT-TYPES-06 "event type "ENTITY_MERGE_FAILED".*": first at line 2; also line 3, .*, line 11 and 12 more$/m,
+    );
+    const json = await run(["check", "-", "--format", "json"], input);
+    const result = JSON.parse(json.out) as { problems: { position: string }[] };
+    expect(result.problems.map((p) => p.position)).toEqual(unlisted.map((_, i) => `line ${i + 2}`));
+  });
+
   it("applies --config", async () => {
     const config = join(fixtures, "streaming-config.example.json");
     expect((await run(["check", join(fixtures, "valid", "filtered.ndjson"), "--config", config])).code).toBe(
@@ -124,6 +138,25 @@ describe("lckit events check", () => {
       "events/event-object-01",
       "events/event-types-02",
     ]);
+    // Coverage claims only what some check proves: every event requirement has a check of this run, an HTTP
+    // requirement is "checked by lckit run" only when an HTTP check traces it, else untested.
+    const coverage = new Map(
+      report.coverage.requirements.map((r: { id: string; status: string; checkedBy?: string }) => [r.id, r]),
+    );
+    const statusOf = (id: string) => (coverage.get(id) as { status: string } | undefined)?.status;
+    for (const id of [
+      "EVENT-TYPES-04",
+      "EVENT-STREAM-02",
+      "EVENT-FILTER-05",
+      "EVENT-FILTER-06",
+      "EVENT-TYPES-05",
+      "EVENT-DELIVERY-02",
+    ])
+      expect({ id, status: statusOf(id) }).not.toEqual({ id, status: "untested" });
+    expect(statusOf("SCAN-03")).toBe("elsewhere");
+    expect((coverage.get("SCAN-03") as { checkedBy?: string }).checkedBy).toBe("lckit run");
+    for (const id of ["TOKEN-QUOTA-05", "CONFIG-CLIENT-05", "BLOCKED-06"])
+      expect(statusOf(id)).toBe("untested");
     // Every format says where each failed check's messages are in events.ndjson.
     const objectCheck = report.checks.find((c: { id: string }) => c.id === "events/event-object-01");
     const where = `events.ndjson line ${objectCheck.eventLines.join(", ")}`;
@@ -217,12 +250,13 @@ describe("lckit events check on hostile or empty input", () => {
     const { code, out } = await run(["check", path]);
     expect(code).toBe(1);
     const reported = out.split("\n").filter((l) => l.startsWith("line "));
+    // Lines 1 and 3 break the nesting limit with the same message: shown once, then grouped.
     expect(reported.map((l) => l.split(":").slice(0, 2).join(":"))).toEqual([
       "line 1: EVENT-DELIVERY-01 at message",
-      "line 3: EVENT-DELIVERY-01 at message",
       "line 4: EVENT-OBJECT-01 at /payload/object",
     ]);
     expect(reported[0]).toContain("more than 512 levels deep");
+    expect(out).toMatch(/^2 messages with the error EVENT-DELIVERY-01 ".*": first at line 1; also line 3$/m);
     expect(out).toContain("4 message(s), 1 valid, 3 invalid");
   });
 

@@ -238,3 +238,59 @@ describe("streaming configuration", () => {
     );
   });
 });
+
+describe("per-kind filtering fields (EVENT-FILTER-05, EVENT-FILTER-06), with or without a configuration", () => {
+  const interaction = {
+    uri: "interactions/I1",
+    type: "configuration/interactionTypes/Email",
+    timestamp: 1,
+    members: {},
+  };
+  it.each<[string, Record<string, unknown>, string[]]>([
+    ["an entity with its own fields", { type: "ENTITY_CHANGED", object: entity }, []],
+    [
+      "an entity with category and potential-match fields (no event types of their own)",
+      {
+        type: "ENTITY_CREATED",
+        object: { ...entity, analyticsAttributes: {}, potentialMatchTOs: [], matchScore: 1 },
+      },
+      [],
+    ],
+    ["an interaction with timestamp and members", { type: "INTERACTION_CREATED", object: interaction }, []],
+    [
+      "a relationship with startObject and endObject",
+      { type: "RELATIONSHIP_CREATED", object: { ...relation, startObject: {}, endObject: {} } },
+      [],
+    ],
+    [
+      "an entity with members",
+      { type: "ENTITY_CHANGED", object: { ...entity, members: {} } },
+      ["EVENT-FILTER-05 /payload/object/members"],
+    ],
+    [
+      "an interaction with label",
+      { type: "INTERACTION_CHANGED", object: { ...interaction, label: "x" } },
+      ["EVENT-FILTER-05 /payload/object/label"],
+    ],
+    [
+      "a relationship with roles",
+      { type: "RELATIONSHIP_CREATED", object: { ...relation, roles: [] } },
+      ["EVENT-FILTER-05 /payload/object/roles"],
+    ],
+    [
+      "an entity with endRefPinned",
+      { type: "ENTITY_CHANGED", object: { ...entity, endRefPinned: true } },
+      ["EVENT-FILTER-06 /payload/object/endRefPinned"],
+    ],
+    [
+      "an interaction with startObject",
+      { type: "INTERACTION_CREATED", object: { ...interaction, startObject: {} } },
+      ["EVENT-FILTER-06 /payload/object/startObject"],
+    ],
+  ])("%s", (_name, payload, want) => {
+    const found = checkMessage(message(payload))
+      .filter((p) => p.severity === "error")
+      .map((p) => `${p.rule} ${p.instancePath}`);
+    expect(found).toEqual(want);
+  });
+});

@@ -44,8 +44,8 @@ describe("mutations", () => {
         });
         const rules = new Set(result.problems.map((p) => `${p.rule}/${p.severity}`));
         expect([...rules]).toEqual([`${mutation.rule}/${mutation.severity}`]);
-        // The lead-in lines are valid: only the last line carries the problem.
-        expect(result.problems.every((p) => p.position === `line ${lines.length}`)).toBe(true);
+        // The lead-in lines are valid: only the last line carries the problem (or the line the mutation names).
+        expect(result.problems.every((p) => p.position === `line ${mutation.at ?? lines.length}`)).toBe(true);
       }),
       { seed, numRuns: 25 },
     );

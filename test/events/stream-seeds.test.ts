@@ -16,21 +16,21 @@ function streamHash(options: StreamOptions): string {
 
 describe("generated streams stay the same for a recorded seed", () => {
   it.each<[string, StreamOptions, string]>([
-    ["the default stream", { seed: 42, count: 3000 }, "9f43e40bb96d3a99"],
+    ["the default stream", { seed: 42, count: 3000 }, "0518ec3142d245eb"],
     [
       "deltas, re-sends and reordering",
       { seed: 7, count: 3000, payloadType: "deltas", duplicates: 0.05, reorderWindow: 5 },
-      "7cbd2383b542727a",
+      "16402dd43b3697e3",
     ],
     [
       "mixed payloads with invalid messages",
       { seed: 20_261_122, count: 3000, payloadType: "mixed", invalid: { count: 40 } },
-      "2c58baa6ea15378e",
+      "4f154618eef3ab5b",
     ],
     [
       "the kit's preferred shapes only",
       { seed: 1, count: 2000, variety: false, largeObjects: 0.2 },
-      "18f963b863a264da",
+      "0bccd2d7de1b2863",
     ],
   ])("%s", (_name, options, expected) => {
     expect(streamHash(options)).toBe(expected);

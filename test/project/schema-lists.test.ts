@@ -1,16 +1,9 @@
 // Lists the kit writes once in code and its JSON schemas (data files, read by users' editors and
 // validators) state again: each schema's list must be the code's list, so neither drifts from the other.
-// Coverage splits the catalogue's requirement kinds between the two commands that prove them (lckit run,
-// lckit events check): a partition, so a new kind is never left to no command, or claimed by both.
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { CREDENTIAL_ROLES, SAFETY_CLASSES } from "../../src/check/index.ts";
 import { catalogueSchemaPath, LEVELS } from "../../src/requirements/catalogue.ts";
-import {
-  callerRequirementKinds,
-  eventRequirementKinds,
-  httpRequirementKinds,
-} from "../../src/result/coverage.ts";
 import targetSchema from "../../src/target/target.schema.json" with { type: "json" };
 import { SECOND_QUOTA_KEY } from "../../src/target/target-file.ts";
 
@@ -24,12 +17,6 @@ const requirement = catalogueSchema.properties.requirements.items.properties;
 describe("the lists the JSON schemas state again", () => {
   it("the catalogue's levels are LEVELS, in the same order", () => {
     expect(requirement.level.enum).toEqual([...LEVELS]);
-  });
-
-  it("coverage's HTTP and event requirement kinds split the catalogue's kinds, each kind once", () => {
-    const split = [...httpRequirementKinds, ...eventRequirementKinds, ...callerRequirementKinds];
-    expect(new Set(split).size).toBe(split.length);
-    expect([...split].sort()).toEqual([...requirement.kind.enum].sort());
   });
 
   it("the target file's credentials are CREDENTIAL_ROLES (and the second quota client) and its allow classes are SAFETY_CLASSES", () => {

@@ -39,7 +39,7 @@ function record(checks: CheckResult[], over: Partial<RunRecord> = {}): RunRecord
     checks,
     notSelected: 0,
     catalogue,
-    coverageScope: { elsewhereKinds: ["event"], checkedBy: "lckit events check" },
+    coverageScope: { elsewhere: [{ command: "lckit events check", requirements: ["E-01"] }] },
     target: {
       name: "t",
       baseUrl: "http://t",
@@ -139,6 +139,8 @@ describe("the HTTP runner and the event checker assemble alike", () => {
         warned: 0,
         duplicates: 0,
         evictedObjects: 0,
+        reordered: 0,
+        companions: { paired: 0, excused: 0, referenceTypes: [], undecided: [] },
         byRule: {},
         errors: 0,
         warnings: 0,
@@ -156,9 +158,10 @@ describe("the HTTP runner and the event checker assemble alike", () => {
     expect(events.durationMs).toBe(3.25);
     expect(events.runId).toMatch(/^\d{8}T\d{6}Z-[0-9a-f]{6}$/);
     expect(events.counts.byStatus.passed + events.counts.byStatus.skipped).toBe(events.checks.length);
-    // Event requirements are proven here; the HTTP run's are someone else's (lckit run).
-    expect(events.coverage.requirements.find((r) => r.id === "A-01")?.status).toBe("elsewhere");
-    expect(http.coverage.requirements.find((r) => r.id === "E-01")?.status).toBe("elsewhere");
+    // No check or rule of either command traces these made-up ids: neither report claims them for the
+    // other command, whatever their kind.
+    expect(events.coverage.requirements.find((r) => r.id === "A-01")?.status).toBe("untested");
+    expect(http.coverage.requirements.find((r) => r.id === "E-01")?.status).toBe("untested");
   });
 
   it("an event check that failed carries its first problem as data: the message, the field, what was wrong", () => {
@@ -180,6 +183,8 @@ describe("the HTTP runner and the event checker assemble alike", () => {
         warned: 0,
         duplicates: 0,
         evictedObjects: 0,
+        reordered: 0,
+        companions: { paired: 0, excused: 0, referenceTypes: [], undecided: [] },
         byRule: { [id]: 2 },
         errors: 2,
         warnings: 0,

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { computeCoverage, eventRequirementKinds } from "../../src/result/coverage.ts";
+import { commandTraces } from "../../src/generated/traceability.ts";
+import { computeCoverage, tracedElsewhere } from "../../src/result/coverage.ts";
 
 const catalogue = [
   { id: "SCAN-04", kind: "scan", level: "MUST", text: "every record once" },
@@ -7,8 +8,11 @@ const catalogue = [
   { id: "EVENT-HEADERS-01", kind: "event", level: "MUST", text: "headers" },
   { id: "EVENT-FILTER-01", kind: "filter", level: "MUST", text: "filtering" },
   { id: "ERRORS-02", kind: "error", level: "SHOULD", text: "no 5xx" },
+  { id: "EVENT-TYPES-99", kind: "event", level: "MUST", text: "no rule traces it" },
 ];
-const scope = { elsewhereKinds: eventRequirementKinds, checkedBy: "lckit events check" };
+const scope = {
+  elsewhere: [{ command: "lckit events check", requirements: ["EVENT-HEADERS-01", "EVENT-FILTER-01"] }],
+};
 
 describe("requirement coverage", () => {
   it.each([
@@ -41,6 +45,12 @@ describe("requirement coverage", () => {
     ["an event requirement is checked elsewhere", [], "EVENT-HEADERS-01", "elsewhere"],
     ["a filtering requirement is checked elsewhere", [], "EVENT-FILTER-01", "elsewhere"],
     [
+      "an event requirement no rule of the other command traces is untested",
+      [],
+      "EVENT-TYPES-99",
+      "untested",
+    ],
+    [
       "a check of this run wins over elsewhere",
       [{ id: "a", requirements: ["EVENT-HEADERS-01"], result: { status: "passed" as const } }],
       "EVENT-HEADERS-01",
@@ -61,11 +71,31 @@ describe("requirement coverage", () => {
       "lckit events check",
     );
     expect(coverage.figures.elsewhere).toBe(2);
-    expect(coverage.figures.untested).toBe(3);
+    expect(coverage.figures.untested).toBe(4);
   });
 
   it("without a scope every requirement without a check is untested", () => {
-    expect(computeCoverage(catalogue, [], null).figures.untested).toBe(5);
+    expect(computeCoverage(catalogue, [], null).figures.untested).toBe(6);
+  });
+
+  it("the kit's scopes name only what the other command's checks or rules trace", () => {
+    const http = tracedElsewhere("lckit run");
+    const events = tracedElsewhere("lckit events check");
+    expect(http.elsewhere.map((c) => c.command)).toEqual(["lckit events check", "lckit client check"]);
+    expect(events.elsewhere.map((c) => c.command)).toEqual(["lckit run", "lckit client check"]);
+    const traced = (command: string) => commandTraces.find((c) => c.command === command)?.requirements ?? [];
+    // An HTTP requirement no HTTP check traces is not "checked by lckit run" in an events report.
+    const real = [
+      { id: "BLOCKED-06", kind: "rule" },
+      { id: "SCAN-03", kind: "scan" },
+    ];
+    const coverage = computeCoverage(real, [], null, events);
+    expect(traced("lckit run")).toContain("SCAN-03");
+    expect(traced("lckit run")).not.toContain("BLOCKED-06");
+    expect(coverage.requirements.map((r) => [r.id, r.status])).toEqual([
+      ["BLOCKED-06", "untested"],
+      ["SCAN-03", "elsewhere"],
+    ]);
   });
 
   it("lists requirement ids that checks use but the catalogue lacks", () => {

@@ -4,6 +4,7 @@ import type { KeyObject } from "node:crypto";
 import { resolve } from "node:path";
 import type { EventProblem } from "../../events/check/event-problem.ts";
 import { checkStream, type EventCheckResult } from "../../events/check/event-stream.ts";
+import { formatGroup, ProblemGroups } from "../../events/check/problem-groups.ts";
 import { loadStreamingConfig, type StreamingConfig } from "../../events/streaming-config.ts";
 import { openSource, SourceError } from "../../events/transport/sources/index.ts";
 import type { MessageSource } from "../../events/transport/transport.ts";
@@ -27,16 +28,17 @@ const spec = {
   summary: "check event messages (an NDJSON file, stdin, an AMQP broker) against the event contract",
   positionals: "<file.ndjson | - | amqp://... | amqp1s://...>",
   about: `Reads event messages and checks each against the event contract, then the stream rules (objectVersion
-reuse, GDPR removal). An NDJSON line is either a bare payload ({"type": ...}) or an envelope
-{"headers": {...}, "payload": {...}}, or a message as a messaging service writes it (SNS, SQS, Pub/Sub,
-kcat; see --envelope); "-" reads stdin. Malformed lines are reported and skipped.`,
+reuse, GDPR removal, ENTITY_CHANGED companions of reference relationships with their ovChanged). An
+NDJSON line is either a bare payload ({"type": ...}) or an envelope {"headers": {...}, "payload": {...}},
+or a message as a messaging service writes it (SNS, SQS, Pub/Sub, kcat; see --envelope); "-" reads stdin.
+Malformed lines are reported and skipped.`,
   flags: {
     config: option(
       "FILE",
       existingPath({ example: "streaming.json", what: "a streaming configuration file (JSON or YAML)" }),
       "streaming configuration (JSON or YAML: JMSEventsFilteringFields, RelationEventsFilteringFields, " +
-        "payloadType, analyzeOvChanges, largeObjectsSupport); without it the configuration-dependent rules " +
-        "are not checked",
+        "payloadType, analyzeOvChanges, largeObjectsSupport, and the kit's referenceRelationTypes and " +
+        "companionWindow); without it the configuration-dependent rules are not checked",
       { example: "streaming.json" },
     ),
     format: option(
@@ -56,6 +58,20 @@ kcat; see --envelope); "-" reads stdin. Malformed lines are reported and skipped
       "(uri, objectVersion) pairs the stream rules remember (about 160 bytes each); past it the objects " +
         "seen longest ago are forgotten, so memory stays flat",
       { defaultText: "1000000, about 160 MB" },
+    ),
+    "companion-window": option(
+      "N",
+      integer({ min: 1, example: "1000" }),
+      "messages before or after a relationship event of a reference relation type its ENTITY_CHANGED " +
+        "companion may be (overrides companionWindow.messages of --config)",
+      { defaultText: "1000" },
+    ),
+    "companion-window-time": option(
+      "T",
+      duration({ example: "60s", minMs: 0 }),
+      "event time (updatedTime, delta timestamp) before or after within which the companion also counts; " +
+        "0s: messages only (overrides companionWindow.seconds)",
+      { defaultText: "60s" },
     ),
     "max-depth": option(
       "N",
@@ -163,10 +179,18 @@ function summary(result: EventCheckResult): string {
   const lines = [
     `\n${result.source}: ${result.total} message(s), ${result.valid} valid, ${result.invalid} invalid` +
       `${result.warned > 0 ? ` (${result.warned} valid with warnings)` : ""}` +
-      `${result.duplicates > 0 ? `, ${result.duplicates} redelivery(ies) of the same payload` : ""}`,
+      `${result.duplicates > 0 ? `, ${result.duplicates} redelivery(ies) of the same payload` : ""}` +
+      `${result.reordered > 0 ? `, ${result.reordered} delivered after a higher objectVersion of their object` : ""}`,
   ];
   const rules = Object.entries(result.byRule).sort(([a], [b]) => a.localeCompare(b));
   for (const [id, count] of rules) lines.push(`  ${id.padEnd(20)} ${count}`);
+  const { companions } = result;
+  if (companions.paired > 0 || companions.undecided.length > 0)
+    lines.push(
+      `reference companions: ${companions.paired} relationship event(s) paired with their ENTITY_CHANGED${companions.excused > 0 ? `, ${companions.excused} excused (an entity removed or merged away)` : ""}`,
+    );
+  for (const open of companions.undecided)
+    lines.push(`  undecided ${open.rule}: ${open.count} ${open.message} (first: ${open.first})`);
   if (result.droppedProblems > 0) {
     lines.push(`${result.droppedProblems} more problem(s) counted but not listed (raise --max-problems)`);
   }
@@ -232,19 +256,30 @@ const check = defineCommand(spec, async ({ values, positionals, argv }, io: Even
   if (evidence !== undefined) source = evidence.tap(source);
 
   let printed = 0;
+  // Repeated findings (one rule, the same message) are printed once, then summed up after the run.
+  const groups = new ProblemGroups();
   const startedAt = new Date();
   const result = await checkStream(source, {
     config,
     maxProblems,
     ...(maxTrackedVersions === undefined ? {} : { maxTrackedVersions }),
     ...(maxDepth === undefined ? {} : { maxDepth }),
+    ...(values["companion-window"] === undefined && values["companion-window-time"] === undefined
+      ? {}
+      : {
+          companionWindow: {
+            ...(values["companion-window"] === undefined ? {} : { messages: values["companion-window"] }),
+            ...(values["companion-window-time"] === undefined ? {} : { ms: values["companion-window-time"] }),
+          },
+        }),
     onProblem: (problem) => {
       evidence?.observe(problem);
-      if (format !== "text") return;
+      if (format !== "text" || !groups.add(problem)) return;
       if (printed < maxProblems) io.out(formatProblem(problem));
       printed += 1;
     },
   });
+  if (format === "text") for (const group of groups.repeated()) io.out(`${formatGroup(group)}\n`);
   for (const notice of result.notices) io.err(`${result.source}: ${notice.kind}: ${notice.message}\n`);
   if (format === "json") io.out(`${safeJson(JSON.stringify(result, null, 2))}\n`);
   else io.out(summary(result));

@@ -12,7 +12,7 @@ import {
 import type { RawMessage } from "../transport/transport.ts";
 import { canonicalJson } from "./canonical-json.ts";
 import { addProblem, describeValue, type EventProblem, safeProblem } from "./event-problem.ts";
-import { filteringProblems, pointer } from "./filtering-fields.ts";
+import { filteringProblems, kindFieldProblems, pointer } from "./filtering-fields.ts";
 import { type MessageWalk, walkMessage } from "./payload-fingerprint.ts";
 import { problemsFromErrors } from "./schema-errors.ts";
 
@@ -502,6 +502,10 @@ function payloadProblems(
     if (isRecord(object) && (kind === "snapshot" || kind === "name-only")) {
       problems.push(...filteringProblems(info.objectKind, type, object, config, position));
     }
+  }
+  if (kind === "snapshot" && isRecord(object)) {
+    const misplaced = kindFieldProblems(info.objectKind, type, object, position);
+    if (misplaced) problems.push(...misplaced);
   }
   if (lookupErrors && isRecord(object)) problems.push(...nestedLookupErrors(object, position, problems));
   if (type === "ENTITY_CHANGED" && kind === "deltas" && isRecord(payload.deltas)) {

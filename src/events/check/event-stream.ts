@@ -1,11 +1,14 @@
 // Checks a whole stream of messages as it arrives: per-message checks, then the stream rules; keeps
 // counts and a capped list of problems, never the messages themselves.
 
+import type { CompanionWindow } from "../streaming-config.ts";
+import { resolveStreamingConfig } from "../streaming-config.ts";
 import type { MessageSource, TransportNotice } from "../transport/transport.ts";
 import { type CheckOptions, defaultMaxDepth, inspectMessage } from "./event-message.ts";
 import { type EventProblem, escapeControls, safeProblem } from "./event-problem.ts";
 import { walkMessage } from "./payload-fingerprint.ts";
-import { type StreamRuleOptions, StreamRules } from "./stream-rules.ts";
+import { type CompanionCounts, ReferenceCompanions } from "./reference-companions.ts";
+import { defaultMaxTrackedVersions, type StreamRuleOptions, StreamRules } from "./stream-rules.ts";
 
 export interface CheckStreamOptions extends CheckOptions, StreamRuleOptions {
   /** Problems kept in the result (default 1000); later ones are counted in droppedProblems. */
@@ -14,6 +17,8 @@ export interface CheckStreamOptions extends CheckOptions, StreamRuleOptions {
   onProblem?: (problem: EventProblem) => void;
   /** Stops reading when aborted; the result covers what was read. */
   signal?: AbortSignal;
+  /** Overrides the streaming configuration's companionWindow (defaults: 1000 messages, 60 s). */
+  companionWindow?: Partial<CompanionWindow>;
 }
 
 export interface EventCheckResult {
@@ -30,6 +35,10 @@ export interface EventCheckResult {
   duplicates: number;
   /** Objects the stream rules forgot to keep memory flat (maxTrackedVersions); 0 on most streams. */
   evictedObjects: number;
+  /** Messages delivered after a message of the same object with a higher objectVersion: legal, counted. */
+  reordered: number;
+  /** The reference-companion rules (EVENT-TYPES-04, EVENT-STREAM-02): pairs found, what stayed undecided. */
+  companions: CompanionCounts;
   /** Problems by requirement id (errors and warnings). */
   byRule: Record<string, number>;
   errors: number;
@@ -71,6 +80,11 @@ export async function checkStream(
     ...(recall ? { recall: (ref: number) => recalledFingerprint(recall(ref), maxDepth) } : {}),
   });
   const forStreamRules = recall ? fingerprintLater : fingerprintEach;
+  const companions = new ReferenceCompanions({
+    ...(options.config ? { config: resolveStreamingConfig(options.config) } : {}),
+    ...(options.companionWindow ? { window: options.companionWindow } : {}),
+    maxTracked: options.maxTrackedVersions ?? defaultMaxTrackedVersions,
+  });
   const result: EventCheckResult = {
     source: escapeControls(source.description),
     total: 0,
@@ -79,6 +93,8 @@ export async function checkStream(
     warned: 0,
     duplicates: 0,
     evictedObjects: 0,
+    reordered: 0,
+    companions: { paired: 0, excused: 0, referenceTypes: [], undecided: [] },
     byRule: {},
     errors: 0,
     warnings: 0,
@@ -97,6 +113,13 @@ export async function checkStream(
     else result.droppedProblems += 1;
     options.onProblem?.(problem);
   };
+  const lateFinding = (found: { problem: EventProblem; newlyInvalid: boolean }): void => {
+    record(found.problem);
+    if (found.newlyInvalid) {
+      result.invalid += 1;
+      result.valid -= 1;
+    }
+  };
   try {
     for await (const raw of source.messages()) {
       if (options.signal?.aborted) break;
@@ -111,17 +134,23 @@ export async function checkStream(
         errors += 1;
         record(problem);
       }
+      // Findings of messages leaving the companion window (counted for their own message, not this one).
+      const late = companions.observe(facts, raw.position, errors > 0);
       if (errors > 0) result.invalid += 1;
       else {
         result.valid += 1;
         if (problems.length > 0) result.warned += 1;
       }
+      for (const found of late) lateFinding(found);
     }
     // GDPR findings are final only at the end: a re-creation may still arrive out of order.
     const late = rules.finish();
     for (const problem of late.problems) record(problem);
     result.invalid += late.newlyInvalid;
     result.valid -= late.newlyInvalid;
+    const ended = companions.finish();
+    for (const found of ended.late) lateFinding(found);
+    result.companions = ended.counts;
   } finally {
     result.notices = source
       .notices()
@@ -138,6 +167,7 @@ export async function checkStream(
   }
   result.duplicates = counts.duplicates;
   result.evictedObjects = counts.evictedObjects;
+  result.reordered = counts.reordered;
   result.durationMs = performance.now() - started;
   return result;
 }

@@ -104,3 +104,91 @@ export function filteringProblems(
   }
   return problems;
 }
+
+// The fields each filtering property adds per object kind (the document's tables).
+const entityExtras = ["roles", "ctSubscribedUris", "defaultProfilePic", "label", "secondaryLabel"];
+const categoryExtras = ["analyticsAttributes"];
+const groupExtras = ["name"];
+const potentialMatchExtras = ["potentialMatchTOs", "matchRules", "matchScore", "relevance"];
+const memberExtras = ["timestamp", "members"];
+/** RelationEventsFilteringFields' additions: relationship objects only (EVENT-FILTER-06). */
+export const relationExtras: readonly string[] = [
+  "startRefPinned",
+  "startRefIgnored",
+  "endRefPinned",
+  "endRefIgnored",
+  "startObject",
+  "endObject",
+];
+
+/** Every per-kind field, and the kinds of object that may carry it. */
+const kindsOfField = new Map<string, string>([
+  ...entityExtras.map((field) => [field, "entity"] as const),
+  ...categoryExtras.map((field) => [field, "category"] as const),
+  ...groupExtras.map((field) => [field, "group"] as const),
+  ...potentialMatchExtras.map((field) => [field, "potential-match"] as const),
+  ...memberExtras.map((field) => [field, "interaction and change-request"] as const),
+  ...relationExtras.map((field) => [field, "relationship"] as const),
+]);
+
+/** The per-kind fields an object of this kind may carry. Categories and potential matches have no event
+ *  types of their own: the document does not say which entity events carry them, so any may. */
+function allowedExtras(kind: ObjectKind): ReadonlySet<string> {
+  switch (kind) {
+    case "entity":
+      return entityAllowed;
+    case "group":
+      return new Set(groupExtras);
+    case "interaction":
+    case "change-request":
+      return memberAllowed;
+    case "relationship":
+      return relationAllowed;
+    default:
+      return everyExtra;
+  }
+}
+const entityAllowed = new Set([...entityExtras, ...categoryExtras, ...potentialMatchExtras]);
+const memberAllowed = new Set(memberExtras);
+const relationAllowed = new Set(relationExtras);
+const everyExtra = new Set(kindsOfField.keys());
+
+const kindName: Record<ObjectKind, string> = {
+  entity: "an entity",
+  relationship: "a relationship",
+  group: "a group",
+  interaction: "an interaction",
+  "change-request": "a change-request",
+};
+
+/**
+ * EVENT-FILTER-05/06: a field the filtering properties add for one object kind, on an object of another
+ * kind (an entity with members, a relationship with label, an interaction with startObject). Fields on no
+ * list are not judged here.
+ */
+export function kindFieldProblems(
+  kind: ObjectKind,
+  eventType: string,
+  object: Record<string, unknown>,
+  position: string,
+): EventProblem[] | undefined {
+  let problems: EventProblem[] | undefined;
+  let allowed: ReadonlySet<string> | undefined;
+  for (const field in object) {
+    const owner = kindsOfField.get(field);
+    if (owner === undefined) continue;
+    allowed ??= allowedExtras(kind);
+    if (allowed.has(field)) continue;
+    const relation = owner === "relationship";
+    problems ??= [];
+    addProblem(
+      problems,
+      position,
+      pointer("payload", "object", field),
+      relation ? rule.relationKindFields : rule.entityKindFields,
+      "x-object-kind",
+      `field "${field}" is one ${relation ? "RelationEventsFilteringFields" : "JMSEventsFilteringFields"} adds for ${owner} objects only, but this ${eventType} object is ${kindName[kind]}; remove it from this kind of object`,
+    );
+  }
+  return problems;
+}

@@ -4,9 +4,9 @@
 import { LEVELS, type Level } from "../../check/index.ts";
 import { assembleRunResult } from "../../result/assemble.ts";
 import { type CatalogueView, loadCatalogueView } from "../../result/catalogue-view.ts";
-import { httpRequirementKinds } from "../../result/coverage.ts";
+import { tracedElsewhere } from "../../result/coverage.ts";
 import type { CheckResult, RunResult } from "../../result/model.ts";
-import { rule } from "../rules.ts";
+import { deliveryTolerance, eventChecks, rule } from "../rules.ts";
 import type { EventCheckResult } from "./event-stream.ts";
 
 /** Rules that need the streaming configuration; without --config they are reported as skipped. */
@@ -31,17 +31,16 @@ export function eventRunResult(result: EventCheckResult, meta: EventRunMeta): Ru
   const entries = new Map(catalogue.requirements.map((entry) => [entry.id, entry]));
   const finished = meta.startedAt ? new Date(meta.startedAt.getTime() + result.durationMs) : new Date();
   const started = meta.startedAt ?? new Date(finished.getTime() - result.durationMs);
-  const ids = [...new Set<string>(Object.values(rule))].sort();
-  const checks = ids.map((id): CheckResult => {
+  const checks = eventChecks().map(({ id: checkId, rule: id, requirements }): CheckResult => {
     const entry = entries.get(id);
     // A requirement the catalogue lacks, or gives no known level, counts as MUST (the strictest reading).
     const level: Level = LEVELS.find((known) => known === entry?.level) ?? "MUST";
     const base = {
-      id: `events/${id.toLowerCase()}`,
+      id: checkId,
       suite: "events",
       title: `${level} ${entry?.text ?? id}`,
       level,
-      requirements: [id],
+      requirements,
       safety: "read" as const,
       durationMs: 0,
       requests: 0,
@@ -79,6 +78,15 @@ export function eventRunResult(result: EventCheckResult, meta: EventRunMeta): Ru
         reason: "needs the streaming configuration (--config)",
       };
     }
+    if (id === deliveryTolerance) {
+      return {
+        ...base,
+        status: "passed",
+        message: `tolerated ${result.duplicates} redelivered message(s) and ${result.reordered ?? 0} message(s) delivered after a higher objectVersion of their object; the stream rules order by objectVersion only`,
+      };
+    }
+    if (id === rule.referenceCompanion || id === rule.referenceOvChanged)
+      return companionCheck(base, id, result);
     return { ...base, status: "passed" };
   });
   return assembleRunResult({
@@ -86,7 +94,7 @@ export function eventRunResult(result: EventCheckResult, meta: EventRunMeta): Ru
     checks,
     notSelected: 0,
     catalogue,
-    coverageScope: { elsewhereKinds: httpRequirementKinds, checkedBy: "lckit run" },
+    coverageScope: tracedElsewhere("lckit events check"),
     target: { name: result.source, baseUrl: "", rdmUrl: "", tenant: "", loopback: false, roles: [] },
     selection: { suites: ["events"], checks: [], level: "MAY", allow: ["read"] },
     seed: 0,
@@ -101,6 +109,38 @@ export function eventRunResult(result: EventCheckResult, meta: EventRunMeta): Ru
         ? `no message was read from ${result.source}: nothing was checked (an empty input is not a conforming stream)`
         : `${reason} (${result.total} message(s), ${result.invalid} invalid)`,
   });
+}
+
+/** The reference-companion rules when no message broke them: passed with what they paired and what
+ *  stayed undecided, or skipped when no relation type is known to back a reference attribute or nothing
+ *  could be decided. */
+function companionCheck(
+  base: Omit<CheckResult, "status">,
+  id: string,
+  result: EventCheckResult,
+): CheckResult {
+  const companions = result.companions;
+  if (companions === undefined || companions.referenceTypes.length === 0) {
+    return {
+      ...base,
+      status: "skipped",
+      skipCause: "needs",
+      reason:
+        "no relation type is known to back a reference attribute: list them under referenceRelationTypes in the streaming configuration (--config), or check a stream whose attribute values show refRelation",
+    };
+  }
+  const undecided = companions.undecided.filter((entry) => entry.rule === id);
+  const open = undecided.reduce((sum, entry) => sum + entry.count, 0);
+  const said = undecided.map((entry) => `${entry.count} ${entry.message} (first: ${entry.first})`);
+  if (companions.paired === 0 && open > 0) {
+    return { ...base, status: "skipped", skipCause: "check", reason: `undecided: ${said.join("; ")}` };
+  }
+  return {
+    ...base,
+    status: "passed",
+    message: `${companions.paired} relationship event(s) of ${companions.referenceTypes.join(", ")} paired with their ENTITY_CHANGED companion${companions.excused > 0 ? `, ${companions.excused} excused (an entity it connects was removed or merged away)` : ""}${open > 0 ? `; undecided: ${said.join("; ")}` : ""}`,
+    ...(open > 0 ? { log: said } : {}),
+  };
 }
 
 /** A JSON pointer ("/payload/object/attributes/Country/0") as the dotted path a failure detail names

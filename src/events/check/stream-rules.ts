@@ -36,6 +36,8 @@ interface TrackedObject {
   map: Map<number, number> | undefined;
   /** Entities only: what the GDPR rule needs. */
   history: EntityHistory | undefined;
+  /** The highest objectVersion seen (a lower one after it arrived out of order). */
+  max: number;
 }
 
 /** Versions kept in an object's flat pairs before it moves to a Map. */
@@ -102,6 +104,9 @@ export interface StreamRuleCounts {
   /** Messages not compared with the earlier message of their (uri, objectVersion), because the source
    *  could no longer read that one again (a file changed during the check); 0 on most streams. */
   uncompared: number;
+  /** Messages whose objectVersion is below one already seen for their object: delivered out of order
+   *  (legal; consumers order by objectVersion). */
+  reordered: number;
 }
 
 export interface StreamRuleOptions {
@@ -137,6 +142,7 @@ export class StreamRules {
   private tracked = 0;
   private evictedObjects = 0;
   private uncompared = 0;
+  private reordered = 0;
   private readonly maxTracked: number;
   private readonly recall: ((ref: number) => number | undefined) | undefined;
 
@@ -151,6 +157,7 @@ export class StreamRules {
       objects: this.seen.size,
       evictedObjects: this.evictedObjects,
       uncompared: this.uncompared,
+      reordered: this.reordered,
     };
   }
 
@@ -199,7 +206,7 @@ export class StreamRules {
     const typeIndex = this.indexOf(type);
     let tracked = this.seen.get(uri);
     if (!tracked) {
-      tracked = { pairs: [], map: undefined, history: undefined };
+      tracked = { pairs: [], map: undefined, history: undefined, max: Number.NEGATIVE_INFINITY };
       this.seen.set(uri, tracked);
     }
     let earlier = entryOf(tracked, version);
@@ -260,6 +267,8 @@ export class StreamRules {
     invalid: boolean,
   ): EventProblem[] {
     this.tracked += 1;
+    if (version < tracked.max) this.reordered += 1;
+    else tracked.max = version;
     if (this.tracked > this.maxTracked) this.evict(uri);
     if (!type.startsWith("ENTIT")) return none;
 

@@ -95,10 +95,11 @@ export class MessageBuilders {
   protected entityObject(entity: Entity): Record<string, unknown> {
     const first = entity.attributes.FirstName?.[0]?.value ?? "";
     const last = entity.attributes.LastName?.[0]?.value ?? "";
-    const attributes =
+    const own =
       entity.nesting === undefined
         ? entity.attributes
         : { ...entity.attributes, Address: [nestedAttributeValue(entity.nesting)] };
+    const attributes = entity.references ? { ...own, ...entity.references } : own;
     return {
       uri: entity.uri,
       type: entity.type,

@@ -18,8 +18,28 @@ export interface Mutation {
   from: MessageFilter;
   /** Streaming configuration the result is checked under (built from the original message), if any. */
   config?: (message: EventMessage) => StreamingConfig;
+  /** The 1-based line the problem is reported at, when not the last (a relationship event whose
+   *  companion the lines after it lack). */
+  at?: number;
   apply(message: EventMessage): string[];
 }
+
+/** The fields both filtering properties share: what every kind of object may carry. */
+const commonFields = new Set([
+  "uri",
+  "type",
+  "createdBy",
+  "createdTime",
+  "updatedBy",
+  "updatedTime",
+  "startDate",
+  "endDate",
+  "attributes",
+  "crosswalks",
+  "tags",
+  "ratings",
+  "consolidatedRating",
+]);
 
 function clone(message: EventMessage): EventMessage {
   return structuredClone(message);
@@ -70,9 +90,73 @@ function mutation(
   ruleId: string,
   from: MessageFilter,
   apply: (message: EventMessage) => string[],
-  extra: Partial<Pick<Mutation, "config" | "severity">> = {},
+  extra: Partial<Pick<Mutation, "config" | "severity" | "at">> = {},
 ): Mutation {
-  return { name, rule: ruleId, severity: extra.severity ?? "error", from, apply, config: extra.config };
+  return {
+    name,
+    rule: ruleId,
+    severity: extra.severity ?? "error",
+    from,
+    apply,
+    config: extra.config,
+    ...(extra.at === undefined ? {} : { at: extra.at }),
+  };
+}
+
+const referenceTypes = ["RELATIONSHIP_CREATED", "RELATIONSHIP_CHANGED", "RELATIONSHIP_REMOVED"];
+
+/** The relationship with both ends named (they are optional in generated objects), and its start. */
+function withEnds(message: EventMessage): { copy: EventMessage; start: string } {
+  const copy = clone(message);
+  const object = objectOf(copy);
+  const id = String(object.uri ?? "relations/x")
+    .split("/")
+    .at(-1);
+  const start = `entities/start-${id}`;
+  object.startObject = { objectURI: start, type: "configuration/entityTypes/HCP" };
+  object.endObject = { objectURI: `entities/end-${id}`, type: "configuration/entityTypes/Location" };
+  return { copy, start };
+}
+
+/** Valid messages about nothing else (change requests), to move the companion window past a message. */
+function fillers(message: EventMessage, count: number): string[] {
+  return Array.from({ length: count }, (_, index) => {
+    const headers: Record<string, unknown> = {
+      tenantId: message.headers.tenantId ?? "acme",
+      eventType: "CHANGE_REQUEST_CHANGED",
+      sourceObjectUri: `changeRequests/filler-${index}`,
+    };
+    if ("objectVersion" in message.headers) headers.objectVersion = 1;
+    return JSON.stringify({ headers, payload: { type: "CHANGE_REQUEST_CHANGED" } });
+  });
+}
+
+/** An ENTITY_CHANGED companion for `uri`, with ovChanged as given. */
+function companion(message: EventMessage, uri: string, ovChanged: boolean): string {
+  const headers: Record<string, unknown> = {
+    tenantId: message.headers.tenantId ?? "acme",
+    eventType: "ENTITY_CHANGED",
+    sourceObjectUri: uri,
+  };
+  if ("objectVersion" in message.headers) headers.objectVersion = 7;
+  return JSON.stringify({
+    headers,
+    payload: { type: "ENTITY_CHANGED", ovChanged, object: { uri, type: "configuration/entityTypes/HCP" } },
+  });
+}
+
+/** The relationship's type as a reference relation type, a window of one message, the ends listed. */
+function referenceConfig(message: EventMessage): StreamingConfig {
+  const config = configAllowing(message, { companionWindow: { messages: 1, seconds: 0 } });
+  return {
+    ...config,
+    RelationEventsFilteringFields: [
+      ...(config.RelationEventsFilteringFields ?? []),
+      "startObject",
+      "endObject",
+    ],
+    referenceRelationTypes: [String(objectOf(message).type)],
+  };
 }
 
 export const mutations: readonly Mutation[] = [
@@ -401,6 +485,11 @@ export const mutations: readonly Mutation[] = [
       edit(m, (c) => {
         c.payload.type = "GROUP_CHANGED";
         c.headers.eventType = "GROUP_CHANGED";
+        // A group object: the entity's own fields (label, roles, ...) are no group's (EVENT-FILTER-05).
+        const object = c.payload.object;
+        if (object !== null && typeof object === "object" && !Array.isArray(object))
+          for (const field of Object.keys(object))
+            if (!commonFields.has(field)) delete (object as Record<string, unknown>)[field];
       }),
     { severity: "warning" },
   ),
@@ -436,6 +525,51 @@ export const mutations: readonly Mutation[] = [
           payload: { type: "ENTITY_REMOVED_GDPR", object: m.payload.object },
         }),
       ];
+    },
+  ),
+  mutation(
+    "relationship event of a reference relation type without its ENTITY_CHANGED companion",
+    rule.referenceCompanion,
+    { types: referenceTypes, kinds: ["snapshot"] },
+    (m) => [line(withEnds(m).copy), ...fillers(m, 2)],
+    { config: referenceConfig, at: 1 },
+  ),
+  mutation(
+    "the ENTITY_CHANGED companion of a reference relationship carries ovChanged false",
+    rule.referenceOvChanged,
+    { types: referenceTypes, kinds: ["snapshot"] },
+    (m) => {
+      const { copy, start } = withEnds(m);
+      return [line(copy), companion(m, start, false), ...fillers(m, 1)];
+    },
+    { config: referenceConfig, at: 2 },
+  ),
+  mutation(
+    "an entity object carries members, a field of interactions",
+    rule.entityKindFields,
+    { types: entityTypes, kinds: ["snapshot"] },
+    (m) =>
+      edit(m, (c) => {
+        objectOf(c).members = {};
+      }),
+  ),
+  mutation(
+    "an interaction object carries startObject, a field of relationships",
+    rule.relationKindFields,
+    { types: ["INTERACTION_CREATED", "INTERACTION_CHANGED"], kinds: ["snapshot"] },
+    (m) =>
+      edit(m, (c) => {
+        objectOf(c).startObject = { objectURI: "entities/x", type: "configuration/entityTypes/HCP" };
+      }),
+    {
+      // Listed, so that only the object kind is at fault (JMSEventsFilteringFields would not list it).
+      config: (m) => {
+        const config = configAllowing(m);
+        return {
+          ...config,
+          JMSEventsFilteringFields: [...(config.JMSEventsFilteringFields ?? []), "startObject"],
+        };
+      },
     },
   ),
   mutation(

@@ -2,8 +2,9 @@
 // re-sends and displaced messages, and the streaming configuration it was shaped by.
 
 import { selectableFields } from "../event-schemas.ts";
+import type { StreamingConfig } from "../streaming-config.ts";
 import type { InvalidEntry, StreamManifest, StreamOptions } from "./stream-options.ts";
-import type { Draft } from "./world-objects.ts";
+import { type Draft, relationTypes } from "./world-objects.ts";
 
 /**
  * JMSEventsFilteringFields of generated streams: the fields both filtering properties share (from the
@@ -17,6 +18,18 @@ function entityFields(): string[] {
 /** RelationEventsFilteringFields of generated streams: every field the schemas give a relationship. */
 function relationFields(): string[] {
   return [...selectableFields("relationship")];
+}
+
+/** The generator's relation types that back reference attributes; their companions go to the start
+ *  entity (said for one, left to either end for the other: both forms of the key). */
+function referenceRelationTypes(): NonNullable<StreamingConfig["referenceRelationTypes"]> {
+  return relationTypes
+    .filter((type) => type.reference)
+    .map((type, index) =>
+      index === 0
+        ? { type: `configuration/relationTypes/${type.name}`, entity: "start" as const }
+        : type.name,
+    );
 }
 
 export function manifestOf(options: StreamOptions, created: Draft[], ordered: Draft[]): StreamManifest {
@@ -51,6 +64,7 @@ export function manifestOf(options: StreamOptions, created: Draft[], ordered: Dr
             // generated ENTITY_CHANGED and RELATIONSHIP_CHANGED messages carry it all the same.
             analyzeOvChanges: false,
             largeObjectsSupport: true,
+            referenceRelationTypes: referenceRelationTypes(),
           },
   };
 }

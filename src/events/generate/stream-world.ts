@@ -155,9 +155,31 @@ export class StreamWorld extends MessageBuilders {
     relation.updatedTime = at;
     const extra = type === "RELATIONSHIP_CHANGED" ? { ovChanged: relation.reference } : {};
     const drafts = [this.message(type, relation.uri, relation.version, this.relationObject(relation), extra)];
+    // The start entity's snapshots show the reference attribute (refRelation names the relation type).
+    if (relation.reference && this.variety) this.showReference(relation, type === "RELATIONSHIP_CREATED");
     if (relation.reference && relation.start.state === "active")
       drafts.push(this.changeEntity(relation.start, true, relation));
     return drafts;
+  }
+
+  private showReference(relation: Relation, present: boolean): void {
+    const entity = relation.start;
+    const name = relation.type.split("/").at(-1) ?? "Reference";
+    entity.references ??= {};
+    if (!present) {
+      delete entity.references[name];
+      return;
+    }
+    entity.references[name] = [
+      {
+        type: `${entity.type}/attributes/${name}`,
+        ov: true,
+        value: {},
+        uri: `${entity.uri}/attributes/${name}/${this.random.id(8)}`,
+        refEntity: { objectURI: relation.end.uri, type: relation.end.type },
+        refRelation: { objectURI: relation.uri, type: relation.type },
+      },
+    ];
   }
 
   newRelation(start: Entity, end: Entity): Draft[] {
@@ -309,7 +331,8 @@ export class StreamWorld extends MessageBuilders {
       );
     } else if (type.startsWith("RELATION")) {
       const at = this.tick();
-      const kindOfRelation = this.random.pick(relationTypes);
+      // A relation type without a reference attribute: the message stands alone (no companion needed).
+      const kindOfRelation = this.random.pick(relationTypes.filter((type) => !type.reference));
       const relation: Relation = {
         uri: `relations/${this.random.id()}`,
         type: `configuration/relationTypes/${kindOfRelation.name}`,

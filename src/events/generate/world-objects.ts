@@ -68,6 +68,8 @@ export interface Entity {
   recreated?: boolean;
   /** Levels of a deeply nested Address attribute its snapshots carry (legal variety), if any. */
   nesting?: number;
+  /** Reference attribute values by attribute name: each names the relation behind it (refRelation). */
+  references?: Record<string, Record<string, unknown>[]>;
 }
 
 export interface Relation {

@@ -19,5 +19,19 @@ RelationEventsFilteringFields?: string[]
 payloadType?: string
 analyzeOvChanges?: boolean
 largeObjectsSupport?: boolean
+/**
+ * The kit's key, not the tenant's: relation types that back reference attributes (tenant configuration the stream does not carry). Each is a type URI (configuration/relationTypes/HasAddress) or its last segment (HasAddress), or {type, entity} where entity (start, end or either, the default) names the end of the relationship whose entity holds the reference attribute and gets the ENTITY_CHANGED companion. Without this key, types are learned from refRelation in the attribute values of ENTITY_CHANGED events.
+ */
+referenceRelationTypes?: (string | {
+type: string
+entity?: ("start" | "end" | "either")
+})[]
+/**
+ * The kit's key: how far from a relationship event of a reference relation type its ENTITY_CHANGED companion may be, before or after it (delivery may reorder). A companion within either bound counts. Defaults: 1000 messages, 60 seconds of event time (updatedTime of the objects, timestamp of delta messages); seconds 0 turns the time bound off.
+ */
+companionWindow?: {
+messages?: number
+seconds?: number
+}
 [k: string]: unknown
 }
