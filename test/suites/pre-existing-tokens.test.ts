@@ -11,6 +11,18 @@ import { allChecks } from "../../suites/index.ts";
 import { testSeed } from "./embedded-run.ts";
 
 const credential = (clientId: string) => ({ clientId, clientSecret: `${clientId}-secret` });
+/** The served reference as a target file describes it: the admin and the quota client of acme. */
+const servedTarget = (served: Listening, name: string): Target => ({
+  name,
+  baseUrl: served.baseUrl,
+  rdmUrl: served.rdmUrl,
+  tenant: "acme",
+  customerId: "cust-acme",
+  credentials: { admin: credential("acme-admin"), quota: credential("acme-quota") },
+  profile: { ...referenceProfile },
+  loopback: true,
+  disposable: true,
+});
 const ids = [
   "token-quota/multitoken-config-activates",
   "token-quota/distinct-tokens-up-to-max",
@@ -27,17 +39,7 @@ describe("quota checks with a token of the quota client from before the check", 
   });
 
   it("are counted or named against the correct reference on a clock the kit cannot drive", async () => {
-    const target: Target = {
-      name: "reference with an active quota token",
-      baseUrl: listening.baseUrl,
-      rdmUrl: listening.rdmUrl,
-      tenant: "acme",
-      customerId: "cust-acme",
-      credentials: { admin: credential("acme-admin"), quota: credential("acme-quota") },
-      profile: { ...referenceProfile },
-      loopback: true,
-      disposable: true,
-    };
+    const target = servedTarget(listening, "reference with an active quota token");
     const client = createClient({ fetch, baseUrl: target.baseUrl, rdmUrl: target.rdmUrl });
     const before = await client.token(credential("acme-quota"));
     expect(before.status).toBe(200);
@@ -72,17 +74,7 @@ describe("quota checks with a token of the quota client from before the check", 
     // A reference of its own: the test before leaves tokens of the quota client active.
     const own = await createReference().listen({ host: "127.0.0.1", port: 0 });
     onTestFinished(() => own.close());
-    const target: Target = {
-      name: "reference with a short-lived quota token from before the run",
-      baseUrl: own.baseUrl,
-      rdmUrl: own.rdmUrl,
-      tenant: "acme",
-      customerId: "cust-acme",
-      credentials: { admin: credential("acme-admin"), quota: credential("acme-quota") },
-      profile: { ...referenceProfile },
-      loopback: true,
-      disposable: true,
-    };
+    const target = servedTarget(own, "reference with a short-lived quota token from before the run");
     const client = createClient({ fetch, baseUrl: target.baseUrl, rdmUrl: target.rdmUrl });
     const admin = await client.token(credential("acme-admin"));
     const adminToken = admin.data?.access_token ?? "";

@@ -8,6 +8,7 @@
 // published to the exchange were not copied to it and are lost to the checker).
 import amqp from "amqplib";
 import type { MessageSource, RawMessage, TransportNotice } from "../transport.ts";
+import { deadlineReached, nextDeadlineMs } from "./stream-deadlines.ts";
 
 export interface AmqpSourceOptions {
   exchange: string;
@@ -270,24 +271,24 @@ class AmqpSource implements MessageSource {
     this.poke();
   }
 
-  /** Ms until the next idle or duration deadline, or undefined when none applies. */
+  private streamClock() {
+    const { durationMs, idleTimeoutMs } = this.options;
+    return {
+      openedAt: this.openedAt,
+      lastActivity: this.lastActivity,
+      connected: this.connected,
+      durationMs,
+      idleTimeoutMs,
+    };
+  }
+
   private nextDeadline(): number | undefined {
-    const now = Date.now();
-    const deadlines: number[] = [];
-    if (this.options.durationMs !== undefined) deadlines.push(this.openedAt + this.options.durationMs - now);
-    // Idle time counts only while connected: a reconnect in progress is bounded by its own attempts.
-    if (this.options.idleTimeoutMs !== undefined && this.connected)
-      deadlines.push(this.lastActivity + this.options.idleTimeoutMs - now);
-    return deadlines.length === 0 ? undefined : Math.max(0, Math.min(...deadlines));
+    return nextDeadlineMs(this.streamClock());
   }
 
   private checkDeadlines(): void {
-    const now = Date.now();
-    const { durationMs, idleTimeoutMs } = this.options;
-    if (durationMs !== undefined && now - this.openedAt >= durationMs)
-      this.stop(`duration of ${durationMs} ms reached`);
-    else if (idleTimeoutMs !== undefined && this.connected && now - this.lastActivity >= idleTimeoutMs)
-      this.stop(`no message for ${idleTimeoutMs} ms (idle timeout)`);
+    const reached = deadlineReached(this.streamClock());
+    if (reached !== undefined) this.stop(reached);
   }
 
   messages(): AsyncIterable<RawMessage> {

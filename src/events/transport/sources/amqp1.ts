@@ -21,6 +21,7 @@ import {
 } from "../amqp1-connection.ts";
 import type { MessageSource, RawMessage, TransportNotice } from "../transport.ts";
 import { SourceError } from "./file.ts";
+import { deadlineReached, nextDeadlineMs } from "./stream-deadlines.ts";
 
 export type Amqp1Mode = "browse" | "own";
 
@@ -347,23 +348,24 @@ class Amqp1Source implements MessageSource {
     this.poke();
   }
 
+  private streamClock() {
+    const { durationMs, idleTimeoutMs } = this.options;
+    return {
+      openedAt: this.openedAt,
+      lastActivity: this.lastActivity,
+      connected: this.connected,
+      durationMs,
+      idleTimeoutMs,
+    };
+  }
+
   private nextDeadline(): number | undefined {
-    const now = Date.now();
-    const deadlines: number[] = [];
-    if (this.options.durationMs !== undefined) deadlines.push(this.openedAt + this.options.durationMs - now);
-    // Idle time counts only while connected: a reconnection is bounded by its own attempts.
-    if (this.options.idleTimeoutMs !== undefined && this.connected)
-      deadlines.push(this.lastActivity + this.options.idleTimeoutMs - now);
-    return deadlines.length === 0 ? undefined : Math.max(0, Math.min(...deadlines));
+    return nextDeadlineMs(this.streamClock());
   }
 
   private checkDeadlines(): void {
-    const now = Date.now();
-    const { durationMs, idleTimeoutMs } = this.options;
-    if (durationMs !== undefined && now - this.openedAt >= durationMs)
-      this.stop(`duration of ${durationMs} ms reached`);
-    else if (idleTimeoutMs !== undefined && this.connected && now - this.lastActivity >= idleTimeoutMs)
-      this.stop(`no message for ${idleTimeoutMs} ms (idle timeout)`);
+    const reached = deadlineReached(this.streamClock());
+    if (reached !== undefined) this.stop(reached);
   }
 
   /** Keeps the broker's credit plus what waits here near the window: memory stays flat on a fast broker. */
