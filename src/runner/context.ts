@@ -1,14 +1,14 @@
 // One CheckContext per check: the target-bound fetch, the run's token cache, a logger, a clock whose sleeps
 // end with the check, and the run's journal of configuration changes.
+
 import { type Check, type CheckContext, CheckFailure, type Clock, type Target } from "../check/index.ts";
-import { citedRecordings } from "../target/recording-citations.ts";
-import { CheckScope, type TargetTransport } from "../target/target-fetch.ts";
-import type { TokenCache } from "../target/token-cache.ts";
+import { MAX_TIMER_MS } from "../timer-limit.ts";
+import { citedRecordings } from "../transport/recording-citations.ts";
+import type { TokenCache } from "../transport/token-cache.ts";
+import { CheckScope, type TargetTransport } from "../transport/transport.ts";
 import type { RunJournal } from "./config-journal.ts";
 
 const LOG_LINES = 200;
-/** setTimeout's largest delay; a longer one would fire at once. */
-const MAX_TIMER_MS = 2 ** 31 - 1;
 /** Waits of one check kept for the report's timeline. */
 const MAX_WAITS_KEPT = 50;
 

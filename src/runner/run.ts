@@ -3,6 +3,7 @@
 // A CheckFailure is a finding about the target; anything else thrown is a fault of the kit ("broken").
 // The run is bounded: a deadline, a breaker for a target that stopped answering, and an abort signal
 // (SIGINT, SIGTERM) all end it with a result of what finished; configuration changes are undone first.
+
 import {
   CheckFailure,
   CheckInconclusive,
@@ -15,6 +16,7 @@ import {
   type Target,
 } from "../check/index.ts";
 import { createClient } from "../client/index.ts";
+import { Redactor } from "../redaction/redact.ts";
 import { assembleRunResult, newRunId } from "../result/assemble.ts";
 import { type CatalogueView, loadCatalogueView } from "../result/catalogue-view.ts";
 import { tracedElsewhere } from "../result/coverage.ts";
@@ -27,9 +29,9 @@ import type {
   SkipCause,
   TargetSummary,
 } from "../result/model.ts";
-import { Redactor } from "../target/redact.ts";
-import { CheckScope, EVIDENCE_BODY_LIMIT, redactExchange, TargetTransport } from "../target/target-fetch.ts";
-import { TokenCache } from "../target/token-cache.ts";
+import { MAX_TIMER_MS } from "../timer-limit.ts";
+import { TokenCache } from "../transport/token-cache.ts";
+import { CheckScope, EVIDENCE_BODY_LIMIT, redactExchange, TargetTransport } from "../transport/transport.ts";
 import { type JournalEntry, RunJournal, undoChanges } from "./config-journal.ts";
 import { CheckEnded, type CheckSession, createCheckContext, type RunServices } from "./context.ts";
 import { type Plan, type PlanEntry, schedule } from "./plan.ts";
@@ -40,8 +42,6 @@ export const DEFAULT_REQUEST_TIMEOUT_MS = 15_000;
 export const DEFAULT_DEADLINE_MS = 30 * 60_000;
 /** Requests in a row that time out or fail to connect before the target counts as unresponsive. */
 export const DEFAULT_UNRESPONSIVE_AFTER = 2;
-/** Largest time a setTimeout can wait; every time limit of the kit stays within it. */
-export const MAX_TIMEOUT_MS = 2 ** 31 - 1;
 
 export type ProgressEvent =
   | { type: "check-started"; index: number; total: number; id: string; title: string }
@@ -125,7 +125,7 @@ export async function runPlan(plan: Plan, deps: RunDeps): Promise<RunResult> {
         "deadline",
         `the run was cut short: its deadline of ${duration(deadlineMs)} passed (--deadline, or deadline: in the target file)`,
       ),
-    Math.min(deadlineMs, MAX_TIMEOUT_MS),
+    Math.min(deadlineMs, MAX_TIMER_MS),
   );
   const breaker = new Breaker(deps.unresponsiveAfter ?? DEFAULT_UNRESPONSIVE_AFTER, (n) =>
     stop(
@@ -529,7 +529,7 @@ async function runCheck(
         reject(
           new CheckTimeout(`timed out: the check did not finish within ${limitMs} ms`, session.waitingFor()),
         ),
-      Math.min(limitMs, MAX_TIMEOUT_MS),
+      Math.min(limitMs, MAX_TIMER_MS),
     );
   });
   let onStop: (() => void) | undefined;

@@ -12,9 +12,9 @@ import {
 } from "../check/index.ts";
 import { operationCalled } from "../contract/index.ts";
 import { announcedBeyond, joinChunks, readWithinLimit } from "../http/index.ts";
+import { type Redactor, secretFieldValues } from "../redaction/redact.ts";
 import { ExchangeLog } from "./exchange-log.ts";
 import { RateLimiter } from "./rate-limit.ts";
-import { type Redactor, secretFieldValues } from "./redact.ts";
 
 /** Evidence keeps short excerpts; the run's exchange log keeps bodies whole up to this size so the schema
  *  suite can validate them. */
