@@ -255,6 +255,7 @@ export const authChecks: Check[] = [
     requirements: ["AUTH-04", "TOKEN-STATE-04"],
     // In real time the check shortens the quota client's accessTokenValidity and restores it: a write.
     safety: "write",
+    issuesTokensFor: ["viewer", "quota"],
     needs: expiredTokenNeeds,
     async run(ctx) {
       const response = await expiredTokenAnswer(ctx);
@@ -269,6 +270,7 @@ export const authChecks: Check[] = [
     requirements: ["AUTH-05"],
     // In real time the check shortens the quota client's accessTokenValidity and restores it: a write.
     safety: "write",
+    issuesTokensFor: ["viewer", "quota"],
     needs: expiredTokenNeeds,
     async run(ctx) {
       const response = await expiredTokenAnswer(ctx);

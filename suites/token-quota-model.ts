@@ -405,6 +405,7 @@ export const tokenStateModel: Check = defineCheck({
     "TOKEN-QUOTA-10",
   ],
   safety: "quota",
+  issuesTokensFor: ["quota"],
   needs: quotaNeeds,
   async run(ctx) {
     await withTokensOfItsOwn(ctx, async (session) => {

@@ -76,7 +76,8 @@ export interface Check {
   readsOthersTraffic?: boolean;
   /** Roles whose client the check asks the token endpoint for tokens itself (not through ctx.token, whose
    *  tokens the runner fetches once). Such tokens count toward the quota of the client's customer, which
-   *  the token checks change: a live run keeps the check out of the lane beside them. */
+   *  the token checks change: a live run keeps the check out of the lane beside them. The transport
+   *  refuses the check's token request for a client of any other role of the target. */
   issuesTokensFor?: CredentialRole[];
   /**
    * Operations beyond what the check's safety class may call (MAY_CALL) that it calls only with requests

@@ -1,7 +1,14 @@
 // One CheckContext per check: the target-bound fetch, the run's token cache, a logger, a clock whose sleeps
 // end with the check, and the run's journal of configuration changes.
 
-import { type Check, type CheckContext, CheckFailure, type Clock, type Target } from "../check/index.ts";
+import {
+  type Check,
+  type CheckContext,
+  CheckFailure,
+  type Clock,
+  type CredentialRole,
+  type Target,
+} from "../check/index.ts";
 import { MAX_TIMER_MS } from "../timer-limit.ts";
 import { citedRecordings } from "../transport/recording-citations.ts";
 import type { TokenCache } from "../transport/token-cache.ts";
@@ -57,23 +64,34 @@ export function createCheckContext(
   services: RunServices,
   options: SessionOptions = { deadline: Number.POSITIVE_INFINITY, limitMs: Number.POSITIVE_INFINITY },
 ): CheckSession {
-  const scope = new CheckScope(check.id, check.safety, check.harmlessCalls);
+  const scope = new CheckScope(check.id, check.safety, check.harmlessCalls, {
+    declared: check.issuesTokensFor ?? [],
+    clients: new Map(
+      Object.entries(services.target.credentials).flatMap(([role, credential]) =>
+        credential === undefined ? [] : [[credential.clientId, role as CredentialRole] as const],
+      ),
+    ),
+  });
   const controller = new AbortController();
-  const scoped = services.transport.bind(scope);
   const inFlight = new Map<number, string>();
   let nextRequest = 0;
   // Counts the requests in flight, so a check timing out while the target keeps it waiting is told
   // from one stuck in the kit's own work.
-  const fetch: typeof globalThis.fetch = async (input, init) => {
-    const n = nextRequest++;
-    const request = input instanceof Request ? input : undefined;
-    inFlight.set(n, `${init?.method ?? request?.method ?? "GET"} ${request?.url ?? String(input)}`);
-    try {
-      return await scoped(input, init);
-    } finally {
-      inFlight.delete(n);
-    }
-  };
+  const counted =
+    (scoped: typeof globalThis.fetch): typeof globalThis.fetch =>
+    async (input, init) => {
+      const n = nextRequest++;
+      const request = input instanceof Request ? input : undefined;
+      inFlight.set(n, `${init?.method ?? request?.method ?? "GET"} ${request?.url ?? String(input)}`);
+      try {
+        return await scoped(input, init);
+      } finally {
+        inFlight.delete(n);
+      }
+    };
+  const fetch = counted(services.transport.bind(scope));
+  // ctx.token's requests are the runner's token cache asking: no declaration of the check covers them.
+  const cacheFetch = counted(services.transport.bind(scope, "token-cache"));
   const sleeping = { ms: 0, count: 0, total: 0, list: [] as { at: number; ms: number }[] };
   const clock = scopedClock(services.clock, controller.signal, options, sleeping);
   const log: string[] = [];
@@ -91,7 +109,7 @@ export function createCheckContext(
     ...(services.replayPath === undefined ? {} : { replayPath: services.replayPath }),
     replayCommand: `${services.command} --check ${shellQuote(check.id)} --seed ${services.seed}`,
     log: { info: (m) => write("info", m), debug: (m) => write("debug", m) },
-    token: (role) => services.tokens.token(role, fetch, clock, check.id),
+    token: (role) => services.tokens.token(role, cacheFetch, clock, check.id),
     resetTokens: () => services.tokens.reset(),
     exchanges: () => services.transport.log,
     cite: (exchanges, as = "judged") => {
