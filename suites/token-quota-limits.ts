@@ -30,6 +30,7 @@ import {
   fillSequentially,
   issueDistinct,
   newTokens,
+  QUOTA_FACTS,
   quotaExpected,
   quotaFor,
   quotaNeeds,
@@ -297,6 +298,7 @@ export const singleTokenReused: Check = defineCheck({
   requirements: ["TOKEN-STATE-01"],
   safety: "quota",
   issuesTokensFor: ["quota"],
+  facts: QUOTA_FACTS,
   needs: quotaNeeds,
   async run(ctx) {
     await withQuotaSession(ctx, async (session) => {
@@ -328,6 +330,7 @@ export const multitokenConfigActivates: Check = defineCheck({
   requirements: ["TOKEN-QUOTA-01", "CONFIG-CUSTOMER-05"],
   safety: "quota",
   issuesTokensFor: ["quota"],
+  facts: QUOTA_FACTS,
   needs: quotaNeeds,
   async run(ctx) {
     const max = quotaFor(ctx);
@@ -378,6 +381,7 @@ export const distinctTokensUpToMax: Check = defineCheck({
   ],
   safety: "quota",
   issuesTokensFor: ["quota"],
+  facts: QUOTA_FACTS,
   needs: quotaNeeds,
   async run(ctx) {
     const max = quotaFor(ctx);
@@ -399,6 +403,7 @@ export const refusal429: Check = defineCheck({
   requirements: ["TOKEN-QUOTA-07", "ERRORS-01"],
   safety: "quota",
   issuesTokensFor: ["quota"],
+  facts: QUOTA_FACTS,
   needs: quotaNeeds,
   async run(ctx) {
     const max = quotaFor(ctx);
@@ -426,6 +431,7 @@ export const raisedQuotaApplies: Check = defineCheck({
   requirements: ["TOKEN-QUOTA-10", "TOKEN-QUOTA-02"],
   safety: "quota",
   issuesTokensFor: ["quota"],
+  facts: QUOTA_FACTS,
   needs: quotaNeeds,
   async run(ctx) {
     const max = quotaFor(ctx);
@@ -453,6 +459,7 @@ export const parallelRequestsNeverExceed: Check = defineCheck({
   requirements: ["TOKEN-QUOTA-06", "TOKEN-QUOTA-02"],
   safety: "quota",
   issuesTokensFor: ["quota"],
+  facts: QUOTA_FACTS,
   needs: quotaNeeds,
   async run(ctx) {
     const max = quotaFor(ctx);
@@ -546,6 +553,7 @@ export const quotaPerClient: Check = defineCheck({
   requirements: ["TOKEN-QUOTA-04"],
   safety: "quota",
   issuesTokensFor: ["quota", "viewer"],
+  facts: QUOTA_FACTS,
   needs: { roles: ["admin", "quota", "viewer"] },
   async run(ctx) {
     if ((ctx.target.customerId ?? "") !== quotaCustomerIdOf(ctx))
@@ -590,6 +598,7 @@ export const defaultQuota200: Check = defineCheck({
   requirements: ["TOKEN-QUOTA-08"],
   safety: "quota",
   issuesTokensFor: ["quota"],
+  facts: QUOTA_FACTS,
   needs: quotaNeeds,
   async run(ctx) {
     await withTokensOfItsOwn(ctx, async (session) => {

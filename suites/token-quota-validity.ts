@@ -9,6 +9,7 @@ import {
   expectQuotaRefusal,
   fillQuota,
   issueDistinct,
+  QUOTA_FACTS,
   quotaFor,
   quotaNeeds,
   quotaRecord,
@@ -26,6 +27,7 @@ export const expiredTokenFreesSlot: Check = defineCheck({
   requirements: ["TOKEN-STATE-04", "TOKEN-STATE-05", "TOKEN-QUOTA-10", "TOKEN-VALIDITY-02", "AUTH-04"],
   safety: "quota",
   issuesTokensFor: ["quota"],
+  facts: QUOTA_FACTS,
   needs: quotaNeeds,
   async run(ctx) {
     const max = quotaFor(ctx);
@@ -64,6 +66,7 @@ export const validityFromClientConfiguration: Check = defineCheck({
   requirements: ["TOKEN-VALIDITY-01", "TOKEN-VALIDITY-02", "CONFIG-CLIENT-02", "CONFIG-CLIENT-01"],
   safety: "quota",
   issuesTokensFor: ["quota"],
+  facts: QUOTA_FACTS,
   needs: quotaNeeds,
   async run(ctx) {
     await withTokensOfItsOwn(ctx, async (session) => {

@@ -3,6 +3,7 @@
 import type { RequirementLevel } from "../requirements/levels.ts";
 import type { Exchange } from "./exchange.ts";
 import type { ConfigJournal } from "./journal.ts";
+import type { Fact, RunFacts } from "./run-facts.ts";
 import type { HarmlessCall, Safety } from "./safety.ts";
 import type { CredentialRole, Target } from "./target.ts";
 
@@ -52,6 +53,9 @@ export interface CheckContext {
   journal: ConfigJournal;
   /** Aborted when the check is over (passed, failed, timed out, run interrupted): stop what it started. */
   signal: AbortSignal;
+  /** What earlier checks of the run learned about the target, reachable for the facts the check declares
+   *  (Check.facts). */
+  facts: RunFacts;
   /** Read once, judge many: answers recorded by the run's read checks (a whole scroll by its query), shared
    *  by every read check until a check that may change data starts. Given to read checks only. */
   recordings?: Map<string, Promise<unknown>>;
@@ -92,5 +96,8 @@ export interface Check {
   /** Seconds the check is expected to wait on a live target (npm run bench:live); the planner balances
    *  the quota lanes by it, so a wrong figure costs time, never correctness. */
   expectedWaitSeconds?: number;
+  /** Run facts the check reads or writes (ctx.facts): what it relies on other checks to have learned,
+   *  and what it learns for them. */
+  facts?: readonly Fact<unknown>[];
   run(ctx: CheckContext): Promise<void>;
 }

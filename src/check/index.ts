@@ -19,6 +19,7 @@ export {
   skip,
   type Undecided,
 } from "./outcome.ts";
+export { defineFact, type Fact, type RunFacts } from "./run-facts.ts";
 export { type HarmlessCall, MAY_CALL, SAFETY_CLASSES, type Safety } from "./safety.ts";
 export {
   CREDENTIAL_ROLES,

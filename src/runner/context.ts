@@ -14,6 +14,7 @@ import { citedRecordings } from "../transport/recording-citations.ts";
 import type { TokenCache } from "../transport/token-cache.ts";
 import { CheckScope, type TargetTransport } from "../transport/transport.ts";
 import type { RunJournal } from "./config-journal.ts";
+import type { FactStore } from "./run-facts.ts";
 
 const LOG_LINES = 200;
 /** Waits of one check kept for the report's timeline. */
@@ -33,6 +34,8 @@ export interface RunServices {
   journal: RunJournal;
   /** Recorded reads the run's read checks share (see CheckContext.recordings); the runner clears it. */
   recordings?: Map<string, Promise<unknown>>;
+  /** The facts of the run as this lane's view of the target has them (see run-facts.ts). */
+  facts: FactStore;
   onLog?: (checkId: string, level: "info" | "debug", message: string) => void;
 }
 
@@ -117,6 +120,7 @@ export function createCheckContext(
       else scope.cite(exchanges.flatMap((x) => (x.id === undefined ? [] : [x.id])));
     },
     journal: services.journal.forCheck(check.id),
+    facts: services.facts.viewFor(check, (message) => write("info", message)),
     signal: controller.signal,
     // A check that changes data would read its own changes from a recording made before them.
     // Through a view that cites, for this check, the exchanges a recording it judges was made of.

@@ -6,6 +6,7 @@ import { TokenCache } from "../transport/token-cache.ts";
 import { CheckScope } from "../transport/transport.ts";
 import type { Breaker } from "./breaker.ts";
 import type { RunServices } from "./context.ts";
+import { FactStore } from "./run-facts.ts";
 
 /**
  * The services of the second quota lane: the target as its checks see it, where the quota client and the
@@ -37,7 +38,8 @@ export async function secondQuotaServices(
       role === "admin" ? kept.token(role, fetch, clock, checkId) : own.token(role, fetch, clock, checkId),
     reset: () => own.reset(),
   };
-  return { ...services, target: view, tokens };
+  // What the first lane learns is about its quota client and customer: this lane learns its own.
+  return { ...services, target: view, tokens, facts: new FactStore() };
 }
 
 /**

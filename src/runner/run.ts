@@ -17,6 +17,7 @@ import { type JournalEntry, RunJournal } from "./config-journal.ts";
 import { createCheckContext, type RunServices } from "./context.ts";
 import { prefetchedServices, secondQuotaServices } from "./lanes.ts";
 import { type Plan, type PlanEntry, schedule } from "./plan.ts";
+import { FactStore } from "./run-facts.ts";
 import { StopControl } from "./stop-control.ts";
 import { undoPending } from "./undo.ts";
 
@@ -137,6 +138,7 @@ export async function runPlan(plan: Plan, deps: RunDeps): Promise<RunResult> {
     command,
     journal,
     recordings: new Map(),
+    facts: new FactStore(),
   };
   const checkTimeoutMs = deps.checkTimeoutMs ?? DEFAULT_CHECK_TIMEOUT_MS;
   const drivable = deps.clock.advance !== undefined;
