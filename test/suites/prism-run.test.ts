@@ -30,6 +30,8 @@ const expected: Record<Status, string[]> = {
     "autopilot-scan/sort-fields-accepted",
     "blocked-values/defaults",
     "blocked-values/record-fields",
+    // The example's blocked values are of the example's tenant and type.
+    "blocked-values/of-the-path",
     "configuration/customer-put-post-accepted",
     "delete-task/accepted",
     "delete-task/task-object",
