@@ -2,9 +2,13 @@
 // startSandbox) against a bare node:http server started the same way, how fast a recording is judged by
 // the caller rules against JSON.parse of the same answers, and what a client check adds to a command's own
 // run time. Run: npm run bench:workbench
-import { spawn } from "node:child_process";
-import { createServer } from "node:http";
+import { execFileSync, spawn } from "node:child_process";
+import { once } from "node:events";
+import { get } from "node:http";
+import { setTimeout as sleep } from "node:timers/promises";
+import { pathToFileURL } from "node:url";
 import { loadContract } from "../src/contract/index.ts";
+import { freePort } from "../src/http/index.ts";
 import { packagePath } from "../src/package-root.ts";
 import { createReference, manualClock, type RecordedExchange, startSandbox } from "../src/reference/index.ts";
 import { clientCheck } from "../src/workbench/client-check.ts";
@@ -14,65 +18,161 @@ import { readTraffic } from "../src/workbench/traffic.ts";
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] as number;
 const fmt = (n: number, digits = 0) => n.toLocaleString("en-US", { maximumFractionDigits: digits });
 
-/** Milliseconds from spawn until the process writes `ready` to stderr. */
-function timeToReady(argv: string[], ready: RegExp): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const started = performance.now();
-    const child = spawn(argv[0] as string, argv.slice(1), { stdio: ["ignore", "ignore", "pipe"] });
-    let err = "";
-    child.stderr.setEncoding("utf8").on("data", (chunk: string) => {
-      err += chunk;
-      if (ready.test(err)) {
-        const ms = performance.now() - started;
-        child.kill("SIGTERM");
-        child.once("exit", () => resolve(ms));
-      }
+/** GET /healthcheck on a loopback port: resolves true once a server answers it (any status), false while
+ *  nothing listens. */
+function answers(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const request = get({ host: "127.0.0.1", port, path: "/healthcheck", agent: false }, (response) => {
+      response.resume().once("end", () => resolve(true));
     });
-    child.once("exit", (code) => {
-      if (!ready.test(err)) reject(new Error(`exited ${code} before ready: ${err}`));
-    });
+    request.once("error", () => resolve(false));
   });
 }
 
-async function readiness(): Promise<void> {
-  const lckit = [
+/** Milliseconds from spawn until the process answers GET /healthcheck on `port` (asked every 2 ms). */
+async function timeToFirstAnswer(argv: string[], port: number, env = process.env): Promise<number> {
+  const started = performance.now();
+  const child = spawn(argv[0] as string, argv.slice(1), { stdio: ["ignore", "ignore", "pipe"], env });
+  let err = "";
+  let exited = false;
+  child.stderr.setEncoding("utf8").on("data", (chunk: string) => {
+    err += chunk;
+  });
+  child.once("exit", () => {
+    exited = true;
+  });
+  try {
+    while (!(await answers(port))) {
+      if (exited) throw new Error(`${argv.join(" ")} exited before answering: ${err}`);
+      await sleep(2);
+    }
+    return performance.now() - started;
+  } finally {
+    if (!exited) {
+      child.kill("SIGTERM");
+      await once(child, "exit");
+    }
+  }
+}
+
+/** How many starts each readiness figure takes the median of. */
+const STARTS = Number(process.env.BENCH_STARTS ?? 7);
+
+/**
+ * Spawn to first /healthcheck answer of `lckit serve`, as the installed package runs it (the compiled dist/,
+ * built here first) and as a clone of the repository runs it (tsx loads the sources), against a bare
+ * node:http process started and asked the same way, rounds interleaved so that load on the machine falls on
+ * all three alike.
+ */
+async function serveReadiness(): Promise<void> {
+  execFileSync("npm", ["run", "build", "--silent"], { cwd: packagePath(), stdio: "ignore" });
+  const lckit = (port: number) => [
     process.execPath,
     packagePath("bin", "lckit.mjs"),
     "serve",
     "--port",
-    "0",
+    String(port),
     "--control-port",
     "0",
   ];
-  const bare = [
+  const bare = (port: number) => [
     process.execPath,
     "-e",
-    "require('node:http').createServer().listen(0, () => console.error('ready'))",
+    "require('node:http').createServer((q, s) => s.end('ok')).listen(Number(process.argv[1]), '127.0.0.1')",
+    String(port),
   ];
-  const serve: number[] = [];
+  const dist: number[] = [];
+  const repo: number[] = [];
   const node: number[] = [];
-  for (let i = 0; i < 5; i++) {
-    node.push(await timeToReady(bare, /ready/));
-    serve.push(await timeToReady(lckit, /Stop with/));
+  // One start of each first, not counted: the files are in the page cache and tsx's transform cache is warm.
+  for (const env of [{ ...process.env, LCKIT_USE_DIST: "1" }, process.env]) {
+    const port = await freePort();
+    await timeToFirstAnswer(lckit(port), port, env);
   }
+  for (let i = 0; i < STARTS; i++) {
+    let port = await freePort();
+    node.push(await timeToFirstAnswer(bare(port), port));
+    port = await freePort();
+    dist.push(await timeToFirstAnswer(lckit(port), port, { ...process.env, LCKIT_USE_DIST: "1" }));
+    port = await freePort();
+    repo.push(await timeToFirstAnswer(lckit(port), port));
+  }
+  const n = median(node);
   console.log(
-    `lckit serve ready: median ${fmt(median(serve))} ms (bare node:http process ${fmt(median(node))} ms, ratio ${fmt(median(serve) / median(node), 2)}; issue target <= 300 ms)`,
+    `lckit serve, spawn to first /healthcheck answer (median of ${STARTS}): installed package (dist/) ${fmt(median(dist))} ms, ratio ${fmt(median(dist) / n, 2)}; clone of the repository (tsx) ${fmt(median(repo))} ms, ratio ${fmt(median(repo) / n, 2)}; bare node:http process ${fmt(n)} ms (issue target <= 300 ms)`,
   );
-  const inProcess: number[] = [];
-  const bareInProcess: number[] = [];
-  for (let i = 0; i < 20; i++) {
-    let started = performance.now();
-    const sandbox = await startSandbox({ data: packagePath("examples", "sandbox-data.yaml") });
-    inProcess.push(performance.now() - started);
-    await sandbox.close();
-    started = performance.now();
-    const server = createServer();
-    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-    bareInProcess.push(performance.now() - started);
-    await new Promise((resolve) => server.close(resolve));
+}
+
+/** The script a fresh process runs to time its first startSandbox() (cold: nothing compiled or cached yet)
+ *  and the ones after (warm), against a bare node:http listen in the same process. */
+const IN_PROCESS = `
+const { createServer } = await import("node:http");
+const t0 = performance.now();
+const { startSandbox } = await import(process.argv[1]);
+const importMs = performance.now() - t0;
+const data = process.argv[2] || undefined;
+const times = [];
+for (let i = 0; i < 11; i++) {
+  const started = performance.now();
+  const sandbox = await startSandbox(data ? { data } : {});
+  times.push(performance.now() - started);
+  await sandbox.close();
+}
+const bare = [];
+for (let i = 0; i < 11; i++) {
+  const started = performance.now();
+  const server = createServer();
+  await new Promise((resolve) => server.listen(0, "127.0.0.1", resolve));
+  bare.push(performance.now() - started);
+  await new Promise((resolve) => server.close(resolve));
+}
+const warm = times.slice(1).sort((a, b) => a - b)[5];
+console.log(JSON.stringify({ importMs, cold: times[0], warm, bare: bare.sort((a, b) => a - b)[5] }));
+`;
+
+interface InProcess {
+  importMs: number;
+  cold: number;
+  warm: number;
+  bare: number;
+}
+
+function inProcess(entry: string, data: string | undefined, tsx: boolean): InProcess {
+  const args = [
+    ...(tsx ? ["--import", "tsx"] : []),
+    "--input-type=module",
+    "-e",
+    IN_PROCESS,
+    entry,
+    data ?? "",
+  ];
+  return JSON.parse(
+    execFileSync(process.execPath, args, { cwd: packagePath(), encoding: "utf8" }),
+  ) as InProcess;
+}
+
+async function sandboxReadiness(): Promise<void> {
+  const dist = pathToFileURL(packagePath("dist", "src", "index.js")).href;
+  const src = pathToFileURL(packagePath("src", "index.ts")).href;
+  const dataFile = packagePath("examples", "sandbox-data.yaml");
+  const rows: string[] = [];
+  for (const [label, entry, tsx] of [
+    ["dist/", dist, false],
+    ["sources (tsx)", src, true],
+  ] as const) {
+    for (const [what, data] of [
+      ["kit fixtures", undefined],
+      ["data file", dataFile],
+    ] as const) {
+      const runs = Array.from({ length: 3 }, () => inProcess(entry, data, tsx));
+      const m = (key: keyof InProcess) => median(runs.map((r) => r[key]));
+      rows.push(
+        `  ${label}, ${what}: first call ${fmt(m("cold"), 1)} ms (cold), then ${fmt(m("warm"), 1)} ms (warm); module import ${fmt(m("importMs"))} ms; bare node:http listen ${fmt(m("bare"), 2)} ms`,
+      );
+    }
   }
   console.log(
-    `startSandbox() ready in process: median ${fmt(median(inProcess), 1)} ms (first ${fmt(inProcess[0] ?? 0, 1)} ms, data file and contract loaded); bare node:http listen ${fmt(median(bareInProcess), 2)} ms; issue target <= 50 ms`,
+    `startSandbox() ready in process (median of 3 fresh processes; issue target <= 50 ms):\n${rows.join("\n")}`,
   );
 }
 
@@ -276,7 +376,8 @@ async function scanFirstPages(): Promise<void> {
   );
 }
 
-await readiness();
+await serveReadiness();
+await sandboxReadiness();
 await scanFirstPages();
 judging();
 await sweepOverhead();
