@@ -11,6 +11,7 @@ import { loadContract } from "../src/contract/index.ts";
 import { freePort } from "../src/http/index.ts";
 import { packagePath } from "../src/package-root.ts";
 import { createReference, manualClock, type RecordedExchange, startSandbox } from "../src/reference/index.ts";
+import { sortedPositions } from "../src/reference/scan-order.ts";
 import { clientCheck } from "../src/workbench/client-check.ts";
 import { judgeTraffic } from "../src/workbench/client-result.ts";
 import { readTraffic } from "../src/workbench/traffic.ts";
@@ -335,7 +336,12 @@ async function sweepOverhead(): Promise<void> {
   );
 }
 
-/** First page of a lookups scan over 100,000 lookups, per sort field (each scan sorts its own snapshot). */
+/**
+ * First page of a lookups scan over 100,000 lookups, per sort field: the first scan (nothing ordered yet: the
+ * page is picked by selection), the median of later ones, and a second page (which builds the field's full
+ * order, kept for the scans after it); against a full sort of the same records in the same run, which is
+ * what every sorted scan paid before the order was kept and the first page selected.
+ */
 async function scanFirstPages(): Promise<void> {
   const ref = createReference({
     clock: manualClock(),
@@ -350,29 +356,49 @@ async function scanFirstPages(): Promise<void> {
     }),
   );
   const { access_token } = (await answer.json()) as { access_token: string };
-  const scan = async (query: string) => {
+  const scan = async (query: string, body?: string) => {
     const started = performance.now();
     const r = await ref.fetch(
       new Request(`http://sandbox/lookups/acme/_scan?limit=100${query}`, {
         method: "POST",
-        headers: { authorization: `Bearer ${access_token}` },
+        headers: { authorization: `Bearer ${access_token}`, "content-type": "application/json" },
+        ...(body === undefined ? {} : { body }),
       }),
     );
-    await r.text();
-    return performance.now() - started;
+    const page = (await r.json()) as { scrollId?: string };
+    return { ms: performance.now() - started, scrollId: page.scrollId };
   };
-  const baseline = median([await scan(""), await scan(""), await scan("")]);
+  const times = async (query: string, n: number) => {
+    const out: number[] = [];
+    for (let i = 0; i < n; i++) out.push((await scan(query)).ms);
+    return out;
+  };
+  const base = ref.state.lookups.get("acme")?.inIdentityOrder() ?? [];
+  // Warm the code paths on a field no record has, so the first figure of each field is not compile time.
+  await times("&sort=warmUp&order=desc", 3);
+  const unsorted = median(await times("", 5));
   const rows: string[] = [];
+  let worst = 0;
   for (const field of ["code", "updateDate", "version", "type", "updatedBy", "enabled"]) {
-    const ms = median([
-      await scan(`&sort=${field}`),
-      await scan(`&sort=${field}`),
-      await scan(`&sort=${field}`),
-    ]);
-    rows.push(`${field} ${fmt(ms)} ms`);
+    let started = performance.now();
+    sortedPositions(base, undefined, field);
+    const fullSort = performance.now() - started;
+    const first = await scan(`&sort=${field}&order=desc`);
+    const later = median(await times(`&sort=${field}`, 5));
+    const filtered = median(
+      await times(`&sort=${field}&filter=${encodeURIComponent("equals(enabled,true)")}`, 3),
+    );
+    started = performance.now();
+    await scan("", JSON.stringify({ scrollId: first.scrollId }));
+    const second = performance.now() - started;
+    const kept = median(await times(`&sort=${field}&order=desc`, 5));
+    worst = Math.max(worst, first.ms, later, filtered, kept);
+    rows.push(
+      `  ${field}: first scan ${fmt(first.ms, 1)} ms, later ${fmt(later, 1)} ms, filtered ${fmt(filtered, 1)} ms; a second page ${fmt(second, 1)} ms (builds the order), first pages after it ${fmt(kept, 1)} ms; a full sort alone ${fmt(fullSort, 1)} ms`,
+    );
   }
   console.log(
-    `lookups scan, first page of 100 over 100,415 lookups (median of 3): unsorted ${fmt(baseline)} ms; ${rows.join(", ")} (issue target <= 50 ms each)`,
+    `lookups scan, first page of 100 over ${fmt(base.length)} lookups (later: median of 5; unsorted ${fmt(unsorted, 1)} ms; issue target <= 50 ms each, worst here ${fmt(worst, 1)} ms):\n${rows.join("\n")}`,
   );
 }
 
