@@ -236,7 +236,9 @@ function lazySortedView(
   firstPage: number,
 ): ScrollView {
   const total = candidates ? candidates.length : base.length;
-  const head = firstInOrder(base, candidates, field, reversed, Math.min(firstPage, total));
+  let head: Uint32Array | undefined = Uint32Array.from(
+    firstInOrder(base, candidates, field, reversed, Math.min(firstPage, total)),
+  );
   let rest: ScrollView | undefined;
   const full = (): ScrollView => {
     if (!rest) {
@@ -252,14 +254,36 @@ function lazySortedView(
         rest = indexView(base, index, reversed, total);
         candidates = undefined;
       }
+      head = undefined;
     }
     return rest;
   };
+  orderSoon(base, field);
   return {
     length: total,
     ownEntries: candidates ? total : 0,
-    at: (i) => (i < head.length ? (base[head[i] as number] as object) : full().at(i)),
+    at: (i) => (head && i < head.length ? (base[head[i] as number] as object) : full().at(i)),
   };
+}
+
+const scheduled = new WeakMap<readonly object[], Set<string>>();
+
+/**
+ * Builds the full order of `base` by `field` once the current answer is on its way: the scroll's later
+ * pages, and the scans after it that sort by the field, then take it as it is instead of selecting again.
+ */
+function orderSoon(base: readonly object[], field: string): void {
+  let fields = scheduled.get(base);
+  if (fields?.has(field)) return;
+  if (!fields) {
+    fields = new Set();
+    scheduled.set(base, fields);
+  }
+  fields.add(field);
+  setImmediate(() => {
+    fields.delete(field);
+    fullOrder(base, field);
+  });
 }
 
 /**

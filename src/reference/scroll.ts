@@ -57,6 +57,7 @@ export class ScrollStore {
   }
 
   create(scope: string, view: ScrollView, limit: number, now: number): Scroll {
+    this.closeIdleFirst(now);
     const cost = view.ownEntries;
     if (this.open.size >= MAX_OPEN_SCROLLS || this.entries + cost > this.maxEntries) this.sweep(now);
     // Least recently used first (Map order); the new scroll itself is always admitted. Over the entry
@@ -84,6 +85,7 @@ export class ScrollStore {
 
   /** The open scroll, or undefined when the id is unknown, expired or belongs to another scan. */
   take(id: string, scope: string, now: number): Scroll | undefined {
+    this.closeIdleFirst(now);
     const scroll = this.open.get(id);
     if (!scroll || scroll.scope !== scope) return undefined;
     if (now - scroll.lastUsedAt >= SCROLL_IDLE_MS) {
@@ -118,6 +120,18 @@ export class ScrollStore {
   clear(): void {
     this.open.clear();
     this.entries = 0;
+  }
+
+  /**
+   * Closes the expired scrolls at the front: the Map is least recently used first, so they are the idle
+   * ones, and each request pays only for those it frees. Abandoned scrolls thus go once they expire, not
+   * only when the bounds are reached.
+   */
+  private closeIdleFirst(now: number): void {
+    for (const [id, scroll] of this.open) {
+      if (now - scroll.lastUsedAt < SCROLL_IDLE_MS) return;
+      this.close(id);
+    }
   }
 
   sweep(now: number): void {
