@@ -336,6 +336,41 @@ describe("the GitHub Action's steps (action.yml), run locally against the embedd
     expect(verdictStep?.stdout).toMatch(/::error title=lckit::lckit run exited 2/);
     expect(got.summary).toMatch(/lckit wrote no report; see the log of the Certify step/);
   });
+
+  it("client mode: the installed kit's lckit client check runs a command against the sandbox and passes the job", () => {
+    const temp = join(work, "action-client");
+    // The example client the package ships, run as a team's command would be (through sh -c).
+    const client = join(project, "node_modules", kit.name, "examples", "clients", "lookup-client.mjs");
+    const got = runAction(repo, {
+      inputs: {
+        package: tarball,
+        "report-dir": "client-reports",
+        "client-command": `node ${JSON.stringify(client)}`,
+      },
+      workspace: project,
+      temp,
+    });
+    const context = got.steps
+      .map((s) => `${s.step}: ${s.code}\n${s.stdout.slice(-1500)}${s.stderr.slice(-1500)}`)
+      .join("\n");
+    expect(got.code, context).toBe(0);
+    expect(got.outputs.run?.["exit-code"], context).toBe("0");
+    const report = got.outputs.run?.report ?? "";
+    expect(report.startsWith(join(project, "client-reports")), context).toBe(true);
+    const result = JSON.parse(readFileSync(join(report, "report.json"), "utf8")) as {
+      verdict: string;
+      requestsSent: number;
+      checks: { id: string; status: string }[];
+    };
+    // The command's traffic was recorded and judged by the caller rules, and the job summary says so.
+    expect(got.outputs.run?.verdict).toBe("CONFORMANT");
+    expect(result.verdict).toBe("CONFORMANT");
+    expect(result.requestsSent).toBeGreaterThan(0);
+    expect(result.checks.map((c) => c.id)).toContain("client/token-reuse");
+    expect(result.checks.every((c) => c.status === "passed")).toBe(true);
+    expect(got.summary).toBe(readFileSync(join(report, "summary.md"), "utf8"));
+    expect(got.summary).toMatch(/^## ✅ CONFORMANT: client: /);
+  });
 });
 
 describe("installed with Prism beside it", () => {
