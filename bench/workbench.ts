@@ -154,13 +154,15 @@ function inProcess(entry: string, data: string | undefined, tsx: boolean): InPro
 }
 
 async function sandboxReadiness(): Promise<void> {
-  const dist = pathToFileURL(packagePath("dist", "src", "index.js")).href;
-  const src = pathToFileURL(packagePath("src", "index.ts")).href;
+  // lookup-conformance-kit/sandbox (the reference alone) from dist/, its source through tsx, and the
+  // package's main entry, which also loads the checks, reports and event tools.
+  const url = (...path: string[]) => pathToFileURL(packagePath(...path)).href;
   const dataFile = packagePath("examples", "sandbox-data.yaml");
   const rows: string[] = [];
   for (const [label, entry, tsx] of [
-    ["dist/", dist, false],
-    ["sources (tsx)", src, true],
+    ["lookup-conformance-kit/sandbox (dist/)", url("dist", "src", "reference", "index.js"), false],
+    ["lookup-conformance-kit (dist/, main entry)", url("dist", "src", "index.js"), false],
+    ["src/reference (tsx)", url("src", "reference", "index.ts"), true],
   ] as const) {
     for (const [what, data] of [
       ["kit fixtures", undefined],

@@ -201,6 +201,8 @@ describe.each(["this", ...OTHER_NODES])("installed, on Node %s", (major) => {
       [
         'import { allChecks, loadCatalogue, renderJunit, startEmbeddedTarget, planRun, runPlan } from "lookup-conformance-kit";',
         'import { readFileSync } from "node:fs";',
+        // The sandbox's own entry: the reference alone, without the checks, reports and event tools.
+        'import { startSandbox } from "lookup-conformance-kit/sandbox";',
         'const schema = JSON.parse(readFileSync(new URL(import.meta.resolve("lookup-conformance-kit/report.schema.json")), "utf8"));',
         'const openapi = readFileSync(new URL(import.meta.resolve("lookup-conformance-kit/openapi/platform.yaml")), "utf8");',
         'const events = import.meta.resolve("lookup-conformance-kit/event-schemas/message.schema.json");',
@@ -208,9 +210,12 @@ describe.each(["this", ...OTHER_NODES])("installed, on Node %s", (major) => {
         "const embedded = await startEmbeddedTarget();",
         'const plan = planRun(allChecks, { target: embedded.target, suites: ["service"] });',
         "const result = await runPlan(plan, { fetch: embedded.fetch, clock: embedded.clock, seed: 1, runs: 1 });",
+        "const sandbox = await startSandbox();",
+        'const health = (await fetch(sandbox.baseUrl + "/healthcheck")).status;',
+        "await sandbox.close();",
         "console.log(JSON.stringify({ checks: allChecks.length, requirements: loadCatalogue().requirements.length,",
         "  verdict: result.verdict, junit: renderJunit(result).startsWith('<?xml'), schema: schema.$schema !== undefined,",
-        "  openapi: openapi.startsWith('openapi:'), events: events.endsWith('.json'), catalogue: catalogue.endsWith('.yaml') }));",
+        "  openapi: openapi.startsWith('openapi:'), events: events.endsWith('.json'), catalogue: catalogue.endsWith('.yaml'), health }));",
       ].join("\n"),
     );
     const bin = node() ?? process.execPath;
@@ -224,6 +229,7 @@ describe.each(["this", ...OTHER_NODES])("installed, on Node %s", (major) => {
       openapi: true,
       events: true,
       catalogue: true,
+      health: 200,
     });
     expect(out.checks).toBeGreaterThan(50);
     expect(out.requirements).toBeGreaterThan(50);
