@@ -211,11 +211,13 @@ describe.each(["this", ...OTHER_NODES])("installed, on Node %s", (major) => {
         'const plan = planRun(allChecks, { target: embedded.target, suites: ["service"] });',
         "const result = await runPlan(plan, { fetch: embedded.fetch, clock: embedded.clock, seed: 1, runs: 1 });",
         "const sandbox = await startSandbox();",
-        'const health = (await fetch(sandbox.baseUrl + "/healthcheck")).status;',
+        "const [client] = sandbox.clients;",
+        'const token = await fetch(sandbox.baseUrl + "/oauth/token", { method: "POST", headers: { authorization: "Basic " + btoa(client.clientId + ":" + client.clientSecret), "content-type": "application/x-www-form-urlencoded" }, body: "grant_type=client_credentials" });',
+        "const sandboxToken = token.status;",
         "await sandbox.close();",
         "console.log(JSON.stringify({ checks: allChecks.length, requirements: loadCatalogue().requirements.length,",
         "  verdict: result.verdict, junit: renderJunit(result).startsWith('<?xml'), schema: schema.$schema !== undefined,",
-        "  openapi: openapi.startsWith('openapi:'), events: events.endsWith('.json'), catalogue: catalogue.endsWith('.yaml'), health }));",
+        "  openapi: openapi.startsWith('openapi:'), events: events.endsWith('.json'), catalogue: catalogue.endsWith('.yaml'), sandboxToken }));",
       ].join("\n"),
     );
     const bin = node() ?? process.execPath;
@@ -229,7 +231,7 @@ describe.each(["this", ...OTHER_NODES])("installed, on Node %s", (major) => {
       openapi: true,
       events: true,
       catalogue: true,
-      health: 200,
+      sandboxToken: 200,
     });
     expect(out.checks).toBeGreaterThan(50);
     expect(out.requirements).toBeGreaterThan(50);
