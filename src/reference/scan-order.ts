@@ -198,7 +198,10 @@ function firstInOrder(
     [positions[i], positions[j]] = [positions[j] as number, positions[i] as number];
     [keys[i], keys[j]] = [keys[j], keys[i]];
   };
-  for (let j = 0; j < total && count > 0; j++) {
+  // Ties go to the earlier position in serving order: visiting the records in that direction (backwards
+  // for desc) lets a tie with the root be turned away at once, so few distinct keys cost no more than many.
+  for (let n = 0; n < total && count > 0; n++) {
+    const j = reversed ? total - 1 - n : n;
     const p = candidates ? (candidates[j] as number) : j;
     const key = sortKey(base[p] as object, field);
     if (positions.length < count) {
