@@ -1,6 +1,6 @@
 // GET {base_url}/configuration/{tenantId}/autopilot/{lookupType}/blockedValues?offset&limit
 import type { Hono } from "hono";
-import { lookupTypeName } from "../contract/index.ts";
+import { lookupTypeName } from "../contract/lookup-type.ts";
 import { accessOf, authorize } from "./auth.ts";
 import type { ReferenceContext } from "./context.ts";
 import { badRequest, jsonResponse } from "./errors.ts";
