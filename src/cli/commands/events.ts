@@ -2,6 +2,7 @@
 // `lckit events publish` is dispatched to its own module.
 import type { KeyObject } from "node:crypto";
 import { resolve } from "node:path";
+import { CheckInconclusive } from "../../check/index.ts";
 import type { EventProblem } from "../../events/check/event-problem.ts";
 import { checkStream, type EventCheckResult } from "../../events/check/event-stream.ts";
 import { formatGroup, ProblemGroups } from "../../events/check/problem-groups.ts";
@@ -100,6 +101,11 @@ Malformed lines are reported and skipped.`,
         "broken envelope is reported for its line (field, what was expected) and the run goes on",
       { default: "auto" as const },
     ),
+    "pass-inconclusive": toggle(
+      "a rule that could not decide (a relationship event whose ENTITY_CHANGED companion may come after the " +
+        "last message) does not fail the job; it is still reported as undecided, and the report's verdict " +
+        "is still INCOMPLETE",
+    ),
     "allow-empty": toggle("exit 0 when no message was read (default: exit 2, nothing was checked)"),
     "report-dir": option("DIR", text, "also write the run report (json, junit, markdown, html) under DIR", {
       example: "reports",
@@ -151,7 +157,8 @@ Malformed lines are reported and skipped.`,
       { example: "broker-ca.pem", section: broker1 },
     ),
   },
-  notes: `Exit codes: 0 every message conforms (warnings allowed), 1 a message does not conform, 2 usage error
+  notes: `Exit codes: 0 every message conforms (warnings allowed), 1 a message does not conform or a rule
+could not decide (see --pass-inconclusive), 2 usage error
 or no message read (an empty file or stdin, a broker that delivered nothing: nothing was checked; see
 --allow-empty), 3 the run broke. Control characters from the input are printed as escapes (\\x1b).`,
 };
@@ -175,7 +182,7 @@ function safeJson(text: string): string {
   );
 }
 
-function summary(result: EventCheckResult): string {
+function summary(result: EventCheckResult, passInconclusive: boolean): string {
   const lines = [
     `\n${result.source}: ${result.total} message(s), ${result.valid} valid, ${result.invalid} invalid` +
       `${result.warned > 0 ? ` (${result.warned} valid with warnings)` : ""}` +
@@ -190,16 +197,23 @@ function summary(result: EventCheckResult): string {
       `reference companions: ${companions.paired} relationship event(s) paired with their ENTITY_CHANGED${companions.excused > 0 ? `, ${companions.excused} excused (an entity removed or merged away)` : ""}`,
     );
   for (const open of companions.undecided)
-    lines.push(`  undecided ${open.rule}: ${open.count} ${open.message} (first: ${open.first})`);
+    if (open.reason === "ends-unknown")
+      lines.push(`  not possible ${open.rule}: ${open.count} ${open.message} (first: ${open.first})`);
+  for (const open of result.inconclusive)
+    lines.push(
+      `UNDECIDED ${open.rule}: ${new CheckInconclusive(open).message}${passInconclusive ? " (--pass-inconclusive: does not fail the job)" : ""}`,
+    );
   if (result.droppedProblems > 0) {
     lines.push(`${result.droppedProblems} more problem(s) counted but not listed (raise --max-problems)`);
   }
   lines.push(
     result.total === 0
       ? "result: NO MESSAGES: nothing was read, so nothing was checked (an empty input is not a conforming stream)"
-      : result.invalid === 0
-        ? "result: every message conforms"
-        : "result: NOT CONFORMANT",
+      : result.invalid > 0
+        ? "result: NOT CONFORMANT"
+        : result.inconclusive.length > 0
+          ? `result: INCOMPLETE: every message read conforms, but ${result.inconclusive.map((open) => open.rule).join(" and ")} could not decide (UNDECIDED above)`
+          : "result: every message conforms",
   );
   return `${lines.join("\n")}\n`;
 }
@@ -282,7 +296,7 @@ const check = defineCommand(spec, async ({ values, positionals, argv }, io: Even
   if (format === "text") for (const group of groups.repeated()) io.out(`${formatGroup(group)}\n`);
   for (const notice of result.notices) io.err(`${result.source}: ${notice.kind}: ${notice.message}\n`);
   if (format === "json") io.out(`${safeJson(JSON.stringify(result, null, 2))}\n`);
-  else io.out(summary(result));
+  else io.out(summary(result, values["pass-inconclusive"]));
   if (values["report-dir"] !== undefined && evidence !== undefined) {
     const { eventRunResult } = await import("../../events/check/run-result.ts");
     const { writeReport } = await import("../../report/write.ts");
@@ -303,7 +317,9 @@ const check = defineCommand(spec, async ({ values, positionals, argv }, io: Even
     );
     return 2;
   }
-  return result.invalid === 0 ? 0 : 1;
+  if (result.invalid > 0) return 1;
+  // The companion rules are MUST: one that could not decide fails the job, as lckit run's checks do.
+  return result.inconclusive.length > 0 && !values["pass-inconclusive"] ? 1 : 0;
 });
 
 /** A flag of one protocol given with a source of another would be ignored: refused instead, naming the right one. */

@@ -2,13 +2,14 @@
 // counts and a capped list of problems, never the messages themselves.
 
 import type { CompanionWindow } from "../streaming-config.ts";
-import { resolveStreamingConfig } from "../streaming-config.ts";
+import { defaultCompanionWindow, resolveStreamingConfig } from "../streaming-config.ts";
 import type { MessageSource, TransportNotice } from "../transport/transport.ts";
 import { type CheckOptions, defaultMaxDepth, inspectMessage } from "./event-message.ts";
 import { type EventProblem, escapeControls, safeProblem } from "./event-problem.ts";
 import { walkMessage } from "./payload-fingerprint.ts";
 import { type CompanionCounts, ReferenceCompanions } from "./reference-companions.ts";
 import { defaultMaxTrackedVersions, type StreamRuleOptions, StreamRules } from "./stream-rules.ts";
+import { type InconclusiveRule, inconclusiveRules } from "./undecided-rules.ts";
 
 export interface CheckStreamOptions extends CheckOptions, StreamRuleOptions {
   /** Problems kept in the result (default 1000); later ones are counted in droppedProblems. */
@@ -39,6 +40,9 @@ export interface EventCheckResult {
   reordered: number;
   /** The reference-companion rules (EVENT-TYPES-04, EVENT-STREAM-02): pairs found, what stayed undecided. */
   companions: CompanionCounts;
+  /** The rules that ran and could not decide (a companion the end of the stream cut off): neither passed
+   *  nor failed; an undecided MUST rule fails the job unless --pass-inconclusive. */
+  inconclusive: InconclusiveRule[];
   /** Problems by requirement id (errors and warnings). */
   byRule: Record<string, number>;
   errors: number;
@@ -94,7 +98,8 @@ export async function checkStream(
     duplicates: 0,
     evictedObjects: 0,
     reordered: 0,
-    companions: { paired: 0, excused: 0, referenceTypes: [], undecided: [] },
+    companions: { paired: 0, excused: 0, referenceTypes: [], undecided: [], window: defaultCompanionWindow },
+    inconclusive: [],
     byRule: {},
     errors: 0,
     warnings: 0,
@@ -151,6 +156,9 @@ export async function checkStream(
     const ended = companions.finish();
     for (const found of ended.late) lateFinding(found);
     result.companions = ended.counts;
+    result.inconclusive = inconclusiveRules(ended.counts).filter(
+      (entry) => (result.byRule[entry.rule] ?? 0) === 0,
+    );
   } finally {
     result.notices = source
       .notices()

@@ -76,6 +76,8 @@ export interface Undecided {
   count: number;
   /** Position of the first such relationship event. */
   first: string;
+  /** Position of the last one. */
+  last: string;
   message: string;
 }
 
@@ -87,6 +89,8 @@ export interface CompanionCounts {
   /** Relation types that back reference attributes: configured and learned from the stream. */
   referenceTypes: string[];
   undecided: Undecided[];
+  /** The window the rules paired within. */
+  window: CompanionWindow;
 }
 
 /** A late finding and whether its message had no error before (it then becomes invalid). */
@@ -541,6 +545,7 @@ export class ReferenceCompanions {
     const known = this.undecided.get(key);
     if (known) {
       known.count += 1;
+      known.last = relation.position;
       return;
     }
     const why =
@@ -556,6 +561,7 @@ export class ReferenceCompanions {
       reason,
       count: 1,
       first: relation.position,
+      last: relation.position,
       message: `relationship events of reference relation types left undecided: ${why}`,
     });
   }
@@ -571,6 +577,7 @@ export class ReferenceCompanions {
         excused: this.excused,
         referenceTypes,
         undecided: [...this.undecided.values()],
+        window: this.window,
       },
     };
   }

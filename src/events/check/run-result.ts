@@ -1,7 +1,7 @@
 // An event check as a run result (src/result's model, assembled there as an HTTP run's is), so that event
 // streams get the same reports as HTTP runs: one check per requirement the event checker enforces, failed
 // when a message broke it.
-import { LEVELS, type Level } from "../../check/index.ts";
+import { CheckInconclusive, LEVELS, type Level } from "../../check/index.ts";
 import { assembleRunResult } from "../../result/assemble.ts";
 import { type CatalogueView, loadCatalogueView } from "../../result/catalogue-view.ts";
 import { tracedElsewhere } from "../../result/coverage.ts";
@@ -111,9 +111,10 @@ export function eventRunResult(result: EventCheckResult, meta: EventRunMeta): Ru
   });
 }
 
-/** The reference-companion rules when no message broke them: passed with what they paired and what
- *  stayed undecided, or skipped when no relation type is known to back a reference attribute or nothing
- *  could be decided. */
+/** The reference-companion rules when no message broke them: inconclusive when the end of the stream (or
+ *  the memory bound) left relationship events open, passed with what they paired, or skipped when no
+ *  relation type is known to back a reference attribute or no relationship event named the entities it
+ *  connects. */
 function companionCheck(
   base: Omit<CheckResult, "status">,
   id: string,
@@ -130,16 +131,26 @@ function companionCheck(
     };
   }
   const undecided = companions.undecided.filter((entry) => entry.rule === id);
-  const open = undecided.reduce((sum, entry) => sum + entry.count, 0);
   const said = undecided.map((entry) => `${entry.count} ${entry.message} (first: ${entry.first})`);
-  if (companions.paired === 0 && open > 0) {
-    return { ...base, status: "skipped", skipCause: "check", reason: `undecided: ${said.join("; ")}` };
+  const open = result.inconclusive?.find((entry) => entry.rule === id);
+  if (open) {
+    const { saw, readings, decideBy } = open;
+    return {
+      ...base,
+      status: "inconclusive",
+      reason: new CheckInconclusive({ saw, readings, decideBy }).message,
+      undecided: { saw, readings: [readings[0], readings[1]], decideBy },
+      ...(said.length > 0 ? { log: said } : {}),
+    };
+  }
+  if (companions.paired === 0 && undecided.length > 0) {
+    return { ...base, status: "skipped", skipCause: "needs", reason: `not possible: ${said.join("; ")}` };
   }
   return {
     ...base,
     status: "passed",
-    message: `${companions.paired} relationship event(s) of ${companions.referenceTypes.join(", ")} paired with their ENTITY_CHANGED companion${companions.excused > 0 ? `, ${companions.excused} excused (an entity it connects was removed or merged away)` : ""}${open > 0 ? `; undecided: ${said.join("; ")}` : ""}`,
-    ...(open > 0 ? { log: said } : {}),
+    message: `${companions.paired} relationship event(s) of ${companions.referenceTypes.join(", ")} paired with their ENTITY_CHANGED companion${companions.excused > 0 ? `, ${companions.excused} excused (an entity it connects was removed or merged away)` : ""}${said.length > 0 ? `; not possible to decide: ${said.join("; ")}` : ""}`,
+    ...(said.length > 0 ? { log: said } : {}),
   };
 }
 
