@@ -11,6 +11,7 @@ import { openSource, SourceError } from "../../events/transport/sources/index.ts
 import type { MessageSource } from "../../events/transport/transport.ts";
 import { EventEvidence } from "../../report/event-evidence.ts";
 import { loadSignKey, SignKeyError, writeManifest } from "../../report/manifest.ts";
+import { notCheckableLines } from "../../report/not-checkable.ts";
 import { option, toggle } from "../argv.ts";
 import { defineCommand, defineGroup } from "../command.ts";
 import { duration, existingPath, integer, oneOf, text } from "../flags.ts";
@@ -182,7 +183,7 @@ function safeJson(text: string): string {
   );
 }
 
-function summary(result: EventCheckResult, passInconclusive: boolean): string {
+function summary(result: EventCheckResult, passInconclusive: boolean, notCheckable: string[]): string {
   const lines = [
     `\n${result.source}: ${result.total} message(s), ${result.valid} valid, ${result.invalid} invalid` +
       `${result.warned > 0 ? ` (${result.warned} valid with warnings)` : ""}` +
@@ -206,6 +207,7 @@ function summary(result: EventCheckResult, passInconclusive: boolean): string {
   if (result.droppedProblems > 0) {
     lines.push(`${result.droppedProblems} more problem(s) counted but not listed (raise --max-problems)`);
   }
+  lines.push(...notCheckable);
   lines.push(
     result.total === 0
       ? "result: NO MESSAGES: nothing was read, so nothing was checked (an empty input is not a conforming stream)"
@@ -295,18 +297,22 @@ const check = defineCommand(spec, async ({ values, positionals, argv }, io: Even
   });
   if (format === "text") for (const group of groups.repeated()) io.out(`${formatGroup(group)}\n`);
   for (const notice of result.notices) io.err(`${result.source}: ${notice.kind}: ${notice.message}\n`);
+  // The run result (checks, verdict, coverage) for the report and for the text's not-checkable lines.
+  const run =
+    format === "text" || evidence !== undefined
+      ? (await import("../../events/check/run-result.ts")).eventRunResult(result, {
+          command: ["lckit", "events", "check", ...argv].join(" "),
+          config: config !== undefined,
+          startedAt,
+          ...(evidence === undefined ? {} : { runId: evidence.runId }),
+        })
+      : undefined;
   if (format === "json") io.out(`${safeJson(JSON.stringify(result, null, 2))}\n`);
-  else io.out(summary(result, values["pass-inconclusive"]));
-  if (values["report-dir"] !== undefined && evidence !== undefined) {
-    const { eventRunResult } = await import("../../events/check/run-result.ts");
+  else io.out(summary(result, values["pass-inconclusive"], run ? notCheckableLines(run.coverage) : []));
+  const reportDir = values["report-dir"];
+  if (run !== undefined && evidence !== undefined && reportDir !== undefined) {
     const { writeReport } = await import("../../report/write.ts");
-    const run = eventRunResult(result, {
-      command: ["lckit", "events", "check", ...argv].join(" "),
-      config: config !== undefined,
-      startedAt,
-      runId: evidence.runId,
-    });
-    const written = writeReport(evidence.finish(run, result.problems), values["report-dir"]);
+    const written = writeReport(evidence.finish(run, result.problems), reportDir);
     writeManifest(written.dir, evidence.runId, signKey);
     io.err(`report written to ${written.dir}\n`);
   }

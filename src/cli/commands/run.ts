@@ -25,6 +25,7 @@ import { curlForCheck } from "../../report/curl.ts";
 import { terminalSafe } from "../../report/escape.ts";
 import { HAR_FILE, HarWriter, linkEvidence } from "../../report/har.ts";
 import { listFiles, loadSignKey, SignKeyError, writeManifest } from "../../report/manifest.ts";
+import { notCheckableLines } from "../../report/not-checkable.ts";
 import { RETRIES_MEAN, retrySummary } from "../../report/retries.ts";
 import { writeReport } from "../../report/write.ts";
 import { newRunId } from "../../result/assemble.ts";
@@ -834,6 +835,7 @@ export function summaryText(result: RunResult, dir: string): string {
       `configuration left changed: ${left.join("; ")}`,
       `  put it back with: lckit restore ${result.configuration?.journal ?? "<journal>"} --target <target file>`,
     );
+  lines.push(...notCheckableLines(result.coverage));
   lines.push(`report: ${dir}`, `verdict: ${result.verdict} (${result.verdictReason})`, "");
   return lines.join("\n");
 }
