@@ -7,6 +7,7 @@ import type { MessageSource, TransportNotice } from "../transport/transport.ts";
 import { type CheckOptions, defaultMaxDepth, inspectMessage } from "./event-message.ts";
 import { type EventProblem, escapeControls, safeProblem } from "./event-problem.ts";
 import { walkMessage } from "./payload-fingerprint.ts";
+import { ReferenceChanges } from "./reference-changes.ts";
 import { type CompanionCounts, ReferenceCompanions } from "./reference-companions.ts";
 import { defaultMaxTrackedVersions, type StreamRuleOptions, StreamRules } from "./stream-rules.ts";
 import { type InconclusiveRule, inconclusiveRules } from "./undecided-rules.ts";
@@ -89,6 +90,7 @@ export async function checkStream(
     ...(options.companionWindow ? { window: options.companionWindow } : {}),
     maxTracked: options.maxTrackedVersions ?? defaultMaxTrackedVersions,
   });
+  const referenceChanges = new ReferenceChanges(options.maxTrackedVersions ?? defaultMaxTrackedVersions);
   const result: EventCheckResult = {
     source: escapeControls(source.description),
     total: 0,
@@ -139,8 +141,13 @@ export async function checkStream(
         errors += 1;
         record(problem);
       }
+      const changed = referenceChanges.observe(facts, raw.position);
+      if (changed !== undefined) {
+        errors += 1;
+        record(changed);
+      }
       // Findings of messages leaving the companion window (counted for their own message, not this one).
-      const late = companions.observe(facts, raw.position, errors > 0);
+      const late = companions.observe(facts, raw.position, errors > 0, changed !== undefined);
       if (errors > 0) result.invalid += 1;
       else {
         result.valid += 1;

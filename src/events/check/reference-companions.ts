@@ -242,8 +242,9 @@ export class ReferenceCompanions {
     return this.latestTime - event.time > this.window.ms;
   }
 
-  /** Records one message; returns the findings that messages leaving the window settle. */
-  observe(facts: MessageFacts, position: string, invalid: boolean): LateProblem[] {
+  /** Records one message; returns the findings that messages leaving the window settle. `reported`: the
+   *  message was already reported under EVENT-STREAM-02 (its own content shows a reference change). */
+  observe(facts: MessageFacts, position: string, invalid: boolean, reported = false): LateProblem[] {
     this.index += 1;
     const type = facts.type;
     const payload = facts.payload;
@@ -275,6 +276,7 @@ export class ReferenceCompanions {
           state.falseInvalid = invalid;
           state.falsePath = ovChangedPath(payload);
           state.falseShared = undefined;
+          if (reported) this.falseCompanionOf(uri, state).reported = true;
         } else {
           state.pairIndex = this.index;
           state.pairTime = time;
