@@ -188,6 +188,14 @@ describe("reference companions: legal streams are accepted", () => {
     ],
     ["the entity was removed meanwhile", [removed("a"), rel("a", "b"), ...fillers(4)]],
     [
+      // The periodic sweep (every 1,024 new entities) once dropped the entity it was run for.
+      "more than a sweep's worth of entities, each companion before its relationship event",
+      [
+        ...Array.from({ length: 1100 }, (_, i) => [changed(`s${i}`, true), rel(`s${i}`, `e${i}`)]).flat(),
+        ...fillers(4),
+      ],
+    ],
+    [
       "beyond the messages but within the time window",
       [rel("a", "b", { at: 0 }), ...fillers(3, 1), changed("a", true, { at: 2 }), ...fillers(2, 200)],
       { config: config({ companionWindow: { messages: 1, seconds: 60 } }) },

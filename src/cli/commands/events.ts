@@ -57,9 +57,10 @@ Malformed lines are reported and skipped.`,
     "max-tracked": option(
       "N",
       integer({ min: 1, example: "50000" }),
-      "(uri, objectVersion) pairs the stream rules remember (about 160 bytes each); past it the objects " +
-        "seen longest ago are forgotten, so memory stays flat",
-      { defaultText: "1000000, about 160 MB" },
+      "(uri, objectVersion) pairs the stream rules remember (about 90 bytes each), and entities the " +
+        "companion and reference rules hold at most; past it the objects seen longest ago are forgotten, " +
+        "so memory stays flat, and a notice says what was no longer compared",
+      { defaultText: "200000, about 18 MB" },
     ),
     "companion-window": option(
       "N",

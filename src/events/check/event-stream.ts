@@ -100,7 +100,14 @@ export async function checkStream(
     duplicates: 0,
     evictedObjects: 0,
     reordered: 0,
-    companions: { paired: 0, excused: 0, referenceTypes: [], undecided: [], window: defaultCompanionWindow },
+    companions: {
+      paired: 0,
+      excused: 0,
+      referenceTypes: [],
+      undecided: [],
+      window: defaultCompanionWindow,
+      forgotten: 0,
+    },
     inconclusive: [],
     byRule: {},
     errors: 0,
@@ -180,9 +187,43 @@ export async function checkStream(
       at: Date.now(),
     });
   }
+  // What the memory bound made the rules forget is said, never dropped silently.
+  const maxTracked = options.maxTrackedVersions ?? defaultMaxTrackedVersions;
+  for (const message of boundNotices(
+    counts.evictedObjects,
+    result.companions.forgotten,
+    referenceChanges.evicted,
+    maxTracked,
+  ))
+    result.notices.push({ kind: "memory-bound", message, at: Date.now() });
   result.duplicates = counts.duplicates;
   result.evictedObjects = counts.evictedObjects;
   result.reordered = counts.reordered;
   result.durationMs = performance.now() - started;
   return result;
+}
+
+/** The notices of state the memory bound (--max-tracked) dropped, each naming what it could no longer
+ *  compare and how to keep more. */
+export function boundNotices(
+  evictedObjects: number,
+  forgottenEntities: number,
+  forgottenReferences: number,
+  maxTracked: number,
+): string[] {
+  const notices: string[] = [];
+  const raise = `raise --max-tracked (now ${maxTracked}) to keep more`;
+  if (evictedObjects > 0)
+    notices.push(
+      `${evictedObjects} object(s) seen longest ago were forgotten to keep within --max-tracked (uri, objectVersion) pairs: a redelivery, a reused objectVersion or a message after ENTITY_REMOVED_GDPR about them later in the stream was compared afresh, not with what came before (EVENT-HEADERS-03, EVENT-STREAM-01); ${raise} (about 90 bytes a pair)`,
+    );
+  if (forgottenEntities > 0)
+    notices.push(
+      `${forgottenEntities} entity(ies) with events in the companion window were forgotten (more than --max-tracked at once): their ENTITY_CHANGED no longer counted as a companion (EVENT-TYPES-04, EVENT-STREAM-02); ${raise} or narrow the companion window`,
+    );
+  if (forgottenReferences > 0)
+    notices.push(
+      `${forgottenReferences} entity(ies) with reference attribute values were forgotten (more than --max-tracked): their next snapshot was not compared with the one before (EVENT-STREAM-02); ${raise}`,
+    );
+  return notices;
 }

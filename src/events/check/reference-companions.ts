@@ -91,6 +91,9 @@ export interface CompanionCounts {
   undecided: Undecided[];
   /** The window the rules paired within. */
   window: CompanionWindow;
+  /** Entities whose recent events were forgotten before their window passed (more than --max-tracked
+   *  entities had events in the window at once): a companion among them no longer counted. */
+  forgotten: number;
 }
 
 /** A late finding and whether its message had no error before (it then becomes invalid). */
@@ -206,6 +209,7 @@ export class ReferenceCompanions {
   private readonly pendingByUri = new Map<string, PendingRelation[]>();
   private paired = 0;
   private excused = 0;
+  private forgotten = 0;
   private readonly undecided = new Map<string, Undecided>();
 
   constructor(options: CompanionOptions) {
@@ -308,9 +312,11 @@ export class ReferenceCompanions {
       goneIndex: -1,
       goneTime: undefined,
     };
-    this.entities.set(uri, state);
+    // Swept before the new entity goes in: a sweep after would find it stale (no event recorded yet)
+    // and drop it.
     this.sinceSweep += 1;
-    if (this.sinceSweep >= this.sweepEvery || this.entities.size > this.maxTracked) this.sweep();
+    if (this.sinceSweep >= this.sweepEvery || this.entities.size >= this.maxTracked) this.sweep(1);
+    this.entities.set(uri, state);
     return state;
   }
 
@@ -323,8 +329,9 @@ export class ReferenceCompanions {
     return this.latestTime - time > 2 * this.window.ms;
   }
 
-  /** Forgets the entities none of whose events can matter any more; past maxTracked, the oldest. */
-  private sweep(): void {
+  /** Forgets the entities none of whose events can matter any more; past maxTracked (less `room` for
+   *  the entity about to be added), the oldest. */
+  private sweep(room: number): void {
     this.sinceSweep = 0;
     for (const [uri, state] of this.entities) {
       if (
@@ -335,8 +342,9 @@ export class ReferenceCompanions {
         this.entities.delete(uri);
     }
     for (const uri of this.entities.keys()) {
-      if (this.entities.size <= this.maxTracked) break;
+      if (this.entities.size + room <= this.maxTracked) break;
       this.entities.delete(uri);
+      this.forgotten += 1;
     }
   }
 
@@ -580,6 +588,7 @@ export class ReferenceCompanions {
         referenceTypes,
         undecided: [...this.undecided.values()],
         window: this.window,
+        forgotten: this.forgotten,
       },
     };
   }

@@ -85,9 +85,11 @@ export function eventRunResult(result: EventCheckResult, meta: EventRunMeta): Ru
         message: `tolerated ${result.duplicates} redelivered message(s) and ${result.reordered ?? 0} message(s) delivered after a higher objectVersion of their object; the stream rules order by objectVersion only`,
       };
     }
-    if (id === rule.referenceCompanion || id === rule.referenceOvChanged)
-      return companionCheck(base, id, result);
-    return { ...base, status: "passed" };
+    const passed =
+      id === rule.referenceCompanion || id === rule.referenceOvChanged
+        ? companionCheck(base, id, result)
+        : ({ ...base, status: "passed" } as CheckResult);
+    return boundNoted(passed, id, result);
   });
   return assembleRunResult({
     ...(meta.runId === undefined ? {} : { runId: meta.runId }),
@@ -152,6 +154,19 @@ function companionCheck(
     message: `${companions.paired} relationship event(s) of ${companions.referenceTypes.join(", ")} paired with their ENTITY_CHANGED companion${companions.excused > 0 ? `, ${companions.excused} excused (an entity it connects was removed or merged away)` : ""}${said.length > 0 ? `; not possible to decide: ${said.join("; ")}` : ""}`,
     ...(said.length > 0 ? { log: said } : {}),
   };
+}
+
+/** A passed or inconclusive check whose rule forgot state at the memory bound says so: it passed on what
+ *  it could still compare. */
+function boundNoted(check: CheckResult, id: string, result: EventCheckResult): CheckResult {
+  if (check.status !== "passed" && check.status !== "inconclusive") return check;
+  const notes = (result.notices ?? [])
+    .filter((notice) => notice.kind === "memory-bound" && notice.message.includes(id))
+    .map((notice) => `memory bound: ${notice.message}`);
+  if (notes.length === 0) return check;
+  if (check.status === "passed")
+    return { ...check, message: [check.message, ...notes].filter(Boolean).join("; ") };
+  return { ...check, log: [...(check.log ?? []), ...notes] };
 }
 
 /** A JSON pointer ("/payload/object/attributes/Country/0") as the dotted path a failure detail names
