@@ -25,6 +25,8 @@ interface TrackedObject {
    */
   pairs: number[];
   map: Map<number, number> | undefined;
+  /** An ENTITY_REMOVED_GDPR is among the entries (only then are they read for the GDPR rule). */
+  removedGdpr: boolean;
   /** The highest objectVersion seen (a lower one after it arrived out of order). */
   max: number;
 }
@@ -221,7 +223,7 @@ export class StreamRules {
     const typeIndex = this.indexOf(type);
     let tracked = this.seen.get(uri);
     if (!tracked) {
-      tracked = { pairs: [], map: undefined, max: Number.NEGATIVE_INFINITY };
+      tracked = { pairs: [], map: undefined, removedGdpr: false, max: Number.NEGATIVE_INFINITY };
       this.seen.set(uri, tracked);
     }
     let earlier = entryOf(tracked, version);
@@ -288,6 +290,7 @@ export class StreamRules {
     if (!type.startsWith("ENTIT")) return none;
 
     if (typeIndex === gdprIndex) {
+      tracked.removedGdpr = true;
       // Later-versioned events of the entity may have arrived first (reordering is legal).
       forEachEntry(tracked, (other, entry) => {
         const otherIndex = typeOfEntry(entry);
@@ -303,7 +306,7 @@ export class StreamRules {
           late: true,
         });
       });
-    } else if (typeIndex !== createdIndex) {
+    } else if (typeIndex !== createdIndex && tracked.removedGdpr) {
       forEachEntry(tracked, (removed, entry) => {
         if (typeOfEntry(entry) !== gdprIndex || removed >= version) return;
         this.suspicions.push({
