@@ -6,7 +6,7 @@
 // JSON pages, token answers, headers, error bodies echoing a token in some encoding, excerpts cut with
 // "...". A run learns tokens as it goes, so a fresh token is added before each exchange (4 texts, 4 headers).
 //
-// BENCH_BASELINE=<git revision> also measures src/target/redact.ts as it was at that revision, in turns
+// BENCH_BASELINE=<git revision> also measures the Redactor (src/redaction/redact.ts) as it was at that revision, in turns
 // with the current one (load on a shared machine comes and goes), and prints the ratio.
 // BENCH_SECONDS (default 3) is the least time spent on each implementation.
 import { execFileSync } from "node:child_process";
@@ -14,7 +14,7 @@ import { createHash } from "node:crypto";
 import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
 import { dirname, join, posix, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
-import { Redactor } from "../src/target/redact.ts";
+import { Redactor } from "../src/redaction/redact.ts";
 
 const secretCount = Number(process.env.BENCH_SECRETS ?? 2000);
 const seconds = Number(process.env.BENCH_SECONDS ?? 3);
@@ -90,7 +90,7 @@ function measure(r: RedactorLike, from: number): { perSecond: number; texts: num
   return { perSecond: texts / ((performance.now() - started) / 1000), texts };
 }
 
-/** The Redactor of `revision`: src/target/redact.ts and every module it imports by a relative path, as
+/** The Redactor of `revision`: its redact.ts and every module it imports by a relative path, as
  *  they were at that revision, copied into a temporary tree (packages come from this tree's node_modules,
  *  which Node finds from the temporary folder's parents only if it sits inside the repository). */
 async function baselineRedactor(revision: string): Promise<new () => RedactorLike> {
@@ -107,8 +107,18 @@ async function baselineRedactor(revision: string): Promise<new () => RedactorLik
     for (const found of source.matchAll(/from "(\.{1,2}\/[^"]+\.ts)"/g))
       copy(posix.join(posix.dirname(path), found[1] ?? ""));
   };
-  copy("src/target/redact.ts");
-  const module = (await import(pathToFileURL(join(dir, "src/target/redact.ts")).href)) as {
+  // The Redactor's home moved from src/target to src/redaction; a baseline may be from before the move.
+  const home = ["src/redaction/redact.ts", "src/target/redact.ts"].find((path) => {
+    try {
+      execFileSync("git", ["cat-file", "-e", `${revision}:${path}`], { stdio: "ignore" });
+      return true;
+    } catch {
+      return false;
+    }
+  });
+  if (home === undefined) throw new Error(`${revision} has no redact.ts in src/redaction or src/target`);
+  copy(home);
+  const module = (await import(pathToFileURL(join(dir, home)).href)) as {
     Redactor: new () => RedactorLike;
   };
   return module.Redactor;

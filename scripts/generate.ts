@@ -5,6 +5,7 @@ import * as eventTypes from "./generators/event-types.ts";
 import * as faultsPage from "./generators/faults-page.ts";
 import * as openapiBundle from "./generators/openapi-bundle.ts";
 import * as openapiTypes from "./generators/openapi-types.ts";
+import * as referenceStart from "./generators/reference-start.ts";
 import * as requirementsPage from "./generators/requirements-page.ts";
 import * as traceability from "./generators/traceability.ts";
 
@@ -15,7 +16,15 @@ export interface GeneratedFile {
 }
 
 const root = join(dirname(new URL(import.meta.url).pathname), "..");
-const generators = [openapiTypes, openapiBundle, eventTypes, requirementsPage, faultsPage, traceability];
+const generators = [
+  openapiTypes,
+  openapiBundle,
+  eventTypes,
+  requirementsPage,
+  faultsPage,
+  traceability,
+  referenceStart,
+];
 
 export async function generateAll(): Promise<GeneratedFile[]> {
   const files: GeneratedFile[] = [];

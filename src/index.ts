@@ -77,6 +77,15 @@ export {
   type RunDeps,
   runPlan,
 } from "./runner/index.ts";
+// A whole run below the CLI: target and checks loaded, settings merged, the plan run, the report folder
+// written (what lckit run does, without printing).
+export {
+  type RunOptions,
+  type RunRequest,
+  RunSession,
+  type SessionEvent,
+  type SessionOutcome,
+} from "./session/run-session.ts";
 export { startEmbeddedTarget } from "./target/embedded.ts";
 export { loadTargetFile } from "./target/target-file.ts";
 // The consumer workbench: a client's own command judged by the caller rules (lckit client check).

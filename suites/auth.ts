@@ -4,6 +4,7 @@ import {
   type Check,
   type CheckContext,
   type CredentialRole,
+  defineFact,
   fail,
   inconclusive,
   skip,
@@ -25,7 +26,12 @@ import {
 } from "./support/data-operations.ts";
 import { defineCheck } from "./support/define.ts";
 import { checkProperty } from "./support/property.ts";
-import { noteQuotaToken, shortValiditySeconds, upsertQuotaClient } from "./support/quota-session.ts";
+import {
+  noteQuotaToken,
+  quotaTokensExpire,
+  shortValiditySeconds,
+  upsertQuotaClient,
+} from "./support/quota-session.ts";
 import {
   judgeAuthRefusal,
   judgeData,
@@ -60,7 +66,10 @@ function useForOneLookup(ctx: CheckContext, token: string) {
 /** Per target, in real time: a token of the quota client whose validity (+ 1 s) the kit waited out. An
  *  expired token stays expired, so the next check that needs one sends it again at once instead of waiting
  *  out another: auth/expired-token-refused and auth/expired-token-401 share one wait. */
-const expiredTokens = new WeakMap<object, string>();
+const expiredQuotaToken = defineFact<string>(
+  "expired-quota-token",
+  "a token of the quota client whose validity the kit waited out",
+);
 
 /**
  * Where the target's clock cannot be driven, an expired token takes a short accessTokenValidity: the quota
@@ -70,7 +79,7 @@ const expiredTokens = new WeakMap<object, string>();
  * longer than a short wait makes the check skip with its remaining time.
  */
 async function expiredTokenAnswerInRealTime(ctx: CheckContext) {
-  const expired = expiredTokens.get(ctx.target);
+  const expired = ctx.facts.get(expiredQuotaToken);
   if (expired !== undefined) return useForOneLookup(ctx, expired);
   const customerId = quotaCustomerIdOf(ctx);
   const previous = (await upsertQuotaClient(ctx, customerId, {})) ?? defaultValiditySeconds;
@@ -91,7 +100,7 @@ async function expiredTokenAnswerInRealTime(ctx: CheckContext) {
       });
     noteQuotaToken(ctx, issued.expiresIn);
     await letTimePass(ctx, (issued.expiresIn + 1) * 1000);
-    expiredTokens.set(ctx.target, issued.token);
+    ctx.facts.set(expiredQuotaToken, issued.token);
     return await useForOneLookup(ctx, issued.token);
   } finally {
     await upsertQuotaClient(ctx, customerId, { accessTokenValidity: previous });
@@ -255,6 +264,9 @@ export const authChecks: Check[] = [
     requirements: ["AUTH-04", "TOKEN-STATE-04"],
     // In real time the check shortens the quota client's accessTokenValidity and restores it: a write.
     safety: "write",
+    issuesTokensFor: ["viewer", "quota"],
+    // Real time: the expired token is shared, and the quota sessions wait for it (noteQuotaToken).
+    facts: [expiredQuotaToken, quotaTokensExpire],
     needs: expiredTokenNeeds,
     async run(ctx) {
       const response = await expiredTokenAnswer(ctx);
@@ -269,6 +281,9 @@ export const authChecks: Check[] = [
     requirements: ["AUTH-05"],
     // In real time the check shortens the quota client's accessTokenValidity and restores it: a write.
     safety: "write",
+    issuesTokensFor: ["viewer", "quota"],
+    // Real time: the expired token is shared, and the quota sessions wait for it (noteQuotaToken).
+    facts: [expiredQuotaToken, quotaTokensExpire],
     needs: expiredTokenNeeds,
     async run(ctx) {
       const response = await expiredTokenAnswer(ctx);

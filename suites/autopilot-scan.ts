@@ -27,6 +27,7 @@ import {
   sortFieldsAcceptedCheck,
   unknownScrollIdCheck,
 } from "./support/scan-properties.ts";
+import { scrollIdEncodingFact } from "./support/scroll-encoding.ts";
 
 const statisticIdentity = (r: Record<string, unknown>) =>
   `${typeName(String(r.lookupType))}|${String(r.source)}|${String(r.unmappedValue)}`;
@@ -99,6 +100,7 @@ export const autopilotScanChecks: Check[] = [
     title: "MUST return at most 100 statistics on a page when no limit is given",
     requirements: ["AUTOPILOT-03"],
     safety: "read",
+    facts: [scrollIdEncodingFact],
     needs: { roles: ["admin"] },
     async run(ctx) {
       const { result } = await readScroll(ctx, autopilotScan, {});
@@ -123,6 +125,7 @@ export const autopilotScanChecks: Check[] = [
       "MUST give the fields of every statistic the document's types, in both scans (optional fields may be absent)",
     requirements: ["AUTOPILOT-05", "AUTOPILOT-06", "AUTOPILOT-07", "AUTOPILOT-08"],
     safety: "read",
+    facts: [scrollIdEncodingFact],
     needs: { roles: ["admin"] },
     async run(ctx) {
       const all = await referenceRead(ctx, autopilotScan);
@@ -143,6 +146,7 @@ export const autopilotScanChecks: Check[] = [
     title: "MUST return from the per-type scan exactly the statistics of that lookup type",
     requirements: ["AUTOPILOT-02", "AUTOPILOT-09", "SCAN-04"],
     safety: "read",
+    facts: [scrollIdEncodingFact],
     needs: { roles: ["admin"] },
     async run(ctx) {
       const all = await referenceRead(ctx, autopilotScan);
@@ -169,6 +173,7 @@ export const autopilotScanChecks: Check[] = [
     title: "MUST page the per-type scan like the others: each statistic once, pages within the limit",
     requirements: ["AUTOPILOT-02", "SCAN-04", "AUTOPILOT-03"],
     safety: "read",
+    facts: [scrollIdEncodingFact],
     needs: { roles: ["admin"] },
     async run(ctx) {
       const all = await referenceRead(ctx, autopilotScan);

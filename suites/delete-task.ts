@@ -1,6 +1,7 @@
 // The delete task. These checks delete lookups the interface cannot create again, so their order is
 // fixed: harmless ones first (tasks that name absent lookups), then deletion by URIs, then by type,
 // then the whole tenant. index.ts puts this suite after every suite that reads lookups.
+
 import fc from "fast-check";
 import { type Check, type CheckContext, CheckFailure, fail, requestOf, skip } from "../src/check/index.ts";
 import { type ApiResponse, describeResponse, lookupUri, pageOf, type Task } from "../src/client/index.ts";
@@ -18,6 +19,7 @@ import {
   type ScanRecordShape,
   type ScanSubject,
 } from "./support/scan-properties.ts";
+import { scrollIdEncodingFact } from "./support/scroll-encoding.ts";
 import { clientOf } from "./support/target-client.ts";
 
 /** How long the kit waits for an asynchronous deletion, in the target's time. */
@@ -403,6 +405,7 @@ export const deleteTaskChecks: Check[] = [
     safety: "write",
     harmlessCalls: [absentLookupTasks],
     changes: "data",
+    facts: [scrollIdEncodingFact],
     needs: { roles: ["admin"] },
     async run(ctx) {
       const response = await clientOf(ctx).deleteTask(await ctx.token("admin"), ctx.target.tenant, {
@@ -418,6 +421,7 @@ export const deleteTaskChecks: Check[] = [
     safety: "write",
     harmlessCalls: [absentLookupTasks],
     changes: "data",
+    facts: [scrollIdEncodingFact],
     needs: { roles: ["admin"] },
     async run(ctx) {
       const response = await clientOf(ctx).deleteTask(await ctx.token("admin"), ctx.target.tenant, {
@@ -443,6 +447,7 @@ export const deleteTaskChecks: Check[] = [
     safety: "write",
     harmlessCalls: [absentLookupTasks],
     changes: "data",
+    facts: [scrollIdEncodingFact],
     needs: { roles: ["admin"] },
     async run(ctx) {
       const client = clientOf(ctx);
@@ -488,6 +493,7 @@ export const deleteTaskChecks: Check[] = [
     safety: "write",
     harmlessCalls: [absentLookupTasks],
     changes: "data",
+    facts: [scrollIdEncodingFact],
     needs: { roles: ["admin"] },
     async run(ctx) {
       const tenant = ctx.target.tenant;
@@ -520,6 +526,7 @@ export const deleteTaskChecks: Check[] = [
     requirements: ["TASK-04", "TASK-05", "LOOKUP-05", "AUTH-ROLES-04"],
     safety: "destructive",
     changes: "data",
+    facts: [scrollIdEncodingFact],
     needs: { roles: ["admin"] },
     run: foreignUrisDeleteNothing,
   }),
@@ -529,6 +536,7 @@ export const deleteTaskChecks: Check[] = [
     requirements: ["TASK-04", "TASK-05", "TASK-01", "LOOKUP-05"],
     safety: "destructive",
     changes: "data",
+    facts: [scrollIdEncodingFact],
     needs: { roles: ["admin"] },
     async run(ctx) {
       const initial = await lookupsOf(ctx);
@@ -563,6 +571,7 @@ export const deleteTaskChecks: Check[] = [
     requirements: ["TASK-03", "TASK-05"],
     safety: "destructive",
     changes: "data",
+    facts: [scrollIdEncodingFact],
     needs: { roles: ["admin"] },
     async run(ctx) {
       const before = await lookupsOf(ctx);
@@ -587,6 +596,7 @@ export const deleteTaskChecks: Check[] = [
     requirements: ["TASK-02", "TASK-05"],
     safety: "destructive",
     changes: "data",
+    facts: [scrollIdEncodingFact],
     needs: { roles: ["admin"] },
     async run(ctx) {
       const before = await lookupsOf(ctx);

@@ -1,4 +1,5 @@
 // The lookups scan: POST {rdm_url}/lookups/{tenantId}/_scan with limit, filter, sort and order.
+
 import type { Check } from "../src/check/index.ts";
 import { typeName } from "./support/data-operations.ts";
 import { defineCheck } from "./support/define.ts";
@@ -21,6 +22,7 @@ import {
   sortFieldsAcceptedCheck,
   unknownScrollIdCheck,
 } from "./support/scan-properties.ts";
+import { scrollIdEncodingFact } from "./support/scroll-encoding.ts";
 
 export const lookupScan: ScanSubject = {
   suite: "lookup-scan",
@@ -66,6 +68,7 @@ export const lookupScanChecks: Check[] = [
     title: "MUST give the fields of every lookup the document's types (optional fields may be absent)",
     requirements: ["LOOKUP-01", "LOOKUP-02", "LOOKUP-03", "LOOKUP-04"],
     safety: "read",
+    facts: [scrollIdEncodingFact],
     needs: { roles: ["admin"] },
     async run(ctx) {
       const records = await referenceRead(ctx, lookupScan);

@@ -124,6 +124,8 @@ function schemaCheck(operation: ContractOperation): Check {
     safety: "read",
     // Judges the exchanges of every other check: the planner runs it last.
     readsOthersTraffic: true,
+    // With nothing recorded for the token endpoint it asks for the admin's token itself (representative).
+    ...(operation.operationId === "issueToken" ? { issuesTokensFor: ["admin" as const] } : {}),
     needs: { roles: [] },
     async run(ctx) {
       let exchanges = exchangesOf(ctx, operation.operationId);

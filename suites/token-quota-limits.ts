@@ -30,6 +30,7 @@ import {
   fillSequentially,
   issueDistinct,
   newTokens,
+  QUOTA_FACTS,
   quotaExpected,
   quotaFor,
   quotaNeeds,
@@ -296,6 +297,8 @@ export const singleTokenReused: Check = defineCheck({
   title: "MUST return the same token again while multi-token support is off",
   requirements: ["TOKEN-STATE-01"],
   safety: "quota",
+  issuesTokensFor: ["quota"],
+  facts: QUOTA_FACTS,
   needs: quotaNeeds,
   async run(ctx) {
     await withQuotaSession(ctx, async (session) => {
@@ -326,6 +329,8 @@ export const multitokenConfigActivates: Check = defineCheck({
     "MUST switch multi-token support on with multitokenConfig present, with or without maxActiveTokensAllowed",
   requirements: ["TOKEN-QUOTA-01", "CONFIG-CUSTOMER-05"],
   safety: "quota",
+  issuesTokensFor: ["quota"],
+  facts: QUOTA_FACTS,
   needs: quotaNeeds,
   async run(ctx) {
     const max = quotaFor(ctx);
@@ -375,6 +380,8 @@ export const distinctTokensUpToMax: Check = defineCheck({
     "CONFIG-CUSTOMER-01",
   ],
   safety: "quota",
+  issuesTokensFor: ["quota"],
+  facts: QUOTA_FACTS,
   needs: quotaNeeds,
   async run(ctx) {
     const max = quotaFor(ctx);
@@ -395,6 +402,8 @@ export const refusal429: Check = defineCheck({
   title: "SHOULD decline a token request over the quota with 429 and a JSON error stating the limit",
   requirements: ["TOKEN-QUOTA-07", "ERRORS-01"],
   safety: "quota",
+  issuesTokensFor: ["quota"],
+  facts: QUOTA_FACTS,
   needs: quotaNeeds,
   async run(ctx) {
     const max = quotaFor(ctx);
@@ -421,6 +430,8 @@ export const raisedQuotaApplies: Check = defineCheck({
   title: "MUST issue tokens again at the limit once maxActiveTokensAllowed is raised",
   requirements: ["TOKEN-QUOTA-10", "TOKEN-QUOTA-02"],
   safety: "quota",
+  issuesTokensFor: ["quota"],
+  facts: QUOTA_FACTS,
   needs: quotaNeeds,
   async run(ctx) {
     const max = quotaFor(ctx);
@@ -447,6 +458,8 @@ export const parallelRequestsNeverExceed: Check = defineCheck({
   title: "MUST never issue more than maxActiveTokensAllowed tokens to simultaneous requests",
   requirements: ["TOKEN-QUOTA-06", "TOKEN-QUOTA-02"],
   safety: "quota",
+  issuesTokensFor: ["quota"],
+  facts: QUOTA_FACTS,
   needs: quotaNeeds,
   async run(ctx) {
     const max = quotaFor(ctx);
@@ -539,6 +552,8 @@ export const quotaPerClient: Check = defineCheck({
   title: "MUST apply maxActiveTokensAllowed to every client of the customer individually",
   requirements: ["TOKEN-QUOTA-04"],
   safety: "quota",
+  issuesTokensFor: ["quota", "viewer"],
+  facts: QUOTA_FACTS,
   needs: { roles: ["admin", "quota", "viewer"] },
   async run(ctx) {
     if ((ctx.target.customerId ?? "") !== quotaCustomerIdOf(ctx))
@@ -582,6 +597,8 @@ export const defaultQuota200: Check = defineCheck({
   title: "SHOULD cap at 200 active tokens when multitokenConfig has no maxActiveTokensAllowed",
   requirements: ["TOKEN-QUOTA-08"],
   safety: "quota",
+  issuesTokensFor: ["quota"],
+  facts: QUOTA_FACTS,
   needs: quotaNeeds,
   async run(ctx) {
     await withTokensOfItsOwn(ctx, async (session) => {

@@ -7,7 +7,13 @@ import { answerDetail, expectedIn } from "./support/answer-detail.ts";
 import { defineCheck } from "./support/define.ts";
 import { checkProperty } from "./support/property.ts";
 import { measureRequestMs, type QuotaSession, validityForBurst } from "./support/quota-session.ts";
-import { quotaNeeds, quotaRecord, validityOf, withTokensOfItsOwn } from "./support/quota-tokens.ts";
+import {
+  QUOTA_FACTS,
+  quotaNeeds,
+  quotaRecord,
+  validityOf,
+  withTokensOfItsOwn,
+} from "./support/quota-tokens.ts";
 import { judgeExpiredRefusal, judgeQuotaRefusal, judgeSuccess } from "./support/response-judges.ts";
 
 // ---------------------------------------------------------------- model-based quota check
@@ -405,6 +411,8 @@ export const tokenStateModel: Check = defineCheck({
     "TOKEN-QUOTA-10",
   ],
   safety: "quota",
+  issuesTokensFor: ["quota"],
+  facts: QUOTA_FACTS,
   needs: quotaNeeds,
   async run(ctx) {
     await withTokensOfItsOwn(ctx, async (session) => {

@@ -9,6 +9,7 @@ import {
   expectQuotaRefusal,
   fillQuota,
   issueDistinct,
+  QUOTA_FACTS,
   quotaFor,
   quotaNeeds,
   quotaRecord,
@@ -25,6 +26,8 @@ export const expiredTokenFreesSlot: Check = defineCheck({
   title: "MUST refuse an expired token as expired and no longer count it toward the quota",
   requirements: ["TOKEN-STATE-04", "TOKEN-STATE-05", "TOKEN-QUOTA-10", "TOKEN-VALIDITY-02", "AUTH-04"],
   safety: "quota",
+  issuesTokensFor: ["quota"],
+  facts: QUOTA_FACTS,
   needs: quotaNeeds,
   async run(ctx) {
     const max = quotaFor(ctx);
@@ -62,6 +65,8 @@ export const validityFromClientConfiguration: Check = defineCheck({
   title: "MUST give tokens the accessTokenValidity set through the clients endpoint, from their issue time",
   requirements: ["TOKEN-VALIDITY-01", "TOKEN-VALIDITY-02", "CONFIG-CLIENT-02", "CONFIG-CLIENT-01"],
   safety: "quota",
+  issuesTokensFor: ["quota"],
+  facts: QUOTA_FACTS,
   needs: quotaNeeds,
   async run(ctx) {
     await withTokensOfItsOwn(ctx, async (session) => {

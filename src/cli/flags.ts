@@ -1,7 +1,9 @@
 // The parsers of flag values every command shares. Each turns the text after a flag into a value or refuses
 // it with a UsageError that names the flag, the value given, what is allowed and an example.
+
 import { existsSync } from "node:fs";
 import { resolve } from "node:path";
+import { MAX_TIMER_MS } from "../timer-limit.ts";
 import { UsageError } from "../usage-error.ts";
 
 /** What a parser may need beyond the text: relative paths are resolved against the caller's directory. */
@@ -46,9 +48,6 @@ export function port(options: { allowZero: boolean; example: string }): Parser<n
 
 const units: Record<string, number> = { ms: 1, s: 1000, m: 60_000, min: 60_000, h: 3_600_000 };
 
-/** The longest time a timer can wait (Node's setTimeout limit, about 24.8 days). */
-export const MAX_DURATION_MS = 2 ** 31 - 1;
-
 /** A time span such as 500ms, 30s, 2m or 1.5h, in milliseconds. `bareSeconds`: a number without a unit
  *  counts as seconds (the broker flags have always read it so). */
 export function duration(options: {
@@ -58,7 +57,7 @@ export function duration(options: {
   bareSeconds?: boolean;
 }): Parser<number> {
   const minMs = options.minMs ?? 1;
-  const maxMs = options.maxMs ?? MAX_DURATION_MS;
+  const maxMs = options.maxMs ?? MAX_TIMER_MS;
   const expected =
     `a number and a unit (ms, s, m, h)${options.bareSeconds ? " or a bare number of seconds" : ""}, ` +
     `from ${minMs} ms to ${maxMs} ms`;

@@ -1,5 +1,4 @@
 // The kit's command line: dispatches to one module per command. Only src/cli may touch argv and exit codes.
-import { kitInfo } from "../result/kit-info.ts";
 import type { Command } from "./command.ts";
 import { unknownName } from "./did-you-mean.ts";
 import { topLevelHelp } from "./help.ts";
@@ -49,7 +48,8 @@ export async function main(argv: string[], io: CliIo = processIo): Promise<numbe
     return name === undefined ? 2 : 0;
   }
   if (name === "--version" || name === "-V" || name === "version") {
-    const kit = kitInfo();
+    // Loaded here only: kit-info reads the package and its documents, which no other command needs at start.
+    const kit = (await import("../result/kit-info.ts")).kitInfo();
     io.out(`lckit (${kit.name}) ${kit.version}\n`);
     return 0;
   }

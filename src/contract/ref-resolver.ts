@@ -2,8 +2,13 @@
 // see one self-contained tree. A (file, pointer) target resolves to one shared object: validators compiled
 // for it are reused by every operation that refers to it.
 import { readFileSync } from "node:fs";
+import { createRequire } from "node:module";
 import { dirname, resolve } from "node:path";
-import { parse } from "yaml";
+
+// The YAML parser loads when a document is first read: importing this module (as the reference does, for
+// the fixture schemas it builds only when fixtures need checking) costs nothing at start.
+const require = createRequire(import.meta.url);
+const parse = (text: string): unknown => (require("yaml") as typeof import("yaml")).parse(text);
 
 /** Reads and resolves documents; one instance caches files and resolved targets across documents. */
 export class RefResolver {

@@ -32,6 +32,7 @@ export const commandTraces: readonly { command: string; requirements: readonly s
       "BLOCKED-04",
       "BLOCKED-05",
       "BLOCKED-07",
+      "BLOCKED-08",
       "CONFIG-05",
       "CONFIG-CLIENT-01",
       "CONFIG-CLIENT-02",

@@ -3,9 +3,9 @@
 
 import type { Credential, CredentialRole, Target } from "../check/index.ts";
 import { accessTokenOf, createClient, describeResponse, type InterfaceClient } from "../client/index.ts";
+import { Redactor } from "../redaction/redact.ts";
 import type { Reference } from "../reference/index.ts";
 import { DEFAULT_REQUEST_TIMEOUT_MS } from "../runner/run.ts";
-import { Redactor } from "../target/redact.ts";
 
 /** Something that kept a state from holding or a request from being sent as the pact says. */
 export interface VerificationProblem {

@@ -1,6 +1,7 @@
 // Assembles the two path sets ({base_url}: platform, {rdm_url}: lookup data) as Hono apps.
 import { Hono } from "hono";
-import { type Host, loadContract } from "../contract/index.ts";
+import type { Host } from "../contract/operations.ts";
+import { operationRoutes } from "../generated/openapi/operation-routes.ts";
 import { autopilotScanRoutes } from "./autopilot-scan.ts";
 import { blockedValuesRoutes } from "./blocked-values.ts";
 import type { ReferenceContext } from "./context.ts";
@@ -12,12 +13,13 @@ import { serviceRoutes } from "./service.ts";
 import { tokenEndpointRoutes } from "./token-endpoint.ts";
 
 /**
- * Paths of one host and the methods they answer, read from the contract (Hono's :name for {name}), so a
- * wrong method gets 405 naming the right one and a new operation needs no second list here.
+ * Paths of one host and the methods they answer, as the contract declares them (generated from it; Hono's
+ * :name for {name}), so a wrong method gets 405 naming the right one and a new operation needs no second
+ * list here.
  */
 function pathMethods(host: Host): Record<string, string[]> {
   const paths: Record<string, string[]> = {};
-  for (const operation of loadContract().operations) {
+  for (const operation of operationRoutes) {
     if (operation.host !== host) continue;
     const path = operation.path.replace(/\{([^}]+)\}/g, ":$1");
     paths[path] = [...(paths[path] ?? []), operation.method];

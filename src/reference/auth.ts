@@ -1,6 +1,6 @@
 // Bearer authentication and the roles of docs/assumptions.md ("Roles"), as the contract grants them to each
-// operation (x-kit-roles in openapi/).
-import { loadContract } from "../contract/index.ts";
+// operation (x-kit-roles in openapi/, generated into operation-routes.ts).
+import { operationRoutes } from "../generated/openapi/operation-routes.ts";
 import type { ReferenceContext } from "./context.ts";
 import { HttpError } from "./errors.ts";
 
@@ -13,7 +13,12 @@ export type Access = "read" | "edit";
  * tenant admin may call, are authorized by customer (customer-config.ts) and have no access of this kind.
  */
 export function accessOf(operationId: string): Access {
-  const roles = loadContract().operation(operationId).roles;
+  const route = operationRoutes.find((r) => r.operationId === operationId);
+  if (!route)
+    throw new Error(
+      `unknown operationId "${operationId}"; the contract has: ${operationRoutes.map((r) => r.operationId).join(", ")}`,
+    );
+  const roles = route.roles;
   if (roles.includes("ROLE_RDM")) return "read";
   if (roles.includes("ROLE_RDM_EDIT")) return "edit";
   throw new Error(

@@ -1,6 +1,6 @@
 // POST {base_url}/configuration/{tenantId}/autopilot/stats/_scan and .../stats/{lookupType}/_scan
 import type { Hono } from "hono";
-import { lookupTypeName } from "../contract/index.ts";
+import { lookupTypeName } from "../contract/lookup-type.ts";
 import { accessOf, authorize } from "./auth.ts";
 import type { ReferenceContext } from "./context.ts";
 import { requireTenant } from "./lookup-scan.ts";

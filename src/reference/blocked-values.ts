@@ -1,6 +1,6 @@
 // GET {base_url}/configuration/{tenantId}/autopilot/{lookupType}/blockedValues?offset&limit
 import type { Hono } from "hono";
-import { lookupTypeName } from "../contract/index.ts";
+import { lookupTypeName } from "../contract/lookup-type.ts";
 import { accessOf, authorize } from "./auth.ts";
 import type { ReferenceContext } from "./context.ts";
 import { badRequest, jsonResponse } from "./errors.ts";
@@ -49,7 +49,10 @@ export function blockedValuesRoutes(app: Hono, ctx: ReferenceContext): void {
     const limit = ctx.faults.has("blocked-values-limit-ignored")
       ? DEFAULT_LIMIT
       : integerParam(url, "limit", defaultLimit, 1, MAX_LIMIT, ctx.variants.has("limit-above-max-clamped"));
-    const values = ctx.state.blockedValues.get(tenant)?.get(type) ?? [];
+    // With the fault, the path's lookup type is not applied: every blocked value of the tenant is listed.
+    const values = ctx.faults.has("blocked-values-of-every-type")
+      ? [...(ctx.state.blockedValues.get(tenant)?.values() ?? [])].flat()
+      : (ctx.state.blockedValues.get(tenant)?.get(type) ?? []);
     const page = values.slice(offset, offset + limit);
     if (ctx.faults.has("blocked-value-field-wrong-type")) {
       return jsonResponse(

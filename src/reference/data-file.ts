@@ -3,7 +3,6 @@
 // fixtures before anything starts. An error names the file, the JSON path, what is wrong and a correct entry.
 import { readFileSync } from "node:fs";
 import { isAbsolute, relative } from "node:path";
-import { parse as parseYaml } from "yaml";
 import {
   DEFAULT_FIXTURES_DIR,
   type FixtureClient,
@@ -13,6 +12,7 @@ import {
   type Kind,
   type KindSource,
   loadFixtures,
+  yamlParser,
 } from "./fixtures.ts";
 import type { BlockedValue, Customer, Lookup, Statistic, Tenant } from "./types.ts";
 
@@ -101,7 +101,7 @@ export function loadDataFile(path: string): FixtureData {
   }
   let document: unknown;
   try {
-    document = path.endsWith(".json") ? JSON.parse(text) : parseYaml(text);
+    document = path.endsWith(".json") ? JSON.parse(text) : yamlParser().parse(text);
   } catch (error) {
     throw new FixtureError(`${shown}: cannot be parsed: ${(error as Error).message}`);
   }

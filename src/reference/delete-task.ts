@@ -1,7 +1,7 @@
 // POST {rdm_url}/tasks/{tenantId} (delete task) and GET {rdm_url}/tasks/{tenantId}/{taskId} (kit extension).
 import { randomUUID } from "node:crypto";
 import type { Hono } from "hono";
-import { lookupTypeName, lookupTypeUri } from "../contract/index.ts";
+import { lookupTypeName, lookupTypeUri } from "../contract/lookup-type.ts";
 import { accessOf, authorize } from "./auth.ts";
 import type { ReferenceContext } from "./context.ts";
 import { jsonResponse, notFound, validationError } from "./errors.ts";

@@ -240,6 +240,14 @@ export const FAULTS = [
     ],
   },
   {
+    name: "blocked-values-of-every-type",
+    rule: "BLOCKED-08",
+    description:
+      "the blocked values of every lookup type of the tenant are listed, whichever type the path names",
+    caughtBy: ["blocked-values/of-the-path"],
+  },
+
+  {
     name: "missing-auth-accepted",
     rule: "AUTH-01",
     description: "requests without an Authorization header are answered",

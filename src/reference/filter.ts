@@ -2,7 +2,7 @@
 //   expr  := and ( "or" and )*        and   := unary ( "and" unary )*
 //   unary := "not" unary | "(" expr ")" | call       call := op "(" path [ "," value ] ")"
 
-import { lookupTypeName } from "../contract/index.ts";
+import { lookupTypeName } from "../contract/lookup-type.ts";
 import { HttpError } from "./errors.ts";
 
 export type Predicate = (record: object) => boolean;

@@ -3,8 +3,9 @@
 // (openapi/components/schemas.yaml), so a field is named once; the fixture world is stricter than what a
 // target may answer (every field filled, no unknown field in data records, the kit's preferences held),
 // and says so where it adds a bound. Tenants are not a resource of the contract: their schema is here.
-import { join } from "node:path";
-import { isObject, LOOKUP_TYPE_URI_PATTERN, openapiDir, RefResolver } from "../contract/index.ts";
+import { LOOKUP_TYPE_URI_PATTERN } from "../contract/lookup-type.ts";
+import { isObject, RefResolver } from "../contract/ref-resolver.ts";
+import { packagePath } from "../package-root.ts";
 
 type Schema = Record<string, unknown>;
 
@@ -24,7 +25,7 @@ let contractSchemas: Record<string, unknown> | undefined;
 
 /** A record schema of the contract, $refs resolved; read once per process. */
 function contractSchema(name: string): Schema {
-  contractSchemas ??= new RefResolver().resolveDocument(join(openapiDir, "components", "schemas.yaml"));
+  contractSchemas ??= new RefResolver().resolveDocument(packagePath("openapi", "components", "schemas.yaml"));
   const schema = contractSchemas[name];
   if (!isObject(schema)) throw new Error(`openapi/components/schemas.yaml has no schema "${name}"`);
   return schema;

@@ -1,18 +1,19 @@
 // Loads and validates the fixture world (fixtures/reference by default). Problems name file, path and fix.
+import { createHash } from "node:crypto";
 import { existsSync, readFileSync } from "node:fs";
-import { join, relative } from "node:path";
-import { Ajv, type ValidateFunction } from "ajv";
-import { parse as parseYaml } from "yaml";
+import { createRequire } from "node:module";
+import { basename, join, relative } from "node:path";
+import type { ValidateFunction } from "ajv";
+import { fixtureSchemas } from "../generated/fixture-schemas.ts";
+import { kitFixtures } from "../generated/kit-fixtures.ts";
 import { packagePath } from "../package-root.ts";
-import {
-  blockedValuesSchema,
-  clientsSchema,
-  customersSchema,
-  lookupsSchema,
-  statisticsSchema,
-  tenantsSchema,
-} from "./fixture-schema.ts";
 import type { BlockedValue, Client, Customer, Lookup, Statistic, Tenant } from "./types.ts";
+
+// ajv and the YAML parser load on first use: a start from the kit's own fixtures, unchanged since they were
+// validated (src/generated/kit-fixtures.ts), needs neither.
+const require = createRequire(import.meta.url);
+export const yamlParser = (): typeof import("yaml") => require("yaml");
+const ajvModule = (): typeof import("ajv") => require("ajv");
 
 export const DEFAULT_FIXTURES_DIR = packagePath("fixtures", "reference");
 
@@ -33,26 +34,28 @@ export class FixtureError extends Error {
   override name = "FixtureError";
 }
 
+// The schemas are built by fixture-schema.ts from the contract's and generated (src/generated/fixture-schemas.ts).
 const KINDS = {
-  tenants: { schema: () => tenantsSchema, required: true },
-  customers: { schema: customersSchema, required: true },
-  clients: { schema: clientsSchema, required: true },
-  lookups: { schema: lookupsSchema, required: false },
-  statistics: { schema: statisticsSchema, required: false },
-  "blocked-values": { schema: blockedValuesSchema, required: false },
+  tenants: { required: true },
+  customers: { required: true },
+  clients: { required: true },
+  lookups: { required: false },
+  statistics: { required: false },
+  "blocked-values": { required: false },
 } as const;
 export type Kind = keyof typeof KINDS;
 export const FIXTURE_KINDS = Object.keys(KINDS) as Kind[];
 
-let ajv: Ajv | undefined;
+let ajv: import("ajv").Ajv | undefined;
 const validators = new Map<Kind, ValidateFunction>();
 const cache = new Map<string, FixtureData>();
 
 function validator(kind: Kind): ValidateFunction {
   let v = validators.get(kind);
   if (!v) {
-    ajv ??= new Ajv({ allErrors: false, strict: true });
-    v = ajv.compile(KINDS[kind].schema());
+    // The generated schemas were checked against the meta-schema when generated: not again at every start.
+    ajv ??= new (ajvModule().Ajv)({ allErrors: false, strict: true, validateSchema: false });
+    v = ajv.compile(fixtureSchemas[kind]);
     validators.set(kind, v);
   }
   return v;
@@ -84,7 +87,17 @@ function validateKind(kind: Kind, source: KindSource, example?: ExampleOf): unkn
   return source.data as unknown[];
 }
 
-function readKind(dir: string, kind: Kind): KindSource | undefined {
+/** One fixture file as read: its path, how messages show it, its text, and its parse. */
+export interface FixtureFile {
+  path: string;
+  shown: string;
+  text: string;
+  /** The parsed content (.json as JSON, else YAML); a FixtureError naming the file when it does not parse. */
+  parse(): unknown;
+}
+
+/** The file of a kind in a fixture directory, read (absent for a missing optional kind). */
+function readKind(dir: string, kind: Kind): FixtureFile | undefined {
   const candidates = [`${kind}.yaml`, `${kind}.yml`, `${kind}.json`].map((name) => join(dir, name));
   const present = candidates.filter((file) => existsSync(file));
   const shown = (file: string) => relative(process.cwd(), file) || file;
@@ -102,14 +115,67 @@ function readKind(dir: string, kind: Kind): KindSource | undefined {
     }
     return undefined;
   }
-  let data: unknown;
+  let text: string;
   try {
-    const text = readFileSync(file, "utf8");
-    data = file.endsWith(".json") ? JSON.parse(text) : parseYaml(text);
+    text = readFileSync(file, "utf8");
   } catch (error) {
-    throw new FixtureError(`${shown(file)}: cannot be parsed: ${(error as Error).message}`);
+    throw new FixtureError(`${shown(file)}: cannot be read: ${(error as Error).message}`);
   }
-  return { file: shown(file), pointer: "", data };
+  return {
+    path: file,
+    shown: shown(file),
+    text,
+    parse() {
+      try {
+        return file.endsWith(".json") ? JSON.parse(text) : yamlParser().parse(text);
+      } catch (error) {
+        throw new FixtureError(`${shown(file)}: cannot be parsed: ${(error as Error).message}`);
+      }
+    },
+  };
+}
+
+/** Every kind's file of a fixture directory, read. */
+export function fixtureFiles(dir: string): Partial<Record<Kind, FixtureFile>> {
+  const files: Partial<Record<Kind, FixtureFile>> = {};
+  for (const kind of FIXTURE_KINDS) {
+    const file = readKind(dir, kind);
+    if (file) files[kind] = file;
+  }
+  return files;
+}
+
+/** A digest of a fixture directory's files: each kind's file name and text. */
+export function fixturesDigest(files: Partial<Record<Kind, FixtureFile>>): string {
+  const hash = createHash("sha256");
+  for (const kind of FIXTURE_KINDS) {
+    const file = files[kind];
+    if (file) hash.update(`${kind}\u0000${basename(file.path)}\u0000${file.text}\u0000`);
+  }
+  return hash.digest("hex");
+}
+
+/** Parses and validates fixture files: schemas, then references between records. */
+export function validateFixtures(files: Partial<Record<Kind, FixtureFile>>): FixtureData {
+  const sources: Partial<Record<Kind, KindSource>> = {};
+  for (const [kind, file] of Object.entries(files) as [Kind, FixtureFile][])
+    sources[kind] = { file: file.shown, pointer: "", data: file.parse() };
+  return fixtureWorld(sources);
+}
+
+/**
+ * Files identical to the kit's own fixtures when they were validated (the digest generated beside them)
+ * need no schema check again, and their YAML is already parsed; the references between records are still
+ * checked, as every load does.
+ */
+function knownValidFixtures(files: Partial<Record<Kind, FixtureFile>>): FixtureData | undefined {
+  if (fixturesDigest(files) !== kitFixtures.digest) return undefined;
+  const sources: Partial<Record<Kind, KindSource>> = {};
+  for (const [kind, file] of Object.entries(files) as [Kind, FixtureFile][]) {
+    const data = file.path.endsWith(".json") ? file.parse() : structuredClone(kitFixtures.yaml[kind]);
+    sources[kind] = { file: file.shown, pointer: "", data };
+  }
+  return fixtureWorld(sources, undefined, { schemaChecked: true });
 }
 
 function deepFreeze<T>(value: T): T {
@@ -124,12 +190,8 @@ function deepFreeze<T>(value: T): T {
 export function loadFixtures(dir: string = DEFAULT_FIXTURES_DIR): FixtureData {
   const cached = cache.get(dir);
   if (cached) return cached;
-  const sources: Partial<Record<Kind, KindSource>> = {};
-  for (const kind of Object.keys(KINDS) as Kind[]) {
-    const source = readKind(dir, kind);
-    if (source) sources[kind] = source;
-  }
-  const data = fixtureWorld(sources);
+  const files = fixtureFiles(dir);
+  const data = knownValidFixtures(files) ?? validateFixtures(files);
   cache.set(dir, data);
   return data;
 }
@@ -139,14 +201,19 @@ export function loadFixtures(dir: string = DEFAULT_FIXTURES_DIR): FixtureData {
  * lookups, statistics and blocked values, customers of clients, duplicates) and freezes the world. Throws a
  * FixtureError naming file, JSON path and what is wrong at the first problem.
  */
-export function fixtureWorld(sources: Partial<Record<Kind, KindSource>>, example?: ExampleOf): FixtureData {
+export function fixtureWorld(
+  sources: Partial<Record<Kind, KindSource>>,
+  example?: ExampleOf,
+  options: { schemaChecked?: boolean } = {},
+): FixtureData {
   const read = (kind: Kind): { file: string; pointer: string; data: unknown[] } => {
     const source = sources[kind];
     if (source === undefined) {
       if (KINDS[kind].required) throw new FixtureError(`${kind}: missing; the fixture world needs ${kind}`);
       return { file: kind, pointer: "", data: [] };
     }
-    return { file: source.file, pointer: source.pointer, data: validateKind(kind, source, example) };
+    const data = options.schemaChecked ? (source.data as unknown[]) : validateKind(kind, source, example);
+    return { file: source.file, pointer: source.pointer, data };
   };
   const t = read("tenants");
   const tenants = t.data as Tenant[];

@@ -1,5 +1,5 @@
 // Deterministic large data for load runs (`lckit serve --lookups 1000000`): same seed, same records.
-import { lookupTypeUri } from "../contract/index.ts";
+import { lookupTypeUri } from "../contract/lookup-type.ts";
 import type { Lookup, Statistic } from "./types.ts";
 
 export interface GenerateOptions {

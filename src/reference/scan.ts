@@ -3,8 +3,9 @@ import type { ReferenceContext } from "./context.ts";
 import { badRequest, HttpError, jsonResponse } from "./errors.ts";
 import type { FilterOptions } from "./filter.ts";
 import { describeType, parseJson, readText } from "./http-body.ts";
+import { type ScrollView, scanView } from "./scan-order.ts";
 import { parseScanQuery, type ScanQuery } from "./scan-query.ts";
-import { type Scroll, type ScrollView, slice } from "./scroll.ts";
+import { type Scroll, slice } from "./scroll.ts";
 
 export interface ScanSpec {
   /** Scan and tenant, e.g. "lookups:acme"; scroll ids are valid only within their scope. */
@@ -64,72 +65,7 @@ export async function readScrollId(ctx: ReferenceContext, request: Request): Pro
   );
 }
 
-function compareScalars(a: string | number | boolean, b: string | number | boolean): number {
-  const ta = typeof a;
-  const tb = typeof b;
-  if (ta !== tb) {
-    const rank = { number: 0, string: 1, boolean: 2 } as Record<string, number>;
-    return (rank[ta] ?? 3) - (rank[tb] ?? 3);
-  }
-  if (a === b) return 0;
-  return a < b ? -1 : 1;
-}
-
-function sortField(record: object, field: string): string | number | boolean | undefined {
-  if (!Object.hasOwn(record, field)) return undefined;
-  const value = (record as Record<string, unknown>)[field];
-  return typeof value === "string" || typeof value === "number" || typeof value === "boolean"
-    ? value
-    : undefined;
-}
-
-/**
- * Positions ordered by a field: a stable sort over identity order (ties keep identity order), records
- * without the field last. Each record's key is read once; numeric keys sort in a Float64Array, so a scan
- * of 100,000 lookups by updateDate no longer reads the field in every comparison.
- */
-function sortedPositions(base: readonly object[], positions: readonly number[], field: string): number[] {
-  const present: number[] = [];
-  const keys: (string | number | boolean)[] = [];
-  const missing: number[] = [];
-  let numeric = true;
-  let textual = true;
-  for (const i of positions) {
-    const key = sortField(base[i] as object, field);
-    if (key === undefined) missing.push(i);
-    else {
-      present.push(i);
-      keys.push(key);
-      if (typeof key !== "number" || Number.isNaN(key)) numeric = false;
-      if (typeof key !== "string") textual = false;
-    }
-  }
-  const order = new Uint32Array(present.length);
-  for (let j = 0; j < order.length; j++) order[j] = j;
-  // present is in identity order, so comparing slots j breaks ties as identity order does.
-  if (numeric) {
-    const values = Float64Array.from(keys as number[]);
-    order.sort((a, b) => (values[a] as number) - (values[b] as number) || a - b);
-  } else if (textual) {
-    const texts = keys as string[];
-    order.sort((a, b) => {
-      const x = texts[a] as string;
-      const y = texts[b] as string;
-      return x < y ? -1 : x > y ? 1 : a - b;
-    });
-  } else {
-    order.sort(
-      (a, b) =>
-        compareScalars(keys[a] as string | number | boolean, keys[b] as string | number | boolean) || a - b,
-    );
-  }
-  const sorted = new Array<number>(present.length + missing.length);
-  for (let j = 0; j < order.length; j++) sorted[j] = present[order[j] as number] as number;
-  for (let j = 0; j < missing.length; j++) sorted[present.length + j] = missing[j] as number;
-  return sorted;
-}
-
-/** Filters and orders once, as a view of the identity-ordered array: positions only where needed. */
+/** Filters and orders once, when the scroll opens (scan-order.ts: no record copied). */
 function snapshot(
   ctx: ReferenceContext,
   base: readonly object[],
@@ -140,14 +76,15 @@ function snapshot(
   const field = query.sort !== undefined && !ctx.faults.has("scan-ignores-sort") ? query.sort : undefined;
   // desc is the exact reverse of asc, so records without the sort field come first.
   const reversed = query.order === "desc" && !ctx.faults.has("scan-ignores-order");
-  if (!filter && !where && field === undefined) return { base, reversed };
-  let positions: number[] = [];
-  for (let i = 0; i < base.length; i++) {
-    const record = base[i] as object;
-    if ((!where || where(record)) && (!filter || filter(record))) positions.push(i);
-  }
-  if (field !== undefined) positions = sortedPositions(base, positions, field);
-  return { base, index: Uint32Array.from(positions), reversed };
+  const keep =
+    filter && where ? (record: object) => where(record) && filter(record) : (filter ?? where ?? undefined);
+  return scanView(base, {
+    ...(keep ? { keep } : {}),
+    ...(field === undefined ? {} : { field }),
+    reversed,
+    // One more than the limit: the scan-exceeds-limit fault serves that many.
+    firstPage: query.limit + 1,
+  });
 }
 
 function page(ctx: ReferenceContext, scroll: Scroll, first: boolean): Response {

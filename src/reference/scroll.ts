@@ -1,9 +1,10 @@
 // Open scrolls. A scroll does not copy records: it keeps a view of the array it was opened on (the
 // table's shared identity-ordered array, which is replaced, never mutated, when lookups change), read
-// forwards or backwards, plus, when a filter or sort picked or reordered records, an index of positions
-// (4 bytes per entry). Index entries across open scrolls are bounded by a budget: opening a scroll over
+// forwards or backwards, plus, when a filter picked records, an index of positions of its own (4 bytes per
+// entry; scan-order.ts). Index entries across open scrolls are bounded by a budget: opening a scroll over
 // the budget closes the least recently used others (their ids then answer "unknown scroll id").
 import { randomUUID } from "node:crypto";
+import type { ScrollView } from "./scan-order.ts";
 
 /** Scrolls expire after this long without use (docs/assumptions.md, "Scans"). */
 export const SCROLL_IDLE_MS = 5 * 60 * 1000;
@@ -13,16 +14,6 @@ export const MAX_OPEN_SCROLLS = 10_000;
 export const MAX_RETAINED_ENTRIES = 1_000_000;
 /** What an open scroll costs besides its index, for the byte figure (object, id, map entry). */
 const SCROLL_OVERHEAD_BYTES = 256;
-
-/** The records a scroll serves, in order, without copying them. */
-export interface ScrollView {
-  /** The array the scroll was opened on (shared; never mutated). */
-  readonly base: readonly object[];
-  /** Positions in `base`, in serving order; absent: every record of base. */
-  readonly index?: Uint32Array;
-  /** Serve from the last entry to the first (order=desc). */
-  readonly reversed: boolean;
-}
 
 export interface Scroll {
   readonly id: string;
@@ -38,19 +29,10 @@ export interface Scroll {
   endAnswers: number;
 }
 
-export function viewLength(view: ScrollView): number {
-  return view.index ? view.index.length : view.base.length;
-}
-
 /** Records [start, end) of a scroll, in serving order. */
 export function slice(scroll: Scroll, start: number, end: number): object[] {
-  const { base, index, reversed } = scroll.view;
-  const n = scroll.length;
   const out: object[] = [];
-  for (let i = Math.max(0, start); i < Math.min(end, n); i++) {
-    const at = reversed ? n - 1 - i : i;
-    out.push(base[index ? (index[at] as number) : at] as object);
-  }
+  for (let i = Math.max(0, start); i < Math.min(end, scroll.length); i++) out.push(scroll.view.at(i));
   return out;
 }
 
@@ -75,7 +57,8 @@ export class ScrollStore {
   }
 
   create(scope: string, view: ScrollView, limit: number, now: number): Scroll {
-    const cost = view.index?.length ?? 0;
+    this.closeIdleFirst(now);
+    const cost = view.ownEntries;
     if (this.open.size >= MAX_OPEN_SCROLLS || this.entries + cost > this.maxEntries) this.sweep(now);
     // Least recently used first (Map order); the new scroll itself is always admitted. Over the entry
     // budget only scrolls holding entries go: closing a plain view would free nothing of it.
@@ -83,13 +66,13 @@ export class ScrollStore {
       const tooMany = this.open.size >= MAX_OPEN_SCROLLS;
       const tooBig = this.entries + cost > this.maxEntries;
       if (!tooMany && !tooBig) break;
-      if (tooMany || (scroll.view.index?.length ?? 0) > 0) this.close(oldest);
+      if (tooMany || scroll.view.ownEntries > 0) this.close(oldest);
     }
     const scroll: Scroll = {
       id: randomUUID(),
       scope,
       view,
-      length: viewLength(view),
+      length: view.length,
       limit,
       position: 0,
       lastUsedAt: now,
@@ -102,6 +85,7 @@ export class ScrollStore {
 
   /** The open scroll, or undefined when the id is unknown, expired or belongs to another scan. */
   take(id: string, scope: string, now: number): Scroll | undefined {
+    this.closeIdleFirst(now);
     const scroll = this.open.get(id);
     if (!scroll || scroll.scope !== scope) return undefined;
     if (now - scroll.lastUsedAt >= SCROLL_IDLE_MS) {
@@ -119,7 +103,7 @@ export class ScrollStore {
     const scroll = this.open.get(id);
     if (!scroll) return;
     this.open.delete(id);
-    this.entries -= scroll.view.index?.length ?? 0;
+    this.entries -= scroll.view.ownEntries;
   }
 
   /** The open scrolls (after sweeping expired ones): which scan, how far read, idle since when. */
@@ -136,6 +120,18 @@ export class ScrollStore {
   clear(): void {
     this.open.clear();
     this.entries = 0;
+  }
+
+  /**
+   * Closes the expired scrolls at the front: the Map is least recently used first, so they are the idle
+   * ones, and each request pays only for those it frees. Abandoned scrolls thus go once they expire, not
+   * only when the bounds are reached.
+   */
+  private closeIdleFirst(now: number): void {
+    for (const [id, scroll] of this.open) {
+      if (now - scroll.lastUsedAt < SCROLL_IDLE_MS) return;
+      this.close(id);
+    }
   }
 
   sweep(now: number): void {

@@ -1,5 +1,5 @@
 // The reference's whole mutable world, built from the fixtures (plus generated data) for one instance.
-import { lookupTypeName } from "../contract/index.ts";
+import { lookupTypeName } from "../contract/lookup-type.ts";
 import type { FixtureData } from "./fixtures.ts";
 import { LookupTable } from "./lookup-table.ts";
 import { ScrollStore } from "./scroll.ts";

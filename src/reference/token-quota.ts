@@ -1,7 +1,7 @@
 // Token issuance and the multi-token state table of the interface document ("Access token").
 import { randomBytes } from "node:crypto";
 import { setImmediate as yieldToEventLoop } from "node:timers/promises";
-import { MAX_ACTIVE_TOKENS_ALLOWED } from "../contract/index.ts";
+import { MAX_ACTIVE_TOKENS_ALLOWED } from "../contract/token-quota.ts";
 import type { ReferenceContext } from "./context.ts";
 import type { IssuedToken, StoredClient } from "./types.ts";
 

@@ -3,8 +3,8 @@
 // variable instead ($LCKIT_TOKEN for a bearer token, $LCKIT_CLIENT_ID/$LCKIT_CLIENT_SECRET for Basic
 // client authentication, $LCKIT_SECRET elsewhere), so the line never holds a secret value.
 import type { Exchange, FailureDetail } from "../check/index.ts";
+import { REDACTED } from "../redaction/redact.ts";
 import { citation } from "../result/evidence.ts";
-import { REDACTED } from "../target/redact.ts";
 
 /** Headers the transport sets by itself (or that would be wrong when resent by hand). */
 const skipped = new Set(["host", "content-length", "connection", "accept-encoding", "transfer-encoding"]);

@@ -1,4 +1,5 @@
 // Escaping for every output format: nothing from a target reaches a report unescaped.
+import { escapeControls } from "../control-characters.ts";
 
 /** Replaces what XML 1.0 forbids even when escaped (control characters other than tab, line feed and
  *  carriage return, lone surrogates, U+FFFE and U+FFFF) with U+FFFD, so bytes a target garbled cannot break
@@ -40,20 +41,9 @@ export function escapeHtml(text: string): string {
     .replace(/'/g, "&#39;");
 }
 
-// Built from a string: a control-character class is the point here, not a typo.
-const terminalControlClass = "[\\u0000-\\u001f\\u007f-\\u009f\\u2028\\u2029\\u202a-\\u202e\\u2066-\\u2069]";
-const terminalControls = new RegExp(terminalControlClass, "g");
-
 /** Text for a terminal line: every control character (ESC, BEL, NUL, C1, bidi overrides) written as a
  *  visible escape, so bytes a target sent cannot move the cursor, clear the screen or reorder the line. */
-export function terminalSafe(text: string): string {
-  return text.replace(terminalControls, (char) => {
-    const code = char.charCodeAt(0);
-    return code <= 0xff
-      ? `\\x${code.toString(16).padStart(2, "0")}`
-      : `\\u${code.toString(16).padStart(4, "0")}`;
-  });
-}
+export const terminalSafe = escapeControls;
 
 /** Inline Markdown text (also inside a table cell): HTML is neutralised, Markdown syntax and pipes escaped,
  *  line breaks flattened so a cell stays one row. */

@@ -7,9 +7,9 @@ import { closeSync, mkdirSync, openSync, writeSync } from "node:fs";
 import { join } from "node:path";
 import type { EventProblem } from "../events/check/event-problem.ts";
 import type { MessageSource, RawMessage } from "../events/transport/transport.ts";
+import { Redactor } from "../redaction/redact.ts";
 import { newRunId } from "../result/assemble.ts";
 import type { RunResult } from "../result/model.ts";
-import { Redactor } from "../target/redact.ts";
 
 export const EVENTS_FILE = "events.ndjson";
 /** Lines a check cites at most (its first problems; the report's log lists the same ones). */

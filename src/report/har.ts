@@ -8,9 +8,9 @@
 import { closeSync, openSync, writeSync } from "node:fs";
 import type { Exchange } from "../check/index.ts";
 import { joinChunks, readWithinLimit } from "../http/index.ts";
+import { Redactor } from "../redaction/redact.ts";
 import type { RunResult } from "../result/model.ts";
-import { Redactor } from "../target/redact.ts";
-import { exchangeOf, redactExchange } from "../target/target-fetch.ts";
+import { exchangeOf, redactExchange } from "../transport/transport.ts";
 
 export const HAR_FILE = "evidence.har";
 /** Bodies kept per entry (after redaction); the HAR says when one was cut. */

@@ -1,14 +1,22 @@
 // One CheckContext per check: the target-bound fetch, the run's token cache, a logger, a clock whose sleeps
 // end with the check, and the run's journal of configuration changes.
-import { type Check, type CheckContext, CheckFailure, type Clock, type Target } from "../check/index.ts";
-import { citedRecordings } from "../target/recording-citations.ts";
-import { CheckScope, type TargetTransport } from "../target/target-fetch.ts";
-import type { TokenCache } from "../target/token-cache.ts";
+
+import {
+  type Check,
+  type CheckContext,
+  CheckFailure,
+  type Clock,
+  type CredentialRole,
+  type Target,
+} from "../check/index.ts";
+import { MAX_TIMER_MS } from "../timer-limit.ts";
+import { citedRecordings } from "../transport/recording-citations.ts";
+import type { TokenCache } from "../transport/token-cache.ts";
+import { CheckScope, type TargetTransport } from "../transport/transport.ts";
 import type { RunJournal } from "./config-journal.ts";
+import type { FactStore } from "./run-facts.ts";
 
 const LOG_LINES = 200;
-/** setTimeout's largest delay; a longer one would fire at once. */
-const MAX_TIMER_MS = 2 ** 31 - 1;
 /** Waits of one check kept for the report's timeline. */
 const MAX_WAITS_KEPT = 50;
 
@@ -26,6 +34,8 @@ export interface RunServices {
   journal: RunJournal;
   /** Recorded reads the run's read checks share (see CheckContext.recordings); the runner clears it. */
   recordings?: Map<string, Promise<unknown>>;
+  /** The facts of the run as this lane's view of the target has them (see run-facts.ts). */
+  facts: FactStore;
   onLog?: (checkId: string, level: "info" | "debug", message: string) => void;
 }
 
@@ -57,23 +67,34 @@ export function createCheckContext(
   services: RunServices,
   options: SessionOptions = { deadline: Number.POSITIVE_INFINITY, limitMs: Number.POSITIVE_INFINITY },
 ): CheckSession {
-  const scope = new CheckScope(check.id, check.safety, check.harmlessCalls);
+  const scope = new CheckScope(check.id, check.safety, check.harmlessCalls, {
+    declared: check.issuesTokensFor ?? [],
+    clients: new Map(
+      Object.entries(services.target.credentials).flatMap(([role, credential]) =>
+        credential === undefined ? [] : [[credential.clientId, role as CredentialRole] as const],
+      ),
+    ),
+  });
   const controller = new AbortController();
-  const scoped = services.transport.bind(scope);
   const inFlight = new Map<number, string>();
   let nextRequest = 0;
   // Counts the requests in flight, so a check timing out while the target keeps it waiting is told
   // from one stuck in the kit's own work.
-  const fetch: typeof globalThis.fetch = async (input, init) => {
-    const n = nextRequest++;
-    const request = input instanceof Request ? input : undefined;
-    inFlight.set(n, `${init?.method ?? request?.method ?? "GET"} ${request?.url ?? String(input)}`);
-    try {
-      return await scoped(input, init);
-    } finally {
-      inFlight.delete(n);
-    }
-  };
+  const counted =
+    (scoped: typeof globalThis.fetch): typeof globalThis.fetch =>
+    async (input, init) => {
+      const n = nextRequest++;
+      const request = input instanceof Request ? input : undefined;
+      inFlight.set(n, `${init?.method ?? request?.method ?? "GET"} ${request?.url ?? String(input)}`);
+      try {
+        return await scoped(input, init);
+      } finally {
+        inFlight.delete(n);
+      }
+    };
+  const fetch = counted(services.transport.bind(scope));
+  // ctx.token's requests are the runner's token cache asking: no declaration of the check covers them.
+  const cacheFetch = counted(services.transport.bind(scope, "token-cache"));
   const sleeping = { ms: 0, count: 0, total: 0, list: [] as { at: number; ms: number }[] };
   const clock = scopedClock(services.clock, controller.signal, options, sleeping);
   const log: string[] = [];
@@ -91,7 +112,7 @@ export function createCheckContext(
     ...(services.replayPath === undefined ? {} : { replayPath: services.replayPath }),
     replayCommand: `${services.command} --check ${shellQuote(check.id)} --seed ${services.seed}`,
     log: { info: (m) => write("info", m), debug: (m) => write("debug", m) },
-    token: (role) => services.tokens.token(role, fetch, clock, check.id),
+    token: (role) => services.tokens.token(role, cacheFetch, clock, check.id),
     resetTokens: () => services.tokens.reset(),
     exchanges: () => services.transport.log,
     cite: (exchanges, as = "judged") => {
@@ -99,6 +120,7 @@ export function createCheckContext(
       else scope.cite(exchanges.flatMap((x) => (x.id === undefined ? [] : [x.id])));
     },
     journal: services.journal.forCheck(check.id),
+    facts: services.facts.viewFor(check, (message) => write("info", message)),
     signal: controller.signal,
     // A check that changes data would read its own changes from a recording made before them.
     // Through a view that cites, for this check, the exchanges a recording it judges was made of.

@@ -203,7 +203,7 @@ export function usesQuotaClientOnly(check: Check): boolean {
     check.needs.roles.every((role) => role === "admin" || role === "quota") &&
     check.needs.otherTenant !== true &&
     check.needs.rdbmsTenant !== true &&
-    (check.issuesTokensFor ?? []).length === 0
+    (check.issuesTokensFor ?? []).every((role) => role === "admin" || role === "quota")
   );
 }
 

@@ -1,38 +1,25 @@
 // Drives a plan against a target (its lanes side by side, the checks of a lane one at a time) and returns
-// the run's result as data.
-// A CheckFailure is a finding about the target; anything else thrown is a fault of the kit ("broken").
-// The run is bounded: a deadline, a breaker for a target that stopped answering, and an abort signal
-// (SIGINT, SIGTERM) all end it with a result of what finished; configuration changes are undone first.
-import {
-  CheckFailure,
-  CheckInconclusive,
-  CheckSkipped,
-  type Clock,
-  type Counterexample,
-  type CredentialRole,
-  type Exchange,
-  failureDetail,
-  type Target,
-} from "../check/index.ts";
-import { createClient } from "../client/index.ts";
+// the run's result as data. The seams: stop control (stop-control.ts: signal, deadline, budget), the
+// breaker for a target that stopped answering (breaker.ts), the lanes' services (lanes.ts), one check to
+// its outcome (check-outcome.ts), and undoing what a check left changed (undo.ts).
+
+import type { Clock, Exchange, Target } from "../check/index.ts";
+import { Redactor } from "../redaction/redact.ts";
 import { assembleRunResult, newRunId } from "../result/assemble.ts";
 import { type CatalogueView, loadCatalogueView } from "../result/catalogue-view.ts";
 import { tracedElsewhere } from "../result/coverage.ts";
-import { pickEvidence } from "../result/evidence.ts";
-import type {
-  CheckResult,
-  Interruption,
-  InterruptionCause,
-  RunResult,
-  SkipCause,
-  TargetSummary,
-} from "../result/model.ts";
-import { Redactor } from "../target/redact.ts";
-import { CheckScope, EVIDENCE_BODY_LIMIT, redactExchange, TargetTransport } from "../target/target-fetch.ts";
-import { TokenCache } from "../target/token-cache.ts";
-import { type JournalEntry, RunJournal, undoChanges } from "./config-journal.ts";
-import { CheckEnded, type CheckSession, createCheckContext, type RunServices } from "./context.ts";
+import type { CheckResult, Interruption, RunResult, TargetSummary } from "../result/model.ts";
+import { TokenCache } from "../transport/token-cache.ts";
+import { TargetTransport } from "../transport/transport.ts";
+import { Breaker } from "./breaker.ts";
+import { notRun, runCheck, skippedResult } from "./check-outcome.ts";
+import { type JournalEntry, RunJournal } from "./config-journal.ts";
+import { createCheckContext, type RunServices } from "./context.ts";
+import { prefetchedServices, secondQuotaServices } from "./lanes.ts";
 import { type Plan, type PlanEntry, schedule } from "./plan.ts";
+import { FactStore } from "./run-facts.ts";
+import { StopControl } from "./stop-control.ts";
+import { undoPending } from "./undo.ts";
 
 export const DEFAULT_CHECK_TIMEOUT_MS = 120_000;
 export const DEFAULT_REQUEST_TIMEOUT_MS = 15_000;
@@ -40,8 +27,6 @@ export const DEFAULT_REQUEST_TIMEOUT_MS = 15_000;
 export const DEFAULT_DEADLINE_MS = 30 * 60_000;
 /** Requests in a row that time out or fail to connect before the target counts as unresponsive. */
 export const DEFAULT_UNRESPONSIVE_AFTER = 2;
-/** Largest time a setTimeout can wait; every time limit of the kit stays within it. */
-export const MAX_TIMEOUT_MS = 2 ** 31 - 1;
 
 export type ProgressEvent =
   | { type: "check-started"; index: number; total: number; id: string; title: string }
@@ -101,34 +86,9 @@ export async function runPlan(plan: Plan, deps: RunDeps): Promise<RunResult> {
   if (target.quotaAlt)
     redactor.addCredential(target.quotaAlt.credential.clientId, target.quotaAlt.credential.clientSecret);
 
-  // Everything that ends the run early goes through stop(): the first cause wins. A signal or the
-  // deadline also ends the running check; an unresponsive target lets it end with its own finding (its
-  // requests are refused from then on, so it does so at once).
-  const stopper = new AbortController();
-  let interruption: Interruption | undefined;
-  const stop = (cause: InterruptionCause, message: string) => {
-    if (interruption) return;
-    interruption = { cause, message, at: new Date().toISOString() };
-    if (cause !== "unresponsive") stopper.abort(interruption);
-  };
-  const onSignal = () => {
-    const reason: unknown = deps.signal?.reason;
-    const cause = reason === "SIGINT" || reason === "SIGTERM" ? reason : "aborted";
-    stop(cause, cause === "aborted" ? "the run was aborted" : `the run received ${cause}`);
-  };
-  if (deps.signal?.aborted) onSignal();
-  deps.signal?.addEventListener("abort", onSignal, { once: true });
-  const deadlineMs = deps.deadlineMs ?? DEFAULT_DEADLINE_MS;
-  const deadline = setTimeout(
-    () =>
-      stop(
-        "deadline",
-        `the run was cut short: its deadline of ${duration(deadlineMs)} passed (--deadline, or deadline: in the target file)`,
-      ),
-    Math.min(deadlineMs, MAX_TIMEOUT_MS),
-  );
+  const stopControl = new StopControl(deps.signal, deps.deadlineMs ?? DEFAULT_DEADLINE_MS);
   const breaker = new Breaker(deps.unresponsiveAfter ?? DEFAULT_UNRESPONSIVE_AFTER, (n) =>
-    stop(
+    stopControl.stop(
       "unresponsive",
       `target unresponsive: ${n} requests in a row timed out or failed to connect (--unresponsive-after ${n})`,
     ),
@@ -149,7 +109,7 @@ export async function runPlan(plan: Plan, deps: RunDeps): Promise<RunResult> {
       : {
           requestBudget: deps.requestBudget,
           onBudgetSpent: (budget: number) =>
-            stop(
+            stopControl.stop(
               "budget",
               `the run was cut short: its request budget of ${budget} requests is spent (--request-budget, or requestBudget: in the target file)`,
             ),
@@ -178,6 +138,7 @@ export async function runPlan(plan: Plan, deps: RunDeps): Promise<RunResult> {
     command,
     journal,
     recordings: new Map(),
+    facts: new FactStore(),
   };
   const checkTimeoutMs = deps.checkTimeoutMs ?? DEFAULT_CHECK_TIMEOUT_MS;
   const drivable = deps.clock.advance !== undefined;
@@ -198,8 +159,9 @@ export async function runPlan(plan: Plan, deps: RunDeps): Promise<RunResult> {
   const begun = new Set<number>();
   const runOne = async (index: number, entry: PlanEntry, svc: RunServices, lane?: number) => {
     begun.add(index);
-    if (interruption) {
-      results[index] = notRun(entry, interruption);
+    const interrupted = stopControl.interruption();
+    if (interrupted) {
+      results[index] = notRun(entry, interrupted);
       return;
     }
     const { check } = entry;
@@ -219,7 +181,7 @@ export async function runPlan(plan: Plan, deps: RunDeps): Promise<RunResult> {
         limitMs: checkTimeoutMs,
       });
       const begin = performance.now();
-      result = await runCheck(session, entry, checkTimeoutMs, stopper.signal, breaker, drivable);
+      result = await runCheck(session, entry, checkTimeoutMs, stopControl.checksEnd, breaker, drivable);
       result.startedMs = Math.round(begin - origin);
       if (lane !== undefined) result.lane = lane;
       const waits = session.waits().map((w) => ({ atMs: Math.round(w.at - begin), ms: Math.round(w.ms) }));
@@ -241,7 +203,7 @@ export async function runPlan(plan: Plan, deps: RunDeps): Promise<RunResult> {
       result: redactor.deep(result),
     });
     const left = chosen.filter((e, i) => e.action === "run" && !begun.has(i)).length;
-    const stopped = interruption as Interruption | undefined; // set meanwhile by stop()
+    const stopped = stopControl.interruption();
     if (stopped && (left > 0 || stopped.cause !== "unresponsive"))
       deps.onProgress?.({ type: "run-stopping", interruption: stopped, notRun: left });
   };
@@ -277,8 +239,7 @@ export async function runPlan(plan: Plan, deps: RunDeps): Promise<RunResult> {
         `${e.change.kind === "client" ? `client ${e.change.clientId} of ` : ""}customer ${e.change.customerId} (changed by ${e.check})`,
       );
   } finally {
-    clearTimeout(deadline);
-    deps.signal?.removeEventListener("abort", onSignal);
+    stopControl.dispose();
     journal.close();
   }
 
@@ -310,7 +271,7 @@ export async function runPlan(plan: Plan, deps: RunDeps): Promise<RunResult> {
     startedAt: started,
     finishedAt: new Date(),
     requestsSent: transport.requestsSent,
-    ...(interruption === undefined ? {} : { interruption }),
+    ...optionalInterruption(stopControl.interruption()),
     ...(deps.journalFile === undefined && journal.opened === 0
       ? {}
       : { configuration: { journal: deps.journalFile ?? null, changes: journal.opened, leftChanged } }),
@@ -335,374 +296,6 @@ function versionAnswer(log: readonly Exchange[], rdmUrl: string): RunResult["tar
   return { status: found.response.status, body: found.response.body.slice(0, 200) };
 }
 
-/**
- * The services of the second quota lane: the target as its checks see it, where the quota client and the
- * customer (customerId and quotaCustomerId) are the second ones, so no check needs to know about lanes and
- * nothing it changes is the first lane's. Its admin token is fetched before the lanes start and kept when
- * a check resets its tokens: the admin client may belong to the first quota client's customer, whose
- * quota the first lane sets, and could be refused a new token meanwhile. The other roles' tokens are the
- * lane's own and reset as usual.
- */
-async function secondQuotaServices(
-  services: RunServices,
-  second: NonNullable<Target["quotaAlt"]>,
-  redactor: Redactor,
-  breaker: Breaker,
-): Promise<RunServices> {
-  // quotaAlt stays in the view, equal to its quota client: the failure details name the client by the key
-  // the user wrote for it (credentials.quotaAlt); nothing else reads it in a lane.
-  const view: Target = {
-    ...services.target,
-    customerId: second.customerId,
-    quotaCustomerId: second.customerId,
-    credentials: { ...services.target.credentials, quota: second.credential },
-  };
-  const admin = await prefetchedServices(services, view, ["admin"], redactor, breaker);
-  const kept = admin.tokens;
-  const own = new TokenCache(view, redactor);
-  const tokens: LaneTokens = {
-    token: (role, fetch, clock, checkId) =>
-      role === "admin" ? kept.token(role, fetch, clock, checkId) : own.token(role, fetch, clock, checkId),
-    reset: () => own.reset(),
-  };
-  return { ...services, target: view, tokens };
-}
-
-/**
- * The services of a lane beside the first token lane: the run's, with a token cache of its own whose
- * tokens are fetched before the lanes start. The token lane resets the run's cache and shortens the validity of the clients it
- * works with; tokens fetched beforehand keep the validity they were issued with, so the reads are not
- * caught by an expiry or a quota meant for the token checks. A role whose token cannot be had here is
- * left to the check that asks for it (which then reports why): so these requests are no check's and do not
- * count toward the breaker, and the first that fails ends the fetching (a target that does not answer
- * costs one request timeout here, not one per role).
- */
-async function prefetchedServices(
-  services: RunServices,
-  target: Target,
-  needed: readonly CredentialRole[],
-  redactor: Redactor,
-  breaker: Breaker,
-): Promise<RunServices> {
-  const tokens = new TokenCache(target, redactor);
-  const roles = new Set(needed);
-  const scope = new CheckScope("lckit/tokens", "read");
-  const fetch = services.transport.bind(scope);
-  breaker.pause();
-  try {
-    for (const role of roles) {
-      if (!target.credentials[role]) continue;
-      const got = await tokens.token(role, fetch, services.clock, "lckit/tokens").then(
-        () => true,
-        () => false,
-      );
-      if (!got) break;
-    }
-  } finally {
-    breaker.resume();
-    scope.close();
-  }
-  return { ...services, target, tokens };
-}
-
-/** What a lane's checks get their tokens from. */
-type LaneTokens = RunServices["tokens"];
-
-/** Undoes journal entries through a scope of their own (the check's scope is closed by now), with the
- *  run's tokens; each request keeps the per-request time limit, so a dead target cannot hold the run. */
-async function undoPending(entries: JournalEntry[], services: RunServices, breaker: Breaker) {
-  const scope = new CheckScope("lckit/restore", "write");
-  const fetch = services.transport.bind(scope);
-  const client = createClient({ fetch, baseUrl: services.target.baseUrl, rdmUrl: services.target.rdmUrl });
-  // The run may have given up on the target; undoing is worth the attempt all the same.
-  breaker.pause();
-  try {
-    return await undoChanges(entries, {
-      putCustomer: (token, id, customer) => client.putCustomer(token, id, customer),
-      putClients: (token, id, clients) => client.putClients(token, id, clients),
-      token: (role: CredentialRole) => services.tokens.token(role, fetch, services.clock, "lckit/restore"),
-    });
-  } finally {
-    breaker.resume();
-    scope.close();
-  }
-}
-
-/**
- * Counts requests in a row that got no answer (timed out, refused, reset) and trips once there are
- * `threshold` of them. An answer of any status resets the count: a target that answers is responsive,
- * however wrong the answer. The count is taken on the raw transport, under the runner's time limits.
- */
-class Breaker {
-  private consecutive = 0;
-  private paused = 0;
-  private tripped = false;
-  /** True while the runner itself ends requests (a check's scope closing): those aborts are no failure. */
-  ending = false;
-  private lastAnswered: Request | undefined;
-
-  constructor(
-    private readonly threshold: number,
-    private readonly trip: (threshold: number) => void,
-  ) {}
-
-  pause(): void {
-    this.paused += 1;
-  }
-
-  resume(): void {
-    this.paused -= 1;
-  }
-
-  watch(fetch: (request: Request) => Promise<Response>): (request: Request) => Promise<Response> {
-    if (this.threshold <= 0) return fetch;
-    return async (request) => {
-      // Once tripped, only the runner's own undo requests still go out (they run paused).
-      if (this.tripped && this.paused === 0)
-        throw new Error(
-          `not sent: the target stopped answering (${this.threshold} requests in a row got no answer)`,
-        );
-      // The previous answer counts as an answer once its body was read without a time-out: by the next
-      // request its signal would have been aborted otherwise.
-      if (this.lastAnswered && !this.lastAnswered.signal.aborted) this.consecutive = 0;
-      this.lastAnswered = undefined;
-      let counted = false;
-      const failure = () => {
-        if (counted || this.ending) return;
-        counted = true;
-        this.failure();
-      };
-      request.signal.addEventListener("abort", failure, { once: true });
-      try {
-        const response = await fetch(request);
-        this.lastAnswered = request;
-        return response;
-      } catch (error) {
-        failure();
-        throw error;
-      }
-    };
-  }
-
-  private failure(): void {
-    this.consecutive += 1;
-    if (this.paused === 0 && this.consecutive >= this.threshold && !this.tripped) {
-      this.tripped = true;
-      this.trip(this.threshold);
-    }
-  }
-}
-
-class CheckTimeout extends Error {
-  override name = "CheckTimeout";
-  constructor(
-    message: string,
-    /** What the check was waiting for when its time ran out (a sleep, an answer), if anything. */
-    readonly waitingFor: string | undefined,
-  ) {
-    super(message);
-  }
-}
-
-/** The run stopped (signal, deadline, unresponsive target) while the check ran. */
-class RunStopped extends Error {
-  override name = "RunStopped";
-  constructor(readonly interruption: Interruption) {
-    super(interruption.message);
-  }
-}
-
-async function runCheck(
-  session: CheckSession,
-  entry: PlanEntry,
-  limitMs: number,
-  stopped: AbortSignal,
-  breaker: Breaker,
-  drivable: boolean,
-): Promise<CheckResult> {
-  const { ctx, scope } = session;
-  const started = performance.now();
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(
-      () =>
-        reject(
-          new CheckTimeout(`timed out: the check did not finish within ${limitMs} ms`, session.waitingFor()),
-        ),
-      Math.min(limitMs, MAX_TIMEOUT_MS),
-    );
-  });
-  let onStop: (() => void) | undefined;
-  const interrupted = new Promise<never>((_, reject) => {
-    onStop = () => reject(new RunStopped(stopped.reason as Interruption));
-    if (stopped.aborted) onStop();
-    else stopped.addEventListener("abort", onStop, { once: true });
-  });
-  let outcome: Outcome = { status: "passed" };
-  try {
-    await Promise.race([entry.check.run(ctx), timeout, interrupted]);
-  } catch (error) {
-    outcome = classify(error, session, drivable);
-  } finally {
-    clearTimeout(timer);
-    if (onStop) stopped.removeEventListener("abort", onStop);
-    // Ending the check aborts its requests: the breaker must not count those as the target's silence.
-    breaker.ending = true;
-    try {
-      session.end(outcome.status === "passed" ? "finished" : "stopped by the runner");
-    } finally {
-      breaker.ending = false;
-    }
-  }
-  const result: CheckResult = {
-    ...base(entry),
-    ...outcome,
-    durationMs: Math.round(performance.now() - started),
-    requests: scope.requests,
-    // Every exchange the result rests on, the recordings of other checks it judged included.
-    ...(scope.citations().length > 0 ? { exchangeIds: scope.citations() } : {}),
-    ...(scope.retries.length > 0 ? { retries: [...scope.retries] } : {}),
-    ...(session.waitedMs() > 0 ? { waitMs: session.waitedMs() } : {}),
-  };
-  if (result.status === "failed" || result.status === "broken" || result.status === "inconclusive") {
-    // The last exchanges, and before them the ones the failure's detail cites (the pages of a scan that hold
-    // the record at fault).
-    result.evidence = pickEvidence(scope.exchanges, result.details).map((x) =>
-      redactExchange(x, new Redactor(), EVIDENCE_BODY_LIMIT),
-    );
-  }
-  if (session.log.length > 0 && result.status !== "passed") result.log = session.log.slice(-50);
-  return result;
-}
-
-function base(entry: PlanEntry) {
-  const { check } = entry;
-  return {
-    id: check.id,
-    suite: check.suite,
-    title: check.title,
-    level: check.level,
-    requirements: [...check.requirements],
-    safety: check.safety,
-    durationMs: 0,
-    requests: 0,
-  };
-}
-
-function skippedResult(entry: PlanEntry, cause: SkipCause, reason: string): CheckResult {
-  return { ...base(entry), status: "skipped", reason, skipCause: cause };
-}
-
-/** A check the run did not get to (or skipped anyway: its own skip reason stands). */
-function notRun(entry: PlanEntry, interruption: Interruption): CheckResult {
-  if (entry.action === "skip")
-    return skippedResult(entry, entry.skipKind === "safety" ? "safety" : "needs", entry.reason ?? "");
-  return skippedResult(
-    entry,
-    interruption.cause === "unresponsive" ? "unresponsive" : "interrupted",
-    `not run: ${interruption.message}`,
-  );
-}
-
-type Outcome = Omit<CheckResult, keyof ReturnType<typeof base>>;
-
-function classify(error: unknown, session: CheckSession, drivable: boolean): Outcome {
-  if (error instanceof RunStopped) {
-    const { interruption } = error;
-    return {
-      status: "skipped",
-      reason: `interrupted while running: ${interruption.message}`,
-      skipCause: "interrupted",
-    };
-  }
-  if (error instanceof CheckFailure) return failed(error);
-  if (error instanceof CheckSkipped) return { status: "skipped", reason: error.message, skipCause: "check" };
-  if (error instanceof CheckInconclusive) {
-    const { saw, readings, decideBy } = error.undecided;
-    const details = failureDetail(new CheckFailure(error.message, error.details));
-    return {
-      status: "inconclusive",
-      reason: error.message,
-      undecided: { saw, readings: [readings[0], readings[1]], decideBy },
-      ...(details === undefined ? {} : { details }),
-    };
-  }
-  if (error instanceof CheckTimeout) {
-    // Against a live target a check runs out of time while the target makes it wait (an announced
-    // validity, a slow answer): the target's doing, shown by the evidence. Where the kit drives the
-    // clock nothing real is waited for, so running out of time is the kit's fault.
-    if (!drivable && error.waitingFor !== undefined)
-      return {
-        status: "failed",
-        message:
-          `${error.message}; it was waiting for ${error.waitingFor}, which the target's answers asked for ` +
-          "(see the evidence for what the target announced)",
-        details: {
-          expected: "a check that can finish within its time limit",
-          actual: `waiting for ${error.waitingFor}`,
-        },
-      };
-    return { status: "broken", message: error.message };
-  }
-  // What a check awaited when it ended rejects; a check that still threw it is an ended check, no finding.
-  if (error instanceof CheckEnded) return { status: "broken", message: error.message };
-  // fast-check wraps what a property threw; a CheckFailure inside still is a finding about the target.
-  if (error instanceof Error && error.cause instanceof CheckFailure)
-    return failed(error.cause, propertyReport(error, session.ctx.replayCommand));
-  // A check that chokes on a body the target garbled found a fault of the target, not of the kit.
-  if (error instanceof SyntaxError) {
-    const garbled = session.scope.exchanges.findLast((x) => x.response && !isJson(x.response.body));
-    if (garbled?.response)
-      return {
-        status: "failed",
-        message:
-          `${garbled.request.method} ${garbled.request.url} answered ${garbled.response.status} with a body ` +
-          `that is not valid JSON (${error.message})`,
-        details: { expected: "a JSON body", actual: garbled.response.body.slice(0, 200) },
-      };
-  }
-  const err = error instanceof Error ? error : new Error(String(error));
-  return {
-    status: "broken",
-    message: `${err.name}: ${err.message}`,
-    ...(err.stack === undefined ? {} : { details: { stack: err.stack } }),
-  };
-}
-
-function failed(error: CheckFailure, fallback?: Counterexample): Outcome {
-  const details = failureDetail(error);
-  const counterexample = error.details.counterexample ?? fallback;
-  return {
-    status: "failed",
-    message: error.message,
-    ...(details === undefined ? {} : { details }),
-    ...(counterexample === undefined ? {} : { counterexample }),
-  };
-}
-
-/** Reads seed, path and counterexample out of fast-check's failure text (a safety net for checks that let
- *  fc.assert throw instead of reporting the counterexample themselves). */
-function propertyReport(error: Error, replayCommand: string): Counterexample | undefined {
-  const m = /seed:\s*(-?\d+),\s*path:\s*"([^"]*)"/.exec(error.message);
-  if (!m?.[1] || m[2] === undefined) return undefined;
-  const value = /Counterexample:\s*(.*)/.exec(error.message)?.[1] ?? "";
-  return {
-    seed: Number(m[1]),
-    path: m[2],
-    value,
-    replay: `${replayCommand.replace(/--seed \S+/, `--seed ${m[1]}`)} --path ${m[2]}`,
-  };
-}
-
-function isJson(text: string): boolean {
-  try {
-    JSON.parse(text);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
 function summarise(target: Target): TargetSummary {
   return {
     name: target.name,
@@ -716,8 +309,6 @@ function summarise(target: Target): TargetSummary {
   };
 }
 
-function duration(ms: number): string {
-  if (ms % 3_600_000 === 0) return `${ms / 3_600_000} h`;
-  if (ms % 60_000 === 0) return `${ms / 60_000} min`;
-  return ms % 1000 === 0 ? `${ms / 1000} s` : `${ms} ms`;
+function optionalInterruption(interruption: Interruption | undefined): { interruption?: Interruption } {
+  return interruption === undefined ? {} : { interruption };
 }

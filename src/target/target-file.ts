@@ -1,5 +1,6 @@
 // Reads a target file (YAML or JSON, see docs/target-file.md and target.schema.json) into a Target.
 // Secrets come only from environment variables named in the file; a literal secret is refused.
+
 import { readFileSync } from "node:fs";
 import { dirname, resolve } from "node:path";
 import type { ErrorObject } from "ajv/dist/2020.js";
@@ -14,6 +15,7 @@ import {
   type Target,
 } from "../check/index.ts";
 import { trimTrailingSlashes } from "../http/trailing-slashes.ts";
+import { MAX_TIMER_MS } from "../timer-limit.ts";
 import { lenientProfile } from "./profile.ts";
 import schema from "./target.schema.json" with { type: "json" };
 
@@ -470,16 +472,13 @@ function urlProblems(raw: RawTarget): TargetFileProblem[] {
   return out;
 }
 
-/** Largest time limit Node can wait (setTimeout's limit, about 24.8 days). */
-export const MAX_TIME_LIMIT_MS = 2 ** 31 - 1;
-
 /** "30m", "90s", "1h", "500ms" to milliseconds; undefined when it is none of these or over the limit. */
 export function parseDuration(text: string): number | undefined {
   const m = /^\s*(\d+(?:\.\d+)?)\s*(ms|s|m|min|h)\s*$/.exec(text);
   if (!m?.[1] || !m[2]) return undefined;
   const unit = { ms: 1, s: 1000, m: 60_000, min: 60_000, h: 3_600_000 }[m[2]] ?? 1;
   const ms = Math.round(Number(m[1]) * unit);
-  return ms >= 1 && ms <= MAX_TIME_LIMIT_MS ? ms : undefined;
+  return ms >= 1 && ms <= MAX_TIMER_MS ? ms : undefined;
 }
 
 function durationProblems(raw: RawTarget): TargetFileProblem[] {
@@ -489,7 +488,7 @@ function durationProblems(raw: RawTarget): TargetFileProblem[] {
       path: "deadline",
       message:
         `"${raw.deadline}" is not a duration the kit can wait; write a number and a unit (ms, s, m, h), ` +
-        `e.g. 30m, from 1 ms to ${MAX_TIME_LIMIT_MS} ms (about 24.8 days)`,
+        `e.g. 30m, from 1 ms to ${MAX_TIMER_MS} ms (about 24.8 days)`,
     },
   ];
 }

@@ -1,11 +1,11 @@
 // A judged recording as a run result (src/result's model), so a client check gets the same reports as a
 // provider run: one check per caller rule, the client's exchanges at fault as redacted evidence.
 import type { Exchange } from "../check/index.ts";
+import { Redactor } from "../redaction/redact.ts";
 import { assembleRunResult } from "../result/assemble.ts";
 import { type CatalogueView, loadCatalogueView } from "../result/catalogue-view.ts";
 import { tracedElsewhere } from "../result/coverage.ts";
 import type { CheckResult, Interruption, RunResult } from "../result/model.ts";
-import { Redactor } from "../target/redact.ts";
 import { CALLER_RULES, type RuleVerdict } from "./caller-rules.ts";
 import type { Traffic, TrafficExchange } from "./traffic.ts";
 

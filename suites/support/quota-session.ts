@@ -1,7 +1,13 @@
 // The setting of every token-quota check: the quota client's customer with multi-token support switched
 // as the check needs, the quota client's tokens all expired at the start, everything restored at the end.
 
-import { type CheckContext, type CredentialRole, fail } from "../../src/check/index.ts";
+import {
+  type CheckContext,
+  type CredentialRole,
+  defineFact,
+  type Fact,
+  fail,
+} from "../../src/check/index.ts";
 import {
   type ApiResponse,
   accessTokenOf,
@@ -121,7 +127,12 @@ export function validityForBurst(requestMs: number, requests: number): number {
   return Math.max(shortValiditySeconds, Math.ceil((requests * requestMs * 1.5) / 1000 + 1));
 }
 
-const clearedOnce = new WeakSet<object>();
+/** Run fact: where the kit drives the clock, tokens from before it shortened the quota client's validity
+ *  were let expire once. */
+const clearedOnce = defineFact<true>(
+  "quota-client-cleared",
+  "tokens of the quota client from before the kit shortened its validity were let expire",
+);
 
 /** The quota the kit sets where it switches multi-token support on only to learn how the target switches
  *  it off: the platform's limit, so that no token request in between is refused for it. */
@@ -135,29 +146,35 @@ const learningQuota = 200;
  * the last one expired (its check waited them out) starts at once. Every quota-client token request of
  * the suites notes itself here (noteQuotaToken), answered or not.
  */
-const quotaTokensExpire = new WeakMap<object, number>();
+export const quotaTokensExpire = defineFact<number>(
+  "quota-tokens-expire",
+  "when every token the kit was issued for the quota client has expired for certain (the kit's clock, ms)",
+);
 
 /** Targets on which the quota client was found holding no token from before the run's quota checks: with
  *  maxActiveTokensAllowed=1 and every token the kit was issued expired, a token request was granted. */
-export const noTokensFromBefore = new WeakSet<object>();
+export const noTokensFromBefore = defineFact<true>(
+  "no-quota-tokens-from-before",
+  "the quota client holds no token from before the run's quota checks",
+);
 
 /** True in real time once every token the kit noted for the quota client has expired for certain. */
 function noOwnTokensLeft(ctx: CheckContext): boolean {
-  const at = quotaTokensExpire.get(ctx.target);
+  const at = ctx.facts.get(quotaTokensExpire);
   return at !== undefined && at <= ctx.clock.now();
 }
 
 /** True in real time before the kit noted any token request of the quota client on this target: an
  *  active token of the client then is one from before the run's quota sessions. */
 function noneIssuedYet(ctx: CheckContext): boolean {
-  return !quotaTokensExpire.has(ctx.target);
+  return ctx.facts.get(quotaTokensExpire) === undefined;
 }
 
 /** Notes a token request of the quota client just answered (or failed), under `validitySeconds`. */
 export function noteQuotaToken(ctx: CheckContext, validitySeconds: number): void {
   if (canDriveClock(ctx)) return;
   const at = ctx.clock.now() + (validitySeconds + 1) * 1000;
-  quotaTokensExpire.set(ctx.target, Math.max(quotaTokensExpire.get(ctx.target) ?? 0, at));
+  ctx.facts.set(quotaTokensExpire, Math.max(ctx.facts.get(quotaTokensExpire) ?? 0, at));
 }
 
 /**
@@ -166,10 +183,10 @@ export function noteQuotaToken(ctx: CheckContext, validitySeconds: number): void
  * that is `longestSeconds` + 1 s from now; otherwise until the noted expiry, which may have passed already.
  */
 async function letQuotaTokensExpire(ctx: CheckContext, longestSeconds: number): Promise<void> {
-  const at = canDriveClock(ctx) ? undefined : quotaTokensExpire.get(ctx.target);
+  const at = canDriveClock(ctx) ? undefined : ctx.facts.get(quotaTokensExpire);
   if (at === undefined) {
     await letTimePass(ctx, (longestSeconds + 1) * 1000);
-    if (!canDriveClock(ctx)) quotaTokensExpire.set(ctx.target, ctx.clock.now());
+    if (!canDriveClock(ctx)) ctx.facts.set(quotaTokensExpire, ctx.clock.now());
     return;
   }
   const ms = at - ctx.clock.now();
@@ -191,7 +208,10 @@ async function multiTokenLooksOn(ctx: CheckContext, validitySeconds: number): Pr
  * without multitokenConfig switched it off from on, "null" when it took multitokenConfig null as well. Known,
  * the kit switches it off without asking with two token requests, whose tokens would be one more wait.
  */
-const switchOffWay = new WeakMap<object, "replace" | "null">();
+const switchOffWay = defineFact<"replace" | "null">(
+  "multi-token-switch-off",
+  'how the target switches multi-token support off: "replace" (a PUT without multitokenConfig) or "null"',
+);
 
 /**
  * Switches multi-token support off the ways a correct target may take it. The document shows neither the
@@ -211,11 +231,11 @@ async function switchMultiTokenOff(
 ): Promise<void> {
   const base = withoutMultiToken(original);
   await putCustomerOrFail(ctx, "admin", customerId, base, "switching multi-token off");
-  const known = canDriveClock(ctx) ? undefined : switchOffWay.get(ctx.target);
+  const known = canDriveClock(ctx) ? undefined : ctx.facts.get(switchOffWay);
   if (known === "replace") return;
   if (known === undefined) {
     const on = await multiTokenLooksOn(ctx, validitySeconds);
-    if (!canDriveClock(ctx) && (on || wasOn)) switchOffWay.set(ctx.target, on ? "null" : "replace");
+    if (!canDriveClock(ctx) && (on || wasOn)) ctx.facts.set(switchOffWay, on ? "null" : "replace");
     if (!on) return;
   }
   const response = await clientOf(ctx).putCustomer(await ctx.token("admin"), customerId, {
@@ -275,14 +295,14 @@ export async function withQuotaSession<T>(
         // first clean start, whose wait is paid anyway), the same wait also serves the question whether
         // the client holds tokens from before the run: with a quota of 1, is a token granted? (Refused, the
         // question stays open and withTokensOfItsOwn asks it again once the kit's own tokens expired.)
-        if (!drivable && !on && !switchOffWay.has(ctx.target)) {
-          if (!noTokensFromBefore.has(ctx.target) && (noOwnTokensLeft(ctx) || noneIssuedYet(ctx))) {
+        if (!drivable && !on && ctx.facts.get(switchOffWay) === undefined) {
+          if (!ctx.facts.get(noTokensFromBefore) && (noOwnTokensLeft(ctx) || noneIssuedYet(ctx))) {
             await session.setQuota(1);
             const answer = await session.issue();
             // A token announced to outlive the session's validity is left to the checks to judge.
             const announced = answer.data?.expires_in;
             const overlong = typeof announced === "number" && announced > session.validitySeconds + 1;
-            if (accessTokenOf(answer) && !overlong) noTokensFromBefore.add(ctx.target);
+            if (accessTokenOf(answer) && !overlong) ctx.facts.set(noTokensFromBefore, true);
           } else await session.setQuota(learningQuota);
         }
         await switchMultiTokenOff(ctx, customerId, original, on, session.validitySeconds);
@@ -310,10 +330,10 @@ export async function withQuotaSession<T>(
     };
     // Tokens from before the kit shortened the validity may live long: where the clock can be driven,
     // move past them once per target; in real time the checks detect them and skip.
-    if (drivable && !clearedOnce.has(ctx.target)) {
+    if (drivable && !ctx.facts.get(clearedOnce)) {
       await session.multiTokenOff();
       await letTimePass(ctx, expireEverythingMs);
-      clearedOnce.add(ctx.target);
+      ctx.facts.set(clearedOnce, true);
     }
     // The interface cannot read a client; an upsert of the clientId alone shows its stored validity where
     // the target answers the stored client (else the documented default is put back).
@@ -327,3 +347,11 @@ export async function withQuotaSession<T>(
     }
   });
 }
+
+/** The run facts a quota session reads and writes: every check that opens one declares them. */
+export const QUOTA_SESSION_FACTS: readonly Fact<unknown>[] = [
+  clearedOnce,
+  quotaTokensExpire,
+  noTokensFromBefore,
+  switchOffWay,
+];

@@ -1,6 +1,14 @@
 // What the token-quota checks share: the quota the seed picks, issuing and counting the quota client's
 // tokens against a quota, reading the stored quota, and a session that holds no token from before the check.
-import { type CheckContext, CheckFailure, fail, inconclusive, requestOf } from "../../src/check/index.ts";
+import {
+  type CheckContext,
+  CheckFailure,
+  defineFact,
+  type Fact,
+  fail,
+  inconclusive,
+  requestOf,
+} from "../../src/check/index.ts";
 import {
   type ApiResponse,
   accessTokenOf,
@@ -10,7 +18,12 @@ import {
 import { MAX_ACTIVE_TOKENS_ALLOWED } from "../../src/contract/index.ts";
 import { answerDetail, clientRecord, ensureAnswer } from "./answer-detail.ts";
 import { readCustomer } from "./customer-restore.ts";
-import { noTokensFromBefore, type QuotaSession, withQuotaSession } from "./quota-session.ts";
+import {
+  noTokensFromBefore,
+  QUOTA_SESSION_FACTS,
+  type QuotaSession,
+  withQuotaSession,
+} from "./quota-session.ts";
 import { judgeQuotaRefusal, judgeSuccess } from "./response-judges.ts";
 import { clientOf } from "./target-client.ts";
 import { announcedValidity, expiresInOf, letTimePass } from "./token-lifetime.ts";
@@ -41,7 +54,10 @@ export function quotaExpected(max: number): string {
 
 /** Per target, the last announcement of a quota client's token beyond its configured validity: such a
  *  token outlives the session that asked for it and holds a slot in the checks after it. */
-const overlong = new WeakMap<object, string>();
+const overlong = defineFact<string>(
+  "overlong-quota-token",
+  "the last announcement of a quota client's token beyond its configured validity",
+);
 
 /** Validity a quota client's token announces, held to the validity the session gave the client. */
 export function validityOf(session: QuotaSession, response: ApiResponse<TokenResponse>): number {
@@ -49,7 +65,7 @@ export function validityOf(session: QuotaSession, response: ApiResponse<TokenRes
     return announcedValidity(response, session.validitySeconds, "the quota client");
   } catch (error) {
     if (!(error instanceof CheckFailure)) throw error;
-    overlong.set(session.ctx.target, error.message);
+    session.ctx.facts.set(overlong, error.message);
     // The sentence as it was; the detail gains the token request and the client it concerns.
     throw new CheckFailure(error.message, {
       request: requestOf(response.request.method, response.request.url),
@@ -76,7 +92,7 @@ export async function issueDistinct(
       // Where the kit found the client holding no token from before the run, the refusal is the target's.
       if (
         !session.drivable &&
-        !noTokensFromBefore.has(session.ctx.target) &&
+        !session.ctx.facts.get(noTokensFromBefore) &&
         judgeQuotaRefusal(session.ctx.target.profile, response) === undefined
       )
         inconclusive(
@@ -143,7 +159,7 @@ export async function expectNewTokens(
         i = 0;
         continue;
       }
-      if (limit && !session.drivable && !noTokensFromBefore.has(session.ctx.target))
+      if (limit && !session.drivable && !session.ctx.facts.get(noTokensFromBefore))
         inconclusive(
           {
             saw: `with ${config}, the first token request was refused for the limit`,
@@ -323,11 +339,11 @@ export function withTokensOfItsOwn<T>(
   body: (session: QuotaSession) => Promise<T>,
 ): Promise<T> {
   return withQuotaSession(ctx, async (session) => {
-    if (!session.drivable && !noTokensFromBefore.has(ctx.target)) {
+    if (!session.drivable && !ctx.facts.get(noTokensFromBefore)) {
       await session.setQuota(1);
       const answer = await session.issue();
       const refused = !accessTokenOf(answer) && judgeQuotaRefusal(ctx.target.profile, answer) === undefined;
-      const earlier = overlong.get(ctx.target);
+      const earlier = ctx.facts.get(overlong);
       if (refused && earlier !== undefined)
         fail(
           "the quota client still holds tokens the kit was issued earlier in this run, past the validity it " +
@@ -348,7 +364,7 @@ export function withTokensOfItsOwn<T>(
         await decideTokensFromBefore(session, answer);
       } else if (accessTokenOf(answer)) {
         validityOf(session, answer);
-        noTokensFromBefore.add(ctx.target);
+        ctx.facts.set(noTokensFromBefore, true);
       }
       await session.restart();
     }
@@ -436,7 +452,7 @@ export async function decideTokensFromBefore(
     const again = await session.issue();
     if (accessTokenOf(again)) {
       validityOf(session, again);
-      noTokensFromBefore.add(ctx.target);
+      ctx.facts.set(noTokensFromBefore, true);
       return;
     }
     if (judgeQuotaRefusal(ctx.target.profile, again) !== undefined) return;
@@ -494,3 +510,6 @@ export function ensureInsideValidity(
 }
 
 export const quotaNeeds = { roles: ["admin" as const, "quota" as const] };
+
+/** The run facts the token-quota checks read and write: a quota session's, and the overlong token. */
+export const QUOTA_FACTS: readonly Fact<unknown>[] = [...QUOTA_SESSION_FACTS, overlong];

@@ -26,7 +26,7 @@ import { defineCheck } from "./define.ts";
 import { checkProperty } from "./property.ts";
 import { readPages } from "./recorded-scrolls.ts";
 import { ensure, isClientError, judgeSuccess } from "./response-judges.ts";
-import { scrollEncodingFor } from "./scroll-encoding.ts";
+import { scrollEncodingFor, scrollIdEncodingFact } from "./scroll-encoding.ts";
 import { clientOf } from "./target-client.ts";
 
 export type ScanRecordShape = Record<string, unknown>;
@@ -395,7 +395,13 @@ const orderArb = fc.constantFrom<"asc" | "desc">("asc", "desc");
 
 /** A read check of one scan subject, with the subject's role: the frame every check of this file shares. */
 function subjectReadCheck(subject: ScanSubject, ids: Ids, run: Check["run"]): Check {
-  return defineCheck({ ...ids, safety: "read", needs: { roles: [subject.role] }, run });
+  return defineCheck({
+    ...ids,
+    safety: "read",
+    needs: { roles: [subject.role] },
+    facts: [scrollIdEncodingFact],
+    run,
+  });
 }
 /** Pages of any limit together hold every record exactly once. */
 export function exactlyOnceCheck(subject: ScanSubject, ids: Ids): Check {

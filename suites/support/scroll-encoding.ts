@@ -1,7 +1,7 @@
 // Which body carries the scroll id on next-page requests: pinned by the target profile, or found by a
 // safe read probe ("auto") and remembered per target and scan.
 
-import type { CheckContext, CredentialRole, Target } from "../../src/check/index.ts";
+import { type CheckContext, type CredentialRole, defineFact } from "../../src/check/index.ts";
 import {
   pageOf,
   type ScanEndpoint,
@@ -10,7 +10,11 @@ import {
 } from "../../src/client/index.ts";
 import { clientOf } from "./target-client.ts";
 
-const detected = new WeakMap<Target, Map<string, ScrollIdEncoding>>();
+/** Run fact: the scroll id encoding found to work, per scan endpoint kind (a probe costs two requests). */
+export const scrollIdEncodingFact = defineFact<ReadonlyMap<string, ScrollIdEncoding>>(
+  "scroll-id-encoding",
+  "the scroll id encoding a safe probe found to work, per scan endpoint",
+);
 
 export async function scrollEncodingFor(
   ctx: CheckContext,
@@ -19,8 +23,7 @@ export async function scrollEncodingFor(
 ): Promise<ScrollIdEncoding> {
   const pinned = ctx.target.profile.scrollIdEncoding;
   if (pinned !== "auto") return pinned;
-  const known = detected.get(ctx.target) ?? new Map<string, ScrollIdEncoding>();
-  detected.set(ctx.target, known);
+  const known = ctx.facts.get(scrollIdEncodingFact) ?? new Map<string, ScrollIdEncoding>();
   const cached = known.get(endpoint.kind);
   if (cached) return cached;
   const client = clientOf(ctx);
@@ -31,7 +34,7 @@ export async function scrollEncodingFor(
     if (!first?.scrollId) return "object"; // one page only: nothing to detect, and nothing depends on it
     const next = await client.scanNext(auth, endpoint, first.scrollId, encoding, { limit: 1 });
     if (pageOf(next)) {
-      known.set(endpoint.kind, encoding);
+      ctx.facts.set(scrollIdEncodingFact, new Map([...known, [endpoint.kind, encoding]]));
       ctx.log.info(`scroll id encoding detected for ${endpoint.kind}: ${encoding}`);
       return encoding;
     }

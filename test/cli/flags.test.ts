@@ -1,5 +1,6 @@
 // The shared flag parsers: each accepts what it documents and refuses the rest with a message that names
 // the flag, the value given, what is allowed and an example.
+
 import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -9,12 +10,12 @@ import {
   existingPath,
   integer,
   list,
-  MAX_DURATION_MS,
   oneOf,
   type Parser,
   port,
   wordList,
 } from "../../src/cli/flags.ts";
+import { MAX_TIMER_MS } from "../../src/timer-limit.ts";
 import { UsageError } from "../../src/usage-error.ts";
 
 const dir = mkdtempSync(join(tmpdir(), "lckit-flags-"));
@@ -38,7 +39,7 @@ describe("shared flag parsers accept", () => {
     ["bare seconds", { parser: duration({ example: "30s", bareSeconds: true }), raw: "2", want: 2000 }],
     [
       "the longest timer",
-      { parser: duration({ example: "30s" }), raw: `${MAX_DURATION_MS}ms`, want: MAX_DURATION_MS },
+      { parser: duration({ example: "30s" }), raw: `${MAX_TIMER_MS}ms`, want: MAX_TIMER_MS },
     ],
     ["a comma list", { parser: list, raw: " a, b,,c ", want: ["a", "b", "c"] }],
     ["an allowed word", { parser: oneOf(["text", "json"]), raw: "json", want: "json" }],
@@ -122,7 +123,7 @@ describe("shared flag parsers refuse, naming flag, value, what is allowed and an
     ],
     [
       "a duration longer than a timer can wait",
-      { parser: duration({ example: "30s" }), raw: `${MAX_DURATION_MS + 1}ms`, message: /to 2147483647 ms/ },
+      { parser: duration({ example: "30s" }), raw: `${MAX_TIMER_MS + 1}ms`, message: /to 2147483647 ms/ },
     ],
     [
       "a word not allowed",

@@ -9,9 +9,9 @@ import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { CheckFailure, type Exchange } from "../../src/check/index.ts";
 import { basicAuthorization } from "../../src/client/token.ts";
+import { Redactor } from "../../src/redaction/redact.ts";
 import { createReference, DEFAULT_FIXTURES_DIR } from "../../src/reference/index.ts";
-import { ExchangeLog } from "../../src/target/exchange-log.ts";
-import { Redactor } from "../../src/target/redact.ts";
+import { ExchangeLog } from "../../src/transport/exchange-log.ts";
 import {
   CheckScope,
   MAX_RATE_LIMIT_RETRIES,
@@ -20,7 +20,7 @@ import {
   SCOPE_EXCHANGES,
   TargetTransport,
   type TransportOptions,
-} from "../../src/target/target-fetch.ts";
+} from "../../src/transport/transport.ts";
 import { HOSTILE_CLIENTS } from "./hostile-server.ts";
 
 const URL_ = "http://target.test";

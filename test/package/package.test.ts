@@ -201,6 +201,8 @@ describe.each(["this", ...OTHER_NODES])("installed, on Node %s", (major) => {
       [
         'import { allChecks, loadCatalogue, renderJunit, startEmbeddedTarget, planRun, runPlan } from "lookup-conformance-kit";',
         'import { readFileSync } from "node:fs";',
+        // The sandbox's own entry: the reference alone, without the checks, reports and event tools.
+        'import { startSandbox } from "lookup-conformance-kit/sandbox";',
         'const schema = JSON.parse(readFileSync(new URL(import.meta.resolve("lookup-conformance-kit/report.schema.json")), "utf8"));',
         'const openapi = readFileSync(new URL(import.meta.resolve("lookup-conformance-kit/openapi/platform.yaml")), "utf8");',
         'const events = import.meta.resolve("lookup-conformance-kit/event-schemas/message.schema.json");',
@@ -208,9 +210,14 @@ describe.each(["this", ...OTHER_NODES])("installed, on Node %s", (major) => {
         "const embedded = await startEmbeddedTarget();",
         'const plan = planRun(allChecks, { target: embedded.target, suites: ["service"] });',
         "const result = await runPlan(plan, { fetch: embedded.fetch, clock: embedded.clock, seed: 1, runs: 1 });",
+        "const sandbox = await startSandbox();",
+        "const [client] = sandbox.clients;",
+        'const token = await fetch(sandbox.baseUrl + "/oauth/token", { method: "POST", headers: { authorization: "Basic " + btoa(client.clientId + ":" + client.clientSecret), "content-type": "application/x-www-form-urlencoded" }, body: "grant_type=client_credentials" });',
+        "const sandboxToken = token.status;",
+        "await sandbox.close();",
         "console.log(JSON.stringify({ checks: allChecks.length, requirements: loadCatalogue().requirements.length,",
         "  verdict: result.verdict, junit: renderJunit(result).startsWith('<?xml'), schema: schema.$schema !== undefined,",
-        "  openapi: openapi.startsWith('openapi:'), events: events.endsWith('.json'), catalogue: catalogue.endsWith('.yaml') }));",
+        "  openapi: openapi.startsWith('openapi:'), events: events.endsWith('.json'), catalogue: catalogue.endsWith('.yaml'), sandboxToken }));",
       ].join("\n"),
     );
     const bin = node() ?? process.execPath;
@@ -224,6 +231,7 @@ describe.each(["this", ...OTHER_NODES])("installed, on Node %s", (major) => {
       openapi: true,
       events: true,
       catalogue: true,
+      sandboxToken: 200,
     });
     expect(out.checks).toBeGreaterThan(50);
     expect(out.requirements).toBeGreaterThan(50);
@@ -335,6 +343,41 @@ describe("the GitHub Action's steps (action.yml), run locally against the embedd
     const verdictStep = got.steps.find((s) => s.step === "Verdict");
     expect(verdictStep?.stdout).toMatch(/::error title=lckit::lckit run exited 2/);
     expect(got.summary).toMatch(/lckit wrote no report; see the log of the Certify step/);
+  });
+
+  it("client mode: the installed kit's lckit client check runs a command against the sandbox and passes the job", () => {
+    const temp = join(work, "action-client");
+    // The example client the package ships, run as a team's command would be (through sh -c).
+    const client = join(project, "node_modules", kit.name, "examples", "clients", "lookup-client.mjs");
+    const got = runAction(repo, {
+      inputs: {
+        package: tarball,
+        "report-dir": "client-reports",
+        "client-command": `node ${JSON.stringify(client)}`,
+      },
+      workspace: project,
+      temp,
+    });
+    const context = got.steps
+      .map((s) => `${s.step}: ${s.code}\n${s.stdout.slice(-1500)}${s.stderr.slice(-1500)}`)
+      .join("\n");
+    expect(got.code, context).toBe(0);
+    expect(got.outputs.run?.["exit-code"], context).toBe("0");
+    const report = got.outputs.run?.report ?? "";
+    expect(report.startsWith(join(project, "client-reports")), context).toBe(true);
+    const result = JSON.parse(readFileSync(join(report, "report.json"), "utf8")) as {
+      verdict: string;
+      requestsSent: number;
+      checks: { id: string; status: string }[];
+    };
+    // The command's traffic was recorded and judged by the caller rules, and the job summary says so.
+    expect(got.outputs.run?.verdict).toBe("CONFORMANT");
+    expect(result.verdict).toBe("CONFORMANT");
+    expect(result.requestsSent).toBeGreaterThan(0);
+    expect(result.checks.map((c) => c.id)).toContain("client/token-reuse");
+    expect(result.checks.every((c) => c.status === "passed")).toBe(true);
+    expect(got.summary).toBe(readFileSync(join(report, "summary.md"), "utf8"));
+    expect(got.summary).toMatch(/^## ✅ CONFORMANT: client: /);
   });
 });
 

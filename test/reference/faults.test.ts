@@ -167,6 +167,12 @@ const SCENARIOS: Record<FaultName, (h: Harness) => Promise<boolean>> = {
     });
     return (a.body as unknown[]).length !== 10;
   },
+  "blocked-values-of-every-type": async (h) => {
+    const a = await h.call("GET", "/configuration/acme/autopilot/Currency/blockedValues", {
+      token: await h.token("acme-viewer"),
+    });
+    return (a.body as { lookupType: string }[]).some((v) => v.lookupType !== "rdm/lookupTypes/Currency");
+  },
   "missing-auth-accepted": async (h) => (await h.call("POST", "/lookups/acme/_scan?limit=1")).status === 200,
   "cross-tenant-read": async (h) =>
     (await h.call("POST", "/lookups/globex/_scan?limit=1", { token: await h.token("acme-viewer") }))

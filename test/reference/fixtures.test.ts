@@ -1,8 +1,15 @@
 // The fixture world of docs/assumptions.md, and fixture validation that names file, path and problem.
-import { copyFileSync, mkdtempSync, writeFileSync } from "node:fs";
+import { copyFileSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { kitFixtures } from "../../src/generated/kit-fixtures.ts";
+import {
+  fixtureFiles,
+  fixturesDigest,
+  loadFixtures,
+  validateFixtures,
+} from "../../src/reference/fixtures.ts";
 import { createReference, DEFAULT_FIXTURES_DIR, FixtureError } from "../../src/reference/index.ts";
 import { SECRETS, setup } from "./harness.ts";
 
@@ -228,5 +235,29 @@ describe("fixture validation", () => {
   it("names a missing required file", () => {
     const dir = mkdtempSync(join(tmpdir(), "lckit-fixtures-"));
     expect(() => createReference({ fixturesDir: dir })).toThrow(/tenants\.yaml: missing/);
+  });
+});
+
+describe("the kit's fixtures at start", () => {
+  it("are taken by their generated digest as the very world a full validation builds", () => {
+    const files = fixtureFiles(DEFAULT_FIXTURES_DIR);
+    expect(fixturesDigest(files)).toBe(kitFixtures.digest);
+    expect(loadFixtures(DEFAULT_FIXTURES_DIR)).toEqual(validateFixtures(files));
+  });
+
+  it("a copy changed by one record is validated in full, not taken by the digest", () => {
+    const dir = mkdtempSync(join(tmpdir(), "lckit-fixtures-"));
+    for (const name of ["tenants.yaml", "customers.yaml"])
+      copyFileSync(join(DEFAULT_FIXTURES_DIR, name), join(dir, name));
+    const clients = readFileSync(join(DEFAULT_FIXTURES_DIR, "clients.yaml"), "utf8");
+    // A schema error (a role list given as a string) that only the schema check finds.
+    writeFileSync(
+      join(dir, "clients.yaml"),
+      `${clients}- customerId: cust-acme\n  clientId: added\n  clientSecret: s\n  authorities: ROLE_RDM\n`,
+    );
+    expect(fixturesDigest(fixtureFiles(dir))).not.toBe(kitFixtures.digest);
+    expect(() => createReference({ fixturesDir: dir })).toThrow(
+      /clients\.yaml: \/\d+\/authorities: must be array/,
+    );
   });
 });

@@ -4,8 +4,8 @@ import type { Check, CheckContext } from "../../src/check/index.ts";
 import { fail, skip } from "../../src/check/index.ts";
 import { planRun } from "../../src/runner/plan.ts";
 import { type ProgressEvent, type RunDeps, runPlan } from "../../src/runner/run.ts";
-import { RateLimiter } from "../../src/target/rate-limit.ts";
 import { systemClock } from "../../src/target/system-clock.ts";
+import { RateLimiter } from "../../src/transport/rate-limit.ts";
 import { check, fakeFetch, fakeTarget } from "./fake-target.ts";
 
 const emptyCatalogue = { path: null, requirements: [] };

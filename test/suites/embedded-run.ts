@@ -13,9 +13,18 @@ export interface EmbeddedRun {
 }
 
 export async function runEmbedded(
-  options: { faults?: string[]; checks?: readonly Check[]; suites?: readonly string[]; runs?: number } = {},
+  options: {
+    faults?: string[];
+    variants?: string[];
+    checks?: readonly Check[];
+    suites?: readonly string[];
+    runs?: number;
+  } = {},
 ): Promise<EmbeddedRun> {
-  const embedded = await startEmbeddedTarget(options.faults ? { faults: options.faults } : {});
+  const embedded = await startEmbeddedTarget({
+    ...(options.faults ? { faults: options.faults } : {}),
+    ...(options.variants ? { variants: options.variants } : {}),
+  });
   const plan = planRun(options.checks ?? allChecks, {
     target: embedded.target,
     drivableClock: true,

@@ -4,12 +4,19 @@
 // still fails, and one that keeps refusing is undecided, unless the kit found the client holding no token
 // from before the run: then the refusal fails. Table of cases against a scripted token endpoint.
 import { describe, expect, it } from "vitest";
-import { CheckFailure, CheckInconclusive, CheckSkipped, type Target } from "../../src/check/index.ts";
+import {
+  type Check,
+  CheckFailure,
+  CheckInconclusive,
+  CheckSkipped,
+  type Target,
+} from "../../src/check/index.ts";
 import type { ApiResponse, TokenResponse } from "../../src/client/index.ts";
+import { FactStore } from "../../src/runner/run-facts.ts";
 import { embeddedTargetDescription } from "../../src/target/embedded.ts";
 import { lenientProfile } from "../../src/target/profile.ts";
 import { noTokensFromBefore, type QuotaSession } from "../../suites/support/quota-session.ts";
-import { expectNewTokens } from "../../suites/support/quota-tokens.ts";
+import { expectNewTokens, QUOTA_FACTS } from "../../suites/support/quota-tokens.ts";
 
 type Answer = "refused" | string;
 
@@ -44,12 +51,16 @@ function response(answer: Answer): ApiResponse<TokenResponse> {
 /** A session whose token endpoint answers `before` until settle() is called, then `after`. */
 function scripted(before: Answer[], after: Answer[], knownClean = false) {
   const target: Target = { ...embeddedTargetDescription(), profile: { ...lenientProfile } };
-  if (knownClean) noTokensFromBefore.add(target);
+  const facts = new FactStore().viewFor(
+    { id: "token-quota/scripted", facts: QUOTA_FACTS } as Check,
+    () => {},
+  );
+  if (knownClean) facts.set(noTokensFromBefore, true);
   let settled = false;
   const calls = { settle: 0, issue: 0 };
   let queue = [...before];
   const session = {
-    ctx: { target },
+    ctx: { target, facts },
     drivable: false,
     validitySeconds: 2,
     async issue() {

@@ -5,13 +5,13 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import type { FailureDetail } from "../../src/check/index.ts";
 import type { ApiResponse } from "../../src/client/index.ts";
+import { REDACTED } from "../../src/redaction/redact.ts";
 import { renderHtml } from "../../src/report/html.ts";
 import { renderJson } from "../../src/report/json.ts";
 import { renderJunit } from "../../src/report/junit.ts";
 import { renderMarkdown } from "../../src/report/markdown.ts";
 import type { CheckResult, RunResult } from "../../src/result/model.ts";
 import { planRun, runPlan, startEmbeddedTarget } from "../../src/runner/index.ts";
-import { REDACTED } from "../../src/target/redact.ts";
 import { allChecks } from "../../suites/index.ts";
 import { answerDetail, answerText } from "../../suites/support/answer-detail.ts";
 import { testSeed } from "./embedded-run.ts";

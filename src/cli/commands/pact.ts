@@ -1,12 +1,12 @@
 // `lckit pact verify` (provider verification of pact files) and `lckit pact check` (pact files against the
 // OpenAPI documents and event schemas). Exit codes: 0 all good, 1 a failure, 2 usage or configuration error.
-import { resolve } from "node:path";
+
 import { type ContractCheckResult, checkPactFiles, formatViolation } from "../../pact/contract-check.ts";
 import { findPactFiles, PactFileError } from "../../pact/pact-file.ts";
 import { DEFAULT_PACT_DIR } from "../../pact/provider.ts";
 import { formatReport } from "../../pact/verification-result.ts";
 import { PactConfigError, verifyPacts } from "../../pact/verify.ts";
-import { loadTargetFile, type TargetConfig, TargetFileError } from "../../target/target-file.ts";
+import { readTargetFile } from "../../session/run-session.ts";
 import { option, parseArgv } from "../argv.ts";
 import { defineCommand, defineGroup } from "../command.ts";
 import { text } from "../flags.ts";
@@ -55,15 +55,6 @@ export function parseVerifyArgs(argv: string[]): VerifyArgs {
   return { help: false, pactDir, ...(target === undefined ? {} : { target }) };
 }
 
-function readTarget(file: string, io: CliIo): TargetConfig {
-  try {
-    return loadTargetFile(resolve(io.cwd, file), io.env);
-  } catch (error) {
-    if (error instanceof TargetFileError) throw new UsageError(`target file ${error.message}`);
-    throw error;
-  }
-}
-
 /** Library errors that mean "the input is wrong", shown as usage errors (exit 2). */
 function asUsage(error: unknown): never {
   if (error instanceof PactFileError || error instanceof PactConfigError) throw new UsageError(error.message);
@@ -72,7 +63,7 @@ function asUsage(error: unknown): never {
 
 const verify = defineCommand(verifySpec, async ({ values }, io) => {
   const args = { pactDir: values["pact-dir"], target: values.target };
-  const target = args.target === undefined ? undefined : readTarget(args.target, io);
+  const target = args.target === undefined ? undefined : readTargetFile(args.target, io.cwd, io.env);
   let files: string[];
   try {
     files = findPactFiles([args.pactDir], io.cwd);

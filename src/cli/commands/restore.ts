@@ -3,17 +3,17 @@
 // the same target file as the run's, so the journal never holds a secret.
 import { resolve } from "node:path";
 import { createClient } from "../../client/index.ts";
+import { Redactor } from "../../redaction/redact.ts";
 import { JournalError, markUndone, readJournal, undoChanges } from "../../runner/config-journal.ts";
 import { DEFAULT_REQUEST_TIMEOUT_MS } from "../../runner/run.ts";
-import { Redactor } from "../../target/redact.ts";
+import { readTargetFile } from "../../session/run-session.ts";
 import { systemClock } from "../../target/system-clock.ts";
-import { CheckScope, TargetTransport } from "../../target/target-fetch.ts";
-import { TokenCache } from "../../target/token-cache.ts";
+import { TokenCache } from "../../transport/token-cache.ts";
+import { CheckScope, TargetTransport } from "../../transport/transport.ts";
 import { option, toggle } from "../argv.ts";
 import { defineCommand } from "../command.ts";
 import { text } from "../flags.ts";
 import { type CliIo, UsageError } from "../io.ts";
-import { readTarget } from "./run.ts";
 
 export const command = defineCommand(
   {
@@ -55,7 +55,7 @@ async function restore(file: string, targetFile: string, dryRun: boolean, io: Cl
     if (error instanceof JournalError) throw new UsageError(error.message);
     throw error;
   }
-  const config = readTarget(targetFile, io);
+  const config = readTargetFile(targetFile, io.cwd, io.env);
   const { target } = config;
   if (journal.header.target.baseUrl !== target.baseUrl)
     throw new UsageError(

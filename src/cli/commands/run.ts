@@ -1,36 +1,13 @@
-// lckit run: certify a target (default: the embedded reference) and write a report. Thin: parsing and
-// printing only; planning, running and rendering live in src/runner and src/report.
-import { type KeyObject, randomInt } from "node:crypto";
-import {
-  accessSync,
-  constants,
-  existsSync,
-  mkdirSync,
-  readFileSync,
-  realpathSync,
-  rmSync,
-  writeFileSync,
-} from "node:fs";
-import { basename, dirname, isAbsolute, join, relative, resolve } from "node:path";
-import {
-  type Check,
-  type Clock,
-  LEVELS,
-  type Level,
-  SAFETY_CLASSES,
-  type Safety,
-} from "../../check/index.ts";
-import { ATTESTATION_FILE, writeAttestation } from "../../report/attestation.ts";
+// lckit run: certify a target (default: the embedded reference) and write a report. The CLI parses the
+// flags into a RunRequest and prints what the run session (src/session) reports; the session loads, plans,
+// runs and writes.
+import { isAbsolute, relative } from "node:path";
+import { LEVELS, SAFETY_CLASSES } from "../../check/index.ts";
+import { ATTESTATION_FILE } from "../../report/attestation.ts";
 import { curlForCheck } from "../../report/curl.ts";
 import { terminalSafe } from "../../report/escape.ts";
-import { HAR_FILE, HarWriter, linkEvidence } from "../../report/har.ts";
-import { listFiles, loadSignKey, SignKeyError, writeManifest } from "../../report/manifest.ts";
 import { notCheckableLines } from "../../report/not-checkable.ts";
 import { RETRIES_MEAN, retrySummary } from "../../report/retries.ts";
-import { writeReport } from "../../report/write.ts";
-import { newRunId } from "../../result/assemble.ts";
-import { certify } from "../../result/certification.ts";
-import { InterfaceDocumentError, kitInfo, specHashes } from "../../result/kit-info.ts";
 import type { CheckStatus, RunResult } from "../../result/model.ts";
 import {
   DEFAULT_FAIL_ON,
@@ -39,25 +16,15 @@ import {
   type FailOn,
   INTERRUPTED_EXIT_CODE,
 } from "../../result/verdict.ts";
-import { applyBaseline, BaselineError, baselineFromRun, parseBaseline } from "../../result/waivers.ts";
 import { JOURNAL_FILE } from "../../runner/config-journal.ts";
-import { shellQuote } from "../../runner/context.ts";
-import { type Plan, planRun, schedule } from "../../runner/plan.ts";
+import { DEFAULT_DEADLINE_MS, DEFAULT_UNRESPONSIVE_AFTER, type ProgressEvent } from "../../runner/run.ts";
 import {
-  DEFAULT_DEADLINE_MS,
-  DEFAULT_UNRESPONSIVE_AFTER,
-  type ProgressEvent,
-  runPlan,
-} from "../../runner/run.ts";
-import { startEmbeddedTarget } from "../../target/embedded.ts";
-import { systemClock } from "../../target/system-clock.ts";
-import {
-  loadTargetFile,
-  MAX_TIME_LIMIT_MS,
-  type TargetConfig,
-  TargetFileError,
-} from "../../target/target-file.ts";
-import { askVersion } from "../../target/version-probe.ts";
+  certifyRefusals,
+  type RunRequest,
+  RunSession,
+  type SessionEvent,
+} from "../../session/run-session.ts";
+import { MAX_TIMER_MS } from "../../timer-limit.ts";
 import { option, parseArgv, repeatable, toggle, type Values } from "../argv.ts";
 import { defineCommand } from "../command.ts";
 import { duration, integer, oneOf, text, wordList } from "../flags.ts";
@@ -126,7 +93,7 @@ reference implementation.`,
     list: toggle("print the plan (what would run, what is skipped and why); send nothing"),
     deadline: option(
       "D",
-      duration({ example: "30m", maxMs: MAX_TIME_LIMIT_MS }),
+      duration({ example: "30m", maxMs: MAX_TIMER_MS }),
       'time limit of the whole run, e.g. 30m, 90s, 2h ("deadline" in the target file); when it passes the ' +
         "run stops like on Ctrl-C",
       { defaultText: `${DEFAULT_DEADLINE_MS / 60_000}m`, example: "30m" },
@@ -226,16 +193,6 @@ not run, unless --fail-on incomplete), 1 a MUST check failed (or an outcome name
 ${INTERRUPTED_EXIT_CODE} interrupted (SIGINT, SIGTERM or the deadline; the report holds what finished).`,
 };
 
-/** The flags that narrow a run to a subset, as given: what a certified run refuses. */
-function selectionOf(args: Pick<RunArgs, "suites" | "checks" | "level" | "path">): string[] {
-  return [
-    ...args.suites.map((s) => `--suite ${s}`),
-    ...args.checks.map((c) => `--check ${c}`),
-    ...(args.level === "MAY" ? [] : [`--level ${args.level}`]),
-    ...(args.path === undefined ? [] : [`--path ${args.path}`]),
-  ];
-}
-
 /** A fast-check path: the numbers of the shrink steps, colon-separated. */
 function replayPath(raw: string, flag: string): string {
   if (!/^\d+(:\d+)*$/.test(raw))
@@ -245,35 +202,11 @@ function replayPath(raw: string, flag: string): string {
   return raw;
 }
 
-interface RunArgs {
-  target?: string;
-  suites: string[];
-  checks: string[];
-  level: Level;
-  allow: Safety[];
-  confirmTenant?: string;
-  seed?: number;
-  runs: number;
-  path?: string;
-  faults: string[];
-  variants: string[];
+/** The parsed flags: a RunRequest without cwd and environment, plus what only the CLI reads. */
+interface RunArgs extends Omit<RunRequest, "cwd" | "env"> {
   list: boolean;
-  reportDir: string;
   format: "text" | "json";
-  deadlineMs?: number;
-  unresponsiveAfter?: number;
-  requestBudget?: number;
   failOn: FailOn[];
-  interfaceDocument?: string;
-  certify: boolean;
-  baseline?: string;
-  baselineUpdate?: string;
-  signKey?: string;
-  /** --attest: write the in-toto attestation (always in certified mode). */
-  attest: boolean;
-  har: boolean;
-  /** --no-har was given (refused when the target file says certify: true). */
-  noHar?: boolean;
 }
 
 export const command = defineCommand(spec, ({ values }, io) => runCommand(runArgs(values), io));
@@ -301,17 +234,12 @@ function runArgs(v: Values<typeof spec.flags>): RunArgs {
     throw new UsageError(
       "--attest signs the attestation with --sign-key; add --sign-key FILE (make a key with: openssl genpkey -algorithm ed25519 -out lckit-sign.pem)",
     );
-  if (v.certify) {
-    const chosen = selectionOf({ suites: v.suite, checks: v.check, level: v.level, path: v.path });
-    if (v["no-har"])
-      throw new UsageError(
-        "--certify keeps every exchange as evidence (evidence.har); it cannot be used with --no-har",
-      );
-    if (chosen.length > 0)
-      throw new UsageError(
-        `--certify runs every check of the kit; it refuses a selection (got ${chosen.join(", ")}). Drop the selection, or drop --certify for a subset run`,
-      );
-  }
+  if (v.certify)
+    certifyRefusals(
+      { suites: v.suite, checks: v.check, level: v.level, path: v.path, noHar: v["no-har"] },
+      "--certify",
+      "drop --certify",
+    );
   return {
     certify: v.certify,
     attest: v.attest,
@@ -349,146 +277,35 @@ function runArgs(v: Values<typeof spec.flags>): RunArgs {
   };
 }
 
-interface Prepared {
-  config?: TargetConfig;
-  plan: Plan;
-  fetch: (request: Request) => Promise<Response>;
-  clock: Clock;
-  replayBase: string;
-}
-
 async function runCommand(args: RunArgs, io: CliIo): Promise<number> {
-  const prepared = await prepare(args, io);
-  if (prepared.config?.certify === true && !args.certify) certifiedByTargetFile(args, prepared.config.file);
-  const { plan } = prepared;
+  const session = await RunSession.open({ ...args, cwd: io.cwd, env: io.env, ...checksModule(io) });
   if (args.list) {
-    io.out(args.format === "json" ? `${JSON.stringify(planAsData(plan), null, 2)}\n` : planAsText(plan));
+    const plan = session.planData();
+    io.out(args.format === "json" ? `${JSON.stringify(plan, null, 2)}\n` : planAsText(plan));
     return 0;
   }
-
-  // Every output path is checked before anything is sent: a report that cannot be written would lose the run.
-  const runId = newRunId();
-  const reportRoot = isAbsolute(args.reportDir) ? args.reportDir : resolve(io.cwd, args.reportDir);
-  const reportFolder = prepareReportFolder(reportRoot, runId);
-  // Only a live target outlives the process; the embedded reference's changes vanish with it.
-  const journalFile = prepared.config === undefined ? undefined : join(reportFolder, JOURNAL_FILE);
-  const interfaceDocument =
-    args.interfaceDocument === undefined
-      ? prepared.config?.interfaceDocument
-      : resolve(io.cwd, args.interfaceDocument);
-  // Read before the run as well: a path that does not work is a usage error now, not a lost run later.
-  if (interfaceDocument !== undefined) {
-    try {
-      specHashes({ interfaceDocument });
-    } catch (error) {
-      if (error instanceof InterfaceDocumentError) throw new UsageError(error.message);
-      throw error;
-    }
-  }
-
-  // Baseline and signing key are read before anything is sent: a bad file is a usage error, not a lost run.
-  const extras = prepareCertification(args, io);
-  const attest = extras.certify || args.attest;
-  const targetVersion = attest ? await askVersion(prepared.fetch, plan.target) : undefined;
-
-  const seed = args.seed ?? randomInt(0, 2 ** 31 - 1);
-  const running = plan.entries.filter((e) => e.action === "run").length;
-  const skipped = plan.entries.filter((e) => e.action === "skip" && e.skipKind !== "selection").length;
-  const deadlineMs = args.deadlineMs ?? prepared.config?.deadlineMs ?? DEFAULT_DEADLINE_MS;
-  io.err(
-    `lckit run: ${plan.target.name} (${plan.target.baseUrl}), ${running} checks to run, ${skipped} skipped; ` +
-      `seed ${seed}${args.seed === undefined ? ` (random; replay with --seed ${seed})` : ""}, ${args.runs} runs per property\n`,
-  );
-  if (journalFile !== undefined)
-    io.err(`configuration changes are journalled in ${displayPath(io.cwd, journalFile)}\n`);
-  // Against a live target, once: why the quota checks run one after another (one quota client).
-  const { note } = schedule(
-    plan.entries.filter((e) => e.skipKind !== "selection"),
-    { concurrent: prepared.config !== undefined, secondQuotaClient: plan.target.quotaAlt !== undefined },
-  );
-  if (note !== undefined) io.err(`lckit run: ${note}\n`);
-  // Every exchange of the run, streamed to the report folder as HAR 1.2 (redacted like the reports).
-  const har = args.har
-    ? new HarWriter(join(reportFolder, HAR_FILE), kitInfo(), [
-        ...Object.values(plan.target.credentials).map((c) => c?.clientSecret),
-        plan.target.quotaAlt?.credential.clientSecret,
-      ])
-    : undefined;
   const progress = progressPrinter(io);
   const interrupt = new AbortController();
   const stopSignals = onSignals(io, interrupt);
-  let result: RunResult;
+  let outcome: Awaited<ReturnType<RunSession["run"]>>;
   try {
-    result = await runPlan(plan, {
-      fetch: har === undefined ? prepared.fetch : har.wrap(prepared.fetch),
-      clock: prepared.clock,
-      seed,
-      runs: args.runs,
-      runId,
-      ...(args.path === undefined ? {} : { replayPath: args.path }),
-      onProgress: progress.onEvent,
-      command: prepared.replayBase,
-      ...(prepared.config?.rateLimit ? { rateLimit: prepared.config.rateLimit } : {}),
-      ...(prepared.config?.timeoutMs === undefined ? {} : { timeoutMs: prepared.config.timeoutMs }),
-      ...(prepared.config?.maxResponseBytes === undefined
-        ? {}
-        : { maxResponseBytes: prepared.config.maxResponseBytes }),
-      ...(prepared.config?.checkTimeoutMs === undefined
-        ? {}
-        : { checkTimeoutMs: prepared.config.checkTimeoutMs }),
-      deadlineMs,
-      ...((args.unresponsiveAfter ?? prepared.config?.unresponsiveAfter) === undefined
-        ? {}
-        : { unresponsiveAfter: args.unresponsiveAfter ?? prepared.config?.unresponsiveAfter }),
-      // The flag wins over the target file, as --deadline and --unresponsive-after do.
-      ...((args.requestBudget ?? prepared.config?.requestBudget) === undefined
-        ? {}
-        : { requestBudget: args.requestBudget ?? prepared.config?.requestBudget }),
+    outcome = await session.run({
       signal: interrupt.signal,
-      ...(journalFile === undefined ? {} : { journalFile }),
-      ...(interfaceDocument === undefined ? {} : { interfaceDocument }),
+      onEvent: (event) => (event.type === "starting" ? printStart(io, event) : progress.onEvent(event)),
     });
   } finally {
     stopSignals();
     progress.done();
-    await har?.close();
   }
-  if (har !== undefined) result = linkEvidence(result, har.index);
-
-  if (extras.baseline !== undefined && args.baseline !== undefined)
-    result = applyBaseline(result, extras.baseline, basename(args.baseline), new Date());
-  if (extras.certify)
-    result = certify(
-      result,
-      plan.entries.filter((e) => e.check.level === "MUST").map((e) => e.check.id),
-      targetVersion ?? {},
-      { ...plan.target.profile },
-    );
-  const written = writeReport(result, reportRoot);
-  if (attest) {
-    const attested = writeAttestation(
-      written.dir,
-      listFiles(written.dir),
-      result,
-      targetVersion,
-      extras.signKey,
-    );
-    if (!attested.signed)
-      io.err(
-        `lckit run: ${ATTESTATION_FILE} is not signed; add --sign-key FILE to sign it (and the manifest)\n`,
-      );
-  }
-  writeManifest(written.dir, result.runId, extras.signKey);
-  if (args.baselineUpdate !== undefined) {
-    const file = resolve(io.cwd, args.baselineUpdate);
-    writeFileSync(
-      file,
-      baselineFromRun(result, extras.previousBaseline, io.env.USER ?? "unknown", new Date()),
-    );
+  const { result } = outcome;
+  if (outcome.attestationUnsigned)
     io.err(
-      `baseline: ${result.checks.filter((c) => c.status === "failed").length} known failures written to ${displayPath(io.cwd, file)}\n`,
+      `lckit run: ${ATTESTATION_FILE} is not signed; add --sign-key FILE to sign it (and the manifest)\n`,
     );
-  }
+  if (outcome.baselineWritten !== undefined)
+    io.err(
+      `baseline: ${outcome.baselineWritten.failures} known failures written to ${displayPath(io.cwd, outcome.baselineWritten.file)}\n`,
+    );
   if (result.certification !== undefined && !result.certification.certified)
     io.err(
       `lckit run: no certificate: ${result.certification.reason}\n${result.certification.missing
@@ -497,8 +314,8 @@ async function runCommand(args: RunArgs, io: CliIo): Promise<number> {
         .join("")}`,
     );
   if (args.format === "json") io.out(`${JSON.stringify(result, null, 2)}\n`);
-  else io.out(summaryText(result, displayPath(io.cwd, written.dir)));
-  if (args.format === "json") io.err(`report: ${displayPath(io.cwd, written.dir)}\n`);
+  else io.out(summaryText(result, displayPath(io.cwd, outcome.dir)));
+  if (args.format === "json") io.err(`report: ${displayPath(io.cwd, outcome.dir)}\n`);
   const code = exitCodeOf(result.verdict, args.failOn, result.checks);
   const undecided = result.checks.filter((c) => c.level === "MUST" && c.status === "inconclusive");
   if (code === 1 && undecided.length > 0 && args.failOn.includes("inconclusive"))
@@ -512,84 +329,20 @@ async function runCommand(args: RunArgs, io: CliIo): Promise<number> {
   return code;
 }
 
-/** `certify: true` in the target file is --certify: the same refusals (a selection, --no-har), named by
- *  the key, then certified mode with its evidence.har. */
-function certifiedByTargetFile(args: RunArgs, file: string): void {
-  const chosen = selectionOf(args);
-  if (args.noHar)
-    throw new UsageError(
-      `${file} says certify: true, which keeps every exchange as evidence (evidence.har); it cannot be used with --no-har`,
-    );
-  if (chosen.length > 0)
-    throw new UsageError(
-      `${file} says certify: true, which runs every check of the kit; it refuses a selection (got ${chosen.join(", ")}). Drop the selection, or drop certify: from the target file for a subset run`,
-    );
-  args.certify = true;
-  args.har = true;
+/** LCKIT_CHECKS_MODULE names a module exporting allChecks to run instead of the kit's. */
+function checksModule(io: CliIo): { checksModule?: string } {
+  const custom = io.env.LCKIT_CHECKS_MODULE;
+  return custom ? { checksModule: custom } : {};
 }
 
-/** Reads --baseline, --baseline-update's earlier file and --sign-key, and decides certified mode
- *  (--certify): every problem is a usage error before the run. */
-function prepareCertification(args: RunArgs, io: CliIo) {
-  const certifyMode = args.certify;
-  const readBaseline = (given: string) => {
-    const file = resolve(io.cwd, given);
-    try {
-      return parseBaseline(readFileSync(file, "utf8"), basename(file));
-    } catch (error) {
-      if (error instanceof BaselineError) throw new UsageError(`--baseline ${error.message}`);
-      throw new UsageError(
-        `--baseline ${given}: cannot read it (${(error as NodeJS.ErrnoException).code ?? String(error)}); write one with --baseline-update ${given}`,
-      );
-    }
-  };
-  const baseline = args.baseline === undefined ? undefined : readBaseline(args.baseline);
-  const previousBaseline =
-    args.baselineUpdate !== undefined && existsSync(resolve(io.cwd, args.baselineUpdate))
-      ? readBaseline(args.baselineUpdate)
-      : undefined;
-  let signKey: KeyObject | undefined;
-  if (args.signKey !== undefined) {
-    try {
-      signKey = loadSignKey(resolve(io.cwd, args.signKey));
-    } catch (error) {
-      if (error instanceof SignKeyError) throw new UsageError(`--sign-key ${error.message}`);
-      throw error;
-    }
-  }
-  return { certify: certifyMode, baseline, previousBaseline, signKey };
-}
-
-/** Kernel pseudo-filesystems: writing a report there hangs or spins instead of failing. */
-const pseudoFilesystems = ["/proc", "/sys", "/dev"];
-
-/** Creates <root>/<run id>/ and proves it writable, before the run; a UsageError (exit 2) otherwise. */
-export function prepareReportFolder(root: string, runId: string): string {
-  const refuse = (why: string): never => {
-    throw new UsageError(`--report-dir ${root} ${why}; give a writable directory (default: reports)`);
-  };
-  // Where the folder would really be: the nearest existing ancestor, symbolic links resolved.
-  let existing = root;
-  while (!existsSync(existing) && dirname(existing) !== existing) existing = dirname(existing);
-  let real = existing;
-  try {
-    real = realpathSync(existing);
-  } catch {
-    // unreadable: the write below says why
-  }
-  const under = pseudoFilesystems.find((p) => real === p || real.startsWith(`${p}/`));
-  if (under !== undefined) refuse(`is under ${under}, a kernel pseudo-filesystem where reports cannot live`);
-  const folder = join(root, runId);
-  try {
-    if (existsSync(existing)) accessSync(existing, constants.W_OK);
-    mkdirSync(folder, { recursive: true });
-    const probe = join(folder, ".write-test");
-    writeFileSync(probe, "");
-    rmSync(probe);
-  } catch (error) {
-    refuse(`is not writable (${(error as NodeJS.ErrnoException).code ?? String(error)})`);
-  }
-  return folder;
+function printStart(io: CliIo, event: Extract<SessionEvent, { type: "starting" }>): void {
+  io.err(
+    `lckit run: ${event.target.name} (${event.target.baseUrl}), ${event.running} checks to run, ${event.skipped} skipped; ` +
+      `seed ${event.seed}${event.seedGiven ? "" : ` (random; replay with --seed ${event.seed})`}, ${event.runs} runs per property\n`,
+  );
+  if (event.journalFile !== undefined)
+    io.err(`configuration changes are journalled in ${displayPath(io.cwd, event.journalFile)}\n`);
+  if (event.scheduleNote !== undefined) io.err(`lckit run: ${event.scheduleNote}\n`);
 }
 
 /** SIGINT/SIGTERM stop the run gracefully (the report of what finished is written); a second one quits at
@@ -615,128 +368,15 @@ function onSignals(io: CliIo, interrupt: AbortController): () => void {
   };
 }
 
-export function readTarget(target: string, io: CliIo): TargetConfig {
-  const file = resolve(io.cwd, target);
-  try {
-    return loadTargetFile(file, io.env);
-  } catch (error) {
-    if (error instanceof TargetFileError)
-      throw new UsageError(`target file ${error.message.replace(file, displayPath(io.cwd, file))}`);
-    throw error;
-  }
-}
-
-async function prepare(args: RunArgs, io: CliIo): Promise<Prepared> {
-  // Configuration errors first: they are the user's to fix, whatever the checks are.
-  const config = args.target === undefined ? undefined : readTarget(args.target, io);
-  const checks = await loadChecks(io);
-  const planOptions = {
-    suites: args.suites,
-    ids: args.checks,
-    level: args.level,
-  };
-  let prepared: Prepared;
-  if (config !== undefined && args.target !== undefined) {
-    const confirmTenant = args.confirmTenant ?? config.confirmTenant;
-    const plan = planRun(checks, {
-      ...planOptions,
-      target: config.target,
-      allow: [...new Set([...config.allow, ...args.allow])],
-      ...(confirmTenant === undefined ? {} : { confirmTenant }),
-      drivableClock: false,
-    });
-    prepared = {
-      config,
-      plan,
-      fetch: (request) => fetch(request),
-      clock: systemClock(),
-      replayBase: `lckit run --target ${shellQuote(args.target)}`,
-    };
-  } else {
-    const embedded = await startEmbeddedTarget({ faults: args.faults, variants: args.variants }).catch(
-      (error: unknown) => {
-        const message = error instanceof Error ? error.message : String(error);
-        if (args.faults.length > 0 && /fault/i.test(message)) throw new UsageError(`--fault: ${message}`);
-        if (args.variants.length > 0 && /variant/i.test(message))
-          throw new UsageError(`--variant: ${message}`);
-        throw error;
-      },
-    );
-    const plan = planRun(checks, {
-      ...planOptions,
-      target: embedded.target,
-      allow: args.allow,
-      ...(args.confirmTenant === undefined ? {} : { confirmTenant: args.confirmTenant }),
-      drivableClock: true,
-    });
-    prepared = {
-      plan,
-      fetch: embedded.fetch,
-      clock: embedded.clock,
-      replayBase: `lckit run${args.faults.map((f) => ` --fault ${shellQuote(f)}`).join("")}${args.variants
-        .map((v) => ` --variant ${shellQuote(v)}`)
-        .join("")}`,
-    };
-  }
-  const { unmatched } = prepared.plan;
-  if (unmatched.suites.length > 0 || unmatched.ids.length > 0) {
-    const suites = [...new Set(checks.map((c) => c.suite))].sort();
-    const parts = [
-      ...unmatched.suites.map((s) => `--suite ${s} matches no suite`),
-      ...unmatched.ids.map((id) => `--check ${id} matches no check id`),
-    ];
-    throw new UsageError(
-      `${parts.join("; ")}. Suites: ${suites.join(", ")}. See the ids with lckit run --list`,
-    );
-  }
-  return prepared;
-}
-
-/** The checks of the kit (suites/index.ts). LCKIT_CHECKS_MODULE names another module exporting allChecks:
- *  the kit's own CLI tests use it, and so can teams with extra checks of their own. */
-async function loadChecks(io: CliIo): Promise<Check[]> {
-  const custom = io.env.LCKIT_CHECKS_MODULE;
-  const specifier = custom ? new URL(`file://${resolve(io.cwd, custom)}`).href : "../../../suites/index.ts";
-  const mod = (await import(specifier)) as { allChecks?: Check[] };
-  if (!Array.isArray(mod.allChecks))
-    throw new Error(`${custom ?? "suites/index.ts"} must export allChecks: Check[]`);
-  return mod.allChecks;
-}
-
-function planAsData(plan: Plan) {
-  return {
-    target: {
-      name: plan.target.name,
-      baseUrl: plan.target.baseUrl,
-      rdmUrl: plan.target.rdmUrl,
-      tenant: plan.target.tenant,
-    },
-    checks: plan.entries
-      .filter((e) => e.skipKind !== "selection")
-      .map((e) => ({
-        id: e.check.id,
-        suite: e.check.suite,
-        level: e.check.level,
-        safety: e.check.safety,
-        requirements: e.check.requirements,
-        action: e.action,
-        ...(e.reason === undefined ? {} : { reason: e.reason }),
-      })),
-    notSelected: plan.entries.filter((e) => e.skipKind === "selection").length,
-  };
-}
-
-function planAsText(plan: Plan): string {
-  const chosen = plan.entries.filter((e) => e.skipKind !== "selection");
-  const width = Math.max(10, ...chosen.map((e) => e.check.id.length));
-  const lines = chosen.map((e) =>
-    e.action === "run"
-      ? `run   ${e.check.id.padEnd(width)}  ${e.check.level.padEnd(6)} ${e.check.safety}`
-      : `skip  ${e.check.id.padEnd(width)}  ${e.check.level.padEnd(6)} ${e.reason ?? ""}`,
+function planAsText(plan: ReturnType<RunSession["planData"]>): string {
+  const width = Math.max(10, ...plan.checks.map((c) => c.id.length));
+  const lines = plan.checks.map((c) =>
+    c.action === "run"
+      ? `run   ${c.id.padEnd(width)}  ${c.level.padEnd(6)} ${c.safety}`
+      : `skip  ${c.id.padEnd(width)}  ${c.level.padEnd(6)} ${c.reason ?? ""}`,
   );
-  const runs = chosen.filter((e) => e.action === "run").length;
-  const notSelected = plan.entries.length - chosen.length;
-  return `${lines.join("\n")}\n\n${runs} to run, ${chosen.length - runs} skipped${notSelected > 0 ? `, ${notSelected} not selected` : ""} (target ${plan.target.name}; nothing was sent)\n`;
+  const runs = plan.checks.filter((c) => c.action === "run").length;
+  return `${lines.join("\n")}\n\n${runs} to run, ${plan.checks.length - runs} skipped${plan.notSelected > 0 ? `, ${plan.notSelected} not selected` : ""} (target ${plan.target.name}; nothing was sent)\n`;
 }
 
 const mark: Record<CheckStatus, string> = {

@@ -1,6 +1,5 @@
 // lckit serve: the stateful reference on loopback, for consumer teams and manual runs.
 
-import { listenStateChange, MESSAGES_PATH, STATE_CHANGE_PATH } from "../../pact/state-change-server.ts";
 import {
   type ControlListening,
   createReference,
@@ -222,10 +221,13 @@ export async function serve(options: ServeOptions, io: CliIo, stopped: Promise<u
   io.err(
     `lckit serve: reference listening\n  base_url ${server.baseUrl}\n  rdm_url  ${server.rdmUrl}\n  control  ${control.url} (GET / lists its routes)\n`,
   );
+  // Loaded only when asked for: a plain start does not pay for the Pact provider states.
+  const pactServer =
+    options.pactPort === undefined ? undefined : await import("../../pact/state-change-server.ts");
   const pact =
-    options.pactPort === undefined
+    options.pactPort === undefined || pactServer === undefined
       ? undefined
-      : await listenStateChange({
+      : await pactServer.listenStateChange({
           reference,
           baseUrl: server.baseUrl,
           rdmUrl: server.rdmUrl,
@@ -235,7 +237,7 @@ export async function serve(options: ServeOptions, io: CliIo, stopped: Promise<u
         });
   if (pact)
     io.err(
-      `  pact     ${pact.url}${STATE_CHANGE_PATH} (state change), ${pact.url}${MESSAGES_PATH} (messages)\n`,
+      `  pact     ${pact.url}${pactServer?.STATE_CHANGE_PATH} (state change), ${pact.url}${pactServer?.MESSAGES_PATH} (messages)\n`,
     );
   if (generate) {
     io.err(

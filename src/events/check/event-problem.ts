@@ -1,4 +1,7 @@
 // A violation found in an event message: data, not prose (the CLI and the reports render it).
+import { escapeControls, hasControl } from "../../control-characters.ts";
+
+export { escapeControls };
 
 export type Severity = "error" | "warning";
 
@@ -43,28 +46,9 @@ export function describeValue(value: unknown): string {
   return text.length > 80 ? `${text.slice(0, 77)}...` : text;
 }
 
-/**
- * C0 and C1 control characters, DEL, and the Unicode line separators and bidirectional overrides: bytes of
- * the input that would move the cursor, clear the screen, ring the bell or reorder text when a problem is
- * printed. Everything the checker renders passes through escapeControls.
- */
-const controlClass = "[\\u0000-\\u001f\\u007f-\\u009f\\u2028\\u2029\\u202a-\\u202e\\u2066-\\u2069]";
-const controls = new RegExp(controlClass, "g");
-const hasControl = new RegExp(controlClass);
-
-/** The text with every control character written as a visible escape (\x1b, \u202e). */
-export function escapeControls(text: string): string {
-  return text.replace(controls, (char) => {
-    const code = char.charCodeAt(0);
-    return code <= 0xff
-      ? `\\x${code.toString(16).padStart(2, "0")}`
-      : `\\u${code.toString(16).padStart(4, "0")}`;
-  });
-}
-
 /** The problem with its input-derived text (position, path, message) safe to print. */
 export function safeProblem(problem: EventProblem): EventProblem {
-  if (!hasControl.test(`${problem.position}${problem.instancePath}${problem.message}`)) return problem;
+  if (!hasControl(`${problem.position}${problem.instancePath}${problem.message}`)) return problem;
   return {
     ...problem,
     position: escapeControls(problem.position),

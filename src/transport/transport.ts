@@ -12,9 +12,10 @@ import {
 } from "../check/index.ts";
 import { operationCalled } from "../contract/index.ts";
 import { announcedBeyond, joinChunks, readWithinLimit } from "../http/index.ts";
+import { type Redactor, secretFieldValues } from "../redaction/redact.ts";
 import { ExchangeLog } from "./exchange-log.ts";
 import { RateLimiter } from "./rate-limit.ts";
-import { type Redactor, secretFieldValues } from "./redact.ts";
+import { type TokenDeclaration, tokenRequestClient, undeclaredTokenRequest } from "./token-requests.ts";
 
 /** Evidence keeps short excerpts; the run's exchange log keeps bodies whole up to this size so the schema
  *  suite can validate them. */
@@ -134,6 +135,8 @@ export class CheckScope {
     readonly checkId: string,
     readonly safety?: Safety,
     readonly harmlessCalls: readonly HarmlessCall[] = [],
+    /** The check's own token requests are held to it (see token-requests.ts); without one none are. */
+    readonly tokenDeclaration?: TokenDeclaration,
   ) {}
 
   close(): void {
@@ -250,11 +253,13 @@ export class TargetTransport {
     return this.exchangeLog.all();
   }
 
-  bind(scope: CheckScope): typeof fetch {
-    return (input, init) => this.send(scope, new Request(input, init));
+  /** `via: "token-cache"`: the runner's token cache asking for the check (ctx.token), whose tokens the
+   *  declaration does not cover. */
+  bind(scope: CheckScope, via: "check" | "token-cache" = "check"): typeof fetch {
+    return (input, init) => this.send(scope, new Request(input, init), via);
   }
 
-  private async send(scope: CheckScope, original: Request): Promise<Response> {
+  private async send(scope: CheckScope, original: Request, via: "check" | "token-cache"): Promise<Response> {
     if (scope.isClosed())
       throw new Error(`check ${scope.checkId} sent ${original.method} ${original.url} after it finished`);
     refuseBeyondSafety(scope, original);
@@ -272,6 +277,11 @@ export class TargetTransport {
       body,
       bodyText: body === undefined ? undefined : new TextDecoder().decode(body),
     };
+    if (scope.tokenDeclaration !== undefined && via === "check") {
+      const client = tokenRequestClient(outgoing.method, outgoing.url, headers, outgoing.bodyText);
+      const refusal = undeclaredTokenRequest(scope.checkId, scope.tokenDeclaration, client);
+      if (refusal !== undefined) throw new Error(refusal);
+    }
     const idempotent = ["GET", "HEAD", "OPTIONS"].includes(original.method.toUpperCase());
 
     let note: string | undefined;

@@ -4,7 +4,7 @@
 // was rebuilt for each mark). The redactor must still hide every form, and finish: these inputs took the
 // old code minutes; vitest's timeout guards a hang, no timing is asserted.
 import { describe, expect, it } from "vitest";
-import { REDACTED, Redactor } from "../../src/target/redact.ts";
+import { REDACTED, Redactor } from "../../src/redaction/redact.ts";
 import { leaksIn, secretForms } from "../hostile/secret-forms.ts";
 
 const clientId = "acme-ci";

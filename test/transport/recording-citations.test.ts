@@ -1,9 +1,9 @@
 // A check that judges a recording another check made cites the exchanges the recording was made of, and
 // shows them as its evidence; a recording read further by a second check is made of both checks' pages.
 import { describe, expect, it } from "vitest";
-import { citedRecordings } from "../../src/target/recording-citations.ts";
-import { Redactor } from "../../src/target/redact.ts";
-import { CheckScope, CITED_EXCHANGES, TargetTransport } from "../../src/target/target-fetch.ts";
+import { Redactor } from "../../src/redaction/redact.ts";
+import { citedRecordings } from "../../src/transport/recording-citations.ts";
+import { CheckScope, CITED_EXCHANGES, TargetTransport } from "../../src/transport/transport.ts";
 import { fakeFetch } from "../runner/fake-target.ts";
 
 const URL_ = "http://127.0.0.1:9";

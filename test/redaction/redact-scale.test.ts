@@ -5,8 +5,8 @@ import { createHash } from "node:crypto";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { formEncode } from "../../src/client/token.ts";
-import { REDACTED, Redactor } from "../../src/target/redact.ts";
-import { AnchorIndex, alnumReadings } from "../../src/target/secret-anchors.ts";
+import { REDACTED, Redactor } from "../../src/redaction/redact.ts";
+import { AnchorIndex, alnumReadings } from "../../src/redaction/secret-anchors.ts";
 import { secretForms } from "../hostile/secret-forms.ts";
 
 /** Tokens shaped like the reference's (24 bytes, base64url), reproducible. */

@@ -4,7 +4,7 @@
 import { CheckFailure, type Clock, type CredentialRole, type Target } from "../check/index.ts";
 import { basicAuthorization } from "../client/token.ts";
 import { trimTrailingSlashes } from "../http/trailing-slashes.ts";
-import type { Redactor } from "./redact.ts";
+import type { Redactor } from "../redaction/redact.ts";
 
 /** Renew a little before expiry so a token does not die between the cache and the target. */
 const EXPIRY_MARGIN_MS = 5_000;

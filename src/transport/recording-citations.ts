@@ -4,7 +4,7 @@
 // its evidence and of its citations (CheckResult.exchangeIds, then evidence.har entries), exactly the ones
 // the recording was made of.
 import type { Exchange } from "../check/index.ts";
-import { type CheckScope, SCOPE_EXCHANGES } from "./target-fetch.ts";
+import { type CheckScope, SCOPE_EXCHANGES } from "./transport.ts";
 
 type Recordings = Map<string, Promise<unknown>>;
 

@@ -1,7 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { basicAuthorization, formEncode } from "../../src/client/token.ts";
-import { REDACTED, Redactor, secretFieldValues } from "../../src/target/redact.ts";
+import { REDACTED, Redactor, secretFieldValues } from "../../src/redaction/redact.ts";
 import { secretForms } from "../hostile/secret-forms.ts";
 
 function redactor(): Redactor {

@@ -3,8 +3,8 @@
 // where that expression was quadratic: a long run of backslashes in a text that names a field.
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { REDACTED, Redactor, secretFieldValues } from "../../src/target/redact.ts";
-import { secretFields, secretFieldsIn } from "../../src/target/secret-fields.ts";
+import { REDACTED, Redactor, secretFieldValues } from "../../src/redaction/redact.ts";
+import { secretFields, secretFieldsIn } from "../../src/redaction/secret-fields.ts";
 
 const seed = Number(process.env.FC_SEED ?? 20_261_123);
 

@@ -4,14 +4,14 @@
 // certified run refuses the certificate naming the flag and the key that lift the limit.
 import { describe, expect, it } from "vitest";
 import { fail } from "../../src/check/index.ts";
+import { Redactor } from "../../src/redaction/redact.ts";
 import { certify } from "../../src/result/certification.ts";
 import type { RunResult } from "../../src/result/model.ts";
 import { exitCodeOf } from "../../src/result/verdict.ts";
 import { planRun } from "../../src/runner/plan.ts";
 import { type RunDeps, runPlan } from "../../src/runner/run.ts";
-import { Redactor } from "../../src/target/redact.ts";
 import { systemClock } from "../../src/target/system-clock.ts";
-import { CheckScope, RequestBudgetSpent, TargetTransport } from "../../src/target/target-fetch.ts";
+import { CheckScope, RequestBudgetSpent, TargetTransport } from "../../src/transport/transport.ts";
 import { check, fakeFetch, fakeTarget } from "../runner/fake-target.ts";
 
 const emptyCatalogue = { path: null, requirements: [] };

@@ -7,7 +7,7 @@ import type { Check } from "../../src/check/index.ts";
 import { planRun } from "../../src/runner/plan.ts";
 import { runPlan } from "../../src/runner/run.ts";
 import { startEmbeddedTarget } from "../../src/target/embedded.ts";
-import { PER_KIND } from "../../src/target/exchange-log.ts";
+import { PER_KIND } from "../../src/transport/exchange-log.ts";
 import { schemaChecks } from "../../suites/schema.ts";
 import { check } from "../runner/fake-target.ts";
 

@@ -1,0 +1,228 @@
+// One check run to its outcome: its time limit, the run stopping meanwhile, and what it threw mapped to a
+// status. A CheckFailure is a finding about the target; anything else thrown is a fault of the kit
+// ("broken").
+import {
+  CheckFailure,
+  CheckInconclusive,
+  CheckSkipped,
+  type Counterexample,
+  failureDetail,
+} from "../check/index.ts";
+import { Redactor } from "../redaction/redact.ts";
+import { pickEvidence } from "../result/evidence.ts";
+import type { CheckResult, Interruption, SkipCause } from "../result/model.ts";
+import { MAX_TIMER_MS } from "../timer-limit.ts";
+import { EVIDENCE_BODY_LIMIT, redactExchange } from "../transport/transport.ts";
+import type { Breaker } from "./breaker.ts";
+import { CheckEnded, type CheckSession } from "./context.ts";
+import type { PlanEntry } from "./plan.ts";
+
+class CheckTimeout extends Error {
+  override name = "CheckTimeout";
+  constructor(
+    message: string,
+    /** What the check was waiting for when its time ran out (a sleep, an answer), if anything. */
+    readonly waitingFor: string | undefined,
+  ) {
+    super(message);
+  }
+}
+
+/** The run stopped (signal, deadline, unresponsive target) while the check ran. */
+class RunStopped extends Error {
+  override name = "RunStopped";
+  constructor(readonly interruption: Interruption) {
+    super(interruption.message);
+  }
+}
+
+export async function runCheck(
+  session: CheckSession,
+  entry: PlanEntry,
+  limitMs: number,
+  stopped: AbortSignal,
+  breaker: Breaker,
+  drivable: boolean,
+): Promise<CheckResult> {
+  const { ctx, scope } = session;
+  const started = performance.now();
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(
+      () =>
+        reject(
+          new CheckTimeout(`timed out: the check did not finish within ${limitMs} ms`, session.waitingFor()),
+        ),
+      Math.min(limitMs, MAX_TIMER_MS),
+    );
+  });
+  let onStop: (() => void) | undefined;
+  const interrupted = new Promise<never>((_, reject) => {
+    onStop = () => reject(new RunStopped(stopped.reason as Interruption));
+    if (stopped.aborted) onStop();
+    else stopped.addEventListener("abort", onStop, { once: true });
+  });
+  let outcome: Outcome = { status: "passed" };
+  try {
+    await Promise.race([entry.check.run(ctx), timeout, interrupted]);
+  } catch (error) {
+    outcome = classify(error, session, drivable);
+  } finally {
+    clearTimeout(timer);
+    if (onStop) stopped.removeEventListener("abort", onStop);
+    // Ending the check aborts its requests: the breaker must not count those as the target's silence.
+    breaker.ending = true;
+    try {
+      session.end(outcome.status === "passed" ? "finished" : "stopped by the runner");
+    } finally {
+      breaker.ending = false;
+    }
+  }
+  const result: CheckResult = {
+    ...base(entry),
+    ...outcome,
+    durationMs: Math.round(performance.now() - started),
+    requests: scope.requests,
+    // Every exchange the result rests on, the recordings of other checks it judged included.
+    ...(scope.citations().length > 0 ? { exchangeIds: scope.citations() } : {}),
+    ...(scope.retries.length > 0 ? { retries: [...scope.retries] } : {}),
+    ...(session.waitedMs() > 0 ? { waitMs: session.waitedMs() } : {}),
+  };
+  if (result.status === "failed" || result.status === "broken" || result.status === "inconclusive") {
+    // The last exchanges, and before them the ones the failure's detail cites (the pages of a scan that hold
+    // the record at fault).
+    result.evidence = pickEvidence(scope.exchanges, result.details).map((x) =>
+      redactExchange(x, new Redactor(), EVIDENCE_BODY_LIMIT),
+    );
+  }
+  if (session.log.length > 0 && result.status !== "passed") result.log = session.log.slice(-50);
+  return result;
+}
+
+export function base(entry: PlanEntry) {
+  const { check } = entry;
+  return {
+    id: check.id,
+    suite: check.suite,
+    title: check.title,
+    level: check.level,
+    requirements: [...check.requirements],
+    safety: check.safety,
+    durationMs: 0,
+    requests: 0,
+  };
+}
+
+export function skippedResult(entry: PlanEntry, cause: SkipCause, reason: string): CheckResult {
+  return { ...base(entry), status: "skipped", reason, skipCause: cause };
+}
+
+/** A check the run did not get to (or skipped anyway: its own skip reason stands). */
+export function notRun(entry: PlanEntry, interruption: Interruption): CheckResult {
+  if (entry.action === "skip")
+    return skippedResult(entry, entry.skipKind === "safety" ? "safety" : "needs", entry.reason ?? "");
+  return skippedResult(
+    entry,
+    interruption.cause === "unresponsive" ? "unresponsive" : "interrupted",
+    `not run: ${interruption.message}`,
+  );
+}
+
+type Outcome = Omit<CheckResult, keyof ReturnType<typeof base>>;
+
+function classify(error: unknown, session: CheckSession, drivable: boolean): Outcome {
+  if (error instanceof RunStopped) {
+    const { interruption } = error;
+    return {
+      status: "skipped",
+      reason: `interrupted while running: ${interruption.message}`,
+      skipCause: "interrupted",
+    };
+  }
+  if (error instanceof CheckFailure) return failed(error);
+  if (error instanceof CheckSkipped) return { status: "skipped", reason: error.message, skipCause: "check" };
+  if (error instanceof CheckInconclusive) {
+    const { saw, readings, decideBy } = error.undecided;
+    const details = failureDetail(new CheckFailure(error.message, error.details));
+    return {
+      status: "inconclusive",
+      reason: error.message,
+      undecided: { saw, readings: [readings[0], readings[1]], decideBy },
+      ...(details === undefined ? {} : { details }),
+    };
+  }
+  if (error instanceof CheckTimeout) {
+    // Against a live target a check runs out of time while the target makes it wait (an announced
+    // validity, a slow answer): the target's doing, shown by the evidence. Where the kit drives the
+    // clock nothing real is waited for, so running out of time is the kit's fault.
+    if (!drivable && error.waitingFor !== undefined)
+      return {
+        status: "failed",
+        message:
+          `${error.message}; it was waiting for ${error.waitingFor}, which the target's answers asked for ` +
+          "(see the evidence for what the target announced)",
+        details: {
+          expected: "a check that can finish within its time limit",
+          actual: `waiting for ${error.waitingFor}`,
+        },
+      };
+    return { status: "broken", message: error.message };
+  }
+  // What a check awaited when it ended rejects; a check that still threw it is an ended check, no finding.
+  if (error instanceof CheckEnded) return { status: "broken", message: error.message };
+  // fast-check wraps what a property threw; a CheckFailure inside still is a finding about the target.
+  if (error instanceof Error && error.cause instanceof CheckFailure)
+    return failed(error.cause, propertyReport(error, session.ctx.replayCommand));
+  // A check that chokes on a body the target garbled found a fault of the target, not of the kit.
+  if (error instanceof SyntaxError) {
+    const garbled = session.scope.exchanges.findLast((x) => x.response && !isJson(x.response.body));
+    if (garbled?.response)
+      return {
+        status: "failed",
+        message:
+          `${garbled.request.method} ${garbled.request.url} answered ${garbled.response.status} with a body ` +
+          `that is not valid JSON (${error.message})`,
+        details: { expected: "a JSON body", actual: garbled.response.body.slice(0, 200) },
+      };
+  }
+  const err = error instanceof Error ? error : new Error(String(error));
+  return {
+    status: "broken",
+    message: `${err.name}: ${err.message}`,
+    ...(err.stack === undefined ? {} : { details: { stack: err.stack } }),
+  };
+}
+
+function failed(error: CheckFailure, fallback?: Counterexample): Outcome {
+  const details = failureDetail(error);
+  const counterexample = error.details.counterexample ?? fallback;
+  return {
+    status: "failed",
+    message: error.message,
+    ...(details === undefined ? {} : { details }),
+    ...(counterexample === undefined ? {} : { counterexample }),
+  };
+}
+
+/** Reads seed, path and counterexample out of fast-check's failure text (a safety net for checks that let
+ *  fc.assert throw instead of reporting the counterexample themselves). */
+function propertyReport(error: Error, replayCommand: string): Counterexample | undefined {
+  const m = /seed:\s*(-?\d+),\s*path:\s*"([^"]*)"/.exec(error.message);
+  if (!m?.[1] || m[2] === undefined) return undefined;
+  const value = /Counterexample:\s*(.*)/.exec(error.message)?.[1] ?? "";
+  return {
+    seed: Number(m[1]),
+    path: m[2],
+    value,
+    replay: `${replayCommand.replace(/--seed \S+/, `--seed ${m[1]}`)} --path ${m[2]}`,
+  };
+}
+
+function isJson(text: string): boolean {
+  try {
+    JSON.parse(text);
+    return true;
+  } catch {
+    return false;
+  }
+}

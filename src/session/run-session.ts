@@ -1,0 +1,504 @@
+// A conformance run from start to report, below the CLI: the target and the checks loaded, file and flags
+// merged (settings.ts), certification, baseline and signing prepared, every output path proven before a
+// request is sent, the plan run, and the report folder written (reports, evidence, attestation, manifest).
+// `lckit run` parses flags into a RunRequest and prints what this returns; the library calls it alike.
+// Problems the user can fix are UsageErrors (exit 2), raised before anything is sent.
+import { type KeyObject, randomInt } from "node:crypto";
+import {
+  accessSync,
+  constants,
+  existsSync,
+  mkdirSync,
+  readFileSync,
+  realpathSync,
+  rmSync,
+  writeFileSync,
+} from "node:fs";
+import { basename, dirname, isAbsolute, join, relative, resolve } from "node:path";
+import type { Check, Clock, Level, Safety } from "../check/index.ts";
+import { writeAttestation } from "../report/attestation.ts";
+import { HAR_FILE, HarWriter, linkEvidence } from "../report/har.ts";
+import { listFiles, loadSignKey, SignKeyError, writeManifest } from "../report/manifest.ts";
+import { writeReport } from "../report/write.ts";
+import { newRunId } from "../result/assemble.ts";
+import { certify } from "../result/certification.ts";
+import { InterfaceDocumentError, kitInfo, specHashes } from "../result/kit-info.ts";
+import type { RunResult } from "../result/model.ts";
+import {
+  applyBaseline,
+  type Baseline,
+  BaselineError,
+  baselineFromRun,
+  parseBaseline,
+} from "../result/waivers.ts";
+import { JOURNAL_FILE } from "../runner/config-journal.ts";
+import { shellQuote } from "../runner/context.ts";
+import { type Plan, planRun, schedule } from "../runner/plan.ts";
+import { DEFAULT_DEADLINE_MS, type ProgressEvent, runPlan } from "../runner/run.ts";
+import { startEmbeddedTarget } from "../target/embedded.ts";
+import { systemClock } from "../target/system-clock.ts";
+import { loadTargetFile, type TargetConfig, TargetFileError } from "../target/target-file.ts";
+import { askVersion } from "../target/version-probe.ts";
+import { UsageError } from "../usage-error.ts";
+import { type EffectiveSettings, mergeSettings } from "./settings.ts";
+
+/** What a run is asked to do: the flags of lckit run, or a library caller's options. Paths are relative
+ *  to `cwd`. */
+export interface RunRequest {
+  cwd: string;
+  env: Readonly<Record<string, string | undefined>>;
+  /** Target file; absent: the embedded reference. */
+  target?: string;
+  suites: readonly string[];
+  checks: readonly string[];
+  level: Level;
+  allow: readonly Safety[];
+  confirmTenant?: string;
+  seed?: number;
+  runs: number;
+  /** fast-check replay path (with one check and a seed). */
+  path?: string;
+  /** Embedded reference only: seeded faults and variants to switch on. */
+  faults: readonly string[];
+  variants: readonly string[];
+  reportDir: string;
+  deadlineMs?: number;
+  unresponsiveAfter?: number;
+  requestBudget?: number;
+  interfaceDocument?: string;
+  certify: boolean;
+  baseline?: string;
+  baselineUpdate?: string;
+  signKey?: string;
+  attest: boolean;
+  har: boolean;
+  /** --no-har was given (refused in certified mode). */
+  noHar?: boolean;
+  /** Module exporting allChecks to run instead of the kit's (LCKIT_CHECKS_MODULE). */
+  checksModule?: string;
+}
+
+/** What the session tells its caller while it runs, for a person to read; the CLI prints these. */
+export type SessionEvent =
+  | {
+      type: "starting";
+      target: { name: string; baseUrl: string };
+      running: number;
+      skipped: number;
+      seed: number;
+      seedGiven: boolean;
+      runs: number;
+      /** The journal of configuration changes (a live target only). */
+      journalFile?: string;
+      /** Why the token checks of a live run go one after another, once. */
+      scheduleNote?: string;
+    }
+  | ProgressEvent;
+
+export interface RunOptions {
+  onEvent?: (event: SessionEvent) => void;
+  /** Aborting it stops the run as SIGINT does (abort with the reason "SIGINT" or "SIGTERM" to name it). */
+  signal?: AbortSignal;
+  /** The name the baseline records as the author of new entries (default: USER of the environment). */
+  user?: string;
+}
+
+export interface SessionOutcome {
+  result: RunResult;
+  /** The report folder: <report dir>/<run id>. */
+  dir: string;
+  /** The attestation was written without a signature (certified mode without --sign-key). */
+  attestationUnsigned: boolean;
+  /** --baseline-update: where the baseline went and how many known failures it holds. */
+  baselineWritten?: { file: string; failures: number };
+}
+
+/** Refusals of certified mode, named by where certification was asked for (a flag or the target file). */
+export function certifyRefusals(
+  request: Pick<RunRequest, "suites" | "checks" | "level" | "path" | "noHar">,
+  askedBy: string,
+  dropIt: string,
+): void {
+  const chosen = selectionOf(request);
+  if (request.noHar)
+    throw new UsageError(
+      `${askedBy} keeps every exchange as evidence (evidence.har); it cannot be used with --no-har`,
+    );
+  if (chosen.length > 0)
+    throw new UsageError(
+      `${askedBy} runs every check of the kit; it refuses a selection (got ${chosen.join(", ")}). Drop the selection, or ${dropIt} for a subset run`,
+    );
+}
+
+/** The flags that narrow a run to a subset, as given: what a certified run refuses. */
+function selectionOf(request: Pick<RunRequest, "suites" | "checks" | "level" | "path">): string[] {
+  return [
+    ...request.suites.map((s) => `--suite ${s}`),
+    ...request.checks.map((c) => `--check ${c}`),
+    ...(request.level === "MAY" ? [] : [`--level ${request.level}`]),
+    ...(request.path === undefined ? [] : [`--path ${request.path}`]),
+  ];
+}
+
+/** A target file read for a command, its errors as usage errors naming the file as the user gave it. */
+export function readTargetFile(target: string, cwd: string, env: RunRequest["env"]): TargetConfig {
+  const file = resolve(cwd, target);
+  try {
+    return loadTargetFile(file, env);
+  } catch (error) {
+    if (error instanceof TargetFileError)
+      throw new UsageError(`target file ${error.message.replace(file, displayPath(cwd, file))}`);
+    throw error;
+  }
+}
+
+export class RunSession {
+  private constructor(
+    readonly request: RunRequest,
+    readonly plan: Plan,
+    readonly settings: EffectiveSettings,
+    /** True for --certify and for a target file saying certify: true. */
+    readonly certified: boolean,
+    private readonly config: TargetConfig | undefined,
+    private readonly fetch: (request: Request) => Promise<Response>,
+    private readonly clock: Clock,
+    private readonly replayBase: string,
+  ) {}
+
+  /** Reads the target file, loads the checks and plans the run; nothing is sent yet (the embedded
+   *  reference is started in process). Configuration errors come first: they are the user's to fix. */
+  static async open(request: RunRequest): Promise<RunSession> {
+    const config =
+      request.target === undefined ? undefined : readTargetFile(request.target, request.cwd, request.env);
+    if (config?.certify === true && !request.certify)
+      certifyRefusals(
+        request,
+        `${config.file} says certify: true, which`,
+        "drop certify: from the target file",
+      );
+    const certified = request.certify || config?.certify === true;
+    const settings = mergeSettings(
+      {
+        ...request,
+        ...(request.interfaceDocument === undefined
+          ? {}
+          : { interfaceDocument: resolve(request.cwd, request.interfaceDocument) }),
+      },
+      config,
+    );
+    const checks = await loadChecks(request);
+    const planOptions = {
+      suites: [...request.suites],
+      ids: [...request.checks],
+      level: request.level,
+      allow: settings.allow,
+      ...(settings.confirmTenant === undefined ? {} : { confirmTenant: settings.confirmTenant }),
+    };
+    let session: RunSession;
+    if (config !== undefined && request.target !== undefined) {
+      const plan = planRun(checks, { ...planOptions, target: config.target, drivableClock: false });
+      session = new RunSession(
+        request,
+        plan,
+        settings,
+        certified,
+        config,
+        (r) => fetch(r),
+        systemClock(),
+        `lckit run --target ${shellQuote(request.target)}`,
+      );
+    } else {
+      const embedded = await startEmbeddedTarget({
+        faults: [...request.faults],
+        variants: [...request.variants],
+      }).catch((error: unknown) => {
+        const message = error instanceof Error ? error.message : String(error);
+        if (request.faults.length > 0 && /fault/i.test(message)) throw new UsageError(`--fault: ${message}`);
+        if (request.variants.length > 0 && /variant/i.test(message))
+          throw new UsageError(`--variant: ${message}`);
+        throw error;
+      });
+      const plan = planRun(checks, { ...planOptions, target: embedded.target, drivableClock: true });
+      const replayBase = `lckit run${request.faults.map((f) => ` --fault ${shellQuote(f)}`).join("")}${request.variants
+        .map((v) => ` --variant ${shellQuote(v)}`)
+        .join("")}`;
+      session = new RunSession(
+        request,
+        plan,
+        settings,
+        certified,
+        undefined,
+        embedded.fetch,
+        embedded.clock,
+        replayBase,
+      );
+    }
+    const { unmatched } = session.plan;
+    if (unmatched.suites.length > 0 || unmatched.ids.length > 0) {
+      const suites = [...new Set(checks.map((c) => c.suite))].sort();
+      const parts = [
+        ...unmatched.suites.map((s) => `--suite ${s} matches no suite`),
+        ...unmatched.ids.map((id) => `--check ${id} matches no check id`),
+      ];
+      throw new UsageError(
+        `${parts.join("; ")}. Suites: ${suites.join(", ")}. See the ids with lckit run --list`,
+      );
+    }
+    return session;
+  }
+
+  /** What would run and what is skipped and why, as data (lckit run --list). */
+  planData() {
+    const { plan } = this;
+    return {
+      target: {
+        name: plan.target.name,
+        baseUrl: plan.target.baseUrl,
+        rdmUrl: plan.target.rdmUrl,
+        tenant: plan.target.tenant,
+      },
+      checks: plan.entries
+        .filter((e) => e.skipKind !== "selection")
+        .map((e) => ({
+          id: e.check.id,
+          suite: e.check.suite,
+          level: e.check.level,
+          safety: e.check.safety,
+          requirements: e.check.requirements,
+          action: e.action,
+          ...(e.reason === undefined ? {} : { reason: e.reason }),
+        })),
+      notSelected: plan.entries.filter((e) => e.skipKind === "selection").length,
+    };
+  }
+
+  /** Runs the plan and writes the report folder. Every output path and input file is checked before the
+   *  first request: a report that cannot be written would lose the run. */
+  async run(options: RunOptions = {}): Promise<SessionOutcome> {
+    const { request, plan, settings } = this;
+    const runId = newRunId();
+    const reportRoot = isAbsolute(request.reportDir)
+      ? request.reportDir
+      : resolve(request.cwd, request.reportDir);
+    const reportFolder = prepareReportFolder(reportRoot, runId);
+    // Only a live target outlives the process; the embedded reference's changes vanish with it.
+    const journalFile = this.config === undefined ? undefined : join(reportFolder, JOURNAL_FILE);
+    const { interfaceDocument } = settings;
+    if (interfaceDocument !== undefined) {
+      try {
+        specHashes({ interfaceDocument });
+      } catch (error) {
+        if (error instanceof InterfaceDocumentError) throw new UsageError(error.message);
+        throw error;
+      }
+    }
+    const extras = prepareCertification(request);
+    const attest = this.certified || request.attest;
+    const har = this.certified || request.har;
+    const targetVersion = attest ? await askVersion(this.fetch, plan.target) : undefined;
+
+    const seed = request.seed ?? randomInt(0, 2 ** 31 - 1);
+    const { note } = schedule(
+      plan.entries.filter((e) => e.skipKind !== "selection"),
+      { concurrent: this.config !== undefined, secondQuotaClient: plan.target.quotaAlt !== undefined },
+    );
+    options.onEvent?.({
+      type: "starting",
+      target: { name: plan.target.name, baseUrl: plan.target.baseUrl },
+      running: plan.entries.filter((e) => e.action === "run").length,
+      skipped: plan.entries.filter((e) => e.action === "skip" && e.skipKind !== "selection").length,
+      seed,
+      seedGiven: request.seed !== undefined,
+      runs: request.runs,
+      ...(journalFile === undefined ? {} : { journalFile }),
+      // Against a live target, once: why the quota checks run one after another (one quota client).
+      ...(note === undefined ? {} : { scheduleNote: note }),
+    });
+    // Every exchange of the run, streamed to the report folder as HAR 1.2 (redacted like the reports).
+    const harWriter = har
+      ? new HarWriter(join(reportFolder, HAR_FILE), kitInfo(), [
+          ...Object.values(plan.target.credentials).map((c) => c?.clientSecret),
+          plan.target.quotaAlt?.credential.clientSecret,
+        ])
+      : undefined;
+    let result: RunResult;
+    try {
+      result = await runPlan(plan, {
+        fetch: harWriter === undefined ? this.fetch : harWriter.wrap(this.fetch),
+        clock: this.clock,
+        seed,
+        runs: request.runs,
+        runId,
+        ...(request.path === undefined ? {} : { replayPath: request.path }),
+        ...(options.onEvent === undefined ? {} : { onProgress: options.onEvent }),
+        command: this.replayBase,
+        deadlineMs: settings.deadlineMs ?? DEFAULT_DEADLINE_MS,
+        ...optional("rateLimit", settings.rateLimit),
+        ...optional("timeoutMs", settings.timeoutMs),
+        ...optional("maxResponseBytes", settings.maxResponseBytes),
+        ...optional("checkTimeoutMs", settings.checkTimeoutMs),
+        ...optional("unresponsiveAfter", settings.unresponsiveAfter),
+        ...optional("requestBudget", settings.requestBudget),
+        ...optional("signal", options.signal),
+        ...optional("journalFile", journalFile),
+        ...optional("interfaceDocument", interfaceDocument),
+      });
+    } finally {
+      await harWriter?.close();
+    }
+    if (harWriter !== undefined) result = linkEvidence(result, harWriter.index);
+    if (extras.baseline !== undefined && request.baseline !== undefined)
+      result = applyBaseline(result, extras.baseline, basename(request.baseline), new Date());
+    if (this.certified)
+      result = certify(
+        result,
+        plan.entries.filter((e) => e.check.level === "MUST").map((e) => e.check.id),
+        targetVersion ?? {},
+        { ...plan.target.profile },
+      );
+    let attestationUnsigned = false;
+    const dir = writeReportFolder(result, reportRoot, {
+      ...optional("signKey", extras.signKey),
+      // The attestation lists the report files, and the manifest lists the attestation.
+      alsoWrite: (folder) => {
+        if (attest)
+          attestationUnsigned = !writeAttestation(
+            folder,
+            listFiles(folder),
+            result,
+            targetVersion,
+            extras.signKey,
+          ).signed;
+      },
+    });
+    const outcome: SessionOutcome = { result, dir, attestationUnsigned };
+    if (request.baselineUpdate !== undefined) {
+      const file = resolve(request.cwd, request.baselineUpdate);
+      writeFileSync(
+        file,
+        baselineFromRun(
+          result,
+          extras.previousBaseline,
+          options.user ?? request.env.USER ?? "unknown",
+          new Date(),
+        ),
+      );
+      outcome.baselineWritten = { file, failures: result.checks.filter((c) => c.status === "failed").length };
+    }
+    return outcome;
+  }
+}
+
+function optional<K extends string, V>(key: K, value: V | undefined): { [P in K]?: V } {
+  return (value === undefined ? {} : { [key]: value }) as { [P in K]?: V };
+}
+
+/** Reads --baseline, --baseline-update's earlier file and --sign-key: every problem is a usage error
+ *  before the run. */
+function prepareCertification(request: RunRequest): {
+  baseline?: Baseline;
+  previousBaseline?: Baseline;
+  signKey?: KeyObject;
+} {
+  const readBaseline = (given: string) => {
+    const file = resolve(request.cwd, given);
+    try {
+      return parseBaseline(readFileSync(file, "utf8"), basename(file));
+    } catch (error) {
+      if (error instanceof BaselineError) throw new UsageError(`--baseline ${error.message}`);
+      throw new UsageError(
+        `--baseline ${given}: cannot read it (${(error as NodeJS.ErrnoException).code ?? String(error)}); write one with --baseline-update ${given}`,
+      );
+    }
+  };
+  const baseline = request.baseline === undefined ? undefined : readBaseline(request.baseline);
+  const previousBaseline =
+    request.baselineUpdate !== undefined && existsSync(resolve(request.cwd, request.baselineUpdate))
+      ? readBaseline(request.baselineUpdate)
+      : undefined;
+  let signKey: KeyObject | undefined;
+  if (request.signKey !== undefined) {
+    try {
+      signKey = loadSignKey(resolve(request.cwd, request.signKey));
+    } catch (error) {
+      if (error instanceof SignKeyError) throw new UsageError(`--sign-key ${error.message}`);
+      throw error;
+    }
+  }
+  return {
+    ...optional("baseline", baseline),
+    ...optional("previousBaseline", previousBaseline),
+    ...optional("signKey", signKey),
+  };
+}
+
+/** Kernel pseudo-filesystems: writing a report there hangs or spins instead of failing. */
+const pseudoFilesystems = ["/proc", "/sys", "/dev"];
+
+/** Creates <root>/<run id>/ and proves it writable, before the run; a UsageError (exit 2) otherwise. */
+export function prepareReportFolder(root: string, runId: string): string {
+  return proveWritable(root, join(root, runId));
+}
+
+/** Proves that report folders can be made under `root` before a command whose report would otherwise be
+ *  lost is run (lckit client check runs the team's command first); a UsageError (exit 2) otherwise. */
+export function proveReportRoot(root: string): void {
+  proveWritable(root, root);
+}
+
+function proveWritable(root: string, folder: string): string {
+  const refuse = (why: string): never => {
+    throw new UsageError(`--report-dir ${root} ${why}; give a writable directory (default: reports)`);
+  };
+  // Where the folder would really be: the nearest existing ancestor, symbolic links resolved.
+  let existing = root;
+  while (!existsSync(existing) && dirname(existing) !== existing) existing = dirname(existing);
+  let real = existing;
+  try {
+    real = realpathSync(existing);
+  } catch {
+    // unreadable: the write below says why
+  }
+  const under = pseudoFilesystems.find((p) => real === p || real.startsWith(`${p}/`));
+  if (under !== undefined) refuse(`is under ${under}, a kernel pseudo-filesystem where reports cannot live`);
+  try {
+    if (existsSync(existing)) accessSync(existing, constants.W_OK);
+    mkdirSync(folder, { recursive: true });
+    const probe = join(folder, `.write-test-${process.pid}`);
+    writeFileSync(probe, "");
+    rmSync(probe);
+  } catch (error) {
+    refuse(`is not writable (${(error as NodeJS.ErrnoException).code ?? String(error)})`);
+  }
+  return folder;
+}
+
+/** Writes a run's report folder: every report format, what `alsoWrite` adds (evidence of the command's
+ *  own), and last the manifest of every file's sha256 (signed with `signKey`). */
+export function writeReportFolder(
+  result: RunResult,
+  root: string,
+  options: { signKey?: KeyObject; alsoWrite?: (dir: string) => void } = {},
+): string {
+  const written = writeReport(result, root);
+  options.alsoWrite?.(written.dir);
+  writeManifest(written.dir, result.runId, options.signKey);
+  return written.dir;
+}
+
+/** The checks of the kit (suites/index.ts), or those of `checksModule` (a module exporting allChecks: the
+ *  kit's own CLI tests use it, and so can teams with extra checks of their own). */
+async function loadChecks(request: RunRequest): Promise<Check[]> {
+  const custom = request.checksModule;
+  const specifier = custom ? new URL(`file://${resolve(request.cwd, custom)}`).href : "../../suites/index.ts";
+  const mod = (await import(specifier)) as { allChecks?: Check[] };
+  if (!Array.isArray(mod.allChecks))
+    throw new Error(`${custom ?? "suites/index.ts"} must export allChecks: Check[]`);
+  return mod.allChecks;
+}
+
+/** A path as the user would write it: relative to cwd when inside it. */
+export function displayPath(cwd: string, path: string): string {
+  const rel = relative(cwd, path);
+  return rel === "" || rel.startsWith("..") || isAbsolute(rel) ? path : rel;
+}
