@@ -52,7 +52,7 @@ export function coverageSection(result: RunResult, rowId: (c: CheckResult) => st
           .map((r) => {
             const state = states.get(r.id) ?? r.status;
             const label = STATES.find((s) => s.state === state);
-            return `<a class="cell c-${state}" href="#${h(reqId(r.id))}" title="${h(`${r.id} (${r.level ?? "?"}): ${label?.label ?? state}. ${r.text ?? ""}`)}"><span aria-hidden="true">${label?.mark ?? ""}</span> ${h(r.id)}<span class="sr-only"> ${h(label?.label ?? state)}</span></a>`;
+            return `<a class="cell c-${state}" href="#${h(reqId(r.id))}" title="${h(`${r.id} (${r.level ?? "?"}): ${label?.label ?? state}${r.notCheckable === undefined ? "" : ", not checkable"}. ${r.text ?? ""}`)}"><span aria-hidden="true">${label?.mark ?? ""}</span> ${h(r.id)}<span class="sr-only"> ${h(label?.label ?? state)}</span></a>`;
           })
           .join("")}</div></div>`,
     )
@@ -73,7 +73,7 @@ ${unknown}
 ${cov.requirements.map((r) => requirementRow(r, states.get(r.id) ?? r.status, byId, rowId)).join("\n")}
 </tbody></table></div></details>
 <h3 id="untested">Untested requirements (${untested.length})</h3>
-${untested.length === 0 ? "<p>None: every requirement has a check.</p>" : `<ul>${untested.map((r) => `<li><code>${h(r.id)}</code> ${h(r.text ?? "")}</li>`).join("")}</ul>`}
+${untested.length === 0 ? "<p>None: every requirement has a check.</p>" : `<ul>${untested.map((r) => `<li><code>${h(r.id)}</code> ${h(r.text ?? "")}${r.notCheckable === undefined ? "" : ` <strong>Not checkable:</strong> ${h(r.notCheckable)}`}</li>`).join("")}</ul>`}
 </section>`;
 }
 
@@ -86,12 +86,14 @@ function requirementRow(
   const checks =
     r.status === "elsewhere"
       ? `checked by <code>${h(r.checkedBy ?? "")}</code>`
-      : r.checks
-          .map((c) => {
-            const ran = byId.get(c.id);
-            const name = `<code>${h(c.id)}</code>`;
-            return `${ran ? `<a href="#${h(rowId(ran))}">${name}</a>` : name} ${h(c.status)}`;
-          })
-          .join("<br>");
+      : r.notCheckable !== undefined
+        ? `not checkable: ${h(r.notCheckable)}`
+        : r.checks
+            .map((c) => {
+              const ran = byId.get(c.id);
+              const name = `<code>${h(c.id)}</code>`;
+              return `${ran ? `<a href="#${h(rowId(ran))}">${name}</a>` : name} ${h(c.status)}`;
+            })
+            .join("<br>");
   return `<tr id="${h(reqId(r.id))}" class="cov-${state}"><td><code>${h(r.id)}</code></td><td>${h(r.level ?? "")}</td><td>${h(state)}</td><td>${checks}</td><td>${h(r.text ?? "")}</td></tr>`;
 }

@@ -201,8 +201,15 @@ export function renderMarkdown(result: RunResult): string {
     );
     const untested = result.coverage.requirements.filter((r) => r.status === "untested");
     if (untested.length > 0) {
-      out.push(`<details><summary>Untested requirements (${untested.length})</summary>`, "");
-      for (const r of untested) out.push(`- ${code(r.id)} ${md(r.text ?? "")}`);
+      const notCheckable = untested.filter((r) => r.notCheckable !== undefined).length;
+      out.push(
+        `<details><summary>Untested requirements (${untested.length}${notCheckable > 0 ? `, ${notCheckable} not checkable` : ""})</summary>`,
+        "",
+      );
+      for (const r of untested)
+        out.push(
+          `- ${code(r.id)} ${md(r.text ?? "")}${r.notCheckable === undefined ? "" : ` **Not checkable:** ${md(r.notCheckable)}`}`,
+        );
       out.push("", "</details>", "");
     }
     if (result.coverage.unknown.length > 0) {

@@ -15,6 +15,13 @@ export interface CatalogueView {
 export function loadCatalogueView(): CatalogueView {
   const requirements = loadRequirements()
     .requirements.filter((entry) => !entry.retired)
-    .map(({ id, section, level, text, kind }) => ({ id, section, level, text, kind }));
+    .map(({ id, section, level, text, kind, notCheckable }) => ({
+      id,
+      section,
+      level,
+      text,
+      kind,
+      ...(notCheckable === undefined ? {} : { notCheckable }),
+    }));
   return { path: relative(repoRoot, cataloguePath).split("\\").join("/"), requirements };
 }

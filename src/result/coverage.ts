@@ -8,6 +8,8 @@ export interface CatalogueEntry {
   level?: string;
   text?: string;
   kind?: string;
+  /** Why no command of the kit can check it (the catalogue's notCheckable). */
+  notCheckable?: string;
 }
 
 /** A check known to the kit: its result when it was selected, or none when the selection left it out. */
@@ -51,7 +53,15 @@ export function computeCoverage(
     const other =
       proving.length === 0 ? scope?.elsewhere.find((c) => c.requirements.includes(entry.id)) : undefined;
     if (other) return { ...pick(entry), status: "elsewhere", checkedBy: other.command, checks: [] };
-    return { ...pick(entry), status: statusOf(proving.map((c) => c.status)), checks: proving };
+    const status = statusOf(proving.map((c) => c.status));
+    // Beside an untested requirement, why nothing can check it, where the catalogue says so.
+    const why = status === "untested" && entry.notCheckable !== undefined;
+    return {
+      ...pick(entry),
+      status,
+      checks: proving,
+      ...(why ? { notCheckable: String(entry.notCheckable) } : {}),
+    };
   });
   const unknown = [...byRequirement.entries()]
     .filter(([id]) => !known.has(id))

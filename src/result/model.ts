@@ -126,6 +126,8 @@ export interface RequirementCoverage {
   status: CoverageStatus;
   /** For status elsewhere: the command that checks this requirement. */
   checkedBy?: string;
+  /** For status untested: why no command of the kit can check it (the catalogue's notCheckable). */
+  notCheckable?: string;
   checks: { id: string; status: CheckStatus | "not-selected" }[];
 }
 

@@ -180,6 +180,8 @@ describe("lckit client check (CLI)", () => {
     );
     expect(code).toBe(0);
     expect(io.stdout()).toMatch(/^CONFORMANT: /);
+    // Beside the verdict, the requirements no command can check, each with why (the catalogue's notCheckable).
+    expect(io.stdout()).toContain("  TOKEN-QUOTA-05 (MUST): The kit holds client_credentials clients only");
     expect(io.stderr()).toMatch(/report: /);
     const folder = /report: (\S+)/.exec(io.stderr())?.[1] ?? "";
     const lines = readFileSync(join(folder, "exchanges.ndjson"), "utf8").trim().split("\n");

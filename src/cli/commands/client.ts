@@ -3,6 +3,7 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { isVariantName, VARIANTS, type VariantName } from "../../reference/index.ts";
+import { notCheckableLines } from "../../report/not-checkable.ts";
 import { newRunId } from "../../result/assemble.ts";
 import { CHECK_STATUSES } from "../../result/model.ts";
 import { proveReportRoot, writeReportFolder } from "../../session/run-session.ts";
@@ -122,6 +123,7 @@ function summary(run: ClientCheckRun): string {
     ", ",
   );
   lines.push(`  ${counts}; command exit ${outcome.exitCode ?? outcome.signal ?? "none"}`);
+  lines.push(...notCheckableLines(result.coverage));
   return `${lines.join("\n")}\n`;
 }
 

@@ -2,6 +2,7 @@
 // `lckit events publish` is dispatched to its own module.
 import type { KeyObject } from "node:crypto";
 import { resolve } from "node:path";
+import { CheckInconclusive } from "../../check/index.ts";
 import type { EventProblem } from "../../events/check/event-problem.ts";
 import { checkStream, type EventCheckResult } from "../../events/check/event-stream.ts";
 import { formatGroup, ProblemGroups } from "../../events/check/problem-groups.ts";
@@ -10,6 +11,7 @@ import { openSource, SourceError } from "../../events/transport/sources/index.ts
 import type { MessageSource } from "../../events/transport/transport.ts";
 import { EventEvidence } from "../../report/event-evidence.ts";
 import { loadSignKey, SignKeyError, writeManifest } from "../../report/manifest.ts";
+import { notCheckableLines } from "../../report/not-checkable.ts";
 import { option, toggle } from "../argv.ts";
 import { defineCommand, defineGroup } from "../command.ts";
 import { duration, existingPath, integer, oneOf, text } from "../flags.ts";
@@ -55,9 +57,10 @@ Malformed lines are reported and skipped.`,
     "max-tracked": option(
       "N",
       integer({ min: 1, example: "50000" }),
-      "(uri, objectVersion) pairs the stream rules remember (about 160 bytes each); past it the objects " +
-        "seen longest ago are forgotten, so memory stays flat",
-      { defaultText: "1000000, about 160 MB" },
+      "(uri, objectVersion) pairs the stream rules remember (about 90 bytes each), and entities the " +
+        "companion and reference rules hold at most; past it the objects seen longest ago are forgotten, " +
+        "so memory stays flat, and a notice says what was no longer compared",
+      { defaultText: "200000, about 18 MB" },
     ),
     "companion-window": option(
       "N",
@@ -99,6 +102,11 @@ Malformed lines are reported and skipped.`,
         "Pretty-printed documents (a line that is only { or [ starts one) are joined. A " +
         "broken envelope is reported for its line (field, what was expected) and the run goes on",
       { default: "auto" as const },
+    ),
+    "pass-inconclusive": toggle(
+      "a rule that could not decide (a relationship event whose ENTITY_CHANGED companion may come after the " +
+        "last message) does not fail the job; it is still reported as undecided, and the report's verdict " +
+        "is still INCOMPLETE",
     ),
     "allow-empty": toggle("exit 0 when no message was read (default: exit 2, nothing was checked)"),
     "report-dir": option("DIR", text, "also write the run report (json, junit, markdown, html) under DIR", {
@@ -151,7 +159,8 @@ Malformed lines are reported and skipped.`,
       { example: "broker-ca.pem", section: broker1 },
     ),
   },
-  notes: `Exit codes: 0 every message conforms (warnings allowed), 1 a message does not conform, 2 usage error
+  notes: `Exit codes: 0 every message conforms (warnings allowed), 1 a message does not conform or a rule
+could not decide (see --pass-inconclusive), 2 usage error
 or no message read (an empty file or stdin, a broker that delivered nothing: nothing was checked; see
 --allow-empty), 3 the run broke. Control characters from the input are printed as escapes (\\x1b).`,
 };
@@ -175,7 +184,7 @@ function safeJson(text: string): string {
   );
 }
 
-function summary(result: EventCheckResult): string {
+function summary(result: EventCheckResult, passInconclusive: boolean, notCheckable: string[]): string {
   const lines = [
     `\n${result.source}: ${result.total} message(s), ${result.valid} valid, ${result.invalid} invalid` +
       `${result.warned > 0 ? ` (${result.warned} valid with warnings)` : ""}` +
@@ -190,16 +199,24 @@ function summary(result: EventCheckResult): string {
       `reference companions: ${companions.paired} relationship event(s) paired with their ENTITY_CHANGED${companions.excused > 0 ? `, ${companions.excused} excused (an entity removed or merged away)` : ""}`,
     );
   for (const open of companions.undecided)
-    lines.push(`  undecided ${open.rule}: ${open.count} ${open.message} (first: ${open.first})`);
+    if (open.reason === "ends-unknown")
+      lines.push(`  not possible ${open.rule}: ${open.count} ${open.message} (first: ${open.first})`);
+  for (const open of result.inconclusive)
+    lines.push(
+      `UNDECIDED ${open.rule}: ${new CheckInconclusive(open).message}${passInconclusive ? " (--pass-inconclusive: does not fail the job)" : ""}`,
+    );
   if (result.droppedProblems > 0) {
     lines.push(`${result.droppedProblems} more problem(s) counted but not listed (raise --max-problems)`);
   }
+  lines.push(...notCheckable);
   lines.push(
     result.total === 0
       ? "result: NO MESSAGES: nothing was read, so nothing was checked (an empty input is not a conforming stream)"
-      : result.invalid === 0
-        ? "result: every message conforms"
-        : "result: NOT CONFORMANT",
+      : result.invalid > 0
+        ? "result: NOT CONFORMANT"
+        : result.inconclusive.length > 0
+          ? `result: INCOMPLETE: every message read conforms, but ${result.inconclusive.map((open) => open.rule).join(" and ")} could not decide (UNDECIDED above)`
+          : "result: every message conforms",
   );
   return `${lines.join("\n")}\n`;
 }
@@ -281,18 +298,22 @@ const check = defineCommand(spec, async ({ values, positionals, argv }, io: Even
   });
   if (format === "text") for (const group of groups.repeated()) io.out(`${formatGroup(group)}\n`);
   for (const notice of result.notices) io.err(`${result.source}: ${notice.kind}: ${notice.message}\n`);
+  // The run result (checks, verdict, coverage) for the report and for the text's not-checkable lines.
+  const run =
+    format === "text" || evidence !== undefined
+      ? (await import("../../events/check/run-result.ts")).eventRunResult(result, {
+          command: ["lckit", "events", "check", ...argv].join(" "),
+          config: config !== undefined,
+          startedAt,
+          ...(evidence === undefined ? {} : { runId: evidence.runId }),
+        })
+      : undefined;
   if (format === "json") io.out(`${safeJson(JSON.stringify(result, null, 2))}\n`);
-  else io.out(summary(result));
-  if (values["report-dir"] !== undefined && evidence !== undefined) {
-    const { eventRunResult } = await import("../../events/check/run-result.ts");
+  else io.out(summary(result, values["pass-inconclusive"], run ? notCheckableLines(run.coverage) : []));
+  const reportDir = values["report-dir"];
+  if (run !== undefined && evidence !== undefined && reportDir !== undefined) {
     const { writeReport } = await import("../../report/write.ts");
-    const run = eventRunResult(result, {
-      command: ["lckit", "events", "check", ...argv].join(" "),
-      config: config !== undefined,
-      startedAt,
-      runId: evidence.runId,
-    });
-    const written = writeReport(evidence.finish(run, result.problems), values["report-dir"]);
+    const written = writeReport(evidence.finish(run, result.problems), reportDir);
     writeManifest(written.dir, evidence.runId, signKey);
     io.err(`report written to ${written.dir}\n`);
   }
@@ -303,7 +324,9 @@ const check = defineCommand(spec, async ({ values, positionals, argv }, io: Even
     );
     return 2;
   }
-  return result.invalid === 0 ? 0 : 1;
+  if (result.invalid > 0) return 1;
+  // The companion rules are MUST: one that could not decide fails the job, as lckit run's checks do.
+  return result.inconclusive.length > 0 && !values["pass-inconclusive"] ? 1 : 0;
 });
 
 /** A flag of one protocol given with a source of another would be ignored: refused instead, naming the right one. */

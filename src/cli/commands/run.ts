@@ -6,6 +6,7 @@ import { LEVELS, SAFETY_CLASSES } from "../../check/index.ts";
 import { ATTESTATION_FILE } from "../../report/attestation.ts";
 import { curlForCheck } from "../../report/curl.ts";
 import { terminalSafe } from "../../report/escape.ts";
+import { notCheckableLines } from "../../report/not-checkable.ts";
 import { RETRIES_MEAN, retrySummary } from "../../report/retries.ts";
 import type { CheckStatus, RunResult } from "../../result/model.ts";
 import {
@@ -474,6 +475,7 @@ export function summaryText(result: RunResult, dir: string): string {
       `configuration left changed: ${left.join("; ")}`,
       `  put it back with: lckit restore ${result.configuration?.journal ?? "<journal>"} --target <target file>`,
     );
+  lines.push(...notCheckableLines(result.coverage));
   lines.push(`report: ${dir}`, `verdict: ${result.verdict} (${result.verdictReason})`, "");
   return lines.join("\n");
 }

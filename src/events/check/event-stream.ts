@@ -2,13 +2,15 @@
 // counts and a capped list of problems, never the messages themselves.
 
 import type { CompanionWindow } from "../streaming-config.ts";
-import { resolveStreamingConfig } from "../streaming-config.ts";
+import { defaultCompanionWindow, resolveStreamingConfig } from "../streaming-config.ts";
 import type { MessageSource, TransportNotice } from "../transport/transport.ts";
 import { type CheckOptions, defaultMaxDepth, inspectMessage } from "./event-message.ts";
 import { type EventProblem, escapeControls, safeProblem } from "./event-problem.ts";
 import { walkMessage } from "./payload-fingerprint.ts";
+import { ReferenceChanges } from "./reference-changes.ts";
 import { type CompanionCounts, ReferenceCompanions } from "./reference-companions.ts";
 import { defaultMaxTrackedVersions, type StreamRuleOptions, StreamRules } from "./stream-rules.ts";
+import { type InconclusiveRule, inconclusiveRules } from "./undecided-rules.ts";
 
 export interface CheckStreamOptions extends CheckOptions, StreamRuleOptions {
   /** Problems kept in the result (default 1000); later ones are counted in droppedProblems. */
@@ -39,6 +41,9 @@ export interface EventCheckResult {
   reordered: number;
   /** The reference-companion rules (EVENT-TYPES-04, EVENT-STREAM-02): pairs found, what stayed undecided. */
   companions: CompanionCounts;
+  /** The rules that ran and could not decide (a companion the end of the stream cut off): neither passed
+   *  nor failed; an undecided MUST rule fails the job unless --pass-inconclusive. */
+  inconclusive: InconclusiveRule[];
   /** Problems by requirement id (errors and warnings). */
   byRule: Record<string, number>;
   errors: number;
@@ -85,6 +90,7 @@ export async function checkStream(
     ...(options.companionWindow ? { window: options.companionWindow } : {}),
     maxTracked: options.maxTrackedVersions ?? defaultMaxTrackedVersions,
   });
+  const referenceChanges = new ReferenceChanges(options.maxTrackedVersions ?? defaultMaxTrackedVersions);
   const result: EventCheckResult = {
     source: escapeControls(source.description),
     total: 0,
@@ -94,7 +100,15 @@ export async function checkStream(
     duplicates: 0,
     evictedObjects: 0,
     reordered: 0,
-    companions: { paired: 0, excused: 0, referenceTypes: [], undecided: [] },
+    companions: {
+      paired: 0,
+      excused: 0,
+      referenceTypes: [],
+      undecided: [],
+      window: defaultCompanionWindow,
+      forgotten: 0,
+    },
+    inconclusive: [],
     byRule: {},
     errors: 0,
     warnings: 0,
@@ -134,8 +148,13 @@ export async function checkStream(
         errors += 1;
         record(problem);
       }
+      const changed = referenceChanges.observe(facts, raw.position);
+      if (changed !== undefined) {
+        errors += 1;
+        record(changed);
+      }
       // Findings of messages leaving the companion window (counted for their own message, not this one).
-      const late = companions.observe(facts, raw.position, errors > 0);
+      const late = companions.observe(facts, raw.position, errors > 0, changed !== undefined);
       if (errors > 0) result.invalid += 1;
       else {
         result.valid += 1;
@@ -151,6 +170,9 @@ export async function checkStream(
     const ended = companions.finish();
     for (const found of ended.late) lateFinding(found);
     result.companions = ended.counts;
+    result.inconclusive = inconclusiveRules(ended.counts).filter(
+      (entry) => (result.byRule[entry.rule] ?? 0) === 0,
+    );
   } finally {
     result.notices = source
       .notices()
@@ -165,9 +187,43 @@ export async function checkStream(
       at: Date.now(),
     });
   }
+  // What the memory bound made the rules forget is said, never dropped silently.
+  const maxTracked = options.maxTrackedVersions ?? defaultMaxTrackedVersions;
+  for (const message of boundNotices(
+    counts.evictedObjects,
+    result.companions.forgotten,
+    referenceChanges.evicted,
+    maxTracked,
+  ))
+    result.notices.push({ kind: "memory-bound", message, at: Date.now() });
   result.duplicates = counts.duplicates;
   result.evictedObjects = counts.evictedObjects;
   result.reordered = counts.reordered;
   result.durationMs = performance.now() - started;
   return result;
+}
+
+/** The notices of state the memory bound (--max-tracked) dropped, each naming what it could no longer
+ *  compare and how to keep more. */
+export function boundNotices(
+  evictedObjects: number,
+  forgottenEntities: number,
+  forgottenReferences: number,
+  maxTracked: number,
+): string[] {
+  const notices: string[] = [];
+  const raise = `raise --max-tracked (now ${maxTracked}) to keep more`;
+  if (evictedObjects > 0)
+    notices.push(
+      `${evictedObjects} object(s) seen longest ago were forgotten to keep within --max-tracked (uri, objectVersion) pairs: a redelivery, a reused objectVersion or a message after ENTITY_REMOVED_GDPR about them later in the stream was compared afresh, not with what came before (EVENT-HEADERS-03, EVENT-STREAM-01); ${raise} (about 90 bytes a pair)`,
+    );
+  if (forgottenEntities > 0)
+    notices.push(
+      `${forgottenEntities} entity(ies) with events in the companion window were forgotten (more than --max-tracked at once): their ENTITY_CHANGED no longer counted as a companion (EVENT-TYPES-04, EVENT-STREAM-02); ${raise} or narrow the companion window`,
+    );
+  if (forgottenReferences > 0)
+    notices.push(
+      `${forgottenReferences} entity(ies) with reference attribute values were forgotten (more than --max-tracked): their next snapshot was not compared with the one before (EVENT-STREAM-02); ${raise}`,
+    );
+  return notices;
 }

@@ -76,6 +76,8 @@ export interface Undecided {
   count: number;
   /** Position of the first such relationship event. */
   first: string;
+  /** Position of the last one. */
+  last: string;
   message: string;
 }
 
@@ -87,6 +89,11 @@ export interface CompanionCounts {
   /** Relation types that back reference attributes: configured and learned from the stream. */
   referenceTypes: string[];
   undecided: Undecided[];
+  /** The window the rules paired within. */
+  window: CompanionWindow;
+  /** Entities whose recent events were forgotten before their window passed (more than --max-tracked
+   *  entities had events in the window at once): a companion among them no longer counted. */
+  forgotten: number;
 }
 
 /** A late finding and whether its message had no error before (it then becomes invalid). */
@@ -202,6 +209,7 @@ export class ReferenceCompanions {
   private readonly pendingByUri = new Map<string, PendingRelation[]>();
   private paired = 0;
   private excused = 0;
+  private forgotten = 0;
   private readonly undecided = new Map<string, Undecided>();
 
   constructor(options: CompanionOptions) {
@@ -238,8 +246,9 @@ export class ReferenceCompanions {
     return this.latestTime - event.time > this.window.ms;
   }
 
-  /** Records one message; returns the findings that messages leaving the window settle. */
-  observe(facts: MessageFacts, position: string, invalid: boolean): LateProblem[] {
+  /** Records one message; returns the findings that messages leaving the window settle. `reported`: the
+   *  message was already reported under EVENT-STREAM-02 (its own content shows a reference change). */
+  observe(facts: MessageFacts, position: string, invalid: boolean, reported = false): LateProblem[] {
     this.index += 1;
     const type = facts.type;
     const payload = facts.payload;
@@ -271,6 +280,7 @@ export class ReferenceCompanions {
           state.falseInvalid = invalid;
           state.falsePath = ovChangedPath(payload);
           state.falseShared = undefined;
+          if (reported) this.falseCompanionOf(uri, state).reported = true;
         } else {
           state.pairIndex = this.index;
           state.pairTime = time;
@@ -302,9 +312,11 @@ export class ReferenceCompanions {
       goneIndex: -1,
       goneTime: undefined,
     };
-    this.entities.set(uri, state);
+    // Swept before the new entity goes in: a sweep after would find it stale (no event recorded yet)
+    // and drop it.
     this.sinceSweep += 1;
-    if (this.sinceSweep >= this.sweepEvery || this.entities.size > this.maxTracked) this.sweep();
+    if (this.sinceSweep >= this.sweepEvery || this.entities.size >= this.maxTracked) this.sweep(1);
+    this.entities.set(uri, state);
     return state;
   }
 
@@ -317,8 +329,9 @@ export class ReferenceCompanions {
     return this.latestTime - time > 2 * this.window.ms;
   }
 
-  /** Forgets the entities none of whose events can matter any more; past maxTracked, the oldest. */
-  private sweep(): void {
+  /** Forgets the entities none of whose events can matter any more; past maxTracked (less `room` for
+   *  the entity about to be added), the oldest. */
+  private sweep(room: number): void {
     this.sinceSweep = 0;
     for (const [uri, state] of this.entities) {
       if (
@@ -329,8 +342,9 @@ export class ReferenceCompanions {
         this.entities.delete(uri);
     }
     for (const uri of this.entities.keys()) {
-      if (this.entities.size <= this.maxTracked) break;
+      if (this.entities.size + room <= this.maxTracked) break;
       this.entities.delete(uri);
+      this.forgotten += 1;
     }
   }
 
@@ -541,6 +555,7 @@ export class ReferenceCompanions {
     const known = this.undecided.get(key);
     if (known) {
       known.count += 1;
+      known.last = relation.position;
       return;
     }
     const why =
@@ -556,6 +571,7 @@ export class ReferenceCompanions {
       reason,
       count: 1,
       first: relation.position,
+      last: relation.position,
       message: `relationship events of reference relation types left undecided: ${why}`,
     });
   }
@@ -571,6 +587,8 @@ export class ReferenceCompanions {
         excused: this.excused,
         referenceTypes,
         undecided: [...this.undecided.values()],
+        window: this.window,
+        forgotten: this.forgotten,
       },
     };
   }

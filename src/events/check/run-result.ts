@@ -1,7 +1,7 @@
 // An event check as a run result (src/result's model, assembled there as an HTTP run's is), so that event
 // streams get the same reports as HTTP runs: one check per requirement the event checker enforces, failed
 // when a message broke it.
-import { LEVELS, type Level } from "../../check/index.ts";
+import { CheckInconclusive, LEVELS, type Level } from "../../check/index.ts";
 import { assembleRunResult } from "../../result/assemble.ts";
 import { type CatalogueView, loadCatalogueView } from "../../result/catalogue-view.ts";
 import { tracedElsewhere } from "../../result/coverage.ts";
@@ -85,9 +85,11 @@ export function eventRunResult(result: EventCheckResult, meta: EventRunMeta): Ru
         message: `tolerated ${result.duplicates} redelivered message(s) and ${result.reordered ?? 0} message(s) delivered after a higher objectVersion of their object; the stream rules order by objectVersion only`,
       };
     }
-    if (id === rule.referenceCompanion || id === rule.referenceOvChanged)
-      return companionCheck(base, id, result);
-    return { ...base, status: "passed" };
+    const passed =
+      id === rule.referenceCompanion || id === rule.referenceOvChanged
+        ? companionCheck(base, id, result)
+        : ({ ...base, status: "passed" } as CheckResult);
+    return boundNoted(passed, id, result);
   });
   return assembleRunResult({
     ...(meta.runId === undefined ? {} : { runId: meta.runId }),
@@ -111,9 +113,10 @@ export function eventRunResult(result: EventCheckResult, meta: EventRunMeta): Ru
   });
 }
 
-/** The reference-companion rules when no message broke them: passed with what they paired and what
- *  stayed undecided, or skipped when no relation type is known to back a reference attribute or nothing
- *  could be decided. */
+/** The reference-companion rules when no message broke them: inconclusive when the end of the stream (or
+ *  the memory bound) left relationship events open, passed with what they paired, or skipped when no
+ *  relation type is known to back a reference attribute or no relationship event named the entities it
+ *  connects. */
 function companionCheck(
   base: Omit<CheckResult, "status">,
   id: string,
@@ -130,17 +133,40 @@ function companionCheck(
     };
   }
   const undecided = companions.undecided.filter((entry) => entry.rule === id);
-  const open = undecided.reduce((sum, entry) => sum + entry.count, 0);
   const said = undecided.map((entry) => `${entry.count} ${entry.message} (first: ${entry.first})`);
-  if (companions.paired === 0 && open > 0) {
-    return { ...base, status: "skipped", skipCause: "check", reason: `undecided: ${said.join("; ")}` };
+  const open = result.inconclusive?.find((entry) => entry.rule === id);
+  if (open) {
+    const { saw, readings, decideBy } = open;
+    return {
+      ...base,
+      status: "inconclusive",
+      reason: new CheckInconclusive({ saw, readings, decideBy }).message,
+      undecided: { saw, readings: [readings[0], readings[1]], decideBy },
+      ...(said.length > 0 ? { log: said } : {}),
+    };
+  }
+  if (companions.paired === 0 && undecided.length > 0) {
+    return { ...base, status: "skipped", skipCause: "needs", reason: `not possible: ${said.join("; ")}` };
   }
   return {
     ...base,
     status: "passed",
-    message: `${companions.paired} relationship event(s) of ${companions.referenceTypes.join(", ")} paired with their ENTITY_CHANGED companion${companions.excused > 0 ? `, ${companions.excused} excused (an entity it connects was removed or merged away)` : ""}${open > 0 ? `; undecided: ${said.join("; ")}` : ""}`,
-    ...(open > 0 ? { log: said } : {}),
+    message: `${companions.paired} relationship event(s) of ${companions.referenceTypes.join(", ")} paired with their ENTITY_CHANGED companion${companions.excused > 0 ? `, ${companions.excused} excused (an entity it connects was removed or merged away)` : ""}${said.length > 0 ? `; not possible to decide: ${said.join("; ")}` : ""}`,
+    ...(said.length > 0 ? { log: said } : {}),
   };
+}
+
+/** A passed or inconclusive check whose rule forgot state at the memory bound says so: it passed on what
+ *  it could still compare. */
+function boundNoted(check: CheckResult, id: string, result: EventCheckResult): CheckResult {
+  if (check.status !== "passed" && check.status !== "inconclusive") return check;
+  const notes = (result.notices ?? [])
+    .filter((notice) => notice.kind === "memory-bound" && notice.message.includes(id))
+    .map((notice) => `memory bound: ${notice.message}`);
+  if (notes.length === 0) return check;
+  if (check.status === "passed")
+    return { ...check, message: [check.message, ...notes].filter(Boolean).join("; ") };
+  return { ...check, log: [...(check.log ?? []), ...notes] };
 }
 
 /** A JSON pointer ("/payload/object/attributes/Country/0") as the dotted path a failure detail names

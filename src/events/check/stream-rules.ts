@@ -4,7 +4,8 @@
 // its key order or spacing, so that a redelivery serialized again is still a redelivery), or, when the
 // source can read the message again, its ref, packed with the event type. A ref is turned into the
 // fingerprint only when a second message with that (uri, objectVersion) arrives, so most payloads are
-// never fingerprinted. For entities also the version and type of each event (the GDPR rule's history).
+// never fingerprinted. The GDPR rule reads an entity's history from the same entries (their event-type
+// index), so nothing else is kept per version.
 
 import { rule } from "../rules.ts";
 import type { MessageFacts } from "./event-message.ts";
@@ -13,16 +14,6 @@ import { payloadFingerprint } from "./payload-fingerprint.ts";
 
 const gdprType = "ENTITY_REMOVED_GDPR";
 const createdType = "ENTITY_CREATED";
-
-/** What the GDPR rule needs of one entity: its removals, re-creations and the other events it had. */
-interface EntityHistory {
-  /** objectVersions of ENTITY_REMOVED_GDPR events (few). */
-  gdpr: number[];
-  /** objectVersions of ENTITY_CREATED events (few). */
-  created: number[];
-  /** objectVersion and event-type index of every other entity event, as pairs (for late removals). */
-  others: number[];
-}
 
 /** What is remembered of one object (one URI). */
 interface TrackedObject {
@@ -34,8 +25,8 @@ interface TrackedObject {
    */
   pairs: number[];
   map: Map<number, number> | undefined;
-  /** Entities only: what the GDPR rule needs. */
-  history: EntityHistory | undefined;
+  /** An ENTITY_REMOVED_GDPR is among the entries (only then are they read for the GDPR rule). */
+  removedGdpr: boolean;
   /** The highest objectVersion seen (a lower one after it arrived out of order). */
   max: number;
 }
@@ -72,6 +63,25 @@ function setEntry(tracked: TrackedObject, version: number, entry: number): void 
   tracked.map = map;
   tracked.pairs = [];
 }
+
+/** The event-type index of an entry (a fingerprint's or a ref's low 7 bits). */
+function typeOfEntry(entry: number): number {
+  return entry < 0 ? (-1 - entry) % 128 : entry % 128;
+}
+
+/** Calls `each` with every (objectVersion, entry) of the object, in the order they were stored. */
+function forEachEntry(tracked: TrackedObject, each: (version: number, entry: number) => void): void {
+  if (tracked.map) {
+    for (const [version, entry] of tracked.map) each(version, entry);
+    return;
+  }
+  const pairs = tracked.pairs;
+  for (let index = 0; index < pairs.length; index += 2) each(pairs[index] ?? 0, pairs[index + 1] ?? 0);
+}
+
+/** Event-type indexes fixed for the GDPR rule (other types never wrap onto them). */
+const createdIndex = 0;
+const gdprIndex = 1;
 
 function versionCount(tracked: TrackedObject): number {
   return tracked.map ? tracked.map.size : tracked.pairs.length / 2;
@@ -111,7 +121,7 @@ export interface StreamRuleCounts {
 
 export interface StreamRuleOptions {
   /**
-   * (uri, objectVersion) pairs remembered at most (default 1,000,000, about 160 MB); past it the objects
+   * (uri, objectVersion) pairs remembered at most (default 200,000); past it the objects
    * first seen longest ago are forgotten, so memory stays flat on endless streams. A redelivery or a
    * GDPR-violating event that arrives after its object was forgotten is compared afresh.
    */
@@ -124,7 +134,8 @@ export interface StreamRuleOptions {
   recall?: (ref: number) => number | undefined;
 }
 
-export const defaultMaxTrackedVersions = 1_000_000;
+/** About 90 bytes a pair (measured by bench/events-memory.ts): about 18 MB, flat past it. */
+export const defaultMaxTrackedVersions = 200_000;
 
 const none: EventProblem[] = [];
 
@@ -135,8 +146,13 @@ const maxRef = 2 ** 45;
 export class StreamRules {
   /** uri -> what is remembered of that object (one lookup per message finds both parts). */
   private readonly seen = new Map<string, TrackedObject>();
-  private readonly typeIndex = new Map<string, number>();
-  private readonly typeNames: string[] = [];
+  private readonly typeIndex = new Map<string, number>([
+    [createdType, createdIndex],
+    [gdprType, gdprIndex],
+  ]);
+  private readonly typeNames: string[] = [createdType, gdprType];
+  /** By type index: an entity event type (ENTIT...), whose versions are the GDPR rule's history. */
+  private readonly entityTypes: boolean[] = [true, true];
   private readonly suspicions: Suspicion[] = [];
   private duplicates = 0;
   private tracked = 0;
@@ -169,10 +185,9 @@ export class StreamRules {
       const tracked = this.seen.get(uri);
       this.tracked -= tracked ? versionCount(tracked) : 0;
       this.seen.delete(uri);
-      const history = tracked?.history;
-      if (history && this.suspicions.length > 0) {
+      if (tracked && this.suspicions.length > 0) {
         // Settle this entity's GDPR suspicions now, while its re-creations are still known.
-        this.keepSuspicions((suspicion) => suspicion.uri !== uri || !recreatedBetween(history, suspicion));
+        this.keepSuspicions((suspicion) => suspicion.uri !== uri || !recreatedBetween(tracked, suspicion));
         for (const suspicion of this.suspicions) if (suspicion.uri === uri) suspicion.settled = true;
       }
       this.evictedObjects += 1;
@@ -188,9 +203,11 @@ export class StreamRules {
   private indexOf(type: string): number {
     let index = this.typeIndex.get(type);
     if (index === undefined) {
-      index = this.typeNames.length % 128;
+      const count = this.typeNames.length;
+      index = count < 128 ? count : 2 + ((count - 2) % 126);
       this.typeIndex.set(type, index);
       this.typeNames.push(type);
+      if (type.startsWith("ENTIT")) this.entityTypes[index] = true;
     }
     return index;
   }
@@ -206,7 +223,7 @@ export class StreamRules {
     const typeIndex = this.indexOf(type);
     let tracked = this.seen.get(uri);
     if (!tracked) {
-      tracked = { pairs: [], map: undefined, history: undefined, max: Number.NEGATIVE_INFINITY };
+      tracked = { pairs: [], map: undefined, removedGdpr: false, max: Number.NEGATIVE_INFINITY };
       this.seen.set(uri, tracked);
     }
     let earlier = entryOf(tracked, version);
@@ -272,47 +289,36 @@ export class StreamRules {
     if (this.tracked > this.maxTracked) this.evict(uri);
     if (!type.startsWith("ENTIT")) return none;
 
-    let history = tracked.history;
-    if (!history) {
-      history = { gdpr: [], created: [], others: [] };
-      tracked.history = history;
-    }
-    if (type === createdType) {
-      history.created.push(version);
-    } else if (type === gdprType) {
-      history.gdpr.push(version);
+    if (typeIndex === gdprIndex) {
+      tracked.removedGdpr = true;
       // Later-versioned events of the entity may have arrived first (reordering is legal).
-      const others = history.others;
-      for (let index = 0; index < others.length; index += 2) {
-        const other = others[index] ?? 0;
-        if (other > version) {
-          const otherType = this.typeNames[others[index + 1] ?? 0] ?? "?";
-          this.suspicions.push({
-            uri,
-            removed: version,
-            type: otherType,
-            version: other,
-            position,
-            alreadyInvalid: invalid,
-            late: true,
-          });
-        }
-      }
-    } else {
-      history.others.push(version, typeIndex);
-      for (const removed of history.gdpr) {
-        if (removed < version) {
-          this.suspicions.push({
-            uri,
-            removed,
-            type,
-            version,
-            position,
-            alreadyInvalid: invalid,
-            late: false,
-          });
-        }
-      }
+      forEachEntry(tracked, (other, entry) => {
+        const otherIndex = typeOfEntry(entry);
+        if (other <= version || otherIndex === createdIndex || otherIndex === gdprIndex) return;
+        if (this.entityTypes[otherIndex] !== true) return;
+        this.suspicions.push({
+          uri,
+          removed: version,
+          type: this.typeNames[otherIndex] ?? "?",
+          version: other,
+          position,
+          alreadyInvalid: invalid,
+          late: true,
+        });
+      });
+    } else if (typeIndex !== createdIndex && tracked.removedGdpr) {
+      forEachEntry(tracked, (removed, entry) => {
+        if (typeOfEntry(entry) !== gdprIndex || removed >= version) return;
+        this.suspicions.push({
+          uri,
+          removed,
+          type,
+          version,
+          position,
+          alreadyInvalid: invalid,
+          late: false,
+        });
+      });
     }
     return none;
   }
@@ -326,8 +332,8 @@ export class StreamRules {
     const reported = new Set<string>();
     const newly = new Set<string>();
     for (const suspicion of this.suspicions) {
-      const history = this.seen.get(suspicion.uri)?.history;
-      const recreated = !suspicion.settled && history !== undefined && recreatedBetween(history, suspicion);
+      const tracked = this.seen.get(suspicion.uri);
+      const recreated = !suspicion.settled && tracked !== undefined && recreatedBetween(tracked, suspicion);
       const key = `${suspicion.position}\u0000${suspicion.version}`;
       if (recreated || reported.has(key)) continue;
       reported.add(key);
@@ -340,8 +346,13 @@ export class StreamRules {
 }
 
 /** An ENTITY_CREATED lies between the GDPR removal and the suspicious event. */
-function recreatedBetween(history: EntityHistory, suspicion: Suspicion): boolean {
-  return history.created.some((created) => created > suspicion.removed && created < suspicion.version);
+function recreatedBetween(tracked: TrackedObject, suspicion: Suspicion): boolean {
+  let found = false;
+  forEachEntry(tracked, (version, entry) => {
+    if (typeOfEntry(entry) === createdIndex && version > suspicion.removed && version < suspicion.version)
+      found = true;
+  });
+  return found;
 }
 
 function gdprProblem(suspicion: Suspicion): EventProblem {

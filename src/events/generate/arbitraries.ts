@@ -255,10 +255,17 @@ const deltaItem = fc.oneof(
   fc.record({ type: fc.constant("ATTRIBUTE_ADDED"), attributeType: attributeName, newValue: deltaValue }),
 );
 
+/** Whether a delta item changes a reference attribute (its value carries refEntity): a change inside a
+ *  referenced entity or a relation, after which ovChanged is always true (EVENT-STREAM-02). */
+function changesReference(item: Record<string, unknown>): boolean {
+  const value = (item.newValue ?? item.oldValue) as Record<string, unknown> | undefined;
+  return value !== undefined && "refEntity" in value;
+}
+
 /** The table's deltaCollection on its own, as vendors send it for deltas. */
 const deltaCollection = fc
   .record({ ovChanged: fc.boolean(), delta: fc.array(deltaItem, { minLength: 1, maxLength: 3 }) })
-  .map(({ ovChanged, delta }) => ({ ovChanged, delta }));
+  .map(({ ovChanged, delta }) => ({ ovChanged: ovChanged || delta.some(changesReference), delta }));
 
 /** Any other object: the document does not show the structure of deltas. */
 const otherDeltas = fc.dictionary(
@@ -302,7 +309,7 @@ export function entityChangedDelta(uri: string): fc.Arbitrary<Record<string, unk
       objectUri: uri,
       objectType: "configuration/entityTypes/HCP",
       data: { type: "ENTITY_CHANGED" },
-      deltaCollection: { ovChanged, delta },
+      deltaCollection: { ovChanged: ovChanged || delta.some(changesReference), delta },
       itemsTotal: delta.length,
     }));
 }

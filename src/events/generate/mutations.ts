@@ -545,6 +545,56 @@ export const mutations: readonly Mutation[] = [
     { config: referenceConfig, at: 2 },
   ),
   mutation(
+    "a deltas ENTITY_CHANGED lists a reference attribute change but carries ovChanged false",
+    rule.referenceOvChanged,
+    { types: ["ENTITY_CHANGED"], kinds: ["deltas"], shapes: "preferred" },
+    (m) =>
+      edit(m, (c) => {
+        const collection = (c.payload.deltas as Record<string, unknown>).deltaCollection as {
+          ovChanged: boolean;
+          delta: unknown[];
+        };
+        collection.ovChanged = false;
+        collection.delta.push({
+          type: "ATTRIBUTE_CHANGED",
+          attributeType: "configuration/entityTypes/HCP/attributes/Workplace",
+          oldValue: { ov: true, id: "w1", refEntity: { objectURI: "entities/hco-1" } },
+          newValue: { ov: true, id: "w1+", refEntity: { objectURI: "entities/hco-1" } },
+        });
+      }),
+  ),
+  mutation(
+    "a snapshot ENTITY_CHANGED whose reference attribute changed since the previous objectVersion carries ovChanged false",
+    rule.referenceOvChanged,
+    { types: ["ENTITY_CHANGED"], kinds: ["snapshot"], objectVersion: "always" },
+    (m) => {
+      const before = clone(m);
+      const after = clone(m);
+      after.headers.objectVersion = Number(m.headers.objectVersion) + 1;
+      after.payload.ovChanged = false;
+      for (const [copy, name] of [
+        [before, "Downtown"],
+        [after, "Uptown"],
+      ] as const) {
+        const object = objectOf(copy);
+        object.attributes = {
+          ...(object.attributes as object | undefined),
+          Workplace: [
+            {
+              type: "configuration/entityTypes/HCP/attributes/Workplace",
+              ov: true,
+              value: { Name: [{ type: "x", ov: true, value: name }] },
+              uri: `${String(object.uri)}/attributes/Workplace/w1`,
+              refEntity: { objectURI: "entities/hco-1" },
+              refRelation: { objectURI: "relations/r-1" },
+            },
+          ],
+        };
+      }
+      return [line(before), line(after)];
+    },
+  ),
+  mutation(
     "an entity object carries members, a field of interactions",
     rule.entityKindFields,
     { types: entityTypes, kinds: ["snapshot"] },

@@ -25,7 +25,8 @@ export interface RawMessage {
 
 /** A gap or fault of the transport itself (broker restart, reconnect), reported beside message results. */
 export interface TransportNotice {
-  kind: "disconnected" | "reconnected" | "gap" | "stopped";
+  /** memory-bound: the checker forgot state to keep within --max-tracked (what it could no longer compare). */
+  kind: "disconnected" | "reconnected" | "gap" | "stopped" | "memory-bound";
   message: string;
   at: number;
 }

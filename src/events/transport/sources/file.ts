@@ -231,22 +231,34 @@ function lineMessages(
 }
 
 /**
- * A file's bytes in blocks read into one reused buffer (each block is used up before the next read: the
- * splitter copies what it keeps). A read stream would allocate a buffer and take an event-loop turn per
- * 64 KB, which cost more than splitting and decoding the lines.
+ * A file's bytes in blocks read into two reused buffers, in turn: the next block is read while the lines
+ * of the current one are checked, so the check does not wait for the disk (each block is used up before
+ * the block after next is read into its buffer: the splitter copies what it keeps). A read stream would
+ * allocate a buffer and take an event-loop turn per 64 KB, which cost more than splitting and decoding
+ * the lines.
  */
 async function* fileBlocks(path: string, opened: (stats: Stats) => void): AsyncGenerator<Buffer> {
   const handle = await open(path, "r");
+  let ahead: Promise<{ bytesRead: number }> | undefined;
   try {
     opened(await handle.stat());
-    const buffer = Buffer.allocUnsafe(readBlock);
-    for (let position = 0; ; ) {
-      const { bytesRead } = await handle.read(buffer, 0, readBlock, position);
+    const buffers = [Buffer.allocUnsafe(readBlock), Buffer.allocUnsafe(readBlock)] as const;
+    let position = 0;
+    let turn = 0;
+    ahead = handle.read(buffers[0], 0, readBlock, 0);
+    for (;;) {
+      const buffer = buffers[turn] as Buffer;
+      const { bytesRead } = await ahead;
+      ahead = undefined;
       if (bytesRead === 0) return;
       position += bytesRead;
+      turn = 1 - turn;
+      ahead = handle.read(buffers[turn] as Buffer, 0, readBlock, position);
       yield buffer.subarray(0, bytesRead);
     }
   } finally {
+    // A read still under way when the reader stopped early finishes before the file is closed.
+    await ahead?.catch(() => undefined);
     await handle.close();
   }
 }
