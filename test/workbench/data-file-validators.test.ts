@@ -1,13 +1,18 @@
 // The validators compiled ahead (src/generated/fixture-validators.ts, ajv's standalone code) judge a data
 // file exactly as ajv compiling the generated schemas at run time does: same verdict, same first error
 // (JSON path, keyword, message, params), so the data-file errors built from it stay as they were.
+import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { Ajv, type ValidateFunction } from "ajv";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { VALIDATOR_OPTIONS } from "../../scripts/generators/reference-start.ts";
 import { fixtureSchemas } from "../../src/generated/fixture-schemas.ts";
 import { fixtureValidators } from "../../src/generated/fixture-validators.ts";
-import { FIXTURE_KINDS, type Kind, loadFixtures } from "../../src/reference/fixtures.ts";
+import { packagePath } from "../../src/package-root.ts";
+import { loadDataFile } from "../../src/reference/data-file.ts";
+import { FIXTURE_KINDS, FixtureError, type Kind, loadFixtures } from "../../src/reference/fixtures.ts";
 
 const ajv = new Ajv({ ...VALIDATOR_OPTIONS });
 const runtime = Object.fromEntries(
@@ -119,5 +124,22 @@ describe("the validators compiled ahead", () => {
         { numRuns: 100, seed: 22 },
       );
     }
+  });
+});
+
+describe("a data file loaded again in the same process", () => {
+  it("is validated once while its text is unchanged, and again (refused when now wrong) once edited", () => {
+    const file = join(mkdtempSync(join(tmpdir(), "lckit-data-")), "data.yaml");
+    const text = readFileSync(packagePath("examples", "sandbox-data.yaml"), "utf8");
+    writeFileSync(file, text);
+    const first = loadDataFile(file);
+    expect(loadDataFile(file)).toBe(first);
+    writeFileSync(file, text.replace("authMigrationMode: cassandra", "authMigrationMode: mysql"));
+    expect(() => loadDataFile(file)).toThrow(FixtureError);
+    expect(() => loadDataFile(file)).toThrow(
+      /\/tenants\/0\/authMigrationMode: must be equal to one of the allowed values/,
+    );
+    writeFileSync(file, text);
+    expect(loadDataFile(file).tenants).toEqual(first.tenants);
   });
 });
