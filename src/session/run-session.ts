@@ -356,18 +356,22 @@ export class RunSession {
         targetVersion ?? {},
         { ...plan.target.profile },
       );
-    const written = writeReport(result, reportRoot);
     let attestationUnsigned = false;
-    if (attest)
-      attestationUnsigned = !writeAttestation(
-        written.dir,
-        listFiles(written.dir),
-        result,
-        targetVersion,
-        extras.signKey,
-      ).signed;
-    writeManifest(written.dir, result.runId, extras.signKey);
-    const outcome: SessionOutcome = { result, dir: written.dir, attestationUnsigned };
+    const dir = writeReportFolder(result, reportRoot, {
+      ...optional("signKey", extras.signKey),
+      // The attestation lists the report files, and the manifest lists the attestation.
+      alsoWrite: (folder) => {
+        if (attest)
+          attestationUnsigned = !writeAttestation(
+            folder,
+            listFiles(folder),
+            result,
+            targetVersion,
+            extras.signKey,
+          ).signed;
+      },
+    });
+    const outcome: SessionOutcome = { result, dir, attestationUnsigned };
     if (request.baselineUpdate !== undefined) {
       const file = resolve(request.cwd, request.baselineUpdate);
       writeFileSync(
@@ -433,6 +437,16 @@ const pseudoFilesystems = ["/proc", "/sys", "/dev"];
 
 /** Creates <root>/<run id>/ and proves it writable, before the run; a UsageError (exit 2) otherwise. */
 export function prepareReportFolder(root: string, runId: string): string {
+  return proveWritable(root, join(root, runId));
+}
+
+/** Proves that report folders can be made under `root` before a command whose report would otherwise be
+ *  lost is run (lckit client check runs the team's command first); a UsageError (exit 2) otherwise. */
+export function proveReportRoot(root: string): void {
+  proveWritable(root, root);
+}
+
+function proveWritable(root: string, folder: string): string {
   const refuse = (why: string): never => {
     throw new UsageError(`--report-dir ${root} ${why}; give a writable directory (default: reports)`);
   };
@@ -447,17 +461,29 @@ export function prepareReportFolder(root: string, runId: string): string {
   }
   const under = pseudoFilesystems.find((p) => real === p || real.startsWith(`${p}/`));
   if (under !== undefined) refuse(`is under ${under}, a kernel pseudo-filesystem where reports cannot live`);
-  const folder = join(root, runId);
   try {
     if (existsSync(existing)) accessSync(existing, constants.W_OK);
     mkdirSync(folder, { recursive: true });
-    const probe = join(folder, ".write-test");
+    const probe = join(folder, `.write-test-${process.pid}`);
     writeFileSync(probe, "");
     rmSync(probe);
   } catch (error) {
     refuse(`is not writable (${(error as NodeJS.ErrnoException).code ?? String(error)})`);
   }
   return folder;
+}
+
+/** Writes a run's report folder: every report format, what `alsoWrite` adds (evidence of the command's
+ *  own), and last the manifest of every file's sha256 (signed with `signKey`). */
+export function writeReportFolder(
+  result: RunResult,
+  root: string,
+  options: { signKey?: KeyObject; alsoWrite?: (dir: string) => void } = {},
+): string {
+  const written = writeReport(result, root);
+  options.alsoWrite?.(written.dir);
+  writeManifest(written.dir, result.runId, options.signKey);
+  return written.dir;
 }
 
 /** The checks of the kit (suites/index.ts), or those of `checksModule` (a module exporting allChecks: the

@@ -187,6 +187,31 @@ describe("lckit client check (CLI)", () => {
     expect(lines.join("\n")).not.toContain("nightly-sync-secret");
   }, 60_000);
 
+  it("proves the report folder writable before it runs the command, and lists exchanges.ndjson in the manifest", async () => {
+    const io = captureIo();
+    const marker = join(mkdtempSync(join(tmpdir(), "lckit-client-ran-")), "ran");
+    const touch = ["-e", `require("node:fs").writeFileSync(${JSON.stringify(marker)}, "")`];
+    const refused = await main(
+      ["client", "check", "--report-dir", "/proc/lckit-reports", "--", process.execPath, ...touch],
+      io,
+    );
+    expect(refused).toBe(2);
+    expect(io.stderr()).toMatch(/--report-dir \/proc\/lckit-reports is under \/proc/);
+    expect(existsSync(marker)).toBe(false);
+
+    const written = captureIo();
+    const dir = mkdtempSync(join(tmpdir(), "lckit-client-manifest-"));
+    await main(
+      ["client", "check", "--quiet", "--report-dir", dir, "--", process.execPath, NODE_CLIENT],
+      written,
+    );
+    const folder = /report: (\S+)/.exec(written.stderr())?.[1] ?? "";
+    const manifest = JSON.parse(readFileSync(join(folder, "manifest.json"), "utf8")) as {
+      files: { path: string }[];
+    };
+    expect(manifest.files.map((f) => f.path)).toContain("exchanges.ndjson");
+  }, 60_000);
+
   it.each([
     [["client", "check"], /no command to run: give it after --/],
     [["client", "check", "--variants", "no-such", "--", "true"], /--variants expects all or a comma list/],

@@ -3,9 +3,9 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { isVariantName, VARIANTS, type VariantName } from "../../reference/index.ts";
-import { writeReport } from "../../report/write.ts";
 import { newRunId } from "../../result/assemble.ts";
 import { CHECK_STATUSES } from "../../result/model.ts";
+import { proveReportRoot, writeReportFolder } from "../../session/run-session.ts";
 import {
   CLIENT_ENV,
   ClientCheckError,
@@ -169,6 +169,8 @@ const check: LeafCommand = {
       ...(v.data === undefined ? {} : { data: resolve(io.cwd, v.data) }),
       ...(v.client === undefined ? {} : { clientId: v.client }),
     };
+    // A report that cannot be written would lose the command's run: the folder is proven first.
+    proveReportRoot(resolve(io.cwd, v["report-dir"]));
     const stopper = new AbortController();
     const stop = () => stopper.abort();
     process.once("SIGINT", stop);
@@ -176,16 +178,18 @@ const check: LeafCommand = {
     try {
       if (variants === undefined) {
         const run = await clientCheck({ ...common, ...(output ? { output } : {}), signal: stopper.signal });
-        const written = writeReport(run.result, resolve(io.cwd, v["report-dir"]));
-        writeExchanges(written.dir, run);
+        const dir = writeReportFolder(run.result, resolve(io.cwd, v["report-dir"]), {
+          alsoWrite: (folder) => writeExchanges(folder, run),
+        });
         if (v.format === "json") io.out(`${JSON.stringify(run.result, null, 2)}\n`);
         else io.out(summary(run));
-        io.err(`report: ${written.dir}\n`);
+        io.err(`report: ${dir}\n`);
         return run.exitCode;
       }
       const sweep = await clientSweep({ ...common, variants, parallel: v.parallel, signal: stopper.signal });
       const reportDir = resolve(io.cwd, v["report-dir"]);
-      for (const { run } of sweep.runs) writeExchanges(writeReport(run.result, reportDir).dir, run);
+      for (const { run } of sweep.runs)
+        writeReportFolder(run.result, reportDir, { alsoWrite: (folder) => writeExchanges(folder, run) });
       // The sweep's own folder: its summary beside the run folders it names.
       const sweepDir = join(reportDir, `sweep-${newRunId()}`);
       mkdirSync(sweepDir, { recursive: true });
