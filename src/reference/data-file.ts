@@ -85,7 +85,12 @@ export function referenceData(document: unknown, file = "data"): FixtureData {
   return fixtureWorld(sources, exampleEntry);
 }
 
-/** Reads and validates a data file (.json as JSON, anything else as YAML). */
+// The worlds of data files already validated in this process, by name and text: a test suite that starts a
+// sandbox per test parses and validates its file once. Frozen, so shared; a few files at most are kept.
+const validated = new Map<string, FixtureData>();
+const VALIDATED_KEPT = 8;
+
+/** Reads and validates a data file (.json as JSON, anything else as YAML, its parser loaded for it only). */
 export function loadDataFile(path: string): FixtureData {
   // Relative to the working directory when the file is below it, else as given.
   const below = relative(process.cwd(), path);
@@ -99,11 +104,17 @@ export function loadDataFile(path: string): FixtureData {
       `${shown}: cannot be read (${code ?? (error as Error).message}); give the path of a YAML or JSON data file (see examples/sandbox-data.yaml)`,
     );
   }
+  const key = `${shown}\u0000${path.endsWith(".json")}\u0000${text}`;
+  const known = validated.get(key);
+  if (known) return known;
   let document: unknown;
   try {
     document = path.endsWith(".json") ? JSON.parse(text) : yamlParser().parse(text);
   } catch (error) {
     throw new FixtureError(`${shown}: cannot be parsed: ${(error as Error).message}`);
   }
-  return referenceData(document, shown);
+  const world = referenceData(document, shown);
+  if (validated.size >= VALIDATED_KEPT) validated.delete(validated.keys().next().value as string);
+  validated.set(key, world);
+  return world;
 }

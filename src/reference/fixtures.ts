@@ -4,16 +4,16 @@ import { existsSync, readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { basename, join, relative } from "node:path";
 import type { ValidateFunction } from "ajv";
-import { fixtureSchemas } from "../generated/fixture-schemas.ts";
+import { fixtureValidators } from "../generated/fixture-validators.ts";
 import { kitFixtures } from "../generated/kit-fixtures.ts";
 import { packagePath } from "../package-root.ts";
 import type { BlockedValue, Client, Customer, Lookup, Statistic, Tenant } from "./types.ts";
 
-// ajv and the YAML parser load on first use: a start from the kit's own fixtures, unchanged since they were
-// validated (src/generated/kit-fixtures.ts), needs neither.
+// The YAML parser loads on first use, for a YAML file only: a start from the kit's own fixtures, unchanged
+// since they were validated (src/generated/kit-fixtures.ts), or from a JSON data file needs none. The
+// schemas are checked by validators compiled ahead (src/generated/fixture-validators.ts): no ajv at start.
 const require = createRequire(import.meta.url);
 export const yamlParser = (): typeof import("yaml") => require("yaml");
-const ajvModule = (): typeof import("ajv") => require("ajv");
 
 export const DEFAULT_FIXTURES_DIR = packagePath("fixtures", "reference");
 
@@ -34,7 +34,8 @@ export class FixtureError extends Error {
   override name = "FixtureError";
 }
 
-// The schemas are built by fixture-schema.ts from the contract's and generated (src/generated/fixture-schemas.ts).
+// The schemas are built by fixture-schema.ts from the contract's, generated (src/generated/fixture-schemas.ts)
+// and compiled (src/generated/fixture-validators.ts).
 const KINDS = {
   tenants: { required: true },
   customers: { required: true },
@@ -46,20 +47,11 @@ const KINDS = {
 export type Kind = keyof typeof KINDS;
 export const FIXTURE_KINDS = Object.keys(KINDS) as Kind[];
 
-let ajv: import("ajv").Ajv | undefined;
-const validators = new Map<Kind, ValidateFunction>();
 const cache = new Map<string, FixtureData>();
 
-function validator(kind: Kind): ValidateFunction {
-  let v = validators.get(kind);
-  if (!v) {
-    // The generated schemas were checked against the meta-schema when generated: not again at every start.
-    ajv ??= new (ajvModule().Ajv)({ allErrors: false, strict: true, validateSchema: false });
-    v = ajv.compile(fixtureSchemas[kind]);
-    validators.set(kind, v);
-  }
-  return v;
-}
+/** The schema validator of a kind: the generated ones, or others (npm run generate checks with fresh ones). */
+export type ValidatorOf = (kind: Kind) => ValidateFunction;
+const generatedValidator: ValidatorOf = (kind) => fixtureValidators[kind];
 
 /** One kind's records as read from a file: where they came from, for messages naming file and JSON path. */
 export interface KindSource {
@@ -73,8 +65,13 @@ export interface KindSource {
 /** What a correct entry of a kind looks like: the first record of the kit's own fixtures, as one line. */
 export type ExampleOf = (kind: Kind) => string | undefined;
 
-function validateKind(kind: Kind, source: KindSource, example?: ExampleOf): unknown[] {
-  const validate = validator(kind);
+function validateKind(
+  kind: Kind,
+  source: KindSource,
+  example: ExampleOf | undefined,
+  validatorOf: ValidatorOf,
+): unknown[] {
+  const validate = validatorOf(kind);
   if (!validate(source.data)) {
     const e = validate.errors?.[0];
     const where = `${source.pointer}${e?.instancePath ?? ""}` || "/";
@@ -156,11 +153,14 @@ export function fixturesDigest(files: Partial<Record<Kind, FixtureFile>>): strin
 }
 
 /** Parses and validates fixture files: schemas, then references between records. */
-export function validateFixtures(files: Partial<Record<Kind, FixtureFile>>): FixtureData {
+export function validateFixtures(
+  files: Partial<Record<Kind, FixtureFile>>,
+  validatorOf?: ValidatorOf,
+): FixtureData {
   const sources: Partial<Record<Kind, KindSource>> = {};
   for (const [kind, file] of Object.entries(files) as [Kind, FixtureFile][])
     sources[kind] = { file: file.shown, pointer: "", data: file.parse() };
-  return fixtureWorld(sources);
+  return fixtureWorld(sources, undefined, { validatorOf });
 }
 
 /**
@@ -204,7 +204,7 @@ export function loadFixtures(dir: string = DEFAULT_FIXTURES_DIR): FixtureData {
 export function fixtureWorld(
   sources: Partial<Record<Kind, KindSource>>,
   example?: ExampleOf,
-  options: { schemaChecked?: boolean } = {},
+  options: { schemaChecked?: boolean; validatorOf?: ValidatorOf } = {},
 ): FixtureData {
   const read = (kind: Kind): { file: string; pointer: string; data: unknown[] } => {
     const source = sources[kind];
@@ -212,7 +212,9 @@ export function fixtureWorld(
       if (KINDS[kind].required) throw new FixtureError(`${kind}: missing; the fixture world needs ${kind}`);
       return { file: kind, pointer: "", data: [] };
     }
-    const data = options.schemaChecked ? (source.data as unknown[]) : validateKind(kind, source, example);
+    const data = options.schemaChecked
+      ? (source.data as unknown[])
+      : validateKind(kind, source, example, options.validatorOf ?? generatedValidator);
     return { file: source.file, pointer: source.pointer, data };
   };
   const t = read("tenants");
