@@ -70,7 +70,7 @@ export class EventEvidence {
   }
 
   /** The line of events.ndjson holding the message at this position, when known. */
-  lineOf(position: string): number | undefined {
+  lineNumberOf(position: string): number | undefined {
     return this.withProblem.get(position) ?? this.recent.get(position);
   }
 
@@ -80,7 +80,7 @@ export class EventEvidence {
     this.close();
     const byCheck = new Map<string, number[]>();
     for (const p of problems) {
-      const line = this.lineOf(p.position);
+      const line = this.lineNumberOf(p.position);
       if (line === undefined) continue;
       const id = `events/${p.rule.toLowerCase()}`;
       const lines = byCheck.get(id) ?? [];
@@ -91,7 +91,7 @@ export class EventEvidence {
     // line of events.ndjson follows it, so every format shows where to look in the bundle.
     const where = (entry: string): string => {
       const p = problems.find((x) => entry.startsWith(`${x.position} `));
-      const line = p === undefined ? undefined : this.lineOf(p.position);
+      const line = p === undefined ? undefined : this.lineNumberOf(p.position);
       return p === undefined || line === undefined
         ? entry
         : `${p.position} (${EVENTS_FILE} line ${line})${entry.slice(p.position.length)}`;
@@ -121,7 +121,7 @@ export class EventEvidence {
   private record(raw: RawMessage): void {
     if (this.fd === undefined) return;
     this.lines += 1;
-    writeSync(this.fd, `${this.redactor.text(lineOf(raw))}\n`);
+    writeSync(this.fd, `${this.redactor.text(ndjsonLineOf(raw))}\n`);
     this.current = { position: raw.position, line: this.lines };
     this.recent.set(raw.position, this.lines);
     if (this.recent.size > RECENT_POSITIONS) {
@@ -135,7 +135,7 @@ export class EventEvidence {
  *  with transport headers (a broker) as the envelope {"headers", "payload"}. A body that is no JSON
  *  stays text (as a JSON string when it would break the line), so it fails the same way again; a message
  *  too long to hold is a JSON string saying so. */
-export function lineOf(raw: RawMessage): string {
+export function ndjsonLineOf(raw: RawMessage): string {
   // A message too long to hold was never read: the line says so instead of holding nothing.
   if (raw.tooLarge !== undefined)
     return JSON.stringify(

@@ -7,7 +7,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { main } from "../../src/cli/main.ts";
-import { EVENTS_FILE, lineOf } from "../../src/report/event-evidence.ts";
+import { EVENTS_FILE, ndjsonLineOf } from "../../src/report/event-evidence.ts";
 import { writeManifest } from "../../src/report/manifest.ts";
 import type { RunResult } from "../../src/result/model.ts";
 import { captureIo } from "../cli/capture-io.ts";
@@ -127,7 +127,7 @@ describe("events.ndjson beside report.json", () => {
   });
 });
 
-describe("lineOf: one message as one line the checker reads back alike", () => {
+describe("ndjsonLineOf: one message as one line the checker reads back alike", () => {
   it.each([
     ["an NDJSON line, as it came", { position: "line 3", body: '{"type":"X"}' }, '{"type":"X"}'],
     [
@@ -151,6 +151,6 @@ describe("lineOf: one message as one line the checker reads back alike", () => {
       '{"headers":{"tenantId":"acme"},\r"payload":{"type":"X"}}',
     ],
   ])("%s", (_, raw, want) => {
-    expect(lineOf(raw)).toBe(want);
+    expect(ndjsonLineOf(raw)).toBe(want);
   });
 });

@@ -10,7 +10,7 @@ import { loadStreamingConfig, type StreamingConfig } from "../../events/streamin
 import { openSource, SourceError } from "../../events/transport/sources/index.ts";
 import type { MessageSource } from "../../events/transport/transport.ts";
 import { EventEvidence } from "../../report/event-evidence.ts";
-import { loadSignKey, SignKeyError, writeManifest } from "../../report/manifest.ts";
+import { loadSignKey, SignKeyError } from "../../report/manifest.ts";
 import { notCheckableLines } from "../../report/not-checkable.ts";
 import { option, toggle } from "../argv.ts";
 import { defineCommand, defineGroup } from "../command.ts";
@@ -312,10 +312,11 @@ const check = defineCommand(spec, async ({ values, positionals, argv }, io: Even
   else io.out(summary(result, values["pass-inconclusive"], run ? notCheckableLines(run.coverage) : []));
   const reportDir = values["report-dir"];
   if (run !== undefined && evidence !== undefined && reportDir !== undefined) {
-    const { writeReport } = await import("../../report/write.ts");
-    const written = writeReport(evidence.finish(run, result.problems), reportDir);
-    writeManifest(written.dir, evidence.runId, signKey);
-    io.err(`report written to ${written.dir}\n`);
+    const { writeReportFolder } = await import("../../session/run-session.ts");
+    const dir = writeReportFolder(evidence.finish(run, result.problems), reportDir, {
+      ...(signKey === undefined ? {} : { signKey }),
+    });
+    io.err(`report written to ${dir}\n`);
   }
   if (result.total === 0) {
     if (values["allow-empty"]) return 0;

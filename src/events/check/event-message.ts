@@ -126,26 +126,24 @@ export function inspectMessage(
   const facts: MessageFacts = {};
   if (raw.tooLarge !== undefined) {
     const { bytes, limit } = raw.tooLarge;
-    addProblem(
-      problems,
+    addProblem(problems, {
       position,
-      "",
-      rule.json,
-      "maxLength",
-      `message is ${bytes} bytes, more than the ${limit} bytes a line is read up to, so it was not inspected; raise --max-line-bytes if messages this large are intended`,
-    );
+      instancePath: "",
+      rule: rule.json,
+      keyword: "maxLength",
+      message: `message is ${bytes} bytes, more than the ${limit} bytes a line is read up to, so it was not inspected; raise --max-line-bytes if messages this large are intended`,
+    });
     return { problems, facts };
   }
   if (raw.envelopeFault !== undefined) {
     const { envelope, field, expected, got } = raw.envelopeFault;
-    addProblem(
-      problems,
+    addProblem(problems, {
       position,
-      field,
-      rule.json,
-      "envelope",
-      `${envelope} envelope: ${field === "" ? "the line" : field} must be ${expected}; got ${got}. The message in it was not checked (the pointer is into the line as the service wrote it)`,
-    );
+      instancePath: field,
+      rule: rule.json,
+      keyword: "envelope",
+      message: `${envelope} envelope: ${field === "" ? "the line" : field} must be ${expected}; got ${got}. The message in it was not checked (the pointer is into the line as the service wrote it)`,
+    });
     return { problems, facts };
   }
 
@@ -153,14 +151,13 @@ export function inspectMessage(
   try {
     parsed = JSON.parse(raw.body);
   } catch (error) {
-    addProblem(
-      problems,
+    addProblem(problems, {
       position,
-      "",
-      rule.json,
-      "json",
-      `message is not valid JSON (${error instanceof Error ? error.message : String(error)}); each message must be one JSON document (one per line in NDJSON)`,
-    );
+      instancePath: "",
+      rule: rule.json,
+      keyword: "json",
+      message: `message is not valid JSON (${error instanceof Error ? error.message : String(error)}); each message must be one JSON document (one per line in NDJSON)`,
+    });
     return { problems, facts };
   }
   const maxDepth = options.maxDepth ?? defaultMaxDepth;
@@ -173,25 +170,23 @@ export function inspectMessage(
       ? walkMessage(parsed, maxDepth, true)
       : textWalk(raw.body, parsed, maxDepth);
   if (walk.tooDeep) {
-    addProblem(
-      problems,
+    addProblem(problems, {
       position,
-      "",
-      rule.json,
-      "maxDepth",
-      `message nests objects and arrays more than ${maxDepth} levels deep, so it was not inspected further; event messages nest a few levels (raise --max-depth if such nesting is intended)`,
-    );
+      instancePath: "",
+      rule: rule.json,
+      keyword: "maxDepth",
+      message: `message nests objects and arrays more than ${maxDepth} levels deep, so it was not inspected further; event messages nest a few levels (raise --max-depth if such nesting is intended)`,
+    });
     return { problems, facts };
   }
   if (!isRecord(parsed)) {
-    addProblem(
-      problems,
+    addProblem(problems, {
       position,
-      "",
-      rule.json,
-      "type",
-      `expected a JSON object (a payload with type, or {"headers": {...}, "payload": {...}}), got ${describeValue(parsed)}`,
-    );
+      instancePath: "",
+      rule: rule.json,
+      keyword: "type",
+      message: `expected a JSON object (a payload with type, or {"headers": {...}, "payload": {...}}), got ${describeValue(parsed)}`,
+    });
     return { problems, facts };
   }
 
@@ -201,14 +196,13 @@ export function inspectMessage(
   if (!("type" in parsed) && "payload" in parsed) {
     for (const key of Object.keys(parsed)) {
       if (key !== "headers" && key !== "payload") {
-        addProblem(
-          problems,
+        addProblem(problems, {
           position,
-          pointer(key),
-          rule.json,
-          "additionalProperties",
-          `unexpected member "${key}" in a message envelope; an envelope line holds only "headers" and "payload"`,
-        );
+          instancePath: pointer(key),
+          rule: rule.json,
+          keyword: "additionalProperties",
+          message: `unexpected member "${key}" in a message envelope; an envelope line holds only "headers" and "payload"`,
+        });
       }
     }
     if (headers === undefined) headers = parsed.headers;
@@ -220,14 +214,13 @@ export function inspectMessage(
 
   if (headers !== undefined) {
     if (!isRecord(headers)) {
-      addProblem(
-        problems,
+      addProblem(problems, {
         position,
-        "/headers",
-        rule.headers,
-        "type",
-        `headers must be an object, got ${describeValue(headers)}`,
-      );
+        instancePath: "/headers",
+        rule: rule.headers,
+        keyword: "type",
+        message: `headers must be an object, got ${describeValue(headers)}`,
+      });
       headers = undefined;
     } else {
       const headerErrors = schemas.headers(headers);
@@ -242,62 +235,58 @@ export function inspectMessage(
         );
       }
       if (config?.objectVersionHeader === "required" && !("objectVersion" in headers)) {
-        addProblem(
-          problems,
+        addProblem(problems, {
           position,
-          "/headers",
-          rule.objectVersion,
-          "required",
-          "header objectVersion is missing although JMSEventsFilteringFields lists objectVersion",
-        );
+          instancePath: "/headers",
+          rule: rule.objectVersion,
+          keyword: "required",
+          message: "header objectVersion is missing although JMSEventsFilteringFields lists objectVersion",
+        });
       } else if (config?.objectVersionHeader === "forbidden" && "objectVersion" in headers) {
-        addProblem(
-          problems,
+        addProblem(problems, {
           position,
-          "/headers/objectVersion",
-          rule.objectVersion,
-          "not",
-          "header objectVersion is present although JMSEventsFilteringFields does not list it; it is sent only when listed",
-        );
+          instancePath: "/headers/objectVersion",
+          rule: rule.objectVersion,
+          keyword: "not",
+          message:
+            "header objectVersion is present although JMSEventsFilteringFields does not list it; it is sent only when listed",
+        });
       }
     }
   }
   const headerRecord = headers as Record<string, unknown> | undefined;
 
   if (!isRecord(payload)) {
-    addProblem(
-      problems,
+    addProblem(problems, {
       position,
-      "/payload",
-      rule.payloadKind,
-      "type",
-      `payload must be a JSON object (snapshot or deltas message), got ${describeValue(payload)}`,
-    );
+      instancePath: "/payload",
+      rule: rule.payloadKind,
+      keyword: "type",
+      message: `payload must be a JSON object (snapshot or deltas message), got ${describeValue(payload)}`,
+    });
     return { problems, facts };
   }
   const type = payload.type;
   if (typeof type !== "string") {
-    addProblem(
-      problems,
+    addProblem(problems, {
       position,
-      type === undefined ? "/payload" : "/payload/type",
-      rule.knownType,
-      type === undefined ? "required" : "type",
-      `payload must carry type, the event type as a string; got ${describeValue(type)}`,
-    );
+      instancePath: type === undefined ? "/payload" : "/payload/type",
+      rule: rule.knownType,
+      keyword: type === undefined ? "required" : "type",
+      message: `payload must carry type, the event type as a string; got ${describeValue(type)}`,
+    });
     return { problems, facts };
   }
   facts.type = type;
   const info = schemas.types.get(type);
   if (!info && schemas.unsupportedTypes.includes(type)) {
-    addProblem(
-      problems,
+    addProblem(problems, {
       position,
-      "/payload/type",
-      rule.unsupportedType,
-      "unsupported",
-      `event type ${type} is unsupported by the document (unsupported: ${schemas.unsupportedTypes.join(", ")}); a conforming stream never carries it`,
-    );
+      instancePath: "/payload/type",
+      rule: rule.unsupportedType,
+      keyword: "unsupported",
+      message: `event type ${type} is unsupported by the document (unsupported: ${schemas.unsupportedTypes.join(", ")}); a conforming stream never carries it`,
+    });
     return { problems, facts };
   }
   const kind = payloadKindOf(info, payload);
@@ -305,26 +294,24 @@ export function inspectMessage(
   if (!info) {
     // The document lists the types it describes and the ones that are unsupported; vendors also send
     // others (merge-failure notifications, for instance). Such a message is not checked further.
-    addProblem(
-      problems,
+    addProblem(problems, {
       position,
-      "/payload/type",
-      rule.unknownType,
-      "x-known-type",
-      `event type "${type}" is in neither the document's table of event types nor its list of unsupported types; its payload is not checked (expected one of ${[...schemas.types.keys()].join(", ")})`,
-      "warning",
-    );
+      instancePath: "/payload/type",
+      rule: rule.unknownType,
+      keyword: "x-known-type",
+      message: `event type "${type}" is in neither the document's table of event types nor its list of unsupported types; its payload is not checked (expected one of ${[...schemas.types.keys()].join(", ")})`,
+      severity: "warning",
+    });
   } else {
     if (info.unused) {
-      addProblem(
-        problems,
+      addProblem(problems, {
         position,
-        "/payload/type",
-        rule.unusedType,
-        "x-unused",
-        `event type ${type} is defined but currently unused according to the document; a conforming stream should not carry it`,
-        "warning",
-      );
+        instancePath: "/payload/type",
+        rule: rule.unusedType,
+        keyword: "x-unused",
+        message: `event type ${type} is defined but currently unused according to the document; a conforming stream should not carry it`,
+        severity: "warning",
+      });
     }
     // The walk for nested lookupError runs only when the message has a key of that name.
     payloadProblems(
@@ -350,25 +337,23 @@ export function inspectMessage(
   if (headerRecord) {
     const eventType = headerRecord.eventType;
     if (typeof eventType === "string" && eventType !== type) {
-      addProblem(
-        problems,
+      addProblem(problems, {
         position,
-        "/headers/eventType",
-        rule.headerAgreement,
-        "agreement",
-        `header eventType is ${eventType} but the payload's type is ${type}; they must be equal`,
-      );
+        instancePath: "/headers/eventType",
+        rule: rule.headerAgreement,
+        keyword: "agreement",
+        message: `header eventType is ${eventType} but the payload's type is ${type}; they must be equal`,
+      });
     }
     const source = headerRecord.sourceObjectUri;
     if (typeof source === "string" && typeof payloadUri === "string" && source !== payloadUri) {
-      addProblem(
-        problems,
+      addProblem(problems, {
         position,
-        "/headers/sourceObjectUri",
-        rule.headerAgreement,
-        "agreement",
-        `header sourceObjectUri is ${source} but the payload is about ${payloadUri} (${kind === "snapshot" ? "object.uri" : "uri"}); they must be equal`,
-      );
+        instancePath: "/headers/sourceObjectUri",
+        rule: rule.headerAgreement,
+        keyword: "agreement",
+        message: `header sourceObjectUri is ${source} but the payload is about ${payloadUri} (${kind === "snapshot" ? "object.uri" : "uri"}); they must be equal`,
+      });
     }
   }
 
@@ -413,14 +398,13 @@ function payloadProblems(
   const type = info.type;
   const schemas = eventSchemas();
   if (kind === "none") {
-    addProblem(
-      problems,
+    addProblem(problems, {
       position,
-      "/payload",
-      rule.payloadKind,
-      "payloadKind",
-      `a ${type} payload is a snapshot (with object), a deltas message (with uri and deltas) or a large-object fallback (without object, with exceededQueueSizeLimit true); this one has none of object, deltas and exceededQueueSizeLimit (got fields ${Object.keys(payload).join(", ")}): add the one it is meant to be`,
-    );
+      instancePath: "/payload",
+      rule: rule.payloadKind,
+      keyword: "payloadKind",
+      message: `a ${type} payload is a snapshot (with object), a deltas message (with uri and deltas) or a large-object fallback (without object, with exceededQueueSizeLimit true); this one has none of object, deltas and exceededQueueSizeLimit (got fields ${Object.keys(payload).join(", ")}): add the one it is meant to be`,
+    });
     return;
   }
   // The kind is decided by presence, so only that kind's schema is run: its errors are the ones that
@@ -438,51 +422,50 @@ function payloadProblems(
     );
   }
   if (kind === "snapshot" && payload.exceededQueueSizeLimit === true) {
-    addProblem(
-      problems,
+    addProblem(problems, {
       position,
-      "/payload/exceededQueueSizeLimit",
-      rule.largeObject,
-      "largeObject",
-      "exceededQueueSizeLimit true marks the large-object fallback, which is sent without object; this payload carries both: send the snapshot without exceededQueueSizeLimit, or the fallback without object",
-    );
+      instancePath: "/payload/exceededQueueSizeLimit",
+      rule: rule.largeObject,
+      keyword: "largeObject",
+      message:
+        "exceededQueueSizeLimit true marks the large-object fallback, which is sent without object; this payload carries both: send the snapshot without exceededQueueSizeLimit, or the fallback without object",
+    });
   }
   if (kind === "large-object" && payload.uri === undefined) {
     // The document says the fallback carries the object URI, not in which field: the sourceObjectUri
     // header carries it as well as a uri field would.
     const source = headers?.sourceObjectUri;
     if (typeof source !== "string" || source === "") {
-      addProblem(
-        problems,
+      addProblem(problems, {
         position,
-        "/payload",
-        rule.largeObject,
-        "required",
-        "a large-object fallback carries the object URI, in uri or in the sourceObjectUri header; this one has neither: add uri",
-      );
+        instancePath: "/payload",
+        rule: rule.largeObject,
+        keyword: "required",
+        message:
+          "a large-object fallback carries the object URI, in uri or in the sourceObjectUri header; this one has neither: add uri",
+      });
     }
   }
   const object = payload.object;
   if (config) {
     if ((kind === "snapshot" || kind === "deltas") && kind !== config.payloadType) {
-      addProblem(
-        problems,
+      addProblem(problems, {
         position,
-        "/payload",
-        rule.payloadKind,
-        "payloadType",
-        `a ${kind} payload, but the streaming configuration sets payloadType ${config.payloadType}${given?.payloadType === undefined ? " (the default)" : ""}`,
-      );
+        instancePath: "/payload",
+        rule: rule.payloadKind,
+        keyword: "payloadType",
+        message: `a ${kind} payload, but the streaming configuration sets payloadType ${config.payloadType}${given?.payloadType === undefined ? " (the default)" : ""}`,
+      });
     }
     if (kind === "large-object" && config.largeObjectsSupport === false) {
-      addProblem(
-        problems,
+      addProblem(problems, {
         position,
-        "/payload",
-        rule.largeObjectConfig,
-        "largeObjectsSupport",
-        "a large-object fallback (no object, exceededQueueSizeLimit true), but the streaming configuration sets largeObjectsSupport false",
-      );
+        instancePath: "/payload",
+        rule: rule.largeObjectConfig,
+        keyword: "largeObjectsSupport",
+        message:
+          "a large-object fallback (no object, exceededQueueSizeLimit true), but the streaming configuration sets largeObjectsSupport false",
+      });
     }
     if (
       config.analyzeOvChanges === true &&
@@ -490,14 +473,13 @@ function payloadProblems(
       (kind === "snapshot" || kind === "large-object") &&
       !("ovChanged" in payload)
     ) {
-      addProblem(
-        problems,
+      addProblem(problems, {
         position,
-        "/payload",
-        rule.ovChanged,
-        "required",
-        `${type} without ovChanged although the streaming configuration sets analyzeOvChanges true (ovChanged may be absent only when it is false)`,
-      );
+        instancePath: "/payload",
+        rule: rule.ovChanged,
+        keyword: "required",
+        message: `${type} without ovChanged although the streaming configuration sets analyzeOvChanges true (ovChanged may be absent only when it is false)`,
+      });
     }
     if (isRecord(object) && (kind === "snapshot" || kind === "name-only")) {
       problems.push(...filteringProblems(info.objectKind, type, object, config, position));
@@ -587,15 +569,14 @@ function deltaContentProblems(
   const errors = preferred(deltas);
   const missingAtTop = (errors ?? []).filter((e) => e.keyword === "required" && e.instancePath === "");
   if (errors && !collectionShape && missingAtTop.length >= shapeMismatch) {
-    addProblem(
-      problems,
+    addProblem(problems, {
       position,
-      "/payload/deltas",
-      rule.deltaMessage,
-      "x-preferred-shape",
-      `deltas is neither the document's ENTITY_CHANGED delta message (id, user, method, url, clientType, timestamp, objectUri, objectType, objectLabel, data, deltaCollection, eventId, itemsTotal) nor a delta collection {ovChanged, delta}; got fields ${Object.keys(deltas).join(", ") || "none"}. The document does not show the structure of deltas, so this is a warning only`,
-      "warning",
-    );
+      instancePath: "/payload/deltas",
+      rule: rule.deltaMessage,
+      keyword: "x-preferred-shape",
+      message: `deltas is neither the document's ENTITY_CHANGED delta message (id, user, method, url, clientType, timestamp, objectUri, objectType, objectLabel, data, deltaCollection, eventId, itemsTotal) nor a delta collection {ovChanged, delta}; got fields ${Object.keys(deltas).join(", ") || "none"}. The document does not show the structure of deltas, so this is a warning only`,
+      severity: "warning",
+    });
   } else if (errors) {
     problems.push(
       ...problemsFromErrors(errors, {
@@ -608,29 +589,27 @@ function deltaContentProblems(
     );
   }
   if (typeof deltas.objectUri === "string" && typeof uri === "string" && deltas.objectUri !== uri) {
-    addProblem(
-      problems,
+    addProblem(problems, {
       position,
-      "/payload/deltas/objectUri",
-      rule.deltaMessage,
-      "agreement",
-      `deltas.objectUri is ${deltas.objectUri} but the payload's uri is ${uri}; both should name the changed entity`,
-      "warning",
-    );
+      instancePath: "/payload/deltas/objectUri",
+      rule: rule.deltaMessage,
+      keyword: "agreement",
+      message: `deltas.objectUri is ${deltas.objectUri} but the payload's uri is ${uri}; both should name the changed entity`,
+      severity: "warning",
+    });
   }
   const { items, path } = deltaItemsOf(deltas);
   items.forEach((item, index) => {
     if (!isRecord(item) || item.type !== "ATTRIBUTE_CHANGED") return;
     if (item.oldValue === undefined || item.newValue === undefined) return;
     if (canonicalJson(item.oldValue) === canonicalJson(item.newValue)) {
-      addProblem(
-        problems,
+      addProblem(problems, {
         position,
-        `${path}/${index}`,
-        rule.deltaOnlyChanged,
-        "changed",
-        `ATTRIBUTE_CHANGED for ${String(item.attributeType)} has identical oldValue and newValue; only changed attributes are listed`,
-      );
+        instancePath: `${path}/${index}`,
+        rule: rule.deltaOnlyChanged,
+        keyword: "changed",
+        message: `ATTRIBUTE_CHANGED for ${String(item.attributeType)} has identical oldValue and newValue; only changed attributes are listed`,
+      });
     }
   });
   return problems;

@@ -24,14 +24,9 @@ export interface EventProblem {
 /** Records one problem (an error unless said otherwise): the checkers' one way of adding to their list. */
 export function addProblem(
   problems: EventProblem[],
-  position: string,
-  instancePath: string,
-  ruleId: string,
-  keyword: string,
-  message: string,
-  severity: Severity = "error",
+  problem: Omit<EventProblem, "severity"> & { severity?: Severity },
 ): void {
-  problems.push({ position, instancePath, rule: ruleId, keyword, message, severity });
+  problems.push({ ...problem, severity: problem.severity ?? "error" });
 }
 
 /** Shortens a value for a message: what came, in at most about 80 characters. */

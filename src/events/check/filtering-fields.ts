@@ -45,14 +45,13 @@ export function filteringProblems(
     const filterRule = relationship ? rule.relationFilter : rule.entityFilter;
     for (const field of Object.keys(object)) {
       if (!selection.top.has(field)) {
-        addProblem(
-          problems,
+        addProblem(problems, {
           position,
-          pointer("payload", "object", field),
-          filterRule,
-          "filtering",
-          `field "${field}" is not listed in ${property} (allowed: ${listed(selection)}; uri and type are always tolerated); object must hold only the listed fields`,
-        );
+          instancePath: pointer("payload", "object", field),
+          rule: filterRule,
+          keyword: "filtering",
+          message: `field "${field}" is not listed in ${property} (allowed: ${listed(selection)}; uri and type are always tolerated); object must hold only the listed fields`,
+        });
         continue;
       }
       const keys = selection.nested.get(field);
@@ -60,14 +59,13 @@ export function filteringProblems(
       if (!keys || value === null || typeof value !== "object" || Array.isArray(value)) continue;
       for (const key of Object.keys(value)) {
         if (!keys.has(key)) {
-          addProblem(
-            problems,
+          addProblem(problems, {
             position,
-            pointer("payload", "object", field, key),
-            filterRule,
-            "filtering",
-            `"${field}.${key}" is not listed in ${property} (listed under ${field}: ${[...keys].join(", ")}); object must hold only the listed fields`,
-          );
+            instancePath: pointer("payload", "object", field, key),
+            rule: filterRule,
+            keyword: "filtering",
+            message: `"${field}.${key}" is not listed in ${property} (listed under ${field}: ${[...keys].join(", ")}); object must hold only the listed fields`,
+          });
         }
       }
     }
@@ -76,14 +74,13 @@ export function filteringProblems(
   if (kind === "change-request") return problems;
   for (const field of alwaysTolerated) {
     if (!(field in object)) {
-      addProblem(
-        problems,
+      addProblem(problems, {
         position,
-        pointer("payload", "object"),
-        rule.allFields,
-        "filtering",
-        `object has no "${field}" although ${property} is absent from the streaming configuration (then all available fields are sent)`,
-      );
+        instancePath: pointer("payload", "object"),
+        rule: rule.allFields,
+        keyword: "filtering",
+        message: `object has no "${field}" although ${property} is absent from the streaming configuration (then all available fields are sent)`,
+      });
     }
   }
   if (eventType === "RELATIONSHIP_CREATED") {
@@ -92,14 +89,13 @@ export function filteringProblems(
       (field) => !(field in object) && !alwaysTolerated.includes(field),
     );
     if (missing.length > 0) {
-      addProblem(
-        problems,
+      addProblem(problems, {
         position,
-        pointer("payload", "object"),
-        rule.relationshipObject,
-        "required",
-        `RELATIONSHIP_CREATED object lacks ${missing.join(", ")}; with RelationEventsFilteringFields absent every field of the documented relationship shape is sent`,
-      );
+        instancePath: pointer("payload", "object"),
+        rule: rule.relationshipObject,
+        keyword: "required",
+        message: `RELATIONSHIP_CREATED object lacks ${missing.join(", ")}; with RelationEventsFilteringFields absent every field of the documented relationship shape is sent`,
+      });
     }
   }
   return problems;
@@ -181,14 +177,13 @@ export function kindFieldProblems(
     if (allowed.has(field)) continue;
     const relation = owner === "relationship";
     problems ??= [];
-    addProblem(
-      problems,
+    addProblem(problems, {
       position,
-      pointer("payload", "object", field),
-      relation ? rule.relationKindFields : rule.entityKindFields,
-      "x-object-kind",
-      `field "${field}" is one ${relation ? "RelationEventsFilteringFields" : "JMSEventsFilteringFields"} adds for ${owner} objects only, but this ${eventType} object is ${kindName[kind]}; remove it from this kind of object`,
-    );
+      instancePath: pointer("payload", "object", field),
+      rule: relation ? rule.relationKindFields : rule.entityKindFields,
+      keyword: "x-object-kind",
+      message: `field "${field}" is one ${relation ? "RelationEventsFilteringFields" : "JMSEventsFilteringFields"} adds for ${owner} objects only, but this ${eventType} object is ${kindName[kind]}; remove it from this kind of object`,
+    });
   }
   return problems;
 }
