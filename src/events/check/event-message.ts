@@ -14,6 +14,7 @@ import { canonicalJson } from "./canonical-json.ts";
 import { addProblem, describeValue, type EventProblem, safeProblem } from "./event-problem.ts";
 import { filteringProblems, kindFieldProblems, pointer } from "./filtering-fields.ts";
 import { type MessageWalk, walkMessage } from "./payload-fingerprint.ts";
+import { isRecord } from "./payload-shape.ts";
 import { problemsFromErrors } from "./schema-errors.ts";
 
 export interface CheckOptions {
@@ -68,10 +69,6 @@ function resolved(config: StreamingConfig | undefined): ResolvedStreamingConfig 
     resolvedConfigs.set(config, result);
   }
   return result;
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return value !== null && typeof value === "object" && !Array.isArray(value);
 }
 
 /**

@@ -15,10 +15,7 @@ import { rule } from "../rules.ts";
 import type { MessageFacts } from "./event-message.ts";
 import type { EventProblem } from "./event-problem.ts";
 import { payloadFingerprint } from "./payload-fingerprint.ts";
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return value !== null && typeof value === "object" && !Array.isArray(value);
-}
+import { isRecord, ovChangedOf, ovChangedPath } from "./payload-shape.ts";
 
 function isReferenceValue(value: unknown): value is Record<string, unknown> {
   return isRecord(value) && (isRecord(value.refEntity) || isRecord(value.refRelation));
@@ -66,23 +63,6 @@ function referenceDigest(object: Record<string, unknown>): number | undefined {
     }
   }
   return digest;
-}
-
-function ovChangedPath(payload: Record<string, unknown>): string {
-  if ("ovChanged" in payload) return "/payload/ovChanged";
-  const deltas = payload.deltas;
-  if (isRecord(deltas) && "deltaCollection" in deltas) return "/payload/deltas/deltaCollection/ovChanged";
-  return "/payload/deltas/ovChanged";
-}
-
-function ovChangedOf(payload: Record<string, unknown>): boolean | undefined {
-  if (typeof payload.ovChanged === "boolean") return payload.ovChanged;
-  const deltas = payload.deltas;
-  if (!isRecord(deltas)) return undefined;
-  if (typeof deltas.ovChanged === "boolean") return deltas.ovChanged;
-  const collection = deltas.deltaCollection;
-  if (isRecord(collection) && typeof collection.ovChanged === "boolean") return collection.ovChanged;
-  return undefined;
 }
 
 const basis =

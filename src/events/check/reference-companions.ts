@@ -14,6 +14,7 @@ import {
 } from "../streaming-config.ts";
 import type { MessageFacts } from "./event-message.ts";
 import type { EventProblem } from "./event-problem.ts";
+import { isRecord, ovChangedOf, ovChangedPath } from "./payload-shape.ts";
 
 const relationshipTypes = new Set([
   "RELATIONSHIP_CREATED",
@@ -104,10 +105,6 @@ export interface LateProblem {
 
 const noLate: LateProblem[] = [];
 
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return value !== null && typeof value === "object" && !Array.isArray(value);
-}
-
 function objectUri(value: unknown): string | undefined {
   if (!isRecord(value)) return undefined;
   const uri = value.objectURI ?? value.objectUri ?? value.uri;
@@ -121,24 +118,6 @@ function eventTime(payload: Record<string, unknown>): number | undefined {
   const deltas = payload.deltas;
   if (isRecord(deltas) && typeof deltas.timestamp === "number") return deltas.timestamp;
   return undefined;
-}
-
-/** ovChanged wherever the payload kind carries it: top level (snapshot, fallback) or in the deltas. */
-function ovChangedOf(payload: Record<string, unknown>): boolean | undefined {
-  if (typeof payload.ovChanged === "boolean") return payload.ovChanged;
-  const deltas = payload.deltas;
-  if (!isRecord(deltas)) return undefined;
-  if (typeof deltas.ovChanged === "boolean") return deltas.ovChanged;
-  const collection = deltas.deltaCollection;
-  if (isRecord(collection) && typeof collection.ovChanged === "boolean") return collection.ovChanged;
-  return undefined;
-}
-
-function ovChangedPath(payload: Record<string, unknown>): string {
-  if ("ovChanged" in payload) return "/payload/ovChanged";
-  const deltas = payload.deltas;
-  if (isRecord(deltas) && "deltaCollection" in deltas) return "/payload/deltas/deltaCollection/ovChanged";
-  return "/payload/deltas/ovChanged";
 }
 
 /** The relation type a reference attribute value names (refRelation.type), if any. */
