@@ -1,5 +1,4 @@
 // POST {rdm_url}/tasks/{tenantId} (delete task) and GET {rdm_url}/tasks/{tenantId}/{taskId} (kit extension).
-import { randomUUID } from "node:crypto";
 import type { Hono } from "hono";
 import { lookupTypeName, lookupTypeUri } from "../contract/lookup-type.ts";
 import { accessOf, authorize } from "./auth.ts";
@@ -9,6 +8,7 @@ import { describeType, readJson } from "./http-body.ts";
 import { requireTenant } from "./lookup-scan.ts";
 import { lookupKey } from "./lookup-table.ts";
 import type { DeleteParameters, Lookup, Task } from "./types.ts";
+import { randomUuid } from "./web.ts";
 
 export const MAX_URIS = 1000;
 
@@ -197,7 +197,7 @@ export function deleteTaskRoutes(app: Hono, ctx: ReferenceContext): void {
       throw validationError("parameters.type", "required: name the lookup type to delete from");
     }
     const task: Task = {
-      id: randomUUID(),
+      id: randomUuid(),
       type: "delete",
       tenantId: tenant,
       createdBy: principal.clientId,
@@ -215,7 +215,8 @@ export function deleteTaskRoutes(app: Hono, ctx: ReferenceContext): void {
         run: () => run(ctx, task, selection),
       });
     } else {
-      setTimeout(() => run(ctx, task, selection), ctx.taskDelayMs).unref();
+      // A browser timer has no unref: there it is a number.
+      (setTimeout(() => run(ctx, task, selection), ctx.taskDelayMs) as { unref?: () => void }).unref?.();
     }
     const { id: _id, ...withoutId } = task;
     const body = ctx.faults.has("task-without-id") ? withoutId : { ...task };

@@ -1,9 +1,9 @@
 // What stands in front of the interface's paths in a sandbox, as an API gateway would: added latency, a
 // gateway rate limit (429 with Retry-After), and the recording of every exchange. Switched at run time
 // through the control API; none of it is the interface itself.
-import { setTimeout as sleep } from "node:timers/promises";
 import type { ReferenceClock } from "./clock.ts";
 import { headersOf, type Recording } from "./recording.ts";
+import { sleep } from "./web.ts";
 
 export interface GatewayRateLimit {
   /** Requests admitted per window, over every path and client together. */

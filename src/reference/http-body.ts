@@ -1,5 +1,5 @@
 // Reading request bodies: at most 1 MiB, malformed JSON answered as a 400 that says where it broke.
-import { announcedBeyond, readWithinLimit } from "../http/index.ts";
+import { announcedBeyond, joinChunks, readWithinLimit } from "../http/limited-body.ts";
 import { HttpError } from "./errors.ts";
 
 export const MAX_BODY_BYTES = 1024 * 1024;
@@ -25,7 +25,7 @@ export async function readText(request: Request): Promise<string> {
   if (read.over) throw tooLarge("over 1 MiB");
   const { chunks } = read;
   if (chunks.length === 1 && chunks[0]) return new TextDecoder().decode(chunks[0]);
-  return Buffer.concat(chunks).toString("utf8");
+  return new TextDecoder().decode(joinChunks(chunks));
 }
 
 /** Deepest nesting of arrays and objects a JSON body may have; no document of the interface needs more. */

@@ -1,18 +1,8 @@
 // The stateful reference implementation: every endpoint of the interface document, in memory.
-import type { Hono } from "hono";
-import { combinedApp, platformApp, rdmApp } from "./app.ts";
-import { type ReferenceClock, wallReferenceClock } from "./clock.ts";
-import type { ReferenceContext } from "./context.ts";
-import { type SandboxControl, sandboxControl } from "./control.ts";
-import { loadDataFile, type ReferenceData, referenceData } from "./data-file.ts";
-import { type FaultName, faultSet } from "./faults.ts";
-import { DEFAULT_FIXTURES_DIR, type FixtureData, loadFixtures } from "./fixtures.ts";
-import { type Gateway, throughGateway } from "./gateway.ts";
-import { type GenerateOptions, generateLookups, generateStatistics } from "./generate.ts";
+import { createReferenceCore, type ReferenceCore, type ReferenceOptions } from "./core.ts";
+import { loadDataFile, referenceData } from "./data-file.ts";
+import { DEFAULT_FIXTURES_DIR, loadFixtures } from "./fixtures.ts";
 import { type Listening, type ListenOptions, listen } from "./listen.ts";
-import { Recording } from "./recording.ts";
-import { createState, type ReferenceState } from "./state.ts";
-import { type VariantName, variantSet } from "./variants.ts";
 
 export {
   manualClock,
@@ -23,6 +13,7 @@ export {
 } from "./clock.ts";
 export type { ClientTokens, SandboxControl, SandboxState } from "./control.ts";
 export { type ControlListening, listenControl } from "./control-app.ts";
+export { createReferenceCore, type ReferenceCore, type ReferenceOptions } from "./core.ts";
 export { exampleEntry, loadDataFile, type ReferenceData, referenceData } from "./data-file.ts";
 export { FAULTS, type FaultEntry, type FaultName, isFaultName } from "./faults.ts";
 export { DEFAULT_FIXTURES_DIR, FixtureError } from "./fixtures.ts";
@@ -42,56 +33,11 @@ export {
   variantGroups,
 } from "./variants.ts";
 
-export interface ReferenceOptions {
-  /** Default: the wall clock (systemClock()). Use manualClock() to drive token and scroll expiry in tests. */
-  clock?: ReferenceClock;
-  /** Default: fixtures/reference. */
-  fixturesDir?: string;
-  /**
-   * The team's own world instead of the fixtures: a data document (tenants, customers, clients, lookups,
-   * statistics, blockedValues) or the path of a YAML or JSON file holding one. Validated before anything
-   * starts (FixtureError naming file, JSON path, problem and a correct entry). Excludes fixturesDir.
-   */
-  data?: ReferenceData | string;
-  /** Seeded faults to switch on (see FAULTS). Default: none. */
-  faults?: readonly FaultName[];
-  /** Correct choices where the document is silent (see VARIANTS). Default: none, the kit's own choices. */
-  variants?: readonly VariantName[];
-  /** Delay before a delete task runs. Default 0 (the next macrotask). */
-  taskDelayMs?: number;
-  /** Adds generated lookups and statistics to a tenant. */
-  generate?: GenerateOptions;
-  /** Keep every exchange (reference.control.recording()): what lckit client check judges. Default false. */
-  record?: boolean;
-  /** Wall-clock milliseconds added before every answer (the control API changes it). Default 0. */
-  latencyMs?: number;
-}
-
-export interface Reference {
-  /** Serves both path sets in memory. */
-  fetch(request: Request): Promise<Response>;
-  /** Both path sets on one Hono app. */
-  app: Hono;
-  clock: ReferenceClock;
-  /** The live state, for tests: read it, do not change it (control.reset() replaces it). */
-  readonly state: ReferenceState;
-  /** The switched-on faults and variants (control.setFaults / setVariants change them). */
-  faults: ReadonlySet<FaultName>;
-  variants: ReadonlySet<VariantName>;
-  /** Drive the sandbox while it runs: clock, switches, latency, rate limit, reset, state, recording. */
-  control: SandboxControl;
+export interface Reference extends Omit<ReferenceCore, "servers"> {
   listen(options?: ListenOptions): Promise<Listening>;
 }
 
 export function createReference(options: ReferenceOptions = {}): Reference {
-  const clock = options.clock ?? wallReferenceClock();
-  const faults = new Set(faultSet(options.faults ?? []));
-  const variants = new Set(variantSet(options.variants ?? []));
-  const start = { faults: [...faults], variants: [...variants], latencyMs: options.latencyMs ?? 0 };
-  const taskDelayMs = options.taskDelayMs ?? 0;
-  if (!Number.isFinite(taskDelayMs) || taskDelayMs < 0) {
-    throw new RangeError(`taskDelayMs: expected a number of milliseconds >= 0, got ${taskDelayMs}`);
-  }
   if (options.data !== undefined && options.fixturesDir !== undefined) {
     throw new Error("data and fixturesDir: give one of them (data replaces the fixture world)");
   }
@@ -101,90 +47,18 @@ export function createReference(options: ReferenceOptions = {}): Reference {
       : typeof options.data === "string"
         ? loadDataFile(options.data)
         : referenceData(options.data);
-  const fixtures = withVariantFixtures(world, variants);
-  const gen = options.generate;
-  if (gen && !fixtures.tenants.some((t) => t.id === gen.tenant)) {
-    throw new Error(
-      `generate.tenant: unknown tenant "${gen.tenant}"; expected one of ${fixtures.tenants.map((t) => t.id).join(", ")}`,
-    );
-  }
-  for (const field of ["lookups", "statistics"] as const) {
-    const n = gen?.[field];
-    if (n !== undefined && !(Number.isInteger(n) && n >= 0)) {
-      throw new RangeError(`generate.${field}: expected an integer >= 0, got ${n}`);
-    }
-  }
-  const extra = {
-    lookups: gen?.lookups ? generateLookups(gen.tenant, gen.lookups, gen.seed) : [],
-    statistics: gen?.statistics ? generateStatistics(gen.tenant, gen.statistics, gen.seed) : [],
-  };
-  // One context for every handler; reset swaps its state for a fresh one built from the same data.
-  const ctx: { -readonly [K in keyof ReferenceContext]: ReferenceContext[K] } = {
-    state: createState(fixtures, extra),
-    clock,
-    faults,
-    variants,
-    taskDelayMs,
-  };
-  const gateway: Gateway = {
-    settings: { latencyMs: start.latencyMs },
-    admitted: [],
-    ...(options.record ? { recording: new Recording() } : {}),
-  };
-  const control = sandboxControl({
-    ctx,
-    faults,
-    variants,
-    gateway,
-    start,
-    rebuild: () => {
-      ctx.state = createState(fixtures, extra);
-    },
-  });
-  // The start latency is refused as the control refuses it (a number of milliseconds, 0 to 600000).
-  if (options.latencyMs !== undefined) control.setLatency(options.latencyMs);
-  const app = combinedApp(ctx);
-  const fetch = throughGateway(gateway, clock, (request) => app.fetch(request));
+  const core = createReferenceCore(world, options);
   return {
-    fetch: async (request) => fetch(request),
-    app,
-    clock,
+    fetch: core.fetch,
+    app: core.app,
+    clock: core.clock,
+    // A getter: control.reset() replaces the state.
     get state() {
-      return ctx.state;
+      return core.state;
     },
-    faults,
-    variants,
-    control,
-    listen: (listenOptions = {}) =>
-      listen(
-        {
-          combined: fetch,
-          platform: () => {
-            const platform = platformApp(ctx);
-            return throughGateway(gateway, clock, (request) => platform.fetch(request));
-          },
-          rdm: () => {
-            const rdm = rdmApp(ctx);
-            return throughGateway(gateway, clock, (request) => rdm.fetch(request));
-          },
-        },
-        listenOptions,
-      ),
-  };
-}
-
-/** Variants that change the fixture world rather than behaviour: wider tenant lists. */
-function withVariantFixtures(fixtures: FixtureData, variants: ReadonlySet<VariantName>): FixtureData {
-  if (!variants.has("admin-administers-other-tenant")) return fixtures;
-  const [first, second] = fixtures.tenants;
-  if (!first || !second) return fixtures;
-  const role = `ROLE_ADMIN_TENANT_${first.id}`;
-  return {
-    ...fixtures,
-    clients: fixtures.clients.map((client) =>
-      client.authorities.includes(role)
-        ? { ...client, authorities: [...client.authorities, `ROLE_ADMIN_TENANT_${second.id}`] }
-        : client,
-    ),
+    faults: core.faults,
+    variants: core.variants,
+    control: core.control,
+    listen: (listenOptions = {}) => listen(core.servers, listenOptions),
   };
 }

@@ -3,8 +3,8 @@
 // forwards or backwards, plus, when a filter picked records, an index of positions of its own (4 bytes per
 // entry; scan-order.ts). Index entries across open scrolls are bounded by a budget: opening a scroll over
 // the budget closes the least recently used others (their ids then answer "unknown scroll id").
-import { randomUUID } from "node:crypto";
 import type { ScrollView } from "./scan-order.ts";
+import { randomUuid } from "./web.ts";
 
 /** Scrolls expire after this long without use (docs/assumptions.md, "Scans"). */
 export const SCROLL_IDLE_MS = 5 * 60 * 1000;
@@ -69,7 +69,7 @@ export class ScrollStore {
       if (tooMany || scroll.view.ownEntries > 0) this.close(oldest);
     }
     const scroll: Scroll = {
-      id: randomUUID(),
+      id: randomUuid(),
       scope,
       view,
       length: view.length,

@@ -3,6 +3,7 @@ import type { Hono } from "hono";
 import { authenticate } from "./auth.ts";
 import type { ReferenceContext } from "./context.ts";
 import { jsonResponse } from "./errors.ts";
+import { uptimeSeconds } from "./web.ts";
 
 export const SERVICE_VERSION = "2026.1.0";
 
@@ -19,7 +20,7 @@ export function serviceRoutes(app: Hono, ctx: ReferenceContext): void {
     authenticate(ctx, c.req.raw);
     return jsonResponse(200, {
       status: ctx.faults.has("status-not-ok") ? "DOWN" : "OK",
-      ...extra({ uptimeSeconds: Math.floor(process.uptime()) }),
+      ...extra({ uptimeSeconds: Math.floor(uptimeSeconds()) }),
     });
   });
   app.get("/version", (c) => {

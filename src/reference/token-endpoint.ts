@@ -4,6 +4,7 @@ import type { ReferenceContext } from "./context.ts";
 import { HttpError, jsonResponse } from "./errors.ts";
 import { readText } from "./http-body.ts";
 import { issueToken } from "./token-quota.ts";
+import { decodeBase64Text } from "./web.ts";
 
 const NO_STORE = { "cache-control": "no-store", pragma: "no-cache" };
 
@@ -46,7 +47,7 @@ function credentialsOf(ctx: ReferenceContext, request: Request, form: URLSearchP
         "client authenticated twice (HTTP Basic and client_secret in the body); use one method",
       );
     }
-    const decoded = Buffer.from(header.replace(/^basic\s+/i, "").trim(), "base64").toString("utf8");
+    const decoded = decodeBase64Text(header.replace(/^basic\s+/i, "").trim());
     const colon = decoded.indexOf(":");
     if (colon < 0) {
       throw oauthError(

@@ -1,9 +1,8 @@
 // Token issuance and the multi-token state table of the interface document ("Access token").
-import { randomBytes } from "node:crypto";
-import { setImmediate as yieldToEventLoop } from "node:timers/promises";
 import { MAX_ACTIVE_TOKENS_ALLOWED } from "../contract/token-quota.ts";
 import type { ReferenceContext } from "./context.ts";
 import type { IssuedToken, StoredClient } from "./types.ts";
+import { randomBase64Url, yieldToEventLoop } from "./web.ts";
 
 export const DEFAULT_VALIDITY_SECONDS = 3600;
 // The limit is the contract's; the default when unset is not shown, and the reference chooses the limit
@@ -38,7 +37,7 @@ function insert(ctx: ReferenceContext, stored: StoredClient, now: number): Issue
     ? DEFAULT_VALIDITY_SECONDS
     : (stored.client.accessTokenValidity ?? DEFAULT_VALIDITY_SECONDS);
   const token: IssuedToken = {
-    value: randomBytes(24).toString("base64url"),
+    value: randomBase64Url(24),
     clientId: stored.client.clientId,
     issuedAt: now,
     expiresAt: now + seconds * 1000,
@@ -71,7 +70,7 @@ export async function issueToken(ctx: ReferenceContext, stored: StoredClient): P
       : latestValid(ctx, clientId, now);
     if (current && ctx.faults.has("reissued-token-not-stored")) {
       // The fault: a new value is answered, but the store keeps only the earlier token.
-      return { kind: "issued", token: { ...current, value: randomBytes(24).toString("base64url") } };
+      return { kind: "issued", token: { ...current, value: randomBase64Url(24) } };
     }
     return { kind: "issued", token: current ?? insert(ctx, stored, now) };
   }
