@@ -78,7 +78,10 @@ async function until<T>(what: string, probe: () => Promise<T | undefined>, limit
 }
 
 async function serve(faults: string[] = []) {
-  const server = lckit(["serve", "--port", "0", ...faults.flatMap((f) => ["--fault", f])], 300_000);
+  const server = lckit(
+    ["serve", "--port", "0", "--control-port", "0", ...faults.flatMap((f) => ["--fault", f])],
+    300_000,
+  );
   const baseUrl = await until("lckit serve to listen", async () => /base_url (\S+)/.exec(server.err())?.[1]);
   return { baseUrl, stop: () => server.child.kill("SIGTERM") };
 }

@@ -37,7 +37,7 @@ afterEach(async () => {
   running = [];
 });
 
-/** `lckit serve --port 0 --pact-port 0 [--fault F]`, resolved once it printed its URLs. */
+/** `lckit serve --port 0 --pact-port 0 --control-port 0 [--fault F]`, resolved once it printed its URLs. */
 function startSandbox(faults: readonly string[]): Promise<Sandbox> {
   const child = spawn(
     process.execPath,
@@ -47,6 +47,9 @@ function startSandbox(faults: readonly string[]): Promise<Sandbox> {
       "--port",
       "0",
       "--pact-port",
+      "0",
+      // Every test file's sandbox takes free ports: the default control port 8189 would collide.
+      "--control-port",
       "0",
       ...faults.flatMap((fault) => ["--fault", fault]),
     ],

@@ -133,7 +133,7 @@ describe("lckit serve", () => {
   });
 
   it("the binary stops cleanly on SIGTERM", async () => {
-    const child = spawn(process.execPath, ["bin/lckit.mjs", "serve", "--port", "0"], {
+    const child = spawn(process.execPath, ["bin/lckit.mjs", "serve", "--port", "0", "--control-port", "0"], {
       stdio: ["ignore", "ignore", "pipe"],
     });
     let stderr = "";
