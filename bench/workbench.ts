@@ -506,8 +506,10 @@ async function abandonedScrolls(): Promise<void> {
   );
 }
 
-// --sandbox: the in-process readiness alone (a minute, where the whole benchmark takes several).
+// --sandbox: the in-process readiness alone (a minute, where the whole benchmark takes several); --serve:
+// lckit serve's readiness alone.
 if (process.argv.includes("--sandbox")) await sandboxReadiness();
+else if (process.argv.includes("--serve")) await serveReadiness();
 else {
   await serveReadiness();
   await sandboxReadiness();
