@@ -1,7 +1,7 @@
 // The fixture world: its kinds, the schema check of each kind and the references between records. No file
 // access here: the loaders (fixtures.ts, data-file.ts) read files, a browser bundle gives objects.
 import type { ValidateFunction } from "ajv";
-import { fixtureValidators } from "../generated/fixture-validators.ts";
+import { fixtureValidators } from "../generated/fixture-validators.js";
 import type { BlockedValue, Client, Customer, Lookup, Statistic, Tenant } from "./types.ts";
 
 export interface FixtureClient extends Client {
@@ -22,7 +22,7 @@ export class FixtureError extends Error {
 }
 
 // The schemas are built by fixture-schema.ts from the contract's, generated (src/generated/fixture-schemas.ts)
-// and compiled (src/generated/fixture-validators.ts).
+// and compiled (src/generated/fixture-validators.js).
 export const KINDS = {
   tenants: { required: true },
   customers: { required: true },

@@ -30,7 +30,7 @@ export {
 
 // The YAML parser loads on first use, for a YAML file only: a start from the kit's own fixtures, unchanged
 // since they were validated (src/generated/kit-fixtures.ts), or from a JSON data file needs none. The
-// schemas are checked by validators compiled ahead (src/generated/fixture-validators.ts): no ajv at start.
+// schemas are checked by validators compiled ahead (src/generated/fixture-validators.js): no ajv at start.
 const require = createRequire(import.meta.url);
 export const yamlParser = (): typeof import("yaml") => require("yaml");
 

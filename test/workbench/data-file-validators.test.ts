@@ -1,4 +1,4 @@
-// The validators compiled ahead (src/generated/fixture-validators.ts, ajv's standalone code) judge a data
+// The validators compiled ahead (src/generated/fixture-validators.js, ajv's standalone code) judge a data
 // file exactly as ajv compiling the generated schemas at run time does: same verdict, same first error
 // (JSON path, keyword, message, params), so the data-file errors built from it stay as they were.
 import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
@@ -9,7 +9,7 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { VALIDATOR_OPTIONS } from "../../scripts/generators/reference-start.ts";
 import { fixtureSchemas } from "../../src/generated/fixture-schemas.ts";
-import { fixtureValidators } from "../../src/generated/fixture-validators.ts";
+import { fixtureValidators } from "../../src/generated/fixture-validators.js";
 import { packagePath } from "../../src/package-root.ts";
 import { loadDataFile } from "../../src/reference/data-file.ts";
 import { FIXTURE_KINDS, FixtureError, type Kind, loadFixtures } from "../../src/reference/fixtures.ts";

@@ -66,6 +66,16 @@ async function main() {
 window.__lckitResult = main().catch((error) => ({ error: String(error && error.stack || error) }));
 `;
 
+/** What the page script (above) leaves in window.__lckitResult: the answers it got, or the error it met. */
+interface PageResult {
+  error?: string;
+  controlled: boolean;
+  token: { status: number; tokenType: string; accessToken: string };
+  first: { status: number; scrollId: unknown; codes: string[] };
+  second: { status: number; codes: string[] };
+  activeTokens: Record<string, number>;
+}
+
 describe("lookup-conformance-kit/msw/browser", () => {
   it("bundles for the browser: no Node-only module, no file loader and no listener in its import graph", async () => {
     const result = await build({
@@ -152,8 +162,9 @@ describe("lookup-conformance-kit/msw/browser", () => {
       const errors: string[] = [];
       page.on("pageerror", (error) => errors.push(String(error)));
       await page.goto(`${origin}/`);
-      // biome-ignore lint/suspicious/noExplicitAny: the page's own global, set by the bundled script
-      const result = await page.evaluate(() => (globalThis as any).__lckitResult);
+      const result = await page.evaluate(
+        () => (globalThis as typeof globalThis & { __lckitResult: Promise<PageResult> }).__lckitResult,
+      );
       expect(errors).toEqual([]);
       expect(result.error).toBeUndefined();
       expect(result.controlled).toBe(true);
