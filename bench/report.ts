@@ -1,11 +1,4 @@
-// npm run bench:report: how big report.html is and how fast Chromium paints it. Renders the reports of
-// full runs against the embedded reference (CONFORMANT with SHOULD findings; NOT CONFORMANT with seeded
-// faults; and one where every check fails with the most evidence a check keeps, the worst case), then
-// opens each in Debian's headless Chromium (LCKIT_CHROMIUM, or scripts/chromium.mjs) and reads the first
-// contentful paint, against a one-line page measured in the same browser as the baseline.
-// Prints figures only; nothing is asserted. Usage: tsx bench/report.ts [--runs N]
-import { spawnSync } from "node:child_process";
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
@@ -16,10 +9,11 @@ import type { RunResult } from "../src/result/model.ts";
 import { planRun } from "../src/runner/plan.ts";
 import { runPlan } from "../src/runner/run.ts";
 import { startEmbeddedTarget } from "../src/target/embedded.ts";
+import { findChromium } from "../test/support/chromium.ts";
 
 const { values } = parseArgs({ options: { runs: { type: "string" } } });
 const runs = Number(values.runs ?? 20);
-const repo = join(import.meta.dirname, "..");
+const _repo = join(import.meta.dirname, "..");
 
 async function run(options: { variants?: string[]; faults?: string[] }): Promise<RunResult> {
   const { allChecks } = (await import("../suites/index.ts")) as { allChecks: Check[] };
@@ -45,16 +39,6 @@ function worstCase(result: RunResult): RunResult {
       ...(richest?.log ? { log: richest.log } : {}),
     })),
   };
-}
-
-function chromiumPath(): string | undefined {
-  const named = process.env.LCKIT_CHROMIUM;
-  if (named) return existsSync(named) ? named : undefined;
-  const got = spawnSync(process.execPath, [join(repo, "scripts", "chromium.mjs"), "ensure"], {
-    encoding: "utf8",
-  });
-  const path = got.status === 0 ? got.stdout.trim().split("\n").pop() : undefined;
-  return path && existsSync(path) ? path : undefined;
 }
 
 const reports: [string, RunResult][] = [];
@@ -83,7 +67,7 @@ for (const [name, result] of reports) {
   );
 }
 
-const chromium = chromiumPath();
+const chromium = findChromium();
 if (chromium === undefined)
   console.log("first paint: no Chromium here (scripts/chromium.mjs could not provide one)");
 else {

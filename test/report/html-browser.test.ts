@@ -1,12 +1,4 @@
-// report.html in Debian's headless Chromium (scripts/chromium.mjs finds or installs it; LCKIT_CHROMIUM
-// names another), driven by playwright-core (which downloads no browser): reports of real runs opened as a
-// user would, at 1280 px and 390 px. Nothing overflows the page even with every excerpt opened, every
-// check id is reachable (even when the filters hide it), the filters and search work, SHOULD findings are
-// never red on a conformant run, no request leaves the file, and axe-core finds no serious or critical
-// violation. Screenshots go to .tmp/report-screenshots/ for a reviewer. Where no Chromium can be had the
-// test says so and checks the HTML only.
-import { spawnSync } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -15,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { renderHtml } from "../../src/report/html.ts";
 import { outcomeOf } from "../../src/report/outcome.ts";
 import type { RunResult } from "../../src/result/model.ts";
+import { findChromium } from "../support/chromium.ts";
 import { conformantWithFindings, eventCheckRun, liveRun, notConformant } from "./dashboard-runs.ts";
 import { retriedRun } from "./retried-run.ts";
 import { sampleRun } from "./sample-run.ts";
@@ -34,17 +27,6 @@ const repo = join(import.meta.dirname, "..", "..");
 const shots = join(repo, ".tmp", "report-screenshots");
 const dir = mkdtempSync(join(tmpdir(), "lckit-html-"));
 
-/** The browser the project's own script provides (it installs Debian's package when it can). */
-function findChromium(): string | undefined {
-  const named = process.env.LCKIT_CHROMIUM;
-  if (named) return existsSync(named) ? named : undefined;
-  const got = spawnSync(process.execPath, [join(repo, "scripts", "chromium.mjs"), "ensure"], {
-    encoding: "utf8",
-    timeout: 300_000,
-  });
-  const path = got.status === 0 ? got.stdout.trim().split("\n").pop() : undefined;
-  return path && existsSync(path) ? path : undefined;
-}
 const chromium = findChromium();
 
 const rowId = (id: string) => `check-${id.replace(/[^\w-]/g, "-")}`;

@@ -1,11 +1,4 @@
-// lookup-conformance-kit/msw/browser: the same handlers factory for a page. Its import graph holds no
-// Node-only module (esbuild bundles it for platform browser), and in Debian's headless Chromium
-// (scripts/chromium.mjs finds or installs it; LCKIT_CHROMIUM names another), driven by playwright-core, a
-// page with MSW's service worker gets a token and scans two pages of lookups with a scrollId from the
-// stateful reference, with no port of the kit's. Where no Chromium can be had the test says so and checks
-// the bundle only.
-import { spawnSync } from "node:child_process";
-import { existsSync, readFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { join } from "node:path";
@@ -13,23 +6,12 @@ import { build } from "esbuild";
 import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parse } from "yaml";
+import { findChromium, NO_CHROMIUM_FIX } from "../support/chromium.ts";
 
 const repo = join(import.meta.dirname, "..", "..");
 const ENTRY = join(repo, "src", "mock", "msw-browser.ts");
 const WORKER = join(repo, "node_modules", "msw", "lib", "mockServiceWorker.js");
 const data = parse(readFileSync(join(repo, "examples", "sandbox-data.yaml"), "utf8"));
-
-/** The browser the project's own script provides (it installs Debian's package when it can). */
-function findChromium(): string | undefined {
-  const named = process.env.LCKIT_CHROMIUM;
-  if (named) return existsSync(named) ? named : undefined;
-  const got = spawnSync(process.execPath, [join(repo, "scripts", "chromium.mjs"), "ensure"], {
-    encoding: "utf8",
-    timeout: 300_000,
-  });
-  const path = got.status === 0 ? got.stdout.trim().split("\n").pop() : undefined;
-  return path && existsSync(path) ? path : undefined;
-}
 
 // The page: MSW's worker with the browser handlers under this origin's /api, then what a client does.
 // Compiled by esbuild for the browser (this project type-checks without the DOM library).
@@ -157,7 +139,8 @@ describe("lookup-conformance-kit/msw/browser", () => {
     });
 
     it("answers a token request with an access token and a scan with two pages of records joined by a scrollId", async () => {
-      if (!browser) return;
+      // A browser test that did not run in a browser is no pass.
+      if (!browser) throw new Error(`no Chromium here, so the page was not run: ${NO_CHROMIUM_FIX}`);
       const page = await browser.newPage();
       const errors: string[] = [];
       page.on("pageerror", (error) => errors.push(String(error)));
