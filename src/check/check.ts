@@ -2,6 +2,7 @@
 // reports.
 import type { RequirementLevel } from "../requirements/levels.ts";
 import type { Exchange } from "./exchange.ts";
+import type { Depth } from "./exploration.ts";
 import type { ConfigJournal } from "./journal.ts";
 import type { Fact, RunFacts } from "./run-facts.ts";
 import type { HarmlessCall, Safety } from "./safety.ts";
@@ -59,6 +60,10 @@ export interface CheckContext {
   /** Read once, judge many: answers recorded by the run's read checks (a whole scroll by its query), shared
    *  by every read check until a check that may change data starts. Given to read checks only. */
   recordings?: Map<string, Promise<unknown>>;
+  /** How far the run explores (see exploration.ts); absent: "default". Read it through depthOf(ctx). */
+  depth?: Depth;
+  /** Notes a value of a dimension of the exploration model the check reached (call explore(ctx, ...)). */
+  explore?(dimension: string, value: string | number | boolean): void;
 }
 
 export interface Check {

@@ -5,6 +5,15 @@
 export { LEVELS } from "../requirements/levels.ts";
 export type { Check, CheckContext, Clock, Level, Logger } from "./check.ts";
 export type { Exchange, RetryCause, TransportRetry } from "./exchange.ts";
+export {
+  DEPTHS,
+  type Depth,
+  depthOf,
+  ExplorationLog,
+  type Explored,
+  explore,
+  mergeExplored,
+} from "./exploration.ts";
 export type { ConfigChange, ConfigJournal } from "./journal.ts";
 export {
   CheckFailure,

@@ -28,6 +28,8 @@ export interface RunRecord {
   selection: RunResult["selection"];
   seed: number;
   runs: number;
+  /** How far the checks explored (HTTP runs). */
+  depth?: RunResult["depth"];
   replayPath?: string;
   command: string;
   startedAt: Date;
@@ -59,6 +61,7 @@ export function assembleRunResult(run: RunRecord): RunResult {
     selection: run.selection,
     seed: run.seed,
     runs: run.runs,
+    ...(run.depth === undefined ? {} : { depth: run.depth }),
     ...(run.replayPath === undefined ? {} : { replayPath: run.replayPath }),
     command: run.command,
     startedAt: run.startedAt.toISOString(),

@@ -2,7 +2,9 @@
 import type {
   Check,
   Counterexample,
+  Depth,
   Exchange,
+  Explored,
   FailureDetail,
   Level,
   Safety,
@@ -92,6 +94,9 @@ export interface CheckResult
   /** Indexes (from 0) of the entries of evidence.har holding the exchanges of exchangeIds (the entries
    *  whose `_exchangeId` is one of them): what the check's result rests on. */
   harEntries?: number[];
+  /** What the check explored of its requirements' space: dimension -> the values it reached (the
+   *  dimensions of requirements/exploration.yaml). */
+  explored?: Explored;
   /** Failed event checks (lckit events check --report-dir): the lines (from 1) of events.ndjson, beside
    *  report.json, holding the messages that broke the check's rule (the first few). */
   eventLines?: number[];
@@ -168,6 +173,8 @@ export interface RunResult {
   selection: { suites: string[]; checks: string[]; level: Level; allow: Safety[]; confirmTenant?: string };
   seed: number;
   runs: number;
+  /** How far the checks explored (HTTP runs): "default" or "deep" (see src/check/exploration.ts). */
+  depth?: Depth;
   replayPath?: string;
   /** Command line that reruns this selection (without --seed). */
   command: string;

@@ -88,6 +88,8 @@ export async function runCheck(
     ...(scope.retries.length > 0 ? { retries: [...scope.retries] } : {}),
     ...(session.waitedMs() > 0 ? { waitMs: session.waitedMs() } : {}),
   };
+  const explored = session.exploration.snapshot();
+  if (explored) result.explored = explored;
   if (result.status === "failed" || result.status === "broken" || result.status === "inconclusive") {
     // The last exchanges, and before them the ones the failure's detail cites (the pages of a scan that hold
     // the record at fault).

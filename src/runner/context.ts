@@ -7,6 +7,8 @@ import {
   CheckFailure,
   type Clock,
   type CredentialRole,
+  type Depth,
+  ExplorationLog,
   type Target,
 } from "../check/index.ts";
 import { MAX_TIMER_MS } from "../timer-limit.ts";
@@ -28,6 +30,8 @@ export interface RunServices {
   clock: Clock;
   seed: number;
   runs: number;
+  /** How far checks explore (absent: "default"). */
+  depth?: Depth;
   replayPath?: string;
   /** Command line a replay starts with ("lckit run --target t.yaml"). */
   command: string;
@@ -53,6 +57,8 @@ export interface CheckSession {
   waitedMs(): number;
   /** The real waits themselves: when each began (performance.now()) and how long it was asked to be. */
   waits(): { at: number; ms: number }[];
+  /** What the check noted it explored (ctx.explore). */
+  exploration: ExplorationLog;
 }
 
 export interface SessionOptions {
@@ -98,6 +104,7 @@ export function createCheckContext(
   const sleeping = { ms: 0, count: 0, total: 0, list: [] as { at: number; ms: number }[] };
   const clock = scopedClock(services.clock, controller.signal, options, sleeping);
   const log: string[] = [];
+  const exploration = new ExplorationLog();
   const write = (level: "info" | "debug", message: string) => {
     log.push(`${level}: ${message}`);
     if (log.length > LOG_LINES) log.shift();
@@ -109,8 +116,10 @@ export function createCheckContext(
     clock,
     seed: services.seed,
     runs: services.runs,
+    depth: services.depth ?? "default",
+    explore: (dimension, value) => exploration.add(dimension, value),
     ...(services.replayPath === undefined ? {} : { replayPath: services.replayPath }),
-    replayCommand: `${services.command} --check ${shellQuote(check.id)} --seed ${services.seed}`,
+    replayCommand: `${services.command}${services.depth === "deep" ? " --depth deep" : ""} --check ${shellQuote(check.id)} --seed ${services.seed}`,
     log: { info: (m) => write("info", m), debug: (m) => write("debug", m) },
     token: (role) => services.tokens.token(role, cacheFetch, clock, check.id),
     resetTokens: () => services.tokens.reset(),
@@ -132,6 +141,7 @@ export function createCheckContext(
     ctx,
     scope,
     log,
+    exploration,
     end(reason) {
       if (!controller.signal.aborted)
         controller.abort(new CheckEnded(`check ${check.id} has ended: ${reason}`));

@@ -3,7 +3,7 @@
 // breaker for a target that stopped answering (breaker.ts), the lanes' services (lanes.ts), one check to
 // its outcome (check-outcome.ts), and undoing what a check left changed (undo.ts).
 
-import type { Clock, Exchange, Target } from "../check/index.ts";
+import type { Clock, Depth, Exchange, Target } from "../check/index.ts";
 import { Redactor } from "../redaction/redact.ts";
 import { assembleRunResult, newRunId } from "../result/assemble.ts";
 import { type CatalogueView, loadCatalogueView } from "../result/catalogue-view.ts";
@@ -42,6 +42,8 @@ export interface RunDeps {
   clock: Clock;
   seed: number;
   runs: number;
+  /** How far checks explore (default "default"; "deep" explores more, see src/check/exploration.ts). */
+  depth?: Depth;
   replayPath?: string;
   onProgress?: (event: ProgressEvent) => void;
   /** Requests per second (undefined or 0: unlimited). */
@@ -134,6 +136,7 @@ export async function runPlan(plan: Plan, deps: RunDeps): Promise<RunResult> {
     clock: deps.clock,
     seed: deps.seed,
     runs: deps.runs,
+    depth: deps.depth ?? "default",
     ...(deps.replayPath === undefined ? {} : { replayPath: deps.replayPath }),
     command,
     journal,
@@ -266,6 +269,7 @@ export async function runPlan(plan: Plan, deps: RunDeps): Promise<RunResult> {
     },
     seed: deps.seed,
     runs: deps.runs,
+    depth: deps.depth ?? "default",
     ...(deps.replayPath === undefined ? {} : { replayPath: deps.replayPath }),
     command,
     startedAt: started,

@@ -15,7 +15,7 @@ import {
   writeFileSync,
 } from "node:fs";
 import { basename, dirname, isAbsolute, join, relative, resolve } from "node:path";
-import type { Check, Clock, Level, Safety } from "../check/index.ts";
+import type { Check, Clock, Depth, Level, Safety } from "../check/index.ts";
 import { writeAttestation } from "../report/attestation.ts";
 import { HAR_FILE, HarWriter, linkEvidence } from "../report/har.ts";
 import { listFiles, loadSignKey, SignKeyError, writeManifest } from "../report/manifest.ts";
@@ -56,6 +56,8 @@ export interface RunRequest {
   confirmTenant?: string;
   seed?: number;
   runs: number;
+  /** How far the checks explore; absent: "deep" for a certified run, else "default". */
+  depth?: Depth;
   /** fast-check replay path (with one check and a seed). */
   path?: string;
   /** Embedded reference only: seeded faults and variants to switch on. */
@@ -328,6 +330,7 @@ export class RunSession {
         clock: this.clock,
         seed,
         runs: request.runs,
+        depth: request.depth ?? (this.certified ? "deep" : "default"),
         runId,
         ...(request.path === undefined ? {} : { replayPath: request.path }),
         ...(options.onEvent === undefined ? {} : { onProgress: options.onEvent }),

@@ -2,7 +2,7 @@
 // flags into a RunRequest and prints what the run session (src/session) reports; the session loads, plans,
 // runs and writes.
 import { isAbsolute, relative } from "node:path";
-import { LEVELS, SAFETY_CLASSES } from "../../check/index.ts";
+import { DEPTHS, LEVELS, SAFETY_CLASSES } from "../../check/index.ts";
 import { ATTESTATION_FILE } from "../../report/attestation.ts";
 import { curlForCheck } from "../../report/curl.ts";
 import { terminalSafe } from "../../report/escape.ts";
@@ -77,6 +77,13 @@ reference implementation.`,
     runs: option("N", integer({ min: 1, max: 1_000_000, example: "25" }), "runs per property", {
       default: DEFAULT_RUNS,
     }),
+    depth: option(
+      "D",
+      oneOf(DEPTHS),
+      "how far the checks explore each rule: default (polite to a live target) or deep (every sort field read " +
+        "whole, more limits and page depths, every endpoint x token state); reports say what was explored",
+      { defaultText: "default; deep with --certify" },
+    ),
     path: option("P", replayPath, "replay one property counterexample (with --check and --seed)", {
       example: "3:1:0",
     }),
@@ -265,6 +272,7 @@ function runArgs(v: Values<typeof spec.flags>): RunArgs {
     ...(v["confirm-tenant"] === undefined ? {} : { confirmTenant: v["confirm-tenant"] }),
     ...(v.seed === undefined ? {} : { seed: v.seed }),
     runs: v.runs,
+    ...(v.depth === undefined ? {} : { depth: v.depth }),
     ...(v.path === undefined ? {} : { path: v.path }),
     faults: v.fault,
     variants: v.variant,
