@@ -3,7 +3,15 @@
 // then the whole tenant. index.ts puts this suite after every suite that reads lookups.
 
 import fc from "fast-check";
-import { type Check, type CheckContext, CheckFailure, fail, requestOf, skip } from "../src/check/index.ts";
+import {
+  type Check,
+  type CheckContext,
+  CheckFailure,
+  explore,
+  fail,
+  requestOf,
+  skip,
+} from "../src/check/index.ts";
 import { type ApiResponse, describeResponse, lookupUri, pageOf, type Task } from "../src/client/index.ts";
 import { lookupTypeUri } from "../src/contract/index.ts";
 import { lookupScan } from "./lookup-scan.ts";
@@ -178,6 +186,8 @@ async function deleteAndAwait(
 ): Promise<void> {
   const otherBefore = await otherTenantBefore(ctx);
   const response = await clientOf(ctx).deleteTask(await ctx.token("admin"), ctx.target.tenant, parameters);
+  explore(ctx, "parameters", parameters?.type !== undefined ? "type" : parameters?.uris ? "uris" : "none");
+  if (parameters?.type !== undefined) explore(ctx, "lookup type", typeName(parameters.type));
   ensureAccepted(response, what);
   const expected = before.filter((r) => !gone(r)).map(lookupScan.identity);
   const removed = new Set(before.filter(gone).map(lookupScan.identity));
@@ -218,6 +228,9 @@ class DeleteUris implements fc.AsyncCommand<DeleteModel, DeleteReal> {
     const response = await clientOf(r.ctx).deleteTask(await r.ctx.token("admin"), r.ctx.target.tenant, {
       uris,
     });
+    explore(r.ctx, "parameters", "uris");
+    explore(r.ctx, "uris", chosen.length === 1 ? "one" : "several");
+    if (this.withAbsentUri) explore(r.ctx, "uris", "an absent one beside them");
     ensureAccepted(response, what);
     m.sent.push({ what, ids, request: response.request });
     m.remaining = m.remaining.filter((record) => !ids.has(lookupScan.identity(record)));
@@ -251,6 +264,7 @@ async function settle(ctx: CheckContext, model: DeleteModel, otherBefore: string
     });
   }
   await otherTenantUntouched(ctx, otherBefore, what, model.sent.at(-1)?.request);
+  explore(ctx, "tenant", otherBefore === undefined ? "own" : "own, another tenant's kept");
 }
 
 // ---------------------------------------------------------------- URIs naming another tenant's lookup
@@ -360,6 +374,8 @@ async function foreignUrisDeleteNothing(ctx: CheckContext): Promise<void> {
     const uris = [foreign, uriOf(ctx, marker)];
     const what = `the delete task of tenant ${tenant} with uris ${uris.join(", ")}`;
     const response = await client.deleteTask(await ctx.token("admin"), tenant, { uris });
+    explore(ctx, "parameters", "uris");
+    explore(ctx, "tenant", index === 0 ? "another tenant's URI" : "a URI resolving to another tenant");
     if (response.ok) await awaitTaskRun(ctx, response, marker, what);
     const answered = `answered ${response.status}`;
     if (!(await holds(ctx, here, id, code)))
@@ -411,6 +427,8 @@ export const deleteTaskChecks: Check[] = [
       const response = await clientOf(ctx).deleteTask(await ctx.token("admin"), ctx.target.tenant, {
         uris: [absentLookupUri(ctx.target.tenant)],
       });
+      explore(ctx, "parameters", "uris");
+      explore(ctx, "uris", "an absent lookup");
       ensureAccepted(response, "a delete task naming an absent lookup");
     },
   }),

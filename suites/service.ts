@@ -1,6 +1,6 @@
 // Health, status and version of the lookup-data service.
 
-import { type Check, fail } from "../src/check/index.ts";
+import { type Check, explore, fail } from "../src/check/index.ts";
 import { type ApiResponse, describeResponse } from "../src/client/index.ts";
 import { defineCheck } from "./support/define.ts";
 import { ensure, judgeSuccess } from "./support/response-judges.ts";
@@ -39,6 +39,7 @@ export const serviceChecks: Check[] = [
     safety: "read",
     needs: { roles: ["viewer"] },
     async run(ctx) {
+      explore(ctx, "endpoint", "GET /healthcheck");
       statusIsOk(await clientOf(ctx).healthcheck(await ctx.token("viewer")), "GET /healthcheck");
     },
   }),
@@ -49,6 +50,7 @@ export const serviceChecks: Check[] = [
     safety: "read",
     needs: { roles: ["viewer"] },
     async run(ctx) {
+      explore(ctx, "endpoint", "GET /status");
       statusIsOk(await clientOf(ctx).status(await ctx.token("viewer")), "GET /status");
     },
   }),
@@ -60,6 +62,7 @@ export const serviceChecks: Check[] = [
     needs: { roles: ["viewer"] },
     async run(ctx) {
       const response = await clientOf(ctx).version(await ctx.token("viewer"));
+      explore(ctx, "endpoint", "GET /version");
       ensure(judgeSuccess(response, "GET /version"));
       const version = versionText(response);
       if (version === undefined || !dotted.test(version))

@@ -3,6 +3,7 @@
 // row of the coverage table, whose checks link to their rows (and evidence) in the checks table.
 import type { CheckResult, RequirementCoverage, RunResult } from "../result/model.ts";
 import { escapeHtml as h } from "./escape.ts";
+import { explorationFigures, exploredText, gapsText } from "./exploration.ts";
 
 /** What a cell shows: coverage status, except that a requirement failing only by SHOULD/MAY checks is a
  *  finding (amber), not a failure. */
@@ -68,8 +69,8 @@ export function coverageSection(result: RunResult, rowId: (c: CheckResult) => st
 ${legend}
 <div class="coverage-grid">${grid}</div>
 ${unknown}
-<details class="coverage-table"><summary>Every requirement with its checks (${cov.requirements.length})</summary>
-<div class="scroll"><table class="coverage"><thead><tr><th scope="col">Requirement</th><th scope="col">Level</th><th scope="col">Status</th><th scope="col">Checks</th><th scope="col">Text</th></tr></thead><tbody>
+${explorationLine(result)}<details class="coverage-table"><summary>Every requirement with its checks (${cov.requirements.length})</summary>
+<div class="scroll"><table class="coverage"><thead><tr><th scope="col">Requirement</th><th scope="col">Level</th><th scope="col">Status</th><th scope="col">Checks</th><th scope="col">Explored</th><th scope="col">Text</th></tr></thead><tbody>
 ${cov.requirements.map((r) => requirementRow(r, states.get(r.id) ?? r.status, byId, rowId)).join("\n")}
 </tbody></table></div></details>
 <h3 id="untested">Untested requirements (${untested.length})</h3>
@@ -95,5 +96,18 @@ function requirementRow(
               return `${ran ? `<a href="#${h(rowId(ran))}">${name}</a>` : name} ${h(c.status)}`;
             })
             .join("<br>");
-  return `<tr id="${h(reqId(r.id))}" class="cov-${state}"><td><code>${h(r.id)}</code></td><td>${h(r.level ?? "")}</td><td>${h(state)}</td><td>${checks}</td><td>${h(r.text ?? "")}</td></tr>`;
+  return `<tr id="${h(reqId(r.id))}" class="cov-${state}"><td><code>${h(r.id)}</code></td><td>${h(r.level ?? "")}</td><td>${h(state)}</td><td>${checks}</td><td>${explored(r)}</td><td>${h(r.text ?? "")}</td></tr>`;
+}
+
+function explorationLine(result: RunResult): string {
+  const figures = explorationFigures(result);
+  return figures === undefined
+    ? ""
+    : `<p class="exploration">${h(figures)} The table's Explored column names them.</p>\n`;
+}
+
+function explored(r: RequirementCoverage): string {
+  const reached = exploredText(r);
+  const gaps = gapsText(r);
+  return `${h(reached)}${gaps === "" ? "" : `${reached === "" ? "" : "<br>"}<strong>Gaps:</strong> ${h(gaps)}`}`;
 }

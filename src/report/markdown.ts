@@ -4,6 +4,7 @@ import type { CheckResult, RunResult } from "../result/model.ts";
 import { evidenceLocation } from "./citations.ts";
 import { CURL_VARIABLES, curlForCheck } from "./curl.ts";
 import { markdownCode as code, escapeMarkdown as md } from "./escape.ts";
+import { explorationFigures, exploredRequirements, exploredText, gapsText } from "./exploration.ts";
 import { detailRows } from "./failure-detail.ts";
 import {
   countOutcomes,
@@ -210,6 +211,19 @@ export function renderMarkdown(result: RunResult): string {
         out.push(
           `- ${code(r.id)} ${md(r.text ?? "")}${r.notCheckable === undefined ? "" : ` **Not checkable:** ${md(r.notCheckable)}`}`,
         );
+      out.push("", "</details>", "");
+    }
+    const explored = exploredRequirements(result);
+    const figures = explorationFigures(result);
+    if (figures !== undefined) {
+      out.push(`<details><summary>${md(figures)}</summary>`, "");
+      for (const r of explored) {
+        const reached = exploredText(r);
+        const gaps = gapsText(r);
+        out.push(
+          `- ${code(r.id)} ${reached === "" ? "nothing reached" : md(reached)}${gaps === "" ? "" : `. **Gaps:** ${md(gaps)}`}`,
+        );
+      }
       out.push("", "</details>", "");
     }
     if (result.coverage.unknown.length > 0) {

@@ -2,6 +2,7 @@
 // live entries plus the repository-relative path.
 import { relative } from "node:path";
 import { cataloguePath, loadCatalogue as loadRequirements } from "../requirements/catalogue.ts";
+import { loadExploration } from "../requirements/exploration.ts";
 import type { CatalogueEntry } from "./coverage.ts";
 import { repoRoot } from "./kit-info.ts";
 
@@ -13,6 +14,7 @@ export interface CatalogueView {
 
 /** Loads and validates requirements/catalogue.yaml (throws naming every problem); retired entries are left out. */
 export function loadCatalogueView(): CatalogueView {
+  const dimensions = new Map(loadExploration().requirements.map((entry) => [entry.id, entry.dimensions]));
   const requirements = loadRequirements()
     .requirements.filter((entry) => !entry.retired)
     .map(({ id, section, level, text, kind, notCheckable }) => ({
@@ -22,6 +24,7 @@ export function loadCatalogueView(): CatalogueView {
       text,
       kind,
       ...(notCheckable === undefined ? {} : { notCheckable }),
+      ...(dimensions.has(id) ? { dimensions: dimensions.get(id) } : {}),
     }));
   return { path: relative(repoRoot, cataloguePath).split("\\").join("/"), requirements };
 }

@@ -1,6 +1,15 @@
 // Requirement coverage: which catalogue entries the run proved, which failed, which no check traces to.
+import { type Explored, mergeExplored } from "../check/index.ts";
 import { commandTraces } from "../generated/traceability.ts";
-import type { CheckResult, CheckStatus, Coverage, CoverageStatus, RequirementCoverage } from "./model.ts";
+import { type Dimension, gapWords } from "../requirements/exploration.ts";
+import type {
+  CheckResult,
+  CheckStatus,
+  Coverage,
+  CoverageStatus,
+  ExplorationGap,
+  RequirementCoverage,
+} from "./model.ts";
 
 export interface CatalogueEntry {
   id: string;
@@ -10,13 +19,15 @@ export interface CatalogueEntry {
   kind?: string;
   /** Why no command of the kit can check it (the catalogue's notCheckable). */
   notCheckable?: string;
+  /** The exploration model's dimensions of the requirement (requirements/exploration.yaml). */
+  dimensions?: readonly Dimension[];
 }
 
 /** A check known to the kit: its result when it was selected, or none when the selection left it out. */
 export interface CoveredCheck {
   id: string;
   requirements: readonly string[];
-  result?: Pick<CheckResult, "status">;
+  result?: Pick<CheckResult, "status" | "explored">;
 }
 
 /** Another command of the kit and the requirement ids its checks or rules trace to. */
@@ -40,7 +51,10 @@ export function computeCoverage(
   scope?: CoverageScope,
 ): Coverage {
   const byRequirement = new Map<string, RequirementCoverage["checks"]>();
+  const explorations = new Map<string, (Explored | undefined)[]>();
   for (const check of checks) {
+    for (const req of check.requirements)
+      explorations.set(req, [...(explorations.get(req) ?? []), check.result?.explored]);
     for (const req of check.requirements) {
       const list = byRequirement.get(req) ?? [];
       list.push({ id: check.id, status: check.result?.status ?? "not-selected" });
@@ -61,6 +75,7 @@ export function computeCoverage(
       status,
       checks: proving,
       ...(why ? { notCheckable: String(entry.notCheckable) } : {}),
+      ...exploration(entry.dimensions, explorations.get(entry.id) ?? []),
     };
   });
   const unknown = [...byRequirement.entries()]
@@ -79,6 +94,42 @@ export function computeCoverage(
   };
   for (const r of requirements) figures[r.status] += 1;
   return { catalogue: cataloguePath, requirements, unknown, figures };
+}
+
+/**
+ * What the requirement's checks reached along each dimension of the model, and the gaps: the parts the
+ * model says no check explores, and dimensions whose checks reached nothing in this run.
+ */
+function exploration(
+  dimensions: readonly Dimension[] | undefined,
+  parts: readonly (Explored | undefined)[],
+): Pick<RequirementCoverage, "explored" | "gaps"> {
+  if (dimensions === undefined || dimensions.length === 0) return {};
+  const merged = mergeExplored(parts) ?? {};
+  const explored: Explored = {};
+  const gaps: ExplorationGap[] = [];
+  for (const d of dimensions) {
+    const values = merged[d.name];
+    if (values !== undefined && values.length > 0) explored[d.name] = values;
+    else if (d.checks !== undefined && d.checks.length > 0)
+      gaps.push({
+        dimension: d.name,
+        why: "not reached",
+        note: d.deepOnly
+          ? `explored with --depth deep only (${d.deep ?? d.space})`
+          : `its checks (${d.checks.join(", ")}) reached none of it in this run: not run, or stopped early`,
+      });
+    if (d.notExplored !== undefined)
+      gaps.push({
+        dimension: d.name,
+        why: d.notExplored.why,
+        note: `${gapWords(d.notExplored.why)}: ${d.notExplored.note}`,
+      });
+  }
+  return {
+    ...(Object.keys(explored).length > 0 ? { explored } : {}),
+    ...(gaps.length > 0 ? { gaps } : {}),
+  };
 }
 
 function statusOf(statuses: readonly (CheckStatus | "not-selected")[]): CoverageStatus {

@@ -134,6 +134,19 @@ export interface RequirementCoverage {
   /** For status untested: why no command of the kit can check it (the catalogue's notCheckable). */
   notCheckable?: string;
   checks: { id: string; status: CheckStatus | "not-selected" }[];
+  /** MUST requirements of the exploration model (requirements/exploration.yaml): what the run's checks
+   *  reached along each of its dimensions (dimension -> values). */
+  explored?: Explored;
+  /** Parts of the requirement's space the run did not explore, each with why. */
+  gaps?: ExplorationGap[];
+}
+
+/** A dimension of a requirement the run did not explore (all of it, or the part the model names). */
+export interface ExplorationGap {
+  dimension: string;
+  /** "not reached": the model's checks explore it, but not in this run (not run, deep only, stopped). */
+  why: "not shown" | "unsafe" | "cost" | "unobservable" | "not reached";
+  note: string;
 }
 
 export interface Coverage {

@@ -1,6 +1,6 @@
 // Runs checks against the embedded reference (optionally with seeded faults): shared by the suite tests.
 
-import type { Check } from "../../src/check/index.ts";
+import type { Check, Depth } from "../../src/check/index.ts";
 import type { CheckResult, RunResult } from "../../src/result/model.ts";
 import { planRun, runPlan, startEmbeddedTarget } from "../../src/runner/index.ts";
 import { allChecks } from "../../suites/index.ts";
@@ -19,6 +19,7 @@ export async function runEmbedded(
     checks?: readonly Check[];
     suites?: readonly string[];
     runs?: number;
+    depth?: Depth;
   } = {},
 ): Promise<EmbeddedRun> {
   const embedded = await startEmbeddedTarget({
@@ -35,6 +36,7 @@ export async function runEmbedded(
     clock: embedded.clock,
     seed: testSeed,
     runs: options.runs ?? 10,
+    ...(options.depth ? { depth: options.depth } : {}),
   });
   return { result, byId: new Map(result.checks.map((check) => [check.id, check])) };
 }
