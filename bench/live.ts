@@ -3,8 +3,9 @@
 // target's clock, and the time the same requests would take at 10 requests/s (a sandbox's default rate
 // limit). Usage: tsx bench/live.ts [--runs N] [--seed N] [--top N] [--check ID-OR-GLOB ...]
 // [--one-quota-client] (without the reference's second quota client: the quota checks in one lane)
+// [--depth default|deep] (how far the checks explore; deep is what --certify runs)
 import { parseArgs } from "node:util";
-import type { Check, Clock, Target } from "../src/check/index.ts";
+import { type Check, type Clock, DEPTHS, type Depth, type Target } from "../src/check/index.ts";
 import { DEFAULT_RUNS } from "../src/cli/commands/run.ts";
 import { createReference } from "../src/reference/index.ts";
 import { planRun, schedule } from "../src/runner/plan.ts";
@@ -22,8 +23,12 @@ const { values } = parseArgs({
     "one-quota-client": { type: "boolean" },
     // Each token lane's checks with their time, to balance the quota lanes.
     lanes: { type: "boolean" },
+    depth: { type: "string" },
   },
 });
+const depth = values.depth ?? "default";
+if (!DEPTHS.includes(depth as Depth))
+  throw new Error(`--depth must be one of ${DEPTHS.join(", ")}, got ${depth}`);
 const runs = Number(values.runs ?? DEFAULT_RUNS);
 const seed = Number(values.seed ?? 1);
 const top = Number(values.top ?? 8);
@@ -59,14 +64,14 @@ try {
     ids: values.check ?? [],
   });
   const started = performance.now();
-  const result = await runPlan(plan, { fetch: (r) => fetch(r), clock, seed, runs });
+  const result = await runPlan(plan, { fetch: (r) => fetch(r), clock, seed, runs, depth: depth as Depth });
   const wallMs = performance.now() - started;
   const s = result.counts.byStatus;
   const notPassed = result.checks.filter((c) => c.status !== "passed");
   console.log(
     `checks              ${result.checks.length} (${s.passed} passed, ${s.failed} failed, ${s.skipped} skipped, ${s.broken} broken)`,
   );
-  console.log(`runs per property   ${runs}, seed ${seed}`);
+  console.log(`runs per property   ${runs}, seed ${seed}, depth ${depth}`);
   console.log(`wall time           ${(wallMs / 1000).toFixed(1)} s`);
   console.log(`requests            ${result.requestsSent}`);
   console.log(`total wait          ${(waitedMs / 1000).toFixed(1)} s (sum of every check's waits)`);

@@ -159,7 +159,15 @@ describe("the HTTP runner and the event checker assemble alike", () => {
       } as Parameters<typeof eventRunResult>[0],
       { command: "lckit events check stream.ndjson", config: false, catalogue },
     );
-    const optional = new Set(["replayPath", "interruption", "configuration", "baseline", "certification"]);
+    // depth: how far HTTP checks explore a target; an event check judges the messages that come.
+    const optional = new Set([
+      "replayPath",
+      "interruption",
+      "configuration",
+      "baseline",
+      "certification",
+      "depth",
+    ]);
     const keys = (o: object) => Object.keys(o).filter((k) => !optional.has(k));
     expect(keys(events)).toEqual(keys(http));
     expect(http.verdict).toBe("BROKEN");

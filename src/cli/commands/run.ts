@@ -6,6 +6,7 @@ import { DEPTHS, LEVELS, SAFETY_CLASSES } from "../../check/index.ts";
 import { ATTESTATION_FILE } from "../../report/attestation.ts";
 import { curlForCheck } from "../../report/curl.ts";
 import { terminalSafe } from "../../report/escape.ts";
+import { explorationFigures } from "../../report/exploration.ts";
 import { notCheckableLines } from "../../report/not-checkable.ts";
 import { RETRIES_MEAN, retrySummary } from "../../report/retries.ts";
 import type { CheckStatus, RunResult } from "../../result/model.ts";
@@ -484,6 +485,9 @@ export function summaryText(result: RunResult, dir: string): string {
       `  put it back with: lckit restore ${result.configuration?.journal ?? "<journal>"} --target <target file>`,
     );
   lines.push(...notCheckableLines(result.coverage));
+  const explored = explorationFigures(result);
+  if (explored !== undefined)
+    lines.push(`${explored} See the report's coverage for the values and the gaps.`);
   lines.push(`report: ${dir}`, `verdict: ${result.verdict} (${result.verdictReason})`, "");
   return lines.join("\n");
 }
