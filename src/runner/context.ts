@@ -119,7 +119,7 @@ export function createCheckContext(
     depth: services.depth ?? "default",
     explore: (dimension, value) => exploration.add(dimension, value),
     ...(services.replayPath === undefined ? {} : { replayPath: services.replayPath }),
-    replayCommand: `${services.command}${services.depth === "deep" ? " --depth deep" : ""} --check ${shellQuote(check.id)} --seed ${services.seed}`,
+    replayCommand: `${services.command} --check ${shellQuote(check.id)} --seed ${services.seed}`,
     log: { info: (m) => write("info", m), debug: (m) => write("debug", m) },
     token: (role) => services.tokens.token(role, cacheFetch, clock, check.id),
     resetTokens: () => services.tokens.reset(),

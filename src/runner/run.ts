@@ -117,7 +117,8 @@ export async function runPlan(plan: Plan, deps: RunDeps): Promise<RunResult> {
             ),
         }),
   });
-  const command = deps.command ?? "lckit run";
+  // A replay explores as far as the run did.
+  const command = `${deps.command ?? "lckit run"}${deps.depth === "deep" ? " --depth deep" : ""}`;
   const journal = new RunJournal(
     deps.journalFile,
     {

@@ -330,7 +330,7 @@ export class RunSession {
         clock: this.clock,
         seed,
         runs: request.runs,
-        depth: request.depth ?? (this.certified ? "deep" : "default"),
+        depth: settings.depth ?? (this.certified ? "deep" : "default"),
         runId,
         ...(request.path === undefined ? {} : { replayPath: request.path }),
         ...(options.onEvent === undefined ? {} : { onProgress: options.onEvent }),

@@ -1,6 +1,6 @@
 // Where a run's settings come from, in one declared place: a flag wins over the target file's key, the
 // key over the kit's default. The CLI, the GitHub Action (through the CLI) and the library all merge here.
-import type { Safety } from "../check/index.ts";
+import type { Depth, Safety } from "../check/index.ts";
 import type { TargetConfig } from "../target/target-file.ts";
 
 /** What the caller asked for (the flags of lckit run, or a library caller's options): unset is "not given". */
@@ -11,6 +11,7 @@ export interface RequestedSettings {
   unresponsiveAfter?: number;
   requestBudget?: number;
   interfaceDocument?: string;
+  depth?: Depth;
 }
 
 /** The settings a run goes with. Undefined: the runner's own default (see src/runner/run.ts). */
@@ -21,6 +22,7 @@ export interface EffectiveSettings {
   unresponsiveAfter?: number;
   requestBudget?: number;
   interfaceDocument?: string;
+  depth?: Depth;
   rateLimit?: number;
   timeoutMs?: number;
   maxResponseBytes?: number;
@@ -49,6 +51,7 @@ export const SETTING_SOURCES = [
     key: "interfaceDocument",
     merge: "flag wins",
   },
+  { setting: "depth", flag: "--depth", key: "depth", merge: "flag wins" },
   { setting: "rateLimit", flag: undefined, key: "rateLimit", merge: "file only" },
   { setting: "timeoutMs", flag: undefined, key: "timeoutMs", merge: "file only" },
   { setting: "maxResponseBytes", flag: undefined, key: "maxResponseBytes", merge: "file only" },
@@ -76,6 +79,7 @@ export function mergeSettings(
   pick("unresponsiveAfter", requested.unresponsiveAfter ?? file?.unresponsiveAfter);
   pick("requestBudget", requested.requestBudget ?? file?.requestBudget);
   pick("interfaceDocument", requested.interfaceDocument ?? file?.interfaceDocument);
+  pick("depth", requested.depth ?? file?.depth);
   // A rate limit of 0 is "unlimited", as the runner reads an absent one.
   pick("rateLimit", file?.rateLimit ? file.rateLimit : undefined);
   pick("timeoutMs", file?.timeoutMs);

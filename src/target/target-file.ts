@@ -10,6 +10,7 @@ import {
   CREDENTIAL_ROLES,
   type Credential,
   type CredentialRole,
+  type Depth,
   type Profile,
   type Safety,
   type Target,
@@ -36,6 +37,8 @@ export interface TargetConfig {
   unresponsiveAfter?: number;
   /** Requests the whole run may send (`requestBudget`); absent: no limit. */
   requestBudget?: number;
+  /** How far the checks explore (`depth`); absent: "deep" for a certified run, else "default". */
+  depth?: Depth;
   /** `certify: true`: every run of this file is a certified run, as with --certify. */
   certify?: boolean;
   /** The user's copy of the interface document (`interfaceDocument`, relative to the target file). */
@@ -203,6 +206,7 @@ export function parseTargetFile(
     ...optional("deadlineMs", raw.deadline === undefined ? undefined : parseDuration(raw.deadline)),
     ...optional("unresponsiveAfter", raw.unresponsiveAfter),
     ...optional("requestBudget", raw.requestBudget),
+    ...optional("depth", raw.depth),
     ...(raw.certify === true ? { certify: true } : {}),
     ...optional(
       "interfaceDocument",
@@ -234,6 +238,7 @@ interface RawTarget {
   deadline?: string;
   unresponsiveAfter?: number;
   requestBudget?: number;
+  depth?: Depth;
   certify?: boolean;
   interfaceDocument?: string;
   disposable?: boolean;

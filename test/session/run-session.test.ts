@@ -68,6 +68,7 @@ describe("mergeSettings: one declared place for file and flags", () => {
         unresponsiveAfter: 1,
         requestBudget: 1,
         interfaceDocument: "d",
+        depth: "deep",
       },
       { ...file, maxResponseBytes: 1, checkTimeoutMs: 1 } as unknown as TargetConfig,
     );
@@ -97,6 +98,22 @@ describe("RunSession from the library", () => {
     );
     expect(events[0]).toBe("starting");
     expect(events).toContain("check-finished");
+    // A run that does not certify explores at the default depth, and says so.
+    expect(outcome.result.depth).toBe("default");
+  });
+
+  it("explores at the depth asked for, and its replay commands keep it", async () => {
+    const outcome = await (
+      await RunSession.open(request({ depth: "deep", faults: ["healthcheck-not-ok"] }))
+    ).run();
+    expect(outcome.result.depth).toBe("deep");
+    const failed = outcome.result.checks.find((c) => c.id === "service/healthcheck-ok");
+    expect(failed?.status).toBe("failed");
+    const summary = readFileSync(join(outcome.dir, "summary.md"), "utf8");
+    expect(summary).toContain("--depth deep --check service/healthcheck-ok");
+    // The coverage says what the service checks reached.
+    const coverage = outcome.result.coverage.requirements.find((r) => r.id === "SERVICE-02");
+    expect(coverage?.explored).toEqual({ endpoint: ["GET /status"] });
   });
 
   it("refuses, before anything is sent, a selection in certified mode, a report folder under /proc and an unknown check", async () => {
