@@ -597,8 +597,13 @@ export const deleteTaskChecks: Check[] = [
       // An empty tenant is the data's state, not a fault of the target: nothing to judge.
       if (types.length === 0)
         skip(`tenant ${ctx.target.tenant} has no lookups left to delete by type; the check needs data there`);
-      // The seed picks the type; another type is always left for delete-task/all-of-tenant where there is one.
-      const type = types[Math.abs(ctx.seed) % types.length] as string;
+      // The type with the most lookups: a deletion that stops after a page or a batch shows only where the
+      // type holds more than one (the seed breaks ties). Another type is left for delete-task/all-of-tenant.
+      const count = (t: string) => before.filter((r) => typeName(String(r.type)) === t).length;
+      const most = Math.max(...types.map(count));
+      const largest = types.filter((t) => count(t) === most);
+      const type = largest[Math.abs(ctx.seed) % largest.length] as string;
+      explore(ctx, "lookup type", `${type} (${most} lookups)`);
       await deleteAndAwait(
         ctx,
         { type: lookupTypeUri(type) },

@@ -131,7 +131,10 @@ function run(ctx: ReferenceContext, task: Task, selection: Selection): void {
   for (const tenant of tenants) {
     const table = ctx.state.lookups.get(tenant);
     if (!table) continue;
-    const doomed = table.inIdentityOrder().filter((lookup) => matches(lookup, effective));
+    let doomed = table.inIdentityOrder().filter((lookup) => matches(lookup, effective));
+    // A batch job that stops after its first page of the type.
+    if (effective.type !== undefined && ctx.faults.has("delete-by-type-first-page-only"))
+      doomed = doomed.slice(0, 100);
     if (effective.keys !== undefined && doomed[0] && ctx.faults.has("delete-by-uris-removes-more")) {
       const listed = doomed[0];
       const extra = table.inIdentityOrder().find((l) => l.type === listed.type && !doomed.includes(l));

@@ -200,6 +200,12 @@ export const FAULTS = [
     caughtBy: ["delete-task/by-type"],
   },
   {
+    name: "delete-by-type-first-page-only",
+    rule: "TASK-03",
+    description: "a delete task with parameters.type removes only the first 100 lookups of that type",
+    caughtBy: ["delete-task/by-type"],
+  },
+  {
     name: "delete-by-uris-removes-more",
     rule: "TASK-04",
     description: "a delete task with parameters.uris also removes one unlisted lookup of the same type",

@@ -127,6 +127,10 @@ const SCENARIOS: Record<FaultName, (h: Harness) => Promise<boolean>> = {
     await deleteAndWait(h, { type: "delete", parameters: { type: "rdm/lookupTypes/Gender" } });
     return !ids(h, "acme").some((id) => id.includes("/Country/"));
   },
+  "delete-by-type-first-page-only": async (h) => {
+    await deleteAndWait(h, { type: "delete", parameters: { type: "rdm/lookupTypes/Country" } });
+    return ids(h, "acme").some((id) => id.includes("/Country/"));
+  },
   "delete-by-uris-removes-more": async (h) => {
     const before = ids(h, "acme").length;
     await deleteAndWait(h, { type: "delete", parameters: { uris: ["acme/Country/DE"] } });
