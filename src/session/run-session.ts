@@ -481,9 +481,9 @@ function proveWritable(root: string, folder: string): string {
 export function writeReportFolder(
   result: RunResult,
   root: string,
-  options: { signKey?: KeyObject; alsoWrite?: (dir: string) => void } = {},
+  options: { signKey?: KeyObject; alsoWrite?: (dir: string) => void; folder?: string } = {},
 ): string {
-  const written = writeReport(result, root);
+  const written = writeReport(result, root, options.folder);
   options.alsoWrite?.(written.dir);
   writeManifest(written.dir, result.runId, options.signKey);
   return written.dir;
