@@ -9,7 +9,7 @@ import { main } from "../../src/cli/main.ts";
 import { packagePath } from "../../src/package-root.ts";
 import { VARIANTS } from "../../src/reference/index.ts";
 import { clientSweep, legalVariants } from "../../src/workbench/client-sweep.ts";
-import type { SweepDocument, SweepOutput } from "../../src/workbench/sweep-report.ts";
+import { type SweepDocument, type SweepOutput, whyFailed } from "../../src/workbench/sweep-report.ts";
 import { renderSweepMarkdown } from "../../src/workbench/sweep-summary.ts";
 import { captureIo } from "../cli/capture-io.ts";
 import { ensurePythonRequests } from "./python.ts";
@@ -132,7 +132,7 @@ describe("lckit client check --variants: a sweep CI can read", () => {
       expect(readFileSync(join(sweepDir, choice, "command.log"), "utf8")).toMatch(/^lookups \d+ \(\d+\)/m);
     }
     expect(readFileSync(join(sweepDir, "scroll-id-raw-text-only", "command.log"), "utf8")).toContain(
-      "lookups 2 (400)",
+      "lookups 100 (400)",
     );
     expect(io.stderr()).toContain(`report: ${sweepDir}`);
   }, 120_000);
@@ -164,7 +164,7 @@ describe("lckit client check --variants: a sweep CI can read", () => {
     expect(junit).toMatch(
       /<testcase name="scroll-id-raw-text-only · command"[^>]*>\s*<failure message="command exit 1; the choice: /,
     );
-    expect(junit).toContain("lookups 2 (400)");
+    expect(junit).toContain("lookups 100 (400)");
     expect(junit).toMatch(/<testsuites name="[^"]*" tests="\d+" failures="1" /);
   }, 120_000);
 
@@ -178,4 +178,64 @@ describe("lckit client check --variants: a sweep CI can read", () => {
     expect(document.runs.every((r) => typeof r.result.runId === "string")).toBe(true);
     expect(io.stderr()).toMatch(/^\[[12]\/2\] FAIL scroll-id-raw-text-only/m);
   }, 120_000);
+});
+
+/** Each new provider choice, and the wrong assumption about providers (the example clients' FAULT) it breaks. */
+const ASSUMPTIONS = [
+  ["short-pages", "short-page-is-last"],
+  ["lean-records", "assumes-full-records"],
+  ["rich-records", "strict-records"],
+] as const;
+
+describe("short pages, lean records, rich records: legal provider choices a sweep proves a client against", () => {
+  const languages = {
+    node: () => [process.execPath, NODE_CLIENT],
+    python: () => [python, PYTHON_CLIENT],
+  } as const;
+
+  it.each(Object.entries(languages))(
+    "the correct %s client works with every one of them",
+    async (_language, argv) => {
+      const sweep = await clientSweep({
+        argv: [...argv()],
+        clientId: "nightly-sync",
+        variants: ASSUMPTIONS.map(([variant]) => variant),
+        parallel: 2,
+        timeoutMs: 60_000,
+      });
+      expect(sweep.runs.map(({ variant, run }) => [variant, run.exitCode, run.outcome.exitCode])).toEqual(
+        ASSUMPTIONS.map(([variant]) => [variant, 0, 0]),
+      );
+    },
+    120_000,
+  );
+
+  it.each(
+    ASSUMPTIONS.flatMap(([variant, fault]) =>
+      Object.keys(languages).map((language) => [variant, fault, language] as const),
+    ),
+  )(
+    "%s breaks the client that assumes otherwise (FAULT=%s, %s), which passes the default",
+    async (variant, fault, language) => {
+      const sweep = await clientSweep({
+        argv: [...languages[language as keyof typeof languages]()],
+        clientId: "nightly-sync",
+        env: { ...process.env, FAULT: fault },
+        variants: [undefined, variant],
+        parallel: 2,
+        timeoutMs: 60_000,
+      });
+      expect(
+        sweep.runs.map(({ variant: choice, run }) => [choice, run.exitCode, run.outcome.exitCode]),
+      ).toEqual([
+        ["default", 0, 0],
+        [variant, 1, 1],
+      ]);
+      // The client broke no caller rule: its assumption about the provider did; the choice is named.
+      const broken = sweep.runs[1];
+      expect(broken?.run.result.checks.filter((c) => c.status === "failed")).toEqual([]);
+      expect(broken && whyFailed(broken)).toMatch(/^the choice: /);
+    },
+    120_000,
+  );
 });
