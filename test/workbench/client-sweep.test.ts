@@ -188,6 +188,13 @@ const ASSUMPTIONS = [
 ] as const;
 
 describe("short pages, lean records, rich records: legal provider choices a sweep proves a client against", () => {
+  it("are listed by lckit serve --help-variants, each with the point the document leaves open", async () => {
+    const io = captureIo();
+    expect(await main(["serve", "--help-variants"], io)).toBe(0);
+    for (const [variant] of ASSUMPTIONS)
+      expect(io.stdout()).toMatch(new RegExp(`^${variant} +\\S.*\\n +\\(.+\\)$`, "m"));
+  });
+
   const languages = {
     node: () => [process.execPath, NODE_CLIENT],
     python: () => [python, PYTHON_CLIENT],

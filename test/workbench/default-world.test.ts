@@ -125,6 +125,30 @@ describe("lckit client check's default world", () => {
     expect(world.lookups.length).toBe(GENERATED.lookups.main + GENERATED.lookups.second);
   });
 
+  it("holds what docs/consumers.md says it holds", () => {
+    const world = defaultClientWorld();
+    const count = <T>(list: readonly T[], keep: (item: T) => boolean) => list.filter(keep).length;
+    expect({
+      lookups: world.lookups.length,
+      shippingCountry: count(world.lookups, (l) => l.type === "rdm/lookupTypes/ShippingCountry"),
+      paymentMethod: count(world.lookups, (l) => l.type === "rdm/lookupTypes/PaymentMethod"),
+      statistics: world.statistics.length,
+      statisticsOfShippingCountry: count(world.statistics, (s) => s.lookupType === "ShippingCountry"),
+      blockedValues: world.blockedValues.length,
+    }).toEqual({
+      lookups: 142,
+      shippingCountry: 130,
+      paymentMethod: 12,
+      statistics: 130,
+      statisticsOfShippingCountry: 120,
+      blockedValues: 120,
+    });
+    const docs = readFileSync(packagePath("docs", "consumers.md"), "utf8").replace(/\s+/g, " ");
+    expect(docs).toContain(
+      "142 lookups in tenant `shop` (130 `ShippingCountry`, 12 `PaymentMethod`), 130 autopilot statistics (120 of `ShippingCountry`) and 120 blocked values of `ShippingCountry`",
+    );
+  });
+
   it("keeps examples/sandbox-data.yaml the small file a team copies", () => {
     const file = parse(readFileSync(packagePath("examples", "sandbox-data.yaml"), "utf8"));
     expect(file.lookups.length).toBeLessThan(10);
