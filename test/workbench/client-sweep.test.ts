@@ -1,7 +1,7 @@
 // lckit client check --variants: the command once per provider choice, each against its own sandbox. The
 // two example clients send the next-page scroll id in different legal encodings, so each works with some
 // providers and not others, and the sweep names the choice and the refusal that broke each.
-import { existsSync, mkdtempSync, readdirSync, readFileSync } from "node:fs";
+import { appendFileSync, existsSync, mkdtempSync, readdirSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
@@ -66,6 +66,34 @@ describe("a variant sweep", () => {
 });
 
 describe("lckit client check --variants: a sweep CI can read", () => {
+  it("reports each choice as it finishes, before the next one starts, with how many have finished", async () => {
+    const log = join(mkdtempSync(join(tmpdir(), "lckit-sweep-order-")), "order.log");
+    const events: string[] = [];
+    await clientSweep({
+      argv: [
+        process.execPath,
+        "-e",
+        `require("node:fs").appendFileSync(${JSON.stringify(log)}, "start " + process.env.LCKIT_VARIANT + "\\n")`,
+      ],
+      variants: [undefined, "short-pages", "lean-records"],
+      parallel: 1,
+      timeoutMs: 30_000,
+      onFinished: (entry, finished, total) => {
+        appendFileSync(log, `finished ${entry.variant} ${finished}/${total}\n`);
+        events.push(entry.variant);
+      },
+    });
+    expect(readFileSync(log, "utf8").trim().split("\n")).toEqual([
+      "start default",
+      "finished default 1/3",
+      "start short-pages",
+      "finished short-pages 2/3",
+      "start lean-records",
+      "finished lean-records 3/3",
+    ]);
+    expect(events).toEqual(["default", "short-pages", "lean-records"]);
+  }, 60_000);
+
   const choices = ["default", "scroll-id-raw-text-only"];
   async function sweep(format: "text" | "json") {
     const io = captureIo();
