@@ -481,9 +481,9 @@ function proveWritable(root: string, folder: string): string {
 export function writeReportFolder(
   result: RunResult,
   root: string,
-  options: { signKey?: KeyObject; alsoWrite?: (dir: string) => void; folder?: string } = {},
+  options: { signKey?: KeyObject; alsoWrite?: (dir: string) => void } = {},
 ): string {
-  const written = writeReport(result, root, options.folder);
+  const written = writeReport(result, root);
   options.alsoWrite?.(written.dir);
   writeManifest(written.dir, result.runId, options.signKey);
   return written.dir;

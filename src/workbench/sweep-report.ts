@@ -7,8 +7,9 @@ import { join } from "node:path";
 import { VARIANTS } from "../reference/index.ts";
 import { escapeXml } from "../report/escape.ts";
 import { isFailure } from "../report/junit.ts";
+import { writeManifest } from "../report/manifest.ts";
+import { writeReport } from "../report/write.ts";
 import type { CheckResult, RunResult } from "../result/model.ts";
-import { writeReportFolder } from "../session/run-session.ts";
 import type { ClientSweep, ClientSweepRun } from "./client-sweep.ts";
 
 /** The file names a choice's folder holds beside the report, and the sweep's own files. */
@@ -177,16 +178,12 @@ export function sweepClosing(sweep: ClientSweep): string {
 /** Writes one choice's folder, named by the choice: the run's report, its exchanges and the command's output. */
 export function writeChoiceFolder(sweepDir: string, entry: ClientSweepRun): string {
   const { run } = entry;
-  return writeReportFolder(run.result, sweepDir, {
-    folder: entry.variant,
-    alsoWrite: (folder) => {
-      writeFileSync(
-        join(folder, EXCHANGES_FILE),
-        run.exchanges.map((x) => `${JSON.stringify(x)}\n`).join(""),
-      );
-      writeFileSync(join(folder, COMMAND_LOG), entry.output);
-    },
-  });
+  const { dir } = writeReport(run.result, sweepDir, entry.variant);
+  writeFileSync(join(dir, EXCHANGES_FILE), run.exchanges.map((x) => `${JSON.stringify(x)}\n`).join(""));
+  writeFileSync(join(dir, COMMAND_LOG), entry.output);
+  // Last, so that it lists every file of the folder.
+  writeManifest(dir, run.result.runId);
+  return dir;
 }
 
 const seconds = (ms: number) => (ms / 1000).toFixed(3);
