@@ -194,6 +194,24 @@ describe("lckit client check --variants: a sweep CI can read", () => {
     );
     expect(junit).toContain("lookups 100 (400)");
     expect(junit).toMatch(/<testsuites name="[^"]*" tests="\d+" failures="1" /);
+    // Only attributes the common JUnit XSD (junit-10.xsd) allows, as the runs' own junit.xml.
+    const attributes = (element: string) =>
+      new Set(
+        [...junit.matchAll(new RegExp(`<${element}\\s([^>]*)>`, "g"))].flatMap(([, attrs]) =>
+          [...(attrs ?? "").matchAll(/([\w-]+)="/g)].map((m) => m[1]),
+        ),
+      );
+    expect([...attributes("testsuites")].sort()).toEqual(["errors", "failures", "name", "tests", "time"]);
+    expect([...attributes("testsuite")].sort()).toEqual([
+      "errors",
+      "failures",
+      "name",
+      "skipped",
+      "tests",
+      "time",
+      "timestamp",
+    ]);
+    expect([...attributes("testcase")].sort()).toEqual(["classname", "name", "time"]);
   }, 120_000);
 
   it("--format json: the sweep on stdout (each choice with why it failed and its full result), progress on stderr", async () => {
