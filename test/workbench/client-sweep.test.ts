@@ -181,6 +181,12 @@ describe("lckit client check --variants: a sweep CI can read", () => {
     ]);
     expect(document.runs[1]?.why).toMatch(/^the choice: .*; first refusal: 400 to POST /);
     expect(document.runs[0]?.why).toBeUndefined();
+    // docs/consumers.md shows sweep.json with the very fields it has.
+    const docs = readFileSync(packagePath("docs", "consumers.md"), "utf8");
+    const shown = /\n( +)```json\n(\1\{\n\1 {2}"kind": "lckit-client-sweep"[\s\S]*?)\n\1```/.exec(docs);
+    const sample = JSON.parse((shown?.[2] ?? "").replaceAll(`\n${shown?.[1]}`, "\n")) as SweepDocument;
+    expect(Object.keys(sample).sort()).toEqual(Object.keys(document).sort());
+    expect(Object.keys(sample.runs[0] ?? {}).sort()).toEqual(Object.keys(document.runs[1] ?? {}).sort());
     const junit = readFileSync(join(sweepDir, "junit.xml"), "utf8");
     const names = [...junit.matchAll(/<testcase name="([^"]+)"/g)].map((m) => m[1] as string);
     expect(new Set(names).size).toBe(names.length);
