@@ -1,6 +1,6 @@
 // The default world of lckit client check: the small shop of examples/sandbox-data.yaml (the file a team
 // copies stays small), grown at start by records generated the same way every time, so that every scan the
-// document defines pages at its documented page size of 100: a client that drops the scrollId or asks a
+// document defines pages at its documented page size: a client that drops the scrollId or asks a
 // finished scroll for more shows itself without --data.
 import { packagePath } from "../package-root.ts";
 import { type FixtureData, fixtureWorld, type KindSource } from "../reference/fixture-world.ts";

@@ -148,7 +148,7 @@ function exitText(entry: ClientSweepRun): string {
   return `command exit ${outcome.exitCode ?? outcome.signal ?? "none"}`;
 }
 
-/** The lines printed as a choice finishes: "[ 3/44] ok   default  command exit 0 (4.2 s)", and for a
+/** The lines printed as a choice finishes (progress count, outcome, choice, how the command ended), and for a
  *  failed choice the rules it broke and why, so a CI log explains it before the sweep ends. */
 export function progressLines(entry: ClientSweepRun, finished: number, total: number): string {
   const width = String(total).length;
