@@ -2,9 +2,11 @@
 // An example client of the interface for `lckit client check` (Node 20+, no dependencies). It reads the
 // sandbox's addresses and credentials from the LCKIT_* variables, keeps one access token until it nears
 // expiry, pages through scans by passing each answer's scrollId, stays within documented page sizes, sends
-// a delete task of the documented shape and waits out a 429. Run it checked:
+// a delete task of the documented shape and waits out a 429; it reads only a lookup's type and code as sure
+// (the contract makes every other field optional) and takes fields it does not know. Run it checked:
 //   lckit client check --client nightly-sync -- node examples/clients/lookup-client.mjs
-// The kit's tests also run it with one deliberate mistake (FAULT=<name>), to prove each caller rule.
+// The kit's tests also run it with one deliberate mistake (FAULT=<name>), to prove each caller rule, and
+// with one wrong assumption about the provider, to prove the sweep finds the choice that breaks it.
 const env = (name) => {
   const value = process.env[name];
   if (!value) throw new Error(`${name} is not set; run me under lckit client check`);
@@ -51,12 +53,16 @@ async function call(method, url, body) {
 
 async function scanAll(url) {
   const values = [];
+  const limit = Number(new URL(url).searchParams.get("limit") ?? 100);
   let body = FAULT === "first-body" ? {} : undefined;
   for (let page = 0; page < 100; page++) {
     const r = await call("POST", url, body);
     if (r.status !== 200) return { values, status: r.status };
     const answer = await r.json();
     values.push(...(answer.values ?? []));
+    // The faulty client takes a page shorter than its limit for the last one; only the scrollId says so.
+    if (FAULT === "short-page-is-last" && (answer.values ?? []).length < limit)
+      return { values, status: 200 };
     if (typeof answer.scrollId !== "string" || answer.scrollId === "") {
       // The end. The faulty client asks once more with the scroll it already finished.
       if (FAULT === "past-end" && body !== undefined) await call("POST", url, body);
@@ -67,11 +73,41 @@ async function scanAll(url) {
   return { values, status: 200 };
 }
 
-const lookups = await scanAll(`${RDM}/lookups/${TENANT}/_scan?limit=2&sort=code`);
+const lookups = await scanAll(`${RDM}/lookups/${TENANT}/_scan?limit=100&sort=code`);
 const stats = await scanAll(
   `${BASE}/configuration/${TENANT}/autopilot/stats/_scan?limit=${FAULT === "big-page" ? 500 : 100}`,
 );
 const blocked = await call("GET", `${BASE}/configuration/${TENANT}/autopilot/${TYPE}/blockedValues?limit=50`);
+
+// What the client does with what it read, as its own tests would assert it. Only type and code of a lookup
+// are sure to be there (the contract makes every other field optional), and more fields may come.
+const LOOKUP_FIELDS = new Set(["tenantId", "updatedBy", "updateDate", "version", "type", "code", "enabled"]);
+for (const field of ["sourceMappings", "localizations", "parents", "attributes", "startDate", "endDate"])
+  LOOKUP_FIELDS.add(field);
+const canonical = new Map();
+for (const lookup of lookups.values) {
+  if (FAULT === "strict-records") {
+    const unknown = Object.keys(lookup).filter((field) => !LOOKUP_FIELDS.has(field));
+    if (unknown.length > 0) throw new Error(`lookup ${lookup.code}: unexpected field ${unknown.join(", ")}`);
+  }
+  const mappings = FAULT === "assumes-full-records" ? lookup.sourceMappings : (lookup.sourceMappings ?? []);
+  const values = mappings.flatMap((mapping) => mapping.values ?? []);
+  canonical.set(
+    `${lookup.type.split("/").pop()}/${lookup.code}`,
+    values.find((v) => v.canonicalValue)?.value,
+  );
+}
+// Every autopilot candidate names a lookup the client synced.
+const unresolved = stats.values.filter(
+  (s) =>
+    s.candidateLookupCode !== undefined &&
+    !canonical.has(`${String(s.lookupType).split("/").pop()}/${s.candidateLookupCode}`),
+);
+if (lookups.status === 200 && stats.status === 200 && unresolved.length > 0) {
+  console.log(
+    `${unresolved.length} autopilot candidate(s) name no synced lookup, e.g. ${unresolved[0].candidateLookupCode}`,
+  );
+}
 const first = lookups.values[0];
 const task =
   first === undefined
@@ -99,4 +135,4 @@ if (CONTROL) {
 console.log(
   `lookups ${lookups.values.length} (${lookups.status}), statistics ${stats.values.length} (${stats.status}), blocked ${blocked.status}, task ${task?.status}`,
 );
-process.exit(lookups.status === 200 && stats.status === 200 ? 0 : 1);
+process.exit(lookups.status === 200 && stats.status === 200 && unresolved.length === 0 ? 0 : 1);

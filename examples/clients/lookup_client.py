@@ -4,15 +4,19 @@
 It reads the sandbox's addresses and credentials from the LCKIT_* variables, keeps one access token until
 it nears expiry, pages through scans by passing each answer's scrollId (as the raw id, one of the
 encodings deployments take), stays within documented page sizes, sends a delete task of the documented
-shape and waits out a 429. Run it checked:
+shape and waits out a 429; it reads only a lookup's type and code as sure (the contract makes every other
+field optional) and takes fields it does not know. Run it checked:
 
     lckit client check --client nightly-sync -- /usr/bin/python3 examples/clients/lookup_client.py
 
-The kit's tests also run it with one deliberate mistake (FAULT=<name>), to prove each caller rule.
+The kit's tests also run it with one deliberate mistake (FAULT=<name>), to prove each caller rule, and
+with one wrong assumption about the provider, to prove the sweep finds the choice that breaks it.
 """
 import os
 import sys
 import time
+from dataclasses import dataclass, field, fields
+from urllib.parse import parse_qs, urlparse
 
 import requests
 
@@ -65,6 +69,7 @@ def call(method, url, body=None, raw=None):
 
 def scan_all(url):
     values = []
+    limit = int(parse_qs(urlparse(url).query).get("limit", ["100"])[0])
     raw = "{}" if FAULT == "first-body" else None
     for _ in range(100):
         r = call("POST", url, raw=raw)
@@ -72,6 +77,9 @@ def scan_all(url):
             return values, r.status_code
         answer = r.json()
         values.extend(answer.get("values") or [])
+        # The faulty client takes a page shorter than its limit for the last one; only the scrollId says so.
+        if FAULT == "short-page-is-last" and len(answer.get("values") or []) < limit:
+            return values, 200
         scroll = answer.get("scrollId")
         if not isinstance(scroll, str) or scroll == "":
             if FAULT == "past-end" and raw is not None:
@@ -81,10 +89,54 @@ def scan_all(url):
     return values, 200
 
 
-lookups, lookups_status = scan_all(f"{RDM}/lookups/{TENANT}/_scan?limit=2&sort=code")
+lookups, lookups_status = scan_all(f"{RDM}/lookups/{TENANT}/_scan?limit=100&sort=code")
 limit = 500 if FAULT == "big-page" else 100
 stats, stats_status = scan_all(f"{BASE}/configuration/{TENANT}/autopilot/stats/_scan?limit={limit}")
 blocked = call("GET", f"{BASE}/configuration/{TENANT}/autopilot/{TYPE}/blockedValues?limit=50")
+
+
+@dataclass
+class Lookup:
+    """The document's Lookup table. Only type and code are sure to be there (the contract makes every other
+    field optional), and a deployment may send more fields."""
+    type: str
+    code: str
+    tenantId: str = ""
+    updatedBy: str = ""
+    updateDate: float = 0
+    version: int = 0
+    enabled: bool = True
+    sourceMappings: list = field(default_factory=list)
+    localizations: list = field(default_factory=list)
+    parents: list = field(default_factory=list)
+    attributes: list = field(default_factory=list)
+    startDate: float = 0
+    endDate: float = 0
+
+
+KNOWN = {f.name for f in fields(Lookup)}
+
+
+def decode(record):
+    # The faulty client decodes strictly: a field beyond the document's table is a TypeError.
+    if FAULT == "strict-records":
+        return Lookup(**record)
+    return Lookup(**{k: v for k, v in record.items() if k in KNOWN})
+
+
+# What the client does with what it read, as its own tests would assert it.
+canonical = {}
+for record in lookups:
+    item = decode(record)
+    mappings = record["sourceMappings"] if FAULT == "assumes-full-records" else item.sourceMappings
+    values = [v for m in mappings for v in (m.get("values") or [])]
+    canonical[f"{item.type.split('/')[-1]}/{item.code}"] = next(
+        (v.get("value") for v in values if v.get("canonicalValue")), None)
+# Every autopilot candidate names a lookup the client synced.
+unresolved = [s for s in stats if "candidateLookupCode" in s
+              and f"{str(s['lookupType']).split('/')[-1]}/{s['candidateLookupCode']}" not in canonical]
+if lookups_status == 200 and stats_status == 200 and unresolved:
+    print(f"{len(unresolved)} autopilot candidate(s) name no synced lookup, e.g. {unresolved[0]['candidateLookupCode']}")
 task_status = None
 if lookups:
     first = lookups[0]
@@ -101,4 +153,4 @@ if CONTROL:
     requests.delete(f"{CONTROL}/rate-limit")
 print(f"lookups {len(lookups)} ({lookups_status}), statistics {len(stats)} ({stats_status}), "
       f"blocked {blocked.status_code}, task {task_status}")
-sys.exit(0 if lookups_status == 200 and stats_status == 200 else 1)
+sys.exit(0 if lookups_status == 200 and stats_status == 200 and not unresolved else 1)

@@ -43,6 +43,8 @@ export const rule = {
   entityKindFields: "EVENT-FILTER-05",
   /** The fields RelationEventsFilteringFields adds are allowed only on relationships. */
   relationKindFields: "EVENT-FILTER-06",
+  /** SHOULD: without the filtering property, a per-kind field on another kind of object: a warning. */
+  unlistedKindField: "EVENT-FILTER-07",
 } as const;
 
 export type RuleId = (typeof rule)[keyof typeof rule];

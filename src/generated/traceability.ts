@@ -120,6 +120,7 @@ export const commandTraces: readonly { command: string; requirements: readonly s
       "EVENT-FILTER-04",
       "EVENT-FILTER-05",
       "EVENT-FILTER-06",
+      "EVENT-FILTER-07",
       "EVENT-HEADERS-01",
       "EVENT-HEADERS-02",
       "EVENT-HEADERS-03",

@@ -4,6 +4,7 @@ import { lookupTypeName } from "../contract/lookup-type.ts";
 import { accessOf, authorize } from "./auth.ts";
 import type { ReferenceContext } from "./context.ts";
 import { requireTenant } from "./lookup-scan.ts";
+import { recordPresenter } from "./record-variants.ts";
 import { scan } from "./scan.ts";
 import type { Statistic } from "./types.ts";
 
@@ -22,6 +23,7 @@ export function autopilotScanRoutes(app: Hono, ctx: ReferenceContext): void {
       scope: `stats:${tenant}`,
       records: () => served(ctx, ctx.state.statistics.get(tenant) ?? []),
       filterOptions: { typePaths: ["lookupType"] },
+      present: recordPresenter(ctx, "statistic"),
     });
   });
 
@@ -39,6 +41,7 @@ export function autopilotScanRoutes(app: Hono, ctx: ReferenceContext): void {
         ? undefined
         : (s) => (s as Statistic).lookupType === type,
       filterOptions: { typePaths: ["lookupType"] },
+      present: recordPresenter(ctx, "statistic"),
     });
   });
 }

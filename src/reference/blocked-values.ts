@@ -5,6 +5,7 @@ import { accessOf, authorize } from "./auth.ts";
 import type { ReferenceContext } from "./context.ts";
 import { badRequest, jsonResponse } from "./errors.ts";
 import { requireTenant } from "./lookup-scan.ts";
+import { recordPresenter } from "./record-variants.ts";
 
 const DEFAULT_LIMIT = 100;
 const MAX_LIMIT = 100;
@@ -53,11 +54,17 @@ export function blockedValuesRoutes(app: Hono, ctx: ReferenceContext): void {
     const values = ctx.faults.has("blocked-values-of-every-type")
       ? [...(ctx.state.blockedValues.get(tenant)?.values() ?? [])].flat()
       : (ctx.state.blockedValues.get(tenant)?.get(type) ?? []);
-    const page = values.slice(offset, offset + limit);
+    const present = recordPresenter(ctx, "blocked-value");
+    const page = present
+      ? values.slice(offset, offset + limit).map(present)
+      : values.slice(offset, offset + limit);
     if (ctx.faults.has("blocked-value-field-wrong-type")) {
       return jsonResponse(
         200,
-        page.map((v) => ({ ...v, createdAt: new Date(v.createdAt).toISOString() })),
+        page.map((v) => ({
+          ...v,
+          createdAt: new Date((v as { createdAt: number }).createdAt).toISOString(),
+        })),
       );
     }
     return jsonResponse(200, page);

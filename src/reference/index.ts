@@ -1,7 +1,7 @@
 // The stateful reference implementation: every endpoint of the interface document, in memory.
 import { createReferenceCore, type ReferenceCore, type ReferenceOptions } from "./core.ts";
 import { loadDataFile, referenceData } from "./data-file.ts";
-import { DEFAULT_FIXTURES_DIR, loadFixtures } from "./fixtures.ts";
+import { DEFAULT_FIXTURES_DIR, type FixtureData, loadFixtures } from "./fixtures.ts";
 import { type Listening, type ListenOptions, listen } from "./listen.ts";
 
 export {
@@ -37,16 +37,12 @@ export interface Reference extends Omit<ReferenceCore, "servers"> {
   listen(options?: ListenOptions): Promise<Listening>;
 }
 
-export function createReference(options: ReferenceOptions = {}): Reference {
-  if (options.data !== undefined && options.fixturesDir !== undefined) {
-    throw new Error("data and fixturesDir: give one of them (data replaces the fixture world)");
-  }
-  const world =
-    options.data === undefined
-      ? loadFixtures(options.fixturesDir ?? DEFAULT_FIXTURES_DIR)
-      : typeof options.data === "string"
-        ? loadDataFile(options.data)
-        : referenceData(options.data);
+/** A reference over a world already loaded and validated (loadDataFile, referenceData, or one built from
+ *  them): what createReference does once it has the world. */
+export function referenceOver(
+  world: FixtureData,
+  options: Omit<ReferenceOptions, "data" | "fixturesDir"> = {},
+): Reference {
   const core = createReferenceCore(world, options);
   return {
     fetch: core.fetch,
@@ -61,4 +57,17 @@ export function createReference(options: ReferenceOptions = {}): Reference {
     control: core.control,
     listen: (listenOptions = {}) => listen(core.servers, listenOptions),
   };
+}
+
+export function createReference(options: ReferenceOptions = {}): Reference {
+  if (options.data !== undefined && options.fixturesDir !== undefined) {
+    throw new Error("data and fixturesDir: give one of them (data replaces the fixture world)");
+  }
+  const world =
+    options.data === undefined
+      ? loadFixtures(options.fixturesDir ?? DEFAULT_FIXTURES_DIR)
+      : typeof options.data === "string"
+        ? loadDataFile(options.data)
+        : referenceData(options.data);
+  return referenceOver(world, options);
 }

@@ -3,6 +3,7 @@ import type { Hono } from "hono";
 import { accessOf, authorize } from "./auth.ts";
 import type { ReferenceContext } from "./context.ts";
 import { notFound } from "./errors.ts";
+import { recordPresenter } from "./record-variants.ts";
 import { scan } from "./scan.ts";
 
 export function requireTenant(ctx: ReferenceContext, tenant: string): void {
@@ -26,6 +27,7 @@ export function lookupScanRoutes(app: Hono, ctx: ReferenceContext): void {
         return lookups.map((l) => ({ ...l, updateDate: new Date(l.updateDate).toISOString() }));
       },
       filterOptions: { typePaths: ["type"] },
+      present: recordPresenter(ctx, "lookup"),
     });
   });
 }

@@ -5,6 +5,8 @@ import { compileFilter, type FilterOptions, type Predicate } from "./filter.ts";
 
 export const DEFAULT_LIMIT = 100;
 export const MAX_LIMIT = 100;
+/** With the short-pages variant: the most records a lookups scan page holds, whatever limit asks. */
+export const SHORT_PAGE = 25;
 
 /** With the sort-fields-limited variant: the fields that sort (lookups and statistics alike). */
 const LIMITED_SORT_FIELDS: readonly string[] = ["code", "updateDate", "createdAt", "semanticScore"];
@@ -40,6 +42,8 @@ export function parseScanQuery(
       );
     }
   }
+  // The limit is still validated as always; the page is shorter than it asks.
+  if (boundless && ctx.variants.has("short-pages")) limit = Math.min(limit, SHORT_PAGE);
   const rawOrder = params.get("order");
   let order: "asc" | "desc" = "asc";
   if (rawOrder !== null) {

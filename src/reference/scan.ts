@@ -15,6 +15,8 @@ export interface ScanSpec {
   /** Records of `records` the scan serves at all (e.g. one lookup type), applied with the filter. */
   where?: (record: object) => boolean;
   filterOptions?: FilterOptions;
+  /** How a record is answered (record-field variants); default: as stored. */
+  present?: (record: object) => object;
 }
 
 function refuseEncoding(expected: string): HttpError {
@@ -87,13 +89,19 @@ function snapshot(
   });
 }
 
-function page(ctx: ReferenceContext, scroll: Scroll, first: boolean): Response {
+function page(
+  ctx: ReferenceContext,
+  scroll: Scroll,
+  first: boolean,
+  present?: ScanSpec["present"],
+): Response {
   if (ctx.faults.has("scan-restarts-after-end")) return cyclicPage(scroll, first);
   let start = scroll.position;
   if (!first && ctx.faults.has("scan-repeats-record-at-page-boundary")) start = Math.max(0, start - 1);
   if (!first && ctx.faults.has("scan-loses-record-at-page-boundary")) start += 1;
   const size = ctx.faults.has("scan-exceeds-limit") ? scroll.limit + 1 : scroll.limit;
-  const values = slice(scroll, start, start + size);
+  const sliced = slice(scroll, start, start + size);
+  const values = present ? sliced.map(present) : sliced;
   const wasAtEnd = !first && scroll.position >= scroll.length;
   scroll.position = Math.min(start + values.length, scroll.length);
   if (scroll.position < scroll.length || ctx.faults.has("scan-never-ends")) {
@@ -145,7 +153,7 @@ export async function scan(ctx: ReferenceContext, request: Request, spec: ScanSp
     );
     const view = snapshot(ctx, spec.records(), query, spec.where);
     const scroll = ctx.state.scrolls.create(spec.scope, view, query.limit, now);
-    return page(ctx, scroll, true);
+    return page(ctx, scroll, true, spec.present);
   }
   const scroll = known;
   if (!scroll) {
@@ -155,5 +163,5 @@ export async function scan(ctx: ReferenceContext, request: Request, spec: ScanSp
       `scrollId: "${scrollId.length > 80 ? `${scrollId.slice(0, 80)}...` : scrollId}" is unknown, finished or expired (scrolls expire after 5 minutes without use); start a new scan with no body`,
     ).as("unknown-scroll-id");
   }
-  return page(ctx, scroll, false);
+  return page(ctx, scroll, false, spec.present);
 }

@@ -80,6 +80,12 @@ export const VARIANTS = [
     "the lookups scan honours any positive limit (limit=150 answers 150 records); the autopilot bound stays",
   ),
   variant(
+    "short-pages",
+    "lookup-scan-limit",
+    "the bounds of limit on the lookups scan: not shown",
+    "the lookups scan serves at most 25 records a page whatever limit asks (limit is validated as by default); a page shorter than limit that carries a scrollId is not the end",
+  ),
+  variant(
     "equals-case-sensitive",
     "equals-case",
     "whether equals compares strings with regard to case: not shown",
@@ -263,6 +269,19 @@ export const VARIANTS = [
     "service-fields",
     "fields of the health, status and version answers beyond the documented key: not shown",
     "/healthcheck, /status and /version answer extra fields beside the documented one",
+  ),
+  // ---------------------------------------------------------------- records
+  variant(
+    "lean-records",
+    "record-optional-fields",
+    "which fields of a record a deployment fills: the document's field tables mark none as required",
+    "scans and listings answer only the fields the contract requires: a lookup is {type, code}; a statistic lacks candidateLookupCode, candidateValue, mappedAt, mappedBy and dcrId; blocked values (every field required) are whole",
+  ),
+  variant(
+    "rich-records",
+    "record-extra-fields",
+    "fields of a record beyond the document's field tables: not shown (the document restricts event objects to listed fields, never the records of the scans and listings)",
+    "lookups also carry uri, createdBy, createdDate and labels; statistics id, lookupTypeUri and reviewed; blocked values id and reason",
   ),
 ] as const satisfies readonly VariantEntry[];
 

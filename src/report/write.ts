@@ -13,8 +13,9 @@ export interface WrittenReport {
   files: { json: string; junit: string; ctrf: string; markdown: string; html: string };
 }
 
-export function writeReport(result: RunResult, dir: string): WrittenReport {
-  const folder = join(dir, result.runId);
+/** Writes the report files into `dir`/`name` (default: the run id). */
+export function writeReport(result: RunResult, dir: string, name: string = result.runId): WrittenReport {
+  const folder = join(dir, name);
   mkdirSync(folder, { recursive: true });
   const files = {
     json: join(folder, "report.json"),

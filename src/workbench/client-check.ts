@@ -4,11 +4,12 @@
 import { spawn } from "node:child_process";
 import type { Exchange } from "../check/index.ts";
 import { lookupTypeName } from "../contract/index.ts";
-import { packagePath } from "../package-root.ts";
 import {
-  createReference,
   listenControl,
+  loadDataFile,
   type ReferenceData,
+  referenceData,
+  referenceOver,
   shiftableClock,
   type VariantName,
 } from "../reference/index.ts";
@@ -20,10 +21,12 @@ import {
   redactedExchanges,
   redactorFor,
 } from "./client-result.ts";
+import { DEFAULT_CLIENT_DATA, defaultClientWorld } from "./default-world.ts";
 import { type CallerClient, readTraffic } from "./traffic.ts";
 
-/** The default world of a client check: a shop tenant whose clients have multi-token support (quota 5). */
-export const DEFAULT_CLIENT_DATA = packagePath("examples", "sandbox-data.yaml");
+/** The data file the default world of a client check grows from: a shop tenant whose clients have
+ *  multi-token support (quota 5); default-world.ts adds records so that every scan pages. */
+export { DEFAULT_CLIENT_DATA };
 export const DEFAULT_TIMEOUT_MS = 120_000;
 /** After SIGTERM, the process group gets this long before SIGKILL. */
 const KILL_GRACE_MS = 2_000;
@@ -44,7 +47,8 @@ export const CLIENT_ENV = [
 export interface ClientCheckOptions {
   /** The command and its arguments (no shell: give `sh -c "..."` for one). */
   argv: string[];
-  /** The sandbox's world: a data file or document. Default: examples/sandbox-data.yaml. */
+  /** The sandbox's world: a data file or document. Default: examples/sandbox-data.yaml grown so that every
+   *  scan pages (default-world.ts). */
   data?: string | ReferenceData;
   /** The client whose credentials the command gets. Default: the data's first client. */
   clientId?: string;
@@ -149,8 +153,13 @@ export async function clientCheck(options: ClientCheckOptions): Promise<ClientCh
     throw new ClientCheckError("no command to run: give it after --, e.g. lckit client check -- npm test");
   }
   const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
-  const reference = createReference({
-    data: options.data ?? DEFAULT_CLIENT_DATA,
+  const world =
+    options.data === undefined
+      ? defaultClientWorld()
+      : typeof options.data === "string"
+        ? loadDataFile(options.data)
+        : referenceData(options.data);
+  const reference = referenceOver(world, {
     clock: shiftableClock(),
     record: true,
     ...(options.variant ? { variants: [options.variant] } : {}),
@@ -164,7 +173,8 @@ export async function clientCheck(options: ClientCheckOptions): Promise<ClientCh
   }
   const customer = reference.state.customers.get(chosen.customerId);
   const tenant = customer?.tenants?.[0] ?? [...reference.state.tenants.keys()][0] ?? "";
-  const firstLookup = reference.state.lookups.get(tenant)?.inIdentityOrder()[0];
+  // The type of the tenant's first lookup as the data lists it.
+  const firstLookup = world.lookups.find((lookup) => lookup.tenantId === tenant);
   const callerClients: CallerClient[] = clients.map(({ client, customerId }) => {
     const config = reference.state.customers.get(customerId)?.multitokenConfig;
     const max = config?.clientCredentialsMultiTokenConfig?.maxActiveTokensAllowed;

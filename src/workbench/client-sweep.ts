@@ -9,14 +9,26 @@ export function legalVariants(): VariantName[] {
   return VARIANTS.map((v) => v.name);
 }
 
+/** One provider choice of a sweep, run. */
+export interface ClientSweepRun {
+  /** The variant name, or "default" (the reference's own choices). */
+  variant: string;
+  run: ClientCheckRun;
+  /** The command's own output (stdout and stderr as they came), its head cut when it was very long. */
+  output: string;
+}
+
 export interface ClientSweepOptions extends Omit<ClientCheckOptions, "variant" | "output"> {
   /** undefined: the reference's own choices ("default"). */
   variants: readonly (VariantName | undefined)[];
   parallel: number;
+  /** Called as each choice finishes (in the order they finish), with how many have finished. */
+  onFinished?: (entry: ClientSweepRun, finished: number, total: number) => void;
 }
 
 export interface ClientSweep {
-  runs: { variant: string; run: ClientCheckRun }[];
+  /** In the order of `variants`. */
+  runs: ClientSweepRun[];
   /** Runs whose exit code was 0. */
   passed: number;
   /** The worst exit code of the runs (3 before 2 before 1 before 0). */
@@ -25,17 +37,51 @@ export interface ClientSweep {
 
 const SEVERITY = [0, 1, 2, 3] as const;
 
+/** The most of a command's output a sweep keeps per choice; beyond it the oldest output goes. */
+export const OUTPUT_KEPT_CHARS = 4 * 1024 * 1024;
+
+/** A command's output as it comes, bounded: the tail is what explains a failure. */
+class OutputLog {
+  private chunks: string[] = [];
+  private size = 0;
+  private dropped = 0;
+
+  add(chunk: string): void {
+    this.chunks.push(chunk);
+    this.size += chunk.length;
+    while (this.size > OUTPUT_KEPT_CHARS && this.chunks.length > 1) {
+      const first = this.chunks.shift() as string;
+      this.size -= first.length;
+      this.dropped += first.length;
+    }
+  }
+
+  text(): string {
+    const kept = this.chunks.join("");
+    return this.dropped === 0 ? kept : `[${this.dropped} earlier characters of output not kept]\n${kept}`;
+  }
+}
+
 export async function clientSweep(options: ClientSweepOptions): Promise<ClientSweep> {
-  const { variants, parallel, ...common } = options;
-  const runs: { variant: string; run: ClientCheckRun }[] = new Array(variants.length);
+  const { variants, parallel, onFinished, ...common } = options;
+  const runs: ClientSweepRun[] = new Array(variants.length);
   let next = 0;
+  let finished = 0;
   const worker = async () => {
     while (next < variants.length) {
       const index = next++;
       const variant = variants[index];
       if (options.signal?.aborted) break;
-      const run = await clientCheck({ ...common, ...(variant ? { variant } : {}) });
-      runs[index] = { variant: variant ?? "default", run };
+      const log = new OutputLog();
+      const run = await clientCheck({
+        ...common,
+        ...(variant ? { variant } : {}),
+        output: (chunk) => log.add(chunk),
+      });
+      const entry = { variant: variant ?? "default", run, output: log.text() };
+      runs[index] = entry;
+      finished++;
+      onFinished?.(entry, finished, variants.length);
     }
   };
   await Promise.all(Array.from({ length: Math.max(1, Math.min(parallel, variants.length)) }, worker));

@@ -2,9 +2,9 @@
 // folder): one row per provider choice with the command's exit, the broken caller rules and, for a run that
 // failed, the choice and the first refusal the client met. A pure function of the sweep.
 
-import { VARIANTS } from "../reference/index.ts";
 import { escapeMarkdown } from "../report/escape.ts";
 import type { ClientSweep } from "./client-sweep.ts";
+import { whyFailed } from "./sweep-report.ts";
 
 export function renderSweepMarkdown(sweep: ClientSweep): string {
   const lines = [
@@ -12,26 +12,17 @@ export function renderSweepMarkdown(sweep: ClientSweep): string {
     "",
     `${sweep.passed} of ${sweep.runs.length} provider choice(s) passed.`,
     "",
-    "| Provider choice | Result | Command exit | Broken caller rules | Why it failed | Report |",
+    "| Provider choice | Result | Command exit | Broken caller rules | Why it failed | Folder |",
     "|---|---|---|---|---|---|",
   ];
-  for (const { variant, run } of sweep.runs) {
+  for (const entry of sweep.runs) {
+    const { variant, run } = entry;
     const broken = run.result.checks
       .filter((check) => check.status === "failed")
       .map((check) => `${check.id} (${check.level})`);
-    const choice = VARIANTS.find((entry) => entry.name === variant)?.description;
-    const why =
-      run.exitCode === 0
-        ? ""
-        : [
-            choice ? `the choice: ${choice}` : "",
-            run.firstRefusal ? `first refusal: ${run.firstRefusal}` : "",
-          ]
-            .filter(Boolean)
-            .join("; ");
     const exit = run.outcome.exitCode ?? run.outcome.signal ?? "none";
     lines.push(
-      `| ${escapeMarkdown(variant)} | ${run.exitCode === 0 ? "passed" : "FAILED"} | ${exit} | ${escapeMarkdown(broken.join(", ") || "none")} | ${escapeMarkdown(why)} | ${escapeMarkdown(run.result.runId)} |`,
+      `| ${escapeMarkdown(variant)} | ${run.exitCode === 0 ? "passed" : "FAILED"} | ${exit} | ${escapeMarkdown(broken.join(", ") || "none")} | ${escapeMarkdown(whyFailed(entry) ?? "")} | ${escapeMarkdown(`${variant}/`)} |`,
     );
   }
   return `${lines.join("\n")}\n`;

@@ -11,7 +11,7 @@ const doc = readFileSync(join(root, "docs", "consumers.md"), "utf8");
 
 describe("docs/consumers.md", () => {
   it("shows the refusal body lckit mock sends, with its fields and status", () => {
-    const sample = /```json\n([\s\S]*?)\n```/.exec(doc)?.[1];
+    const sample = /```json\n(\{\n {2}"type": "urn:lckit:mock[\s\S]*?)\n```/.exec(doc)?.[1];
     expect(sample).toBeDefined();
     const shown = JSON.parse(sample ?? "{}") as Record<string, unknown>;
     const url = new URL("http://mock.test/configuration/acme/autopilot/stats/_scan?limit=500");

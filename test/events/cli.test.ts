@@ -47,6 +47,38 @@ describe("lckit events check", () => {
     expect(out).toContain("every message conforms");
   });
 
+  it("accepts a RELATIONSHIP_CREATED shaped as the vendor's sample (analyticsAttributes in a relationship) with a SHOULD warning, and refuses it at MUST under a configuration that lists the relationship fields", async () => {
+    const sample = join(fixtures, "valid", "vendor-relationship.ndjson");
+    const loose = await run(["check", sample]);
+    expect(loose.code).toBe(0);
+    expect(loose.out).toContain("EVENT-FILTER-07 at /payload/object/analyticsAttributes");
+    expect(loose.out).not.toMatch(/EVENT-FILTER-0[1-6]/);
+    const listed = join(tmp, "relation-fields.json");
+    writeFileSync(
+      listed,
+      JSON.stringify({
+        RelationEventsFilteringFields: [
+          "uri",
+          "type",
+          "createdBy",
+          "createdTime",
+          "updatedBy",
+          "updatedTime",
+          "startRefPinned",
+          "startRefIgnored",
+          "endRefPinned",
+          "endRefIgnored",
+          "attributes",
+          "crosswalks",
+        ],
+      }),
+    );
+    const strict = await run(["check", sample, "--config", listed]);
+    expect(strict.code).toBe(1);
+    expect(strict.out).toContain("EVENT-FILTER-05 at /payload/object/analyticsAttributes");
+    expect(strict.out).toContain("EVENT-FILTER-03 at /payload/object/analyticsAttributes");
+  });
+
   it("reports line, path, rule and message, continues past malformed lines, exits 1", async () => {
     const { code, out } = await run(["check", mixed]);
     expect(code).toBe(1);

@@ -39,7 +39,8 @@ async function checkFile(name: string, lines: string[], envelope?: EnvelopeChoic
 const streams = [
   ["snapshot, objectVersion listed", { seed: 3, payloadType: "snapshot" as const }],
   ["deltas", { seed: 8, payloadType: "deltas" as const }],
-  ["mixed", { seed: 21, payloadType: "mixed" as const }],
+  // A seed whose invalid messages include a header problem (EVENT-HEADERS-01), which the envelopes carry.
+  ["mixed", { seed: 22, payloadType: "mixed" as const }],
 ] as const;
 
 describe("the same stream through each envelope", () => {

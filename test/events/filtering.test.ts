@@ -239,58 +239,94 @@ describe("streaming configuration", () => {
   });
 });
 
-describe("per-kind filtering fields (EVENT-FILTER-05, EVENT-FILTER-06), with or without a configuration", () => {
+describe("per-kind filtering fields: EVENT-FILTER-05/06 under a listed configuration, EVENT-FILTER-07 without", () => {
   const interaction = {
     uri: "interactions/I1",
     type: "configuration/interactionTypes/Email",
     timestamp: 1,
     members: {},
   };
-  it.each<[string, Record<string, unknown>, string[]]>([
-    ["an entity with its own fields", { type: "ENTITY_CHANGED", object: entity }, []],
+  /** A configuration that lists every field of the object, so that only its kind can be at fault. */
+  const listing = (payload: Record<string, unknown>): StreamingConfig => {
+    const fields = Object.keys(payload.object as object);
+    return String(payload.type).startsWith("RELATION")
+      ? { RelationEventsFilteringFields: fields }
+      : { JMSEventsFilteringFields: fields };
+  };
+  const found = (payload: Record<string, unknown>, config?: StreamingConfig) =>
+    checkMessage(message(payload), config ? { config } : {}).map(
+      (p) => `${p.rule}/${p.severity} ${p.instancePath}`,
+    );
+  it.each<[string, Record<string, unknown>, string | undefined]>([
+    ["an entity with its own fields", { type: "ENTITY_CHANGED", object: entity }, undefined],
     [
       "an entity with category and potential-match fields (no event types of their own)",
       {
         type: "ENTITY_CREATED",
         object: { ...entity, analyticsAttributes: {}, potentialMatchTOs: [], matchScore: 1 },
       },
-      [],
+      undefined,
     ],
-    ["an interaction with timestamp and members", { type: "INTERACTION_CREATED", object: interaction }, []],
+    [
+      "an interaction with timestamp and members",
+      { type: "INTERACTION_CREATED", object: interaction },
+      undefined,
+    ],
     [
       "a relationship with startObject and endObject",
       { type: "RELATIONSHIP_CREATED", object: { ...relation, startObject: {}, endObject: {} } },
-      [],
+      undefined,
     ],
     [
       "an entity with members",
       { type: "ENTITY_CHANGED", object: { ...entity, members: {} } },
-      ["EVENT-FILTER-05 /payload/object/members"],
+      "EVENT-FILTER-05 /payload/object/members",
     ],
     [
       "an interaction with label",
       { type: "INTERACTION_CHANGED", object: { ...interaction, label: "x" } },
-      ["EVENT-FILTER-05 /payload/object/label"],
+      "EVENT-FILTER-05 /payload/object/label",
     ],
     [
       "a relationship with roles",
       { type: "RELATIONSHIP_CREATED", object: { ...relation, roles: [] } },
-      ["EVENT-FILTER-05 /payload/object/roles"],
+      "EVENT-FILTER-05 /payload/object/roles",
+    ],
+    [
+      "a relationship with analyticsAttributes (the vendor's own sample)",
+      { type: "RELATIONSHIP_CREATED", object: { ...relation, analyticsAttributes: {} } },
+      "EVENT-FILTER-05 /payload/object/analyticsAttributes",
     ],
     [
       "an entity with endRefPinned",
       { type: "ENTITY_CHANGED", object: { ...entity, endRefPinned: true } },
-      ["EVENT-FILTER-06 /payload/object/endRefPinned"],
+      "EVENT-FILTER-06 /payload/object/endRefPinned",
     ],
     [
       "an interaction with startObject",
       { type: "INTERACTION_CREATED", object: { ...interaction, startObject: {} } },
-      ["EVENT-FILTER-06 /payload/object/startObject"],
+      "EVENT-FILTER-06 /payload/object/startObject",
     ],
-  ])("%s", (_name, payload, want) => {
-    const found = checkMessage(message(payload))
-      .filter((p) => p.severity === "error")
-      .map((p) => `${p.rule} ${p.instancePath}`);
-    expect(found).toEqual(want);
+  ])("%s", (_name, payload, misplaced) => {
+    const [rule, path] = misplaced?.split(" ") ?? [];
+    // Listed (every field of the object in its property): the object holds only its kind's fields, at MUST.
+    expect(found(payload, listing(payload))).toEqual(misplaced ? [`${rule}/error ${path}`] : []);
+    // No configuration: all available fields are included, so the same field is a SHOULD warning.
+    expect(found(payload)).toEqual(misplaced ? [`EVENT-FILTER-07/warning ${path}`] : []);
+  });
+
+  it("a configuration that sets only the other property leaves the object's kind unjudged at MUST", () => {
+    const payload = { type: "RELATIONSHIP_CREATED", object: { ...relation, analyticsAttributes: {} } };
+    expect(found(payload, { JMSEventsFilteringFields: ["uri", "label"] })).toEqual([
+      "EVENT-FILTER-07/warning /payload/object/analyticsAttributes",
+    ]);
+  });
+
+  it("a listed configuration that leaves the field out: not listed (EVENT-FILTER-03) and of another kind, both MUST", () => {
+    const payload = { type: "RELATIONSHIP_CREATED", object: { ...relation, analyticsAttributes: {} } };
+    expect(found(payload, { RelationEventsFilteringFields: Object.keys(relation) })).toEqual([
+      "EVENT-FILTER-03/error /payload/object/analyticsAttributes",
+      "EVENT-FILTER-05/error /payload/object/analyticsAttributes",
+    ]);
   });
 });

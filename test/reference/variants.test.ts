@@ -93,6 +93,13 @@ const SHOWS: Record<VariantName, (h: Harness) => Promise<boolean>> = {
       await h.call("POST", "/configuration/acme/autopilot/stats/_scan?limit=150", { token: await viewer(h) }),
     ) >= 0,
   "lookup-scan-limit-unbounded": async (h) => count(await scan(h, "/lookups/acme/_scan?limit=150")) > 100,
+  "short-pages": async (h) => {
+    const first = (await scan(h, "/lookups/acme/_scan?limit=100")).body as {
+      scrollId?: string;
+      values: unknown[];
+    };
+    return first.values.length === 25 && typeof first.scrollId === "string";
+  },
   "equals-case-sensitive": async (h) => count(await filtered(h, "equals(code,'de')")) === 0,
   "equals-exact-stored-value": async (h) => count(await filtered(h, "equals(type,'Country')")) === 0,
   "filter-equals-only": async (h) => (await filtered(h, "startsWith(code,'D')")).status === 400,
@@ -201,6 +208,24 @@ const SHOWS: Record<VariantName, (h: Harness) => Promise<boolean>> = {
   "version-as-number": async (h) => {
     const a = await h.call("GET", "/version", { token: await viewer(h) });
     return typeof (a.body as Record<string, unknown>)["rdm-service"] === "number";
+  },
+  "lean-records": async (h) => {
+    const lookup = ((await scan(h, "/lookups/acme/_scan?limit=1")).body as { values: object[] }).values[0];
+    const stat = (
+      (await scan(h, "/configuration/acme/autopilot/stats/_scan?limit=100")).body as { values: object[] }
+    ).values;
+    return (
+      Object.keys(lookup ?? {}).join() === "type,code" &&
+      stat.length > 0 &&
+      stat.every((s) => !("candidateLookupCode" in s) && !("mappedBy" in s) && !("dcrId" in s))
+    );
+  },
+  "rich-records": async (h) => {
+    const lookup = ((await scan(h, "/lookups/acme/_scan?limit=1")).body as { values: object[] }).values[0];
+    const blocked = await h.call("GET", "/configuration/acme/autopilot/Country/blockedValues?limit=1", {
+      token: await viewer(h),
+    });
+    return "uri" in (lookup ?? {}) && "id" in ((blocked.body as object[])[0] ?? {});
   },
   "service-answers-extra-fields": async (h) => {
     const a = await h.call("GET", "/healthcheck", { token: await viewer(h) });

@@ -36,6 +36,8 @@ const NEUTRALISED_BY: Partial<Record<FaultName, readonly VariantName[]>> = {
   "limit-over-100-accepted-silently": ["lookup-scan-limit-unbounded", "limit-above-max-clamped"],
   "put-merges": ["put-customer-merges"],
   "grant-in-query-refused": ["grant-type-in-query-refused"],
+  // Lean records leave out updateDate, the field the fault garbles.
+  "lookup-record-field-wrong-type": ["lean-records"],
 };
 
 /** Faults whose rule sits next to a variant's choice (end signal, quota refusal, tenant lists, token

@@ -185,7 +185,9 @@ describe("lckit client check (CLI)", () => {
     expect(io.stderr()).toMatch(/report: /);
     const folder = /report: (\S+)/.exec(io.stderr())?.[1] ?? "";
     const lines = readFileSync(join(folder, "exchanges.ndjson"), "utf8").trim().split("\n");
-    expect(lines.length).toBe(9);
+    // A token, two pages of lookups and two of statistics (the default world pages at 100), blocked values,
+    // a delete task, two health checks under a rate limit (the second refused, then retried).
+    expect(lines.length).toBe(10);
     expect(lines.join("\n")).not.toContain("nightly-sync-secret");
   }, 60_000);
 

@@ -1,11 +1,17 @@
 // lckit client check --variants: the command once per provider choice, each against its own sandbox. The
 // two example clients send the next-page scroll id in different legal encodings, so each works with some
 // providers and not others, and the sweep names the choice and the refusal that broke each.
+import { appendFileSync, existsSync, mkdtempSync, readdirSync, readFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
+import { main } from "../../src/cli/main.ts";
 import { packagePath } from "../../src/package-root.ts";
 import { VARIANTS } from "../../src/reference/index.ts";
 import { clientSweep, legalVariants } from "../../src/workbench/client-sweep.ts";
+import { type SweepDocument, type SweepOutput, whyFailed } from "../../src/workbench/sweep-report.ts";
 import { renderSweepMarkdown } from "../../src/workbench/sweep-summary.ts";
+import { captureIo } from "../cli/capture-io.ts";
 import { ensurePythonRequests } from "./python.ts";
 
 const NODE_CLIENT = packagePath("examples", "clients", "lookup-client.mjs");
@@ -56,5 +62,239 @@ describe("a variant sweep", () => {
       expect(rows[0]).toMatch(/\| FAILED \| 1 \| none \| the choice: .*first refusal: 400 to POST/);
     },
     60_000,
+  );
+});
+
+describe("lckit client check --variants: a sweep CI can read", () => {
+  it("reports each choice as it finishes, before the next one starts, with how many have finished", async () => {
+    const log = join(mkdtempSync(join(tmpdir(), "lckit-sweep-order-")), "order.log");
+    const events: string[] = [];
+    await clientSweep({
+      argv: [
+        process.execPath,
+        "-e",
+        `require("node:fs").appendFileSync(${JSON.stringify(log)}, "start " + process.env.LCKIT_VARIANT + "\\n")`,
+      ],
+      variants: [undefined, "short-pages", "lean-records"],
+      parallel: 1,
+      timeoutMs: 30_000,
+      onFinished: (entry, finished, total) => {
+        appendFileSync(log, `finished ${entry.variant} ${finished}/${total}\n`);
+        events.push(entry.variant);
+      },
+    });
+    expect(readFileSync(log, "utf8").trim().split("\n")).toEqual([
+      "start default",
+      "finished default 1/3",
+      "start short-pages",
+      "finished short-pages 2/3",
+      "start lean-records",
+      "finished lean-records 3/3",
+    ]);
+    expect(events).toEqual(["default", "short-pages", "lean-records"]);
+  }, 60_000);
+
+  const choices = ["default", "scroll-id-raw-text-only"];
+  async function sweep(format: "text" | "json") {
+    const io = captureIo();
+    const dir = mkdtempSync(join(tmpdir(), "lckit-sweep-"));
+    const code = await main(
+      [
+        "client",
+        "check",
+        "--client",
+        "nightly-sync",
+        "--variants",
+        choices.join(","),
+        "--parallel",
+        "2",
+        "--format",
+        format,
+        "--report-dir",
+        dir,
+        "--",
+        process.execPath,
+        NODE_CLIENT,
+      ],
+      io,
+    );
+    const [sweepDir] = readdirSync(dir).filter((name) => name.startsWith("sweep-"));
+    return { code, io, dir, sweepDir: join(dir, sweepDir ?? "none") };
+  }
+
+  it("prints a line per choice as it finishes with a progress count, and why a choice failed", async () => {
+    const { code, io, dir, sweepDir } = await sweep("text");
+    expect(code).toBe(1);
+    const out = io.stdout();
+    const progress = out.split("\n").filter((line) => /^\[\d\/2\] /.test(line));
+    expect(progress.map((line) => line.slice(0, 6)).sort()).toEqual(["[1/2] ", "[2/2] "]);
+    expect(progress.find((line) => line.includes(" default "))).toMatch(/\] ok +default +command exit 0/);
+    const failed = out.slice(out.indexOf("FAIL scroll-id-raw-text-only"));
+    expect(failed).toMatch(
+      /^FAIL scroll-id-raw-text-only +command exit 1 \(\d+\.\d s\)\n +the choice: a next-page body is read as the raw scroll id/,
+    );
+    expect(failed).toMatch(/\n +first refusal: 400 to POST \/lookups\/shop\/_scan: /);
+    expect(out).toContain(
+      "client check over 2 provider choice(s): 1 passed, 1 did not (scroll-id-raw-text-only)",
+    );
+    // Everything of the sweep in one folder: a folder per choice, named by it, beside the sweep's files.
+    expect(readdirSync(dir)).toEqual([sweepDir.slice(dir.length + 1)]);
+    expect(readdirSync(sweepDir).sort()).toEqual(
+      [...choices, "junit.xml", "summary.md", "sweep.json"].sort(),
+    );
+    for (const choice of choices) {
+      for (const file of [
+        "report.json",
+        "junit.xml",
+        "summary.md",
+        "exchanges.ndjson",
+        "command.log",
+        "manifest.json",
+      ])
+        expect({ choice, file, there: existsSync(join(sweepDir, choice, file)) }).toEqual({
+          choice,
+          file,
+          there: true,
+        });
+      // The command's own output, per choice.
+      expect(readFileSync(join(sweepDir, choice, "command.log"), "utf8")).toMatch(/^lookups \d+ \(\d+\)/m);
+    }
+    expect(readFileSync(join(sweepDir, "scroll-id-raw-text-only", "command.log"), "utf8")).toContain(
+      "lookups 100 (400)",
+    );
+    expect(io.stderr()).toContain(`report: ${sweepDir}`);
+  }, 120_000);
+
+  it("writes sweep.json and one junit.xml whose test cases name the choice", async () => {
+    const { sweepDir } = await sweep("text");
+    const document = JSON.parse(readFileSync(join(sweepDir, "sweep.json"), "utf8")) as SweepDocument;
+    expect(document).toMatchObject({
+      kind: "lckit-client-sweep",
+      choices: 2,
+      passed: 1,
+      failed: 1,
+      exitCode: 1,
+    });
+    expect(document.runs.map((r) => [r.choice, r.outcome, r.commandExit, r.folder, r.brokenRules])).toEqual([
+      ["default", "passed", 0, "default", []],
+      ["scroll-id-raw-text-only", "failed", 1, "scroll-id-raw-text-only", []],
+    ]);
+    expect(document.runs[1]?.why).toMatch(/^the choice: .*; first refusal: 400 to POST /);
+    expect(document.runs[0]?.why).toBeUndefined();
+    // docs/consumers.md shows sweep.json with the very fields it has.
+    const docs = readFileSync(packagePath("docs", "consumers.md"), "utf8");
+    const shown = /\n( +)```json\n(\1\{\n\1 {2}"kind": "lckit-client-sweep"[\s\S]*?)\n\1```/.exec(docs);
+    const sample = JSON.parse((shown?.[2] ?? "").replaceAll(`\n${shown?.[1]}`, "\n")) as SweepDocument;
+    expect(Object.keys(sample).sort()).toEqual(Object.keys(document).sort());
+    expect(Object.keys(sample.runs[0] ?? {}).sort()).toEqual(Object.keys(document.runs[1] ?? {}).sort());
+    const junit = readFileSync(join(sweepDir, "junit.xml"), "utf8");
+    const names = [...junit.matchAll(/<testcase name="([^"]+)"/g)].map((m) => m[1] as string);
+    expect(new Set(names).size).toBe(names.length);
+    for (const choice of choices) {
+      expect(names).toContain(`${choice} · command`);
+      expect(names).toContain(`${choice} · client/bearer-on-every-request`);
+    }
+    // The choice whose command failed is a failed test case, with the tail of its output.
+    expect(junit).toMatch(
+      /<testcase name="scroll-id-raw-text-only · command"[^>]*>\s*<failure message="command exit 1; the choice: /,
+    );
+    expect(junit).toContain("lookups 100 (400)");
+    expect(junit).toMatch(/<testsuites name="[^"]*" tests="\d+" failures="1" /);
+    // Only attributes the common JUnit XSD (junit-10.xsd) allows, as the runs' own junit.xml.
+    const attributes = (element: string) =>
+      new Set(
+        [...junit.matchAll(new RegExp(`<${element}\\s([^>]*)>`, "g"))].flatMap(([, attrs]) =>
+          [...(attrs ?? "").matchAll(/([\w-]+)="/g)].map((m) => m[1]),
+        ),
+      );
+    expect([...attributes("testsuites")].sort()).toEqual(["errors", "failures", "name", "tests", "time"]);
+    expect([...attributes("testsuite")].sort()).toEqual([
+      "errors",
+      "failures",
+      "name",
+      "skipped",
+      "tests",
+      "time",
+      "timestamp",
+    ]);
+    expect([...attributes("testcase")].sort()).toEqual(["classname", "name", "time"]);
+  }, 120_000);
+
+  it("--format json: the sweep on stdout (each choice with why it failed and its full result), progress on stderr", async () => {
+    const { code, io, sweepDir } = await sweep("json");
+    expect(code).toBe(1);
+    const document = JSON.parse(io.stdout()) as SweepOutput;
+    expect(document.folder).toBe(sweepDir);
+    expect(document.runs.map((r) => r.choice)).toEqual(choices);
+    expect(document.runs[1]?.why).toMatch(/^the choice: /);
+    expect(document.runs.every((r) => typeof r.result.runId === "string")).toBe(true);
+    expect(io.stderr()).toMatch(/^\[[12]\/2\] FAIL scroll-id-raw-text-only/m);
+  }, 120_000);
+});
+
+/** Each new provider choice, and the wrong assumption about providers (the example clients' FAULT) it breaks. */
+const ASSUMPTIONS = [
+  ["short-pages", "short-page-is-last"],
+  ["lean-records", "assumes-full-records"],
+  ["rich-records", "strict-records"],
+] as const;
+
+describe("short pages, lean records, rich records: legal provider choices a sweep proves a client against", () => {
+  it("are listed by lckit serve --help-variants, each with the point the document leaves open", async () => {
+    const io = captureIo();
+    expect(await main(["serve", "--help-variants"], io)).toBe(0);
+    for (const [variant] of ASSUMPTIONS)
+      expect(io.stdout()).toMatch(new RegExp(`^${variant} +\\S.*\\n +\\(.+\\)$`, "m"));
+  });
+
+  const languages = {
+    node: () => [process.execPath, NODE_CLIENT],
+    python: () => [python, PYTHON_CLIENT],
+  } as const;
+
+  it.each(Object.entries(languages))(
+    "the correct %s client works with every one of them",
+    async (_language, argv) => {
+      const sweep = await clientSweep({
+        argv: [...argv()],
+        clientId: "nightly-sync",
+        variants: ASSUMPTIONS.map(([variant]) => variant),
+        parallel: 2,
+        timeoutMs: 60_000,
+      });
+      expect(sweep.runs.map(({ variant, run }) => [variant, run.exitCode, run.outcome.exitCode])).toEqual(
+        ASSUMPTIONS.map(([variant]) => [variant, 0, 0]),
+      );
+    },
+    120_000,
+  );
+
+  it.each(
+    ASSUMPTIONS.flatMap(([variant, fault]) =>
+      Object.keys(languages).map((language) => [variant, fault, language] as const),
+    ),
+  )(
+    "%s breaks the client that assumes otherwise (FAULT=%s, %s), which passes the default",
+    async (variant, fault, language) => {
+      const sweep = await clientSweep({
+        argv: [...languages[language as keyof typeof languages]()],
+        clientId: "nightly-sync",
+        env: { ...process.env, FAULT: fault },
+        variants: [undefined, variant],
+        parallel: 2,
+        timeoutMs: 60_000,
+      });
+      expect(
+        sweep.runs.map(({ variant: choice, run }) => [choice, run.exitCode, run.outcome.exitCode]),
+      ).toEqual([
+        ["default", 0, 0],
+        [variant, 1, 1],
+      ]);
+      // The client broke no caller rule: its assumption about the provider did; the choice is named.
+      const broken = sweep.runs[1];
+      expect(broken?.run.result.checks.filter((c) => c.status === "failed")).toEqual([]);
+      expect(broken && whyFailed(broken)).toMatch(/^the choice: /);
+    },
+    120_000,
   );
 });

@@ -2,11 +2,11 @@
 // rules. The orchestration is src/workbench; this file parses, prints and exits.
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
-import { isVariantName, VARIANTS, type VariantName } from "../../reference/index.ts";
+import { isVariantName, type VariantName } from "../../reference/index.ts";
 import { notCheckableLines } from "../../report/not-checkable.ts";
 import { newRunId } from "../../result/assemble.ts";
 import { CHECK_STATUSES } from "../../result/model.ts";
-import { proveReportRoot, writeReportFolder } from "../../session/run-session.ts";
+import { displayPath, proveReportRoot, writeReportFolder } from "../../session/run-session.ts";
 import {
   CLIENT_ENV,
   ClientCheckError,
@@ -14,7 +14,16 @@ import {
   clientCheck,
   DEFAULT_TIMEOUT_MS,
 } from "../../workbench/client-check.ts";
-import { type ClientSweep, clientSweep, legalVariants } from "../../workbench/client-sweep.ts";
+import { clientSweep, legalVariants } from "../../workbench/client-sweep.ts";
+import {
+  progressLines,
+  renderSweepJunit,
+  SWEEP_JSON,
+  sweepClosing,
+  sweepDocument,
+  sweepOutput,
+  writeChoiceFolder,
+} from "../../workbench/sweep-report.ts";
 import { renderSweepMarkdown } from "../../workbench/sweep-summary.ts";
 import { option, parseArgv, toggle } from "../argv.ts";
 import { defineGroup, type LeafCommand } from "../command.ts";
@@ -32,7 +41,9 @@ credentials in environment variables:
 records every request the command sends, and judges the recording by what the interface document asks of
 a caller (requirements CALLER-*).
 The command's own exit code is reported beside the verdict. With --variants, the command runs once per
-provider choice, each against its own sandbox.`,
+provider choice, each against its own sandbox: a line per choice as it finishes ("[3/44] ok default ..."),
+a folder per choice named by it (its report, exchanges.ndjson, and the command's output in command.log),
+and sweep.json, junit.xml and summary.md for the whole sweep (docs/consumers.md).`,
   flags: {
     data: option(
       "FILE",
@@ -74,11 +85,18 @@ provider choice, each against its own sandbox.`,
       default: "reports",
       example: "reports",
     }),
-    format: option("F", oneOf(["text", "json"]), "text or json (the run result on stdout)", {
-      default: "text",
-      example: "json",
-    }),
-    quiet: toggle("do not pass the command's output through (it goes to stderr otherwise)"),
+    format: option(
+      "F",
+      oneOf(["text", "json"]),
+      "text or json (the run result on stdout; with --variants the sweep, its progress lines on stderr)",
+      {
+        default: "text",
+        example: "json",
+      },
+    ),
+    quiet: toggle(
+      "do not pass the command's output through (it goes to stderr otherwise; with --variants it goes to each choice's command.log)",
+    ),
   },
   notes: `Exit codes: 0 the command passed and no MUST caller rule broke (under every variant); 1 a MUST rule
 broke or the command failed; 2 usage or configuration error (a command not found, a command that made no
@@ -127,25 +145,6 @@ function summary(run: ClientCheckRun): string {
   return `${lines.join("\n")}\n`;
 }
 
-function sweepSummary(sweep: ClientSweep): string {
-  const lines = [
-    `client check over ${sweep.runs.length} provider choice(s): ${sweep.passed} passed, ${sweep.runs.length - sweep.passed} did not`,
-  ];
-  for (const { variant, run } of sweep.runs) {
-    const broken = run.result.checks.filter((c) => c.status === "failed").map((c) => `${c.id} (${c.level})`);
-    const ok = run.exitCode === 0;
-    lines.push(
-      `  ${ok ? "ok  " : "FAIL"} ${variant.padEnd(34)} command exit ${run.outcome.exitCode ?? run.outcome.signal ?? "none"}${broken.length > 0 ? `; broken: ${broken.join(", ")}` : ""}`,
-    );
-    if (!ok) {
-      const choice = VARIANTS.find((entry) => entry.name === variant);
-      if (choice) lines.push(`       the choice: ${choice.description}`);
-      if (run.firstRefusal) lines.push(`       first refusal: ${run.firstRefusal}`);
-    }
-  }
-  return `${lines.join("\n")}\n`;
-}
-
 const check: LeafCommand = {
   spec: spec as never,
   summary: spec.summary,
@@ -188,24 +187,38 @@ const check: LeafCommand = {
         io.err(`report: ${dir}\n`);
         return run.exitCode;
       }
-      const sweep = await clientSweep({ ...common, variants, parallel: v.parallel, signal: stopper.signal });
+      // The sweep's folder holds a folder per choice, named by it, written as each choice finishes, and
+      // the sweep's own files once all have. Progress goes where the machine output does not.
       const reportDir = resolve(io.cwd, v["report-dir"]);
-      for (const { run } of sweep.runs)
-        writeReportFolder(run.result, reportDir, { alsoWrite: (folder) => writeExchanges(folder, run) });
-      // The sweep's own folder: its summary beside the run folders it names.
       const sweepDir = join(reportDir, `sweep-${newRunId()}`);
       mkdirSync(sweepDir, { recursive: true });
+      const progress = (text: string) => (v.format === "json" ? io.err(text) : io.out(text));
+      progress(
+        `client check over ${variants.length} provider choice(s), ${Math.min(v.parallel, variants.length)} at a time; reports in ${displayPath(io.cwd, sweepDir)}\n`,
+      );
+      const startedAt = new Date();
+      const sweep = await clientSweep({
+        ...common,
+        variants,
+        parallel: v.parallel,
+        signal: stopper.signal,
+        onFinished: (entry, finished, total) => {
+          writeChoiceFolder(sweepDir, entry);
+          progress(progressLines(entry, finished, total));
+        },
+      });
+      const document = sweepDocument(sweep, {
+        // As the reports show it: redacted.
+        command: sweep.runs[0]?.run.result.command ?? command.join(" "),
+        startedAt,
+        finishedAt: new Date(),
+      });
+      writeFileSync(join(sweepDir, SWEEP_JSON), `${JSON.stringify(document, null, 2)}\n`);
+      writeFileSync(join(sweepDir, "junit.xml"), renderSweepJunit(sweep));
       writeFileSync(join(sweepDir, "summary.md"), renderSweepMarkdown(sweep));
-      if (v.format === "json")
-        io.out(
-          `${JSON.stringify(
-            sweep.runs.map(({ variant, run }) => ({ variant, exitCode: run.exitCode, result: run.result })),
-            null,
-            2,
-          )}\n`,
-        );
-      else io.out(sweepSummary(sweep));
-      io.err(`reports: ${reportDir} (one folder per run)\nreport: ${sweepDir}\n`);
+      if (v.format === "json") io.out(`${JSON.stringify(sweepOutput(document, sweep, sweepDir), null, 2)}\n`);
+      else io.out(sweepClosing(sweep));
+      io.err(`report: ${sweepDir}\n`);
       return sweep.exitCode;
     } catch (error) {
       if (error instanceof ClientCheckError) throw new UsageError(error.message);

@@ -483,7 +483,7 @@ function payloadProblems(
     }
   }
   if (kind === "snapshot" && isRecord(object)) {
-    const misplaced = kindFieldProblems(info.objectKind, type, object, position);
+    const misplaced = kindFieldProblems(info.objectKind, type, object, position, config);
     if (misplaced) problems.push(...misplaced);
   }
   if (lookupErrors && isRecord(object)) problems.push(...nestedLookupErrors(object, position, problems));

@@ -159,31 +159,50 @@ const kindName: Record<ObjectKind, string> = {
 
 /**
  * EVENT-FILTER-05/06: a field the filtering properties add for one object kind, on an object of another
- * kind (an entity with members, a relationship with label, an interaction with startObject). Fields on no
- * list are not judged here.
+ * kind (an entity with members, a relationship with label, an interaction with startObject). Under a
+ * streaming configuration that sets the object's filtering property the object holds only listed fields of
+ * its kind: an error. Without that property "all available fields are included" and the document does not
+ * say which fields are available, so the same field is a warning (EVENT-FILTER-07): the vendor's own
+ * RELATIONSHIP_CREATED sample carries analyticsAttributes. Fields on no list are not judged here.
  */
 export function kindFieldProblems(
   kind: ObjectKind,
   eventType: string,
   object: Record<string, unknown>,
   position: string,
+  config?: ResolvedStreamingConfig,
 ): EventProblem[] | undefined {
   let problems: EventProblem[] | undefined;
   let allowed: ReadonlySet<string> | undefined;
+  const relationship = kind === "relationship";
+  const property = relationship ? "RelationEventsFilteringFields" : "JMSEventsFilteringFields";
+  const listed = (relationship ? config?.relationFields : config?.entityFields) !== undefined;
   for (const field in object) {
     const owner = kindsOfField.get(field);
     if (owner === undefined) continue;
     allowed ??= allowedExtras(kind);
     if (allowed.has(field)) continue;
     const relation = owner === "relationship";
+    const adds = `one ${relation ? "RelationEventsFilteringFields" : "JMSEventsFilteringFields"} adds for ${owner} objects only, but this ${eventType} object is ${kindName[kind]}`;
     problems ??= [];
-    addProblem(problems, {
-      position,
-      instancePath: pointer("payload", "object", field),
-      rule: relation ? rule.relationKindFields : rule.entityKindFields,
-      keyword: "x-object-kind",
-      message: `field "${field}" is one ${relation ? "RelationEventsFilteringFields" : "JMSEventsFilteringFields"} adds for ${owner} objects only, but this ${eventType} object is ${kindName[kind]}; remove it from this kind of object`,
-    });
+    if (listed) {
+      addProblem(problems, {
+        position,
+        instancePath: pointer("payload", "object", field),
+        rule: relation ? rule.relationKindFields : rule.entityKindFields,
+        keyword: "x-object-kind",
+        message: `field "${field}" is ${adds}; the streaming configuration sets ${property}, so the object holds only listed fields of its kind: remove it from this kind of object`,
+      });
+    } else {
+      addProblem(problems, {
+        position,
+        instancePath: pointer("payload", "object", field),
+        rule: rule.unlistedKindField,
+        keyword: "x-object-kind",
+        severity: "warning",
+        message: `field "${field}" is ${adds}; without ${property} in the streaming configuration all available fields are sent, so it is allowed, but a consumer that reads it by the document's lists will not expect it here (give --config with ${property} to judge it as an error)`,
+      });
+    }
   }
   return problems;
 }

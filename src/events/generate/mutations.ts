@@ -595,13 +595,53 @@ export const mutations: readonly Mutation[] = [
     },
   ),
   mutation(
-    "an entity object carries members, a field of interactions",
+    "an entity object carries members, a field of interactions, under a configuration that lists it",
     rule.entityKindFields,
     { types: entityTypes, kinds: ["snapshot"] },
     (m) =>
       edit(m, (c) => {
         objectOf(c).members = {};
       }),
+    {
+      // Listed, so that only the object kind is at fault (the listed configuration is what makes it MUST).
+      config: (m) => {
+        const config = configAllowing(m);
+        return {
+          ...config,
+          JMSEventsFilteringFields: [...(config.JMSEventsFilteringFields ?? []), "members"],
+        };
+      },
+    },
+  ),
+  mutation(
+    "a relationship object carries label, a field of entities, under a configuration that lists it",
+    rule.entityKindFields,
+    { types: relationshipTypes, kinds: ["snapshot"] },
+    (m) =>
+      edit(m, (c) => {
+        objectOf(c).label = "Not a relationship field";
+      }),
+    {
+      config: (m) => {
+        const config = configAllowing(m);
+        return {
+          ...config,
+          RelationEventsFilteringFields: [...(config.RelationEventsFilteringFields ?? []), "label"],
+        };
+      },
+    },
+  ),
+  // Without the filtering property all available fields are included: the vendor's own RELATIONSHIP_CREATED
+  // sample carries analyticsAttributes, so a per-kind field of another kind is a warning only.
+  mutation(
+    "a relationship object carries analyticsAttributes without RelationEventsFilteringFields",
+    rule.unlistedKindField,
+    { types: relationshipTypes, kinds: ["snapshot"] },
+    (m) =>
+      edit(m, (c) => {
+        objectOf(c).analyticsAttributes = {};
+      }),
+    { severity: "warning" },
   ),
   mutation(
     "an interaction object carries startObject, a field of relationships",

@@ -1,0 +1,263 @@
+// What a variant sweep leaves for CI: a line per provider choice as it finishes, a folder per choice named
+// by it (the run's report, exchanges.ndjson, command.log), and beside them sweep.json, one junit.xml whose
+// test cases name the choice, and summary.md. Each failed choice carries why: the choice the sandbox took
+// and the first refusal the client met.
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { VARIANTS } from "../reference/index.ts";
+import { escapeXml } from "../report/escape.ts";
+import { isFailure } from "../report/junit.ts";
+import { writeManifest } from "../report/manifest.ts";
+import { writeReport } from "../report/write.ts";
+import type { CheckResult, RunResult } from "../result/model.ts";
+import type { ClientSweep, ClientSweepRun } from "./client-sweep.ts";
+
+/** The file names a choice's folder holds beside the report, and the sweep's own files. */
+export const COMMAND_LOG = "command.log";
+export const EXCHANGES_FILE = "exchanges.ndjson";
+export const SWEEP_JSON = "sweep.json";
+
+/** A rule the client broke under one choice. */
+export interface SweepBrokenRule {
+  id: string;
+  level: CheckResult["level"];
+  requirements: string[];
+}
+
+/** One provider choice in sweep.json (and in --format json, which adds the run's full result). */
+export interface SweepChoice {
+  /** The variant name, or "default" (the reference's own choices). */
+  choice: string;
+  /** What the sandbox did differently (the variant's description); absent for the default. */
+  description?: string;
+  /** "passed" when the kit exits 0 for this choice: the command passed and no MUST caller rule broke. */
+  outcome: "passed" | "failed";
+  /** The run's verdict (CONFORMANT, NOT CONFORMANT, ...). */
+  verdict: RunResult["verdict"];
+  /** The kit's exit code for this choice (0, 1, 2 or 3, as lckit client check exits). */
+  exitCode: 0 | 1 | 2 | 3;
+  /** The command's own exit code; null when it did not exit by itself (signal, time limit, not started). */
+  commandExit: number | null;
+  signal: string | null;
+  timedOut: boolean;
+  /** Caller rules that failed, at any level (MUST ones fail the choice). */
+  brokenRules: SweepBrokenRule[];
+  /** The first answer of the sandbox that refused the client (redacted), when there was one. */
+  firstRefusal?: string;
+  /** For a failed choice: the choice and the first refusal, in one sentence. */
+  why?: string;
+  /** The choice's folder, relative to the sweep's folder (its name is the choice). */
+  folder: string;
+  runId: string;
+  durationMs: number;
+}
+
+export interface SweepDocument {
+  kind: "lckit-client-sweep";
+  command: string;
+  /** Provider choices run, passed, failed; exitCode is the worst of them (what the command exits). */
+  choices: number;
+  passed: number;
+  failed: number;
+  exitCode: 0 | 1 | 2 | 3;
+  startedAt: string;
+  finishedAt: string;
+  runs: SweepChoice[];
+}
+
+function describe(choice: string): string | undefined {
+  return VARIANTS.find((entry) => entry.name === choice)?.description;
+}
+
+/** Why a choice failed: the choice the sandbox took, the first refusal, or what the command did. */
+export function whyFailed({ variant, run }: ClientSweepRun): string | undefined {
+  if (run.exitCode === 0) return undefined;
+  const choice = describe(variant);
+  const parts = [
+    choice ? `the choice: ${choice}` : "",
+    run.firstRefusal ? `first refusal: ${run.firstRefusal}` : "",
+  ].filter(Boolean);
+  if (parts.length > 0) return parts.join("; ");
+  const outcome = run.outcome;
+  if (outcome.startError) return `the command could not be started: ${outcome.startError}`;
+  if (outcome.timedOut) return "the command did not finish within --timeout";
+  const broken = run.result.checks.filter((c) => c.status === "failed" && c.level === "MUST");
+  if (broken.length > 0) return `MUST caller rule broken: ${broken.map((c) => c.id).join(", ")}`;
+  return `the command exited ${outcome.exitCode ?? outcome.signal ?? "without a code"}; see ${COMMAND_LOG}`;
+}
+
+export function sweepChoice(entry: ClientSweepRun): SweepChoice {
+  const { variant, run } = entry;
+  const description = describe(variant);
+  const why = whyFailed(entry);
+  return {
+    choice: variant,
+    ...(description === undefined ? {} : { description }),
+    outcome: run.exitCode === 0 ? "passed" : "failed",
+    verdict: run.result.verdict,
+    exitCode: run.exitCode,
+    commandExit: run.outcome.exitCode,
+    signal: run.outcome.signal,
+    timedOut: run.outcome.timedOut,
+    brokenRules: run.result.checks
+      .filter((check) => check.status === "failed")
+      .map((check) => ({ id: check.id, level: check.level, requirements: check.requirements })),
+    ...(run.firstRefusal === undefined ? {} : { firstRefusal: run.firstRefusal }),
+    ...(why === undefined ? {} : { why }),
+    folder: variant,
+    runId: run.result.runId,
+    durationMs: Math.round(run.outcome.durationMs),
+  };
+}
+
+export function sweepDocument(
+  sweep: ClientSweep,
+  meta: { command: string; startedAt: Date; finishedAt: Date },
+): SweepDocument {
+  return {
+    kind: "lckit-client-sweep",
+    command: meta.command,
+    choices: sweep.runs.length,
+    passed: sweep.passed,
+    failed: sweep.runs.length - sweep.passed,
+    exitCode: sweep.exitCode,
+    startedAt: meta.startedAt.toISOString(),
+    finishedAt: meta.finishedAt.toISOString(),
+    runs: sweep.runs.map(sweepChoice),
+  };
+}
+
+/** What --format json prints: the sweep document, where it was written, each choice with its full result. */
+export interface SweepOutput extends Omit<SweepDocument, "runs"> {
+  folder: string;
+  runs: (SweepChoice & { result: RunResult })[];
+}
+
+export function sweepOutput(document: SweepDocument, sweep: ClientSweep, folder: string): SweepOutput {
+  const results = new Map(sweep.runs.map(({ variant, run }) => [variant, run.result]));
+  return {
+    ...document,
+    folder,
+    runs: document.runs.map((entry) => ({ ...entry, result: results.get(entry.choice) as RunResult })),
+  };
+}
+
+function exitText(entry: ClientSweepRun): string {
+  const { outcome } = entry.run;
+  if (outcome.timedOut) return "command timed out";
+  return `command exit ${outcome.exitCode ?? outcome.signal ?? "none"}`;
+}
+
+/** The lines printed as a choice finishes (progress count, outcome, choice, how the command ended), and for a
+ *  failed choice the rules it broke and why, so a CI log explains it before the sweep ends. */
+export function progressLines(entry: ClientSweepRun, finished: number, total: number): string {
+  const width = String(total).length;
+  const ok = entry.run.exitCode === 0;
+  const broken = entry.run.result.checks
+    .filter((c) => c.status === "failed")
+    .map((c) => `${c.id} (${c.level})`);
+  const seconds = (entry.run.outcome.durationMs / 1000).toFixed(1);
+  const lines = [
+    `[${String(finished).padStart(width)}/${total}] ${ok ? "ok  " : "FAIL"} ${entry.variant.padEnd(34)} ${exitText(entry)} (${seconds} s)${broken.length > 0 ? `; broken: ${broken.join(", ")}` : ""}`,
+  ];
+  if (!ok) {
+    const choice = describe(entry.variant);
+    if (choice) lines.push(`       the choice: ${choice}`);
+    if (entry.run.firstRefusal) lines.push(`       first refusal: ${entry.run.firstRefusal}`);
+    if (!choice && !entry.run.firstRefusal) lines.push(`       ${whyFailed(entry)}`);
+  }
+  return `${lines.join("\n")}\n`;
+}
+
+/** The closing lines: the count, and the choices that failed. */
+export function sweepClosing(sweep: ClientSweep): string {
+  const failed = sweep.runs.filter(({ run }) => run.exitCode !== 0).map(({ variant }) => variant);
+  return `client check over ${sweep.runs.length} provider choice(s): ${sweep.passed} passed, ${failed.length} did not${failed.length > 0 ? ` (${failed.join(", ")})` : ""}\n`;
+}
+
+/** Writes one choice's folder, named by the choice: the run's report, its exchanges and the command's output. */
+export function writeChoiceFolder(sweepDir: string, entry: ClientSweepRun): string {
+  const { run } = entry;
+  const { dir } = writeReport(run.result, sweepDir, entry.variant);
+  writeFileSync(join(dir, EXCHANGES_FILE), run.exchanges.map((x) => `${JSON.stringify(x)}\n`).join(""));
+  writeFileSync(join(dir, COMMAND_LOG), entry.output);
+  // Last, so that it lists every file of the folder.
+  writeManifest(dir, run.result.runId);
+  return dir;
+}
+
+const seconds = (ms: number) => (ms / 1000).toFixed(3);
+
+/** The tail of a command's output, for a failed test case. */
+function tail(text: string, lines = 40): string {
+  return text.split("\n").slice(-lines).join("\n");
+}
+
+function ruleCase(choice: string, check: CheckResult): string[] {
+  const open = `    <testcase name="${escapeXml(`${choice} · ${check.id}`)}" classname="${escapeXml(`client.${choice}`)}" time="${seconds(check.durationMs)}">`;
+  const about = `${check.title}\nlevel: ${check.level}; requirements: ${check.requirements.join(", ")}; provider choice: ${choice}`;
+  if (check.status === "passed") return [`${open.slice(0, -1)}/>`];
+  if (isFailure(check))
+    return [
+      open,
+      `      <failure message="${escapeXml(check.message ?? check.reason ?? "")}" type="${check.level}">${escapeXml(`${about}\n${check.message ?? check.reason ?? ""}\n${(check.log ?? []).join("\n")}`)}</failure>`,
+      "    </testcase>",
+    ];
+  if (check.status === "failed")
+    return [
+      open,
+      `      <system-out>${escapeXml(`WARNING: ${check.level} finding, not a failure\n${about}\n${check.message ?? ""}`)}</system-out>`,
+      "    </testcase>",
+    ];
+  // Skipped, and any status that judged nothing: not a pass, not a failure.
+  return [
+    open,
+    `      <skipped message="${escapeXml(`${check.status}: ${check.reason ?? check.message ?? ""}`)}"/>`,
+    "    </testcase>",
+  ];
+}
+
+function commandCase(entry: ClientSweepRun): string[] {
+  const { run, variant } = entry;
+  const name = `${variant} · command`;
+  const open = `    <testcase name="${escapeXml(name)}" classname="${escapeXml(`client.${variant}`)}" time="${seconds(run.outcome.durationMs)}">`;
+  const commandFailed =
+    run.outcome.startError !== undefined || run.outcome.timedOut || run.outcome.exitCode !== 0;
+  if (!commandFailed) return [`${open.slice(0, -1)}/>`];
+  const why = whyFailed(entry) ?? "";
+  return [
+    open,
+    `      <failure message="${escapeXml(`${exitText(entry)}; ${why}`)}" type="command">${escapeXml(`${run.result.command ?? ""}\n${why}\n--- tail of ${COMMAND_LOG} ---\n${tail(entry.output)}`)}</failure>`,
+    "    </testcase>",
+  ];
+}
+
+/** One junit.xml for the whole sweep: a testsuite per choice, test cases named "<choice> · <rule>" and
+ *  "<choice> · command", so merged results tell the choices apart. */
+export function renderSweepJunit(sweep: ClientSweep): string {
+  const suites = sweep.runs.map((entry) => {
+    const cases = [
+      ...commandCase(entry),
+      ...entry.run.result.checks.flatMap((check) => ruleCase(entry.variant, check)),
+    ];
+    const failures = cases.filter((line) => line.includes("<failure ")).length;
+    const skipped = cases.filter((line) => line.includes("<skipped ")).length;
+    const tests = entry.run.result.checks.length + 1;
+    return [
+      `  <testsuite name="${escapeXml(`client check · ${entry.variant}`)}" tests="${tests}" failures="${failures}" errors="0" skipped="${skipped}" time="${seconds(entry.run.outcome.durationMs)}" timestamp="${escapeXml(entry.run.result.startedAt)}">`,
+      ...cases,
+      "  </testsuite>",
+    ];
+  });
+  const all = suites.flat();
+  const tests = sweep.runs.reduce((sum, entry) => sum + entry.run.result.checks.length + 1, 0);
+  const failures = all.filter((line) => line.includes("<failure ")).length;
+  const time = sweep.runs.reduce((sum, entry) => sum + entry.run.outcome.durationMs, 0);
+  return [
+    '<?xml version="1.0" encoding="UTF-8"?>',
+    `<testsuites name="${escapeXml(`lckit client check over ${sweep.runs.length} provider choice(s): ${sweep.passed} passed`)}" tests="${tests}" failures="${failures}" errors="0" time="${seconds(time)}">`,
+    ...all,
+    "</testsuites>",
+    "",
+  ].join("\n");
+}
