@@ -210,6 +210,8 @@ function location(c: CheckResult): string {
 function details(result: RunResult, c: CheckResult, budget: Budget): string {
   if (c.status === "passed") return retried(c);
   if (c.status === "skipped") return `<p>${h(c.reason ?? "")}</p>${retried(c)}`;
+  if (c.status === "not-exercised")
+    return `<p class="message">${h(`${c.exerciseRequired ? "Required (--fail-on not-exercised) and " : ""}not exercised: ${c.reason ?? ""}`)}</p>`;
   if (c.status === "inconclusive")
     return `<p class="message">${h(c.reason ?? "")}</p>${undecided(c)}${location(c)}${retried(c)}`;
   // With the departures listed apart, the message's first line (what kind, how many) says the rest.

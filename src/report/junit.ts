@@ -27,7 +27,7 @@ export function renderJunit(result: RunResult): string {
     const time = checks.reduce((sum, c) => sum + c.durationMs, 0);
     lines.push(
       `  <testsuite name="${escapeXml(suite)}" tests="${checks.length}" failures="${checks.filter(isFailure).length}" ` +
-        `errors="${count("broken")}" skipped="${count("skipped")}" time="${seconds(time)}" ` +
+        `errors="${count("broken")}" skipped="${count("skipped") + checks.filter((c) => c.status === "not-exercised" && !isFailure(c)).length}" time="${seconds(time)}" ` +
         `timestamp="${escapeXml(result.startedAt)}">`,
     );
     // JUnit keeps run-wide facts in <properties>, which only a testsuite may hold: the first one does.
@@ -92,6 +92,19 @@ function testcase(check: CheckResult): string[] {
       return out.length === 0 ? [`${open.slice(0, -1)}/>`] : [open, ...out, "    </testcase>"];
     case "skipped":
       return [open, `      <skipped message="${escapeXml(check.reason ?? "")}"/>`, ...out, "    </testcase>"];
+    case "not-exercised":
+      // A caller rule the client's traffic gave nothing to judge: no pass; a failure when the run requires it.
+      if (!isFailure(check))
+        return [
+          open,
+          `      <skipped message="${escapeXml(`not exercised: ${check.reason ?? ""}`)}"/>`,
+          "    </testcase>",
+        ];
+      return [
+        open,
+        `      <failure message="${escapeXml(`not exercised: ${check.reason ?? ""}`)}" type="not-exercised">${escapeXml(`${about}\nnot exercised, and the run requires MUST rules exercised (--fail-on not-exercised): ${check.reason ?? ""}`)}</failure>`,
+        "    </testcase>",
+      ];
     case "failed":
       if (!isFailure(check))
         return [
@@ -132,6 +145,7 @@ function testcase(check: CheckResult): string[] {
  *  failures the baseline waives (only new failures fail the job; report.json keeps the status "failed"). */
 export function isFailure(check: CheckResult): boolean {
   if (check.status === "inconclusive") return check.level === "MUST";
+  if (check.status === "not-exercised") return check.level === "MUST" && check.exerciseRequired === true;
   return check.status === "failed" && check.level === "MUST" && !isWaived(check);
 }
 

@@ -6,7 +6,8 @@ import { isWaived } from "../result/verdict.ts";
 
 export type Outcome = "failure" | "finding" | "waived" | Exclude<CheckResult["status"], "failed">;
 
-export function outcomeOf(c: Pick<CheckResult, "status" | "level" | "waiver">): Outcome {
+export function outcomeOf(c: Pick<CheckResult, "status" | "level" | "waiver" | "exerciseRequired">): Outcome {
+  if (c.status === "not-exercised" && c.level === "MUST" && c.exerciseRequired) return "failure";
   if (c.status !== "failed") return c.status;
   if (isWaived(c)) return "waived";
   return c.level === "MUST" ? "failure" : "finding";
@@ -30,6 +31,7 @@ const LABELS: Record<string, string> = {
   finding: "SHOULD/MAY findings",
   waived: "waived failures",
   skipped: "skipped",
+  "not-exercised": "not exercised",
   broken: "broken (kit faults)",
   inconclusive: "inconclusive",
 };

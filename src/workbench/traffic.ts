@@ -17,6 +17,8 @@ export interface TrafficExchange extends Omit<RecordedExchange, "body"> {
 
 export interface IssuedTokenSeen {
   value: string;
+  /** seq of the token request that issued it. */
+  seq: number;
   clientId: string;
   issuedAt: number;
   expiresAt: number;
@@ -108,6 +110,7 @@ export function readTraffic(
           owner.set(answer.access_token, clientId);
           tokens.push({
             value: answer.access_token,
+            seq: x.seq,
             clientId,
             issuedAt: x.at,
             expiresAt: x.at + seconds * 1000,

@@ -5,6 +5,7 @@ import { join, resolve } from "node:path";
 import { isVariantName, VARIANTS, type VariantName } from "../../reference/index.ts";
 import { notCheckableLines } from "../../report/not-checkable.ts";
 import { newRunId } from "../../result/assemble.ts";
+import { loadCatalogueView } from "../../result/catalogue-view.ts";
 import { CHECK_STATUSES } from "../../result/model.ts";
 import { proveReportRoot, writeReportFolder } from "../../session/run-session.ts";
 import {
@@ -16,11 +17,14 @@ import {
 } from "../../workbench/client-check.ts";
 import { type ClientSweep, clientSweep, legalVariants } from "../../workbench/client-sweep.ts";
 import { renderSweepMarkdown } from "../../workbench/sweep-summary.ts";
-import { option, parseArgv, toggle } from "../argv.ts";
+import { option, parseArgv, repeatable, toggle } from "../argv.ts";
 import { defineGroup, type LeafCommand } from "../command.ts";
-import { duration, integer, oneOf, text } from "../flags.ts";
+import { duration, integer, oneOf, text, wordList } from "../flags.ts";
 import { commandHelp } from "../help.ts";
 import { type CliIo, UsageError } from "../io.ts";
+
+/** What --fail-on takes: a MUST rule broken (or the command failing) always fails the run. */
+const CLIENT_FAIL_ON = ["must", "not-exercised"] as const;
 
 const spec = {
   name: "client check",
@@ -79,9 +83,19 @@ provider choice, each against its own sandbox.`,
       example: "json",
     }),
     quiet: toggle("do not pass the command's output through (it goes to stderr otherwise)"),
+    "fail-on": repeatable(
+      "LIST",
+      wordList(CLIENT_FAIL_ON, { ignoreCase: true }),
+      "outcomes that exit 1, comma-separated: must (always: a MUST caller rule broke, or your command failed), " +
+        "not-exercised (a MUST caller rule your client's traffic gave nothing to judge)",
+      { defaultText: "must", example: "must,not-exercised" },
+    ),
   },
-  notes: `Exit codes: 0 the command passed and no MUST caller rule broke (under every variant); 1 a MUST rule
-broke or the command failed; 2 usage or configuration error (a command not found, a command that made no
+  notes: `A caller rule passes only on opportunities it judged (a next-page request after an answer that carried
+a scrollId, a delete task, ...); a rule with none is "not exercised", with what would exercise it.
+
+Exit codes: 0 the command passed and no MUST caller rule broke (under every variant); 1 a MUST rule
+broke or the command failed (or, with --fail-on not-exercised, a MUST rule was not exercised); 2 usage or configuration error (a command not found, a command that made no
 request to the sandbox); 3 the command hung past --timeout or was killed.`,
 };
 
@@ -113,17 +127,30 @@ function summary(run: ClientCheckRun): string {
       check.status === "passed"
         ? "ok  "
         : check.status === "failed"
-          ? "FAIL"
-          : check.status.toUpperCase().slice(0, 4);
-    lines.push(
-      `  ${mark} ${check.id} (${check.requirements.join(", ")}) ${check.message ?? check.reason ?? ""}`.trimEnd(),
-    );
+          ? check.level === "MUST"
+            ? "FAIL"
+            : "WARN"
+          : check.status === "not-exercised"
+            ? "----"
+            : check.status.toUpperCase().slice(0, 4);
+    const said =
+      check.status === "not-exercised"
+        ? `not exercised${check.exerciseRequired ? " (required: --fail-on not-exercised)" : ""}: ${check.reason ?? ""}`
+        : (check.message ?? check.reason ?? "");
+    const traced = check.requirements.length > 0 ? ` (${check.requirements.join(", ")})` : "";
+    lines.push(`  ${mark} ${check.id}${traced} ${said}`.trimEnd());
   }
-  const counts = CHECK_STATUSES.map((status) => `${result.counts.byStatus[status] ?? 0} ${status}`).join(
-    ", ",
-  );
+  const counts = CHECK_STATUSES.filter((status) => (result.counts.byStatus[status] ?? 0) > 0)
+    .map((status) => `${result.counts.byStatus[status]} ${status.replace("-", " ")}`)
+    .join(", ");
   lines.push(`  ${counts}; command exit ${outcome.exitCode ?? outcome.signal ?? "none"}`);
-  lines.push(...notCheckableLines(result.coverage));
+  // Only what a caller rule could have checked belongs beside a client's verdict.
+  const caller = new Set(
+    loadCatalogueView()
+      .requirements.filter((r) => r.kind === "caller")
+      .map((r) => r.id),
+  );
+  lines.push(...notCheckableLines(result.coverage, (id) => caller.has(id)));
   return `${lines.join("\n")}\n`;
 }
 
@@ -165,6 +192,7 @@ const check: LeafCommand = {
     const output = v.quiet ? undefined : (chunk: string) => io.err(chunk);
     const common = {
       argv: command,
+      ...(v["fail-on"].includes("not-exercised") ? { requireExercised: true } : {}),
       cwd: io.cwd,
       env: { ...process.env, ...io.env },
       timeoutMs: v.timeout,
