@@ -33,12 +33,26 @@ FAULT = os.environ.get("FAULT", "")
 AUTH = (env("LCKIT_CLIENT_ID"), env("LCKIT_CLIENT_SECRET"))
 session = requests.Session()
 cached = {"value": None, "until": 0.0}
+hoard = {"tokens": None, "turn": 0}  # FAULT=token-hoard: every token the quota gives, used in turn
+
+
+def request_token():
+    return session.post(f"{BASE}/oauth/token", auth=AUTH, data={"grant_type": "client_credentials"})
 
 
 def token():
+    if FAULT == "token-hoard":
+        if hoard["tokens"] is None:
+            hoard["tokens"] = []
+            r = request_token()
+            while r.status_code == 200 and len(hoard["tokens"]) < 250:
+                hoard["tokens"].append(r.json()["access_token"])
+                r = request_token()
+        hoard["turn"] += 1
+        return hoard["tokens"][hoard["turn"] % len(hoard["tokens"])]
     if FAULT != "token-per-call" and cached["value"] and time.time() < cached["until"]:
         return cached["value"]
-    r = session.post(f"{BASE}/oauth/token", auth=AUTH, data={"grant_type": "client_credentials"})
+    r = request_token()
     if r.status_code != 200:
         sys.exit(f"token request answered {r.status_code}: {r.text}")
     answer = r.json()
@@ -73,7 +87,7 @@ def scan_all(url):
         answer = r.json()
         values.extend(answer.get("values") or [])
         scroll = answer.get("scrollId")
-        if not isinstance(scroll, str) or scroll == "":
+        if not isinstance(scroll, str) or scroll == "" or FAULT == "first-page-only":
             if FAULT == "past-end" and raw is not None:
                 call("POST", url, raw=raw)
             return values, 200
@@ -86,13 +100,19 @@ limit = 500 if FAULT == "big-page" else 100
 stats, stats_status = scan_all(f"{BASE}/configuration/{TENANT}/autopilot/stats/_scan?limit={limit}")
 blocked = call("GET", f"{BASE}/configuration/{TENANT}/autopilot/{TYPE}/blockedValues?limit=50")
 task_status = None
-if lookups:
+if lookups and FAULT != "no-task":
+    # The delete task: by URI, the documented shape. Each FAULT=task-* is one way to get it wrong.
     first = lookups[0]
-    uri = f"{TENANT}/{first['type'].split('/')[-1]}/{first['code']}"
-    task = {"type": "remove", "parameters": {"uris": [uri]}} if FAULT == "task-body" else {
-        "type": "delete",
-        "parameters": {"uris": [uri]},
-    }
+    type_name = first["type"].split("/")[-1]
+    uri = f"{TENANT}/{type_name}/{first['code']}"
+    task = {
+        "task-body": {"type": "remove", "parameters": {"uris": [uri]}},
+        "task-typo": {"type": "delete", "parameters": {"uri": [uri]}},
+        "task-type-name": {"type": "delete", "parameters": {"type": type_name}},
+        "task-uri-shape": {"type": "delete", "parameters": {"uris": [first["code"]]}},
+        "task-whole-tenant": {"type": "delete"},
+        "task-foreign-uri": {"type": "delete", "parameters": {"uris": [f"not-{TENANT}/{type_name}/{first['code']}"]}},
+    }.get(FAULT, {"type": "delete", "parameters": {"uris": [uri]}})
     task_status = call("POST", f"{RDM}/tasks/{TENANT}", body=task).status_code
 if CONTROL:
     requests.put(f"{CONTROL}/rate-limit", json={"requests": 1, "perSeconds": 1})

@@ -551,7 +551,10 @@ export const CALLER_RULES: readonly CallerRule[] = [
       for (const x of traffic.exchanges) {
         const key = x.clientId ?? "(unknown client)";
         const pending = waiting.get(key);
-        if (pending) {
+        // After a quota refusal only asking for a token again is asking again: a call with a token the
+        // client already holds is no retry. After a 429 every request is.
+        const retry = pending !== undefined && (pending.x.status === 429 || x.operation === "issueToken");
+        if (pending && retry) {
           waiting.delete(key);
           judged += 1;
           if (x.at < pending.until - BACKOFF_SLACK_MS) {
