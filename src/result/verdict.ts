@@ -93,7 +93,9 @@ function decideFinished(checks: readonly CheckResult[]): { verdict: Verdict; rea
       verdict: "INCOMPLETE",
       reason:
         `${plural(mustNotExercised.length, "MUST rule")} not exercised (${ids(mustNotExercised)}): your client's ` +
-        "traffic gave them nothing to judge; each says what would exercise it",
+        (mustNotExercised.length === 1
+          ? "traffic gave it nothing to judge; it says what would exercise it"
+          : "traffic gave them nothing to judge; each says what would exercise it"),
     };
   const mustSkipped = checks.filter((c) => c.level === "MUST" && c.status === "skipped");
   if (mustSkipped.length > 0)

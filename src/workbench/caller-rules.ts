@@ -451,18 +451,20 @@ export const CALLER_RULES: readonly CallerRule[] = [
           sameValue.length > 0 && requests.length * 2 < calls.length
             ? replaced.filter((r) => !sameValue.includes(r))
             : replaced;
-        const first = judgedReplaced[0];
-        if (!first) continue;
-        const left = Math.round((first.h.expiresAt - first.x.at) / 1000);
-        violations.push({
-          seq: first.x.seq,
-          message:
-            `client ${clientId} requested a new token ${plural(judgedReplaced.length, "time")} while it held a valid one that could serve the call ` +
-            `(first at #${first.x.seq}: the token of #${first.h.issuedSeq} had ${left} s of validity left); ${plural(held.length, "token")} for ${plural(calls.length, "call")}. ` +
-            (multitoken
-              ? "With multi-token support on, every token request takes one more of the client's maxActiveTokensAllowed until it expires"
-              : "The sandbox's customer has multi-token support off, so the same token came back; with it on (the customer's multitokenConfig) every such request takes one more of the client's maxActiveTokensAllowed") +
-            ": keep the token and use it until it nears expiry (or is refused)",
+        judgedReplaced.forEach(({ x, h }, i) => {
+          const left = Math.round((h.expiresAt - x.at) / 1000);
+          const what = `client ${clientId} requested a new token at #${x.seq} while it held a valid one that could serve the call (the token of #${h.issuedSeq}, ${left} s of validity left)`;
+          violations.push({
+            seq: x.seq,
+            message:
+              i > 0
+                ? what
+                : `${what}; ${plural(judgedReplaced.length, "such request")}, ${plural(held.length, "token")} for ${plural(calls.length, "call")}. ` +
+                  (multitoken
+                    ? "With multi-token support on, every token request takes one more of the client's maxActiveTokensAllowed until it expires"
+                    : "The sandbox's customer has multi-token support off, so the same token came back; with it on (the customer's multitokenConfig) every such request takes one more of the client's maxActiveTokensAllowed") +
+                  ": keep the token and use it until it nears expiry (or is refused)",
+          });
         });
       }
       return verdict(
@@ -553,7 +555,7 @@ export const CALLER_RULES: readonly CallerRule[] = [
         const pending = waiting.get(key);
         // After a quota refusal only asking for a token again is asking again: a call with a token the
         // client already holds is no retry. After a 429 every request is.
-        const retry = pending !== undefined && (pending.x.status === 429 || x.operation === "issueToken");
+        const retry = pending !== undefined && (!isQuotaRefusal(pending.x) || x.operation === "issueToken");
         if (pending && retry) {
           waiting.delete(key);
           judged += 1;

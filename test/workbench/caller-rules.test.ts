@@ -3,7 +3,7 @@
 import { describe, expect, it } from "vitest";
 import type { RecordedExchange } from "../../src/reference/index.ts";
 import { CALLER_RULES, scrollIdSent } from "../../src/workbench/caller-rules.ts";
-import { pathOf, readTraffic } from "../../src/workbench/traffic.ts";
+import { type CallerClient, pathOf, readTraffic } from "../../src/workbench/traffic.ts";
 
 const BASE = "http://127.0.0.1:1";
 const BEARER = { authorization: "Bearer tok-a" };
@@ -41,7 +41,7 @@ function recording(steps: Step[]): RecordedExchange[] {
 function judge(
   id: string,
   steps: Step[],
-  clients = [{ clientId: "c1", multitoken: true, maxActiveTokensAllowed: 5 }],
+  clients: CallerClient[] = [{ clientId: "c1", multitoken: true, maxActiveTokensAllowed: 5 }],
 ) {
   const rule = CALLER_RULES.find((r) => r.id === id);
   if (!rule) throw new Error(id);
@@ -414,7 +414,7 @@ describe("token reuse is judged by the pattern, at any quota", () => {
     );
     expect(verdict.status).toBe("failed");
     expect(verdict.status === "failed" ? verdict.violations[0]?.message : "").toMatch(
-      /client c1 requested a new token 2 times while it held a valid one that could serve the call \(first at #2: the token of #0 had \d+ s of validity left\); 3 tokens for 3 calls\. With multi-token support on/,
+      /client c1 requested a new token at #2 while it held a valid one that could serve the call \(the token of #0, \d+ s of validity left\); 2 such requests, 3 tokens for 3 calls\. With multi-token support on/,
     );
     expect(judge("client/token-quota", [call("tok-a"), issue("tok-b"), call("tok-b")], QUOTA_20).status).toBe(
       "passed",

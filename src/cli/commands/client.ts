@@ -3,6 +3,7 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { isVariantName, VARIANTS, type VariantName } from "../../reference/index.ts";
+import { terminalSafe } from "../../report/escape.ts";
 import { notCheckableLines } from "../../report/not-checkable.ts";
 import { newRunId } from "../../result/assemble.ts";
 import { loadCatalogueView } from "../../result/catalogue-view.ts";
@@ -138,7 +139,10 @@ function summary(run: ClientCheckRun): string {
         ? `not exercised${check.exerciseRequired ? " (required: --fail-on not-exercised)" : ""}: ${check.reason ?? ""}`
         : (check.message ?? check.reason ?? "");
     const traced = check.requirements.length > 0 ? ` (${check.requirements.join(", ")})` : "";
-    lines.push(`  ${mark} ${check.id}${traced} ${said}`.trimEnd());
+    // A message of several lines (the command's output tail) is indented under its check, made safe.
+    const [head = "", ...rest] = said.split("\n");
+    lines.push(`  ${mark} ${check.id}${traced} ${terminalSafe(head)}`.trimEnd());
+    for (const line of rest) lines.push(`       ${terminalSafe(line)}`.trimEnd());
   }
   const counts = CHECK_STATUSES.filter((status) => (result.counts.byStatus[status] ?? 0) > 0)
     .map((status) => `${result.counts.byStatus[status]} ${status.replace("-", " ")}`)
