@@ -9,6 +9,7 @@ import { isWaived } from "../result/verdict.ts";
 import { evidenceLocation } from "./citations.ts";
 import { escapeXml } from "./escape.ts";
 import { detailRows } from "./failure-detail.ts";
+import { clientHeadline } from "./outcome.ts";
 import { RETRIES_MEAN, retryLines, retrySummary } from "./retries.ts";
 
 export function renderJunit(result: RunResult): string {
@@ -18,7 +19,7 @@ export function renderJunit(result: RunResult): string {
   const failures = result.checks.filter(isFailure).length;
   const lines = [
     '<?xml version="1.0" encoding="UTF-8"?>',
-    `<testsuites name="${escapeXml(`lckit run ${result.runId}: ${result.verdict}`)}" tests="${result.checks.length}" ` +
+    `<testsuites name="${escapeXml(`${result.client === undefined ? "lckit run" : "lckit client check"} ${result.runId}: ${result.verdict}${((cause) => (cause === undefined ? "" : ` (${cause})`))(clientHeadline(result))}`)}" tests="${result.checks.length}" ` +
       `failures="${failures}" errors="${totals.broken}" time="${seconds(result.durationMs)}">`,
   ];
   let first = true;

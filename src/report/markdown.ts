@@ -6,6 +6,7 @@ import { CURL_VARIABLES, curlForCheck } from "./curl.ts";
 import { markdownCode as code, escapeMarkdown as md } from "./escape.ts";
 import { detailRows } from "./failure-detail.ts";
 import {
+  clientHeadline,
   countOutcomes,
   isEventCheck,
   outcomeCount,
@@ -31,7 +32,11 @@ const MAX_ROWS = 50;
 
 export function renderMarkdown(result: RunResult): string {
   const out: string[] = [];
-  out.push(`## ${verdictMark[result.verdict]} ${result.verdict}: ${md(result.target.name)}`, "");
+  const cause = clientHeadline(result);
+  out.push(
+    `## ${verdictMark[result.verdict]} ${result.verdict}: ${cause === undefined ? "" : `${md(cause)} · `}${md(result.target.name)}`,
+    "",
+  );
   out.push(md(result.verdictReason), "");
   const retries = retrySummary(result);
   if (retries !== undefined)
@@ -68,7 +73,31 @@ export function renderMarkdown(result: RunResult): string {
         `${code(`lckit restore ${result.configuration?.journal ?? "<journal>"} --target <target file>`)}.`,
       "",
     );
-  if (isEventCheck(result))
+  if (result.client !== undefined) {
+    // A client check ran the team's command against the sandbox: no seed, no property runs, no /version.
+    const c = result.client;
+    out.push(
+      `Sandbox ${code(result.target.baseUrl)}${result.target.rdmUrl === result.target.baseUrl ? "" : ` and ${code(result.target.rdmUrl)}`}, ` +
+        `tenant ${code(result.target.tenant)}, provider choice ${code(c.variant)} · run ${code(result.runId)} · ` +
+        `${result.requestsSent} requests recorded · ${(result.durationMs / 1000).toFixed(1)} s · ${md(result.kit.name)} ${md(result.kit.version)}`,
+      "",
+    );
+    out.push(
+      `Your command ${code(c.argv.join(" "))}: ${c.startError !== undefined ? md(`could not be started: ${c.startError}`) : c.timedOut ? "hung past its time limit" : c.signal !== null ? `killed by ${code(c.signal)}` : `exit ${code(String(c.exitCode))}`}.`,
+      "",
+    );
+    if (c.outputTail !== undefined && (c.exitCode !== 0 || c.signal !== null || c.timedOut))
+      out.push(
+        "<details open><summary>The last lines of its output</summary>",
+        "",
+        "```text",
+        c.outputTail.replace(/```/g, "` ` `"),
+        "```",
+        "",
+        "</details>",
+        "",
+      );
+  } else if (isEventCheck(result))
     out.push(
       `Messages from ${code(result.target.name)} · run ${code(result.runId)} · ${(result.durationMs / 1000).toFixed(1)} s · ` +
         `${md(result.kit.name)} ${md(result.kit.version)}`,
@@ -83,14 +112,14 @@ export function renderMarkdown(result: RunResult): string {
       "",
     );
   const version = targetVersionText(result);
-  if (!isEventCheck(result))
+  if (!isEventCheck(result) && result.client === undefined)
     out.push(
       `Target /version: ${version === undefined ? "not asked (lckit run --certify asks GET /version)" : code(clip(version, 200))}`,
       "",
     );
   const spec = result.spec;
   out.push(
-    `Certified against the requirement catalogue ${code(spec.catalogue.file)} ${md(spec.catalogue.version)} ` +
+    `${result.client === undefined ? "Certified" : "Judged"} against the requirement catalogue ${code(spec.catalogue.file)} ${md(spec.catalogue.version)} ` +
       `(${spec.catalogue.requirements} requirements, sha256 ${code(spec.catalogue.sha256.slice(0, 16))}…) and the ` +
       `contract ${md(spec.contractVersion)} (sha256 ${code(spec.contract.slice(0, 16))}…)` +
       (spec.interfaceDocument === null
@@ -98,7 +127,7 @@ export function renderMarkdown(result: RunResult): string {
         : `; interface document ${md(spec.interfaceDocumentFile ?? "copy")} sha256 ${code(spec.interfaceDocument.slice(0, 16))}….`),
     "",
   );
-  const selection = selectionText(result);
+  const selection = result.client === undefined ? selectionText(result) : "";
   if (selection) out.push(`Selection: ${selection}`, "");
 
   out.push(...outcomeTables(result));

@@ -4,13 +4,9 @@ import type { Coverage } from "../result/model.ts";
 import { terminalSafe } from "./escape.ts";
 
 /** One line per untested requirement that no command of the kit can check, after a heading; none when there is none. */
-export function notCheckableLines(
-  coverage: Pick<Coverage, "requirements">,
-  /** Which requirements the command's verdict is about (default: all): the others' reasons belong elsewhere. */
-  applies: (id: string) => boolean = () => true,
-): string[] {
+export function notCheckableLines(coverage: Pick<Coverage, "requirements">): string[] {
   const entries = coverage.requirements.filter(
-    (r) => r.status === "untested" && r.notCheckable !== undefined && applies(r.id),
+    (r) => r.status === "untested" && r.notCheckable !== undefined,
   );
   if (entries.length === 0) return [];
   return [

@@ -366,15 +366,17 @@ export const CALLER_RULES: readonly CallerRule[] = [
     opportunity: "a delete task of the documented shape",
     judge(traffic) {
       let opportunities = 0;
+      let tasks = 0;
       const violations: Violation[] = [];
       for (const x of traffic.exchanges) {
         if (x.operation !== "createTask") continue;
+        tasks += 1;
         const read = readDeleteTask(x);
         if (read.problem !== undefined) continue;
         opportunities += 1;
         if (read.wholeTenant) violations.push({ seq: x.seq, message: `${where(x)}: ${read.wholeTenant}` });
       }
-      return verdict(opportunities, violations, NO_TASK);
+      return verdict(opportunities, violations, tasks === 0 ? NO_TASK : MALFORMED_TASKS);
     },
   },
   {
@@ -385,10 +387,12 @@ export const CALLER_RULES: readonly CallerRule[] = [
     opportunity: "a delete task with parameters.uris of the documented shape",
     judge(traffic) {
       let opportunities = 0;
+      let tasks = 0;
       const violations: Violation[] = [];
       for (const x of traffic.exchanges) {
         if (x.operation !== "createTask") continue;
         const read = readDeleteTask(x);
+        if (read.problem === undefined) tasks += 1;
         if (read.problem !== undefined || read.uris === undefined || read.uris.length === 0) continue;
         opportunities += 1;
         const foreign = read.uris
@@ -404,7 +408,9 @@ export const CALLER_RULES: readonly CallerRule[] = [
       return verdict(
         opportunities,
         violations,
-        "your client sent no delete task with parameters.uris; a client that deletes by URIs exercises it",
+        tasks === 0 && traffic.exchanges.some((x) => x.operation === "createTask")
+          ? MALFORMED_TASKS
+          : "your client sent no delete task with parameters.uris of the documented shape; a client that deletes by URIs exercises it",
       );
     },
   },
@@ -582,6 +588,8 @@ export const CALLER_RULES: readonly CallerRule[] = [
 
 const NO_TASK =
   "your client sent no delete task (POST /tasks/{tenantId}); if it never deletes lookups, this rule does not apply to it";
+const MALFORMED_TASKS =
+  "no delete task your client sent was of the documented shape (client/delete-task-body says what is wrong); fix that, and this rule judges what the tasks delete";
 
 /** The members the document defines: the delete task request's, and those parameters holds. */
 const TASK_MEMBERS = ["type", "parameters"];

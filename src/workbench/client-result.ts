@@ -216,8 +216,20 @@ export function clientRunResult(traffic: Traffic, meta: ClientRunMeta): RunResul
     },
   });
   const tail = meta.outcome.outputTail === undefined ? undefined : redactor.text(meta.outcome.outputTail);
+  // Why a provider requirement cannot be checked belongs to a provider's run: beside a client's verdict only
+  // the caller requirements' reasons are said.
+  const caller = new Set(catalogue.requirements.filter((r) => r.kind === "caller").map((r) => r.id));
+  const coverage = {
+    ...result.coverage,
+    requirements: result.coverage.requirements.map((r) => {
+      if (r.notCheckable === undefined || caller.has(r.id)) return r;
+      const { notCheckable: _elsewhere, ...rest } = r;
+      return rest;
+    }),
+  };
   return {
     ...result,
+    coverage,
     client: {
       argv: meta.outcome.argv.map((a) => redactor.text(a)),
       variant: meta.variant,

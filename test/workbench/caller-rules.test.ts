@@ -168,7 +168,7 @@ describe("a rule passes only on opportunities it judged", () => {
     ["client/page-size-within-maximum", /no autopilot scan or blocked values request/],
     ["client/delete-task-body", /sent no delete task .*does not apply to it/],
     ["client/delete-task-whole-tenant", /sent no delete task/],
-    ["client/delete-task-uris-of-its-tenant", /no delete task with parameters.uris/],
+    ["client/delete-task-uris-of-its-tenant", /no delete task with parameters.uris of the documented shape/],
     ["client/token-reuse", /no call while it held a token that had already served one/],
     ["client/backoff-after-refusal", /PUT \$LCKIT_CONTROL_URL\/rate-limit/],
   ])("%s without an opportunity is not exercised: %s", (id, want) => {

@@ -6,7 +6,6 @@ import { isVariantName, VARIANTS, type VariantName } from "../../reference/index
 import { terminalSafe } from "../../report/escape.ts";
 import { notCheckableLines } from "../../report/not-checkable.ts";
 import { newRunId } from "../../result/assemble.ts";
-import { loadCatalogueView } from "../../result/catalogue-view.ts";
 import { CHECK_STATUSES } from "../../result/model.ts";
 import { proveReportRoot, writeReportFolder } from "../../session/run-session.ts";
 import {
@@ -148,13 +147,7 @@ function summary(run: ClientCheckRun): string {
     .map((status) => `${result.counts.byStatus[status]} ${status.replace("-", " ")}`)
     .join(", ");
   lines.push(`  ${counts}; command exit ${outcome.exitCode ?? outcome.signal ?? "none"}`);
-  // Only what a caller rule could have checked belongs beside a client's verdict.
-  const caller = new Set(
-    loadCatalogueView()
-      .requirements.filter((r) => r.kind === "caller")
-      .map((r) => r.id),
-  );
-  lines.push(...notCheckableLines(result.coverage, (id) => caller.has(id)));
+  lines.push(...notCheckableLines(result.coverage));
   return `${lines.join("\n")}\n`;
 }
 
