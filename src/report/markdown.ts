@@ -366,6 +366,9 @@ function whereNote(c: CheckResult): string {
 }
 
 function replay(result: RunResult, c: CheckResult): string {
+  // A client check replays by running the team's command again, under the same provider choice.
+  if (result.client !== undefined)
+    return `lckit client check${result.client.variant === "default" ? "" : ` --variants ${result.client.variant}`} -- ${result.client.argv.join(" ")}`;
   return c.counterexample?.replay ?? `${result.command} --check ${c.id} --seed ${result.seed}`;
 }
 
