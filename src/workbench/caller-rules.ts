@@ -218,8 +218,12 @@ function holdingsOf(traffic: Traffic): Map<string, Holding[]> {
       expiresAt: t.expiresAt,
       uses: [],
     };
-    byClient.set(t.clientId, [...(byClient.get(t.clientId) ?? []), holding]);
-    byValue.set(t.value, [...(byValue.get(t.value) ?? []), holding]);
+    const ofClient = byClient.get(t.clientId);
+    if (ofClient) ofClient.push(holding);
+    else byClient.set(t.clientId, [holding]);
+    const ofValue = byValue.get(t.value);
+    if (ofValue) ofValue.push(holding);
+    else byValue.set(t.value, [holding]);
   }
   for (const x of traffic.exchanges) {
     if (x.operation === "issueToken") continue;
@@ -494,9 +498,11 @@ export const CALLER_RULES: readonly CallerRule[] = [
       const callsOf = new Map<string, number>();
       for (const x of traffic.exchanges) {
         if (x.clientId === undefined) continue;
-        if (x.operation === "issueToken")
-          requestsOf.set(x.clientId, [...(requestsOf.get(x.clientId) ?? []), x]);
-        else callsOf.set(x.clientId, (callsOf.get(x.clientId) ?? 0) + 1);
+        if (x.operation === "issueToken") {
+          const list = requestsOf.get(x.clientId);
+          if (list) list.push(x);
+          else requestsOf.set(x.clientId, [x]);
+        } else callsOf.set(x.clientId, (callsOf.get(x.clientId) ?? 0) + 1);
       }
       for (const [clientId, requests] of requestsOf) {
         const client = traffic.clients.get(clientId);

@@ -4,6 +4,7 @@
 
 import { VARIANTS } from "../reference/index.ts";
 import { escapeMarkdown } from "../report/escape.ts";
+import { COMMAND_CHECK_ID } from "../result/client-verdict.ts";
 import type { ClientSweep } from "./client-sweep.ts";
 
 export function renderSweepMarkdown(sweep: ClientSweep): string {
@@ -17,7 +18,7 @@ export function renderSweepMarkdown(sweep: ClientSweep): string {
   ];
   for (const { variant, run } of sweep.runs) {
     const broken = run.result.checks
-      .filter((check) => check.status === "failed")
+      .filter((check) => check.status === "failed" && check.id !== COMMAND_CHECK_ID)
       .map((check) => `${check.id} (${check.level})`);
     const choice = VARIANTS.find((entry) => entry.name === variant)?.description;
     const why =

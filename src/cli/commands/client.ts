@@ -6,6 +6,7 @@ import { isVariantName, VARIANTS, type VariantName } from "../../reference/index
 import { terminalSafe } from "../../report/escape.ts";
 import { notCheckableLines } from "../../report/not-checkable.ts";
 import { newRunId } from "../../result/assemble.ts";
+import { COMMAND_CHECK_ID } from "../../result/client-verdict.ts";
 import { CHECK_STATUSES } from "../../result/model.ts";
 import { proveReportRoot, writeReportFolder } from "../../session/run-session.ts";
 import {
@@ -156,7 +157,9 @@ function sweepSummary(sweep: ClientSweep): string {
     `client check over ${sweep.runs.length} provider choice(s): ${sweep.passed} passed, ${sweep.runs.length - sweep.passed} did not`,
   ];
   for (const { variant, run } of sweep.runs) {
-    const broken = run.result.checks.filter((c) => c.status === "failed").map((c) => `${c.id} (${c.level})`);
+    const broken = run.result.checks
+      .filter((c) => c.status === "failed" && c.id !== COMMAND_CHECK_ID)
+      .map((c) => `${c.id} (${c.level})`);
     const ok = run.exitCode === 0;
     lines.push(
       `  ${ok ? "ok  " : "FAIL"} ${variant.padEnd(34)} command exit ${run.outcome.exitCode ?? run.outcome.signal ?? "none"}${broken.length > 0 ? `; broken: ${broken.join(", ")}` : ""}`,
