@@ -5,7 +5,7 @@
 // not exercised, and says what would exercise it: never a pass.
 import type { Level } from "../check/index.ts";
 import { LOOKUP_TYPE_URI_PATTERN, lookupTypeName } from "../contract/index.ts";
-import { bearerOf, parseJson, type Traffic, type TrafficExchange } from "./traffic.ts";
+import { parseJson, type Traffic, type TrafficExchange } from "./traffic.ts";
 
 export interface Violation {
   /** seq of the exchange at fault. */
@@ -206,8 +206,26 @@ interface Holding {
 
 /** The tokens each client obtained, in issue order, with the calls each served. A call is credited to the
  *  latest issue of its token value at or before it (without multi-token support the same value returns). */
-function holdingsOf(traffic: Traffic): Map<string, Holding[]> {
-  const byClient = new Map<string, Holding[]>();
+interface ClientTokens {
+  held: Holding[];
+  /** Calls that carried a token of the client. */
+  calls: number;
+  /** The client's token requests. */
+  requests: TrafficExchange[];
+  /** Calls made while a token of the client could serve them (before it). */
+  servedOpportunities: number;
+}
+
+function holdingsOf(traffic: Traffic): Map<string, ClientTokens> {
+  const byClient = new Map<string, ClientTokens>();
+  const of = (clientId: string): ClientTokens => {
+    let entry = byClient.get(clientId);
+    if (!entry) {
+      entry = { held: [], calls: 0, requests: [], servedOpportunities: 0 };
+      byClient.set(clientId, entry);
+    }
+    return entry;
+  };
   const byValue = new Map<string, Holding[]>();
   const issues = [...traffic.tokens].sort((a, b) => a.issuedAt - b.issuedAt);
   for (const t of issues) {
@@ -218,20 +236,26 @@ function holdingsOf(traffic: Traffic): Map<string, Holding[]> {
       expiresAt: t.expiresAt,
       uses: [],
     };
-    const ofClient = byClient.get(t.clientId);
-    if (ofClient) ofClient.push(holding);
-    else byClient.set(t.clientId, [holding]);
+    of(t.clientId).held.push(holding);
     const ofValue = byValue.get(t.value);
     if (ofValue) ofValue.push(holding);
     else byValue.set(t.value, [holding]);
   }
   for (const x of traffic.exchanges) {
-    if (x.operation === "issueToken") continue;
-    const bearer = bearerOf(x.headers);
+    if (x.clientId === undefined) continue;
+    if (x.operation === "issueToken") {
+      of(x.clientId).requests.push(x);
+      continue;
+    }
+    const bearer = x.bearer;
     if (bearer === undefined) continue;
     const candidates = byValue.get(bearer) ?? [];
-    const holding = candidates.filter((h) => h.issuedAt <= x.at).at(-1);
+    let holding: Holding | undefined;
+    for (const h of candidates) if (h.issuedAt <= x.at) holding = h;
     if (!holding) continue;
+    const client = of(x.clientId);
+    client.calls += 1;
+    if (client.held.some((h) => couldServe(h, x.at))) client.servedOpportunities += 1;
     holding.uses.push(x.at);
     if ((x.status === 401 || x.status === 403) && holding.refusedAt === undefined) holding.refusedAt = x.at;
   }
@@ -243,7 +267,8 @@ function holdingsOf(traffic: Traffic): Map<string, Holding[]> {
 function couldServe(h: Holding, at: number): boolean {
   return (
     h.issuedAt < at &&
-    h.uses.some((u) => u < at) &&
+    h.uses.length > 0 &&
+    (h.uses[0] as number) < at &&
     (h.refusedAt === undefined || h.refusedAt > at) &&
     h.expiresAt - at > (h.expiresAt - h.issuedAt) / 2
   );
@@ -261,7 +286,7 @@ export const CALLER_RULES: readonly CallerRule[] = [
         (x) => x.operation && LOOKUP_DATA_AND_AUTOPILOT.has(x.operation),
       );
       const violations = judged
-        .filter((x) => bearerOf(x.headers) === undefined)
+        .filter((x) => x.bearer === undefined)
         .map((x) => ({
           seq: x.seq,
           message: `${where(x)} was sent ${x.headers.authorization === undefined ? "without an Authorization header" : `with Authorization "${x.headers.authorization.split(/\s/)[0]} ...", not Bearer <access token>`}`,
@@ -352,13 +377,11 @@ export const CALLER_RULES: readonly CallerRule[] = [
       "MUST send a delete task body of the documented shape (type delete; parameters holding only type, a lookup type URI, and uris, lookup URIs <tenant>/<type>/<code>)",
     opportunity: "a delete task (POST /tasks/{tenantId})",
     judge(traffic) {
-      const judged = traffic.exchanges.filter((x) => x.operation === "createTask");
+      const tasks = deleteTasks(traffic);
       const violations: Violation[] = [];
-      for (const x of judged) {
-        const problem = readDeleteTask(x).problem;
-        if (problem) violations.push({ seq: x.seq, message: `${where(x)}: ${problem}` });
-      }
-      return verdict(judged.length, violations, NO_TASK);
+      for (const { x, read } of tasks)
+        if (read.problem) violations.push({ seq: x.seq, message: `${where(x)}: ${read.problem}` });
+      return verdict(tasks.length, violations, NO_TASK);
     },
   },
   {
@@ -370,17 +393,14 @@ export const CALLER_RULES: readonly CallerRule[] = [
     opportunity: "a delete task of the documented shape",
     judge(traffic) {
       let opportunities = 0;
-      let tasks = 0;
+      const tasks = deleteTasks(traffic);
       const violations: Violation[] = [];
-      for (const x of traffic.exchanges) {
-        if (x.operation !== "createTask") continue;
-        tasks += 1;
-        const read = readDeleteTask(x);
+      for (const { x, read } of tasks) {
         if (read.problem !== undefined) continue;
         opportunities += 1;
         if (read.wholeTenant) violations.push({ seq: x.seq, message: `${where(x)}: ${read.wholeTenant}` });
       }
-      return verdict(opportunities, violations, tasks === 0 ? NO_TASK : MALFORMED_TASKS);
+      return verdict(opportunities, violations, tasks.length === 0 ? NO_TASK : MALFORMED_TASKS);
     },
   },
   {
@@ -391,12 +411,9 @@ export const CALLER_RULES: readonly CallerRule[] = [
     opportunity: "a delete task with parameters.uris of the documented shape",
     judge(traffic) {
       let opportunities = 0;
-      let tasks = 0;
+      const tasks = deleteTasks(traffic);
       const violations: Violation[] = [];
-      for (const x of traffic.exchanges) {
-        if (x.operation !== "createTask") continue;
-        const read = readDeleteTask(x);
-        if (read.problem === undefined) tasks += 1;
+      for (const { x, read } of tasks) {
         if (read.problem !== undefined || read.uris === undefined || read.uris.length === 0) continue;
         opportunities += 1;
         const foreign = read.uris
@@ -412,7 +429,7 @@ export const CALLER_RULES: readonly CallerRule[] = [
       return verdict(
         opportunities,
         violations,
-        tasks === 0 && traffic.exchanges.some((x) => x.operation === "createTask")
+        tasks.length > 0 && tasks.every(({ read }) => read.problem !== undefined)
           ? MALFORMED_TASKS
           : "your client sent no delete task with parameters.uris of the documented shape; a client that deletes by URIs exercises it",
       );
@@ -429,16 +446,10 @@ export const CALLER_RULES: readonly CallerRule[] = [
       const violations: Violation[] = [];
       let opportunities = 0;
       const holdings = holdingsOf(traffic);
-      for (const [clientId, held] of holdings) {
-        const calls = traffic.exchanges.filter(
-          (x) => x.clientId === clientId && x.operation !== "issueToken" && bearerOf(x.headers) !== undefined,
-        );
-        const requests = traffic.exchanges.filter(
-          (x) => x.clientId === clientId && x.operation === "issueToken",
-        );
+      for (const [clientId, { held, calls, requests, servedOpportunities }] of holdings) {
         const multitoken = traffic.clients.get(clientId)?.multitoken ?? false;
-        for (const x of [...calls, ...requests])
-          if (held.some((h) => couldServe(h, x.at))) opportunities += 1;
+        opportunities += servedOpportunities;
+        for (const x of requests) if (held.some((h) => couldServe(h, x.at))) opportunities += 1;
         const replaced: { x: TrafficExchange; h: Holding }[] = [];
         for (const x of requests) {
           const serving = held.filter((h) => couldServe(h, x.at));
@@ -458,7 +469,7 @@ export const CALLER_RULES: readonly CallerRule[] = [
           ({ x, h }) => held.find((i) => i.issuedSeq === x.seq)?.value === h.value,
         );
         const judgedReplaced =
-          sameValue.length > 0 && requests.length * 2 < calls.length
+          sameValue.length > 0 && requests.length * 2 < calls
             ? replaced.filter((r) => !sameValue.includes(r))
             : replaced;
         judgedReplaced.forEach(({ x, h }, i) => {
@@ -469,7 +480,7 @@ export const CALLER_RULES: readonly CallerRule[] = [
             message:
               i > 0
                 ? what
-                : `${what}; ${plural(judgedReplaced.length, "such request")}, ${plural(held.length, "token")} for ${plural(calls.length, "call")}. ` +
+                : `${what}; ${plural(judgedReplaced.length, "such request")}, ${plural(held.length, "token")} for ${plural(calls, "call")}. ` +
                   (multitoken
                     ? "With multi-token support on, every token request takes one more of the client's maxActiveTokensAllowed until it expires"
                     : "The sandbox's customer has multi-token support off, so the same token came back; with it on (the customer's multitokenConfig) every such request takes one more of the client's maxActiveTokensAllowed") +
@@ -620,6 +631,19 @@ function tenantOfPath(pathname: string): string {
   } catch {
     return match[1] as string;
   }
+}
+
+/** The delete tasks of one traffic, each read once, shared by the three task rules. */
+const taskReadings = new WeakMap<Traffic, { x: TrafficExchange; read: DeleteTaskReading }[]>();
+function deleteTasks(traffic: Traffic): { x: TrafficExchange; read: DeleteTaskReading }[] {
+  let tasks = taskReadings.get(traffic);
+  if (!tasks) {
+    tasks = traffic.exchanges
+      .filter((x) => x.operation === "createTask")
+      .map((x) => ({ x, read: readDeleteTask(x) }));
+    taskReadings.set(traffic, tasks);
+  }
+  return tasks;
 }
 
 /** What a task body with neither parameters.type nor parameters.uris does, as the document reads it. */
