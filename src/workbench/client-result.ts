@@ -5,7 +5,7 @@ import { Redactor } from "../redaction/redact.ts";
 import { assembleRunResult } from "../result/assemble.ts";
 import { type CatalogueView, loadCatalogueView } from "../result/catalogue-view.ts";
 import { COMMAND_CHECK_ID, clientFailureCauses, commandFailure } from "../result/client-verdict.ts";
-import { tracedElsewhere } from "../result/coverage.ts";
+import { notCheckableOnlyFor, tracedElsewhere } from "../result/coverage.ts";
 import type { CheckResult, Interruption, RunResult } from "../result/model.ts";
 import { CALLER_RULES, type RuleVerdict } from "./caller-rules.ts";
 import type { Traffic, TrafficExchange } from "./traffic.ts";
@@ -216,20 +216,9 @@ export function clientRunResult(traffic: Traffic, meta: ClientRunMeta): RunResul
     },
   });
   const tail = meta.outcome.outputTail === undefined ? undefined : redactor.text(meta.outcome.outputTail);
-  // Why a provider requirement cannot be checked belongs to a provider's run: beside a client's verdict only
-  // the caller requirements' reasons are said.
-  const caller = new Set(catalogue.requirements.filter((r) => r.kind === "caller").map((r) => r.id));
-  const coverage = {
-    ...result.coverage,
-    requirements: result.coverage.requirements.map((r) => {
-      if (r.notCheckable === undefined || caller.has(r.id)) return r;
-      const { notCheckable: _elsewhere, ...rest } = r;
-      return rest;
-    }),
-  };
   return {
     ...result,
-    coverage,
+    coverage: notCheckableOnlyFor(result.coverage, catalogue.requirements, ["caller"]),
     client: {
       argv: meta.outcome.argv.map((a) => redactor.text(a)),
       variant: meta.variant,
