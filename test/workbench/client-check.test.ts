@@ -205,6 +205,42 @@ describe("a failing command is never green in a report", () => {
     expect(html).toContain("the team&#39;s tests: 3 failed");
   }, 60_000);
 
+  it("lckit report verify agrees: junit.xml and ctrf.json show the failed command and the rules not exercised as report.json does", async () => {
+    const io = captureIo();
+    const dir = mkdtempSync(join(tmpdir(), "lckit-client-verify-"));
+    const code = await main(
+      [
+        "client",
+        "check",
+        "--quiet",
+        "--data",
+        DATA,
+        "--client",
+        "nightly-sync",
+        "--fail-on",
+        "not-exercised",
+        "--report-dir",
+        dir,
+        "--",
+        "/bin/sh",
+        "-c",
+        `FAULT=no-task "$0" "$1"; exit 5`,
+        ...LANGUAGES.node(),
+      ],
+      io,
+    );
+    expect(code).toBe(1);
+    expect(io.stdout()).toMatch(/^NOT CONFORMANT: your command failed \(exit 5\)/);
+    expect(io.stdout()).toMatch(
+      /---- client\/delete-task-body \(CALLER-TASK-01\) not exercised \(required: --fail-on not-exercised\): your client sent no delete task/,
+    );
+    const folder = /report: (\S+)/.exec(io.stderr())?.[1] ?? "";
+    const junit = readFileSync(join(folder, "junit.xml"), "utf8");
+    expect(junit).toMatch(/failures="2"/);
+    const verify = captureIo();
+    expect(await main(["report", "verify", folder], verify)).toBe(0);
+  }, 60_000);
+
   it("with a MUST rule broken too, the headline names both", async () => {
     const r = await failing(3, "task-typo");
     expect(r.result.verdictReason).toMatch(
