@@ -217,6 +217,21 @@ export function renderMarkdown(result: RunResult): string {
     out.push("");
   }
 
+  // A caller rule the client's traffic gave nothing to judge: never a pass; what would exercise it.
+  const notExercised = result.checks.filter((c) => c.status === "not-exercised");
+  if (notExercised.length > 0) {
+    out.push(`### Rules not exercised (${notExercised.length})`, "");
+    out.push(
+      "| Rule | Level | What your client's traffic lacked, and what would exercise it |",
+      "|---|---|---|",
+    );
+    for (const c of notExercised.slice(0, MAX_ROWS))
+      out.push(
+        `| ${code(c.id)} | ${c.level}${c.exerciseRequired ? " (required)" : ""} | ${md(c.reason ?? "")} |`,
+      );
+    out.push("");
+  }
+
   const f = result.coverage.figures;
   out.push("### Requirement coverage", "");
   if (result.coverage.catalogue === null) out.push("No requirement catalogue was found.", "");

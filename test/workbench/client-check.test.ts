@@ -133,6 +133,9 @@ describe.each(Object.entries(LANGUAGES))("the %s example client", (_language, co
     );
     expect(r.result.verdictReason).not.toMatch(/safety settings|credentials|capabilities of the target/);
     expect(r.exitCode).toBe(0);
+    expect(renderMarkdown(r.result)).toMatch(
+      /### Rules not exercised \(3\)\n\n.*\n.*\n\| <code>client\/delete-task-body<\/code> \| MUST \| your client sent no delete task/,
+    );
     // Required, the same run fails, in every format.
     const required = await run(command(), { FAULT: "no-task" }, { requireExercised: true });
     expect(required.exitCode).toBe(1);
