@@ -204,8 +204,7 @@ interface Holding {
   refusedAt?: number;
 }
 
-/** The tokens each client obtained, in issue order, with the calls each served. A call is credited to the
- *  latest issue of its token value at or before it (without multi-token support the same value returns). */
+/** What one client did with tokens. */
 interface ClientTokens {
   held: Holding[];
   /** Calls that carried a token of the client. */
@@ -216,6 +215,8 @@ interface ClientTokens {
   servedOpportunities: number;
 }
 
+/** The tokens each client obtained, in issue order, with the calls each served. A call is credited to the
+ *  latest issue of its token value at or before it (without multi-token support the same value returns). */
 function holdingsOf(traffic: Traffic): Map<string, ClientTokens> {
   const byClient = new Map<string, ClientTokens>();
   const of = (clientId: string): ClientTokens => {
