@@ -36,8 +36,9 @@ credentials in environment variables:
   ${CLIENT_ENV.join(", ")}
 records every request the command sends, and judges the recording by what the interface document asks of
 a caller (requirements CALLER-*).
-The command's own exit code is reported beside the verdict. With --variants, the command runs once per
-provider choice, each against its own sandbox.`,
+The command is a check of its own (client/command): a command that does not exit 0 fails the run, in
+every report, with its exit code and the last lines of its output. With --variants, the command runs
+once per provider choice, each against its own sandbox.`,
   flags: {
     data: option(
       "FILE",
@@ -96,8 +97,9 @@ provider choice, each against its own sandbox.`,
 a scrollId, a delete task, ...); a rule with none is "not exercised", with what would exercise it.
 
 Exit codes: 0 the command passed and no MUST caller rule broke (under every variant); 1 a MUST rule
-broke or the command failed (or, with --fail-on not-exercised, a MUST rule was not exercised); 2 usage or configuration error (a command not found, a command that made no
-request to the sandbox); 3 the command hung past --timeout or was killed.`,
+broke or the command failed (or, with --fail-on not-exercised, a MUST rule was not exercised); 2 usage
+or configuration error (a command not found, a command that made no request to the sandbox); 3 the
+command hung past --timeout or was killed.`,
 };
 
 function variantsOf(raw: string | undefined): (VariantName | undefined)[] | undefined {
