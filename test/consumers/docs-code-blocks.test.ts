@@ -116,6 +116,26 @@ const RUN = [
   "lckit contract diff openapi/dist/lookup-data.yaml",
 ];
 
+/** The README's blocks: none runs inside a test (each installs, runs the whole suite or needs a target). */
+const README_SHOWN: [string, string][] = [
+  ["npm ci && npm run conformance", "installs, then runs every check (the kit's own CI does)"],
+  ["npm ci && npm test", "installs, then runs this suite"],
+  [
+    "npm i -D lookup-conformance-kit",
+    "installs from the registry (test/package installs the packed tarball)",
+  ],
+  ["export ACME_VIEWER_ID=...", "a team's target file and credentials"],
+  ["openapi/          platform.yaml", "the repository's layout, not a command"],
+];
+
+describe("the README's code blocks", () => {
+  it("are each listed with why they do not run in a test", () => {
+    const readme = blocks(readFileSync(join(repo, "README.md"), "utf8"));
+    const unclaimed = readme.filter((b) => !README_SHOWN.some(([marker]) => b.text.includes(marker)));
+    expect(unclaimed.map((b) => `line ${b.line}: ${b.text.split("\n")[0]}`)).toEqual([]);
+  });
+});
+
 describe("docs/consumers.md code blocks run as written", () => {
   it("every block is run here or listed with why not", () => {
     const unclaimed = all.filter(
