@@ -46,8 +46,17 @@ function properties(result: RunResult): string {
   const props: [string, string][] = [
     ["target", `${result.target.name} (${result.target.baseUrl})`],
     ["tenant", result.target.tenant],
-    ["seed", String(result.seed)],
-    ["runs", String(result.runs)],
+    // A client check has no seed or property runs: its command, how it ended, the provider choice.
+    ...((result.client === undefined
+      ? [
+          ["seed", String(result.seed)],
+          ["runs", String(result.runs)],
+        ]
+      : [
+          ["command", result.client.argv.join(" ")],
+          ["commandExit", String(result.client.exitCode ?? result.client.signal ?? "none")],
+          ["variant", result.client.variant],
+        ]) as [string, string][]),
     ["kit", `${result.kit.name} ${result.kit.version}`],
     ["verdict", result.verdict],
     ["verdictReason", result.verdictReason],

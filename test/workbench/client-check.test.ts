@@ -190,6 +190,8 @@ describe("a failing command is never green in a report", () => {
     expect(junit).toMatch(
       /<testsuites name="lckit client check [^"]*: NOT CONFORMANT \(your command failed \(exit 1\)\)" tests="\d+" failures="1"/,
     );
+    expect(junit).toContain('<property name="commandExit" value="1"/>');
+    expect(junit).not.toContain('<property name="seed"');
     expect(junit).toMatch(
       /<testcase name="client\/command"[^>]*>\s*<failure message="your command failed \(exit 1\)[^"]*the team&apos;s tests: 3 failed"/,
     );
