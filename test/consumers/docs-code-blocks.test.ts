@@ -2,7 +2,15 @@
 // with the package's own specifiers (resolved through package.json "exports" to the sources), the shell
 // ones through the CLI. A block that cannot run here (a placeholder command, a server left running, a tool
 // the kit does not ship) is listed with why; a new block fails until it is run or listed.
-import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
+import {
+  copyFileSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
@@ -78,6 +86,7 @@ async function runBlock(block: Block, exported: string[]): Promise<Record<string
     return (await import(pathToFileURL(file).href)) as Record<string, unknown>;
   } finally {
     process.chdir(cwd);
+    rmSync(file, { force: true });
   }
 }
 
