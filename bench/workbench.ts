@@ -507,9 +507,10 @@ async function abandonedScrolls(): Promise<void> {
 }
 
 // --sandbox: the in-process readiness alone (a minute, where the whole benchmark takes several); --serve:
-// lckit serve's readiness alone.
+// lckit serve's readiness alone; --judging: the caller rules over recordings alone.
 if (process.argv.includes("--sandbox")) await sandboxReadiness();
 else if (process.argv.includes("--serve")) await serveReadiness();
+else if (process.argv.includes("--judging")) judging();
 else {
   await serveReadiness();
   await sandboxReadiness();

@@ -21,13 +21,25 @@ const FAULT = process.env.FAULT ?? "";
 const basic = `Basic ${Buffer.from(`${env("LCKIT_CLIENT_ID")}:${env("LCKIT_CLIENT_SECRET")}`).toString("base64")}`;
 
 let cached; // { value, until }
-async function token() {
-  if (FAULT !== "token-per-call" && cached && Date.now() < cached.until) return cached.value;
-  const r = await fetch(`${BASE}/oauth/token`, {
+let hoard; // FAULT=token-hoard: every token the quota gives, used in turn
+let turn = 0;
+const requestToken = () =>
+  fetch(`${BASE}/oauth/token`, {
     method: "POST",
     headers: { authorization: basic, "content-type": "application/x-www-form-urlencoded" },
     body: "grant_type=client_credentials",
   });
+async function token() {
+  if (FAULT === "token-hoard") {
+    if (!hoard) {
+      hoard = [];
+      for (let r = await requestToken(); r.status === 200 && hoard.length < 250; r = await requestToken())
+        hoard.push((await r.json()).access_token);
+    }
+    return hoard[turn++ % hoard.length];
+  }
+  if (FAULT !== "token-per-call" && cached && Date.now() < cached.until) return cached.value;
+  const r = await requestToken();
   if (r.status !== 200) throw new Error(`token request answered ${r.status}: ${await r.text()}`);
   const answer = await r.json();
   // Renew a little before expiry.
@@ -63,7 +75,7 @@ async function scanAll(url) {
     // The faulty client takes a page shorter than its limit for the last one; only the scrollId says so.
     if (FAULT === "short-page-is-last" && (answer.values ?? []).length < limit)
       return { values, status: 200 };
-    if (typeof answer.scrollId !== "string" || answer.scrollId === "") {
+    if (typeof answer.scrollId !== "string" || answer.scrollId === "" || FAULT === "first-page-only") {
       // The end. The faulty client asks once more with the scroll it already finished.
       if (FAULT === "past-end" && body !== undefined) await call("POST", url, body);
       return { values, status: 200 };
@@ -109,18 +121,24 @@ if (lookups.status === 200 && stats.status === 200 && unresolved.length > 0) {
   );
 }
 const first = lookups.values[0];
+// The delete task: by URI, the documented shape. Each FAULT=task-* is one way to get it wrong.
+const typeName = first?.type.split("/").pop();
+const uri = `${TENANT}/${typeName}/${first?.code}`;
+const bodies = {
+  "task-body": { type: "delete", parameters: { uris: uri } },
+  "task-typo": { type: "delete", parameters: { uri: [uri] } },
+  "task-type-name": { type: "delete", parameters: { type: typeName } },
+  "task-uri-shape": { type: "delete", parameters: { uris: [first?.code] } },
+  "task-whole-tenant": { type: "delete" },
+  "task-foreign-uri": { type: "delete", parameters: { uris: [`not-${TENANT}/${typeName}/${first?.code}`] } },
+};
 const task =
-  first === undefined
+  first === undefined || FAULT === "no-task"
     ? undefined
     : await call(
         "POST",
         `${RDM}/tasks/${TENANT}`,
-        FAULT === "task-body"
-          ? { type: "delete", parameters: { uris: `${TENANT}/${first.type.split("/").pop()}/${first.code}` } }
-          : {
-              type: "delete",
-              parameters: { uris: [`${TENANT}/${first.type.split("/").pop()}/${first.code}`] },
-            },
+        bodies[FAULT] ?? { type: "delete", parameters: { uris: [uri] } },
       );
 // A gateway rate limit (set through the control interface) and two calls: the second is answered 429.
 if (CONTROL) {

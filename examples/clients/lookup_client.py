@@ -37,12 +37,26 @@ FAULT = os.environ.get("FAULT", "")
 AUTH = (env("LCKIT_CLIENT_ID"), env("LCKIT_CLIENT_SECRET"))
 session = requests.Session()
 cached = {"value": None, "until": 0.0}
+hoard = {"tokens": None, "turn": 0}  # FAULT=token-hoard: every token the quota gives, used in turn
+
+
+def request_token():
+    return session.post(f"{BASE}/oauth/token", auth=AUTH, data={"grant_type": "client_credentials"})
 
 
 def token():
+    if FAULT == "token-hoard":
+        if hoard["tokens"] is None:
+            hoard["tokens"] = []
+            r = request_token()
+            while r.status_code == 200 and len(hoard["tokens"]) < 250:
+                hoard["tokens"].append(r.json()["access_token"])
+                r = request_token()
+        hoard["turn"] += 1
+        return hoard["tokens"][hoard["turn"] % len(hoard["tokens"])]
     if FAULT != "token-per-call" and cached["value"] and time.time() < cached["until"]:
         return cached["value"]
-    r = session.post(f"{BASE}/oauth/token", auth=AUTH, data={"grant_type": "client_credentials"})
+    r = request_token()
     if r.status_code != 200:
         sys.exit(f"token request answered {r.status_code}: {r.text}")
     answer = r.json()
@@ -81,7 +95,7 @@ def scan_all(url):
         if FAULT == "short-page-is-last" and len(answer.get("values") or []) < limit:
             return values, 200
         scroll = answer.get("scrollId")
-        if not isinstance(scroll, str) or scroll == "":
+        if not isinstance(scroll, str) or scroll == "" or FAULT == "first-page-only":
             if FAULT == "past-end" and raw is not None:
                 call("POST", url, raw=raw)
             return values, 200
@@ -138,13 +152,19 @@ unresolved = [s for s in stats if "candidateLookupCode" in s
 if lookups_status == 200 and stats_status == 200 and unresolved:
     print(f"{len(unresolved)} autopilot candidate(s) name no synced lookup, e.g. {unresolved[0]['candidateLookupCode']}")
 task_status = None
-if lookups:
+if lookups and FAULT != "no-task":
+    # The delete task: by URI, the documented shape. Each FAULT=task-* is one way to get it wrong.
     first = lookups[0]
-    uri = f"{TENANT}/{first['type'].split('/')[-1]}/{first['code']}"
-    task = {"type": "remove", "parameters": {"uris": [uri]}} if FAULT == "task-body" else {
-        "type": "delete",
-        "parameters": {"uris": [uri]},
-    }
+    type_name = first["type"].split("/")[-1]
+    uri = f"{TENANT}/{type_name}/{first['code']}"
+    task = {
+        "task-body": {"type": "remove", "parameters": {"uris": [uri]}},
+        "task-typo": {"type": "delete", "parameters": {"uri": [uri]}},
+        "task-type-name": {"type": "delete", "parameters": {"type": type_name}},
+        "task-uri-shape": {"type": "delete", "parameters": {"uris": [first["code"]]}},
+        "task-whole-tenant": {"type": "delete"},
+        "task-foreign-uri": {"type": "delete", "parameters": {"uris": [f"not-{TENANT}/{type_name}/{first['code']}"]}},
+    }.get(FAULT, {"type": "delete", "parameters": {"uris": [uri]}})
     task_status = call("POST", f"{RDM}/tasks/{TENANT}", body=task).status_code
 if CONTROL:
     requests.put(f"{CONTROL}/rate-limit", json={"requests": 1, "perSeconds": 1})

@@ -159,7 +159,10 @@ export const commandTraces: readonly { command: string; requirements: readonly s
       "CALLER-SCAN-02",
       "CALLER-SCAN-03",
       "CALLER-TASK-01",
+      "CALLER-TASK-02",
+      "CALLER-TASK-03",
       "CALLER-TOKEN-01",
+      "CALLER-TOKEN-02",
     ],
   },
 ];

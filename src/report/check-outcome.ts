@@ -13,6 +13,9 @@ export function outcomeOf(check: CheckResult): CheckOutcome {
       return "passed";
     case "skipped":
       return "not-run";
+    case "not-exercised":
+      // A caller rule with nothing to judge did not run, unless the run requires it exercised.
+      return isFailure(check) ? "failed" : "not-run";
     case "broken":
       return "failed";
     case "failed":

@@ -193,6 +193,8 @@ function messageOf(check: CheckResult): string | undefined {
       return undefined;
     case "skipped":
       return check.reason;
+    case "not-exercised":
+      return `NOT EXERCISED: ${check.reason ?? ""}`;
     case "broken":
       return `BROKEN (a fault of the kit, not of the target): ${check.message ?? ""}`;
     case "failed":

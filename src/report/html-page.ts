@@ -8,6 +8,7 @@ const outcomeColours: [string, string][] = [
   ["finding", "#9a6700"],
   ["waived", "#57606a"],
   ["skipped", "#6e7781"],
+  ["not-exercised", "#59636e"],
   ["broken", "#6e40c9"],
   ["inconclusive", "#bc4c00"],
 ];

@@ -13,6 +13,7 @@ import { failuresSection, overview, suiteBars, waiverText } from "./html-overvie
 import { script, style } from "./html-page.ts";
 import { timelineSection } from "./html-timeline.ts";
 import {
+  clientHeadline,
   countOutcomes,
   outcomeBadge,
   outcomeCount,
@@ -37,7 +38,7 @@ export function renderHtml(result: RunResult): string {
 </head>
 <body>
 <header class="verdict ${verdictClass(result.verdict)}">
-<h1>${h(result.verdict)}</h1>
+<h1>${h(result.verdict)}${((cause) => (cause === undefined ? "" : `: ${h(cause)}`))(clientHeadline(result))}</h1>
 <p>${h(result.verdictReason)}</p>
 <p class="tally">${h(`${result.checks.length} checks: ${outcomes.map((o) => outcomeCount(o, countOutcomes(result.checks)[o] ?? 0)).join(" · ")}`)}</p>
 <nav aria-label="Sections"><a href="#failures">Failures and findings</a> · <a href="#coverage">Requirement coverage</a> · <a href="#timeline">Timeline</a> · <a href="#checks">All checks</a> · <a href="#run">Run facts</a></nav>
@@ -83,7 +84,17 @@ function facts(result: RunResult): string {
     ["Tenant", result.target.tenant],
     ["Credential roles", result.target.roles.join(", ") || "none"],
     ["Run", result.runId],
-    ["Seed / runs per property", `${result.seed} / ${result.runs}`],
+    ...(result.client === undefined
+      ? ([["Seed / runs per property", `${result.seed} / ${result.runs}`]] as [string, string][])
+      : ([
+          [
+            "Your command",
+            `${result.client.argv.join(" ")}: ${result.client.startError ?? (result.client.timedOut ? "hung past its time limit" : result.client.signal !== null ? `killed by ${result.client.signal}` : `exit ${result.client.exitCode}`)} (provider choice ${result.client.variant})`,
+          ],
+          ...(result.client.outputTail === undefined
+            ? []
+            : ([["Its output (last lines)", result.client.outputTail]] as [string, string][])),
+        ] as [string, string][])),
     ["Started", result.startedAt],
     ["Duration", `${(result.durationMs / 1000).toFixed(1)} s`],
     ["Requests sent", String(result.requestsSent)],
@@ -210,6 +221,8 @@ function location(c: CheckResult): string {
 function details(result: RunResult, c: CheckResult, budget: Budget): string {
   if (c.status === "passed") return retried(c);
   if (c.status === "skipped") return `<p>${h(c.reason ?? "")}</p>${retried(c)}`;
+  if (c.status === "not-exercised")
+    return `<p class="message">${h(`${c.exerciseRequired ? "Required (--fail-on not-exercised) and " : ""}not exercised: ${c.reason ?? ""}`)}</p>`;
   if (c.status === "inconclusive")
     return `<p class="message">${h(c.reason ?? "")}</p>${undecided(c)}${location(c)}${retried(c)}`;
   // With the departures listed apart, the message's first line (what kind, how many) says the rest.

@@ -9,6 +9,7 @@ import { isWaived } from "../result/verdict.ts";
 import { evidenceLocation } from "./citations.ts";
 import { escapeXml } from "./escape.ts";
 import { detailRows } from "./failure-detail.ts";
+import { clientHeadline } from "./outcome.ts";
 import { RETRIES_MEAN, retryLines, retrySummary } from "./retries.ts";
 
 export function renderJunit(result: RunResult): string {
@@ -18,7 +19,7 @@ export function renderJunit(result: RunResult): string {
   const failures = result.checks.filter(isFailure).length;
   const lines = [
     '<?xml version="1.0" encoding="UTF-8"?>',
-    `<testsuites name="${escapeXml(`lckit run ${result.runId}: ${result.verdict}`)}" tests="${result.checks.length}" ` +
+    `<testsuites name="${escapeXml(`${result.client === undefined ? "lckit run" : "lckit client check"} ${result.runId}: ${result.verdict}${((cause) => (cause === undefined ? "" : ` (${cause})`))(clientHeadline(result))}`)}" tests="${result.checks.length}" ` +
       `failures="${failures}" errors="${totals.broken}" time="${seconds(result.durationMs)}">`,
   ];
   let first = true;
@@ -27,7 +28,7 @@ export function renderJunit(result: RunResult): string {
     const time = checks.reduce((sum, c) => sum + c.durationMs, 0);
     lines.push(
       `  <testsuite name="${escapeXml(suite)}" tests="${checks.length}" failures="${checks.filter(isFailure).length}" ` +
-        `errors="${count("broken")}" skipped="${count("skipped")}" time="${seconds(time)}" ` +
+        `errors="${count("broken")}" skipped="${count("skipped") + checks.filter((c) => c.status === "not-exercised" && !isFailure(c)).length}" time="${seconds(time)}" ` +
         `timestamp="${escapeXml(result.startedAt)}">`,
     );
     // JUnit keeps run-wide facts in <properties>, which only a testsuite may hold: the first one does.
@@ -45,8 +46,17 @@ function properties(result: RunResult): string {
   const props: [string, string][] = [
     ["target", `${result.target.name} (${result.target.baseUrl})`],
     ["tenant", result.target.tenant],
-    ["seed", String(result.seed)],
-    ["runs", String(result.runs)],
+    // A client check has no seed or property runs: its command, how it ended, the provider choice.
+    ...((result.client === undefined
+      ? [
+          ["seed", String(result.seed)],
+          ["runs", String(result.runs)],
+        ]
+      : [
+          ["command", result.client.argv.join(" ")],
+          ["commandExit", String(result.client.exitCode ?? result.client.signal ?? "none")],
+          ["variant", result.client.variant],
+        ]) as [string, string][]),
     ["kit", `${result.kit.name} ${result.kit.version}`],
     ["verdict", result.verdict],
     ["verdictReason", result.verdictReason],
@@ -92,6 +102,19 @@ function testcase(check: CheckResult): string[] {
       return out.length === 0 ? [`${open.slice(0, -1)}/>`] : [open, ...out, "    </testcase>"];
     case "skipped":
       return [open, `      <skipped message="${escapeXml(check.reason ?? "")}"/>`, ...out, "    </testcase>"];
+    case "not-exercised":
+      // A caller rule the client's traffic gave nothing to judge: no pass; a failure when the run requires it.
+      if (!isFailure(check))
+        return [
+          open,
+          `      <skipped message="${escapeXml(`not exercised: ${check.reason ?? ""}`)}"/>`,
+          "    </testcase>",
+        ];
+      return [
+        open,
+        `      <failure message="${escapeXml(`not exercised: ${check.reason ?? ""}`)}" type="not-exercised">${escapeXml(`${about}\nnot exercised, and the run requires MUST rules exercised (--fail-on not-exercised): ${check.reason ?? ""}`)}</failure>`,
+        "    </testcase>",
+      ];
     case "failed":
       if (!isFailure(check))
         return [
@@ -132,6 +155,7 @@ function testcase(check: CheckResult): string[] {
  *  failures the baseline waives (only new failures fail the job; report.json keeps the status "failed"). */
 export function isFailure(check: CheckResult): boolean {
   if (check.status === "inconclusive") return check.level === "MUST";
+  if (check.status === "not-exercised") return check.level === "MUST" && check.exerciseRequired === true;
   return check.status === "failed" && check.level === "MUST" && !isWaived(check);
 }
 

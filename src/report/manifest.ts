@@ -434,6 +434,7 @@ type JunitOutcome = "passed" | "failure" | "error" | "skipped";
 function expectedOutcome(c: CheckResult): JunitOutcome {
   if (c.status === "skipped") return "skipped";
   if (c.status === "broken") return "error";
+  if (c.status === "not-exercised") return isFailure(c) ? "failure" : "skipped";
   return isFailure(c) ? "failure" : "passed";
 }
 

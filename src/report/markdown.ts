@@ -7,6 +7,7 @@ import { markdownCode as code, escapeMarkdown as md } from "./escape.ts";
 import { explorationFigures, exploredRequirements, exploredText, gapsText } from "./exploration.ts";
 import { detailRows } from "./failure-detail.ts";
 import {
+  clientHeadline,
   countOutcomes,
   isEventCheck,
   outcomeCount,
@@ -32,7 +33,11 @@ const MAX_ROWS = 50;
 
 export function renderMarkdown(result: RunResult): string {
   const out: string[] = [];
-  out.push(`## ${verdictMark[result.verdict]} ${result.verdict}: ${md(result.target.name)}`, "");
+  const cause = clientHeadline(result);
+  out.push(
+    `## ${verdictMark[result.verdict]} ${result.verdict}: ${cause === undefined ? "" : `${md(cause)} · `}${md(result.target.name)}`,
+    "",
+  );
   out.push(md(result.verdictReason), "");
   const retries = retrySummary(result);
   if (retries !== undefined)
@@ -69,7 +74,31 @@ export function renderMarkdown(result: RunResult): string {
         `${code(`lckit restore ${result.configuration?.journal ?? "<journal>"} --target <target file>`)}.`,
       "",
     );
-  if (isEventCheck(result))
+  if (result.client !== undefined) {
+    // A client check ran the team's command against the sandbox: no seed, no property runs, no /version.
+    const c = result.client;
+    out.push(
+      `Sandbox ${code(result.target.baseUrl)}${result.target.rdmUrl === result.target.baseUrl ? "" : ` and ${code(result.target.rdmUrl)}`}, ` +
+        `tenant ${code(result.target.tenant)}, provider choice ${code(c.variant)} · run ${code(result.runId)} · ` +
+        `${result.requestsSent} requests recorded · ${(result.durationMs / 1000).toFixed(1)} s · ${md(result.kit.name)} ${md(result.kit.version)}`,
+      "",
+    );
+    out.push(
+      `Your command ${code(c.argv.join(" "))}: ${c.startError !== undefined ? md(`could not be started: ${c.startError}`) : c.timedOut ? "hung past its time limit" : c.signal !== null ? `killed by ${code(c.signal)}` : `exit ${code(String(c.exitCode))}`}.`,
+      "",
+    );
+    if (c.outputTail !== undefined && (c.exitCode !== 0 || c.signal !== null || c.timedOut))
+      out.push(
+        "<details open><summary>The last lines of its output</summary>",
+        "",
+        "```text",
+        c.outputTail.replace(/```/g, "` ` `"),
+        "```",
+        "",
+        "</details>",
+        "",
+      );
+  } else if (isEventCheck(result))
     out.push(
       `Messages from ${code(result.target.name)} · run ${code(result.runId)} · ${(result.durationMs / 1000).toFixed(1)} s · ` +
         `${md(result.kit.name)} ${md(result.kit.version)}`,
@@ -84,14 +113,14 @@ export function renderMarkdown(result: RunResult): string {
       "",
     );
   const version = targetVersionText(result);
-  if (!isEventCheck(result))
+  if (!isEventCheck(result) && result.client === undefined)
     out.push(
       `Target /version: ${version === undefined ? "not asked (lckit run --certify asks GET /version)" : code(clip(version, 200))}`,
       "",
     );
   const spec = result.spec;
   out.push(
-    `Certified against the requirement catalogue ${code(spec.catalogue.file)} ${md(spec.catalogue.version)} ` +
+    `${result.client === undefined ? "Certified" : "Judged"} against the requirement catalogue ${code(spec.catalogue.file)} ${md(spec.catalogue.version)} ` +
       `(${spec.catalogue.requirements} requirements, sha256 ${code(spec.catalogue.sha256.slice(0, 16))}…) and the ` +
       `contract ${md(spec.contractVersion)} (sha256 ${code(spec.contract.slice(0, 16))}…)` +
       (spec.interfaceDocument === null
@@ -99,7 +128,7 @@ export function renderMarkdown(result: RunResult): string {
         : `; interface document ${md(spec.interfaceDocumentFile ?? "copy")} sha256 ${code(spec.interfaceDocument.slice(0, 16))}….`),
     "",
   );
-  const selection = selectionText(result);
+  const selection = result.client === undefined ? selectionText(result) : "";
   if (selection) out.push(`Selection: ${selection}`, "");
 
   out.push(...outcomeTables(result));
@@ -186,6 +215,21 @@ export function renderMarkdown(result: RunResult): string {
     for (const c of skippedMust.slice(0, MAX_ROWS)) out.push(`| ${code(c.id)} | ${md(c.reason ?? "")} |`);
     if (skippedMust.length > MAX_ROWS)
       out.push("", `... and ${skippedMust.length - MAX_ROWS} more: see report.html.`);
+    out.push("");
+  }
+
+  // A caller rule the client's traffic gave nothing to judge: never a pass; what would exercise it.
+  const notExercised = result.checks.filter((c) => c.status === "not-exercised");
+  if (notExercised.length > 0) {
+    out.push(`### Rules not exercised (${notExercised.length})`, "");
+    out.push(
+      "| Rule | Level | What your client's traffic lacked, and what would exercise it |",
+      "|---|---|---|",
+    );
+    for (const c of notExercised.slice(0, MAX_ROWS))
+      out.push(
+        `| ${code(c.id)} | ${c.level}${c.exerciseRequired ? " (required)" : ""} | ${md(c.reason ?? "")} |`,
+      );
     out.push("");
   }
 
@@ -351,6 +395,9 @@ function whereNote(c: CheckResult): string {
 }
 
 function replay(result: RunResult, c: CheckResult): string {
+  // A client check replays by running the team's command again, under the same provider choice.
+  if (result.client !== undefined)
+    return `lckit client check${result.client.variant === "default" ? "" : ` --variants ${result.client.variant}`} -- ${result.client.argv.join(" ")}`;
   return c.counterexample?.replay ?? `${result.command} --check ${c.id} --seed ${result.seed}`;
 }
 

@@ -1,12 +1,14 @@
 // What a check's result means to a reader, shared by report.html and summary.md: a failed MUST check is a
 // failure, a failed SHOULD/MAY check a finding (a warning, never a failure), a waived failure is known;
 // every other status (passed, skipped, broken, inconclusive, any the model adds) stands for itself.
+import { clientFailureCauses } from "../result/client-verdict.ts";
 import { CHECK_STATUSES, type CheckResult, type RunResult } from "../result/model.ts";
 import { isWaived } from "../result/verdict.ts";
 
 export type Outcome = "failure" | "finding" | "waived" | Exclude<CheckResult["status"], "failed">;
 
-export function outcomeOf(c: Pick<CheckResult, "status" | "level" | "waiver">): Outcome {
+export function outcomeOf(c: Pick<CheckResult, "status" | "level" | "waiver" | "exerciseRequired">): Outcome {
+  if (c.status === "not-exercised" && c.level === "MUST" && c.exerciseRequired) return "failure";
   if (c.status !== "failed") return c.status;
   if (isWaived(c)) return "waived";
   return c.level === "MUST" ? "failure" : "finding";
@@ -30,6 +32,7 @@ const LABELS: Record<string, string> = {
   finding: "SHOULD/MAY findings",
   waived: "waived failures",
   skipped: "skipped",
+  "not-exercised": "not exercised",
   broken: "broken (kit faults)",
   inconclusive: "inconclusive",
 };
@@ -55,6 +58,7 @@ export function outcomeCount(outcome: string, n: number): string {
 export function outcomeShort(outcome: string): string {
   if (outcome === "failure") return "failures";
   if (outcome === "finding") return "findings";
+  if (outcome === "not-exercised") return "not exercised";
   return outcome;
 }
 
@@ -101,6 +105,14 @@ export function targetVersionText(result: RunResult): string | undefined {
   if (v === undefined || Object.keys(v).length === 0) return undefined;
   if (v.error !== undefined) return `no answer: ${v.error}`;
   return `${v.status ?? "?"} ${v.body ?? ""}`.trim();
+}
+
+/** What failed a client check, for a headline ("your command failed (exit 1); MUST rule broken (...)");
+ *  undefined for a provider run or a client check nothing failed. */
+export function clientHeadline(result: Pick<RunResult, "client" | "checks">): string | undefined {
+  if (result.client === undefined) return undefined;
+  const causes = clientFailureCauses(result.checks, result.client);
+  return causes.length === 0 ? undefined : causes.join("; ");
 }
 
 /** An event check (lckit events check) reads a stream, not a target: no URLs, no requests, no /version. */

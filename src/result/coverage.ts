@@ -132,6 +132,25 @@ function exploration(
   };
 }
 
+/** The coverage with the not-checkable reasons kept only for requirements of the kinds a command is about:
+ *  why a provider's requirement cannot be checked belongs beside a provider's verdict, not a client's or a
+ *  stream's (the requirement stays untested there, without the paragraph). */
+export function notCheckableOnlyFor(
+  coverage: Coverage,
+  catalogue: readonly CatalogueEntry[],
+  kinds: readonly string[],
+): Coverage {
+  const own = new Set(catalogue.filter((r) => kinds.includes(r.kind ?? "")).map((r) => r.id));
+  return {
+    ...coverage,
+    requirements: coverage.requirements.map((r) => {
+      if (r.notCheckable === undefined || own.has(r.id)) return r;
+      const { notCheckable: _elsewhere, ...rest } = r;
+      return rest;
+    }),
+  };
+}
+
 function statusOf(statuses: readonly (CheckStatus | "not-selected")[]): CoverageStatus {
   if (statuses.length === 0) return "untested";
   if (statuses.includes("broken")) return "broken";

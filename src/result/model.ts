@@ -17,8 +17,16 @@ export const reportVersion = 1 as const;
 
 /** What became of a check, in the order counts and reports show them. `skipped`: the check was not allowed
  *  (safety settings) or not possible (the target file lacks something, the run was cut short);
- *  `inconclusive`: it ran and could not decide from the target's answers. */
-export const CHECK_STATUSES = ["passed", "failed", "inconclusive", "skipped", "broken"] as const;
+ *  `inconclusive`: it ran and could not decide from the target's answers; `not-exercised`: a caller rule
+ *  of a client check whose traffic gave it no opportunity (its reason says what would exercise it). */
+export const CHECK_STATUSES = [
+  "passed",
+  "failed",
+  "inconclusive",
+  "not-exercised",
+  "skipped",
+  "broken",
+] as const;
 export type CheckStatus = (typeof CHECK_STATUSES)[number];
 
 /** Why a check was skipped: safety settings, a missing capability of the target, the check itself, the
@@ -57,11 +65,15 @@ export interface CheckResult
   /** Failed checks: the failure as data (expected, actual, the request, the record or field at fault, the
    *  pages of a scan), only the fields the check gave; broken checks: the stack. Absent on passed checks. */
   details?: FailureDetail & { stack?: string };
-  /** Skipped checks: why. Inconclusive checks: what the kit saw, the two readings, what decides next time. */
+  /** Skipped checks: why. Inconclusive checks: what the kit saw, the two readings, what decides next time.
+   *  Not exercised rules: what the client's traffic lacked and what would exercise the rule. */
   reason?: string;
   /** Inconclusive checks: the same as structured data. */
   undecided?: { saw: string; readings: [string, string]; decideBy: string };
   skipCause?: SkipCause;
+  /** A not exercised MUST rule the run was asked to require (lckit client check --fail-on not-exercised):
+   *  it fails the run as a failure would, in every format. */
+  exerciseRequired?: true;
   /** Failed and broken checks: the last exchanges of that check, redacted, bodies capped. */
   evidence?: Exchange[];
   /** Property failures: everything needed to replay the counterexample. */
@@ -237,6 +249,8 @@ export interface ClientCommand {
   /** Why the command could not be started. */
   startError?: string;
   durationMs: number;
+  /** The last lines of the command's output (stdout and stderr as they came), redacted. */
+  outputTail?: string;
 }
 
 /** The record of a certified run: everything a third party needs to know what the verdict is about. */

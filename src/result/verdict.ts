@@ -86,6 +86,17 @@ function decideFinished(checks: readonly CheckResult[]): { verdict: Verdict; rea
         `${plural(mustUndecided.length, "MUST check")} ran and could not decide from the target's answers ` +
         `(${ids(mustUndecided)}); see what each saw and what lets it decide next time`,
     };
+  // A caller rule of a client check that the client's traffic gave nothing to judge: said in its terms.
+  const mustNotExercised = checks.filter((c) => c.level === "MUST" && c.status === "not-exercised");
+  if (mustNotExercised.length > 0)
+    return {
+      verdict: "INCOMPLETE",
+      reason:
+        `${plural(mustNotExercised.length, "MUST rule")} not exercised (${ids(mustNotExercised)}): your client's ` +
+        (mustNotExercised.length === 1
+          ? "traffic gave it nothing to judge; it says what would exercise it"
+          : "traffic gave them nothing to judge; each says what would exercise it"),
+    };
   const mustSkipped = checks.filter((c) => c.level === "MUST" && c.status === "skipped");
   if (mustSkipped.length > 0)
     return {

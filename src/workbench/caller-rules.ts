@@ -1,8 +1,11 @@
 // What the interface document asks of a caller, as rules over a client's recorded traffic (lckit client
-// check). Each rule has a stable id, a level and the catalogue requirement it traces to; it returns its
-// violations as data (the exchange at fault and what was wrong), or says it had nothing to judge.
+// check). Each rule has a stable id, a level and the catalogue requirement it traces to; it counts its
+// opportunities (the moments the traffic gave it something to judge, not the requests it looked at) and
+// returns its violations as data (the exchange at fault and what was wrong). A rule with no opportunity is
+// not exercised, and says what would exercise it: never a pass.
 import type { Level } from "../check/index.ts";
-import { bearerOf, parseJson, type Traffic, type TrafficExchange } from "./traffic.ts";
+import { LOOKUP_TYPE_URI_PATTERN, lookupTypeName } from "../contract/index.ts";
+import { parseJson, type Traffic, type TrafficExchange } from "./traffic.ts";
 
 export interface Violation {
   /** seq of the exchange at fault. */
@@ -11,10 +14,10 @@ export interface Violation {
 }
 
 export type RuleVerdict =
-  | { status: "passed"; judged: number }
-  | { status: "failed"; judged: number; violations: Violation[] }
-  /** Nothing in the traffic this rule judges: said, never a pass. */
-  | { status: "skipped"; reason: string };
+  | { status: "passed"; opportunities: number }
+  | { status: "failed"; opportunities: number; violations: Violation[] }
+  /** The traffic gave the rule nothing to judge: said, with what would exercise it, never a pass. */
+  | { status: "not-exercised"; reason: string };
 
 export interface CallerRule {
   /** Stable check id (reports and allow-lists key on it). */
@@ -22,6 +25,8 @@ export interface CallerRule {
   requirement: string;
   level: Level;
   title: string;
+  /** What one opportunity of the rule is, in the team's terms (docs and reports). */
+  opportunity: string;
   judge(traffic: Traffic): RuleVerdict;
 }
 
@@ -41,12 +46,20 @@ const SCANS = new Set(["scanLookups", "scanAutopilotStats", "scanAutopilotStatsB
 const BOUNDED_PAGES = new Set(["scanAutopilotStats", "scanAutopilotStatsByType", "listBlockedValues"]);
 export const MAX_PAGE_SIZE = 100;
 
-function verdict(judged: number, violations: Violation[], nothing: string): RuleVerdict {
-  if (judged === 0) return { status: "skipped", reason: nothing };
-  return violations.length > 0 ? { status: "failed", judged, violations } : { status: "passed", judged };
+/** The provider choice of the sweep whose lookups scan serves short pages (lckit serve --help-variants). */
+export const SHORT_PAGES_VARIANT = "short-pages";
+/** How a team makes its scans page: the words every scan rule's "not exercised" ends with. */
+const TO_PAGE = `give --data with more lookups than your scans' limit, or run with --variants ${SHORT_PAGES_VARIANT} (the sweep's choice whose lookups scan serves short pages)`;
+
+function verdict(opportunities: number, violations: Violation[], notExercised: string): RuleVerdict {
+  if (opportunities === 0) return { status: "not-exercised", reason: notExercised };
+  return violations.length > 0
+    ? { status: "failed", opportunities, violations }
+    : { status: "passed", opportunities };
 }
 
 const where = (x: TrafficExchange) => `${x.method} ${x.pathname}`;
+const plural = (n: number, noun: string) => `${n} ${noun}${n === 1 ? "" : "s"}`;
 
 /** A scan request body as a scroll id (raw, JSON string, or {"scrollId": ...}), none, or something else. */
 export function scrollIdSent(
@@ -66,8 +79,8 @@ export function scrollIdSent(
 }
 
 /** The scan walk of one traffic, shared by the three scan rules. */
-const scanWalks = new WeakMap<Traffic, ReturnType<typeof walkScans>>();
-function scanViolations(traffic: Traffic): ReturnType<typeof walkScans> {
+const scanWalks = new WeakMap<Traffic, ScanWalk>();
+function scanWalk(traffic: Traffic): ScanWalk {
   let walk = scanWalks.get(traffic);
   if (!walk) {
     walk = walkScans(traffic);
@@ -76,19 +89,35 @@ function scanViolations(traffic: Traffic): ReturnType<typeof walkScans> {
   return walk;
 }
 
-/** Walks the scans of the traffic once and sorts each continuation request into the scan rule it breaks. */
-function walkScans(traffic: Traffic): {
-  judged: number;
+interface ScanWalk {
+  /** Requests that opened a scan (with or without the body they should not carry). */
+  openings: number;
+  /** Next-page requests: a body sent while an answer of that scan path had carried a scrollId. */
+  nextPages: number;
+  /** Answers that carried a scrollId. */
+  scrollAnswers: number;
+  /** Scrolls that ended after a next page: the client held an id whose end it was told. */
+  ends: number;
   first: Violation[];
   next: Violation[];
   afterEnd: Violation[];
-} {
+}
+
+/** Walks the scans of the traffic once and sorts each request into the scan rule it gives an opportunity to. */
+function walkScans(traffic: Traffic): ScanWalk {
   const open = new Map<string, Set<string>>();
   const ended = new Map<string, Set<string>>();
-  const out = { judged: 0, first: [] as Violation[], next: [] as Violation[], afterEnd: [] as Violation[] };
+  const out: ScanWalk = {
+    openings: 0,
+    nextPages: 0,
+    scrollAnswers: 0,
+    ends: 0,
+    first: [],
+    next: [],
+    afterEnd: [],
+  };
   for (const x of traffic.exchanges) {
     if (!x.operation || !SCANS.has(x.operation)) continue;
-    out.judged += 1;
     const key = x.pathname;
     const openIds = open.get(key) ?? new Set<string>();
     const endedIds = ended.get(key) ?? new Set<string>();
@@ -96,18 +125,23 @@ function walkScans(traffic: Traffic): {
     ended.set(key, endedIds);
     const sent = scrollIdSent(x.body);
     let continued: string | undefined;
-    if (sent.kind === "id" && openIds.has(sent.id)) continued = sent.id;
-    else if (sent.kind === "id" && endedIds.has(sent.id)) {
+    if (sent.kind === "id" && openIds.has(sent.id)) {
+      out.nextPages += 1;
+      continued = sent.id;
+    } else if (sent.kind === "id" && endedIds.has(sent.id)) {
       out.afterEnd.push({
         seq: x.seq,
         message: `${where(x)} asked for another page of a scroll whose end was already answered (no scrollId, or null)`,
       });
-    } else if (sent.kind !== "none" && openIds.size === 0) {
+    } else if (sent.kind === "none") out.openings += 1;
+    else if (openIds.size === 0) {
+      out.openings += 1;
       out.first.push({
         seq: x.seq,
         message: `${where(x)} opened a scan with a body (${JSON.stringify((x.body ?? "").slice(0, 60))}); the first request has no body or a null body`,
       });
-    } else if (sent.kind !== "none") {
+    } else {
+      out.nextPages += 1;
       const expected = [...openIds].slice(-1)[0] ?? "";
       const got =
         sent.kind === "id"
@@ -123,8 +157,13 @@ function walkScans(traffic: Traffic): {
     if (answer === undefined || typeof answer !== "object" || answer === null) continue;
     const next = answer.scrollId;
     if (continued !== undefined) openIds.delete(continued);
-    if (typeof next === "string" && next !== "") openIds.add(next);
-    else if (continued !== undefined) endedIds.add(continued);
+    if (typeof next === "string" && next !== "") {
+      out.scrollAnswers += 1;
+      openIds.add(next);
+    } else if (continued !== undefined) {
+      out.ends += 1;
+      endedIds.add(continued);
+    }
   }
   return out;
 }
@@ -153,23 +192,111 @@ function refusalWaitMs(x: TrafficExchange): number | undefined {
 /** Slack for the clock's granularity and the time between the client's send and the sandbox's arrival. */
 const BACKOFF_SLACK_MS = 50;
 
+/** One token as a client obtained it: the token request that issued it and the calls it served. */
+interface Holding {
+  value: string;
+  issuedSeq: number;
+  issuedAt: number;
+  expiresAt: number;
+  /** at of each call that carried it. */
+  uses: number[];
+  /** A call with it was answered 401 or 403: the client may well replace it. */
+  refusedAt?: number;
+}
+
+/** What one client did with tokens. */
+interface ClientTokens {
+  held: Holding[];
+  /** Calls that carried a token of the client. */
+  calls: number;
+  /** The client's token requests. */
+  requests: TrafficExchange[];
+  /** Calls made while a token of the client could serve them (before it). */
+  servedOpportunities: number;
+}
+
+/** The tokens each client obtained, in issue order, with the calls each served. A call is credited to the
+ *  latest issue of its token value at or before it (without multi-token support the same value returns). */
+function holdingsOf(traffic: Traffic): Map<string, ClientTokens> {
+  const byClient = new Map<string, ClientTokens>();
+  const of = (clientId: string): ClientTokens => {
+    let entry = byClient.get(clientId);
+    if (!entry) {
+      entry = { held: [], calls: 0, requests: [], servedOpportunities: 0 };
+      byClient.set(clientId, entry);
+    }
+    return entry;
+  };
+  const byValue = new Map<string, Holding[]>();
+  const issues = [...traffic.tokens].sort((a, b) => a.issuedAt - b.issuedAt);
+  for (const t of issues) {
+    const holding: Holding = {
+      value: t.value,
+      issuedSeq: t.seq,
+      issuedAt: t.issuedAt,
+      expiresAt: t.expiresAt,
+      uses: [],
+    };
+    of(t.clientId).held.push(holding);
+    const ofValue = byValue.get(t.value);
+    if (ofValue) ofValue.push(holding);
+    else byValue.set(t.value, [holding]);
+  }
+  for (const x of traffic.exchanges) {
+    if (x.clientId === undefined) continue;
+    if (x.operation === "issueToken") {
+      of(x.clientId).requests.push(x);
+      continue;
+    }
+    const bearer = x.bearer;
+    if (bearer === undefined) continue;
+    const candidates = byValue.get(bearer) ?? [];
+    let holding: Holding | undefined;
+    for (const h of candidates) if (h.issuedAt <= x.at) holding = h;
+    if (!holding) continue;
+    const client = of(x.clientId);
+    client.calls += 1;
+    if (client.held.some((h) => couldServe(h, x.at))) client.servedOpportunities += 1;
+    holding.uses.push(x.at);
+    if ((x.status === 401 || x.status === 403) && holding.refusedAt === undefined) holding.refusedAt = x.at;
+  }
+  return byClient;
+}
+
+/** A held token could serve a call at `at`: it served one already, no call with it was refused, and more
+ *  than half of its validity is left (a client may renew ahead of expiry as it likes). */
+function couldServe(h: Holding, at: number): boolean {
+  return (
+    h.issuedAt < at &&
+    h.uses.length > 0 &&
+    (h.uses[0] as number) < at &&
+    (h.refusedAt === undefined || h.refusedAt > at) &&
+    h.expiresAt - at > (h.expiresAt - h.issuedAt) / 2
+  );
+}
+
 export const CALLER_RULES: readonly CallerRule[] = [
   {
     id: "client/bearer-on-every-request",
     requirement: "CALLER-AUTH-01",
     level: "MUST",
     title: "MUST send Authorization: Bearer <access token> on every lookup-data and autopilot request",
+    opportunity: "a lookup-data or autopilot request",
     judge(traffic) {
       const judged = traffic.exchanges.filter(
         (x) => x.operation && LOOKUP_DATA_AND_AUTOPILOT.has(x.operation),
       );
       const violations = judged
-        .filter((x) => bearerOf(x.headers) === undefined)
+        .filter((x) => x.bearer === undefined)
         .map((x) => ({
           seq: x.seq,
           message: `${where(x)} was sent ${x.headers.authorization === undefined ? "without an Authorization header" : `with Authorization "${x.headers.authorization.split(/\s/)[0]} ...", not Bearer <access token>`}`,
         }));
-      return verdict(judged.length, violations, "the client sent no lookup-data or autopilot request");
+      return verdict(
+        judged.length,
+        violations,
+        "your client sent no lookup-data or autopilot request; run the tests that call the interface",
+      );
     },
   },
   {
@@ -177,9 +304,14 @@ export const CALLER_RULES: readonly CallerRule[] = [
     requirement: "CALLER-SCAN-01",
     level: "MUST",
     title: "MUST open a scan with no body or a null body",
+    opportunity: "a request that opens a scan",
     judge(traffic) {
-      const { judged, first } = scanViolations(traffic);
-      return verdict(judged, first, "the client sent no scan request");
+      const { openings, first } = scanWalk(traffic);
+      return verdict(
+        openings,
+        first,
+        "your client opened no scan (POST .../_scan); run the tests that read lookups or autopilot statistics",
+      );
     },
   },
   {
@@ -187,9 +319,16 @@ export const CALLER_RULES: readonly CallerRule[] = [
     requirement: "CALLER-SCAN-02",
     level: "MUST",
     title: "MUST pass the scrollId of the previous answer to get the next page",
+    opportunity: "a next-page request after an answer that carried a scrollId",
     judge(traffic) {
-      const { judged, next } = scanViolations(traffic);
-      return verdict(judged, next, "the client sent no scan request");
+      const { nextPages, scrollAnswers, next } = scanWalk(traffic);
+      return verdict(
+        nextPages,
+        next,
+        scrollAnswers === 0
+          ? `no answer your client got carried a scrollId, so it never had a next page to ask for; ${TO_PAGE}`
+          : `${plural(scrollAnswers, "answer")} your client got carried a scrollId, but it never asked for a next page (it stopped after the first page, or opened the scan again without a body); a client that reads every page passes the scrollId back`,
+      );
     },
   },
   {
@@ -197,9 +336,14 @@ export const CALLER_RULES: readonly CallerRule[] = [
     requirement: "CALLER-SCAN-03",
     level: "SHOULD",
     title: "SHOULD stop a scan at its end (an answer without a scrollId, or with a null one)",
+    opportunity: "an answer that ended a scan your client had paged through",
     judge(traffic) {
-      const { judged, afterEnd } = scanViolations(traffic);
-      return verdict(judged, afterEnd, "the client sent no scan request");
+      const { ends, afterEnd } = scanWalk(traffic);
+      return verdict(
+        ends,
+        afterEnd,
+        `no scan of your client reached its end through a next page (an answer without a scrollId after one that carried it); ${TO_PAGE}`,
+      );
     },
   },
   {
@@ -207,6 +351,7 @@ export const CALLER_RULES: readonly CallerRule[] = [
     requirement: "CALLER-LIMIT-01",
     level: "MUST",
     title: `MUST ask the autopilot scans and blocked values for at most ${MAX_PAGE_SIZE} records per page`,
+    opportunity: "an autopilot scan or blocked values request",
     judge(traffic) {
       const judged = traffic.exchanges.filter((x) => x.operation && BOUNDED_PAGES.has(x.operation));
       const violations: Violation[] = [];
@@ -221,7 +366,7 @@ export const CALLER_RULES: readonly CallerRule[] = [
       return verdict(
         judged.length,
         violations,
-        "the client sent no autopilot scan or blocked values request",
+        "your client sent no autopilot scan or blocked values request (the lookups scan states no maximum and is not judged)",
       );
     },
   },
@@ -230,15 +375,65 @@ export const CALLER_RULES: readonly CallerRule[] = [
     requirement: "CALLER-TASK-01",
     level: "MUST",
     title:
-      "MUST send a delete task body of the documented shape (type delete; parameters.type a string, parameters.uris strings)",
+      "MUST send a delete task body of the documented shape (type delete; parameters holding only type, a lookup type URI, and uris, lookup URIs <tenant>/<type>/<code>)",
+    opportunity: "a delete task (POST /tasks/{tenantId})",
     judge(traffic) {
-      const judged = traffic.exchanges.filter((x) => x.operation === "createTask");
+      const tasks = deleteTasks(traffic);
       const violations: Violation[] = [];
-      for (const x of judged) {
-        const problem = deleteTaskProblem(x.body);
-        if (problem) violations.push({ seq: x.seq, message: `${where(x)}: ${problem}` });
+      for (const { x, read } of tasks)
+        if (read.problem) violations.push({ seq: x.seq, message: `${where(x)}: ${read.problem}` });
+      return verdict(tasks.length, violations, NO_TASK);
+    },
+  },
+  {
+    id: "client/delete-task-whole-tenant",
+    requirement: "CALLER-TASK-02",
+    level: "SHOULD",
+    title:
+      "SHOULD name what a delete task deletes (parameters.type or parameters.uris); a task with neither deletes every lookup of the tenant",
+    opportunity: "a delete task of the documented shape",
+    judge(traffic) {
+      let opportunities = 0;
+      const tasks = deleteTasks(traffic);
+      const violations: Violation[] = [];
+      for (const { x, read } of tasks) {
+        if (read.problem !== undefined) continue;
+        opportunities += 1;
+        if (read.wholeTenant) violations.push({ seq: x.seq, message: `${where(x)}: ${read.wholeTenant}` });
       }
-      return verdict(judged.length, violations, "the client sent no delete task");
+      return verdict(opportunities, violations, tasks.length === 0 ? NO_TASK : MALFORMED_TASKS);
+    },
+  },
+  {
+    id: "client/delete-task-uris-of-its-tenant",
+    requirement: "CALLER-TASK-03",
+    level: "SHOULD",
+    title: "SHOULD list in a delete task only lookup URIs of the task's own tenant (the path's)",
+    opportunity: "a delete task with parameters.uris of the documented shape",
+    judge(traffic) {
+      let opportunities = 0;
+      const tasks = deleteTasks(traffic);
+      const violations: Violation[] = [];
+      for (const { x, read } of tasks) {
+        if (read.problem !== undefined || read.uris === undefined || read.uris.length === 0) continue;
+        opportunities += 1;
+        const foreign = read.uris
+          .map((uri, i) => ({ uri, i }))
+          .filter(({ uri }) => !uri.startsWith(`${read.tenant}/`));
+        const first = foreign[0];
+        if (first)
+          violations.push({
+            seq: x.seq,
+            message: `${where(x)}: parameters.uris[${first.i}] "${first.uri}" is a lookup of tenant "${first.uri.split("/")[0]}", but the task is for tenant "${read.tenant}"${foreign.length > 1 ? ` (${foreign.length} such URIs)` : ""}; the document does not say what a task does with another tenant's lookup (a provider may refuse the task or skip the URI): send it in a task of its own tenant, POST /tasks/${first.uri.split("/")[0]}`,
+          });
+      }
+      return verdict(
+        opportunities,
+        violations,
+        tasks.length > 0 && tasks.every(({ read }) => read.problem !== undefined)
+          ? MALFORMED_TASKS
+          : "your client sent no delete task with parameters.uris of the documented shape; a client that deletes by URIs exercises it",
+      );
     },
   },
   {
@@ -246,29 +441,88 @@ export const CALLER_RULES: readonly CallerRule[] = [
     requirement: "CALLER-TOKEN-01",
     level: "SHOULD",
     title:
-      "SHOULD reuse a valid access token rather than request one per call when multi-token support is on",
+      "SHOULD keep using a valid access token rather than request a new one while it holds one that could serve the call",
+    opportunity: "a request your client made while it held a token that had already served a call",
     judge(traffic) {
       const violations: Violation[] = [];
-      let judged = 0;
-      const tokenRequests = new Map<string, TrafficExchange[]>();
-      const apiCalls = new Map<string, number>();
+      let opportunities = 0;
+      const holdings = holdingsOf(traffic);
+      for (const [clientId, { held, calls, requests, servedOpportunities }] of holdings) {
+        const multitoken = traffic.clients.get(clientId)?.multitoken ?? false;
+        opportunities += servedOpportunities;
+        for (const x of requests) if (held.some((h) => couldServe(h, x.at))) opportunities += 1;
+        const replaced: { x: TrafficExchange; h: Holding }[] = [];
+        for (const x of requests) {
+          const serving = held.filter((h) => couldServe(h, x.at));
+          if (serving.length === 0) continue;
+          const issued = held.find((h) => h.issuedSeq === x.seq);
+          // A held token still used after this request is held by another part of the client (a worker,
+          // an instance): a token each is what multi-token support is for. One left unused was replaced.
+          const distinct = serving.filter((h) => h.value !== issued?.value);
+          const abandoned = distinct.find((h) => !h.uses.some((u) => u > x.at));
+          const same = serving.find((h) => h.value === issued?.value);
+          if (abandoned) replaced.push({ x, h: abandoned });
+          else if (same && distinct.length === 0) replaced.push({ x, h: same });
+        }
+        // Without multi-token support the same token comes back, so parts of a client that share it cannot
+        // be told apart: there the pattern is judged by its rate (a token request for at least every other call).
+        const sameValue = replaced.filter(
+          ({ x, h }) => held.find((i) => i.issuedSeq === x.seq)?.value === h.value,
+        );
+        const judgedReplaced =
+          sameValue.length > 0 && requests.length * 2 < calls
+            ? replaced.filter((r) => !sameValue.includes(r))
+            : replaced;
+        judgedReplaced.forEach(({ x, h }, i) => {
+          const left = Math.round((h.expiresAt - x.at) / 1000);
+          const what = `client ${clientId} requested a new token at #${x.seq} while it held a valid one that could serve the call (the token of #${h.issuedSeq}, ${left} s of validity left)`;
+          violations.push({
+            seq: x.seq,
+            message:
+              i > 0
+                ? what
+                : `${what}; ${plural(judgedReplaced.length, "such request")}, ${plural(held.length, "token")} for ${plural(calls, "call")}. ` +
+                  (multitoken
+                    ? "With multi-token support on, every token request takes one more of the client's maxActiveTokensAllowed until it expires"
+                    : "The sandbox's customer has multi-token support off, so the same token came back; with it on (the customer's multitokenConfig) every such request takes one more of the client's maxActiveTokensAllowed") +
+                  ": keep the token and use it until it nears expiry (or is refused)",
+          });
+        });
+      }
+      return verdict(
+        opportunities,
+        violations,
+        "your client made no call while it held a token that had already served one (fewer than two calls per token); run the tests that make several calls",
+      );
+    },
+  },
+  {
+    id: "client/token-quota",
+    requirement: "CALLER-TOKEN-02",
+    level: "SHOULD",
+    title:
+      "SHOULD not run into its token quota under multi-token support (a token request declined, limit exceeded)",
+    opportunity: "a token request counted toward a quota (multi-token support on)",
+    judge(traffic) {
+      const violations: Violation[] = [];
+      let opportunities = 0;
+      const requestsOf = new Map<string, TrafficExchange[]>();
+      const callsOf = new Map<string, number>();
       for (const x of traffic.exchanges) {
         if (x.clientId === undefined) continue;
         if (x.operation === "issueToken") {
-          const list = tokenRequests.get(x.clientId);
+          const list = requestsOf.get(x.clientId);
           if (list) list.push(x);
-          else tokenRequests.set(x.clientId, [x]);
-        } else apiCalls.set(x.clientId, (apiCalls.get(x.clientId) ?? 0) + 1);
+          else requestsOf.set(x.clientId, [x]);
+        } else callsOf.set(x.clientId, (callsOf.get(x.clientId) ?? 0) + 1);
       }
-      for (const client of traffic.clients.values()) {
-        if (!client.multitoken) continue;
-        const requests = tokenRequests.get(client.clientId) ?? [];
-        if (requests.length === 0) continue;
-        judged += requests.length;
-        const max = client.maxActiveTokensAllowed;
-        const issued = traffic.tokens.filter((t) => t.clientId === client.clientId);
-        const calls = apiCalls.get(client.clientId) ?? 0;
+      for (const [clientId, requests] of requestsOf) {
+        const client = traffic.clients.get(clientId);
         const refused = requests.find(isQuotaRefusal);
+        if (!client?.multitoken && !refused) continue;
+        opportunities += requests.length;
+        const max = client?.maxActiveTokensAllowed;
+        const issued = traffic.tokens.filter((t) => t.clientId === clientId);
         // Active tokens at each token request: issued before it minus expired before it (both in time order).
         const expiries = issued.map((t) => t.expiresAt).sort((a, b) => a - b);
         let peak = 0;
@@ -289,20 +543,24 @@ export const CALLER_RULES: readonly CallerRule[] = [
             peakAt = x;
           }
         }
-        const figures = `${issued.length} tokens for ${calls} API calls, at most ${peak} active at once${max === undefined ? "" : ` (maxActiveTokensAllowed ${max})`}`;
+        const figures = `${plural(issued.length, "token")} for ${plural(callsOf.get(clientId) ?? 0, "API call")}, at most ${peak} active at once${max === undefined ? "" : ` (maxActiveTokensAllowed ${max})`}`;
         if (refused) {
           violations.push({
             seq: refused.seq,
-            message: `client ${client.clientId} ran into its token quota (limit exceeded): ${figures}; keep a token and use it until it nears expiry`,
+            message: `client ${clientId} ran into its token quota: the token request at #${refused.seq} was declined (limit exceeded): ${figures}; keep a token and use it until it nears expiry, or give each part of the client fewer tokens`,
           });
         } else if (max !== undefined && peak >= max) {
           violations.push({
             seq: peakAt.seq,
-            message: `client ${client.clientId} held its whole quota of tokens at once: ${figures}; the next token request would be refused`,
+            message: `client ${clientId} held its whole quota of tokens at once: ${figures}; the next token request would be declined`,
           });
         }
       }
-      return verdict(judged, violations, "no client with multi-token support on requested a token");
+      return verdict(
+        opportunities,
+        violations,
+        "no token request of your client counted toward a quota: its customer in the sandbox's data has no multi-token support (give --data whose customer has multitokenConfig, as examples/sandbox-data.yaml has), or it requested no token",
+      );
     },
   },
   {
@@ -311,6 +569,7 @@ export const CALLER_RULES: readonly CallerRule[] = [
     level: "SHOULD",
     title:
       "SHOULD wait (Retry-After, else a second) after a limit-exceeded refusal or a 429 instead of retrying at once",
+    opportunity: "a 429 or limit-exceeded refusal your client got",
     judge(traffic) {
       const violations: Violation[] = [];
       let judged = 0;
@@ -318,7 +577,10 @@ export const CALLER_RULES: readonly CallerRule[] = [
       for (const x of traffic.exchanges) {
         const key = x.clientId ?? "(unknown client)";
         const pending = waiting.get(key);
-        if (pending) {
+        // After a quota refusal only asking for a token again is asking again: a call with a token the
+        // client already holds is no retry. After a 429 every request is.
+        const retry = pending !== undefined && (!isQuotaRefusal(pending.x) || x.operation === "issueToken");
+        if (pending && retry) {
           waiting.delete(key);
           judged += 1;
           if (x.at < pending.until - BACKOFF_SLACK_MS) {
@@ -336,26 +598,121 @@ export const CALLER_RULES: readonly CallerRule[] = [
       return verdict(
         judged,
         violations,
-        "no request was refused with 429 or limit exceeded; set a rate limit through the control interface (PUT /rate-limit) to judge back-off",
+        "no request of your client was refused with 429 or limit exceeded; in your tests, set a rate limit through the control interface (PUT $LCKIT_CONTROL_URL/rate-limit) to exercise it",
       );
     },
   },
 ];
 
-function deleteTaskProblem(body: string | undefined): string | undefined {
-  if (body === undefined) return 'no body; send {"type": "delete"}';
+const NO_TASK =
+  "your client sent no delete task (POST /tasks/{tenantId}); if it never deletes lookups, this rule does not apply to it";
+const MALFORMED_TASKS =
+  "no delete task your client sent was of the documented shape (client/delete-task-body says what is wrong); fix that, and this rule judges what the tasks delete";
+
+/** The members the document defines: the delete task request's, and those parameters holds. */
+const TASK_MEMBERS = ["type", "parameters"];
+const PARAMETER_MEMBERS = ["type", "uris"];
+const LOOKUP_TYPE_URI = new RegExp(LOOKUP_TYPE_URI_PATTERN);
+
+/** A delete task as the document reads it: what is wrong with its body (MUST), else what it deletes. */
+export interface DeleteTaskReading {
+  /** The path's tenant. */
+  tenant: string;
+  problem?: string;
+  /** Set when the task deletes, or may delete, every lookup of the tenant. */
+  wholeTenant?: string;
+  uris?: string[];
+}
+
+function tenantOfPath(pathname: string): string {
+  const match = /\/tasks\/([^/]+)\/?$/.exec(pathname);
+  if (!match) return "";
+  try {
+    return decodeURIComponent(match[1] as string);
+  } catch {
+    return match[1] as string;
+  }
+}
+
+/** The delete tasks of one traffic, each read once, shared by the three task rules. */
+const taskReadings = new WeakMap<Traffic, { x: TrafficExchange; read: DeleteTaskReading }[]>();
+function deleteTasks(traffic: Traffic): { x: TrafficExchange; read: DeleteTaskReading }[] {
+  let tasks = taskReadings.get(traffic);
+  if (!tasks) {
+    tasks = traffic.exchanges
+      .filter((x) => x.operation === "createTask")
+      .map((x) => ({ x, read: readDeleteTask(x) }));
+    taskReadings.set(traffic, tasks);
+  }
+  return tasks;
+}
+
+/** What a task body with neither parameters.type nor parameters.uris does, as the document reads it. */
+const deletesAll = (tenant: string) => `neither type nor uris: deletes all lookups of tenant ${tenant}`;
+
+export function readDeleteTask(x: Pick<TrafficExchange, "body" | "pathname">): DeleteTaskReading {
+  const tenant = tenantOfPath(x.pathname);
+  const example = `{"type": "delete", "parameters": {"uris": ["${tenant}/<type_name>/<code>"]}} (or {"type": "delete", "parameters": {"type": "rdm/lookupTypes/<type_name>"}})`;
+  const body = x.body;
+  if (body === undefined) return { tenant, problem: `no body; send ${example}` };
   const parsed = parseJson(body) as Record<string, unknown> | undefined;
   if (parsed === undefined || parsed === null || typeof parsed !== "object" || Array.isArray(parsed))
-    return `the body is not a JSON object (${JSON.stringify(body.slice(0, 60))}); send {"type": "delete", ...}`;
-  if (parsed.type !== "delete") return `type is ${JSON.stringify(parsed.type)}, expected "delete"`;
+    return {
+      tenant,
+      problem: `the body is not a JSON object (${JSON.stringify(body.slice(0, 60))}); send ${example}`,
+    };
+  if (parsed.type !== "delete")
+    return { tenant, problem: `type is ${JSON.stringify(parsed.type)}, expected "delete"; send ${example}` };
   const parameters = parsed.parameters;
-  if (parameters === undefined || parameters === null) return undefined;
-  if (typeof parameters !== "object" || Array.isArray(parameters))
-    return `parameters is ${JSON.stringify(parameters)}, expected an object`;
-  const { type, uris } = parameters as Record<string, unknown>;
-  if (type !== undefined && typeof type !== "string")
-    return `parameters.type is ${JSON.stringify(type)}, expected a lookup type URI string`;
+  if (
+    parameters !== undefined &&
+    parameters !== null &&
+    (typeof parameters !== "object" || Array.isArray(parameters))
+  )
+    return {
+      tenant,
+      problem: `parameters is ${JSON.stringify(parameters).slice(0, 60)}, expected an object holding type and/or uris; send ${example}`,
+    };
+  const members = (parameters ?? {}) as Record<string, unknown>;
+  const type = members.type ?? undefined;
+  const uris = members.uris ?? undefined;
+  // What the task deletes as the document reads it: the members it does not define are not read.
+  const does =
+    type === undefined && uris === undefined
+      ? deletesAll(tenant)
+      : type !== undefined
+        ? `type ${JSON.stringify(type)}: deletes the lookups of that type${uris === undefined ? "" : " listed in uris"} only`
+        : "uris: deletes the listed lookups";
+  const unknownTop = Object.keys(parsed).filter((k) => !TASK_MEMBERS.includes(k));
+  const unknownParameters = Object.keys(members).filter((k) => !PARAMETER_MEMBERS.includes(k));
+  if (unknownParameters.length > 0 || unknownTop.length > 0) {
+    const named = [...unknownParameters.map((k) => `parameters.${k}`), ...unknownTop.map((k) => k)];
+    return {
+      tenant,
+      problem: `the body carries ${named.map((n) => JSON.stringify(n)).join(", ")}, which the document does not define (a delete task holds type and parameters; parameters holds only type and uris), so a provider does not read ${named.length === 1 ? "it" : "them"}. The task as the document reads it: ${does}. Send ${example}`,
+    };
+  }
+  if (type !== undefined && (typeof type !== "string" || !LOOKUP_TYPE_URI.test(type)))
+    return {
+      tenant,
+      problem: `parameters.type is ${JSON.stringify(type)}, expected a lookup type URI rdm/lookupTypes/<type_name>${typeof type === "string" && type !== "" ? ` ("rdm/lookupTypes/${lookupTypeName(type).split("/").pop()}")` : ""}`,
+    };
   if (uris !== undefined && !(Array.isArray(uris) && uris.every((u) => typeof u === "string")))
-    return `parameters.uris is ${JSON.stringify(uris).slice(0, 60)}, expected an array of lookup URI strings`;
-  return undefined;
+    return {
+      tenant,
+      problem: `parameters.uris is ${JSON.stringify(uris).slice(0, 60)}, expected an array of lookup URIs <tenant_id>/<type_name>/<code>, e.g. ["${tenant}/<type_name>/<code>"]`,
+    };
+  const list = uris as string[] | undefined;
+  const malformed = (list ?? []).findIndex((u) => !/^[^/]+\/[^/]+\/.+$/.test(u));
+  if (malformed >= 0)
+    return {
+      tenant,
+      problem: `parameters.uris[${malformed}] is ${JSON.stringify(list?.[malformed])}, expected a lookup URI <tenant_id>/<type_name>/<code>, e.g. "${tenant}/<type_name>/<code>"`,
+    };
+  const reading: DeleteTaskReading = { tenant, ...(list === undefined ? {} : { uris: list }) };
+  if (type === undefined && list === undefined)
+    reading.wholeTenant = `the task as the document reads it: ${deletesAll(tenant)}. If that is what you mean, this finding only says so; to delete less, send ${example}`;
+  else if (type === undefined && list?.length === 0)
+    reading.wholeTenant = `parameters.uris is an empty list: the document does not say what an empty list deletes, and a provider that reads it as not set deletes all lookups of tenant ${tenant}; send no task when there is nothing to delete`;
+  return reading;
 }

@@ -30,6 +30,9 @@ export { DEFAULT_CLIENT_DATA };
 export const DEFAULT_TIMEOUT_MS = 120_000;
 /** After SIGTERM, the process group gets this long before SIGKILL. */
 const KILL_GRACE_MS = 2_000;
+/** The tail of the command's output a report keeps: its last lines, capped in characters. */
+const TAIL_LINES = 40;
+const TAIL_CHARS = 4_000;
 
 /** The environment the command gets (documented in docs/consumers.md). */
 export const CLIENT_ENV = [
@@ -62,13 +65,15 @@ export interface ClientCheckOptions {
   output?: (chunk: string, stream: "stdout" | "stderr") => void;
   /** Stops the command early (its process group is stopped as on a hang). */
   signal?: AbortSignal;
+  /** A MUST caller rule with no opportunity fails the run (exit 1), as --fail-on not-exercised asks. */
+  requireExercised?: boolean;
 }
 
 export interface ClientCheckRun {
   result: RunResult;
   outcome: CommandOutcome;
   /** What the kit exits with: 0 the command passed and no MUST caller rule broke; 1 a MUST rule broke or the
-   *  command failed; 2 the command could not be started or made no request (configuration); 3 it hung or
+   *  command failed (or, when required, a MUST rule was not exercised); 2 the command could not be started or made no request (configuration); 3 it hung or
    *  was killed. */
   exitCode: 0 | 1 | 2 | 3;
   /** Every exchange the command sent, redacted, bodies capped (exchanges.ndjson of the report folder). */
@@ -119,23 +124,39 @@ function runCommand(
     }, options.timeoutMs);
     const onAbort = () => stopGroup();
     options.signal?.addEventListener("abort", onAbort, { once: true });
-    child.stdout.setEncoding("utf8").on("data", (chunk: string) => options.output?.(chunk, "stdout"));
-    child.stderr.setEncoding("utf8").on("data", (chunk: string) => options.output?.(chunk, "stderr"));
+    // The output's tail, for the report: bounded whatever the command prints.
+    let tail = "";
+    const keep = (chunk: string) => {
+      tail += chunk;
+      if (tail.length > TAIL_CHARS * 4) tail = tail.slice(-TAIL_CHARS * 2);
+    };
+    child.stdout.setEncoding("utf8").on("data", (chunk: string) => {
+      keep(chunk);
+      options.output?.(chunk, "stdout");
+    });
+    child.stderr.setEncoding("utf8").on("data", (chunk: string) => {
+      keep(chunk);
+      options.output?.(chunk, "stderr");
+    });
     const finish = (outcome: Omit<CommandOutcome, "argv" | "durationMs" | "timedOut">) => {
       if (settled) return;
       settled = true;
       clearTimeout(timer);
       options.signal?.removeEventListener("abort", onAbort);
-      resolve({ argv, ...outcome, timedOut, durationMs: performance.now() - started });
+      const outputTail = tailOf(tail);
+      resolve({
+        argv,
+        ...outcome,
+        timedOut,
+        durationMs: performance.now() - started,
+        ...(outputTail === "" ? {} : { outputTail }),
+      });
     };
     child.once("error", (error: NodeJS.ErrnoException) => {
       finish({
         exitCode: null,
         signal: null,
-        startError:
-          error.code === "ENOENT"
-            ? `${file}: command not found (ENOENT); give the command after --, e.g. lckit client check -- npm test`
-            : `${file}: ${error.message}`,
+        startError: startErrorOf(file as string, error),
       });
     });
     child.once("exit", (code, signal) => {
@@ -145,6 +166,23 @@ function runCommand(
       finish({ exitCode: code, signal });
     });
   });
+}
+
+/** The last lines of an output, capped in characters (a cut line is marked). */
+function tailOf(text: string): string {
+  const lines = text.replace(/\r\n/g, "\n").trimEnd().split("\n").slice(-TAIL_LINES);
+  const joined = lines.join("\n");
+  return joined.length > TAIL_CHARS ? `...${joined.slice(-TAIL_CHARS)}` : joined;
+}
+
+/** Why the command could not be started, and the fix. One word with a space in it ("npm test" quoted as one
+ *  argument) is a whole command line given as a program name: the kit runs no shell. */
+function startErrorOf(file: string, error: NodeJS.ErrnoException): string {
+  if (error.code === "ENOENT" && /\s/.test(file.trim()))
+    return `"${file}": no program has that name: the command was given as one quoted word, and the kit runs no shell; give its words apart (lckit client check -- ${file.trim()}) or through a shell (lckit client check -- sh -c "${file.trim().replace(/"/g, '\\"')}")`;
+  if (error.code === "ENOENT")
+    return `${file}: command not found (ENOENT); give the command after --, e.g. lckit client check -- npm test`;
+  return `${file}: ${error.message}`;
 }
 
 /** Runs one client check: one sandbox, one run of the command, one judged recording. */
@@ -230,6 +268,7 @@ export async function clientCheck(options: ClientCheckOptions): Promise<ClientCh
       clientSecret: client.clientSecret,
     })),
     dropped: reference.control.state().requests?.dropped ?? 0,
+    ...(options.requireExercised ? { requireExercised: true } : {}),
   };
   const result = clientRunResult(traffic, meta);
   const refused = traffic.exchanges.find((x) => x.status >= 400 && x.status !== 429);
@@ -252,5 +291,6 @@ function exitCodeOf(result: RunResult, outcome: CommandOutcome): ClientCheckRun[
   if (outcome.timedOut || outcome.signal !== null) return 3;
   if (result.requestsSent === 0) return 2;
   const mustFailed = result.checks.some((c) => c.level === "MUST" && c.status === "failed");
-  return mustFailed || outcome.exitCode !== 0 ? 1 : 0;
+  const required = result.checks.some((c) => c.status === "not-exercised" && c.exerciseRequired);
+  return mustFailed || required || outcome.exitCode !== 0 ? 1 : 0;
 }

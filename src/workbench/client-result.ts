@@ -4,7 +4,8 @@ import type { Exchange } from "../check/index.ts";
 import { Redactor } from "../redaction/redact.ts";
 import { assembleRunResult } from "../result/assemble.ts";
 import { type CatalogueView, loadCatalogueView } from "../result/catalogue-view.ts";
-import { tracedElsewhere } from "../result/coverage.ts";
+import { COMMAND_CHECK_ID, clientFailureCauses, commandFailure } from "../result/client-verdict.ts";
+import { notCheckableOnlyFor, tracedElsewhere } from "../result/coverage.ts";
 import type { CheckResult, Interruption, RunResult } from "../result/model.ts";
 import { CALLER_RULES, type RuleVerdict } from "./caller-rules.ts";
 import type { Traffic, TrafficExchange } from "./traffic.ts";
@@ -25,6 +26,8 @@ export interface CommandOutcome {
   /** The command could not be started (not found, not executable): the message. */
   startError?: string;
   durationMs: number;
+  /** The last lines of its output, stdout and stderr as they came (not yet redacted). */
+  outputTail?: string;
 }
 
 export interface ClientRunMeta {
@@ -42,6 +45,8 @@ export interface ClientRunMeta {
   dropped: number;
   catalogue?: CatalogueView;
   runId?: string;
+  /** --fail-on not-exercised: a MUST rule with no opportunity fails the run. */
+  requireExercised?: boolean;
 }
 
 function cut(text: string): { body: string; bodyTruncated?: true } {
@@ -118,7 +123,7 @@ export function clientRunResult(traffic: Traffic, meta: ClientRunMeta): RunResul
   const redactor = redactorFor(meta, traffic);
   const bySeq = new Map(traffic.exchanges.map((x) => [x.seq, x]));
   const none = traffic.exchanges.length === 0;
-  const checks = judgeTraffic(traffic).map(({ rule, verdict, ms }): CheckResult => {
+  const ruleChecks = judgeTraffic(traffic).map(({ rule, verdict, ms }): CheckResult => {
     const base = {
       id: rule.id,
       suite: "client",
@@ -136,9 +141,14 @@ export function clientRunResult(traffic: Traffic, meta: ClientRunMeta): RunResul
         skipCause: "check",
         reason: "the command made no request to the sandbox",
       };
-    if (verdict.status === "skipped")
-      return { ...base, status: "skipped", skipCause: "check", reason: verdict.reason };
-    if (verdict.status === "passed") return { ...base, status: "passed", requests: verdict.judged };
+    if (verdict.status === "not-exercised")
+      return {
+        ...base,
+        status: "not-exercised",
+        reason: verdict.reason,
+        ...(meta.requireExercised && rule.level === "MUST" ? { exerciseRequired: true as const } : {}),
+      };
+    if (verdict.status === "passed") return { ...base, status: "passed", requests: verdict.opportunities };
     const first = verdict.violations[0];
     const at = first === undefined ? undefined : bySeq.get(first.seq);
     const evidence = verdict.violations
@@ -149,9 +159,9 @@ export function clientRunResult(traffic: Traffic, meta: ClientRunMeta): RunResul
     return {
       ...base,
       status: "failed",
-      requests: verdict.judged,
+      requests: verdict.opportunities,
       message: redactor.text(
-        `${verdict.violations.length} of ${verdict.judged} judged request(s) broke the rule; first: ${first?.message ?? ""}`,
+        `${verdict.violations.length} of ${verdict.opportunities} opportunit${verdict.opportunities === 1 ? "y" : "ies"} (${rule.opportunity}) broke the rule; first: ${first?.message ?? ""}`,
       ),
       ...(at
         ? {
@@ -169,8 +179,11 @@ export function clientRunResult(traffic: Traffic, meta: ClientRunMeta): RunResul
       log: verdict.violations.slice(0, LOG_PER_RULE).map((v) => redactor.text(`#${v.seq} ${v.message}`)),
     };
   });
+  const command = commandCheck(meta, redactor, traffic.exchanges.length);
+  const checks = [command, ...ruleChecks];
   const interruption = interruptionOf(meta.outcome, meta.finishedAt);
   const outcome = describeOutcome(meta.outcome);
+  const causes = clientFailureCauses(checks, meta.outcome);
   const result = assembleRunResult({
     ...(meta.runId === undefined ? {} : { runId: meta.runId }),
     checks,
@@ -193,13 +206,19 @@ export function clientRunResult(traffic: Traffic, meta: ClientRunMeta): RunResul
     finishedAt: meta.finishedAt,
     requestsSent: traffic.exchanges.length,
     ...(interruption ? { interruption } : {}),
-    verdictReason: (reason) =>
-      none
-        ? `the command made no request to the sandbox: nothing was judged (does it read LCKIT_BASE_URL, LCKIT_RDM_URL, LCKIT_CLIENT_ID and LCKIT_CLIENT_SECRET?); ${outcome}`
-        : `${reason}; ${traffic.exchanges.length} request(s) judged${meta.dropped > 0 ? ` (${meta.dropped} more were not recorded: over the recording's bound)` : ""}; ${outcome}`,
+    verdictReason: (reason) => {
+      if (none)
+        return `the command made no request to the sandbox: nothing was judged (does it read LCKIT_BASE_URL, LCKIT_RDM_URL, LCKIT_CLIENT_ID and LCKIT_CLIENT_SECRET?); ${outcome}`;
+      const recorded = `${traffic.exchanges.length} request(s) recorded${meta.dropped > 0 ? ` (${meta.dropped} more were not: over the recording's bound)` : ""}`;
+      // The headline names what failed the run, in the team's words, before the counts.
+      if (interruption !== undefined || causes.length === 0) return `${reason}; ${recorded}; ${outcome}`;
+      return `${causes.join("; ")}; ${recorded}`;
+    },
   });
+  const tail = meta.outcome.outputTail === undefined ? undefined : redactor.text(meta.outcome.outputTail);
   return {
     ...result,
+    coverage: notCheckableOnlyFor(result.coverage, catalogue.requirements, ["caller"]),
     client: {
       argv: meta.outcome.argv.map((a) => redactor.text(a)),
       variant: meta.variant,
@@ -208,6 +227,33 @@ export function clientRunResult(traffic: Traffic, meta: ClientRunMeta): RunResul
       timedOut: meta.outcome.timedOut,
       ...(meta.outcome.startError === undefined ? {} : { startError: meta.outcome.startError }),
       durationMs: Math.round(meta.outcome.durationMs),
+      ...(tail === undefined || tail === "" ? {} : { outputTail: tail }),
     },
+  };
+}
+
+/** The team's command as a check of its own, so no report shows a failing command green: passed when it
+ *  exited 0, failed (with how it ended and the tail of its output) otherwise. */
+function commandCheck(meta: ClientRunMeta, redactor: Redactor, requests: number): CheckResult {
+  const failure = commandFailure(meta.outcome);
+  const base = {
+    id: COMMAND_CHECK_ID,
+    suite: "client",
+    title: `your command exits 0: ${redactor.text(meta.command)}`,
+    level: "MUST" as const,
+    requirements: [],
+    safety: "read" as const,
+    durationMs: Math.round(meta.outcome.durationMs),
+    requests,
+  };
+  if (failure === undefined) return { ...base, status: "passed" };
+  const tail = redactor.text(meta.outcome.outputTail ?? "").trimEnd();
+  const lines = tail === "" ? [] : tail.split("\n");
+  return {
+    ...base,
+    status: "failed",
+    message: `${failure}: ${describeOutcome(meta.outcome)}; ${lines.length === 0 ? "it printed nothing" : `the last ${lines.length === 1 ? "line" : `${lines.length} lines`} of its output:\n${tail}`}`,
+    details: { expected: "exit 0", actual: describeOutcome(meta.outcome) },
+    ...(lines.length === 0 ? {} : { log: lines }),
   };
 }

@@ -2,6 +2,7 @@
 // by it (the run's report, exchanges.ndjson, command.log), and beside them sweep.json, one junit.xml whose
 // test cases name the choice, and summary.md. Each failed choice carries why: the choice the sandbox took
 // and the first refusal the client met.
+
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { VARIANTS } from "../reference/index.ts";
@@ -9,6 +10,7 @@ import { escapeXml } from "../report/escape.ts";
 import { isFailure } from "../report/junit.ts";
 import { writeManifest } from "../report/manifest.ts";
 import { writeReport } from "../report/write.ts";
+import { COMMAND_CHECK_ID } from "../result/client-verdict.ts";
 import type { CheckResult, RunResult } from "../result/model.ts";
 import type { ClientSweep, ClientSweepRun } from "./client-sweep.ts";
 
@@ -81,7 +83,9 @@ export function whyFailed({ variant, run }: ClientSweepRun): string | undefined 
   const outcome = run.outcome;
   if (outcome.startError) return `the command could not be started: ${outcome.startError}`;
   if (outcome.timedOut) return "the command did not finish within --timeout";
-  const broken = run.result.checks.filter((c) => c.status === "failed" && c.level === "MUST");
+  const broken = run.result.checks.filter(
+    (c) => c.status === "failed" && c.level === "MUST" && c.id !== COMMAND_CHECK_ID,
+  );
   if (broken.length > 0) return `MUST caller rule broken: ${broken.map((c) => c.id).join(", ")}`;
   return `the command exited ${outcome.exitCode ?? outcome.signal ?? "without a code"}; see ${COMMAND_LOG}`;
 }
@@ -99,8 +103,9 @@ export function sweepChoice(entry: ClientSweepRun): SweepChoice {
     commandExit: run.outcome.exitCode,
     signal: run.outcome.signal,
     timedOut: run.outcome.timedOut,
+    // The command's own check is the command exit beside them, not a rule the client broke.
     brokenRules: run.result.checks
-      .filter((check) => check.status === "failed")
+      .filter((check) => check.status === "failed" && check.id !== COMMAND_CHECK_ID)
       .map((check) => ({ id: check.id, level: check.level, requirements: check.requirements })),
     ...(run.firstRefusal === undefined ? {} : { firstRefusal: run.firstRefusal }),
     ...(why === undefined ? {} : { why }),

@@ -3,6 +3,7 @@
 // failed, the choice and the first refusal the client met. A pure function of the sweep.
 
 import { escapeMarkdown } from "../report/escape.ts";
+import { COMMAND_CHECK_ID } from "../result/client-verdict.ts";
 import type { ClientSweep } from "./client-sweep.ts";
 import { whyFailed } from "./sweep-report.ts";
 
@@ -18,7 +19,7 @@ export function renderSweepMarkdown(sweep: ClientSweep): string {
   for (const entry of sweep.runs) {
     const { variant, run } = entry;
     const broken = run.result.checks
-      .filter((check) => check.status === "failed")
+      .filter((check) => check.status === "failed" && check.id !== COMMAND_CHECK_ID)
       .map((check) => `${check.id} (${check.level})`);
     const exit = run.outcome.exitCode ?? run.outcome.signal ?? "none";
     lines.push(

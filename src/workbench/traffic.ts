@@ -10,6 +10,8 @@ export interface TrafficExchange extends Omit<RecordedExchange, "body"> {
   pathname: string;
   /** The query string, with its "?" ("" when none). */
   search: string;
+  /** The bearer token it carried, read once (undefined: no Authorization: Bearer <token>). */
+  bearer: string | undefined;
   /** The client that sent it: from Basic credentials or form fields on the token endpoint, from the owner of
    *  the bearer token elsewhere; undefined when neither tells. */
   clientId: string | undefined;
@@ -17,6 +19,8 @@ export interface TrafficExchange extends Omit<RecordedExchange, "body"> {
 
 export interface IssuedTokenSeen {
   value: string;
+  /** seq of the token request that issued it. */
+  seq: number;
   clientId: string;
   issuedAt: number;
   expiresAt: number;
@@ -96,6 +100,7 @@ export function readTraffic(
       const { pathname, search } = pathOf(x.url);
       const operation = operationOf(x.method, x.url, pathname);
       let clientId: string | undefined;
+      const bearer = bearerOf(x.headers);
       if (operation === "issueToken") {
         clientId =
           basicClient(x.headers.authorization) ??
@@ -108,15 +113,13 @@ export function readTraffic(
           owner.set(answer.access_token, clientId);
           tokens.push({
             value: answer.access_token,
+            seq: x.seq,
             clientId,
             issuedAt: x.at,
             expiresAt: x.at + seconds * 1000,
           });
         }
-      } else {
-        const bearer = bearerOf(x.headers);
-        clientId = bearer === undefined ? undefined : owner.get(bearer);
-      }
+      } else clientId = bearer === undefined ? undefined : owner.get(bearer);
       // Named fields, not a spread: a spread of each recorded exchange cost more than the rest together.
       return {
         seq: x.seq,
@@ -132,6 +135,7 @@ export function readTraffic(
         pathname,
         search,
         operation,
+        bearer,
         clientId,
       };
     });

@@ -207,6 +207,8 @@ describe.each(["this", ...OTHER_NODES])("installed, on Node %s", (major) => {
         'const openapi = readFileSync(new URL(import.meta.resolve("lookup-conformance-kit/openapi/platform.yaml")), "utf8");',
         'const events = import.meta.resolve("lookup-conformance-kit/event-schemas/message.schema.json");',
         'const catalogue = import.meta.resolve("lookup-conformance-kit/requirements/catalogue.yaml");',
+        // The example data a team copies, by the package's name (package.json "exports" ./examples/*).
+        'const example = readFileSync(new URL(import.meta.resolve("lookup-conformance-kit/examples/sandbox-data.yaml")), "utf8");',
         "const embedded = await startEmbeddedTarget();",
         'const plan = planRun(allChecks, { target: embedded.target, suites: ["service"] });',
         "const result = await runPlan(plan, { fetch: embedded.fetch, clock: embedded.clock, seed: 1, runs: 1 });",
@@ -217,7 +219,8 @@ describe.each(["this", ...OTHER_NODES])("installed, on Node %s", (major) => {
         "await sandbox.close();",
         "console.log(JSON.stringify({ checks: allChecks.length, requirements: loadCatalogue().requirements.length,",
         "  verdict: result.verdict, junit: renderJunit(result).startsWith('<?xml'), schema: schema.$schema !== undefined,",
-        "  openapi: openapi.startsWith('openapi:'), events: events.endsWith('.json'), catalogue: catalogue.endsWith('.yaml'), sandboxToken }));",
+        "  openapi: openapi.startsWith('openapi:'), events: events.endsWith('.json'), catalogue: catalogue.endsWith('.yaml'), sandboxToken,",
+        "  example: example.includes('multitokenConfig') }));",
       ].join("\n"),
     );
     const bin = node() ?? process.execPath;
@@ -232,6 +235,7 @@ describe.each(["this", ...OTHER_NODES])("installed, on Node %s", (major) => {
       events: true,
       catalogue: true,
       sandboxToken: 200,
+      example: true,
     });
     expect(out.checks).toBeGreaterThan(50);
     expect(out.requirements).toBeGreaterThan(50);

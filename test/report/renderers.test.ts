@@ -31,7 +31,14 @@ beforeAll(async () => {
 describe("report renderers", () => {
   it("runs the sample to a BROKEN verdict with every status but inconclusive present (inconclusive.test.ts has that)", () => {
     expect(result.verdict).toBe("BROKEN");
-    expect(result.counts.byStatus).toEqual({ passed: 1, failed: 2, inconclusive: 0, skipped: 2, broken: 1 });
+    expect(result.counts.byStatus).toEqual({
+      passed: 1,
+      failed: 2,
+      inconclusive: 0,
+      "not-exercised": 0,
+      skipped: 2,
+      broken: 1,
+    });
   });
 
   it("report.json validates against report.schema.json", () => {

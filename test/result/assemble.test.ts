@@ -70,7 +70,14 @@ describe("assembleRunResult", () => {
     );
     expect(run.runId).toMatch(/^20260102T030405Z-[0-9a-f]{6}$/);
     expect(run.durationMs).toBe(1322);
-    expect(run.counts.byStatus).toEqual({ passed: 1, failed: 1, inconclusive: 0, skipped: 1, broken: 0 });
+    expect(run.counts.byStatus).toEqual({
+      passed: 1,
+      failed: 1,
+      inconclusive: 0,
+      "not-exercised": 0,
+      skipped: 1,
+      broken: 0,
+    });
     expect(run.counts.byLevel.MUST.failed).toBe(1);
     expect(run.verdict).toBe("NOT CONFORMANT");
     expect(run.verdictReason).toContain("s/b");

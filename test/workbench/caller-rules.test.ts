@@ -3,7 +3,7 @@
 import { describe, expect, it } from "vitest";
 import type { RecordedExchange } from "../../src/reference/index.ts";
 import { CALLER_RULES, scrollIdSent } from "../../src/workbench/caller-rules.ts";
-import { pathOf, readTraffic } from "../../src/workbench/traffic.ts";
+import { type CallerClient, pathOf, readTraffic } from "../../src/workbench/traffic.ts";
 
 const BASE = "http://127.0.0.1:1";
 const BEARER = { authorization: "Bearer tok-a" };
@@ -41,7 +41,7 @@ function recording(steps: Step[]): RecordedExchange[] {
 function judge(
   id: string,
   steps: Step[],
-  clients = [{ clientId: "c1", multitoken: true, maxActiveTokensAllowed: 5 }],
+  clients: CallerClient[] = [{ clientId: "c1", multitoken: true, maxActiveTokensAllowed: 5 }],
 ) {
   const rule = CALLER_RULES.find((r) => r.id === id);
   if (!rule) throw new Error(id);
@@ -107,7 +107,74 @@ describe("scan rules accept every legal client", () => {
       "client/scan-passes-previous-scroll-id",
       "client/scan-stops-at-end",
     ])
-      expect(judge(id, steps).status, id).toBe("passed");
+      expect(["passed", "not-exercised"], id).toContain(judge(id, steps).status);
+  });
+});
+
+describe("a rule passes only on opportunities it judged", () => {
+  const SCROLL = "client/scan-passes-previous-scroll-id";
+  const END = "client/scan-stops-at-end";
+
+  it("a scan whose answers carry no scrollId gives the scroll and end rules nothing: not exercised, naming how to page", () => {
+    const steps: Step[] = [
+      { method: "POST", path: SCAN, responseBody: page() },
+      { method: "POST", path: SCAN, responseBody: page() },
+    ];
+    expect(judge("client/scan-first-request-without-body", steps)).toEqual({
+      status: "passed",
+      opportunities: 2,
+    });
+    for (const id of [SCROLL, END]) {
+      const verdict = judge(id, steps);
+      expect(verdict.status).toBe("not-exercised");
+      expect(verdict.status === "not-exercised" ? verdict.reason : "").toMatch(
+        /give --data with more lookups than your scans' limit, or run with --variants short-pages/,
+      );
+    }
+    const scroll = judge(SCROLL, steps);
+    expect(scroll.status === "not-exercised" ? scroll.reason : "").toMatch(
+      /^no answer your client got carried a scrollId/,
+    );
+  });
+
+  it("a client that never passes the scrollId back is not exercised, never passed, and says so", () => {
+    const verdict = judge(SCROLL, [
+      { method: "POST", path: SCAN, responseBody: page("s1") },
+      { method: "POST", path: SCAN, responseBody: page("s2") },
+    ]);
+    expect(verdict.status).toBe("not-exercised");
+    expect(verdict.status === "not-exercised" ? verdict.reason : "").toMatch(
+      /2 answers your client got carried a scrollId, but it never asked for a next page/,
+    );
+  });
+
+  it("counts next-page requests and ends, not the scan requests it looked at", () => {
+    const steps: Step[] = [
+      { method: "POST", path: SCAN, responseBody: page("s1") },
+      { method: "POST", path: SCAN, body: "s1", responseBody: page("s2") },
+      { method: "POST", path: SCAN, body: "s2", responseBody: page() },
+      { method: "POST", path: SCAN, responseBody: page() },
+    ];
+    expect(judge(SCROLL, steps)).toEqual({ status: "passed", opportunities: 2 });
+    expect(judge(END, steps)).toEqual({ status: "passed", opportunities: 1 });
+    expect(judge("client/scan-first-request-without-body", steps)).toEqual({
+      status: "passed",
+      opportunities: 2,
+    });
+  });
+
+  it.each([
+    ["client/bearer-on-every-request", /no lookup-data or autopilot request/],
+    ["client/page-size-within-maximum", /no autopilot scan or blocked values request/],
+    ["client/delete-task-body", /sent no delete task .*does not apply to it/],
+    ["client/delete-task-whole-tenant", /sent no delete task/],
+    ["client/delete-task-uris-of-its-tenant", /no delete task with parameters.uris of the documented shape/],
+    ["client/token-reuse", /no call while it held a token that had already served one/],
+    ["client/backoff-after-refusal", /PUT \$LCKIT_CONTROL_URL\/rate-limit/],
+  ])("%s without an opportunity is not exercised: %s", (id, want) => {
+    const verdict = judge(id, []);
+    expect(verdict.status).toBe("not-exercised");
+    expect(verdict.status === "not-exercised" ? verdict.reason : "").toMatch(want);
   });
 });
 
@@ -157,6 +224,72 @@ describe("each rule names the mistake", () => {
       /type is undefined, expected "delete"/,
     ],
     [
+      "client/delete-task-body",
+      "parameters.uri for uris: the whole tenant would go",
+      [
+        {
+          method: "POST",
+          path: "/tasks/shop",
+          body: '{"type":"delete","parameters":{"uri":["shop/Country/NOPE"]}}',
+        },
+      ],
+      /carries "parameters\.uri", which the document does not define .*The task as the document reads it: neither type nor uris: deletes all lookups of tenant shop\. Send \{"type": "delete", "parameters": \{"uris": \["shop\/<type_name>\/<code>"\]\}\}/,
+    ],
+    [
+      "client/delete-task-body",
+      "uris at the top level",
+      [{ method: "POST", path: "/tasks/shop", body: '{"type":"delete","uris":["shop/Country/DE"]}' }],
+      /carries "uris", which the document does not define .*neither type nor uris: deletes all lookups of tenant shop/,
+    ],
+    [
+      "client/delete-task-body",
+      "an unknown member beside uris",
+      [
+        {
+          method: "POST",
+          path: "/tasks/shop",
+          body: '{"type":"delete","parameters":{"uris":["shop/Country/DE"],"force":true}}',
+        },
+      ],
+      /carries "parameters\.force".*reads it: uris: deletes the listed lookups/,
+    ],
+    [
+      "client/delete-task-body",
+      "a bare type name",
+      [{ method: "POST", path: "/tasks/shop", body: '{"type":"delete","parameters":{"type":"Country"}}' }],
+      /parameters\.type is "Country", expected a lookup type URI rdm\/lookupTypes\/<type_name> \("rdm\/lookupTypes\/Country"\)/,
+    ],
+    [
+      "client/delete-task-body",
+      "a URI without its tenant and type",
+      [{ method: "POST", path: "/tasks/shop", body: '{"type":"delete","parameters":{"uris":["DE"]}}' }],
+      /parameters\.uris\[0\] is "DE", expected a lookup URI <tenant_id>\/<type_name>\/<code>, e\.g\. "shop\/<type_name>\/<code>"/,
+    ],
+    [
+      "client/delete-task-whole-tenant",
+      "no parameters",
+      [{ method: "POST", path: "/tasks/shop", body: '{"type":"delete"}' }],
+      /neither type nor uris: deletes all lookups of tenant shop\. If that is what you mean, this finding only says so/,
+    ],
+    [
+      "client/delete-task-whole-tenant",
+      "an empty uris list",
+      [{ method: "POST", path: "/tasks/shop", body: '{"type":"delete","parameters":{"uris":[]}}' }],
+      /empty list: the document does not say what an empty list deletes/,
+    ],
+    [
+      "client/delete-task-uris-of-its-tenant",
+      "another tenant's lookup",
+      [
+        {
+          method: "POST",
+          path: "/tasks/shop",
+          body: '{"type":"delete","parameters":{"uris":["shop/Country/DE","acme/Country/FR"]}}',
+        },
+      ],
+      /parameters\.uris\[1\] "acme\/Country\/FR" is a lookup of tenant "acme", but the task is for tenant "shop".*POST \/tasks\/acme/,
+    ],
+    [
       "client/backoff-after-refusal",
       "a retry 100 ms after Retry-After: 2",
       [
@@ -176,21 +309,52 @@ describe("each rule names the mistake", () => {
       { method: "POST", path: "/lookups/t/_scan?limit=500" },
     ]);
     expect(verdict).toEqual({
-      status: "skipped",
+      status: "not-exercised",
       reason: expect.stringMatching(/no autopilot scan or blocked values/),
     });
   });
 
-  it("a delete task with parameters null or only a type is of the documented shape", () => {
+  it("a delete task with parameters null, only a type, uris of its tenant or null members is of the documented shape", () => {
     for (const body of [
       '{"type":"delete","parameters":null}',
       '{"type":"delete","parameters":{"type":"rdm/lookupTypes/Country"}}',
+      '{"type":"delete","parameters":{"type":"rdm/lookupTypes/Country","uris":["t/Country/DE"]}}',
+      '{"type":"delete","parameters":{"type":null,"uris":["t/Country/DE","t/Country/a/b"]}}',
       '{"type":"delete"}',
     ])
       expect(
         judge("client/delete-task-body", [{ method: "POST", path: "/tasks/t", body }]).status,
         body,
       ).toBe("passed");
+    // Scoped deletes are no whole-tenant finding; URIs of the path's tenant no foreign one.
+    for (const body of [
+      '{"type":"delete","parameters":{"type":"rdm/lookupTypes/Country"}}',
+      '{"type":"delete","parameters":{"uris":["t/Country/DE"]}}',
+    ]) {
+      const steps = [{ method: "POST", path: "/tasks/t", body }];
+      expect(judge("client/delete-task-whole-tenant", steps).status, body).toBe("passed");
+    }
+    expect(
+      judge("client/delete-task-uris-of-its-tenant", [
+        {
+          method: "POST",
+          path: "/tasks/t",
+          body: '{"type":"delete","parameters":{"uris":["t/Country/DE"]}}',
+        },
+      ]),
+    ).toEqual({ status: "passed", opportunities: 1 });
+  });
+
+  it("a body the MUST rule fails is no whole-tenant finding on top: the failure already says what it deletes", () => {
+    const steps = [
+      {
+        method: "POST",
+        path: "/tasks/shop",
+        body: '{"type":"delete","parameters":{"uri":["shop/Country/NOPE"]}}',
+      },
+    ];
+    expect(judge("client/delete-task-body", steps).status).toBe("failed");
+    expect(judge("client/delete-task-whole-tenant", steps).status).toBe("not-exercised");
   });
 
   it("a retry after the Retry-After passes; a quota refusal under 409 counts as a refusal", () => {
@@ -199,7 +363,7 @@ describe("each rule names the mistake", () => {
       { method: "GET", path: "/healthcheck", at: 1_020 },
     ]);
     expect(waited.status).toBe("passed");
-    const quota = judge("client/token-reuse", [
+    const quota = judge("client/token-quota", [
       {
         method: "POST",
         path: "/oauth/token",
@@ -213,11 +377,93 @@ describe("each rule names the mistake", () => {
     );
   });
 
-  it("token reuse is not judged where multi-token support is off", () => {
-    expect(
-      judge("client/token-reuse", [], [{ clientId: "c1", multitoken: false, maxActiveTokensAllowed: 5 }])
-        .status,
-    ).toBe("skipped");
+  it("the token quota is not exercised where multi-token support is off and nothing was refused", () => {
+    const verdict = judge(
+      "client/token-quota",
+      [],
+      [{ clientId: "c1", multitoken: false, maxActiveTokensAllowed: 5 }],
+    );
+    expect(verdict.status).toBe("not-exercised");
+    expect(verdict.status === "not-exercised" ? verdict.reason : "").toMatch(/multitokenConfig/);
+  });
+});
+
+describe("token reuse is judged by the pattern, at any quota", () => {
+  const BASIC = { authorization: `Basic ${Buffer.from("c1:s1").toString("base64")}` };
+  const issue = (token: string, at?: number): Step => ({
+    method: "POST",
+    path: "/oauth/token",
+    headers: BASIC,
+    responseBody: JSON.stringify({ access_token: token, expires_in: 900 }),
+    ...(at === undefined ? {} : { at }),
+  });
+  const call = (token: string, extra: Partial<Step> = {}): Step => ({
+    method: "GET",
+    path: "/healthcheck",
+    headers: { authorization: `Bearer ${token}` },
+    ...extra,
+  });
+  const QUOTA_20 = [{ clientId: "c1", multitoken: true, maxActiveTokensAllowed: 20 }];
+  const NO_MULTITOKEN = [{ clientId: "c1", multitoken: false }];
+
+  it("a token per call under a quota of 20 is a finding, though the quota was never reached", () => {
+    const verdict = judge(
+      "client/token-reuse",
+      [call("tok-a"), issue("tok-b"), call("tok-b"), issue("tok-c"), call("tok-c")],
+      QUOTA_20,
+    );
+    expect(verdict.status).toBe("failed");
+    expect(verdict.status === "failed" ? verdict.violations[0]?.message : "").toMatch(
+      /client c1 requested a new token at #2 while it held a valid one that could serve the call \(the token of #0, \d+ s of validity left\); 2 such requests, 3 tokens for 3 calls\. With multi-token support on/,
+    );
+    expect(judge("client/token-quota", [call("tok-a"), issue("tok-b"), call("tok-b")], QUOTA_20).status).toBe(
+      "passed",
+    );
+  });
+
+  it("a token per call without multi-token support (the same token back) is a finding too, naming the setting", () => {
+    const verdict = judge(
+      "client/token-reuse",
+      [call("tok-a"), issue("tok-a"), call("tok-a"), issue("tok-a"), call("tok-a")],
+      NO_MULTITOKEN,
+    );
+    expect(verdict.status === "failed" ? verdict.violations[0]?.message : verdict.status).toMatch(
+      /multi-token support off, so the same token came back/,
+    );
+  });
+
+  it.each<[string, Step[], typeof NO_MULTITOKEN]>([
+    ["one token for every call", [call("tok-a"), call("tok-a"), call("tok-a")], QUOTA_20],
+    [
+      "two workers, each keeping its own token",
+      [call("tok-a"), issue("tok-b"), call("tok-b"), call("tok-a"), call("tok-b"), call("tok-a")],
+      QUOTA_20,
+    ],
+    [
+      "workers sharing the one token multi-token support off gives back",
+      [call("tok-a"), issue("tok-a"), call("tok-a"), call("tok-a"), call("tok-a"), call("tok-a")],
+      NO_MULTITOKEN,
+    ],
+    [
+      "a renewal when less than half the validity is left",
+      [
+        call("tok-a"),
+        issue("tok-b", 500_000),
+        call("tok-b", { at: 500_010 }),
+        call("tok-b", { at: 500_020 }),
+      ],
+      QUOTA_20,
+    ],
+    [
+      "a new token after its token was refused",
+      [call("tok-a", { status: 401 }), issue("tok-b"), call("tok-b"), call("tok-b")],
+      QUOTA_20,
+    ],
+  ])("%s passes", (_name, steps, clients) => {
+    expect(judge("client/token-reuse", steps, clients)).toEqual({
+      status: "passed",
+      opportunities: expect.any(Number),
+    });
   });
 });
 

@@ -8,7 +8,9 @@ import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { main } from "../../src/cli/main.ts";
 import { packagePath } from "../../src/package-root.ts";
+import { buildCtrf } from "../../src/report/ctrf.ts";
 import { renderHtml, renderJunit, renderMarkdown, writeReport } from "../../src/report/index.ts";
+import { COMMAND_CHECK_ID } from "../../src/result/client-verdict.ts";
 import { CALLER_RULES } from "../../src/workbench/caller-rules.ts";
 import { type ClientCheckRun, clientCheck } from "../../src/workbench/client-check.ts";
 import { captureIo } from "../cli/capture-io.ts";
@@ -17,6 +19,8 @@ import { ensurePythonRequests } from "./python.ts";
 
 const NODE_CLIENT = packagePath("examples", "clients", "lookup-client.mjs");
 const PYTHON_CLIENT = packagePath("examples", "clients", "lookup_client.py");
+/** The small world a team copies: the example clients' scans page in it (they ask for 2 records a page). */
+const DATA = packagePath("examples", "sandbox-data.yaml");
 let python = "/usr/bin/python3";
 
 beforeAll(() => {
@@ -28,21 +32,41 @@ const LANGUAGES = {
   python: () => [python, PYTHON_CLIENT],
 } as const;
 
-/** Each mistake of the example clients (FAULT=...) and the one rule that must catch it. */
-const FAULTS: [string, string][] = [
-  ["no-bearer", "client/bearer-on-every-request"],
-  ["first-body", "client/scan-first-request-without-body"],
-  ["wrong-scroll", "client/scan-passes-previous-scroll-id"],
-  ["past-end", "client/scan-stops-at-end"],
-  ["big-page", "client/page-size-within-maximum"],
-  ["task-body", "client/delete-task-body"],
-  ["token-per-call", "client/token-reuse"],
-  ["no-backoff", "client/backoff-after-refusal"],
+/** Each mistake of the example clients (FAULT=...), the caller rules that must catch it (and no other),
+ *  and what the first failure must say. */
+const FAULTS: [string, string[], RegExp][] = [
+  ["no-bearer", ["client/bearer-on-every-request"], /without an Authorization header/],
+  ["first-body", ["client/scan-first-request-without-body"], /opened a scan with a body/],
+  ["wrong-scroll", ["client/scan-passes-previous-scroll-id"], /not the scrollId the previous answer gave/],
+  ["past-end", ["client/scan-stops-at-end"], /whose end was already answered/],
+  ["big-page", ["client/page-size-within-maximum"], /limit=500; the maximum is 100/],
+  [
+    "task-body",
+    ["client/delete-task-body"],
+    /parameters\.uris is "shop\/|type is "remove", expected "delete"/,
+  ],
+  [
+    "task-typo",
+    ["client/delete-task-body"],
+    /"parameters\.uri".*neither type nor uris: deletes all lookups of tenant shop\. Send \{"type": "delete", "parameters": \{"uris"/,
+  ],
+  ["task-type-name", ["client/delete-task-body"], /expected a lookup type URI rdm\/lookupTypes\/<type_name>/],
+  ["task-uri-shape", ["client/delete-task-body"], /expected a lookup URI <tenant_id>\/<type_name>\/<code>/],
+  ["task-whole-tenant", ["client/delete-task-whole-tenant"], /deletes all lookups of tenant shop/],
+  ["task-foreign-uri", ["client/delete-task-uris-of-its-tenant"], /is a lookup of tenant "not-shop"/],
+  [
+    "token-per-call",
+    ["client/token-reuse", "client/token-quota"],
+    /requested a new token at #\d+ while it held/,
+  ],
+  ["token-hoard", ["client/token-quota"], /ran into its token quota/],
+  ["no-backoff", ["client/backoff-after-refusal"], /should have waited/],
 ];
 
 function run(argv: string[], env: Record<string, string> = {}, extra = {}): Promise<ClientCheckRun> {
   return clientCheck({
     argv,
+    data: DATA,
     clientId: "nightly-sync",
     env: { ...process.env, ...env },
     timeoutMs: 60_000,
@@ -50,19 +74,24 @@ function run(argv: string[], env: Record<string, string> = {}, extra = {}): Prom
   });
 }
 
-const failedIds = (r: ClientCheckRun) =>
-  r.result.checks.filter((c) => c.status === "failed").map((c) => c.id);
+const ruleIds = new Set(CALLER_RULES.map((r) => r.id));
+const failedRules = (r: ClientCheckRun) =>
+  r.result.checks.filter((c) => c.status === "failed" && ruleIds.has(c.id)).map((c) => c.id);
+const statusOf = (r: ClientCheckRun, id: string) => r.result.checks.find((c) => c.id === id)?.status;
 
 it("every caller rule has a faulty client that proves it", () => {
-  expect(FAULTS.map(([, rule]) => rule).sort()).toEqual(CALLER_RULES.map((r) => r.id).sort());
+  expect([...new Set(FAULTS.flatMap(([, rules]) => rules))].sort()).toEqual(
+    CALLER_RULES.map((r) => r.id).sort(),
+  );
 });
 
 describe.each(Object.entries(LANGUAGES))("the %s example client", (_language, command) => {
-  it("passes every caller rule, each of them judged (none skipped), exit 0", async () => {
+  it("passes every caller rule, each of them exercised, and its command's own check, exit 0", async () => {
     const r = await run(command());
-    expect(r.result.checks.map((c) => [c.id, c.status])).toEqual(
-      CALLER_RULES.map((rule) => [rule.id, "passed"]),
-    );
+    expect(r.result.checks.map((c) => [c.id, c.status])).toEqual([
+      [COMMAND_CHECK_ID, "passed"],
+      ...CALLER_RULES.map((rule) => [rule.id, "passed"]),
+    ]);
     expect(r.outcome.exitCode).toBe(0);
     expect(r.exitCode).toBe(0);
     expect(r.result.verdict).toBe("CONFORMANT");
@@ -70,19 +99,162 @@ describe.each(Object.entries(LANGUAGES))("the %s example client", (_language, co
   }, 60_000);
 
   it.each(FAULTS)(
-    "with FAULT=%s is caught by %s and by no other rule",
-    async (fault, rule) => {
+    "with FAULT=%s is caught by %j and by no other rule",
+    async (fault, rules, says) => {
       const r = await run(command(), { FAULT: fault });
-      expect(failedIds(r)).toEqual([rule]);
-      const failed = r.result.checks.find((c) => c.id === rule);
+      expect(failedRules(r).sort()).toEqual([...rules].sort());
+      const failed = r.result.checks.find((c) => c.id === rules[0]);
       expect(failed?.evidence?.length).toBeGreaterThan(0);
-      const level = CALLER_RULES.find((c) => c.id === rule)?.level;
+      expect(failed?.message).toMatch(says);
+      // The command's own check is failed exactly when the command did not exit 0.
+      expect(statusOf(r, COMMAND_CHECK_ID)).toBe(r.outcome.exitCode === 0 ? "passed" : "failed");
+      const must = rules.some((id) => CALLER_RULES.find((c) => c.id === id)?.level === "MUST");
       // A MUST rule broken fails the job; a SHOULD is reported and fails it only through the command's own exit.
-      if (level === "MUST") expect(r.exitCode).toBe(1);
+      if (must) expect(r.exitCode).toBe(1);
       else expect(r.exitCode).toBe(r.outcome.exitCode === 0 ? 0 : 1);
     },
     60_000,
   );
+
+  it("that sends no delete task: the delete rules are not exercised, in the client's words, never passed", async () => {
+    const r = await run(command(), { FAULT: "no-task" });
+    for (const id of [
+      "client/delete-task-body",
+      "client/delete-task-whole-tenant",
+      "client/delete-task-uris-of-its-tenant",
+    ])
+      expect(statusOf(r, id), id).toBe("not-exercised");
+    expect(r.result.checks.find((c) => c.id === "client/delete-task-body")?.reason).toMatch(
+      /your client sent no delete task .*if it never deletes lookups, this rule does not apply to it/,
+    );
+    expect(r.result.verdict).toBe("INCOMPLETE");
+    expect(r.result.verdictReason).toMatch(
+      /^1 MUST rule not exercised \(client\/delete-task-body\): your client's traffic gave it nothing to judge/,
+    );
+    expect(r.result.verdictReason).not.toMatch(/safety settings|credentials|capabilities of the target/);
+    expect(r.exitCode).toBe(0);
+    expect(renderMarkdown(r.result)).toMatch(
+      /### Rules not exercised \(3\)\n\n.*\n.*\n\| <code>client\/delete-task-body<\/code> \| MUST \| your client sent no delete task/,
+    );
+    // Required, the same run fails, in every format.
+    const required = await run(command(), { FAULT: "no-task" }, { requireExercised: true });
+    expect(required.exitCode).toBe(1);
+    const junit = renderJunit(required.result);
+    expect(junit).toMatch(
+      /<testcase name="client\/delete-task-body"[^>]*>\s*<failure message="not exercised: your client sent no delete task/,
+    );
+    // A SHOULD rule not exercised stays a skipped testcase even then.
+    expect(junit).toMatch(
+      /<testcase name="client\/delete-task-whole-tenant"[^>]*>\s*<skipped message="not exercised/,
+    );
+    expect(
+      buildCtrf(required.result).results.tests.find((t) => t.name === "client/delete-task-body")?.status,
+    ).toBe("failed");
+  }, 60_000);
+
+  it("that reads only the first page: the scroll rule is not exercised, and says the client never asked for a next page", async () => {
+    const r = await run(command(), { FAULT: "first-page-only" });
+    expect(statusOf(r, "client/scan-passes-previous-scroll-id")).toBe("not-exercised");
+    expect(r.result.checks.find((c) => c.id === "client/scan-passes-previous-scroll-id")?.reason).toMatch(
+      /carried a scrollId, but it never asked for a next page/,
+    );
+    expect(statusOf(r, "client/scan-stops-at-end")).toBe("not-exercised");
+    expect(r.result.verdict).not.toBe("CONFORMANT");
+  }, 60_000);
+});
+
+describe("a failing command is never green in a report", () => {
+  const failing = (exit: number, fault = "") =>
+    run(
+      ["/bin/sh", "-c", `"$0" "$1"; echo "the team's tests: 3 failed"; exit ${exit}`, ...LANGUAGES.node()],
+      {
+        FAULT: fault,
+      },
+    );
+
+  it("its own failed check with its exit and output tail, and a headline naming it, in every format", async () => {
+    const r = await failing(1);
+    expect(r.exitCode).toBe(1);
+    expect(r.result.verdict).toBe("NOT CONFORMANT");
+    expect(r.result.verdictReason).toMatch(/^your command failed \(exit 1\); \d+ request\(s\) recorded$/);
+    const command = r.result.checks.find((c) => c.id === COMMAND_CHECK_ID);
+    expect(command).toMatchObject({ status: "failed", level: "MUST" });
+    expect(command?.message).toMatch(
+      /^your command failed \(exit 1\): .*last 2 lines of its output:\n.*\nthe team's tests: 3 failed$/s,
+    );
+    expect(r.result.client?.outputTail).toMatch(/the team's tests: 3 failed$/);
+    const validate = reportValidator();
+    expect(validate(r.result), JSON.stringify(validate.errors)).toBe(true);
+
+    const junit = renderJunit(r.result);
+    expect(junit).toMatch(
+      /<testsuites name="lckit client check [^"]*: NOT CONFORMANT \(your command failed \(exit 1\)\)" tests="\d+" failures="1"/,
+    );
+    expect(junit).toContain('<property name="commandExit" value="1"/>');
+    expect(junit).not.toContain('<property name="seed"');
+    expect(junit).toMatch(
+      /<testcase name="client\/command"[^>]*>\s*<failure message="your command failed \(exit 1\)[^"]*the team&apos;s tests: 3 failed"/,
+    );
+    const ctrf = buildCtrf(r.result);
+    expect(ctrf.results.summary.failed).toBe(1);
+    expect(ctrf.results.tests.find((t) => t.name === COMMAND_CHECK_ID)).toMatchObject({
+      status: "failed",
+      message: expect.stringContaining("the team's tests: 3 failed"),
+    });
+    const md = renderMarkdown(r.result);
+    expect(md).toMatch(/^## ❌ NOT CONFORMANT: your command failed \(exit 1\) · client: /);
+    expect(md).toContain("the team's tests: 3 failed");
+    expect(md).not.toMatch(/CONFORMANT: client|seed|runs per property|Target \/version/);
+    const html = renderHtml(r.result);
+    expect(html).toContain("<h1>NOT CONFORMANT: your command failed (exit 1)</h1>");
+    expect(html).toContain("the team&#39;s tests: 3 failed");
+  }, 60_000);
+
+  it("lckit report verify agrees: junit.xml and ctrf.json show the failed command and the rules not exercised as report.json does", async () => {
+    const io = captureIo();
+    const dir = mkdtempSync(join(tmpdir(), "lckit-client-verify-"));
+    const code = await main(
+      [
+        "client",
+        "check",
+        "--quiet",
+        "--data",
+        DATA,
+        "--client",
+        "nightly-sync",
+        "--fail-on",
+        "not-exercised",
+        "--report-dir",
+        dir,
+        "--",
+        "/bin/sh",
+        "-c",
+        `FAULT=no-task "$0" "$1"; exit 5`,
+        ...LANGUAGES.node(),
+      ],
+      io,
+    );
+    expect(code).toBe(1);
+    expect(io.stdout()).toMatch(/^NOT CONFORMANT: your command failed \(exit 5\)/);
+    expect(io.stdout()).toMatch(
+      /---- client\/delete-task-body \(CALLER-TASK-01\) not exercised \(required: --fail-on not-exercised\): your client sent no delete task/,
+    );
+    const folder = /report: (\S+)/.exec(io.stderr())?.[1] ?? "";
+    const junit = readFileSync(join(folder, "junit.xml"), "utf8");
+    expect(junit).toMatch(/failures="2"/);
+    const verify = captureIo();
+    expect(await main(["report", "verify", folder], verify)).toBe(0);
+  }, 60_000);
+
+  it("with a MUST rule broken too, the headline names both", async () => {
+    const r = await failing(3, "task-typo");
+    expect(r.result.verdictReason).toMatch(
+      /^your command failed \(exit 3\); MUST rule broken \(client\/delete-task-body\)/,
+    );
+    expect(renderMarkdown(r.result)).toMatch(
+      /^## ❌ NOT CONFORMANT: your command failed \(exit 3\); MUST rule broken \(client\/delete-task-body\) · /,
+    );
+  }, 60_000);
 });
 
 describe("what a report of a client check holds", () => {
@@ -113,7 +285,9 @@ describe("commands that do not get judged", () => {
   it("a command that makes no request is no pass: exit 2, naming the LCKIT_ variables", async () => {
     const r = await run([process.execPath, "-e", "process.exit(0)"]);
     expect(r.exitCode).toBe(2);
-    expect(r.result.checks.every((c) => c.status === "skipped")).toBe(true);
+    expect(
+      r.result.checks.filter((c) => c.id !== COMMAND_CHECK_ID).every((c) => c.status === "skipped"),
+    ).toBe(true);
     expect(r.result.verdictReason).toMatch(/made no request to the sandbox.*LCKIT_BASE_URL/);
     expect(r.result.verdict).not.toBe("CONFORMANT");
   });
@@ -123,6 +297,16 @@ describe("commands that do not get judged", () => {
     expect(r.exitCode).toBe(2);
     expect(r.outcome.startError).toMatch(/lckit-no-such-command-xyz: command not found/);
     expect(r.result.verdictReason).toMatch(/could not be started/);
+    expect(r.result.checks.find((c) => c.id === COMMAND_CHECK_ID)?.status).toBe("failed");
+  });
+
+  it("a whole command line given as one quoted word: says to split the words or use sh -c", async () => {
+    const r = await run(["npm test"]);
+    expect(r.exitCode).toBe(2);
+    expect(r.outcome.startError).toBe(
+      '"npm test": no program has that name: the command was given as one quoted word, and the kit runs no shell; give its words apart (lckit client check -- npm test) or through a shell (lckit client check -- sh -c "npm test")',
+    );
+    expect(r.outcome.startError).not.toMatch(/give the command after --/);
   });
 
   it("a command that hangs is stopped with its whole process group at the time limit: exit 3", async () => {
@@ -180,14 +364,17 @@ describe("lckit client check (CLI)", () => {
     );
     expect(code).toBe(0);
     expect(io.stdout()).toMatch(/^CONFORMANT: /);
-    // Beside the verdict, the requirements no command can check, each with why (the catalogue's notCheckable).
-    expect(io.stdout()).toContain("  TOKEN-QUOTA-05 (MUST): The kit holds client_credentials clients only");
+    // A provider's requirements that no command can check are said beside a provider's verdict, not a client's.
+    expect(io.stdout()).not.toMatch(/not checkable|TOKEN-QUOTA-05/);
     expect(io.stderr()).toMatch(/report: /);
     const folder = /report: (\S+)/.exec(io.stderr())?.[1] ?? "";
     const lines = readFileSync(join(folder, "exchanges.ndjson"), "utf8").trim().split("\n");
     // A token, two pages of lookups and two of statistics (the default world pages at 100), blocked values,
     // a delete task, two health checks under a rate limit (the second refused, then retried).
     expect(lines.length).toBe(10);
+    const summaryMd = readFileSync(join(folder, "summary.md"), "utf8");
+    expect(summaryMd).toMatch(/^## ✅ CONFORMANT: client: /);
+    expect(summaryMd).not.toMatch(/Target \/version|seed|runs per property|Not checkable/);
     expect(lines.join("\n")).not.toContain("nightly-sync-secret");
   }, 60_000);
 
@@ -219,6 +406,10 @@ describe("lckit client check (CLI)", () => {
   it.each([
     [["client", "check"], /no command to run: give it after --/],
     [["client", "check", "--variants", "no-such", "--", "true"], /--variants expects all or a comma list/],
+    [
+      ["client", "check", "--fail-on", "never", "--", "true"],
+      /--fail-on expects a comma-separated list of must, not-exercised/,
+    ],
     [["client", "check", "--client", "nobody", "--", "true"], /client "nobody" is not in the sandbox's data/],
     [
       ["client", "check", "--data", "/nonexistent.yaml", "--", "true"],

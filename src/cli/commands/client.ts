@@ -3,6 +3,7 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { isVariantName, type VariantName } from "../../reference/index.ts";
+import { terminalSafe } from "../../report/escape.ts";
 import { notCheckableLines } from "../../report/not-checkable.ts";
 import { newRunId } from "../../result/assemble.ts";
 import { CHECK_STATUSES } from "../../result/model.ts";
@@ -25,11 +26,14 @@ import {
   writeChoiceFolder,
 } from "../../workbench/sweep-report.ts";
 import { renderSweepMarkdown } from "../../workbench/sweep-summary.ts";
-import { option, parseArgv, toggle } from "../argv.ts";
+import { option, parseArgv, repeatable, toggle } from "../argv.ts";
 import { defineGroup, type LeafCommand } from "../command.ts";
-import { duration, integer, oneOf, text } from "../flags.ts";
+import { duration, integer, oneOf, text, wordList } from "../flags.ts";
 import { commandHelp } from "../help.ts";
 import { type CliIo, UsageError } from "../io.ts";
+
+/** What --fail-on takes: a MUST rule broken (or the command failing) always fails the run. */
+const CLIENT_FAIL_ON = ["must", "not-exercised"] as const;
 
 const spec = {
   name: "client check",
@@ -40,10 +44,11 @@ credentials in environment variables:
   ${CLIENT_ENV.join(", ")}
 records every request the command sends, and judges the recording by what the interface document asks of
 a caller (requirements CALLER-*).
-The command's own exit code is reported beside the verdict. With --variants, the command runs once per
-provider choice, each against its own sandbox: a line per choice as it finishes ("[3/44] ok default ..."),
-a folder per choice named by it (its report, exchanges.ndjson, and the command's output in command.log),
-and sweep.json, junit.xml and summary.md for the whole sweep (docs/consumers.md).`,
+The command is a check of its own (client/command): a command that does not exit 0 fails the run, in
+every report, with its exit code and the last lines of its output. With --variants, the command runs once
+per provider choice, each against its own sandbox: a line per choice as it finishes ("[3/44] ok default
+..."), a folder per choice named by it (its report, exchanges.ndjson, and the command's output in
+command.log), and sweep.json, junit.xml and summary.md for the whole sweep (docs/consumers.md).`,
   flags: {
     data: option(
       "FILE",
@@ -97,10 +102,21 @@ and sweep.json, junit.xml and summary.md for the whole sweep (docs/consumers.md)
     quiet: toggle(
       "do not pass the command's output through (it goes to stderr otherwise; with --variants it goes to each choice's command.log)",
     ),
+    "fail-on": repeatable(
+      "LIST",
+      wordList(CLIENT_FAIL_ON, { ignoreCase: true }),
+      "outcomes that exit 1, comma-separated: must (always: a MUST caller rule broke, or your command failed), " +
+        "not-exercised (a MUST caller rule your client's traffic gave nothing to judge)",
+      { defaultText: "must", example: "must,not-exercised" },
+    ),
   },
-  notes: `Exit codes: 0 the command passed and no MUST caller rule broke (under every variant); 1 a MUST rule
-broke or the command failed; 2 usage or configuration error (a command not found, a command that made no
-request to the sandbox); 3 the command hung past --timeout or was killed.`,
+  notes: `A caller rule passes only on opportunities it judged (a next-page request after an answer that carried
+a scrollId, a delete task, ...); a rule with none is "not exercised", with what would exercise it.
+
+Exit codes: 0 the command passed and no MUST caller rule broke (under every variant); 1 a MUST rule
+broke or the command failed (or, with --fail-on not-exercised, a MUST rule was not exercised); 2 usage
+or configuration error (a command not found, a command that made no request to the sandbox); 3 the
+command hung past --timeout or was killed.`,
 };
 
 function variantsOf(raw: string | undefined): (VariantName | undefined)[] | undefined {
@@ -131,15 +147,25 @@ function summary(run: ClientCheckRun): string {
       check.status === "passed"
         ? "ok  "
         : check.status === "failed"
-          ? "FAIL"
-          : check.status.toUpperCase().slice(0, 4);
-    lines.push(
-      `  ${mark} ${check.id} (${check.requirements.join(", ")}) ${check.message ?? check.reason ?? ""}`.trimEnd(),
-    );
+          ? check.level === "MUST"
+            ? "FAIL"
+            : "WARN"
+          : check.status === "not-exercised"
+            ? "----"
+            : check.status.toUpperCase().slice(0, 4);
+    const said =
+      check.status === "not-exercised"
+        ? `not exercised${check.exerciseRequired ? " (required: --fail-on not-exercised)" : ""}: ${check.reason ?? ""}`
+        : (check.message ?? check.reason ?? "");
+    const traced = check.requirements.length > 0 ? ` (${check.requirements.join(", ")})` : "";
+    // A message of several lines (the command's output tail) is indented under its check, made safe.
+    const [head = "", ...rest] = said.split("\n");
+    lines.push(`  ${mark} ${check.id}${traced} ${terminalSafe(head)}`.trimEnd());
+    for (const line of rest) lines.push(`       ${terminalSafe(line)}`.trimEnd());
   }
-  const counts = CHECK_STATUSES.map((status) => `${result.counts.byStatus[status] ?? 0} ${status}`).join(
-    ", ",
-  );
+  const counts = CHECK_STATUSES.filter((status) => (result.counts.byStatus[status] ?? 0) > 0)
+    .map((status) => `${result.counts.byStatus[status]} ${status.replace("-", " ")}`)
+    .join(", ");
   lines.push(`  ${counts}; command exit ${outcome.exitCode ?? outcome.signal ?? "none"}`);
   lines.push(...notCheckableLines(result.coverage));
   return `${lines.join("\n")}\n`;
@@ -164,6 +190,7 @@ const check: LeafCommand = {
     const output = v.quiet ? undefined : (chunk: string) => io.err(chunk);
     const common = {
       argv: command,
+      ...(v["fail-on"].includes("not-exercised") ? { requireExercised: true } : {}),
       cwd: io.cwd,
       env: { ...process.env, ...io.env },
       timeoutMs: v.timeout,

@@ -392,6 +392,7 @@ const mark: Record<CheckStatus, string> = {
   passed: "passed ",
   failed: "FAILED ",
   inconclusive: "UNDECIDED",
+  "not-exercised": "not exercised",
   skipped: "skipped",
   broken: "BROKEN ",
 };
@@ -399,7 +400,14 @@ const mark: Record<CheckStatus, string> = {
 /** Live progress on a terminal (one rewritten line, findings kept), plain lines otherwise (CI logs). */
 function progressPrinter(io: CliIo) {
   let live = false;
-  const tally: Record<CheckStatus, number> = { passed: 0, failed: 0, inconclusive: 0, skipped: 0, broken: 0 };
+  const tally: Record<CheckStatus, number> = {
+    passed: 0,
+    failed: 0,
+    inconclusive: 0,
+    "not-exercised": 0,
+    skipped: 0,
+    broken: 0,
+  };
   const clear = () => {
     if (live) io.err("\r\x1b[2K");
     live = false;

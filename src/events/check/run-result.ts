@@ -4,7 +4,7 @@
 import { CheckInconclusive, LEVELS, type Level } from "../../check/index.ts";
 import { assembleRunResult } from "../../result/assemble.ts";
 import { type CatalogueView, loadCatalogueView } from "../../result/catalogue-view.ts";
-import { tracedElsewhere } from "../../result/coverage.ts";
+import { notCheckableOnlyFor, tracedElsewhere } from "../../result/coverage.ts";
 import type { CheckResult, RunResult } from "../../result/model.ts";
 import { deliveryTolerance, eventChecks, rule } from "../rules.ts";
 import type { EventCheckResult } from "./event-stream.ts";
@@ -91,7 +91,7 @@ export function eventRunResult(result: EventCheckResult, meta: EventRunMeta): Ru
         : ({ ...base, status: "passed" } as CheckResult);
     return boundNoted(passed, id, result);
   });
-  return assembleRunResult({
+  const assembled = assembleRunResult({
     ...(meta.runId === undefined ? {} : { runId: meta.runId }),
     checks,
     notSelected: 0,
@@ -111,6 +111,11 @@ export function eventRunResult(result: EventCheckResult, meta: EventRunMeta): Ru
         ? `no message was read from ${result.source}: nothing was checked (an empty input is not a conforming stream)`
         : `${reason} (${result.total} message(s), ${result.invalid} invalid)`,
   });
+  // Why a provider's requirement cannot be checked is said beside a provider's verdict, not a stream's.
+  return {
+    ...assembled,
+    coverage: notCheckableOnlyFor(assembled.coverage, catalogue.requirements, ["event", "filter"]),
+  };
 }
 
 /** The reference-companion rules when no message broke them: inconclusive when the end of the stream (or
