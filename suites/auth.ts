@@ -246,7 +246,8 @@ export const authChecks: Check[] = [
             },
           );
         }),
-        { examples, numRuns: ctx.runs + examples.length },
+        // Deep: twice the random values besides every boundary value on every endpoint.
+        { examples, numRuns: ctx.runs * (depthOf(ctx) === "deep" ? 2 : 1) + examples.length },
       );
     },
   }),
@@ -531,6 +532,7 @@ authChecks.push(
           limit: 1,
         },
       );
+      reached(ctx, `POST /lookups/${ctx.target.tenant}/_scan`, "valid", "viewer");
       ensureAnswer(
         judgeData(response, "a lookups scan with the issued token", scanPageShape),
         undefined,

@@ -1,6 +1,6 @@
 // Health, status and version of the lookup-data service.
 
-import { type Check, fail } from "../src/check/index.ts";
+import { type Check, explore, fail } from "../src/check/index.ts";
 import { type ApiResponse, describeResponse } from "../src/client/index.ts";
 import { defineCheck } from "./support/define.ts";
 import { ensure, judgeSuccess } from "./support/response-judges.ts";
@@ -91,11 +91,13 @@ export const serviceChecks: Check[] = [
     needs: { roles: [] },
     async run(ctx) {
       const client = clientOf(ctx);
-      for (const response of [
-        await client.healthcheck(null),
-        await client.status(null),
-        await client.version(null),
-      ]) {
+      explore(ctx, "token state", "none");
+      for (const [endpoint, response] of [
+        ["GET /healthcheck", await client.healthcheck(null)],
+        ["GET /status", await client.status(null)],
+        ["GET /version", await client.version(null)],
+      ] as const) {
+        explore(ctx, "endpoint", endpoint);
         if (response.status !== 401)
           fail(
             "expected 401 without an Authorization header (the document says every endpoint requires it; " +

@@ -406,6 +406,7 @@ export const FAULTS = [
     caughtBy: [
       "auth/token-for-client-credentials",
       "auth/expired-token-refused",
+      "auth/expired-token-401",
       "token-quota/single-token-reused",
       "delete-task/by-uris",
       "delete-task/by-type",
