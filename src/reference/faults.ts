@@ -361,6 +361,16 @@ export const FAULTS = [
     caughtBy: ["auth/expired-token-refused", "auth/expired-token-401"],
   },
   {
+    name: "expired-admin-token-accepted",
+    rule: "AUTH-04",
+    description:
+      "expired tokens of ROLE_ADMIN_TENANT clients are still accepted; those of ROLE_RDM and ROLE_RDM_EDIT clients are refused",
+    // Only where the clock can be driven do the expired-token checks hold the admin's token: in real time
+    // they wait out the quota client's alone (reconfiguring the admin's own client is no probe for a live
+    // target).
+    caughtBy: ["auth/expired-token-refused", "auth/expired-token-401"],
+  },
+  {
     name: "malformed-token-accepted-on-blocked-values",
     rule: "AUTH-03",
     description:

@@ -252,6 +252,14 @@ const SCENARIOS: Record<FaultName, (h: Harness) => Promise<boolean>> = {
     const lookups = await h.call("POST", "/lookups/acme/_scan?limit=1", { token });
     return autopilot.status === 200 && lookups.status === 401;
   },
+  "expired-admin-token-accepted": async (h) => {
+    const admin = await h.token("acme-admin");
+    const viewer = await h.token("acme-viewer");
+    h.clock.advance(HOUR);
+    const byAdmin = await h.call("POST", "/lookups/acme/_scan?limit=1", { token: admin });
+    const byViewer = await h.call("POST", "/lookups/acme/_scan?limit=1", { token: viewer });
+    return byAdmin.status === 200 && byViewer.status === 401;
+  },
   "malformed-token-accepted-on-blocked-values": async (h) => {
     const token = "never-issued-token";
     const blocked = await h.call("GET", "/configuration/acme/autopilot/Country/blockedValues?limit=1", {
