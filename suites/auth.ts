@@ -75,15 +75,16 @@ async function everyOperation(
   ctx: CheckContext,
   operations: DataOperation[],
   auth: string | null,
-  explored: { state: TokenState; role?: CredentialRole; record?: string },
+  explored: { state: TokenState; role?: CredentialRole; record?: string; context?: string },
   judge: (operation: DataOperation, response: ApiResponse<unknown>) => string | undefined,
 ): Promise<void> {
   for (const operation of operations) {
     const response = await operation.send(auth);
     reached(ctx, operation.name, explored.state, explored.role);
+    const on = explored.role === undefined ? operation.name : `${explored.role} on ${operation.name}`;
     ensureAnswer(
       judge(operation, response),
-      explored.role === undefined ? operation.name : `${explored.role} on ${operation.name}`,
+      explored.context === undefined ? on : `${explored.context} on ${operation.name}`,
       response,
       explored.record === undefined ? {} : { record: explored.record },
     );
@@ -270,7 +271,12 @@ export const authChecks: Check[] = [
             ctx,
             everyEndpoint(ctx, lookupType),
             token,
-            { state: "expired", role, record: expiredTokenRecord(ctx, role) },
+            {
+              state: "expired",
+              role,
+              record: expiredTokenRecord(ctx, role),
+              context: "use of an expired token",
+            },
             (_, response) => judgeExpiredRefusal(ctx.target.profile, response),
           );
       });
