@@ -402,9 +402,10 @@ export const authChecks: Check[] = [
     needs: { roles: ["editor"] },
     async run(ctx) {
       const lookupType = await someLookupType(ctx, "editor");
-      const operations = dataOperations(ctx, ctx.target.tenant, lookupType, { includeWrites: true }).filter(
-        (op) => !op.name.startsWith("PUT /oauth"),
-      );
+      const operations = dataOperations(ctx, ctx.target.tenant, lookupType, {
+        includeWrites: true,
+        tasksAccepted: true,
+      }).filter((op) => !op.name.startsWith("PUT /oauth"));
       await everyOperation(
         ctx,
         operations,
@@ -425,6 +426,7 @@ export const authChecks: Check[] = [
       const lookupType = await someLookupType(ctx, "admin");
       const operations = dataOperations(ctx, ctx.target.tenant, lookupType, {
         includeWrites: true,
+        tasksAccepted: true,
         customerId: ctx.target.customerId,
       });
       await everyOperation(

@@ -181,9 +181,9 @@ export function runDueTasks(ctx: ReferenceContext): void {
 }
 
 /**
- * Authorizes a delete task and reads its body. The seeded faults below authorize a task that names no URIs
- * (by type, or the whole tenant) by other rules than one that does; only they read the body first (an
- * unreadable body is authorized as the reference does, then refused as it is).
+ * Authorizes a delete task and reads its body. The seeded faults below authorize one form of task (without
+ * URIs, or naming a type) by other rules than the rest; only they read the body first (an unreadable body
+ * is authorized as the reference does, then refused as it is).
  */
 async function authorizedTask(
   ctx: ReferenceContext,
@@ -204,28 +204,34 @@ async function authorizedTask(
   } catch (error) {
     unreadable = error;
   }
-  const uris = (body as { parameters?: { uris?: unknown } } | null | undefined)?.parameters?.uris;
+  const parameters = (body as { parameters?: { type?: unknown; uris?: unknown } } | null | undefined)
+    ?.parameters;
+  // The form each fault treats apart: a task without URIs (the first two), a task naming a type (the third).
+  const faultyForm =
+    viewerByType || tenantByUrisOnly
+      ? !Array.isArray(parameters?.uris)
+      : typeof parameters?.type === "string";
   const principal =
-    unreadable !== undefined || Array.isArray(uris)
+    unreadable !== undefined || !faultyForm
       ? authorize(ctx, request, tenant, accessOf("createTask"))
       : faultyTaskAuthorization(ctx, request, tenant, { viewerByType, tenantByUrisOnly });
   if (unreadable !== undefined) throw unreadable;
   return { principal, readBody: async () => body };
 }
 
-/** How the faults authorize a task that names no URIs. */
+/** How the faults authorize the form of task they treat apart. */
 function faultyTaskAuthorization(
   ctx: ReferenceContext,
   request: Request,
   tenant: string,
   fault: { viewerByType: boolean; tenantByUrisOnly: boolean },
 ): Principal {
-  // Deleting by type counted as a read: ROLE_RDM may do it.
+  // Deleting without URIs counted as a read: ROLE_RDM may do it.
   if (fault.viewerByType) return authorize(ctx, request, tenant, "read");
   // The tenant checked only through the URIs' tenants: the caller's own tenant stands in for the path's.
   if (fault.tenantByUrisOnly)
     return authorize(ctx, request, authenticate(ctx, request).tenants[0] ?? tenant, accessOf("createTask"));
-  // Deleting a whole type reserved to the tenant admin.
+  // Deleting by type (or the whole tenant) reserved to the tenant admin.
   const principal = authorize(ctx, request, tenant, accessOf("createTask"));
   if (!isTenantAdmin(principal, tenant))
     throw forbidden(

@@ -401,7 +401,7 @@ export const FAULTS = [
     name: "editor-delete-by-type-refused",
     rule: "AUTH-ROLES-02",
     description:
-      "ROLE_RDM_EDIT may delete the lookups its URIs name, but a delete task by parameters.type (or of the whole tenant) is refused with 403: only the tenant admin may",
+      "ROLE_RDM_EDIT may delete the lookups its URIs name, but a delete task naming parameters.type is refused with 403: only the tenant admin may delete by type",
     caughtBy: ["auth/editor-can-delete"],
   },
   // ---------------------------------------------------------------- token endpoint

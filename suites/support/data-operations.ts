@@ -60,7 +60,7 @@ export function dataOperations(
   ctx: CheckContext,
   tenant: string,
   lookupType: string,
-  options: { includeWrites?: boolean; customerId?: string } = {},
+  options: { includeWrites?: boolean; customerId?: string; tasksAccepted?: boolean } = {},
 ): DataOperation[] {
   const client = clientOf(ctx);
   const operations: DataOperation[] = [
@@ -93,6 +93,12 @@ export function dataOperations(
   if (options.includeWrites) {
     // Two forms of the task: a rule kept for one form (uris) and broken for the other (type) is a fault
     // seen in the field. The form without parameters deletes the whole tenant if wrongly allowed: never sent.
+    // A check that expects its tasks to be accepted (tasksAccepted) names an absent lookup beside the
+    // absent type, so that a target ignoring the type (delete-by-type-removes-other-types) still deletes
+    // nothing; a refused task runs nowhere, so the refusal probes send the type alone.
+    const byType = options.tasksAccepted
+      ? { type: absentLookupType, uris: [absentLookupUri(tenant)] }
+      : { type: absentLookupType };
     operations.push(
       {
         name: `POST /tasks/${tenant} (uris of an absent lookup)`,
@@ -102,9 +108,9 @@ export function dataOperations(
         shape: noBodyShape,
       },
       {
-        name: `POST /tasks/${tenant} (type of an absent lookup type)`,
+        name: `POST /tasks/${tenant} (type of an absent lookup type${options.tasksAccepted ? ", uris of an absent lookup" : ""})`,
         write: true,
-        send: (auth) => client.deleteTask(auth, tenant, { type: absentLookupType }),
+        send: (auth) => client.deleteTask(auth, tenant, byType),
         shape: noBodyShape,
       },
     );

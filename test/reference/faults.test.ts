@@ -293,7 +293,10 @@ const SCENARIOS: Record<FaultName, (h: Harness) => Promise<boolean>> = {
     const token = await h.token("acme-editor");
     const task = (parameters: object) =>
       h.call("POST", "/tasks/acme", { token, body: { type: "delete", parameters } });
-    const byType = await task({ type: "rdm/lookupTypes/LckitAbsentType" });
+    const byType = await task({
+      type: "rdm/lookupTypes/LckitAbsentType",
+      uris: ["acme/LckitAbsentType/absent"],
+    });
     const byUris = await task({ uris: ["acme/LckitAbsentType/absent"] });
     return byType.status === 403 && byUris.status === 202;
   },
