@@ -182,7 +182,7 @@ export const authChecks: Check[] = [
     needs: { roles: ["admin"] },
     async run(ctx) {
       // "All endpoints require the Authorization header": the service endpoints too, at MUST; the status
-      // code is not shown (401 is service/refuses-without-authorization's SHOULD).
+      // code is not shown (the kit's choice is service/refuses-without-authorization's SHOULD).
       const lookupType = await someLookupType(ctx, "admin");
       await everyOperation(ctx, everyEndpoint(ctx, lookupType), null, { state: "none" }, (_, response) =>
         judgeAuthRefusal(response),

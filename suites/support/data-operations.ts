@@ -22,7 +22,7 @@ const noBodyShape = () => undefined;
 /** Why a check may call createTask beyond its safety class: its tasks name only absent lookups. */
 export const absentLookupTasks: HarmlessCall = {
   operation: "createTask",
-  why: "its delete tasks name only lookups that do not exist (or are no task at all): run anyway, they delete nothing",
+  why: "its delete tasks name only lookups or a lookup type that do not exist (or are no task at all): run anyway, they delete nothing",
 };
 
 /** Why a check may call putClients beyond its safety class: it upserts no client. */

@@ -16,7 +16,7 @@ export interface ExpiredToken {
 /** Longest wait for a token to expire that the real-time path accepts (a token issued before the check). */
 const longestRealTimeWaitSeconds = 10;
 
-/** Per target, in real time: a token of the quota client whose validity (+ 1 s) the kit waited out. An
+/** Per target, in real time: a token of the quota client whose validity the kit waited out. An
  *  expired token stays expired, so the next check that needs one sends it again at once instead of waiting
  *  out another: auth/expired-token-refused and auth/expired-token-401 share one wait. */
 export const expiredQuotaToken = defineFact<string>(
@@ -60,7 +60,7 @@ export async function withExpiredTokens(
 /**
  * Where the target's clock cannot be driven, an expired token takes a short accessTokenValidity: the quota
  * client (the one client checks may reconfigure; the viewer's token is in use for an hour) gets the quota
- * session's 2 s through PUT .../clients for the time of the check, then its previous validity back.
+ * session's short validity through PUT .../clients for the time of the check, then its previous one back.
  * With multi-token support off, a token request returns a token still valid from before; one that lives
  * longer than a short wait makes the check undecided with its remaining time.
  */
