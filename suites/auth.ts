@@ -1,10 +1,13 @@
-// Authentication and roles: every data operation needs a valid bearer token of a role that covers it.
+// Authentication and roles: every endpoint needs a valid bearer token of a role that covers it. Each rule
+// is tried on every endpoint, in every token state it is about, with every role the target names: a rule
+// kept on one endpoint and broken on another is the fault seen most in the field.
 import fc from "fast-check";
 import {
   type Check,
   type CheckContext,
   type CredentialRole,
-  defineFact,
+  depthOf,
+  explore,
   fail,
   inconclusive,
   skip,
@@ -18,20 +21,28 @@ import {
   withDetail,
 } from "./support/answer-detail.ts";
 import {
+  type AuthorizationValue,
+  boundaryAuthorizations,
+  madeUpAuthorization,
+} from "./support/authorization-values.ts";
+import {
   absentLookupTasks,
   type DataOperation,
   dataOperations,
   discoverLookupTypes,
+  everyEndpoint,
   noClientUpserts,
 } from "./support/data-operations.ts";
 import { defineCheck } from "./support/define.ts";
-import { checkProperty } from "./support/property.ts";
 import {
-  noteQuotaToken,
-  quotaTokensExpire,
-  shortValiditySeconds,
-  upsertQuotaClient,
-} from "./support/quota-session.ts";
+  expiredQuotaToken,
+  expiredTokenIssuers,
+  expiredTokenNeeds,
+  expiredTokenRecord,
+  withExpiredTokens,
+} from "./support/expired-token.ts";
+import { checkProperty } from "./support/property.ts";
+import { quotaTokensExpire } from "./support/quota-session.ts";
 import {
   judgeAuthRefusal,
   judgeData,
@@ -40,8 +51,8 @@ import {
   judgeTenantRefusal,
   scanPageShape,
 } from "./support/response-judges.ts";
-import { clientOf, credentialOf, otherTenantOf, quotaCustomerIdOf } from "./support/target-client.ts";
-import { canDriveClock, defaultValiditySeconds, issueToken, letTimePass } from "./support/token-lifetime.ts";
+import { clientOf, credentialOf, otherTenantOf } from "./support/target-client.ts";
+import { issueToken } from "./support/token-lifetime.ts";
 
 /** A lookup type name of the tenant, for the per-type operations (any name serves a refusal probe). */
 async function someLookupType(ctx: CheckContext, role: CredentialRole): Promise<string> {
@@ -49,86 +60,36 @@ async function someLookupType(ctx: CheckContext, role: CredentialRole): Promise<
   return types[0] ?? "Country";
 }
 
-/** Longest wait for a token to expire that the real-time path accepts (a token issued before the check). */
-const longestRealTimeWaitSeconds = 10;
+/** The token states of the exploration model ("token state"). */
+type TokenState = "none" | "malformed" | "expired" | "other tenant" | "role without privilege" | "valid";
 
-async function expiredTokenAnswer(ctx: CheckContext) {
-  if (!canDriveClock(ctx)) return expiredTokenAnswerInRealTime(ctx);
-  const issued = await issueToken(ctx, "viewer");
-  await letTimePass(ctx, (issued.expiresIn + 1) * 1000);
-  return useForOneLookup(ctx, issued.token);
+/** Notes what a probe reached: the endpoint (as dataOperations names it), the token state, the role. */
+function reached(ctx: CheckContext, endpoint: string, state: TokenState, role?: CredentialRole): void {
+  explore(ctx, "endpoint", endpoint);
+  explore(ctx, "token state", state);
+  if (role !== undefined) explore(ctx, "role", role);
 }
 
-function useForOneLookup(ctx: CheckContext, token: string) {
-  return clientOf(ctx).scanFirst(token, { kind: "lookups", tenantId: ctx.target.tenant }, { limit: 1 });
-}
-
-/** Per target, in real time: a token of the quota client whose validity (+ 1 s) the kit waited out. An
- *  expired token stays expired, so the next check that needs one sends it again at once instead of waiting
- *  out another: auth/expired-token-refused and auth/expired-token-401 share one wait. */
-const expiredQuotaToken = defineFact<string>(
-  "expired-quota-token",
-  "a token of the quota client whose validity the kit waited out",
-);
-
-/**
- * Where the target's clock cannot be driven, an expired token takes a short accessTokenValidity: the quota
- * client (the one client checks may reconfigure; the viewer's token is in use for an hour) gets the quota
- * session's 2 s through PUT .../clients for the time of the check, then its previous validity back.
- * With multi-token support off, a token request returns a token still valid from before; one that lives
- * longer than a short wait makes the check skip with its remaining time.
- */
-async function expiredTokenAnswerInRealTime(ctx: CheckContext) {
-  const expired = ctx.facts.get(expiredQuotaToken);
-  if (expired !== undefined) return useForOneLookup(ctx, expired);
-  const customerId = quotaCustomerIdOf(ctx);
-  const previous = (await upsertQuotaClient(ctx, customerId, {})) ?? defaultValiditySeconds;
-  await upsertQuotaClient(ctx, customerId, { accessTokenValidity: shortValiditySeconds });
-  try {
-    // Noted for the quota sessions, which wait for the quota client's tokens to expire (see noteQuotaToken).
-    const issued = await issueToken(ctx, "quota").finally(() => noteQuotaToken(ctx, shortValiditySeconds));
-    if (issued.expiresIn > longestRealTimeWaitSeconds)
-      inconclusive({
-        saw:
-          `the quota client's token request (accessTokenValidity ${shortValiditySeconds} s) answered a token ` +
-          `valid for ${issued.expiresIn} s more, longer than the check can wait for it to expire`,
-        readings: [
-          "a token from before the check, which multi-token support off returns again",
-          "the validity was not applied (token-quota/validity-from-client-configuration judges that)",
-        ],
-        decideBy: `rerun after ${issued.expiresIn} s, when that token has expired (the target's clock cannot be driven)`,
-      });
-    noteQuotaToken(ctx, issued.expiresIn);
-    await letTimePass(ctx, (issued.expiresIn + 1) * 1000);
-    ctx.facts.set(expiredQuotaToken, issued.token);
-    return await useForOneLookup(ctx, issued.token);
-  } finally {
-    await upsertQuotaClient(ctx, customerId, { accessTokenValidity: previous });
-  }
-}
-
+/** Sends `auth` to every operation and judges each answer; the first failure ends the check. */
 async function everyOperation(
+  ctx: CheckContext,
   operations: DataOperation[],
   auth: string | null,
-  judge: (
-    operation: DataOperation,
-    response: Awaited<ReturnType<DataOperation["send"]>>,
-  ) => string | undefined,
+  explored: { state: TokenState; role?: CredentialRole; record?: string; context?: string },
+  judge: (operation: DataOperation, response: ApiResponse<unknown>) => string | undefined,
 ): Promise<void> {
   for (const operation of operations) {
     const response = await operation.send(auth);
-    ensureAnswer(judge(operation, response), operation.name, response);
+    reached(ctx, operation.name, explored.state, explored.role);
+    const on = explored.role === undefined ? operation.name : `${explored.role} on ${operation.name}`;
+    ensureAnswer(
+      judge(operation, response),
+      explored.context === undefined ? on : `${explored.context} on ${operation.name}`,
+      response,
+      explored.record === undefined ? {} : { record: explored.record },
+    );
   }
 }
-
-/** The client whose expired token the expired-token checks send, as a failure's record names it. */
-function expiredTokenRecord(ctx: CheckContext): string {
-  return clientRecord(ctx, canDriveClock(ctx) ? "viewer" : "quota", "its token, used after it expired");
-}
-
-/** The viewer's token where the clock can be driven; in real time the quota client's, reconfigured by the
- *  admin. */
-const expiredTokenNeeds = { roles: ["viewer" as const, "admin" as const, "quota" as const] };
 
 interface IsolationProbe {
   name: string;
@@ -155,6 +116,7 @@ async function isolationProbe(
   for (const role of roles) {
     for (const probe of probes(role)) {
       const response = await probe.send();
+      reached(ctx, probe.name, "other tenant", role);
       const problem = probe.judge(response);
       if (problem === undefined) continue;
       if (stated.has(role))
@@ -187,21 +149,44 @@ function presentRoles(ctx: CheckContext, roles: CredentialRole[]): CredentialRol
   return roles.filter((role) => ctx.target.credentials[role] !== undefined);
 }
 
+/** The delete tasks among the operations (both forms). */
+const isDeleteTask = (op: DataOperation) => op.name.startsWith("POST /tasks");
+
+/**
+ * Malformed and never-issued Authorization values against every endpoint. The boundary values go first,
+ * as the property's examples: at the default depth each endpoint gets the issued-shape token and one more
+ * boundary value (in turn, so that every value reaches some endpoint); at "deep" every value reaches every
+ * endpoint. Random values on random endpoints follow (ctx.runs).
+ */
+function malformedExamples(
+  ctx: CheckContext,
+  boundary: AuthorizationValue[],
+  endpoints: DataOperation[],
+): [[string, string]][] {
+  if (depthOf(ctx) === "deep")
+    return endpoints.flatMap((e) => boundary.map((b): [[string, string]] => [[b.value, e.name]]));
+  const [first, ...rest] = boundary;
+  return endpoints.flatMap((e, i): [[string, string]][] => {
+    const other = rest[i % rest.length];
+    return [first, other].flatMap((b) => (b === undefined ? [] : [[[b.value, e.name]]]));
+  });
+}
+
 export const authChecks: Check[] = [
   defineCheck({
     id: "auth/no-token-refused",
-    title: "MUST refuse every data operation without an Authorization header",
+    title: "MUST refuse every endpoint's request without an Authorization header",
     requirements: ["AUTH-01", "AUTH-02"],
     safety: "read",
     harmlessCalls: [absentLookupTasks, noClientUpserts],
     needs: { roles: ["admin"] },
     async run(ctx) {
+      // "All endpoints require the Authorization header": the service endpoints too, at MUST; the status
+      // code is not shown (the kit's choice is service/refuses-without-authorization's SHOULD).
       const lookupType = await someLookupType(ctx, "admin");
-      const operations = dataOperations(ctx, ctx.target.tenant, lookupType, {
-        includeWrites: true,
-        customerId: ctx.target.customerId,
-      });
-      await everyOperation(operations, null, (_, response) => judgeAuthRefusal(response));
+      await everyOperation(ctx, everyEndpoint(ctx, lookupType), null, { state: "none" }, (_, response) =>
+        judgeAuthRefusal(response),
+      );
     },
   }),
   defineCheck({
@@ -212,66 +197,88 @@ export const authChecks: Check[] = [
     needs: { roles: ["admin"] },
     async run(ctx) {
       const lookupType = await someLookupType(ctx, "admin");
-      await everyOperation(dataOperations(ctx, ctx.target.tenant, lookupType), null, (_, response) =>
-        response.status === 401 && /^bearer/i.test(response.headers.get("www-authenticate") ?? "")
-          ? undefined
-          : `expected 401 with WWW-Authenticate: Bearer ..., got ${describeResponse(response)}`,
+      await everyOperation(
+        ctx,
+        dataOperations(ctx, ctx.target.tenant, lookupType),
+        null,
+        { state: "none" },
+        (_, response) =>
+          response.status === 401 && /^bearer/i.test(response.headers.get("www-authenticate") ?? "")
+            ? undefined
+            : `expected 401 with WWW-Authenticate: Bearer ..., got ${describeResponse(response)}`,
       );
     },
   }),
   defineCheck({
     id: "auth/malformed-token-refused",
-    title: "MUST refuse a malformed or never-issued bearer token",
+    title: "MUST refuse a malformed or never-issued bearer token on every endpoint",
     requirements: ["AUTH-03"],
     safety: "read",
+    harmlessCalls: [absentLookupTasks, noClientUpserts],
     needs: { roles: [] },
     async run(ctx) {
-      const client = clientOf(ctx);
-      const token68 = fc.stringMatching(/^[A-Za-z0-9._~+/-]{1,80}=*$/);
-      const authorization = fc.oneof(
-        token68.map((t) => `Bearer ${t}`),
-        fc.constantFrom(
-          "Bearer",
-          "Bearer  ",
-          "bearer null",
-          "Bearer undefined",
-          "Token abc",
-          "Basic Zm9vOmJhcg==",
-        ),
-        token68.map((t) => `Basic ${t}`),
+      // An issued token gives the never-issued ones their shape; any role the target names serves.
+      const role = presentRoles(ctx, ["viewer", "editor", "admin"])[0];
+      const issued = role === undefined ? undefined : await ctx.token(role);
+      const lookupType = role === undefined ? "Country" : await someLookupType(ctx, role);
+      const endpoints = everyEndpoint(ctx, lookupType);
+      const byName = new Map(endpoints.map((e) => [e.name, e]));
+      const boundary = boundaryAuthorizations(issued);
+      const labels = new Map(boundary.map((b) => [b.value, b.label]));
+      const examples = malformedExamples(ctx, boundary, endpoints);
+      const pair = fc.tuple(
+        fc.oneof(fc.constantFrom(...boundary.map((b) => b.value)), madeUpAuthorization),
+        fc.constantFrom(...endpoints.map((e) => e.name)),
       );
       await checkProperty(
         ctx,
-        fc.asyncProperty(authorization, async (value) => {
-          const response = await client.scanFirst(
-            { authorization: value },
-            { kind: "lookups", tenantId: ctx.target.tenant },
+        fc.asyncProperty(pair, async ([value, name]) => {
+          const endpoint = byName.get(name) as DataOperation;
+          const response = await endpoint.send({ authorization: value });
+          reached(ctx, name, "malformed");
+          const what = labels.get(value) ?? "a value the kit made up, never issued";
+          ensureAnswer(
+            judgeAuthRefusal(response),
+            `${name} with ${what} (Authorization: ${value})`,
+            response,
             {
-              limit: 1,
+              field: "Authorization",
+              record: `Authorization: ${value} (${what})`,
             },
           );
-          ensureAnswer(judgeAuthRefusal(response), `Authorization: ${value}`, response, {
-            field: "Authorization",
-            record: `Authorization: ${value} (a value the kit made up, never issued)`,
-          });
         }),
+        // Deep: twice the random values besides every boundary value on every endpoint.
+        { examples, numRuns: ctx.runs * (depthOf(ctx) === "deep" ? 2 : 1) + examples.length },
       );
     },
   }),
   defineCheck({
     id: "auth/expired-token-refused",
-    title: "MUST refuse an expired token with an error stating it has expired",
+    title: "MUST refuse an expired token on every endpoint with an error stating it has expired",
     requirements: ["AUTH-04", "TOKEN-STATE-04"],
     // In real time the check shortens the quota client's accessTokenValidity and restores it: a write.
     safety: "write",
-    issuesTokensFor: ["viewer", "quota"],
+    harmlessCalls: [absentLookupTasks],
+    issuesTokensFor: expiredTokenIssuers,
     // Real time: the expired token is shared, and the quota sessions wait for it (noteQuotaToken).
     facts: [expiredQuotaToken, quotaTokensExpire],
     needs: expiredTokenNeeds,
     async run(ctx) {
-      const response = await expiredTokenAnswer(ctx);
-      ensureAnswer(judgeExpiredRefusal(ctx.target.profile, response), "use of an expired token", response, {
-        record: expiredTokenRecord(ctx),
+      const lookupType = await someLookupType(ctx, "viewer");
+      await withExpiredTokens(ctx, async (tokens) => {
+        for (const { role, token } of tokens)
+          await everyOperation(
+            ctx,
+            everyEndpoint(ctx, lookupType),
+            token,
+            {
+              state: "expired",
+              role,
+              record: expiredTokenRecord(ctx, role),
+              context: "use of an expired token",
+            },
+            (_, response) => judgeExpiredRefusal(ctx.target.profile, response),
+          );
       });
     },
   }),
@@ -281,29 +288,37 @@ export const authChecks: Check[] = [
     requirements: ["AUTH-05"],
     // In real time the check shortens the quota client's accessTokenValidity and restores it: a write.
     safety: "write",
-    issuesTokensFor: ["viewer", "quota"],
+    harmlessCalls: [absentLookupTasks],
+    issuesTokensFor: expiredTokenIssuers,
     // Real time: the expired token is shared, and the quota sessions wait for it (noteQuotaToken).
     facts: [expiredQuotaToken, quotaTokensExpire],
     needs: expiredTokenNeeds,
     async run(ctx) {
-      const response = await expiredTokenAnswer(ctx);
-      const challenge = response.headers.get("www-authenticate") ?? "";
-      if (response.status !== 401 || !/^bearer/i.test(challenge) || !/expir/i.test(challenge))
-        fail(
-          `expected 401 with WWW-Authenticate: Bearer error="invalid_token", error_description="...expired" ` +
-            `(WWW-Authenticate: ${challenge || "absent"}), got ${describeResponse(response)}`,
-          answerDetail(response, {
-            expected: "401 with WWW-Authenticate: Bearer naming the expiry",
-            actual: `${response.status}, WWW-Authenticate: ${challenge || "absent"}`,
-            record: expiredTokenRecord(ctx),
-            field: "WWW-Authenticate",
-          }),
-        );
+      const lookupType = await someLookupType(ctx, "viewer");
+      await withExpiredTokens(ctx, async (tokens) => {
+        for (const { role, token } of tokens)
+          for (const operation of everyEndpoint(ctx, lookupType)) {
+            const response = await operation.send(token);
+            reached(ctx, operation.name, "expired", role);
+            const challenge = response.headers.get("www-authenticate") ?? "";
+            if (response.status !== 401 || !/^bearer/i.test(challenge) || !/expir/i.test(challenge))
+              fail(
+                `${operation.name}: expected 401 with WWW-Authenticate: Bearer error="invalid_token", ` +
+                  `error_description="...expired" (WWW-Authenticate: ${challenge || "absent"}), got ${describeResponse(response)}`,
+                answerDetail(response, {
+                  expected: "401 with WWW-Authenticate: Bearer naming the expiry",
+                  actual: `${response.status}, WWW-Authenticate: ${challenge || "absent"}`,
+                  record: expiredTokenRecord(ctx, role),
+                  field: "WWW-Authenticate",
+                }),
+              );
+          }
+      });
     },
   }),
   defineCheck({
     id: "auth/other-tenant-refused",
-    title: "MUST refuse a caller access to a tenant that is not on its tenant list",
+    title: "MUST refuse a caller access to a tenant that is not on its tenant list, on every endpoint",
     requirements: ["AUTH-ROLES-04"],
     safety: "read",
     harmlessCalls: [absentLookupTasks, noClientUpserts],
@@ -348,30 +363,38 @@ export const authChecks: Check[] = [
     async run(ctx) {
       const lookupType = await someLookupType(ctx, "viewer");
       await everyOperation(
+        ctx,
         dataOperations(ctx, ctx.target.tenant, lookupType),
         await ctx.token("viewer"),
+        { state: "valid", role: "viewer" },
         (op, r) => judgeData(r, `${op.name} by ROLE_RDM`, op.shape),
       );
     },
   }),
   defineCheck({
     id: "auth/viewer-cannot-delete",
-    title: "MUST refuse a delete task from ROLE_RDM (view access only)",
+    title: "MUST refuse every form of delete task from ROLE_RDM (view access only)",
     requirements: ["AUTH-ROLES-03"],
     safety: "read",
     harmlessCalls: [absentLookupTasks],
     needs: { roles: ["viewer"] },
     async run(ctx) {
-      // The task names an absent lookup, so a wrongly accepted task still deletes nothing.
+      // The tasks name an absent lookup or lookup type, so a wrongly accepted task still deletes nothing.
       const deletes = dataOperations(ctx, ctx.target.tenant, "Country", { includeWrites: true }).filter(
-        (op) => op.name.startsWith("POST /tasks"),
+        isDeleteTask,
       );
-      await everyOperation(deletes, await ctx.token("viewer"), (_, response) => judgeRoleRefusal(response));
+      await everyOperation(
+        ctx,
+        deletes,
+        await ctx.token("viewer"),
+        { state: "role without privilege", role: "viewer" },
+        (_, response) => judgeRoleRefusal(response),
+      );
     },
   }),
   defineCheck({
     id: "auth/editor-can-delete",
-    title: "MUST let ROLE_RDM_EDIT read lookups and create a delete task in its tenant",
+    title: "MUST let ROLE_RDM_EDIT read lookups and create delete tasks of every form in its tenant",
     requirements: ["AUTH-ROLES-02"],
     safety: "write",
     harmlessCalls: [absentLookupTasks],
@@ -379,11 +402,16 @@ export const authChecks: Check[] = [
     needs: { roles: ["editor"] },
     async run(ctx) {
       const lookupType = await someLookupType(ctx, "editor");
-      const operations = dataOperations(ctx, ctx.target.tenant, lookupType, { includeWrites: true }).filter(
-        (op) => !op.name.startsWith("PUT /oauth"),
-      );
-      await everyOperation(operations, await ctx.token("editor"), (op, r) =>
-        judgeData(r, `${op.name} by ROLE_RDM_EDIT`, op.shape),
+      const operations = dataOperations(ctx, ctx.target.tenant, lookupType, {
+        includeWrites: true,
+        tasksAccepted: true,
+      }).filter((op) => !op.name.startsWith("PUT /oauth"));
+      await everyOperation(
+        ctx,
+        operations,
+        await ctx.token("editor"),
+        { state: "valid", role: "editor" },
+        (op, r) => judgeData(r, `${op.name} by ROLE_RDM_EDIT`, op.shape),
       );
     },
   }),
@@ -398,10 +426,15 @@ export const authChecks: Check[] = [
       const lookupType = await someLookupType(ctx, "admin");
       const operations = dataOperations(ctx, ctx.target.tenant, lookupType, {
         includeWrites: true,
+        tasksAccepted: true,
         customerId: ctx.target.customerId,
       });
-      await everyOperation(operations, await ctx.token("admin"), (op, r) =>
-        judgeData(r, `${op.name} by ROLE_ADMIN_TENANT`, op.shape),
+      await everyOperation(
+        ctx,
+        operations,
+        await ctx.token("admin"),
+        { state: "valid", role: "admin" },
+        (op, r) => judgeData(r, `${op.name} by ROLE_ADMIN_TENANT`, op.shape),
       );
     },
   }),
@@ -418,6 +451,12 @@ export const authChecks: Check[] = [
       for (const role of presentRoles(ctx, ["viewer", "editor"])) {
         // An empty client list: a wrongly allowed update still changes nothing.
         const response = await clientOf(ctx).putClients(await ctx.token(role), customerId, []);
+        reached(
+          ctx,
+          `PUT /oauth/customers/${customerId}/clients (no clients)`,
+          "role without privilege",
+          role,
+        );
         if (response.status !== 403)
           fail(
             `${role}: expected 403, got ${describeResponse(response)}`,
@@ -501,6 +540,7 @@ authChecks.push(
           limit: 1,
         },
       );
+      reached(ctx, `POST /lookups/${ctx.target.tenant}/_scan`, "valid", "viewer");
       ensureAnswer(
         judgeData(response, "a lookups scan with the issued token", scanPageShape),
         undefined,

@@ -94,11 +94,13 @@ export const serviceChecks: Check[] = [
     needs: { roles: [] },
     async run(ctx) {
       const client = clientOf(ctx);
-      for (const response of [
-        await client.healthcheck(null),
-        await client.status(null),
-        await client.version(null),
-      ]) {
+      explore(ctx, "token state", "none");
+      for (const [endpoint, response] of [
+        ["GET /healthcheck", await client.healthcheck(null)],
+        ["GET /status", await client.status(null)],
+        ["GET /version", await client.version(null)],
+      ] as const) {
+        explore(ctx, "endpoint", endpoint);
         if (response.status !== 401)
           fail(
             "expected 401 without an Authorization header (the document says every endpoint requires it; " +

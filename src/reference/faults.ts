@@ -356,6 +356,60 @@ export const FAULTS = [
       "customer and client configuration is allowed to ROLE_RDM and ROLE_RDM_EDIT of a tenant of the customer",
     caughtBy: ["auth/configuration-needs-admin"],
   },
+  // ---------------------------------------------------------------- one endpoint or one request form
+  // Faulty implementations keep an authentication or role rule on most endpoints and break it on one: a
+  // check that tries the rule on one slice passes them.
+  {
+    name: "expired-token-accepted-outside-lookups",
+    rule: "AUTH-04",
+    description:
+      "the lookup-data service refuses expired tokens; the autopilot and configuration endpoints ({base_url}) accept them",
+    caughtBy: ["auth/expired-token-refused", "auth/expired-token-401"],
+  },
+  {
+    name: "expired-admin-token-accepted",
+    rule: "AUTH-04",
+    description:
+      "expired tokens of ROLE_ADMIN_TENANT clients are still accepted; those of ROLE_RDM and ROLE_RDM_EDIT clients are refused",
+    // Only where the clock can be driven do the expired-token checks hold the admin's token: in real time
+    // they wait out the quota client's alone (reconfiguring the admin's own client is no probe for a live
+    // target).
+    caughtBy: ["auth/expired-token-refused", "auth/expired-token-401"],
+  },
+  {
+    name: "malformed-token-accepted-on-blocked-values",
+    rule: "AUTH-03",
+    description:
+      "the blocked-values endpoint checks only that Authorization reads Bearer <token>: a token never issued is accepted there",
+    caughtBy: ["auth/malformed-token-refused"],
+  },
+  {
+    name: "service-endpoints-answer-without-token",
+    rule: "AUTH-02",
+    description: "/healthcheck, /status and /version answer a request without an Authorization header",
+    caughtBy: ["auth/no-token-refused", "service/refuses-without-authorization"],
+  },
+  {
+    name: "other-tenant-delete-by-type-open",
+    rule: "AUTH-ROLES-04",
+    description:
+      "a delete task's tenant is checked only through its URIs: a task by type (or of the whole tenant) is accepted in a tenant the caller does not hold",
+    caughtBy: ["auth/other-tenant-refused"],
+  },
+  {
+    name: "viewer-delete-by-type-allowed",
+    rule: "AUTH-ROLES-03",
+    description:
+      "ROLE_RDM is refused a delete task naming URIs, but allowed one by parameters.type or without parameters",
+    caughtBy: ["auth/viewer-cannot-delete"],
+  },
+  {
+    name: "editor-delete-by-type-refused",
+    rule: "AUTH-ROLES-02",
+    description:
+      "ROLE_RDM_EDIT may delete the lookups its URIs name, but a delete task naming parameters.type is refused with 403: only the tenant admin may delete by type",
+    caughtBy: ["auth/editor-can-delete"],
+  },
   // ---------------------------------------------------------------- token endpoint
   {
     name: "reissued-token-not-stored",
@@ -368,6 +422,7 @@ export const FAULTS = [
     caughtBy: [
       "auth/token-for-client-credentials",
       "auth/expired-token-refused",
+      "auth/expired-token-401",
       "token-quota/single-token-reused",
       "delete-task/by-uris",
       "delete-task/by-type",

@@ -11,20 +11,26 @@ export function serviceRoutes(app: Hono, ctx: ReferenceContext): void {
   // With the variant, each answer carries more than its documented key.
   const extra = (fields: Record<string, unknown>) =>
     ctx.variants.has("service-answers-extra-fields") ? fields : {};
+  // With the fault, a request without an Authorization header is answered (one with a bad token is not).
+  const authenticated = (request: Request) => {
+    if (ctx.faults.has("service-endpoints-answer-without-token") && !request.headers.has("authorization"))
+      return;
+    authenticate(ctx, request);
+  };
   const healthy = () => ({ status: ctx.faults.has("healthcheck-not-ok") ? "DEGRADED" : "OK" });
   app.get("/healthcheck", (c) => {
-    authenticate(ctx, c.req.raw);
+    authenticated(c.req.raw);
     return jsonResponse(200, { ...healthy(), ...extra({ checks: { store: "OK" } }) });
   });
   app.get("/status", (c) => {
-    authenticate(ctx, c.req.raw);
+    authenticated(c.req.raw);
     return jsonResponse(200, {
       status: ctx.faults.has("status-not-ok") ? "DOWN" : "OK",
       ...extra({ uptimeSeconds: Math.floor(uptimeSeconds()) }),
     });
   });
   app.get("/version", (c) => {
-    authenticate(ctx, c.req.raw);
+    authenticated(c.req.raw);
     let version: string | number = SERVICE_VERSION;
     if (ctx.variants.has("version-as-number"))
       version = Number(SERVICE_VERSION.split(".").slice(0, 2).join("."));

@@ -1,5 +1,6 @@
 // Harmless requests for every data operation of a tenant, for authorization probes: reads ask for one
-// record, the delete task names a lookup that does not exist, the configuration write upserts no client.
+// record, the delete tasks name a lookup or a lookup type that does not exist, the configuration write
+// upserts no client. The service endpoints join them where a rule covers every endpoint.
 
 import type { CheckContext, HarmlessCall } from "../../src/check/index.ts";
 import { type ApiResponse, type Auth, type InterfaceClient, pageOf } from "../../src/client/index.ts";
@@ -21,7 +22,7 @@ const noBodyShape = () => undefined;
 /** Why a check may call createTask beyond its safety class: its tasks name only absent lookups. */
 export const absentLookupTasks: HarmlessCall = {
   operation: "createTask",
-  why: "its delete tasks name only lookups that do not exist (or are no task at all): run anyway, they delete nothing",
+  why: "its delete tasks name only lookups or a lookup type that do not exist (or are no task at all): run anyway, they delete nothing",
 };
 
 /** Why a check may call putClients beyond its safety class: it upserts no client. */
@@ -34,6 +35,9 @@ export const noClientUpserts: HarmlessCall = {
 export function absentLookupUri(tenant: string): string {
   return `${tenant}/LckitAbsentType/lckit-absent-code`;
 }
+
+/** A lookup type URI that names no lookup type: deleting by it deletes nothing. */
+export const absentLookupType = "rdm/lookupTypes/LckitAbsentType";
 
 /** "rdm/lookupTypes/Country" and "Country" both name Country: the contract's reading, under the name
  *  the suites use. */
@@ -56,7 +60,7 @@ export function dataOperations(
   ctx: CheckContext,
   tenant: string,
   lookupType: string,
-  options: { includeWrites?: boolean; customerId?: string } = {},
+  options: { includeWrites?: boolean; customerId?: string; tasksAccepted?: boolean } = {},
 ): DataOperation[] {
   const client = clientOf(ctx);
   const operations: DataOperation[] = [
@@ -87,13 +91,29 @@ export function dataOperations(
     },
   ];
   if (options.includeWrites) {
-    operations.push({
-      name: `POST /tasks/${tenant} (uris of an absent lookup)`,
-      write: true,
-      send: (auth) => client.deleteTask(auth, tenant, { uris: [absentLookupUri(tenant)] }),
-      // "Response body: not shown": any JSON body, or none (judgeSuccess holds it to JSON).
-      shape: noBodyShape,
-    });
+    // Two forms of the task: a rule kept for one form (uris) and broken for the other (type) is a fault
+    // seen in the field. The form without parameters deletes the whole tenant if wrongly allowed: never sent.
+    // A check that expects its tasks to be accepted (tasksAccepted) names an absent lookup beside the
+    // absent type, so that a target ignoring the type (delete-by-type-removes-other-types) still deletes
+    // nothing; a refused task runs nowhere, so the refusal probes send the type alone.
+    const byType = options.tasksAccepted
+      ? { type: absentLookupType, uris: [absentLookupUri(tenant)] }
+      : { type: absentLookupType };
+    operations.push(
+      {
+        name: `POST /tasks/${tenant} (uris of an absent lookup)`,
+        write: true,
+        send: (auth) => client.deleteTask(auth, tenant, { uris: [absentLookupUri(tenant)] }),
+        // "Response body: not shown": any JSON body, or none (judgeSuccess holds it to JSON).
+        shape: noBodyShape,
+      },
+      {
+        name: `POST /tasks/${tenant} (type of an absent lookup type${options.tasksAccepted ? ", uris of an absent lookup" : ""})`,
+        write: true,
+        send: (auth) => client.deleteTask(auth, tenant, byType),
+        shape: noBodyShape,
+      },
+    );
     const customerId = options.customerId;
     if (customerId)
       operations.push({
@@ -104,4 +124,27 @@ export function dataOperations(
       });
   }
   return operations;
+}
+
+/** The service endpoints of the lookup-data service ("All endpoints require the Authorization header"). */
+export function serviceOperations(ctx: CheckContext): DataOperation[] {
+  const client = clientOf(ctx);
+  return [
+    { name: "GET /healthcheck", write: false, send: (auth) => client.healthcheck(auth), shape: noBodyShape },
+    { name: "GET /status", write: false, send: (auth) => client.status(auth), shape: noBodyShape },
+    { name: "GET /version", write: false, send: (auth) => client.version(auth), shape: noBodyShape },
+  ];
+}
+
+/** Every endpoint a token-state check may call harmlessly in the target's tenant: the data operations,
+ *  both delete task forms, the configuration write of no client (with a customerId) and the service
+ *  endpoints. */
+export function everyEndpoint(ctx: CheckContext, lookupType: string): DataOperation[] {
+  return [
+    ...dataOperations(ctx, ctx.target.tenant, lookupType, {
+      includeWrites: true,
+      ...(ctx.target.customerId === undefined ? {} : { customerId: ctx.target.customerId }),
+    }),
+    ...serviceOperations(ctx),
+  ];
 }

@@ -9,21 +9,24 @@ import {
   fail,
 } from "../../src/check/index.ts";
 
-export interface PropertyOptions {
+export interface PropertyOptions<Ts = unknown> {
   /** Stop at the first failure without shrinking: for properties that consume data (delete tasks). */
   noShrink?: boolean;
   /** Overrides ctx.runs (e.g. a cap for properties that are expensive against a live target). */
   numRuns?: number;
+  /** Values tried first, before the generated ones (boundary values); they count toward numRuns. */
+  examples?: Ts[];
 }
 
 export async function checkProperty<Ts>(
   ctx: CheckContext,
   property: fc.IAsyncPropertyWithHooks<Ts> | fc.IAsyncProperty<Ts>,
-  options: PropertyOptions = {},
+  options: PropertyOptions<Ts> = {},
 ): Promise<void> {
   const parameters: fc.Parameters<Ts> = { seed: ctx.seed, numRuns: options.numRuns ?? ctx.runs };
   if (ctx.replayPath !== undefined) parameters.path = ctx.replayPath;
   if (options.noShrink) parameters.endOnFailure = true;
+  if (options.examples !== undefined) parameters.examples = options.examples;
   const details = await fc.check(property, parameters);
   if (!details.failed) return;
   const error = details.errorInstance;

@@ -248,6 +248,62 @@ const SCENARIOS: Record<FaultName, (h: Harness) => Promise<boolean>> = {
         body: [],
       })
     ).status === 200,
+  // The one-slice faults: broken on that slice, kept on the rest (so a check of one slice passes them).
+  "expired-token-accepted-outside-lookups": async (h) => {
+    const token = await h.token("acme-viewer");
+    h.clock.advance(HOUR);
+    const autopilot = await h.call("POST", "/configuration/acme/autopilot/stats/_scan?limit=1", { token });
+    const lookups = await h.call("POST", "/lookups/acme/_scan?limit=1", { token });
+    return autopilot.status === 200 && lookups.status === 401;
+  },
+  "expired-admin-token-accepted": async (h) => {
+    const admin = await h.token("acme-admin");
+    const viewer = await h.token("acme-viewer");
+    h.clock.advance(HOUR);
+    const byAdmin = await h.call("POST", "/lookups/acme/_scan?limit=1", { token: admin });
+    const byViewer = await h.call("POST", "/lookups/acme/_scan?limit=1", { token: viewer });
+    return byAdmin.status === 200 && byViewer.status === 401;
+  },
+  "malformed-token-accepted-on-blocked-values": async (h) => {
+    const token = "never-issued-token";
+    const blocked = await h.call("GET", "/configuration/acme/autopilot/Country/blockedValues?limit=1", {
+      token,
+    });
+    const lookups = await h.call("POST", "/lookups/acme/_scan?limit=1", { token });
+    return blocked.status === 200 && lookups.status === 401;
+  },
+  "service-endpoints-answer-without-token": async (h) => {
+    const health = await h.call("GET", "/healthcheck");
+    const lookups = await h.call("POST", "/lookups/acme/_scan?limit=1");
+    return health.status === 200 && lookups.status === 401;
+  },
+  "other-tenant-delete-by-type-open": async (h) => {
+    const token = await h.token("acme-editor");
+    const task = (parameters: object) =>
+      h.call("POST", "/tasks/globex", { token, body: { type: "delete", parameters } });
+    const byType = await task({ type: "rdm/lookupTypes/LckitAbsentType" });
+    const byUris = await task({ uris: ["globex/LckitAbsentType/absent"] });
+    return byType.status === 202 && byUris.status === 403;
+  },
+  "viewer-delete-by-type-allowed": async (h) => {
+    const token = await h.token("acme-viewer");
+    const task = (parameters: object) =>
+      h.call("POST", "/tasks/acme", { token, body: { type: "delete", parameters } });
+    const byType = await task({ type: "rdm/lookupTypes/LckitAbsentType" });
+    const byUris = await task({ uris: ["acme/LckitAbsentType/absent"] });
+    return byType.status === 202 && byUris.status === 403;
+  },
+  "editor-delete-by-type-refused": async (h) => {
+    const token = await h.token("acme-editor");
+    const task = (parameters: object) =>
+      h.call("POST", "/tasks/acme", { token, body: { type: "delete", parameters } });
+    const byType = await task({
+      type: "rdm/lookupTypes/LckitAbsentType",
+      uris: ["acme/LckitAbsentType/absent"],
+    });
+    const byUris = await task({ uris: ["acme/LckitAbsentType/absent"] });
+    return byType.status === 403 && byUris.status === 202;
+  },
   "reissued-token-not-stored": async (h) => {
     await h.requestToken("acme-viewer");
     const again = (await h.requestToken("acme-viewer")).body as { access_token: string };

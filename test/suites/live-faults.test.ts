@@ -34,6 +34,12 @@ const sample: [FaultName, string, readonly string[]][] = [
   ["delete-by-uris-removes-more", "delete-task", []],
   ["delete-task-follows-foreign-uris", "delete-task", []],
   ["cross-tenant-read", "auth", []],
+  // In real time the expired token is the quota client's, waited out once and sent to every endpoint.
+  [
+    "expired-token-accepted-outside-lookups",
+    "auth",
+    ["auth/expired-token-refused", "auth/expired-token-401"],
+  ],
   ["healthcheck-not-ok", "service", []],
   [
     "quota-0-accepted",

@@ -147,7 +147,9 @@ describe("token-quota failures carry a detail", () => {
 
   it("the expired-token check names the client whose token it used, never the token", () => {
     const check = failed(expiredAccepted, "auth/expired-token-refused");
-    expect(check.message).toMatch(/^use of an expired token: expected an expired-token error/);
+    expect(check.message).toMatch(
+      /^use of an expired token on POST \S+\/_scan: expected an expired-token error/,
+    );
     expect(check.details.expected).toMatch(/^an expired-token error \(401, with "expired"/);
     expect(check.details.actual).toMatch(/^200 /);
     expect(check.details.request).toEqual({ method: "POST", path: expect.stringMatching(/\/_scan\b/) });
