@@ -188,6 +188,41 @@ export const FAULTS = [
     ],
   },
   {
+    name: "quota-201-accepted-by-post",
+    rule: "TOKEN-QUOTA-03",
+    description:
+      "maxActiveTokensAllowed up to 201 passes validation on POST of a customer (PUT keeps the limit)",
+    caughtBy: ["token-quota/max-above-200-refused"],
+  },
+  {
+    name: "quota-change-ignored-on-post",
+    rule: "TOKEN-QUOTA-10",
+    description:
+      "a POST that sets maxActiveTokensAllowed where a multitokenConfig is stored keeps the stored one (a raise applies on PUT only)",
+    caughtBy: ["token-quota/raised-quota-applies"],
+  },
+  {
+    name: "multitoken-stays-on-after-off",
+    rule: "TOKEN-STATE-01",
+    description:
+      "once a client was issued tokens under multitokenConfig, switching multi-token support off keeps issuing it new tokens under the old quota",
+    caughtBy: ["token-quota/model"],
+  },
+  {
+    name: "refused-token-request-counted",
+    rule: "TOKEN-STATE-03",
+    description:
+      "a declined token request takes a quota slot for a whole validity, as if a token had been issued",
+    caughtBy: ["token-quota/model"],
+  },
+  {
+    name: "token-expires-early",
+    rule: "TOKEN-VALIDITY-02",
+    description:
+      "a token expires 1.5 s before its client's accessTokenValidity has elapsed from its issue time (expires_in announces the shortened life)",
+    caughtBy: ["token-quota/model"],
+  },
+  {
     name: "rdbms-rule-ignored",
     rule: "CONFIG-CUSTOMER-04",
     description: "multitokenConfig is stored for a customer with an rdbms tenant",
