@@ -317,6 +317,7 @@ export const singleTokenReused: Check = defineCheck({
       const firstAnswer = await session.issue();
       const first = accessTokenOf(firstAnswer);
       const second = await session.issue();
+      explore(ctx, DIMENSION.transition, "off: same token");
       if (!first || accessTokenOf(second) !== first)
         fail(
           `expected the second token request to return the first token again (multi-token support off), got ${describeResponse(second)}`,
@@ -416,7 +417,10 @@ export const distinctTokensUpToMax: Check = defineCheck({
     const max = quotaFor(ctx);
     await withTokensOfItsOwn(ctx, async (session) => {
       const tokens = await fillQuota(session, max);
+      explore(ctx, DIMENSION.transition, "on: new token below limit");
+      explore(ctx, DIMENSION.quota, max);
       await expectQuotaRefusal(session, max, "one token over the quota");
+      explore(ctx, DIMENSION.transition, "on: refused at limit");
       await allUsable(session, tokens, "after the refusal, the active tokens stay usable");
     });
   },

@@ -175,7 +175,7 @@ export const FAULTS = [
     name: "new-token-with-multitoken-off",
     rule: "TOKEN-STATE-01",
     description: "with multi-token support off, every token request issues a new token",
-    caughtBy: ["token-quota/single-token-reused"],
+    caughtBy: ["token-quota/single-token-reused", "token-quota/model"],
   },
   {
     name: "quota-201-accepted",
@@ -200,7 +200,7 @@ export const FAULTS = [
     rule: "TOKEN-QUOTA-10",
     description:
       "a POST that sets maxActiveTokensAllowed where a multitokenConfig is stored keeps the stored one (a raise applies on PUT only)",
-    caughtBy: ["token-quota/raised-quota-applies"],
+    caughtBy: ["token-quota/raised-quota-applies", "token-quota/model"],
   },
   {
     name: "multitoken-stays-on-after-off",
@@ -214,14 +214,19 @@ export const FAULTS = [
     rule: "TOKEN-STATE-03",
     description:
       "a declined token request takes a quota slot for a whole validity, as if a token had been issued",
-    caughtBy: ["token-quota/model"],
+    caughtBy: [
+      // The slot it takes is still held when the quota is raised on top of it, or when the tokens expire.
+      "token-quota/raised-quota-applies",
+      "token-quota/parallel-requests-never-exceed",
+      "token-quota/model",
+    ],
   },
   {
     name: "token-expires-early",
     rule: "TOKEN-VALIDITY-02",
     description:
       "a token expires 1.5 s before its client's accessTokenValidity has elapsed from its issue time (expires_in announces the shortened life)",
-    caughtBy: ["token-quota/model"],
+    caughtBy: ["token-quota/model", "token-quota/validity-from-client-configuration"],
   },
   {
     name: "rdbms-rule-ignored",
