@@ -23,6 +23,11 @@ export interface RealTimeModel {
   /** Steps of time passed so far: at most maxRealTimePasses per run, which bounds the run's length. */
   passes: number;
   tokens: { earliestExpiry: number; latestExpiry: number }[];
+  /** When declined requests were sent: had one taken a slot, it would count at least until then +
+   *  validity - SKEW_MS. */
+  refusals: number[];
+  /** Tokens returned since multi-token support went off (indexes into the run's tokens). */
+  offReturned: number[];
 }
 export type RealTimeCommand = fc.AsyncCommand<RealTimeModel, QuotaReal>;
 
@@ -48,11 +53,16 @@ class RealTimeRequestToken implements RealTimeCommand {
     const record = quotaRecord(r.session, `token #${r.tokens.length} of the run`);
     if (!m.multiToken) {
       const valid = m.tokens.flatMap((t, i) => (t.latestExpiry > sent ? [i] : []));
-      // A token that is valid for certain must come again; one at its expiry may come again or be replaced.
+      // A token that is valid for certain must come again (or, where none came since support went off, one
+      // new token: see expectSameToken); one at its expiry may come again or be replaced.
       if (surely > 0 || (token !== undefined && r.tokens.includes(token))) {
-        expectSameToken(r, response, valid, `${surely > 0 ? surely : maybe} token(s)`);
-        explore(r.session.ctx, DIMENSION.transition, "off: same token");
-        return;
+        const returned = m.offReturned.some((i) => (m.tokens[i]?.earliestExpiry ?? 0) > received);
+        const got = expectSameToken(r, response, valid, `${surely > 0 ? surely : maybe} token(s)`, !returned);
+        if (got !== "new") {
+          m.offReturned.push(got);
+          explore(r.session.ctx, DIMENSION.transition, "off: same token");
+          return;
+        }
       }
       if (!token)
         modelFail(
@@ -62,7 +72,9 @@ class RealTimeRequestToken implements RealTimeCommand {
           response,
           { record },
         );
-      return this.add(m, r, token, sent, received, response);
+      this.add(m, r, token, sent, received, response);
+      m.offReturned.push(r.tokens.length - 1);
+      return;
     }
     if (!token) {
       if (maybe < m.max)
@@ -80,6 +92,7 @@ class RealTimeRequestToken implements RealTimeCommand {
         response,
       );
       explore(r.session.ctx, DIMENSION.transition, "on: refused at limit");
+      m.refusals.push(sent);
       return;
     }
     if (surely >= m.max)
@@ -92,6 +105,14 @@ class RealTimeRequestToken implements RealTimeCommand {
       );
     this.add(m, r, token, sent, received, response);
     explore(r.session.ctx, DIMENSION.transition, "on: new token below limit");
+    // Had the declined requests surely still in their validity taken slots, even counting every token that
+    // may be active, this one would have been declined.
+    const held = m.refusals.filter((at) => at + m.validitySeconds * 1000 - SKEW_MS > received).length;
+    if (held > 0 && maybe + held >= m.max) explore(r.session.ctx, DIMENSION.refused, "not counted");
+    // A token surely active at the last refusal and surely expired now: its expiry gave this slot.
+    const last = m.refusals.at(-1);
+    if (last !== undefined && m.tokens.some((t) => t.earliestExpiry > last && t.latestExpiry <= sent))
+      explore(r.session.ctx, DIMENSION.transition, "expiry frees a slot");
   }
   private add(
     m: RealTimeModel,
@@ -201,6 +222,7 @@ class RealTimeSwitchOff implements RealTimeCommand {
     await r.session.switchOffQuietly();
     explore(r.session.ctx, DIMENSION.transition, "on → off");
     m.multiToken = false;
+    m.offReturned = [];
   }
   toString = () => "multiTokenOff";
 }
@@ -254,5 +276,5 @@ export function realTimeModel(
   validitySeconds: number,
   tokens: RealTimeModel["tokens"],
 ): RealTimeModel {
-  return { now, max, multiToken: true, validitySeconds, passes: 0, tokens };
+  return { now, max, multiToken: true, validitySeconds, passes: 0, tokens, refusals: [], offReturned: [] };
 }

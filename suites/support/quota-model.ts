@@ -80,23 +80,29 @@ export function modelEnsure(
   modelFail(r, context ? `${context}: ${problem}` : problem, predicted, response, record ? { record } : {});
 }
 
-/** With multi-token support off, a granted answer must carry a token the client holds and that may still
- *  be valid (`candidates`, indexes into the run's tokens): "the same token is returned again". Which of
- *  several is not shown; any of them is accepted. Returns the index of the token returned. */
+/**
+ * With multi-token support off, a granted answer must carry a token the client holds and that may still be
+ * valid (`candidates`, indexes into the run's tokens): "the same token is returned again". Which of several
+ * (tokens issued while multi-token support was on) is not shown: any of them is accepted, and so is one new
+ * token where none was returned yet since support went off (`allowNew`): "the same token" may mean the one
+ * the client gets with support off. Returns the index of the token returned, or "new".
+ */
 export function expectSameToken(
   r: QuotaReal,
   response: ApiResponse<TokenResponse>,
   candidates: readonly number[],
   active: string,
-): number {
+  allowNew: boolean,
+): number | "new" {
   const token = accessTokenOf(response);
   const index = token === undefined ? -1 : r.tokens.indexOf(token);
   if (index >= 0 && candidates.includes(index)) return index;
+  if (allowNew && token !== undefined && index < 0) return "new";
   const record = quotaRecord(r.session, `token #${r.tokens.length} of the run`);
   modelFail(
     r,
     `with multi-token support off and ${active} still valid, expected the token request to return that ` +
-      `token again, got ${token === undefined ? describeResponse(response) : "a newly issued token"}`,
+      `token again, got ${token === undefined ? describeResponse(response) : index >= 0 ? "an expired token" : "a newly issued token"}`,
     `the same token again (multi-token support off, ${active} still valid)`,
     response,
     {
@@ -118,6 +124,8 @@ export interface QuotaModel {
   refusals: number[];
   /** A step of time just landed past an expiry: the next granted request is a re-issue. */
   pastExpiry: boolean;
+  /** Tokens returned since multi-token support went off (indexes into the run's tokens). */
+  offReturned: number[];
 }
 export type QuotaCommand = fc.AsyncCommand<QuotaModel, QuotaReal>;
 
@@ -134,9 +142,13 @@ class RequestToken implements QuotaCommand {
     m.pastExpiry = false;
     if (!m.multiToken && active > 0) {
       const valid = m.tokens.flatMap((t, i) => (t.expiresAt > m.now ? [i] : []));
-      expectSameToken(r, response, valid, `${active} token${active > 1 ? "s" : ""}`);
-      explore(r.session.ctx, DIMENSION.transition, "off: same token");
-      return;
+      const returned = m.offReturned.some((i) => (m.tokens[i]?.expiresAt ?? 0) > m.now);
+      const got = expectSameToken(r, response, valid, `${active} token${active > 1 ? "s" : ""}`, !returned);
+      if (got !== "new") {
+        m.offReturned.push(got);
+        explore(r.session.ctx, DIMENSION.transition, "off: same token");
+        return;
+      }
     }
     if (!m.multiToken || active < m.max) {
       const token = accessTokenOf(response);
@@ -169,6 +181,7 @@ class RequestToken implements QuotaCommand {
       m.tokens.push({ expiresAt: m.now + m.validityMs });
       r.tokens.push(token);
       if (m.multiToken) this.noteGranted(m, r, active, pastExpiry);
+      else m.offReturned.push(r.tokens.length - 1);
       return;
     }
     modelEnsure(
@@ -295,6 +308,7 @@ class SwitchOff implements QuotaCommand {
     await r.session.switchOffQuietly();
     explore(r.session.ctx, DIMENSION.transition, "on → off");
     m.multiToken = false;
+    m.offReturned = [];
   }
   toString = () => "multiTokenOff";
 }
@@ -366,5 +380,6 @@ export function quotaModel(now: number, max: number, validitySeconds: number): Q
     tokens: [],
     refusals: [],
     pastExpiry: false,
+    offReturned: [],
   };
 }
