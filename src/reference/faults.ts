@@ -222,6 +222,13 @@ export const FAULTS = [
     ],
   },
   {
+    name: "refused-token-request-renews-token",
+    rule: "TOKEN-STATE-03",
+    description:
+      "a declined token request renews the client's earliest active token (its validity restarts), so the slot it holds is not freed when it should expire",
+    caughtBy: ["token-quota/model"],
+  },
+  {
     name: "token-expires-early",
     rule: "TOKEN-VALIDITY-02",
     description:

@@ -46,6 +46,16 @@ function phantom(ctx: ReferenceContext, stored: StoredClient, now: number): Issu
   return token;
 }
 
+/** With the fault refused-token-request-renews-token: the earliest of `counted` lives a validity from now. */
+function renewEarliest(counted: IssuedToken[], stored: StoredClient, now: number): void {
+  const earliest = counted.reduce<IssuedToken | undefined>(
+    (min, t) => (t.value !== "" && (min === undefined || t.expiresAt < min.expiresAt) ? t : min),
+    undefined,
+  );
+  if (earliest)
+    earliest.expiresAt = now + (stored.client.accessTokenValidity ?? DEFAULT_VALIDITY_SECONDS) * 1000;
+}
+
 /** With the fault multitoken-stays-on-after-off: the last multitokenConfig each client was issued under. */
 const cachedConfig = new WeakMap<ReferenceContext["state"], Map<string, Customer["multitokenConfig"]>>();
 
@@ -117,6 +127,8 @@ export async function issueToken(ctx: ReferenceContext, stored: StoredClient): P
   if (counted.length >= allowed) {
     // The fault: the declined request takes a slot for a whole validity, as if it had been granted.
     if (ctx.faults.has("refused-token-request-counted")) phantom(ctx, stored, now);
+    // The fault: the declined request renews the client's earliest token, as if it had been re-issued.
+    if (ctx.faults.has("refused-token-request-renews-token")) renewEarliest(counted, stored, now);
     const soonest = counted.reduce((min, t) => Math.min(min, t.expiresAt), Number.POSITIVE_INFINITY);
     return {
       kind: "refused",

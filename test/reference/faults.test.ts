@@ -150,6 +150,15 @@ const SCENARIOS: Record<FaultName, (h: Harness) => Promise<boolean>> = {
     h.clock.advance(HOUR / 2 + 1000);
     return (await h.requestToken("acme-quota")).status === 429;
   },
+  "refused-token-request-renews-token": async (h) => {
+    await quota(h, 1);
+    const token = await h.requestToken("acme-quota");
+    h.clock.advance(HOUR / 2);
+    await h.requestToken("acme-quota");
+    h.clock.advance(HOUR / 2 + 1000);
+    const value = (token.body as { access_token: string }).access_token;
+    return (await h.call("GET", "/healthcheck", { token: value })).status === 200;
+  },
   "token-expires-early": async (h) => {
     const token = await h.token("acme-viewer");
     const validity = h.ref.state.clients.get("acme-viewer")?.client.accessTokenValidity ?? 3600;
