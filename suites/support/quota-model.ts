@@ -15,13 +15,10 @@ import { type CustomerMethod, DIMENSION } from "./quota-methods.ts";
 import type { QuotaSession } from "./quota-session.ts";
 import { quotaRecord, validityOf } from "./quota-tokens.ts";
 import { judgeExpiredRefusal, judgeQuotaRefusal, judgeSuccess } from "./response-judges.ts";
+import { VALIDITY_SKEW_MS } from "./token-lifetime.ts";
 
-/**
- * Rounding a correct implementation may take on a token's life, either way: it lives its client's
- * accessTokenValidity from its issue time (TOKEN-VALIDITY-02) give or take this, as whole-second clocks
- * store it. The model decides nothing within it of an expiry: "just before" and "just after" land past it.
- */
-export const SKEW_MS = 1000;
+/** The rounding the model allows a token's life either way (see VALIDITY_SKEW_MS). */
+export const SKEW_MS = VALIDITY_SKEW_MS;
 
 export interface QuotaReal {
   session: QuotaSession;

@@ -5,6 +5,7 @@ import {
   type CheckContext,
   type CredentialRole,
   defineFact,
+  depthOf,
   type Fact,
   fail,
 } from "../../src/check/index.ts";
@@ -17,7 +18,7 @@ import {
   type TokenResponse,
 } from "../../src/client/index.ts";
 import { putCustomerOrFail, withCustomerRestored, withoutMultiToken } from "./customer-restore.ts";
-import { type CustomerMethod, writeCustomer } from "./quota-methods.ts";
+import { CUSTOMER_METHODS, type CustomerMethod, writeCustomer } from "./quota-methods.ts";
 import { clientOf, credentialOf, quotaCustomerIdOf } from "./target-client.ts";
 import { canDriveClock, defaultValiditySeconds, expireEverythingMs, letTimePass } from "./token-lifetime.ts";
 
@@ -31,10 +32,11 @@ export interface QuotaSession {
   original: Customer;
   /** False where the kit must sleep instead of driving the target's clock. */
   drivable: boolean;
-  /** Writes the customer with maxActiveTokensAllowed by `method` (PUT unless given); fails unless accepted. */
+  /** Writes the customer with maxActiveTokensAllowed by `method` (unless given: PUT, at "deep" PUT and POST
+   *  in turn); fails unless accepted. */
   setQuota(maxActiveTokensAllowed: number, method?: CustomerMethod): Promise<void>;
-  /** Writes the customer with `multitokenConfig` by `method` (PUT unless given) and returns the answer, for
-   *  the check to judge. */
+  /** Writes the customer with `multitokenConfig` by `method` (as setQuota) and returns the answer, for the
+   *  check to judge. */
   putMultiTokenConfig(
     multitokenConfig: Customer["multitokenConfig"],
     method?: CustomerMethod,
@@ -277,6 +279,11 @@ export async function withQuotaSession<T>(
   let longest = validity;
   // Multi-token support on for certain (the customer had it, or the kit set it): see switchMultiTokenOff.
   let on = false;
+  // Where a check names no method: PUT at the default depth; at "deep" PUT and POST in turn, so that every
+  // quota check sets its quota both ways a customer is written.
+  let writes = 0;
+  const nextMethod = (): CustomerMethod =>
+    depthOf(ctx) === "deep" ? (CUSTOMER_METHODS[writes++ % 2] as CustomerMethod) : "PUT";
   return withCustomerRestored(ctx, "admin", customerId, async (original) => {
     on = original.multitokenConfig !== undefined && original.multitokenConfig !== null;
     const session: QuotaSession = {
@@ -285,7 +292,7 @@ export async function withQuotaSession<T>(
       original,
       drivable,
       validitySeconds: validity,
-      async setQuota(max, method = "PUT") {
+      async setQuota(max, method = nextMethod()) {
         const customer = { ...original, multitokenConfig: multiTokenConfig(max) };
         const response = await writeCustomer(ctx, "admin", customerId, customer, method);
         if (!response.ok)
@@ -295,7 +302,7 @@ export async function withQuotaSession<T>(
           );
         on = true;
       },
-      async putMultiTokenConfig(multitokenConfig, method = "PUT") {
+      async putMultiTokenConfig(multitokenConfig, method = nextMethod()) {
         const customer = { ...original, multitokenConfig };
         const response = await writeCustomer(ctx, "admin", customerId, customer, method);
         if (response.ok) on = true;
