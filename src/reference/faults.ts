@@ -531,7 +531,14 @@ export const FAULTS = [
     rule: "CONFIG-CUSTOMER-02",
     description:
       "POST of a customer refuses a body that carries its id (400), so a whole Customer object cannot be posted",
-    caughtBy: ["configuration/customer-put-post-accepted"],
+    // The quota checks set the quota by POST with the whole customer too.
+    caughtBy: [
+      "configuration/customer-put-post-accepted",
+      "token-quota/multitoken-config-activates",
+      "token-quota/raised-quota-applies",
+      "token-quota/model",
+      "token-quota/max-above-200-refused",
+    ],
   },
   {
     name: "put-merges",
