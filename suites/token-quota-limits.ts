@@ -566,6 +566,7 @@ async function raiseAndRace(
   const { round, full, free, seen, held } = step;
   await session.setQuota(full + free);
   const answers = await Promise.all(Array.from({ length: free + 4 }, () => session.issue()));
+  explore(session.ctx, "concurrency", `${free + 4} simultaneous requests for ${free} free slots`);
   const granted = newTokens(answers, seen, `round ${round}: simultaneous requests`, quotaRecord(session));
   if (granted.length > free) {
     const over = answers.filter((a) => accessTokenOf(a) !== undefined)[free];
@@ -608,6 +609,8 @@ export const quotaPerClient: Check = defineCheck({
       skip("needs the viewer client in the quota client's customer (customerId equal to quotaCustomerId)");
     const max = quotaFor(ctx);
     const viewer = credentialOf(ctx, "viewer");
+    explore(ctx, "client", "the quota client");
+    explore(ctx, "client", "a second client of the customer");
     await withTokensOfItsOwn(ctx, async (session) => {
       if (!session.drivable) return quotaPerClientInRealTime(ctx, session, max);
       await fillQuota(session, max);

@@ -79,6 +79,8 @@ export const validityFromClientConfiguration: Check = defineCheck({
       const validity = session.drivable ? 120 : 3;
       await session.setValidity(validity);
       explore(ctx, DIMENSION.method, methodName("PUT clients"));
+      // The clients are written with the admin's token (see upsertClient).
+      explore(ctx, "role", "admin");
       // Multi-token on: the request issues a fresh token, whose validity starts now.
       await session.setQuota(quotaFor(ctx));
       const [issued] = await issueDistinct(session, 1, new Set(), `accessTokenValidity=${validity}`);
