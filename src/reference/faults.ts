@@ -192,7 +192,7 @@ export const FAULTS = [
     rule: "TOKEN-QUOTA-03",
     description:
       "maxActiveTokensAllowed up to 201 passes validation on POST of a customer (PUT keeps the limit)",
-    // The POST answered 200 where the contract has the refusal: its schema check sees it too.
+    // The POST succeeded where the contract has the refusal: its schema check sees it too.
     caughtBy: ["token-quota/max-above-200-refused", "schema/postCustomer"],
   },
   {

@@ -63,7 +63,7 @@ function insert(ctx: ReferenceContext, stored: StoredClient, now: number): Issue
   const seconds = ctx.faults.has("token-validity-ignored")
     ? DEFAULT_VALIDITY_SECONDS
     : (stored.client.accessTokenValidity ?? DEFAULT_VALIDITY_SECONDS);
-  // The fault shortens a token's life by 1.5 s: beyond the 1 s of rounding a correct implementation may take.
+  // The fault shortens a token's life by more than the rounding a correct implementation may take.
   const early = ctx.faults.has("token-expires-early") ? 1500 : 0;
   const token: IssuedToken = {
     value: randomBase64Url(24),

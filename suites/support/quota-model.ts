@@ -246,7 +246,7 @@ class LetTimePass implements QuotaCommand {
   toString = () => `letTimePass(${this.percentOfValidity}% of validity)`;
 }
 
-/** Time passes to just before (the rounding allowance and 1 ms ahead) or just after (as far past) the
+/** Time passes to just before (just ahead of the rounding allowance) or just after (just past it) the
  *  expiry of one of the tokens still to expire: the `pick`th, earliest first. */
 class PassToInstant implements QuotaCommand {
   constructor(
@@ -333,7 +333,7 @@ export const quotaCommands = [
 
 /**
  * Every transition of the state table once, in an order that decides each: a run the random ones may
- * miss. Starts from multi-token support on with nothing active (quota 3 or more); tokens are numbered in
+ * miss. Starts from multi-token support on with nothing active and a quota no lower than the walk's own; tokens are numbered in
  * the order issued. T1 is issued alone, the rest later, so that its expiry frees exactly one slot.
  */
 export const quotaWalk: QuotaCommand[] = [
