@@ -1,6 +1,6 @@
 // Customer and client configuration: PUT/POST of a customer and PUT of its clients.
 
-import { type Check, fail } from "../src/check/index.ts";
+import { type Check, explore, fail } from "../src/check/index.ts";
 import { describeResponse } from "../src/client/index.ts";
 import { withCustomerRestored } from "./support/customer-restore.ts";
 import { noClientUpserts } from "./support/data-operations.ts";
@@ -26,12 +26,14 @@ export const configurationChecks: Check[] = [
             "PUT of the customer",
           ),
         );
+        explore(ctx, "method", "PUT customer");
         ensure(
           judgeSuccess(
             await client.postCustomer(await ctx.token("admin"), customerId, original),
             "POST of the customer",
           ),
         );
+        explore(ctx, "method", "POST customer");
       });
     },
   }),

@@ -1,12 +1,13 @@
 // The quota as configuration: maxActiveTokensAllowed within 1..200 and only for tenants with Cassandra-based
 // authorization; refused values are validation errors that store nothing.
 import fc from "fast-check";
-import { type Check, fail, skip } from "../src/check/index.ts";
+import { type Check, type CheckContext, depthOf, fail, skip } from "../src/check/index.ts";
 import { describeResponse, multiTokenConfig } from "../src/client/index.ts";
 import { answerDetail, ensureAnswer } from "./support/answer-detail.ts";
 import { withCustomerRestored } from "./support/customer-restore.ts";
 import { defineCheck } from "./support/define.ts";
 import { checkProperty } from "./support/property.ts";
+import { CUSTOMER_METHODS, type CustomerMethod, writeCustomer } from "./support/quota-methods.ts";
 import { storedQuota, tryQuota } from "./support/quota-tokens.ts";
 
 /** The field every quota failure is about, as a path into the customer's body. */
@@ -19,46 +20,73 @@ export const maxAbove200Refused: Check = defineCheck({
   id: "token-quota/max-above-200-refused",
   // A quota refusal may be a 429: this check judges 429s itself, the transport never waits them out.
   judgesRateLimits: true,
-  title: "MUST refuse maxActiveTokensAllowed above 200 with a validation error and accept 200",
-  requirements: ["TOKEN-QUOTA-03", "CONFIG-CUSTOMER-05"],
+  title:
+    "MUST refuse maxActiveTokensAllowed above 200 with a validation error and accept 200, by PUT and by POST",
+  requirements: ["TOKEN-QUOTA-03", "CONFIG-CUSTOMER-05", "CONFIG-CUSTOMER-01", "CONFIG-CUSTOMER-02"],
   safety: "quota",
   needs: { roles: ["admin"] },
   async run(ctx) {
     const customerId = quotaCustomerIdOf(ctx);
+    const detail = { record: `customer ${customerId}`, field: QUOTA_FIELD };
+    // A value refused already one way is not sent again that way: the same request, the same judgement.
+    const judged = new Set<string>();
     await withCustomerRestored(ctx, "admin", customerId, async () => {
-      const limit = await tryQuota(ctx, customerId, 200);
-      ensureAnswer(judgeSuccess(limit, "maxActiveTokensAllowed=200 (the limit itself)"), undefined, limit, {
-        record: `customer ${customerId}`,
-        field: QUOTA_FIELD,
-      });
-      const above = fc.oneof(fc.constant(201), fc.integer({ min: 201, max: 2 ** 31 - 1 }));
-      // A value drawn again that passed already is not sent again: the same request, the same judgement.
-      const judged = new Set<number>();
+      // The limit itself and the first value past it, each way a customer is written: the ceiling is the
+      // customer's, however it was written.
+      for (const method of CUSTOMER_METHODS) {
+        const limit = await tryQuota(ctx, customerId, 200, method);
+        ensureAnswer(
+          judgeSuccess(limit, `maxActiveTokensAllowed=200 (the limit itself) by ${method}`),
+          undefined,
+          limit,
+          detail,
+        );
+        await expectRefused(ctx, customerId, 201, method);
+        judged.add(`${method} 201`);
+      }
+      const above = fc.oneof(fc.constant(201), fc.integer({ min: 202, max: 2 ** 31 - 1 }));
+      // At the default depth each drawn value goes one way, drawn too; at "deep" both ways.
+      const way =
+        depthOf(ctx) === "deep"
+          ? fc.constant(undefined)
+          : fc.constantFrom<CustomerMethod | undefined>(...CUSTOMER_METHODS);
       await checkProperty(
         ctx,
-        fc.asyncProperty(above, async (value) => {
-          if (judged.has(value)) return;
-          const response = await tryQuota(ctx, customerId, value);
-          const detail = { record: `customer ${customerId}`, field: QUOTA_FIELD };
-          ensureAnswer(
-            judgeValidationError(ctx.target.profile, response),
-            `maxActiveTokensAllowed=${value}`,
-            response,
-            detail,
-          );
-          const stored = await storedQuota(ctx, customerId);
-          if (stored === value)
-            fail(`maxActiveTokensAllowed=${value} was refused but stored anyway`, {
-              ...answerDetail(response, detail),
-              expected: "a refused value not stored",
-              actual: `stored ${value} after a ${response.status} refusal`,
-            });
-          judged.add(value);
+        fc.asyncProperty(above, way, async (value, drawn) => {
+          for (const method of drawn === undefined ? CUSTOMER_METHODS : [drawn]) {
+            if (judged.has(`${method} ${value}`)) continue;
+            await expectRefused(ctx, customerId, value, method);
+            judged.add(`${method} ${value}`);
+          }
         }),
       );
     });
   },
 });
+
+/** maxActiveTokensAllowed=`value` written by `method` is a validation error that stores nothing. */
+async function expectRefused(
+  ctx: CheckContext,
+  customerId: string,
+  value: number,
+  method: CustomerMethod,
+): Promise<void> {
+  const response = await tryQuota(ctx, customerId, value, method);
+  const detail = { record: `customer ${customerId}`, field: QUOTA_FIELD };
+  ensureAnswer(
+    judgeValidationError(ctx.target.profile, response),
+    `maxActiveTokensAllowed=${value} by ${method}`,
+    response,
+    detail,
+  );
+  const stored = await storedQuota(ctx, customerId);
+  if (stored === value)
+    fail(`maxActiveTokensAllowed=${value} was refused on ${method} but stored anyway`, {
+      ...answerDetail(response, detail),
+      expected: "a refused value not stored",
+      actual: `stored ${value} after a ${response.status} refusal of ${method}`,
+    });
+}
 
 export const maxBelow1Refused: Check = defineCheck({
   id: "token-quota/max-below-1-refused",
@@ -131,12 +159,16 @@ export const rdbmsMultitokenRefused: Check = defineCheck({
     await withCustomerRestored(ctx, "rdbmsAdmin", customerId, async (original) => {
       const token = await ctx.token("rdbmsAdmin");
       const client = clientOf(ctx);
+      const withConfig = { ...original, multitokenConfig: multiTokenConfig(5) };
+      // The whole customer each way (stored alike whether a method replaces or merges), and a POST of
+      // multitokenConfig alone, which a merge adds to the stored customer and its rdbms tenant.
       for (const [method, send] of [
+        ["PUT", () => writeCustomer(ctx, "rdbmsAdmin", customerId, withConfig, "PUT")],
+        ["POST", () => writeCustomer(ctx, "rdbmsAdmin", customerId, withConfig, "POST")],
         [
-          "PUT",
-          () => client.putCustomer(token, customerId, { ...original, multitokenConfig: multiTokenConfig(5) }),
+          "POST of multitokenConfig alone",
+          () => client.postCustomer(token, customerId, { multitokenConfig: multiTokenConfig(5) }),
         ],
-        ["POST", () => client.postCustomer(token, customerId, { multitokenConfig: multiTokenConfig(5) })],
       ] as const) {
         const response = await send();
         ensureAnswer(

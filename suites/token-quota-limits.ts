@@ -2,7 +2,16 @@
 // request up to maxActiveTokensAllowed, a limit-exceeded refusal beyond, for every client individually and
 // under simultaneous requests. The default when none is given is not shown: a SHOULD check reports the
 // kit's choice, 200.
-import { type Check, type CheckContext, CheckFailure, fail, inconclusive, skip } from "../src/check/index.ts";
+import {
+  type Check,
+  type CheckContext,
+  CheckFailure,
+  depthOf,
+  explore,
+  fail,
+  inconclusive,
+  skip,
+} from "../src/check/index.ts";
 import {
   type ApiResponse,
   accessTokenOf,
@@ -13,6 +22,7 @@ import {
 } from "../src/client/index.ts";
 import { answerDetail, clientRecord, ensureAnswer } from "./support/answer-detail.ts";
 import { defineCheck } from "./support/define.ts";
+import { type CustomerMethod, DIMENSION } from "./support/quota-methods.ts";
 import {
   measureRequestMs,
   type QuotaSession,
@@ -29,6 +39,7 @@ import {
   fillQuota,
   fillSequentially,
   issueDistinct,
+  MAX_QUOTA,
   newTokens,
   QUOTA_FACTS,
   quotaExpected,
@@ -306,6 +317,7 @@ export const singleTokenReused: Check = defineCheck({
       const firstAnswer = await session.issue();
       const first = accessTokenOf(firstAnswer);
       const second = await session.issue();
+      explore(ctx, DIMENSION.transition, "off: same token");
       if (!first || accessTokenOf(second) !== first)
         fail(
           `expected the second token request to return the first token again (multi-token support off), got ${describeResponse(second)}`,
@@ -335,29 +347,47 @@ export const multitokenConfigActivates: Check = defineCheck({
   async run(ctx) {
     const max = quotaFor(ctx);
     await withQuotaSession(ctx, async (session) => {
-      const settings: [string, Customer["multitokenConfig"]][] = [
-        [`{"maxActiveTokensAllowed": ${max}}`, multiTokenConfig(max)],
-        ["{} (no maxActiveTokensAllowed)", { clientCredentialsMultiTokenConfig: {} }],
+      // Each setting from off, each way a customer is written: the quota the seed picks by PUT, no quota by
+      // PUT, the platform's limit by POST (no refusal can come of the tokens before it, so nothing is
+      // waited for); at "deep" no quota and the seed's quota by POST as well.
+      type Setting = [string, Customer["multitokenConfig"], CustomerMethod, number | undefined];
+      const settings: Setting[] = [
+        [`{"maxActiveTokensAllowed": ${max}}`, multiTokenConfig(max), "PUT", max],
+        ["{} (no maxActiveTokensAllowed)", { clientCredentialsMultiTokenConfig: {} }, "PUT", undefined],
+        [`{"maxActiveTokensAllowed": ${MAX_QUOTA}}`, multiTokenConfig(MAX_QUOTA), "POST", MAX_QUOTA],
+        ...(depthOf(ctx) === "deep"
+          ? ([
+              [
+                "{} (no maxActiveTokensAllowed)",
+                { clientCredentialsMultiTokenConfig: {} },
+                "POST",
+                undefined,
+              ],
+              [`{"maxActiveTokensAllowed": ${max}}`, multiTokenConfig(max), "POST", max],
+            ] satisfies Setting[])
+          : []),
       ];
-      for (const [n, [what, multitokenConfig]] of settings.entries()) {
-        // In real time the second setting starts from off without waiting out the first one's tokens: its
-        // quota is not shown, so where its first request is refused for the limit, the kit waits them out
-        // then and asks again. With a default of 200 (the kit's preference) nothing is waited for.
+      for (const [n, [what, multitokenConfig, method, quota]] of settings.entries()) {
+        // In real time a setting after the first starts from off without waiting out the tokens before it:
+        // where its first request is refused for the limit, the kit waits them out then and asks again.
+        // With a default of 200 (the kit's preference) nothing is waited for.
         const clean = n === 0 || session.drivable;
         if (clean) await session.restart();
         else await session.multiTokenOff();
-        const config = `multitokenConfig.clientCredentialsMultiTokenConfig ${what}`;
-        const put = await session.putMultiTokenConfig(multitokenConfig);
+        const config = `multitokenConfig.clientCredentialsMultiTokenConfig ${what} by ${method}`;
+        const written = await session.putMultiTokenConfig(multitokenConfig, method);
         ensureAnswer(
-          judgeSuccess(put, `PUT of customer ${session.customerId} with ${config}`),
+          judgeSuccess(written, `${method} of customer ${session.customerId} with ${config}`),
           undefined,
-          put,
+          written,
           {
             record: `customer ${session.customerId}`,
             field: "multitokenConfig",
           },
         );
+        if (quota !== undefined) explore(ctx, DIMENSION.quota, quota);
         await expectNewTokens(session, 3, config, { settleOnRefusal: !clean });
+        explore(ctx, DIMENSION.transition, "off → on");
       }
     });
   },
@@ -387,7 +417,10 @@ export const distinctTokensUpToMax: Check = defineCheck({
     const max = quotaFor(ctx);
     await withTokensOfItsOwn(ctx, async (session) => {
       const tokens = await fillQuota(session, max);
+      explore(ctx, DIMENSION.transition, "on: new token below limit");
+      explore(ctx, DIMENSION.quota, max);
       await expectQuotaRefusal(session, max, "one token over the quota");
+      explore(ctx, DIMENSION.transition, "on: refused at limit");
       await allUsable(session, tokens, "after the refusal, the active tokens stay usable");
     });
   },
@@ -427,7 +460,7 @@ export const raisedQuotaApplies: Check = defineCheck({
   judgesRateLimits: true,
   // Seconds it is expected to wait on a live target (npm run bench:live); balances the quota lanes only.
   expectedWaitSeconds: 3,
-  title: "MUST issue tokens again at the limit once maxActiveTokensAllowed is raised",
+  title: "MUST issue tokens again at the limit once maxActiveTokensAllowed is raised, by POST or by PUT",
   requirements: ["TOKEN-QUOTA-10", "TOKEN-QUOTA-02"],
   safety: "quota",
   issuesTokensFor: ["quota"],
@@ -438,13 +471,28 @@ export const raisedQuotaApplies: Check = defineCheck({
     await withTokensOfItsOwn(ctx, async (session) => {
       const tokens = await fillQuota(session, max);
       await atLimitRefusal(session, max);
-      await session.setQuota(max + 1);
       const seen = new Set(tokens.map((t) => t.token));
-      await issueDistinct(session, 1, seen, `after raising maxActiveTokensAllowed to ${max + 1}`);
-      const raised = await atLimitRefusal(session, max + 1);
-      ensureAnswer(judgeQuotaRefusal(ctx.target.profile, raised), "at the raised limit", raised, {
-        record: quotaRecord(session, `token request ${max + 2}, with ${max + 1} active tokens`),
-      });
+      // Raised by one each way a customer is written: by POST first (the quota was set by PUT), then by PUT.
+      for (const [n, method] of (["POST", "PUT"] as const).entries()) {
+        const raised = max + n + 1;
+        await session.setQuota(raised, method);
+        await issueDistinct(
+          session,
+          1,
+          seen,
+          `after raising maxActiveTokensAllowed to ${raised} by ${method}`,
+        );
+        const again = await atLimitRefusal(session, raised);
+        ensureAnswer(
+          judgeQuotaRefusal(ctx.target.profile, again),
+          `at the limit raised by ${method}`,
+          again,
+          { record: quotaRecord(session, `token request ${raised + 1}, with ${raised} active tokens`) },
+        );
+        explore(ctx, DIMENSION.transition, "quota raised");
+        explore(ctx, DIMENSION.quota, raised);
+      }
+      explore(ctx, DIMENSION.transition, "on: refused at limit");
     });
   },
 });
@@ -518,6 +566,7 @@ async function raiseAndRace(
   const { round, full, free, seen, held } = step;
   await session.setQuota(full + free);
   const answers = await Promise.all(Array.from({ length: free + 4 }, () => session.issue()));
+  explore(session.ctx, "concurrency", `${free + 4} simultaneous requests for ${free} free slots`);
   const granted = newTokens(answers, seen, `round ${round}: simultaneous requests`, quotaRecord(session));
   if (granted.length > free) {
     const over = answers.filter((a) => accessTokenOf(a) !== undefined)[free];
@@ -560,6 +609,8 @@ export const quotaPerClient: Check = defineCheck({
       skip("needs the viewer client in the quota client's customer (customerId equal to quotaCustomerId)");
     const max = quotaFor(ctx);
     const viewer = credentialOf(ctx, "viewer");
+    explore(ctx, "client", "the quota client");
+    explore(ctx, "client", "a second client of the customer");
     await withTokensOfItsOwn(ctx, async (session) => {
       if (!session.drivable) return quotaPerClientInRealTime(ctx, session, max);
       await fillQuota(session, max);

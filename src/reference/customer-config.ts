@@ -66,7 +66,12 @@ function administeredBy(authorities: unknown): string[] {
 }
 
 /** Type checks of the customer fields present in a body; absent fields are fine (POST merges). */
-function checkCustomerFields(ctx: ReferenceContext, customerId: string, body: Record<string, unknown>): void {
+function checkCustomerFields(
+  ctx: ReferenceContext,
+  customerId: string,
+  body: Record<string, unknown>,
+  method: "PUT" | "POST",
+): void {
   if (body.id !== undefined && body.id !== customerId) {
     throw validationError(
       "id",
@@ -114,7 +119,11 @@ function checkCustomerFields(ctx: ReferenceContext, customerId: string, body: Re
   }
   const max = cc.maxActiveTokensAllowed;
   if (max === undefined) return;
-  const limit = ctx.faults.has("quota-201-accepted") ? MAX_ACTIVE_TOKENS_LIMIT + 1 : MAX_ACTIVE_TOKENS_LIMIT;
+  // The second fault enforces the ceiling on one of the two ways of writing a customer only.
+  const over =
+    ctx.faults.has("quota-201-accepted") ||
+    (method === "POST" && ctx.faults.has("quota-201-accepted-by-post"));
+  const limit = over ? MAX_ACTIVE_TOKENS_LIMIT + 1 : MAX_ACTIVE_TOKENS_LIMIT;
   const least = ctx.faults.has("quota-0-accepted") ? 0 : 1;
   if (typeof max !== "number" || !Number.isInteger(max) || max < least || max > limit) {
     throw validationError(
@@ -138,7 +147,13 @@ function checkCustomer(ctx: ReferenceContext, customer: Customer): void {
   }
 }
 
-async function writeCustomer(ctx: ReferenceContext, request: Request, customerId: string, merge: boolean) {
+async function writeCustomer(
+  ctx: ReferenceContext,
+  request: Request,
+  customerId: string,
+  method: "PUT" | "POST",
+  merge: boolean,
+) {
   const principal = authenticate(ctx, request);
   const stored = ctx.state.customers.get(customerId);
   if (stored) requireAdmin(ctx, principal, customerId, stored.tenants ?? []);
@@ -151,10 +166,19 @@ async function writeCustomer(ctx: ReferenceContext, request: Request, customerId
   if (merge && body.id !== undefined && ctx.faults.has("customer-post-with-id-refused")) {
     throw validationError("id", "must not be given on POST; the customer id is the path's customerId");
   }
-  checkCustomerFields(ctx, customerId, body);
+  checkCustomerFields(ctx, customerId, body, method);
   const next: Record<string, unknown> = merge
     ? { ...stored, ...body, id: customerId }
     : { ...body, id: customerId };
+  // The fault: a POST that sets a quota where one is stored keeps the stored one (a change reaches the
+  // token endpoint by PUT only).
+  if (
+    method === "POST" &&
+    isObject(body.multitokenConfig) &&
+    stored?.multitokenConfig &&
+    ctx.faults.has("quota-change-ignored-on-post")
+  )
+    next.multitokenConfig = stored.multitokenConfig;
   if (next.multitokenConfig === null) delete next.multitokenConfig;
   const customer = next as Customer;
   if (!stored) requireAdmin(ctx, principal, customerId, customer.tenants ?? []);
@@ -241,11 +265,12 @@ export function customerConfigRoutes(app: Hono, ctx: ReferenceContext): void {
       ctx,
       c.req.raw,
       c.req.param("customerId"),
+      "PUT",
       ctx.faults.has("put-merges") || ctx.variants.has("put-customer-merges"),
     ),
   );
   app.post("/oauth/customers/:customerId", (c) =>
-    writeCustomer(ctx, c.req.raw, c.req.param("customerId"), true),
+    writeCustomer(ctx, c.req.raw, c.req.param("customerId"), "POST", true),
   );
 
   app.put("/oauth/customers/:customerId/clients", async (c) => {

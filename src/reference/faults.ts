@@ -175,7 +175,7 @@ export const FAULTS = [
     name: "new-token-with-multitoken-off",
     rule: "TOKEN-STATE-01",
     description: "with multi-token support off, every token request issues a new token",
-    caughtBy: ["token-quota/single-token-reused"],
+    caughtBy: ["token-quota/single-token-reused", "token-quota/model"],
   },
   {
     name: "quota-201-accepted",
@@ -186,6 +186,54 @@ export const FAULTS = [
       "token-quota/validation-error-names-field",
       "schema/putCustomer",
     ],
+  },
+  {
+    name: "quota-201-accepted-by-post",
+    rule: "TOKEN-QUOTA-03",
+    description:
+      "maxActiveTokensAllowed up to 201 passes validation on POST of a customer (PUT keeps the limit)",
+    // The POST succeeded where the contract has the refusal: its schema check sees it too.
+    caughtBy: ["token-quota/max-above-200-refused", "schema/postCustomer"],
+  },
+  {
+    name: "quota-change-ignored-on-post",
+    rule: "TOKEN-QUOTA-10",
+    description:
+      "a POST that sets maxActiveTokensAllowed where a multitokenConfig is stored keeps the stored one (a raise applies on PUT only)",
+    caughtBy: ["token-quota/raised-quota-applies", "token-quota/model"],
+  },
+  {
+    name: "multitoken-stays-on-after-off",
+    rule: "TOKEN-STATE-01",
+    description:
+      "once a client was issued tokens under multitokenConfig, switching multi-token support off keeps issuing it new tokens under the old quota",
+    caughtBy: ["token-quota/model"],
+  },
+  {
+    name: "refused-token-request-counted",
+    rule: "TOKEN-STATE-03",
+    description:
+      "a declined token request takes a quota slot for a whole validity, as if a token had been issued",
+    caughtBy: [
+      // The slot it takes is still held when the quota is raised on top of it, or when the tokens expire.
+      "token-quota/raised-quota-applies",
+      "token-quota/parallel-requests-never-exceed",
+      "token-quota/model",
+    ],
+  },
+  {
+    name: "refused-token-request-renews-token",
+    rule: "TOKEN-STATE-03",
+    description:
+      "a declined token request renews the client's earliest active token (its validity restarts), so the slot it holds is not freed when it should expire",
+    caughtBy: ["token-quota/model"],
+  },
+  {
+    name: "token-expires-early",
+    rule: "TOKEN-VALIDITY-02",
+    description:
+      "a token expires 1.5 s before its client's accessTokenValidity has elapsed from its issue time (expires_in announces the shortened life)",
+    caughtBy: ["token-quota/model", "token-quota/validity-from-client-configuration"],
   },
   {
     name: "rdbms-rule-ignored",
@@ -544,7 +592,14 @@ export const FAULTS = [
     rule: "CONFIG-CUSTOMER-02",
     description:
       "POST of a customer refuses a body that carries its id (400), so a whole Customer object cannot be posted",
-    caughtBy: ["configuration/customer-put-post-accepted"],
+    // The quota checks set the quota by POST with the whole customer too.
+    caughtBy: [
+      "configuration/customer-put-post-accepted",
+      "token-quota/multitoken-config-activates",
+      "token-quota/raised-quota-applies",
+      "token-quota/model",
+      "token-quota/max-above-200-refused",
+    ],
   },
   {
     name: "put-merges",

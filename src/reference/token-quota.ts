@@ -1,7 +1,7 @@
 // Token issuance and the multi-token state table of the interface document ("Access token").
 import { MAX_ACTIVE_TOKENS_ALLOWED } from "../contract/token-quota.ts";
 import type { ReferenceContext } from "./context.ts";
-import type { IssuedToken, StoredClient } from "./types.ts";
+import type { Customer, IssuedToken, StoredClient } from "./types.ts";
 import { randomBase64Url, yieldToEventLoop } from "./web.ts";
 
 export const DEFAULT_VALIDITY_SECONDS = 3600;
@@ -27,20 +27,49 @@ function latestValid(ctx: ReferenceContext, clientId: string, now: number): Issu
   const list = ctx.state.tokensByClient.get(clientId) ?? [];
   for (let i = list.length - 1; i >= 0; i--) {
     const token = list[i] as IssuedToken;
-    if (token.expiresAt > now) return token;
+    // A slot with no token value is nothing to return (see phantom).
+    if (token.expiresAt > now && token.value !== "") return token;
   }
   return undefined;
 }
+
+/** With the fault refused-token-request-counted: the slot a declined request takes (never a usable token). */
+function phantom(ctx: ReferenceContext, stored: StoredClient, now: number): IssuedToken {
+  const seconds = stored.client.accessTokenValidity ?? DEFAULT_VALIDITY_SECONDS;
+  const token = {
+    value: "",
+    clientId: stored.client.clientId,
+    issuedAt: now,
+    expiresAt: now + seconds * 1000,
+  };
+  ctx.state.tokensByClient.get(token.clientId)?.push(token);
+  return token;
+}
+
+/** With the fault refused-token-request-renews-token: the earliest of `counted` lives a validity from now. */
+function renewEarliest(counted: IssuedToken[], stored: StoredClient, now: number): void {
+  const earliest = counted.reduce<IssuedToken | undefined>(
+    (min, t) => (t.value !== "" && (min === undefined || t.expiresAt < min.expiresAt) ? t : min),
+    undefined,
+  );
+  if (earliest)
+    earliest.expiresAt = now + (stored.client.accessTokenValidity ?? DEFAULT_VALIDITY_SECONDS) * 1000;
+}
+
+/** With the fault multitoken-stays-on-after-off: the last multitokenConfig each client was issued under. */
+const cachedConfig = new WeakMap<ReferenceContext["state"], Map<string, Customer["multitokenConfig"]>>();
 
 function insert(ctx: ReferenceContext, stored: StoredClient, now: number): IssuedToken {
   const seconds = ctx.faults.has("token-validity-ignored")
     ? DEFAULT_VALIDITY_SECONDS
     : (stored.client.accessTokenValidity ?? DEFAULT_VALIDITY_SECONDS);
+  // The fault shortens a token's life by more than the rounding a correct implementation may take.
+  const early = ctx.faults.has("token-expires-early") ? 1500 : 0;
   const token: IssuedToken = {
     value: randomBase64Url(24),
     clientId: stored.client.clientId,
     issuedAt: now,
-    expiresAt: now + seconds * 1000,
+    expiresAt: now + seconds * 1000 - early,
   };
   ctx.state.tokens.set(token.value, token);
   const list = ctx.state.tokensByClient.get(token.clientId);
@@ -56,7 +85,16 @@ function insert(ctx: ReferenceContext, stored: StoredClient, now: number): Issue
 export async function issueToken(ctx: ReferenceContext, stored: StoredClient): Promise<IssueResult> {
   const now = ctx.clock.now();
   const clientId = stored.client.clientId;
-  const configured = ctx.state.customers.get(stored.customerId)?.multitokenConfig;
+  const written = ctx.state.customers.get(stored.customerId)?.multitokenConfig;
+  // The fault: the setting a client was last issued under is cached, refreshed by a written one only, so
+  // switching multi-token support off never reaches the token endpoint.
+  let configured = written;
+  if (ctx.faults.has("multitoken-stays-on-after-off")) {
+    const cache = cachedConfig.get(ctx.state) ?? new Map<string, Customer["multitokenConfig"]>();
+    cachedConfig.set(ctx.state, cache);
+    if (written) cache.set(clientId, written);
+    configured = written ?? cache.get(clientId);
+  }
   // The fault reads an absent quota value as "multi-token off" instead of the default quota.
   const multitoken =
     configured &&
@@ -87,6 +125,10 @@ export async function issueToken(ctx: ReferenceContext, stored: StoredClient): P
   if (ctx.faults.has("quota-refused-early")) allowed = max - 1;
   if (ctx.faults.has("quota-not-enforced")) allowed = Number.POSITIVE_INFINITY;
   if (counted.length >= allowed) {
+    // The fault: the declined request takes a slot for a whole validity, as if it had been granted.
+    if (ctx.faults.has("refused-token-request-counted")) phantom(ctx, stored, now);
+    // The fault: the declined request renews the client's earliest token, as if it had been re-issued.
+    if (ctx.faults.has("refused-token-request-renews-token")) renewEarliest(counted, stored, now);
     const soonest = counted.reduce((min, t) => Math.min(min, t.expiresAt), Number.POSITIVE_INFINITY);
     return {
       kind: "refused",

@@ -5,6 +5,7 @@ import {
   type CheckContext,
   type CredentialRole,
   defineFact,
+  depthOf,
   type Fact,
   fail,
 } from "../../src/check/index.ts";
@@ -17,6 +18,7 @@ import {
   type TokenResponse,
 } from "../../src/client/index.ts";
 import { putCustomerOrFail, withCustomerRestored, withoutMultiToken } from "./customer-restore.ts";
+import { CUSTOMER_METHODS, type CustomerMethod, writeCustomer } from "./quota-methods.ts";
 import { clientOf, credentialOf, quotaCustomerIdOf } from "./target-client.ts";
 import { canDriveClock, defaultValiditySeconds, expireEverythingMs, letTimePass } from "./token-lifetime.ts";
 
@@ -30,10 +32,20 @@ export interface QuotaSession {
   original: Customer;
   /** False where the kit must sleep instead of driving the target's clock. */
   drivable: boolean;
-  setQuota(maxActiveTokensAllowed: number): Promise<void>;
-  /** PUTs the customer with `multitokenConfig` and returns the answer, for the check to judge. */
-  putMultiTokenConfig(multitokenConfig: Customer["multitokenConfig"]): Promise<ApiResponse<Customer>>;
+  /** Writes the customer with maxActiveTokensAllowed by `method` (unless given: PUT, at "deep" PUT and POST
+   *  in turn); fails unless accepted. */
+  setQuota(maxActiveTokensAllowed: number, method?: CustomerMethod): Promise<void>;
+  /** Writes the customer with `multitokenConfig` by `method` (as setQuota) and returns the answer, for the
+   *  check to judge. */
+  putMultiTokenConfig(
+    multitokenConfig: Customer["multitokenConfig"],
+    method?: CustomerMethod,
+  ): Promise<ApiResponse<Customer>>;
   multiTokenOff(): Promise<void>;
+  /** Switches multi-token support off with no token request of its own (a check that counts every token
+   *  the quota client is issued): a PUT without multitokenConfig, and with multitokenConfig null where the
+   *  kit has not seen the first one do it (best effort: the answer is not judged). */
+  switchOffQuietly(): Promise<void>;
   /** accessTokenValidity of the quota client during the session. */
   validitySeconds: number;
   /** Gives the quota client another accessTokenValidity for the rest of the session (real-time checks
@@ -267,6 +279,11 @@ export async function withQuotaSession<T>(
   let longest = validity;
   // Multi-token support on for certain (the customer had it, or the kit set it): see switchMultiTokenOff.
   let on = false;
+  // Where a check names no method: PUT at the default depth; at "deep" PUT and POST in turn, so that every
+  // quota check sets its quota both ways a customer is written.
+  let writes = 0;
+  const nextMethod = (): CustomerMethod =>
+    depthOf(ctx) === "deep" ? (CUSTOMER_METHODS[writes++ % 2] as CustomerMethod) : "PUT";
   return withCustomerRestored(ctx, "admin", customerId, async (original) => {
     on = original.multitokenConfig !== undefined && original.multitokenConfig !== null;
     const session: QuotaSession = {
@@ -275,18 +292,28 @@ export async function withQuotaSession<T>(
       original,
       drivable,
       validitySeconds: validity,
-      async setQuota(max) {
+      async setQuota(max, method = nextMethod()) {
         const customer = { ...original, multitokenConfig: multiTokenConfig(max) };
-        await putCustomerOrFail(ctx, "admin", customerId, customer, `setting maxActiveTokensAllowed=${max}`);
+        const response = await writeCustomer(ctx, "admin", customerId, customer, method);
+        if (!response.ok)
+          fail(
+            `setting maxActiveTokensAllowed=${max}: expected ${method} of customer ${customerId} to succeed, ` +
+              `got ${describeResponse(response)}`,
+          );
         on = true;
       },
-      async putMultiTokenConfig(multitokenConfig) {
-        const response = await client.putCustomer(await ctx.token("admin"), customerId, {
-          ...original,
-          multitokenConfig,
-        });
+      async putMultiTokenConfig(multitokenConfig, method = nextMethod()) {
+        const customer = { ...original, multitokenConfig };
+        const response = await writeCustomer(ctx, "admin", customerId, customer, method);
         if (response.ok) on = true;
         return response;
+      },
+      async switchOffQuietly() {
+        const base = withoutMultiToken(original);
+        await putCustomerOrFail(ctx, "admin", customerId, base, "switching multi-token off");
+        if (drivable || ctx.facts.get(switchOffWay) !== "replace")
+          await client.putCustomer(await ctx.token("admin"), customerId, { ...base, multitokenConfig: null });
+        on = false;
       },
       async multiTokenOff() {
         // In real time the kit learns how the target switches multi-token support off once, from on: the

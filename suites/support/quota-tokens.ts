@@ -4,6 +4,7 @@ import {
   type CheckContext,
   CheckFailure,
   defineFact,
+  explore,
   type Fact,
   fail,
   inconclusive,
@@ -18,6 +19,7 @@ import {
 import { MAX_ACTIVE_TOKENS_ALLOWED } from "../../src/contract/index.ts";
 import { answerDetail, clientRecord, ensureAnswer } from "./answer-detail.ts";
 import { readCustomer } from "./customer-restore.ts";
+import { type CustomerMethod, DIMENSION, writeCustomer } from "./quota-methods.ts";
 import {
   noTokensFromBefore,
   QUOTA_SESSION_FACTS,
@@ -25,7 +27,6 @@ import {
   withQuotaSession,
 } from "./quota-session.ts";
 import { judgeQuotaRefusal, judgeSuccess } from "./response-judges.ts";
-import { clientOf } from "./target-client.ts";
 import { announcedValidity, expiresInOf, letTimePass } from "./token-lifetime.ts";
 
 /** Small quotas keep runs fast; the seed picks one of 3..5. */
@@ -306,13 +307,28 @@ export async function allUsable(session: QuotaSession, tokens: Issued[], why: st
   }
 }
 
-/** Sets maxActiveTokensAllowed to `value` and returns the answer; the customer is restored by the caller. */
-export async function tryQuota(ctx: CheckContext, customerId: string, value: unknown) {
+/** Sets maxActiveTokensAllowed to `value` by `method` and returns the answer; the customer is restored by
+ *  the caller. */
+export async function tryQuota(
+  ctx: CheckContext,
+  customerId: string,
+  value: unknown,
+  method: CustomerMethod = "PUT",
+) {
   const original = await readCustomer(ctx, "admin", customerId);
-  return clientOf(ctx).putCustomer(await ctx.token("admin"), customerId, {
-    ...original,
-    multitokenConfig: { clientCredentialsMultiTokenConfig: { maxActiveTokensAllowed: value } },
-  });
+  if (typeof value === "number") explore(ctx, DIMENSION.quota, value);
+  return writeCustomer(
+    ctx,
+    "admin",
+    customerId,
+    {
+      ...original,
+      multitokenConfig: {
+        clientCredentialsMultiTokenConfig: { maxActiveTokensAllowed: value as number },
+      },
+    },
+    method,
+  );
 }
 
 /** The stored maxActiveTokensAllowed, read back without changing anything. */

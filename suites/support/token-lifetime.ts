@@ -13,6 +13,13 @@ import { clientOf, credentialOf } from "./target-client.ts";
 /** Validity the kit assumes when a token answer carries no expires_in (TOKEN-VALIDITY-03). */
 export const defaultValiditySeconds = 3600;
 
+/**
+ * Rounding a correct implementation may take on a token's life, either way: it lives its client's
+ * accessTokenValidity from its issue time (TOKEN-VALIDITY-02) give or take this, as whole-second clocks
+ * store it. Checks decide nothing within it of an expiry.
+ */
+export const VALIDITY_SKEW_MS = 1000;
+
 /** Far enough ahead that every token of the fixture world has expired (validities are at most hours). */
 export const expireEverythingMs = 48 * 3600 * 1000;
 
@@ -42,7 +49,7 @@ export function announcedValidity(
 ): number {
   const value = response.data?.expires_in;
   if (typeof value !== "number" || !Number.isFinite(value) || value <= 0) return configuredSeconds;
-  if (value > configuredSeconds + 1)
+  if (value > configuredSeconds + VALIDITY_SKEW_MS / 1000)
     fail(
       `${who} was given accessTokenValidity ${configuredSeconds} s, but the target announced expires_in ` +
         `${value}: a token must expire once its client's accessTokenValidity has elapsed (TOKEN-VALIDITY-01); ` +

@@ -122,6 +122,50 @@ const SCENARIOS: Record<FaultName, (h: Harness) => Promise<boolean>> = {
     return a.access_token !== b.access_token;
   },
   "quota-201-accepted": async (h) => (await quota(h, 201)).status === 200,
+  "quota-201-accepted-by-post": async (h) => (await quota(h, 201)).status === 200,
+  "quota-change-ignored-on-post": async (h) => {
+    await quota(h, 1);
+    await h.requestToken("acme-quota");
+    await quota(h, 2);
+    return (await h.requestToken("acme-quota")).status === 429;
+  },
+  "multitoken-stays-on-after-off": async (h) => {
+    await quota(h, 5);
+    await h.requestToken("acme-quota");
+    const admin = await h.token("acme-admin");
+    const stored = (await h.call("POST", "/oauth/customers/cust-acme", { token: admin, body: {} }))
+      .body as Record<string, unknown>;
+    const { multitokenConfig: _off, ...off } = stored;
+    await h.call("PUT", "/oauth/customers/cust-acme", { token: admin, body: off });
+    const a = (await h.requestToken("acme-quota")).body as { access_token: string };
+    const b = (await h.requestToken("acme-quota")).body as { access_token: string };
+    return a.access_token !== b.access_token;
+  },
+  "refused-token-request-counted": async (h) => {
+    await quota(h, 1);
+    await h.requestToken("acme-quota");
+    h.clock.advance(HOUR / 2);
+    await h.requestToken("acme-quota");
+    // The token expires an hour after issue; the declined request half an hour later took nothing.
+    h.clock.advance(HOUR / 2 + 1000);
+    return (await h.requestToken("acme-quota")).status === 429;
+  },
+  "refused-token-request-renews-token": async (h) => {
+    await quota(h, 1);
+    const token = await h.requestToken("acme-quota");
+    h.clock.advance(HOUR / 2);
+    await h.requestToken("acme-quota");
+    h.clock.advance(HOUR / 2 + 1000);
+    const value = (token.body as { access_token: string }).access_token;
+    return (await h.call("GET", "/healthcheck", { token: value })).status === 200;
+  },
+  "token-expires-early": async (h) => {
+    const token = await h.token("acme-viewer");
+    const validity = h.ref.state.clients.get("acme-viewer")?.client.accessTokenValidity ?? 3600;
+    // Just inside the 1 s of rounding a correct implementation may take.
+    h.clock.advance(validity * 1000 - 1001);
+    return (await h.call("GET", "/healthcheck", { token })).status === 401;
+  },
   "rdbms-rule-ignored": async (h) => (await quota(h, 10, "cust-legacy", "legacy-admin")).status === 200,
   "delete-by-type-removes-other-types": async (h) => {
     await deleteAndWait(h, { type: "delete", parameters: { type: "rdm/lookupTypes/Gender" } });
