@@ -39,6 +39,7 @@ export function autopilotScanRoutes(app: Hono, ctx: ReferenceContext): void {
         ? undefined
         : (s) => (s as Statistic).lookupType === type,
       filterOptions: { typePaths: ["lookupType"] },
+      sortEachPage: ctx.faults.has("autopilot-type-scan-sorts-each-page"),
     });
   });
 }

@@ -3,6 +3,7 @@ import type { ReferenceContext } from "./context.ts";
 import { badRequest, HttpError, jsonResponse } from "./errors.ts";
 import type { FilterOptions } from "./filter.ts";
 import { describeType, parseJson, readText } from "./http-body.ts";
+import { fullLastPageRepeated, keysetPages, overlappingPages, sortedEachPage } from "./paging-faults.ts";
 import { type ScrollView, scanView } from "./scan-order.ts";
 import { parseScanQuery, type ScanQuery } from "./scan-query.ts";
 import { type Scroll, slice } from "./scroll.ts";
@@ -15,6 +16,9 @@ export interface ScanSpec {
   /** Records of `records` the scan serves at all (e.g. one lookup type), applied with the filter. */
   where?: (record: object) => boolean;
   filterOptions?: FilterOptions;
+  /** Sort each page on its own instead of the whole scroll (only the autopilot-type-scan-sorts-each-page
+   *  fault sets it). */
+  sortEachPage?: boolean;
 }
 
 function refuseEncoding(expected: string): HttpError {
@@ -70,21 +74,45 @@ function snapshot(
   ctx: ReferenceContext,
   base: readonly object[],
   query: ScanQuery,
-  where: ((record: object) => boolean) | undefined,
+  spec: ScanSpec,
 ): ScrollView {
+  const where = spec.where;
   const filter = query.filter && !ctx.faults.has("scan-ignores-filter") ? query.filter : undefined;
   const field = query.sort !== undefined && !ctx.faults.has("scan-ignores-sort") ? query.sort : undefined;
   // desc is the exact reverse of asc, so records without the sort field come first.
   const reversed = query.order === "desc" && !ctx.faults.has("scan-ignores-order");
   const keep =
     filter && where ? (record: object) => where(record) && filter(record) : (filter ?? where ?? undefined);
-  return scanView(base, {
+  const perPage = field !== undefined && spec.sortEachPage === true;
+  const view = scanView(base, {
     ...(keep ? { keep } : {}),
-    ...(field === undefined ? {} : { field }),
-    reversed,
+    ...(field === undefined || perPage ? {} : { field }),
+    reversed: reversed && !perPage,
     // One more than the limit: the scan-exceeds-limit fault serves that many.
     firstPage: query.limit + 1,
   });
+  return field === undefined
+    ? faultyPaging(ctx, view, query.limit, filter !== undefined)
+    : perPage
+      ? sortedEachPage(view, field, reversed, query.limit)
+      : faultyPaging(ctx, view, query.limit, filter !== undefined, field);
+}
+
+/** The view as a seeded fault of paging serves it (paging-faults.ts); the view itself without one. */
+function faultyPaging(
+  ctx: ReferenceContext,
+  view: ScrollView,
+  limit: number,
+  filtered: boolean,
+  sortField?: string,
+): ScrollView {
+  if (sortField !== undefined && ctx.faults.has("scan-keyset-loses-ties"))
+    return keysetPages(view, sortField, limit);
+  if (sortField !== undefined && filtered && ctx.faults.has("scan-filtered-sorted-repeats-at-boundary"))
+    return overlappingPages(view, limit);
+  if (filtered && ctx.faults.has("scan-filtered-full-last-page-repeated"))
+    return fullLastPageRepeated(view, limit);
+  return view;
 }
 
 function page(ctx: ReferenceContext, scroll: Scroll, first: boolean): Response {
@@ -143,7 +171,7 @@ export async function scan(ctx: ReferenceContext, request: Request, spec: ScanSp
       spec.filterOptions ?? {},
       spec.scope.startsWith("lookups:"),
     );
-    const view = snapshot(ctx, spec.records(), query, spec.where);
+    const view = snapshot(ctx, spec.records(), query, spec);
     const scroll = ctx.state.scrolls.create(spec.scope, view, query.limit, now);
     return page(ctx, scroll, true);
   }
