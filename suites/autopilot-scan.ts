@@ -10,11 +10,14 @@ import {
   endsCheck,
   endWithoutScrollIdCheck,
   exactlyOnceCheck,
+  exploreSpace,
   failFinding,
   filterCheck,
   firstPageNullBodyCheck,
   identityFinding,
   identityProblem,
+  judgeCaseLimit,
+  judgeOnce,
   limitAbove100Check,
   limitOutOfRangeCheck,
   orderCheck,
@@ -56,6 +59,7 @@ const statisticFields = {
 export const autopilotScan: ScanSubject = {
   suite: "autopilot-scan",
   name: "the autopilot statistics scan",
+  scan: "autopilot all types",
   role: "admin",
   endpoint: (ctx) => ({ kind: "autopilot", tenantId: ctx.target.tenant }),
   identity: statisticIdentity,
@@ -67,11 +71,28 @@ export function autopilotTypeScan(lookupType: string): ScanSubject {
   return {
     suite: "autopilot-scan",
     name: `the autopilot statistics scan of ${lookupType}`,
+    scan: "autopilot one type",
     role: "admin",
     endpoint: (ctx) => ({ kind: "autopilot-type", tenantId: ctx.target.tenant, lookupType }),
     identity: statisticIdentity,
     ...statisticFields,
   };
+}
+
+/** The per-type scan of the lookup type with the most statistics (the most pages), and its statistics. */
+function richestTypeScan(
+  all: Record<string, unknown>[],
+): { type: string; subject: ScanSubject; records: Record<string, unknown>[] } | undefined {
+  const byType = new Map<string, Record<string, unknown>[]>();
+  for (const r of all) {
+    const type = typeName(String(r.lookupType));
+    byType.set(type, [...(byType.get(type) ?? []), r]);
+  }
+  const [type, records] =
+    [...byType].sort((a, b) => b[1].length - a[1].length || (a[0] < b[0] ? -1 : 1))[0] ?? [];
+  return type === undefined || records === undefined
+    ? undefined
+    : { type, subject: autopilotTypeScan(type), records };
 }
 
 export const autopilotScanChecks: Check[] = [
@@ -109,11 +130,20 @@ export const autopilotScanChecks: Check[] = [
           fail(`without limit, page ${index + 1} holds ${page.values.length} statistics`);
     },
   }),
-  orderCheck(autopilotScan, {
-    id: "autopilot-scan/order-respected",
-    title: "MUST order the whole scroll by an accepted sort field in the requested order",
-    requirements: ["SCAN-06", "AUTOPILOT-04"],
-  }),
+  orderCheck(
+    autopilotScan,
+    {
+      id: "autopilot-scan/order-respected",
+      title:
+        "MUST order the whole scroll by an accepted sort field in the requested order, in both autopilot scans",
+      requirements: ["SCAN-06", "AUTOPILOT-04", "AUTOPILOT-02"],
+    },
+    // The per-type scan sorts the same way: its richest type, every page of its sorted scrolls.
+    (all) => {
+      const part = richestTypeScan(all);
+      return part ? [part] : [];
+    },
+  ),
   filterCheck(autopilotScan, {
     id: "autopilot-scan/filter-equals-exact",
     title: "MUST return exactly the statistics matching an equals(field,'value') filter",
@@ -177,13 +207,11 @@ export const autopilotScanChecks: Check[] = [
     needs: { roles: ["admin"] },
     async run(ctx) {
       const all = await referenceRead(ctx, autopilotScan);
-      const byType = new Map<string, number>();
-      for (const r of all)
-        byType.set(typeName(String(r.lookupType)), (byType.get(typeName(String(r.lookupType))) ?? 0) + 1);
-      const [type, count] = [...byType].sort((a, b) => b[1] - a[1])[0] ?? [];
-      if (type === undefined || count === undefined)
+      const part = richestTypeScan(all);
+      if (part === undefined)
         skip(`the autopilot scan holds no statistics: the check needs data in tenant ${ctx.target.tenant}`);
-      const subject = autopilotTypeScan(type);
+      const { type, subject, records: ofType } = part;
+      const count = ofType.length;
       // Small pages, yet a whole scroll of at most six: every page boundary shows a repeat or an overflow.
       const limit = Math.min(100, Math.max(7, Math.ceil(count / 6)));
       const { result, records } = await readScroll(ctx, subject, { limit }, all.length);
@@ -202,6 +230,12 @@ export const autopilotScanChecks: Check[] = [
         `the scan of ${type} with limit=${limit}`,
         request,
       );
+      // Sorted, filtered and at the boundaries of its space: each statistic of the type once, pages
+      // within the limit.
+      await exploreSpace(ctx, subject, ofType, (read) => {
+        judgeCaseLimit(read);
+        judgeOnce(read);
+      });
     },
   }),
   scrollBodyCheck(autopilotScan, {

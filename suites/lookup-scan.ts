@@ -27,6 +27,7 @@ import { scrollIdEncodingFact } from "./support/scroll-encoding.ts";
 export const lookupScan: ScanSubject = {
   suite: "lookup-scan",
   name: "the lookups scan",
+  scan: "lookups",
   role: "admin",
   endpoint: (ctx) => ({ kind: "lookups", tenantId: ctx.target.tenant }),
   identity: (r) => `${typeName(String(r.type))}/${String(r.code)}`,

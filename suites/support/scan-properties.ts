@@ -5,6 +5,7 @@ import {
   type Check,
   type CheckContext,
   type CredentialRole,
+  depthOf,
   type FailureDetail,
   fail,
   requestOf,
@@ -26,6 +27,20 @@ import { defineCheck } from "./define.ts";
 import { checkProperty } from "./property.ts";
 import { readPages } from "./recorded-scrolls.ts";
 import { ensure, isClientError, judgeSuccess } from "./response-judges.ts";
+import {
+  type Boundary,
+  caseQuery,
+  casesAt,
+  describeCase,
+  pageBudget,
+  type SpaceCase,
+  SpaceLog,
+  selected,
+  sortFieldsByTies,
+  spaceArb,
+  spaceFilters,
+  spaceRuns,
+} from "./scan-space.ts";
 import { scrollEncodingFor, scrollIdEncodingFact } from "./scroll-encoding.ts";
 import { clientOf } from "./target-client.ts";
 
@@ -48,6 +63,8 @@ export interface ScanSubject {
   filterFields: readonly string[];
   /** Fields holding a lookup type: the SHOULD check filterTypeNameCheck filters them by type name. */
   typeFields: readonly string[];
+  /** Which scan, as the exploration log names it: "lookups", "autopilot all types", "autopilot one type". */
+  scan?: string;
 }
 
 // ---------------------------------------------------------------- reading whole scrolls
@@ -403,52 +420,75 @@ function subjectReadCheck(subject: ScanSubject, ids: Ids, run: Check["run"]): Ch
     run,
   });
 }
-/** Pages of any limit together hold every record exactly once. */
+/** Pages of any limit together hold every record exactly once, unsorted and under every sort, order and
+ *  filter of the scan's space (exploreSpace). */
 export function exactlyOnceCheck(subject: ScanSubject, ids: Ids): Check {
   return subjectReadCheck(subject, ids, async (ctx) => {
     const all = await referenceRead(ctx, subject, { strict: true });
-    const expected = all.map(subject.identity);
-    // Small limits cost a request per record or two: their first pages show a record repeated at a page
-    // boundary, or one the scan was never meant to hold; the whole-scroll cases below show a lost one.
-    const known = new Set(expected);
-    for (const limit of partialLimits(all.length)) {
-      const result = await partialScroll(ctx, subject, limit);
-      const ids = result.records.map(subject.identity);
-      const repeatedIds = [...counts(ids)].filter(([, n]) => n > 1);
-      const repeated = repeatedIds.map(([id, n]) => `${id} (x${n})`);
-      const unknown = ids.filter((id) => !known.has(id));
-      if (repeated.length > 0 || unknown.length > 0) {
-        const problems = [
-          repeated.length > 0 ? `repeated: ${few(repeated)}` : "",
-          unknown.length > 0 ? `not in the scan without parameters: ${few(unknown)}` : "",
-        ]
-          .filter(Boolean)
-          .join("; ");
-        const record = repeatedIds[0]?.[0] ?? (unknown[0] as string);
-        fail(`${subject.name} with limit=${limit}, first ${PARTIAL_PAGES} pages: ${problems}`, {
-          expected: "each record of the scan without parameters at most once",
-          actual: problems,
-          record,
-          pages: pagesHolding(pageIdentities(subject, result), record),
-          ...requestDetail(result),
-        });
-      }
+    const log = new SpaceLog(ctx, subject.scan ?? subject.name);
+    try {
+      await unsortedOnce(ctx, subject, all, log);
+      await exploreSpace(ctx, subject, all, judgeOnce, { log });
+    } finally {
+      log.done();
     }
-    const judge = async (limit: number) => {
-      const { result, records } = await readScroll(ctx, subject, { limit }, all.length);
-      failFinding(
-        identityFinding(expected, records.map(subject.identity), {
-          pages: pageIdentities(subject, result),
-        }),
-        `${subject.name} with limit=${limit}`,
-        result.pages[0]?.response.request,
-      );
-    };
-    // The limits that matter first, whatever the property draws; its cases then add others (a limit drawn
-    // again is read once: see recorded-scrolls.ts).
-    for (const limit of boundaryLimits(all.length)) await judge(limit);
-    await checkProperty(ctx, fc.asyncProperty(limitArb(all.length), judge));
   });
+}
+
+/** Every record once in unsorted, unfiltered scrolls: partial scrolls at small limits, whole ones at the
+ *  limits that matter. */
+async function unsortedOnce(
+  ctx: CheckContext,
+  subject: ScanSubject,
+  all: ScanRecordShape[],
+  log: SpaceLog,
+): Promise<void> {
+  const expected = all.map(subject.identity);
+  // Small limits cost a request per record or two: their first pages show a record repeated at a page
+  // boundary, or one the scan was never meant to hold; the whole-scroll cases below show a lost one.
+  const known = new Set(expected);
+  for (const limit of partialLimits(all.length)) {
+    const result = await partialScroll(ctx, subject, limit);
+    const ids = result.records.map(subject.identity);
+    const repeatedIds = [...counts(ids)].filter(([, n]) => n > 1);
+    const repeated = repeatedIds.map(([id, n]) => `${id} (x${n})`);
+    const unknown = ids.filter((id) => !known.has(id));
+    if (repeated.length > 0 || unknown.length > 0) {
+      const problems = [
+        repeated.length > 0 ? `repeated: ${few(repeated)}` : "",
+        unknown.length > 0 ? `not in the scan without parameters: ${few(unknown)}` : "",
+      ]
+        .filter(Boolean)
+        .join("; ");
+      const record = repeatedIds[0]?.[0] ?? (unknown[0] as string);
+      fail(`${subject.name} with limit=${limit}, first ${PARTIAL_PAGES} pages: ${problems}`, {
+        expected: "each record of the scan without parameters at most once",
+        actual: problems,
+        record,
+        pages: pagesHolding(pageIdentities(subject, result), record),
+        ...requestDetail(result),
+      });
+    }
+  }
+  const judge = async (limit: number) => {
+    const { result, records } = await readScroll(ctx, subject, { limit }, all.length);
+    log.note(
+      { limit },
+      all.length,
+      result.pages.map((p) => p.values as ScanRecordShape[]),
+    );
+    failFinding(
+      identityFinding(expected, records.map(subject.identity), {
+        pages: pageIdentities(subject, result),
+      }),
+      `${subject.name} with limit=${limit}`,
+      result.pages[0]?.response.request,
+    );
+  };
+  // The limits that matter first, whatever the property draws; its cases then add others (a limit drawn
+  // again is read once: see recorded-scrolls.ts).
+  for (const limit of boundaryLimits(all.length)) await judge(limit);
+  await checkProperty(ctx, fc.asyncProperty(limitArb(all.length), judge));
 }
 
 /** No page holds more records than the limit asked for. */
@@ -466,11 +506,21 @@ export function pageWithinLimitCheck(subject: ScanSubject, ids: Ids): Check {
         overfullPage(subject, result, limit);
       }),
     );
+    // Sorted and filtered scrolls page through the same limit.
+    await exploreSpace(ctx, subject, all, judgeCaseLimit);
   });
 }
 
-/** When the target accepts a sort, the whole scroll follows it; documented sort fields must be accepted. */
-export function orderCheck(subject: ScanSubject, ids: Ids): Check {
+/**
+ * When the target accepts a sort, the whole scroll follows it; documented sort fields must be accepted.
+ * `alsoScans` names scans of a part of the records (the per-type autopilot scan) whose sorted scrolls are
+ * judged the same way.
+ */
+export function orderCheck(
+  subject: ScanSubject,
+  ids: Ids,
+  alsoScans?: (all: ScanRecordShape[]) => { subject: ScanSubject; records: ScanRecordShape[] }[],
+): Check {
   return subjectReadCheck(subject, ids, async (ctx) => {
     const all = await referenceRead(ctx, subject);
     // Both directions of a sort the document names, read whole at the largest page, whatever the
@@ -505,6 +555,10 @@ export function orderCheck(subject: ScanSubject, ids: Ids): Check {
         },
       ),
     );
+    // Every page of whole scrolls, under filters too, at the boundaries of the space.
+    await exploreSpace(ctx, subject, all, judgeCaseOrder, { sortedOnly: true });
+    for (const part of alsoScans?.(all) ?? [])
+      await exploreSpace(ctx, part.subject, part.records, judgeCaseOrder, { sortedOnly: true });
   });
 }
 
@@ -542,6 +596,175 @@ function judgeOrder(
     ...(culprit && before ? { pages: [...new Set([before.page, culprit.page])] } : {}),
     ...requestDetail(result),
   });
+}
+
+// ---------------------------------------------------------------- the space of a scan (scan-space.ts)
+
+/** A case of the space read as far as it goes: the records it must hold, those it may hold besides (equal
+ *  to the filter value but for case: whether equals ignores case is not shown), and what came. */
+export interface CaseRead {
+  case: SpaceCase;
+  subject: ScanSubject;
+  expected: ScanRecordShape[];
+  tolerated: ScanRecordShape[];
+  result: FullScanResult<ScanRecordShape>;
+}
+
+/** One case read whole (recorded: every check of the run that reads it shares one read); undefined when
+ *  the target refuses a sort field the document does not name, which it may. */
+async function readCase(
+  ctx: CheckContext,
+  subject: ScanSubject,
+  all: ScanRecordShape[],
+  c: SpaceCase,
+): Promise<CaseRead | undefined> {
+  const expected = selected(all, c);
+  const filter = c.filter;
+  const tolerated = filter
+    ? all.filter((r) => fieldMatches(r, filter.field, filter.value, { ignoreCase: true }))
+    : expected;
+  const maxPages = 2 * Math.ceil(tolerated.length / c.limit) + 10;
+  const result = await scrollPages(ctx, subject, caseQuery(c), maxPages);
+  const refused = result.pages.length === 0 && isClientError(result.failure?.status ?? 0);
+  if (refused && c.sort !== undefined && !subject.documentedSortFields.includes(c.sort)) return undefined;
+  return { case: c, subject, expected, tolerated, result };
+}
+
+export type CaseJudge = (read: CaseRead) => void;
+
+/** A scroll that answered something other than a page fails every judge; one that does not end fails the
+ *  exactly-once judge only (the others judge the pages that came). */
+function ensurePages(read: CaseRead, strict: boolean): void {
+  const { result } = read;
+  const endless = result.end === "page-cap" || result.end === "repeated-scroll-id";
+  if (strict || !endless) ensureEnded(result, `${read.subject.name} ${describeCase(read.case)}`);
+}
+
+/**
+ * Each record the case selects, exactly once, across every page (SCAN-04): none repeated, none lost at a
+ * boundary, whatever the sort, order, filter and limit. A record equal to the filter value but for case may
+ * come, once; a record the filter does not match at all is the filter check's finding, not this one's.
+ */
+export const judgeOnce: CaseJudge = (read) => {
+  ensurePages(read, true);
+  const { case: c, subject, expected, tolerated, result } = read;
+  const allowed = new Set(tolerated.map(subject.identity));
+  const came = result.records.map(subject.identity);
+  const judged = c.filter ? came.filter((id) => allowed.has(id)) : came;
+  const want = [...expected.map(subject.identity), ...judged];
+  failFinding(
+    identityFinding(c.filter ? want : expected.map(subject.identity), judged, {
+      pages: pageIdentities(subject, result),
+    }),
+    `${subject.name} ${describeCase(c)}`,
+    result.pages[0]?.response.request,
+  );
+};
+
+/** The order of the sort field across every page read (SCAN-06); ties in any order. */
+export const judgeCaseOrder: CaseJudge = (read) => {
+  const { case: c, subject, result } = read;
+  if (c.sort === undefined) return;
+  ensurePages(read, false);
+  judgeOrder(subject, result, c.sort, c.order ?? "asc", describeCase(c));
+};
+
+/** No page above the case's limit. */
+export const judgeCaseLimit: CaseJudge = (read) => {
+  ensurePages(read, false);
+  overfullPage(read.subject, read.result, read.case.limit);
+};
+
+/**
+ * Reads the space of a scan and judges every case read: first its boundary cases, whatever the seed (a page
+ * boundary inside a run of ties of the sort value, a last page exactly full, one record over; with a sort
+ * and without, with a filter and without), then draws of the whole space. By default the boundary cases
+ * take the two sort fields with the most ties the target accepts (one in both orders, one under a filter),
+ * each scroll within six pages, and three draws; deep, every accepted sort field in both orders, unfiltered
+ * and under the largest filter of each filter field, scrolls of up to thirty pages, and the run's draws.
+ */
+export async function exploreSpace(
+  ctx: CheckContext,
+  subject: ScanSubject,
+  all: ScanRecordShape[],
+  judge: CaseJudge,
+  options: { sortedOnly?: boolean; log?: SpaceLog } = {},
+): Promise<void> {
+  const log = options.log ?? new SpaceLog(ctx, subject.scan ?? subject.name);
+  const visit = async (c: SpaceCase): Promise<boolean> => {
+    const read = await readCase(ctx, subject, all, c);
+    if (read === undefined) return false;
+    log.note(
+      c,
+      read.expected.length,
+      read.result.pages.map((p) => p.values as ScanRecordShape[]),
+    );
+    judge(read);
+    return true;
+  };
+  try {
+    if (all.length > 0) await visitBoundaries(ctx, subject, all, visit, options.sortedOnly === true);
+    const pages = pageBudget(ctx);
+    await checkProperty(
+      ctx,
+      fc.asyncProperty(spaceArb(subject, all, pages), async (c) => {
+        if (options.sortedOnly && c.sort === undefined) return;
+        await visit(c);
+      }),
+      { numRuns: spaceRuns(ctx) },
+    );
+  } finally {
+    if (!options.log) log.done();
+  }
+}
+
+async function visitBoundaries(
+  ctx: CheckContext,
+  subject: ScanSubject,
+  all: ScanRecordShape[],
+  visit: (c: SpaceCase) => Promise<boolean>,
+  sortedOnly: boolean,
+): Promise<void> {
+  const pages = pageBudget(ctx);
+  const deep = depthOf(ctx) === "deep";
+  // The most selective-yet-largest filter of each field, largest first.
+  const filters = spaceFilters(subject, all)
+    .map((values) => values[0])
+    .filter((f) => f !== undefined)
+    .sort((a, b) => selected(all, { filter: b }).length - selected(all, { filter: a }).length);
+  if (!sortedOnly)
+    for (const filter of deep ? filters : filters.slice(0, 1))
+      for (const c of casesAt(all, { filter }, pages, ["full", "over"])) await visit(c);
+  const accepted: string[] = [];
+  for (const sort of sortFieldsByTies(subject, all)) {
+    if (!deep && accepted.length >= 2) break;
+    const other = filters.filter((f) => f.field !== sort);
+    const plans: [Omit<SpaceCase, "limit">, Boundary[]][] = deep
+      ? (["asc", "desc"] as const).flatMap((order) =>
+          [undefined, ...other].map(
+            (filter) =>
+              [{ ...(filter ? { filter } : {}), sort, order }, ["ties", "full", "over"]] as [
+                Omit<SpaceCase, "limit">,
+                Boundary[],
+              ],
+          ),
+        )
+      : accepted.length === 0
+        ? [
+            [{ sort, order: "asc" }, ["ties", "full", "over"]],
+            [{ sort, order: "desc" }, ["ties"]],
+          ]
+        : [[{ ...(other[0] ? { filter: other[0] } : {}), sort, order: "desc" }, ["ties", "full", "over"]]];
+    let taken = true;
+    for (const [base, which] of plans) {
+      for (const c of casesAt(all, base, pages, which)) {
+        taken = await visit(c);
+        if (!taken) break;
+      }
+      if (!taken) break;
+    }
+    if (taken) accepted.push(sort);
+  }
 }
 
 /**
