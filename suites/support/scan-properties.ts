@@ -425,7 +425,7 @@ function subjectReadCheck(subject: ScanSubject, ids: Ids, run: Check["run"]): Ch
 export function exactlyOnceCheck(subject: ScanSubject, ids: Ids): Check {
   return subjectReadCheck(subject, ids, async (ctx) => {
     const all = await referenceRead(ctx, subject, { strict: true });
-    const log = new SpaceLog(ctx, subject.scan ?? subject.name);
+    const log = new SpaceLog(ctx);
     try {
       await unsortedOnce(ctx, subject, all, log);
       await exploreSpace(ctx, subject, all, judgeOnce, { log });
@@ -473,6 +473,7 @@ async function unsortedOnce(
   const judge = async (limit: number) => {
     const { result, records } = await readScroll(ctx, subject, { limit }, all.length);
     log.note(
+      subject.scan ?? subject.name,
       { limit },
       all.length,
       result.pages.map((p) => p.values as ScanRecordShape[]),
@@ -556,9 +557,14 @@ export function orderCheck(
       ),
     );
     // Every page of whole scrolls, under filters too, at the boundaries of the space.
-    await exploreSpace(ctx, subject, all, judgeCaseOrder, { sortedOnly: true });
-    for (const part of alsoScans?.(all) ?? [])
-      await exploreSpace(ctx, part.subject, part.records, judgeCaseOrder, { sortedOnly: true });
+    const log = new SpaceLog(ctx);
+    try {
+      await exploreSpace(ctx, subject, all, judgeCaseOrder, { sortedOnly: true, log });
+      for (const part of alsoScans?.(all) ?? [])
+        await exploreSpace(ctx, part.subject, part.records, judgeCaseOrder, { sortedOnly: true, log });
+    } finally {
+      log.done();
+    }
   });
 }
 
@@ -690,11 +696,12 @@ export async function exploreSpace(
   judge: CaseJudge,
   options: { sortedOnly?: boolean; log?: SpaceLog } = {},
 ): Promise<void> {
-  const log = options.log ?? new SpaceLog(ctx, subject.scan ?? subject.name);
+  const log = options.log ?? new SpaceLog(ctx);
   const visit = async (c: SpaceCase): Promise<boolean> => {
     const read = await readCase(ctx, subject, all, c);
     if (read === undefined) return false;
     log.note(
+      subject.scan ?? subject.name,
       c,
       read.expected.length,
       read.result.pages.map((p) => p.values as ScanRecordShape[]),
@@ -739,6 +746,9 @@ async function visitBoundaries(
   for (const sort of sortFieldsByTies(subject, all)) {
     if (!deep && accepted.length >= 2) break;
     const other = filters.filter((f) => f.field !== sort);
+    // The second field of a default run sorts under the largest filter: a sort by the filtered field
+    // itself would order nothing.
+    if (!deep && accepted.length === 1 && filters[0] !== undefined && other[0] !== filters[0]) continue;
     const plans: [Omit<SpaceCase, "limit">, Boundary[]][] = deep
       ? (["asc", "desc"] as const).flatMap((order) =>
           [undefined, ...other].map(
