@@ -17,9 +17,9 @@ import {
   identityFinding,
   identityProblem,
   judgeCaseLimit,
-  judgeOnce,
   limitAbove100Check,
   limitOutOfRangeCheck,
+  onceJudge,
   orderCheck,
   pageIdentities,
   pageWithinLimitCheck,
@@ -232,9 +232,11 @@ export const autopilotScanChecks: Check[] = [
       );
       // Sorted, filtered and at the boundaries of its space: each statistic of the type once, pages
       // within the limit.
+      // Statistics of other types are type-scan-only-that-type's finding.
+      const once = onceJudge({ foreign: "ignore" });
       await exploreSpace(ctx, subject, ofType, (read) => {
         judgeCaseLimit(read);
-        judgeOnce(read);
+        once(read);
       });
     },
   }),

@@ -629,7 +629,8 @@ async function readCase(
   const tolerated = filter
     ? all.filter((r) => fieldMatches(r, filter.field, filter.value, { ignoreCase: true }))
     : expected;
-  const maxPages = 2 * Math.ceil(tolerated.length / c.limit) + 10;
+  // A scroll holding more than the filter selects is the filter check's finding: read it to its end.
+  const maxPages = 2 * Math.ceil(all.length / c.limit) + 10;
   const result = await scrollPages(ctx, subject, caseQuery(c), maxPages);
   const refused = result.pages.length === 0 && isClientError(result.failure?.status ?? 0);
   if (refused && c.sort !== undefined && !subject.documentedSortFields.includes(c.sort)) return undefined;
@@ -649,23 +650,28 @@ function ensurePages(read: CaseRead, strict: boolean): void {
 /**
  * Each record the case selects, exactly once, across every page (SCAN-04): none repeated, none lost at a
  * boundary, whatever the sort, order, filter and limit. A record equal to the filter value but for case may
- * come, once; a record the filter does not match at all is the filter check's finding, not this one's.
+ * come, once; a record the filter does not match at all is the filter check's finding, not this one's, and
+ * with `foreign: "ignore"` (a scan of a part, such as one lookup type) so is a record outside the part.
  */
-export const judgeOnce: CaseJudge = (read) => {
-  ensurePages(read, true);
-  const { case: c, subject, expected, tolerated, result } = read;
-  const allowed = new Set(tolerated.map(subject.identity));
-  const came = result.records.map(subject.identity);
-  const judged = c.filter ? came.filter((id) => allowed.has(id)) : came;
-  const want = [...expected.map(subject.identity), ...judged];
-  failFinding(
-    identityFinding(c.filter ? want : expected.map(subject.identity), judged, {
-      pages: pageIdentities(subject, result),
-    }),
-    `${subject.name} ${describeCase(c)}`,
-    result.pages[0]?.response.request,
-  );
-};
+export function onceJudge(options: { foreign?: "fail" | "ignore" } = {}): CaseJudge {
+  return (read) => {
+    ensurePages(read, true);
+    const { case: c, subject, expected, tolerated, result } = read;
+    const allowed = new Set(tolerated.map(subject.identity));
+    const came = result.records.map(subject.identity);
+    const judged = c.filter || options.foreign === "ignore" ? came.filter((id) => allowed.has(id)) : came;
+    const want = [...expected.map(subject.identity), ...judged];
+    failFinding(
+      identityFinding(c.filter ? want : expected.map(subject.identity), judged, {
+        pages: pageIdentities(subject, result),
+      }),
+      `${subject.name} ${describeCase(c)}`,
+      result.pages[0]?.response.request,
+    );
+  };
+}
+
+export const judgeOnce: CaseJudge = onceJudge();
 
 /** The order of the sort field across every page read (SCAN-06); ties in any order. */
 export const judgeCaseOrder: CaseJudge = (read) => {
