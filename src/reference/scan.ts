@@ -7,6 +7,7 @@ import { fullLastPageRepeated, keysetPages, overlappingPages, sortedEachPage } f
 import { type ScrollView, scanView } from "./scan-order.ts";
 import { parseScanQuery, type ScanQuery } from "./scan-query.ts";
 import { type Scroll, slice } from "./scroll.ts";
+import { orderAsChosen } from "./sort-choices.ts";
 
 export interface ScanSpec {
   /** Scan and tenant, e.g. "lookups:acme"; scroll ids are valid only within their scope. */
@@ -91,11 +92,10 @@ function snapshot(
     // One more than the limit: the scan-exceeds-limit fault serves that many.
     firstPage: query.limit + 1,
   });
-  return field === undefined
-    ? faultyPaging(ctx, view, query.limit, filter !== undefined)
-    : perPage
-      ? sortedEachPage(view, field, reversed, query.limit)
-      : faultyPaging(ctx, view, query.limit, filter !== undefined, field);
+  if (field === undefined) return faultyPaging(ctx, view, query.limit, filter !== undefined);
+  if (perPage) return sortedEachPage(view, field, reversed, query.limit);
+  const chosen = orderAsChosen(ctx, view, field, reversed);
+  return faultyPaging(ctx, chosen, query.limit, filter !== undefined, field);
 }
 
 /** The view as a seeded fault of paging serves it (paging-faults.ts); the view itself without one. */
