@@ -19,6 +19,7 @@ import {
   judgeCaseLimit,
   limitAbove100Check,
   limitOutOfRangeCheck,
+  noteScroll,
   onceJudge,
   orderCheck,
   pageIdentities,
@@ -103,7 +104,8 @@ export const autopilotScanChecks: Check[] = [
   }),
   exactlyOnceCheck(autopilotScan, {
     id: "autopilot-scan/every-record-once",
-    title: "MUST return every statistic exactly once across the pages of a scroll, for any limit",
+    title:
+      "MUST return every statistic exactly once across the pages of a scroll, for any limit, sort, order and filter",
     requirements: ["SCAN-02", "SCAN-03", "SCAN-04", "AUTOPILOT-01", "AUTOPILOT-04"],
   }),
   pageWithinLimitCheck(autopilotScan, {
@@ -183,7 +185,8 @@ export const autopilotScanChecks: Check[] = [
       const types = [...new Set(all.map((r) => typeName(String(r.lookupType))))].sort();
       for (const type of types) {
         const subject = autopilotTypeScan(type);
-        const { records } = await readScroll(ctx, subject, {}, all.length);
+        const { result, records } = await readScroll(ctx, subject, {}, all.length);
+        noteScroll(ctx, subject, {}, result);
         const foreign = records.filter((r) => typeName(String(r.lookupType)) !== type);
         if (foreign.length > 0)
           fail(
@@ -200,7 +203,8 @@ export const autopilotScanChecks: Check[] = [
   }),
   defineCheck({
     id: "autopilot-scan/type-scan-pages",
-    title: "MUST page the per-type scan like the others: each statistic once, pages within the limit",
+    title:
+      "MUST page the per-type scan like the others: each statistic once, pages within the limit, for any sort, order and filter",
     requirements: ["AUTOPILOT-02", "SCAN-04", "AUTOPILOT-03"],
     safety: "read",
     facts: [scrollIdEncodingFact],

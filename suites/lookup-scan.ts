@@ -46,7 +46,8 @@ export const lookupScanChecks: Check[] = [
   }),
   exactlyOnceCheck(lookupScan, {
     id: "lookup-scan/every-record-once",
-    title: "MUST return every lookup exactly once across the pages of a scroll, for any limit",
+    title:
+      "MUST return every lookup exactly once across the pages of a scroll, for any limit, sort, order and filter",
     requirements: ["SCAN-02", "SCAN-03", "SCAN-04", "LOOKUP-SCAN-01", "LOOKUP-SCAN-02"],
   }),
   pageWithinLimitCheck(lookupScan, {
@@ -56,7 +57,7 @@ export const lookupScanChecks: Check[] = [
   }),
   orderCheck(lookupScan, {
     id: "lookup-scan/order-respected",
-    title: "MUST order the whole scroll by the sort field in the requested order",
+    title: "MUST order the whole scroll by the sort field in the requested order, on every page",
     requirements: ["SCAN-06", "LOOKUP-SCAN-02"],
   }),
   filterCheck(lookupScan, {

@@ -6,6 +6,7 @@ import {
   type CheckContext,
   type CredentialRole,
   depthOf,
+  explore,
   type FailureDetail,
   fail,
   requestOf,
@@ -639,6 +640,25 @@ async function readCase(
 
 export type CaseJudge = (read: CaseRead) => void;
 
+/** Notes what a scroll read outside the space reached: its scan, filter and limit. */
+export function noteScroll(
+  ctx: CheckContext,
+  subject: ScanSubject,
+  query: { filter?: string; limit?: number },
+  result: FullScanResult<ScanRecordShape>,
+): void {
+  explore(ctx, "scan", subject.scan ?? subject.name);
+  explore(ctx, "sort field", "none");
+  explore(ctx, "filter", query.filter ?? "none");
+  explore(ctx, "limit", query.limit ?? "none");
+  explore(ctx, "last page", lastPageOf(result, query.limit ?? 100));
+}
+
+function lastPageOf(result: FullScanResult<ScanRecordShape>, limit: number): string {
+  const n = result.records.length;
+  return n % limit === 0 ? "exactly full" : n % limit === 1 ? "one record over" : "partial";
+}
+
 /** A scroll that answered something other than a page fails every judge; one that does not end fails the
  *  exactly-once judge only (the others judge the pages that came). */
 function ensurePages(read: CaseRead, strict: boolean): void {
@@ -845,6 +865,7 @@ async function judgeFilter(
   const { field, value, limit, byName } = query;
   const filter = `equals(${field},'${value}')`;
   const { result, records } = await readScroll(ctx, subject, { filter, limit }, all.length);
+  noteScroll(ctx, subject, { filter, limit }, result);
   const got = new Set(records.map(subject.identity));
   const exact = all
     .filter((r) => fieldMatches(r, field, value, { ignoreCase: false, byName }))
@@ -890,6 +911,7 @@ export function endsCheck(subject: ScanSubject, ids: Ids): Check {
       const size = total === undefined ? limit : (boundaryLimits(total, limit)[0] ?? 100);
       const first = await scrollPages(ctx, subject, { limit: size }, 2000);
       total ??= first.records.length;
+      noteScroll(ctx, subject, { limit: size }, first);
       ensureEnded(first, `${subject.name} with limit=${size}`);
       if (first.end !== "empty-page") continue;
       // An empty page may precede the end (deployments differ); nothing may follow it.
@@ -1090,7 +1112,9 @@ export function limitAbove100Check(subject: ScanSubject, ids: Ids): Check {
     const clamps = ctx.target.profile.clampsLimit;
     const endpoint = subject.endpoint(ctx);
     const encoding = await scrollEncodingFor(ctx, subject.role, endpoint);
+    explore(ctx, "scan", subject.scan ?? subject.name);
     for (const limit of [101, 150, 1000]) {
+      explore(ctx, "limit", limit);
       const result = await clientOf(ctx).scanAll(await ctx.token(subject.role), endpoint, {
         query: { limit },
         encoding,
