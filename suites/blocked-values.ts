@@ -175,7 +175,7 @@ async function judgeWindows(
   await checkProperty(
     ctx,
     fc.asyncProperty(fc.integer({ min: 0, max: n + 5 }), fc.integer({ min: 1, max: 100 }), judge),
-    { numRuns: depthOf(ctx) === "deep" ? ctx.runs : Math.min(ctx.runs, 4) },
+    { numRuns: depthOf(ctx) === "deep" ? ctx.runs : Math.min(ctx.runs, 3) },
   );
 }
 

@@ -711,9 +711,10 @@ export const judgeCaseLimit: CaseJudge = (read) => {
  * Reads the space of a scan and judges every case read: first its boundary cases, whatever the seed (a page
  * boundary inside a run of ties of the sort value, a last page exactly full, one record over; with a sort
  * and without, with a filter and without), then draws of the whole space. By default the boundary cases
- * take the two sort fields with the most ties the target accepts (one in both orders, one under a filter),
- * each scroll within six pages, and three draws; deep, every accepted sort field in both orders, unfiltered
- * and under the largest filter of each filter field, scrolls of up to thirty pages, and the run's draws.
+ * take the two sort fields with the most ties the target accepts (one in both orders, one under the largest
+ * filter), each scroll within six pages, and two draws; deep, every accepted sort field in both orders,
+ * unfiltered and under the largest filter of each filter field, the unsorted scroll under each of those
+ * filters, scrolls of up to thirty pages, and the run's draws.
  */
 export async function exploreSpace(
   ctx: CheckContext,
@@ -765,8 +766,9 @@ async function visitBoundaries(
     .map((values) => values[0])
     .filter((f) => f !== undefined)
     .sort((a, b) => selected(all, { filter: b }).length - selected(all, { filter: a }).length);
-  if (!sortedOnly)
-    for (const filter of deep ? filters : filters.slice(0, 1))
+  // Unsorted filtered scrolls when deep (by default the sorted ones under a filter stand for them).
+  if (!sortedOnly && deep)
+    for (const filter of filters)
       for (const c of casesAt(all, { filter }, pages, ["full", "over"])) await visit(c);
   const accepted: string[] = [];
   for (const sort of sortFieldsByTies(subject, all)) {

@@ -210,7 +210,7 @@ export function spaceArb(subject: SpaceSubject, all: readonly Row[], pages: numb
 
 /** Runs of the space property: a handful by default (each a whole scroll), the run's count when deep. */
 export function spaceRuns(ctx: Pick<CheckContext, "depth" | "runs">): number {
-  return depthOf(ctx) === "deep" ? ctx.runs : Math.min(ctx.runs, 3);
+  return depthOf(ctx) === "deep" ? ctx.runs : Math.min(ctx.runs, 2);
 }
 
 /** Notes the exploration of one case read: its scan, query dimensions, depth, boundaries reached. */
