@@ -31,6 +31,7 @@ import {
   sortFieldsAcceptedCheck,
   unknownScrollIdCheck,
 } from "./support/scan-properties.ts";
+import { describeCase } from "./support/scan-space.ts";
 import { scrollIdEncodingFact } from "./support/scroll-encoding.ts";
 
 const statisticIdentity = (r: Record<string, unknown>) =>
@@ -199,6 +200,22 @@ export const autopilotScanChecks: Check[] = [
           `the scan of ${type}`,
         );
       }
+      // Sorted and filtered scrolls of the richest type, at the boundaries of its space, hold only that type.
+      const part = richestTypeScan(all);
+      if (part)
+        await exploreSpace(ctx, part.subject, part.records, ({ case: c, result }) => {
+          const foreign = result.records.find((r) => typeName(String(r.lookupType)) !== part.type);
+          if (foreign)
+            fail(
+              `${part.subject.name} ${describeCase(c)} returned a statistic of lookupType ` +
+                `${JSON.stringify(foreign.lookupType)}`,
+              {
+                expected: `statistics of ${part.type} only`,
+                actual: `lookupType ${JSON.stringify(foreign.lookupType)}`,
+                record: statisticIdentity(foreign),
+              },
+            );
+        });
     },
   }),
   defineCheck({

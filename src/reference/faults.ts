@@ -120,9 +120,12 @@ export const FAULTS = [
     rule: "SCAN-04",
     description:
       "a sorted scroll resumes after the last record's value of the sort field: records sharing that value across a page boundary are lost",
+    // A sorted filtered scroll loses them too: the filter checks read those.
     caughtBy: [
       "lookup-scan/every-record-once",
+      "lookup-scan/filter-equals-exact",
       "autopilot-scan/every-record-once",
+      "autopilot-scan/filter-equals-exact",
       "autopilot-scan/type-scan-pages",
     ],
   },
@@ -150,6 +153,12 @@ export const FAULTS = [
       "autopilot-scan/order-respected",
       "autopilot-scan/type-scan-pages",
     ],
+  },
+  {
+    name: "scan-filter-dropped-under-sort",
+    rule: "SCAN-07",
+    description: "a scroll with both a filter and a sort ignores the filter: every record comes, sorted",
+    caughtBy: ["lookup-scan/filter-equals-exact", "autopilot-scan/filter-equals-exact"],
   },
   {
     name: "autopilot-type-scan-sorts-each-page",

@@ -78,7 +78,12 @@ function snapshot(
   spec: ScanSpec,
 ): ScrollView {
   const where = spec.where;
-  const filter = query.filter && !ctx.faults.has("scan-ignores-filter") ? query.filter : undefined;
+  const filter =
+    query.filter &&
+    !ctx.faults.has("scan-ignores-filter") &&
+    !(query.sort !== undefined && ctx.faults.has("scan-filter-dropped-under-sort"))
+      ? query.filter
+      : undefined;
   const field = query.sort !== undefined && !ctx.faults.has("scan-ignores-sort") ? query.sort : undefined;
   // desc is the exact reverse of asc, so records without the sort field come first.
   const reversed = query.order === "desc" && !ctx.faults.has("scan-ignores-order");

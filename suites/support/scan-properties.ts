@@ -701,6 +701,45 @@ export const judgeCaseOrder: CaseJudge = (read) => {
   judgeOrder(subject, result, c.sort, c.order ?? "asc", describeCase(c));
 };
 
+/** Exactly the records the filter matches (SCAN-07), under the case's sort and limit too: none missing,
+ *  none that does not match (equal but for case is a match: the document leaves case open). */
+export const judgeCaseFilter: CaseJudge = (read) => {
+  const { case: c, subject, expected, tolerated, result } = read;
+  const filter = c.filter;
+  if (filter === undefined) return;
+  ensurePages(read, false);
+  const came = result.records;
+  const got = new Set(came.map(subject.identity));
+  const allowed = new Set(tolerated.map(subject.identity));
+  const missing = expected.map(subject.identity).filter((id) => !got.has(id));
+  // Each answered record is judged by its own field, so a record the reference read lost does not count.
+  const extra = came
+    .filter(
+      (r) =>
+        !allowed.has(subject.identity(r)) &&
+        !fieldMatches(r, filter.field, filter.value, { ignoreCase: true }),
+    )
+    .map(subject.identity);
+  if (missing.length === 0 && extra.length === 0) return;
+  const wanted = `exactly the ${expected.length} records whose ${filter.field} is ${filter.value}`;
+  const actual = [
+    missing.length > 0 ? `missing: ${few(missing)}` : "",
+    extra.length > 0 ? `not matching: ${few(extra)}` : "",
+  ]
+    .filter(Boolean)
+    .join("; ");
+  const record = missing[0] ?? (extra[0] as string);
+  const pages = pagesHolding(pageIdentities(subject, result), record);
+  fail(`${subject.name} ${describeCase(c)}: expected ${wanted}; ${actual}`, {
+    expected: wanted,
+    actual,
+    record,
+    field: filter.field,
+    ...(pages.length > 0 ? { pages } : {}),
+    ...requestDetail(result),
+  });
+};
+
 /** No page above the case's limit. */
 export const judgeCaseLimit: CaseJudge = (read) => {
   ensurePages(read, false);
@@ -721,7 +760,7 @@ export async function exploreSpace(
   subject: ScanSubject,
   all: ScanRecordShape[],
   judge: CaseJudge,
-  options: { sortedOnly?: boolean; log?: SpaceLog } = {},
+  options: { sortedOnly?: boolean; filteredOnly?: boolean; log?: SpaceLog } = {},
 ): Promise<void> {
   const log = options.log ?? new SpaceLog(ctx);
   const visit = async (c: SpaceCase): Promise<boolean> => {
@@ -737,13 +776,15 @@ export async function exploreSpace(
     return true;
   };
   try {
-    if (all.length > 0) await visitBoundaries(ctx, subject, all, visit, options.sortedOnly === true);
+    const wanted = (c: SpaceCase) =>
+      (!options.sortedOnly || c.sort !== undefined) && (!options.filteredOnly || c.filter !== undefined);
+    const visitWanted = async (c: SpaceCase) => (wanted(c) ? visit(c) : true);
+    if (all.length > 0) await visitBoundaries(ctx, subject, all, visitWanted, options.sortedOnly === true);
     const pages = pageBudget(ctx);
     await checkProperty(
       ctx,
       fc.asyncProperty(spaceArb(subject, all, pages), async (c) => {
-        if (options.sortedOnly && c.sort === undefined) return;
-        await visit(c);
+        if (wanted(c)) await visit(c);
       }),
       { numRuns: spaceRuns(ctx) },
     );
@@ -836,6 +877,8 @@ export function filterCheck(subject: ScanSubject, ids: Ids): Check {
         },
       ),
     );
+    // Filtered scrolls under a sort, at the boundaries of the space: a filter must hold whatever the order.
+    await exploreSpace(ctx, subject, all, judgeCaseFilter, { filteredOnly: true });
   });
 }
 

@@ -81,6 +81,11 @@ const SCENARIOS: Record<FaultName, (h: Harness) => Promise<boolean>> = {
     );
     return values.length !== 250;
   },
+  "scan-filter-dropped-under-sort": async (h) => {
+    const filter = encodeURIComponent("equals(type,'Gender')");
+    const page = await firstPage(h, `/lookups/acme/_scan?filter=${filter}&sort=code`);
+    return page.values.some((l) => l.type !== "rdm/lookupTypes/Gender");
+  },
   "autopilot-type-scan-sorts-each-page": async (h) => {
     const { values } = await h.scanAll(
       "/configuration/acme/autopilot/stats/Country/_scan?sort=unmappedValue&limit=20",
