@@ -1,6 +1,6 @@
 // The autopilot statistics scans: all lookup types, and one lookup type.
 
-import { type Check, fail, requestOf, skip } from "../src/check/index.ts";
+import { type Check, type CheckContext, depthOf, fail, requestOf, skip } from "../src/check/index.ts";
 import { lookupTypeUri } from "../src/contract/index.ts";
 import { typeName } from "./support/data-operations.ts";
 import { defineCheck } from "./support/define.ts";
@@ -81,20 +81,20 @@ export function autopilotTypeScan(lookupType: string): ScanSubject {
   };
 }
 
-/** The per-type scan of the lookup type with the most statistics (the most pages), and its statistics. */
-function richestTypeScan(
-  all: Record<string, unknown>[],
-): { type: string; subject: ScanSubject; records: Record<string, unknown>[] } | undefined {
+type TypeScan = { type: string; subject: ScanSubject; records: Record<string, unknown>[] };
+
+/** Per-type scans whose space is explored, most statistics (most pages) first: by default the richest
+ *  type's alone; deep, every type with two statistics or more. */
+function typeScans(all: Record<string, unknown>[], ctx: Pick<CheckContext, "depth">): TypeScan[] {
   const byType = new Map<string, Record<string, unknown>[]>();
   for (const r of all) {
     const type = typeName(String(r.lookupType));
     byType.set(type, [...(byType.get(type) ?? []), r]);
   }
-  const [type, records] =
-    [...byType].sort((a, b) => b[1].length - a[1].length || (a[0] < b[0] ? -1 : 1))[0] ?? [];
-  return type === undefined || records === undefined
-    ? undefined
-    : { type, subject: autopilotTypeScan(type), records };
+  const parts = [...byType]
+    .sort((a, b) => b[1].length - a[1].length || (a[0] < b[0] ? -1 : 1))
+    .map(([type, records]) => ({ type, subject: autopilotTypeScan(type), records }));
+  return depthOf(ctx) === "deep" ? parts.filter((p) => p.records.length >= 2) : parts.slice(0, 1);
 }
 
 export const autopilotScanChecks: Check[] = [
@@ -141,11 +141,8 @@ export const autopilotScanChecks: Check[] = [
         "MUST order the whole scroll by an accepted sort field in the requested order, in both autopilot scans",
       requirements: ["SCAN-06", "AUTOPILOT-04", "AUTOPILOT-02"],
     },
-    // The per-type scan sorts the same way: its richest type, every page of its sorted scrolls.
-    (all) => {
-      const part = richestTypeScan(all);
-      return part ? [part] : [];
-    },
+    // The per-type scan sorts the same way: every page of its sorted scrolls.
+    typeScans,
   ),
   filterCheck(autopilotScan, {
     id: "autopilot-scan/filter-equals-exact",
@@ -200,9 +197,8 @@ export const autopilotScanChecks: Check[] = [
           `the scan of ${type}`,
         );
       }
-      // Sorted and filtered scrolls of the richest type, at the boundaries of its space, hold only that type.
-      const part = richestTypeScan(all);
-      if (part)
+      // Sorted and filtered scrolls, at the boundaries of the type's space, hold only that type.
+      for (const part of typeScans(all, ctx))
         await exploreSpace(ctx, part.subject, part.records, ({ case: c, result }) => {
           const foreign = result.records.find((r) => typeName(String(r.lookupType)) !== part.type);
           if (foreign)
@@ -228,11 +224,12 @@ export const autopilotScanChecks: Check[] = [
     needs: { roles: ["admin"] },
     async run(ctx) {
       const all = await referenceRead(ctx, autopilotScan);
-      const part = richestTypeScan(all);
+      const parts = typeScans(all, ctx);
+      const part = parts[0];
       if (part === undefined)
         skip(`the autopilot scan holds no statistics: the check needs data in tenant ${ctx.target.tenant}`);
-      const { type, subject, records: ofType } = part;
-      const count = ofType.length;
+      const { type, subject } = part;
+      const count = part.records.length;
       // Small pages, yet a whole scroll of at most six: every page boundary shows a repeat or an overflow.
       const limit = Math.min(100, Math.max(7, Math.ceil(count / 6)));
       const { result, records } = await readScroll(ctx, subject, { limit }, all.length);
@@ -255,10 +252,11 @@ export const autopilotScanChecks: Check[] = [
       // within the limit.
       // Statistics of other types are type-scan-only-that-type's finding.
       const once = onceJudge({ foreign: "ignore" });
-      await exploreSpace(ctx, subject, ofType, (read) => {
-        judgeCaseLimit(read);
-        once(read);
-      });
+      for (const { subject: typeScan, records: ofType } of parts)
+        await exploreSpace(ctx, typeScan, ofType, (read) => {
+          judgeCaseLimit(read);
+          once(read);
+        });
     },
   }),
   scrollBodyCheck(autopilotScan, {

@@ -521,7 +521,10 @@ export function pageWithinLimitCheck(subject: ScanSubject, ids: Ids): Check {
 export function orderCheck(
   subject: ScanSubject,
   ids: Ids,
-  alsoScans?: (all: ScanRecordShape[]) => { subject: ScanSubject; records: ScanRecordShape[] }[],
+  alsoScans?: (
+    all: ScanRecordShape[],
+    ctx: CheckContext,
+  ) => { subject: ScanSubject; records: ScanRecordShape[] }[],
 ): Check {
   return subjectReadCheck(subject, ids, async (ctx) => {
     const all = await referenceRead(ctx, subject);
@@ -561,7 +564,7 @@ export function orderCheck(
     const log = new SpaceLog(ctx);
     try {
       await exploreSpace(ctx, subject, all, judgeCaseOrder, { sortedOnly: true, log });
-      for (const part of alsoScans?.(all) ?? [])
+      for (const part of alsoScans?.(all, ctx) ?? [])
         await exploreSpace(ctx, part.subject, part.records, judgeCaseOrder, { sortedOnly: true, log });
     } finally {
       log.done();
@@ -752,8 +755,8 @@ export const judgeCaseLimit: CaseJudge = (read) => {
  * and without, with a filter and without), then draws of the whole space. By default the boundary cases
  * take the two sort fields with the most ties the target accepts (one in both orders, one under the largest
  * filter), each scroll within six pages, and two draws; deep, every accepted sort field in both orders,
- * unfiltered and under the largest filter of each filter field, the unsorted scroll under each of those
- * filters, scrolls of up to thirty pages, and the run's draws.
+ * unfiltered and under the largest filter of another field (the filter fields taken in turn), the unsorted
+ * scroll under the largest filter of each field, scrolls of up to fifteen pages, and the run's draws.
  */
 export async function exploreSpace(
   ctx: CheckContext,
@@ -818,16 +821,16 @@ async function visitBoundaries(
     // The second field of a default run sorts under the largest filter: a sort by the filtered field
     // itself would order nothing.
     if (!deep && accepted.length === 1 && filters[0] !== undefined && other[0] !== filters[0]) continue;
+    // Deep: both orders unfiltered, and under one filter of another field (each sort field the next one).
+    const filter = other[accepted.length % Math.max(1, other.length)];
+    const under = filter ? { filter } : {};
     const plans: [Omit<SpaceCase, "limit">, Boundary[]][] = deep
-      ? (["asc", "desc"] as const).flatMap((order) =>
-          [undefined, ...other].map(
-            (filter) =>
-              [{ ...(filter ? { filter } : {}), sort, order }, ["ties", "full", "over"]] as [
-                Omit<SpaceCase, "limit">,
-                Boundary[],
-              ],
-          ),
-        )
+      ? [
+          [{ sort, order: "asc" }, ["ties", "full", "over"]],
+          [{ sort, order: "desc" }, ["ties", "full", "over"]],
+          [{ ...under, sort, order: "desc" }, ["ties", "full", "over"]],
+          [{ ...under, sort, order: "asc" }, ["ties"]],
+        ]
       : accepted.length === 0
         ? [
             [{ sort, order: "asc" }, ["ties", "full", "over"]],

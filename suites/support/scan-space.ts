@@ -28,7 +28,7 @@ export interface SpaceSubject {
 
 /** Pages a whole scroll of the space may take: polite on a live target by default, far more when deep. */
 export function pageBudget(ctx: Pick<CheckContext, "depth">): number {
-  return depthOf(ctx) === "deep" ? 30 : 6;
+  return depthOf(ctx) === "deep" ? 15 : 6;
 }
 
 /** The query of a case, its keys always in one order (a recorded scroll is found by its query). */
