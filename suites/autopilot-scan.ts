@@ -1,6 +1,6 @@
 // The autopilot statistics scans: all lookup types, and one lookup type.
 
-import { type Check, fail, requestOf, skip } from "../src/check/index.ts";
+import { type Check, type CheckContext, depthOf, fail, requestOf, skip } from "../src/check/index.ts";
 import { lookupTypeUri } from "../src/contract/index.ts";
 import { typeName } from "./support/data-operations.ts";
 import { defineCheck } from "./support/define.ts";
@@ -10,13 +10,17 @@ import {
   endsCheck,
   endWithoutScrollIdCheck,
   exactlyOnceCheck,
+  exploreSpace,
   failFinding,
   filterCheck,
   firstPageNullBodyCheck,
   identityFinding,
   identityProblem,
+  judgeCaseLimit,
   limitAbove100Check,
   limitOutOfRangeCheck,
+  noteScroll,
+  onceJudge,
   orderCheck,
   pageIdentities,
   pageWithinLimitCheck,
@@ -27,6 +31,7 @@ import {
   sortFieldsAcceptedCheck,
   unknownScrollIdCheck,
 } from "./support/scan-properties.ts";
+import { describeCase } from "./support/scan-space.ts";
 import { scrollIdEncodingFact } from "./support/scroll-encoding.ts";
 
 const statisticIdentity = (r: Record<string, unknown>) =>
@@ -56,6 +61,7 @@ const statisticFields = {
 export const autopilotScan: ScanSubject = {
   suite: "autopilot-scan",
   name: "the autopilot statistics scan",
+  scan: "autopilot all types",
   role: "admin",
   endpoint: (ctx) => ({ kind: "autopilot", tenantId: ctx.target.tenant }),
   identity: statisticIdentity,
@@ -67,11 +73,28 @@ export function autopilotTypeScan(lookupType: string): ScanSubject {
   return {
     suite: "autopilot-scan",
     name: `the autopilot statistics scan of ${lookupType}`,
+    scan: "autopilot one type",
     role: "admin",
     endpoint: (ctx) => ({ kind: "autopilot-type", tenantId: ctx.target.tenant, lookupType }),
     identity: statisticIdentity,
     ...statisticFields,
   };
+}
+
+type TypeScan = { type: string; subject: ScanSubject; records: Record<string, unknown>[] };
+
+/** Per-type scans whose space is explored, most statistics (most pages) first: by default the richest
+ *  type's alone; deep, every type with two statistics or more. */
+function typeScans(all: Record<string, unknown>[], ctx: Pick<CheckContext, "depth">): TypeScan[] {
+  const byType = new Map<string, Record<string, unknown>[]>();
+  for (const r of all) {
+    const type = typeName(String(r.lookupType));
+    byType.set(type, [...(byType.get(type) ?? []), r]);
+  }
+  const parts = [...byType]
+    .sort((a, b) => b[1].length - a[1].length || (a[0] < b[0] ? -1 : 1))
+    .map(([type, records]) => ({ type, subject: autopilotTypeScan(type), records }));
+  return depthOf(ctx) === "deep" ? parts.filter((p) => p.records.length >= 2) : parts.slice(0, 1);
 }
 
 export const autopilotScanChecks: Check[] = [
@@ -82,7 +105,8 @@ export const autopilotScanChecks: Check[] = [
   }),
   exactlyOnceCheck(autopilotScan, {
     id: "autopilot-scan/every-record-once",
-    title: "MUST return every statistic exactly once across the pages of a scroll, for any limit",
+    title:
+      "MUST return every statistic exactly once across the pages of a scroll, for any limit, sort, order and filter",
     requirements: ["SCAN-02", "SCAN-03", "SCAN-04", "AUTOPILOT-01", "AUTOPILOT-04"],
   }),
   pageWithinLimitCheck(autopilotScan, {
@@ -109,11 +133,17 @@ export const autopilotScanChecks: Check[] = [
           fail(`without limit, page ${index + 1} holds ${page.values.length} statistics`);
     },
   }),
-  orderCheck(autopilotScan, {
-    id: "autopilot-scan/order-respected",
-    title: "MUST order the whole scroll by an accepted sort field in the requested order",
-    requirements: ["SCAN-06", "AUTOPILOT-04"],
-  }),
+  orderCheck(
+    autopilotScan,
+    {
+      id: "autopilot-scan/order-respected",
+      title:
+        "MUST order the whole scroll by an accepted sort field in the requested order, in both autopilot scans",
+      requirements: ["SCAN-06", "AUTOPILOT-04", "AUTOPILOT-02"],
+    },
+    // The per-type scan sorts the same way: every page of its sorted scrolls.
+    typeScans,
+  ),
   filterCheck(autopilotScan, {
     id: "autopilot-scan/filter-equals-exact",
     title: "MUST return exactly the statistics matching an equals(field,'value') filter",
@@ -153,7 +183,8 @@ export const autopilotScanChecks: Check[] = [
       const types = [...new Set(all.map((r) => typeName(String(r.lookupType))))].sort();
       for (const type of types) {
         const subject = autopilotTypeScan(type);
-        const { records } = await readScroll(ctx, subject, {}, all.length);
+        const { result, records } = await readScroll(ctx, subject, {}, all.length);
+        noteScroll(ctx, subject, {}, result);
         const foreign = records.filter((r) => typeName(String(r.lookupType)) !== type);
         if (foreign.length > 0)
           fail(
@@ -166,24 +197,39 @@ export const autopilotScanChecks: Check[] = [
           `the scan of ${type}`,
         );
       }
+      // Sorted and filtered scrolls, at the boundaries of the type's space, hold only that type.
+      for (const part of typeScans(all, ctx))
+        await exploreSpace(ctx, part.subject, part.records, ({ case: c, result }) => {
+          const foreign = result.records.find((r) => typeName(String(r.lookupType)) !== part.type);
+          if (foreign)
+            fail(
+              `${part.subject.name} ${describeCase(c)} returned a statistic of lookupType ` +
+                `${JSON.stringify(foreign.lookupType)}`,
+              {
+                expected: `statistics of ${part.type} only`,
+                actual: `lookupType ${JSON.stringify(foreign.lookupType)}`,
+                record: statisticIdentity(foreign),
+              },
+            );
+        });
     },
   }),
   defineCheck({
     id: "autopilot-scan/type-scan-pages",
-    title: "MUST page the per-type scan like the others: each statistic once, pages within the limit",
+    title:
+      "MUST page the per-type scan like the others: each statistic once, pages within the limit, for any sort, order and filter",
     requirements: ["AUTOPILOT-02", "SCAN-04", "AUTOPILOT-03"],
     safety: "read",
     facts: [scrollIdEncodingFact],
     needs: { roles: ["admin"] },
     async run(ctx) {
       const all = await referenceRead(ctx, autopilotScan);
-      const byType = new Map<string, number>();
-      for (const r of all)
-        byType.set(typeName(String(r.lookupType)), (byType.get(typeName(String(r.lookupType))) ?? 0) + 1);
-      const [type, count] = [...byType].sort((a, b) => b[1] - a[1])[0] ?? [];
-      if (type === undefined || count === undefined)
+      const parts = typeScans(all, ctx);
+      const part = parts[0];
+      if (part === undefined)
         skip(`the autopilot scan holds no statistics: the check needs data in tenant ${ctx.target.tenant}`);
-      const subject = autopilotTypeScan(type);
+      const { type, subject } = part;
+      const count = part.records.length;
       // Small pages, yet a whole scroll of at most six: every page boundary shows a repeat or an overflow.
       const limit = Math.min(100, Math.max(7, Math.ceil(count / 6)));
       const { result, records } = await readScroll(ctx, subject, { limit }, all.length);
@@ -202,6 +248,15 @@ export const autopilotScanChecks: Check[] = [
         `the scan of ${type} with limit=${limit}`,
         request,
       );
+      // Sorted, filtered and at the boundaries of its space: each statistic of the type once, pages
+      // within the limit.
+      // Statistics of other types are type-scan-only-that-type's finding.
+      const once = onceJudge({ foreign: "ignore" });
+      for (const { subject: typeScan, records: ofType } of parts)
+        await exploreSpace(ctx, typeScan, ofType, (read) => {
+          judgeCaseLimit(read);
+          once(read);
+        });
     },
   }),
   scrollBodyCheck(autopilotScan, {

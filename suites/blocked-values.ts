@@ -1,6 +1,6 @@
 // Blocked values of a lookup type, paged by offset and limit (default 0 and 100, at most 100).
 import fc from "fast-check";
-import { type Check, type CheckContext, fail, skip } from "../src/check/index.ts";
+import { type Check, type CheckContext, depthOf, explore, fail, skip } from "../src/check/index.ts";
 import { type ApiResponse, type BlockedValue, describeResponse, pageOf } from "../src/client/index.ts";
 import { discoverLookupTypes, typeName } from "./support/data-operations.ts";
 import { defineCheck } from "./support/define.ts";
@@ -81,10 +81,11 @@ async function readAll(
   const values: BlockedValue[] = [];
   const seen = new Set<string>();
   for (let offset = 0; judge || offset < 50 * limit; offset += limit) {
-    const list = listOf(
-      await get(ctx, lookupType, { offset, limit }),
-      `blocked values of ${lookupType} offset=${offset}&limit=${limit}`,
-    );
+    const response = await get(ctx, lookupType, { offset, limit });
+    // After a full page the offset may be the end: whether an offset there is answered with nothing or
+    // refused is not shown; the values read so far are then judged whole.
+    if (offset > 0 && isClientError(response.status)) return values;
+    const list = listOf(response, `blocked values of ${lookupType} offset=${offset}&limit=${limit}`);
     const request = { method: "GET", path: listPath(ctx, lookupType, `offset=${offset}&limit=${limit}`) };
     if (judge && list.length > limit)
       fail(`offset=${offset}&limit=${limit} answered ${list.length} blocked values`, {
@@ -123,10 +124,66 @@ function limitsOfAPage(available: number): fc.Arbitrary<number> {
   );
 }
 
+/** Which offset a window starts at, as the exploration log names it. */
+function offsetKind(offset: number, limit: number, total: number): string {
+  if (offset === 0) return "0";
+  if (offset === total) return "total";
+  if (offset > total) return "past the end";
+  return offset % limit === 0 ? "k" : "inside a page";
+}
+
+/**
+ * A page at any offset starts at that offset of the listing (BLOCKED-02): offset=o&limit=l holds the values
+ * at positions o..o+l-1 of the pages of 100 (in any order within the page). Offsets that are no multiple of
+ * the limit (a pager of whole pages rounds them), the last value, the end and past the end first, whatever
+ * the seed; then draws. At or past the end nothing comes: an empty page, or a refusal (not shown which).
+ */
+async function judgeWindows(
+  ctx: CheckContext,
+  lookupType: string,
+  all: BlockedValue[],
+  limit: number,
+): Promise<void> {
+  const n = all.length;
+  const judge = async (offset: number, size: number) => {
+    const response = await recorded(ctx, ["blocked-values window", lookupType, offset, size], () =>
+      get(ctx, lookupType, { offset, limit: size }),
+    );
+    explore(ctx, "offset", offsetKind(offset, size, n));
+    const query = `offset=${offset}&limit=${size}`;
+    const request = { method: "GET", path: listPath(ctx, lookupType, query) };
+    if (offset >= n && isClientError(response.status)) return;
+    const list = listOf(response, `blocked values of ${lookupType} ${query}`);
+    const expected = all.slice(offset, offset + size).map(identity);
+    const finding = identityFinding(expected, list.map(identity));
+    if (finding)
+      fail(
+        `blocked values of ${lookupType} ${query}: expected the values at positions ${offset} to ` +
+          `${offset + size - 1} of the listing (${expected.length}); ${finding.detail.actual}`,
+        { ...finding.detail, request },
+      );
+  };
+  const windows: [number, number][] = [
+    [1, limit],
+    [limit + 1, limit],
+    [n - 1, limit],
+    [n, limit],
+    [n + 1, limit],
+    [n + limit, limit],
+  ];
+  for (const [offset, size] of windows) if (offset >= 0) await judge(offset, size);
+  await checkProperty(
+    ctx,
+    fc.asyncProperty(fc.integer({ min: 0, max: n + 5 }), fc.integer({ min: 1, max: 100 }), judge),
+    { numRuns: depthOf(ctx) === "deep" ? ctx.runs : Math.min(ctx.runs, 3) },
+  );
+}
+
 export const blockedValuesChecks: Check[] = [
   defineCheck({
     id: "blocked-values/paging-consistent",
-    title: "MUST list every blocked value exactly once across pages at offsets 0, k, 2k, ...",
+    title:
+      "MUST list every blocked value exactly once across pages at offsets 0, k, 2k, ..., and start a page at any offset there",
     requirements: ["BLOCKED-05", "BLOCKED-02", "BLOCKED-01"],
     safety: "read",
     needs: { roles: ["admin"] },
@@ -138,17 +195,43 @@ export const blockedValuesChecks: Check[] = [
       // Page sizes that cost at most five pages each (a fault of paging shows at every page boundary), the
       // boundaries among them first (a last page exactly full, one of a single value, one page short of
       // all), read whatever the property draws; a size drawn again is read once.
-      const floor = Math.min(100, Math.max(1, Math.ceil(all.length / 5)));
       const n = all.length;
+      const pages = depthOf(ctx) === "deep" ? 30 : 5;
+      const floor = Math.min(100, Math.max(1, Math.ceil(n / pages)));
+      // The most pages that end exactly full (the next offset is the end) and that leave one value over.
+      const full = [...Array(pages).keys()].map((i) => pages - i).find((p) => n % p === 0 && n / p <= 100);
+      const over = [...Array(pages).keys()]
+        .map((i) => pages - i)
+        .find((p) => (n - 1) % p === 0 && (n - 1) / p >= 2 && (n - 1) / p <= 100);
       const boundaries = [
-        ...new Set([floor, n - 1, n, n + 1, 99, 100, Math.ceil(n / 2), Math.ceil((n - 1) / 2)]),
+        ...new Set([
+          floor,
+          n - 1,
+          n,
+          n + 1,
+          99,
+          100,
+          Math.ceil(n / 2),
+          Math.ceil((n - 1) / 2),
+          full === undefined ? 0 : n / full,
+          over === undefined ? 0 : (n - 1) / over,
+        ]),
       ]
         .filter((k) => Number.isInteger(k) && k >= floor && k <= 100)
         .sort((a, b) => a - b);
+      explore(ctx, "scan", "blocked values");
+      let deepest = 0;
       const judge = async (k: number) => {
         const paged = await recorded(ctx, ["blocked-values", lookupType, k], () =>
           readAll(ctx, lookupType, k),
         );
+        explore(ctx, "limit", k);
+        explore(ctx, "offset", "0");
+        if (n > k) explore(ctx, "offset", "k");
+        // A last page exactly full sends the offset to the end itself.
+        if (n % k === 0) explore(ctx, "offset", "total");
+        explore(ctx, "last page", n % k === 0 ? "exactly full" : n % k === 1 ? "one record over" : "partial");
+        deepest = Math.max(deepest, Math.ceil(n / k));
         const pages = Array.from({ length: Math.ceil(paged.length / k) }, (_, i) =>
           paged.slice(i * k, (i + 1) * k).map(identity),
         );
@@ -159,17 +242,22 @@ export const blockedValuesChecks: Check[] = [
             request: { method: "GET", path: listPath(ctx, lookupType, `offset=0&limit=${k}`) },
           });
       };
-      for (const k of boundaries) await judge(k);
-      await checkProperty(
-        ctx,
-        fc.asyncProperty(
-          fc.oneof(
-            { weight: 3, arbitrary: fc.constantFrom(...boundaries) },
-            { weight: 1, arbitrary: fc.integer({ min: floor, max: 100 }) },
+      try {
+        for (const k of boundaries) await judge(k);
+        await checkProperty(
+          ctx,
+          fc.asyncProperty(
+            fc.oneof(
+              { weight: 3, arbitrary: fc.constantFrom(...boundaries) },
+              { weight: 1, arbitrary: fc.integer({ min: floor, max: 100 }) },
+            ),
+            judge,
           ),
-          judge,
-        ),
-      );
+        );
+        await judgeWindows(ctx, lookupType, all, full === undefined ? floor : n / full);
+      } finally {
+        if (deepest > 0) explore(ctx, "pages read", String(deepest));
+      }
     },
   }),
   defineCheck({
@@ -185,6 +273,9 @@ export const blockedValuesChecks: Check[] = [
         // The limits that matter (1, 2, one below, at and above the number available, 99, 100) most of
         // the time, any other now and then; a limit drawn again is asked once.
         fc.asyncProperty(limitsOfAPage(firstPage.length), async (limit) => {
+          explore(ctx, "scan", "blocked values");
+          explore(ctx, "limit", limit);
+          explore(ctx, "offset", "0");
           const response = await recorded(ctx, ["blocked-values limit", lookupType, limit], () =>
             get(ctx, lookupType, { limit }),
           );

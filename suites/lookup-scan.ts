@@ -27,6 +27,7 @@ import { scrollIdEncodingFact } from "./support/scroll-encoding.ts";
 export const lookupScan: ScanSubject = {
   suite: "lookup-scan",
   name: "the lookups scan",
+  scan: "lookups",
   role: "admin",
   endpoint: (ctx) => ({ kind: "lookups", tenantId: ctx.target.tenant }),
   identity: (r) => `${typeName(String(r.type))}/${String(r.code)}`,
@@ -45,7 +46,8 @@ export const lookupScanChecks: Check[] = [
   }),
   exactlyOnceCheck(lookupScan, {
     id: "lookup-scan/every-record-once",
-    title: "MUST return every lookup exactly once across the pages of a scroll, for any limit",
+    title:
+      "MUST return every lookup exactly once across the pages of a scroll, for any limit, sort, order and filter",
     requirements: ["SCAN-02", "SCAN-03", "SCAN-04", "LOOKUP-SCAN-01", "LOOKUP-SCAN-02"],
   }),
   pageWithinLimitCheck(lookupScan, {
@@ -55,7 +57,7 @@ export const lookupScanChecks: Check[] = [
   }),
   orderCheck(lookupScan, {
     id: "lookup-scan/order-respected",
-    title: "MUST order the whole scroll by the sort field in the requested order",
+    title: "MUST order the whole scroll by the sort field in the requested order, on every page",
     requirements: ["SCAN-06", "LOOKUP-SCAN-02"],
   }),
   filterCheck(lookupScan, {

@@ -42,6 +42,7 @@ export function autopilotScanRoutes(app: Hono, ctx: ReferenceContext): void {
         : (s) => (s as Statistic).lookupType === type,
       filterOptions: { typePaths: ["lookupType"] },
       present: recordPresenter(ctx, "statistic"),
+      sortEachPage: ctx.faults.has("autopilot-type-scan-sorts-each-page"),
     });
   });
 }

@@ -30,6 +30,16 @@ function integerParam(
   return value;
 }
 
+/** Where a page starts: at the offset, unless a seeded fault moves it. */
+function startOf(ctx: ReferenceContext, offset: number, limit: number, total: number): number {
+  // With the fault, an offset at or past the end answers the last page again.
+  if (ctx.faults.has("blocked-values-offset-past-end-repeats-last-page") && total > 0 && offset >= total)
+    return Math.max(0, total - limit);
+  // With the fault, the offset counts whole pages: it is rounded down to a multiple of the limit.
+  if (ctx.faults.has("blocked-values-offset-rounded-to-page")) return offset - (offset % limit);
+  return offset;
+}
+
 export function blockedValuesRoutes(app: Hono, ctx: ReferenceContext): void {
   app.get("/configuration/:tenantId/autopilot/:lookupType/blockedValues", (c) => {
     const tenant = c.req.param("tenantId");
@@ -54,10 +64,11 @@ export function blockedValuesRoutes(app: Hono, ctx: ReferenceContext): void {
     const values = ctx.faults.has("blocked-values-of-every-type")
       ? [...(ctx.state.blockedValues.get(tenant)?.values() ?? [])].flat()
       : (ctx.state.blockedValues.get(tenant)?.get(type) ?? []);
+    const start = startOf(ctx, offset, limit, values.length);
     const present = recordPresenter(ctx, "blocked-value");
     const page = present
-      ? values.slice(offset, offset + limit).map(present)
-      : values.slice(offset, offset + limit);
+      ? values.slice(start, start + limit).map(present)
+      : values.slice(start, start + limit);
     if (ctx.faults.has("blocked-value-field-wrong-type")) {
       return jsonResponse(
         200,

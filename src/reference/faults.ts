@@ -54,6 +54,7 @@ export const FAULTS = [
       "lookup-scan/filter-grammar",
       "autopilot-scan/every-record-once",
       "autopilot-scan/filter-equals-exact",
+      "autopilot-scan/type-scan-pages",
     ],
   },
   {
@@ -113,6 +114,58 @@ export const FAULTS = [
     rule: "AUTOPILOT-02",
     description: "the per-type autopilot scan returns the statistics of every lookup type",
     caughtBy: ["autopilot-scan/type-scan-only-that-type"],
+  },
+  {
+    name: "scan-keyset-loses-ties",
+    rule: "SCAN-04",
+    description:
+      "a sorted scroll resumes after the last record's value of the sort field: records sharing that value across a page boundary are lost",
+    // A sorted filtered scroll loses them too: the filter checks read those.
+    caughtBy: [
+      "lookup-scan/every-record-once",
+      "lookup-scan/filter-equals-exact",
+      "autopilot-scan/every-record-once",
+      "autopilot-scan/filter-equals-exact",
+      "autopilot-scan/type-scan-pages",
+    ],
+  },
+  {
+    name: "scan-filtered-sorted-repeats-at-boundary",
+    rule: "SCAN-04",
+    description:
+      "a scroll with both a filter and a sort opens every page after the first with the last record of the page before",
+    caughtBy: [
+      "lookup-scan/every-record-once",
+      "autopilot-scan/every-record-once",
+      "autopilot-scan/type-scan-pages",
+    ],
+  },
+  {
+    name: "scan-filtered-full-last-page-repeated",
+    rule: "SCAN-04",
+    description:
+      "a filtered scroll whose records fill its last page exactly answers one more page repeating that page",
+    // Under a sort the repeated page also breaks the order where it starts again.
+    caughtBy: [
+      "lookup-scan/every-record-once",
+      "lookup-scan/order-respected",
+      "autopilot-scan/every-record-once",
+      "autopilot-scan/order-respected",
+      "autopilot-scan/type-scan-pages",
+    ],
+  },
+  {
+    name: "scan-filter-dropped-under-sort",
+    rule: "SCAN-07",
+    description: "a scroll with both a filter and a sort ignores the filter: every record comes, sorted",
+    caughtBy: ["lookup-scan/filter-equals-exact", "autopilot-scan/filter-equals-exact"],
+  },
+  {
+    name: "autopilot-type-scan-sorts-each-page",
+    rule: "SCAN-06",
+    description:
+      "the per-type autopilot scan sorts each page on its own: pages come unsorted, the records within a page sorted",
+    caughtBy: ["autopilot-scan/order-respected"],
   },
   {
     name: "quota-off-by-one",
@@ -292,6 +345,19 @@ export const FAULTS = [
       "blocked-values/limit-respected",
       "blocked-values/out-of-range-400",
     ],
+  },
+  {
+    name: "blocked-values-offset-past-end-repeats-last-page",
+    rule: "BLOCKED-02",
+    description: "a blocked-values offset at or past the end answers the last page again instead of nothing",
+    caughtBy: ["blocked-values/paging-consistent"],
+  },
+  {
+    name: "blocked-values-offset-rounded-to-page",
+    rule: "BLOCKED-02",
+    description:
+      "a blocked-values offset that is not a multiple of the limit is rounded down to one (the offset counts pages)",
+    caughtBy: ["blocked-values/paging-consistent"],
   },
   {
     name: "blocked-values-of-every-type",

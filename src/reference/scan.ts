@@ -3,9 +3,11 @@ import type { ReferenceContext } from "./context.ts";
 import { badRequest, HttpError, jsonResponse } from "./errors.ts";
 import type { FilterOptions } from "./filter.ts";
 import { describeType, parseJson, readText } from "./http-body.ts";
+import { fullLastPageRepeated, keysetPages, overlappingPages, sortedEachPage } from "./paging-faults.ts";
 import { type ScrollView, scanView } from "./scan-order.ts";
 import { parseScanQuery, type ScanQuery } from "./scan-query.ts";
 import { type Scroll, slice } from "./scroll.ts";
+import { orderAsChosen } from "./sort-choices.ts";
 
 export interface ScanSpec {
   /** Scan and tenant, e.g. "lookups:acme"; scroll ids are valid only within their scope. */
@@ -17,6 +19,9 @@ export interface ScanSpec {
   filterOptions?: FilterOptions;
   /** How a record is answered (record-field variants); default: as stored. */
   present?: (record: object) => object;
+  /** Sort each page on its own instead of the whole scroll (only the autopilot-type-scan-sorts-each-page
+   *  fault sets it). */
+  sortEachPage?: boolean;
 }
 
 function refuseEncoding(expected: string): HttpError {
@@ -72,21 +77,49 @@ function snapshot(
   ctx: ReferenceContext,
   base: readonly object[],
   query: ScanQuery,
-  where: ((record: object) => boolean) | undefined,
+  spec: ScanSpec,
 ): ScrollView {
-  const filter = query.filter && !ctx.faults.has("scan-ignores-filter") ? query.filter : undefined;
+  const where = spec.where;
+  const filter =
+    query.filter &&
+    !ctx.faults.has("scan-ignores-filter") &&
+    !(query.sort !== undefined && ctx.faults.has("scan-filter-dropped-under-sort"))
+      ? query.filter
+      : undefined;
   const field = query.sort !== undefined && !ctx.faults.has("scan-ignores-sort") ? query.sort : undefined;
   // desc is the exact reverse of asc, so records without the sort field come first.
   const reversed = query.order === "desc" && !ctx.faults.has("scan-ignores-order");
   const keep =
     filter && where ? (record: object) => where(record) && filter(record) : (filter ?? where ?? undefined);
-  return scanView(base, {
+  const perPage = field !== undefined && spec.sortEachPage === true;
+  const view = scanView(base, {
     ...(keep ? { keep } : {}),
-    ...(field === undefined ? {} : { field }),
-    reversed,
+    ...(field === undefined || perPage ? {} : { field }),
+    reversed: reversed && !perPage,
     // One more than the limit: the scan-exceeds-limit fault serves that many.
     firstPage: query.limit + 1,
   });
+  if (field === undefined) return faultyPaging(ctx, view, query.limit, filter !== undefined);
+  if (perPage) return sortedEachPage(view, field, reversed, query.limit);
+  const chosen = orderAsChosen(ctx, view, field, reversed);
+  return faultyPaging(ctx, chosen, query.limit, filter !== undefined, field);
+}
+
+/** The view as a seeded fault of paging serves it (paging-faults.ts); the view itself without one. */
+function faultyPaging(
+  ctx: ReferenceContext,
+  view: ScrollView,
+  limit: number,
+  filtered: boolean,
+  sortField?: string,
+): ScrollView {
+  if (sortField !== undefined && ctx.faults.has("scan-keyset-loses-ties"))
+    return keysetPages(view, sortField, limit);
+  if (sortField !== undefined && filtered && ctx.faults.has("scan-filtered-sorted-repeats-at-boundary"))
+    return overlappingPages(view, limit);
+  if (filtered && ctx.faults.has("scan-filtered-full-last-page-repeated"))
+    return fullLastPageRepeated(view, limit);
+  return view;
 }
 
 function page(
@@ -151,7 +184,7 @@ export async function scan(ctx: ReferenceContext, request: Request, spec: ScanSp
       spec.filterOptions ?? {},
       spec.scope.startsWith("lookups:"),
     );
-    const view = snapshot(ctx, spec.records(), query, spec.where);
+    const view = snapshot(ctx, spec.records(), query, spec);
     const scroll = ctx.state.scrolls.create(spec.scope, view, query.limit, now);
     return page(ctx, scroll, true, spec.present);
   }

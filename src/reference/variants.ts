@@ -109,6 +109,18 @@ export const VARIANTS = [
     "the permitted sort field names: not shown",
     "only a few fields sort (lookups: code, updateDate; statistics: createdAt, updateDate, semanticScore); others are refused with 400",
   ),
+  variant(
+    "sort-ties-reversed",
+    "sort-ties",
+    "the order among records sharing the sort value: not shown",
+    "records sharing the sort value come in reverse identity order under asc (and in identity order under desc)",
+  ),
+  variant(
+    "sort-case-insensitive",
+    "sort-case",
+    "whether sort compares strings with regard to case: not shown",
+    "strings sort regardless of case (a and B before c); records equal but for case keep identity order",
+  ),
   // ---------------------------------------------------------------- errors
   variant(
     "quota-refusal-400",

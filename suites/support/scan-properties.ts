@@ -5,6 +5,8 @@ import {
   type Check,
   type CheckContext,
   type CredentialRole,
+  depthOf,
+  explore,
   type FailureDetail,
   fail,
   requestOf,
@@ -26,6 +28,20 @@ import { defineCheck } from "./define.ts";
 import { checkProperty } from "./property.ts";
 import { readPages } from "./recorded-scrolls.ts";
 import { ensure, isClientError, judgeSuccess } from "./response-judges.ts";
+import {
+  type Boundary,
+  caseQuery,
+  casesAt,
+  describeCase,
+  pageBudget,
+  type SpaceCase,
+  SpaceLog,
+  selected,
+  sortFieldsByTies,
+  spaceArb,
+  spaceFilters,
+  spaceRuns,
+} from "./scan-space.ts";
 import { scrollEncodingFor, scrollIdEncodingFact } from "./scroll-encoding.ts";
 import { clientOf } from "./target-client.ts";
 
@@ -48,6 +64,8 @@ export interface ScanSubject {
   filterFields: readonly string[];
   /** Fields holding a lookup type: the SHOULD check filterTypeNameCheck filters them by type name. */
   typeFields: readonly string[];
+  /** Which scan, as the exploration log names it: "lookups", "autopilot all types", "autopilot one type". */
+  scan?: string;
 }
 
 // ---------------------------------------------------------------- reading whole scrolls
@@ -403,52 +421,76 @@ function subjectReadCheck(subject: ScanSubject, ids: Ids, run: Check["run"]): Ch
     run,
   });
 }
-/** Pages of any limit together hold every record exactly once. */
+/** Pages of any limit together hold every record exactly once, unsorted and under every sort, order and
+ *  filter of the scan's space (exploreSpace). */
 export function exactlyOnceCheck(subject: ScanSubject, ids: Ids): Check {
   return subjectReadCheck(subject, ids, async (ctx) => {
     const all = await referenceRead(ctx, subject, { strict: true });
-    const expected = all.map(subject.identity);
-    // Small limits cost a request per record or two: their first pages show a record repeated at a page
-    // boundary, or one the scan was never meant to hold; the whole-scroll cases below show a lost one.
-    const known = new Set(expected);
-    for (const limit of partialLimits(all.length)) {
-      const result = await partialScroll(ctx, subject, limit);
-      const ids = result.records.map(subject.identity);
-      const repeatedIds = [...counts(ids)].filter(([, n]) => n > 1);
-      const repeated = repeatedIds.map(([id, n]) => `${id} (x${n})`);
-      const unknown = ids.filter((id) => !known.has(id));
-      if (repeated.length > 0 || unknown.length > 0) {
-        const problems = [
-          repeated.length > 0 ? `repeated: ${few(repeated)}` : "",
-          unknown.length > 0 ? `not in the scan without parameters: ${few(unknown)}` : "",
-        ]
-          .filter(Boolean)
-          .join("; ");
-        const record = repeatedIds[0]?.[0] ?? (unknown[0] as string);
-        fail(`${subject.name} with limit=${limit}, first ${PARTIAL_PAGES} pages: ${problems}`, {
-          expected: "each record of the scan without parameters at most once",
-          actual: problems,
-          record,
-          pages: pagesHolding(pageIdentities(subject, result), record),
-          ...requestDetail(result),
-        });
-      }
+    const log = new SpaceLog(ctx);
+    try {
+      await unsortedOnce(ctx, subject, all, log);
+      await exploreSpace(ctx, subject, all, judgeOnce, { log });
+    } finally {
+      log.done();
     }
-    const judge = async (limit: number) => {
-      const { result, records } = await readScroll(ctx, subject, { limit }, all.length);
-      failFinding(
-        identityFinding(expected, records.map(subject.identity), {
-          pages: pageIdentities(subject, result),
-        }),
-        `${subject.name} with limit=${limit}`,
-        result.pages[0]?.response.request,
-      );
-    };
-    // The limits that matter first, whatever the property draws; its cases then add others (a limit drawn
-    // again is read once: see recorded-scrolls.ts).
-    for (const limit of boundaryLimits(all.length)) await judge(limit);
-    await checkProperty(ctx, fc.asyncProperty(limitArb(all.length), judge));
   });
+}
+
+/** Every record once in unsorted, unfiltered scrolls: partial scrolls at small limits, whole ones at the
+ *  limits that matter. */
+async function unsortedOnce(
+  ctx: CheckContext,
+  subject: ScanSubject,
+  all: ScanRecordShape[],
+  log: SpaceLog,
+): Promise<void> {
+  const expected = all.map(subject.identity);
+  // Small limits cost a request per record or two: their first pages show a record repeated at a page
+  // boundary, or one the scan was never meant to hold; the whole-scroll cases below show a lost one.
+  const known = new Set(expected);
+  for (const limit of partialLimits(all.length)) {
+    const result = await partialScroll(ctx, subject, limit);
+    const ids = result.records.map(subject.identity);
+    const repeatedIds = [...counts(ids)].filter(([, n]) => n > 1);
+    const repeated = repeatedIds.map(([id, n]) => `${id} (x${n})`);
+    const unknown = ids.filter((id) => !known.has(id));
+    if (repeated.length > 0 || unknown.length > 0) {
+      const problems = [
+        repeated.length > 0 ? `repeated: ${few(repeated)}` : "",
+        unknown.length > 0 ? `not in the scan without parameters: ${few(unknown)}` : "",
+      ]
+        .filter(Boolean)
+        .join("; ");
+      const record = repeatedIds[0]?.[0] ?? (unknown[0] as string);
+      fail(`${subject.name} with limit=${limit}, first ${PARTIAL_PAGES} pages: ${problems}`, {
+        expected: "each record of the scan without parameters at most once",
+        actual: problems,
+        record,
+        pages: pagesHolding(pageIdentities(subject, result), record),
+        ...requestDetail(result),
+      });
+    }
+  }
+  const judge = async (limit: number) => {
+    const { result, records } = await readScroll(ctx, subject, { limit }, all.length);
+    log.note(
+      subject.scan ?? subject.name,
+      { limit },
+      all.length,
+      result.pages.map((p) => p.values as ScanRecordShape[]),
+    );
+    failFinding(
+      identityFinding(expected, records.map(subject.identity), {
+        pages: pageIdentities(subject, result),
+      }),
+      `${subject.name} with limit=${limit}`,
+      result.pages[0]?.response.request,
+    );
+  };
+  // The limits that matter first, whatever the property draws; its cases then add others (a limit drawn
+  // again is read once: see recorded-scrolls.ts).
+  for (const limit of boundaryLimits(all.length)) await judge(limit);
+  await checkProperty(ctx, fc.asyncProperty(limitArb(all.length), judge));
 }
 
 /** No page holds more records than the limit asked for. */
@@ -466,11 +508,24 @@ export function pageWithinLimitCheck(subject: ScanSubject, ids: Ids): Check {
         overfullPage(subject, result, limit);
       }),
     );
+    // Sorted and filtered scrolls page through the same limit.
+    await exploreSpace(ctx, subject, all, judgeCaseLimit);
   });
 }
 
-/** When the target accepts a sort, the whole scroll follows it; documented sort fields must be accepted. */
-export function orderCheck(subject: ScanSubject, ids: Ids): Check {
+/**
+ * When the target accepts a sort, the whole scroll follows it; documented sort fields must be accepted.
+ * `alsoScans` names scans of a part of the records (the per-type autopilot scan) whose sorted scrolls are
+ * judged the same way.
+ */
+export function orderCheck(
+  subject: ScanSubject,
+  ids: Ids,
+  alsoScans?: (
+    all: ScanRecordShape[],
+    ctx: CheckContext,
+  ) => { subject: ScanSubject; records: ScanRecordShape[] }[],
+): Check {
   return subjectReadCheck(subject, ids, async (ctx) => {
     const all = await referenceRead(ctx, subject);
     // Both directions of a sort the document names, read whole at the largest page, whatever the
@@ -505,6 +560,15 @@ export function orderCheck(subject: ScanSubject, ids: Ids): Check {
         },
       ),
     );
+    // Every page of whole scrolls, under filters too, at the boundaries of the space.
+    const log = new SpaceLog(ctx);
+    try {
+      await exploreSpace(ctx, subject, all, judgeCaseOrder, { sortedOnly: true, log });
+      for (const part of alsoScans?.(all, ctx) ?? [])
+        await exploreSpace(ctx, part.subject, part.records, judgeCaseOrder, { sortedOnly: true, log });
+    } finally {
+      log.done();
+    }
   });
 }
 
@@ -544,6 +608,247 @@ function judgeOrder(
   });
 }
 
+// ---------------------------------------------------------------- the space of a scan (scan-space.ts)
+
+/** A case of the space read as far as it goes: the records it must hold, those it may hold besides (equal
+ *  to the filter value but for case: whether equals ignores case is not shown), and what came. */
+export interface CaseRead {
+  case: SpaceCase;
+  subject: ScanSubject;
+  expected: ScanRecordShape[];
+  tolerated: ScanRecordShape[];
+  result: FullScanResult<ScanRecordShape>;
+}
+
+/** One case read whole (recorded: every check of the run that reads it shares one read); undefined when
+ *  the target refuses a sort field the document does not name, which it may. */
+async function readCase(
+  ctx: CheckContext,
+  subject: ScanSubject,
+  all: ScanRecordShape[],
+  c: SpaceCase,
+): Promise<CaseRead | undefined> {
+  const expected = selected(all, c);
+  const filter = c.filter;
+  const tolerated = filter
+    ? all.filter((r) => fieldMatches(r, filter.field, filter.value, { ignoreCase: true }))
+    : expected;
+  // A scroll holding more than the filter selects is the filter check's finding: read it to its end.
+  const maxPages = 2 * Math.ceil(all.length / c.limit) + 10;
+  const result = await scrollPages(ctx, subject, caseQuery(c), maxPages);
+  const refused = result.pages.length === 0 && isClientError(result.failure?.status ?? 0);
+  if (refused && c.sort !== undefined && !subject.documentedSortFields.includes(c.sort)) return undefined;
+  return { case: c, subject, expected, tolerated, result };
+}
+
+export type CaseJudge = (read: CaseRead) => void;
+
+/** Notes what a scroll read outside the space reached: its scan, filter and limit. */
+export function noteScroll(
+  ctx: CheckContext,
+  subject: ScanSubject,
+  query: { filter?: string; limit?: number },
+  result: FullScanResult<ScanRecordShape>,
+): void {
+  explore(ctx, "scan", subject.scan ?? subject.name);
+  explore(ctx, "sort field", "none");
+  explore(ctx, "filter", query.filter ?? "none");
+  explore(ctx, "limit", query.limit ?? "none");
+  explore(ctx, "last page", lastPageOf(result, query.limit ?? 100));
+}
+
+function lastPageOf(result: FullScanResult<ScanRecordShape>, limit: number): string {
+  const n = result.records.length;
+  return n % limit === 0 ? "exactly full" : n % limit === 1 ? "one record over" : "partial";
+}
+
+/** A scroll that answered something other than a page fails every judge; one that does not end fails the
+ *  exactly-once judge only (the others judge the pages that came). */
+function ensurePages(read: CaseRead, strict: boolean): void {
+  const { result } = read;
+  const endless = result.end === "page-cap" || result.end === "repeated-scroll-id";
+  if (strict || !endless) ensureEnded(result, `${read.subject.name} ${describeCase(read.case)}`);
+}
+
+/**
+ * Each record the case selects, exactly once, across every page (SCAN-04): none repeated, none lost at a
+ * boundary, whatever the sort, order, filter and limit. A record equal to the filter value but for case may
+ * come, once; a record the filter does not match at all is the filter check's finding, not this one's, and
+ * with `foreign: "ignore"` (a scan of a part, such as one lookup type) so is a record outside the part.
+ */
+export function onceJudge(options: { foreign?: "fail" | "ignore" } = {}): CaseJudge {
+  return (read) => {
+    ensurePages(read, true);
+    const { case: c, subject, expected, tolerated, result } = read;
+    const allowed = new Set(tolerated.map(subject.identity));
+    const came = result.records.map(subject.identity);
+    const judged = c.filter || options.foreign === "ignore" ? came.filter((id) => allowed.has(id)) : came;
+    const want = [...expected.map(subject.identity), ...judged];
+    failFinding(
+      identityFinding(c.filter ? want : expected.map(subject.identity), judged, {
+        pages: pageIdentities(subject, result),
+      }),
+      `${subject.name} ${describeCase(c)}`,
+      result.pages[0]?.response.request,
+    );
+  };
+}
+
+export const judgeOnce: CaseJudge = onceJudge();
+
+/** The order of the sort field across every page read (SCAN-06); ties in any order. */
+export const judgeCaseOrder: CaseJudge = (read) => {
+  const { case: c, subject, result } = read;
+  if (c.sort === undefined) return;
+  ensurePages(read, false);
+  judgeOrder(subject, result, c.sort, c.order ?? "asc", describeCase(c));
+};
+
+/** Exactly the records the filter matches (SCAN-07), under the case's sort and limit too: none missing,
+ *  none that does not match (equal but for case is a match: the document leaves case open). */
+export const judgeCaseFilter: CaseJudge = (read) => {
+  const { case: c, subject, expected, tolerated, result } = read;
+  const filter = c.filter;
+  if (filter === undefined) return;
+  ensurePages(read, false);
+  const came = result.records;
+  const got = new Set(came.map(subject.identity));
+  const allowed = new Set(tolerated.map(subject.identity));
+  const missing = expected.map(subject.identity).filter((id) => !got.has(id));
+  // Each answered record is judged by its own field, so a record the reference read lost does not count.
+  const extra = came
+    .filter(
+      (r) =>
+        !allowed.has(subject.identity(r)) &&
+        !fieldMatches(r, filter.field, filter.value, { ignoreCase: true }),
+    )
+    .map(subject.identity);
+  if (missing.length === 0 && extra.length === 0) return;
+  const wanted = `exactly the ${expected.length} records whose ${filter.field} is ${filter.value}`;
+  const actual = [
+    missing.length > 0 ? `missing: ${few(missing)}` : "",
+    extra.length > 0 ? `not matching: ${few(extra)}` : "",
+  ]
+    .filter(Boolean)
+    .join("; ");
+  const record = missing[0] ?? (extra[0] as string);
+  const pages = pagesHolding(pageIdentities(subject, result), record);
+  fail(`${subject.name} ${describeCase(c)}: expected ${wanted}; ${actual}`, {
+    expected: wanted,
+    actual,
+    record,
+    field: filter.field,
+    ...(pages.length > 0 ? { pages } : {}),
+    ...requestDetail(result),
+  });
+};
+
+/** No page above the case's limit. */
+export const judgeCaseLimit: CaseJudge = (read) => {
+  ensurePages(read, false);
+  overfullPage(read.subject, read.result, read.case.limit);
+};
+
+/**
+ * Reads the space of a scan and judges every case read: first its boundary cases, whatever the seed (a page
+ * boundary inside a run of ties of the sort value, a last page exactly full, one record over; with a sort
+ * and without, with a filter and without), then draws of the whole space. By default the boundary cases
+ * take the two sort fields with the most ties the target accepts (one in both orders, one under the largest
+ * filter), each scroll within six pages, and two draws; deep, every accepted sort field in both orders,
+ * unfiltered and under the largest filter of another field (the filter fields taken in turn), the unsorted
+ * scroll under the largest filter of each field, scrolls of up to fifteen pages, and the run's draws.
+ */
+export async function exploreSpace(
+  ctx: CheckContext,
+  subject: ScanSubject,
+  all: ScanRecordShape[],
+  judge: CaseJudge,
+  options: { sortedOnly?: boolean; filteredOnly?: boolean; log?: SpaceLog } = {},
+): Promise<void> {
+  const log = options.log ?? new SpaceLog(ctx);
+  const visit = async (c: SpaceCase): Promise<boolean> => {
+    const read = await readCase(ctx, subject, all, c);
+    if (read === undefined) return false;
+    log.note(
+      subject.scan ?? subject.name,
+      c,
+      read.expected.length,
+      read.result.pages.map((p) => p.values as ScanRecordShape[]),
+    );
+    judge(read);
+    return true;
+  };
+  try {
+    const wanted = (c: SpaceCase) =>
+      (!options.sortedOnly || c.sort !== undefined) && (!options.filteredOnly || c.filter !== undefined);
+    const visitWanted = async (c: SpaceCase) => (wanted(c) ? visit(c) : true);
+    if (all.length > 0) await visitBoundaries(ctx, subject, all, visitWanted, options.sortedOnly === true);
+    const pages = pageBudget(ctx);
+    await checkProperty(
+      ctx,
+      fc.asyncProperty(spaceArb(subject, all, pages), async (c) => {
+        if (wanted(c)) await visit(c);
+      }),
+      { numRuns: spaceRuns(ctx) },
+    );
+  } finally {
+    if (!options.log) log.done();
+  }
+}
+
+async function visitBoundaries(
+  ctx: CheckContext,
+  subject: ScanSubject,
+  all: ScanRecordShape[],
+  visit: (c: SpaceCase) => Promise<boolean>,
+  sortedOnly: boolean,
+): Promise<void> {
+  const pages = pageBudget(ctx);
+  const deep = depthOf(ctx) === "deep";
+  // The most selective-yet-largest filter of each field, largest first.
+  const filters = spaceFilters(subject, all)
+    .map((values) => values[0])
+    .filter((f) => f !== undefined)
+    .sort((a, b) => selected(all, { filter: b }).length - selected(all, { filter: a }).length);
+  // Unsorted filtered scrolls when deep (by default the sorted ones under a filter stand for them).
+  if (!sortedOnly && deep)
+    for (const filter of filters)
+      for (const c of casesAt(all, { filter }, pages, ["full", "over"])) await visit(c);
+  const accepted: string[] = [];
+  for (const sort of sortFieldsByTies(subject, all)) {
+    if (!deep && accepted.length >= 2) break;
+    const other = filters.filter((f) => f.field !== sort);
+    // The second field of a default run sorts under the largest filter: a sort by the filtered field
+    // itself would order nothing.
+    if (!deep && accepted.length === 1 && filters[0] !== undefined && other[0] !== filters[0]) continue;
+    // Deep: both orders unfiltered, and under one filter of another field (each sort field the next one).
+    const filter = other[accepted.length % Math.max(1, other.length)];
+    const under = filter ? { filter } : {};
+    const plans: [Omit<SpaceCase, "limit">, Boundary[]][] = deep
+      ? [
+          [{ sort, order: "asc" }, ["ties", "full", "over"]],
+          [{ sort, order: "desc" }, ["ties", "full", "over"]],
+          [{ ...under, sort, order: "desc" }, ["ties", "full", "over"]],
+          [{ ...under, sort, order: "asc" }, ["ties"]],
+        ]
+      : accepted.length === 0
+        ? [
+            [{ sort, order: "asc" }, ["ties", "full", "over"]],
+            [{ sort, order: "desc" }, ["ties"]],
+          ]
+        : [[{ ...(other[0] ? { filter: other[0] } : {}), sort, order: "desc" }, ["ties", "full", "over"]]];
+    let taken = true;
+    for (const [base, which] of plans) {
+      for (const c of casesAt(all, base, pages, which)) {
+        taken = await visit(c);
+        if (!taken) break;
+      }
+      if (!taken) break;
+    }
+    if (taken) accepted.push(sort);
+  }
+}
+
 /**
  * equals(field,'value') with a value a record holds yields exactly the records whose field holds that very
  * value. The value is sent as stored (a lookup type as its full URI): that is the one reading the document
@@ -575,6 +880,8 @@ export function filterCheck(subject: ScanSubject, ids: Ids): Check {
         },
       ),
     );
+    // Filtered scrolls under a sort, at the boundaries of the space: a filter must hold whatever the order.
+    await exploreSpace(ctx, subject, all, judgeCaseFilter, { filteredOnly: true });
   });
 }
 
@@ -606,6 +913,7 @@ async function judgeFilter(
   const { field, value, limit, byName } = query;
   const filter = `equals(${field},'${value}')`;
   const { result, records } = await readScroll(ctx, subject, { filter, limit }, all.length);
+  noteScroll(ctx, subject, { filter, limit }, result);
   const got = new Set(records.map(subject.identity));
   const exact = all
     .filter((r) => fieldMatches(r, field, value, { ignoreCase: false, byName }))
@@ -651,6 +959,7 @@ export function endsCheck(subject: ScanSubject, ids: Ids): Check {
       const size = total === undefined ? limit : (boundaryLimits(total, limit)[0] ?? 100);
       const first = await scrollPages(ctx, subject, { limit: size }, 2000);
       total ??= first.records.length;
+      noteScroll(ctx, subject, { limit: size }, first);
       ensureEnded(first, `${subject.name} with limit=${size}`);
       if (first.end !== "empty-page") continue;
       // An empty page may precede the end (deployments differ); nothing may follow it.
@@ -851,7 +1160,9 @@ export function limitAbove100Check(subject: ScanSubject, ids: Ids): Check {
     const clamps = ctx.target.profile.clampsLimit;
     const endpoint = subject.endpoint(ctx);
     const encoding = await scrollEncodingFor(ctx, subject.role, endpoint);
+    explore(ctx, "scan", subject.scan ?? subject.name);
     for (const limit of [101, 150, 1000]) {
+      explore(ctx, "limit", limit);
       const result = await clientOf(ctx).scanAll(await ctx.token(subject.role), endpoint, {
         query: { limit },
         encoding,

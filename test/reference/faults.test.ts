@@ -57,6 +57,43 @@ const SCENARIOS: Record<FaultName, (h: Harness) => Promise<boolean>> = {
     );
     return versions.some((v, i) => i > 0 && v < (versions[i - 1] as number));
   },
+  "scan-keyset-loses-ties": async (h) => {
+    const { values } = await h.scanAll(
+      "/lookups/acme/_scan?sort=type&limit=100",
+      await h.token("acme-viewer"),
+    );
+    return values.length !== ids(h, "acme").length;
+  },
+  "scan-filtered-sorted-repeats-at-boundary": async (h) => {
+    const filter = encodeURIComponent("equals(type,'Country')");
+    const { values } = await h.scanAll(
+      `/lookups/acme/_scan?filter=${filter}&sort=updatedBy&limit=60`,
+      await h.token("acme-viewer"),
+    );
+    return new Set((values as Lookup[]).map((l) => l.code)).size !== values.length;
+  },
+  "scan-filtered-full-last-page-repeated": async (h) => {
+    // 250 lookups of type Country: five full pages of 50.
+    const filter = encodeURIComponent("equals(type,'Country')");
+    const { values } = await h.scanAll(
+      `/lookups/acme/_scan?filter=${filter}&limit=50`,
+      await h.token("acme-viewer"),
+    );
+    return values.length !== 250;
+  },
+  "scan-filter-dropped-under-sort": async (h) => {
+    const filter = encodeURIComponent("equals(type,'Gender')");
+    const page = await firstPage(h, `/lookups/acme/_scan?filter=${filter}&sort=code`);
+    return page.values.some((l) => l.type !== "rdm/lookupTypes/Gender");
+  },
+  "autopilot-type-scan-sorts-each-page": async (h) => {
+    const { values } = await h.scanAll(
+      "/configuration/acme/autopilot/stats/Country/_scan?sort=unmappedValue&limit=20",
+      await h.token("acme-admin"),
+    );
+    const names = (values as { unmappedValue: string }[]).map((s) => s.unmappedValue);
+    return names.some((v, i) => i > 0 && v < (names[i - 1] as string));
+  },
   "scan-exceeds-limit": async (h) => (await firstPage(h, "/lookups/acme/_scan?limit=10")).values.length > 10,
   "scan-ignores-filter": async (h) => {
     const page = await firstPage(
@@ -214,6 +251,23 @@ const SCENARIOS: Record<FaultName, (h: Harness) => Promise<boolean>> = {
       token: await h.token("acme-viewer"),
     });
     return (a.body as unknown[]).length !== 10;
+  },
+  "blocked-values-offset-past-end-repeats-last-page": async (h) => {
+    const a = await h.call(
+      "GET",
+      "/configuration/acme/autopilot/Country/blockedValues?offset=1000&limit=10",
+      {
+        token: await h.token("acme-viewer"),
+      },
+    );
+    return (a.body as unknown[]).length !== 0;
+  },
+  "blocked-values-offset-rounded-to-page": async (h) => {
+    const token = await h.token("acme-viewer");
+    const path = "/configuration/acme/autopilot/Country/blockedValues";
+    const whole = (await h.call("GET", `${path}?offset=0&limit=20`, { token })).body as unknown[];
+    const window = (await h.call("GET", `${path}?offset=5&limit=10`, { token })).body as unknown[];
+    return JSON.stringify(window) !== JSON.stringify(whole.slice(5, 15));
   },
   "blocked-values-of-every-type": async (h) => {
     const a = await h.call("GET", "/configuration/acme/autopilot/Currency/blockedValues", {

@@ -2,7 +2,13 @@
 // choice when it is off; the catalogue is well formed and refuses two alternatives of one choice.
 import { readdirSync, readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { createReference, type Task, VARIANTS, type VariantName } from "../../src/reference/index.ts";
+import {
+  createReference,
+  type Lookup,
+  type Task,
+  VARIANTS,
+  type VariantName,
+} from "../../src/reference/index.ts";
 import { type Answer, type Harness, HOUR, setup } from "./harness.ts";
 
 const viewer = (h: Harness) => h.token("acme-viewer");
@@ -104,6 +110,20 @@ const SHOWS: Record<VariantName, (h: Harness) => Promise<boolean>> = {
   "equals-exact-stored-value": async (h) => count(await filtered(h, "equals(type,'Country')")) === 0,
   "filter-equals-only": async (h) => (await filtered(h, "startsWith(code,'D')")).status === 400,
   "sort-fields-limited": async (h) => (await scan(h, "/lookups/acme/_scan?sort=version")).status === 400,
+  "sort-ties-reversed": async (h) => {
+    const first = (await scan(h, "/lookups/acme/_scan?sort=type&limit=1")).body as { values: Lookup[] };
+    const identityFirst = h.ref.state.lookups.get("acme")?.inIdentityOrder()[0];
+    return first.values[0]?.code !== identityFirst?.code;
+  },
+  "sort-case-insensitive": async (h) => {
+    const { values } = await h.scanAll(
+      "/configuration/acme/autopilot/stats/_scan?sort=unmappedValue",
+      await h.token("acme-admin"),
+    );
+    const names = (values as { unmappedValue: string }[]).map((s) => s.unmappedValue);
+    const lower = names.findIndex((v) => /^[a-z]/.test(v));
+    return lower >= 0 && names.slice(lower).some((v) => /^[A-Z]/.test(v));
+  },
   "token-rate-limit": async (h) => {
     const statuses: number[] = [];
     for (let i = 0; i < 11; i++) statuses.push((await h.requestToken("acme-viewer")).status);
