@@ -294,7 +294,10 @@ describe("short pages, lean records, rich records: legal provider choices a swee
       ]);
       // The client broke no caller rule: its assumption about the provider did; the choice is named.
       const broken = sweep.runs[1];
-      expect(broken?.run.result.checks.filter((c) => c.status === "failed")).toEqual([]);
+      // (its command's own check fails: the command exited 1).
+      expect(broken?.run.result.checks.filter((c) => c.status === "failed").map((c) => c.id)).toEqual([
+        "client/command",
+      ]);
       expect(broken && whyFailed(broken)).toMatch(/^the choice: /);
     },
     120_000,
