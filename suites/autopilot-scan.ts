@@ -1,6 +1,14 @@
 // The autopilot statistics scans: all lookup types, and one lookup type.
 
-import { type Check, type CheckContext, depthOf, fail, requestOf, skip } from "../src/check/index.ts";
+import {
+  type Check,
+  type CheckContext,
+  depthOf,
+  explore,
+  fail,
+  requestOf,
+  skip,
+} from "../src/check/index.ts";
 import { lookupTypeUri } from "../src/contract/index.ts";
 import { typeName } from "./support/data-operations.ts";
 import { defineCheck } from "./support/define.ts";
@@ -128,6 +136,8 @@ export const autopilotScanChecks: Check[] = [
     needs: { roles: ["admin"] },
     async run(ctx) {
       const { result } = await readScroll(ctx, autopilotScan, {});
+      explore(ctx, "scan", autopilotScan.scan ?? autopilotScan.name);
+      explore(ctx, "limit", "none");
       for (const [index, page] of result.pages.entries())
         if (page.values.length > 100)
           fail(`without limit, page ${index + 1} holds ${page.values.length} statistics`);
@@ -159,9 +169,12 @@ export const autopilotScanChecks: Check[] = [
     needs: { roles: ["admin"] },
     async run(ctx) {
       const all = await referenceRead(ctx, autopilotScan);
+      explore(ctx, "scan", autopilotScan.scan ?? autopilotScan.name);
       ensure(recordsProblem(all, statisticRules, statisticIdentity), autopilotScan.name);
       for (const type of [...new Set(all.map((r) => typeName(String(r.lookupType))))].sort()) {
-        const { records } = await readScroll(ctx, autopilotTypeScan(type), {}, all.length);
+        const typeScan = autopilotTypeScan(type);
+        explore(ctx, "scan", typeScan.scan ?? typeScan.name);
+        const { records } = await readScroll(ctx, typeScan, {}, all.length);
         ensure(recordsProblem(records, statisticRules, statisticIdentity), `the scan of ${type}`);
       }
     },
@@ -183,6 +196,7 @@ export const autopilotScanChecks: Check[] = [
       const types = [...new Set(all.map((r) => typeName(String(r.lookupType))))].sort();
       for (const type of types) {
         const subject = autopilotTypeScan(type);
+        explore(ctx, "lookup type", type);
         const { result, records } = await readScroll(ctx, subject, {}, all.length);
         noteScroll(ctx, subject, {}, result);
         const foreign = records.filter((r) => typeName(String(r.lookupType)) !== type);
@@ -229,6 +243,7 @@ export const autopilotScanChecks: Check[] = [
       if (part === undefined)
         skip(`the autopilot scan holds no statistics: the check needs data in tenant ${ctx.target.tenant}`);
       const { type, subject } = part;
+      explore(ctx, "lookup type", type);
       const count = part.records.length;
       // Small pages, yet a whole scroll of at most six: every page boundary shows a repeat or an overflow.
       const limit = Math.min(100, Math.max(7, Math.ceil(count / 6)));

@@ -37,7 +37,11 @@ interface FirstPages {
 }
 
 async function richestType(ctx: CheckContext): Promise<FirstPages> {
-  return recorded(ctx, ["blocked-values richest type", ctx.target.tenant], () => findRichestType(ctx));
+  const found = await recorded(ctx, ["blocked-values richest type", ctx.target.tenant], () =>
+    findRichestType(ctx),
+  );
+  explore(ctx, "lookup type", found.lookupType);
+  return found;
 }
 
 async function findRichestType(ctx: CheckContext): Promise<FirstPages> {
@@ -303,6 +307,8 @@ export const blockedValuesChecks: Check[] = [
     needs: { roles: ["admin"] },
     async run(ctx) {
       const { lookupType } = await richestType(ctx);
+      explore(ctx, "limit", "none (default)");
+      explore(ctx, "offset", "none (default)");
       const plain = listOf(
         await get(ctx, lookupType, {}),
         `blocked values of ${lookupType} without parameters`,
@@ -346,6 +352,7 @@ export const blockedValuesChecks: Check[] = [
       let lookupType: string | undefined;
       let foreign: BlockedValue | undefined;
       for (const [type, firstPage] of everyType) {
+        explore(ctx, "lookup type", type);
         const listed = firstPage.length < 100 ? firstPage : await readAll(ctx, type, 100, false);
         foreign = listed.find(
           (v) => v.tenantId !== ctx.target.tenant || typeName(String(v.lookupType)) !== type,

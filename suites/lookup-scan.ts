@@ -1,11 +1,12 @@
 // The lookups scan: POST {rdm_url}/lookups/{tenantId}/_scan with limit, filter, sort and order.
 
-import type { Check } from "../src/check/index.ts";
+import { type Check, explore } from "../src/check/index.ts";
 import { typeName } from "./support/data-operations.ts";
 import { defineCheck } from "./support/define.ts";
 import { lookupRules, recordsProblem } from "./support/record-fields.ts";
 import { ensure } from "./support/response-judges.ts";
 import {
+  distinct,
   endsCheck,
   endWithoutScrollIdCheck,
   exactlyOnceCheck,
@@ -16,6 +17,7 @@ import {
   limitOutOfRangeCheck,
   orderCheck,
   pageWithinLimitCheck,
+  readScroll,
   referenceRead,
   type ScanSubject,
   scrollBodyCheck,
@@ -75,6 +77,17 @@ export const lookupScanChecks: Check[] = [
     async run(ctx) {
       const records = await referenceRead(ctx, lookupScan);
       ensure(recordsProblem(records, lookupRules, lookupScan.identity), "the lookups scan");
+      // A sorted scroll may take another path through a provider: its records are judged too (the order
+      // check reads the same scroll, so it is usually recorded already).
+      const query = { sort: "code", order: "desc" as const, limit: 100 };
+      const sorted = await readScroll(ctx, lookupScan, query, records.length, { untilCap: true });
+      ensure(
+        recordsProblem(distinct(lookupScan, sorted.records), lookupRules, lookupScan.identity),
+        "the lookups scan sorted by code",
+      );
+      explore(ctx, "sort field", "none");
+      explore(ctx, "sort field", "code");
+      explore(ctx, "pages read", String(sorted.result.pages.length));
     },
   }),
   endsCheck(lookupScan, {

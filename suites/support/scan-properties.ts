@@ -1004,6 +1004,7 @@ export function firstPageNullBodyCheck(subject: ScanSubject, ids: Ids): Check {
     const client = clientOf(ctx);
     const auth = await ctx.token(subject.role);
     const endpoint = subject.endpoint(ctx);
+    explore(ctx, "scan", subject.scan ?? subject.name);
     const none = await client.scanFirst(auth, endpoint, { limit: 5 });
     const nullBody = await client.scanFirst(auth, endpoint, { limit: 5 }, { firstBody: "null" });
     for (const [what, response] of [
