@@ -158,8 +158,9 @@ function exitText(entry: ClientSweepRun): string {
 export function progressLines(entry: ClientSweepRun, finished: number, total: number): string {
   const width = String(total).length;
   const ok = entry.run.exitCode === 0;
+  // The command's own check is the "command exit" the line already gives, not a rule the client broke.
   const broken = entry.run.result.checks
-    .filter((c) => c.status === "failed")
+    .filter((c) => c.status === "failed" && c.id !== COMMAND_CHECK_ID)
     .map((c) => `${c.id} (${c.level})`);
   const seconds = (entry.run.outcome.durationMs / 1000).toFixed(1);
   const lines = [
@@ -222,32 +223,42 @@ function ruleCase(choice: string, check: CheckResult): string[] {
   ];
 }
 
+/** The command's own check (client/command) as the test case "<choice> · command": failed when the command
+ *  did, with how it ended, why the choice failed and the tail of its output. */
 function commandCase(entry: ClientSweepRun): string[] {
   const { run, variant } = entry;
+  const check = run.result.checks.find((c) => c.id === COMMAND_CHECK_ID);
   const name = `${variant} · command`;
   const open = `    <testcase name="${escapeXml(name)}" classname="${escapeXml(`client.${variant}`)}" time="${seconds(run.outcome.durationMs)}">`;
   const commandFailed =
-    run.outcome.startError !== undefined || run.outcome.timedOut || run.outcome.exitCode !== 0;
+    check !== undefined
+      ? check.status === "failed"
+      : run.outcome.startError !== undefined || run.outcome.timedOut || run.outcome.exitCode !== 0;
   if (!commandFailed) return [`${open.slice(0, -1)}/>`];
   const why = whyFailed(entry) ?? "";
+  const about =
+    check === undefined
+      ? (run.result.command ?? "")
+      : `${check.title}\nlevel: ${check.level} (${COMMAND_CHECK_ID}); provider choice: ${variant}`;
+  const headline = check?.message?.split("\n")[0];
   return [
     open,
-    `      <failure message="${escapeXml(`${exitText(entry)}; ${why}`)}" type="command">${escapeXml(`${run.result.command ?? ""}\n${why}\n--- tail of ${COMMAND_LOG} ---\n${tail(entry.output)}`)}</failure>`,
+    `      <failure message="${escapeXml(`${exitText(entry)}; ${why}`)}" type="${check?.level ?? "MUST"}">${escapeXml(`${about}\n${headline === undefined ? "" : `${headline}\n`}${why}\n--- tail of ${COMMAND_LOG} ---\n${tail(entry.output)}`)}</failure>`,
     "    </testcase>",
   ];
 }
 
-/** One junit.xml for the whole sweep: a testsuite per choice, test cases named "<choice> · <rule>" and
- *  "<choice> · command", so merged results tell the choices apart. */
+/** One junit.xml for the whole sweep: a testsuite per choice, test cases named "<choice> · command" (the
+ *  command's own check) and "<choice> · <rule>", so merged results tell the choices apart; its name says
+ *  which choices did not pass. */
 export function renderSweepJunit(sweep: ClientSweep): string {
   const suites = sweep.runs.map((entry) => {
-    const cases = [
-      ...commandCase(entry),
-      ...entry.run.result.checks.flatMap((check) => ruleCase(entry.variant, check)),
-    ];
+    // The command's own check is the "<choice> · command" case; the caller rules follow it.
+    const rules = entry.run.result.checks.filter((check) => check.id !== COMMAND_CHECK_ID);
+    const cases = [...commandCase(entry), ...rules.flatMap((check) => ruleCase(entry.variant, check))];
     const failures = cases.filter((line) => line.includes("<failure ")).length;
     const skipped = cases.filter((line) => line.includes("<skipped ")).length;
-    const tests = entry.run.result.checks.length + 1;
+    const tests = rules.length + 1;
     return [
       `  <testsuite name="${escapeXml(`client check · ${entry.variant}`)}" tests="${tests}" failures="${failures}" errors="0" skipped="${skipped}" time="${seconds(entry.run.outcome.durationMs)}" timestamp="${escapeXml(entry.run.result.startedAt)}">`,
       ...cases,
@@ -255,12 +266,15 @@ export function renderSweepJunit(sweep: ClientSweep): string {
     ];
   });
   const all = suites.flat();
-  const tests = sweep.runs.reduce((sum, entry) => sum + entry.run.result.checks.length + 1, 0);
+  const tests = sweep.runs.reduce(
+    (sum, entry) => sum + entry.run.result.checks.filter((check) => check.id !== COMMAND_CHECK_ID).length + 1,
+    0,
+  );
   const failures = all.filter((line) => line.includes("<failure ")).length;
   const time = sweep.runs.reduce((sum, entry) => sum + entry.run.outcome.durationMs, 0);
   return [
     '<?xml version="1.0" encoding="UTF-8"?>',
-    `<testsuites name="${escapeXml(`lckit client check over ${sweep.runs.length} provider choice(s): ${sweep.passed} passed`)}" tests="${tests}" failures="${failures}" errors="0" time="${seconds(time)}">`,
+    `<testsuites name="${escapeXml(`lckit ${sweepClosing(sweep).trimEnd()}`)}" tests="${tests}" failures="${failures}" errors="0" time="${seconds(time)}">`,
     ...all,
     "</testsuites>",
     "",

@@ -114,6 +114,10 @@ const SHOWN: [string, string][] = [
   ["npx openapi-typescript", "tools the kit does not ship (Dredd, Specmatic)"],
   ["TOKEN=$(curl", "a running sandbox on port 8180"],
   ['"type": "urn:lckit:mock:request-validation"', "an answer body (test/consumers/docs.test.ts compares it)"],
+  [
+    '"kind": "lckit-client-sweep"',
+    'sweep.json as data (test/workbench/client-sweep.test.ts, "writes sweep.json and one junit.xml whose test cases name the choice", holds it to the fields and values of a real sweep.json)',
+  ],
   ["lckit contract diff OLD NEW", "placeholders OLD and NEW"],
 ];
 const RUN = [
@@ -214,7 +218,7 @@ describe("docs/consumers.md code blocks run as written", () => {
     expect(sandbox.control.state().variants).toEqual(["quota-refusal-409"]);
   });
 
-  it("the example clients, checked as the block says: the correct one passes, FAULT=token-per-call is named", async () => {
+  it("the example clients, checked as the block says: the correct one passes, FAULT=token-per-call is named, FAULT=short-page-is-last fails short-pages only", async () => {
     const block = find("sh", "FAULT=token-per-call lckit client check");
     const folder = mkdtempSync(join(tmpdir(), "lckit-doc-sh-"));
     symlinkSync(join(repo, "examples"), join(folder, "examples"));
@@ -232,10 +236,16 @@ describe("docs/consumers.md code blocks run as written", () => {
       codes.push(await main(words.slice(1), io));
       outputs.push(io.stdout());
     }
-    expect(codes).toEqual([0, 1]);
+    expect(codes).toEqual([0, 1, 1]);
     expect(outputs[0]).toMatch(/^CONFORMANT: /);
     expect(outputs[1]).toMatch(/^NOT CONFORMANT: your command failed \(exit 1\)/);
     expect(outputs[1]).toMatch(/WARN client\/token-reuse .*requested a new token/);
+    // The sweep of the third line: the default passes, short-pages is named with why it failed.
+    expect(outputs[2]).toMatch(/^\[[12]\/2\] ok +default +command exit 0 /m);
+    expect(outputs[2]).toMatch(
+      /^\[[12]\/2\] FAIL short-pages +command exit 1 \(\d+\.\d s\)\n +the choice: /m,
+    );
+    expect(outputs[2]).toContain("client check over 2 provider choice(s): 1 passed, 1 did not (short-pages)");
   }, 120_000);
 
   it("lckit contract diff of the two layers prints what the block shows", async () => {

@@ -9,7 +9,12 @@ import { main } from "../../src/cli/main.ts";
 import { packagePath } from "../../src/package-root.ts";
 import { VARIANTS } from "../../src/reference/index.ts";
 import { clientSweep, legalVariants } from "../../src/workbench/client-sweep.ts";
-import { type SweepDocument, type SweepOutput, whyFailed } from "../../src/workbench/sweep-report.ts";
+import {
+  type SweepChoice,
+  type SweepDocument,
+  type SweepOutput,
+  whyFailed,
+} from "../../src/workbench/sweep-report.ts";
 import { renderSweepMarkdown } from "../../src/workbench/sweep-summary.ts";
 import { captureIo } from "../cli/capture-io.ts";
 import { ensurePythonRequests } from "./python.ts";
@@ -189,11 +194,20 @@ describe("lckit client check --variants: a sweep CI can read", () => {
     const sample = JSON.parse((shown?.[2] ?? "").replaceAll(`\n${shown?.[1]}`, "\n")) as SweepDocument;
     expect(Object.keys(sample).sort()).toEqual(Object.keys(document).sort());
     expect(Object.keys(sample.runs[0] ?? {}).sort()).toEqual(Object.keys(document.runs[1] ?? {}).sort());
+    // ... and the values a run of that choice has (its command failed: the run is NOT CONFORMANT).
+    const held = (run: SweepChoice | undefined) => {
+      const { choice, outcome, verdict, exitCode, commandExit, signal, timedOut, brokenRules, folder } =
+        run ?? ({} as SweepChoice);
+      return { choice, outcome, verdict, exitCode, commandExit, signal, timedOut, brokenRules, folder };
+    };
+    expect(held(sample.runs[0])).toEqual(held(document.runs[1]));
     const junit = readFileSync(join(sweepDir, "junit.xml"), "utf8");
     const names = [...junit.matchAll(/<testcase name="([^"]+)"/g)].map((m) => m[1] as string);
     expect(new Set(names).size).toBe(names.length);
     for (const choice of choices) {
       expect(names).toContain(`${choice} · command`);
+      // The command's own check (client/command) is that test case, not a second one.
+      expect(names).not.toContain(`${choice} · client/command`);
       expect(names).toContain(`${choice} · client/bearer-on-every-request`);
     }
     // The choice whose command failed is a failed test case, with the tail of its output.
@@ -201,7 +215,11 @@ describe("lckit client check --variants: a sweep CI can read", () => {
       /<testcase name="scroll-id-raw-text-only · command"[^>]*>\s*<failure message="command exit 1; the choice: /,
     );
     expect(junit).toContain("lookups 100 (400)");
-    expect(junit).toMatch(/<testsuites name="[^"]*" tests="\d+" failures="1" /);
+    expect(junit).toContain("your command failed (exit 1)");
+    // One failed test case for the one failed choice (its command); the name says which choice did not pass.
+    expect(junit).toMatch(
+      /<testsuites name="lckit client check over 2 provider choice\(s\): 1 passed, 1 did not \(scroll-id-raw-text-only\)" tests="\d+" failures="1" /,
+    );
     // Only attributes the common JUnit XSD (junit-10.xsd) allows, as the runs' own junit.xml.
     const attributes = (element: string) =>
       new Set(
