@@ -17,6 +17,8 @@ interface Report {
 /** A first sorting of a survivor; docs/mutation.md explains each class. */
 function classOf(line: string, mutant: Mutant, replacement: string): string {
   if (/faults\.has\(/.test(line) && replacement === "false") return "equivalent: fault switch";
+  // A variant is a correct choice where the document is silent: the conformance run keeps it off.
+  if (/variants\.has\(/.test(line) && replacement === "false") return "equivalent: variant switch";
   if (mutant.mutatorName === "StringLiteral" || /(Error|badRequest|validationError)\(/.test(line))
     return "not shown: error text";
   return "see classes";
