@@ -20,6 +20,7 @@ import {
   exactlyOnceCheck,
   exploreSpace,
   failFinding,
+  fewerThanAPage,
   filterCheck,
   firstPageNullBodyCheck,
   identityFinding,
@@ -141,6 +142,7 @@ export const autopilotScanChecks: Check[] = [
       for (const [index, page] of result.pages.entries())
         if (page.values.length > 100)
           fail(`without limit, page ${index + 1} holds ${page.values.length} statistics`);
+      if (result.records.length <= 100) fewerThanAPage(ctx, autopilotScan, "a scroll without limit was read");
     },
   }),
   orderCheck(

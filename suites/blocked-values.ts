@@ -1,6 +1,14 @@
 // Blocked values of a lookup type, paged by offset and limit (default 0 and 100, at most 100).
 import fc from "fast-check";
-import { type Check, type CheckContext, depthOf, explore, fail, skip } from "../src/check/index.ts";
+import {
+  type Check,
+  type CheckContext,
+  depthOf,
+  explore,
+  fail,
+  inconclusive,
+  skip,
+} from "../src/check/index.ts";
 import { type ApiResponse, type BlockedValue, describeResponse, pageOf } from "../src/client/index.ts";
 import { discoverLookupTypes, typeName } from "./support/data-operations.ts";
 import { defineCheck } from "./support/define.ts";
@@ -65,6 +73,22 @@ async function findRichestType(ctx: CheckContext): Promise<FirstPages> {
   }
   if (!best) skip(`no lookup type found in tenant ${ctx.target.tenant} to list blocked values of`);
   return { ...best, everyType };
+}
+
+/**
+ * The richest lookup type, for a check that judges listed values: with none listed for any type it cannot
+ * tell a tenant without blocked values from a listing that answers nothing, and must not pass.
+ */
+async function typeWithValues(ctx: CheckContext): Promise<FirstPages> {
+  const found = await richestType(ctx);
+  if (found.firstPage.length === 0)
+    inconclusive({
+      saw: `no lookup type of tenant ${ctx.target.tenant} lists a blocked value (asked: ${found.everyType.map(([t]) => t).join(", ")})`,
+      readings: ["the tenant has no blocked values", "the listing answers nothing"],
+      decideBy:
+        "certify with a tenant that has blocked values (autopilot blocks them while it processes the tenant's data; the target file's tenant)",
+    });
+  return found;
 }
 
 /** The path of a blocked-values request with its query, as a failure detail names it. */
@@ -192,7 +216,7 @@ export const blockedValuesChecks: Check[] = [
     safety: "read",
     needs: { roles: ["admin"] },
     async run(ctx) {
-      const { lookupType } = await richestType(ctx);
+      const { lookupType } = await typeWithValues(ctx);
       const all = await readAll(ctx, lookupType, 100);
       const expected = all.map(identity);
       ensure(identityProblem(expected, expected), `blocked values of ${lookupType} in pages of 100`);
@@ -271,7 +295,7 @@ export const blockedValuesChecks: Check[] = [
     safety: "read",
     needs: { roles: ["admin"] },
     async run(ctx) {
-      const { lookupType, firstPage } = await richestType(ctx);
+      const { lookupType, firstPage } = await typeWithValues(ctx);
       await checkProperty(
         ctx,
         // The limits that matter (1, 2, one below, at and above the number available, 99, 100) most of
@@ -306,7 +330,7 @@ export const blockedValuesChecks: Check[] = [
     safety: "read",
     needs: { roles: ["admin"] },
     async run(ctx) {
-      const { lookupType } = await richestType(ctx);
+      const { lookupType } = await typeWithValues(ctx);
       explore(ctx, "limit", "none (default)");
       explore(ctx, "offset", "none (default)");
       const plain = listOf(
@@ -329,7 +353,7 @@ export const blockedValuesChecks: Check[] = [
     safety: "read",
     needs: { roles: ["admin"] },
     async run(ctx) {
-      const { lookupType, firstPage } = await richestType(ctx);
+      const { lookupType, firstPage } = await typeWithValues(ctx);
       ensure(
         recordsProblem(firstPage, blockedValueRules, (v) => String(v.value)),
         `blocked values of ${lookupType}`,
@@ -346,9 +370,7 @@ export const blockedValuesChecks: Check[] = [
       // Every page of every lookup type found: values of another type may follow those of the path's type.
       // The record's lookupType is rdm/lookupTypes/<type_name> (BLOCKED-04, judged by record-fields); here
       // only whose it is counts, so the bare name is taken too.
-      const { everyType } = await richestType(ctx);
-      if (everyType.every(([, page]) => page.length === 0))
-        skip(`no blocked values in tenant ${ctx.target.tenant} to judge`);
+      const { everyType } = await typeWithValues(ctx);
       let lookupType: string | undefined;
       let foreign: BlockedValue | undefined;
       for (const [type, firstPage] of everyType) {

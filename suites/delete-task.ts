@@ -23,6 +23,7 @@ import {
   distinct,
   failFinding,
   identityFinding,
+  nothingToJudge,
   readScroll,
   type ScanRecordShape,
   type ScanSubject,
@@ -623,6 +624,8 @@ export const deleteTaskChecks: Check[] = [
     needs: { roles: ["admin"] },
     async run(ctx) {
       const before = await lookupsOf(ctx);
+      // Deleting nothing shows nothing: an empty tenant leaves the rule unjudged.
+      if (before.length === 0) nothingToJudge(ctx, lookupScan);
       await deleteAndAwait(ctx, undefined, () => true, before, "delete task without parameters");
     },
   }),

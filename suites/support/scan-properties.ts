@@ -9,6 +9,7 @@ import {
   explore,
   type FailureDetail,
   fail,
+  inconclusive,
   requestOf,
   skip,
 } from "../../src/check/index.ts";
@@ -157,6 +158,7 @@ export async function referenceRead(
   options: { strict?: boolean } = {},
 ): Promise<ScanRecordShape[]> {
   const { result, records } = await readScroll(ctx, subject, {});
+  if (records.length === 0) nothingToJudge(ctx, subject);
   const ids = records.map(subject.identity);
   if (options.strict)
     failFinding(
@@ -165,6 +167,16 @@ export async function referenceRead(
       result.pages[0]?.response.request,
     );
   return distinct(subject, records);
+}
+
+/** A scan that answered no record leaves a rule about its records nothing to judge: an empty tenant and a
+ *  scan that answers nothing look the same, and neither may pass for a judged scan. */
+export function nothingToJudge(ctx: CheckContext, subject: ScanSubject): never {
+  inconclusive({
+    saw: `${subject.name} of tenant ${ctx.target.tenant} answered no record`,
+    readings: ["the tenant holds none", "the scan answers nothing"],
+    decideBy: `certify with a tenant whose data ${subject.name} lists (the target file's tenant)`,
+  });
 }
 
 export function distinct(subject: ScanSubject, records: ScanRecordShape[]): ScanRecordShape[] {
@@ -961,6 +973,8 @@ export function endsCheck(subject: ScanSubject, ids: Ids): Check {
       total ??= first.records.length;
       noteScroll(ctx, subject, { limit: size }, first);
       ensureEnded(first, `${subject.name} with limit=${size}`);
+      // A scroll of nothing ends at once whatever the scan does after its records.
+      if (total === 0) nothingToJudge(ctx, subject);
       if (first.end !== "empty-page") continue;
       // An empty page may precede the end (deployments differ); nothing may follow it.
       const last = first.pages.at(-1)?.scrollId;
@@ -1162,6 +1176,7 @@ export function limitAbove100Check(subject: ScanSubject, ids: Ids): Check {
     const endpoint = subject.endpoint(ctx);
     const encoding = await scrollEncodingFor(ctx, subject.role, endpoint);
     explore(ctx, "scan", subject.scan ?? subject.name);
+    let judged = false;
     for (const limit of [101, 150, 1000]) {
       explore(ctx, "limit", limit);
       const result = await clientOf(ctx).scanAll(await ctx.token(subject.role), endpoint, {
@@ -1174,6 +1189,7 @@ export function limitAbove100Check(subject: ScanSubject, ids: Ids): Check {
       if (refused) {
         if (clamps === true)
           fail(`limit=${limit}: the profile says the target clamps the limit, but it refused it`);
+        judged = true;
         continue;
       }
       if (clamps === false)
@@ -1184,6 +1200,17 @@ export function limitAbove100Check(subject: ScanSubject, ids: Ids): Check {
           fail(
             `${subject.name} with limit=${limit}: page ${index + 1} holds ${page.values.length} records; at most 100`,
           );
+      judged ||= result.records.length > 100;
     }
+    if (!judged) fewerThanAPage(ctx, subject, "limits above 100 were answered");
+  });
+}
+
+/** At most 100 records fit one page whatever limit a scan applies: a page cap of 100 is not judged. */
+export function fewerThanAPage(ctx: CheckContext, subject: ScanSubject, what: string): never {
+  inconclusive({
+    saw: `${what}, and ${subject.name} of tenant ${ctx.target.tenant} holds at most 100 records`,
+    readings: ["pages are held to 100 records", "a larger page would come with more records"],
+    decideBy: `certify with a tenant whose data ${subject.name} lists holds more than 100 records`,
   });
 }
