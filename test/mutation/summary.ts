@@ -1,6 +1,7 @@
 // Prints the mutation score and the surviving mutants of a Stryker JSON report (default
 // reports/mutation/mutation.json), per file, as Markdown: `npx tsx test/mutation/summary.ts [report.json]`.
 import { readFileSync } from "node:fs";
+import { classify } from "./classification.ts";
 
 interface Mutant {
   id: string;
@@ -12,16 +13,6 @@ interface Mutant {
 
 interface Report {
   files: Record<string, { source: string; mutants: Mutant[] }>;
-}
-
-/** A first sorting of a survivor; docs/mutation.md explains each class. */
-function classOf(line: string, mutant: Mutant, replacement: string): string {
-  if (/faults\.has\(/.test(line) && replacement === "false") return "equivalent: fault switch";
-  // A variant is a correct choice where the document is silent: the conformance run keeps it off.
-  if (/variants\.has\(/.test(line) && replacement === "false") return "equivalent: variant switch";
-  if (mutant.mutatorName === "StringLiteral" || /(Error|badRequest|validationError)\(/.test(line))
-    return "not shown: error text";
-  return "see classes";
 }
 
 const path = process.argv[2] ?? "reports/mutation/mutation.json";
@@ -40,6 +31,7 @@ const rows: string[] = [
 ];
 const totals = new Map<string, number>();
 const survivors: string[] = [];
+const classes = new Map<string, number>();
 for (const [file, { source, mutants }] of Object.entries(report.files).sort(([a], [b]) =>
   a.localeCompare(b),
 )) {
@@ -53,14 +45,23 @@ for (const [file, { source, mutants }] of Object.entries(report.files).sort(([a]
     `| ${file} | ${valid} | ${by.get("Killed") ?? 0} | ${by.get("Timeout") ?? 0} | ${by.get("Survived") ?? 0} | ${by.get("NoCoverage") ?? 0} | ${score} |`,
   );
   const lines = source.split("\n");
-  for (const mutant of mutants.filter((m) => m.status === "Survived")) {
+  for (const mutant of mutants.filter((m) => m.status === "Survived" || m.status === "NoCoverage")) {
     const { start, end } = mutant.location;
     const line = lines[start.line - 1] ?? "";
     const original = start.line === end.line ? line.slice(start.column - 1, end.column - 1) : line.trim();
     const replacement = (mutant.replacement ?? "").replace(/\s+/g, " ");
+    const verdict = classify({
+      file,
+      line,
+      original,
+      mutatorName: mutant.mutatorName,
+      replacement,
+      status: mutant.status,
+    });
+    classes.set(verdict.class, (classes.get(verdict.class) ?? 0) + 1);
     const md = (text: string) => `\`${text.slice(0, 70).replaceAll("|", "\\|").replaceAll("`", "'")}\``;
     survivors.push(
-      `| ${file.replace("src/reference/", "")}:${start.line} | ${mutant.mutatorName} | ${md(original)} | ${md(replacement)} | ${classOf(line, mutant, replacement)} |`,
+      `| ${file.replace("src/reference/", "")}:${start.line} | ${mutant.status === "NoCoverage" ? "no coverage" : "survived"} | ${mutant.mutatorName} | ${md(original)} | ${md(replacement)} | ${verdict.class} | ${verdict.why} |`,
     );
   }
 }
@@ -71,9 +72,21 @@ console.log(`Mutation score: ${((100 * detected) / valid).toFixed(1)}% (${detect
 console.log(
   `Score on covered code: ${((100 * detected) / covered).toFixed(1)}% (${detected} of ${covered}); ignored (static): ${totals.get("Ignored") ?? 0}`,
 );
+// The rule code's score: mutants the document lets a check see, i.e. all but the equivalent, the not
+// shown, those of the fixture world and the static ones Stryker cannot switch on.
+const gaps = (classes.get("gap") ?? 0) + (classes.get("unclassified") ?? 0);
+console.log(
+  `Rule code: ${((100 * detected) / (detected + gaps)).toFixed(1)}% (${detected} detected of ${detected + gaps}; ${gaps} gaps or unclassified)`,
+);
+console.log(
+  `Not detected, by class: ${[...classes]
+    .sort(([a], [b]) => a.localeCompare(b))
+    .map(([c, n]) => `${c} ${n}`)
+    .join(", ")}`,
+);
 console.log("");
 console.log(rows.join("\n"));
 console.log("");
-console.log("| Where | Mutator | Original | Replacement | Class |");
-console.log("|---|---|---|---|---|");
+console.log("| Where | Status | Mutator | Original | Replacement | Class | Why |");
+console.log("|---|---|---|---|---|---|---|");
 console.log(survivors.join("\n"));

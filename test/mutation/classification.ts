@@ -1,0 +1,815 @@
+// Why each mutant of the reference that no check detects is left alive: the classes of docs/mutation.md,
+// decided once per line of the reference (by its text, so that a rule outlives edits elsewhere in the file)
+// and applied to every report by summary.ts. A survivor no rule names is "unclassified", which the summary
+// counts against the score like a gap.
+
+export type MutantClass =
+  /** The mutant behaves as the reference does in every conformance run (faults and variants off). */
+  | "equivalent"
+  /** The mutant changes only what the document does not show: a correct implementation may do the same. */
+  | "not shown"
+  /** Observable only with credentials or data a target does not hold (the target file cannot name them). */
+  | "fixture world"
+  /** A module-level constant: Stryker cannot switch it on in a module already loaded, so it is not measured. */
+  | "static"
+  /** MUST-level behaviour no MUST check sees: a check to write. */
+  | "gap";
+
+export interface MutantView {
+  file: string;
+  /** The source line the mutant starts on. */
+  line: string;
+  /** The mutated text, as the reference has it. */
+  original: string;
+  mutatorName: string;
+  replacement: string;
+  status: string;
+}
+
+interface LineRule {
+  file: string;
+  /** A piece of the source line the mutant starts on. */
+  text: string;
+  /** Only these mutators (default: any). */
+  mutators?: readonly string[];
+  class: MutantClass;
+  why: string;
+}
+
+const faultOrVariantName = /^["'`][a-z0-9]+(-[a-z0-9]+)+["'`]$/;
+
+/** Classes decided from the mutant alone, before the rules of lines. */
+function automatic(m: MutantView): { class: MutantClass; why: string } | undefined {
+  const switchCall = /(faults|variants)\.has\(/.test(m.line);
+  if (
+    switchCall &&
+    /^\(?!?ctx\.(faults|variants)\.has\(/.test(m.original) &&
+    /^(false|true)$/.test(m.replacement)
+  )
+    return { class: "equivalent", why: "fault or variant switch: a conformance run keeps them off" };
+  if (
+    m.mutatorName === "StringLiteral" &&
+    faultOrVariantName.test(m.original) &&
+    (switchCall || /\.as\(/.test(m.line))
+  )
+    return { class: "equivalent", why: "the name of a fault, a variant or a refusal a variant reshapes" };
+  if (
+    m.mutatorName === "StringLiteral" &&
+    /(Error|badRequest|notFound|validationError)\(|^\s*["'`]/.test(m.line)
+  )
+    return { class: "not shown", why: "error code or text: the document shows no error body" };
+  if (m.mutatorName === "StringLiteral" && /`/.test(m.original))
+    return { class: "not shown", why: "error code or text: the document shows no error body" };
+  return undefined;
+}
+
+export const rules: readonly LineRule[] = [
+  // ---------------------------------------------------------------- auth.ts
+  {
+    file: "auth.ts",
+    text: "if (!route)",
+    class: "equivalent",
+    why: "internal guard: the reference names contract operations only",
+  },
+  { file: "auth.ts", text: "unknown operationId", class: "equivalent", why: "internal guard" },
+  {
+    file: "auth.ts",
+    text: 'roles.includes("ROLE_RDM_EDIT")) return "edit"',
+    class: "equivalent",
+    why: "every operation that is not a read is an edit in the contract",
+  },
+  { file: "auth.ts", text: "is granted to", class: "equivalent", why: "internal guard" },
+  { file: "auth.ts", text: "function pathOf", class: "equivalent", why: "used by fault switches only" },
+  {
+    file: "auth.ts",
+    text: "const ANONYMOUS",
+    class: "equivalent",
+    why: "the principal only faults answer with",
+  },
+  {
+    file: "auth.ts",
+    text: 'header === null || header.trim() === ""',
+    class: "not shown",
+    why: "a blank header is refused as malformed instead of missing: both are refusals, which one is not shown",
+  },
+  {
+    file: "auth.ts",
+    text: "const match = /^bearer",
+    class: "not shown",
+    why: "leniency of the Authorization header's parsing around a valid token: not shown",
+  },
+  { file: "auth.ts", text: "/\\/blockedValues$/.test", class: "equivalent", why: "fault-only code" },
+  { file: "auth.ts", text: "/^\\/(configuration|oauth)\\//", class: "equivalent", why: "fault-only code" },
+  {
+    file: "auth.ts",
+    text: 'ctx.faults.has("expired-token-accepted") ||',
+    class: "equivalent",
+    why: "fault switches",
+  },
+  {
+    file: "auth.ts",
+    text: "(stored?.client.authorities ?? []).some",
+    class: "equivalent",
+    why: "fault-only code",
+  },
+  {
+    file: "auth.ts",
+    text: "token.expiresAt <= ctx.clock.now()",
+    mutators: ["EqualityOperator"],
+    class: "not shown",
+    why: "the token expires at its last millisecond or the one after: within the second of rounding the document leaves open",
+  },
+  {
+    file: "auth.ts",
+    text: "tenants: customer?.tenants ?? []",
+    class: "equivalent",
+    why: "every stored client has its customer",
+  },
+  {
+    file: "auth.ts",
+    text: "authorities: stored?.client.authorities ?? []",
+    class: "equivalent",
+    why: "a known token has its client",
+  },
+  { file: "auth.ts", text: "export const TENANT_ADMIN_PREFIX", class: "static", why: "module constant" },
+  {
+    file: "auth.ts",
+    text: 'const rdm = has("ROLE_RDM") || has("ROLE_RDM_EDIT")',
+    class: "fixture world",
+    why: "needs a client with the tenant on its list and no RDM role: no target credential is one",
+  },
+  {
+    file: "auth.ts",
+    text: 'has("ROLE_RDM") && ctx.faults.has("viewer-allowed-to-delete")',
+    class: "equivalent",
+    why: "fault switch",
+  },
+  { file: "auth.ts", text: 'access === "read"', class: "not shown", why: "the text of a 403" },
+  { file: "auth.ts", text: "may not ${access", class: "not shown", why: "the text of a 403" },
+  // ---------------------------------------------------------------- blocked-values.ts
+  {
+    file: "blocked-values.ts",
+    text: "clamp = false",
+    class: "equivalent",
+    why: "every caller passes it or has no maximum to clamp to",
+  },
+  {
+    file: "blocked-values.ts",
+    text: "/^\\d{1,15}$/.test(raw)",
+    class: "not shown",
+    why: "which malformed offsets and limits are refused: not shown",
+  },
+  {
+    file: "blocked-values.ts",
+    text: "if (clamp && value > max)",
+    class: "equivalent",
+    why: "clamping is the variant limit-above-max-clamped",
+  },
+  {
+    file: "blocked-values.ts",
+    text: "max === Number.MAX_SAFE_INTEGER",
+    class: "not shown",
+    why: "the text of a 400",
+  },
+  {
+    file: "blocked-values.ts",
+    text: "total > 0 && offset >= total",
+    class: "equivalent",
+    why: "fault-only code",
+  },
+  {
+    file: "blocked-values.ts",
+    text: "return Math.max(0, total - limit)",
+    class: "equivalent",
+    why: "fault-only code",
+  },
+  {
+    file: "blocked-values.ts",
+    text: "return offset - (offset % limit)",
+    class: "equivalent",
+    why: "fault-only code",
+  },
+  {
+    file: "blocked-values.ts",
+    text: "[...(ctx.state.blockedValues.get(tenant)?.values() ?? [])]",
+    class: "equivalent",
+    why: "fault-only code",
+  },
+  {
+    file: "blocked-values.ts",
+    text: "(ctx.state.blockedValues.get(tenant)?.get(type) ?? [])",
+    class: "equivalent",
+    why: "every tenant has its map; a type without values reads as none either way",
+  },
+  {
+    file: "blocked-values.ts",
+    text: "values.slice(start, start + limit).map(present)",
+    class: "equivalent",
+    why: "record presenters are variants",
+  },
+  {
+    file: "blocked-values.ts",
+    text: 'ctx.faults.has("blocked-value-field-wrong-type")',
+    class: "equivalent",
+    why: "fault-only code",
+  },
+  { file: "blocked-values.ts", text: "page.map((v) => ({", class: "equivalent", why: "fault-only code" },
+  {
+    file: "blocked-values.ts",
+    text: 'recordPresenter(ctx, "blocked-value")',
+    class: "equivalent",
+    why: "record presenters are variants",
+  },
+  {
+    file: "blocked-values.ts",
+    text: 'ctx.faults.has("viewer-read-refused") ? "edit"',
+    class: "equivalent",
+    why: "fault-only code",
+  },
+  // ---------------------------------------------------------------- lookup-scan.ts
+  {
+    file: "lookup-scan.ts",
+    text: "export function requireTenant",
+    class: "equivalent",
+    why: "authorization refuses an unknown tenant first (it is on no client's list)",
+  },
+  {
+    file: "lookup-scan.ts",
+    text: "if (!ctx.state.tenants.has(tenant))",
+    class: "equivalent",
+    why: "authorization refuses an unknown tenant first",
+  },
+  {
+    file: "lookup-scan.ts",
+    text: "scope: `lookups:$",
+    class: "not shown",
+    why: "whether a scroll id is bound to its tenant's scan: the scroll protocol is not shown",
+  },
+  {
+    file: "lookup-scan.ts",
+    text: "inIdentityOrder() ?? []",
+    class: "equivalent",
+    why: "every tenant has its lookups",
+  },
+  {
+    file: "lookup-scan.ts",
+    text: "lookup-record-field-wrong-type",
+    class: "equivalent",
+    why: "fault-only code",
+  },
+  {
+    file: "lookup-scan.ts",
+    text: "updateDate: new Date(l.updateDate)",
+    class: "equivalent",
+    why: "fault-only code",
+  },
+  {
+    file: "lookup-scan.ts",
+    text: 'recordPresenter(ctx, "lookup")',
+    class: "equivalent",
+    why: "record presenters are variants",
+  },
+  // ---------------------------------------------------------------- scan.ts
+  {
+    file: "scan.ts",
+    text: "function refuseEncoding",
+    class: "equivalent",
+    why: "reached by variants and faults only",
+  },
+  {
+    file: "scan.ts",
+    text: "await readText(request)).trim()",
+    class: "not shown",
+    why: "the encoding of the scroll id in the body (SCAN-08: not shown)",
+  },
+  {
+    file: "scan.ts",
+    text: 'request.headers.get("content-type") ?? ""',
+    class: "not shown",
+    why: "the encoding of the scroll id in the body",
+  },
+  {
+    file: "scan.ts",
+    text: "const looksJson",
+    class: "not shown",
+    why: "the encoding of the scroll id in the body",
+  },
+  {
+    file: "scan.ts",
+    text: '!type.includes("json") && !looksJson',
+    class: "not shown",
+    why: "the encoding of the scroll id in the body",
+  },
+  { file: "scan.ts", text: "if (stringOnly)", class: "equivalent", why: "variant-only code" },
+  { file: "scan.ts", text: "if (objectOnly)", class: "equivalent", why: "variant-only code" },
+  {
+    file: "scan.ts",
+    text: 'typeof body === "object" && !Array.isArray(body)',
+    class: "not shown",
+    why: "what a body of another shape gets: not shown",
+  },
+  {
+    file: "scan.ts",
+    text: "if (id === undefined || id === null) return undefined",
+    class: "not shown",
+    why: "the encoding of the scroll id in the body",
+  },
+  {
+    file: "scan.ts",
+    text: 'if (typeof id === "string") return id',
+    class: "not shown",
+    why: "what a scroll id of another type gets: not shown",
+  },
+  {
+    file: "scan.ts",
+    text: "query.filter &&",
+    class: "equivalent",
+    why: "without a filter the filter stays undefined either way",
+  },
+  {
+    file: "scan.ts",
+    text: "!(query.sort !== undefined && ctx.faults.has",
+    class: "equivalent",
+    why: "a condition joined to a fault switch",
+  },
+  {
+    file: "scan.ts",
+    text: "const field = query.sort !== undefined && !ctx.faults",
+    class: "equivalent",
+    why: "without a sort the field stays undefined either way",
+  },
+  {
+    file: "scan.ts",
+    text: "const perPage = field !== undefined && spec.sortEachPage",
+    class: "equivalent",
+    why: "sortEachPage is set by a fault only",
+  },
+  {
+    file: "scan.ts",
+    text: "...(field === undefined || perPage ? {} : { field })",
+    class: "equivalent",
+    why: "the view is sorted by orderAsChosen as well",
+  },
+  {
+    file: "scan.ts",
+    text: "firstPage: query.limit + 1",
+    class: "equivalent",
+    why: "a hint of how much to order eagerly; the rest is ordered on demand",
+  },
+  {
+    file: "scan.ts",
+    text: "if (field === undefined) return faultyPaging",
+    class: "equivalent",
+    why: "paging faults are off, and an unsorted view is served in order either way",
+  },
+  {
+    file: "scan.ts",
+    text: "if (perPage) return sortedEachPage",
+    class: "equivalent",
+    why: "sortEachPage is set by a fault only",
+  },
+  {
+    file: "scan.ts",
+    text: "return faultyPaging(ctx, chosen, query.limit, filter !== undefined, field)",
+    class: "equivalent",
+    why: "the flag matters to paging faults only",
+  },
+  {
+    file: "scan.ts",
+    text: 'sortField !== undefined && ctx.faults.has("scan-keyset-loses-ties")',
+    class: "equivalent",
+    why: "a condition joined to a fault switch",
+  },
+  {
+    file: "scan.ts",
+    text: "sortField !== undefined && filtered && ctx.faults.has",
+    class: "equivalent",
+    why: "a condition joined to a fault switch",
+  },
+  {
+    file: "scan.ts",
+    text: 'if (filtered && ctx.faults.has("scan-filtered-full-last-page-repeated"))',
+    class: "equivalent",
+    why: "a condition joined to a fault switch",
+  },
+  {
+    file: "scan.ts",
+    text: 'ctx.faults.has("scan-repeats-record-at-page-boundary")) start',
+    class: "equivalent",
+    why: "fault-only code",
+  },
+  {
+    file: "scan.ts",
+    text: 'ctx.faults.has("scan-loses-record-at-page-boundary")) start',
+    class: "equivalent",
+    why: "fault-only code",
+  },
+  {
+    file: "scan.ts",
+    text: 'ctx.faults.has("scan-exceeds-limit") ? scroll.limit + 1',
+    class: "equivalent",
+    why: "fault-only code",
+  },
+  {
+    file: "scan.ts",
+    text: "const wasAtEnd",
+    class: "equivalent",
+    why: "read by the end-of-results variants only",
+  },
+  { file: "scan.ts", text: "const emptyFirst", class: "equivalent", why: "variant-only code" },
+  {
+    file: "scan.ts",
+    text: "if (emptyFirst && values.length > 0 && !wasAtEnd)",
+    class: "equivalent",
+    why: "variant-only code",
+  },
+  {
+    file: "scan.ts",
+    text: "return jsonResponse(200, { scrollId: scroll.id, values });",
+    class: "equivalent",
+    why: "variant- or fault-only code",
+  },
+  {
+    file: "scan.ts",
+    text: 'v.has("end-empty-page-with-scroll-id") && scroll.endAnswers',
+    class: "equivalent",
+    why: "variant-only code",
+  },
+  { file: "scan.ts", text: "scroll.endAnswers++", class: "equivalent", why: "variant-only code" },
+  {
+    file: "scan.ts",
+    text: "return jsonResponse(200, { scrollId: scroll.id, values: [] })",
+    class: "equivalent",
+    why: "variant- or fault-only code",
+  },
+  { file: "scan.ts", text: 'v.has("end-scroll-id-null")', class: "equivalent", why: "variant-only code" },
+  { file: "scan.ts", text: "function cyclicPage", class: "equivalent", why: "fault-only code" },
+  {
+    file: "scan.ts",
+    text: "if (!first && scroll.position >= scroll.length) {",
+    class: "equivalent",
+    why: "fault-only code",
+  },
+  {
+    file: "scan.ts",
+    text: "const values = slice(scroll, scroll.position, scroll.position + scroll.limit)",
+    class: "equivalent",
+    why: "fault-only code",
+  },
+  { file: "scan.ts", text: "scroll.position += values.length", class: "equivalent", why: "fault-only code" },
+  {
+    file: "scan.ts",
+    text: "const known = scrollId === undefined ? undefined",
+    class: "equivalent",
+    why: "taking an undefined id finds nothing either way",
+  },
+  {
+    file: "scan.ts",
+    text: '(!known && ctx.faults.has("unknown-scroll-id-restarts"))',
+    class: "equivalent",
+    why: "a condition joined to a fault switch",
+  },
+  {
+    file: "scan.ts",
+    text: 'spec.scope.startsWith("lookups:")',
+    class: "equivalent",
+    why: "the flag matters to variants only",
+  },
+  {
+    file: "scan.ts",
+    text: "return page(ctx, scroll, true, spec.present)",
+    class: "equivalent",
+    why: "the first-page flag matters to faults and variants only",
+  },
+  {
+    file: "scan.ts",
+    text: "return page(ctx, scroll, false, spec.present)",
+    class: "equivalent",
+    why: "the first-page flag matters to faults and variants only",
+  },
+  { file: "scan.ts", text: "scrollId.length > 80", class: "not shown", why: "the text of a 400" },
+  {
+    file: "scan.ts",
+    text: 'ctx.variants.has("scroll-id-raw-text-only")) return text === "null"',
+    class: "equivalent",
+    why: "variant-only code",
+  },
+  {
+    file: "scan.ts",
+    text: 'ctx.faults.has("raw-scroll-id-refused") || objectOnly',
+    class: "equivalent",
+    why: "fault- or variant-only code",
+  },
+  { file: "scan.ts", text: "throw refuseEncoding(", class: "equivalent", why: "fault- or variant-only code" },
+  {
+    file: "scan.ts",
+    text: 'ctx.faults.has("first-page-null-body-refused")) {',
+    class: "equivalent",
+    why: "fault-only code",
+  },
+  // ---------------------------------------------------------------- scroll.ts
+  {
+    file: "scroll.ts",
+    text: "export const SCROLL_IDLE_MS",
+    class: "static",
+    why: "module constant (and scroll expiry is not shown)",
+  },
+  {
+    file: "scroll.ts",
+    text: "get size()",
+    class: "equivalent",
+    why: "read by the serve command's status only",
+  },
+  {
+    file: "scroll.ts",
+    text: "get retainedEntries()",
+    class: "equivalent",
+    why: "read by the serve command's status only",
+  },
+  {
+    file: "scroll.ts",
+    text: "get retainedBytes()",
+    class: "equivalent",
+    why: "read by the serve command's status only",
+  },
+  {
+    file: "scroll.ts",
+    text: "return this.entries * 4",
+    class: "equivalent",
+    why: "read by the serve command's status only",
+  },
+  {
+    file: "scroll.ts",
+    text: "this.open.size >= MAX_OPEN_SCROLLS ||",
+    class: "not shown",
+    why: "how many scrolls stay open, and when they are swept: not shown",
+  },
+  {
+    file: "scroll.ts",
+    text: "for (const [oldest, scroll] of this.open)",
+    class: "not shown",
+    why: "scroll retention: not shown",
+  },
+  { file: "scroll.ts", text: "const tooMany", class: "not shown", why: "scroll retention: not shown" },
+  { file: "scroll.ts", text: "const tooBig", class: "not shown", why: "scroll retention: not shown" },
+  {
+    file: "scroll.ts",
+    text: "if (!tooMany && !tooBig) break",
+    class: "not shown",
+    why: "scroll retention: not shown",
+  },
+  {
+    file: "scroll.ts",
+    text: "if (tooMany || scroll.view.ownEntries > 0)",
+    class: "not shown",
+    why: "scroll retention: not shown",
+  },
+  { file: "scroll.ts", text: "this.entries += cost", class: "not shown", why: "scroll retention: not shown" },
+  {
+    file: "scroll.ts",
+    text: "this.entries -= scroll.view.ownEntries",
+    class: "not shown",
+    why: "scroll retention: not shown",
+  },
+  {
+    file: "scroll.ts",
+    text: "if (!scroll || scroll.scope !== scope) return undefined",
+    class: "not shown",
+    why: "what an unknown or foreign scroll id gets (a 400 or a 500): not shown",
+  },
+  {
+    file: "scroll.ts",
+    text: "now - scroll.lastUsedAt >= SCROLL_IDLE_MS",
+    class: "not shown",
+    why: "scroll expiry: not shown",
+  },
+  {
+    file: "scroll.ts",
+    text: "now - scroll.lastUsedAt < SCROLL_IDLE_MS",
+    class: "not shown",
+    why: "scroll expiry: not shown",
+  },
+  {
+    file: "scroll.ts",
+    text: "close(id: string): void",
+    class: "not shown",
+    why: "what a finished scroll's id gets afterwards: not shown",
+  },
+  {
+    file: "scroll.ts",
+    text: "if (!scroll) return;",
+    class: "not shown",
+    why: "what a finished scroll's id gets afterwards: not shown",
+  },
+  {
+    file: "scroll.ts",
+    text: "list(now: number)",
+    class: "equivalent",
+    why: "read by the serve command's status only",
+  },
+  {
+    file: "scroll.ts",
+    text: "return [...this.open.values()].map",
+    class: "equivalent",
+    why: "read by the serve command's status only",
+  },
+  { file: "scroll.ts", text: "clear(): void", class: "equivalent", why: "used by the sandbox's reset only" },
+  { file: "scroll.ts", text: "private closeIdleFirst", class: "not shown", why: "scroll expiry: not shown" },
+  {
+    file: "scroll.ts",
+    text: "for (const [id, scroll] of this.open)",
+    class: "not shown",
+    why: "scroll expiry: not shown",
+  },
+  { file: "scroll.ts", text: "sweep(now: number)", class: "not shown", why: "scroll expiry: not shown" },
+  {
+    file: "scroll.ts",
+    text: "if (now - scroll.lastUsedAt >= SCROLL_IDLE_MS) this.close(id)",
+    class: "not shown",
+    why: "scroll expiry: not shown",
+  },
+  // ---------------------------------------------------------------- token-quota.ts
+  {
+    file: "token-quota.ts",
+    text: 'return { kind: "issued", token:',
+    mutators: ["StringLiteral"],
+    class: "equivalent",
+    why: 'the token endpoint tells a refusal by kind "refused"; any other kind is an issue',
+  },
+  {
+    file: "token-quota.ts",
+    text: "ctx.state.tokensByClient.get(clientId) ?? []",
+    class: "equivalent",
+    why: "a default list of nothing usable reads as none",
+  },
+  {
+    file: "token-quota.ts",
+    text: "list.filter((t) => t.expiresAt > now)",
+    class: "not shown",
+    why: "a token counts at its last millisecond or not: within the second of rounding the document leaves open",
+  },
+  {
+    file: "token-quota.ts",
+    text: "if (active.length !== list.length)",
+    class: "equivalent",
+    why: "pruning the list changes no answer",
+  },
+  {
+    file: "token-quota.ts",
+    text: "for (let i = list.length - 1; i >= 0; i--)",
+    class: "fixture world",
+    why: "differs only for a client whose very first token is its only one: a target's quota client held tokens before any check",
+  },
+  {
+    file: "token-quota.ts",
+    text: 'token.expiresAt > now && token.value !== ""',
+    mutators: ["EqualityOperator"],
+    class: "not shown",
+    why: "a token is valid at its last millisecond or not: within the rounding the document leaves open",
+  },
+  {
+    file: "token-quota.ts",
+    text: 'token.expiresAt > now && token.value !== ""',
+    mutators: ["StringLiteral"],
+    class: "equivalent",
+    why: "slots without a value are made by a fault only",
+  },
+  {
+    file: "token-quota.ts",
+    text: 'token.expiresAt > now && token.value !== ""',
+    mutators: ["ConditionalExpression"],
+    class: "not shown",
+    why: "multi-token support off and no valid token: the state table has no row for it",
+  },
+  { file: "token-quota.ts", text: "function phantom", class: "equivalent", why: "fault-only code" },
+  {
+    file: "token-quota.ts",
+    text: "const seconds = stored.client.accessTokenValidity ?? DEFAULT_VALIDITY_SECONDS",
+    class: "equivalent",
+    why: "fault-only code",
+  },
+  { file: "token-quota.ts", text: "const token = {", class: "equivalent", why: "fault-only code" },
+  { file: "token-quota.ts", text: 'value: "",', class: "equivalent", why: "fault-only code" },
+  {
+    file: "token-quota.ts",
+    text: "expiresAt: now + seconds * 1000,",
+    class: "equivalent",
+    why: "fault-only code",
+  },
+  {
+    file: "token-quota.ts",
+    text: "ctx.state.tokensByClient.get(token.clientId)?.push(token)",
+    class: "equivalent",
+    why: "fault-only code",
+  },
+  { file: "token-quota.ts", text: "function renewEarliest", class: "equivalent", why: "fault-only code" },
+  { file: "token-quota.ts", text: "(min, t) => (t.value", class: "equivalent", why: "fault-only code" },
+  { file: "token-quota.ts", text: "if (earliest)", class: "equivalent", why: "fault-only code" },
+  { file: "token-quota.ts", text: "earliest.expiresAt = now", class: "equivalent", why: "fault-only code" },
+  {
+    file: "token-quota.ts",
+    text: "expiresAt: now + seconds * 1000 - early",
+    class: "equivalent",
+    why: "early is 0 without the fault",
+  },
+  {
+    file: "token-quota.ts",
+    text: "ctx.state.customers.get(stored.customerId)?.multitokenConfig",
+    class: "equivalent",
+    why: "every stored client has its customer",
+  },
+  {
+    file: "token-quota.ts",
+    text: 'ctx.faults.has("multitoken-stays-on-after-off")) {',
+    class: "equivalent",
+    why: "fault-only code",
+  },
+  { file: "token-quota.ts", text: "const cache = cachedConfig", class: "equivalent", why: "fault-only code" },
+  { file: "token-quota.ts", text: "if (written) cache.set", class: "equivalent", why: "fault-only code" },
+  {
+    file: "token-quota.ts",
+    text: "configured = written ?? cache.get",
+    class: "equivalent",
+    why: "fault-only code",
+  },
+  {
+    file: "token-quota.ts",
+    text: "    configured &&",
+    class: "equivalent",
+    why: "a condition joined to a fault switch",
+  },
+  {
+    file: "token-quota.ts",
+    text: "configured.clientCredentialsMultiTokenConfig?.maxActiveTokensAllowed === undefined",
+    class: "equivalent",
+    why: "a condition joined to a fault switch",
+  },
+  {
+    file: "token-quota.ts",
+    text: 'current && ctx.faults.has("reissued-token-not-stored")',
+    class: "equivalent",
+    why: "fault-only code",
+  },
+  {
+    file: "token-quota.ts",
+    text: "value: randomBase64Url(24) } }",
+    class: "equivalent",
+    why: "fault-only code",
+  },
+  {
+    file: "token-quota.ts",
+    text: 'ctx.faults.has("same-token-with-multitoken-on")',
+    class: "equivalent",
+    why: "fault-only code",
+  },
+  {
+    file: "token-quota.ts",
+    text: 'if (current) return { kind: "issued", token: current }',
+    class: "equivalent",
+    why: "fault-only code",
+  },
+  {
+    file: "token-quota.ts",
+    text: "multitoken.clientCredentialsMultiTokenConfig?.maxActiveTokensAllowed ??",
+    class: "equivalent",
+    why: "a multitokenConfig always has its clientCredentialsMultiTokenConfig in the reference's store",
+  },
+  {
+    file: "token-quota.ts",
+    text: 'ctx.faults.has("quota-off-by-one")) allowed',
+    class: "equivalent",
+    why: "fault-only code",
+  },
+  {
+    file: "token-quota.ts",
+    text: 'ctx.faults.has("quota-refused-early")) allowed',
+    class: "equivalent",
+    why: "fault-only code",
+  },
+  {
+    file: "token-quota.ts",
+    text: "const soonest = counted.reduce",
+    class: "not shown",
+    why: "Retry-After: not shown",
+  },
+  {
+    file: "token-quota.ts",
+    text: "retryAfterSeconds: Math.max(1",
+    class: "not shown",
+    why: "Retry-After: not shown",
+  },
+];
+
+/** The class of a mutant no check detected, and why. */
+export function classify(m: MutantView): { class: MutantClass | "unclassified"; why: string } {
+  const auto = automatic(m);
+  if (auto) return auto;
+  const file = m.file.replace(/^.*\//, "");
+  const rule = rules.find(
+    (r) =>
+      r.file === file &&
+      m.line.includes(r.text) &&
+      (r.mutators === undefined || r.mutators.includes(m.mutatorName)),
+  );
+  return rule ? { class: rule.class, why: rule.why } : { class: "unclassified", why: "" };
+}
