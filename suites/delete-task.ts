@@ -9,8 +9,8 @@ import {
   CheckFailure,
   explore,
   fail,
+  inconclusive,
   requestOf,
-  skip,
 } from "../src/check/index.ts";
 import { type ApiResponse, describeResponse, lookupUri, pageOf, type Task } from "../src/client/index.ts";
 import { lookupTypeUri } from "../src/contract/index.ts";
@@ -357,7 +357,14 @@ async function foreignUrisDeleteNothing(ctx: CheckContext): Promise<void> {
   const victim = own.findLast((r) => theirs.has(lookupScan.identity(r))) ?? own.at(-1);
   const markers = own.filter((r) => r !== victim).slice(0, 2);
   if (victim === undefined || markers.length < 2)
-    skip(`tenant ${tenant} has fewer than 3 lookups with plain codes; the check needs data there`);
+    inconclusive({
+      saw: `tenant ${tenant} has fewer than 3 lookups with plain codes`,
+      readings: [
+        "a task naming another tenant's URI deletes nothing",
+        "it deletes a lookup of either tenant",
+      ],
+      decideBy: `certify with at least 3 lookups with plain codes in tenant ${tenant}`,
+    });
   const type = typeName(String(victim.type));
   const code = String(victim.code);
   const id = lookupScan.identity(victim);
@@ -560,8 +567,7 @@ export const deleteTaskChecks: Check[] = [
     async run(ctx) {
       const initial = await lookupsOf(ctx);
       lookupsSeen.set(ctx, initial);
-      if (initial.length === 0)
-        skip(`tenant ${ctx.target.tenant} has no lookups to delete; the check needs data there`);
+      if (initial.length === 0) nothingToJudge(ctx, lookupScan);
       const commands = fc.commands(
         [
           fc
@@ -596,8 +602,7 @@ export const deleteTaskChecks: Check[] = [
       const before = await lookupsOf(ctx);
       const types = [...new Set(before.map((r) => typeName(String(r.type))))].sort();
       // An empty tenant is the data's state, not a fault of the target: nothing to judge.
-      if (types.length === 0)
-        skip(`tenant ${ctx.target.tenant} has no lookups left to delete by type; the check needs data there`);
+      if (types.length === 0) nothingToJudge(ctx, lookupScan);
       // The type with the most lookups: a deletion that stops after a page or a batch shows only where the
       // type holds more than one (the seed breaks ties). Another type is left for delete-task/all-of-tenant.
       const count = (t: string) => before.filter((r) => typeName(String(r.type)) === t).length;
