@@ -47,11 +47,9 @@ function automatic(m: MutantView): { class: MutantClass; why: string } | undefin
     /^(false|true)$/.test(m.replacement)
   )
     return { class: "equivalent", why: "fault or variant switch: a conformance run keeps them off" };
-  if (
-    m.mutatorName === "StringLiteral" &&
-    faultOrVariantName.test(m.original) &&
-    (switchCall || /\.as\(/.test(m.line))
-  )
+  if (m.mutatorName === "StringLiteral" && /\.as\(/.test(m.line))
+    return { class: "equivalent", why: "the label of a refusal a variant reshapes" };
+  if (m.mutatorName === "StringLiteral" && faultOrVariantName.test(m.original) && switchCall)
     return { class: "equivalent", why: "the name of a fault, a variant or a refusal a variant reshapes" };
   if (
     m.mutatorName === "StringLiteral" &&
@@ -797,6 +795,196 @@ export const rules: readonly LineRule[] = [
     text: "retryAfterSeconds: Math.max(1",
     class: "not shown",
     why: "Retry-After: not shown",
+  },
+  // ---------------------------------------------------------------- token-endpoint.ts: the document shows
+  // no token request (path, form, client authentication, answer headers): the kit's assumptions, not rules.
+  {
+    file: "token-endpoint.ts",
+    text: "const NO_STORE",
+    class: "static",
+    why: "module constant (and cache headers are not shown)",
+  },
+  {
+    file: "token-endpoint.ts",
+    text: "return text.replace(/\\+/g",
+    class: "not shown",
+    why: "the token request's encoding: not shown",
+  },
+  {
+    file: "token-endpoint.ts",
+    text: "    try {",
+    class: "not shown",
+    why: "the token request's encoding: not shown",
+  },
+  {
+    file: "token-endpoint.ts",
+    text: "    } catch {",
+    class: "not shown",
+    why: "the token request's encoding: not shown",
+  },
+  {
+    file: "token-endpoint.ts",
+    text: "/^basic\\s/i.test(header)",
+    class: "not shown",
+    why: "client authentication at the token endpoint: not shown",
+  },
+  {
+    file: "token-endpoint.ts",
+    text: "if (formSecret !== null) {",
+    class: "not shown",
+    why: "client authentication at the token endpoint: not shown",
+  },
+  {
+    file: "token-endpoint.ts",
+    text: "decodeBase64Text(header.replace",
+    class: "not shown",
+    why: "client authentication at the token endpoint: not shown",
+  },
+  {
+    file: "token-endpoint.ts",
+    text: "if (colon < 0) {",
+    class: "not shown",
+    why: "client authentication at the token endpoint: not shown",
+  },
+  {
+    file: "token-endpoint.ts",
+    text: '"www-authenticate": \'Basic realm="oauth"\'',
+    class: "not shown",
+    why: "the challenge of a refused token request: not shown",
+  },
+  {
+    file: "token-endpoint.ts",
+    text: "        {",
+    class: "not shown",
+    why: "the headers of a refused token request: not shown",
+  },
+  {
+    file: "token-endpoint.ts",
+    text: 'formSecret !== null && ctx.variants.has("client-auth-basic-only")',
+    class: "equivalent",
+    why: "variant-only code",
+  },
+  {
+    file: "token-endpoint.ts",
+    text: "if (formId === null || formSecret === null) {",
+    class: "not shown",
+    why: "client authentication at the token endpoint: not shown",
+  },
+  {
+    file: "token-endpoint.ts",
+    text: "return { clientId: formId, clientSecret: formSecret, basic: false }",
+    class: "not shown",
+    why: "the challenge of a refused token request: not shown",
+  },
+  {
+    file: "token-endpoint.ts",
+    text: "function rateLimit",
+    class: "equivalent",
+    why: "variant-only code (token-rate-limit)",
+  },
+  {
+    file: "token-endpoint.ts",
+    text: "const byClient = recentRequests",
+    class: "equivalent",
+    why: "variant-only code",
+  },
+  {
+    file: "token-endpoint.ts",
+    text: "const recent = (byClient.get(clientId)",
+    class: "equivalent",
+    why: "variant-only code",
+  },
+  {
+    file: "token-endpoint.ts",
+    text: "if (recent.length >= RATE_LIMIT_PER_SECOND)",
+    class: "equivalent",
+    why: "variant-only code",
+  },
+  {
+    file: "token-endpoint.ts",
+    text: '{ "retry-after": "1" }',
+    class: "equivalent",
+    why: "variant-only code",
+  },
+  {
+    file: "token-endpoint.ts",
+    text: 'request.headers.get("content-type") ?? ""',
+    class: "not shown",
+    why: "the token request's content type: not shown",
+  },
+  {
+    file: "token-endpoint.ts",
+    text: 'text.trim() !== "" && !type.toLowerCase()',
+    class: "not shown",
+    why: "the token request's content type: not shown",
+  },
+  {
+    file: "token-endpoint.ts",
+    text: "expected a body of type application/x-www-form-urlencoded",
+    class: "not shown",
+    why: "error text",
+  },
+  {
+    file: "token-endpoint.ts",
+    text: 'ctx.faults.has("grant-in-query-refused") || ctx.variants',
+    class: "equivalent",
+    why: "fault and variant switches",
+  },
+  {
+    file: "token-endpoint.ts",
+    text: 'authorizedGrantTypes.includes("client_credentials")',
+    class: "fixture world",
+    why: "needs a client without client_credentials among its grant types: no target credential is one",
+  },
+  {
+    file: "token-endpoint.ts",
+    text: 'ctx.faults.has("token-error-not-json")',
+    class: "equivalent",
+    why: "fault-only code",
+  },
+  {
+    file: "token-endpoint.ts",
+    text: 'return new Response("Request declined"',
+    class: "equivalent",
+    why: "fault-only code",
+  },
+  {
+    file: "token-endpoint.ts",
+    text: '"text/plain; charset=UTF-8", ...NO_STORE',
+    class: "equivalent",
+    why: "fault-only code",
+  },
+  {
+    file: "token-endpoint.ts",
+    text: '{ ...NO_STORE, "retry-after"',
+    class: "not shown",
+    why: "the headers of a quota refusal: not shown",
+  },
+  {
+    file: "token-endpoint.ts",
+    text: 'scope: stored.client.scope.join(" ")',
+    class: "not shown",
+    why: "the scope field of a token answer: not shown",
+  },
+  {
+    file: "token-endpoint.ts",
+    text: 'ctx.variants.has("token-answer-minimal")',
+    class: "equivalent",
+    why: "variant-only code",
+  },
+  {
+    file: "token-endpoint.ts",
+    text: 'answer.token_type = "Bearer"',
+    class: "equivalent",
+    why: "variant-only code",
+  },
+  // ---------------------------------------------------------------- filter.ts: the document shows
+  // equals(field,'value') only; the MUST checks judge exactly that (every other mutant of it is detected).
+  {
+    file: "filter.ts",
+    text: "",
+    class: "not shown",
+    why: "the filter grammar beyond equals(field,'value'), its refusals and its case rules: not shown",
   },
 ];
 

@@ -46,7 +46,7 @@ async function emptyTarget() {
 }
 
 describe("a target whose tenant holds no data", () => {
-  it("makes the checks that need data skip and say so, rather than pass on nothing", async () => {
+  it("makes the checks that need data say they could not decide, rather than pass on nothing", async () => {
     const target = await emptyTarget();
     const plan = planRun(allChecks, {
       target: target.target,
@@ -61,9 +61,13 @@ describe("a target whose tenant holds no data", () => {
       "autopilot-scan/type-scan-pages",
       "delete-task/by-uris",
       "delete-task/by-type",
+      "lookup-scan/every-record-once",
+      "autopilot-scan/every-record-once",
+      "delete-task/all-of-tenant",
     ]) {
-      expect(status(id)?.status, id).toBe("skipped");
-      expect(status(id)?.reason, id).toMatch(/needs data/);
+      expect(status(id)?.status, id).toBe("inconclusive");
+      expect(status(id)?.undecided?.saw, id).toMatch(/answered no record/);
+      expect(status(id)?.undecided?.decideBy, id).toMatch(/tenant whose data/);
     }
     expect(
       result.checks.filter((c) => c.status === "broken" || (c.level === "MUST" && c.status === "failed")),
