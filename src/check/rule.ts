@@ -4,11 +4,12 @@
 // gives its judge its own input (a check context, a client's traffic, a message, a consumer's view).
 import { LEVELS, type RequirementLevel } from "../requirements/levels.ts";
 
-/** The kinds of rule, with the id every rule of the kind starts with and the command that judges it. */
+/** The kinds of rule, with the id every rule of the kind starts with and the command that judges it (the
+ *  traceability table lists the commands in this order). */
 export const RULE_KINDS = {
   http: { idPrefix: "<suite>/", command: "lckit run" },
-  caller: { idPrefix: "client/", command: "lckit client check" },
   event: { idPrefix: "events/", command: "lckit events check" },
+  caller: { idPrefix: "client/", command: "lckit client check" },
   consumer: { idPrefix: "consumer/", command: "lckit events consumer check" },
 } as const;
 

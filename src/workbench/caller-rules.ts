@@ -24,6 +24,10 @@ export type RuleVerdict =
 export interface CallerRuleDeclaration extends RuleDeclaration {
   /** What one opportunity of the rule is, in the team's terms (docs and reports). */
   opportunity: string;
+  /** What breaks it, in the team's terms (Markdown: the table of docs/consumers.md). */
+  breaks: string;
+  /** What in a team's tests gives it an opportunity (Markdown: the table of docs/consumers.md). */
+  exercisedBy: string;
   judge(traffic: Traffic): RuleVerdict;
 }
 
@@ -282,6 +286,8 @@ export const CALLER_RULES: readonly CallerRule[] = [
     requirements: ["CALLER-AUTH-01"],
     title: "MUST send Authorization: Bearer <access token> on every lookup-data and autopilot request",
     opportunity: "a lookup-data or autopilot request",
+    breaks: "one without `Authorization: Bearer <token>`",
+    exercisedBy: "any call",
     judge(traffic) {
       const judged = traffic.exchanges.filter(
         (x) => x.operation && LOOKUP_DATA_AND_AUTOPILOT.has(x.operation),
@@ -304,6 +310,8 @@ export const CALLER_RULES: readonly CallerRule[] = [
     requirements: ["CALLER-SCAN-01"],
     title: "MUST open a scan with no body or a null body",
     opportunity: "a request that opens a scan",
+    breaks: "a body other than none or `null`",
+    exercisedBy: "any scan",
     judge(traffic) {
       const { openings, first } = scanWalk(traffic);
       return verdict(
@@ -318,6 +326,9 @@ export const CALLER_RULES: readonly CallerRule[] = [
     requirements: ["CALLER-SCAN-02"],
     title: "MUST pass the scrollId of the previous answer to get the next page",
     opportunity: "a next-page request after an answer that carried a scrollId",
+    breaks: 'not the scrollId of the previous answer (raw, JSON string and `{"scrollId"}` are all accepted)',
+    exercisedBy:
+      "a scan that pages: `--data` with more lookups than your `limit`, or `--variants short-pages`",
     judge(traffic) {
       const { nextPages, scrollAnswers, next } = scanWalk(traffic);
       return verdict(
@@ -334,6 +345,9 @@ export const CALLER_RULES: readonly CallerRule[] = [
     requirements: ["CALLER-SCAN-03"],
     title: "SHOULD stop a scan at its end (an answer without a scrollId, or with a null one)",
     opportunity: "an answer that ended a scan your client had paged through",
+    breaks:
+      "asking that scroll for another page (an empty page that still carries a scrollId may be followed or not)",
+    exercisedBy: "as above",
     judge(traffic) {
       const { ends, afterEnd } = scanWalk(traffic);
       return verdict(
@@ -348,6 +362,8 @@ export const CALLER_RULES: readonly CallerRule[] = [
     requirements: ["CALLER-LIMIT-01"],
     title: `MUST ask the autopilot scans and blocked values for at most ${MAX_PAGE_SIZE} records per page`,
     opportunity: "an autopilot scan or blocked values request",
+    breaks: "`limit` above 100 (the lookups scan states no maximum: not judged)",
+    exercisedBy: "reading statistics or blocked values",
     judge(traffic) {
       const judged = traffic.exchanges.filter((x) => x.operation && BOUNDED_PAGES.has(x.operation));
       const violations: Violation[] = [];
@@ -372,6 +388,9 @@ export const CALLER_RULES: readonly CallerRule[] = [
     title:
       "MUST send a delete task body of the documented shape (type delete; parameters holding only type, a lookup type URI, and uris, lookup URIs <tenant>/<type>/<code>)",
     opportunity: "a delete task (POST /tasks/{tenantId})",
+    breaks:
+      'a body other than `{"type": "delete", "parameters"?: {"type"?: "rdm/lookupTypes/<type_name>", "uris"?: ["<tenant>/<type_name>/<code>", ...]}}`, a member the document does not define included (see below)',
+    exercisedBy: "a delete task",
     judge(traffic) {
       const tasks = deleteTasks(traffic);
       const violations: Violation[] = [];
@@ -386,6 +405,9 @@ export const CALLER_RULES: readonly CallerRule[] = [
     title:
       "SHOULD name what a delete task deletes (parameters.type or parameters.uris); a task with neither deletes every lookup of the tenant",
     opportunity: "a delete task of the documented shape",
+    breaks:
+      "neither `parameters.type` nor `parameters.uris` (or an empty `uris`): every lookup of the tenant goes",
+    exercisedBy: "a delete task",
     judge(traffic) {
       let opportunities = 0;
       const tasks = deleteTasks(traffic);
@@ -403,6 +425,8 @@ export const CALLER_RULES: readonly CallerRule[] = [
     requirements: ["CALLER-TASK-03"],
     title: "SHOULD list in a delete task only lookup URIs of the task's own tenant (the path's)",
     opportunity: "a delete task with parameters.uris of the documented shape",
+    breaks: "a URI of another tenant than the path's (the document does not say what a task does with it)",
+    exercisedBy: "a delete by URIs",
     judge(traffic) {
       let opportunities = 0;
       const tasks = deleteTasks(traffic);
@@ -435,6 +459,9 @@ export const CALLER_RULES: readonly CallerRule[] = [
     title:
       "SHOULD keep using a valid access token rather than request a new one while it holds one that could serve the call",
     opportunity: "a request your client made while it held a token that had already served a call",
+    breaks:
+      "a new token requested while a valid one could serve the call, at any quota, multi-token support on or off (a token still used by another worker is no finding; renewing with less than half the validity left is yours to choose)",
+    exercisedBy: "two or more calls",
     judge(traffic) {
       const violations: Violation[] = [];
       let opportunities = 0;
@@ -494,6 +521,9 @@ export const CALLER_RULES: readonly CallerRule[] = [
     title:
       "SHOULD not run into its token quota under multi-token support (a token request declined, limit exceeded)",
     opportunity: "a token request counted toward a quota (multi-token support on)",
+    breaks:
+      "a token request declined (limit exceeded), or the whole quota held at once: its own finding, stronger than token reuse, since the refusal is in the traffic",
+    exercisedBy: "a customer with `multitokenConfig` in the data (as `examples/sandbox-data.yaml` has)",
     judge(traffic) {
       const violations: Violation[] = [];
       let opportunities = 0;
@@ -560,6 +590,9 @@ export const CALLER_RULES: readonly CallerRule[] = [
     title:
       "SHOULD wait (Retry-After, else a second) after a limit-exceeded refusal or a 429 instead of retrying at once",
     opportunity: "a 429 or limit-exceeded refusal your client got",
+    breaks:
+      "a retry sooner than `Retry-After` (else a second); after a quota refusal only a new token request counts as a retry",
+    exercisedBy: "a rate limit your tests set (`PUT $LCKIT_CONTROL_URL/rate-limit`)",
     judge(traffic) {
       const violations: Violation[] = [];
       let judged = 0;
