@@ -6,7 +6,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { ruleKinds } from "../../scripts/rules.ts";
 import { defineRule, RULE_KINDS, weakestLevel } from "../../src/check/index.ts";
-import { bySchema } from "../../src/events/rules/event-rule.ts";
+import { bySchema, eventRule } from "../../src/events/rules/event-rule.ts";
 import { EVENT_RULES } from "../../src/events/rules/index.ts";
 import { deliveryTolerance, rule } from "../../src/events/rules/requirements.ts";
 import { loadCatalogue } from "../../src/requirements/catalogue.ts";
@@ -83,6 +83,14 @@ describe("event rules", () => {
     const first = EVENT_RULES.map((r) => r.requirements[0] as string);
     expect(first.filter((id, i) => first.indexOf(id) !== i)).toEqual([]);
     expect([...Object.values(rule), deliveryTolerance].filter((id) => !first.includes(id))).toEqual([]);
+  });
+
+  it("take their id from their first requirement, the key event reports have always had", () => {
+    const declaration = { title: "MUST x", requirements: ["EVENT-HEADERS-01"], judge: bySchema };
+    expect(eventRule({ id: "events/event-headers-01", ...declaration }).level).toBe("MUST");
+    expect(() => eventRule({ id: "events/headers", ...declaration })).toThrow(
+      'its id is "events/event-headers-01"',
+    );
   });
 
   it.each(EVENT_RULES.filter((r) => r.judge === bySchema).map((r) => [r.id, r] as const))(
