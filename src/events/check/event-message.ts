@@ -2,7 +2,7 @@
 // that reads one message (src/events/rules/), in their declared order.
 
 import { payloadUriOf } from "../rules/headers.ts";
-import { MESSAGE_JUDGES, STOP } from "../rules/index.ts";
+import { MESSAGE_JUDGES, type MessageJudge, STOP } from "../rules/index.ts";
 import type { RawMessage } from "../transport/transport.ts";
 import { type EventProblem, safeProblem } from "./event-problem.ts";
 import { type CheckOptions, type FoundPayloadKind, type InspectFor, readMessage } from "./read-message.ts";
@@ -42,8 +42,8 @@ export function inspectMessage(
   const problems: EventProblem[] = [];
   const message = readMessage(raw, problems, options, wanted);
   if (!message) return { problems, facts: {} };
-  for (const judge of MESSAGE_JUDGES) {
-    if (judge(message, problems) === STOP) {
+  for (let index = 0; index < MESSAGE_JUDGES.length; index += 1) {
+    if ((MESSAGE_JUDGES[index] as MessageJudge)(message, problems) === STOP) {
       // Only a payload of an unsupported type stops with its type known.
       const payload = message.payload as { type?: unknown } | null;
       const type = payload !== null && typeof payload === "object" ? payload.type : undefined;
