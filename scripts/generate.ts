@@ -1,6 +1,7 @@
 // Regenerates src/generated/ from the contract; with --check, fails (exit 1) when a generated file is stale.
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
+import * as callerRulesTable from "./generators/caller-rules-table.ts";
 import * as eventTypes from "./generators/event-types.ts";
 import * as faultsPage from "./generators/faults-page.ts";
 import * as openapiBundle from "./generators/openapi-bundle.ts";
@@ -23,6 +24,7 @@ const generators = [
   requirementsPage,
   faultsPage,
   traceability,
+  callerRulesTable,
   referenceStart,
 ];
 

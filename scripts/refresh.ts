@@ -1,14 +1,18 @@
-// npm run refresh: after adding or changing a check, brings every file derived from the checks up to date
-// and prints, for review, what a person must still decide (CONTRIBUTING.md, "Add a check"):
-//   1. src/generated/ and the generated docs (scripts/generate.ts: traceability, docs/faults.md, ...);
-//   2. the check-id snapshot (test/suites/__snapshots__/ids.test.ts.snap);
-//   3. the table of what passes against the Prism mock (test/suites/prism-run.test.ts) and the counts of
+// npm run refresh: after adding or changing a rule of any kind, brings every file derived from the rules up
+// to date and prints, for review, what a person must still decide (CONTRIBUTING.md, "Add a rule"):
+//   1. src/generated/ and the generated docs (scripts/generate.ts: traceability of every kind,
+//      docs/faults.md, the caller rules' table of docs/consumers.md, ...);
+//   2. the rule-id snapshot of every kind (test/suites/__snapshots__/ids.test.ts.snap);
+//   3. the proofs of the event and caller rules: every event rule has a line of the invalid fixture (or a
+//      reason it is proven elsewhere) and the generator's mutations are caught by their rule only; every
+//      caller rule has a faulty example client it catches (tests, run here, printed for review);
+//   4. the table of what passes against the Prism mock (test/suites/prism-run.test.ts) and the counts of
 //      docs/prism-run.md, from a run against Prism;
-//   4. each seeded fault run against every check: the checks it now fails beside or instead of its caughtBy
+//   5. each seeded fault run against every check: the checks it now fails beside or instead of its caughtBy
 //      (src/reference/faults.ts), printed, never written: which check must catch a fault is a decision;
-//   5. each variant (a correct provider choice) run against every check: any MUST check that does not pass,
+//   6. each variant (a correct provider choice) run against every check: any MUST check that does not pass,
 //      and any broken one (SHOULD checks may report the kit's preference against a variant).
-// Flags: --no-prism, --no-faults (steps 4 and 5), --fault NAME (only that fault; repeatable).
+// Flags: --no-proofs, --no-prism, --no-faults (steps 5 and 6), --fault NAME (only that fault; repeatable).
 import { execFileSync } from "node:child_process";
 import { readFileSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
@@ -23,11 +27,11 @@ import { runAgainstPrism } from "../test/suites/prism-target.ts";
 const root = join(dirname(new URL(import.meta.url).pathname), "..");
 const args = process.argv.slice(2);
 const onlyFaults = args.flatMap((arg, i) => (arg === "--fault" ? [args[i + 1] ?? ""] : []));
-const known = new Set(["--no-prism", "--no-faults", "--fault", ...onlyFaults]);
+const known = new Set(["--no-proofs", "--no-prism", "--no-faults", "--fault", ...onlyFaults]);
 const unknown = args.filter((arg) => !known.has(arg));
 if (unknown.length > 0) {
   console.error(
-    `refresh: unknown argument ${unknown.join(" ")}; flags: --no-prism, --no-faults, --fault NAME`,
+    `refresh: unknown argument ${unknown.join(" ")}; flags: --no-proofs, --no-prism, --no-faults, --fault NAME`,
   );
   process.exit(2);
 }
@@ -36,10 +40,10 @@ const step = (text: string) => console.error(`\nrefresh: ${text}`);
 const tsx = join(root, "node_modules/.bin/tsx");
 const vitest = join(root, "node_modules/.bin/vitest");
 
-step("1/5 generated files (npm run generate)");
+step("1/6 generated files (npm run generate)");
 execFileSync(tsx, [join(root, "scripts/generate.ts")], { cwd: root, stdio: "inherit" });
 
-step("2/5 the check-id snapshot");
+step("2/6 the rule-id snapshot (every kind of rule)");
 const snapshot = join(root, "test/suites/__snapshots__/ids.test.ts.snap");
 execFileSync(vitest, ["run", "test/suites/ids.test.ts", "-u"], { cwd: root, stdio: "inherit" });
 // Against the last commit, so that a second refresh still says it.
@@ -51,10 +55,27 @@ const committed = (() => {
   }
 })();
 if (committed !== readFileSync(snapshot, "utf8"))
-  review.push(`check ids changed: review git diff ${relative(snapshot)}`);
+  review.push(`rule ids changed: review git diff ${relative(snapshot)}`);
+
+if (!args.includes("--no-proofs")) {
+  step("3/6 the proofs of the event and caller rules (about a minute)");
+  const proofs = [
+    "test/project/rules.test.ts",
+    "test/events/fixtures.test.ts",
+    "test/events/properties.test.ts",
+    "test/workbench/client-check.test.ts",
+  ];
+  try {
+    execFileSync(vitest, ["run", ...proofs], { cwd: root, stdio: "inherit" });
+  } catch {
+    review.push(
+      `a proof of a rule failed (${proofs.join(", ")}, output above): an event rule needs a line of fixtures/events/invalid.ndjson (or a reason in provenElsewhere of test/events/fixtures.test.ts) and a mutation of src/events/generate/mutations.ts; a caller rule a faulty example client`,
+    );
+  }
+}
 
 if (!args.includes("--no-prism")) {
-  step("3/5 what passes against the Prism mock (a run of every check, about a minute)");
+  step("4/6 what passes against the Prism mock (a run of every check, about a minute)");
   const mock = await startMock({ platformPort: await freePort(), lookupDataPort: await freePort() });
   let result: RunResult;
   try {
@@ -71,7 +92,7 @@ if (!args.includes("--no-faults")) {
     console.error(`refresh: --fault names no fault of src/reference/faults.ts: ${onlyFaults.join(", ")}`);
     process.exit(2);
   }
-  step(`4/5 ${faults.length} seeded faults, each against every check (a few seconds each)`);
+  step(`5/6 ${faults.length} seeded faults, each against every check (a few seconds each)`);
   for (const [n, fault] of faults.entries()) {
     const { result } = await runEmbedded({ faults: [fault.name] });
     const caught = result.checks.filter((c) => c.status === "failed").map((c) => c.id);
@@ -87,7 +108,7 @@ if (!args.includes("--no-faults")) {
       if (!(c.status === "inconclusive" && (fault as FaultEntry).leavesUndecided?.includes(c.id)))
         review.push(`fault ${fault.name}: ${c.status} ${c.id}: ${c.message ?? c.reason}`);
   }
-  step(`5/5 ${VARIANTS.length} variants (correct provider choices), each against every check`);
+  step(`6/6 ${VARIANTS.length} variants (correct provider choices), each against every check`);
   for (const variant of VARIANTS) {
     const { result } = await runEmbedded({ variants: [variant.name] });
     // A variant is correct: a SHOULD check may report the kit's preference, no MUST check may fail.

@@ -66,12 +66,17 @@ export interface CheckContext {
   explore?(dimension: string, value: string | number | boolean): void;
 }
 
+/** An HTTP check: a rule of kind "http" (rule.ts, defineRule), whose judge is run(ctx), with what the
+ *  runner reads from its declaration (safety, needs, facts, ...). */
 export interface Check {
+  /** Set by defineRule (suites declare checks through defineCheck); a check built by hand may omit it. */
+  kind?: "http";
   /** Stable, opaque id: `<suite>/<slug>`. Reports and allow-lists key on it. */
   id: string;
   suite: string;
   /** Starts with the level: "MUST return ...". */
   title: string;
+  /** The level its title starts with. */
   level: Level;
   /** Requirement-catalogue ids this check proves. */
   requirements: string[];

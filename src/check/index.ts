@@ -1,6 +1,7 @@
 // The kernel a check is written against, one file per concept: the check model (check.ts), what it may
 // change (safety.ts), the target it sees (target.ts), the transport's data (exchange.ts), the journal of
-// configuration changes (journal.ts) and how a check ends other than by passing (outcome.ts).
+// configuration changes (journal.ts), how a check ends other than by passing (outcome.ts), and the one
+// shape every rule of the kit is declared in, whatever it judges (rule.ts).
 
 export { LEVELS } from "../requirements/levels.ts";
 export type { Check, CheckContext, Clock, Level, Logger } from "./check.ts";
@@ -28,6 +29,15 @@ export {
   skip,
   type Undecided,
 } from "./outcome.ts";
+export {
+  defineRule,
+  levelOfTitle,
+  RULE_KINDS,
+  type Rule,
+  type RuleDeclaration,
+  type RuleKind,
+  weakestLevel,
+} from "./rule.ts";
 export { defineFact, type Fact, type RunFacts } from "./run-facts.ts";
 export { type HarmlessCall, MAY_CALL, SAFETY_CLASSES, type Safety } from "./safety.ts";
 export {

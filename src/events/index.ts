@@ -14,7 +14,7 @@ export { checkStream } from "./check/event-stream.ts";
 export type { CompiledEventSchemas, EventTypeInfo, ObjectKind, Validator } from "./event-schemas.ts";
 export { compileEventSchemas, eventSchemas, eventSchemasDir } from "./event-schemas.ts";
 export { type ObjectPayloadKind, type PayloadKind, payloadKindsOf } from "./payload-kind.ts";
-export { rule } from "./rules.ts";
+export { rule } from "./rules/requirements.ts";
 export type { ResolvedStreamingConfig, StreamingConfig } from "./streaming-config.ts";
 export { loadStreamingConfig, parseStreamingConfig, resolveStreamingConfig } from "./streaming-config.ts";
 export type { OpenSourceOptions } from "./transport/sources/index.ts";

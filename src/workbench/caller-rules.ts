@@ -1,9 +1,10 @@
 // What the interface document asks of a caller, as rules over a client's recorded traffic (lckit client
-// check). Each rule has a stable id, a level and the catalogue requirement it traces to; it counts its
+// check). Each rule is declared in the one shape of the kit's rules (defineRule, kind "caller"): a stable
+// id, a title that starts with its level, and the catalogue requirements it traces to; it counts its
 // opportunities (the moments the traffic gave it something to judge, not the requests it looked at) and
 // returns its violations as data (the exchange at fault and what was wrong). A rule with no opportunity is
 // not exercised, and says what would exercise it: never a pass.
-import type { Level } from "../check/index.ts";
+import { defineRule, type Rule, type RuleDeclaration } from "../check/index.ts";
 import { LOOKUP_TYPE_URI_PATTERN, lookupTypeName } from "../contract/index.ts";
 import { parseJson, type Traffic, type TrafficExchange } from "./traffic.ts";
 
@@ -19,16 +20,20 @@ export type RuleVerdict =
   /** The traffic gave the rule nothing to judge: said, with what would exercise it, never a pass. */
   | { status: "not-exercised"; reason: string };
 
-export interface CallerRule {
-  /** Stable check id (reports and allow-lists key on it). */
-  id: string;
-  requirement: string;
-  level: Level;
-  title: string;
+/** A caller rule as declared: a rule of kind "caller" (src/check/rule.ts) whose judge reads the traffic. */
+export interface CallerRuleDeclaration extends RuleDeclaration {
   /** What one opportunity of the rule is, in the team's terms (docs and reports). */
   opportunity: string;
+  /** What breaks it, in the team's terms (Markdown: the table of docs/consumers.md). */
+  breaks: string;
+  /** What in a team's tests gives it an opportunity (Markdown: the table of docs/consumers.md). */
+  exercisedBy: string;
   judge(traffic: Traffic): RuleVerdict;
 }
+
+export type CallerRule = Rule<"caller", CallerRuleDeclaration>;
+
+const callerRule = (declaration: CallerRuleDeclaration): CallerRule => defineRule("caller", declaration);
 
 const LOOKUP_DATA_AND_AUTOPILOT = new Set([
   "getHealthcheck",
@@ -276,12 +281,13 @@ function couldServe(h: Holding, at: number): boolean {
 }
 
 export const CALLER_RULES: readonly CallerRule[] = [
-  {
+  callerRule({
     id: "client/bearer-on-every-request",
-    requirement: "CALLER-AUTH-01",
-    level: "MUST",
+    requirements: ["CALLER-AUTH-01"],
     title: "MUST send Authorization: Bearer <access token> on every lookup-data and autopilot request",
     opportunity: "a lookup-data or autopilot request",
+    breaks: "one without `Authorization: Bearer <token>`",
+    exercisedBy: "any call",
     judge(traffic) {
       const judged = traffic.exchanges.filter(
         (x) => x.operation && LOOKUP_DATA_AND_AUTOPILOT.has(x.operation),
@@ -298,13 +304,14 @@ export const CALLER_RULES: readonly CallerRule[] = [
         "your client sent no lookup-data or autopilot request; run the tests that call the interface",
       );
     },
-  },
-  {
+  }),
+  callerRule({
     id: "client/scan-first-request-without-body",
-    requirement: "CALLER-SCAN-01",
-    level: "MUST",
+    requirements: ["CALLER-SCAN-01"],
     title: "MUST open a scan with no body or a null body",
     opportunity: "a request that opens a scan",
+    breaks: "a body other than none or `null`",
+    exercisedBy: "any scan",
     judge(traffic) {
       const { openings, first } = scanWalk(traffic);
       return verdict(
@@ -313,13 +320,15 @@ export const CALLER_RULES: readonly CallerRule[] = [
         "your client opened no scan (POST .../_scan); run the tests that read lookups or autopilot statistics",
       );
     },
-  },
-  {
+  }),
+  callerRule({
     id: "client/scan-passes-previous-scroll-id",
-    requirement: "CALLER-SCAN-02",
-    level: "MUST",
+    requirements: ["CALLER-SCAN-02"],
     title: "MUST pass the scrollId of the previous answer to get the next page",
     opportunity: "a next-page request after an answer that carried a scrollId",
+    breaks: 'not the scrollId of the previous answer (raw, JSON string and `{"scrollId"}` are all accepted)',
+    exercisedBy:
+      "a scan that pages: `--data` with more lookups than your `limit`, or `--variants short-pages`",
     judge(traffic) {
       const { nextPages, scrollAnswers, next } = scanWalk(traffic);
       return verdict(
@@ -330,13 +339,15 @@ export const CALLER_RULES: readonly CallerRule[] = [
           : `${plural(scrollAnswers, "answer")} your client got carried a scrollId, but it never asked for a next page (it stopped after the first page, or opened the scan again without a body); a client that reads every page passes the scrollId back`,
       );
     },
-  },
-  {
+  }),
+  callerRule({
     id: "client/scan-stops-at-end",
-    requirement: "CALLER-SCAN-03",
-    level: "SHOULD",
+    requirements: ["CALLER-SCAN-03"],
     title: "SHOULD stop a scan at its end (an answer without a scrollId, or with a null one)",
     opportunity: "an answer that ended a scan your client had paged through",
+    breaks:
+      "asking that scroll for another page (an empty page that still carries a scrollId may be followed or not)",
+    exercisedBy: "as above",
     judge(traffic) {
       const { ends, afterEnd } = scanWalk(traffic);
       return verdict(
@@ -345,13 +356,14 @@ export const CALLER_RULES: readonly CallerRule[] = [
         `no scan of your client reached its end through a next page (an answer without a scrollId after one that carried it); ${TO_PAGE}`,
       );
     },
-  },
-  {
+  }),
+  callerRule({
     id: "client/page-size-within-maximum",
-    requirement: "CALLER-LIMIT-01",
-    level: "MUST",
+    requirements: ["CALLER-LIMIT-01"],
     title: `MUST ask the autopilot scans and blocked values for at most ${MAX_PAGE_SIZE} records per page`,
     opportunity: "an autopilot scan or blocked values request",
+    breaks: "`limit` above 100 (the lookups scan states no maximum: not judged)",
+    exercisedBy: "reading statistics or blocked values",
     judge(traffic) {
       const judged = traffic.exchanges.filter((x) => x.operation && BOUNDED_PAGES.has(x.operation));
       const violations: Violation[] = [];
@@ -369,14 +381,16 @@ export const CALLER_RULES: readonly CallerRule[] = [
         "your client sent no autopilot scan or blocked values request (the lookups scan states no maximum and is not judged)",
       );
     },
-  },
-  {
+  }),
+  callerRule({
     id: "client/delete-task-body",
-    requirement: "CALLER-TASK-01",
-    level: "MUST",
+    requirements: ["CALLER-TASK-01"],
     title:
       "MUST send a delete task body of the documented shape (type delete; parameters holding only type, a lookup type URI, and uris, lookup URIs <tenant>/<type>/<code>)",
     opportunity: "a delete task (POST /tasks/{tenantId})",
+    breaks:
+      'a body other than `{"type": "delete", "parameters"?: {"type"?: "rdm/lookupTypes/<type_name>", "uris"?: ["<tenant>/<type_name>/<code>", ...]}}`, a member the document does not define included (see below)',
+    exercisedBy: "a delete task",
     judge(traffic) {
       const tasks = deleteTasks(traffic);
       const violations: Violation[] = [];
@@ -384,14 +398,16 @@ export const CALLER_RULES: readonly CallerRule[] = [
         if (read.problem) violations.push({ seq: x.seq, message: `${where(x)}: ${read.problem}` });
       return verdict(tasks.length, violations, NO_TASK);
     },
-  },
-  {
+  }),
+  callerRule({
     id: "client/delete-task-whole-tenant",
-    requirement: "CALLER-TASK-02",
-    level: "SHOULD",
+    requirements: ["CALLER-TASK-02"],
     title:
       "SHOULD name what a delete task deletes (parameters.type or parameters.uris); a task with neither deletes every lookup of the tenant",
     opportunity: "a delete task of the documented shape",
+    breaks:
+      "neither `parameters.type` nor `parameters.uris` (or an empty `uris`): every lookup of the tenant goes",
+    exercisedBy: "a delete task",
     judge(traffic) {
       let opportunities = 0;
       const tasks = deleteTasks(traffic);
@@ -403,13 +419,14 @@ export const CALLER_RULES: readonly CallerRule[] = [
       }
       return verdict(opportunities, violations, tasks.length === 0 ? NO_TASK : MALFORMED_TASKS);
     },
-  },
-  {
+  }),
+  callerRule({
     id: "client/delete-task-uris-of-its-tenant",
-    requirement: "CALLER-TASK-03",
-    level: "SHOULD",
+    requirements: ["CALLER-TASK-03"],
     title: "SHOULD list in a delete task only lookup URIs of the task's own tenant (the path's)",
     opportunity: "a delete task with parameters.uris of the documented shape",
+    breaks: "a URI of another tenant than the path's (the document does not say what a task does with it)",
+    exercisedBy: "a delete by URIs",
     judge(traffic) {
       let opportunities = 0;
       const tasks = deleteTasks(traffic);
@@ -435,14 +452,16 @@ export const CALLER_RULES: readonly CallerRule[] = [
           : "your client sent no delete task with parameters.uris of the documented shape; a client that deletes by URIs exercises it",
       );
     },
-  },
-  {
+  }),
+  callerRule({
     id: "client/token-reuse",
-    requirement: "CALLER-TOKEN-01",
-    level: "SHOULD",
+    requirements: ["CALLER-TOKEN-01"],
     title:
       "SHOULD keep using a valid access token rather than request a new one while it holds one that could serve the call",
     opportunity: "a request your client made while it held a token that had already served a call",
+    breaks:
+      "a new token requested while a valid one could serve the call, at any quota, multi-token support on or off (a token still used by another worker is no finding; renewing with less than half the validity left is yours to choose)",
+    exercisedBy: "two or more calls",
     judge(traffic) {
       const violations: Violation[] = [];
       let opportunities = 0;
@@ -495,14 +514,16 @@ export const CALLER_RULES: readonly CallerRule[] = [
         "your client made no call while it held a token that had already served one (fewer than two calls per token); run the tests that make several calls",
       );
     },
-  },
-  {
+  }),
+  callerRule({
     id: "client/token-quota",
-    requirement: "CALLER-TOKEN-02",
-    level: "SHOULD",
+    requirements: ["CALLER-TOKEN-02"],
     title:
       "SHOULD not run into its token quota under multi-token support (a token request declined, limit exceeded)",
     opportunity: "a token request counted toward a quota (multi-token support on)",
+    breaks:
+      "a token request declined (limit exceeded), or the whole quota held at once: its own finding, stronger than token reuse, since the refusal is in the traffic",
+    exercisedBy: "a customer with `multitokenConfig` in the data (as `examples/sandbox-data.yaml` has)",
     judge(traffic) {
       const violations: Violation[] = [];
       let opportunities = 0;
@@ -562,14 +583,16 @@ export const CALLER_RULES: readonly CallerRule[] = [
         "no token request of your client counted toward a quota: its customer in the sandbox's data has no multi-token support (give --data whose customer has multitokenConfig, as examples/sandbox-data.yaml has), or it requested no token",
       );
     },
-  },
-  {
+  }),
+  callerRule({
     id: "client/backoff-after-refusal",
-    requirement: "CALLER-BACKOFF-01",
-    level: "SHOULD",
+    requirements: ["CALLER-BACKOFF-01"],
     title:
       "SHOULD wait (Retry-After, else a second) after a limit-exceeded refusal or a 429 instead of retrying at once",
     opportunity: "a 429 or limit-exceeded refusal your client got",
+    breaks:
+      "a retry sooner than `Retry-After` (else a second); after a quota refusal only a new token request counts as a retry",
+    exercisedBy: "a rate limit your tests set (`PUT $LCKIT_CONTROL_URL/rate-limit`)",
     judge(traffic) {
       const violations: Violation[] = [];
       let judged = 0;
@@ -601,7 +624,7 @@ export const CALLER_RULES: readonly CallerRule[] = [
         "no request of your client was refused with 429 or limit exceeded; in your tests, set a rate limit through the control interface (PUT $LCKIT_CONTROL_URL/rate-limit) to exercise it",
       );
     },
-  },
+  }),
 ];
 
 const NO_TASK =

@@ -129,7 +129,7 @@ export function clientRunResult(traffic: Traffic, meta: ClientRunMeta): RunResul
       suite: "client",
       title: rule.title,
       level: rule.level,
-      requirements: [rule.requirement],
+      requirements: [...rule.requirements],
       safety: "read" as const,
       durationMs: Math.round(ms),
       requests: 0,

@@ -1,18 +1,10 @@
-// Declaring a check: the suite comes from the id and the level from the title, so they cannot disagree.
-import { type Check, LEVELS, type Level } from "../../src/check/index.ts";
+// Declaring a check: an HTTP check is a rule of kind "http" (src/check/rule.ts, the one shape of every rule
+// of the kit); its suite comes from its id and its level from its title, so they cannot disagree.
+import { type Check, defineRule } from "../../src/check/index.ts";
 
-export type CheckDefinition = Omit<Check, "suite" | "level">;
+export type CheckDefinition = Omit<Check, "suite" | "level" | "kind">;
 
 export function defineCheck(definition: CheckDefinition): Check {
-  const [suite, slug, extra] = definition.id.split("/");
-  if (!suite || !slug || extra !== undefined)
-    throw new Error(`check id "${definition.id}" must be "<suite>/<slug>"`);
-  const level = definition.title.split(" ")[0] as Level;
-  if (!LEVELS.includes(level))
-    throw new Error(
-      `check ${definition.id}: title must start with MUST, SHOULD or MAY, got "${definition.title}"`,
-    );
-  if (definition.requirements.length === 0)
-    throw new Error(`check ${definition.id} names no requirement; name the catalogue ids it proves`);
-  return { ...definition, suite, level };
+  const check = defineRule("http", definition);
+  return { ...check, suite: check.id.split("/")[0] as string };
 }

@@ -8,7 +8,7 @@ import { Readable } from "node:stream";
 import { afterAll, describe, expect, it } from "vitest";
 import { main } from "../../src/cli/main.ts";
 import { checkStream } from "../../src/events/check/event-stream.ts";
-import { rule } from "../../src/events/rules.ts";
+import { rule } from "../../src/events/rules/requirements.ts";
 import { openFileSource } from "../../src/events/transport/sources/file.ts";
 import type { RawMessage } from "../../src/events/transport/transport.ts";
 import { captureIo } from "../cli/capture-io.ts";

@@ -7,7 +7,7 @@ import { checkMessage, inspectMessage, nestingExceeds } from "../../src/events/c
 import { checkStream } from "../../src/events/check/event-stream.ts";
 import { payloadFingerprint, walkMessage } from "../../src/events/check/payload-fingerprint.ts";
 import { eventMessage, messageLine, nestedAttributeValue } from "../../src/events/generate/arbitraries.ts";
-import { rule } from "../../src/events/rules.ts";
+import { rule } from "../../src/events/rules/requirements.ts";
 import { linesAsMessages, memorySource } from "../../src/events/transport/sources/index.ts";
 
 const seed = Number(process.env.FC_SEED ?? 20_261_123);

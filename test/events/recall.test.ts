@@ -11,7 +11,7 @@ import fc from "fast-check";
 import { afterAll, describe, expect, it } from "vitest";
 import { checkStream, type EventCheckResult } from "../../src/events/check/event-stream.ts";
 import { generateStream, type PayloadType } from "../../src/events/generate/index.ts";
-import { rule } from "../../src/events/rules.ts";
+import { rule } from "../../src/events/rules/requirements.ts";
 import type { StreamingConfig } from "../../src/events/streaming-config.ts";
 import { ndjsonLine } from "../../src/events/transport/sinks/file.ts";
 import { openFileSource } from "../../src/events/transport/sources/file.ts";

@@ -12,7 +12,7 @@ import {
   eventSchemasDir,
   selectableFields,
 } from "../../src/events/event-schemas.ts";
-import { rule } from "../../src/events/rules.ts";
+import { rule } from "../../src/events/rules/requirements.ts";
 
 const root = join(import.meta.dirname, "..", "..");
 const catalogue = parse(readFileSync(join(root, "requirements", "catalogue.yaml"), "utf8")) as {

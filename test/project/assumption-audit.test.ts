@@ -8,7 +8,7 @@ import { afterAll, describe, expect, it, vi } from "vitest";
 import { loadContract } from "../../src/contract/index.ts";
 import { mutations } from "../../src/events/generate/mutations.ts";
 import { checkStream, openSource } from "../../src/events/index.ts";
-import { rule } from "../../src/events/rules.ts";
+import { rule } from "../../src/events/rules/requirements.ts";
 import {
   assumptionEnforcement,
   catalogueAuditProblems,

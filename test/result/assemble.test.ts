@@ -2,7 +2,7 @@
 // produced, and the HTTP runner and the event checker both going through it (same keys, same derivations).
 import { describe, expect, it } from "vitest";
 import { dottedPath, eventRunResult } from "../../src/events/check/run-result.ts";
-import { rule } from "../../src/events/rules.ts";
+import { rule } from "../../src/events/rules/requirements.ts";
 import { assembleRunResult, newRunId, type RunRecord } from "../../src/result/assemble.ts";
 import type { CheckResult } from "../../src/result/model.ts";
 import { planRun } from "../../src/runner/plan.ts";

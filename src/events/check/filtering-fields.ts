@@ -2,7 +2,7 @@
 // all available fields (checked as: the identifying fields are there, and the documented relationship shape).
 
 import type { ObjectKind } from "../event-schemas.ts";
-import { rule } from "../rules.ts";
+import { rule } from "../rules/requirements.ts";
 import { alwaysTolerated, type FieldSelection, type ResolvedStreamingConfig } from "../streaming-config.ts";
 import { addProblem, type EventProblem } from "./event-problem.ts";
 

@@ -11,7 +11,7 @@
 // Memory: one number and a version per entity whose snapshots carry reference values, never more than
 // maxTracked (the oldest forgotten first, counted).
 
-import { rule } from "../rules.ts";
+import { rule } from "../rules/requirements.ts";
 import type { MessageFacts } from "./event-message.ts";
 import type { EventProblem } from "./event-problem.ts";
 import { payloadFingerprint } from "./payload-fingerprint.ts";

@@ -5,7 +5,7 @@
 // time. Memory: the ENTITY_CHANGED events and relationship events of the window, never more than
 // maxTracked of each. What the end of the stream leaves open is undecided, not a failure.
 
-import { rule } from "../rules.ts";
+import { rule } from "../rules/requirements.ts";
 import {
   type CompanionWindow,
   defaultCompanionWindow,

@@ -1,12 +1,13 @@
 // An event check as a run result (src/result's model, assembled there as an HTTP run's is), so that event
 // streams get the same reports as HTTP runs: one check per requirement the event checker enforces, failed
 // when a message broke it.
-import { CheckInconclusive, LEVELS, type Level } from "../../check/index.ts";
+import { CheckInconclusive } from "../../check/index.ts";
 import { assembleRunResult } from "../../result/assemble.ts";
 import { type CatalogueView, loadCatalogueView } from "../../result/catalogue-view.ts";
 import { notCheckableOnlyFor, tracedElsewhere } from "../../result/coverage.ts";
 import type { CheckResult, RunResult } from "../../result/model.ts";
-import { deliveryTolerance, eventChecks, rule } from "../rules.ts";
+import { eventChecks } from "../rules/index.ts";
+import { deliveryTolerance, rule } from "../rules/requirements.ts";
 import type { EventCheckResult } from "./event-stream.ts";
 
 /** Rules that need the streaming configuration; without --config they are reported as skipped. */
@@ -28,17 +29,13 @@ export interface EventRunMeta {
 
 export function eventRunResult(result: EventCheckResult, meta: EventRunMeta): RunResult {
   const catalogue = meta.catalogue ?? loadCatalogueView();
-  const entries = new Map(catalogue.requirements.map((entry) => [entry.id, entry]));
   const finished = meta.startedAt ? new Date(meta.startedAt.getTime() + result.durationMs) : new Date();
   const started = meta.startedAt ?? new Date(finished.getTime() - result.durationMs);
-  const checks = eventChecks().map(({ id: checkId, rule: id, requirements }): CheckResult => {
-    const entry = entries.get(id);
-    // A requirement the catalogue lacks, or gives no known level, counts as MUST (the strictest reading).
-    const level: Level = LEVELS.find((known) => known === entry?.level) ?? "MUST";
+  const checks = eventChecks().map(({ id: checkId, rule: id, title, level, requirements }): CheckResult => {
     const base = {
       id: checkId,
       suite: "events",
-      title: `${level} ${entry?.text ?? id}`,
+      title,
       level,
       requirements,
       safety: "read" as const,

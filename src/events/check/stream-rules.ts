@@ -7,7 +7,7 @@
 // never fingerprinted. The GDPR rule reads an entity's history from the same entries (their event-type
 // index), so nothing else is kept per version.
 
-import { rule } from "../rules.ts";
+import { rule } from "../rules/requirements.ts";
 import type { MessageFacts } from "./event-message.ts";
 import type { EventProblem } from "./event-problem.ts";
 import { payloadFingerprint } from "./payload-fingerprint.ts";

@@ -3,7 +3,7 @@
 // check that the checker reports that rule and nothing else; the fixtures use the same ideas.
 
 import { defaultMaxDepth } from "../check/event-message.ts";
-import { rule } from "../rules.ts";
+import { rule } from "../rules/requirements.ts";
 import type { StreamingConfig } from "../streaming-config.ts";
 import type { EventMessage, MessageFilter } from "./arbitraries.ts";
 import { nestedAttributeValue } from "./nested-values.ts";

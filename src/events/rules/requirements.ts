@@ -1,5 +1,7 @@
-// The requirement-catalogue ids the event checker reports, by the rule each one stands for. Schema
-// violations find their id through the schemas' own x-requirements; the checks written in code use these.
+// The requirement-catalogue ids the event checker reports its problems under, by a short name the code
+// that finds them uses (the message rules, the stream rules, the generator's mutations). Schema violations
+// find their id through the schemas' own x-requirements. Each is the first requirement of a declared event
+// rule (./index.ts; test/project/rules.test.ts holds them to it); a new rule need not be named here.
 
 export const rule = {
   /** A message is one JSON document (an NDJSON line is a payload or {"headers", "payload"}). */
@@ -49,22 +51,6 @@ export const rule = {
 
 export type RuleId = (typeof rule)[keyof typeof rule];
 
-/** Requirements a rule's check traces to besides its own: what they mean for a checker is what the rule
- *  enforces (the catalogue's `checking` says so). */
-export const alsoTraces: Readonly<Partial<Record<RuleId, readonly string[]>>> = {
-  [rule.changeRequest]: ["EVENT-TYPES-05"],
-};
-
 /** A requirement the checker honours as a tolerance, with a check of its own that reports what it
  *  tolerated (redeliveries, messages delivered out of objectVersion order); it never fails a stream. */
 export const deliveryTolerance = "EVENT-DELIVERY-02";
-
-/** Every check an event run reports, with the requirement ids it traces to. */
-export function eventChecks(): { id: string; rule: string; requirements: string[] }[] {
-  const ids = [...new Set<string>([...Object.values(rule), deliveryTolerance])].sort();
-  return ids.map((id) => ({
-    id: `events/${id.toLowerCase()}`,
-    rule: id,
-    requirements: [id, ...(alsoTraces[id as RuleId] ?? [])],
-  }));
-}

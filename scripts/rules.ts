@@ -1,0 +1,29 @@
+// Every rule of the kit, by kind: the one list the traceability table, the rule-id snapshot and the rule
+// tests read. A new kind of rule joins here (its kind is declared in src/check/rule.ts) and is then
+// traced, snapshotted and held to the catalogue like the others.
+import { RULE_KINDS, type RuleKind } from "../src/check/index.ts";
+import { EVENT_RULES } from "../src/events/rules/index.ts";
+import { CALLER_RULES } from "../src/workbench/caller-rules.ts";
+import { allChecks } from "../suites/index.ts";
+
+/** What every rule of any kind has (src/check/rule.ts). */
+export interface AnyRule {
+  id: string;
+  title: string;
+  level: string;
+  requirements: readonly string[];
+}
+
+export const RULES_BY_KIND: Readonly<Partial<Record<RuleKind, readonly AnyRule[]>>> = {
+  http: allChecks,
+  caller: CALLER_RULES,
+  event: EVENT_RULES,
+};
+
+/** The kinds with rules, each with the command that judges them and its rules. */
+export function ruleKinds(): { kind: RuleKind; command: string; rules: readonly AnyRule[] }[] {
+  return (Object.keys(RULE_KINDS) as RuleKind[]).flatMap((kind) => {
+    const rules = RULES_BY_KIND[kind];
+    return rules ? [{ kind, command: RULE_KINDS[kind].command, rules }] : [];
+  });
+}

@@ -1,0 +1,24 @@
+// Delivery: a message is one JSON document, and delivery may repeat or reorder messages.
+import { eventRule } from "./event-rule.ts";
+import { deliveryTolerance, rule } from "./requirements.ts";
+
+export const oneJsonDocument = eventRule({
+  id: "events/event-delivery-01",
+  title: "MUST CRUD changes are sent as JSON messages to queues or topics.",
+  requirements: [rule.json],
+  judge: {
+    foundBy:
+      "reading the message (src/events/check/read-message.ts): too large, a faulty envelope, not JSON, nested too deep or not an object, and nothing else judges it",
+  },
+});
+
+export const redeliveryTolerated = eventRule({
+  id: "events/event-delivery-02",
+  title:
+    "MAY Delivery may repeat or reorder messages (at-least-once); consumers order by objectVersion, not by timestamps or crosswalks.",
+  requirements: [deliveryTolerance],
+  judge: {
+    foundBy:
+      "the stream rules, as a tolerance (src/events/check/stream-rules.ts): the redeliveries and reorderings they tolerated; it never fails a stream",
+  },
+});

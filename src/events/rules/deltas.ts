@@ -1,0 +1,111 @@
+// Deltas: the delta message and its items (the document shows their shape but leaves the structure of
+// deltas open: SHOULD), and only changed attributes listed (MUST).
+import { canonicalJson } from "../check/canonical-json.ts";
+import { addProblem, type EventProblem } from "../check/event-problem.ts";
+import { isRecord } from "../check/payload-shape.ts";
+import { problemsFromErrors } from "../check/schema-errors.ts";
+import { eventSchemas } from "../event-schemas.ts";
+import { bySchema, eventRule } from "./event-rule.ts";
+import { rule } from "./requirements.ts";
+
+export const deltaMessage = eventRule({
+  id: "events/event-delta-01",
+  title:
+    "SHOULD The deltas member of an ENTITY_CHANGED deltas payload is the document's delta message (id, user, method, url, clientType, timestamp (epoch ms), objectUri, objectType, objectLabel, data with type, deltaCollection, eventId and itemsTotal) or its deltaCollection {ovChanged, delta} alone; the document leaves the structure of deltas open, so any object passes at MUST level.",
+  requirements: [rule.deltaMessage],
+  // One walk of the deltas judges this rule and events/event-delta-03.
+  judge({ typed, position }, problems) {
+    if (!typed?.info || typed.type !== "ENTITY_CHANGED" || typed.kind !== "deltas") return undefined;
+    const deltas = typed.payload.deltas;
+    if (isRecord(deltas)) problems.push(...deltaContentProblems(deltas, typed.payload.uri, position));
+    return undefined;
+  },
+});
+
+export const deltaItem = eventRule({
+  id: "events/event-delta-02",
+  title:
+    "SHOULD A delta item has type ATTRIBUTE_REMOVED (oldValue), ATTRIBUTE_CHANGED (oldValue and newValue) or, as seen in the field, ATTRIBUTE_ADDED (newValue), and attributeType; value objects have ov and id, and value and sources except for reference attributes.",
+  requirements: [rule.deltaItem],
+  judge: bySchema,
+});
+
+export const deltaOnlyChanged = eventRule({
+  id: "events/event-delta-03",
+  title: "MUST Only changed attributes are listed in the delta collection.",
+  requirements: [rule.deltaOnlyChanged],
+  judge: { foundBy: "the walk of the deltas of events/event-delta-01 (src/events/rules/deltas.ts)" },
+});
+
+/** The delta items of a deltas member in either shape seen: a delta message or a bare delta collection. */
+function deltaItemsOf(deltas: Record<string, unknown>): { items: unknown[]; path: string } {
+  const collection = deltas.deltaCollection;
+  if (isRecord(collection) && Array.isArray(collection.delta)) {
+    return { items: collection.delta, path: "/payload/deltas/deltaCollection/delta" };
+  }
+  if (Array.isArray(deltas.delta)) return { items: deltas.delta, path: "/payload/deltas/delta" };
+  return { items: [], path: "" };
+}
+
+/** Required fields of the delta message a deltas member lacks before it counts as another shape. */
+const shapeMismatch = 3;
+
+function deltaContentProblems(
+  deltas: Record<string, unknown>,
+  uri: unknown,
+  position: string,
+): EventProblem[] {
+  const problems: EventProblem[] = [];
+  const schemas = eventSchemas();
+  // The document shows the delta message's shape but leaves the structure of deltas open: the kit's
+  // preferred shapes are SHOULD-level, reported as warnings.
+  const collectionShape = "delta" in deltas && !("deltaCollection" in deltas);
+  const preferred = collectionShape ? schemas.preferredDeltas.collection : schemas.preferredDeltas.message;
+  const errors = preferred(deltas);
+  const missingAtTop = (errors ?? []).filter((e) => e.keyword === "required" && e.instancePath === "");
+  if (errors && !collectionShape && missingAtTop.length >= shapeMismatch) {
+    addProblem(problems, {
+      position,
+      instancePath: "/payload/deltas",
+      rule: rule.deltaMessage,
+      keyword: "x-preferred-shape",
+      message: `deltas is neither the document's ENTITY_CHANGED delta message (id, user, method, url, clientType, timestamp, objectUri, objectType, objectLabel, data, deltaCollection, eventId, itemsTotal) nor a delta collection {ovChanged, delta}; got fields ${Object.keys(deltas).join(", ") || "none"}. The document does not show the structure of deltas, so this is a warning only`,
+      severity: "warning",
+    });
+  } else if (errors) {
+    problems.push(
+      ...problemsFromErrors(errors, {
+        position,
+        prefix: "/payload/deltas",
+        annotations: schemas.annotations,
+        fallbackRule: rule.deltaMessage,
+        severity: "warning",
+      }),
+    );
+  }
+  if (typeof deltas.objectUri === "string" && typeof uri === "string" && deltas.objectUri !== uri) {
+    addProblem(problems, {
+      position,
+      instancePath: "/payload/deltas/objectUri",
+      rule: rule.deltaMessage,
+      keyword: "agreement",
+      message: `deltas.objectUri is ${deltas.objectUri} but the payload's uri is ${uri}; both should name the changed entity`,
+      severity: "warning",
+    });
+  }
+  const { items, path } = deltaItemsOf(deltas);
+  items.forEach((item, index) => {
+    if (!isRecord(item) || item.type !== "ATTRIBUTE_CHANGED") return;
+    if (item.oldValue === undefined || item.newValue === undefined) return;
+    if (canonicalJson(item.oldValue) === canonicalJson(item.newValue)) {
+      addProblem(problems, {
+        position,
+        instancePath: `${path}/${index}`,
+        rule: rule.deltaOnlyChanged,
+        keyword: "changed",
+        message: `ATTRIBUTE_CHANGED for ${String(item.attributeType)} has identical oldValue and newValue; only changed attributes are listed`,
+      });
+    }
+  });
+  return problems;
+}

@@ -1,0 +1,116 @@
+// Event types: every payload names its type; the document's table gives each type's payload shape, its
+// list of unsupported types never appears, its unused types should not, and a type it does not know is a
+// warning only.
+
+import { addProblem, describeValue } from "../check/event-problem.ts";
+import { isRecord } from "../check/payload-shape.ts";
+import { problemsFromErrors } from "../check/schema-errors.ts";
+import { eventSchemas } from "../event-schemas.ts";
+import { byReferenceCompanions, eventRule, STOP } from "./event-rule.ts";
+import { rule } from "./requirements.ts";
+
+export const knownType = eventRule({
+  id: "events/event-types-01",
+  title:
+    "MUST Every payload carries its event type in type, a string; a type of the document's table has the payload shape given for it.",
+  requirements: [rule.knownType],
+  judge({ payload, typed, position }, problems) {
+    // A payload that is not an object is the payload kind's to report (events/event-payload-01).
+    if (!isRecord(payload)) return undefined;
+    if (typeof payload.type !== "string") {
+      const type = payload.type;
+      addProblem(problems, {
+        position,
+        instancePath: type === undefined ? "/payload" : "/payload/type",
+        rule: rule.knownType,
+        keyword: type === undefined ? "required" : "type",
+        message: `payload must carry type, the event type as a string; got ${describeValue(type)}`,
+      });
+      return STOP;
+    }
+    const info = typed?.info;
+    if (!typed || !info || typed.kind === "none") return undefined;
+    // The kind is decided by presence, so only that kind's schema is run: its errors are the ones that
+    // matter, and no oneOf is tried.
+    const validate = (typed.kind === "name-only" ? undefined : info.byKind[typed.kind]) ?? info.validate;
+    const payloadErrors = validate(typed.payload);
+    if (payloadErrors) {
+      problems.push(
+        ...problemsFromErrors(payloadErrors, {
+          position,
+          prefix: "/payload",
+          annotations: eventSchemas().annotations,
+          fallbackRule: rule.knownType,
+        }),
+      );
+    }
+    return undefined;
+  },
+});
+
+export const unsupportedType = eventRule({
+  id: "events/event-types-02",
+  title:
+    "MUST The unsupported types ACTIVITY_CREATED_UPDATED, ACTIVITY_REMOVED, ENTITY_LOSER_REMOVED, RELATION_WOULD_CHANGE, RELATION_WOULD_DELETE and ENTITIES_CATEGORY_TREE_STRUCTURE_CHANGED never appear.",
+  requirements: [rule.unsupportedType],
+  judge({ payload, typed, position }, problems) {
+    // A payload object of a string type the reading left untyped is of an unsupported type.
+    if (typed || !isRecord(payload) || typeof payload.type !== "string") return undefined;
+    const schemas = eventSchemas();
+    addProblem(problems, {
+      position,
+      instancePath: "/payload/type",
+      rule: rule.unsupportedType,
+      keyword: "unsupported",
+      message: `event type ${payload.type} is unsupported by the document (unsupported: ${schemas.unsupportedTypes.join(", ")}); a conforming stream never carries it`,
+    });
+    return STOP;
+  },
+});
+
+export const unknownType = eventRule({
+  id: "events/event-types-06",
+  title:
+    "SHOULD An event type that is in neither the document's table nor its unsupported list (vendors emit more, e.g. merge-failure notifications) is reported as a warning, not as an error.",
+  requirements: [rule.unknownType],
+  judge({ typed, position }, problems) {
+    if (!typed || typed.info) return undefined;
+    // The document lists the types it describes and the ones that are unsupported; vendors also send
+    // others (merge-failure notifications, for instance). Such a message is not checked further.
+    addProblem(problems, {
+      position,
+      instancePath: "/payload/type",
+      rule: rule.unknownType,
+      keyword: "x-known-type",
+      message: `event type "${typed.type}" is in neither the document's table of event types nor its list of unsupported types; its payload is not checked (expected one of ${[...eventSchemas().types.keys()].join(", ")})`,
+      severity: "warning",
+    });
+    return undefined;
+  },
+});
+
+export const unusedType = eventRule({
+  id: "events/event-types-03",
+  title: "SHOULD GROUP_CREATED, GROUP_REMOVED and GROUP_CHANGED are currently unused and should not appear.",
+  requirements: [rule.unusedType],
+  judge({ typed, position }, problems) {
+    if (!typed?.info?.unused) return undefined;
+    addProblem(problems, {
+      position,
+      instancePath: "/payload/type",
+      rule: rule.unusedType,
+      keyword: "x-unused",
+      message: `event type ${typed.type} is defined but currently unused according to the document; a conforming stream should not carry it`,
+      severity: "warning",
+    });
+    return undefined;
+  },
+});
+
+export const referenceCompanion = eventRule({
+  id: "events/event-types-04",
+  title:
+    "MUST A relationship event for a reference attribute comes with an ENTITY_CHANGED event for the entity.",
+  requirements: [rule.referenceCompanion],
+  judge: byReferenceCompanions,
+});

@@ -1,0 +1,121 @@
+// Headers: the headers every message carries, objectVersion as the streaming configuration lists it, and
+// the headers' agreement with the payload.
+
+import { addProblem, describeValue } from "../check/event-problem.ts";
+import { isRecord } from "../check/payload-shape.ts";
+import { problemsFromErrors } from "../check/schema-errors.ts";
+import { eventSchemas } from "../event-schemas.ts";
+import { byStreamRules, eventRule } from "./event-rule.ts";
+import { rule } from "./requirements.ts";
+
+export const headers = eventRule({
+  id: "events/event-headers-01",
+  title: "MUST Every message carries the headers tenantId, eventType and sourceObjectUri.",
+  requirements: [rule.headers],
+  judge(message, problems) {
+    if (message.headers === undefined) return undefined;
+    if (!message.headerRecord) {
+      addProblem(problems, {
+        position: message.position,
+        instancePath: "/headers",
+        rule: rule.headers,
+        keyword: "type",
+        message: `headers must be an object, got ${describeValue(message.headers)}`,
+      });
+      return undefined;
+    }
+    const schemas = eventSchemas();
+    const headerErrors = schemas.headers(message.headerRecord);
+    if (headerErrors) {
+      problems.push(
+        ...problemsFromErrors(headerErrors, {
+          position: message.position,
+          prefix: "/headers",
+          annotations: schemas.annotations,
+          fallbackRule: rule.headers,
+        }),
+      );
+    }
+    return undefined;
+  },
+});
+
+export const objectVersion = eventRule({
+  id: "events/event-headers-02",
+  title:
+    "MUST The header objectVersion is present only when it is listed in JMSEventsFilteringFields, and is then an integer.",
+  requirements: [rule.objectVersion],
+  judge({ headerRecord, config, position }, problems) {
+    if (!headerRecord) return undefined;
+    if (config?.objectVersionHeader === "required" && !("objectVersion" in headerRecord)) {
+      addProblem(problems, {
+        position,
+        instancePath: "/headers",
+        rule: rule.objectVersion,
+        keyword: "required",
+        message: "header objectVersion is missing although JMSEventsFilteringFields lists objectVersion",
+      });
+    } else if (config?.objectVersionHeader === "forbidden" && "objectVersion" in headerRecord) {
+      addProblem(problems, {
+        position,
+        instancePath: "/headers/objectVersion",
+        rule: rule.objectVersion,
+        keyword: "not",
+        message:
+          "header objectVersion is present although JMSEventsFilteringFields does not list it; it is sent only when listed",
+      });
+    }
+    return undefined;
+  },
+});
+
+export const versionReuse = eventRule({
+  id: "events/event-headers-03",
+  title:
+    "MUST objectVersion is raised after every change of the object; two different messages for one object never share an objectVersion.",
+  requirements: [rule.versionReuse],
+  judge: byStreamRules,
+});
+
+export const headerAgreement = eventRule({
+  id: "events/event-headers-04",
+  title:
+    "MUST The eventType header equals the payload's type, and sourceObjectUri equals the URI of the object the message is about.",
+  requirements: [rule.headerAgreement],
+  judge({ typed, headerRecord, position }, problems) {
+    if (!typed || !headerRecord) return undefined;
+    const { type, kind } = typed;
+    const eventType = headerRecord.eventType;
+    if (typeof eventType === "string" && eventType !== type) {
+      addProblem(problems, {
+        position,
+        instancePath: "/headers/eventType",
+        rule: rule.headerAgreement,
+        keyword: "agreement",
+        message: `header eventType is ${eventType} but the payload's type is ${type}; they must be equal`,
+      });
+    }
+    const source = headerRecord.sourceObjectUri;
+    const payloadUri = payloadUriOf(typed);
+    if (typeof source === "string" && typeof payloadUri === "string" && source !== payloadUri) {
+      addProblem(problems, {
+        position,
+        instancePath: "/headers/sourceObjectUri",
+        rule: rule.headerAgreement,
+        keyword: "agreement",
+        message: `header sourceObjectUri is ${source} but the payload is about ${payloadUri} (${kind === "snapshot" ? "object.uri" : "uri"}); they must be equal`,
+      });
+    }
+    return undefined;
+  },
+});
+
+/** The URI a payload says it is about: object.uri of a snapshot (or of a change request's object), else uri. */
+export function payloadUriOf({ kind, payload }: { kind: string; payload: Record<string, unknown> }): unknown {
+  const object = payload.object;
+  return kind === "snapshot" || (kind === "name-only" && isRecord(object))
+    ? isRecord(object)
+      ? object.uri
+      : undefined
+    : payload.uri;
+}

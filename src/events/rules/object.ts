@@ -1,0 +1,103 @@
+// The object of a snapshot: never empty; attribute values and their lookupError; a relationship object;
+// crosswalks.
+import { describeValue, type EventProblem } from "../check/event-problem.ts";
+import { pointer } from "../check/filtering-fields.ts";
+import { isRecord } from "../check/payload-shape.ts";
+import { bySchema, eventRule } from "./event-rule.ts";
+import { rule } from "./requirements.ts";
+
+export const objectNotEmpty = eventRule({
+  id: "events/event-object-01",
+  title: "MUST The object of a snapshot is never empty.",
+  requirements: [rule.objectNotEmpty],
+  judge: bySchema,
+});
+
+export const attributeValue = eventRule({
+  id: "events/event-object-02",
+  title:
+    "MUST Attribute values carry lookupCode and lookupRawValue, and lookupError when a canonical mapping is missing.",
+  requirements: [rule.attributeValue],
+  judge: bySchema,
+});
+
+export const lookupError = eventRule({
+  id: "events/event-object-03",
+  title:
+    "MUST lookupError is a string that starts with a numeric code; a missing canonical value mapping is code 1003.",
+  requirements: [rule.lookupError],
+  // The schemas judge lookupError where they describe attribute values; this judge finds it wherever
+  // values sit, and runs only when the message has a key of that name.
+  judge({ typed, walk, position }, problems) {
+    if (!typed?.info || typed.kind === "none" || !walk.lookupError) return undefined;
+    const object = typed.payload.object;
+    if (isRecord(object)) problems.push(...nestedLookupErrors(object, position, problems));
+    return undefined;
+  },
+});
+
+export const relationshipObject = eventRule({
+  id: "events/event-object-04",
+  title:
+    "MUST A relationship object has uri, type, createdBy, createdTime, updatedBy, updatedTime, the four ref booleans, attributes as a map of arrays of values, and crosswalks.",
+  requirements: [rule.relationshipObject],
+  judge: {
+    foundBy:
+      "the payload schemas (event-schemas/), and the filtering fields' walk of events/event-filter-01 where a filter lets a field through",
+  },
+});
+
+export const crosswalk = eventRule({
+  id: "events/event-object-05",
+  title:
+    "MUST Crosswalks have uri, type, value, reltioLoadDate, createDate and updateDate as ISO 8601 timestamps, attributes as URIs and singleAttributeUpdateDates as an object.",
+  requirements: [rule.crosswalk],
+  judge: bySchema,
+});
+
+const lookupErrorMessage =
+  'lookupError must be a string starting with a numeric error code (1003 when the canonical value mapping is missing), e.g. "1003: canonical value not found"';
+
+/**
+ * lookupError wherever attribute values sit: nested and reference attributes carry values inside values,
+ * relationship objects inside the object. Walks the object iteratively (its depth is bounded already);
+ * a place the schema reported already is not reported twice.
+ */
+function nestedLookupErrors(
+  object: Record<string, unknown>,
+  position: string,
+  known: readonly EventProblem[],
+): EventProblem[] {
+  const problems: EventProblem[] = [];
+  const reported = new Set(known.filter((p) => p.rule === rule.lookupError).map((p) => p.instancePath));
+  const stack: [unknown, string][] = [[object, "/payload/object"]];
+  while (stack.length > 0) {
+    const [node, path] = stack.pop() as [unknown, string];
+    if (Array.isArray(node)) {
+      for (let index = node.length - 1; index >= 0; index -= 1) {
+        const item = node[index];
+        if (item !== null && typeof item === "object") stack.push([item, `${path}/${index}`]);
+      }
+      continue;
+    }
+    if (!isRecord(node)) continue;
+    for (const [key, value] of Object.entries(node)) {
+      // Paths are built only where they are used: for a lookupError and for a nested object or array.
+      if (key === "lookupError") {
+        const at = `${path}${pointer(key)}`;
+        const valid = typeof value === "string" && /^[0-9]+/.test(value);
+        if (!valid && !reported.has(at)) {
+          problems.push({
+            position,
+            instancePath: at,
+            rule: rule.lookupError,
+            keyword: typeof value === "string" ? "pattern" : "type",
+            message: `${lookupErrorMessage}; got ${describeValue(value)}`,
+            severity: "error",
+          });
+        }
+      } else if (value !== null && typeof value === "object") stack.push([value, `${path}${pointer(key)}`]);
+    }
+  }
+  return problems;
+}

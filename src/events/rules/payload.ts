@@ -1,0 +1,107 @@
+// The payload of each kind: a snapshot's type and object, ovChanged, exceededQueueSizeLimit, a deltas
+// message's members, the large-object fallback, the split URIs and the change requests' bare name.
+import { addProblem } from "../check/event-problem.ts";
+import { ovChangedTypes } from "../check/read-message.ts";
+import { bySchema, eventRule } from "./event-rule.ts";
+import { rule } from "./requirements.ts";
+
+export const snapshot = eventRule({
+  id: "events/event-payload-02",
+  title: "MUST A snapshot message has type and object.",
+  requirements: [rule.snapshot],
+  judge: bySchema,
+});
+
+export const ovChanged = eventRule({
+  id: "events/event-payload-03",
+  title:
+    "MUST ovChanged is a boolean that appears only on ENTITY_CHANGED and RELATIONSHIP_CHANGED, and may be absent.",
+  requirements: [rule.ovChanged],
+  // Its type and its place are the schemas'; that it is there when analyzeOvChanges is true is this judge's.
+  judge({ typed, config, position }, problems) {
+    if (!typed?.info || !config || config.analyzeOvChanges !== true) return undefined;
+    const { type, kind, payload } = typed;
+    if (
+      ovChangedTypes.has(type) &&
+      (kind === "snapshot" || kind === "large-object") &&
+      !("ovChanged" in payload)
+    ) {
+      addProblem(problems, {
+        position,
+        instancePath: "/payload",
+        rule: rule.ovChanged,
+        keyword: "required",
+        message: `${type} without ovChanged although the streaming configuration sets analyzeOvChanges true (ovChanged may be absent only when it is false)`,
+      });
+    }
+    return undefined;
+  },
+});
+
+export const exceededQueueSizeLimit = eventRule({
+  id: "events/event-payload-04",
+  title: "MUST exceededQueueSizeLimit appears only when true.",
+  requirements: [rule.exceededQueueSizeLimit],
+  judge: bySchema,
+});
+
+export const deltas = eventRule({
+  id: "events/event-payload-05",
+  title: "MUST A deltas message has type, uri and deltas (an object).",
+  requirements: [rule.deltas],
+  judge: bySchema,
+});
+
+export const largeObject = eventRule({
+  id: "events/event-payload-06",
+  title:
+    "MUST A large-object fallback carries no object, but the object URI, the event type, exceededQueueSizeLimit true and ovChanged where applicable.",
+  requirements: [rule.largeObject],
+  judge({ typed, headerRecord, position }, problems) {
+    if (!typed?.info) return undefined;
+    const { kind, payload } = typed;
+    if (kind === "snapshot" && payload.exceededQueueSizeLimit === true) {
+      addProblem(problems, {
+        position,
+        instancePath: "/payload/exceededQueueSizeLimit",
+        rule: rule.largeObject,
+        keyword: "largeObject",
+        message:
+          "exceededQueueSizeLimit true marks the large-object fallback, which is sent without object; this payload carries both: send the snapshot without exceededQueueSizeLimit, or the fallback without object",
+      });
+    }
+    if (kind === "large-object" && payload.uri === undefined) {
+      // The document says the fallback carries the object URI, not in which field: the sourceObjectUri
+      // header carries it as well as a uri field would.
+      const source = headerRecord?.sourceObjectUri;
+      if (typeof source !== "string" || source === "") {
+        addProblem(problems, {
+          position,
+          instancePath: "/payload",
+          rule: rule.largeObject,
+          keyword: "required",
+          message:
+            "a large-object fallback carries the object URI, in uri or in the sourceObjectUri header; this one has neither: add uri",
+        });
+      }
+    }
+    return undefined;
+  },
+});
+
+export const splitUris = eventRule({
+  id: "events/event-payload-07",
+  title: "MUST ENTITIES_SPLITTED messages add uris, an array of the split participants' URIs.",
+  requirements: [rule.splitUris],
+  judge: bySchema,
+});
+
+export const changeRequest = eventRule({
+  id: "events/event-payload-08",
+  title:
+    "MUST CHANGE_REQUEST_CREATED, CHANGE_REQUEST_CHANGED and CHANGE_REQUEST_REMOVED payloads carry only the event name.",
+  // What "fully supported" (EVENT-TYPES-05) means for a checker is what this rule enforces (the
+  // catalogue's checking says so).
+  requirements: [rule.changeRequest, "EVENT-TYPES-05"],
+  judge: bySchema,
+});
