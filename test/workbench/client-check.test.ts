@@ -404,7 +404,7 @@ describe("lckit client check (CLI)", () => {
     [["client", "check", "--variants", "no-such", "--", "true"], /--variants expects all or a comma list/],
     [
       ["client", "check", "--fail-on", "never", "--", "true"],
-      /--fail-on expects a comma-separated list of must, not-exercised/,
+      /--fail-on expects a comma-separated list of must, inconclusive, incomplete, not-exercised/,
     ],
     [["client", "check", "--client", "nobody", "--", "true"], /client "nobody" is not in the sandbox's data/],
     [

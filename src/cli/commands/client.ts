@@ -7,6 +7,7 @@ import { terminalSafe } from "../../report/escape.ts";
 import { notCheckableLines } from "../../report/not-checkable.ts";
 import { newRunId } from "../../result/assemble.ts";
 import { CHECK_STATUSES } from "../../result/model.ts";
+import { failOnOf } from "../../result/verdict.ts";
 import { displayPath, proveReportRoot, writeReportFolder } from "../../session/run-session.ts";
 import {
   CLIENT_ENV,
@@ -26,14 +27,12 @@ import {
   writeChoiceFolder,
 } from "../../workbench/sweep-report.ts";
 import { renderSweepMarkdown } from "../../workbench/sweep-summary.ts";
-import { option, parseArgv, repeatable, toggle } from "../argv.ts";
+import { option, parseArgv, toggle } from "../argv.ts";
 import { defineGroup, type LeafCommand } from "../command.ts";
-import { duration, integer, oneOf, text, wordList } from "../flags.ts";
+import { duration, integer, oneOf, text } from "../flags.ts";
 import { commandHelp } from "../help.ts";
 import { type CliIo, UsageError } from "../io.ts";
-
-/** What --fail-on takes: a MUST rule broken (or the command failing) always fails the run. */
-const CLIENT_FAIL_ON = ["must", "not-exercised"] as const;
+import { failOnFlag } from "../judging-flags.ts";
 
 const spec = {
   name: "client check",
@@ -102,13 +101,7 @@ command.log), and sweep.json, junit.xml and summary.md for the whole sweep (docs
     quiet: toggle(
       "do not pass the command's output through (it goes to stderr otherwise; with --variants it goes to each choice's command.log)",
     ),
-    "fail-on": repeatable(
-      "LIST",
-      wordList(CLIENT_FAIL_ON, { ignoreCase: true }),
-      "outcomes that exit 1, comma-separated: must (always: a MUST caller rule broke, or your command failed), " +
-        "not-exercised (a MUST caller rule your client's traffic gave nothing to judge)",
-      { defaultText: "must", example: "must,not-exercised" },
-    ),
+    "fail-on": failOnFlag,
   },
   notes: `A caller rule passes only on opportunities it judged (a next-page request after an answer that carried
 a scrollId, a delete task, ...); a rule with none is "not exercised", with what would exercise it.
@@ -191,6 +184,7 @@ const check: LeafCommand = {
     const common = {
       argv: command,
       ...(v["fail-on"].includes("not-exercised") ? { requireExercised: true } : {}),
+      failOn: failOnOf(v["fail-on"]),
       cwd: io.cwd,
       env: { ...process.env, ...io.env },
       timeoutMs: v.timeout,

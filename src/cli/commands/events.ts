@@ -6,17 +6,21 @@ import { CheckInconclusive } from "../../check/index.ts";
 import type { EventProblem } from "../../events/check/event-problem.ts";
 import { checkStream, type EventCheckResult } from "../../events/check/event-stream.ts";
 import { formatGroup, ProblemGroups } from "../../events/check/problem-groups.ts";
+import { eventRunResult } from "../../events/check/run-result.ts";
+import { streamFindings } from "../../events/check/stream-verdict.ts";
 import { loadStreamingConfig, type StreamingConfig } from "../../events/streaming-config.ts";
 import { openSource, SourceError } from "../../events/transport/sources/index.ts";
 import type { MessageSource } from "../../events/transport/transport.ts";
 import { EventEvidence } from "../../report/event-evidence.ts";
 import { loadSignKey, SignKeyError } from "../../report/manifest.ts";
 import { notCheckableLines } from "../../report/not-checkable.ts";
+import { exitCodeFor, failOnOf } from "../../result/verdict.ts";
 import { option, toggle } from "../argv.ts";
 import { defineCommand, defineGroup } from "../command.ts";
 import { duration, existingPath, integer, oneOf, text } from "../flags.ts";
 import { commandHelp } from "../help.ts";
 import { type CliIo, UsageError } from "../io.ts";
+import { failOnFlag, passInconclusiveFlag } from "../judging-flags.ts";
 import { publish } from "./events-publish.ts";
 
 const broker = "Broker options (amqp:// sources)";
@@ -103,10 +107,10 @@ Malformed lines are reported and skipped.`,
         "broken envelope is reported for its line (field, what was expected) and the run goes on",
       { default: "auto" as const },
     ),
-    "pass-inconclusive": toggle(
+    "fail-on": failOnFlag,
+    "pass-inconclusive": passInconclusiveFlag(
       "a rule that could not decide (a relationship event whose ENTITY_CHANGED companion may come after the " +
-        "last message) does not fail the job; it is still reported as undecided, and the report's verdict " +
-        "is still INCOMPLETE",
+        "last message)",
     ),
     "allow-empty": toggle("exit 0 when no message was read (default: exit 2, nothing was checked)"),
     "report-dir": option("DIR", text, "also write the run report (json, junit, markdown, html) under DIR", {
@@ -160,7 +164,7 @@ Malformed lines are reported and skipped.`,
     ),
   },
   notes: `Exit codes: 0 every message conforms (warnings allowed), 1 a message does not conform or a rule
-could not decide (see --pass-inconclusive), 2 usage error
+could not decide (see --pass-inconclusive), or an outcome named by --fail-on, 2 usage error
 or no message read (an empty file or stdin, a broker that delivered nothing: nothing was checked; see
 --allow-empty), 3 the run broke. Control characters from the input are printed as escapes (\\x1b).`,
 };
@@ -299,35 +303,30 @@ const check = defineCommand(spec, async ({ values, positionals, argv }, io: Even
   if (format === "text") for (const group of groups.repeated()) io.out(`${formatGroup(group)}\n`);
   for (const notice of result.notices) io.err(`${result.source}: ${notice.kind}: ${notice.message}\n`);
   // The run result (checks, verdict, coverage) for the report and for the text's not-checkable lines.
-  const run =
-    format === "text" || evidence !== undefined
-      ? (await import("../../events/check/run-result.ts")).eventRunResult(result, {
-          command: ["lckit", "events", "check", ...argv].join(" "),
-          config: config !== undefined,
-          startedAt,
-          ...(evidence === undefined ? {} : { runId: evidence.runId }),
-        })
-      : undefined;
+  const run = eventRunResult(result, {
+    command: ["lckit", "events", "check", ...argv].join(" "),
+    config: config !== undefined,
+    startedAt,
+    ...(evidence === undefined ? {} : { runId: evidence.runId }),
+  });
   if (format === "json") io.out(`${safeJson(JSON.stringify(result, null, 2))}\n`);
-  else io.out(summary(result, values["pass-inconclusive"], run ? notCheckableLines(run.coverage) : []));
+  else io.out(summary(result, values["pass-inconclusive"], notCheckableLines(run.coverage)));
   const reportDir = values["report-dir"];
-  if (run !== undefined && evidence !== undefined && reportDir !== undefined) {
+  if (evidence !== undefined && reportDir !== undefined) {
     const { writeReportFolder } = await import("../../session/run-session.ts");
     const dir = writeReportFolder(evidence.finish(run, result.problems), reportDir, {
       ...(signKey === undefined ? {} : { signKey }),
     });
     io.err(`report written to ${dir}\n`);
   }
-  if (result.total === 0) {
-    if (values["allow-empty"]) return 0;
+  if (result.total === 0 && !values["allow-empty"])
     io.err(
       `no message was read from ${result.source}: nothing was checked. Check the path, the exchange and routing key, or the producer; pass --allow-empty if an empty stream is expected\n`,
     );
-    return 2;
-  }
-  if (result.invalid > 0) return 1;
-  // The companion rules are MUST: one that could not decide fails the job, as lckit run's checks do.
-  return result.inconclusive.length > 0 && !values["pass-inconclusive"] ? 1 : 0;
+  return exitCodeFor(
+    streamFindings(result, run, { allowEmpty: values["allow-empty"] }),
+    failOnOf(values["fail-on"], values["pass-inconclusive"]),
+  );
 });
 
 /** A flag of one protocol given with a source of another would be ignored: refused instead, naming the right one. */

@@ -10,13 +10,7 @@ import { explorationFigures } from "../../report/exploration.ts";
 import { notCheckableLines } from "../../report/not-checkable.ts";
 import { RETRIES_MEAN, retrySummary } from "../../report/retries.ts";
 import type { CheckStatus, RunResult } from "../../result/model.ts";
-import {
-  DEFAULT_FAIL_ON,
-  exitCodeOf,
-  FAIL_ON_VALUES,
-  type FailOn,
-  INTERRUPTED_EXIT_CODE,
-} from "../../result/verdict.ts";
+import { exitCodeOf, type FailOn, failOnOf, INTERRUPTED_EXIT_CODE } from "../../result/verdict.ts";
 import { JOURNAL_FILE } from "../../runner/config-journal.ts";
 import { DEFAULT_DEADLINE_MS, DEFAULT_UNRESPONSIVE_AFTER, type ProgressEvent } from "../../runner/run.ts";
 import {
@@ -30,6 +24,7 @@ import { option, parseArgv, repeatable, toggle, type Values } from "../argv.ts";
 import { defineCommand } from "../command.ts";
 import { duration, integer, oneOf, text, wordList } from "../flags.ts";
 import { type CliIo, UsageError } from "../io.ts";
+import { failOnFlag, passInconclusiveFlag } from "../judging-flags.ts";
 
 export const DEFAULT_RUNS = 25;
 
@@ -123,18 +118,8 @@ reference implementation.`,
     "report-dir": option("DIR", text, "where reports go; checked before the run starts", {
       default: "reports",
     }),
-    "fail-on": repeatable(
-      "LIST",
-      wordList(FAIL_ON_VALUES, { ignoreCase: true }),
-      "outcomes that exit 1, comma-separated: must (always), inconclusive (always, unless " +
-        "--pass-inconclusive: a MUST check ran and could not decide), incomplete (MUST checks did not run), " +
-        "should (a SHOULD or MAY check failed)",
-      { defaultText: "must,inconclusive", example: "must,incomplete" },
-    ),
-    "pass-inconclusive": toggle(
-      "a MUST check that ran and could not decide does not fail the job (it is still reported, and the " +
-        "verdict is still INCOMPLETE)",
-    ),
+    "fail-on": failOnFlag,
+    "pass-inconclusive": passInconclusiveFlag("a MUST check that ran and could not decide"),
     "interface-document": option(
       "FILE",
       text,
@@ -258,13 +243,7 @@ function runArgs(v: Values<typeof spec.flags>): RunArgs {
     ...(v["baseline-update"] === undefined ? {} : { baselineUpdate: v["baseline-update"] }),
     ...(v["sign-key"] === undefined ? {} : { signKey: v["sign-key"] }),
     ...(v.target === undefined ? {} : { target: v.target }),
-    failOn: [
-      ...new Set<FailOn>(
-        [...DEFAULT_FAIL_ON, ...v["fail-on"]].filter(
-          (outcome) => !(outcome === "inconclusive" && v["pass-inconclusive"]),
-        ),
-      ),
-    ],
+    failOn: failOnOf(v["fail-on"], v["pass-inconclusive"]),
     ...(v["interface-document"] === undefined ? {} : { interfaceDocument: v["interface-document"] }),
     suites: v.suite,
     checks: v.check,
