@@ -353,6 +353,21 @@ function normaliseJson(value: unknown, cwd: string): unknown {
 }
 
 function normalise(text: string, cwd: string): string {
+  return inFinishOrder(replaceVarying(text, cwd));
+}
+
+/** A sweep's progress lines ("[2/3] ok short-pages ...") come in the order the choices finish: sorted. */
+function inFinishOrder(text: string): string {
+  const lines = text.split("\n");
+  const progress = /^\[(\d+|n)\/\d+\] /;
+  const sorted = lines
+    .filter((line) => progress.test(line))
+    .map((line) => line.replace(/^\[\d+\//, "[n/"))
+    .sort();
+  return lines.map((line) => (progress.test(line) ? (sorted.shift() as string) : line)).join("\n");
+}
+
+function replaceVarying(text: string, cwd: string): string {
   return text
     .split(cwd)
     .join("<cwd>")
@@ -364,6 +379,7 @@ function normalise(text: string, cwd: string): string {
     .replace(/\b[0-9a-f]{64}\b/g, "<sha256>")
     .replace(/\b[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\b/g, "<uuid>")
     .replace(/\b\d+(\.\d+)? ?(ms|s)\b/g, "<duration>")
+    .replace(/\b(\d+ (h|min) )+<duration>/g, "<duration>")
     .replace(/\b[0-9a-f]{4,}(-[0-9a-f]*)*…/g, "<id>…")
     .replace(/keyid [0-9a-f]+/g, "keyid <key>")
     .replace(/time="[\d.]+"/g, 'time="<n>"')
