@@ -7,4 +7,3 @@ export { type TestResultStatement, testResultStatement } from "./in-toto.ts";
 export { renderJson } from "./json.ts";
 export { renderJunit } from "./junit.ts";
 export { renderMarkdown } from "./markdown.ts";
-export { type WrittenReport, writeReport } from "./write.ts";

@@ -7,6 +7,7 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import type { VariantName } from "../reference/index.ts";
+import { proveReportRoot, writeReportFolder } from "../report-folder/write.ts";
 import { newRunId } from "../result/assemble.ts";
 import type { ExitCode, FailOn } from "../result/verdict.ts";
 import { UsageError } from "../usage-error.ts";
@@ -21,7 +22,6 @@ import {
   writeChoiceFolder,
 } from "../workbench/sweep-report.ts";
 import { renderSweepMarkdown } from "../workbench/sweep-summary.ts";
-import { proveReportRoot, writeReportFolder } from "./run-session.ts";
 
 /** What a client check is asked to do: the flags of lckit client check, or a library caller's options.
  *  Paths are relative to `cwd`. */

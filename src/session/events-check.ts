@@ -12,12 +12,12 @@ import { streamFindings } from "../events/check/stream-verdict.ts";
 import { loadStreamingConfig, type StreamingConfig } from "../events/streaming-config.ts";
 import { type OpenSourceOptions, openSource, SourceError } from "../events/transport/sources/index.ts";
 import type { MessageSource } from "../events/transport/transport.ts";
-import { EventEvidence } from "../report/event-evidence.ts";
-import { loadSignKey, SignKeyError } from "../report/manifest.ts";
+import { EventEvidence } from "../evidence/event-evidence.ts";
+import { loadSignKey, SignKeyError } from "../report-folder/manifest.ts";
+import { writeReportFolder } from "../report-folder/write.ts";
 import type { RunResult } from "../result/model.ts";
 import type { Findings } from "../result/verdict.ts";
 import { UsageError } from "../usage-error.ts";
-import { writeReportFolder } from "./run-session.ts";
 
 /** What an event check is asked to do: the flags of lckit events check, or a library caller's options.
  *  Paths are relative to `cwd`. */

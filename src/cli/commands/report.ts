@@ -6,7 +6,7 @@ import { existsSync, readFileSync, statSync } from "node:fs";
 import { join, resolve } from "node:path";
 import type { Check } from "../../check/index.ts";
 import { renderDiffJson, renderDiffMarkdown } from "../../report/diff.ts";
-import { verifyFolder } from "../../report/manifest.ts";
+import { verifyFolder } from "../../report-folder/manifest.ts";
 import { kitInfo, specHashes } from "../../result/kit-info.ts";
 import type { RunResult } from "../../result/model.ts";
 import { diffReports, hasRegressions } from "../../result/run-diff.ts";

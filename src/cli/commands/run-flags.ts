@@ -1,7 +1,7 @@
 // The declaration of `lckit run`: its flags, what it does, what Ctrl-C does and its exit codes (--help is
 // written from it). A flag table; the command is run.ts.
 import { DEPTHS, LEVELS, SAFETY_CLASSES } from "../../check/index.ts";
-import { ATTESTATION_FILE } from "../../report/attestation.ts";
+import { ATTESTATION_FILE } from "../../report-folder/attestation.ts";
 import { INTERRUPTED_EXIT_CODE } from "../../result/verdict.ts";
 import { JOURNAL_FILE } from "../../runner/config-journal.ts";
 import { DEFAULT_DEADLINE_MS, DEFAULT_UNRESPONSIVE_AFTER } from "../../runner/run.ts";

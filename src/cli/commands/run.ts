@@ -1,7 +1,7 @@
 // lckit run: certify a target (default: the embedded reference) and write a report. This file parses the
 // flags (run-flags.ts) into a RunRequest, prints (run-output.ts) what the run session (src/session) reports
 // and exits by the one exit policy; the session loads, plans, runs and writes.
-import { ATTESTATION_FILE } from "../../report/attestation.ts";
+import { ATTESTATION_FILE } from "../../report-folder/attestation.ts";
 import { exitCodeOf, type FailOn, failOnOf } from "../../result/verdict.ts";
 import { certifyRefusals, displayPath, type RunRequest, RunSession } from "../../session/run-session.ts";
 import { abortOnSignals } from "../../session/signals.ts";
