@@ -11,11 +11,26 @@ import { renderJunit } from "../report/junit.ts";
 import { renderMarkdown } from "../report/markdown.ts";
 import type { RunResult } from "../result/model.ts";
 import { UsageError } from "../usage-error.ts";
-import { writeManifest } from "./manifest.ts";
+import { MANIFEST_FILE, writeManifest } from "./manifest.ts";
+
+/** The renderings every report folder holds, by format: what writeReport writes, and what help texts list. */
+export const REPORT_FILES = {
+  json: "report.json",
+  junit: "junit.xml",
+  ctrf: CTRF_FILE,
+  markdown: "summary.md",
+  html: "report.html",
+} as const;
+
+/** "report.json, junit.xml, ctrf.json, summary.md, report.html and manifest.json": a report folder's files
+ *  in words, for help texts. */
+export function reportFilesInWords(): string {
+  return `${Object.values(REPORT_FILES).join(", ")} and ${MANIFEST_FILE}`;
+}
 
 export interface WrittenReport {
   dir: string;
-  files: { json: string; junit: string; ctrf: string; markdown: string; html: string };
+  files: { [F in keyof typeof REPORT_FILES]: string };
 }
 
 /** Writes the report files into `dir`/`name` (default: the run id). */
@@ -23,11 +38,11 @@ export function writeReport(result: RunResult, dir: string, name: string = resul
   const folder = join(dir, name);
   mkdirSync(folder, { recursive: true });
   const files = {
-    json: join(folder, "report.json"),
-    junit: join(folder, "junit.xml"),
-    ctrf: join(folder, CTRF_FILE),
-    markdown: join(folder, "summary.md"),
-    html: join(folder, "report.html"),
+    json: join(folder, REPORT_FILES.json),
+    junit: join(folder, REPORT_FILES.junit),
+    ctrf: join(folder, REPORT_FILES.ctrf),
+    markdown: join(folder, REPORT_FILES.markdown),
+    html: join(folder, REPORT_FILES.html),
   };
   writeFileSync(files.json, renderJson(result));
   writeFileSync(files.junit, renderJunit(result));

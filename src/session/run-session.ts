@@ -6,7 +6,7 @@
 import { type KeyObject, randomInt } from "node:crypto";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { basename, isAbsolute, join, relative, resolve } from "node:path";
-import type { Check, Clock, Depth, Level, Safety } from "../check/index.ts";
+import type { Clock, Depth, Level, Safety } from "../check/index.ts";
 import { HAR_FILE, HarWriter, linkEvidence } from "../evidence/har.ts";
 import { writeAttestation } from "../report-folder/attestation.ts";
 import { listFiles, loadSignKey, SignKeyError } from "../report-folder/manifest.ts";
@@ -31,6 +31,7 @@ import { systemClock } from "../target/system-clock.ts";
 import { loadTargetFile, type TargetConfig, TargetFileError } from "../target/target-file.ts";
 import { askVersion } from "../target/version-probe.ts";
 import { UsageError } from "../usage-error.ts";
+import { loadChecks } from "./checks-module.ts";
 import { type EffectiveSettings, mergeSettings } from "./settings.ts";
 
 /** What a run is asked to do: the flags of lckit run, or a library caller's options. Paths are relative
@@ -179,7 +180,7 @@ export class RunSession {
       },
       config,
     );
-    const checks = await loadChecks(request);
+    const checks = await loadChecks(request.cwd, request.checksModule);
     const planOptions = {
       suites: [...request.suites],
       ids: [...request.checks],
@@ -424,17 +425,6 @@ function prepareCertification(request: RunRequest): {
     ...optional("previousBaseline", previousBaseline),
     ...optional("signKey", signKey),
   };
-}
-
-/** The checks of the kit (suites/index.ts), or those of `checksModule` (a module exporting allChecks: the
- *  kit's own CLI tests use it, and so can teams with extra checks of their own). */
-async function loadChecks(request: RunRequest): Promise<Check[]> {
-  const custom = request.checksModule;
-  const specifier = custom ? new URL(`file://${resolve(request.cwd, custom)}`).href : "../../suites/index.ts";
-  const mod = (await import(specifier)) as { allChecks?: Check[] };
-  if (!Array.isArray(mod.allChecks))
-    throw new Error(`${custom ?? "suites/index.ts"} must export allChecks: Check[]`);
-  return mod.allChecks;
 }
 
 /** A path as the user would write it: relative to cwd when inside it. */

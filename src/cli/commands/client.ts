@@ -4,6 +4,7 @@
 import { isVariantName, type VariantName } from "../../reference/index.ts";
 import { terminalSafe } from "../../report/escape.ts";
 import { notCheckableLines } from "../../report/not-checkable.ts";
+import { reportFilesInWords } from "../../report-folder/write.ts";
 import { CHECK_STATUSES } from "../../result/model.ts";
 import { failOnOf } from "../../result/verdict.ts";
 import { runClientCheck, runClientSweep } from "../../session/client-check.ts";
@@ -11,7 +12,7 @@ import { displayPath } from "../../session/run-session.ts";
 import { abortOnSignals } from "../../session/signals.ts";
 import { CLIENT_ENV, type ClientCheckRun, DEFAULT_TIMEOUT_MS } from "../../workbench/client-check.ts";
 import { legalVariants } from "../../workbench/client-sweep.ts";
-import { progressLines, sweepClosing, sweepOutput } from "../../workbench/sweep-report.ts";
+import { EXCHANGES_FILE, progressLines, sweepClosing, sweepOutput } from "../../workbench/sweep-report.ts";
 import { option, parseArgv, toggle } from "../argv.ts";
 import { defineGroup, type LeafCommand } from "../command.ts";
 import { duration, integer, oneOf, text } from "../flags.ts";
@@ -70,10 +71,15 @@ command.log), and sweep.json, junit.xml and summary.md for the whole sweep (docs
         example: "2m",
       },
     ),
-    "report-dir": option("DIR", text, "where the report (json, junit, markdown, html) goes", {
-      default: "reports",
-      example: "reports",
-    }),
+    "report-dir": option(
+      "DIR",
+      text,
+      `where the report goes: DIR/<run id>/ (${reportFilesInWords()}, and the command's exchanges in ${EXCHANGES_FILE})`,
+      {
+        default: "reports",
+        example: "reports",
+      },
+    ),
     format: option(
       "F",
       oneOf(["text", "json"]),

@@ -1,5 +1,7 @@
 // The declaration of `lckit events check`: its flags, what it does and its exit codes (--help is written
 // from it). A flag table; the command is events.ts.
+import { reportFilesInWords } from "../../report-folder/write.ts";
+import { EVENTS_FILE } from "../../result/evidence.ts";
 import { option, toggle } from "../argv.ts";
 import { duration, existingPath, integer, oneOf, text } from "../flags.ts";
 import { failOnFlag, passInconclusiveFlag } from "../judging-flags.ts";
@@ -94,9 +96,14 @@ Malformed lines are reported and skipped.`,
         "last message)",
     ),
     "allow-empty": toggle("exit 0 when no message was read (default: exit 2, nothing was checked)"),
-    "report-dir": option("DIR", text, "also write the run report (json, junit, markdown, html) under DIR", {
-      example: "reports",
-    }),
+    "report-dir": option(
+      "DIR",
+      text,
+      `also write the run report (${reportFilesInWords()}, and the messages read in ${EVENTS_FILE}) under DIR/<run id>/`,
+      {
+        example: "reports",
+      },
+    ),
     "sign-key": option(
       "FILE",
       text,

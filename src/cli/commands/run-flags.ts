@@ -2,6 +2,7 @@
 // written from it). A flag table; the command is run.ts.
 import { DEPTHS, LEVELS, SAFETY_CLASSES } from "../../check/index.ts";
 import { ATTESTATION_FILE } from "../../report-folder/attestation.ts";
+import { reportFilesInWords } from "../../report-folder/write.ts";
 import { INTERRUPTED_EXIT_CODE } from "../../result/verdict.ts";
 import { JOURNAL_FILE } from "../../runner/config-journal.ts";
 import { DEFAULT_DEADLINE_MS, DEFAULT_UNRESPONSIVE_AFTER } from "../../runner/run.ts";
@@ -16,9 +17,9 @@ export const DEFAULT_RUNS = 25;
 export const runSpec = {
   name: "run",
   summary: "certify a target (default: the embedded reference) and write a conformance report",
-  about: `Certifies a target against the interface document and writes a report (report.json, junit.xml,
-summary.md, report.html) to <report dir>/<run id>/. Without --target it certifies the embedded
-reference implementation.`,
+  about: `Certifies a target against the interface document and writes a report to <report dir>/<run id>/:
+${reportFilesInWords()}.
+Without --target it certifies the embedded reference implementation.`,
   flags: {
     target: option("FILE", text, "target file (YAML or JSON; see docs/target-file.md)", {
       example: "target.yaml",
@@ -153,8 +154,7 @@ reference implementation.`,
         "asks the target's /version. --certify always writes it (unsigned without --sign-key)",
     ),
   },
-  notes: `Every report folder gets a manifest.json with the sha256 of each file, and ctrf.json beside
-junit.xml (see docs/certification.md).
+  notes: `The manifest.json of every report folder holds the sha256 of each file (see docs/certification.md).
 
 Ctrl-C or SIGTERM (or the deadline) stops the run: the running check ends, every configuration change
 the checks made is put back, and the report of what finished is written with the verdict INTERRUPTED.

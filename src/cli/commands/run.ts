@@ -3,6 +3,7 @@
 // and exits by the one exit policy; the session loads, plans, runs and writes.
 import { ATTESTATION_FILE } from "../../report-folder/attestation.ts";
 import { exitCodeOf, type FailOn, failOnOf } from "../../result/verdict.ts";
+import { checksModuleOf } from "../../session/checks-module.ts";
 import { certifyRefusals, displayPath, type RunRequest, RunSession } from "../../session/run-session.ts";
 import { abortOnSignals } from "../../session/signals.ts";
 import { parseArgv, type Values } from "../argv.ts";
@@ -150,6 +151,6 @@ async function runCommand(args: RunArgs, io: CliIo): Promise<number> {
 
 /** LCKIT_CHECKS_MODULE names a module exporting allChecks to run instead of the kit's. */
 function checksModule(io: CliIo): { checksModule?: string } {
-  const custom = io.env.LCKIT_CHECKS_MODULE;
-  return custom ? { checksModule: custom } : {};
+  const custom = checksModuleOf(io.env);
+  return custom === undefined ? {} : { checksModule: custom };
 }
