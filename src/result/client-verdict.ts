@@ -1,5 +1,6 @@
 // What makes a client check (lckit client check) fail, in the team's words: its own command failing, a MUST
-// caller rule broken, or both. The verdict sentence and every renderer's headline say it from here.
+// caller rule broken, or both. The verdict sentence, every renderer's headline and the findings the exit
+// policy reads (clientFindings) say it from here.
 import type { CheckResult, ClientCommand, RunResult } from "./model.ts";
 import { type Findings, findingsOf } from "./verdict.ts";
 

@@ -1,4 +1,5 @@
-// The run's verdict from its check results: a pure function, so every renderer and exit code agree.
+// The run's verdict from its check results, and the one exit policy of every command that judges (lckit
+// run, events check, client check): pure functions, so every renderer and exit code agree.
 import { LEVELS } from "../check/index.ts";
 import {
   CHECK_STATUSES,
