@@ -53,8 +53,9 @@ export {
   renderMarkdown,
   type TestResultStatement,
   testResultStatement,
-  writeReport,
 } from "./report/index.ts";
+// The report folder: every rendering of a run written to <dir>/<run id>/.
+export { type WrittenReport, writeReport } from "./report-folder/write.ts";
 // The requirement catalogue.
 export { type Catalogue, loadCatalogue, type Requirement } from "./requirements/catalogue.ts";
 // The run result and its verdict; what a report certifies against (catalogue and contract by version +

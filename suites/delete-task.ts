@@ -7,6 +7,7 @@ import {
   type Check,
   type CheckContext,
   CheckFailure,
+  defineFact,
   explore,
   fail,
   inconclusive,
@@ -97,17 +98,35 @@ async function readOtherTenant(
 /** The other tenant's lookups before a check's first deletion (later deletions start from what the
  *  previous one left there); undefined when the target gives no way to read them. */
 async function otherTenantBefore(ctx: CheckContext): Promise<string[] | undefined> {
-  if (otherTenantSeen.has(ctx)) return otherTenantSeen.get(ctx);
+  const seen = ctx.facts.get(otherTenantSeen);
+  if (seen !== undefined) return seen.lookups;
   const before = await readOtherTenant(ctx, (subject) => unionRead(ctx, subject));
-  otherTenantSeen.set(ctx, before);
+  ctx.facts.set(otherTenantSeen, { lookups: before });
   return before;
 }
 
-/** The tenant's lookups as a check last read them whole (after a deletion of its own). */
-const lookupsSeen = new WeakMap<CheckContext, ScanRecordShape[]>();
+/** The tenant's lookups as the deleting check last read them whole (after a deletion of its own): its next
+ *  deletion starts from there instead of reading again. A check's own: each starts without (forgetReads). */
+const lookupsSeen = defineFact<ScanRecordShape[] | undefined>(
+  "delete-task/lookups-seen",
+  "the tenant's lookups as the running delete-task check last read them (each such check starts without)",
+);
 
-/** The other tenant's lookups as a check last read them (after a deletion of its own). */
-const otherTenantSeen = new WeakMap<CheckContext, string[] | undefined>();
+/** The other tenant's lookups as the deleting check last read them (after a deletion of its own; lookups
+ *  undefined: the target gives no way to read them). A check's own, like lookupsSeen. */
+const otherTenantSeen = defineFact<{ lookups: string[] | undefined } | undefined>(
+  "delete-task/other-tenant-seen",
+  "the other tenant's lookups as the running delete-task check last read them (each such check starts without)",
+);
+
+/** The facts of a check that deletes and judges what is left: the scroll id encoding, and its own reads. */
+const DELETING_FACTS = [scrollIdEncodingFact, lookupsSeen, otherTenantSeen];
+
+/** A deleting check starts from the tenants as they are, not as an earlier check last read them. */
+function forgetReads(ctx: CheckContext): void {
+  ctx.facts.set(lookupsSeen, undefined);
+  ctx.facts.set(otherTenantSeen, undefined);
+}
 
 async function otherTenantUntouched(
   ctx: CheckContext,
@@ -117,7 +136,7 @@ async function otherTenantUntouched(
 ): Promise<void> {
   if (before === undefined) return;
   const after = await readOtherTenant(ctx, (subject) => settledRead(ctx, subject, before));
-  otherTenantSeen.set(ctx, after);
+  ctx.facts.set(otherTenantSeen, { lookups: after });
   failFinding(
     identityFinding(before, after ?? [], { repeats: "ignore" }),
     `tenant ${ctx.target.otherTenant} after ${what} in ${ctx.target.tenant}`,
@@ -139,7 +158,7 @@ async function awaitDeletion(
     // The poll that saw the task done is the first read of the tenant's lookups.
     if (!records.some((r) => gone.has(lookupScan.identity(r)))) {
       const after = await settledRead(ctx, lookupScan, expected, records);
-      lookupsSeen.set(ctx, after);
+      ctx.facts.set(lookupsSeen, after);
       return after;
     }
     if (ctx.clock.now() - started >= deletionWaitMs)
@@ -562,11 +581,12 @@ export const deleteTaskChecks: Check[] = [
     requirements: ["TASK-04", "TASK-05", "TASK-01", "LOOKUP-05"],
     safety: "destructive",
     changes: "data",
-    facts: [scrollIdEncodingFact],
+    facts: DELETING_FACTS,
     needs: { roles: ["admin"] },
     async run(ctx) {
+      forgetReads(ctx);
       const initial = await lookupsOf(ctx);
-      lookupsSeen.set(ctx, initial);
+      ctx.facts.set(lookupsSeen, initial);
       if (initial.length === 0) nothingToJudge(ctx, lookupScan);
       const commands = fc.commands(
         [
@@ -580,7 +600,10 @@ export const deleteTaskChecks: Check[] = [
         ctx,
         fc.asyncProperty(commands, async (cmds) => {
           // The tenants as the last run left them (read after its tasks were done): no need to read again.
-          const model: DeleteModel = { remaining: lookupsSeen.get(ctx) ?? (await lookupsOf(ctx)), sent: [] };
+          const model: DeleteModel = {
+            remaining: ctx.facts.get(lookupsSeen) ?? (await lookupsOf(ctx)),
+            sent: [],
+          };
           const otherBefore = await otherTenantBefore(ctx);
           await fc.asyncModelRun(() => ({ model, real: { ctx } }), cmds);
           await settle(ctx, model, otherBefore);
@@ -596,9 +619,10 @@ export const deleteTaskChecks: Check[] = [
     requirements: ["TASK-03", "TASK-05"],
     safety: "destructive",
     changes: "data",
-    facts: [scrollIdEncodingFact],
+    facts: DELETING_FACTS,
     needs: { roles: ["admin"] },
     async run(ctx) {
+      forgetReads(ctx);
       const before = await lookupsOf(ctx);
       const types = [...new Set(before.map((r) => typeName(String(r.type))))].sort();
       // An empty tenant is the data's state, not a fault of the target: nothing to judge.
@@ -625,9 +649,10 @@ export const deleteTaskChecks: Check[] = [
     requirements: ["TASK-02", "TASK-05"],
     safety: "destructive",
     changes: "data",
-    facts: [scrollIdEncodingFact],
+    facts: DELETING_FACTS,
     needs: { roles: ["admin"] },
     async run(ctx) {
+      forgetReads(ctx);
       const before = await lookupsOf(ctx);
       // Deleting nothing shows nothing: an empty tenant leaves the rule unjudged.
       if (before.length === 0) nothingToJudge(ctx, lookupScan);

@@ -8,7 +8,7 @@ import { withCustomerRestored } from "./support/customer-restore.ts";
 import { defineCheck } from "./support/define.ts";
 import { checkProperty } from "./support/property.ts";
 import { CUSTOMER_METHODS, type CustomerMethod, writeCustomer } from "./support/quota-methods.ts";
-import { storedQuota, tryQuota } from "./support/quota-tokens.ts";
+import { QUOTA_CHECK, storedQuota, tryQuota } from "./support/quota-tokens.ts";
 
 /** The field every quota failure is about, as a path into the customer's body. */
 const QUOTA_FIELD = "multitokenConfig.clientCredentialsMultiTokenConfig.maxActiveTokensAllowed";
@@ -18,12 +18,10 @@ import { clientOf, quotaCustomerIdOf } from "./support/target-client.ts";
 
 export const maxAbove200Refused: Check = defineCheck({
   id: "token-quota/max-above-200-refused",
-  // A quota refusal may be a 429: this check judges 429s itself, the transport never waits them out.
-  judgesRateLimits: true,
+  ...QUOTA_CHECK,
   title:
     "MUST refuse maxActiveTokensAllowed above 200 with a validation error and accept 200, by PUT and by POST",
   requirements: ["TOKEN-QUOTA-03", "CONFIG-CUSTOMER-05", "CONFIG-CUSTOMER-01", "CONFIG-CUSTOMER-02"],
-  safety: "quota",
   needs: { roles: ["admin"] },
   async run(ctx) {
     const customerId = quotaCustomerIdOf(ctx);
@@ -90,11 +88,9 @@ async function expectRefused(
 
 export const maxBelow1Refused: Check = defineCheck({
   id: "token-quota/max-below-1-refused",
-  // A quota refusal may be a 429: this check judges 429s itself, the transport never waits them out.
-  judgesRateLimits: true,
+  ...QUOTA_CHECK,
   title: "SHOULD refuse maxActiveTokensAllowed below 1 with a validation error",
   requirements: ["TOKEN-QUOTA-09"],
-  safety: "quota",
   needs: { roles: ["admin"] },
   async run(ctx) {
     const customerId = quotaCustomerIdOf(ctx);
@@ -114,11 +110,9 @@ export const maxBelow1Refused: Check = defineCheck({
 
 export const validationErrorNamesField: Check = defineCheck({
   id: "token-quota/validation-error-names-field",
-  // A quota refusal may be a 429: this check judges 429s itself, the transport never waits them out.
-  judgesRateLimits: true,
+  ...QUOTA_CHECK,
   title: "SHOULD answer a quota validation error with 400 naming maxActiveTokensAllowed, storing nothing",
   requirements: ["CONFIG-05", "ERRORS-01"],
-  safety: "quota",
   needs: { roles: ["admin"] },
   async run(ctx) {
     const customerId = quotaCustomerIdOf(ctx);

@@ -41,10 +41,11 @@ import {
   issueDistinct,
   MAX_QUOTA,
   newTokens,
+  QUOTA_CHECK,
   QUOTA_FACTS,
+  QUOTA_TOKEN_CHECK,
   quotaExpected,
   quotaFor,
-  quotaNeeds,
   quotaRecord,
   validityOf,
   withTokensOfItsOwn,
@@ -301,16 +302,10 @@ async function defaultQuotaInRealTime(ctx: CheckContext, session: QuotaSession):
 }
 export const singleTokenReused: Check = defineCheck({
   id: "token-quota/single-token-reused",
-  // A quota refusal may be a 429: this check judges 429s itself, the transport never waits them out.
-  judgesRateLimits: true,
-  // Seconds it is expected to wait on a live target (npm run bench:live); balances the quota lanes only.
+  ...QUOTA_TOKEN_CHECK,
   expectedWaitSeconds: 3,
   title: "MUST return the same token again while multi-token support is off",
   requirements: ["TOKEN-STATE-01"],
-  safety: "quota",
-  issuesTokensFor: ["quota"],
-  facts: QUOTA_FACTS,
-  needs: quotaNeeds,
   async run(ctx) {
     await withQuotaSession(ctx, async (session) => {
       await session.multiTokenOff();
@@ -333,17 +328,11 @@ export const singleTokenReused: Check = defineCheck({
 
 export const multitokenConfigActivates: Check = defineCheck({
   id: "token-quota/multitoken-config-activates",
-  // A quota refusal may be a 429: this check judges 429s itself, the transport never waits them out.
-  judgesRateLimits: true,
-  // Seconds it is expected to wait on a live target (npm run bench:live); balances the quota lanes only.
+  ...QUOTA_TOKEN_CHECK,
   expectedWaitSeconds: 3,
   title:
     "MUST switch multi-token support on with multitokenConfig present, with or without maxActiveTokensAllowed",
   requirements: ["TOKEN-QUOTA-01", "CONFIG-CUSTOMER-05"],
-  safety: "quota",
-  issuesTokensFor: ["quota"],
-  facts: QUOTA_FACTS,
-  needs: quotaNeeds,
   async run(ctx) {
     const max = quotaFor(ctx);
     await withQuotaSession(ctx, async (session) => {
@@ -395,9 +384,7 @@ export const multitokenConfigActivates: Check = defineCheck({
 
 export const distinctTokensUpToMax: Check = defineCheck({
   id: "token-quota/distinct-tokens-up-to-max",
-  // A quota refusal may be a 429: this check judges 429s itself, the transport never waits them out.
-  judgesRateLimits: true,
-  // Seconds it is expected to wait on a live target (npm run bench:live); balances the quota lanes only.
+  ...QUOTA_TOKEN_CHECK,
   expectedWaitSeconds: 3,
   title:
     "MUST issue a new token per request up to maxActiveTokensAllowed and decline one more without issuing",
@@ -409,10 +396,6 @@ export const distinctTokensUpToMax: Check = defineCheck({
     "CONFIG-CUSTOMER-05",
     "CONFIG-CUSTOMER-01",
   ],
-  safety: "quota",
-  issuesTokensFor: ["quota"],
-  facts: QUOTA_FACTS,
-  needs: quotaNeeds,
   async run(ctx) {
     const max = quotaFor(ctx);
     await withTokensOfItsOwn(ctx, async (session) => {
@@ -428,16 +411,10 @@ export const distinctTokensUpToMax: Check = defineCheck({
 
 export const refusal429: Check = defineCheck({
   id: "token-quota/refusal-429",
-  // A quota refusal may be a 429: this check judges 429s itself, the transport never waits them out.
-  judgesRateLimits: true,
-  // Seconds it is expected to wait on a live target (npm run bench:live); balances the quota lanes only.
+  ...QUOTA_TOKEN_CHECK,
   expectedWaitSeconds: 3,
   title: "SHOULD decline a token request over the quota with 429 and a JSON error stating the limit",
   requirements: ["TOKEN-QUOTA-07", "ERRORS-01"],
-  safety: "quota",
-  issuesTokensFor: ["quota"],
-  facts: QUOTA_FACTS,
-  needs: quotaNeeds,
   async run(ctx) {
     const max = quotaFor(ctx);
     await withTokensOfItsOwn(ctx, async (session) => {
@@ -456,16 +433,10 @@ export const refusal429: Check = defineCheck({
 
 export const raisedQuotaApplies: Check = defineCheck({
   id: "token-quota/raised-quota-applies",
-  // A quota refusal may be a 429: this check judges 429s itself, the transport never waits them out.
-  judgesRateLimits: true,
-  // Seconds it is expected to wait on a live target (npm run bench:live); balances the quota lanes only.
+  ...QUOTA_TOKEN_CHECK,
   expectedWaitSeconds: 3,
   title: "MUST issue tokens again at the limit once maxActiveTokensAllowed is raised, by POST or by PUT",
   requirements: ["TOKEN-QUOTA-10", "TOKEN-QUOTA-02"],
-  safety: "quota",
-  issuesTokensFor: ["quota"],
-  facts: QUOTA_FACTS,
-  needs: quotaNeeds,
   async run(ctx) {
     const max = quotaFor(ctx);
     await withTokensOfItsOwn(ctx, async (session) => {
@@ -499,16 +470,10 @@ export const raisedQuotaApplies: Check = defineCheck({
 
 export const parallelRequestsNeverExceed: Check = defineCheck({
   id: "token-quota/parallel-requests-never-exceed",
-  // A quota refusal may be a 429: this check judges 429s itself, the transport never waits them out.
-  judgesRateLimits: true,
-  // Seconds it is expected to wait on a live target (npm run bench:live); balances the quota lanes only.
+  ...QUOTA_TOKEN_CHECK,
   expectedWaitSeconds: 3,
   title: "MUST never issue more than maxActiveTokensAllowed tokens to simultaneous requests",
   requirements: ["TOKEN-QUOTA-06", "TOKEN-QUOTA-02"],
-  safety: "quota",
-  issuesTokensFor: ["quota"],
-  facts: QUOTA_FACTS,
-  needs: quotaNeeds,
   async run(ctx) {
     const max = quotaFor(ctx);
     const free = max;
@@ -594,13 +559,10 @@ async function raiseAndRace(
 
 export const quotaPerClient: Check = defineCheck({
   id: "token-quota/quota-per-client",
-  // A quota refusal may be a 429: this check judges 429s itself, the transport never waits them out.
-  judgesRateLimits: true,
-  // Seconds it is expected to wait on a live target (npm run bench:live); balances the quota lanes only.
+  ...QUOTA_CHECK,
   expectedWaitSeconds: 9,
   title: "MUST apply maxActiveTokensAllowed to every client of the customer individually",
   requirements: ["TOKEN-QUOTA-04"],
-  safety: "quota",
   issuesTokensFor: ["quota", "viewer"],
   facts: QUOTA_FACTS,
   needs: { roles: ["admin", "quota", "viewer"] },
@@ -641,16 +603,11 @@ export const quotaPerClient: Check = defineCheck({
 
 export const defaultQuota200: Check = defineCheck({
   id: "token-quota/default-quota-200",
-  // A quota refusal may be a 429: this check judges 429s itself, the transport never waits them out.
-  judgesRateLimits: true,
+  ...QUOTA_TOKEN_CHECK,
   // It may be the one to wait out tokens from before the run (4 to 17 s): balances the quota lanes only.
   expectedWaitSeconds: 6,
   title: "SHOULD cap at 200 active tokens when multitokenConfig has no maxActiveTokensAllowed",
   requirements: ["TOKEN-QUOTA-08"],
-  safety: "quota",
-  issuesTokensFor: ["quota"],
-  facts: QUOTA_FACTS,
-  needs: quotaNeeds,
   async run(ctx) {
     await withTokensOfItsOwn(ctx, async (session) => {
       if (!session.drivable) return defaultQuotaInRealTime(ctx, session);

@@ -14,7 +14,7 @@ import {
   realTimeWalk,
 } from "./support/quota-model-real-time.ts";
 import { measureRequestMs, type QuotaSession, validityForBurst } from "./support/quota-session.ts";
-import { QUOTA_FACTS, quotaNeeds, withTokensOfItsOwn } from "./support/quota-tokens.ts";
+import { QUOTA_TOKEN_CHECK, withTokensOfItsOwn } from "./support/quota-tokens.ts";
 
 /**
  * Runs a fixed sequence of commands (a walk) as one more model run: a failure names the walk and the
@@ -154,9 +154,7 @@ async function modelOnDrivenClock(ctx: CheckContext, session: QuotaSession): Pro
 
 export const tokenStateModel: Check = defineCheck({
   id: "token-quota/model",
-  // A quota refusal may be a 429: this check judges 429s itself, the transport never waits them out.
-  judgesRateLimits: true,
-  // Seconds it is expected to wait on a live target (npm run bench:live); balances the quota lanes only.
+  ...QUOTA_TOKEN_CHECK,
   expectedWaitSeconds: 15,
   title:
     "MUST follow the access-token state table under any sequence of requests, uses, time, quota changes by PUT or POST and multi-token support off and on",
@@ -171,10 +169,6 @@ export const tokenStateModel: Check = defineCheck({
     "TOKEN-QUOTA-10",
     "TOKEN-VALIDITY-02",
   ],
-  safety: "quota",
-  issuesTokensFor: ["quota"],
-  facts: QUOTA_FACTS,
-  needs: quotaNeeds,
   async run(ctx) {
     await withTokensOfItsOwn(ctx, (session) =>
       session.drivable ? modelOnDrivenClock(ctx, session) : modelInRealTime(ctx, session),

@@ -11,9 +11,8 @@ import {
   expectQuotaRefusal,
   fillQuota,
   issueDistinct,
-  QUOTA_FACTS,
+  QUOTA_TOKEN_CHECK,
   quotaFor,
-  quotaNeeds,
   quotaRecord,
   withTokensOfItsOwn,
 } from "./support/quota-tokens.ts";
@@ -21,16 +20,10 @@ import { judgeExpiredRefusal, judgeSuccess } from "./support/response-judges.ts"
 
 export const expiredTokenFreesSlot: Check = defineCheck({
   id: "token-quota/expired-token-frees-slot",
-  // A quota refusal may be a 429: this check judges 429s itself, the transport never waits them out.
-  judgesRateLimits: true,
-  // Seconds it is expected to wait on a live target (npm run bench:live); balances the quota lanes only.
+  ...QUOTA_TOKEN_CHECK,
   expectedWaitSeconds: 6,
   title: "MUST refuse an expired token as expired and no longer count it toward the quota",
   requirements: ["TOKEN-STATE-04", "TOKEN-STATE-05", "TOKEN-QUOTA-10", "TOKEN-VALIDITY-02", "AUTH-04"],
-  safety: "quota",
-  issuesTokensFor: ["quota"],
-  facts: QUOTA_FACTS,
-  needs: quotaNeeds,
   async run(ctx) {
     const max = quotaFor(ctx);
     await withTokensOfItsOwn(ctx, async (session) => {
@@ -63,16 +56,10 @@ export const expiredTokenFreesSlot: Check = defineCheck({
 
 export const validityFromClientConfiguration: Check = defineCheck({
   id: "token-quota/validity-from-client-configuration",
-  // A quota refusal may be a 429: this check judges 429s itself, the transport never waits them out.
-  judgesRateLimits: true,
-  // Seconds it is expected to wait on a live target (npm run bench:live); balances the quota lanes only.
+  ...QUOTA_TOKEN_CHECK,
   expectedWaitSeconds: 4,
   title: "MUST give tokens the accessTokenValidity set through the clients endpoint, from their issue time",
   requirements: ["TOKEN-VALIDITY-01", "TOKEN-VALIDITY-02", "CONFIG-CLIENT-02", "CONFIG-CLIENT-01"],
-  safety: "quota",
-  issuesTokensFor: ["quota"],
-  facts: QUOTA_FACTS,
-  needs: quotaNeeds,
   async run(ctx) {
     await withTokensOfItsOwn(ctx, async (session) => {
       // The session puts the client's previous validity back when it ends.

@@ -6,7 +6,7 @@ import type { SandboxControl } from "./control.ts";
 import { type ControlListening, listenControl } from "./control-app.ts";
 import type { ReferenceData } from "./data-file.ts";
 import type { FaultName } from "./faults.ts";
-import { createReference, type Reference } from "./index.ts";
+import { createReference, type Reference } from "./reference.ts";
 import type { VariantName } from "./variants.ts";
 
 export interface SandboxOptions {

@@ -2,9 +2,8 @@
 // hold the exchanges its result rests on (CheckResult.harEntries, indexes of log.entries), the exchange
 // ids when no HAR was written, the lines of events.ndjson for an event check. Ranges keep it compact: a
 // property check may cite thousands of entries.
+import { EVENTS_FILE, HAR_FILE } from "../result/evidence.ts";
 import type { CheckResult } from "../result/model.ts";
-import { EVENTS_FILE } from "./event-evidence.ts";
-import { HAR_FILE } from "./har.ts";
 
 /** Ranges a line lists at most; the rest are counted. */
 const MAX_RANGES = 8;

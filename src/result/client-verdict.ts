@@ -1,6 +1,8 @@
 // What makes a client check (lckit client check) fail, in the team's words: its own command failing, a MUST
-// caller rule broken, or both. The verdict sentence and every renderer's headline say it from here.
-import type { CheckResult, ClientCommand } from "./model.ts";
+// caller rule broken, or both. The verdict sentence, every renderer's headline and the findings the exit
+// policy reads (clientFindings) say it from here.
+import type { CheckResult, ClientCommand, RunResult } from "./model.ts";
+import { type Findings, findingsOf } from "./verdict.ts";
 
 /** The check that stands for the team's command in a client check's results: failed when the command did. */
 export const COMMAND_CHECK_ID = "client/command";
@@ -35,4 +37,17 @@ export function clientFailureCauses(
         .join(", ")}${broken.length > 5 ? ", ..." : ""})`,
     );
   return causes;
+}
+
+/** A client check's findings for the exit policy (verdict.ts). Nothing was judged when the command could not
+ *  be started or sent no request (2: setup) or hung or was killed (3); otherwise its run result says it, the
+ *  command failing being the failed MUST check client/command. */
+export function clientFindings(result: RunResult): Findings {
+  const findings = findingsOf(result.verdict, result.checks);
+  const client = result.client;
+  if (client?.startError !== undefined) return { ...findings, nothingJudged: 2 };
+  if (client !== undefined && (client.timedOut || client.signal !== null))
+    return { ...findings, nothingJudged: 3 };
+  if (result.requestsSent === 0) return { ...findings, nothingJudged: 2 };
+  return findings;
 }

@@ -33,3 +33,8 @@ export function citation(detail: FailureDetail, x: Exchange): "record" | "reques
     ? "request"
     : undefined;
 }
+
+/** The evidence files of a report folder that citations point into: every exchange of a run (HAR 1.2,
+ *  written by src/evidence/har.ts) and every event message of an event check (src/evidence/event-evidence.ts). */
+export const HAR_FILE = "evidence.har";
+export const EVENTS_FILE = "events.ndjson";

@@ -1,4 +1,5 @@
-// The run's verdict from its check results: a pure function, so every renderer and exit code agree.
+// The run's verdict from its check results, and the one exit policy of every command that judges (lckit
+// run, events check, client check): pure functions, so every renderer and exit code agree.
 import { LEVELS } from "../check/index.ts";
 import {
   CHECK_STATUSES,
@@ -116,40 +117,100 @@ function decideFinished(checks: readonly CheckResult[]): { verdict: Verdict; rea
   };
 }
 
-/** Exit code the CLI uses for a verdict: 0 conformant (or incomplete, or a passed subset), 1 MUST failure
- *  or a MUST check that could not decide, 3 the run broke, 4 interrupted (signal or deadline: the report is
- *  partial). 2 (usage) never comes from a verdict. `failOn` says what exits 1: MUST failures always,
- *  undecided MUST checks ("inconclusive", in the default), INCOMPLETE ("incomplete"), SHOULD/MAY failures
- *  ("should"). */
+/** Exit code of a judging command (lckit run, lckit events check, lckit client check): 0 nothing named by
+ *  --fail-on was found, 1 a MUST failure or an outcome named by --fail-on, 2 nothing was judged (usage or
+ *  configuration: no message read, a command that could not start or sent no request), 3 the run broke (or
+ *  the command under test hung or was killed), 4 interrupted (signal or deadline: the report is partial). */
 export const INTERRUPTED_EXIT_CODE = 4;
+export type ExitCode = 0 | 1 | 2 | 3 | typeof INTERRUPTED_EXIT_CODE;
 
-/** Outcomes that can fail a run (exit 1): MUST failures always; undecided MUST checks unless
- *  --pass-inconclusive; INCOMPLETE and SHOULD/MAY failures when asked. */
-export type FailOn = "must" | "inconclusive" | "incomplete" | "should";
-export const FAIL_ON_VALUES: readonly FailOn[] = ["must", "inconclusive", "incomplete", "should"];
+/** Outcomes that can fail a job (exit 1), the same on every command that judges: MUST failures always;
+ *  undecided MUST rules unless --pass-inconclusive; INCOMPLETE, MUST rules not exercised and SHOULD/MAY
+ *  failures when asked. */
+export type FailOn = "must" | "inconclusive" | "incomplete" | "not-exercised" | "should";
+export const FAIL_ON_VALUES: readonly FailOn[] = [
+  "must",
+  "inconclusive",
+  "incomplete",
+  "not-exercised",
+  "should",
+];
 /** What fails the job when --fail-on is not given: never a silent pass on what the kit could not decide. */
 export const DEFAULT_FAIL_ON: readonly FailOn[] = ["must", "inconclusive"];
 
+/** --fail-on as given, over the default; --pass-inconclusive takes "inconclusive" out. */
+export function failOnOf(given: readonly FailOn[], passInconclusive = false): FailOn[] {
+  return [
+    ...new Set<FailOn>(
+      [...DEFAULT_FAIL_ON, ...given].filter((outcome) => !(outcome === "inconclusive" && passInconclusive)),
+    ),
+  ];
+}
+
+/** What a judging command found, in the terms of the exit policy. `findingsOf` reads them from a run
+ *  result; a command whose own result says more (an event stream's invalid messages) states them itself. */
+export interface Findings {
+  verdict: Verdict;
+  /** A MUST failure that is not waived by the baseline. */
+  mustFailed: boolean;
+  /** A MUST rule ran and could not decide. */
+  mustUndecided: boolean;
+  /** A MUST rule had no opportunity to judge (a caller rule the client's traffic never exercised). */
+  mustNotExercised: boolean;
+  /** A SHOULD or MAY failure that is not waived. */
+  otherFailed: boolean;
+  /** Nothing was judged, and what that means: 2 the input or setup gave nothing to judge, 3 the command
+   *  under test hung or was killed, 0 an empty input the caller allowed (--allow-empty). */
+  nothingJudged?: 0 | 2 | 3;
+}
+
+/** The findings of a run result: its verdict and checks (waived failures are known, not new). */
+export function findingsOf(
+  verdict: Verdict,
+  checks: readonly Pick<CheckResult, "level" | "status" | "waiver">[] = [],
+): Findings {
+  const fresh = checks.filter((c) => c.status === "failed" && !isWaived(c));
+  return {
+    verdict,
+    // Under a baseline only new failures fail the job: a NOT CONFORMANT run whose MUST failures are all
+    // waived (unexpired) exits like a passing one. The verdict itself stays NOT CONFORMANT.
+    mustFailed:
+      verdict === "NOT CONFORMANT" && (checks.length === 0 || fresh.some((c) => c.level === "MUST")),
+    mustUndecided: checks.some((c) => c.level === "MUST" && c.status === "inconclusive"),
+    mustNotExercised: checks.some((c) => c.level === "MUST" && c.status === "not-exercised"),
+    otherFailed: fresh.some((c) => c.level !== "MUST"),
+  };
+}
+
+/** The one exit policy of every command that judges. */
+export function exitCodeFor(findings: Findings, failOn: readonly FailOn[] = DEFAULT_FAIL_ON): ExitCode {
+  if (findings.nothingJudged !== undefined) return findings.nothingJudged;
+  if (findings.verdict === "INTERRUPTED") return INTERRUPTED_EXIT_CODE;
+  if (findings.verdict === "BROKEN") return 3;
+  if (findings.mustFailed) return 1;
+  if (failOn.includes("inconclusive") && findings.mustUndecided) return 1;
+  if (failOn.includes("incomplete") && findings.verdict === "INCOMPLETE") return 1;
+  if (failOn.includes("not-exercised") && findings.mustNotExercised) return 1;
+  if (failOn.includes("should") && findings.otherFailed) return 1;
+  return 0;
+}
+
+/** The exit code of several judgements (a sweep's runs): the worst, 4 before 3 before 2 before 1 before 0. */
+export function worstExitCode<C extends ExitCode>(codes: readonly C[]): C | 0 {
+  const severity: readonly ExitCode[] = [0, 1, 2, 3, INTERRUPTED_EXIT_CODE];
+  return codes.reduce<C | 0>(
+    (worst, code) => (severity.indexOf(code) > severity.indexOf(worst) ? code : worst),
+    0,
+  );
+}
+
+/** The exit code of a run result (its verdict and checks) under `failOn`. */
 export function exitCodeOf(
   verdict: Verdict,
   failOn: readonly FailOn[] = DEFAULT_FAIL_ON,
   checks: readonly Pick<CheckResult, "level" | "status" | "waiver">[] = [],
-): number {
-  if (verdict === "INTERRUPTED") return INTERRUPTED_EXIT_CODE;
-  if (verdict === "BROKEN") return 3;
-  // Under a baseline only new failures fail the job: a NOT CONFORMANT run whose MUST failures are all
-  // waived (unexpired) exits like a passing one. The verdict itself stays NOT CONFORMANT.
-  const fresh = checks.filter((c) => c.status === "failed" && !isWaived(c));
-  if (verdict === "NOT CONFORMANT" && (checks.length === 0 || fresh.some((c) => c.level === "MUST")))
-    return 1;
-  if (
-    failOn.includes("inconclusive") &&
-    checks.some((c) => c.level === "MUST" && c.status === "inconclusive")
-  )
-    return 1;
-  if (verdict === "INCOMPLETE" && failOn.includes("incomplete")) return 1;
-  if (failOn.includes("should") && fresh.some((c) => c.level !== "MUST")) return 1;
-  return 0;
+): ExitCode {
+  return exitCodeFor(findingsOf(verdict, checks), failOn);
 }
 
 /** A failed check under an unexpired waiver of the baseline: a known failure. */

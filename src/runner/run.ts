@@ -79,9 +79,76 @@ export interface RunDeps {
 export async function runPlan(plan: Plan, deps: RunDeps): Promise<RunResult> {
   const target = deps.target ?? plan.target;
   const started = new Date();
-  // The origin of the checks' startedMs (the report's timeline).
+  const run = runState(plan, deps, target, deps.runId ?? newRunId(started), started);
+  // Where the clock is real, the checks that wait on token validity overlap with the read checks (see
+  // schedule()); a drivable clock waits for nothing, so that run stays one check at a time, deterministic.
+  const { lanes, after, secondQuotaLane } = schedule(run.chosen, {
+    concurrent: !run.drivable,
+    secondQuotaClient: target.quotaAlt !== undefined,
+  });
+  const leftChanged: string[] = [];
+  try {
+    if (lanes.length > 0) {
+      // The roles the lanes beside the token lanes need, fetched before the token checks start.
+      const readRoles = lanes
+        .filter((_, n) => n !== 0 && n !== secondQuotaLane)
+        .flatMap((lane) => lane.flatMap((i) => run.chosen[i]?.check.needs.roles ?? []));
+      const { services, redactor, breaker } = run;
+      const laneServices = await prefetchedServices(services, target, readRoles, redactor, breaker);
+      const secondQuota =
+        secondQuotaLane === undefined || target.quotaAlt === undefined
+          ? undefined
+          : await secondQuotaServices(services, target.quotaAlt, redactor, breaker);
+      await Promise.all(
+        lanes.map(async (lane, n) => {
+          const svc = n === 0 ? services : n === secondQuotaLane && secondQuota ? secondQuota : laneServices;
+          for (const index of lane) await runEntry(run, index, svc, n);
+        }),
+      );
+    }
+    for (const index of after) await runEntry(run, index, run.services);
+    // A last attempt at anything still changed (an undo that failed once may succeed now).
+    if (run.journal.pending().length > 0) await restore(run, run.journal.pending(), []);
+    for (const e of run.journal.pending())
+      leftChanged.push(
+        `${e.change.kind === "client" ? `client ${e.change.clientId} of ` : ""}customer ${e.change.customerId} (changed by ${e.check})`,
+      );
+  } finally {
+    run.stopControl.dispose();
+    run.journal.close();
+  }
+  return runResult(run, started, leftChanged);
+}
+
+/** A run under way: what it was asked, the services its checks share, and what has happened so far. */
+interface RunState {
+  plan: Plan;
+  deps: RunDeps;
+  target: Target;
+  runId: string;
+  /** The origin of the checks' startedMs (the report's timeline). */
+  origin: number;
+  redactor: Redactor;
+  stopControl: StopControl;
+  breaker: Breaker;
+  transport: TargetTransport;
+  journal: RunJournal;
+  /** The replay command of the run's checks. */
+  command: string;
+  services: RunServices;
+  checkTimeoutMs: number;
+  drivable: boolean;
+  /** The plan's entries the selection kept, their results by index, and which have begun. */
+  chosen: PlanEntry[];
+  results: (CheckResult | undefined)[];
+  begun: Set<number>;
+}
+
+/** Assembles the services of a run: the redactor that knows the target's secrets, the stop control and the
+ *  breaker, the transport every check's fetch goes through, the journal of configuration changes, and the
+ *  services a check's context is made of. */
+function runState(plan: Plan, deps: RunDeps, target: Target, runId: string, started: Date): RunState {
   const origin = performance.now();
-  const runId = deps.runId ?? newRunId(started);
   const redactor = new Redactor();
   for (const credential of Object.values(target.credentials)) redactor.addSecret(credential?.clientSecret);
   // The second quota client is no role of target.credentials: its every wire form is made known here.
@@ -144,123 +211,122 @@ export async function runPlan(plan: Plan, deps: RunDeps): Promise<RunResult> {
     recordings: new Map(),
     facts: new FactStore(),
   };
-  const checkTimeoutMs = deps.checkTimeoutMs ?? DEFAULT_CHECK_TIMEOUT_MS;
-  const drivable = deps.clock.advance !== undefined;
-  const leftChanged: string[] = [];
-  // Undone with the tokens of the lane that made the change (the second quota lane keeps its admin token
-  // out of reach of the first lane's quotas).
-  const restore = async (entries: JournalEntry[], log: string[], svc: RunServices = services) => {
-    const outcomes = await undoPending(entries, svc, breaker);
-    for (const o of outcomes) {
-      if (o.ok) journal.settle(o.entry.id, "runner");
-      log.push(`${o.ok ? "info" : "error"}: undo by the runner: ${o.message}`);
-      deps.onProgress?.({ type: "restore", ok: o.ok, message: redactor.text(o.message) });
-    }
-  };
-
   const chosen = plan.entries.filter((e) => e.skipKind !== "selection");
-  const results: (CheckResult | undefined)[] = chosen.map(() => undefined);
-  const begun = new Set<number>();
-  const runOne = async (index: number, entry: PlanEntry, svc: RunServices, lane?: number) => {
-    begun.add(index);
-    const interrupted = stopControl.interruption();
-    if (interrupted) {
-      results[index] = notRun(entry, interrupted);
-      return;
-    }
-    const { check } = entry;
-    deps.onProgress?.({
-      type: "check-started",
-      index,
-      total: chosen.length,
-      id: check.id,
-      title: check.title,
-    });
-    let result: CheckResult;
-    if (entry.action === "run") {
-      // What the read checks recorded holds only until something may change the data.
-      if (check.safety !== "read" && check.safety !== "quota") svc.recordings?.clear();
-      const session = createCheckContext(check, svc, {
-        deadline: performance.now() + checkTimeoutMs,
-        limitMs: checkTimeoutMs,
-      });
-      const begin = performance.now();
-      result = await runCheck(session, entry, checkTimeoutMs, stopControl.checksEnd, breaker, drivable);
-      result.startedMs = Math.round(begin - origin);
-      if (lane !== undefined) result.lane = lane;
-      const waits = session.waits().map((w) => ({ atMs: Math.round(w.at - begin), ms: Math.round(w.ms) }));
-      if (waits.length > 0) result.waits = waits;
-      // Whatever ended the check, what it changed and did not put back is put back now.
-      const pending = journal.pending().filter((e) => e.check === check.id);
-      if (pending.length > 0) {
-        const log = result.log ?? [];
-        await restore(pending, log, svc);
-        result.log = log.slice(-50);
-      }
-    } else
-      result = skippedResult(entry, entry.skipKind === "safety" ? "safety" : "needs", entry.reason ?? "");
-    results[index] = result;
-    deps.onProgress?.({
-      type: "check-finished",
-      index,
-      total: chosen.length,
-      result: redactor.deep(result),
-    });
-    const left = chosen.filter((e, i) => e.action === "run" && !begun.has(i)).length;
-    const stopped = stopControl.interruption();
-    if (stopped && (left > 0 || stopped.cause !== "unresponsive"))
-      deps.onProgress?.({ type: "run-stopping", interruption: stopped, notRun: left });
+  return {
+    plan,
+    deps,
+    target,
+    runId,
+    origin,
+    redactor,
+    stopControl,
+    breaker,
+    transport,
+    journal,
+    command,
+    services,
+    checkTimeoutMs: deps.checkTimeoutMs ?? DEFAULT_CHECK_TIMEOUT_MS,
+    drivable: deps.clock.advance !== undefined,
+    chosen,
+    results: chosen.map(() => undefined),
+    begun: new Set(),
   };
-  // Where the clock is real, the checks that wait on token validity overlap with the read checks (see
-  // schedule()); a drivable clock waits for nothing, so that run stays one check at a time, deterministic.
-  const { lanes, after, secondQuotaLane } = schedule(chosen, {
-    concurrent: !drivable,
-    secondQuotaClient: target.quotaAlt !== undefined,
-  });
-  try {
-    if (lanes.length > 0) {
-      // The roles the lanes beside the token lanes need, fetched before the token checks start.
-      const readRoles = lanes
-        .filter((_, n) => n !== 0 && n !== secondQuotaLane)
-        .flatMap((lane) => lane.flatMap((i) => chosen[i]?.check.needs.roles ?? []));
-      const laneServices = await prefetchedServices(services, services.target, readRoles, redactor, breaker);
-      const secondQuota =
-        secondQuotaLane === undefined || target.quotaAlt === undefined
-          ? undefined
-          : await secondQuotaServices(services, target.quotaAlt, redactor, breaker);
-      await Promise.all(
-        lanes.map(async (lane, n) => {
-          const svc = n === 0 ? services : n === secondQuotaLane && secondQuota ? secondQuota : laneServices;
-          for (const index of lane) await runOne(index, chosen[index] as PlanEntry, svc, n);
-        }),
-      );
-    }
-    for (const index of after) await runOne(index, chosen[index] as PlanEntry, services);
-    // A last attempt at anything still changed (an undo that failed once may succeed now).
-    if (journal.pending().length > 0) await restore(journal.pending(), []);
-    for (const e of journal.pending())
-      leftChanged.push(
-        `${e.change.kind === "client" ? `client ${e.change.clientId} of ` : ""}customer ${e.change.customerId} (changed by ${e.check})`,
-      );
-  } finally {
-    stopControl.dispose();
-    journal.close();
-  }
+}
 
-  const done = results.filter((r): r is CheckResult => r !== undefined);
+/** Undoes what the journal still holds, with the tokens of the lane that made the change (the second quota
+ *  lane keeps its admin token out of reach of the first lane's quotas). */
+async function restore(
+  run: RunState,
+  entries: JournalEntry[],
+  log: string[],
+  svc: RunServices = run.services,
+): Promise<void> {
+  const outcomes = await undoPending(entries, svc, run.breaker);
+  for (const o of outcomes) {
+    if (o.ok) run.journal.settle(o.entry.id, "runner");
+    log.push(`${o.ok ? "info" : "error"}: undo by the runner: ${o.message}`);
+    run.deps.onProgress?.({ type: "restore", ok: o.ok, message: run.redactor.text(o.message) });
+  }
+}
+
+/** Runs (or skips) the chosen entry `index` with the services of its lane, and reports it. */
+async function runEntry(run: RunState, index: number, svc: RunServices, lane?: number): Promise<void> {
+  const { deps, chosen, results, stopControl } = run;
+  const entry = chosen[index] as PlanEntry;
+  run.begun.add(index);
+  const interrupted = stopControl.interruption();
+  if (interrupted) {
+    results[index] = notRun(entry, interrupted);
+    return;
+  }
+  const { check } = entry;
+  deps.onProgress?.({
+    type: "check-started",
+    index,
+    total: chosen.length,
+    id: check.id,
+    title: check.title,
+  });
+  let result: CheckResult;
+  if (entry.action === "run") {
+    // What the read checks recorded holds only until something may change the data.
+    if (check.safety !== "read" && check.safety !== "quota") svc.recordings?.clear();
+    const session = createCheckContext(check, svc, {
+      deadline: performance.now() + run.checkTimeoutMs,
+      limitMs: run.checkTimeoutMs,
+    });
+    const begin = performance.now();
+    result = await runCheck(
+      session,
+      entry,
+      run.checkTimeoutMs,
+      stopControl.checksEnd,
+      run.breaker,
+      run.drivable,
+    );
+    result.startedMs = Math.round(begin - run.origin);
+    if (lane !== undefined) result.lane = lane;
+    const waits = session.waits().map((w) => ({ atMs: Math.round(w.at - begin), ms: Math.round(w.ms) }));
+    if (waits.length > 0) result.waits = waits;
+    // Whatever ended the check, what it changed and did not put back is put back now.
+    const pending = run.journal.pending().filter((e) => e.check === check.id);
+    if (pending.length > 0) {
+      const log = result.log ?? [];
+      await restore(run, pending, log, svc);
+      result.log = log.slice(-50);
+    }
+  } else result = skippedResult(entry, entry.skipKind === "safety" ? "safety" : "needs", entry.reason ?? "");
+  results[index] = result;
+  deps.onProgress?.({
+    type: "check-finished",
+    index,
+    total: chosen.length,
+    result: run.redactor.deep(result),
+  });
+  const left = chosen.filter((e, i) => e.action === "run" && !run.begun.has(i)).length;
+  const stopped = stopControl.interruption();
+  if (stopped && (left > 0 || stopped.cause !== "unresponsive"))
+    deps.onProgress?.({ type: "run-stopping", interruption: stopped, notRun: left });
+}
+
+/** The run's result from what happened: every result, the coverage, the interruption, the configuration
+ *  left changed, the target's /version answer; redacted last. */
+function runResult(run: RunState, started: Date, leftChanged: string[]): RunResult {
+  const { plan, deps, journal } = run;
+  const done = run.results.filter((r): r is CheckResult => r !== undefined);
   const resultById = new Map(done.map((r) => [r.id, r]));
   const result = assembleRunResult({
-    runId,
+    runId: run.runId,
     checks: done,
     known: plan.entries.map((e) => {
       const ran = resultById.get(e.check.id);
       return { id: e.check.id, requirements: e.check.requirements, ...(ran ? { result: ran } : {}) };
     }),
-    notSelected: plan.entries.length - chosen.length,
+    notSelected: plan.entries.length - run.chosen.length,
     catalogue: deps.catalogue ?? loadCatalogueView(),
     coverageScope: tracedElsewhere("lckit run"),
     ...(deps.interfaceDocument === undefined ? {} : { interfaceDocument: deps.interfaceDocument }),
-    target: summarise(target),
+    target: summarise(run.target),
     selection: {
       suites: plan.options.suites,
       checks: plan.options.ids,
@@ -272,19 +338,19 @@ export async function runPlan(plan: Plan, deps: RunDeps): Promise<RunResult> {
     runs: deps.runs,
     depth: deps.depth ?? "default",
     ...(deps.replayPath === undefined ? {} : { replayPath: deps.replayPath }),
-    command,
+    command: run.command,
     startedAt: started,
     finishedAt: new Date(),
-    requestsSent: transport.requestsSent,
-    ...optionalInterruption(stopControl.interruption()),
+    requestsSent: run.transport.requestsSent,
+    ...optionalInterruption(run.stopControl.interruption()),
     ...(deps.journalFile === undefined && journal.opened === 0
       ? {}
       : { configuration: { journal: deps.journalFile ?? null, changes: journal.opened, leftChanged } }),
   });
-  const version = versionAnswer(transport.log, target.rdmUrl);
+  const version = versionAnswer(run.transport.log, run.target.rdmUrl);
   if (version !== undefined) result.targetVersion = version;
   // Last, over everything: by now the redactor knows every token the run has seen.
-  return redactor.deep(result);
+  return run.redactor.deep(result);
 }
 
 /** The last successful answer to GET {rdm_url}/version among the run's exchanges (checks also ask it

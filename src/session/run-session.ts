@@ -4,22 +4,13 @@
 // `lckit run` parses flags into a RunRequest and prints what this returns; the library calls it alike.
 // Problems the user can fix are UsageErrors (exit 2), raised before anything is sent.
 import { type KeyObject, randomInt } from "node:crypto";
-import {
-  accessSync,
-  constants,
-  existsSync,
-  mkdirSync,
-  readFileSync,
-  realpathSync,
-  rmSync,
-  writeFileSync,
-} from "node:fs";
-import { basename, dirname, isAbsolute, join, relative, resolve } from "node:path";
-import type { Check, Clock, Depth, Level, Safety } from "../check/index.ts";
-import { writeAttestation } from "../report/attestation.ts";
-import { HAR_FILE, HarWriter, linkEvidence } from "../report/har.ts";
-import { listFiles, loadSignKey, SignKeyError, writeManifest } from "../report/manifest.ts";
-import { writeReport } from "../report/write.ts";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { basename, isAbsolute, join, relative, resolve } from "node:path";
+import type { Clock, Depth, Level, Safety } from "../check/index.ts";
+import { HAR_FILE, HarWriter, linkEvidence } from "../evidence/har.ts";
+import { writeAttestation } from "../report-folder/attestation.ts";
+import { listFiles, loadSignKey, SignKeyError } from "../report-folder/manifest.ts";
+import { prepareReportFolder, writeReportFolder } from "../report-folder/write.ts";
 import { newRunId } from "../result/assemble.ts";
 import { certify } from "../result/certification.ts";
 import { InterfaceDocumentError, kitInfo, specHashes } from "../result/kit-info.ts";
@@ -40,6 +31,7 @@ import { systemClock } from "../target/system-clock.ts";
 import { loadTargetFile, type TargetConfig, TargetFileError } from "../target/target-file.ts";
 import { askVersion } from "../target/version-probe.ts";
 import { UsageError } from "../usage-error.ts";
+import { loadChecks } from "./checks-module.ts";
 import { type EffectiveSettings, mergeSettings } from "./settings.ts";
 
 /** What a run is asked to do: the flags of lckit run, or a library caller's options. Paths are relative
@@ -188,7 +180,7 @@ export class RunSession {
       },
       config,
     );
-    const checks = await loadChecks(request);
+    const checks = await loadChecks(request.cwd, request.checksModule);
     const planOptions = {
       suites: [...request.suites],
       ids: [...request.checks],
@@ -433,71 +425,6 @@ function prepareCertification(request: RunRequest): {
     ...optional("previousBaseline", previousBaseline),
     ...optional("signKey", signKey),
   };
-}
-
-/** Kernel pseudo-filesystems: writing a report there hangs or spins instead of failing. */
-const pseudoFilesystems = ["/proc", "/sys", "/dev"];
-
-/** Creates <root>/<run id>/ and proves it writable, before the run; a UsageError (exit 2) otherwise. */
-export function prepareReportFolder(root: string, runId: string): string {
-  return proveWritable(root, join(root, runId));
-}
-
-/** Proves that report folders can be made under `root` before a command whose report would otherwise be
- *  lost is run (lckit client check runs the team's command first); a UsageError (exit 2) otherwise. */
-export function proveReportRoot(root: string): void {
-  proveWritable(root, root);
-}
-
-function proveWritable(root: string, folder: string): string {
-  const refuse = (why: string): never => {
-    throw new UsageError(`--report-dir ${root} ${why}; give a writable directory (default: reports)`);
-  };
-  // Where the folder would really be: the nearest existing ancestor, symbolic links resolved.
-  let existing = root;
-  while (!existsSync(existing) && dirname(existing) !== existing) existing = dirname(existing);
-  let real = existing;
-  try {
-    real = realpathSync(existing);
-  } catch {
-    // unreadable: the write below says why
-  }
-  const under = pseudoFilesystems.find((p) => real === p || real.startsWith(`${p}/`));
-  if (under !== undefined) refuse(`is under ${under}, a kernel pseudo-filesystem where reports cannot live`);
-  try {
-    if (existsSync(existing)) accessSync(existing, constants.W_OK);
-    mkdirSync(folder, { recursive: true });
-    const probe = join(folder, `.write-test-${process.pid}`);
-    writeFileSync(probe, "");
-    rmSync(probe);
-  } catch (error) {
-    refuse(`is not writable (${(error as NodeJS.ErrnoException).code ?? String(error)})`);
-  }
-  return folder;
-}
-
-/** Writes a run's report folder: every report format, what `alsoWrite` adds (evidence of the command's
- *  own), and last the manifest of every file's sha256 (signed with `signKey`). */
-export function writeReportFolder(
-  result: RunResult,
-  root: string,
-  options: { signKey?: KeyObject; alsoWrite?: (dir: string) => void } = {},
-): string {
-  const written = writeReport(result, root);
-  options.alsoWrite?.(written.dir);
-  writeManifest(written.dir, result.runId, options.signKey);
-  return written.dir;
-}
-
-/** The checks of the kit (suites/index.ts), or those of `checksModule` (a module exporting allChecks: the
- *  kit's own CLI tests use it, and so can teams with extra checks of their own). */
-async function loadChecks(request: RunRequest): Promise<Check[]> {
-  const custom = request.checksModule;
-  const specifier = custom ? new URL(`file://${resolve(request.cwd, custom)}`).href : "../../suites/index.ts";
-  const mod = (await import(specifier)) as { allChecks?: Check[] };
-  if (!Array.isArray(mod.allChecks))
-    throw new Error(`${custom ?? "suites/index.ts"} must export allChecks: Check[]`);
-  return mod.allChecks;
 }
 
 /** A path as the user would write it: relative to cwd when inside it. */

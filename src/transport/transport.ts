@@ -83,8 +83,12 @@ function refuseBeyondSafety(scope: CheckScope, request: Request): void {
   );
 }
 
+/** The scope of the kit's own requests that put configuration back (after a check, or lckit restore after a
+ *  kill -9): named in the HAR and in the journal as the sender. */
+export const RESTORE_SCOPE = "lckit/restore";
+
 /** Scopes whose requests the request budget never refuses: putting configuration back. */
-export const BUDGET_EXEMPT_SCOPES: ReadonlySet<string> = new Set(["lckit/restore"]);
+export const BUDGET_EXEMPT_SCOPES: ReadonlySet<string> = new Set([RESTORE_SCOPE]);
 
 /** A request the run's request budget did not allow; the runner turns it into an interruption (the
  *  remaining checks are skipped, naming the budget), never into a finding about the target. */

@@ -13,7 +13,9 @@ import {
   shiftableClock,
   type VariantName,
 } from "../reference/index.ts";
+import { clientFindings } from "../result/client-verdict.ts";
 import type { RunResult } from "../result/model.ts";
+import { DEFAULT_FAIL_ON, exitCodeFor, type FailOn } from "../result/verdict.ts";
 import {
   type ClientRunMeta,
   type CommandOutcome,
@@ -65,8 +67,12 @@ export interface ClientCheckOptions {
   output?: (chunk: string, stream: "stdout" | "stderr") => void;
   /** Stops the command early (its process group is stopped as on a hang). */
   signal?: AbortSignal;
-  /** A MUST caller rule with no opportunity fails the run (exit 1), as --fail-on not-exercised asks. */
+  /** A MUST caller rule with no opportunity is marked required in the reports, and fails the run (exit 1)
+   *  unless `failOn` says otherwise: what --fail-on not-exercised asks. */
   requireExercised?: boolean;
+  /** What exits 1 (the one exit policy of src/result/verdict.ts); default: DEFAULT_FAIL_ON, with
+   *  not-exercised when `requireExercised`. */
+  failOn?: readonly FailOn[];
 }
 
 export interface ClientCheckRun {
@@ -280,17 +286,12 @@ export async function clientCheck(options: ClientCheckOptions): Promise<ClientCh
   return {
     result,
     outcome,
-    exitCode: exitCodeOf(result, outcome),
+    // A client check has no deadline and takes no signal of its own: never INTERRUPTED (exit 4).
+    exitCode: exitCodeFor(
+      clientFindings(result),
+      options.failOn ?? (options.requireExercised ? [...DEFAULT_FAIL_ON, "not-exercised"] : DEFAULT_FAIL_ON),
+    ) as ClientCheckRun["exitCode"],
     exchanges: redactedExchanges(traffic, meta),
     ...(firstRefusal === undefined ? {} : { firstRefusal }),
   };
-}
-
-function exitCodeOf(result: RunResult, outcome: CommandOutcome): ClientCheckRun["exitCode"] {
-  if (outcome.startError !== undefined) return 2;
-  if (outcome.timedOut || outcome.signal !== null) return 3;
-  if (result.requestsSent === 0) return 2;
-  const mustFailed = result.checks.some((c) => c.level === "MUST" && c.status === "failed");
-  const required = result.checks.some((c) => c.status === "not-exercised" && c.exerciseRequired);
-  return mustFailed || required || outcome.exitCode !== 0 ? 1 : 0;
 }

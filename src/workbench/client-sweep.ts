@@ -2,6 +2,7 @@
 // few at a time. A team learns whether its client works with every correct implementation of the
 // interface, or exactly which choice breaks it.
 import { VARIANTS, type VariantName } from "../reference/index.ts";
+import { worstExitCode } from "../result/verdict.ts";
 import { type ClientCheckOptions, type ClientCheckRun, clientCheck } from "./client-check.ts";
 
 /** Every legal provider choice the reference has (each variant on its own; the default is separate). */
@@ -34,8 +35,6 @@ export interface ClientSweep {
   /** The worst exit code of the runs (3 before 2 before 1 before 0). */
   exitCode: ClientCheckRun["exitCode"];
 }
-
-const SEVERITY = [0, 1, 2, 3] as const;
 
 /** The most of a command's output a sweep keeps per choice; beyond it the oldest output goes. */
 export const OUTPUT_KEPT_CHARS = 4 * 1024 * 1024;
@@ -86,9 +85,9 @@ export async function clientSweep(options: ClientSweepOptions): Promise<ClientSw
   };
   await Promise.all(Array.from({ length: Math.max(1, Math.min(parallel, variants.length)) }, worker));
   const done = runs.filter(Boolean);
-  const exitCode = done.reduce<ClientCheckRun["exitCode"]>(
-    (worst, { run }) => (SEVERITY.indexOf(run.exitCode) > SEVERITY.indexOf(worst) ? run.exitCode : worst),
-    0,
-  );
-  return { runs: done, passed: done.filter(({ run }) => run.exitCode === 0).length, exitCode };
+  return {
+    runs: done,
+    passed: done.filter(({ run }) => run.exitCode === 0).length,
+    exitCode: worstExitCode(done.map(({ run }) => run.exitCode)),
+  };
 }

@@ -19,6 +19,7 @@ import {
 import { MAX_ACTIVE_TOKENS_ALLOWED } from "../../src/contract/index.ts";
 import { answerDetail, clientRecord, ensureAnswer } from "./answer-detail.ts";
 import { readCustomer } from "./customer-restore.ts";
+import type { CheckDefinition } from "./define.ts";
 import { type CustomerMethod, DIMENSION, writeCustomer } from "./quota-methods.ts";
 import {
   noTokensFromBefore,
@@ -529,3 +530,17 @@ export const quotaNeeds = { roles: ["admin" as const, "quota" as const] };
 
 /** The run facts the token-quota checks read and write: a quota session's, and the overlong token. */
 export const QUOTA_FACTS: readonly Fact<unknown>[] = [...QUOTA_SESSION_FACTS, overlong];
+
+/** What every token-quota check declares: quota safety, and 429s judged by the check itself (a quota
+ *  refusal may be a 429: the transport never waits them out). Each adds its own expectedWaitSeconds: the
+ *  seconds it is expected to wait on a live target (npm run bench:live), which balance the quota lanes. */
+export const QUOTA_CHECK = { judgesRateLimits: true, safety: "quota" } satisfies Partial<CheckDefinition>;
+
+/** ... and a check that asks the token endpoint for the quota client's tokens itself: that role, the quota
+ *  run facts, and the admin and quota credentials it needs. */
+export const QUOTA_TOKEN_CHECK = {
+  ...QUOTA_CHECK,
+  issuesTokensFor: ["quota"],
+  facts: QUOTA_FACTS,
+  needs: quotaNeeds,
+} satisfies Partial<CheckDefinition>;

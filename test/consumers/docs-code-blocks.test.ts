@@ -6,6 +6,7 @@ import {
   copyFileSync,
   mkdirSync,
   mkdtempSync,
+  readdirSync,
   readFileSync,
   rmSync,
   symlinkSync,
@@ -141,11 +142,33 @@ const README_SHOWN: [string, string][] = [
   ["openapi/          platform.yaml", "the repository's layout, not a command"],
 ];
 
+/** The README's blocks that run here as written, from a folder laid out like a clone. */
+const README_RUN = ["npx lckit events check fixtures/events/valid/stream.ndjson"];
+
 describe("the README's code blocks", () => {
-  it("are each listed with why they do not run in a test", () => {
-    const readme = blocks(readFileSync(join(repo, "README.md"), "utf8"));
-    const unclaimed = readme.filter((b) => !README_SHOWN.some(([marker]) => b.text.includes(marker)));
+  const readme = blocks(readFileSync(join(repo, "README.md"), "utf8"));
+
+  it("are each run here or listed with why they do not run in a test", () => {
+    const unclaimed = readme.filter(
+      (b) => ![...README_RUN, ...README_SHOWN.map(([marker]) => marker)].some((m) => b.text.includes(m)),
+    );
     expect(unclaimed.map((b) => `line ${b.line}: ${b.text.split("\n")[0]}`)).toEqual([]);
+  });
+
+  it("the events check runs as written: every message conforms, and the report folder is written", async () => {
+    const block = readme.find((b) => b.text.includes(README_RUN[0] as string));
+    expect(block).toBeDefined();
+    const folder = mkdtempSync(join(tmpdir(), "lckit-readme-"));
+    mkdirSync(join(folder, "fixtures", "events", "valid"), { recursive: true });
+    copyFileSync(
+      join(repo, "fixtures", "events", "valid", "stream.ndjson"),
+      join(folder, "fixtures", "events", "valid", "stream.ndjson"),
+    );
+    const args = (block?.text.trim() ?? "").split(/\s+/).slice(2);
+    const io = { ...captureIo(), cwd: folder };
+    expect(await main(args, io)).toBe(0);
+    expect(io.stdout()).toContain("result: every message conforms");
+    expect(readdirSync(join(folder, "reports"))).toHaveLength(1);
   });
 });
 

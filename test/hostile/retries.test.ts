@@ -6,7 +6,7 @@ import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { HarWriter, linkEvidence } from "../../src/report/har.ts";
+import { HarWriter, linkEvidence } from "../../src/evidence/har.ts";
 import type { RunResult } from "../../src/result/model.ts";
 import { planRun } from "../../src/runner/plan.ts";
 import { runPlan } from "../../src/runner/run.ts";

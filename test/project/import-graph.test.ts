@@ -4,7 +4,7 @@
 // import of each edge named.
 import { describe, expect, it } from "vitest";
 import { packageRoot } from "../../src/package-root.ts";
-import { folderCircles, folderEdges, type ImportEdge, unitOf } from "./import-graph.ts";
+import { folderCircles, folderEdges, type ImportEdge, packageImports, unitOf } from "./import-graph.ts";
 
 // The flow from the bottom up: a unit may import units of a lower rank only. Units of one rank are beside
 // each other and import none of each other.
@@ -30,12 +30,14 @@ const RANKS: Record<string, number> = {
   "src/runner": 6,
   "src/events": 6,
   "src/report": 7,
+  "src/evidence": 7,
   "src/mock": 7,
-  "src/pact": 8,
-  "src/workbench": 8,
-  "src/session": 8,
-  "src/cli": 9,
-  "src/index.ts": 10,
+  "src/report-folder": 8,
+  "src/pact": 9,
+  "src/workbench": 9,
+  "src/session": 10,
+  "src/cli": 11,
+  "src/index.ts": 12,
 };
 
 // Circles between folders that remain, each with the reason it is still there. Empty: a new circle fails.
@@ -59,6 +61,11 @@ const FORBIDDEN: { edge: string; why: string }[] = [
   { edge: "src/redaction -> src/check", why: "redaction knows secrets and text, not checks" },
   { edge: "src/report -> src/runner", why: "a renderer reads the run result only" },
   { edge: "src/report -> src/client", why: "a renderer sends no request" },
+  { edge: "src/report -> src/transport", why: "a renderer records nothing: recording is src/evidence" },
+  {
+    edge: "src/report -> src/events",
+    why: "a renderer reads no event source: the event evidence is src/evidence",
+  },
   { edge: "src/check -> src/result", why: "a check knows nothing about reports" },
 ];
 
@@ -126,6 +133,26 @@ describe("the folder-level import graph of src/ and suites/", () => {
       ),
     ];
     expect(stale).toEqual([]);
+  });
+});
+
+describe("renderers only render", () => {
+  // src/report turns a run result into bytes: no file, process or network I/O. Writing the report folder
+  // and verifying it is src/report-folder, recording the evidence src/evidence. No exceptions.
+  const io = /^(node:)?(fs|fs\/promises|child_process|net|http|https|http2|dgram|tls|worker_threads)$/;
+
+  it("src/report imports no module that does I/O", () => {
+    const imports = packageImports(packageRoot, "src/report");
+    expect(imports.length, "the scan reads src/report's package imports").toBeGreaterThan(0);
+    expect(
+      imports.filter(({ specifier }) => io.test(specifier)).map((i) => `${i.file} -> ${i.specifier}`),
+    ).toEqual([]);
+  });
+
+  it("the scan would see one", () => {
+    expect(io.test("node:fs")).toBe(true);
+    expect(io.test("node:child_process")).toBe(true);
+    expect(io.test("node:crypto")).toBe(false);
   });
 });
 

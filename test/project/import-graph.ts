@@ -85,3 +85,15 @@ export function folderCircles(edges: ImportEdge[]): string[][] {
   for (const node of [...next.keys()].sort()) if (!index.has(node)) visit(node);
   return circles.sort((a, b) => a.join().localeCompare(b.join()));
 }
+
+const PACKAGE_SPECIFIER = /(?:\bfrom\s*|\bimport\s*\(\s*|\bimport\s+)["']([^./"'][^"']*)["']/g;
+
+/** The imports of a folder's files that are not relative (node built-ins, packages): "file -> specifier". */
+export function packageImports(root: string, folder: string): { file: string; specifier: string }[] {
+  return sourceFiles(join(root, folder)).flatMap((file) =>
+    [...readFileSync(file, "utf8").matchAll(PACKAGE_SPECIFIER)].map((match) => ({
+      file: relative(root, file),
+      specifier: match[1] as string,
+    })),
+  );
+}

@@ -15,8 +15,8 @@ import { bundleFromJSON } from "@sigstore/bundle";
 import { toSignedEntity, Verifier } from "@sigstore/verify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { main } from "../../src/cli/main.ts";
-import { writeAttestation } from "../../src/report/attestation.ts";
-import { listFiles, loadSignKey, writeManifest } from "../../src/report/manifest.ts";
+import { writeAttestation } from "../../src/report-folder/attestation.ts";
+import { listFiles, loadSignKey, writeManifest } from "../../src/report-folder/manifest.ts";
 import type { RunResult } from "../../src/result/model.ts";
 import { captureIo } from "../cli/capture-io.ts";
 

@@ -12,7 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildCtrf, type CtrfReport, ctrfStatusOf, renderCtrf } from "../../src/report/ctrf.ts";
 import { isFailure, renderJunit } from "../../src/report/junit.ts";
 import { junitTestcases } from "../../src/report/junit-testcases.ts";
-import { writeReport } from "../../src/report/write.ts";
+import { writeReport } from "../../src/report-folder/write.ts";
 import type { CheckResult, RunResult } from "../../src/result/model.ts";
 import { ISSUED_TOKEN, SECRET } from "../runner/fake-target.ts";
 import { sampleRun } from "./sample-run.ts";

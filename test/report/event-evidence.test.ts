@@ -7,8 +7,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { main } from "../../src/cli/main.ts";
-import { EVENTS_FILE, ndjsonLineOf } from "../../src/report/event-evidence.ts";
-import { writeManifest } from "../../src/report/manifest.ts";
+import { EVENTS_FILE, ndjsonLineOf } from "../../src/evidence/event-evidence.ts";
+import { writeManifest } from "../../src/report-folder/manifest.ts";
 import type { RunResult } from "../../src/result/model.ts";
 import { captureIo } from "../cli/capture-io.ts";
 

@@ -4,7 +4,7 @@ import { mkdtempSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { HAR_BODY_LIMIT, HarWriter } from "../../src/report/har.ts";
+import { HAR_BODY_LIMIT, HarWriter } from "../../src/evidence/har.ts";
 
 interface Content {
   text: string;

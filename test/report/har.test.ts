@@ -6,7 +6,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { main } from "../../src/cli/main.ts";
-import { writeManifest } from "../../src/report/manifest.ts";
+import { writeManifest } from "../../src/report-folder/manifest.ts";
 import type { RunResult } from "../../src/result/model.ts";
 import { captureIo } from "../cli/capture-io.ts";
 

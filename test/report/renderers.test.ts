@@ -6,7 +6,7 @@ import { renderHtml } from "../../src/report/html.ts";
 import { renderJson } from "../../src/report/json.ts";
 import { renderJunit } from "../../src/report/junit.ts";
 import { renderMarkdown } from "../../src/report/markdown.ts";
-import { writeReport } from "../../src/report/write.ts";
+import { writeReport } from "../../src/report-folder/write.ts";
 import type { RunResult } from "../../src/result/model.ts";
 import { planRun } from "../../src/runner/plan.ts";
 import { runPlan } from "../../src/runner/run.ts";

@@ -56,7 +56,7 @@ describe("lckit run", () => {
       {
         argv: ["--fail-on", "must,never"],
         code: 2,
-        err: /--fail-on expects .*must, inconclusive, incomplete, should; got "never"/,
+        err: /--fail-on expects .*must, inconclusive, incomplete, not-exercised, should; got "never"/,
       },
     ],
     [

@@ -11,7 +11,12 @@ import { exitCodeOf } from "../../src/result/verdict.ts";
 import { planRun } from "../../src/runner/plan.ts";
 import { type RunDeps, runPlan } from "../../src/runner/run.ts";
 import { systemClock } from "../../src/target/system-clock.ts";
-import { CheckScope, RequestBudgetSpent, TargetTransport } from "../../src/transport/transport.ts";
+import {
+  CheckScope,
+  RESTORE_SCOPE,
+  RequestBudgetSpent,
+  TargetTransport,
+} from "../../src/transport/transport.ts";
 import { check, fakeFetch, fakeTarget } from "../runner/fake-target.ts";
 
 const emptyCatalogue = { path: null, requirements: [] };
@@ -62,7 +67,7 @@ describe("the transport's request budget", () => {
   it("never refuses the runner's undo requests: a budget must not leave a target changed", async () => {
     const t = transport(1, []);
     await t.bind(new CheckScope("sample/a"))("http://127.0.0.1:9/healthcheck");
-    const restore = t.bind(new CheckScope("lckit/restore"));
+    const restore = t.bind(new CheckScope(RESTORE_SCOPE));
     for (let i = 0; i < 3; i++) expect((await restore("http://127.0.0.1:9/healthcheck")).status).toBe(401);
     expect(t.requestsSent).toBe(4);
   });

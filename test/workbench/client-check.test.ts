@@ -9,7 +9,8 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { main } from "../../src/cli/main.ts";
 import { packagePath } from "../../src/package-root.ts";
 import { buildCtrf } from "../../src/report/ctrf.ts";
-import { renderHtml, renderJunit, renderMarkdown, writeReport } from "../../src/report/index.ts";
+import { renderHtml, renderJunit, renderMarkdown } from "../../src/report/index.ts";
+import { writeReport } from "../../src/report-folder/write.ts";
 import { COMMAND_CHECK_ID } from "../../src/result/client-verdict.ts";
 import { CALLER_RULES } from "../../src/workbench/caller-rules.ts";
 import { type ClientCheckRun, clientCheck } from "../../src/workbench/client-check.ts";
@@ -404,7 +405,7 @@ describe("lckit client check (CLI)", () => {
     [["client", "check", "--variants", "no-such", "--", "true"], /--variants expects all or a comma list/],
     [
       ["client", "check", "--fail-on", "never", "--", "true"],
-      /--fail-on expects a comma-separated list of must, not-exercised/,
+      /--fail-on expects a comma-separated list of must, inconclusive, incomplete, not-exercised/,
     ],
     [["client", "check", "--client", "nobody", "--", "true"], /client "nobody" is not in the sandbox's data/],
     [

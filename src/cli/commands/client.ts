@@ -1,39 +1,24 @@
 // lckit client check: a consumer's own command run against the sandbox, its traffic judged by the caller
-// rules. The orchestration is src/workbench; this file parses, prints and exits.
-import { mkdirSync, writeFileSync } from "node:fs";
-import { join, resolve } from "node:path";
+// rules. The session (src/session/client-check.ts) runs it and writes the reports; this file parses the
+// flags into its request, prints what it returns and exits with its code.
 import { isVariantName, type VariantName } from "../../reference/index.ts";
 import { terminalSafe } from "../../report/escape.ts";
 import { notCheckableLines } from "../../report/not-checkable.ts";
-import { newRunId } from "../../result/assemble.ts";
+import { reportFilesInWords } from "../../report-folder/write.ts";
 import { CHECK_STATUSES } from "../../result/model.ts";
-import { displayPath, proveReportRoot, writeReportFolder } from "../../session/run-session.ts";
-import {
-  CLIENT_ENV,
-  ClientCheckError,
-  type ClientCheckRun,
-  clientCheck,
-  DEFAULT_TIMEOUT_MS,
-} from "../../workbench/client-check.ts";
-import { clientSweep, legalVariants } from "../../workbench/client-sweep.ts";
-import {
-  progressLines,
-  renderSweepJunit,
-  SWEEP_JSON,
-  sweepClosing,
-  sweepDocument,
-  sweepOutput,
-  writeChoiceFolder,
-} from "../../workbench/sweep-report.ts";
-import { renderSweepMarkdown } from "../../workbench/sweep-summary.ts";
-import { option, parseArgv, repeatable, toggle } from "../argv.ts";
+import { failOnOf } from "../../result/verdict.ts";
+import { runClientCheck, runClientSweep } from "../../session/client-check.ts";
+import { displayPath } from "../../session/run-session.ts";
+import { abortOnSignals } from "../../session/signals.ts";
+import { CLIENT_ENV, type ClientCheckRun, DEFAULT_TIMEOUT_MS } from "../../workbench/client-check.ts";
+import { legalVariants } from "../../workbench/client-sweep.ts";
+import { EXCHANGES_FILE, progressLines, sweepClosing, sweepOutput } from "../../workbench/sweep-report.ts";
+import { option, parseArgv, toggle } from "../argv.ts";
 import { defineGroup, type LeafCommand } from "../command.ts";
-import { duration, integer, oneOf, text, wordList } from "../flags.ts";
+import { duration, integer, oneOf, text } from "../flags.ts";
 import { commandHelp } from "../help.ts";
 import { type CliIo, UsageError } from "../io.ts";
-
-/** What --fail-on takes: a MUST rule broken (or the command failing) always fails the run. */
-const CLIENT_FAIL_ON = ["must", "not-exercised"] as const;
+import { failOnFlag } from "../judging-flags.ts";
 
 const spec = {
   name: "client check",
@@ -86,10 +71,15 @@ command.log), and sweep.json, junit.xml and summary.md for the whole sweep (docs
         example: "2m",
       },
     ),
-    "report-dir": option("DIR", text, "where the report (json, junit, markdown, html) goes", {
-      default: "reports",
-      example: "reports",
-    }),
+    "report-dir": option(
+      "DIR",
+      text,
+      `where the report goes: DIR/<run id>/ (${reportFilesInWords()}, and the command's exchanges in ${EXCHANGES_FILE})`,
+      {
+        default: "reports",
+        example: "reports",
+      },
+    ),
     format: option(
       "F",
       oneOf(["text", "json"]),
@@ -102,13 +92,7 @@ command.log), and sweep.json, junit.xml and summary.md for the whole sweep (docs
     quiet: toggle(
       "do not pass the command's output through (it goes to stderr otherwise; with --variants it goes to each choice's command.log)",
     ),
-    "fail-on": repeatable(
-      "LIST",
-      wordList(CLIENT_FAIL_ON, { ignoreCase: true }),
-      "outcomes that exit 1, comma-separated: must (always: a MUST caller rule broke, or your command failed), " +
-        "not-exercised (a MUST caller rule your client's traffic gave nothing to judge)",
-      { defaultText: "must", example: "must,not-exercised" },
-    ),
+    "fail-on": failOnFlag,
   },
   notes: `A caller rule passes only on opportunities it judged (a next-page request after an answer that carried
 a scrollId, a delete task, ...); a rule with none is "not exercised", with what would exercise it.
@@ -132,11 +116,6 @@ function variantsOf(raw: string | undefined): (VariantName | undefined)[] | unde
       `--variants expects all or a comma list of variant names, got "${unknown[0] ?? raw}"; run lckit serve --help-variants for the names`,
     );
   return names.map((name) => (name === "default" ? undefined : (name as VariantName)));
-}
-
-/** The command's whole traffic, redacted, one exchange per line, beside the report. */
-function writeExchanges(dir: string, run: ClientCheckRun): void {
-  writeFileSync(join(dir, "exchanges.ndjson"), run.exchanges.map((x) => `${JSON.stringify(x)}\n`).join(""));
 }
 
 function summary(run: ClientCheckRun): string {
@@ -171,8 +150,8 @@ function summary(run: ClientCheckRun): string {
   return `${lines.join("\n")}\n`;
 }
 
-const check: LeafCommand = {
-  spec: spec as never,
+const check: LeafCommand<typeof spec.flags> = {
+  spec,
   summary: spec.summary,
   async run(argv, io: CliIo, siblings = []) {
     const split = argv.indexOf("--");
@@ -180,81 +159,55 @@ const check: LeafCommand = {
     const command = split < 0 ? [] : argv.slice(split + 1);
     const parsed = parseArgv(spec, own, { cwd: io.cwd });
     if (parsed.help) {
-      io.out(commandHelp(spec as never, siblings));
+      io.out(commandHelp(spec, siblings));
       return 0;
     }
     if (command.length === 0)
       throw new UsageError("no command to run: give it after --, e.g. lckit client check -- npm test");
     const v = parsed.values;
     const variants = variantsOf(v.variants);
-    const output = v.quiet ? undefined : (chunk: string) => io.err(chunk);
-    const common = {
-      argv: command,
-      ...(v["fail-on"].includes("not-exercised") ? { requireExercised: true } : {}),
+    const request = {
       cwd: io.cwd,
       env: { ...process.env, ...io.env },
+      command,
       timeoutMs: v.timeout,
-      ...(v.data === undefined ? {} : { data: resolve(io.cwd, v.data) }),
+      reportDir: v["report-dir"],
+      failOn: failOnOf(v["fail-on"]),
+      ...(v.data === undefined ? {} : { data: v.data }),
       ...(v.client === undefined ? {} : { clientId: v.client }),
     };
-    // A report that cannot be written would lose the command's run: the folder is proven first.
-    proveReportRoot(resolve(io.cwd, v["report-dir"]));
     const stopper = new AbortController();
-    const stop = () => stopper.abort();
-    process.once("SIGINT", stop);
-    process.once("SIGTERM", stop);
+    const stopSignals = abortOnSignals(stopper);
     try {
       if (variants === undefined) {
-        const run = await clientCheck({ ...common, ...(output ? { output } : {}), signal: stopper.signal });
-        const dir = writeReportFolder(run.result, resolve(io.cwd, v["report-dir"]), {
-          alsoWrite: (folder) => writeExchanges(folder, run),
+        const { run, dir, exitCode } = await runClientCheck({
+          ...request,
+          ...(v.quiet ? {} : { output: (chunk: string) => io.err(chunk) }),
+          signal: stopper.signal,
         });
         if (v.format === "json") io.out(`${JSON.stringify(run.result, null, 2)}\n`);
         else io.out(summary(run));
         io.err(`report: ${dir}\n`);
-        return run.exitCode;
+        return exitCode;
       }
-      // The sweep's folder holds a folder per choice, named by it, written as each choice finishes, and
-      // the sweep's own files once all have. Progress goes where the machine output does not.
-      const reportDir = resolve(io.cwd, v["report-dir"]);
-      const sweepDir = join(reportDir, `sweep-${newRunId()}`);
-      mkdirSync(sweepDir, { recursive: true });
+      // Progress goes where the machine output does not.
       const progress = (text: string) => (v.format === "json" ? io.err(text) : io.out(text));
-      progress(
-        `client check over ${variants.length} provider choice(s), ${Math.min(v.parallel, variants.length)} at a time; reports in ${displayPath(io.cwd, sweepDir)}\n`,
-      );
-      const startedAt = new Date();
-      const sweep = await clientSweep({
-        ...common,
-        variants,
-        parallel: v.parallel,
-        signal: stopper.signal,
-        onFinished: (entry, finished, total) => {
-          writeChoiceFolder(sweepDir, entry);
-          progress(progressLines(entry, finished, total));
+      const { sweep, document, dir, exitCode } = await runClientSweep(
+        { ...request, variants, parallel: v.parallel, signal: stopper.signal },
+        {
+          onStart: (total, atOnce, folder) =>
+            progress(
+              `client check over ${total} provider choice(s), ${atOnce} at a time; reports in ${displayPath(io.cwd, folder)}\n`,
+            ),
+          onFinished: (entry, finished, total) => progress(progressLines(entry, finished, total)),
         },
-      });
-      const document = sweepDocument(sweep, {
-        // As the reports show it: redacted.
-        command: sweep.runs[0]?.run.result.command ?? command.join(" "),
-        startedAt,
-        finishedAt: new Date(),
-      });
-      writeFileSync(join(sweepDir, SWEEP_JSON), `${JSON.stringify(document, null, 2)}\n`);
-      writeFileSync(join(sweepDir, "junit.xml"), renderSweepJunit(sweep));
-      writeFileSync(join(sweepDir, "summary.md"), renderSweepMarkdown(sweep));
-      if (v.format === "json") io.out(`${JSON.stringify(sweepOutput(document, sweep, sweepDir), null, 2)}\n`);
+      );
+      if (v.format === "json") io.out(`${JSON.stringify(sweepOutput(document, sweep, dir), null, 2)}\n`);
       else io.out(sweepClosing(sweep));
-      io.err(`report: ${sweepDir}\n`);
-      return sweep.exitCode;
-    } catch (error) {
-      if (error instanceof ClientCheckError) throw new UsageError(error.message);
-      if (error instanceof Error && error.name === "FixtureError")
-        throw new UsageError(`--data ${error.message}`);
-      throw error;
+      io.err(`report: ${dir}\n`);
+      return exitCode;
     } finally {
-      process.off("SIGINT", stop);
-      process.off("SIGTERM", stop);
+      stopSignals();
     }
   },
 };

@@ -4,12 +4,12 @@
 import { createPublicKey } from "node:crypto";
 import { existsSync, readFileSync, statSync } from "node:fs";
 import { join, resolve } from "node:path";
-import type { Check } from "../../check/index.ts";
 import { renderDiffJson, renderDiffMarkdown } from "../../report/diff.ts";
-import { verifyFolder } from "../../report/manifest.ts";
+import { verifyFolder } from "../../report-folder/manifest.ts";
 import { kitInfo, specHashes } from "../../result/kit-info.ts";
 import type { RunResult } from "../../result/model.ts";
 import { diffReports, hasRegressions } from "../../result/run-diff.ts";
+import { checksModuleOf, loadChecks } from "../../session/checks-module.ts";
 import { option } from "../argv.ts";
 import { defineCommand, defineGroup } from "../command.ts";
 import { existingPath, oneOf } from "../flags.ts";
@@ -109,9 +109,7 @@ export const command = defineGroup(
 
 /** The MUST checks of this kit version (suites/index.ts, or LCKIT_CHECKS_MODULE like lckit run). */
 async function kitMustChecks(io: CliIo) {
-  const custom = io.env.LCKIT_CHECKS_MODULE;
-  const specifier = custom ? new URL(`file://${resolve(io.cwd, custom)}`).href : "../../../suites/index.ts";
-  const { allChecks } = (await import(specifier)) as { allChecks: Check[] };
+  const allChecks = await loadChecks(io.cwd, checksModuleOf(io.env));
   return {
     version: kitInfo().version,
     mustIds: allChecks.filter((c) => c.level === "MUST").map((c) => c.id),

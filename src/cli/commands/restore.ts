@@ -9,7 +9,7 @@ import { DEFAULT_REQUEST_TIMEOUT_MS } from "../../runner/run.ts";
 import { readTargetFile } from "../../session/run-session.ts";
 import { systemClock } from "../../target/system-clock.ts";
 import { TokenCache } from "../../transport/token-cache.ts";
-import { CheckScope, TargetTransport } from "../../transport/transport.ts";
+import { CheckScope, RESTORE_SCOPE, TargetTransport } from "../../transport/transport.ts";
 import { option, toggle } from "../argv.ts";
 import { defineCommand } from "../command.ts";
 import { text } from "../flags.ts";
@@ -82,7 +82,7 @@ async function restore(file: string, targetFile: string, dryRun: boolean, io: Cl
     rateLimit: config.rateLimit,
     timeoutMs: config.timeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS,
   });
-  const scope = new CheckScope("lckit/restore", "write");
+  const scope = new CheckScope(RESTORE_SCOPE, "write");
   const scoped = transport.bind(scope);
   const client = createClient({ fetch: scoped, baseUrl: target.baseUrl, rdmUrl: target.rdmUrl });
   const tokens = new TokenCache(target, redactor);
@@ -92,7 +92,7 @@ async function restore(file: string, targetFile: string, dryRun: boolean, io: Cl
     outcomes = await undoChanges(pending, {
       putCustomer: (token, id, customer) => client.putCustomer(token, id, customer),
       putClients: (token, id, clients) => client.putClients(token, id, clients),
-      token: (role) => tokens.token(role, scoped, clock, "lckit/restore"),
+      token: (role) => tokens.token(role, scoped, clock, RESTORE_SCOPE),
     });
   } finally {
     scope.close();

@@ -9,9 +9,10 @@ import type { EventProblem } from "../events/check/event-problem.ts";
 import type { MessageSource, RawMessage } from "../events/transport/transport.ts";
 import { Redactor } from "../redaction/redact.ts";
 import { newRunId } from "../result/assemble.ts";
+import { EVENTS_FILE } from "../result/evidence.ts";
 import type { RunResult } from "../result/model.ts";
 
-export const EVENTS_FILE = "events.ndjson";
+export { EVENTS_FILE };
 /** Lines a check cites at most (its first problems; the report's log lists the same ones). */
 export const CITED_LINES = 20;
 /** Positions of recent messages remembered for problems found after their message (stream rules that

@@ -13,13 +13,13 @@ import {
 } from "node:crypto";
 import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { join, relative } from "node:path";
+import { countLines, EVENTS_FILE } from "../evidence/event-evidence.ts";
+import { HAR_FILE } from "../evidence/har.ts";
+import { CTRF_FILE, ctrfStatusOf } from "../report/ctrf.ts";
+import { isFailure } from "../report/junit.ts";
+import { junitTestcases } from "../report/junit-testcases.ts";
 import type { CheckResult, RunResult } from "../result/model.ts";
 import { verifyAttestation } from "./attestation.ts";
-import { CTRF_FILE, ctrfStatusOf } from "./ctrf.ts";
-import { countLines, EVENTS_FILE } from "./event-evidence.ts";
-import { HAR_FILE } from "./har.ts";
-import { isFailure } from "./junit.ts";
-import { junitTestcases } from "./junit-testcases.ts";
 
 export const MANIFEST_FILE = "manifest.json";
 export const SIGNATURE_FILE = "manifest.sig";

@@ -9,10 +9,11 @@ import { closeSync, openSync, writeSync } from "node:fs";
 import type { Exchange } from "../check/index.ts";
 import { joinChunks, readWithinLimit } from "../http/index.ts";
 import { Redactor } from "../redaction/redact.ts";
+import { HAR_FILE } from "../result/evidence.ts";
 import type { RunResult } from "../result/model.ts";
 import { exchangeOf, redactExchange } from "../transport/transport.ts";
 
-export const HAR_FILE = "evidence.har";
+export { HAR_FILE };
 /** Bodies kept per entry (after redaction); the HAR says when one was cut. */
 export const HAR_BODY_LIMIT = 64 * 1024;
 /** How long close() waits for bodies still arriving before it writes what it has. */

@@ -24,7 +24,6 @@ import {
   toDSSEBundle,
 } from "@sigstore/bundle";
 import { dsse } from "@sigstore/core";
-import type { Certification, RunResult } from "../result/model.ts";
 import {
   CONFIG,
   IN_TOTO_PAYLOAD_TYPE,
@@ -33,7 +32,8 @@ import {
   type TestResultStatement,
   testResultOf,
   testResultStatement,
-} from "./in-toto.ts";
+} from "../report/in-toto.ts";
+import type { Certification, RunResult } from "../result/model.ts";
 
 export const ATTESTATION_FILE = "attestation.intoto.json";
 export const SIGSTORE_BUNDLE_FILE = "attestation.sigstore.json";

@@ -1,0 +1,143 @@
+// lckit events check from request to report folder, below the CLI: the streaming configuration and the
+// signing key read and the source opened before any message (every problem the user can fix is a
+// UsageError, exit 2), the messages checked (with a report folder: each written to events.ndjson as it
+// comes), the run result assembled, and the report folder written. `lckit events check` parses flags into
+// an EventsCheckRequest, prints the problems as they are found and what this returns.
+import type { KeyObject } from "node:crypto";
+import { resolve } from "node:path";
+import type { EventProblem } from "../events/check/event-problem.ts";
+import { type CheckStreamOptions, checkStream, type EventCheckResult } from "../events/check/event-stream.ts";
+import { eventRunResult } from "../events/check/run-result.ts";
+import { streamFindings } from "../events/check/stream-verdict.ts";
+import { loadStreamingConfig, type StreamingConfig } from "../events/streaming-config.ts";
+import { type OpenSourceOptions, openSource, SourceError } from "../events/transport/sources/index.ts";
+import type { MessageSource } from "../events/transport/transport.ts";
+import { EventEvidence } from "../evidence/event-evidence.ts";
+import { loadSignKey, SignKeyError } from "../report-folder/manifest.ts";
+import { writeReportFolder } from "../report-folder/write.ts";
+import type { RunResult } from "../result/model.ts";
+import type { Findings } from "../result/verdict.ts";
+import { UsageError } from "../usage-error.ts";
+
+/** What an event check is asked to do: the flags of lckit events check, or a library caller's options.
+ *  Paths are relative to `cwd`. */
+export interface EventsCheckRequest {
+  cwd: string;
+  /** An NDJSON file, "-" (stdin), an amqp(s):// or amqp1(s):// URL. */
+  source: string;
+  /** How the source is read (broker options, envelope, line limit, stdin). */
+  read?: OpenSourceOptions;
+  /** The streaming configuration file; without it the configuration-dependent rules are not checked. */
+  config?: string;
+  /** The checker's limits and windows. */
+  check?: Omit<CheckStreamOptions, "config" | "onProblem">;
+  /** Where the report folder goes (<report dir>/<run id>/, events.ndjson beside the reports); none: no
+   *  report is written. */
+  reportDir?: string;
+  /** An Ed25519 private key (PEM) that signs the report folder's manifest. */
+  signKey?: string;
+  /** An input without messages is no failure (exit 0 instead of 2). */
+  allowEmpty?: boolean;
+  /** The command line the report records. */
+  command: string;
+}
+
+export interface EventsCheckOutcome {
+  /** What the checker found (the json of --format json). */
+  result: EventCheckResult;
+  /** The same as a run result: checks, verdict, coverage (the reports). */
+  run: RunResult;
+  /** What the exit policy reads (src/result/verdict.ts). */
+  findings: Findings;
+  /** The report folder, with --report-dir. */
+  dir?: string;
+}
+
+export async function runEventsCheck(
+  request: EventsCheckRequest,
+  events: { onProblem?: (problem: EventProblem) => void } = {},
+): Promise<EventsCheckOutcome> {
+  const config =
+    request.config === undefined ? undefined : await readConfig(resolve(request.cwd, request.config));
+  // The key is read before any message: a bad key is a usage error, not a checked stream without a signature.
+  const signKey = readSignKey(request);
+  let source = await open(request);
+  // With a report folder the messages checked go beside the report as evidence (events.ndjson), as they come.
+  const evidence =
+    request.reportDir === undefined
+      ? undefined
+      : openEvidence(resolve(request.cwd, request.reportDir), request.reportDir);
+  if (evidence !== undefined) source = evidence.tap(source);
+  const startedAt = new Date();
+  const result = await checkStream(source, {
+    config,
+    ...request.check,
+    onProblem: (problem) => {
+      evidence?.observe(problem);
+      events.onProblem?.(problem);
+    },
+  });
+  // The run result (checks, verdict, coverage) for the reports and for the text's not-checkable lines.
+  const run = eventRunResult(result, {
+    command: request.command,
+    config: config !== undefined,
+    startedAt,
+    ...(evidence === undefined ? {} : { runId: evidence.runId }),
+  });
+  const findings = streamFindings(result, run, { allowEmpty: request.allowEmpty ?? false });
+  if (evidence === undefined || request.reportDir === undefined) return { result, run, findings };
+  const dir = writeReportFolder(
+    evidence.finish(run, result.problems),
+    resolve(request.cwd, request.reportDir),
+    {
+      ...(signKey === undefined ? {} : { signKey }),
+    },
+  );
+  return { result, run, findings, dir };
+}
+
+async function readConfig(file: string): Promise<StreamingConfig> {
+  try {
+    return await loadStreamingConfig(file);
+  } catch (error) {
+    throw new UsageError(error instanceof Error ? error.message : String(error));
+  }
+}
+
+/** --sign-key's Ed25519 key, read with lckit run's own code; a key without a folder to sign is refused. */
+function readSignKey(request: EventsCheckRequest): KeyObject | undefined {
+  if (request.signKey === undefined) return undefined;
+  if (request.reportDir === undefined)
+    throw new UsageError(
+      "--sign-key signs the report folder's manifest, but no --report-dir was given; add --report-dir DIR",
+    );
+  try {
+    return loadSignKey(resolve(request.cwd, request.signKey));
+  } catch (error) {
+    if (error instanceof SignKeyError) throw new UsageError(`--sign-key ${error.message}`);
+    throw error;
+  }
+}
+
+async function open(request: EventsCheckRequest): Promise<MessageSource> {
+  try {
+    return await openSource(request.source, request.read);
+  } catch (error) {
+    // A missing file or exchange is the caller's input, not a broken run.
+    if (error instanceof SourceError || (error instanceof Error && error.name === "AmqpExchangeMissingError"))
+      throw new UsageError(error.message);
+    throw error;
+  }
+}
+
+/** The report folder and its events.ndjson, made before any message is read: a folder that cannot be
+ *  written is a usage error, not a lost check. */
+function openEvidence(root: string, given: string): EventEvidence {
+  try {
+    return new EventEvidence(root);
+  } catch (error) {
+    throw new UsageError(
+      `--report-dir ${given}: cannot write there (${(error as NodeJS.ErrnoException).code ?? String(error)}); give a writable directory`,
+    );
+  }
+}

@@ -1,0 +1,25 @@
+// SIGINT and SIGTERM as a stop request of a session: the run ends gracefully (what finished is reported)
+// instead of the process dying with nothing written.
+export type StopSignal = "SIGINT" | "SIGTERM";
+
+/** Aborts `controller` (with the signal's name as reason) on SIGINT or SIGTERM. `onSignal` hears each one
+ *  (`again`: the run was already stopping); without it a second signal does what it would without the kit.
+ *  Returns the function that removes the handlers. */
+export function abortOnSignals(
+  controller: AbortController,
+  onSignal?: (signal: StopSignal, again: boolean) => void,
+): () => void {
+  const handlers = (["SIGINT", "SIGTERM"] as const).map((signal) => {
+    const handler = () => {
+      const again = controller.signal.aborted;
+      onSignal?.(signal, again);
+      if (!again) controller.abort(signal);
+    };
+    if (onSignal === undefined) process.once(signal, handler);
+    else process.on(signal, handler);
+    return () => process.off(signal, handler);
+  });
+  return () => {
+    for (const off of handlers) off();
+  };
+}

@@ -1,0 +1,83 @@
+// The events-check and client-check sessions below the CLI: each takes a request and returns its result,
+// what the exit policy reads, and the report folder it wrote; problems the user can fix are UsageErrors.
+import { existsSync, mkdtempSync, readdirSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { packagePath } from "../../src/package-root.ts";
+import { exitCodeFor } from "../../src/result/verdict.ts";
+import { runClientCheck, runClientSweep } from "../../src/session/client-check.ts";
+import { runEventsCheck } from "../../src/session/events-check.ts";
+import { UsageError } from "../../src/usage-error.ts";
+
+const tmp = mkdtempSync(join(tmpdir(), "lckit-sessions-"));
+const client = packagePath("examples", "clients", "lookup-client.mjs");
+
+describe("the events-check session", () => {
+  it("returns the checker's result, the run result and the report folder with events.ndjson", async () => {
+    const outcome = await runEventsCheck({
+      cwd: tmp,
+      source: packagePath("fixtures", "events", "invalid.ndjson"),
+      reportDir: "events-reports",
+      command: "lckit events check invalid.ndjson",
+    });
+    expect(outcome.result.invalid).toBeGreaterThan(0);
+    expect(outcome.run.verdict).toBe("NOT CONFORMANT");
+    expect(exitCodeFor(outcome.findings)).toBe(1);
+    expect(outcome.dir).toBe(join(tmp, "events-reports", outcome.run.runId));
+    expect(readdirSync(outcome.dir as string)).toEqual(
+      expect.arrayContaining(["report.json", "ctrf.json", "events.ndjson", "manifest.json"]),
+    );
+  });
+
+  it("writes no folder without a report dir, and refuses a key with nothing to sign", async () => {
+    const source = packagePath("fixtures", "events", "valid", "stream.ndjson");
+    const outcome = await runEventsCheck({ cwd: tmp, source, command: "lckit events check" });
+    expect(outcome.dir).toBeUndefined();
+    expect(exitCodeFor(outcome.findings)).toBe(0);
+    await expect(runEventsCheck({ cwd: tmp, source, signKey: "k.pem", command: "c" })).rejects.toThrow(
+      UsageError,
+    );
+    await expect(
+      runEventsCheck({ cwd: tmp, source: join(tmp, "missing.ndjson"), command: "c" }),
+    ).rejects.toThrow(UsageError);
+  });
+});
+
+describe("the client-check session", () => {
+  const request = {
+    cwd: tmp,
+    env: process.env,
+    command: [process.execPath, client],
+    timeoutMs: 60_000,
+    failOn: ["must", "inconclusive"] as const,
+  };
+
+  it("runs the command once and writes its report folder with the exchanges", async () => {
+    const outcome = await runClientCheck({ ...request, reportDir: "client-reports" });
+    expect(outcome.exitCode).toBe(0);
+    expect(outcome.run.result.requestsSent).toBeGreaterThan(0);
+    expect(existsSync(join(outcome.dir, "exchanges.ndjson"))).toBe(true);
+    expect(existsSync(join(outcome.dir, "manifest.json"))).toBe(true);
+  });
+
+  it("a sweep writes a folder per choice and the sweep's own files", async () => {
+    const started: number[] = [];
+    const outcome = await runClientSweep(
+      { ...request, reportDir: "sweep-reports", variants: [undefined, "short-pages"], parallel: 2 },
+      { onStart: (total) => started.push(total) },
+    );
+    expect(started).toEqual([2]);
+    expect(outcome.exitCode).toBe(0);
+    expect(outcome.document.choices).toBe(2);
+    expect(readdirSync(outcome.dir).sort()).toEqual(
+      ["default", "junit.xml", "short-pages", "summary.md", "sweep.json"].sort(),
+    );
+  });
+
+  it("an unknown client is a UsageError", async () => {
+    await expect(
+      runClientCheck({ ...request, reportDir: "client-reports", clientId: "nobody" }),
+    ).rejects.toThrow(/client "nobody" is not in the sandbox's data/);
+  });
+});
