@@ -17,6 +17,7 @@ import { defineCommand, defineGroup } from "../command.ts";
 import { duration, existingPath, integer, oneOf, text } from "../flags.ts";
 import { commandHelp } from "../help.ts";
 import { type CliIo, UsageError } from "../io.ts";
+import { consumer } from "./events-consumer.ts";
 import { publish } from "./events-publish.ts";
 
 const broker = "Broker options (amqp:// sources)";
@@ -386,5 +387,5 @@ export const command = defineGroup(
     name: "events",
     summary: "check event messages (files, stdin, a broker) or publish generated streams",
   },
-  [check, publish],
+  [check, publish, consumer],
 );
