@@ -264,7 +264,7 @@ describe("lckit events consumer check (the command line)", () => {
           dir,
           "--quiet",
           "--",
-          ...LANGUAGES.python,
+          ...argv,
         ],
         io,
       );
