@@ -4,8 +4,10 @@
 // arrival or updatedTime), removed after a removal event, nothing of its data after a GDPR removal, the
 // last known attributes after a large-object fallback; it skips event types it does not know and ignores
 // fields it does not know. It reads the stream from $LCKIT_EVENTS_FILE, or from stdin when that is unset,
-// one {"headers", "payload"} per line, or takes Pub/Sub push requests or SNS notifications on
-// $LCKIT_PUSH_PORT; it writes its view to $LCKIT_VIEW_FILE when its input ends or when it gets SIGTERM.
+// one {"headers", "payload"} per line, takes Pub/Sub push requests or SNS notifications on
+// $LCKIT_PUSH_PORT, or consumes the RabbitMQ queue $LCKIT_AMQP_QUEUE at $LCKIT_AMQP_URL (with amqplib,
+// the one dependency, loaded only then); it writes its view to $LCKIT_VIEW_FILE when its input ends
+// ($LCKIT_MESSAGES messages taken from a queue) or when it gets SIGTERM.
 // Run it checked:
 //   lckit events consumer check -- node examples/consumers/view-consumer.mjs
 // The kit's tests also run it with one deliberate mistake (FAULT=<name>) to prove each consumer rule.
@@ -119,7 +121,26 @@ process.on("SIGTERM", () => {
   process.exit(0);
 });
 
-if (process.env.LCKIT_PUSH_PORT) {
+if (process.env.LCKIT_AMQP_URL) {
+  const { default: amqp } = await import("amqplib");
+  const connection = await amqp.connect(process.env.LCKIT_AMQP_URL);
+  const channel = await connection.createChannel();
+  await channel.prefetch(100);
+  const expected = Number(process.env.LCKIT_MESSAGES);
+  let taken = 0;
+  await channel.consume(process.env.LCKIT_AMQP_QUEUE, async (message) => {
+    if (message === null) return;
+    if (!stopped)
+      apply({ headers: message.properties.headers, payload: JSON.parse(message.content.toString("utf8")) });
+    channel.ack(message);
+    taken += 1;
+    if (taken === expected) {
+      writeView();
+      await connection.close();
+      process.exit(0);
+    }
+  });
+} else if (process.env.LCKIT_PUSH_PORT) {
   createServer((request, response) => {
     let text = "";
     request.setEncoding("utf8");

@@ -7,6 +7,7 @@ import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Writable } from "node:stream";
+import { type DeliveryQueue, openDeliveryQueue } from "../events/consumer/amqp-queue.ts";
 import { type ConsumerJudgement, judgeView } from "../events/consumer/consumer-judge.ts";
 import { type ConsumerRunMeta, consumerRunResult } from "../events/consumer/consumer-result.ts";
 import {
@@ -26,7 +27,7 @@ export const DEFAULT_CONSUMER_TIMEOUT_MS = 120_000;
 export const DEFAULT_MESSAGES = 1000;
 export const DEFAULT_SEED = 1;
 
-export const DELIVERIES = ["file", "stdin", "pubsub-push", "sns-push"] as const;
+export const DELIVERIES = ["file", "stdin", "pubsub-push", "sns-push", "rabbitmq"] as const;
 export type Delivery = (typeof DELIVERIES)[number];
 
 /** The environment the consumer's command gets (documented in docs/consumers.md). */
@@ -35,6 +36,8 @@ export const CONSUMER_ENV = [
   "LCKIT_EVENTS_FILE",
   "LCKIT_PUSH_PORT",
   "LCKIT_PUSH_URL",
+  "LCKIT_AMQP_URL",
+  "LCKIT_AMQP_QUEUE",
   "LCKIT_VIEW_FILE",
   "LCKIT_TENANT",
   "LCKIT_VARIANT",
@@ -46,6 +49,8 @@ export interface ConsumerCheckOptions {
   /** The command and its arguments (no shell: give `sh -c "..."` for one). */
   argv: string[];
   delivery?: Delivery;
+  /** The RabbitMQ broker of the rabbitmq delivery (amqp://user:password@host:port). */
+  brokerUrl?: string;
   choice?: ProducerChoice;
   seed?: number;
   /** Messages the generator makes (re-sends added for the choice come on top). */
@@ -69,6 +74,8 @@ export interface ConsumerCheckRun {
   judgement?: ConsumerJudgement;
   stream: ConsumerStream;
   push?: PushOutcome;
+  /** The queue the rabbitmq delivery declared (deleted when the run ends). */
+  queue?: string;
 }
 
 export class ConsumerCheckError extends Error {
@@ -133,14 +140,28 @@ export async function consumerCheck(options: ConsumerCheckOptions): Promise<Cons
   delete env.LCKIT_EVENTS_FILE;
   delete env.LCKIT_PUSH_PORT;
   delete env.LCKIT_PUSH_URL;
+  delete env.LCKIT_AMQP_URL;
+  delete env.LCKIT_AMQP_QUEUE;
+  if (delivery === "rabbitmq" && !options.brokerUrl)
+    throw new ConsumerCheckError(
+      "the rabbitmq delivery needs a broker: give --broker amqp://user:password@host:port of a running RabbitMQ",
+    );
   const startedAt = new Date();
+  let endedByKit = false;
   let delivered = 0;
   let push: PushOutcome | undefined;
   let outcome: CommandOutcome;
   const finish = new AbortController();
   const stopAll = () => finish.abort();
   options.signal?.addEventListener("abort", stopAll, { once: true });
+  let queue: DeliveryQueue | undefined;
   try {
+    if (delivery === "rabbitmq") {
+      queue = await openDeliveryQueue(options.brokerUrl as string);
+      delivered = await queue.publish(stream.messages);
+      env.LCKIT_AMQP_URL = options.brokerUrl;
+      env.LCKIT_AMQP_QUEUE = queue.name;
+    }
     if (delivery === "file") {
       writeFileSync(eventsFile, stream.messages.map(line).join(""));
       env.LCKIT_EVENTS_FILE = eventsFile;
@@ -182,18 +203,34 @@ export async function consumerCheck(options: ConsumerCheckOptions): Promise<Cons
           stopped.signal,
         );
         delivered = push.delivered;
-        if (!stopped.signal.aborted) finish.abort();
+        if (!stopped.signal.aborted && push.delivered === stream.messages.length) {
+          endedByKit = true;
+          finish.abort();
+        }
+      }
+    }
+    if (queue) {
+      // The consumer ends by itself after LCKIT_MESSAGES messages; if it does not, SIGTERM once the queue
+      // has stayed empty.
+      const stopped = new AbortController();
+      void running.then(() => stopped.abort());
+      finish.signal.addEventListener("abort", () => stopped.abort(), { once: true });
+      if (await queue.drained(stopped.signal)) {
+        endedByKit = true;
+        finish.abort();
       }
     }
     outcome = await running;
     if (piping) delivered = await piping;
   } finally {
     options.signal?.removeEventListener("abort", stopAll);
+    await queue?.close();
   }
   // The kit's own SIGTERM at the end of a push delivery is no kill: the consumer was told its input ended.
-  const endedByKit = push !== undefined && push.delivered === stream.messages.length && !outcome.timedOut;
   let asJudged: CommandOutcome =
-    endedByKit && outcome.signal === "SIGTERM" ? { ...outcome, signal: null, exitCode: 0 } : outcome;
+    endedByKit && !outcome.timedOut && outcome.signal === "SIGTERM"
+      ? { ...outcome, signal: null, exitCode: 0 }
+      : outcome;
   // Stopped from outside (the kit's own SIGINT or SIGTERM): killed, whatever it exited with.
   if (options.signal?.aborted && !asJudged.timedOut)
     asJudged = { ...asJudged, signal: asJudged.signal ?? "SIGTERM" };
@@ -225,6 +262,7 @@ export async function consumerCheck(options: ConsumerCheckOptions): Promise<Cons
     ...(judgement ? { judgement } : {}),
     stream,
     ...(push ? { push } : {}),
+    ...(queue ? { queue: queue.name } : {}),
   };
 }
 
@@ -233,6 +271,7 @@ const readsFrom: Record<Delivery, string> = {
   stdin: "does it read the stream from stdin?",
   "pubsub-push": "does it listen on LCKIT_PUSH_PORT and answer each push with a 2xx?",
   "sns-push": "does it listen on LCKIT_PUSH_PORT and answer each notification with a 2xx?",
+  rabbitmq: "does it consume the queue LCKIT_AMQP_QUEUE at LCKIT_AMQP_URL?",
 };
 
 async function judged(

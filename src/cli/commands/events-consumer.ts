@@ -41,7 +41,9 @@ ${CONSUMER_RULES.map((r) => `  ${r.id} (${r.level})`).join("\n")}
 Deliveries (--delivery): file (LCKIT_EVENTS_FILE, one {"headers", "payload"} per line, in delivery order),
 stdin (the same lines), pubsub-push and sns-push (the kit POSTs each message to http://127.0.0.1:
 $LCKIT_PUSH_PORT/ as a Pub/Sub push request or an SNS notification; a 2xx acknowledges it, anything else
-is sent again after a back-off; when every message is acknowledged the kit sends SIGTERM).
+is sent again after a back-off; when every message is acknowledged the kit sends SIGTERM), rabbitmq (a
+queue of the kit's own on --broker, LCKIT_AMQP_URL and LCKIT_AMQP_QUEUE; stop after LCKIT_MESSAGES
+messages, or on the SIGTERM the kit sends once the queue has stayed empty for a second).
 The command gets: ${CONSUMER_ENV.join(", ")}.
 The view: write to LCKIT_VIEW_FILE, when your input ends or on SIGTERM, ${VIEW_FORMAT}.
 Attributes are judged only on snapshot streams; objects not in the view are not judged (the verdict counts
@@ -52,6 +54,12 @@ summary.md (docs/consumers.md).`,
       default: "file",
       example: "stdin",
     }),
+    broker: option(
+      "URL",
+      text,
+      "the RabbitMQ broker of --delivery rabbitmq (amqp://user:password@host:port); the kit declares a queue of its own there and deletes it after",
+      { example: "amqp://guest:guest@127.0.0.1:5672" },
+    ),
     variants: option(
       "LIST",
       text,
@@ -187,6 +195,7 @@ export const consumer: LeafCommand = {
         choices,
         reportRoot,
         delivery: v.delivery as Delivery,
+        ...(v.broker === undefined ? {} : { brokerUrl: v.broker }),
         seed: v.seed,
         count: v.messages,
         timeoutMs: v.timeout,
@@ -214,7 +223,8 @@ export const consumer: LeafCommand = {
       io.err(`report: ${session.folder}\n`);
       return session.exitCode;
     } catch (error) {
-      if (error instanceof ConsumerCheckError) throw new UsageError(error.message);
+      if (error instanceof ConsumerCheckError || (error instanceof Error && error.name === "BrokerError"))
+        throw new UsageError(error.message);
       throw error;
     } finally {
       process.off("SIGINT", stop);

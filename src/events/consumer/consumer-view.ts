@@ -118,6 +118,10 @@ export async function readView(path: string, options: ReadViewOptions): Promise<
   let pending = "";
   const take = (text: string) => {
     lines += 1;
+    if (text.length > MAX_LINE_CHARS)
+      throw new ViewError(
+        `line ${lines} of the view is longer than ${MAX_LINE_CHARS} characters: write ${VIEW_FORMAT}, one object per line`,
+      );
     const trimmed = text.trim();
     if (trimmed === "") return;
     if (records.size >= options.maxLines)
