@@ -44,8 +44,11 @@ $LCKIT_PUSH_PORT/ as a Pub/Sub push request or an SNS notification; a 2xx acknow
 is sent again after a back-off; when every message is acknowledged the kit sends SIGTERM), rabbitmq (a
 queue of the kit's own on --broker, LCKIT_AMQP_URL and LCKIT_AMQP_QUEUE; stop after LCKIT_MESSAGES
 messages, or on the SIGTERM the kit sends once the queue has stayed empty for a second).
-The command gets: ${CONSUMER_ENV.join(", ")}.
-The view: write to LCKIT_VIEW_FILE, when your input ends or on SIGTERM, ${VIEW_FORMAT}.
+The command gets:
+  ${CONSUMER_ENV.slice(0, 6).join(", ")},
+  ${CONSUMER_ENV.slice(6).join(", ")}.
+The view: write to LCKIT_VIEW_FILE, when your input ends or on SIGTERM,
+  ${VIEW_FORMAT.replace(": {", ":\n  {")}.
 Attributes are judged only on snapshot streams; objects not in the view are not judged (the verdict counts
 them). With --variants, one run per producer choice, a folder per choice, sweep.json, junit.xml and
 summary.md (docs/consumers.md).`,
