@@ -108,16 +108,34 @@ export function consumerStream(choice: ProducerChoice, seed: number, count: numb
   return { choice, seed, messages, ...truthOf(withResends) };
 }
 
+/** The messages with copies inserted after the positions `after` names, in one pass. */
+function withCopies(
+  messages: DeliveredMessage[],
+  after: Map<number, DeliveredMessage[]>,
+): DeliveredMessage[] {
+  const out: DeliveredMessage[] = [];
+  messages.forEach((message, index) => {
+    out.push(message);
+    for (const copy of after.get(index) ?? []) out.push(copy);
+  });
+  return out;
+}
+
+function addCopy(after: Map<number, DeliveredMessage[]>, at: number, message: DeliveredMessage): void {
+  const list = after.get(at);
+  if (list) list.push(message);
+  else after.set(at, [message]);
+}
+
 /** Removals re-sent a few places later now and then, so that a stream with re-sends has re-sent removals
  *  (the re-send a toggling consumer gets wrong). Exact copies: at-least-once delivery, nothing else. */
 function resendRemovals(messages: DeliveredMessage[], random: Random): DeliveredMessage[] {
-  const out = [...messages];
-  for (let index = out.length - 1; index >= 0; index -= 1) {
-    const message = out[index] as DeliveredMessage;
-    if (!REMOVAL_TYPES.has(String(message.headers.eventType)) || !random.chance(0.3)) continue;
-    out.splice(Math.min(out.length, index + 1 + random.int(0, 3)), 0, message);
-  }
-  return out;
+  const after = new Map<number, DeliveredMessage[]>();
+  messages.forEach((message, index) => {
+    if (!REMOVAL_TYPES.has(String(message.headers.eventType)) || !random.chance(0.3)) return;
+    addCopy(after, Math.min(messages.length - 1, index + random.int(0, 3)), message);
+  });
+  return withCopies(messages, after);
 }
 
 /** Now and then a message sent again after a later message of its object (a redelivery after a failover
@@ -130,20 +148,15 @@ function lateResends(messages: DeliveredMessage[], random: Random): DeliveredMes
     if (list) list.push(index);
     else byUri.set(uri, [index]);
   });
-  const inserts: { at: number; message: DeliveredMessage }[] = [];
+  const after = new Map<number, DeliveredMessage[]>();
   for (const positions of byUri.values()) {
     if (positions.length < 2 || !random.chance(0.15)) continue;
     const pick = random.int(0, positions.length - 2);
     const next = positions[pick + 1] as number;
-    inserts.push({
-      at: next + 1 + random.int(0, 2),
-      message: messages[positions[pick] as number] as DeliveredMessage,
-    });
+    const at = Math.min(messages.length - 1, next + random.int(0, 2));
+    addCopy(after, at, messages[positions[pick] as number] as DeliveredMessage);
   }
-  const out = [...messages];
-  for (const { at, message } of inserts.sort((a, b) => b.at - a.at))
-    out.splice(Math.min(at, out.length), 0, message);
-  return out;
+  return withCopies(messages, after);
 }
 
 /** Deterministic per (object, version): a re-send keeps exactly what the first sending carried. */
