@@ -140,6 +140,33 @@ if (process.env.LCKIT_AMQP_URL) {
       process.exit(0);
     }
   });
+} else if (process.env.LCKIT_AMQP1_URL) {
+  const { default: rhea } = await import("rhea");
+  const url = new URL(process.env.LCKIT_AMQP1_URL);
+  const container = rhea.create_container();
+  const connection = container.connect({
+    host: url.hostname,
+    port: Number(url.port || 5672),
+    ...(url.username
+      ? { username: decodeURIComponent(url.username), password: decodeURIComponent(url.password) }
+      : {}),
+    reconnect: false,
+  });
+  connection.open_receiver({ source: { address: process.env.LCKIT_AMQP1_ADDRESS }, credit_window: 100 });
+  const expected = Number(process.env.LCKIT_MESSAGES);
+  let taken = 0;
+  container.on("message", (context) => {
+    // The payload travels as a data section (bytes) or as a string.
+    const body = context.message.body;
+    const text = typeof body === "string" ? body : Buffer.from(body?.content ?? body).toString("utf8");
+    if (!stopped) apply({ headers: context.message.application_properties ?? {}, payload: JSON.parse(text) });
+    taken += 1;
+    if (taken === expected) {
+      writeView();
+      connection.close();
+      process.exit(0);
+    }
+  });
 } else if (process.env.LCKIT_PUSH_PORT) {
   createServer((request, response) => {
     let text = "";

@@ -18,6 +18,8 @@ import {
 import { readView, ViewError } from "../events/consumer/consumer-view.ts";
 import { endpointReady, type PushOutcome, pushMessages } from "../events/consumer/http-push.ts";
 import { DEFAULT_CHOICE, type ProducerChoice } from "../events/consumer/producer-choices.ts";
+import { parseAmqp1Url } from "../events/transport/amqp1-connection.ts";
+import { openAmqp1Sink } from "../events/transport/sinks/amqp1.ts";
 import { freePort } from "../http/free-port.ts";
 import type { RunResult } from "../result/model.ts";
 import type { CommandOutcome } from "./client-result.ts";
@@ -27,7 +29,7 @@ export const DEFAULT_CONSUMER_TIMEOUT_MS = 120_000;
 export const DEFAULT_MESSAGES = 1000;
 export const DEFAULT_SEED = 1;
 
-export const DELIVERIES = ["file", "stdin", "pubsub-push", "sns-push", "rabbitmq"] as const;
+export const DELIVERIES = ["file", "stdin", "pubsub-push", "sns-push", "rabbitmq", "amqp1"] as const;
 export type Delivery = (typeof DELIVERIES)[number];
 
 /** The environment the consumer's command gets (documented in docs/consumers.md). */
@@ -38,6 +40,8 @@ export const CONSUMER_ENV = [
   "LCKIT_PUSH_URL",
   "LCKIT_AMQP_URL",
   "LCKIT_AMQP_QUEUE",
+  "LCKIT_AMQP1_URL",
+  "LCKIT_AMQP1_ADDRESS",
   "LCKIT_VIEW_FILE",
   "LCKIT_TENANT",
   "LCKIT_VARIANT",
@@ -49,7 +53,8 @@ export interface ConsumerCheckOptions {
   /** The command and its arguments (no shell: give `sh -c "..."` for one). */
   argv: string[];
   delivery?: Delivery;
-  /** The RabbitMQ broker of the rabbitmq delivery (amqp://user:password@host:port). */
+  /** The broker: of the rabbitmq delivery amqp://user:password@host:port, of the amqp1 delivery
+   *  amqp1://user:password@host:port/ADDRESS. */
   brokerUrl?: string;
   choice?: ProducerChoice;
   seed?: number;
@@ -142,9 +147,15 @@ export async function consumerCheck(options: ConsumerCheckOptions): Promise<Cons
   delete env.LCKIT_PUSH_URL;
   delete env.LCKIT_AMQP_URL;
   delete env.LCKIT_AMQP_QUEUE;
+  delete env.LCKIT_AMQP1_URL;
+  delete env.LCKIT_AMQP1_ADDRESS;
   if (delivery === "rabbitmq" && !options.brokerUrl)
     throw new ConsumerCheckError(
       "the rabbitmq delivery needs a broker: give --broker amqp://user:password@host:port of a running RabbitMQ",
+    );
+  if (delivery === "amqp1" && !/^amqp1s?:\/\/[^/]+\/./.test(options.brokerUrl ?? ""))
+    throw new ConsumerCheckError(
+      "the amqp1 delivery needs an AMQP 1.0 address: give --broker amqp1://user:password@host:port/ADDRESS (a queue for this check only)",
     );
   const startedAt = new Date();
   let endedByKit = false;
@@ -161,6 +172,20 @@ export async function consumerCheck(options: ConsumerCheckOptions): Promise<Cons
       delivered = await queue.publish(stream.messages);
       env.LCKIT_AMQP_URL = options.brokerUrl;
       env.LCKIT_AMQP_QUEUE = queue.name;
+    }
+    if (delivery === "amqp1") {
+      // Published before the command starts: the address holds the stream until the consumer takes it.
+      const url = options.brokerUrl as string;
+      const sink = await openAmqp1Sink(url);
+      try {
+        for (const message of stream.messages)
+          await sink.publish({ headers: message.headers, body: JSON.stringify(message.payload) });
+      } finally {
+        await sink.close();
+      }
+      delivered = stream.messages.length;
+      env.LCKIT_AMQP1_URL = url;
+      env.LCKIT_AMQP1_ADDRESS = parseAmqp1Url(url).address;
     }
     if (delivery === "file") {
       writeFileSync(eventsFile, stream.messages.map(line).join(""));
@@ -272,6 +297,7 @@ const readsFrom: Record<Delivery, string> = {
   "pubsub-push": "does it listen on LCKIT_PUSH_PORT and answer each push with a 2xx?",
   "sns-push": "does it listen on LCKIT_PUSH_PORT and answer each notification with a 2xx?",
   rabbitmq: "does it consume the queue LCKIT_AMQP_QUEUE at LCKIT_AMQP_URL?",
+  amqp1: "does it receive from LCKIT_AMQP1_ADDRESS at LCKIT_AMQP1_URL?",
 };
 
 async function judged(

@@ -43,7 +43,9 @@ stdin (the same lines), pubsub-push and sns-push (the kit POSTs each message to 
 $LCKIT_PUSH_PORT/ as a Pub/Sub push request or an SNS notification; a 2xx acknowledges it, anything else
 is sent again after a back-off; when every message is acknowledged the kit sends SIGTERM), rabbitmq (a
 queue of the kit's own on --broker, LCKIT_AMQP_URL and LCKIT_AMQP_QUEUE; stop after LCKIT_MESSAGES
-messages, or on the SIGTERM the kit sends once the queue has stayed empty for a second).
+messages, or on the SIGTERM the kit sends once the queue has stayed empty for a second), amqp1 (the
+stream sent to the AMQP 1.0 address of --broker before the command starts, LCKIT_AMQP1_URL and
+LCKIT_AMQP1_ADDRESS; stop after LCKIT_MESSAGES messages).
 The command gets:
   ${CONSUMER_ENV.slice(0, 6).join(", ")},
   ${CONSUMER_ENV.slice(6).join(", ")}.
@@ -60,7 +62,7 @@ summary.md (docs/consumers.md).`,
     broker: option(
       "URL",
       text,
-      "the RabbitMQ broker of --delivery rabbitmq (amqp://user:password@host:port); the kit declares a queue of its own there and deletes it after",
+      "the broker: of --delivery rabbitmq amqp://user:password@host:port (the kit declares a queue of its own there and deletes it after); of --delivery amqp1 amqp1://user:password@host:port/ADDRESS (a queue for this check only)",
       { example: "amqp://guest:guest@127.0.0.1:5672" },
     ),
     variants: option(
@@ -226,7 +228,10 @@ export const consumer: LeafCommand = {
       io.err(`report: ${session.folder}\n`);
       return session.exitCode;
     } catch (error) {
-      if (error instanceof ConsumerCheckError || (error instanceof Error && error.name === "BrokerError"))
+      if (
+        error instanceof ConsumerCheckError ||
+        (error instanceof Error && ["BrokerError", "SourceError"].includes(error.name))
+      )
         throw new UsageError(error.message);
       throw error;
     } finally {
