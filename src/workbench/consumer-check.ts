@@ -247,6 +247,10 @@ export async function consumerCheck(options: ConsumerCheckOptions): Promise<Cons
     }
     outcome = await running;
     if (piping) delivered = await piping;
+  } catch (error) {
+    // A broker that refused the stream: nothing ran, and the work folder goes.
+    rmSync(work, { recursive: true, force: true });
+    throw error;
   } finally {
     options.signal?.removeEventListener("abort", stopAll);
     await queue?.close();
