@@ -170,6 +170,12 @@ async function overheadFigure(): Promise<void> {
     checked.push(performance.now() - started);
     if (run.exitCode !== 0) throw new Error(`the example consumer did not pass: ${run.result.verdictReason}`);
   }
+  const generation: number[] = [];
+  for (let i = 0; i < 3; i += 1) {
+    const started = performance.now();
+    consumerStream(DEFAULT_CHOICE, 1, count);
+    generation.push(performance.now() - started);
+  }
   const ownMs = median(own);
   const checkedMs = median(checked);
   line(`the consumer alone on a ${fmt(stream.messages.length)}-message file`, `${fmt(ownMs)} ms`);

@@ -245,14 +245,14 @@ function entryOf(message: DeliveredMessage, position: number, seen: Set<string>)
   const key = `${uri}\u0000${version}`;
   const resend = seen.has(key);
   seen.add(key);
-  const attributes = object ? ("attributes" in object ? canonicalJson(object.attributes) : null) : undefined;
+
   const timestamp =
     typeof object?.updatedTime === "number"
       ? object.updatedTime
       : typeof deltas?.timestamp === "number"
         ? deltas.timestamp
         : undefined;
-  return {
+  const entry: TruthEntry = {
     position,
     version,
     type,
@@ -260,11 +260,22 @@ function entryOf(message: DeliveredMessage, position: number, seen: Set<string>)
     listed: isListed,
     removes: isListed && REMOVAL_TYPES.has(type),
     gdpr: GDPR_TYPES.has(type),
-    ...(attributes === undefined ? {} : { attributes }),
     ...(timestamp === undefined ? {} : { timestamp }),
     resend,
     unknownFields: carriesUnknownFields(uri, version),
   };
+  if (object) {
+    // Canonical text only when the judge asks: most messages are never compared.
+    let text: string | null | undefined;
+    Object.defineProperty(entry, "attributes", {
+      enumerable: true,
+      get: () => {
+        text ??= "attributes" in object ? canonicalJson(object.attributes) : null;
+        return text;
+      },
+    });
+  }
+  return entry;
 }
 
 function truthOf(messages: DeliveredMessage[]): {
