@@ -111,6 +111,30 @@ describe("the view", () => {
     );
   });
 
+  it("takes the latest snapshot's attributes in any key order as the same", () => {
+    const stream = consumerStream(DEFAULT_CHOICE, 3, 600);
+    const object = [...stream.objects.values()].find(
+      (o) => o.winner.kind === "snapshot" && !o.winner.removes && typeof o.winner.attributes === "string",
+    );
+    if (!object) throw new Error("no live snapshot object");
+    const attributes = JSON.parse(object.winner.attributesText as string) as Record<string, unknown>;
+    const reversed = Object.fromEntries(Object.entries(attributes).reverse());
+    const line = (value: unknown) =>
+      JSON.stringify({
+        uri: object.uri,
+        removed: false,
+        objectVersion: object.winner.version,
+        attributes: value,
+      });
+    const judged = (value: unknown) =>
+      judgeView(stream, {
+        records: new Map([[object.uri, parseViewLine(line(value), 1)]]),
+        lines: 1,
+      }).verdicts.filter((v) => v.status === "failed");
+    expect(judged(reversed)).toEqual([]);
+    expect(judged({ ...attributes, Extra: [] }).length).toBe(1);
+  });
+
   it("objects the view lacks are not judged and are counted; lines about other objects are counted", async () => {
     const stream = consumerStream(DEFAULT_CHOICE, 3, 600);
     const [first] = stream.objects.values();

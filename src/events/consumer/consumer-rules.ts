@@ -6,7 +6,6 @@
 
 import type { TruthObject } from "./consumer-stream.ts";
 import {
-  attributesBefore,
   describeEntry,
   describeRecord,
   firstWinner,
@@ -15,6 +14,7 @@ import {
   olderReflected,
   reflects,
   sameState,
+  snapshotsBefore,
   versionFits,
 } from "./object-state.ts";
 
@@ -122,7 +122,7 @@ export const CONSUMER_RULES: readonly ConsumerRule[] = [
       if (c.record.removed)
         return `${describeEntry(winner)} carries no object, yet the view holds the object removed; ${describeRecord(c.record)}`;
       if (!ctx.judgesAttributes || c.record.attributesEmpty !== true) return undefined;
-      if (attributesBefore(c.object, winner).includes(null)) return undefined;
+      if (snapshotsBefore(c.object, winner).some((e) => e.attributes === null)) return undefined;
       return `${describeEntry(winner)} carries no object (exceededQueueSizeLimit), yet the view holds the object with empty attributes; keep what the last snapshot said, or give no attributes; ${describeRecord(c.record)}`;
     },
   },

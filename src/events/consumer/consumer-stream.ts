@@ -30,6 +30,8 @@ export interface TruthEntry {
   gdpr: boolean;
   /** Canonical JSON of object.attributes of a snapshot; null when the snapshot's object has none. */
   attributes?: string | null;
+  /** object.attributes serialized as sent (JSON.stringify): a view that copied them matches it at once. */
+  attributesText?: string | null;
   /** updatedTime of the snapshot's object or the deltas' timestamp: what a consumer ordering by time reads. */
   timestamp?: number;
   /** An exact re-send of a message delivered before. */
@@ -267,11 +269,21 @@ function entryOf(message: DeliveredMessage, position: number, seen: Set<string>)
   if (object) {
     // Canonical text only when the judge asks: most messages are never compared.
     let text: string | null | undefined;
-    Object.defineProperty(entry, "attributes", {
-      enumerable: true,
-      get: () => {
-        text ??= "attributes" in object ? canonicalJson(object.attributes) : null;
-        return text;
+    let sent: string | null | undefined;
+    Object.defineProperties(entry, {
+      attributes: {
+        enumerable: true,
+        get: () => {
+          text ??= "attributes" in object ? canonicalJson(object.attributes) : null;
+          return text;
+        },
+      },
+      attributesText: {
+        enumerable: true,
+        get: () => {
+          sent ??= "attributes" in object ? JSON.stringify(object.attributes) : null;
+          return sent;
+        },
       },
     });
   }

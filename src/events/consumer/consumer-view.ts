@@ -15,8 +15,11 @@ export interface ViewRecord {
   uri: string;
   removed: boolean;
   objectVersion?: number;
-  /** Canonical JSON of attributes, when given. */
+  /** The attributes as given, serialized again (JSON.stringify), when given. */
   attributes?: string;
+  /** The attributes as parsed: their canonical text is made only when a comparison needs it
+   *  (canonicalAttributes). */
+  attributesValue?: unknown;
   /** The attributes hold nothing: an empty object (or null). */
   attributesEmpty?: boolean;
   /** Names of members other than uri, removed and objectVersion that carry data (attributes included). */
@@ -101,13 +104,29 @@ export function parseViewLine(text: string, line: number): ViewRecord {
     uri: fields.uri,
     removed: fields.removed,
     ...(objectVersion === undefined ? {} : { objectVersion }),
-    ...(attributes === undefined ? {} : { attributes: canonicalJson(attributes ?? {}) }),
+    ...(attributes === undefined
+      ? {}
+      : { attributes: JSON.stringify(attributes ?? {}), attributesValue: attributes ?? {} }),
     ...(attributes === undefined
       ? {}
       : { attributesEmpty: attributes === null || Object.keys(attributes as object).length === 0 }),
     dataMembers,
     line,
   };
+}
+
+const canonical = new WeakMap<ViewRecord, string>();
+
+/** The canonical JSON of a record's attributes (keys sorted at every level): for comparing with the
+ *  truth when the text as given differs (another key order). */
+export function canonicalAttributes(record: ViewRecord): string | undefined {
+  if (record.attributes === undefined) return undefined;
+  let text = canonical.get(record);
+  if (text === undefined) {
+    text = canonicalJson(record.attributesValue);
+    canonical.set(record, text);
+  }
+  return text;
 }
 
 /** Reads the view file as a stream. Throws ViewError on a malformed line, a line over MAX_LINE_CHARS, a

@@ -2,7 +2,7 @@
 // (its removal, its objectVersion, its attributes), and which message that is. The consumer rules read it.
 
 import type { ConsumerStream, TruthEntry, TruthObject } from "./consumer-stream.ts";
-import type { ViewRecord } from "./consumer-view.ts";
+import { canonicalAttributes, type ViewRecord } from "./consumer-view.ts";
 
 export interface JudgeContext {
   stream: ConsumerStream;
@@ -18,27 +18,27 @@ export interface ObjectCase {
   record: ViewRecord;
 }
 
-/** The attributes the snapshots before a large-object fallback gave (canonical JSON, null for a snapshot
- *  whose object has none): a view may keep any of them after the fallback, which carries none. */
-export function attributesBefore(object: TruthObject, entry: TruthEntry): (string | null)[] {
-  const before: (string | null)[] = [];
-  for (const e of object.entries)
-    if (e.kind === "snapshot" && e.version < entry.version && e.attributes !== undefined)
-      before.push(e.attributes);
-  return before;
+/** The snapshots before a large-object fallback that carried an object: a view may keep the attributes
+ *  of any of them after the fallback, which carries none. */
+export function snapshotsBefore(object: TruthObject, entry: TruthEntry): TruthEntry[] {
+  return object.entries.filter(
+    (e) => e.kind === "snapshot" && e.version < entry.version && e.attributes !== undefined,
+  );
+}
+
+/** The record's attributes are those of the snapshot `entry` (compared as sent first, then as data). */
+function sameAttributes(record: ViewRecord, entry: TruthEntry): boolean {
+  if (entry.attributes === null) return record.attributesEmpty === true;
+  return record.attributes === entry.attributesText || canonicalAttributes(record) === entry.attributes;
 }
 
 function attributesFit(record: ViewRecord, object: TruthObject, entry: TruthEntry): boolean {
   if (record.attributes === undefined || entry.removes) return true;
   switch (entry.kind) {
     case "snapshot":
-      return entry.attributes === null
-        ? record.attributesEmpty === true
-        : record.attributes === entry.attributes;
-    case "fallback": {
-      const before = attributesBefore(object, entry);
-      return before.some((a) => (a === null ? record.attributesEmpty === true : record.attributes === a));
-    }
+      return sameAttributes(record, entry);
+    case "fallback":
+      return snapshotsBefore(object, entry).some((e) => sameAttributes(record, e));
     case "name-only":
       return record.attributesEmpty === true;
     default:
