@@ -22,16 +22,16 @@ const fmt = (n: number, digits = 0) => n.toLocaleString("en-US", { maximumFracti
 const work = mkdtempSync(join(tmpdir(), "lckit-bench-consumer-"));
 const line = (label: string, value: string) => console.log(`${label.padEnd(62)} ${value}`);
 
-/** A view line as a correct consumer writes it: the latest state, and every tenth object one state older
- *  (so the judge's explaining path is timed too). */
+/** A view line as a consumer writes it: the latest state with its attributes as sent, and every tenth
+ *  object one state older (so the judge's explaining path is timed too). */
 function viewLine(object: TruthObject, index: number): string {
   const older =
     index % 10 === 0 ? object.entries.find((e) => e.listed && e.version < object.winner.version) : undefined;
   const entry = older ?? object.winner;
   const attributes =
-    entry.removes || entry.attributes === undefined || entry.attributes === null
+    entry.removes || entry.attributesText === undefined || entry.attributesText === null
       ? undefined
-      : JSON.parse(entry.attributes);
+      : JSON.parse(entry.attributesText);
   return JSON.stringify({
     uri: object.uri,
     removed: entry.removes,
