@@ -176,12 +176,6 @@ async function overheadFigure(): Promise<void> {
     consumerStream(DEFAULT_CHOICE, 1, count);
     generation.push(performance.now() - started);
   }
-  const generation: number[] = [];
-  for (let i = 0; i < 3; i += 1) {
-    const started = performance.now();
-    consumerStream(DEFAULT_CHOICE, 1, count);
-    generation.push(performance.now() - started);
-  }
   const ownMs = median(own);
   const checkedMs = median(checked);
   line(`the consumer alone on a ${fmt(stream.messages.length)}-message file`, `${fmt(ownMs)} ms`);
