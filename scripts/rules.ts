@@ -2,6 +2,7 @@
 // tests read. A new kind of rule joins here (its kind is declared in src/check/rule.ts) and is then
 // traced, snapshotted and held to the catalogue like the others.
 import { RULE_KINDS, type RuleKind } from "../src/check/index.ts";
+import { CONSUMER_RULES } from "../src/events/consumer/consumer-rules.ts";
 import { EVENT_RULES } from "../src/events/rules/index.ts";
 import { CALLER_RULES } from "../src/workbench/caller-rules.ts";
 import { allChecks } from "../suites/index.ts";
@@ -18,6 +19,7 @@ export const RULES_BY_KIND: Readonly<Partial<Record<RuleKind, readonly AnyRule[]
   http: allChecks,
   caller: CALLER_RULES,
   event: EVENT_RULES,
+  consumer: CONSUMER_RULES,
 };
 
 /** The kinds with rules, each with the command that judges them and its rules. */

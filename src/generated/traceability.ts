@@ -165,4 +165,15 @@ export const commandTraces: readonly { command: string; requirements: readonly s
       "CALLER-TOKEN-02",
     ],
   },
+  {
+    command: "lckit events consumer check",
+    requirements: [
+      "CONSUMER-FALLBACK-01",
+      "CONSUMER-GDPR-01",
+      "CONSUMER-ORDER-01",
+      "CONSUMER-REMOVAL-01",
+      "CONSUMER-RESEND-01",
+      "CONSUMER-UNKNOWN-01",
+    ],
+  },
 ];

@@ -1,7 +1,6 @@
 // lckit client check as a library: starts a sandbox (its own data, one provider choice), runs the team's
 // command with the sandbox's addresses and credentials in LCKIT_* variables, records every request, stops
 // the command's process group on a hang, and judges the recording by the caller rules.
-import { spawn } from "node:child_process";
 import type { Exchange } from "../check/index.ts";
 import { lookupTypeName } from "../contract/index.ts";
 import {
@@ -23,6 +22,7 @@ import {
   redactedExchanges,
   redactorFor,
 } from "./client-result.ts";
+import { runCommand } from "./command-run.ts";
 import { DEFAULT_CLIENT_DATA, defaultClientWorld } from "./default-world.ts";
 import { type CallerClient, readTraffic } from "./traffic.ts";
 
@@ -30,11 +30,6 @@ import { type CallerClient, readTraffic } from "./traffic.ts";
  *  multi-token support (quota 5); default-world.ts adds records so that every scan pages. */
 export { DEFAULT_CLIENT_DATA };
 export const DEFAULT_TIMEOUT_MS = 120_000;
-/** After SIGTERM, the process group gets this long before SIGKILL. */
-const KILL_GRACE_MS = 2_000;
-/** The tail of the command's output a report keeps: its last lines, capped in characters. */
-const TAIL_LINES = 40;
-const TAIL_CHARS = 4_000;
 
 /** The environment the command gets (documented in docs/consumers.md). */
 export const CLIENT_ENV = [
@@ -91,104 +86,6 @@ export interface ClientCheckRun {
 
 export class ClientCheckError extends Error {
   override name = "ClientCheckError";
-}
-
-function runCommand(
-  argv: string[],
-  env: NodeJS.ProcessEnv,
-  options: Pick<ClientCheckOptions, "cwd" | "output" | "signal"> & { timeoutMs: number },
-): Promise<CommandOutcome> {
-  const started = performance.now();
-  const [file, ...args] = argv;
-  return new Promise((resolve) => {
-    let timedOut = false;
-    let settled = false;
-    const child = spawn(file as string, args, {
-      cwd: options.cwd,
-      env,
-      // Its own process group, so a hang stops the command and everything it started.
-      detached: true,
-      stdio: ["ignore", "pipe", "pipe"],
-    });
-    const group = (signal: NodeJS.Signals) => {
-      if (child.pid === undefined) return;
-      try {
-        process.kill(-child.pid, signal);
-      } catch {
-        // The group is gone already.
-      }
-    };
-    let killTimer: NodeJS.Timeout | undefined;
-    const stopGroup = () => {
-      group("SIGTERM");
-      killTimer = setTimeout(() => group("SIGKILL"), KILL_GRACE_MS);
-      killTimer.unref();
-    };
-    const timer = setTimeout(() => {
-      timedOut = true;
-      stopGroup();
-    }, options.timeoutMs);
-    const onAbort = () => stopGroup();
-    options.signal?.addEventListener("abort", onAbort, { once: true });
-    // The output's tail, for the report: bounded whatever the command prints.
-    let tail = "";
-    const keep = (chunk: string) => {
-      tail += chunk;
-      if (tail.length > TAIL_CHARS * 4) tail = tail.slice(-TAIL_CHARS * 2);
-    };
-    child.stdout.setEncoding("utf8").on("data", (chunk: string) => {
-      keep(chunk);
-      options.output?.(chunk, "stdout");
-    });
-    child.stderr.setEncoding("utf8").on("data", (chunk: string) => {
-      keep(chunk);
-      options.output?.(chunk, "stderr");
-    });
-    const finish = (outcome: Omit<CommandOutcome, "argv" | "durationMs" | "timedOut">) => {
-      if (settled) return;
-      settled = true;
-      clearTimeout(timer);
-      options.signal?.removeEventListener("abort", onAbort);
-      const outputTail = tailOf(tail);
-      resolve({
-        argv,
-        ...outcome,
-        timedOut,
-        durationMs: performance.now() - started,
-        ...(outputTail === "" ? {} : { outputTail }),
-      });
-    };
-    child.once("error", (error: NodeJS.ErrnoException) => {
-      finish({
-        exitCode: null,
-        signal: null,
-        startError: startErrorOf(file as string, error),
-      });
-    });
-    child.once("exit", (code, signal) => {
-      // Whatever the command left running in its group goes with it.
-      if (!timedOut) group("SIGTERM");
-      if (killTimer && !timedOut) clearTimeout(killTimer);
-      finish({ exitCode: code, signal });
-    });
-  });
-}
-
-/** The last lines of an output, capped in characters (a cut line is marked). */
-function tailOf(text: string): string {
-  const lines = text.replace(/\r\n/g, "\n").trimEnd().split("\n").slice(-TAIL_LINES);
-  const joined = lines.join("\n");
-  return joined.length > TAIL_CHARS ? `...${joined.slice(-TAIL_CHARS)}` : joined;
-}
-
-/** Why the command could not be started, and the fix. One word with a space in it ("npm test" quoted as one
- *  argument) is a whole command line given as a program name: the kit runs no shell. */
-function startErrorOf(file: string, error: NodeJS.ErrnoException): string {
-  if (error.code === "ENOENT" && /\s/.test(file.trim()))
-    return `"${file}": no program has that name: the command was given as one quoted word, and the kit runs no shell; give its words apart (lckit client check -- ${file.trim()}) or through a shell (lckit client check -- sh -c "${file.trim().replace(/"/g, '\\"')}")`;
-  if (error.code === "ENOENT")
-    return `${file}: command not found (ENOENT); give the command after --, e.g. lckit client check -- npm test`;
-  return `${file}: ${error.message}`;
 }
 
 /** Runs one client check: one sandbox, one run of the command, one judged recording. */
@@ -252,7 +149,7 @@ export async function clientCheck(options: ClientCheckOptions): Promise<ClientCh
   };
   let outcome: CommandOutcome;
   try {
-    outcome = await runCommand(options.argv, env, { ...options, timeoutMs });
+    outcome = await runCommand(options.argv, env, { ...options, timeoutMs, name: "lckit client check" });
   } finally {
     await control.close();
     await server.close();

@@ -39,7 +39,7 @@ describe("lckit suggests the name meant", () => {
     [
       "a subcommand",
       ["events", "chek"],
-      /^lckit events: unknown subcommand "chek"; did you mean check\? Expected check or publish/,
+      /^lckit events: unknown subcommand "chek"; did you mean check\? Expected check, publish or consumer/,
     ],
     ["a flag", ["run", "--sed", "3"], /^lckit run: unknown option "--sed"; did you mean --seed\?/],
     [

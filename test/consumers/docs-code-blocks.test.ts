@@ -120,6 +120,10 @@ const SHOWN: [string, string][] = [
     'sweep.json as data (test/workbench/client-sweep.test.ts, "writes sweep.json and one junit.xml whose test cases name the choice", holds it to the fields and values of a real sweep.json)',
   ],
   ["lckit contract diff OLD NEW", "placeholders OLD and NEW"],
+  [
+    "consumer-command: node dist/consumer.js",
+    "a GitHub workflow step (test/package/package.test.ts runs the Action's event consumer mode)",
+  ],
 ];
 const RUN = [
   "import { setupServer }",
@@ -127,6 +131,7 @@ const RUN = [
   "import { startSandbox }",
   "import { createReference, manualClock }",
   "FAULT=token-per-call lckit client check",
+  "FAULT=last-arrival lckit events consumer check",
   "lckit contract diff openapi/dist/lookup-data.yaml",
 ];
 
@@ -240,6 +245,30 @@ describe("docs/consumers.md code blocks run as written", () => {
     expect(sandbox.control.state().now).toBeGreaterThanOrEqual(3_600_000);
     expect(sandbox.control.state().variants).toEqual(["quota-refusal-409"]);
   });
+
+  it("the example consumers, checked as the block says: the correct ones pass, FAULT=last-arrival breaks the order rule", async () => {
+    const block = find("sh", "FAULT=last-arrival lckit events consumer check");
+    const folder = mkdtempSync(join(tmpdir(), "lckit-doc-consumer-"));
+    symlinkSync(join(repo, "examples"), join(folder, "examples"));
+    const codes: number[] = [];
+    const outputs: string[] = [];
+    for (const line of block.text.split("\n").filter((l) => l.trim() !== "")) {
+      const words = line.trim().split(/\s+/);
+      const env: Record<string, string> = {};
+      while (/^[A-Z_]+=/.test(words[0] ?? "")) {
+        const [name = "", value = ""] = (words.shift() as string).split("=");
+        env[name] = value;
+      }
+      expect(words[0]).toBe("lckit");
+      const io = { ...captureIo(), cwd: folder, env };
+      codes.push(await main([...words.slice(1, -3), "--quiet", ...words.slice(-3)], io));
+      outputs.push(io.stdout());
+    }
+    expect(codes).toEqual([0, 1, 0]);
+    expect(outputs[0]).toMatch(/^CONFORMANT: /);
+    expect(outputs[1]).toMatch(/FAIL consumer\/latest-by-object-version .*it arrived after the latest one/);
+    expect(outputs[2]).toMatch(/^CONFORMANT: .*delivered \(stdin/);
+  }, 120_000);
 
   it("the example clients, checked as the block says: the correct one passes, FAULT=token-per-call is named, FAULT=short-page-is-last fails short-pages only", async () => {
     const block = find("sh", "FAULT=token-per-call lckit client check");

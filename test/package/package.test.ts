@@ -383,6 +383,36 @@ describe("the GitHub Action's steps (action.yml), run locally against the embedd
     expect(got.summary).toBe(readFileSync(join(report, "summary.md"), "utf8"));
     expect(got.summary).toMatch(/^## ✅ CONFORMANT: client: /);
   });
+
+  it("event consumer mode: the installed kit's lckit events consumer check runs a consumer on a stream and passes the job", () => {
+    const temp = join(work, "action-consumer");
+    // The example consumer the package ships, run as a team's command would be (through sh -c).
+    const consumer = join(project, "node_modules", kit.name, "examples", "consumers", "view-consumer.mjs");
+    const got = runAction(repo, {
+      inputs: {
+        package: tarball,
+        "report-dir": "consumer-reports",
+        "consumer-command": `node ${JSON.stringify(consumer)}`,
+        "consumer-delivery": "stdin",
+      },
+      workspace: project,
+      temp,
+    });
+    const context = got.steps
+      .map((s) => `${s.step}: ${s.code}\n${s.stdout.slice(-1500)}${s.stderr.slice(-1500)}`)
+      .join("\n");
+    expect(got.code, context).toBe(0);
+    const report = got.outputs.run?.report ?? "";
+    expect(report.startsWith(join(project, "consumer-reports")), context).toBe(true);
+    const result = JSON.parse(readFileSync(join(report, "report.json"), "utf8")) as {
+      verdict: string;
+      checks: { id: string; status: string }[];
+    };
+    expect(result.verdict).toBe("CONFORMANT");
+    expect(result.checks.map((c) => c.id)).toContain("consumer/latest-by-object-version");
+    expect(result.checks.every((c) => c.status === "passed")).toBe(true);
+    expect(got.summary).toMatch(/^## ✅ CONFORMANT: consumer: /);
+  });
 });
 
 describe("installed with Prism beside it", () => {

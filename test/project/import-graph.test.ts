@@ -35,6 +35,8 @@ const RANKS: Record<string, number> = {
   "src/report-folder": 8,
   "src/pact": 9,
   "src/workbench": 9,
+  // A session orchestrates a command (lckit run, lckit events consumer check) from the parts below it,
+  // the workbench's checks included.
   "src/session": 10,
   "src/cli": 11,
   "src/index.ts": 12,

@@ -20,7 +20,7 @@ const every = ruleKinds().flatMap(({ kind, rules }) => rules.map((r) => [`${kind
 
 describe("every rule of every kind", () => {
   it("covers the kinds that have rules today", () => {
-    expect(ruleKinds().map(({ kind }) => kind)).toEqual(["http", "event", "caller"]);
+    expect(ruleKinds().map(({ kind }) => kind)).toEqual(["http", "event", "caller", "consumer"]);
   });
 
   it("has ids unique across kinds", () => {

@@ -81,8 +81,16 @@ describe("requirement coverage", () => {
   it("the kit's scopes name only what the other command's checks or rules trace", () => {
     const http = tracedElsewhere("lckit run");
     const events = tracedElsewhere("lckit events check");
-    expect(http.elsewhere.map((c) => c.command)).toEqual(["lckit events check", "lckit client check"]);
-    expect(events.elsewhere.map((c) => c.command)).toEqual(["lckit run", "lckit client check"]);
+    expect(http.elsewhere.map((c) => c.command)).toEqual([
+      "lckit events check",
+      "lckit client check",
+      "lckit events consumer check",
+    ]);
+    expect(events.elsewhere.map((c) => c.command)).toEqual([
+      "lckit run",
+      "lckit client check",
+      "lckit events consumer check",
+    ]);
     const traced = (command: string) => commandTraces.find((c) => c.command === command)?.requirements ?? [];
     // An HTTP requirement no HTTP check traces is not "checked by lckit run" in an events report.
     const real = [

@@ -14,6 +14,7 @@ import { displayPath } from "../../session/run-session.ts";
 import { defineCommand, defineGroup } from "../command.ts";
 import { commandHelp } from "../help.ts";
 import { type CliIo, UsageError } from "../io.ts";
+import { consumer } from "./events-consumer.ts";
 import { checkSpec } from "./events-flags.ts";
 import { publish } from "./events-publish.ts";
 
@@ -164,5 +165,5 @@ export const command = defineGroup(
     name: "events",
     summary: "check event messages (files, stdin, a broker) or publish generated streams",
   },
-  [check, publish],
+  [check, publish, consumer],
 );

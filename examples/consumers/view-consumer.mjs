@@ -1,0 +1,185 @@
+#!/usr/bin/env node
+// An example event consumer for `lckit events consumer check` (Node 20+, no dependencies). It keeps a view
+// of the tenant's objects from the CRUD events: per object its latest state by objectVersion (never by
+// arrival or updatedTime), removed after a removal event, nothing of its data after a GDPR removal, the
+// last known attributes after a large-object fallback; it skips event types it does not know and ignores
+// fields it does not know. It reads the stream from $LCKIT_EVENTS_FILE, or from stdin when that is unset,
+// one {"headers", "payload"} per line, takes Pub/Sub push requests or SNS notifications on
+// $LCKIT_PUSH_PORT, or consumes the RabbitMQ queue $LCKIT_AMQP_QUEUE at $LCKIT_AMQP_URL (with amqplib,
+// the one dependency, loaded only then); it writes its view to $LCKIT_VIEW_FILE when its input ends
+// ($LCKIT_MESSAGES messages taken from a queue) or when it gets SIGTERM.
+// Run it checked:
+//   lckit events consumer check -- node examples/consumers/view-consumer.mjs
+// The kit's tests also run it with one deliberate mistake (FAULT=<name>) to prove each consumer rule.
+import { createReadStream, writeFileSync } from "node:fs";
+import { createServer } from "node:http";
+import { createInterface } from "node:readline";
+
+const FAULT = process.env.FAULT ?? "";
+const VIEW_FILE = process.env.LCKIT_VIEW_FILE;
+if (!VIEW_FILE) throw new Error("LCKIT_VIEW_FILE is not set; run me under lckit events consumer check");
+
+// The event types of the document's table: anything else is skipped.
+const KNOWN = new Set(
+  "ENTITY_CREATED ENTITY_REMOVED ENTITY_REMOVED_GDPR ENTITY_LOST_MERGE ENTITY_CHANGED RELATIONSHIP_CREATED RELATIONSHIP_REMOVED RELATIONSHIP_REMOVED_GDPR RELATIONSHIP_CHANGED GROUP_CREATED GROUP_REMOVED GROUP_CHANGED INTERACTION_CREATED INTERACTION_REMOVED INTERACTION_CHANGED ENTITIES_SPLITTED ENTITIES_MATCHES_CHANGED RELATION_LOST_MERGE RELATIONSHIP_MERGED ENTITY_BUSINESS_PROCESS_CHANGED CHANGE_REQUEST_CREATED CHANGE_REQUEST_CHANGED CHANGE_REQUEST_REMOVED".split(
+    " ",
+  ),
+);
+const REMOVALS = new Set([
+  "ENTITY_REMOVED",
+  "ENTITY_REMOVED_GDPR",
+  "ENTITY_LOST_MERGE",
+  "RELATIONSHIP_REMOVED",
+  "RELATIONSHIP_REMOVED_GDPR",
+  "RELATION_LOST_MERGE",
+  "INTERACTION_REMOVED",
+  "CHANGE_REQUEST_REMOVED",
+  "GROUP_REMOVED",
+]);
+const GDPR = new Set(["ENTITY_REMOVED_GDPR", "RELATIONSHIP_REMOVED_GDPR"]);
+
+/** uri -> { uri, removed, objectVersion?, attributes?, updatedTime? } */
+const view = new Map();
+let stopped = false;
+
+/** Whether a message of this version (and time) is newer than what the view holds. */
+function isNewer(current, version, time) {
+  if (!current) return true;
+  if (FAULT === "last-arrival") return true;
+  if (FAULT === "updated-time")
+    return time === undefined || current.updatedTime === undefined || time > current.updatedTime;
+  if (FAULT === "compares-as-text")
+    return version === undefined || !(String(version) <= String(current.rawVersion));
+  if (version === undefined || current.objectVersion === undefined) return true; // no objectVersion: arrival order
+  if (FAULT === "resend-toggle") return version >= current.objectVersion;
+  return version > current.objectVersion;
+}
+
+function apply({ headers = {}, payload = {} }) {
+  const type = headers.eventType ?? payload.type;
+  const uri = headers.sourceObjectUri ?? payload.uri ?? payload.object?.uri;
+  if (!KNOWN.has(type)) {
+    if (FAULT === "stops-on-unknown") stopped = true;
+    return;
+  }
+  if (typeof uri !== "string") return;
+  // The header may be a number or a string of digits (Pub/Sub and SNS carry text): compare numbers.
+  const raw = headers.objectVersion;
+  const version = raw === undefined || raw === null || raw === "" ? undefined : Number(raw);
+  const time = payload.object?.updatedTime ?? payload.deltas?.timestamp;
+  const current = view.get(uri);
+  if (!isNewer(current, version, time)) return;
+  const at = { uri, objectVersion: version, rawVersion: raw, updatedTime: time };
+  if (REMOVALS.has(type)) {
+    if (FAULT === "ignores-removals") return;
+    if (FAULT === "resend-toggle" && version !== undefined && current?.objectVersion === version) {
+      view.set(uri, { ...current, removed: !current.removed });
+      return;
+    }
+    const keep = FAULT === "gdpr-keeps-data" && GDPR.has(type) ? { attributes: current?.attributes } : {};
+    view.set(uri, { ...at, removed: true, ...keep });
+    return;
+  }
+  let attributes;
+  if (payload.exceededQueueSizeLimit === true) {
+    // A large object sent without its object: keep what the view knew.
+    attributes = FAULT === "fallback-empty" ? {} : current?.removed ? undefined : current?.attributes;
+  } else if (payload.object) attributes = payload.object.attributes;
+  else if (payload.deltas) attributes = current?.removed ? undefined : current?.attributes;
+  view.set(uri, { ...at, removed: false, attributes });
+}
+
+function writeView() {
+  const lines = [];
+  for (const { uri, removed, objectVersion, attributes } of view.values())
+    lines.push(JSON.stringify({ uri, removed, objectVersion, attributes }));
+  writeFileSync(VIEW_FILE, lines.length > 0 ? `${lines.join("\n")}\n` : "");
+}
+
+async function readLines(input) {
+  for await (const line of createInterface({ input, crlfDelay: Infinity })) {
+    if (line.trim() === "") continue;
+    apply(JSON.parse(line));
+    if (stopped) break;
+  }
+  writeView();
+}
+
+/** A push request: Pub/Sub's {message: {data, attributes}} or SNS's Notification {Message, MessageAttributes}. */
+function fromPush(body) {
+  if (body.message) {
+    const headers = { ...body.message.attributes };
+    return { headers, payload: JSON.parse(Buffer.from(body.message.data, "base64").toString("utf8")) };
+  }
+  const headers = {};
+  for (const [name, { Value }] of Object.entries(body.MessageAttributes ?? {})) headers[name] = Value;
+  return { headers, payload: JSON.parse(body.Message) };
+}
+
+process.on("SIGTERM", () => {
+  writeView();
+  process.exit(0);
+});
+
+if (process.env.LCKIT_AMQP_URL) {
+  const { default: amqp } = await import("amqplib");
+  const connection = await amqp.connect(process.env.LCKIT_AMQP_URL);
+  const channel = await connection.createChannel();
+  await channel.prefetch(100);
+  const expected = Number(process.env.LCKIT_MESSAGES);
+  let taken = 0;
+  await channel.consume(process.env.LCKIT_AMQP_QUEUE, async (message) => {
+    if (message === null) return;
+    if (!stopped)
+      apply({ headers: message.properties.headers, payload: JSON.parse(message.content.toString("utf8")) });
+    channel.ack(message);
+    taken += 1;
+    if (taken === expected) {
+      writeView();
+      await connection.close();
+      process.exit(0);
+    }
+  });
+} else if (process.env.LCKIT_AMQP1_URL) {
+  const { default: rhea } = await import("rhea");
+  const url = new URL(process.env.LCKIT_AMQP1_URL);
+  const container = rhea.create_container();
+  const connection = container.connect({
+    host: url.hostname,
+    port: Number(url.port || 5672),
+    ...(url.username
+      ? { username: decodeURIComponent(url.username), password: decodeURIComponent(url.password) }
+      : {}),
+    reconnect: false,
+  });
+  connection.open_receiver({ source: { address: process.env.LCKIT_AMQP1_ADDRESS }, credit_window: 100 });
+  const expected = Number(process.env.LCKIT_MESSAGES);
+  let taken = 0;
+  container.on("message", (context) => {
+    // The payload travels as a data section (bytes) or as a string.
+    const body = context.message.body;
+    const text = typeof body === "string" ? body : Buffer.from(body?.content ?? body).toString("utf8");
+    if (!stopped) apply({ headers: context.message.application_properties ?? {}, payload: JSON.parse(text) });
+    taken += 1;
+    if (taken === expected) {
+      writeView();
+      connection.close();
+      process.exit(0);
+    }
+  });
+} else if (process.env.LCKIT_PUSH_PORT) {
+  createServer((request, response) => {
+    let text = "";
+    request.setEncoding("utf8");
+    request.on("data", (chunk) => {
+      text += chunk;
+    });
+    request.on("end", () => {
+      if (!stopped) apply(fromPush(JSON.parse(text)));
+      response.writeHead(204).end();
+    });
+  }).listen(Number(process.env.LCKIT_PUSH_PORT), "127.0.0.1");
+} else {
+  const file = process.env.LCKIT_EVENTS_FILE;
+  await readLines(file ? createReadStream(file) : process.stdin);
+}

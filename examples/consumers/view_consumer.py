@@ -1,0 +1,155 @@
+#!/usr/bin/env python3
+"""An example event consumer for `lckit events consumer check` (Python 3, standard library only).
+
+It keeps a view of the tenant's objects from the CRUD events: per object its latest state by
+objectVersion (never by arrival or updatedTime), removed after a removal event, nothing of its data after
+a GDPR removal, the last known attributes after a large-object fallback; it skips event types it does not
+know and ignores fields it does not know. It reads the stream from $LCKIT_EVENTS_FILE, or from stdin when
+that is unset, one {"headers", "payload"} per line, or takes Pub/Sub push requests or SNS notifications on
+$LCKIT_PUSH_PORT; it writes its view to $LCKIT_VIEW_FILE when its input ends or when it gets SIGTERM.
+Run it checked:
+  lckit events consumer check -- python3 examples/consumers/view_consumer.py
+The kit's tests also run it with one deliberate mistake (FAULT=<name>) to prove each consumer rule.
+"""
+import base64
+import json
+import os
+import signal
+import sys
+from http.server import BaseHTTPRequestHandler, HTTPServer
+
+FAULT = os.environ.get("FAULT", "")
+VIEW_FILE = os.environ.get("LCKIT_VIEW_FILE")
+if not VIEW_FILE:
+    sys.exit("LCKIT_VIEW_FILE is not set; run me under lckit events consumer check")
+
+# The event types of the document's table: anything else is skipped.
+KNOWN = set(
+    "ENTITY_CREATED ENTITY_REMOVED ENTITY_REMOVED_GDPR ENTITY_LOST_MERGE ENTITY_CHANGED "
+    "RELATIONSHIP_CREATED RELATIONSHIP_REMOVED RELATIONSHIP_REMOVED_GDPR RELATIONSHIP_CHANGED "
+    "GROUP_CREATED GROUP_REMOVED GROUP_CHANGED INTERACTION_CREATED INTERACTION_REMOVED "
+    "INTERACTION_CHANGED ENTITIES_SPLITTED ENTITIES_MATCHES_CHANGED RELATION_LOST_MERGE "
+    "RELATIONSHIP_MERGED ENTITY_BUSINESS_PROCESS_CHANGED CHANGE_REQUEST_CREATED "
+    "CHANGE_REQUEST_CHANGED CHANGE_REQUEST_REMOVED".split()
+)
+REMOVALS = {
+    "ENTITY_REMOVED", "ENTITY_REMOVED_GDPR", "ENTITY_LOST_MERGE", "RELATIONSHIP_REMOVED",
+    "RELATIONSHIP_REMOVED_GDPR", "RELATION_LOST_MERGE", "INTERACTION_REMOVED",
+    "CHANGE_REQUEST_REMOVED", "GROUP_REMOVED",
+}
+GDPR = {"ENTITY_REMOVED_GDPR", "RELATIONSHIP_REMOVED_GDPR"}
+
+view = {}  # uri -> {"uri", "removed", "objectVersion", "attributes", "updatedTime"}
+stopped = False
+
+
+def is_newer(current, version, time):
+    """Whether a message of this version (and time) is newer than what the view holds."""
+    if current is None or FAULT == "last-arrival":
+        return True
+    if FAULT == "updated-time":
+        return time is None or current.get("updatedTime") is None or time > current["updatedTime"]
+    if version is None or current.get("objectVersion") is None:
+        return True  # no objectVersion: arrival order
+    if FAULT == "resend-toggle":
+        return version >= current["objectVersion"]
+    return version > current["objectVersion"]
+
+
+def apply(message):
+    global stopped
+    headers = message.get("headers") or {}
+    payload = message.get("payload") or {}
+    kind = headers.get("eventType", payload.get("type"))
+    obj = payload.get("object") if isinstance(payload.get("object"), dict) else None
+    uri = headers.get("sourceObjectUri") or payload.get("uri") or (obj or {}).get("uri")
+    if kind not in KNOWN:
+        if FAULT == "stops-on-unknown":
+            stopped = True
+        return
+    if not isinstance(uri, str):
+        return
+    # The header may be a number or a string of digits (Pub/Sub and SNS carry text): compare numbers.
+    raw = headers.get("objectVersion")
+    version = None if raw is None or raw == "" else int(raw)
+    deltas = payload.get("deltas") if isinstance(payload.get("deltas"), dict) else {}
+    time = (obj or {}).get("updatedTime", deltas.get("timestamp"))
+    current = view.get(uri)
+    if not is_newer(current, version, time):
+        return
+    at = {"uri": uri, "objectVersion": version, "updatedTime": time}
+    if kind in REMOVALS:
+        if FAULT == "ignores-removals":
+            return
+        if FAULT == "resend-toggle" and version is not None and current and current.get("objectVersion") == version:
+            view[uri] = {**current, "removed": not current["removed"]}
+            return
+        record = {**at, "removed": True}
+        if FAULT == "gdpr-keeps-data" and kind in GDPR and current:
+            record["attributes"] = current.get("attributes")
+        view[uri] = record
+        return
+    known = None if current is None or current["removed"] else current.get("attributes")
+    if payload.get("exceededQueueSizeLimit") is True:
+        # A large object sent without its object: keep what the view knew.
+        attributes = {} if FAULT == "fallback-empty" else known
+    elif obj is not None:
+        attributes = obj.get("attributes")
+    else:
+        attributes = known
+    view[uri] = {**at, "removed": False, "attributes": attributes}
+
+
+def write_view():
+    with open(VIEW_FILE, "w", encoding="utf-8") as out:
+        for record in view.values():
+            line = {"uri": record["uri"], "removed": record["removed"]}
+            if record.get("objectVersion") is not None:
+                line["objectVersion"] = record["objectVersion"]
+            if record.get("attributes") is not None:
+                line["attributes"] = record["attributes"]
+            out.write(json.dumps(line) + "\n")
+
+
+def on_sigterm(_signum, _frame):
+    write_view()
+    sys.exit(0)
+
+
+def from_push(body):
+    """A push request: Pub/Sub's {message: {data, attributes}} or SNS's Notification."""
+    if "message" in body:
+        message = body["message"]
+        data = base64.b64decode(message["data"]).decode("utf-8")
+        return {"headers": dict(message.get("attributes") or {}), "payload": json.loads(data)}
+    headers = {name: a["Value"] for name, a in (body.get("MessageAttributes") or {}).items()}
+    return {"headers": headers, "payload": json.loads(body["Message"])}
+
+
+class PushHandler(BaseHTTPRequestHandler):
+    protocol_version = "HTTP/1.1"
+
+    def do_POST(self):
+        length = int(self.headers.get("content-length", "0"))
+        body = json.loads(self.rfile.read(length).decode("utf-8"))
+        if not stopped:
+            apply(from_push(body))
+        self.send_response(204)
+        self.end_headers()
+
+    def log_message(self, *_args):
+        pass
+
+
+signal.signal(signal.SIGTERM, on_sigterm)
+if os.environ.get("LCKIT_PUSH_PORT"):
+    HTTPServer(("127.0.0.1", int(os.environ["LCKIT_PUSH_PORT"])), PushHandler).serve_forever()
+else:
+    path = os.environ.get("LCKIT_EVENTS_FILE")
+    source = open(path, encoding="utf-8") if path else sys.stdin
+    for text in source:
+        if text.strip():
+            apply(json.loads(text))
+            if stopped:
+                break
+    write_view()

@@ -1,0 +1,241 @@
+// lckit events consumer check: a team's event consumer run on a stream whose final state the kit knows,
+// its view judged by the consumer rules. The session is src/session/consumer-session.ts; this file parses,
+// prints and maps the result to an exit code.
+import { resolve } from "node:path";
+import { CONSUMER_RULES } from "../../events/consumer/consumer-rules.ts";
+import { VIEW_FORMAT } from "../../events/consumer/consumer-view.ts";
+import {
+  PRODUCER_CHOICES,
+  type ProducerChoice,
+  producerChoice,
+} from "../../events/consumer/producer-choices.ts";
+import { terminalSafe } from "../../report/escape.ts";
+import { proveReportRoot } from "../../report-folder/write.ts";
+import { CHECK_STATUSES } from "../../result/model.ts";
+import { failOnOf } from "../../result/verdict.ts";
+import { runConsumerSession } from "../../session/consumer-session.ts";
+import { displayPath } from "../../session/run-session.ts";
+import {
+  CONSUMER_ENV,
+  ConsumerCheckError,
+  type ConsumerCheckRun,
+  DEFAULT_CONSUMER_TIMEOUT_MS,
+  DEFAULT_MESSAGES,
+  DEFAULT_SEED,
+  DELIVERIES,
+  type Delivery,
+} from "../../workbench/consumer-check.ts";
+import { consumerProgressLine, consumerSweepClosing } from "../../workbench/consumer-sweep.ts";
+import { option, parseArgv, toggle } from "../argv.ts";
+import type { LeafCommand } from "../command.ts";
+import { duration, integer, oneOf, text } from "../flags.ts";
+import { commandHelp } from "../help.ts";
+import { UsageError } from "../io.ts";
+import { failOnFlag } from "../judging-flags.ts";
+
+const spec = {
+  name: "events consumer",
+  summary: "run your event consumer on a stream whose final state the kit knows, and judge its view",
+  synopsis: "check [options] -- COMMAND [ARG...]",
+  about: `Generates a seeded event stream (reordering within an object, re-sends, large-object fallbacks, event
+types in neither of the document's lists, snapshot or deltas) whose final state per object it knows,
+delivers it to COMMAND, and judges the view COMMAND writes by the consumer rules (CONSUMER-*):
+${CONSUMER_RULES.map((r) => `  ${r.id} (${r.level})`).join("\n")}
+Deliveries (--delivery): file (LCKIT_EVENTS_FILE, one {"headers", "payload"} per line, in delivery order),
+stdin (the same lines), pubsub-push and sns-push (the kit POSTs each message to http://127.0.0.1:
+$LCKIT_PUSH_PORT/ as a Pub/Sub push request or an SNS notification; a 2xx acknowledges it, anything else
+is sent again after a back-off; when every message is acknowledged the kit sends SIGTERM), rabbitmq (a
+queue of the kit's own on --broker, LCKIT_AMQP_URL and LCKIT_AMQP_QUEUE; stop after LCKIT_MESSAGES
+messages, or on the SIGTERM the kit sends once the queue has stayed empty for a second), amqp1 (the
+stream sent to the AMQP 1.0 address of --broker before the command starts, LCKIT_AMQP1_URL and
+LCKIT_AMQP1_ADDRESS; stop after LCKIT_MESSAGES messages).
+The command gets:
+  ${CONSUMER_ENV.slice(0, 6).join(", ")},
+  ${CONSUMER_ENV.slice(6).join(", ")}.
+The view: write to LCKIT_VIEW_FILE, when your input ends or on SIGTERM,
+  ${VIEW_FORMAT.replace(": {", ":\n  {")}.
+Attributes are judged only on snapshot streams; objects not in the view are not judged (the verdict counts
+them). With --variants, one run per producer choice, a folder per choice, sweep.json, junit.xml and
+summary.md (docs/consumers.md).`,
+  flags: {
+    delivery: option("D", oneOf(DELIVERIES), "how the stream reaches your consumer", {
+      default: "file",
+      example: "stdin",
+    }),
+    broker: option(
+      "URL",
+      text,
+      "the broker: of --delivery rabbitmq amqp://user:password@host:port (the kit declares a queue of its own there and deletes it after); of --delivery amqp1 amqp1://user:password@host:port/ADDRESS (a queue for this check only)",
+      { example: "amqp://guest:guest@127.0.0.1:5672" },
+    ),
+    variants: option(
+      "LIST",
+      text,
+      `producer choices: all, or a comma list of ${PRODUCER_CHOICES.map((c) => c.name).join(", ")}; default snapshot`,
+      { example: "all" },
+    ),
+    seed: option("N", integer({ min: 0, example: "1" }), "the stream's seed", {
+      default: DEFAULT_SEED,
+      example: "1",
+    }),
+    messages: option(
+      "N",
+      integer({ min: 1, max: 1_000_000, example: "1000" }),
+      "messages the generator makes (re-sends of the choice come on top)",
+      { default: DEFAULT_MESSAGES, example: "1000" },
+    ),
+    parallel: option("N", integer({ min: 1, max: 16, example: "2" }), "runs at once with --variants", {
+      default: 2,
+      example: "2",
+    }),
+    timeout: option(
+      "DURATION",
+      duration({ example: "2m", bareSeconds: true }),
+      "time limit of each run of the command; its process group is stopped after it",
+      { default: DEFAULT_CONSUMER_TIMEOUT_MS, defaultText: "2m", example: "2m" },
+    ),
+    "report-dir": option("DIR", text, "where the report (json, junit, markdown, html) goes", {
+      default: "reports",
+      example: "reports",
+    }),
+    format: option("F", oneOf(["text", "json"]), "text or json (the run result, or the sweep, on stdout)", {
+      default: "text",
+      example: "json",
+    }),
+    quiet: toggle("do not pass the command's output through (it goes to stderr otherwise)"),
+    "fail-on": failOnFlag,
+  },
+  notes: `Exit codes: 0 your consumer passed (under every choice); 1 a MUST consumer rule broke, the view was
+malformed or your command failed (or, with --fail-on not-exercised, a MUST rule was not exercised); 2 usage
+error, a command not found, no view written or nothing consumed; 3 the command hung past --timeout or was
+killed (its process group is stopped).`,
+};
+
+function choicesOf(raw: string | undefined): ProducerChoice[] {
+  if (raw === undefined) return [PRODUCER_CHOICES[0] as ProducerChoice];
+  if (raw.trim() === "all") return [...PRODUCER_CHOICES];
+  const names = raw
+    .split(",")
+    .map((n) => n.trim())
+    .filter(Boolean);
+  const unknown = names.find((n) => producerChoice(n) === undefined);
+  if (unknown !== undefined || names.length === 0)
+    throw new UsageError(
+      `--variants expects all or a comma list of producer choices, got "${unknown ?? raw}"; known: ${PRODUCER_CHOICES.map((c) => c.name).join(", ")}`,
+    );
+  return names.map((n) => producerChoice(n) as ProducerChoice);
+}
+
+function summary(run: ConsumerCheckRun): string {
+  const { result, outcome } = run;
+  const lines = [`${result.verdict}: ${result.verdictReason}`];
+  for (const check of result.checks) {
+    const mark =
+      check.status === "passed"
+        ? "ok  "
+        : check.status === "failed"
+          ? check.level === "MUST"
+            ? "FAIL"
+            : "WARN"
+          : check.status === "not-exercised"
+            ? "----"
+            : check.status.toUpperCase().slice(0, 4);
+    const said =
+      check.status === "not-exercised"
+        ? `not exercised${check.exerciseRequired ? " (required: --fail-on not-exercised)" : ""}: ${check.reason ?? ""}`
+        : (check.message ?? check.reason ?? "");
+    const traced = check.requirements.length > 0 ? ` (${check.requirements.join(", ")})` : "";
+    const [head = "", ...rest] = said.split("\n");
+    lines.push(`  ${mark} ${check.id}${traced} ${terminalSafe(head)}`.trimEnd());
+    for (const line of rest) lines.push(`       ${terminalSafe(line)}`.trimEnd());
+    if (check.counterexample) lines.push(`       replay: ${terminalSafe(check.counterexample.replay)}`);
+  }
+  const counts = CHECK_STATUSES.filter((status) => (result.counts.byStatus[status] ?? 0) > 0)
+    .map((status) => `${result.counts.byStatus[status]} ${status.replace("-", " ")}`)
+    .join(", ");
+  lines.push(`  ${counts}; command exit ${outcome.exitCode ?? outcome.signal ?? "none"}`);
+  return `${lines.join("\n")}\n`;
+}
+
+export const consumer: LeafCommand = {
+  spec: spec as never,
+  summary: spec.summary,
+  async run(argv, io, siblings = []) {
+    const split = argv.indexOf("--");
+    const own = split < 0 ? argv : argv.slice(0, split);
+    const command = split < 0 ? [] : argv.slice(split + 1);
+    const [sub, ...flags] = own;
+    if (sub === "--help" || sub === "-h" || sub === "help" || (sub === "check" && flags.includes("--help"))) {
+      io.out(commandHelp(spec as never, siblings));
+      return 0;
+    }
+    if (sub !== "check")
+      throw new UsageError(
+        `lckit events consumer takes the subcommand check: lckit events consumer check -- node consumer.mjs`,
+      );
+    const parsed = parseArgv(spec, flags, { cwd: io.cwd });
+    if (parsed.help) {
+      io.out(commandHelp(spec as never, siblings));
+      return 0;
+    }
+    if (command.length === 0)
+      throw new UsageError(
+        "no command to run: give it after --, e.g. lckit events consumer check -- node consumer.mjs",
+      );
+    const v = parsed.values;
+    const choices = choicesOf(v.variants);
+    const reportRoot = resolve(io.cwd, v["report-dir"]);
+    // A report that cannot be written would lose the consumer's run: the folder is proven first.
+    proveReportRoot(reportRoot);
+    const stopper = new AbortController();
+    const stop = () => stopper.abort();
+    process.once("SIGINT", stop);
+    process.once("SIGTERM", stop);
+    const progress = (line: string) => (v.format === "json" ? io.err(line) : io.out(line));
+    try {
+      const session = await runConsumerSession({
+        argv: command,
+        choices,
+        reportRoot,
+        delivery: v.delivery as Delivery,
+        ...(v.broker === undefined ? {} : { brokerUrl: v.broker }),
+        seed: v.seed,
+        count: v.messages,
+        timeoutMs: v.timeout,
+        parallel: v.parallel,
+        cwd: io.cwd,
+        env: { ...process.env, ...io.env },
+        signal: stopper.signal,
+        failOn: failOnOf(v["fail-on"]),
+        ...(v["fail-on"].includes("not-exercised") ? { requireExercised: true } : {}),
+        ...(v.quiet ? {} : { output: (chunk: string) => io.err(chunk) }),
+        onSweepStart: (folder) =>
+          progress(
+            `consumer check over ${choices.length} producer choice(s), ${Math.min(v.parallel, choices.length)} at a time; reports in ${displayPath(io.cwd, folder)}\n`,
+          ),
+        onFinished: (entry, finished, total) => progress(consumerProgressLine(entry, finished, total)),
+      });
+      if (session.kind === "single") {
+        io.out(
+          v.format === "json" ? `${JSON.stringify(session.run.result, null, 2)}\n` : summary(session.run),
+        );
+      } else if (v.format === "json") {
+        const results = new Map(session.sweep.runs.map(({ choice, run }) => [choice.name, run.result]));
+        const runs = session.document.runs.map((r) => ({ ...r, result: results.get(r.choice) }));
+        io.out(`${JSON.stringify({ ...session.document, folder: session.folder, runs }, null, 2)}\n`);
+      } else io.out(consumerSweepClosing(session.sweep));
+      io.err(`report: ${session.folder}\n`);
+      return session.exitCode;
+    } catch (error) {
+      if (
+        error instanceof ConsumerCheckError ||
+        (error instanceof Error && ["BrokerError", "SourceError"].includes(error.name))
+      )
+        throw new UsageError(error.message);
+      throw error;
+    } finally {
+      process.off("SIGINT", stop);
+      process.off("SIGTERM", stop);
+    }
+  },
+};

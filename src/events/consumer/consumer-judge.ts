@@ -1,0 +1,177 @@
+// The judge: the consumer's view against the stream's truth, by the consumer rules. Every object the view
+// holds is compared with its latest state; a record that is not it is explained by the rules whose judge
+// accounts for it. A record two rules explain (a removal that arrived before the change the view holds
+// fits "last arrival wins" and "ignores removals" alike) goes to the rule the rest of the view shows
+// broken; when neither is, to the first of them in the order of the rules, naming the other. Objects not in the view are not judged, and the verdict says how many.
+
+import { CONSUMER_RULES, type ConsumerRule, LATEST_RULE } from "./consumer-rules.ts";
+import type { ConsumerStream, TruthEntry, TruthObject } from "./consumer-stream.ts";
+import type { ConsumerView } from "./consumer-view.ts";
+import { firstWinner, holdsLatest, type JudgeContext, type ObjectCase } from "./object-state.ts";
+
+export interface ConsumerFinding {
+  uri: string;
+  /** The message that should have won: its place in delivery (1-based), objectVersion, event type. */
+  expected: { position: number; objectVersion: number; eventType: string; kind: TruthEntry["kind"] };
+  /** What the view holds, as its line says it. */
+  view: { line: number; removed: boolean; objectVersion?: number; attributes: "absent" | "empty" | "given" };
+  message: string;
+  /** Other rules whose judge explains the record as well. */
+  alsoExplainedBy?: string[];
+}
+
+export interface ConsumerRuleVerdict {
+  rule: ConsumerRule;
+  status: "passed" | "failed" | "not-exercised";
+  opportunities: number;
+  findings: ConsumerFinding[];
+  /** For not-exercised: why, and how to exercise it. */
+  reason?: string;
+  ms: number;
+}
+
+export interface ConsumerJudgement {
+  verdicts: ConsumerRuleVerdict[];
+  /** Objects of the stream the view holds and the judge compared. */
+  judged: number;
+  objects: number;
+  /** Objects of the stream the view has no line for (not judged). */
+  missing: number;
+  /** View lines about objects the stream never had (not judged). */
+  foreign: number;
+  /** Objects left out because the stream carries no objectVersion and their messages arrived out of order:
+   *  no consumer can tell their latest state. */
+  unordered: number;
+}
+
+function findingOf(c: ObjectCase, message: string): ConsumerFinding {
+  const winner = firstWinner(c.object);
+  const { record } = c;
+  return {
+    uri: c.object.uri,
+    expected: {
+      position: winner.position + 1,
+      objectVersion: winner.version,
+      eventType: winner.type,
+      kind: winner.kind,
+    },
+    view: {
+      line: record.line,
+      removed: record.removed,
+      ...(record.objectVersion === undefined ? {} : { objectVersion: record.objectVersion }),
+      attributes: record.attributes === undefined ? "absent" : record.attributesEmpty ? "empty" : "given",
+    },
+    message,
+  };
+}
+
+/** Without objectVersion a consumer can only take arrival order: judged are the objects whose messages
+ *  arrived in the order of their versions. */
+function arrivedInOrder(object: TruthObject): boolean {
+  let highest = -1;
+  for (const entry of object.entries) {
+    if (!entry.listed) continue;
+    if (entry.version < highest) return false;
+    if (entry.version === highest && entry.resend) return false;
+    highest = entry.version;
+  }
+  return true;
+}
+
+export function judgeView(stream: ConsumerStream, view: ConsumerView): ConsumerJudgement {
+  const ctx: JudgeContext = {
+    stream,
+    versioned: stream.choice.objectVersion !== "absent",
+    judgesAttributes: stream.choice.payloadType === "snapshot",
+  };
+  const started = performance.now();
+  const cases: ObjectCase[] = [];
+  let missing = 0;
+  let unordered = 0;
+  for (const object of stream.objects.values()) {
+    const record = view.records.get(object.uri);
+    if (!record) {
+      missing += 1;
+      continue;
+    }
+    if (!ctx.versioned && !arrivedInOrder(object)) {
+      unordered += 1;
+      continue;
+    }
+    cases.push({ object, record });
+  }
+  let foreign = 0;
+  for (const uri of view.records.keys()) if (!stream.objects.has(uri)) foreign += 1;
+
+  // Each record that is not the latest state, with the rules that explain it.
+  const explained: { c: ObjectCase; by: { rule: ConsumerRule; message: string }[] }[] = [];
+  for (const c of cases) {
+    if (holdsLatest(c, ctx)) continue;
+    const by: { rule: ConsumerRule; message: string }[] = [];
+    for (const rule of CONSUMER_RULES) {
+      if (rule === LATEST_RULE && !ctx.versioned) continue;
+      const message = rule.judge(c, ctx);
+      if (message !== undefined) by.push({ rule, message });
+    }
+    if (by.length === 0)
+      by.push({
+        rule: LATEST_RULE,
+        message: `the view does not hold the latest state, ${describeLatest(c.object)}, nor that of any one message of the object; line ${c.record.line}`,
+      });
+    explained.push({ c, by });
+  }
+  const shown = new Set(explained.filter((e) => e.by.length === 1).map((e) => e.by[0]?.rule));
+  const findings = new Map<ConsumerRule, ConsumerFinding[]>(CONSUMER_RULES.map((r) => [r, []]));
+  const extra = new Map<ConsumerRule, number>(CONSUMER_RULES.map((r) => [r, 0]));
+  for (const { c, by } of explained) {
+    const settled = by.length === 1 ? by : by.filter((b) => shown.has(b.rule));
+    // Neither shown broken elsewhere: the first in the order of the rules (the order rule first).
+    const to = settled.length > 0 ? settled : by.slice(0, 1);
+    for (const { rule, message } of to) {
+      const finding = findingOf(c, message);
+      const others = by.filter((b) => b.rule !== rule).map((b) => b.rule.id);
+      (findings.get(rule) as ConsumerFinding[]).push(
+        others.length > 0 ? { ...finding, alsoExplainedBy: others } : finding,
+      );
+      if (!rule.applies(c.object, ctx)) extra.set(rule, (extra.get(rule) ?? 0) + 1);
+    }
+  }
+  const judgeMs = performance.now() - started;
+  const verdicts = CONSUMER_RULES.map((rule): ConsumerRuleVerdict => {
+    const ruleStarted = performance.now();
+    const opportunities =
+      (rule === LATEST_RULE && !ctx.versioned ? 0 : cases.filter((c) => rule.applies(c.object, ctx)).length) +
+      (extra.get(rule) ?? 0);
+    const found = findings.get(rule) ?? [];
+    const ms = performance.now() - ruleStarted + judgeMs / CONSUMER_RULES.length;
+    if (found.length > 0) return { rule, status: "failed", opportunities, findings: found, ms };
+    if (opportunities > 0) return { rule, status: "passed", opportunities, findings: [], ms };
+    const why =
+      rule === LATEST_RULE && !ctx.versioned
+        ? "the stream carries no objectVersion (JMSEventsFilteringFields does not list it), so no order of an object's messages is given"
+        : cases.length === 0
+          ? "the view holds none of the stream's objects"
+          : `the stream gave no opportunity (${rule.opportunity})`;
+    return {
+      rule,
+      status: "not-exercised",
+      opportunities: 0,
+      findings: [],
+      reason: `${why}; to exercise it: ${rule.exercise}`,
+      ms,
+    };
+  });
+  return {
+    verdicts,
+    judged: cases.length,
+    objects: stream.objects.size,
+    missing,
+    foreign,
+    unordered,
+  };
+}
+
+function describeLatest(object: TruthObject): string {
+  const w = firstWinner(object);
+  return `that of message #${w.position + 1} (${w.type}, objectVersion ${w.version})`;
+}

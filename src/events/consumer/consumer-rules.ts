@@ -1,0 +1,183 @@
+// The consumer rules: what the document asks of a service that keeps a view of the tenant's objects from
+// the event stream, each judged on the objects whose messages gave it an opportunity. A rule's judge is
+// asked only about an object whose view record is not the latest state; it answers with the sentence
+// that explains the record by its rule, or undefined when its rule does not explain it. consumer-judge.ts
+// settles a record that two rules explain.
+
+import { defineRule, type Rule, type RuleDeclaration } from "../../check/rule.ts";
+import type { TruthObject } from "./consumer-stream.ts";
+import {
+  describeEntry,
+  describeRecord,
+  firstWinner,
+  type JudgeContext,
+  type ObjectCase,
+  olderReflected,
+  reflects,
+  sameState,
+  snapshotsBefore,
+  versionFits,
+} from "./object-state.ts";
+
+/** A consumer rule as declared (src/check/rule.ts gives it its kind and reads its level from its title). */
+interface ConsumerRuleDeclaration extends RuleDeclaration {
+  /** What an opportunity of the rule is, in the report's words. */
+  opportunity: string;
+  /** How to give the rule an opportunity when the stream gave none. */
+  exercise: string;
+  applies(object: TruthObject, ctx: JudgeContext): boolean;
+  judge(c: ObjectCase, ctx: JudgeContext): string | undefined;
+}
+
+const later = (a: { position: number }, b: { position: number }) => a.position > b.position;
+
+/** The order rule's opportunities: an object whose latest message is not the last to arrive, or whose
+ *  timestamps (updatedTime, the deltas' timestamp) do not rise with its objectVersion. */
+function orderChallenged(object: TruthObject): boolean {
+  const winner = object.winner;
+  const listed = object.entries.filter((e) => e.listed);
+  if (new Set(listed.map((e) => e.version)).size < 2) return false;
+  const last = listed.at(-1);
+  if (last && last.version !== winner.version) return true;
+  return listed.some(
+    (e) =>
+      e.version < winner.version &&
+      !(e.timestamp !== undefined && winner.timestamp !== undefined && e.timestamp < winner.timestamp),
+  );
+}
+
+const declared: ConsumerRuleDeclaration[] = [
+  {
+    id: "consumer/latest-by-object-version",
+    requirements: ["CONSUMER-ORDER-01"],
+    title:
+      "MUST hold each object's latest state: the message of the highest objectVersion, not the last to arrive or the latest by updatedTime",
+    opportunity:
+      "an object whose latest message is not the last to arrive, or whose timestamps do not rise with its objectVersion",
+    exercise:
+      "a stream that reorders messages (the default producer choice does); a stream without objectVersion (object-version-absent) gives the rule nothing to judge",
+    applies: (object, ctx) => ctx.versioned && orderChallenged(object),
+    judge(c, ctx) {
+      const winner = firstWinner(c.object);
+      const older = olderReflected(c, ctx).find(
+        (e) =>
+          later(e, winner) ||
+          !(e.timestamp !== undefined && winner.timestamp !== undefined && e.timestamp < winner.timestamp),
+      );
+      if (!older) return undefined;
+      const why = later(older, winner)
+        ? "it arrived after the latest one"
+        : "its timestamp is not older than the latest one's";
+      return `the view holds the state of ${describeEntry(older)}, an older objectVersion (${why}); the latest is ${describeEntry(winner)}; ${describeRecord(c.record)}`;
+    },
+  },
+  {
+    id: "consumer/removal-not-live",
+    requirements: ["CONSUMER-REMOVAL-01"],
+    title:
+      "MUST hold an object whose latest event removes it (ENTITY_REMOVED, _GDPR, ENTITY_LOST_MERGE, relationship, interaction and change request removals) as removed",
+    opportunity: "an object whose latest message removes it",
+    exercise: "a longer stream (--count), which removes entities, relationships and interactions",
+    applies: (object) => object.winner.removes,
+    judge(c, ctx) {
+      const winner = firstWinner(c.object);
+      if (!winner.removes || c.record.removed) return undefined;
+      const before = olderReflected(c, ctx).find((e) => !e.removes);
+      if (!before && c.record.objectVersion !== undefined && ctx.versioned) return undefined;
+      return `${describeEntry(winner)} removed the object, but the view holds it live${before ? ` with the state of ${describeEntry(before)}` : ""}; ${describeRecord(c.record)}`;
+    },
+  },
+  {
+    id: "consumer/gdpr-removal-leaves-no-data",
+    requirements: ["CONSUMER-GDPR-01"],
+    title:
+      "SHOULD hold none of an object's data after its GDPR removal (ENTITY_REMOVED_GDPR, RELATIONSHIP_REMOVED_GDPR)",
+    opportunity: "an object whose latest message is a GDPR removal",
+    exercise: "a longer stream (--count 1000 or more), which removes entities by GDPR requests",
+    applies: (object) => object.winner.gdpr,
+    judge(c, ctx) {
+      const winner = firstWinner(c.object);
+      if (!winner.gdpr || !c.record.removed || c.record.dataMembers.length === 0) return undefined;
+      if (!versionFits(c, winner, ctx)) return undefined;
+      return `${describeEntry(winner)} removed the object by a GDPR request, but the view still holds its ${c.record.dataMembers.join(", ")}; ${describeRecord(c.record)}`;
+    },
+  },
+  {
+    id: "consumer/fallback-is-not-an-empty-object",
+    requirements: ["CONSUMER-FALLBACK-01"],
+    title:
+      "MUST NOT take a large-object fallback (no object, exceededQueueSizeLimit true) for an empty or removed object",
+    opportunity: "an object whose latest message is a large-object fallback",
+    exercise: "a stream with more fallbacks (the fallback-uri-in-header producer choice sends 15 %)",
+    applies: (object) => object.winner.kind === "fallback" && !object.winner.removes,
+    judge(c, ctx) {
+      const winner = firstWinner(c.object);
+      if (winner.kind !== "fallback" || winner.removes || !versionFits(c, winner, ctx)) return undefined;
+      if (c.record.removed)
+        return `${describeEntry(winner)} carries no object, yet the view holds the object removed; ${describeRecord(c.record)}`;
+      if (!ctx.judgesAttributes || c.record.attributesEmpty !== true) return undefined;
+      if (snapshotsBefore(c.object, winner).some((e) => e.attributes === null)) return undefined;
+      return `${describeEntry(winner)} carries no object (exceededQueueSizeLimit), yet the view holds the object with empty attributes; keep what the last snapshot said, or give no attributes; ${describeRecord(c.record)}`;
+    },
+  },
+  {
+    id: "consumer/unknown-types-and-fields-change-nothing",
+    requirements: ["CONSUMER-UNKNOWN-01"],
+    title:
+      "SHOULD go on past event types in neither of the document's lists and fields it does not know, its view of the rest unchanged",
+    opportunity:
+      "an object with a message of an unlisted type or unknown fields, or with messages after the stream's first unlisted type",
+    exercise:
+      "a stream with legal variety (every producer choice has unlisted types such as ENTITY_MERGE_FAILED)",
+    applies: (object, ctx) => {
+      const first = ctx.stream.firstUnlisted;
+      return object.entries.some(
+        (e) => !e.listed || e.unknownFields || (first !== undefined && e.position > first),
+      );
+    },
+    judge(c, ctx) {
+      const winner = firstWinner(c.object);
+      const unlisted = c.object.entries.find((e) => !e.listed && c.record.objectVersion === e.version);
+      if (unlisted && ctx.versioned && !sameState(c, winner, ctx))
+        return `${describeEntry(unlisted)}, a type in neither of the document's lists, changed the view; ${describeRecord(c.record)}`;
+      const first = ctx.stream.firstUnlisted;
+      if (first !== undefined && winner.position > first) {
+        const before = c.object.entries.filter((e) => e.listed && e.position < first);
+        const prefix = before.reduce<(typeof before)[number] | undefined>(
+          (best, e) => (!best || e.version > best.version ? e : best),
+          undefined,
+        );
+        const at = ctx.stream.messages[first];
+        if (prefix && reflects(c, prefix, ctx))
+          return `the view holds the state of ${describeEntry(prefix)}, the latest before message #${first + 1} (${String(at?.headers.eventType)}, a type in neither of the document's lists): did the consumer stop there? The latest is ${describeEntry(winner)}; ${describeRecord(c.record)}`;
+      }
+      if (winner.unknownFields) {
+        const before = olderReflected(c, ctx).find((e) => e.position < winner.position);
+        if (before)
+          return `${describeEntry(winner)} carries fields the document does not define and left the view unchanged: it holds the state of ${describeEntry(before)}; ${describeRecord(c.record)}`;
+      }
+      return undefined;
+    },
+  },
+  {
+    id: "consumer/re-send-changes-nothing",
+    requirements: ["CONSUMER-RESEND-01"],
+    title: "MUST leave its view unchanged by an exact re-send of a message it already had",
+    opportunity: "an object with a message sent twice",
+    exercise: "a stream with re-sends (the default producer choice re-sends 5 %, many-re-sends a quarter)",
+    applies: (object) => object.entries.some((e) => e.resend),
+    judge(c, ctx) {
+      const winner = firstWinner(c.object);
+      const again = c.object.entries.find((e) => e.resend && e.version === winner.version);
+      if (!again || !versionFits(c, winner, ctx) || sameState(c, winner, ctx)) return undefined;
+      return `${describeEntry(winner)} was sent again as ${describeEntry(again)}, and the view no longer holds its state; ${describeRecord(c.record)}`;
+    },
+  },
+];
+
+export type ConsumerRule = Rule<"consumer", ConsumerRuleDeclaration>;
+
+export const CONSUMER_RULES: readonly ConsumerRule[] = declared.map((rule) => defineRule("consumer", rule));
+
+/** The rule that answers for a record that no rule's judge explains: it does not hold the latest state. */
+export const LATEST_RULE = CONSUMER_RULES[0] as ConsumerRule;

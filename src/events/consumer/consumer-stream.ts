@@ -1,0 +1,316 @@
+// The stream an event consumer is checked with, and its known truth: a seeded stream of the event
+// generator (src/events/generate) shaped by one producer choice the document leaves open, and, for every
+// object it is about, each message in delivery order with its objectVersion, event type and what it says
+// of the object. The judge (consumer-judge.ts) compares the consumer's view with this truth.
+
+import { canonicalJson } from "../check/canonical-json.ts";
+import { eventSchemas } from "../event-schemas.ts";
+import { generateStream, Random } from "../generate/index.ts";
+import type { ProducerChoice } from "./producer-choices.ts";
+
+/** One message as delivered: the headers and the parsed payload (the NDJSON line {"headers", "payload"}). */
+export interface DeliveredMessage {
+  headers: Record<string, unknown>;
+  payload: Record<string, unknown>;
+}
+
+/** What one delivered message says about its object. */
+export interface TruthEntry {
+  /** 0-based place in delivery order. */
+  position: number;
+  /** The objectVersion the producer gave the message (known to the kit even where the header is left out). */
+  version: number;
+  type: string;
+  kind: "snapshot" | "deltas" | "fallback" | "name-only" | "unlisted";
+  /** An event type of the document's lists (the table or the unsupported list). */
+  listed: boolean;
+  /** Its type removes the object (ENTITY_REMOVED, _GDPR, ENTITY_LOST_MERGE, relationship, interaction and
+   *  change request removals). */
+  removes: boolean;
+  gdpr: boolean;
+  /** Canonical JSON of object.attributes of a snapshot; null when the snapshot's object has none. */
+  attributes?: string | null;
+  /** object.attributes serialized as sent (JSON.stringify): a view that copied them matches it at once. */
+  attributesText?: string | null;
+  /** updatedTime of the snapshot's object or the deltas' timestamp: what a consumer ordering by time reads. */
+  timestamp?: number;
+  /** An exact re-send of a message delivered before. */
+  resend: boolean;
+  /** The message carries a header or payload field the document does not define. */
+  unknownFields: boolean;
+}
+
+export interface TruthObject {
+  uri: string;
+  /** Every message about the object, in delivery order. */
+  entries: TruthEntry[];
+  /** The message of the highest objectVersion among those of listed types: the latest state. */
+  winner: TruthEntry;
+}
+
+export interface ConsumerStream {
+  choice: ProducerChoice;
+  seed: number;
+  messages: DeliveredMessage[];
+  objects: Map<string, TruthObject>;
+  /** Position of the first message of a type in neither of the document's lists, if any. */
+  firstUnlisted?: number;
+}
+
+/** Types whose event removes its object. */
+export const REMOVAL_TYPES: ReadonlySet<string> = new Set([
+  "ENTITY_REMOVED",
+  "ENTITY_REMOVED_GDPR",
+  "ENTITY_LOST_MERGE",
+  "RELATIONSHIP_REMOVED",
+  "RELATIONSHIP_REMOVED_GDPR",
+  "RELATION_LOST_MERGE",
+  "INTERACTION_REMOVED",
+  "CHANGE_REQUEST_REMOVED",
+  "GROUP_REMOVED",
+]);
+const GDPR_TYPES: ReadonlySet<string> = new Set(["ENTITY_REMOVED_GDPR", "RELATIONSHIP_REMOVED_GDPR"]);
+
+/** A header and a payload field the document does not define, as other producers add them (a trace
+ *  context over AMQP, a schema marker): a consumer takes them and goes on. */
+const UNKNOWN_HEADER = "traceparent";
+const UNKNOWN_PAYLOAD_FIELD = "schemaRevision";
+
+let listed: ReadonlySet<string> | undefined;
+function listedTypes(): ReadonlySet<string> {
+  const schemas = eventSchemas();
+  listed ??= new Set([...schemas.types.keys(), ...schemas.unsupportedTypes]);
+  return listed;
+}
+
+function record(value: unknown): Record<string, unknown> | undefined {
+  return value !== null && typeof value === "object" && !Array.isArray(value)
+    ? (value as Record<string, unknown>)
+    : undefined;
+}
+
+/** The generator's stream for a producer choice, shaped and delivered, with its truth. */
+export function consumerStream(choice: ProducerChoice, seed: number, count: number): ConsumerStream {
+  const generated = generateStream({
+    seed,
+    count,
+    payloadType: choice.payloadType,
+    reorderWindow: choice.reorderWindow,
+    duplicates: choice.duplicates,
+    largeObjects: choice.largeObjects,
+    variety: true,
+  });
+  const random = new Random(seed ^ 0x5bd1e995);
+  const shaped = generated.messages.map(({ headers, body }) => ({
+    headers: { ...headers },
+    payload: JSON.parse(body) as Record<string, unknown>,
+  }));
+  const withResends = choice.duplicates > 0 ? lateResends(resendRemovals(shaped, random), random) : shaped;
+  const messages = withResends.map((message) => shape(message, choice));
+  return { choice, seed, messages, ...truthOf(withResends) };
+}
+
+/** The messages with copies inserted after the positions `after` names, in one pass. */
+function withCopies(
+  messages: DeliveredMessage[],
+  after: Map<number, DeliveredMessage[]>,
+): DeliveredMessage[] {
+  const out: DeliveredMessage[] = [];
+  messages.forEach((message, index) => {
+    out.push(message);
+    for (const copy of after.get(index) ?? []) out.push(copy);
+  });
+  return out;
+}
+
+function addCopy(after: Map<number, DeliveredMessage[]>, at: number, message: DeliveredMessage): void {
+  const list = after.get(at);
+  if (list) list.push(message);
+  else after.set(at, [message]);
+}
+
+/** Removals re-sent a few places later now and then, so that a stream with re-sends has re-sent removals
+ *  (the re-send a toggling consumer gets wrong). Exact copies: at-least-once delivery, nothing else. */
+function resendRemovals(messages: DeliveredMessage[], random: Random): DeliveredMessage[] {
+  const after = new Map<number, DeliveredMessage[]>();
+  messages.forEach((message, index) => {
+    if (!REMOVAL_TYPES.has(String(message.headers.eventType)) || !random.chance(0.3)) return;
+    addCopy(after, Math.min(messages.length - 1, index + random.int(0, 3)), message);
+  });
+  return withCopies(messages, after);
+}
+
+/** Now and then a message sent again after a later message of its object (a redelivery after a failover
+ *  arrives late): the re-send a consumer that lets the last arrival win takes for the latest state. */
+function lateResends(messages: DeliveredMessage[], random: Random): DeliveredMessage[] {
+  const byUri = new Map<string, number[]>();
+  messages.forEach((message, index) => {
+    const uri = String(message.headers.sourceObjectUri);
+    const list = byUri.get(uri);
+    if (list) list.push(index);
+    else byUri.set(uri, [index]);
+  });
+  const after = new Map<number, DeliveredMessage[]>();
+  for (const positions of byUri.values()) {
+    if (positions.length < 2 || !random.chance(0.15)) continue;
+    const pick = random.int(0, positions.length - 2);
+    const next = positions[pick + 1] as number;
+    const at = Math.min(messages.length - 1, next + random.int(0, 2));
+    addCopy(after, at, messages[positions[pick] as number] as DeliveredMessage);
+  }
+  return withCopies(messages, after);
+}
+
+/** Deterministic per (object, version): a re-send keeps exactly what the first sending carried. */
+function carriesUnknownFields(uri: string, version: number): boolean {
+  let hash = version * 2654435761;
+  for (let i = 0; i < uri.length; i += 1) hash = Math.imul(hash ^ uri.charCodeAt(i), 16777619);
+  return (hash >>> 0) % 10 === 0;
+}
+
+/** The message as the producer choice sends it: objectVersion as a number, a string of digits or not at
+ *  all; deltas in one legal shape; fallbacks with their URI in the header only; fields of no definition. */
+function shape(message: DeliveredMessage, choice: ProducerChoice): DeliveredMessage {
+  const headers = { ...message.headers };
+  const version = Number(headers.objectVersion);
+  const uri = String(headers.sourceObjectUri);
+  if (choice.objectVersion === "absent") delete headers.objectVersion;
+  else if (choice.objectVersion === "string") headers.objectVersion = String(version);
+  let payload = message.payload;
+  if (choice.deltasShape !== "any" && record(payload.deltas))
+    payload = { ...payload, deltas: deltasIn(choice.deltasShape, payload, headers) };
+  if (choice.fallbackUri === "header-only" && payload.exceededQueueSizeLimit === true && "uri" in payload) {
+    const { uri: _dropped, ...rest } = payload;
+    payload = rest;
+  }
+  if (carriesUnknownFields(uri, version)) {
+    headers[UNKNOWN_HEADER] =
+      `00-${uri.replace(/\W/g, "").padEnd(32, "0").slice(0, 32)}-${String(version).padStart(16, "0")}-01`;
+    payload = { ...payload, [UNKNOWN_PAYLOAD_FIELD]: 2 };
+  }
+  return { headers, payload };
+}
+
+/** The deltas member in one of its legal shapes (the document shows its structure nowhere). */
+function deltasIn(
+  shapeName: "message" | "collection" | "other",
+  payload: Record<string, unknown>,
+  headers: Record<string, unknown>,
+): Record<string, unknown> {
+  const deltas = record(payload.deltas) ?? {};
+  const collection = record(deltas.deltaCollection) ??
+    (Array.isArray(deltas.delta) ? deltas : undefined) ?? { ovChanged: false, delta: [] };
+  const items = Array.isArray(collection.delta) ? (collection.delta as unknown[]) : [];
+  if (shapeName === "collection") return collection;
+  if (shapeName === "other")
+    return {
+      changes: items.length,
+      attributes: items.map((item) => record(item)?.attributeType),
+    };
+  if ("deltaCollection" in deltas) return deltas;
+  const type = String(payload.type);
+  const uri = String(headers.sourceObjectUri);
+  return {
+    id: `d${String(headers.objectVersion)}`,
+    user: "svc-integration",
+    method: type.endsWith("_CREATED") ? "POST" : type.includes("REMOVED") ? "DELETE" : "PUT",
+    url: `/${uri}`,
+    clientType: "API",
+    timestamp: 0,
+    objectUri: uri,
+    objectType: "",
+    objectLabel: uri,
+    data: { type },
+    deltaCollection: collection,
+    eventId: `e${String(headers.objectVersion)}`,
+    itemsTotal: items.length,
+  };
+}
+
+function entryOf(message: DeliveredMessage, position: number, seen: Set<string>): TruthEntry {
+  const { headers, payload } = message;
+  const type = String(headers.eventType ?? payload.type);
+  const version = Number(headers.objectVersion);
+  const uri = String(headers.sourceObjectUri);
+  const isListed = listedTypes().has(type);
+  const object = record(payload.object);
+  const deltas = record(payload.deltas);
+  const kind: TruthEntry["kind"] = !isListed
+    ? "unlisted"
+    : payload.exceededQueueSizeLimit === true
+      ? "fallback"
+      : object
+        ? "snapshot"
+        : deltas
+          ? "deltas"
+          : "name-only";
+  const key = `${uri}\u0000${version}`;
+  const resend = seen.has(key);
+  seen.add(key);
+
+  const timestamp =
+    typeof object?.updatedTime === "number"
+      ? object.updatedTime
+      : typeof deltas?.timestamp === "number"
+        ? deltas.timestamp
+        : undefined;
+  const entry: TruthEntry = {
+    position,
+    version,
+    type,
+    kind,
+    listed: isListed,
+    removes: isListed && REMOVAL_TYPES.has(type),
+    gdpr: GDPR_TYPES.has(type),
+    ...(timestamp === undefined ? {} : { timestamp }),
+    resend,
+    unknownFields: carriesUnknownFields(uri, version),
+  };
+  if (object) {
+    // Canonical text only when the judge asks: most messages are never compared.
+    let text: string | null | undefined;
+    let sent: string | null | undefined;
+    Object.defineProperties(entry, {
+      attributes: {
+        enumerable: true,
+        get: () => {
+          text ??= "attributes" in object ? canonicalJson(object.attributes) : null;
+          return text;
+        },
+      },
+      attributesText: {
+        enumerable: true,
+        get: () => {
+          sent ??= "attributes" in object ? JSON.stringify(object.attributes) : null;
+          return sent;
+        },
+      },
+    });
+  }
+  return entry;
+}
+
+function truthOf(messages: DeliveredMessage[]): {
+  objects: Map<string, TruthObject>;
+  firstUnlisted?: number;
+} {
+  const byUri = new Map<string, TruthEntry[]>();
+  const seen = new Set<string>();
+  let firstUnlisted: number | undefined;
+  messages.forEach((message, position) => {
+    const uri = String(message.headers.sourceObjectUri);
+    const entry = entryOf(message, position, seen);
+    if (!entry.listed) firstUnlisted ??= position;
+    const list = byUri.get(uri);
+    if (list) list.push(entry);
+    else byUri.set(uri, [entry]);
+  });
+  const objects = new Map<string, TruthObject>();
+  for (const [uri, entries] of byUri) {
+    let winner: TruthEntry | undefined;
+    for (const entry of entries)
+      if (entry.listed && (!winner || entry.version > winner.version)) winner = entry;
+    if (winner) objects.set(uri, { uri, entries, winner });
+  }
+  return { objects, ...(firstUnlisted === undefined ? {} : { firstUnlisted }) };
+}

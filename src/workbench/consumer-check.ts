@@ -1,0 +1,349 @@
+// lckit events consumer check as a library: generates a stream whose final state it knows (one producer
+// choice), delivers it to the team's consumer (a file, stdin or HTTP push), runs the consumer's command
+// with the LCKIT_* variables, stops its process group on a hang, reads the view it wrote and judges it
+// by the consumer rules. Nothing is left running and its work folder is removed.
+import { once } from "node:events";
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import type { Writable } from "node:stream";
+import { type DeliveryQueue, openDeliveryQueue } from "../events/consumer/amqp-queue.ts";
+import { type ConsumerJudgement, judgeView } from "../events/consumer/consumer-judge.ts";
+import { type ConsumerRunMeta, consumerRunResult } from "../events/consumer/consumer-result.ts";
+import {
+  type ConsumerStream,
+  consumerStream,
+  type DeliveredMessage,
+} from "../events/consumer/consumer-stream.ts";
+import { readView, ViewError } from "../events/consumer/consumer-view.ts";
+import { endpointReady, type PushOutcome, pushMessages } from "../events/consumer/http-push.ts";
+import { DEFAULT_CHOICE, type ProducerChoice } from "../events/consumer/producer-choices.ts";
+import { parseAmqp1Url } from "../events/transport/amqp1-connection.ts";
+import { openAmqp1Sink } from "../events/transport/sinks/amqp1.ts";
+import { freePort } from "../http/free-port.ts";
+import type { RunResult } from "../result/model.ts";
+import { DEFAULT_FAIL_ON, exitCodeFor, type FailOn, findingsOf } from "../result/verdict.ts";
+import type { CommandOutcome } from "./client-result.ts";
+import { runCommand } from "./command-run.ts";
+
+export const DEFAULT_CONSUMER_TIMEOUT_MS = 120_000;
+export const DEFAULT_MESSAGES = 1000;
+export const DEFAULT_SEED = 1;
+
+export const DELIVERIES = ["file", "stdin", "pubsub-push", "sns-push", "rabbitmq", "amqp1"] as const;
+export type Delivery = (typeof DELIVERIES)[number];
+
+/** The environment the consumer's command gets (documented in docs/consumers.md). */
+export const CONSUMER_ENV = [
+  "LCKIT_DELIVERY",
+  "LCKIT_EVENTS_FILE",
+  "LCKIT_PUSH_PORT",
+  "LCKIT_PUSH_URL",
+  "LCKIT_AMQP_URL",
+  "LCKIT_AMQP_QUEUE",
+  "LCKIT_AMQP1_URL",
+  "LCKIT_AMQP1_ADDRESS",
+  "LCKIT_VIEW_FILE",
+  "LCKIT_TENANT",
+  "LCKIT_VARIANT",
+  "LCKIT_SEED",
+  "LCKIT_MESSAGES",
+] as const;
+
+export interface ConsumerCheckOptions {
+  /** The command and its arguments (no shell: give `sh -c "..."` for one). */
+  argv: string[];
+  delivery?: Delivery;
+  /** The broker: of the rabbitmq delivery amqp://user:password@host:port, of the amqp1 delivery
+   *  amqp1://user:password@host:port/ADDRESS. */
+  brokerUrl?: string;
+  choice?: ProducerChoice;
+  seed?: number;
+  /** Messages the generator makes (re-sends added for the choice come on top). */
+  count?: number;
+  timeoutMs?: number;
+  cwd?: string;
+  env?: NodeJS.ProcessEnv;
+  output?: (chunk: string, stream: "stdout" | "stderr") => void;
+  signal?: AbortSignal;
+  /** A MUST consumer rule with no opportunity fails the run (exit 1). */
+  requireExercised?: boolean;
+  /** Outcomes that exit 1 (--fail-on), as every judging command reads them. */
+  failOn?: readonly FailOn[];
+}
+
+export interface ConsumerCheckRun {
+  result: RunResult;
+  outcome: CommandOutcome;
+  /** 0 the consumer passed; 1 a MUST rule broke, the view was malformed or the command failed (or, when
+   *  required, a MUST rule was not exercised); 2 the command could not be started, wrote no view or
+   *  consumed nothing; 3 it hung past the time limit or was killed. */
+  exitCode: 0 | 1 | 2 | 3;
+  judgement?: ConsumerJudgement;
+  stream: ConsumerStream;
+  push?: PushOutcome;
+  /** The queue the rabbitmq delivery declared (deleted when the run ends). */
+  queue?: string;
+}
+
+export class ConsumerCheckError extends Error {
+  override name = "ConsumerCheckError";
+}
+
+function line(message: DeliveredMessage): string {
+  return `${JSON.stringify(message)}\n`;
+}
+
+/** Writes the stream to a pipe, waiting whenever the pipe is full. */
+async function pipeStream(messages: readonly DeliveredMessage[], input: Writable): Promise<number> {
+  let written = 0;
+  try {
+    for (const message of messages) {
+      if (input.destroyed) break;
+      if (!input.write(line(message))) await once(input, "drain");
+      written += 1;
+    }
+  } catch {
+    // The consumer closed its stdin early: what it read is what it got.
+  }
+  input.end();
+  return written;
+}
+
+/** The replay command of a run: the same stream, the same delivery. */
+export function replayCommand(options: {
+  argv: string[];
+  delivery: Delivery;
+  choice: ProducerChoice;
+  seed: number;
+  count: number;
+}): string {
+  const quoted = options.argv.map((a) => (/^[\w@%+=:,./-]+$/.test(a) ? a : `'${a.replace(/'/g, `'\\''`)}'`));
+  return `lckit events consumer check --seed ${options.seed} --messages ${options.count} --variants ${options.choice.name} --delivery ${options.delivery} -- ${quoted.join(" ")}`;
+}
+
+export async function consumerCheck(options: ConsumerCheckOptions): Promise<ConsumerCheckRun> {
+  if (options.argv.length === 0)
+    throw new ConsumerCheckError(
+      "no command to run: give it after --, e.g. lckit events consumer check -- node consumer.mjs",
+    );
+  const delivery = options.delivery ?? "file";
+  const choice = options.choice ?? DEFAULT_CHOICE;
+  const seed = options.seed ?? DEFAULT_SEED;
+  const count = options.count ?? DEFAULT_MESSAGES;
+  const timeoutMs = options.timeoutMs ?? DEFAULT_CONSUMER_TIMEOUT_MS;
+  const stream = consumerStream(choice, seed, count);
+  const work = mkdtempSync(join(tmpdir(), "lckit-consumer-"));
+  const viewFile = join(work, "view.ndjson");
+  const eventsFile = join(work, "events.ndjson");
+  const env: NodeJS.ProcessEnv = {
+    ...(options.env ?? process.env),
+    LCKIT_DELIVERY: delivery,
+    LCKIT_VIEW_FILE: viewFile,
+    LCKIT_TENANT: "acme",
+    LCKIT_VARIANT: choice.name,
+    LCKIT_SEED: String(seed),
+    LCKIT_MESSAGES: String(stream.messages.length),
+  };
+  delete env.LCKIT_EVENTS_FILE;
+  delete env.LCKIT_PUSH_PORT;
+  delete env.LCKIT_PUSH_URL;
+  delete env.LCKIT_AMQP_URL;
+  delete env.LCKIT_AMQP_QUEUE;
+  delete env.LCKIT_AMQP1_URL;
+  delete env.LCKIT_AMQP1_ADDRESS;
+  if (delivery === "rabbitmq" && !options.brokerUrl)
+    throw new ConsumerCheckError(
+      "the rabbitmq delivery needs a broker: give --broker amqp://user:password@host:port of a running RabbitMQ",
+    );
+  if (delivery === "amqp1" && !/^amqp1s?:\/\/[^/]+\/./.test(options.brokerUrl ?? ""))
+    throw new ConsumerCheckError(
+      "the amqp1 delivery needs an AMQP 1.0 address: give --broker amqp1://user:password@host:port/ADDRESS (a queue for this check only)",
+    );
+  const startedAt = new Date();
+  let endedByKit = false;
+  let delivered = 0;
+  let push: PushOutcome | undefined;
+  let outcome: CommandOutcome;
+  const finish = new AbortController();
+  const stopAll = () => finish.abort();
+  options.signal?.addEventListener("abort", stopAll, { once: true });
+  let queue: DeliveryQueue | undefined;
+  try {
+    if (delivery === "rabbitmq") {
+      queue = await openDeliveryQueue(options.brokerUrl as string);
+      delivered = await queue.publish(stream.messages);
+      env.LCKIT_AMQP_URL = options.brokerUrl;
+      env.LCKIT_AMQP_QUEUE = queue.name;
+    }
+    if (delivery === "amqp1") {
+      // Published before the command starts: the address holds the stream until the consumer takes it.
+      const url = options.brokerUrl as string;
+      const sink = await openAmqp1Sink(url);
+      try {
+        for (const message of stream.messages)
+          await sink.publish({ headers: message.headers, body: JSON.stringify(message.payload) });
+      } finally {
+        await sink.close();
+      }
+      delivered = stream.messages.length;
+      env.LCKIT_AMQP1_URL = url;
+      env.LCKIT_AMQP1_ADDRESS = parseAmqp1Url(url).address;
+    }
+    if (delivery === "file") {
+      writeFileSync(eventsFile, stream.messages.map(line).join(""));
+      env.LCKIT_EVENTS_FILE = eventsFile;
+      delivered = stream.messages.length;
+    }
+    let pushUrl: URL | undefined;
+    if (delivery === "pubsub-push" || delivery === "sns-push") {
+      const port = await freePort();
+      pushUrl = new URL(`http://127.0.0.1:${port}/`);
+      env.LCKIT_PUSH_PORT = String(port);
+      env.LCKIT_PUSH_URL = pushUrl.href;
+    }
+    let piping: Promise<number> | undefined;
+    const running = runCommand(options.argv, env, {
+      timeoutMs,
+      name: "lckit events consumer check",
+      signal: finish.signal,
+      ...(options.cwd === undefined ? {} : { cwd: options.cwd }),
+      ...(options.output ? { output: options.output } : {}),
+      ...(delivery === "stdin"
+        ? {
+            stdin: (input: Writable) => {
+              piping = pipeStream(stream.messages, input);
+            },
+          }
+        : {}),
+    });
+    if (pushUrl) {
+      // Deliver while the command runs; its end (or the time limit) ends the delivery. When every
+      // message is acknowledged, SIGTERM tells the consumer its input has ended.
+      const stopped = new AbortController();
+      void running.then(() => stopped.abort());
+      finish.signal.addEventListener("abort", () => stopped.abort(), { once: true });
+      if (await endpointReady(pushUrl, stopped.signal)) {
+        push = await pushMessages(
+          stream.messages,
+          pushUrl,
+          delivery === "sns-push" ? "sns" : "pubsub",
+          stopped.signal,
+        );
+        delivered = push.delivered;
+        if (!stopped.signal.aborted && push.delivered === stream.messages.length) {
+          endedByKit = true;
+          finish.abort();
+        }
+      }
+    }
+    if (queue) {
+      // The consumer ends by itself after LCKIT_MESSAGES messages; if it does not, SIGTERM once the queue
+      // has stayed empty.
+      const stopped = new AbortController();
+      void running.then(() => stopped.abort());
+      finish.signal.addEventListener("abort", () => stopped.abort(), { once: true });
+      if (await queue.drained(stopped.signal)) {
+        endedByKit = true;
+        finish.abort();
+      }
+    }
+    outcome = await running;
+    if (piping) delivered = await piping;
+  } catch (error) {
+    // A broker that refused the stream: nothing ran, and the work folder goes.
+    rmSync(work, { recursive: true, force: true });
+    throw error;
+  } finally {
+    options.signal?.removeEventListener("abort", stopAll);
+    await queue?.close();
+  }
+  // The kit's own SIGTERM at the end of a push delivery is no kill: the consumer was told its input ended.
+  let asJudged: CommandOutcome =
+    endedByKit && !outcome.timedOut && outcome.signal === "SIGTERM"
+      ? { ...outcome, signal: null, exitCode: 0 }
+      : outcome;
+  // Stopped from outside (the kit's own SIGINT or SIGTERM): killed, whatever it exited with.
+  if (options.signal?.aborted && !asJudged.timedOut)
+    asJudged = { ...asJudged, signal: asJudged.signal ?? "SIGTERM" };
+  let view: ConsumerRunMeta["view"];
+  let judgement: ConsumerJudgement | undefined;
+  try {
+    view = await judged(stream, viewFile, delivery);
+    if ("judgement" in view) judgement = view.judgement;
+  } finally {
+    rmSync(work, { recursive: true, force: true });
+  }
+  const meta: ConsumerRunMeta = {
+    command: options.argv.join(" "),
+    outcome: asJudged,
+    stream,
+    delivery,
+    replay: replayCommand({ argv: options.argv, delivery, choice, seed, count }),
+    startedAt,
+    finishedAt: new Date(),
+    view,
+    delivered,
+    ...(options.requireExercised ? { requireExercised: true } : {}),
+  };
+  const result = consumerRunResult(meta);
+  return {
+    result,
+    outcome: asJudged,
+    exitCode: exitCodeOf(result, asJudged, view, options.failOn ?? DEFAULT_FAIL_ON),
+    ...(judgement ? { judgement } : {}),
+    stream,
+    ...(push ? { push } : {}),
+    ...(queue ? { queue: queue.name } : {}),
+  };
+}
+
+const readsFrom: Record<Delivery, string> = {
+  file: "does it read the stream from LCKIT_EVENTS_FILE?",
+  stdin: "does it read the stream from stdin?",
+  "pubsub-push": "does it listen on LCKIT_PUSH_PORT and answer each push with a 2xx?",
+  "sns-push": "does it listen on LCKIT_PUSH_PORT and answer each notification with a 2xx?",
+  rabbitmq: "does it consume the queue LCKIT_AMQP_QUEUE at LCKIT_AMQP_URL?",
+  amqp1: "does it receive from LCKIT_AMQP1_ADDRESS at LCKIT_AMQP1_URL?",
+};
+
+async function judged(
+  stream: ConsumerStream,
+  viewFile: string,
+  delivery: Delivery,
+): Promise<ConsumerRunMeta["view"]> {
+  if (!existsSync(viewFile))
+    return {
+      problem: `no view was written: does it write its view to LCKIT_VIEW_FILE when its input ends or on SIGTERM? (${readsFrom[delivery]})`,
+      nothingConsumed: true,
+    };
+  try {
+    const view = await readView(viewFile, { maxLines: Math.max(2 * stream.objects.size, 10_000) });
+    if (view.records.size === 0 && stream.objects.size > 0)
+      return {
+        problem: `the view is empty: nothing was consumed (${readsFrom[delivery]})`,
+        nothingConsumed: true,
+      };
+    return { judgement: judgeView(stream, view) };
+  } catch (error) {
+    if (error instanceof ViewError) return { problem: `the view could not be read: ${error.message}` };
+    throw error;
+  }
+}
+
+/** The one exit policy (src/result/verdict.ts): a consumer that could not start, or never consumed, judged
+ *  nothing (2); one that hung or was killed, 3; a command that failed is a failure like a broken rule. */
+function exitCodeOf(
+  result: RunResult,
+  outcome: CommandOutcome,
+  view: ConsumerRunMeta["view"],
+  failOn: readonly FailOn[],
+): ConsumerCheckRun["exitCode"] {
+  const findings = findingsOf(result.verdict, result.checks);
+  if (outcome.startError !== undefined) return 2;
+  if (outcome.timedOut || outcome.signal !== null) return 3;
+  if ("problem" in view && view.nothingConsumed) return 2;
+  const code = exitCodeFor(findings, failOn);
+  if (code !== 0) return code === 1 ? 1 : 3;
+  return outcome.exitCode !== 0 ? 1 : 0;
+}

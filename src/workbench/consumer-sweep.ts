@@ -1,0 +1,192 @@
+// lckit events consumer check --variants: the consumer once per producer choice the document leaves open,
+// each with its own stream, a few at a time; and what the sweep leaves for CI: a line per choice as it
+// finishes, sweep.json, one junit.xml whose test cases name the choice, and summary.md.
+import { CONSUMER_COMMAND_CHECK_ID } from "../events/consumer/consumer-result.ts";
+import type { ProducerChoice } from "../events/consumer/producer-choices.ts";
+import { escapeMarkdown, escapeXml } from "../report/escape.ts";
+import { isFailure } from "../report/junit.ts";
+import type { CheckResult, RunResult } from "../result/model.ts";
+import { type ConsumerCheckOptions, type ConsumerCheckRun, consumerCheck } from "./consumer-check.ts";
+
+export interface ConsumerSweepRun {
+  choice: ProducerChoice;
+  run: ConsumerCheckRun;
+  /** The command's own output as it came, its head cut when very long. */
+  output: string;
+}
+
+export interface ConsumerSweep {
+  runs: ConsumerSweepRun[];
+  passed: number;
+  exitCode: ConsumerCheckRun["exitCode"];
+}
+
+export interface ConsumerSweepOptions extends Omit<ConsumerCheckOptions, "choice" | "output"> {
+  choices: readonly ProducerChoice[];
+  parallel: number;
+  onFinished?: (entry: ConsumerSweepRun, finished: number, total: number) => void;
+}
+
+/** The most of a command's output kept per choice. */
+const OUTPUT_KEPT_CHARS = 4 * 1024 * 1024;
+const SEVERITY = [0, 1, 2, 3] as const;
+
+export async function consumerSweep(options: ConsumerSweepOptions): Promise<ConsumerSweep> {
+  const { choices, parallel, onFinished, ...common } = options;
+  const runs: ConsumerSweepRun[] = new Array(choices.length);
+  let next = 0;
+  let finished = 0;
+  const worker = async () => {
+    while (next < choices.length && !options.signal?.aborted) {
+      const index = next++;
+      const choice = choices[index] as ProducerChoice;
+      let output = "";
+      const run = await consumerCheck({
+        ...common,
+        choice,
+        output: (chunk) => {
+          output += chunk;
+          if (output.length > OUTPUT_KEPT_CHARS) output = output.slice(-OUTPUT_KEPT_CHARS / 2);
+        },
+      });
+      const entry = { choice, run, output };
+      runs[index] = entry;
+      finished += 1;
+      onFinished?.(entry, finished, choices.length);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.max(1, Math.min(parallel, choices.length)) }, worker));
+  const done = runs.filter(Boolean);
+  const exitCode = done.reduce<ConsumerCheckRun["exitCode"]>(
+    (worst, { run }) => (SEVERITY.indexOf(run.exitCode) > SEVERITY.indexOf(worst) ? run.exitCode : worst),
+    0,
+  );
+  return { runs: done, passed: done.filter(({ run }) => run.exitCode === 0).length, exitCode };
+}
+
+const brokenRules = (result: RunResult) =>
+  result.checks.filter((c) => c.status === "failed" && c.id !== CONSUMER_COMMAND_CHECK_ID);
+
+function exitText(run: ConsumerCheckRun): string {
+  if (run.outcome.timedOut) return "command timed out";
+  return `command exit ${run.outcome.exitCode ?? run.outcome.signal ?? "none"}`;
+}
+
+/** One producer choice in sweep.json. */
+export function sweepChoiceOf({ choice, run }: ConsumerSweepRun) {
+  return {
+    choice: choice.name,
+    description: choice.description,
+    outcome: run.exitCode === 0 ? ("passed" as const) : ("failed" as const),
+    verdict: run.result.verdict,
+    exitCode: run.exitCode,
+    commandExit: run.outcome.exitCode,
+    signal: run.outcome.signal,
+    timedOut: run.outcome.timedOut,
+    brokenRules: brokenRules(run.result).map((c) => ({
+      id: c.id,
+      level: c.level,
+      requirements: c.requirements,
+    })),
+    notExercised: run.result.checks.filter((c) => c.status === "not-exercised").map((c) => c.id),
+    folder: choice.name,
+    runId: run.result.runId,
+    durationMs: Math.round(run.outcome.durationMs),
+  };
+}
+
+export function consumerSweepDocument(
+  sweep: ConsumerSweep,
+  meta: { command: string; startedAt: Date; finishedAt: Date },
+) {
+  return {
+    kind: "lckit-consumer-sweep" as const,
+    command: meta.command,
+    choices: sweep.runs.length,
+    passed: sweep.passed,
+    failed: sweep.runs.length - sweep.passed,
+    exitCode: sweep.exitCode,
+    startedAt: meta.startedAt.toISOString(),
+    finishedAt: meta.finishedAt.toISOString(),
+    runs: sweep.runs.map(sweepChoiceOf),
+  };
+}
+
+/** The line printed as a choice finishes; for a failed one, the rules it broke or what the command did. */
+export function consumerProgressLine(entry: ConsumerSweepRun, finished: number, total: number): string {
+  const width = String(total).length;
+  const ok = entry.run.exitCode === 0;
+  const broken = brokenRules(entry.run.result).map((c) => `${c.id} (${c.level})`);
+  const seconds = (entry.run.outcome.durationMs / 1000).toFixed(1);
+  const line = `[${String(finished).padStart(width)}/${total}] ${ok ? "ok  " : "FAIL"} ${entry.choice.name.padEnd(24)} ${exitText(entry.run)} (${seconds} s)${broken.length > 0 ? `; broken: ${broken.join(", ")}` : ""}`;
+  return `${line}${ok ? "" : `\n       the choice: ${entry.choice.description}; ${entry.run.result.verdictReason}`}\n`;
+}
+
+export function consumerSweepClosing(sweep: ConsumerSweep): string {
+  const failed = sweep.runs.filter(({ run }) => run.exitCode !== 0).map(({ choice }) => choice.name);
+  return `consumer check over ${sweep.runs.length} producer choice(s): ${sweep.passed} passed, ${failed.length} did not${failed.length > 0 ? ` (${failed.join(", ")})` : ""}\n`;
+}
+
+export function renderConsumerSweepMarkdown(sweep: ConsumerSweep): string {
+  const lines = [
+    "# lckit events consumer check: every producer choice",
+    "",
+    `${sweep.passed} of ${sweep.runs.length} producer choice(s) passed.`,
+    "",
+    "| Producer choice | Result | Command exit | Broken consumer rules | Not exercised | Folder |",
+    "|---|---|---|---|---|---|",
+  ];
+  for (const entry of sweep.runs) {
+    const row = sweepChoiceOf(entry);
+    lines.push(
+      `| ${escapeMarkdown(`${row.choice}: ${row.description}`)} | ${row.outcome === "passed" ? "passed" : "FAILED"} | ${row.commandExit ?? row.signal ?? "none"} | ${escapeMarkdown(row.brokenRules.map((r) => `${r.id} (${r.level})`).join(", ") || "none")} | ${escapeMarkdown(row.notExercised.join(", ") || "none")} | ${escapeMarkdown(`${row.folder}/`)} |`,
+    );
+  }
+  return `${lines.join("\n")}\n`;
+}
+
+const seconds = (ms: number) => (ms / 1000).toFixed(3);
+
+function testCase(choice: string, check: CheckResult): string[] {
+  const open = `    <testcase name="${escapeXml(`${choice} · ${check.id}`)}" classname="${escapeXml(`consumer.${choice}`)}" time="${seconds(check.durationMs)}">`;
+  const about = `${check.title}\nlevel: ${check.level}; requirements: ${check.requirements.join(", ")}; producer choice: ${choice}`;
+  const said = check.message ?? check.reason ?? "";
+  if (check.status === "passed") return [`${open.slice(0, -1)}/>`];
+  if (isFailure(check))
+    return [
+      open,
+      `      <failure message="${escapeXml(said)}" type="${check.level}">${escapeXml(`${about}\n${said}\n${(check.log ?? []).join("\n")}`)}</failure>`,
+      "    </testcase>",
+    ];
+  if (check.status === "failed")
+    return [
+      open,
+      `      <system-out>${escapeXml(`WARNING: ${check.level} finding, not a failure\n${about}\n${said}`)}</system-out>`,
+      "    </testcase>",
+    ];
+  return [open, `      <skipped message="${escapeXml(`${check.status}: ${said}`)}"/>`, "    </testcase>"];
+}
+
+/** One junit.xml for the sweep: a testsuite per producer choice, test cases "<choice> · <check>". */
+export function renderConsumerSweepJunit(sweep: ConsumerSweep): string {
+  const suites = sweep.runs.flatMap(({ choice, run }) => {
+    const cases = run.result.checks.flatMap((check) => testCase(choice.name, check));
+    const failures = cases.filter((l) => l.includes("<failure ")).length;
+    const skipped = cases.filter((l) => l.includes("<skipped ")).length;
+    return [
+      `  <testsuite name="${escapeXml(`consumer check · ${choice.name}`)}" tests="${run.result.checks.length}" failures="${failures}" errors="0" skipped="${skipped}" time="${seconds(run.outcome.durationMs)}" timestamp="${escapeXml(run.result.startedAt)}">`,
+      ...cases,
+      "  </testsuite>",
+    ];
+  });
+  const tests = sweep.runs.reduce((sum, { run }) => sum + run.result.checks.length, 0);
+  const failures = suites.filter((l) => l.includes("<failure ")).length;
+  const time = sweep.runs.reduce((sum, { run }) => sum + run.outcome.durationMs, 0);
+  return [
+    '<?xml version="1.0" encoding="UTF-8"?>',
+    `<testsuites name="${escapeXml(`lckit ${consumerSweepClosing(sweep).trimEnd()}`)}" tests="${tests}" failures="${failures}" errors="0" time="${seconds(time)}">`,
+    ...suites,
+    "</testsuites>",
+    "",
+  ].join("\n");
+}

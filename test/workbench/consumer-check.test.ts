@@ -1,0 +1,285 @@
+// lckit events consumer check on real consumer programs: a correct consumer in Node and in Python (Debian's
+// /usr/bin/python3, standard library only) passes every consumer rule, each deliberate mistake is caught
+// by its own rule and by no other, in both languages; every delivery (file, stdin, Pub/Sub push, SNS
+// push) reaches them. Consumers that hang, write no view, write a malformed or endless one, or are not
+// found end with a report and a clear exit code, never a pass and never a hang.
+import { existsSync, mkdtempSync, readFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { main } from "../../src/cli/main.ts";
+import {
+  CONSUMER_COMMAND_CHECK_ID,
+  CONSUMER_VIEW_CHECK_ID,
+} from "../../src/events/consumer/consumer-result.ts";
+import { CONSUMER_RULES } from "../../src/events/consumer/consumer-rules.ts";
+import { packagePath } from "../../src/package-root.ts";
+import { type ConsumerCheckRun, consumerCheck, type Delivery } from "../../src/workbench/consumer-check.ts";
+import { captureIo } from "../cli/capture-io.ts";
+
+const NODE_CONSUMER = packagePath("examples", "consumers", "view-consumer.mjs");
+const PYTHON_CONSUMER = packagePath("examples", "consumers", "view_consumer.py");
+const LANGUAGES = {
+  node: [process.execPath, NODE_CONSUMER],
+  python: ["/usr/bin/python3", PYTHON_CONSUMER],
+} as const;
+
+/** Each mistake of the example consumers (FAULT=...) and the one consumer rule that must catch it. */
+const FAULTS: [string, string, RegExp][] = [
+  [
+    "last-arrival",
+    "consumer/latest-by-object-version",
+    /an older objectVersion \(it arrived after the latest one\)/,
+  ],
+  ["updated-time", "consumer/latest-by-object-version", /an older objectVersion/],
+  ["ignores-removals", "consumer/removal-not-live", /removed the object, but the view holds it live/],
+  ["fallback-empty", "consumer/fallback-is-not-an-empty-object", /with empty attributes/],
+  [
+    "gdpr-keeps-data",
+    "consumer/gdpr-removal-leaves-no-data",
+    /by a GDPR request, but the view still holds its attributes/,
+  ],
+  ["stops-on-unknown", "consumer/unknown-types-and-fields-change-nothing", /did the consumer stop there\?/],
+  ["resend-toggle", "consumer/re-send-changes-nothing", /was sent again as message #\d+/],
+];
+
+const ruleIds = new Set(CONSUMER_RULES.map((r) => r.id));
+const failedRules = (run: ConsumerCheckRun) =>
+  run.result.checks.filter((c) => c.status === "failed" && ruleIds.has(c.id)).map((c) => c.id);
+
+function check(
+  argv: readonly string[],
+  options: { fault?: string; delivery?: Delivery; timeoutMs?: number } = {},
+) {
+  return consumerCheck({
+    argv: [...argv],
+    ...(options.delivery ? { delivery: options.delivery } : {}),
+    timeoutMs: options.timeoutMs ?? 60_000,
+    env: { ...process.env, FAULT: options.fault ?? "" },
+  });
+}
+
+describe.each(Object.entries(LANGUAGES))("the %s example consumer", (_language, argv) => {
+  it("passes every consumer rule, each on opportunities it judged", async () => {
+    const run = await check(argv);
+    expect(run.exitCode).toBe(0);
+    expect(run.result.verdict).toBe("CONFORMANT");
+    for (const rule of CONSUMER_RULES) {
+      const result = run.result.checks.find((c) => c.id === rule.id);
+      expect(result?.status, rule.id).toBe("passed");
+      expect(result?.requests, rule.id).toBeGreaterThan(0);
+    }
+    expect(run.judgement?.judged).toBe(run.judgement?.objects);
+  }, 120_000);
+
+  it.each(FAULTS)(
+    "FAULT=%s is caught by %s only",
+    async (fault, rule, says) => {
+      const run = await check(argv, { fault });
+      expect(failedRules(run)).toEqual([rule]);
+      const failed = run.result.checks.find((c) => c.id === rule);
+      expect(failed?.message).toMatch(says);
+      // Evidence: the object, the message that should have won, what the view holds, and the replay.
+      const finding = JSON.parse(failed?.counterexample?.value ?? "{}");
+      expect(finding.uri).toMatch(/^(entities|relations|interactions|changeRequests)\//);
+      expect(finding.expected).toMatchObject({
+        position: expect.any(Number),
+        objectVersion: expect.any(Number),
+      });
+      expect(finding.view.line).toBeGreaterThan(0);
+      expect(failed?.counterexample?.replay).toContain(
+        "--seed 1 --messages 1000 --variants snapshot --delivery file",
+      );
+      expect(run.exitCode).toBe(CONSUMER_RULES.find((r) => r.id === rule)?.level === "MUST" ? 1 : 0);
+    },
+    120_000,
+  );
+});
+
+describe("deliveries", () => {
+  it.each(["stdin", "pubsub-push", "sns-push"] as const)(
+    "%s reaches the consumers: both correct ones pass, a broken one is caught",
+    async (delivery) => {
+      for (const argv of Object.values(LANGUAGES)) {
+        const run = await check(argv, { delivery });
+        expect(run.exitCode, `${argv[1]} over ${delivery}: ${run.result.verdictReason}`).toBe(0);
+        expect(run.result.requestsSent).toBe(run.stream.messages.length);
+      }
+      const broken = await check(LANGUAGES.node, { delivery, fault: "ignores-removals" });
+      expect(failedRules(broken)).toEqual(["consumer/removal-not-live"]);
+    },
+    180_000,
+  );
+
+  it("HTTP push sends a refused message again with back-off until it is acknowledged", async () => {
+    // A consumer that answers 503 to every third request the first time it sees it.
+    const script = `
+      const { createServer } = require("node:http");
+      const { writeFileSync } = require("node:fs");
+      const seen = new Map(); let n = 0; const view = new Map();
+      createServer((req, res) => { let t = ""; req.on("data", (c) => (t += c)); req.on("end", () => {
+        const b = JSON.parse(t); n += 1;
+        if (n % 3 === 0 && !seen.has(b.message.messageId)) { seen.set(b.message.messageId, 1); res.writeHead(503).end(); return; }
+        const h = b.message.attributes; view.set(h.sourceObjectUri, { uri: h.sourceObjectUri, removed: false });
+        res.writeHead(200).end(); }); }).listen(Number(process.env.LCKIT_PUSH_PORT), "127.0.0.1");
+      process.on("SIGTERM", () => { writeFileSync(process.env.LCKIT_VIEW_FILE, [...view.values()].map((r) => JSON.stringify(r) + "\\n").join("")); process.exit(0); });`;
+    const run = await consumerCheck({
+      argv: [process.execPath, "-e", script],
+      delivery: "pubsub-push",
+      count: 100,
+      timeoutMs: 60_000,
+    });
+    expect(run.push?.delivered).toBe(run.stream.messages.length);
+    expect(run.push?.redelivered).toBeGreaterThan(0);
+    expect(run.push?.firstRefusal).toMatch(/answered 503/);
+    expect(run.outcome.signal).toBeNull();
+  }, 120_000);
+});
+
+describe("a consumer that misbehaves gets a clear exit code and a report, never a hang", () => {
+  it("hung past the time limit: exit 3, its process group stopped", async () => {
+    const run = await consumerCheck({
+      argv: ["sh", "-c", "sleep 600 & sleep 600"],
+      timeoutMs: 1_000,
+    });
+    expect(run.exitCode).toBe(3);
+    expect(run.outcome.timedOut).toBe(true);
+    expect(run.result.interruption?.cause).toBe("deadline");
+  }, 60_000);
+
+  it("no view written: exit 2, asking whether it reads LCKIT_EVENTS_FILE", async () => {
+    const run = await consumerCheck({ argv: [process.execPath, "-e", ""], timeoutMs: 30_000 });
+    expect(run.exitCode).toBe(2);
+    const view = run.result.checks.find((c) => c.id === CONSUMER_VIEW_CHECK_ID);
+    expect(view?.message).toMatch(/no view was written.*LCKIT_VIEW_FILE.*LCKIT_EVENTS_FILE/);
+  }, 60_000);
+
+  it("an empty view (nothing consumed): exit 2", async () => {
+    const run = await consumerCheck({
+      argv: ["sh", "-c", ': > "$LCKIT_VIEW_FILE"'],
+      delivery: "stdin",
+      timeoutMs: 30_000,
+    });
+    expect(run.exitCode).toBe(2);
+    expect(run.result.verdictReason).toMatch(/nothing was consumed \(does it read the stream from stdin\?\)/);
+  }, 60_000);
+
+  it("a malformed view: exit 1, the line named and the fix", async () => {
+    const run = await consumerCheck({
+      argv: [
+        "sh",
+        "-c",
+        `printf '{"uri":"entities/a","removed":false}\\n{"uri":"entities/b","removed":"yes"}\\n' > "$LCKIT_VIEW_FILE"`,
+      ],
+      timeoutMs: 30_000,
+    });
+    expect(run.exitCode).toBe(1);
+    const view = run.result.checks.find((c) => c.id === CONSUMER_VIEW_CHECK_ID);
+    expect(view?.status).toBe("failed");
+    expect(view?.message).toMatch(/line 2 of the view \(entities\/b\) has removed "yes": give true when/);
+    expect(run.result.checks.find((c) => c.id === CONSUMER_RULES[0]?.id)?.status).toBe("skipped");
+  }, 60_000);
+
+  it("a view of 10 million lines is refused at its bound, not read whole", async () => {
+    const run = await consumerCheck({
+      argv: ["sh", "-c", `seq 1 10000000 | sed 's/.*/{"uri":"u&","removed":false}/' > "$LCKIT_VIEW_FILE"`],
+      count: 200,
+      timeoutMs: 120_000,
+    });
+    expect(run.exitCode).toBe(1);
+    expect(run.result.checks.find((c) => c.id === CONSUMER_VIEW_CHECK_ID)?.message).toMatch(
+      /more than 10000 lines.*one line per object/,
+    );
+  }, 180_000);
+
+  it("a command not found: exit 2, with the fix", async () => {
+    const run = await consumerCheck({ argv: ["no-such-consumer-program"], timeoutMs: 10_000 });
+    expect(run.exitCode).toBe(2);
+    expect(run.outcome.startError).toMatch(/command not found.*lckit events consumer check --/);
+    expect(run.result.checks.find((c) => c.id === CONSUMER_COMMAND_CHECK_ID)?.status).toBe("failed");
+  }, 30_000);
+});
+
+describe("lckit events consumer check (the command line)", () => {
+  it("writes the report folder and exits 0 for the correct consumer, 1 for a broken one", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "lckit-consumer-cli-"));
+    const io = captureIo();
+    const ok = await main(
+      [
+        "events",
+        "consumer",
+        "check",
+        "--report-dir",
+        dir,
+        "--messages",
+        "400",
+        "--quiet",
+        "--",
+        ...LANGUAGES.node,
+      ],
+      io,
+    );
+    expect(ok).toBe(0);
+    expect(io.stdout()).toMatch(/^CONFORMANT: /);
+    const folder = io.stderr().match(/report: (.+)\n/)?.[1] ?? "";
+    expect(existsSync(join(folder, "report.json"))).toBe(true);
+    expect(existsSync(join(folder, "command.log"))).toBe(true);
+    const broken = captureIo();
+    broken.env = { FAULT: "last-arrival" };
+    const code = await main(
+      ["events", "consumer", "check", "--report-dir", dir, "--quiet", "--", ...LANGUAGES.node],
+      broken,
+    );
+    expect(code).toBe(1);
+    expect(broken.stdout()).toMatch(/FAIL consumer\/latest-by-object-version/);
+    expect(broken.stdout()).toMatch(/replay: lckit events consumer check --seed 1/);
+  }, 120_000);
+
+  it("refuses a missing command and an unknown producer choice with the fix", async () => {
+    const io = captureIo();
+    await expect(main(["events", "consumer", "check"], io)).resolves.toBe(2);
+    expect(io.stderr()).toMatch(/no command to run: give it after --/);
+    const other = captureIo();
+    await expect(
+      main(["events", "consumer", "check", "--variants", "snapshots", "--", "true"], other),
+    ).resolves.toBe(2);
+    expect(other.stderr()).toMatch(/known: snapshot, deltas/);
+  });
+
+  it.each(Object.entries(LANGUAGES))(
+    "--variants all: the correct %s consumer passes under every producer choice; sweep.json, junit.xml, summary.md",
+    async (_language, argv) => {
+      const dir = mkdtempSync(join(tmpdir(), "lckit-consumer-sweep-"));
+      const io = captureIo();
+      const code = await main(
+        [
+          "events",
+          "consumer",
+          "check",
+          "--variants",
+          "all",
+          "--messages",
+          "600",
+          "--report-dir",
+          dir,
+          "--quiet",
+          "--",
+          ...argv,
+        ],
+        io,
+      );
+      const folder = io.stderr().match(/report: (.+)\n/)?.[1] ?? "";
+      const sweep = JSON.parse(readFileSync(join(folder, "sweep.json"), "utf8"));
+      expect(sweep.runs.filter((r: { outcome: string }) => r.outcome !== "passed")).toEqual([]);
+      expect(code).toBe(0);
+      expect(sweep.choices).toBeGreaterThanOrEqual(11);
+      // Without objectVersion the order rule has no opportunity and says so.
+      const absent = sweep.runs.find((r: { choice: string }) => r.choice === "object-version-absent");
+      expect(absent.notExercised).toContain("consumer/latest-by-object-version");
+      expect(readFileSync(join(folder, "junit.xml"), "utf8")).toMatch(/consumer check · deltas-other/);
+      expect(readFileSync(join(folder, "summary.md"), "utf8")).toMatch(/\| object-version-string: /);
+      expect(existsSync(join(folder, "deltas", "report.json"))).toBe(true);
+    },
+    300_000,
+  );
+});
