@@ -10,7 +10,14 @@ import fc from "fast-check";
 import { explore } from "../../src/check/index.ts";
 import { accessTokenOf, describeResponse } from "../../src/client/index.ts";
 import { type CustomerMethod, DIMENSION } from "./quota-methods.ts";
-import { expectSameToken, modelEnsure, modelFail, type QuotaReal, SKEW_MS } from "./quota-model.ts";
+import {
+  expectSameToken,
+  modelEnsure,
+  modelFail,
+  type QuotaReal,
+  SKEW_MS,
+  SwitchOff,
+} from "./quota-model.ts";
 import { quotaRecord, validityOf } from "./quota-tokens.ts";
 import { judgeExpiredRefusal, judgeQuotaRefusal, judgeSuccess } from "./response-judges.ts";
 
@@ -215,18 +222,6 @@ class RealTimeChangeQuota implements RealTimeCommand {
     `changeQuota(${typeof this.spec === "object" ? `active + ${this.spec.above}` : this.spec} by ${this.method})`;
 }
 
-class RealTimeSwitchOff implements RealTimeCommand {
-  check = (m: Readonly<RealTimeModel>) => m.multiToken;
-  async run(m: RealTimeModel, r: QuotaReal) {
-    r.steps.push(this.toString());
-    await r.session.switchOffQuietly();
-    explore(r.session.ctx, DIMENSION.transition, "on → off");
-    m.multiToken = false;
-    m.offReturned = [];
-  }
-  toString = () => "multiTokenOff";
-}
-
 // Weighted towards token requests, so that the short runs reach their quota (of 1 to 3).
 export const realTimeCommand = fc.oneof(
   { arbitrary: fc.constant(new RealTimeRequestToken()), weight: 4 },
@@ -238,7 +233,7 @@ export const realTimeCommand = fc.oneof(
       .map(([max, method]) => new RealTimeChangeQuota(max, method)),
     weight: 1,
   },
-  { arbitrary: fc.constant(new RealTimeSwitchOff()), weight: 1 },
+  { arbitrary: fc.constant(new SwitchOff<RealTimeModel>()), weight: 1 },
 );
 
 /**
@@ -251,14 +246,14 @@ export const realTimeCommand = fc.oneof(
 export function realTimeWalk(deep: boolean): RealTimeCommand[] {
   const request = () => new RealTimeRequestToken();
   const walk: RealTimeCommand[] = [
-    new RealTimeSwitchOff(),
+    new SwitchOff<RealTimeModel>(),
     request(),
     request(),
     new RealTimeChangeQuota({ above: 2 }, "POST"),
     request(),
     request(),
     request(),
-    new RealTimeSwitchOff(),
+    new SwitchOff<RealTimeModel>(),
     request(),
     new RealTimeChangeQuota("same", "PUT"),
     request(),

@@ -298,9 +298,12 @@ class ChangeQuota implements QuotaCommand {
   toString = () => `changeQuota(${this.max} by ${this.method})`;
 }
 
-class SwitchOff implements QuotaCommand {
-  check = (m: Readonly<QuotaModel>) => m.multiToken;
-  async run(m: QuotaModel, r: QuotaReal) {
+/** Multi-token support switched off: the same step in the model on a driven clock and in real time. */
+export class SwitchOff<M extends { multiToken: boolean; offReturned: number[] } = QuotaModel>
+  implements fc.AsyncCommand<M, QuotaReal>
+{
+  check = (m: Readonly<M>) => m.multiToken;
+  async run(m: M, r: QuotaReal) {
     r.steps.push(this.toString());
     await r.session.switchOffQuietly();
     explore(r.session.ctx, DIMENSION.transition, "on → off");

@@ -150,6 +150,32 @@ const README_SHOWN: [string, string][] = [
 /** The README's blocks that run here as written, from a folder laid out like a clone. */
 const README_RUN = ["npx lckit events check fixtures/events/valid/stream.ndjson"];
 
+/** Runs each line of a shell block (`NAME=value ... lckit <args>`) through the CLI in a folder laid out
+ *  like a clone (examples/ linked), as a user would paste it; `argsOf` may add flags a test needs. */
+async function runShellBlock(
+  text: string,
+  prefix: string,
+  argsOf: (args: string[]) => string[],
+): Promise<{ codes: number[]; outputs: string[] }> {
+  const folder = mkdtempSync(join(tmpdir(), prefix));
+  symlinkSync(join(repo, "examples"), join(folder, "examples"));
+  const codes: number[] = [];
+  const outputs: string[] = [];
+  for (const line of text.split("\n").filter((l) => l.trim() !== "")) {
+    const words = line.trim().split(/\s+/);
+    const env: Record<string, string> = {};
+    while (/^[A-Z_]+=/.test(words[0] ?? "")) {
+      const [name = "", value = ""] = (words.shift() as string).split("=");
+      env[name] = value;
+    }
+    expect(words[0]).toBe("lckit");
+    const io = { ...captureIo(), cwd: folder, env };
+    codes.push(await main(argsOf(words.slice(1)), io));
+    outputs.push(io.stdout());
+  }
+  return { codes, outputs };
+}
+
 describe("the README's code blocks", () => {
   const readme = blocks(readFileSync(join(repo, "README.md"), "utf8"));
 
@@ -248,22 +274,12 @@ describe("docs/consumers.md code blocks run as written", () => {
 
   it("the example consumers, checked as the block says: the correct ones pass, FAULT=last-arrival breaks the order rule", async () => {
     const block = find("sh", "FAULT=last-arrival lckit events consumer check");
-    const folder = mkdtempSync(join(tmpdir(), "lckit-doc-consumer-"));
-    symlinkSync(join(repo, "examples"), join(folder, "examples"));
-    const codes: number[] = [];
-    const outputs: string[] = [];
-    for (const line of block.text.split("\n").filter((l) => l.trim() !== "")) {
-      const words = line.trim().split(/\s+/);
-      const env: Record<string, string> = {};
-      while (/^[A-Z_]+=/.test(words[0] ?? "")) {
-        const [name = "", value = ""] = (words.shift() as string).split("=");
-        env[name] = value;
-      }
-      expect(words[0]).toBe("lckit");
-      const io = { ...captureIo(), cwd: folder, env };
-      codes.push(await main([...words.slice(1, -3), "--quiet", ...words.slice(-3)], io));
-      outputs.push(io.stdout());
-    }
+    // --quiet before the command (the last three words): the consumers' own output stays out of stdout.
+    const { codes, outputs } = await runShellBlock(block.text, "lckit-doc-consumer-", (args) => [
+      ...args.slice(0, -3),
+      "--quiet",
+      ...args.slice(-3),
+    ]);
     expect(codes).toEqual([0, 1, 0]);
     expect(outputs[0]).toMatch(/^CONFORMANT: /);
     expect(outputs[1]).toMatch(/FAIL consumer\/latest-by-object-version .*it arrived after the latest one/);
@@ -272,22 +288,7 @@ describe("docs/consumers.md code blocks run as written", () => {
 
   it("the example clients, checked as the block says: the correct one passes, FAULT=token-per-call is named, FAULT=short-page-is-last fails short-pages only", async () => {
     const block = find("sh", "FAULT=token-per-call lckit client check");
-    const folder = mkdtempSync(join(tmpdir(), "lckit-doc-sh-"));
-    symlinkSync(join(repo, "examples"), join(folder, "examples"));
-    const codes: number[] = [];
-    const outputs: string[] = [];
-    for (const line of block.text.split("\n").filter((l) => l.trim() !== "")) {
-      const words = line.trim().split(/\s+/);
-      const env: Record<string, string> = {};
-      while (/^[A-Z_]+=/.test(words[0] ?? "")) {
-        const [name = "", value = ""] = (words.shift() as string).split("=");
-        env[name] = value;
-      }
-      expect(words[0]).toBe("lckit");
-      const io = { ...captureIo(), cwd: folder, env };
-      codes.push(await main(words.slice(1), io));
-      outputs.push(io.stdout());
-    }
+    const { codes, outputs } = await runShellBlock(block.text, "lckit-doc-sh-", (args) => args);
     expect(codes).toEqual([0, 1, 1]);
     expect(outputs[0]).toMatch(/^CONFORMANT: /);
     expect(outputs[1]).toMatch(/^NOT CONFORMANT: your command failed \(exit 1\)/);

@@ -2,19 +2,18 @@
 // rules. The session (src/session/client-check.ts) runs it and writes the reports; this file parses the
 // flags into its request, prints what it returns and exits with its code.
 import { isVariantName, type VariantName } from "../../reference/index.ts";
-import { terminalSafe } from "../../report/escape.ts";
 import { notCheckableLines } from "../../report/not-checkable.ts";
 import { reportFilesInWords } from "../../report-folder/write.ts";
-import { CHECK_STATUSES } from "../../result/model.ts";
 import { failOnOf } from "../../result/verdict.ts";
 import { runClientCheck, runClientSweep } from "../../session/client-check.ts";
 import { displayPath } from "../../session/run-session.ts";
 import { abortOnSignals } from "../../session/signals.ts";
-import { CLIENT_ENV, type ClientCheckRun, DEFAULT_TIMEOUT_MS } from "../../workbench/client-check.ts";
+import { CLIENT_ENV, DEFAULT_TIMEOUT_MS } from "../../workbench/client-check.ts";
 import { legalVariants } from "../../workbench/client-sweep.ts";
 import { EXCHANGES_FILE, progressLines, sweepClosing, sweepOutput } from "../../workbench/sweep-report.ts";
 import { option, parseArgv, toggle } from "../argv.ts";
 import { defineGroup, type LeafCommand } from "../command.ts";
+import { commandCheckSummary } from "../command-check-summary.ts";
 import { duration, integer, oneOf, text } from "../flags.ts";
 import { commandHelp } from "../help.ts";
 import { type CliIo, UsageError } from "../io.ts";
@@ -118,38 +117,6 @@ function variantsOf(raw: string | undefined): (VariantName | undefined)[] | unde
   return names.map((name) => (name === "default" ? undefined : (name as VariantName)));
 }
 
-function summary(run: ClientCheckRun): string {
-  const { result, outcome } = run;
-  const lines = [`${result.verdict}: ${result.verdictReason}`];
-  for (const check of result.checks) {
-    const mark =
-      check.status === "passed"
-        ? "ok  "
-        : check.status === "failed"
-          ? check.level === "MUST"
-            ? "FAIL"
-            : "WARN"
-          : check.status === "not-exercised"
-            ? "----"
-            : check.status.toUpperCase().slice(0, 4);
-    const said =
-      check.status === "not-exercised"
-        ? `not exercised${check.exerciseRequired ? " (required: --fail-on not-exercised)" : ""}: ${check.reason ?? ""}`
-        : (check.message ?? check.reason ?? "");
-    const traced = check.requirements.length > 0 ? ` (${check.requirements.join(", ")})` : "";
-    // A message of several lines (the command's output tail) is indented under its check, made safe.
-    const [head = "", ...rest] = said.split("\n");
-    lines.push(`  ${mark} ${check.id}${traced} ${terminalSafe(head)}`.trimEnd());
-    for (const line of rest) lines.push(`       ${terminalSafe(line)}`.trimEnd());
-  }
-  const counts = CHECK_STATUSES.filter((status) => (result.counts.byStatus[status] ?? 0) > 0)
-    .map((status) => `${result.counts.byStatus[status]} ${status.replace("-", " ")}`)
-    .join(", ");
-  lines.push(`  ${counts}; command exit ${outcome.exitCode ?? outcome.signal ?? "none"}`);
-  lines.push(...notCheckableLines(result.coverage));
-  return `${lines.join("\n")}\n`;
-}
-
 const check: LeafCommand<typeof spec.flags> = {
   spec,
   summary: spec.summary,
@@ -186,7 +153,7 @@ const check: LeafCommand<typeof spec.flags> = {
           signal: stopper.signal,
         });
         if (v.format === "json") io.out(`${JSON.stringify(run.result, null, 2)}\n`);
-        else io.out(summary(run));
+        else io.out(commandCheckSummary(run.result, run.outcome, notCheckableLines(run.result.coverage)));
         io.err(`report: ${dir}\n`);
         return exitCode;
       }

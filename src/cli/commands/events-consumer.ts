@@ -9,16 +9,13 @@ import {
   type ProducerChoice,
   producerChoice,
 } from "../../events/consumer/producer-choices.ts";
-import { terminalSafe } from "../../report/escape.ts";
 import { proveReportRoot } from "../../report-folder/write.ts";
-import { CHECK_STATUSES } from "../../result/model.ts";
 import { failOnOf } from "../../result/verdict.ts";
 import { runConsumerSession } from "../../session/consumer-session.ts";
 import { displayPath } from "../../session/run-session.ts";
 import {
   CONSUMER_ENV,
   ConsumerCheckError,
-  type ConsumerCheckRun,
   DEFAULT_CONSUMER_TIMEOUT_MS,
   DEFAULT_MESSAGES,
   DEFAULT_SEED,
@@ -28,6 +25,7 @@ import {
 import { consumerProgressLine, consumerSweepClosing } from "../../workbench/consumer-sweep.ts";
 import { option, parseArgv, toggle } from "../argv.ts";
 import type { LeafCommand } from "../command.ts";
+import { commandCheckSummary } from "../command-check-summary.ts";
 import { duration, integer, oneOf, text } from "../flags.ts";
 import { commandHelp } from "../help.ts";
 import { UsageError } from "../io.ts";
@@ -126,39 +124,8 @@ function choicesOf(raw: string | undefined): ProducerChoice[] {
   return names.map((n) => producerChoice(n) as ProducerChoice);
 }
 
-function summary(run: ConsumerCheckRun): string {
-  const { result, outcome } = run;
-  const lines = [`${result.verdict}: ${result.verdictReason}`];
-  for (const check of result.checks) {
-    const mark =
-      check.status === "passed"
-        ? "ok  "
-        : check.status === "failed"
-          ? check.level === "MUST"
-            ? "FAIL"
-            : "WARN"
-          : check.status === "not-exercised"
-            ? "----"
-            : check.status.toUpperCase().slice(0, 4);
-    const said =
-      check.status === "not-exercised"
-        ? `not exercised${check.exerciseRequired ? " (required: --fail-on not-exercised)" : ""}: ${check.reason ?? ""}`
-        : (check.message ?? check.reason ?? "");
-    const traced = check.requirements.length > 0 ? ` (${check.requirements.join(", ")})` : "";
-    const [head = "", ...rest] = said.split("\n");
-    lines.push(`  ${mark} ${check.id}${traced} ${terminalSafe(head)}`.trimEnd());
-    for (const line of rest) lines.push(`       ${terminalSafe(line)}`.trimEnd());
-    if (check.counterexample) lines.push(`       replay: ${terminalSafe(check.counterexample.replay)}`);
-  }
-  const counts = CHECK_STATUSES.filter((status) => (result.counts.byStatus[status] ?? 0) > 0)
-    .map((status) => `${result.counts.byStatus[status]} ${status.replace("-", " ")}`)
-    .join(", ");
-  lines.push(`  ${counts}; command exit ${outcome.exitCode ?? outcome.signal ?? "none"}`);
-  return `${lines.join("\n")}\n`;
-}
-
-export const consumer: LeafCommand = {
-  spec: spec as never,
+export const consumer: LeafCommand<typeof spec.flags> = {
+  spec,
   summary: spec.summary,
   async run(argv, io, siblings = []) {
     const split = argv.indexOf("--");
@@ -166,7 +133,7 @@ export const consumer: LeafCommand = {
     const command = split < 0 ? [] : argv.slice(split + 1);
     const [sub, ...flags] = own;
     if (sub === "--help" || sub === "-h" || sub === "help" || (sub === "check" && flags.includes("--help"))) {
-      io.out(commandHelp(spec as never, siblings));
+      io.out(commandHelp(spec, siblings));
       return 0;
     }
     if (sub !== "check")
@@ -175,7 +142,7 @@ export const consumer: LeafCommand = {
       );
     const parsed = parseArgv(spec, flags, { cwd: io.cwd });
     if (parsed.help) {
-      io.out(commandHelp(spec as never, siblings));
+      io.out(commandHelp(spec, siblings));
       return 0;
     }
     if (command.length === 0)
@@ -217,7 +184,9 @@ export const consumer: LeafCommand = {
       });
       if (session.kind === "single") {
         io.out(
-          v.format === "json" ? `${JSON.stringify(session.run.result, null, 2)}\n` : summary(session.run),
+          v.format === "json"
+            ? `${JSON.stringify(session.run.result, null, 2)}\n`
+            : commandCheckSummary(session.run.result, session.run.outcome),
         );
       } else if (v.format === "json") {
         const results = new Map(session.sweep.runs.map(({ choice, run }) => [choice.name, run.result]));
