@@ -34,7 +34,31 @@ describe("generated streams stay the same for a recorded seed", () => {
       { seed: 1, count: 2000, variety: false, largeObjects: 0.2 },
       "0bccd2d7de1b2863",
     ],
+    [
+      // Long enough for the world to forget finished objects and fill every population to its bound.
+      "a long stream",
+      { seed: 1, count: 60_000 },
+      "c201cfa16733842d",
+    ],
   ])("%s", (_name, options, expected) => {
     expect(streamHash(options)).toBe(expected);
+  });
+
+  it("with payloads: the same messages, each with the object its body serializes", () => {
+    for (const options of [
+      { seed: 5, count: 4000, payloadType: "deltas", duplicates: 0.1, reorderWindow: 5 },
+      { seed: 9, count: 4000, payloadType: "mixed", duplicates: 0.1, largeObjects: 0.2 },
+    ] as const) {
+      const plain = generateStream(options);
+      const kept = generateStream({ ...options, payloads: true });
+      expect(kept.manifest).toEqual(plain.manifest);
+      expect(kept.messages.length).toBe(plain.messages.length);
+      plain.messages.forEach((message, index) => {
+        const other = kept.messages[index];
+        expect(other?.headers).toEqual(message.headers);
+        expect(other?.body).toBe(message.body);
+        expect(other?.payload).toEqual(JSON.parse(message.body));
+      });
+    }
   });
 });

@@ -99,11 +99,13 @@ export function consumerStream(choice: ProducerChoice, seed: number, count: numb
     duplicates: choice.duplicates,
     largeObjects: choice.largeObjects,
     variety: true,
+    payloads: true,
   });
   const random = new Random(seed ^ 0x5bd1e995);
-  const shaped = generated.messages.map(({ headers, body }) => ({
-    headers: { ...headers },
-    payload: JSON.parse(body) as Record<string, unknown>,
+  // The body is read only where the generator kept no payload object: reading it serializes it.
+  const shaped = generated.messages.map((message) => ({
+    headers: { ...message.headers },
+    payload: message.payload ?? (JSON.parse(message.body) as Record<string, unknown>),
   }));
   const withResends = choice.duplicates > 0 ? lateResends(resendRemovals(shaped, random), random) : shaped;
   const messages = withResends.map((message) => shape(message, choice));
@@ -254,40 +256,55 @@ function entryOf(message: DeliveredMessage, position: number, seen: Set<string>)
       : typeof deltas?.timestamp === "number"
         ? deltas.timestamp
         : undefined;
-  const entry: TruthEntry = {
+  return new Entry(
     position,
     version,
     type,
     kind,
-    listed: isListed,
-    removes: isListed && REMOVAL_TYPES.has(type),
-    gdpr: GDPR_TYPES.has(type),
-    ...(timestamp === undefined ? {} : { timestamp }),
+    isListed,
+    isListed && REMOVAL_TYPES.has(type),
+    GDPR_TYPES.has(type),
+    timestamp,
     resend,
-    unknownFields: carriesUnknownFields(uri, version),
-  };
-  if (object) {
-    // Canonical text only when the judge asks: most messages are never compared.
-    let text: string | null | undefined;
-    let sent: string | null | undefined;
-    Object.defineProperties(entry, {
-      attributes: {
-        enumerable: true,
-        get: () => {
-          text ??= "attributes" in object ? canonicalJson(object.attributes) : null;
-          return text;
-        },
-      },
-      attributesText: {
-        enumerable: true,
-        get: () => {
-          sent ??= "attributes" in object ? JSON.stringify(object.attributes) : null;
-          return sent;
-        },
-      },
-    });
+    carriesUnknownFields(uri, version),
+    object,
+  );
+}
+
+/** A truth entry. A snapshot's attribute texts are made only when the judge asks: most messages are never
+ *  compared. */
+class Entry implements TruthEntry {
+  #attributes: string | null | undefined;
+  #attributesText: string | null | undefined;
+  readonly timestamp?: number;
+
+  constructor(
+    readonly position: number,
+    readonly version: number,
+    readonly type: string,
+    readonly kind: TruthEntry["kind"],
+    readonly listed: boolean,
+    readonly removes: boolean,
+    readonly gdpr: boolean,
+    timestamp: number | undefined,
+    readonly resend: boolean,
+    readonly unknownFields: boolean,
+    private readonly object: Record<string, unknown> | undefined,
+  ) {
+    if (timestamp !== undefined) this.timestamp = timestamp;
   }
-  return entry;
+
+  get attributes(): string | null | undefined {
+    if (!this.object) return undefined;
+    this.#attributes ??= "attributes" in this.object ? canonicalJson(this.object.attributes) : null;
+    return this.#attributes;
+  }
+
+  get attributesText(): string | null | undefined {
+    if (!this.object) return undefined;
+    this.#attributesText ??= "attributes" in this.object ? JSON.stringify(this.object.attributes) : null;
+    return this.#attributesText;
+  }
 }
 
 function truthOf(messages: DeliveredMessage[]): {

@@ -2,24 +2,26 @@
 // populations bounded so that a step costs the same however long the stream.
 
 import type { StreamWorld } from "./stream-world.ts";
-import type { Draft } from "./world-objects.ts";
+import type { Draft, Entity } from "./world-objects.ts";
 
-type Step =
-  | "createEntity"
-  | "changeEntity"
-  | "createRelation"
-  | "changeRelation"
-  | "removeRelation"
-  | "merge"
-  | "split"
-  | "gdpr"
-  | "recreate"
-  | "removeEntity"
-  | "matches"
-  | "businessProcess"
-  | "interaction"
-  | "changeRequest"
-  | "unlisted";
+/** The steps, in the order their weights are drawn from (a seed's stream depends on it). */
+const steps = [
+  "createEntity",
+  "changeEntity",
+  "createRelation",
+  "changeRelation",
+  "removeRelation",
+  "merge",
+  "split",
+  "gdpr",
+  "recreate",
+  "removeEntity",
+  "matches",
+  "businessProcess",
+  "interaction",
+  "changeRequest",
+  "unlisted",
+] as const;
 
 /** Objects the world keeps before it forgets those that can take no further event. */
 const forgetAbove = 2000;
@@ -52,36 +54,34 @@ function forgetFinished(world: StreamWorld): void {
 export function step(world: StreamWorld): Draft[] {
   forgetFinished(world);
   const random = world.random;
-  const active = world.entities.filter((e) => e.state === "active");
-  const merged = world.entities.filter((e) => e.state === "merged");
-  const gdpr = world.entities.filter((e) => e.state === "gdpr" && !e.recreated);
-  const liveRelations = world.relations.filter(
-    (r) => r.active && r.start.state === "active" && r.end.state === "active",
-  );
-  const liveInteractions = world.interactions.filter((i) => i.active);
-  const liveRequests = world.changeRequests.filter((r) => r.active);
-  const weights: Record<Step, number> = {
-    createEntity: active.length < 8 ? 10 : active.length < maxActiveEntities ? 3 : 0,
-    changeEntity: active.length > 0 ? 12 : 0,
-    createRelation: active.length > 1 && liveRelations.length < maxLiveRelations ? 4 : 0,
-    changeRelation: liveRelations.length > 0 ? 3 : 0,
-    removeRelation: liveRelations.length > 0 ? 1 : 0,
-    merge: active.length > 3 && merged.length < maxMergedEntities ? 1 : 0,
-    split: merged.length > 0 ? 0.6 : 0,
-    gdpr: active.length > 4 ? 0.5 : 0,
-    recreate: gdpr.length > 0 ? 0.4 : 0,
-    removeEntity: active.length > 6 ? 0.5 : 0,
-    matches: active.length > 1 ? 1 : 0,
-    businessProcess: active.length > 0 ? 0.7 : 0,
-    interaction: active.length > 1 ? 2 : 0,
-    changeRequest: 1.5,
-    unlisted: world.variety && active.length > 1 ? 0.3 : 0,
-  };
-  const choice = random.weighted(weights);
+  const { active, merged, gdpr } = world.live;
+  const liveRelations = world.live.relations;
+  const liveInteractions = world.live.interactions;
+  const liveRequests = world.live.requests;
+  // One weight per entry of `steps`, in its order.
+  const weights = [
+    active.length < 8 ? 10 : active.length < maxActiveEntities ? 3 : 0,
+    active.length > 0 ? 12 : 0,
+    active.length > 1 && liveRelations.length < maxLiveRelations ? 4 : 0,
+    liveRelations.length > 0 ? 3 : 0,
+    liveRelations.length > 0 ? 1 : 0,
+    active.length > 3 && merged.length < maxMergedEntities ? 1 : 0,
+    merged.length > 0 ? 0.6 : 0,
+    active.length > 4 ? 0.5 : 0,
+    gdpr.length > 0 ? 0.4 : 0,
+    active.length > 6 ? 0.5 : 0,
+    active.length > 1 ? 1 : 0,
+    active.length > 0 ? 0.7 : 0,
+    active.length > 1 ? 2 : 0,
+    1.5,
+    world.variety && active.length > 1 ? 0.3 : 0,
+  ];
+  const choice = steps[random.weightedIndex(weights)] as (typeof steps)[number];
+  // Two distinct active entities; the second is drawn as a pick from `active` without the first would be.
   const two = () => {
-    const a = random.pick(active);
-    const b = random.pick(active.filter((e) => e !== a));
-    return [a, b] as const;
+    const first = Math.floor(random.next() * active.length);
+    const other = Math.floor(random.next() * (active.length - 1));
+    return [active[first], active[other < first ? other : other + 1]] as [Entity, Entity];
   };
   switch (choice) {
     case "createEntity":
@@ -96,7 +96,7 @@ export function step(world: StreamWorld): Draft[] {
       return world.relationEvent("RELATIONSHIP_CHANGED", random.pick(liveRelations));
     case "removeRelation": {
       const relation = random.pick(liveRelations);
-      relation.active = false;
+      world.endRelation(relation);
       return world.relationEvent(
         random.chance(0.2) ? "RELATIONSHIP_REMOVED_GDPR" : "RELATIONSHIP_REMOVED",
         relation,

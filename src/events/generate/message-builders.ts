@@ -23,7 +23,13 @@ export class MessageBuilders {
   constructor(
     readonly random: Random,
     readonly tenantId: string,
-    private readonly shape: { payloadType: PayloadType; largeObjects: number; variety?: boolean },
+    private readonly shape: {
+      payloadType: PayloadType;
+      largeObjects: number;
+      variety?: boolean;
+      /** false: a message's body is serialized only when read (its payload object is what is used). */
+      textBodies?: boolean;
+    },
   ) {
     // A fixed epoch keeps streams reproducible: 2026-01-05T09:00:00Z plus a seed-dependent offset.
     this.clock = Date.UTC(2026, 0, 5, 9, 0, 0) + random.int(0, 86_400_000);
@@ -96,8 +102,9 @@ export class MessageBuilders {
     const first = entity.attributes.FirstName?.[0]?.value ?? "";
     const last = entity.attributes.LastName?.[0]?.value ?? "";
     const own =
+      // A copy: the entity's attributes change after this message, and the message keeps its own.
       entity.nesting === undefined
-        ? entity.attributes
+        ? { ...entity.attributes }
         : { ...entity.attributes, Address: [nestedAttributeValue(entity.nesting)] };
     const attributes = entity.references ? { ...own, ...entity.references } : own;
     return {
@@ -181,7 +188,20 @@ export class MessageBuilders {
       const subject = { uri, type: String(object.type ?? ""), label: String(object.label ?? uri) };
       payload = { type, uri, deltas: this.deltasOf(type, subject, items, ovChanged === true), ...rest };
     }
-    return { headers: this.headers(type, uri, version), body: JSON.stringify(payload), type };
+    return this.draft(this.headers(type, uri, version), payload, type);
+  }
+
+  /** A message with its payload object; its body text now, or when first read (see textBodies). */
+  draft(headers: Record<string, unknown>, payload: Record<string, unknown>, type: string): Draft {
+    if (this.shape.textBodies !== false) return { headers, body: JSON.stringify(payload), payload, type };
+    return {
+      headers,
+      payload,
+      type,
+      get body() {
+        return JSON.stringify(payload);
+      },
+    };
   }
 
   /**

@@ -37,15 +37,19 @@ export class Random {
     return out;
   }
   weighted<K extends string>(weights: Record<K, number>): K {
-    const entries = Object.entries(weights) as [K, number][];
-    const total = entries.reduce((sum, [, w]) => sum + Math.max(0, w), 0);
+    const keys = Object.keys(weights) as K[];
+    return keys[this.weightedIndex(keys.map((key) => weights[key]))] as K;
+  }
+  /** The index of a weight drawn in proportion to the weights (negative ones count as 0). */
+  weightedIndex(weights: readonly number[]): number {
+    if (weights.length === 0) throw new Error("Random.weighted: no weights");
+    let total = 0;
+    for (const w of weights) total += Math.max(0, w);
     let roll = this.next() * total;
-    for (const [key, w] of entries) {
-      roll -= Math.max(0, w);
-      if (roll < 0) return key;
+    for (let i = 0; i < weights.length; i += 1) {
+      roll -= Math.max(0, weights[i] as number);
+      if (roll < 0) return i;
     }
-    const last = entries.at(-1);
-    if (!last) throw new Error("Random.weighted: no weights");
-    return last[0];
+    return weights.length - 1;
   }
 }

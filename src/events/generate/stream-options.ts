@@ -29,11 +29,16 @@ export interface StreamOptions {
    * kit's preferred shapes.
    */
   variety?: boolean;
+  /** Keep on each valid message the object its body serializes, for in-process readers that would
+   *  otherwise parse every body again. Default false: a long stream then holds only its text. */
+  payloads?: boolean;
 }
 
 export interface StreamMessage {
   headers: Record<string, unknown>;
   body: string;
+  /** With the `payloads` option: the object `body` serializes (the same data as JSON.parse(body)). */
+  payload?: Record<string, unknown>;
 }
 
 export interface InvalidEntry {

@@ -22,6 +22,8 @@ export class StreamWorld extends MessageBuilders {
   readonly relations: Relation[] = [];
   readonly interactions: Versioned[] = [];
   readonly changeRequests: Versioned[] = [];
+  /** The live populations a step draws from, kept as each step changes them (see Populations). */
+  readonly live = new Populations(this);
 
   newEntity(): Draft {
     const { entity, draft } = this.freshEntity();
@@ -29,6 +31,7 @@ export class StreamWorld extends MessageBuilders {
     // levels down (3 levels of JSON each; the checker inspects up to 512).
     if (this.variety && this.random.chance(0.03)) entity.nesting = this.random.int(10, 120);
     this.entities.push(entity);
+    this.live.entityCreated(entity);
     return draft;
   }
 
@@ -145,7 +148,7 @@ export class StreamWorld extends MessageBuilders {
       uri: entity.uri,
       details: { winner: entity.uri, loser: other.uri, reason: "conflicting crosswalks" },
     };
-    return { headers: this.headers(type, entity.uri, entity.version), body: JSON.stringify(payload), type };
+    return this.draft(this.headers(type, entity.uri, entity.version), payload, type);
   }
 
   /** A relationship event and, for reference attributes, the ENTITY_CHANGED companion (ovChanged true). */
@@ -197,6 +200,7 @@ export class StreamWorld extends MessageBuilders {
       updatedTime: at,
     };
     this.relations.push(relation);
+    this.live.related(relation);
     return this.relationEvent("RELATIONSHIP_CREATED", relation);
   }
 
@@ -206,6 +210,7 @@ export class StreamWorld extends MessageBuilders {
     loser.version += 1;
     loser.state = "merged";
     loser.mergedInto = winner.uri;
+    this.live.entityChanged(loser);
     const lost = this.message("ENTITY_LOST_MERGE", loser.uri, loser.version, this.entityObject(loser));
     winner.crosswalks = [...winner.crosswalks, ...loser.crosswalks];
     return [lost, this.changeEntity(winner)];
@@ -217,6 +222,7 @@ export class StreamWorld extends MessageBuilders {
     this.tick();
     loser.state = "active";
     loser.mergedInto = undefined;
+    this.live.entityChanged(loser);
     const uris = [winner?.uri ?? loser.uri, loser.uri];
     const drafts: Draft[] = [];
     if (winner && winner.state === "active") {
@@ -237,8 +243,7 @@ export class StreamWorld extends MessageBuilders {
     this.tick();
     entity.version += 1;
     entity.state = "gdpr";
-    for (const relation of this.relations)
-      if (relation.start === entity || relation.end === entity) relation.active = false;
+    this.endRelationsOf(entity);
     return this.message("ENTITY_REMOVED_GDPR", entity.uri, entity.version, {
       uri: entity.uri,
       type: entity.type,
@@ -249,6 +254,7 @@ export class StreamWorld extends MessageBuilders {
     const at = this.tick();
     entity.version += 1;
     entity.recreated = true;
+    this.live.entityChanged(entity);
     entity.createdTime = at;
     entity.updatedTime = at;
     return this.message("ENTITY_CREATED", entity.uri, entity.version, this.entityObject(entity));
@@ -258,12 +264,23 @@ export class StreamWorld extends MessageBuilders {
     this.tick();
     entity.version += 1;
     entity.state = "removed";
-    for (const relation of this.relations)
-      if (relation.start === entity || relation.end === entity) relation.active = false;
+    this.endRelationsOf(entity);
     return this.message("ENTITY_REMOVED", entity.uri, entity.version, {
       uri: entity.uri,
       type: entity.type,
     });
+  }
+
+  private endRelationsOf(entity: Entity): void {
+    for (const relation of this.relations)
+      if (relation.start === entity || relation.end === entity) relation.active = false;
+    this.live.entityChanged(entity);
+  }
+
+  /** A relation removed (RELATIONSHIP_REMOVED or _GDPR follows). */
+  endRelation(relation: Relation): void {
+    relation.active = false;
+    this.live.ended(this.live.relations, relation);
   }
 
   matchesChanged(entity: Entity, other: Entity): Draft {
@@ -352,7 +369,10 @@ export class StreamWorld extends MessageBuilders {
     } else {
       throw new Error(`StreamWorld.freshMessage: no ${type} messages in generated streams`);
     }
-    return { headers: draft.headers, payload: JSON.parse(draft.body) as Record<string, unknown> };
+    return {
+      headers: draft.headers,
+      payload: draft.payload ?? (JSON.parse(draft.body) as Record<string, unknown>),
+    };
   }
 
   private interactionObject(members: Entity[], existing?: Versioned): Record<string, unknown> {
@@ -386,10 +406,16 @@ export class StreamWorld extends MessageBuilders {
       createdTime: at,
       updatedTime: at,
     };
-    if (!existing) this.interactions.push(interaction);
+    if (!existing) {
+      this.interactions.push(interaction);
+      this.live.interactions.push(interaction);
+    }
     interaction.version += 1;
     interaction.updatedTime = at;
-    if (type === "INTERACTION_REMOVED") interaction.active = false;
+    if (type === "INTERACTION_REMOVED") {
+      interaction.active = false;
+      this.live.ended(this.live.interactions, interaction);
+    }
     const object = this.interactionObject(members, interaction);
     return this.message(type, interaction.uri, interaction.version, object);
   }
@@ -407,13 +433,87 @@ export class StreamWorld extends MessageBuilders {
       createdTime: at,
       updatedTime: at,
     };
-    if (!existing) this.changeRequests.push(request);
+    if (!existing) {
+      this.changeRequests.push(request);
+      this.live.requests.push(request);
+    }
     request.version += 1;
-    if (type === "CHANGE_REQUEST_REMOVED") request.active = false;
-    return {
-      headers: this.headers(type, request.uri, request.version),
-      body: JSON.stringify({ type }),
-      type,
-    };
+    if (type === "CHANGE_REQUEST_REMOVED") {
+      request.active = false;
+      this.live.ended(this.live.requests, request);
+    }
+    return this.draft(this.headers(type, request.uri, request.version), { type }, type);
+  }
+}
+
+/**
+ * What a lifecycle step draws from: each list is, element for element and in the same order, the filter of
+ * the world's list it names, so that a seed gives the same stream as filtering anew at every step would.
+ * Filtering anew made a step cost the size of the world; the lists are instead kept as steps change them:
+ * appended on creation, cut on removal, an entity moved between lists (at its place in creation order)
+ * when its state changes.
+ */
+export class Populations {
+  readonly active: Entity[] = [];
+  readonly merged: Entity[] = [];
+  /** GDPR-removed entities not yet re-created. */
+  readonly gdpr: Entity[] = [];
+  /** Active relations between two active entities. */
+  relations: Relation[] = [];
+  readonly interactions: Versioned[] = [];
+  readonly requests: Versioned[] = [];
+  /** Creation order of entities and relations, which the lists keep. */
+  private readonly order = new WeakMap<Entity | Relation, number>();
+  private created = 0;
+
+  constructor(private readonly world: StreamWorld) {}
+
+  entityCreated(entity: Entity): void {
+    this.order.set(entity, this.created++);
+    this.active.push(entity);
+  }
+
+  related(relation: Relation): void {
+    this.order.set(relation, this.created++);
+    if (relation.start.state === "active" && relation.end.state === "active") this.relations.push(relation);
+  }
+
+  /** After the entity's state (or its re-creation) changed: it moves to the list of its new state, and
+   *  the relations it ends or revives follow. */
+  entityChanged(entity: Entity): void {
+    for (const list of [this.active, this.merged, this.gdpr]) this.ended(list, entity);
+    const list =
+      entity.state === "active"
+        ? this.active
+        : entity.state === "merged"
+          ? this.merged
+          : entity.state === "gdpr" && !entity.recreated
+            ? this.gdpr
+            : undefined;
+    if (list) list.splice(this.placeOf(list, entity), 0, entity);
+    this.relations =
+      entity.state === "active"
+        ? this.world.relations.filter(
+            (r) => r.active && r.start.state === "active" && r.end.state === "active",
+          )
+        : this.relations.filter((r) => r.active && r.start !== entity && r.end !== entity);
+  }
+
+  ended<T>(list: T[], item: T): void {
+    const at = list.indexOf(item);
+    if (at >= 0) list.splice(at, 1);
+  }
+
+  /** Where the entity goes in a list kept in creation order. */
+  private placeOf(list: Entity[], entity: Entity): number {
+    const rank = this.order.get(entity) ?? 0;
+    let low = 0;
+    let high = list.length;
+    while (low < high) {
+      const middle = (low + high) >>> 1;
+      if ((this.order.get(list[middle] as Entity) ?? 0) < rank) low = middle + 1;
+      else high = middle;
+    }
+    return low;
   }
 }

@@ -14,7 +14,7 @@
 
 import { step } from "./lifecycle-steps.ts";
 import { Random } from "./random.ts";
-import { reorder, reserialized } from "./redeliveries.ts";
+import { reorder, reserialized, reversedKeys } from "./redeliveries.ts";
 import { manifestOf } from "./stream-manifest.ts";
 import { type StreamMutation, streamMutations } from "./stream-mutations.ts";
 import type { GeneratedStream, StreamOptions } from "./stream-options.ts";
@@ -54,6 +54,7 @@ export function generateStream(options: StreamOptions): GeneratedStream {
     payloadType: options.payloadType ?? "snapshot",
     largeObjects: options.largeObjects ?? 0.05,
     variety: options.variety ?? true,
+    textBodies: !options.payloads,
   });
   const duplicateChance = options.duplicates ?? 0;
   const targets = invalidTargets(options, mutations, random);
@@ -78,17 +79,32 @@ export function generateStream(options: StreamOptions): GeneratedStream {
       drafts.length !== targets[injected] &&
       random.chance(duplicateChance)
     )
-      drafts.push({
-        ...next,
-        duplicate: true,
-        // A producer's re-send may be serialized again: the same data, other key order and spacing.
-        body: world.variety && random.chance(0.5) ? reserialized(next.body, random) : next.body,
-      });
+      drafts.push(resent(next, world.variety && random.chance(0.5) ? random : undefined));
   }
   const ordered = reorder(drafts, options.reorderWindow ?? 0, random);
   return {
-    messages: ordered.map((d) => ({ headers: d.headers, body: d.body })),
+    // With payloads, a message is its draft: the body stays unserialized until someone reads it.
+    messages: ordered.map((d) => (options.payloads && d.payload ? d : { headers: d.headers, body: d.body })),
     manifest: manifestOf(options, drafts, ordered),
+  };
+}
+
+/** An exact re-send. A producer's re-send may be serialized again (given `random`): the same data, other
+ *  key order and spacing. */
+function resent(draft: Draft, random: Random | undefined): Draft {
+  if (!random) return { ...draft, duplicate: true };
+  const { payload } = draft;
+  if (!payload) return { ...draft, duplicate: true, body: reserialized(draft.body, random) };
+  const reversed = reversedKeys(payload) as Record<string, unknown>;
+  const indent = random.int(0, 2);
+  return {
+    headers: draft.headers,
+    type: draft.type,
+    duplicate: true,
+    payload: reversed,
+    get body() {
+      return JSON.stringify(reversed, null, indent);
+    },
   };
 }
 

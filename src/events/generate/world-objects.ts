@@ -96,6 +96,8 @@ export interface Versioned {
 export interface Draft {
   headers: Record<string, unknown>;
   body: string;
+  /** The object `body` serializes, where the builder made one: what an in-process reader would parse. */
+  payload?: Record<string, unknown>;
   type: string;
   invalid?: { rule: string; description: string };
   /** Keeps its place relative to the message before it (pairs that only break a rule in that order). */
