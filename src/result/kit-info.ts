@@ -39,22 +39,36 @@ export class InterfaceDocumentError extends Error {
 }
 
 export function specHashes(options: { interfaceDocument?: string; root?: string } = {}): SpecInfo {
-  const root = options.root ?? repoRoot;
-  const contract = createHash("sha256");
-  for (const dir of ["openapi", "event-schemas"]) {
-    for (const file of listFiles(join(root, dir))) {
-      contract.update(relative(root, file).split("\\").join("/"));
-      contract.update("\0");
-      contract.update(readFileSync(file));
-      contract.update("\0");
-    }
-  }
+  return { ...interfaceDocumentHash(options.interfaceDocument), ...packageSpec(options.root ?? repoRoot) };
+}
+
+type PackageSpec = Omit<SpecInfo, "interfaceDocument" | "interfaceDocumentFile">;
+const packageSpecs = new Map<string, { stamp: string; spec: PackageSpec }>();
+
+/** The contract's and the catalogue's hashes, read again only when one of their files changed: parsing
+ *  them costs more than a small run's own judging. */
+function packageSpec(root: string): PackageSpec {
   const catalogueFile = join(root, "requirements", "catalogue.yaml");
+  const contractFiles = ["openapi", "event-schemas"].flatMap((dir) => listFiles(join(root, dir)));
+  const stamp = [...contractFiles, catalogueFile, join(root, "package.json")]
+    .map((file) => {
+      const stat = existsSync(file) ? statSync(file) : undefined;
+      return `${file}:${stat?.size}:${stat?.mtimeMs}`;
+    })
+    .join("\n");
+  const known = packageSpecs.get(root);
+  if (known?.stamp === stamp) return known.spec;
+  const contract = createHash("sha256");
+  for (const file of contractFiles) {
+    contract.update(relative(root, file).split("\\").join("/"));
+    contract.update("\0");
+    contract.update(readFileSync(file));
+    contract.update("\0");
+  }
   const catalogueText = existsSync(catalogueFile) ? readFileSync(catalogueFile) : Buffer.alloc(0);
   const entries = (parse(catalogueText.toString("utf8")) as { requirements?: unknown[] } | null)
     ?.requirements;
-  return {
-    ...interfaceDocumentHash(options.interfaceDocument),
+  const spec: PackageSpec = {
     contract: contract.digest("hex"),
     contractVersion: contractVersion(root),
     catalogue: {
@@ -64,6 +78,8 @@ export function specHashes(options: { interfaceDocument?: string; root?: string 
       sha256: sha256(catalogueText),
     },
   };
+  packageSpecs.set(root, { stamp, spec });
+  return spec;
 }
 
 function interfaceDocumentHash(

@@ -18,9 +18,12 @@ import {
 import { readView, ViewError } from "../events/consumer/consumer-view.ts";
 import { endpointReady, type PushOutcome, pushMessages } from "../events/consumer/http-push.ts";
 import { DEFAULT_CHOICE, type ProducerChoice } from "../events/consumer/producer-choices.ts";
+import { keepStream, takeKeptStream } from "../events/consumer/stream-cache.ts";
 import { parseAmqp1Url } from "../events/transport/amqp1-connection.ts";
 import { openAmqp1Sink } from "../events/transport/sinks/amqp1.ts";
 import { freePort } from "../http/free-port.ts";
+import { type CatalogueView, loadCatalogueView } from "../result/catalogue-view.ts";
+import { specHashes } from "../result/kit-info.ts";
 import type { RunResult } from "../result/model.ts";
 import { DEFAULT_FAIL_ON, exitCodeFor, type FailOn, findingsOf } from "../result/verdict.ts";
 import type { CommandOutcome } from "./client-result.ts";
@@ -70,6 +73,9 @@ export interface ConsumerCheckOptions {
   requireExercised?: boolean;
   /** Outcomes that exit 1 (--fail-on), as every judging command reads them. */
   failOn?: readonly FailOn[];
+  /** A folder of streams kept between runs (file delivery): a kept stream lets the consumer start at once
+   *  while the kit builds the truth. Undefined: none kept. */
+  streamCache?: string;
 }
 
 export interface ConsumerCheckRun {
@@ -132,10 +138,20 @@ export async function consumerCheck(options: ConsumerCheckOptions): Promise<Cons
   const seed = options.seed ?? DEFAULT_SEED;
   const count = options.count ?? DEFAULT_MESSAGES;
   const timeoutMs = options.timeoutMs ?? DEFAULT_CONSUMER_TIMEOUT_MS;
-  const stream = consumerStream(choice, seed, count);
   const work = mkdtempSync(join(tmpdir(), "lckit-consumer-"));
   const viewFile = join(work, "view.ndjson");
   const eventsFile = join(work, "events.ndjson");
+  const key = { choice: choice.name, seed, count };
+  // A kept stream file: the consumer starts on it, and the stream with its truth is made while it runs.
+  const kept =
+    delivery === "file" && options.streamCache !== undefined
+      ? takeKeptStream(options.streamCache, key, eventsFile)
+      : undefined;
+  let made: ConsumerStream | undefined = kept === undefined ? consumerStream(choice, seed, count) : undefined;
+  const streamNow = (): ConsumerStream => {
+    made ??= consumerStream(choice, seed, count);
+    return made;
+  };
   const env: NodeJS.ProcessEnv = {
     ...(options.env ?? process.env),
     LCKIT_DELIVERY: delivery,
@@ -143,7 +159,7 @@ export async function consumerCheck(options: ConsumerCheckOptions): Promise<Cons
     LCKIT_TENANT: "acme",
     LCKIT_VARIANT: choice.name,
     LCKIT_SEED: String(seed),
-    LCKIT_MESSAGES: String(stream.messages.length),
+    LCKIT_MESSAGES: String(kept ?? streamNow().messages.length),
   };
   delete env.LCKIT_EVENTS_FILE;
   delete env.LCKIT_PUSH_PORT;
@@ -169,10 +185,12 @@ export async function consumerCheck(options: ConsumerCheckOptions): Promise<Cons
   const stopAll = () => finish.abort();
   options.signal?.addEventListener("abort", stopAll, { once: true });
   let queue: DeliveryQueue | undefined;
+  let catalogue: CatalogueView | undefined;
   try {
+    const stream = streamNow;
     if (delivery === "rabbitmq") {
       queue = await openDeliveryQueue(options.brokerUrl as string);
-      delivered = await queue.publish(stream.messages);
+      delivered = await queue.publish(stream().messages);
       env.LCKIT_AMQP_URL = options.brokerUrl;
       env.LCKIT_AMQP_QUEUE = queue.name;
     }
@@ -181,19 +199,23 @@ export async function consumerCheck(options: ConsumerCheckOptions): Promise<Cons
       const url = options.brokerUrl as string;
       const sink = await openAmqp1Sink(url);
       try {
-        for (const message of stream.messages)
+        for (const message of stream().messages)
           await sink.publish({ headers: message.headers, body: JSON.stringify(message.payload) });
       } finally {
         await sink.close();
       }
-      delivered = stream.messages.length;
+      delivered = stream().messages.length;
       env.LCKIT_AMQP1_URL = url;
       env.LCKIT_AMQP1_ADDRESS = parseAmqp1Url(url).address;
     }
     if (delivery === "file") {
-      writeFileSync(eventsFile, stream.messages.map(line).join(""));
+      if (kept === undefined) {
+        writeFileSync(eventsFile, stream().messages.map(line).join(""));
+        if (options.streamCache !== undefined)
+          keepStream(options.streamCache, key, eventsFile, stream().messages.length);
+      }
       env.LCKIT_EVENTS_FILE = eventsFile;
-      delivered = stream.messages.length;
+      delivered = kept ?? stream().messages.length;
     }
     let pushUrl: URL | undefined;
     if (delivery === "pubsub-push" || delivery === "sns-push") {
@@ -212,11 +234,23 @@ export async function consumerCheck(options: ConsumerCheckOptions): Promise<Cons
       ...(delivery === "stdin"
         ? {
             stdin: (input: Writable) => {
-              piping = pipeStream(stream.messages, input);
+              piping = pipeStream(stream().messages, input);
             },
           }
         : {}),
     });
+    if (kept !== undefined) {
+      // The consumer runs: the truth, and what judging it needs, are made meanwhile.
+      if (stream().messages.length !== kept) {
+        finish.abort();
+        await running;
+        throw new ConsumerCheckError(
+          `the kept stream in ${options.streamCache} has ${kept} messages where this kit makes ${stream().messages.length}: remove that folder`,
+        );
+      }
+      catalogue = loadCatalogueView();
+      specHashes();
+    }
     if (pushUrl) {
       // Deliver while the command runs; its end (or the time limit) ends the delivery. When every
       // message is acknowledged, SIGTERM tells the consumer its input has ended.
@@ -225,13 +259,13 @@ export async function consumerCheck(options: ConsumerCheckOptions): Promise<Cons
       finish.signal.addEventListener("abort", () => stopped.abort(), { once: true });
       if (await endpointReady(pushUrl, stopped.signal)) {
         push = await pushMessages(
-          stream.messages,
+          stream().messages,
           pushUrl,
           delivery === "sns-push" ? "sns" : "pubsub",
           stopped.signal,
         );
         delivered = push.delivered;
-        if (!stopped.signal.aborted && push.delivered === stream.messages.length) {
+        if (!stopped.signal.aborted && push.delivered === stream().messages.length) {
           endedByKit = true;
           finish.abort();
         }
@@ -266,6 +300,7 @@ export async function consumerCheck(options: ConsumerCheckOptions): Promise<Cons
   // Stopped from outside (the kit's own SIGINT or SIGTERM): killed, whatever it exited with.
   if (options.signal?.aborted && !asJudged.timedOut)
     asJudged = { ...asJudged, signal: asJudged.signal ?? "SIGTERM" };
+  const stream = streamNow();
   let view: ConsumerRunMeta["view"];
   let judgement: ConsumerJudgement | undefined;
   try {
@@ -285,6 +320,7 @@ export async function consumerCheck(options: ConsumerCheckOptions): Promise<Cons
     view,
     delivered,
     ...(options.requireExercised ? { requireExercised: true } : {}),
+    ...(catalogue ? { catalogue } : {}),
   };
   const result = consumerRunResult(meta);
   return {

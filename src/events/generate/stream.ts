@@ -92,8 +92,18 @@ export function generateStream(options: StreamOptions): GeneratedStream {
 /** An exact re-send. A producer's re-send may be serialized again (given `random`): the same data, other
  *  key order and spacing. */
 function resent(draft: Draft, random: Random | undefined): Draft {
-  if (!random) return { ...draft, duplicate: true };
   const { payload } = draft;
+  // Not spread: that would serialize a body the generator leaves unserialized until read.
+  if (!random)
+    return {
+      headers: draft.headers,
+      type: draft.type,
+      duplicate: true,
+      ...(payload ? { payload } : {}),
+      get body() {
+        return draft.body;
+      },
+    };
   if (!payload) return { ...draft, duplicate: true, body: reserialized(draft.body, random) };
   const reversed = reversedKeys(payload) as Record<string, unknown>;
   const indent = random.int(0, 2);
