@@ -37,6 +37,13 @@ const REMOVALS = new Set([
   "GROUP_REMOVED",
 ]);
 const GDPR = new Set(["ENTITY_REMOVED_GDPR", "RELATIONSHIP_REMOVED_GDPR"]);
+// The headers and payload fields the document defines: FAULT=rejects-unknown-fields drops a message that
+// carries any other, as a consumer validating with a closed schema (additionalProperties: false) does.
+const HEADERS = new Set(["tenantId", "eventType", "sourceObjectUri", "objectVersion"]);
+const FIELDS = new Set(["type", "object", "ovChanged", "exceededQueueSizeLimit", "uri", "deltas", "uris"]);
+const unknownField = (headers, payload) =>
+  Object.keys(headers).some((name) => !HEADERS.has(name)) ||
+  Object.keys(payload).some((name) => !FIELDS.has(name));
 
 /** uri -> { uri, removed, objectVersion?, attributes?, updatedTime? } */
 const view = new Map();
@@ -63,6 +70,7 @@ function apply({ headers = {}, payload = {} }) {
     return;
   }
   if (typeof uri !== "string") return;
+  if (FAULT === "rejects-unknown-fields" && unknownField(headers, payload)) return;
   // The header may be a number or a string of digits (Pub/Sub and SNS carry text): compare numbers.
   const raw = headers.objectVersion;
   const version = raw === undefined || raw === null || raw === "" ? undefined : Number(raw);

@@ -38,6 +38,10 @@ REMOVALS = {
     "CHANGE_REQUEST_REMOVED", "GROUP_REMOVED",
 }
 GDPR = {"ENTITY_REMOVED_GDPR", "RELATIONSHIP_REMOVED_GDPR"}
+# The headers and payload fields the document defines: FAULT=rejects-unknown-fields drops a message that
+# carries any other, as a consumer validating with a closed schema (additionalProperties: false) does.
+HEADERS = {"tenantId", "eventType", "sourceObjectUri", "objectVersion"}
+FIELDS = {"type", "object", "ovChanged", "exceededQueueSizeLimit", "uri", "deltas", "uris"}
 
 view = {}  # uri -> {"uri", "removed", "objectVersion", "attributes", "updatedTime"}
 stopped = False
@@ -68,6 +72,8 @@ def apply(message):
             stopped = True
         return
     if not isinstance(uri, str):
+        return
+    if FAULT == "rejects-unknown-fields" and not (headers.keys() <= HEADERS and payload.keys() <= FIELDS):
         return
     # The header may be a number or a string of digits (Pub/Sub and SNS carry text): compare numbers.
     raw = headers.get("objectVersion")

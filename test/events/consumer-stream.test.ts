@@ -6,14 +6,19 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { judgeView } from "../../src/events/consumer/consumer-judge.ts";
-import { consumerStream } from "../../src/events/consumer/consumer-stream.ts";
+import { type ConsumerStream, consumerStream } from "../../src/events/consumer/consumer-stream.ts";
 import {
+  type ConsumerView,
   MAX_LINE_CHARS,
   parseViewLine,
   readView,
   ViewError,
 } from "../../src/events/consumer/consumer-view.ts";
-import { DEFAULT_CHOICE, producerChoice } from "../../src/events/consumer/producer-choices.ts";
+import {
+  DEFAULT_CHOICE,
+  PRODUCER_CHOICES,
+  producerChoice,
+} from "../../src/events/consumer/producer-choices.ts";
 
 const choice = (name: string) => {
   const found = producerChoice(name);
@@ -69,6 +74,83 @@ describe("the consumer check's stream", () => {
     expect(entries.some((e) => e.kind === "fallback")).toBe(true);
     expect(entries.some((e) => !e.listed)).toBe(true);
     expect(entries.some((e) => e.unknownFields)).toBe(true);
+  });
+});
+
+type Payload = Record<string, unknown>;
+
+/** The true view of the stream (the latest state, the attributes of the latest snapshot), each live line
+ *  given to `keep` with the payloads of the latest message and of that snapshot, to keep what it likes of
+ *  fields the document does not define. */
+function trueView(
+  stream: ConsumerStream,
+  keep: (line: Record<string, unknown>, latest: Payload, snapshot?: Payload) => void,
+): ConsumerView {
+  const records = new Map();
+  for (const object of stream.objects.values()) {
+    const winner = object.winner;
+    const line: Record<string, unknown> = { uri: object.uri, removed: winner.removes };
+    if (stream.choice.objectVersion !== "absent") line.objectVersion = winner.version;
+    const snapshot = object.entries
+      .filter((e) => e.kind === "snapshot" && e.version <= winner.version)
+      .sort((a, b) => b.version - a.version)[0];
+    if (!winner.removes && ["snapshot", "fallback"].includes(winner.kind) && snapshot?.attributesText)
+      line.attributes = JSON.parse(snapshot.attributesText);
+    const payload = (position: number) => stream.messages[position]?.payload ?? {};
+    if (!winner.removes) keep(line, payload(winner.position), snapshot && payload(snapshot.position));
+    records.set(object.uri, parseViewLine(JSON.stringify(line), records.size + 1));
+  }
+  return { records, lines: records.size };
+}
+
+describe("fields the document does not define, kept by the consumer", () => {
+  const UNKNOWN = "consumer/unknown-types-and-fields-change-nothing";
+  const failed = (stream: ConsumerStream, view: ConsumerView) =>
+    judgeView(stream, view)
+      .verdicts.filter((v) => v.status === "failed")
+      .map((v) => v.rule.id);
+
+  it.each(PRODUCER_CHOICES.map((c) => [c.name, c] as const))(
+    "in a member of the line of its own: every rule passes (%s)",
+    (_name, producer) => {
+      const stream = consumerStream(producer, 4, 600);
+      const view = trueView(stream, (line, latest) => {
+        if ("schemaRevision" in latest) line.extensions = { schemaRevision: latest.schemaRevision };
+      });
+      expect([...view.records.values()].some((r) => r.dataMembers.includes("extensions"))).toBe(true);
+      expect(failed(stream, view)).toEqual([]);
+      expect(
+        failed(
+          stream,
+          trueView(stream, () => {}),
+        ),
+      ).toEqual([]);
+    },
+  );
+
+  it("among the object's attributes: the unknown-fields rule (SHOULD) says so, no other rule fails", () => {
+    const stream = consumerStream(DEFAULT_CHOICE, 4, 600);
+    const view = trueView(stream, (line, _latest, snapshot) => {
+      if (snapshot && "schemaRevision" in snapshot && line.attributes)
+        line.attributes = { ...(line.attributes as object), schemaRevision: snapshot.schemaRevision };
+    });
+    const judgement = judgeView(stream, view);
+    expect(failed(stream, view)).toEqual([UNKNOWN]);
+    const verdict = judgement.verdicts.find((v) => v.rule.id === UNKNOWN);
+    expect(verdict?.rule.level).toBe("SHOULD");
+    expect(verdict?.findings[0]?.message).toMatch(
+      /holds the latest state, .* but with schemaRevision among the object's attributes: the document does not define that field/,
+    );
+    // The deltas streams' attributes are not judged (the document leaves deltas open).
+    const deltas = consumerStream(choice("deltas"), 4, 600);
+    expect(
+      failed(
+        deltas,
+        trueView(deltas, (line, latest) => {
+          if ("schemaRevision" in latest) line.attributes = { schemaRevision: latest.schemaRevision };
+        }),
+      ),
+    ).toEqual([]);
   });
 });
 

@@ -40,6 +40,11 @@ const FAULTS: [string, string, RegExp][] = [
     /by a GDPR request, but the view still holds its attributes/,
   ],
   ["stops-on-unknown", "consumer/unknown-types-and-fields-change-nothing", /did the consumer stop there\?/],
+  [
+    "rejects-unknown-fields",
+    "consumer/unknown-types-and-fields-change-nothing",
+    /carries the header traceparent and the payload field schemaRevision, .*did the consumer drop the message for fields it does not know\?/,
+  ],
   ["resend-toggle", "consumer/re-send-changes-nothing", /was sent again as message #\d+/],
 ];
 
@@ -94,6 +99,20 @@ describe.each(Object.entries(LANGUAGES))("the %s example consumer", (_language, 
     },
     120_000,
   );
+
+  it("FAULT=rejects-unknown-fields is caught for its reason: each latest message it dropped carried fields the document does not define, and the view holds an older objectVersion", async () => {
+    const run = await check(argv, { fault: "rejects-unknown-fields" });
+    const verdict = run.judgement?.verdicts.find(
+      (v) => v.rule.id === "consumer/unknown-types-and-fields-change-nothing",
+    );
+    expect(verdict?.findings.length).toBeGreaterThan(0);
+    for (const finding of verdict?.findings ?? []) {
+      const latest = run.stream.messages[finding.expected.position - 1];
+      expect(latest?.headers.traceparent, finding.uri).toBeDefined();
+      expect(latest?.payload.schemaRevision, finding.uri).toBeDefined();
+      expect(finding.view.objectVersion, finding.uri).toBeLessThan(finding.expected.objectVersion);
+    }
+  }, 120_000);
 });
 
 describe("deliveries", () => {

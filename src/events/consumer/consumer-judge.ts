@@ -142,7 +142,10 @@ export function judgeView(stream: ConsumerStream, view: ConsumerView): ConsumerJ
     const opportunities =
       (rule === LATEST_RULE && !ctx.versioned ? 0 : cases.filter((c) => rule.applies(c.object, ctx)).length) +
       (extra.get(rule) ?? 0);
-    const found = findings.get(rule) ?? [];
+    // Findings no other rule explains first: the report's first finding is the plainest evidence.
+    const found = (findings.get(rule) ?? []).sort(
+      (a, b) => Number(a.alsoExplainedBy !== undefined) - Number(b.alsoExplainedBy !== undefined),
+    );
     const ms = performance.now() - ruleStarted + judgeMs / CONSUMER_RULES.length;
     if (found.length > 0) return { rule, status: "failed", opportunities, findings: found, ms };
     if (opportunities > 0) return { rule, status: "passed", opportunities, findings: [], ms };

@@ -5,17 +5,19 @@
 // settles a record that two rules explain.
 
 import { defineRule, type Rule, type RuleDeclaration } from "../../check/rule.ts";
-import type { TruthObject } from "./consumer-stream.ts";
+import { type TruthObject, UNKNOWN_HEADER, UNKNOWN_PAYLOAD_FIELD } from "./consumer-stream.ts";
 import {
   describeEntry,
   describeRecord,
   firstWinner,
+  holdsLatestState,
   type JudgeContext,
   type ObjectCase,
   olderReflected,
   reflects,
   sameState,
   snapshotsBefore,
+  unknownFieldsKept,
   versionFits,
 } from "./object-state.ts";
 
@@ -152,10 +154,13 @@ const declared: ConsumerRuleDeclaration[] = [
           return `the view holds the state of ${describeEntry(prefix)}, the latest before message #${first + 1} (${String(at?.headers.eventType)}, a type in neither of the document's lists): did the consumer stop there? The latest is ${describeEntry(winner)}; ${describeRecord(c.record)}`;
       }
       if (winner.unknownFields) {
-        const before = olderReflected(c, ctx).find((e) => e.position < winner.position);
+        const [before] = olderReflected(c, ctx);
         if (before)
-          return `${describeEntry(winner)} carries fields the document does not define and left the view unchanged: it holds the state of ${describeEntry(before)}; ${describeRecord(c.record)}`;
+          return `${describeEntry(winner)}, the latest, carries the header ${UNKNOWN_HEADER} and the payload field ${UNKNOWN_PAYLOAD_FIELD}, which the document does not define, and the view holds the state of ${describeEntry(before)}, an older one: did the consumer drop the message for fields it does not know? Take them and go on; ${describeRecord(c.record)}`;
       }
+      const kept = ctx.judgesAttributes ? unknownFieldsKept(c.record) : [];
+      if (kept.length > 0 && holdsLatestState(c, ctx))
+        return `the view holds the latest state, ${describeEntry(winner)}, but with ${kept.join(" and ")} among the object's attributes: the document does not define ${kept.length === 1 ? "that field" : "those fields"}, and the object has no such attribute; keep fields you do not know out of the attributes (any other member of the line is yours); ${describeRecord(c.record)}`;
       return undefined;
     },
   },

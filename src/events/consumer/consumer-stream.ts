@@ -73,8 +73,8 @@ const GDPR_TYPES: ReadonlySet<string> = new Set(["ENTITY_REMOVED_GDPR", "RELATIO
 
 /** A header and a payload field the document does not define, as other producers add them (a trace
  *  context over AMQP, a schema marker): a consumer takes them and goes on. */
-const UNKNOWN_HEADER = "traceparent";
-const UNKNOWN_PAYLOAD_FIELD = "schemaRevision";
+export const UNKNOWN_HEADER = "traceparent";
+export const UNKNOWN_PAYLOAD_FIELD = "schemaRevision";
 
 let listed: ReadonlySet<string> | undefined;
 function listedTypes(): ReadonlySet<string> {

@@ -1,7 +1,13 @@
 // What state of an object a view record holds: whether it is the state one message of the stream left
 // (its removal, its objectVersion, its attributes), and which message that is. The consumer rules read it.
 
-import type { ConsumerStream, TruthEntry, TruthObject } from "./consumer-stream.ts";
+import {
+  type ConsumerStream,
+  type TruthEntry,
+  type TruthObject,
+  UNKNOWN_HEADER,
+  UNKNOWN_PAYLOAD_FIELD,
+} from "./consumer-stream.ts";
 import { canonicalAttributes, type ViewRecord } from "./consumer-view.ts";
 
 export interface JudgeContext {
@@ -26,14 +32,46 @@ export function snapshotsBefore(object: TruthObject, entry: TruthEntry): TruthEn
   );
 }
 
+/** Fields of the stream's messages that the document does not define, by name, that the record's
+ *  attributes hold: a consumer that copied them there. */
+export function unknownFieldsKept(record: ViewRecord): string[] {
+  const value = record.attributesValue;
+  if (value === null || typeof value !== "object") return [];
+  return [UNKNOWN_HEADER, UNKNOWN_PAYLOAD_FIELD].filter((name) => name in value);
+}
+
+const withoutUnknown = new WeakMap<ViewRecord, ViewRecord>();
+
+/** The record with those fields set aside: the order, removal and re-send rules judge what it holds of
+ *  the object's own attributes; the unknown-fields rule reports the fields copied among them. */
+function ownAttributes(record: ViewRecord): ViewRecord {
+  const kept = unknownFieldsKept(record);
+  if (kept.length === 0) return record;
+  let own = withoutUnknown.get(record);
+  if (!own) {
+    const rest = Object.fromEntries(
+      Object.entries(record.attributesValue as object).filter(([name]) => !kept.includes(name)),
+    );
+    own = {
+      ...record,
+      attributes: JSON.stringify(rest),
+      attributesValue: rest,
+      attributesEmpty: Object.keys(rest).length === 0,
+    };
+    withoutUnknown.set(record, own);
+  }
+  return own;
+}
+
 /** The record's attributes are those of the snapshot `entry` (compared as sent first, then as data). */
 function sameAttributes(record: ViewRecord, entry: TruthEntry): boolean {
   if (entry.attributes === null) return record.attributesEmpty === true;
   return record.attributes === entry.attributesText || canonicalAttributes(record) === entry.attributes;
 }
 
-function attributesFit(record: ViewRecord, object: TruthObject, entry: TruthEntry): boolean {
-  if (record.attributes === undefined || entry.removes) return true;
+function attributesFit(given: ViewRecord, object: TruthObject, entry: TruthEntry): boolean {
+  if (given.attributes === undefined || entry.removes) return true;
+  const record = ownAttributes(given);
   switch (entry.kind) {
     case "snapshot":
       return sameAttributes(record, entry);
@@ -62,9 +100,15 @@ export function reflects(c: ObjectCase, entry: TruthEntry, ctx: JudgeContext): b
   return versionFits(c, entry, ctx) && sameState(c, entry, ctx);
 }
 
-/** The record holds the latest state: the winner's (and after a GDPR removal, no data). A message of an
- *  unlisted type after the winner may have given the record its objectVersion. */
+/** The record holds the latest state, and no field of no definition among the object's attributes. */
 export function holdsLatest(c: ObjectCase, ctx: JudgeContext): boolean {
+  return holdsLatestState(c, ctx) && !(ctx.judgesAttributes && unknownFieldsKept(c.record).length > 0);
+}
+
+/** The record holds the latest state: the winner's (and after a GDPR removal, no data), fields of no
+ *  definition among its attributes aside. A message of an unlisted type after the winner may have given
+ *  the record its objectVersion. */
+export function holdsLatestState(c: ObjectCase, ctx: JudgeContext): boolean {
   const winner = c.object.winner;
   if (winner.gdpr && c.record.removed && c.record.dataMembers.length > 0) return false;
   if (!sameState(c, winner, ctx)) return false;
