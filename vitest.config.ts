@@ -36,6 +36,11 @@ export default defineConfig({
     maxWorkers: workers,
     setupFiles: ["test/support/profile-setup.ts"],
     sequence: { sequencer: LongestFirst },
-    env: { REDOCLY_TELEMETRY: "off", PACT_DO_NOT_TRACK: "true" },
+    // The kit's caches go to the checkout's .tmp, never to the home folder of whoever runs the tests.
+    env: {
+      REDOCLY_TELEMETRY: "off",
+      PACT_DO_NOT_TRACK: "true",
+      LCKIT_CACHE_DIR: join(root, ".tmp", "cache"),
+    },
   },
 });

@@ -9,6 +9,7 @@ import {
   type ProducerChoice,
   producerChoice,
 } from "../../events/consumer/producer-choices.ts";
+import { defaultStreamCacheDir } from "../../events/consumer/stream-cache.ts";
 import { proveReportRoot } from "../../report-folder/write.ts";
 import { failOnOf } from "../../result/verdict.ts";
 import { runConsumerSession } from "../../session/consumer-session.ts";
@@ -100,6 +101,12 @@ summary.md (docs/consumers.md).`,
       default: "text",
       example: "json",
     }),
+    "stream-cache": option(
+      "DIR",
+      text,
+      "where streams of --delivery file are kept between runs (the consumer then starts at once while the kit makes the truth); off: none kept",
+      { defaultText: "$LCKIT_CACHE_DIR, $XDG_CACHE_HOME/lckit or ~/.cache/lckit", example: "off" },
+    ),
     quiet: toggle("do not pass the command's output through (it goes to stderr otherwise)"),
     "fail-on": failOnFlag,
   },
@@ -122,6 +129,15 @@ function choicesOf(raw: string | undefined): ProducerChoice[] {
       `--variants expects all or a comma list of producer choices, got "${unknown ?? raw}"; known: ${PRODUCER_CHOICES.map((c) => c.name).join(", ")}`,
     );
   return names.map((n) => producerChoice(n) as ProducerChoice);
+}
+
+function streamCacheOf(
+  raw: string | undefined,
+  env: NodeJS.ProcessEnv,
+  cwd: string,
+): { streamCache?: string } {
+  if (raw === "off") return {};
+  return { streamCache: raw === undefined ? defaultStreamCacheDir(env) : resolve(cwd, raw) };
 }
 
 export const consumer: LeafCommand<typeof spec.flags> = {
@@ -168,6 +184,7 @@ export const consumer: LeafCommand<typeof spec.flags> = {
         ...(v.broker === undefined ? {} : { brokerUrl: v.broker }),
         seed: v.seed,
         count: v.messages,
+        ...streamCacheOf(v["stream-cache"], { ...process.env, ...io.env }, io.cwd),
         timeoutMs: v.timeout,
         parallel: v.parallel,
         cwd: io.cwd,

@@ -1,0 +1,109 @@
+// Streams kept between runs of lckit events consumer check (file delivery): the first run keeps its
+// stream, a later one hands the consumer the kept file at once and makes the truth while it runs, with the
+// same verdict; a kept stream that no longer matches the kit stops the run with the fix, its consumer
+// stopped; a cache folder that cannot be written costs nothing but the time it would have saved.
+import { existsSync, mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { main } from "../../src/cli/main.ts";
+import { defaultStreamCacheDir } from "../../src/events/consumer/stream-cache.ts";
+import { packagePath } from "../../src/package-root.ts";
+import { consumerCheck } from "../../src/workbench/consumer-check.ts";
+import { captureIo } from "../cli/capture-io.ts";
+
+const consumer = [process.execPath, packagePath("examples", "consumers", "view-consumer.mjs")];
+const kept = (dir: string, ending: string) => readdirSync(dir).filter((name) => name.endsWith(ending));
+
+describe("kept consumer streams", () => {
+  it("the first run keeps its stream; the next one runs the consumer on it with the same verdict", async () => {
+    const cache = mkdtempSync(join(tmpdir(), "lckit-stream-cache-"));
+    const first = await consumerCheck({ argv: consumer, count: 400, seed: 3, streamCache: cache });
+    expect(first.exitCode, first.result.verdictReason).toBe(0);
+    const [file] = kept(cache, ".ndjson");
+    expect(file).toMatch(/-snapshot-3-400\.ndjson$/);
+    const lines = readFileSync(join(cache, file as string), "utf8")
+      .trimEnd()
+      .split("\n");
+    expect(lines.length).toBe(first.stream.messages.length);
+    expect(JSON.parse(lines[0] as string)).toEqual(first.stream.messages[0]);
+
+    // A broken consumer on the kept stream: caught as on a fresh one, with the same findings.
+    const fresh = await consumerCheck({
+      argv: consumer,
+      count: 400,
+      seed: 3,
+      env: { ...process.env, FAULT: "ignores-removals" },
+    });
+    const again = await consumerCheck({
+      argv: consumer,
+      count: 400,
+      seed: 3,
+      streamCache: cache,
+      env: { ...process.env, FAULT: "ignores-removals" },
+    });
+    const failed = (run: typeof fresh) =>
+      run.result.checks.filter((c) => c.status === "failed").map((c) => [c.id, c.message]);
+    expect(failed(again)).toEqual(failed(fresh));
+    expect(failed(again).map(([id]) => id)).toEqual(["consumer/removal-not-live"]);
+    expect(again.result.requestsSent).toBe(first.stream.messages.length);
+    expect(kept(cache, ".ndjson")).toEqual([file]);
+  });
+
+  it("a kept stream that differs from what the kit makes stops the run with the fix; its consumer is stopped", async () => {
+    const cache = mkdtempSync(join(tmpdir(), "lckit-stream-cache-"));
+    await consumerCheck({ argv: consumer, count: 200, seed: 4, streamCache: cache });
+    const [meta] = kept(cache, ".json");
+    const path = join(cache, meta as string);
+    const recorded = JSON.parse(readFileSync(path, "utf8")) as { messages: number; bytes: number };
+    writeFileSync(path, JSON.stringify({ ...recorded, messages: recorded.messages + 1 }));
+    const marker = join(mkdtempSync(join(tmpdir(), "lckit-stream-cache-")), "still-running");
+    // A consumer that would write the marker after 3 s unless it is stopped first.
+    const slow = ["sh", "-c", `sleep 3; touch ${marker}`];
+    await expect(consumerCheck({ argv: slow, count: 200, seed: 4, streamCache: cache })).rejects.toThrow(
+      /kept stream .* has \d+ messages where this kit makes \d+: remove that folder/,
+    );
+    await new Promise((resolve) => setTimeout(resolve, 3500));
+    expect(existsSync(marker)).toBe(false);
+  });
+
+  it("a cache folder that cannot be written leaves the run as it was", async () => {
+    const blocker = join(mkdtempSync(join(tmpdir(), "lckit-stream-cache-")), "a-file");
+    writeFileSync(blocker, "not a folder");
+    const run = await consumerCheck({ argv: consumer, count: 200, seed: 5, streamCache: join(blocker, "x") });
+    expect(run.exitCode, run.result.verdictReason).toBe(0);
+    expect(statSync(blocker).isFile()).toBe(true);
+  });
+
+  it("the CLI keeps streams in LCKIT_CACHE_DIR by default and none with --stream-cache off", async () => {
+    const home = mkdtempSync(join(tmpdir(), "lckit-stream-cache-"));
+    const reports = mkdtempSync(join(tmpdir(), "lckit-stream-cache-reports-"));
+    const env = { LCKIT_CACHE_DIR: home };
+    const run = (extra: string[]) => {
+      const io = { ...captureIo(), env };
+      return main(
+        [
+          "events",
+          "consumer",
+          "check",
+          "--messages",
+          "150",
+          "--report-dir",
+          reports,
+          ...extra,
+          "--",
+          ...consumer,
+        ],
+        io,
+      ).then((code) => ({ code, io }));
+    };
+    const off = await run(["--stream-cache", "off", "--seed", "8"]);
+    expect(off.code, off.io.stderr()).toBe(0);
+    expect(existsSync(defaultStreamCacheDir(env))).toBe(false);
+    const on = await run(["--seed", "9"]);
+    expect(on.code, on.io.stderr()).toBe(0);
+    expect(kept(defaultStreamCacheDir(env), ".ndjson")).toEqual([
+      expect.stringMatching(/-snapshot-9-150\.ndjson$/),
+    ]);
+  });
+});
