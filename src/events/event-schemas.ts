@@ -219,6 +219,20 @@ export function selectableFields(kind: "common" | "entity" | "relationship"): re
   return objectFields[kind];
 }
 
+let listed: ReadonlySet<string> | undefined;
+
+/** The event types of the document's lists: the table's (one schema file each) and the unsupported list.
+ *  Read from the files, not compiled. */
+export function listedEventTypes(): ReadonlySet<string> {
+  if (!listed) {
+    const files = compiled?.files ?? readEventSchemas();
+    const types = files.map((file) => file.schema["x-event-type"]).filter((t) => typeof t === "string");
+    const payload = files.find((file) => file.path === "payload.schema.json");
+    listed = new Set([...types, ...((payload?.schema["x-unsupported-types"] ?? []) as string[])]);
+  }
+  return listed;
+}
+
 let compiled: CompiledEventSchemas | undefined;
 
 /** The compiled contract, built on first use and shared by every check afterwards. */

@@ -10,6 +10,7 @@ import {
   compileEventSchemas,
   eventSchemas,
   eventSchemasDir,
+  listedEventTypes,
   selectableFields,
 } from "../../src/events/event-schemas.ts";
 import { rule } from "../../src/events/rules/requirements.ts";
@@ -42,6 +43,15 @@ function collectRequirements(node: unknown, into: Set<string>): Set<string> {
 
 describe("event schemas", () => {
   const schemas = eventSchemas();
+
+  it("list, read without compiling, the same event types as the compiled contract", () => {
+    const compiled = compileEventSchemas();
+    expect([...listedEventTypes()].sort()).toEqual(
+      [...compiled.types.keys(), ...compiled.unsupportedTypes].sort(),
+    );
+    expect(listedEventTypes().has("ENTITY_CHANGED")).toBe(true);
+    expect(listedEventTypes().has("ENTITY_MERGE_FAILED")).toBe(false);
+  });
 
   it("compile with ajv in strict mode", () => {
     expect(() => compileEventSchemas(eventSchemasDir)).not.toThrow();

@@ -4,7 +4,7 @@
 // of the object. The judge (consumer-judge.ts) compares the consumer's view with this truth.
 
 import { canonicalJson } from "../check/canonical-json.ts";
-import { eventSchemas } from "../event-schemas.ts";
+import { listedEventTypes } from "../event-schemas.ts";
 import { generateStream, Random } from "../generate/index.ts";
 import type { ProducerChoice } from "./producer-choices.ts";
 
@@ -75,13 +75,6 @@ const GDPR_TYPES: ReadonlySet<string> = new Set(["ENTITY_REMOVED_GDPR", "RELATIO
  *  context over AMQP, a schema marker): a consumer takes them and goes on. */
 export const UNKNOWN_HEADER = "traceparent";
 export const UNKNOWN_PAYLOAD_FIELD = "schemaRevision";
-
-let listed: ReadonlySet<string> | undefined;
-function listedTypes(): ReadonlySet<string> {
-  const schemas = eventSchemas();
-  listed ??= new Set([...schemas.types.keys(), ...schemas.unsupportedTypes]);
-  return listed;
-}
 
 function record(value: unknown): Record<string, unknown> | undefined {
   return value !== null && typeof value === "object" && !Array.isArray(value)
@@ -234,7 +227,7 @@ function entryOf(message: DeliveredMessage, position: number, seen: Set<string>)
   const type = String(headers.eventType ?? payload.type);
   const version = Number(headers.objectVersion);
   const uri = String(headers.sourceObjectUri);
-  const isListed = listedTypes().has(type);
+  const isListed = listedEventTypes().has(type);
   const object = record(payload.object);
   const deltas = record(payload.deltas);
   const kind: TruthEntry["kind"] = !isListed
