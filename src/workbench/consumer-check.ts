@@ -239,8 +239,11 @@ export async function consumerCheck(options: ConsumerCheckOptions): Promise<Cons
           }
         : {}),
     });
+    // The consumer runs: the truth, and what judging it needs, are made meanwhile.
+    void stream().objects;
+    catalogue = loadCatalogueView();
+    specHashes();
     if (kept !== undefined) {
-      // The consumer runs: the truth, and what judging it needs, are made meanwhile.
       if (stream().messages.length !== kept) {
         finish.abort();
         await running;
@@ -248,8 +251,6 @@ export async function consumerCheck(options: ConsumerCheckOptions): Promise<Cons
           `the kept stream in ${options.streamCache} has ${kept} messages where this kit makes ${stream().messages.length}: remove that folder`,
         );
       }
-      catalogue = loadCatalogueView();
-      specHashes();
     }
     if (pushUrl) {
       // Deliver while the command runs; its end (or the time limit) ends the delivery. When every

@@ -102,7 +102,24 @@ export function consumerStream(choice: ProducerChoice, seed: number, count: numb
   }));
   const withResends = choice.duplicates > 0 ? lateResends(resendRemovals(shaped, random), random) : shaped;
   const messages = withResends.map((message) => shape(message, choice));
-  return { choice, seed, messages, ...truthOf(withResends) };
+  // The truth is made when first asked for: a check delivers the messages first and asks while the
+  // consumer runs.
+  let truth: ReturnType<typeof truthOf> | undefined;
+  const truthNow = () => {
+    truth ??= truthOf(withResends);
+    return truth;
+  };
+  return {
+    choice,
+    seed,
+    messages,
+    get objects() {
+      return truthNow().objects;
+    },
+    get firstUnlisted() {
+      return truthNow().firstUnlisted;
+    },
+  };
 }
 
 /** The messages with copies inserted after the positions `after` names, in one pass. */
