@@ -97,7 +97,7 @@ export function consumerStream(choice: ProducerChoice, seed: number, count: numb
   const random = new Random(seed ^ 0x5bd1e995);
   // The body is read only where the generator kept no payload object: reading it serializes it.
   const shaped = generated.messages.map((message) => ({
-    headers: { ...message.headers },
+    headers: message.headers,
     payload: message.payload ?? (JSON.parse(message.body) as Record<string, unknown>),
   }));
   const withResends = choice.duplicates > 0 ? lateResends(resendRemovals(shaped, random), random) : shaped;
@@ -183,9 +183,12 @@ function carriesUnknownFields(uri: string, version: number): boolean {
 /** The message as the producer choice sends it: objectVersion as a number, a string of digits or not at
  *  all; deltas in one legal shape; fallbacks with their URI in the header only; fields of no definition. */
 function shape(message: DeliveredMessage, choice: ProducerChoice): DeliveredMessage {
-  const headers = { ...message.headers };
-  const version = Number(headers.objectVersion);
-  const uri = String(headers.sourceObjectUri);
+  const version = Number(message.headers.objectVersion);
+  const uri = String(message.headers.sourceObjectUri);
+  const unknownFields = carriesUnknownFields(uri, version);
+  // Copied only where this choice changes them: the generator's headers are its own, and most stay as made.
+  const headers =
+    choice.objectVersion === "number" && !unknownFields ? message.headers : { ...message.headers };
   if (choice.objectVersion === "absent") delete headers.objectVersion;
   else if (choice.objectVersion === "string") headers.objectVersion = String(version);
   let payload = message.payload;
@@ -195,7 +198,7 @@ function shape(message: DeliveredMessage, choice: ProducerChoice): DeliveredMess
     const { uri: _dropped, ...rest } = payload;
     payload = rest;
   }
-  if (carriesUnknownFields(uri, version)) {
+  if (unknownFields) {
     headers[UNKNOWN_HEADER] =
       `00-${uri.replace(/\W/g, "").padEnd(32, "0").slice(0, 32)}-${String(version).padStart(16, "0")}-01`;
     payload = { ...payload, [UNKNOWN_PAYLOAD_FIELD]: 2 };
