@@ -1,0 +1,134 @@
+// lckit events consumer check without --broker: the kit starts a RabbitMQ node of its own from Debian's
+// rabbitmq-server (src/events/broker/rabbitmq-node.ts), runs the check on it and stops it by its PIDs, its
+// folder removed, however the check ends. Two node starts in all: a sweep over the rabbitmq delivery that
+// the kit's own stop (Ctrl-C) ends while a consumer hangs, and the command line over the amqp1 delivery.
+// The node takes free ports and a name of its own: the tests' shared broker (scripts/services.mjs) runs
+// beside it undisturbed.
+import { existsSync, mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { main } from "../../src/cli/main.ts";
+import { PRODUCER_CHOICES } from "../../src/events/consumer/producer-choices.ts";
+import { packagePath } from "../../src/package-root.ts";
+import { runConsumerSession } from "../../src/session/consumer-session.ts";
+import { consumerCheck } from "../../src/workbench/consumer-check.ts";
+import { captureIo } from "../cli/capture-io.ts";
+
+const NODE_CONSUMER = packagePath("examples", "consumers", "view-consumer.mjs");
+const PYTHON_CONSUMER = packagePath("examples", "consumers", "view_consumer.py");
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === "EPERM";
+  }
+}
+
+/** The node the kit announced on its progress lines: its port, PIDs and folder. */
+function announcedNode(progress: string) {
+  const ready =
+    /RabbitMQ ready at amqp:\/\/127\.0\.0\.1:(\d+) in [\d.]+ s \(node (\S+), pids ([\d ]+), folder (.+)\)\n/.exec(
+      progress,
+    );
+  if (!ready) throw new Error(`no "RabbitMQ ready" line in:\n${progress}`);
+  return {
+    port: Number(ready[1]),
+    nodename: ready[2] as string,
+    pids: (ready[3] as string).split(" ").map(Number),
+    folder: ready[4] as string,
+  };
+}
+
+function expectStopped(node: ReturnType<typeof announcedNode>) {
+  expect(node.pids.length).toBe(3); // rabbitmq-server, the VM, epmd
+  expect(node.pids.filter(alive)).toEqual([]);
+  expect(existsSync(node.folder)).toBe(false);
+  // Not the shared broker's port nor its name.
+  expect(node.port).not.toBe(5672);
+  expect(node.nodename).toMatch(/^lckit-\d+-[0-9a-f]+@localhost$/);
+}
+
+describe("the consumer check starts a RabbitMQ node when no broker is named", () => {
+  it("one node for a sweep (rabbitmq): the correct consumer passes, then the kit is stopped while a consumer hangs, and the node is stopped by PID", async () => {
+    let progress = "";
+    const stopper = new AbortController();
+    const choices = ["snapshot", "deltas"].map((name) => PRODUCER_CHOICES.find((c) => c.name === name));
+    // The second choice's consumer hangs; the kit is stopped (as by Ctrl-C) a second after it starts.
+    const hangsOnDeltas = `if [ "$LCKIT_VARIANT" = deltas ]; then exec sleep 120; fi; exec "${process.execPath}" "${NODE_CONSUMER}"`;
+    const session = await runConsumerSession({
+      argv: ["sh", "-c", hangsOnDeltas],
+      choices: choices as NonNullable<(typeof choices)[number]>[],
+      reportRoot: mkdtempSync(join(tmpdir(), "lckit-kit-broker-")),
+      parallel: 1,
+      delivery: "rabbitmq",
+      count: 200,
+      timeoutMs: 60_000,
+      signal: stopper.signal,
+      progress: (line) => {
+        progress += line;
+      },
+      onFinished: (entry) => {
+        if (entry.choice.name === "snapshot") setTimeout(() => stopper.abort(), 1000);
+      },
+    });
+    expect(session.kind).toBe("sweep");
+    if (session.kind !== "sweep") return;
+    const byChoice = Object.fromEntries(session.sweep.runs.map((r) => [r.choice.name, r.run]));
+    expect(byChoice.snapshot?.exitCode, byChoice.snapshot?.result.verdictReason).toBe(0);
+    expect(byChoice.snapshot?.result.verdict).toBe("CONFORMANT");
+    expect(byChoice.snapshot?.queue).toMatch(/^lckit-consumer-check-/);
+    // Stopped from outside while it hung: killed, its process group stopped.
+    expect(byChoice.deltas?.exitCode).toBe(3);
+    expect(byChoice.deltas?.outcome.signal).toBe("SIGTERM");
+    expect(progress.match(/starting a RabbitMQ node/g)).toHaveLength(1);
+    expectStopped(announcedNode(progress));
+    expect(progress).toMatch(/RabbitMQ node stopped \(pids [\d ]+\), its folder removed\n$/);
+  }, 180_000);
+
+  it("the command line (amqp1, the Python consumer): a progress line on stderr, the verdict, the node gone after", async () => {
+    const io = captureIo();
+    const code = await main(
+      [
+        "events",
+        "consumer",
+        "check",
+        "--delivery",
+        "amqp1",
+        "--messages",
+        "200",
+        "--report-dir",
+        mkdtempSync(join(tmpdir(), "lckit-kit-broker-")),
+        "--quiet",
+        "--",
+        "/usr/bin/python3",
+        PYTHON_CONSUMER,
+      ],
+      io,
+    );
+    expect(code, `${io.stdout()}\n${io.stderr()}`).toBe(0);
+    expect(io.stdout()).toMatch(/^CONFORMANT: .*delivered \(amqp1, /);
+    expect(io.stderr()).toMatch(/^starting a RabbitMQ node of the kit's own for the amqp1 delivery/);
+    expectStopped(announcedNode(io.stderr()));
+  }, 180_000);
+
+  it("without rabbitmq-server installed: exit 2, naming the package and --broker; nothing started", async () => {
+    const missing = "/nonexistent/rabbitmq-server";
+    await expect(
+      consumerCheck({ argv: ["true"], delivery: "rabbitmq", rabbitmqServer: missing }),
+    ).rejects.toThrow(/sudo apt-get install rabbitmq-server\), or give --broker URL of a running broker/);
+    const io = captureIo();
+    io.env = { LCKIT_RABBITMQ_SERVER: missing };
+    const code = await main(
+      ["events", "consumer", "check", "--delivery", "amqp1", "--", "/usr/bin/python3", PYTHON_CONSUMER],
+      io,
+    );
+    expect(code).toBe(2);
+    expect(io.stderr()).toMatch(
+      /the amqp1 delivery without --broker runs on a RabbitMQ node the kit starts, and Debian's rabbitmq-server is not installed \(no \/nonexistent\/rabbitmq-server\): install it/,
+    );
+    expect(io.stderr()).not.toMatch(/starting a RabbitMQ node/);
+  });
+});
