@@ -4,11 +4,10 @@
 // rhea; Python: Debian's python3-pika and python3-qpid-proton, installed by scripts/services.mjs), and
 // their views are judged like any other delivery's: the correct one passes, a broken one is caught by its
 // rule alone. Without --broker the kit starts a node of its own: test/broker/rabbitmq-node.test.ts.
-import amqp from "amqplib";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { packagePath } from "../../src/package-root.ts";
 import { type ConsumerCheckOptions, consumerCheck } from "../../src/workbench/consumer-check.ts";
-import { acquireBroker, type Broker, holdBroker } from "./broker.ts";
+import { acquireBroker, type Broker, holdBroker, withChannel } from "./broker.ts";
 
 let broker: Broker;
 let unavailable: unknown;
@@ -44,36 +43,51 @@ function options(language: Language, extra: Partial<ConsumerCheckOptions>): Cons
   return { argv: CONSUMERS[language], timeoutMs: 60_000, ...(count ? { count } : {}), ...extra };
 }
 
+/** The correct consumer passes and takes every message; then, after `between`, the consumer with `fault`
+ *  breaks `rule` and no other. Returns the correct run. */
+async function passesThenCaught(
+  language: Language,
+  delivery: Partial<ConsumerCheckOptions>,
+  fault: { FAULT: string; rule: string },
+  between: () => Promise<unknown> = async () => {},
+) {
+  const run = await consumerCheck(options(language, delivery));
+  expect(run.exitCode, run.result.verdictReason).toBe(0);
+  expect(run.result.requestsSent).toBe(run.stream.messages.length);
+  await between();
+  const env = { ...process.env, FAULT: fault.FAULT };
+  expect(broken(await consumerCheck(options(language, { ...delivery, env })))).toEqual([fault.rule]);
+  return run;
+}
+
+/** A test body run while the broker is held; a missing broker fails it with the reason. */
+function onBroker(body: (language: Language) => Promise<void>) {
+  return async (language: Language) => {
+    if (unavailable) throw unavailable;
+    const release = await holdBroker();
+    try {
+      await body(language);
+    } finally {
+      release();
+    }
+  };
+}
+
 describe("the rabbitmq delivery", () => {
   it.each(LANGUAGES)(
     "the correct %s consumer passes, a broken one is caught, and the kit's queue is gone after",
-    async (language) => {
-      if (unavailable) throw unavailable;
-      const release = await holdBroker();
-      try {
-        const run = await consumerCheck(options(language, { delivery: "rabbitmq", brokerUrl: broker.url }));
-        expect(run.exitCode, run.result.verdictReason).toBe(0);
-        expect(run.result.requestsSent).toBe(run.stream.messages.length);
-        const faulty = await consumerCheck(
-          options(language, {
-            delivery: "rabbitmq",
-            brokerUrl: broker.url,
-            env: { ...process.env, FAULT: "ignores-removals" },
-          }),
-        );
-        expect(broken(faulty)).toEqual(["consumer/removal-not-live"]);
-        // The queue the kit declared (named in the consumer's environment) no longer exists.
-        const connection = await amqp.connect(broker.url);
-        connection.on("error", () => {});
-        const channel = await connection.createChannel();
-        channel.on("error", () => {});
-        expect(run.queue).toMatch(/^lckit-consumer-check-/);
-        await expect(channel.checkQueue(run.queue as string)).rejects.toThrow(/NOT_FOUND/);
-        await connection.close().catch(() => {});
-      } finally {
-        release();
-      }
-    },
+    onBroker(async (language) => {
+      const run = await passesThenCaught(
+        language,
+        { delivery: "rabbitmq", brokerUrl: broker.url },
+        { FAULT: "ignores-removals", rule: "consumer/removal-not-live" },
+      );
+      // The queue the kit declared (named in the consumer's environment) no longer exists.
+      expect(run.queue).toMatch(/^lckit-consumer-check-/);
+      await withChannel(broker.url, (channel) =>
+        expect(channel.checkQueue(run.queue as string)).rejects.toThrow(/NOT_FOUND/),
+      );
+    }),
     180_000,
   );
 });
@@ -81,36 +95,24 @@ describe("the rabbitmq delivery", () => {
 describe("the amqp1 delivery", () => {
   it.each(LANGUAGES)(
     "the correct %s consumer passes over an AMQP 1.0 address, a broken one is caught",
-    async (language) => {
-      if (unavailable) throw unavailable;
-      const release = await holdBroker();
+    onBroker(async (language) => {
       const queue = `lckit-consumer-amqp1-${language}-${process.pid}-${Date.now()}`;
-      const connection = await amqp.connect(broker.url);
-      connection.on("error", () => {});
-      const channel = await connection.createChannel();
-      channel.on("error", () => {});
-      try {
+      await withChannel(broker.url, async (channel) => {
         await channel.assertQueue(queue, { durable: false });
         // RabbitMQ speaks AMQP 1.0 on its AMQP port; its address of a queue is /amq/queue/NAME.
         const url = `${broker.url.replace(/^amqp:/, "amqp1:")}/${encodeURIComponent(`/amq/queue/${queue}`)}`;
-        const run = await consumerCheck(options(language, { delivery: "amqp1", brokerUrl: url }));
-        expect(run.exitCode, run.result.verdictReason).toBe(0);
-        expect(run.result.requestsSent).toBe(run.stream.messages.length);
-        await channel.purgeQueue(queue);
-        const faulty = await consumerCheck(
-          options(language, {
-            delivery: "amqp1",
-            brokerUrl: url,
-            env: { ...process.env, FAULT: "last-arrival" },
-          }),
-        );
-        expect(broken(faulty)).toEqual(["consumer/latest-by-object-version"]);
-      } finally {
-        await channel.deleteQueue(queue).catch(() => {});
-        await connection.close().catch(() => {});
-        release();
-      }
-    },
+        try {
+          await passesThenCaught(
+            language,
+            { delivery: "amqp1", brokerUrl: url },
+            { FAULT: "last-arrival", rule: "consumer/latest-by-object-version" },
+            () => channel.purgeQueue(queue),
+          );
+        } finally {
+          await channel.deleteQueue(queue).catch(() => {});
+        }
+      });
+    }),
     180_000,
   );
 

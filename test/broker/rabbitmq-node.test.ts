@@ -9,6 +9,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { main } from "../../src/cli/main.ts";
+import { pidAlive } from "../../src/events/broker/rabbitmq-node.ts";
 import { PRODUCER_CHOICES } from "../../src/events/consumer/producer-choices.ts";
 import { packagePath } from "../../src/package-root.ts";
 import { runConsumerSession } from "../../src/session/consumer-session.ts";
@@ -17,15 +18,6 @@ import { captureIo } from "../cli/capture-io.ts";
 
 const NODE_CONSUMER = packagePath("examples", "consumers", "view-consumer.mjs");
 const PYTHON_CONSUMER = packagePath("examples", "consumers", "view_consumer.py");
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === "EPERM";
-  }
-}
 
 /** The node the kit announced on its progress lines: its port, PIDs and folder. */
 function announcedNode(progress: string) {
@@ -44,7 +36,7 @@ function announcedNode(progress: string) {
 
 function expectStopped(node: ReturnType<typeof announcedNode>) {
   expect(node.pids.length).toBe(3); // rabbitmq-server, the VM, epmd
-  expect(node.pids.filter(alive)).toEqual([]);
+  expect(node.pids.filter(pidAlive)).toEqual([]);
   expect(existsSync(node.folder)).toBe(false);
   // Not the shared broker's port nor its name.
   expect(node.port).not.toBe(5672);
