@@ -76,6 +76,8 @@ export async function acquireBroker(): Promise<Broker> {
       );
     return { url: localUrl, restartable: managedLocally(), release: async () => {} };
   }
+  // Another file restarting the broker is not a broker to start (nor its record a stale one to clean up).
+  while (restartUnderWay()) await pause(200);
   const before = await runServices("status");
   if (before.code === 0) return { url: localUrl, restartable: managedLocally(), release: async () => {} };
   const started = await runServices("start");
