@@ -4,12 +4,12 @@
 // the kit's own stop (Ctrl-C) ends while a consumer hangs, and the command line over the amqp1 delivery.
 // The node takes free ports and a name of its own: the tests' shared broker (scripts/services.mjs) runs
 // beside it undisturbed.
-import { existsSync, mkdtempSync } from "node:fs";
+import { chmodSync, existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { main } from "../../src/cli/main.ts";
-import { pidAlive } from "../../src/events/broker/rabbitmq-node.ts";
+import { pidAlive, portOpen } from "../../src/events/broker/rabbitmq-node.ts";
 import { PRODUCER_CHOICES } from "../../src/events/consumer/producer-choices.ts";
 import { packagePath } from "../../src/package-root.ts";
 import { runConsumerSession } from "../../src/session/consumer-session.ts";
@@ -105,6 +105,37 @@ describe("the consumer check starts a RabbitMQ node when no broker is named", ()
     expect(io.stderr()).toMatch(/^starting a RabbitMQ node of the kit's own for the amqp1 delivery/);
     expectStopped(announcedNode(io.stderr()));
   }, 180_000);
+
+  it("a server that exits during start-up: a clear error, its epmd stopped and its folder removed", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "lckit-fake-rabbitmq-"));
+    const script = join(dir, "rabbitmq-server");
+    // It says which epmd port the node was given, to see afterwards that its epmd is gone.
+    writeFileSync(script, '#!/bin/sh\necho "a broken broker, epmd port $ERL_EPMD_PORT" >&2\nexit 3\n', {
+      mode: 0o755,
+    });
+    chmodSync(dir, 0o755); // as root the node runs as the rabbitmq user
+    const before = new Set(readdirSync(tmpdir()).filter((name) => name.startsWith("lckit-rabbitmq-")));
+    let progress = "";
+    const failure = await consumerCheck({
+      argv: ["true"],
+      delivery: "rabbitmq",
+      rabbitmqServer: script,
+      progress: (line) => {
+        progress += line;
+      },
+    }).catch((error: Error) => error);
+    expect(String(failure)).toMatch(
+      /could not start RabbitMQ: RabbitMQ exited during start-up; .*a broken broker.*or give --broker URL/s,
+    );
+    const epmdPort = Number(/epmd port (\d+)/.exec(String(failure))?.[1]);
+    expect(epmdPort).toBeGreaterThan(0);
+    expect(await portOpen(epmdPort)).toBe(false);
+    expect(progress).toMatch(/^starting a RabbitMQ node/);
+    expect(
+      readdirSync(tmpdir()).filter((name) => name.startsWith("lckit-rabbitmq-") && !before.has(name)),
+    ).toEqual([]);
+    rmSync(dir, { recursive: true, force: true });
+  });
 
   it("without rabbitmq-server installed: exit 2, naming the package and --broker; nothing started", async () => {
     const missing = "/nonexistent/rabbitmq-server";

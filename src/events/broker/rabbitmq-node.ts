@@ -290,7 +290,7 @@ export async function stopRabbitNode(
 
 /** Starts a node in `layout` and waits until it answers AMQP; on any failure what started is stopped. */
 export async function startRabbitNode(options: RabbitNodeStartOptions): Promise<RabbitNodeRecord> {
-  const { serverScript = RABBITMQ_SERVER, timeoutMs = DEFAULT_NODE_START_TIMEOUT_MS, signal } = options;
+  const { serverScript = RABBITMQ_SERVER } = options;
   const progress = options.progress ?? (() => {});
   const missing = rabbitNodeMissing(serverScript);
   if (missing) throw new RabbitNodeError(missing);
@@ -301,47 +301,55 @@ export async function startRabbitNode(options: RabbitNodeStartOptions): Promise<
     nodename: options.nodename,
     ...(options.distPort === undefined ? {} : { distPort: options.distPort }),
   };
-  const paths = pathsOf(layout.base);
   prepareFiles(layout);
   const record: RabbitNodeRecord = {
     ...layout,
     url: `amqp://guest:guest@${HOST}:${layout.port}`,
     pids: { rabbitmqServer: null, beam: null, epmd: null },
   };
-  const failed = async (reason: string): Promise<never> => {
+  try {
+    await launch(record, serverScript, options);
+  } catch (error) {
+    // Whatever failed (a spawn, the wait, the caller's stop), what started is stopped.
     record.pids.beam ??= readPidFile(layout.base);
     await stopRabbitNode(record.pids, progress);
-    throw new RabbitNodeError(reason);
-  };
-  if (await portOpen(layout.epmdPort)) {
-    progress(`an epmd not started here answers on ${HOST}:${layout.epmdPort}; using it (it is left running)`);
-  } else {
-    record.pids.epmd = spawnLogged(
-      EPMD,
-      ["-address", HOST, "-port", String(layout.epmdPort)],
-      layout,
-      paths.epmdLog,
-    );
-    if (!(await waitFor(() => portOpen(layout.epmdPort), 10_000, 100)))
-      return failed(`epmd did not start listening on ${HOST}:${layout.epmdPort}:\n${tail(paths.epmdLog)}`);
+    throw error;
   }
-  record.pids.rabbitmqServer = spawnLogged(serverScript, [], layout, paths.startupLog);
+  record.pids.beam = readPidFile(layout.base);
+  if (!(await amqp1Answers(layout.port)))
+    progress("the node does not answer AMQP 1.0 (the rabbitmq_amqp1_0 plugin); see its log");
+  return record;
+}
+
+/** epmd (unless one answers on its port), then the server, then the wait until AMQP answers. */
+async function launch(record: RabbitNodeRecord, serverScript: string, options: RabbitNodeStartOptions) {
+  const { timeoutMs = DEFAULT_NODE_START_TIMEOUT_MS, signal } = options;
+  const paths = pathsOf(record.base);
+  if (await portOpen(record.epmdPort)) {
+    options.progress?.(
+      `an epmd not started here answers on ${HOST}:${record.epmdPort}; using it (it is left running)`,
+    );
+  } else {
+    const args = ["-address", HOST, "-port", String(record.epmdPort)];
+    record.pids.epmd = spawnLogged(EPMD, args, record, paths.epmdLog);
+    if (!(await waitFor(() => portOpen(record.epmdPort), 10_000, 100)))
+      throw new RabbitNodeError(
+        `epmd did not start listening on ${HOST}:${record.epmdPort}:\n${tail(paths.epmdLog)}`,
+      );
+  }
+  const server = spawnLogged(serverScript, [], record, paths.startupLog);
+  record.pids.rabbitmqServer = server;
   options.onSpawned?.(record);
-  const server = record.pids.rabbitmqServer;
   const ready = await waitFor(
     async () => signal?.aborted === true || !pidAlive(server) || (await amqpAnswers(record.url, 2000)),
     timeoutMs,
     500,
   );
-  if (signal?.aborted) return failed("stopped while RabbitMQ was starting");
+  if (signal?.aborted) throw new RabbitNodeError("stopped while RabbitMQ was starting");
   if (!ready || !pidAlive(server))
-    return failed(
+    throw new RabbitNodeError(
       `${pidAlive(server) ? `RabbitMQ did not accept AMQP connections within ${timeoutMs / 1000} s` : "RabbitMQ exited during start-up"}; the last lines of ${paths.startupLog}:\n${tail(paths.startupLog)}`,
     );
-  record.pids.beam = readPidFile(layout.base);
-  if (!(await amqp1Answers(layout.port)))
-    progress("the node does not answer AMQP 1.0 (the rabbitmq_amqp1_0 plugin); see its log");
-  return record;
 }
 
 export interface PrivateRabbitNode extends RabbitNodeRecord {
