@@ -1,7 +1,7 @@
 // lckit events consumer check as a library: generates a stream whose final state it knows (one producer
-// choice), delivers it to the team's consumer (a file, stdin or HTTP push), runs the consumer's command
-// with the LCKIT_* variables, stops its process group on a hang, reads the view it wrote and judges it
-// by the consumer rules. Nothing is left running and its work folder is removed. The rabbitmq and amqp1
+// choice), delivers it to the team's consumer (a file, stdin, HTTP push or a broker), runs the consumer's
+// command with the LCKIT_* variables, stops its process group on a hang, reads the view it wrote and judges
+// it by the consumer rules. Nothing is left running and its work folder is removed. The rabbitmq and amqp1
 // deliveries run on the team's broker, or on a private RabbitMQ node the kit starts and stops around them.
 import { once } from "node:events";
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
