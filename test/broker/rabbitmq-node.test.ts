@@ -1,15 +1,18 @@
 // lckit events consumer check without --broker: the kit starts a RabbitMQ node of its own from Debian's
 // rabbitmq-server (src/events/broker/rabbitmq-node.ts), runs the check on it and stops it by its PIDs, its
 // folder removed, however the check ends. Two node starts in all: a sweep over the rabbitmq delivery that
-// the kit's own stop (Ctrl-C) ends while a consumer hangs, and the command line over the amqp1 delivery.
+// the kit's own stop (Ctrl-C) ends while a consumer hangs, and the command line over the amqp1 delivery;
+// the other tests start none (a server that exits at once, stand-ins for a killed kit's node, no server).
 // The node takes free ports and a name of its own: the tests' shared broker (scripts/services.mjs) runs
 // beside it undisturbed.
+import { spawn } from "node:child_process";
+import { once } from "node:events";
 import { chmodSync, existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { main } from "../../src/cli/main.ts";
-import { pidAlive, portOpen } from "../../src/events/broker/rabbitmq-node.ts";
+import { pidAlive, portOpen, stopOrphanedRabbitNodes } from "../../src/events/broker/rabbitmq-node.ts";
 import { PRODUCER_CHOICES } from "../../src/events/consumer/producer-choices.ts";
 import { packagePath } from "../../src/package-root.ts";
 import { runConsumerSession } from "../../src/session/consumer-session.ts";
@@ -135,6 +138,36 @@ describe("the consumer check starts a RabbitMQ node when no broker is named", ()
       readdirSync(tmpdir()).filter((name) => name.startsWith("lckit-rabbitmq-") && !before.has(name)),
     ).toEqual([]);
     rmSync(dir, { recursive: true, force: true });
+  });
+
+  it("a node left by a kit killed with SIGKILL is stopped by the next start: only the PIDs that run in its folder", async () => {
+    // Stand-ins for the processes of nodes (no RabbitMQ start): what matters is their folder and owner.
+    const dir = mkdtempSync(join(tmpdir(), "lckit-orphans-"));
+    const orphan = mkdtempSync(join(dir, "lckit-rabbitmq-"));
+    const kept = mkdtempSync(join(dir, "lckit-rabbitmq-"));
+    const inFolder = spawn("sleep", ["60"], { cwd: orphan, stdio: "ignore" });
+    const elsewhere = spawn("sleep", ["60"], { cwd: dir, stdio: "ignore" });
+    const gone = spawn("true", { stdio: "ignore" });
+    await once(gone, "exit");
+    const owner = (pid: number | undefined, pids: object) => JSON.stringify({ owner: pid, pids });
+    // The dead kit's record names a process of its node and one that is not (a PID taken since).
+    writeFileSync(
+      join(orphan, "owner.json"),
+      owner(gone.pid, { rabbitmqServer: inFolder.pid, beam: null, epmd: elsewhere.pid }),
+    );
+    writeFileSync(join(kept, "owner.json"), owner(process.pid, { rabbitmqServer: elsewhere.pid }));
+    try {
+      expect(await stopOrphanedRabbitNodes(dir)).toEqual([orphan]);
+      expect(pidAlive(inFolder.pid)).toBe(false);
+      expect(existsSync(orphan)).toBe(false);
+      // Not a process of the node, and a node whose kit is alive: left alone.
+      expect(pidAlive(elsewhere.pid)).toBe(true);
+      expect(existsSync(kept)).toBe(true);
+    } finally {
+      inFolder.kill();
+      elsewhere.kill();
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it("without rabbitmq-server installed: exit 2, naming the package and --broker; nothing started", async () => {

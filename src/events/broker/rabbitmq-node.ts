@@ -11,7 +11,9 @@ import {
   mkdirSync,
   mkdtempSync,
   openSync,
+  readdirSync,
   readFileSync,
+  realpathSync,
   rmSync,
   writeFileSync,
 } from "node:fs";
@@ -363,19 +365,81 @@ async function distinctFreePorts(count: number): Promise<number[]> {
   return [...ports];
 }
 
+const PRIVATE_PREFIX = "lckit-rabbitmq-";
+/** In a private node's folder: the PID of the process that started it, and the node's PIDs. */
+const OWNER_FILE = "owner.json";
+
+function recordOwner(record: RabbitNodeRecord): void {
+  writeFileSync(
+    join(record.base, OWNER_FILE),
+    `${JSON.stringify({ owner: process.pid, pids: record.pids })}\n`,
+  );
+}
+
+/** Whether `pid` is a process of the node in `base`: every process of a node runs in its folder. */
+function runsIn(pid: number | null | undefined, base: string): pid is number {
+  if (!pidAlive(pid)) return false;
+  try {
+    return realpathSync(`/proc/${pid}/cwd`) === realpathSync(base);
+  } catch {
+    return false;
+  }
+}
+
+/** Private nodes whose starter died without stopping them (killed by SIGKILL): each recorded PID that still
+ *  runs in the node's folder is stopped, and the folder removed. Returns the folders cleaned up. */
+export async function stopOrphanedRabbitNodes(
+  dir = tmpdir(),
+  progress: (line: string) => void = () => {},
+): Promise<string[]> {
+  const cleaned: string[] = [];
+  for (const name of readdirSync(dir).filter((entry) => entry.startsWith(PRIVATE_PREFIX))) {
+    const base = join(dir, name);
+    let owner: { owner?: number; pids?: Partial<RabbitNodePids> };
+    try {
+      owner = JSON.parse(readFileSync(join(base, OWNER_FILE), "utf8"));
+    } catch {
+      continue; // not a node's folder, or one being set up
+    }
+    if (pidAlive(owner.owner)) continue;
+    const proven = (pid: number | null | undefined) => (runsIn(pid, base) ? pid : null);
+    const pids = {
+      rabbitmqServer: proven(owner.pids?.rabbitmqServer),
+      beam: proven(owner.pids?.beam),
+      epmd: proven(owner.pids?.epmd),
+    };
+    progress(`stopping a node left running by a process that is gone (folder ${base})`);
+    if ((await stopRabbitNode(pids, progress)).length > 0) continue;
+    rmSync(base, { recursive: true, force: true });
+    cleaned.push(base);
+  }
+  return cleaned;
+}
+
 /** A node for one caller: a folder under the temp dir, free ports (AMQP, epmd, distribution) and a node
- *  name of its own, so that it never meets another node on the machine. */
+ *  name of its own, so that it never meets another node on the machine. Nodes left running by callers that
+ *  were killed (SIGKILL leaves no chance to stop them) are stopped first. */
 export async function startPrivateRabbitNode(
   options: Pick<RabbitNodeStartOptions, "serverScript" | "timeoutMs" | "signal" | "progress"> = {},
 ): Promise<PrivateRabbitNode> {
   const missing = rabbitNodeMissing(options.serverScript);
   if (missing) throw new RabbitNodeError(missing);
-  const base = mkdtempSync(join(tmpdir(), "lckit-rabbitmq-"));
+  await stopOrphanedRabbitNodes(tmpdir(), options.progress);
+  const base = mkdtempSync(join(tmpdir(), PRIVATE_PREFIX));
   const [port, epmdPort, distPort] = (await distinctFreePorts(3)) as [number, number, number];
   const nodename = `lckit-${process.pid}-${randomBytes(4).toString("hex")}@localhost`;
   let record: RabbitNodeRecord;
   try {
-    record = await startRabbitNode({ ...options, base, port, epmdPort, distPort, nodename });
+    record = await startRabbitNode({
+      ...options,
+      base,
+      port,
+      epmdPort,
+      distPort,
+      nodename,
+      onSpawned: recordOwner,
+    });
+    recordOwner(record);
   } catch (error) {
     rmSync(base, { recursive: true, force: true });
     throw error;
