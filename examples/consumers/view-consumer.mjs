@@ -1,13 +1,14 @@
 #!/usr/bin/env node
-// An example event consumer for `lckit events consumer check` (Node 20+, no dependencies). It keeps a view
-// of the tenant's objects from the CRUD events: per object its latest state by objectVersion (never by
+// An example event consumer for `lckit events consumer check` (Node 20+; dependencies only for the broker
+// deliveries). It keeps a view of the tenant's objects from the CRUD events: per object its latest state by objectVersion (never by
 // arrival or updatedTime), removed after a removal event, nothing of its data after a GDPR removal, the
 // last known attributes after a large-object fallback; it skips event types it does not know and ignores
 // fields it does not know. It reads the stream from $LCKIT_EVENTS_FILE, or from stdin when that is unset,
 // one {"headers", "payload"} per line, takes Pub/Sub push requests or SNS notifications on
-// $LCKIT_PUSH_PORT, or consumes the RabbitMQ queue $LCKIT_AMQP_QUEUE at $LCKIT_AMQP_URL (with amqplib,
-// the one dependency, loaded only then); it writes its view to $LCKIT_VIEW_FILE when its input ends
-// ($LCKIT_MESSAGES messages taken from a queue) or when it gets SIGTERM.
+// $LCKIT_PUSH_PORT, consumes the RabbitMQ queue $LCKIT_AMQP_QUEUE at $LCKIT_AMQP_URL (AMQP 0-9-1, with
+// amqplib) or receives from the AMQP 1.0 address $LCKIT_AMQP1_ADDRESS at $LCKIT_AMQP1_URL (with rhea),
+// each client loaded only for its delivery; it writes its view to $LCKIT_VIEW_FILE when its input ends
+// ($LCKIT_MESSAGES messages taken from a broker) or when it gets SIGTERM.
 // Run it checked:
 //   lckit events consumer check -- node examples/consumers/view-consumer.mjs
 // The kit's tests also run it with one deliberate mistake (FAULT=<name>) to prove each consumer rule.

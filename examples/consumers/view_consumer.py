@@ -1,14 +1,19 @@
 #!/usr/bin/env python3
-"""An example event consumer for `lckit events consumer check` (Python 3, standard library only).
+"""An example event consumer for `lckit events consumer check` (Python 3; the standard library, and
+Debian's AMQP clients for the broker deliveries).
 
 It keeps a view of the tenant's objects from the CRUD events: per object its latest state by
 objectVersion (never by arrival or updatedTime), removed after a removal event, nothing of its data after
 a GDPR removal, the last known attributes after a large-object fallback; it skips event types it does not
 know and ignores fields it does not know. It reads the stream from $LCKIT_EVENTS_FILE, or from stdin when
-that is unset, one {"headers", "payload"} per line, or takes Pub/Sub push requests or SNS notifications on
-$LCKIT_PUSH_PORT; it writes its view to $LCKIT_VIEW_FILE when its input ends or when it gets SIGTERM.
-Run it checked:
-  lckit events consumer check -- python3 examples/consumers/view_consumer.py
+that is unset, one {"headers", "payload"} per line, takes Pub/Sub push requests or SNS notifications on
+$LCKIT_PUSH_PORT, consumes the RabbitMQ queue $LCKIT_AMQP_QUEUE at $LCKIT_AMQP_URL (AMQP 0-9-1, with
+Debian's python3-pika) or receives from the AMQP 1.0 address $LCKIT_AMQP1_ADDRESS at $LCKIT_AMQP1_URL
+(with Debian's python3-qpid-proton), each client imported only for its delivery; it writes its view to
+$LCKIT_VIEW_FILE when its input ends ($LCKIT_MESSAGES messages taken from a broker) or when it gets SIGTERM.
+Run it checked (Debian's /usr/bin/python3, for which python3-pika and python3-qpid-proton are built):
+  lckit events consumer check -- /usr/bin/python3 examples/consumers/view_consumer.py
+  lckit events consumer check --delivery rabbitmq -- /usr/bin/python3 examples/consumers/view_consumer.py
 The kit's tests also run it with one deliberate mistake (FAULT=<name>) to prove each consumer rule.
 """
 import base64
@@ -147,8 +152,85 @@ class PushHandler(BaseHTTPRequestHandler):
         pass
 
 
+def client(module, package):
+    """The AMQP client of one delivery, imported only when that delivery is chosen."""
+    try:
+        return __import__(module)
+    except ImportError:
+        sys.exit(
+            f"the {os.environ.get('LCKIT_DELIVERY')} delivery needs Debian's {package}: "
+            f"sudo apt-get install {package} (and run me with /usr/bin/python3)"
+        )
+
+
+def take(headers, body, state):
+    """One message from a broker; after $LCKIT_MESSAGES of them the input has ended."""
+    if isinstance(body, (bytes, memoryview)):
+        body = bytes(body).decode("utf-8")
+    # Header values that are text may come as bytes.
+    headers = {str(k): v.decode("utf-8") if isinstance(v, bytes) else v for k, v in (headers or {}).items()}
+    if not stopped:
+        apply({"headers": headers, "payload": json.loads(body)})
+    state["taken"] += 1
+    return state["taken"] >= int(os.environ["LCKIT_MESSAGES"])
+
+
+def consume_rabbitmq():
+    pika = client("pika", "python3-pika")
+    connection = pika.BlockingConnection(pika.URLParameters(os.environ["LCKIT_AMQP_URL"]))
+    channel = connection.channel()
+    channel.basic_qos(prefetch_count=100)
+    state = {"taken": 0}
+
+    def on_message(chan, method, properties, body):
+        done = take(properties.headers, body, state)
+        chan.basic_ack(method.delivery_tag)
+        if done:
+            chan.stop_consuming()
+
+    channel.basic_consume(os.environ["LCKIT_AMQP_QUEUE"], on_message)
+    channel.start_consuming()
+    write_view()
+    connection.close()
+
+
+def consume_amqp1():
+    client("proton", "python3-qpid-proton")
+    from urllib.parse import unquote, urlsplit
+
+    from proton.handlers import MessagingHandler
+    from proton.reactor import Container
+
+    url = urlsplit(os.environ["LCKIT_AMQP1_URL"])
+    state = {"taken": 0}
+
+    class Receive(MessagingHandler):
+        def __init__(self):
+            super().__init__(prefetch=100)
+
+        def on_start(self, event):
+            credentials = {}
+            if url.username:
+                credentials = {"user": unquote(url.username), "password": unquote(url.password or "")}
+            connection = event.container.connect(
+                f"amqp://{url.hostname}:{url.port or 5672}", allow_insecure_mechs=True, **credentials
+            )
+            event.container.create_receiver(connection, os.environ["LCKIT_AMQP1_ADDRESS"])
+
+        def on_message(self, event):
+            if take(event.message.properties, event.message.body, state):
+                write_view()
+                event.connection.close()
+
+    Container(Receive()).run()
+
+
 signal.signal(signal.SIGTERM, on_sigterm)
-if os.environ.get("LCKIT_PUSH_PORT"):
+if os.environ.get("LCKIT_AMQP_URL"):
+    consume_rabbitmq()
+elif os.environ.get("LCKIT_AMQP1_URL"):
+    consume_amqp1()
+elif os.environ.get("LCKIT_PUSH_PORT"):
     HTTPServer(("127.0.0.1", int(os.environ["LCKIT_PUSH_PORT"])), PushHandler).serve_forever()
 else:
     path = os.environ.get("LCKIT_EVENTS_FILE")

@@ -1,6 +1,7 @@
 // The consumer check as a session: a request in (the team's command, the delivery, one producer choice or
 // several), a result and a report folder out. One choice: the run's report folder, with command.log. Several
-// (--variants): a folder per choice named by it, and sweep.json, junit.xml and summary.md beside them.
+// (--variants): a folder per choice named by it, and sweep.json, junit.xml and summary.md beside them. A
+// broker the kit starts (rabbitmq or amqp1 without --broker) is one node for the whole session.
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { ProducerChoice } from "../events/consumer/producer-choices.ts";
@@ -11,6 +12,7 @@ import {
   type ConsumerCheckOptions,
   type ConsumerCheckRun,
   consumerCheck,
+  withKitBroker,
 } from "../workbench/consumer-check.ts";
 import {
   type ConsumerSweep,
@@ -54,6 +56,13 @@ function writeChoiceFolder(sweepDir: string, entry: ConsumerSweepRun): string {
 }
 
 export async function runConsumerSession(request: ConsumerSessionRequest): Promise<ConsumerSessionResult> {
+  const { choices, reportRoot, parallel, onFinished, onSweepStart, ...options } = request;
+  return withKitBroker(options, (common) =>
+    runOnBroker({ ...common, choices, reportRoot, parallel, onFinished, onSweepStart }),
+  );
+}
+
+async function runOnBroker(request: ConsumerSessionRequest): Promise<ConsumerSessionResult> {
   const { choices, reportRoot, parallel, onFinished, onSweepStart, ...common } = request;
   if (choices.length === 1) {
     let output = "";

@@ -1,12 +1,18 @@
 // lckit events consumer check as a library: generates a stream whose final state it knows (one producer
-// choice), delivers it to the team's consumer (a file, stdin or HTTP push), runs the consumer's command
-// with the LCKIT_* variables, stops its process group on a hang, reads the view it wrote and judges it
-// by the consumer rules. Nothing is left running and its work folder is removed.
+// choice), delivers it to the team's consumer (a file, stdin, HTTP push or a broker), runs the consumer's
+// command with the LCKIT_* variables, stops its process group on a hang, reads the view it wrote and judges
+// it by the consumer rules. Nothing is left running and its work folder is removed. The rabbitmq and amqp1
+// deliveries run on the team's broker, or on a private RabbitMQ node the kit starts and stops around them.
 import { once } from "node:events";
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Writable } from "node:stream";
+import {
+  RabbitNodeError,
+  rabbitNodeMissing,
+  startPrivateRabbitNode,
+} from "../events/broker/rabbitmq-node.ts";
 import { type DeliveryQueue, openDeliveryQueue } from "../events/consumer/amqp-queue.ts";
 import { type ConsumerJudgement, judgeView } from "../events/consumer/consumer-judge.ts";
 import { type ConsumerRunMeta, consumerRunResult } from "../events/consumer/consumer-result.ts";
@@ -35,6 +41,8 @@ export const DEFAULT_SEED = 1;
 
 export const DELIVERIES = ["file", "stdin", "pubsub-push", "sns-push", "rabbitmq", "amqp1"] as const;
 export type Delivery = (typeof DELIVERIES)[number];
+/** The deliveries through a broker: the team's (--broker) or a node the kit starts. */
+export const BROKER_DELIVERIES: ReadonlySet<Delivery> = new Set(["rabbitmq", "amqp1"]);
 
 /** The environment the consumer's command gets (documented in docs/consumers.md). */
 export const CONSUMER_ENV = [
@@ -58,8 +66,15 @@ export interface ConsumerCheckOptions {
   argv: string[];
   delivery?: Delivery;
   /** The broker: of the rabbitmq delivery amqp://user:password@host:port, of the amqp1 delivery
-   *  amqp1://user:password@host:port/ADDRESS. */
+   *  amqp1://user:password@host:port/ADDRESS. Absent: the kit starts a RabbitMQ node of its own. */
   brokerUrl?: string;
+  /** A node the kit started (withKitBroker), shared by the runs of a sweep: its AMQP 0-9-1 URL; each run
+   *  declares a queue of its own there. */
+  kitBroker?: { url: string };
+  /** The rabbitmq-server script of the node the kit starts (default Debian's). */
+  rabbitmqServer?: string;
+  /** Progress of the node the kit starts, a line at a time (stderr in the CLI). */
+  progress?: (line: string) => void;
   choice?: ProducerChoice;
   seed?: number;
   /** Messages the generator makes (re-sends added for the choice come on top). */
@@ -134,6 +149,16 @@ export async function consumerCheck(options: ConsumerCheckOptions): Promise<Cons
       "no command to run: give it after --, e.g. lckit events consumer check -- node consumer.mjs",
     );
   const delivery = options.delivery ?? "file";
+  if (options.brokerUrl === "")
+    throw new ConsumerCheckError(
+      `--broker is empty: give the URL of a running broker, or leave --broker out and the kit starts RabbitMQ`,
+    );
+  if (BROKER_DELIVERIES.has(delivery) && options.brokerUrl === undefined && !options.kitBroker)
+    return withKitBroker(options, consumerCheck);
+  if (delivery === "amqp1" && !options.kitBroker && !/^amqp1s?:\/\/[^/]+\/./.test(options.brokerUrl ?? ""))
+    throw new ConsumerCheckError(
+      "the amqp1 delivery needs an AMQP 1.0 address: give --broker amqp1://user:password@host:port/ADDRESS (a queue for this check only)",
+    );
   const choice = options.choice ?? DEFAULT_CHOICE;
   const seed = options.seed ?? DEFAULT_SEED;
   const count = options.count ?? DEFAULT_MESSAGES;
@@ -168,14 +193,6 @@ export async function consumerCheck(options: ConsumerCheckOptions): Promise<Cons
   delete env.LCKIT_AMQP_QUEUE;
   delete env.LCKIT_AMQP1_URL;
   delete env.LCKIT_AMQP1_ADDRESS;
-  if (delivery === "rabbitmq" && !options.brokerUrl)
-    throw new ConsumerCheckError(
-      "the rabbitmq delivery needs a broker: give --broker amqp://user:password@host:port of a running RabbitMQ",
-    );
-  if (delivery === "amqp1" && !/^amqp1s?:\/\/[^/]+\/./.test(options.brokerUrl ?? ""))
-    throw new ConsumerCheckError(
-      "the amqp1 delivery needs an AMQP 1.0 address: give --broker amqp1://user:password@host:port/ADDRESS (a queue for this check only)",
-    );
   const startedAt = new Date();
   let endedByKit = false;
   let delivered = 0;
@@ -186,17 +203,25 @@ export async function consumerCheck(options: ConsumerCheckOptions): Promise<Cons
   options.signal?.addEventListener("abort", stopAll, { once: true });
   let queue: DeliveryQueue | undefined;
   let catalogue: CatalogueView | undefined;
+  // The amqp1 delivery on the kit's node: a queue of the run's own, its AMQP 1.0 address /amq/queue/NAME.
+  let amqp1Queue: DeliveryQueue | undefined;
   try {
     const stream = streamNow;
     if (delivery === "rabbitmq") {
-      queue = await openDeliveryQueue(options.brokerUrl as string);
+      const url = options.brokerUrl ?? (options.kitBroker?.url as string);
+      queue = await openDeliveryQueue(url);
       delivered = await queue.publish(stream().messages);
-      env.LCKIT_AMQP_URL = options.brokerUrl;
+      env.LCKIT_AMQP_URL = url;
       env.LCKIT_AMQP_QUEUE = queue.name;
     }
     if (delivery === "amqp1") {
+      let url = options.brokerUrl;
+      if (url === undefined) {
+        const node = options.kitBroker?.url as string;
+        amqp1Queue = await openDeliveryQueue(node);
+        url = `${node.replace(/^amqp:/, "amqp1:")}/${encodeURIComponent(`/amq/queue/${amqp1Queue.name}`)}`;
+      }
       // Published before the command starts: the address holds the stream until the consumer takes it.
-      const url = options.brokerUrl as string;
       const sink = await openAmqp1Sink(url);
       try {
         for (const message of stream().messages)
@@ -292,6 +317,7 @@ export async function consumerCheck(options: ConsumerCheckOptions): Promise<Cons
   } finally {
     options.signal?.removeEventListener("abort", stopAll);
     await queue?.close();
+    await amqp1Queue?.close();
   }
   // The kit's own SIGTERM at the end of a push delivery is no kill: the consumer was told its input ended.
   let asJudged: CommandOutcome =
@@ -333,6 +359,55 @@ export async function consumerCheck(options: ConsumerCheckOptions): Promise<Cons
     ...(push ? { push } : {}),
     ...(queue ? { queue: queue.name } : {}),
   };
+}
+
+/** Runs `use` on a private RabbitMQ node when the delivery goes through a broker and none was named (one
+ *  node for every run of a sweep); the node is stopped by its PIDs and its folder removed however `use`
+ *  ends: a verdict, an error, the kit stopped (options.signal), a command past its time limit. */
+export async function withKitBroker<T>(
+  options: ConsumerCheckOptions,
+  use: (options: ConsumerCheckOptions) => Promise<T>,
+): Promise<T> {
+  const delivery = options.delivery ?? "file";
+  if (!BROKER_DELIVERIES.has(delivery) || options.brokerUrl !== undefined || options.kitBroker)
+    return use(options);
+  const fix = "or give --broker URL of a running broker";
+  const missing = rabbitNodeMissing(options.rabbitmqServer);
+  if (missing)
+    throw new ConsumerCheckError(
+      `the ${delivery} delivery without --broker runs on a RabbitMQ node the kit starts, and ${missing}: install it (sudo apt-get install rabbitmq-server), ${fix}`,
+    );
+  const progress = options.progress ?? (() => {});
+  const began = Date.now();
+  progress(
+    `starting a RabbitMQ node of the kit's own for the ${delivery} delivery (Debian's rabbitmq-server, loopback only; no --broker given) ...\n`,
+  );
+  let node: Awaited<ReturnType<typeof startPrivateRabbitNode>>;
+  try {
+    node = await startPrivateRabbitNode({
+      ...(options.rabbitmqServer ? { serverScript: options.rabbitmqServer } : {}),
+      ...(options.signal ? { signal: options.signal } : {}),
+      progress: (line) => progress(`RabbitMQ: ${line}\n`),
+    });
+  } catch (error) {
+    if (error instanceof RabbitNodeError)
+      throw new ConsumerCheckError(
+        options.signal?.aborted
+          ? "stopped while the kit's RabbitMQ node was starting: the node is stopped again and nothing ran"
+          : `could not start RabbitMQ: ${error.message}; ${fix}`,
+      );
+    throw error;
+  }
+  const pids = Object.values(node.pids).filter((pid) => pid !== null);
+  progress(
+    `RabbitMQ ready at amqp://127.0.0.1:${node.port} in ${((Date.now() - began) / 1000).toFixed(1)} s (node ${node.nodename}, pids ${pids.join(" ")}, folder ${node.base})\n`,
+  );
+  try {
+    return await use({ ...options, kitBroker: { url: node.url } });
+  } finally {
+    await node.stop();
+    progress(`RabbitMQ node stopped (pids ${pids.join(" ")}), its folder removed\n`);
+  }
 }
 
 const readsFrom: Record<Delivery, string> = {

@@ -10,6 +10,7 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync
 import { createConnection, createServer, type Server, type Socket } from "node:net";
 import { join } from "node:path";
 import amqp from "amqplib";
+import { amqpAnswers, pidAlive } from "../../src/events/broker/rabbitmq-node.ts";
 
 const root = join(import.meta.dirname, "..", "..");
 const services = join(root, "scripts", "services.mjs");
@@ -38,21 +39,10 @@ export function runServices(action: "start" | "stop" | "status"): Promise<{ code
   });
 }
 
-export async function answers(url: string, timeoutMs = 3000): Promise<boolean> {
-  try {
-    const connection = await amqp.connect(url, { timeout: timeoutMs });
-    connection.on("error", () => {});
-    await connection.close();
-    return true;
-  } catch {
-    return false;
-  }
-}
-
 async function answersWithin(url: string, ms: number): Promise<boolean> {
   const deadline = Date.now() + ms;
   while (Date.now() < deadline) {
-    if (await answers(url)) return true;
+    if (await amqpAnswers(url)) return true;
     await new Promise((r) => setTimeout(r, 500));
   }
   return false;
@@ -86,6 +76,8 @@ export async function acquireBroker(): Promise<Broker> {
       );
     return { url: localUrl, restartable: managedLocally(), release: async () => {} };
   }
+  // Another file restarting the broker is not a broker to start (nor its record a stale one to clean up).
+  while (restartUnderWay()) await pause(200);
   const before = await runServices("status");
   if (before.code === 0) return { url: localUrl, restartable: managedLocally(), release: async () => {} };
   const started = await runServices("start");
@@ -110,15 +102,6 @@ export async function acquireBroker(): Promise<Broker> {
 const coordination = join(root, ".tmp", "broker-coordination");
 const restartLock = join(coordination, "restart.lock");
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-function pidAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === "EPERM";
-  }
-}
 
 function restartUnderWay(): boolean {
   if (!existsSync(restartLock)) return false;

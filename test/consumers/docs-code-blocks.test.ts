@@ -121,6 +121,10 @@ const SHOWN: [string, string][] = [
   ],
   ["lckit contract diff OLD NEW", "placeholders OLD and NEW"],
   [
+    "lckit events consumer check --delivery rabbitmq --",
+    "starts a RabbitMQ node of the kit's own (test/broker/rabbitmq-node.test.ts runs the check without --broker over both protocols)",
+  ],
+  [
     "consumer-command: node dist/consumer.js",
     "a GitHub workflow step (test/package/package.test.ts runs the Action's event consumer mode)",
   ],

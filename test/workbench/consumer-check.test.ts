@@ -1,5 +1,5 @@
 // lckit events consumer check on real consumer programs: a correct consumer in Node and in Python (Debian's
-// /usr/bin/python3, standard library only) passes every consumer rule, each deliberate mistake is caught
+// /usr/bin/python3; the broker deliveries in test/broker) passes every consumer rule, each deliberate mistake is caught
 // by its own rule and by no other, in both languages; every delivery (file, stdin, Pub/Sub push, SNS
 // push) reaches them. Consumers that hang, write no view, write a malformed or endless one, or are not
 // found end with a report and a clear exit code, never a pass and never a hang.

@@ -44,10 +44,12 @@ Deliveries (--delivery): file (LCKIT_EVENTS_FILE, one {"headers", "payload"} per
 stdin (the same lines), pubsub-push and sns-push (the kit POSTs each message to http://127.0.0.1:
 $LCKIT_PUSH_PORT/ as a Pub/Sub push request or an SNS notification; a 2xx acknowledges it, anything else
 is sent again after a back-off; when every message is acknowledged the kit sends SIGTERM), rabbitmq (a
-queue of the kit's own on --broker, LCKIT_AMQP_URL and LCKIT_AMQP_QUEUE; stop after LCKIT_MESSAGES
+queue of the kit's own on the broker, LCKIT_AMQP_URL and LCKIT_AMQP_QUEUE; stop after LCKIT_MESSAGES
 messages, or on the SIGTERM the kit sends once the queue has stayed empty for a second), amqp1 (the
-stream sent to the AMQP 1.0 address of --broker before the command starts, LCKIT_AMQP1_URL and
-LCKIT_AMQP1_ADDRESS; stop after LCKIT_MESSAGES messages).
+stream sent to the AMQP 1.0 address before the command starts, LCKIT_AMQP1_URL and LCKIT_AMQP1_ADDRESS;
+stop after LCKIT_MESSAGES messages). Their broker is --broker, or without it a RabbitMQ node the kit
+starts for the check from Debian's rabbitmq-server (loopback, free ports, a folder under the temp dir;
+one node for all --variants) and stops by its PIDs when the check ends, however it ends.
 The command gets:
   ${CONSUMER_ENV.slice(0, 6).join(", ")},
   ${CONSUMER_ENV.slice(6).join(", ")}.
@@ -64,7 +66,7 @@ summary.md (docs/consumers.md).`,
     broker: option(
       "URL",
       text,
-      "the broker: of --delivery rabbitmq amqp://user:password@host:port (the kit declares a queue of its own there and deletes it after); of --delivery amqp1 amqp1://user:password@host:port/ADDRESS (a queue for this check only)",
+      "the broker: of --delivery rabbitmq amqp://user:password@host:port (the kit declares a queue of its own there and deletes it after); of --delivery amqp1 amqp1://user:password@host:port/ADDRESS (a queue for this check only). Default: a RabbitMQ node the kit starts (sudo apt-get install rabbitmq-server; LCKIT_RABBITMQ_SERVER names another server script)",
       { example: "amqp://guest:guest@127.0.0.1:5672" },
     ),
     variants: option(
@@ -174,6 +176,7 @@ export const consumer: LeafCommand<typeof spec.flags> = {
     const stop = () => stopper.abort();
     process.once("SIGINT", stop);
     process.once("SIGTERM", stop);
+    const env = { ...process.env, ...io.env };
     const progress = (line: string) => (v.format === "json" ? io.err(line) : io.out(line));
     try {
       const session = await runConsumerSession({
@@ -182,13 +185,15 @@ export const consumer: LeafCommand<typeof spec.flags> = {
         reportRoot,
         delivery: v.delivery as Delivery,
         ...(v.broker === undefined ? {} : { brokerUrl: v.broker }),
+        ...(env.LCKIT_RABBITMQ_SERVER ? { rabbitmqServer: env.LCKIT_RABBITMQ_SERVER } : {}),
+        progress: (line: string) => io.err(line),
         seed: v.seed,
         count: v.messages,
         ...streamCacheOf(v["stream-cache"], { ...process.env, ...io.env }, io.cwd),
         timeoutMs: v.timeout,
         parallel: v.parallel,
         cwd: io.cwd,
-        env: { ...process.env, ...io.env },
+        env,
         signal: stopper.signal,
         failOn: failOnOf(v["fail-on"]),
         ...(v["fail-on"].includes("not-exercised") ? { requireExercised: true } : {}),
