@@ -14,7 +14,7 @@ import {
   startPrivateRabbitNode,
 } from "../events/broker/rabbitmq-node.ts";
 import { type DeliveryQueue, openDeliveryQueue } from "../events/consumer/amqp-queue.ts";
-import { type ConsumerJudgement, judgeView } from "../events/consumer/consumer-judge.ts";
+import { type ConsumerJudgement, judgeView, prepareJudging } from "../events/consumer/consumer-judge.ts";
 import { type ConsumerRunMeta, consumerRunResult } from "../events/consumer/consumer-result.ts";
 import {
   type ConsumerStream,
@@ -24,7 +24,12 @@ import {
 import { readView, ViewError } from "../events/consumer/consumer-view.ts";
 import { endpointReady, type PushOutcome, pushMessages } from "../events/consumer/http-push.ts";
 import { DEFAULT_CHOICE, type ProducerChoice } from "../events/consumer/producer-choices.ts";
-import { keepStream, takeKeptStream } from "../events/consumer/stream-cache.ts";
+import {
+  keepStream,
+  keptStream,
+  releaseKeptStream,
+  takeKeptStream,
+} from "../events/consumer/stream-cache.ts";
 import { parseAmqp1Url } from "../events/transport/amqp1-connection.ts";
 import { openAmqp1Sink } from "../events/transport/sinks/amqp1.ts";
 import { freePort } from "../http/free-port.ts";
@@ -236,8 +241,6 @@ export async function consumerCheck(options: ConsumerCheckOptions): Promise<Cons
     if (delivery === "file") {
       if (kept === undefined) {
         writeFileSync(eventsFile, stream().messages.map(line).join(""));
-        if (options.streamCache !== undefined)
-          keepStream(options.streamCache, key, eventsFile, stream().messages.length);
       }
       env.LCKIT_EVENTS_FILE = eventsFile;
       delivered = kept ?? stream().messages.length;
@@ -264,16 +267,20 @@ export async function consumerCheck(options: ConsumerCheckOptions): Promise<Cons
           }
         : {}),
     });
-    // The consumer runs: the truth, and what judging it needs, are made meanwhile.
-    void stream().objects;
+    // The consumer runs: the truth, and what judging it needs, are made (or read) meanwhile.
+    if (kept !== undefined && options.streamCache !== undefined)
+      made ??= keptStream(options.streamCache, key, choice, seed);
+    prepareJudging(stream());
+    if (delivery === "file" && kept === undefined && options.streamCache !== undefined)
+      keepStream(options.streamCache, key, eventsFile, stream());
     catalogue = loadCatalogueView();
     specHashes();
     if (kept !== undefined) {
-      if (stream().messages.length !== kept) {
+      if (stream().messageCount !== kept) {
         finish.abort();
         await running;
         throw new ConsumerCheckError(
-          `the kept stream in ${options.streamCache} has ${kept} messages where this kit makes ${stream().messages.length}: remove that folder`,
+          `the kept stream in ${options.streamCache} has ${kept} messages where this kit makes ${stream().messageCount}: remove that folder`,
         );
       }
     }
@@ -316,6 +323,7 @@ export async function consumerCheck(options: ConsumerCheckOptions): Promise<Cons
     throw error;
   } finally {
     options.signal?.removeEventListener("abort", stopAll);
+    if (kept !== undefined && options.streamCache !== undefined) releaseKeptStream(options.streamCache, key);
     await queue?.close();
     await amqp1Queue?.close();
   }

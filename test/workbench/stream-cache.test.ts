@@ -7,7 +7,9 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { main } from "../../src/cli/main.ts";
-import { defaultStreamCacheDir } from "../../src/events/consumer/stream-cache.ts";
+import { consumerStream, type TruthEntry } from "../../src/events/consumer/consumer-stream.ts";
+import { PRODUCER_CHOICES } from "../../src/events/consumer/producer-choices.ts";
+import { defaultStreamCacheDir, keepStream, keptStream } from "../../src/events/consumer/stream-cache.ts";
 import { packagePath } from "../../src/package-root.ts";
 import { consumerCheck } from "../../src/workbench/consumer-check.ts";
 import { captureIo } from "../cli/capture-io.ts";
@@ -15,7 +17,47 @@ import { captureIo } from "../cli/capture-io.ts";
 const consumer = [process.execPath, packagePath("examples", "consumers", "view-consumer.mjs")];
 const kept = (dir: string, ending: string) => readdirSync(dir).filter((name) => name.endsWith(ending));
 
+/** Everything the judge reads of an entry. */
+const facts = (e: TruthEntry) => ({
+  position: e.position,
+  version: e.version,
+  type: e.type,
+  kind: e.kind,
+  listed: e.listed,
+  removes: e.removes,
+  gdpr: e.gdpr,
+  timestamp: e.timestamp,
+  resend: e.resend,
+  unknownFields: e.unknownFields,
+  attributes: e.attributes,
+  attributesText: e.attributesText,
+});
+
 describe("kept consumer streams", () => {
+  it("a kept stream's truth is the truth the kit makes, under every producer choice", () => {
+    const cache = mkdtempSync(join(tmpdir(), "lckit-stream-cache-"));
+    for (const choice of PRODUCER_CHOICES) {
+      const made = consumerStream(choice, 6, 600);
+      const file = join(cache, `${choice.name}.events`);
+      writeFileSync(file, made.messages.map((m) => `${JSON.stringify(m)}\n`).join(""));
+      const key = { choice: choice.name, seed: 6, count: 600 };
+      keepStream(cache, key, file, made);
+      const read = keptStream(cache, key, choice, 6);
+      expect(read, choice.name).toBeDefined();
+      if (!read) continue;
+      expect(read.messageCount).toBe(made.messageCount);
+      expect(read.firstUnlisted).toBe(made.firstUnlisted);
+      expect(read.firstUnlistedType).toBe(made.firstUnlistedType);
+      expect([...read.objects.keys()]).toEqual([...made.objects.keys()]);
+      for (const [uri, object] of made.objects) {
+        const other = read.objects.get(uri);
+        expect(other?.entries.map(facts), `${choice.name} ${uri}`).toEqual(object.entries.map(facts));
+        expect(other && facts(other.winner)).toEqual(facts(object.winner));
+      }
+      expect(read.messages).toEqual(made.messages);
+    }
+  });
+
   it("the first run keeps its stream; the next one runs the consumer on it with the same verdict", async () => {
     const cache = mkdtempSync(join(tmpdir(), "lckit-stream-cache-"));
     const first = await consumerCheck({ argv: consumer, count: 400, seed: 3, streamCache: cache });
@@ -53,7 +95,7 @@ describe("kept consumer streams", () => {
   it("a kept stream that differs from what the kit makes stops the run with the fix; its consumer is stopped", async () => {
     const cache = mkdtempSync(join(tmpdir(), "lckit-stream-cache-"));
     await consumerCheck({ argv: consumer, count: 200, seed: 4, streamCache: cache });
-    const [meta] = kept(cache, ".json");
+    const [meta] = kept(cache, ".file.json");
     const path = join(cache, meta as string);
     const recorded = JSON.parse(readFileSync(path, "utf8")) as { messages: number; bytes: number };
     writeFileSync(path, JSON.stringify({ ...recorded, messages: recorded.messages + 1 }));
@@ -65,6 +107,27 @@ describe("kept consumer streams", () => {
     );
     await new Promise((resolve) => setTimeout(resolve, 3500));
     expect(existsSync(marker)).toBe(false);
+  });
+
+  it("a kept file its consumer wrote to is forgotten, never handed to the next run", async () => {
+    const cache = mkdtempSync(join(tmpdir(), "lckit-stream-cache-"));
+    await consumerCheck({ argv: consumer, count: 200, seed: 7, streamCache: cache });
+    expect(kept(cache, ".file.json")).toHaveLength(1);
+    const writer = [
+      "sh",
+      "-c",
+      `printf '\\n' >> "$LCKIT_EVENTS_FILE" 2>/dev/null; exec "$0" "$1"`,
+      ...consumer,
+    ];
+    const run = await consumerCheck({ argv: writer, count: 200, seed: 7, streamCache: cache });
+    expect(run.exitCode, run.result.verdictReason).toBe(0);
+    // Read-only for others; root writes all the same, and the kit notices.
+    const written = kept(cache, ".file.json").length === 0;
+    const unwritable = typeof process.getuid === "function" && process.getuid() !== 0;
+    expect(written || unwritable).toBe(true);
+    const again = await consumerCheck({ argv: consumer, count: 200, seed: 7, streamCache: cache });
+    expect(again.exitCode, again.result.verdictReason).toBe(0);
+    expect(kept(cache, ".file.json")).toHaveLength(1);
   });
 
   it("a cache folder that cannot be written leaves the run as it was", async () => {

@@ -177,7 +177,7 @@ export function consumerRunResult(meta: ConsumerRunMeta): RunResult {
     requestsSent: meta.delivered,
     ...(interruption ? { interruption } : {}),
     verdictReason: (reason) => {
-      const sent = `${meta.delivered} of ${stream.messages.length} message(s) delivered (${meta.delivery}, producer choice ${stream.choice.name}, seed ${stream.seed})`;
+      const sent = `${meta.delivered} of ${stream.messageCount} message(s) delivered (${meta.delivery}, producer choice ${stream.choice.name}, seed ${stream.seed})`;
       if (!judgement) return `${"problem" in meta.view ? meta.view.problem : ""}; ${sent}; ${outcome}`;
       const unjudged = [
         judgement.missing > 0

@@ -149,9 +149,8 @@ const declared: ConsumerRuleDeclaration[] = [
           (best, e) => (!best || e.version > best.version ? e : best),
           undefined,
         );
-        const at = ctx.stream.messages[first];
         if (prefix && reflects(c, prefix, ctx))
-          return `the view holds the state of ${describeEntry(prefix)}, the latest before message #${first + 1} (${String(at?.headers.eventType)}, a type in neither of the document's lists): did the consumer stop there? The latest is ${describeEntry(winner)}; ${describeRecord(c.record)}`;
+          return `the view holds the state of ${describeEntry(prefix)}, the latest before message #${first + 1} (${String(ctx.stream.firstUnlistedType)}, a type in neither of the document's lists): did the consumer stop there? The latest is ${describeEntry(winner)}; ${describeRecord(c.record)}`;
       }
       if (winner.unknownFields) {
         const [before] = olderReflected(c, ctx);

@@ -51,10 +51,13 @@ export interface TruthObject {
 export interface ConsumerStream {
   choice: ProducerChoice;
   seed: number;
+  /** The messages in delivery order (of a kept stream, parsed from its file when first asked for). */
   messages: DeliveredMessage[];
+  messageCount: number;
   objects: Map<string, TruthObject>;
-  /** Position of the first message of a type in neither of the document's lists, if any. */
+  /** Position of the first message of a type in neither of the document's lists, if any, and its type. */
   firstUnlisted?: number;
+  firstUnlistedType?: string;
 }
 
 /** Types whose event removes its object. */
@@ -104,7 +107,7 @@ export function consumerStream(choice: ProducerChoice, seed: number, count: numb
   const messages = withResends.map((message) => shape(message, choice));
   // The truth is made when first asked for: a check delivers the messages first and asks while the
   // consumer runs.
-  let truth: ReturnType<typeof truthOf> | undefined;
+  let truth: Truth | undefined;
   const truthNow = () => {
     truth ??= truthOf(withResends);
     return truth;
@@ -113,11 +116,15 @@ export function consumerStream(choice: ProducerChoice, seed: number, count: numb
     choice,
     seed,
     messages,
+    messageCount: messages.length,
     get objects() {
       return truthNow().objects;
     },
     get firstUnlisted() {
       return truthNow().firstUnlisted;
+    },
+    get firstUnlistedType() {
+      return truthNow().firstUnlistedType;
     },
   };
 }
@@ -284,9 +291,13 @@ function entryOf(message: DeliveredMessage, position: number, seen: Set<string>)
   );
 }
 
+/** Where a snapshot entry's object is: at hand, or read when first asked for (a kept stream's file). */
+export type ObjectSource = Record<string, unknown> | (() => Record<string, unknown> | undefined);
+
 /** A truth entry. A snapshot's attribute texts are made only when the judge asks: most messages are never
  *  compared. */
-class Entry implements TruthEntry {
+export class Entry implements TruthEntry {
+  // Made on first use; null is a made value (the object has no attributes).
   #attributes: string | null | undefined;
   #attributesText: string | null | undefined;
   readonly timestamp?: number;
@@ -302,39 +313,54 @@ class Entry implements TruthEntry {
     timestamp: number | undefined,
     readonly resend: boolean,
     readonly unknownFields: boolean,
-    private readonly object: Record<string, unknown> | undefined,
+    private source: ObjectSource | undefined,
   ) {
     if (timestamp !== undefined) this.timestamp = timestamp;
   }
 
+  /** Gives the attribute texts ahead (a kept truth carries them for each object's latest state). */
+  knownAttributes(text: string | null, canonical: string | null): void {
+    this.#attributesText = text;
+    this.#attributes = canonical;
+  }
+
+  get hasObject(): boolean {
+    return this.source !== undefined;
+  }
+
+  /** The snapshot's object, if the message carried one. */
+  get object(): Record<string, unknown> | undefined {
+    if (typeof this.source === "function") this.source = this.source();
+    return this.source;
+  }
+
   get attributes(): string | null | undefined {
-    if (!this.object) return undefined;
-    this.#attributes ??= "attributes" in this.object ? canonicalJson(this.object.attributes) : null;
+    if (this.#attributes !== undefined) return this.#attributes;
+    const object = this.object;
+    if (!object) return undefined;
+    if (this.#attributes === undefined)
+      this.#attributes = "attributes" in object ? canonicalJson(object.attributes) : null;
     return this.#attributes;
   }
 
   get attributesText(): string | null | undefined {
-    if (!this.object) return undefined;
-    this.#attributesText ??= "attributes" in this.object ? JSON.stringify(this.object.attributes) : null;
+    if (this.#attributesText !== undefined) return this.#attributesText;
+    const object = this.object;
+    if (!object) return undefined;
+    if (this.#attributesText === undefined)
+      this.#attributesText = "attributes" in object ? JSON.stringify(object.attributes) : null;
     return this.#attributesText;
   }
 }
 
-function truthOf(messages: DeliveredMessage[]): {
+export interface Truth {
   objects: Map<string, TruthObject>;
   firstUnlisted?: number;
-} {
-  const byUri = new Map<string, TruthEntry[]>();
-  const seen = new Set<string>();
-  let firstUnlisted: number | undefined;
-  messages.forEach((message, position) => {
-    const uri = String(message.headers.sourceObjectUri);
-    const entry = entryOf(message, position, seen);
-    if (!entry.listed) firstUnlisted ??= position;
-    const list = byUri.get(uri);
-    if (list) list.push(entry);
-    else byUri.set(uri, [entry]);
-  });
+  firstUnlistedType?: string;
+}
+
+/** The objects of a stream's entries (each with its latest state), in order of first appearance. */
+export function truthObjects(byUri: Map<string, TruthEntry[]>): Map<string, TruthObject> {
   const objects = new Map<string, TruthObject>();
   for (const [uri, entries] of byUri) {
     let winner: TruthEntry | undefined;
@@ -342,5 +368,23 @@ function truthOf(messages: DeliveredMessage[]): {
       if (entry.listed && (!winner || entry.version > winner.version)) winner = entry;
     if (winner) objects.set(uri, { uri, entries, winner });
   }
-  return { objects, ...(firstUnlisted === undefined ? {} : { firstUnlisted }) };
+  return objects;
+}
+
+function truthOf(messages: DeliveredMessage[]): Truth {
+  const byUri = new Map<string, TruthEntry[]>();
+  const seen = new Set<string>();
+  let first: TruthEntry | undefined;
+  messages.forEach((message, position) => {
+    const uri = String(message.headers.sourceObjectUri);
+    const entry = entryOf(message, position, seen);
+    if (!entry.listed) first ??= entry;
+    const list = byUri.get(uri);
+    if (list) list.push(entry);
+    else byUri.set(uri, [entry]);
+  });
+  return {
+    objects: truthObjects(byUri),
+    ...(first === undefined ? {} : { firstUnlisted: first.position, firstUnlistedType: first.type }),
+  };
 }

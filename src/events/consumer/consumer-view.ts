@@ -8,7 +8,7 @@
 // Read as a stream, line by line, with a bound on the lines and on a line's length: a view of millions
 // of lines or one endless line is an error that says so, never a hang or a heap exhausted.
 
-import { createReadStream } from "node:fs";
+import { createReadStream, readFileSync, statSync } from "node:fs";
 import { canonicalJson } from "../check/canonical-json.ts";
 
 export interface ViewRecord {
@@ -42,6 +42,8 @@ export const VIEW_FORMAT =
 
 /** A line longer than this is no view line (an object's attributes are a few kilobytes). */
 export const MAX_LINE_CHARS = 1024 * 1024;
+/** Views up to this size are read in one piece. */
+const WHOLE_READ_BYTES = 16 * 1024 * 1024;
 
 export interface ReadViewOptions {
   /** Lines past which the view is refused (the stream's objects bound what a true view holds). */
@@ -155,6 +157,18 @@ export async function readView(path: string, options: ReadViewOptions): Promise<
       );
     records.set(record.uri, record);
   };
+  // A view of a few megabytes is read at once; a larger one as a stream, so an endless view is refused at
+  // its bound without being held whole.
+  if (statSync(path).size <= WHOLE_READ_BYTES) {
+    const text = readFileSync(path, "utf8");
+    let start = 0;
+    for (let end = text.indexOf("\n"); end >= 0; end = text.indexOf("\n", start)) {
+      take(text.slice(start, end));
+      start = end + 1;
+    }
+    if (start < text.length) take(text.slice(start));
+    return { records, lines };
+  }
   const stream = createReadStream(path, { encoding: "utf8", highWaterMark: 256 * 1024 });
   try {
     for await (const chunk of stream as AsyncIterable<string>) {

@@ -1,27 +1,41 @@
-// Consumer streams kept between runs. A stream's NDJSON file is decided by the kit's code, the producer
-// choice, the seed and the count; generating and writing it costs about as much as a small consumer's own
-// run. With a kept file the consumer starts at once, and the kit builds the stream's truth while it runs.
-// The key holds a fingerprint of the kit's event code (src/events, or its build), so a changed generator
-// never reuses an old file.
+// Consumer streams kept between runs. A stream's NDJSON file and its truth are decided by the kit's code,
+// the producer choice, the seed and the count; making them costs about as much as a small consumer's own
+// run. With a kept stream the consumer starts at once on a read-only link to the kept file, and while it
+// runs the kit reads the kept truth, which carries the attributes the judge compares first; any other
+// message is read from the kept file when the judge asks. The key holds a fingerprint of the kit's event
+// code, so a changed generator never reuses an old stream.
 import { createHash } from "node:crypto";
 import {
+  chmodSync,
   copyFileSync,
+  linkSync,
   mkdirSync,
   readdirSync,
   readFileSync,
   renameSync,
   rmSync,
   statSync,
-  utimesSync,
   writeFileSync,
 } from "node:fs";
 import { homedir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { kitInfo } from "../../result/kit-info.ts";
+import {
+  type ConsumerStream,
+  type DeliveredMessage,
+  Entry,
+  type TruthEntry,
+  type TruthObject,
+  truthObjects,
+} from "./consumer-stream.ts";
+import { firstWinner } from "./object-state.ts";
+import type { ProducerChoice } from "./producer-choices.ts";
 
 /** Streams kept at most; the least recently used go first. */
 const KEEP = 24;
+/** The kept files' format; another value is not read. */
+const FORMAT = 1;
 
 /** The folder of kept streams: $LCKIT_CACHE_DIR, else $XDG_CACHE_HOME/lckit, else ~/.cache/lckit. */
 export function defaultStreamCacheDir(env: NodeJS.ProcessEnv = process.env): string {
@@ -58,49 +72,245 @@ function base(dir: string, key: StreamKey): string {
   return join(dir, `${codeFingerprint()}-${key.choice}-${key.seed}-${key.count}`);
 }
 
-/**
- * Copies a kept stream to `target` and returns its message count, or undefined when none is kept (or the
- * folder cannot be read: a cache that fails only costs the time it would have saved).
- */
-export function takeKeptStream(dir: string, key: StreamKey, target: string): number | undefined {
-  const file = `${base(dir, key)}.ndjson`;
+/** What is known of a kept file before its truth is read: enough to start the consumer on it. */
+interface KeptFile {
+  format: number;
+  messages: number;
+  bytes: number;
+  mtimeMs: number;
+}
+
+/** [position, version, type, kind, flags, timestamp | null, attributes as sent?, canonical?] */
+type KeptEntry = [
+  number,
+  number,
+  string,
+  TruthEntry["kind"],
+  number,
+  number | null,
+  (string | null)?,
+  (string | null)?,
+];
+
+/** A kept truth: per object its entries, in the order the objects first appeared. */
+interface KeptTruth {
+  format: number;
+  messages: number;
+  bytes: number;
+  firstUnlisted: number | null;
+  firstUnlistedType: string | null;
+  objects: [string, KeptEntry[]][];
+}
+
+const LISTED = 1;
+const REMOVES = 2;
+const GDPR = 4;
+const RESEND = 8;
+const UNKNOWN_FIELDS = 16;
+const HAS_OBJECT = 32;
+const TEXTS = 64;
+
+function readJson<T>(file: string): T | undefined {
   try {
-    const meta = JSON.parse(readFileSync(`${base(dir, key)}.json`, "utf8")) as {
-      messages?: unknown;
-      bytes?: unknown;
-    };
-    if (typeof meta.messages !== "number" || statSync(file).size !== meta.bytes) return undefined;
-    copyFileSync(file, target);
-    const now = new Date();
-    utimesSync(file, now, now);
-    return meta.messages;
+    return JSON.parse(readFileSync(file, "utf8")) as T;
   } catch {
     return undefined;
   }
 }
 
-/** Keeps a stream's file (written whole, then renamed into place), and forgets the least recently used. */
-export function keepStream(dir: string, key: StreamKey, file: string, messages: number): void {
+/** The kept file, unchanged since it was kept (a consumer given a link to it could have written it). */
+function unchanged(dir: string, key: StreamKey): KeptFile | undefined {
+  const meta = readJson<KeptFile>(`${base(dir, key)}.file.json`);
+  if (meta?.format !== FORMAT) return undefined;
+  try {
+    const stat = statSync(`${base(dir, key)}.ndjson`);
+    return stat.size === meta.bytes && stat.mtimeMs === meta.mtimeMs ? meta : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Links a kept stream's file (read-only) at `target` and returns its message count, or undefined when none
+ * is kept (or the folder cannot be read: a cache that fails only costs the time it would have saved).
+ * Where no link can be made, it is copied.
+ */
+export function takeKeptStream(dir: string, key: StreamKey, target: string): number | undefined {
+  const meta = unchanged(dir, key);
+  if (!meta) return undefined;
+  const file = `${base(dir, key)}.ndjson`;
+  try {
+    linkSync(file, target);
+  } catch {
+    try {
+      copyFileSync(file, target);
+    } catch {
+      return undefined;
+    }
+  }
+  return meta.messages;
+}
+
+/** After a run on a kept file: a file its consumer wrote is forgotten, one it left alone is marked used. */
+export function releaseKeptStream(dir: string, key: StreamKey): void {
+  try {
+    const meta = unchanged(dir, key);
+    if (!meta) {
+      forget(`${base(dir, key)}.ndjson`);
+      return;
+    }
+    // Marked used through its meta file: touching the kept file would change what `unchanged` compares.
+    writeFileSync(`${base(dir, key)}.file.json`, JSON.stringify(meta));
+  } catch {
+    // Nothing to keep tidy.
+  }
+}
+
+/** The kept stream with its truth, read from the cache; undefined when it is gone or does not fit. */
+export function keptStream(
+  dir: string,
+  key: StreamKey,
+  choice: ProducerChoice,
+  seed: number,
+): ConsumerStream | undefined {
+  const truth = readJson<KeptTruth>(`${base(dir, key)}.json`);
+  if (truth?.format !== FORMAT || unchanged(dir, key)?.bytes !== truth.bytes) return undefined;
+  // The file is read when a message the truth does not carry is first needed: a run whose consumer
+  // holds every latest state needs none.
+  const file = `${base(dir, key)}.ndjson`;
+  let lines: { text: Buffer; starts: number[] } | undefined;
+  const linesNow = () => {
+    if (lines) return lines;
+    const text = readFileSync(file);
+    const starts: number[] = [];
+    for (let at = 0; at < text.length; ) {
+      starts.push(at);
+      const end = text.indexOf(10, at);
+      if (end < 0) break;
+      at = end + 1;
+    }
+    if (starts.length !== truth.messages)
+      throw new Error(`the kept stream ${file} changed while it was read: run the check again`);
+    lines = { text, starts };
+    return lines;
+  };
+  const lineOf = (position: number): DeliveredMessage => {
+    const { text, starts } = linesNow();
+    const end = text.indexOf(10, starts[position]);
+    return JSON.parse(text.toString("utf8", starts[position], end < 0 ? text.length : end));
+  };
+  const byUri = new Map<string, TruthEntry[]>();
+  for (const [uri, entries] of truth.objects)
+    byUri.set(
+      uri,
+      entries.map(([position, version, type, kind, flags, timestamp, text, canonical]) => {
+        const entry = new Entry(
+          position,
+          version,
+          type,
+          kind,
+          (flags & LISTED) !== 0,
+          (flags & REMOVES) !== 0,
+          (flags & GDPR) !== 0,
+          timestamp ?? undefined,
+          (flags & RESEND) !== 0,
+          (flags & UNKNOWN_FIELDS) !== 0,
+          (flags & HAS_OBJECT) !== 0
+            ? () => lineOf(position).payload.object as Record<string, unknown>
+            : undefined,
+        );
+        if ((flags & TEXTS) !== 0) entry.knownAttributes(text ?? null, canonical ?? null);
+        return entry;
+      }),
+    );
+  let messages: DeliveredMessage[] | undefined;
+  return {
+    choice,
+    seed,
+    get messages() {
+      messages ??= linesNow().starts.map((_, position) => lineOf(position));
+      return messages;
+    },
+    messageCount: truth.messages,
+    objects: truthObjects(byUri),
+    ...(truth.firstUnlisted === null ? {} : { firstUnlisted: truth.firstUnlisted }),
+    ...(truth.firstUnlistedType === null ? {} : { firstUnlistedType: truth.firstUnlistedType }),
+  };
+}
+
+/** The entries whose attributes a judge of a view that holds every latest state compares: the latest
+ *  state's and, after a large-object fallback, the snapshots before it. */
+function comparedFirst(object: TruthObject): Set<TruthEntry> {
+  const latest = firstWinner(object);
+  const compared = new Set([latest]);
+  if (latest.kind === "fallback")
+    for (const e of object.entries) if (e.kind === "snapshot" && e.version < latest.version) compared.add(e);
+  return compared;
+}
+
+function keptEntry(e: TruthEntry, texts: boolean): KeptEntry {
+  const hasObject = e instanceof Entry ? e.hasObject : e.attributesText !== undefined;
+  const flags =
+    (e.listed ? LISTED : 0) |
+    (e.removes ? REMOVES : 0) |
+    (e.gdpr ? GDPR : 0) |
+    (e.resend ? RESEND : 0) |
+    (e.unknownFields ? UNKNOWN_FIELDS : 0) |
+    (hasObject ? HAS_OBJECT : 0) |
+    (texts && hasObject ? TEXTS : 0);
+  const entry: KeptEntry = [e.position, e.version, e.type, e.kind, flags, e.timestamp ?? null];
+  if (texts && hasObject) entry.push(e.attributesText ?? null, e.attributes ?? null);
+  return entry;
+}
+
+/** Keeps a stream's file and its truth (each written whole, then renamed into place; the file's meta last,
+ *  as the mark that the rest is there), and forgets the least recently used. */
+export function keepStream(dir: string, key: StreamKey, file: string, stream: ConsumerStream): void {
   try {
     mkdirSync(dir, { recursive: true });
     const target = base(dir, key);
     const partial = `${target}.${process.pid}.partial`;
     copyFileSync(file, partial);
+    chmodSync(partial, 0o444);
     renameSync(partial, `${target}.ndjson`);
-    writeFileSync(`${target}.json`, JSON.stringify({ messages, bytes: statSync(file).size }));
+    const stat = statSync(`${target}.ndjson`);
+    const truth: KeptTruth = {
+      format: FORMAT,
+      messages: stream.messageCount,
+      bytes: stat.size,
+      firstUnlisted: stream.firstUnlisted ?? null,
+      firstUnlistedType: stream.firstUnlistedType ?? null,
+      objects: [...stream.objects.values()].map((object) => {
+        const compared = comparedFirst(object);
+        return [object.uri, object.entries.map((e) => keptEntry(e, compared.has(e)))];
+      }),
+    };
+    writeFileSync(partial, JSON.stringify(truth));
+    renameSync(partial, `${target}.json`);
+    const meta: KeptFile = {
+      format: FORMAT,
+      messages: stream.messageCount,
+      bytes: stat.size,
+      mtimeMs: stat.mtimeMs,
+    };
+    writeFileSync(partial, JSON.stringify(meta));
+    renameSync(partial, `${target}.file.json`);
     forgetOldest(dir);
   } catch {
     // A cache that cannot be written leaves the run as it was.
   }
 }
 
+function forget(file: string): void {
+  const stem = file.replace(/\.ndjson$/, "");
+  for (const ending of [".file.json", ".json", ".ndjson"]) rmSync(`${stem}${ending}`, { force: true });
+}
+
+/** Keeps the most recently used streams (by their meta file's time) and forgets the rest. */
 function forgetOldest(dir: string): void {
   const kept = readdirSync(dir)
-    .filter((name) => name.endsWith(".ndjson"))
+    .filter((name) => name.endsWith(".file.json"))
     .map((name) => ({ name, used: statSync(join(dir, name)).mtimeMs }))
     .sort((a, b) => b.used - a.used);
-  for (const { name } of kept.slice(KEEP)) {
-    rmSync(join(dir, name), { force: true });
-    rmSync(join(dir, name.replace(/\.ndjson$/, ".json")), { force: true });
-  }
+  for (const { name } of kept.slice(KEEP)) forget(join(dir, name.replace(/\.file\.json$/, ".ndjson")));
 }
