@@ -318,10 +318,10 @@ export class Entry implements TruthEntry {
     if (timestamp !== undefined) this.timestamp = timestamp;
   }
 
-  /** Gives the attribute texts ahead (a kept truth carries them for each object's latest state). */
-  knownAttributes(text: string | null, canonical: string | null): void {
+  /** Gives the attributes as sent ahead (a kept truth carries them for the states a judge compares
+   *  first); their canonical text is made from it when asked for. */
+  knownAttributes(text: string | null): void {
     this.#attributesText = text;
-    this.#attributes = canonical;
   }
 
   get hasObject(): boolean {
@@ -336,6 +336,11 @@ export class Entry implements TruthEntry {
 
   get attributes(): string | null | undefined {
     if (this.#attributes !== undefined) return this.#attributes;
+    if (this.#attributesText !== undefined && typeof this.source === "function") {
+      const text = this.#attributesText;
+      this.#attributes = text === null ? null : canonicalJson(JSON.parse(text));
+      return this.#attributes;
+    }
     const object = this.object;
     if (!object) return undefined;
     if (this.#attributes === undefined)

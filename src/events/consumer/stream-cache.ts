@@ -80,17 +80,8 @@ interface KeptFile {
   mtimeMs: number;
 }
 
-/** [position, version, type, kind, flags, timestamp | null, attributes as sent?, canonical?] */
-type KeptEntry = [
-  number,
-  number,
-  string,
-  TruthEntry["kind"],
-  number,
-  number | null,
-  (string | null)?,
-  (string | null)?,
-];
+/** [position, version, type, kind, flags, timestamp | null, attributes as sent?] */
+type KeptEntry = [number, number, string, TruthEntry["kind"], number, number | null, (string | null)?];
 
 /** A kept truth: per object its entries, in the order the objects first appeared. */
 interface KeptTruth {
@@ -203,7 +194,7 @@ export function keptStream(
   for (const [uri, entries] of truth.objects)
     byUri.set(
       uri,
-      entries.map(([position, version, type, kind, flags, timestamp, text, canonical]) => {
+      entries.map(([position, version, type, kind, flags, timestamp, text]) => {
         const entry = new Entry(
           position,
           version,
@@ -219,7 +210,7 @@ export function keptStream(
             ? () => lineOf(position).payload.object as Record<string, unknown>
             : undefined,
         );
-        if ((flags & TEXTS) !== 0) entry.knownAttributes(text ?? null, canonical ?? null);
+        if ((flags & TEXTS) !== 0) entry.knownAttributes(text ?? null);
         return entry;
       }),
     );
@@ -259,7 +250,7 @@ function keptEntry(e: TruthEntry, texts: boolean): KeptEntry {
     (hasObject ? HAS_OBJECT : 0) |
     (texts && hasObject ? TEXTS : 0);
   const entry: KeptEntry = [e.position, e.version, e.type, e.kind, flags, e.timestamp ?? null];
-  if (texts && hasObject) entry.push(e.attributesText ?? null, e.attributes ?? null);
+  if (texts && hasObject) entry.push(e.attributesText ?? null);
   return entry;
 }
 
