@@ -6,12 +6,12 @@
 // made for the run. Run: npm run bench:consumer
 import { execFileSync } from "node:child_process";
 import { once } from "node:events";
-import { createWriteStream, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { Agent, createServer, request } from "node:http";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { judgeView } from "../src/events/consumer/consumer-judge.ts";
-import { consumerStream, type TruthObject } from "../src/events/consumer/consumer-stream.ts";
+import { consumerStream, type TruthObject, writeStreamFile } from "../src/events/consumer/consumer-stream.ts";
 import { readView } from "../src/events/consumer/consumer-view.ts";
 import { pushBody, pushMessages } from "../src/events/consumer/http-push.ts";
 import { DEFAULT_CHOICE } from "../src/events/consumer/producer-choices.ts";
@@ -91,11 +91,7 @@ async function generatorFigure(): Promise<void> {
     const started = performance.now();
     const stream = consumerStream(DEFAULT_CHOICE, 11 + i, 50_000);
     void stream.objects; // the truth is made on first use: made here, as the figure's label says
-    const out = createWriteStream(join(work, "events.ndjson"));
-    for (const message of stream.messages)
-      if (!out.write(`${JSON.stringify(message)}\n`)) await once(out, "drain");
-    out.end();
-    await once(out, "finish");
+    writeStreamFile(join(work, "events.ndjson"), stream.messages);
     times.push(performance.now() - started);
     messages = stream.messages.length;
   }
@@ -158,7 +154,7 @@ async function overheadFigure(): Promise<void> {
   const count = 10_000;
   const stream = consumerStream(DEFAULT_CHOICE, 1, count);
   const events = join(work, "overhead-events.ndjson");
-  writeFileSync(events, stream.messages.map((m) => `${JSON.stringify(m)}\n`).join(""));
+  writeStreamFile(events, stream.messages);
   const cache = join(work, "stream-cache");
   const own: number[] = [];
   const fresh: number[] = [];

@@ -4,7 +4,7 @@
 // it by the consumer rules. Nothing is left running and its work folder is removed. The rabbitmq and amqp1
 // deliveries run on the team's broker, or on a private RabbitMQ node the kit starts and stops around them.
 import { once } from "node:events";
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Writable } from "node:stream";
@@ -20,6 +20,8 @@ import {
   type ConsumerStream,
   consumerStream,
   type DeliveredMessage,
+  messageLine,
+  writeStreamFile,
 } from "../events/consumer/consumer-stream.ts";
 import { readView, ViewError } from "../events/consumer/consumer-view.ts";
 import { endpointReady, type PushOutcome, pushMessages } from "../events/consumer/http-push.ts";
@@ -116,17 +118,13 @@ export class ConsumerCheckError extends Error {
   override name = "ConsumerCheckError";
 }
 
-function line(message: DeliveredMessage): string {
-  return `${JSON.stringify(message)}\n`;
-}
-
 /** Writes the stream to a pipe, waiting whenever the pipe is full. */
 async function pipeStream(messages: readonly DeliveredMessage[], input: Writable): Promise<number> {
   let written = 0;
   try {
     for (const message of messages) {
       if (input.destroyed) break;
-      if (!input.write(line(message))) await once(input, "drain");
+      if (!input.write(messageLine(message))) await once(input, "drain");
       written += 1;
     }
   } catch {
@@ -240,7 +238,7 @@ export async function consumerCheck(options: ConsumerCheckOptions): Promise<Cons
     }
     if (delivery === "file") {
       if (kept === undefined) {
-        writeFileSync(eventsFile, stream().messages.map(line).join(""));
+        writeStreamFile(eventsFile, stream().messages);
       }
       env.LCKIT_EVENTS_FILE = eventsFile;
       delivered = kept ?? stream().messages.length;

@@ -3,6 +3,7 @@
 // object it is about, each message in delivery order with its objectVersion, event type and what it says
 // of the object. The judge (consumer-judge.ts) compares the consumer's view with this truth.
 
+import { closeSync, openSync, writeSync } from "node:fs";
 import { canonicalJson } from "../check/canonical-json.ts";
 import { listedEventTypes } from "../event-schemas.ts";
 import { generateStream, Random } from "../generate/index.ts";
@@ -58,6 +59,30 @@ export interface ConsumerStream {
   /** Position of the first message of a type in neither of the document's lists, if any, and its type. */
   firstUnlisted?: number;
   firstUnlistedType?: string;
+}
+
+/** One delivered message as a line of the stream's NDJSON file (and of stdin). */
+export function messageLine(message: DeliveredMessage): string {
+  return `${JSON.stringify(message)}\n`;
+}
+
+/** Writes the messages to `path` as NDJSON, a megabyte at a time: one string per line and one write per
+ *  line both cost more than the serializing itself. */
+export function writeStreamFile(path: string, messages: readonly DeliveredMessage[]): void {
+  const fd = openSync(path, "w");
+  try {
+    let chunk = "";
+    for (const message of messages) {
+      chunk += messageLine(message);
+      if (chunk.length >= 1 << 20) {
+        writeSync(fd, chunk);
+        chunk = "";
+      }
+    }
+    if (chunk) writeSync(fd, chunk);
+  } finally {
+    closeSync(fd);
+  }
 }
 
 /** Types whose event removes its object. */
