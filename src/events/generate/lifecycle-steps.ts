@@ -1,6 +1,7 @@
 // What happens next in a generated stream: one weighted lifecycle step of the world at a time, with the
 // populations bounded so that a step costs the same however long the stream.
 
+import type { Random } from "./random.ts";
 import type { StreamWorld } from "./stream-world.ts";
 import type { Draft, Entity } from "./world-objects.ts";
 
@@ -50,6 +51,13 @@ function forgetFinished(world: StreamWorld): void {
   keep(world.changeRequests, (r) => r.active);
 }
 
+/** Two distinct active entities; the second is drawn as a pick from `active` without the first would be. */
+function twoOf(active: Entity[], random: Random): [Entity, Entity] {
+  const first = Math.floor(random.next() * active.length);
+  const other = Math.floor(random.next() * (active.length - 1));
+  return [active[first], active[other < first ? other : other + 1]] as [Entity, Entity];
+}
+
 /** The next few valid messages of the world: one lifecycle step, which may yield two or three messages. */
 export function step(world: StreamWorld): Draft[] {
   forgetFinished(world);
@@ -77,19 +85,13 @@ export function step(world: StreamWorld): Draft[] {
     world.variety && active.length > 1 ? 0.3 : 0,
   ];
   const choice = steps[random.weightedIndex(weights)] as (typeof steps)[number];
-  // Two distinct active entities; the second is drawn as a pick from `active` without the first would be.
-  const two = () => {
-    const first = Math.floor(random.next() * active.length);
-    const other = Math.floor(random.next() * (active.length - 1));
-    return [active[first], active[other < first ? other : other + 1]] as [Entity, Entity];
-  };
   switch (choice) {
     case "createEntity":
       return [world.newEntity()];
     case "changeEntity":
       return [world.changeEntity(random.pick(active))];
     case "createRelation": {
-      const [a, b] = two();
+      const [a, b] = twoOf(active, random);
       return world.newRelation(a, b);
     }
     case "changeRelation":
@@ -103,7 +105,7 @@ export function step(world: StreamWorld): Draft[] {
       );
     }
     case "merge": {
-      const [winner, loser] = two();
+      const [winner, loser] = twoOf(active, random);
       return world.merge(winner, loser);
     }
     case "split":
@@ -115,7 +117,7 @@ export function step(world: StreamWorld): Draft[] {
     case "removeEntity":
       return [world.removeEntity(random.pick(active))];
     case "matches": {
-      const [a, b] = two();
+      const [a, b] = twoOf(active, random);
       return [world.matchesChanged(a, b)];
     }
     case "businessProcess":
@@ -123,12 +125,12 @@ export function step(world: StreamWorld): Draft[] {
     case "interaction": {
       if (liveInteractions.length >= maxLiveOthers || (liveInteractions.length > 0 && random.chance(0.5))) {
         const type = random.chance(0.6) ? "INTERACTION_CHANGED" : "INTERACTION_REMOVED";
-        return [world.interactionEvent(type, two().slice(), random.pick(liveInteractions))];
+        return [world.interactionEvent(type, twoOf(active, random).slice(), random.pick(liveInteractions))];
       }
-      return [world.interactionEvent("INTERACTION_CREATED", two().slice())];
+      return [world.interactionEvent("INTERACTION_CREATED", twoOf(active, random).slice())];
     }
     case "unlisted": {
-      const [a, b] = two();
+      const [a, b] = twoOf(active, random);
       return [world.unlistedEvent(a, b)];
     }
     case "changeRequest": {

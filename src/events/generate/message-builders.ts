@@ -17,6 +17,22 @@ import {
 } from "./world-objects.ts";
 
 /** Builds the messages about the objects of a world; every message it returns is valid. */
+/** A message whose body is serialized only when read (then with `indent` spaces, for a re-send serialized
+ *  again). A class, not a literal with a getter: a long stream makes one per message. */
+export class LazyDraft implements Draft {
+  constructor(
+    readonly headers: Record<string, unknown>,
+    readonly payload: Record<string, unknown>,
+    readonly type: string,
+    readonly duplicate?: boolean,
+    private readonly indent?: number,
+  ) {}
+
+  get body(): string {
+    return JSON.stringify(this.payload, null, this.indent);
+  }
+}
+
 export class MessageBuilders {
   protected clock: number;
 
@@ -194,14 +210,7 @@ export class MessageBuilders {
   /** A message with its payload object; its body text now, or when first read (see textBodies). */
   draft(headers: Record<string, unknown>, payload: Record<string, unknown>, type: string): Draft {
     if (this.shape.textBodies !== false) return { headers, body: JSON.stringify(payload), payload, type };
-    return {
-      headers,
-      payload,
-      type,
-      get body() {
-        return JSON.stringify(payload);
-      },
-    };
+    return new LazyDraft(headers, payload, type);
   }
 
   /**

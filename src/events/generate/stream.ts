@@ -13,6 +13,7 @@
 // (stream-manifest.ts); this file assembles a stream from them.
 
 import { step } from "./lifecycle-steps.ts";
+import { LazyDraft } from "./message-builders.ts";
 import { Random } from "./random.ts";
 import { reorder, reserialized, reversedKeys } from "./redeliveries.ts";
 import { manifestOf } from "./stream-manifest.ts";
@@ -93,29 +94,14 @@ export function generateStream(options: StreamOptions): GeneratedStream {
  *  key order and spacing. */
 function resent(draft: Draft, random: Random | undefined): Draft {
   const { payload } = draft;
+  if (!payload) {
+    const body = random ? reserialized(draft.body, random) : draft.body;
+    return { ...draft, duplicate: true, body };
+  }
   // Not spread: that would serialize a body the generator leaves unserialized until read.
-  if (!random)
-    return {
-      headers: draft.headers,
-      type: draft.type,
-      duplicate: true,
-      ...(payload ? { payload } : {}),
-      get body() {
-        return draft.body;
-      },
-    };
-  if (!payload) return { ...draft, duplicate: true, body: reserialized(draft.body, random) };
+  if (!random) return new LazyDraft(draft.headers, payload, draft.type, true);
   const reversed = reversedKeys(payload) as Record<string, unknown>;
-  const indent = random.int(0, 2);
-  return {
-    headers: draft.headers,
-    type: draft.type,
-    duplicate: true,
-    payload: reversed,
-    get body() {
-      return JSON.stringify(reversed, null, indent);
-    },
-  };
+  return new LazyDraft(draft.headers, reversed, draft.type, true, random.int(0, 2));
 }
 
 function selectedMutations(options: StreamOptions): StreamMutation[] {
