@@ -4,9 +4,9 @@
 // it by the consumer rules. Nothing is left running and its work folder is removed. The rabbitmq and amqp1
 // deliveries run on the team's broker, or on a private RabbitMQ node the kit starts and stops around them.
 import { once } from "node:events";
-import { existsSync, mkdtempSync, rmSync } from "node:fs";
+import { existsSync, type FSWatcher, mkdtempSync, rmSync, statSync, watch } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { basename, join } from "node:path";
 import type { Writable } from "node:stream";
 import {
   RabbitNodeError,
@@ -206,6 +206,7 @@ export async function consumerCheck(options: ConsumerCheckOptions): Promise<Cons
   options.signal?.addEventListener("abort", stopAll, { once: true });
   let queue: DeliveryQueue | undefined;
   let catalogue: CatalogueView | undefined;
+  let early: EarlyJudgement | undefined;
   // The amqp1 delivery on the kit's node: a queue of the run's own, its AMQP 1.0 address /amq/queue/NAME.
   let amqp1Queue: DeliveryQueue | undefined;
   try {
@@ -273,6 +274,7 @@ export async function consumerCheck(options: ConsumerCheckOptions): Promise<Cons
       keepStream(options.streamCache, key, eventsFile, stream());
     catalogue = loadCatalogueView();
     specHashes();
+    if (!early) early = earlyJudgement(work, viewFile, () => judged(streamNow(), viewFile, delivery));
     if (kept !== undefined) {
       if (stream().messageCount !== kept) {
         finish.abort();
@@ -317,6 +319,7 @@ export async function consumerCheck(options: ConsumerCheckOptions): Promise<Cons
     if (piping) delivered = await piping;
   } catch (error) {
     // A broker that refused the stream: nothing ran, and the work folder goes.
+    await early?.settled();
     rmSync(work, { recursive: true, force: true });
     throw error;
   } finally {
@@ -337,7 +340,7 @@ export async function consumerCheck(options: ConsumerCheckOptions): Promise<Cons
   let view: ConsumerRunMeta["view"];
   let judgement: ConsumerJudgement | undefined;
   try {
-    view = await judged(stream, viewFile, delivery);
+    view = (await early?.settled()) ?? (await judged(stream, viewFile, delivery));
     if ("judgement" in view) judgement = view.judgement;
   } finally {
     rmSync(work, { recursive: true, force: true });
@@ -424,6 +427,64 @@ const readsFrom: Record<Delivery, string> = {
   rabbitmq: "does it consume the queue LCKIT_AMQP_QUEUE at LCKIT_AMQP_URL?",
   amqp1: "does it receive from LCKIT_AMQP1_ADDRESS at LCKIT_AMQP1_URL?",
 };
+
+type View = ConsumerRunMeta["view"];
+
+interface EarlyJudgement {
+  /** The judgement made while the consumer was ending, if its view has not changed since. */
+  settled(): Promise<View | undefined>;
+}
+
+/**
+ * Judges the view as soon as it has been written and left alone for a moment: a process takes
+ * milliseconds to end after its last write, and judging meanwhile takes the judging out of the check's
+ * time. At the end the early judgement stands only if the view file is the same one, untouched since it
+ * was read; otherwise the view is judged again.
+ */
+function earlyJudgement(work: string, viewFile: string, judge: () => Promise<View>): EarlyJudgement {
+  const stampOf = (): string | undefined => {
+    try {
+      const stat = statSync(viewFile, { bigint: true });
+      return `${stat.ino}:${stat.size}:${stat.mtimeNs}:${stat.ctimeNs}`;
+    } catch {
+      return undefined;
+    }
+  };
+  let early: { stamp: string; view: View } | undefined;
+  let timer: NodeJS.Timeout | undefined;
+  let busy: Promise<void> = Promise.resolve();
+  const attempt = () => {
+    busy = busy.then(async () => {
+      const stamp = stampOf();
+      if (stamp === undefined || stamp === early?.stamp) return;
+      try {
+        const view = await judge();
+        if (stampOf() === stamp) early = { stamp, view };
+      } catch {
+        // Only an early try: the view is judged again at the end.
+      }
+    });
+  };
+  let watcher: FSWatcher | undefined;
+  try {
+    watcher = watch(work, (_event, name) => {
+      if (name !== basename(viewFile)) return;
+      clearTimeout(timer);
+      timer = setTimeout(attempt, 2);
+    });
+    watcher.on("error", () => watcher?.close());
+  } catch {
+    // No watching here: the view is judged at the end.
+  }
+  return {
+    async settled() {
+      watcher?.close();
+      clearTimeout(timer);
+      await busy;
+      return early !== undefined && stampOf() === early.stamp ? early.view : undefined;
+    },
+  };
+}
 
 async function judged(
   stream: ConsumerStream,

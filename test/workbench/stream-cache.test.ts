@@ -130,6 +130,25 @@ describe("kept consumer streams", () => {
     expect(kept(cache, ".file.json")).toHaveLength(1);
   });
 
+  it("a view written again after a pause is judged as it ends, not as it was first written", async () => {
+    // The kit judges a view as soon as it is written; a consumer that writes it again must be judged on
+    // what it wrote last, whichever of the two is broken.
+    const [node, script] = consumer;
+    const twice = (first: string, second: string) => [
+      "sh",
+      "-c",
+      `FAULT=${first} "$0" "$1" && sleep 0.2 && FAULT=${second} "$0" "$1"`,
+      node as string,
+      script as string,
+    ];
+    const failed = (run: Awaited<ReturnType<typeof consumerCheck>>) =>
+      run.result.checks.filter((c) => c.status === "failed").map((c) => c.id);
+    const brokenLast = await consumerCheck({ argv: twice("", "ignores-removals"), count: 300, seed: 2 });
+    expect(failed(brokenLast)).toEqual(["consumer/removal-not-live"]);
+    const correctLast = await consumerCheck({ argv: twice("ignores-removals", ""), count: 300, seed: 2 });
+    expect(correctLast.exitCode, correctLast.result.verdictReason).toBe(0);
+  });
+
   it("a cache folder that cannot be written leaves the run as it was", async () => {
     const blocker = join(mkdtempSync(join(tmpdir(), "lckit-stream-cache-")), "a-file");
     writeFileSync(blocker, "not a folder");

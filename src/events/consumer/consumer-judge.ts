@@ -78,15 +78,12 @@ function arrivedInOrder(object: TruthObject): boolean {
   return true;
 }
 
-/** Makes ahead of the view what judging it compares first: the attributes of each object's latest state,
- *  as sent and as canonical JSON. A check calls it while the consumer runs. */
+/** Makes ahead of the view what judging it compares first: the attributes of each object's latest state
+ *  as sent (their canonical text only matters to a view that holds them in another key order). A check
+ *  calls it while the consumer runs. */
 export function prepareJudging(stream: ConsumerStream): void {
   if (stream.choice.payloadType !== "snapshot") return;
-  for (const object of stream.objects.values()) {
-    const winner = firstWinner(object);
-    void winner.attributesText;
-    void winner.attributes;
-  }
+  for (const object of stream.objects.values()) void firstWinner(object).attributesText;
 }
 
 export function judgeView(stream: ConsumerStream, view: ConsumerView): ConsumerJudgement {
