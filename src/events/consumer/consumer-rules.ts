@@ -118,7 +118,7 @@ const declared: ConsumerRuleDeclaration[] = [
       if (c.record.removed)
         return `${describeEntry(winner)} carries no object, yet the view holds the object removed; ${describeRecord(c.record)}`;
       if (!ctx.judgesAttributes || c.record.attributesEmpty !== true) return undefined;
-      if (snapshotsBefore(c.object, winner).some((e) => e.attributes === null)) return undefined;
+      if (snapshotsBefore(c.object, winner).some((e) => e.attributesText === null)) return undefined;
       return `${describeEntry(winner)} carries no object (exceededQueueSizeLimit), yet the view holds the object with empty attributes; keep what the last snapshot said, or give no attributes; ${describeRecord(c.record)}`;
     },
   },

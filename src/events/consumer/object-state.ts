@@ -28,7 +28,7 @@ export interface ObjectCase {
  *  of any of them after the fallback, which carries none. */
 export function snapshotsBefore(object: TruthObject, entry: TruthEntry): TruthEntry[] {
   return object.entries.filter(
-    (e) => e.kind === "snapshot" && e.version < entry.version && e.attributes !== undefined,
+    (e) => e.kind === "snapshot" && e.version < entry.version && e.attributesText !== undefined,
   );
 }
 
@@ -65,7 +65,8 @@ function ownAttributes(record: ViewRecord): ViewRecord {
 
 /** The record's attributes are those of the snapshot `entry` (compared as sent first, then as data). */
 function sameAttributes(record: ViewRecord, entry: TruthEntry): boolean {
-  if (entry.attributes === null) return record.attributesEmpty === true;
+  // The text as sent first: the canonical one is made only where the texts differ.
+  if (entry.attributesText === null) return record.attributesEmpty === true;
   return record.attributes === entry.attributesText || canonicalAttributes(record) === entry.attributes;
 }
 
