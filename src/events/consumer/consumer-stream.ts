@@ -316,8 +316,14 @@ function entryOf(message: DeliveredMessage, position: number, seen: Set<string>)
   );
 }
 
-/** Where a snapshot entry's object is: at hand, or read when first asked for (a kept stream's file). */
-export type ObjectSource = Record<string, unknown> | (() => Record<string, unknown> | undefined);
+/** Reads a message's object when first asked for (a kept stream's file): one for all of a stream's
+ *  entries, not one closure each. */
+export abstract class ObjectLoader {
+  abstract objectAt(position: number): Record<string, unknown> | undefined;
+}
+
+/** Where a snapshot entry's object is: at hand, or with a loader that reads it when first asked for. */
+export type ObjectSource = Record<string, unknown> | ObjectLoader;
 
 /** A truth entry. A snapshot's attribute texts are made only when the judge asks: most messages are never
  *  compared. */
@@ -355,13 +361,13 @@ export class Entry implements TruthEntry {
 
   /** The snapshot's object, if the message carried one. */
   get object(): Record<string, unknown> | undefined {
-    if (typeof this.source === "function") this.source = this.source();
+    if (this.source instanceof ObjectLoader) this.source = this.source.objectAt(this.position);
     return this.source;
   }
 
   get attributes(): string | null | undefined {
     if (this.#attributes !== undefined) return this.#attributes;
-    if (this.#attributesText !== undefined && typeof this.source === "function") {
+    if (this.#attributesText !== undefined && this.source instanceof ObjectLoader) {
       const text = this.#attributesText;
       this.#attributes = text === null ? null : canonicalJson(JSON.parse(text));
       return this.#attributes;

@@ -25,6 +25,7 @@ import {
   type ConsumerStream,
   type DeliveredMessage,
   Entry,
+  ObjectLoader,
   type TruthEntry,
   type TruthObject,
   truthObjects,
@@ -35,7 +36,7 @@ import type { ProducerChoice } from "./producer-choices.ts";
 /** Streams kept at most; the least recently used go first. */
 const KEEP = 24;
 /** The kept files' format; another value is not read. */
-const FORMAT = 1;
+const FORMAT = 2;
 
 /** The folder of kept streams: $LCKIT_CACHE_DIR, else $XDG_CACHE_HOME/lckit, else ~/.cache/lckit. */
 export function defaultStreamCacheDir(env: NodeJS.ProcessEnv = process.env): string {
@@ -80,17 +81,21 @@ interface KeptFile {
   mtimeMs: number;
 }
 
-/** [position, version, type, kind, flags, timestamp | null, attributes as sent?] */
-type KeptEntry = [number, number, string, TruthEntry["kind"], number, number | null, (string | null)?];
+/** Numbers per kept entry: position, version, type (index in `types`), kind (index in KINDS), flags,
+ *  timestamp (-1: none). Flat, so that reading a truth makes one array per object, not one per entry. */
+const FIELDS = 6;
+const KINDS: readonly TruthEntry["kind"][] = ["snapshot", "deltas", "fallback", "name-only", "unlisted"];
 
-/** A kept truth: per object its entries, in the order the objects first appeared. */
+/** A kept truth: per object its entries' numbers and the attributes as sent of its entries that carry
+ *  them (flag TEXTS, in order), in the order the objects first appeared. */
 interface KeptTruth {
   format: number;
   messages: number;
   bytes: number;
   firstUnlisted: number | null;
   firstUnlistedType: string | null;
-  objects: [string, KeptEntry[]][];
+  types: string[];
+  objects: [string, number[], (string | null)[]][];
 }
 
 const LISTED = 1;
@@ -157,6 +162,47 @@ export function releaseKeptStream(dir: string, key: StreamKey): void {
   }
 }
 
+/** A kept stream's file, read whole when a message is first needed. */
+class KeptLines extends ObjectLoader {
+  #text: Buffer | undefined;
+  #starts: number[] = [];
+
+  constructor(
+    private readonly file: string,
+    private readonly messages: number,
+  ) {
+    super();
+  }
+
+  private lines(): { text: Buffer; starts: number[] } {
+    if (!this.#text) {
+      const text = readFileSync(this.file);
+      const starts: number[] = [];
+      for (let at = 0; at < text.length; ) {
+        starts.push(at);
+        const end = text.indexOf(10, at);
+        if (end < 0) break;
+        at = end + 1;
+      }
+      if (starts.length !== this.messages)
+        throw new Error(`the kept stream ${this.file} changed while it was read: run the check again`);
+      this.#text = text;
+      this.#starts = starts;
+    }
+    return { text: this.#text, starts: this.#starts };
+  }
+
+  messageAt(position: number): DeliveredMessage {
+    const { text, starts } = this.lines();
+    const end = text.indexOf(10, starts[position]);
+    return JSON.parse(text.toString("utf8", starts[position], end < 0 ? text.length : end));
+  }
+
+  objectAt(position: number): Record<string, unknown> | undefined {
+    return this.messageAt(position).payload.object as Record<string, unknown> | undefined;
+  }
+}
+
 /** The kept stream with its truth, read from the cache; undefined when it is gone or does not fit. */
 export function keptStream(
   dir: string,
@@ -168,58 +214,38 @@ export function keptStream(
   if (truth?.format !== FORMAT || unchanged(dir, key)?.bytes !== truth.bytes) return undefined;
   // The file is read when a message the truth does not carry is first needed: a run whose consumer
   // holds every latest state needs none.
-  const file = `${base(dir, key)}.ndjson`;
-  let lines: { text: Buffer; starts: number[] } | undefined;
-  const linesNow = () => {
-    if (lines) return lines;
-    const text = readFileSync(file);
-    const starts: number[] = [];
-    for (let at = 0; at < text.length; ) {
-      starts.push(at);
-      const end = text.indexOf(10, at);
-      if (end < 0) break;
-      at = end + 1;
-    }
-    if (starts.length !== truth.messages)
-      throw new Error(`the kept stream ${file} changed while it was read: run the check again`);
-    lines = { text, starts };
-    return lines;
-  };
-  const lineOf = (position: number): DeliveredMessage => {
-    const { text, starts } = linesNow();
-    const end = text.indexOf(10, starts[position]);
-    return JSON.parse(text.toString("utf8", starts[position], end < 0 ? text.length : end));
-  };
+  const lines = new KeptLines(`${base(dir, key)}.ndjson`, truth.messages);
   const byUri = new Map<string, TruthEntry[]>();
-  for (const [uri, entries] of truth.objects)
-    byUri.set(
-      uri,
-      entries.map(([position, version, type, kind, flags, timestamp, text]) => {
-        const entry = new Entry(
-          position,
-          version,
-          type,
-          kind,
-          (flags & LISTED) !== 0,
-          (flags & REMOVES) !== 0,
-          (flags & GDPR) !== 0,
-          timestamp ?? undefined,
-          (flags & RESEND) !== 0,
-          (flags & UNKNOWN_FIELDS) !== 0,
-          (flags & HAS_OBJECT) !== 0
-            ? () => lineOf(position).payload.object as Record<string, unknown>
-            : undefined,
-        );
-        if ((flags & TEXTS) !== 0) entry.knownAttributes(text ?? null);
-        return entry;
-      }),
-    );
+  for (const [uri, numbers, texts] of truth.objects) {
+    const entries: TruthEntry[] = [];
+    let text = 0;
+    for (let at = 0; at < numbers.length; at += FIELDS) {
+      const flags = numbers[at + 4] as number;
+      const timestamp = numbers[at + 5] as number;
+      const entry = new Entry(
+        numbers[at] as number,
+        numbers[at + 1] as number,
+        truth.types[numbers[at + 2] as number] as string,
+        KINDS[numbers[at + 3] as number] as TruthEntry["kind"],
+        (flags & LISTED) !== 0,
+        (flags & REMOVES) !== 0,
+        (flags & GDPR) !== 0,
+        timestamp < 0 ? undefined : timestamp,
+        (flags & RESEND) !== 0,
+        (flags & UNKNOWN_FIELDS) !== 0,
+        (flags & HAS_OBJECT) !== 0 ? lines : undefined,
+      );
+      if ((flags & TEXTS) !== 0) entry.knownAttributes(texts[text++] ?? null);
+      entries.push(entry);
+    }
+    byUri.set(uri, entries);
+  }
   let messages: DeliveredMessage[] | undefined;
   return {
     choice,
     seed,
     get messages() {
-      messages ??= linesNow().starts.map((_, position) => lineOf(position));
+      messages ??= Array.from({ length: truth.messages }, (_, position) => lines.messageAt(position));
       return messages;
     },
     messageCount: truth.messages,
@@ -239,19 +265,32 @@ function comparedFirst(object: TruthObject): Set<TruthEntry> {
   return compared;
 }
 
-function keptEntry(e: TruthEntry, texts: boolean): KeptEntry {
-  const hasObject = e instanceof Entry ? e.hasObject : e.attributesText !== undefined;
-  const flags =
-    (e.listed ? LISTED : 0) |
-    (e.removes ? REMOVES : 0) |
-    (e.gdpr ? GDPR : 0) |
-    (e.resend ? RESEND : 0) |
-    (e.unknownFields ? UNKNOWN_FIELDS : 0) |
-    (hasObject ? HAS_OBJECT : 0) |
-    (texts && hasObject ? TEXTS : 0);
-  const entry: KeptEntry = [e.position, e.version, e.type, e.kind, flags, e.timestamp ?? null];
-  if (texts && hasObject) entry.push(e.attributesText ?? null);
-  return entry;
+/** An object's entries as kept: their numbers, and the attributes as sent of those `compared`. */
+function keptObject(object: TruthObject, types: Map<string, number>): [string, number[], (string | null)[]] {
+  const compared = comparedFirst(object);
+  const numbers: number[] = [];
+  const texts: (string | null)[] = [];
+  for (const e of object.entries) {
+    const hasObject = e instanceof Entry ? e.hasObject : e.attributesText !== undefined;
+    const withText = hasObject && compared.has(e);
+    if (!types.has(e.type)) types.set(e.type, types.size);
+    numbers.push(
+      e.position,
+      e.version,
+      types.get(e.type) as number,
+      KINDS.indexOf(e.kind),
+      (e.listed ? LISTED : 0) |
+        (e.removes ? REMOVES : 0) |
+        (e.gdpr ? GDPR : 0) |
+        (e.resend ? RESEND : 0) |
+        (e.unknownFields ? UNKNOWN_FIELDS : 0) |
+        (hasObject ? HAS_OBJECT : 0) |
+        (withText ? TEXTS : 0),
+      e.timestamp ?? -1,
+    );
+    if (withText) texts.push(e.attributesText ?? null);
+  }
+  return [object.uri, numbers, texts];
 }
 
 /** Keeps a stream's file and its truth (each written whole, then renamed into place; the file's meta last,
@@ -271,11 +310,12 @@ export function keepStream(dir: string, key: StreamKey, file: string, stream: Co
       bytes: stat.size,
       firstUnlisted: stream.firstUnlisted ?? null,
       firstUnlistedType: stream.firstUnlistedType ?? null,
-      objects: [...stream.objects.values()].map((object) => {
-        const compared = comparedFirst(object);
-        return [object.uri, object.entries.map((e) => keptEntry(e, compared.has(e)))];
-      }),
+      types: [],
+      objects: [],
     };
+    const types = new Map<string, number>();
+    for (const object of stream.objects.values()) truth.objects.push(keptObject(object, types));
+    truth.types = [...types.keys()];
     writeFileSync(partial, JSON.stringify(truth));
     renameSync(partial, `${target}.json`);
     const meta: KeptFile = {
