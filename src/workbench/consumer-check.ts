@@ -4,7 +4,7 @@
 // it by the consumer rules. Nothing is left running and its work folder is removed. The rabbitmq and amqp1
 // deliveries run on the team's broker, or on a private RabbitMQ node the kit starts and stops around them.
 import { once } from "node:events";
-import { existsSync, type FSWatcher, mkdtempSync, rmSync, statSync, watch } from "node:fs";
+import { createReadStream, existsSync, type FSWatcher, mkdtempSync, rmSync, statSync, watch } from "node:fs";
 import { tmpdir } from "node:os";
 import { basename, join } from "node:path";
 import type { Writable } from "node:stream";
@@ -95,8 +95,8 @@ export interface ConsumerCheckOptions {
   requireExercised?: boolean;
   /** Outcomes that exit 1 (--fail-on), as every judging command reads them. */
   failOn?: readonly FailOn[];
-  /** A folder of streams kept between runs (file delivery): a kept stream lets the consumer start at once
-   *  while the kit builds the truth. Undefined: none kept. */
+  /** A folder of streams kept between runs (file and stdin deliveries): a kept stream lets the consumer
+   *  start at once while the kit reads its truth. Undefined: none kept. */
   streamCache?: string;
 }
 
@@ -132,6 +132,22 @@ async function pipeStream(messages: readonly DeliveredMessage[], input: Writable
   }
   input.end();
   return written;
+}
+
+/** Writes a kept stream's file to a pipe; the count is of the lines written whole. */
+async function pipeFile(path: string, input: Writable): Promise<number> {
+  let lines = 0;
+  try {
+    for await (const chunk of createReadStream(path) as AsyncIterable<Buffer>) {
+      if (input.destroyed) break;
+      if (!input.write(chunk)) await once(input, "drain");
+      for (let at = chunk.indexOf(10); at >= 0; at = chunk.indexOf(10, at + 1)) lines += 1;
+    }
+  } catch {
+    // The consumer closed its stdin early: what it read is what it got.
+  }
+  input.end();
+  return lines;
 }
 
 /** The replay command of a run: the same stream, the same delivery. */
@@ -170,11 +186,10 @@ export async function consumerCheck(options: ConsumerCheckOptions): Promise<Cons
   const viewFile = join(work, "view.ndjson");
   const eventsFile = join(work, "events.ndjson");
   const key = { choice: choice.name, seed, count };
-  // A kept stream file: the consumer starts on it, and the stream with its truth is made while it runs.
-  const kept =
-    delivery === "file" && options.streamCache !== undefined
-      ? takeKeptStream(options.streamCache, key, eventsFile)
-      : undefined;
+  // The file and stdin deliveries send the stream's NDJSON file as it is: those keep it between runs. A
+  // kept stream's file: the consumer starts on it, and the stream's truth is read while it runs.
+  const cache = delivery === "file" || delivery === "stdin" ? options.streamCache : undefined;
+  const kept = cache === undefined ? undefined : takeKeptStream(cache, key, eventsFile);
   let made: ConsumerStream | undefined = kept === undefined ? consumerStream(choice, seed, count) : undefined;
   const streamNow = (): ConsumerStream => {
     made ??= consumerStream(choice, seed, count);
@@ -261,17 +276,19 @@ export async function consumerCheck(options: ConsumerCheckOptions): Promise<Cons
       ...(delivery === "stdin"
         ? {
             stdin: (input: Writable) => {
-              piping = pipeStream(stream().messages, input);
+              piping =
+                kept === undefined ? pipeStream(stream().messages, input) : pipeFile(eventsFile, input);
             },
           }
         : {}),
     });
     // The consumer runs: the truth, and what judging it needs, are made (or read) meanwhile.
-    if (kept !== undefined && options.streamCache !== undefined)
-      made ??= keptStream(options.streamCache, key, choice, seed);
+    if (kept !== undefined && cache !== undefined) made ??= keptStream(cache, key, choice, seed);
     prepareJudging(stream());
-    if (delivery === "file" && kept === undefined && options.streamCache !== undefined)
-      keepStream(options.streamCache, key, eventsFile, stream());
+    if (cache !== undefined && kept === undefined) {
+      if (delivery === "stdin") writeStreamFile(eventsFile, stream().messages);
+      keepStream(cache, key, eventsFile, stream());
+    }
     catalogue = loadCatalogueView();
     specHashes();
     if (!early) early = earlyJudgement(work, viewFile, () => judged(streamNow(), viewFile, delivery));
@@ -324,7 +341,7 @@ export async function consumerCheck(options: ConsumerCheckOptions): Promise<Cons
     throw error;
   } finally {
     options.signal?.removeEventListener("abort", stopAll);
-    if (kept !== undefined && options.streamCache !== undefined) releaseKeptStream(options.streamCache, key);
+    if (kept !== undefined && cache !== undefined) releaseKeptStream(cache, key);
     await queue?.close();
     await amqp1Queue?.close();
   }

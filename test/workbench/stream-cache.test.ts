@@ -1,7 +1,8 @@
-// Streams kept between runs of lckit events consumer check (file delivery): the first run keeps its
-// stream, a later one hands the consumer the kept file at once and makes the truth while it runs, with the
-// same verdict; a kept stream that no longer matches the kit stops the run with the fix, its consumer
-// stopped; a cache folder that cannot be written costs nothing but the time it would have saved.
+// Streams kept between runs of lckit events consumer check (file and stdin deliveries): the first run
+// keeps its stream, a later one hands the consumer the kept file at once and reads the kept truth while it
+// runs, with the same verdict; a kept stream that no longer matches the kit stops the run with the fix,
+// its consumer stopped; a cache folder that cannot be written costs nothing but the time it would have
+// saved.
 import { existsSync, mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -90,6 +91,24 @@ describe("kept consumer streams", () => {
     expect(failed(again).map(([id]) => id)).toEqual(["consumer/removal-not-live"]);
     expect(again.result.requestsSent).toBe(first.stream.messages.length);
     expect(kept(cache, ".ndjson")).toEqual([file]);
+  });
+
+  it("stdin: the kept stream is piped to the consumer, with the same findings as a fresh one", async () => {
+    const cache = mkdtempSync(join(tmpdir(), "lckit-stream-cache-"));
+    const run = (extra: { streamCache?: string; env?: NodeJS.ProcessEnv }) =>
+      consumerCheck({ argv: consumer, delivery: "stdin", count: 400, seed: 12, ...extra });
+    const first = await run({ streamCache: cache });
+    expect(first.exitCode, first.result.verdictReason).toBe(0);
+    expect(kept(cache, ".file.json")).toHaveLength(1);
+    const again = await run({ streamCache: cache });
+    expect(again.exitCode, again.result.verdictReason).toBe(0);
+    expect(again.result.requestsSent).toBe(first.stream.messages.length);
+    const broken = { ...process.env, FAULT: "last-arrival" };
+    const failed = (r: Awaited<ReturnType<typeof run>>) =>
+      r.result.checks.filter((c) => c.status === "failed").map((c) => [c.id, c.message]);
+    const keptBroken = await run({ streamCache: cache, env: broken });
+    expect(failed(keptBroken)).toEqual(failed(await run({ env: broken })));
+    expect(failed(keptBroken).map(([id]) => id)).toEqual(["consumer/latest-by-object-version"]);
   });
 
   it("a kept stream that differs from what the kit makes stops the run with the fix; its consumer is stopped", async () => {

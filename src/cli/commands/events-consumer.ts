@@ -106,7 +106,7 @@ summary.md (docs/consumers.md).`,
     "stream-cache": option(
       "DIR",
       text,
-      "where streams of --delivery file and their truth are kept between runs (a later run of the same --seed, --messages and producer choice starts the consumer at once on the kept file); off: none kept",
+      "where streams of --delivery file and stdin and their truth are kept between runs (a later run of the same --seed, --messages and producer choice starts the consumer at once on the kept file); off: none kept",
       { defaultText: "$LCKIT_CACHE_DIR, $XDG_CACHE_HOME/lckit or ~/.cache/lckit", example: "off" },
     ),
     quiet: toggle("do not pass the command's output through (it goes to stderr otherwise)"),
