@@ -1,9 +1,10 @@
-// The flags every judging command (run, events check, client check) shares, declared once so that they
-// mean the same everywhere: what fails the job (--fail-on, --pass-inconclusive), read by the one exit policy
-// of src/result/verdict.ts.
+// The flags the judging commands (run, events check, client check, events consumer check) share, declared
+// once so that they mean the same everywhere: what fails the job (--fail-on, --pass-inconclusive), read by
+// the one exit policy of src/result/verdict.ts; and, for the checks that run the team's command, how many
+// runs at once and each run's time limit.
 import { FAIL_ON_VALUES } from "../result/verdict.ts";
-import { repeatable, toggle } from "./argv.ts";
-import { wordList } from "./flags.ts";
+import { option, repeatable, toggle } from "./argv.ts";
+import { duration, integer, wordList } from "./flags.ts";
 
 export const failOnFlag = repeatable(
   "LIST",
@@ -18,5 +19,22 @@ export const failOnFlag = repeatable(
 export function passInconclusiveFlag(what: string) {
   return toggle(
     `${what} does not fail the job (it is still reported as undecided, and the verdict is still INCOMPLETE)`,
+  );
+}
+
+/** The flags of the checks that run the team's command (client check, events consumer check). */
+export const parallelFlag = option(
+  "N",
+  integer({ min: 1, max: 16, example: "2" }),
+  "runs at once with --variants",
+  { default: 2, example: "2" },
+);
+
+export function commandTimeoutFlag(defaultMs: number) {
+  return option(
+    "DURATION",
+    duration({ example: "2m", bareSeconds: true }),
+    "time limit of each run of the command; its process group is stopped after it",
+    { default: defaultMs, defaultText: `${defaultMs / 60_000}m`, example: "2m" },
   );
 }

@@ -14,7 +14,7 @@ import {
 } from "../reference/index.ts";
 import { clientFindings } from "../result/client-verdict.ts";
 import type { RunResult } from "../result/model.ts";
-import { DEFAULT_FAIL_ON, exitCodeFor, type FailOn } from "../result/verdict.ts";
+import { DEFAULT_FAIL_ON, exitCodeFor } from "../result/verdict.ts";
 import {
   type ClientRunMeta,
   type CommandOutcome,
@@ -22,7 +22,7 @@ import {
   redactedExchanges,
   redactorFor,
 } from "./client-result.ts";
-import { runCommand } from "./command-run.ts";
+import { type CommandCheckOptions, runCommand } from "./command-run.ts";
 import { DEFAULT_CLIENT_DATA, defaultClientWorld } from "./default-world.ts";
 import { type CallerClient, readTraffic } from "./traffic.ts";
 
@@ -44,9 +44,7 @@ export const CLIENT_ENV = [
   "LCKIT_VARIANT",
 ] as const;
 
-export interface ClientCheckOptions {
-  /** The command and its arguments (no shell: give `sh -c "..."` for one). */
-  argv: string[];
+export interface ClientCheckOptions extends CommandCheckOptions {
   /** The sandbox's world: a data file or document. Default: examples/sandbox-data.yaml grown so that every
    *  scan pages (default-world.ts). */
   data?: string | ReferenceData;
@@ -54,20 +52,6 @@ export interface ClientCheckOptions {
   clientId?: string;
   /** One provider choice for the sandbox; none: the reference's own choices. */
   variant?: VariantName;
-  timeoutMs?: number;
-  cwd?: string;
-  /** The environment the command inherits (the LCKIT_* variables are added). Default: process.env. */
-  env?: NodeJS.ProcessEnv;
-  /** The command's output as it comes (default: dropped). */
-  output?: (chunk: string, stream: "stdout" | "stderr") => void;
-  /** Stops the command early (its process group is stopped as on a hang). */
-  signal?: AbortSignal;
-  /** A MUST caller rule with no opportunity is marked required in the reports, and fails the run (exit 1)
-   *  unless `failOn` says otherwise: what --fail-on not-exercised asks. */
-  requireExercised?: boolean;
-  /** What exits 1 (the one exit policy of src/result/verdict.ts); default: DEFAULT_FAIL_ON, with
-   *  not-exercised when `requireExercised`. */
-  failOn?: readonly FailOn[];
 }
 
 export interface ClientCheckRun {

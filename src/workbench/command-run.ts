@@ -3,6 +3,7 @@
 // stopped (SIGTERM, then SIGKILL), and an optional input written to its stdin.
 import { spawn } from "node:child_process";
 import type { Writable } from "node:stream";
+import type { FailOn } from "../result/verdict.ts";
 import type { CommandOutcome } from "./client-result.ts";
 
 /** After SIGTERM, the process group gets this long before SIGKILL. */
@@ -10,6 +11,26 @@ const KILL_GRACE_MS = 2_000;
 /** The tail of the command's output a report keeps: its last lines, capped in characters. */
 const TAIL_LINES = 40;
 const TAIL_CHARS = 4_000;
+
+/** What every check that runs the team's command takes besides its own options (client and consumer). */
+export interface CommandCheckOptions {
+  /** The command and its arguments (no shell: give `sh -c "..."` for one). */
+  argv: string[];
+  timeoutMs?: number;
+  cwd?: string;
+  /** The environment the command inherits (the LCKIT_* variables are added). Default: process.env. */
+  env?: NodeJS.ProcessEnv;
+  /** The command's output as it comes (default: dropped). */
+  output?: (chunk: string, stream: "stdout" | "stderr") => void;
+  /** Stops the command early (its process group is stopped as on a hang). */
+  signal?: AbortSignal;
+  /** A MUST rule with no opportunity is marked required in the reports, and fails the run (exit 1)
+   *  unless `failOn` says otherwise: what --fail-on not-exercised asks. */
+  requireExercised?: boolean;
+  /** What exits 1 (the one exit policy of src/result/verdict.ts); default: DEFAULT_FAIL_ON, with
+   *  not-exercised when `requireExercised`. */
+  failOn?: readonly FailOn[];
+}
 
 export interface CommandRunOptions {
   timeoutMs: number;

@@ -40,7 +40,7 @@ import { specHashes } from "../result/kit-info.ts";
 import type { RunResult } from "../result/model.ts";
 import { DEFAULT_FAIL_ON, exitCodeFor, type FailOn, findingsOf } from "../result/verdict.ts";
 import type { CommandOutcome } from "./client-result.ts";
-import { runCommand } from "./command-run.ts";
+import { type CommandCheckOptions, runCommand } from "./command-run.ts";
 
 export const DEFAULT_CONSUMER_TIMEOUT_MS = 120_000;
 export const DEFAULT_MESSAGES = 1000;
@@ -68,9 +68,7 @@ export const CONSUMER_ENV = [
   "LCKIT_MESSAGES",
 ] as const;
 
-export interface ConsumerCheckOptions {
-  /** The command and its arguments (no shell: give `sh -c "..."` for one). */
-  argv: string[];
+export interface ConsumerCheckOptions extends CommandCheckOptions {
   delivery?: Delivery;
   /** The broker: of the rabbitmq delivery amqp://user:password@host:port, of the amqp1 delivery
    *  amqp1://user:password@host:port/ADDRESS. Absent: the kit starts a RabbitMQ node of its own. */
@@ -86,15 +84,6 @@ export interface ConsumerCheckOptions {
   seed?: number;
   /** Messages the generator makes (re-sends added for the choice come on top). */
   count?: number;
-  timeoutMs?: number;
-  cwd?: string;
-  env?: NodeJS.ProcessEnv;
-  output?: (chunk: string, stream: "stdout" | "stderr") => void;
-  signal?: AbortSignal;
-  /** A MUST consumer rule with no opportunity fails the run (exit 1). */
-  requireExercised?: boolean;
-  /** Outcomes that exit 1 (--fail-on), as every judging command reads them. */
-  failOn?: readonly FailOn[];
   /** A folder of streams kept between runs (file and stdin deliveries): a kept stream lets the consumer
    *  start at once while the kit reads its truth. Undefined: none kept. */
   streamCache?: string;
@@ -195,22 +184,17 @@ export async function consumerCheck(options: ConsumerCheckOptions): Promise<Cons
     made ??= consumerStream(choice, seed, count);
     return made;
   };
-  const env: NodeJS.ProcessEnv = {
-    ...(options.env ?? process.env),
+  // The command's LCKIT_* variables are this run's only: none is inherited.
+  const env: NodeJS.ProcessEnv = { ...(options.env ?? process.env) };
+  for (const name of CONSUMER_ENV) delete env[name];
+  Object.assign(env, {
     LCKIT_DELIVERY: delivery,
     LCKIT_VIEW_FILE: viewFile,
     LCKIT_TENANT: "acme",
     LCKIT_VARIANT: choice.name,
     LCKIT_SEED: String(seed),
     LCKIT_MESSAGES: String(kept ?? streamNow().messages.length),
-  };
-  delete env.LCKIT_EVENTS_FILE;
-  delete env.LCKIT_PUSH_PORT;
-  delete env.LCKIT_PUSH_URL;
-  delete env.LCKIT_AMQP_URL;
-  delete env.LCKIT_AMQP_QUEUE;
-  delete env.LCKIT_AMQP1_URL;
-  delete env.LCKIT_AMQP1_ADDRESS;
+  });
   const startedAt = new Date();
   let endedByKit = false;
   let delivered = 0;
@@ -225,11 +209,10 @@ export async function consumerCheck(options: ConsumerCheckOptions): Promise<Cons
   // The amqp1 delivery on the kit's node: a queue of the run's own, its AMQP 1.0 address /amq/queue/NAME.
   let amqp1Queue: DeliveryQueue | undefined;
   try {
-    const stream = streamNow;
     if (delivery === "rabbitmq") {
       const url = options.brokerUrl ?? (options.kitBroker?.url as string);
       queue = await openDeliveryQueue(url);
-      delivered = await queue.publish(stream().messages);
+      delivered = await queue.publish(streamNow().messages);
       env.LCKIT_AMQP_URL = url;
       env.LCKIT_AMQP_QUEUE = queue.name;
     }
@@ -243,21 +226,21 @@ export async function consumerCheck(options: ConsumerCheckOptions): Promise<Cons
       // Published before the command starts: the address holds the stream until the consumer takes it.
       const sink = await openAmqp1Sink(url);
       try {
-        for (const message of stream().messages)
+        for (const message of streamNow().messages)
           await sink.publish({ headers: message.headers, body: JSON.stringify(message.payload) });
       } finally {
         await sink.close();
       }
-      delivered = stream().messages.length;
+      delivered = streamNow().messages.length;
       env.LCKIT_AMQP1_URL = url;
       env.LCKIT_AMQP1_ADDRESS = parseAmqp1Url(url).address;
     }
     if (delivery === "file") {
       if (kept === undefined) {
-        writeStreamFile(eventsFile, stream().messages);
+        writeStreamFile(eventsFile, streamNow().messages);
       }
       env.LCKIT_EVENTS_FILE = eventsFile;
-      delivered = kept ?? stream().messages.length;
+      delivered = kept ?? streamNow().messages.length;
     }
     let pushUrl: URL | undefined;
     if (delivery === "pubsub-push" || delivery === "sns-push") {
@@ -277,29 +260,27 @@ export async function consumerCheck(options: ConsumerCheckOptions): Promise<Cons
         ? {
             stdin: (input: Writable) => {
               piping =
-                kept === undefined ? pipeStream(stream().messages, input) : pipeFile(eventsFile, input);
+                kept === undefined ? pipeStream(streamNow().messages, input) : pipeFile(eventsFile, input);
             },
           }
         : {}),
     });
     // The consumer runs: the truth, and what judging it needs, are made (or read) meanwhile.
     if (kept !== undefined && cache !== undefined) made ??= keptStream(cache, key, choice, seed);
-    prepareJudging(stream());
+    prepareJudging(streamNow());
     if (cache !== undefined && kept === undefined) {
-      if (delivery === "stdin") writeStreamFile(eventsFile, stream().messages);
-      keepStream(cache, key, eventsFile, stream());
+      if (delivery === "stdin") writeStreamFile(eventsFile, streamNow().messages);
+      keepStream(cache, key, eventsFile, streamNow());
     }
     catalogue = loadCatalogueView();
     specHashes();
-    if (!early) early = earlyJudgement(work, viewFile, () => judged(streamNow(), viewFile, delivery));
-    if (kept !== undefined) {
-      if (stream().messageCount !== kept) {
-        finish.abort();
-        await running;
-        throw new ConsumerCheckError(
-          `the kept stream in ${options.streamCache} has ${kept} messages where this kit makes ${stream().messageCount}: remove that folder`,
-        );
-      }
+    early = earlyJudgement(work, viewFile, () => judged(streamNow(), viewFile, delivery));
+    if (kept !== undefined && streamNow().messageCount !== kept) {
+      finish.abort();
+      await running;
+      throw new ConsumerCheckError(
+        `the kept stream in ${cache} has ${kept} messages where this kit makes ${streamNow().messageCount}: remove that folder`,
+      );
     }
     if (pushUrl) {
       // Deliver while the command runs; its end (or the time limit) ends the delivery. When every
@@ -309,13 +290,13 @@ export async function consumerCheck(options: ConsumerCheckOptions): Promise<Cons
       finish.signal.addEventListener("abort", () => stopped.abort(), { once: true });
       if (await endpointReady(pushUrl, stopped.signal)) {
         push = await pushMessages(
-          stream().messages,
+          streamNow().messages,
           pushUrl,
           delivery === "sns-push" ? "sns" : "pubsub",
           stopped.signal,
         );
         delivered = push.delivered;
-        if (!stopped.signal.aborted && push.delivered === stream().messages.length) {
+        if (!stopped.signal.aborted && push.delivered === streamNow().messages.length) {
           endedByKit = true;
           finish.abort();
         }

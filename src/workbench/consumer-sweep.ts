@@ -7,6 +7,7 @@ import { escapeMarkdown, escapeXml } from "../report/escape.ts";
 import { isFailure } from "../report/junit.ts";
 import type { CheckResult, RunResult } from "../result/model.ts";
 import { type ConsumerCheckOptions, type ConsumerCheckRun, consumerCheck } from "./consumer-check.ts";
+import { sweepHead } from "./sweep-report.ts";
 
 export interface ConsumerSweepRun {
   choice: ProducerChoice;
@@ -99,17 +100,7 @@ export function consumerSweepDocument(
   sweep: ConsumerSweep,
   meta: { command: string; startedAt: Date; finishedAt: Date },
 ) {
-  return {
-    kind: "lckit-consumer-sweep" as const,
-    command: meta.command,
-    choices: sweep.runs.length,
-    passed: sweep.passed,
-    failed: sweep.runs.length - sweep.passed,
-    exitCode: sweep.exitCode,
-    startedAt: meta.startedAt.toISOString(),
-    finishedAt: meta.finishedAt.toISOString(),
-    runs: sweep.runs.map(sweepChoiceOf),
-  };
+  return { ...sweepHead("lckit-consumer-sweep", sweep, meta), runs: sweep.runs.map(sweepChoiceOf) };
 }
 
 /** The line printed as a choice finishes; for a failed one, the rules it broke or what the command did. */

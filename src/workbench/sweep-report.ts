@@ -119,8 +119,17 @@ export function sweepDocument(
   sweep: ClientSweep,
   meta: { command: string; startedAt: Date; finishedAt: Date },
 ): SweepDocument {
+  return { ...sweepHead("lckit-client-sweep", sweep, meta), runs: sweep.runs.map(sweepChoice) };
+}
+
+/** The head of a sweep document, of either sweep (client and event consumer): its counts and times. */
+export function sweepHead<Kind extends string>(
+  kind: Kind,
+  sweep: { runs: readonly unknown[]; passed: number; exitCode: 0 | 1 | 2 | 3 },
+  meta: { command: string; startedAt: Date; finishedAt: Date },
+) {
   return {
-    kind: "lckit-client-sweep",
+    kind,
     command: meta.command,
     choices: sweep.runs.length,
     passed: sweep.passed,
@@ -128,7 +137,6 @@ export function sweepDocument(
     exitCode: sweep.exitCode,
     startedAt: meta.startedAt.toISOString(),
     finishedAt: meta.finishedAt.toISOString(),
-    runs: sweep.runs.map(sweepChoice),
   };
 }
 

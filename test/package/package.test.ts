@@ -110,6 +110,15 @@ beforeAll(async () => {
 
 afterAll(() => rmSync(work, { recursive: true, force: true }));
 
+/** Each step of an Action run with its exit code and output tails: the message of a failed expectation. */
+function stepsContext(
+  steps: { step: string; code: number | null; stdout: string; stderr: string }[],
+): string {
+  return steps
+    .map((s) => `${s.step}: ${s.code}\n${s.stdout.slice(-1500)}${s.stderr.slice(-1500)}`)
+    .join("\n");
+}
+
 describe("the tarball npm pack produces", () => {
   it("holds the compiled kit and the contract artefacts, and no tests, benches, CI files or TypeScript sources", async () => {
     const listed = await run("tar", ["tzf", tarball], work);
@@ -362,9 +371,7 @@ describe("the GitHub Action's steps (action.yml), run locally against the embedd
       workspace: project,
       temp,
     });
-    const context = got.steps
-      .map((s) => `${s.step}: ${s.code}\n${s.stdout.slice(-1500)}${s.stderr.slice(-1500)}`)
-      .join("\n");
+    const context = stepsContext(got.steps);
     expect(got.code, context).toBe(0);
     expect(got.outputs.run?.["exit-code"], context).toBe("0");
     const report = got.outputs.run?.report ?? "";
@@ -398,9 +405,7 @@ describe("the GitHub Action's steps (action.yml), run locally against the embedd
       workspace: project,
       temp,
     });
-    const context = got.steps
-      .map((s) => `${s.step}: ${s.code}\n${s.stdout.slice(-1500)}${s.stderr.slice(-1500)}`)
-      .join("\n");
+    const context = stepsContext(got.steps);
     expect(got.code, context).toBe(0);
     const report = got.outputs.run?.report ?? "";
     expect(report.startsWith(join(project, "consumer-reports")), context).toBe(true);

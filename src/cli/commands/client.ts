@@ -14,10 +14,10 @@ import { EXCHANGES_FILE, progressLines, sweepClosing, sweepOutput } from "../../
 import { option, parseArgv, toggle } from "../argv.ts";
 import { defineGroup, type LeafCommand } from "../command.ts";
 import { commandCheckSummary } from "../command-check-summary.ts";
-import { duration, integer, oneOf, text } from "../flags.ts";
+import { oneOf, text } from "../flags.ts";
 import { commandHelp } from "../help.ts";
 import { type CliIo, UsageError } from "../io.ts";
-import { failOnFlag } from "../judging-flags.ts";
+import { commandTimeoutFlag, failOnFlag, parallelFlag } from "../judging-flags.ts";
 
 const spec = {
   name: "client check",
@@ -56,20 +56,8 @@ command.log), and sweep.json, junit.xml and summary.md for the whole sweep (docs
       "run once per provider choice: all (every legal variant, plus the default) or a comma list of variant names (lckit serve --help-variants)",
       { example: "all" },
     ),
-    parallel: option("N", integer({ min: 1, max: 16, example: "2" }), "runs at once with --variants", {
-      default: 2,
-      example: "2",
-    }),
-    timeout: option(
-      "DURATION",
-      duration({ example: "2m", bareSeconds: true }),
-      "time limit of each run of the command; its process group is stopped after it",
-      {
-        default: DEFAULT_TIMEOUT_MS,
-        defaultText: "2m",
-        example: "2m",
-      },
-    ),
+    parallel: parallelFlag,
+    timeout: commandTimeoutFlag(DEFAULT_TIMEOUT_MS),
     "report-dir": option(
       "DIR",
       text,

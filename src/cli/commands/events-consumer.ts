@@ -27,10 +27,10 @@ import { consumerProgressLine, consumerSweepClosing } from "../../workbench/cons
 import { option, parseArgv, toggle } from "../argv.ts";
 import type { LeafCommand } from "../command.ts";
 import { commandCheckSummary } from "../command-check-summary.ts";
-import { duration, integer, oneOf, text } from "../flags.ts";
+import { integer, oneOf, text } from "../flags.ts";
 import { commandHelp } from "../help.ts";
 import { UsageError } from "../io.ts";
-import { failOnFlag } from "../judging-flags.ts";
+import { commandTimeoutFlag, failOnFlag, parallelFlag } from "../judging-flags.ts";
 
 const spec = {
   name: "events consumer",
@@ -85,16 +85,8 @@ summary.md (docs/consumers.md).`,
       "messages the generator makes (re-sends of the choice come on top)",
       { default: DEFAULT_MESSAGES, example: "1000" },
     ),
-    parallel: option("N", integer({ min: 1, max: 16, example: "2" }), "runs at once with --variants", {
-      default: 2,
-      example: "2",
-    }),
-    timeout: option(
-      "DURATION",
-      duration({ example: "2m", bareSeconds: true }),
-      "time limit of each run of the command; its process group is stopped after it",
-      { default: DEFAULT_CONSUMER_TIMEOUT_MS, defaultText: "2m", example: "2m" },
-    ),
+    parallel: parallelFlag,
+    timeout: commandTimeoutFlag(DEFAULT_CONSUMER_TIMEOUT_MS),
     "report-dir": option("DIR", text, "where the report (json, junit, markdown, html) goes", {
       default: "reports",
       example: "reports",

@@ -367,6 +367,7 @@ export class Entry implements TruthEntry {
 
   get attributes(): string | null | undefined {
     if (this.#attributes !== undefined) return this.#attributes;
+    // Known as sent and not yet read from a kept file: made from that text, the file left unread.
     if (this.#attributesText !== undefined && this.source instanceof ObjectLoader) {
       const text = this.#attributesText;
       this.#attributes = text === null ? null : canonicalJson(JSON.parse(text));
@@ -374,8 +375,7 @@ export class Entry implements TruthEntry {
     }
     const object = this.object;
     if (!object) return undefined;
-    if (this.#attributes === undefined)
-      this.#attributes = "attributes" in object ? canonicalJson(object.attributes) : null;
+    this.#attributes = "attributes" in object ? canonicalJson(object.attributes) : null;
     return this.#attributes;
   }
 
@@ -383,8 +383,7 @@ export class Entry implements TruthEntry {
     if (this.#attributesText !== undefined) return this.#attributesText;
     const object = this.object;
     if (!object) return undefined;
-    if (this.#attributesText === undefined)
-      this.#attributesText = "attributes" in object ? JSON.stringify(object.attributes) : null;
+    this.#attributesText = "attributes" in object ? JSON.stringify(object.attributes) : null;
     return this.#attributesText;
   }
 }
