@@ -2,8 +2,8 @@
 // file parses argv against that declaration with node:util parseArgs. The same declaration writes the
 // command's --help (see help.ts), so the help cannot drift from what is parsed.
 import { parseArgs } from "node:util";
+import { unknownName } from "../did-you-mean.ts";
 import { UsageError } from "../usage-error.ts";
-import { unknownName } from "./did-you-mean.ts";
 import type { ParseContext, Parser } from "./flags.ts";
 
 /** One flag of a command. `T` is what the command receives for it (the default when it is absent). */

@@ -1,8 +1,9 @@
 // What one command of the command line is: its declaration (summary, flags; --help is written from it) and
 // how it runs. A command either runs itself (run, serve, ...) or dispatches to subcommands (events check,
 // pact verify, ...). In its own file so that the commands need not import main.ts, which loads them.
+
+import { unknownName } from "../did-you-mean.ts";
 import { type CommandSpec, type FlagSet, type ParsedArgv, parseArgv } from "./argv.ts";
-import { unknownName } from "./did-you-mean.ts";
 import { orList } from "./flags.ts";
 import { commandHelp, type GroupSpec, groupHelp } from "./help.ts";
 import { type CliIo, UsageError } from "./io.ts";

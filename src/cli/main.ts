@@ -1,6 +1,7 @@
 // The kit's command line: dispatches to one module per command. Only src/cli may touch argv and exit codes.
+
+import { unknownName } from "../did-you-mean.ts";
 import type { Command } from "./command.ts";
-import { unknownName } from "./did-you-mean.ts";
 import { topLevelHelp } from "./help.ts";
 import { type CliIo, processIo, UsageError } from "./io.ts";
 

@@ -34,6 +34,7 @@ export const fixtureSchemas: Record<"tenants" | "customers" | "clients" | "looku
         "id",
         "tenants"
       ],
+      "additionalProperties": false,
       "properties": {
         "id": {
           "type": "string",
@@ -71,20 +72,22 @@ export const fixtureSchemas: Record<"tenants" | "customers" | "clients" | "looku
         },
         "multitokenConfig": {
           "type": "object",
+          "required": [],
+          "additionalProperties": false,
           "properties": {
             "clientCredentialsMultiTokenConfig": {
               "type": "object",
+              "required": [],
+              "additionalProperties": false,
               "properties": {
                 "maxActiveTokensAllowed": {
                   "type": "integer",
                   "maximum": 200,
                   "minimum": 1
                 }
-              },
-              "additionalProperties": true
+              }
             }
-          },
-          "additionalProperties": true
+          }
         }
       }
     }
@@ -99,6 +102,7 @@ export const fixtureSchemas: Record<"tenants" | "customers" | "clients" | "looku
         "clientSecret",
         "authorities"
       ],
+      "additionalProperties": false,
       "properties": {
         "customerId": {
           "type": "string",

@@ -97,12 +97,22 @@ function fixtureRecord(name: string, options: RecordOptions = {}): Schema {
 const list = (items: Schema) => ({ type: "array", items });
 const lookupTypeUri = { type: "string", pattern: LOOKUP_TYPE_URI_PATTERN } as const;
 
+// Customers and clients are closed here although the contract's schemas are open (configuration is stored
+// as posted): in a data file an unknown key is a typo (multiTokenConfig, accessTokenValidty) that would
+// otherwise serve a world with its quota or validity silently off.
 export function customersSchema(): Schema {
+  const multiToken = fixtureRecord("ClientCredentialsMultiTokenConfig", { required: "as-contract" });
   return list(
     fixtureRecord("Customer", {
       required: ["id", "tenants"],
-      open: true,
-      tighter: { id: nonEmpty, tenants: { type: "array", items: nonEmpty, minItems: 1 } },
+      tighter: {
+        id: nonEmpty,
+        tenants: { type: "array", items: nonEmpty, minItems: 1 },
+        multitokenConfig: fixtureRecord("MultitokenConfig", {
+          required: "as-contract",
+          tighter: { clientCredentialsMultiTokenConfig: multiToken },
+        }),
+      },
     }),
   );
 }
@@ -111,7 +121,6 @@ export function clientsSchema(): Schema {
   return list(
     fixtureRecord("Client", {
       required: ["customerId", "clientId", "clientSecret", "authorities"],
-      open: true,
       extra: { customerId: nonEmpty },
       tighter: {
         clientId: nonEmpty,

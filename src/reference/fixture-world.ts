@@ -1,6 +1,8 @@
 // The fixture world: its kinds, the schema check of each kind and the references between records. No file
 // access here: the loaders (fixtures.ts, data-file.ts) read files, a browser bundle gives objects.
 import type { ValidateFunction } from "ajv";
+import { closest } from "../did-you-mean.ts";
+import { fixtureSchemas } from "../generated/fixture-schemas.ts";
 import { fixtureValidators } from "../generated/fixture-validators.js";
 import type { BlockedValue, Client, Customer, Lookup, Statistic, Tenant } from "./types.ts";
 
@@ -60,6 +62,15 @@ function validateKind(
   if (!validate(source.data)) {
     const e = validate.errors?.[0];
     const where = `${source.pointer}${e?.instancePath ?? ""}` || "/";
+    const unknownKey =
+      e?.keyword === "additionalProperties" ? String(e.params.additionalProperty) : undefined;
+    if (unknownKey !== undefined) {
+      const allowed = keysAt(fixtureSchemas[kind], e?.instancePath ?? "");
+      const near = closest(unknownKey, allowed);
+      throw new FixtureError(
+        `${source.file}: ${where}/${unknownKey}: unknown key${near ? `; did you mean "${near}"?` : ""} Allowed here: ${allowed.join(", ")}`,
+      );
+    }
     const detail = e?.params && Object.keys(e.params).length > 0 ? ` (${JSON.stringify(e.params)})` : "";
     const shown = example?.(kind);
     throw new FixtureError(
@@ -67,6 +78,18 @@ function validateKind(
     );
   }
   return source.data as unknown[];
+}
+
+/** The keys a kind's schema allows at a JSON pointer of a record (array indexes step into items). */
+function keysAt(schema: Record<string, unknown>, pointer: string): string[] {
+  let node: Record<string, unknown> | undefined = schema;
+  for (const part of pointer.split("/").slice(1)) {
+    const next: unknown = /^\d+$/.test(part)
+      ? node?.items
+      : (node?.properties as Record<string, unknown>)?.[part];
+    node = next !== null && typeof next === "object" ? (next as Record<string, unknown>) : undefined;
+  }
+  return Object.keys((node?.properties as Record<string, unknown> | undefined) ?? {});
 }
 
 function deepFreeze<T>(value: T): T {

@@ -15,6 +15,7 @@ import {
   type Safety,
   type Target,
 } from "../check/index.ts";
+import { closest } from "../did-you-mean.ts";
 import { trimTrailingSlashes } from "../http/trailing-slashes.ts";
 import { MAX_TIMER_MS } from "../timer-limit.ts";
 import { lenientProfile } from "./profile.ts";
@@ -419,30 +420,6 @@ function allowedKeys(instancePath: string): string[] {
     node = next;
   }
   return Object.keys(node.properties ?? {});
-}
-
-/** The allowed key nearest to a misspelt one (edit distance at most 3). */
-function closest(key: string, allowed: string[]): string | undefined {
-  let best: { key: string; d: number } | undefined;
-  for (const candidate of allowed) {
-    const d = distance(key.toLowerCase(), candidate.toLowerCase());
-    if (d <= 3 && (!best || d < best.d)) best = { key: candidate, d };
-  }
-  return best?.key;
-}
-
-function distance(a: string, b: string): number {
-  const row = Array.from({ length: b.length + 1 }, (_, j) => j);
-  for (let i = 1; i <= a.length; i++) {
-    let prev = row[0] ?? 0;
-    row[0] = i;
-    for (let j = 1; j <= b.length; j++) {
-      const tmp = row[j] ?? 0;
-      row[j] = Math.min((row[j] ?? 0) + 1, (row[j - 1] ?? 0) + 1, prev + (a[i - 1] === b[j - 1] ? 0 : 1));
-      prev = tmp;
-    }
-  }
-  return row[b.length] ?? 0;
 }
 
 function urlProblems(raw: RawTarget): TargetFileProblem[] {

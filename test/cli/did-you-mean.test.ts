@@ -1,7 +1,7 @@
 // "Did you mean": the nearest known name to a slip, and nothing for a word that is no slip.
 import { describe, expect, it } from "vitest";
-import { closest, editDistance } from "../../src/cli/did-you-mean.ts";
 import { main } from "../../src/cli/main.ts";
+import { closest, editDistance } from "../../src/did-you-mean.ts";
 import { captureIo } from "./capture-io.ts";
 
 describe("edit distance", () => {

@@ -11,6 +11,7 @@ import { folderCircles, folderEdges, type ImportEdge, packageImports, unitOf } f
 const RANKS: Record<string, number> = {
   "src/package-root.ts": 0,
   "src/usage-error.ts": 0,
+  "src/did-you-mean.ts": 0,
   "src/timer-limit.ts": 0,
   "src/control-characters.ts": 0,
   "src/http": 0,

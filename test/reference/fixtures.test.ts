@@ -160,7 +160,7 @@ describe("fixture validation", () => {
           colour: "red",
         },
       ]),
-      ["lookups.json", "/0", "must NOT have additional properties", "colour"],
+      ["lookups.json", "/0/colour", "unknown key", "Allowed here: tenantId"],
     ],
     [
       "a statistic without a field the contract requires",

@@ -157,6 +157,41 @@ describe("a broken data document is refused, naming path, problem and a correct 
       },
     ],
     [
+      "a misspelt key inside a client (accessTokenValidty)",
+      {
+        mutate: (d) => Object.assign(d.clients[0] as object, { accessTokenValidty: 5 }),
+        path: "/clients/0/accessTokenValidty",
+        want: /unknown key; did you mean "accessTokenValidity"\? Allowed here: customerId, clientId/,
+      },
+    ],
+    [
+      "a misspelt multitokenConfig",
+      {
+        mutate: (d) => {
+          const customer = d.customers[0] as unknown as Record<string, unknown>;
+          customer.multiTokenConfig = customer.multitokenConfig;
+          delete customer.multitokenConfig;
+        },
+        path: "/customers/0/multiTokenConfig",
+        want: /unknown key; did you mean "multitokenConfig"\?/,
+      },
+    ],
+    [
+      "a misspelt quota inside multitokenConfig",
+      {
+        mutate: (d) => {
+          const config = d.customers[0]?.multitokenConfig?.clientCredentialsMultiTokenConfig as Record<
+            string,
+            unknown
+          >;
+          config.maxActiveTokenAllowed = config.maxActiveTokensAllowed;
+          delete config.maxActiveTokensAllowed;
+        },
+        path: "/customers/0/multitokenConfig/clientCredentialsMultiTokenConfig/maxActiveTokenAllowed",
+        want: /unknown key; did you mean "maxActiveTokensAllowed"\? Allowed here: maxActiveTokensAllowed$/,
+      },
+    ],
+    [
       "an unknown top-level key",
       {
         mutate: (d) => Object.assign(d, { blocked_values: [] }),
