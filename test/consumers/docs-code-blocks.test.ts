@@ -115,6 +115,7 @@ const SHOWN: [string, string][] = [
   ["npx openapi-typescript", "tools the kit does not ship (Dredd, Specmatic)"],
   ["TOKEN=$(curl", "a running sandbox on port 8180"],
   ['"type": "urn:lckit:mock:request-validation"', "an answer body (test/consumers/docs.test.ts compares it)"],
+  ['{"headers": {"tenantId": "shop"', "a line of a stream (test/consumers/docs.test.ts parses it)"],
   [
     '"kind": "lckit-client-sweep"',
     'sweep.json as data (test/workbench/client-sweep.test.ts, "writes sweep.json and one junit.xml whose test cases name the choice", holds it to the fields and values of a real sweep.json)',

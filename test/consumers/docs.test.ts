@@ -5,6 +5,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { REFUSAL_STATUS } from "../../src/mock/index.ts";
 import { describeViolations, refusalBody } from "../../src/mock/refusal-proxy.ts";
+import { VARIANTS } from "../../src/reference/variants.ts";
 
 const root = join(new URL(".", import.meta.url).pathname, "..", "..");
 const doc = readFileSync(join(root, "docs", "consumers.md"), "utf8");
@@ -35,6 +36,24 @@ describe("docs/consumers.md", () => {
     expect(shown.detail).toBe(real.detail);
     expect(shown.error).toBe(real.error);
     expect(doc).toContain(`gets **${REFUSAL_STATUS}**`);
+  });
+
+  it("shows a line of the stream a consumer reads, in the shape the check writes", () => {
+    const sample = /```json\n {3}(\{"headers"[\s\S]*?)\n {3}```/.exec(doc)?.[1];
+    expect(sample).toBeDefined();
+    const line = JSON.parse(sample ?? "{}") as {
+      headers: Record<string, unknown>;
+      payload: { type?: string };
+    };
+    expect(Object.keys(line)).toEqual(["headers", "payload"]);
+    expect(Object.keys(line.headers)).toEqual(["tenantId", "eventType", "sourceObjectUri", "objectVersion"]);
+    expect(line.payload.type).toBe(line.headers.eventType);
+  });
+
+  it("counts the provider choices of a sweep as the kit runs them (the default and every variant)", () => {
+    const counts = [...doc.matchAll(/client check over (\d+) provider choice/g)].map((m) => Number(m[1]));
+    expect(counts.length).toBeGreaterThan(0);
+    for (const count of counts) expect(count).toBe(VARIANTS.length + 1);
   });
 
   it("names files that exist", () => {
