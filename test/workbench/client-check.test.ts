@@ -402,7 +402,10 @@ describe("lckit client check (CLI)", () => {
 
   it.each([
     [["client", "check"], /no command to run: give it after --/],
-    [["client", "check", "--variants", "no-such", "--", "true"], /--variants expects all or a comma list/],
+    [
+      ["client", "check", "--variants", "no-such", "--", "true"],
+      /--variants expects all, all,-NAME,... or a comma list of variant names: unknown variant name "no-such"/,
+    ],
     [
       ["client", "check", "--fail-on", "never", "--", "true"],
       /--fail-on expects a comma-separated list of must, inconclusive, incomplete, not-exercised/,

@@ -1,7 +1,7 @@
 // lckit client check: a consumer's own command run against the sandbox, its traffic judged by the caller
 // rules. The session (src/session/client-check.ts) runs it and writes the reports; this file parses the
 // flags into its request, prints what it returns and exits with its code.
-import { isVariantName, type VariantName } from "../../reference/index.ts";
+import type { VariantName } from "../../reference/index.ts";
 import { notCheckableLines } from "../../report/not-checkable.ts";
 import { reportFilesInWords } from "../../report-folder/write.ts";
 import { failOnOf } from "../../result/verdict.ts";
@@ -17,7 +17,7 @@ import { commandCheckSummary } from "../command-check-summary.ts";
 import { oneOf, text } from "../flags.ts";
 import { commandHelp } from "../help.ts";
 import { type CliIo, UsageError } from "../io.ts";
-import { commandTimeoutFlag, failOnFlag, parallelFlag } from "../judging-flags.ts";
+import { choiceList, commandTimeoutFlag, failOnFlag, parallelFlag } from "../judging-flags.ts";
 
 const spec = {
   name: "client check",
@@ -53,7 +53,7 @@ command.log), and sweep.json, junit.xml and summary.md for the whole sweep (docs
     variants: option(
       "LIST",
       text,
-      "run once per provider choice: all (every legal variant, plus the default) or a comma list of variant names (lckit serve --help-variants)",
+      "run once per provider choice: all (every legal variant, plus the default), all,-NAME,... (all but those) or a comma list of variant names (lckit serve --help-variants)",
       { example: "all" },
     ),
     parallel: parallelFlag,
@@ -92,17 +92,10 @@ command hung past --timeout or was killed.`,
 
 function variantsOf(raw: string | undefined): (VariantName | undefined)[] | undefined {
   if (raw === undefined) return undefined;
-  if (raw.trim() === "all") return [undefined, ...legalVariants()];
-  const names = raw
-    .split(",")
-    .map((name) => name.trim())
-    .filter(Boolean);
-  const unknown = names.filter((name) => name !== "default" && !isVariantName(name));
-  if (unknown.length > 0 || names.length === 0)
-    throw new UsageError(
-      `--variants expects all or a comma list of variant names, got "${unknown[0] ?? raw}"; run lckit serve --help-variants for the names`,
-    );
-  return names.map((name) => (name === "default" ? undefined : (name as VariantName)));
+  const known = ["default", ...legalVariants()];
+  return choiceList(raw, known, "variant names", "(lckit serve --help-variants lists them)").map((name) =>
+    name === "default" ? undefined : (name as VariantName),
+  );
 }
 
 const check: LeafCommand<typeof spec.flags> = {

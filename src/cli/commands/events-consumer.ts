@@ -30,7 +30,7 @@ import { commandCheckSummary } from "../command-check-summary.ts";
 import { integer, oneOf, text } from "../flags.ts";
 import { commandHelp } from "../help.ts";
 import { UsageError } from "../io.ts";
-import { commandTimeoutFlag, failOnFlag, parallelFlag } from "../judging-flags.ts";
+import { choiceList, commandTimeoutFlag, failOnFlag, parallelFlag } from "../judging-flags.ts";
 
 const spec = {
   name: "events consumer",
@@ -72,7 +72,7 @@ summary.md (docs/consumers.md).`,
     variants: option(
       "LIST",
       text,
-      `producer choices: all, or a comma list of ${PRODUCER_CHOICES.map((c) => c.name).join(", ")}; default snapshot`,
+      `producer choices: all, all,-NAME,... (all but those), or a comma list of ${PRODUCER_CHOICES.map((c) => c.name).join(", ")}; default snapshot`,
       { example: "all" },
     ),
     seed: option("N", integer({ min: 0, example: "1" }), "the stream's seed", {
@@ -112,17 +112,9 @@ killed (its process group is stopped).`,
 
 function choicesOf(raw: string | undefined): ProducerChoice[] {
   if (raw === undefined) return [PRODUCER_CHOICES[0] as ProducerChoice];
-  if (raw.trim() === "all") return [...PRODUCER_CHOICES];
-  const names = raw
-    .split(",")
-    .map((n) => n.trim())
-    .filter(Boolean);
-  const unknown = names.find((n) => producerChoice(n) === undefined);
-  if (unknown !== undefined || names.length === 0)
-    throw new UsageError(
-      `--variants expects all or a comma list of producer choices, got "${unknown ?? raw}"; known: ${PRODUCER_CHOICES.map((c) => c.name).join(", ")}`,
-    );
-  return names.map((n) => producerChoice(n) as ProducerChoice);
+  const known = PRODUCER_CHOICES.map((choice) => choice.name);
+  const names = choiceList(raw, known, "producer choices", `(known: ${known.join(", ")})`);
+  return names.map((name) => producerChoice(name) as ProducerChoice);
 }
 
 function streamCacheOf(
