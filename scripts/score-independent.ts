@@ -1,84 +1,104 @@
-// npm run score:independent: runs `lckit run` against the independent provider implementations in
-// test/independent/providers/ (written from the interface document alone by someone who had not read the
-// checks) and prints, per implementation, the MUST checks that failed. A faulty implementation is caught
-// when at least one MUST check fails; a correct one (no FAULT, or a legal CHOICES value) must get none.
-// Usage: tsx scripts/score-independent.ts [--set tuning|held-out|all] [--case NAME ...] [--parallel N]
-//        [--seed N] [--depth default|deep] [--json FILE]
+// npm run score:independent: judges the independent implementations in test/independent/ (written from
+// the interface document alone by someone who had not read the rules) with the kit, and prints per case the
+// MUST rules that failed. A faulty one is caught when a MUST rule fails; a correct one must get none.
+// - providers: `lckit run` against each server (FAULT=<name>, CHOICES=<name>, or neither);
+// - clients: `lckit client check --variants all` on each client (every legal provider choice);
+// - consumers: `lckit events consumer check --variants all` on each consumer (every producer choice).
+// Each kind's split.json names the tuning half and the held-out half (never tuned on).
+// Usage: tsx scripts/score-independent.ts [--kind providers|clients|consumers] [--set tuning|held-out|all]
+//        [--case NAME ...] [--parallel N] [--seed N] [--depth default|deep] [--variants LIST] [--client ID] [--json FILE]
 import { spawn } from "node:child_process";
-import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
 
 const root = new URL("..", import.meta.url).pathname;
-const home = join(root, "test", "independent", "providers");
-
-interface FaultEntry {
-  name: string;
-  implementation: "node" | "python";
-  rule: string;
-  sequence?: boolean;
-}
-interface ChoiceEntry {
-  name: string;
-  implementation: "node" | "python";
-}
-interface Case {
-  name: string;
-  implementation: "node" | "python";
-  env: Record<string, string>;
-  faulty: boolean;
-  rule?: string;
-}
-interface Outcome {
-  name: string;
-  faulty: boolean;
-  verdict: string;
-  exitCode: number | null;
-  mustFailed: string[];
-  inconclusive: string[];
-  wallMs: number;
-  requests: number;
-  error?: string;
-}
+const lckit = join(root, "bin", "lckit.mjs");
 
 const { values } = parseArgs({
   options: {
+    kind: { type: "string", default: "providers" },
     set: { type: "string", default: "all" },
     case: { type: "string", multiple: true },
     parallel: { type: "string", default: "2" },
     seed: { type: "string", default: "1" },
     depth: { type: "string", default: "default" },
+    variants: { type: "string", default: "all" },
+    // The sandbox's client with ROLE_RDM_EDIT: clients that delete lookups need it (the default client reads only).
+    client: { type: "string", default: "nightly-sync" },
     json: { type: "string" },
   },
 });
+const KINDS = ["providers", "clients", "consumers"] as const;
+type Kind = (typeof KINDS)[number];
+const kind = values.kind as Kind;
+if (!KINDS.includes(kind)) throw new Error(`--kind must be one of ${KINDS.join(", ")}, got ${values.kind}`);
+const home = join(root, "test", "independent", kind);
+
+type Language = "node" | "python";
+interface Case {
+  name: string;
+  language: Language;
+  faulty: boolean;
+  /** providers: the server's environment; clients and consumers: the program's file. */
+  env?: Record<string, string>;
+  file?: string;
+  what: string;
+}
+interface Outcome {
+  name: string;
+  faulty: boolean;
+  /** MUST rules that failed, with the choices they failed under (providers: one run, no choice). */
+  mustFailed: Record<string, string[]>;
+  inconclusive: string[];
+  wallMs: number;
+  error?: string;
+}
 
 const readJson = <T>(file: string): T => JSON.parse(readFileSync(join(home, file), "utf8")) as T;
-const faults = readJson<FaultEntry[]>("faults.json");
-const choices = readJson<ChoiceEntry[]>("choices.json");
-const split = readJson<{ tuning: string[]; heldOut: string[] }>("split.json");
+const interpreter = (language: Language) => (language === "node" ? process.execPath : "/usr/bin/python3");
 
 function allCases(): Case[] {
-  const correct: Case[] = (["node", "python"] as const).map((implementation) => ({
-    name: `correct-${implementation}`,
-    implementation,
-    env: {},
-    faulty: false,
+  if (kind === "providers") {
+    const faults = readJson<{ name: string; implementation: Language; rule: string }[]>("faults.json");
+    const choices =
+      readJson<{ name: string; implementation: Language; description: string }[]>("choices.json");
+    return [
+      ...(["node", "python"] as const).map((language) => ({
+        name: `correct-${language}`,
+        language,
+        faulty: false,
+        env: {},
+        what: "correct",
+      })),
+      ...choices.map((c) => ({
+        name: `choice-${c.name}`,
+        language: c.implementation,
+        faulty: false,
+        env: { CHOICES: c.name },
+        what: c.description,
+      })),
+      ...faults.map((f) => ({
+        name: f.name,
+        language: f.implementation,
+        faulty: true,
+        env: { FAULT: f.name },
+        what: f.rule,
+      })),
+    ];
+  }
+  const manifest =
+    readJson<{ file: string; language: Language; correct: boolean; bug?: string; choice?: string }[]>(
+      "manifest.json",
+    );
+  return manifest.map((entry) => ({
+    name: entry.file,
+    language: entry.language,
+    faulty: !entry.correct,
+    file: join(home, entry.file),
+    what: entry.bug ?? entry.choice ?? "",
   }));
-  const chosen: Case[] = choices.map((choice) => ({
-    name: `choice-${choice.name}`,
-    implementation: choice.implementation,
-    env: { CHOICES: choice.name },
-    faulty: false,
-  }));
-  const faulty: Case[] = faults.map((fault) => ({
-    name: fault.name,
-    implementation: fault.implementation,
-    env: { FAULT: fault.name },
-    faulty: true,
-    rule: fault.rule,
-  }));
-  return [...correct, ...chosen, ...faulty];
 }
 
 function selected(): Case[] {
@@ -88,12 +108,12 @@ function selected(): Case[] {
     if (unknown.length > 0) throw new Error(`unknown case ${unknown.join(", ")}`);
     return cases.filter((c) => values.case?.includes(c.name));
   }
-  const set = values.set;
-  if (set === "all") return cases;
-  const names = set === "tuning" ? split.tuning : set === "held-out" ? split.heldOut : undefined;
-  if (names === undefined) throw new Error(`--set must be tuning, held-out or all, got ${set}`);
-  // The correct implementations are judged in every set: a false MUST failure counts wherever it shows.
-  return cases.filter((c) => !c.faulty || names.includes(c.name));
+  if (values.set === "all") return cases;
+  const split = readJson<{ tuning: string[]; heldOut: string[] }>("split.json");
+  const names =
+    values.set === "tuning" ? split.tuning : values.set === "held-out" ? split.heldOut : undefined;
+  if (names === undefined) throw new Error(`--set must be tuning, held-out or all, got ${values.set}`);
+  return cases.filter((c) => names.includes(c.name));
 }
 
 function credentials(): Record<string, string> {
@@ -106,12 +126,8 @@ function credentials(): Record<string, string> {
 }
 
 function startServer(c: Case): Promise<{ port: number; stop: () => void }> {
-  const argv =
-    c.implementation === "node"
-      ? [process.execPath, join(home, "node", "server.mjs"), "--port", "0"]
-      : ["/usr/bin/python3", join(home, "python", "server.py"), "--port", "0"];
-  const [command = "", ...args] = argv;
-  const child = spawn(command, args, {
+  const file = c.language === "node" ? join(home, "node", "server.mjs") : join(home, "python", "server.py");
+  const child = spawn(interpreter(c.language), [file, "--port", "0"], {
     env: { ...process.env, ...c.env },
     stdio: ["ignore", "pipe", "pipe"],
   });
@@ -140,69 +156,99 @@ function startServer(c: Case): Promise<{ port: number; stop: () => void }> {
   });
 }
 
+function runLckit(args: string[], env: Record<string, string> = {}): Promise<number | null> {
+  return new Promise((resolve) => {
+    const run = spawn(process.execPath, [lckit, ...args], {
+      env: { ...process.env, ...env },
+      stdio: ["ignore", "ignore", "ignore"],
+    });
+    run.on("exit", (code) => resolve(code));
+  });
+}
+
+interface ReportJson {
+  checks: { id: string; level: string; status: string }[];
+}
+
+/** The report folders a command wrote below `reports`: one run, or a sweep's folder per choice. */
+function reportsBelow(reports: string): { choice: string; report: ReportJson }[] {
+  const [top] = existsSync(reports) ? readdirSync(reports) : [];
+  if (top === undefined) throw new Error("no report folder was written");
+  const folder = join(reports, top);
+  const read = (dir: string) => JSON.parse(readFileSync(join(dir, "report.json"), "utf8")) as ReportJson;
+  if (existsSync(join(folder, "report.json"))) return [{ choice: "", report: read(folder) }];
+  return readdirSync(folder, { withFileTypes: true })
+    .filter((entry) => entry.isDirectory() && existsSync(join(folder, entry.name, "report.json")))
+    .map((entry) => ({ choice: entry.name, report: read(join(folder, entry.name)) }));
+}
+
+async function judge(c: Case, reports: string): Promise<void> {
+  if (kind === "providers") {
+    const server = await startServer(c);
+    try {
+      const targetFile = join(reports, "..", "target.yaml");
+      writeFileSync(
+        targetFile,
+        readFileSync(join(home, "target.yaml"), "utf8").replaceAll("PORT", String(server.port)),
+      );
+      await runLckit(
+        ["run", "--target", targetFile, "--report-dir", reports, "--seed", String(values.seed)].concat([
+          "--depth",
+          String(values.depth),
+        ]),
+        credentials(),
+      );
+    } finally {
+      server.stop();
+    }
+    return;
+  }
+  const command = kind === "clients" ? ["client", "check"] : ["events", "consumer", "check"];
+  await runLckit([
+    ...command,
+    ...(kind === "clients" ? ["--client", String(values.client)] : []),
+    "--report-dir",
+    reports,
+    "--variants",
+    String(values.variants),
+    "--quiet",
+    "--",
+    interpreter(c.language),
+    c.file ?? "",
+  ]);
+}
+
 async function score(c: Case): Promise<Outcome> {
   const started = Date.now();
   const dir = mkdtempSync(join(tmpdir(), "lckit-independent-"));
-  let server: { port: number; stop: () => void } | undefined;
+  const outcome: Outcome = { name: c.name, faulty: c.faulty, mustFailed: {}, inconclusive: [], wallMs: 0 };
   try {
-    server = await startServer(c);
-    const targetFile = join(dir, "target.yaml");
-    const target = readFileSync(join(home, "target.yaml"), "utf8").replaceAll("PORT", String(server.port));
-    writeFileSync(targetFile, target);
     const reports = join(dir, "reports");
-    const exitCode = await new Promise<number | null>((resolve) => {
-      const run = spawn(
-        process.execPath,
-        [
-          join(root, "bin", "lckit.mjs"),
-          "run",
-          "--target",
-          targetFile,
-          "--report-dir",
-          reports,
-          "--seed",
-          String(values.seed),
-          "--depth",
-          String(values.depth),
-        ],
-        { env: { ...process.env, ...credentials() }, stdio: ["ignore", "ignore", "pipe"] },
-      );
-      run.on("exit", (code) => resolve(code));
-    });
-    const [runId] = readdirSync(reports);
-    if (runId === undefined) throw new Error(`no report (lckit exit ${exitCode})`);
-    const report = JSON.parse(readFileSync(join(reports, runId, "report.json"), "utf8")) as {
-      verdict: string;
-      requestsSent: number;
-      checks: { id: string; level: string; status: string }[];
-    };
-    const must = report.checks.filter((check) => check.level === "MUST");
-    return {
-      name: c.name,
-      faulty: c.faulty,
-      verdict: report.verdict,
-      exitCode,
-      mustFailed: must.filter((check) => check.status === "failed").map((check) => check.id),
-      inconclusive: must.filter((check) => check.status === "inconclusive").map((check) => check.id),
-      wallMs: Date.now() - started,
-      requests: report.requestsSent,
-    };
+    await judge(c, reports);
+    for (const { choice, report } of reportsBelow(reports)) {
+      for (const check of report.checks.filter((k) => k.level === "MUST")) {
+        if (check.status === "failed") (outcome.mustFailed[check.id] ??= []).push(choice);
+        if (check.status === "inconclusive")
+          outcome.inconclusive.push(`${check.id}${choice ? `@${choice}` : ""}`);
+      }
+    }
   } catch (error) {
-    return {
-      name: c.name,
-      faulty: c.faulty,
-      verdict: "ERROR",
-      exitCode: null,
-      mustFailed: [],
-      inconclusive: [],
-      wallMs: Date.now() - started,
-      requests: 0,
-      error: error instanceof Error ? error.message : String(error),
-    };
+    outcome.error = error instanceof Error ? error.message : String(error);
   } finally {
-    server?.stop();
     rmSync(dir, { recursive: true, force: true });
   }
+  outcome.wallMs = Date.now() - started;
+  return outcome;
+}
+
+function describeFailures(outcome: Outcome): string {
+  const rules = Object.entries(outcome.mustFailed).map(([rule, choices]) => {
+    const named = choices.filter(Boolean);
+    return named.length === 0
+      ? rule
+      : `${rule} [${named.length > 3 ? `${named.length} choices` : named.join(" ")}]`;
+  });
+  return rules.join(", ") || "no MUST failure";
 }
 
 const cases = selected();
@@ -212,29 +258,30 @@ const workers = Array.from({ length: Number(values.parallel) }, async () => {
   for (let c = queue.shift(); c !== undefined; c = queue.shift()) {
     const outcome = await score(c);
     outcomes.push(outcome);
+    const failed = Object.keys(outcome.mustFailed).length > 0;
     const mark = outcome.error
-      ? "ERROR "
+      ? "ERROR  "
       : outcome.faulty
-        ? outcome.mustFailed.length > 0
-          ? "caught"
+        ? failed
+          ? "caught "
           : "ESCAPED"
-        : outcome.mustFailed.length > 0
-          ? "FALSE "
-          : "ok    ";
-    const detail = outcome.error ?? (outcome.mustFailed.join(", ") || "no MUST failure");
+        : failed
+          ? "FALSE  "
+          : "ok     ";
     console.log(
-      `${mark} ${outcome.name.padEnd(40)} ${outcome.verdict.padEnd(15)} ${(outcome.wallMs / 1000).toFixed(0)} s  ${detail}`,
+      `${mark} ${outcome.name.padEnd(36)} ${(outcome.wallMs / 1000).toFixed(0).padStart(4)} s  ${outcome.error ?? describeFailures(outcome)}`,
     );
+    if (outcome.faulty || failed) console.log(`        ${c.what.slice(0, 160)}`);
   }
 });
 await Promise.all(workers);
 
 const faulty = outcomes.filter((o) => o.faulty);
-const caught = faulty.filter((o) => o.mustFailed.length > 0);
+const caught = faulty.filter((o) => Object.keys(o.mustFailed).length > 0);
 const correct = outcomes.filter((o) => !o.faulty);
-const falseMust = correct.filter((o) => o.mustFailed.length > 0);
+const falseMust = correct.filter((o) => Object.keys(o.mustFailed).length > 0);
 console.log(
-  `\n${values.set}: ${caught.length} of ${faulty.length} faulty caught at MUST; ` +
-    `${falseMust.length} of ${correct.length} correct with a false MUST failure (seed ${values.seed}, depth ${values.depth})`,
+  `\n${kind} (${values.set}): ${caught.length} of ${faulty.length} faulty caught at MUST; ` +
+    `${falseMust.length} of ${correct.length} correct with a false MUST failure (seed ${values.seed})`,
 );
 if (values.json !== undefined) writeFileSync(values.json, `${JSON.stringify(outcomes, null, 2)}\n`);
