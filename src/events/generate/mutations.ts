@@ -2,8 +2,8 @@
 // the last breaks exactly one rule (earlier lines are a valid lead-in, for the stream rules). Tests
 // check that the checker reports that rule and nothing else; the fixtures use the same ideas.
 
-import { defaultMaxDepth } from "../check/event-message.ts";
-import { rule } from "../rules/requirements.ts";
+import { defaultMaxDepth } from "../document/nesting-limit.ts";
+import { rule } from "../document/requirements.ts";
 import type { StreamingConfig } from "../streaming-config.ts";
 import type { EventMessage, MessageFilter } from "./arbitraries.ts";
 import { nestedAttributeValue } from "./nested-values.ts";
