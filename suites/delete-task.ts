@@ -20,15 +20,9 @@ import { absentLookupTasks, absentLookupUri, typeName } from "./support/data-ope
 import { type CheckDefinition, defineCheck } from "./support/define.ts";
 import { checkProperty } from "./support/property.ts";
 import { ensure, judgeSuccess } from "./support/response-judges.ts";
-import {
-  distinct,
-  failFinding,
-  identityFinding,
-  nothingToJudge,
-  readScroll,
-  type ScanRecordShape,
-  type ScanSubject,
-} from "./support/scan-properties.ts";
+import { failFinding, identityFinding } from "./support/scan-judges.ts";
+import { distinct, nothingToJudge, readScroll } from "./support/scan-reads.ts";
+import type { ScanRecordShape, ScanSubject } from "./support/scan-subject.ts";
 import { scrollIdEncodingFact } from "./support/scroll-encoding.ts";
 import { clientOf } from "./support/target-client.ts";
 
