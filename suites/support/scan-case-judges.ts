@@ -1,18 +1,15 @@
 // The judges of one case of a scan's space (scan-explorer.ts): every record once, in order, as filtered, within
 // the limit.
-import { fail } from "../../src/check/index.ts";
 import type { CaseJudge, CaseRead } from "./scan-explorer.ts";
 import {
   ensureEnded,
+  failFilterFinding,
   failFinding,
-  few,
   fieldMatches,
   identityFinding,
   judgeOrder,
   overfullPage,
   pageIdentities,
-  pagesHolding,
-  requestDetail,
 } from "./scan-judges.ts";
 import { describeCase } from "./scan-space.ts";
 
@@ -77,23 +74,12 @@ export const judgeCaseFilter: CaseJudge = (read) => {
         !fieldMatches(r, filter.field, filter.value, { ignoreCase: true }),
     )
     .map(subject.identity);
-  if (missing.length === 0 && extra.length === 0) return;
-  const wanted = `exactly the ${expected.length} records whose ${filter.field} is ${filter.value}`;
-  const actual = [
-    missing.length > 0 ? `missing: ${few(missing)}` : "",
-    extra.length > 0 ? `not matching: ${few(extra)}` : "",
-  ]
-    .filter(Boolean)
-    .join("; ");
-  const record = missing[0] ?? (extra[0] as string);
-  const pages = pagesHolding(pageIdentities(subject, result), record);
-  fail(`${subject.name} ${describeCase(c)}: expected ${wanted}; ${actual}`, {
-    expected: wanted,
-    actual,
-    record,
+  failFilterFinding(subject, result, {
+    context: `${subject.name} ${describeCase(c)}`,
+    wanted: `exactly the ${expected.length} records whose ${filter.field} is ${filter.value}`,
     field: filter.field,
-    ...(pages.length > 0 ? { pages } : {}),
-    ...requestDetail(result),
+    missing,
+    extra,
   });
 };
 

@@ -7,15 +7,7 @@ import { typeName } from "./data-operations.ts";
 import { checkProperty } from "./property.ts";
 import { judgeCaseFilter } from "./scan-case-judges.ts";
 import { exploreSpace, noteScroll } from "./scan-explorer.ts";
-import {
-  failFinding,
-  few,
-  fieldMatches,
-  identityFinding,
-  pageIdentities,
-  pagesHolding,
-  requestDetail,
-} from "./scan-judges.ts";
+import { failFilterFinding, failFinding, fieldMatches, identityFinding } from "./scan-judges.ts";
 import { limitArb } from "./scan-limits.ts";
 import { readScroll, referenceRead } from "./scan-reads.ts";
 import { type Ids, type ScanRecordShape, type ScanSubject, subjectReadCheck } from "./scan-subject.ts";
@@ -93,23 +85,12 @@ async function judgeFilter(
   const extra = records
     .filter((r) => !fieldMatches(r, field, value, { ignoreCase: true, byName }))
     .map(subject.identity);
-  if (missing.length === 0 && extra.length === 0) return;
-  const wanted = `exactly the ${exact.length} records whose ${field} is ${byName ? `of type ${value}` : value}`;
-  const actual = [
-    missing.length > 0 ? `missing: ${few(missing)}` : "",
-    extra.length > 0 ? `not matching: ${few(extra)}` : "",
-  ]
-    .filter(Boolean)
-    .join("; ");
-  const record = missing[0] ?? (extra[0] as string);
-  const pages = pagesHolding(pageIdentities(subject, result), record);
-  fail(`${subject.name} filter=${filter}: expected ${wanted}; ${actual}`, {
-    expected: wanted,
-    actual,
-    record,
+  failFilterFinding(subject, result, {
+    context: `${subject.name} filter=${filter}`,
+    wanted: `exactly the ${exact.length} records whose ${field} is ${byName ? `of type ${value}` : value}`,
     field,
-    ...(pages.length > 0 ? { pages } : {}),
-    ...requestDetail(result),
+    missing,
+    extra,
   });
 }
 

@@ -81,6 +81,33 @@ export function failFinding(
   });
 }
 
+/** Fails when a filtered scroll lost records the filter selects (`missing`) or held records it does not
+ *  match (`extra`), naming the first at fault and the pages it came on. */
+export function failFilterFinding(
+  subject: ScanSubject,
+  result: FullScanResult<ScanRecordShape>,
+  found: { context: string; wanted: string; field: string; missing: string[]; extra: string[] },
+): void {
+  const { context, wanted, field, missing, extra } = found;
+  if (missing.length === 0 && extra.length === 0) return;
+  const actual = [
+    missing.length > 0 ? `missing: ${few(missing)}` : "",
+    extra.length > 0 ? `not matching: ${few(extra)}` : "",
+  ]
+    .filter(Boolean)
+    .join("; ");
+  const record = missing[0] ?? (extra[0] as string);
+  const pages = pagesHolding(pageIdentities(subject, result), record);
+  fail(`${context}: expected ${wanted}; ${actual}`, {
+    expected: wanted,
+    actual,
+    record,
+    field,
+    ...(pages.length > 0 ? { pages } : {}),
+    ...requestDetail(result),
+  });
+}
+
 /** The identities of each page of a scroll, in the order they came. */
 export function pageIdentities(subject: ScanSubject, result: FullScanResult<ScanRecordShape>): string[][] {
   return result.pages.map((page) => (page.values as ScanRecordShape[]).map(subject.identity));

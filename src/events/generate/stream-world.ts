@@ -393,24 +393,43 @@ export class StreamWorld extends MessageBuilders {
     };
   }
 
-  interactionEvent(
-    type: "INTERACTION_CREATED" | "INTERACTION_CHANGED" | "INTERACTION_REMOVED",
-    members: Entity[],
-    existing?: Versioned,
-  ): Draft {
-    const at = this.tick();
-    const interaction = existing ?? {
-      uri: `interactions/${this.random.id()}`,
+  /** The object an interaction or change request event is about, its version raised for the event:
+   *  `existing`, or a new one under `collection/` that joins the world's list and the live one. */
+  private nextVersion(
+    existing: Versioned | undefined,
+    collection: string,
+    at: number,
+    all: Versioned[],
+    live: Versioned[],
+  ): Versioned {
+    const versioned = existing ?? {
+      uri: `${collection}/${this.random.id()}`,
       version: 0,
       active: true,
       createdTime: at,
       updatedTime: at,
     };
     if (!existing) {
-      this.interactions.push(interaction);
-      this.live.interactions.push(interaction);
+      all.push(versioned);
+      live.push(versioned);
     }
-    interaction.version += 1;
+    versioned.version += 1;
+    return versioned;
+  }
+
+  interactionEvent(
+    type: "INTERACTION_CREATED" | "INTERACTION_CHANGED" | "INTERACTION_REMOVED",
+    members: Entity[],
+    existing?: Versioned,
+  ): Draft {
+    const at = this.tick();
+    const interaction = this.nextVersion(
+      existing,
+      "interactions",
+      at,
+      this.interactions,
+      this.live.interactions,
+    );
     interaction.updatedTime = at;
     if (type === "INTERACTION_REMOVED") {
       interaction.active = false;
@@ -426,18 +445,7 @@ export class StreamWorld extends MessageBuilders {
     existing?: Versioned,
   ): Draft {
     const at = this.tick();
-    const request = existing ?? {
-      uri: `changeRequests/${this.random.id()}`,
-      version: 0,
-      active: true,
-      createdTime: at,
-      updatedTime: at,
-    };
-    if (!existing) {
-      this.changeRequests.push(request);
-      this.live.requests.push(request);
-    }
-    request.version += 1;
+    const request = this.nextVersion(existing, "changeRequests", at, this.changeRequests, this.live.requests);
     if (type === "CHANGE_REQUEST_REMOVED") {
       request.active = false;
       this.live.ended(this.live.requests, request);
