@@ -240,14 +240,7 @@ export class StreamWorld extends MessageBuilders {
 
   /** GDPR removal: afterwards the entity only ever gets ENTITY_CREATED (once here) and ENTITY_REMOVED_GDPR. */
   gdprRemove(entity: Entity): Draft {
-    this.tick();
-    entity.version += 1;
-    entity.state = "gdpr";
-    this.endRelationsOf(entity);
-    return this.message("ENTITY_REMOVED_GDPR", entity.uri, entity.version, {
-      uri: entity.uri,
-      type: entity.type,
-    });
+    return this.removal(entity, "gdpr", "ENTITY_REMOVED_GDPR");
   }
 
   recreate(entity: Entity): Draft {
@@ -261,14 +254,20 @@ export class StreamWorld extends MessageBuilders {
   }
 
   removeEntity(entity: Entity): Draft {
+    return this.removal(entity, "removed", "ENTITY_REMOVED");
+  }
+
+  /** An entity removed (plainly or by a GDPR request): its relations end, and the payload names it only. */
+  private removal(
+    entity: Entity,
+    state: "removed" | "gdpr",
+    type: "ENTITY_REMOVED" | "ENTITY_REMOVED_GDPR",
+  ): Draft {
     this.tick();
     entity.version += 1;
-    entity.state = "removed";
+    entity.state = state;
     this.endRelationsOf(entity);
-    return this.message("ENTITY_REMOVED", entity.uri, entity.version, {
-      uri: entity.uri,
-      type: entity.type,
-    });
+    return this.message(type, entity.uri, entity.version, { uri: entity.uri, type: entity.type });
   }
 
   private endRelationsOf(entity: Entity): void {
