@@ -1,6 +1,7 @@
 // Authentication and roles: every endpoint needs a valid bearer token of a role that covers it. Each rule
 // is tried on every endpoint, in every token state it is about, with every role the target names: a rule
-// kept on one endpoint and broken on another is the fault seen most in the field.
+// kept on one endpoint and broken on another is the fault seen most in the field. The rules are tables
+// (token states, another tenant, the roles in their own tenant), each over one way of reaching the endpoints.
 import fc from "fast-check";
 import {
   type Check,
