@@ -8,8 +8,8 @@
 // Broker: $LCKIT_AMQP1_URL, else amqp1:// on the local RabbitMQ of scripts/services.mjs (LCKIT_AMQP_PORT),
 // which must be running (node scripts/services.mjs start).
 import amqp from "amqplib";
-import { checkStream } from "../src/events/check/event-stream.ts";
 import { generateStream } from "../src/events/generate/index.ts";
+import { checkStream } from "../src/events/judge/event-stream.ts";
 import { openAmqp1Sink } from "../src/events/transport/sinks/amqp1.ts";
 import { openAmqp1Source } from "../src/events/transport/sources/amqp1.ts";
 import type { MessageSource, RawMessage } from "../src/events/transport/transport.ts";

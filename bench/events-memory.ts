@@ -19,7 +19,7 @@ const self = fileURLToPath(import.meta.url);
 
 /** Child mode: check FILE under CONFIG; prints the live heap taken every `step` messages, as JSON. */
 async function probe(file: string, configFile: string, step: number): Promise<void> {
-  const { checkStream } = await import("../src/events/check/event-stream.ts");
+  const { checkStream } = await import("../src/events/judge/event-stream.ts");
   const { openSource } = await import("../src/events/transport/sources/index.ts");
   const { loadStreamingConfig } = await import("../src/events/streaming-config.ts");
   const gc = (globalThis as { gc?: () => void }).gc;

@@ -15,10 +15,10 @@
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { inspectMessage } from "../src/events/check/event-message.ts";
-import { checkStream } from "../src/events/check/event-stream.ts";
 import { eventSchemas } from "../src/events/event-schemas.ts";
 import { generateStream } from "../src/events/generate/index.ts";
+import { inspectMessage } from "../src/events/judge/event-message.ts";
+import { checkStream } from "../src/events/judge/event-stream.ts";
 import { ndjsonLine } from "../src/events/transport/sinks/file.ts";
 import { linesAsMessages, memorySource, openSource } from "../src/events/transport/sources/index.ts";
 import type { RawMessage } from "../src/events/transport/transport.ts";

@@ -1,6 +1,7 @@
 // Authentication and roles: every endpoint needs a valid bearer token of a role that covers it. Each rule
 // is tried on every endpoint, in every token state it is about, with every role the target names: a rule
-// kept on one endpoint and broken on another is the fault seen most in the field.
+// kept on one endpoint and broken on another is the fault seen most in the field. The rules are tables
+// (token states, another tenant, the roles in their own tenant), each over one way of reaching the endpoints.
 import fc from "fast-check";
 import {
   type Check,
@@ -33,7 +34,7 @@ import {
   everyEndpoint,
   noClientUpserts,
 } from "./support/data-operations.ts";
-import { defineCheck } from "./support/define.ts";
+import { type CheckDefinition, defineCheck } from "./support/define.ts";
 import {
   expiredQuotaToken,
   expiredTokenIssuers,
@@ -70,24 +71,18 @@ function reached(ctx: CheckContext, endpoint: string, state: TokenState, role?: 
   if (role !== undefined) explore(ctx, "role", role);
 }
 
-/** Sends `auth` to every operation and judges each answer; the first failure ends the check. */
+/** Sends the role's token to every operation and judges each answer; the first failure ends the check. */
 async function everyOperation(
   ctx: CheckContext,
   operations: DataOperation[],
-  auth: string | null,
-  explored: { state: TokenState; role?: CredentialRole; record?: string; context?: string },
+  token: string,
+  explored: { state: TokenState; role: CredentialRole },
   judge: (operation: DataOperation, response: ApiResponse<unknown>) => string | undefined,
 ): Promise<void> {
   for (const operation of operations) {
-    const response = await operation.send(auth);
+    const response = await operation.send(token);
     reached(ctx, operation.name, explored.state, explored.role);
-    const on = explored.role === undefined ? operation.name : `${explored.role} on ${operation.name}`;
-    ensureAnswer(
-      judge(operation, response),
-      explored.context === undefined ? on : `${explored.context} on ${operation.name}`,
-      response,
-      explored.record === undefined ? {} : { record: explored.record },
-    );
+    ensureAnswer(judge(operation, response), `${explored.role} on ${operation.name}`, response);
   }
 }
 
@@ -172,272 +167,358 @@ function malformedExamples(
   });
 }
 
-export const authChecks: Check[] = [
-  defineCheck({
-    id: "auth/no-token-refused",
-    title: "MUST refuse every endpoint's request without an Authorization header",
-    requirements: ["AUTH-01", "AUTH-02"],
-    safety: "read",
-    harmlessCalls: [absentLookupTasks, noClientUpserts],
-    needs: { roles: ["admin"] },
-    async run(ctx) {
-      // "All endpoints require the Authorization header": the service endpoints too, at MUST; the status
-      // code is not shown (the kit's choice is service/refuses-without-authorization's SHOULD).
-      const lookupType = await someLookupType(ctx, "admin");
-      await everyOperation(ctx, everyEndpoint(ctx, lookupType), null, { state: "none" }, (_, response) =>
+// ---------------------------------------------------------------- token states × endpoints
+
+/** One answer of an endpoint in a token state, as a rule judges it: the role whose token it was, or the
+ *  Authorization value sent and what it is. */
+interface StateProbe {
+  operation: DataOperation;
+  response: ApiResponse<unknown>;
+  role?: CredentialRole;
+  sent?: { value: string; what: string };
+}
+
+/**
+ * A rule about one token state of the document (no token, a malformed or never-issued one, an expired one
+ * of every role), tried on every endpoint it names: its declared facts, and the judge of one answer (which
+ * fails on a wrong one).
+ */
+interface TokenStateRule {
+  declared: Omit<CheckDefinition, "run">;
+  state: "none" | "malformed" | "expired";
+  endpoints(ctx: CheckContext, lookupType: string): DataOperation[];
+  judge(ctx: CheckContext, probe: StateProbe): void;
+}
+
+/** How each token state reaches every endpoint; the first failure ends the check. */
+const SEND_IN_STATE: Record<
+  TokenStateRule["state"],
+  (ctx: CheckContext, rule: TokenStateRule) => Promise<void>
+> = {
+  async none(ctx, rule) {
+    const lookupType = await someLookupType(ctx, "admin");
+    for (const operation of rule.endpoints(ctx, lookupType)) {
+      const response = await operation.send(null);
+      reached(ctx, operation.name, "none");
+      rule.judge(ctx, { operation, response });
+    }
+  },
+  async malformed(ctx, rule) {
+    // An issued token gives the never-issued ones their shape; any role the target names serves.
+    const role = presentRoles(ctx, ["viewer", "editor", "admin"])[0];
+    const issued = role === undefined ? undefined : await ctx.token(role);
+    const lookupType = role === undefined ? "Country" : await someLookupType(ctx, role);
+    const endpoints = rule.endpoints(ctx, lookupType);
+    const byName = new Map(endpoints.map((e) => [e.name, e]));
+    const boundary = boundaryAuthorizations(issued);
+    const labels = new Map(boundary.map((b) => [b.value, b.label]));
+    const examples = malformedExamples(ctx, boundary, endpoints);
+    const pair = fc.tuple(
+      fc.oneof(fc.constantFrom(...boundary.map((b) => b.value)), madeUpAuthorization),
+      fc.constantFrom(...endpoints.map((e) => e.name)),
+    );
+    await checkProperty(
+      ctx,
+      fc.asyncProperty(pair, async ([value, name]) => {
+        const operation = byName.get(name) as DataOperation;
+        const response = await operation.send({ authorization: value });
+        reached(ctx, name, "malformed");
+        const what = labels.get(value) ?? "a value the kit made up, never issued";
+        rule.judge(ctx, { operation, response, sent: { value, what } });
+      }),
+      // Deep: twice the random values besides every boundary value on every endpoint.
+      { examples, numRuns: ctx.runs * (depthOf(ctx) === "deep" ? 2 : 1) + examples.length },
+    );
+  },
+  async expired(ctx, rule) {
+    const lookupType = await someLookupType(ctx, "viewer");
+    await withExpiredTokens(ctx, async (tokens) => {
+      for (const { role, token } of tokens)
+        for (const operation of rule.endpoints(ctx, lookupType)) {
+          const response = await operation.send(token);
+          reached(ctx, operation.name, "expired", role);
+          rule.judge(ctx, { operation, response, role });
+        }
+    });
+  },
+};
+
+/** What every check with an expired token declares. In real time it shortens the quota client's
+ *  accessTokenValidity and restores it (a write); the expired token is shared, and the quota sessions wait
+ *  for it (noteQuotaToken). */
+const EXPIRED_TOKEN_CHECK = {
+  safety: "write",
+  harmlessCalls: [absentLookupTasks],
+  issuesTokensFor: expiredTokenIssuers,
+  facts: [expiredQuotaToken, quotaTokensExpire],
+  needs: expiredTokenNeeds,
+} satisfies Partial<CheckDefinition>;
+
+const TOKEN_STATE_RULES: TokenStateRule[] = [
+  {
+    declared: {
+      id: "auth/no-token-refused",
+      title: "MUST refuse every endpoint's request without an Authorization header",
+      requirements: ["AUTH-01", "AUTH-02"],
+      safety: "read",
+      harmlessCalls: [absentLookupTasks, noClientUpserts],
+      needs: { roles: ["admin"] },
+    },
+    state: "none",
+    // "All endpoints require the Authorization header": the service endpoints too, at MUST; the status
+    // code is not shown (the kit's choice is service/refuses-without-authorization's SHOULD).
+    endpoints: everyEndpoint,
+    judge: (_, { operation, response }) => ensureAnswer(judgeAuthRefusal(response), operation.name, response),
+  },
+  {
+    declared: {
+      id: "auth/missing-token-401",
+      title: "SHOULD answer a missing token with 401 and WWW-Authenticate: Bearer",
+      requirements: ["AUTH-05"],
+      safety: "read",
+      needs: { roles: ["admin"] },
+    },
+    state: "none",
+    endpoints: (ctx, lookupType) => dataOperations(ctx, ctx.target.tenant, lookupType),
+    judge: (_, { operation, response }) =>
+      ensureAnswer(
+        response.status === 401 && /^bearer/i.test(response.headers.get("www-authenticate") ?? "")
+          ? undefined
+          : `expected 401 with WWW-Authenticate: Bearer ..., got ${describeResponse(response)}`,
+        operation.name,
+        response,
+      ),
+  },
+  {
+    declared: {
+      id: "auth/malformed-token-refused",
+      title: "MUST refuse a malformed or never-issued bearer token on every endpoint",
+      requirements: ["AUTH-03"],
+      safety: "read",
+      harmlessCalls: [absentLookupTasks, noClientUpserts],
+      needs: { roles: [] },
+    },
+    state: "malformed",
+    endpoints: everyEndpoint,
+    judge(_, { operation, response, sent }) {
+      const { value, what } = sent as { value: string; what: string };
+      ensureAnswer(
         judgeAuthRefusal(response),
+        `${operation.name} with ${what} (Authorization: ${value})`,
+        response,
+        { field: "Authorization", record: `Authorization: ${value} (${what})` },
       );
     },
-  }),
-  defineCheck({
-    id: "auth/missing-token-401",
-    title: "SHOULD answer a missing token with 401 and WWW-Authenticate: Bearer",
-    requirements: ["AUTH-05"],
-    safety: "read",
-    needs: { roles: ["admin"] },
-    async run(ctx) {
-      const lookupType = await someLookupType(ctx, "admin");
-      await everyOperation(
-        ctx,
-        dataOperations(ctx, ctx.target.tenant, lookupType),
-        null,
-        { state: "none" },
-        (_, response) =>
-          response.status === 401 && /^bearer/i.test(response.headers.get("www-authenticate") ?? "")
-            ? undefined
-            : `expected 401 with WWW-Authenticate: Bearer ..., got ${describeResponse(response)}`,
-      );
+  },
+  {
+    declared: {
+      id: "auth/expired-token-refused",
+      title: "MUST refuse an expired token on every endpoint with an error stating it has expired",
+      requirements: ["AUTH-04", "TOKEN-STATE-04"],
+      ...EXPIRED_TOKEN_CHECK,
     },
-  }),
-  defineCheck({
-    id: "auth/malformed-token-refused",
-    title: "MUST refuse a malformed or never-issued bearer token on every endpoint",
-    requirements: ["AUTH-03"],
-    safety: "read",
-    harmlessCalls: [absentLookupTasks, noClientUpserts],
-    needs: { roles: [] },
-    async run(ctx) {
-      // An issued token gives the never-issued ones their shape; any role the target names serves.
-      const role = presentRoles(ctx, ["viewer", "editor", "admin"])[0];
-      const issued = role === undefined ? undefined : await ctx.token(role);
-      const lookupType = role === undefined ? "Country" : await someLookupType(ctx, role);
-      const endpoints = everyEndpoint(ctx, lookupType);
-      const byName = new Map(endpoints.map((e) => [e.name, e]));
-      const boundary = boundaryAuthorizations(issued);
-      const labels = new Map(boundary.map((b) => [b.value, b.label]));
-      const examples = malformedExamples(ctx, boundary, endpoints);
-      const pair = fc.tuple(
-        fc.oneof(fc.constantFrom(...boundary.map((b) => b.value)), madeUpAuthorization),
-        fc.constantFrom(...endpoints.map((e) => e.name)),
-      );
-      await checkProperty(
-        ctx,
-        fc.asyncProperty(pair, async ([value, name]) => {
-          const endpoint = byName.get(name) as DataOperation;
-          const response = await endpoint.send({ authorization: value });
-          reached(ctx, name, "malformed");
-          const what = labels.get(value) ?? "a value the kit made up, never issued";
-          ensureAnswer(
-            judgeAuthRefusal(response),
-            `${name} with ${what} (Authorization: ${value})`,
-            response,
-            {
-              field: "Authorization",
-              record: `Authorization: ${value} (${what})`,
-            },
-          );
-        }),
-        // Deep: twice the random values besides every boundary value on every endpoint.
-        { examples, numRuns: ctx.runs * (depthOf(ctx) === "deep" ? 2 : 1) + examples.length },
-      );
+    state: "expired",
+    endpoints: everyEndpoint,
+    judge: (ctx, { operation, response, role }) =>
+      ensureAnswer(
+        judgeExpiredRefusal(ctx.target.profile, response),
+        `use of an expired token on ${operation.name}`,
+        response,
+        { record: expiredTokenRecord(ctx, role as CredentialRole) },
+      ),
+  },
+  {
+    declared: {
+      id: "auth/expired-token-401",
+      title: "SHOULD answer an expired token with 401 and WWW-Authenticate naming the expiry",
+      requirements: ["AUTH-05"],
+      ...EXPIRED_TOKEN_CHECK,
     },
-  }),
-  defineCheck({
-    id: "auth/expired-token-refused",
-    title: "MUST refuse an expired token on every endpoint with an error stating it has expired",
-    requirements: ["AUTH-04", "TOKEN-STATE-04"],
-    // In real time the check shortens the quota client's accessTokenValidity and restores it: a write.
-    safety: "write",
-    harmlessCalls: [absentLookupTasks],
-    issuesTokensFor: expiredTokenIssuers,
-    // Real time: the expired token is shared, and the quota sessions wait for it (noteQuotaToken).
-    facts: [expiredQuotaToken, quotaTokensExpire],
-    needs: expiredTokenNeeds,
-    async run(ctx) {
-      const lookupType = await someLookupType(ctx, "viewer");
-      await withExpiredTokens(ctx, async (tokens) => {
-        for (const { role, token } of tokens)
-          await everyOperation(
-            ctx,
-            everyEndpoint(ctx, lookupType),
-            token,
-            {
-              state: "expired",
-              role,
-              record: expiredTokenRecord(ctx, role),
-              context: "use of an expired token",
-            },
-            (_, response) => judgeExpiredRefusal(ctx.target.profile, response),
-          );
-      });
+    state: "expired",
+    endpoints: everyEndpoint,
+    judge(ctx, { operation, response, role }) {
+      const challenge = response.headers.get("www-authenticate") ?? "";
+      if (response.status !== 401 || !/^bearer/i.test(challenge) || !/expir/i.test(challenge))
+        fail(
+          `${operation.name}: expected 401 with WWW-Authenticate: Bearer error="invalid_token", ` +
+            `error_description="...expired" (WWW-Authenticate: ${challenge || "absent"}), got ${describeResponse(response)}`,
+          answerDetail(response, {
+            expected: "401 with WWW-Authenticate: Bearer naming the expiry",
+            actual: `${response.status}, WWW-Authenticate: ${challenge || "absent"}`,
+            record: expiredTokenRecord(ctx, role as CredentialRole),
+            field: "WWW-Authenticate",
+          }),
+        );
     },
-  }),
-  defineCheck({
-    id: "auth/expired-token-401",
-    title: "SHOULD answer an expired token with 401 and WWW-Authenticate naming the expiry",
-    requirements: ["AUTH-05"],
-    // In real time the check shortens the quota client's accessTokenValidity and restores it: a write.
-    safety: "write",
-    harmlessCalls: [absentLookupTasks],
-    issuesTokensFor: expiredTokenIssuers,
-    // Real time: the expired token is shared, and the quota sessions wait for it (noteQuotaToken).
-    facts: [expiredQuotaToken, quotaTokensExpire],
-    needs: expiredTokenNeeds,
-    async run(ctx) {
-      const lookupType = await someLookupType(ctx, "viewer");
-      await withExpiredTokens(ctx, async (tokens) => {
-        for (const { role, token } of tokens)
-          for (const operation of everyEndpoint(ctx, lookupType)) {
-            const response = await operation.send(token);
-            reached(ctx, operation.name, "expired", role);
-            const challenge = response.headers.get("www-authenticate") ?? "";
-            if (response.status !== 401 || !/^bearer/i.test(challenge) || !/expir/i.test(challenge))
-              fail(
-                `${operation.name}: expected 401 with WWW-Authenticate: Bearer error="invalid_token", ` +
-                  `error_description="...expired" (WWW-Authenticate: ${challenge || "absent"}), got ${describeResponse(response)}`,
-                answerDetail(response, {
-                  expected: "401 with WWW-Authenticate: Bearer naming the expiry",
-                  actual: `${response.status}, WWW-Authenticate: ${challenge || "absent"}`,
-                  record: expiredTokenRecord(ctx, role),
-                  field: "WWW-Authenticate",
-                }),
-              );
-          }
-      });
+  },
+];
+
+// ---------------------------------------------------------------- another tenant × roles × endpoints
+
+/** A rule about another tenant's data, tried with the roles it names on every operation it names. */
+interface OtherTenantRule {
+  declared: Omit<CheckDefinition, "run">;
+  roles(ctx: CheckContext): CredentialRole[];
+  /** Writes too (delete tasks naming absent lookups, an empty client list), or reads only. */
+  includeWrites: boolean;
+  judge(response: ApiResponse<unknown>): string | undefined;
+}
+
+const OTHER_TENANT_RULES: OtherTenantRule[] = [
+  {
+    declared: {
+      id: "auth/other-tenant-refused",
+      title: "MUST refuse a caller access to a tenant that is not on its tenant list, on every endpoint",
+      requirements: ["AUTH-ROLES-04"],
+      safety: "read",
+      harmlessCalls: [absentLookupTasks, noClientUpserts],
+      needs: { roles: ["viewer"], otherTenant: true },
     },
-  }),
+    roles: (ctx) => presentRoles(ctx, ["viewer", "editor", "admin"]),
+    includeWrites: true,
+    judge: judgeTenantRefusal,
+  },
+  {
+    declared: {
+      id: "auth/other-tenant-403",
+      title: "SHOULD refuse access to another tenant with 403",
+      requirements: ["AUTH-ROLES-06"],
+      safety: "read",
+      needs: { roles: ["viewer"], otherTenant: true },
+    },
+    roles: () => ["viewer"],
+    includeWrites: false,
+    judge: (response) =>
+      response.status === 403 ? undefined : `expected 403, got ${describeResponse(response)}`,
+  },
+];
+
+const otherTenantCheck = (rule: OtherTenantRule): Check =>
   defineCheck({
-    id: "auth/other-tenant-refused",
-    title: "MUST refuse a caller access to a tenant that is not on its tenant list, on every endpoint",
-    requirements: ["AUTH-ROLES-04"],
-    safety: "read",
-    harmlessCalls: [absentLookupTasks, noClientUpserts],
-    needs: { roles: ["viewer"], otherTenant: true },
+    ...rule.declared,
     async run(ctx) {
       const other = otherTenantOf(ctx);
       const lookupType = await someLookupType(ctx, "viewer");
-      await isolationProbe(ctx, presentRoles(ctx, ["viewer", "editor", "admin"]), (role) =>
-        dataOperations(ctx, other, lookupType, { includeWrites: true }).map((op) => ({
-          name: op.name,
-          send: () => ctx.token(role).then((token) => op.send(token)),
-          judge: judgeTenantRefusal,
-        })),
+      await isolationProbe(ctx, rule.roles(ctx), (role) =>
+        dataOperations(ctx, other, lookupType, rule.includeWrites ? { includeWrites: true } : {}).map(
+          (op) => ({
+            name: op.name,
+            send: () => ctx.token(role).then((token) => op.send(token)),
+            judge: rule.judge,
+          }),
+        ),
       );
     },
-  }),
-  defineCheck({
-    id: "auth/other-tenant-403",
-    title: "SHOULD refuse access to another tenant with 403",
-    requirements: ["AUTH-ROLES-06"],
-    safety: "read",
-    needs: { roles: ["viewer"], otherTenant: true },
-    async run(ctx) {
-      const other = otherTenantOf(ctx);
-      const lookupType = await someLookupType(ctx, "viewer");
-      await isolationProbe(ctx, ["viewer"], (role) =>
-        dataOperations(ctx, other, lookupType).map((op) => ({
-          name: op.name,
-          send: () => ctx.token(role).then((token) => op.send(token)),
-          judge: (response) =>
-            response.status === 403 ? undefined : `expected 403, got ${describeResponse(response)}`,
-        })),
-      );
+  });
+
+// ---------------------------------------------------------------- roles × endpoints of their own tenant
+
+/** A rule about what one role may do in its own tenant (the document's roles), tried with a valid token of
+ *  the role on every operation it names. */
+interface RoleRule {
+  declared: Omit<CheckDefinition, "run">;
+  role: CredentialRole;
+  state: "valid" | "role without privilege";
+  operations(ctx: CheckContext): Promise<DataOperation[]>;
+  judge(operation: DataOperation, response: ApiResponse<unknown>): string | undefined;
+}
+
+/** The role's operations are granted: each answers with data of its shape. */
+const grantedTo =
+  (roleName: string) =>
+  (op: DataOperation, response: ApiResponse<unknown>): string | undefined =>
+    judgeData(response, `${op.name} by ${roleName}`, op.shape);
+
+const ROLE_RULES: RoleRule[] = [
+  {
+    declared: {
+      id: "auth/viewer-can-read",
+      title: "MUST let ROLE_RDM read lookups, autopilot statistics and blocked values of its tenant",
+      requirements: ["AUTH-ROLES-03"],
+      safety: "read",
+      needs: { roles: ["viewer"] },
     },
-  }),
-  defineCheck({
-    id: "auth/viewer-can-read",
-    title: "MUST let ROLE_RDM read lookups, autopilot statistics and blocked values of its tenant",
-    requirements: ["AUTH-ROLES-03"],
-    safety: "read",
-    needs: { roles: ["viewer"] },
-    async run(ctx) {
-      const lookupType = await someLookupType(ctx, "viewer");
-      await everyOperation(
-        ctx,
-        dataOperations(ctx, ctx.target.tenant, lookupType),
-        await ctx.token("viewer"),
-        { state: "valid", role: "viewer" },
-        (op, r) => judgeData(r, `${op.name} by ROLE_RDM`, op.shape),
-      );
+    role: "viewer",
+    state: "valid",
+    operations: async (ctx) => dataOperations(ctx, ctx.target.tenant, await someLookupType(ctx, "viewer")),
+    judge: grantedTo("ROLE_RDM"),
+  },
+  {
+    declared: {
+      id: "auth/viewer-cannot-delete",
+      title: "MUST refuse every form of delete task from ROLE_RDM (view access only)",
+      requirements: ["AUTH-ROLES-03"],
+      safety: "read",
+      harmlessCalls: [absentLookupTasks],
+      needs: { roles: ["viewer"] },
     },
-  }),
-  defineCheck({
-    id: "auth/viewer-cannot-delete",
-    title: "MUST refuse every form of delete task from ROLE_RDM (view access only)",
-    requirements: ["AUTH-ROLES-03"],
-    safety: "read",
-    harmlessCalls: [absentLookupTasks],
-    needs: { roles: ["viewer"] },
-    async run(ctx) {
-      // The tasks name an absent lookup or lookup type, so a wrongly accepted task still deletes nothing.
-      const deletes = dataOperations(ctx, ctx.target.tenant, "Country", { includeWrites: true }).filter(
-        isDeleteTask,
-      );
-      await everyOperation(
-        ctx,
-        deletes,
-        await ctx.token("viewer"),
-        { state: "role without privilege", role: "viewer" },
-        (_, response) => judgeRoleRefusal(response),
-      );
+    role: "viewer",
+    state: "role without privilege",
+    // The tasks name an absent lookup or lookup type, so a wrongly accepted task still deletes nothing.
+    operations: async (ctx) =>
+      dataOperations(ctx, ctx.target.tenant, "Country", { includeWrites: true }).filter(isDeleteTask),
+    judge: (_, response) => judgeRoleRefusal(response),
+  },
+  {
+    declared: {
+      id: "auth/editor-can-delete",
+      title: "MUST let ROLE_RDM_EDIT read lookups and create delete tasks of every form in its tenant",
+      requirements: ["AUTH-ROLES-02"],
+      safety: "write",
+      harmlessCalls: [absentLookupTasks],
+      changes: "data",
+      needs: { roles: ["editor"] },
     },
-  }),
-  defineCheck({
-    id: "auth/editor-can-delete",
-    title: "MUST let ROLE_RDM_EDIT read lookups and create delete tasks of every form in its tenant",
-    requirements: ["AUTH-ROLES-02"],
-    safety: "write",
-    harmlessCalls: [absentLookupTasks],
-    changes: "data",
-    needs: { roles: ["editor"] },
-    async run(ctx) {
-      const lookupType = await someLookupType(ctx, "editor");
-      const operations = dataOperations(ctx, ctx.target.tenant, lookupType, {
+    role: "editor",
+    state: "valid",
+    operations: async (ctx) =>
+      dataOperations(ctx, ctx.target.tenant, await someLookupType(ctx, "editor"), {
         includeWrites: true,
         tasksAccepted: true,
-      }).filter((op) => !op.name.startsWith("PUT /oauth"));
-      await everyOperation(
-        ctx,
-        operations,
-        await ctx.token("editor"),
-        { state: "valid", role: "editor" },
-        (op, r) => judgeData(r, `${op.name} by ROLE_RDM_EDIT`, op.shape),
-      );
+      }).filter((op) => !op.name.startsWith("PUT /oauth")),
+    judge: grantedTo("ROLE_RDM_EDIT"),
+  },
+  {
+    declared: {
+      id: "auth/admin-full-access",
+      title: "MUST let ROLE_ADMIN_TENANT read, delete and update configuration in its tenant",
+      requirements: ["AUTH-ROLES-01", "CONFIG-CLIENT-01"],
+      safety: "write",
+      harmlessCalls: [absentLookupTasks],
+      needs: { roles: ["admin"] },
     },
-  }),
-  defineCheck({
-    id: "auth/admin-full-access",
-    title: "MUST let ROLE_ADMIN_TENANT read, delete and update configuration in its tenant",
-    requirements: ["AUTH-ROLES-01", "CONFIG-CLIENT-01"],
-    safety: "write",
-    harmlessCalls: [absentLookupTasks],
-    needs: { roles: ["admin"] },
-    async run(ctx) {
-      const lookupType = await someLookupType(ctx, "admin");
-      const operations = dataOperations(ctx, ctx.target.tenant, lookupType, {
+    role: "admin",
+    state: "valid",
+    operations: async (ctx) =>
+      dataOperations(ctx, ctx.target.tenant, await someLookupType(ctx, "admin"), {
         includeWrites: true,
         tasksAccepted: true,
         customerId: ctx.target.customerId,
-      });
+      }),
+    judge: grantedTo("ROLE_ADMIN_TENANT"),
+  },
+];
+
+const roleCheck = (rule: RoleRule): Check =>
+  defineCheck({
+    ...rule.declared,
+    async run(ctx) {
       await everyOperation(
         ctx,
-        operations,
-        await ctx.token("admin"),
-        { state: "valid", role: "admin" },
-        (op, r) => judgeData(r, `${op.name} by ROLE_ADMIN_TENANT`, op.shape),
+        await rule.operations(ctx),
+        await ctx.token(rule.role),
+        { state: rule.state, role: rule.role },
+        rule.judge,
       );
     },
-  }),
+  });
+
+export const authChecks: Check[] = [
+  ...TOKEN_STATE_RULES.map((rule) =>
+    defineCheck({ ...rule.declared, run: (ctx) => SEND_IN_STATE[rule.state](ctx, rule) }),
+  ),
+  ...OTHER_TENANT_RULES.map(otherTenantCheck),
+  ...ROLE_RULES.map(roleCheck),
   defineCheck({
     id: "auth/configuration-needs-admin",
     title: "SHOULD refuse configuration updates from ROLE_RDM and ROLE_RDM_EDIT with 403",

@@ -6,34 +6,27 @@ import { typeName } from "./support/data-operations.ts";
 import { defineCheck } from "./support/define.ts";
 import { recordsProblem, statisticRules } from "./support/record-fields.ts";
 import { ensure } from "./support/response-judges.ts";
+import { judgeCaseLimit, onceJudge } from "./support/scan-case-judges.ts";
+import { exploreSpace, noteScroll } from "./support/scan-explorer.ts";
+import { filterCheck } from "./support/scan-filter-checks.ts";
+import { failFinding, identityFinding, identityProblem, pageIdentities } from "./support/scan-judges.ts";
+import {
+  limitAbove100Check,
+  limitOutOfRangeCheck,
+  pageWithinLimitCheck,
+} from "./support/scan-limit-checks.ts";
+import { exactlyOnceCheck } from "./support/scan-once-checks.ts";
+import { orderCheck, sortFieldsAcceptedCheck } from "./support/scan-order-checks.ts";
+import { fewerThanAPage, nothingToJudge, readScroll, referenceRead } from "./support/scan-reads.ts";
 import {
   endsCheck,
   endWithoutScrollIdCheck,
-  exactlyOnceCheck,
-  exploreSpace,
-  failFinding,
-  fewerThanAPage,
-  filterCheck,
   firstPageNullBodyCheck,
-  identityFinding,
-  identityProblem,
-  judgeCaseLimit,
-  limitAbove100Check,
-  limitOutOfRangeCheck,
-  noteScroll,
-  nothingToJudge,
-  onceJudge,
-  orderCheck,
-  pageIdentities,
-  pageWithinLimitCheck,
-  readScroll,
-  referenceRead,
-  type ScanSubject,
   scrollBodyCheck,
-  sortFieldsAcceptedCheck,
   unknownScrollIdCheck,
-} from "./support/scan-properties.ts";
+} from "./support/scan-scroll-checks.ts";
 import { describeCase } from "./support/scan-space.ts";
+import type { ScanSubject } from "./support/scan-subject.ts";
 import { scrollIdEncodingFact } from "./support/scroll-encoding.ts";
 
 const statisticIdentity = (r: Record<string, unknown>) =>

@@ -8,7 +8,7 @@ import { checkProperty } from "./support/property.ts";
 import { blockedValueRules, recordsProblem } from "./support/record-fields.ts";
 import { recorded } from "./support/recorded-scrolls.ts";
 import { ensure, isClientError, judgeSuccess } from "./support/response-judges.ts";
-import { identityFinding, identityProblem } from "./support/scan-properties.ts";
+import { identityFinding, identityProblem } from "./support/scan-judges.ts";
 import { clientOf } from "./support/target-client.ts";
 
 const identity = (v: BlockedValue) => `${typeName(String(v.lookupType))}|${String(v.value)}`;

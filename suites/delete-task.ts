@@ -17,18 +17,12 @@ import { type ApiResponse, describeResponse, lookupUri, pageOf, type Task } from
 import { lookupTypeUri } from "../src/contract/index.ts";
 import { lookupScan } from "./lookup-scan.ts";
 import { absentLookupTasks, absentLookupUri, typeName } from "./support/data-operations.ts";
-import { defineCheck } from "./support/define.ts";
+import { type CheckDefinition, defineCheck } from "./support/define.ts";
 import { checkProperty } from "./support/property.ts";
 import { ensure, judgeSuccess } from "./support/response-judges.ts";
-import {
-  distinct,
-  failFinding,
-  identityFinding,
-  nothingToJudge,
-  readScroll,
-  type ScanRecordShape,
-  type ScanSubject,
-} from "./support/scan-properties.ts";
+import { failFinding, identityFinding } from "./support/scan-judges.ts";
+import { distinct, nothingToJudge, readScroll } from "./support/scan-reads.ts";
+import type { ScanRecordShape, ScanSubject } from "./support/scan-subject.ts";
 import { scrollIdEncodingFact } from "./support/scroll-encoding.ts";
 import { clientOf } from "./support/target-client.ts";
 
@@ -440,20 +434,100 @@ async function foreignUrisDeleteNothing(ctx: CheckContext): Promise<void> {
 }
 
 // ---------------------------------------------------------------- checks
+
+/** What a check declares whose tasks name only absent lookups: they delete nothing, so they run anyway. */
+const HARMLESS_TASK_CHECK = {
+  safety: "write",
+  harmlessCalls: [absentLookupTasks],
+  changes: "data",
+  facts: [scrollIdEncodingFact],
+  needs: { roles: ["admin"] },
+} satisfies Partial<CheckDefinition>;
+
+/** What a check declares that deletes lookups for good (its own reads of the tenants are facts too). */
+const DELETING_CHECK = {
+  safety: "destructive",
+  changes: "data",
+  facts: DELETING_FACTS,
+  needs: { roles: ["admin"] },
+} satisfies Partial<CheckDefinition>;
+
+/** Sends a delete task naming one absent lookup of the tenant. */
+async function absentLookupTask(ctx: CheckContext): Promise<ApiResponse<Task>> {
+  return clientOf(ctx).deleteTask(await ctx.token("admin"), ctx.target.tenant, {
+    uris: [absentLookupUri(ctx.target.tenant)],
+  });
+}
+
+/**
+ * A form of the delete task that removes a whole selection of the tenant's lookups: parameters.type (the
+ * lookups of one type) or no parameters (all of them). From the tenant's lookups before the task, it says
+ * the task's parameters, which lookups it removes, and the task in words.
+ */
+interface SelectionForm {
+  declared: Omit<CheckDefinition, "run" | keyof typeof DELETING_CHECK>;
+  select(
+    ctx: CheckContext,
+    before: ScanRecordShape[],
+  ): { parameters: { type: string } | undefined; gone: (record: ScanRecordShape) => boolean; what: string };
+}
+
+const SELECTION_FORMS: SelectionForm[] = [
+  {
+    declared: {
+      id: "delete-task/by-type",
+      title: "MUST delete exactly the lookups of parameters.type, and only in the task's tenant",
+      requirements: ["TASK-03", "TASK-05"],
+    },
+    select(ctx, before) {
+      const types = [...new Set(before.map((r) => typeName(String(r.type))))].sort();
+      // The type with the most lookups: a deletion that stops after a page or a batch shows only where the
+      // type holds more than one (the seed breaks ties). Another type is left for delete-task/all-of-tenant.
+      const count = (t: string) => before.filter((r) => typeName(String(r.type)) === t).length;
+      const most = Math.max(...types.map(count));
+      const largest = types.filter((t) => count(t) === most);
+      const type = largest[Math.abs(ctx.seed) % largest.length] as string;
+      explore(ctx, "lookup type", `${type} (${most} lookups)`);
+      return {
+        parameters: { type: lookupTypeUri(type) },
+        gone: (r) => typeName(String(r.type)) === type,
+        what: `delete task with parameters.type ${lookupTypeUri(type)}`,
+      };
+    },
+  },
+  {
+    declared: {
+      id: "delete-task/all-of-tenant",
+      title: "MUST delete every lookup of the tenant when the task has no parameters, and only there",
+      requirements: ["TASK-02", "TASK-05"],
+    },
+    select: () => ({ parameters: undefined, gone: () => true, what: "delete task without parameters" }),
+  },
+];
+
+const selectionCheck = (form: SelectionForm): Check =>
+  defineCheck({
+    ...form.declared,
+    ...DELETING_CHECK,
+    async run(ctx) {
+      forgetReads(ctx);
+      const before = await lookupsOf(ctx);
+      // An empty tenant is the data's state, not a fault of the target: deleting nothing shows nothing, so
+      // the rule is left unjudged.
+      if (before.length === 0) nothingToJudge(ctx, lookupScan);
+      const { parameters, gone, what } = form.select(ctx, before);
+      await deleteAndAwait(ctx, parameters, gone, before, what);
+    },
+  });
+
 export const deleteTaskChecks: Check[] = [
   defineCheck({
     id: "delete-task/accepted",
     title: "MUST accept a delete task of type delete with a 2xx answer",
     requirements: ["TASK-01"],
-    safety: "write",
-    harmlessCalls: [absentLookupTasks],
-    changes: "data",
-    facts: [scrollIdEncodingFact],
-    needs: { roles: ["admin"] },
+    ...HARMLESS_TASK_CHECK,
     async run(ctx) {
-      const response = await clientOf(ctx).deleteTask(await ctx.token("admin"), ctx.target.tenant, {
-        uris: [absentLookupUri(ctx.target.tenant)],
-      });
+      const response = await absentLookupTask(ctx);
       explore(ctx, "parameters", "uris");
       explore(ctx, "uris", "an absent lookup");
       ensureAccepted(response, "a delete task naming an absent lookup");
@@ -463,15 +537,9 @@ export const deleteTaskChecks: Check[] = [
     id: "delete-task/task-object",
     title: "SHOULD answer a delete task with 202 and a task object carrying id and status",
     requirements: ["TASK-06"],
-    safety: "write",
-    harmlessCalls: [absentLookupTasks],
-    changes: "data",
-    facts: [scrollIdEncodingFact],
-    needs: { roles: ["admin"] },
+    ...HARMLESS_TASK_CHECK,
     async run(ctx) {
-      const response = await clientOf(ctx).deleteTask(await ctx.token("admin"), ctx.target.tenant, {
-        uris: [absentLookupUri(ctx.target.tenant)],
-      });
+      const response = await absentLookupTask(ctx);
       const task = response.body as Task | undefined;
       if (
         response.status !== 202 ||
@@ -489,16 +557,10 @@ export const deleteTaskChecks: Check[] = [
     id: "delete-task/task-status-completes",
     title: "SHOULD report a delete task through GET /tasks/{tenantId}/{taskId} until it is COMPLETED",
     requirements: ["TASK-07", "TASK-06"],
-    safety: "write",
-    harmlessCalls: [absentLookupTasks],
-    changes: "data",
-    facts: [scrollIdEncodingFact],
-    needs: { roles: ["admin"] },
+    ...HARMLESS_TASK_CHECK,
     async run(ctx) {
       const client = clientOf(ctx);
-      const created = await client.deleteTask(await ctx.token("admin"), ctx.target.tenant, {
-        uris: [absentLookupUri(ctx.target.tenant)],
-      });
+      const created = await absentLookupTask(ctx);
       const id = (created.body as Task | undefined)?.id;
       if (!created.ok || typeof id !== "string")
         fail(
@@ -535,11 +597,7 @@ export const deleteTaskChecks: Check[] = [
     id: "delete-task/invalid-requests-400",
     title: "SHOULD refuse another tenant's URIs, over 1000 URIs and a type other than delete with 400",
     requirements: ["TASK-08"],
-    safety: "write",
-    harmlessCalls: [absentLookupTasks],
-    changes: "data",
-    facts: [scrollIdEncodingFact],
-    needs: { roles: ["admin"] },
+    ...HARMLESS_TASK_CHECK,
     async run(ctx) {
       const tenant = ctx.target.tenant;
       const foreign = `${ctx.target.otherTenant ?? `${tenant}-other`}/LckitAbsentType/lckit-absent-code`;
@@ -569,20 +627,16 @@ export const deleteTaskChecks: Check[] = [
     title:
       "MUST delete no unlisted lookup for a URI naming another tenant's lookup, and nothing of a tenant the caller lacks",
     requirements: ["TASK-04", "TASK-05", "LOOKUP-05", "AUTH-ROLES-04"],
-    safety: "destructive",
-    changes: "data",
+    ...DELETING_CHECK,
+    // It keeps no read of the tenants (lookupsSeen, otherTenantSeen): it asks for each lookup it judges.
     facts: [scrollIdEncodingFact],
-    needs: { roles: ["admin"] },
     run: foreignUrisDeleteNothing,
   }),
   defineCheck({
     id: "delete-task/by-uris",
     title: "MUST delete exactly the listed lookups, and only in the task's tenant",
     requirements: ["TASK-04", "TASK-05", "TASK-01", "LOOKUP-05"],
-    safety: "destructive",
-    changes: "data",
-    facts: DELETING_FACTS,
-    needs: { roles: ["admin"] },
+    ...DELETING_CHECK,
     async run(ctx) {
       forgetReads(ctx);
       const initial = await lookupsOf(ctx);
@@ -613,50 +667,5 @@ export const deleteTaskChecks: Check[] = [
       );
     },
   }),
-  defineCheck({
-    id: "delete-task/by-type",
-    title: "MUST delete exactly the lookups of parameters.type, and only in the task's tenant",
-    requirements: ["TASK-03", "TASK-05"],
-    safety: "destructive",
-    changes: "data",
-    facts: DELETING_FACTS,
-    needs: { roles: ["admin"] },
-    async run(ctx) {
-      forgetReads(ctx);
-      const before = await lookupsOf(ctx);
-      const types = [...new Set(before.map((r) => typeName(String(r.type))))].sort();
-      // An empty tenant is the data's state, not a fault of the target: nothing to judge.
-      if (types.length === 0) nothingToJudge(ctx, lookupScan);
-      // The type with the most lookups: a deletion that stops after a page or a batch shows only where the
-      // type holds more than one (the seed breaks ties). Another type is left for delete-task/all-of-tenant.
-      const count = (t: string) => before.filter((r) => typeName(String(r.type)) === t).length;
-      const most = Math.max(...types.map(count));
-      const largest = types.filter((t) => count(t) === most);
-      const type = largest[Math.abs(ctx.seed) % largest.length] as string;
-      explore(ctx, "lookup type", `${type} (${most} lookups)`);
-      await deleteAndAwait(
-        ctx,
-        { type: lookupTypeUri(type) },
-        (r) => typeName(String(r.type)) === type,
-        before,
-        `delete task with parameters.type ${lookupTypeUri(type)}`,
-      );
-    },
-  }),
-  defineCheck({
-    id: "delete-task/all-of-tenant",
-    title: "MUST delete every lookup of the tenant when the task has no parameters, and only there",
-    requirements: ["TASK-02", "TASK-05"],
-    safety: "destructive",
-    changes: "data",
-    facts: DELETING_FACTS,
-    needs: { roles: ["admin"] },
-    async run(ctx) {
-      forgetReads(ctx);
-      const before = await lookupsOf(ctx);
-      // Deleting nothing shows nothing: an empty tenant leaves the rule unjudged.
-      if (before.length === 0) nothingToJudge(ctx, lookupScan);
-      await deleteAndAwait(ctx, undefined, () => true, before, "delete task without parameters");
-    },
-  }),
+  ...SELECTION_FORMS.map(selectionCheck),
 ];

@@ -5,25 +5,19 @@ import { typeName } from "./support/data-operations.ts";
 import { defineCheck } from "./support/define.ts";
 import { lookupRules, recordsProblem } from "./support/record-fields.ts";
 import { ensure } from "./support/response-judges.ts";
+import { filterCheck, filterGrammarCheck, filterTypeNameCheck } from "./support/scan-filter-checks.ts";
+import { limitOutOfRangeCheck, pageWithinLimitCheck } from "./support/scan-limit-checks.ts";
+import { exactlyOnceCheck } from "./support/scan-once-checks.ts";
+import { orderCheck, sortFieldsAcceptedCheck } from "./support/scan-order-checks.ts";
+import { distinct, readScroll, referenceRead } from "./support/scan-reads.ts";
 import {
-  distinct,
   endsCheck,
   endWithoutScrollIdCheck,
-  exactlyOnceCheck,
-  filterCheck,
-  filterGrammarCheck,
-  filterTypeNameCheck,
   firstPageNullBodyCheck,
-  limitOutOfRangeCheck,
-  orderCheck,
-  pageWithinLimitCheck,
-  readScroll,
-  referenceRead,
-  type ScanSubject,
   scrollBodyCheck,
-  sortFieldsAcceptedCheck,
   unknownScrollIdCheck,
-} from "./support/scan-properties.ts";
+} from "./support/scan-scroll-checks.ts";
+import type { ScanSubject } from "./support/scan-subject.ts";
 import { scrollIdEncodingFact } from "./support/scroll-encoding.ts";
 
 export const lookupScan: ScanSubject = {

@@ -22,6 +22,7 @@ import {
 } from "../src/client/index.ts";
 import { answerDetail, clientRecord, ensureAnswer } from "./support/answer-detail.ts";
 import { defineCheck } from "./support/define.ts";
+import { atFullQuota } from "./support/full-quota.ts";
 import { type CustomerMethod, DIMENSION } from "./support/quota-methods.ts";
 import {
   measureRequestMs,
@@ -250,6 +251,17 @@ async function countUpTo201(
   return { granted: seen.size, shortest, ...(last ? { last } : {}) };
 }
 
+/** Switches multi-token support on with no maxActiveTokensAllowed: the default quota then applies. */
+async function multiTokenWithoutMax(session: QuotaSession): Promise<void> {
+  const response = await session.putMultiTokenConfig({ clientCredentialsMultiTokenConfig: {} });
+  ensureAnswer(
+    judgeSuccess(response, "multitokenConfig without maxActiveTokensAllowed"),
+    undefined,
+    response,
+    { record: `customer ${session.customerId}`, field: "multitokenConfig" },
+  );
+}
+
 /** The failure of a default quota other than 200: the answer that ended the count is the one at fault. */
 function failDefaultQuota(session: QuotaSession, granted: number, last?: ApiResponse<TokenResponse>): never {
   const detail = {
@@ -285,16 +297,7 @@ async function defaultQuotaInRealTime(ctx: CheckContext, session: QuotaSession):
   // No clean start at the end: the session noted every token of the burst with its validity, so the next
   // quota session waits them out at its own start (as long as they still need), and where this check is
   // the last of its lane nothing waits for them at all. The customer is put back as the session ends.
-  const response = await session.putMultiTokenConfig({ clientCredentialsMultiTokenConfig: {} });
-  ensureAnswer(
-    judgeSuccess(response, "multitokenConfig without maxActiveTokensAllowed"),
-    undefined,
-    response,
-    {
-      record: `customer ${session.customerId}`,
-      field: "multitokenConfig",
-    },
-  );
+  await multiTokenWithoutMax(session);
   const started = ctx.clock.now();
   const { granted, shortest, last } = await countUpTo201(session);
   ensureInsideValidity(ctx, started, shortest, `${granted + 1} token requests`);
@@ -382,91 +385,74 @@ export const multitokenConfigActivates: Check = defineCheck({
   },
 });
 
-export const distinctTokensUpToMax: Check = defineCheck({
-  id: "token-quota/distinct-tokens-up-to-max",
-  ...QUOTA_TOKEN_CHECK,
-  expectedWaitSeconds: 3,
-  title:
-    "MUST issue a new token per request up to maxActiveTokensAllowed and decline one more without issuing",
-  requirements: [
-    "TOKEN-QUOTA-01",
-    "TOKEN-QUOTA-02",
-    "TOKEN-STATE-02",
-    "TOKEN-STATE-03",
-    "CONFIG-CUSTOMER-05",
-    "CONFIG-CUSTOMER-01",
-  ],
-  async run(ctx) {
-    const max = quotaFor(ctx);
-    await withTokensOfItsOwn(ctx, async (session) => {
-      const tokens = await fillQuota(session, max);
-      explore(ctx, DIMENSION.transition, "on: new token below limit");
-      explore(ctx, DIMENSION.quota, max);
-      await expectQuotaRefusal(session, max, "one token over the quota");
-      explore(ctx, DIMENSION.transition, "on: refused at limit");
-      await allUsable(session, tokens, "after the refusal, the active tokens stay usable");
-    });
+export const distinctTokensUpToMax: Check = atFullQuota(
+  {
+    id: "token-quota/distinct-tokens-up-to-max",
+    expectedWaitSeconds: 3,
+    title:
+      "MUST issue a new token per request up to maxActiveTokensAllowed and decline one more without issuing",
+    requirements: [
+      "TOKEN-QUOTA-01",
+      "TOKEN-QUOTA-02",
+      "TOKEN-STATE-02",
+      "TOKEN-STATE-03",
+      "CONFIG-CUSTOMER-05",
+      "CONFIG-CUSTOMER-01",
+    ],
   },
-});
+  async (ctx, session, max, tokens) => {
+    explore(ctx, DIMENSION.transition, "on: new token below limit");
+    explore(ctx, DIMENSION.quota, max);
+    await expectQuotaRefusal(session, max, "one token over the quota");
+    explore(ctx, DIMENSION.transition, "on: refused at limit");
+    await allUsable(session, tokens, "after the refusal, the active tokens stay usable");
+  },
+);
 
-export const refusal429: Check = defineCheck({
-  id: "token-quota/refusal-429",
-  ...QUOTA_TOKEN_CHECK,
-  expectedWaitSeconds: 3,
-  title: "SHOULD decline a token request over the quota with 429 and a JSON error stating the limit",
-  requirements: ["TOKEN-QUOTA-07", "ERRORS-01"],
-  async run(ctx) {
-    const max = quotaFor(ctx);
-    await withTokensOfItsOwn(ctx, async (session) => {
-      await fillQuota(session, max);
-      const response = await atLimitRefusal(session, max);
-      const record = quotaRecord(session, `token request ${max + 1}, with ${max} active tokens`);
-      if (response.status !== 429 || !limitWording.test(response.text))
-        fail(
-          `expected 429 with a body stating the limit was exceeded, got ${describeResponse(response)}`,
-          answerDetail(response, { expected: "429 with a body stating the limit was exceeded", record }),
-        );
-      ensureAnswer(judgeKitErrorBody(response), undefined, response, { record });
-    });
+export const refusal429: Check = atFullQuota(
+  {
+    id: "token-quota/refusal-429",
+    expectedWaitSeconds: 3,
+    title: "SHOULD decline a token request over the quota with 429 and a JSON error stating the limit",
+    requirements: ["TOKEN-QUOTA-07", "ERRORS-01"],
   },
-});
+  async (_, session, max) => {
+    const response = await atLimitRefusal(session, max);
+    const record = quotaRecord(session, `token request ${max + 1}, with ${max} active tokens`);
+    if (response.status !== 429 || !limitWording.test(response.text))
+      fail(
+        `expected 429 with a body stating the limit was exceeded, got ${describeResponse(response)}`,
+        answerDetail(response, { expected: "429 with a body stating the limit was exceeded", record }),
+      );
+    ensureAnswer(judgeKitErrorBody(response), undefined, response, { record });
+  },
+);
 
-export const raisedQuotaApplies: Check = defineCheck({
-  id: "token-quota/raised-quota-applies",
-  ...QUOTA_TOKEN_CHECK,
-  expectedWaitSeconds: 3,
-  title: "MUST issue tokens again at the limit once maxActiveTokensAllowed is raised, by POST or by PUT",
-  requirements: ["TOKEN-QUOTA-10", "TOKEN-QUOTA-02"],
-  async run(ctx) {
-    const max = quotaFor(ctx);
-    await withTokensOfItsOwn(ctx, async (session) => {
-      const tokens = await fillQuota(session, max);
-      await atLimitRefusal(session, max);
-      const seen = new Set(tokens.map((t) => t.token));
-      // Raised by one each way a customer is written: by POST first (the quota was set by PUT), then by PUT.
-      for (const [n, method] of (["POST", "PUT"] as const).entries()) {
-        const raised = max + n + 1;
-        await session.setQuota(raised, method);
-        await issueDistinct(
-          session,
-          1,
-          seen,
-          `after raising maxActiveTokensAllowed to ${raised} by ${method}`,
-        );
-        const again = await atLimitRefusal(session, raised);
-        ensureAnswer(
-          judgeQuotaRefusal(ctx.target.profile, again),
-          `at the limit raised by ${method}`,
-          again,
-          { record: quotaRecord(session, `token request ${raised + 1}, with ${raised} active tokens`) },
-        );
-        explore(ctx, DIMENSION.transition, "quota raised");
-        explore(ctx, DIMENSION.quota, raised);
-      }
-      explore(ctx, DIMENSION.transition, "on: refused at limit");
-    });
+export const raisedQuotaApplies: Check = atFullQuota(
+  {
+    id: "token-quota/raised-quota-applies",
+    expectedWaitSeconds: 3,
+    title: "MUST issue tokens again at the limit once maxActiveTokensAllowed is raised, by POST or by PUT",
+    requirements: ["TOKEN-QUOTA-10", "TOKEN-QUOTA-02"],
   },
-});
+  async (ctx, session, max, tokens) => {
+    await atLimitRefusal(session, max);
+    const seen = new Set(tokens.map((t) => t.token));
+    // Raised by one each way a customer is written: by POST first (the quota was set by PUT), then by PUT.
+    for (const [n, method] of (["POST", "PUT"] as const).entries()) {
+      const raised = max + n + 1;
+      await session.setQuota(raised, method);
+      await issueDistinct(session, 1, seen, `after raising maxActiveTokensAllowed to ${raised} by ${method}`);
+      const again = await atLimitRefusal(session, raised);
+      ensureAnswer(judgeQuotaRefusal(ctx.target.profile, again), `at the limit raised by ${method}`, again, {
+        record: quotaRecord(session, `token request ${raised + 1}, with ${raised} active tokens`),
+      });
+      explore(ctx, DIMENSION.transition, "quota raised");
+      explore(ctx, DIMENSION.quota, raised);
+    }
+    explore(ctx, DIMENSION.transition, "on: refused at limit");
+  },
+);
 
 export const parallelRequestsNeverExceed: Check = defineCheck({
   id: "token-quota/parallel-requests-never-exceed",
@@ -611,13 +597,7 @@ export const defaultQuota200: Check = defineCheck({
   async run(ctx) {
     await withTokensOfItsOwn(ctx, async (session) => {
       if (!session.drivable) return defaultQuotaInRealTime(ctx, session);
-      const response = await session.putMultiTokenConfig({ clientCredentialsMultiTokenConfig: {} });
-      ensureAnswer(
-        judgeSuccess(response, "multitokenConfig without maxActiveTokensAllowed"),
-        undefined,
-        response,
-        { record: `customer ${session.customerId}`, field: "multitokenConfig" },
-      );
+      await multiTokenWithoutMax(session);
       const { granted, last } = await countUpTo201(session);
       if (granted !== 200) failDefaultQuota(session, granted, last);
     });

@@ -3,13 +3,13 @@
 import { type Check, explore } from "../src/check/index.ts";
 import { ensureAnswer } from "./support/answer-detail.ts";
 import { defineCheck } from "./support/define.ts";
+import { atFullQuota } from "./support/full-quota.ts";
 import { DIMENSION, methodName } from "./support/quota-methods.ts";
 import { SKEW_MS } from "./support/quota-model.ts";
 import {
   allUsable,
   atLimitRefusal,
   expectQuotaRefusal,
-  fillQuota,
   issueDistinct,
   QUOTA_TOKEN_CHECK,
   quotaFor,
@@ -18,41 +18,38 @@ import {
 } from "./support/quota-tokens.ts";
 import { judgeExpiredRefusal, judgeSuccess } from "./support/response-judges.ts";
 
-export const expiredTokenFreesSlot: Check = defineCheck({
-  id: "token-quota/expired-token-frees-slot",
-  ...QUOTA_TOKEN_CHECK,
-  expectedWaitSeconds: 6,
-  title: "MUST refuse an expired token as expired and no longer count it toward the quota",
-  requirements: ["TOKEN-STATE-04", "TOKEN-STATE-05", "TOKEN-QUOTA-10", "TOKEN-VALIDITY-02", "AUTH-04"],
-  async run(ctx) {
-    const max = quotaFor(ctx);
-    await withTokensOfItsOwn(ctx, async (session) => {
-      const tokens = await fillQuota(session, max);
-      await atLimitRefusal(session, max);
-      explore(ctx, DIMENSION.transition, "on: refused at limit");
-      const longest = Math.max(...tokens.map((t) => t.expiresIn));
-      await session.pass(longest + 1);
-      explore(ctx, DIMENSION.instant, "after expiry");
-      const expired = await session.use(tokens[0]?.token ?? "");
-      ensureAnswer(
-        judgeExpiredRefusal(ctx.target.profile, expired),
-        "use of a token after its accessTokenValidity elapsed",
-        expired,
-        { record: quotaRecord(session, `token 1 of ${max}, used ${longest + 1} s after issue`) },
-      );
-      const seen = new Set(tokens.map((t) => t.token));
-      const fresh = await issueDistinct(
-        session,
-        max,
-        seen,
-        "after every active token expired, the slots are free",
-      );
-      explore(ctx, DIMENSION.transition, "expiry frees a slot");
-      await expectQuotaRefusal(session, max, "the quota holds again");
-      await allUsable(session, fresh, "tokens issued after the expiry");
-    });
+export const expiredTokenFreesSlot: Check = atFullQuota(
+  {
+    id: "token-quota/expired-token-frees-slot",
+    expectedWaitSeconds: 6,
+    title: "MUST refuse an expired token as expired and no longer count it toward the quota",
+    requirements: ["TOKEN-STATE-04", "TOKEN-STATE-05", "TOKEN-QUOTA-10", "TOKEN-VALIDITY-02", "AUTH-04"],
   },
-});
+  async (ctx, session, max, tokens) => {
+    await atLimitRefusal(session, max);
+    explore(ctx, DIMENSION.transition, "on: refused at limit");
+    const longest = Math.max(...tokens.map((t) => t.expiresIn));
+    await session.pass(longest + 1);
+    explore(ctx, DIMENSION.instant, "after expiry");
+    const expired = await session.use(tokens[0]?.token ?? "");
+    ensureAnswer(
+      judgeExpiredRefusal(ctx.target.profile, expired),
+      "use of a token after its accessTokenValidity elapsed",
+      expired,
+      { record: quotaRecord(session, `token 1 of ${max}, used ${longest + 1} s after issue`) },
+    );
+    const seen = new Set(tokens.map((t) => t.token));
+    const fresh = await issueDistinct(
+      session,
+      max,
+      seen,
+      "after every active token expired, the slots are free",
+    );
+    explore(ctx, DIMENSION.transition, "expiry frees a slot");
+    await expectQuotaRefusal(session, max, "the quota holds again");
+    await allUsable(session, fresh, "tokens issued after the expiry");
+  },
+);
 
 export const validityFromClientConfiguration: Check = defineCheck({
   id: "token-quota/validity-from-client-configuration",

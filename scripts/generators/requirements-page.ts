@@ -3,7 +3,7 @@
 // docs/assumptions.md (each assumption and the checks, contract nodes and event rules that hold it).
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { rule } from "../../src/events/rules/requirements.ts";
+import { rule } from "../../src/events/document/requirements.ts";
 import {
   assumptionEnforcement,
   openapiAssumptionNodes,

@@ -5,12 +5,11 @@ import { join } from "node:path";
 import { Ajv2020, type ErrorObject, type ValidateFunction } from "ajv/dist/2020.js";
 import addFormats from "ajv-formats";
 import { packagePath } from "../package-root.ts";
-import type { ObjectPayloadKind } from "./payload-kind.ts";
+import type { ObjectKind, ObjectPayloadKind } from "./payload-kind.ts";
+
+export type { ObjectKind };
 
 export const eventSchemasDir = packagePath("event-schemas");
-
-/** Kind of business object a type's snapshot carries; decides which filtering property applies. */
-export type ObjectKind = "entity" | "relationship" | "group" | "interaction" | "change-request";
 
 export interface SchemaFile {
   /** Path relative to event-schemas/, with forward slashes. */

@@ -1,6 +1,9 @@
 // How an event payload is built. The checker finds it by presence (object, deltas,
-// exceededQueueSizeLimit), the generators choose it; one name and one spelling for both.
-import type { ObjectKind } from "./event-schemas.ts";
+// exceededQueueSizeLimit), the generators choose it; one name and one spelling for both. The kind of object
+// is here too (the schemas read it from x-object-kind), so that this file imports nothing.
+
+/** Kind of business object a type's snapshot carries; decides which filtering property applies. */
+export type ObjectKind = "entity" | "relationship" | "group" | "interaction" | "change-request";
 
 /**
  * snapshot: the object itself; deltas: what changed; large-object: the fallback sent without object

@@ -6,9 +6,9 @@
 import type { KeyObject } from "node:crypto";
 import { resolve } from "node:path";
 import type { EventProblem } from "../events/check/event-problem.ts";
-import { type CheckStreamOptions, checkStream, type EventCheckResult } from "../events/check/event-stream.ts";
-import { eventRunResult } from "../events/check/run-result.ts";
-import { streamFindings } from "../events/check/stream-verdict.ts";
+import { type CheckStreamOptions, checkStream, type EventCheckResult } from "../events/judge/event-stream.ts";
+import { eventRunResult } from "../events/judge/run-result.ts";
+import { streamFindings } from "../events/judge/stream-verdict.ts";
 import { loadStreamingConfig, type StreamingConfig } from "../events/streaming-config.ts";
 import { type OpenSourceOptions, openSource, SourceError } from "../events/transport/sources/index.ts";
 import type { MessageSource } from "../events/transport/transport.ts";

@@ -4,9 +4,9 @@
 // reported and the run goes on, and a connection loss mid-run is survived with the gap reported.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { main } from "../../src/cli/main.ts";
-import { checkStream } from "../../src/events/check/event-stream.ts";
+import { rule } from "../../src/events/document/requirements.ts";
 import { generateStream, type StreamManifest, type StreamMessage } from "../../src/events/generate/index.ts";
-import { rule } from "../../src/events/rules/requirements.ts";
+import { checkStream } from "../../src/events/judge/event-stream.ts";
 import { openAmqpSink } from "../../src/events/transport/sinks/amqp.ts";
 import { AmqpExchangeMissingError, openAmqpSource } from "../../src/events/transport/sources/amqp.ts";
 import type { MessageSource, RawMessage } from "../../src/events/transport/transport.ts";

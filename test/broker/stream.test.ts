@@ -6,7 +6,6 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import fc from "fast-check";
 import { afterAll, describe, expect, it } from "vitest";
-import { checkStream } from "../../src/events/check/event-stream.ts";
 import {
   generateStream,
   type PayloadType,
@@ -15,6 +14,7 @@ import {
   type StreamOptions,
   streamMutations,
 } from "../../src/events/generate/index.ts";
+import { checkStream } from "../../src/events/judge/event-stream.ts";
 import { openFileSink } from "../../src/events/transport/sinks/file.ts";
 import { memorySource, openSource } from "../../src/events/transport/sources/index.ts";
 

@@ -1,6 +1,6 @@
 // Filtering fields and the other configuration-dependent rules, case by case.
 import { describe, expect, it } from "vitest";
-import { checkMessage } from "../../src/events/check/event-message.ts";
+import { checkMessage } from "../../src/events/judge/event-message.ts";
 import {
   parseStreamingConfig,
   resolveStreamingConfig,

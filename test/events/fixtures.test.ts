@@ -3,9 +3,9 @@
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { checkMessage } from "../../src/events/check/event-message.ts";
-import { checkStream } from "../../src/events/check/event-stream.ts";
 import { eventSchemas } from "../../src/events/event-schemas.ts";
+import { checkMessage } from "../../src/events/judge/event-message.ts";
+import { checkStream } from "../../src/events/judge/event-stream.ts";
 import { EVENT_RULES } from "../../src/events/rules/index.ts";
 import { parseStreamingConfig, type StreamingConfig } from "../../src/events/streaming-config.ts";
 import { openFileSource } from "../../src/events/transport/sources/file.ts";

@@ -3,8 +3,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { canonicalJson } from "../../src/events/check/canonical-json.ts";
-import { checkMessage, defaultMaxDepth, nestingExceeds } from "../../src/events/check/event-message.ts";
-import { checkStream } from "../../src/events/check/event-stream.ts";
 import { payloadFingerprint } from "../../src/events/check/payload-fingerprint.ts";
 import {
   eventMessage,
@@ -14,6 +12,8 @@ import {
   unlistedTypeMessage,
 } from "../../src/events/generate/arbitraries.ts";
 import { reversedKeys } from "../../src/events/generate/redeliveries.ts";
+import { checkMessage, defaultMaxDepth, nestingExceeds } from "../../src/events/judge/event-message.ts";
+import { checkStream } from "../../src/events/judge/event-stream.ts";
 import { linesAsMessages, memorySource } from "../../src/events/transport/sources/index.ts";
 
 const seed = Number(process.env.FC_SEED ?? 20_261_122);

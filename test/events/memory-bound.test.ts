@@ -1,8 +1,8 @@
 // The memory bound (--max-tracked) never drops state silently: each rule that forgot something says what it
 // could no longer compare, as a notice (terminal, --format json) and on its check in the report.
 import { describe, expect, it } from "vitest";
-import { checkStream } from "../../src/events/check/event-stream.ts";
-import { eventRunResult } from "../../src/events/check/run-result.ts";
+import { checkStream } from "../../src/events/judge/event-stream.ts";
+import { eventRunResult } from "../../src/events/judge/run-result.ts";
 import { linesAsMessages, memorySource } from "../../src/events/transport/sources/index.ts";
 
 const hcp = "configuration/entityTypes/HCP";

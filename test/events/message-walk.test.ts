@@ -3,11 +3,11 @@
 // replaced: nestingExceeds on the text, payloadFingerprint on the payload, a key search.
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { checkMessage, inspectMessage, nestingExceeds } from "../../src/events/check/event-message.ts";
-import { checkStream } from "../../src/events/check/event-stream.ts";
 import { payloadFingerprint, walkMessage } from "../../src/events/check/payload-fingerprint.ts";
+import { rule } from "../../src/events/document/requirements.ts";
 import { eventMessage, messageLine, nestedAttributeValue } from "../../src/events/generate/arbitraries.ts";
-import { rule } from "../../src/events/rules/requirements.ts";
+import { checkMessage, inspectMessage, nestingExceeds } from "../../src/events/judge/event-message.ts";
+import { checkStream } from "../../src/events/judge/event-stream.ts";
 import { linesAsMessages, memorySource } from "../../src/events/transport/sources/index.ts";
 
 const seed = Number(process.env.FC_SEED ?? 20_261_123);

@@ -1,8 +1,6 @@
 // Properties: every generated message conforms; every named mutation breaks exactly its rule.
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { checkMessage } from "../../src/events/check/event-message.ts";
-import { checkStream } from "../../src/events/check/event-stream.ts";
 import {
   documentedTypes,
   eventMessage,
@@ -10,6 +8,8 @@ import {
   messageLine,
   mutations,
 } from "../../src/events/generate/arbitraries.ts";
+import { checkMessage } from "../../src/events/judge/event-message.ts";
+import { checkStream } from "../../src/events/judge/event-stream.ts";
 import { linesAsMessages, memorySource } from "../../src/events/transport/sources/index.ts";
 
 const seed = Number(process.env.FC_SEED ?? 20_260_601);

@@ -3,7 +3,7 @@
 // entity's previous objectVersion) carries ovChanged true. Each fault caught by EVENT-STREAM-02 only; what
 // a stream cannot tell (a plain change, a gap or reordering between versions, ovChanged absent) accepted.
 import { describe, expect, it } from "vitest";
-import { checkStream } from "../../src/events/check/event-stream.ts";
+import { checkStream } from "../../src/events/judge/event-stream.ts";
 import { linesAsMessages, memorySource } from "../../src/events/transport/sources/index.ts";
 
 const hcp = "configuration/entityTypes/HCP";

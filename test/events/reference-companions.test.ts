@@ -2,9 +2,9 @@
 // stream caught by its rule only, each legal one (reordered, repeated, just inside the window) accepted,
 // and what the end of the stream or the memory bound leaves open reported as undecided, never failed.
 import { describe, expect, it } from "vitest";
-import { type CheckStreamOptions, checkStream } from "../../src/events/check/event-stream.ts";
-import { eventRunResult } from "../../src/events/check/run-result.ts";
 import { generateStream } from "../../src/events/generate/index.ts";
+import { type CheckStreamOptions, checkStream } from "../../src/events/judge/event-stream.ts";
+import { eventRunResult } from "../../src/events/judge/run-result.ts";
 import type { StreamingConfig } from "../../src/events/streaming-config.ts";
 import { ndjsonLine } from "../../src/events/transport/sinks/file.ts";
 import { linesAsMessages, memorySource } from "../../src/events/transport/sources/index.ts";

@@ -5,7 +5,8 @@ import { join } from "node:path";
 import { fromFile, Parser } from "@asyncapi/parser";
 import { describe, expect, it } from "vitest";
 import { parse } from "yaml";
-import { relationshipShapeFields } from "../../src/events/check/filtering-fields.ts";
+import { relationshipShapeFields } from "../../src/events/document/payload-fields.ts";
+import { rule } from "../../src/events/document/requirements.ts";
 import {
   compileEventSchemas,
   eventSchemas,
@@ -13,7 +14,6 @@ import {
   listedEventTypes,
   selectableFields,
 } from "../../src/events/event-schemas.ts";
-import { rule } from "../../src/events/rules/requirements.ts";
 
 const root = join(import.meta.dirname, "..", "..");
 const catalogue = parse(readFileSync(join(root, "requirements", "catalogue.yaml"), "utf8")) as {

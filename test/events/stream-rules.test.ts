@@ -1,7 +1,7 @@
 // Stream rules over sequences: at-least-once redelivery and reordering are legal; objectVersion reuse and
 // events after a GDPR removal are not, and are flagged only when objectVersion proves the order.
 import { describe, expect, it } from "vitest";
-import { checkStream } from "../../src/events/check/event-stream.ts";
+import { checkStream } from "../../src/events/judge/event-stream.ts";
 import { linesAsMessages, memorySource } from "../../src/events/transport/sources/index.ts";
 
 type Step = [type: string, version: number | undefined, label?: string];

@@ -6,9 +6,9 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it, vi } from "vitest";
 import { loadContract } from "../../src/contract/index.ts";
+import { rule } from "../../src/events/document/requirements.ts";
 import { mutations } from "../../src/events/generate/mutations.ts";
 import { checkStream, openSource } from "../../src/events/index.ts";
-import { rule } from "../../src/events/rules/requirements.ts";
 import {
   assumptionEnforcement,
   catalogueAuditProblems,

@@ -28,7 +28,9 @@ export function unitOf(path: string): string | null {
   const parts = path.split(/[\\/]/);
   if (parts[0] === "suites") return parts[1] === "support" && parts.length > 2 ? "suites/support" : "suites";
   if (parts[0] !== "src") return null;
-  return parts.length > 2 ? `src/${parts[1]}` : parts.join("/");
+  // Inside src/events the same one level down (its folders, its top files), so its own circles show too.
+  const depth = parts[1] === "events" ? 3 : 2;
+  return parts.length > depth ? parts.slice(0, depth).join("/") : parts.join("/");
 }
 
 /** Every folder-to-folder edge of src/ and suites/ (src/generated is generated output: left out). */

@@ -6,9 +6,9 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { ruleKinds } from "../../scripts/rules.ts";
 import { defineRule, RULE_KINDS, weakestLevel } from "../../src/check/index.ts";
+import { deliveryTolerance, rule } from "../../src/events/document/requirements.ts";
 import { bySchema, eventRule } from "../../src/events/rules/event-rule.ts";
 import { EVENT_RULES } from "../../src/events/rules/index.ts";
-import { deliveryTolerance, rule } from "../../src/events/rules/requirements.ts";
 import { loadCatalogue } from "../../src/requirements/catalogue.ts";
 
 const catalogue = new Map(

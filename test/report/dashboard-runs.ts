@@ -4,8 +4,8 @@
 // check of the invalid event fixture.
 import { readFileSync } from "node:fs";
 import type { Check, Target } from "../../src/check/index.ts";
-import { checkStream } from "../../src/events/check/event-stream.ts";
-import { eventRunResult } from "../../src/events/check/run-result.ts";
+import { checkStream } from "../../src/events/judge/event-stream.ts";
+import { eventRunResult } from "../../src/events/judge/run-result.ts";
 import { linesAsMessages, memorySource } from "../../src/events/transport/sources/memory.ts";
 import { createReference } from "../../src/reference/index.ts";
 import type { RunResult } from "../../src/result/model.ts";

@@ -1,8 +1,8 @@
 // One function assembles a run result: what it derives (run id, counts, coverage, verdict) from what a run
 // produced, and the HTTP runner and the event checker both going through it (same keys, same derivations).
 import { describe, expect, it } from "vitest";
-import { dottedPath, eventRunResult } from "../../src/events/check/run-result.ts";
-import { rule } from "../../src/events/rules/requirements.ts";
+import { rule } from "../../src/events/document/requirements.ts";
+import { dottedPath, eventRunResult } from "../../src/events/judge/run-result.ts";
 import { assembleRunResult, newRunId, type RunRecord } from "../../src/result/assemble.ts";
 import type { CheckResult } from "../../src/result/model.ts";
 import { planRun } from "../../src/runner/plan.ts";

@@ -5,7 +5,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { main } from "../../src/cli/main.ts";
-import { streamFindings } from "../../src/events/check/stream-verdict.ts";
+import { streamFindings } from "../../src/events/judge/stream-verdict.ts";
 import {
   exitCodeFor,
   FAIL_ON_VALUES,

@@ -5,8 +5,8 @@
 import { resolve } from "node:path";
 import { CheckInconclusive } from "../../check/index.ts";
 import type { EventProblem } from "../../events/check/event-problem.ts";
-import type { EventCheckResult } from "../../events/check/event-stream.ts";
 import { formatGroup, ProblemGroups } from "../../events/check/problem-groups.ts";
+import type { EventCheckResult } from "../../events/judge/event-stream.ts";
 import { notCheckableLines } from "../../report/not-checkable.ts";
 import { exitCodeFor, failOnOf } from "../../result/verdict.ts";
 import { runEventsCheck } from "../../session/events-check.ts";

@@ -1,7 +1,8 @@
 // A violation found in an event message: data, not prose (the CLI and the reports render it).
 import { escapeControls, hasControl } from "../../control-characters.ts";
+import { describeValue } from "../document/described-value.ts";
 
-export { escapeControls };
+export { describeValue, escapeControls };
 
 export type Severity = "error" | "warning";
 
@@ -27,18 +28,6 @@ export function addProblem(
   problem: Omit<EventProblem, "severity"> & { severity?: Severity },
 ): void {
   problems.push({ ...problem, severity: problem.severity ?? "error" });
-}
-
-/** Shortens a value for a message: what came, in at most about 80 characters. */
-export function describeValue(value: unknown): string {
-  if (value === undefined) return "nothing";
-  let text: string;
-  try {
-    text = JSON.stringify(value) ?? String(value);
-  } catch {
-    text = String(value);
-  }
-  return text.length > 80 ? `${text.slice(0, 77)}...` : text;
 }
 
 /** The problem with its input-derived text (position, path, message) safe to print. */

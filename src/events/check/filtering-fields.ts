@@ -1,26 +1,11 @@
 // Content of object: with a filtering property set, object holds only the listed fields; with it absent,
 // all available fields (checked as: the identifying fields are there, and the documented relationship shape).
 
+import { relationshipShapeFields } from "../document/payload-fields.ts";
+import { rule } from "../document/requirements.ts";
 import type { ObjectKind } from "../event-schemas.ts";
-import { rule } from "../rules/requirements.ts";
 import { alwaysTolerated, type FieldSelection, type ResolvedStreamingConfig } from "../streaming-config.ts";
 import { addProblem, type EventProblem } from "./event-problem.ts";
-
-/** The RELATIONSHIP_CREATED snapshot shape of the document: every field present when nothing is filtered. */
-export const relationshipShapeFields = [
-  "uri",
-  "type",
-  "createdBy",
-  "createdTime",
-  "updatedBy",
-  "updatedTime",
-  "startRefPinned",
-  "startRefIgnored",
-  "endRefPinned",
-  "endRefIgnored",
-  "attributes",
-  "crosswalks",
-] as const;
 
 export function pointer(...parts: string[]): string {
   return parts.map((part) => `/${part.replaceAll("~", "~0").replaceAll("/", "~1")}`).join("");

@@ -3,9 +3,10 @@
 // (EVENT-DELIVERY-01: a message is one JSON document) and ends its inspection; a read message is what the
 // message rules (src/events/rules/) judge, one after the other.
 
+import { defaultMaxDepth } from "../document/nesting-limit.ts";
+import { rule } from "../document/requirements.ts";
 import { type EventTypeInfo, eventSchemas } from "../event-schemas.ts";
 import type { PayloadKind } from "../payload-kind.ts";
-import { rule } from "../rules/requirements.ts";
 import {
   type ResolvedStreamingConfig,
   resolveStreamingConfig,
@@ -17,6 +18,9 @@ import { pointer } from "./filtering-fields.ts";
 import { type MessageWalk, walkMessage } from "./payload-fingerprint.ts";
 import { isRecord } from "./payload-shape.ts";
 
+export { ovChangedTypes } from "../document/payload-fields.ts";
+export { defaultMaxDepth };
+
 export interface CheckOptions {
   /** The streaming configuration the stream was produced with; absent: configuration-dependent rules are skipped. */
   config?: StreamingConfig;
@@ -26,8 +30,6 @@ export interface CheckOptions {
    */
   maxDepth?: number;
 }
-
-export const defaultMaxDepth = 512;
 
 /** The payload kind found in a message, or none: a payload with none of object, deltas and
  *  exceededQueueSizeLimit (an error the checker reports). */
@@ -66,9 +68,6 @@ export interface InspectFor {
   /** Fingerprint the payload in the walk that checks nesting (when the message has an objectVersion). */
   fingerprint?: boolean;
 }
-
-/** Event types whose payload may carry ovChanged. */
-export const ovChangedTypes: ReadonlySet<string> = new Set(["ENTITY_CHANGED", "RELATIONSHIP_CHANGED"]);
 
 const resolvedConfigs = new WeakMap<StreamingConfig, ResolvedStreamingConfig>();
 

@@ -11,9 +11,9 @@
 // Memory: one number and a version per entity whose snapshots carry reference values, never more than
 // maxTracked (the oldest forgotten first, counted).
 
-import { rule } from "../rules/requirements.ts";
-import type { MessageFacts } from "./event-message.ts";
+import { rule } from "../document/requirements.ts";
 import type { EventProblem } from "./event-problem.ts";
+import type { MessageFacts } from "./message-facts.ts";
 import { payloadFingerprint } from "./payload-fingerprint.ts";
 import { isRecord, ovChangedOf, ovChangedPath } from "./payload-shape.ts";
 

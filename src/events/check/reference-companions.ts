@@ -5,15 +5,15 @@
 // time. Memory: the ENTITY_CHANGED events and relationship events of the window, never more than
 // maxTracked of each. What the end of the stream leaves open is undecided, not a failure.
 
-import { rule } from "../rules/requirements.ts";
+import { rule } from "../document/requirements.ts";
 import {
   type CompanionWindow,
   defaultCompanionWindow,
   type ReferenceEnd,
   type ResolvedStreamingConfig,
 } from "../streaming-config.ts";
-import type { MessageFacts } from "./event-message.ts";
 import type { EventProblem } from "./event-problem.ts";
+import type { MessageFacts } from "./message-facts.ts";
 import { isRecord, ovChangedOf, ovChangedPath } from "./payload-shape.ts";
 
 const relationshipTypes = new Set([

@@ -7,9 +7,9 @@
 // never fingerprinted. The GDPR rule reads an entity's history from the same entries (their event-type
 // index), so nothing else is kept per version.
 
-import { rule } from "../rules/requirements.ts";
-import type { MessageFacts } from "./event-message.ts";
+import { rule } from "../document/requirements.ts";
 import type { EventProblem } from "./event-problem.ts";
+import type { MessageFacts } from "./message-facts.ts";
 import { payloadFingerprint } from "./payload-fingerprint.ts";
 
 const gdprType = "ENTITY_REMOVED_GDPR";

@@ -4,7 +4,7 @@
 // neither end (a deltas or fallback payload, startObject/endObject filtered out) is not possible to decide
 // from such a stream at all: it is said beside the rule's outcome, and never makes the rule inconclusive.
 import type { Undecided } from "../../check/index.ts";
-import { rule } from "../rules/requirements.ts";
+import { rule } from "../document/requirements.ts";
 import type { CompanionWindow } from "../streaming-config.ts";
 import type { CompanionCounts, Undecided as OpenRelations } from "./reference-companions.ts";
 

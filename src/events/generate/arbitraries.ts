@@ -2,8 +2,7 @@
 // (snapshot, deltas, large-object fallback; a change request's name-only payload), headers that agree
 // with the payload. The named rule-breaking mutations live in mutations.ts and are re-exported here.
 import fc from "fast-check";
-import { ovChangedTypes } from "../check/event-message.ts";
-import { relationshipShapeFields } from "../check/filtering-fields.ts";
+import { ovChangedTypes, relationshipShapeFields } from "../document/payload-fields.ts";
 import { type EventTypeInfo, eventSchemas, type ObjectKind } from "../event-schemas.ts";
 import { type PayloadKind, payloadKindsOf } from "../payload-kind.ts";
 

@@ -2,8 +2,8 @@
 // the last breaks exactly one rule (earlier lines are a valid lead-in, for the stream rules). Tests
 // check that the checker reports that rule and nothing else; the fixtures use the same ideas.
 
-import { defaultMaxDepth } from "../check/event-message.ts";
-import { rule } from "../rules/requirements.ts";
+import { defaultMaxDepth } from "../document/nesting-limit.ts";
+import { rule } from "../document/requirements.ts";
 import type { StreamingConfig } from "../streaming-config.ts";
 import type { EventMessage, MessageFilter } from "./arbitraries.ts";
 import { nestedAttributeValue } from "./nested-values.ts";
@@ -79,6 +79,25 @@ export function configAllowing(message: EventMessage, extra: StreamingConfig = {
     ...extra,
   };
 }
+
+type FilteringProperty = "JMSEventsFilteringFields" | "RelationEventsFilteringFields";
+
+/** The configuration allowing the message, with `field` added to the filtering property's list. */
+const configListing =
+  (property: FilteringProperty, field: string) =>
+  (message: EventMessage): StreamingConfig => {
+    const config = configAllowing(message);
+    return { ...config, [property]: [...(config[property] ?? []), field] };
+  };
+
+/** The configuration allowing the message, with `field` left out of the filtering property's list. */
+const configWithout =
+  (property: FilteringProperty, field: string) =>
+  (message: EventMessage): StreamingConfig => {
+    const config = configAllowing(message);
+    config[property] = config[property]?.filter((listed) => listed !== field);
+    return config;
+  };
 
 const entityTypes = ["ENTITY_CREATED", "ENTITY_CHANGED", "ENTITY_REMOVED", "ENTITY_LOST_MERGE"];
 const nonOvTypes = ["ENTITY_CREATED", "RELATIONSHIP_CREATED", "INTERACTION_CREATED", "ENTITY_LOST_MERGE"];
@@ -383,13 +402,7 @@ export const mutations: readonly Mutation[] = [
         objectOf(c).label = "Not listed";
       }),
     {
-      config: (m) => {
-        const config = configAllowing(m);
-        config.JMSEventsFilteringFields = config.JMSEventsFilteringFields?.filter(
-          (field) => field !== "label",
-        );
-        return config;
-      },
+      config: configWithout("JMSEventsFilteringFields", "label"),
     },
   ),
   mutation(
@@ -408,13 +421,7 @@ export const mutations: readonly Mutation[] = [
     { kinds: ["snapshot"], types: relationshipTypes },
     (m) => [line(m)],
     {
-      config: (m) => {
-        const config = configAllowing(m);
-        config.RelationEventsFilteringFields = config.RelationEventsFilteringFields?.filter(
-          (field) => field !== "crosswalks",
-        );
-        return config;
-      },
+      config: configWithout("RelationEventsFilteringFields", "crosswalks"),
     },
   ),
   // The kit's preferred deltas shapes are SHOULD-level: the document does not show the structure of deltas.
@@ -604,13 +611,7 @@ export const mutations: readonly Mutation[] = [
       }),
     {
       // Listed, so that only the object kind is at fault (the listed configuration is what makes it MUST).
-      config: (m) => {
-        const config = configAllowing(m);
-        return {
-          ...config,
-          JMSEventsFilteringFields: [...(config.JMSEventsFilteringFields ?? []), "members"],
-        };
-      },
+      config: configListing("JMSEventsFilteringFields", "members"),
     },
   ),
   mutation(
@@ -622,13 +623,7 @@ export const mutations: readonly Mutation[] = [
         objectOf(c).label = "Not a relationship field";
       }),
     {
-      config: (m) => {
-        const config = configAllowing(m);
-        return {
-          ...config,
-          RelationEventsFilteringFields: [...(config.RelationEventsFilteringFields ?? []), "label"],
-        };
-      },
+      config: configListing("RelationEventsFilteringFields", "label"),
     },
   ),
   // Without the filtering property all available fields are included: the vendor's own RELATIONSHIP_CREATED
@@ -653,13 +648,7 @@ export const mutations: readonly Mutation[] = [
       }),
     {
       // Listed, so that only the object kind is at fault (JMSEventsFilteringFields would not list it).
-      config: (m) => {
-        const config = configAllowing(m);
-        return {
-          ...config,
-          JMSEventsFilteringFields: [...(config.JMSEventsFilteringFields ?? []), "startObject"],
-        };
-      },
+      config: configListing("JMSEventsFilteringFields", "startObject"),
     },
   ),
   mutation(

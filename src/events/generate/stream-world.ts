@@ -240,14 +240,7 @@ export class StreamWorld extends MessageBuilders {
 
   /** GDPR removal: afterwards the entity only ever gets ENTITY_CREATED (once here) and ENTITY_REMOVED_GDPR. */
   gdprRemove(entity: Entity): Draft {
-    this.tick();
-    entity.version += 1;
-    entity.state = "gdpr";
-    this.endRelationsOf(entity);
-    return this.message("ENTITY_REMOVED_GDPR", entity.uri, entity.version, {
-      uri: entity.uri,
-      type: entity.type,
-    });
+    return this.removal(entity, "gdpr", "ENTITY_REMOVED_GDPR");
   }
 
   recreate(entity: Entity): Draft {
@@ -261,14 +254,20 @@ export class StreamWorld extends MessageBuilders {
   }
 
   removeEntity(entity: Entity): Draft {
+    return this.removal(entity, "removed", "ENTITY_REMOVED");
+  }
+
+  /** An entity removed (plainly or by a GDPR request): its relations end, and the payload names it only. */
+  private removal(
+    entity: Entity,
+    state: "removed" | "gdpr",
+    type: "ENTITY_REMOVED" | "ENTITY_REMOVED_GDPR",
+  ): Draft {
     this.tick();
     entity.version += 1;
-    entity.state = "removed";
+    entity.state = state;
     this.endRelationsOf(entity);
-    return this.message("ENTITY_REMOVED", entity.uri, entity.version, {
-      uri: entity.uri,
-      type: entity.type,
-    });
+    return this.message(type, entity.uri, entity.version, { uri: entity.uri, type: entity.type });
   }
 
   private endRelationsOf(entity: Entity): void {
@@ -393,24 +392,43 @@ export class StreamWorld extends MessageBuilders {
     };
   }
 
-  interactionEvent(
-    type: "INTERACTION_CREATED" | "INTERACTION_CHANGED" | "INTERACTION_REMOVED",
-    members: Entity[],
-    existing?: Versioned,
-  ): Draft {
-    const at = this.tick();
-    const interaction = existing ?? {
-      uri: `interactions/${this.random.id()}`,
+  /** The object an interaction or change request event is about, its version raised for the event:
+   *  `existing`, or a new one under `collection/` that joins the world's list and the live one. */
+  private nextVersion(
+    existing: Versioned | undefined,
+    collection: string,
+    at: number,
+    all: Versioned[],
+    live: Versioned[],
+  ): Versioned {
+    const versioned = existing ?? {
+      uri: `${collection}/${this.random.id()}`,
       version: 0,
       active: true,
       createdTime: at,
       updatedTime: at,
     };
     if (!existing) {
-      this.interactions.push(interaction);
-      this.live.interactions.push(interaction);
+      all.push(versioned);
+      live.push(versioned);
     }
-    interaction.version += 1;
+    versioned.version += 1;
+    return versioned;
+  }
+
+  interactionEvent(
+    type: "INTERACTION_CREATED" | "INTERACTION_CHANGED" | "INTERACTION_REMOVED",
+    members: Entity[],
+    existing?: Versioned,
+  ): Draft {
+    const at = this.tick();
+    const interaction = this.nextVersion(
+      existing,
+      "interactions",
+      at,
+      this.interactions,
+      this.live.interactions,
+    );
     interaction.updatedTime = at;
     if (type === "INTERACTION_REMOVED") {
       interaction.active = false;
@@ -426,18 +444,7 @@ export class StreamWorld extends MessageBuilders {
     existing?: Versioned,
   ): Draft {
     const at = this.tick();
-    const request = existing ?? {
-      uri: `changeRequests/${this.random.id()}`,
-      version: 0,
-      active: true,
-      createdTime: at,
-      updatedTime: at,
-    };
-    if (!existing) {
-      this.changeRequests.push(request);
-      this.live.requests.push(request);
-    }
-    request.version += 1;
+    const request = this.nextVersion(existing, "changeRequests", at, this.changeRequests, this.live.requests);
     if (type === "CHANGE_REQUEST_REMOVED") {
       request.active = false;
       this.live.ended(this.live.requests, request);

@@ -1,6 +1,7 @@
 // Delivery: a message is one JSON document, and delivery may repeat or reorder messages.
+
+import { deliveryTolerance, rule } from "../document/requirements.ts";
 import { eventRule } from "./event-rule.ts";
-import { deliveryTolerance, rule } from "./requirements.ts";
 
 export const oneJsonDocument = eventRule({
   id: "events/event-delivery-01",

@@ -4,9 +4,9 @@ import { canonicalJson } from "../check/canonical-json.ts";
 import { addProblem, type EventProblem } from "../check/event-problem.ts";
 import { isRecord } from "../check/payload-shape.ts";
 import { problemsFromErrors } from "../check/schema-errors.ts";
+import { rule } from "../document/requirements.ts";
 import { eventSchemas } from "../event-schemas.ts";
 import { bySchema, eventRule } from "./event-rule.ts";
-import { rule } from "./requirements.ts";
 
 export const deltaMessage = eventRule({
   id: "events/event-delta-01",

@@ -5,9 +5,9 @@
 import { addProblem, describeValue } from "../check/event-problem.ts";
 import { isRecord } from "../check/payload-shape.ts";
 import { problemsFromErrors } from "../check/schema-errors.ts";
+import { rule } from "../document/requirements.ts";
 import { eventSchemas } from "../event-schemas.ts";
 import { byReferenceCompanions, eventRule, STOP } from "./event-rule.ts";
-import { rule } from "./requirements.ts";
 
 export const knownType = eventRule({
   id: "events/event-types-01",

@@ -2,8 +2,8 @@
 // the fields both share, and the fields each adds per kind of object.
 import { filteringProblems, kindFieldProblems } from "../check/filtering-fields.ts";
 import { isRecord } from "../check/payload-shape.ts";
+import { rule } from "../document/requirements.ts";
 import { bySchema, eventRule, type FoundBy } from "./event-rule.ts";
-import { rule } from "./requirements.ts";
 
 const byFilterWalk: FoundBy = {
   foundBy:

@@ -3,8 +3,8 @@
 import { describeValue, type EventProblem } from "../check/event-problem.ts";
 import { pointer } from "../check/filtering-fields.ts";
 import { isRecord } from "../check/payload-shape.ts";
+import { rule } from "../document/requirements.ts";
 import { bySchema, eventRule } from "./event-rule.ts";
-import { rule } from "./requirements.ts";
 
 export const objectNotEmpty = eventRule({
   id: "events/event-object-01",

@@ -2,8 +2,8 @@
 // by presence, and the kind the streaming configuration's payloadType asks for.
 import { addProblem, describeValue } from "../check/event-problem.ts";
 import { isRecord } from "../check/payload-shape.ts";
+import { rule } from "../document/requirements.ts";
 import { eventRule, STOP } from "./event-rule.ts";
-import { rule } from "./requirements.ts";
 
 export const payloadKind = eventRule({
   id: "events/event-payload-01",

@@ -2,8 +2,8 @@
 // message's members, the large-object fallback, the split URIs and the change requests' bare name.
 import { addProblem } from "../check/event-problem.ts";
 import { ovChangedTypes } from "../check/read-message.ts";
+import { rule } from "../document/requirements.ts";
 import { bySchema, eventRule } from "./event-rule.ts";
-import { rule } from "./requirements.ts";
 
 export const snapshot = eventRule({
   id: "events/event-payload-02",

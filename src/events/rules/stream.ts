@@ -1,8 +1,8 @@
 // The stream: after a GDPR removal only creations and GDPR removals remain; a reference attribute's change
 // reaches the entities that hold it with ovChanged true; large-object fallbacks only where configured.
 import { addProblem } from "../check/event-problem.ts";
+import { rule } from "../document/requirements.ts";
 import { byReferenceCompanions, byStreamRules, eventRule } from "./event-rule.ts";
-import { rule } from "./requirements.ts";
 
 export const gdpr = eventRule({
   id: "events/event-stream-01",

@@ -1,6 +1,6 @@
 // What the envelopes of messaging services share: the result of unwrapping one line, the fault of a broken
 // envelope (which field, what was expected, what came), and the mapping of service attributes to headers.
-import { describeValue } from "../../check/event-problem.ts";
+import { describeValue } from "../../document/described-value.ts";
 
 /** The envelopes the checker reads from files and stdin, by the service that writes them. */
 export const envelopeNames = ["sns", "sqs", "pubsub", "kafka"] as const;

@@ -1,11 +1,12 @@
-// Checks one event message on its own: reads it (read-message.ts), then runs the judge of every event rule
-// that reads one message (src/events/rules/), in their declared order.
+// Checks one event message on its own: reads it (../check/read-message.ts), then runs the judge of every
+// event rule that reads one message (../rules/), in their declared order.
 
+import { type EventProblem, safeProblem } from "../check/event-problem.ts";
+import type { MessageFacts } from "../check/message-facts.ts";
+import { type CheckOptions, type InspectFor, readMessage } from "../check/read-message.ts";
 import { payloadUriOf } from "../rules/headers.ts";
 import { MESSAGE_JUDGES, type MessageJudge, STOP } from "../rules/index.ts";
 import type { RawMessage } from "../transport/transport.ts";
-import { type EventProblem, safeProblem } from "./event-problem.ts";
-import { type CheckOptions, type FoundPayloadKind, type InspectFor, readMessage } from "./read-message.ts";
 
 export {
   type CheckOptions,
@@ -15,19 +16,8 @@ export {
   nestingExceeds,
   ovChangedTypes,
   payloadKindOf,
-} from "./read-message.ts";
-
-/** What the stream rules need from a message (no copy of the message is kept). */
-export interface MessageFacts {
-  type?: string;
-  uri?: string;
-  objectVersion?: number;
-  kind?: FoundPayloadKind;
-  /** The parsed payload (the stream rules fingerprint it at once and keep nothing else). */
-  payload?: unknown;
-  /** The payload's fingerprint, when inspectMessage was asked for it (the stream rules then use it). */
-  fingerprint?: number;
-}
+} from "../check/read-message.ts";
+export type { MessageFacts };
 
 export interface InspectedMessage {
   problems: EventProblem[];

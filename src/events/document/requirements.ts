@@ -1,7 +1,7 @@
 // The requirement-catalogue ids the event checker reports its problems under, by a short name the code
 // that finds them uses (the message rules, the stream rules, the generator's mutations). Schema violations
 // find their id through the schemas' own x-requirements. Each is the first requirement of a declared event
-// rule (./index.ts; test/project/rules.test.ts holds them to it); a new rule need not be named here.
+// rule (../rules/index.ts; test/project/rules.test.ts holds them to it); a new rule need not be named here.
 
 export const rule = {
   /** A message is one JSON document (an NDJSON line is a payload or {"headers", "payload"}). */

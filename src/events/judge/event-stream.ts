@@ -1,16 +1,16 @@
 // Checks a whole stream of messages as it arrives: per-message checks, then the stream rules; keeps
 // counts and a capped list of problems, never the messages themselves.
 
+import { type EventProblem, escapeControls, safeProblem } from "../check/event-problem.ts";
+import { walkMessage } from "../check/payload-fingerprint.ts";
+import { ReferenceChanges } from "../check/reference-changes.ts";
+import { type CompanionCounts, ReferenceCompanions } from "../check/reference-companions.ts";
+import { defaultMaxTrackedVersions, type StreamRuleOptions, StreamRules } from "../check/stream-rules.ts";
+import { type InconclusiveRule, inconclusiveRules } from "../check/undecided-rules.ts";
 import type { CompanionWindow } from "../streaming-config.ts";
 import { defaultCompanionWindow, resolveStreamingConfig } from "../streaming-config.ts";
 import type { MessageSource, TransportNotice } from "../transport/transport.ts";
 import { type CheckOptions, defaultMaxDepth, inspectMessage } from "./event-message.ts";
-import { type EventProblem, escapeControls, safeProblem } from "./event-problem.ts";
-import { walkMessage } from "./payload-fingerprint.ts";
-import { ReferenceChanges } from "./reference-changes.ts";
-import { type CompanionCounts, ReferenceCompanions } from "./reference-companions.ts";
-import { defaultMaxTrackedVersions, type StreamRuleOptions, StreamRules } from "./stream-rules.ts";
-import { type InconclusiveRule, inconclusiveRules } from "./undecided-rules.ts";
 
 export interface CheckStreamOptions extends CheckOptions, StreamRuleOptions {
   /** Problems kept in the result (default 1000); later ones are counted in droppedProblems. */

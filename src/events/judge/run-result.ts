@@ -6,8 +6,8 @@ import { assembleRunResult } from "../../result/assemble.ts";
 import { type CatalogueView, loadCatalogueView } from "../../result/catalogue-view.ts";
 import { notCheckableOnlyFor, tracedElsewhere } from "../../result/coverage.ts";
 import type { CheckResult, RunResult } from "../../result/model.ts";
+import { deliveryTolerance, rule } from "../document/requirements.ts";
 import { eventChecks } from "../rules/index.ts";
-import { deliveryTolerance, rule } from "../rules/requirements.ts";
 import type { EventCheckResult } from "./event-stream.ts";
 
 /** Rules that need the streaming configuration; without --config they are reported as skipped. */
