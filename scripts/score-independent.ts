@@ -6,9 +6,18 @@
 // - consumers: `lckit events consumer check --variants all` on each consumer (every producer choice).
 // Each kind's split.json names the tuning half and the held-out half (never tuned on).
 // Usage: tsx scripts/score-independent.ts [--kind providers|clients|consumers] [--set tuning|held-out|all]
-//        [--case NAME ...] [--parallel N] [--seed N] [--depth default|deep] [--variants LIST] [--client ID] [--json FILE]
+//        [--case NAME ...] [--parallel N] [--seed N] [--depth default|deep] [--variants LIST] [--client ID] [--json FILE] [--keep DIR]
 import { spawn } from "node:child_process";
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import {
+  cpSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
@@ -28,6 +37,8 @@ const { values } = parseArgs({
     // The sandbox's client with ROLE_RDM_EDIT: clients that delete lookups need it (the default client reads only).
     client: { type: "string", default: "nightly-sync" },
     json: { type: "string" },
+    // Keep each case's report folder under DIR/<case> (default: removed once scored).
+    keep: { type: "string" },
   },
 });
 const KINDS = ["providers", "clients", "consumers"] as const;
@@ -227,7 +238,8 @@ async function score(c: Case): Promise<Outcome> {
     await judge(c, reports);
     for (const { choice, report } of reportsBelow(reports)) {
       for (const check of report.checks.filter((k) => k.level === "MUST")) {
-        if (check.status === "failed") (outcome.mustFailed[check.id] ??= []).push(choice);
+        if (check.status === "failed")
+          outcome.mustFailed[check.id] = [...(outcome.mustFailed[check.id] ?? []), choice];
         if (check.status === "inconclusive")
           outcome.inconclusive.push(`${check.id}${choice ? `@${choice}` : ""}`);
       }
@@ -235,6 +247,10 @@ async function score(c: Case): Promise<Outcome> {
   } catch (error) {
     outcome.error = error instanceof Error ? error.message : String(error);
   } finally {
+    if (values.keep !== undefined) {
+      mkdirSync(values.keep, { recursive: true });
+      cpSync(dir, join(values.keep, c.name), { recursive: true });
+    }
     rmSync(dir, { recursive: true, force: true });
   }
   outcome.wallMs = Date.now() - started;

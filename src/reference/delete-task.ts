@@ -256,6 +256,12 @@ export function deleteTaskRoutes(app: Hono, ctx: ReferenceContext): void {
       ctx.variants.has("delete-task-foreign-uris-skipped"),
       ctx.faults.has("delete-task-follows-foreign-uris"),
     );
+    if (
+      parameters.type !== undefined &&
+      parameters.uris !== undefined &&
+      ctx.variants.has("delete-task-one-parameter")
+    )
+      throw validationError("parameters", "give either parameters.type or parameters.uris, not both");
     if (parameters.type === undefined && ctx.faults.has("delete-task-without-type-refused")) {
       throw validationError("parameters.type", "required: name the lookup type to delete from");
     }

@@ -208,6 +208,12 @@ export const VARIANTS = [
     "a delete task skips the URIs of another tenant (deleting nothing for them) and runs the rest, instead of refusing the task with 400",
   ),
   variant(
+    "delete-task-one-parameter",
+    "delete-task-parameter-pair",
+    "what a delete task with both parameters.type and parameters.uris does: not shown (the document defines each alone)",
+    "a delete task naming both parameters.type and parameters.uris is refused with 400 (give one or the other)",
+  ),
+  variant(
     "no-task-status-endpoint",
     "task-status",
     "how the state of a task can be read: not shown (GET /tasks/{tenantId}/{taskId} is a kit extension)",

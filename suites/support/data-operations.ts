@@ -95,10 +95,22 @@ export function dataOperations(
     // seen in the field. The form without parameters deletes the whole tenant if wrongly allowed: never sent.
     // A check that expects its tasks to be accepted (tasksAccepted) names an absent lookup beside the
     // absent type, so that a target ignoring the type (delete-by-type-removes-other-types) still deletes
-    // nothing; a refused task runs nowhere, so the refusal probes send the type alone.
-    const byType = options.tasksAccepted
-      ? { type: absentLookupType, uris: [absentLookupUri(tenant)] }
-      : { type: absentLookupType };
+    // nothing; a refused task runs nowhere, so the refusal probes send the type alone. The document defines
+    // each parameter alone, not both at once: a target that refuses the pair as invalid (400 or 422) gets
+    // the type alone. Such a target reads and validates its parameters, so it is not one that ignores the
+    // type, and the kit's delete-task checks prove separately that the type is honoured.
+    const byTypeAlone = { type: absentLookupType };
+    const sendByType = options.tasksAccepted
+      ? async (auth: Auth) => {
+          const paired = await client.deleteTask(auth, tenant, {
+            ...byTypeAlone,
+            uris: [absentLookupUri(tenant)],
+          });
+          return paired.status === 400 || paired.status === 422
+            ? client.deleteTask(auth, tenant, byTypeAlone)
+            : paired;
+        }
+      : (auth: Auth) => client.deleteTask(auth, tenant, byTypeAlone);
     operations.push(
       {
         name: `POST /tasks/${tenant} (uris of an absent lookup)`,
@@ -110,7 +122,7 @@ export function dataOperations(
       {
         name: `POST /tasks/${tenant} (type of an absent lookup type${options.tasksAccepted ? ", uris of an absent lookup" : ""})`,
         write: true,
-        send: (auth) => client.deleteTask(auth, tenant, byType),
+        send: sendByType,
         shape: noBodyShape,
       },
     );

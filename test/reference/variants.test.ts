@@ -173,6 +173,13 @@ const SHOWS: Record<VariantName, (h: Harness) => Promise<boolean>> = {
     await new Promise((resolve) => setTimeout(resolve, 20));
     return a.status === 202 && !hasDE(h);
   },
+  "delete-task-one-parameter": async (h) => {
+    const a = await h.call("POST", "/tasks/acme", {
+      token: await h.token("acme-admin"),
+      body: { type: "delete", parameters: { type: "rdm/lookupTypes/Absent", uris: ["acme/Absent/X"] } },
+    });
+    return a.status === 400;
+  },
   "no-task-status-endpoint": async (h) => {
     const task = (await deleteTask(h)).body as Task;
     const token = await h.token("acme-admin");
