@@ -28,7 +28,12 @@ import { type Plan, planRun, schedule } from "../runner/plan.ts";
 import { DEFAULT_DEADLINE_MS, type ProgressEvent, runPlan } from "../runner/run.ts";
 import { startEmbeddedTarget } from "../target/embedded.ts";
 import { systemClock } from "../target/system-clock.ts";
-import { loadTargetFile, type TargetConfig, TargetFileError } from "../target/target-file.ts";
+import {
+  loadTargetFile,
+  type TargetConfig,
+  TargetFileError,
+  type TargetFileOptions,
+} from "../target/target-file.ts";
 import { askVersion } from "../target/version-probe.ts";
 import { UsageError } from "../usage-error.ts";
 import { loadChecks } from "./checks-module.ts";
@@ -39,6 +44,9 @@ import { type EffectiveSettings, mergeSettings } from "./settings.ts";
 export interface RunRequest {
   cwd: string;
   env: Readonly<Record<string, string | undefined>>;
+  /** Only the plan is wanted (lckit run --list): a credential variable that is not set is named in the
+   *  plan instead of refused, and run() is refused. */
+  listOnly?: boolean;
   /** Target file; absent: the embedded reference. */
   target?: string;
   suites: readonly string[];
@@ -135,10 +143,15 @@ function selectionOf(request: Pick<RunRequest, "suites" | "checks" | "level" | "
 }
 
 /** A target file read for a command, its errors as usage errors naming the file as the user gave it. */
-export function readTargetFile(target: string, cwd: string, env: RunRequest["env"]): TargetConfig {
+export function readTargetFile(
+  target: string,
+  cwd: string,
+  env: RunRequest["env"],
+  options: TargetFileOptions = {},
+): TargetConfig {
   const file = resolve(cwd, target);
   try {
-    return loadTargetFile(file, env);
+    return loadTargetFile(file, env, options);
   } catch (error) {
     if (error instanceof TargetFileError)
       throw new UsageError(`target file ${error.message.replace(file, displayPath(cwd, file))}`);
@@ -163,7 +176,11 @@ export class RunSession {
    *  reference is started in process). Configuration errors come first: they are the user's to fix. */
   static async open(request: RunRequest): Promise<RunSession> {
     const config =
-      request.target === undefined ? undefined : readTargetFile(request.target, request.cwd, request.env);
+      request.target === undefined
+        ? undefined
+        : readTargetFile(request.target, request.cwd, request.env, {
+            unsetCredentials: request.listOnly === true ? "list" : "refuse",
+          });
     if (config?.certify === true && !request.certify)
       certifyRefusals(
         request,
@@ -263,6 +280,7 @@ export class RunSession {
           ...(e.reason === undefined ? {} : { reason: e.reason }),
         })),
       notSelected: plan.entries.filter((e) => e.skipKind === "selection").length,
+      ...(this.config?.unsetVariables === undefined ? {} : { unsetVariables: this.config.unsetVariables }),
     };
   }
 
@@ -270,6 +288,8 @@ export class RunSession {
    *  first request: a report that cannot be written would lose the run. */
   async run(options: RunOptions = {}): Promise<SessionOutcome> {
     const { request, plan, settings } = this;
+    if (request.listOnly === true)
+      throw new UsageError("this session was opened to list the plan (listOnly); open another to run it");
     const runId = newRunId();
     const reportRoot = isAbsolute(request.reportDir)
       ? request.reportDir

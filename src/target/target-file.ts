@@ -25,6 +25,9 @@ export const DEFAULT_RATE_LIMIT = 10;
 
 export interface TargetConfig {
   target: Target;
+  /** Read with unsetCredentials "list": the credential variables that are not set (their roles hold a
+   *  placeholder that is never sent). */
+  unsetVariables?: string[];
   allow: Safety[];
   confirmTenant?: string;
   /** Requests per second; 0 means unlimited (loopback targets, unless the file says otherwise). */
@@ -90,7 +93,17 @@ function validator() {
   return compiled;
 }
 
-export function loadTargetFile(file: string, env: Record<string, string | undefined>): TargetConfig {
+/** How a target file is read: for a run, every credential variable must be set; to list the plan
+ *  (lckit run --list, which sends nothing) an unset one is named in unsetVariables instead. */
+export interface TargetFileOptions {
+  unsetCredentials?: "refuse" | "list";
+}
+
+export function loadTargetFile(
+  file: string,
+  env: Record<string, string | undefined>,
+  options: TargetFileOptions = {},
+): TargetConfig {
   let text: string;
   try {
     text = readFileSync(file, "utf8");
@@ -106,13 +119,14 @@ export function loadTargetFile(file: string, env: Record<string, string | undefi
       },
     ]);
   }
-  return parseTargetFile(text, file, env);
+  return parseTargetFile(text, file, env, options);
 }
 
 export function parseTargetFile(
   text: string,
   file: string,
   env: Record<string, string | undefined>,
+  options: TargetFileOptions = {},
 ): TargetConfig {
   const doc = parseDocument(text, { prettyErrors: true, uniqueKeys: true });
   if (doc.errors.length > 0)
@@ -165,15 +179,18 @@ export function parseTargetFile(
   const raw = data as RawTarget;
 
   const problems = [...urlProblems(raw), ...relationProblems(raw), ...durationProblems(raw)];
+  const unsetVariables: string[] = [];
+  const readEnv = (name: string, path: string) =>
+    readVariable(env, name, path, problems, options.unsetCredentials === "list" ? unsetVariables : undefined);
   const credentials: Partial<Record<CredentialRole, Credential>> = {};
   for (const role of CREDENTIAL_ROLES) {
     const ref = raw.credentials?.[role];
     if (!ref) continue;
-    const clientId = readEnv(env, ref.clientIdEnv, `credentials.${role}.clientIdEnv`, problems);
-    const clientSecret = readEnv(env, ref.clientSecretEnv, `credentials.${role}.clientSecretEnv`, problems);
+    const clientId = readEnv(ref.clientIdEnv, `credentials.${role}.clientIdEnv`);
+    const clientSecret = readEnv(ref.clientSecretEnv, `credentials.${role}.clientSecretEnv`);
     if (clientId !== undefined && clientSecret !== undefined) credentials[role] = { clientId, clientSecret };
   }
-  const quotaAlt = secondQuotaClient(raw, env, credentials, problems);
+  const quotaAlt = secondQuotaClient(raw, readEnv, credentials, problems);
   if (problems.length > 0) throw new TargetFileError(file, problems);
 
   const baseUrl = trimSlash(raw.baseUrl);
@@ -198,6 +215,7 @@ export function parseTargetFile(
   };
   return {
     target,
+    ...(unsetVariables.length > 0 ? { unsetVariables } : {}),
     allow: raw.allow ?? [],
     ...optional("confirmTenant", raw.confirmTenant),
     rateLimit: raw.rateLimit ?? (loopback ? 0 : DEFAULT_RATE_LIMIT),
@@ -259,7 +277,7 @@ export const SECOND_QUOTA_KEY = "quotaAlt";
  *  (two lanes setting one customer's quota would overwrite each other) and a client other than it. */
 function secondQuotaClient(
   raw: RawTarget,
-  env: Record<string, string | undefined>,
+  readEnv: (name: string, path: string) => string | undefined,
   credentials: Partial<Record<CredentialRole, Credential>>,
   problems: TargetFileProblem[],
 ): Target["quotaAlt"] {
@@ -296,8 +314,8 @@ function secondQuotaClient(
     });
   if (ref === undefined) return undefined;
   const path = `credentials.${SECOND_QUOTA_KEY}`;
-  const clientId = readEnv(env, ref.clientIdEnv, `${path}.clientIdEnv`, problems);
-  const clientSecret = readEnv(env, ref.clientSecretEnv, `${path}.clientSecretEnv`, problems);
+  const clientId = readEnv(ref.clientIdEnv, `${path}.clientIdEnv`);
+  const clientSecret = readEnv(ref.clientSecretEnv, `${path}.clientSecretEnv`);
   if (clientId !== undefined && clientId === credentials.quota?.clientId)
     problems.push({
       path: `${path}.clientIdEnv`,
@@ -495,13 +513,20 @@ function relationProblems(raw: RawTarget): TargetFileProblem[] {
   return out;
 }
 
-function readEnv(
+/** A credential variable's value; unset or empty is a problem, or, when `unset` collects them (a plan
+ *  that sends nothing), a placeholder that names the variable and is never sent. */
+function readVariable(
   env: Record<string, string | undefined>,
   name: string,
   path: string,
   problems: TargetFileProblem[],
+  unset?: string[],
 ): string | undefined {
   const value = env[name];
+  if ((value === undefined || value === "") && unset !== undefined) {
+    if (!unset.includes(name)) unset.push(name);
+    return `(${name} unset)`;
+  }
   if (value === undefined || value === "") {
     problems.push({
       path,

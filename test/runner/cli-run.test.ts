@@ -231,6 +231,24 @@ describe("lckit run", () => {
     expect(got.out).toMatch(/nothing was sent/);
   });
 
+  it("--list plans with credential variables unset, names them, and a run without them is refused", async () => {
+    writeFileSync(
+      join(dir, "secrets.yaml"),
+      "name: remote\nbaseUrl: https://lookup.example.com\ntenant: acme\n" +
+        "credentials:\n  viewer: { clientIdEnv: LIST_VIEWER_ID, clientSecretEnv: LIST_VIEWER_SECRET }\n",
+    );
+    const listed = await run(["--target", "secrets.yaml", "--list"]);
+    expect(listed.code).toBe(0);
+    // The role is named in the file, so its checks are planned to run, as they would once it is set.
+    expect(listed.out).toMatch(/^run {3}sample\/health/m);
+    expect(listed.out).toMatch(
+      /not set \(the run needs them, the plan does not\): LIST_VIEWER_ID, LIST_VIEWER_SECRET/,
+    );
+    const ran = await run(["--target", "secrets.yaml", "--check", "sample/health"]);
+    expect(ran.code).toBe(2);
+    expect(ran.err).toMatch(/environment variable LIST_VIEWER_ID is not set/);
+  });
+
   it.each<[string, string[]]>([
     ["--interface-document", ["--check", "sample/health", "--interface-document", "copy/spec.md"]],
     [

@@ -28,7 +28,11 @@ export function planAsText(plan: ReturnType<RunSession["planData"]>): string {
       : `skip  ${c.id.padEnd(width)}  ${c.level.padEnd(6)} ${c.reason ?? ""}`,
   );
   const runs = plan.checks.filter((c) => c.action === "run").length;
-  return `${lines.join("\n")}\n\n${runs} to run, ${plan.checks.length - runs} skipped${plan.notSelected > 0 ? `, ${plan.notSelected} not selected` : ""} (target ${plan.target.name}; nothing was sent)\n`;
+  const unset =
+    plan.unsetVariables === undefined
+      ? ""
+      : `\nnot set (the run needs them, the plan does not): ${plan.unsetVariables.join(", ")}; export them before running\n`;
+  return `${lines.join("\n")}\n\n${runs} to run, ${plan.checks.length - runs} skipped${plan.notSelected > 0 ? `, ${plan.notSelected} not selected` : ""} (target ${plan.target.name}; nothing was sent)\n${unset}`;
 }
 
 const mark: Record<CheckStatus, string> = {

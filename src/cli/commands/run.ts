@@ -87,7 +87,13 @@ function runArgs(v: Values<typeof runSpec.flags>): RunArgs {
 }
 
 async function runCommand(args: RunArgs, io: CliIo): Promise<number> {
-  const session = await RunSession.open({ ...args, cwd: io.cwd, env: io.env, ...checksModule(io) });
+  const session = await RunSession.open({
+    ...args,
+    listOnly: args.list,
+    cwd: io.cwd,
+    env: io.env,
+    ...checksModule(io),
+  });
   if (args.list) {
     const plan = session.planData();
     io.out(args.format === "json" ? `${JSON.stringify(plan, null, 2)}\n` : planAsText(plan));
