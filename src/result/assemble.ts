@@ -5,7 +5,7 @@ import { randomBytes } from "node:crypto";
 import type { CatalogueView } from "./catalogue-view.ts";
 import { type CoverageScope, type CoveredCheck, computeCoverage } from "./coverage.ts";
 import { kitInfo, specHashes } from "./kit-info.ts";
-import { type CheckResult, type Interruption, type RunResult, reportVersion } from "./model.ts";
+import { type CheckResult, type Interruption, type RunResult, reportVersion, type Subject } from "./model.ts";
 import { countResults, decideVerdict } from "./verdict.ts";
 
 /** What a run produced; everything else of a RunResult is derived from it. */
@@ -24,6 +24,8 @@ export interface RunRecord {
   coverageScope: CoverageScope;
   /** The user's copy of the interface document, hashed into spec.interfaceDocument. */
   interfaceDocument?: string;
+  /** What the run judged (see Subject). */
+  subject: Subject;
   target: RunResult["target"];
   selection: RunResult["selection"];
   seed: number;
@@ -75,6 +77,7 @@ export function assembleRunResult(run: RunRecord): RunResult {
     verdictReason: run.verdictReason === undefined ? reason : run.verdictReason(reason),
     ...(run.interruption === undefined ? {} : { interruption: run.interruption }),
     ...(run.configuration === undefined ? {} : { configuration: run.configuration }),
+    subject: run.subject,
   };
 }
 

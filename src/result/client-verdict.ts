@@ -1,8 +1,7 @@
-// What makes a client check (lckit client check) fail, in the team's words: its own command failing, a MUST
-// caller rule broken, or both. The verdict sentence, every renderer's headline and the findings the exit
-// policy reads (clientFindings) say it from here.
-import type { CheckResult, ClientCommand, RunResult } from "./model.ts";
-import { type Findings, findingsOf } from "./verdict.ts";
+// What makes a check of a team's command (lckit client check, lckit events consumer check) fail, in the
+// team's words: its own command failing, a MUST rule broken, or both; and how the command ended, as the
+// verdict sentence, every renderer's headline and the run's interruption say it.
+import type { CheckResult, ClientCommand, CommandRun, Interruption, StopSignal } from "./model.ts";
 
 /** The check that stands for the team's command in a client check's results: failed when the command did. */
 export const COMMAND_CHECK_ID = "client/command";
@@ -39,15 +38,50 @@ export function clientFailureCauses(
   return causes;
 }
 
-/** A client check's findings for the exit policy (verdict.ts). Nothing was judged when the command could not
- *  be started or sent no request (2: setup) or hung or was killed (3); otherwise its run result says it, the
- *  command failing being the failed MUST check client/command. */
-export function clientFindings(result: RunResult): Findings {
-  const findings = findingsOf(result.verdict, result.checks);
-  const client = result.client;
-  if (client?.startError !== undefined) return { ...findings, nothingJudged: 2 };
-  if (client !== undefined && (client.timedOut || client.signal !== null))
-    return { ...findings, nothingJudged: 3 };
-  if (result.requestsSent === 0) return { ...findings, nothingJudged: 2 };
-  return findings;
+/** How a team's command ended, in one sentence (client and consumer checks). */
+export function describeCommandOutcome(
+  outcome: Pick<ClientCommand, "exitCode" | "signal" | "timedOut" | "startError">,
+): string {
+  if (outcome.startError !== undefined) return `the command could not be started: ${outcome.startError}`;
+  if (outcome.timedOut)
+    return "the command did not finish within its time limit; its process group was stopped";
+  if (outcome.signal !== null) return `the command was killed by ${outcome.signal}`;
+  return `the command exited with ${outcome.exitCode}`;
+}
+
+/** The interruption a command that did not finish by itself puts on the run, if any. Stopped by a signal
+ *  to the kit (`stoppedBy`: Ctrl-C, SIGTERM), the run is interrupted by that signal: never the command's
+ *  fault, and exit 4 like every interrupted run. */
+export function commandInterruption(
+  outcome: Pick<ClientCommand, "exitCode" | "signal" | "timedOut" | "startError">,
+  at: Date,
+  stoppedBy?: StopSignal,
+): Interruption | undefined {
+  if (outcome.startError === undefined && !outcome.timedOut && outcome.signal === null) return undefined;
+  return {
+    cause:
+      stoppedBy !== undefined && !outcome.timedOut ? stoppedBy : outcome.timedOut ? "deadline" : "aborted",
+    message: describeCommandOutcome(outcome),
+    at: at.toISOString(),
+  };
+}
+
+/** The signal an abort of the kit's own stop controller carries (src/session/signals.ts), if any. */
+export function stopSignalOf(signal: AbortSignal | undefined): StopSignal | undefined {
+  if (!signal?.aborted) return undefined;
+  return signal.reason === "SIGINT" ? "SIGINT" : "SIGTERM";
+}
+
+/** How the team's command ended, as a report keeps it: redacted, its duration in whole ms. */
+export function commandRun(outcome: CommandRun, redact: (text: string) => string = (t) => t): CommandRun {
+  const tail = outcome.outputTail === undefined ? undefined : redact(outcome.outputTail);
+  return {
+    argv: outcome.argv.map(redact),
+    exitCode: outcome.exitCode,
+    signal: outcome.signal,
+    timedOut: outcome.timedOut,
+    ...(outcome.startError === undefined ? {} : { startError: outcome.startError }),
+    durationMs: Math.round(outcome.durationMs),
+    ...(tail === undefined || tail === "" ? {} : { outputTail: tail }),
+  };
 }

@@ -46,6 +46,8 @@ export type Verdict =
 
 /** "budget": the run's request budget (--request-budget, requestBudget) was spent. */
 export type InterruptionCause = "SIGINT" | "SIGTERM" | "deadline" | "budget" | "unresponsive" | "aborted";
+/** A signal to the kit that stops a run (Ctrl-C, SIGTERM): the run is INTERRUPTED, exit 4. */
+export type StopSignal = Extract<InterruptionCause, "SIGINT" | "SIGTERM">;
 
 /** What ended a run early. "unresponsive" (the breaker) keeps the ordinary verdict: the checks that got no
  *  answer failed; the others end the run INTERRUPTED. */
@@ -235,7 +237,49 @@ export interface RunResult {
   targetVersion?: { status: number; body: string };
   /** A client check (lckit client check): the command that was judged and how it ended, beside the verdict. */
   client?: ClientCommand;
+  /** What the run judged, in its own terms: a provider (lckit run), an event stream (lckit events check), a
+   *  caller's command against the sandbox (lckit client check), or an event consumer's command (lckit
+   *  events consumer check). Renderers and the exit policy read the kind from here. Absent only from
+   *  reports written before it existed. */
+  subject?: Subject;
 }
+
+/** What a run judged: one shape per judging command, none borrowing another's fields. */
+export type Subject =
+  | { kind: "provider"; target: TargetSummary }
+  | {
+      kind: "events";
+      /** The file, "-" (stdin) or broker URL the messages were read from. */
+      source: string;
+      /** Messages read. */
+      messages: number;
+      /** An empty stream was allowed (--allow-empty): no message read is then no failure. */
+      emptyAllowed?: true;
+    }
+  | {
+      kind: "caller";
+      command: CommandRun;
+      /** The provider choice the sandbox took (a variant name), or "default". */
+      choice: string;
+    }
+  | {
+      kind: "consumer";
+      command: CommandRun;
+      /** The producer choice the stream was generated under. */
+      choice: string;
+      /** How the stream reached the consumer (file, stdin, pubsub-push, sns-push, rabbitmq, amqp1). */
+      delivery: string;
+      /** Messages the delivery handed over, of those the stream holds. */
+      delivered: number;
+      messages: number;
+      /** No view, or an empty one: the consumer consumed nothing, so nothing was judged. */
+      nothingConsumed?: true;
+    };
+
+export type SubjectKind = Subject["kind"];
+
+/** A team's command the kit ran (client and consumer checks) and how it ended. */
+export type CommandRun = Omit<ClientCommand, "variant">;
 
 /** The consumer's command a client check ran against the sandbox, and its own result. */
 export interface ClientCommand {

@@ -12,9 +12,10 @@ import {
   shiftableClock,
   type VariantName,
 } from "../reference/index.ts";
-import { clientFindings } from "../result/client-verdict.ts";
+import { stopSignalOf } from "../result/client-verdict.ts";
 import type { RunResult } from "../result/model.ts";
-import { DEFAULT_FAIL_ON, exitCodeFor } from "../result/verdict.ts";
+import { DEFAULT_FAIL_ON, type ExitCode, exitCodeOf } from "../result/verdict.ts";
+import { UserInputError } from "../usage-error.ts";
 import {
   type ClientRunMeta,
   type CommandOutcome,
@@ -57,10 +58,11 @@ export interface ClientCheckOptions extends CommandCheckOptions {
 export interface ClientCheckRun {
   result: RunResult;
   outcome: CommandOutcome;
-  /** What the kit exits with: 0 the command passed and no MUST caller rule broke; 1 a MUST rule broke or the
-   *  command failed (or, when required, a MUST rule was not exercised); 2 the command could not be started or made no request (configuration); 3 it hung or
-   *  was killed. */
-  exitCode: 0 | 1 | 2 | 3;
+  /** What the kit exits with, by the one exit policy (src/result/verdict.ts): 0 the command passed and no
+   *  MUST caller rule broke; 1 a MUST rule broke or the command failed (or, when required, a MUST rule was
+   *  not exercised); 2 the command could not be started or made no request (configuration); 3 it hung or
+   *  was killed; 4 the kit was stopped (Ctrl-C, SIGTERM). */
+  exitCode: ExitCode;
   /** Every exchange the command sent, redacted, bodies capped (exchanges.ndjson of the report folder). */
   exchanges: Exchange[];
   /** The first answer of the sandbox that refused the client (a 4xx or 5xx other than a 429), redacted:
@@ -68,7 +70,7 @@ export interface ClientCheckRun {
   firstRefusal?: string;
 }
 
-export class ClientCheckError extends Error {
+export class ClientCheckError extends UserInputError {
   override name = "ClientCheckError";
 }
 
@@ -157,6 +159,8 @@ export async function clientCheck(options: ClientCheckOptions): Promise<ClientCh
     dropped: reference.control.state().requests?.dropped ?? 0,
     ...(options.requireExercised ? { requireExercised: true } : {}),
   };
+  const stoppedBy = stopSignalOf(options.signal);
+  if (stoppedBy !== undefined) meta.stoppedBy = stoppedBy;
   const result = clientRunResult(traffic, meta);
   const refused = traffic.exchanges.find((x) => x.status >= 400 && x.status !== 429);
   const firstRefusal = refused
@@ -167,11 +171,10 @@ export async function clientCheck(options: ClientCheckOptions): Promise<ClientCh
   return {
     result,
     outcome,
-    // A client check has no deadline and takes no signal of its own: never INTERRUPTED (exit 4).
-    exitCode: exitCodeFor(
-      clientFindings(result),
+    exitCode: exitCodeOf(
+      result,
       options.failOn ?? (options.requireExercised ? [...DEFAULT_FAIL_ON, "not-exercised"] : DEFAULT_FAIL_ON),
-    ) as ClientCheckRun["exitCode"],
+    ),
     exchanges: redactedExchanges(traffic, meta),
     ...(firstRefusal === undefined ? {} : { firstRefusal }),
   };

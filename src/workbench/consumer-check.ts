@@ -36,9 +36,11 @@ import { parseAmqp1Url } from "../events/transport/amqp1-connection.ts";
 import { openAmqp1Sink } from "../events/transport/sinks/amqp1.ts";
 import { freePort } from "../http/free-port.ts";
 import { type CatalogueView, loadCatalogueView } from "../result/catalogue-view.ts";
+import { stopSignalOf } from "../result/client-verdict.ts";
 import { specHashes } from "../result/kit-info.ts";
 import type { RunResult } from "../result/model.ts";
-import { DEFAULT_FAIL_ON, exitCodeFor, type FailOn, findingsOf } from "../result/verdict.ts";
+import { DEFAULT_FAIL_ON, type ExitCode, exitCodeOf } from "../result/verdict.ts";
+import { UserInputError } from "../usage-error.ts";
 import type { CommandOutcome } from "./client-result.ts";
 import { type CommandCheckOptions, runCommand } from "./command-run.ts";
 
@@ -92,10 +94,11 @@ export interface ConsumerCheckOptions extends CommandCheckOptions {
 export interface ConsumerCheckRun {
   result: RunResult;
   outcome: CommandOutcome;
-  /** 0 the consumer passed; 1 a MUST rule broke, the view was malformed or the command failed (or, when
-   *  required, a MUST rule was not exercised); 2 the command could not be started, wrote no view or
-   *  consumed nothing; 3 it hung past the time limit or was killed. */
-  exitCode: 0 | 1 | 2 | 3;
+  /** By the one exit policy (src/result/verdict.ts): 0 the consumer passed; 1 a MUST rule broke, the view
+   *  was malformed or the command failed (or, when required, a MUST rule was not exercised); 2 the command
+   *  could not be started, wrote no view or consumed nothing; 3 it hung past the time limit or was killed;
+   *  4 the kit was stopped (Ctrl-C, SIGTERM). */
+  exitCode: ExitCode;
   judgement?: ConsumerJudgement;
   stream: ConsumerStream;
   push?: PushOutcome;
@@ -103,7 +106,7 @@ export interface ConsumerCheckRun {
   queue?: string;
 }
 
-export class ConsumerCheckError extends Error {
+export class ConsumerCheckError extends UserInputError {
   override name = "ConsumerCheckError";
 }
 
@@ -356,11 +359,13 @@ export async function consumerCheck(options: ConsumerCheckOptions): Promise<Cons
     ...(options.requireExercised ? { requireExercised: true } : {}),
     ...(catalogue ? { catalogue } : {}),
   };
+  const stoppedBy = stopSignalOf(options.signal);
+  if (stoppedBy !== undefined) meta.stoppedBy = stoppedBy;
   const result = consumerRunResult(meta);
   return {
     result,
     outcome: asJudged,
-    exitCode: exitCodeOf(result, asJudged, view, options.failOn ?? DEFAULT_FAIL_ON),
+    exitCode: exitCodeOf(result, options.failOn ?? DEFAULT_FAIL_ON),
     ...(judgement ? { judgement } : {}),
     stream,
     ...(push ? { push } : {}),
@@ -506,21 +511,4 @@ async function judged(
     if (error instanceof ViewError) return { problem: `the view could not be read: ${error.message}` };
     throw error;
   }
-}
-
-/** The one exit policy (src/result/verdict.ts): a consumer that could not start, or never consumed, judged
- *  nothing (2); one that hung or was killed, 3; a command that failed is a failure like a broken rule. */
-function exitCodeOf(
-  result: RunResult,
-  outcome: CommandOutcome,
-  view: ConsumerRunMeta["view"],
-  failOn: readonly FailOn[],
-): ConsumerCheckRun["exitCode"] {
-  const findings = findingsOf(result.verdict, result.checks);
-  if (outcome.startError !== undefined) return 2;
-  if (outcome.timedOut || outcome.signal !== null) return 3;
-  if ("problem" in view && view.nothingConsumed) return 2;
-  const code = exitCodeFor(findings, failOn);
-  if (code !== 0) return code === 1 ? 1 : 3;
-  return outcome.exitCode !== 0 ? 1 : 0;
 }

@@ -6,6 +6,7 @@ import type { ProducerChoice } from "../events/consumer/producer-choices.ts";
 import { escapeMarkdown, escapeXml } from "../report/escape.ts";
 import { isFailure } from "../report/junit.ts";
 import type { CheckResult, RunResult } from "../result/model.ts";
+import { worstExitCode } from "../result/verdict.ts";
 import { type ConsumerCheckOptions, type ConsumerCheckRun, consumerCheck } from "./consumer-check.ts";
 import { sweepHead } from "./sweep-report.ts";
 
@@ -30,7 +31,6 @@ export interface ConsumerSweepOptions extends Omit<ConsumerCheckOptions, "choice
 
 /** The most of a command's output kept per choice. */
 const OUTPUT_KEPT_CHARS = 4 * 1024 * 1024;
-const SEVERITY = [0, 1, 2, 3] as const;
 
 export async function consumerSweep(options: ConsumerSweepOptions): Promise<ConsumerSweep> {
   const { choices, parallel, onFinished, ...common } = options;
@@ -58,11 +58,11 @@ export async function consumerSweep(options: ConsumerSweepOptions): Promise<Cons
   };
   await Promise.all(Array.from({ length: Math.max(1, Math.min(parallel, choices.length)) }, worker));
   const done = runs.filter(Boolean);
-  const exitCode = done.reduce<ConsumerCheckRun["exitCode"]>(
-    (worst, { run }) => (SEVERITY.indexOf(run.exitCode) > SEVERITY.indexOf(worst) ? run.exitCode : worst),
-    0,
-  );
-  return { runs: done, passed: done.filter(({ run }) => run.exitCode === 0).length, exitCode };
+  return {
+    runs: done,
+    passed: done.filter(({ run }) => run.exitCode === 0).length,
+    exitCode: worstExitCode(done.map(({ run }) => run.exitCode)),
+  };
 }
 
 const brokenRules = (result: RunResult) =>

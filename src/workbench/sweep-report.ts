@@ -12,6 +12,7 @@ import { writeManifest } from "../report-folder/manifest.ts";
 import { writeReport } from "../report-folder/write.ts";
 import { COMMAND_CHECK_ID } from "../result/client-verdict.ts";
 import type { CheckResult, RunResult } from "../result/model.ts";
+import type { ExitCode } from "../result/verdict.ts";
 import type { ClientSweep, ClientSweepRun } from "./client-sweep.ts";
 
 /** The file names a choice's folder holds beside the report, and the sweep's own files. */
@@ -37,7 +38,7 @@ export interface SweepChoice {
   /** The run's verdict (CONFORMANT, NOT CONFORMANT, ...). */
   verdict: RunResult["verdict"];
   /** The kit's exit code for this choice (0, 1, 2 or 3, as lckit client check exits). */
-  exitCode: 0 | 1 | 2 | 3;
+  exitCode: ExitCode;
   /** The command's own exit code; null when it did not exit by itself (signal, time limit, not started). */
   commandExit: number | null;
   signal: string | null;
@@ -61,7 +62,7 @@ export interface SweepDocument {
   choices: number;
   passed: number;
   failed: number;
-  exitCode: 0 | 1 | 2 | 3;
+  exitCode: ExitCode;
   startedAt: string;
   finishedAt: string;
   runs: SweepChoice[];
@@ -125,7 +126,7 @@ export function sweepDocument(
 /** The head of a sweep document, of either sweep (client and event consumer): its counts and times. */
 export function sweepHead<Kind extends string>(
   kind: Kind,
-  sweep: { runs: readonly unknown[]; passed: number; exitCode: 0 | 1 | 2 | 3 },
+  sweep: { runs: readonly unknown[]; passed: number; exitCode: ExitCode },
   meta: { command: string; startedAt: Date; finishedAt: Date },
 ) {
   return {

@@ -34,20 +34,23 @@ const catalogue = {
   ],
 };
 
+const target = {
+  name: "t",
+  baseUrl: "http://t",
+  rdmUrl: "http://t",
+  tenant: "acme",
+  loopback: false,
+  roles: [],
+};
+
 function record(checks: CheckResult[], over: Partial<RunRecord> = {}): RunRecord {
   return {
     checks,
     notSelected: 0,
     catalogue,
     coverageScope: { elsewhere: [{ command: "lckit events check", requirements: ["E-01"] }] },
-    target: {
-      name: "t",
-      baseUrl: "http://t",
-      rdmUrl: "http://t",
-      tenant: "acme",
-      loopback: false,
-      roles: [],
-    },
+    subject: { kind: "provider", target },
+    target,
     selection: { suites: [], checks: [], level: "MAY", allow: ["read"] },
     seed: 7,
     runs: 3,

@@ -1,6 +1,7 @@
 // lckit events consumer check: a team's event consumer run on a stream whose final state the kit knows,
 // its view judged by the consumer rules. The session is src/session/consumer-session.ts; this file parses,
 // prints and maps the result to an exit code.
+
 import { resolve } from "node:path";
 import { CONSUMER_RULES } from "../../events/consumer/consumer-rules.ts";
 import { VIEW_FORMAT } from "../../events/consumer/consumer-view.ts";
@@ -14,9 +15,9 @@ import { proveReportRoot } from "../../report-folder/write.ts";
 import { failOnOf } from "../../result/verdict.ts";
 import { runConsumerSession } from "../../session/consumer-session.ts";
 import { displayPath } from "../../session/run-session.ts";
+import { abortOnSignals } from "../../session/signals.ts";
 import {
   CONSUMER_ENV,
-  ConsumerCheckError,
   DEFAULT_CONSUMER_TIMEOUT_MS,
   DEFAULT_MESSAGES,
   DEFAULT_SEED,
@@ -165,9 +166,7 @@ export const consumer: LeafCommand<typeof spec.flags> = {
     // A report that cannot be written would lose the consumer's run: the folder is proven first.
     proveReportRoot(reportRoot);
     const stopper = new AbortController();
-    const stop = () => stopper.abort();
-    process.once("SIGINT", stop);
-    process.once("SIGTERM", stop);
+    const stopSignals = abortOnSignals(stopper);
     const env = { ...process.env, ...io.env };
     const progress = (line: string) => (v.format === "json" ? io.err(line) : io.out(line));
     try {
@@ -209,16 +208,8 @@ export const consumer: LeafCommand<typeof spec.flags> = {
       } else io.out(consumerSweepClosing(session.sweep));
       io.err(`report: ${session.folder}\n`);
       return session.exitCode;
-    } catch (error) {
-      if (
-        error instanceof ConsumerCheckError ||
-        (error instanceof Error && ["BrokerError", "SourceError"].includes(error.name))
-      )
-        throw new UsageError(error.message);
-      throw error;
     } finally {
-      process.off("SIGINT", stop);
-      process.off("SIGTERM", stop);
+      stopSignals();
     }
   },
 };

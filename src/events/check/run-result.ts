@@ -22,6 +22,8 @@ export interface EventRunMeta {
   command: string;
   /** Whether a streaming configuration was given. */
   config: boolean;
+  /** An empty stream is allowed (--allow-empty). */
+  allowEmpty?: boolean;
   startedAt?: Date;
   runId?: string;
   catalogue?: CatalogueView;
@@ -94,6 +96,12 @@ export function eventRunResult(result: EventCheckResult, meta: EventRunMeta): Ru
     notSelected: 0,
     catalogue,
     coverageScope: tracedElsewhere("lckit events check"),
+    subject: {
+      kind: "events",
+      source: result.source,
+      messages: result.total,
+      ...(meta.allowEmpty ? { emptyAllowed: true as const } : {}),
+    },
     target: { name: result.source, baseUrl: "", rdmUrl: "", tenant: "", loopback: false, roles: [] },
     selection: { suites: ["events"], checks: [], level: "MAY", allow: ["read"] },
     seed: 0,

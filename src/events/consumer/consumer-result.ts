@@ -4,9 +4,14 @@
 // the replay command.
 import { assembleRunResult } from "../../result/assemble.ts";
 import { type CatalogueView, loadCatalogueView } from "../../result/catalogue-view.ts";
-import { commandFailure } from "../../result/client-verdict.ts";
+import {
+  commandFailure,
+  commandInterruption,
+  commandRun,
+  describeCommandOutcome,
+} from "../../result/client-verdict.ts";
 import { notCheckableOnlyFor, tracedElsewhere } from "../../result/coverage.ts";
-import type { CheckResult, ClientCommand, Interruption, RunResult } from "../../result/model.ts";
+import type { CheckResult, ClientCommand, RunResult, StopSignal } from "../../result/model.ts";
 import type { ConsumerFinding, ConsumerJudgement } from "./consumer-judge.ts";
 import { CONSUMER_RULES } from "./consumer-rules.ts";
 import type { ConsumerStream } from "./consumer-stream.ts";
@@ -36,23 +41,8 @@ export interface ConsumerRunMeta {
   requireExercised?: boolean;
   catalogue?: CatalogueView;
   runId?: string;
-}
-
-function describeOutcome(outcome: ConsumerCommand): string {
-  if (outcome.startError !== undefined) return `the command could not be started: ${outcome.startError}`;
-  if (outcome.timedOut)
-    return "the command did not finish within its time limit; its process group was stopped";
-  if (outcome.signal !== null) return `the command was killed by ${outcome.signal}`;
-  return `the command exited with ${outcome.exitCode}`;
-}
-
-function interruptionOf(outcome: ConsumerCommand, at: Date): Interruption | undefined {
-  if (outcome.startError === undefined && !outcome.timedOut && outcome.signal === null) return undefined;
-  return {
-    cause: outcome.timedOut ? "deadline" : "aborted",
-    message: describeOutcome(outcome),
-    at: at.toISOString(),
-  };
+  /** The kit was stopped by this signal while the consumer ran (its group was stopped). */
+  stoppedBy?: StopSignal;
 }
 
 function findingLine(finding: ConsumerFinding): string {
@@ -78,8 +68,8 @@ function commandCheck(meta: ConsumerRunMeta): CheckResult {
   return {
     ...base,
     status: "failed",
-    message: `${failure}: ${describeOutcome(meta.outcome)}; ${lines.length === 0 ? "it printed nothing" : `the last lines of its output:\n${tail}`}`,
-    details: { expected: "exit 0", actual: describeOutcome(meta.outcome) },
+    message: `${failure}: ${describeCommandOutcome(meta.outcome)}; ${lines.length === 0 ? "it printed nothing" : `the last lines of its output:\n${tail}`}`,
+    details: { expected: "exit 0", actual: describeCommandOutcome(meta.outcome) },
     ...(lines.length === 0 ? {} : { log: lines }),
   };
 }
@@ -152,14 +142,23 @@ export function consumerRunResult(meta: ConsumerRunMeta): RunResult {
     };
   });
   const checks = [commandCheck(meta), viewCheck(meta), ...ruleChecks];
-  const interruption = interruptionOf(meta.outcome, meta.finishedAt);
-  const outcome = describeOutcome(meta.outcome);
+  const interruption = commandInterruption(meta.outcome, meta.finishedAt, meta.stoppedBy);
+  const outcome = describeCommandOutcome(meta.outcome);
   const result = assembleRunResult({
     ...(meta.runId === undefined ? {} : { runId: meta.runId }),
     checks,
     notSelected: 0,
     catalogue,
     coverageScope: tracedElsewhere("lckit events consumer check"),
+    subject: {
+      kind: "consumer",
+      command: commandRun(meta.outcome),
+      choice: stream.choice.name,
+      delivery: meta.delivery,
+      delivered: meta.delivered,
+      messages: stream.messageCount,
+      ...("problem" in meta.view && meta.view.nothingConsumed ? { nothingConsumed: true as const } : {}),
+    },
     target: {
       name: `consumer: ${meta.command} (producer choice ${stream.choice.name}, ${meta.delivery})`,
       baseUrl: "",
@@ -197,21 +196,9 @@ export function consumerRunResult(meta: ConsumerRunMeta): RunResult {
       ].join("; ");
     },
   });
-  const { outcome: command } = meta;
   return {
     ...result,
     coverage: notCheckableOnlyFor(result.coverage, catalogue.requirements, ["consumer"]),
-    client: {
-      argv: command.argv,
-      variant: stream.choice.name,
-      exitCode: command.exitCode,
-      signal: command.signal,
-      timedOut: command.timedOut,
-      ...(command.startError === undefined ? {} : { startError: command.startError }),
-      durationMs: Math.round(command.durationMs),
-      ...(command.outputTail === undefined || command.outputTail === ""
-        ? {}
-        : { outputTail: command.outputTail }),
-    },
+    client: { ...commandRun(meta.outcome), variant: stream.choice.name },
   };
 }
