@@ -26,7 +26,8 @@ export interface RunRecord {
   interfaceDocument?: string;
   /** What the run judged (see Subject). */
   subject: Subject;
-  target: RunResult["target"];
+  /** The target requests went to: a provider's, or a caller's sandbox. */
+  target?: RunResult["target"];
   selection: RunResult["selection"];
   seed: number;
   runs: number;
@@ -59,7 +60,7 @@ export function assembleRunResult(run: RunRecord): RunResult {
     runId: run.runId ?? newRunId(run.startedAt),
     kit: kitInfo(),
     spec: specHashes(run.interfaceDocument === undefined ? {} : { interfaceDocument: run.interfaceDocument }),
-    target: run.target,
+    ...(run.target === undefined ? {} : { target: run.target }),
     selection: run.selection,
     seed: run.seed,
     runs: run.runs,

@@ -196,7 +196,9 @@ export interface RunResult {
   /** What the run certifies against: the requirement catalogue and the contract (version + sha256), and
    *  the sha256 of the user's copy of the interface document when one was named (else null). */
   spec: SpecInfo;
-  target: TargetSummary;
+  /** The target the run sent requests to: a provider (lckit run) or the sandbox a caller's command was
+   *  pointed at (lckit client check). Absent where nothing was requested: an event stream, a consumer. */
+  target?: TargetSummary;
   selection: { suites: string[]; checks: string[]; level: Level; allow: Safety[]; confirmTenant?: string };
   seed: number;
   runs: number;
@@ -235,13 +237,14 @@ export interface RunResult {
   /** What GET {rdm_url}/version answered when a check of the run asked it (status, body capped): the
    *  target as it names itself, shown beside the verdict. Absent when no check asked. */
   targetVersion?: { status: number; body: string };
-  /** A client check (lckit client check): the command that was judged and how it ended, beside the verdict. */
+  /** A client check (lckit client check): the command that was judged and how it ended, beside the verdict
+   *  (subject.command and subject.choice say the same; kept for readers of earlier reports). */
   client?: ClientCommand;
   /** What the run judged, in its own terms: a provider (lckit run), an event stream (lckit events check), a
    *  caller's command against the sandbox (lckit client check), or an event consumer's command (lckit
-   *  events consumer check). Renderers and the exit policy read the kind from here. Absent only from
-   *  reports written before it existed. */
-  subject?: Subject;
+   *  events consumer check). Renderers and the exit policy read the kind from here; reports written before
+   *  it existed lack it (the schema keeps it optional). */
+  subject: Subject;
 }
 
 /** What a run judged: one shape per judging command, none borrowing another's fields. */

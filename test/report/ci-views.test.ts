@@ -54,7 +54,11 @@ describe("--fail-on decides which outcomes exit non-zero", () => {
     ["BROKEN stays 3", "BROKEN", ["must", "should"], shouldFailed, 3],
     ["INTERRUPTED stays 4", "INTERRUPTED", ["must", "incomplete"], [], 4],
   ])("%s", (_name, verdict, failOn, checks, code) => {
-    expect(exitCodeOf({ verdict, checks, requestsSent: 0 }, failOn)).toBe(code);
+    const subject = {
+      kind: "provider" as const,
+      target: { name: "t", baseUrl: "", rdmUrl: "", tenant: "", loopback: false, roles: [] },
+    };
+    expect(exitCodeOf({ verdict, checks, requestsSent: 0, subject }, failOn)).toBe(code);
   });
 });
 

@@ -102,7 +102,6 @@ export function eventRunResult(result: EventCheckResult, meta: EventRunMeta): Ru
       messages: result.total,
       ...(meta.allowEmpty ? { emptyAllowed: true as const } : {}),
     },
-    target: { name: result.source, baseUrl: "", rdmUrl: "", tenant: "", loopback: false, roles: [] },
     selection: { suites: ["events"], checks: [], level: "MAY", allow: ["read"] },
     seed: 0,
     runs: 1,

@@ -159,21 +159,14 @@ export function consumerRunResult(meta: ConsumerRunMeta): RunResult {
       messages: stream.messageCount,
       ...("problem" in meta.view && meta.view.nothingConsumed ? { nothingConsumed: true as const } : {}),
     },
-    target: {
-      name: `consumer: ${meta.command} (producer choice ${stream.choice.name}, ${meta.delivery})`,
-      baseUrl: "",
-      rdmUrl: "",
-      tenant: "acme",
-      loopback: true,
-      roles: [],
-    },
     selection: { suites: ["consumer"], checks: [], level: "MAY", allow: ["read"] },
     seed: stream.seed,
     runs: 1,
     command: meta.command,
     startedAt: meta.startedAt,
     finishedAt: meta.finishedAt,
-    requestsSent: meta.delivered,
+    // A consumer is sent messages, not requests: subject.delivered counts them.
+    requestsSent: 0,
     ...(interruption ? { interruption } : {}),
     verdictReason: (reason) => {
       const sent = `${meta.delivered} of ${stream.messageCount} message(s) delivered (${meta.delivery}, producer choice ${stream.choice.name}, seed ${stream.seed})`;
@@ -199,6 +192,5 @@ export function consumerRunResult(meta: ConsumerRunMeta): RunResult {
   return {
     ...result,
     coverage: notCheckableOnlyFor(result.coverage, catalogue.requirements, ["consumer"]),
-    client: { ...commandRun(meta.outcome), variant: stream.choice.name },
   };
 }
