@@ -6,8 +6,8 @@ import type { ProducerChoice } from "../events/consumer/producer-choices.ts";
 import { escapeMarkdown, escapeXml } from "../report/escape.ts";
 import { isFailure } from "../report/junit.ts";
 import type { CheckResult, RunResult } from "../result/model.ts";
-import { worstExitCode } from "../result/verdict.ts";
 import { type ConsumerCheckOptions, type ConsumerCheckRun, consumerCheck } from "./consumer-check.ts";
+import { runSweep, type Sweep } from "./sweep.ts";
 import { sweepHead } from "./sweep-report.ts";
 
 export interface ConsumerSweepRun {
@@ -17,11 +17,7 @@ export interface ConsumerSweepRun {
   output: string;
 }
 
-export interface ConsumerSweep {
-  runs: ConsumerSweepRun[];
-  passed: number;
-  exitCode: ConsumerCheckRun["exitCode"];
-}
+export type ConsumerSweep = Sweep<ConsumerSweepRun>;
 
 export interface ConsumerSweepOptions extends Omit<ConsumerCheckOptions, "choice" | "output"> {
   choices: readonly ProducerChoice[];
@@ -29,40 +25,14 @@ export interface ConsumerSweepOptions extends Omit<ConsumerCheckOptions, "choice
   onFinished?: (entry: ConsumerSweepRun, finished: number, total: number) => void;
 }
 
-/** The most of a command's output kept per choice. */
-const OUTPUT_KEPT_CHARS = 4 * 1024 * 1024;
-
 export async function consumerSweep(options: ConsumerSweepOptions): Promise<ConsumerSweep> {
   const { choices, parallel, onFinished, ...common } = options;
-  const runs: ConsumerSweepRun[] = new Array(choices.length);
-  let next = 0;
-  let finished = 0;
-  const worker = async () => {
-    while (next < choices.length && !options.signal?.aborted) {
-      const index = next++;
-      const choice = choices[index] as ProducerChoice;
-      let output = "";
-      const run = await consumerCheck({
-        ...common,
-        choice,
-        output: (chunk) => {
-          output += chunk;
-          if (output.length > OUTPUT_KEPT_CHARS) output = output.slice(-OUTPUT_KEPT_CHARS / 2);
-        },
-      });
-      const entry = { choice, run, output };
-      runs[index] = entry;
-      finished += 1;
-      onFinished?.(entry, finished, choices.length);
-    }
-  };
-  await Promise.all(Array.from({ length: Math.max(1, Math.min(parallel, choices.length)) }, worker));
-  const done = runs.filter(Boolean);
-  return {
-    runs: done,
-    passed: done.filter(({ run }) => run.exitCode === 0).length,
-    exitCode: worstExitCode(done.map(({ run }) => run.exitCode)),
-  };
+  return runSweep(
+    choices,
+    { parallel, ...(common.signal ? { signal: common.signal } : {}), ...(onFinished ? { onFinished } : {}) },
+    (choice, output) => consumerCheck({ ...common, choice, output }),
+    (choice, run, output): ConsumerSweepRun => ({ choice, run, output }),
+  );
 }
 
 const brokenRules = (result: RunResult) =>

@@ -141,14 +141,18 @@ export function sweepHead<Kind extends string>(
   };
 }
 
-/** What --format json prints: the sweep document, where it was written, each choice with its full result. */
-export interface SweepOutput extends Omit<SweepDocument, "runs"> {
+/** What --format json prints, of either sweep: the sweep document, where it was written, each choice with
+ *  its full result. */
+export type SweepOutput<D extends { runs: readonly { choice: string }[] }> = Omit<D, "runs"> & {
   folder: string;
-  runs: (SweepChoice & { result: RunResult })[];
-}
+  runs: (D["runs"][number] & { result: RunResult })[];
+};
 
-export function sweepOutput(document: SweepDocument, sweep: ClientSweep, folder: string): SweepOutput {
-  const results = new Map(sweep.runs.map(({ variant, run }) => [variant, run.result]));
+export function sweepOutput<D extends { runs: readonly { choice: string }[] }>(
+  document: D,
+  results: ReadonlyMap<string, RunResult>,
+  folder: string,
+): SweepOutput<D> {
   return {
     ...document,
     folder,

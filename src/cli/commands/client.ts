@@ -157,7 +157,8 @@ const check: LeafCommand<typeof spec.flags> = {
           onFinished: (entry, finished, total) => progress(progressLines(entry, finished, total)),
         },
       );
-      if (v.format === "json") io.out(`${JSON.stringify(sweepOutput(document, sweep, dir), null, 2)}\n`);
+      const results = new Map(sweep.runs.map(({ variant, run }) => [variant, run.result]));
+      if (v.format === "json") io.out(`${JSON.stringify(sweepOutput(document, results, dir), null, 2)}\n`);
       else io.out(sweepClosing(sweep));
       io.err(`report: ${dir}\n`);
       return exitCode;

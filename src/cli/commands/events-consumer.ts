@@ -11,7 +11,6 @@ import {
   producerChoice,
 } from "../../events/consumer/producer-choices.ts";
 import { defaultStreamCacheDir } from "../../events/consumer/stream-cache.ts";
-import { proveReportRoot } from "../../report-folder/write.ts";
 import { failOnOf } from "../../result/verdict.ts";
 import { runConsumerSession } from "../../session/consumer-session.ts";
 import { displayPath } from "../../session/run-session.ts";
@@ -25,6 +24,7 @@ import {
   type Delivery,
 } from "../../workbench/consumer-check.ts";
 import { consumerProgressLine, consumerSweepClosing } from "../../workbench/consumer-sweep.ts";
+import { sweepOutput } from "../../workbench/sweep-report.ts";
 import { option, parseArgv, toggle } from "../argv.ts";
 import type { LeafCommand } from "../command.ts";
 import { commandCheckSummary } from "../command-check-summary.ts";
@@ -163,8 +163,6 @@ export const consumer: LeafCommand<typeof spec.flags> = {
     const v = parsed.values;
     const choices = choicesOf(v.variants);
     const reportRoot = resolve(io.cwd, v["report-dir"]);
-    // A report that cannot be written would lose the consumer's run: the folder is proven first.
-    proveReportRoot(reportRoot);
     const stopper = new AbortController();
     const stopSignals = abortOnSignals(stopper);
     const env = { ...process.env, ...io.env };
@@ -203,8 +201,7 @@ export const consumer: LeafCommand<typeof spec.flags> = {
         );
       } else if (v.format === "json") {
         const results = new Map(session.sweep.runs.map(({ choice, run }) => [choice.name, run.result]));
-        const runs = session.document.runs.map((r) => ({ ...r, result: results.get(r.choice) }));
-        io.out(`${JSON.stringify({ ...session.document, folder: session.folder, runs }, null, 2)}\n`);
+        io.out(`${JSON.stringify(sweepOutput(session.document, results, session.folder), null, 2)}\n`);
       } else io.out(consumerSweepClosing(session.sweep));
       io.err(`report: ${session.folder}\n`);
       return session.exitCode;
