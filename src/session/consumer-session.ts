@@ -9,6 +9,7 @@ import { writeManifest } from "../report-folder/manifest.ts";
 import { proveReportRoot, writeReport, writeReportFolder } from "../report-folder/write.ts";
 import { newRunId } from "../result/assemble.ts";
 import {
+  CONSUMER_CHECK_DEFAULTS,
   type ConsumerCheckOptions,
   type ConsumerCheckRun,
   consumerCheck,
@@ -90,7 +91,7 @@ async function runOnBroker(request: ConsumerSessionRequest): Promise<ConsumerSes
   const sweep = await consumerSweep({
     ...quiet,
     choices,
-    parallel: parallel ?? 2,
+    parallel: parallel ?? CONSUMER_CHECK_DEFAULTS.parallel,
     onFinished: (entry, finished, total) => {
       writeChoiceFolder(folder, entry);
       onFinished?.(entry, finished, total);

@@ -30,7 +30,18 @@ import { type CallerClient, readTraffic } from "./traffic.ts";
 /** The data file the default world of a client check grows from: a shop tenant whose clients have
  *  multi-token support (quota 5); default-world.ts adds records so that every scan pages. */
 export { DEFAULT_CLIENT_DATA };
-export const DEFAULT_TIMEOUT_MS = 120_000;
+/** Every option default of the client check, in one place: the library, the session and the CLI's flags
+ *  (lckit client check) read them here. */
+export const CLIENT_CHECK_DEFAULTS = {
+  /** The sandbox's world (grown so that every scan pages: default-world.ts). */
+  data: DEFAULT_CLIENT_DATA,
+  /** The sandbox's provider choice: the reference's own. */
+  variant: "default",
+  timeoutMs: 120_000,
+  /** Runs at once with several provider choices. */
+  parallel: 2,
+  reportDir: "reports",
+} as const;
 
 /** The environment the command gets (documented in docs/consumers.md). */
 export const CLIENT_ENV = [
@@ -79,7 +90,7 @@ export async function clientCheck(options: ClientCheckOptions): Promise<ClientCh
   if (options.argv.length === 0) {
     throw new ClientCheckError("no command to run: give it after --, e.g. lckit client check -- npm test");
   }
-  const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+  const timeoutMs = options.timeoutMs ?? CLIENT_CHECK_DEFAULTS.timeoutMs;
   const world =
     options.data === undefined
       ? defaultClientWorld()
@@ -131,7 +142,7 @@ export async function clientCheck(options: ClientCheckOptions): Promise<ClientCh
     LCKIT_CLIENT_SECRET: chosen.client.clientSecret,
     LCKIT_TENANT: tenant,
     LCKIT_LOOKUP_TYPE: firstLookup ? lookupTypeName(firstLookup.type) : "",
-    LCKIT_VARIANT: options.variant ?? "default",
+    LCKIT_VARIANT: options.variant ?? CLIENT_CHECK_DEFAULTS.variant,
   };
   let outcome: CommandOutcome;
   try {
@@ -146,7 +157,7 @@ export async function clientCheck(options: ClientCheckOptions): Promise<ClientCh
   const meta: ClientRunMeta = {
     command: options.argv.join(" "),
     outcome,
-    variant: options.variant ?? "default",
+    variant: options.variant ?? CLIENT_CHECK_DEFAULTS.variant,
     startedAt,
     finishedAt,
     baseUrl: server.baseUrl,

@@ -2,7 +2,12 @@
 // few at a time. A team learns whether its client works with every correct implementation of the
 // interface, or exactly which choice breaks it.
 import { VARIANTS, type VariantName } from "../reference/index.ts";
-import { type ClientCheckOptions, type ClientCheckRun, clientCheck } from "./client-check.ts";
+import {
+  CLIENT_CHECK_DEFAULTS,
+  type ClientCheckOptions,
+  type ClientCheckRun,
+  clientCheck,
+} from "./client-check.ts";
 import { runSweep, type Sweep } from "./sweep.ts";
 
 /** Every legal provider choice the reference has (each variant on its own; the default is separate). */
@@ -35,6 +40,10 @@ export async function clientSweep(options: ClientSweepOptions): Promise<ClientSw
     variants,
     { parallel, ...(common.signal ? { signal: common.signal } : {}), ...(onFinished ? { onFinished } : {}) },
     (variant, output) => clientCheck({ ...common, ...(variant ? { variant } : {}), output }),
-    (variant, run, output): ClientSweepRun => ({ variant: variant ?? "default", run, output }),
+    (variant, run, output): ClientSweepRun => ({
+      variant: variant ?? CLIENT_CHECK_DEFAULTS.variant,
+      run,
+      output,
+    }),
   );
 }

@@ -44,12 +44,22 @@ import { UserInputError } from "../usage-error.ts";
 import type { CommandOutcome } from "./client-result.ts";
 import { type CommandCheckOptions, runCommand } from "./command-run.ts";
 
-export const DEFAULT_CONSUMER_TIMEOUT_MS = 120_000;
-export const DEFAULT_MESSAGES = 1000;
-export const DEFAULT_SEED = 1;
-
 export const DELIVERIES = ["file", "stdin", "pubsub-push", "sns-push", "rabbitmq", "amqp1"] as const;
 export type Delivery = (typeof DELIVERIES)[number];
+
+/** Every option default of the consumer check, in one place: the library, the session and the CLI's flags
+ *  (lckit events consumer check) read them here. */
+export const CONSUMER_CHECK_DEFAULTS = {
+  delivery: "file" as Delivery,
+  choice: DEFAULT_CHOICE,
+  seed: 1,
+  /** Messages the generator makes. */
+  messages: 1000,
+  timeoutMs: 120_000,
+  /** Runs at once with several producer choices. */
+  parallel: 2,
+  reportDir: "reports",
+} as const;
 /** The deliveries through a broker: the team's (--broker) or a node the kit starts. */
 export const BROKER_DELIVERIES: ReadonlySet<Delivery> = new Set(["rabbitmq", "amqp1"]);
 
@@ -159,7 +169,7 @@ export async function consumerCheck(options: ConsumerCheckOptions): Promise<Cons
     throw new ConsumerCheckError(
       "no command to run: give it after --, e.g. lckit events consumer check -- node consumer.mjs",
     );
-  const delivery = options.delivery ?? "file";
+  const delivery = options.delivery ?? CONSUMER_CHECK_DEFAULTS.delivery;
   if (options.brokerUrl === "")
     throw new ConsumerCheckError(
       `--broker is empty: give the URL of a running broker, or leave --broker out and the kit starts RabbitMQ`,
@@ -170,10 +180,10 @@ export async function consumerCheck(options: ConsumerCheckOptions): Promise<Cons
     throw new ConsumerCheckError(
       "the amqp1 delivery needs an AMQP 1.0 address: give --broker amqp1://user:password@host:port/ADDRESS (a queue for this check only)",
     );
-  const choice = options.choice ?? DEFAULT_CHOICE;
-  const seed = options.seed ?? DEFAULT_SEED;
-  const count = options.count ?? DEFAULT_MESSAGES;
-  const timeoutMs = options.timeoutMs ?? DEFAULT_CONSUMER_TIMEOUT_MS;
+  const choice = options.choice ?? CONSUMER_CHECK_DEFAULTS.choice;
+  const seed = options.seed ?? CONSUMER_CHECK_DEFAULTS.seed;
+  const count = options.count ?? CONSUMER_CHECK_DEFAULTS.messages;
+  const timeoutMs = options.timeoutMs ?? CONSUMER_CHECK_DEFAULTS.timeoutMs;
   const work = mkdtempSync(join(tmpdir(), "lckit-consumer-"));
   const viewFile = join(work, "view.ndjson");
   const eventsFile = join(work, "events.ndjson");
@@ -380,7 +390,7 @@ export async function withKitBroker<T>(
   options: ConsumerCheckOptions,
   use: (options: ConsumerCheckOptions) => Promise<T>,
 ): Promise<T> {
-  const delivery = options.delivery ?? "file";
+  const delivery = options.delivery ?? CONSUMER_CHECK_DEFAULTS.delivery;
   if (!BROKER_DELIVERIES.has(delivery) || options.brokerUrl !== undefined || options.kitBroker)
     return use(options);
   const fix = "or give --broker URL of a running broker";

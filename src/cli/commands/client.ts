@@ -8,7 +8,7 @@ import { failOnOf } from "../../result/verdict.ts";
 import { runClientCheck, runClientSweep } from "../../session/client-check.ts";
 import { displayPath } from "../../session/run-session.ts";
 import { abortOnSignals } from "../../session/signals.ts";
-import { CLIENT_ENV, DEFAULT_TIMEOUT_MS } from "../../workbench/client-check.ts";
+import { CLIENT_CHECK_DEFAULTS, CLIENT_ENV } from "../../workbench/client-check.ts";
 import { legalVariants } from "../../workbench/client-sweep.ts";
 import { EXCHANGES_FILE, progressLines, sweepClosing, sweepOutput } from "../../workbench/sweep-report.ts";
 import { option, parseArgv, toggle } from "../argv.ts";
@@ -56,16 +56,13 @@ command.log), and sweep.json, junit.xml and summary.md for the whole sweep (docs
       "run once per provider choice: all (every legal variant, plus the default) or a comma list of variant names (lckit serve --help-variants)",
       { example: "all" },
     ),
-    parallel: parallelFlag,
-    timeout: commandTimeoutFlag(DEFAULT_TIMEOUT_MS),
+    parallel: parallelFlag(CLIENT_CHECK_DEFAULTS.parallel),
+    timeout: commandTimeoutFlag(CLIENT_CHECK_DEFAULTS.timeoutMs),
     "report-dir": option(
       "DIR",
       text,
       `where the report goes: DIR/<run id>/ (${reportFilesInWords()}, and the command's exchanges in ${EXCHANGES_FILE})`,
-      {
-        default: "reports",
-        example: "reports",
-      },
+      { default: CLIENT_CHECK_DEFAULTS.reportDir, example: "reports" },
     ),
     format: option(
       "F",

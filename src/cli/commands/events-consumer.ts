@@ -16,10 +16,8 @@ import { runConsumerSession } from "../../session/consumer-session.ts";
 import { displayPath } from "../../session/run-session.ts";
 import { abortOnSignals } from "../../session/signals.ts";
 import {
+  CONSUMER_CHECK_DEFAULTS,
   CONSUMER_ENV,
-  DEFAULT_CONSUMER_TIMEOUT_MS,
-  DEFAULT_MESSAGES,
-  DEFAULT_SEED,
   DELIVERIES,
   type Delivery,
 } from "../../workbench/consumer-check.ts";
@@ -77,19 +75,19 @@ summary.md (docs/consumers.md).`,
       { example: "all" },
     ),
     seed: option("N", integer({ min: 0, example: "1" }), "the stream's seed", {
-      default: DEFAULT_SEED,
+      default: CONSUMER_CHECK_DEFAULTS.seed,
       example: "1",
     }),
     messages: option(
       "N",
       integer({ min: 1, max: 1_000_000, example: "1000" }),
       "messages the generator makes (re-sends of the choice come on top)",
-      { default: DEFAULT_MESSAGES, example: "1000" },
+      { default: CONSUMER_CHECK_DEFAULTS.messages, example: "1000" },
     ),
-    parallel: parallelFlag,
-    timeout: commandTimeoutFlag(DEFAULT_CONSUMER_TIMEOUT_MS),
+    parallel: parallelFlag(CONSUMER_CHECK_DEFAULTS.parallel),
+    timeout: commandTimeoutFlag(CONSUMER_CHECK_DEFAULTS.timeoutMs),
     "report-dir": option("DIR", text, "where the report (json, junit, markdown, html) goes", {
-      default: "reports",
+      default: CONSUMER_CHECK_DEFAULTS.reportDir,
       example: "reports",
     }),
     format: option("F", oneOf(["text", "json"]), "text or json (the run result, or the sweep, on stdout)", {
