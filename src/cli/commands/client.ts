@@ -84,7 +84,7 @@ a scrollId, a delete task, ...); a rule with none is "not exercised", with what 
 Exit codes: 0 the command passed and no MUST caller rule broke (under every variant); 1 a MUST rule
 broke or the command failed (or, with --fail-on not-exercised, a MUST rule was not exercised); 2 usage
 or configuration error (a command not found, a command that made no request to the sandbox); 3 the
-command hung past --timeout or was killed.`,
+command hung past --timeout or was killed; 4 the kit was stopped (Ctrl-C, SIGTERM): the report is partial.`,
 };
 
 function variantsOf(raw: string | undefined): (VariantName | undefined)[] | undefined {

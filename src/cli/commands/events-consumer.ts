@@ -106,7 +106,7 @@ summary.md (docs/consumers.md).`,
   notes: `Exit codes: 0 your consumer passed (under every choice); 1 a MUST consumer rule broke, the view was
 malformed or your command failed (or, with --fail-on not-exercised, a MUST rule was not exercised); 2 usage
 error, a command not found, no view written or nothing consumed; 3 the command hung past --timeout or was
-killed (its process group is stopped).`,
+killed (its process group is stopped); 4 the kit was stopped (Ctrl-C, SIGTERM): the report is partial.`,
 };
 
 function choicesOf(raw: string | undefined): ProducerChoice[] {
