@@ -6,8 +6,8 @@ import {
   CHECK_STATUSES,
   type CheckResult,
   type CommandRun,
+  JUDGING_COMMANDS,
   type RunResult,
-  type SubjectKind,
   type TargetSummary,
 } from "../result/model.ts";
 import { isWaived } from "../result/verdict.ts";
@@ -139,12 +139,7 @@ export function targetOf(result: Pick<RunResult, "subject" | "target">): TargetS
 }
 
 /** The kit's command that judged a run, as a report's title names it. */
-export const JUDGING_COMMAND: Record<SubjectKind, string> = {
-  provider: "lckit run",
-  events: "lckit events check",
-  caller: "lckit client check",
-  consumer: "lckit events consumer check",
-};
+export const JUDGING_COMMAND = JUDGING_COMMANDS;
 
 /** What a run judged, as headlines name it: the target, the stream, the team's command. */
 export function subjectName(result: Pick<RunResult, "subject" | "command">): string {

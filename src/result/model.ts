@@ -281,6 +281,14 @@ export type Subject =
 
 export type SubjectKind = Subject["kind"];
 
+/** The kit's command that judges each kind of subject, as reports and coverage name it. */
+export const JUDGING_COMMANDS: Record<SubjectKind, string> = {
+  provider: "lckit run",
+  events: "lckit events check",
+  caller: "lckit client check",
+  consumer: "lckit events consumer check",
+};
+
 /** A team's command the kit ran (client and consumer checks) and how it ended. */
 export type CommandRun = Omit<ClientCommand, "variant">;
 

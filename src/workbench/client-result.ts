@@ -12,8 +12,8 @@ import {
   commandRun,
   describeCommandOutcome,
 } from "../result/client-verdict.ts";
-import { notCheckableOnlyFor, tracedElsewhere } from "../result/coverage.ts";
-import type { CheckResult, RunResult, StopSignal } from "../result/model.ts";
+import { notCheckableOnlyFor } from "../result/coverage.ts";
+import type { CheckResult, CommandRun, RunResult, StopSignal } from "../result/model.ts";
 import { CALLER_RULES, type RuleVerdict } from "./caller-rules.ts";
 import type { Traffic, TrafficExchange } from "./traffic.ts";
 
@@ -23,19 +23,9 @@ const LOG_PER_RULE = 20;
 /** Bodies in evidence are cut to this many characters. */
 const BODY_CHARS = 4096;
 
-/** The command the client check ran, and how it ended: beside the verdict, never folded into it. */
-export interface CommandOutcome {
-  argv: string[];
-  /** The command's own exit code; null when it did not exit by itself (signal, time limit, not started). */
-  exitCode: number | null;
-  signal: string | null;
-  timedOut: boolean;
-  /** The command could not be started (not found, not executable): the message. */
-  startError?: string;
-  durationMs: number;
-  /** The last lines of its output, stdout and stderr as they came (not yet redacted). */
-  outputTail?: string;
-}
+/** The command the client check ran, and how it ended: beside the verdict, never folded into it (its
+ *  output tail not yet redacted). */
+export type CommandOutcome = CommandRun;
 
 export interface ClientRunMeta {
   command: string;
@@ -179,9 +169,7 @@ export function clientRunResult(traffic: Traffic, meta: ClientRunMeta): RunResul
   const result = assembleRunResult({
     ...(meta.runId === undefined ? {} : { runId: meta.runId }),
     checks,
-    notSelected: 0,
     catalogue,
-    coverageScope: tracedElsewhere("lckit client check"),
     subject: { kind: "caller", command: ran, choice: meta.variant },
     target: {
       name: `client: ${meta.command} (sandbox variant ${meta.variant})`,

@@ -4,7 +4,7 @@
 import { CheckInconclusive } from "../../check/index.ts";
 import { assembleRunResult } from "../../result/assemble.ts";
 import { type CatalogueView, loadCatalogueView } from "../../result/catalogue-view.ts";
-import { notCheckableOnlyFor, tracedElsewhere } from "../../result/coverage.ts";
+import { notCheckableOnlyFor } from "../../result/coverage.ts";
 import type { CheckResult, RunResult } from "../../result/model.ts";
 import { eventChecks } from "../rules/index.ts";
 import { deliveryTolerance, rule } from "../rules/requirements.ts";
@@ -93,9 +93,7 @@ export function eventRunResult(result: EventCheckResult, meta: EventRunMeta): Ru
   const assembled = assembleRunResult({
     ...(meta.runId === undefined ? {} : { runId: meta.runId }),
     checks,
-    notSelected: 0,
     catalogue,
-    coverageScope: tracedElsewhere("lckit events check"),
     subject: {
       kind: "events",
       source: result.source,

@@ -10,7 +10,7 @@ import {
   commandRun,
   describeCommandOutcome,
 } from "../../result/client-verdict.ts";
-import { notCheckableOnlyFor, tracedElsewhere } from "../../result/coverage.ts";
+import { notCheckableOnlyFor } from "../../result/coverage.ts";
 import type { CheckResult, ClientCommand, RunResult, StopSignal } from "../../result/model.ts";
 import type { ConsumerFinding, ConsumerJudgement } from "./consumer-judge.ts";
 import { CONSUMER_RULES } from "./consumer-rules.ts";
@@ -147,9 +147,7 @@ export function consumerRunResult(meta: ConsumerRunMeta): RunResult {
   const result = assembleRunResult({
     ...(meta.runId === undefined ? {} : { runId: meta.runId }),
     checks,
-    notSelected: 0,
     catalogue,
-    coverageScope: tracedElsewhere("lckit events consumer check"),
     subject: {
       kind: "consumer",
       command: commandRun(meta.outcome),
