@@ -60,6 +60,7 @@ export const CONSUMER_CHECK_DEFAULTS = {
   parallel: 2,
   reportDir: "reports",
 } as const;
+
 /** The deliveries through a broker: the team's (--broker) or a node the kit starts. */
 export const BROKER_DELIVERIES: ReadonlySet<Delivery> = new Set(["rabbitmq", "amqp1"]);
 

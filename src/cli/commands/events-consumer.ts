@@ -1,7 +1,6 @@
 // lckit events consumer check: a team's event consumer run on a stream whose final state the kit knows,
 // its view judged by the consumer rules. The session is src/session/consumer-session.ts; this file parses,
 // prints and maps the result to an exit code.
-
 import { resolve } from "node:path";
 import { CONSUMER_RULES } from "../../events/consumer/consumer-rules.ts";
 import { VIEW_FORMAT } from "../../events/consumer/consumer-view.ts";
