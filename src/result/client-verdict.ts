@@ -5,6 +5,9 @@ import type { CheckResult, ClientCommand, CommandRun, Interruption, StopSignal }
 
 /** The check that stands for the team's command in a client check's results: failed when the command did. */
 export const COMMAND_CHECK_ID = "client/command";
+/** The same check of a consumer check: its command, not a consumer rule. */
+export const CONSUMER_COMMAND_CHECK_ID = "consumer/command";
+const COMMAND_CHECKS: ReadonlySet<string> = new Set([COMMAND_CHECK_ID, CONSUMER_COMMAND_CHECK_ID]);
 
 /** How the command failed ("your command failed (exit 1)"), or undefined when it exited 0. */
 export function commandFailure(
@@ -26,7 +29,8 @@ export function clientFailureCauses(
   const command = commandFailure(client);
   if (command !== undefined) causes.push(command);
   const broken = checks.filter(
-    (c) => c.level === "MUST" && c.status === "failed" && c.id !== COMMAND_CHECK_ID,
+    // The command's own check is the failure named first, not a rule the command broke.
+    (c) => c.level === "MUST" && c.status === "failed" && !COMMAND_CHECKS.has(c.id),
   );
   if (broken.length > 0)
     causes.push(

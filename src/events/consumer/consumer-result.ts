@@ -5,6 +5,7 @@
 import { assembleRunResult } from "../../result/assemble.ts";
 import { type CatalogueView, loadCatalogueView } from "../../result/catalogue-view.ts";
 import {
+  CONSUMER_COMMAND_CHECK_ID,
   commandFailure,
   commandInterruption,
   commandRun,
@@ -19,7 +20,7 @@ import type { ConsumerStream } from "./consumer-stream.ts";
 /** Findings listed per rule in its log (all are counted). */
 const LOG_PER_RULE = 20;
 
-export const CONSUMER_COMMAND_CHECK_ID = "consumer/command";
+export { CONSUMER_COMMAND_CHECK_ID };
 export const CONSUMER_VIEW_CHECK_ID = "consumer/view";
 
 /** How the consumer's command ended, as a client check records it. */
