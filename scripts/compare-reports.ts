@@ -1,10 +1,11 @@
 // tsx scripts/compare-reports.ts OUT: runs the judging commands (lckit run against the embedded reference,
-// with seeded faults and with variants; lckit events check; lckit client check, once and as a sweep; lckit
-// report verify) on fixed inputs through the kit's own binary, and writes what each printed, its exit code
-// and every file of its report folder to OUT/<case>/, with what changes from run to run (run ids, times,
-// durations, ports, temporary paths, hashes and signatures) replaced by placeholders and JSON keys sorted.
-// Two such folders, made before and after a refactoring, are compared with `diff -r BEFORE AFTER`: an empty
-// diff says the refactoring changed no output of those commands.
+// with seeded faults and with variants; lckit events check; lckit client check and lckit events consumer
+// check, each once and as a sweep; lckit report verify) on fixed inputs through the kit's own binary, and
+// writes what each printed, its exit code and every file of its report folder to OUT/<case>/, with what
+// changes from run to run (run ids, times, durations, ports, temporary paths, hashes and signatures)
+// replaced by placeholders and JSON keys sorted. Two such folders, made before and after a refactoring, are
+// compared with `diff -r BEFORE AFTER`: an empty diff says the refactoring changed no output of those
+// commands.
 
 import { spawnSync } from "node:child_process";
 import { generateKeyPairSync } from "node:crypto";
@@ -99,6 +100,35 @@ function main(): void {
     args: ["run", "--seed", "42", "--runs", "5", ...args],
     verify: true,
   });
+
+  const viewConsumer = join(root, "examples", "consumers", "view-consumer.mjs");
+  // The consumer check on a short stream, none kept between runs (a kept stream would change what a
+  // second run prints).
+  const consumer = (
+    name: string,
+    extra: string[],
+    command: string[],
+    env?: Record<string, string>,
+  ): Case => ({
+    name,
+    args: [
+      "events",
+      "consumer",
+      "check",
+      "--quiet",
+      "--stream-cache",
+      "off",
+      "--messages",
+      "200",
+      ...extra,
+      "--",
+      ...command,
+    ],
+    ...(env ? { env } : {}),
+    verify: true,
+  });
+  // A command that interrupts the kit running it (SIGINT to its parent), as a Ctrl-C would.
+  const interrupting = ["sh", "-c", "kill -INT $PPID; sleep 5"];
 
   const cases: Case[] = [
     run("run-embedded", "--har", "--attest", "--sign-key", "sign.pem"),
@@ -206,6 +236,30 @@ function main(): void {
         client,
       ],
     },
+    {
+      name: "client-interrupted",
+      args: ["client", "check", "--quiet", "--", ...interrupting],
+    },
+    consumer("consumer-pass", [], [node, viewConsumer]),
+    consumer("consumer-pass-json", ["--format", "json"], [node, viewConsumer]),
+    consumer("consumer-stdin", ["--delivery", "stdin"], [node, viewConsumer]),
+    consumer("consumer-fault", [], [node, viewConsumer], { FAULT: "last-arrival" }),
+    consumer("consumer-fault-should", ["--fail-on", "should"], [node, viewConsumer], {
+      FAULT: "rejects-unknown-fields",
+    }),
+    consumer("consumer-command-fails", [], ["sh", "-c", `"${node}" "${viewConsumer}"; exit 1`]),
+    consumer("consumer-no-view", [], [node, "-e", ""]),
+    consumer("consumer-not-found", [], ["no-such-command-lckit"]),
+    consumer("consumer-interrupted", [], interrupting),
+    consumer("consumer-sweep", ["--variants", "snapshot,deltas,deltas-message"], [node, viewConsumer]),
+    consumer(
+      "consumer-sweep-json",
+      ["--format", "json", "--variants", "snapshot,deltas"],
+      [node, viewConsumer],
+    ),
+    consumer("consumer-sweep-fault", ["--variants", "snapshot,deltas"], [node, viewConsumer], {
+      FAULT: "last-arrival",
+    }),
   ];
 
   const only = process.argv.slice(3);

@@ -65,9 +65,11 @@ export {
   decideVerdict,
   exitCodeOf,
   type FailOn,
+  findingsOf,
   kitInfo,
   type RunResult,
   type SpecInfo,
+  type Subject,
   specHashes,
 } from "./result/index.ts";
 // The runner and the target file.
@@ -89,6 +91,8 @@ export {
 } from "./session/run-session.ts";
 export { startEmbeddedTarget } from "./target/embedded.ts";
 export { loadTargetFile } from "./target/target-file.ts";
+// Problems the user can fix (exit 2 in the CLI): the base class of every such error the kit throws.
+export { UsageError, UserInputError } from "./usage-error.ts";
 // The consumer workbench: a client's own command judged by the caller rules (lckit client check).
 export { type ClientCheckOptions, type ClientCheckRun, clientCheck } from "./workbench/client-check.ts";
 export { clientSweep } from "./workbench/client-sweep.ts";

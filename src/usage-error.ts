@@ -1,7 +1,15 @@
-// A usage or configuration problem. Its own file below every folder, so that a lower layer (an optional tool
-// that is not installed) can say "usage problem" without importing the CLI; the CLI maps it to exit code 2.
+// Problems the user can fix. Their own file below every folder, so that any layer (an optional tool that is
+// not installed, a source that cannot be opened, a command not given) can say "your input" without
+// importing the CLI; src/cli/main.ts turns every UserInputError into exit 2, in one place.
 
-/** A usage or configuration problem: the CLI prints the message and exits with code 2. */
-export class UsageError extends Error {
+/** A problem the user can fix (usage, configuration, an input that cannot be read or reached): the CLI prints
+ *  the message, which names what is wrong and the fix, and exits with code 2. Every such error class of the
+ *  kit extends it. */
+export class UserInputError extends Error {
+  override name = "UserInputError";
+}
+
+/** A usage or configuration problem of the command line itself (a flag, its value, a missing argument). */
+export class UsageError extends UserInputError {
   override name = "UsageError";
 }

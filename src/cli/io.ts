@@ -30,4 +30,4 @@ export const processIo: CliIo = {
 };
 
 // The usage error lives below every folder (src/usage-error.ts); the CLI's commands take it from here.
-export { UsageError } from "../usage-error.ts";
+export { UsageError, UserInputError } from "../usage-error.ts";

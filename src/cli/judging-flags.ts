@@ -25,12 +25,12 @@ export function passInconclusiveFlag(what: string) {
 }
 
 /** The flags of the checks that run the team's command (client check, events consumer check). */
-export const parallelFlag = option(
-  "N",
-  integer({ min: 1, max: 16, example: "2" }),
-  "runs at once with --variants",
-  { default: 2, example: "2" },
-);
+export function parallelFlag(runsAtOnce: number) {
+  return option("N", integer({ min: 1, max: 16, example: "2" }), "runs at once with --variants", {
+    default: runsAtOnce,
+    example: "2",
+  });
+}
 
 export function commandTimeoutFlag(defaultMs: number) {
   return option(

@@ -1,9 +1,10 @@
 // The kit's command line: dispatches to one module per command. Only src/cli may touch argv and exit codes.
 
 import { unknownName } from "../did-you-mean.ts";
+import { UserInputError } from "../usage-error.ts";
 import type { Command } from "./command.ts";
 import { topLevelHelp } from "./help.ts";
-import { type CliIo, processIo, UsageError } from "./io.ts";
+import { type CliIo, processIo } from "./io.ts";
 
 const commands: Record<string, () => Promise<{ command: Command }>> = {
   run: () => import("./commands/run.ts"),
@@ -67,7 +68,8 @@ export async function main(argv: string[], io: CliIo = processIo): Promise<numbe
     const { command } = await load();
     return await command.run(rest, io);
   } catch (error) {
-    if (error instanceof UsageError) {
+    // Every problem the user can fix, whichever layer found it: exit 2, here only.
+    if (error instanceof UserInputError) {
       io.err(`lckit ${name}: ${error.message}\n`);
       return 2;
     }

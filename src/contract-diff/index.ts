@@ -4,6 +4,7 @@
 // an openapi/ or event-schemas/ directory itself.
 import { existsSync, readdirSync, statSync } from "node:fs";
 import { basename, join } from "node:path";
+import { UserInputError } from "../usage-error.ts";
 import { DocumentLoader, isRecord, type Located } from "./document-loader.ts";
 import { diffOpenApi } from "./openapi-diff.ts";
 import { type ContractChange, diffSchema, type SchemaDiffContext } from "./schema-diff.ts";
@@ -11,7 +12,7 @@ import { type ContractChange, diffSchema, type SchemaDiffContext } from "./schem
 export type { ContractChange } from "./schema-diff.ts";
 
 /** OLD or NEW cannot be read as a contract: a usage error (exit 2). */
-export class ContractInputError extends Error {
+export class ContractInputError extends UserInputError {
   override name = "ContractInputError";
 }
 

@@ -2,6 +2,7 @@
 // with their example values, as the contract check and the verifier's safety planning need them.
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import { join, resolve } from "node:path";
+import { UserInputError } from "../usage-error.ts";
 
 /** A body as the pact holds it: the content (parsed JSON, or text) and its media type. */
 export interface PactBody {
@@ -54,7 +55,7 @@ export interface PactFile {
 }
 
 /** A file that is not a readable pact: the CLI reports it as a usage error (exit 2). */
-export class PactFileError extends Error {
+export class PactFileError extends UserInputError {
   override name = "PactFileError";
   constructor(
     readonly file: string,

@@ -10,6 +10,7 @@ import { createReference, type FaultName, type Listening, type Reference } from 
 import { embeddedTargetDescription } from "../target/embedded.ts";
 import type { TargetConfig } from "../target/target-file.ts";
 import { importOptional } from "../tools/optional-tool.ts";
+import { UserInputError } from "../usage-error.ts";
 import { eventMessages, generateEvent } from "./event-messages.ts";
 import { type PactFile, readPactFile } from "./pact-file.ts";
 import { PROVIDER_NAME } from "./provider.ts";
@@ -34,7 +35,7 @@ export interface VerifyOptions {
 }
 
 /** The pacts cannot be verified as asked (wrong provider, no interactions, unsafe for the target): exit 2. */
-export class PactConfigError extends Error {
+export class PactConfigError extends UserInputError {
   override name = "PactConfigError";
 }
 

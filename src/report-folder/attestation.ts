@@ -243,7 +243,7 @@ function verifyPredicate(statement: TestResultStatement, report: RunResult, prob
     report.spec.catalogue.sha256,
   );
   expect(CONFIG.contract, "sha256", config.get(CONFIG.contract)?.digest?.sha256, report.spec.contract);
-  expect(CONFIG.target, "uri", config.get(CONFIG.target)?.uri, report.target.baseUrl);
+  expect(CONFIG.target, "uri", config.get(CONFIG.target)?.uri, report.target?.baseUrl);
   const version = config.get(CONFIG.targetVersion)?.annotations;
   const certified = report.certification?.targetVersion;
   if (certified !== undefined && JSON.stringify(version ?? {}) !== JSON.stringify(certified))

@@ -10,6 +10,7 @@ import { isWaived } from "../result/verdict.ts";
 import { outcomeOf } from "./check-outcome.ts";
 import { evidenceLocation } from "./citations.ts";
 import { failureText } from "./junit.ts";
+import { JUDGING_COMMAND, subjectName, targetOf } from "./outcome.ts";
 import { retryLines } from "./retries.ts";
 
 export const CTRF_FILE = "ctrf.json";
@@ -85,6 +86,7 @@ export function buildCtrf(result: RunResult): CtrfReport {
   const count = (status: CtrfStatus) => tests.filter((t) => t.status === status).length;
   const start = Date.parse(result.startedAt);
   const stop = Date.parse(result.finishedAt);
+  const target = targetOf(result);
   return {
     reportFormat: "CTRF",
     specVersion: CTRF_SPEC_VERSION,
@@ -112,13 +114,11 @@ export function buildCtrf(result: RunResult): CtrfReport {
       },
       tests,
       environment: {
-        reportName: `lckit run ${result.runId}: ${result.verdict}`,
-        appName: result.target.name,
-        // An event check has no URLs: only what the run has is said.
-        ...(result.target.baseUrl ? { testEnvironment: result.target.baseUrl } : {}),
-        extra: Object.fromEntries(
-          Object.entries({ rdmUrl: result.target.rdmUrl, tenant: result.target.tenant }).filter(([, v]) => v),
-        ),
+        reportName: `${JUDGING_COMMAND[result.subject.kind]} ${result.runId}: ${result.verdict}`,
+        appName: subjectName(result),
+        // An event stream or a consumer has no URLs: only what the run has is said.
+        ...(target === undefined ? {} : { testEnvironment: target.baseUrl }),
+        extra: target === undefined ? {} : { rdmUrl: target.rdmUrl, tenant: target.tenant },
       },
       extra: {
         verdict: result.verdict,

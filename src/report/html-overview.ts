@@ -8,7 +8,6 @@ import { escapeHtml as h } from "./escape.ts";
 import { detailRows, pagesText } from "./failure-detail.ts";
 import {
   countOutcomes,
-  isEventCheck,
   OUTCOMES,
   outcomeBadge,
   outcomeCount,
@@ -16,7 +15,9 @@ import {
   outcomeOf,
   outcomeShort,
   presentOutcomes,
+  subjectName,
   suiteOutcomes,
+  targetOf,
   targetVersionText,
 } from "./outcome.ts";
 import { durationText } from "./timeline.ts";
@@ -39,23 +40,23 @@ function identity(result: RunResult): string {
   const version = targetVersionText(result);
   const cat = result.spec.catalogue;
   const run = `${result.runId} · ${result.startedAt} · ${durationText(result.durationMs)}`;
-  const rows: [string, string][] = isEventCheck(result)
-    ? [["Messages from", result.target.name]]
-    : [
-        ["Target", result.target.name],
-        [
-          "URLs",
-          result.target.rdmUrl === result.target.baseUrl
-            ? result.target.baseUrl
-            : `${result.target.baseUrl} · ${result.target.rdmUrl}`,
-        ],
-        ["Target /version", version ?? "not asked (lckit run --certify asks GET /version)"],
-      ];
+  const target = targetOf(result);
+  const rows: [string, string][] =
+    target === undefined
+      ? [[result.subject.kind === "events" ? "Messages from" : "Consumer", subjectName(result)]]
+      : [
+          ["Target", subjectName(result)],
+          [
+            "URLs",
+            target.rdmUrl === target.baseUrl ? target.baseUrl : `${target.baseUrl} · ${target.rdmUrl}`,
+          ],
+          ["Target /version", version ?? "not asked (lckit run --certify asks GET /version)"],
+        ];
   rows.push(
     ["Kit", `${result.kit.name} ${result.kit.version}`],
     ["Catalogue", `${cat.version}, ${cat.requirements} requirements, sha256 ${cat.sha256.slice(0, 16)}…`],
     ["Contract", `${result.spec.contractVersion}, sha256 ${result.spec.contract.slice(0, 16)}…`],
-    ["Run", isEventCheck(result) ? run : `${run} · ${result.requestsSent} requests`],
+    ["Run", target === undefined ? run : `${run} · ${result.requestsSent} requests`],
   );
   const cert = result.certification;
   if (cert !== undefined)

@@ -14,12 +14,16 @@ import { script, style } from "./html-page.ts";
 import { timelineSection } from "./html-timeline.ts";
 import {
   clientHeadline,
+  commandEnd,
+  commandOf,
   countOutcomes,
   outcomeBadge,
   outcomeCount,
   outcomeLabel,
   outcomeOf,
   presentOutcomes,
+  subjectName,
+  targetOf,
 } from "./outcome.ts";
 import { RETRIES_MEAN, retryCount, retryLines, retrySummary } from "./retries.ts";
 import { durationText } from "./timeline.ts";
@@ -33,7 +37,7 @@ export function renderHtml(result: RunResult): string {
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
-<title>${h(`${result.verdict}: ${result.target.name} (${result.runId})`)}</title>
+<title>${h(`${result.verdict}: ${subjectName(result)} (${result.runId})`)}</title>
 <style>${style}</style>
 </head>
 <body>
@@ -76,28 +80,49 @@ ${((budget) => ordered.map((c) => checkRow(result, c, budget)).join("\n"))({ lef
 `;
 }
 
+/** The facts of what the run judged: the target and its URLs, the stream, the team's command. */
+function subjectFacts(result: RunResult): [string, string][] {
+  const { subject } = result;
+  const target = targetOf(result);
+  const rows: [string, string][] =
+    target === undefined
+      ? [[subject.kind === "events" ? "Messages from" : "Consumer", subjectName(result)]]
+      : [
+          ["Target", subjectName(result)],
+          ["Base URL", target.baseUrl],
+          ["Lookup-data URL", target.rdmUrl],
+          ["Tenant", target.tenant],
+          ["Credential roles", target.roles.join(", ") || "none"],
+        ];
+  rows.push(["Run", result.runId]);
+  if (subject.kind === "events") rows.push(["Messages read", String(subject.messages)]);
+  if (subject.kind === "consumer")
+    rows.push([
+      "Stream",
+      `producer choice ${subject.choice}, delivered by ${subject.delivery}: ${subject.delivered} of ${subject.messages} messages`,
+    ]);
+  const command = commandOf(result);
+  if (command === undefined) {
+    rows.push(["Seed / runs per property", `${result.seed} / ${result.runs}`]);
+    return rows;
+  }
+  const choice = subject.kind === "caller" ? ` (provider choice ${subject.choice})` : "";
+  rows.push([
+    "Your command",
+    `${command.argv.join(" ")}: ${command.startError ?? commandEnd(command)}${choice}`,
+  ]);
+  if (command.outputTail !== undefined) rows.push(["Its output (last lines)", command.outputTail]);
+  return rows;
+}
+
 function facts(result: RunResult): string {
   const rows: [string, string][] = [
-    ["Target", `${result.target.name}`],
-    ["Base URL", result.target.baseUrl],
-    ["Lookup-data URL", result.target.rdmUrl],
-    ["Tenant", result.target.tenant],
-    ["Credential roles", result.target.roles.join(", ") || "none"],
-    ["Run", result.runId],
-    ...(result.client === undefined
-      ? ([["Seed / runs per property", `${result.seed} / ${result.runs}`]] as [string, string][])
-      : ([
-          [
-            "Your command",
-            `${result.client.argv.join(" ")}: ${result.client.startError ?? (result.client.timedOut ? "hung past its time limit" : result.client.signal !== null ? `killed by ${result.client.signal}` : `exit ${result.client.exitCode}`)} (provider choice ${result.client.variant})`,
-          ],
-          ...(result.client.outputTail === undefined
-            ? []
-            : ([["Its output (last lines)", result.client.outputTail]] as [string, string][])),
-        ] as [string, string][])),
+    ...subjectFacts(result),
     ["Started", result.startedAt],
     ["Duration", `${(result.durationMs / 1000).toFixed(1)} s`],
-    ["Requests sent", String(result.requestsSent)],
+    ...(targetOf(result) === undefined
+      ? []
+      : ([["Requests sent", String(result.requestsSent)]] as [string, string][])),
     ...(result.configuration
       ? ([
           [

@@ -5,8 +5,9 @@
 // kit, the requirement catalogue and the contract by sha256, the target and its /version answer.
 // Pure: the signing home (manifest.ts) signs it in a DSSE envelope and writes it.
 
-import type { Certification, RunResult } from "../result/model.ts";
+import type { Certification, RunResult, TargetSummary } from "../result/model.ts";
 import { outcomeOf } from "./check-outcome.ts";
+import { targetOf } from "./outcome.ts";
 
 export const STATEMENT_TYPE = "https://in-toto.io/Statement/v1";
 export const TEST_RESULT_PREDICATE = "https://in-toto.io/attestation/test-result/v0.1";
@@ -76,7 +77,8 @@ export function testResultStatement(
   /** What GET {rdm_url}/version answered (asked for every attested run). */
   targetVersion: Certification["targetVersion"] | undefined,
 ): TestResultStatement {
-  const { spec, target } = result;
+  const { spec } = result;
+  const target = targetOf(result);
   const configuration: ResourceDescriptor[] = [
     {
       name: CONFIG.kit,
@@ -116,6 +118,31 @@ export function testResultStatement(
               : { annotations: { file: spec.interfaceDocumentFile } }),
           },
         ]),
+    // What was judged: a target (its URL and /version); a stream or a consumer has none.
+    ...(target === undefined ? [] : targetMaterials(target, targetVersion)),
+  ];
+  const tested = testResultOf(result);
+  return {
+    _type: STATEMENT_TYPE,
+    subject: subject.map((s) => ({ name: s.path, digest: { sha256: s.sha256 } })),
+    predicateType: TEST_RESULT_PREDICATE,
+    // In the order the predicate's definition lists its fields.
+    predicate: {
+      result: tested.result,
+      configuration,
+      passedTests: tested.passedTests,
+      warnedTests: tested.warnedTests,
+      failedTests: tested.failedTests,
+    },
+  };
+}
+
+/** The target a run was pointed at, and what its /version answered. */
+function targetMaterials(
+  target: TargetSummary,
+  targetVersion: Certification["targetVersion"] | undefined,
+): ResourceDescriptor[] {
+  return [
     {
       name: CONFIG.target,
       uri: target.baseUrl,
@@ -134,18 +161,4 @@ export function testResultStatement(
             },
     },
   ];
-  const tested = testResultOf(result);
-  return {
-    _type: STATEMENT_TYPE,
-    subject: subject.map((s) => ({ name: s.path, digest: { sha256: s.sha256 } })),
-    predicateType: TEST_RESULT_PREDICATE,
-    // In the order the predicate's definition lists its fields.
-    predicate: {
-      result: tested.result,
-      configuration,
-      passedTests: tested.passedTests,
-      warnedTests: tested.warnedTests,
-      failedTests: tested.failedTests,
-    },
-  };
 }

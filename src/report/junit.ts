@@ -9,7 +9,7 @@ import { isWaived } from "../result/verdict.ts";
 import { evidenceLocation } from "./citations.ts";
 import { escapeXml } from "./escape.ts";
 import { detailRows } from "./failure-detail.ts";
-import { clientHeadline } from "./outcome.ts";
+import { clientHeadline, JUDGING_COMMAND, subjectName, targetOf } from "./outcome.ts";
 import { RETRIES_MEAN, retryLines, retrySummary } from "./retries.ts";
 
 export function renderJunit(result: RunResult): string {
@@ -19,7 +19,7 @@ export function renderJunit(result: RunResult): string {
   const failures = result.checks.filter(isFailure).length;
   const lines = [
     '<?xml version="1.0" encoding="UTF-8"?>',
-    `<testsuites name="${escapeXml(`${result.client === undefined ? "lckit run" : "lckit client check"} ${result.runId}: ${result.verdict}${((cause) => (cause === undefined ? "" : ` (${cause})`))(clientHeadline(result))}`)}" tests="${result.checks.length}" ` +
+    `<testsuites name="${escapeXml(`${JUDGING_COMMAND[result.subject.kind]} ${result.runId}: ${result.verdict}${((cause) => (cause === undefined ? "" : ` (${cause})`))(clientHeadline(result))}`)}" tests="${result.checks.length}" ` +
       `failures="${failures}" errors="${totals.broken}" time="${seconds(result.durationMs)}">`,
   ];
   let first = true;
@@ -41,22 +41,45 @@ export function renderJunit(result: RunResult): string {
   return lines.join("\n");
 }
 
+/** What the run judged: a provider's target and its seed; a stream; a team's command (no seed or property
+ *  runs), how it ended and the choice it ran under. */
+function subjectProperties(result: RunResult): [string, string][] {
+  const { subject } = result;
+  const target = targetOf(result);
+  const where: [string, string][] =
+    target === undefined
+      ? [[subject.kind, subjectName(result)]]
+      : [
+          ["target", `${subjectName(result)} (${target.baseUrl})`],
+          ["tenant", target.tenant],
+        ];
+  switch (subject.kind) {
+    case "provider":
+      return [...where, ["seed", String(result.seed)], ["runs", String(result.runs)]];
+    case "events":
+      return [...where, ["messages", String(subject.messages)]];
+    case "caller":
+    case "consumer": {
+      const { command } = subject;
+      return [
+        ...where,
+        ["command", command.argv.join(" ")],
+        ["commandExit", String(command.exitCode ?? command.signal ?? "none")],
+        ...((subject.kind === "caller"
+          ? [["variant", subject.choice]]
+          : [
+              ["producerChoice", subject.choice],
+              ["delivery", subject.delivery],
+            ]) as [string, string][]),
+      ];
+    }
+  }
+}
+
 function properties(result: RunResult): string {
   const retries = retrySummary(result);
   const props: [string, string][] = [
-    ["target", `${result.target.name} (${result.target.baseUrl})`],
-    ["tenant", result.target.tenant],
-    // A client check has no seed or property runs: its command, how it ended, the provider choice.
-    ...((result.client === undefined
-      ? [
-          ["seed", String(result.seed)],
-          ["runs", String(result.runs)],
-        ]
-      : [
-          ["command", result.client.argv.join(" ")],
-          ["commandExit", String(result.client.exitCode ?? result.client.signal ?? "none")],
-          ["variant", result.client.variant],
-        ]) as [string, string][]),
+    ...subjectProperties(result),
     ["kit", `${result.kit.name} ${result.kit.version}`],
     ["verdict", result.verdict],
     ["verdictReason", result.verdictReason],

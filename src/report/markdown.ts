@@ -1,6 +1,6 @@
 // summary.md: the verdict and what to do next, short enough for a GitHub job summary.
 import { LEVELS } from "../check/index.ts";
-import type { CheckResult, RunResult } from "../result/model.ts";
+import type { CheckResult, RunResult, TargetSummary } from "../result/model.ts";
 import { evidenceLocation } from "./citations.ts";
 import { CURL_VARIABLES, curlForCheck } from "./curl.ts";
 import { markdownCode as code, escapeMarkdown as md } from "./escape.ts";
@@ -8,12 +8,14 @@ import { explorationFigures, exploredRequirements, exploredText, gapsText } from
 import { detailRows } from "./failure-detail.ts";
 import {
   clientHeadline,
+  commandEnd,
+  commandOf,
   countOutcomes,
-  isEventCheck,
   outcomeCount,
   outcomeLabel,
   outcomeShort,
   presentOutcomes,
+  subjectName,
   suiteOutcomes,
   targetVersionText,
 } from "./outcome.ts";
@@ -35,7 +37,7 @@ export function renderMarkdown(result: RunResult): string {
   const out: string[] = [];
   const cause = clientHeadline(result);
   out.push(
-    `## ${verdictMark[result.verdict]} ${result.verdict}: ${cause === undefined ? "" : `${md(cause)} · `}${md(result.target.name)}`,
+    `## ${verdictMark[result.verdict]} ${result.verdict}: ${cause === undefined ? "" : `${md(cause)} · `}${md(subjectName(result))}`,
     "",
   );
   out.push(md(result.verdictReason), "");
@@ -74,53 +76,43 @@ export function renderMarkdown(result: RunResult): string {
         `${code(`lckit restore ${result.configuration?.journal ?? "<journal>"} --target <target file>`)}.`,
       "",
     );
-  if (result.client !== undefined) {
-    // A client check ran the team's command against the sandbox: no seed, no property runs, no /version.
-    const c = result.client;
-    out.push(
-      `Sandbox ${code(result.target.baseUrl)}${result.target.rdmUrl === result.target.baseUrl ? "" : ` and ${code(result.target.rdmUrl)}`}, ` +
-        `tenant ${code(result.target.tenant)}, provider choice ${code(c.variant)} · run ${code(result.runId)} · ` +
-        `${result.requestsSent} requests recorded · ${(result.durationMs / 1000).toFixed(1)} s · ${md(result.kit.name)} ${md(result.kit.version)}`,
-      "",
-    );
-    out.push(
-      `Your command ${code(c.argv.join(" "))}: ${c.startError !== undefined ? md(`could not be started: ${c.startError}`) : c.timedOut ? "hung past its time limit" : c.signal !== null ? `killed by ${code(c.signal)}` : `exit ${code(String(c.exitCode))}`}.`,
-      "",
-    );
-    if (c.outputTail !== undefined && (c.exitCode !== 0 || c.signal !== null || c.timedOut))
+  out.push(subjectLine(result), "");
+  const command = commandOf(result);
+  if (command !== undefined) {
+    // A client or consumer check ran the team's command: how it ended, and its last lines when it failed.
+    const end =
+      command.startError !== undefined
+        ? md(commandEnd(command))
+        : command.timedOut
+          ? "hung past its time limit"
+          : command.signal !== null
+            ? `killed by ${code(command.signal)}`
+            : `exit ${code(String(command.exitCode))}`;
+    out.push(`Your command ${code(command.argv.join(" "))}: ${end}.`, "");
+    if (
+      command.outputTail !== undefined &&
+      (command.exitCode !== 0 || command.signal !== null || command.timedOut)
+    )
       out.push(
         "<details open><summary>The last lines of its output</summary>",
         "",
         "```text",
-        c.outputTail.replace(/```/g, "` ` `"),
+        command.outputTail.replace(/```/g, "` ` `"),
         "```",
         "",
         "</details>",
         "",
       );
-  } else if (isEventCheck(result))
-    out.push(
-      `Messages from ${code(result.target.name)} · run ${code(result.runId)} · ${(result.durationMs / 1000).toFixed(1)} s · ` +
-        `${md(result.kit.name)} ${md(result.kit.version)}`,
-      "",
-    );
-  else
-    out.push(
-      `Target ${code(result.target.baseUrl)}${result.target.rdmUrl === result.target.baseUrl ? "" : ` and ${code(result.target.rdmUrl)}`}, ` +
-        `tenant ${code(result.target.tenant)} · run ${code(result.runId)} · seed ${code(String(result.seed))} · ` +
-        `${result.runs} runs per property · ${result.requestsSent} requests · ${(result.durationMs / 1000).toFixed(1)} s · ` +
-        `${md(result.kit.name)} ${md(result.kit.version)}`,
-      "",
-    );
+  }
   const version = targetVersionText(result);
-  if (!isEventCheck(result) && result.client === undefined)
+  if (result.subject.kind === "provider")
     out.push(
       `Target /version: ${version === undefined ? "not asked (lckit run --certify asks GET /version)" : code(clip(version, 200))}`,
       "",
     );
   const spec = result.spec;
   out.push(
-    `${result.client === undefined ? "Certified" : "Judged"} against the requirement catalogue ${code(spec.catalogue.file)} ${md(spec.catalogue.version)} ` +
+    `${command === undefined ? "Certified" : "Judged"} against the requirement catalogue ${code(spec.catalogue.file)} ${md(spec.catalogue.version)} ` +
       `(${spec.catalogue.requirements} requirements, sha256 ${code(spec.catalogue.sha256.slice(0, 16))}…) and the ` +
       `contract ${md(spec.contractVersion)} (sha256 ${code(spec.contract.slice(0, 16))}…)` +
       (spec.interfaceDocument === null
@@ -128,7 +120,7 @@ export function renderMarkdown(result: RunResult): string {
         : `; interface document ${md(spec.interfaceDocumentFile ?? "copy")} sha256 ${code(spec.interfaceDocument.slice(0, 16))}….`),
     "",
   );
-  const selection = result.client === undefined ? selectionText(result) : "";
+  const selection = command === undefined ? selectionText(result) : "";
   if (selection) out.push(`Selection: ${selection}`, "");
 
   out.push(...outcomeTables(result));
@@ -395,10 +387,45 @@ function whereNote(c: CheckResult): string {
 }
 
 function replay(result: RunResult, c: CheckResult): string {
+  const { subject } = result;
   // A client check replays by running the team's command again, under the same provider choice.
-  if (result.client !== undefined)
-    return `lckit client check${result.client.variant === "default" ? "" : ` --variants ${result.client.variant}`} -- ${result.client.argv.join(" ")}`;
+  if (subject.kind === "caller")
+    return `lckit client check${subject.choice === "default" ? "" : ` --variants ${subject.choice}`} -- ${subject.command.argv.join(" ")}`;
+  // A consumer check, on the same stream by the same delivery.
+  if (subject.kind === "consumer")
+    return (
+      c.counterexample?.replay ??
+      `lckit events consumer check --variants ${subject.choice} --delivery ${subject.delivery} -- ${subject.command.argv.join(" ")}`
+    );
   return c.counterexample?.replay ?? `${result.command} --check ${c.id} --seed ${result.seed}`;
+}
+
+/** The line under the headline: what was judged, where, and the run's figures. */
+function subjectLine(result: RunResult): string {
+  const { subject } = result;
+  const run = `run ${code(result.runId)}`;
+  const took = `${(result.durationMs / 1000).toFixed(1)} s`;
+  const kit = `${md(result.kit.name)} ${md(result.kit.version)}`;
+  const urls = (t: TargetSummary) =>
+    `${code(t.baseUrl)}${t.rdmUrl === t.baseUrl ? "" : ` and ${code(t.rdmUrl)}`}, tenant ${code(t.tenant)}`;
+  switch (subject.kind) {
+    case "provider":
+      return (
+        `Target ${urls(subject.target)} · ${run} · seed ${code(String(result.seed))} · ` +
+        `${result.runs} runs per property · ${result.requestsSent} requests · ${took} · ${kit}`
+      );
+    case "events":
+      return `Messages from ${code(subject.source)} · ${run} · ${took} · ${kit}`;
+    case "caller": {
+      const sandbox = result.target === undefined ? "" : `Sandbox ${urls(result.target)}, `;
+      return `${sandbox}provider choice ${code(subject.choice)} · ${run} · ${result.requestsSent} requests recorded · ${took} · ${kit}`;
+    }
+    case "consumer":
+      return (
+        `Stream of producer choice ${code(subject.choice)} by ${code(subject.delivery)}: ${subject.delivered} of ` +
+        `${subject.messages} messages delivered · ${run} · ${took} · ${kit}`
+      );
+  }
 }
 
 function selectionText(result: RunResult): string {

@@ -2,7 +2,14 @@
 // failure, a failed SHOULD/MAY check a finding (a warning, never a failure), a waived failure is known;
 // every other status (passed, skipped, broken, inconclusive, any the model adds) stands for itself.
 import { clientFailureCauses } from "../result/client-verdict.ts";
-import { CHECK_STATUSES, type CheckResult, type RunResult } from "../result/model.ts";
+import {
+  CHECK_STATUSES,
+  type CheckResult,
+  type CommandRun,
+  JUDGING_COMMANDS,
+  type RunResult,
+  type TargetSummary,
+} from "../result/model.ts";
 import { isWaived } from "../result/verdict.ts";
 
 export type Outcome = "failure" | "finding" | "waived" | Exclude<CheckResult["status"], "failed">;
@@ -107,15 +114,52 @@ export function targetVersionText(result: RunResult): string | undefined {
   return `${v.status ?? "?"} ${v.body ?? ""}`.trim();
 }
 
-/** What failed a client check, for a headline ("your command failed (exit 1); MUST rule broken (...)");
- *  undefined for a provider run or a client check nothing failed. */
-export function clientHeadline(result: Pick<RunResult, "client" | "checks">): string | undefined {
-  if (result.client === undefined) return undefined;
-  const causes = clientFailureCauses(result.checks, result.client);
+/** What failed a check of a team's command (client or consumer), for a headline ("your command failed
+ *  (exit 1); MUST rule broken (...)"); undefined for a provider run, an event stream, or a check nothing
+ *  failed. */
+export function clientHeadline(result: Pick<RunResult, "subject" | "checks">): string | undefined {
+  const command = commandOf(result);
+  if (command === undefined) return undefined;
+  const causes = clientFailureCauses(result.checks, command);
   return causes.length === 0 ? undefined : causes.join("; ");
 }
 
-/** An event check (lckit events check) reads a stream, not a target: no URLs, no requests, no /version. */
-export function isEventCheck(result: RunResult): boolean {
-  return result.target.baseUrl === "" && result.checks.every((c) => c.suite === "events");
+/** The team's command a client or consumer check ran; undefined for a provider run or an event stream. */
+export function commandOf(result: Pick<RunResult, "subject">): CommandRun | undefined {
+  const { subject } = result;
+  return subject.kind === "caller" || subject.kind === "consumer" ? subject.command : undefined;
+}
+
+/** The target a run sent requests to: a provider, or the sandbox a caller's command was pointed at; an
+ *  event stream and a consumer check have none (no URLs, no requests, no /version). */
+export function targetOf(result: Pick<RunResult, "subject" | "target">): TargetSummary | undefined {
+  const { subject } = result;
+  if (subject.kind === "provider") return subject.target;
+  return subject.kind === "caller" ? result.target : undefined;
+}
+
+/** The kit's command that judged a run, as a report's title names it. */
+export const JUDGING_COMMAND = JUDGING_COMMANDS;
+
+/** What a run judged, as headlines name it: the target, the stream, the team's command. */
+export function subjectName(result: Pick<RunResult, "subject" | "command">): string {
+  const { subject } = result;
+  switch (subject.kind) {
+    case "provider":
+      return subject.target.name;
+    case "events":
+      return subject.source;
+    case "caller":
+      return `client: ${result.command} (sandbox variant ${subject.choice})`;
+    case "consumer":
+      return `consumer: ${result.command} (producer choice ${subject.choice}, ${subject.delivery})`;
+  }
+}
+
+/** How the team's command ended, in a few words ("exit 1", "killed by SIGTERM"). */
+export function commandEnd(command: CommandRun): string {
+  if (command.startError !== undefined) return `could not be started: ${command.startError}`;
+  if (command.timedOut) return "hung past its time limit";
+  if (command.signal !== null) return `killed by ${command.signal}`;
+  return `exit ${command.exitCode}`;
 }

@@ -3,9 +3,16 @@
 // derived in one place and the two kinds of report cannot drift apart.
 import { randomBytes } from "node:crypto";
 import type { CatalogueView } from "./catalogue-view.ts";
-import { type CoverageScope, type CoveredCheck, computeCoverage } from "./coverage.ts";
+import { type CoverageScope, type CoveredCheck, computeCoverage, tracedElsewhere } from "./coverage.ts";
 import { kitInfo, specHashes } from "./kit-info.ts";
-import { type CheckResult, type Interruption, type RunResult, reportVersion } from "./model.ts";
+import {
+  type CheckResult,
+  type Interruption,
+  JUDGING_COMMANDS,
+  type RunResult,
+  reportVersion,
+  type Subject,
+} from "./model.ts";
 import { countResults, decideVerdict } from "./verdict.ts";
 
 /** What a run produced; everything else of a RunResult is derived from it. */
@@ -17,14 +24,18 @@ export interface RunRecord {
   /** Every check the kit knows for this kind of run, with its result when chosen: the coverage counts a
    *  requirement whose checks the selection left out as "not-run", not "untested". Default: `checks`. */
   known?: readonly CoveredCheck[];
-  /** Checks the selection (--suite/--check/--level) left out. */
-  notSelected: number;
+  /** Checks the selection (--suite/--check/--level) left out. Default: none. */
+  notSelected?: number;
   catalogue: CatalogueView;
-  /** Requirement kinds another command of the kit proves, and that command. */
-  coverageScope: CoverageScope;
+  /** Requirement kinds another command of the kit proves, and that command. Default: every other
+   *  command's, by the subject's kind. */
+  coverageScope?: CoverageScope;
   /** The user's copy of the interface document, hashed into spec.interfaceDocument. */
   interfaceDocument?: string;
-  target: RunResult["target"];
+  /** What the run judged (see Subject). */
+  subject: Subject;
+  /** The target requests went to: a provider's, or a caller's sandbox. */
+  target?: RunResult["target"];
   selection: RunResult["selection"];
   seed: number;
   runs: number;
@@ -49,15 +60,15 @@ export function assembleRunResult(run: RunRecord): RunResult {
     run.known ??
       run.checks.map((check) => ({ id: check.id, requirements: check.requirements, result: check })),
     run.catalogue.path,
-    run.coverageScope,
+    run.coverageScope ?? tracedElsewhere(JUDGING_COMMANDS[run.subject.kind]),
   );
-  const { verdict, reason } = decideVerdict(run.checks, run.interruption, run.notSelected);
+  const { verdict, reason } = decideVerdict(run.checks, run.interruption, run.notSelected ?? 0);
   return {
     reportVersion,
     runId: run.runId ?? newRunId(run.startedAt),
     kit: kitInfo(),
     spec: specHashes(run.interfaceDocument === undefined ? {} : { interfaceDocument: run.interfaceDocument }),
-    target: run.target,
+    ...(run.target === undefined ? {} : { target: run.target }),
     selection: run.selection,
     seed: run.seed,
     runs: run.runs,
@@ -69,12 +80,13 @@ export function assembleRunResult(run: RunRecord): RunResult {
     durationMs: run.durationMs ?? run.finishedAt.getTime() - run.startedAt.getTime(),
     requestsSent: run.requestsSent,
     checks: run.checks,
-    counts: countResults(run.checks, run.notSelected),
+    counts: countResults(run.checks, run.notSelected ?? 0),
     coverage,
     verdict,
     verdictReason: run.verdictReason === undefined ? reason : run.verdictReason(reason),
     ...(run.interruption === undefined ? {} : { interruption: run.interruption }),
     ...(run.configuration === undefined ? {} : { configuration: run.configuration }),
+    subject: run.subject,
   };
 }
 

@@ -87,7 +87,8 @@ export function certify(
       kitVersion: result.kit.version,
       catalogueSha256: result.spec.catalogue.sha256,
       contractSha256: result.spec.contract,
-      target: result.target.name,
+      // A certificate is of a provider (lckit run --certify), whose target a run result names.
+      target: result.target?.name ?? result.command,
       targetVersion,
       profile,
       seed: result.seed,

@@ -1,11 +1,13 @@
-// What makes a client check (lckit client check) fail, in the team's words: its own command failing, a MUST
-// caller rule broken, or both. The verdict sentence, every renderer's headline and the findings the exit
-// policy reads (clientFindings) say it from here.
-import type { CheckResult, ClientCommand, RunResult } from "./model.ts";
-import { type Findings, findingsOf } from "./verdict.ts";
+// What makes a check of a team's command (lckit client check, lckit events consumer check) fail, in the
+// team's words: its own command failing, a MUST rule broken, or both; and how the command ended, as the
+// verdict sentence, every renderer's headline and the run's interruption say it.
+import type { CheckResult, ClientCommand, CommandRun, Interruption, StopSignal } from "./model.ts";
 
 /** The check that stands for the team's command in a client check's results: failed when the command did. */
 export const COMMAND_CHECK_ID = "client/command";
+/** The same check of a consumer check: its command, not a consumer rule. */
+export const CONSUMER_COMMAND_CHECK_ID = "consumer/command";
+const COMMAND_CHECKS: ReadonlySet<string> = new Set([COMMAND_CHECK_ID, CONSUMER_COMMAND_CHECK_ID]);
 
 /** How the command failed ("your command failed (exit 1)"), or undefined when it exited 0. */
 export function commandFailure(
@@ -27,7 +29,8 @@ export function clientFailureCauses(
   const command = commandFailure(client);
   if (command !== undefined) causes.push(command);
   const broken = checks.filter(
-    (c) => c.level === "MUST" && c.status === "failed" && c.id !== COMMAND_CHECK_ID,
+    // The command's own check is the failure named first, not a rule the command broke.
+    (c) => c.level === "MUST" && c.status === "failed" && !COMMAND_CHECKS.has(c.id),
   );
   if (broken.length > 0)
     causes.push(
@@ -39,15 +42,50 @@ export function clientFailureCauses(
   return causes;
 }
 
-/** A client check's findings for the exit policy (verdict.ts). Nothing was judged when the command could not
- *  be started or sent no request (2: setup) or hung or was killed (3); otherwise its run result says it, the
- *  command failing being the failed MUST check client/command. */
-export function clientFindings(result: RunResult): Findings {
-  const findings = findingsOf(result.verdict, result.checks);
-  const client = result.client;
-  if (client?.startError !== undefined) return { ...findings, nothingJudged: 2 };
-  if (client !== undefined && (client.timedOut || client.signal !== null))
-    return { ...findings, nothingJudged: 3 };
-  if (result.requestsSent === 0) return { ...findings, nothingJudged: 2 };
-  return findings;
+/** How a team's command ended, in one sentence (client and consumer checks). */
+export function describeCommandOutcome(
+  outcome: Pick<ClientCommand, "exitCode" | "signal" | "timedOut" | "startError">,
+): string {
+  if (outcome.startError !== undefined) return `the command could not be started: ${outcome.startError}`;
+  if (outcome.timedOut)
+    return "the command did not finish within its time limit; its process group was stopped";
+  if (outcome.signal !== null) return `the command was killed by ${outcome.signal}`;
+  return `the command exited with ${outcome.exitCode}`;
+}
+
+/** The interruption a command that did not finish by itself puts on the run, if any. Stopped by a signal
+ *  to the kit (`stoppedBy`: Ctrl-C, SIGTERM), the run is interrupted by that signal: never the command's
+ *  fault, and exit 4 like every interrupted run. */
+export function commandInterruption(
+  outcome: Pick<ClientCommand, "exitCode" | "signal" | "timedOut" | "startError">,
+  at: Date,
+  stoppedBy?: StopSignal,
+): Interruption | undefined {
+  if (outcome.startError === undefined && !outcome.timedOut && outcome.signal === null) return undefined;
+  return {
+    cause:
+      stoppedBy !== undefined && !outcome.timedOut ? stoppedBy : outcome.timedOut ? "deadline" : "aborted",
+    message: describeCommandOutcome(outcome),
+    at: at.toISOString(),
+  };
+}
+
+/** The signal an abort of the kit's own stop controller carries (src/session/signals.ts), if any. */
+export function stopSignalOf(signal: AbortSignal | undefined): StopSignal | undefined {
+  if (!signal?.aborted) return undefined;
+  return signal.reason === "SIGINT" ? "SIGINT" : "SIGTERM";
+}
+
+/** How the team's command ended, as a report keeps it: redacted, its duration in whole ms. */
+export function commandRun(outcome: CommandRun, redact: (text: string) => string = (t) => t): CommandRun {
+  const tail = outcome.outputTail === undefined ? undefined : redact(outcome.outputTail);
+  return {
+    argv: outcome.argv.map(redact),
+    exitCode: outcome.exitCode,
+    signal: outcome.signal,
+    timedOut: outcome.timedOut,
+    ...(outcome.startError === undefined ? {} : { startError: outcome.startError }),
+    durationMs: Math.round(outcome.durationMs),
+    ...(tail === undefined || tail === "" ? {} : { outputTail: tail }),
+  };
 }

@@ -8,4 +8,11 @@ export { EVIDENCE_EXCHANGES, pickEvidence } from "./evidence.ts";
 export { kitInfo, type SpecInfo, specHashes } from "./kit-info.ts";
 export * from "./model.ts";
 export { diffReports, hasRegressions, type ReportDiff, type StatusChange } from "./run-diff.ts";
-export { countResults, decideVerdict, exitCodeOf, FAIL_ON_VALUES, type FailOn } from "./verdict.ts";
+export {
+  countResults,
+  decideVerdict,
+  exitCodeOf,
+  FAIL_ON_VALUES,
+  type FailOn,
+  findingsOf,
+} from "./verdict.ts";

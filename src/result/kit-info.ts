@@ -7,6 +7,7 @@ import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { basename, join, relative } from "node:path";
 import { parse } from "yaml";
 import { packageRoot } from "../package-root.ts";
+import { UserInputError } from "../usage-error.ts";
 
 /** The package root (kept under its old name for callers that compute repository-relative paths). */
 export const repoRoot = packageRoot;
@@ -34,7 +35,7 @@ export interface SpecInfo {
 }
 
 /** The interface document copy could not be read: the caller turns this into a usage error (exit 2). */
-export class InterfaceDocumentError extends Error {
+export class InterfaceDocumentError extends UserInputError {
   override name = "InterfaceDocumentError";
 }
 

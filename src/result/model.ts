@@ -46,6 +46,8 @@ export type Verdict =
 
 /** "budget": the run's request budget (--request-budget, requestBudget) was spent. */
 export type InterruptionCause = "SIGINT" | "SIGTERM" | "deadline" | "budget" | "unresponsive" | "aborted";
+/** A signal to the kit that stops a run (Ctrl-C, SIGTERM): the run is INTERRUPTED, exit 4. */
+export type StopSignal = Extract<InterruptionCause, "SIGINT" | "SIGTERM">;
 
 /** What ended a run early. "unresponsive" (the breaker) keeps the ordinary verdict: the checks that got no
  *  answer failed; the others end the run INTERRUPTED. */
@@ -194,7 +196,9 @@ export interface RunResult {
   /** What the run certifies against: the requirement catalogue and the contract (version + sha256), and
    *  the sha256 of the user's copy of the interface document when one was named (else null). */
   spec: SpecInfo;
-  target: TargetSummary;
+  /** The target the run sent requests to: a provider (lckit run) or the sandbox a caller's command was
+   *  pointed at (lckit client check). Absent where nothing was requested: an event stream, a consumer. */
+  target?: TargetSummary;
   selection: { suites: string[]; checks: string[]; level: Level; allow: Safety[]; confirmTenant?: string };
   seed: number;
   runs: number;
@@ -233,9 +237,60 @@ export interface RunResult {
   /** What GET {rdm_url}/version answered when a check of the run asked it (status, body capped): the
    *  target as it names itself, shown beside the verdict. Absent when no check asked. */
   targetVersion?: { status: number; body: string };
-  /** A client check (lckit client check): the command that was judged and how it ended, beside the verdict. */
+  /** A client check (lckit client check): the command that was judged and how it ended, beside the verdict
+   *  (subject.command and subject.choice say the same; kept for readers of earlier reports). */
   client?: ClientCommand;
+  /** What the run judged, in its own terms: a provider (lckit run), an event stream (lckit events check), a
+   *  caller's command against the sandbox (lckit client check), or an event consumer's command (lckit
+   *  events consumer check). Renderers and the exit policy read the kind from here; reports written before
+   *  it existed lack it (the schema keeps it optional). */
+  subject: Subject;
 }
+
+/** What a run judged: one shape per judging command, none borrowing another's fields. */
+export type Subject =
+  | { kind: "provider"; target: TargetSummary }
+  | {
+      kind: "events";
+      /** The file, "-" (stdin) or broker URL the messages were read from. */
+      source: string;
+      /** Messages read. */
+      messages: number;
+      /** An empty stream was allowed (--allow-empty): no message read is then no failure. */
+      emptyAllowed?: true;
+    }
+  | {
+      kind: "caller";
+      command: CommandRun;
+      /** The provider choice the sandbox took (a variant name), or "default". */
+      choice: string;
+    }
+  | {
+      kind: "consumer";
+      command: CommandRun;
+      /** The producer choice the stream was generated under. */
+      choice: string;
+      /** How the stream reached the consumer (file, stdin, pubsub-push, sns-push, rabbitmq, amqp1). */
+      delivery: string;
+      /** Messages the delivery handed over, of those the stream holds. */
+      delivered: number;
+      messages: number;
+      /** No view, or an empty one: the consumer consumed nothing, so nothing was judged. */
+      nothingConsumed?: true;
+    };
+
+export type SubjectKind = Subject["kind"];
+
+/** The kit's command that judges each kind of subject, as reports and coverage name it. */
+export const JUDGING_COMMANDS: Record<SubjectKind, string> = {
+  provider: "lckit run",
+  events: "lckit events check",
+  caller: "lckit client check",
+  consumer: "lckit events consumer check",
+};
+
+/** A team's command the kit ran (client and consumer checks) and how it ended. */
+export type CommandRun = Omit<ClientCommand, "variant">;
 
 /** The consumer's command a client check ran against the sandbox, and its own result. */
 export interface ClientCommand {

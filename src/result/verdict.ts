@@ -1,5 +1,6 @@
 // The run's verdict from its check results, and the one exit policy of every command that judges (lckit
-// run, events check, client check): pure functions, so every renderer and exit code agree.
+// run, events check, client check, events consumer check): pure functions of the run result, so every
+// renderer and exit code agree.
 import { LEVELS } from "../check/index.ts";
 import {
   CHECK_STATUSES,
@@ -7,6 +8,7 @@ import {
   type CheckStatus,
   type Counts,
   type Interruption,
+  type RunResult,
   type Verdict,
 } from "./model.ts";
 
@@ -147,8 +149,8 @@ export function failOnOf(given: readonly FailOn[], passInconclusive = false): Fa
   ];
 }
 
-/** What a judging command found, in the terms of the exit policy. `findingsOf` reads them from a run
- *  result; a command whose own result says more (an event stream's invalid messages) states them itself. */
+/** What a judging command found, in the terms of the exit policy: read from its run result by `findingsOf`,
+ *  the only way to them. */
 export interface Findings {
   verdict: Verdict;
   /** A MUST failure that is not waived by the baseline. */
@@ -164,12 +166,14 @@ export interface Findings {
   nothingJudged?: 0 | 2 | 3;
 }
 
-/** The findings of a run result: its verdict and checks (waived failures are known, not new). */
+/** What a run result found, whatever it judged: its verdict and checks (each at its rule's level; waived
+ *  failures are known, not new), and what its subject says was not judged at all. */
 export function findingsOf(
-  verdict: Verdict,
-  checks: readonly Pick<CheckResult, "level" | "status" | "waiver">[] = [],
+  result: Pick<RunResult, "verdict" | "checks" | "requestsSent" | "interruption" | "subject">,
 ): Findings {
+  const { verdict, checks } = result;
   const fresh = checks.filter((c) => c.status === "failed" && !isWaived(c));
+  const nothingJudged = nothingJudgedOf(result);
   return {
     verdict,
     // Under a baseline only new failures fail the job: a NOT CONFORMANT run whose MUST failures are all
@@ -179,7 +183,30 @@ export function findingsOf(
     mustUndecided: checks.some((c) => c.level === "MUST" && c.status === "inconclusive"),
     mustNotExercised: checks.some((c) => c.level === "MUST" && c.status === "not-exercised"),
     otherFailed: fresh.some((c) => c.level !== "MUST"),
+    ...(nothingJudged === undefined ? {} : { nothingJudged }),
   };
+}
+
+/** A run stopped by a signal to the kit (Ctrl-C, SIGTERM): INTERRUPTED, never the command's fault. */
+function stoppedByKit(interruption: Interruption | undefined): boolean {
+  return interruption?.cause === "SIGINT" || interruption?.cause === "SIGTERM";
+}
+
+/** Why a run judged nothing, by its subject: no message read (an event stream); a team's command that
+ *  could not start (2), hung or was killed (3), sent no request (a caller) or consumed nothing (a
+ *  consumer). */
+function nothingJudgedOf(
+  result: Pick<RunResult, "requestsSent" | "interruption" | "subject">,
+): Findings["nothingJudged"] {
+  const subject = result.subject;
+  if (subject === undefined || subject.kind === "provider") return undefined;
+  if (subject.kind === "events") return subject.messages > 0 ? undefined : subject.emptyAllowed ? 0 : 2;
+  if (stoppedByKit(result.interruption)) return undefined;
+  const { command } = subject;
+  if (command.startError !== undefined) return 2;
+  if (command.timedOut || command.signal !== null) return 3;
+  if (subject.kind === "caller") return result.requestsSent === 0 ? 2 : undefined;
+  return subject.nothingConsumed ? 2 : undefined;
 }
 
 /** The one exit policy of every command that judges. */
@@ -204,13 +231,12 @@ export function worstExitCode<C extends ExitCode>(codes: readonly C[]): C | 0 {
   );
 }
 
-/** The exit code of a run result (its verdict and checks) under `failOn`. */
+/** The exit code of a run result under `failOn`: the exit policy applied to its findings. */
 export function exitCodeOf(
-  verdict: Verdict,
+  result: Parameters<typeof findingsOf>[0],
   failOn: readonly FailOn[] = DEFAULT_FAIL_ON,
-  checks: readonly Pick<CheckResult, "level" | "status" | "waiver">[] = [],
 ): ExitCode {
-  return exitCodeFor(findingsOf(verdict, checks), failOn);
+  return exitCodeFor(findingsOf(result), failOn);
 }
 
 /** A failed check under an unexpired waiver of the baseline: a known failure. */

@@ -4,6 +4,7 @@
 // `lckit restore JOURNAL` from another process. It holds what to put back, never a credential.
 import { closeSync, fsyncSync, openSync, readFileSync, writeSync } from "node:fs";
 import type { ConfigChange, ConfigJournal, CredentialRole } from "../check/index.ts";
+import { UserInputError } from "../usage-error.ts";
 
 export const JOURNAL_FORMAT = "lckit-config-journal";
 export const JOURNAL_FILE = "journal.ndjson";
@@ -104,7 +105,7 @@ export function markUndone(file: string, ids: readonly number[], by: string): vo
 }
 
 /** A journal file that cannot be used; lckit restore prints it (exit 2). */
-export class JournalError extends Error {
+export class JournalError extends UserInputError {
   override name = "JournalError";
 }
 

@@ -326,6 +326,7 @@ function runResult(run: RunState, started: Date, leftChanged: string[]): RunResu
     catalogue: deps.catalogue ?? loadCatalogueView(),
     coverageScope: tracedElsewhere("lckit run"),
     ...(deps.interfaceDocument === undefined ? {} : { interfaceDocument: deps.interfaceDocument }),
+    subject: { kind: "provider", target: summarise(run.target) },
     target: summarise(run.target),
     selection: {
       suites: plan.options.suites,

@@ -6,12 +6,12 @@
 // UsageErrors (exit 2).
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
-import type { VariantName } from "../reference/index.ts";
+import { FixtureError, type VariantName } from "../reference/index.ts";
 import { proveReportRoot, writeReportFolder } from "../report-folder/write.ts";
 import { newRunId } from "../result/assemble.ts";
 import type { ExitCode, FailOn } from "../result/verdict.ts";
 import { UsageError } from "../usage-error.ts";
-import { ClientCheckError, type ClientCheckRun, clientCheck } from "../workbench/client-check.ts";
+import { type ClientCheckRun, clientCheck } from "../workbench/client-check.ts";
 import { type ClientSweep, type ClientSweepRun, clientSweep } from "../workbench/client-sweep.ts";
 import {
   EXCHANGES_FILE,
@@ -142,14 +142,13 @@ function checkOptions(request: Omit<ClientCheckRequest, "output">) {
   };
 }
 
-/** What the user can fix (a command not given, an unknown client, a bad data file) as a UsageError. */
+/** A bad data file names the flag it came from; a command not given or an unknown client is a
+ *  ClientCheckError already: both are the user's input (UserInputError, exit 2). */
 async function usageErrors<T>(work: () => Promise<T>): Promise<T> {
   try {
     return await work();
   } catch (error) {
-    if (error instanceof ClientCheckError) throw new UsageError(error.message);
-    if (error instanceof Error && error.name === "FixtureError")
-      throw new UsageError(`--data ${error.message}`);
+    if (error instanceof FixtureError) throw new UsageError(`--data ${error.message}`);
     throw error;
   }
 }

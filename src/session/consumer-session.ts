@@ -6,9 +6,10 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { ProducerChoice } from "../events/consumer/producer-choices.ts";
 import { writeManifest } from "../report-folder/manifest.ts";
-import { writeReport, writeReportFolder } from "../report-folder/write.ts";
+import { proveReportRoot, writeReport, writeReportFolder } from "../report-folder/write.ts";
 import { newRunId } from "../result/assemble.ts";
 import {
+  CONSUMER_CHECK_DEFAULTS,
   type ConsumerCheckOptions,
   type ConsumerCheckRun,
   consumerCheck,
@@ -22,6 +23,7 @@ import {
   renderConsumerSweepJunit,
   renderConsumerSweepMarkdown,
 } from "../workbench/consumer-sweep.ts";
+import { OutputLog } from "../workbench/sweep.ts";
 
 export const CONSUMER_COMMAND_LOG = "command.log";
 export const CONSUMER_SWEEP_JSON = "sweep.json";
@@ -57,6 +59,8 @@ function writeChoiceFolder(sweepDir: string, entry: ConsumerSweepRun): string {
 
 export async function runConsumerSession(request: ConsumerSessionRequest): Promise<ConsumerSessionResult> {
   const { choices, reportRoot, parallel, onFinished, onSweepStart, ...options } = request;
+  // A report that cannot be written would lose the consumer's run: the folder is proven first.
+  proveReportRoot(reportRoot);
   return withKitBroker(options, (common) =>
     runOnBroker({ ...common, choices, reportRoot, parallel, onFinished, onSweepStart }),
   );
@@ -65,17 +69,17 @@ export async function runConsumerSession(request: ConsumerSessionRequest): Promi
 async function runOnBroker(request: ConsumerSessionRequest): Promise<ConsumerSessionResult> {
   const { choices, reportRoot, parallel, onFinished, onSweepStart, ...common } = request;
   if (choices.length === 1) {
-    let output = "";
+    const output = new OutputLog();
     const run = await consumerCheck({
       ...common,
       choice: choices[0] as ProducerChoice,
       output: (chunk, stream) => {
-        if (output.length < 4 * 1024 * 1024) output += chunk;
+        output.add(chunk);
         common.output?.(chunk, stream);
       },
     });
     const folder = writeReportFolder(run.result, reportRoot, {
-      alsoWrite: (dir) => writeFileSync(join(dir, CONSUMER_COMMAND_LOG), output),
+      alsoWrite: (dir) => writeFileSync(join(dir, CONSUMER_COMMAND_LOG), output.text()),
     });
     return { kind: "single", run, folder, exitCode: run.exitCode };
   }
@@ -87,7 +91,7 @@ async function runOnBroker(request: ConsumerSessionRequest): Promise<ConsumerSes
   const sweep = await consumerSweep({
     ...quiet,
     choices,
-    parallel: parallel ?? 2,
+    parallel: parallel ?? CONSUMER_CHECK_DEFAULTS.parallel,
     onFinished: (entry, finished, total) => {
       writeChoiceFolder(folder, entry);
       onFinished?.(entry, finished, total);

@@ -8,15 +8,13 @@ import { resolve } from "node:path";
 import type { EventProblem } from "../events/check/event-problem.ts";
 import { type CheckStreamOptions, checkStream, type EventCheckResult } from "../events/judge/event-stream.ts";
 import { eventRunResult } from "../events/judge/run-result.ts";
-import { streamFindings } from "../events/judge/stream-verdict.ts";
 import { loadStreamingConfig, type StreamingConfig } from "../events/streaming-config.ts";
-import { type OpenSourceOptions, openSource, SourceError } from "../events/transport/sources/index.ts";
+import { type OpenSourceOptions, openSource } from "../events/transport/sources/index.ts";
 import type { MessageSource } from "../events/transport/transport.ts";
 import { EventEvidence } from "../evidence/event-evidence.ts";
 import { loadSignKey, SignKeyError } from "../report-folder/manifest.ts";
 import { writeReportFolder } from "../report-folder/write.ts";
 import type { RunResult } from "../result/model.ts";
-import type { Findings } from "../result/verdict.ts";
 import { UsageError } from "../usage-error.ts";
 
 /** What an event check is asked to do: the flags of lckit events check, or a library caller's options.
@@ -47,8 +45,6 @@ export interface EventsCheckOutcome {
   result: EventCheckResult;
   /** The same as a run result: checks, verdict, coverage (the reports). */
   run: RunResult;
-  /** What the exit policy reads (src/result/verdict.ts). */
-  findings: Findings;
   /** The report folder, with --report-dir. */
   dir?: string;
 }
@@ -81,11 +77,11 @@ export async function runEventsCheck(
   const run = eventRunResult(result, {
     command: request.command,
     config: config !== undefined,
+    ...(request.allowEmpty ? { allowEmpty: true } : {}),
     startedAt,
     ...(evidence === undefined ? {} : { runId: evidence.runId }),
   });
-  const findings = streamFindings(result, run, { allowEmpty: request.allowEmpty ?? false });
-  if (evidence === undefined || request.reportDir === undefined) return { result, run, findings };
+  if (evidence === undefined || request.reportDir === undefined) return { result, run };
   const dir = writeReportFolder(
     evidence.finish(run, result.problems),
     resolve(request.cwd, request.reportDir),
@@ -93,7 +89,7 @@ export async function runEventsCheck(
       ...(signKey === undefined ? {} : { signKey }),
     },
   );
-  return { result, run, findings, dir };
+  return { result, run, dir };
 }
 
 async function readConfig(file: string): Promise<StreamingConfig> {
@@ -119,15 +115,10 @@ function readSignKey(request: EventsCheckRequest): KeyObject | undefined {
   }
 }
 
+/** A missing file or exchange is the caller's input, not a broken run: a SourceError or an
+ *  AmqpExchangeMissingError, both UserInputErrors (exit 2). */
 async function open(request: EventsCheckRequest): Promise<MessageSource> {
-  try {
-    return await openSource(request.source, request.read);
-  } catch (error) {
-    // A missing file or exchange is the caller's input, not a broken run.
-    if (error instanceof SourceError || (error instanceof Error && error.name === "AmqpExchangeMissingError"))
-      throw new UsageError(error.message);
-    throw error;
-  }
+  return openSource(request.source, request.read);
 }
 
 /** The report folder and its events.ndjson, made before any message is read: a folder that cannot be

@@ -13,7 +13,7 @@ import { listFiles, loadSignKey, SignKeyError } from "../report-folder/manifest.
 import { prepareReportFolder, writeReportFolder } from "../report-folder/write.ts";
 import { newRunId } from "../result/assemble.ts";
 import { certify } from "../result/certification.ts";
-import { InterfaceDocumentError, kitInfo, specHashes } from "../result/kit-info.ts";
+import { kitInfo, specHashes } from "../result/kit-info.ts";
 import type { RunResult } from "../result/model.ts";
 import {
   applyBaseline,
@@ -299,12 +299,8 @@ export class RunSession {
     const journalFile = this.config === undefined ? undefined : join(reportFolder, JOURNAL_FILE);
     const { interfaceDocument } = settings;
     if (interfaceDocument !== undefined) {
-      try {
-        specHashes({ interfaceDocument });
-      } catch (error) {
-        if (error instanceof InterfaceDocumentError) throw new UsageError(error.message);
-        throw error;
-      }
+      // A document that cannot be read is an InterfaceDocumentError: the user's input (exit 2).
+      specHashes({ interfaceDocument });
     }
     const extras = prepareCertification(request);
     const attest = this.certified || request.attest;

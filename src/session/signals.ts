@@ -1,6 +1,8 @@
 // SIGINT and SIGTERM as a stop request of a session: the run ends gracefully (what finished is reported)
 // instead of the process dying with nothing written.
-export type StopSignal = "SIGINT" | "SIGTERM";
+import type { StopSignal } from "../result/model.ts";
+
+export type { StopSignal };
 
 /** Aborts `controller` (with the signal's name as reason) on SIGINT or SIGTERM. `onSignal` hears each one
  *  (`again`: the run was already stopping); without it a second signal does what it would without the kit.
@@ -22,4 +24,16 @@ export function abortOnSignals(
   return () => {
     for (const off of handlers) off();
   };
+}
+
+/** The first SIGINT or SIGTERM, for a server that runs until told to stop (lckit serve, lckit mock); both
+ *  handlers go with it, so a second signal does what it would without the kit. */
+export function untilStopSignal(): Promise<StopSignal> {
+  return new Promise((resolve) => {
+    const controller = new AbortController();
+    const off = abortOnSignals(controller, (signal) => {
+      off();
+      resolve(signal);
+    });
+  });
 }

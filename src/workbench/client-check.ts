@@ -12,9 +12,10 @@ import {
   shiftableClock,
   type VariantName,
 } from "../reference/index.ts";
-import { clientFindings } from "../result/client-verdict.ts";
+import { stopSignalOf } from "../result/client-verdict.ts";
 import type { RunResult } from "../result/model.ts";
-import { DEFAULT_FAIL_ON, exitCodeFor } from "../result/verdict.ts";
+import { DEFAULT_FAIL_ON, type ExitCode, exitCodeOf } from "../result/verdict.ts";
+import { UserInputError } from "../usage-error.ts";
 import {
   type ClientRunMeta,
   type CommandOutcome,
@@ -29,7 +30,18 @@ import { type CallerClient, readTraffic } from "./traffic.ts";
 /** The data file the default world of a client check grows from: a shop tenant whose clients have
  *  multi-token support (quota 5); default-world.ts adds records so that every scan pages. */
 export { DEFAULT_CLIENT_DATA };
-export const DEFAULT_TIMEOUT_MS = 120_000;
+/** Every option default of the client check, in one place: the library, the session and the CLI's flags
+ *  (lckit client check) read them here. */
+export const CLIENT_CHECK_DEFAULTS = {
+  /** The sandbox's world (grown so that every scan pages: default-world.ts). */
+  data: DEFAULT_CLIENT_DATA,
+  /** The sandbox's provider choice: the reference's own. */
+  variant: "default",
+  timeoutMs: 120_000,
+  /** Runs at once with several provider choices. */
+  parallel: 2,
+  reportDir: "reports",
+} as const;
 
 /** The environment the command gets (documented in docs/consumers.md). */
 export const CLIENT_ENV = [
@@ -57,10 +69,11 @@ export interface ClientCheckOptions extends CommandCheckOptions {
 export interface ClientCheckRun {
   result: RunResult;
   outcome: CommandOutcome;
-  /** What the kit exits with: 0 the command passed and no MUST caller rule broke; 1 a MUST rule broke or the
-   *  command failed (or, when required, a MUST rule was not exercised); 2 the command could not be started or made no request (configuration); 3 it hung or
-   *  was killed. */
-  exitCode: 0 | 1 | 2 | 3;
+  /** What the kit exits with, by the one exit policy (src/result/verdict.ts): 0 the command passed and no
+   *  MUST caller rule broke; 1 a MUST rule broke or the command failed (or, when required, a MUST rule was
+   *  not exercised); 2 the command could not be started or made no request (configuration); 3 it hung or
+   *  was killed; 4 the kit was stopped (Ctrl-C, SIGTERM). */
+  exitCode: ExitCode;
   /** Every exchange the command sent, redacted, bodies capped (exchanges.ndjson of the report folder). */
   exchanges: Exchange[];
   /** The first answer of the sandbox that refused the client (a 4xx or 5xx other than a 429), redacted:
@@ -68,7 +81,7 @@ export interface ClientCheckRun {
   firstRefusal?: string;
 }
 
-export class ClientCheckError extends Error {
+export class ClientCheckError extends UserInputError {
   override name = "ClientCheckError";
 }
 
@@ -77,7 +90,7 @@ export async function clientCheck(options: ClientCheckOptions): Promise<ClientCh
   if (options.argv.length === 0) {
     throw new ClientCheckError("no command to run: give it after --, e.g. lckit client check -- npm test");
   }
-  const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+  const timeoutMs = options.timeoutMs ?? CLIENT_CHECK_DEFAULTS.timeoutMs;
   const world =
     options.data === undefined
       ? defaultClientWorld()
@@ -129,7 +142,7 @@ export async function clientCheck(options: ClientCheckOptions): Promise<ClientCh
     LCKIT_CLIENT_SECRET: chosen.client.clientSecret,
     LCKIT_TENANT: tenant,
     LCKIT_LOOKUP_TYPE: firstLookup ? lookupTypeName(firstLookup.type) : "",
-    LCKIT_VARIANT: options.variant ?? "default",
+    LCKIT_VARIANT: options.variant ?? CLIENT_CHECK_DEFAULTS.variant,
   };
   let outcome: CommandOutcome;
   try {
@@ -144,7 +157,7 @@ export async function clientCheck(options: ClientCheckOptions): Promise<ClientCh
   const meta: ClientRunMeta = {
     command: options.argv.join(" "),
     outcome,
-    variant: options.variant ?? "default",
+    variant: options.variant ?? CLIENT_CHECK_DEFAULTS.variant,
     startedAt,
     finishedAt,
     baseUrl: server.baseUrl,
@@ -157,6 +170,8 @@ export async function clientCheck(options: ClientCheckOptions): Promise<ClientCh
     dropped: reference.control.state().requests?.dropped ?? 0,
     ...(options.requireExercised ? { requireExercised: true } : {}),
   };
+  const stoppedBy = stopSignalOf(options.signal);
+  if (stoppedBy !== undefined) meta.stoppedBy = stoppedBy;
   const result = clientRunResult(traffic, meta);
   const refused = traffic.exchanges.find((x) => x.status >= 400 && x.status !== 429);
   const firstRefusal = refused
@@ -167,11 +182,10 @@ export async function clientCheck(options: ClientCheckOptions): Promise<ClientCh
   return {
     result,
     outcome,
-    // A client check has no deadline and takes no signal of its own: never INTERRUPTED (exit 4).
-    exitCode: exitCodeFor(
-      clientFindings(result),
+    exitCode: exitCodeOf(
+      result,
       options.failOn ?? (options.requireExercised ? [...DEFAULT_FAIL_ON, "not-exercised"] : DEFAULT_FAIL_ON),
-    ) as ClientCheckRun["exitCode"],
+    ),
     exchanges: redactedExchanges(traffic, meta),
     ...(firstRefusal === undefined ? {} : { firstRefusal }),
   };

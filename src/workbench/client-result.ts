@@ -4,9 +4,16 @@ import type { Exchange } from "../check/index.ts";
 import { Redactor } from "../redaction/redact.ts";
 import { assembleRunResult } from "../result/assemble.ts";
 import { type CatalogueView, loadCatalogueView } from "../result/catalogue-view.ts";
-import { COMMAND_CHECK_ID, clientFailureCauses, commandFailure } from "../result/client-verdict.ts";
-import { notCheckableOnlyFor, tracedElsewhere } from "../result/coverage.ts";
-import type { CheckResult, Interruption, RunResult } from "../result/model.ts";
+import {
+  COMMAND_CHECK_ID,
+  clientFailureCauses,
+  commandFailure,
+  commandInterruption,
+  commandRun,
+  describeCommandOutcome,
+} from "../result/client-verdict.ts";
+import { notCheckableOnlyFor } from "../result/coverage.ts";
+import type { CheckResult, CommandRun, RunResult, StopSignal } from "../result/model.ts";
 import { CALLER_RULES, type RuleVerdict } from "./caller-rules.ts";
 import type { Traffic, TrafficExchange } from "./traffic.ts";
 
@@ -16,19 +23,9 @@ const LOG_PER_RULE = 20;
 /** Bodies in evidence are cut to this many characters. */
 const BODY_CHARS = 4096;
 
-/** The command the client check ran, and how it ended: beside the verdict, never folded into it. */
-export interface CommandOutcome {
-  argv: string[];
-  /** The command's own exit code; null when it did not exit by itself (signal, time limit, not started). */
-  exitCode: number | null;
-  signal: string | null;
-  timedOut: boolean;
-  /** The command could not be started (not found, not executable): the message. */
-  startError?: string;
-  durationMs: number;
-  /** The last lines of its output, stdout and stderr as they came (not yet redacted). */
-  outputTail?: string;
-}
+/** The command the client check ran, and how it ended: beside the verdict, never folded into it (its
+ *  output tail not yet redacted). */
+export type CommandOutcome = CommandRun;
 
 export interface ClientRunMeta {
   command: string;
@@ -47,6 +44,8 @@ export interface ClientRunMeta {
   runId?: string;
   /** --fail-on not-exercised: a MUST rule with no opportunity fails the run. */
   requireExercised?: boolean;
+  /** The kit was stopped by this signal while the command ran (the command's group was stopped). */
+  stoppedBy?: StopSignal;
 }
 
 function cut(text: string): { body: string; bodyTruncated?: true } {
@@ -90,24 +89,6 @@ export function judgeTraffic(
     const verdict = rule.judge(traffic);
     return { rule, verdict, ms: performance.now() - started };
   });
-}
-
-function describeOutcome(outcome: CommandOutcome): string {
-  if (outcome.startError !== undefined) return `the command could not be started: ${outcome.startError}`;
-  if (outcome.timedOut)
-    return `the command did not finish within its time limit; its process group was stopped`;
-  if (outcome.signal !== null) return `the command was killed by ${outcome.signal}`;
-  return `the command exited with ${outcome.exitCode}`;
-}
-
-/** The interruption a command that did not finish by itself puts on the run, if any. */
-function interruptionOf(outcome: CommandOutcome, at: Date): Interruption | undefined {
-  if (outcome.startError === undefined && !outcome.timedOut && outcome.signal === null) return undefined;
-  return {
-    cause: outcome.timedOut ? "deadline" : "aborted",
-    message: describeOutcome(outcome),
-    at: at.toISOString(),
-  };
 }
 
 /** The redactor of a client check: the data's client credentials and every token the recording saw. */
@@ -181,15 +162,15 @@ export function clientRunResult(traffic: Traffic, meta: ClientRunMeta): RunResul
   });
   const command = commandCheck(meta, redactor, traffic.exchanges.length);
   const checks = [command, ...ruleChecks];
-  const interruption = interruptionOf(meta.outcome, meta.finishedAt);
-  const outcome = describeOutcome(meta.outcome);
+  const interruption = commandInterruption(meta.outcome, meta.finishedAt, meta.stoppedBy);
+  const outcome = describeCommandOutcome(meta.outcome);
   const causes = clientFailureCauses(checks, meta.outcome);
+  const ran = commandRun(meta.outcome, (text) => redactor.text(text));
   const result = assembleRunResult({
     ...(meta.runId === undefined ? {} : { runId: meta.runId }),
     checks,
-    notSelected: 0,
     catalogue,
-    coverageScope: tracedElsewhere("lckit client check"),
+    subject: { kind: "caller", command: ran, choice: meta.variant },
     target: {
       name: `client: ${meta.command} (sandbox variant ${meta.variant})`,
       baseUrl: meta.baseUrl,
@@ -215,20 +196,10 @@ export function clientRunResult(traffic: Traffic, meta: ClientRunMeta): RunResul
       return `${causes.join("; ")}; ${recorded}`;
     },
   });
-  const tail = meta.outcome.outputTail === undefined ? undefined : redactor.text(meta.outcome.outputTail);
   return {
     ...result,
     coverage: notCheckableOnlyFor(result.coverage, catalogue.requirements, ["caller"]),
-    client: {
-      argv: meta.outcome.argv.map((a) => redactor.text(a)),
-      variant: meta.variant,
-      exitCode: meta.outcome.exitCode,
-      signal: meta.outcome.signal,
-      timedOut: meta.outcome.timedOut,
-      ...(meta.outcome.startError === undefined ? {} : { startError: meta.outcome.startError }),
-      durationMs: Math.round(meta.outcome.durationMs),
-      ...(tail === undefined || tail === "" ? {} : { outputTail: tail }),
-    },
+    client: { ...ran, variant: meta.variant },
   };
 }
 
@@ -252,8 +223,8 @@ function commandCheck(meta: ClientRunMeta, redactor: Redactor, requests: number)
   return {
     ...base,
     status: "failed",
-    message: `${failure}: ${describeOutcome(meta.outcome)}; ${lines.length === 0 ? "it printed nothing" : `the last ${lines.length === 1 ? "line" : `${lines.length} lines`} of its output:\n${tail}`}`,
-    details: { expected: "exit 0", actual: describeOutcome(meta.outcome) },
+    message: `${failure}: ${describeCommandOutcome(meta.outcome)}; ${lines.length === 0 ? "it printed nothing" : `the last ${lines.length === 1 ? "line" : `${lines.length} lines`} of its output:\n${tail}`}`,
+    details: { expected: "exit 0", actual: describeCommandOutcome(meta.outcome) },
     ...(lines.length === 0 ? {} : { log: lines }),
   };
 }

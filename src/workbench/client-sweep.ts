@@ -2,8 +2,13 @@
 // few at a time. A team learns whether its client works with every correct implementation of the
 // interface, or exactly which choice breaks it.
 import { VARIANTS, type VariantName } from "../reference/index.ts";
-import { worstExitCode } from "../result/verdict.ts";
-import { type ClientCheckOptions, type ClientCheckRun, clientCheck } from "./client-check.ts";
+import {
+  CLIENT_CHECK_DEFAULTS,
+  type ClientCheckOptions,
+  type ClientCheckRun,
+  clientCheck,
+} from "./client-check.ts";
+import { runSweep, type Sweep } from "./sweep.ts";
 
 /** Every legal provider choice the reference has (each variant on its own; the default is separate). */
 export function legalVariants(): VariantName[] {
@@ -27,67 +32,18 @@ export interface ClientSweepOptions extends Omit<ClientCheckOptions, "variant" |
   onFinished?: (entry: ClientSweepRun, finished: number, total: number) => void;
 }
 
-export interface ClientSweep {
-  /** In the order of `variants`. */
-  runs: ClientSweepRun[];
-  /** Runs whose exit code was 0. */
-  passed: number;
-  /** The worst exit code of the runs (3 before 2 before 1 before 0). */
-  exitCode: ClientCheckRun["exitCode"];
-}
-
-/** The most of a command's output a sweep keeps per choice; beyond it the oldest output goes. */
-export const OUTPUT_KEPT_CHARS = 4 * 1024 * 1024;
-
-/** A command's output as it comes, bounded: the tail is what explains a failure. */
-class OutputLog {
-  private chunks: string[] = [];
-  private size = 0;
-  private dropped = 0;
-
-  add(chunk: string): void {
-    this.chunks.push(chunk);
-    this.size += chunk.length;
-    while (this.size > OUTPUT_KEPT_CHARS && this.chunks.length > 1) {
-      const first = this.chunks.shift() as string;
-      this.size -= first.length;
-      this.dropped += first.length;
-    }
-  }
-
-  text(): string {
-    const kept = this.chunks.join("");
-    return this.dropped === 0 ? kept : `[${this.dropped} earlier characters of output not kept]\n${kept}`;
-  }
-}
+export type ClientSweep = Sweep<ClientSweepRun>;
 
 export async function clientSweep(options: ClientSweepOptions): Promise<ClientSweep> {
   const { variants, parallel, onFinished, ...common } = options;
-  const runs: ClientSweepRun[] = new Array(variants.length);
-  let next = 0;
-  let finished = 0;
-  const worker = async () => {
-    while (next < variants.length) {
-      const index = next++;
-      const variant = variants[index];
-      if (options.signal?.aborted) break;
-      const log = new OutputLog();
-      const run = await clientCheck({
-        ...common,
-        ...(variant ? { variant } : {}),
-        output: (chunk) => log.add(chunk),
-      });
-      const entry = { variant: variant ?? "default", run, output: log.text() };
-      runs[index] = entry;
-      finished++;
-      onFinished?.(entry, finished, variants.length);
-    }
-  };
-  await Promise.all(Array.from({ length: Math.max(1, Math.min(parallel, variants.length)) }, worker));
-  const done = runs.filter(Boolean);
-  return {
-    runs: done,
-    passed: done.filter(({ run }) => run.exitCode === 0).length,
-    exitCode: worstExitCode(done.map(({ run }) => run.exitCode)),
-  };
+  return runSweep(
+    variants,
+    { parallel, ...(common.signal ? { signal: common.signal } : {}), ...(onFinished ? { onFinished } : {}) },
+    (variant, output) => clientCheck({ ...common, ...(variant ? { variant } : {}), output }),
+    (variant, run, output): ClientSweepRun => ({
+      variant: variant ?? CLIENT_CHECK_DEFAULTS.variant,
+      run,
+      output,
+    }),
+  );
 }

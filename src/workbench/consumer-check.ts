@@ -36,18 +36,31 @@ import { parseAmqp1Url } from "../events/transport/amqp1-connection.ts";
 import { openAmqp1Sink } from "../events/transport/sinks/amqp1.ts";
 import { freePort } from "../http/free-port.ts";
 import { type CatalogueView, loadCatalogueView } from "../result/catalogue-view.ts";
+import { stopSignalOf } from "../result/client-verdict.ts";
 import { specHashes } from "../result/kit-info.ts";
 import type { RunResult } from "../result/model.ts";
-import { DEFAULT_FAIL_ON, exitCodeFor, type FailOn, findingsOf } from "../result/verdict.ts";
+import { DEFAULT_FAIL_ON, type ExitCode, exitCodeOf } from "../result/verdict.ts";
+import { UserInputError } from "../usage-error.ts";
 import type { CommandOutcome } from "./client-result.ts";
 import { type CommandCheckOptions, runCommand } from "./command-run.ts";
 
-export const DEFAULT_CONSUMER_TIMEOUT_MS = 120_000;
-export const DEFAULT_MESSAGES = 1000;
-export const DEFAULT_SEED = 1;
-
 export const DELIVERIES = ["file", "stdin", "pubsub-push", "sns-push", "rabbitmq", "amqp1"] as const;
 export type Delivery = (typeof DELIVERIES)[number];
+
+/** Every option default of the consumer check, in one place: the library, the session and the CLI's flags
+ *  (lckit events consumer check) read them here. */
+export const CONSUMER_CHECK_DEFAULTS = {
+  delivery: "file" as Delivery,
+  choice: DEFAULT_CHOICE,
+  seed: 1,
+  /** Messages the generator makes. */
+  messages: 1000,
+  timeoutMs: 120_000,
+  /** Runs at once with several producer choices. */
+  parallel: 2,
+  reportDir: "reports",
+} as const;
+
 /** The deliveries through a broker: the team's (--broker) or a node the kit starts. */
 export const BROKER_DELIVERIES: ReadonlySet<Delivery> = new Set(["rabbitmq", "amqp1"]);
 
@@ -92,10 +105,11 @@ export interface ConsumerCheckOptions extends CommandCheckOptions {
 export interface ConsumerCheckRun {
   result: RunResult;
   outcome: CommandOutcome;
-  /** 0 the consumer passed; 1 a MUST rule broke, the view was malformed or the command failed (or, when
-   *  required, a MUST rule was not exercised); 2 the command could not be started, wrote no view or
-   *  consumed nothing; 3 it hung past the time limit or was killed. */
-  exitCode: 0 | 1 | 2 | 3;
+  /** By the one exit policy (src/result/verdict.ts): 0 the consumer passed; 1 a MUST rule broke, the view
+   *  was malformed or the command failed (or, when required, a MUST rule was not exercised); 2 the command
+   *  could not be started, wrote no view or consumed nothing; 3 it hung past the time limit or was killed;
+   *  4 the kit was stopped (Ctrl-C, SIGTERM). */
+  exitCode: ExitCode;
   judgement?: ConsumerJudgement;
   stream: ConsumerStream;
   push?: PushOutcome;
@@ -103,7 +117,7 @@ export interface ConsumerCheckRun {
   queue?: string;
 }
 
-export class ConsumerCheckError extends Error {
+export class ConsumerCheckError extends UserInputError {
   override name = "ConsumerCheckError";
 }
 
@@ -156,7 +170,7 @@ export async function consumerCheck(options: ConsumerCheckOptions): Promise<Cons
     throw new ConsumerCheckError(
       "no command to run: give it after --, e.g. lckit events consumer check -- node consumer.mjs",
     );
-  const delivery = options.delivery ?? "file";
+  const delivery = options.delivery ?? CONSUMER_CHECK_DEFAULTS.delivery;
   if (options.brokerUrl === "")
     throw new ConsumerCheckError(
       `--broker is empty: give the URL of a running broker, or leave --broker out and the kit starts RabbitMQ`,
@@ -167,10 +181,10 @@ export async function consumerCheck(options: ConsumerCheckOptions): Promise<Cons
     throw new ConsumerCheckError(
       "the amqp1 delivery needs an AMQP 1.0 address: give --broker amqp1://user:password@host:port/ADDRESS (a queue for this check only)",
     );
-  const choice = options.choice ?? DEFAULT_CHOICE;
-  const seed = options.seed ?? DEFAULT_SEED;
-  const count = options.count ?? DEFAULT_MESSAGES;
-  const timeoutMs = options.timeoutMs ?? DEFAULT_CONSUMER_TIMEOUT_MS;
+  const choice = options.choice ?? CONSUMER_CHECK_DEFAULTS.choice;
+  const seed = options.seed ?? CONSUMER_CHECK_DEFAULTS.seed;
+  const count = options.count ?? CONSUMER_CHECK_DEFAULTS.messages;
+  const timeoutMs = options.timeoutMs ?? CONSUMER_CHECK_DEFAULTS.timeoutMs;
   const work = mkdtempSync(join(tmpdir(), "lckit-consumer-"));
   const viewFile = join(work, "view.ndjson");
   const eventsFile = join(work, "events.ndjson");
@@ -356,11 +370,13 @@ export async function consumerCheck(options: ConsumerCheckOptions): Promise<Cons
     ...(options.requireExercised ? { requireExercised: true } : {}),
     ...(catalogue ? { catalogue } : {}),
   };
+  const stoppedBy = stopSignalOf(options.signal);
+  if (stoppedBy !== undefined) meta.stoppedBy = stoppedBy;
   const result = consumerRunResult(meta);
   return {
     result,
     outcome: asJudged,
-    exitCode: exitCodeOf(result, asJudged, view, options.failOn ?? DEFAULT_FAIL_ON),
+    exitCode: exitCodeOf(result, options.failOn ?? DEFAULT_FAIL_ON),
     ...(judgement ? { judgement } : {}),
     stream,
     ...(push ? { push } : {}),
@@ -375,7 +391,7 @@ export async function withKitBroker<T>(
   options: ConsumerCheckOptions,
   use: (options: ConsumerCheckOptions) => Promise<T>,
 ): Promise<T> {
-  const delivery = options.delivery ?? "file";
+  const delivery = options.delivery ?? CONSUMER_CHECK_DEFAULTS.delivery;
   if (!BROKER_DELIVERIES.has(delivery) || options.brokerUrl !== undefined || options.kitBroker)
     return use(options);
   const fix = "or give --broker URL of a running broker";
@@ -506,21 +522,4 @@ async function judged(
     if (error instanceof ViewError) return { problem: `the view could not be read: ${error.message}` };
     throw error;
   }
-}
-
-/** The one exit policy (src/result/verdict.ts): a consumer that could not start, or never consumed, judged
- *  nothing (2); one that hung or was killed, 3; a command that failed is a failure like a broken rule. */
-function exitCodeOf(
-  result: RunResult,
-  outcome: CommandOutcome,
-  view: ConsumerRunMeta["view"],
-  failOn: readonly FailOn[],
-): ConsumerCheckRun["exitCode"] {
-  const findings = findingsOf(result.verdict, result.checks);
-  if (outcome.startError !== undefined) return 2;
-  if (outcome.timedOut || outcome.signal !== null) return 3;
-  if ("problem" in view && view.nothingConsumed) return 2;
-  const code = exitCodeFor(findings, failOn);
-  if (code !== 0) return code === 1 ? 1 : 3;
-  return outcome.exitCode !== 0 ? 1 : 0;
 }

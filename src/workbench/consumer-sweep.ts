@@ -3,11 +3,11 @@
 // finishes, sweep.json, one junit.xml whose test cases name the choice, and summary.md.
 import { CONSUMER_COMMAND_CHECK_ID } from "../events/consumer/consumer-result.ts";
 import type { ProducerChoice } from "../events/consumer/producer-choices.ts";
-import { escapeMarkdown, escapeXml } from "../report/escape.ts";
-import { isFailure } from "../report/junit.ts";
-import type { CheckResult, RunResult } from "../result/model.ts";
+import { escapeMarkdown } from "../report/escape.ts";
+import type { RunResult } from "../result/model.ts";
 import { type ConsumerCheckOptions, type ConsumerCheckRun, consumerCheck } from "./consumer-check.ts";
-import { sweepHead } from "./sweep-report.ts";
+import { runSweep, type Sweep } from "./sweep.ts";
+import { ruleCase, sweepHead, sweepJunit } from "./sweep-report.ts";
 
 export interface ConsumerSweepRun {
   choice: ProducerChoice;
@@ -16,11 +16,7 @@ export interface ConsumerSweepRun {
   output: string;
 }
 
-export interface ConsumerSweep {
-  runs: ConsumerSweepRun[];
-  passed: number;
-  exitCode: ConsumerCheckRun["exitCode"];
-}
+export type ConsumerSweep = Sweep<ConsumerSweepRun>;
 
 export interface ConsumerSweepOptions extends Omit<ConsumerCheckOptions, "choice" | "output"> {
   choices: readonly ProducerChoice[];
@@ -28,41 +24,14 @@ export interface ConsumerSweepOptions extends Omit<ConsumerCheckOptions, "choice
   onFinished?: (entry: ConsumerSweepRun, finished: number, total: number) => void;
 }
 
-/** The most of a command's output kept per choice. */
-const OUTPUT_KEPT_CHARS = 4 * 1024 * 1024;
-const SEVERITY = [0, 1, 2, 3] as const;
-
 export async function consumerSweep(options: ConsumerSweepOptions): Promise<ConsumerSweep> {
   const { choices, parallel, onFinished, ...common } = options;
-  const runs: ConsumerSweepRun[] = new Array(choices.length);
-  let next = 0;
-  let finished = 0;
-  const worker = async () => {
-    while (next < choices.length && !options.signal?.aborted) {
-      const index = next++;
-      const choice = choices[index] as ProducerChoice;
-      let output = "";
-      const run = await consumerCheck({
-        ...common,
-        choice,
-        output: (chunk) => {
-          output += chunk;
-          if (output.length > OUTPUT_KEPT_CHARS) output = output.slice(-OUTPUT_KEPT_CHARS / 2);
-        },
-      });
-      const entry = { choice, run, output };
-      runs[index] = entry;
-      finished += 1;
-      onFinished?.(entry, finished, choices.length);
-    }
-  };
-  await Promise.all(Array.from({ length: Math.max(1, Math.min(parallel, choices.length)) }, worker));
-  const done = runs.filter(Boolean);
-  const exitCode = done.reduce<ConsumerCheckRun["exitCode"]>(
-    (worst, { run }) => (SEVERITY.indexOf(run.exitCode) > SEVERITY.indexOf(worst) ? run.exitCode : worst),
-    0,
+  return runSweep(
+    choices,
+    { parallel, ...(common.signal ? { signal: common.signal } : {}), ...(onFinished ? { onFinished } : {}) },
+    (choice, output) => consumerCheck({ ...common, choice, output }),
+    (choice, run, output): ConsumerSweepRun => ({ choice, run, output }),
   );
-  return { runs: done, passed: done.filter(({ run }) => run.exitCode === 0).length, exitCode };
 }
 
 const brokenRules = (result: RunResult) =>
@@ -136,48 +105,17 @@ export function renderConsumerSweepMarkdown(sweep: ConsumerSweep): string {
   return `${lines.join("\n")}\n`;
 }
 
-const seconds = (ms: number) => (ms / 1000).toFixed(3);
-
-function testCase(choice: string, check: CheckResult): string[] {
-  const open = `    <testcase name="${escapeXml(`${choice} · ${check.id}`)}" classname="${escapeXml(`consumer.${choice}`)}" time="${seconds(check.durationMs)}">`;
-  const about = `${check.title}\nlevel: ${check.level}; requirements: ${check.requirements.join(", ")}; producer choice: ${choice}`;
-  const said = check.message ?? check.reason ?? "";
-  if (check.status === "passed") return [`${open.slice(0, -1)}/>`];
-  if (isFailure(check))
-    return [
-      open,
-      `      <failure message="${escapeXml(said)}" type="${check.level}">${escapeXml(`${about}\n${said}\n${(check.log ?? []).join("\n")}`)}</failure>`,
-      "    </testcase>",
-    ];
-  if (check.status === "failed")
-    return [
-      open,
-      `      <system-out>${escapeXml(`WARNING: ${check.level} finding, not a failure\n${about}\n${said}`)}</system-out>`,
-      "    </testcase>",
-    ];
-  return [open, `      <skipped message="${escapeXml(`${check.status}: ${said}`)}"/>`, "    </testcase>"];
-}
-
 /** One junit.xml for the sweep: a testsuite per producer choice, test cases "<choice> · <check>". */
 export function renderConsumerSweepJunit(sweep: ConsumerSweep): string {
-  const suites = sweep.runs.flatMap(({ choice, run }) => {
-    const cases = run.result.checks.flatMap((check) => testCase(choice.name, check));
-    const failures = cases.filter((l) => l.includes("<failure ")).length;
-    const skipped = cases.filter((l) => l.includes("<skipped ")).length;
-    return [
-      `  <testsuite name="${escapeXml(`consumer check · ${choice.name}`)}" tests="${run.result.checks.length}" failures="${failures}" errors="0" skipped="${skipped}" time="${seconds(run.outcome.durationMs)}" timestamp="${escapeXml(run.result.startedAt)}">`,
-      ...cases,
-      "  </testsuite>",
-    ];
-  });
-  const tests = sweep.runs.reduce((sum, { run }) => sum + run.result.checks.length, 0);
-  const failures = suites.filter((l) => l.includes("<failure ")).length;
-  const time = sweep.runs.reduce((sum, { run }) => sum + run.outcome.durationMs, 0);
-  return [
-    '<?xml version="1.0" encoding="UTF-8"?>',
-    `<testsuites name="${escapeXml(`lckit ${consumerSweepClosing(sweep).trimEnd()}`)}" tests="${tests}" failures="${failures}" errors="0" time="${seconds(time)}">`,
-    ...suites,
-    "</testsuites>",
-    "",
-  ].join("\n");
+  const kind = { classPrefix: "consumer", choiceWord: "producer" } as const;
+  return sweepJunit(
+    consumerSweepClosing(sweep),
+    sweep.runs.map(({ choice, run }) => ({
+      name: `consumer check · ${choice.name}`,
+      cases: run.result.checks.flatMap((check) => ruleCase(choice.name, check, kind)),
+      tests: run.result.checks.length,
+      durationMs: run.outcome.durationMs,
+      startedAt: run.result.startedAt,
+    })),
+  );
 }

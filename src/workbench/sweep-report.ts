@@ -12,6 +12,7 @@ import { writeManifest } from "../report-folder/manifest.ts";
 import { writeReport } from "../report-folder/write.ts";
 import { COMMAND_CHECK_ID } from "../result/client-verdict.ts";
 import type { CheckResult, RunResult } from "../result/model.ts";
+import type { ExitCode } from "../result/verdict.ts";
 import type { ClientSweep, ClientSweepRun } from "./client-sweep.ts";
 
 /** The file names a choice's folder holds beside the report, and the sweep's own files. */
@@ -37,7 +38,7 @@ export interface SweepChoice {
   /** The run's verdict (CONFORMANT, NOT CONFORMANT, ...). */
   verdict: RunResult["verdict"];
   /** The kit's exit code for this choice (0, 1, 2 or 3, as lckit client check exits). */
-  exitCode: 0 | 1 | 2 | 3;
+  exitCode: ExitCode;
   /** The command's own exit code; null when it did not exit by itself (signal, time limit, not started). */
   commandExit: number | null;
   signal: string | null;
@@ -61,7 +62,7 @@ export interface SweepDocument {
   choices: number;
   passed: number;
   failed: number;
-  exitCode: 0 | 1 | 2 | 3;
+  exitCode: ExitCode;
   startedAt: string;
   finishedAt: string;
   runs: SweepChoice[];
@@ -125,7 +126,7 @@ export function sweepDocument(
 /** The head of a sweep document, of either sweep (client and event consumer): its counts and times. */
 export function sweepHead<Kind extends string>(
   kind: Kind,
-  sweep: { runs: readonly unknown[]; passed: number; exitCode: 0 | 1 | 2 | 3 },
+  sweep: { runs: readonly unknown[]; passed: number; exitCode: ExitCode },
   meta: { command: string; startedAt: Date; finishedAt: Date },
 ) {
   return {
@@ -140,14 +141,18 @@ export function sweepHead<Kind extends string>(
   };
 }
 
-/** What --format json prints: the sweep document, where it was written, each choice with its full result. */
-export interface SweepOutput extends Omit<SweepDocument, "runs"> {
+/** What --format json prints, of either sweep: the sweep document, where it was written, each choice with
+ *  its full result. */
+export type SweepOutput<D extends { runs: readonly { choice: string }[] }> = Omit<D, "runs"> & {
   folder: string;
-  runs: (SweepChoice & { result: RunResult })[];
-}
+  runs: (D["runs"][number] & { result: RunResult })[];
+};
 
-export function sweepOutput(document: SweepDocument, sweep: ClientSweep, folder: string): SweepOutput {
-  const results = new Map(sweep.runs.map(({ variant, run }) => [variant, run.result]));
+export function sweepOutput<D extends { runs: readonly { choice: string }[] }>(
+  document: D,
+  results: ReadonlyMap<string, RunResult>,
+  folder: string,
+): SweepOutput<D> {
   return {
     ...document,
     folder,
@@ -207,9 +212,19 @@ function tail(text: string, lines = 40): string {
   return text.split("\n").slice(-lines).join("\n");
 }
 
-function ruleCase(choice: string, check: CheckResult): string[] {
-  const open = `    <testcase name="${escapeXml(`${choice} · ${check.id}`)}" classname="${escapeXml(`client.${choice}`)}" time="${seconds(check.durationMs)}">`;
-  const about = `${check.title}\nlevel: ${check.level}; requirements: ${check.requirements.join(", ")}; provider choice: ${choice}`;
+/** Which sweep a junit test case is of: the prefix of its class name and the kind of choice it ran under. */
+export interface SweepKind {
+  classPrefix: "client" | "consumer";
+  choiceWord: "provider" | "producer";
+}
+
+const CLIENT_SWEEP: SweepKind = { classPrefix: "client", choiceWord: "provider" };
+
+/** A rule's check under one choice as the junit test case "<choice> · <rule>", of either sweep: passed,
+ *  a failure, a SHOULD/MAY warning in its output, or skipped (any status that judged nothing). */
+export function ruleCase(choice: string, check: CheckResult, kind: SweepKind = CLIENT_SWEEP): string[] {
+  const open = `    <testcase name="${escapeXml(`${choice} · ${check.id}`)}" classname="${escapeXml(`${kind.classPrefix}.${choice}`)}" time="${seconds(check.durationMs)}">`;
+  const about = `${check.title}\nlevel: ${check.level}; requirements: ${check.requirements.join(", ")}; ${kind.choiceWord} choice: ${choice}`;
   if (check.status === "passed") return [`${open.slice(0, -1)}/>`];
   if (isFailure(check))
     return [
@@ -260,30 +275,49 @@ function commandCase(entry: ClientSweepRun): string[] {
  *  command's own check) and "<choice> · <rule>", so merged results tell the choices apart; its name says
  *  which choices did not pass. */
 export function renderSweepJunit(sweep: ClientSweep): string {
-  const suites = sweep.runs.map((entry) => {
-    // The command's own check is the "<choice> · command" case; the caller rules follow it.
-    const rules = entry.run.result.checks.filter((check) => check.id !== COMMAND_CHECK_ID);
-    const cases = [...commandCase(entry), ...rules.flatMap((check) => ruleCase(entry.variant, check))];
-    const failures = cases.filter((line) => line.includes("<failure ")).length;
-    const skipped = cases.filter((line) => line.includes("<skipped ")).length;
-    const tests = rules.length + 1;
+  return sweepJunit(
+    sweepClosing(sweep),
+    sweep.runs.map((entry) => {
+      // The command's own check is the "<choice> · command" case; the caller rules follow it.
+      const rules = entry.run.result.checks.filter((check) => check.id !== COMMAND_CHECK_ID);
+      return {
+        name: `client check · ${entry.variant}`,
+        cases: [...commandCase(entry), ...rules.flatMap((check) => ruleCase(entry.variant, check))],
+        tests: rules.length + 1,
+        durationMs: entry.run.outcome.durationMs,
+        startedAt: entry.run.result.startedAt,
+      };
+    }),
+  );
+}
+
+/** One choice of a sweep as a junit testsuite. */
+export interface SweepSuite {
+  name: string;
+  cases: string[];
+  tests: number;
+  durationMs: number;
+  startedAt: string;
+}
+
+/** The junit.xml of either sweep: a testsuite per choice, named after the sweep's closing line. */
+export function sweepJunit(closing: string, suites: readonly SweepSuite[]): string {
+  const lines = suites.flatMap((suite) => {
+    const failures = suite.cases.filter((line) => line.includes("<failure ")).length;
+    const skipped = suite.cases.filter((line) => line.includes("<skipped ")).length;
     return [
-      `  <testsuite name="${escapeXml(`client check · ${entry.variant}`)}" tests="${tests}" failures="${failures}" errors="0" skipped="${skipped}" time="${seconds(entry.run.outcome.durationMs)}" timestamp="${escapeXml(entry.run.result.startedAt)}">`,
-      ...cases,
+      `  <testsuite name="${escapeXml(suite.name)}" tests="${suite.tests}" failures="${failures}" errors="0" skipped="${skipped}" time="${seconds(suite.durationMs)}" timestamp="${escapeXml(suite.startedAt)}">`,
+      ...suite.cases,
       "  </testsuite>",
     ];
   });
-  const all = suites.flat();
-  const tests = sweep.runs.reduce(
-    (sum, entry) => sum + entry.run.result.checks.filter((check) => check.id !== COMMAND_CHECK_ID).length + 1,
-    0,
-  );
-  const failures = all.filter((line) => line.includes("<failure ")).length;
-  const time = sweep.runs.reduce((sum, entry) => sum + entry.run.outcome.durationMs, 0);
+  const tests = suites.reduce((sum, suite) => sum + suite.tests, 0);
+  const failures = lines.filter((line) => line.includes("<failure ")).length;
+  const time = suites.reduce((sum, suite) => sum + suite.durationMs, 0);
   return [
     '<?xml version="1.0" encoding="UTF-8"?>',
-    `<testsuites name="${escapeXml(`lckit ${sweepClosing(sweep).trimEnd()}`)}" tests="${tests}" failures="${failures}" errors="0" time="${seconds(time)}">`,
-    ...all,
+    `<testsuites name="${escapeXml(`lckit ${closing.trimEnd()}`)}" tests="${tests}" failures="${failures}" errors="0" time="${seconds(time)}">`,
+    ...lines,
     "</testsuites>",
     "",
   ].join("\n");

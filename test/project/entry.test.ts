@@ -17,8 +17,15 @@ describe("public entry point (src/index.ts)", () => {
     "checkStream",
     "verifyPacts",
     "checkPactFiles",
+    "exitCodeOf",
+    "findingsOf",
   ])("exports the function %s", (name) => {
     expect(typeof (kit as Record<string, unknown>)[name]).toBe("function");
+  });
+
+  it("exports the base of every error the user can fix, which a usage error is too", () => {
+    expect(new kit.UsageError("--x expects a number")).toBeInstanceOf(kit.UserInputError);
+    expect(new kit.UserInputError("no such file")).not.toBeInstanceOf(kit.UsageError);
   });
 
   it("exports every check with a unique id", () => {

@@ -3,9 +3,11 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { CREDENTIAL_ROLES, SAFETY_CLASSES } from "../../src/check/index.ts";
+import reportSchema from "../../src/report/report.schema.json" with { type: "json" };
 import { catalogueSchemaPath, LEVELS } from "../../src/requirements/catalogue.ts";
 import targetSchema from "../../src/target/target.schema.json" with { type: "json" };
 import { SECOND_QUOTA_KEY } from "../../src/target/target-file.ts";
+import { DELIVERIES } from "../../src/workbench/consumer-check.ts";
 
 const catalogueSchema = JSON.parse(readFileSync(catalogueSchemaPath, "utf8")) as {
   properties: {
@@ -24,5 +26,12 @@ describe("the lists the JSON schemas state again", () => {
       [...CREDENTIAL_ROLES, SECOND_QUOTA_KEY].sort(),
     );
     expect(targetSchema.properties.allow.items.enum).toEqual([...SAFETY_CLASSES]);
+  });
+
+  it("a consumer report's deliveries are DELIVERIES, in the same order", () => {
+    const consumer = reportSchema.properties.subject.oneOf.find(
+      (shape) => shape.properties.kind.const === "consumer",
+    ) as { properties: { delivery: { enum: string[] } } };
+    expect(consumer.properties.delivery.enum).toEqual([...DELIVERIES]);
   });
 });

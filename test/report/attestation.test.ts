@@ -147,7 +147,8 @@ describe("lckit run --attest", () => {
     expect(config.get("kit")?.annotations?.version).toBe(report.kit.version);
     expect(config.get("requirements/catalogue.yaml")?.digest?.sha256).toBe(report.spec.catalogue.sha256);
     expect(config.get("contract")?.digest?.sha256).toBe(report.spec.contract);
-    expect(config.get("target")?.uri).toBe(report.target.baseUrl);
+    expect(report.target?.baseUrl).toMatch(/^http/);
+    expect(config.get("target")?.uri).toBe(report.target?.baseUrl);
     expect(config.get("target /version")?.annotations).toEqual({
       status: 200,
       body: '{"rdm-service":"2026-1"}',

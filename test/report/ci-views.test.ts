@@ -6,7 +6,7 @@ import { renderHtml } from "../../src/report/html.ts";
 import { renderJunit } from "../../src/report/junit.ts";
 import { renderMarkdown } from "../../src/report/markdown.ts";
 import type { CheckResult, RunResult } from "../../src/result/model.ts";
-import { decideVerdict, exitCodeOf } from "../../src/result/verdict.ts";
+import { decideVerdict, exitCodeOf, type FailOn } from "../../src/result/verdict.ts";
 import { sampleRun } from "./sample-run.ts";
 
 function result(id: string, level: CheckResult["level"], status: CheckResult["status"]): CheckResult {
@@ -44,7 +44,7 @@ describe("a subset run is never CONFORMANT", () => {
 
 describe("--fail-on decides which outcomes exit non-zero", () => {
   const shouldFailed = [result("a/one", "MUST", "passed"), result("a/two", "SHOULD", "failed")];
-  it.each<[string, RunResult["verdict"], Parameters<typeof exitCodeOf>[1], CheckResult[], number]>([
+  it.each<[string, RunResult["verdict"], FailOn[] | undefined, CheckResult[], number]>([
     ["MUST failures by default", "NOT CONFORMANT", undefined, [], 1],
     ["INCOMPLETE passes by default", "INCOMPLETE", undefined, [], 0],
     ["INCOMPLETE fails with incomplete", "INCOMPLETE", ["must", "incomplete"], [], 1],
@@ -54,7 +54,11 @@ describe("--fail-on decides which outcomes exit non-zero", () => {
     ["BROKEN stays 3", "BROKEN", ["must", "should"], shouldFailed, 3],
     ["INTERRUPTED stays 4", "INTERRUPTED", ["must", "incomplete"], [], 4],
   ])("%s", (_name, verdict, failOn, checks, code) => {
-    expect(exitCodeOf(verdict, failOn, checks)).toBe(code);
+    const subject = {
+      kind: "provider" as const,
+      target: { name: "t", baseUrl: "", rdmUrl: "", tenant: "", loopback: false, roles: [] },
+    };
+    expect(exitCodeOf({ verdict, checks, requestsSent: 0, subject }, failOn)).toBe(code);
   });
 });
 

@@ -102,13 +102,15 @@ describe("testResultStatement", () => {
       sha256: sample.spec.catalogue.sha256,
     });
     expect(byName.get("contract")?.digest).toEqual({ sha256: sample.spec.contract });
+    const target = sample.target as NonNullable<typeof sample.target>;
+    expect(target.baseUrl).toMatch(/^http/);
     expect(byName.get("target")).toMatchObject({
-      uri: sample.target.baseUrl,
-      annotations: { tenant: sample.target.tenant },
+      uri: target.baseUrl,
+      annotations: { tenant: target.tenant },
     });
     expect(byName.get("target /version")).toEqual({
       name: "target /version",
-      uri: `${sample.target.rdmUrl.replace(/\/+$/, "")}/version`,
+      uri: `${target.rdmUrl.replace(/\/+$/, "")}/version`,
       annotations: { status: 200, body: '{"rdm-service":"1.2"}' },
     });
     // Every descriptor names a resource (uri or digest), as the resource descriptor requires.

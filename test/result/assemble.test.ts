@@ -34,20 +34,23 @@ const catalogue = {
   ],
 };
 
+const target = {
+  name: "t",
+  baseUrl: "http://t",
+  rdmUrl: "http://t",
+  tenant: "acme",
+  loopback: false,
+  roles: [],
+};
+
 function record(checks: CheckResult[], over: Partial<RunRecord> = {}): RunRecord {
   return {
     checks,
     notSelected: 0,
     catalogue,
     coverageScope: { elsewhere: [{ command: "lckit events check", requirements: ["E-01"] }] },
-    target: {
-      name: "t",
-      baseUrl: "http://t",
-      rdmUrl: "http://t",
-      tenant: "acme",
-      loopback: false,
-      roles: [],
-    },
+    subject: { kind: "provider", target },
+    target,
     selection: { suites: [], checks: [], level: "MAY", allow: ["read"] },
     seed: 7,
     runs: 3,
@@ -174,9 +177,14 @@ describe("the HTTP runner and the event checker assemble alike", () => {
       "baseline",
       "certification",
       "depth",
+      // A target only where requests went: an event stream has none, and says what it read instead.
+      "target",
     ]);
     const keys = (o: object) => Object.keys(o).filter((k) => !optional.has(k));
     expect(keys(events)).toEqual(keys(http));
+    expect(http.subject).toEqual({ kind: "provider", target: http.target });
+    expect(events).not.toHaveProperty("target");
+    expect(events.subject).toEqual({ kind: "events", source: "stream.ndjson", messages: 1 });
     expect(http.verdict).toBe("BROKEN");
     expect(events.durationMs).toBe(3.25);
     expect(events.runId).toMatch(/^\d{8}T\d{6}Z-[0-9a-f]{6}$/);

@@ -5,10 +5,12 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { main } from "../../src/cli/main.ts";
-import { streamFindings } from "../../src/events/judge/stream-verdict.ts";
+import type { CheckResult, CommandRun, RunResult, Subject } from "../../src/result/model.ts";
 import {
   exitCodeFor,
+  exitCodeOf,
   FAIL_ON_VALUES,
+  type FailOn,
   type Findings,
   failOnOf,
   worstExitCode,
@@ -55,19 +57,92 @@ describe("the exit policy", () => {
     expect(worstExitCode([0, 1, 3, 2])).toBe(3);
     expect(worstExitCode([])).toBe(0);
   });
+});
 
-  it("an event stream: a message with an error fails, whatever the level of the rule it broke", () => {
-    const run = { verdict: "CONFORMANT" as const, checks: [] };
-    const stream = { total: 3, invalid: 1, warnings: 0, inconclusive: [] };
-    expect(exitCodeFor(streamFindings(stream, run))).toBe(1);
-    expect(exitCodeFor(streamFindings({ ...stream, invalid: 0, warnings: 2 }, run))).toBe(0);
-    expect(exitCodeFor(streamFindings({ ...stream, invalid: 0, warnings: 2 }, run), ["should"])).toBe(1);
-    expect(exitCodeFor(streamFindings({ ...stream, total: 0, invalid: 0 }, run))).toBe(2);
-    expect(exitCodeFor(streamFindings({ ...stream, total: 0, invalid: 0 }, run, { allowEmpty: true }))).toBe(
+type Judged = Pick<RunResult, "verdict" | "checks" | "requestsSent" | "interruption" | "subject">;
+
+const check = (level: CheckResult["level"], status: CheckResult["status"]): CheckResult => ({
+  id: `x/${level.toLowerCase()}-${status}`,
+  suite: "x",
+  title: `${level} x`,
+  level,
+  requirements: [],
+  safety: "read",
+  status,
+  durationMs: 0,
+  requests: 0,
+});
+
+const exited: CommandRun = { argv: ["cmd"], exitCode: 0, signal: null, timedOut: false, durationMs: 1 };
+
+function judged(subject: Subject, over: Partial<Judged> = {}): Judged {
+  return { verdict: "CONFORMANT", checks: [check("MUST", "passed")], requestsSent: 5, subject, ...over };
+}
+
+describe("findingsOf: the exit policy reads a run result, and its subject says what was not judged", () => {
+  const events = (messages: number, emptyAllowed = false): Subject => ({
+    kind: "events",
+    source: "s.ndjson",
+    messages,
+    ...(emptyAllowed ? { emptyAllowed: true as const } : {}),
+  });
+  const caller = (command: Partial<CommandRun> = {}): Subject => ({
+    kind: "caller",
+    command: { ...exited, ...command },
+    choice: "default",
+  });
+  const consumer = (command: Partial<CommandRun> = {}, nothingConsumed = false): Subject => ({
+    kind: "consumer",
+    command: { ...exited, ...command },
+    choice: "snapshot",
+    delivery: "file",
+    delivered: 10,
+    messages: 10,
+    ...(nothingConsumed ? { nothingConsumed: true as const } : {}),
+  });
+  const mustBroken = { verdict: "NOT CONFORMANT" as const, checks: [check("MUST", "failed")] };
+  const shouldBroken = { verdict: "CONFORMANT" as const, checks: [check("SHOULD", "failed")] };
+  const stopped = {
+    verdict: "INTERRUPTED" as const,
+    interruption: { cause: "SIGINT" as const, message: "the command was killed by SIGTERM", at: "t" },
+  };
+
+  it.each<[string, Judged, FailOn[], number]>([
+    ["an event stream that breaks a MUST rule", judged(events(3), mustBroken), [], 1],
+    ["an event stream that breaks a SHOULD rule only: a warning", judged(events(3), shouldBroken), [], 0],
+    ["... which fails with --fail-on should", judged(events(3), shouldBroken), ["should"], 1],
+    [
+      "an undecided SHOULD event rule passes",
+      judged(events(3), { checks: [check("SHOULD", "inconclusive")] }),
+      [],
       0,
-    );
+    ],
+    ["no message read", judged(events(0)), ["should"], 2],
+    ["no message read, allowed", judged(events(0, true)), [], 0],
+    ["a caller that could not be started", judged(caller({ startError: "ENOENT" }), mustBroken), [], 2],
+    ["a caller that hung", judged(caller({ timedOut: true, exitCode: null })), [], 3],
+    ["a caller that was killed", judged(caller({ signal: "SIGKILL", exitCode: null })), [], 3],
+    ["a caller that sent no request", judged(caller(), { requestsSent: 0 }), [], 2],
+    ["a caller whose command failed", judged(caller({ exitCode: 1 }), mustBroken), [], 1],
+    ["a caller stopped by Ctrl-C", judged(caller({ signal: "SIGTERM", exitCode: null }), stopped), [], 4],
+    ["a consumer that consumed nothing", judged(consumer({}, true), mustBroken), [], 2],
+    ["a consumer that hung", judged(consumer({ timedOut: true, exitCode: null })), [], 3],
+    ["a consumer whose command failed", judged(consumer({ exitCode: 1 }), mustBroken), [], 1],
+    ["a consumer stopped by Ctrl-C", judged(consumer({ signal: "SIGTERM", exitCode: null }), stopped), [], 4],
+    ["a provider interrupted", judged({ kind: "provider", target } as Subject, stopped), [], 4],
+  ])("%s", (_name, result, failOn, code) => {
+    expect(exitCodeOf(result, failOnOf(failOn))).toBe(code);
   });
 });
+
+const target = {
+  name: "t",
+  baseUrl: "http://t",
+  rdmUrl: "http://t",
+  tenant: "acme",
+  loopback: false,
+  roles: [],
+};
 
 describe("--fail-on on every command that judges", () => {
   const help = async (argv: string[]) => {

@@ -100,7 +100,7 @@ describe("interruption: a signal or the deadline", () => {
     expect(result.interruption).toMatchObject({ cause: "SIGINT" });
     expect(result.verdict).toBe("INTERRUPTED");
     expect(result.verdictReason).toMatch(/1 check finished before \(0 MUST failures\), 3 checks did not run/);
-    expect(exitCodeOf(result.verdict)).toBe(4);
+    expect(exitCodeOf(result)).toBe(4);
   });
 
   it("INTERRUPTED beats a MUST failure found before: the results are partial", async () => {

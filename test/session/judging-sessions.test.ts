@@ -1,14 +1,14 @@
 // The events-check and client-check sessions below the CLI: each takes a request and returns its result,
-// what the exit policy reads, and the report folder it wrote; problems the user can fix are UsageErrors.
+// what the exit policy reads, and the report folder it wrote; problems the user can fix are UserInputErrors.
 import { existsSync, mkdtempSync, readdirSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { packagePath } from "../../src/package-root.ts";
-import { exitCodeFor } from "../../src/result/verdict.ts";
+import { exitCodeOf } from "../../src/result/verdict.ts";
 import { runClientCheck, runClientSweep } from "../../src/session/client-check.ts";
 import { runEventsCheck } from "../../src/session/events-check.ts";
-import { UsageError } from "../../src/usage-error.ts";
+import { UsageError, UserInputError } from "../../src/usage-error.ts";
 
 const tmp = mkdtempSync(join(tmpdir(), "lckit-sessions-"));
 const client = packagePath("examples", "clients", "lookup-client.mjs");
@@ -23,7 +23,7 @@ describe("the events-check session", () => {
     });
     expect(outcome.result.invalid).toBeGreaterThan(0);
     expect(outcome.run.verdict).toBe("NOT CONFORMANT");
-    expect(exitCodeFor(outcome.findings)).toBe(1);
+    expect(exitCodeOf(outcome.run)).toBe(1);
     expect(outcome.dir).toBe(join(tmp, "events-reports", outcome.run.runId));
     expect(readdirSync(outcome.dir as string)).toEqual(
       expect.arrayContaining(["report.json", "ctrf.json", "events.ndjson", "manifest.json"]),
@@ -34,13 +34,14 @@ describe("the events-check session", () => {
     const source = packagePath("fixtures", "events", "valid", "stream.ndjson");
     const outcome = await runEventsCheck({ cwd: tmp, source, command: "lckit events check" });
     expect(outcome.dir).toBeUndefined();
-    expect(exitCodeFor(outcome.findings)).toBe(0);
+    expect(exitCodeOf(outcome.run)).toBe(0);
     await expect(runEventsCheck({ cwd: tmp, source, signKey: "k.pem", command: "c" })).rejects.toThrow(
       UsageError,
     );
+    // A missing file is the user's input: a UserInputError, which the CLI turns into exit 2.
     await expect(
       runEventsCheck({ cwd: tmp, source: join(tmp, "missing.ndjson"), command: "c" }),
-    ).rejects.toThrow(UsageError);
+    ).rejects.toThrow(UserInputError);
   });
 });
 

@@ -96,7 +96,7 @@ describe("a run cut short by its request budget", () => {
     expect(result.interruption?.cause).toBe("budget");
     expect(result.verdict).toBe("INTERRUPTED");
     expect(result.verdictReason).toMatch(/^the run was cut short: its request budget of 8 requests/);
-    expect(exitCodeOf(result.verdict, ["must"], result.checks)).toBe(4);
+    expect(exitCodeOf(result, ["must"])).toBe(4);
   });
 
   it("a budget the run does not reach changes nothing", async () => {

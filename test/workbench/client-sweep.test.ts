@@ -243,7 +243,7 @@ describe("lckit client check --variants: a sweep CI can read", () => {
   it("--format json: the sweep on stdout (each choice with why it failed and its full result), progress on stderr", async () => {
     const { code, io, sweepDir } = await sweep("json");
     expect(code).toBe(1);
-    const document = JSON.parse(io.stdout()) as SweepOutput;
+    const document = JSON.parse(io.stdout()) as SweepOutput<SweepDocument>;
     expect(document.folder).toBe(sweepDir);
     expect(document.runs.map((r) => r.choice)).toEqual(choices);
     expect(document.runs[1]?.why).toMatch(/^the choice: /);

@@ -89,7 +89,7 @@ describe("kept consumer streams", () => {
       run.result.checks.filter((c) => c.status === "failed").map((c) => [c.id, c.message]);
     expect(failed(again)).toEqual(failed(fresh));
     expect(failed(again).map(([id]) => id)).toEqual(["consumer/removal-not-live"]);
-    expect(again.result.requestsSent).toBe(first.stream.messages.length);
+    expect(again.result.subject).toMatchObject({ delivered: first.stream.messages.length });
     expect(kept(cache, ".ndjson")).toEqual([file]);
   });
 
@@ -102,7 +102,7 @@ describe("kept consumer streams", () => {
     expect(kept(cache, ".file.json")).toHaveLength(1);
     const again = await run({ streamCache: cache });
     expect(again.exitCode, again.result.verdictReason).toBe(0);
-    expect(again.result.requestsSent).toBe(first.stream.messages.length);
+    expect(again.result.subject).toMatchObject({ delivered: first.stream.messages.length });
     const broken = { ...process.env, FAULT: "last-arrival" };
     const failed = (r: Awaited<ReturnType<typeof run>>) =>
       r.result.checks.filter((c) => c.status === "failed").map((c) => [c.id, c.message]);

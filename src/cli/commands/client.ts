@@ -8,7 +8,7 @@ import { failOnOf } from "../../result/verdict.ts";
 import { runClientCheck, runClientSweep } from "../../session/client-check.ts";
 import { displayPath } from "../../session/run-session.ts";
 import { abortOnSignals } from "../../session/signals.ts";
-import { CLIENT_ENV, DEFAULT_TIMEOUT_MS } from "../../workbench/client-check.ts";
+import { CLIENT_CHECK_DEFAULTS, CLIENT_ENV } from "../../workbench/client-check.ts";
 import { legalVariants } from "../../workbench/client-sweep.ts";
 import { EXCHANGES_FILE, progressLines, sweepClosing, sweepOutput } from "../../workbench/sweep-report.ts";
 import { option, parseArgv, toggle } from "../argv.ts";
@@ -56,16 +56,13 @@ command.log), and sweep.json, junit.xml and summary.md for the whole sweep (docs
       "run once per provider choice: all (every legal variant, plus the default), all,-NAME,... (all but those) or a comma list of variant names (lckit serve --help-variants)",
       { example: "all" },
     ),
-    parallel: parallelFlag,
-    timeout: commandTimeoutFlag(DEFAULT_TIMEOUT_MS),
+    parallel: parallelFlag(CLIENT_CHECK_DEFAULTS.parallel),
+    timeout: commandTimeoutFlag(CLIENT_CHECK_DEFAULTS.timeoutMs),
     "report-dir": option(
       "DIR",
       text,
       `where the report goes: DIR/<run id>/ (${reportFilesInWords()}, and the command's exchanges in ${EXCHANGES_FILE})`,
-      {
-        default: "reports",
-        example: "reports",
-      },
+      { default: CLIENT_CHECK_DEFAULTS.reportDir, example: "reports" },
     ),
     format: option(
       "F",
@@ -87,7 +84,7 @@ a scrollId, a delete task, ...); a rule with none is "not exercised", with what 
 Exit codes: 0 the command passed and no MUST caller rule broke (under every variant); 1 a MUST rule
 broke or the command failed (or, with --fail-on not-exercised, a MUST rule was not exercised); 2 usage
 or configuration error (a command not found, a command that made no request to the sandbox); 3 the
-command hung past --timeout or was killed.`,
+command hung past --timeout or was killed; 4 the kit was stopped (Ctrl-C, SIGTERM): the report is partial.`,
 };
 
 function variantsOf(raw: string | undefined): (VariantName | undefined)[] | undefined {
@@ -150,7 +147,8 @@ const check: LeafCommand<typeof spec.flags> = {
           onFinished: (entry, finished, total) => progress(progressLines(entry, finished, total)),
         },
       );
-      if (v.format === "json") io.out(`${JSON.stringify(sweepOutput(document, sweep, dir), null, 2)}\n`);
+      const results = new Map(sweep.runs.map(({ variant, run }) => [variant, run.result]));
+      if (v.format === "json") io.out(`${JSON.stringify(sweepOutput(document, results, dir), null, 2)}\n`);
       else io.out(sweepClosing(sweep));
       io.err(`report: ${dir}\n`);
       return exitCode;

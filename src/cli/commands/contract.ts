@@ -1,7 +1,7 @@
 // `lckit contract diff OLD NEW`: breaking and compatible changes between two versions of the contract
 // (OpenAPI documents and event schemas). Exit codes: 0 no breaking change, 1 breaking changes, 2 usage.
 import { resolve } from "node:path";
-import { ContractInputError, diffContracts, formatChanges } from "../../contract-diff/index.ts";
+import { diffContracts, formatChanges } from "../../contract-diff/index.ts";
 import { toggle } from "../argv.ts";
 import { defineCommand, defineGroup } from "../command.ts";
 import { UsageError } from "../io.ts";
@@ -33,13 +33,8 @@ narrowed; error statuses added or removed.`,
         `lckit contract diff needs exactly two paths, OLD and NEW, got ${positionals.length}; e.g. lckit contract diff old/openapi openapi`,
       );
     const [oldPath = "", newPath = ""] = positionals.map((path) => resolve(io.cwd, path));
-    let changes: ReturnType<typeof diffContracts>;
-    try {
-      changes = diffContracts(oldPath, newPath);
-    } catch (error) {
-      if (error instanceof ContractInputError) throw new UsageError(error.message);
-      throw error;
-    }
+    // Paths that are no contract are a ContractInputError: the user's input (exit 2).
+    const changes = diffContracts(oldPath, newPath);
     io.out(values.json ? `${JSON.stringify(changes, null, 2)}\n` : formatChanges(changes));
     return changes.some((change) => change.level === "breaking") ? 1 : 0;
   },

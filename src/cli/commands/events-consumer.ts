@@ -10,20 +10,18 @@ import {
   producerChoice,
 } from "../../events/consumer/producer-choices.ts";
 import { defaultStreamCacheDir } from "../../events/consumer/stream-cache.ts";
-import { proveReportRoot } from "../../report-folder/write.ts";
 import { failOnOf } from "../../result/verdict.ts";
 import { runConsumerSession } from "../../session/consumer-session.ts";
 import { displayPath } from "../../session/run-session.ts";
+import { abortOnSignals } from "../../session/signals.ts";
 import {
+  CONSUMER_CHECK_DEFAULTS,
   CONSUMER_ENV,
-  ConsumerCheckError,
-  DEFAULT_CONSUMER_TIMEOUT_MS,
-  DEFAULT_MESSAGES,
-  DEFAULT_SEED,
   DELIVERIES,
   type Delivery,
 } from "../../workbench/consumer-check.ts";
 import { consumerProgressLine, consumerSweepClosing } from "../../workbench/consumer-sweep.ts";
+import { sweepOutput } from "../../workbench/sweep-report.ts";
 import { option, parseArgv, toggle } from "../argv.ts";
 import type { LeafCommand } from "../command.ts";
 import { commandCheckSummary } from "../command-check-summary.ts";
@@ -76,19 +74,19 @@ summary.md (docs/consumers.md).`,
       { example: "all" },
     ),
     seed: option("N", integer({ min: 0, example: "1" }), "the stream's seed", {
-      default: DEFAULT_SEED,
+      default: CONSUMER_CHECK_DEFAULTS.seed,
       example: "1",
     }),
     messages: option(
       "N",
       integer({ min: 1, max: 1_000_000, example: "1000" }),
       "messages the generator makes (re-sends of the choice come on top)",
-      { default: DEFAULT_MESSAGES, example: "1000" },
+      { default: CONSUMER_CHECK_DEFAULTS.messages, example: "1000" },
     ),
-    parallel: parallelFlag,
-    timeout: commandTimeoutFlag(DEFAULT_CONSUMER_TIMEOUT_MS),
+    parallel: parallelFlag(CONSUMER_CHECK_DEFAULTS.parallel),
+    timeout: commandTimeoutFlag(CONSUMER_CHECK_DEFAULTS.timeoutMs),
     "report-dir": option("DIR", text, "where the report (json, junit, markdown, html) goes", {
-      default: "reports",
+      default: CONSUMER_CHECK_DEFAULTS.reportDir,
       example: "reports",
     }),
     format: option("F", oneOf(["text", "json"]), "text or json (the run result, or the sweep, on stdout)", {
@@ -107,7 +105,7 @@ summary.md (docs/consumers.md).`,
   notes: `Exit codes: 0 your consumer passed (under every choice); 1 a MUST consumer rule broke, the view was
 malformed or your command failed (or, with --fail-on not-exercised, a MUST rule was not exercised); 2 usage
 error, a command not found, no view written or nothing consumed; 3 the command hung past --timeout or was
-killed (its process group is stopped).`,
+killed (its process group is stopped); 4 the kit was stopped (Ctrl-C, SIGTERM): the report is partial.`,
 };
 
 function choicesOf(raw: string | undefined): ProducerChoice[] {
@@ -154,12 +152,8 @@ export const consumer: LeafCommand<typeof spec.flags> = {
     const v = parsed.values;
     const choices = choicesOf(v.variants);
     const reportRoot = resolve(io.cwd, v["report-dir"]);
-    // A report that cannot be written would lose the consumer's run: the folder is proven first.
-    proveReportRoot(reportRoot);
     const stopper = new AbortController();
-    const stop = () => stopper.abort();
-    process.once("SIGINT", stop);
-    process.once("SIGTERM", stop);
+    const stopSignals = abortOnSignals(stopper);
     const env = { ...process.env, ...io.env };
     const progress = (line: string) => (v.format === "json" ? io.err(line) : io.out(line));
     try {
@@ -196,21 +190,12 @@ export const consumer: LeafCommand<typeof spec.flags> = {
         );
       } else if (v.format === "json") {
         const results = new Map(session.sweep.runs.map(({ choice, run }) => [choice.name, run.result]));
-        const runs = session.document.runs.map((r) => ({ ...r, result: results.get(r.choice) }));
-        io.out(`${JSON.stringify({ ...session.document, folder: session.folder, runs }, null, 2)}\n`);
+        io.out(`${JSON.stringify(sweepOutput(session.document, results, session.folder), null, 2)}\n`);
       } else io.out(consumerSweepClosing(session.sweep));
       io.err(`report: ${session.folder}\n`);
       return session.exitCode;
-    } catch (error) {
-      if (
-        error instanceof ConsumerCheckError ||
-        (error instanceof Error && ["BrokerError", "SourceError"].includes(error.name))
-      )
-        throw new UsageError(error.message);
-      throw error;
     } finally {
-      process.off("SIGINT", stop);
-      process.off("SIGTERM", stop);
+      stopSignals();
     }
   },
 };

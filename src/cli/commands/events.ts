@@ -8,7 +8,7 @@ import type { EventProblem } from "../../events/check/event-problem.ts";
 import { formatGroup, ProblemGroups } from "../../events/check/problem-groups.ts";
 import type { EventCheckResult } from "../../events/judge/event-stream.ts";
 import { notCheckableLines } from "../../report/not-checkable.ts";
-import { exitCodeFor, failOnOf } from "../../result/verdict.ts";
+import { exitCodeOf, failOnOf } from "../../result/verdict.ts";
 import { runEventsCheck } from "../../session/events-check.ts";
 import { displayPath } from "../../session/run-session.ts";
 import { defineCommand, defineGroup } from "../command.ts";
@@ -91,7 +91,7 @@ const check = defineCommand(checkSpec, async ({ values, positionals, argv }, io:
   let printed = 0;
   // Repeated findings (one rule, the same message) are printed once, then summed up after the run.
   const groups = new ProblemGroups();
-  const { result, run, findings, dir } = await runEventsCheck(
+  const { result, run, dir } = await runEventsCheck(
     {
       cwd: io.cwd,
       source,
@@ -137,7 +137,7 @@ const check = defineCommand(checkSpec, async ({ values, positionals, argv }, io:
     io.err(
       `no message was read from ${result.source}: nothing was checked. Check the path, the exchange and routing key, or the producer; pass --allow-empty if an empty stream is expected\n`,
     );
-  return exitCodeFor(findings, failOnOf(values["fail-on"], values["pass-inconclusive"]));
+  return exitCodeOf(run, failOnOf(values["fail-on"], values["pass-inconclusive"]));
 });
 
 /** A flag of one protocol given with a source of another would be ignored: refused instead, naming the right one. */

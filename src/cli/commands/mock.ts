@@ -1,5 +1,7 @@
 // `lckit mock`: serves the two OpenAPI documents with Prism on loopback until SIGINT or SIGTERM.
+
 import { defaultPorts, type MockServer, PortInUseError, startMock } from "../../mock/index.ts";
+import { untilStopSignal } from "../../session/signals.ts";
 import { option, parseArgv, toggle, type Values } from "../argv.ts";
 import { defineCommand } from "../command.ts";
 import { integer, type ParseContext, port } from "../flags.ts";
@@ -93,18 +95,6 @@ function mockArgs(values: Values<typeof spec.flags>): MockArgs {
   };
 }
 
-function untilSignal(): Promise<NodeJS.Signals> {
-  return new Promise((resolve) => {
-    const onSignal = (signal: NodeJS.Signals) => {
-      process.off("SIGINT", onSignal);
-      process.off("SIGTERM", onSignal);
-      resolve(signal);
-    };
-    process.on("SIGINT", onSignal);
-    process.on("SIGTERM", onSignal);
-  });
-}
-
 async function run(args: MockArgs, io: CliIo): Promise<number> {
   io.err(
     `lckit mock: starting Prism (${args.seed === undefined ? "static examples" : `dynamic, seed ${args.seed}`})\n`,
@@ -125,7 +115,7 @@ async function run(args: MockArgs, io: CliIo): Promise<number> {
   }
   io.out(`platform ${mock.baseUrl}\nlookup-data ${mock.rdmUrl}\n`);
   io.err(`lckit mock: serving {base_url}=${mock.baseUrl} {rdm_url}=${mock.rdmUrl}; Ctrl-C stops\n`);
-  const signal = await untilSignal();
+  const signal = await untilStopSignal();
   io.err(`lckit mock: ${signal}, stopping Prism (PIDs ${mock.pids.platform}, ${mock.pids["lookup-data"]})\n`);
   await mock.stop();
   return 0;

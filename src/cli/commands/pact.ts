@@ -2,10 +2,10 @@
 // OpenAPI documents and event schemas). Exit codes: 0 all good, 1 a failure, 2 usage or configuration error.
 
 import { type ContractCheckResult, checkPactFiles, formatViolation } from "../../pact/contract-check.ts";
-import { findPactFiles, PactFileError } from "../../pact/pact-file.ts";
+import { findPactFiles } from "../../pact/pact-file.ts";
 import { DEFAULT_PACT_DIR } from "../../pact/provider.ts";
 import { formatReport } from "../../pact/verification-result.ts";
-import { PactConfigError, verifyPacts } from "../../pact/verify.ts";
+import { verifyPacts } from "../../pact/verify.ts";
 import { readTargetFile } from "../../session/run-session.ts";
 import { option, parseArgv } from "../argv.ts";
 import { defineCommand, defineGroup } from "../command.ts";
@@ -55,21 +55,11 @@ export function parseVerifyArgs(argv: string[]): VerifyArgs {
   return { help: false, pactDir, ...(target === undefined ? {} : { target }) };
 }
 
-/** Library errors that mean "the input is wrong", shown as usage errors (exit 2). */
-function asUsage(error: unknown): never {
-  if (error instanceof PactFileError || error instanceof PactConfigError) throw new UsageError(error.message);
-  throw error;
-}
-
 const verify = defineCommand(verifySpec, async ({ values }, io) => {
   const args = { pactDir: values["pact-dir"], target: values.target };
   const target = args.target === undefined ? undefined : readTargetFile(args.target, io.cwd, io.env);
-  let files: string[];
-  try {
-    files = findPactFiles([args.pactDir], io.cwd);
-  } catch (error) {
-    asUsage(error);
-  }
+  // Pact files or a configuration that are wrong throw PactFileError or PactConfigError: the user's input.
+  const files = findPactFiles([args.pactDir], io.cwd);
   if (files.length === 0)
     throw new UsageError(
       `no pact files (*.json) in ${args.pactDir}; run the consumer tests or pass --pact-dir`,
@@ -77,9 +67,7 @@ const verify = defineCommand(verifySpec, async ({ values }, io) => {
   io.err(
     `lckit pact: verifying ${files.length} pact file(s) against ${target ? `target ${target.target.name}` : "the embedded reference"}\n`,
   );
-  const report = await verifyPacts({ pactFiles: files, cwd: io.cwd, ...(target ? { target } : {}) }).catch(
-    asUsage,
-  );
+  const report = await verifyPacts({ pactFiles: files, cwd: io.cwd, ...(target ? { target } : {}) });
   io.out(formatReport(report));
   return report.ok ? 0 : 1;
 });
@@ -104,14 +92,9 @@ openapi/ (operation, parameters, bodies, status) and each message against event-
   },
   ({ positionals }, io) => {
     const paths = positionals.length > 0 ? positionals : [DEFAULT_PACT_DIR];
-    let result: ContractCheckResult;
-    try {
-      const files = findPactFiles(paths, io.cwd);
-      if (files.length === 0) throw new UsageError(`no pact files (*.json) in ${paths.join(", ")}`);
-      result = checkPactFiles(files, io.cwd);
-    } catch (error) {
-      asUsage(error);
-    }
+    const files = findPactFiles(paths, io.cwd);
+    if (files.length === 0) throw new UsageError(`no pact files (*.json) in ${paths.join(", ")}`);
+    const result = checkPactFiles(files, io.cwd);
     printCheck(result, io);
     return result.ok ? 0 : 1;
   },

@@ -4,7 +4,7 @@
 import { resolve } from "node:path";
 import { createClient } from "../../client/index.ts";
 import { Redactor } from "../../redaction/redact.ts";
-import { JournalError, markUndone, readJournal, undoChanges } from "../../runner/config-journal.ts";
+import { markUndone, readJournal, undoChanges } from "../../runner/config-journal.ts";
 import { DEFAULT_REQUEST_TIMEOUT_MS } from "../../runner/run.ts";
 import { readTargetFile } from "../../session/run-session.ts";
 import { systemClock } from "../../target/system-clock.ts";
@@ -48,13 +48,8 @@ marked in the journal, so running the command again is safe.`,
 );
 
 async function restore(file: string, targetFile: string, dryRun: boolean, io: CliIo): Promise<number> {
-  let journal: ReturnType<typeof readJournal>;
-  try {
-    journal = readJournal(file);
-  } catch (error) {
-    if (error instanceof JournalError) throw new UsageError(error.message);
-    throw error;
-  }
+  // A journal that cannot be read is a JournalError: the user's input (exit 2).
+  const journal = readJournal(file);
   const config = readTargetFile(targetFile, io.cwd, io.env);
   const { target } = config;
   if (journal.header.target.baseUrl !== target.baseUrl)

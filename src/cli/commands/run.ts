@@ -142,7 +142,7 @@ async function runCommand(args: RunArgs, io: CliIo): Promise<number> {
   if (args.format === "json") io.out(`${JSON.stringify(result, null, 2)}\n`);
   else io.out(summaryText(result, displayPath(io.cwd, outcome.dir)));
   if (args.format === "json") io.err(`report: ${displayPath(io.cwd, outcome.dir)}\n`);
-  const code = exitCodeOf(result.verdict, args.failOn, result.checks);
+  const code = exitCodeOf(result, args.failOn);
   const undecided = result.checks.filter((c) => c.level === "MUST" && c.status === "inconclusive");
   if (code === 1 && undecided.length > 0 && args.failOn.includes("inconclusive"))
     io.err(

@@ -14,6 +14,7 @@ import {
   VARIANTS,
   type VariantName,
 } from "../../reference/index.ts";
+import { untilStopSignal } from "../../session/signals.ts";
 import { option, parseArgv, repeatable, toggle, type Values } from "../argv.ts";
 import { defineCommand } from "../command.ts";
 import { integer, port, text } from "../flags.ts";
@@ -267,9 +268,5 @@ export const command = defineCommand(spec, ({ values }, io) => {
     for (const f of FAULTS) io.out(`${f.name.padEnd(40)} ${f.rule.padEnd(18)} ${f.description}\n`);
     return 0;
   }
-  const stopped = new Promise<string>((resolve) => {
-    process.once("SIGINT", () => resolve("SIGINT"));
-    process.once("SIGTERM", () => resolve("SIGTERM"));
-  });
-  return serve(parsed, io, stopped);
+  return serve(parsed, io, untilStopSignal());
 });

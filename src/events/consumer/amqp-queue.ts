@@ -3,6 +3,7 @@
 // publish confirmed by the broker), waits until the consumer has drained it, and deletes it at the end.
 import { randomUUID } from "node:crypto";
 import amqp from "amqplib";
+import { UserInputError } from "../../usage-error.ts";
 import { redactAmqpUrl } from "../transport/sources/amqp.ts";
 import type { DeliveredMessage } from "./consumer-stream.ts";
 
@@ -20,7 +21,7 @@ export interface DeliveryQueue {
   close(): Promise<void>;
 }
 
-export class BrokerError extends Error {
+export class BrokerError extends UserInputError {
   override name = "BrokerError";
 }
 

@@ -4,9 +4,15 @@
 // the replay command.
 import { assembleRunResult } from "../../result/assemble.ts";
 import { type CatalogueView, loadCatalogueView } from "../../result/catalogue-view.ts";
-import { commandFailure } from "../../result/client-verdict.ts";
-import { notCheckableOnlyFor, tracedElsewhere } from "../../result/coverage.ts";
-import type { CheckResult, ClientCommand, Interruption, RunResult } from "../../result/model.ts";
+import {
+  CONSUMER_COMMAND_CHECK_ID,
+  commandFailure,
+  commandInterruption,
+  commandRun,
+  describeCommandOutcome,
+} from "../../result/client-verdict.ts";
+import { notCheckableOnlyFor } from "../../result/coverage.ts";
+import type { CheckResult, ClientCommand, RunResult, StopSignal } from "../../result/model.ts";
 import type { ConsumerFinding, ConsumerJudgement } from "./consumer-judge.ts";
 import { CONSUMER_RULES } from "./consumer-rules.ts";
 import type { ConsumerStream } from "./consumer-stream.ts";
@@ -14,7 +20,7 @@ import type { ConsumerStream } from "./consumer-stream.ts";
 /** Findings listed per rule in its log (all are counted). */
 const LOG_PER_RULE = 20;
 
-export const CONSUMER_COMMAND_CHECK_ID = "consumer/command";
+export { CONSUMER_COMMAND_CHECK_ID };
 export const CONSUMER_VIEW_CHECK_ID = "consumer/view";
 
 /** How the consumer's command ended, as a client check records it. */
@@ -36,23 +42,8 @@ export interface ConsumerRunMeta {
   requireExercised?: boolean;
   catalogue?: CatalogueView;
   runId?: string;
-}
-
-function describeOutcome(outcome: ConsumerCommand): string {
-  if (outcome.startError !== undefined) return `the command could not be started: ${outcome.startError}`;
-  if (outcome.timedOut)
-    return "the command did not finish within its time limit; its process group was stopped";
-  if (outcome.signal !== null) return `the command was killed by ${outcome.signal}`;
-  return `the command exited with ${outcome.exitCode}`;
-}
-
-function interruptionOf(outcome: ConsumerCommand, at: Date): Interruption | undefined {
-  if (outcome.startError === undefined && !outcome.timedOut && outcome.signal === null) return undefined;
-  return {
-    cause: outcome.timedOut ? "deadline" : "aborted",
-    message: describeOutcome(outcome),
-    at: at.toISOString(),
-  };
+  /** The kit was stopped by this signal while the consumer ran (its group was stopped). */
+  stoppedBy?: StopSignal;
 }
 
 function findingLine(finding: ConsumerFinding): string {
@@ -78,8 +69,8 @@ function commandCheck(meta: ConsumerRunMeta): CheckResult {
   return {
     ...base,
     status: "failed",
-    message: `${failure}: ${describeOutcome(meta.outcome)}; ${lines.length === 0 ? "it printed nothing" : `the last lines of its output:\n${tail}`}`,
-    details: { expected: "exit 0", actual: describeOutcome(meta.outcome) },
+    message: `${failure}: ${describeCommandOutcome(meta.outcome)}; ${lines.length === 0 ? "it printed nothing" : `the last lines of its output:\n${tail}`}`,
+    details: { expected: "exit 0", actual: describeCommandOutcome(meta.outcome) },
     ...(lines.length === 0 ? {} : { log: lines }),
   };
 }
@@ -152,21 +143,20 @@ export function consumerRunResult(meta: ConsumerRunMeta): RunResult {
     };
   });
   const checks = [commandCheck(meta), viewCheck(meta), ...ruleChecks];
-  const interruption = interruptionOf(meta.outcome, meta.finishedAt);
-  const outcome = describeOutcome(meta.outcome);
+  const interruption = commandInterruption(meta.outcome, meta.finishedAt, meta.stoppedBy);
+  const outcome = describeCommandOutcome(meta.outcome);
   const result = assembleRunResult({
     ...(meta.runId === undefined ? {} : { runId: meta.runId }),
     checks,
-    notSelected: 0,
     catalogue,
-    coverageScope: tracedElsewhere("lckit events consumer check"),
-    target: {
-      name: `consumer: ${meta.command} (producer choice ${stream.choice.name}, ${meta.delivery})`,
-      baseUrl: "",
-      rdmUrl: "",
-      tenant: "acme",
-      loopback: true,
-      roles: [],
+    subject: {
+      kind: "consumer",
+      command: commandRun(meta.outcome),
+      choice: stream.choice.name,
+      delivery: meta.delivery,
+      delivered: meta.delivered,
+      messages: stream.messageCount,
+      ...("problem" in meta.view && meta.view.nothingConsumed ? { nothingConsumed: true as const } : {}),
     },
     selection: { suites: ["consumer"], checks: [], level: "MAY", allow: ["read"] },
     seed: stream.seed,
@@ -174,7 +164,8 @@ export function consumerRunResult(meta: ConsumerRunMeta): RunResult {
     command: meta.command,
     startedAt: meta.startedAt,
     finishedAt: meta.finishedAt,
-    requestsSent: meta.delivered,
+    // A consumer is sent messages, not requests: subject.delivered counts them.
+    requestsSent: 0,
     ...(interruption ? { interruption } : {}),
     verdictReason: (reason) => {
       const sent = `${meta.delivered} of ${stream.messageCount} message(s) delivered (${meta.delivery}, producer choice ${stream.choice.name}, seed ${stream.seed})`;
@@ -197,21 +188,8 @@ export function consumerRunResult(meta: ConsumerRunMeta): RunResult {
       ].join("; ");
     },
   });
-  const { outcome: command } = meta;
   return {
     ...result,
     coverage: notCheckableOnlyFor(result.coverage, catalogue.requirements, ["consumer"]),
-    client: {
-      argv: command.argv,
-      variant: stream.choice.name,
-      exitCode: command.exitCode,
-      signal: command.signal,
-      timedOut: command.timedOut,
-      ...(command.startError === undefined ? {} : { startError: command.startError }),
-      durationMs: Math.round(command.durationMs),
-      ...(command.outputTail === undefined || command.outputTail === ""
-        ? {}
-        : { outputTail: command.outputTail }),
-    },
   };
 }

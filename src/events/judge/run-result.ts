@@ -4,7 +4,7 @@
 import { CheckInconclusive } from "../../check/index.ts";
 import { assembleRunResult } from "../../result/assemble.ts";
 import { type CatalogueView, loadCatalogueView } from "../../result/catalogue-view.ts";
-import { notCheckableOnlyFor, tracedElsewhere } from "../../result/coverage.ts";
+import { notCheckableOnlyFor } from "../../result/coverage.ts";
 import type { CheckResult, RunResult } from "../../result/model.ts";
 import { deliveryTolerance, rule } from "../document/requirements.ts";
 import { eventChecks } from "../rules/index.ts";
@@ -22,6 +22,8 @@ export interface EventRunMeta {
   command: string;
   /** Whether a streaming configuration was given. */
   config: boolean;
+  /** An empty stream is allowed (--allow-empty). */
+  allowEmpty?: boolean;
   startedAt?: Date;
   runId?: string;
   catalogue?: CatalogueView;
@@ -91,10 +93,13 @@ export function eventRunResult(result: EventCheckResult, meta: EventRunMeta): Ru
   const assembled = assembleRunResult({
     ...(meta.runId === undefined ? {} : { runId: meta.runId }),
     checks,
-    notSelected: 0,
     catalogue,
-    coverageScope: tracedElsewhere("lckit events check"),
-    target: { name: result.source, baseUrl: "", rdmUrl: "", tenant: "", loopback: false, roles: [] },
+    subject: {
+      kind: "events",
+      source: result.source,
+      messages: result.total,
+      ...(meta.allowEmpty ? { emptyAllowed: true as const } : {}),
+    },
     selection: { suites: ["events"], checks: [], level: "MAY", allow: ["read"] },
     seed: 0,
     runs: 1,

@@ -7,6 +7,7 @@
 // records notices (disconnected, reconnected, and the gap: while its queue did not exist, messages
 // published to the exchange were not copied to it and are lost to the checker).
 import amqp from "amqplib";
+import { UserInputError } from "../../../usage-error.ts";
 import type { MessageSource, RawMessage, TransportNotice } from "../transport.ts";
 import { deadlineReached, nextDeadlineMs } from "./stream-deadlines.ts";
 
@@ -31,7 +32,7 @@ type AmqpChannel = Awaited<ReturnType<AmqpConnection["createChannel"]>>;
 type AmqpMessage = NonNullable<Parameters<Parameters<AmqpChannel["consume"]>[1]>[0]>;
 
 /** The exchange the checker was pointed at does not exist: a configuration problem, not a transport fault. */
-export class AmqpExchangeMissingError extends Error {
+export class AmqpExchangeMissingError extends UserInputError {
   override name = "AmqpExchangeMissingError";
 }
 

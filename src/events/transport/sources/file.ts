@@ -4,6 +4,7 @@
 // instead of fingerprinting every payload; stdin cannot be read twice and has no refs.
 import { closeSync, fstatSync, openSync, readSync, type Stats } from "node:fs";
 import { open, stat } from "node:fs/promises";
+import { UserInputError } from "../../../usage-error.ts";
 import { type EnvelopeChoice, unwrapLine } from "../envelopes/index.ts";
 import type { MessageSource, RawMessage, TransportNotice } from "../transport.ts";
 
@@ -18,7 +19,7 @@ const recallBlock = 1 << 16;
 const readBlock = 1 << 20;
 
 /** A source that cannot be opened as given (missing file, bad URL): the caller's input is wrong. */
-export class SourceError extends Error {
+export class SourceError extends UserInputError {
   override name = "SourceError";
 }
 

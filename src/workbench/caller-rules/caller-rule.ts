@@ -1,0 +1,63 @@
+// What every caller rule shares: its declared shape (a rule of kind "caller" whose judge reads the
+// traffic), its verdict from its opportunities and violations, and the operations the rules name.
+import { defineRule, type Rule, type RuleDeclaration } from "../../check/index.ts";
+import type { Traffic, TrafficExchange } from "../traffic.ts";
+
+export interface Violation {
+  /** seq of the exchange at fault. */
+  seq: number;
+  message: string;
+}
+
+export type RuleVerdict =
+  | { status: "passed"; opportunities: number }
+  | { status: "failed"; opportunities: number; violations: Violation[] }
+  /** The traffic gave the rule nothing to judge: said, with what would exercise it, never a pass. */
+  | { status: "not-exercised"; reason: string };
+
+/** A caller rule as declared: a rule of kind "caller" (src/check/rule.ts) whose judge reads the traffic. */
+export interface CallerRuleDeclaration extends RuleDeclaration {
+  /** What one opportunity of the rule is, in the team's terms (docs and reports). */
+  opportunity: string;
+  /** What breaks it, in the team's terms (Markdown: the table of docs/consumers.md). */
+  breaks: string;
+  /** What in a team's tests gives it an opportunity (Markdown: the table of docs/consumers.md). */
+  exercisedBy: string;
+  judge(traffic: Traffic): RuleVerdict;
+}
+
+export type CallerRule = Rule<"caller", CallerRuleDeclaration>;
+
+export const callerRule = (declaration: CallerRuleDeclaration): CallerRule =>
+  defineRule("caller", declaration);
+
+export const LOOKUP_DATA_AND_AUTOPILOT = new Set([
+  "getHealthcheck",
+  "getStatus",
+  "getVersion",
+  "createTask",
+  "getTask",
+  "scanLookups",
+  "scanAutopilotStats",
+  "scanAutopilotStatsByType",
+  "listBlockedValues",
+]);
+export const SCANS = new Set(["scanLookups", "scanAutopilotStats", "scanAutopilotStatsByType"]);
+/** The operations whose page size the document bounds ("default 100, maximum 100"). */
+export const BOUNDED_PAGES = new Set(["scanAutopilotStats", "scanAutopilotStatsByType", "listBlockedValues"]);
+export const MAX_PAGE_SIZE = 100;
+
+/** The provider choice of the sweep whose lookups scan serves short pages (lckit serve --help-variants). */
+export const SHORT_PAGES_VARIANT = "short-pages";
+/** How a team makes its scans page: the words every scan rule's "not exercised" ends with. */
+export const TO_PAGE = `give --data with more lookups than your scans' limit, or run with --variants ${SHORT_PAGES_VARIANT} (the sweep's choice whose lookups scan serves short pages)`;
+
+export function verdict(opportunities: number, violations: Violation[], notExercised: string): RuleVerdict {
+  if (opportunities === 0) return { status: "not-exercised", reason: notExercised };
+  return violations.length > 0
+    ? { status: "failed", opportunities, violations }
+    : { status: "passed", opportunities };
+}
+
+export const where = (x: TrafficExchange) => `${x.method} ${x.pathname}`;
+export const plural = (n: number, noun: string) => `${n} ${noun}${n === 1 ? "" : "s"}`;
