@@ -772,6 +772,28 @@ export const FAULTS = [
     description: "a request body over 1 MiB makes the server fail with 500 instead of a 413",
     caughtBy: ["errors/oversized-body-4xx", "errors/no-5xx", "schema/createTask"],
   },
+  // ---------------------------------------------------------------- sequences (the explorer)
+  {
+    name: "filter-equals-matches-missing-field",
+    rule: "SCAN-07",
+    description:
+      "a record that lacks the field of an equals filter (candidateLookupCode, mappedBy, dcrId, ...) matches every equals(field,'v')",
+    caughtBy: ["explore/reads"],
+  },
+  {
+    name: "scan-opening-closes-other-scrolls",
+    rule: "SCAN-03",
+    description:
+      "one open scroll is kept: opening a scan closes every other, whose scroll ids then answer unknown",
+    caughtBy: ["explore/reads"],
+  },
+  {
+    name: "scroll-id-continues-on-any-path",
+    rule: "AUTOPILOT-02",
+    description:
+      "a scroll id is continued on any scan's path: another lookup type's path answers the scroll's own type, another tenant's path the first tenant's records",
+    caughtBy: ["explore/reads"],
+  },
 ] as const satisfies readonly FaultEntry[];
 
 export type FaultName = (typeof FAULTS)[number]["name"];
