@@ -41,9 +41,11 @@ function readingRoles(ctx: CheckContext): CredentialRole[] {
 
 /** The report's summary of what the sequences did (explore notes, per check). */
 function noteBudget(ctx: CheckContext, budget: Budget): void {
-  explore(ctx, "sequences", budget.sequences);
-  explore(ctx, "operations", budget.operations);
-  explore(ctx, "requests", budget.spent);
+  explore(
+    ctx,
+    "explorer sequences",
+    `${budget.sequences} sequences, ${budget.operations} operations, ${budget.spent} requests`,
+  );
   for (const [invariant, count] of budget.judged)
     explore(ctx, "invariant judged", `${invariant} (x${count})`);
 }

@@ -59,7 +59,7 @@ async function sendTask(
   const response = await exchange(r, "delete task", () =>
     r.client.deleteTask(auth, r.ctx.target.tenant, parameters),
   );
-  judged(r, "a delete task is accepted");
+  judged(r, "TASK-01", "a delete task is accepted");
   if (!response.ok)
     stepFail(r, "TASK-01", `the delete task ${JSON.stringify(parameters)} sent as ${role} was not accepted`, {
       expected: "a 2xx answer",
@@ -118,7 +118,7 @@ async function settle(m: DeleteModel, r: ExplorerReal): Promise<void> {
     pause *= 2;
   }
   const after = await readLookups(r, m);
-  judged(r, "after a delete task, reads show exactly the model's lookups");
+  judged(r, "TASK-04", "after a delete task, reads show exactly the model's lookups");
   const want = new Set(m.remaining.map((l) => identityOf("lookups", l)));
   const have = new Set(after.map((l) => identityOf("lookups", l)));
   const missing = [...want].filter((id) => !have.has(id));
@@ -227,7 +227,7 @@ export class ReadType implements DeleteCommand {
     step(r, this.shown);
     r.ctx.explore?.("read after delete", `type, limit ${limit}`);
     const have = new Set((await readLookups(r, m, type, limit)).map((l) => identityOf("lookups", l)));
-    judged(r, "after a delete task, reads show exactly the model's lookups");
+    judged(r, "TASK-04", "after a delete task, reads show exactly the model's lookups");
     const missing = want.filter((id) => !have.has(id));
     const extra = [...have].filter((id) => !want.includes(id));
     if (missing.length > 0 || extra.length > 0)

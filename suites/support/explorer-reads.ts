@@ -12,6 +12,7 @@ import {
   disorder,
   type EqualsFilter,
   endpointOf,
+  equalsVerdict,
   filterText,
   identityOf,
   type LegalSet,
@@ -83,6 +84,8 @@ const FILTER_FIELDS: Record<"lookups" | "statistics", readonly string[]> = {
     "unmappedValue",
   ],
 };
+/** Fields a statistic may lack (the document: "may be absent", "present only where applicable"). */
+const OPTIONAL_FIELDS = new Set(["candidateLookupCode", "candidateValue", "mappedAt", "mappedBy", "dcrId"]);
 const SORT_FIELDS: Record<"lookups" | "statistics", readonly string[]> = {
   lookups: ["code", "updateDate", "type", "version"],
   statistics: ["createdAt", "updateDate", "semanticScore", "unmappedValue", "candidateLookupCode", "status"],
@@ -219,7 +222,7 @@ function refusalAllowed(kind: ScanKind, role: CredentialRole, query: ScanQuery):
 function takePage(r: ExplorerReal, scroll: OpenScroll, page: ReadPage): boolean {
   scroll.pages++;
   const bound = pageBound(scroll.kind, scroll.query.limit);
-  judged(r, "page within its limit");
+  judged(r, pageRequirement(scroll.kind), "page within its limit");
   if (bound !== undefined && page.values.length > bound)
     stepFail(
       r,
@@ -235,7 +238,7 @@ function takePage(r: ExplorerReal, scroll: OpenScroll, page: ReadPage): boolean 
   for (const record of page.values) {
     const id = identityOf(scroll.kind, record);
     if (scroll.kind === "autopilot-type") {
-      judged(r, "records of a per-type scan of that type");
+      judged(r, "AUTOPILOT-02", "records of a per-type scan of that type");
       if (typeName(String(record.lookupType)) !== scroll.type)
         stepFail(
           r,
@@ -249,7 +252,7 @@ function takePage(r: ExplorerReal, scroll: OpenScroll, page: ReadPage): boolean 
           },
         );
     }
-    judged(r, "no record twice in a scroll");
+    judged(r, "SCAN-04", "no record twice in a scroll");
     const earlier = scroll.pageOf.get(id);
     if (earlier !== undefined)
       stepFail(r, "SCAN-04", `scroll ${scroll.n} answered ${id} twice`, {
@@ -259,14 +262,14 @@ function takePage(r: ExplorerReal, scroll: OpenScroll, page: ReadPage): boolean 
         pages: [earlier, scroll.pages],
         response: page.response,
       });
-    judged(r, "every record matching the filter");
+    judged(r, "SCAN-07", "every record matching the filter");
     if (!scroll.legal.may.has(id)) {
       stepFail(
         r,
-        scroll.filter ? "SCAN-07" : "SCAN-04",
-        scroll.filter
+        scroll.filter && equalsVerdict(record, scroll.filter) === "no" ? "SCAN-07" : "SCAN-04",
+        scroll.filter && equalsVerdict(record, scroll.filter) === "no"
           ? `scroll ${scroll.n} answered ${id}, which does not match ${filterText(scroll.filter)} (its ${scroll.filter.field}: ${JSON.stringify(record[scroll.filter.field])})`
-          : `scroll ${scroll.n} answered ${id}, which the scan read whole at the start does not hold`,
+          : `scroll ${scroll.n} answered ${id}, which the scan read whole at the start did not hold`,
         {
           expected: scroll.filter
             ? `only records whose ${scroll.filter.field} is ${JSON.stringify(scroll.filter.value)}`
@@ -286,7 +289,7 @@ function takePage(r: ExplorerReal, scroll: OpenScroll, page: ReadPage): boolean 
 
 /** A scroll read to its end: exactly the model's set, in the order asked for. */
 function judgeWhole(r: ExplorerReal, scroll: OpenScroll, last: ApiResponse<unknown>): void {
-  judged(r, "a scroll read to the end holds exactly the model's set");
+  judged(r, "SCAN-04", "a scroll read to the end holds exactly the model's set");
   const missing = [...scroll.legal.must].filter((id) => !scroll.pageOf.has(id));
   if (missing.length > 0)
     stepFail(
@@ -302,7 +305,7 @@ function judgeWhole(r: ExplorerReal, scroll: OpenScroll, last: ApiResponse<unkno
     );
   const sort = scroll.query.sort;
   if (sort === undefined) return;
-  judged(r, "a sorted scroll in its order");
+  judged(r, "SCAN-06", "a sorted scroll in its order");
   const orders: ("asc" | "desc")[] =
     scroll.query.order === undefined ? ["asc", "desc"] : [scroll.query.order as "asc" | "desc"];
   const at = orders.map((order) => disorder(scroll.seen, sort, order));
@@ -344,7 +347,7 @@ async function nextPage(m: ReadModel, r: ExplorerReal, scroll: OpenScroll): Prom
     `scroll ${scroll.n} page ${scroll.pages + 1}`,
   );
   const page = readPage(response);
-  judged(r, "an open scroll continues while others are open");
+  judged(r, "SCAN-03", "an open scroll continues while others are open");
   if (page === undefined)
     stepFail(
       r,
@@ -443,6 +446,11 @@ function noteScan(
     "filter",
     filter ? `equals(${filter.field})${filter.value === ABSENT_VALUE ? " absent value" : ""}` : "none",
   );
+  if (filter && OPTIONAL_FIELDS.has(filter.field))
+    note(
+      "filter on an optional field",
+      `${filter.field}${filter.value === ABSENT_VALUE ? ", a value no record holds" : ""}`,
+    );
   note("sort", query.sort === undefined ? "none" : `${query.sort} ${query.order ?? "(no order)"}`);
   note("limit", query.limit === undefined ? "default" : Number(query.limit));
   note("role", role);
@@ -536,7 +544,7 @@ export class ContinueElsewhere implements ReadCommand {
     );
     const page = readPage(response);
     if (page === undefined) return;
-    judged(r, "records of a per-type scan of that type");
+    judged(r, "AUTOPILOT-02", "records of a per-type scan of that type");
     for (const record of page.values)
       if (typeName(String(record.lookupType)) !== type)
         stepFail(
@@ -558,7 +566,7 @@ export class ContinueElsewhere implements ReadCommand {
     const response = await sendNext(r, scroll, "otherAdmin", endpoint, `scroll ${scroll.n} on ${other}`);
     const page = readPage(response);
     if (page === undefined) return;
-    judged(r, "another tenant's path never answers the first tenant's records");
+    judged(r, "AUTH-ROLES-04", "another tenant's path never answers the first tenant's records");
     const tenant = m.observed.tenant;
     for (const record of page.values)
       if (record.tenantId === tenant)
@@ -604,7 +612,7 @@ export class DefaultLimit implements ReadCommand {
         expected: "a first page with and without limit",
         response: a === undefined ? plain : explicit,
       });
-    judged(r, "a documented default equals its value");
+    judged(r, "AUTOPILOT-03", "a documented default equals its value");
     const legal = legalSet(m.observed, kind, type, filter);
     const want = Math.min(100, legal.must.size);
     if (a.values.length !== b.values.length || a.values.length > 100)
@@ -666,17 +674,23 @@ export class BlockedSlice implements ReadCommand {
     // without blocked values.
     const mayRefuse = (limit ?? 0) > 100 || start >= all.length;
     if (!response.ok && isClientError(response.status) && mayRefuse) return;
-    const requirement =
-      limit === undefined ? "BLOCKED-03" : offset === undefined ? "BLOCKED-02" : "BLOCKED-05";
     if (!Array.isArray(response.body))
-      stepFail(r, requirement, `blocked values of ${type} did not come as a list`, {
+      stepFail(r, "BLOCKED-05", `blocked values of ${type} did not come as a list`, {
         expected: "a JSON array of blocked values",
         response,
       });
     const list = response.body as Rec[];
     const expected = all.slice(start, start + Math.min(limit ?? 100, 100)).map(blockedIdentity);
     const actual = list.map(blockedIdentity);
-    judged(r, "blocked values at offset o, limit l are the slice [o, o+l)");
+    // The rule at fault: the default limit where the count is off without one, the default offset where
+    // the start is off without one, else the slice itself.
+    const requirement =
+      limit === undefined && actual.length !== expected.length
+        ? "BLOCKED-03"
+        : offset === undefined && actual[0] !== expected[0]
+          ? "BLOCKED-02"
+          : "BLOCKED-05";
+    judged(r, requirement, "blocked values at offset o, limit l are the slice [o, o+l)");
     if (list.length > 100)
       stepFail(r, "BLOCKED-03", `blocked values of ${type} answered ${list.length} values`, {
         expected: "at most 100 values",

@@ -81,9 +81,10 @@ export async function exchange<T>(
   return response;
 }
 
-/** Counts one judgement of an invariant (the report says how often each was judged). */
-export function judged(r: ExplorerReal, invariant: string): void {
-  r.budget.judged.set(invariant, (r.budget.judged.get(invariant) ?? 0) + 1);
+/** Counts one judgement of an invariant of a requirement (the report says how often each was judged). */
+export function judged(r: ExplorerReal, requirement: string, invariant: string): void {
+  const key = `${requirement}: ${invariant}`;
+  r.budget.judged.set(key, (r.budget.judged.get(key) ?? 0) + 1);
 }
 
 /** Fails the sequence at this step: the requirement id leads the sentence, the trail is the detail. */
