@@ -312,6 +312,7 @@ export const FAULTS = [
     // The explorer's deleting check runs first: its task of a small type (or of a type the tenant holds
     // no lookup of) empties the tenant, and the delete-task checks after it find nothing to delete.
     caughtBy: ["explore/after-delete"],
+    alsoRuns: ["delete-task"],
     leavesUndecided: [
       "delete-task/by-uris",
       "delete-task/by-type",
