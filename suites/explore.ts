@@ -40,14 +40,17 @@ function readingRoles(ctx: CheckContext): CredentialRole[] {
 }
 
 /** The report's summary of what the sequences did (explore notes, per check). */
-function noteBudget(ctx: CheckContext, budget: Budget): void {
+function noteBudget(ctx: CheckContext, budget: Budget, check: string): void {
   explore(
     ctx,
     "explorer sequences",
-    `${budget.sequences} sequences, ${budget.operations} operations, ${budget.spent} requests`,
+    `${check}: ${budget.sequences} sequences, ${budget.operations} operations, ${budget.spent} requests`,
   );
-  for (const [invariant, count] of budget.judged)
-    explore(ctx, "invariant judged", `${invariant} (x${count})`);
+  // One dimension per requirement (requirements/exploration.yaml names it "invariants judged: <id>"), so
+  // that each requirement's coverage shows its own invariants.
+  for (const [requirement, invariants] of budget.judged)
+    for (const [invariant, count] of invariants)
+      explore(ctx, `invariants judged: ${requirement}`, `${invariant} (x${count})`);
 }
 
 const READ_REQUIREMENTS = [
@@ -105,7 +108,7 @@ export const exploreReads: Check = defineCheck({
         { numRuns: depth.runs },
       );
     } finally {
-      noteBudget(ctx, budget);
+      noteBudget(ctx, budget, "reads");
     }
   },
 });
@@ -139,7 +142,7 @@ export const exploreAfterDelete: Check = defineCheck({
         { numRuns: depth.runs, noShrink: true },
       );
     } finally {
-      noteBudget(ctx, budget);
+      noteBudget(ctx, budget, "after delete");
     }
   },
 });

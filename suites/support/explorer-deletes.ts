@@ -118,7 +118,12 @@ async function settle(m: DeleteModel, r: ExplorerReal): Promise<void> {
     pause *= 2;
   }
   const after = await readLookups(r, m);
-  judged(r, "TASK-04", "after a delete task, reads show exactly the model's lookups");
+  for (const task of m.pending)
+    judged(
+      r,
+      task.what.includes("type") ? "TASK-03" : "TASK-04",
+      "after a delete task, reads show exactly the model's lookups",
+    );
   const want = new Set(m.remaining.map((l) => identityOf("lookups", l)));
   const have = new Set(after.map((l) => identityOf("lookups", l)));
   const missing = [...want].filter((id) => !have.has(id));

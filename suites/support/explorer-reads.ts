@@ -290,6 +290,7 @@ function takePage(r: ExplorerReal, scroll: OpenScroll, page: ReadPage): boolean 
 /** A scroll read to its end: exactly the model's set, in the order asked for. */
 function judgeWhole(r: ExplorerReal, scroll: OpenScroll, last: ApiResponse<unknown>): void {
   judged(r, "SCAN-04", "a scroll read to the end holds exactly the model's set");
+  judged(r, "SCAN-05", "a scroll read on ends");
   const missing = [...scroll.legal.must].filter((id) => !scroll.pageOf.has(id));
   if (missing.length > 0)
     stepFail(
@@ -542,9 +543,9 @@ export class ContinueElsewhere implements ReadCommand {
       endpointOf(m.observed.tenant, "autopilot-type", type),
       `scroll ${scroll.n} on ${type}`,
     );
+    judged(r, "AUTOPILOT-02", "a scroll id on another lookup type's path answers none of its records");
     const page = readPage(response);
     if (page === undefined) return;
-    judged(r, "AUTOPILOT-02", "records of a per-type scan of that type");
     for (const record of page.values)
       if (typeName(String(record.lookupType)) !== type)
         stepFail(
@@ -564,9 +565,9 @@ export class ContinueElsewhere implements ReadCommand {
     r.ctx.explore?.("continuation", "another tenant's path");
     const endpoint = endpointOf(other, scroll.kind, scroll.type);
     const response = await sendNext(r, scroll, "otherAdmin", endpoint, `scroll ${scroll.n} on ${other}`);
+    judged(r, "AUTH-ROLES-04", "another tenant's path never answers the first tenant's records");
     const page = readPage(response);
     if (page === undefined) return;
-    judged(r, "AUTH-ROLES-04", "another tenant's path never answers the first tenant's records");
     const tenant = m.observed.tenant;
     for (const record of page.values)
       if (record.tenantId === tenant)
@@ -690,7 +691,10 @@ export class BlockedSlice implements ReadCommand {
         : offset === undefined && actual[0] !== expected[0]
           ? "BLOCKED-02"
           : "BLOCKED-05";
-    judged(r, requirement, "blocked values at offset o, limit l are the slice [o, o+l)");
+    judged(r, "BLOCKED-05", "blocked values at offset o, limit l are the slice [o, o+l)");
+    if (offset === undefined) judged(r, "BLOCKED-02", "offset left out is offset 0");
+    if (limit === undefined || limit > 100)
+      judged(r, "BLOCKED-03", "limit left out is 100, never more than 100");
     if (list.length > 100)
       stepFail(r, "BLOCKED-03", `blocked values of ${type} answered ${list.length} values`, {
         expected: "at most 100 values",

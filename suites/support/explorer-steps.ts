@@ -30,7 +30,8 @@ export interface Budget {
   /** What the sequences did, for the report: sequences, operations, judgements per invariant. */
   sequences: number;
   operations: number;
-  judged: Map<string, number>;
+  /** Judgements made, per requirement and invariant. */
+  judged: Map<string, Map<string, number>>;
 }
 
 export function newBudget(perSequence: number, cap: number): Budget {
@@ -83,8 +84,9 @@ export async function exchange<T>(
 
 /** Counts one judgement of an invariant of a requirement (the report says how often each was judged). */
 export function judged(r: ExplorerReal, requirement: string, invariant: string): void {
-  const key = `${requirement}: ${invariant}`;
-  r.budget.judged.set(key, (r.budget.judged.get(key) ?? 0) + 1);
+  const of = r.budget.judged.get(requirement) ?? new Map<string, number>();
+  r.budget.judged.set(requirement, of);
+  of.set(invariant, (of.get(invariant) ?? 0) + 1);
 }
 
 /** Fails the sequence at this step: the requirement id leads the sentence, the trail is the detail. */
