@@ -88,7 +88,12 @@ async function readLookups(r: ExplorerReal, m: DeleteModel, type?: string, limit
     for (const record of page.values) seen.set(identityOf("lookups", record), record);
     if (page.end) return [...seen.values()];
     if (pages > 200)
-      stepFail(r, "SCAN-05", "the lookups scan did not end", { expected: "an end of results", response });
+      stepUndecided(
+        r,
+        "the lookups scan still had a scrollId after 200 pages",
+        ["the tenant holds more lookups than the explorer models", "the scan never ends"],
+        "point the target file's tenant at a tenant of fewer lookups (the scan checks judge the end)",
+      );
     const id = page.scrollId as string;
     response = await exchange(r, "read on", () => r.client.scanNext(auth, endpoint, id, encoding, query));
   }
