@@ -556,7 +556,7 @@ export const FAULTS = [
       "with multi-token support off, a repeated token request answers a freshly generated token that was never stored, so it is refused on use",
     // The unstored token is refused wherever a token is asked for while the client's token is still valid:
     // by the checks that issue one themselves, and by the runner renewing the admin token shortly before
-    // it expires during the deletion checks' polling.
+    // it expires during the deletion checks' polling (the explorer's deleting check's too).
     caughtBy: [
       "auth/token-for-client-credentials",
       "auth/expired-token-refused",
@@ -566,6 +566,7 @@ export const FAULTS = [
       "delete-task/by-type",
       "delete-task/all-of-tenant",
       "delete-task/foreign-uris-delete-nothing",
+      "explore/after-delete",
     ],
   },
   {
