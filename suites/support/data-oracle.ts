@@ -89,6 +89,7 @@ async function wholeScroll(
   const query: ScanQuery = { limit: ORACLE_LIMIT };
   const seen = new Map<string, Rec>();
   let response: ApiResponse<unknown> = await client.scanFirst(auth, endpoint, query);
+  let previous = "";
   for (let pages = 1; ; pages++) {
     counter.requests++;
     const page = readPage(response);
@@ -100,6 +101,16 @@ async function wholeScroll(
     const kind = endpoint.kind;
     for (const record of page.values) seen.set(identityOf(kind, record), record);
     if (page.end) return [...seen.values()];
+    // The same scrollId with the same page again: a scan that makes no progress (a static mock's
+    // example) gives the model nothing to hold; the scan checks judge it.
+    const shown = `${page.scrollId}\n${JSON.stringify(page.values)}`;
+    if (shown === previous)
+      inconclusive({
+        saw: `the ${endpoint.kind} scan answered the same page under the same scrollId again`,
+        readings: ["a scan the explorer cannot model (no progress)", "a scan that does not page"],
+        decideBy: "run the explorer against a target whose scans page (the scan checks judge this one)",
+      });
+    previous = shown;
     // A tenant too large for the model (or a scan that never ends: the scan checks' finding) leaves the
     // explorer without its oracle.
     if (pages >= ORACLE_PAGES)
