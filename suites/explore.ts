@@ -105,7 +105,9 @@ export const exploreReads: Check = defineCheck({
           const real: ExplorerReal = { ctx, client, steps: [], budget };
           await fc.asyncModelRun(() => ({ model, real }), commands);
         }),
-        { numRuns: depth.runs },
+        // A replay (--path) runs the counterexample as it was shown: shrinking stopped where the request
+        // cap ended it, and going on from there would show another, shorter sequence.
+        { numRuns: depth.runs, noShrink: ctx.replayPath !== undefined },
       );
     } finally {
       noteBudget(ctx, budget, "reads");

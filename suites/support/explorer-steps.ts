@@ -38,10 +38,12 @@ export function newBudget(perSequence: number, cap: number): Budget {
   return { left: perSequence, spent: 0, perSequence, cap, sequences: 0, operations: 0, judged: new Map() };
 }
 
-/** A sequence starts: its own allowance, within what the cap leaves. */
+/** A sequence starts: its whole allowance, or nothing once the cap cannot cover it. Never a part of it:
+ *  the allowance shapes what a sequence does (reads to the end, commands drawn), so a counterexample
+ *  replayed with --path must get the allowance it failed with. */
 export function startSequence(budget: Budget): void {
   budget.sequences++;
-  budget.left = Math.max(0, Math.min(budget.perSequence, budget.cap - budget.spent));
+  budget.left = budget.cap - budget.spent >= budget.perSequence ? budget.perSequence : 0;
 }
 
 /** Longest trail a failure spells out; earlier steps are counted. */

@@ -6,7 +6,14 @@ import { planRun, runPlan, startEmbeddedTarget } from "../../src/runner/index.ts
 import { exploreChecks } from "../../suites/explore.ts";
 
 export async function explore(
-  options: { faults?: string[]; variants?: string[]; seed?: number; depth?: Depth; checks?: Check[] } = {},
+  options: {
+    faults?: string[];
+    variants?: string[];
+    seed?: number;
+    depth?: Depth;
+    checks?: Check[];
+    replayPath?: string;
+  } = {},
 ): Promise<Map<string, CheckResult>> {
   const embedded = await startEmbeddedTarget({
     faults: options.faults ?? [],
@@ -19,6 +26,7 @@ export async function explore(
     seed: options.seed ?? 42,
     runs: 10,
     ...(options.depth ? { depth: options.depth } : {}),
+    ...(options.replayPath ? { replayPath: options.replayPath } : {}),
   });
   return new Map(result.checks.map((c) => [c.id, c]));
 }

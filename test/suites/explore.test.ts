@@ -60,5 +60,11 @@ describe("the explorer catches the faults of sequences", () => {
     expect(check?.message).toMatch(new RegExp(`^(${rule}): `));
     expect(check?.counterexample?.replay).toContain("--path");
     expect(check?.details?.expected).toContain("after the steps");
+    // --path replays the shrunk sequence as it was shown: the same failure, at the same step.
+    const path = check?.counterexample?.path ?? "";
+    const replayed = (
+      await explore({ faults: [fault], checks: [exploreChecks[0] as Check], replayPath: path })
+    ).get("explore/reads");
+    expect(replayed?.message).toBe(check?.message);
   });
 });
