@@ -1,4 +1,5 @@
-// Every check of the kit, in run order. Reads come first; then deletion, after every suite that reads
+// Every check of the kit, in run order. Reads come first; then the explorer (its deleting check before the
+// delete-task suite, leaving it a type to delete and a tenant to empty); then deletion, after every suite that reads
 // lookups (the interface cannot create them again); then token quotas, which switch multi-token support on
 // and off for the tenant's customer and need no lookups (a scan of an empty tenant serves to use a
 // token); errors, which looks at the traffic so far; the schema suite last, since it validates the
@@ -10,6 +11,7 @@ import { blockedValuesChecks } from "./blocked-values.ts";
 import { configurationChecks } from "./configuration.ts";
 import { deleteTaskChecks } from "./delete-task.ts";
 import { errorsChecks } from "./errors.ts";
+import { exploreChecks } from "./explore.ts";
 import { lookupScanChecks } from "./lookup-scan.ts";
 import { schemaChecks } from "./schema.ts";
 import { serviceChecks } from "./service.ts";
@@ -22,6 +24,7 @@ export const allChecks: Check[] = [
   ...autopilotScanChecks,
   ...blockedValuesChecks,
   ...configurationChecks,
+  ...exploreChecks,
   ...deleteTaskChecks,
   ...tokenQuotaChecks,
   ...errorsChecks,

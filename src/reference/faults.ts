@@ -43,6 +43,7 @@ export const FAULTS = [
       "lookup-scan/every-record-once",
       "autopilot-scan/every-record-once",
       "autopilot-scan/type-scan-pages",
+      "explore/reads",
     ],
   },
   {
@@ -58,6 +59,8 @@ export const FAULTS = [
       "autopilot-scan/every-record-once",
       "autopilot-scan/filter-equals-exact",
       "autopilot-scan/type-scan-pages",
+      "explore/reads",
+      "explore/after-delete",
     ],
   },
   {
@@ -80,6 +83,7 @@ export const FAULTS = [
       "lookup-scan/sort-fields-accepted",
       "autopilot-scan/order-respected",
       "autopilot-scan/sort-fields-accepted",
+      "explore/reads",
     ],
   },
   {
@@ -91,6 +95,7 @@ export const FAULTS = [
       "autopilot-scan/page-within-limit",
       "autopilot-scan/default-limit",
       "autopilot-scan/type-scan-pages",
+      "explore/reads",
     ],
   },
   {
@@ -102,6 +107,8 @@ export const FAULTS = [
       "lookup-scan/filter-type-name",
       "lookup-scan/filter-grammar",
       "autopilot-scan/filter-equals-exact",
+      "explore/reads",
+      "explore/after-delete",
     ],
   },
   {
@@ -116,7 +123,7 @@ export const FAULTS = [
     name: "autopilot-type-scan-returns-other-types",
     rule: "AUTOPILOT-02",
     description: "the per-type autopilot scan returns the statistics of every lookup type",
-    caughtBy: ["autopilot-scan/type-scan-only-that-type"],
+    caughtBy: ["autopilot-scan/type-scan-only-that-type", "explore/reads"],
   },
   {
     name: "scan-keyset-loses-ties",
@@ -130,6 +137,7 @@ export const FAULTS = [
       "autopilot-scan/every-record-once",
       "autopilot-scan/filter-equals-exact",
       "autopilot-scan/type-scan-pages",
+      "explore/reads",
     ],
   },
   {
@@ -161,7 +169,7 @@ export const FAULTS = [
     name: "scan-filter-dropped-under-sort",
     rule: "SCAN-07",
     description: "a scroll with both a filter and a sort ignores the filter: every record comes, sorted",
-    caughtBy: ["lookup-scan/filter-equals-exact", "autopilot-scan/filter-equals-exact"],
+    caughtBy: ["lookup-scan/filter-equals-exact", "autopilot-scan/filter-equals-exact", "explore/reads"],
   },
   {
     name: "autopilot-type-scan-sorts-each-page",
@@ -301,8 +309,16 @@ export const FAULTS = [
     name: "delete-by-type-removes-other-types",
     rule: "TASK-03",
     description: "a delete task with parameters.type removes the lookups of every type",
-    caughtBy: ["delete-task/by-type"],
-    leavesUndecided: ["delete-task/all-of-tenant"],
+    // The explorer's deleting check runs first: its task of a small type (or of a type the tenant holds
+    // no lookup of) empties the tenant, and the delete-task checks after it find nothing to delete.
+    caughtBy: ["explore/after-delete"],
+    alsoRuns: ["delete-task"],
+    leavesUndecided: [
+      "delete-task/by-uris",
+      "delete-task/by-type",
+      "delete-task/all-of-tenant",
+      "delete-task/foreign-uris-delete-nothing",
+    ],
   },
   {
     name: "delete-by-type-first-page-only",
@@ -314,7 +330,7 @@ export const FAULTS = [
     name: "delete-by-uris-removes-more",
     rule: "TASK-04",
     description: "a delete task with parameters.uris also removes one unlisted lookup of the same type",
-    caughtBy: ["delete-task/by-uris"],
+    caughtBy: ["delete-task/by-uris", "explore/after-delete"],
   },
   {
     name: "delete-touches-other-tenant",
@@ -332,13 +348,16 @@ export const FAULTS = [
       "delete-task/by-type",
       "delete-task/all-of-tenant",
     ],
+    // The explorer's deleting check waits its bound for tasks that never run, and cannot decide.
+    alsoRuns: ["explore"],
+    leavesUndecided: ["explore/after-delete"],
   },
   {
     name: "blocked-values-offset-ignored",
     rule: "BLOCKED-02",
     description: "the blocked-values offset is ignored (always 0)",
     // An ignored offset is not validated either: offset=-1 is answered.
-    caughtBy: ["blocked-values/paging-consistent", "blocked-values/out-of-range-400"],
+    caughtBy: ["blocked-values/paging-consistent", "blocked-values/out-of-range-400", "explore/reads"],
   },
   {
     name: "blocked-values-limit-ignored",
@@ -348,20 +367,21 @@ export const FAULTS = [
       "blocked-values/paging-consistent",
       "blocked-values/limit-respected",
       "blocked-values/out-of-range-400",
+      "explore/reads",
     ],
   },
   {
     name: "blocked-values-offset-past-end-repeats-last-page",
     rule: "BLOCKED-02",
     description: "a blocked-values offset at or past the end answers the last page again instead of nothing",
-    caughtBy: ["blocked-values/paging-consistent"],
+    caughtBy: ["blocked-values/paging-consistent", "explore/reads"],
   },
   {
     name: "blocked-values-offset-rounded-to-page",
     rule: "BLOCKED-02",
     description:
       "a blocked-values offset that is not a multiple of the limit is rounded down to one (the offset counts pages)",
-    caughtBy: ["blocked-values/paging-consistent"],
+    caughtBy: ["blocked-values/paging-consistent", "explore/reads"],
   },
   {
     name: "blocked-values-of-every-type",
@@ -450,7 +470,7 @@ export const FAULTS = [
     name: "editor-delete-refused",
     rule: "AUTH-ROLES-02",
     description: "ROLE_RDM_EDIT is refused delete tasks (and their status); only the tenant admin may delete",
-    caughtBy: ["auth/editor-can-delete"],
+    caughtBy: ["auth/editor-can-delete", "explore/after-delete"],
   },
   {
     name: "admin-config-refused",
@@ -536,7 +556,7 @@ export const FAULTS = [
       "with multi-token support off, a repeated token request answers a freshly generated token that was never stored, so it is refused on use",
     // The unstored token is refused wherever a token is asked for while the client's token is still valid:
     // by the checks that issue one themselves, and by the runner renewing the admin token shortly before
-    // it expires during the deletion checks' polling.
+    // it expires during the deletion checks' polling (the explorer's deleting check's too).
     caughtBy: [
       "auth/token-for-client-credentials",
       "auth/expired-token-refused",
@@ -546,6 +566,7 @@ export const FAULTS = [
       "delete-task/by-type",
       "delete-task/all-of-tenant",
       "delete-task/foreign-uris-delete-nothing",
+      "explore/after-delete",
     ],
   },
   {
@@ -654,7 +675,7 @@ export const FAULTS = [
     name: "blocked-values-default-limit-wrong",
     rule: "BLOCKED-03",
     description: "without a limit parameter, blocked values come 50 at a time instead of 100",
-    caughtBy: ["blocked-values/defaults"],
+    caughtBy: ["blocked-values/defaults", "explore/reads"],
   },
   // ---------------------------------------------------------------- configuration
   {
@@ -720,6 +741,7 @@ export const FAULTS = [
       "delete-task/all-of-tenant",
       "auth/editor-can-delete",
       "auth/admin-full-access",
+      "explore/after-delete",
     ],
   },
   {
@@ -771,6 +793,29 @@ export const FAULTS = [
     rule: "ERRORS-03",
     description: "a request body over 1 MiB makes the server fail with 500 instead of a 413",
     caughtBy: ["errors/oversized-body-4xx", "errors/no-5xx", "schema/createTask"],
+  },
+  // ---------------------------------------------------------------- sequences (the explorer)
+  {
+    name: "filter-equals-matches-missing-field",
+    rule: "SCAN-07",
+    description:
+      "a record that lacks the field of an equals filter (candidateLookupCode, mappedBy, dcrId, ...) matches every equals(field,'v')",
+    caughtBy: ["explore/reads"],
+  },
+  {
+    name: "scan-opening-closes-other-scrolls",
+    rule: "SCAN-03",
+    description:
+      "one open scroll is kept: opening a scan closes every other, whose scroll ids then answer unknown",
+    caughtBy: ["explore/reads"],
+  },
+  {
+    name: "scroll-id-continues-on-any-path",
+    rule: "AUTOPILOT-02",
+    description:
+      "a scroll id is continued on any scan's path: another lookup type's path answers the scroll's own type, another tenant's path the first tenant's records",
+    // The lookups a lookups scroll id answers on a statistics path are outside that operation's contract too.
+    caughtBy: ["explore/reads", "schema/scanAutopilotStatsByType"],
   },
 ] as const satisfies readonly FaultEntry[];
 

@@ -31,6 +31,9 @@ export interface FilterOptions {
   caseSensitive?: boolean;
   /** Only a single equals(field,value) is understood; anything else is refused. */
   equalsOnly?: boolean;
+  /** Only with the filter-equals-matches-missing-field fault: a record without the field matches every
+   *  equals on it (the mutant `some` -> `every` over no leaves). */
+  missingFieldMatchesEquals?: boolean;
 }
 
 type Token =
@@ -308,7 +311,10 @@ class Parser {
     return (record) => {
       const leaves: unknown[] = [];
       collect(record, segments, 0, leaves);
-      const hit = leaves.some(test);
+      const hit =
+        leaves.length === 0 && op === "equals" && this.options.missingFieldMatchesEquals === true
+          ? true
+          : leaves.some(test);
       return negate ? !hit : hit;
     };
   }

@@ -76,6 +76,7 @@ export function parseScanQuery(
     ...(ctx.variants.has("equals-exact-stored-value") ? { typePaths: [] } : {}),
     caseSensitive: ctx.variants.has("equals-case-sensitive"),
     equalsOnly: ctx.variants.has("filter-equals-only"),
+    missingFieldMatchesEquals: ctx.faults.has("filter-equals-matches-missing-field"),
   };
   const filter =
     rawFilter !== null && rawFilter.trim() !== "" ? compileFilter(rawFilter, options) : undefined;

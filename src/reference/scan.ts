@@ -176,7 +176,12 @@ function cyclicPage(scroll: Scroll, first: boolean): Response {
 export async function scan(ctx: ReferenceContext, request: Request, spec: ScanSpec): Promise<Response> {
   const scrollId = await readScrollId(ctx, request);
   const now = ctx.clock.now();
-  const known = scrollId === undefined ? undefined : ctx.state.scrolls.take(scrollId, spec.scope, now);
+  // The fault takes a scroll id on any scan's path, of any tenant or lookup type: the scroll's own scope.
+  const scope =
+    scrollId !== undefined && ctx.faults.has("scroll-id-continues-on-any-path")
+      ? (ctx.state.scrolls.scopeOf(scrollId) ?? spec.scope)
+      : spec.scope;
+  const known = scrollId === undefined ? undefined : ctx.state.scrolls.take(scrollId, scope, now);
   if (scrollId === undefined || (!known && ctx.faults.has("unknown-scroll-id-restarts"))) {
     const query = parseScanQuery(
       ctx,
@@ -185,6 +190,8 @@ export async function scan(ctx: ReferenceContext, request: Request, spec: ScanSp
       spec.scope.startsWith("lookups:"),
     );
     const view = snapshot(ctx, spec.records(), query, spec);
+    // The fault keeps one open scroll: opening a scan closes every other, of every client.
+    if (ctx.faults.has("scan-opening-closes-other-scrolls")) ctx.state.scrolls.clear();
     const scroll = ctx.state.scrolls.create(spec.scope, view, query.limit, now);
     return page(ctx, scroll, true, spec.present);
   }

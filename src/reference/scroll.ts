@@ -99,6 +99,11 @@ export class ScrollStore {
     return scroll;
   }
 
+  /** The scan and tenant an open scroll belongs to (only the scroll-id-continues-on-any-path fault asks). */
+  scopeOf(id: string): string | undefined {
+    return this.open.get(id)?.scope;
+  }
+
   close(id: string): void {
     const scroll = this.open.get(id);
     if (!scroll) return;

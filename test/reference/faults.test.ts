@@ -575,6 +575,29 @@ const SCENARIOS: Record<FaultName, (h: Harness) => Promise<boolean>> = {
         body: JSON.stringify({ type: "delete", padding: "x".repeat(1024 * 1024 + 1) }),
       })
     ).status === 500,
+  "filter-equals-matches-missing-field": async (h) => {
+    const path = `/configuration/acme/autopilot/stats/_scan?filter=${encodeURIComponent("equals(candidateLookupCode,'GD')")}`;
+    const { values } = await h.scanAll(path, await h.token("acme-viewer"));
+    return (values as Record<string, unknown>[]).some((s) => s.candidateLookupCode === undefined);
+  },
+  "scan-opening-closes-other-scrolls": async (h) => {
+    const token = await h.token("acme-viewer");
+    const first = await firstPage(h, "/lookups/acme/_scan?limit=1");
+    await firstPage(h, "/configuration/acme/autopilot/stats/_scan?limit=1");
+    const next = await h.call("POST", "/lookups/acme/_scan?limit=1", {
+      token,
+      body: { scrollId: first.scrollId },
+    });
+    return next.status !== 200;
+  },
+  "scroll-id-continues-on-any-path": async (h) => {
+    const first = await firstPage(h, "/lookups/acme/_scan?limit=1");
+    const next = await h.call("POST", "/lookups/globex/_scan?limit=1", {
+      token: await h.token("globex-admin"),
+      body: { scrollId: first.scrollId },
+    });
+    return next.status === 200 && (next.body as { values: Lookup[] }).values[0]?.tenantId === "acme";
+  },
 };
 
 describe("seeded faults", () => {

@@ -136,6 +136,10 @@ const expected: Record<Status, string[]> = {
     "auth/expired-token-refused",
     // The example page holds fewer than three lookups: no victim and two markers to delete by.
     "delete-task/foreign-uris-delete-nothing",
+    // The example scan answers the same page under the same scrollId forever: the explorer's model of the
+    // tenant (every record, read whole) cannot be built.
+    "explore/after-delete",
+    "explore/reads",
   ],
   skipped: [],
 };

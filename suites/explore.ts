@@ -1,0 +1,152 @@
+// The model-based explorer of the data operations: random sequences of reads (and, where the run allows
+// destruction, delete tasks each followed by reads), each observation judged against a model built from
+// what the target's own read endpoints showed at the start (suites/support/data-oracle.ts). A failing
+// sequence is shrunk and shown step by step with its exchanges, and replays with --seed and --path.
+import fc from "fast-check";
+import { type Check, type CheckContext, type CredentialRole, depthOf, explore } from "../src/check/index.ts";
+import { observe } from "./support/data-oracle.ts";
+import { defineCheck } from "./support/define.ts";
+import { type DeleteModel, deleteCommands, settleAndJudge } from "./support/explorer-deletes.ts";
+import { READING_ROLES, type ReadModel, readCommands } from "./support/explorer-reads.ts";
+import { type Budget, type ExplorerReal, newBudget, startSequence } from "./support/explorer-steps.ts";
+import { checkProperty } from "./support/property.ts";
+import { scrollIdEncodingFact } from "./support/scroll-encoding.ts";
+import { clientOf } from "./support/target-client.ts";
+
+/** How far the explorer goes, per depth: sequences, their longest length, the requests each may send
+ *  (the budget ends a sequence early) and all together, shrinking a failure included (the reads of the
+ *  model at the start are not counted: about 10 requests on the embedded reference). */
+export const EXPLORER_DEPTH = {
+  reads: {
+    default: { runs: 10, commands: 24, perSequence: 30, cap: 600 },
+    deep: { runs: 40, commands: 40, perSequence: 40, cap: 3000 },
+  },
+  deletes: {
+    default: { runs: 1, commands: 10, perSequence: 90, cap: 90 },
+    deep: { runs: 2, commands: 14, perSequence: 150, cap: 300 },
+  },
+} as const;
+
+/** A sequence of commands of the alphabet, of any length up to the longest (size "max": fc.commands
+ *  starts with the shortest sequences, often none, where a sequence needs several steps to open scrolls
+ *  and interleave them). Shrinking drops steps down to the few that still fail, and simplifies them. */
+function sequence<C>(alphabet: fc.WeightedArbitrary<C>[], longest: number, shortest = 2): fc.Arbitrary<C[]> {
+  return fc.array(fc.oneof(...alphabet), { minLength: shortest, maxLength: longest, size: "max" });
+}
+
+/** Reading clients the target file names. */
+function readingRoles(ctx: CheckContext): CredentialRole[] {
+  return READING_ROLES.filter((role) => ctx.target.credentials[role] !== undefined);
+}
+
+/** The report's summary of what the sequences did (explore notes, per check). */
+function noteBudget(ctx: CheckContext, budget: Budget, check: string): void {
+  explore(
+    ctx,
+    "explorer sequences",
+    `${check}: ${budget.sequences} sequences, ${budget.operations} operations, ${budget.spent} requests`,
+  );
+  // One dimension per requirement (requirements/exploration.yaml names it "invariants judged: <id>"), so
+  // that each requirement's coverage shows its own invariants.
+  for (const [requirement, invariants] of budget.judged)
+    for (const [invariant, count] of invariants)
+      explore(ctx, `invariants judged: ${requirement}`, `${invariant} (x${count})`);
+}
+
+const READ_REQUIREMENTS = [
+  "SCAN-03",
+  "SCAN-04",
+  "SCAN-05",
+  "SCAN-06",
+  "SCAN-07",
+  "LOOKUP-SCAN-03",
+  "AUTOPILOT-02",
+  "AUTOPILOT-03",
+  "BLOCKED-02",
+  "BLOCKED-03",
+  "BLOCKED-05",
+  "AUTH-ROLES-04",
+];
+
+export const exploreReads: Check = defineCheck({
+  id: "explore/reads",
+  title:
+    "MUST answer any sequence of scans, continuations and blocked-values reads as the data read whole shows: each scroll exactly its records, in order, undisturbed by the others, never on another path",
+  requirements: READ_REQUIREMENTS,
+  safety: "read",
+  needs: { roles: ["admin"] },
+  facts: [scrollIdEncodingFact],
+  async run(ctx) {
+    const depth = EXPLORER_DEPTH.reads[depthOf(ctx)];
+    const client = clientOf(ctx);
+    const observed = await observe(ctx, client);
+    explore(
+      ctx,
+      "model",
+      `${observed.lookups.length} lookups, ${observed.statistics.length} statistics, ${observed.types.length} types`,
+    );
+    const budget = newBudget(depth.perSequence, depth.cap);
+    const roles = readingRoles(ctx);
+    const other =
+      ctx.target.otherTenant && ctx.target.credentials.otherAdmin ? ctx.target.otherTenant : undefined;
+    try {
+      await checkProperty(
+        ctx,
+        fc.asyncProperty(sequence(readCommands, depth.commands), async (commands) => {
+          startSequence(budget);
+          const model: ReadModel = {
+            observed,
+            roles,
+            scrolls: [],
+            opened: 0,
+            budget,
+            ...(other ? { otherTenant: other } : {}),
+          };
+          const real: ExplorerReal = { ctx, client, steps: [], budget };
+          await fc.asyncModelRun(() => ({ model, real }), commands);
+        }),
+        // A replay (--path) runs the counterexample as it was shown: shrinking stopped where the request
+        // cap ended it, and going on from there would show another, shorter sequence.
+        { numRuns: depth.runs, noShrink: ctx.replayPath !== undefined },
+      );
+    } finally {
+      noteBudget(ctx, budget, "reads");
+    }
+  },
+});
+
+export const exploreAfterDelete: Check = defineCheck({
+  id: "explore/after-delete",
+  title:
+    "MUST show, after any sequence of delete tasks by URIs and by type, exactly the lookups the document's task semantics leave",
+  requirements: ["TASK-04", "TASK-03", "TASK-01", "SCAN-04", "SCAN-07"],
+  safety: "destructive",
+  changes: "data",
+  needs: { roles: ["admin"] },
+  facts: [scrollIdEncodingFact],
+  async run(ctx) {
+    const depth = EXPLORER_DEPTH.deletes[depthOf(ctx)];
+    const client = clientOf(ctx);
+    const observed = await observe(ctx, client);
+    const budget = newBudget(depth.perSequence, depth.cap);
+    try {
+      // The data a sequence deletes is gone for the next one: no shrinking (noShrink), each run starts
+      // from what the previous left (the model reads nothing again: it applies the tasks it sent).
+      const model: DeleteModel = { observed, remaining: [...observed.lookups], pending: [], budget };
+      await checkProperty(
+        ctx,
+        fc.asyncProperty(sequence(deleteCommands, depth.commands, 4), async (commands) => {
+          startSequence(budget);
+          const real: ExplorerReal = { ctx, client, steps: [], budget };
+          await fc.asyncModelRun(() => ({ model, real }), commands);
+          await settleAndJudge(model, real);
+        }),
+        { numRuns: depth.runs, noShrink: true },
+      );
+    } finally {
+      noteBudget(ctx, budget, "after delete");
+    }
+  },
+});
+
+export const exploreChecks: Check[] = [exploreReads, exploreAfterDelete];

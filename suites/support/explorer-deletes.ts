@@ -1,0 +1,275 @@
+// The explorer's destructive alphabet: delete tasks by URIs and by lookup type (one the tenant holds, or
+// none of its lookups), each followed by reads of what is left, judged against the model that applies the
+// document's task rules to the lookups read whole at the start. The task may run asynchronously: reads
+// poll with a bound and a deletion that never shows is undecided, never a pass.
+import fc from "fast-check";
+import type { CredentialRole } from "../../src/check/index.ts";
+import { type ApiResponse, lookupUri, type ScanQuery } from "../../src/client/index.ts";
+import { lookupTypeUri } from "../../src/contract/index.ts";
+import { absentLookupType, typeName } from "./data-operations.ts";
+import { endpointOf, filterText, identityOf, type Observed, type Rec, readPage } from "./data-oracle.ts";
+import {
+  type Budget,
+  type ExplorerReal,
+  exchange,
+  judged,
+  step,
+  stepFail,
+  stepUndecided,
+} from "./explorer-steps.ts";
+import { scrollEncodingFor } from "./scroll-encoding.ts";
+
+export interface DeleteModel {
+  observed: Observed;
+  /** The tenant's lookups as the document's task rules leave them. */
+  remaining: Rec[];
+  /** Tasks sent whose effect reads have not shown yet: what each removes. */
+  pending: { what: string; gone: Set<string>; types: Set<string>; response: ApiResponse<unknown> }[];
+  budget: Budget;
+}
+
+type DeleteCommand = fc.AsyncCommand<DeleteModel, ExplorerReal>;
+
+/** How long a task may take to show, in the target's time, and the first pause between polls. */
+const SETTLE_MS = 10_000;
+const FIRST_POLL_MS = 200;
+/** Pages of one whole read of what is left (the tenant's lookups at 100 a page), for the budget. */
+const pagesOf = (m: Readonly<DeleteModel>) => Math.ceil(m.remaining.length / 100) + 1;
+/** Clients that may delete: ROLE_ADMIN_TENANT and ROLE_RDM_EDIT. */
+const DELETING_ROLES = ["admin", "editor"] as const satisfies readonly CredentialRole[];
+
+const typeOf = (lookup: Rec) => typeName(String(lookup.type));
+
+/** The types a by-type task may remove: never the type with the most lookups, and only while two others
+ *  stay, so the delete-task suite still finds a type to delete and a tenant to empty after this check. */
+function deletableTypes(m: Readonly<DeleteModel>): string[] {
+  const counts = new Map<string, number>();
+  for (const lookup of m.remaining) counts.set(typeOf(lookup), (counts.get(typeOf(lookup)) ?? 0) + 1);
+  if (counts.size < 3) return [];
+  const largest = [...counts].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))[0]?.[0];
+  return [...counts.keys()].filter((t) => t !== largest).sort();
+}
+
+async function sendTask(
+  r: ExplorerReal,
+  role: CredentialRole,
+  parameters: { type?: string; uris?: string[] },
+): Promise<ApiResponse<unknown>> {
+  const auth = await r.ctx.token(role);
+  const response = await exchange(r, "delete task", () =>
+    r.client.deleteTask(auth, r.ctx.target.tenant, parameters),
+  );
+  judged(r, "TASK-01", "a delete task is accepted");
+  if (!response.ok)
+    stepFail(r, "TASK-01", `the delete task ${JSON.stringify(parameters)} sent as ${role} was not accepted`, {
+      expected: "a 2xx answer",
+      response,
+    });
+  return response;
+}
+
+/** One whole read of the tenant's lookups (optionally of one type), distinct records by identity. */
+async function readLookups(r: ExplorerReal, m: DeleteModel, type?: string, limit = 100): Promise<Rec[]> {
+  const endpoint = endpointOf(m.observed.tenant, "lookups");
+  const query: ScanQuery = {
+    limit,
+    ...(type ? { filter: filterText({ field: "type", value: lookupTypeUri(type) }) } : {}),
+  };
+  const encoding = await scrollEncodingFor(r.ctx, "admin", endpoint);
+  const auth = await r.ctx.token("admin");
+  const seen = new Map<string, Rec>();
+  let response: ApiResponse<unknown> = await exchange(r, "read", () =>
+    r.client.scanFirst(auth, endpoint, query),
+  );
+  for (let pages = 1; ; pages++) {
+    const page = readPage(response);
+    if (page === undefined)
+      stepFail(r, "SCAN-03", "the lookups scan did not answer a page", { expected: "a scan page", response });
+    for (const record of page.values) seen.set(identityOf("lookups", record), record);
+    if (page.end) return [...seen.values()];
+    if (pages > 200)
+      stepUndecided(
+        r,
+        "the lookups scan still had a scrollId after 200 pages",
+        ["the tenant holds more lookups than the explorer models", "the scan never ends"],
+        "point the target file's tenant at a tenant of fewer lookups (the scan checks judge the end)",
+      );
+    const id = page.scrollId as string;
+    response = await exchange(r, "read on", () => r.client.scanNext(auth, endpoint, id, encoding, query));
+  }
+}
+
+/** Polls (reads of the touched types, pauses doubling) until no removed lookup is left, then reads what is
+ *  left whole and judges it equal to the model's remaining lookups. */
+async function settle(m: DeleteModel, r: ExplorerReal): Promise<void> {
+  if (m.pending.length === 0) return;
+  const gone = new Set(m.pending.flatMap((t) => [...t.gone]));
+  const types = [...new Set(m.pending.flatMap((t) => [...t.types]))];
+  const started = r.ctx.clock.now();
+  let pause = FIRST_POLL_MS;
+  for (;;) {
+    let left = 0;
+    for (const type of types)
+      left += (await readLookups(r, m, type)).filter((l) => gone.has(identityOf("lookups", l))).length;
+    if (left === 0) break;
+    if (r.ctx.clock.now() - started >= SETTLE_MS)
+      stepUndecided(
+        r,
+        `${left} lookup(s) the delete tasks remove still listed ${SETTLE_MS / 1000} s after the tasks were accepted`,
+        ["the tasks run later than the kit waits", "the tasks do not remove what they name"],
+        "run the check again against a target that runs delete tasks within 10 s",
+      );
+    await r.ctx.clock.sleep(pause);
+    pause *= 2;
+  }
+  const after = await readLookups(r, m);
+  for (const task of m.pending)
+    judged(
+      r,
+      task.what.includes("type") ? "TASK-03" : "TASK-04",
+      "after a delete task, reads show exactly the model's lookups",
+    );
+  const want = new Set(m.remaining.map((l) => identityOf("lookups", l)));
+  const have = new Set(after.map((l) => identityOf("lookups", l)));
+  const missing = [...want].filter((id) => !have.has(id));
+  const extra = [...have].filter((id) => !want.has(id));
+  if (missing.length > 0 || extra.length > 0) {
+    const record = (missing[0] ?? extra[0]) as string;
+    const task = m.pending.find((t) => t.gone.has(record)) ?? m.pending.at(-1);
+    const byType = task?.what.includes("type") ?? false;
+    stepFail(
+      r,
+      byType ? "TASK-03" : "TASK-04",
+      `after ${m.pending.map((t) => t.what).join("; ")}: the lookups left differ from the model's`,
+      {
+        expected: `the ${want.size} lookups the tasks leave`,
+        actual: [
+          missing.length > 0 ? `gone but not named: ${missing.slice(0, 5).join(", ")}` : "",
+          extra.length > 0 ? `still there: ${extra.slice(0, 5).join(", ")}` : "",
+        ]
+          .filter(Boolean)
+          .join("; "),
+        record,
+        ...(task ? { response: task.response } : {}),
+      },
+    );
+  }
+  m.pending = [];
+}
+
+export class DeleteUris implements DeleteCommand {
+  static readonly safety = "destructive";
+  private shown = "";
+  constructor(
+    readonly picks: number[],
+    readonly rolePick: number,
+  ) {}
+  check = (m: Readonly<DeleteModel>) => m.remaining.length > 10 && m.budget.left > 3 * pagesOf(m);
+  async run(m: DeleteModel, r: ExplorerReal): Promise<void> {
+    const chosen = [...new Set(this.picks.map((p) => p % m.remaining.length))].map(
+      (i) => m.remaining[i] as Rec,
+    );
+    const uris = chosen.map((l) => lookupUri(m.observed.tenant, typeOf(l), String(l.code)));
+    const role = DELETING_ROLES[this.rolePick % DELETING_ROLES.length] as CredentialRole;
+    this.shown = `delete uris ${uris.join(", ")} as ${role}`;
+    step(r, this.shown);
+    r.ctx.explore?.("delete task", chosen.length === 1 ? "uris: one" : "uris: several");
+    r.ctx.explore?.("role", role);
+    const response = await sendTask(r, role, { uris });
+    const gone = new Set(chosen.map((l) => identityOf("lookups", l)));
+    m.remaining = m.remaining.filter((l) => !gone.has(identityOf("lookups", l)));
+    m.pending.push({
+      what: `the task with uris ${uris.join(", ")}`,
+      gone,
+      types: new Set(chosen.map(typeOf)),
+      response,
+    });
+    await settle(m, r);
+  }
+  toString = () => `deleteUris([${this.picks.join(", ")}], ${this.rolePick})`;
+}
+
+export class DeleteType implements DeleteCommand {
+  static readonly safety = "destructive";
+  private shown = "";
+  constructor(readonly typePick: number) {}
+  check = (m: Readonly<DeleteModel>) => m.budget.left > 3 * pagesOf(m);
+  async run(m: DeleteModel, r: ExplorerReal): Promise<void> {
+    // One more choice than the deletable types: a type the tenant holds no lookup of (nothing goes).
+    const types = deletableTypes(m);
+    const type = types[this.typePick % (types.length + 1)] ?? typeName(absentLookupType);
+    this.shown = `delete type ${lookupTypeUri(type)}`;
+    step(r, this.shown);
+    r.ctx.explore?.(
+      "delete task",
+      types.includes(type) ? "type: one the tenant holds" : "type: none of its lookups",
+    );
+    const response = await sendTask(r, "admin", { type: lookupTypeUri(type) });
+    const gone = new Set(m.remaining.filter((l) => typeOf(l) === type).map((l) => identityOf("lookups", l)));
+    m.remaining = m.remaining.filter((l) => typeOf(l) !== type);
+    m.pending.push({
+      what: `the task with type ${lookupTypeUri(type)}`,
+      gone,
+      types: new Set(gone.size > 0 ? [type] : []),
+      response,
+    });
+    await settle(m, r);
+  }
+  toString = () => `deleteType(${this.typePick})`;
+}
+
+/** A read of one type's lookups to the end at a drawn page size: exactly what the model keeps of it. */
+export class ReadType implements DeleteCommand {
+  static readonly safety = "read";
+  private shown = "";
+  constructor(
+    readonly typePick: number,
+    readonly limit: number,
+  ) {}
+  check = (m: Readonly<DeleteModel>) => m.remaining.length > 0 && m.budget.left > pagesOf(m) * 2;
+  async run(m: DeleteModel, r: ExplorerReal): Promise<void> {
+    const types = [...new Set(m.remaining.map(typeOf))].sort();
+    const type = types[this.typePick % types.length] as string;
+    const want = m.remaining.filter((l) => typeOf(l) === type).map((l) => identityOf("lookups", l));
+    // Small pages only where they stay within a dozen.
+    const limit = Math.max(this.limit, Math.ceil(want.length / 12));
+    this.shown = `read type ${type} at limit ${limit}`;
+    step(r, this.shown);
+    r.ctx.explore?.("read after delete", `type, limit ${limit}`);
+    const have = new Set((await readLookups(r, m, type, limit)).map((l) => identityOf("lookups", l)));
+    judged(r, "TASK-04", "after a delete task, reads show exactly the model's lookups");
+    const missing = want.filter((id) => !have.has(id));
+    const extra = [...have].filter((id) => !want.includes(id));
+    if (missing.length > 0 || extra.length > 0)
+      stepFail(
+        r,
+        missing.length > 0 ? "SCAN-07" : "TASK-04",
+        `the lookups of ${type} read at limit ${limit} differ from the model's`,
+        {
+          expected: `the ${want.length} lookups of ${type} left`,
+          actual: `${missing.length > 0 ? `missing ${missing.slice(0, 5).join(", ")} ` : ""}${extra.length > 0 ? `unexpected ${extra.slice(0, 5).join(", ")}` : ""}`,
+          record: (missing[0] ?? extra[0]) as string,
+        },
+      );
+  }
+  toString = () => `readType(${this.typePick}, ${this.limit})`;
+}
+
+/** Settles what a sequence left pending (each command settles its own: nothing is left but by a bug). */
+export async function settleAndJudge(m: DeleteModel, r: ExplorerReal): Promise<void> {
+  await settle(m, r);
+}
+
+export const deleteCommands: fc.WeightedArbitrary<DeleteCommand>[] = [
+  {
+    weight: 3,
+    arbitrary: fc
+      .tuple(fc.array(fc.nat(), { minLength: 1, maxLength: 3 }), fc.nat())
+      .map(([picks, role]) => new DeleteUris(picks, role)),
+  },
+  { weight: 1, arbitrary: fc.nat().map((t) => new DeleteType(t)) },
+  {
+    weight: 2,
+    arbitrary: fc.tuple(fc.nat(), fc.constantFrom(1, 7, 50, 100)).map(([t, l]) => new ReadType(t, l)),
+  },
+];
