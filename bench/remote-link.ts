@@ -4,6 +4,8 @@
 // (requests / rate) and their ratio, and every check that did not pass. Figures, never a test.
 // Usage: tsx bench/remote-link.ts [--rate 15] [--latency 40] [--spread 20] [--seed N] [--order-seed N]
 // [--runs N] [--check ID-OR-GLOB ...] [--loopback] (no link: the reference's own port, no rate limit)
+// [--out FILE] (the whole run result as JSON)
+import { writeFileSync } from "node:fs";
 import { parseArgs } from "node:util";
 import type { Check, Target } from "../src/check/index.ts";
 import { DEFAULT_RUNS } from "../src/cli/commands/run-flags.ts";
@@ -24,6 +26,8 @@ const { values } = parseArgs({
     runs: { type: "string" },
     check: { type: "string", multiple: true },
     loopback: { type: "boolean" },
+    // Where to write the whole run result (JSON), to read a failure's evidence.
+    out: { type: "string" },
   },
 });
 const rate = Number(values.rate ?? 15);
@@ -58,6 +62,7 @@ const result = await runPlan(plan, {
 const wallS = (performance.now() - started) / 1000;
 await link?.close();
 await listening.close();
+if (values.out !== undefined) writeFileSync(values.out, JSON.stringify(result, null, 2));
 const requests = result.requestsSent ?? 0;
 const floorS = loopback ? undefined : requests / rate;
 console.log(

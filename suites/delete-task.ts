@@ -649,6 +649,8 @@ export const deleteTaskChecks: Check[] = [
     requirements: ["TASK-02", "TASK-05"],
     safety: "destructive",
     changes: "data",
+    // It leaves the tenant empty: the planner runs it after every other check that reads lookups.
+    emptiesTenant: true,
     facts: DELETING_FACTS,
     needs: { roles: ["admin"] },
     async run(ctx) {

@@ -68,11 +68,8 @@ export function planRun(checks: readonly Check[], options: PlanOptions): Plan {
     ...(options.orderSeed === undefined ? {} : { orderSeed: options.orderSeed }),
   };
 
-  // Destructive checks delete data other checks read, so they go after the rest; a check that reads
-  // everyone's traffic goes last of all. Otherwise the given order holds, or the order seed's.
-  const rank = (c: Check) => (c.readsOthersTraffic === true ? 2 : c.safety === "destructive" ? 1 : 0);
   const inOrder = options.orderSeed === undefined ? checks : shuffled(checks, options.orderSeed);
-  const ordered = [0, 1, 2].flatMap((r) => inOrder.filter((c) => rank(c) === r));
+  const ordered = [0, 1, 2, 3].flatMap((r) => inOrder.filter((c) => planRank(c) === r));
   const entries = ordered.map((check) => planEntry(check, options.target, resolved));
   return {
     target: options.target,
@@ -83,6 +80,18 @@ export function planRun(checks: readonly Check[], options: PlanOptions): Plan {
       ids: ids.filter((p) => !checks.some((c) => matchesId(c.id, p))),
     },
   };
+}
+
+/**
+ * Where a check goes in the plan, by what it does to the data the others read: destructive checks delete
+ * data other checks read, so they go after the rest, and the one that empties the tenant after them; a
+ * check that reads everyone's traffic goes last of all. Within a rank the given order holds, or the order
+ * seed's.
+ */
+export function planRank(check: Check): number {
+  if (check.readsOthersTraffic === true) return 3;
+  if (check.safety !== "destructive") return 0;
+  return check.emptiesTenant === true ? 2 : 1;
 }
 
 /** `items` in an order drawn from `seed` (Fisher-Yates over mulberry32): the same seed, the same order. */

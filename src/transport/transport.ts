@@ -269,7 +269,11 @@ export class TargetTransport {
     refuseBeyondSafety(scope, original);
     const body = original.body === null ? undefined : new Uint8Array(await original.arrayBuffer());
     const headers = new Headers(original.headers);
-    const noRetry = headers.has(NO_RETRY_HEADER) || this.judgesRateLimits(scope.checkId);
+    // A check that judges 429s judges the token endpoint's (a quota refusal is one); a 429 on any other
+    // request is a rate limit, waited out for it as for every check.
+    const noRetry =
+      headers.has(NO_RETRY_HEADER) ||
+      (this.judgesRateLimits(scope.checkId) && isTokenEndpoint(original.method, original.url));
     const isolate = headers.has(ISOLATE_HEADER) || isMalformedOrLarge(headers, body);
     headers.delete(NO_RETRY_HEADER);
     headers.delete(ISOLATE_HEADER);
@@ -547,6 +551,16 @@ function isMalformedOrLarge(headers: Headers, body: Uint8Array | undefined): boo
     return false;
   } catch {
     return true;
+  }
+}
+
+/** True for a POST to the token endpoint ({base_url}/oauth/token), the only answer a quota refusal comes in. */
+function isTokenEndpoint(method: string, url: string): boolean {
+  if (method.toUpperCase() !== "POST") return false;
+  try {
+    return /\/oauth\/token\/*$/.test(new URL(url).pathname);
+  } catch {
+    return false;
   }
 }
 
