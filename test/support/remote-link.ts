@@ -16,7 +16,7 @@ export interface RemoteLinkOptions {
   gatewayRate?: number;
   /** Share of the requests (outside the token endpoint) the gateway answers 429 regardless of rate. */
   spurious429?: number;
-  /** Share of the GET requests whose connection is dropped before any answer. */
+  /** Share of the GET requests whose connection is dropped before any answer (never the retry of one). */
   dropGet?: number;
 }
 
@@ -59,6 +59,7 @@ export async function startRemoteLink(options: RemoteLinkOptions): Promise<Remot
   const upstream = new URL(options.upstream);
   const counts = { forwarded: 0, rateLimited: 0, dropped: 0 };
   const arrivals: number[] = [];
+  const droppedLast = new Set<string>();
   const sockets = new Set<Socket>();
   const latency = () => new Promise((r) => setTimeout(r, Math.max(0, mean + (draw() * 2 - 1) * spread)));
 
@@ -70,7 +71,11 @@ export async function startRemoteLink(options: RemoteLinkOptions): Promise<Remot
     arrivals.push(now);
     const path = (req.url ?? "/").split("?")[0] ?? "/";
     const tokenEndpoint = path === "/oauth/token";
-    if (req.method === "GET" && draw() < dropGet) {
+    // A dropped connection is one connection: the retry of the same request on a new one gets through.
+    const key = `${req.method} ${req.url}`;
+    const retry = droppedLast.delete(key);
+    if (req.method === "GET" && !retry && draw() < dropGet) {
+      droppedLast.add(key);
       counts.dropped++;
       req.socket.destroy();
       return;
