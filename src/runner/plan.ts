@@ -218,7 +218,7 @@ export function waitsOnTokens(check: Check): boolean {
 
 /** True for a check that must not run beside the token checks: it waits on tokens itself, or its own token
  *  requests would meet (and change) the quotas they set. */
-function inTokenLane(check: Check): boolean {
+export function inTokenLane(check: Check): boolean {
   return waitsOnTokens(check) || (check.issuesTokensFor ?? []).length > 0;
 }
 

@@ -60,6 +60,9 @@ export interface TransportOptions {
   /** Checks whose 429s are findings, never waited out (the runner asks each check's declaration,
    *  Check.judgesRateLimits); default: none. */
   judgesRateLimits?: (checkId: string) => boolean;
+  /** Checks whose requests start before the others' when the rate limit queues them: those that wait on
+   *  tokens, whose requests race their tokens' short validity. Default: none. */
+  urgent?: (checkId: string) => boolean;
   /** Waits before retries (tests inject a fast one). */
   sleep?: (ms: number, signal: AbortSignal) => Promise<void>;
   /** Requests the whole run may send (retries included; undefined: no limit). Once spent, every further
@@ -393,7 +396,7 @@ export class TargetTransport {
   }
 
   private async attempt(scope: CheckScope, outgoing: Outgoing, note: string | undefined): Promise<Attempt> {
-    await this.limiter.acquire();
+    await this.limiter.acquire(this.options.urgent?.(scope.checkId) ?? false);
     if (scope.isClosed())
       throw new Error(`check ${scope.checkId} sent ${outgoing.method} ${outgoing.url} after it finished`);
     this.spendBudget(scope);
