@@ -178,7 +178,11 @@ class RequestToken implements QuotaCommand {
       m.tokens.push({ expiresAt: m.now + m.validityMs });
       r.tokens.push(token);
       if (m.multiToken) this.noteGranted(m, r, active, pastExpiry);
-      else m.offReturned.push(r.tokens.length - 1);
+      else {
+        m.offReturned.push(r.tokens.length - 1);
+        // Every token of the run expired: a new one, never an expired one again.
+        if (m.tokens.length > 1) explore(r.session.ctx, DIMENSION.transition, "off: every token expired");
+      }
       return;
     }
     modelEnsure(
@@ -342,6 +346,7 @@ export class EmptyMultiTokenConfig<M extends { multiToken: boolean; offReturned:
     r.steps.push(this.toString());
     const { session } = r;
     const written = await session.putMultiTokenConfig({}, "PUT");
+    explore(session.ctx, "multitokenConfig form", "{}");
     if (!written.ok) {
       if (written.status >= 400 && written.status < 500) {
         explore(session.ctx, DIMENSION.transition, "empty multitokenConfig refused");
