@@ -30,9 +30,8 @@ function latestValid(ctx: ReferenceContext, clientId: string, now: number): Issu
     const token = list[i] as IssuedToken;
     // A slot with no token value is nothing to return (see phantom). The fault returns an expired
     // short-lived token (validity below the default) again as if it were still valid.
-    const valid =
-      token.expiresAt > now || (stale && token.expiresAt - token.issuedAt < DEFAULT_VALIDITY_SECONDS * 1000);
-    if (valid && token.value !== "") return token;
+    const keptPastExpiry = stale && token.expiresAt - token.issuedAt < DEFAULT_VALIDITY_SECONDS * 1000;
+    if ((token.expiresAt > now || keptPastExpiry) && token.value !== "") return token;
   }
   return undefined;
 }
