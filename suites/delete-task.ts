@@ -500,6 +500,8 @@ const SELECTION_FORMS: SelectionForm[] = [
       id: "delete-task/all-of-tenant",
       title: "MUST delete every lookup of the tenant when the task has no parameters, and only there",
       requirements: ["TASK-02", "TASK-05"],
+      // It leaves the tenant empty: the planner runs it after every other check that reads lookups.
+      emptiesTenant: true,
     },
     select: () => ({ parameters: undefined, gone: () => true, what: "delete task without parameters" }),
   },

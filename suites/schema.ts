@@ -39,10 +39,15 @@ function exchangesOf(ctx: CheckContext, operationId: string): Exchange[] {
   return ctx.exchanges().filter((exchange) => {
     if (!exchange.response || exchange.response.bodyTruncated) return false;
     const path = new URL(exchange.request.url).pathname;
-    return hostsOf(ctx, exchange.request.url).some(
-      (host) =>
-        contract.findOperation(host, exchange.request.method, path)?.operation.operationId === operationId,
-    );
+    const status = exchange.response.status;
+    return hostsOf(ctx, exchange.request.url).some((host) => {
+      const found = contract.findOperation(host, exchange.request.method, path)?.operation;
+      if (found?.operationId !== operationId) return false;
+      // "Rate limits: not shown": a 429 of a gateway may answer any operation, so one the operation does
+      // not declare is the link's, not the operation's answer (the transport waits it out and retries).
+      const responses = (found.raw as { responses?: Record<string, unknown> }).responses ?? {};
+      return status !== 429 || "429" in responses;
+    });
   });
 }
 

@@ -85,6 +85,10 @@ export interface Check {
    *  (customers, clients). Unset: configuration, the cautious reading (the scheduler of a live run then
    *  keeps the check apart from the token checks, which change the quota customer's configuration). */
   changes?: "data" | "configuration";
+  /** True for a destructive check that leaves the tenant without data (a delete task with no parameters):
+   *  the planner runs it after every other check that reads or deletes data, so that none of them depends
+   *  on the order the order seed draws (issue 43). */
+  emptiesTenant?: boolean;
   /** True for a check that judges the traffic of the other checks (ctx.exchanges()): the planner runs it
    *  after every other check, so that it sees all of that traffic, and never beside them. */
   readsOthersTraffic?: boolean;

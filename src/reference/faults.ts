@@ -615,6 +615,20 @@ export const FAULTS = [
       "multitokenConfig without maxActiveTokensAllowed keeps multi-token support off: the same token is returned again",
     caughtBy: ["token-quota/multitoken-config-activates", "token-quota/default-quota-200"],
   },
+  {
+    name: "expired-token-returned-again",
+    rule: "TOKEN-STATE-04",
+    description:
+      "with multi-token support off and every token of the client expired, a token request returns the expired token again (the client never gets a working token); for short-lived tokens only (accessTokenValidity below 3600 s), as a cache of them would",
+    caughtBy: ["token-quota/model"],
+  },
+  {
+    name: "empty-multitoken-config-breaks-tokens",
+    rule: "TOKEN-QUOTA-01",
+    description:
+      "multitokenConfig {} is accepted and stored, and then every token request of the customer's clients fails (500)",
+    caughtBy: ["token-quota/model", "errors/no-5xx", "schema/issueToken"],
+  },
   // ---------------------------------------------------------------- scans
   {
     name: "first-page-null-body-refused",

@@ -25,10 +25,13 @@ function countedTokens(ctx: ReferenceContext, clientId: string, now: number): Is
 
 function latestValid(ctx: ReferenceContext, clientId: string, now: number): IssuedToken | undefined {
   const list = ctx.state.tokensByClient.get(clientId) ?? [];
+  const stale = ctx.faults.has("expired-token-returned-again");
   for (let i = list.length - 1; i >= 0; i--) {
     const token = list[i] as IssuedToken;
-    // A slot with no token value is nothing to return (see phantom).
-    if (token.expiresAt > now && token.value !== "") return token;
+    // A slot with no token value is nothing to return (see phantom). The fault returns an expired
+    // short-lived token (validity below the default) again as if it were still valid.
+    const keptPastExpiry = stale && token.expiresAt - token.issuedAt < DEFAULT_VALIDITY_SECONDS * 1000;
+    if ((token.expiresAt > now || keptPastExpiry) && token.value !== "") return token;
   }
   return undefined;
 }
@@ -116,6 +119,12 @@ export async function issueToken(ctx: ReferenceContext, stored: StoredClient): P
     const current = latestValid(ctx, clientId, now);
     if (current) return { kind: "issued", token: current };
   }
+  // The fault: an empty multitokenConfig (accepted and stored) breaks every token request of the customer.
+  if (
+    ctx.faults.has("empty-multitoken-config-breaks-tokens") &&
+    !multitoken.clientCredentialsMultiTokenConfig
+  )
+    throw new Error("multitokenConfig.clientCredentialsMultiTokenConfig is undefined");
   const max =
     multitoken.clientCredentialsMultiTokenConfig?.maxActiveTokensAllowed ??
     (ctx.variants.has("default-quota-50") ? 50 : DEFAULT_MAX_ACTIVE_TOKENS);

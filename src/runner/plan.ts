@@ -16,6 +16,9 @@ export interface PlanOptions {
   confirmTenant?: string;
   /** True when the kit can drive the target's clock (the embedded reference). */
   drivableClock?: boolean;
+  /** Shuffles the checks (within the destructive/read-the-others'-traffic groups) by this seed, so that a
+   *  verdict that depends on which check ran first shows (`--order-seed`). Absent: the given order. */
+  orderSeed?: number;
 }
 
 /** Why a check does not run: the user did not select it, safety settings forbid it, or the target lacks
@@ -38,9 +41,10 @@ export interface Plan {
     allow: Safety[];
     confirmTenant?: string;
     drivableClock: boolean;
+    orderSeed?: number;
   };
-  /** Every check given to planRun, in run order: the given order, but destructive checks after the others
-   *  and the checks that read the others' traffic (Check.readsOthersTraffic) last. */
+  /** Every check given to planRun, in run order: the given order (shuffled by orderSeed), but destructive
+   *  checks after the others and the checks that read the others' traffic (Check.readsOthersTraffic) last. */
   entries: PlanEntry[];
   /** Suite names and id patterns given that matched no check (the CLI reports them as usage errors). */
   unmatched: { suites: string[]; ids: string[] };
@@ -54,12 +58,18 @@ export function planRun(checks: readonly Check[], options: PlanOptions): Plan {
   const level = options.level ?? "MAY";
   const allow = [...new Set(options.allow ?? [])];
   const drivableClock = options.drivableClock ?? false;
-  const resolved = { suites, ids, level, allow, confirmTenant: options.confirmTenant, drivableClock };
+  const resolved = {
+    suites,
+    ids,
+    level,
+    allow,
+    confirmTenant: options.confirmTenant,
+    drivableClock,
+    ...(options.orderSeed === undefined ? {} : { orderSeed: options.orderSeed }),
+  };
 
-  // Destructive checks delete data other checks read, so they go after the rest; a check that reads
-  // everyone's traffic goes last of all. Otherwise the given order holds.
-  const rank = (c: Check) => (c.readsOthersTraffic === true ? 2 : c.safety === "destructive" ? 1 : 0);
-  const ordered = [0, 1, 2].flatMap((r) => checks.filter((c) => rank(c) === r));
+  const inOrder = options.orderSeed === undefined ? checks : shuffled(checks, options.orderSeed);
+  const ordered = [0, 1, 2, 3].flatMap((r) => inOrder.filter((c) => planRank(c) === r));
   const entries = ordered.map((check) => planEntry(check, options.target, resolved));
   return {
     target: options.target,
@@ -70,6 +80,36 @@ export function planRun(checks: readonly Check[], options: PlanOptions): Plan {
       ids: ids.filter((p) => !checks.some((c) => matchesId(c.id, p))),
     },
   };
+}
+
+/**
+ * Where a check goes in the plan, by what it does to the data the others read: destructive checks delete
+ * data other checks read, so they go after the rest, and the one that empties the tenant after them; a
+ * check that reads everyone's traffic goes last of all. Within a rank the given order holds, or the order
+ * seed's.
+ */
+export function planRank(check: Check): number {
+  if (check.readsOthersTraffic === true) return 3;
+  if (check.safety !== "destructive") return 0;
+  return check.emptiesTenant === true ? 2 : 1;
+}
+
+/** `items` in an order drawn from `seed` (Fisher-Yates over mulberry32): the same seed, the same order. */
+export function shuffled<T>(items: readonly T[], seed: number): T[] {
+  let state = seed >>> 0;
+  const next = () => {
+    state = (state + 0x6d2b79f5) >>> 0;
+    let t = state;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+  const out = [...items];
+  for (let i = out.length - 1; i > 0; i--) {
+    const j = Math.floor(next() * (i + 1));
+    [out[i], out[j]] = [out[j] as T, out[i] as T];
+  }
+  return out;
 }
 
 function planEntry(check: Check, target: Target, options: Plan["options"]): PlanEntry {
@@ -178,7 +218,7 @@ export function waitsOnTokens(check: Check): boolean {
 
 /** True for a check that must not run beside the token checks: it waits on tokens itself, or its own token
  *  requests would meet (and change) the quotas they set. */
-function inTokenLane(check: Check): boolean {
+export function inTokenLane(check: Check): boolean {
   return waitsOnTokens(check) || (check.issuesTokensFor ?? []).length > 0;
 }
 

@@ -16,7 +16,7 @@ import { notRun, runCheck, skippedResult } from "./check-outcome.ts";
 import { type JournalEntry, RunJournal } from "./config-journal.ts";
 import { createCheckContext, type RunServices } from "./context.ts";
 import { prefetchedServices, secondQuotaServices } from "./lanes.ts";
-import { type Plan, type PlanEntry, schedule } from "./plan.ts";
+import { inTokenLane, type Plan, type PlanEntry, schedule } from "./plan.ts";
 import { FactStore } from "./run-facts.ts";
 import { StopControl } from "./stop-control.ts";
 import { undoPending } from "./undo.ts";
@@ -101,8 +101,12 @@ export async function runPlan(plan: Plan, deps: RunDeps): Promise<RunResult> {
           : await secondQuotaServices(services, target.quotaAlt, redactor, breaker);
       await Promise.all(
         lanes.map(async (lane, n) => {
-          const svc = n === 0 ? services : n === secondQuotaLane && secondQuota ? secondQuota : laneServices;
-          for (const index of lane) await runEntry(run, index, svc, n);
+          if (n === 0 || n === secondQuotaLane) {
+            const svc = n === 0 ? services : (secondQuota ?? services);
+            for (const index of lane) await runEntry(run, index, svc, n);
+            return;
+          }
+          await runReadsSideBySide(run, lane, laneServices, n);
         }),
       );
     }
@@ -166,9 +170,12 @@ function runState(plan: Plan, deps: RunDeps, target: Target, runId: string, star
   const judging = new Set(
     plan.entries.filter((e) => e.check.judgesRateLimits === true).map((e) => e.check.id),
   );
+  // The token checks' requests race their tokens' validity: the rate limit starts them first.
+  const urgent = new Set(plan.entries.filter((e) => inTokenLane(e.check)).map((e) => e.check.id));
   const transport = new TargetTransport({
     fetch: breaker.watch(deps.fetch),
     judgesRateLimits: (checkId) => judging.has(checkId),
+    urgent: (checkId) => urgent.has(checkId),
     redactor,
     rateLimit: deps.rateLimit,
     timeoutMs: deps.timeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS,
@@ -307,6 +314,35 @@ async function runEntry(run: RunState, index: number, svc: RunServices, lane?: n
   const stopped = stopControl.interruption();
   if (stopped && (left > 0 || stopped.cause !== "unresponsive"))
     deps.onProgress?.({ type: "run-stopping", interruption: stopped, notRun: left });
+}
+
+/** Read checks of the lane beside the token lanes that run side by side (issue 43): over a link with
+ *  latency one check at a time cannot use the run's rate limit, and the run's floor is requests / rate. */
+export const READS_SIDE_BY_SIDE = 3;
+
+/**
+ * Runs the lane beside the token lanes: its read checks (they change nothing, so no order among them
+ * matters) up to READS_SIDE_BY_SIDE at a time, then the checks that change data one after another, once
+ * every read is done. Results keep the lane's number.
+ */
+async function runReadsSideBySide(
+  run: RunState,
+  lane: readonly number[],
+  svc: RunServices,
+  n: number,
+): Promise<void> {
+  const isRead = (i: number) => run.chosen[i]?.check.safety === "read";
+  const reads = lane.filter(isRead);
+  const rest = lane.filter((i) => !isRead(i));
+  let next = 0;
+  const worker = async () => {
+    while (next < reads.length) {
+      const index = reads[next++] as number;
+      await runEntry(run, index, svc, n);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(READS_SIDE_BY_SIDE, reads.length) }, worker));
+  for (const index of rest) await runEntry(run, index, svc, n);
 }
 
 /** The run's result from what happened: every result, the coverage, the interruption, the configuration

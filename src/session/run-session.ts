@@ -55,6 +55,8 @@ export interface RunRequest {
   allow: readonly Safety[];
   confirmTenant?: string;
   seed?: number;
+  /** Seed of the order the checks run in (--order-seed); absent: the suites' order. */
+  orderSeed?: number;
   runs: number;
   /** How far the checks explore; absent: "deep" for a certified run, else "default". */
   depth?: Depth;
@@ -204,6 +206,7 @@ export class RunSession {
       level: request.level,
       allow: settings.allow,
       ...(settings.confirmTenant === undefined ? {} : { confirmTenant: settings.confirmTenant }),
+      ...(request.orderSeed === undefined ? {} : { orderSeed: request.orderSeed }),
     };
     let session: RunSession;
     if (config !== undefined && request.target !== undefined) {

@@ -60,6 +60,9 @@ export interface TransportOptions {
   /** Checks whose 429s are findings, never waited out (the runner asks each check's declaration,
    *  Check.judgesRateLimits); default: none. */
   judgesRateLimits?: (checkId: string) => boolean;
+  /** Checks whose requests start before the others' when the rate limit queues them: those that wait on
+   *  tokens, whose requests race their tokens' short validity. Default: none. */
+  urgent?: (checkId: string) => boolean;
   /** Waits before retries (tests inject a fast one). */
   sleep?: (ms: number, signal: AbortSignal) => Promise<void>;
   /** Requests the whole run may send (retries included; undefined: no limit). Once spent, every further
@@ -269,7 +272,11 @@ export class TargetTransport {
     refuseBeyondSafety(scope, original);
     const body = original.body === null ? undefined : new Uint8Array(await original.arrayBuffer());
     const headers = new Headers(original.headers);
-    const noRetry = headers.has(NO_RETRY_HEADER) || this.judgesRateLimits(scope.checkId);
+    // A check that judges 429s judges the token endpoint's (a quota refusal is one); a 429 on any other
+    // request is a rate limit, waited out for it as for every check.
+    const noRetry =
+      headers.has(NO_RETRY_HEADER) ||
+      (this.judgesRateLimits(scope.checkId) && isTokenEndpoint(original.method, original.url));
     const isolate = headers.has(ISOLATE_HEADER) || isMalformedOrLarge(headers, body);
     headers.delete(NO_RETRY_HEADER);
     headers.delete(ISOLATE_HEADER);
@@ -389,7 +396,7 @@ export class TargetTransport {
   }
 
   private async attempt(scope: CheckScope, outgoing: Outgoing, note: string | undefined): Promise<Attempt> {
-    await this.limiter.acquire();
+    await this.limiter.acquire(this.options.urgent?.(scope.checkId) ?? false);
     if (scope.isClosed())
       throw new Error(`check ${scope.checkId} sent ${outgoing.method} ${outgoing.url} after it finished`);
     this.spendBudget(scope);
@@ -547,6 +554,16 @@ function isMalformedOrLarge(headers: Headers, body: Uint8Array | undefined): boo
     return false;
   } catch {
     return true;
+  }
+}
+
+/** True for a POST to the token endpoint ({base_url}/oauth/token), the only answer a quota refusal comes in. */
+function isTokenEndpoint(method: string, url: string): boolean {
+  if (method.toUpperCase() !== "POST") return false;
+  try {
+    return /\/oauth\/token\/*$/.test(new URL(url).pathname);
+  } catch {
+    return false;
   }
 }
 

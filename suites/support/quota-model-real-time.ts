@@ -262,7 +262,20 @@ export function realTimeWalk(deep: boolean): RealTimeCommand[] {
     request(),
   ];
   if (!deep) return walk;
-  return [...walk, new RealTimeLetTimePass(), request(), request(), request(), request(), request()];
+  // At "deep", a step of time refills the raised quota; then multi-token support off, every token expired
+  // (the second step of the run), and a token request must get a new token, never an expired one again.
+  return [
+    ...walk,
+    new RealTimeLetTimePass(),
+    request(),
+    request(),
+    request(),
+    request(),
+    request(),
+    new SwitchOff<RealTimeModel>(),
+    new RealTimeLetTimePass(),
+    request(),
+  ];
 }
 
 export function realTimeModel(

@@ -178,7 +178,11 @@ class RequestToken implements QuotaCommand {
       m.tokens.push({ expiresAt: m.now + m.validityMs });
       r.tokens.push(token);
       if (m.multiToken) this.noteGranted(m, r, active, pastExpiry);
-      else m.offReturned.push(r.tokens.length - 1);
+      else {
+        m.offReturned.push(r.tokens.length - 1);
+        // Every token of the run expired: a new one, never an expired one again.
+        if (m.tokens.length > 1) explore(r.session.ctx, DIMENSION.transition, "off: every token expired");
+      }
       return;
     }
     modelEnsure(
@@ -313,6 +317,83 @@ export class SwitchOff<M extends { multiToken: boolean; offReturned: number[] } 
   toString = () => "multiTokenOff";
 }
 
+/**
+ * multitokenConfig written as an empty object, with no token of the client active. The document makes
+ * multitokenConfig optional and says that it activates multi-token support; the default quota is not shown,
+ * and neither is whether an object without clientCredentialsMultiTokenConfig is valid. So either the write
+ * is refused as invalid (a 4xx, at configuration time), or it is accepted, and then a token request with
+ * nothing active must get a new token, as under any quota. The step then writes the setting of before
+ * again (the quota, or multi-token support off), so the model knows the quota for the steps after it.
+ */
+export class EmptyMultiTokenConfig<M extends { multiToken: boolean; offReturned: number[] } = QuotaModel>
+  implements fc.AsyncCommand<M, QuotaReal>
+{
+  constructor(
+    /** True when no token of the client may be active (decided by the model). */
+    readonly noneActive: (m: Readonly<M>) => boolean,
+    /** Adds a token just issued to the model (and r.tokens), as its token request step does. */
+    readonly add: (
+      m: M,
+      r: QuotaReal,
+      token: string,
+      sent: number,
+      response: ApiResponse<TokenResponse>,
+    ) => void,
+    readonly quotaOf: (m: Readonly<M>) => number,
+  ) {}
+  check = (m: Readonly<M>) => this.noneActive(m);
+  async run(m: M, r: QuotaReal) {
+    r.steps.push(this.toString());
+    const { session } = r;
+    const written = await session.putMultiTokenConfig({}, "PUT");
+    explore(session.ctx, "multitokenConfig form", "{}");
+    if (!written.ok) {
+      if (written.status >= 400 && written.status < 500) {
+        explore(session.ctx, DIMENSION.transition, "empty multitokenConfig refused");
+        return;
+      }
+      modelFail(
+        r,
+        `PUT of the customer with multitokenConfig {} answered ${describeResponse(written)}: expected it accepted, or refused as invalid with a 4xx`,
+        "multitokenConfig {} accepted, or refused with a validation error (4xx)",
+        written,
+      );
+    }
+    explore(session.ctx, DIMENSION.transition, "empty multitokenConfig accepted");
+    const sent = session.ctx.clock.now();
+    const response = await session.issue();
+    const token = accessTokenOf(response);
+    if (!token || r.tokens.includes(token))
+      modelFail(
+        r,
+        "the target accepted multitokenConfig {} (multitokenConfig activates multi-token support; its default " +
+          `quota is not shown), but with no token of the client active a token request got ${token ? "a token issued before" : describeResponse(response)}`,
+        "a new token (multi-token support on by an accepted multitokenConfig, no token active)",
+        response,
+        { record: quotaRecord(session, `token #${r.tokens.length} of the run`) },
+      );
+    this.add(m, r, token, sent, response);
+    if (m.multiToken) await session.setQuota(this.quotaOf(m), "PUT");
+    else {
+      await session.switchOffQuietly();
+      m.offReturned = [];
+    }
+  }
+  toString = () => "multitokenConfig {}";
+}
+
+/** The empty-multitokenConfig step of the model on a driven clock. */
+const emptyConfig = () =>
+  new EmptyMultiTokenConfig<QuotaModel>(
+    (m) => activeCount(m) === 0,
+    (m, r, token, _sent, response) => {
+      validityOf(r.session, response);
+      m.tokens.push({ expiresAt: m.now + m.validityMs });
+      r.tokens.push(token);
+    },
+    (m) => m.max,
+  );
+
 // Weighted towards token requests, so that runs reach the quota; time passes in steps that either keep
 // tokens alive or let them expire, or to just before or after an expiry; multi-token support goes off and
 // on again (by a quota written either way).
@@ -332,6 +413,7 @@ export const quotaCommands = [
     .tuple(fc.integer({ min: 1, max: 6 }), fc.constantFrom<CustomerMethod>("PUT", "POST"))
     .map(([max, method]) => new ChangeQuota(max, method)),
   fc.constant(new SwitchOff()),
+  fc.constant(emptyConfig()),
 ];
 
 /**
@@ -369,6 +451,13 @@ export const quotaWalk: QuotaCommand[] = [
   new UseToken(3),
   new PassToInstant("after", 0),
   new UseToken(3),
+  // Every token expired (T4 and T5 with it): with multi-token support off, a token request gets a new
+  // token, never an expired one again.
+  new SwitchOff(),
+  new RequestToken(), // T6, new
+  new PassToInstant("after", 0), // T6 expired
+  emptyConfig(), // refused as invalid, or accepted and a token granted (T7)
+  new RequestToken(),
 ];
 
 export function quotaModel(now: number, max: number, validitySeconds: number): QuotaModel {

@@ -356,9 +356,11 @@ export async function withQuotaSession<T>(
       use: (token) => client.scanFirst(token, { kind: "lookups", tenantId: ctx.target.tenant }, { limit: 1 }),
     };
     // Tokens from before the kit shortened the validity may live long: where the clock can be driven,
-    // move past them once per target; in real time the checks detect them and skip.
-    if (drivable && !ctx.facts.get(clearedOnce)) {
-      await session.multiTokenOff();
+    // move past them at every session's start (switching multi-token support off the first time), so that
+    // no session counts tokens another check left, the quota client's or another client's of the customer
+    // (whatever ran before it: issue 43); in real time the checks detect them and skip.
+    if (drivable) {
+      if (!ctx.facts.get(clearedOnce)) await session.multiTokenOff();
       await letTimePass(ctx, expireEverythingMs);
       ctx.facts.set(clearedOnce, true);
     }

@@ -163,6 +163,17 @@ describe("TargetTransport", () => {
     expect(requests[0]?.headers.has(NO_RETRY_HEADER)).toBe(false);
   });
 
+  it("waits out a 429 of any other request for a check that judges the token endpoint's", async () => {
+    // A gateway's rate limit on a data request is no quota refusal: only the token endpoint answers those.
+    const { fetch, requests } = scripted(new Response("", { status: 429, headers: { "retry-after": "0" } }));
+    const { t } = transport(fetch, { judgesRateLimits: (id) => id === "token-quota/refusal-429" });
+    const response = await t.bind(new CheckScope("token-quota/refusal-429"))(`${URL_}/lookups/acme/_scan`, {
+      method: "POST",
+    });
+    expect(response.status).toBe(200);
+    expect(requests).toHaveLength(2);
+  });
+
   it("does not learn a short secret-field value, which would blank the word all over the report", async () => {
     const { t } = transport(async (request) =>
       request.url.endsWith("/clients")

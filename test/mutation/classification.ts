@@ -660,24 +660,26 @@ export const rules: readonly LineRule[] = [
   },
   {
     file: "token-quota.ts",
-    text: 'token.expiresAt > now && token.value !== ""',
+    text: 'if ((token.expiresAt > now || keptPastExpiry) && token.value !== "") return token',
     mutators: ["EqualityOperator"],
     class: "not shown",
     why: "a token is valid at its last millisecond or not: within the rounding the document leaves open",
   },
+  // Issue 43: `token.expiresAt > now` -> true (an expired token returned again with multi-token support
+  // off) is no longer classed "not shown": the document says the token is expired, and token-quota/model's
+  // walk switches off, lets every token expire and asks (fault expired-token-returned-again).
   {
     file: "token-quota.ts",
-    text: 'token.expiresAt > now && token.value !== ""',
-    mutators: ["StringLiteral"],
+    text: "const keptPastExpiry = stale && token.expiresAt - token.issuedAt",
     class: "equivalent",
-    why: "slots without a value are made by a fault only",
+    why: "a condition joined to a fault switch",
   },
   {
     file: "token-quota.ts",
-    text: 'token.expiresAt > now && token.value !== ""',
-    mutators: ["ConditionalExpression"],
-    class: "not shown",
-    why: "multi-token support off and no valid token: the state table has no row for it",
+    text: 'if ((token.expiresAt > now || keptPastExpiry) && token.value !== "") return token',
+    mutators: ["StringLiteral"],
+    class: "equivalent",
+    why: "slots without a value are made by a fault only",
   },
   { file: "token-quota.ts", text: "function phantom", class: "equivalent", why: "fault-only code" },
   {
@@ -766,11 +768,20 @@ export const rules: readonly LineRule[] = [
     class: "equivalent",
     why: "fault-only code",
   },
+  // Issue 43: `?.` -> `.` on `multitoken.clientCredentialsMultiTokenConfig?.maxActiveTokensAllowed` is no
+  // longer classed "equivalent": multitokenConfig {} is accepted and stored, and token-quota/model's empty
+  // multitokenConfig step asks for a token under it (fault empty-multitoken-config-breaks-tokens).
   {
     file: "token-quota.ts",
-    text: "multitoken.clientCredentialsMultiTokenConfig?.maxActiveTokensAllowed ??",
+    text: 'ctx.faults.has("empty-multitoken-config-breaks-tokens") &&',
     class: "equivalent",
-    why: "a multitokenConfig always has its clientCredentialsMultiTokenConfig in the reference's store",
+    why: "a condition joined to a fault switch",
+  },
+  {
+    file: "token-quota.ts",
+    text: "multitokenConfig.clientCredentialsMultiTokenConfig is undefined",
+    class: "equivalent",
+    why: "fault-only code",
   },
   {
     file: "token-quota.ts",

@@ -442,6 +442,26 @@ const SCENARIOS: Record<FaultName, (h: Harness) => Promise<boolean>> = {
     const b = (await h.requestToken("acme-quota")).body as { access_token: string };
     return a.access_token === b.access_token;
   },
+  "expired-token-returned-again": async (h) => {
+    // Multi-token support off (the fixture's default), a short validity, every token expired, then a
+    // token request.
+    await h.call("PUT", "/oauth/customers/cust-acme/clients", {
+      token: await h.token("acme-admin"),
+      body: [{ clientId: "acme-quota", accessTokenValidity: 60 }],
+    });
+    const a = (await h.requestToken("acme-quota")).body as { access_token: string };
+    h.clock.advance(2 * HOUR);
+    const b = (await h.requestToken("acme-quota")).body as { access_token: string };
+    return a.access_token === b.access_token;
+  },
+  "empty-multitoken-config-breaks-tokens": async (h) => {
+    const admin = await h.token("acme-admin");
+    const written = await h.call("POST", "/oauth/customers/cust-acme", {
+      token: admin,
+      body: { multitokenConfig: {} },
+    });
+    return written.status === 200 && (await h.requestToken("acme-quota")).status !== 200;
+  },
   "first-page-null-body-refused": async (h) =>
     (await h.call("POST", "/lookups/acme/_scan?limit=1", { token: await h.token("acme-viewer"), body: null }))
       .status !== 200,

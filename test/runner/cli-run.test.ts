@@ -249,6 +249,18 @@ describe("lckit run", () => {
     expect(ran.err).toMatch(/environment variable LIST_VIEWER_ID is not set/);
   });
 
+  it("--order-seed draws the order of the plan, the same for the same seed", async () => {
+    const order = async (...extra: string[]) =>
+      (await run(["--target", "remote.yaml", "--list", ...extra])).out
+        .split("\n")
+        .filter((line) => /^(run|skip) /.test(line));
+    const given = await order();
+    const drawn = await order("--order-seed", "3");
+    expect(drawn).not.toEqual(given);
+    expect([...drawn].sort()).toEqual([...given].sort());
+    expect(await order("--order-seed", "3")).toEqual(drawn);
+  });
+
   it.each<[string, string[]]>([
     ["--interface-document", ["--check", "sample/health", "--interface-document", "copy/spec.md"]],
     [

@@ -247,18 +247,53 @@ describe("runPlan classifies outcomes", () => {
     expect(result.verdict).toBe("INCOMPLETE");
   });
 
-  it.each<[string, { perSecond: number | undefined; waits: number[] }]>([
-    ["10 per second", { perSecond: 10, waits: [100, 200, 300] }],
-    ["50 per second", { perSecond: 50, waits: [20, 40, 60] }],
-    ["unlimited", { perSecond: undefined, waits: [] }],
-  ])("rate limiter spaces request starts: %s", async (_name, { perSecond, waits }) => {
-    const slept: number[] = [];
+  it.each<[string, { perSecond: number | undefined; starts: number[] }]>([
+    ["10 per second", { perSecond: 10, starts: [1000, 1100, 1200, 1300] }],
+    ["50 per second", { perSecond: 50, starts: [1000, 1020, 1040, 1060] }],
+    ["unlimited", { perSecond: undefined, starts: [1000, 1000, 1000, 1000] }],
+  ])("rate limiter spaces request starts: %s", async (_name, { perSecond, starts }) => {
+    let now = 1000;
     const limiter = new RateLimiter(
       perSecond,
-      () => 1000,
-      async (ms) => void slept.push(ms),
+      () => now,
+      async (ms) => {
+        now += ms;
+      },
     );
-    for (let i = 0; i < 4; i++) await limiter.acquire();
-    expect(slept).toEqual(waits);
+    const started: number[] = [];
+    for (let i = 0; i < 4; i++) {
+      await limiter.acquire();
+      started.push(now);
+    }
+    expect(started).toEqual(starts);
+  });
+
+  it("rate limiter lets an urgent request go before the ones already waiting", async () => {
+    let now = 1000;
+    const timers: { at: number; wake: () => void }[] = [];
+    const limiter = new RateLimiter(
+      10,
+      () => now,
+      (ms) => new Promise<void>((wake) => void timers.push({ at: now + ms, wake })),
+    );
+    const order: string[] = [];
+    const take = (name: string, urgent = false) =>
+      limiter.acquire(urgent).then(() => void order.push(`${name}@${now}`));
+    const all = [take("read 1"), take("read 2"), take("read 3")];
+    await Promise.resolve();
+    all.push(take("token", true));
+    // A fake clock: wake the sleepers in time order until every request has started.
+    for (let guard = 0; guard < 100 && order.length < 4; guard++) {
+      await new Promise((resolve) => setImmediate(resolve));
+      timers.sort((a, b) => a.at - b.at);
+      const next = timers.shift();
+      if (next === undefined) continue;
+      now = Math.max(now, next.at);
+      const due = [next, ...timers.filter((t) => t.at <= now)];
+      for (const t of due.slice(1)) timers.splice(timers.indexOf(t), 1);
+      for (const t of due) t.wake();
+    }
+    await Promise.all(all);
+    expect(order).toEqual(["read 1@1000", "token@1100", "read 2@1200", "read 3@1300"]);
   });
 });

@@ -100,3 +100,37 @@ describe("quota checks with a token of the quota client from before the check", 
     expect(only?.waitMs ?? 0).toBeGreaterThanOrEqual(8_000);
   }, 90_000);
 });
+
+describe("expired-token checks with a token of the quota client from before them (issue 43)", () => {
+  it("make the short-lived token they need themselves instead of relying on the order of the checks", async () => {
+    // The token from before lives an hour and multi-token support is off: a token request returns it
+    // again, whatever validity the check gives the client. The check switches multi-token support on for
+    // one token request, and the customer back.
+    const own = await createReference().listen({ host: "127.0.0.1", port: 0 });
+    onTestFinished(() => own.close());
+    const target: Target = {
+      ...servedTarget(own, "reference with an hour-long quota token from before"),
+      credentials: {
+        admin: credential("acme-admin"),
+        quota: credential("acme-quota"),
+        viewer: credential("acme-viewer"),
+      },
+    };
+    const client = createClient({ fetch, baseUrl: target.baseUrl, rdmUrl: target.rdmUrl });
+    const before = await client.token(credential("acme-quota"));
+    expect(before.data?.expires_in).toBeGreaterThan(3000);
+    const checks = allChecks.filter((check) => check.id === "auth/expired-token-refused");
+    const plan = planRun(checks, { target, drivableClock: false });
+    const result = await runPlan(plan, {
+      fetch: (request) => fetch(request),
+      clock: systemClock(),
+      seed: testSeed,
+      runs: 1,
+    });
+    const [only] = result.checks;
+    expect(`${only?.status} ${only?.message ?? only?.reason ?? ""}`).toBe("passed ");
+    // The customer is as it was: multi-token support off, so the token from before comes again.
+    const again = await client.token(credential("acme-quota"));
+    expect(again.data?.access_token).toBe(before.data?.access_token);
+  }, 60_000);
+});

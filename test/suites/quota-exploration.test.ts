@@ -16,6 +16,9 @@ const TRANSITIONS = [
   "off → on",
   "quota raised",
   "quota lowered",
+  // Issue 43: off once every token expired, and an empty multitokenConfig (the reference accepts it).
+  "off: every token expired",
+  "empty multitokenConfig accepted",
 ];
 
 describe("what the quota checks explore", () => {

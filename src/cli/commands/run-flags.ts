@@ -56,6 +56,13 @@ Without --target it certifies the embedded reference implementation.`,
         defaultText: "random, printed at start",
       },
     ),
+    "order-seed": option(
+      "N",
+      integer({ min: 0, max: 2 ** 31 - 1, example: "7" }),
+      "run the checks in an order drawn from N (lanes and the checks in them; destructive checks still after " +
+        "the others): a verdict must not depend on which check ran first",
+      { defaultText: "the suites' order" },
+    ),
     runs: option("N", integer({ min: 1, max: 1_000_000, example: "25" }), "runs per property", {
       default: DEFAULT_RUNS,
     }),

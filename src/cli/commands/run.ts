@@ -72,6 +72,7 @@ function runArgs(v: Values<typeof runSpec.flags>): RunArgs {
     allow: [...v.allow],
     ...(v["confirm-tenant"] === undefined ? {} : { confirmTenant: v["confirm-tenant"] }),
     ...(v.seed === undefined ? {} : { seed: v.seed }),
+    ...(v["order-seed"] === undefined ? {} : { orderSeed: v["order-seed"] }),
     runs: v.runs,
     ...(v.depth === undefined ? {} : { depth: v.depth }),
     ...(v.path === undefined ? {} : { path: v.path }),
