@@ -1,13 +1,23 @@
 // The judge: the consumer's view against the stream's truth, by the consumer rules. Every object the view
-// holds is compared with its latest state; a record that is not it is explained by the rules whose judge
-// accounts for it. A record two rules explain (a removal that arrived before the change the view holds
-// fits "last arrival wins" and "ignores removals" alike) goes to the rule the rest of the view shows
-// broken; when neither is, to the first of them in the order of the rules, naming the other. Objects not in the view are not judged, and the verdict says how many.
+// holds is compared with its latest state (its content: removed or not, its attributes where given; an
+// older objectVersion whose content is the latest's is the latest state); a record that is not it is
+// explained by the rules whose judge accounts for it. A record two rules explain (a removal that arrived
+// before the change the view holds fits "last arrival wins" and "ignores removals" alike) goes to the rule
+// the rest of the view shows broken; when neither is, to the most specific of them (the last in the order
+// of the rules: the order rule answers for what no other explains), naming the other. Without
+// objectVersion every state a consumer may hold last is accepted (statesToHold). Objects not in the view
+// are not judged, and the verdict says how many.
 
 import { CONSUMER_RULES, type ConsumerRule, LATEST_RULE } from "./consumer-rules.ts";
 import type { ConsumerStream, TruthEntry, TruthObject } from "./consumer-stream.ts";
 import type { ConsumerView } from "./consumer-view.ts";
-import { firstWinner, holdsLatest, type JudgeContext, type ObjectCase } from "./object-state.ts";
+import {
+  firstWinner,
+  holdsLatest,
+  type JudgeContext,
+  type ObjectCase,
+  skippedToLatest,
+} from "./object-state.ts";
 
 export interface ConsumerFinding {
   uri: string;
@@ -27,6 +37,8 @@ export interface ConsumerRuleVerdict {
   findings: ConsumerFinding[];
   /** For not-exercised: why, and how to exercise it. */
   reason?: string;
+  /** A passed rule's remark: records it accepted for a reason the report should name. */
+  note?: string;
   ms: number;
 }
 
@@ -39,8 +51,8 @@ export interface ConsumerJudgement {
   missing: number;
   /** View lines about objects the stream never had (not judged). */
   foreign: number;
-  /** Objects left out because the stream carries no objectVersion and their messages arrived out of order:
-   *  no consumer can tell their latest state. */
+  /** Objects left out unjudged for their order (none since a stream without objectVersion is judged by the
+   *  states a consumer may hold last); kept for the reports that name it. */
   unordered: number;
 }
 
@@ -65,19 +77,6 @@ function findingOf(c: ObjectCase, message: string): ConsumerFinding {
   };
 }
 
-/** Without objectVersion a consumer can only take arrival order: judged are the objects whose messages
- *  arrived in the order of their versions. */
-function arrivedInOrder(object: TruthObject): boolean {
-  let highest = -1;
-  for (const entry of object.entries) {
-    if (!entry.listed) continue;
-    if (entry.version < highest) return false;
-    if (entry.version === highest && entry.resend) return false;
-    highest = entry.version;
-  }
-  return true;
-}
-
 /** Makes ahead of the view what judging it compares first: the attributes of each object's latest state
  *  as sent (their canonical text only matters to a view that holds them in another key order). A check
  *  calls it while the consumer runs. */
@@ -95,15 +94,11 @@ export function judgeView(stream: ConsumerStream, view: ConsumerView): ConsumerJ
   const started = performance.now();
   const cases: ObjectCase[] = [];
   let missing = 0;
-  let unordered = 0;
+  const unordered = 0;
   for (const object of stream.objects.values()) {
     const record = view.records.get(object.uri);
     if (!record) {
       missing += 1;
-      continue;
-    }
-    if (!ctx.versioned && !arrivedInOrder(object)) {
-      unordered += 1;
       continue;
     }
     cases.push({ object, record });
@@ -113,8 +108,18 @@ export function judgeView(stream: ConsumerStream, view: ConsumerView): ConsumerJ
 
   // Each record that is not the latest state, with the rules that explain it.
   const explained: { c: ObjectCase; by: { rule: ConsumerRule; message: string }[] }[] = [];
+  // Records of an older objectVersion whose content is the latest's, by the types of the messages skipped.
+  const skipped = new Map<string, number>();
+  let skippers = 0;
   for (const c of cases) {
-    if (holdsLatest(c, ctx)) continue;
+    if (holdsLatest(c, ctx)) {
+      const types = skippedToLatest(c, ctx);
+      if (types) {
+        skippers += 1;
+        for (const type of types) skipped.set(type, (skipped.get(type) ?? 0) + 1);
+      }
+      continue;
+    }
     const by: { rule: ConsumerRule; message: string }[] = [];
     for (const rule of CONSUMER_RULES) {
       if (rule === LATEST_RULE && !ctx.versioned) continue;
@@ -133,8 +138,9 @@ export function judgeView(stream: ConsumerStream, view: ConsumerView): ConsumerJ
   const extra = new Map<ConsumerRule, number>(CONSUMER_RULES.map((r) => [r, 0]));
   for (const { c, by } of explained) {
     const settled = by.length === 1 ? by : by.filter((b) => shown.has(b.rule));
-    // Neither shown broken elsewhere: the first in the order of the rules (the order rule first).
-    const to = settled.length > 0 ? settled : by.slice(0, 1);
+    // Neither shown broken elsewhere: the most specific, the last in the order of the rules (a removal
+    // re-sent and toggled is the re-send's; an ignored removal is the removal's, not the order's).
+    const to = settled.length > 0 ? settled : by.slice(-1);
     for (const { rule, message } of to) {
       const finding = findingOf(c, message);
       const others = by.filter((b) => b.rule !== rule).map((b) => b.rule.id);
@@ -156,7 +162,17 @@ export function judgeView(stream: ConsumerStream, view: ConsumerView): ConsumerJ
     );
     const ms = performance.now() - ruleStarted + judgeMs / CONSUMER_RULES.length;
     if (found.length > 0) return { rule, status: "failed", opportunities, findings: found, ms };
-    if (opportunities > 0) return { rule, status: "passed", opportunities, findings: [], ms };
+    if (opportunities > 0) {
+      const note =
+        rule === LATEST_RULE && skippers > 0
+          ? `${skippers} object(s) hold an older objectVersion whose content is the latest's: the consumer skipped ${[
+              ...skipped,
+            ]
+              .map(([type, n]) => `${type} (${n})`)
+              .join(", ")}, which changed nothing the view holds`
+          : undefined;
+      return { rule, status: "passed", opportunities, findings: [], ...(note ? { note } : {}), ms };
+    }
     const why =
       rule === LATEST_RULE && !ctx.versioned
         ? "the stream carries no objectVersion (JMSEventsFilteringFields does not list it), so no order of an object's messages is given"

@@ -131,7 +131,8 @@ export function consumerRunResult(meta: ConsumerRunMeta): RunResult {
         reason: verdict.reason ?? "",
         ...(meta.requireExercised && rule.level === "MUST" ? { exerciseRequired: true as const } : {}),
       };
-    if (verdict.status === "passed") return { ...timed, status: "passed" };
+    if (verdict.status === "passed")
+      return { ...timed, status: "passed", ...(verdict.note ? { message: verdict.note } : {}) };
     const first = verdict.findings[0] as ConsumerFinding;
     return {
       ...timed,
