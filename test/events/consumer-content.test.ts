@@ -111,7 +111,7 @@ describe("an older objectVersion whose content is the latest's", () => {
               o.winner.attributesText),
       );
       expect(behind.length).toBeGreaterThan(0);
-      const view = viewWith(s, behind, (o, line) => lineOf(s, o, previous(o) as TruthEntry));
+      const view = viewWith(s, behind, (o) => lineOf(s, o, previous(o) as TruthEntry));
       expect(failed(s, view)).toEqual([LATEST]);
       const latest = judgeView(s, view).verdicts.find((v) => v.rule.id === LATEST);
       expect(latest?.findings.length).toBe(behind.length);
