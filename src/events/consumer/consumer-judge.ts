@@ -12,10 +12,13 @@ import { CONSUMER_RULES, type ConsumerRule, LATEST_RULE } from "./consumer-rules
 import type { ConsumerStream, TruthEntry, TruthObject } from "./consumer-stream.ts";
 import type { ConsumerView } from "./consumer-view.ts";
 import {
+  describeEntry,
+  describeRecord,
   firstWinner,
   holdsLatest,
   type JudgeContext,
   type ObjectCase,
+  olderReflected,
   skippedToLatest,
 } from "./object-state.ts";
 
@@ -51,9 +54,6 @@ export interface ConsumerJudgement {
   missing: number;
   /** View lines about objects the stream never had (not judged). */
   foreign: number;
-  /** Objects left out unjudged for their order (none since a stream without objectVersion is judged by the
-   *  states a consumer may hold last); kept for the reports that name it. */
-  unordered: number;
 }
 
 function findingOf(c: ObjectCase, message: string): ConsumerFinding {
@@ -94,7 +94,6 @@ export function judgeView(stream: ConsumerStream, view: ConsumerView): ConsumerJ
   const started = performance.now();
   const cases: ObjectCase[] = [];
   let missing = 0;
-  const unordered = 0;
   for (const object of stream.objects.values()) {
     const record = view.records.get(object.uri);
     if (!record) {
@@ -126,11 +125,16 @@ export function judgeView(stream: ConsumerStream, view: ConsumerView): ConsumerJ
       const message = rule.judge(c, ctx);
       if (message !== undefined) by.push({ rule, message });
     }
-    if (by.length === 0)
+    if (by.length === 0) {
+      // An older state that arrived before the latest message: the later messages were not taken.
+      const [older] = olderReflected(c, ctx);
       by.push({
         rule: LATEST_RULE,
-        message: `the view does not hold the latest state, ${describeLatest(c.object)}, nor that of any one message of the object; line ${c.record.line}`,
+        message: older
+          ? `the view holds the state of ${describeEntry(older)}, an older objectVersion, though the latest, ${describeLatest(c.object)}, arrived after it and changed the object: was a later message dropped? ${describeRecord(c.record)}`
+          : `the view does not hold the latest state, ${describeLatest(c.object)}, nor that of any one message of the object; ${describeRecord(c.record)}`,
       });
+    }
     explained.push({ c, by });
   }
   const shown = new Set(explained.filter((e) => e.by.length === 1).map((e) => e.by[0]?.rule));
@@ -194,7 +198,6 @@ export function judgeView(stream: ConsumerStream, view: ConsumerView): ConsumerJ
     objects: stream.objects.size,
     missing,
     foreign,
-    unordered,
   };
 }
 

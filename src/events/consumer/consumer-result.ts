@@ -185,9 +185,6 @@ export function consumerRunResult(meta: ConsumerRunMeta): RunResult {
           ? `${judgement.missing} object(s) of the stream are not in the view and were not judged`
           : "",
         judgement.foreign > 0 ? `${judgement.foreign} view line(s) name objects the stream never had` : "",
-        judgement.unordered > 0
-          ? `${judgement.unordered} object(s) arrived out of order without objectVersion and were not judged`
-          : "",
       ].filter(Boolean);
       return [
         reason,
