@@ -3,8 +3,8 @@
 // older objectVersion whose content is the latest's is the latest state); a record that is not it is
 // explained by the rules whose judge accounts for it. A record two rules explain (a removal that arrived
 // before the change the view holds fits "last arrival wins" and "ignores removals" alike) goes to the rule
-// the rest of the view shows broken; when neither is, to the most specific of them (the last in the order
-// of the rules: the order rule answers for what no other explains), naming the other. Without
+// the rest of the view shows broken; when neither is, to the one whose evidence is the cause (TIE_ORDER),
+// naming the other. Without
 // objectVersion every state a consumer may hold last is accepted (statesToHold). Objects not in the view
 // are not judged, and the verdict says how many.
 
@@ -142,9 +142,9 @@ export function judgeView(stream: ConsumerStream, view: ConsumerView): ConsumerJ
   const extra = new Map<ConsumerRule, number>(CONSUMER_RULES.map((r) => [r, 0]));
   for (const { c, by } of explained) {
     const settled = by.length === 1 ? by : by.filter((b) => shown.has(b.rule));
-    // Neither shown broken elsewhere: the most specific, the last in the order of the rules (a removal
-    // re-sent and toggled is the re-send's; an ignored removal is the removal's, not the order's).
-    const to = settled.length > 0 ? settled : by.slice(-1);
+    // None shown broken elsewhere: the one whose evidence is the cause rather than the symptom (TIE_ORDER).
+    const to =
+      settled.length > 0 ? settled : [...by].sort((a, b) => tieRank(a.rule) - tieRank(b.rule)).slice(0, 1);
     for (const { rule, message } of to) {
       const finding = findingOf(c, message);
       const others = by.filter((b) => b.rule !== rule).map((b) => b.rule.id);
@@ -200,6 +200,24 @@ export function judgeView(stream: ConsumerStream, view: ConsumerView): ConsumerJ
     foreign,
   };
 }
+
+/** Which rule takes a record that several rules explain and none of them is shown broken by a record of
+ *  its own: the order rule (an older state that arrived later or has the later timestamp is how the
+ *  consumer ordered, the removal it lost is the symptom), then a re-send (a removal re-sent and toggled),
+ *  then a fallback (a removal sent as a fallback and dropped), then the removal, the GDPR rule, and last
+ *  the unknown-fields rule (a latest message carrying fields of no definition may be a coincidence). */
+const TIE_ORDER = [
+  "consumer/latest-by-object-version",
+  "consumer/re-send-changes-nothing",
+  "consumer/fallback-is-not-an-empty-object",
+  "consumer/removal-not-live",
+  "consumer/gdpr-removal-leaves-no-data",
+  "consumer/unknown-types-and-fields-change-nothing",
+];
+const tieRank = (rule: ConsumerRule) => {
+  const at = TIE_ORDER.indexOf(rule.id);
+  return at < 0 ? TIE_ORDER.length : at;
+};
 
 function describeLatest(object: TruthObject): string {
   const w = firstWinner(object);
