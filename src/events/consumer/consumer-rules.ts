@@ -107,7 +107,8 @@ const declared: ConsumerRuleDeclaration[] = [
       "SHOULD hold none of an object's data after its GDPR removal (ENTITY_REMOVED_GDPR, RELATIONSHIP_REMOVED_GDPR)",
     opportunity: "an object whose latest message is a GDPR removal",
     exercise: "a longer stream (--count 1000 or more), which removes entities by GDPR requests",
-    applies: (object, ctx) => statesToHold(object, ctx).some((e) => e.gdpr),
+    applies: (object, ctx) =>
+      ctx.versioned ? object.winner.gdpr : statesToHold(object, ctx).some((e) => e.gdpr),
     // Data kept: members holding values that came from the object's messages (its attributes, a copy of
     // them), not members a consumer keeps for itself (a flag, the last event type's name).
     judge(c, ctx) {
