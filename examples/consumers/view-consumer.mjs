@@ -76,11 +76,20 @@ function apply({ headers = {}, payload = {} }) {
   const raw = headers.objectVersion;
   const version = raw === undefined || raw === null || raw === "" ? undefined : Number(raw);
   const time = payload.object?.updatedTime ?? payload.deltas?.timestamp;
+  if (FAULT === "drops-fallback" && payload.exceededQueueSizeLimit === true) return;
   const current = view.get(uri);
   if (!isNewer(current, version, time)) return;
   const at = { uri, objectVersion: version, rawVersion: raw, updatedTime: time };
   if (REMOVALS.has(type)) {
     if (FAULT === "ignores-removals") return;
+    if (FAULT === "removal-as-change") {
+      view.set(uri, {
+        ...at,
+        removed: false,
+        attributes: current?.removed ? undefined : current?.attributes,
+      });
+      return;
+    }
     if (FAULT === "resend-toggle" && version !== undefined && current?.objectVersion === version) {
       view.set(uri, { ...current, removed: !current.removed });
       return;

@@ -85,12 +85,18 @@ def apply(message):
     version = None if raw is None or raw == "" else int(raw)
     deltas = payload.get("deltas") if isinstance(payload.get("deltas"), dict) else {}
     time = (obj or {}).get("updatedTime", deltas.get("timestamp"))
+    if FAULT == "drops-fallback" and payload.get("exceededQueueSizeLimit") is True:
+        return
     current = view.get(uri)
     if not is_newer(current, version, time):
         return
     at = {"uri": uri, "objectVersion": version, "updatedTime": time}
     if kind in REMOVALS:
         if FAULT == "ignores-removals":
+            return
+        if FAULT == "removal-as-change":
+            known = None if current is None or current["removed"] else current.get("attributes")
+            view[uri] = {**at, "removed": False, "attributes": known}
             return
         if FAULT == "resend-toggle" and version is not None and current and current.get("objectVersion") == version:
             view[uri] = {**current, "removed": not current["removed"]}

@@ -33,7 +33,16 @@ const FAULTS: [string, string, RegExp][] = [
   ],
   ["updated-time", "consumer/latest-by-object-version", /an older objectVersion/],
   ["ignores-removals", "consumer/removal-not-live", /removed the object, but the view holds it live/],
+  // The removal read as a change (live, with the removal's objectVersion): the removal rule's, not the
+  // order's or the re-send's.
+  [
+    "removal-as-change",
+    "consumer/removal-not-live",
+    /removed the object, but the view holds it live with its objectVersion: taken for a change\?/,
+  ],
   ["fallback-empty", "consumer/fallback-is-not-an-empty-object", /with empty attributes/],
+  // The fallback dropped, the older state kept: the fallback rule's, not the order's.
+  ["drops-fallback", "consumer/fallback-is-not-an-empty-object", /was the fallback dropped\?/],
   [
     "gdpr-keeps-data",
     "consumer/gdpr-removal-leaves-no-data",

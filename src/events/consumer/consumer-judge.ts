@@ -1,13 +1,26 @@
 // The judge: the consumer's view against the stream's truth, by the consumer rules. Every object the view
-// holds is compared with its latest state; a record that is not it is explained by the rules whose judge
-// accounts for it. A record two rules explain (a removal that arrived before the change the view holds
-// fits "last arrival wins" and "ignores removals" alike) goes to the rule the rest of the view shows
-// broken; when neither is, to the first of them in the order of the rules, naming the other. Objects not in the view are not judged, and the verdict says how many.
+// holds is compared with its latest state (its content: removed or not, its attributes where given; an
+// older objectVersion whose content is the latest's is the latest state); a record that is not it is
+// explained by the rules whose judge accounts for it. A record two rules explain (a removal that arrived
+// before the change the view holds fits "last arrival wins" and "ignores removals" alike) goes to the rule
+// the rest of the view shows broken; when neither is, to the one whose evidence is the cause (TIE_ORDER),
+// naming the other. Without
+// objectVersion every state a consumer may hold last is accepted (statesToHold). Objects not in the view
+// are not judged, and the verdict says how many.
 
 import { CONSUMER_RULES, type ConsumerRule, LATEST_RULE } from "./consumer-rules.ts";
 import type { ConsumerStream, TruthEntry, TruthObject } from "./consumer-stream.ts";
 import type { ConsumerView } from "./consumer-view.ts";
-import { firstWinner, holdsLatest, type JudgeContext, type ObjectCase } from "./object-state.ts";
+import {
+  describeEntry,
+  describeRecord,
+  firstWinner,
+  holdsLatest,
+  type JudgeContext,
+  type ObjectCase,
+  olderReflected,
+  skippedToLatest,
+} from "./object-state.ts";
 
 export interface ConsumerFinding {
   uri: string;
@@ -27,6 +40,8 @@ export interface ConsumerRuleVerdict {
   findings: ConsumerFinding[];
   /** For not-exercised: why, and how to exercise it. */
   reason?: string;
+  /** A passed rule's remark: records it accepted for a reason the report should name. */
+  note?: string;
   ms: number;
 }
 
@@ -39,9 +54,6 @@ export interface ConsumerJudgement {
   missing: number;
   /** View lines about objects the stream never had (not judged). */
   foreign: number;
-  /** Objects left out because the stream carries no objectVersion and their messages arrived out of order:
-   *  no consumer can tell their latest state. */
-  unordered: number;
 }
 
 function findingOf(c: ObjectCase, message: string): ConsumerFinding {
@@ -65,19 +77,6 @@ function findingOf(c: ObjectCase, message: string): ConsumerFinding {
   };
 }
 
-/** Without objectVersion a consumer can only take arrival order: judged are the objects whose messages
- *  arrived in the order of their versions. */
-function arrivedInOrder(object: TruthObject): boolean {
-  let highest = -1;
-  for (const entry of object.entries) {
-    if (!entry.listed) continue;
-    if (entry.version < highest) return false;
-    if (entry.version === highest && entry.resend) return false;
-    highest = entry.version;
-  }
-  return true;
-}
-
 /** Makes ahead of the view what judging it compares first: the attributes of each object's latest state
  *  as sent (their canonical text only matters to a view that holds them in another key order). A check
  *  calls it while the consumer runs. */
@@ -95,15 +94,10 @@ export function judgeView(stream: ConsumerStream, view: ConsumerView): ConsumerJ
   const started = performance.now();
   const cases: ObjectCase[] = [];
   let missing = 0;
-  let unordered = 0;
   for (const object of stream.objects.values()) {
     const record = view.records.get(object.uri);
     if (!record) {
       missing += 1;
-      continue;
-    }
-    if (!ctx.versioned && !arrivedInOrder(object)) {
-      unordered += 1;
       continue;
     }
     cases.push({ object, record });
@@ -113,19 +107,34 @@ export function judgeView(stream: ConsumerStream, view: ConsumerView): ConsumerJ
 
   // Each record that is not the latest state, with the rules that explain it.
   const explained: { c: ObjectCase; by: { rule: ConsumerRule; message: string }[] }[] = [];
+  // Records of an older objectVersion whose content is the latest's, by the types of the messages skipped.
+  const skipped = new Map<string, number>();
+  let skippers = 0;
   for (const c of cases) {
-    if (holdsLatest(c, ctx)) continue;
+    if (holdsLatest(c, ctx)) {
+      const types = skippedToLatest(c, ctx);
+      if (types) {
+        skippers += 1;
+        for (const type of types) skipped.set(type, (skipped.get(type) ?? 0) + 1);
+      }
+      continue;
+    }
     const by: { rule: ConsumerRule; message: string }[] = [];
     for (const rule of CONSUMER_RULES) {
       if (rule === LATEST_RULE && !ctx.versioned) continue;
       const message = rule.judge(c, ctx);
       if (message !== undefined) by.push({ rule, message });
     }
-    if (by.length === 0)
+    if (by.length === 0) {
+      // An older state that arrived before the latest message: the later messages were not taken.
+      const [older] = olderReflected(c, ctx);
       by.push({
         rule: LATEST_RULE,
-        message: `the view does not hold the latest state, ${describeLatest(c.object)}, nor that of any one message of the object; line ${c.record.line}`,
+        message: older
+          ? `the view holds the state of ${describeEntry(older)}, an older objectVersion, though the latest, ${describeLatest(c.object)}, arrived after it and changed the object: was a later message dropped? ${describeRecord(c.record)}`
+          : `the view does not hold the latest state, ${describeLatest(c.object)}, nor that of any one message of the object; ${describeRecord(c.record)}`,
       });
+    }
     explained.push({ c, by });
   }
   const shown = new Set(explained.filter((e) => e.by.length === 1).map((e) => e.by[0]?.rule));
@@ -133,8 +142,9 @@ export function judgeView(stream: ConsumerStream, view: ConsumerView): ConsumerJ
   const extra = new Map<ConsumerRule, number>(CONSUMER_RULES.map((r) => [r, 0]));
   for (const { c, by } of explained) {
     const settled = by.length === 1 ? by : by.filter((b) => shown.has(b.rule));
-    // Neither shown broken elsewhere: the first in the order of the rules (the order rule first).
-    const to = settled.length > 0 ? settled : by.slice(0, 1);
+    // None shown broken elsewhere: the one whose evidence is the cause rather than the symptom (TIE_ORDER).
+    const to =
+      settled.length > 0 ? settled : [...by].sort((a, b) => tieRank(a.rule) - tieRank(b.rule)).slice(0, 1);
     for (const { rule, message } of to) {
       const finding = findingOf(c, message);
       const others = by.filter((b) => b.rule !== rule).map((b) => b.rule.id);
@@ -156,7 +166,17 @@ export function judgeView(stream: ConsumerStream, view: ConsumerView): ConsumerJ
     );
     const ms = performance.now() - ruleStarted + judgeMs / CONSUMER_RULES.length;
     if (found.length > 0) return { rule, status: "failed", opportunities, findings: found, ms };
-    if (opportunities > 0) return { rule, status: "passed", opportunities, findings: [], ms };
+    if (opportunities > 0) {
+      const note =
+        rule === LATEST_RULE && skippers > 0
+          ? `${skippers} object(s) hold an older objectVersion whose content is the latest's: the consumer skipped ${[
+              ...skipped,
+            ]
+              .map(([type, n]) => `${type} (${n})`)
+              .join(", ")}, which changed nothing the view holds`
+          : undefined;
+      return { rule, status: "passed", opportunities, findings: [], ...(note ? { note } : {}), ms };
+    }
     const why =
       rule === LATEST_RULE && !ctx.versioned
         ? "the stream carries no objectVersion (JMSEventsFilteringFields does not list it), so no order of an object's messages is given"
@@ -178,9 +198,26 @@ export function judgeView(stream: ConsumerStream, view: ConsumerView): ConsumerJ
     objects: stream.objects.size,
     missing,
     foreign,
-    unordered,
   };
 }
+
+/** Which rule takes a record that several rules explain and none of them is shown broken by a record of
+ *  its own: the order rule (an older state that arrived later or has the later timestamp is how the
+ *  consumer ordered, the removal it lost is the symptom), then a re-send (a removal re-sent and toggled),
+ *  then a fallback (a removal sent as a fallback and dropped), then the removal, the GDPR rule, and last
+ *  the unknown-fields rule (a latest message carrying fields of no definition may be a coincidence). */
+const TIE_ORDER = [
+  "consumer/latest-by-object-version",
+  "consumer/re-send-changes-nothing",
+  "consumer/fallback-is-not-an-empty-object",
+  "consumer/removal-not-live",
+  "consumer/gdpr-removal-leaves-no-data",
+  "consumer/unknown-types-and-fields-change-nothing",
+];
+const tieRank = (rule: ConsumerRule) => {
+  const at = TIE_ORDER.indexOf(rule.id);
+  return at < 0 ? TIE_ORDER.length : at;
+};
 
 function describeLatest(object: TruthObject): string {
   const w = firstWinner(object);

@@ -122,7 +122,8 @@ export function consumerRunResult(meta: ConsumerRunMeta): RunResult {
         reason: verdict.reason ?? "",
         ...(meta.requireExercised && rule.level === "MUST" ? { exerciseRequired: true as const } : {}),
       };
-    if (verdict.status === "passed") return { ...timed, status: "passed" };
+    if (verdict.status === "passed")
+      return { ...timed, status: "passed", ...(verdict.note ? { message: verdict.note } : {}) };
     const first = verdict.findings[0] as ConsumerFinding;
     return {
       ...timed,
@@ -175,9 +176,6 @@ export function consumerRunResult(meta: ConsumerRunMeta): RunResult {
           ? `${judgement.missing} object(s) of the stream are not in the view and were not judged`
           : "",
         judgement.foreign > 0 ? `${judgement.foreign} view line(s) name objects the stream never had` : "",
-        judgement.unordered > 0
-          ? `${judgement.unordered} object(s) arrived out of order without objectVersion and were not judged`
-          : "",
       ].filter(Boolean);
       return [
         reason,

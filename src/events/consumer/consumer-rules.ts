@@ -5,10 +5,17 @@
 // settles a record that two rules explain.
 
 import { defineRule, type Rule, type RuleDeclaration } from "../../check/rule.ts";
-import { type TruthObject, UNKNOWN_HEADER, UNKNOWN_PAYLOAD_FIELD } from "./consumer-stream.ts";
 import {
+  type TruthEntry,
+  type TruthObject,
+  UNKNOWN_HEADER,
+  UNKNOWN_PAYLOAD_FIELD,
+} from "./consumer-stream.ts";
+import {
+  dataKept,
   describeEntry,
   describeRecord,
+  fallbackLosesAttributes,
   firstWinner,
   holdsLatestState,
   type JudgeContext,
@@ -16,7 +23,7 @@ import {
   olderReflected,
   reflects,
   sameState,
-  snapshotsBefore,
+  statesToHold,
   unknownFieldsKept,
   versionFits,
 } from "./object-state.ts";
@@ -33,19 +40,21 @@ interface ConsumerRuleDeclaration extends RuleDeclaration {
 
 const later = (a: { position: number }, b: { position: number }) => a.position > b.position;
 
+/** An older message whose timestamp (updatedTime, the deltas' timestamp) is not older than the latest
+ *  one's: a consumer ordering by time takes it. Only where both carry one: a removal or a fallback carries
+ *  none, and a consumer that lets a message without one pass has not ordered by time. */
+const timeMisleads = (e: TruthEntry, winner: TruthEntry) =>
+  e.timestamp !== undefined && winner.timestamp !== undefined && e.timestamp >= winner.timestamp;
+
 /** The order rule's opportunities: an object whose latest message is not the last to arrive, or whose
- *  timestamps (updatedTime, the deltas' timestamp) do not rise with its objectVersion. */
+ *  timestamps do not rise with its objectVersion. */
 function orderChallenged(object: TruthObject): boolean {
   const winner = object.winner;
   const listed = object.entries.filter((e) => e.listed);
   if (new Set(listed.map((e) => e.version)).size < 2) return false;
   const last = listed.at(-1);
   if (last && last.version !== winner.version) return true;
-  return listed.some(
-    (e) =>
-      e.version < winner.version &&
-      !(e.timestamp !== undefined && winner.timestamp !== undefined && e.timestamp < winner.timestamp),
-  );
+  return listed.some((e) => e.version < winner.version && timeMisleads(e, winner));
 }
 
 const declared: ConsumerRuleDeclaration[] = [
@@ -61,11 +70,7 @@ const declared: ConsumerRuleDeclaration[] = [
     applies: (object, ctx) => ctx.versioned && orderChallenged(object),
     judge(c, ctx) {
       const winner = firstWinner(c.object);
-      const older = olderReflected(c, ctx).find(
-        (e) =>
-          later(e, winner) ||
-          !(e.timestamp !== undefined && winner.timestamp !== undefined && e.timestamp < winner.timestamp),
-      );
+      const older = olderReflected(c, ctx).find((e) => later(e, winner) || timeMisleads(e, winner));
       if (!older) return undefined;
       const why = later(older, winner)
         ? "it arrived after the latest one"
@@ -81,12 +86,18 @@ const declared: ConsumerRuleDeclaration[] = [
     opportunity: "an object whose latest message removes it",
     exercise: "a longer stream (--count), which removes entities, relationships and interactions",
     applies: (object) => object.winner.removes,
+    // A live record of an object the latest message removed: the removal was ignored, whatever else the
+    // record also fits (an older state, the removal's own objectVersion taken as a change). Only a record
+    // of an older objectVersion whose state no message left is left to the order rule.
     judge(c, ctx) {
       const winner = firstWinner(c.object);
       if (!winner.removes || c.record.removed) return undefined;
       const before = olderReflected(c, ctx).find((e) => !e.removes);
-      if (!before && c.record.objectVersion !== undefined && ctx.versioned) return undefined;
-      return `${describeEntry(winner)} removed the object, but the view holds it live${before ? ` with the state of ${describeEntry(before)}` : ""}; ${describeRecord(c.record)}`;
+      const version = c.record.objectVersion;
+      if (!before && version !== undefined && ctx.versioned && version < winner.version) return undefined;
+      const taken =
+        ctx.versioned && version === winner.version ? " with its objectVersion: taken for a change?" : "";
+      return `${describeEntry(winner)} removed the object, but the view holds it live${before ? ` with the state of ${describeEntry(before)}` : taken}; ${describeRecord(c.record)}`;
     },
   },
   {
@@ -96,30 +107,44 @@ const declared: ConsumerRuleDeclaration[] = [
       "SHOULD hold none of an object's data after its GDPR removal (ENTITY_REMOVED_GDPR, RELATIONSHIP_REMOVED_GDPR)",
     opportunity: "an object whose latest message is a GDPR removal",
     exercise: "a longer stream (--count 1000 or more), which removes entities by GDPR requests",
-    applies: (object) => object.winner.gdpr,
+    applies: (object, ctx) =>
+      ctx.versioned ? object.winner.gdpr : statesToHold(object, ctx).some((e) => e.gdpr),
+    // Data kept: members holding values that came from the object's messages (its attributes, a copy of
+    // them), not members a consumer keeps for itself (a flag, the last event type's name).
     judge(c, ctx) {
-      const winner = firstWinner(c.object);
-      if (!winner.gdpr || !c.record.removed || c.record.dataMembers.length === 0) return undefined;
-      if (!versionFits(c, winner, ctx)) return undefined;
-      return `${describeEntry(winner)} removed the object by a GDPR request, but the view still holds its ${c.record.dataMembers.join(", ")}; ${describeRecord(c.record)}`;
+      if (!c.record.removed) return undefined;
+      const removal = statesToHold(c.object, ctx).find((e) => e.gdpr && versionFits(c, e, ctx));
+      if (!removal) return undefined;
+      const kept = dataKept(c, ctx);
+      if (kept.length === 0) return undefined;
+      return `${describeEntry(removal)} removed the object by a GDPR request, but the view still holds its ${kept.join(", ")} (values of the object's messages); ${describeRecord(c.record)}`;
     },
   },
   {
     id: "consumer/fallback-is-not-an-empty-object",
     requirements: ["CONSUMER-FALLBACK-01"],
     title:
-      "MUST NOT take a large-object fallback (no object, exceededQueueSizeLimit true) for an empty or removed object",
+      "MUST take a large-object fallback (no object, exceededQueueSizeLimit true) as the event it is: not for an empty or removed object, not dropped",
     opportunity: "an object whose latest message is a large-object fallback",
     exercise: "a stream with more fallbacks (the fallback-uri-in-header producer choice sends 15 %)",
-    applies: (object) => object.winner.kind === "fallback" && !object.winner.removes,
+    applies: (object) => object.winner.kind === "fallback",
     judge(c, ctx) {
       const winner = firstWinner(c.object);
-      if (winner.kind !== "fallback" || winner.removes || !versionFits(c, winner, ctx)) return undefined;
+      if (winner.kind !== "fallback") return undefined;
+      // Dropped: the view holds an older message's state, as if the fallback had never come.
+      const [older] = olderReflected(c, ctx);
+      if (older && (c.record.objectVersion !== undefined || !sameState(c, winner, ctx))) {
+        const payload = ctx.stream.messages[winner.position]?.payload;
+        const where = payload && !("uri" in payload) ? " (its URI only in the sourceObjectUri header)" : "";
+        return `${describeEntry(winner)}${where} is the latest, and the view holds the state of ${describeEntry(older)}, an older one: was the fallback dropped? It is the event itself, sent without object: take its objectVersion${winner.removes ? " and its removal" : ""} (read the URI and the type from the headers), and keep the attributes the last snapshot gave or none; ${describeRecord(c.record)}`;
+      }
+      if (winner.removes || !versionFits(c, winner, ctx)) return undefined;
       if (c.record.removed)
         return `${describeEntry(winner)} carries no object, yet the view holds the object removed; ${describeRecord(c.record)}`;
       if (!ctx.judgesAttributes || c.record.attributesEmpty !== true) return undefined;
-      if (snapshotsBefore(c.object, winner).some((e) => e.attributesText === null)) return undefined;
-      return `${describeEntry(winner)} carries no object (exceededQueueSizeLimit), yet the view holds the object with empty attributes; keep what the last snapshot said, or give no attributes; ${describeRecord(c.record)}`;
+      // The object's first message, or one after snapshots that gave no attributes: nothing was lost.
+      if (!fallbackLosesAttributes(c.object, winner)) return undefined;
+      return `${describeEntry(winner)} carries no object (exceededQueueSizeLimit), yet the view holds the object with empty attributes where an earlier snapshot gave attributes; keep what the last snapshot said, or give no attributes; ${describeRecord(c.record)}`;
     },
   },
   {

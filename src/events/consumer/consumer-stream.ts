@@ -134,7 +134,7 @@ export function consumerStream(choice: ProducerChoice, seed: number, count: numb
   // consumer runs.
   let truth: Truth | undefined;
   const truthNow = () => {
-    truth ??= truthOf(withResends);
+    truth ??= truthOf(withResends, choice);
     return truth;
   };
   return {
@@ -274,7 +274,21 @@ function deltasIn(
   };
 }
 
-function entryOf(message: DeliveredMessage, position: number, seen: Set<string>): TruthEntry {
+/** The deltas' timestamp as the choice delivers it (deltasIn): the delta message made from another shape
+ *  carries 0, the bare collection and the other object none: what a consumer ordering by time reads. */
+function deliveredTimestamp(deltas: Record<string, unknown>, choice: ProducerChoice): number | undefined {
+  const sent = typeof deltas.timestamp === "number" ? deltas.timestamp : undefined;
+  if (choice.deltasShape === "message") return "deltaCollection" in deltas ? sent : 0;
+  if (choice.deltasShape === "collection" || choice.deltasShape === "other") return undefined;
+  return sent;
+}
+
+function entryOf(
+  message: DeliveredMessage,
+  position: number,
+  seen: Set<string>,
+  choice: ProducerChoice,
+): TruthEntry {
   const { headers, payload } = message;
   const type = String(headers.eventType ?? payload.type);
   const version = Number(headers.objectVersion);
@@ -298,8 +312,8 @@ function entryOf(message: DeliveredMessage, position: number, seen: Set<string>)
   const timestamp =
     typeof object?.updatedTime === "number"
       ? object.updatedTime
-      : typeof deltas?.timestamp === "number"
-        ? deltas.timestamp
+      : deltas
+        ? deliveredTimestamp(deltas, choice)
         : undefined;
   return new Entry(
     position,
@@ -406,13 +420,13 @@ export function truthObjects(byUri: Map<string, TruthEntry[]>): Map<string, Trut
   return objects;
 }
 
-function truthOf(messages: DeliveredMessage[]): Truth {
+function truthOf(messages: DeliveredMessage[], choice: ProducerChoice): Truth {
   const byUri = new Map<string, TruthEntry[]>();
   const seen = new Set<string>();
   let first: TruthEntry | undefined;
   messages.forEach((message, position) => {
     const uri = String(message.headers.sourceObjectUri);
-    const entry = entryOf(message, position, seen);
+    const entry = entryOf(message, position, seen, choice);
     if (!entry.listed) first ??= entry;
     const list = byUri.get(uri);
     if (list) list.push(entry);

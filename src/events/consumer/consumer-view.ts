@@ -24,6 +24,9 @@ export interface ViewRecord {
   attributesEmpty?: boolean;
   /** Names of members other than uri, removed and objectVersion that carry data (attributes included). */
   dataMembers: string[];
+  /** Those members other than attributes, by name, as given: after a GDPR removal the judge asks whether
+   *  they hold values of the object's messages or only the consumer's own bookkeeping. */
+  members: Record<string, unknown> | undefined;
   line: number;
 }
 
@@ -96,6 +99,7 @@ export function parseViewLine(text: string, line: number): ViewRecord {
       `line ${line} of the view (${fields.uri}) has attributes ${describe(attributes)}: give the object's attributes as an object (attribute name to values), or leave it out`,
     );
   const dataMembers: string[] = [];
+  let members: Record<string, unknown> | undefined;
   for (const key in fields) {
     const member = fields[key];
     if (
@@ -108,6 +112,10 @@ export function parseViewLine(text: string, line: number): ViewRecord {
       continue;
     if (key === "attributes" && Object.keys(member as object).length === 0) continue;
     dataMembers.push(key);
+    if (key !== "attributes") {
+      members ??= {};
+      members[key] = member;
+    }
   }
   const empty =
     attributes === null || (attributes !== undefined && Object.keys(attributes as object).length === 0);
@@ -120,6 +128,7 @@ export function parseViewLine(text: string, line: number): ViewRecord {
     attributesValue: attributes === undefined ? undefined : (attributes ?? {}),
     attributesEmpty: attributes === undefined ? undefined : empty,
     dataMembers,
+    members,
     line,
   };
 }

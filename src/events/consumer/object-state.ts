@@ -70,6 +70,19 @@ function sameAttributes(record: ViewRecord, entry: TruthEntry): boolean {
   return record.attributes === entry.attributesText || canonicalAttributes(record) === entry.attributes;
 }
 
+/** The object's attributes as the snapshot gave them, other than none or an empty set. */
+function givesAttributes(entry: TruthEntry): boolean {
+  const text = entry.attributesText;
+  return text !== null && text !== undefined && text !== "{}";
+}
+
+/** A large-object fallback may leave the view with no attributes (or an empty set) when no snapshot of an
+ *  older objectVersion that gave attributes had arrived before it: there was nothing to keep. Replacing
+ *  attributes an earlier snapshot gave with nothing is a loss. */
+export function fallbackLosesAttributes(object: TruthObject, entry: TruthEntry): boolean {
+  return snapshotsBefore(object, entry).some((e) => e.position < entry.position && givesAttributes(e));
+}
+
 function attributesFit(given: ViewRecord, object: TruthObject, entry: TruthEntry): boolean {
   if (given.attributes === undefined || entry.removes) return true;
   const record = ownAttributes(given);
@@ -77,7 +90,10 @@ function attributesFit(given: ViewRecord, object: TruthObject, entry: TruthEntry
     case "snapshot":
       return sameAttributes(record, entry);
     case "fallback":
-      return snapshotsBefore(object, entry).some((e) => sameAttributes(record, e));
+      return (
+        snapshotsBefore(object, entry).some((e) => sameAttributes(record, e)) ||
+        (record.attributesEmpty === true && !fallbackLosesAttributes(object, entry))
+      );
     case "name-only":
       return record.attributesEmpty === true;
     default:
@@ -106,17 +122,153 @@ export function holdsLatest(c: ObjectCase, ctx: JudgeContext): boolean {
   return holdsLatestState(c, ctx) && !(ctx.judgesAttributes && unknownFieldsKept(c.record).length > 0);
 }
 
-/** The record holds the latest state: the winner's (and after a GDPR removal, no data), fields of no
- *  definition among its attributes aside. A message of an unlisted type after the winner may have given
- *  the record its objectVersion. */
+/** Types whose messages change nothing a view holds of the object (removed or not, its attributes), by
+ *  the document's meaning: a workflow business process connected to the entity, the entity's list of
+ *  potential matches. Their snapshot repeats the entity's data; a consumer may skip them. */
+export const CONTENT_NEUTRAL_TYPES: ReadonlySet<string> = new Set([
+  "ENTITY_BUSINESS_PROCESS_CHANGED",
+  "ENTITIES_MATCHES_CHANGED",
+]);
+
+const contentCache = new WeakMap<TruthObject, Map<number, number>>();
+
+/** Per objectVersion of the object's listed messages, the content it leaves (removed or not, its
+ *  attributes) as a number: two versions of one number leave the same content. A removal after a removal
+ *  changes nothing; a snapshot whose attributes are the last snapshot's, or a message of a content-neutral
+ *  type, neither; any other message does. */
+function contentOf(object: TruthObject): Map<number, number> {
+  let content = contentCache.get(object);
+  if (content) return content;
+  content = new Map();
+  const byVersion = new Map<number, TruthEntry>();
+  for (const e of object.entries) if (e.listed && !byVersion.has(e.version)) byVersion.set(e.version, e);
+  let epoch = 0;
+  let previous: TruthEntry | undefined;
+  let attributes: string | null | undefined;
+  for (const e of [...byVersion.values()].sort((a, b) => a.version - b.version)) {
+    if (previous !== undefined) {
+      const same =
+        previous.removes === e.removes &&
+        (e.removes ||
+          CONTENT_NEUTRAL_TYPES.has(e.type) ||
+          (e.kind === "snapshot" && attributes !== undefined && e.attributesText === attributes) ||
+          e.kind === "name-only");
+      if (!same) epoch += 1;
+    }
+    if (e.kind === "snapshot") attributes = e.attributesText;
+    else if (e.kind !== "name-only" && !CONTENT_NEUTRAL_TYPES.has(e.type)) attributes = undefined;
+    content.set(e.version, epoch);
+    previous = e;
+  }
+  contentCache.set(object, content);
+  return content;
+}
+
+/** The record gives an older objectVersion whose content is the latest's (the messages after it changed
+ *  nothing the view holds): the types of those messages, which the consumer skipped; else undefined. */
+export function skippedToLatest(c: ObjectCase, ctx: JudgeContext): string[] | undefined {
+  const winner = c.object.winner;
+  const version = c.record.objectVersion;
+  if (!ctx.versioned || version === undefined || version >= winner.version) return undefined;
+  const content = contentOf(c.object);
+  const held = content.get(version);
+  if (held === undefined || held !== content.get(winner.version)) return undefined;
+  const types = new Set<string>();
+  for (const e of c.object.entries)
+    if (e.listed && e.version > version && e.version <= winner.version) types.add(e.type);
+  return [...types];
+}
+
+/** Without objectVersion a consumer can only take the order of arrival: the states it may hold last are
+ *  the latest one's, that of any message that arrived after it, and a GDPR removal's (the document says
+ *  only ENTITY_CREATED and ENTITY_REMOVED_GDPR follow one: without objectVersion a consumer cannot tell a
+ *  re-creation from an older creation arriving late). With objectVersion, the latest alone. */
+export function statesToHold(object: TruthObject, ctx: JudgeContext): TruthEntry[] {
+  const winner = firstWinner(object);
+  if (ctx.versioned) return [winner];
+  return object.entries.filter(
+    (e) => e.listed && (e.version === winner.version || e.position > winner.position || e.gdpr),
+  );
+}
+
+/** The record holds the latest state: the winner's (and after a GDPR removal, no data of the object),
+ *  fields of no definition among its attributes aside. A message of an unlisted type after the winner may
+ *  have given the record its objectVersion; an older objectVersion whose content is the latest's is the
+ *  latest state. Without objectVersion, any state a consumer may hold last (statesToHold). */
 export function holdsLatestState(c: ObjectCase, ctx: JudgeContext): boolean {
   const winner = c.object.winner;
-  if (winner.gdpr && c.record.removed && c.record.dataMembers.length > 0) return false;
+  if (!ctx.versioned)
+    return statesToHold(c.object, ctx).some(
+      (e) => sameState(c, e, ctx) && !(e.gdpr && c.record.removed && dataKept(c, ctx).length > 0),
+    );
+  if (winner.gdpr && c.record.removed && dataKept(c, ctx).length > 0) return false;
   if (!sameState(c, winner, ctx)) return false;
   if (versionFits(c, winner, ctx)) return true;
+  if (skippedToLatest(c, ctx) !== undefined) return true;
   return c.object.entries.some(
     (e) => !e.listed && e.version > winner.version && c.record.objectVersion === e.version,
   );
+}
+
+const DATA_KEY_SKIP: ReadonlySet<string> = new Set([
+  "id",
+  "user",
+  "method",
+  "url",
+  "clientType",
+  "objectUri",
+  "objectType",
+  "eventId",
+  "data",
+]);
+
+/** Text values that came from the object's messages: its snapshots' objects (their uri and type aside,
+ *  which a removal carries too) and the values of its deltas. */
+function objectValues(c: ObjectCase, ctx: JudgeContext): Set<string> {
+  const values = new Set<string>();
+  const walk = (value: unknown, skip?: ReadonlySet<string>) => {
+    if (typeof value === "string") {
+      if (value !== "") values.add(value);
+    } else if (Array.isArray(value)) for (const item of value) walk(item);
+    else if (value !== null && typeof value === "object")
+      for (const [key, item] of Object.entries(value)) if (!skip?.has(key)) walk(item);
+  };
+  const seen = new Set<number>();
+  for (const e of c.object.entries) {
+    if (!e.listed || seen.has(e.version)) continue;
+    seen.add(e.version);
+    const payload = ctx.stream.messages[e.position]?.payload;
+    if (!payload) continue;
+    const object = payload.object;
+    if (object !== null && typeof object === "object")
+      for (const [key, item] of Object.entries(object)) if (key !== "uri" && key !== "type") walk(item);
+    if (payload.deltas !== undefined) walk(payload.deltas, DATA_KEY_SKIP);
+  }
+  values.delete(c.object.uri);
+  return values;
+}
+
+const keptCache = new WeakMap<ViewRecord, string[]>();
+
+/** The record's members (attributes included) that hold a value of the object's messages: data kept.
+ *  Members of the consumer's own (a flag, an event type's name, a boolean) hold none. */
+export function dataKept(c: ObjectCase, ctx: JudgeContext): string[] {
+  const { record } = c;
+  if (record.dataMembers.length === 0) return [];
+  let kept = keptCache.get(record);
+  if (kept) return kept;
+  const values = objectValues(c, ctx);
+  const holds = (value: unknown): boolean => {
+    if (typeof value === "string") return values.has(value);
+    if (Array.isArray(value)) return value.some(holds);
+    if (value !== null && typeof value === "object") return Object.values(value).some(holds);
+    return false;
+  };
+  kept = record.dataMembers.filter((name) =>
+    holds(name === "attributes" ? record.attributesValue : record.members?.[name]),
+  );
+  keptCache.set(record, kept);
+  return kept;
 }
 
 /** Listed messages of an older objectVersion whose state the record holds. */
