@@ -85,11 +85,17 @@ async function scanAll(url) {
   return { values, status: 200 };
 }
 
-const lookups = await scanAll(`${RDM}/lookups/${TENANT}/_scan?limit=100&sort=code`);
+const lookups = await scanAll(
+  `${RDM}/lookups/${TENANT}/_scan?limit=100&sort=code&order=${FAULT === "order-word" ? "ascending" : "asc"}`,
+);
 const stats = await scanAll(
   `${BASE}/configuration/${TENANT}/autopilot/stats/_scan?limit=${FAULT === "big-page" ? 500 : 100}`,
 );
-const blocked = await call("GET", `${BASE}/configuration/${TENANT}/autopilot/${TYPE}/blockedValues?limit=50`);
+const blockedType = FAULT === "type-uri-in-path" ? `rdm/lookupTypes/${TYPE}` : TYPE;
+const blocked = await call(
+  "GET",
+  `${BASE}/configuration/${TENANT}/autopilot/${blockedType}/blockedValues?limit=50`,
+);
 
 // What the client does with what it read, as its own tests would assert it. Only type and code of a lookup
 // are sure to be there (the contract makes every other field optional), and more fields may come.
@@ -129,6 +135,7 @@ const bodies = {
   "task-typo": { type: "delete", parameters: { uri: [uri] } },
   "task-type-name": { type: "delete", parameters: { type: typeName } },
   "task-uri-shape": { type: "delete", parameters: { uris: [first?.code] } },
+  "task-uri-rdm": { type: "delete", parameters: { uris: [`rdm/lookupTypes/${typeName}/${first?.code}`] } },
   "task-whole-tenant": { type: "delete" },
   "task-foreign-uri": { type: "delete", parameters: { uris: [`not-${TENANT}/${typeName}/${first?.code}`] } },
 };

@@ -103,10 +103,12 @@ def scan_all(url):
     return values, 200
 
 
-lookups, lookups_status = scan_all(f"{RDM}/lookups/{TENANT}/_scan?limit=100&sort=code")
+order = "ascending" if FAULT == "order-word" else "asc"
+lookups, lookups_status = scan_all(f"{RDM}/lookups/{TENANT}/_scan?limit=100&sort=code&order={order}")
 limit = 500 if FAULT == "big-page" else 100
 stats, stats_status = scan_all(f"{BASE}/configuration/{TENANT}/autopilot/stats/_scan?limit={limit}")
-blocked = call("GET", f"{BASE}/configuration/{TENANT}/autopilot/{TYPE}/blockedValues?limit=50")
+blocked_type = f"rdm/lookupTypes/{TYPE}" if FAULT == "type-uri-in-path" else TYPE
+blocked = call("GET", f"{BASE}/configuration/{TENANT}/autopilot/{blocked_type}/blockedValues?limit=50")
 
 
 @dataclass
@@ -162,6 +164,7 @@ if lookups and FAULT != "no-task":
         "task-typo": {"type": "delete", "parameters": {"uri": [uri]}},
         "task-type-name": {"type": "delete", "parameters": {"type": type_name}},
         "task-uri-shape": {"type": "delete", "parameters": {"uris": [first["code"]]}},
+        "task-uri-rdm": {"type": "delete", "parameters": {"uris": [f"rdm/lookupTypes/{type_name}/{first['code']}"]}},
         "task-whole-tenant": {"type": "delete"},
         "task-foreign-uri": {"type": "delete", "parameters": {"uris": [f"not-{TENANT}/{type_name}/{first['code']}"]}},
     }.get(FAULT, {"type": "delete", "parameters": {"uris": [uri]}})

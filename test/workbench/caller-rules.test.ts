@@ -165,8 +165,7 @@ describe("a rule passes only on opportunities it judged", () => {
 
   it.each([
     ["client/bearer-on-every-request", /no lookup-data or autopilot request/],
-    ["client/page-size-within-maximum", /no autopilot scan or blocked values request/],
-    ["client/delete-task-body", /sent no delete task .*does not apply to it/],
+    ["client/request-within-contract", /no lookup-data or autopilot request/],
     ["client/delete-task-whole-tenant", /sent no delete task/],
     ["client/delete-task-uris-of-its-tenant", /no delete task with parameters.uris of the documented shape/],
     ["client/token-reuse", /no call while it held a token that had already served one/],
@@ -206,7 +205,7 @@ describe("each rule names the mistake", () => {
       /already answered/,
     ],
     [
-      "client/page-size-within-maximum",
+      "client/request-within-contract",
       "blocked values limit=101",
       [
         {
@@ -218,13 +217,13 @@ describe("each rule names the mistake", () => {
       /limit=101; the maximum is 100/,
     ],
     [
-      "client/delete-task-body",
+      "client/request-within-contract",
       "no type",
       [{ method: "POST", path: "/tasks/t", body: '{"parameters":{}}' }],
       /type is undefined, expected "delete"/,
     ],
     [
-      "client/delete-task-body",
+      "client/request-within-contract",
       "parameters.uri for uris: the whole tenant would go",
       [
         {
@@ -236,13 +235,13 @@ describe("each rule names the mistake", () => {
       /carries "parameters\.uri", which the document does not define .*The task as the document reads it: neither type nor uris: deletes all lookups of tenant shop\. Send \{"type": "delete", "parameters": \{"uris": \["shop\/<type_name>\/<code>"\]\}\}/,
     ],
     [
-      "client/delete-task-body",
+      "client/request-within-contract",
       "uris at the top level",
       [{ method: "POST", path: "/tasks/shop", body: '{"type":"delete","uris":["shop/Country/DE"]}' }],
       /carries "uris", which the document does not define .*neither type nor uris: deletes all lookups of tenant shop/,
     ],
     [
-      "client/delete-task-body",
+      "client/request-within-contract",
       "an unknown member beside uris",
       [
         {
@@ -254,13 +253,13 @@ describe("each rule names the mistake", () => {
       /carries "parameters\.force".*reads it: uris: deletes the listed lookups/,
     ],
     [
-      "client/delete-task-body",
+      "client/request-within-contract",
       "a bare type name",
       [{ method: "POST", path: "/tasks/shop", body: '{"type":"delete","parameters":{"type":"Country"}}' }],
       /parameters\.type is "Country", expected a lookup type URI rdm\/lookupTypes\/<type_name> \("rdm\/lookupTypes\/Country"\)/,
     ],
     [
-      "client/delete-task-body",
+      "client/request-within-contract",
       "a URI without its tenant and type",
       [{ method: "POST", path: "/tasks/shop", body: '{"type":"delete","parameters":{"uris":["DE"]}}' }],
       /parameters\.uris\[0\] is "DE", expected a lookup URI <tenant_id>\/<type_name>\/<code>, e\.g\. "shop\/<type_name>\/<code>"/,
@@ -304,14 +303,11 @@ describe("each rule names the mistake", () => {
     expect(verdict.status === "failed" ? verdict.violations[0]?.message : "").toMatch(want);
   });
 
-  it("the lookups scan states no maximum page size: limit=500 there is not judged", () => {
-    const verdict = judge("client/page-size-within-maximum", [
+  it("the lookups scan states no maximum page size: limit=500 there passes, judged on what the document states", () => {
+    const verdict = judge("client/request-within-contract", [
       { method: "POST", path: "/lookups/t/_scan?limit=500" },
     ]);
-    expect(verdict).toEqual({
-      status: "not-exercised",
-      reason: expect.stringMatching(/no autopilot scan or blocked values/),
-    });
+    expect(verdict).toEqual({ status: "passed", opportunities: 1 });
   });
 
   it("a delete task with parameters null, only a type, uris of its tenant or null members is of the documented shape", () => {
@@ -323,7 +319,7 @@ describe("each rule names the mistake", () => {
       '{"type":"delete"}',
     ])
       expect(
-        judge("client/delete-task-body", [{ method: "POST", path: "/tasks/t", body }]).status,
+        judge("client/request-within-contract", [{ method: "POST", path: "/tasks/t", body }]).status,
         body,
       ).toBe("passed");
     // Scoped deletes are no whole-tenant finding; URIs of the path's tenant no foreign one.
@@ -353,7 +349,7 @@ describe("each rule names the mistake", () => {
         body: '{"type":"delete","parameters":{"uri":["shop/Country/NOPE"]}}',
       },
     ];
-    expect(judge("client/delete-task-body", steps).status).toBe("failed");
+    expect(judge("client/request-within-contract", steps).status).toBe("failed");
     expect(judge("client/delete-task-whole-tenant", steps).status).toBe("not-exercised");
   });
 
