@@ -67,8 +67,9 @@ async function scanAll(url) {
   const values = [];
   const limit = Number(new URL(url).searchParams.get("limit") ?? 100);
   let body = FAULT === "first-body" ? {} : undefined;
+  let inQuery; // FAULT=scroll-in-query: the id in the query string, no body
   for (let page = 0; page < 100; page++) {
-    const r = await call("POST", url, body);
+    const r = await call("POST", inQuery === undefined ? url : `${url}&scrollId=${inQuery}`, body);
     if (r.status !== 200) return { values, status: r.status };
     const answer = await r.json();
     values.push(...(answer.values ?? []));
@@ -79,6 +80,10 @@ async function scanAll(url) {
       // The end. The faulty client asks once more with the scroll it already finished.
       if (FAULT === "past-end" && body !== undefined) await call("POST", url, body);
       return { values, status: 200 };
+    }
+    if (FAULT === "scroll-in-query") {
+      inQuery = answer.scrollId;
+      continue;
     }
     body = { scrollId: FAULT === "wrong-scroll" ? `${answer.scrollId}-stale` : answer.scrollId };
   }

@@ -85,8 +85,9 @@ def scan_all(url):
     values = []
     limit = int(parse_qs(urlparse(url).query).get("limit", ["100"])[0])
     raw = "{}" if FAULT == "first-body" else None
+    in_query = None  # FAULT=scroll-in-query: the id in the query string, no body
     for _ in range(100):
-        r = call("POST", url, raw=raw)
+        r = call("POST", url if in_query is None else f"{url}&scrollId={in_query}", raw=raw)
         if r.status_code != 200:
             return values, r.status_code
         answer = r.json()
@@ -99,6 +100,9 @@ def scan_all(url):
             if FAULT == "past-end" and raw is not None:
                 call("POST", url, raw=raw)
             return values, 200
+        if FAULT == "scroll-in-query":
+            in_query = scroll
+            continue
         raw = scroll + "-stale" if FAULT == "wrong-scroll" else scroll
     return values, 200
 

@@ -5,10 +5,12 @@
 // returns its violations as data (the exchange at fault and what was wrong). A rule with no opportunity is
 // not exercised, and says what would exercise it: never a pass.
 import { defineRule, type Rule, type RuleDeclaration } from "../check/index.ts";
+import { SCROLL_CONTINUED_BY_ITS_ID, SCROLL_ENDED, scrollIdSent } from "./caller-scroll-lifecycle.ts";
 import { type DeleteTaskReading, readDeleteTask } from "./delete-task-reading.ts";
 import { REQUEST_WITHIN_CONTRACT } from "./request-contract.ts";
 import { parseJson, type Traffic, type TrafficExchange } from "./traffic.ts";
 
+export { scrollIdSent } from "./caller-scroll-lifecycle.ts";
 export { type DeleteTaskReading, readDeleteTask } from "./delete-task-reading.ts";
 
 export interface Violation {
@@ -53,8 +55,6 @@ const SCANS = new Set(["scanLookups", "scanAutopilotStats", "scanAutopilotStatsB
 
 /** The provider choice of the sweep whose lookups scan serves short pages (lckit serve --help-variants). */
 export const SHORT_PAGES_VARIANT = "short-pages";
-/** How a team makes its scans page: the words every scan rule's "not exercised" ends with. */
-const TO_PAGE = `give --data with more lookups than your scans' limit, or run with --variants ${SHORT_PAGES_VARIANT} (the sweep's choice whose lookups scan serves short pages)`;
 
 function verdict(opportunities: number, violations: Violation[], notExercised: string): RuleVerdict {
   if (opportunities === 0) return { status: "not-exercised", reason: notExercised };
@@ -65,23 +65,6 @@ function verdict(opportunities: number, violations: Violation[], notExercised: s
 
 const where = (x: TrafficExchange) => `${x.method} ${x.pathname}`;
 const plural = (n: number, noun: string) => `${n} ${noun}${n === 1 ? "" : "s"}`;
-
-/** A scan request body as a scroll id (raw, JSON string, or {"scrollId": ...}), none, or something else. */
-export function scrollIdSent(
-  body: string | undefined,
-): { kind: "none" } | { kind: "id"; id: string } | { kind: "other" } {
-  if (body === undefined || body.trim() === "" || body.trim() === "null") return { kind: "none" };
-  const parsed = parseJson(body);
-  if (parsed === undefined) return { kind: "id", id: body.trim() };
-  if (typeof parsed === "string") return { kind: "id", id: parsed };
-  if (
-    parsed !== null &&
-    typeof parsed === "object" &&
-    typeof (parsed as { scrollId?: unknown }).scrollId === "string"
-  )
-    return { kind: "id", id: (parsed as { scrollId: string }).scrollId };
-  return { kind: "other" };
-}
 
 /** The scan walk of one traffic, shared by the three scan rules. */
 const scanWalks = new WeakMap<Traffic, ScanWalk>();
@@ -321,42 +304,9 @@ export const CALLER_RULES: readonly CallerRule[] = [
       );
     },
   }),
-  callerRule({
-    id: "client/scan-passes-previous-scroll-id",
-    requirements: ["CALLER-SCAN-02"],
-    title: "MUST pass the scrollId of the previous answer to get the next page",
-    opportunity: "a next-page request after an answer that carried a scrollId",
-    breaks: 'not the scrollId of the previous answer (raw, JSON string and `{"scrollId"}` are all accepted)',
-    exercisedBy:
-      "a scan that pages: `--data` with more lookups than your `limit`, or `--variants short-pages`",
-    judge(traffic) {
-      const { nextPages, scrollAnswers, next } = scanWalk(traffic);
-      return verdict(
-        nextPages,
-        next,
-        scrollAnswers === 0
-          ? `no answer your client got carried a scrollId, so it never had a next page to ask for; ${TO_PAGE}`
-          : `${plural(scrollAnswers, "answer")} your client got carried a scrollId, but it never asked for a next page (it stopped after the first page, or opened the scan again without a body); a client that reads every page passes the scrollId back`,
-      );
-    },
-  }),
-  callerRule({
-    id: "client/scan-stops-at-end",
-    requirements: ["CALLER-SCAN-03"],
-    title: "SHOULD stop a scan at its end (an answer without a scrollId, or with a null one)",
-    opportunity: "an answer that ended a scan your client had paged through",
-    breaks:
-      "asking that scroll for another page (an empty page that still carries a scrollId may be followed or not)",
-    exercisedBy: "as above",
-    judge(traffic) {
-      const { ends, afterEnd } = scanWalk(traffic);
-      return verdict(
-        ends,
-        afterEnd,
-        `no scan of your client reached its end through a next page (an answer without a scrollId after one that carried it); ${TO_PAGE}`,
-      );
-    },
-  }),
+  // The scroll lifecycle, per scroll (caller-scroll-lifecycle.ts): replaces the hand rules of the same ids.
+  SCROLL_CONTINUED_BY_ITS_ID,
+  SCROLL_ENDED,
   // Derived from the contract: supersedes client/page-size-within-maximum and client/delete-task-body.
   REQUEST_WITHIN_CONTRACT,
   callerRule({

@@ -488,3 +488,169 @@ describe("reading a recording", () => {
     expect(scrollIdSent(body)).toEqual(want);
   });
 });
+
+describe("the request rule derived from the contract: strict where the document is explicit", () => {
+  const RULE = "client/request-within-contract";
+  it.each<[string, Step[], RegExp]>([
+    [
+      "order=ascending on the lookups scan",
+      [{ method: "POST", path: "/lookups/t/_scan?order=ascending" }],
+      /^POST \/lookups\/t\/_scan \(scanLookups\): query order=ascending; expected one of asc, desc; the document: "order \(asc or desc\)"/,
+    ],
+    [
+      "a limit that is no integer on the lookups scan",
+      [{ method: "POST", path: "/lookups/t/_scan?limit=ten" }],
+      /query limit=ten; expected an integer; the document: "limit \(integer; the sample uses 100\)"/,
+    ],
+    [
+      "limit=101 on the autopilot scan of one type",
+      [{ method: "POST", path: "/configuration/t/autopilot/stats/Country/_scan?limit=101" }],
+      /\(scanAutopilotStatsByType\): query limit=101; the maximum is 100; the document: "limit \| integer \| No \| page size; default 100, maximum 100"/,
+    ],
+    [
+      "a negative offset on blocked values",
+      [
+        {
+          method: "GET",
+          path: "/configuration/t/autopilot/Country/blockedValues?offset=-5",
+          responseBody: "[]",
+        },
+      ],
+      /\(listBlockedValues\): query offset=-5; the minimum is 0; the document: "offset \(integer, optional, default 0, starting offset\)"/,
+    ],
+    [
+      "the lookup type URI, encoded, as the path's lookupType",
+      [
+        {
+          method: "GET",
+          path: "/configuration/t/autopilot/rdm%2FlookupTypes%2FCountry/blockedValues",
+          responseBody: "[]",
+        },
+      ],
+      /path parameter lookupType is the lookup type URI "rdm\/lookupTypes\/Country", expected the type name \("Country"\)/,
+    ],
+    [
+      "the lookup type URI, with its slashes, in the path",
+      [
+        {
+          method: "POST",
+          path: "/configuration/t/autopilot/stats/rdm/lookupTypes/Country/_scan",
+          status: 404,
+        },
+      ],
+      /the path carries a lookup type URI \(rdm\/lookupTypes\/<type_name>\) where the lookup type name goes/,
+    ],
+    [
+      "a delete task URI of the form rdm/lookupTypes/<type>/<code>",
+      [
+        {
+          method: "POST",
+          path: "/tasks/shop",
+          body: '{"type":"delete","parameters":{"uris":["rdm/lookupTypes/Country/DE"]}}',
+        },
+      ],
+      /\(createTask\): parameters\.uris\[0\] is "rdm\/lookupTypes\/Country\/DE", expected a lookup URI <tenant_id>\/<type_name>\/<code> \("shop\/Country\/DE"\).*deletes nothing; the document: .*"A lookup URI, as used in the delete task, has the shape <tenant_id>\/<type_name>\/<code>\."/,
+    ],
+  ])("%s", (_name, steps, want) => {
+    const verdict = judge(RULE, steps);
+    expect(verdict.status).toBe("failed");
+    expect(verdict.status === "failed" ? verdict.violations.map((v) => v.message) : []).toEqual([
+      expect.stringMatching(want),
+    ]);
+  });
+
+  it("tolerant where it is silent: every reasonable request passes, each one an opportunity", () => {
+    const steps: Step[] = [
+      { method: "POST", path: "/lookups/t/_scan?limit=500&sort=anyField&order=desc" },
+      { method: "POST", path: "/lookups/t/_scan?filter=startsWith(code,'D')%20and%20exists(parents)" },
+      {
+        method: "POST",
+        path: "/lookups/t/_scan?_=1712345&trace=on",
+        body: '{"scrollId":"whatever encoding"}',
+      },
+      { method: "POST", path: "/configuration/t/autopilot/stats/_scan?limit=1&order=asc&sort=createdAt" },
+      {
+        method: "GET",
+        path: "/configuration/t/autopilot/Country/blockedValues?offset=200&limit=100",
+        responseBody: "[]",
+      },
+      { method: "POST", path: "/tasks/t", body: '{"type":"delete","parameters":{"uris":["t/Country/a/b"]}}' },
+      { method: "GET", path: "/healthcheck" },
+    ];
+    expect(judge(RULE, steps)).toEqual({ status: "passed", opportunities: steps.length });
+  });
+
+  it("the token request and the kit's own extensions are not judged: not exercised without another call", () => {
+    const verdict = judge(RULE, [{ method: "GET", path: "/tasks/t/task-1" }]);
+    expect(verdict.status).toBe("not-exercised");
+  });
+});
+
+describe("the scroll's lifecycle, per scroll, with several open at once", () => {
+  const SCROLL = "client/scan-passes-previous-scroll-id";
+  const END = "client/scan-stops-at-end";
+  const STATS = "/configuration/t/autopilot/stats/_scan";
+
+  it("a provider that gives a new id per page: two scrolls interleaved, each continued by its own last id, pass", () => {
+    const steps: Step[] = [
+      { method: "POST", path: SCAN, responseBody: page("a1") },
+      { method: "POST", path: SCAN, responseBody: page("b1") },
+      { method: "POST", path: SCAN, body: "a1", responseBody: page("a2") },
+      { method: "POST", path: SCAN, body: "b1", responseBody: page("b2") },
+      { method: "POST", path: SCAN, body: "a2", responseBody: page() },
+      { method: "POST", path: SCAN, body: "b2", responseBody: page() },
+    ];
+    expect(judge(SCROLL, steps)).toEqual({ status: "passed", opportunities: 4 });
+    expect(judge(END, steps)).toEqual({ status: "passed", opportunities: 2 });
+  });
+
+  it.each<[string, string, Step[], RegExp]>([
+    [
+      SCROLL,
+      "the id of an earlier page of that scroll, while another is open",
+      [
+        { method: "POST", path: SCAN, responseBody: page("a1") },
+        { method: "POST", path: SCAN, responseBody: page("b1") },
+        { method: "POST", path: SCAN, body: "a1", responseBody: page("a2") },
+        { method: "POST", path: SCAN, body: "a1", responseBody: page("a3") },
+      ],
+      /passed scrollId "a1", which an earlier answer of that scroll gave, not the scrollId its last answer gave \("a2"\)/,
+    ],
+    [
+      SCROLL,
+      "the id another scan gave",
+      [
+        { method: "POST", path: SCAN, responseBody: page("a1") },
+        { method: "POST", path: STATS, responseBody: page("s1") },
+        { method: "POST", path: STATS, body: '{"scrollId":"a1"}', status: 400 },
+      ],
+      /passed scrollId "a1" of another scan \(POST \/lookups\/t\/_scan\)/,
+    ],
+    [
+      SCROLL,
+      "the id in the query string, no body",
+      [
+        { method: "POST", path: SCAN, responseBody: page("a1") },
+        { method: "POST", path: `${SCAN}&scroll_id=a1`, responseBody: page("a9") },
+      ],
+      /passed the scroll id in the query string \(scroll_id=a1\) with no body/,
+    ],
+    [
+      END,
+      "an ended scroll asked for more while another scroll of the scan is open",
+      [
+        { method: "POST", path: SCAN, responseBody: page("a1") },
+        { method: "POST", path: SCAN, responseBody: page("b1") },
+        { method: "POST", path: SCAN, body: "a1", responseBody: page() },
+        { method: "POST", path: SCAN, body: "a1" },
+      ],
+      /asked for another page of a scroll whose end was already answered/,
+    ],
+  ])("%s: %s", (id, _name, steps, want) => {
+    const verdict = judge(id, steps);
+    expect(verdict.status).toBe("failed");
+    expect(verdict.status === "failed" ? verdict.violations.map((v) => v.message) : []).toEqual([
+      expect.stringMatching(want),
+    ]);
+  });
+});

@@ -37,6 +37,11 @@ const FAULTS: [string, string[], RegExp][] = [
   ["no-bearer", ["client/bearer-on-every-request"], /without an Authorization header/],
   ["first-body", ["client/scan-first-request-without-body"], /opened a scan with a body/],
   ["wrong-scroll", ["client/scan-passes-previous-scroll-id"], /not the scrollId the previous answer gave/],
+  [
+    "scroll-in-query",
+    ["client/scan-passes-previous-scroll-id"],
+    /passed the scroll id in the query string \(scrollId=[^)]+\) with no body/,
+  ],
   ["past-end", ["client/scan-stops-at-end"], /whose end was already answered/],
   [
     "big-page",
