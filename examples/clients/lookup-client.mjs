@@ -47,7 +47,18 @@ async function token() {
   return cached.value;
 }
 
-async function call(method, url, body) {
+async function call(method, url, body, renewed = false) {
+  const r = await send(method, url, body);
+  // A token the service says is over (expired, or not accepted) serves nothing more: a new one, one retry.
+  if (r.status !== 401 || renewed || FAULT === "no-bearer") return r;
+  if (FAULT !== "expired-token-reused") {
+    cached = undefined;
+    hoard = undefined;
+  }
+  return call(method, url, body, true);
+}
+
+async function send(method, url, body) {
   const headers = FAULT === "no-bearer" ? {} : { authorization: `Bearer ${await token()}` };
   if (body !== undefined) headers["content-type"] = "application/json";
   for (let attempt = 0; ; attempt++) {
@@ -152,6 +163,11 @@ const task =
         `${RDM}/tasks/${TENANT}`,
         bodies[FAULT] ?? { type: "delete", parameters: { uris: [uri] } },
       );
+// The sandbox's clock past the token's validity, and one more call: the token has expired.
+if (CONTROL) {
+  await fetch(`${CONTROL}/clock/advance`, { method: "POST", body: JSON.stringify({ seconds: 3600 }) });
+  await call("GET", `${RDM}/status`);
+}
 // A gateway rate limit (set through the control interface) and two calls: the second is answered 429.
 if (CONTROL) {
   await fetch(`${CONTROL}/rate-limit`, {

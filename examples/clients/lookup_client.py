@@ -65,7 +65,18 @@ def token():
     return cached["value"]
 
 
-def call(method, url, body=None, raw=None):
+def call(method, url, body=None, raw=None, renewed=False):
+    r = send(method, url, body, raw)
+    # A token the service says is over (expired, or not accepted) serves nothing more: a new one, one retry.
+    if r.status_code != 401 or renewed or FAULT == "no-bearer":
+        return r
+    if FAULT != "expired-token-reused":
+        cached["value"] = None
+        hoard["tokens"] = None
+    return call(method, url, body, raw, renewed=True)
+
+
+def send(method, url, body=None, raw=None):
     headers = {} if FAULT == "no-bearer" else {"Authorization": f"Bearer {token()}"}
     for attempt in range(21):
         if raw is not None:
@@ -173,6 +184,10 @@ if lookups and FAULT != "no-task":
         "task-foreign-uri": {"type": "delete", "parameters": {"uris": [f"not-{TENANT}/{type_name}/{first['code']}"]}},
     }.get(FAULT, {"type": "delete", "parameters": {"uris": [uri]}})
     task_status = call("POST", f"{RDM}/tasks/{TENANT}", body=task).status_code
+if CONTROL:
+    # The sandbox's clock past the token's validity, and one more call: the token has expired.
+    requests.post(f"{CONTROL}/clock/advance", json={"seconds": 3600})
+    call("GET", f"{RDM}/status")
 if CONTROL:
     requests.put(f"{CONTROL}/rate-limit", json={"requests": 1, "perSeconds": 1})
     call("GET", f"{RDM}/healthcheck")

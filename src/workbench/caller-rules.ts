@@ -6,6 +6,7 @@
 // not exercised, and says what would exercise it: never a pass.
 import { defineRule, type Rule, type RuleDeclaration } from "../check/index.ts";
 import { SCROLL_CONTINUED_BY_ITS_ID, SCROLL_ENDED, scrollIdSent } from "./caller-scroll-lifecycle.ts";
+import { TOKEN_DROPPED_WHEN_OVER } from "./caller-token-lifecycle.ts";
 import { type DeleteTaskReading, readDeleteTask } from "./delete-task-reading.ts";
 import { REQUEST_WITHIN_CONTRACT } from "./request-contract.ts";
 import { parseJson, type Traffic, type TrafficExchange } from "./traffic.ts";
@@ -494,6 +495,8 @@ export const CALLER_RULES: readonly CallerRule[] = [
       );
     },
   }),
+  // The token's lifecycle (caller-token-lifecycle.ts): an expired or rejected token serves nothing more.
+  TOKEN_DROPPED_WHEN_OVER,
   callerRule({
     id: "client/backoff-after-refusal",
     requirements: ["CALLER-BACKOFF-01"],

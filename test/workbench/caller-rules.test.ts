@@ -8,6 +8,7 @@ import { type CallerClient, pathOf, readTraffic } from "../../src/workbench/traf
 const BASE = "http://127.0.0.1:1";
 const BEARER = { authorization: "Bearer tok-a" };
 type Step = Partial<RecordedExchange> & { method: string; path: string };
+type RuleStatus = "passed" | "failed" | "not-exercised";
 
 function recording(steps: Step[]): RecordedExchange[] {
   const token: RecordedExchange = {
@@ -652,5 +653,81 @@ describe("the scroll's lifecycle, per scroll, with several open at once", () => 
     expect(verdict.status === "failed" ? verdict.violations.map((v) => v.message) : []).toEqual([
       expect.stringMatching(want),
     ]);
+  });
+});
+
+describe("the token's lifecycle: an expired or rejected token serves nothing more", () => {
+  const RULE = "client/token-dropped-when-expired";
+  const EXPIRED = JSON.stringify({ error: "invalid_token", error_description: "The access token expired" });
+  const reissue = (value: string): Step => ({
+    method: "POST",
+    path: "/oauth/token",
+    headers: { authorization: `Basic ${Buffer.from("c1:s1").toString("base64")}` },
+    body: "grant_type=client_credentials",
+    responseBody: JSON.stringify({ access_token: value, expires_in: 900 }),
+  });
+
+  it.each<[string, Step[], RegExp]>([
+    [
+      "the expired token sent again (401)",
+      [
+        { method: "GET", path: "/status", status: 401, responseBody: EXPIRED },
+        { method: "GET", path: "/status" },
+      ],
+      /GET \/status at #2 carried a token the service had answered at #1 had expired; the document: "use of the token yields an expired-token error/,
+    ],
+    [
+      "the expired token sent again (403 saying so: the status is not shown)",
+      [
+        { method: "GET", path: "/status", status: 403, responseBody: '{"message":"token has expired"}' },
+        { method: "POST", path: SCAN },
+      ],
+      /POST \/lookups\/t\/_scan at #2 carried a token the service had answered at #1 had expired/,
+    ],
+    [
+      "a token the service did not accept, sent again",
+      [
+        { method: "GET", path: "/status", status: 401, responseBody: '{"error":"invalid_token"}' },
+        { method: "GET", path: "/status", status: 401 },
+      ],
+      /was not accepted \(401\)/,
+    ],
+  ])("%s", (_name, steps, want) => {
+    const verdict = judge(RULE, steps);
+    expect(verdict.status).toBe("failed");
+    expect(verdict.status === "failed" ? verdict.violations.map((v) => v.message) : []).toEqual([
+      expect.stringMatching(want),
+    ]);
+  });
+
+  it.each<[string, Step[], RuleStatus]>([
+    [
+      "a new token after the expiry, then calls with it",
+      [
+        { method: "GET", path: "/status", status: 401, responseBody: EXPIRED },
+        reissue("tok-b"),
+        { method: "GET", path: "/status", headers: { authorization: "Bearer tok-b" } },
+      ],
+      "passed",
+    ],
+    [
+      "the same value issued again by a token request, then used",
+      [
+        { method: "GET", path: "/status", status: 401, responseBody: EXPIRED },
+        reissue("tok-a"),
+        { method: "GET", path: "/status" },
+      ],
+      "passed",
+    ],
+    [
+      "a role refusal (403 without expiry): the token still serves other calls",
+      [
+        { method: "POST", path: "/tasks/t", status: 403, body: '{"type":"delete"}', responseBody: "{}" },
+        { method: "GET", path: "/status" },
+      ],
+      "not-exercised",
+    ],
+  ])("%s: %s", (_name, steps, want) => {
+    expect(judge(RULE, steps).status).toBe(want);
   });
 });

@@ -91,6 +91,11 @@ const FAULTS: [string, string[], RegExp][] = [
     /requested a new token at #\d+ while it held/,
   ],
   ["token-hoard", ["client/token-quota"], /ran into its token quota/],
+  [
+    "expired-token-reused",
+    ["client/token-dropped-when-expired"],
+    /GET \/status at #\d+ carried a token the service had answered at #\d+ had expired/,
+  ],
   ["no-backoff", ["client/backoff-after-refusal"], /should have waited/],
 ];
 
