@@ -155,6 +155,7 @@ export const commandTraces: readonly { command: string; requirements: readonly s
       "CALLER-AUTH-01",
       "CALLER-BACKOFF-01",
       "CALLER-LIMIT-01",
+      "CALLER-REQUEST-01",
       "CALLER-SCAN-01",
       "CALLER-SCAN-02",
       "CALLER-SCAN-03",
@@ -163,6 +164,7 @@ export const commandTraces: readonly { command: string; requirements: readonly s
       "CALLER-TASK-03",
       "CALLER-TOKEN-01",
       "CALLER-TOKEN-02",
+      "CALLER-TOKEN-03",
     ],
   },
   {
