@@ -159,6 +159,7 @@ export const commandTraces: readonly { command: string; requirements: readonly s
       "CALLER-SCAN-01",
       "CALLER-SCAN-02",
       "CALLER-SCAN-03",
+      "CALLER-SWEEP-01",
       "CALLER-TASK-01",
       "CALLER-TASK-02",
       "CALLER-TASK-03",

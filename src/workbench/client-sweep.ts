@@ -64,26 +64,36 @@ class OutputLog {
 export async function clientSweep(options: ClientSweepOptions): Promise<ClientSweep> {
   const { variants, parallel, onFinished, ...common } = options;
   const runs: ClientSweepRun[] = new Array(variants.length);
-  let next = 0;
   let finished = 0;
+  let baseline: ClientCheckRun["traffic"] | undefined;
+  const runOne = async (index: number) => {
+    const variant = variants[index];
+    const log = new OutputLog();
+    const run = await clientCheck({
+      ...common,
+      ...(variant ? { variant } : {}),
+      ...(variant && baseline ? { baseline } : {}),
+      output: (chunk) => log.add(chunk),
+    });
+    const entry = { variant: variant ?? "default", run, output: log.text() };
+    runs[index] = entry;
+    finished++;
+    onFinished?.(entry, finished, variants.length);
+    return run;
+  };
+  // The default runs first, alone: every other choice is then also judged by its difference from it.
+  const first = variants.indexOf(undefined);
+  if (first >= 0 && !options.signal?.aborted) baseline = (await runOne(first)).traffic;
+  const rest = variants.map((_, index) => index).filter((index) => index !== first);
+  let next = 0;
   const worker = async () => {
-    while (next < variants.length) {
-      const index = next++;
-      const variant = variants[index];
+    while (next < rest.length) {
+      const index = rest[next++] as number;
       if (options.signal?.aborted) break;
-      const log = new OutputLog();
-      const run = await clientCheck({
-        ...common,
-        ...(variant ? { variant } : {}),
-        output: (chunk) => log.add(chunk),
-      });
-      const entry = { variant: variant ?? "default", run, output: log.text() };
-      runs[index] = entry;
-      finished++;
-      onFinished?.(entry, finished, variants.length);
+      await runOne(index);
     }
   };
-  await Promise.all(Array.from({ length: Math.max(1, Math.min(parallel, variants.length)) }, worker));
+  await Promise.all(Array.from({ length: Math.max(1, Math.min(parallel, rest.length)) }, worker));
   const done = runs.filter(Boolean);
   return {
     runs: done,

@@ -3,6 +3,7 @@
 import { describe, expect, it } from "vitest";
 import type { RecordedExchange } from "../../src/reference/index.ts";
 import { CALLER_RULES, scrollIdSent } from "../../src/workbench/caller-rules.ts";
+import { SCANS_READ_UNDER_EVERY_CHOICE } from "../../src/workbench/caller-sweep-difference.ts";
 import { type CallerClient, pathOf, readTraffic } from "../../src/workbench/traffic.ts";
 
 const BASE = "http://127.0.0.1:1";
@@ -729,5 +730,56 @@ describe("the token's lifecycle: an expired or rejected token serves nothing mor
     ],
   ])("%s: %s", (_name, steps, want) => {
     expect(judge(RULE, steps).status).toBe(want);
+  });
+});
+
+describe("the sweep judges differences: a scan read to its end under the default, less under a choice", () => {
+  const RULE = SCANS_READ_UNDER_EVERY_CHOICE;
+  const clients: CallerClient[] = [{ clientId: "c1", multitoken: true, maxActiveTokensAllowed: 5 }];
+  const values = (n: number) => Array.from({ length: n }, () => ({}));
+  const DEFAULT: Step[] = [
+    { method: "POST", path: SCAN, responseBody: page("s1", values(2)) },
+    { method: "POST", path: SCAN, body: "s1", responseBody: page(undefined, values(1)) },
+  ];
+  const underChoice = (steps: Step[]) => {
+    const traffic = readTraffic(recording(steps), clients);
+    traffic.variant = "short-pages";
+    traffic.baseline = { traffic: readTraffic(recording(DEFAULT), clients) };
+    return RULE.judge(traffic);
+  };
+
+  it("a short page taken for the end under the choice: failed, with the choice and both runs' figures", () => {
+    const verdict = underChoice([{ method: "POST", path: SCAN, responseBody: page("s1", values(1)) }]);
+    expect(verdict.status).toBe("failed");
+    expect(verdict.status === "failed" ? verdict.violations[0]?.message : "").toMatch(
+      /^POST \/lookups\/t\/_scan: under the provider choice short-pages your client read 1 records and stopped after the answer at #1, which carried 1 records \(limit=2\) and a scrollId it never passed on; under the default the same command read 3 records to the end .*The choice: the lookups scan serves at most 25 records a page/,
+    );
+  });
+
+  it.each<[string, Step[], RuleStatus]>([
+    [
+      "every page read under the choice too",
+      [
+        { method: "POST", path: SCAN, responseBody: page("s1", values(1)) },
+        { method: "POST", path: SCAN, body: "s1", responseBody: page("s1", values(1)) },
+        { method: "POST", path: SCAN, body: "s1", responseBody: page(undefined, values(1)) },
+      ],
+      "passed",
+    ],
+    [
+      "stopped at an empty page that still carries a scrollId (may be followed or not)",
+      [
+        { method: "POST", path: SCAN, responseBody: page("s1", values(3)) },
+        { method: "POST", path: SCAN, body: "s1", responseBody: page("s1", []) },
+      ],
+      "passed",
+    ],
+    ["a scan the choice's run did not make", [{ method: "GET", path: "/status" }], "not-exercised"],
+  ])("%s: %s", (_name, steps, want) => {
+    expect(underChoice(steps).status).toBe(want);
+  });
+
+  it("one run alone (no default beside it) is not judged", () => {
+    expect(RULE.judge(readTraffic(recording(DEFAULT), clients)).status).toBe("not-exercised");
   });
 });
