@@ -96,13 +96,23 @@ async function scanAll(url) {
       inQuery = answer.scrollId;
       continue;
     }
-    body = { scrollId: FAULT === "wrong-scroll" ? `${answer.scrollId}-stale` : answer.scrollId };
+    // FAULT=first-scroll-id keeps the first answer's id: right only while a provider keeps one id a scroll.
+    const firstId = body?.scrollId ?? answer.scrollId;
+    body = {
+      scrollId:
+        FAULT === "wrong-scroll"
+          ? `${answer.scrollId}-stale`
+          : FAULT === "first-scroll-id"
+            ? firstId
+            : answer.scrollId,
+    };
   }
   return { values, status: 200 };
 }
 
 const lookups = await scanAll(
-  `${RDM}/lookups/${TENANT}/_scan?limit=100&sort=code&order=${FAULT === "order-word" ? "ascending" : "asc"}`,
+  // FAULT=first-scroll-id pages by 50 (legal), so that a scan has a third page.
+  `${RDM}/lookups/${TENANT}/_scan?limit=${FAULT === "first-scroll-id" ? 50 : 100}&sort=code&order=${FAULT === "order-word" ? "ascending" : "asc"}`,
 );
 const stats = await scanAll(
   `${BASE}/configuration/${TENANT}/autopilot/stats/_scan?limit=${FAULT === "big-page" ? 500 : 100}`,

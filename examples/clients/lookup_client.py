@@ -114,12 +114,17 @@ def scan_all(url):
         if FAULT == "scroll-in-query":
             in_query = scroll
             continue
+        # FAULT=first-scroll-id keeps the first answer's id: right only while a provider keeps one id a scroll.
+        if FAULT == "first-scroll-id" and raw is not None:
+            continue
         raw = scroll + "-stale" if FAULT == "wrong-scroll" else scroll
     return values, 200
 
 
 order = "ascending" if FAULT == "order-word" else "asc"
-lookups, lookups_status = scan_all(f"{RDM}/lookups/{TENANT}/_scan?limit=100&sort=code&order={order}")
+# FAULT=first-scroll-id pages by 50 (legal), so that a scan has a third page.
+page_size = 50 if FAULT == "first-scroll-id" else 100
+lookups, lookups_status = scan_all(f"{RDM}/lookups/{TENANT}/_scan?limit={page_size}&sort=code&order={order}")
 limit = 500 if FAULT == "big-page" else 100
 stats, stats_status = scan_all(f"{BASE}/configuration/{TENANT}/autopilot/stats/_scan?limit={limit}")
 blocked_type = f"rdm/lookupTypes/{TYPE}" if FAULT == "type-uri-in-path" else TYPE

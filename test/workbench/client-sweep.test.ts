@@ -330,3 +330,40 @@ describe("short pages, lean records, rich records: legal provider choices a swee
     120_000,
   );
 });
+
+describe("a provider that gives every page a new scrollId (scroll-id-per-page)", () => {
+  const languages = {
+    node: () => [process.execPath, NODE_CLIENT],
+    python: () => [python, PYTHON_CLIENT],
+  } as const;
+
+  it.each(Object.keys(languages))(
+    "the %s client that keeps the first answer's id passes the default and is named under it by the scroll rule",
+    async (language) => {
+      const run = (fault: string) =>
+        clientSweep({
+          argv: [...languages[language as keyof typeof languages]()],
+          clientId: "nightly-sync",
+          env: { ...process.env, FAULT: fault },
+          variants: [undefined, "scroll-id-per-page"],
+          parallel: 2,
+          timeoutMs: 60_000,
+        });
+      const correct = await run("");
+      expect(correct.runs.map(({ variant, run: r }) => [variant, r.exitCode])).toEqual([
+        ["default", 0],
+        ["scroll-id-per-page", 0],
+      ]);
+      const faulty = await run("first-scroll-id");
+      expect(faulty.runs[0]?.run.exitCode).toBe(0);
+      const under = faulty.runs[1]?.run.result.checks.find(
+        (c) => c.id === "client/scan-passes-previous-scroll-id",
+      );
+      expect(under?.status).toBe("failed");
+      expect(under?.message).toMatch(
+        /passed scrollId "[^"]+", which an earlier answer of that scroll gave, not the scrollId its last answer gave/,
+      );
+    },
+    120_000,
+  );
+});
