@@ -4,6 +4,7 @@
 import { RULE_KINDS, type RuleKind } from "../src/check/index.ts";
 import { CONSUMER_RULES } from "../src/events/consumer/consumer-rules.ts";
 import { EVENT_RULES } from "../src/events/rules/index.ts";
+import { SCANS_READ_UNDER_EVERY_CHOICE } from "../src/workbench/caller-rules/sweep-difference.ts";
 import { CALLER_RULES } from "../src/workbench/caller-rules.ts";
 import { allChecks } from "../suites/index.ts";
 
@@ -17,7 +18,8 @@ export interface AnyRule {
 
 export const RULES_BY_KIND: Readonly<Partial<Record<RuleKind, readonly AnyRule[]>>> = {
   http: allChecks,
-  caller: CALLER_RULES,
+  // The sweep's rule of differences judges a choice's run beside the default's (lckit client check --variants).
+  caller: [...CALLER_RULES, SCANS_READ_UNDER_EVERY_CHOICE],
   event: EVENT_RULES,
   consumer: CONSUMER_RULES,
 };

@@ -47,7 +47,18 @@ async function token() {
   return cached.value;
 }
 
-async function call(method, url, body) {
+async function call(method, url, body, renewed = false) {
+  const r = await send(method, url, body);
+  // A token the service says is over (expired, or not accepted) serves nothing more: a new one, one retry.
+  if (r.status !== 401 || renewed || FAULT === "no-bearer") return r;
+  if (FAULT !== "expired-token-reused") {
+    cached = undefined;
+    hoard = undefined;
+  }
+  return call(method, url, body, true);
+}
+
+async function send(method, url, body) {
   const headers = FAULT === "no-bearer" ? {} : { authorization: `Bearer ${await token()}` };
   if (body !== undefined) headers["content-type"] = "application/json";
   for (let attempt = 0; ; attempt++) {
@@ -67,8 +78,9 @@ async function scanAll(url) {
   const values = [];
   const limit = Number(new URL(url).searchParams.get("limit") ?? 100);
   let body = FAULT === "first-body" ? {} : undefined;
+  let inQuery; // FAULT=scroll-in-query: the id in the query string, no body
   for (let page = 0; page < 100; page++) {
-    const r = await call("POST", url, body);
+    const r = await call("POST", inQuery === undefined ? url : `${url}&scrollId=${inQuery}`, body);
     if (r.status !== 200) return { values, status: r.status };
     const answer = await r.json();
     values.push(...(answer.values ?? []));
@@ -80,16 +92,36 @@ async function scanAll(url) {
       if (FAULT === "past-end" && body !== undefined) await call("POST", url, body);
       return { values, status: 200 };
     }
-    body = { scrollId: FAULT === "wrong-scroll" ? `${answer.scrollId}-stale` : answer.scrollId };
+    if (FAULT === "scroll-in-query") {
+      inQuery = answer.scrollId;
+      continue;
+    }
+    // FAULT=first-scroll-id keeps the first answer's id: right only while a provider keeps one id a scroll.
+    const firstId = body?.scrollId ?? answer.scrollId;
+    body = {
+      scrollId:
+        FAULT === "wrong-scroll"
+          ? `${answer.scrollId}-stale`
+          : FAULT === "first-scroll-id"
+            ? firstId
+            : answer.scrollId,
+    };
   }
   return { values, status: 200 };
 }
 
-const lookups = await scanAll(`${RDM}/lookups/${TENANT}/_scan?limit=100&sort=code`);
+const lookups = await scanAll(
+  // FAULT=first-scroll-id pages by 50 (legal), so that a scan has a third page.
+  `${RDM}/lookups/${TENANT}/_scan?limit=${FAULT === "first-scroll-id" ? 50 : 100}&sort=code&order=${FAULT === "order-word" ? "ascending" : "asc"}`,
+);
 const stats = await scanAll(
   `${BASE}/configuration/${TENANT}/autopilot/stats/_scan?limit=${FAULT === "big-page" ? 500 : 100}`,
 );
-const blocked = await call("GET", `${BASE}/configuration/${TENANT}/autopilot/${TYPE}/blockedValues?limit=50`);
+const blockedType = FAULT === "type-uri-in-path" ? `rdm/lookupTypes/${TYPE}` : TYPE;
+const blocked = await call(
+  "GET",
+  `${BASE}/configuration/${TENANT}/autopilot/${blockedType}/blockedValues?limit=50`,
+);
 
 // What the client does with what it read, as its own tests would assert it. Only type and code of a lookup
 // are sure to be there (the contract makes every other field optional), and more fields may come.
@@ -129,6 +161,7 @@ const bodies = {
   "task-typo": { type: "delete", parameters: { uri: [uri] } },
   "task-type-name": { type: "delete", parameters: { type: typeName } },
   "task-uri-shape": { type: "delete", parameters: { uris: [first?.code] } },
+  "task-uri-rdm": { type: "delete", parameters: { uris: [`rdm/lookupTypes/${typeName}/${first?.code}`] } },
   "task-whole-tenant": { type: "delete" },
   "task-foreign-uri": { type: "delete", parameters: { uris: [`not-${TENANT}/${typeName}/${first?.code}`] } },
 };
@@ -140,6 +173,11 @@ const task =
         `${RDM}/tasks/${TENANT}`,
         bodies[FAULT] ?? { type: "delete", parameters: { uris: [uri] } },
       );
+// The sandbox's clock past the token's validity, and one more call: the token has expired.
+if (CONTROL) {
+  await fetch(`${CONTROL}/clock/advance`, { method: "POST", body: JSON.stringify({ seconds: 3600 }) });
+  await call("GET", `${RDM}/status`);
+}
 // A gateway rate limit (set through the control interface) and two calls: the second is answered 429.
 if (CONTROL) {
   await fetch(`${CONTROL}/rate-limit`, {

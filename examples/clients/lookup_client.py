@@ -65,7 +65,18 @@ def token():
     return cached["value"]
 
 
-def call(method, url, body=None, raw=None):
+def call(method, url, body=None, raw=None, renewed=False):
+    r = send(method, url, body, raw)
+    # A token the service says is over (expired, or not accepted) serves nothing more: a new one, one retry.
+    if r.status_code != 401 or renewed or FAULT == "no-bearer":
+        return r
+    if FAULT != "expired-token-reused":
+        cached["value"] = None
+        hoard["tokens"] = None
+    return call(method, url, body, raw, renewed=True)
+
+
+def send(method, url, body=None, raw=None):
     headers = {} if FAULT == "no-bearer" else {"Authorization": f"Bearer {token()}"}
     for attempt in range(21):
         if raw is not None:
@@ -85,8 +96,9 @@ def scan_all(url):
     values = []
     limit = int(parse_qs(urlparse(url).query).get("limit", ["100"])[0])
     raw = "{}" if FAULT == "first-body" else None
+    in_query = None  # FAULT=scroll-in-query: the id in the query string, no body
     for _ in range(100):
-        r = call("POST", url, raw=raw)
+        r = call("POST", url if in_query is None else f"{url}&scrollId={in_query}", raw=raw)
         if r.status_code != 200:
             return values, r.status_code
         answer = r.json()
@@ -99,14 +111,24 @@ def scan_all(url):
             if FAULT == "past-end" and raw is not None:
                 call("POST", url, raw=raw)
             return values, 200
+        if FAULT == "scroll-in-query":
+            in_query = scroll
+            continue
+        # FAULT=first-scroll-id keeps the first answer's id: right only while a provider keeps one id a scroll.
+        if FAULT == "first-scroll-id" and raw is not None:
+            continue
         raw = scroll + "-stale" if FAULT == "wrong-scroll" else scroll
     return values, 200
 
 
-lookups, lookups_status = scan_all(f"{RDM}/lookups/{TENANT}/_scan?limit=100&sort=code")
+order = "ascending" if FAULT == "order-word" else "asc"
+# FAULT=first-scroll-id pages by 50 (legal), so that a scan has a third page.
+page_size = 50 if FAULT == "first-scroll-id" else 100
+lookups, lookups_status = scan_all(f"{RDM}/lookups/{TENANT}/_scan?limit={page_size}&sort=code&order={order}")
 limit = 500 if FAULT == "big-page" else 100
 stats, stats_status = scan_all(f"{BASE}/configuration/{TENANT}/autopilot/stats/_scan?limit={limit}")
-blocked = call("GET", f"{BASE}/configuration/{TENANT}/autopilot/{TYPE}/blockedValues?limit=50")
+blocked_type = f"rdm/lookupTypes/{TYPE}" if FAULT == "type-uri-in-path" else TYPE
+blocked = call("GET", f"{BASE}/configuration/{TENANT}/autopilot/{blocked_type}/blockedValues?limit=50")
 
 
 @dataclass
@@ -162,10 +184,15 @@ if lookups and FAULT != "no-task":
         "task-typo": {"type": "delete", "parameters": {"uri": [uri]}},
         "task-type-name": {"type": "delete", "parameters": {"type": type_name}},
         "task-uri-shape": {"type": "delete", "parameters": {"uris": [first["code"]]}},
+        "task-uri-rdm": {"type": "delete", "parameters": {"uris": [f"rdm/lookupTypes/{type_name}/{first['code']}"]}},
         "task-whole-tenant": {"type": "delete"},
         "task-foreign-uri": {"type": "delete", "parameters": {"uris": [f"not-{TENANT}/{type_name}/{first['code']}"]}},
     }.get(FAULT, {"type": "delete", "parameters": {"uris": [uri]}})
     task_status = call("POST", f"{RDM}/tasks/{TENANT}", body=task).status_code
+if CONTROL:
+    # The sandbox's clock past the token's validity, and one more call: the token has expired.
+    requests.post(f"{CONTROL}/clock/advance", json={"seconds": 3600})
+    call("GET", f"{RDM}/status")
 if CONTROL:
     requests.put(f"{CONTROL}/rate-limit", json={"requests": 1, "perSeconds": 1})
     call("GET", f"{RDM}/healthcheck")

@@ -3,6 +3,7 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { COMMAND_CHECK_ID } from "../../src/result/client-verdict.ts";
+import { SCANS_READ_UNDER_EVERY_CHOICE } from "../../src/workbench/caller-rules/sweep-difference.ts";
 import { CALLER_RULES } from "../../src/workbench/caller-rules.ts";
 import type { GeneratedFile } from "../generate.ts";
 
@@ -18,7 +19,7 @@ export function callerRulesTable(): string[] {
     "| Check | Level | Requirement | Its opportunity | What breaks it | What exercises it |",
     "| --- | --- | --- | --- | --- | --- |",
     `| \`${COMMAND_CHECK_ID}\` | MUST | (your command) | the run | your command did not exit 0 (the report shows its exit and the last lines of its output) | always |`,
-    ...CALLER_RULES.map(
+    ...[...CALLER_RULES, SCANS_READ_UNDER_EVERY_CHOICE].map(
       (rule) =>
         `| \`${rule.id}\` | ${rule.level} | ${rule.requirements.join(", ")} | ${cell(rule.opportunity)} | ${cell(rule.breaks)} | ${cell(rule.exercisedBy)} |`,
     ),

@@ -137,6 +137,7 @@ function page(
   const values = present ? sliced.map(present) : sliced;
   const wasAtEnd = !first && scroll.position >= scroll.length;
   scroll.position = Math.min(start + values.length, scroll.length);
+  if (!first && ctx.variants.has("scroll-id-per-page")) ctx.state.scrolls.renew(scroll);
   if (scroll.position < scroll.length || ctx.faults.has("scan-never-ends")) {
     return jsonResponse(200, { scrollId: scroll.id, values });
   }

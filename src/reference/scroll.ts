@@ -104,6 +104,15 @@ export class ScrollStore {
     return this.open.get(id)?.scope;
   }
 
+  /** A new id for an open scroll (the scroll-id-per-page variant): its earlier id is unknown from now on. */
+  renew(scroll: Scroll): string {
+    const id = randomUuid();
+    this.open.delete(scroll.id);
+    (scroll as { id: string }).id = id;
+    this.open.set(id, scroll);
+    return id;
+  }
+
   close(id: string): void {
     const scroll = this.open.get(id);
     if (!scroll) return;

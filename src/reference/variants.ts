@@ -56,6 +56,12 @@ export const VARIANTS = [
   ),
   variant("end-scroll-id-null", "end-of-results", END_SIGNAL, 'the last page carries "scrollId": null'),
   variant(
+    "scroll-id-per-page",
+    "scroll-id-lifetime",
+    "whether a scroll keeps one id or gets a new one with every page: not shown",
+    "every answer that continues a scroll carries a new scrollId; the id of an earlier page is then unknown (400)",
+  ),
+  variant(
     "unknown-scroll-id-404",
     "unknown-scroll-id",
     ERROR_SHAPE,

@@ -8,40 +8,39 @@
 
 import { bearerOnEveryRequest } from "./caller-rules/auth.ts";
 import type { CallerRule } from "./caller-rules/caller-rule.ts";
-import {
-  deleteTaskBody,
-  deleteTaskUrisOfItsTenant,
-  deleteTaskWholeTenant,
-} from "./caller-rules/delete-task.ts";
-import { pageSizeWithinMaximum } from "./caller-rules/page-size.ts";
-import {
-  scanFirstRequestWithoutBody,
-  scanPassesPreviousScrollId,
-  scanStopsAtEnd,
-} from "./caller-rules/scan.ts";
+import { deleteTaskUrisOfItsTenant, deleteTaskWholeTenant } from "./caller-rules/delete-task.ts";
+import { REQUEST_WITHIN_CONTRACT } from "./caller-rules/request-contract.ts";
+import { scanFirstRequestWithoutBody } from "./caller-rules/scan.ts";
+import { SCROLL_CONTINUED_BY_ITS_ID, SCROLL_ENDED } from "./caller-rules/scroll-lifecycle.ts";
+import { TOKEN_DROPPED_WHEN_OVER } from "./caller-rules/token-lifecycle.ts";
 import { backoffAfterRefusal, tokenQuota, tokenReuse } from "./caller-rules/tokens.ts";
 
 export {
   type CallerRule,
   type CallerRuleDeclaration,
-  MAX_PAGE_SIZE,
   type RuleVerdict,
   SHORT_PAGES_VARIANT,
   type Violation,
 } from "./caller-rules/caller-rule.ts";
-export { type DeleteTaskReading, readDeleteTask } from "./caller-rules/delete-task.ts";
-export { scrollIdSent } from "./caller-rules/scan.ts";
+export { type DeleteTaskReading, readDeleteTask } from "./caller-rules/delete-task-reading.ts";
+export { scrollIdSent } from "./caller-rules/scroll-lifecycle.ts";
+export { SCANS_READ_UNDER_EVERY_CHOICE } from "./caller-rules/sweep-difference.ts";
 
 export const CALLER_RULES: readonly CallerRule[] = [
   bearerOnEveryRequest,
   scanFirstRequestWithoutBody,
-  scanPassesPreviousScrollId,
-  scanStopsAtEnd,
-  pageSizeWithinMaximum,
-  deleteTaskBody,
+  // The scroll's lifecycle, per scroll: an earlier page's or another scan's id, an ended scroll asked again.
+  SCROLL_CONTINUED_BY_ITS_ID,
+  SCROLL_ENDED,
+  // Derived from the contract's request side: paths, query parameters, bounds, the delete task's body.
+  REQUEST_WITHIN_CONTRACT,
   deleteTaskWholeTenant,
   deleteTaskUrisOfItsTenant,
   tokenReuse,
   tokenQuota,
+  // The token's lifecycle: a token the service answered expired or rejected serves nothing more.
+  TOKEN_DROPPED_WHEN_OVER,
   backoffAfterRefusal,
 ];
+// client/scan-read-under-every-choice (sweep-difference.ts) is not in the list: it judges a choice's run
+// beside the default's, so the sweep adds it where a baseline exists.

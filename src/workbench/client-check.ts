@@ -25,7 +25,7 @@ import {
 } from "./client-result.ts";
 import { type CommandCheckOptions, runCommand } from "./command-run.ts";
 import { DEFAULT_CLIENT_DATA, defaultClientWorld } from "./default-world.ts";
-import { type CallerClient, readTraffic } from "./traffic.ts";
+import { type CallerClient, readTraffic, type Traffic } from "./traffic.ts";
 
 /** The data file the default world of a client check grows from: a shop tenant whose clients have
  *  multi-token support (quota 5); default-world.ts adds records so that every scan pages. */
@@ -64,6 +64,8 @@ export interface ClientCheckOptions extends CommandCheckOptions {
   clientId?: string;
   /** One provider choice for the sandbox; none: the reference's own choices. */
   variant?: VariantName;
+  /** In a sweep: the default's traffic, so that the run under `variant` is also judged by its difference. */
+  baseline?: Traffic;
 }
 
 export interface ClientCheckRun {
@@ -74,6 +76,8 @@ export interface ClientCheckRun {
    *  not exercised); 2 the command could not be started or made no request (configuration); 3 it hung or
    *  was killed; 4 the kit was stopped (Ctrl-C, SIGTERM). */
   exitCode: ExitCode;
+  /** The recording as the caller rules read it (a sweep judges the other choices against the default's). */
+  traffic: Traffic;
   /** Every exchange the command sent, redacted, bodies capped (exchanges.ndjson of the report folder). */
   exchanges: Exchange[];
   /** The first answer of the sandbox that refused the client (a 4xx or 5xx other than a 429), redacted:
@@ -154,6 +158,8 @@ export async function clientCheck(options: ClientCheckOptions): Promise<ClientCh
   const finishedAt = new Date();
   const recorded = reference.control.recording();
   const traffic = readTraffic(recorded, callerClients);
+  if (options.variant) traffic.variant = options.variant;
+  if (options.baseline && options.variant) traffic.baseline = { traffic: options.baseline };
   const meta: ClientRunMeta = {
     command: options.argv.join(" "),
     outcome,
@@ -186,6 +192,7 @@ export async function clientCheck(options: ClientCheckOptions): Promise<ClientCh
       result,
       options.failOn ?? (options.requireExercised ? [...DEFAULT_FAIL_ON, "not-exercised"] : DEFAULT_FAIL_ON),
     ),
+    traffic,
     exchanges: redactedExchanges(traffic, meta),
     ...(firstRefusal === undefined ? {} : { firstRefusal }),
   };

@@ -14,6 +14,7 @@ import {
 } from "../result/client-verdict.ts";
 import { notCheckableOnlyFor } from "../result/coverage.ts";
 import type { CheckResult, CommandRun, RunResult, StopSignal } from "../result/model.ts";
+import { SCANS_READ_UNDER_EVERY_CHOICE } from "./caller-rules/sweep-difference.ts";
 import { CALLER_RULES, type RuleVerdict } from "./caller-rules.ts";
 import type { Traffic, TrafficExchange } from "./traffic.ts";
 
@@ -84,7 +85,9 @@ export function redactedExchanges(traffic: Traffic, meta: Pick<ClientRunMeta, "c
 export function judgeTraffic(
   traffic: Traffic,
 ): { rule: (typeof CALLER_RULES)[number]; verdict: RuleVerdict; ms: number }[] {
-  return CALLER_RULES.map((rule) => {
+  // In a sweep, a choice's run beside the default's is also judged by the rule of differences.
+  const rules = traffic.baseline ? [...CALLER_RULES, SCANS_READ_UNDER_EVERY_CHOICE] : CALLER_RULES;
+  return rules.map((rule) => {
     const started = performance.now();
     const verdict = rule.judge(traffic);
     return { rule, verdict, ms: performance.now() - started };

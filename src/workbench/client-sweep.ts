@@ -36,10 +36,27 @@ export type ClientSweep = Sweep<ClientSweepRun>;
 
 export async function clientSweep(options: ClientSweepOptions): Promise<ClientSweep> {
   const { variants, parallel, onFinished, ...common } = options;
+  // The default runs first, alone: every other choice is then also judged by its difference from it.
+  const first = variants.indexOf(undefined);
+  let baseline: ClientCheckRun["traffic"] | undefined;
   return runSweep(
     variants,
-    { parallel, ...(common.signal ? { signal: common.signal } : {}), ...(onFinished ? { onFinished } : {}) },
-    (variant, output) => clientCheck({ ...common, ...(variant ? { variant } : {}), output }),
+    {
+      parallel,
+      ...(first >= 0 ? { first } : {}),
+      ...(common.signal ? { signal: common.signal } : {}),
+      ...(onFinished ? { onFinished } : {}),
+    },
+    async (variant, output) => {
+      const run = await clientCheck({
+        ...common,
+        ...(variant ? { variant } : {}),
+        ...(variant && baseline ? { baseline } : {}),
+        output,
+      });
+      if (variant === undefined) baseline = run.traffic;
+      return run;
+    },
     (variant, run, output): ClientSweepRun => ({
       variant: variant ?? CLIENT_CHECK_DEFAULTS.variant,
       run,

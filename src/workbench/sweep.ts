@@ -18,6 +18,8 @@ export interface SweepOptions<E> {
   signal?: AbortSignal;
   /** Called as each choice finishes (in the order they finish), with how many have finished. */
   onFinished?: (entry: E, finished: number, total: number) => void;
+  /** The index of a choice that runs first, alone: the others may be judged against it. */
+  first?: number;
 }
 
 /** The most of a command's output a sweep keeps per choice; beyond it the oldest output goes. */
@@ -53,21 +55,25 @@ export async function runSweep<C, R extends { exitCode: ExitCode }, E extends { 
   entryOf: (choice: C, run: R, output: string) => E,
 ): Promise<Sweep<E>> {
   const runs: E[] = new Array(choices.length);
-  let next = 0;
   let finished = 0;
-  const worker = async () => {
-    while (next < choices.length && !options.signal?.aborted) {
-      const index = next++;
-      const choice = choices[index] as C;
-      const log = new OutputLog();
-      const run = await check(choice, (chunk) => log.add(chunk));
-      const entry = entryOf(choice, run, log.text());
-      runs[index] = entry;
-      finished += 1;
-      options.onFinished?.(entry, finished, choices.length);
-    }
+  const runOne = async (index: number) => {
+    const choice = choices[index] as C;
+    const log = new OutputLog();
+    const run = await check(choice, (chunk) => log.add(chunk));
+    const entry = entryOf(choice, run, log.text());
+    runs[index] = entry;
+    finished += 1;
+    options.onFinished?.(entry, finished, choices.length);
   };
-  const workers = Math.max(1, Math.min(options.parallel, choices.length));
+  const { first } = options;
+  if (first !== undefined && first >= 0 && first < choices.length && !options.signal?.aborted)
+    await runOne(first);
+  const rest = choices.map((_, index) => index).filter((index) => index !== first);
+  let next = 0;
+  const worker = async () => {
+    while (next < rest.length && !options.signal?.aborted) await runOne(rest[next++] as number);
+  };
+  const workers = Math.max(1, Math.min(options.parallel, rest.length));
   await Promise.all(Array.from({ length: workers }, worker));
   const done = runs.filter(Boolean);
   return {

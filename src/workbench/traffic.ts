@@ -37,6 +37,10 @@ export interface Traffic {
   exchanges: TrafficExchange[];
   tokens: IssuedTokenSeen[];
   clients: ReadonlyMap<string, CallerClient>;
+  /** The provider choice the sandbox took (a variant name), when a sweep ran it. */
+  variant?: string;
+  /** In a sweep, the same command's traffic under the default, for the rule that judges differences. */
+  baseline?: { traffic: Traffic };
 }
 
 function basicClient(header: string | undefined): string | undefined {

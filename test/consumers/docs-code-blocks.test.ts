@@ -298,10 +298,11 @@ describe("docs/consumers.md code blocks run as written", () => {
     expect(outputs[0]).toMatch(/^CONFORMANT: /);
     expect(outputs[1]).toMatch(/^NOT CONFORMANT: your command failed \(exit 1\)/);
     expect(outputs[1]).toMatch(/WARN client\/token-reuse .*requested a new token/);
-    // The sweep of the third line: the default passes, short-pages is named with why it failed.
+    // The sweep of the third line: the default passes, short-pages is named with why it failed, and the
+    // sweep's rule of differences names the short page taken for the end.
     expect(outputs[2]).toMatch(/^\[[12]\/2\] ok +default +command exit 0 /m);
     expect(outputs[2]).toMatch(
-      /^\[[12]\/2\] FAIL short-pages +command exit 1 \(\d+\.\d s\)\n +the choice: /m,
+      /^\[[12]\/2\] FAIL short-pages +command exit 1 \(\d+\.\d s\); broken: client\/scan-read-under-every-choice \(MUST\)\n +the choice: /m,
     );
     expect(outputs[2]).toContain("client check over 2 provider choice(s): 1 passed, 1 did not (short-pages)");
   }, 120_000);

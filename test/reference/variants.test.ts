@@ -86,6 +86,14 @@ const SHOWS: Record<VariantName, (h: Harness) => Promise<boolean>> = {
     const pages = (await endPages(h)) as { values: unknown[]; scrollId?: unknown }[];
     return pages.length === 3 && pages[1]?.values.length === 0 && typeof pages[1]?.scrollId === "string";
   },
+  "scroll-id-per-page": async (h) => {
+    const first = await firstScrollId(h);
+    const second = await scan(h, "/lookups/acme/_scan", { scrollId: first });
+    const next = (second.body as { scrollId?: unknown }).scrollId;
+    const stale = await scan(h, "/lookups/acme/_scan", { scrollId: first });
+    const onward = await scan(h, "/lookups/acme/_scan", { scrollId: next });
+    return typeof next === "string" && next !== first && stale.status === 400 && onward.status === 200;
+  },
   "end-scroll-id-null": async (h) => {
     const pages = (await endPages(h)) as { scrollId?: unknown }[];
     return pages.at(-1)?.scrollId === null;

@@ -2,12 +2,14 @@
 // a waited-out 429) is accepted, each mistake is named. Tables of [name, { given, want }].
 import { describe, expect, it } from "vitest";
 import type { RecordedExchange } from "../../src/reference/index.ts";
+import { SCANS_READ_UNDER_EVERY_CHOICE } from "../../src/workbench/caller-rules/sweep-difference.ts";
 import { CALLER_RULES, scrollIdSent } from "../../src/workbench/caller-rules.ts";
 import { type CallerClient, pathOf, readTraffic } from "../../src/workbench/traffic.ts";
 
 const BASE = "http://127.0.0.1:1";
 const BEARER = { authorization: "Bearer tok-a" };
 type Step = Partial<RecordedExchange> & { method: string; path: string };
+type RuleStatus = "passed" | "failed" | "not-exercised";
 
 function recording(steps: Step[]): RecordedExchange[] {
   const token: RecordedExchange = {
@@ -165,8 +167,7 @@ describe("a rule passes only on opportunities it judged", () => {
 
   it.each([
     ["client/bearer-on-every-request", /no lookup-data or autopilot request/],
-    ["client/page-size-within-maximum", /no autopilot scan or blocked values request/],
-    ["client/delete-task-body", /sent no delete task .*does not apply to it/],
+    ["client/request-within-contract", /no lookup-data or autopilot request/],
     ["client/delete-task-whole-tenant", /sent no delete task/],
     ["client/delete-task-uris-of-its-tenant", /no delete task with parameters.uris of the documented shape/],
     ["client/token-reuse", /no call while it held a token that had already served one/],
@@ -206,7 +207,7 @@ describe("each rule names the mistake", () => {
       /already answered/,
     ],
     [
-      "client/page-size-within-maximum",
+      "client/request-within-contract",
       "blocked values limit=101",
       [
         {
@@ -218,13 +219,13 @@ describe("each rule names the mistake", () => {
       /limit=101; the maximum is 100/,
     ],
     [
-      "client/delete-task-body",
+      "client/request-within-contract",
       "no type",
       [{ method: "POST", path: "/tasks/t", body: '{"parameters":{}}' }],
       /type is undefined, expected "delete"/,
     ],
     [
-      "client/delete-task-body",
+      "client/request-within-contract",
       "parameters.uri for uris: the whole tenant would go",
       [
         {
@@ -236,13 +237,13 @@ describe("each rule names the mistake", () => {
       /carries "parameters\.uri", which the document does not define .*The task as the document reads it: neither type nor uris: deletes all lookups of tenant shop\. Send \{"type": "delete", "parameters": \{"uris": \["shop\/<type_name>\/<code>"\]\}\}/,
     ],
     [
-      "client/delete-task-body",
+      "client/request-within-contract",
       "uris at the top level",
       [{ method: "POST", path: "/tasks/shop", body: '{"type":"delete","uris":["shop/Country/DE"]}' }],
       /carries "uris", which the document does not define .*neither type nor uris: deletes all lookups of tenant shop/,
     ],
     [
-      "client/delete-task-body",
+      "client/request-within-contract",
       "an unknown member beside uris",
       [
         {
@@ -254,13 +255,13 @@ describe("each rule names the mistake", () => {
       /carries "parameters\.force".*reads it: uris: deletes the listed lookups/,
     ],
     [
-      "client/delete-task-body",
+      "client/request-within-contract",
       "a bare type name",
       [{ method: "POST", path: "/tasks/shop", body: '{"type":"delete","parameters":{"type":"Country"}}' }],
       /parameters\.type is "Country", expected a lookup type URI rdm\/lookupTypes\/<type_name> \("rdm\/lookupTypes\/Country"\)/,
     ],
     [
-      "client/delete-task-body",
+      "client/request-within-contract",
       "a URI without its tenant and type",
       [{ method: "POST", path: "/tasks/shop", body: '{"type":"delete","parameters":{"uris":["DE"]}}' }],
       /parameters\.uris\[0\] is "DE", expected a lookup URI <tenant_id>\/<type_name>\/<code>, e\.g\. "shop\/<type_name>\/<code>"/,
@@ -304,14 +305,11 @@ describe("each rule names the mistake", () => {
     expect(verdict.status === "failed" ? verdict.violations[0]?.message : "").toMatch(want);
   });
 
-  it("the lookups scan states no maximum page size: limit=500 there is not judged", () => {
-    const verdict = judge("client/page-size-within-maximum", [
+  it("the lookups scan states no maximum page size: limit=500 there passes, judged on what the document states", () => {
+    const verdict = judge("client/request-within-contract", [
       { method: "POST", path: "/lookups/t/_scan?limit=500" },
     ]);
-    expect(verdict).toEqual({
-      status: "not-exercised",
-      reason: expect.stringMatching(/no autopilot scan or blocked values/),
-    });
+    expect(verdict).toEqual({ status: "passed", opportunities: 1 });
   });
 
   it("a delete task with parameters null, only a type, uris of its tenant or null members is of the documented shape", () => {
@@ -323,7 +321,7 @@ describe("each rule names the mistake", () => {
       '{"type":"delete"}',
     ])
       expect(
-        judge("client/delete-task-body", [{ method: "POST", path: "/tasks/t", body }]).status,
+        judge("client/request-within-contract", [{ method: "POST", path: "/tasks/t", body }]).status,
         body,
       ).toBe("passed");
     // Scoped deletes are no whole-tenant finding; URIs of the path's tenant no foreign one.
@@ -353,7 +351,7 @@ describe("each rule names the mistake", () => {
         body: '{"type":"delete","parameters":{"uri":["shop/Country/NOPE"]}}',
       },
     ];
-    expect(judge("client/delete-task-body", steps).status).toBe("failed");
+    expect(judge("client/request-within-contract", steps).status).toBe("failed");
     expect(judge("client/delete-task-whole-tenant", steps).status).toBe("not-exercised");
   });
 
@@ -490,5 +488,298 @@ describe("reading a recording", () => {
     ["42", { kind: "other" }],
   ])("scrollIdSent(%j)", (body, want) => {
     expect(scrollIdSent(body)).toEqual(want);
+  });
+});
+
+describe("the request rule derived from the contract: strict where the document is explicit", () => {
+  const RULE = "client/request-within-contract";
+  it.each<[string, Step[], RegExp]>([
+    [
+      "order=ascending on the lookups scan",
+      [{ method: "POST", path: "/lookups/t/_scan?order=ascending" }],
+      /^POST \/lookups\/t\/_scan \(scanLookups\): query order=ascending; expected one of asc, desc; the document: "order \(asc or desc\)"/,
+    ],
+    [
+      "a limit that is no integer on the lookups scan",
+      [{ method: "POST", path: "/lookups/t/_scan?limit=ten" }],
+      /query limit=ten; expected an integer; the document: "limit \(integer; the sample uses 100\)"/,
+    ],
+    [
+      "limit=101 on the autopilot scan of one type",
+      [{ method: "POST", path: "/configuration/t/autopilot/stats/Country/_scan?limit=101" }],
+      /\(scanAutopilotStatsByType\): query limit=101; the maximum is 100; the document: "limit \| integer \| No \| page size; default 100, maximum 100"/,
+    ],
+    [
+      "a negative offset on blocked values",
+      [
+        {
+          method: "GET",
+          path: "/configuration/t/autopilot/Country/blockedValues?offset=-5",
+          responseBody: "[]",
+        },
+      ],
+      /\(listBlockedValues\): query offset=-5; the minimum is 0; the document: "offset \(integer, optional, default 0, starting offset\)"/,
+    ],
+    [
+      "the lookup type URI, encoded, as the path's lookupType",
+      [
+        {
+          method: "GET",
+          path: "/configuration/t/autopilot/rdm%2FlookupTypes%2FCountry/blockedValues",
+          responseBody: "[]",
+        },
+      ],
+      /path parameter lookupType is the lookup type URI "rdm\/lookupTypes\/Country", expected the type name \("Country"\)/,
+    ],
+    [
+      "the lookup type URI, with its slashes, in the path",
+      [
+        {
+          method: "POST",
+          path: "/configuration/t/autopilot/stats/rdm/lookupTypes/Country/_scan",
+          status: 404,
+        },
+      ],
+      /the path carries a lookup type URI \(rdm\/lookupTypes\/<type_name>\) where the lookup type name goes/,
+    ],
+    [
+      "a delete task URI of the form rdm/lookupTypes/<type>/<code>",
+      [
+        {
+          method: "POST",
+          path: "/tasks/shop",
+          body: '{"type":"delete","parameters":{"uris":["rdm/lookupTypes/Country/DE"]}}',
+        },
+      ],
+      /\(createTask\): parameters\.uris\[0\] is "rdm\/lookupTypes\/Country\/DE", expected a lookup URI <tenant_id>\/<type_name>\/<code> \("shop\/Country\/DE"\).*deletes nothing; the document: .*"A lookup URI, as used in the delete task, has the shape <tenant_id>\/<type_name>\/<code>\."/,
+    ],
+  ])("%s", (_name, steps, want) => {
+    const verdict = judge(RULE, steps);
+    expect(verdict.status).toBe("failed");
+    expect(verdict.status === "failed" ? verdict.violations.map((v) => v.message) : []).toEqual([
+      expect.stringMatching(want),
+    ]);
+  });
+
+  it("tolerant where it is silent: every reasonable request passes, each one an opportunity", () => {
+    const steps: Step[] = [
+      { method: "POST", path: "/lookups/t/_scan?limit=500&sort=anyField&order=desc" },
+      { method: "POST", path: "/lookups/t/_scan?filter=startsWith(code,'D')%20and%20exists(parents)" },
+      {
+        method: "POST",
+        path: "/lookups/t/_scan?_=1712345&trace=on",
+        body: '{"scrollId":"whatever encoding"}',
+      },
+      { method: "POST", path: "/configuration/t/autopilot/stats/_scan?limit=1&order=asc&sort=createdAt" },
+      {
+        method: "GET",
+        path: "/configuration/t/autopilot/Country/blockedValues?offset=200&limit=100",
+        responseBody: "[]",
+      },
+      { method: "POST", path: "/tasks/t", body: '{"type":"delete","parameters":{"uris":["t/Country/a/b"]}}' },
+      { method: "GET", path: "/healthcheck" },
+    ];
+    expect(judge(RULE, steps)).toEqual({ status: "passed", opportunities: steps.length });
+  });
+
+  it("the token request and the kit's own extensions are not judged: not exercised without another call", () => {
+    const verdict = judge(RULE, [{ method: "GET", path: "/tasks/t/task-1" }]);
+    expect(verdict.status).toBe("not-exercised");
+  });
+});
+
+describe("the scroll's lifecycle, per scroll, with several open at once", () => {
+  const SCROLL = "client/scan-passes-previous-scroll-id";
+  const END = "client/scan-stops-at-end";
+  const STATS = "/configuration/t/autopilot/stats/_scan";
+
+  it("a provider that gives a new id per page: two scrolls interleaved, each continued by its own last id, pass", () => {
+    const steps: Step[] = [
+      { method: "POST", path: SCAN, responseBody: page("a1") },
+      { method: "POST", path: SCAN, responseBody: page("b1") },
+      { method: "POST", path: SCAN, body: "a1", responseBody: page("a2") },
+      { method: "POST", path: SCAN, body: "b1", responseBody: page("b2") },
+      { method: "POST", path: SCAN, body: "a2", responseBody: page() },
+      { method: "POST", path: SCAN, body: "b2", responseBody: page() },
+    ];
+    expect(judge(SCROLL, steps)).toEqual({ status: "passed", opportunities: 4 });
+    expect(judge(END, steps)).toEqual({ status: "passed", opportunities: 2 });
+  });
+
+  it.each<[string, string, Step[], RegExp]>([
+    [
+      SCROLL,
+      "the id of an earlier page of that scroll, while another is open",
+      [
+        { method: "POST", path: SCAN, responseBody: page("a1") },
+        { method: "POST", path: SCAN, responseBody: page("b1") },
+        { method: "POST", path: SCAN, body: "a1", responseBody: page("a2") },
+        { method: "POST", path: SCAN, body: "a1", responseBody: page("a3") },
+      ],
+      /passed scrollId "a1", which an earlier answer of that scroll gave, not the scrollId its last answer gave \("a2"\)/,
+    ],
+    [
+      SCROLL,
+      "the id another scan gave",
+      [
+        { method: "POST", path: SCAN, responseBody: page("a1") },
+        { method: "POST", path: STATS, responseBody: page("s1") },
+        { method: "POST", path: STATS, body: '{"scrollId":"a1"}', status: 400 },
+      ],
+      /passed scrollId "a1" of another scan \(POST \/lookups\/t\/_scan\)/,
+    ],
+    [
+      SCROLL,
+      "the id in the query string, no body",
+      [
+        { method: "POST", path: SCAN, responseBody: page("a1") },
+        { method: "POST", path: `${SCAN}&scroll_id=a1`, responseBody: page("a9") },
+      ],
+      /passed the scroll id in the query string \(scroll_id=a1\) with no body/,
+    ],
+    [
+      END,
+      "an ended scroll asked for more while another scroll of the scan is open",
+      [
+        { method: "POST", path: SCAN, responseBody: page("a1") },
+        { method: "POST", path: SCAN, responseBody: page("b1") },
+        { method: "POST", path: SCAN, body: "a1", responseBody: page() },
+        { method: "POST", path: SCAN, body: "a1" },
+      ],
+      /asked for another page of a scroll whose end was already answered/,
+    ],
+  ])("%s: %s", (id, _name, steps, want) => {
+    const verdict = judge(id, steps);
+    expect(verdict.status).toBe("failed");
+    expect(verdict.status === "failed" ? verdict.violations.map((v) => v.message) : []).toEqual([
+      expect.stringMatching(want),
+    ]);
+  });
+});
+
+describe("the token's lifecycle: an expired or rejected token serves nothing more", () => {
+  const RULE = "client/token-dropped-when-expired";
+  const EXPIRED = JSON.stringify({ error: "invalid_token", error_description: "The access token expired" });
+  const reissue = (value: string): Step => ({
+    method: "POST",
+    path: "/oauth/token",
+    headers: { authorization: `Basic ${Buffer.from("c1:s1").toString("base64")}` },
+    body: "grant_type=client_credentials",
+    responseBody: JSON.stringify({ access_token: value, expires_in: 900 }),
+  });
+
+  it.each<[string, Step[], RegExp]>([
+    [
+      "the expired token sent again (401)",
+      [
+        { method: "GET", path: "/status", status: 401, responseBody: EXPIRED },
+        { method: "GET", path: "/status" },
+      ],
+      /GET \/status at #2 carried a token the service had answered at #1 had expired; the document: "use of the token yields an expired-token error/,
+    ],
+    [
+      "the expired token sent again (403 saying so: the status is not shown)",
+      [
+        { method: "GET", path: "/status", status: 403, responseBody: '{"message":"token has expired"}' },
+        { method: "POST", path: SCAN },
+      ],
+      /POST \/lookups\/t\/_scan at #2 carried a token the service had answered at #1 had expired/,
+    ],
+    [
+      "a token the service did not accept, sent again",
+      [
+        { method: "GET", path: "/status", status: 401, responseBody: '{"error":"invalid_token"}' },
+        { method: "GET", path: "/status", status: 401 },
+      ],
+      /was not accepted \(401\)/,
+    ],
+  ])("%s", (_name, steps, want) => {
+    const verdict = judge(RULE, steps);
+    expect(verdict.status).toBe("failed");
+    expect(verdict.status === "failed" ? verdict.violations.map((v) => v.message) : []).toEqual([
+      expect.stringMatching(want),
+    ]);
+  });
+
+  it.each<[string, Step[], RuleStatus]>([
+    [
+      "a new token after the expiry, then calls with it",
+      [
+        { method: "GET", path: "/status", status: 401, responseBody: EXPIRED },
+        reissue("tok-b"),
+        { method: "GET", path: "/status", headers: { authorization: "Bearer tok-b" } },
+      ],
+      "passed",
+    ],
+    [
+      "the same value issued again by a token request, then used",
+      [
+        { method: "GET", path: "/status", status: 401, responseBody: EXPIRED },
+        reissue("tok-a"),
+        { method: "GET", path: "/status" },
+      ],
+      "passed",
+    ],
+    [
+      "a role refusal (403 without expiry): the token still serves other calls",
+      [
+        { method: "POST", path: "/tasks/t", status: 403, body: '{"type":"delete"}', responseBody: "{}" },
+        { method: "GET", path: "/status" },
+      ],
+      "not-exercised",
+    ],
+  ])("%s: %s", (_name, steps, want) => {
+    expect(judge(RULE, steps).status).toBe(want);
+  });
+});
+
+describe("the sweep judges differences: a scan read to its end under the default, less under a choice", () => {
+  const RULE = SCANS_READ_UNDER_EVERY_CHOICE;
+  const clients: CallerClient[] = [{ clientId: "c1", multitoken: true, maxActiveTokensAllowed: 5 }];
+  const values = (n: number) => Array.from({ length: n }, () => ({}));
+  const DEFAULT: Step[] = [
+    { method: "POST", path: SCAN, responseBody: page("s1", values(2)) },
+    { method: "POST", path: SCAN, body: "s1", responseBody: page(undefined, values(1)) },
+  ];
+  const underChoice = (steps: Step[]) => {
+    const traffic = readTraffic(recording(steps), clients);
+    traffic.variant = "short-pages";
+    traffic.baseline = { traffic: readTraffic(recording(DEFAULT), clients) };
+    return RULE.judge(traffic);
+  };
+
+  it("a short page taken for the end under the choice: failed, with the choice and both runs' figures", () => {
+    const verdict = underChoice([{ method: "POST", path: SCAN, responseBody: page("s1", values(1)) }]);
+    expect(verdict.status).toBe("failed");
+    expect(verdict.status === "failed" ? verdict.violations[0]?.message : "").toMatch(
+      /^POST \/lookups\/t\/_scan: under the provider choice short-pages your client read 1 records and stopped after the answer at #1, which carried 1 records \(limit=2\) and a scrollId it never passed on; under the default the same command read 3 records to the end .*The choice: the lookups scan serves at most 25 records a page/,
+    );
+  });
+
+  it.each<[string, Step[], RuleStatus]>([
+    [
+      "every page read under the choice too",
+      [
+        { method: "POST", path: SCAN, responseBody: page("s1", values(1)) },
+        { method: "POST", path: SCAN, body: "s1", responseBody: page("s1", values(1)) },
+        { method: "POST", path: SCAN, body: "s1", responseBody: page(undefined, values(1)) },
+      ],
+      "passed",
+    ],
+    [
+      "stopped at an empty page that still carries a scrollId (may be followed or not)",
+      [
+        { method: "POST", path: SCAN, responseBody: page("s1", values(3)) },
+        { method: "POST", path: SCAN, body: "s1", responseBody: page("s1", []) },
+      ],
+      "passed",
+    ],
+    ["a scan the choice's run did not make", [{ method: "GET", path: "/status" }], "not-exercised"],
+  ])("%s: %s", (_name, steps, want) => {
+    expect(underChoice(steps).status).toBe(want);
+  });
+
+  it("one run alone (no default beside it) is not judged", () => {
+    expect(RULE.judge(readTraffic(recording(DEFAULT), clients)).status).toBe("not-exercised");
   });
 });

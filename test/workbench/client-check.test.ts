@@ -37,20 +37,52 @@ const FAULTS: [string, string[], RegExp][] = [
   ["no-bearer", ["client/bearer-on-every-request"], /without an Authorization header/],
   ["first-body", ["client/scan-first-request-without-body"], /opened a scan with a body/],
   ["wrong-scroll", ["client/scan-passes-previous-scroll-id"], /not the scrollId the previous answer gave/],
+  [
+    "scroll-in-query",
+    ["client/scan-passes-previous-scroll-id"],
+    /passed the scroll id in the query string \(scrollId=[^)]+\) with no body/,
+  ],
   ["past-end", ["client/scan-stops-at-end"], /whose end was already answered/],
-  ["big-page", ["client/page-size-within-maximum"], /limit=500; the maximum is 100/],
+  [
+    "big-page",
+    ["client/request-within-contract"],
+    /\(scanAutopilotStats\): query limit=500; the maximum is 100; the document: "limit \| integer/,
+  ],
+  [
+    "order-word",
+    ["client/request-within-contract"],
+    /\(scanLookups\): query order=ascending; expected one of asc, desc; the document: "order \(asc or desc\)"/,
+  ],
+  [
+    "type-uri-in-path",
+    ["client/request-within-contract"],
+    /the path carries a lookup type URI \(rdm\/lookupTypes\/<type_name>\) where the lookup type name goes/,
+  ],
   [
     "task-body",
-    ["client/delete-task-body"],
+    ["client/request-within-contract"],
     /parameters\.uris is "shop\/|type is "remove", expected "delete"/,
   ],
   [
     "task-typo",
-    ["client/delete-task-body"],
+    ["client/request-within-contract"],
     /"parameters\.uri".*neither type nor uris: deletes all lookups of tenant shop\. Send \{"type": "delete", "parameters": \{"uris"/,
   ],
-  ["task-type-name", ["client/delete-task-body"], /expected a lookup type URI rdm\/lookupTypes\/<type_name>/],
-  ["task-uri-shape", ["client/delete-task-body"], /expected a lookup URI <tenant_id>\/<type_name>\/<code>/],
+  [
+    "task-type-name",
+    ["client/request-within-contract"],
+    /expected a lookup type URI rdm\/lookupTypes\/<type_name>/,
+  ],
+  [
+    "task-uri-shape",
+    ["client/request-within-contract"],
+    /expected a lookup URI <tenant_id>\/<type_name>\/<code>/,
+  ],
+  [
+    "task-uri-rdm",
+    ["client/request-within-contract"],
+    /\(createTask\): parameters\.uris\[0\] is "rdm\/lookupTypes\/[^"]+", expected a lookup URI <tenant_id>\/<type_name>\/<code> \("shop\/[^"]+"\): it has the lookup's rdm\/lookupTypes\/<type_name>\/<code> form/,
+  ],
   ["task-whole-tenant", ["client/delete-task-whole-tenant"], /deletes all lookups of tenant shop/],
   ["task-foreign-uri", ["client/delete-task-uris-of-its-tenant"], /is a lookup of tenant "not-shop"/],
   [
@@ -59,6 +91,11 @@ const FAULTS: [string, string[], RegExp][] = [
     /requested a new token at #\d+ while it held/,
   ],
   ["token-hoard", ["client/token-quota"], /ran into its token quota/],
+  [
+    "expired-token-reused",
+    ["client/token-dropped-when-expired"],
+    /GET \/status at #\d+ carried a token the service had answered at #\d+ had expired/,
+  ],
   ["no-backoff", ["client/backoff-after-refusal"], /should have waited/],
 ];
 
@@ -117,37 +154,44 @@ describe.each(Object.entries(LANGUAGES))("the %s example client", (_language, co
 
   it("that sends no delete task: the delete rules are not exercised, in the client's words, never passed", async () => {
     const r = await run(command(), { FAULT: "no-task" });
-    for (const id of [
-      "client/delete-task-body",
-      "client/delete-task-whole-tenant",
-      "client/delete-task-uris-of-its-tenant",
-    ])
+    for (const id of ["client/delete-task-whole-tenant", "client/delete-task-uris-of-its-tenant"])
       expect(statusOf(r, id), id).toBe("not-exercised");
-    expect(r.result.checks.find((c) => c.id === "client/delete-task-body")?.reason).toMatch(
+    expect(r.result.checks.find((c) => c.id === "client/delete-task-whole-tenant")?.reason).toMatch(
       /your client sent no delete task .*if it never deletes lookups, this rule does not apply to it/,
     );
+    // The contract-derived request rule judged its other requests: a client that never deletes breaks none.
+    expect(statusOf(r, "client/request-within-contract")).toBe("passed");
+    expect(r.exitCode).toBe(0);
+  }, 60_000);
+
+  it("with a MUST rule not exercised: INCOMPLETE, exit 0, and exit 1 when exercise is required, in every format", async () => {
+    // The data file as it is (the default world grows it so that every scan pages): no scan pages.
+    const small = { data: "examples/sandbox-data.yaml" };
+    const r = await run(command(), {}, small);
+    expect(r.outcome.exitCode).toBe(0);
     expect(r.result.verdict).toBe("INCOMPLETE");
     expect(r.result.verdictReason).toMatch(
-      /^1 MUST rule not exercised \(client\/delete-task-body\): your client's traffic gave it nothing to judge/,
+      /^1 MUST rule not exercised \(client\/scan-passes-previous-scroll-id\): your client's traffic gave it nothing to judge/,
     );
     expect(r.result.verdictReason).not.toMatch(/safety settings|credentials|capabilities of the target/);
     expect(r.exitCode).toBe(0);
     expect(renderMarkdown(r.result)).toMatch(
-      /### Rules not exercised \(3\)\n\n.*\n.*\n\| <code>client\/delete-task-body<\/code> \| MUST \| your client sent no delete task/,
+      /### Rules not exercised \(2\)\n\n.*\n.*\n\| <code>client\/scan-passes-previous-scroll-id<\/code> \| MUST \| no answer your client got carried a scrollId/,
     );
     // Required, the same run fails, in every format.
-    const required = await run(command(), { FAULT: "no-task" }, { requireExercised: true });
+    const required = await run(command(), {}, { ...small, requireExercised: true });
     expect(required.exitCode).toBe(1);
     const junit = renderJunit(required.result);
     expect(junit).toMatch(
-      /<testcase name="client\/delete-task-body"[^>]*>\s*<failure message="not exercised: your client sent no delete task/,
+      /<testcase name="client\/scan-passes-previous-scroll-id"[^>]*>\s*<failure message="not exercised: no answer your client got carried a scrollId/,
     );
     // A SHOULD rule not exercised stays a skipped testcase even then.
     expect(junit).toMatch(
-      /<testcase name="client\/delete-task-whole-tenant"[^>]*>\s*<skipped message="not exercised/,
+      /<testcase name="client\/scan-stops-at-end"[^>]*>\s*<skipped message="not exercised/,
     );
     expect(
-      buildCtrf(required.result).results.tests.find((t) => t.name === "client/delete-task-body")?.status,
+      buildCtrf(required.result).results.tests.find((t) => t.name === "client/scan-passes-previous-scroll-id")
+        ?.status,
     ).toBe("failed");
   }, 60_000);
 
@@ -226,7 +270,7 @@ describe("a failing command is never green in a report", () => {
         "--",
         "/bin/sh",
         "-c",
-        `FAULT=no-task "$0" "$1"; exit 5`,
+        `FAULT=first-page-only "$0" "$1"; exit 5`,
         ...LANGUAGES.node(),
       ],
       io,
@@ -234,7 +278,7 @@ describe("a failing command is never green in a report", () => {
     expect(code).toBe(1);
     expect(io.stdout()).toMatch(/^NOT CONFORMANT: your command failed \(exit 5\)/);
     expect(io.stdout()).toMatch(
-      /---- client\/delete-task-body \(CALLER-TASK-01\) not exercised \(required: --fail-on not-exercised\): your client sent no delete task/,
+      /---- client\/scan-passes-previous-scroll-id \(CALLER-SCAN-02\) not exercised \(required: --fail-on not-exercised\): 2 answers your client got carried a scrollId/,
     );
     const folder = /report: (\S+)/.exec(io.stderr())?.[1] ?? "";
     const junit = readFileSync(join(folder, "junit.xml"), "utf8");
@@ -246,10 +290,10 @@ describe("a failing command is never green in a report", () => {
   it("with a MUST rule broken too, the headline names both", async () => {
     const r = await failing(3, "task-typo");
     expect(r.result.verdictReason).toMatch(
-      /^your command failed \(exit 3\); MUST rule broken \(client\/delete-task-body\)/,
+      /^your command failed \(exit 3\); MUST rule broken \(client\/request-within-contract\)/,
     );
     expect(renderMarkdown(r.result)).toMatch(
-      /^## ❌ NOT CONFORMANT: your command failed \(exit 3\); MUST rule broken \(client\/delete-task-body\) · /,
+      /^## ❌ NOT CONFORMANT: your command failed \(exit 3\); MUST rule broken \(client\/request-within-contract\) · /,
     );
   }, 60_000);
 });
@@ -367,8 +411,9 @@ describe("lckit client check (CLI)", () => {
     const folder = /report: (\S+)/.exec(io.stderr())?.[1] ?? "";
     const lines = readFileSync(join(folder, "exchanges.ndjson"), "utf8").trim().split("\n");
     // A token, two pages of lookups and two of statistics (the default world pages at 100), blocked values,
-    // a delete task, two health checks under a rate limit (the second refused, then retried).
-    expect(lines.length).toBe(10);
+    // a delete task, a status call after the clock passed the token's validity (refused: expired), a new
+    // token and the status call again, two health checks under a rate limit (the second refused, then retried).
+    expect(lines.length).toBe(13);
     const summaryMd = readFileSync(join(folder, "summary.md"), "utf8");
     expect(summaryMd).toMatch(/^## ✅ CONFORMANT: client: /);
     expect(summaryMd).not.toMatch(/Target \/version|seed|runs per property|Not checkable/);

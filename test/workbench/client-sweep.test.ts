@@ -310,13 +310,59 @@ describe("short pages, lean records, rich records: legal provider choices a swee
         ["default", 0, 0],
         [variant, 1, 1],
       ]);
-      // The client broke no caller rule: its assumption about the provider did; the choice is named.
+      // The client broke no single-run caller rule: its assumption about the provider did; the choice is named.
       const broken = sweep.runs[1];
       // (its command's own check fails: the command exited 1).
-      expect(broken?.run.result.checks.filter((c) => c.status === "failed").map((c) => c.id)).toEqual([
-        "client/command",
-      ]);
+      // A short page taken for the end is named by the sweep's rule of differences, with both runs' figures.
+      expect(broken?.run.result.checks.filter((c) => c.status === "failed").map((c) => c.id)).toEqual(
+        variant === "short-pages"
+          ? ["client/command", "client/scan-read-under-every-choice"]
+          : ["client/command"],
+      );
+      if (variant === "short-pages")
+        expect(
+          broken?.run.result.checks.find((c) => c.id === "client/scan-read-under-every-choice")?.message,
+        ).toMatch(
+          /POST \/lookups\/shop\/_scan: under the provider choice short-pages your client read 25 records and stopped after the answer at #\d+, which carried 25 records \(limit=100\) and a scrollId it never passed on; under the default the same command read 142 records to the end/,
+        );
       expect(broken && whyFailed(broken)).toMatch(/^the choice: /);
+    },
+    120_000,
+  );
+});
+
+describe("a provider that gives every page a new scrollId (scroll-id-per-page)", () => {
+  const languages = {
+    node: () => [process.execPath, NODE_CLIENT],
+    python: () => [python, PYTHON_CLIENT],
+  } as const;
+
+  it.each(Object.keys(languages))(
+    "the %s client that keeps the first answer's id passes the default and is named under it by the scroll rule",
+    async (language) => {
+      const run = (fault: string) =>
+        clientSweep({
+          argv: [...languages[language as keyof typeof languages]()],
+          clientId: "nightly-sync",
+          env: { ...process.env, FAULT: fault },
+          variants: [undefined, "scroll-id-per-page"],
+          parallel: 2,
+          timeoutMs: 60_000,
+        });
+      const correct = await run("");
+      expect(correct.runs.map(({ variant, run: r }) => [variant, r.exitCode])).toEqual([
+        ["default", 0],
+        ["scroll-id-per-page", 0],
+      ]);
+      const faulty = await run("first-scroll-id");
+      expect(faulty.runs[0]?.run.exitCode).toBe(0);
+      const under = faulty.runs[1]?.run.result.checks.find(
+        (c) => c.id === "client/scan-passes-previous-scroll-id",
+      );
+      expect(under?.status).toBe("failed");
+      expect(under?.message).toMatch(
+        /passed scrollId "[^"]+", which an earlier answer of that scroll gave, not the scrollId its last answer gave/,
+      );
     },
     120_000,
   );

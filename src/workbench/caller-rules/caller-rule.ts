@@ -43,9 +43,6 @@ export const LOOKUP_DATA_AND_AUTOPILOT = new Set([
   "listBlockedValues",
 ]);
 export const SCANS = new Set(["scanLookups", "scanAutopilotStats", "scanAutopilotStatsByType"]);
-/** The operations whose page size the document bounds ("default 100, maximum 100"). */
-export const BOUNDED_PAGES = new Set(["scanAutopilotStats", "scanAutopilotStatsByType", "listBlockedValues"]);
-export const MAX_PAGE_SIZE = 100;
 
 /** The provider choice of the sweep whose lookups scan serves short pages (lckit serve --help-variants). */
 export const SHORT_PAGES_VARIANT = "short-pages";

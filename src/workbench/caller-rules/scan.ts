@@ -1,26 +1,10 @@
-// The caller rules of the lookup scan: its first request without a body, the previous page's scroll id
-// passed on, the scan stopped at its end; the scan walk of one traffic, shared by the three.
+// The caller rule of a scan's first request: no body, or null. The walk tells an opening from a next page
+// by the scroll ids the answers gave (the scroll's lifecycle rules are scroll-lifecycle.ts).
 import { parseJson, type Traffic } from "../traffic.ts";
-import { callerRule, plural, SCANS, TO_PAGE, type Violation, verdict, where } from "./caller-rule.ts";
+import { callerRule, SCANS, type Violation, verdict, where } from "./caller-rule.ts";
+import { scrollIdSent } from "./scroll-lifecycle.ts";
 
-/** A scan request body as a scroll id (raw, JSON string, or {"scrollId": ...}), none, or something else. */
-export function scrollIdSent(
-  body: string | undefined,
-): { kind: "none" } | { kind: "id"; id: string } | { kind: "other" } {
-  if (body === undefined || body.trim() === "" || body.trim() === "null") return { kind: "none" };
-  const parsed = parseJson(body);
-  if (parsed === undefined) return { kind: "id", id: body.trim() };
-  if (typeof parsed === "string") return { kind: "id", id: parsed };
-  if (
-    parsed !== null &&
-    typeof parsed === "object" &&
-    typeof (parsed as { scrollId?: unknown }).scrollId === "string"
-  )
-    return { kind: "id", id: (parsed as { scrollId: string }).scrollId };
-  return { kind: "other" };
-}
-
-/** The scan walk of one traffic, shared by the three scan rules. */
+/** The scan walk of one traffic. */
 const scanWalks = new WeakMap<Traffic, ScanWalk>();
 function scanWalk(traffic: Traffic): ScanWalk {
   let walk = scanWalks.get(traffic);
@@ -123,43 +107,6 @@ export const scanFirstRequestWithoutBody = callerRule({
       openings,
       first,
       "your client opened no scan (POST .../_scan); run the tests that read lookups or autopilot statistics",
-    );
-  },
-});
-
-export const scanPassesPreviousScrollId = callerRule({
-  id: "client/scan-passes-previous-scroll-id",
-  requirements: ["CALLER-SCAN-02"],
-  title: "MUST pass the scrollId of the previous answer to get the next page",
-  opportunity: "a next-page request after an answer that carried a scrollId",
-  breaks: 'not the scrollId of the previous answer (raw, JSON string and `{"scrollId"}` are all accepted)',
-  exercisedBy: "a scan that pages: `--data` with more lookups than your `limit`, or `--variants short-pages`",
-  judge(traffic) {
-    const { nextPages, scrollAnswers, next } = scanWalk(traffic);
-    return verdict(
-      nextPages,
-      next,
-      scrollAnswers === 0
-        ? `no answer your client got carried a scrollId, so it never had a next page to ask for; ${TO_PAGE}`
-        : `${plural(scrollAnswers, "answer")} your client got carried a scrollId, but it never asked for a next page (it stopped after the first page, or opened the scan again without a body); a client that reads every page passes the scrollId back`,
-    );
-  },
-});
-
-export const scanStopsAtEnd = callerRule({
-  id: "client/scan-stops-at-end",
-  requirements: ["CALLER-SCAN-03"],
-  title: "SHOULD stop a scan at its end (an answer without a scrollId, or with a null one)",
-  opportunity: "an answer that ended a scan your client had paged through",
-  breaks:
-    "asking that scroll for another page (an empty page that still carries a scrollId may be followed or not)",
-  exercisedBy: "as above",
-  judge(traffic) {
-    const { ends, afterEnd } = scanWalk(traffic);
-    return verdict(
-      ends,
-      afterEnd,
-      `no scan of your client reached its end through a next page (an answer without a scrollId after one that carried it); ${TO_PAGE}`,
     );
   },
 });

@@ -1,0 +1,168 @@
+// The caller rule derived from the contract's request side: every recorded request to a lookup-data or
+// autopilot operation the document describes is judged against that operation's path parameters, query
+// parameters and body as the compiled contract (openapi/, ajv) states them, and against the words of the
+// document where it is explicit and the contract cannot say it (a lookup type NAME in the path, the shape of
+// a lookup URI in the delete task). Where the document is silent (the token request, the scroll id's
+// encoding, sort field names, the filter grammar, the lookups scan's limit bounds) the contract states no
+// bound, so every reasonable request passes. One rule, not one per mistake: each finding names the
+// operation, the member and the document's words.
+import { defineRule } from "../../check/index.ts";
+import {
+  type ContractOperation,
+  type ContractParameter,
+  LOOKUP_TYPE_PREFIX,
+  loadContract,
+  SchemaValidators,
+} from "../../contract/index.ts";
+import { parseJson, type Traffic, type TrafficExchange } from "../traffic.ts";
+import type { CallerRule, CallerRuleDeclaration, RuleVerdict, Violation } from "./caller-rule.ts";
+import { verdict } from "./caller-rule.ts";
+import { readDeleteTask } from "./delete-task-reading.ts";
+
+export const REQUEST_WITHIN_CONTRACT_ID = "client/request-within-contract";
+
+/** The document's own words for each member the rule judges (interface-spec.md), by parameter name or
+ *  `operationId:name` where one operation's words differ. */
+const WORDS: Record<string, string> = {
+  tenantId: '"tenantId (string, required, tenant identifier)"',
+  lookupType: '"lookupType (string, required, lookup type name; only for the last two endpoints)"',
+  "scanLookups:limit": '"limit (integer; the sample uses 100)"',
+  limit: '"limit | integer | No | page size; default 100, maximum 100"',
+  "listBlockedValues:limit": '"limit (integer, optional, default 100, maximum 100)"',
+  offset: '"offset (integer, optional, default 0, starting offset)"',
+  order: '"order (asc or desc)"',
+  filter: '"filter | string | No | filter expression"',
+  sort: '"sort | string | No | sort field name"',
+  task: '"type | string | Yes | Value delete"; "parameters.type | string | No | Lookup type URI (rdm/lookupTypes/<type_name>)"; "A lookup URI, as used in the delete task, has the shape <tenant_id>/<type_name>/<code>."',
+};
+const wordsOf = (operationId: string, name: string) =>
+  WORDS[`${operationId}:${name}`] ?? WORDS[name] ?? "(the contract's schema)";
+
+/** The operations the rule judges: the lookup-data and autopilot operations the document describes (the
+ *  token endpoint's request is not shown, the customer configuration is no client's business here, and the
+ *  kit's extensions are not the document's). */
+function judgedOperation(operationId: string | undefined): ContractOperation | undefined {
+  if (operationId === undefined) return undefined;
+  const operation = loadContract().operation(operationId);
+  if (operation.extension) return undefined;
+  if (operation.host === "lookup-data" || operation.path.startsWith("/configuration/")) return operation;
+  return undefined;
+}
+
+const validators = new SchemaValidators();
+
+/** A query or path value as the contract's schema reads it: digits for an integer or number, else text. */
+function typed(value: string, schema: Record<string, unknown>): unknown {
+  const numeric = schema.type === "integer" || schema.type === "number";
+  return numeric && /^[+-]?\d+(\.\d+)?$/.test(value.trim()) ? Number(value) : value;
+}
+
+/** What is wrong with one parameter value, in the words a team reads (undefined: nothing). */
+function parameterProblem(parameter: ContractParameter, value: string): string | undefined {
+  const { schema } = parameter;
+  const errors = validators.check(schema, typed(value, schema), "#");
+  const error = errors[0];
+  if (error === undefined) return undefined;
+  const shown = `${parameter.name}=${value}`;
+  switch (error.keyword) {
+    case "maximum":
+      return `${shown}; the maximum is ${String(schema.maximum)}`;
+    case "minimum":
+      return `${shown}; the minimum is ${String(schema.minimum)}`;
+    case "enum":
+      return `${shown}; expected one of ${(schema.enum as unknown[]).map(String).join(", ")}`;
+    case "type":
+      return `${shown}; expected ${schema.type === "integer" ? "an integer" : `a ${String(schema.type)}`}`;
+    case "minLength":
+      return `${parameter.name} is empty`;
+    default:
+      return `${shown}: ${error.message.replace(/^body /, "")}`;
+  }
+}
+
+const where = (x: TrafficExchange, operation: ContractOperation) =>
+  `${x.method} ${x.pathname} (${operation.operationId})`;
+
+/** A path to an autopilot operation that carries a lookup type URI where the type name goes: with its
+ *  slashes it matches no operation, so the contract cannot name it. */
+const TYPE_URI_IN_PATH = /\/configuration\/[^/]+\/autopilot\/(?:stats\/)?rdm\/lookupTypes\/[^/]+\//i;
+
+/** The violations of one request against its operation's request side. */
+export function requestProblems(x: TrafficExchange, operation: ContractOperation): string[] {
+  const problems: string[] = [];
+  const id = operation.operationId;
+  const match = loadContract().findOperation(operation.host, x.method, x.pathname);
+  for (const parameter of operation.parameters.filter((p) => p.in === "path")) {
+    const value = match?.pathParams[parameter.name] ?? "";
+    const problem = parameterProblem(parameter, value);
+    if (problem) problems.push(`path parameter ${problem}; the document: ${wordsOf(id, parameter.name)}`);
+    else if (parameter.name === "lookupType" && value.startsWith(LOOKUP_TYPE_PREFIX))
+      problems.push(
+        `path parameter lookupType is the lookup type URI "${value}", expected the type name ("${value.slice(LOOKUP_TYPE_PREFIX.length)}"); the document: ${wordsOf(id, "lookupType")}`,
+      );
+  }
+  const query = new URLSearchParams(x.search);
+  for (const parameter of operation.parameters.filter((p) => p.in === "query")) {
+    for (const value of query.getAll(parameter.name)) {
+      const problem = parameterProblem(parameter, value);
+      if (problem) problems.push(`query ${problem}; the document: ${wordsOf(id, parameter.name)}`);
+    }
+  }
+  if (id === "createTask") problems.push(...taskProblems(x));
+  return problems;
+}
+
+/** The delete task body: the document's reading first (it says what the task would delete), then the
+ *  contract's schema for what that reading does not cover. */
+function taskProblems(x: TrafficExchange): string[] {
+  const read = readDeleteTask(x);
+  if (read.problem) return [`${read.problem}; the document: ${WORDS.task}`];
+  const parsed = parseJson(x.body) as Record<string, unknown>;
+  // A null parameters, type or uris is read as not set (CALLER-TASK-01); the schema has no null.
+  const body: Record<string, unknown> = { ...parsed };
+  if (body.parameters === null) delete body.parameters;
+  else if (body.parameters !== undefined) {
+    const parameters = { ...(body.parameters as Record<string, unknown>) };
+    for (const key of ["type", "uris"]) if (parameters[key] === null) delete parameters[key];
+    body.parameters = parameters;
+  }
+  return loadContract()
+    .validateRequest("createTask", body, "application/json")
+    .map((v) => `${v.message}; the document: ${WORDS.task}`);
+}
+
+export const REQUEST_WITHIN_CONTRACT: CallerRule = defineRule<"caller", CallerRuleDeclaration>("caller", {
+  id: REQUEST_WITHIN_CONTRACT_ID,
+  requirements: ["CALLER-REQUEST-01", "CALLER-LIMIT-01", "CALLER-TASK-01"],
+  title:
+    "MUST send every lookup-data and autopilot request within the request side of the contract where the document is explicit (path and query parameters, their values and bounds, the delete task body)",
+  opportunity: "a lookup-data or autopilot request of an operation the document describes",
+  breaks:
+    "a path parameter (`lookupType` a type URI, not its name), a query value (`limit` not an integer or above 100 on the autopilot scans and blocked values, `offset` not an integer, `order` other than `asc`/`desc`) or a delete task body (`type` not `delete`, `parameters.type` not `rdm/lookupTypes/<type_name>`, `parameters.uris` not `<tenant_id>/<type_name>/<code>`, a member the document does not define) outside the contract; silent points (token request, scroll id encoding, sort fields, filter grammar, the lookups scan's `limit` bounds) are not judged",
+  exercisedBy: "any call; a delete task and an autopilot scan for the body and the bounds",
+  judge(traffic: Traffic): RuleVerdict {
+    const violations: Violation[] = [];
+    let opportunities = 0;
+    for (const x of traffic.exchanges) {
+      const operation = judgedOperation(x.operation);
+      if (operation === undefined) {
+        if (x.operation === undefined && TYPE_URI_IN_PATH.test(x.pathname)) {
+          opportunities += 1;
+          violations.push({
+            seq: x.seq,
+            message: `${x.method} ${x.pathname}: the path carries a lookup type URI (rdm/lookupTypes/<type_name>) where the lookup type name goes, so it names no operation; the document: ${WORDS.lookupType}`,
+          });
+        }
+        continue;
+      }
+      opportunities += 1;
+      for (const problem of requestProblems(x, operation))
+        violations.push({ seq: x.seq, message: `${where(x, operation)}: ${problem}` });
+    }
+    return verdict(
+      opportunities,
+      violations,
+      "your client sent no lookup-data or autopilot request; run the tests that call the interface",
+    );
+  },
+});

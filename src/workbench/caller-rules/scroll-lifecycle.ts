@@ -1,0 +1,187 @@
+import { parseJson, type Traffic, type TrafficExchange } from "../traffic.ts";
+import type { Violation } from "./caller-rule.ts";
+import { callerRule, plural, SCANS, TO_PAGE, verdict, where } from "./caller-rule.ts";
+
+const BODY_WORDS = '"The next request passes that scrollId in the request body to obtain the next page."';
+
+/** A scan request body as a scroll id (raw, JSON string, or {"scrollId": ...}), none, or something else. */
+export function scrollIdSent(
+  body: string | undefined,
+): { kind: "none" } | { kind: "id"; id: string } | { kind: "other" } {
+  if (body === undefined || body.trim() === "" || body.trim() === "null") return { kind: "none" };
+  const parsed = parseJson(body);
+  if (parsed === undefined) return { kind: "id", id: body.trim() };
+  if (typeof parsed === "string") return { kind: "id", id: parsed };
+  if (
+    parsed !== null &&
+    typeof parsed === "object" &&
+    typeof (parsed as { scrollId?: unknown }).scrollId === "string"
+  )
+    return { kind: "id", id: (parsed as { scrollId: string }).scrollId };
+  return { kind: "other" };
+}
+
+/** One scroll as the caller holds it. */
+interface Scroll {
+  /** The scan it belongs to: method and path (tenant and lookup type included). */
+  scope: string;
+  /** Every scrollId its answers gave, in order; the last is the one to pass next. */
+  ids: string[];
+  ended: boolean;
+}
+
+export interface ScrollWalk {
+  /** Next-page requests: a request that continued, or tried to continue, a scroll. */
+  nextPages: number;
+  /** Answers that carried a scrollId. */
+  scrollAnswers: number;
+  /** Scrolls that ended after a next page: the client held an id whose end it was told. */
+  ends: number;
+  next: Violation[];
+  afterEnd: Violation[];
+}
+
+const short = (id: string) => (id.length > 40 ? `${id.slice(0, 40)}...` : id);
+
+/** The scroll id a request carries in its query string, when it does: a parameter named scrollId (any
+ *  case, _ or -), or any value equal to an open scroll's id. */
+function idInQuery(x: TrafficExchange, openIds: Set<string>): { name: string; id: string } | undefined {
+  if (x.search === "") return undefined;
+  for (const [name, value] of new URLSearchParams(x.search)) {
+    if (/^scroll[_-]?id$/i.test(name) || openIds.has(value)) return { name, id: value };
+  }
+  return undefined;
+}
+
+const walks = new WeakMap<Traffic, ScrollWalk>();
+export function scrollWalk(traffic: Traffic): ScrollWalk {
+  let walk = walks.get(traffic);
+  if (!walk) {
+    walk = walkScrolls(traffic);
+    walks.set(traffic, walk);
+  }
+  return walk;
+}
+
+function walkScrolls(traffic: Traffic): ScrollWalk {
+  const out: ScrollWalk = { nextPages: 0, scrollAnswers: 0, ends: 0, next: [], afterEnd: [] };
+  const scrolls: Scroll[] = [];
+  const open = (scope: string) => scrolls.filter((s) => s.scope === scope && !s.ended && s.ids.length > 0);
+  const current = (s: Scroll) => s.ids[s.ids.length - 1] as string;
+  for (const x of traffic.exchanges) {
+    if (!x.operation || !SCANS.has(x.operation)) continue;
+    const scope = where(x);
+    const openHere = open(scope);
+    const sent = scrollIdSent(x.body);
+    let continued: Scroll | undefined;
+    const fail = (message: string) => out.next.push({ seq: x.seq, message: `${scope} ${message}` });
+    if (sent.kind === "id") {
+      const id = sent.id;
+      const latest = openHere.find((s) => current(s) === id);
+      const earlier = latest ? undefined : openHere.find((s) => s.ids.includes(id));
+      const ended = scrolls.find((s) => s.scope === scope && s.ended && s.ids.includes(id));
+      const elsewhere = scrolls.find((s) => s.scope !== scope && !s.ended && s.ids.includes(id));
+      if (latest) {
+        out.nextPages += 1;
+        continued = latest;
+      } else if (earlier) {
+        out.nextPages += 1;
+        continued = earlier;
+        fail(
+          `passed scrollId "${short(id)}", which an earlier answer of that scroll gave, not the scrollId its last answer gave ("${short(current(earlier))}"); the document: ${BODY_WORDS}`,
+        );
+      } else if (ended && !elsewhere) {
+        out.afterEnd.push({
+          seq: x.seq,
+          message: `${scope} asked for another page of a scroll whose end was already answered (no scrollId, or null)`,
+        });
+      } else if (elsewhere) {
+        out.nextPages += 1;
+        fail(
+          `passed scrollId "${short(id)}" of another scan (${elsewhere.scope}); a scroll id continues only the scan whose answer gave it`,
+        );
+      } else if (openHere.length > 0) {
+        out.nextPages += 1;
+        fail(
+          `passed scrollId "${short(id)}", not the scrollId the previous answer gave ("${short(current(openHere[openHere.length - 1] as Scroll))}")`,
+        );
+      }
+      // An unknown id with no scroll of the scan open opens one with a body: the first-request rule's case.
+    } else if (sent.kind === "other") {
+      // A body that is no scroll id but holds an open scroll's id (e.g. {"scroll_id": ...}): a next page
+      // the provider cannot read. Any other body opens a scan with one: the first-request rule's case.
+      const body = x.body ?? "";
+      const meant = openHere.find((s) => body.includes(current(s)));
+      if (meant) {
+        out.nextPages += 1;
+        fail(
+          `passed the body ${JSON.stringify(body.slice(0, 60))}, not the scrollId the previous answer gave ("${short(current(meant))}") as a raw id, a JSON string or {"scrollId": ...}`,
+        );
+      }
+    } else {
+      const inQuery = idInQuery(x, new Set(openHere.map(current)));
+      if (inQuery) {
+        out.nextPages += 1;
+        continued = openHere.find((s) => current(s) === inQuery.id);
+        fail(
+          `passed the scroll id in the query string (${inQuery.name}=${short(inQuery.id)}) with no body: the provider reads a request without a body as the opening of a new scan; the document: ${BODY_WORDS}`,
+        );
+      }
+    }
+    if (x.status !== 200) continue;
+    const answer = parseJson(x.responseBody) as { scrollId?: unknown } | undefined;
+    if (answer === undefined || typeof answer !== "object" || answer === null) continue;
+    const scroll = continued ?? { scope, ids: [], ended: false };
+    if (!continued) scrolls.push(scroll);
+    const next = answer.scrollId;
+    if (typeof next === "string" && next !== "") {
+      out.scrollAnswers += 1;
+      scroll.ids.push(next);
+    } else {
+      scroll.ended = true;
+      if (continued) out.ends += 1;
+    }
+  }
+  return out;
+}
+
+/** Replaces the hand-listed rule of the same id: judged per scroll, the id's place (body, not query) too. */
+export const SCROLL_CONTINUED_BY_ITS_ID = callerRule({
+  id: "client/scan-passes-previous-scroll-id",
+  requirements: ["CALLER-SCAN-02"],
+  title:
+    "MUST continue a scroll by passing, in the request body, the scrollId the last answer of that scroll gave",
+  opportunity: "a next-page request after an answer that carried a scrollId",
+  breaks:
+    "not the scrollId of that scroll's last answer (an earlier page's, another scan's, an unknown one), or the id in the query string without a body (raw, JSON string and `{\"scrollId\"}` bodies are all accepted)",
+  exercisedBy: "a scan that pages: `--data` with more lookups than your `limit`, or `--variants short-pages`",
+  judge(traffic) {
+    const { nextPages, scrollAnswers, next } = scrollWalk(traffic);
+    return verdict(
+      nextPages,
+      next,
+      scrollAnswers === 0
+        ? `no answer your client got carried a scrollId, so it never had a next page to ask for; ${TO_PAGE}`
+        : `${plural(scrollAnswers, "answer")} your client got carried a scrollId, but it never asked for a next page (it stopped after the first page, or opened the scan again without a body); a client that reads every page passes the scrollId back`,
+    );
+  },
+});
+
+/** Replaces the hand-listed rule of the same id: an ended scroll is known per scroll, not per path. */
+export const SCROLL_ENDED = callerRule({
+  id: "client/scan-stops-at-end",
+  requirements: ["CALLER-SCAN-03"],
+  title: "SHOULD stop a scan at its end (an answer without a scrollId, or with a null one)",
+  opportunity: "an answer that ended a scan your client had paged through",
+  breaks:
+    "asking that scroll for another page (an empty page that still carries a scrollId may be followed or not)",
+  exercisedBy: "as above",
+  judge(traffic) {
+    const { ends, afterEnd } = scrollWalk(traffic);
+    return verdict(
+      ends,
+      afterEnd,
+      `no scan of your client reached its end through a next page (an answer without a scrollId after one that carried it); ${TO_PAGE}`,
+    );
+  },
+});

@@ -1,0 +1,97 @@
+// The sweep judges differences: the same command run under a legal provider choice and under the default.
+// A client that read a scan to its end under the default but, under the choice, stopped a scroll whose last
+// answer still carried a scrollId (with records) and so read fewer records, depends on a choice the
+// document leaves open (most often: it takes a page shorter than its limit for the end, and the short-pages
+// choice serves 25 records a page). Judged only in a sweep, on a choice's run beside the default's; the
+// finding names the choice and gives the evidence of both runs.
+import { defineRule } from "../../check/index.ts";
+import { VARIANTS } from "../../reference/index.ts";
+import { parseJson, type Traffic, type TrafficExchange } from "../traffic.ts";
+import type { CallerRule, CallerRuleDeclaration, RuleVerdict, Violation } from "./caller-rule.ts";
+import { verdict } from "./caller-rule.ts";
+import { scrollIdSent } from "./scroll-lifecycle.ts";
+
+const SCANS = new Set(["scanLookups", "scanAutopilotStats", "scanAutopilotStatsByType"]);
+
+/** What a client read of one scan (one method and path) in one run. */
+interface ScanRead {
+  records: number;
+  /** Answers that carried a scrollId and records, whose id the client never passed on. */
+  abandoned: TrafficExchange[];
+  /** Answers without a scrollId (or with a null one): ends the client reached. */
+  ends: number;
+}
+
+function scansRead(traffic: Traffic): Map<string, ScanRead> {
+  const out = new Map<string, ScanRead>();
+  const scans = traffic.exchanges.filter((x) => x.operation && SCANS.has(x.operation));
+  // Every scroll id the client sent, in the body (any encoding) or the query string.
+  const sent = new Set<string>();
+  for (const x of scans) {
+    const body = scrollIdSent(x.body);
+    if (body.kind === "id") sent.add(body.id);
+    for (const [, value] of new URLSearchParams(x.search)) sent.add(value);
+  }
+  for (const x of scans) {
+    const key = `${x.method} ${x.pathname}`;
+    const read = out.get(key) ?? { records: 0, abandoned: [], ends: 0 };
+    out.set(key, read);
+    if (x.status !== 200) continue;
+    const answer = parseJson(x.responseBody) as { scrollId?: unknown; values?: unknown } | undefined;
+    if (answer === undefined || answer === null || typeof answer !== "object") continue;
+    const values = Array.isArray(answer.values) ? answer.values.length : 0;
+    read.records += values;
+    const id = answer.scrollId;
+    if (typeof id !== "string" || id === "") read.ends += 1;
+    else if (values > 0 && !sent.has(id)) read.abandoned.push(x);
+  }
+  return out;
+}
+
+/** Judged only in a sweep, on a choice's run with the default's beside it (Traffic.baseline); not one of
+ *  CALLER_RULES, which judge one run. */
+export const SCANS_READ_UNDER_EVERY_CHOICE: CallerRule = defineRule<"caller", CallerRuleDeclaration>(
+  "caller",
+  {
+    id: "client/scan-read-under-every-choice",
+    requirements: ["CALLER-SWEEP-01"],
+    title:
+      "MUST read a scan to its end under every legal provider choice where it does under the default (only an answer without a scrollId ends a scroll)",
+    opportunity:
+      "a scan your client read to its end under the default, run again under another provider choice (lckit client check --variants)",
+    breaks:
+      "under the choice, fewer records read and a scroll stopped whose last answer still carried a scrollId and records (e.g. a page shorter than `limit` taken for the end under `short-pages`)",
+    exercisedBy: "`--variants all` (the default and every choice)",
+    judge(traffic: Traffic): RuleVerdict {
+      const baseline = traffic.baseline;
+      if (baseline === undefined)
+        return {
+          status: "not-exercised",
+          reason: "judged only in a sweep (--variants), against the default's run",
+        };
+      const before = scansRead(baseline.traffic);
+      const now = scansRead(traffic);
+      const violations: Violation[] = [];
+      let opportunities = 0;
+      for (const [scan, read] of before) {
+        if (read.abandoned.length > 0 || read.ends === 0) continue;
+        const here = now.get(scan);
+        if (here === undefined) continue;
+        opportunities += 1;
+        const stopped = here.abandoned[here.abandoned.length - 1];
+        if (stopped === undefined || here.records >= read.records) continue;
+        const answer = parseJson(stopped.responseBody) as { values: unknown[] };
+        const limit = new URLSearchParams(stopped.search).get("limit");
+        violations.push({
+          seq: stopped.seq,
+          message: `${scan}: under the provider choice ${traffic.variant ?? "?"} your client read ${here.records} records and stopped after the answer at #${stopped.seq}, which carried ${answer.values.length} records${limit === null ? "" : ` (limit=${limit})`} and a scrollId it never passed on; under the default the same command read ${read.records} records to the end (${read.ends === 1 ? "an answer" : `${read.ends} answers`} without a scrollId). The choice: ${VARIANTS.find((v) => v.name === traffic.variant)?.description ?? traffic.variant}. The document: "Each response carries scrollId. The next request passes that scrollId in the request body to obtain the next page."; the end-of-results signal is not shown, so only an answer without a scrollId (or a null one) is the end, not a short page`,
+        });
+      }
+      return verdict(
+        opportunities,
+        violations,
+        "no scan your client read to its end under the default was run again here (or the default's run was not beside this one)",
+      );
+    },
+  },
+);
