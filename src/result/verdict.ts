@@ -109,13 +109,19 @@ function decideFinished(checks: readonly CheckResult[]): { verdict: Verdict; rea
         "see their reasons (safety settings, credentials or capabilities of the target)",
     };
   if (!checks.some((c) => c.status === "passed")) return { verdict: "INCOMPLETE", reason: "no check ran" };
+  // Here every MUST check ran and passed; what is left to say is about the SHOULD and MAY checks.
   const otherFailed = checks.filter((c) => c.status === "failed").length;
+  const otherUnrun = checks.filter((c) => c.status !== "passed" && c.status !== "failed").length;
+  const unrun =
+    otherUnrun === 0 ? "" : `; ${plural(otherUnrun, "SHOULD/MAY check")} did not run or could not decide`;
   return {
     verdict: "CONFORMANT",
     reason:
-      otherFailed === 0
-        ? "every check that ran passed"
-        : `every MUST check passed; ${plural(otherFailed, "SHOULD/MAY finding")} (warnings, not failures)`,
+      otherFailed === 0 && otherUnrun === 0
+        ? "every check ran and passed"
+        : otherFailed === 0
+          ? `every MUST check ran and passed${unrun}`
+          : `every MUST check ran and passed; ${plural(otherFailed, "SHOULD/MAY finding")} (warnings, not failures)${unrun}`,
   };
 }
 
