@@ -4,94 +4,43 @@ import { parseJson, type Traffic } from "../traffic.ts";
 import { callerRule, SCANS, type Violation, verdict, where } from "./caller-rule.ts";
 import { scrollIdSent } from "./scroll-lifecycle.ts";
 
-/** The scan walk of one traffic. */
-const scanWalks = new WeakMap<Traffic, ScanWalk>();
-function scanWalk(traffic: Traffic): ScanWalk {
-  let walk = scanWalks.get(traffic);
-  if (!walk) {
-    walk = walkScans(traffic);
-    scanWalks.set(traffic, walk);
-  }
-  return walk;
-}
-
-interface ScanWalk {
-  /** Requests that opened a scan (with or without the body they should not carry). */
-  openings: number;
-  /** Next-page requests: a body sent while an answer of that scan path had carried a scrollId. */
-  nextPages: number;
-  /** Answers that carried a scrollId. */
-  scrollAnswers: number;
-  /** Scrolls that ended after a next page: the client held an id whose end it was told. */
-  ends: number;
-  first: Violation[];
-  next: Violation[];
-  afterEnd: Violation[];
-}
-
-/** Walks the scans of the traffic once and sorts each request into the scan rule it gives an opportunity to. */
-function walkScans(traffic: Traffic): ScanWalk {
+/**
+ * The scan openings of one traffic, and those that carried a body. A body is a next page, not an opening,
+ * while an answer of that scan path has given a scrollId; an id of a scroll already ended opens nothing.
+ */
+function scanOpenings(traffic: Traffic): { openings: number; withBody: Violation[] } {
   const open = new Map<string, Set<string>>();
   const ended = new Map<string, Set<string>>();
-  const out: ScanWalk = {
-    openings: 0,
-    nextPages: 0,
-    scrollAnswers: 0,
-    ends: 0,
-    first: [],
-    next: [],
-    afterEnd: [],
-  };
+  let openings = 0;
+  const withBody: Violation[] = [];
   for (const x of traffic.exchanges) {
     if (!x.operation || !SCANS.has(x.operation)) continue;
-    const key = x.pathname;
-    const openIds = open.get(key) ?? new Set<string>();
-    const endedIds = ended.get(key) ?? new Set<string>();
-    open.set(key, openIds);
-    ended.set(key, endedIds);
+    const openIds = open.get(x.pathname) ?? new Set<string>();
+    const endedIds = ended.get(x.pathname) ?? new Set<string>();
+    open.set(x.pathname, openIds);
+    ended.set(x.pathname, endedIds);
     const sent = scrollIdSent(x.body);
-    let continued: string | undefined;
-    if (sent.kind === "id" && openIds.has(sent.id)) {
-      out.nextPages += 1;
-      continued = sent.id;
-    } else if (sent.kind === "id" && endedIds.has(sent.id)) {
-      out.afterEnd.push({
-        seq: x.seq,
-        message: `${where(x)} asked for another page of a scroll whose end was already answered (no scrollId, or null)`,
-      });
-    } else if (sent.kind === "none") out.openings += 1;
-    else if (openIds.size === 0) {
-      out.openings += 1;
-      out.first.push({
+    const continued = sent.kind === "id" && openIds.has(sent.id) ? sent.id : undefined;
+    if (sent.kind === "none") openings += 1;
+    else if (
+      continued === undefined &&
+      openIds.size === 0 &&
+      !(sent.kind === "id" && endedIds.has(sent.id))
+    ) {
+      openings += 1;
+      withBody.push({
         seq: x.seq,
         message: `${where(x)} opened a scan with a body (${JSON.stringify((x.body ?? "").slice(0, 60))}); the first request has no body or a null body`,
-      });
-    } else {
-      out.nextPages += 1;
-      const expected = [...openIds].slice(-1)[0] ?? "";
-      const got =
-        sent.kind === "id"
-          ? `scrollId "${sent.id.slice(0, 40)}"`
-          : `the body ${JSON.stringify((x.body ?? "").slice(0, 60))}`;
-      out.next.push({
-        seq: x.seq,
-        message: `${where(x)} passed ${got}, not the scrollId the previous answer gave ("${expected.slice(0, 40)}")`,
       });
     }
     if (x.status !== 200) continue;
     const answer = parseJson(x.responseBody) as { scrollId?: unknown } | undefined;
     if (answer === undefined || typeof answer !== "object" || answer === null) continue;
-    const next = answer.scrollId;
     if (continued !== undefined) openIds.delete(continued);
-    if (typeof next === "string" && next !== "") {
-      out.scrollAnswers += 1;
-      openIds.add(next);
-    } else if (continued !== undefined) {
-      out.ends += 1;
-      endedIds.add(continued);
-    }
+    if (typeof answer.scrollId === "string" && answer.scrollId !== "") openIds.add(answer.scrollId);
+    else if (continued !== undefined) endedIds.add(continued);
   }
-  return out;
+  return { openings, withBody };
 }
 
 export const scanFirstRequestWithoutBody = callerRule({
@@ -102,10 +51,10 @@ export const scanFirstRequestWithoutBody = callerRule({
   breaks: "a body other than none or `null`",
   exercisedBy: "any scan",
   judge(traffic) {
-    const { openings, first } = scanWalk(traffic);
+    const { openings, withBody } = scanOpenings(traffic);
     return verdict(
       openings,
-      first,
+      withBody,
       "your client opened no scan (POST .../_scan); run the tests that read lookups or autopilot statistics",
     );
   },
