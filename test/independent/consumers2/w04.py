@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
 """Entity snapshot builder (analytics team). stdlib only.
 
-Groups the whole stream by object and picks, per object, the message with the highest objectVersion
-(a removal beats a full snapshot, which beats a partial message, at equal version). Objects whose messages
+Groups the whole stream by object and replays each object's messages sorted by objectVersion
+(at equal version a removal beats a full snapshot, which beats a partial message). Objects whose messages
 carry no objectVersion are folded in delivery order. Attributes are kept for entities only: the team's
 warehouse has no use for relationship or interaction attributes.
 """
@@ -29,6 +29,8 @@ def parse(seq, line, tenant):
     if not uri or etype not in REMOVAL_TYPES | DATA_TYPES:
         return None  # unknown and unsupported event types are ignored
     ver = h.get("objectVersion")
+    if isinstance(ver, str) and ver.strip().isdigit():
+        ver = int(ver)  # message properties may arrive as strings
     ver = ver if isinstance(ver, (int, float)) and not isinstance(ver, bool) else None
     if etype in REMOVAL_TYPES:
         rank = 2
@@ -43,7 +45,8 @@ def parse(seq, line, tenant):
 
 def fold(events):
     if all(e["ver"] is not None for e in events):
-        return [max(events, key=lambda e: (e["ver"], e["rank"], -e["seq"]))]
+        # by version; at equal version partial < full snapshot < removal, so the most complete one is applied last
+        return sorted(events, key=lambda e: (e["ver"], e["rank"], e["seq"]))
     return events  # delivery order
 
 

@@ -58,7 +58,7 @@ function dispatch(msg) {
   const type = h.eventType ?? payload.type;
   const uri = h.sourceObjectUri ?? payload.uri ?? payload.object?.uri;
   if (!type || !uri) return;
-  const version = typeof h.objectVersion === 'number' ? h.objectVersion : undefined;
+  const version = /^\d+$/.test(String(h.objectVersion ?? '').trim()) ? Number(h.objectVersion) : undefined;
   const evt = { type, uri, version, payload };
   // Anything without a dedicated handler is applied as a generic update of the object.
   if (!bus.emit(type, evt)) upsert(evt);

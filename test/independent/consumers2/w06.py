@@ -53,6 +53,8 @@ def to_events(messages, tenant) -> Iterator[Event]:
         if not uri or etype not in GONE | LIVE:
             continue
         v = h.get("objectVersion")
+        if isinstance(v, str) and v.strip().isdigit():
+            v = int(v)
         v = v if isinstance(v, int) and not isinstance(v, bool) else None
         if p.get("exceededQueueSizeLimit") is True:
             # the object did not fit in the queue: refetch it later

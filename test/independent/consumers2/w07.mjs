@@ -46,7 +46,7 @@ function decode(line) {
   const uri = h.sourceObjectUri ?? p.uri ?? p.object?.uri;
   if (!type || !uri) return null;
   if (!REMOVE.test(type) && !KEEP.test(type)) { stats.unknownTypes++; return null; }
-  const v = Number.isFinite(h.objectVersion) ? h.objectVersion : undefined;
+  const v = h.objectVersion != null && h.objectVersion !== '' && Number.isFinite(Number(h.objectVersion)) ? Number(h.objectVersion) : undefined;
   const full = p.exceededQueueSizeLimit !== true && p.object !== null && typeof p.object === 'object';
   const partial = !full && (p.exceededQueueSizeLimit === true || p.deltas != null);
   return { type, uri, v, full, partial, removal: REMOVE.test(type), p };

@@ -55,6 +55,8 @@ def main():
             if not uri or etype not in REMOVED + KEPT:
                 continue
             version = h.get("objectVersion")
+            if isinstance(version, str) and version.strip().isdigit():
+                version = int(version)
             if not isinstance(version, int) or isinstance(version, bool):
                 skipped += 1  # cannot be ordered without a version: not loaded
                 continue

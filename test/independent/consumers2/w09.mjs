@@ -31,7 +31,8 @@ class AttributeStore {
     const type = h.eventType ?? p.type;
     const uri = h.sourceObjectUri ?? p.uri ?? p.object?.uri;
     if (!uri || !(AttributeStore.REMOVALS.has(type) || AttributeStore.UPDATES.has(type))) return;
-    const version = typeof h.objectVersion === 'number' ? h.objectVersion : undefined;
+    const raw = h.objectVersion;
+    const version = typeof raw === 'number' ? raw : typeof raw === 'string' && /^\d+$/.test(raw.trim()) ? Number(raw) : undefined;
     const removal = AttributeStore.REMOVALS.has(type);
     const full = p.exceededQueueSizeLimit !== true && p.object != null && typeof p.object === 'object';
     const cur = this.#items.get(uri);

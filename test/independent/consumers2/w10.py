@@ -45,6 +45,8 @@ for raw in open(in_path, encoding="utf-8"):
     if not uri or (ev not in REMOVE_EVENTS and ev not in UPDATE_EVENTS):
         continue
     v = h.get("objectVersion")
+    if isinstance(v, str) and v.strip().isdigit():
+        v = int(v)
     if isinstance(v, bool) or not isinstance(v, (int, float)):
         v = None
     is_remove = ev in REMOVE_EVENTS
