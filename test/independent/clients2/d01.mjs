@@ -28,7 +28,7 @@ async function newToken() {
   if (!res.ok) throw new Error(`token endpoint answered ${res.status}: ${(await res.text()).slice(0, 200)}`);
   const j = await res.json();
   const ttl = Number(j.expires_in) > 0 ? Number(j.expires_in) : 3600;
-  return { value: j.access_token, until: Date.now() + ttl * 1000 - 5000 };
+  return { value: j.access_token, until: Date.now() + ttl * 1000 - Math.min(5000, ttl * 100) }; // renew a little early
 }
 
 async function bearer(stale) {
@@ -40,29 +40,50 @@ async function bearer(stale) {
   return token.value;
 }
 
-async function call(method, url, body) {
+async function call(method, url, body, type = 'application/json') {
   let used;
   for (let attempt = 0; attempt < 2; attempt++) {
     used = await bearer(attempt ? used : undefined);
     const res = await fetch(url, {
       method,
-      headers: { Authorization: `Bearer ${used}`, Accept: 'application/json', ...(body !== undefined && { 'Content-Type': 'application/json' }) },
+      headers: { Authorization: `Bearer ${used}`, Accept: 'application/json', ...(body !== undefined && { 'Content-Type': type }) },
       body,
     });
     if (res.status === 401 && attempt === 0) continue; // expired: one fresh token, one retry
     const text = await res.text();
-    if (!res.ok) throw new Error(`${method} ${url} answered ${res.status}: ${text.slice(0, 200)}`);
-    return text ? JSON.parse(text) : null;
+    if (!res.ok) { const e = new Error(`${method} ${url} answered ${res.status}: ${text.slice(0, 200)}`); e.status = res.status; throw e; }
+    return text ? parse(text) : null;
+  }
+}
+
+// /version may hold the number unquoted ({"rdm-service": 2016.3.0.0.1}), which is not JSON.
+function parse(text) {
+  try { return JSON.parse(text); } catch (err) {
+    const m = /"rdm-service"\s*:\s*"?([0-9][0-9.]*)/.exec(text);
+    if (m) return { 'rdm-service': m[1] };
+    throw err;
   }
 }
 
 const qs = (o) => new URLSearchParams(Object.entries(o).filter(([, v]) => v !== undefined)).toString();
 
-// First page: explicit JSON null body; later pages: {"scrollId": ...}. Stops when no scrollId or an empty page.
+// First page: explicit JSON null body; later pages: {"scrollId": ...}, or the raw id if the service refuses that
+// (the document leaves the encoding open). Stops when no scrollId or an empty page.
+let rawScroll = false;
 async function scan(url) {
   let n = 0, scrollId = null, pages = 0;
   for (;;) {
-    const page = await call('POST', url, JSON.stringify(scrollId === null ? null : { scrollId }));
+    let page;
+    const sentRaw = rawScroll; // the scans run concurrently: judge the encoding this request used
+    try {
+      if (scrollId === null) page = await call('POST', url, 'null');
+      else if (rawScroll) page = await call('POST', url, scrollId, 'text/plain');
+      else page = await call('POST', url, JSON.stringify({ scrollId }));
+    } catch (err) {
+      if (scrollId === null || sentRaw || ![400, 415, 422].includes(err.status)) throw err;
+      rawScroll = true;
+      continue;
+    }
     const values = Array.isArray(page?.values) ? page.values : [];
     n += values.length;
     if (++pages > 10000) throw new Error(`scan ${url} never ends`);

@@ -7,11 +7,23 @@ parameters, and polls until the tenant scan comes back empty.
 import base64
 import json
 import os
+import re
 import sys
 import time
 import urllib.error
 import urllib.parse
 import urllib.request
+
+
+def parse_json(raw):
+    """JSON, except /version, whose number may be unquoted ({"rdm-service": 2016.3.0.0.1})."""
+    try:
+        return json.loads(raw)
+    except ValueError:
+        m = re.search(r'"rdm-service"\s*:\s*"?([0-9][0-9.]*)', raw)
+        if m:
+            return {"rdm-service": m.group(1)}
+        raise
 
 
 class ApiError(Exception):
@@ -34,14 +46,15 @@ class LookupClient:
             raise SystemExit("error: LCKIT_BASE_URL, LCKIT_RDM_URL, LCKIT_TENANT and LCKIT_LOOKUP_TYPE must be set")
         self._token = None
         self._expires = 0.0
-        # The scroll id goes in the body as a JSON string; if the service refuses that, we use {"scrollId": ...}.
-        self.scroll_as_object = False
+        # The scroll id goes in the body as a JSON string; if the service refuses that we try {"scrollId": ...},
+        # then the raw id as text (the document leaves the encoding open).
+        self.scroll_encodings = ["json-string", "object", "raw"]
 
     def _send(self, req):
         try:
             with urllib.request.urlopen(req, timeout=30) as resp:
                 raw = resp.read().decode("utf-8")
-                return json.loads(raw) if raw.strip() else None
+                return parse_json(raw) if raw.strip() else None
         except urllib.error.HTTPError as err:
             raise ApiError(err.code, "%s %s -> %s %s" % (req.get_method(), req.full_url, err.code, err.read()[:200]))
 
@@ -59,12 +72,12 @@ class LookupClient:
             self._expires = time.time() + float(body.get("expires_in") or 3600) * 0.9
         return self._token
 
-    def request(self, method, url, body=None):
-        data = None if body is None else json.dumps(body).encode()
+    def request(self, method, url, body=None, raw_text=False):
+        data = None if body is None else (body.encode() if raw_text else json.dumps(body).encode())
         for attempt in (0, 1):
             headers = {"Authorization": "Bearer " + self.token(force=attempt == 1), "Accept": "application/json"}
             if data is not None:
-                headers["Content-Type"] = "application/json"
+                headers["Content-Type"] = "text/plain" if raw_text else "application/json"
             try:
                 return self._send(urllib.request.Request(url, data=data, headers=headers, method=method))
             except ApiError as err:
@@ -78,13 +91,17 @@ class LookupClient:
             if first:
                 page = self.request("POST", url)
             else:
+                enc = self.scroll_encodings[0]
                 try:
-                    page = self.request("POST", url, {"scrollId": scroll} if self.scroll_as_object else scroll)
+                    if enc == "object":
+                        page = self.request("POST", url, {"scrollId": scroll})
+                    else:
+                        page = self.request("POST", url, scroll, raw_text=enc == "raw")
                 except ApiError as err:
-                    if self.scroll_as_object or err.status not in (400, 415, 422):
+                    if len(self.scroll_encodings) == 1 or err.status not in (400, 415, 422):
                         raise
-                    self.scroll_as_object = True
-                    print("note: scroll id as a JSON string refused, sending {\"scrollId\": ...}", file=sys.stderr)
+                    self.scroll_encodings.pop(0)
+                    print("note: scroll id encoding %s refused, trying %s" % (enc, self.scroll_encodings[0]), file=sys.stderr)
                     continue
             first = False
             values = (page or {}).get("values") or []
@@ -126,6 +143,6 @@ def main():
 if __name__ == "__main__":
     try:
         main()
-    except ApiError as exc:
+    except (ApiError, ValueError) as exc:
         print("error: %s" % exc, file=sys.stderr)
         sys.exit(1)

@@ -5,6 +5,7 @@ import http.client
 import json
 import os
 import sys
+import time
 import urllib.parse
 
 ENV = os.environ
@@ -20,7 +21,7 @@ def conn_for(url):
     return (http.client.HTTPSConnection if scheme == "https" else http.client.HTTPConnection)(netloc, timeout=30)
 
 
-def do(url, method="GET", body=None, headers=None):
+def do_raw(url, method="GET", body=None, headers=None):
     scheme, netloc, path = split(url)
     rest = url[len(scheme) + 3 + len(netloc):]
     c = conn_for(url)
@@ -28,23 +29,46 @@ def do(url, method="GET", body=None, headers=None):
     r = c.getresponse()
     data = r.read().decode("utf-8")
     c.close()
-    if r.status >= 300:
-        sys.exit("error: %s %s -> %d %s" % (method, url, r.status, data[:200]))
+    return r.status, data
+
+
+def do(url, method="GET", body=None, headers=None):
+    status, data = do_raw(url, method, body, headers)
+    if status >= 300:
+        sys.exit("error: %s %s -> %d %s" % (method, url, status, data[:200]))
     return json.loads(data) if data.strip() else None
 
 
-def get_token():
+_TOK = {"value": None, "until": 0.0}
+
+
+def get_token(renew=False):
+    if not renew and _TOK["value"] and time.time() < _TOK["until"]:
+        return _TOK["value"]
     base = ENV["LCKIT_BASE_URL"].rstrip("/")
     url = ENV.get("LCKIT_TOKEN_URL") or base + "/oauth/token"
     basic = base64.b64encode(("%s:%s" % (ENV.get("LCKIT_CLIENT_ID", ""), ENV.get("LCKIT_CLIENT_SECRET", ""))).encode()).decode()
     tok = do(url, "POST", "grant_type=client_credentials",
              {"Authorization": "Basic " + basic, "Content-Type": "application/x-www-form-urlencoded"})
-    return tok["access_token"]
+    _TOK["value"], _TOK["until"] = tok["access_token"], time.time() + 0.9 * float(tok.get("expires_in") or 3600)
+    return _TOK["value"]
 
 
-def scan(url, token):
+def authed(url, method="GET"):
+    """GET/POST with the current token; one retry with a new token on 401."""
+    extra = {"Content-Length": "0"} if method == "POST" else {}
+    for renew in (False, True):
+        status, data = do_raw(url, method, None, dict(extra, Authorization="Bearer " + get_token(renew)))
+        if status != 401:
+            break
+    if status >= 300:
+        sys.exit("error: %s %s -> %d %s" % (method, url, status, data[:200]))
+    return json.loads(data) if data.strip() else None
+
+
+def scan(url):
     # One request per scan: the tile shows "first N" and treats the page as the data set.
-    page = do(url, "POST", None, {"Authorization": "Bearer " + token, "Content-Length": "0"})
+    page = authed(url, "POST")
     return len(page.get("values") or [])
 
 
@@ -57,16 +81,14 @@ def main():
     t = urllib.parse.quote(ENV["LCKIT_TENANT"], safe="")
     lt_name = ENV["LCKIT_LOOKUP_TYPE"]
     lt = urllib.parse.quote(lt_name, safe="")
-    token = get_token()
-    auth = {"Authorization": "Bearer " + token}
-    out = {"status": do(rdm + "/status", headers=auth).get("status")}
+    out = {"status": (authed(rdm + "/status") or {}).get("status")}
     q = urllib.parse.urlencode({"filter": "equals(type,'%s')" % lt_name, "limit": 100, "sort": "code", "order": "asc"})
-    out["lookupsOfType"] = scan("%s/lookups/%s/_scan?%s" % (rdm, t, q), token)
-    out["statsAll"] = scan("%s/configuration/%s/autopilot/stats/_scan?limit=100" % (base, t), token)
-    out["statsOfType"] = scan("%s/configuration/%s/autopilot/stats/%s/_scan?limit=100" % (base, t, lt), token)
+    out["lookupsOfType"] = scan("%s/lookups/%s/_scan?%s" % (rdm, t, q))
+    out["statsAll"] = scan("%s/configuration/%s/autopilot/stats/_scan?limit=100" % (base, t))
+    out["statsOfType"] = scan("%s/configuration/%s/autopilot/stats/%s/_scan?limit=100" % (base, t, lt))
     blocked, offset = 0, 0
     while True:
-        page = do("%s/configuration/%s/autopilot/%s/blockedValues?offset=%d&limit=100" % (base, t, lt, offset), headers=auth)
+        page = authed("%s/configuration/%s/autopilot/%s/blockedValues?offset=%d&limit=100" % (base, t, lt, offset))
         blocked += len(page)
         offset += len(page)
         if len(page) < 100:

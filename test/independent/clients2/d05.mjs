@@ -3,6 +3,8 @@
 // no single feed starves the others. Node 20, built-ins only.
 import { Buffer } from 'node:buffer';
 
+let scrollAsObject = false; // raw id as text first; {"scrollId": ...} if the service refuses that
+
 class RdmSession {
   constructor(env) {
     for (const k of ['LCKIT_BASE_URL', 'LCKIT_RDM_URL', 'LCKIT_TENANT', 'LCKIT_LOOKUP_TYPE']) {
@@ -31,12 +33,21 @@ class RdmSession {
     return this.token;
   }
 
-  async send(method, url, body) {
+  async send(method, url, scrollId, renewed = false) {
     this.calls++;
     const headers = { Authorization: `Bearer ${await this.bearer()}` };
-    if (body !== undefined) headers['Content-Type'] = 'text/plain';
+    let body;
+    if (scrollId !== undefined) {
+      headers['Content-Type'] = scrollAsObject ? 'application/json' : 'text/plain';
+      body = scrollAsObject ? JSON.stringify({ scrollId }) : scrollId;
+    }
     const r = await fetch(url, { method, headers, body });
     const text = await r.text();
+    if (r.status === 401 && !renewed) { this.token = null; return this.send(method, url, scrollId, true); }
+    if (!r.ok && scrollId !== undefined && !scrollAsObject && [400, 415, 422].includes(r.status)) {
+      scrollAsObject = true;
+      return this.send(method, url, scrollId);
+    }
     if (!r.ok) throw new Error(`${method} ${url}: ${r.status} ${text.slice(0, 160)}`);
     return text ? JSON.parse(text) : null;
   }

@@ -3,6 +3,7 @@
 import base64
 import json
 import os
+import re
 import sys
 import time
 import urllib.error
@@ -15,7 +16,19 @@ TOKEN_URL = os.environ.get("LCKIT_TOKEN_URL") or BASE + "/oauth/token"
 TENANT = os.environ.get("LCKIT_TENANT", "")
 LTYPE = os.environ.get("LCKIT_LOOKUP_TYPE", "")
 
+def parse_json(raw):
+    """JSON, except /version, whose number may be unquoted ({"rdm-service": 2016.3.0.0.1})."""
+    try:
+        return json.loads(raw)
+    except ValueError:
+        m = re.search(r'"rdm-service"\s*:\s*"?([0-9][0-9.]*)', raw)
+        if m:
+            return {"rdm-service": m.group(1)}
+        raise
+
+
 _TOKEN = None  # fetched once per process and kept
+RAW_SCROLL = False  # {"scrollId": ...} first; the raw id as text if the service refuses that
 
 
 def token():
@@ -31,33 +44,46 @@ def token():
     return _TOKEN
 
 
-def call(method, url, payload=None, retries=3):
-    data = None if payload is None else json.dumps(payload).encode()
+def call(method, url, payload=None, retries=3, raw=None):
+    data = raw.encode() if raw is not None else None if payload is None else json.dumps(payload).encode()
     for attempt in range(retries):
         headers = {"Authorization": "Bearer " + token(), "Accept": "application/json"}
         if data is not None:
-            headers["Content-Type"] = "application/json"
+            headers["Content-Type"] = "text/plain" if raw is not None else "application/json"
         try:
             with urllib.request.urlopen(urllib.request.Request(url, data=data, method=method, headers=headers), timeout=30) as r:
                 text = r.read().decode()
-                return json.loads(text) if text.strip() else None
+                return parse_json(text) if text.strip() else None
         except urllib.error.HTTPError as e:
             # 401/429/5xx are treated as transient: back off and try again
             if e.code in (401, 429, 500, 502, 503) and attempt < retries - 1:
                 time.sleep(0.5 * (attempt + 1))
                 continue
-            raise RuntimeError("%s %s failed with HTTP %d: %s" % (method, url, e.code, e.read()[:200].decode(errors="replace")))
+            err = RuntimeError("%s %s failed with HTTP %d: %s" % (method, url, e.code, e.read()[:200].decode(errors="replace")))
+            err.status = e.code
+            raise err
+
+
+def next_page(url, sid):
+    global RAW_SCROLL
+    if not RAW_SCROLL:
+        try:
+            return call("POST", url, {"scrollId": sid})
+        except RuntimeError as err:
+            if getattr(err, "status", None) not in (400, 415, 422):
+                raise
+            RAW_SCROLL = True
+    return call("POST", url, raw=sid)
 
 
 def scan(url):
-    rows, body = [], None
+    rows, sid = [], None
     for _ in range(10000):
-        page = call("POST", url, body) or {}
+        page = (call("POST", url) if sid is None else next_page(url, sid)) or {}
         rows.extend(page.get("values") or [])
         sid = page.get("scrollId")
         if not sid or not page.get("values"):
             return rows
-        body = {"scrollId": sid}
     raise RuntimeError("scan did not end: " + url)
 
 

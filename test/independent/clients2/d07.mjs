@@ -36,14 +36,27 @@ const auth = {
   },
 };
 
-async function http(method, url, json) {
+// JSON, except /version, whose number may be unquoted ({"rdm-service": 2016.3.0.0.1}).
+function parseBody(text) {
+  try { return JSON.parse(text); } catch (err) {
+    const m = /"rdm-service"\s*:\s*"?([0-9][0-9.]*)/.exec(text);
+    if (m) return { 'rdm-service': m[1] };
+    throw err;
+  }
+}
+
+let rawScroll = false; // {"scrollId": ...} first; the raw id as text if the service refuses that
+
+async function http(method, url, json, raw, renewed = false) {
   const headers = { Authorization: await auth.header(), Accept: 'application/json' };
   const init = { method, headers };
-  if (json !== undefined) { headers['Content-Type'] = 'application/json'; init.body = JSON.stringify(json); }
+  if (raw !== undefined) { headers['Content-Type'] = 'text/plain'; init.body = raw; }
+  else if (json !== undefined) { headers['Content-Type'] = 'application/json'; init.body = JSON.stringify(json); }
   const res = await fetch(url, init);
   const text = await res.text();
-  if (!res.ok) throw new Error(`${method} ${new URL(url).pathname} failed: HTTP ${res.status} ${text.slice(0, 160)}`);
-  return text.trim() ? JSON.parse(text) : null;
+  if (res.status === 401 && !renewed) { auth.value = null; return http(method, url, json, raw, true); } // expired in flight
+  if (!res.ok) throw Object.assign(new Error(`${method} ${new URL(url).pathname} failed: HTTP ${res.status} ${text.slice(0, 160)}`), { status: res.status });
+  return text.trim() ? parseBody(text) : null;
 }
 
 async function* scroll(url) {
@@ -52,7 +65,14 @@ async function* scroll(url) {
     const values = res?.values ?? [];
     yield* values;
     if (typeof res?.scrollId !== 'string' || res.scrollId === '' || values.length === 0) return;
-    res = await http('POST', url, { scrollId: res.scrollId });
+    const sid = res.scrollId;
+    try {
+      res = rawScroll ? await http('POST', url, undefined, sid) : await http('POST', url, { scrollId: sid });
+    } catch (err) {
+      if (rawScroll || ![400, 415, 422].includes(err.status)) throw err;
+      rawScroll = true;
+      res = await http('POST', url, undefined, sid);
+    }
   }
   throw new Error(`endless scan: ${url}`);
 }

@@ -37,6 +37,7 @@ class Http:
         self.s = s
         self.token = None
         self.deadline = 0
+        self.raw_scroll = False  # {"scrollId": ...} first; the raw id as text if the service refuses that
 
     def _bearer(self):
         if self.token is None or time.monotonic() >= self.deadline:
@@ -48,18 +49,21 @@ class Http:
             with urllib.request.urlopen(req, timeout=30) as r:
                 tok = json.load(r)
             self.token = tok["access_token"]
-            self.deadline = time.monotonic() + max(1.0, float(tok.get("expires_in") or 3600) - 30)
+            self.deadline = time.monotonic() + 0.9 * float(tok.get("expires_in") or 3600)
         return self.token
 
-    def json(self, method, url, body=None):
-        data = None if body is None else json.dumps(body).encode()
+    def json(self, method, url, body=None, raw_text=None):
+        data = raw_text.encode() if raw_text is not None else None if body is None else json.dumps(body).encode()
         headers = {"Authorization": "Bearer " + self._bearer()}
         if data is not None:
-            headers["Content-Type"] = "application/json"
+            headers["Content-Type"] = "text/plain" if raw_text is not None else "application/json"
         try:
             with urllib.request.urlopen(urllib.request.Request(url, data=data, method=method, headers=headers), timeout=30) as r:
                 raw = r.read()
         except urllib.error.HTTPError as err:
+            if err.code in (400, 415, 422) and body is not None and "scrollId" in body and not self.raw_scroll:
+                self.raw_scroll = True
+                return self.json(method, url, raw_text=body["scrollId"])
             raise SystemExit("error: %s %s -> HTTP %d %s" % (method, url, err.code, err.read()[:200].decode(errors="replace")))
         return json.loads(raw) if raw.strip() else None
 
@@ -73,7 +77,10 @@ def lookup_codes(http, s):
         codes += [v.get("code") for v in values if isinstance(v, dict)]
         if not values or not (page or {}).get("scrollId"):
             return codes
-        page = http.json("POST", url, {"scrollId": page["scrollId"]})
+        if http.raw_scroll:
+            page = http.json("POST", url, raw_text=page["scrollId"])
+        else:
+            page = http.json("POST", url, {"scrollId": page["scrollId"]})
 
 
 def main():

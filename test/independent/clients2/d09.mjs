@@ -28,6 +28,15 @@ function request(method, url, headers = {}, body = null) {
   });
 }
 
+// JSON, except /version, whose number may be unquoted ({"rdm-service": 2016.3.0.0.1}).
+function parseBody(text) {
+  try { return JSON.parse(text); } catch (err) {
+    const m = /"rdm-service"\s*:\s*"?([0-9][0-9.]*)/.exec(text);
+    if (m) return { 'rdm-service': m[1] };
+    throw err;
+  }
+}
+
 let cached = null;
 let tokenAttempts = 0;
 async function token() {
@@ -39,7 +48,7 @@ async function token() {
     const r = await request('POST', TOKEN_URL, { Authorization: `Basic ${basic}`, 'Content-Type': 'application/x-www-form-urlencoded' }, 'grant_type=client_credentials');
     if (r.status === 200) {
       const j = JSON.parse(r.text);
-      cached = { tok: j.access_token, exp: Date.now() + (Number(j.expires_in) || 3600) * 1000 - 10000 };
+      cached = { tok: j.access_token, exp: Date.now() + (Number(j.expires_in) || 3600) * 900 };
       return cached.tok;
     }
     if (r.status !== 429 && !/limit|exceed/i.test(r.text)) throw new Error(`token request failed: ${r.status} ${r.text.slice(0, 160)}`);
@@ -47,12 +56,24 @@ async function token() {
   throw new Error('no token after 50 attempts');
 }
 
-async function api(method, url, body) {
+async function api(method, url, body, type = 'application/json', renewed = false) {
   const headers = { Authorization: `Bearer ${await token()}`, Accept: 'application/json' };
-  if (body !== undefined) headers['Content-Type'] = 'application/json';
+  if (body !== undefined) headers['Content-Type'] = type;
   const r = await request(method, url, headers, body === undefined ? null : body);
-  if (r.status >= 300) throw new Error(`${method} ${url}: ${r.status} ${r.text.slice(0, 160)}`);
-  return r.text ? JSON.parse(r.text) : null;
+  if (r.status === 401 && !renewed) { cached = null; return api(method, url, body, type, true); }
+  if (r.status >= 300) throw Object.assign(new Error(`${method} ${url}: ${r.status} ${r.text.slice(0, 160)}`), { status: r.status });
+  return r.text ? parseBody(r.text) : null;
+}
+
+let rawScroll = false; // {"scrollId": ...} first; the raw id as text if the service refuses that
+async function next(url, sid) {
+  if (!rawScroll) {
+    try { return await api('POST', url, JSON.stringify({ scrollId: sid })); } catch (e) {
+      if (![400, 415, 422].includes(e.status)) throw e;
+      rawScroll = true;
+    }
+  }
+  return api('POST', url, sid, 'text/plain');
 }
 
 async function scanAll(url) {
@@ -61,7 +82,7 @@ async function scanAll(url) {
   for (let i = 0; i < 10000; i++) {
     rows.push(...(res.values || []));
     if (!res.scrollId || !(res.values || []).length) return rows;
-    res = await api('POST', url, JSON.stringify({ scrollId: res.scrollId }));
+    res = await next(url, res.scrollId);
   }
   throw new Error('scan did not finish');
 }

@@ -7,9 +7,21 @@ import base64
 import http.client
 import json
 import os
+import re
 import sys
 import time
 import urllib.parse
+
+
+def parse_json(raw):
+    """JSON, except /version, whose number may be unquoted ({"rdm-service": 2016.3.0.0.1})."""
+    try:
+        return json.loads(raw)
+    except ValueError:
+        m = re.search(r'"rdm-service"\s*:\s*"?([0-9][0-9.]*)', raw)
+        if m:
+            return {"rdm-service": m.group(1)}
+        raise
 
 
 class Conn:
@@ -60,6 +72,7 @@ class Review:
         self.type_name = env["LCKIT_LOOKUP_TYPE"]
         self.http = Conn()
         self.tok, self.tok_until = None, 0.0
+        self.raw_scroll = False  # {"scrollId": ...} first; the raw id as text if the service refuses that
 
     def token(self, renew=False):
         if renew or not self.tok or time.time() >= self.tok_until:
@@ -71,18 +84,21 @@ class Review:
             self.tok, self.tok_until = data["access_token"], time.time() + 0.75 * float(data.get("expires_in") or 3600)
         return self.tok
 
-    def call(self, method, url, payload=None):
-        body = None if payload is None else json.dumps(payload)
+    def call(self, method, url, payload=None, raw=None):
+        body = raw if raw is not None else None if payload is None else json.dumps(payload)
         for renew in (False, True):
             h = {"Authorization": "Bearer " + self.token(renew), "Accept": "application/json"}
             if body is not None:
-                h["Content-Type"] = "application/json"
+                h["Content-Type"] = "text/plain" if raw is not None else "application/json"
             st, text = self.http.send(method, url, body, h)
             if st == 401 and not renew:
                 continue
+            if st in (400, 415, 422) and isinstance(payload, dict) and "scrollId" in payload and not self.raw_scroll:
+                self.raw_scroll = True
+                return self.call(method, url, raw=payload["scrollId"])
             if st >= 300:
                 sys.exit("error: %s %s answered %d: %s" % (method, url, st, text[:200]))
-            return json.loads(text) if text.strip() else None
+            return parse_json(text) if text.strip() else None
 
     def scan(self, url):
         """Yields records; ends on a page without scrollId or on an empty page."""
@@ -94,7 +110,7 @@ class Review:
             sid = (page or {}).get("scrollId")
             if not sid or not values:
                 return
-            page = self.call("POST", url, {"scrollId": sid})
+            page = self.call("POST", url, raw=sid) if self.raw_scroll else self.call("POST", url, {"scrollId": sid})
         sys.exit("error: scan %s does not end" % url)
 
 

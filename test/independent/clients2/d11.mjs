@@ -22,28 +22,39 @@ async function getToken() {
   if (!r.ok) throw new Error(`token: ${r.status}`);
   const j = await r.json();
   accessToken = j.access_token;
-  tokenExpiry = Date.now() + 1000 * ((Number(j.expires_in) || 3600) - 15);
+  tokenExpiry = Date.now() + 900 * (Number(j.expires_in) || 3600);
   return accessToken;
 }
 
+let rawScroll = false; // {"scrollId": ...} first; the raw id as text if the service refuses that
+
 class Scanner {
   constructor(url) { this.url = url; this.scrollId = null; }
-  async page(body) {
+  async page(sid, renewed = false) {
     const headers = { Authorization: `Bearer ${await getToken()}` };
-    if (body !== undefined) headers['Content-Type'] = 'application/json';
+    let body;
+    if (sid !== undefined) {
+      headers['Content-Type'] = rawScroll ? 'text/plain' : 'application/json';
+      body = rawScroll ? sid : JSON.stringify({ scrollId: sid });
+    }
     const r = await fetch(this.url, { method: 'POST', headers, body });
+    if (r.status === 401 && !renewed) { accessToken = null; return this.page(sid, true); }
+    if (!r.ok && sid !== undefined && !rawScroll && [400, 415, 422].includes(r.status)) {
+      rawScroll = true;
+      return this.page(sid);
+    }
     if (!r.ok) throw new Error(`POST ${this.url}: ${r.status} ${(await r.text()).slice(0, 160)}`);
     return r.json();
   }
   async readAll() {
     const keys = [];
-    let res = await this.page(this.scrollId ? JSON.stringify({ scrollId: this.scrollId }) : undefined);
+    let res = await this.page(this.scrollId ?? undefined);
     for (let guard = 0; guard < 5000; guard++) {
       const values = res.values ?? [];
       for (const v of values) keys.push(JSON.stringify([v.code ?? v.unmappedValue, v.type ?? v.lookupType, v.source]));
       if (res.scrollId) this.scrollId = res.scrollId;
       if (!res.scrollId || values.length === 0) return keys;
-      res = await this.page(JSON.stringify({ scrollId: this.scrollId }));
+      res = await this.page(this.scrollId);
     }
     throw new Error(`${this.url} never ends`);
   }

@@ -35,23 +35,28 @@ def fetch_token():
 
 
 TOKEN = None
+RAW_SCROLL = False  # {"scrollId": ...} first; the raw id as text if the service refuses that
 
 
-def rest(method, path_or_url, params=None, body=None):
-    global TOKEN
+def rest(method, path_or_url, params=None, body=None, raw_text=None, _retried=False):
+    global TOKEN, RAW_SCROLL
     if TOKEN is None:
         TOKEN = fetch_token()
     url = path_or_url + ("?" + urllib.parse.urlencode(params) if params else "")
-    data = json.dumps(body).encode() if body is not None else None
+    data = raw_text.encode() if raw_text is not None else json.dumps(body).encode() if body is not None else None
     headers = {"Authorization": "Bearer " + TOKEN, "Accept": "application/json"}
     if data is not None:
-        headers["Content-Type"] = "application/json"
+        headers["Content-Type"] = "text/plain" if raw_text is not None else "application/json"
     try:
         with urllib.request.urlopen(urllib.request.Request(url, data=data, method=method, headers=headers), timeout=30) as resp:
             text = resp.read().decode()
     except urllib.error.HTTPError as err:
-        if err.code == 401:
-            TOKEN = None  # expired: the next call fetches a new one
+        if err.code in (400, 415, 422) and isinstance(body, dict) and "scrollId" in body and not RAW_SCROLL:
+            RAW_SCROLL = True
+            return rest(method, path_or_url, params, raw_text=body["scrollId"])
+        if err.code == 401 and not _retried:
+            TOKEN = None  # expired: fetch a new one and try once more
+            return rest(method, path_or_url, params, body, raw_text, _retried=True)
         sys.exit("error: %s %s -> %d %s" % (method, url, err.code, err.read()[:200].decode(errors="replace")))
     return json.loads(text) if text.strip() else None
 
@@ -63,7 +68,10 @@ def scan_total(url, params):
         total += len(values)
         if not values or not page.get("scrollId"):
             break
-        page = rest("POST", url, params, {"scrollId": page["scrollId"]})
+        if RAW_SCROLL:
+            page = rest("POST", url, params, raw_text=page["scrollId"])
+        else:
+            page = rest("POST", url, params, {"scrollId": page["scrollId"]})
     return total
 
 
