@@ -7,6 +7,7 @@
 // Each kind's split.json names the tuning half and the held-out half (never tuned on).
 // Usage: tsx scripts/score-independent.ts [--kind providers|clients|consumers] [--set tuning|held-out|all]
 //        [--case NAME ...] [--parallel N] [--seed N] [--depth default|deep] [--variants LIST] [--client ID] [--json FILE] [--keep DIR]
+//        [--batch 1|2]
 import { spawn } from "node:child_process";
 import {
   cpSync,
@@ -39,13 +40,17 @@ const { values } = parseArgs({
     json: { type: "string" },
     // Keep each case's report folder under DIR/<case> (default: removed once scored).
     keep: { type: "string" },
+    // Which batch of independent programs: 1 (clients/, consumers/) or 2 (clients2/, consumers2/).
+    batch: { type: "string", default: "1" },
   },
 });
 const KINDS = ["providers", "clients", "consumers"] as const;
 type Kind = (typeof KINDS)[number];
 const kind = values.kind as Kind;
 if (!KINDS.includes(kind)) throw new Error(`--kind must be one of ${KINDS.join(", ")}, got ${values.kind}`);
-const home = join(root, "test", "independent", kind);
+if (!["1", "2"].includes(String(values.batch)) || (kind === "providers" && values.batch !== "1"))
+  throw new Error(`--batch must be 1 or 2 (2 exists for clients and consumers), got ${values.batch}`);
+const home = join(root, "test", "independent", values.batch === "1" ? kind : `${kind}${values.batch}`);
 
 type Language = "node" | "python";
 interface Case {
