@@ -8,23 +8,11 @@ import { recordsProblem, statisticRules } from "./support/record-fields.ts";
 import { ensure } from "./support/response-judges.ts";
 import { judgeCaseLimit, onceJudge } from "./support/scan-case-judges.ts";
 import { exploreSpace, noteScroll } from "./support/scan-explorer.ts";
-import { filterCheck } from "./support/scan-filter-checks.ts";
 import { failFinding, identityFinding, identityProblem, pageIdentities } from "./support/scan-judges.ts";
-import {
-  limitAbove100Check,
-  limitOutOfRangeCheck,
-  pageWithinLimitCheck,
-} from "./support/scan-limit-checks.ts";
-import { exactlyOnceCheck } from "./support/scan-once-checks.ts";
-import { orderCheck, sortFieldsAcceptedCheck } from "./support/scan-order-checks.ts";
+import { limitAbove100Check } from "./support/scan-limit-checks.ts";
+import { orderCheck } from "./support/scan-order-checks.ts";
 import { fewerThanAPage, nothingToJudge, readScroll, referenceRead } from "./support/scan-reads.ts";
-import {
-  endsCheck,
-  endWithoutScrollIdCheck,
-  firstPageNullBodyCheck,
-  scrollBodyCheck,
-  unknownScrollIdCheck,
-} from "./support/scan-scroll-checks.ts";
+import { sharedScanChecks } from "./support/scan-shared-checks.ts";
 import { describeCase } from "./support/scan-space.ts";
 import type { ScanSubject } from "./support/scan-subject.ts";
 import { scrollIdEncodingFact } from "./support/scroll-encoding.ts";
@@ -92,23 +80,21 @@ function typeScans(all: Record<string, unknown>[], ctx: Pick<CheckContext, "dept
   return depthOf(ctx) === "deep" ? parts.filter((p) => p.records.length >= 2) : parts.slice(0, 1);
 }
 
+const shared = sharedScanChecks(autopilotScan, {
+  scan: "autopilot scan",
+  aScan: "an autopilot scan",
+  record: "statistic",
+  records: "statistics",
+  requirements: {
+    endpoint: "AUTOPILOT-01",
+    parameters: "AUTOPILOT-04",
+    limit: "AUTOPILOT-03",
+    limitRange: "AUTOPILOT-10",
+  },
+});
+
 export const autopilotScanChecks: Check[] = [
-  firstPageNullBodyCheck(autopilotScan, {
-    id: "autopilot-scan/first-page-null-body",
-    title: "MUST answer the first autopilot scan request with no body or a null body alike",
-    requirements: ["SCAN-01", "AUTOPILOT-01"],
-  }),
-  exactlyOnceCheck(autopilotScan, {
-    id: "autopilot-scan/every-record-once",
-    title:
-      "MUST return every statistic exactly once across the pages of a scroll, for any limit, sort, order and filter",
-    requirements: ["SCAN-02", "SCAN-03", "SCAN-04", "AUTOPILOT-01", "AUTOPILOT-04"],
-  }),
-  pageWithinLimitCheck(autopilotScan, {
-    id: "autopilot-scan/page-within-limit",
-    title: "MUST never return more statistics on a page than the limit asked for",
-    requirements: ["AUTOPILOT-03", "AUTOPILOT-04"],
-  }),
+  ...shared.paging,
   limitAbove100Check(autopilotScan, {
     id: "autopilot-scan/limit-above-100",
     title: "MUST never return a page above 100 statistics, whatever limit is asked (refuse or clamp)",
@@ -142,11 +128,7 @@ export const autopilotScanChecks: Check[] = [
     // The per-type scan sorts the same way: every page of its sorted scrolls.
     typeScans,
   ),
-  filterCheck(autopilotScan, {
-    id: "autopilot-scan/filter-equals-exact",
-    title: "MUST return exactly the statistics matching an equals(field,'value') filter",
-    requirements: ["SCAN-07", "AUTOPILOT-04"],
-  }),
+  shared.filterEqualsExact,
   defineCheck({
     id: "autopilot-scan/record-fields",
     title:
@@ -167,11 +149,7 @@ export const autopilotScanChecks: Check[] = [
       }
     },
   }),
-  endsCheck(autopilotScan, {
-    id: "autopilot-scan/scan-ends",
-    title: "MUST end the autopilot scan after finitely many pages",
-    requirements: ["SCAN-05"],
-  }),
+  shared.scanEnds,
   defineCheck({
     id: "autopilot-scan/type-scan-only-that-type",
     title: "MUST return from the per-type scan exactly the statistics of that lookup type",
@@ -261,29 +239,6 @@ export const autopilotScanChecks: Check[] = [
         });
     },
   }),
-  scrollBodyCheck(autopilotScan, {
-    id: "autopilot-scan/scroll-id-bodies-accepted",
-    title: 'SHOULD accept the next-page scroll id as {"scrollId"}, as raw text and as a JSON string',
-    requirements: ["SCAN-08"],
-  }),
-  endWithoutScrollIdCheck(autopilotScan, {
-    id: "autopilot-scan/end-without-scroll-id",
-    title: "SHOULD signal the end of the autopilot scan by a page without scrollId",
-    requirements: ["SCAN-09"],
-  }),
-  unknownScrollIdCheck(autopilotScan, {
-    id: "autopilot-scan/unknown-scroll-id-400",
-    title: "SHOULD refuse an unknown scroll id with 400",
-    requirements: ["SCAN-12"],
-  }),
-  sortFieldsAcceptedCheck(autopilotScan, {
-    id: "autopilot-scan/sort-fields-accepted",
-    title: "SHOULD accept every top-level scalar field of a statistic as sort field",
-    requirements: ["SCAN-10"],
-  }),
-  limitOutOfRangeCheck(autopilotScan, {
-    id: "autopilot-scan/limit-out-of-range-400",
-    title: "SHOULD refuse an autopilot scan limit outside 1..100 with 400",
-    requirements: ["AUTOPILOT-10"],
-  }),
+  ...shared.scrollHandling,
+  shared.limitOutOfRange,
 ];
