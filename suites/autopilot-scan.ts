@@ -3,7 +3,6 @@
 import { type Check, type CheckContext, depthOf, explore, fail, requestOf } from "../src/check/index.ts";
 import { lookupTypeUri } from "../src/contract/index.ts";
 import { typeName } from "./support/data-operations.ts";
-import { defineCheck } from "./support/define.ts";
 import { recordsProblem, statisticRules } from "./support/record-fields.ts";
 import { ensure } from "./support/response-judges.ts";
 import { judgeCaseLimit, onceJudge } from "./support/scan-case-judges.ts";
@@ -14,8 +13,7 @@ import { orderCheck } from "./support/scan-order-checks.ts";
 import { fewerThanAPage, nothingToJudge, readScroll, referenceRead } from "./support/scan-reads.ts";
 import { sharedScanChecks } from "./support/scan-shared-checks.ts";
 import { describeCase } from "./support/scan-space.ts";
-import type { ScanSubject } from "./support/scan-subject.ts";
-import { scrollIdEncodingFact } from "./support/scroll-encoding.ts";
+import { type ScanSubject, subjectReadCheck } from "./support/scan-subject.ts";
 
 const statisticIdentity = (r: Record<string, unknown>) =>
   `${typeName(String(r.lookupType))}|${String(r.source)}|${String(r.unmappedValue)}`;
@@ -81,16 +79,9 @@ function typeScans(all: Record<string, unknown>[], ctx: Pick<CheckContext, "dept
 }
 
 const shared = sharedScanChecks(autopilotScan, {
-  scan: "autopilot scan",
-  aScan: "an autopilot scan",
-  record: "statistic",
-  records: "statistics",
-  requirements: {
-    endpoint: "AUTOPILOT-01",
-    parameters: "AUTOPILOT-04",
-    limit: "AUTOPILOT-03",
-    limitRange: "AUTOPILOT-10",
-  },
+  scan: ["an", "autopilot scan"],
+  record: ["statistic", "statistics"],
+  requirements: ["AUTOPILOT-01", "AUTOPILOT-04", "AUTOPILOT-03", "AUTOPILOT-10"],
 });
 
 export const autopilotScanChecks: Check[] = [
@@ -100,14 +91,14 @@ export const autopilotScanChecks: Check[] = [
     title: "MUST never return a page above 100 statistics, whatever limit is asked (refuse or clamp)",
     requirements: ["AUTOPILOT-03"],
   }),
-  defineCheck({
-    id: "autopilot-scan/default-limit",
-    title: "MUST return at most 100 statistics on a page when no limit is given",
-    requirements: ["AUTOPILOT-03"],
-    safety: "read",
-    facts: [scrollIdEncodingFact],
-    needs: { roles: ["admin"] },
-    async run(ctx) {
+  subjectReadCheck(
+    autopilotScan,
+    {
+      id: "autopilot-scan/default-limit",
+      title: "MUST return at most 100 statistics on a page when no limit is given",
+      requirements: ["AUTOPILOT-03"],
+    },
+    async (ctx) => {
       const { result } = await readScroll(ctx, autopilotScan, {});
       explore(ctx, "scan", autopilotScan.scan ?? autopilotScan.name);
       explore(ctx, "limit", "none");
@@ -116,7 +107,7 @@ export const autopilotScanChecks: Check[] = [
           fail(`without limit, page ${index + 1} holds ${page.values.length} statistics`);
       if (result.records.length <= 100) fewerThanAPage(ctx, autopilotScan, "a scroll without limit was read");
     },
-  }),
+  ),
   orderCheck(
     autopilotScan,
     {
@@ -129,15 +120,15 @@ export const autopilotScanChecks: Check[] = [
     typeScans,
   ),
   shared.filterEqualsExact,
-  defineCheck({
-    id: "autopilot-scan/record-fields",
-    title:
-      "MUST give the fields of every statistic the document's types, in both scans (optional fields may be absent)",
-    requirements: ["AUTOPILOT-05", "AUTOPILOT-06", "AUTOPILOT-07", "AUTOPILOT-08"],
-    safety: "read",
-    facts: [scrollIdEncodingFact],
-    needs: { roles: ["admin"] },
-    async run(ctx) {
+  subjectReadCheck(
+    autopilotScan,
+    {
+      id: "autopilot-scan/record-fields",
+      title:
+        "MUST give the fields of every statistic the document's types, in both scans (optional fields may be absent)",
+      requirements: ["AUTOPILOT-05", "AUTOPILOT-06", "AUTOPILOT-07", "AUTOPILOT-08"],
+    },
+    async (ctx) => {
       const all = await referenceRead(ctx, autopilotScan);
       explore(ctx, "scan", autopilotScan.scan ?? autopilotScan.name);
       ensure(recordsProblem(all, statisticRules, statisticIdentity), autopilotScan.name);
@@ -148,16 +139,16 @@ export const autopilotScanChecks: Check[] = [
         ensure(recordsProblem(records, statisticRules, statisticIdentity), `the scan of ${type}`);
       }
     },
-  }),
+  ),
   shared.scanEnds,
-  defineCheck({
-    id: "autopilot-scan/type-scan-only-that-type",
-    title: "MUST return from the per-type scan exactly the statistics of that lookup type",
-    requirements: ["AUTOPILOT-02", "AUTOPILOT-09", "SCAN-04"],
-    safety: "read",
-    facts: [scrollIdEncodingFact],
-    needs: { roles: ["admin"] },
-    async run(ctx) {
+  subjectReadCheck(
+    autopilotScan,
+    {
+      id: "autopilot-scan/type-scan-only-that-type",
+      title: "MUST return from the per-type scan exactly the statistics of that lookup type",
+      requirements: ["AUTOPILOT-02", "AUTOPILOT-09", "SCAN-04"],
+    },
+    async (ctx) => {
       const all = await referenceRead(ctx, autopilotScan);
       const types = [...new Set(all.map((r) => typeName(String(r.lookupType))))].sort();
       for (const type of types) {
@@ -193,16 +184,16 @@ export const autopilotScanChecks: Check[] = [
             );
         });
     },
-  }),
-  defineCheck({
-    id: "autopilot-scan/type-scan-pages",
-    title:
-      "MUST page the per-type scan like the others: each statistic once, pages within the limit, for any sort, order and filter",
-    requirements: ["AUTOPILOT-02", "SCAN-04", "AUTOPILOT-03"],
-    safety: "read",
-    facts: [scrollIdEncodingFact],
-    needs: { roles: ["admin"] },
-    async run(ctx) {
+  ),
+  subjectReadCheck(
+    autopilotScan,
+    {
+      id: "autopilot-scan/type-scan-pages",
+      title:
+        "MUST page the per-type scan like the others: each statistic once, pages within the limit, for any sort, order and filter",
+      requirements: ["AUTOPILOT-02", "SCAN-04", "AUTOPILOT-03"],
+    },
+    async (ctx) => {
       const all = await referenceRead(ctx, autopilotScan);
       const parts = typeScans(all, ctx);
       const part = parts[0];
@@ -238,7 +229,7 @@ export const autopilotScanChecks: Check[] = [
           once(read);
         });
     },
-  }),
+  ),
   ...shared.scrollHandling,
   shared.limitOutOfRange,
 ];

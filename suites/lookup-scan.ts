@@ -2,15 +2,13 @@
 
 import { type Check, explore } from "../src/check/index.ts";
 import { typeName } from "./support/data-operations.ts";
-import { defineCheck } from "./support/define.ts";
 import { lookupRules, recordsProblem } from "./support/record-fields.ts";
 import { ensure } from "./support/response-judges.ts";
 import { filterGrammarCheck, filterTypeNameCheck } from "./support/scan-filter-checks.ts";
 import { orderCheck } from "./support/scan-order-checks.ts";
 import { distinct, readScroll, referenceRead } from "./support/scan-reads.ts";
 import { sharedScanChecks } from "./support/scan-shared-checks.ts";
-import type { ScanSubject } from "./support/scan-subject.ts";
-import { scrollIdEncodingFact } from "./support/scroll-encoding.ts";
+import { type ScanSubject, subjectReadCheck } from "./support/scan-subject.ts";
 
 export const lookupScan: ScanSubject = {
   suite: "lookup-scan",
@@ -27,16 +25,9 @@ export const lookupScan: ScanSubject = {
 };
 
 const shared = sharedScanChecks(lookupScan, {
-  scan: "lookups scan",
-  aScan: "a lookups scan",
-  record: "lookup",
-  records: "lookups",
-  requirements: {
-    endpoint: "LOOKUP-SCAN-01",
-    parameters: "LOOKUP-SCAN-02",
-    limit: "LOOKUP-SCAN-03",
-    limitRange: "LOOKUP-SCAN-04",
-  },
+  scan: ["a", "lookups scan"],
+  record: ["lookup", "lookups"],
+  requirements: ["LOOKUP-SCAN-01", "LOOKUP-SCAN-02", "LOOKUP-SCAN-03", "LOOKUP-SCAN-04"],
 });
 
 export const lookupScanChecks: Check[] = [
@@ -47,14 +38,14 @@ export const lookupScanChecks: Check[] = [
     requirements: ["SCAN-06", "LOOKUP-SCAN-02"],
   }),
   shared.filterEqualsExact,
-  defineCheck({
-    id: "lookup-scan/record-fields",
-    title: "MUST give the fields of every lookup the document's types (optional fields may be absent)",
-    requirements: ["LOOKUP-01", "LOOKUP-02", "LOOKUP-03", "LOOKUP-04"],
-    safety: "read",
-    facts: [scrollIdEncodingFact],
-    needs: { roles: ["admin"] },
-    async run(ctx) {
+  subjectReadCheck(
+    lookupScan,
+    {
+      id: "lookup-scan/record-fields",
+      title: "MUST give the fields of every lookup the document's types (optional fields may be absent)",
+      requirements: ["LOOKUP-01", "LOOKUP-02", "LOOKUP-03", "LOOKUP-04"],
+    },
+    async (ctx) => {
       const records = await referenceRead(ctx, lookupScan);
       ensure(recordsProblem(records, lookupRules, lookupScan.identity), "the lookups scan");
       // A sorted scroll may take another path through a provider: its records are judged too (the order
@@ -69,7 +60,7 @@ export const lookupScanChecks: Check[] = [
       explore(ctx, "sort field", "code");
       explore(ctx, "pages read", String(sorted.result.pages.length));
     },
-  }),
+  ),
   shared.scanEnds,
   ...shared.scrollHandling,
   filterTypeNameCheck(lookupScan, {

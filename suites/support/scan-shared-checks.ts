@@ -17,56 +17,48 @@ import type { ScanSubject } from "./scan-subject.ts";
 
 /** How a scan's check titles name it, and the requirement ids of the scan's own section. */
 export interface ScanWords {
-  /** "lookups scan" */
-  scan: string;
-  /** The scan with its article: "a lookups scan". */
-  aScan: string;
-  /** "lookup" / "lookups" */
-  record: string;
-  records: string;
-  requirements: {
-    /** The section's id of the scan endpoint itself. */
-    endpoint: string;
-    /** The ids of its paging parameters (limit, filter, sort, order). */
-    parameters: string;
-    /** The id of its limit: the page's bound. */
-    limit: string;
-    /** The id of its limit's range. */
-    limitRange: string;
-  };
+  /** The scan with its article: ["a", "lookups scan"]. */
+  scan: readonly [string, string];
+  /** One record and more: ["lookup", "lookups"]. */
+  record: readonly [string, string];
+  /** The ids of the scan endpoint itself, of its paging parameters (limit, filter, sort, order), of its
+   *  limit (the page's bound) and of its limit's range. */
+  requirements: readonly [endpoint: string, parameters: string, limit: string, limitRange: string];
 }
 
 /** The shared checks of one scan, in groups that stand together in both suites. */
 export function sharedScanChecks(subject: ScanSubject, words: ScanWords) {
   const id = (name: string) => `${subject.suite}/${name}`;
-  const req = words.requirements;
+  const [endpoint, parameters, limit, limitRange] = words.requirements;
+  const [article, scan] = words.scan;
+  const [record, records] = words.record;
   return {
     /** The first page and the paging of a whole scroll. */
     paging: [
       firstPageNullBodyCheck(subject, {
         id: id("first-page-null-body"),
-        title: `MUST answer the first ${words.scan} request with no body or a null body alike`,
-        requirements: ["SCAN-01", req.endpoint],
+        title: `MUST answer the first ${scan} request with no body or a null body alike`,
+        requirements: ["SCAN-01", endpoint],
       }),
       exactlyOnceCheck(subject, {
         id: id("every-record-once"),
-        title: `MUST return every ${words.record} exactly once across the pages of a scroll, for any limit, sort, order and filter`,
-        requirements: ["SCAN-02", "SCAN-03", "SCAN-04", req.endpoint, req.parameters],
+        title: `MUST return every ${record} exactly once across the pages of a scroll, for any limit, sort, order and filter`,
+        requirements: ["SCAN-02", "SCAN-03", "SCAN-04", endpoint, parameters],
       }),
       pageWithinLimitCheck(subject, {
         id: id("page-within-limit"),
-        title: `MUST never return more ${words.records} on a page than the limit asked for`,
-        requirements: [req.limit, req.parameters],
+        title: `MUST never return more ${records} on a page than the limit asked for`,
+        requirements: [limit, parameters],
       }),
     ] as Check[],
     filterEqualsExact: filterCheck(subject, {
       id: id("filter-equals-exact"),
-      title: `MUST return exactly the ${words.records} matching an equals(field,'value') filter`,
-      requirements: ["SCAN-07", req.parameters],
+      title: `MUST return exactly the ${records} matching an equals(field,'value') filter`,
+      requirements: ["SCAN-07", parameters],
     }),
     scanEnds: endsCheck(subject, {
       id: id("scan-ends"),
-      title: `MUST end the ${words.scan} after finitely many pages`,
+      title: `MUST end the ${scan} after finitely many pages`,
       requirements: ["SCAN-05"],
     }),
     /** How the scroll id travels and how the scroll ends, and which sort fields it takes. */
@@ -78,7 +70,7 @@ export function sharedScanChecks(subject: ScanSubject, words: ScanWords) {
       }),
       endWithoutScrollIdCheck(subject, {
         id: id("end-without-scroll-id"),
-        title: `SHOULD signal the end of the ${words.scan} by a page without scrollId`,
+        title: `SHOULD signal the end of the ${scan} by a page without scrollId`,
         requirements: ["SCAN-09"],
       }),
       unknownScrollIdCheck(subject, {
@@ -88,14 +80,14 @@ export function sharedScanChecks(subject: ScanSubject, words: ScanWords) {
       }),
       sortFieldsAcceptedCheck(subject, {
         id: id("sort-fields-accepted"),
-        title: `SHOULD accept every top-level scalar field of a ${words.record} as sort field`,
+        title: `SHOULD accept every top-level scalar field of a ${record} as sort field`,
         requirements: ["SCAN-10"],
       }),
     ] as Check[],
     limitOutOfRange: limitOutOfRangeCheck(subject, {
       id: id("limit-out-of-range-400"),
-      title: `SHOULD refuse ${words.aScan} limit outside 1..100 with 400`,
-      requirements: [req.limitRange],
+      title: `SHOULD refuse ${article} ${scan} limit outside 1..100 with 400`,
+      requirements: [limitRange],
     }),
   };
 }
