@@ -22,10 +22,11 @@ import {
   baselineFromRun,
   parseBaseline,
 } from "../result/waivers.ts";
+import { RUN_DEFAULTS } from "../run-defaults.ts";
 import { JOURNAL_FILE } from "../runner/config-journal.ts";
 import { shellQuote } from "../runner/context.ts";
 import { type Plan, planRun, schedule } from "../runner/plan.ts";
-import { DEFAULT_DEADLINE_MS, type ProgressEvent, runPlan } from "../runner/run.ts";
+import { type ProgressEvent, runPlan } from "../runner/run.ts";
 import { startEmbeddedTarget } from "../target/embedded.ts";
 import { systemClock } from "../target/system-clock.ts";
 import {
@@ -346,7 +347,7 @@ export class RunSession {
         ...(request.path === undefined ? {} : { replayPath: request.path }),
         ...(options.onEvent === undefined ? {} : { onProgress: options.onEvent }),
         command: this.replayBase,
-        deadlineMs: settings.deadlineMs ?? DEFAULT_DEADLINE_MS,
+        deadlineMs: settings.deadlineMs ?? RUN_DEFAULTS.deadlineMs,
         ...optional("rateLimit", settings.rateLimit),
         ...optional("timeoutMs", settings.timeoutMs),
         ...optional("maxResponseBytes", settings.maxResponseBytes),

@@ -14,7 +14,7 @@ export interface RequestedSettings {
   depth?: Depth;
 }
 
-/** The settings a run goes with. Undefined: the runner's own default (see src/runner/run.ts). */
+/** The settings a run goes with. Undefined: the run's default (src/run-defaults.ts). */
 export interface EffectiveSettings {
   allow: Safety[];
   confirmTenant?: string;
