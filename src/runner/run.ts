@@ -4,6 +4,7 @@
 // its outcome (check-outcome.ts), and undoing what a check left changed (undo.ts).
 
 import type { Clock, Depth, Exchange, Target } from "../check/index.ts";
+import { optional } from "../optional-field.ts";
 import { Redactor } from "../redaction/redact.ts";
 import { assembleRunResult, newRunId } from "../result/assemble.ts";
 import { type CatalogueView, loadCatalogueView } from "../result/catalogue-view.ts";
@@ -408,8 +409,8 @@ function summarise(target: Target): TargetSummary {
     baseUrl: target.baseUrl,
     rdmUrl: target.rdmUrl,
     tenant: target.tenant,
-    ...(target.otherTenant === undefined ? {} : { otherTenant: target.otherTenant }),
-    ...(target.rdbmsTenant === undefined ? {} : { rdbmsTenant: target.rdbmsTenant }),
+    ...optional("otherTenant", target.otherTenant),
+    ...optional("rdbmsTenant", target.rdbmsTenant),
     loopback: target.loopback,
     roles: Object.keys(target.credentials).sort(),
   };

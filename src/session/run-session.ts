@@ -8,6 +8,7 @@ import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { basename, isAbsolute, join, relative, resolve } from "node:path";
 import type { Clock, Depth, Level, Safety } from "../check/index.ts";
 import { HAR_FILE, HarWriter, linkEvidence } from "../evidence/har.ts";
+import { optional } from "../optional-field.ts";
 import { writeAttestation } from "../report-folder/attestation.ts";
 import { listFiles, loadSignKey, SignKeyError } from "../report-folder/manifest.ts";
 import { prepareReportFolder, writeReportFolder } from "../report-folder/write.ts";
@@ -402,10 +403,6 @@ export class RunSession {
     }
     return outcome;
   }
-}
-
-function optional<K extends string, V>(key: K, value: V | undefined): { [P in K]?: V } {
-  return (value === undefined ? {} : { [key]: value }) as { [P in K]?: V };
 }
 
 /** Reads --baseline, --baseline-update's earlier file and --sign-key: every problem is a usage error

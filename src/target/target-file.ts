@@ -17,6 +17,7 @@ import {
 } from "../check/index.ts";
 import { closest } from "../did-you-mean.ts";
 import { trimTrailingSlashes } from "../http/trailing-slashes.ts";
+import { optional } from "../optional-field.ts";
 import { RUN_DEFAULTS } from "../run-defaults.ts";
 import { MAX_TIMER_MS } from "../timer-limit.ts";
 import { lenientProfile } from "./profile.ts";
@@ -345,10 +346,6 @@ function circularPath(data: unknown): string | undefined {
     return undefined;
   };
   return walk(data, []);
-}
-
-function optional<K extends string, V>(key: K, value: V | undefined): { [P in K]?: V } {
-  return (value === undefined ? {} : { [key]: value }) as { [P in K]?: V };
 }
 
 /** Anywhere in the file: a key that would hold a secret, or an *Env value that looks like the secret itself. */
