@@ -416,7 +416,8 @@ const otherTenantCheck = (rule: OtherTenantRule): Check =>
 /** A rule about what one role may do in its own tenant (the document's roles), tried with a valid token of
  *  the role on every operation it names. */
 interface RoleRule {
-  declared: Omit<CheckDefinition, "run">;
+  /** The check's header; it needs the rule's role, which roleCheck adds. */
+  declared: Omit<CheckDefinition, "run" | "needs">;
   role: CredentialRole;
   state: "valid" | "role without privilege";
   operations(ctx: CheckContext): Promise<DataOperation[]>;
@@ -436,7 +437,6 @@ const ROLE_RULES: RoleRule[] = [
       title: "MUST let ROLE_RDM read lookups, autopilot statistics and blocked values of its tenant",
       requirements: ["AUTH-ROLES-03"],
       safety: "read",
-      needs: { roles: ["viewer"] },
     },
     role: "viewer",
     state: "valid",
@@ -450,7 +450,6 @@ const ROLE_RULES: RoleRule[] = [
       requirements: ["AUTH-ROLES-03"],
       safety: "read",
       harmlessCalls: [absentLookupTasks],
-      needs: { roles: ["viewer"] },
     },
     role: "viewer",
     state: "role without privilege",
@@ -467,7 +466,6 @@ const ROLE_RULES: RoleRule[] = [
       safety: "write",
       harmlessCalls: [absentLookupTasks],
       changes: "data",
-      needs: { roles: ["editor"] },
     },
     role: "editor",
     state: "valid",
@@ -485,7 +483,6 @@ const ROLE_RULES: RoleRule[] = [
       requirements: ["AUTH-ROLES-01", "CONFIG-CLIENT-01"],
       safety: "write",
       harmlessCalls: [absentLookupTasks],
-      needs: { roles: ["admin"] },
     },
     role: "admin",
     state: "valid",
@@ -502,6 +499,7 @@ const ROLE_RULES: RoleRule[] = [
 const roleCheck = (rule: RoleRule): Check =>
   defineCheck({
     ...rule.declared,
+    needs: { roles: [rule.role] },
     async run(ctx) {
       await everyOperation(
         ctx,
