@@ -596,15 +596,15 @@ function ensureOauthError(
   });
 }
 
+/** A check of the token endpoint itself, with the viewer's client: its tokens count toward the viewer's quota. */
+const tokenEndpointCheck = (definition: Omit<CheckDefinition, "safety" | "issuesTokensFor" | "needs">) =>
+  defineCheck({ ...definition, safety: "read", issuesTokensFor: ["viewer"], needs: { roles: ["viewer"] } });
+
 authChecks.push(
-  defineCheck({
+  tokenEndpointCheck({
     id: "auth/token-for-client-credentials",
     title: "MUST issue a usable access token for the client_credentials grant",
     requirements: ["TOKEN-ENDPOINT-01", "AUTH-01"],
-    safety: "read",
-    // Asks the token endpoint itself: its tokens count toward the viewer's quota.
-    issuesTokensFor: ["viewer"],
-    needs: { roles: ["viewer"] },
     async run(ctx) {
       const record = clientRecord(ctx, "viewer");
       const issued = await withDetail(issueToken(ctx, "viewer"), {
@@ -630,14 +630,10 @@ authChecks.push(
       );
     },
   }),
-  defineCheck({
+  tokenEndpointCheck({
     id: "auth/token-endpoint-rfc6749",
     title: "SHOULD answer POST /oauth/token as RFC 6749 does, for Basic and form client authentication",
     requirements: ["TOKEN-ENDPOINT-02", "TOKEN-ENDPOINT-04"],
-    safety: "read",
-    // Asks the token endpoint itself: its tokens count toward the viewer's quota.
-    issuesTokensFor: ["viewer"],
-    needs: { roles: ["viewer"] },
     async run(ctx) {
       const client = clientOf(ctx);
       const credential = credentialOf(ctx, "viewer");
@@ -649,27 +645,19 @@ authChecks.push(
         );
     },
   }),
-  defineCheck({
+  tokenEndpointCheck({
     id: "auth/token-grant-in-query",
     title: "SHOULD accept grant_type=client_credentials in the query string",
     requirements: ["TOKEN-ENDPOINT-03"],
-    safety: "read",
-    // Asks the token endpoint itself: its tokens count toward the viewer's quota.
-    issuesTokensFor: ["viewer"],
-    needs: { roles: ["viewer"] },
     async run(ctx) {
       const response = await clientOf(ctx).token(credentialOf(ctx, "viewer"), { grantIn: "query" });
       ensureTokenShape(ctx, response, "grant_type in the query string");
     },
   }),
-  defineCheck({
+  tokenEndpointCheck({
     id: "auth/token-errors-rfc6749",
     title: "SHOULD answer token request errors with RFC 6749 error codes",
     requirements: ["TOKEN-ENDPOINT-05"],
-    safety: "read",
-    // Asks the token endpoint itself: its tokens count toward the viewer's quota.
-    issuesTokensFor: ["viewer"],
-    needs: { roles: ["viewer"] },
     async run(ctx) {
       const client = clientOf(ctx);
       const credential = credentialOf(ctx, "viewer");
