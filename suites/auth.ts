@@ -416,7 +416,8 @@ const otherTenantCheck = (rule: OtherTenantRule): Check =>
 /** A rule about what one role may do in its own tenant (the document's roles), tried with a valid token of
  *  the role on every operation it names. */
 interface RoleRule {
-  declared: Omit<CheckDefinition, "run">;
+  /** The check's header; it needs the rule's role, which roleCheck adds. */
+  declared: Omit<CheckDefinition, "run" | "needs">;
   role: CredentialRole;
   state: "valid" | "role without privilege";
   operations(ctx: CheckContext): Promise<DataOperation[]>;
@@ -436,7 +437,6 @@ const ROLE_RULES: RoleRule[] = [
       title: "MUST let ROLE_RDM read lookups, autopilot statistics and blocked values of its tenant",
       requirements: ["AUTH-ROLES-03"],
       safety: "read",
-      needs: { roles: ["viewer"] },
     },
     role: "viewer",
     state: "valid",
@@ -450,7 +450,6 @@ const ROLE_RULES: RoleRule[] = [
       requirements: ["AUTH-ROLES-03"],
       safety: "read",
       harmlessCalls: [absentLookupTasks],
-      needs: { roles: ["viewer"] },
     },
     role: "viewer",
     state: "role without privilege",
@@ -467,7 +466,6 @@ const ROLE_RULES: RoleRule[] = [
       safety: "write",
       harmlessCalls: [absentLookupTasks],
       changes: "data",
-      needs: { roles: ["editor"] },
     },
     role: "editor",
     state: "valid",
@@ -485,7 +483,6 @@ const ROLE_RULES: RoleRule[] = [
       requirements: ["AUTH-ROLES-01", "CONFIG-CLIENT-01"],
       safety: "write",
       harmlessCalls: [absentLookupTasks],
-      needs: { roles: ["admin"] },
     },
     role: "admin",
     state: "valid",
@@ -502,6 +499,7 @@ const ROLE_RULES: RoleRule[] = [
 const roleCheck = (rule: RoleRule): Check =>
   defineCheck({
     ...rule.declared,
+    needs: { roles: [rule.role] },
     async run(ctx) {
       await everyOperation(
         ctx,
@@ -598,15 +596,15 @@ function ensureOauthError(
   });
 }
 
+/** A check of the token endpoint itself, with the viewer's client: its tokens count toward the viewer's quota. */
+const tokenEndpointCheck = (definition: Omit<CheckDefinition, "safety" | "issuesTokensFor" | "needs">) =>
+  defineCheck({ ...definition, safety: "read", issuesTokensFor: ["viewer"], needs: { roles: ["viewer"] } });
+
 authChecks.push(
-  defineCheck({
+  tokenEndpointCheck({
     id: "auth/token-for-client-credentials",
     title: "MUST issue a usable access token for the client_credentials grant",
     requirements: ["TOKEN-ENDPOINT-01", "AUTH-01"],
-    safety: "read",
-    // Asks the token endpoint itself: its tokens count toward the viewer's quota.
-    issuesTokensFor: ["viewer"],
-    needs: { roles: ["viewer"] },
     async run(ctx) {
       const record = clientRecord(ctx, "viewer");
       const issued = await withDetail(issueToken(ctx, "viewer"), {
@@ -632,14 +630,10 @@ authChecks.push(
       );
     },
   }),
-  defineCheck({
+  tokenEndpointCheck({
     id: "auth/token-endpoint-rfc6749",
     title: "SHOULD answer POST /oauth/token as RFC 6749 does, for Basic and form client authentication",
     requirements: ["TOKEN-ENDPOINT-02", "TOKEN-ENDPOINT-04"],
-    safety: "read",
-    // Asks the token endpoint itself: its tokens count toward the viewer's quota.
-    issuesTokensFor: ["viewer"],
-    needs: { roles: ["viewer"] },
     async run(ctx) {
       const client = clientOf(ctx);
       const credential = credentialOf(ctx, "viewer");
@@ -651,27 +645,19 @@ authChecks.push(
         );
     },
   }),
-  defineCheck({
+  tokenEndpointCheck({
     id: "auth/token-grant-in-query",
     title: "SHOULD accept grant_type=client_credentials in the query string",
     requirements: ["TOKEN-ENDPOINT-03"],
-    safety: "read",
-    // Asks the token endpoint itself: its tokens count toward the viewer's quota.
-    issuesTokensFor: ["viewer"],
-    needs: { roles: ["viewer"] },
     async run(ctx) {
       const response = await clientOf(ctx).token(credentialOf(ctx, "viewer"), { grantIn: "query" });
       ensureTokenShape(ctx, response, "grant_type in the query string");
     },
   }),
-  defineCheck({
+  tokenEndpointCheck({
     id: "auth/token-errors-rfc6749",
     title: "SHOULD answer token request errors with RFC 6749 error codes",
     requirements: ["TOKEN-ENDPOINT-05"],
-    safety: "read",
-    // Asks the token endpoint itself: its tokens count toward the viewer's quota.
-    issuesTokensFor: ["viewer"],
-    needs: { roles: ["viewer"] },
     async run(ctx) {
       const client = clientOf(ctx);
       const credential = credentialOf(ctx, "viewer");

@@ -3,31 +3,17 @@
 import { type Check, type CheckContext, depthOf, explore, fail, requestOf } from "../src/check/index.ts";
 import { lookupTypeUri } from "../src/contract/index.ts";
 import { typeName } from "./support/data-operations.ts";
-import { defineCheck } from "./support/define.ts";
 import { recordsProblem, statisticRules } from "./support/record-fields.ts";
 import { ensure } from "./support/response-judges.ts";
 import { judgeCaseLimit, onceJudge } from "./support/scan-case-judges.ts";
 import { exploreSpace, noteScroll } from "./support/scan-explorer.ts";
-import { filterCheck } from "./support/scan-filter-checks.ts";
 import { failFinding, identityFinding, identityProblem, pageIdentities } from "./support/scan-judges.ts";
-import {
-  limitAbove100Check,
-  limitOutOfRangeCheck,
-  pageWithinLimitCheck,
-} from "./support/scan-limit-checks.ts";
-import { exactlyOnceCheck } from "./support/scan-once-checks.ts";
-import { orderCheck, sortFieldsAcceptedCheck } from "./support/scan-order-checks.ts";
+import { limitAbove100Check } from "./support/scan-limit-checks.ts";
+import { orderCheck } from "./support/scan-order-checks.ts";
 import { fewerThanAPage, nothingToJudge, readScroll, referenceRead } from "./support/scan-reads.ts";
-import {
-  endsCheck,
-  endWithoutScrollIdCheck,
-  firstPageNullBodyCheck,
-  scrollBodyCheck,
-  unknownScrollIdCheck,
-} from "./support/scan-scroll-checks.ts";
+import { sharedScanChecks } from "./support/scan-shared-checks.ts";
 import { describeCase } from "./support/scan-space.ts";
-import type { ScanSubject } from "./support/scan-subject.ts";
-import { scrollIdEncodingFact } from "./support/scroll-encoding.ts";
+import { type ScanSubject, subjectReadCheck } from "./support/scan-subject.ts";
 
 const statisticIdentity = (r: Record<string, unknown>) =>
   `${typeName(String(r.lookupType))}|${String(r.source)}|${String(r.unmappedValue)}`;
@@ -92,36 +78,27 @@ function typeScans(all: Record<string, unknown>[], ctx: Pick<CheckContext, "dept
   return depthOf(ctx) === "deep" ? parts.filter((p) => p.records.length >= 2) : parts.slice(0, 1);
 }
 
+const shared = sharedScanChecks(autopilotScan, {
+  scan: ["an", "autopilot scan"],
+  record: ["statistic", "statistics"],
+  requirements: ["AUTOPILOT-01", "AUTOPILOT-04", "AUTOPILOT-03", "AUTOPILOT-10"],
+});
+
 export const autopilotScanChecks: Check[] = [
-  firstPageNullBodyCheck(autopilotScan, {
-    id: "autopilot-scan/first-page-null-body",
-    title: "MUST answer the first autopilot scan request with no body or a null body alike",
-    requirements: ["SCAN-01", "AUTOPILOT-01"],
-  }),
-  exactlyOnceCheck(autopilotScan, {
-    id: "autopilot-scan/every-record-once",
-    title:
-      "MUST return every statistic exactly once across the pages of a scroll, for any limit, sort, order and filter",
-    requirements: ["SCAN-02", "SCAN-03", "SCAN-04", "AUTOPILOT-01", "AUTOPILOT-04"],
-  }),
-  pageWithinLimitCheck(autopilotScan, {
-    id: "autopilot-scan/page-within-limit",
-    title: "MUST never return more statistics on a page than the limit asked for",
-    requirements: ["AUTOPILOT-03", "AUTOPILOT-04"],
-  }),
+  ...shared.paging,
   limitAbove100Check(autopilotScan, {
     id: "autopilot-scan/limit-above-100",
     title: "MUST never return a page above 100 statistics, whatever limit is asked (refuse or clamp)",
     requirements: ["AUTOPILOT-03"],
   }),
-  defineCheck({
-    id: "autopilot-scan/default-limit",
-    title: "MUST return at most 100 statistics on a page when no limit is given",
-    requirements: ["AUTOPILOT-03"],
-    safety: "read",
-    facts: [scrollIdEncodingFact],
-    needs: { roles: ["admin"] },
-    async run(ctx) {
+  subjectReadCheck(
+    autopilotScan,
+    {
+      id: "autopilot-scan/default-limit",
+      title: "MUST return at most 100 statistics on a page when no limit is given",
+      requirements: ["AUTOPILOT-03"],
+    },
+    async (ctx) => {
       const { result } = await readScroll(ctx, autopilotScan, {});
       explore(ctx, "scan", autopilotScan.scan ?? autopilotScan.name);
       explore(ctx, "limit", "none");
@@ -130,7 +107,7 @@ export const autopilotScanChecks: Check[] = [
           fail(`without limit, page ${index + 1} holds ${page.values.length} statistics`);
       if (result.records.length <= 100) fewerThanAPage(ctx, autopilotScan, "a scroll without limit was read");
     },
-  }),
+  ),
   orderCheck(
     autopilotScan,
     {
@@ -142,20 +119,16 @@ export const autopilotScanChecks: Check[] = [
     // The per-type scan sorts the same way: every page of its sorted scrolls.
     typeScans,
   ),
-  filterCheck(autopilotScan, {
-    id: "autopilot-scan/filter-equals-exact",
-    title: "MUST return exactly the statistics matching an equals(field,'value') filter",
-    requirements: ["SCAN-07", "AUTOPILOT-04"],
-  }),
-  defineCheck({
-    id: "autopilot-scan/record-fields",
-    title:
-      "MUST give the fields of every statistic the document's types, in both scans (optional fields may be absent)",
-    requirements: ["AUTOPILOT-05", "AUTOPILOT-06", "AUTOPILOT-07", "AUTOPILOT-08"],
-    safety: "read",
-    facts: [scrollIdEncodingFact],
-    needs: { roles: ["admin"] },
-    async run(ctx) {
+  shared.filterEqualsExact,
+  subjectReadCheck(
+    autopilotScan,
+    {
+      id: "autopilot-scan/record-fields",
+      title:
+        "MUST give the fields of every statistic the document's types, in both scans (optional fields may be absent)",
+      requirements: ["AUTOPILOT-05", "AUTOPILOT-06", "AUTOPILOT-07", "AUTOPILOT-08"],
+    },
+    async (ctx) => {
       const all = await referenceRead(ctx, autopilotScan);
       explore(ctx, "scan", autopilotScan.scan ?? autopilotScan.name);
       ensure(recordsProblem(all, statisticRules, statisticIdentity), autopilotScan.name);
@@ -166,20 +139,16 @@ export const autopilotScanChecks: Check[] = [
         ensure(recordsProblem(records, statisticRules, statisticIdentity), `the scan of ${type}`);
       }
     },
-  }),
-  endsCheck(autopilotScan, {
-    id: "autopilot-scan/scan-ends",
-    title: "MUST end the autopilot scan after finitely many pages",
-    requirements: ["SCAN-05"],
-  }),
-  defineCheck({
-    id: "autopilot-scan/type-scan-only-that-type",
-    title: "MUST return from the per-type scan exactly the statistics of that lookup type",
-    requirements: ["AUTOPILOT-02", "AUTOPILOT-09", "SCAN-04"],
-    safety: "read",
-    facts: [scrollIdEncodingFact],
-    needs: { roles: ["admin"] },
-    async run(ctx) {
+  ),
+  shared.scanEnds,
+  subjectReadCheck(
+    autopilotScan,
+    {
+      id: "autopilot-scan/type-scan-only-that-type",
+      title: "MUST return from the per-type scan exactly the statistics of that lookup type",
+      requirements: ["AUTOPILOT-02", "AUTOPILOT-09", "SCAN-04"],
+    },
+    async (ctx) => {
       const all = await referenceRead(ctx, autopilotScan);
       const types = [...new Set(all.map((r) => typeName(String(r.lookupType))))].sort();
       for (const type of types) {
@@ -215,16 +184,16 @@ export const autopilotScanChecks: Check[] = [
             );
         });
     },
-  }),
-  defineCheck({
-    id: "autopilot-scan/type-scan-pages",
-    title:
-      "MUST page the per-type scan like the others: each statistic once, pages within the limit, for any sort, order and filter",
-    requirements: ["AUTOPILOT-02", "SCAN-04", "AUTOPILOT-03"],
-    safety: "read",
-    facts: [scrollIdEncodingFact],
-    needs: { roles: ["admin"] },
-    async run(ctx) {
+  ),
+  subjectReadCheck(
+    autopilotScan,
+    {
+      id: "autopilot-scan/type-scan-pages",
+      title:
+        "MUST page the per-type scan like the others: each statistic once, pages within the limit, for any sort, order and filter",
+      requirements: ["AUTOPILOT-02", "SCAN-04", "AUTOPILOT-03"],
+    },
+    async (ctx) => {
       const all = await referenceRead(ctx, autopilotScan);
       const parts = typeScans(all, ctx);
       const part = parts[0];
@@ -260,30 +229,7 @@ export const autopilotScanChecks: Check[] = [
           once(read);
         });
     },
-  }),
-  scrollBodyCheck(autopilotScan, {
-    id: "autopilot-scan/scroll-id-bodies-accepted",
-    title: 'SHOULD accept the next-page scroll id as {"scrollId"}, as raw text and as a JSON string',
-    requirements: ["SCAN-08"],
-  }),
-  endWithoutScrollIdCheck(autopilotScan, {
-    id: "autopilot-scan/end-without-scroll-id",
-    title: "SHOULD signal the end of the autopilot scan by a page without scrollId",
-    requirements: ["SCAN-09"],
-  }),
-  unknownScrollIdCheck(autopilotScan, {
-    id: "autopilot-scan/unknown-scroll-id-400",
-    title: "SHOULD refuse an unknown scroll id with 400",
-    requirements: ["SCAN-12"],
-  }),
-  sortFieldsAcceptedCheck(autopilotScan, {
-    id: "autopilot-scan/sort-fields-accepted",
-    title: "SHOULD accept every top-level scalar field of a statistic as sort field",
-    requirements: ["SCAN-10"],
-  }),
-  limitOutOfRangeCheck(autopilotScan, {
-    id: "autopilot-scan/limit-out-of-range-400",
-    title: "SHOULD refuse an autopilot scan limit outside 1..100 with 400",
-    requirements: ["AUTOPILOT-10"],
-  }),
+  ),
+  ...shared.scrollHandling,
+  shared.limitOutOfRange,
 ];

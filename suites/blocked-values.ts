@@ -3,7 +3,7 @@ import fc from "fast-check";
 import { type Check, type CheckContext, depthOf, explore, fail, inconclusive } from "../src/check/index.ts";
 import { type ApiResponse, type BlockedValue, describeResponse, pageOf } from "../src/client/index.ts";
 import { discoverLookupTypes, typeName } from "./support/data-operations.ts";
-import { defineCheck } from "./support/define.ts";
+import { type CheckDefinition, defineCheck } from "./support/define.ts";
 import { checkProperty } from "./support/property.ts";
 import { blockedValueRules, recordsProblem } from "./support/record-fields.ts";
 import { recorded } from "./support/recorded-scrolls.ts";
@@ -204,14 +204,16 @@ async function judgeWindows(
   );
 }
 
+/** A check of the blocked-values list: it only reads, with the admin's client (as every read here does). */
+const blockedValuesCheck = (definition: Omit<CheckDefinition, "safety" | "needs">) =>
+  defineCheck({ ...definition, safety: "read", needs: { roles: ["admin"] } });
+
 export const blockedValuesChecks: Check[] = [
-  defineCheck({
+  blockedValuesCheck({
     id: "blocked-values/paging-consistent",
     title:
       "MUST list every blocked value exactly once across pages at offsets 0, k, 2k, ..., and start a page at any offset there",
     requirements: ["BLOCKED-05", "BLOCKED-02", "BLOCKED-01"],
-    safety: "read",
-    needs: { roles: ["admin"] },
     async run(ctx) {
       const { lookupType } = await typeWithValues(ctx);
       const all = await readAll(ctx, lookupType, 100);
@@ -285,12 +287,10 @@ export const blockedValuesChecks: Check[] = [
       }
     },
   }),
-  defineCheck({
+  blockedValuesCheck({
     id: "blocked-values/limit-respected",
     title: "MUST never answer more blocked values than the limit, and never more than 100",
     requirements: ["BLOCKED-03"],
-    safety: "read",
-    needs: { roles: ["admin"] },
     async run(ctx) {
       const { lookupType, firstPage } = await typeWithValues(ctx);
       await checkProperty(
@@ -320,12 +320,10 @@ export const blockedValuesChecks: Check[] = [
       }
     },
   }),
-  defineCheck({
+  blockedValuesCheck({
     id: "blocked-values/defaults",
     title: "MUST answer without offset and limit as with offset=0 and limit=100",
     requirements: ["BLOCKED-02", "BLOCKED-03", "BLOCKED-01"],
-    safety: "read",
-    needs: { roles: ["admin"] },
     async run(ctx) {
       const { lookupType } = await typeWithValues(ctx);
       explore(ctx, "limit", "none (default)");
@@ -343,12 +341,10 @@ export const blockedValuesChecks: Check[] = [
       );
     },
   }),
-  defineCheck({
+  blockedValuesCheck({
     id: "blocked-values/record-fields",
     title: "MUST answer an array of blocked values whose fields have the document's types",
     requirements: ["BLOCKED-04", "BLOCKED-01"],
-    safety: "read",
-    needs: { roles: ["admin"] },
     async run(ctx) {
       const { lookupType, firstPage } = await typeWithValues(ctx);
       ensure(
@@ -357,12 +353,10 @@ export const blockedValuesChecks: Check[] = [
       );
     },
   }),
-  defineCheck({
+  blockedValuesCheck({
     id: "blocked-values/of-the-path",
     title: "MUST list only blocked values of the tenant and lookup type the path names",
     requirements: ["BLOCKED-08", "BLOCKED-01"],
-    safety: "read",
-    needs: { roles: ["admin"] },
     async run(ctx) {
       // Every page of every lookup type found: values of another type may follow those of the path's type.
       // The record's lookupType is rdm/lookupTypes/<type_name> (BLOCKED-04, judged by record-fields); here
@@ -392,12 +386,10 @@ export const blockedValuesChecks: Check[] = [
         );
     },
   }),
-  defineCheck({
+  blockedValuesCheck({
     id: "blocked-values/out-of-range-400",
     title: "SHOULD refuse offset below 0 and limit outside 1..100 with 400",
     requirements: ["BLOCKED-07"],
-    safety: "read",
-    needs: { roles: ["admin"] },
     async run(ctx) {
       const { lookupType } = await richestType(ctx);
       for (const query of [{ offset: -1 }, { limit: 0 }, { limit: 101 }, { limit: "ten" }, { offset: "x" }]) {

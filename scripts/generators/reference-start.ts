@@ -9,10 +9,9 @@ import { Ajv, type ValidateFunction } from "ajv";
 import standalone from "ajv/dist/standalone/index.js";
 import { loadContract } from "../../src/contract/index.ts";
 import * as schemas from "../../src/reference/fixture-schema.ts";
-import type { Kind } from "../../src/reference/fixtures.ts";
+import { FIXTURE_KINDS, type Kind } from "../../src/reference/fixture-world.ts";
 import {
   DEFAULT_FIXTURES_DIR,
-  FIXTURE_KINDS,
   fixtureFiles,
   fixturesDigest,
   validateFixtures,

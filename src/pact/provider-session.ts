@@ -5,7 +5,7 @@ import type { Credential, CredentialRole, Target } from "../check/index.ts";
 import { accessTokenOf, createClient, describeResponse, type InterfaceClient } from "../client/index.ts";
 import { Redactor } from "../redaction/redact.ts";
 import type { Reference } from "../reference/index.ts";
-import { DEFAULT_REQUEST_TIMEOUT_MS } from "../runner/run.ts";
+import { RUN_DEFAULTS } from "../run-defaults.ts";
 
 /** Something that kept a state from holding or a request from being sent as the pact says. */
 export interface VerificationProblem {
@@ -35,7 +35,7 @@ export function timedFetch(timeoutMs: number): typeof fetch {
 
 export function createSession(target: Target, options: { reference?: Reference; timeoutMs?: number } = {}) {
   const client = createClient({
-    fetch: timedFetch(options.timeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS),
+    fetch: timedFetch(options.timeoutMs ?? RUN_DEFAULTS.timeoutMs),
     baseUrl: target.baseUrl,
     rdmUrl: target.rdmUrl,
   });

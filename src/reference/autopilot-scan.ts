@@ -1,11 +1,10 @@
 // POST {base_url}/configuration/{tenantId}/autopilot/stats/_scan and .../stats/{lookupType}/_scan
 import type { Hono } from "hono";
 import { lookupTypeName } from "../contract/lookup-type.ts";
-import { accessOf, authorize } from "./auth.ts";
 import type { ReferenceContext } from "./context.ts";
-import { requireTenant } from "./lookup-scan.ts";
 import { recordPresenter } from "./record-variants.ts";
 import { scan } from "./scan.ts";
+import { accessibleTenant } from "./tenant-access.ts";
 import type { Statistic } from "./types.ts";
 
 /** The statistics as both scans serve them. */
@@ -16,9 +15,7 @@ function served(ctx: ReferenceContext, statistics: readonly Statistic[]): readon
 
 export function autopilotScanRoutes(app: Hono, ctx: ReferenceContext): void {
   app.post("/configuration/:tenantId/autopilot/stats/_scan", (c) => {
-    const tenant = c.req.param("tenantId");
-    authorize(ctx, c.req.raw, tenant, accessOf("scanAutopilotStats"));
-    requireTenant(ctx, tenant);
+    const tenant = accessibleTenant(ctx, c.req.raw, c.req.param("tenantId"), "scanAutopilotStats");
     return scan(ctx, c.req.raw, {
       scope: `stats:${tenant}`,
       records: () => served(ctx, ctx.state.statistics.get(tenant) ?? []),
@@ -28,11 +25,9 @@ export function autopilotScanRoutes(app: Hono, ctx: ReferenceContext): void {
   });
 
   app.post("/configuration/:tenantId/autopilot/stats/:lookupType/_scan", (c) => {
-    const tenant = c.req.param("tenantId");
+    const tenant = accessibleTenant(ctx, c.req.raw, c.req.param("tenantId"), "scanAutopilotStatsByType");
     // The path takes the type name; the URI form (percent-encoded) names the same type.
     const type = lookupTypeName(c.req.param("lookupType"));
-    authorize(ctx, c.req.raw, tenant, accessOf("scanAutopilotStatsByType"));
-    requireTenant(ctx, tenant);
     return scan(ctx, c.req.raw, {
       scope: `stats:${tenant}:${type}`,
       records: () => served(ctx, ctx.state.statistics.get(tenant) ?? []),

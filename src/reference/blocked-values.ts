@@ -4,8 +4,8 @@ import { lookupTypeName } from "../contract/lookup-type.ts";
 import { accessOf, authorize } from "./auth.ts";
 import type { ReferenceContext } from "./context.ts";
 import { badRequest, jsonResponse } from "./errors.ts";
-import { requireTenant } from "./lookup-scan.ts";
 import { recordPresenter } from "./record-variants.ts";
+import { requireTenant } from "./tenant-access.ts";
 
 const DEFAULT_LIMIT = 100;
 const MAX_LIMIT = 100;

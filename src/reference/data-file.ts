@@ -4,14 +4,8 @@
 import { readFileSync } from "node:fs";
 import { isAbsolute, relative } from "node:path";
 import { referenceData as validatedData } from "./data-document.ts";
-import {
-  DEFAULT_FIXTURES_DIR,
-  type FixtureData,
-  FixtureError,
-  type Kind,
-  loadFixtures,
-  yamlParser,
-} from "./fixtures.ts";
+import { type FixtureData, FixtureError, type Kind } from "./fixture-world.ts";
+import { DEFAULT_FIXTURES_DIR, loadFixtures, yamlParser } from "./fixtures.ts";
 
 export type { ReferenceData } from "./data-document.ts";
 

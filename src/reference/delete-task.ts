@@ -5,8 +5,8 @@ import { accessOf, authenticate, authorize, isTenantAdmin, type Principal } from
 import type { ReferenceContext } from "./context.ts";
 import { forbidden, jsonResponse, notFound, validationError } from "./errors.ts";
 import { describeType, readJson } from "./http-body.ts";
-import { requireTenant } from "./lookup-scan.ts";
 import { lookupKey } from "./lookup-table.ts";
+import { accessibleTenant, requireTenant } from "./tenant-access.ts";
 import type { DeleteParameters, Lookup, Task } from "./types.ts";
 import { randomUuid } from "./web.ts";
 
@@ -298,9 +298,7 @@ export function deleteTaskRoutes(app: Hono, ctx: ReferenceContext): void {
     if (ctx.variants.has("no-task-status-endpoint")) {
       throw notFound(`no endpoint GET ${new URL(c.req.url).pathname}; see the OpenAPI documents in openapi/`);
     }
-    const tenant = c.req.param("tenantId");
-    authorize(ctx, c.req.raw, tenant, accessOf("getTask"));
-    requireTenant(ctx, tenant);
+    const tenant = accessibleTenant(ctx, c.req.raw, c.req.param("tenantId"), "getTask");
     const task = ctx.state.tasks.get(c.req.param("taskId"));
     if (!task || task.tenantId !== tenant) {
       throw notFound(`task "${c.req.param("taskId")}" does not exist in tenant "${tenant}"`);

@@ -16,18 +16,6 @@ import {
   type ValidatorOf,
 } from "./fixture-world.ts";
 
-export {
-  type ExampleOf,
-  FIXTURE_KINDS,
-  type FixtureClient,
-  type FixtureData,
-  FixtureError,
-  fixtureWorld,
-  type Kind,
-  type KindSource,
-  type ValidatorOf,
-} from "./fixture-world.ts";
-
 // The YAML parser loads on first use, for a YAML file only: a start from the kit's own fixtures, unchanged
 // since they were validated (src/generated/kit-fixtures.ts), or from a JSON data file needs none. The
 // schemas are checked by validators compiled ahead (src/generated/fixture-validators.js): no ajv at start.

@@ -2,7 +2,8 @@
 // listen() that serves it on loopback. The index re-exports it; startSandbox builds on it.
 import { createReferenceCore, type ReferenceCore, type ReferenceOptions } from "./core.ts";
 import { loadDataFile, referenceData } from "./data-file.ts";
-import { DEFAULT_FIXTURES_DIR, type FixtureData, loadFixtures } from "./fixtures.ts";
+import type { FixtureData } from "./fixture-world.ts";
+import { DEFAULT_FIXTURES_DIR, loadFixtures } from "./fixtures.ts";
 import { type Listening, type ListenOptions, listen } from "./listen.ts";
 
 export interface Reference extends Omit<ReferenceCore, "servers"> {

@@ -1,6 +1,6 @@
 // The reference's whole mutable world, built from the fixtures (plus generated data) for one instance.
 import { lookupTypeName } from "../contract/lookup-type.ts";
-import type { FixtureData } from "./fixtures.ts";
+import type { FixtureData } from "./fixture-world.ts";
 import { LookupTable } from "./lookup-table.ts";
 import { ScrollStore } from "./scroll.ts";
 import type {

@@ -2,6 +2,7 @@
 // checker (src/events) both call it, so run id, kit and spec identity, counts, coverage and verdict are
 // derived in one place and the two kinds of report cannot drift apart.
 import { randomBytes } from "node:crypto";
+import { optional } from "../optional-field.ts";
 import type { CatalogueView } from "./catalogue-view.ts";
 import { type CoverageScope, type CoveredCheck, computeCoverage, tracedElsewhere } from "./coverage.ts";
 import { kitInfo, specHashes } from "./kit-info.ts";
@@ -68,12 +69,12 @@ export function assembleRunResult(run: RunRecord): RunResult {
     runId: run.runId ?? newRunId(run.startedAt),
     kit: kitInfo(),
     spec: specHashes(run.interfaceDocument === undefined ? {} : { interfaceDocument: run.interfaceDocument }),
-    ...(run.target === undefined ? {} : { target: run.target }),
+    ...optional("target", run.target),
     selection: run.selection,
     seed: run.seed,
     runs: run.runs,
-    ...(run.depth === undefined ? {} : { depth: run.depth }),
-    ...(run.replayPath === undefined ? {} : { replayPath: run.replayPath }),
+    ...optional("depth", run.depth),
+    ...optional("replayPath", run.replayPath),
     command: run.command,
     startedAt: run.startedAt.toISOString(),
     finishedAt: run.finishedAt.toISOString(),

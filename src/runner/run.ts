@@ -4,11 +4,13 @@
 // its outcome (check-outcome.ts), and undoing what a check left changed (undo.ts).
 
 import type { Clock, Depth, Exchange, Target } from "../check/index.ts";
+import { optional } from "../optional-field.ts";
 import { Redactor } from "../redaction/redact.ts";
 import { assembleRunResult, newRunId } from "../result/assemble.ts";
 import { type CatalogueView, loadCatalogueView } from "../result/catalogue-view.ts";
 import { tracedElsewhere } from "../result/coverage.ts";
 import type { CheckResult, Interruption, RunResult, TargetSummary } from "../result/model.ts";
+import { RUN_DEFAULTS } from "../run-defaults.ts";
 import { TokenCache } from "../transport/token-cache.ts";
 import { TargetTransport } from "../transport/transport.ts";
 import { Breaker } from "./breaker.ts";
@@ -21,12 +23,9 @@ import { FactStore } from "./run-facts.ts";
 import { StopControl } from "./stop-control.ts";
 import { undoPending } from "./undo.ts";
 
-export const DEFAULT_CHECK_TIMEOUT_MS = 120_000;
-export const DEFAULT_REQUEST_TIMEOUT_MS = 15_000;
-/** The whole run's time limit: a CI job gets a report of what finished rather than being killed. */
-export const DEFAULT_DEADLINE_MS = 30 * 60_000;
-/** Requests in a row that time out or fail to connect before the target counts as unresponsive. */
-export const DEFAULT_UNRESPONSIVE_AFTER = 2;
+// The library's names of two of the run's defaults (src/run-defaults.ts holds them all).
+export const DEFAULT_CHECK_TIMEOUT_MS = RUN_DEFAULTS.checkTimeoutMs;
+export const DEFAULT_REQUEST_TIMEOUT_MS = RUN_DEFAULTS.timeoutMs;
 
 export type ProgressEvent =
   | { type: "check-started"; index: number; total: number; id: string; title: string }
@@ -159,8 +158,8 @@ function runState(plan: Plan, deps: RunDeps, target: Target, runId: string, star
   if (target.quotaAlt)
     redactor.addCredential(target.quotaAlt.credential.clientId, target.quotaAlt.credential.clientSecret);
 
-  const stopControl = new StopControl(deps.signal, deps.deadlineMs ?? DEFAULT_DEADLINE_MS);
-  const breaker = new Breaker(deps.unresponsiveAfter ?? DEFAULT_UNRESPONSIVE_AFTER, (n) =>
+  const stopControl = new StopControl(deps.signal, deps.deadlineMs ?? RUN_DEFAULTS.deadlineMs);
+  const breaker = new Breaker(deps.unresponsiveAfter ?? RUN_DEFAULTS.unresponsiveAfter, (n) =>
     stopControl.stop(
       "unresponsive",
       `target unresponsive: ${n} requests in a row timed out or failed to connect (--unresponsive-after ${n})`,
@@ -178,7 +177,7 @@ function runState(plan: Plan, deps: RunDeps, target: Target, runId: string, star
     urgent: (checkId) => urgent.has(checkId),
     redactor,
     rateLimit: deps.rateLimit,
-    timeoutMs: deps.timeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS,
+    timeoutMs: deps.timeoutMs ?? RUN_DEFAULTS.timeoutMs,
     ...(deps.maxResponseBytes === undefined ? {} : { maxResponseBytes: deps.maxResponseBytes }),
     ...(deps.requestBudget === undefined
       ? {}
@@ -232,7 +231,7 @@ function runState(plan: Plan, deps: RunDeps, target: Target, runId: string, star
     journal,
     command,
     services,
-    checkTimeoutMs: deps.checkTimeoutMs ?? DEFAULT_CHECK_TIMEOUT_MS,
+    checkTimeoutMs: deps.checkTimeoutMs ?? RUN_DEFAULTS.checkTimeoutMs,
     drivable: deps.clock.advance !== undefined,
     chosen,
     results: chosen.map(() => undefined),
@@ -410,8 +409,8 @@ function summarise(target: Target): TargetSummary {
     baseUrl: target.baseUrl,
     rdmUrl: target.rdmUrl,
     tenant: target.tenant,
-    ...(target.otherTenant === undefined ? {} : { otherTenant: target.otherTenant }),
-    ...(target.rdbmsTenant === undefined ? {} : { rdbmsTenant: target.rdbmsTenant }),
+    ...optional("otherTenant", target.otherTenant),
+    ...optional("rdbmsTenant", target.rdbmsTenant),
     loopback: target.loopback,
     roles: Object.keys(target.credentials).sort(),
   };

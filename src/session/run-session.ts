@@ -8,6 +8,7 @@ import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { basename, isAbsolute, join, relative, resolve } from "node:path";
 import type { Clock, Depth, Level, Safety } from "../check/index.ts";
 import { HAR_FILE, HarWriter, linkEvidence } from "../evidence/har.ts";
+import { optional } from "../optional-field.ts";
 import { writeAttestation } from "../report-folder/attestation.ts";
 import { listFiles, loadSignKey, SignKeyError } from "../report-folder/manifest.ts";
 import { prepareReportFolder, writeReportFolder } from "../report-folder/write.ts";
@@ -22,10 +23,11 @@ import {
   baselineFromRun,
   parseBaseline,
 } from "../result/waivers.ts";
+import { RUN_DEFAULTS } from "../run-defaults.ts";
 import { JOURNAL_FILE } from "../runner/config-journal.ts";
 import { shellQuote } from "../runner/context.ts";
 import { type Plan, planRun, schedule } from "../runner/plan.ts";
-import { DEFAULT_DEADLINE_MS, type ProgressEvent, runPlan } from "../runner/run.ts";
+import { type ProgressEvent, runPlan } from "../runner/run.ts";
 import { startEmbeddedTarget } from "../target/embedded.ts";
 import { systemClock } from "../target/system-clock.ts";
 import {
@@ -346,7 +348,7 @@ export class RunSession {
         ...(request.path === undefined ? {} : { replayPath: request.path }),
         ...(options.onEvent === undefined ? {} : { onProgress: options.onEvent }),
         command: this.replayBase,
-        deadlineMs: settings.deadlineMs ?? DEFAULT_DEADLINE_MS,
+        deadlineMs: settings.deadlineMs ?? RUN_DEFAULTS.deadlineMs,
         ...optional("rateLimit", settings.rateLimit),
         ...optional("timeoutMs", settings.timeoutMs),
         ...optional("maxResponseBytes", settings.maxResponseBytes),
@@ -401,10 +403,6 @@ export class RunSession {
     }
     return outcome;
   }
-}
-
-function optional<K extends string, V>(key: K, value: V | undefined): { [P in K]?: V } {
-  return (value === undefined ? {} : { [key]: value }) as { [P in K]?: V };
 }
 
 /** Reads --baseline, --baseline-update's earlier file and --sign-key: every problem is a usage error

@@ -3,9 +3,8 @@
 import type { Depth, Safety } from "../check/index.ts";
 import type { TargetConfig } from "../target/target-file.ts";
 
-/** What the caller asked for (the flags of lckit run, or a library caller's options): unset is "not given". */
-export interface RequestedSettings {
-  allow: readonly Safety[];
+/** The settings a flag and a target-file key may both give (SETTING_SOURCES: "flag wins"). */
+interface FlagSettings {
   confirmTenant?: string;
   deadlineMs?: number;
   unresponsiveAfter?: number;
@@ -14,15 +13,14 @@ export interface RequestedSettings {
   depth?: Depth;
 }
 
-/** The settings a run goes with. Undefined: the runner's own default (see src/runner/run.ts). */
-export interface EffectiveSettings {
+/** What the caller asked for (the flags of lckit run, or a library caller's options): unset is "not given". */
+export interface RequestedSettings extends FlagSettings {
+  allow: readonly Safety[];
+}
+
+/** The settings a run goes with. Undefined: the run's default (src/run-defaults.ts). */
+export interface EffectiveSettings extends FlagSettings {
   allow: Safety[];
-  confirmTenant?: string;
-  deadlineMs?: number;
-  unresponsiveAfter?: number;
-  requestBudget?: number;
-  interfaceDocument?: string;
-  depth?: Depth;
   rateLimit?: number;
   timeoutMs?: number;
   maxResponseBytes?: number;

@@ -17,11 +17,11 @@ import {
 } from "../check/index.ts";
 import { closest } from "../did-you-mean.ts";
 import { trimTrailingSlashes } from "../http/trailing-slashes.ts";
+import { optional } from "../optional-field.ts";
+import { RUN_DEFAULTS } from "../run-defaults.ts";
 import { MAX_TIMER_MS } from "../timer-limit.ts";
 import { lenientProfile } from "./profile.ts";
 import schema from "./target.schema.json" with { type: "json" };
-
-export const DEFAULT_RATE_LIMIT = 10;
 
 export interface TargetConfig {
   target: Target;
@@ -218,7 +218,7 @@ export function parseTargetFile(
     ...(unsetVariables.length > 0 ? { unsetVariables } : {}),
     allow: raw.allow ?? [],
     ...optional("confirmTenant", raw.confirmTenant),
-    rateLimit: raw.rateLimit ?? (loopback ? 0 : DEFAULT_RATE_LIMIT),
+    rateLimit: raw.rateLimit ?? (loopback ? 0 : RUN_DEFAULTS.rateLimit),
     ...optional("timeoutMs", raw.timeoutMs),
     ...optional("maxResponseBytes", raw.maxResponseBytes),
     ...optional("checkTimeoutMs", raw.checkTimeoutMs),
@@ -346,10 +346,6 @@ function circularPath(data: unknown): string | undefined {
     return undefined;
   };
   return walk(data, []);
-}
-
-function optional<K extends string, V>(key: K, value: V | undefined): { [P in K]?: V } {
-  return (value === undefined ? {} : { [key]: value }) as { [P in K]?: V };
 }
 
 /** Anywhere in the file: a key that would hold a secret, or an *Env value that looks like the secret itself. */

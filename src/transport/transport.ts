@@ -13,6 +13,7 @@ import {
 import { operationCalled } from "../contract/index.ts";
 import { announcedBeyond, joinChunks, readWithinLimit } from "../http/index.ts";
 import { type Redactor, secretFieldValues } from "../redaction/redact.ts";
+import { RUN_DEFAULTS } from "../run-defaults.ts";
 import { ExchangeLog } from "./exchange-log.ts";
 import { RateLimiter } from "./rate-limit.ts";
 import { type TokenDeclaration, tokenRequestClient, undeclaredTokenRequest } from "./token-requests.ts";
@@ -24,8 +25,8 @@ export const LOG_BODY_LIMIT = 256 * 1024;
 /** Shortest secret-field value learned from a body as a secret (tokens are long; the field itself is
  *  redacted wherever it appears, whatever its length). */
 const LEARNED_SECRET_MIN = 8;
-/** Largest answer the kit reads (a target file may raise it with maxResponseBytes). */
-export const DEFAULT_MAX_RESPONSE_BYTES = 8 * 1024 * 1024;
+/** Largest answer the kit reads (a target file may raise it with maxResponseBytes): the run's default. */
+export const DEFAULT_MAX_RESPONSE_BYTES = RUN_DEFAULTS.maxResponseBytes;
 /** Exchanges a check keeps for its evidence (the newest; the runner reports the last few). */
 export const SCOPE_EXCHANGES = 8;
 /** A request body above this goes on a connection of its own, closed afterwards: a target that stops

@@ -13,6 +13,8 @@ const RANKS: Record<string, number> = {
   "src/usage-error.ts": 0,
   "src/did-you-mean.ts": 0,
   "src/timer-limit.ts": 0,
+  "src/run-defaults.ts": 0,
+  "src/optional-field.ts": 0,
   "src/control-characters.ts": 0,
   "src/http": 0,
   "src/requirements": 1,

@@ -12,7 +12,8 @@ import { fixtureSchemas } from "../../src/generated/fixture-schemas.ts";
 import { fixtureValidators } from "../../src/generated/fixture-validators.js";
 import { packagePath } from "../../src/package-root.ts";
 import { loadDataFile } from "../../src/reference/data-file.ts";
-import { FIXTURE_KINDS, FixtureError, type Kind, loadFixtures } from "../../src/reference/fixtures.ts";
+import { FIXTURE_KINDS, FixtureError, type Kind } from "../../src/reference/fixture-world.ts";
+import { loadFixtures } from "../../src/reference/fixtures.ts";
 
 const ajv = new Ajv({ ...VALIDATOR_OPTIONS });
 const runtime = Object.fromEntries(

@@ -4,8 +4,8 @@
 import { resolve } from "node:path";
 import { createClient } from "../../client/index.ts";
 import { Redactor } from "../../redaction/redact.ts";
+import { RUN_DEFAULTS } from "../../run-defaults.ts";
 import { markUndone, readJournal, undoChanges } from "../../runner/config-journal.ts";
-import { DEFAULT_REQUEST_TIMEOUT_MS } from "../../runner/run.ts";
 import { readTargetFile } from "../../session/run-session.ts";
 import { systemClock } from "../../target/system-clock.ts";
 import { TokenCache } from "../../transport/token-cache.ts";
@@ -75,7 +75,7 @@ async function restore(file: string, targetFile: string, dryRun: boolean, io: Cl
     fetch: (request) => fetch(request),
     redactor,
     rateLimit: config.rateLimit,
-    timeoutMs: config.timeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS,
+    timeoutMs: config.timeoutMs ?? RUN_DEFAULTS.timeoutMs,
   });
   const scope = new CheckScope(RESTORE_SCOPE, "write");
   const scoped = transport.bind(scope);

@@ -4,15 +4,15 @@ import { DEPTHS, LEVELS, SAFETY_CLASSES } from "../../check/index.ts";
 import { ATTESTATION_FILE } from "../../report-folder/attestation.ts";
 import { reportFilesInWords } from "../../report-folder/write.ts";
 import { INTERRUPTED_EXIT_CODE } from "../../result/verdict.ts";
+import { RUN_DEFAULTS } from "../../run-defaults.ts";
 import { JOURNAL_FILE } from "../../runner/config-journal.ts";
-import { DEFAULT_DEADLINE_MS, DEFAULT_UNRESPONSIVE_AFTER } from "../../runner/run.ts";
 import { MAX_TIMER_MS } from "../../timer-limit.ts";
 import { option, repeatable, toggle } from "../argv.ts";
 import { duration, integer, oneOf, text, wordList } from "../flags.ts";
 import { UsageError } from "../io.ts";
 import { failOnFlag, passInconclusiveFlag } from "../judging-flags.ts";
 
-export const DEFAULT_RUNS = 25;
+export const DEFAULT_RUNS = RUN_DEFAULTS.runs;
 
 export const runSpec = {
   name: "run",
@@ -92,14 +92,14 @@ Without --target it certifies the embedded reference implementation.`,
       duration({ example: "30m", maxMs: MAX_TIMER_MS }),
       'time limit of the whole run, e.g. 30m, 90s, 2h ("deadline" in the target file); when it passes the ' +
         "run stops like on Ctrl-C",
-      { defaultText: `${DEFAULT_DEADLINE_MS / 60_000}m`, example: "30m" },
+      { defaultText: `${RUN_DEFAULTS.deadlineMs / 60_000}m`, example: "30m" },
     ),
     "unresponsive-after": option(
       "N",
       integer({ min: 0, max: 1000, example: "5" }),
       'stop the run after N requests in a row time out or fail to connect ("target unresponsive"; the rest ' +
         'is reported as not run); 0 never stops ("unresponsiveAfter" in the target file)',
-      { defaultText: String(DEFAULT_UNRESPONSIVE_AFTER) },
+      { defaultText: String(RUN_DEFAULTS.unresponsiveAfter) },
     ),
     "request-budget": option(
       "N",
@@ -109,7 +109,7 @@ Without --target it certifies the embedded reference implementation.`,
       { defaultText: "no limit" },
     ),
     "report-dir": option("DIR", text, "where reports go; checked before the run starts", {
-      default: "reports",
+      default: RUN_DEFAULTS.reportDir,
     }),
     "fail-on": failOnFlag,
     "pass-inconclusive": passInconclusiveFlag("a MUST check that ran and could not decide"),
