@@ -178,7 +178,11 @@ describe("quota lanes: the schedule", () => {
       }),
       quota("token-quota/model"),
       // By wait alone it would join the first lane (1 s beside 15 s).
-      check("token-quota/burst", noop, { ...long, needs: { roles: ["admin", "quota"] }, expectedWaitSeconds: 6 }),
+      check("token-quota/burst", noop, {
+        ...long,
+        needs: { roles: ["admin", "quota"] },
+        expectedWaitSeconds: 6,
+      }),
     ];
     const { entries } = planRun(checks, { target });
     const planned = schedule(entries, { concurrent: true, secondQuotaClient: true });
