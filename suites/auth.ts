@@ -43,6 +43,9 @@ import {
   withExpiredTokens,
 } from "./support/expired-token.ts";
 import { checkProperty } from "./support/property.ts";
+
+/** Made-up bearer values drawn at the default depth beside the boundary values every endpoint gets. */
+const MADE_UP_DRAWS = 10;
 import { quotaTokensExpire } from "./support/quota-session.ts";
 import {
   judgeAuthRefusal,
@@ -226,8 +229,13 @@ const SEND_IN_STATE: Record<
         const what = labels.get(value) ?? "a value the kit made up, never issued";
         rule.judge(ctx, { operation, response, sent: { value, what } });
       }),
-      // Deep: twice the random values besides every boundary value on every endpoint.
-      { examples, numRuns: ctx.runs * (depthOf(ctx) === "deep" ? 2 : 1) + examples.length },
+      // Every boundary value goes to every endpoint (the examples); the made-up values besides are drawn:
+      // at the default depth a few, at "deep" twice the run's.
+      {
+        examples,
+        numRuns:
+          (depthOf(ctx) === "deep" ? ctx.runs * 2 : Math.min(ctx.runs, MADE_UP_DRAWS)) + examples.length,
+      },
     );
   },
   async expired(ctx, rule) {
