@@ -43,9 +43,6 @@ import {
   withExpiredTokens,
 } from "./support/expired-token.ts";
 import { checkProperty } from "./support/property.ts";
-
-/** Made-up bearer values drawn at the default depth beside the boundary values every endpoint gets. */
-const MADE_UP_DRAWS = 10;
 import { quotaTokensExpire } from "./support/quota-session.ts";
 import {
   judgeAuthRefusal,
@@ -57,6 +54,9 @@ import {
 } from "./support/response-judges.ts";
 import { clientOf, credentialOf, otherTenantOf } from "./support/target-client.ts";
 import { issueToken } from "./support/token-lifetime.ts";
+
+/** Made-up bearer values drawn at the default depth beside the boundary values every endpoint gets. */
+const MADE_UP_DRAWS = 10;
 
 /** A lookup type name of the tenant, for the per-type operations (any name serves a refusal probe). */
 async function someLookupType(ctx: CheckContext, role: CredentialRole): Promise<string> {
