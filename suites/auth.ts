@@ -55,6 +55,9 @@ import {
 import { clientOf, credentialOf, otherTenantOf } from "./support/target-client.ts";
 import { issueToken } from "./support/token-lifetime.ts";
 
+/** Made-up bearer values drawn at the default depth beside the boundary values every endpoint gets. */
+const MADE_UP_DRAWS = 10;
+
 /** A lookup type name of the tenant, for the per-type operations (any name serves a refusal probe). */
 async function someLookupType(ctx: CheckContext, role: CredentialRole): Promise<string> {
   const types = await discoverLookupTypes(clientOf(ctx), await ctx.token(role), ctx.target.tenant);
@@ -226,8 +229,13 @@ const SEND_IN_STATE: Record<
         const what = labels.get(value) ?? "a value the kit made up, never issued";
         rule.judge(ctx, { operation, response, sent: { value, what } });
       }),
-      // Deep: twice the random values besides every boundary value on every endpoint.
-      { examples, numRuns: ctx.runs * (depthOf(ctx) === "deep" ? 2 : 1) + examples.length },
+      // Every boundary value goes to every endpoint (the examples); the made-up values besides are drawn:
+      // at the default depth a few, at "deep" twice the run's.
+      {
+        examples,
+        numRuns:
+          (depthOf(ctx) === "deep" ? ctx.runs * 2 : Math.min(ctx.runs, MADE_UP_DRAWS)) + examples.length,
+      },
     );
   },
   async expired(ctx, rule) {

@@ -18,7 +18,7 @@ import { clientOf } from "./support/target-client.ts";
  *  model at the start are not counted: about 10 requests on the embedded reference). */
 export const EXPLORER_DEPTH = {
   reads: {
-    default: { runs: 10, commands: 24, perSequence: 30, cap: 600 },
+    default: { runs: 7, commands: 24, perSequence: 30, cap: 600 },
     deep: { runs: 40, commands: 40, perSequence: 40, cap: 3000 },
   },
   deletes: {

@@ -44,7 +44,7 @@ async function runWalk<M extends object>(
 /** Real-time bounds of the model check: each run waits out its tokens (and at most two steps of time), so
  *  runs are few (more at "deep"). Requests and uses cost milliseconds, so each run makes several: a plain
  *  array of commands, as fc.commands starts its first runs with the shortest sequences (often none). */
-const realTimeRuns = { default: 3, deep: 6 };
+const realTimeRuns = { default: 2, deep: 6 };
 const realTimeMinCommands = 6;
 const realTimeMaxCommands = 10;
 
@@ -155,7 +155,8 @@ async function modelOnDrivenClock(ctx: CheckContext, session: QuotaSession): Pro
 export const tokenStateModel: Check = defineCheck({
   id: "token-quota/model",
   ...QUOTA_TOKEN_CHECK,
-  expectedWaitSeconds: 15,
+  // Two random runs of up to two steps of time each, and the walk (about 9 s on loopback).
+  expectedWaitSeconds: 10,
   title:
     "MUST follow the access-token state table under any sequence of requests, uses, time, quota changes by PUT or POST and multi-token support off and on",
   requirements: [

@@ -110,6 +110,10 @@ export interface Check {
   /** Seconds the check is expected to wait on a live target (npm run bench:live); the planner balances
    *  the quota lanes by it, so a wrong figure costs time, never correctness. */
   expectedWaitSeconds?: number;
+  /** True for a check that leaves the quota client tokens valid for longer than a quota session's short
+   *  validity (a burst sized to its own length): the next token check of its lane waits them out, so the
+   *  planner runs it last in its lane. Order, never correctness: a wrong flag costs seconds. */
+  leavesLongTokens?: boolean;
   /** Run facts the check reads or writes (ctx.facts): what it relies on other checks to have learned,
    *  and what it learns for them. */
   facts?: readonly Fact<unknown>[];

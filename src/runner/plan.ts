@@ -258,7 +258,13 @@ function splitTokenLane(entries: readonly PlanEntry[], tokenLane: number[]): [nu
   const movable = tokenLane
     .filter((i) => usesQuotaClientOnly(check(i)))
     .sort((a, b) => expectedWaitSeconds(check(b)) - expectedWaitSeconds(check(a)) || a - b);
-  for (const i of movable) (total(second) < total(first) ? second : first).push(i);
+  // Two checks that leave long-lived tokens in one lane: the later waits the earlier's out. One goes to the
+  // lane without one where there is such a lane (Check.leavesLongTokens).
+  const leaves = (i: number) => check(i).leavesLongTokens === true;
+  for (const i of movable) {
+    const [chosen, other] = total(second) < total(first) ? [second, first] : [first, second];
+    (leaves(i) && chosen.some(leaves) && !other.some(leaves) ? other : chosen).push(i);
+  }
   const byPlan = (a: number, b: number) => a - b;
   return [first.sort(byPlan), second.sort(byPlan)];
 }
@@ -280,6 +286,14 @@ export function sharingWaits(entries: readonly PlanEntry[], lane: readonly numbe
   if (moved.length === 0) return [...lane];
   const stays = ahead.filter((i) => !moved.includes(i));
   return [...stays, lane[first] as number, ...moved, ...lane.slice(first + 1)];
+}
+
+/** A lane with the checks that leave long-lived tokens (Check.leavesLongTokens) last, the rest in their
+ *  order: placed earlier, the token check after one would wait its tokens out (seconds, on loopback the
+ *  whole run's margin); last, nothing in the lane waits for them. */
+export function longTokensLast(entries: readonly PlanEntry[], lane: readonly number[]): number[] {
+  const leaves = (i: number) => (entries[i] as PlanEntry).check.leavesLongTokens === true;
+  return [...lane.filter((i) => !leaves(i)), ...lane.filter(leaves)];
 }
 
 export function schedule(
@@ -309,8 +323,8 @@ export function schedule(
     const [first, second] = splitTokenLane(entries, tokenLane);
     if (second.length > 0 && first.length > 0) {
       const lanes = [
-        sharingWaits(entries, first),
-        sharingWaits(entries, second),
+        longTokensLast(entries, sharingWaits(entries, first)),
+        longTokensLast(entries, sharingWaits(entries, second)),
         ...(others.length > 0 ? [others] : []),
       ];
       return { lanes, after, secondQuotaLane: 1 };
@@ -320,7 +334,7 @@ export function schedule(
   if (!waits || others.length === 0)
     return { lanes: [], after: all, ...(waits && note !== undefined ? { note } : {}) };
   return {
-    lanes: [sharingWaits(entries, tokenLane), others],
+    lanes: [longTokensLast(entries, sharingWaits(entries, tokenLane)), others],
     after,
     ...(note === undefined ? {} : { note }),
   };

@@ -41,12 +41,17 @@ const faultOrVariantName = /^["'`][a-z0-9]+(-[a-z0-9]+)+["'`]$/;
 /** Classes decided from the mutant alone, before the rules of lines. */
 function automatic(m: MutantView): { class: MutantClass; why: string } | undefined {
   const switchCall = /(faults|variants)\.has\(/.test(m.line);
-  if (
-    switchCall &&
-    /^\(?!?ctx\.(faults|variants)\.has\(/.test(m.original) &&
-    /^(false|true)$/.test(m.replacement)
-  )
-    return { class: "equivalent", why: "fault or variant switch: a conformance run keeps them off" };
+  const switched = /^\(?(!?)ctx\.(faults|variants)\.has\(/.exec(m.original);
+  if (switchCall && switched && /^(false|true)$/.test(m.replacement)) {
+    // Only the replacement that keeps the switch off is equivalent: `has(x)` -> false, `!has(x)` -> true.
+    // The other turns it on: a fault on is a broken rule a check must see (issue 43's audit), a variant on
+    // is a choice the document leaves open, which the checks must accept.
+    const off = (switched[1] === "!") === (m.replacement === "true");
+    if (off) return { class: "equivalent", why: "fault or variant switch: a conformance run keeps them off" };
+    if (switched[2] === "faults")
+      return { class: "gap", why: "turns a seeded fault on: a check must see the rule it breaks" };
+    return { class: "not shown", why: "turns a variant on: a choice the document leaves open" };
+  }
   if (m.mutatorName === "StringLiteral" && /\.as\(/.test(m.line))
     return { class: "equivalent", why: "the label of a refusal a variant reshapes" };
   if (m.mutatorName === "StringLiteral" && faultOrVariantName.test(m.original) && switchCall)

@@ -19,6 +19,22 @@ describe("mutation classification", () => {
     expect(
       view(faultLine, 'ctx.faults.has("quota-off-by-one")', "ConditionalExpression", "false").class,
     ).toBe("equivalent");
+    // Turned on, a fault is a broken rule: never equivalent (issue 43's audit), a gap where no check sees it.
+    expect(view(faultLine, 'ctx.faults.has("quota-off-by-one")', "ConditionalExpression", "true").class).toBe(
+      "gap",
+    );
+    const negated = '  if (!ctx.faults.has("scan-ignores-order")) sortRecords(records);';
+    expect(
+      view(negated, '!ctx.faults.has("scan-ignores-order")', "ConditionalExpression", "true").class,
+    ).toBe("equivalent");
+    expect(
+      view(negated, '!ctx.faults.has("scan-ignores-order")', "ConditionalExpression", "false").class,
+    ).toBe("gap");
+    // A variant turned on is a legal choice: the document leaves it open.
+    const variantLine = '  if (ctx.variants.has("end-on-last-page")) return undefined;';
+    expect(
+      view(variantLine, 'ctx.variants.has("end-on-last-page")', "ConditionalExpression", "true").class,
+    ).toBe("not shown");
     expect(view(faultLine, '"quota-off-by-one"', "StringLiteral", '""').class).toBe("equivalent");
     expect(
       view(

@@ -27,7 +27,8 @@ import { captureIo } from "../cli/capture-io.ts";
 import { check } from "./fake-target.ts";
 
 const noop = async () => {};
-/** Expected waits as the real checks declare them (Check.expectedWaitSeconds). */
+/** Expected waits of the kind the real checks declare (Check.expectedWaitSeconds; fixed here, so that the
+ *  split below does not move when a real figure is tuned). */
 const waits: Record<string, number> = {
   "token-quota/model": 15,
   "token-quota/quota-per-client": 9,
@@ -141,6 +142,52 @@ describe("quota lanes: the schedule", () => {
     const split = schedule(two.entries, { concurrent: true, secondQuotaClient: true });
     expect(ids(two.entries, split.lanes[0] ?? [])).toEqual(lane.slice(0, 3).map((c) => c.id));
     expect(ids(two.entries, split.lanes[1] ?? [])).toEqual(["token-quota/first", "token-quota/second"]);
+  });
+
+  it("runs a check that leaves long-lived tokens last in its lane, so that no check there waits them out", () => {
+    const burst = check("token-quota/burst", noop, {
+      safety: "quota",
+      needs: { roles: ["admin", "quota"] },
+      leavesLongTokens: true,
+    });
+    const lane = [burst, quota("token-quota/first"), quota("token-quota/second")];
+    const { entries } = planRun([check("service/health", noop), ...lane], { target: oneQuotaClient() });
+    const planned = schedule(entries, { concurrent: true, secondQuotaClient: false });
+    expect(ids(entries, planned.lanes[0] ?? [])).toEqual([
+      "token-quota/first",
+      "token-quota/second",
+      "token-quota/burst",
+    ]);
+    // Without the flag, plan order: the flag alone moves it.
+    const plain = planRun([check("service/health", noop), quota("token-quota/burst"), ...lane.slice(1)], {
+      target: oneQuotaClient(),
+    });
+    const unflagged = schedule(plain.entries, { concurrent: true, secondQuotaClient: false });
+    expect(ids(plain.entries, unflagged.lanes[0] ?? [])[0]).toBe("token-quota/burst");
+  });
+
+  it("splits two checks that leave long-lived tokens into different quota lanes, balance or not", () => {
+    const long = { leavesLongTokens: true, safety: "quota" as const };
+    const checks = [
+      check("service/health", noop),
+      // Needs the viewer: stays in the first lane.
+      check("token-quota/viewer-burst", noop, {
+        ...long,
+        needs: { roles: ["admin", "quota", "viewer"] },
+        expectedWaitSeconds: 1,
+      }),
+      quota("token-quota/model"),
+      // By wait alone it would join the first lane (1 s beside 15 s).
+      check("token-quota/burst", noop, {
+        ...long,
+        needs: { roles: ["admin", "quota"] },
+        expectedWaitSeconds: 6,
+      }),
+    ];
+    const { entries } = planRun(checks, { target });
+    const planned = schedule(entries, { concurrent: true, secondQuotaClient: true });
+    expect(ids(entries, planned.lanes[0] ?? [])).toEqual(["token-quota/viewer-burst"]);
+    expect(ids(entries, planned.lanes[1] ?? [])).toEqual(["token-quota/model", "token-quota/burst"]);
   });
 
   it("keeps one check at a time where the clock can be driven, second quota client or not", () => {
