@@ -122,6 +122,12 @@ const blocked = await call(
   "GET",
   `${BASE}/configuration/${TENANT}/autopilot/${blockedType}/blockedValues?limit=50`,
 );
+// FAULT=offset-as-page pages the blocked values by 2 and takes offset for a page number (1 after page 0).
+if (FAULT === "offset-as-page") {
+  const first = await call("GET", `${BASE}/configuration/${TENANT}/autopilot/${TYPE}/blockedValues?limit=2`);
+  if ((await first.clone().json()).length === 2)
+    await call("GET", `${BASE}/configuration/${TENANT}/autopilot/${TYPE}/blockedValues?limit=2&offset=1`);
+}
 
 // What the client does with what it read, as its own tests would assert it. Only type and code of a lookup
 // are sure to be there (the contract makes every other field optional), and more fields may come.

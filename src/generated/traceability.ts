@@ -155,6 +155,7 @@ export const commandTraces: readonly { command: string; requirements: readonly s
       "CALLER-AUTH-01",
       "CALLER-BACKOFF-01",
       "CALLER-LIMIT-01",
+      "CALLER-OFFSET-01",
       "CALLER-REQUEST-01",
       "CALLER-SCAN-01",
       "CALLER-SCAN-02",
@@ -171,6 +172,7 @@ export const commandTraces: readonly { command: string; requirements: readonly s
   {
     command: "lckit events consumer check",
     requirements: [
+      "CONSUMER-ATTRIBUTES-01",
       "CONSUMER-FALLBACK-01",
       "CONSUMER-GDPR-01",
       "CONSUMER-ORDER-01",

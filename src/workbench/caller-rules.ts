@@ -7,6 +7,7 @@
 // The rules live in the file of their concept (caller-rules/); this list is their order in every report.
 
 import { bearerOnEveryRequest } from "./caller-rules/auth.ts";
+import { BLOCKED_VALUES_OFFSET_COUNTS_RECORDS } from "./caller-rules/blocked-values-paging.ts";
 import type { CallerRule } from "./caller-rules/caller-rule.ts";
 import { deleteTaskUrisOfItsTenant, deleteTaskWholeTenant } from "./caller-rules/delete-task.ts";
 import { REQUEST_WITHIN_CONTRACT } from "./caller-rules/request-contract.ts";
@@ -32,6 +33,8 @@ export const CALLER_RULES: readonly CallerRule[] = [
   // The scroll's lifecycle, per scroll: an earlier page's or another scan's id, an ended scroll asked again.
   SCROLL_CONTINUED_BY_ITS_ID,
   SCROLL_ENDED,
+  // The offset's paging model: the next page starts where the last one ended (offset counts records).
+  BLOCKED_VALUES_OFFSET_COUNTS_RECORDS,
   // Derived from the contract's request side: paths, query parameters, bounds, the delete task's body.
   REQUEST_WITHIN_CONTRACT,
   deleteTaskWholeTenant,

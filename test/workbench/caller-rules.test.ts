@@ -783,3 +783,73 @@ describe("the sweep judges differences: a scan read to its end under the default
     expect(RULE.judge(readTraffic(recording(DEFAULT), clients)).status).toBe("not-exercised");
   });
 });
+
+describe("the blocked values listing's paging model: offset counts records", () => {
+  const ID = "client/blocked-values-offset-counts-records";
+  const LIST = "/configuration/t/autopilot/Country/blockedValues";
+  const values = (n: number) => JSON.stringify(Array.from({ length: n }, (_, i) => ({ value: `v${i}` })));
+  const get = (query: string, n: number, status = 200): Step => ({
+    method: "GET",
+    path: `${LIST}${query}`,
+    responseBody: status === 200 ? values(n) : '{"error":"x"}',
+    status,
+  });
+
+  it.each<[string, Step[]]>([
+    [
+      "offsets stepped by the records received",
+      [get("?limit=2", 2), get("?limit=2&offset=2", 2), get("?limit=2&offset=4", 1)],
+    ],
+    [
+      "no limit, the offset stepped by what each page gave, to an empty page",
+      [get("", 100), get("?offset=100", 30), get("?offset=130", 0)],
+    ],
+    ["a short page taken as the end: where a read stops is not judged", [get("?limit=50", 20)]],
+    [
+      "a retry of the same page after an error, then the next",
+      [get("?limit=2", 2), get("?limit=2&offset=2", 0, 500), get("?limit=2&offset=2", 2)],
+    ],
+    [
+      "a read started again from the default offset",
+      [get("?limit=2", 2), get("?limit=2", 2), get("?limit=2&offset=2", 1)],
+    ],
+    [
+      "the page size changed between pages",
+      [get("?limit=3", 3), get("?limit=5&offset=3", 5), get("?offset=8", 0)],
+    ],
+  ])("%s: passed", (_name, steps) => {
+    expect(judge(ID, steps)).toMatchObject({ status: "passed" });
+  });
+
+  it.each<[string, Step[], RegExp]>([
+    [
+      "offset as a page number",
+      [get("?limit=2", 2), get("?limit=2&offset=1", 2)],
+      /asked offset=1 \(advanced by one, as a page number\) after the page at offset 0 gave 2 records: the next page starts at offset 2, so it reads 1 record of that page again/,
+    ],
+    [
+      "offset stepped by the limit after a page that gave fewer",
+      [get("?limit=5", 3), get("?limit=5&offset=5", 2)],
+      /asked offset=5 after the page at offset 0 gave 3 records: the next page starts at offset 3, so it skips 2 records/,
+    ],
+  ])("%s: failed, naming the offset it should have asked", (_name, steps, says) => {
+    const result = judge(ID, steps);
+    expect(result.status).toBe("failed");
+    if (result.status !== "failed") return;
+    expect(result.violations).toHaveLength(1);
+    expect(result.violations[0]?.message).toMatch(says);
+    expect(result.violations[0]?.message).toContain("starting offset");
+  });
+
+  it("counts reads, and is not exercised by a client that never lists blocked values", () => {
+    expect(judge(ID, [get("?limit=2", 2), get("?limit=2&offset=2", 2), get("?limit=2", 2)])).toEqual({
+      status: "passed",
+      opportunities: 2,
+    });
+    const none = judge(ID, [{ method: "POST", path: SCAN, responseBody: page(null) }]);
+    expect(none).toMatchObject({
+      status: "not-exercised",
+      reason: expect.stringMatching(/never listed blocked values/),
+    });
+  });
+});

@@ -44,6 +44,11 @@ const FAULTS: [string, string[], RegExp][] = [
   ],
   ["past-end", ["client/scan-stops-at-end"], /whose end was already answered/],
   [
+    "offset-as-page",
+    ["client/blocked-values-offset-counts-records"],
+    /asked offset=1 \(advanced by one, as a page number\) after the page at offset 0 gave 2 records: the next page starts at offset 2/,
+  ],
+  [
     "big-page",
     ["client/request-within-contract"],
     /\(scanAutopilotStats\): query limit=500; the maximum is 100; the document: "limit \| integer/,

@@ -8,7 +8,7 @@
 // objectVersion every state a consumer may hold last is accepted (statesToHold). Objects not in the view
 // are not judged, and the verdict says how many.
 
-import { CONSUMER_RULES, type ConsumerRule, LATEST_RULE } from "./consumer-rules.ts";
+import { ATTRIBUTES_RULE, CONSUMER_RULES, type ConsumerRule, LATEST_RULE } from "./consumer-rules.ts";
 import type { ConsumerStream, TruthEntry, TruthObject } from "./consumer-stream.ts";
 import type { ConsumerView } from "./consumer-view.ts";
 import {
@@ -109,9 +109,19 @@ export function judgeView(stream: ConsumerStream, view: ConsumerView): ConsumerJ
   const explained: { c: ObjectCase; by: { rule: ConsumerRule; message: string }[] }[] = [];
   // Records of an older objectVersion whose content is the latest's, by the types of the messages skipped.
   const skipped = new Map<string, number>();
+  const deltasStream = stream.choice.payloadType === "deltas";
   let skippers = 0;
   for (const c of cases) {
-    if (holdsLatest(c, ctx)) {
+    const latest = holdsLatest(c, ctx);
+    // A line that holds the latest state but for its attributes is the attributes rule's alone: in a
+    // snapshot stream one holdsLatest refused, in a deltas stream one it accepted (it does not read
+    // attributes there; the rule holds them to what the deltas leave).
+    const attributes = latest === deltasStream ? ATTRIBUTES_RULE.judge(c, ctx) : undefined;
+    if (attributes !== undefined) {
+      explained.push({ c, by: [{ rule: ATTRIBUTES_RULE, message: attributes }] });
+      continue;
+    }
+    if (latest) {
       const types = skippedToLatest(c, ctx);
       if (types) {
         skippers += 1;
@@ -121,7 +131,7 @@ export function judgeView(stream: ConsumerStream, view: ConsumerView): ConsumerJ
     }
     const by: { rule: ConsumerRule; message: string }[] = [];
     for (const rule of CONSUMER_RULES) {
-      if (rule === LATEST_RULE && !ctx.versioned) continue;
+      if ((rule === LATEST_RULE && !ctx.versioned) || rule === ATTRIBUTES_RULE) continue;
       const message = rule.judge(c, ctx);
       if (message !== undefined) by.push({ rule, message });
     }
@@ -158,7 +168,9 @@ export function judgeView(stream: ConsumerStream, view: ConsumerView): ConsumerJ
   const verdicts = CONSUMER_RULES.map((rule): ConsumerRuleVerdict => {
     const ruleStarted = performance.now();
     const opportunities =
-      (rule === LATEST_RULE && !ctx.versioned ? 0 : cases.filter((c) => rule.applies(c.object, ctx)).length) +
+      (rule === LATEST_RULE && !ctx.versioned
+        ? 0
+        : cases.filter((c) => rule.applies(c.object, ctx) && (rule.judgesLine?.(c) ?? true)).length) +
       (extra.get(rule) ?? 0);
     // Findings no other rule explains first: the report's first finding is the plainest evidence.
     const found = (findings.get(rule) ?? []).sort(
@@ -182,7 +194,7 @@ export function judgeView(stream: ConsumerStream, view: ConsumerView): ConsumerJ
         ? "the stream carries no objectVersion (JMSEventsFilteringFields does not list it), so no order of an object's messages is given"
         : cases.length === 0
           ? "the view holds none of the stream's objects"
-          : `the stream gave no opportunity (${rule.opportunity})`;
+          : unjudgedLines(rule, cases, ctx);
     return {
       rule,
       status: "not-exercised",
@@ -212,12 +224,21 @@ const TIE_ORDER = [
   "consumer/fallback-is-not-an-empty-object",
   "consumer/removal-not-live",
   "consumer/gdpr-removal-leaves-no-data",
+  "consumer/attributes-of-the-latest-state",
   "consumer/unknown-types-and-fields-change-nothing",
 ];
 const tieRank = (rule: ConsumerRule) => {
   const at = TIE_ORDER.indexOf(rule.id);
   return at < 0 ? TIE_ORDER.length : at;
 };
+
+/** Why a rule had no opportunity: the stream gave none, or the view's lines leave out what it judges. */
+function unjudgedLines(rule: ConsumerRule, cases: ObjectCase[], ctx: JudgeContext): string {
+  const applies = rule.judgesLine ? cases.filter((c) => rule.applies(c.object, ctx)).length : 0;
+  return applies > 0
+    ? `the stream gave ${applies} object(s) to judge, but the view's lines for them leave out what the rule judges (${rule.opportunity})`
+    : `the stream gave no opportunity (${rule.opportunity})`;
+}
 
 function describeLatest(object: TruthObject): string {
   const w = firstWinner(object);

@@ -11,6 +11,7 @@ import {
   UNKNOWN_HEADER,
   UNKNOWN_PAYLOAD_FIELD,
 } from "./consumer-stream.ts";
+import { deltasGiveAttributes, deltasMismatch } from "./deltas-state.ts";
 import {
   dataKept,
   describeEntry,
@@ -23,6 +24,7 @@ import {
   olderReflected,
   reflects,
   sameState,
+  snapshotMismatch,
   statesToHold,
   unknownFieldsKept,
   versionFits,
@@ -35,6 +37,9 @@ interface ConsumerRuleDeclaration extends RuleDeclaration {
   /** How to give the rule an opportunity when the stream gave none. */
   exercise: string;
   applies(object: TruthObject, ctx: JudgeContext): boolean;
+  /** Where the rule judges a member of the view line that a consumer may leave out: whether this line
+   *  gives it (an opportunity is an object the rule applies to whose line gives it). */
+  judgesLine?(c: ObjectCase): boolean;
   judge(c: ObjectCase, ctx: JudgeContext): string | undefined;
 }
 
@@ -148,6 +153,36 @@ const declared: ConsumerRuleDeclaration[] = [
     },
   },
   {
+    id: "consumer/attributes-of-the-latest-state",
+    requirements: ["CONSUMER-ATTRIBUTES-01"],
+    title:
+      "MUST give, where its view gives an object's attributes, those its messages leave at the latest state: a snapshot's as sent; a deltas message applied to the attributes it lists, the others left as they were",
+    opportunity:
+      "an object whose latest state is live and whose messages gave attribute values (its latest snapshot, or deltas with values), held in a view line that gives attributes",
+    exercise:
+      "a view that gives the attributes it holds (the line's attributes member); in deltas streams (--variants deltas, deltas-message, deltas-collection) the attributes the consumer built from the deltas",
+    applies: (object, ctx) =>
+      ctx.stream.choice.payloadType === "deltas"
+        ? deltasGiveAttributes(object, ctx)
+        : ctx.judgesAttributes &&
+          !object.winner.removes &&
+          firstWinner(object).kind === "snapshot" &&
+          typeof firstWinner(object).attributesText === "string",
+    judgesLine: (c) => c.record.attributes !== undefined && !c.record.removed,
+    // Asked by the judge about a line that holds the latest state in every other respect: removed or
+    // not, its objectVersion. Where the stream did not give an attribute (after a fallback, a deltas
+    // member of another structure, a reference value), it is not judged.
+    judge(c, ctx) {
+      const deltas = ctx.stream.choice.payloadType === "deltas";
+      const wrong = deltas ? deltasMismatch(c, ctx) : snapshotMismatch(c, ctx);
+      if (wrong.length === 0) return undefined;
+      const model = deltas
+        ? "those the object's deltas leave (a deltas message changes only the attributes it lists)"
+        : "the snapshot's";
+      return `the view's attributes are not ${model} at ${describeEntry(firstWinner(c.object))}: ${wrong.slice(0, 3).join("; ")}${wrong.length > 3 ? ` (and ${wrong.length - 3} more)` : ""}; ${describeRecord(c.record)}`;
+    },
+  },
+  {
     id: "consumer/unknown-types-and-fields-change-nothing",
     requirements: ["CONSUMER-UNKNOWN-01"],
     title:
@@ -210,3 +245,8 @@ export const CONSUMER_RULES: readonly ConsumerRule[] = declared.map((rule) => de
 
 /** The rule that answers for a record that no rule's judge explains: it does not hold the latest state. */
 export const LATEST_RULE = CONSUMER_RULES[0] as ConsumerRule;
+
+/** The rule that judges a line's attributes where it holds the latest state otherwise. */
+export const ATTRIBUTES_RULE = CONSUMER_RULES.find(
+  (r) => r.id === "consumer/attributes-of-the-latest-state",
+) as ConsumerRule;

@@ -1,6 +1,7 @@
 // What state of an object a view record holds: whether it is the state one message of the stream left
 // (its removal, its objectVersion, its attributes), and which message that is. The consumer rules read it.
 
+import { canonicalJson } from "../check/canonical-json.ts";
 import {
   type ConsumerStream,
   type TruthEntry,
@@ -295,4 +296,27 @@ export function describeRecord(record: ViewRecord): string {
   const other = record.dataMembers.filter((m) => m !== "attributes");
   if (other.length > 0) parts.push(`and ${other.join(", ")}`);
   return `line ${record.line} holds ${parts.join(", ")}`;
+}
+
+/** A line of a snapshot stream that holds the latest state in every respect but its attributes (the
+ *  latest message a snapshot, the view's attributes other than its): what it gets wrong, by attribute
+ *  name; [] when nothing. Fallbacks are the fallback rule's, fields of no definition the unknown rule's. */
+export function snapshotMismatch(c: ObjectCase, ctx: JudgeContext): string[] {
+  const winner = firstWinner(c.object);
+  if (!ctx.judgesAttributes || winner.kind !== "snapshot" || winner.removes) return [];
+  if (c.record.attributes === undefined || c.record.removed) return [];
+  const record = ownAttributes(c.record);
+  if (sameAttributes(record, winner)) return [];
+  if (!holdsLatestState(c, { ...ctx, judgesAttributes: false })) return [];
+  const given = winner.attributesText ? (JSON.parse(winner.attributesText) as Record<string, unknown>) : {};
+  const held = (record.attributesValue ?? {}) as Record<string, unknown>;
+  const wrong: string[] = [];
+  for (const name of Object.keys(given)) {
+    if (!(name in held)) wrong.push(`${name} is missing`);
+    else if (canonicalJson(held[name]) !== canonicalJson(given[name]))
+      wrong.push(`${name} is not the value the snapshot gave`);
+  }
+  for (const name of Object.keys(held))
+    if (!(name in given)) wrong.push(`${name} is held, though the snapshot has no such attribute`);
+  return wrong.length > 0 ? wrong : ["they differ from the snapshot's"];
 }

@@ -1,0 +1,235 @@
+// An object's attributes as its deltas messages leave them, by the document's model of deltas: a deltas
+// message lists only the attributes that changed ("Only changed attributes are listed"), so it changes
+// those and leaves every other attribute as it was. ATTRIBUTE_CHANGED replaces its oldValue with its
+// newValue, ATTRIBUTE_REMOVED removes its oldValue, ATTRIBUTE_ADDED (seen in the field) adds its newValue.
+// Where the stream does not say (a large-object fallback, a deltas member of another structure, a value
+// without a text such as a reference attribute's) the attribute is unknown and not judged: the document is
+// silent there, and so is the kit.
+
+import {
+  type TruthEntry,
+  type TruthObject,
+  UNKNOWN_HEADER,
+  UNKNOWN_PAYLOAD_FIELD,
+} from "./consumer-stream.ts";
+import type { JudgeContext, ObjectCase } from "./object-state.ts";
+
+/** One attribute value as a message gives it: its text and its id (the last segment of its uri). */
+interface ModelValue {
+  value?: string;
+  id?: string;
+}
+
+/** The attributes the object's messages up to its latest state say it has. */
+export interface DeltasState {
+  /** Attribute name (the attributeType's or key's last segment) to its values, where the stream gave them. */
+  known: Map<string, ModelValue[]>;
+  /** Values a delta removed or replaced, per attribute name, that no later message gave again. */
+  dropped: Map<string, ModelValue[]>;
+  /** Attribute names whose values the stream did not give (a value without text). */
+  unknown: Set<string>;
+  /** Every attribute of the object is known: its messages from its creation on all gave their values. */
+  complete: boolean;
+  /** The message whose delta last changed each known attribute (for the finding's words). */
+  lastChange: Map<string, TruthEntry>;
+}
+
+const record = (v: unknown): Record<string, unknown> | undefined =>
+  v !== null && typeof v === "object" && !Array.isArray(v) ? (v as Record<string, unknown>) : undefined;
+
+const lastSegment = (text: string) => text.slice(text.lastIndexOf("/") + 1);
+
+function modelValue(v: unknown): ModelValue | undefined {
+  if (typeof v === "string" || typeof v === "number" || typeof v === "boolean") return { value: String(v) };
+  const r = record(v);
+  if (!r) return undefined;
+  const out: ModelValue = {};
+  if (typeof r.value === "string" || typeof r.value === "number" || typeof r.value === "boolean")
+    out.value = String(r.value);
+  if (typeof r.id === "string" && r.id !== "") out.id = r.id;
+  else if (typeof r.uri === "string" && r.uri !== "") out.id = lastSegment(r.uri);
+  return out;
+}
+
+/** Two values are the same: by text where both have one, else by id. */
+const same = (a: ModelValue, b: ModelValue) =>
+  a.value !== undefined && b.value !== undefined ? a.value === b.value : a.id !== undefined && a.id === b.id;
+
+/** The delta items of a deltas member, in the shapes the field shows (the document's delta message, its
+ *  deltaCollection alone, a bare array); undefined for any other structure (the document leaves it open). */
+export function deltaItems(deltas: unknown): unknown[] | undefined {
+  if (Array.isArray(deltas)) return deltas;
+  const d = record(deltas);
+  if (!d) return undefined;
+  const collection = record(d.deltaCollection);
+  if (collection && Array.isArray(collection.delta)) return collection.delta;
+  if (Array.isArray(d.delta)) return d.delta;
+  return undefined;
+}
+
+const CREATION = /_CREATED$/;
+
+function emptyState(complete: boolean): DeltasState {
+  return { known: new Map(), dropped: new Map(), unknown: new Set(), complete, lastChange: new Map() };
+}
+
+function applyItem(state: DeltasState, item: unknown, entry: TruthEntry): void {
+  const it = record(item);
+  if (!it || typeof it.attributeType !== "string") {
+    // An item the stream does not name: what it changed is unknown.
+    state.complete = false;
+    return;
+  }
+  const name = lastSegment(it.attributeType);
+  const type = String(it.type ?? "");
+  const oldValue = it.oldValue === undefined ? undefined : modelValue(it.oldValue);
+  const newValue = it.newValue === undefined ? undefined : modelValue(it.newValue);
+  const values = state.known.get(name) ?? [];
+  if ((oldValue && oldValue.value === undefined) || (newValue && newValue.value === undefined)) {
+    // A value without text (a reference attribute's): the attribute is not judged.
+    state.unknown.add(name);
+    state.known.delete(name);
+    return;
+  }
+  if (oldValue && (type === "ATTRIBUTE_CHANGED" || type === "ATTRIBUTE_REMOVED")) {
+    const at = values.findIndex((v) => same(v, oldValue));
+    if (at >= 0) values.splice(at, 1);
+    const dropped = state.dropped.get(name) ?? [];
+    dropped.push(oldValue);
+    state.dropped.set(name, dropped);
+  }
+  if (newValue && type !== "ATTRIBUTE_REMOVED") {
+    values.push(newValue);
+    const dropped = state.dropped.get(name);
+    if (dropped)
+      state.dropped.set(
+        name,
+        dropped.filter((v) => !same(v, newValue)),
+      );
+  }
+  if (values.length > 0) state.known.set(name, values);
+  else state.known.delete(name);
+  state.lastChange.set(name, entry);
+}
+
+function fromSnapshot(object: Record<string, unknown>, entry: TruthEntry): DeltasState {
+  const state = emptyState(true);
+  const attributes = record(object.attributes) ?? {};
+  for (const [key, raw] of Object.entries(attributes)) {
+    const name = lastSegment(key);
+    const values = (Array.isArray(raw) ? raw : [raw]).map(modelValue);
+    if (values.some((v) => v === undefined || v.value === undefined)) state.unknown.add(name);
+    else {
+      state.known.set(name, values as ModelValue[]);
+      state.lastChange.set(name, entry);
+    }
+  }
+  return state;
+}
+
+const cache = new WeakMap<TruthObject, DeltasState>();
+
+/** The object's attributes at its latest state, folded from its listed messages in objectVersion order
+ *  (a re-send counted once). */
+export function deltasState(object: TruthObject, ctx: JudgeContext): DeltasState {
+  let state = cache.get(object);
+  if (state) return state;
+  const byVersion = new Map<number, TruthEntry>();
+  for (const e of object.entries)
+    if (e.listed && e.version <= object.winner.version && !byVersion.has(e.version))
+      byVersion.set(e.version, e);
+  state = emptyState(false);
+  for (const e of [...byVersion.values()].sort((a, b) => a.version - b.version)) {
+    if (e.removes) {
+      state = emptyState(true);
+      continue;
+    }
+    if (e.kind === "fallback") {
+      // The event without its content: every attribute is unknown from here.
+      state = emptyState(false);
+      continue;
+    }
+    const payload = ctx.stream.messages[e.position]?.payload;
+    if (e.kind === "snapshot") {
+      const object = record(payload?.object);
+      state = object ? fromSnapshot(object, e) : emptyState(false);
+      continue;
+    }
+    if (e.kind !== "deltas") continue;
+    const items = deltaItems(payload?.deltas);
+    if (items === undefined) {
+      state = emptyState(false);
+      continue;
+    }
+    if (CREATION.test(e.type)) state = emptyState(true);
+    for (const item of items) applyItem(state, item, e);
+  }
+  cache.set(object, state);
+  return state;
+}
+
+/** The stream gives something to judge of the object's attributes: its latest state is live and its
+ *  messages gave at least one attribute's values. */
+export function deltasGiveAttributes(object: TruthObject, ctx: JudgeContext): boolean {
+  if (object.winner.removes || ctx.stream.choice.payloadType !== "deltas") return false;
+  return deltasState(object, ctx).known.size > 0;
+}
+
+/** The view's attributes as name to values (a key's last segment: a full attributeType key is a name). */
+function viewAttributes(value: unknown): Map<string, ModelValue[]> {
+  const out = new Map<string, ModelValue[]>();
+  const r = record(value);
+  if (!r) return out;
+  for (const [key, raw] of Object.entries(r)) {
+    if (raw === null || raw === undefined) continue;
+    const values = (Array.isArray(raw) ? raw : [raw])
+      .map(modelValue)
+      .filter((v): v is ModelValue => v !== undefined);
+    const name = lastSegment(key);
+    out.set(name, [...(out.get(name) ?? []), ...values]);
+  }
+  return out;
+}
+
+/** Fields of no definition a consumer may have copied among the attributes: the unknown-fields rule's. */
+const NOT_ATTRIBUTES: ReadonlySet<string> = new Set([UNKNOWN_HEADER, UNKNOWN_PAYLOAD_FIELD]);
+
+const show = (v: ModelValue) => JSON.stringify(v.value ?? v.id);
+
+/** What the view's attributes get wrong against the deltas' latest state, in words; [] when nothing.
+ *  Judged only where the view gives attributes and the stream gave them. */
+export function deltasMismatch(c: ObjectCase, ctx: JudgeContext): string[] {
+  const { record: line, object } = c;
+  if (line.attributes === undefined || line.removed || !deltasGiveAttributes(object, ctx)) return [];
+  const state = deltasState(object, ctx);
+  const view = viewAttributes(line.attributesValue);
+  const wrong: string[] = [];
+  const by = (name: string) => {
+    const e = state.lastChange.get(name);
+    return e ? ` (message #${e.position + 1}, ${e.type}, objectVersion ${e.version})` : "";
+  };
+  for (const [name, values] of state.known) {
+    const held = view.get(name) ?? [];
+    const missing = values.filter((v) => !held.some((h) => same(h, v)));
+    if (missing.length === 0) continue;
+    wrong.push(
+      held.length === 0
+        ? `${name} is missing, though a delta gave it${by(name)} and no later message removed it: a deltas message changes only the attributes it lists`
+        : `${name} holds ${held.map(show).join(", ")}, not ${missing.map(show).join(", ")} as the latest delta of it gave${by(name)}`,
+    );
+  }
+  for (const [name, held] of view) {
+    if (state.unknown.has(name) || held.length === 0 || NOT_ATTRIBUTES.has(name)) continue;
+    const current = state.known.get(name) ?? [];
+    const stale = (state.dropped.get(name) ?? []).filter(
+      (d) => held.some((h) => same(h, d)) && !current.some((v) => same(v, d)),
+    );
+    if (stale.length > 0)
+      wrong.push(
+        `${name} still holds ${stale.map(show).join(", ")}, which a delta removed or replaced${by(name)}`,
+      );
+    else if (state.complete && current.length === 0)
+      wrong.push(`${name} is held, though no message since the object's creation gave it a value`);
+  }
+  return wrong;
+}

@@ -1,0 +1,194 @@
+// consumer/attributes-of-the-latest-state: where a view gives an object's attributes, they are those its
+// messages leave at the latest state. In a deltas stream a deltas message changes the attributes it lists
+// and leaves the others (the document: "Only changed attributes are listed"). The views here are built by
+// small consumers of the test's own (a fold of the stream as a correct consumer makes it, and two faulty
+// ones), independent of the kit's model, and judged in memory.
+import { describe, expect, it } from "vitest";
+import { judgeView } from "../../src/events/consumer/consumer-judge.ts";
+import {
+  type ConsumerStream,
+  consumerStream,
+  type DeliveredMessage,
+} from "../../src/events/consumer/consumer-stream.ts";
+import { type ConsumerView, parseViewLine } from "../../src/events/consumer/consumer-view.ts";
+import { producerChoice } from "../../src/events/consumer/producer-choices.ts";
+
+const RULE = "consumer/attributes-of-the-latest-state";
+
+const stream = (name: string, seed = 1) => {
+  const choice = producerChoice(name);
+  if (!choice) throw new Error(`no producer choice ${name}`);
+  return consumerStream(choice, seed, 1000);
+};
+
+type Values = Record<string, { value?: unknown; id?: unknown }[]>;
+/** How a test consumer folds a deltas message into the attributes it holds. */
+type Apply = "merge" | "replace" | "keep-old";
+
+const REMOVALS = /_REMOVED(_GDPR)?$|_LOST_MERGE$/;
+
+function items(deltas: unknown): Record<string, unknown>[] | undefined {
+  const d = deltas as Record<string, unknown> | undefined;
+  const c = d?.deltaCollection as Record<string, unknown> | undefined;
+  if (Array.isArray(c?.delta)) return c.delta as Record<string, unknown>[];
+  if (Array.isArray(d?.delta)) return d.delta as Record<string, unknown>[];
+  return undefined;
+}
+
+/** A consumer of the test's own: orders by objectVersion, marks removals, and folds deltas as `apply`
+ *  says; after a fallback or a deltas member it cannot read it writes no attributes (it does not know). */
+function consume(s: ConsumerStream, apply: Apply): ConsumerView {
+  const held = new Map<string, { version: number; removed: boolean; attrs?: Values }>();
+  const byObject = new Map<string, DeliveredMessage[]>();
+  for (const m of s.messages) {
+    const uri = String(m.headers.sourceObjectUri);
+    byObject.set(uri, [...(byObject.get(uri) ?? []), m]);
+  }
+  for (const [uri, messages] of byObject) {
+    const seen = new Set<number>();
+    const ordered = messages
+      .filter((m) => {
+        const v = Number(m.headers.objectVersion);
+        if (seen.has(v)) return false;
+        seen.add(v);
+        return true;
+      })
+      .sort((a, b) => Number(a.headers.objectVersion) - Number(b.headers.objectVersion));
+    let state: { version: number; removed: boolean; attrs?: Values } = { version: 0, removed: false };
+    for (const m of ordered) {
+      const type = String(m.headers.eventType);
+      const version = Number(m.headers.objectVersion);
+      if (type === "ENTITY_MERGE_FAILED") continue;
+      if (REMOVALS.test(type)) {
+        state = { version, removed: true };
+        continue;
+      }
+      const p = m.payload;
+      const list = p.exceededQueueSizeLimit === true ? undefined : items(p.deltas);
+      if (p.exceededQueueSizeLimit === true || (p.deltas !== undefined && list === undefined)) {
+        state = { version, removed: false };
+        continue;
+      }
+      if (!list) {
+        state = { ...state, version, removed: false };
+        continue;
+      }
+      const created = type.endsWith("_CREATED");
+      const base: Values = apply === "replace" || created ? {} : structuredClone(state.attrs ?? {});
+      if (!created && apply !== "replace" && state.attrs === undefined) {
+        state = { version, removed: false };
+        continue;
+      }
+      for (const item of list) {
+        const name = String(item.attributeType).split("/").at(-1) as string;
+        const values = base[name] ?? [];
+        const old = item.oldValue as { id?: unknown } | undefined;
+        if (apply !== "keep-old" && old && item.type !== "ATTRIBUTE_ADDED") {
+          const at = values.findIndex((v) => v.id === old.id);
+          if (at >= 0) values.splice(at, 1);
+        }
+        if (item.type !== "ATTRIBUTE_REMOVED") values.push(item.newValue as { value?: unknown });
+        if (values.length > 0) base[name] = values;
+        else delete base[name];
+      }
+      state = { version, removed: false, attrs: base };
+    }
+    held.set(uri, state);
+  }
+  const records = new Map();
+  for (const [uri, state] of held) {
+    const line: Record<string, unknown> = { uri, removed: state.removed, objectVersion: state.version };
+    if (!state.removed && state.attrs !== undefined) line.attributes = state.attrs;
+    records.set(uri, parseViewLine(JSON.stringify(line), records.size + 1));
+  }
+  return { records, lines: records.size };
+}
+
+const verdictOf = (s: ConsumerStream, view: ConsumerView) => {
+  const judgement = judgeView(s, view);
+  return {
+    failed: judgement.verdicts.filter((v) => v.status === "failed").map((v) => v.rule.id),
+    rule: judgement.verdicts.find((v) => v.rule.id === RULE),
+  };
+};
+
+describe("a deltas stream's attributes, as the deltas leave them", () => {
+  it.each(["deltas", "deltas-message", "deltas-collection"])(
+    "a consumer that applies each delta to the attributes it lists passes (%s), on objects it judged",
+    (name) => {
+      const s = stream(name);
+      const { failed, rule } = verdictOf(s, consume(s, "merge"));
+      expect(failed).toEqual([]);
+      expect(rule?.status).toBe("passed");
+      expect(rule?.opportunities).toBeGreaterThan(10);
+    },
+  );
+
+  it.each(["deltas-message", "deltas-collection"])(
+    "a deltas message applied as a whole snapshot (the attributes it did not list dropped) is this rule's finding alone (%s)",
+    (name) => {
+      const s = stream(name);
+      const { failed, rule } = verdictOf(s, consume(s, "replace"));
+      expect(failed).toEqual([RULE]);
+      expect(rule?.findings[0]?.message).toMatch(
+        /not those the object's deltas leave .*is missing, though a delta gave it .* a deltas message changes only the attributes it lists/,
+      );
+    },
+  );
+
+  it("a value a delta replaced, kept beside the new one, is this rule's finding", () => {
+    const s = stream("deltas-message");
+    const { failed, rule } = verdictOf(s, consume(s, "keep-old"));
+    expect(failed).toEqual([RULE]);
+    expect(rule?.findings[0]?.message).toMatch(/still holds .*, which a delta removed or replaced/);
+  });
+
+  it("deltas of another structure give no values: nothing is judged, and the rule says so", () => {
+    const s = stream("deltas-other");
+    const { failed, rule } = verdictOf(s, consume(s, "replace"));
+    expect(failed).toEqual([]);
+    expect(rule?.status).toBe("not-exercised");
+    expect(rule?.reason).toMatch(/the stream gave no opportunity/);
+  });
+
+  it("a view that gives no attributes is not judged (not exercised, saying the lines leave them out), and members of its own are not read", () => {
+    const s = stream("deltas-message");
+    const merged = consume(s, "merge");
+    const records = new Map();
+    for (const r of merged.records.values()) {
+      const line = { uri: r.uri, removed: r.removed, objectVersion: r.objectVersion, needsRefetch: true };
+      records.set(r.uri, parseViewLine(JSON.stringify(line), r.line));
+    }
+    const { failed, rule } = verdictOf(s, { records, lines: records.size });
+    expect(failed).toEqual([]);
+    expect(rule?.status).toBe("not-exercised");
+    expect(rule?.reason).toMatch(/leave out what the rule judges/);
+  });
+});
+
+describe("a snapshot stream's attributes", () => {
+  it("a line that holds the latest objectVersion with an attribute dropped is this rule's finding, not the order rule's", () => {
+    const s = stream("snapshot");
+    const records = new Map();
+    let changed = 0;
+    for (const object of s.objects.values()) {
+      const w = object.winner;
+      const line: Record<string, unknown> = { uri: object.uri, removed: w.removes, objectVersion: w.version };
+      const text = w.kind === "snapshot" && !w.removes ? w.attributesText : undefined;
+      if (text) {
+        const attributes = JSON.parse(text) as Record<string, unknown>;
+        if (changed < 5 && "LastName" in attributes) {
+          delete attributes.LastName;
+          changed += 1;
+        }
+        line.attributes = attributes;
+      }
+      records.set(object.uri, parseViewLine(JSON.stringify(line), records.size + 1));
+    }
+    expect(changed).toBe(5);
+    const { failed, rule } = verdictOf(s, { records, lines: records.size });
+    expect(failed).toEqual([RULE]);
+    expect(rule?.findings).toHaveLength(5);
+    expect(rule?.findings[0]?.message).toMatch(/not the snapshot's at message #\d+ .*: LastName is missing/);
+  });
+});
