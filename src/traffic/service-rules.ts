@@ -201,7 +201,8 @@ const expiredToken: ServiceRule = {
     let opportunities = 0;
     let unknown = 0;
     for (const x of traffic.exchanges) {
-      if (x.bearer === undefined || x.operation === "issueToken" || !answered(x)) continue;
+      if (x.bearer === undefined || x.operation === undefined || x.operation === "issueToken") continue;
+      if (!answered(x)) continue;
       if (/\[redacted\]/i.test(x.bearer)) continue;
       const expiresAt = issued.get(x.bearer);
       if (expiresAt === undefined) {
