@@ -58,6 +58,8 @@ function subjectProperties(result: RunResult): [string, string][] {
       return [...where, ["seed", String(result.seed)], ["runs", String(result.runs)]];
     case "events":
       return [...where, ["messages", String(subject.messages)]];
+    case "traffic":
+      return [...where, ["exchanges", String(subject.exchanges)], ["parties", subject.parties.join(", ")]];
     case "caller":
     case "consumer": {
       const { command } = subject;

@@ -425,6 +425,8 @@ function subjectLine(result: RunResult): string {
         `Stream of producer choice ${code(subject.choice)} by ${code(subject.delivery)}: ${subject.delivered} of ` +
         `${subject.messages} messages delivered · ${run} · ${took} · ${kit}`
       );
+    case "traffic":
+      return `Traffic from ${code(subject.source)}: ${subject.exchanges} exchanges, parties ${subject.parties.map(code).join(", ")} · ${run} · ${took} · ${kit}`;
   }
 }
 

@@ -153,6 +153,8 @@ export function subjectName(result: Pick<RunResult, "subject" | "command">): str
       return `client: ${result.command} (sandbox variant ${subject.choice})`;
     case "consumer":
       return `consumer: ${result.command} (producer choice ${subject.choice}, ${subject.delivery})`;
+    case "traffic":
+      return `traffic: ${subject.source}`;
   }
 }
 

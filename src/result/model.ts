@@ -277,6 +277,22 @@ export type Subject =
       messages: number;
       /** No view, or an empty one: the consumer consumed nothing, so nothing was judged. */
       nothingConsumed?: true;
+    }
+  | {
+      /** Recorded traffic judged by both rule sets (lckit judge): a HAR or NDJSON of exchanges. */
+      kind: "traffic";
+      /** The file or "-" (stdin) the exchanges were read from. */
+      source: string;
+      /** Exchanges read. */
+      exchanges: number;
+      /** Exchanges judged (those read, less the excluded parties' and those over the bound). */
+      judged?: number;
+      /** The parties judged: "service" and "client <id>" per client seen. */
+      parties: string[];
+      /** Parties named out (--exclude-client, --exclude-tenant). */
+      excluded?: { clients?: string[]; tenants?: string[] };
+      /** Exchanges not kept: over the bound on kept exchanges (said, never silently judged). */
+      dropped?: number;
     };
 
 export type SubjectKind = Subject["kind"];
@@ -287,6 +303,7 @@ export const JUDGING_COMMANDS: Record<SubjectKind, string> = {
   events: "lckit events check",
   caller: "lckit client check",
   consumer: "lckit events consumer check",
+  traffic: "lckit judge",
 };
 
 /** A team's command the kit ran (client and consumer checks) and how it ended. */

@@ -207,6 +207,8 @@ function nothingJudgedOf(
   const subject = result.subject;
   if (subject === undefined || subject.kind === "provider") return undefined;
   if (subject.kind === "events") return subject.messages > 0 ? undefined : subject.emptyAllowed ? 0 : 2;
+  // Recorded traffic with no exchange of the interface: the input gave nothing to judge.
+  if (subject.kind === "traffic") return (subject.judged ?? subject.exchanges) > 0 ? undefined : 2;
   if (stoppedByKit(result.interruption)) return undefined;
   const { command } = subject;
   if (command.startError !== undefined) return 2;

@@ -1,0 +1,190 @@
+// lckit judge on the kit's own traffic: the evidence.har of a run against the correct reference finds no
+// service fault; a run against a seeded fault is judged at fault by a rule of the same requirement as the
+// active check that caught it; an example client's faulty traffic gets the caller finding the client check
+// gives, blamed on that client, beside a correct client interleaved with it; bad input is a clear error,
+// another API's traffic judges nothing.
+import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { gzipSync } from "node:zlib";
+import { describe, expect, it } from "vitest";
+import { main } from "../../src/cli/main.ts";
+import { packagePath } from "../../src/package-root.ts";
+import type { RunResult } from "../../src/result/model.ts";
+import { judgeTraffic } from "../../src/traffic/judge.ts";
+import { clientCheck } from "../../src/workbench/client-check.ts";
+import type { TrafficExchange } from "../../src/workbench/traffic.ts";
+import { captureIo } from "../cli/capture-io.ts";
+import { reportValidator } from "../report/report-schema.ts";
+
+const tmp = () => mkdtempSync(join(tmpdir(), "lckit-judge-"));
+
+/** An lckit run on the embedded reference with evidence.har; its report and the HAR's path. */
+async function runWithHar(faults: string[]): Promise<{ report: RunResult; har: string }> {
+  const dir = tmp();
+  const io = captureIo();
+  const argv = [
+    "run",
+    "--suite",
+    "lookup-scan",
+    "--suite",
+    "auth",
+    "--runs",
+    "3",
+    "--har",
+    "--report-dir",
+    dir,
+  ];
+  for (const f of faults) argv.push("--fault", f);
+  await main(argv, io);
+  const [folder] = readdirSync(dir).filter((d) => !d.startsWith("."));
+  const at = join(dir, folder as string);
+  return { report: JSON.parse(readFileSync(join(at, "report.json"), "utf8")), har: join(at, "evidence.har") };
+}
+
+const failed = (r: RunResult, party?: string) =>
+  r.checks.filter((c) => c.status === "failed" && (party === undefined || c.suite === party));
+
+describe("the kit's own evidence.har", () => {
+  it("of a run against the correct reference: no service fault, and a valid report", async () => {
+    const { har } = await runWithHar([]);
+    const { result } = await judgeTraffic({ source: har });
+    expect(failed(result).map((c) => c.id)).toEqual([]);
+    const passedService = result.checks.filter((c) => c.suite === "service" && c.status === "passed");
+    expect(passedService.map((c) => c.id)).toEqual(
+      expect.arrayContaining([
+        "service/refuses-missing-token",
+        "service/scroll-every-record-once",
+        "service/page-within-limit",
+      ]),
+    );
+    expect(result.subject).toMatchObject({ kind: "traffic", source: har });
+    expect(reportValidator()(result), JSON.stringify(reportValidator().errors)).toBe(true);
+  }, 60_000);
+
+  it.each([
+    ["scan-repeats-record-at-page-boundary", "service/scroll-every-record-once"],
+    ["scan-exceeds-limit", "service/page-within-limit"],
+    ["missing-auth-accepted", "service/refuses-missing-token"],
+  ])(
+    "of a run against %s names the service with %s, a rule of the active check's requirement",
+    async (fault, rule) => {
+      const { report, har } = await runWithHar([fault]);
+      const { result } = await judgeTraffic({ source: har });
+      expect(failed(result).map((c) => c.id)).toEqual([rule]);
+      const finding = failed(result)[0];
+      expect(finding?.suite).toBe("service");
+      expect(finding?.message).toMatch(/^service at fault/);
+      const active = new Set(failed(report).flatMap((c) => c.requirements));
+      expect(finding?.requirements.some((id) => active.has(id))).toBe(true);
+    },
+    60_000,
+  );
+});
+
+/** A HAR of exchanges as the sandbox recorded them (unredacted: what a proxy in front of staging sees). */
+function harOf(exchanges: readonly TrafficExchange[]): string {
+  const pairs = (h: Record<string, string>) => Object.entries(h).map(([name, value]) => ({ name, value }));
+  const entries = exchanges.map((x) => ({
+    startedDateTime: new Date(x.at).toISOString(),
+    time: x.durationMs,
+    request: {
+      method: x.method,
+      url: x.url,
+      headers: pairs(x.headers),
+      ...(x.body === undefined
+        ? {}
+        : { postData: { mimeType: x.headers["content-type"] ?? "", text: x.body } }),
+    },
+    response: { status: x.status, headers: pairs(x.responseHeaders), content: { text: x.responseBody } },
+  }));
+  return JSON.stringify({ log: { version: "1.2", creator: { name: "test", version: "0" }, entries } });
+}
+
+describe("an example client's traffic", () => {
+  const client = packagePath("examples", "clients", "lookup-client.mjs");
+  const check = (clientId: string, fault?: string) =>
+    clientCheck({
+      argv: [process.execPath, client],
+      clientId,
+      env: { ...process.env, ...(fault ? { FAULT: fault } : {}) },
+      timeoutMs: 60_000,
+    });
+
+  it("gives the client check's caller finding, blamed on the faulty client only, the correct one interleaved", async () => {
+    const [faulty, correct] = await Promise.all([
+      check("nightly-sync", "wrong-scroll"),
+      check("order-service"),
+    ]);
+    const rule = "client/scan-passes-previous-scroll-id";
+    expect(faulty.result.checks.find((c) => c.id === rule)?.status).toBe("failed");
+    const both = [...faulty.traffic.exchanges, ...correct.traffic.exchanges].sort((a, b) => a.at - b.at);
+    const file = join(tmp(), "two-clients.har.gz");
+    writeFileSync(file, gzipSync(harOf(both)));
+    const { result, parties } = await judgeTraffic({ source: file });
+    expect(parties).toEqual(["service", "client nightly-sync", "client order-service"]);
+    expect(failed(result).map((c) => [c.suite, c.id])).toEqual([
+      ["client nightly-sync", `${rule}[nightly-sync]`],
+    ]);
+    expect(failed(result)[0]?.message).toMatch(/not the scrollId the previous answer gave/);
+    // Secrets never reach the report: the clients' tokens and Basic credentials.
+    const text = JSON.stringify(result);
+    for (const t of [...faulty.traffic.tokens, ...correct.traffic.tokens])
+      expect(text).not.toContain(t.value);
+    for (const x of both) {
+      const basic = /^basic\s+(\S+)/i.exec(x.headers.authorization ?? "");
+      if (basic) expect(text).not.toContain(basic[1]);
+    }
+    // Named out, the faulty client is not judged.
+    const without = await judgeTraffic({ source: file, excludeClients: ["nightly-sync"] });
+    expect(without.parties).toEqual(["service", "client order-service"]);
+    expect(failed(without.result)).toEqual([]);
+  }, 120_000);
+});
+
+describe("bad input", () => {
+  it("a truncated or malformed HAR is a clear error, exit 2", async () => {
+    const dir = tmp();
+    const one = { request: { method: "GET", url: "https://x/" }, response: { status: 200 } };
+    const whole = JSON.stringify({ log: { entries: [one, one] } });
+    // Cut inside the second entry, as a copy of a file still being written would be.
+    const har = whole.slice(0, whole.lastIndexOf("200"));
+    writeFileSync(join(dir, "cut.har"), har);
+    writeFileSync(join(dir, "bad.har"), "<html>not json</html>");
+    for (const [file, says] of [
+      ["cut.har", /truncated HAR: the file ends inside its JSON after 1 complete entry/],
+      ["bad.har", /not a HAR: it starts with "<html>/],
+    ] as const) {
+      const io = captureIo();
+      expect(await main(["judge", join(dir, file), "--report-dir", join(dir, "reports")], io)).toBe(2);
+      expect(io.stderr()).toMatch(says);
+    }
+  });
+
+  it("another API's traffic judges nothing: every rule not exercised, exit 2, never a pass", async () => {
+    const dir = tmp();
+    const other: TrafficExchange[] = [0, 1].map((i) => ({
+      seq: i,
+      at: 1_700_000_000_000 + i,
+      method: "GET",
+      url: `https://api.example.com/v2/users/${i}`,
+      headers: { authorization: "Bearer abcdefgh12345678" },
+      body: undefined,
+      status: 200,
+      responseHeaders: { "content-type": "application/json" },
+      responseBody: "{}",
+      durationMs: 1,
+      pathname: `/v2/users/${i}`,
+      search: "",
+      operation: undefined,
+      bearer: "abcdefgh12345678",
+      clientId: undefined,
+    }));
+    writeFileSync(join(dir, "other.har"), harOf(other));
+    const io = captureIo();
+    expect(await main(["judge", join(dir, "other.har"), "--report-dir", join(dir, "reports")], io)).toBe(2);
+    expect(io.stdout()).toMatch(/calls an operation of the interface .*nothing was judged/);
+    const { result } = await judgeTraffic({ source: join(dir, "other.har") });
+    expect(new Set(result.checks.map((c) => c.status))).toEqual(new Set(["not-exercised"]));
+  });
+});

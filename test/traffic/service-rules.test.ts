@@ -1,0 +1,155 @@
+// The service rules on small made-up traffic: each catches its faulty answer, accepts the correct choices
+// the document leaves open, and says "undecided" where the traffic cannot decide, never a pass.
+import { describe, expect, it } from "vitest";
+import { judgeExchanges } from "../../src/traffic/judge.ts";
+import type { ReadExchange } from "../../src/traffic/recorded-entry.ts";
+
+const RDM = "https://rdm.example";
+let seq = 0;
+function x(over: Partial<ReadExchange> & Pick<ReadExchange, "url">): ReadExchange {
+  seq += 1;
+  return {
+    seq,
+    at: 1_700_000_000_000 + seq * 10,
+    method: "POST",
+    headers: { authorization: "Bearer [redacted]" },
+    status: 200,
+    responseHeaders: { "content-type": "application/json" },
+    responseBody: "{}",
+    durationMs: 1,
+    ...over,
+  };
+}
+
+const lookup = (code: string, type = "rdm/lookupTypes/Country") => ({ code, type });
+/** A scroll of pages (each a list of codes); the last answer carries a scrollId unless `ended`. */
+function scroll(pages: string[][], query = "", ended = true): ReadExchange[] {
+  return pages.map((codes, i) =>
+    x({
+      url: `${RDM}/lookups/acme/_scan${i === 0 ? query : ""}`,
+      ...(i === 0 ? {} : { body: JSON.stringify({ scrollId: `s${i}` }) }),
+      responseBody: JSON.stringify({
+        values: codes.map((c) => lookup(c)),
+        ...(i === pages.length - 1 && ended ? {} : { scrollId: `s${i + 1}` }),
+      }),
+    }),
+  );
+}
+
+function statusOf(exchanges: ReadExchange[], id: string) {
+  const { result } = judgeExchanges(
+    { exchanges, read: exchanges.length, dropped: 0, skipped: { count: 0 } },
+    { source: "test.har" },
+  );
+  const check = result.checks.find((c) => c.id === id);
+  return { status: check?.status, text: check?.message ?? check?.reason ?? "" };
+}
+
+describe("service/scroll-every-record-once", () => {
+  const id = "service/scroll-every-record-once";
+  it("catches a record repeated at a page boundary, even in a scroll left midway", () => {
+    expect(
+      statusOf(
+        scroll([
+          ["A", "B"],
+          ["B", "C"],
+        ]),
+        id,
+      ).status,
+    ).toBe("failed");
+    expect(
+      statusOf(
+        scroll(
+          [
+            ["A", "B"],
+            ["B", "C"],
+          ],
+          "",
+          false,
+        ),
+        id,
+      ).status,
+    ).toBe("failed");
+  });
+  it("accepts an end by an empty page that still carries a scrollId (deployments do this)", () => {
+    const pages = scroll([["A"], ["B"], []], "", false);
+    expect(statusOf(pages, id).status).toBe("passed");
+  });
+  it("cannot decide a scroll abandoned midway without a repeat: inconclusive, not passed", () => {
+    const { status, text } = statusOf(scroll([["A"], ["B"]], "", false), id);
+    expect(status).toBe("inconclusive");
+    expect(text).toMatch(/1 scrolls abandoned before their end/);
+  });
+});
+
+describe("service/scroll-order-kept", () => {
+  const id = "service/scroll-order-kept";
+  it("catches descending records asked ascending, and accepts case-insensitive order", () => {
+    expect(statusOf(scroll([["b", "a"]], "?sort=code&order=asc"), id).status).toBe("failed");
+    expect(statusOf(scroll([["a", "B", "c"]], "?sort=code&order=asc"), id).status).toBe("passed");
+  });
+  it("does not judge a sort without order (the default direction is not shown)", () => {
+    expect(statusOf(scroll([["b", "a"]], "?sort=code"), id).status).toBe("not-exercised");
+  });
+});
+
+describe("service/page-within-limit", () => {
+  const id = "service/page-within-limit";
+  it("catches a page above its asked limit; leaves the lookups scan's unasked default alone", () => {
+    expect(statusOf(scroll([["A", "B"]], "?limit=1"), id).status).toBe("failed");
+    expect(statusOf(scroll([["A", "B"]]), id).status).toBe("not-exercised");
+  });
+});
+
+describe("service/refuses-missing-token and refuses-malformed-token", () => {
+  const status = (headers: Record<string, string>, code: number) => [
+    x({ url: `${RDM}/lookups/acme/_scan`, headers, status: code, responseBody: '{"values":[]}' }),
+  ];
+  it("catches an answer 200 without Authorization; a refusal passes", () => {
+    expect(statusOf(status({}, 200), "service/refuses-missing-token").status).toBe("failed");
+    expect(statusOf(status({}, 401), "service/refuses-missing-token").status).toBe("passed");
+  });
+  it("catches a malformed bearer answered 200; a redacted token is no malformed one", () => {
+    expect(
+      statusOf(status({ authorization: "Bearer not a token" }, 200), "service/refuses-malformed-token")
+        .status,
+    ).toBe("failed");
+    expect(
+      statusOf(status({ authorization: "Bearer [redacted]" }, 200), "service/refuses-malformed-token").status,
+    ).toBe("not-exercised");
+  });
+});
+
+describe("service/refuses-expired-token", () => {
+  const id = "service/refuses-expired-token";
+  const tokenAnswer = (at: number) =>
+    x({
+      url: `${RDM}/oauth/token`,
+      headers: {
+        authorization: `Basic ${Buffer.from("c1:secret-1").toString("base64")}`,
+        "content-type": "application/x-www-form-urlencoded",
+      },
+      body: "grant_type=client_credentials",
+      at,
+      responseBody: JSON.stringify({
+        access_token: "tok-abcdef123456",
+        token_type: "Bearer",
+        expires_in: 60,
+      }),
+    });
+  const use = (at: number, status: number) =>
+    x({
+      url: `${RDM}/lookups/acme/_scan`,
+      headers: { authorization: "Bearer tok-abcdef123456" },
+      at,
+      status,
+      responseBody: '{"values":[]}',
+    });
+  it("catches a token answered 200 past the expiry its token answer gave; a refusal passes", () => {
+    expect(statusOf([tokenAnswer(0), use(120_000, 200)], id).status).toBe("failed");
+    expect(statusOf([tokenAnswer(0), use(120_000, 401)], id).status).toBe("passed");
+  });
+  it("cannot decide a token whose issue the traffic never showed: inconclusive", () => {
+    expect(statusOf([use(120_000, 200)], id)).toMatchObject({ status: "inconclusive", text: /never showed/ });
+  });
+});
