@@ -127,3 +127,8 @@ export function ruleCheckResult<E>(
       };
   }
 }
+
+/** The findings of a verdict: those of a failed rule, none otherwise. */
+export function verdictFindings<E>(verdict: Verdict<E> | undefined): Finding<E>[] {
+  return verdict?.status === "failed" ? verdict.findings : [];
+}
