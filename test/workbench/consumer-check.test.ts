@@ -96,7 +96,7 @@ describe.each(Object.entries(LANGUAGES))("the %s example consumer", (_language, 
       expect(failed?.message).toMatch(says);
       // Evidence: the object, the message that should have won, what the view holds, and the replay.
       const finding = JSON.parse(failed?.counterexample?.value ?? "{}");
-      expect(finding.where).toMatch(/^(entities|relations|interactions|changeRequests)\//);
+      expect(finding.uri).toMatch(/^(entities|relations|interactions|changeRequests)\//);
       expect(finding.expected).toMatchObject({
         position: expect.any(Number),
         objectVersion: expect.any(Number),
