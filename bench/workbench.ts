@@ -315,7 +315,7 @@ function judging(): void {
     const verdicts = judgeTraffic(readTraffic(recorded, clients));
     const judgeMs = performance.now() - started;
     const heapAfter = process.memoryUsage().heapUsed;
-    const failed = verdicts.filter((v) => v.verdict.status === "failed").map((v) => v.rule.id);
+    const failed = verdicts.filter((v) => v.status === "failed").map((v) => v.rule.id);
     console.log(
       `judging ${fmt(n)} recorded requests: ${fmt(judgeMs)} ms, ${fmt((n / judgeMs) * 1000)} requests/s (JSON.parse of the answers alone ${fmt(parseMs)} ms, ratio ${fmt(judgeMs / parseMs, 1)}; issue target >= 50,000 requests/s, 100,000 in <= 5 s); heap +${fmt((heapAfter - heapBefore) / 1e6, 1)} MB; rules failed: ${failed.join(", ") || "none"} (${parsed} parsed)`,
     );

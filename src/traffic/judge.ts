@@ -251,7 +251,8 @@ function fromCallerVerdict(v: RuleVerdict): ServiceVerdict {
     return { opportunities: 0, violations: [], undecided: { count: 0, why: "" }, notExercised: v.reason };
   return {
     opportunities: v.opportunities,
-    violations: v.status === "failed" ? v.violations : [],
+    violations:
+      v.status === "failed" ? v.found.map((f) => ({ seq: f.evidence.seq, message: f.message })) : [],
     undecided: { count: 0, why: "" },
     notExercised: "",
   };

@@ -17,6 +17,7 @@ import { TOKEN_DROPPED_WHEN_OVER } from "./caller-rules/token-lifecycle.ts";
 import { backoffAfterRefusal, tokenQuota, tokenReuse } from "./caller-rules/tokens.ts";
 
 export {
+  type CallerEvidence,
   type CallerRule,
   type CallerRuleDeclaration,
   type RuleVerdict,

@@ -14,8 +14,9 @@ import {
 } from "../result/client-verdict.ts";
 import { notCheckableOnlyFor } from "../result/coverage.ts";
 import type { CheckResult, CommandRun, RunResult, StopSignal } from "../result/model.ts";
+import { type Judged, judgeRules, ruleCheckResult } from "../rules/judge.ts";
 import { SCANS_READ_UNDER_EVERY_CHOICE } from "./caller-rules/sweep-difference.ts";
-import { CALLER_RULES, type RuleVerdict } from "./caller-rules.ts";
+import { CALLER_RULES, type CallerEvidence, type CallerRule } from "./caller-rules.ts";
 import type { Traffic, TrafficExchange } from "./traffic.ts";
 
 /** Exchanges kept as evidence per failed rule, and violations listed in its log. */
@@ -81,17 +82,11 @@ export function redactedExchanges(traffic: Traffic, meta: Pick<ClientRunMeta, "c
   return traffic.exchanges.map((x) => evidenceOf(x, redactor));
 }
 
-/** Judges the traffic by every caller rule. */
-export function judgeTraffic(
-  traffic: Traffic,
-): { rule: (typeof CALLER_RULES)[number]; verdict: RuleVerdict; ms: number }[] {
+/** Judges the traffic by every caller rule, through the one engine (src/rules/judge.ts). */
+export function judgeTraffic(traffic: Traffic): Judged<CallerRule, CallerEvidence>[] {
   // In a sweep, a choice's run beside the default's is also judged by the rule of differences.
   const rules = traffic.baseline ? [...CALLER_RULES, SCANS_READ_UNDER_EVERY_CHOICE] : CALLER_RULES;
-  return rules.map((rule) => {
-    const started = performance.now();
-    const verdict = rule.judge(traffic);
-    return { rule, verdict, ms: performance.now() - started };
-  });
+  return judgeRules(rules, (rule) => rule.judge(traffic));
 }
 
 /** The redactor of a client check: the data's client credentials and every token the recording saw. */
@@ -107,61 +102,48 @@ export function clientRunResult(traffic: Traffic, meta: ClientRunMeta): RunResul
   const redactor = redactorFor(meta, traffic);
   const bySeq = new Map(traffic.exchanges.map((x) => [x.seq, x]));
   const none = traffic.exchanges.length === 0;
-  const ruleChecks = judgeTraffic(traffic).map(({ rule, verdict, ms }): CheckResult => {
-    const base = {
-      id: rule.id,
-      suite: "client",
-      title: rule.title,
-      level: rule.level,
-      requirements: [...rule.requirements],
-      safety: "read" as const,
-      durationMs: Math.round(ms),
-      requests: 0,
-    };
+  const ruleChecks = judgeTraffic(traffic).map((judged): CheckResult => {
+    const { rule } = judged;
     if (none)
       return {
-        ...base,
+        ...ruleCheckResult(judged, { suite: "client", failed: () => ({}) }),
         status: "skipped",
         skipCause: "check",
         reason: "the command made no request to the sandbox",
+        requests: 0,
       };
-    if (verdict.status === "not-exercised")
-      return {
-        ...base,
-        status: "not-exercised",
-        reason: verdict.reason,
-        ...(meta.requireExercised && rule.level === "MUST" ? { exerciseRequired: true as const } : {}),
-      };
-    if (verdict.status === "passed") return { ...base, status: "passed", requests: verdict.opportunities };
-    const first = verdict.violations[0];
-    const at = first === undefined ? undefined : bySeq.get(first.seq);
-    const evidence = verdict.violations
-      .slice(0, EVIDENCE_PER_RULE)
-      .map((v) => bySeq.get(v.seq))
-      .filter((x): x is TrafficExchange => x !== undefined)
-      .map((x) => evidenceOf(x, redactor));
-    return {
-      ...base,
-      status: "failed",
-      requests: verdict.opportunities,
-      message: redactor.text(
-        `${verdict.violations.length} of ${verdict.opportunities} opportunit${verdict.opportunities === 1 ? "y" : "ies"} (${rule.opportunity}) broke the rule; first: ${first?.message ?? ""}`,
-      ),
-      ...(at
-        ? {
-            details: {
-              request: {
-                method: at.method,
-                path: redactor.text(new URL(at.url).pathname + new URL(at.url).search),
-              },
-              actual: redactor.text(first?.message ?? ""),
-            },
-          }
-        : {}),
-      evidence,
-      exchangeIds: evidence.map((x) => x.id as number),
-      log: verdict.violations.slice(0, LOG_PER_RULE).map((v) => redactor.text(`#${v.seq} ${v.message}`)),
-    };
+    return ruleCheckResult(judged, {
+      suite: "client",
+      ...(meta.requireExercised ? { requireExercised: true } : {}),
+      failed: (findings, opportunities) => {
+        const first = findings[0];
+        const at = first === undefined ? undefined : bySeq.get(first.evidence.seq);
+        const evidence = findings
+          .slice(0, EVIDENCE_PER_RULE)
+          .map((f) => bySeq.get(f.evidence.seq))
+          .filter((x): x is TrafficExchange => x !== undefined)
+          .map((x) => evidenceOf(x, redactor));
+        return {
+          message: redactor.text(
+            `${findings.length} of ${opportunities} opportunit${opportunities === 1 ? "y" : "ies"} (${rule.opportunity}) broke the rule; first: ${first?.message ?? ""}`,
+          ),
+          ...(at
+            ? {
+                details: {
+                  request: {
+                    method: at.method,
+                    path: redactor.text(new URL(at.url).pathname + new URL(at.url).search),
+                  },
+                  actual: redactor.text(first?.message ?? ""),
+                },
+              }
+            : {}),
+          evidence,
+          exchangeIds: evidence.map((x) => x.id as number),
+          log: findings.slice(0, LOG_PER_RULE).map((f) => redactor.text(`#${f.evidence.seq} ${f.message}`)),
+        };
+      },
+    });
   });
   const command = commandCheck(meta, redactor, traffic.exchanges.length);
   const checks = [command, ...ruleChecks];

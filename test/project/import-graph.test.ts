@@ -27,6 +27,8 @@ const RANKS: Record<string, number> = {
   "src/redaction": 3,
   "src/transport": 4,
   "src/result": 4,
+  // The one judging engine of the rules and their one finding: above the check's header and the result.
+  "src/rules": 4.5,
   "suites/support": 4,
   suites: 5,
   "src/target": 5,

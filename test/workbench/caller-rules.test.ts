@@ -302,7 +302,7 @@ describe("each rule names the mistake", () => {
   ])("%s: %s", (id, _name, steps, want) => {
     const verdict = judge(id, steps);
     expect(verdict.status).toBe("failed");
-    expect(verdict.status === "failed" ? verdict.violations[0]?.message : "").toMatch(want);
+    expect(verdict.status === "failed" ? verdict.found[0]?.message : "").toMatch(want);
   });
 
   it("the lookups scan states no maximum page size: limit=500 there passes, judged on what the document states", () => {
@@ -370,7 +370,7 @@ describe("each rule names the mistake", () => {
         responseBody: '{"error":"limit_exceeded","error_description":"Max active tokens limit exceeded"}',
       },
     ]);
-    expect(quota.status === "failed" ? quota.violations[0]?.message : quota.status).toMatch(
+    expect(quota.status === "failed" ? quota.found[0]?.message : quota.status).toMatch(
       /ran into its token quota/,
     );
   });
@@ -411,7 +411,7 @@ describe("token reuse is judged by the pattern, at any quota", () => {
       QUOTA_20,
     );
     expect(verdict.status).toBe("failed");
-    expect(verdict.status === "failed" ? verdict.violations[0]?.message : "").toMatch(
+    expect(verdict.status === "failed" ? verdict.found[0]?.message : "").toMatch(
       /client c1 requested a new token at #2 while it held a valid one that could serve the call \(the token of #0, \d+ s of validity left\); 2 such requests, 3 tokens for 3 calls\. With multi-token support on/,
     );
     expect(judge("client/token-quota", [call("tok-a"), issue("tok-b"), call("tok-b")], QUOTA_20).status).toBe(
@@ -425,7 +425,7 @@ describe("token reuse is judged by the pattern, at any quota", () => {
       [call("tok-a"), issue("tok-a"), call("tok-a"), issue("tok-a"), call("tok-a")],
       NO_MULTITOKEN,
     );
-    expect(verdict.status === "failed" ? verdict.violations[0]?.message : verdict.status).toMatch(
+    expect(verdict.status === "failed" ? verdict.found[0]?.message : verdict.status).toMatch(
       /multi-token support off, so the same token came back/,
     );
   });
@@ -556,7 +556,7 @@ describe("the request rule derived from the contract: strict where the document 
   ])("%s", (_name, steps, want) => {
     const verdict = judge(RULE, steps);
     expect(verdict.status).toBe("failed");
-    expect(verdict.status === "failed" ? verdict.violations.map((v) => v.message) : []).toEqual([
+    expect(verdict.status === "failed" ? verdict.found.map((v) => v.message) : []).toEqual([
       expect.stringMatching(want),
     ]);
   });
@@ -651,7 +651,7 @@ describe("the scroll's lifecycle, per scroll, with several open at once", () => 
   ])("%s: %s", (id, _name, steps, want) => {
     const verdict = judge(id, steps);
     expect(verdict.status).toBe("failed");
-    expect(verdict.status === "failed" ? verdict.violations.map((v) => v.message) : []).toEqual([
+    expect(verdict.status === "failed" ? verdict.found.map((v) => v.message) : []).toEqual([
       expect.stringMatching(want),
     ]);
   });
@@ -696,7 +696,7 @@ describe("the token's lifecycle: an expired or rejected token serves nothing mor
   ])("%s", (_name, steps, want) => {
     const verdict = judge(RULE, steps);
     expect(verdict.status).toBe("failed");
-    expect(verdict.status === "failed" ? verdict.violations.map((v) => v.message) : []).toEqual([
+    expect(verdict.status === "failed" ? verdict.found.map((v) => v.message) : []).toEqual([
       expect.stringMatching(want),
     ]);
   });
@@ -751,7 +751,7 @@ describe("the sweep judges differences: a scan read to its end under the default
   it("a short page taken for the end under the choice: failed, with the choice and both runs' figures", () => {
     const verdict = underChoice([{ method: "POST", path: SCAN, responseBody: page("s1", values(1)) }]);
     expect(verdict.status).toBe("failed");
-    expect(verdict.status === "failed" ? verdict.violations[0]?.message : "").toMatch(
+    expect(verdict.status === "failed" ? verdict.found[0]?.message : "").toMatch(
       /^POST \/lookups\/t\/_scan: under the provider choice short-pages your client read 1 records and stopped after the answer at #1, which carried 1 records \(limit=2\) and a scrollId it never passed on; under the default the same command read 3 records to the end .*The choice: the lookups scan serves at most 25 records a page/,
     );
   });
@@ -836,9 +836,9 @@ describe("the blocked values listing's paging model: offset counts records", () 
     const result = judge(ID, steps);
     expect(result.status).toBe("failed");
     if (result.status !== "failed") return;
-    expect(result.violations).toHaveLength(1);
-    expect(result.violations[0]?.message).toMatch(says);
-    expect(result.violations[0]?.message).toContain("starting offset");
+    expect(result.found).toHaveLength(1);
+    expect(result.found[0]?.message).toMatch(says);
+    expect(result.found[0]?.message).toContain("starting offset");
   });
 
   it("counts reads, and is not exercised by a client that never lists blocked values", () => {

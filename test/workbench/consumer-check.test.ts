@@ -14,6 +14,7 @@ import {
 } from "../../src/events/consumer/consumer-result.ts";
 import { CONSUMER_RULES } from "../../src/events/consumer/consumer-rules.ts";
 import { packagePath } from "../../src/package-root.ts";
+import { verdictFindings } from "../../src/rules/judge.ts";
 import { type ConsumerCheckRun, consumerCheck, type Delivery } from "../../src/workbench/consumer-check.ts";
 import { captureIo } from "../cli/capture-io.ts";
 
@@ -114,12 +115,14 @@ describe.each(Object.entries(LANGUAGES))("the %s example consumer", (_language, 
     const verdict = run.judgement?.verdicts.find(
       (v) => v.rule.id === "consumer/unknown-types-and-fields-change-nothing",
     );
-    expect(verdict?.findings.length).toBeGreaterThan(0);
-    for (const finding of verdict?.findings ?? []) {
-      const latest = run.stream.messages[finding.expected.position - 1];
-      expect(latest?.headers.traceparent, finding.uri).toBeDefined();
-      expect(latest?.payload.schemaRevision, finding.uri).toBeDefined();
-      expect(finding.view.objectVersion, finding.uri).toBeLessThan(finding.expected.objectVersion);
+    expect(verdictFindings(verdict).length).toBeGreaterThan(0);
+    for (const finding of verdictFindings(verdict)) {
+      const latest = run.stream.messages[finding.evidence.expected.position - 1];
+      expect(latest?.headers.traceparent, finding.where).toBeDefined();
+      expect(latest?.payload.schemaRevision, finding.where).toBeDefined();
+      expect(finding.evidence.view.objectVersion, finding.where).toBeLessThan(
+        finding.evidence.expected.objectVersion,
+      );
     }
   }, 120_000);
 });

@@ -8,6 +8,8 @@
 // objectVersion every state a consumer may hold last is accepted (statesToHold). Objects not in the view
 // are not judged, and the verdict says how many.
 
+import type { Finding, Found } from "../../rules/finding.ts";
+import { type Judged, judgeRules, outcomeOf } from "../../rules/judge.ts";
 import { ATTRIBUTES_RULE, CONSUMER_RULES, type ConsumerRule, LATEST_RULE } from "./consumer-rules.ts";
 import type { ConsumerStream, TruthEntry, TruthObject } from "./consumer-stream.ts";
 import type { ConsumerView } from "./consumer-view.ts";
@@ -22,28 +24,21 @@ import {
   skippedToLatest,
 } from "./object-state.ts";
 
-export interface ConsumerFinding {
-  uri: string;
+/** The evidence of a consumer rule's finding (its `where` is the object's URI). */
+export interface ConsumerEvidence {
   /** The message that should have won: its place in delivery (1-based), objectVersion, event type. */
   expected: { position: number; objectVersion: number; eventType: string; kind: TruthEntry["kind"] };
   /** What the view holds, as its line says it. */
   view: { line: number; removed: boolean; objectVersion?: number; attributes: "absent" | "empty" | "given" };
-  message: string;
   /** Other rules whose judge explains the record as well. */
   alsoExplainedBy?: string[];
 }
 
-export interface ConsumerRuleVerdict {
-  rule: ConsumerRule;
-  status: "passed" | "failed" | "not-exercised";
-  opportunities: number;
-  findings: ConsumerFinding[];
-  /** For not-exercised: why, and how to exercise it. */
-  reason?: string;
-  /** A passed rule's remark: records it accepted for a reason the report should name. */
-  note?: string;
-  ms: number;
-}
+/** A consumer rule's finding: the one finding of every rule (src/rules/finding.ts), where = the URI. */
+export type ConsumerFinding = Finding<ConsumerEvidence>;
+
+/** A consumer rule's verdict from the one engine (src/rules/judge.ts). */
+export type ConsumerRuleVerdict = Judged<ConsumerRule, ConsumerEvidence>;
 
 export interface ConsumerJudgement {
   verdicts: ConsumerRuleVerdict[];
@@ -56,24 +51,27 @@ export interface ConsumerJudgement {
   foreign: number;
 }
 
-function findingOf(c: ObjectCase, message: string): ConsumerFinding {
+function foundOf(c: ObjectCase, message: string, alsoExplainedBy: string[]): Found<ConsumerEvidence> {
   const winner = firstWinner(c.object);
   const { record } = c;
   return {
-    uri: c.object.uri,
-    expected: {
-      position: winner.position + 1,
-      objectVersion: winner.version,
-      eventType: winner.type,
-      kind: winner.kind,
-    },
-    view: {
-      line: record.line,
-      removed: record.removed,
-      ...(record.objectVersion === undefined ? {} : { objectVersion: record.objectVersion }),
-      attributes: record.attributes === undefined ? "absent" : record.attributesEmpty ? "empty" : "given",
-    },
+    where: c.object.uri,
     message,
+    evidence: {
+      expected: {
+        position: winner.position + 1,
+        objectVersion: winner.version,
+        eventType: winner.type,
+        kind: winner.kind,
+      },
+      view: {
+        line: record.line,
+        removed: record.removed,
+        ...(record.objectVersion === undefined ? {} : { objectVersion: record.objectVersion }),
+        attributes: record.attributes === undefined ? "absent" : record.attributesEmpty ? "empty" : "given",
+      },
+      ...(alsoExplainedBy.length > 0 ? { alsoExplainedBy } : {}),
+    },
   };
 }
 
@@ -148,7 +146,7 @@ export function judgeView(stream: ConsumerStream, view: ConsumerView): ConsumerJ
     explained.push({ c, by });
   }
   const shown = new Set(explained.filter((e) => e.by.length === 1).map((e) => e.by[0]?.rule));
-  const findings = new Map<ConsumerRule, ConsumerFinding[]>(CONSUMER_RULES.map((r) => [r, []]));
+  const findings = new Map<ConsumerRule, Found<ConsumerEvidence>[]>(CONSUMER_RULES.map((r) => [r, []]));
   const extra = new Map<ConsumerRule, number>(CONSUMER_RULES.map((r) => [r, 0]));
   for (const { c, by } of explained) {
     const settled = by.length === 1 ? by : by.filter((b) => shown.has(b.rule));
@@ -156,29 +154,20 @@ export function judgeView(stream: ConsumerStream, view: ConsumerView): ConsumerJ
     const to =
       settled.length > 0 ? settled : [...by].sort((a, b) => tieRank(a.rule) - tieRank(b.rule)).slice(0, 1);
     for (const { rule, message } of to) {
-      const finding = findingOf(c, message);
       const others = by.filter((b) => b.rule !== rule).map((b) => b.rule.id);
-      (findings.get(rule) as ConsumerFinding[]).push(
-        others.length > 0 ? { ...finding, alsoExplainedBy: others } : finding,
-      );
+      (findings.get(rule) as Found<ConsumerEvidence>[]).push(foundOf(c, message, others));
       if (!rule.applies(c.object, ctx)) extra.set(rule, (extra.get(rule) ?? 0) + 1);
     }
   }
   const judgeMs = performance.now() - started;
-  const verdicts = CONSUMER_RULES.map((rule): ConsumerRuleVerdict => {
-    const ruleStarted = performance.now();
-    const opportunities =
-      (rule === LATEST_RULE && !ctx.versioned
-        ? 0
-        : cases.filter((c) => rule.applies(c.object, ctx) && (rule.judgesLine?.(c) ?? true)).length) +
-      (extra.get(rule) ?? 0);
-    // Findings no other rule explains first: the report's first finding is the plainest evidence.
-    const found = (findings.get(rule) ?? []).sort(
-      (a, b) => Number(a.alsoExplainedBy !== undefined) - Number(b.alsoExplainedBy !== undefined),
-    );
-    const ms = performance.now() - ruleStarted + judgeMs / CONSUMER_RULES.length;
-    if (found.length > 0) return { rule, status: "failed", opportunities, findings: found, ms };
-    if (opportunities > 0) {
+  const verdicts = judgeRules(
+    CONSUMER_RULES,
+    (rule) => {
+      const opportunities =
+        (rule === LATEST_RULE && !ctx.versioned
+          ? 0
+          : cases.filter((c) => rule.applies(c.object, ctx) && (rule.judgesLine?.(c) ?? true)).length) +
+        (extra.get(rule) ?? 0);
       const note =
         rule === LATEST_RULE && skippers > 0
           ? `${skippers} object(s) hold an older objectVersion whose content is the latest's: the consumer skipped ${[
@@ -187,23 +176,26 @@ export function judgeView(stream: ConsumerStream, view: ConsumerView): ConsumerJ
               .map(([type, n]) => `${type} (${n})`)
               .join(", ")}, which changed nothing the view holds`
           : undefined;
-      return { rule, status: "passed", opportunities, findings: [], ...(note ? { note } : {}), ms };
-    }
-    const why =
-      rule === LATEST_RULE && !ctx.versioned
-        ? "the stream carries no objectVersion (JMSEventsFilteringFields does not list it), so no order of an object's messages is given"
-        : cases.length === 0
-          ? "the view holds none of the stream's objects"
-          : unjudgedLines(rule, cases, ctx);
-    return {
-      rule,
-      status: "not-exercised",
-      opportunities: 0,
-      findings: [],
-      reason: `${why}; to exercise it: ${rule.exercise}`,
-      ms,
-    };
-  });
+      const why =
+        rule === LATEST_RULE && !ctx.versioned
+          ? "the stream carries no objectVersion (JMSEventsFilteringFields does not list it), so no order of an object's messages is given"
+          : cases.length === 0
+            ? "the view holds none of the stream's objects"
+            : unjudgedLines(rule, cases, ctx);
+      return outcomeOf(
+        opportunities,
+        findings.get(rule) ?? [],
+        `${why}; to exercise it: ${rule.exercise}`,
+        note,
+      );
+    },
+    {
+      sharedMs: judgeMs,
+      // Findings no other rule explains first: the report's first finding is the plainest evidence.
+      order: (a, b) =>
+        Number(a.evidence.alsoExplainedBy !== undefined) - Number(b.evidence.alsoExplainedBy !== undefined),
+    },
+  );
   return {
     verdicts,
     judged: cases.length,

@@ -13,6 +13,7 @@ import {
 } from "../../result/client-verdict.ts";
 import { notCheckableOnlyFor } from "../../result/coverage.ts";
 import type { CheckResult, ClientCommand, RunResult, StopSignal } from "../../result/model.ts";
+import { ruleCheckResult } from "../../rules/judge.ts";
 import type { ConsumerFinding, ConsumerJudgement } from "./consumer-judge.ts";
 import { CONSUMER_RULES } from "./consumer-rules.ts";
 import type { ConsumerStream } from "./consumer-stream.ts";
@@ -47,8 +48,22 @@ export interface ConsumerRunMeta {
 }
 
 function findingLine(finding: ConsumerFinding): string {
-  const also = finding.alsoExplainedBy ? ` (also fits ${finding.alsoExplainedBy.join(", ")})` : "";
-  return `${finding.uri}: ${finding.message}${also}`;
+  const also = finding.evidence.alsoExplainedBy
+    ? ` (also fits ${finding.evidence.alsoExplainedBy.join(", ")})`
+    : "";
+  return `${finding.where}: ${finding.message}${also}`;
+}
+
+/** A finding as the counterexample's value shows it (the shape reports have carried since the check began). */
+function counterexampleValue(f: ConsumerFinding): string {
+  const { expected, view, alsoExplainedBy } = f.evidence;
+  return JSON.stringify({
+    uri: f.where,
+    expected,
+    view,
+    message: f.message,
+    ...(alsoExplainedBy ? { alsoExplainedBy } : {}),
+  });
 }
 
 function commandCheck(meta: ConsumerRunMeta): CheckResult {
@@ -96,52 +111,44 @@ export function consumerRunResult(meta: ConsumerRunMeta): RunResult {
   const judgement = "judgement" in meta.view ? meta.view.judgement : undefined;
   const { stream } = meta;
   const ruleChecks = CONSUMER_RULES.map((rule): CheckResult => {
-    const base = {
-      id: rule.id,
-      suite: "consumer",
-      title: rule.title,
-      level: rule.level,
-      requirements: rule.requirements,
-      safety: "read" as const,
-      durationMs: 0,
-      requests: 0,
-    };
-    const verdict = judgement?.verdicts.find((v) => v.rule === rule);
-    if (!verdict)
+    const judged = judgement?.verdicts.find((v) => v.rule === rule);
+    if (!judged)
       return {
-        ...base,
+        id: rule.id,
+        suite: "consumer",
+        title: rule.title,
+        level: rule.level,
+        requirements: rule.requirements,
+        safety: "read" as const,
+        durationMs: 0,
+        requests: 0,
         status: "skipped",
         skipCause: "check",
         reason: "no view was judged: see consumer/view",
       };
-    const timed = { ...base, durationMs: Math.round(verdict.ms), requests: verdict.opportunities };
-    if (verdict.status === "not-exercised")
-      return {
-        ...timed,
-        status: "not-exercised",
-        reason: verdict.reason ?? "",
-        ...(meta.requireExercised && rule.level === "MUST" ? { exerciseRequired: true as const } : {}),
-      };
-    if (verdict.status === "passed")
-      return { ...timed, status: "passed", ...(verdict.note ? { message: verdict.note } : {}) };
-    const first = verdict.findings[0] as ConsumerFinding;
-    return {
-      ...timed,
-      status: "failed",
-      message: `${verdict.findings.length} of ${verdict.opportunities} object(s) (${rule.opportunity}) break the rule; first: ${findingLine(first)}`,
-      details: {
-        expected: `${first.uri} as message #${first.expected.position} left it (${first.expected.eventType}, objectVersion ${first.expected.objectVersion})`,
-        actual: `view line ${first.view.line}: removed ${first.view.removed}${first.view.objectVersion === undefined ? "" : `, objectVersion ${first.view.objectVersion}`}, attributes ${first.view.attributes}`,
-        record: first.uri,
+    return ruleCheckResult(judged, {
+      suite: "consumer",
+      ...(meta.requireExercised ? { requireExercised: true } : {}),
+      failed: (findings, opportunities) => {
+        const first = findings[0] as ConsumerFinding;
+        const { expected, view } = first.evidence;
+        return {
+          message: `${findings.length} of ${opportunities} object(s) (${rule.opportunity}) break the rule; first: ${findingLine(first)}`,
+          details: {
+            expected: `${first.where} as message #${expected.position} left it (${expected.eventType}, objectVersion ${expected.objectVersion})`,
+            actual: `view line ${view.line}: removed ${view.removed}${view.objectVersion === undefined ? "" : `, objectVersion ${view.objectVersion}`}, attributes ${view.attributes}`,
+            record: first.where,
+          },
+          counterexample: {
+            seed: stream.seed,
+            path: `producer choice ${stream.choice.name}`,
+            value: counterexampleValue(first),
+            replay: meta.replay,
+          },
+          log: findings.slice(0, LOG_PER_RULE).map(findingLine),
+        };
       },
-      counterexample: {
-        seed: stream.seed,
-        path: `producer choice ${stream.choice.name}`,
-        value: JSON.stringify(first),
-        replay: meta.replay,
-      },
-      log: verdict.findings.slice(0, LOG_PER_RULE).map(findingLine),
-    };
+    });
   });
   const checks = [commandCheck(meta), viewCheck(meta), ...ruleChecks];
   const interruption = commandInterruption(meta.outcome, meta.finishedAt, meta.stoppedBy);

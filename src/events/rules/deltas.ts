@@ -14,10 +14,10 @@ export const deltaMessage = eventRule({
     "SHOULD The deltas member of an ENTITY_CHANGED deltas payload is the document's delta message (id, user, method, url, clientType, timestamp (epoch ms), objectUri, objectType, objectLabel, data with type, deltaCollection, eventId and itemsTotal) or its deltaCollection {ovChanged, delta} alone; the document leaves the structure of deltas open, so any object passes at MUST level.",
   requirements: [rule.deltaMessage],
   // One walk of the deltas judges this rule and events/event-delta-03.
-  judge({ typed, position }, problems) {
+  judge({ typed, position }, found) {
     if (!typed?.info || typed.type !== "ENTITY_CHANGED" || typed.kind !== "deltas") return undefined;
     const deltas = typed.payload.deltas;
-    if (isRecord(deltas)) problems.push(...deltaContentProblems(deltas, typed.payload.uri, position));
+    if (isRecord(deltas)) found.push(...deltaContentProblems(deltas, typed.payload.uri, position));
     return undefined;
   },
 });

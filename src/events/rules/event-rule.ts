@@ -2,7 +2,7 @@
 // judge reads one message at a time, or that names where its findings are found instead: the payload
 // schemas (their x-requirements), the stream rules across messages, or another rule's walk of the message.
 import { defineRule, type Rule, type RuleDeclaration } from "../../check/index.ts";
-import type { EventProblem } from "../check/event-problem.ts";
+import { addProblem, type EventProblem, type Severity } from "../check/event-problem.ts";
 import type { MessageUnderCheck } from "../check/read-message.ts";
 
 /** What a message judge returns when nothing after it can judge the message (it cannot be read further). */
@@ -11,16 +11,53 @@ export const STOP = "stop";
 /** Judges one read message: adds its findings to `problems`, each under the requirement it breaks. */
 export type MessageJudge = (message: MessageUnderCheck, problems: EventProblem[]) => undefined | typeof STOP;
 
+/** Where a rule's judge puts what it finds in one message. */
+export interface EventFindings {
+  /** A finding of this rule: its requirement is the rule's own, from its header (never written by hand). */
+  add(problem: Omit<EventProblem, "rule" | "severity"> & { severity?: Severity }): void;
+  /** Findings a shared walk made, each already under the requirement it breaks (the schemas' x-requirements,
+   *  a walk that judges several rules at once). */
+  push(...problems: EventProblem[]): void;
+  /** The message's findings so far (a rule that must not report a place twice reads them). */
+  readonly problems: readonly EventProblem[];
+}
+
+/** A message judge as a rule declares it: its findings go to `found`, which knows the rule's requirement. */
+export type DeclaredJudge = (message: MessageUnderCheck, found: EventFindings) => undefined | typeof STOP;
+
 /** Where the findings of a rule without a message judge of its own come from (said in docs and tests). */
 export interface FoundBy {
   foundBy: string;
 }
 
 export interface EventRuleDeclaration extends RuleDeclaration {
-  judge: MessageJudge | FoundBy;
+  judge: DeclaredJudge | FoundBy;
 }
 
-export type EventRule = Rule<"event", EventRuleDeclaration>;
+/** A declared event rule: its judge takes the message's list of problems (inspectMessage runs it). */
+export type EventRule = Rule<
+  "event",
+  Omit<EventRuleDeclaration, "judge"> & { judge: MessageJudge | FoundBy }
+>;
+
+/** The message judge of a declared one: one EventFindings per rule, pointed at each message's problems in
+ *  turn (judging is synchronous), so judging a message allocates nothing more than before. */
+function messageJudge(requirement: string, declared: DeclaredJudge): MessageJudge {
+  let target: EventProblem[] = [];
+  const found: EventFindings = {
+    add: (problem) => addProblem(target, { ...problem, rule: requirement }),
+    push: (...problems) => {
+      target.push(...problems);
+    },
+    get problems() {
+      return target;
+    },
+  };
+  return (message, problems) => {
+    target = problems;
+    return declared(message, found);
+  };
+}
 
 /** Declares an event rule. Its id is `events/` and its first requirement's id in lower case (report keys
  *  of the event check since it began); its findings carry that requirement id. */
@@ -30,7 +67,11 @@ export function eventRule(declaration: EventRuleDeclaration): EventRule {
     throw new Error(
       `event rule ${declaration.id}: its id is "events/${first.toLowerCase()}", from its first requirement`,
     );
-  return defineRule("event", declaration);
+  const { judge } = declaration;
+  return defineRule("event", {
+    ...declaration,
+    judge: typeof judge === "function" ? messageJudge(first as string, judge) : judge,
+  });
 }
 
 export const bySchema: FoundBy = {

@@ -18,12 +18,12 @@ export const entityFilter = eventRule({
   title: "MUST For entities, object holds only the fields listed in JMSEventsFilteringFields.",
   requirements: [rule.entityFilter],
   // One walk of the object judges the filters of both kinds (this rule, event-filter-02 and -03).
-  judge({ typed, config, position }, problems) {
+  judge({ typed, config, position }, found) {
     if (!typed?.info || !config) return undefined;
     const { kind, type, payload } = typed;
     const object = payload.object;
     if (isRecord(object) && (kind === "snapshot" || kind === "name-only"))
-      problems.push(...filteringProblems(typed.info.objectKind, type, object, config, position));
+      found.push(...filteringProblems(typed.info.objectKind, type, object, config, position));
     return undefined;
   },
 });
@@ -57,12 +57,12 @@ export const entityKindFields = eventRule({
     "MUST JMSEventsFilteringFields adds per object kind roles, ctSubscribedUris, defaultProfilePic, label, secondaryLabel (entities); analyticsAttributes (categories); name (groups); potentialMatchTOs, matchRules, matchScore, relevance (potential matches); timestamp, members (interactions, change requests).",
   requirements: [rule.entityKindFields],
   // One walk of a snapshot's object judges the per-kind fields of both kinds (this rule, -06 and -07).
-  judge({ typed, config, position }, problems) {
+  judge({ typed, config, position }, found) {
     if (!typed?.info || typed.kind !== "snapshot") return undefined;
     const object = typed.payload.object;
     if (!isRecord(object)) return undefined;
     const misplaced = kindFieldProblems(typed.info.objectKind, typed.type, object, position, config);
-    if (misplaced) problems.push(...misplaced);
+    if (misplaced) found.push(...misplaced);
     return undefined;
   },
 });

@@ -1,7 +1,7 @@
 // Headers: the headers every message carries, objectVersion as the streaming configuration lists it, and
 // the headers' agreement with the payload.
 
-import { addProblem, describeValue } from "../check/event-problem.ts";
+import { describeValue } from "../check/event-problem.ts";
 import { isRecord } from "../check/payload-shape.ts";
 import { problemsFromErrors } from "../check/schema-errors.ts";
 import { rule } from "../document/requirements.ts";
@@ -12,13 +12,12 @@ export const headers = eventRule({
   id: "events/event-headers-01",
   title: "MUST Every message carries the headers tenantId, eventType and sourceObjectUri.",
   requirements: [rule.headers],
-  judge(message, problems) {
+  judge(message, found) {
     if (message.headers === undefined) return undefined;
     if (!message.headerRecord) {
-      addProblem(problems, {
+      found.add({
         position: message.position,
         instancePath: "/headers",
-        rule: rule.headers,
         keyword: "type",
         message: `headers must be an object, got ${describeValue(message.headers)}`,
       });
@@ -27,7 +26,7 @@ export const headers = eventRule({
     const schemas = eventSchemas();
     const headerErrors = schemas.headers(message.headerRecord);
     if (headerErrors) {
-      problems.push(
+      found.push(
         ...problemsFromErrors(headerErrors, {
           position: message.position,
           prefix: "/headers",
@@ -45,21 +44,19 @@ export const objectVersion = eventRule({
   title:
     "MUST The header objectVersion is present only when it is listed in JMSEventsFilteringFields, and is then an integer.",
   requirements: [rule.objectVersion],
-  judge({ headerRecord, config, position }, problems) {
+  judge({ headerRecord, config, position }, found) {
     if (!headerRecord) return undefined;
     if (config?.objectVersionHeader === "required" && !("objectVersion" in headerRecord)) {
-      addProblem(problems, {
+      found.add({
         position,
         instancePath: "/headers",
-        rule: rule.objectVersion,
         keyword: "required",
         message: "header objectVersion is missing although JMSEventsFilteringFields lists objectVersion",
       });
     } else if (config?.objectVersionHeader === "forbidden" && "objectVersion" in headerRecord) {
-      addProblem(problems, {
+      found.add({
         position,
         instancePath: "/headers/objectVersion",
-        rule: rule.objectVersion,
         keyword: "not",
         message:
           "header objectVersion is present although JMSEventsFilteringFields does not list it; it is sent only when listed",
@@ -82,15 +79,14 @@ export const headerAgreement = eventRule({
   title:
     "MUST The eventType header equals the payload's type, and sourceObjectUri equals the URI of the object the message is about.",
   requirements: [rule.headerAgreement],
-  judge({ typed, headerRecord, position }, problems) {
+  judge({ typed, headerRecord, position }, found) {
     if (!typed || !headerRecord) return undefined;
     const { type, kind } = typed;
     const eventType = headerRecord.eventType;
     if (typeof eventType === "string" && eventType !== type) {
-      addProblem(problems, {
+      found.add({
         position,
         instancePath: "/headers/eventType",
-        rule: rule.headerAgreement,
         keyword: "agreement",
         message: `header eventType is ${eventType} but the payload's type is ${type}; they must be equal`,
       });
@@ -98,10 +94,9 @@ export const headerAgreement = eventRule({
     const source = headerRecord.sourceObjectUri;
     const payloadUri = payloadUriOf(typed);
     if (typeof source === "string" && typeof payloadUri === "string" && source !== payloadUri) {
-      addProblem(problems, {
+      found.add({
         position,
         instancePath: "/headers/sourceObjectUri",
-        rule: rule.headerAgreement,
         keyword: "agreement",
         message: `header sourceObjectUri is ${source} but the payload is about ${payloadUri} (${kind === "snapshot" ? "object.uri" : "uri"}); they must be equal`,
       });

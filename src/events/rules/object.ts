@@ -28,10 +28,10 @@ export const lookupError = eventRule({
   requirements: [rule.lookupError],
   // The schemas judge lookupError where they describe attribute values; this judge finds it wherever
   // values sit, and runs only when the message has a key of that name.
-  judge({ typed, walk, position }, problems) {
+  judge({ typed, walk, position }, found) {
     if (!typed?.info || typed.kind === "none" || !walk.lookupError) return undefined;
     const object = typed.payload.object;
-    if (isRecord(object)) problems.push(...nestedLookupErrors(object, position, problems));
+    if (isRecord(object)) found.push(...nestedLookupErrors(object, position, found.problems));
     return undefined;
   },
 });

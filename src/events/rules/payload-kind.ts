@@ -1,6 +1,6 @@
 // The payload's kind: a snapshot (the default) or a deltas message (or the large-object fallback), decided
 // by presence, and the kind the streaming configuration's payloadType asks for.
-import { addProblem, describeValue } from "../check/event-problem.ts";
+import { describeValue } from "../check/event-problem.ts";
 import { isRecord } from "../check/payload-shape.ts";
 import { rule } from "../document/requirements.ts";
 import { eventRule, STOP } from "./event-rule.ts";
@@ -9,12 +9,11 @@ export const payloadKind = eventRule({
   id: "events/event-payload-01",
   title: "MUST A payload is a snapshot (the default) or deltas message.",
   requirements: [rule.payloadKind],
-  judge({ payload, typed, config, given, position }, problems) {
+  judge({ payload, typed, config, given, position }, found) {
     if (!isRecord(payload)) {
-      addProblem(problems, {
+      found.add({
         position,
         instancePath: "/payload",
-        rule: rule.payloadKind,
         keyword: "type",
         message: `payload must be a JSON object (snapshot or deltas message), got ${describeValue(payload)}`,
       });
@@ -23,20 +22,18 @@ export const payloadKind = eventRule({
     if (!typed?.info) return undefined;
     const { kind } = typed;
     if (kind === "none") {
-      addProblem(problems, {
+      found.add({
         position,
         instancePath: "/payload",
-        rule: rule.payloadKind,
         keyword: "payloadKind",
         message: `a ${typed.info.type} payload is a snapshot (with object), a deltas message (with uri and deltas) or a large-object fallback (without object, with exceededQueueSizeLimit true); this one has none of object, deltas and exceededQueueSizeLimit (got fields ${Object.keys(payload).join(", ")}): add the one it is meant to be`,
       });
       return undefined;
     }
     if (config && (kind === "snapshot" || kind === "deltas") && kind !== config.payloadType) {
-      addProblem(problems, {
+      found.add({
         position,
         instancePath: "/payload",
-        rule: rule.payloadKind,
         keyword: "payloadType",
         message: `a ${kind} payload, but the streaming configuration sets payloadType ${config.payloadType}${given?.payloadType === undefined ? " (the default)" : ""}`,
       });

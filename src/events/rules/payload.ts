@@ -1,6 +1,5 @@
 // The payload of each kind: a snapshot's type and object, ovChanged, exceededQueueSizeLimit, a deltas
 // message's members, the large-object fallback, the split URIs and the change requests' bare name.
-import { addProblem } from "../check/event-problem.ts";
 import { ovChangedTypes } from "../check/read-message.ts";
 import { rule } from "../document/requirements.ts";
 import { bySchema, eventRule } from "./event-rule.ts";
@@ -18,7 +17,7 @@ export const ovChanged = eventRule({
     "MUST ovChanged is a boolean that appears only on ENTITY_CHANGED and RELATIONSHIP_CHANGED, and may be absent.",
   requirements: [rule.ovChanged],
   // Its type and its place are the schemas'; that it is there when analyzeOvChanges is true is this judge's.
-  judge({ typed, config, position }, problems) {
+  judge({ typed, config, position }, found) {
     if (!typed?.info || !config || config.analyzeOvChanges !== true) return undefined;
     const { type, kind, payload } = typed;
     if (
@@ -26,10 +25,9 @@ export const ovChanged = eventRule({
       (kind === "snapshot" || kind === "large-object") &&
       !("ovChanged" in payload)
     ) {
-      addProblem(problems, {
+      found.add({
         position,
         instancePath: "/payload",
-        rule: rule.ovChanged,
         keyword: "required",
         message: `${type} without ovChanged although the streaming configuration sets analyzeOvChanges true (ovChanged may be absent only when it is false)`,
       });
@@ -57,14 +55,13 @@ export const largeObject = eventRule({
   title:
     "MUST A large-object fallback carries no object, but the object URI, the event type, exceededQueueSizeLimit true and ovChanged where applicable.",
   requirements: [rule.largeObject],
-  judge({ typed, headerRecord, position }, problems) {
+  judge({ typed, headerRecord, position }, found) {
     if (!typed?.info) return undefined;
     const { kind, payload } = typed;
     if (kind === "snapshot" && payload.exceededQueueSizeLimit === true) {
-      addProblem(problems, {
+      found.add({
         position,
         instancePath: "/payload/exceededQueueSizeLimit",
-        rule: rule.largeObject,
         keyword: "largeObject",
         message:
           "exceededQueueSizeLimit true marks the large-object fallback, which is sent without object; this payload carries both: send the snapshot without exceededQueueSizeLimit, or the fallback without object",
@@ -75,10 +72,9 @@ export const largeObject = eventRule({
       // header carries it as well as a uri field would.
       const source = headerRecord?.sourceObjectUri;
       if (typeof source !== "string" || source === "") {
-        addProblem(problems, {
+        found.add({
           position,
           instancePath: "/payload",
-          rule: rule.largeObject,
           keyword: "required",
           message:
             "a large-object fallback carries the object URI, in uri or in the sourceObjectUri header; this one has neither: add uri",

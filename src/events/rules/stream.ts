@@ -1,6 +1,5 @@
 // The stream: after a GDPR removal only creations and GDPR removals remain; a reference attribute's change
 // reaches the entities that hold it with ovChanged true; large-object fallbacks only where configured.
-import { addProblem } from "../check/event-problem.ts";
 import { rule } from "../document/requirements.ts";
 import { byReferenceCompanions, byStreamRules, eventRule } from "./event-rule.ts";
 
@@ -25,13 +24,12 @@ export const largeObjectConfig = eventRule({
   title:
     "MUST Large-object fallback happens only with largeObjectsSupport on, when the compressed event exceeds the size limit.",
   requirements: [rule.largeObjectConfig],
-  judge({ typed, config, position }, problems) {
+  judge({ typed, config, position }, found) {
     if (!typed?.info || !config) return undefined;
     if (typed.kind === "large-object" && config.largeObjectsSupport === false) {
-      addProblem(problems, {
+      found.add({
         position,
         instancePath: "/payload",
-        rule: rule.largeObjectConfig,
         keyword: "largeObjectsSupport",
         message:
           "a large-object fallback (no object, exceededQueueSizeLimit true), but the streaming configuration sets largeObjectsSupport false",

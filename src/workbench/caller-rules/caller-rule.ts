@@ -1,19 +1,25 @@
 // What every caller rule shares: its declared shape (a rule of kind "caller" whose judge reads the
-// traffic), its verdict from its opportunities and violations, and the operations the rules name.
+// traffic), its outcome from its opportunities and violations (src/rules/judge.ts, the one engine), and
+// the operations the rules name.
 import { defineRule, type Rule, type RuleDeclaration } from "../../check/index.ts";
+import type { Found } from "../../rules/finding.ts";
+import { type Outcome, outcomeOf } from "../../rules/judge.ts";
 import type { Traffic, TrafficExchange } from "../traffic.ts";
 
+/** What a caller rule found at fault, as its judge writes it: the exchange (its seq) and what was wrong. */
 export interface Violation {
   /** seq of the exchange at fault. */
   seq: number;
   message: string;
 }
 
-export type RuleVerdict =
-  | { status: "passed"; opportunities: number }
-  | { status: "failed"; opportunities: number; violations: Violation[] }
-  /** The traffic gave the rule nothing to judge: said, with what would exercise it, never a pass. */
-  | { status: "not-exercised"; reason: string };
+/** The evidence of a caller rule's finding: the exchange at fault. */
+export interface CallerEvidence {
+  seq: number;
+}
+
+/** What a caller rule's judge returns: the engine's outcome, its findings pointing at exchanges. */
+export type RuleVerdict = Outcome<CallerEvidence>;
 
 /** A caller rule as declared: a rule of kind "caller" (src/check/rule.ts) whose judge reads the traffic. */
 export interface CallerRuleDeclaration extends RuleDeclaration {
@@ -49,11 +55,15 @@ export const SHORT_PAGES_VARIANT = "short-pages";
 /** How a team makes its scans page: the words every scan rule's "not exercised" ends with. */
 export const TO_PAGE = `give --data with more lookups than your scans' limit, or run with --variants ${SHORT_PAGES_VARIANT} (the sweep's choice whose lookups scan serves short pages)`;
 
+/** The finding of a violation: where is the exchange's seq, the evidence the exchange. */
+export const foundAt = ({ seq, message }: Violation): Found<CallerEvidence> => ({
+  where: `#${seq}`,
+  message,
+  evidence: { seq },
+});
+
 export function verdict(opportunities: number, violations: Violation[], notExercised: string): RuleVerdict {
-  if (opportunities === 0) return { status: "not-exercised", reason: notExercised };
-  return violations.length > 0
-    ? { status: "failed", opportunities, violations }
-    : { status: "passed", opportunities };
+  return outcomeOf(opportunities, violations.map(foundAt), notExercised);
 }
 
 export const where = (x: TrafficExchange) => `${x.method} ${x.pathname}`;

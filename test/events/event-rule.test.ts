@@ -1,0 +1,45 @@
+// An event rule's findings carry the requirement of its header: the judge never names it, and each
+// message's findings go to that message's list.
+import { describe, expect, it } from "vitest";
+import type { EventProblem } from "../../src/events/check/event-problem.ts";
+import type { MessageUnderCheck } from "../../src/events/check/read-message.ts";
+import { eventRule } from "../../src/events/rules/event-rule.ts";
+
+const rule = eventRule({
+  id: "events/test-rule-01",
+  title: "MUST be judged",
+  requirements: ["TEST-RULE-01", "TEST-RULE-02"],
+  judge(message, found) {
+    found.add({ position: message.position, instancePath: "", keyword: "test", message: "found" });
+    return undefined;
+  },
+});
+const message = (position: string) => ({ position }) as unknown as MessageUnderCheck;
+
+describe("an event rule's judge", () => {
+  it("adds findings under the rule's first requirement, from its header", () => {
+    const problems: EventProblem[] = [];
+    if (typeof rule.judge !== "function") throw new Error("the rule has a judge");
+    rule.judge(message("line 1"), problems);
+    expect(problems).toEqual([
+      {
+        position: "line 1",
+        instancePath: "",
+        rule: "TEST-RULE-01",
+        keyword: "test",
+        message: "found",
+        severity: "error",
+      },
+    ]);
+  });
+
+  it("adds each message's findings to that message's list", () => {
+    const first: EventProblem[] = [];
+    const second: EventProblem[] = [];
+    if (typeof rule.judge !== "function") throw new Error("the rule has a judge");
+    rule.judge(message("line 1"), first);
+    rule.judge(message("line 2"), second);
+    expect(first.map((p) => p.position)).toEqual(["line 1"]);
+    expect(second.map((p) => p.position)).toEqual(["line 2"]);
+  });
+});
