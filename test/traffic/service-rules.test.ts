@@ -37,10 +37,7 @@ function scroll(pages: string[][], query = "", ended = true): ReadExchange[] {
 }
 
 function statusOf(exchanges: ReadExchange[], id: string) {
-  const { result } = judgeExchanges(
-    { exchanges, read: exchanges.length, dropped: 0, skipped: { count: 0 } },
-    { source: "test.har" },
-  );
+  const { result } = judgeExchanges(exchanges, { source: "test.har" });
   const check = result.checks.find((c) => c.id === id);
   return { status: check?.status, text: check?.message ?? check?.reason ?? "" };
 }

@@ -1,0 +1,153 @@
+// The caller rules of lckit client check, judged per client on an endless stream: each rule reads a
+// client's traffic as a whole, so the client's exchanges are fed to it in windows. A window is judged with
+// the end of the window before it as context (a scroll begun there, a token issued there); only what is new
+// in the window counts: its opportunities are the window's less the context's alone, its findings those at
+// exchanges after the context. What lies further back than the context (a token issued an hour and a
+// window ago, a scroll paused for longer than a window) is the limit of this reading, said in the docs.
+
+import { SCANS } from "../workbench/caller-rules/caller-rule.ts";
+import type { CallerRule } from "../workbench/caller-rules.ts";
+import { CALLER_RULES, type RuleVerdict } from "../workbench/caller-rules.ts";
+import type { IssuedTokenSeen, Traffic } from "../workbench/traffic.ts";
+import type { ObservedExchange } from "./service-rules.ts";
+import { type Capture, Tally, type TrafficVerdict } from "./tally.ts";
+
+export interface WindowLimits {
+  /** New exchanges of a client judged at once. */
+  window: number;
+  /** Exchanges of the window before kept as context. */
+  context: number;
+  /** Tokens of a client kept (the most recent); the rules of tokens read these. */
+  tokens: number;
+  /** Pages kept in the context per scan (method and path) besides the last exchanges: a scroll paused
+   *  longer than the context is still known when it is continued, or continued wrongly. */
+  pagesPerScan: number;
+  /** Scans whose pages are kept so (the most recent). */
+  scans: number;
+}
+
+export const DEFAULT_WINDOW_LIMITS: WindowLimits = {
+  window: 2_000,
+  context: 500,
+  tokens: 256,
+  pagesPerScan: 8,
+  scans: 32,
+};
+
+/** A scan's scope (its pages chain within it), or the token endpoint's. */
+const scopeOf = (x: ObservedExchange) =>
+  x.operation === "issueToken"
+    ? "token"
+    : SCANS.has(x.operation ?? "")
+      ? `${x.method} ${x.pathname}`
+      : undefined;
+
+const opportunitiesOf = (v: RuleVerdict) => (v.status === "not-exercised" ? 0 : v.opportunities);
+
+/** One client's caller rules: its exchanges since the last window, and a tally per rule. */
+export class CallerWindows {
+  private buffer: ObservedExchange[] = [];
+  /** How many exchanges at the buffer's head are context (judged already). */
+  private contextCount = 0;
+  private tokens: IssuedTokenSeen[] = [];
+  private readonly tallies = new Map<string, Tally>();
+  /** The window being judged, by seq: a finding's evidence is taken from there. */
+  private judging = new Map<number, ObservedExchange>();
+
+  constructor(
+    readonly clientId: string,
+    evidenceOf: (x: ObservedExchange) => ReturnType<Capture>,
+    private readonly limits: WindowLimits = DEFAULT_WINDOW_LIMITS,
+    private readonly rules: readonly CallerRule[] = CALLER_RULES,
+  ) {
+    const capture: Capture = (seq) => {
+      const x = this.judging.get(seq);
+      return x === undefined ? undefined : evidenceOf(x);
+    };
+    for (const rule of rules) this.tallies.set(rule.id, new Tally("", capture));
+  }
+
+  /** Exchanges held (context and new). */
+  get retained(): number {
+    return this.buffer.length;
+  }
+
+  add(x: ObservedExchange): void {
+    this.buffer.push(x);
+    if (this.buffer.length - this.contextCount >= this.limits.window) this.judge();
+  }
+
+  addToken(token: IssuedTokenSeen): void {
+    this.tokens.push(token);
+    if (this.tokens.length > this.limits.tokens)
+      this.tokens.splice(0, this.tokens.length - this.limits.tokens);
+  }
+
+  /** Judges what is new since the last window; keeps the end as context for the next. */
+  judge(): void {
+    if (this.buffer.length === this.contextCount) return;
+    const contextEnd =
+      this.contextCount === 0 ? -1 : (this.buffer[this.contextCount - 1] as ObservedExchange).seq;
+    const whole = this.trafficOf(this.buffer);
+    const context =
+      this.contextCount > 0 ? this.trafficOf(this.buffer.slice(0, this.contextCount)) : undefined;
+    this.judging = new Map(this.buffer.map((x) => [x.seq, x]));
+    for (const rule of this.rules) {
+      const tally = this.tallies.get(rule.id) as Tally;
+      const all = rule.judge(whole);
+      if (all.status === "not-exercised") {
+        if (tally.opportunities === 0) tally.notExercised = all.reason;
+        continue;
+      }
+      const before = context ? opportunitiesOf(rule.judge(context)) : 0;
+      tally.opportunities += Math.max(0, all.opportunities - before);
+      if (all.status === "failed")
+        for (const f of all.found)
+          if (f.evidence.seq > contextEnd && this.judging.has(f.evidence.seq))
+            tally.violate(f.evidence.seq, f.message);
+    }
+    this.judging = new Map();
+    this.buffer = this.contextOf(this.buffer);
+    this.contextCount = this.buffer.length;
+    // Tokens that can matter to the context onwards: issued within it or still valid at its start.
+    const from = this.buffer[0];
+    if (from !== undefined)
+      this.tokens = this.tokens.filter((t) => t.seq >= from.seq || t.expiresAt >= from.at);
+  }
+
+  /** What the next window is judged with: the last exchanges, and the last pages of the recent scans and
+   *  token requests (a scroll and a token outlive a window), in traffic order. */
+  private contextOf(buffer: readonly ObservedExchange[]): ObservedExchange[] {
+    const keep = new Set(buffer.slice(Math.max(0, buffer.length - this.limits.context)));
+    const perScope = new Map<string, number>();
+    for (let i = buffer.length - 1; i >= 0; i--) {
+      const x = buffer[i] as ObservedExchange;
+      const scope = scopeOf(x);
+      if (scope === undefined) continue;
+      const n = perScope.get(scope) ?? 0;
+      if (n === 0 && perScope.size >= this.limits.scans) continue;
+      if (n >= this.limits.pagesPerScan) continue;
+      perScope.set(scope, n + 1);
+      keep.add(x);
+    }
+    return buffer.filter((x) => keep.has(x));
+  }
+
+  /** Judges what is pending and holds nothing more (a client idle while others are active). */
+  release(): void {
+    this.judge();
+    this.buffer = [];
+    this.contextCount = 0;
+  }
+
+  private trafficOf(exchanges: ObservedExchange[]): Traffic {
+    const last = exchanges[exchanges.length - 1]?.seq ?? -1;
+    return { exchanges, tokens: this.tokens.filter((t) => t.seq <= last), clients: new Map() };
+  }
+
+  /** Every rule's verdict so far (what is pending is judged first: a window may be shorter). */
+  verdicts(): Map<string, TrafficVerdict> {
+    this.judge();
+    return new Map([...this.tallies].map(([id, tally]) => [id, tally.verdict()]));
+  }
+}
