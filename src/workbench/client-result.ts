@@ -191,6 +191,8 @@ export function clientRunResult(traffic: Traffic, meta: ClientRunMeta): RunResul
     requestsSent: traffic.exchanges.length,
     ...(interruption ? { interruption } : {}),
     verdictReason: (reason) => {
+      // A command that never started made no request because of that: the start error is the headline.
+      if (meta.outcome.startError !== undefined) return `${outcome}; nothing was judged`;
       if (none)
         return `the command made no request to the sandbox: nothing was judged (does it read LCKIT_BASE_URL, LCKIT_RDM_URL, LCKIT_CLIENT_ID and LCKIT_CLIENT_SECRET?); ${outcome}`;
       const recorded = `${traffic.exchanges.length} request(s) recorded${meta.dropped > 0 ? ` (${meta.dropped} more were not: over the recording's bound)` : ""}`;

@@ -337,7 +337,12 @@ describe("commands that do not get judged", () => {
     const r = await run(["lckit-no-such-command-xyz"]);
     expect(r.exitCode).toBe(2);
     expect(r.outcome.startError).toMatch(/lckit-no-such-command-xyz: command not found/);
-    expect(r.result.verdictReason).toMatch(/could not be started/);
+    // The headline names the real cause first (the spawn error), not "made no request" nor INTERRUPTED.
+    expect(r.result.verdictReason).toMatch(
+      /^the command could not start: spawn lckit-no-such-command-xyz ENOENT: .*check its spelling/,
+    );
+    expect(r.result.verdict).not.toBe("INTERRUPTED");
+    expect(r.result.interruption).toBeUndefined();
     expect(r.result.checks.find((c) => c.id === COMMAND_CHECK_ID)?.status).toBe("failed");
   });
 
@@ -345,7 +350,7 @@ describe("commands that do not get judged", () => {
     const r = await run(["npm test"]);
     expect(r.exitCode).toBe(2);
     expect(r.outcome.startError).toBe(
-      '"npm test": no program has that name: the command was given as one quoted word, and the kit runs no shell; give its words apart (lckit client check -- npm test) or through a shell (lckit client check -- sh -c "npm test")',
+      'spawn npm test ENOENT: "npm test": no program has that name: the command was given as one quoted word, and the kit runs no shell; give its words apart (lckit client check -- npm test) or through a shell (lckit client check -- sh -c "npm test")',
     );
     expect(r.outcome.startError).not.toMatch(/give the command after --/);
   });
