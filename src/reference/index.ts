@@ -15,7 +15,7 @@ export { FAULTS, type FaultEntry, type FaultName, isFaultName } from "./faults.t
 export { DEFAULT_FIXTURES_DIR, FixtureError } from "./fixtures.ts";
 export type { GatewayRateLimit } from "./gateway.ts";
 export type { GenerateOptions } from "./generate.ts";
-export type { Listening, ListenOptions } from "./listen.ts";
+export { type Listening, type ListenOptions, SANDBOX_CONTROL_HEADER } from "./listen.ts";
 export type { RecordedExchange } from "./recording.ts";
 export { createReference, type Reference, referenceOver } from "./reference.ts";
 export { type Sandbox, type SandboxOptions, startSandbox } from "./sandbox.ts";

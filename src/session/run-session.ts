@@ -27,6 +27,7 @@ import { shellQuote } from "../runner/context.ts";
 import { type Plan, planRun, schedule } from "../runner/plan.ts";
 import { DEFAULT_DEADLINE_MS, type ProgressEvent, runPlan } from "../runner/run.ts";
 import { startEmbeddedTarget } from "../target/embedded.ts";
+import { resetServedSandbox, type SandboxReset } from "../target/sandbox-reset.ts";
 import { systemClock } from "../target/system-clock.ts";
 import {
   loadTargetFile,
@@ -78,6 +79,8 @@ export interface RunRequest {
   har: boolean;
   /** --no-har was given (refused in certified mode). */
   noHar?: boolean;
+  /** --keep-sandbox: a sandbox lckit serve serves at the target is not reset before the run. */
+  keepSandbox?: boolean;
   /** Module exporting allChecks to run instead of the kit's (LCKIT_CHECKS_MODULE). */
   checksModule?: string;
 }
@@ -259,6 +262,15 @@ export class RunSession {
       );
     }
     return session;
+  }
+
+  /** Before run(): a target that is a sandbox lckit serve serves is reset through its control port (an
+   *  earlier run's delete task would leave its tenant empty), unless keepSandbox; undefined for any other
+   *  target and for the embedded reference. */
+  async resetServedSandbox(): Promise<SandboxReset | undefined> {
+    if (this.config === undefined || this.request.keepSandbox === true || this.request.listOnly === true)
+      return undefined;
+    return resetServedSandbox(this.fetch, this.plan.target);
   }
 
   /** What would run and what is skipped and why, as data (lckit run --list). */

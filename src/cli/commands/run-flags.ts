@@ -148,6 +148,10 @@ Without --target it certifies the embedded reference implementation.`,
         "--certify always writes it",
     ),
     "no-har": toggle("write no evidence.har (refused with --certify)"),
+    "keep-sandbox": toggle(
+      "against a sandbox lckit serve serves (its answers name its control port): do not reset it before " +
+        "the run (by default it is reset, so an earlier run's delete task does not leave the tenant empty)",
+    ),
     "sign-key": option(
       "FILE",
       text,
