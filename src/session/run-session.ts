@@ -129,7 +129,7 @@ export function certifyRefusals(
   const chosen = selectionOf(request);
   if (request.noHar)
     throw new UsageError(
-      `${askedBy} keeps every exchange as evidence (evidence.har); it cannot be used with --no-har`,
+      `${askedBy} keeps every exchange as evidence (evidence.har.gz); it cannot be used with --no-har`,
     );
   if (chosen.length > 0)
     throw new UsageError(
