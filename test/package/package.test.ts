@@ -18,6 +18,7 @@ import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { docBlocks, runDocBlock } from "./doc-blocks.ts";
 import { runAction } from "./run-action.ts";
 
 // Installs and builds on 2 shared cores: generous limits that only guard against a hang.
@@ -249,6 +250,37 @@ describe.each(["this", ...OTHER_NODES])("installed, on Node %s", (major) => {
     expect(out.checks).toBeGreaterThan(50);
     expect(out.requirements).toBeGreaterThan(50);
   });
+});
+
+describe("the docs' code blocks, run as written in the project that installed the tarball", () => {
+  const blocks = docBlocks(repo);
+  const runnable = blocks.filter((b) => b.notRun === undefined);
+
+  it("each shell or JavaScript block of README.md and docs/*.md runs here, or says why not", () => {
+    // A marker without a reason explains nothing.
+    expect(blocks.filter((b) => b.notRun === "").map((b) => `${b.file}:${b.line}`)).toEqual([]);
+    // What runs today (README's events check, the signing key, the example client and consumer checks,
+    // the contract diff): fewer would mean blocks were silently marked away.
+    expect(runnable.length).toBeGreaterThanOrEqual(5);
+    // No runnable block names a path only a clone of the repository has.
+    const clonePaths = runnable.filter((b) =>
+      /(^|\s)(examples|fixtures|openapi\/dist|pacts|test)\//m.test(b.text),
+    );
+    expect(clonePaths.map((b) => `${b.file}:${b.line}`)).toEqual([]);
+  });
+
+  it.each(runnable.map((b) => [`${b.file}:${b.line}`, b] as const))(
+    "%s runs as written",
+    async (_where, block) => {
+      const got = await runDocBlock(block, project, process.execPath);
+      const said =
+        block.exits === undefined
+          ? ""
+          : ` (exits ${got.codes?.join(" ")}, expected ${block.exits.join(" ")})`;
+      expect(got.code, `${said}\n${got.output.slice(-3000)}`).toBe(0);
+    },
+    180_000,
+  );
 });
 
 describe("installed, for TypeScript and the optional tools", () => {
