@@ -283,6 +283,58 @@ describe("the docs' code blocks, run as written in the project that installed th
   );
 });
 
+describe("installed: what a newcomer's first commands say (issue 45)", () => {
+  const lckit = (args: string[], env: Record<string, string> = {}) =>
+    run(process.execPath, [join(project, "node_modules", ".bin", "lckit"), ...args], project, env);
+  const shipped = (...path: string[]) => join(project, "node_modules", kit.name, "examples", ...path);
+
+  it("a command that does not exist is headlined by its start error (exit 2), not as INTERRUPTED", async () => {
+    const got = await lckit(["client", "check", "--", "nod", "client.mjs"]);
+    expect(got.code).toBe(2);
+    expect(got.stdout.split("\n")[0]).toMatch(
+      /^NOT CONFORMANT: the command could not start: spawn nod ENOENT/,
+    );
+  });
+
+  it("the default client's 403 on a delete task names --client nightly-sync", async () => {
+    const got = await lckit([
+      "client",
+      "check",
+      "--quiet",
+      "--",
+      "node",
+      shipped("clients", "lookup-client.mjs"),
+    ]);
+    expect(got.code, got.stderr.slice(-2000)).toBe(0);
+    expect(got.stdout.split("\n")[0]).toMatch(
+      /refused a delete task with 403 .* with --client nightly-sync$/,
+    );
+  });
+
+  it("a consumer that crashes on an unlisted event type is judged by the unknown-types rule (exit 1, not 2)", async () => {
+    const got = await lckit(
+      ["events", "consumer", "check", "--quiet", "--", "node", shipped("consumers", "view-consumer.mjs")],
+      { FAULT: "crashes-on-unknown" },
+    );
+    expect(got.code, got.stderr.slice(-2000)).toBe(1);
+    expect(got.stdout).toMatch(
+      // A SHOULD rule: a warning, beside the MUST failure of the command that exits 1.
+      /WARN consumer\/unknown-types-and-fields-change-nothing .*a type in neither of the document's lists/,
+    );
+  });
+
+  it("--har writes evidence.har.gz, which lckit report verify reads", async () => {
+    const got = await lckit(["run", "--har", "--suite", "service", "--report-dir", "har-reports"]);
+    expect(got.code, got.stderr.slice(-2000)).toBe(0);
+    const folder = join(project, "har-reports", readdirSync(join(project, "har-reports"))[0] ?? "");
+    expect(readdirSync(folder)).toContain("evidence.har.gz");
+    expect(readdirSync(folder)).not.toContain("evidence.har");
+    const verified = await lckit(["report", "verify", folder]);
+    expect(verified.code, verified.stdout).toBe(0);
+    expect(verified.stdout).toMatch(/ok {3}evidence\.har\.gz: \d+ exchanges/);
+  });
+});
+
 describe("installed, for TypeScript and the optional tools", () => {
   it("a consumer type-checks with tsc --strict against the shipped declarations", async () => {
     const dir = join(project, "ts-consumer");
