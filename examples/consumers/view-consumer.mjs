@@ -68,6 +68,7 @@ function apply({ headers = {}, payload = {} }) {
   const uri = headers.sourceObjectUri ?? payload.uri ?? payload.object?.uri;
   if (!KNOWN.has(type)) {
     if (FAULT === "stops-on-unknown") stopped = true;
+    if (FAULT === "crashes-on-unknown") throw new Error(`unknown event type ${type}`);
     return;
   }
   if (typeof uri !== "string") return;

@@ -1,6 +1,7 @@
 // The terminal summary of a check that ran the team's command (lckit client check, lckit events consumer
 // check): the verdict, one line per rule with its mark, the counts and the command's exit.
 import { terminalSafe } from "../report/escape.ts";
+import { commandExitWords } from "../result/client-verdict.ts";
 import type { CheckResult, RunResult } from "../result/model.ts";
 import { CHECK_STATUSES } from "../result/model.ts";
 import type { CommandOutcome } from "../workbench/client-result.ts";
@@ -14,7 +15,7 @@ function markOf(check: CheckResult): string {
 
 export function commandCheckSummary(
   result: RunResult,
-  outcome: Pick<CommandOutcome, "exitCode" | "signal">,
+  outcome: Pick<CommandOutcome, "exitCode" | "signal" | "timedOut" | "startError">,
   after: readonly string[] = [],
 ): string {
   const lines = [`${result.verdict}: ${result.verdictReason}`];
@@ -33,6 +34,6 @@ export function commandCheckSummary(
   const counts = CHECK_STATUSES.filter((status) => (result.counts.byStatus[status] ?? 0) > 0)
     .map((status) => `${result.counts.byStatus[status]} ${status.replace("-", " ")}`)
     .join(", ");
-  lines.push(`  ${counts}; command exit ${outcome.exitCode ?? outcome.signal ?? "none"}`, ...after);
+  lines.push(`  ${counts}; ${commandExitWords(outcome)}`, ...after);
   return `${lines.join("\n")}\n`;
 }

@@ -5,15 +5,25 @@
 // check that sent it (`_check`, or lckit/tokens, lckit/restore for the runner's own); every check points
 // at the entries of the exchanges it used (CheckResult.exchangeIds -> harEntries), shared recordings
 // included, so a citation is exact, never a guess by method and URL.
-import { closeSync, openSync, writeSync } from "node:fs";
+import {
+  closeSync,
+  createReadStream,
+  createWriteStream,
+  openSync,
+  readFileSync,
+  rmSync,
+  writeSync,
+} from "node:fs";
+import { pipeline } from "node:stream/promises";
+import { createGzip, gunzipSync } from "node:zlib";
 import type { Exchange } from "../check/index.ts";
 import { joinChunks, readWithinLimit } from "../http/index.ts";
 import { Redactor } from "../redaction/redact.ts";
-import { HAR_FILE } from "../result/evidence.ts";
+import { HAR_FILE, PLAIN_HAR_FILE } from "../result/evidence.ts";
 import type { RunResult } from "../result/model.ts";
 import { exchangeOf, redactExchange } from "../transport/transport.ts";
 
-export { HAR_FILE };
+export { HAR_FILE, PLAIN_HAR_FILE };
 /** Bodies kept per entry (after redaction); the HAR says when one was cut. */
 export const HAR_BODY_LIMIT = 64 * 1024;
 /** How long close() waits for bodies still arriving before it writes what it has. */
@@ -37,13 +47,18 @@ export class HarWriter {
   readonly index: Indexed[] = [];
   private closed = false;
 
+  /** Where the entries are written as they come: the file itself, or for a .gz file the plain text
+   *  beside it, compressed into the file by close() (memory stays flat either way). */
+  private readonly plain: string;
+
   constructor(
     readonly file: string,
     creator: { name: string; version: string },
     secrets: readonly (string | undefined)[],
   ) {
     for (const s of secrets) this.redactor.addSecret(s);
-    this.fd = openSync(file, "w");
+    this.plain = file.endsWith(".gz") ? file.slice(0, -".gz".length) : file;
+    this.fd = openSync(this.plain, "w");
     writeSync(
       this.fd,
       `{"log":{"version":"1.2","creator":${JSON.stringify(creator)},"pages":[],"entries":[\n`,
@@ -145,6 +160,10 @@ export class HarWriter {
     this.closed = true;
     writeSync(this.fd, "\n]}}\n");
     closeSync(this.fd);
+    if (this.plain === this.file) return;
+    // Repeated headers and bodies compress well (a certified run's 76 MB of text to a few MB).
+    await pipeline(createReadStream(this.plain), createGzip(), createWriteStream(this.file));
+    rmSync(this.plain, { force: true });
   }
 }
 
@@ -237,4 +256,10 @@ export function linkEvidence(result: RunResult, index: readonly Indexed[]): RunR
       return entries.length === 0 ? c : { ...c, harEntries: entries };
     }),
   };
+}
+
+/** The text of a HAR file as the kit writes it: gzip-compressed (a name ending .gz), or plain. */
+export function readHarText(path: string): string {
+  const bytes = readFileSync(path);
+  return path.endsWith(".gz") ? gunzipSync(bytes).toString("utf8") : bytes.toString("utf8");
 }

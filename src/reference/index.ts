@@ -16,7 +16,7 @@ export { FixtureError } from "./fixture-world.ts";
 export { DEFAULT_FIXTURES_DIR } from "./fixtures.ts";
 export type { GatewayRateLimit } from "./gateway.ts";
 export type { GenerateOptions } from "./generate.ts";
-export type { Listening, ListenOptions } from "./listen.ts";
+export { type Listening, type ListenOptions, SANDBOX_CONTROL_HEADER } from "./listen.ts";
 export type { RecordedExchange } from "./recording.ts";
 export { createReference, type Reference, referenceOver } from "./reference.ts";
 export { type Sandbox, type SandboxOptions, startSandbox } from "./sandbox.ts";

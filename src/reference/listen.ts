@@ -7,6 +7,25 @@ export interface ListenOptions {
   host?: string;
   /** When set, the lookup-data paths get their own port and the first port serves the platform paths. */
   rdmPort?: number;
+  /** Headers added to every answer, read per answer (lckit serve names its control port this way, so
+   *  lckit run can reset the sandbox it serves: SANDBOX_CONTROL_HEADER). */
+  headers?: () => Readonly<Record<string, string>>;
+}
+
+/** The header by which a sandbox that `lckit serve` serves names its control interface's URL. */
+export const SANDBOX_CONTROL_HEADER = "x-lckit-sandbox-control";
+
+function withHeaders(answer: Answerer, headers: ListenOptions["headers"]): Answerer {
+  if (headers === undefined) return answer;
+  return async (request) => {
+    const response = await answer(request);
+    const extra = Object.entries(headers());
+    if (extra.length === 0) return response;
+    // A copy: a Response's headers may be immutable.
+    const copy = new Response(response.body, response);
+    for (const [name, value] of extra) copy.headers.set(name, value);
+    return copy;
+  };
 }
 
 export interface Listening {
@@ -51,6 +70,15 @@ export async function listen(
 ): Promise<Listening> {
   const host = options.host ?? "127.0.0.1";
   const port = options.port ?? 0;
+  if (options.headers !== undefined) {
+    const { headers } = options;
+    const wrapped = {
+      combined: withHeaders(apps.combined, headers),
+      platform: () => withHeaders(apps.platform(), headers),
+      rdm: () => withHeaders(apps.rdm(), headers),
+    };
+    return listen(wrapped, { ...options, headers: undefined });
+  }
   if (options.rdmPort === undefined) {
     const { server, url } = await start(apps.combined, port, host);
     return { baseUrl: url, rdmUrl: url, close: () => stop(server) };

@@ -12,9 +12,9 @@ import {
   verify as verifySignature,
 } from "node:crypto";
 import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
-import { join, relative } from "node:path";
+import { basename, join, relative } from "node:path";
 import { countLines, EVENTS_FILE } from "../evidence/event-evidence.ts";
-import { HAR_FILE } from "../evidence/har.ts";
+import { HAR_FILE, PLAIN_HAR_FILE, readHarText } from "../evidence/har.ts";
 import { CTRF_FILE, ctrfStatusOf } from "../report/ctrf.ts";
 import { isFailure } from "../report/junit.ts";
 import { junitTestcases } from "../report/junit-testcases.ts";
@@ -232,8 +232,9 @@ export function verifyFolder(folder: string, options: VerifyOptions = {}): Verif
 
   // evidence.har: valid HAR; every entry a check cites exists and holds one of the exchanges the check
   // used; every exchange of a check's evidence is cited, in an entry with its method and URL.
-  const harPath = join(folder, HAR_FILE);
-  if (report !== undefined && existsSync(harPath)) verifyHar(harPath, report, problems, checked);
+  // A folder written before the HAR was compressed holds it plain.
+  const harPath = [HAR_FILE, PLAIN_HAR_FILE].map((name) => join(folder, name)).find((p) => existsSync(p));
+  if (report !== undefined && harPath !== undefined) verifyHar(harPath, report, problems, checked);
   else if (report?.checks.some((c) => (c.harEntries ?? []).length > 0))
     problems.push(`${HAR_FILE}: missing, but checks of report.json cite its entries`);
 
@@ -279,16 +280,15 @@ interface HarEntry {
 
 function verifyHar(path: string, report: RunResult, problems: string[], checked: string[]): void {
   const before = problems.length;
+  const name = basename(path);
   let entries: HarEntry[];
   try {
-    const har = JSON.parse(readFileSync(path, "utf8")) as { log?: { version?: string; entries?: unknown } };
+    const har = JSON.parse(readHarText(path)) as { log?: { version?: string; entries?: unknown } };
     if (har.log?.version !== "1.2" || !Array.isArray(har.log.entries))
       throw new Error("no log.entries of HAR 1.2");
     entries = har.log.entries as HarEntry[];
   } catch (error) {
-    problems.push(
-      `${HAR_FILE}: not a HAR 1.2 file (${error instanceof Error ? error.message : String(error)})`,
-    );
+    problems.push(`${name}: not a HAR 1.2 file (${error instanceof Error ? error.message : String(error)})`);
     return;
   }
   const entryOf = new Map<number, number>();
@@ -303,13 +303,13 @@ function verifyHar(path: string, report: RunResult, problems: string[], checked:
       cited += 1;
       const entry = Number.isInteger(i) ? entries[i] : undefined;
       if (entry === undefined) {
-        problems.push(`${HAR_FILE}: check ${c.id} cites entry ${i}, which does not exist`);
+        problems.push(`${name}: check ${c.id} cites entry ${i}, which does not exist`);
         continue;
       }
       const id = entry._exchangeId;
       if (typeof id !== "number" || !used.has(id))
         problems.push(
-          `${HAR_FILE}: entry ${i} cited by ${c.id} holds exchange ${String(id)}, which is not one the check used`,
+          `${name}: entry ${i} cited by ${c.id} holds exchange ${String(id)}, which is not one the check used`,
         );
       else citedIds.set(id, entry);
     }
@@ -320,16 +320,16 @@ function verifyHar(path: string, report: RunResult, problems: string[], checked:
       const entry = citedIds.get(x.id);
       if (entry === undefined)
         problems.push(
-          `${HAR_FILE}: exchange ${x.id} of ${c.id}'s evidence is entry ${entryOf.get(x.id)}, which the check does not cite`,
+          `${name}: exchange ${x.id} of ${c.id}'s evidence is entry ${entryOf.get(x.id)}, which the check does not cite`,
         );
       else if (entry.request?.method !== x.request.method || entry.request?.url !== x.request.url)
         problems.push(
-          `${HAR_FILE}: the entry of exchange ${x.id} cited by ${c.id} is not its ${x.request.method} ${x.request.url}`,
+          `${name}: the entry of exchange ${x.id} cited by ${c.id} is not its ${x.request.method} ${x.request.url}`,
         );
     }
   }
   if (problems.length === before)
-    checked.push(`${HAR_FILE}: ${entries.length} exchanges; all ${cited} entries the checks cite exist`);
+    checked.push(`${name}: ${entries.length} exchanges; all ${cited} entries the checks cite exist`);
 }
 
 function verifyEventLines(

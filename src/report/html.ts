@@ -329,7 +329,7 @@ function exchange(x: Exchange, budget: Budget, cited?: string): string {
   const responseHtml = h(response);
   const size = requestHtml.length + responseHtml.length;
   if (size > budget.left)
-    return `<div class="exchange"><p class="note">${h(`${x.request.method} ${x.request.url}`)}: left out of report.html to keep it under 2 MB; report.json and evidence.har hold it.</p></div>`;
+    return `<div class="exchange"><p class="note">${h(`${x.request.method} ${x.request.url}`)}: left out of report.html to keep it under 2 MB; report.json and evidence.har.gz hold it.</p></div>`;
   budget.left -= size;
   // The transport's note (a retry, a wait for Retry-After, a redirect not followed) is part of the evidence.
   const note = x.note === undefined ? "" : `<p class="note">${h(x.note)}</p>`;

@@ -160,7 +160,7 @@ export function subjectName(result: Pick<RunResult, "subject" | "command">): str
 
 /** How the team's command ended, in a few words ("exit 1", "killed by SIGTERM"). */
 export function commandEnd(command: CommandRun): string {
-  if (command.startError !== undefined) return `could not be started: ${command.startError}`;
+  if (command.startError !== undefined) return `could not start: ${command.startError}`;
   if (command.timedOut) return "hung past its time limit";
   if (command.signal !== null) return `killed by ${command.signal}`;
   return `exit ${command.exitCode}`;

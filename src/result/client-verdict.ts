@@ -13,7 +13,7 @@ const COMMAND_CHECKS: ReadonlySet<string> = new Set([COMMAND_CHECK_ID, CONSUMER_
 export function commandFailure(
   client: Pick<ClientCommand, "exitCode" | "signal" | "timedOut" | "startError">,
 ): string | undefined {
-  if (client.startError !== undefined) return "your command could not be started";
+  if (client.startError !== undefined) return "your command could not start";
   if (client.timedOut) return "your command hung past its time limit";
   if (client.signal !== null) return `your command was killed (${client.signal})`;
   if (client.exitCode !== 0) return `your command failed (exit ${client.exitCode})`;
@@ -46,22 +46,35 @@ export function clientFailureCauses(
 export function describeCommandOutcome(
   outcome: Pick<ClientCommand, "exitCode" | "signal" | "timedOut" | "startError">,
 ): string {
-  if (outcome.startError !== undefined) return `the command could not be started: ${outcome.startError}`;
+  if (outcome.startError !== undefined) return `the command could not start: ${outcome.startError}`;
   if (outcome.timedOut)
     return "the command did not finish within its time limit; its process group was stopped";
   if (outcome.signal !== null) return `the command was killed by ${outcome.signal}`;
   return `the command exited with ${outcome.exitCode}`;
 }
 
+/** How the command ended, in the few words of a summary's last line: after a --timeout kill its exit code
+ *  is the kit's doing, so the time limit is named first ("command stopped at its time limit, then exit 0"). */
+export function commandExitWords(
+  outcome: Pick<ClientCommand, "exitCode" | "signal" | "timedOut" | "startError">,
+): string {
+  if (outcome.startError !== undefined) return "command could not start";
+  const ended = `${outcome.exitCode ?? outcome.signal ?? "none"}`;
+  if (outcome.timedOut) return `command stopped at its time limit (--timeout), then exit ${ended}`;
+  return `command exit ${ended}`;
+}
+
 /** The interruption a command that did not finish by itself puts on the run, if any. Stopped by a signal
  *  to the kit (`stoppedBy`: Ctrl-C, SIGTERM), the run is interrupted by that signal: never the command's
- *  fault, and exit 4 like every interrupted run. */
+ *  fault, and exit 4 like every interrupted run. A command that could not start was never interrupted:
+ *  its check fails and the headline names the start error (exit 2, configuration). */
 export function commandInterruption(
   outcome: Pick<ClientCommand, "exitCode" | "signal" | "timedOut" | "startError">,
   at: Date,
   stoppedBy?: StopSignal,
 ): Interruption | undefined {
-  if (outcome.startError === undefined && !outcome.timedOut && outcome.signal === null) return undefined;
+  if (outcome.startError !== undefined) return undefined;
+  if (!outcome.timedOut && outcome.signal === null) return undefined;
   return {
     cause:
       stoppedBy !== undefined && !outcome.timedOut ? stoppedBy : outcome.timedOut ? "deadline" : "aborted",

@@ -35,6 +35,8 @@ export function citation(detail: FailureDetail, x: Exchange): "record" | "reques
 }
 
 /** The evidence files of a report folder that citations point into: every exchange of a run (HAR 1.2,
- *  written by src/evidence/har.ts) and every event message of an event check (src/evidence/event-evidence.ts). */
-export const HAR_FILE = "evidence.har";
+ *  gzip-compressed, written by src/evidence/har.ts: a certified run's exchanges are tens of MB as text) and every event message of an event check (src/evidence/event-evidence.ts). */
+export const HAR_FILE = "evidence.har.gz";
+/** The HAR as runs before the gzip wrote it, plain: still read by lckit report verify. */
+export const PLAIN_HAR_FILE = "evidence.har";
 export const EVENTS_FILE = "events.ndjson";

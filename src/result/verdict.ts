@@ -179,7 +179,7 @@ export function findingsOf(
 ): Findings {
   const { verdict, checks } = result;
   const fresh = checks.filter((c) => c.status === "failed" && !isWaived(c));
-  const nothingJudged = nothingJudgedOf(result);
+  const nothingJudged = nothingJudgedOf(result, checks);
   return {
     verdict,
     // Under a baseline only new failures fail the job: a NOT CONFORMANT run whose MUST failures are all
@@ -203,6 +203,7 @@ function stoppedByKit(interruption: Interruption | undefined): boolean {
  *  consumer). */
 function nothingJudgedOf(
   result: Pick<RunResult, "requestsSent" | "interruption" | "subject">,
+  checks: readonly Pick<CheckResult, "id" | "status">[],
 ): Findings["nothingJudged"] {
   const subject = result.subject;
   if (subject === undefined || subject.kind === "provider") return undefined;
@@ -214,7 +215,12 @@ function nothingJudgedOf(
   if (command.startError !== undefined) return 2;
   if (command.timedOut || command.signal !== null) return 3;
   if (subject.kind === "caller") return result.requestsSent === 0 ? 2 : undefined;
-  return subject.nothingConsumed ? 2 : undefined;
+  // A consumer that wrote no view was still judged when a rule decided from how it ended (it crashed on
+  // an unlisted type): that finding is the result, not a configuration problem.
+  const ruleDecided = checks.some(
+    (c) => (c.status === "failed" || c.status === "passed") && !/^consumer\/(command|view)$/.test(c.id),
+  );
+  return subject.nothingConsumed && !ruleDecided ? 2 : undefined;
 }
 
 /** The one exit policy of every command that judges. */

@@ -118,7 +118,8 @@ function readSignKey(request: EventsCheckRequest): KeyObject | undefined {
 /** A missing file or exchange is the caller's input, not a broken run: a SourceError or an
  *  AmqpExchangeMissingError, both UserInputErrors (exit 2). */
 async function open(request: EventsCheckRequest): Promise<MessageSource> {
-  return openSource(request.source, request.read);
+  // A relative file is the caller's: read from its working directory, as the report folder is.
+  return openSource(request.source, { cwd: request.cwd, ...request.read });
 }
 
 /** The report folder and its events.ndjson, made before any message is read: a folder that cannot be

@@ -29,6 +29,7 @@ import { shellQuote } from "../runner/context.ts";
 import { type Plan, planRun, schedule } from "../runner/plan.ts";
 import { type ProgressEvent, runPlan } from "../runner/run.ts";
 import { startEmbeddedTarget } from "../target/embedded.ts";
+import { resetServedSandbox, type SandboxReset } from "../target/sandbox-reset.ts";
 import { systemClock } from "../target/system-clock.ts";
 import {
   loadTargetFile,
@@ -80,6 +81,8 @@ export interface RunRequest {
   har: boolean;
   /** --no-har was given (refused in certified mode). */
   noHar?: boolean;
+  /** --keep-sandbox: a sandbox lckit serve serves at the target is not reset before the run. */
+  keepSandbox?: boolean;
   /** Module exporting allChecks to run instead of the kit's (LCKIT_CHECKS_MODULE). */
   checksModule?: string;
 }
@@ -128,7 +131,7 @@ export function certifyRefusals(
   const chosen = selectionOf(request);
   if (request.noHar)
     throw new UsageError(
-      `${askedBy} keeps every exchange as evidence (evidence.har); it cannot be used with --no-har`,
+      `${askedBy} keeps every exchange as evidence (evidence.har.gz); it cannot be used with --no-har`,
     );
   if (chosen.length > 0)
     throw new UsageError(
@@ -261,6 +264,15 @@ export class RunSession {
       );
     }
     return session;
+  }
+
+  /** Before run(): a target that is a sandbox lckit serve serves is reset through its control port (an
+   *  earlier run's delete task would leave its tenant empty), unless keepSandbox; undefined for any other
+   *  target and for the embedded reference. */
+  async resetServedSandbox(): Promise<SandboxReset | undefined> {
+    if (this.config === undefined || this.request.keepSandbox === true || this.request.listOnly === true)
+      return undefined;
+    return resetServedSandbox(this.fetch, this.plan.target);
   }
 
   /** What would run and what is skipped and why, as data (lckit run --list). */

@@ -176,6 +176,14 @@ export async function clientCheck(options: ClientCheckOptions): Promise<ClientCh
     dropped: reference.control.state().requests?.dropped ?? 0,
     ...(options.requireExercised ? { requireExercised: true } : {}),
   };
+  const hint = deleteRoleHint(
+    traffic,
+    clients.map(({ client }) => client),
+    chosen.client.clientId,
+    tenant,
+    options.data === undefined,
+  );
+  if (hint !== undefined) meta.hints = [hint];
   const stoppedBy = stopSignalOf(options.signal);
   if (stoppedBy !== undefined) meta.stoppedBy = stoppedBy;
   const result = clientRunResult(traffic, meta);
@@ -196,4 +204,26 @@ export async function clientCheck(options: ClientCheckOptions): Promise<ClientCh
     exchanges: redactedExchanges(traffic, meta),
     ...(firstRefusal === undefined ? {} : { firstRefusal }),
   };
+}
+
+/** The advice for a 403 on a delete task: the chosen client's roles may not delete (the default world's
+ *  first client has ROLE_RDM, which reads only), so the advice names a client of the data whose roles
+ *  may (ROLE_RDM_EDIT, or the tenant's admin role) and the flag that picks it. */
+export function deleteRoleHint(
+  traffic: Pick<Traffic, "exchanges">,
+  clients: readonly { clientId: string; authorities: readonly string[] }[],
+  chosen: string,
+  tenant: string,
+  defaultData: boolean,
+): string | undefined {
+  const refused = traffic.exchanges.find((x) => x.operation === "createTask" && x.status === 403);
+  if (refused === undefined) return undefined;
+  const roles = clients.find((c) => c.clientId === chosen)?.authorities ?? [];
+  const mayDelete = (c: { authorities: readonly string[] }) =>
+    c.authorities.includes("ROLE_RDM_EDIT") || c.authorities.includes(`ROLE_ADMIN_TENANT_${tenant}`);
+  const deleter = clients.find((c) => c.clientId !== chosen && mayDelete(c));
+  const said = `the sandbox refused a delete task with 403 (#${refused.seq} ${refused.method} ${refused.pathname}): client ${chosen} has ${roles.join(", ") || "no role"}, which may not delete`;
+  if (deleter === undefined)
+    return `${said}; no client of the ${defaultData ? "default world" : "data"} has ROLE_RDM_EDIT or ROLE_ADMIN_TENANT_${tenant}: add one to your --data file and pick it with --client`;
+  return `${said}; a command that deletes needs a client with ROLE_RDM_EDIT: run it as ${deleter.clientId} (${deleter.authorities.join(", ")}) with --client ${deleter.clientId}`;
 }

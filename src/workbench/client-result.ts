@@ -48,6 +48,9 @@ export interface ClientRunMeta {
   requireExercised?: boolean;
   /** The kit was stopped by this signal while the command ran (the command's group was stopped). */
   stoppedBy?: StopSignal;
+  /** Advice the recording gives (a 403 on a delete task: which client may delete, the flag to pick it):
+   *  said after the headline and in the command's check. */
+  hints?: string[];
 }
 
 function cut(text: string): { body: string; bodyTruncated?: true } {
@@ -173,12 +176,16 @@ export function clientRunResult(traffic: Traffic, meta: ClientRunMeta): RunResul
     requestsSent: traffic.exchanges.length,
     ...(interruption ? { interruption } : {}),
     verdictReason: (reason) => {
+      // A command that never started made no request because of that: the start error is the headline.
+      if (meta.outcome.startError !== undefined) return `${outcome}; nothing was judged`;
       if (none)
         return `the command made no request to the sandbox: nothing was judged (does it read LCKIT_BASE_URL, LCKIT_RDM_URL, LCKIT_CLIENT_ID and LCKIT_CLIENT_SECRET?); ${outcome}`;
       const recorded = `${traffic.exchanges.length} request(s) recorded${meta.dropped > 0 ? ` (${meta.dropped} more were not: over the recording's bound)` : ""}`;
       // The headline names what failed the run, in the team's words, before the counts.
-      if (interruption !== undefined || causes.length === 0) return `${reason}; ${recorded}; ${outcome}`;
-      return `${causes.join("; ")}; ${recorded}`;
+      const hints = (meta.hints ?? []).map((h) => `; ${redactor.text(h)}`).join("");
+      if (interruption !== undefined || causes.length === 0)
+        return `${reason}; ${recorded}; ${outcome}${hints}`;
+      return `${causes.join("; ")}; ${recorded}${hints}`;
     },
   });
   return {

@@ -142,8 +142,8 @@ function tailOf(text: string): string {
  *  argument) is a whole command line given as a program name: the kit runs no shell. */
 function startErrorOf(file: string, error: NodeJS.ErrnoException, name: string): string {
   if (error.code === "ENOENT" && /\s/.test(file.trim()))
-    return `"${file}": no program has that name: the command was given as one quoted word, and the kit runs no shell; give its words apart (${name} -- ${file.trim()}) or through a shell (${name} -- sh -c "${file.trim().replace(/"/g, '\\"')}")`;
+    return `${error.message}: "${file}": no program has that name: the command was given as one quoted word, and the kit runs no shell; give its words apart (${name} -- ${file.trim()}) or through a shell (${name} -- sh -c "${file.trim().replace(/"/g, '\\"')}")`;
   if (error.code === "ENOENT")
-    return `${file}: command not found (ENOENT); give the command after --, e.g. ${name} -- npm test`;
+    return `${error.message}: ${file}: command not found (not on PATH, not a file); check its spelling, and give the command after --, e.g. ${name} -- npm test`;
   return `${file}: ${error.message}`;
 }

@@ -82,7 +82,7 @@ export function whyFailed({ variant, run }: ClientSweepRun): string | undefined 
   ].filter(Boolean);
   if (parts.length > 0) return parts.join("; ");
   const outcome = run.outcome;
-  if (outcome.startError) return `the command could not be started: ${outcome.startError}`;
+  if (outcome.startError) return `the command could not start: ${outcome.startError}`;
   if (outcome.timedOut) return "the command did not finish within --timeout";
   const broken = run.result.checks.filter(
     (c) => c.status === "failed" && c.level === "MUST" && c.id !== COMMAND_CHECK_ID,

@@ -168,6 +168,8 @@ describe("a run against a served reference, ended from outside", () => {
       const run = lckit(
         [
           "run",
+          // The test's admin token, taken before the run, must outlive it: no reset of the sandbox.
+          "--keep-sandbox",
           "--target",
           target,
           "--check",
@@ -233,6 +235,8 @@ describe("a run against a served reference, ended from outside", () => {
       const run = lckit(
         [
           "run",
+          // The test's admin token, taken before the run, must outlive it: no reset of the sandbox.
+          "--keep-sandbox",
           "--target",
           target,
           "--check",

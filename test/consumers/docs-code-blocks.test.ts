@@ -107,7 +107,7 @@ const SHOWN: [string, string][] = [
     "a GitHub workflow step (test/package/action.test.ts runs the Action)",
   ],
   [
-    "lckit serve --data examples/sandbox-data.yaml",
+    "lckit serve --data node_modules/lookup-conformance-kit/examples/sandbox-data.yaml",
     "a server that keeps running (test/reference covers --data)",
   ],
   ["lckit serve: --data team.yaml:", "output, not a command"],
@@ -137,7 +137,7 @@ const RUN = [
   "import { createReference, manualClock }",
   "FAULT=token-per-call lckit client check",
   "FAULT=last-arrival lckit events consumer check",
-  "lckit contract diff openapi/dist/lookup-data.yaml",
+  "lckit contract diff node_modules/lookup-conformance-kit/openapi/dist/lookup-data.yaml",
 ];
 
 /** The README's blocks: none runs inside a test (each installs, runs the whole suite or needs a target). */
@@ -153,17 +153,20 @@ const README_SHOWN: [string, string][] = [
 ];
 
 /** The README's blocks that run here as written, from a folder laid out like a clone. */
-const README_RUN = ["npx lckit events check fixtures/events/valid/stream.ndjson"];
+const README_RUN = ["npx lckit events publish --to stream.ndjson"];
 
 /** Runs each line of a shell block (`NAME=value ... lckit <args>`) through the CLI in a folder laid out
- *  like a clone (examples/ linked), as a user would paste it; `argsOf` may add flags a test needs. */
+ *  like a project that installed the kit (node_modules/lookup-conformance-kit linked to this checkout),
+ *  as a user would paste it; `argsOf` may add flags a test needs. (test/package runs the same blocks
+ *  from the packed tarball.) */
 async function runShellBlock(
   text: string,
   prefix: string,
   argsOf: (args: string[]) => string[],
 ): Promise<{ codes: number[]; outputs: string[] }> {
   const folder = mkdtempSync(join(tmpdir(), prefix));
-  symlinkSync(join(repo, "examples"), join(folder, "examples"));
+  mkdirSync(join(folder, "node_modules"));
+  symlinkSync(repo, join(folder, "node_modules", "lookup-conformance-kit"));
   const codes: number[] = [];
   const outputs: string[] = [];
   for (const line of text.split("\n").filter((l) => l.trim() !== "")) {
@@ -191,18 +194,16 @@ describe("the README's code blocks", () => {
     expect(unclaimed.map((b) => `line ${b.line}: ${b.text.split("\n")[0]}`)).toEqual([]);
   });
 
-  it("the events check runs as written: every message conforms, and the report folder is written", async () => {
+  it("the events publish and check run as written: every message conforms, and the report folder is written", async () => {
     const block = readme.find((b) => b.text.includes(README_RUN[0] as string));
     expect(block).toBeDefined();
     const folder = mkdtempSync(join(tmpdir(), "lckit-readme-"));
-    mkdirSync(join(folder, "fixtures", "events", "valid"), { recursive: true });
-    copyFileSync(
-      join(repo, "fixtures", "events", "valid", "stream.ndjson"),
-      join(folder, "fixtures", "events", "valid", "stream.ndjson"),
-    );
-    const args = (block?.text.trim() ?? "").split(/\s+/).slice(2);
+    const [publish = "", check = ""] = (block?.text ?? "")
+      .split("\n")
+      .map((l) => l.replace(/#.*$/, "").trim());
     const io = { ...captureIo(), cwd: folder };
-    expect(await main(args, io)).toBe(0);
+    expect(await main(publish.split(/\s+/).slice(2), io)).toBe(0);
+    expect(await main(check.split(/\s+/).slice(2), io)).toBe(0);
     expect(io.stdout()).toContain("result: every message conforms");
     expect(readdirSync(join(folder, "reports"))).toHaveLength(1);
   });
@@ -308,10 +309,17 @@ describe("docs/consumers.md code blocks run as written", () => {
   }, 120_000);
 
   it("lckit contract diff of the two layers prints what the block shows", async () => {
-    const block = find("sh", "lckit contract diff openapi/dist/lookup-data.yaml");
+    const block = find(
+      "sh",
+      "lckit contract diff node_modules/lookup-conformance-kit/openapi/dist/lookup-data.yaml",
+    );
     const [command = "", shown = ""] = block.text.split("\n");
+    // The package's files are this checkout's.
     const io = { ...captureIo(), cwd: repo };
-    await main(command.trim().split(/\s+/).slice(1), io);
+    await main(
+      command.replaceAll("node_modules/lookup-conformance-kit/", "").trim().split(/\s+/).slice(1),
+      io,
+    );
     expect(io.stdout()).toContain(shown.replace(/^#\s*/, "").trim());
   });
 });

@@ -18,6 +18,7 @@ import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { docBlocks, runDocBlock } from "./doc-blocks.ts";
 import { runAction } from "./run-action.ts";
 
 // Installs and builds on 2 shared cores: generous limits that only guard against a hang.
@@ -248,6 +249,89 @@ describe.each(["this", ...OTHER_NODES])("installed, on Node %s", (major) => {
     });
     expect(out.checks).toBeGreaterThan(50);
     expect(out.requirements).toBeGreaterThan(50);
+  });
+});
+
+describe("the docs' code blocks, run as written in the project that installed the tarball", () => {
+  const blocks = docBlocks(repo);
+  const runnable = blocks.filter((b) => b.notRun === undefined);
+
+  it("each shell or JavaScript block of README.md and docs/*.md runs here, or says why not", () => {
+    // A marker without a reason explains nothing.
+    expect(blocks.filter((b) => b.notRun === "").map((b) => `${b.file}:${b.line}`)).toEqual([]);
+    // What runs today (README's events check, the signing key, the example client and consumer checks,
+    // the contract diff): fewer would mean blocks were silently marked away.
+    expect(runnable.length).toBeGreaterThanOrEqual(5);
+    // No runnable block names a path only a clone of the repository has.
+    const clonePaths = runnable.filter((b) =>
+      /(^|\s)(examples|fixtures|openapi\/dist|pacts|test)\//m.test(b.text),
+    );
+    expect(clonePaths.map((b) => `${b.file}:${b.line}`)).toEqual([]);
+  });
+
+  it.each(runnable.map((b) => [`${b.file}:${b.line}`, b] as const))(
+    "%s runs as written",
+    async (_where, block) => {
+      const got = await runDocBlock(block, project, process.execPath);
+      const said =
+        block.exits === undefined
+          ? ""
+          : ` (exits ${got.codes?.join(" ")}, expected ${block.exits.join(" ")})`;
+      expect(got.code, `${said}\n${got.output.slice(-3000)}`).toBe(0);
+    },
+    180_000,
+  );
+});
+
+describe("installed: what a newcomer's first commands say (issue 45)", () => {
+  const lckit = (args: string[], env: Record<string, string> = {}) =>
+    run(process.execPath, [join(project, "node_modules", ".bin", "lckit"), ...args], project, env);
+  const shipped = (...path: string[]) => join(project, "node_modules", kit.name, "examples", ...path);
+
+  it("a command that does not exist is headlined by its start error (exit 2), not as INTERRUPTED", async () => {
+    const got = await lckit(["client", "check", "--", "nod", "client.mjs"]);
+    expect(got.code).toBe(2);
+    expect(got.stdout.split("\n")[0]).toMatch(
+      /^NOT CONFORMANT: the command could not start: spawn nod ENOENT/,
+    );
+  });
+
+  it("the default client's 403 on a delete task names --client nightly-sync", async () => {
+    const got = await lckit([
+      "client",
+      "check",
+      "--quiet",
+      "--",
+      "node",
+      shipped("clients", "lookup-client.mjs"),
+    ]);
+    expect(got.code, got.stderr.slice(-2000)).toBe(0);
+    expect(got.stdout.split("\n")[0]).toMatch(
+      /refused a delete task with 403 .* with --client nightly-sync$/,
+    );
+  });
+
+  it("a consumer that crashes on an unlisted event type is judged by the unknown-types rule (exit 1, not 2)", async () => {
+    const got = await lckit(
+      ["events", "consumer", "check", "--quiet", "--", "node", shipped("consumers", "view-consumer.mjs")],
+      { FAULT: "crashes-on-unknown" },
+    );
+    expect(got.code, got.stderr.slice(-2000)).toBe(1);
+    expect(got.stdout).toMatch(
+      // A SHOULD rule: a warning, beside the MUST failure of the command that exits 1.
+      /WARN consumer\/unknown-types-and-fields-change-nothing .*a type in neither of the document's lists/,
+    );
+  });
+
+  it("--har writes evidence.har.gz, which lckit report verify reads", async () => {
+    const got = await lckit(["run", "--har", "--suite", "service", "--report-dir", "har-reports"]);
+    expect(got.code, got.stderr.slice(-2000)).toBe(0);
+    const folder = join(project, "har-reports", readdirSync(join(project, "har-reports"))[0] ?? "");
+    expect(readdirSync(folder)).toContain("evidence.har.gz");
+    expect(readdirSync(folder)).not.toContain("evidence.har");
+    const verified = await lckit(["report", "verify", folder]);
+    expect(verified.code, verified.stdout).toBe(0);
+    expect(verified.stdout).toMatch(/ok {3}evidence\.har\.gz: \d+ exchanges/);
   });
 });
 

@@ -88,7 +88,7 @@ describe("lckit run --certify", () => {
       "attestation.intoto.json",
       "attestation.sigstore.json",
       "ctrf.json",
-      "evidence.har",
+      "evidence.har.gz",
       "junit.xml",
       "manifest.json",
       "manifest.sig",
@@ -118,7 +118,7 @@ describe("lckit run --certify", () => {
     "attestation.sigstore.json",
     "summary.md",
     "report.html",
-    "evidence.har",
+    "evidence.har.gz",
     "manifest.json",
     "manifest.sig",
   ])("one changed byte in %s fails verification, naming the file", async (name) => {

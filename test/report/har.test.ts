@@ -4,6 +4,7 @@
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { gunzipSync } from "node:zlib";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { main } from "../../src/cli/main.ts";
 import { writeManifest } from "../../src/report-folder/manifest.ts";
@@ -64,7 +65,12 @@ beforeAll(async () => {
   expect(code, io.stderr()).toBe(1);
   folder = join(reportDir, readdirSync(reportDir)[0] as string);
   result = JSON.parse(readFileSync(join(folder, "report.json"), "utf8")) as RunResult;
-  text = readFileSync(join(folder, "evidence.har"), "utf8");
+  // Written gzip-compressed; the plain text is not left beside it.
+  expect(readdirSync(folder)).not.toContain("evidence.har");
+  const gz = readFileSync(join(folder, "evidence.har.gz"));
+  text = gunzipSync(gz).toString("utf8");
+  // Repeated headers and bodies: the compressed file is a small part of the text it holds.
+  expect(gz.length).toBeLessThan(Buffer.byteLength(text) / 5);
   har = JSON.parse(text) as Har;
 }, 60_000);
 
@@ -129,7 +135,9 @@ describe("evidence.har", () => {
     const io = captureIo();
     io.cwd = dir;
     expect(await main(["report", "verify", folder], io), io.stdout()).toBe(0);
-    expect(io.stdout()).toMatch(/ok {3}evidence\.har: \d+ exchanges; all \d+ entries the checks cite exist/);
+    expect(io.stdout()).toMatch(
+      /ok {3}evidence\.har\.gz: \d+ exchanges; all \d+ entries the checks cite exist/,
+    );
     const spoilt = structuredClone(result);
     const c = spoilt.checks.find((x) => x.harEntries !== undefined) as RunResult["checks"][number];
     c.harEntries = [har.log.entries.length + 5];
@@ -139,7 +147,7 @@ describe("evidence.har", () => {
     again.cwd = dir;
     expect(await main(["report", "verify", folder], again)).toBe(1);
     expect(again.stdout()).toMatch(
-      new RegExp(`FAIL evidence\\.har: check ${c.id} cites entry \\d+, which does not exist`),
+      new RegExp(`FAIL evidence\\.har\\.gz: check ${c.id} cites entry \\d+, which does not exist`),
     );
   });
 
@@ -155,7 +163,7 @@ describe("evidence.har", () => {
     io.cwd = dir;
     expect(await main(["report", "verify", folder], io)).toBe(1);
     expect(io.stdout()).toContain(
-      `FAIL evidence.har: entry ${other} cited by ${c.id} holds exchange ${har.log.entries[other]?._exchangeId}, which is not one the check used`,
+      `FAIL evidence.har.gz: entry ${other} cited by ${c.id} holds exchange ${har.log.entries[other]?._exchangeId}, which is not one the check used`,
     );
   });
 
@@ -164,11 +172,13 @@ describe("evidence.har", () => {
     io.cwd = dir;
     const reportDir = join(dir, "no-har");
     expect(await main(["run", "--check", "service/*", "--report-dir", reportDir], io)).toBe(0);
-    expect(readdirSync(join(reportDir, readdirSync(reportDir)[0] as string))).not.toContain("evidence.har");
+    expect(readdirSync(join(reportDir, readdirSync(reportDir)[0] as string))).not.toContain(
+      "evidence.har.gz",
+    );
     const certify = captureIo();
     expect(await main(["run", "--certify", "--no-har"], certify)).toBe(2);
     expect(certify.stderr()).toMatch(
-      /--certify keeps every exchange as evidence \(evidence\.har\); it cannot be used with --no-har/,
+      /--certify keeps every exchange as evidence \(evidence\.har\.gz\); it cannot be used with --no-har/,
     );
   });
 });

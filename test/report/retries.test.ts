@@ -98,7 +98,7 @@ describe("a run against a flaky target", () => {
     expect(md).toContain(`**Retries:** ${SUMMARY}`);
     const section = md.slice(md.indexOf("### Retries (3 checks)"));
     expect(section).toMatch(
-      /- <code>service\/rate-limited<\/code> passed, 1 retry; evidence <code>evidence\.har log\.entries\[\d+(-\d+)?(, \d+(-\d+)?)*\]<\/code>/,
+      /- <code>service\/rate-limited<\/code> passed, 1 retry; evidence <code>evidence\.har\.gz log\.entries\[\d+(-\d+)?(, \d+(-\d+)?)*\]<\/code>/,
     );
     expect(section).toMatch(
       / {2}- <code>exchange \d+: GET http:\/\/\S+ answered 429; waited 1 s \(Retry-After\), then sent again<\/code>/,
@@ -107,7 +107,7 @@ describe("a run against a flaky target", () => {
     expect(section).not.toContain("service/steady");
     const row = md.split("\n").find((l) => l.startsWith("| <code>service/unavailable</code>")) ?? "";
     expect(row).toMatch(
-      /<br>\*\*evidence\*\* <code>evidence\.har log\.entries\[[\d, -]+\]<\/code>; \*\*1 retry\*\* \(see Retries\)/,
+      /<br>\*\*evidence\*\* <code>evidence\.har\.gz log\.entries\[[\d, -]+\]<\/code>; \*\*1 retry\*\* \(see Retries\)/,
     );
   });
 
@@ -117,13 +117,13 @@ describe("a run against a flaky target", () => {
     const row = (id: string) =>
       new RegExp(`<tr [^>]*id="check-${id.replace("/", "-")}">([\\s\\S]*?)</tr>`).exec(html)?.[1] ?? "";
     expect(row("service/rate-limited")).toMatch(
-      /<details class="retries"><summary>1 retry \(no finding by itself\)<\/summary><ul><li>exchange \d+: GET [^<]+ answered 429; waited 1 s \(Retry-After\), then sent again<\/li><\/ul><p class="evidence-location"><b>evidence<\/b> <code>evidence\.har log\.entries\[/,
+      /<details class="retries"><summary>1 retry \(no finding by itself\)<\/summary><ul><li>exchange \d+: GET [^<]+ answered 429; waited 1 s \(Retry-After\), then sent again<\/li><\/ul><p class="evidence-location"><b>evidence<\/b> <code>evidence\.har\.gz log\.entries\[/,
     );
     // A passed check without retries: its details cell is empty, as before.
     expect(row("service/steady")).toMatch(/<td><\/td>$/);
     const failed = row("service/unavailable");
     expect(failed).toMatch(
-      /<p class="evidence-location"><b>evidence<\/b> <code>evidence\.har log\.entries\[/,
+      /<p class="evidence-location"><b>evidence<\/b> <code>evidence\.har\.gz log\.entries\[/,
     );
     expect(failed).toContain("answered 503; sent again once after 250 ms");
   });
@@ -137,12 +137,12 @@ describe("a run against a flaky target", () => {
         xml,
       )?.[0] ?? "";
     expect(testcase("service/rate-limited")).toMatch(
-      /<system-out>RETRIED: 1 request sent again \(no finding by itself\)\nexchange \d+: GET \S+ answered 429; waited 1 s \(Retry-After\), then sent again\nevidence: evidence\.har log\.entries\[/,
+      /<system-out>RETRIED: 1 request sent again \(no finding by itself\)\nexchange \d+: GET \S+ answered 429; waited 1 s \(Retry-After\), then sent again\nevidence: evidence\.har\.gz log\.entries\[/,
     );
     expect(testcase("service/reset")).not.toMatch(/<failure|<error/);
     expect(testcase("service/steady")).toMatch(/^<testcase [^>]*\/>$/);
     expect(testcase("service/unavailable")).toMatch(
-      /<failure [^>]*>[\s\S]*evidence: evidence\.har log\.entries\[[\s\S]*retried \(no finding by itself\):\n {2}exchange \d+: GET \S+ answered 503/,
+      /<failure [^>]*>[\s\S]*evidence: evidence\.har\.gz log\.entries\[[\s\S]*retried \(no finding by itself\):\n {2}exchange \d+: GET \S+ answered 503/,
     );
   });
 
@@ -165,7 +165,7 @@ describe("a run against a flaky target", () => {
       // The retried attempt and the answer after it are both cited, both of this check's read.
       expect(cited.filter((e) => e?.request.url.includes("/flaky/")).length).toBeGreaterThanOrEqual(2);
       expect(cited.map((e) => e?._exchangeId)).toContain(c.retries?.[0]?.exchange);
-      expect(evidenceLocation(c)).toBe(`evidence.har log.entries[${ranges(c.harEntries ?? [])}]`);
+      expect(evidenceLocation(c)).toBe(`evidence.har.gz log.entries[${ranges(c.harEntries ?? [])}]`);
     }
   });
 

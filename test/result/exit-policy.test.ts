@@ -125,7 +125,27 @@ describe("findingsOf: the exit policy reads a run result, and its subject says w
     ["a caller that sent no request", judged(caller(), { requestsSent: 0 }), [], 2],
     ["a caller whose command failed", judged(caller({ exitCode: 1 }), mustBroken), [], 1],
     ["a caller stopped by Ctrl-C", judged(caller({ signal: "SIGTERM", exitCode: null }), stopped), [], 4],
-    ["a consumer that consumed nothing", judged(consumer({}, true), mustBroken), [], 2],
+    [
+      "a consumer that consumed nothing (its own command and view checks failed)",
+      judged(consumer({}, true), {
+        verdict: "NOT CONFORMANT",
+        checks: [
+          { ...check("MUST", "failed"), id: "consumer/command" },
+          { ...check("MUST", "failed"), id: "consumer/view" },
+        ],
+      }),
+      [],
+      2,
+    ],
+    [
+      "a consumer that wrote no view, and a rule judged how it ended (a crash on an unlisted type)",
+      judged(consumer({ exitCode: 1 }, true), {
+        verdict: "NOT CONFORMANT",
+        checks: [{ ...check("MUST", "failed"), id: "consumer/command" }, check("SHOULD", "failed")],
+      }),
+      [],
+      1,
+    ],
     ["a consumer that hung", judged(consumer({ timedOut: true, exitCode: null })), [], 3],
     ["a consumer whose command failed", judged(consumer({ exitCode: 1 }), mustBroken), [], 1],
     ["a consumer stopped by Ctrl-C", judged(consumer({ signal: "SIGTERM", exitCode: null }), stopped), [], 4],

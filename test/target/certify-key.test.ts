@@ -58,7 +58,7 @@ describe("certify: true in the target file", () => {
     const { folder, result } = onlyReport(reportDir);
     expect(result.certification?.certified).toBe(false);
     expect(result.certification?.target).toBe("reference without credentials");
-    expect(existsSync(join(folder, "evidence.har"))).toBe(true);
+    expect(existsSync(join(folder, "evidence.har.gz"))).toBe(true);
   }, 60_000);
 
   it("without it (or with certify: false) a run is an ordinary one", async () => {
@@ -75,7 +75,7 @@ describe("certify: true in the target file", () => {
     expect(code).toBe(0);
     const { folder, result } = onlyReport(reportDir);
     expect(result.certification).toBeUndefined();
-    expect(existsSync(join(folder, "evidence.har"))).toBe(false);
+    expect(existsSync(join(folder, "evidence.har.gz"))).toBe(false);
   }, 60_000);
 
   it.each([
@@ -85,7 +85,7 @@ describe("certify: true in the target file", () => {
     ],
     [
       ["--no-har"],
-      /certify: true, which keeps every exchange as evidence \(evidence\.har\); it cannot be used with --no-har/,
+      /certify: true, which keeps every exchange as evidence \(evidence\.har\.gz\); it cannot be used with --no-har/,
     ],
   ])("refuses %j as --certify would, naming the key (exit 2)", async (flags, want) => {
     const { code, err } = await lckit([

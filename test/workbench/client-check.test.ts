@@ -13,7 +13,7 @@ import { renderHtml, renderJunit, renderMarkdown } from "../../src/report/index.
 import { writeReport } from "../../src/report-folder/write.ts";
 import { COMMAND_CHECK_ID } from "../../src/result/client-verdict.ts";
 import { CALLER_RULES } from "../../src/workbench/caller-rules.ts";
-import { type ClientCheckRun, clientCheck } from "../../src/workbench/client-check.ts";
+import { type ClientCheckRun, clientCheck, deleteRoleHint } from "../../src/workbench/client-check.ts";
 import { captureIo } from "../cli/capture-io.ts";
 import { reportValidator } from "../report/report-schema.ts";
 import { ensurePythonRequests } from "./python.ts";
@@ -327,6 +327,44 @@ describe("what a report of a client check holds", () => {
   }, 60_000);
 });
 
+describe("a 403 on a delete task names the client that may delete and the flag that picks it", () => {
+  it("the default client (ROLE_RDM) is refused: the headline and report say --client nightly-sync; with it, no refusal and no advice", async () => {
+    const refused = await clientCheck({ argv: [process.execPath, NODE_CLIENT], timeoutMs: 60_000 });
+    const task = refused.traffic.exchanges.find((x) => x.operation === "createTask");
+    expect(task?.status).toBe(403);
+    expect(refused.result.verdictReason).toMatch(
+      /the sandbox refused a delete task with 403 \(#\d+ POST \/tasks\/shop\): client order-service has ROLE_RDM, which may not delete; .*run it as nightly-sync \(ROLE_RDM_EDIT\) with --client nightly-sync$/,
+    );
+    const allowed = await run([process.execPath, NODE_CLIENT]);
+    expect(allowed.traffic.exchanges.find((x) => x.operation === "createTask")?.status).toBe(202);
+    expect(allowed.result.verdictReason).not.toMatch(/refused a delete task/);
+  }, 120_000);
+
+  it("with no client of the data that may delete, it says to add one to the --data file", () => {
+    const traffic = {
+      exchanges: [{ operation: "createTask", status: 403, seq: 3, method: "POST", pathname: "/tasks/t" }],
+    } as unknown as Parameters<typeof deleteRoleHint>[0];
+    const clients = [
+      { clientId: "a", authorities: ["ROLE_RDM"] },
+      { clientId: "b", authorities: ["ROLE_RDM"] },
+    ];
+    expect(deleteRoleHint(traffic, clients, "a", "t", false)).toMatch(
+      /client a has ROLE_RDM, which may not delete; no client of the data has ROLE_RDM_EDIT or ROLE_ADMIN_TENANT_t: add one to your --data file and pick it with --client$/,
+    );
+    // The tenant's admin role may delete too.
+    expect(
+      deleteRoleHint(
+        traffic,
+        [...clients, { clientId: "admin", authorities: ["ROLE_ADMIN_TENANT_t"] }],
+        "a",
+        "t",
+        false,
+      ),
+    ).toMatch(/with --client admin$/);
+    expect(deleteRoleHint({ exchanges: [] }, clients, "a", "t", false)).toBeUndefined();
+  });
+});
+
 describe("commands that do not get judged", () => {
   it("a command that makes no request is no pass: exit 2, naming the LCKIT_ variables", async () => {
     const r = await run([process.execPath, "-e", "process.exit(0)"]);
@@ -342,7 +380,12 @@ describe("commands that do not get judged", () => {
     const r = await run(["lckit-no-such-command-xyz"]);
     expect(r.exitCode).toBe(2);
     expect(r.outcome.startError).toMatch(/lckit-no-such-command-xyz: command not found/);
-    expect(r.result.verdictReason).toMatch(/could not be started/);
+    // The headline names the real cause first (the spawn error), not "made no request" nor INTERRUPTED.
+    expect(r.result.verdictReason).toMatch(
+      /^the command could not start: spawn lckit-no-such-command-xyz ENOENT: .*check its spelling/,
+    );
+    expect(r.result.verdict).not.toBe("INTERRUPTED");
+    expect(r.result.interruption).toBeUndefined();
     expect(r.result.checks.find((c) => c.id === COMMAND_CHECK_ID)?.status).toBe("failed");
   });
 
@@ -350,7 +393,7 @@ describe("commands that do not get judged", () => {
     const r = await run(["npm test"]);
     expect(r.exitCode).toBe(2);
     expect(r.outcome.startError).toBe(
-      '"npm test": no program has that name: the command was given as one quoted word, and the kit runs no shell; give its words apart (lckit client check -- npm test) or through a shell (lckit client check -- sh -c "npm test")',
+      'spawn npm test ENOENT: "npm test": no program has that name: the command was given as one quoted word, and the kit runs no shell; give its words apart (lckit client check -- npm test) or through a shell (lckit client check -- sh -c "npm test")',
     );
     expect(r.outcome.startError).not.toMatch(/give the command after --/);
   });

@@ -7,6 +7,7 @@ import { existsSync, mkdtempSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { commandCheckSummary } from "../../src/cli/command-check-summary.ts";
 import { main } from "../../src/cli/main.ts";
 import {
   CONSUMER_COMMAND_CHECK_ID,
@@ -177,6 +178,42 @@ describe("a consumer that misbehaves gets a clear exit code and a report, never 
     expect(run.exitCode).toBe(3);
     expect(run.outcome.timedOut).toBe(true);
     expect(run.result.interruption?.cause).toBe("deadline");
+  }, 60_000);
+
+  it("stopped at --timeout though it then exits 0: the summary's last line names the time limit, not exit 0", async () => {
+    // A consumer that writes its view on SIGTERM (as the docs ask) and exits 0 after the kit's kill.
+    const run = await consumerCheck({
+      argv: ["sh", "-c", `trap ': > "$LCKIT_VIEW_FILE"; exit 0' TERM; while :; do sleep 0.1; done`],
+      timeoutMs: 1_000,
+    });
+    expect(run.outcome).toMatchObject({ timedOut: true, exitCode: 0 });
+    const last = commandCheckSummary(run.result, run.outcome).trimEnd().split("\n").pop();
+    expect(last).toMatch(/; command stopped at its time limit \(--timeout\), then exit 0$/);
+    expect(last).not.toMatch(/; command exit 0$/);
+  }, 60_000);
+
+  it("crashed on an unlisted event type (FAULT=crashes-on-unknown): the unknown-types rule judges it, exit 1 not 2", async () => {
+    const run = await check(LANGUAGES.node, { fault: "crashes-on-unknown" });
+    expect(run.outcome.exitCode).toBe(1);
+    expect(run.exitCode).toBe(1);
+    expect(run.result.verdict).toBe("NOT CONFORMANT");
+    const rule = run.result.checks.find((c) => c.id === "consumer/unknown-types-and-fields-change-nothing");
+    expect(rule?.status).toBe("failed");
+    expect(rule?.message).toMatch(
+      new RegExp(
+        `names ${run.stream.firstUnlistedType}, the type of message #${(run.stream.firstUnlisted ?? 0) + 1}, a type in neither of the document's lists: go on past`,
+      ),
+    );
+    // The other rules had no view to judge: skipped, not passed.
+    expect(failedRules(run)).toEqual(["consumer/unknown-types-and-fields-change-nothing"]);
+  }, 120_000);
+
+  it("a crash whose output names no unlisted type stays unjudged: exit 2 (the cause is not known)", async () => {
+    const run = await consumerCheck({ argv: [process.execPath, "-e", "process.exit(1)"], timeoutMs: 30_000 });
+    expect(run.exitCode).toBe(2);
+    expect(
+      run.result.checks.find((c) => c.id === "consumer/unknown-types-and-fields-change-nothing")?.status,
+    ).toBe("skipped");
   }, 60_000);
 
   it("no view written: exit 2, asking whether it reads LCKIT_EVENTS_FILE", async () => {

@@ -144,10 +144,14 @@ Without --target it certifies the embedded reference implementation.`,
       { example: "baseline.yaml" },
     ),
     har: toggle(
-      "write evidence.har: every exchange of the run, HAR 1.2, redacted (tens of MB for a whole run); " +
+      "write evidence.har.gz: every exchange of the run, HAR 1.2, redacted, gzip-compressed (a few MB for a whole run); " +
         "--certify always writes it",
     ),
-    "no-har": toggle("write no evidence.har (refused with --certify)"),
+    "no-har": toggle("write no evidence.har.gz (refused with --certify)"),
+    "keep-sandbox": toggle(
+      "against a sandbox lckit serve serves (its answers name its control port): do not reset it before " +
+        "the run (by default it is reset, so an earlier run's delete task does not leave the tenant empty)",
+    ),
     "sign-key": option(
       "FILE",
       text,

@@ -60,6 +60,7 @@ function runArgs(v: Values<typeof runSpec.flags>): RunArgs {
     // Opt-in outside certification: a whole run's exchanges are tens of MB, heavy for every CI artefact.
     har: v.certify || v.har,
     ...(v["no-har"] ? { noHar: true } : {}),
+    ...(v["keep-sandbox"] ? { keepSandbox: true } : {}),
     ...(v.baseline === undefined ? {} : { baseline: v.baseline }),
     ...(v["baseline-update"] === undefined ? {} : { baselineUpdate: v["baseline-update"] }),
     ...(v["sign-key"] === undefined ? {} : { signKey: v["sign-key"] }),
@@ -100,6 +101,15 @@ async function runCommand(args: RunArgs, io: CliIo): Promise<number> {
     io.out(args.format === "json" ? `${JSON.stringify(plan, null, 2)}\n` : planAsText(plan));
     return 0;
   }
+  const reset = await session.resetServedSandbox();
+  if (reset?.status === "reset")
+    io.err(
+      `lckit run: the target is a sandbox lckit serve serves: reset first (POST ${reset.control}/reset), so the run starts from its loaded data; --keep-sandbox leaves it as it is\n`,
+    );
+  else if (reset?.status === "not-reset")
+    io.err(
+      `lckit run: the target is a sandbox lckit serve serves, and it could not be reset: ${reset.why}; an earlier run may have changed it (a delete task empties the tenant): reset it with\n  ${reset.command}\n`,
+    );
   const progress = progressPrinter(io);
   const interrupt = new AbortController();
   // SIGINT/SIGTERM stop the run gracefully (the report of what finished is written); a second one quits at

@@ -10,6 +10,7 @@ import {
   isVariantName,
   type Listening,
   listenControl,
+  SANDBOX_CONTROL_HEADER,
   shiftableClock,
   VARIANTS,
   type VariantName,
@@ -199,9 +200,18 @@ export async function serve(options: ServeOptions, io: CliIo, stopped: Promise<u
       generate,
       ...(options.data === undefined ? {} : { data: options.data }),
     });
-    server = await reference.listen({ port: options.port, host: options.host, rdmPort: options.rdmPort });
+    // Every answer names the control port, so that lckit run can reset this sandbox before it runs.
+    let controlUrl: string | undefined;
+    server = await reference.listen({
+      port: options.port,
+      host: options.host,
+      rdmPort: options.rdmPort,
+      headers: (): Record<string, string> =>
+        controlUrl === undefined ? {} : { [SANDBOX_CONTROL_HEADER]: controlUrl },
+    });
     try {
       control = await listenControl(reference.control, { port: options.controlPort ?? 0 });
+      controlUrl = control.url;
     } catch (error) {
       await server.close();
       const message = error instanceof Error ? error.message : String(error);

@@ -106,22 +106,52 @@ function viewCheck(meta: ConsumerRunMeta): CheckResult {
   return { ...base, status: "passed", requests: j.judged };
 }
 
+const UNKNOWN_TYPES_RULE_ID = "consumer/unknown-types-and-fields-change-nothing";
+
+/** A consumer that exits with an error, writes no view, and names the stream's first unlisted type in its
+ *  output crashed on it: the unknown-types rule judges that (failed) rather than stay skipped for want of
+ *  a view. Without the type in its output the cause is not known, and the rule stays skipped. */
+function crashOnUnlisted(ruleId: string, meta: ConsumerRunMeta): string | undefined {
+  const type = meta.stream.firstUnlistedType;
+  const { outcome } = meta;
+  if (ruleId !== UNKNOWN_TYPES_RULE_ID || type === undefined || !("problem" in meta.view)) return undefined;
+  if (outcome.timedOut || outcome.exitCode === null || outcome.exitCode === 0) return undefined;
+  if (!(outcome.outputTail ?? "").includes(type)) return undefined;
+  const position = (meta.stream.firstUnlisted ?? 0) + 1;
+  return `your consumer stopped (exit ${outcome.exitCode}) without a view, and its output names ${type}, the type of message #${position}, a type in neither of the document's lists: go on past a type you do not know (skip it), so the rest of the stream still reaches the view`;
+}
+
 export function consumerRunResult(meta: ConsumerRunMeta): RunResult {
   const catalogue = meta.catalogue ?? loadCatalogueView();
   const judgement = "judgement" in meta.view ? meta.view.judgement : undefined;
   const { stream } = meta;
   const ruleChecks = CONSUMER_RULES.map((rule): CheckResult => {
+    const base = {
+      id: rule.id,
+      suite: "consumer",
+      title: rule.title,
+      level: rule.level,
+      requirements: rule.requirements,
+      safety: "read" as const,
+      durationMs: 0,
+      requests: 0,
+    };
     const judged = judgement?.verdicts.find((v) => v.rule === rule);
+    const crash = judged === undefined ? crashOnUnlisted(rule.id, meta) : undefined;
+    if (crash !== undefined)
+      return {
+        ...base,
+        status: "failed",
+        requests: 1,
+        message: crash,
+        details: {
+          expected: `the consumer goes on past ${String(stream.firstUnlistedType)} (a type in neither of the document's lists), its view of the rest unchanged`,
+          actual: describeCommandOutcome(meta.outcome),
+        },
+      };
     if (!judged)
       return {
-        id: rule.id,
-        suite: "consumer",
-        title: rule.title,
-        level: rule.level,
-        requirements: rule.requirements,
-        safety: "read" as const,
-        durationMs: 0,
-        requests: 0,
+        ...base,
         status: "skipped",
         skipCause: "check",
         reason: "no view was judged: see consumer/view",

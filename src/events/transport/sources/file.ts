@@ -4,6 +4,7 @@
 // instead of fingerprinting every payload; stdin cannot be read twice and has no refs.
 import { closeSync, fstatSync, openSync, readSync, type Stats } from "node:fs";
 import { open, stat } from "node:fs/promises";
+import { resolve } from "node:path";
 import { UserInputError } from "../../../usage-error.ts";
 import { type EnvelopeChoice, unwrapLine } from "../envelopes/index.ts";
 import type { MessageSource, RawMessage, TransportNotice } from "../transport.ts";
@@ -26,6 +27,9 @@ export class SourceError extends UserInputError {
 export interface FileSourceOptions {
   /** Stream read for "-" (default: process.stdin). */
   stdin?: NodeJS.ReadableStream;
+  /** The folder a relative path is read from (the command's working directory); the path is still shown
+   *  as given. Default: the process's. */
+  cwd?: string;
   /** Longest line read, in bytes (default 64 MiB): a longer one is counted, not held, and reported. */
   maxLineBytes?: number;
   /** Service envelopes to unwrap (default "auto": each line's form is detected; "none": lines as they are). */
@@ -304,7 +308,12 @@ function fileState(stats: Stats): string {
   return `${stats.dev}:${stats.ino}:${stats.size}:${stats.mtimeMs}`;
 }
 
-function fileSource(path: string, maxLineBytes: number, envelope: EnvelopeChoice): MessageSource {
+function fileSource(
+  path: string,
+  maxLineBytes: number,
+  envelope: EnvelopeChoice,
+  shown: string = path,
+): MessageSource {
   /** Opened on the first recall, for reading lines again. */
   let fd: number | undefined;
   let block: Buffer | undefined;
@@ -313,7 +322,7 @@ function fileSource(path: string, maxLineBytes: number, envelope: EnvelopeChoice
    *  (rewritten, rotated, appended to) reads nothing, so no verdict rests on text the check did not read. */
   let readState: string | undefined;
   return {
-    description: envelope === "auto" || envelope === "none" ? path : `${path} (${envelope} envelopes)`,
+    description: envelope === "auto" || envelope === "none" ? shown : `${shown} (${envelope} envelopes)`,
     messages(): AsyncIterable<RawMessage> {
       const blocks = fileBlocks(path, (stats) => {
         readState = fileState(stats);
@@ -352,8 +361,9 @@ export async function openFileSource(path: string, options: FileSourceOptions = 
   const maxLineBytes = options.maxLineBytes ?? defaultMaxLineBytes;
   const envelope = options.envelope ?? "auto";
   if (path === "-") return stdinSource(options.stdin ?? process.stdin, maxLineBytes, envelope);
+  const at = options.cwd === undefined ? path : resolve(options.cwd, path);
   try {
-    const info = await stat(path);
+    const info = await stat(at);
     if (!info.isFile())
       throw new SourceError(`${path} is not a file; give an NDJSON file, "-" for stdin or an amqp:// URL`);
   } catch (error) {
@@ -362,5 +372,5 @@ export async function openFileSource(path: string, options: FileSourceOptions = 
       `cannot read ${path} (${error instanceof Error ? error.message : String(error)}); give an NDJSON file, "-" for stdin or an amqp:// URL`,
     );
   }
-  return fileSource(path, maxLineBytes, envelope);
+  return fileSource(at, maxLineBytes, envelope, path);
 }

@@ -10,6 +10,8 @@ export { linesAsMessages, memorySource } from "./memory.ts";
 export interface OpenSourceOptions {
   /** Stream read for "-" (default: process.stdin). */
   stdin?: NodeJS.ReadableStream;
+  /** The folder a relative file path is read from (default: the process's). */
+  cwd?: string;
   /** AMQP: exchange to bind a private queue to (default "lckit.events", as `lckit events publish`). */
   exchange?: string;
   /** AMQP: binding key (default "#": every message). */
@@ -66,6 +68,7 @@ export async function openSource(spec: string, options: OpenSourceOptions = {}):
   }
   return openFileSource(spec, {
     ...(options.stdin === undefined ? {} : { stdin: options.stdin }),
+    ...(options.cwd === undefined ? {} : { cwd: options.cwd }),
     ...(options.maxLineBytes === undefined ? {} : { maxLineBytes: options.maxLineBytes }),
     ...(options.envelope === undefined ? {} : { envelope: options.envelope }),
   });
