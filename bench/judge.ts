@@ -8,6 +8,7 @@ import { execFileSync } from "node:child_process";
 import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { gunzipSync } from "node:zlib";
 import { packagePath } from "../src/package-root.ts";
 import { clientCheck } from "../src/workbench/client-check.ts";
 import { harEntriesOf, writeHarCopies } from "../test/traffic/har-copies.ts";
@@ -63,7 +64,10 @@ async function realTraffic(): Promise<Record<string, unknown>[]> {
     { stdio: "ignore" },
   );
   const [folder] = readdirSync(join(dir, "run")).filter((d) => !d.startsWith("."));
-  const har = JSON.parse(readFileSync(join(dir, "run", folder as string, "evidence.har"), "utf8")) as {
+  // A run writes its evidence gzipped (evidence.har.gz).
+  const har = JSON.parse(
+    gunzipSync(readFileSync(join(dir, "run", folder as string, "evidence.har.gz"))).toString("utf8"),
+  ) as {
     log: { entries: Record<string, unknown>[] };
   };
   const client = packagePath("examples", "clients", "lookup-client.mjs");

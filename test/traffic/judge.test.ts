@@ -19,7 +19,7 @@ import { reportValidator } from "../report/report-schema.ts";
 
 const tmp = () => mkdtempSync(join(tmpdir(), "lckit-judge-"));
 
-/** An lckit run on the embedded reference with evidence.har; its report and the HAR's path. */
+/** An lckit run on the embedded reference with its evidence (evidence.har.gz); its report and the HAR's path. */
 async function runWithHar(faults: string[]): Promise<{ report: RunResult; har: string }> {
   const dir = tmp();
   const io = captureIo();
@@ -39,7 +39,7 @@ async function runWithHar(faults: string[]): Promise<{ report: RunResult; har: s
   await main(argv, io);
   const [folder] = readdirSync(dir).filter((d) => !d.startsWith("."));
   const at = join(dir, folder as string);
-  return { report: JSON.parse(readFileSync(join(at, "report.json"), "utf8")), har: join(at, "evidence.har") };
+  return { report: JSON.parse(readFileSync(join(at, "report.json"), "utf8")), har: join(at, "evidence.har.gz") };
 }
 
 const failed = (r: RunResult, party?: string) =>
