@@ -344,7 +344,12 @@ export const FAULTS = [
     name: "delete-touches-other-tenant",
     rule: "TASK-05",
     description: "a delete task removes the matching lookups of every tenant, not only its own",
-    caughtBy: ["delete-task/by-uris", "delete-task/by-type", "delete-task/all-of-tenant"],
+    caughtBy: [
+      "delete-task/by-uris",
+      "delete-task/by-type",
+      "delete-task/all-of-tenant",
+      "explore/after-delete",
+    ],
   },
   {
     name: "delete-task-never-completes",
