@@ -95,7 +95,7 @@ export const autopilotScanChecks: Check[] = [
     autopilotScan,
     {
       id: "autopilot-scan/default-limit",
-      title: "MUST return at most 100 statistics on a page when no limit is given",
+      title: "MUST return pages of 100 statistics (the last may hold fewer) when no limit is given",
       requirements: ["AUTOPILOT-03"],
     },
     async (ctx) => {
@@ -105,6 +105,20 @@ export const autopilotScanChecks: Check[] = [
       for (const [index, page] of result.pages.entries())
         if (page.values.length > 100)
           fail(`without limit, page ${index + 1} holds ${page.values.length} statistics`);
+      // "limit: page size; default 100": a page with records after it is not the last, so it is a full page.
+      // Only where the records end may a page be short (an empty page after it may signal the end).
+      const lastWithRecords = result.pages.findLastIndex((page) => page.values.length > 0);
+      const short = result.pages.findIndex((page, i) => i < lastWithRecords && page.values.length < 100);
+      if (short >= 0) {
+        const held = result.pages[short]?.values.length ?? 0;
+        fail(`without limit, page ${short + 1} holds ${held} statistics and page ${short + 2} brings more`, {
+          expected: "pages of 100 statistics, the default page size, until the last page with records",
+          actual: `page ${short + 1} of ${result.pages.length}: ${held} statistics, followed by more`,
+          ...(result.pages[short]
+            ? { request: requestOf("POST", result.pages[short].response.request.url) }
+            : {}),
+        });
+      }
       if (result.records.length <= 100) fewerThanAPage(ctx, autopilotScan, "a scroll without limit was read");
     },
   ),

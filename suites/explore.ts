@@ -6,7 +6,12 @@ import fc from "fast-check";
 import { type Check, type CheckContext, type CredentialRole, depthOf, explore } from "../src/check/index.ts";
 import { observe } from "./support/data-oracle.ts";
 import { defineCheck } from "./support/define.ts";
-import { type DeleteModel, deleteCommands, settleAndJudge } from "./support/explorer-deletes.ts";
+import {
+  type DeleteModel,
+  deleteCommands,
+  observeOtherTenant,
+  settleAndJudge,
+} from "./support/explorer-deletes.ts";
 import { READING_ROLES, type ReadModel, readCommands } from "./support/explorer-reads.ts";
 import { type Budget, type ExplorerReal, newBudget, startSequence } from "./support/explorer-steps.ts";
 import { checkProperty } from "./support/property.ts";
@@ -118,8 +123,8 @@ export const exploreReads: Check = defineCheck({
 export const exploreAfterDelete: Check = defineCheck({
   id: "explore/after-delete",
   title:
-    "MUST show, after any sequence of delete tasks by URIs and by type, exactly the lookups the document's task semantics leave",
-  requirements: ["TASK-04", "TASK-03", "TASK-01", "SCAN-04", "SCAN-07"],
+    "MUST show, after any sequence of delete tasks by URIs and by type, exactly the lookups the document's task semantics leave, and every lookup of another tenant still there",
+  requirements: ["TASK-04", "TASK-03", "TASK-01", "TASK-05", "SCAN-04", "SCAN-07"],
   safety: "destructive",
   changes: "data",
   needs: { roles: ["admin"] },
@@ -133,6 +138,16 @@ export const exploreAfterDelete: Check = defineCheck({
       // The data a sequence deletes is gone for the next one: no shrinking (noShrink), each run starts
       // from what the previous left (the model reads nothing again: it applies the tasks it sent).
       const model: DeleteModel = { observed, remaining: [...observed.lookups], pending: [], budget };
+      // Another tenant's lookups, read before any task like the model's own (not in the sequences' budget).
+      const setup: ExplorerReal = {
+        ctx,
+        client,
+        steps: ["read the other tenant"],
+        budget: newBudget(1e6, 1e6),
+      };
+      const other = await observeOtherTenant(setup, model);
+      if (other) model.other = other;
+      explore(ctx, "other tenant", other ? `${other.tenant}: ${other.lookups.size} lookups` : "none named");
       await checkProperty(
         ctx,
         fc.asyncProperty(sequence(deleteCommands, depth.commands, 4), async (commands) => {

@@ -172,6 +172,14 @@ export const FAULTS = [
     caughtBy: ["lookup-scan/filter-equals-exact", "autopilot-scan/filter-equals-exact", "explore/reads"],
   },
   {
+    // Mirrors the mutant `boundless && variants.has("short-pages")` -> true of scan-query.ts (issue 43).
+    name: "autopilot-scan-short-pages",
+    rule: "AUTOPILOT-03",
+    description:
+      "the autopilot scans serve at most 25 statistics a page whatever limit asks, 100 by default: pages end short while more follow",
+    caughtBy: ["autopilot-scan/default-limit"],
+  },
+  {
     name: "autopilot-type-scan-sorts-each-page",
     rule: "SCAN-06",
     description:
@@ -336,7 +344,12 @@ export const FAULTS = [
     name: "delete-touches-other-tenant",
     rule: "TASK-05",
     description: "a delete task removes the matching lookups of every tenant, not only its own",
-    caughtBy: ["delete-task/by-uris", "delete-task/by-type", "delete-task/all-of-tenant"],
+    caughtBy: [
+      "delete-task/by-uris",
+      "delete-task/by-type",
+      "delete-task/all-of-tenant",
+      "explore/after-delete",
+    ],
   },
   {
     name: "delete-task-never-completes",

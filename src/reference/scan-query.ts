@@ -44,6 +44,8 @@ export function parseScanQuery(
   }
   // The limit is still validated as always; the page is shorter than it asks.
   if (boundless && ctx.variants.has("short-pages")) limit = Math.min(limit, SHORT_PAGE);
+  // The fault serves short pages on the autopilot scans, whose page size the document gives (default 100).
+  if (!boundless && ctx.faults.has("autopilot-scan-short-pages")) limit = Math.min(limit, SHORT_PAGE);
   const rawOrder = params.get("order");
   let order: "asc" | "desc" = "asc";
   if (rawOrder !== null) {

@@ -26,6 +26,9 @@ export interface DeleteModel {
   /** Tasks sent whose effect reads have not shown yet: what each removes. */
   pending: { what: string; gone: Set<string>; types: Set<string>; response: ApiResponse<unknown> }[];
   budget: Budget;
+  /** Another tenant the target file names with its admin, and its lookups read before any task: a task
+   *  touches only its own tenant (TASK-05), so every one of them stays. */
+  other?: { tenant: string; lookups: Set<string> };
 }
 
 type DeleteCommand = fc.AsyncCommand<DeleteModel, ExplorerReal>;
@@ -33,8 +36,10 @@ type DeleteCommand = fc.AsyncCommand<DeleteModel, ExplorerReal>;
 /** How long a task may take to show, in the target's time, and the first pause between polls. */
 const SETTLE_MS = 10_000;
 const FIRST_POLL_MS = 200;
-/** Pages of one whole read of what is left (the tenant's lookups at 100 a page), for the budget. */
-const pagesOf = (m: Readonly<DeleteModel>) => Math.ceil(m.remaining.length / 100) + 1;
+/** Pages of one whole read of what is left (the tenant's lookups at 100 a page) and, with another tenant,
+ *  of its lookups, for the budget. */
+const pagesOf = (m: Readonly<DeleteModel>) =>
+  Math.ceil(m.remaining.length / 100) + 1 + (m.other ? Math.ceil(m.other.lookups.size / 100) + 1 : 0);
 /** Clients that may delete: ROLE_ADMIN_TENANT and ROLE_RDM_EDIT. */
 const DELETING_ROLES = ["admin", "editor"] as const satisfies readonly CredentialRole[];
 
@@ -68,15 +73,22 @@ async function sendTask(
   return response;
 }
 
-/** One whole read of the tenant's lookups (optionally of one type), distinct records by identity. */
-async function readLookups(r: ExplorerReal, m: DeleteModel, type?: string, limit = 100): Promise<Rec[]> {
-  const endpoint = endpointOf(m.observed.tenant, "lookups");
+/** One whole read of the tenant's lookups (optionally of one type), distinct records by identity; with
+ *  `of`, another tenant's as its admin. */
+async function readLookups(
+  r: ExplorerReal,
+  m: DeleteModel,
+  type?: string,
+  limit = 100,
+  of: { tenant: string; role: CredentialRole } = { tenant: m.observed.tenant, role: "admin" },
+): Promise<Rec[]> {
+  const endpoint = endpointOf(of.tenant, "lookups");
   const query: ScanQuery = {
     limit,
     ...(type ? { filter: filterText({ field: "type", value: lookupTypeUri(type) }) } : {}),
   };
-  const encoding = await scrollEncodingFor(r.ctx, "admin", endpoint);
-  const auth = await r.ctx.token("admin");
+  const encoding = await scrollEncodingFor(r.ctx, of.role, endpoint);
+  const auth = await r.ctx.token(of.role);
   const seen = new Map<string, Rec>();
   let response: ApiResponse<unknown> = await exchange(r, "read", () =>
     r.client.scanFirst(auth, endpoint, query),
@@ -154,7 +166,46 @@ async function settle(m: DeleteModel, r: ExplorerReal): Promise<void> {
       },
     );
   }
+  await judgeOtherTenant(m, r);
   m.pending = [];
+}
+
+/** After the tasks: the other tenant still holds every lookup it held before any task (TASK-05). Lookups
+ *  it gained are not judged: someone else may write there. */
+async function judgeOtherTenant(m: DeleteModel, r: ExplorerReal): Promise<void> {
+  if (!m.other) return;
+  const { tenant, lookups } = m.other;
+  const have = new Set(
+    (await readLookups(r, m, undefined, 100, { tenant, role: "otherAdmin" })).map((l) =>
+      identityOf("lookups", l),
+    ),
+  );
+  judged(r, "TASK-05", "after a delete task, another tenant's lookups stay");
+  const lost = [...lookups].filter((id) => !have.has(id));
+  if (lost.length > 0)
+    stepFail(
+      r,
+      "TASK-05",
+      `after ${m.pending.map((t) => t.what).join("; ")} sent to ${m.observed.tenant}: tenant ${tenant} lost lookups`,
+      {
+        expected: `the ${lookups.size} lookups tenant ${tenant} held before any task`,
+        actual: `gone from ${tenant}: ${lost.slice(0, 5).join(", ")}${lost.length > 5 ? ` and ${lost.length - 5} more` : ""}`,
+        record: lost[0] as string,
+        ...(m.pending.at(-1) ? { response: m.pending.at(-1)?.response } : {}),
+      },
+    );
+}
+
+/** The other tenant the target file names with its admin, and its lookups before any task; undefined
+ *  without one. Read like the model's first reads (not counted in the sequences' budget). */
+export async function observeOtherTenant(
+  r: ExplorerReal,
+  m: DeleteModel,
+): Promise<DeleteModel["other"] | undefined> {
+  const tenant = r.ctx.target.otherTenant;
+  if (tenant === undefined || r.ctx.target.credentials.otherAdmin === undefined) return undefined;
+  const lookups = await readLookups(r, m, undefined, 100, { tenant, role: "otherAdmin" });
+  return { tenant, lookups: new Set(lookups.map((l) => identityOf("lookups", l))) };
 }
 
 export class DeleteUris implements DeleteCommand {

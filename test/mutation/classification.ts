@@ -32,6 +32,10 @@ interface LineRule {
   text: string;
   /** Only these mutators (default: any). */
   mutators?: readonly string[];
+  /** Only the mutant of this exact piece of the line (where one line's mutants differ in class). */
+  original?: string;
+  /** Only the mutant with this exact replacement. */
+  replacement?: string;
   class: MutantClass;
   why: string;
 }
@@ -229,15 +233,16 @@ export const rules: readonly LineRule[] = [
     class: "equivalent",
     why: "fault-only code",
   },
-  // ---------------------------------------------------------------- lookup-scan.ts
+  // ---------------------------------------------------------------- lookup-scan.ts (requireTenant now lives in
+  // tenant-access.ts, which is not mutated: its rules stay for when it is)
   {
-    file: "lookup-scan.ts",
+    file: "tenant-access.ts",
     text: "export function requireTenant",
     class: "equivalent",
     why: "authorization refuses an unknown tenant first (it is on no client's list)",
   },
   {
-    file: "lookup-scan.ts",
+    file: "tenant-access.ts",
     text: "if (!ctx.state.tenants.has(tenant))",
     class: "equivalent",
     why: "authorization refuses an unknown tenant first",
@@ -1934,6 +1939,494 @@ export const rules: readonly LineRule[] = [
     class: "equivalent",
     why: "variant-only code",
   },
+  // ---------------------------------------------------------------- scan-query.ts (issue 43): the
+  // document gives limit a default and a maximum (100) for the autopilot scans, sort a field name and order
+  // asc or desc; the bounds of the lookups scan's limit, the permitted sort fields, refusals of bad input and
+  // the grammar beyond equals are not shown.
+  {
+    file: "scan-query.ts",
+    text: "const LIMITED_SORT_FIELDS",
+    class: "equivalent",
+    why: "the sortable fields of the sort-fields-limited variant, off in a conformance run",
+  },
+  {
+    file: "scan-query.ts",
+    text: "boundless = false,",
+    class: "equivalent",
+    why: "the one caller (scan.ts) always passes boundless",
+  },
+  {
+    file: "scan-query.ts",
+    text: 'ctx.faults.has("limit-over-100-accepted-silently") ||',
+    class: "equivalent",
+    why: "a condition joined to a fault switch",
+  },
+  {
+    file: "scan-query.ts",
+    text: '(boundless && ctx.variants.has("lookup-scan-limit-unbounded"))',
+    mutators: ["LogicalOperator"],
+    class: "not shown",
+    why: "the lookups scan takes any positive limit (the lookup-scan-limit-unbounded variant): its bounds are not shown; the autopilot bound stays",
+  },
+  {
+    file: "scan-query.ts",
+    text: '(boundless && ctx.variants.has("lookup-scan-limit-unbounded"))',
+    class: "equivalent",
+    why: "a condition joined to a variant switch",
+  },
+  {
+    file: "scan-query.ts",
+    text: "limit = /^\\d{1,15}$/.test(rawLimit)",
+    class: "not shown",
+    why: "which malformed limits (+5, 1.5, -0) are refused: not shown",
+  },
+  {
+    file: "scan-query.ts",
+    text: 'if (limit > max && ctx.variants.has("limit-above-max-clamped"))',
+    class: "equivalent",
+    why: "a condition joined to a variant switch",
+  },
+  {
+    file: "scan-query.ts",
+    text: "if (!(limit >= 1 && limit <= max))",
+    class: "not shown",
+    why: "limit=0 accepted: the document gives limit a default and a maximum, no minimum",
+  },
+  // `boundless && variants.has("short-pages")` -> true serves autopilot pages of 25 whatever limit asks: the
+  // document makes limit the autopilot page size (default 100), so it is no longer left unclassified: fault
+  // autopilot-scan-short-pages and autopilot-scan/default-limit catch it.
+  {
+    file: "scan-query.ts",
+    text: 'if (boundless && ctx.variants.has("short-pages")) limit = Math.min(limit, SHORT_PAGE)',
+    mutators: ["LogicalOperator"],
+    class: "not shown",
+    why: "short pages on the lookups scan (the short-pages variant): the bounds of its limit are not shown",
+  },
+  {
+    file: "scan-query.ts",
+    text: 'if (boundless && ctx.variants.has("short-pages")) limit = Math.min(limit, SHORT_PAGE)',
+    replacement: "false",
+    class: "equivalent",
+    why: "a condition joined to a variant switch",
+  },
+  {
+    file: "scan-query.ts",
+    text: 'if (boundless && ctx.variants.has("short-pages")) limit = Math.min(limit, SHORT_PAGE)',
+    mutators: ["MethodExpression"],
+    class: "equivalent",
+    why: "variant-only code",
+  },
+  {
+    file: "scan-query.ts",
+    text: 'let order: "asc" | "desc" = "asc"',
+    class: "equivalent",
+    why: "only desc reverses: any other default reads as asc",
+  },
+  {
+    file: "scan-query.ts",
+    text: 'if (lower !== "asc" && lower !== "desc")',
+    class: "not shown",
+    why: "the refusal of an order other than asc or desc: not shown",
+  },
+  {
+    file: "scan-query.ts",
+    text: 'if (rawSort !== null && rawSort !== "")',
+    class: "not shown",
+    why: "an absent sort read as a sort by a field no record has (identity order either way), or sort= refused: not shown",
+  },
+  {
+    file: "scan-query.ts",
+    text: "if (!/^[A-Za-z_$][\\w$-]*$/.test(rawSort))",
+    class: "not shown",
+    why: '"the permitted sort field names: not shown"',
+  },
+  {
+    file: "scan-query.ts",
+    text: 'if (ctx.variants.has("sort-fields-limited") && !LIMITED_SORT_FIELDS.includes(rawSort))',
+    mutators: ["LogicalOperator"],
+    class: "not shown",
+    why: 'only four fields sort (as the sort-fields-limited variant): "the permitted sort field names: not shown"',
+  },
+  {
+    file: "scan-query.ts",
+    text: 'if (ctx.variants.has("sort-fields-limited") && !LIMITED_SORT_FIELDS.includes(rawSort))',
+    class: "equivalent",
+    why: "variant-only code",
+  },
+  {
+    file: "scan-query.ts",
+    text: "const options: FilterOptions = {",
+    class: "not shown",
+    why: "equals on a lookup type by its other form (URI or name) stops matching: LOOKUP-SCAN-05 is the kit's SHOULD (variant equals-exact-stored-value)",
+  },
+  {
+    file: "scan-query.ts",
+    text: '...(ctx.variants.has("equals-exact-stored-value") ? { typePaths: [] } : {})',
+    class: "equivalent",
+    why: "variant-only code",
+  },
+  {
+    file: "scan-query.ts",
+    text: 'rawFilter !== null && rawFilter.trim() !== ""',
+    class: "not shown",
+    why: "the refusal of an empty or blank filter: not shown",
+  },
+  // ---------------------------------------------------------------- autopilot-scan.ts (issue 43)
+  {
+    file: "autopilot-scan.ts",
+    text: "centroidMatch: String(s.centroidMatch)",
+    class: "equivalent",
+    why: "fault-only code",
+  },
+  {
+    file: "autopilot-scan.ts",
+    text: "records: () => served(ctx, ctx.state.statistics.get(tenant) ?? [])",
+    class: "equivalent",
+    why: "every known tenant has its list (state.ts) and an unknown one is refused first",
+  },
+  {
+    file: "autopilot-scan.ts",
+    text: 'filterOptions: { typePaths: ["lookupType"] }',
+    class: "not shown",
+    why: "equals(lookupType,'rdm/lookupTypes/<name>') stops matching a statistic that holds the name: exact equality is SCAN-07, the other form the kit's choice",
+  },
+  {
+    file: "autopilot-scan.ts",
+    text: 'present: recordPresenter(ctx, "statistic")',
+    class: "equivalent",
+    why: "the presenter of the record-field variants, off in a conformance run",
+  },
+  // ---------------------------------------------------------------- scan-order.ts (issue 43): each class
+  // below was measured by replaying the mutant's view against the reference's on random record sets (ties,
+  // records without the field, one or several value types, filters, both orders, first pages of 2 to 31).
+  // "equivalent": the same records in the same order every time; "not shown": only the place of records
+  // without the sort field, the order of ties, or of values of different types (no field of the document
+  // holds two types) differ, every record still once; "gap": on records of one type the first page (picked
+  // by selection) and the later pages (the full order) disagree, so a record repeats or is lost at the
+  // first page boundary (SCAN-04) or page 1 is out of order (SCAN-06).
+  {
+    file: "scan-order.ts",
+    text: "if (!Object.hasOwn(record, field)) return undefined",
+    class: "equivalent",
+    why: "a missing or inherited field reads as no scalar either way",
+  },
+  {
+    file: "scan-order.ts",
+    text: 'return typeof value === "string" || typeof value === "number" || typeof value === "boolean"',
+    class: "not shown",
+    why: "a sort by a field holding objects (sourceFrequency): its order, and whether it is permitted, not shown",
+  },
+  {
+    file: "scan-order.ts",
+    text: "const TYPE_RANK",
+    class: "not shown",
+    why: "the order of values of different types: no field of the document holds two",
+  },
+  {
+    file: "scan-order.ts",
+    text: "if (ta !== tb) return (TYPE_RANK[ta] ?? 3) - (TYPE_RANK[tb] ?? 3)",
+    class: "not shown",
+    why: "the order of values of different types: no field of the document holds two",
+  },
+  {
+    file: "scan-order.ts",
+    text: "if (a === b) return 0",
+    class: "gap",
+    why: "SCAN-04: ties compare unequal both ways, so the first page's ties differ from the later pages'",
+  },
+  {
+    file: "scan-order.ts",
+    text: "return a < b ? -1 : 1",
+    class: "equivalent",
+    why: "reached for different values only",
+  },
+  {
+    file: "scan-order.ts",
+    text: "if (a === undefined) return b === undefined ? p - q : 1",
+    mutators: ["ArithmeticOperator"],
+    class: "not shown",
+    why: "the order among records without the sort field: not shown (each still once)",
+  },
+  {
+    file: "scan-order.ts",
+    text: "if (a === undefined) return b === undefined ? p - q : 1",
+    original: "b === undefined",
+    replacement: "false",
+    class: "not shown",
+    why: "the order among records without the sort field: not shown (each still once)",
+  },
+  {
+    file: "scan-order.ts",
+    text: "if (a === undefined) return b === undefined ? p - q : 1",
+    class: "gap",
+    why: "SCAN-04: records without the field enter the first page's selection out of place; it disagrees with the later pages",
+  },
+  {
+    file: "scan-order.ts",
+    text: "if (b === undefined) return -1",
+    mutators: ["ConditionalExpression"],
+    class: "equivalent",
+    why: "the comparison that follows places a record without the field after the same way",
+  },
+  {
+    file: "scan-order.ts",
+    text: "if (b === undefined) return -1",
+    class: "gap",
+    why: "SCAN-04: records without the field enter the first page's selection out of place; it disagrees with the later pages",
+  },
+  {
+    file: "scan-order.ts",
+    text: "return compareKeys(a, b) || p - q",
+    class: "gap",
+    why: "SCAN-04: ties are selected for the first page in another order than the later pages serve them",
+  },
+  {
+    file: "scan-order.ts",
+    text: "let numeric = true",
+    class: "equivalent",
+    why: "which of three sorts giving one order runs",
+  },
+  {
+    file: "scan-order.ts",
+    text: "let textual = true",
+    class: "equivalent",
+    why: "which of three sorts giving one order runs",
+  },
+  {
+    file: "scan-order.ts",
+    text: "if (key === undefined) missing.push(i)",
+    class: "equivalent",
+    why: "the mixed comparison puts keyless records last in identity order, as the missing list does",
+  },
+  {
+    file: "scan-order.ts",
+    text: 'if (typeof key !== "number" || Number.isNaN(key)) numeric = false',
+    class: "equivalent",
+    why: "which of three sorts giving one order runs",
+  },
+  {
+    file: "scan-order.ts",
+    text: 'if (typeof key !== "string") textual = false',
+    class: "not shown",
+    why: "keys of several types compared as text: their order is not shown; keys of one type sort the same",
+  },
+  {
+    file: "scan-order.ts",
+    text: "for (let j = 0; j < order.length; j++) order[j] = j",
+    class: "equivalent",
+    why: "a write past the end of a typed array is ignored",
+  },
+  {
+    file: "scan-order.ts",
+    text: "if (numeric) {",
+    class: "equivalent",
+    why: "the general comparison orders numbers the same",
+  },
+  {
+    file: "scan-order.ts",
+    text: "order.sort((a, b) => (values[a] as number) - (values[b] as number) || a - b)",
+    class: "gap",
+    why: "SCAN-04: numeric ties in the full order disagree with the first page's selection",
+  },
+  {
+    file: "scan-order.ts",
+    text: "} else if (textual) {",
+    class: "not shown",
+    why: "keys of several types compared as text: their order is not shown; keys of one type sort the same",
+  },
+  {
+    file: "scan-order.ts",
+    text: "return x < y ? -1 : x > y ? 1 : a - b",
+    original: "x < y",
+    class: "equivalent",
+    why: "V8's typed-array sort asks the comparator in an order where the result is the same (measured)",
+  },
+  {
+    file: "scan-order.ts",
+    text: "return x < y ? -1 : x > y ? 1 : a - b",
+    class: "gap",
+    why: "SCAN-04: text ties in the full order disagree with the first page's selection",
+  },
+  {
+    file: "scan-order.ts",
+    text: "order.sort((a, b) => compareKeys(keys[a] as Key, keys[b] as Key) || a - b)",
+    class: "gap",
+    why: "SCAN-04: boolean ties (centroidMatch, enabled) in the full order disagree with the first page's selection",
+  },
+  {
+    file: "scan-order.ts",
+    text: "for (let j = 0; j < order.length; j++) sorted[j] = present[order[j] as number] as number",
+    class: "equivalent",
+    why: "the extra write lands where the missing records' loop writes next, or past the end (ignored)",
+  },
+  {
+    file: "scan-order.ts",
+    text: "for (let j = 0; j < missing.length; j++) sorted[present.length + j]",
+    class: "equivalent",
+    why: "a write past the end of a typed array is ignored",
+  },
+  {
+    file: "scan-order.ts",
+    text: "function keptOrder(",
+    class: "equivalent",
+    why: "the cache of full orders: time and memory, never the order served",
+  },
+  {
+    file: "scan-order.ts",
+    text: "if (kept && order) {",
+    class: "equivalent",
+    why: "the cache of full orders: time and memory, never the order served",
+  },
+  {
+    file: "scan-order.ts",
+    text: "if (found) return found",
+    class: "equivalent",
+    why: "the cache of full orders: time and memory, never the order served",
+  },
+  {
+    file: "scan-order.ts",
+    text: "if (!kept) {",
+    class: "equivalent",
+    why: "the cache of full orders: time and memory, never the order served",
+  },
+  {
+    file: "scan-order.ts",
+    text: "for (const o of kept.values()) entries += o.length",
+    class: "equivalent",
+    why: "the eviction of kept orders (above 4,000,000 positions): memory, never the order served",
+  },
+  {
+    file: "scan-order.ts",
+    text: "for (const [name, o] of kept) {",
+    class: "equivalent",
+    why: "the eviction of kept orders (above 4,000,000 positions): memory, never the order served",
+  },
+  {
+    file: "scan-order.ts",
+    text: "if (entries <= maxEntries || name === field) break",
+    class: "equivalent",
+    why: "the eviction of kept orders (above 4,000,000 positions): memory, never the order served",
+  },
+  {
+    file: "scan-order.ts",
+    text: "entries -= o.length",
+    class: "equivalent",
+    why: "the eviction of kept orders (above 4,000,000 positions): memory, never the order served",
+  },
+  {
+    file: "scan-order.ts",
+    text: "serve(keys[i], positions[i] as number, keys[j], positions[j] as number) > 0",
+    class: "equivalent",
+    why: "two positions never compare equal",
+  },
+  {
+    file: "scan-order.ts",
+    text: "for (let n = 0; n < total && count > 0; n++)",
+    class: "equivalent",
+    why: "a first page selected short or not at all is read from the full order",
+  },
+  {
+    file: "scan-order.ts",
+    text: "if (positions.length < count) {",
+    class: "equivalent",
+    why: "a selection of more or fewer records is still a true prefix; the rest is read from the full order",
+  },
+  {
+    file: "scan-order.ts",
+    text: "for (let i = positions.length - 1; i > 0 && worse(i, (i - 1) >> 1); i = (i - 1) >> 1)",
+    class: "gap",
+    why: "SCAN-04: a broken heap keeps the wrong records for the first page; it disagrees with the later pages",
+  },
+  {
+    file: "scan-order.ts",
+    text: "} else if (serve(key, p, keys[0], positions[0] as number) < 0) {",
+    class: "equivalent",
+    why: "two positions never compare equal",
+  },
+  {
+    file: "scan-order.ts",
+    text: "const r = l + 1",
+    class: "gap",
+    why: "SCAN-04: a broken heap keeps the wrong records for the first page; it disagrees with the later pages",
+  },
+  {
+    file: "scan-order.ts",
+    text: "if (l < positions.length && worse(l, top)) top = l",
+    class: "gap",
+    why: "SCAN-04: a broken heap keeps the wrong records for the first page; it disagrees with the later pages",
+  },
+  {
+    file: "scan-order.ts",
+    text: "if (r < positions.length && worse(r, top)) top = r",
+    class: "equivalent",
+    why: "the slot past the heap is never the worse (measured)",
+  },
+  {
+    file: "scan-order.ts",
+    text: "  const order = positions",
+    class: "gap",
+    why: "SCAN-06/SCAN-04: the first page is served in heap order, or as the wrong records",
+  },
+  {
+    file: "scan-order.ts",
+    text: ".sort((i, j) => serve(keys[i], positions[i] as number, keys[j], positions[j] as number))",
+    class: "gap",
+    why: "SCAN-06: the first page is served in heap order",
+  },
+  {
+    file: "scan-order.ts",
+    text: "firstInOrder(base, candidates, field, reversed, Math.min(firstPage, total))",
+    class: "equivalent",
+    why: "a selection of every record is the full order",
+  },
+  {
+    file: "scan-order.ts",
+    text: "at: (i) => (head && i < head.length ?",
+    class: "equivalent",
+    why: "the first page read from the full order is the same page",
+  },
+  {
+    file: "scan-order.ts",
+    text: "function orderSoon(",
+    class: "equivalent",
+    why: "builds the full order ahead of need: time only",
+  },
+  {
+    file: "scan-order.ts",
+    text: "if (fields?.has(field)) return",
+    class: "equivalent",
+    why: "builds the full order ahead of need: time only",
+  },
+  {
+    file: "scan-order.ts",
+    text: "if (!fields) {",
+    class: "equivalent",
+    why: "builds the full order ahead of need: time only",
+  },
+  {
+    file: "scan-order.ts",
+    text: "setImmediate(() => {",
+    class: "equivalent",
+    why: "builds the full order ahead of need: time only",
+  },
+  {
+    file: "scan-order.ts",
+    text: "if (field === undefined) {",
+    class: "equivalent",
+    why: "no sort served as a sort by a field no record has: identity order either way",
+  },
+  {
+    file: "scan-order.ts",
+    text: "keptOrder(base, field) ?? (order.firstPage * 16 >= base.length",
+    class: "equivalent",
+    why: "selection for the first page or a full sort: the same records in the same order",
+  },
+  {
+    file: "scan-order.ts",
+    text: "if (found) {",
+    class: "equivalent",
+    why: "selection for the first page or a full sort: the same records in the same order",
+  },
   // ---------------------------------------------------------------- filter.ts: the document shows
   // equals(field,'value') only; the MUST checks judge exactly that (every other mutant of it is detected).
   {
@@ -1953,7 +2446,9 @@ export function classify(m: MutantView): { class: MutantClass | "unclassified"; 
     (r) =>
       r.file === file &&
       m.line.includes(r.text) &&
-      (r.mutators === undefined || r.mutators.includes(m.mutatorName)),
+      (r.mutators === undefined || r.mutators.includes(m.mutatorName)) &&
+      (r.original === undefined || r.original === m.original) &&
+      (r.replacement === undefined || r.replacement === m.replacement),
   );
   return rule ? { class: rule.class, why: rule.why } : { class: "unclassified", why: "" };
 }

@@ -86,6 +86,11 @@ const SCENARIOS: Record<FaultName, (h: Harness) => Promise<boolean>> = {
     const page = await firstPage(h, `/lookups/acme/_scan?filter=${filter}&sort=code`);
     return page.values.some((l) => l.type !== "rdm/lookupTypes/Gender");
   },
+  "autopilot-scan-short-pages": async (h) => {
+    // Without limit the page size is 100: a first page of fewer records with a scrollId ends short.
+    const page = await firstPage(h, "/configuration/acme/autopilot/stats/_scan", "acme-admin");
+    return page.scrollId !== undefined && page.values.length < 100;
+  },
   "autopilot-type-scan-sorts-each-page": async (h) => {
     const { values } = await h.scanAll(
       "/configuration/acme/autopilot/stats/Country/_scan?sort=unmappedValue&limit=20",
