@@ -87,7 +87,8 @@ function apply({ headers = {}, payload = {} }) {
   if (FAULT === "drops-fallback" && payload.exceededQueueSizeLimit === true) return;
   const current = view.get(uri);
   // Without objectVersion the deltas are folded in arrival order.
-  const order = version ?? (arrival += 1);
+  arrival += 1;
+  const order = version ?? arrival;
   if (!isNewer(current, version, time)) {
     // An older deltas message, late: its changes still count where no later one changed the attribute.
     const late = payload.deltas && payload.exceededQueueSizeLimit !== true && !REMOVALS.has(type);

@@ -236,6 +236,23 @@ describe("a consumer that misbehaves gets a clear exit code and a report, never 
     });
     expect(run.exitCode).toBe(2);
     expect(run.result.verdictReason).toMatch(/nothing was consumed \(does it read the stream from stdin\?\)/);
+    // A stream with objectVersion: no word of it.
+    const view = run.result.checks.find((c) => c.id === CONSUMER_VIEW_CHECK_ID);
+    expect(view?.message).not.toMatch(/objectVersion/);
+  }, 60_000);
+
+  it("an empty view of a stream without objectVersion names the likely cause: messages without it dropped", async () => {
+    const choice = producerChoice("object-version-absent");
+    const run = await consumerCheck({
+      argv: ["sh", "-c", 'cat "$LCKIT_EVENTS_FILE" > /dev/null; : > "$LCKIT_VIEW_FILE"'],
+      ...(choice ? { choice } : {}),
+      timeoutMs: 30_000,
+    });
+    expect(run.exitCode).toBe(2);
+    const view = run.result.checks.find((c) => c.id === CONSUMER_VIEW_CHECK_ID);
+    expect(view?.message).toMatch(
+      /none of the \d+ message\(s\) delivered carried objectVersion \(producer choice object-version-absent\): the document says the header is present only when JMSEventsFilteringFields lists it/,
+    );
   }, 60_000);
 
   it("a malformed view: exit 1, the line named and the fix", async () => {
