@@ -1,9 +1,11 @@
 #!/usr/bin/env node
 // An example event consumer for `lckit events consumer check` (Node 20+; dependencies only for the broker
-// deliveries). It keeps a view of the tenant's objects from the CRUD events: per object its latest state by objectVersion (never by
-// arrival or updatedTime), removed after a removal event, nothing of its data after a GDPR removal, the
-// last known attributes after a large-object fallback; it skips event types it does not know and ignores
-// fields it does not know. It reads the stream from $LCKIT_EVENTS_FILE, or from stdin when that is unset,
+// deliveries). It keeps a view of the tenant's objects from the CRUD events: per object its latest state
+// by objectVersion (never by arrival or updatedTime), removed after a removal event, nothing of its data
+// after a GDPR removal, the last known attributes after a large-object fallback or a snapshot whose object
+// leaves them out (the filtering fields did not list them), and after a deltas message the attributes it
+// leaves (it changes only those it lists); it skips event types it does not know and ignores fields it
+// does not know. It reads the stream from $LCKIT_EVENTS_FILE, or from stdin when that is unset,
 // one {"headers", "payload"} per line, takes Pub/Sub push requests or SNS notifications on
 // $LCKIT_PUSH_PORT, consumes the RabbitMQ queue $LCKIT_AMQP_QUEUE at $LCKIT_AMQP_URL (AMQP 0-9-1, with
 // amqplib) or receives from the AMQP 1.0 address $LCKIT_AMQP1_ADDRESS at $LCKIT_AMQP1_URL (with rhea),
@@ -49,6 +51,12 @@ const unknownField = (headers, payload) =>
 /** uri -> { uri, removed, objectVersion?, attributes?, updatedTime? } */
 const view = new Map();
 let stopped = false;
+/** uri -> { version, attributes, pending: Map<objectVersion, deltas> }: the attributes an object's deltas
+ *  leave, folded in objectVersion order from the last state known whole (a creation, a snapshot; after a
+ *  fallback none is known): a deltas message that arrives after a later one still changed the
+ *  attributes it lists, which the later one did not list. */
+const folds = new Map();
+let arrival = 0;
 
 /** Whether a message of this version (and time) is newer than what the view holds. */
 function isNewer(current, version, time) {
@@ -79,9 +87,18 @@ function apply({ headers = {}, payload = {} }) {
   const time = payload.object?.updatedTime ?? payload.deltas?.timestamp;
   if (FAULT === "drops-fallback" && payload.exceededQueueSizeLimit === true) return;
   const current = view.get(uri);
-  if (!isNewer(current, version, time)) return;
+  // Without objectVersion the deltas are folded in arrival order.
+  arrival += 1;
+  const order = version ?? arrival;
+  if (!isNewer(current, version, time)) {
+    // An older deltas message, late: its changes still count where no later one changed the attribute.
+    const late = payload.deltas && payload.exceededQueueSizeLimit !== true && !REMOVALS.has(type);
+    if (late && !current.removed) current.attributes = foldDeltas(uri, order, type, payload.deltas);
+    return;
+  }
   const at = { uri, objectVersion: version, rawVersion: raw, updatedTime: time };
   if (REMOVALS.has(type)) {
+    folds.delete(uri);
     if (FAULT === "ignores-removals") return;
     if (FAULT === "removal-as-change") {
       view.set(uri, {
@@ -99,13 +116,87 @@ function apply({ headers = {}, payload = {} }) {
     view.set(uri, { ...at, removed: true, ...keep });
     return;
   }
+  const known = current?.removed ? undefined : current?.attributes;
   let attributes;
   if (payload.exceededQueueSizeLimit === true) {
     // A large object sent without its object: keep what the view knew.
-    attributes = FAULT === "fallback-empty" ? {} : current?.removed ? undefined : current?.attributes;
-  } else if (payload.object) attributes = payload.object.attributes;
-  else if (payload.deltas) attributes = current?.removed ? undefined : current?.attributes;
+    attributes = FAULT === "fallback-empty" ? {} : known;
+    // What it changed is not known: deltas after it are not folded into attributes that may be stale.
+    folds.set(uri, { version: order, attributes: undefined, pending: new Map() });
+  } else if (payload.object) {
+    // The object holds only the fields JMSEventsFilteringFields lists: without attributes it says nothing
+    // of them (a member filtered out is not removed), so keep what the view knew.
+    const given = "attributes" in payload.object || FAULT === "filtered-as-removed";
+    attributes = given ? (payload.object.attributes ?? {}) : known;
+    folds.set(uri, { version: order, attributes, pending: new Map() });
+  } else if (payload.deltas) {
+    attributes =
+      FAULT === "deltas-as-snapshot"
+        ? applyDeltas({}, payload.deltas)
+        : foldDeltas(uri, order, type, payload.deltas, current && !current.removed ? known : {});
+  }
   view.set(uri, { ...at, removed: false, attributes });
+}
+
+/** The object's attributes after a deltas message of objectVersion `order`: a creation starts from none
+ *  (at a first message of another type, from `known`); every deltas message since is applied in
+ *  objectVersion order, each changing only the attributes it lists. */
+function foldDeltas(uri, order, type, deltas, known) {
+  let fold = folds.get(uri);
+  if (type.endsWith("_CREATED") && (!fold || order - 0.5 > fold.version)) {
+    // A creation that arrives late starts the fold again under the later deltas it already has.
+    const later = [...(fold?.pending ?? [])].filter(([v]) => v > order - 0.5);
+    fold = { version: order - 0.5, attributes: {}, pending: new Map(later) };
+    folds.set(uri, fold);
+  } else if (!fold) {
+    fold = { version: Number.NEGATIVE_INFINITY, attributes: known, pending: new Map() };
+    folds.set(uri, fold);
+  }
+  if (order > fold.version) fold.pending.set(order, deltas);
+  let attributes = fold.attributes;
+  for (const v of [...fold.pending.keys()].sort((a, b) => a - b))
+    if (v > fold.version) attributes = applyDeltas(attributes, fold.pending.get(v));
+  return attributes;
+}
+
+/** The delta items of a deltas member: the document's delta message (deltaCollection.delta), its bare
+ *  collection ({ovChanged, delta}) or an array; undefined for a structure the document does not show. */
+function deltaItems(deltas) {
+  if (Array.isArray(deltas)) return deltas;
+  if (Array.isArray(deltas?.deltaCollection?.delta)) return deltas.deltaCollection.delta;
+  if (Array.isArray(deltas?.delta)) return deltas.delta;
+  return undefined;
+}
+
+/** Two attribute values are one: by their value where both have one, else by their id. */
+function sameValue(a, b) {
+  if (a?.value !== undefined && b?.value !== undefined)
+    return JSON.stringify(a.value) === JSON.stringify(b.value);
+  return a?.id !== undefined && a.id === b?.id;
+}
+
+/** The attributes after a deltas message (the document: "Only changed attributes are listed"):
+ *  ATTRIBUTE_CHANGED replaces its oldValue with its newValue, ATTRIBUTE_REMOVED removes its oldValue, an
+ *  item with only a newValue adds it; every attribute it does not list stays. Keyed by the attributeType's
+ *  last segment, as snapshots key them. Undefined (not known) when the structure is not one of those, or
+ *  the attributes before it were not known. */
+function applyDeltas(attributes, deltas) {
+  const items = deltaItems(deltas);
+  if (items === undefined || attributes === undefined) return undefined;
+  const next = { ...attributes };
+  for (const item of items) {
+    if (typeof item?.attributeType !== "string") continue;
+    const name = item.attributeType.slice(item.attributeType.lastIndexOf("/") + 1);
+    const values = [...(next[name] ?? [])];
+    if (item.oldValue !== undefined) {
+      const at = values.findIndex((v) => sameValue(v, item.oldValue));
+      if (at >= 0) values.splice(at, 1);
+    }
+    if (item.newValue !== undefined && item.type !== "ATTRIBUTE_REMOVED") values.push(item.newValue);
+    if (values.length > 0) next[name] = values;
+    else delete next[name];
+  }
+  return next;
 }
 
 function writeView() {

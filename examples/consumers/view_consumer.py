@@ -4,9 +4,11 @@ Debian's AMQP clients for the broker deliveries).
 
 It keeps a view of the tenant's objects from the CRUD events: per object its latest state by
 objectVersion (never by arrival or updatedTime), removed after a removal event, nothing of its data after
-a GDPR removal, the last known attributes after a large-object fallback; it skips event types it does not
-know and ignores fields it does not know. It reads the stream from $LCKIT_EVENTS_FILE, or from stdin when
-that is unset, one {"headers", "payload"} per line, takes Pub/Sub push requests or SNS notifications on
+a GDPR removal, the last known attributes after a large-object fallback or a snapshot whose object leaves
+them out (the filtering fields did not list them), and after a deltas message the attributes it leaves (it
+changes only those it lists); it skips event types it does not know and ignores fields it does not know.
+It reads the stream from $LCKIT_EVENTS_FILE, or from stdin when that is unset, one {"headers", "payload"}
+per line, takes Pub/Sub push requests or SNS notifications on
 $LCKIT_PUSH_PORT, consumes the RabbitMQ queue $LCKIT_AMQP_QUEUE at $LCKIT_AMQP_URL (AMQP 0-9-1, with
 Debian's python3-pika) or receives from the AMQP 1.0 address $LCKIT_AMQP1_ADDRESS at $LCKIT_AMQP1_URL
 (with Debian's python3-qpid-proton), each client imported only for its delivery; it writes its view to
@@ -50,6 +52,12 @@ FIELDS = {"type", "object", "ovChanged", "exceededQueueSizeLimit", "uri", "delta
 
 view = {}  # uri -> {"uri", "removed", "objectVersion", "attributes", "updatedTime"}
 stopped = False
+# uri -> {"version", "attributes", "pending": {objectVersion: deltas}}: the attributes an object's deltas
+# leave, folded in objectVersion order from the last state known whole (a creation, a snapshot; after a
+# fallback none is known): a deltas message that arrives after a later one still changed the attributes
+# it lists, which the later one did not list.
+folds = {}
+arrival = 0
 
 
 def is_newer(current, version, time):
@@ -66,7 +74,7 @@ def is_newer(current, version, time):
 
 
 def apply(message):
-    global stopped
+    global stopped, arrival
     headers = message.get("headers") or {}
     payload = message.get("payload") or {}
     kind = headers.get("eventType", payload.get("type"))
@@ -88,10 +96,19 @@ def apply(message):
     if FAULT == "drops-fallback" and payload.get("exceededQueueSizeLimit") is True:
         return
     current = view.get(uri)
+    # Without objectVersion the deltas are folded in arrival order.
+    arrival += 1
+    order = arrival if version is None else version
+    fallback = payload.get("exceededQueueSizeLimit") is True
     if not is_newer(current, version, time):
+        # An older deltas message, late: its changes still count where no later one changed the attribute.
+        late = "deltas" in payload and not fallback and kind not in REMOVALS
+        if late and not current["removed"]:
+            current["attributes"] = fold_deltas(uri, order, kind, payload["deltas"], None)
         return
     at = {"uri": uri, "objectVersion": version, "updatedTime": time}
     if kind in REMOVALS:
+        folds.pop(uri, None)
         if FAULT == "ignores-removals":
             return
         if FAULT == "removal-as-change":
@@ -107,14 +124,98 @@ def apply(message):
         view[uri] = record
         return
     known = None if current is None or current["removed"] else current.get("attributes")
-    if payload.get("exceededQueueSizeLimit") is True:
+    if fallback:
         # A large object sent without its object: keep what the view knew.
         attributes = {} if FAULT == "fallback-empty" else known
+        # What it changed is not known: deltas after it are not folded into attributes that may be stale.
+        folds[uri] = {"version": order, "attributes": None, "pending": {}}
     elif obj is not None:
-        attributes = obj.get("attributes")
+        # The object holds only the fields JMSEventsFilteringFields lists: without attributes it says
+        # nothing of them (a member filtered out is not removed), so keep what the view knew.
+        given = "attributes" in obj or FAULT == "filtered-as-removed"
+        attributes = (obj.get("attributes") or {}) if given else known
+        folds[uri] = {"version": order, "attributes": attributes, "pending": {}}
+    elif "deltas" in payload:
+        if FAULT == "deltas-as-snapshot":
+            attributes = apply_deltas({}, payload["deltas"])
+        else:
+            live = current is not None and not current["removed"]
+            attributes = fold_deltas(uri, order, kind, payload["deltas"], known if live else {})
     else:
         attributes = known
     view[uri] = {**at, "removed": False, "attributes": attributes}
+
+
+def fold_deltas(uri, order, kind, deltas, known):
+    """The object's attributes after a deltas message of objectVersion `order`: a creation starts from
+    none (at a first message of another type, from `known`); every deltas message since is applied in
+    objectVersion order, each changing only the attributes it lists."""
+    fold = folds.get(uri)
+    if kind.endswith("_CREATED") and (fold is None or order - 0.5 > fold["version"]):
+        # A creation that arrives late starts the fold again under the later deltas it already has.
+        later = {v: d for v, d in (fold or {"pending": {}})["pending"].items() if v > order - 0.5}
+        fold = folds[uri] = {"version": order - 0.5, "attributes": {}, "pending": later}
+    elif fold is None:
+        fold = folds[uri] = {"version": float("-inf"), "attributes": known, "pending": {}}
+    if order > fold["version"]:
+        fold["pending"][order] = deltas
+    attributes = fold["attributes"]
+    for v in sorted(fold["pending"]):
+        if v > fold["version"]:
+            attributes = apply_deltas(attributes, fold["pending"][v])
+    return attributes
+
+
+def delta_items(deltas):
+    """The delta items of a deltas member: the document's delta message (deltaCollection.delta), its bare
+    collection ({ovChanged, delta}) or a list; None for a structure the document does not show."""
+    if isinstance(deltas, list):
+        return deltas
+    if isinstance(deltas, dict):
+        collection = deltas.get("deltaCollection")
+        if isinstance(collection, dict) and isinstance(collection.get("delta"), list):
+            return collection["delta"]
+        if isinstance(deltas.get("delta"), list):
+            return deltas["delta"]
+    return None
+
+
+def same_value(a, b):
+    """Two attribute values are one: by their value where both have one, else by their id."""
+    if not isinstance(a, dict) or not isinstance(b, dict):
+        return False
+    if "value" in a and "value" in b:
+        return json.dumps(a["value"], sort_keys=True) == json.dumps(b["value"], sort_keys=True)
+    return a.get("id") is not None and a.get("id") == b.get("id")
+
+
+def apply_deltas(attributes, deltas):
+    """The attributes after a deltas message (the document: "Only changed attributes are listed"):
+    ATTRIBUTE_CHANGED replaces its oldValue with its newValue, ATTRIBUTE_REMOVED removes its oldValue, an
+    item with only a newValue adds it; every attribute it does not list stays. Keyed by the
+    attributeType's last segment, as snapshots key them. None (not known) when the structure is not one
+    of those, or the attributes before it were not known."""
+    items = delta_items(deltas)
+    if items is None or attributes is None:
+        return None
+    result = dict(attributes)
+    for item in items:
+        if not isinstance(item, dict) or not isinstance(item.get("attributeType"), str):
+            continue
+        name = item["attributeType"].rsplit("/", 1)[-1]
+        values = list(result.get(name) or [])
+        if item.get("oldValue") is not None:
+            for at, value in enumerate(values):
+                if same_value(value, item["oldValue"]):
+                    del values[at]
+                    break
+        if item.get("newValue") is not None and item.get("type") != "ATTRIBUTE_REMOVED":
+            values.append(item["newValue"])
+        if values:
+            result[name] = values
+        else:
+            result.pop(name, None)
+    return result
 
 
 def write_view():

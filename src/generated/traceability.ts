@@ -174,6 +174,7 @@ export const commandTraces: readonly { command: string; requirements: readonly s
     requirements: [
       "CONSUMER-ATTRIBUTES-01",
       "CONSUMER-FALLBACK-01",
+      "CONSUMER-FILTER-01",
       "CONSUMER-GDPR-01",
       "CONSUMER-ORDER-01",
       "CONSUMER-REMOVAL-01",

@@ -63,7 +63,12 @@ export function assembleRunResult(run: RunRecord): RunResult {
     run.catalogue.path,
     run.coverageScope ?? tracedElsewhere(JUDGING_COMMANDS[run.subject.kind]),
   );
-  const { verdict, reason } = decideVerdict(run.checks, run.interruption, run.notSelected ?? 0);
+  const { verdict, reason } = decideVerdict(
+    run.checks,
+    run.interruption,
+    run.notSelected ?? 0,
+    run.subject.kind,
+  );
   return {
     reportVersion,
     runId: run.runId ?? newRunId(run.startedAt),

@@ -9,6 +9,7 @@ import {
   type Counts,
   type Interruption,
   type RunResult,
+  type SubjectKind,
   type Verdict,
 } from "./model.ts";
 
@@ -31,6 +32,8 @@ export function decideVerdict(
   interruption?: Interruption,
   /** Checks the selection (--suite/--check/--level) left out: a subset run is never called CONFORMANT. */
   notSelected = 0,
+  /** What was judged: a rule not exercised is said in its terms (a client's traffic, a consumer's view). */
+  subject?: SubjectKind,
 ): { verdict: Verdict; reason: string } {
   if (interruption && interruption.cause !== "unresponsive") {
     const done = checks.filter((c) => c.status !== "skipped").length;
@@ -47,7 +50,7 @@ export function decideVerdict(
     interruption === undefined || notRun === 0
       ? ""
       : `; the run stopped early: ${interruption.message} (${plural(notRun, "check")} not run)`;
-  const decided = subsetOf(decideFinished(checks), checks, notSelected);
+  const decided = subsetOf(decideFinished(checks, subject), checks, notSelected);
   return { verdict: decided.verdict, reason: `${decided.reason}${stopped}` };
 }
 
@@ -68,7 +71,18 @@ function subsetOf(
   };
 }
 
-function decideFinished(checks: readonly CheckResult[]): { verdict: Verdict; reason: string } {
+/** What gave a rule its opportunities, by the run's subject: a caller rule judges the client's traffic, a
+ *  consumer rule the stream and the view the consumer wrote of it. */
+const OPPORTUNITY_SOURCE: Partial<Record<SubjectKind, string>> = {
+  caller: "your client's traffic",
+  consumer: "the stream and your consumer's view of it",
+  traffic: "the recorded traffic",
+};
+
+function decideFinished(
+  checks: readonly CheckResult[],
+  subject?: SubjectKind,
+): { verdict: Verdict; reason: string } {
   const broken = checks.filter((c) => c.status === "broken");
   if (broken.length > 0)
     return {
@@ -89,16 +103,17 @@ function decideFinished(checks: readonly CheckResult[]): { verdict: Verdict; rea
         `${plural(mustUndecided.length, "MUST check")} ran and could not decide from the target's answers ` +
         `(${ids(mustUndecided)}); see what each saw and what lets it decide next time`,
     };
-  // A caller rule of a client check that the client's traffic gave nothing to judge: said in its terms.
+  // A rule that what it judges (a client's traffic, a consumer's view) gave nothing: said in its terms.
   const mustNotExercised = checks.filter((c) => c.level === "MUST" && c.status === "not-exercised");
   if (mustNotExercised.length > 0)
     return {
       verdict: "INCOMPLETE",
       reason:
-        `${plural(mustNotExercised.length, "MUST rule")} not exercised (${ids(mustNotExercised)}): your client's ` +
+        `${plural(mustNotExercised.length, "MUST rule")} not exercised (${ids(mustNotExercised)}): ` +
+        `${(subject && OPPORTUNITY_SOURCE[subject]) ?? "the run"} ` +
         (mustNotExercised.length === 1
-          ? "traffic gave it nothing to judge; it says what would exercise it"
-          : "traffic gave them nothing to judge; each says what would exercise it"),
+          ? "gave it nothing to judge; it says what would exercise it"
+          : "gave them nothing to judge; each says what would exercise it"),
     };
   const mustSkipped = checks.filter((c) => c.level === "MUST" && c.status === "skipped");
   if (mustSkipped.length > 0)

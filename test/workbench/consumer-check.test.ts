@@ -14,6 +14,7 @@ import {
   CONSUMER_VIEW_CHECK_ID,
 } from "../../src/events/consumer/consumer-result.ts";
 import { CONSUMER_RULES } from "../../src/events/consumer/consumer-rules.ts";
+import { producerChoice } from "../../src/events/consumer/producer-choices.ts";
 import { packagePath } from "../../src/package-root.ts";
 import { verdictFindings } from "../../src/rules/judge.ts";
 import { type ConsumerCheckRun, consumerCheck, type Delivery } from "../../src/workbench/consumer-check.ts";
@@ -107,6 +108,50 @@ describe.each(Object.entries(LANGUAGES))("the %s example consumer", (_language, 
         "--seed 1 --messages 1000 --variants snapshot --delivery file",
       );
       expect(run.exitCode).toBe(CONSUMER_RULES.find((r) => r.id === rule)?.level === "MUST" ? 1 : 0);
+    },
+    120_000,
+  );
+
+  // Mistakes only a producer choice shows: the attributes a filtered-out member or a deltas message leaves.
+  it.each([
+    [
+      "filtered-as-removed",
+      "attributes-filtered-out",
+      /left them out, which removes none of them, yet the view replaced the attributes message #\d+ .* gave with nothing/,
+    ],
+    [
+      "deltas-as-snapshot",
+      "deltas-message",
+      /is missing, though a delta gave it .* changes only the attributes it lists/,
+    ],
+  ])(
+    "FAULT=%s under %s is caught by consumer/attributes-of-the-latest-state only",
+    async (fault, name, says) => {
+      const choice = producerChoice(name);
+      const run = await consumerCheck({
+        argv: [...argv],
+        ...(choice ? { choice } : {}),
+        timeoutMs: 60_000,
+        env: { ...process.env, FAULT: fault },
+      });
+      expect(failedRules(run)).toEqual(["consumer/attributes-of-the-latest-state"]);
+      expect(
+        run.result.checks.find((c) => c.id === "consumer/attributes-of-the-latest-state")?.message,
+      ).toMatch(says);
+      expect(run.exitCode).toBe(1);
+    },
+    120_000,
+  );
+
+  it.each(["attributes-filtered-out", "deltas-message"])(
+    "under %s it is CONFORMANT, the attributes rule judged on the lines it wrote",
+    async (name) => {
+      const choice = producerChoice(name);
+      const run = await consumerCheck({ argv: [...argv], ...(choice ? { choice } : {}), timeoutMs: 60_000 });
+      expect(run.result.verdict).toBe("CONFORMANT");
+      const rule = run.result.checks.find((c) => c.id === "consumer/attributes-of-the-latest-state");
+      expect(rule?.status).toBe("passed");
+      expect(rule?.requests).toBeGreaterThan(10);
     },
     120_000,
   );
@@ -231,6 +276,23 @@ describe("a consumer that misbehaves gets a clear exit code and a report, never 
     });
     expect(run.exitCode).toBe(2);
     expect(run.result.verdictReason).toMatch(/nothing was consumed \(does it read the stream from stdin\?\)/);
+    // A stream with objectVersion: no word of it.
+    const view = run.result.checks.find((c) => c.id === CONSUMER_VIEW_CHECK_ID);
+    expect(view?.message).not.toMatch(/objectVersion/);
+  }, 60_000);
+
+  it("an empty view of a stream without objectVersion names the likely cause: messages without it dropped", async () => {
+    const choice = producerChoice("object-version-absent");
+    const run = await consumerCheck({
+      argv: ["sh", "-c", 'cat "$LCKIT_EVENTS_FILE" > /dev/null; : > "$LCKIT_VIEW_FILE"'],
+      ...(choice ? { choice } : {}),
+      timeoutMs: 30_000,
+    });
+    expect(run.exitCode).toBe(2);
+    const view = run.result.checks.find((c) => c.id === CONSUMER_VIEW_CHECK_ID);
+    expect(view?.message).toMatch(
+      /none of the \d+ message\(s\) delivered carried objectVersion \(producer choice object-version-absent\): the document says the header is present only when JMSEventsFilteringFields lists it/,
+    );
   }, 60_000);
 
   it("a malformed view: exit 1, the line named and the fix", async () => {

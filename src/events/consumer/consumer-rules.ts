@@ -13,13 +13,16 @@ import {
 } from "./consumer-stream.ts";
 import { deltasGiveAttributes, deltasMismatch } from "./deltas-state.ts";
 import {
+  attributesGivenBefore,
   dataKept,
   describeEntry,
   describeRecord,
   fallbackLosesAttributes,
+  filteredMismatch,
   firstWinner,
   holdsLatestState,
   type JudgeContext,
+  leavesAttributesOut,
   type ObjectCase,
   olderReflected,
   reflects,
@@ -154,26 +157,30 @@ const declared: ConsumerRuleDeclaration[] = [
   },
   {
     id: "consumer/attributes-of-the-latest-state",
-    requirements: ["CONSUMER-ATTRIBUTES-01"],
+    requirements: ["CONSUMER-ATTRIBUTES-01", "CONSUMER-FILTER-01"],
     title:
-      "MUST give, where its view gives an object's attributes, those its messages leave at the latest state: a snapshot's as sent; a deltas message applied to the attributes it lists, the others left as they were",
+      "MUST give, where its view gives an object's attributes, those its messages leave at the latest state: a snapshot's as sent, and after one that leaves attributes out (JMSEventsFilteringFields does not list them) those earlier snapshots gave; a deltas message applied to the attributes it lists, the others left as they were",
     opportunity:
-      "an object whose latest state is live and whose messages gave attribute values (its latest snapshot, or deltas with values), held in a view line that gives attributes",
+      "an object whose latest state is live and whose messages gave attribute values (its latest snapshot, one before a latest snapshot that leaves attributes out, or deltas with values), held in a view line that gives attributes",
     exercise:
-      "a view that gives the attributes it holds (the line's attributes member); in deltas streams (--variants deltas, deltas-message, deltas-collection) the attributes the consumer built from the deltas",
-    applies: (object, ctx) =>
-      ctx.stream.choice.payloadType === "deltas"
-        ? deltasGiveAttributes(object, ctx)
-        : ctx.judgesAttributes &&
-          !object.winner.removes &&
-          firstWinner(object).kind === "snapshot" &&
-          typeof firstWinner(object).attributesText === "string",
+      "a view that gives the attributes it holds (the line's attributes member); in deltas streams (--variants deltas, deltas-message, deltas-collection) the attributes the consumer built from the deltas; snapshots that leave attributes out: --variants attributes-filtered-out",
+    applies: (object, ctx) => {
+      if (ctx.stream.choice.payloadType === "deltas") return deltasGiveAttributes(object, ctx);
+      const winner = firstWinner(object);
+      if (!ctx.judgesAttributes || object.winner.removes || winner.kind !== "snapshot") return false;
+      return leavesAttributesOut(winner)
+        ? attributesGivenBefore(object, winner).length > 0
+        : typeof winner.attributesText === "string";
+    },
     judgesLine: (c) => c.record.attributes !== undefined && !c.record.removed,
     // Asked by the judge about a line that holds the latest state in every other respect: removed or
     // not, its objectVersion. Where the stream did not give an attribute (after a fallback, a deltas
-    // member of another structure, a reference value), it is not judged.
+    // member of another structure, a reference value), it is not judged. A snapshot that leaves
+    // attributes out removes none: the filtering fields did not list them (filteredMismatch).
     judge(c, ctx) {
       const deltas = ctx.stream.choice.payloadType === "deltas";
+      const filtered = deltas ? undefined : filteredMismatch(c, ctx);
+      if (filtered !== undefined) return filtered;
       const wrong = deltas ? deltasMismatch(c, ctx) : snapshotMismatch(c, ctx);
       if (wrong.length === 0) return undefined;
       const model = deltas

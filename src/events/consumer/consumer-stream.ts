@@ -128,7 +128,10 @@ export function consumerStream(choice: ProducerChoice, seed: number, count: numb
     headers: message.headers,
     payload: message.payload ?? (JSON.parse(message.body) as Record<string, unknown>),
   }));
-  const withResends = choice.duplicates > 0 ? lateResends(resendRemovals(shaped, random), random) : shaped;
+  const configured =
+    choice.filteringFields === "attributes-left-out-halfway" ? attributesLeftOut(shaped) : shaped;
+  const withResends =
+    choice.duplicates > 0 ? lateResends(resendRemovals(configured, random), random) : configured;
   const messages = withResends.map((message) => shape(message, choice));
   // The truth is made when first asked for: a check delivers the messages first and asks while the
   // consumer runs.
@@ -152,6 +155,23 @@ export function consumerStream(choice: ProducerChoice, seed: number, count: numb
       return truthNow().firstUnlistedType;
     },
   };
+}
+
+/** The streaming configuration changed halfway: JMSEventsFilteringFields lists the fields an entity's
+ *  object keeps (uri, type, the update's who and when, crosswalks), attributes not among them, so the
+ *  entity snapshots of the stream's second half carry no attributes. The object is not empty (the
+ *  document: it cannot be). Before the re-sends are made: a re-send is a copy of what was sent. */
+function attributesLeftOut(messages: DeliveredMessage[]): DeliveredMessage[] {
+  const from = Math.floor(messages.length / 2);
+  return messages.map((message, index) => {
+    const object = record(message.payload.object);
+    if (index < from || !object || !String(object.uri).startsWith("entities/")) return message;
+    const { uri, type, updatedBy, updatedTime, crosswalks } = object;
+    return {
+      ...message,
+      payload: { ...message.payload, object: { uri, type, updatedBy, updatedTime, crosswalks } },
+    };
+  });
 }
 
 /** The messages with copies inserted after the positions `after` names, in one pass. */

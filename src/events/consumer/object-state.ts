@@ -77,11 +77,41 @@ function givesAttributes(entry: TruthEntry): boolean {
   return text !== null && text !== undefined && text !== "{}";
 }
 
-/** A large-object fallback may leave the view with no attributes (or an empty set) when no snapshot of an
- *  older objectVersion that gave attributes had arrived before it: there was nothing to keep. Replacing
- *  attributes an earlier snapshot gave with nothing is a loss. */
+/** A snapshot whose object has no attributes member: the streaming configuration (JMSEventsFilteringFields)
+ *  did not list them. It says nothing of the attributes: a member filtered out is not removed. */
+export function leavesAttributesOut(entry: TruthEntry): boolean {
+  return entry.kind === "snapshot" && entry.attributesText === null;
+}
+
+/** The snapshots of an older objectVersion that gave attributes and arrived before `entry`, since the
+ *  object's last removal below it: what a consumer had to keep when `entry` (a large-object fallback, a
+ *  snapshot that leaves attributes out) gave none. After a removal the object starts again: a
+ *  re-creation that gives no attributes leaves nothing to keep. */
+export function attributesGivenBefore(object: TruthObject, entry: TruthEntry): TruthEntry[] {
+  let removal = -1;
+  for (const e of object.entries)
+    if (e.listed && e.removes && e.version < entry.version && e.version > removal) removal = e.version;
+  return snapshotsBefore(object, entry).filter(
+    (e) => e.version > removal && e.position < entry.position && givesAttributes(e),
+  );
+}
+
+/** A message that gives no attributes (a large-object fallback, a snapshot that leaves them out) may leave
+ *  the view with none (or an empty set) when no snapshot of an older objectVersion that gave attributes had
+ *  arrived before it: there was nothing to keep. Replacing attributes an earlier snapshot gave with nothing
+ *  is a loss. */
 export function fallbackLosesAttributes(object: TruthObject, entry: TruthEntry): boolean {
-  return snapshotsBefore(object, entry).some((e) => e.position < entry.position && givesAttributes(e));
+  return attributesGivenBefore(object, entry).length > 0;
+}
+
+/** After a message that gives no attributes, the view keeps those of a snapshot of an older objectVersion
+ *  (any of them: which one a consumer ordering by objectVersion still has depends on arrival, and the
+ *  document is silent), or none where no earlier one had given any. */
+function keepsEarlierAttributes(record: ViewRecord, object: TruthObject, entry: TruthEntry): boolean {
+  return (
+    snapshotsBefore(object, entry).some((e) => e.attributesText !== null && sameAttributes(record, e)) ||
+    (record.attributesEmpty === true && !fallbackLosesAttributes(object, entry))
+  );
 }
 
 function attributesFit(given: ViewRecord, object: TruthObject, entry: TruthEntry): boolean {
@@ -89,12 +119,11 @@ function attributesFit(given: ViewRecord, object: TruthObject, entry: TruthEntry
   const record = ownAttributes(given);
   switch (entry.kind) {
     case "snapshot":
-      return sameAttributes(record, entry);
+      return leavesAttributesOut(entry)
+        ? keepsEarlierAttributes(record, object, entry)
+        : sameAttributes(record, entry);
     case "fallback":
-      return (
-        snapshotsBefore(object, entry).some((e) => sameAttributes(record, e)) ||
-        (record.attributesEmpty === true && !fallbackLosesAttributes(object, entry))
-      );
+      return keepsEarlierAttributes(record, object, entry);
     case "name-only":
       return record.attributesEmpty === true;
     default:
@@ -135,8 +164,8 @@ const contentCache = new WeakMap<TruthObject, Map<number, number>>();
 
 /** Per objectVersion of the object's listed messages, the content it leaves (removed or not, its
  *  attributes) as a number: two versions of one number leave the same content. A removal after a removal
- *  changes nothing; a snapshot whose attributes are the last snapshot's, or a message of a content-neutral
- *  type, neither; any other message does. */
+ *  changes nothing; a snapshot whose attributes are the last snapshot's or that leaves them out, or a
+ *  message of a content-neutral type, neither; any other message does. */
 function contentOf(object: TruthObject): Map<number, number> {
   let content = contentCache.get(object);
   if (content) return content;
@@ -153,11 +182,13 @@ function contentOf(object: TruthObject): Map<number, number> {
         (e.removes ||
           CONTENT_NEUTRAL_TYPES.has(e.type) ||
           (e.kind === "snapshot" && attributes !== undefined && e.attributesText === attributes) ||
+          leavesAttributesOut(e) ||
           e.kind === "name-only");
       if (!same) epoch += 1;
     }
-    if (e.kind === "snapshot") attributes = e.attributesText;
-    else if (e.kind !== "name-only" && !CONTENT_NEUTRAL_TYPES.has(e.type)) attributes = undefined;
+    if (e.kind === "snapshot") {
+      if (!leavesAttributesOut(e)) attributes = e.attributesText;
+    } else if (e.kind !== "name-only" && !CONTENT_NEUTRAL_TYPES.has(e.type)) attributes = undefined;
     content.set(e.version, epoch);
     previous = e;
   }
@@ -304,6 +335,8 @@ export function describeRecord(record: ViewRecord): string {
 export function snapshotMismatch(c: ObjectCase, ctx: JudgeContext): string[] {
   const winner = firstWinner(c.object);
   if (!ctx.judgesAttributes || winner.kind !== "snapshot" || winner.removes) return [];
+  // A snapshot that leaves attributes out: what the view keeps then is CONSUMER-FILTER-01's.
+  if (leavesAttributesOut(winner)) return [];
   if (c.record.attributes === undefined || c.record.removed) return [];
   const record = ownAttributes(c.record);
   if (sameAttributes(record, winner)) return [];
@@ -319,4 +352,24 @@ export function snapshotMismatch(c: ObjectCase, ctx: JudgeContext): string[] {
   for (const name of Object.keys(held))
     if (!(name in given)) wrong.push(`${name} is held, though the snapshot has no such attribute`);
   return wrong.length > 0 ? wrong : ["they differ from the snapshot's"];
+}
+
+/** A line of a snapshot stream whose latest message is a snapshot that leaves attributes out (the
+ *  filtering fields did not list them), live at its objectVersion, with attributes no earlier snapshot
+ *  gave: an empty set where an earlier one gave attributes (replaced with nothing), or others. What it
+ *  gets wrong, in words; undefined when nothing (or when the latest message gives attributes). */
+export function filteredMismatch(c: ObjectCase, ctx: JudgeContext): string | undefined {
+  const winner = firstWinner(c.object);
+  if (!ctx.judgesAttributes || !leavesAttributesOut(winner) || winner.removes) return undefined;
+  if (c.record.removed || c.record.attributes === undefined || !versionFits(c, winner, ctx)) return undefined;
+  if (sameState(c, winner, ctx)) return undefined;
+  const given = attributesGivenBefore(c.object, winner);
+  const last = given.reduce<TruthEntry | undefined>(
+    (a, e) => (!a || e.version > a.version ? e : a),
+    undefined,
+  );
+  const filtered = `${describeEntry(winner)} carries an object without attributes: the streaming configuration (JMSEventsFilteringFields) left them out, which removes none of them`;
+  if (c.record.attributesEmpty === true && last)
+    return `${filtered}, yet the view replaced the attributes ${describeEntry(last)} gave with nothing; keep what the last snapshot that gave attributes said; ${describeRecord(c.record)}`;
+  return `${filtered}, yet the view holds attributes that no snapshot before it gave; keep what the last snapshot that gave attributes said${last ? ` (${describeEntry(last)})` : ""}; ${describeRecord(c.record)}`;
 }

@@ -13,6 +13,9 @@ export interface ProducerChoice {
   objectVersion: "number" | "string" | "absent";
   /** Legal deltas shapes: any (the generator's mix), or one of them for every message. */
   deltasShape: "any" | "message" | "collection" | "other";
+  /** JMSEventsFilteringFields: every field (the property absent), or from the stream's middle on a list
+   *  without attributes (the streaming configuration changed), so entity snapshots then carry none. */
+  filteringFields: "all" | "attributes-left-out-halfway";
   /** Large-object fallbacks carrying the object URI as the generator draws it, or only in the header. */
   fallbackUri: "any" | "header-only";
   reorderWindow: number;
@@ -24,6 +27,7 @@ const base: Omit<ProducerChoice, "name" | "description"> = {
   payloadType: "snapshot",
   objectVersion: "number",
   deltasShape: "any",
+  filteringFields: "all",
   fallbackUri: "any",
   reorderWindow: 5,
   duplicates: 0.05,
@@ -61,6 +65,11 @@ export const PRODUCER_CHOICES: readonly ProducerChoice[] = [
   choice("object-version-absent", "no objectVersion header: JMSEventsFilteringFields does not list it", {
     objectVersion: "absent",
   }),
+  choice(
+    "attributes-filtered-out",
+    "JMSEventsFilteringFields changed halfway to leave attributes out: entity snapshots of the second half carry none",
+    { filteringFields: "attributes-left-out-halfway" },
+  ),
   choice("fallback-uri-in-header", "large-object fallbacks whose URI is only in sourceObjectUri", {
     fallbackUri: "header-only",
     largeObjects: 0.15,
