@@ -32,6 +32,7 @@ const TIMED_CALLER_RULES = new Set([
   "client/token-quota",
   "client/token-dropped-when-over",
   "client/backoff-after-refusal",
+  "client/token-waits-after-quota-refusal",
 ]);
 
 export interface JudgeOptions {
