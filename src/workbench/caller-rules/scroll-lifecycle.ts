@@ -35,6 +35,9 @@ interface Scroll {
   /** A request tried to continue the scroll after its last answer (with the right id or not: a wrong one is
    *  client/scan-passes-previous-scroll-id's finding, not a scroll left). */
   askedAfterLast: boolean;
+  /** A request continued it wrongly: that is the scroll-id rule's finding, and a scroll it leaves is its
+   *  consequence, not a second finding (a team reads the rule that names its bug). */
+  misContinued?: boolean;
 }
 
 export interface ScrollWalk {
@@ -106,6 +109,7 @@ function walkScrolls(traffic: Traffic): ScrollWalk {
       } else if (earlier) {
         out.nextPages += 1;
         continued = earlier;
+        earlier.misContinued = true;
         fail(
           `passed scrollId "${short(id)}", which an earlier answer of that scroll gave, not the scrollId its last answer gave ("${short(current(earlier))}"); the document: ${BODY_WORDS}`,
         );
@@ -117,13 +121,18 @@ function walkScrolls(traffic: Traffic): ScrollWalk {
       } else if (elsewhere) {
         out.nextPages += 1;
         const meant = openHere[openHere.length - 1];
-        if (meant) meant.askedAfterLast = true;
+        if (meant) {
+          meant.askedAfterLast = true;
+          meant.misContinued = true;
+        }
         fail(
           `passed scrollId "${short(id)}" of another scan (${elsewhere.scope}); a scroll id continues only the scan whose answer gave it`,
         );
       } else if (openHere.length > 0) {
         out.nextPages += 1;
-        (openHere[openHere.length - 1] as Scroll).askedAfterLast = true;
+        const meant = openHere[openHere.length - 1] as Scroll;
+        meant.askedAfterLast = true;
+        meant.misContinued = true;
         fail(
           `passed scrollId "${short(id)}", not the scrollId the previous answer gave ("${short(current(openHere[openHere.length - 1] as Scroll))}")`,
         );
@@ -137,6 +146,7 @@ function walkScrolls(traffic: Traffic): ScrollWalk {
       if (meant) {
         out.nextPages += 1;
         meant.askedAfterLast = true;
+        meant.misContinued = true;
         fail(
           `passed the body ${JSON.stringify(body.slice(0, 60))}, not the scrollId the previous answer gave ("${short(current(meant))}") as a raw id, a JSON string or {"scrollId": ...}`,
         );
@@ -146,7 +156,7 @@ function walkScrolls(traffic: Traffic): ScrollWalk {
       if (inQuery) {
         out.nextPages += 1;
         continued = openHere.find((s) => current(s) === inQuery.id);
-        for (const s of openHere) if (current(s) === inQuery.id) s.askedAfterLast = true;
+        if (continued) continued.misContinued = true;
         fail(
           `passed the scroll id in the query string (${inQuery.name}=${short(inQuery.id)}) with no body: the provider reads a request without a body as the opening of a new scan; the document: ${BODY_WORDS}`,
         );
@@ -174,7 +184,8 @@ function walkScrolls(traffic: Traffic): ScrollWalk {
   // A scroll left: its last answer gave records and a scrollId the client never passed on (an empty page
   // that still carries one may be followed or not: end-empty-page-with-scroll-id).
   for (const s of scrolls) {
-    if (s.ended || s.askedAfterLast || s.last === undefined || s.last.records === 0) continue;
+    if (s.ended || s.askedAfterLast || s.misContinued || s.last === undefined || s.last.records === 0)
+      continue;
     const pages = s.ids.length;
     out.left.push({
       seq: s.last.seq,

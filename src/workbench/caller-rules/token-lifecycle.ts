@@ -91,11 +91,11 @@ export const TOKEN_WAITS_AFTER_QUOTA_REFUSAL: CallerRule = defineRule<"caller", 
     title:
       "MUST wait for one of its tokens to expire, or raise the quota, before it asks for a token again after a request declined at the quota (limit exceeded)",
     opportunity:
-      "a token request of your client declined at the quota (limit exceeded, any status), while the tokens active then are known",
+      "a token request of your client under a quota (multi-token support on, or after a refusal), judged against the state it was sent in",
     breaks:
       "the client's next token request sent before any token it held at the refusal expired and with no quota raised (PUT or POST of its customer) in between: asked again at once, or in a loop; a client that stops asking, or waits out an expiry, passes",
     exercisedBy:
-      "a customer with `multitokenConfig` and a small `maxActiveTokensAllowed` in `--data`, and a client that holds that many tokens",
+      "any token request under multi-token support (the default world has it); a refusal to judge the wait: a small `maxActiveTokensAllowed` in `--data` and a client that holds that many tokens",
     judge(traffic: Traffic): RuleVerdict {
       const violations: Violation[] = [];
       let opportunities = 0;
@@ -111,6 +111,9 @@ export const TOKEN_WAITS_AFTER_QUOTA_REFUSAL: CallerRule = defineRule<"caller", 
         if (x.operation !== "issueToken" || x.clientId === undefined) continue;
         const clientId = x.clientId;
         const declined = pending.get(clientId);
+        // Every token request under a quota is judged against the state the caller was in: below the
+        // limit (or a slot freed since a refusal) it may ask; declined and nothing freed, it may not.
+        if (declined || traffic.clients.get(clientId)?.multitoken) opportunities += 1;
         if (declined) {
           pending.delete(clientId);
           const freed = declined.expiries.some((at) => at <= x.at);
@@ -130,15 +133,13 @@ export const TOKEN_WAITS_AFTER_QUOTA_REFUSAL: CallerRule = defineRule<"caller", 
             .map((t) => t.expiresAt)
             .sort((a, b) => a - b);
           // With no token of the client seen active, when one frees a slot cannot be told: not judged.
-          if (expiries.length === 0) continue;
-          opportunities += 1;
-          pending.set(clientId, { x, expiries });
+          if (expiries.length > 0) pending.set(clientId, { x, expiries });
         }
       }
       return verdict(
         opportunities,
         violations,
-        "no token request of your client was declined at its quota; to exercise it, give --data whose customer has multitokenConfig with a small maxActiveTokensAllowed and let the client hold that many tokens",
+        "your client sent no token request under a quota: its customer in the sandbox's data has no multi-token support (give --data whose customer has multitokenConfig, as examples/sandbox-data.yaml has), or it requested no token",
       );
     },
   },
