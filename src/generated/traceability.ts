@@ -160,6 +160,7 @@ export const commandTraces: readonly { command: string; requirements: readonly s
       "CALLER-SCAN-01",
       "CALLER-SCAN-02",
       "CALLER-SCAN-03",
+      "CALLER-SCAN-04",
       "CALLER-SWEEP-01",
       "CALLER-TASK-01",
       "CALLER-TASK-02",
@@ -167,6 +168,7 @@ export const commandTraces: readonly { command: string; requirements: readonly s
       "CALLER-TOKEN-01",
       "CALLER-TOKEN-02",
       "CALLER-TOKEN-03",
+      "CALLER-TOKEN-04",
     ],
   },
   {

@@ -40,7 +40,10 @@ function credentialsOf(ctx: ReferenceContext, request: Request, form: URLSearchP
   const formId = form.get("client_id");
   const formSecret = form.get("client_secret");
   if (header !== null && /^basic\s/i.test(header)) {
-    if (formSecret !== null) {
+    // Both methods in one request: RFC 6749 2.3 forbids it to clients, the document does not show the token
+    // request. The reference accepts it when both name the same client and secret; the variant
+    // client-auth-one-method refuses it, as a strict RFC 6749 server does.
+    if (formSecret !== null && ctx.variants.has("client-auth-one-method")) {
       throw oauthError(
         400,
         "invalid_request",
@@ -59,11 +62,22 @@ function credentialsOf(ctx: ReferenceContext, request: Request, form: URLSearchP
         },
       );
     }
-    return {
+    const basic = {
       clientId: decodeFormComponent(decoded.slice(0, colon)),
       clientSecret: decodeFormComponent(decoded.slice(colon + 1)),
       basic: true,
     };
+    if (
+      formSecret !== null &&
+      (formSecret !== basic.clientSecret || (formId !== null && formId !== basic.clientId))
+    ) {
+      throw oauthError(
+        400,
+        "invalid_request",
+        "client authenticated twice with different credentials (HTTP Basic and the body's client_id/client_secret disagree); use one method",
+      );
+    }
+    return basic;
   }
   if (formSecret !== null && ctx.variants.has("client-auth-basic-only")) {
     throw oauthError(

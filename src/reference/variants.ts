@@ -239,6 +239,12 @@ export const VARIANTS = [
     "clients authenticate with HTTP Basic only; client_id/client_secret form fields are refused (401)",
   ),
   variant(
+    "client-auth-one-method",
+    "client-auth-twice",
+    "the token-issuing endpoint and its request shape: not shown",
+    "a token request authenticated both by HTTP Basic and by client_id/client_secret in the body is refused with 400 invalid_request (RFC 6749 2.3: one method per request), instead of accepted when both agree",
+  ),
+  variant(
     "token-answer-minimal",
     "token-answer",
     "the token-issuing endpoint and its answer: not shown",

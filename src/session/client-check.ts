@@ -36,6 +36,8 @@ export interface ClientCheckRequest {
   timeoutMs: number;
   reportDir: string;
   failOn: readonly FailOn[];
+  /** Provider choices the team pins (--require-choice): a command failing under one is a MUST failure. */
+  requiredChoices?: readonly string[];
   /** The command's output as it comes (a single check; a sweep keeps each choice's in its command.log). */
   output?: (chunk: string) => void;
   /** Aborting it stops the command (its process group), as a hang does. */
@@ -138,6 +140,7 @@ function checkOptions(request: Omit<ClientCheckRequest, "output">) {
     timeoutMs: request.timeoutMs,
     ...(request.data === undefined ? {} : { data: resolve(request.cwd, request.data) }),
     ...(request.clientId === undefined ? {} : { clientId: request.clientId }),
+    ...(request.requiredChoices === undefined ? {} : { requiredChoices: request.requiredChoices }),
     ...(request.signal === undefined ? {} : { signal: request.signal }),
   };
 }

@@ -31,11 +31,12 @@ import type { Finding, TrafficVerdict } from "./tally.ts";
 /** Bodies a finding's evidence keeps (the run's evidence keeps as much). */
 const EVIDENCE_BODY_CHARS = 4096;
 /** Caller rules that read the time between requests: on traffic without times they cannot decide. */
-const TIMED_CALLER_RULES = new Set([
+export const TIMED_CALLER_RULES = new Set([
   "client/token-reuse",
   "client/token-quota",
-  "client/token-dropped-when-over",
+  "client/token-dropped-when-expired",
   "client/backoff-after-refusal",
+  "client/token-waits-after-quota-refusal",
 ]);
 const SCANS = new Set(["scanLookups", "scanAutopilotStats", "scanAutopilotStatsByType"]);
 

@@ -12,8 +12,12 @@ import type { CallerRule } from "./caller-rules/caller-rule.ts";
 import { deleteTaskUrisOfItsTenant, deleteTaskWholeTenant } from "./caller-rules/delete-task.ts";
 import { REQUEST_WITHIN_CONTRACT } from "./caller-rules/request-contract.ts";
 import { scanFirstRequestWithoutBody } from "./caller-rules/scan.ts";
-import { SCROLL_CONTINUED_BY_ITS_ID, SCROLL_ENDED } from "./caller-rules/scroll-lifecycle.ts";
-import { TOKEN_DROPPED_WHEN_OVER } from "./caller-rules/token-lifecycle.ts";
+import {
+  SCROLL_CONTINUED_BY_ITS_ID,
+  SCROLL_ENDED,
+  SCROLL_READ_TO_END,
+} from "./caller-rules/scroll-lifecycle.ts";
+import { TOKEN_DROPPED_WHEN_OVER, TOKEN_WAITS_AFTER_QUOTA_REFUSAL } from "./caller-rules/token-lifecycle.ts";
 import { backoffAfterRefusal, tokenQuota, tokenReuse } from "./caller-rules/tokens.ts";
 
 export {
@@ -34,6 +38,8 @@ export const CALLER_RULES: readonly CallerRule[] = [
   // The scroll's lifecycle, per scroll: an earlier page's or another scan's id, an ended scroll asked again.
   SCROLL_CONTINUED_BY_ITS_ID,
   SCROLL_ENDED,
+  // Per scroll opened with a next page: continued to its end, or left with records still to read.
+  SCROLL_READ_TO_END,
   // The offset's paging model: the next page starts where the last one ended (offset counts records).
   BLOCKED_VALUES_OFFSET_COUNTS_RECORDS,
   // Derived from the contract's request side: paths, query parameters, bounds, the delete task's body.
@@ -44,6 +50,8 @@ export const CALLER_RULES: readonly CallerRule[] = [
   tokenQuota,
   // The token's lifecycle: a token the service answered expired or rejected serves nothing more.
   TOKEN_DROPPED_WHEN_OVER,
+  // A quota refusal leaves the count at the limit: the caller waits for an expiry or raises the quota.
+  TOKEN_WAITS_AFTER_QUOTA_REFUSAL,
   backoffAfterRefusal,
 ];
 // client/scan-read-under-every-choice (sweep-difference.ts) is not in the list: it judges a choice's run

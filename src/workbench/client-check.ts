@@ -10,6 +10,7 @@ import {
   referenceData,
   referenceOver,
   shiftableClock,
+  VARIANTS,
   type VariantName,
 } from "../reference/index.ts";
 import { stopSignalOf } from "../result/client-verdict.ts";
@@ -66,6 +67,12 @@ export interface ClientCheckOptions extends CommandCheckOptions {
   variant?: VariantName;
   /** In a sweep: the default's traffic, so that the run under `variant` is also judged by its difference. */
   baseline?: Traffic;
+  /** In a sweep: whether the same command exited 0 under the default. A command that fails only under a
+   *  choice the document leaves open is a SHOULD finding (client/command), unless the choice is required. */
+  defaultPassed?: boolean;
+  /** Provider choices the team's deployment pins (--require-choice): a command failing under one is a MUST
+   *  failure, as under the default. */
+  requiredChoices?: readonly string[];
 }
 
 export interface ClientCheckRun {
@@ -160,6 +167,7 @@ export async function clientCheck(options: ClientCheckOptions): Promise<ClientCh
   const traffic = readTraffic(recorded, callerClients);
   if (options.variant) traffic.variant = options.variant;
   if (options.baseline && options.variant) traffic.baseline = { traffic: options.baseline };
+  const pinnedPoint = VARIANTS.find((v) => v.name === options.variant);
   const meta: ClientRunMeta = {
     command: options.argv.join(" "),
     outcome,
@@ -175,6 +183,17 @@ export async function clientCheck(options: ClientCheckOptions): Promise<ClientCh
     })),
     dropped: reference.control.state().requests?.dropped ?? 0,
     ...(options.requireExercised ? { requireExercised: true } : {}),
+    // Beside a default whose command passed, the choice is what this run's command failure depends on.
+    ...(pinnedPoint !== undefined && options.defaultPassed === true
+      ? {
+          choice: {
+            name: pinnedPoint.name,
+            silentPoint: pinnedPoint.silentPoint,
+            description: pinnedPoint.description,
+            required: options.requiredChoices?.includes(pinnedPoint.name) ?? false,
+          },
+        }
+      : {}),
   };
   const hint = deleteRoleHint(
     traffic,

@@ -51,6 +51,35 @@ export interface ClientRunMeta {
   /** Advice the recording gives (a 403 on a delete task: which client may delete, the flag to pick it):
    *  said after the headline and in the command's check. */
   hints?: string[];
+  /** In a sweep whose default run's command passed: the provider choice this run took, the point the
+   *  document leaves open that it pins, and whether the team requires it (--require-choice). */
+  choice?: ChoiceUnderTest;
+}
+
+export interface ChoiceUnderTest {
+  name: string;
+  /** The point the document does not show, which the choice pins (VariantEntry.silentPoint). */
+  silentPoint: string;
+  description: string;
+  required: boolean;
+}
+
+/** The requirement a command failing only under a legal provider choice traces to. */
+export const CHOICE_REQUIREMENT = "CALLER-CHOICE-01";
+
+/** A command that exited non-zero by itself under a choice, beside a default where it passed, and a choice
+ *  the team does not require: the failure depends on a point the document leaves open (SHOULD). Hangs,
+ *  kills and commands that cannot start stay what they are. */
+export function failsOnlyUnderChoice(meta: Pick<ClientRunMeta, "outcome" | "choice">): boolean {
+  const { outcome, choice } = meta;
+  return (
+    choice !== undefined &&
+    !choice.required &&
+    outcome.startError === undefined &&
+    !outcome.timedOut &&
+    outcome.signal === null &&
+    outcome.exitCode !== 0
+  );
 }
 
 function cut(text: string): { body: string; bodyTruncated?: true } {
@@ -152,7 +181,12 @@ export function clientRunResult(traffic: Traffic, meta: ClientRunMeta): RunResul
   const checks = [command, ...ruleChecks];
   const interruption = commandInterruption(meta.outcome, meta.finishedAt, meta.stoppedBy);
   const outcome = describeCommandOutcome(meta.outcome);
-  const causes = clientFailureCauses(checks, meta.outcome);
+  // A command failing only under an unrequired choice is a SHOULD finding: no cause of a failed run.
+  const onlyUnderChoice = failsOnlyUnderChoice(meta);
+  const causes = clientFailureCauses(
+    checks,
+    onlyUnderChoice ? { ...meta.outcome, exitCode: 0 } : meta.outcome,
+  );
   const ran = commandRun(meta.outcome, (text) => redactor.text(text));
   const result = assembleRunResult({
     ...(meta.runId === undefined ? {} : { runId: meta.runId }),
@@ -184,7 +218,7 @@ export function clientRunResult(traffic: Traffic, meta: ClientRunMeta): RunResul
       // The headline names what failed the run, in the team's words, before the counts.
       const hints = (meta.hints ?? []).map((h) => `; ${redactor.text(h)}`).join("");
       if (interruption !== undefined || causes.length === 0)
-        return `${reason}; ${recorded}; ${outcome}${hints}`;
+        return `${reason}; ${recorded}; ${onlyUnderChoice ? `${command.message?.split("\n")[0] ?? outcome}` : outcome}${hints}`;
       return `${causes.join("; ")}; ${recorded}${hints}`;
     },
   });
@@ -199,12 +233,17 @@ export function clientRunResult(traffic: Traffic, meta: ClientRunMeta): RunResul
  *  exited 0, failed (with how it ended and the tail of its output) otherwise. */
 function commandCheck(meta: ClientRunMeta, redactor: Redactor, requests: number): CheckResult {
   const failure = commandFailure(meta.outcome);
+  const { choice } = meta;
+  const should = failsOnlyUnderChoice(meta);
   const base = {
     id: COMMAND_CHECK_ID,
     suite: "client",
-    title: `your command exits 0: ${redactor.text(meta.command)}`,
-    level: "MUST" as const,
-    requirements: [],
+    title:
+      choice === undefined
+        ? `your command exits 0: ${redactor.text(meta.command)}`
+        : `your command exits 0 under the provider choice ${choice.name} as under the default (${choice.required ? "MUST: a required choice" : "SHOULD: the choice pins a point the document does not show"}): ${redactor.text(meta.command)}`,
+    level: should ? ("SHOULD" as const) : ("MUST" as const),
+    requirements: choice === undefined ? [] : [CHOICE_REQUIREMENT],
     safety: "read" as const,
     durationMs: Math.round(meta.outcome.durationMs),
     requests,
@@ -212,10 +251,17 @@ function commandCheck(meta: ClientRunMeta, redactor: Redactor, requests: number)
   if (failure === undefined) return { ...base, status: "passed" };
   const tail = redactor.text(meta.outcome.outputTail ?? "").trimEnd();
   const lines = tail === "" ? [] : tail.split("\n");
+  // Under a choice, the failure says which point it depends on and how a team pins it.
+  const dependence =
+    choice === undefined
+      ? ""
+      : should
+        ? `; it breaks under ${choice.name} only (under the default it exited 0): ${choice.description}. The document does not show ${choice.silentPoint.replace(/: not shown$/, "")}, so a provider may choose this; a profile pins it (--require-choice ${choice.name} makes this a MUST failure)`
+        : `; it breaks under ${choice.name} (under the default it exited 0), a choice you require (--require-choice): ${choice.description}`;
   return {
     ...base,
     status: "failed",
-    message: `${failure}: ${describeCommandOutcome(meta.outcome)}; ${lines.length === 0 ? "it printed nothing" : `the last ${lines.length === 1 ? "line" : `${lines.length} lines`} of its output:\n${tail}`}`,
+    message: `${failure}: ${describeCommandOutcome(meta.outcome)}${dependence}; ${lines.length === 0 ? "it printed nothing" : `the last ${lines.length === 1 ? "line" : `${lines.length} lines`} of its output:\n${tail}`}`,
     details: { expected: "exit 0", actual: describeCommandOutcome(meta.outcome) },
     ...(lines.length === 0 ? {} : { log: lines }),
   };

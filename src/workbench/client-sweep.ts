@@ -2,6 +2,7 @@
 // few at a time. A team learns whether its client works with every correct implementation of the
 // interface, or exactly which choice breaks it.
 import { VARIANTS, type VariantName } from "../reference/index.ts";
+import { commandFailure } from "../result/client-verdict.ts";
 import {
   CLIENT_CHECK_DEFAULTS,
   type ClientCheckOptions,
@@ -39,6 +40,7 @@ export async function clientSweep(options: ClientSweepOptions): Promise<ClientSw
   // The default runs first, alone: every other choice is then also judged by its difference from it.
   const first = variants.indexOf(undefined);
   let baseline: ClientCheckRun["traffic"] | undefined;
+  let defaultPassed: boolean | undefined;
   return runSweep(
     variants,
     {
@@ -52,9 +54,13 @@ export async function clientSweep(options: ClientSweepOptions): Promise<ClientSw
         ...common,
         ...(variant ? { variant } : {}),
         ...(variant && baseline ? { baseline } : {}),
+        ...(variant && defaultPassed !== undefined ? { defaultPassed } : {}),
         output,
       });
-      if (variant === undefined) baseline = run.traffic;
+      if (variant === undefined) {
+        baseline = run.traffic;
+        defaultPassed = commandFailure(run.outcome) === undefined;
+      }
       return run;
     },
     (variant, run, output): ClientSweepRun => ({

@@ -208,6 +208,17 @@ const SHOWS: Record<VariantName, (h: Harness) => Promise<boolean>> = {
         body: "grant_type=client_credentials&client_id=acme-viewer&client_secret=acme-viewer-secret",
       })
     ).status === 401,
+  // Basic and the same credentials in the body: accepted by the reference, refused by the variant.
+  "client-auth-one-method": async (h) =>
+    (
+      await h.call("POST", "/oauth/token", {
+        headers: {
+          "content-type": "application/x-www-form-urlencoded",
+          authorization: `Basic ${Buffer.from("acme-viewer:acme-viewer-secret").toString("base64")}`,
+        },
+        body: "grant_type=client_credentials&client_id=acme-viewer&client_secret=acme-viewer-secret",
+      })
+    ).status === 400,
   "token-answer-minimal": async (h) => {
     const body = (await h.requestToken("acme-viewer")).body as Record<string, unknown>;
     return body.token_type === "Bearer" && body.scope === undefined;

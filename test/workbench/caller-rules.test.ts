@@ -853,3 +853,134 @@ describe("the blocked values listing's paging model: offset counts records", () 
     });
   });
 });
+
+describe("a scan read to its end, per scroll (SHOULD: the document says how to get the next page, not that a caller reads them all)", () => {
+  const RULE = "client/scan-read-to-end";
+  it.each<[string, Step[], RuleStatus]>([
+    [
+      "every scroll followed to an answer without a scrollId",
+      [
+        { method: "POST", path: SCAN, responseBody: page("s1") },
+        { method: "POST", path: SCAN, body: "s1", responseBody: page(null) },
+      ],
+      "passed",
+    ],
+    [
+      "a left scroll whose last page was empty but still carried its id (end-empty-page-with-scroll-id)",
+      [
+        { method: "POST", path: SCAN, responseBody: page("s1") },
+        { method: "POST", path: SCAN, body: "s1", responseBody: page("s1", []) },
+      ],
+      "passed",
+    ],
+    [
+      "a wrong id sent: the scroll was continued, wrongly (the scroll-id rule's finding, not this one's)",
+      [
+        { method: "POST", path: SCAN, responseBody: page("s1") },
+        { method: "POST", path: SCAN, body: "other", status: 400, responseBody: "{}" },
+      ],
+      "passed",
+    ],
+    [
+      "the right id refused (a choice that reads another encoding): the client tried",
+      [
+        { method: "POST", path: SCAN, responseBody: page("s1") },
+        { method: "POST", path: SCAN, body: "s1", status: 400, responseBody: "{}" },
+      ],
+      "passed",
+    ],
+    ["a scan of one page", [{ method: "POST", path: SCAN, responseBody: page() }], "not-exercised"],
+  ])("%s: %s", (_name, steps, want) => {
+    expect(judge(RULE, steps).status).toBe(want);
+  });
+
+  it("only the first page read: failed, naming the records and the scrollId never passed on", () => {
+    const verdict = judge(RULE, [
+      { method: "POST", path: SCAN, responseBody: page("s1", [{}, {}]) },
+      { method: "POST", path: "/lookups/t/_scan?limit=1", responseBody: page("s2") },
+      { method: "POST", path: "/lookups/t/_scan?limit=1", body: "s2", responseBody: page() },
+    ]);
+    expect(verdict).toMatchObject({ status: "failed", opportunities: 2 });
+    expect(verdict.status === "failed" ? verdict.found.map((f) => f.message) : []).toEqual([
+      expect.stringMatching(
+        /^POST \/lookups\/t\/_scan: your client left the scroll after 1 page: the answer at #1 gave 2 records and a scrollId \("s1"\) it never passed on.*"Each response carries scrollId/,
+      ),
+    ]);
+  });
+
+  it("a page taken for the end after paging: failed at the scroll's last answer", () => {
+    const verdict = judge(RULE, [
+      { method: "POST", path: SCAN, responseBody: page("s1") },
+      { method: "POST", path: SCAN, body: "s1", responseBody: page("s2") },
+    ]);
+    expect(verdict.status === "failed" ? verdict.found[0] : undefined).toMatchObject({
+      evidence: { seq: 2 },
+      message: expect.stringMatching(/left the scroll after 2 pages/),
+    });
+  });
+});
+
+describe("the token's lifecycle: a request declined at the quota leaves the count at the limit", () => {
+  const RULE = "client/token-waits-after-quota-refusal";
+  const BASIC = { authorization: `Basic ${Buffer.from("c1:s1").toString("base64")}` };
+  const refused: Step = {
+    method: "POST",
+    path: "/oauth/token",
+    headers: BASIC,
+    status: 429,
+    responseBody: JSON.stringify({
+      error: "limit_exceeded",
+      error_description: "Max active tokens limit exceeded",
+    }),
+  };
+  const askAgain = (at?: number): Step => ({
+    method: "POST",
+    path: "/oauth/token",
+    headers: BASIC,
+    responseBody: JSON.stringify({ access_token: "tok-b", expires_in: 900 }),
+    ...(at === undefined ? {} : { at }),
+  });
+
+  it("asked again at once, and in a loop: failed, each refusal its finding, in the document's words", () => {
+    const verdict = judge(RULE, [
+      { method: "GET", path: "/status" },
+      refused,
+      { ...refused },
+      { ...refused },
+    ]);
+    // Every token request under the quota is judged against its state: the recording's first and the three here.
+    expect(verdict).toMatchObject({ status: "failed", opportunities: 4 });
+    const messages = verdict.status === "failed" ? verdict.found.map((f) => f.message) : [];
+    expect(messages).toHaveLength(2);
+    expect(messages[0]).toMatch(
+      /^client c1 asked for a token again at #3, 10 ms after its token request at #2 was declined at the quota \(429, limit exceeded\), before any of the 1 token it held then expired .*the caller waits for a token to expire or raises the quota"/,
+    );
+  });
+
+  it.each<[string, Step[], RuleStatus]>([
+    ["stops asking and uses the token it holds", [refused, { method: "GET", path: "/status" }], "passed"],
+    ["asks again once its token expired (the sandbox's clock)", [refused, askAgain(900_001)], "passed"],
+    [
+      "raises the quota first (PUT of its customer)",
+      [refused, { method: "PUT", path: "/oauth/customers/cust", body: "{}" }, askAgain()],
+      "passed",
+    ],
+    [
+      "a rate limit (429 naming it) is no quota refusal",
+      [{ ...refused, responseBody: "rate limit exceeded" }, askAgain()],
+      "passed",
+    ],
+    [
+      "a token request under the quota, no refusal before it: a legal request, judged",
+      [askAgain()],
+      "passed",
+    ],
+  ])("%s: %s", (_name, steps, want) => {
+    expect(judge(RULE, steps).status).toBe(want);
+  });
+
+  it("without multi-token support and no refusal, no token request is under a quota: not exercised, naming the setting", () => {
+    const verdict = judge(RULE, [askAgain()], [{ clientId: "c1", multitoken: false }]);
+    expect(verdict.status === "not-exercised" ? verdict.reason : "").toMatch(/no multi-token support/);
+  });
+});

@@ -102,6 +102,23 @@ const FAULTS: [string, string[], RegExp][] = [
     /GET \/status at #\d+ carried a token the service had answered at #\d+ had expired/,
   ],
   ["no-backoff", ["client/backoff-after-refusal"], /should have waited/],
+  [
+    "first-page-only",
+    ["client/scan-read-to-end"],
+    /your client left the scroll after 1 page: the answer at #\d+ gave 100 records/,
+  ],
+];
+
+/** Mistakes no example client makes, each in a small client of the kit's tests (test/workbench/clients/):
+ *  [file, FAULT, the rules that must catch it (and no other), what the first failure must say]. */
+const QUOTA_CLIENT = join(import.meta.dirname, "clients", "quota-client.mjs");
+const TEST_CLIENT_FAULTS: [string, string, string[], RegExp][] = [
+  [
+    QUOTA_CLIENT,
+    "retry-at-once",
+    ["client/token-waits-after-quota-refusal", "client/token-quota", "client/backoff-after-refusal"],
+    /asked for a token again at #\d+, \d+ ms after its token request at #\d+ was declined at the quota \(429, limit exceeded\), before any of the 5 tokens/,
+  ],
 ];
 
 function run(argv: string[], env: Record<string, string> = {}, extra = {}): Promise<ClientCheckRun> {
@@ -121,9 +138,8 @@ const failedRules = (r: ClientCheckRun) =>
 const statusOf = (r: ClientCheckRun, id: string) => r.result.checks.find((c) => c.id === id)?.status;
 
 it("every caller rule has a faulty client that proves it", () => {
-  expect([...new Set(FAULTS.flatMap(([, rules]) => rules))].sort()).toEqual(
-    CALLER_RULES.map((r) => r.id).sort(),
-  );
+  const proven = [...FAULTS.map(([, rules]) => rules), ...TEST_CLIENT_FAULTS.map(([, , rules]) => rules)];
+  expect([...new Set(proven.flat())].sort()).toEqual(CALLER_RULES.map((r) => r.id).sort());
 });
 
 describe.each(Object.entries(LANGUAGES))("the %s example client", (_language, command) => {
@@ -181,7 +197,7 @@ describe.each(Object.entries(LANGUAGES))("the %s example client", (_language, co
     expect(r.result.verdictReason).not.toMatch(/safety settings|credentials|capabilities of the target/);
     expect(r.exitCode).toBe(0);
     expect(renderMarkdown(r.result)).toMatch(
-      /### Rules not exercised \(2\)\n\n.*\n.*\n\| <code>client\/scan-passes-previous-scroll-id<\/code> \| MUST \| no answer your client got carried a scrollId/,
+      /### Rules not exercised \(3\)\n\n.*\n.*\n\| <code>client\/scan-passes-previous-scroll-id<\/code> \| MUST \| no answer your client got carried a scrollId/,
     );
     // Required, the same run fails, in every format.
     const required = await run(command(), {}, { ...small, requireExercised: true });
@@ -208,6 +224,27 @@ describe.each(Object.entries(LANGUAGES))("the %s example client", (_language, co
     );
     expect(statusOf(r, "client/scan-stops-at-end")).toBe("not-exercised");
     expect(r.result.verdict).not.toBe("CONFORMANT");
+  }, 60_000);
+});
+
+describe("the kit's small test clients: one mistake each, and the same client without it", () => {
+  it.each(TEST_CLIENT_FAULTS)(
+    "%s with FAULT=%s is caught by %j and by no other rule",
+    async (file, fault, rules, says) => {
+      const r = await run([process.execPath, file], { FAULT: fault });
+      expect(failedRules(r).sort()).toEqual([...rules].sort());
+      expect(r.result.checks.find((c) => c.id === rules[0])?.message).toMatch(says);
+      expect(r.exitCode).toBe(1);
+    },
+    60_000,
+  );
+
+  it("the quota client that stops asking after the refusal and uses the tokens it holds passes the MUST rule", async () => {
+    const r = await run([process.execPath, QUOTA_CLIENT]);
+    expect(statusOf(r, "client/token-waits-after-quota-refusal")).toBe("passed");
+    // Running into the quota is still the SHOULD finding of its own.
+    expect(failedRules(r)).toEqual(["client/token-quota"]);
+    expect(r.exitCode).toBe(0);
   }, 60_000);
 });
 

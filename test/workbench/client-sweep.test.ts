@@ -8,11 +8,15 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { main } from "../../src/cli/main.ts";
 import { packagePath } from "../../src/package-root.ts";
 import { VARIANTS } from "../../src/reference/index.ts";
+import type { ClientSweepRun } from "../../src/workbench/client-sweep.ts";
 import { clientSweep, legalVariants } from "../../src/workbench/client-sweep.ts";
 import {
+  progressLines,
   type SweepChoice,
   type SweepDocument,
   type SweepOutput,
+  sweepChoice,
+  sweepClosing,
   whyFailed,
 } from "../../src/workbench/sweep-report.ts";
 import { renderSweepMarkdown } from "../../src/workbench/sweep-summary.ts";
@@ -33,11 +37,11 @@ describe("a variant sweep", () => {
   });
 
   it.each([
-    // The Node client sends {"scrollId": ...}; the Python client sends the raw id.
+    // The Node client sends {"scrollId": ...}; the Python client sends the raw id. Each speaks one encoding.
     ["node", [process.execPath, NODE_CLIENT], "scroll-id-raw-text-only", "scroll-id-object-only"],
     ["python", ["python", PYTHON_CLIENT], "scroll-id-object-only", "scroll-id-raw-text-only"],
   ] as const)(
-    "the %s client passes the default and the encoding it sends, and fails the one it does not, naming the refusal",
+    "the %s client, correct, speaks one encoding: under the other it gets a SHOULD finding naming the choice, the point the document does not show and the refusal, and passes",
     async (_language, argv, breaks, works) => {
       const sweep = await clientSweep({
         argv: argv[0] === "python" ? [python, argv[1]] : [...argv],
@@ -48,28 +52,92 @@ describe("a variant sweep", () => {
       });
       expect(sweep.runs.map(({ variant, run }) => [variant, run.exitCode])).toEqual([
         ["default", 0],
-        [breaks, 1],
+        [breaks, 0],
         [works, 0],
       ]);
       const broken = sweep.runs[1]?.run;
       expect(broken?.result.client?.variant).toBe(breaks);
-      // The command failed under a legal choice; no caller rule was broken: the client's assumption was.
-      expect(broken?.result.checks.filter((c) => c.status === "failed").map((c) => c.id)).toEqual([
-        "client/command",
-      ]);
+      // The command failed under a legal choice only: its own check, at SHOULD; no caller rule broken.
+      const failed = broken?.result.checks.filter((c) => c.status === "failed");
+      expect(failed?.map((c) => [c.id, c.level])).toEqual([["client/command", "SHOULD"]]);
+      expect(failed?.[0]?.requirements).toEqual(["CALLER-CHOICE-01"]);
+      expect(failed?.[0]?.message).toMatch(
+        new RegExp(
+          `^your command failed \\(exit 1\\): the command exited with 1; it breaks under ${breaks} only \\(under the default it exited 0\\): .*The document does not show encoding of the scroll identifier in the next-page request body, so a provider may choose this; a profile pins it \\(--require-choice ${breaks} makes this a MUST failure\\)`,
+        ),
+      );
+      // Every MUST rule it had opportunities for passed (the command stopped early: some had none).
+      expect(broken?.result.verdict).not.toBe("NOT CONFORMANT");
       expect(broken?.outcome.exitCode).toBe(1);
       expect(broken?.firstRefusal).toMatch(/^400 to POST \/lookups\/shop\/_scan: /);
-      expect(sweep.passed).toBe(2);
-      expect(sweep.exitCode).toBe(1);
-      // The sweep's summary (the Action's job summary): one row per choice, the failed one with its refusal.
+      expect(sweep.passed).toBe(3);
+      expect(sweep.exitCode).toBe(0);
+      // The sweep's summary (the Action's job summary) still names the choice and the refusal.
       const rows = renderSweepMarkdown(sweep)
         .split("\n")
-        .filter((line) => line.startsWith(`| ${breaks.replace(/-/g, "-")} `));
+        .filter((line) => line.startsWith(`| ${breaks} `));
       expect(rows).toHaveLength(1);
-      expect(rows[0]).toMatch(/\| FAILED \| 1 \| none \| the choice: .*first refusal: 400 to POST/);
+      expect(rows[0]).toMatch(
+        /\| passed, SHOULD: fails under this choice only \| 1 \| none \| the choice: .*first refusal: 400 to POST/,
+      );
+      const line = progressLines(sweep.runs[1] as ClientSweepRun, 2, 3);
+      expect(line).toMatch(new RegExp(`^\\[2/3\\] WARN ${breaks} +command exit 1`));
+      expect(line).toMatch(
+        /SHOULD: your command fails under this choice only \(the default passed\); the document does not show encoding of the scroll identifier/,
+      );
+      expect(line).toMatch(/first refusal: 400 to POST/);
+      expect(sweepClosing(sweep)).toMatch(new RegExp(`SHOULD: your command fails under ${breaks} only`));
+      expect(sweepChoice(sweep.runs[1] as ClientSweepRun).dependsOnChoice?.silentPoint).toMatch(
+        /^encoding of the scroll identifier/,
+      );
     },
     60_000,
   );
+
+  it("a choice the team requires (--require-choice) makes the same failure a MUST failure again", async () => {
+    const sweep = await clientSweep({
+      argv: [process.execPath, NODE_CLIENT],
+      clientId: "nightly-sync",
+      variants: [undefined, "scroll-id-raw-text-only"],
+      requiredChoices: ["scroll-id-raw-text-only"],
+      parallel: 1,
+      timeoutMs: 60_000,
+    });
+    const run = sweep.runs[1]?.run;
+    const command = run?.result.checks.find((c) => c.id === "client/command");
+    expect([command?.status, command?.level]).toEqual(["failed", "MUST"]);
+    expect(command?.message).toMatch(/a choice you require \(--require-choice\)/);
+    expect(run?.exitCode).toBe(1);
+    expect(sweep.exitCode).toBe(1);
+  }, 60_000);
+
+  it("without the default beside it, a choice's failure stays MUST: nothing shows the command passes elsewhere", async () => {
+    const sweep = await clientSweep({
+      argv: [process.execPath, NODE_CLIENT],
+      clientId: "nightly-sync",
+      variants: ["scroll-id-raw-text-only"],
+      parallel: 1,
+      timeoutMs: 60_000,
+    });
+    expect(sweep.runs[0]?.run.result.checks.find((c) => c.id === "client/command")?.level).toBe("MUST");
+    expect(sweep.exitCode).toBe(1);
+  }, 60_000);
+
+  it("a faulty client is still caught under the choice: its MUST rule judges every choice's traffic", async () => {
+    const sweep = await clientSweep({
+      argv: [process.execPath, NODE_CLIENT],
+      clientId: "nightly-sync",
+      env: { ...process.env, FAULT: "first-body" },
+      variants: [undefined, "scroll-id-raw-text-only"],
+      parallel: 1,
+      timeoutMs: 60_000,
+    });
+    for (const { run } of sweep.runs) {
+      const rule = run.result.checks.find((c) => c.id === "client/scan-first-request-without-body");
+      expect([rule?.status, rule?.level]).toEqual(["failed", "MUST"]);
+      expect(run.exitCode).toBe(1);
+    }
+  }, 60_000);
 });
 
 describe("lckit client check --variants: a sweep CI can read", () => {
@@ -113,6 +181,9 @@ describe("lckit client check --variants: a sweep CI can read", () => {
         "nightly-sync",
         "--variants",
         choices.join(","),
+        // The team's deployment pins the encoding it does not send: its failure there is a MUST failure.
+        "--require-choice",
+        "scroll-id-raw-text-only",
         "--parallel",
         "2",
         "--format",
@@ -304,20 +375,28 @@ describe("short pages, lean records, rich records: legal provider choices a swee
         parallel: 2,
         timeoutMs: 60_000,
       });
+      // A short page taken for the end breaks a MUST rule under the choice (exit 1); an assumption about
+      // which record fields come breaks only the command, under a choice the document leaves open (SHOULD).
       expect(
         sweep.runs.map(({ variant: choice, run }) => [choice, run.exitCode, run.outcome.exitCode]),
       ).toEqual([
         ["default", 0, 0],
-        [variant, 1, 1],
+        [variant, variant === "short-pages" ? 1 : 0, 1],
       ]);
-      // The client broke no single-run caller rule: its assumption about the provider did; the choice is named.
       const broken = sweep.runs[1];
-      // (its command's own check fails: the command exited 1).
-      // A short page taken for the end is named by the sweep's rule of differences, with both runs' figures.
-      expect(broken?.run.result.checks.filter((c) => c.status === "failed").map((c) => c.id)).toEqual(
+      // The command's own check fails at SHOULD (it passed under the default); a short page taken for the end
+      // is named by the sweep's rule of differences, with both runs' figures, and the scroll left by the
+      // per-scroll rule.
+      expect(
+        broken?.run.result.checks.filter((c) => c.status === "failed").map((c) => [c.id, c.level]),
+      ).toEqual(
         variant === "short-pages"
-          ? ["client/command", "client/scan-read-under-every-choice"]
-          : ["client/command"],
+          ? [
+              ["client/command", "SHOULD"],
+              ["client/scan-read-to-end", "SHOULD"],
+              ["client/scan-read-under-every-choice", "MUST"],
+            ]
+          : [["client/command", "SHOULD"]],
       );
       if (variant === "short-pages")
         expect(
@@ -366,4 +445,18 @@ describe("a provider that gives every page a new scrollId (scroll-id-per-page)",
     },
     120_000,
   );
+});
+
+describe("--require-choice", () => {
+  it("an unknown choice is a usage error naming it and where the choices are listed", async () => {
+    const io = captureIo();
+    const code = await main(
+      ["client", "check", "--variants", "all", "--require-choice", "scroll-id-nope", "--", process.execPath],
+      io,
+    );
+    expect(code).toBe(2);
+    expect(io.stderr()).toMatch(
+      /--require-choice expects a comma list of provider choices \(variant names\), got "scroll-id-nope"; lckit serve --help-variants lists them/,
+    );
+  });
 });

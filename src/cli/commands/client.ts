@@ -56,6 +56,12 @@ command.log), and sweep.json, junit.xml and summary.md for the whole sweep (docs
       "run once per provider choice: all (every legal variant, plus the default), all,-NAME,... (all but those) or a comma list of variant names (lckit serve --help-variants)",
       { example: "all" },
     ),
+    "require-choice": option(
+      "LIST",
+      text,
+      "provider choices your deployment pins (comma list of variant names): with --variants, a command that fails under one of them while it passes under the default is a MUST failure, not the SHOULD finding of a choice the document leaves open",
+      { example: "scroll-id-object-only" },
+    ),
     parallel: parallelFlag(CLIENT_CHECK_DEFAULTS.parallel),
     timeout: commandTimeoutFlag(CLIENT_CHECK_DEFAULTS.timeoutMs),
     "report-dir": option(
@@ -81,11 +87,31 @@ command.log), and sweep.json, junit.xml and summary.md for the whole sweep (docs
   notes: `A caller rule passes only on opportunities it judged (a next-page request after an answer that carried
 a scrollId, a delete task, ...); a rule with none is "not exercised", with what would exercise it.
 
+Under --variants, each choice pins a point the document does not show: a command that exits 0 under the
+default but fails under a choice gets a SHOULD finding naming the choice and that point (client/command),
+unless --require-choice names it; a MUST caller rule broken under any choice stays MUST.
+
 Exit codes: 0 the command passed and no MUST caller rule broke (under every variant); 1 a MUST rule
 broke or the command failed (or, with --fail-on not-exercised, a MUST rule was not exercised); 2 usage
 or configuration error (a command not found, a command that made no request to the sandbox); 3 the
 command hung past --timeout or was killed; 4 the kit was stopped (Ctrl-C, SIGTERM): the report is partial.`,
 };
+
+/** --require-choice: known variant names, each a choice the document leaves open that the team pins. */
+function requiredChoicesOf(raw: string | undefined): string[] | undefined {
+  if (raw === undefined) return undefined;
+  const known = legalVariants() as string[];
+  const names = raw
+    .split(",")
+    .map((name) => name.trim())
+    .filter(Boolean);
+  const unknown = names.filter((name) => !known.includes(name));
+  if (names.length === 0 || unknown.length > 0)
+    throw new UsageError(
+      `--require-choice expects a comma list of provider choices (variant names), got ${JSON.stringify(unknown[0] ?? raw)}; lckit serve --help-variants lists them (default is always required)`,
+    );
+  return names;
+}
 
 function variantsOf(raw: string | undefined): (VariantName | undefined)[] | undefined {
   if (raw === undefined) return undefined;
@@ -111,6 +137,7 @@ const check: LeafCommand<typeof spec.flags> = {
       throw new UsageError("no command to run: give it after --, e.g. lckit client check -- npm test");
     const v = parsed.values;
     const variants = variantsOf(v.variants);
+    const requiredChoices = requiredChoicesOf(v["require-choice"]);
     const request = {
       cwd: io.cwd,
       env: { ...process.env, ...io.env },
@@ -120,6 +147,7 @@ const check: LeafCommand<typeof spec.flags> = {
       failOn: failOnOf(v["fail-on"]),
       ...(v.data === undefined ? {} : { data: v.data }),
       ...(v.client === undefined ? {} : { clientId: v.client }),
+      ...(requiredChoices === undefined ? {} : { requiredChoices }),
     };
     const stopper = new AbortController();
     const stopSignals = abortOnSignals(stopper);

@@ -2,6 +2,8 @@ import { parseJson, type Traffic, type TrafficExchange } from "../traffic.ts";
 import type { Violation } from "./caller-rule.ts";
 import { callerRule, plural, SCANS, TO_PAGE, verdict, where } from "./caller-rule.ts";
 
+const NEXT_PAGE_WORDS =
+  '"Each response carries scrollId. The next request passes that scrollId in the request body to obtain the next page."';
 const BODY_WORDS = '"The next request passes that scrollId in the request body to obtain the next page."';
 
 /** A scan request body as a scroll id (raw, JSON string, or {"scrollId": ...}), none, or something else. */
@@ -28,6 +30,14 @@ interface Scroll {
   /** Every scrollId its answers gave, in order; the last is the one to pass next. */
   ids: string[];
   ended: boolean;
+  /** The last answer of the scroll that carried a scrollId: its exchange and how many records it gave. */
+  last?: { seq: number; records: number };
+  /** A request tried to continue the scroll after its last answer (with the right id or not: a wrong one is
+   *  client/scan-passes-previous-scroll-id's finding, not a scroll left). */
+  askedAfterLast: boolean;
+  /** A request continued it wrongly: that is the scroll-id rule's finding, and a scroll it leaves is its
+   *  consequence, not a second finding (a team reads the rule that names its bug). */
+  misContinued?: boolean;
 }
 
 export interface ScrollWalk {
@@ -39,6 +49,10 @@ export interface ScrollWalk {
   ends: number;
   next: Violation[];
   afterEnd: Violation[];
+  /** Scrolls opened whose first answer carried a scrollId and records: the scans that had a next page. */
+  paged: number;
+  /** Of those, the scrolls left while their last answer still carried a scrollId and records. */
+  left: Violation[];
 }
 
 const short = (id: string) => (id.length > 40 ? `${id.slice(0, 40)}...` : id);
@@ -64,7 +78,15 @@ export function scrollWalk(traffic: Traffic): ScrollWalk {
 }
 
 function walkScrolls(traffic: Traffic): ScrollWalk {
-  const out: ScrollWalk = { nextPages: 0, scrollAnswers: 0, ends: 0, next: [], afterEnd: [] };
+  const out: ScrollWalk = {
+    nextPages: 0,
+    scrollAnswers: 0,
+    ends: 0,
+    next: [],
+    afterEnd: [],
+    paged: 0,
+    left: [],
+  };
   const scrolls: Scroll[] = [];
   const open = (scope: string) => scrolls.filter((s) => s.scope === scope && !s.ended && s.ids.length > 0);
   const current = (s: Scroll) => s.ids[s.ids.length - 1] as string;
@@ -87,6 +109,7 @@ function walkScrolls(traffic: Traffic): ScrollWalk {
       } else if (earlier) {
         out.nextPages += 1;
         continued = earlier;
+        earlier.misContinued = true;
         fail(
           `passed scrollId "${short(id)}", which an earlier answer of that scroll gave, not the scrollId its last answer gave ("${short(current(earlier))}"); the document: ${BODY_WORDS}`,
         );
@@ -97,11 +120,19 @@ function walkScrolls(traffic: Traffic): ScrollWalk {
         });
       } else if (elsewhere) {
         out.nextPages += 1;
+        const meant = openHere[openHere.length - 1];
+        if (meant) {
+          meant.askedAfterLast = true;
+          meant.misContinued = true;
+        }
         fail(
           `passed scrollId "${short(id)}" of another scan (${elsewhere.scope}); a scroll id continues only the scan whose answer gave it`,
         );
       } else if (openHere.length > 0) {
         out.nextPages += 1;
+        const meant = openHere[openHere.length - 1] as Scroll;
+        meant.askedAfterLast = true;
+        meant.misContinued = true;
         fail(
           `passed scrollId "${short(id)}", not the scrollId the previous answer gave ("${short(current(openHere[openHere.length - 1] as Scroll))}")`,
         );
@@ -114,6 +145,8 @@ function walkScrolls(traffic: Traffic): ScrollWalk {
       const meant = openHere.find((s) => body.includes(current(s)));
       if (meant) {
         out.nextPages += 1;
+        meant.askedAfterLast = true;
+        meant.misContinued = true;
         fail(
           `passed the body ${JSON.stringify(body.slice(0, 60))}, not the scrollId the previous answer gave ("${short(current(meant))}") as a raw id, a JSON string or {"scrollId": ...}`,
         );
@@ -123,24 +156,41 @@ function walkScrolls(traffic: Traffic): ScrollWalk {
       if (inQuery) {
         out.nextPages += 1;
         continued = openHere.find((s) => current(s) === inQuery.id);
+        if (continued) continued.misContinued = true;
         fail(
           `passed the scroll id in the query string (${inQuery.name}=${short(inQuery.id)}) with no body: the provider reads a request without a body as the opening of a new scan; the document: ${BODY_WORDS}`,
         );
       }
     }
+    if (continued) continued.askedAfterLast = true;
     if (x.status !== 200) continue;
-    const answer = parseJson(x.responseBody) as { scrollId?: unknown } | undefined;
+    const answer = parseJson(x.responseBody) as { scrollId?: unknown; values?: unknown } | undefined;
     if (answer === undefined || typeof answer !== "object" || answer === null) continue;
-    const scroll = continued ?? { scope, ids: [], ended: false };
+    const scroll: Scroll = continued ?? { scope, ids: [], ended: false, askedAfterLast: false };
     if (!continued) scrolls.push(scroll);
     const next = answer.scrollId;
+    const records = Array.isArray(answer.values) ? answer.values.length : 0;
     if (typeof next === "string" && next !== "") {
       out.scrollAnswers += 1;
+      if (!continued && records > 0) out.paged += 1;
       scroll.ids.push(next);
+      scroll.last = { seq: x.seq, records };
+      scroll.askedAfterLast = false;
     } else {
       scroll.ended = true;
       if (continued) out.ends += 1;
     }
+  }
+  // A scroll left: its last answer gave records and a scrollId the client never passed on (an empty page
+  // that still carries one may be followed or not: end-empty-page-with-scroll-id).
+  for (const s of scrolls) {
+    if (s.ended || s.askedAfterLast || s.misContinued || s.last === undefined || s.last.records === 0)
+      continue;
+    const pages = s.ids.length;
+    out.left.push({
+      seq: s.last.seq,
+      message: `${s.scope}: your client left the scroll after ${plural(pages, "page")}: the answer at #${s.last.seq} gave ${plural(s.last.records, "record")} and a scrollId ("${short(current(s))}") it never passed on, so it read less than the scan holds; the document: ${NEXT_PAGE_WORDS}, and only an answer without a scrollId (or a null one) is the end (the end-of-results signal is not shown: a page shorter than limit is no end)`,
+    });
   }
   return out;
 }
@@ -182,6 +232,27 @@ export const SCROLL_ENDED = callerRule({
       ends,
       afterEnd,
       `no scan of your client reached its end through a next page (an answer without a scrollId after one that carried it); ${TO_PAGE}`,
+    );
+  },
+});
+
+/** A scan read to its end, per scroll: the model of the scan rules (opened, continued, ended). */
+export const SCROLL_READ_TO_END = callerRule({
+  id: "client/scan-read-to-end",
+  requirements: ["CALLER-SCAN-04"],
+  title:
+    "SHOULD read every scan it opens to its end: continue each scroll until an answer without a scrollId (or with a null one)",
+  opportunity:
+    "a scan your client opened whose first answer carried records and a scrollId (a scan with a next page)",
+  breaks:
+    "a scroll left while its last answer still carried records and a scrollId the client never passed on (only the first page read, or a page shorter than `limit` taken for the end); SHOULD: the document says how to obtain the next page, not that a caller reads them all",
+  exercisedBy: "a scan that pages: `--data` with more lookups than your `limit`, or `--variants short-pages`",
+  judge(traffic) {
+    const { paged, left } = scrollWalk(traffic);
+    return verdict(
+      paged,
+      left,
+      `no scan your client opened had a next page (a first answer with records and a scrollId); ${TO_PAGE}`,
     );
   },
 });

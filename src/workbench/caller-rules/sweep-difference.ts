@@ -69,6 +69,14 @@ export const SCANS_READ_UNDER_EVERY_CHOICE: CallerRule = defineRule<"caller", Ca
           status: "not-exercised",
           reason: "judged only in a sweep (--variants), against the default's run",
         };
+      // Under a choice that refused requests the default accepted, a scan left is the refusal's doing (the
+      // client stopped on an error): the command's failure under the choice is client/command's finding.
+      const refusals = (t: Traffic) => t.exchanges.filter((x) => x.status >= 400 && x.status !== 429).length;
+      if (refusals(traffic) > refusals(baseline.traffic))
+        return {
+          status: "not-exercised",
+          reason: `under this choice the provider refused ${refusals(traffic) - refusals(baseline.traffic)} more request(s) than under the default, so a scan left here follows a refusal, not a page taken for the end; what the refusal did to your command is client/command's finding`,
+        };
       const before = scansRead(baseline.traffic);
       const now = scansRead(traffic);
       const violations: Violation[] = [];

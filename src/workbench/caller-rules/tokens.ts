@@ -5,7 +5,7 @@ import { callerRule, plural, type Violation, verdict, where } from "./caller-rul
 
 /** A token request declined by the quota: the body says the limit is exceeded (any status: the status is
  *  not shown), and it is not a rate limit (a gateway's or the token endpoint's). */
-function isQuotaRefusal(x: TrafficExchange): boolean {
+export function isQuotaRefusal(x: TrafficExchange): boolean {
   const body = x.responseBody;
   return (
     x.operation === "issueToken" &&
