@@ -51,6 +51,8 @@ export class CallerWindows {
   private contextCount = 0;
   private tokens: IssuedTokenSeen[] = [];
   private readonly tallies = new Map<string, Tally>();
+  /** Per rule that looks ahead: the last seq its findings were counted up to. */
+  private readonly settled = new Map<string, number>();
   /** The window being judged, by seq: a finding's evidence is taken from there. */
   private judging = new Map<number, ObservedExchange>();
 
@@ -74,7 +76,7 @@ export class CallerWindows {
 
   add(x: ObservedExchange): void {
     this.buffer.push(x);
-    if (this.buffer.length - this.contextCount >= this.limits.window) this.judge();
+    if (this.buffer.length - this.contextCount >= this.limits.window) this.judge(false);
   }
 
   addToken(token: IssuedTokenSeen): void {
@@ -83,11 +85,20 @@ export class CallerWindows {
       this.tokens.splice(0, this.tokens.length - this.limits.tokens);
   }
 
-  /** Judges what is new since the last window; keeps the end as context for the next. */
-  judge(): void {
+  /** Judges what is new since the last window; keeps the end as context for the next. `final`: no more
+   *  of this client's traffic follows, so what looks ahead is decided too. */
+  judge(final: boolean): void {
     if (this.buffer.length === this.contextCount) return;
     const contextEnd =
       this.contextCount === 0 ? -1 : (this.buffer[this.contextCount - 1] as ObservedExchange).seq;
+    // A rule that looks ahead (a scroll left: no later page) cannot decide at exchanges whose future is
+    // the next window's: its findings there wait until that window, which holds them as context.
+    const tailStart = this.buffer.length - this.limits.context;
+    const settleEnd = final
+      ? Number.POSITIVE_INFINITY
+      : tailStart > 0
+        ? (this.buffer[tailStart - 1] as ObservedExchange).seq
+        : -1;
     const whole = this.trafficOf(this.buffer);
     const context =
       this.contextCount > 0 ? this.trafficOf(this.buffer.slice(0, this.contextCount)) : undefined;
@@ -101,10 +112,13 @@ export class CallerWindows {
       }
       const before = context ? opportunitiesOf(rule.judge(context)) : 0;
       tally.opportunities += Math.max(0, all.opportunities - before);
+      const from = rule.looksAhead ? (this.settled.get(rule.id) ?? -1) : contextEnd;
+      const upTo = rule.looksAhead ? settleEnd : Number.POSITIVE_INFINITY;
       if (all.status === "failed")
         for (const f of all.found)
-          if (f.evidence.seq > contextEnd && this.judging.has(f.evidence.seq))
+          if (f.evidence.seq > from && f.evidence.seq <= upTo && this.judging.has(f.evidence.seq))
             tally.violate(f.evidence.seq, f.message);
+      if (rule.looksAhead) this.settled.set(rule.id, Math.max(from, upTo));
     }
     this.judging = new Map();
     this.buffer = this.contextOf(this.buffer);
@@ -135,7 +149,7 @@ export class CallerWindows {
 
   /** Judges what is pending and holds nothing more (a client idle while others are active). */
   release(): void {
-    this.judge();
+    this.judge(true);
     this.buffer = [];
     this.contextCount = 0;
   }
@@ -147,7 +161,7 @@ export class CallerWindows {
 
   /** Every rule's verdict so far (what is pending is judged first: a window may be shorter). */
   verdicts(): Map<string, TrafficVerdict> {
-    this.judge();
+    this.judge(true);
     return new Map([...this.tallies].map(([id, tally]) => [id, tally.verdict()]));
   }
 }

@@ -29,6 +29,8 @@ export interface CallerRuleDeclaration extends RuleDeclaration {
   breaks: string;
   /** What in a team's tests gives it an opportunity (Markdown: the table of docs/consumers.md). */
   exercisedBy: string;
+  /** Its finding at an exchange depends on exchanges after it (a scroll left: no later page came). */
+  looksAhead?: boolean;
   judge(traffic: Traffic): RuleVerdict;
 }
 

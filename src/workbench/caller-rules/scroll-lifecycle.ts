@@ -240,6 +240,7 @@ export const SCROLL_ENDED = callerRule({
 export const SCROLL_READ_TO_END = callerRule({
   id: "client/scan-read-to-end",
   requirements: ["CALLER-SCAN-04"],
+  looksAhead: true,
   title:
     "SHOULD read every scan it opens to its end: continue each scroll until an answer without a scrollId (or with a null one)",
   opportunity:
