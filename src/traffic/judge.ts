@@ -10,8 +10,8 @@ import type { RecordedExchange } from "../reference/index.ts";
 import { assembleRunResult } from "../result/assemble.ts";
 import { type CatalogueView, loadCatalogueView } from "../result/catalogue-view.ts";
 import type { CheckResult, RunResult } from "../result/model.ts";
-import { CALLER_RULES, type RuleVerdict } from "../workbench/caller-rules.ts";
-import { readTraffic, type Traffic } from "../workbench/traffic.ts";
+import { CALLER_RULES, type RuleVerdict } from "../rules/caller/caller-rules.ts";
+import { readTraffic, type Traffic } from "../rules/caller/traffic.ts";
 import { type RawEntry, rawEntries, type TrafficFormat, TrafficInputError } from "./har-stream.ts";
 import { exchangeOfEntry, type ReadExchange } from "./recorded-entry.ts";
 import {

@@ -6,9 +6,9 @@
 
 import type { Level } from "../check/index.ts";
 import { type ContractOperation, isObject, loadContract } from "../contract/index.ts";
-import { scrollIdSent } from "../workbench/caller-rules.ts";
-import type { Traffic, TrafficExchange } from "../workbench/traffic.ts";
-import { parseJson } from "../workbench/traffic.ts";
+import { scrollIdSent } from "../rules/caller/caller-rules.ts";
+import type { Traffic, TrafficExchange } from "../rules/caller/traffic.ts";
+import { parseJson } from "../rules/caller/traffic.ts";
 
 /** An exchange as the judge reads it: the caller rules' model, and what the recording could not keep. */
 export interface ObservedExchange extends TrafficExchange {

@@ -53,7 +53,7 @@ const RANKS: Record<string, number> = {
   "src/mock": 7,
   "src/report-folder": 8,
   "src/pact": 9,
-  "src/workbench": 9,
+  "src/commands": 9,
   // lckit judge: recorded traffic judged by the caller rules of the workbench and the service rules.
   "src/traffic": 9.5,
   // A session orchestrates a command (lckit run, lckit events consumer check) from the parts below it,

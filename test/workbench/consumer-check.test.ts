@@ -8,6 +8,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { main } from "../../src/cli/main.ts";
+import { type ConsumerCheckRun, consumerCheck, type Delivery } from "../../src/commands/consumer/check.ts";
 import {
   CONSUMER_COMMAND_CHECK_ID,
   CONSUMER_VIEW_CHECK_ID,
@@ -15,7 +16,6 @@ import {
 import { CONSUMER_RULES } from "../../src/events/consumer/consumer-rules.ts";
 import { packagePath } from "../../src/package-root.ts";
 import { verdictFindings } from "../../src/rules/judge.ts";
-import { type ConsumerCheckRun, consumerCheck, type Delivery } from "../../src/workbench/consumer-check.ts";
 import { captureIo } from "../cli/capture-io.ts";
 
 const NODE_CONSUMER = packagePath("examples", "consumers", "view-consumer.mjs");

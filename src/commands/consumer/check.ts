@@ -12,37 +12,37 @@ import {
   RabbitNodeError,
   rabbitNodeMissing,
   startPrivateRabbitNode,
-} from "../events/broker/rabbitmq-node.ts";
-import { type DeliveryQueue, openDeliveryQueue } from "../events/consumer/amqp-queue.ts";
-import { type ConsumerJudgement, judgeView, prepareJudging } from "../events/consumer/consumer-judge.ts";
-import { type ConsumerRunMeta, consumerRunResult } from "../events/consumer/consumer-result.ts";
+} from "../../events/broker/rabbitmq-node.ts";
+import { type DeliveryQueue, openDeliveryQueue } from "../../events/consumer/amqp-queue.ts";
+import { type ConsumerJudgement, judgeView, prepareJudging } from "../../events/consumer/consumer-judge.ts";
+import { type ConsumerRunMeta, consumerRunResult } from "../../events/consumer/consumer-result.ts";
 import {
   type ConsumerStream,
   consumerStream,
   type DeliveredMessage,
   messageLine,
   writeStreamFile,
-} from "../events/consumer/consumer-stream.ts";
-import { readView, ViewError } from "../events/consumer/consumer-view.ts";
-import { endpointReady, type PushOutcome, pushMessages } from "../events/consumer/http-push.ts";
-import { DEFAULT_CHOICE, type ProducerChoice } from "../events/consumer/producer-choices.ts";
+} from "../../events/consumer/consumer-stream.ts";
+import { readView, ViewError } from "../../events/consumer/consumer-view.ts";
+import { endpointReady, type PushOutcome, pushMessages } from "../../events/consumer/http-push.ts";
+import { DEFAULT_CHOICE, type ProducerChoice } from "../../events/consumer/producer-choices.ts";
 import {
   keepStream,
   keptStream,
   releaseKeptStream,
   takeKeptStream,
-} from "../events/consumer/stream-cache.ts";
-import { parseAmqp1Url } from "../events/transport/amqp1-connection.ts";
-import { openAmqp1Sink } from "../events/transport/sinks/amqp1.ts";
-import { freePort } from "../http/free-port.ts";
-import { type CatalogueView, loadCatalogueView } from "../result/catalogue-view.ts";
-import { stopSignalOf } from "../result/client-verdict.ts";
-import { specHashes } from "../result/kit-info.ts";
-import type { RunResult } from "../result/model.ts";
-import { DEFAULT_FAIL_ON, type ExitCode, exitCodeOf } from "../result/verdict.ts";
-import { UserInputError } from "../usage-error.ts";
-import type { CommandOutcome } from "./client-result.ts";
-import { type CommandCheckOptions, runCommand } from "./command-run.ts";
+} from "../../events/consumer/stream-cache.ts";
+import { parseAmqp1Url } from "../../events/transport/amqp1-connection.ts";
+import { openAmqp1Sink } from "../../events/transport/sinks/amqp1.ts";
+import { freePort } from "../../http/free-port.ts";
+import { type CatalogueView, loadCatalogueView } from "../../result/catalogue-view.ts";
+import { stopSignalOf } from "../../result/client-verdict.ts";
+import { specHashes } from "../../result/kit-info.ts";
+import type { RunResult } from "../../result/model.ts";
+import { DEFAULT_FAIL_ON, type ExitCode, exitCodeOf } from "../../result/verdict.ts";
+import { UserInputError } from "../../usage-error.ts";
+import type { CommandOutcome } from "../client/result.ts";
+import { type CommandCheckOptions, runCommand } from "../command-run.ts";
 
 export const DELIVERIES = ["file", "stdin", "pubsub-push", "sns-push", "rabbitmq", "amqp1"] as const;
 export type Delivery = (typeof DELIVERIES)[number];

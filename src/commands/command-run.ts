@@ -4,7 +4,7 @@
 import { spawn } from "node:child_process";
 import type { Writable } from "node:stream";
 import type { FailOn } from "../result/verdict.ts";
-import type { CommandOutcome } from "./client-result.ts";
+import type { CommandOutcome } from "./client/result.ts";
 
 /** After SIGTERM, the process group gets this long before SIGKILL. */
 const KILL_GRACE_MS = 2_000;

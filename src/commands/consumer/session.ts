@@ -4,17 +4,18 @@
 // broker the kit starts (rabbitmq or amqp1 without --broker) is one node for the whole session.
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import type { ProducerChoice } from "../events/consumer/producer-choices.ts";
-import { writeManifest } from "../report-folder/manifest.ts";
-import { proveReportRoot, writeReport, writeReportFolder } from "../report-folder/write.ts";
-import { newRunId } from "../result/assemble.ts";
+import type { ProducerChoice } from "../../events/consumer/producer-choices.ts";
+import { writeManifest } from "../../report-folder/manifest.ts";
+import { proveReportRoot, writeReport, writeReportFolder } from "../../report-folder/write.ts";
+import { newRunId } from "../../result/assemble.ts";
+import { OutputLog } from "../sweep.ts";
 import {
   CONSUMER_CHECK_DEFAULTS,
   type ConsumerCheckOptions,
   type ConsumerCheckRun,
   consumerCheck,
   withKitBroker,
-} from "../workbench/consumer-check.ts";
+} from "./check.ts";
 import {
   type ConsumerSweep,
   type ConsumerSweepRun,
@@ -22,8 +23,7 @@ import {
   consumerSweepDocument,
   renderConsumerSweepJunit,
   renderConsumerSweepMarkdown,
-} from "../workbench/consumer-sweep.ts";
-import { OutputLog } from "../workbench/sweep.ts";
+} from "./sweep.ts";
 
 export const CONSUMER_COMMAND_LOG = "command.log";
 export const CONSUMER_SWEEP_JSON = "sweep.json";

@@ -13,7 +13,7 @@ import { writeReport } from "../report-folder/write.ts";
 import { COMMAND_CHECK_ID } from "../result/client-verdict.ts";
 import type { CheckResult, RunResult } from "../result/model.ts";
 import type { ExitCode } from "../result/verdict.ts";
-import type { ClientSweep, ClientSweepRun } from "./client-sweep.ts";
+import type { ClientSweep, ClientSweepRun } from "./client/sweep.ts";
 
 /** The file names a choice's folder holds beside the report, and the sweep's own files. */
 export const COMMAND_LOG = "command.log";
