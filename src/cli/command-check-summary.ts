@@ -1,7 +1,7 @@
 // The terminal summary of a check that ran the team's command (lckit client check, lckit events consumer
 // check): the verdict, one line per rule with its mark, the counts and the command's exit.
 
-import type { CommandOutcome } from "../commands/client/result.ts";
+import type { CommandOutcome } from "../commands/command-run.ts";
 import { terminalSafe } from "../report/escape.ts";
 import type { CheckResult, RunResult } from "../result/model.ts";
 import { CHECK_STATUSES } from "../result/model.ts";

@@ -8,14 +8,10 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { main } from "../../src/cli/main.ts";
 import { clientSweep, legalVariants } from "../../src/commands/client/sweep.ts";
 import { renderSweepMarkdown } from "../../src/commands/client/sweep-markdown.ts";
-import {
-  type SweepChoice,
-  type SweepDocument,
-  type SweepOutput,
-  whyFailed,
-} from "../../src/commands/sweep-report.ts";
+import { type SweepChoice, type SweepDocument, whyFailed } from "../../src/commands/client/sweep-report.ts";
 import { packagePath } from "../../src/package-root.ts";
 import { VARIANTS } from "../../src/reference/index.ts";
+import type { SweepOutput } from "../../src/report/sweep.ts";
 import { captureIo } from "../cli/capture-io.ts";
 import { ensurePythonRequests } from "./python.ts";
 

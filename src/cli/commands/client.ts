@@ -5,9 +5,10 @@
 import { CLIENT_CHECK_DEFAULTS, CLIENT_ENV } from "../../commands/client/check.ts";
 import { runClientCheck, runClientSweep } from "../../commands/client/session.ts";
 import { legalVariants } from "../../commands/client/sweep.ts";
-import { EXCHANGES_FILE, progressLines, sweepClosing, sweepOutput } from "../../commands/sweep-report.ts";
+import { EXCHANGES_FILE, progressLines, sweepClosing } from "../../commands/client/sweep-report.ts";
 import type { VariantName } from "../../reference/index.ts";
 import { notCheckableLines } from "../../report/not-checkable.ts";
+import { sweepOutput } from "../../report/sweep.ts";
 import { reportFilesInWords } from "../../report-folder/write.ts";
 import { failOnOf } from "../../result/verdict.ts";
 import { displayPath } from "../../session/run-session.ts";

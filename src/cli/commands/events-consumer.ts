@@ -10,7 +10,6 @@ import {
 } from "../../commands/consumer/check.ts";
 import { runConsumerSession } from "../../commands/consumer/session.ts";
 import { consumerProgressLine, consumerSweepClosing } from "../../commands/consumer/sweep.ts";
-import { sweepOutput } from "../../commands/sweep-report.ts";
 import { CONSUMER_RULES } from "../../events/consumer/consumer-rules.ts";
 import { VIEW_FORMAT } from "../../events/consumer/consumer-view.ts";
 import {
@@ -19,6 +18,7 @@ import {
   producerChoice,
 } from "../../events/consumer/producer-choices.ts";
 import { defaultStreamCacheDir } from "../../events/consumer/stream-cache.ts";
+import { sweepOutput } from "../../report/sweep.ts";
 import { failOnOf } from "../../result/verdict.ts";
 import { displayPath } from "../../session/run-session.ts";
 import { abortOnSignals } from "../../session/signals.ts";

@@ -17,15 +17,9 @@ import type { RunResult } from "../../result/model.ts";
 import { DEFAULT_FAIL_ON, type ExitCode, exitCodeOf } from "../../result/verdict.ts";
 import { type CallerClient, readTraffic, type Traffic } from "../../rules/caller/traffic.ts";
 import { UserInputError } from "../../usage-error.ts";
-import { type CommandCheckOptions, runCommand } from "../command-run.ts";
+import { type CommandCheckOptions, type CommandOutcome, runCommand } from "../command-run.ts";
 import { DEFAULT_CLIENT_DATA, defaultClientWorld } from "./default-world.ts";
-import {
-  type ClientRunMeta,
-  type CommandOutcome,
-  clientRunResult,
-  redactedExchanges,
-  redactorFor,
-} from "./result.ts";
+import { type ClientRunMeta, clientRunResult, redactedExchanges, redactorFor } from "./result.ts";
 
 /** The data file the default world of a client check grows from: a shop tenant whose clients have
  *  multi-token support (quota 5); default-world.ts adds records so that every scan pages. */

@@ -13,21 +13,18 @@ import {
   describeCommandOutcome,
 } from "../../result/client-verdict.ts";
 import { notCheckableOnlyFor } from "../../result/coverage.ts";
-import type { CheckResult, CommandRun, RunResult, StopSignal } from "../../result/model.ts";
+import type { CheckResult, RunResult, StopSignal } from "../../result/model.ts";
 import { CALLER_RULES, type CallerEvidence, type CallerRule } from "../../rules/caller/caller-rules.ts";
 import { SCANS_READ_UNDER_EVERY_CHOICE } from "../../rules/caller/sweep-difference.ts";
 import type { Traffic, TrafficExchange } from "../../rules/caller/traffic.ts";
 import { type Judged, judgeRules, ruleCheckResult } from "../../rules/judge.ts";
+import type { CommandOutcome } from "../command-run.ts";
 
 /** Exchanges kept as evidence per failed rule, and violations listed in its log. */
 const EVIDENCE_PER_RULE = 5;
 const LOG_PER_RULE = 20;
 /** Bodies in evidence are cut to this many characters. */
 const BODY_CHARS = 4096;
-
-/** The command the client check ran, and how it ended: beside the verdict, never folded into it (its
- *  output tail not yet redacted). */
-export type CommandOutcome = CommandRun;
 
 export interface ClientRunMeta {
   command: string;

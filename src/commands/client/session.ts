@@ -11,17 +11,17 @@ import { proveReportRoot, writeReportFolder } from "../../report-folder/write.ts
 import { newRunId } from "../../result/assemble.ts";
 import type { ExitCode, FailOn } from "../../result/verdict.ts";
 import { UsageError } from "../../usage-error.ts";
-import {
-  EXCHANGES_FILE,
-  renderSweepJunit,
-  SWEEP_JSON,
-  type SweepDocument,
-  sweepDocument,
-  writeChoiceFolder,
-} from "../sweep-report.ts";
+import { SWEEP_JSON } from "../sweep.ts";
 import { type ClientCheckRun, clientCheck } from "./check.ts";
 import { type ClientSweep, type ClientSweepRun, clientSweep } from "./sweep.ts";
 import { renderSweepMarkdown } from "./sweep-markdown.ts";
+import {
+  EXCHANGES_FILE,
+  renderSweepJunit,
+  type SweepDocument,
+  sweepDocument,
+  writeChoiceFolder,
+} from "./sweep-report.ts";
 
 /** What a client check is asked to do: the flags of lckit client check, or a library caller's options.
  *  Paths are relative to `cwd`. */

@@ -4,8 +4,8 @@
 
 import { escapeMarkdown } from "../../report/escape.ts";
 import { COMMAND_CHECK_ID } from "../../result/client-verdict.ts";
-import { whyFailed } from "../sweep-report.ts";
 import type { ClientSweep } from "./sweep.ts";
+import { whyFailed } from "./sweep-report.ts";
 
 export function renderSweepMarkdown(sweep: ClientSweep): string {
   const lines = [

@@ -41,8 +41,7 @@ import { specHashes } from "../../result/kit-info.ts";
 import type { RunResult } from "../../result/model.ts";
 import { DEFAULT_FAIL_ON, type ExitCode, exitCodeOf } from "../../result/verdict.ts";
 import { UserInputError } from "../../usage-error.ts";
-import type { CommandOutcome } from "../client/result.ts";
-import { type CommandCheckOptions, runCommand } from "../command-run.ts";
+import { type CommandCheckOptions, type CommandOutcome, runCommand } from "../command-run.ts";
 
 export const DELIVERIES = ["file", "stdin", "pubsub-push", "sns-push", "rabbitmq", "amqp1"] as const;
 export type Delivery = (typeof DELIVERIES)[number];

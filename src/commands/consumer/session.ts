@@ -8,7 +8,7 @@ import type { ProducerChoice } from "../../events/consumer/producer-choices.ts";
 import { writeManifest } from "../../report-folder/manifest.ts";
 import { proveReportRoot, writeReport, writeReportFolder } from "../../report-folder/write.ts";
 import { newRunId } from "../../result/assemble.ts";
-import { OutputLog } from "../sweep.ts";
+import { COMMAND_LOG, OutputLog, SWEEP_JSON } from "../sweep.ts";
 import {
   CONSUMER_CHECK_DEFAULTS,
   type ConsumerCheckOptions,
@@ -24,9 +24,6 @@ import {
   renderConsumerSweepJunit,
   renderConsumerSweepMarkdown,
 } from "./sweep.ts";
-
-export const CONSUMER_COMMAND_LOG = "command.log";
-export const CONSUMER_SWEEP_JSON = "sweep.json";
 
 export interface ConsumerSessionRequest extends Omit<ConsumerCheckOptions, "choice"> {
   /** One choice: a single run; several: a sweep. */
@@ -52,7 +49,7 @@ export type ConsumerSessionResult =
 
 function writeChoiceFolder(sweepDir: string, entry: ConsumerSweepRun): string {
   const { dir } = writeReport(entry.run.result, sweepDir, entry.choice.name);
-  writeFileSync(join(dir, CONSUMER_COMMAND_LOG), entry.output);
+  writeFileSync(join(dir, COMMAND_LOG), entry.output);
   writeManifest(dir, entry.run.result.runId);
   return dir;
 }
@@ -79,7 +76,7 @@ async function runOnBroker(request: ConsumerSessionRequest): Promise<ConsumerSes
       },
     });
     const folder = writeReportFolder(run.result, reportRoot, {
-      alsoWrite: (dir) => writeFileSync(join(dir, CONSUMER_COMMAND_LOG), output.text()),
+      alsoWrite: (dir) => writeFileSync(join(dir, COMMAND_LOG), output.text()),
     });
     return { kind: "single", run, folder, exitCode: run.exitCode };
   }
@@ -102,7 +99,7 @@ async function runOnBroker(request: ConsumerSessionRequest): Promise<ConsumerSes
     startedAt,
     finishedAt: new Date(),
   });
-  writeFileSync(join(folder, CONSUMER_SWEEP_JSON), `${JSON.stringify(document, null, 2)}\n`);
+  writeFileSync(join(folder, SWEEP_JSON), `${JSON.stringify(document, null, 2)}\n`);
   writeFileSync(join(folder, "junit.xml"), renderConsumerSweepJunit(sweep));
   writeFileSync(join(folder, "summary.md"), renderConsumerSweepMarkdown(sweep));
   return { kind: "sweep", sweep, document, folder, exitCode: sweep.exitCode };

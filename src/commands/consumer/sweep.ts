@@ -4,9 +4,9 @@
 import { CONSUMER_COMMAND_CHECK_ID } from "../../events/consumer/consumer-result.ts";
 import type { ProducerChoice } from "../../events/consumer/producer-choices.ts";
 import { escapeMarkdown } from "../../report/escape.ts";
+import { ruleCase, sweepHead, sweepJunit } from "../../report/sweep.ts";
 import type { RunResult } from "../../result/model.ts";
 import { runSweep, type Sweep } from "../sweep.ts";
-import { ruleCase, sweepHead, sweepJunit } from "../sweep-report.ts";
 import { type ConsumerCheckOptions, type ConsumerCheckRun, consumerCheck } from "./check.ts";
 
 export interface ConsumerSweepRun {
