@@ -8,7 +8,9 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { main } from "../../src/cli/main.ts";
-import { type ConsumerCheckRun, consumerCheck, type Delivery } from "../../src/commands/consumer/check.ts";
+import { consumerCheck } from "../../src/commands/consumer/check.ts";
+import type { Delivery } from "../../src/commands/consumer/request.ts";
+import type { ConsumerCheckRun } from "../../src/commands/consumer/result.ts";
 import {
   CONSUMER_COMMAND_CHECK_ID,
   CONSUMER_VIEW_CHECK_ID,

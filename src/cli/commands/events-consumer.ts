@@ -7,7 +7,7 @@ import {
   CONSUMER_ENV,
   DELIVERIES,
   type Delivery,
-} from "../../commands/consumer/check.ts";
+} from "../../commands/consumer/request.ts";
 import { runConsumerSession } from "../../commands/consumer/session.ts";
 import { consumerProgressLine, consumerSweepClosing } from "../../commands/consumer/sweep.ts";
 import { CONSUMER_RULES } from "../../events/consumer/consumer-rules.ts";

@@ -9,13 +9,10 @@ import { writeManifest } from "../../report-folder/manifest.ts";
 import { proveReportRoot, writeReport, writeReportFolder } from "../../report-folder/write.ts";
 import { newRunId } from "../../result/assemble.ts";
 import { COMMAND_LOG, OutputLog, SWEEP_JSON } from "../sweep.ts";
-import {
-  CONSUMER_CHECK_DEFAULTS,
-  type ConsumerCheckOptions,
-  type ConsumerCheckRun,
-  consumerCheck,
-  withKitBroker,
-} from "./check.ts";
+import { consumerCheck } from "./check.ts";
+import { withKitBroker } from "./kit-broker.ts";
+import { CONSUMER_CHECK_DEFAULTS, type ConsumerCheckOptions } from "./request.ts";
+import type { ConsumerCheckRun } from "./result.ts";
 import {
   type ConsumerSweep,
   type ConsumerSweepRun,

@@ -7,7 +7,9 @@ import { escapeMarkdown } from "../../report/escape.ts";
 import { ruleCase, sweepHead, sweepJunit } from "../../report/sweep.ts";
 import type { RunResult } from "../../result/model.ts";
 import { runSweep, type Sweep } from "../sweep.ts";
-import { type ConsumerCheckOptions, type ConsumerCheckRun, consumerCheck } from "./check.ts";
+import { consumerCheck } from "./check.ts";
+import type { ConsumerCheckOptions } from "./request.ts";
+import type { ConsumerCheckRun } from "./result.ts";
 
 export interface ConsumerSweepRun {
   choice: ProducerChoice;
