@@ -10,13 +10,13 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { Agent, createServer, request } from "node:http";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { consumerCheck } from "../src/commands/consumer/check.ts";
 import { judgeView } from "../src/events/consumer/consumer-judge.ts";
 import { consumerStream, type TruthObject, writeStreamFile } from "../src/events/consumer/consumer-stream.ts";
 import { readView } from "../src/events/consumer/consumer-view.ts";
 import { pushBody, pushMessages } from "../src/events/consumer/http-push.ts";
 import { DEFAULT_CHOICE } from "../src/events/consumer/producer-choices.ts";
 import { packagePath } from "../src/package-root.ts";
-import { consumerCheck } from "../src/workbench/consumer-check.ts";
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] as number;
 const fmt = (n: number, digits = 0) => n.toLocaleString("en-US", { maximumFractionDigits: digits });

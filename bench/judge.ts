@@ -9,8 +9,8 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from "node:f
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { gunzipSync } from "node:zlib";
+import { clientCheck } from "../src/commands/client/check.ts";
 import { packagePath } from "../src/package-root.ts";
-import { clientCheck } from "../src/workbench/client-check.ts";
 import { harEntriesOf, writeHarCopies } from "../test/traffic/har-copies.ts";
 
 const MB = 1024 * 1024;

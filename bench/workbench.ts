@@ -11,15 +11,15 @@ import { dirname, join } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import { pathToFileURL } from "node:url";
 import { parse as parseYaml } from "yaml";
+import { clientCheck } from "../src/commands/client/check.ts";
+import { judgeTraffic } from "../src/commands/client/result.ts";
 import { loadContract } from "../src/contract/index.ts";
 import { freePort } from "../src/http/index.ts";
 import { packagePath } from "../src/package-root.ts";
 import { createReference, manualClock, type RecordedExchange, startSandbox } from "../src/reference/index.ts";
 import { sortedPositions } from "../src/reference/scan-order.ts";
 import { MAX_OPEN_SCROLLS, MAX_RETAINED_ENTRIES, SCROLL_IDLE_MS } from "../src/reference/scroll.ts";
-import { clientCheck } from "../src/workbench/client-check.ts";
-import { judgeTraffic } from "../src/workbench/client-result.ts";
-import { readTraffic } from "../src/workbench/traffic.ts";
+import { readTraffic } from "../src/rules/caller/traffic.ts";
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] as number;
 const fmt = (n: number, digits = 0) => n.toLocaleString("en-US", { maximumFractionDigits: digits });

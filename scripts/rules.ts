@@ -4,8 +4,8 @@
 import { RULE_KINDS, type RuleKind } from "../src/check/index.ts";
 import { CONSUMER_RULES } from "../src/events/consumer/consumer-rules.ts";
 import { EVENT_RULES } from "../src/events/rules/index.ts";
-import { SCANS_READ_UNDER_EVERY_CHOICE } from "../src/workbench/caller-rules/sweep-difference.ts";
-import { CALLER_RULES } from "../src/workbench/caller-rules.ts";
+import { CALLER_RULES } from "../src/rules/caller/caller-rules.ts";
+import { SCANS_READ_UNDER_EVERY_CHOICE } from "../src/rules/caller/sweep-difference.ts";
 import { allChecks } from "../suites/index.ts";
 
 /** What every rule of any kind has (src/check/rule.ts). */

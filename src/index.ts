@@ -19,6 +19,9 @@ export {
 } from "./check/index.ts";
 // The typed client of the interface.
 export { createClient, type InterfaceClient } from "./client/index.ts";
+// The consumer workbench: a client's own command judged by the caller rules (lckit client check).
+export { type ClientCheckOptions, type ClientCheckRun, clientCheck } from "./commands/client/check.ts";
+export { clientSweep } from "./commands/client/sweep.ts";
 // The contract: OpenAPI documents loaded and compiled once; violations as data.
 export { type Contract, loadContract, type Violation } from "./contract/index.ts";
 // Event checking.
@@ -93,6 +96,3 @@ export { startEmbeddedTarget } from "./target/embedded.ts";
 export { loadTargetFile } from "./target/target-file.ts";
 // Problems the user can fix (exit 2 in the CLI): the base class of every such error the kit throws.
 export { UsageError, UserInputError } from "./usage-error.ts";
-// The consumer workbench: a client's own command judged by the caller rules (lckit client check).
-export { type ClientCheckOptions, type ClientCheckRun, clientCheck } from "./workbench/client-check.ts";
-export { clientSweep } from "./workbench/client-sweep.ts";

@@ -1,10 +1,11 @@
 // The terminal summary of a check that ran the team's command (lckit client check, lckit events consumer
 // check): the verdict, one line per rule with its mark, the counts and the command's exit.
+
+import type { CommandOutcome } from "../commands/command-run.ts";
 import { terminalSafe } from "../report/escape.ts";
 import { commandExitWords } from "../result/client-verdict.ts";
 import type { CheckResult, RunResult } from "../result/model.ts";
 import { CHECK_STATUSES } from "../result/model.ts";
-import type { CommandOutcome } from "../workbench/client-result.ts";
 
 function markOf(check: CheckResult): string {
   if (check.status === "passed") return "ok  ";

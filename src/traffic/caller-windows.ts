@@ -5,10 +5,10 @@
 // exchanges after the context. What lies further back than the context (a token issued an hour and a
 // window ago, a scroll paused for longer than a window) is the limit of this reading, said in the docs.
 
-import { SCANS } from "../workbench/caller-rules/caller-rule.ts";
-import type { CallerRule } from "../workbench/caller-rules.ts";
-import { CALLER_RULES, type RuleVerdict } from "../workbench/caller-rules.ts";
-import type { IssuedTokenSeen, Traffic } from "../workbench/traffic.ts";
+import { SCANS } from "../rules/caller/caller-rule.ts";
+import type { CallerRule } from "../rules/caller/caller-rules.ts";
+import { CALLER_RULES, type RuleVerdict } from "../rules/caller/caller-rules.ts";
+import type { IssuedTokenSeen, Traffic } from "../rules/caller/traffic.ts";
 import type { ObservedExchange } from "./service-rules.ts";
 import { type Capture, Tally, type TrafficVerdict } from "./tally.ts";
 

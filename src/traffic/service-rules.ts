@@ -10,9 +10,9 @@
 import { createHash } from "node:crypto";
 import type { Level } from "../check/index.ts";
 import { isObject, loadContract } from "../contract/index.ts";
-import { scrollIdSent } from "../workbench/caller-rules.ts";
-import type { TrafficExchange } from "../workbench/traffic.ts";
-import { parseJson } from "../workbench/traffic.ts";
+import { scrollIdSent } from "../rules/caller/caller-rules.ts";
+import type { TrafficExchange } from "../rules/caller/traffic.ts";
+import { parseJson } from "../rules/caller/traffic.ts";
 import { type Capture, FINDINGS_PER_RULE, type Finding, Tally, type TrafficVerdict } from "./tally.ts";
 
 /** An exchange as the judge reads it: the caller rules' model, and what the recording could not keep. */

@@ -15,8 +15,8 @@ import { REDACTED, Redactor } from "../redaction/redact.ts";
 import { assembleRunResult } from "../result/assemble.ts";
 import { type CatalogueView, loadCatalogueView } from "../result/catalogue-view.ts";
 import type { CheckResult, RunResult } from "../result/model.ts";
-import { CALLER_RULES } from "../workbench/caller-rules.ts";
-import { bearerOf, type IssuedTokenSeen, parseJson, pathOf } from "../workbench/traffic.ts";
+import { CALLER_RULES } from "../rules/caller/caller-rules.ts";
+import { bearerOf, type IssuedTokenSeen, parseJson, pathOf } from "../rules/caller/traffic.ts";
 import { CallerWindows, DEFAULT_WINDOW_LIMITS, type WindowLimits } from "./caller-windows.ts";
 import type { ReadExchange } from "./recorded-entry.ts";
 import {

@@ -5,8 +5,9 @@
 // their views are judged like any other delivery's: the correct one passes, a broken one is caught by its
 // rule alone. Without --broker the kit starts a node of its own: test/broker/rabbitmq-node.test.ts.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { consumerCheck } from "../../src/commands/consumer/check.ts";
+import type { ConsumerCheckOptions } from "../../src/commands/consumer/request.ts";
 import { packagePath } from "../../src/package-root.ts";
-import { type ConsumerCheckOptions, consumerCheck } from "../../src/workbench/consumer-check.ts";
 import { acquireBroker, type Broker, holdBroker, withChannel } from "./broker.ts";
 
 let broker: Broker;

@@ -12,11 +12,11 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { main } from "../../src/cli/main.ts";
+import { consumerCheck } from "../../src/commands/consumer/check.ts";
+import { runConsumerSession } from "../../src/commands/consumer/session.ts";
 import { pidAlive, portOpen, stopOrphanedRabbitNodes } from "../../src/events/broker/rabbitmq-node.ts";
 import { PRODUCER_CHOICES } from "../../src/events/consumer/producer-choices.ts";
 import { packagePath } from "../../src/package-root.ts";
-import { runConsumerSession } from "../../src/session/consumer-session.ts";
-import { consumerCheck } from "../../src/workbench/consumer-check.ts";
 import { captureIo } from "../cli/capture-io.ts";
 
 const NODE_CONSUMER = packagePath("examples", "consumers", "view-consumer.mjs");

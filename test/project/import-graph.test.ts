@@ -27,8 +27,12 @@ const RANKS: Record<string, number> = {
   "src/redaction": 3,
   "src/transport": 4,
   "src/result": 4,
-  // The one judging engine of the rules and their one finding: above the check's header and the result.
-  "src/rules": 4.5,
+  // The one judging engine of the rules and their one finding, above the check's header and the result;
+  // ranked inside: the finding, the engine, then the rules of a kind that go through it (caller/: the
+  // caller rules and the traffic they judge).
+  "src/rules/finding.ts": 4.5,
+  "src/rules/judge.ts": 4.6,
+  "src/rules/caller": 4.7,
   "suites/support": 4,
   suites: 5,
   "src/target": 5,
@@ -53,11 +57,16 @@ const RANKS: Record<string, number> = {
   "src/mock": 7,
   "src/report-folder": 8,
   "src/pact": 9,
-  "src/workbench": 9,
-  // lckit judge: recorded traffic judged by the caller rules of the workbench and the service rules.
+  // The judging commands that run a team's command, ranked inside: how a command is run and the one sweep
+  // over choices at the bottom, then the client check (lckit client check) and the consumer check (lckit
+  // events consumer check), each with its request, session, result and sweep; neither imports the other.
+  "src/commands/command-run.ts": 9,
+  "src/commands/sweep.ts": 9,
+  "src/commands/client": 9.1,
+  "src/commands/consumer": 9.1,
+  // lckit judge: recorded traffic judged by the caller rules (src/rules/caller) and the service rules.
   "src/traffic": 9.5,
-  // A session orchestrates a command (lckit run, lckit events consumer check) from the parts below it,
-  // the workbench's checks included.
+  // A session orchestrates a command (lckit run, lckit events check) from the parts below it.
   "src/session": 10,
   "src/cli": 11,
   "src/index.ts": 12,
@@ -191,11 +200,15 @@ describe("the circle finder", () => {
     expect(folderCircles([edge("a", "b"), edge("b", "c"), edge("a", "c")])).toEqual([]);
   });
 
-  it("names units by folder: subfolders belong to their top folder, files directly in src/ stand alone; src/events one level down", () => {
+  it("names units by folder: subfolders belong to their top folder, files directly in src/ stand alone; src/events, src/commands and src/rules one level down", () => {
     expect(unitOf("src/runner/run.ts")).toBe("src/runner");
     expect(unitOf("src/events/transport/sources/amqp.ts")).toBe("src/events/transport");
     expect(unitOf("src/events/rules/headers.ts")).toBe("src/events/rules");
     expect(unitOf("src/events/index.ts")).toBe("src/events/index.ts");
+    expect(unitOf("src/commands/client/session.ts")).toBe("src/commands/client");
+    expect(unitOf("src/commands/sweep.ts")).toBe("src/commands/sweep.ts");
+    expect(unitOf("src/rules/caller/tokens.ts")).toBe("src/rules/caller");
+    expect(unitOf("src/rules/judge.ts")).toBe("src/rules/judge.ts");
     expect(unitOf("src/index.ts")).toBe("src/index.ts");
     expect(unitOf("suites/support/define.ts")).toBe("suites/support");
     expect(unitOf("suites/auth.ts")).toBe("suites");

@@ -28,8 +28,9 @@ export function unitOf(path: string): string | null {
   const parts = path.split(/[\\/]/);
   if (parts[0] === "suites") return parts[1] === "support" && parts.length > 2 ? "suites/support" : "suites";
   if (parts[0] !== "src") return null;
-  // Inside src/events the same one level down (its folders, its top files), so its own circles show too.
-  const depth = parts[1] === "events" ? 3 : 2;
+  // Inside src/events, src/commands and src/rules the same one level down (their folders, their top files),
+  // so their own circles and upward imports show too.
+  const depth = parts[1] === "events" || parts[1] === "commands" || parts[1] === "rules" ? 3 : 2;
   return parts.length > depth ? parts.slice(0, depth).join("/") : parts.join("/");
 }
 

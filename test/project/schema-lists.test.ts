@@ -3,11 +3,11 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { CREDENTIAL_ROLES, SAFETY_CLASSES } from "../../src/check/index.ts";
+import { DELIVERIES } from "../../src/commands/consumer/request.ts";
 import reportSchema from "../../src/report/report.schema.json" with { type: "json" };
 import { catalogueSchemaPath, LEVELS } from "../../src/requirements/catalogue.ts";
 import targetSchema from "../../src/target/target.schema.json" with { type: "json" };
 import { SECOND_QUOTA_KEY } from "../../src/target/target-file.ts";
-import { DELIVERIES } from "../../src/workbench/consumer-check.ts";
 
 const catalogueSchema = JSON.parse(readFileSync(catalogueSchemaPath, "utf8")) as {
   properties: {

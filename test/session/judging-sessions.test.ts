@@ -4,9 +4,9 @@ import { existsSync, mkdtempSync, readdirSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { runClientCheck, runClientSweep } from "../../src/commands/client/session.ts";
 import { packagePath } from "../../src/package-root.ts";
 import { exitCodeOf } from "../../src/result/verdict.ts";
-import { runClientCheck, runClientSweep } from "../../src/session/client-check.ts";
 import { runEventsCheck } from "../../src/session/events-check.ts";
 import { UsageError, UserInputError } from "../../src/usage-error.ts";
 

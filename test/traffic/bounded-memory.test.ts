@@ -6,12 +6,12 @@ import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
+import { clientCheck } from "../../src/commands/client/check.ts";
 import { packagePath } from "../../src/package-root.ts";
 import type { RunResult } from "../../src/result/model.ts";
 import { judgeExchanges, judgeTraffic } from "../../src/traffic/judge.ts";
 import type { ReadExchange } from "../../src/traffic/recorded-entry.ts";
 import type { TrafficJudge } from "../../src/traffic/traffic-judge.ts";
-import { clientCheck } from "../../src/workbench/client-check.ts";
 import { harEntriesOf, writeHarCopies } from "./har-copies.ts";
 
 const RULE = "client/scan-passes-previous-scroll-id";

@@ -5,7 +5,7 @@
 
 import { once } from "node:events";
 import { createWriteStream } from "node:fs";
-import type { TrafficExchange } from "../../src/workbench/traffic.ts";
+import type { TrafficExchange } from "../../src/rules/caller/traffic.ts";
 
 /** HAR entries of exchanges as a recorder in front of the service saw them (unredacted). */
 export function harEntriesOf(exchanges: readonly TrafficExchange[]): Record<string, unknown>[] {

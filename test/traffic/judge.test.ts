@@ -9,11 +9,11 @@ import { join } from "node:path";
 import { gzipSync } from "node:zlib";
 import { describe, expect, it } from "vitest";
 import { main } from "../../src/cli/main.ts";
+import { clientCheck } from "../../src/commands/client/check.ts";
 import { packagePath } from "../../src/package-root.ts";
 import type { RunResult } from "../../src/result/model.ts";
+import type { TrafficExchange } from "../../src/rules/caller/traffic.ts";
 import { judgeTraffic } from "../../src/traffic/judge.ts";
-import { clientCheck } from "../../src/workbench/client-check.ts";
-import type { TrafficExchange } from "../../src/workbench/traffic.ts";
 import { captureIo } from "../cli/capture-io.ts";
 import { reportValidator } from "../report/report-schema.ts";
 

@@ -2,9 +2,9 @@
 // a waited-out 429) is accepted, each mistake is named. Tables of [name, { given, want }].
 import { describe, expect, it } from "vitest";
 import type { RecordedExchange } from "../../src/reference/index.ts";
-import { SCANS_READ_UNDER_EVERY_CHOICE } from "../../src/workbench/caller-rules/sweep-difference.ts";
-import { CALLER_RULES, scrollIdSent } from "../../src/workbench/caller-rules.ts";
-import { type CallerClient, pathOf, readTraffic } from "../../src/workbench/traffic.ts";
+import { CALLER_RULES, scrollIdSent } from "../../src/rules/caller/caller-rules.ts";
+import { SCANS_READ_UNDER_EVERY_CHOICE } from "../../src/rules/caller/sweep-difference.ts";
+import { type CallerClient, pathOf, readTraffic } from "../../src/rules/caller/traffic.ts";
 
 const BASE = "http://127.0.0.1:1";
 const BEARER = { authorization: "Bearer tok-a" };

@@ -6,20 +6,19 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { main } from "../../src/cli/main.ts";
-import { packagePath } from "../../src/package-root.ts";
-import { VARIANTS } from "../../src/reference/index.ts";
-import type { ClientSweepRun } from "../../src/workbench/client-sweep.ts";
-import { clientSweep, legalVariants } from "../../src/workbench/client-sweep.ts";
+import { type ClientSweepRun, clientSweep, legalVariants } from "../../src/commands/client/sweep.ts";
+import { renderSweepMarkdown } from "../../src/commands/client/sweep-markdown.ts";
 import {
   progressLines,
   type SweepChoice,
   type SweepDocument,
-  type SweepOutput,
   sweepChoice,
   sweepClosing,
   whyFailed,
-} from "../../src/workbench/sweep-report.ts";
-import { renderSweepMarkdown } from "../../src/workbench/sweep-summary.ts";
+} from "../../src/commands/client/sweep-report.ts";
+import { packagePath } from "../../src/package-root.ts";
+import { VARIANTS } from "../../src/reference/index.ts";
+import type { SweepOutput } from "../../src/report/sweep.ts";
 import { captureIo } from "../cli/capture-io.ts";
 import { ensurePythonRequests } from "./python.ts";
 

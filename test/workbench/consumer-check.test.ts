@@ -9,6 +9,9 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { commandCheckSummary } from "../../src/cli/command-check-summary.ts";
 import { main } from "../../src/cli/main.ts";
+import { consumerCheck } from "../../src/commands/consumer/check.ts";
+import type { Delivery } from "../../src/commands/consumer/request.ts";
+import type { ConsumerCheckRun } from "../../src/commands/consumer/result.ts";
 import {
   CONSUMER_COMMAND_CHECK_ID,
   CONSUMER_VIEW_CHECK_ID,
@@ -17,7 +20,6 @@ import { CONSUMER_RULES } from "../../src/events/consumer/consumer-rules.ts";
 import { producerChoice } from "../../src/events/consumer/producer-choices.ts";
 import { packagePath } from "../../src/package-root.ts";
 import { verdictFindings } from "../../src/rules/judge.ts";
-import { type ConsumerCheckRun, consumerCheck, type Delivery } from "../../src/workbench/consumer-check.ts";
 import { captureIo } from "../cli/capture-io.ts";
 
 const NODE_CONSUMER = packagePath("examples", "consumers", "view-consumer.mjs");

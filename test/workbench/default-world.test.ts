@@ -6,6 +6,13 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { parse } from "yaml";
+import { clientCheck } from "../../src/commands/client/check.ts";
+import {
+  DEFAULT_CLIENT_DATA,
+  defaultClientWorld,
+  GENERATED,
+  generatedShopRecords,
+} from "../../src/commands/client/default-world.ts";
 import { packagePath } from "../../src/package-root.ts";
 import {
   createReference,
@@ -14,13 +21,6 @@ import {
   referenceData,
   referenceOver,
 } from "../../src/reference/index.ts";
-import { clientCheck } from "../../src/workbench/client-check.ts";
-import {
-  DEFAULT_CLIENT_DATA,
-  defaultClientWorld,
-  GENERATED,
-  generatedShopRecords,
-} from "../../src/workbench/default-world.ts";
 
 interface Page {
   scrollId?: string | null;

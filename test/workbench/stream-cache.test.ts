@@ -8,11 +8,11 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { main } from "../../src/cli/main.ts";
+import { consumerCheck } from "../../src/commands/consumer/check.ts";
 import { consumerStream, type TruthEntry } from "../../src/events/consumer/consumer-stream.ts";
 import { PRODUCER_CHOICES } from "../../src/events/consumer/producer-choices.ts";
 import { defaultStreamCacheDir, keepStream, keptStream } from "../../src/events/consumer/stream-cache.ts";
 import { packagePath } from "../../src/package-root.ts";
-import { consumerCheck } from "../../src/workbench/consumer-check.ts";
 import { captureIo } from "../cli/capture-io.ts";
 
 const consumer = [process.execPath, packagePath("examples", "consumers", "view-consumer.mjs")];

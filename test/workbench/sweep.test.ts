@@ -2,8 +2,8 @@
 // order of the choices, no more at once than asked, no new choice after a stop request, each choice's
 // output kept, and the worst exit code.
 import { describe, expect, it } from "vitest";
+import { OUTPUT_KEPT_CHARS, OutputLog, runSweep } from "../../src/commands/sweep.ts";
 import type { ExitCode } from "../../src/result/verdict.ts";
-import { OUTPUT_KEPT_CHARS, OutputLog, runSweep } from "../../src/workbench/sweep.ts";
 
 const entry = (choice: string, run: { exitCode: ExitCode }, output: string) => ({ choice, run, output });
 

@@ -1,16 +1,18 @@
 // lckit client check: a consumer's own command run against the sandbox, its traffic judged by the caller
-// rules. The session (src/session/client-check.ts) runs it and writes the reports; this file parses the
+// rules. The session (src/commands/client/session.ts) runs it and writes the reports; this file parses the
 // flags into its request, prints what it returns and exits with its code.
+
+import { CLIENT_CHECK_DEFAULTS, CLIENT_ENV } from "../../commands/client/check.ts";
+import { runClientCheck, runClientSweep } from "../../commands/client/session.ts";
+import { legalVariants } from "../../commands/client/sweep.ts";
+import { EXCHANGES_FILE, progressLines, sweepClosing } from "../../commands/client/sweep-report.ts";
 import type { VariantName } from "../../reference/index.ts";
 import { notCheckableLines } from "../../report/not-checkable.ts";
+import { sweepOutput } from "../../report/sweep.ts";
 import { reportFilesInWords } from "../../report-folder/write.ts";
 import { failOnOf } from "../../result/verdict.ts";
-import { runClientCheck, runClientSweep } from "../../session/client-check.ts";
 import { displayPath } from "../../session/run-session.ts";
 import { abortOnSignals } from "../../session/signals.ts";
-import { CLIENT_CHECK_DEFAULTS, CLIENT_ENV } from "../../workbench/client-check.ts";
-import { legalVariants } from "../../workbench/client-sweep.ts";
-import { EXCHANGES_FILE, progressLines, sweepClosing, sweepOutput } from "../../workbench/sweep-report.ts";
 import { option, parseArgv, toggle } from "../argv.ts";
 import { defineGroup, type LeafCommand } from "../command.ts";
 import { commandCheckSummary } from "../command-check-summary.ts";

@@ -1,7 +1,15 @@
 // lckit events consumer check: a team's event consumer run on a stream whose final state the kit knows,
-// its view judged by the consumer rules. The session is src/session/consumer-session.ts; this file parses,
+// its view judged by the consumer rules. The session is src/commands/consumer/session.ts; this file parses,
 // prints and maps the result to an exit code.
 import { resolve } from "node:path";
+import {
+  CONSUMER_CHECK_DEFAULTS,
+  CONSUMER_ENV,
+  DELIVERIES,
+  type Delivery,
+} from "../../commands/consumer/request.ts";
+import { runConsumerSession } from "../../commands/consumer/session.ts";
+import { consumerProgressLine, consumerSweepClosing } from "../../commands/consumer/sweep.ts";
 import { CONSUMER_RULES } from "../../events/consumer/consumer-rules.ts";
 import { VIEW_FORMAT } from "../../events/consumer/consumer-view.ts";
 import {
@@ -10,18 +18,10 @@ import {
   producerChoice,
 } from "../../events/consumer/producer-choices.ts";
 import { defaultStreamCacheDir } from "../../events/consumer/stream-cache.ts";
+import { sweepOutput } from "../../report/sweep.ts";
 import { failOnOf } from "../../result/verdict.ts";
-import { runConsumerSession } from "../../session/consumer-session.ts";
 import { displayPath } from "../../session/run-session.ts";
 import { abortOnSignals } from "../../session/signals.ts";
-import {
-  CONSUMER_CHECK_DEFAULTS,
-  CONSUMER_ENV,
-  DELIVERIES,
-  type Delivery,
-} from "../../workbench/consumer-check.ts";
-import { consumerProgressLine, consumerSweepClosing } from "../../workbench/consumer-sweep.ts";
-import { sweepOutput } from "../../workbench/sweep-report.ts";
 import { option, parseArgv, toggle } from "../argv.ts";
 import type { LeafCommand } from "../command.ts";
 import { commandCheckSummary } from "../command-check-summary.ts";

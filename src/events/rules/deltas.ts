@@ -1,12 +1,11 @@
 // Deltas: the delta message and its items (the document shows their shape but leaves the structure of
 // deltas open: SHOULD), and only changed attributes listed (MUST).
 import { canonicalJson } from "../check/canonical-json.ts";
-import { addProblem, type EventProblem } from "../check/event-problem.ts";
 import { isRecord } from "../check/payload-shape.ts";
 import { problemsFromErrors } from "../check/schema-errors.ts";
 import { rule } from "../document/requirements.ts";
 import { eventSchemas } from "../event-schemas.ts";
-import { bySchema, eventRule } from "./event-rule.ts";
+import { bySchema, type EventFindings, eventRule } from "./event-rule.ts";
 
 export const deltaMessage = eventRule({
   id: "events/event-delta-01",
@@ -17,7 +16,7 @@ export const deltaMessage = eventRule({
   judge({ typed, position }, found) {
     if (!typed?.info || typed.type !== "ENTITY_CHANGED" || typed.kind !== "deltas") return undefined;
     const deltas = typed.payload.deltas;
-    if (isRecord(deltas)) found.push(...deltaContentProblems(deltas, typed.payload.uri, position));
+    if (isRecord(deltas)) judgeDeltaContent(deltas, typed.payload.uri, position, found);
     return undefined;
   },
 });
@@ -50,12 +49,14 @@ function deltaItemsOf(deltas: Record<string, unknown>): { items: unknown[]; path
 /** Required fields of the delta message a deltas member lacks before it counts as another shape. */
 const shapeMismatch = 3;
 
-function deltaContentProblems(
+/** One walk of a deltas member: its shape (this rule, SHOULD) and its items listing only changes
+ *  (events/event-delta-03, MUST), each finding under its rule's header. */
+function judgeDeltaContent(
   deltas: Record<string, unknown>,
   uri: unknown,
   position: string,
-): EventProblem[] {
-  const problems: EventProblem[] = [];
+  found: EventFindings,
+): void {
   const schemas = eventSchemas();
   // The document shows the delta message's shape but leaves the structure of deltas open: the kit's
   // preferred shapes are SHOULD-level, reported as warnings.
@@ -64,30 +65,28 @@ function deltaContentProblems(
   const errors = preferred(deltas);
   const missingAtTop = (errors ?? []).filter((e) => e.keyword === "required" && e.instancePath === "");
   if (errors && !collectionShape && missingAtTop.length >= shapeMismatch) {
-    addProblem(problems, {
+    found.add({
       position,
       instancePath: "/payload/deltas",
-      rule: rule.deltaMessage,
       keyword: "x-preferred-shape",
       message: `deltas is neither the document's ENTITY_CHANGED delta message (id, user, method, url, clientType, timestamp, objectUri, objectType, objectLabel, data, deltaCollection, eventId, itemsTotal) nor a delta collection {ovChanged, delta}; got fields ${Object.keys(deltas).join(", ") || "none"}. The document does not show the structure of deltas, so this is a warning only`,
       severity: "warning",
     });
   } else if (errors) {
-    problems.push(
+    found.push(
       ...problemsFromErrors(errors, {
         position,
         prefix: "/payload/deltas",
         annotations: schemas.annotations,
-        fallbackRule: rule.deltaMessage,
+        fallbackRule: deltaMessage.requirements[0] as string,
         severity: "warning",
       }),
     );
   }
   if (typeof deltas.objectUri === "string" && typeof uri === "string" && deltas.objectUri !== uri) {
-    addProblem(problems, {
+    found.add({
       position,
       instancePath: "/payload/deltas/objectUri",
-      rule: rule.deltaMessage,
       keyword: "agreement",
       message: `deltas.objectUri is ${deltas.objectUri} but the payload's uri is ${uri}; both should name the changed entity`,
       severity: "warning",
@@ -98,14 +97,12 @@ function deltaContentProblems(
     if (!isRecord(item) || item.type !== "ATTRIBUTE_CHANGED") return;
     if (item.oldValue === undefined || item.newValue === undefined) return;
     if (canonicalJson(item.oldValue) === canonicalJson(item.newValue)) {
-      addProblem(problems, {
+      found.addFor(deltaOnlyChanged, {
         position,
         instancePath: `${path}/${index}`,
-        rule: rule.deltaOnlyChanged,
         keyword: "changed",
         message: `ATTRIBUTE_CHANGED for ${String(item.attributeType)} has identical oldValue and newValue; only changed attributes are listed`,
       });
     }
   });
-  return problems;
 }

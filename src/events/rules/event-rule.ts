@@ -15,8 +15,11 @@ export type MessageJudge = (message: MessageUnderCheck, problems: EventProblem[]
 export interface EventFindings {
   /** A finding of this rule: its requirement is the rule's own, from its header (never written by hand). */
   add(problem: Omit<EventProblem, "rule" | "severity"> & { severity?: Severity }): void;
-  /** Findings a shared walk made, each already under the requirement it breaks (the schemas' x-requirements,
-   *  a walk that judges several rules at once). */
+  /** A finding of another rule that this rule's walk judges too: its requirement is that rule's own, from
+   *  its header. */
+  addFor(other: EventRule, problem: Omit<EventProblem, "rule" | "severity"> & { severity?: Severity }): void;
+  /** Findings a shared walk made, each already under the requirement it breaks (the schemas'
+   *  x-requirements). */
   push(...problems: EventProblem[]): void;
   /** The message's findings so far (a rule that must not report a place twice reads them). */
   readonly problems: readonly EventProblem[];
@@ -46,6 +49,7 @@ function messageJudge(requirement: string, declared: DeclaredJudge): MessageJudg
   let target: EventProblem[] = [];
   const found: EventFindings = {
     add: (problem) => addProblem(target, { ...problem, rule: requirement }),
+    addFor: (other, problem) => addProblem(target, { ...problem, rule: other.requirements[0] as string }),
     push: (...problems) => {
       target.push(...problems);
     },

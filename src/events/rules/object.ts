@@ -1,10 +1,10 @@
 // The object of a snapshot: never empty; attribute values and their lookupError; a relationship object;
 // crosswalks.
-import { describeValue, type EventProblem } from "../check/event-problem.ts";
+import { describeValue } from "../check/event-problem.ts";
 import { pointer } from "../check/filtering-fields.ts";
 import { isRecord } from "../check/payload-shape.ts";
 import { rule } from "../document/requirements.ts";
-import { bySchema, eventRule } from "./event-rule.ts";
+import { bySchema, type EventFindings, eventRule } from "./event-rule.ts";
 
 export const objectNotEmpty = eventRule({
   id: "events/event-object-01",
@@ -31,7 +31,7 @@ export const lookupError = eventRule({
   judge({ typed, walk, position }, found) {
     if (!typed?.info || typed.kind === "none" || !walk.lookupError) return undefined;
     const object = typed.payload.object;
-    if (isRecord(object)) found.push(...nestedLookupErrors(object, position, found.problems));
+    if (isRecord(object)) nestedLookupErrors(object, position, found);
     return undefined;
   },
 });
@@ -63,13 +63,9 @@ const lookupErrorMessage =
  * relationship objects inside the object. Walks the object iteratively (its depth is bounded already);
  * a place the schema reported already is not reported twice.
  */
-function nestedLookupErrors(
-  object: Record<string, unknown>,
-  position: string,
-  known: readonly EventProblem[],
-): EventProblem[] {
-  const problems: EventProblem[] = [];
-  const reported = new Set(known.filter((p) => p.rule === rule.lookupError).map((p) => p.instancePath));
+function nestedLookupErrors(object: Record<string, unknown>, position: string, found: EventFindings): void {
+  const requirement = lookupError.requirements[0];
+  const reported = new Set(found.problems.filter((p) => p.rule === requirement).map((p) => p.instancePath));
   const stack: [unknown, string][] = [[object, "/payload/object"]];
   while (stack.length > 0) {
     const [node, path] = stack.pop() as [unknown, string];
@@ -87,10 +83,9 @@ function nestedLookupErrors(
         const at = `${path}${pointer(key)}`;
         const valid = typeof value === "string" && /^[0-9]+/.test(value);
         if (!valid && !reported.has(at)) {
-          problems.push({
+          found.add({
             position,
             instancePath: at,
-            rule: rule.lookupError,
             keyword: typeof value === "string" ? "pattern" : "type",
             message: `${lookupErrorMessage}; got ${describeValue(value)}`,
             severity: "error",
@@ -99,5 +94,4 @@ function nestedLookupErrors(
       } else if (value !== null && typeof value === "object") stack.push([value, `${path}${pointer(key)}`]);
     }
   }
-  return problems;
 }

@@ -1,8 +1,9 @@
 // The caller rule of a scan's first request: no body, or null. The walk tells an opening from a next page
 // by the scroll ids the answers gave (the scroll's lifecycle rules are scroll-lifecycle.ts).
-import { parseJson, type Traffic } from "../traffic.ts";
+
 import { callerRule, SCANS, type Violation, verdict, where } from "./caller-rule.ts";
 import { scrollIdSent } from "./scroll-lifecycle.ts";
+import { parseJson, type Traffic } from "./traffic.ts";
 
 /**
  * The scan openings of one traffic, and those that carried a body. A body is a next page, not an opening,

@@ -2,9 +2,9 @@
 // traffic), its outcome from its opportunities and violations (src/rules/judge.ts, the one engine), and
 // the operations the rules name.
 import { defineRule, type Rule, type RuleDeclaration } from "../../check/index.ts";
-import type { Found } from "../../rules/finding.ts";
-import { type Outcome, outcomeOf } from "../../rules/judge.ts";
-import type { Traffic, TrafficExchange } from "../traffic.ts";
+import type { Found } from "../finding.ts";
+import { type Outcome, outcomeOf } from "../judge.ts";
+import type { Traffic, TrafficExchange } from "./traffic.ts";
 
 /** What a caller rule found at fault, as its judge writes it: the exchange (its seq) and what was wrong. */
 export interface Violation {

@@ -6,10 +6,10 @@
 // finding names the choice and gives the evidence of both runs.
 import { defineRule } from "../../check/index.ts";
 import { VARIANTS } from "../../reference/index.ts";
-import { parseJson, type Traffic, type TrafficExchange } from "../traffic.ts";
 import type { CallerRule, CallerRuleDeclaration, RuleVerdict, Violation } from "./caller-rule.ts";
 import { verdict } from "./caller-rule.ts";
 import { scrollIdSent } from "./scroll-lifecycle.ts";
+import { parseJson, type Traffic, type TrafficExchange } from "./traffic.ts";
 
 const SCANS = new Set(["scanLookups", "scanAutopilotStats", "scanAutopilotStatsByType"]);
 

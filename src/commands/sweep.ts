@@ -4,6 +4,10 @@
 // choice; what finished is kept.
 import { type ExitCode, worstExitCode } from "../result/verdict.ts";
 
+/** The files of either sweep: the command's output in each choice's folder, the sweep's document beside them. */
+export const COMMAND_LOG = "command.log";
+export const SWEEP_JSON = "sweep.json";
+
 export interface Sweep<E> {
   /** In the order of the choices (those that ran). */
   runs: E[];

@@ -14,10 +14,10 @@ import {
   loadContract,
   SchemaValidators,
 } from "../../contract/index.ts";
-import { parseJson, type Traffic, type TrafficExchange } from "../traffic.ts";
 import type { CallerRule, CallerRuleDeclaration, RuleVerdict, Violation } from "./caller-rule.ts";
 import { verdict } from "./caller-rule.ts";
 import { readDeleteTask } from "./delete-task-reading.ts";
+import { parseJson, type Traffic, type TrafficExchange } from "./traffic.ts";
 
 export const REQUEST_WITHIN_CONTRACT_ID = "client/request-within-contract";
 

@@ -1,7 +1,7 @@
 // A client's recorded traffic read once for the caller rules: which operation each request called, which
 // client sent it, which tokens were issued to whom. The rules then judge from this, never from raw text.
-import { operationCalled } from "../contract/index.ts";
-import type { RecordedExchange } from "../reference/index.ts";
+import { operationCalled } from "../../contract/index.ts";
+import type { RecordedExchange } from "../../reference/index.ts";
 
 export interface TrafficExchange extends Omit<RecordedExchange, "body"> {
   body: string | undefined;

@@ -3,14 +3,18 @@
 // stopped (SIGTERM, then SIGKILL), and an optional input written to its stdin.
 import { spawn } from "node:child_process";
 import type { Writable } from "node:stream";
+import type { CommandRun } from "../result/model.ts";
 import type { FailOn } from "../result/verdict.ts";
-import type { CommandOutcome } from "./client-result.ts";
 
 /** After SIGTERM, the process group gets this long before SIGKILL. */
 const KILL_GRACE_MS = 2_000;
 /** The tail of the command's output a report keeps: its last lines, capped in characters. */
 const TAIL_LINES = 40;
 const TAIL_CHARS = 4_000;
+
+/** The command a check ran, and how it ended: beside the verdict, never folded into it (its output tail not
+ *  yet redacted). */
+export type CommandOutcome = CommandRun;
 
 /** What every check that runs the team's command takes besides its own options (client and consumer). */
 export interface CommandCheckOptions {

@@ -4,10 +4,10 @@
 // (client/token-quota, client/backoff-after-refusal); an expired or rejected token serves nothing more, so
 // sending it again is a call that cannot succeed. This file holds that last rule.
 import { defineRule } from "../../check/index.ts";
-import type { Traffic, TrafficExchange } from "../traffic.ts";
 import type { CallerRule, CallerRuleDeclaration, RuleVerdict, Violation } from "./caller-rule.ts";
 import { plural, verdict } from "./caller-rule.ts";
 import { isQuotaRefusal } from "./tokens.ts";
+import type { Traffic, TrafficExchange } from "./traffic.ts";
 
 const DOCUMENT_WORDS =
   '"use of the token yields an expired-token error; it no longer counts toward the quota"';

@@ -6,19 +6,15 @@
 // not exercised, and says what would exercise it: never a pass.
 // The rules live in the file of their concept (caller-rules/); this list is their order in every report.
 
-import { bearerOnEveryRequest } from "./caller-rules/auth.ts";
-import { BLOCKED_VALUES_OFFSET_COUNTS_RECORDS } from "./caller-rules/blocked-values-paging.ts";
-import type { CallerRule } from "./caller-rules/caller-rule.ts";
-import { deleteTaskUrisOfItsTenant, deleteTaskWholeTenant } from "./caller-rules/delete-task.ts";
-import { REQUEST_WITHIN_CONTRACT } from "./caller-rules/request-contract.ts";
-import { scanFirstRequestWithoutBody } from "./caller-rules/scan.ts";
-import {
-  SCROLL_CONTINUED_BY_ITS_ID,
-  SCROLL_ENDED,
-  SCROLL_READ_TO_END,
-} from "./caller-rules/scroll-lifecycle.ts";
-import { TOKEN_DROPPED_WHEN_OVER, TOKEN_WAITS_AFTER_QUOTA_REFUSAL } from "./caller-rules/token-lifecycle.ts";
-import { backoffAfterRefusal, tokenQuota, tokenReuse } from "./caller-rules/tokens.ts";
+import { bearerOnEveryRequest } from "./auth.ts";
+import { BLOCKED_VALUES_OFFSET_COUNTS_RECORDS } from "./blocked-values-paging.ts";
+import type { CallerRule } from "./caller-rule.ts";
+import { deleteTaskUrisOfItsTenant, deleteTaskWholeTenant } from "./delete-task.ts";
+import { REQUEST_WITHIN_CONTRACT } from "./request-contract.ts";
+import { scanFirstRequestWithoutBody } from "./scan.ts";
+import { SCROLL_CONTINUED_BY_ITS_ID, SCROLL_ENDED, SCROLL_READ_TO_END } from "./scroll-lifecycle.ts";
+import { TOKEN_DROPPED_WHEN_OVER, TOKEN_WAITS_AFTER_QUOTA_REFUSAL } from "./token-lifecycle.ts";
+import { backoffAfterRefusal, tokenQuota, tokenReuse } from "./tokens.ts";
 
 export {
   type CallerEvidence,
@@ -27,10 +23,10 @@ export {
   type RuleVerdict,
   SHORT_PAGES_VARIANT,
   type Violation,
-} from "./caller-rules/caller-rule.ts";
-export { type DeleteTaskReading, readDeleteTask } from "./caller-rules/delete-task-reading.ts";
-export { scrollIdSent } from "./caller-rules/scroll-lifecycle.ts";
-export { SCANS_READ_UNDER_EVERY_CHOICE } from "./caller-rules/sweep-difference.ts";
+} from "./caller-rule.ts";
+export { type DeleteTaskReading, readDeleteTask } from "./delete-task-reading.ts";
+export { scrollIdSent } from "./scroll-lifecycle.ts";
+export { SCANS_READ_UNDER_EVERY_CHOICE } from "./sweep-difference.ts";
 
 export const CALLER_RULES: readonly CallerRule[] = [
   bearerOnEveryRequest,

@@ -1,9 +1,9 @@
 // A judged recording as a run result (src/result's model), so a client check gets the same reports as a
 // provider run: one check per caller rule, the client's exchanges at fault as redacted evidence.
-import type { Exchange } from "../check/index.ts";
-import { Redactor } from "../redaction/redact.ts";
-import { assembleRunResult } from "../result/assemble.ts";
-import { type CatalogueView, loadCatalogueView } from "../result/catalogue-view.ts";
+import type { Exchange } from "../../check/index.ts";
+import { Redactor } from "../../redaction/redact.ts";
+import { assembleRunResult } from "../../result/assemble.ts";
+import { type CatalogueView, loadCatalogueView } from "../../result/catalogue-view.ts";
 import {
   COMMAND_CHECK_ID,
   clientFailureCauses,
@@ -11,23 +11,20 @@ import {
   commandInterruption,
   commandRun,
   describeCommandOutcome,
-} from "../result/client-verdict.ts";
-import { notCheckableOnlyFor } from "../result/coverage.ts";
-import type { CheckResult, CommandRun, RunResult, StopSignal } from "../result/model.ts";
-import { type Judged, judgeRules, ruleCheckResult } from "../rules/judge.ts";
-import { SCANS_READ_UNDER_EVERY_CHOICE } from "./caller-rules/sweep-difference.ts";
-import { CALLER_RULES, type CallerEvidence, type CallerRule } from "./caller-rules.ts";
-import type { Traffic, TrafficExchange } from "./traffic.ts";
+} from "../../result/client-verdict.ts";
+import { notCheckableOnlyFor } from "../../result/coverage.ts";
+import type { CheckResult, RunResult, StopSignal } from "../../result/model.ts";
+import { CALLER_RULES, type CallerEvidence, type CallerRule } from "../../rules/caller/caller-rules.ts";
+import { SCANS_READ_UNDER_EVERY_CHOICE } from "../../rules/caller/sweep-difference.ts";
+import type { Traffic, TrafficExchange } from "../../rules/caller/traffic.ts";
+import { type Judged, judgeRules, ruleCheckResult } from "../../rules/judge.ts";
+import type { CommandOutcome } from "../command-run.ts";
 
 /** Exchanges kept as evidence per failed rule, and violations listed in its log. */
 const EVIDENCE_PER_RULE = 5;
 const LOG_PER_RULE = 20;
 /** Bodies in evidence are cut to this many characters. */
 const BODY_CHARS = 4096;
-
-/** The command the client check ran, and how it ended: beside the verdict, never folded into it (its
- *  output tail not yet redacted). */
-export type CommandOutcome = CommandRun;
 
 export interface ClientRunMeta {
   command: string;

@@ -1,15 +1,10 @@
 // lckit client check --variants: the command once per provider choice, each against its own sandbox, a
 // few at a time. A team learns whether its client works with every correct implementation of the
 // interface, or exactly which choice breaks it.
-import { VARIANTS, type VariantName } from "../reference/index.ts";
-import { commandFailure } from "../result/client-verdict.ts";
-import {
-  CLIENT_CHECK_DEFAULTS,
-  type ClientCheckOptions,
-  type ClientCheckRun,
-  clientCheck,
-} from "./client-check.ts";
-import { runSweep, type Sweep } from "./sweep.ts";
+import { VARIANTS, type VariantName } from "../../reference/index.ts";
+import { commandFailure } from "../../result/client-verdict.ts";
+import { runSweep, type Sweep } from "../sweep.ts";
+import { CLIENT_CHECK_DEFAULTS, type ClientCheckOptions, type ClientCheckRun, clientCheck } from "./check.ts";
 
 /** Every legal provider choice the reference has (each variant on its own; the default is separate). */
 export function legalVariants(): VariantName[] {

@@ -1,7 +1,8 @@
 // The caller rules of tokens: a token reused while it is valid, the quota of active tokens kept, and a
 // back-off after a refusal; the tokens each client held, read once from the traffic.
-import type { Traffic, TrafficExchange } from "../traffic.ts";
+
 import { callerRule, plural, type Violation, verdict, where } from "./caller-rule.ts";
+import type { Traffic, TrafficExchange } from "./traffic.ts";
 
 /** A token request declined by the quota: the body says the limit is exceeded (any status: the status is
  *  not shown), and it is not a rate limit (a gateway's or the token endpoint's). */

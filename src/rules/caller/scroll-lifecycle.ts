@@ -1,6 +1,6 @@
-import { parseJson, type Traffic, type TrafficExchange } from "../traffic.ts";
 import type { Violation } from "./caller-rule.ts";
 import { callerRule, plural, SCANS, TO_PAGE, verdict, where } from "./caller-rule.ts";
+import { parseJson, type Traffic, type TrafficExchange } from "./traffic.ts";
 
 const NEXT_PAGE_WORDS =
   '"Each response carries scrollId. The next request passes that scrollId in the request body to obtain the next page."';

@@ -1,27 +1,27 @@
 // lckit client check from request to report folder, below the CLI: the report root proven writable before
-// the team's command runs, the check run once (src/workbench/client-check.ts) or once per provider choice
+// the team's command runs, the check run once (src/commands/client/check.ts) or once per provider choice
 // (a sweep), and every folder written: the run's report with the command's exchanges, or a folder per
 // choice as each finishes and the sweep's own files (sweep.json, junit.xml, summary.md). `lckit client
 // check` parses flags into a ClientCheckRequest and prints what this returns; problems the user can fix are
 // UsageErrors (exit 2).
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
-import { FixtureError, type VariantName } from "../reference/index.ts";
-import { proveReportRoot, writeReportFolder } from "../report-folder/write.ts";
-import { newRunId } from "../result/assemble.ts";
-import type { ExitCode, FailOn } from "../result/verdict.ts";
-import { UsageError } from "../usage-error.ts";
-import { type ClientCheckRun, clientCheck } from "../workbench/client-check.ts";
-import { type ClientSweep, type ClientSweepRun, clientSweep } from "../workbench/client-sweep.ts";
+import { FixtureError, type VariantName } from "../../reference/index.ts";
+import { proveReportRoot, writeReportFolder } from "../../report-folder/write.ts";
+import { newRunId } from "../../result/assemble.ts";
+import type { ExitCode, FailOn } from "../../result/verdict.ts";
+import { UsageError } from "../../usage-error.ts";
+import { SWEEP_JSON } from "../sweep.ts";
+import { type ClientCheckRun, clientCheck } from "./check.ts";
+import { type ClientSweep, type ClientSweepRun, clientSweep } from "./sweep.ts";
+import { renderSweepMarkdown } from "./sweep-markdown.ts";
 import {
   EXCHANGES_FILE,
   renderSweepJunit,
-  SWEEP_JSON,
   type SweepDocument,
   sweepDocument,
   writeChoiceFolder,
-} from "../workbench/sweep-report.ts";
-import { renderSweepMarkdown } from "../workbench/sweep-summary.ts";
+} from "./sweep-report.ts";
 
 /** What a client check is asked to do: the flags of lckit client check, or a library caller's options.
  *  Paths are relative to `cwd`. */

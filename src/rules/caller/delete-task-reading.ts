@@ -2,7 +2,7 @@
 // what is wrong with its body, else what it deletes. Shared by the contract-derived request rule and the
 // delete task rules.
 import { LOOKUP_TYPE_URI_PATTERN, lookupTypeName } from "../../contract/index.ts";
-import { parseJson, type TrafficExchange } from "../traffic.ts";
+import { parseJson, type TrafficExchange } from "./traffic.ts";
 
 /** The lookup type URI's prefix: a delete task URI that starts with it is the lookup's own URI
  *  rdm/lookupTypes/<type_name>/<code> (Lookup.parents' form), not <tenant_id>/<type_name>/<code>. */

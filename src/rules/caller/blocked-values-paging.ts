@@ -4,8 +4,9 @@
 // per read: the requests of one listing (method and path: tenant and lookup type) that follow a page of
 // records. A request at the same or a lower offset starts the read again (or retries), which is legal;
 // one further on is the next page, and must start where the last page ended.
-import { parseJson, type Traffic, type TrafficExchange } from "../traffic.ts";
+
 import { callerRule, plural, type Violation, verdict, where } from "./caller-rule.ts";
+import { parseJson, type Traffic, type TrafficExchange } from "./traffic.ts";
 
 const OFFSET_WORDS = '"offset (integer, optional, default 0, starting offset)"';
 

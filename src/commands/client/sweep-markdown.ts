@@ -2,9 +2,9 @@
 // folder): one row per provider choice with the command's exit, the broken caller rules and, for a run that
 // failed, the choice and the first refusal the client met. A pure function of the sweep.
 
-import { escapeMarkdown } from "../report/escape.ts";
-import { COMMAND_CHECK_ID } from "../result/client-verdict.ts";
-import type { ClientSweep } from "./client-sweep.ts";
+import { escapeMarkdown } from "../../report/escape.ts";
+import { COMMAND_CHECK_ID } from "../../result/client-verdict.ts";
+import type { ClientSweep } from "./sweep.ts";
 import { dependsOnChoice, whyFailed } from "./sweep-report.ts";
 
 export function renderSweepMarkdown(sweep: ClientSweep): string {

@@ -1,8 +1,8 @@
 // lckit client check as a library: starts a sandbox (its own data, one provider choice), runs the team's
 // command with the sandbox's addresses and credentials in LCKIT_* variables, records every request, stops
 // the command's process group on a hang, and judges the recording by the caller rules.
-import type { Exchange } from "../check/index.ts";
-import { lookupTypeName } from "../contract/index.ts";
+import type { Exchange } from "../../check/index.ts";
+import { lookupTypeName } from "../../contract/index.ts";
 import {
   listenControl,
   loadDataFile,
@@ -12,21 +12,15 @@ import {
   shiftableClock,
   VARIANTS,
   type VariantName,
-} from "../reference/index.ts";
-import { stopSignalOf } from "../result/client-verdict.ts";
-import type { RunResult } from "../result/model.ts";
-import { DEFAULT_FAIL_ON, type ExitCode, exitCodeOf } from "../result/verdict.ts";
-import { UserInputError } from "../usage-error.ts";
-import {
-  type ClientRunMeta,
-  type CommandOutcome,
-  clientRunResult,
-  redactedExchanges,
-  redactorFor,
-} from "./client-result.ts";
-import { type CommandCheckOptions, runCommand } from "./command-run.ts";
+} from "../../reference/index.ts";
+import { stopSignalOf } from "../../result/client-verdict.ts";
+import type { RunResult } from "../../result/model.ts";
+import { DEFAULT_FAIL_ON, type ExitCode, exitCodeOf } from "../../result/verdict.ts";
+import { type CallerClient, readTraffic, type Traffic } from "../../rules/caller/traffic.ts";
+import { UserInputError } from "../../usage-error.ts";
+import { type CommandCheckOptions, type CommandOutcome, runCommand } from "../command-run.ts";
 import { DEFAULT_CLIENT_DATA, defaultClientWorld } from "./default-world.ts";
-import { type CallerClient, readTraffic, type Traffic } from "./traffic.ts";
+import { type ClientRunMeta, clientRunResult, redactedExchanges, redactorFor } from "./result.ts";
 
 /** The data file the default world of a client check grows from: a shop tenant whose clients have
  *  multi-token support (quota 5); default-world.ts adds records so that every scan pages. */

@@ -2,10 +2,10 @@
 // copies stays small), grown at start by records generated the same way every time, so that every scan the
 // document defines pages at its documented page size: a client that drops the scrollId or asks a
 // finished scroll for more shows itself without --data.
-import { packagePath } from "../package-root.ts";
-import { type FixtureData, fixtureWorld, type KindSource } from "../reference/fixture-world.ts";
-import { loadDataFile } from "../reference/index.ts";
-import type { BlockedValue, Lookup, Statistic } from "../reference/types.ts";
+import { packagePath } from "../../package-root.ts";
+import { type FixtureData, fixtureWorld, type KindSource } from "../../reference/fixture-world.ts";
+import { loadDataFile } from "../../reference/index.ts";
+import type { BlockedValue, Lookup, Statistic } from "../../reference/types.ts";
 
 export const DEFAULT_CLIENT_DATA = packagePath("examples", "sandbox-data.yaml");
 

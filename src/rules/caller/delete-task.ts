@@ -1,8 +1,9 @@
 // The caller rules of what a delete task deletes: never the whole tenant by mistake, only URIs of its own
 // tenant (its body's shape is client/request-within-contract's); each task read once, shared by the two.
-import type { Traffic, TrafficExchange } from "../traffic.ts";
+
 import { callerRule, type Violation, verdict, where } from "./caller-rule.ts";
 import { type DeleteTaskReading, readDeleteTask } from "./delete-task-reading.ts";
+import type { Traffic, TrafficExchange } from "./traffic.ts";
 
 export const deleteTaskWholeTenant = callerRule({
   id: "client/delete-task-whole-tenant",

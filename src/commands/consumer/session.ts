@@ -4,17 +4,15 @@
 // broker the kit starts (rabbitmq or amqp1 without --broker) is one node for the whole session.
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import type { ProducerChoice } from "../events/consumer/producer-choices.ts";
-import { writeManifest } from "../report-folder/manifest.ts";
-import { proveReportRoot, writeReport, writeReportFolder } from "../report-folder/write.ts";
-import { newRunId } from "../result/assemble.ts";
-import {
-  CONSUMER_CHECK_DEFAULTS,
-  type ConsumerCheckOptions,
-  type ConsumerCheckRun,
-  consumerCheck,
-  withKitBroker,
-} from "../workbench/consumer-check.ts";
+import type { ProducerChoice } from "../../events/consumer/producer-choices.ts";
+import { writeManifest } from "../../report-folder/manifest.ts";
+import { proveReportRoot, writeReport, writeReportFolder } from "../../report-folder/write.ts";
+import { newRunId } from "../../result/assemble.ts";
+import { COMMAND_LOG, OutputLog, SWEEP_JSON } from "../sweep.ts";
+import { consumerCheck } from "./check.ts";
+import { withKitBroker } from "./kit-broker.ts";
+import { CONSUMER_CHECK_DEFAULTS, type ConsumerCheckOptions } from "./request.ts";
+import type { ConsumerCheckRun } from "./result.ts";
 import {
   type ConsumerSweep,
   type ConsumerSweepRun,
@@ -22,11 +20,7 @@ import {
   consumerSweepDocument,
   renderConsumerSweepJunit,
   renderConsumerSweepMarkdown,
-} from "../workbench/consumer-sweep.ts";
-import { OutputLog } from "../workbench/sweep.ts";
-
-export const CONSUMER_COMMAND_LOG = "command.log";
-export const CONSUMER_SWEEP_JSON = "sweep.json";
+} from "./sweep.ts";
 
 export interface ConsumerSessionRequest extends Omit<ConsumerCheckOptions, "choice"> {
   /** One choice: a single run; several: a sweep. */
@@ -52,7 +46,7 @@ export type ConsumerSessionResult =
 
 function writeChoiceFolder(sweepDir: string, entry: ConsumerSweepRun): string {
   const { dir } = writeReport(entry.run.result, sweepDir, entry.choice.name);
-  writeFileSync(join(dir, CONSUMER_COMMAND_LOG), entry.output);
+  writeFileSync(join(dir, COMMAND_LOG), entry.output);
   writeManifest(dir, entry.run.result.runId);
   return dir;
 }
@@ -79,7 +73,7 @@ async function runOnBroker(request: ConsumerSessionRequest): Promise<ConsumerSes
       },
     });
     const folder = writeReportFolder(run.result, reportRoot, {
-      alsoWrite: (dir) => writeFileSync(join(dir, CONSUMER_COMMAND_LOG), output.text()),
+      alsoWrite: (dir) => writeFileSync(join(dir, COMMAND_LOG), output.text()),
     });
     return { kind: "single", run, folder, exitCode: run.exitCode };
   }
@@ -102,7 +96,7 @@ async function runOnBroker(request: ConsumerSessionRequest): Promise<ConsumerSes
     startedAt,
     finishedAt: new Date(),
   });
-  writeFileSync(join(folder, CONSUMER_SWEEP_JSON), `${JSON.stringify(document, null, 2)}\n`);
+  writeFileSync(join(folder, SWEEP_JSON), `${JSON.stringify(document, null, 2)}\n`);
   writeFileSync(join(folder, "junit.xml"), renderConsumerSweepJunit(sweep));
   writeFileSync(join(folder, "summary.md"), renderConsumerSweepMarkdown(sweep));
   return { kind: "sweep", sweep, document, folder, exitCode: sweep.exitCode };

@@ -1,13 +1,15 @@
 // lckit events consumer check --variants: the consumer once per producer choice the document leaves open,
 // each with its own stream, a few at a time; and what the sweep leaves for CI: a line per choice as it
 // finishes, sweep.json, one junit.xml whose test cases name the choice, and summary.md.
-import { CONSUMER_COMMAND_CHECK_ID } from "../events/consumer/consumer-result.ts";
-import type { ProducerChoice } from "../events/consumer/producer-choices.ts";
-import { escapeMarkdown } from "../report/escape.ts";
-import type { RunResult } from "../result/model.ts";
-import { type ConsumerCheckOptions, type ConsumerCheckRun, consumerCheck } from "./consumer-check.ts";
-import { runSweep, type Sweep } from "./sweep.ts";
-import { ruleCase, sweepHead, sweepJunit } from "./sweep-report.ts";
+import { CONSUMER_COMMAND_CHECK_ID } from "../../events/consumer/consumer-result.ts";
+import type { ProducerChoice } from "../../events/consumer/producer-choices.ts";
+import { escapeMarkdown } from "../../report/escape.ts";
+import { ruleCase, sweepHead, sweepJunit } from "../../report/sweep.ts";
+import type { RunResult } from "../../result/model.ts";
+import { runSweep, type Sweep } from "../sweep.ts";
+import { consumerCheck } from "./check.ts";
+import type { ConsumerCheckOptions } from "./request.ts";
+import type { ConsumerCheckRun } from "./result.ts";
 
 export interface ConsumerSweepRun {
   choice: ProducerChoice;
