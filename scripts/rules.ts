@@ -2,6 +2,7 @@
 // tests read. A new kind of rule joins here (its kind is declared in src/check/rule.ts) and is then
 // traced, snapshotted and held to the catalogue like the others.
 import { RULE_KINDS, type RuleKind } from "../src/check/index.ts";
+import { COMMAND_UNDER_A_CHOICE } from "../src/commands/client/result.ts";
 import { CONSUMER_RULES } from "../src/events/consumer/consumer-rules.ts";
 import { EVENT_RULES } from "../src/events/rules/index.ts";
 import { CALLER_RULES } from "../src/rules/caller/caller-rules.ts";
@@ -19,7 +20,8 @@ export interface AnyRule {
 export const RULES_BY_KIND: Readonly<Partial<Record<RuleKind, readonly AnyRule[]>>> = {
   http: allChecks,
   // The sweep's rule of differences judges a choice's run beside the default's (lckit client check --variants).
-  caller: [...CALLER_RULES, SCANS_READ_UNDER_EVERY_CHOICE],
+  // So does the command's own check under a choice (CALLER-CHOICE-01).
+  caller: [...CALLER_RULES, SCANS_READ_UNDER_EVERY_CHOICE, COMMAND_UNDER_A_CHOICE],
   event: EVENT_RULES,
   consumer: CONSUMER_RULES,
 };

@@ -154,6 +154,7 @@ export const commandTraces: readonly { command: string; requirements: readonly s
     requirements: [
       "CALLER-AUTH-01",
       "CALLER-BACKOFF-01",
+      "CALLER-CHOICE-01",
       "CALLER-LIMIT-01",
       "CALLER-OFFSET-01",
       "CALLER-REQUEST-01",

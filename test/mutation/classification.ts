@@ -1791,7 +1791,7 @@ export const rules: readonly LineRule[] = [
   },
   {
     file: "token-endpoint.ts",
-    text: "if (formSecret !== null) {",
+    text: 'if (formSecret !== null && ctx.variants.has("client-auth-one-method")) {',
     class: "not shown",
     why: "client authentication at the token endpoint: not shown",
   },

@@ -64,6 +64,16 @@ export interface ChoiceUnderTest {
 /** The requirement a command failing only under a legal provider choice traces to. */
 export const CHOICE_REQUIREMENT = "CALLER-CHOICE-01";
 
+/** The command's check as a sweep judges it under a choice: its header, for the rule lists that trace
+ *  requirements (scripts/rules.ts). Its level per run is decided in commandCheck. */
+export const COMMAND_UNDER_A_CHOICE = {
+  id: COMMAND_CHECK_ID,
+  title:
+    "SHOULD exit 0 under every legal provider choice, as under the default (under a choice the team requires: MUST)",
+  level: "SHOULD",
+  requirements: [CHOICE_REQUIREMENT],
+} as const;
+
 /** A command that exited non-zero by itself under a choice, beside a default where it passed, and a choice
  *  the team does not require: the failure depends on a point the document leaves open (SHOULD). Hangs,
  *  kills and commands that cannot start stay what they are. */
