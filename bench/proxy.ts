@@ -133,13 +133,13 @@ function send(agent: Agent, url: string, method: string, headers: Record<string,
   });
 }
 
-async function load(base: string): Promise<Phase> {
-  const agent = new Agent({ keepAlive: true, maxSockets: concurrency });
+async function load(base: string, clients = concurrency): Promise<Phase> {
+  const agent = new Agent({ keepAlive: true, maxSockets: clients });
   const latencies: number[] = [];
   const until = performance.now() + seconds * 1000;
   const started = performance.now();
   await Promise.all(
-    Array.from({ length: concurrency }, async (_, i) => {
+    Array.from({ length: clients }, async (_, i) => {
       const basic = Buffer.from(`bench-client-${i}:secret-${i}`).toString("base64");
       const token = {
         authorization: `Basic ${basic}`,
@@ -178,10 +178,13 @@ async function startChild(kind: string, upstreamUrl: string): Promise<{ url: str
 
 async function parent(): Promise<void> {
   const up = await upstream();
-  const totals: Record<string, Phase> = {};
-  const add = (name: string, p: Phase) => {
-    const t = totals[name] ?? { requests: 0, ms: 0, latencies: [] };
-    totals[name] = t;
+  // Throughput under `concurrency` clients (a closed loop: there latency is mostly queueing), and latency
+  // with one client at a time (what the proxy adds to a request when it is not saturated).
+  const many: Record<string, Phase> = {};
+  const one: Record<string, Phase> = {};
+  const add = (into: Record<string, Phase>, name: string, p: Phase) => {
+    const t = into[name] ?? { requests: 0, ms: 0, latencies: [] };
+    into[name] = t;
     t.requests += p.requests;
     t.ms += p.ms;
     t.latencies.push(...p.latencies);
@@ -189,33 +192,48 @@ async function parent(): Promise<void> {
   console.log(
     `bench:proxy: ${concurrency} clients, ${seconds} s a phase, ${ROUNDS} rounds; upstream ${up.url}`,
   );
-  add("direct", await load(up.url)); // warm-up of the upstream, and the latency the proxies add to
+  await load(up.url); // warm-up of the upstream
   for (let round = 0; round < ROUNDS; round++) {
-    add("direct", await load(up.url));
+    add(many, "direct", await load(up.url));
+    add(one, "direct", await load(up.url, 1));
     for (const kind of round % 2 === 0 ? ["bare", "lckit"] : ["lckit", "bare"]) {
       const { url, child } = await startChild(kind, up.url);
       await load(url); // warm-up: the child's JIT and connections
-      add(kind, await load(url));
+      add(many, kind, await load(url));
+      add(one, kind, await load(url, 1));
       child.kill("SIGKILL");
       await once(child, "exit");
     }
   }
   up.close();
-  const rows = Object.entries(totals).map(([name, t]) => {
+  table(`${concurrency} clients at once (throughput; latency mostly queueing):`, many);
+  table("1 client at a time (the latency the proxy adds to one request):", one);
+}
+
+function table(title: string, phases: Record<string, Phase>): void {
+  const rows = Object.entries(phases).map(([name, t]) => {
     t.latencies.sort((a, b) => a - b);
     return { name, rps: (t.requests / t.ms) * 1000, p50: pct(t.latencies, 0.5), p99: pct(t.latencies, 0.99) };
   });
-  const direct = rows.find((r) => r.name === "direct") as (typeof rows)[number];
-  console.log("\n| through | requests/s | p50 ms | p99 ms | added p50 ms | added p99 ms |");
+  const by = (name: string) => rows.find((r) => r.name === name) as (typeof rows)[number];
+  const direct = by("direct");
+  console.log(`\n${title}\n| through | requests/s | p50 ms | p99 ms | added p50 ms | added p99 ms |`);
   console.log("|---|---:|---:|---:|---:|---:|");
-  for (const r of rows)
+  for (const r of rows) {
+    const added = (p: "p50" | "p99") => (r.name === "direct" ? "" : fmt(r[p] - direct[p], 2));
     console.log(
-      `| ${r.name} | ${fmt(r.rps)} | ${fmt(r.p50, 2)} | ${fmt(r.p99, 2)} | ${r.name === "direct" ? "" : fmt(r.p50 - direct.p50, 2)} | ${r.name === "direct" ? "" : fmt(r.p99 - direct.p99, 2)} |`,
+      `| ${r.name} | ${fmt(r.rps)} | ${fmt(r.p50, 2)} | ${fmt(r.p99, 2)} | ${added("p50")} | ${added("p99")} |`,
     );
-  const bare = rows.find((r) => r.name === "bare") as (typeof rows)[number];
-  const lckit = rows.find((r) => r.name === "lckit") as (typeof rows)[number];
+  }
+  // A ratio of added latencies only where the bare proxy adds a measurable amount.
+  const ratio = (p: "p50" | "p99") => {
+    const bare = by("bare")[p] - direct[p];
+    return bare > 0.01
+      ? `${fmt((by("lckit")[p] - direct[p]) / bare, 2)}x`
+      : "n/a (the bare proxy adds nothing measurable)";
+  };
   console.log(
-    `\nlckit proxy / bare proxy: throughput ${fmt(lckit.rps / bare.rps, 2)}x, added p50 ${fmt((lckit.p50 - direct.p50) / (bare.p50 - direct.p50), 2)}x, added p99 ${fmt((lckit.p99 - direct.p99) / (bare.p99 - direct.p99), 2)}x`,
+    `lckit proxy / bare proxy: throughput ${fmt(by("lckit").rps / by("bare").rps, 2)}x, added p50 ${ratio("p50")}, added p99 ${ratio("p99")}`,
   );
 }
 
