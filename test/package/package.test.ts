@@ -516,10 +516,18 @@ async function testsHar(file: string, faults: FaultName[]): Promise<void> {
       body: "grant_type=client_credentials",
     });
     const { access_token } = (await answer.json()) as { access_token: string };
-    await fetch(`${sandbox.rdmUrl}/lookups/acme/_scan?limit=2`, {
-      method: "POST",
-      headers: { authorization: `Bearer ${access_token}` },
-    });
+    // A scroll followed to its end (one abandoned midway would leave its rule undecided).
+    let body: string | undefined;
+    for (let page = 0; page < 50; page++) {
+      const answer = await fetch(`${sandbox.rdmUrl}/lookups/acme/_scan?limit=100`, {
+        method: "POST",
+        headers: { authorization: `Bearer ${access_token}`, "content-type": "application/json" },
+        ...(body === undefined ? {} : { body }),
+      });
+      const { scrollId, values } = (await answer.json()) as { scrollId?: string; values?: unknown[] };
+      if (!scrollId || !values?.length) break;
+      body = JSON.stringify({ scrollId });
+    }
     const pairs = (h: Record<string, string>) => Object.entries(h).map(([name, value]) => ({ name, value }));
     const entries = sandbox.control.recording().map((x) => ({
       startedDateTime: new Date(x.at).toISOString(),
