@@ -39,7 +39,7 @@ async function runWithHar(faults: string[]): Promise<{ report: RunResult; har: s
   await main(argv, io);
   const [folder] = readdirSync(dir).filter((d) => !d.startsWith("."));
   const at = join(dir, folder as string);
-  return { report: JSON.parse(readFileSync(join(at, "report.json"), "utf8")), har: join(at, "evidence.har") };
+  return { report: JSON.parse(readFileSync(join(at, "report.json"), "utf8")), har: join(at, "evidence.har.gz") };
 }
 
 const failed = (r: RunResult, party?: string) =>
