@@ -17,6 +17,7 @@ const commands: Record<string, () => Promise<{ command: Command }>> = {
   report: () => import("./commands/report.ts"),
   client: () => import("./commands/client.ts"),
   judge: () => import("./commands/judge.ts"),
+  proxy: () => import("./commands/proxy.ts"),
 };
 
 /** `lckit --help`, from each command's own declaration (loading every command: help is rare, and the
@@ -33,7 +34,7 @@ export async function loadCommands(): Promise<Command[]> {
 /** Commands after which the process ends as soon as they return, whatever a misbehaving target left
  *  pending (a socket it never closes): the report is written by then. The others (serve, mock) return
  *  only when they are done serving. */
-const exitWhenDone = new Set(["run", "restore", "client", "judge"]);
+const exitWhenDone = new Set(["run", "restore", "client", "judge", "proxy"]);
 
 /** The entry point of bin/lckit.mjs: runs the command, then ends the process where nothing else is due. */
 export async function cli(argv: string[]): Promise<void> {

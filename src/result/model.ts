@@ -293,6 +293,18 @@ export type Subject =
       excluded?: { clients?: string[]; tenants?: string[] };
       /** Exchanges not kept: over the bound on kept exchanges (said, never silently judged). */
       dropped?: number;
+      /** Live traffic (lckit proxy): what it forwarded, and what was no exchange of the service, blamed
+       *  on no party: upstream failures (504 no answer in time, 502 unreachable or reset), requests node's
+       *  parser refused (400), clients that left before their answer. */
+      proxy?: {
+        forwarded: number;
+        upstreamTimedOut: number;
+        upstreamReset: number;
+        malformedRequests: number;
+        clientAborted: number;
+        /** The first upstream failures, "METHOD path: why". */
+        firstFailures: string[];
+      };
     };
 
 export type SubjectKind = Subject["kind"];

@@ -28,6 +28,16 @@ import {
 } from "./service-rules.ts";
 import type { Finding, TrafficVerdict } from "./tally.ts";
 
+/** What lckit proxy counts beside the exchanges it judges (proxy.ts fills it). */
+export interface ProxyCounts {
+  forwarded: number;
+  upstreamTimedOut: number;
+  upstreamReset: number;
+  malformedRequests: number;
+  clientAborted: number;
+  firstFailures: string[];
+}
+
 /** Bodies a finding's evidence keeps (the run's evidence keeps as much). */
 const EVIDENCE_BODY_CHARS = 4096;
 /** Caller rules that read the time between requests: on traffic without times they cannot decide. */
@@ -74,6 +84,10 @@ export interface TrafficReportOptions {
   catalogue?: CatalogueView;
   /** Entries that were not exchanges, counted, with the first why. */
   skipped?: { count: number; first?: string };
+  /** A running proxy's report keeps one run id, so each report it writes replaces the one before. */
+  runId?: string;
+  /** What a proxy saw that is no exchange of the service (upstream failures, garbage): no party's fault. */
+  proxy?: ProxyCounts;
 }
 
 export interface Judgement {
@@ -407,6 +421,14 @@ export class TrafficJudge {
         exchanges: this.read,
         judged: this.judged,
         parties,
+        ...(report.proxy === undefined
+          ? {}
+          : {
+              proxy: {
+                ...report.proxy,
+                firstFailures: report.proxy.firstFailures.map((f) => redactor.text(f)),
+              },
+            }),
         ...(excluded
           ? {
               excluded: {
@@ -419,11 +441,35 @@ export class TrafficJudge {
       selection: { suites: parties, checks: [], level: "MAY", allow: ["read"] },
       seed: 0,
       runs: 1,
+      ...(report.runId === undefined ? {} : { runId: report.runId }),
       command: redactor.text(report.command ?? `lckit judge ${report.source}`),
       startedAt: report.startedAt,
       finishedAt: new Date(),
       requestsSent: this.judged,
       verdictReason: (reason) => {
+        const proxy = report.proxy;
+        const upstreamFailed = proxy === undefined ? 0 : proxy.upstreamTimedOut + proxy.upstreamReset;
+        const proxyNotes =
+          proxy === undefined
+            ? []
+            : [
+                ...(upstreamFailed > 0
+                  ? [
+                      `upstream failed ${upstreamFailed} times (${proxy.upstreamTimedOut} no answer in time: 504; ${proxy.upstreamReset} unreachable or reset: 502), blamed on no party`,
+                    ]
+                  : []),
+                ...(proxy.malformedRequests > 0
+                  ? [`${proxy.malformedRequests} requests that were not HTTP refused with 400`]
+                  : []),
+                ...(proxy.clientAborted > 0
+                  ? [`${proxy.clientAborted} exchanges left by their client before the answer`]
+                  : []),
+              ];
+        if (this.judged === 0 && proxy !== undefined)
+          return [
+            `no exchange through the proxy called an operation of the interface (${proxy.forwarded} forwarded): nothing was judged; do the clients call the proxy's URLs?`,
+            ...proxyNotes,
+          ].join("; ");
         if (this.judged === 0)
           return `no exchange of ${report.source} calls an operation of the interface (${this.read} read${skipped.count > 0 ? `, ${skipped.count} entries skipped: ${skipped.first}` : ""}): nothing was judged; is it the traffic of another API, or were the base URLs' paths rewritten?`;
         const notes = [
@@ -446,6 +492,7 @@ export class TrafficJudge {
                 `clients' windows let go ${this.releasedClients} times over the bound of ${this.limits.maxClients} active clients`,
               ]
             : []),
+          ...proxyNotes,
         ];
         return `${reason}; ${notes.join("; ")}`;
       },

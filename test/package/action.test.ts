@@ -116,7 +116,16 @@ describe("action.yml", () => {
 
   it("has the inputs a CI job needs", () => {
     expect(Object.keys(action.inputs)).toEqual(
-      expect.arrayContaining(["target", "allow", "confirm-tenant", "seed", "runs", "report-dir", "fail-on"]),
+      expect.arrayContaining([
+        "target",
+        "allow",
+        "confirm-tenant",
+        "seed",
+        "runs",
+        "report-dir",
+        "fail-on",
+        "har",
+      ]),
     );
     expect(action.inputs["fail-on"]?.default).toBe("must");
   });

@@ -18,6 +18,7 @@ import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { type FaultName, startSandbox } from "../../src/reference/index.ts";
 import { docBlocks, runDocBlock } from "./doc-blocks.ts";
 import { runAction } from "./run-action.ts";
 
@@ -502,6 +503,79 @@ describe("the GitHub Action's steps (action.yml), run locally against the embedd
     expect(result.checks.every((c) => c.status === "passed")).toBe(true);
     expect(got.summary).toMatch(/^## ✅ CONFORMANT: consumer: /);
   });
+});
+
+/** A HAR of a few calls the team's tests made to a sandbox (as Playwright's recordHar would write one). */
+async function testsHar(file: string, faults: FaultName[]): Promise<void> {
+  const sandbox = await startSandbox({ controlPort: false, faults });
+  try {
+    const basic = Buffer.from("acme-viewer:acme-viewer-secret").toString("base64");
+    const answer = await fetch(`${sandbox.baseUrl}/oauth/token`, {
+      method: "POST",
+      headers: { authorization: `Basic ${basic}`, "content-type": "application/x-www-form-urlencoded" },
+      body: "grant_type=client_credentials",
+    });
+    const { access_token } = (await answer.json()) as { access_token: string };
+    // A scroll followed to its end (one abandoned midway would leave its rule undecided).
+    let body: string | undefined;
+    for (let page = 0; page < 50; page++) {
+      const answer = await fetch(`${sandbox.rdmUrl}/lookups/acme/_scan?limit=100`, {
+        method: "POST",
+        headers: { authorization: `Bearer ${access_token}`, "content-type": "application/json" },
+        ...(body === undefined ? {} : { body }),
+      });
+      const { scrollId, values } = (await answer.json()) as { scrollId?: string; values?: unknown[] };
+      if (!scrollId || !values?.length) break;
+      body = JSON.stringify({ scrollId });
+    }
+    const pairs = (h: Record<string, string>) => Object.entries(h).map(([name, value]) => ({ name, value }));
+    const entries = sandbox.control.recording().map((x) => ({
+      startedDateTime: new Date(x.at).toISOString(),
+      time: x.durationMs,
+      request: {
+        method: x.method,
+        url: x.url,
+        headers: pairs(x.headers),
+        ...(x.body === undefined ? {} : { postData: { mimeType: "", text: x.body } }),
+      },
+      response: { status: x.status, headers: pairs(x.responseHeaders), content: { text: x.responseBody } },
+    }));
+    writeFileSync(file, JSON.stringify({ log: { version: "1.2", creator: { name: "tests" }, entries } }));
+  } finally {
+    await sandbox.close();
+  }
+}
+
+describe("the GitHub Action's traffic mode (input har)", () => {
+  it.each([
+    [[] as FaultName[], "0", []],
+    [["scan-exceeds-limit"] as FaultName[], "1", ["service/page-within-limit"]],
+  ])(
+    "judges the HAR the team's tests produced (faults %j): exit %s, the failed rules %j",
+    async (faults, code, rules) => {
+      const temp = join(work, `action-har-${faults.length}`);
+      mkdirSync(temp, { recursive: true });
+      const har = join(temp, "tests.har");
+      await testsHar(har, faults);
+      const got = runAction(repo, {
+        inputs: { package: tarball, "report-dir": "har-reports", har },
+        workspace: project,
+        temp,
+      });
+      const context = stepsContext(got.steps);
+      expect(got.outputs.run?.["exit-code"], context).toBe(code);
+      expect(got.code, context).toBe(Number(code));
+      const report = got.outputs.run?.report ?? "";
+      expect(report.startsWith(join(project, "har-reports")), context).toBe(true);
+      const result = JSON.parse(readFileSync(join(report, "report.json"), "utf8")) as {
+        subject: { kind: string; parties: string[] };
+        checks: { id: string; status: string; suite: string }[];
+      };
+      expect(result.subject).toMatchObject({ kind: "traffic", parties: ["service", "client acme-viewer"] });
+      expect(result.checks.filter((c) => c.status === "failed").map((c) => c.id)).toEqual(rules);
+      expect(got.summary).toBe(readFileSync(join(report, "summary.md"), "utf8"));
+    },
+  );
 });
 
 describe("installed with Prism beside it", () => {

@@ -70,7 +70,7 @@ exchange of the interface).`,
 };
 
 /** One line per party: what it broke, or that it broke nothing it was judged on. */
-function partyLines(result: RunResult): string {
+export function partyLines(result: RunResult): string {
   const byParty = new Map<string, CheckResult[]>();
   for (const c of result.checks) byParty.set(c.suite, [...(byParty.get(c.suite) ?? []), c]);
   const lines = [`${result.verdict}: ${result.verdictReason}`];
