@@ -135,7 +135,7 @@ describe("the size of report.html", () => {
     const html = renderHtml(worst);
     expect(Buffer.byteLength(html)).toBeLessThan(2 * 1024 * 1024);
     expect(html).toMatch(
-      /left out of report\.html to keep it under 2 MB; report\.json and evidence\.har hold it/,
+      /left out of report\.html to keep it under 2 MB; report\.json and evidence\.har\.gz hold it/,
     );
     // The failures come first, so the first check's exchanges are all there.
     const first = html.indexOf('<tr class="failed"');

@@ -476,7 +476,7 @@ describe("failure detail and retries in the browser", () => {
     expect(out.line).toMatch(
       /^exchange \d+: GET \S+\/flaky\/rate-limited\/\[redacted\]\S* answered 429; waited 1 s/,
     );
-    expect(out.location).toMatch(/^evidence evidence\.har log\.entries\[\d/);
+    expect(out.location).toMatch(/^evidence evidence\.har\.gz log\.entries\[\d/);
     expect(out.steadyCell).toBe("");
     await page.close();
   }, 60_000);
