@@ -28,7 +28,7 @@ const rows = readme
 async function helpCodes(words: string[]): Promise<number[]> {
   const io = captureIo();
   expect(await main([...words, "--help"], io)).toBe(0);
-  const notes = /Exit codes:([\s\S]*)$/.exec(io.stdout())?.[1] ?? "";
+  const notes = /Exit codes[^:]*:([\s\S]*)$/.exec(io.stdout())?.[1] ?? "";
   const codes = [...notes.matchAll(/(?:^|[:;,\n])\s*([0-4]) [a-zA-Z]/g)].map((m) => Number(m[1]));
   return [...new Set(codes)].sort();
 }
@@ -45,6 +45,8 @@ describe("README.md", () => {
       "pact verify",
       "restore",
       "events publish",
+      "judge",
+      "proxy",
     ]);
   });
 
