@@ -25,7 +25,11 @@ export async function resetServedSandbox(
   try {
     // Any answer carries the header; /healthcheck without a token is a 401 that changes nothing.
     const probe = await fetch(
-      new Request(`${target.rdmUrl}/healthcheck`, { signal: AbortSignal.timeout(PROBE_MS) }),
+      // A redirect is not followed: the kit sends nothing to a host the target file does not name.
+      new Request(`${target.rdmUrl}/healthcheck`, {
+        redirect: "manual",
+        signal: AbortSignal.timeout(PROBE_MS),
+      }),
     );
     await probe.body?.cancel();
     control = probe.headers.get(SANDBOX_CONTROL_HEADER);
@@ -36,7 +40,11 @@ export async function resetServedSandbox(
   const command = `curl -X POST ${control}/reset`;
   try {
     const reset = await fetch(
-      new Request(`${control}/reset`, { method: "POST", signal: AbortSignal.timeout(PROBE_MS) }),
+      new Request(`${control}/reset`, {
+        method: "POST",
+        redirect: "manual",
+        signal: AbortSignal.timeout(PROBE_MS),
+      }),
     );
     await reset.body?.cancel();
     if (reset.ok) return { status: "reset", control };

@@ -33,6 +33,14 @@ describe("token endpoint", () => {
       { headers: { authorization: basic("acme-viewer") } },
       "?grant_type=client_credentials",
     ],
+    [
+      "HTTP Basic and the same client's secret in the body",
+      {
+        headers: { ...FORM, authorization: basic("acme-viewer") },
+        body: "grant_type=client_credentials&client_id=acme-viewer&client_secret=acme-viewer-secret",
+      },
+      "",
+    ],
   ])("accepts %s", async (_name, options, query) => {
     const h = setup();
     const a = await h.call("POST", `/oauth/token${query}`, options);
@@ -94,10 +102,12 @@ describe("token endpoint", () => {
       { status: 400, error: "invalid_request", challenge: null },
     ],
     [
-      "two client authentication methods",
+      // Both methods naming the same client and secret are accepted by default (the document does not show
+      // the token request; variant client-auth-one-method refuses them): disagreeing ones never are.
+      "two client authentication methods that disagree",
       {
         headers: { ...FORM, authorization: basic("acme-viewer") },
-        body: "grant_type=client_credentials&client_id=acme-viewer&client_secret=acme-viewer-secret",
+        body: "grant_type=client_credentials&client_id=acme-viewer&client_secret=not-the-basic-secret",
       },
       { status: 400, error: "invalid_request", challenge: null },
     ],
@@ -132,5 +142,16 @@ describe("token endpoint", () => {
     expect(a.status).toBe(405);
     expect(a.headers.get("allow")).toBe("POST");
     expect(a.body).toMatchObject({ error: "method_not_allowed" });
+  });
+
+  it("under client-auth-one-method, refuses HTTP Basic and a body secret together, as a strict RFC 6749 server does", async () => {
+    const h = setup({ variants: ["client-auth-one-method"] });
+    const a = await h.call("POST", "/oauth/token", {
+      headers: { ...FORM, authorization: basic("acme-viewer") },
+      body: "grant_type=client_credentials&client_id=acme-viewer&client_secret=acme-viewer-secret",
+    });
+    expect(a.status).toBe(400);
+    expect(a.body).toMatchObject({ error: "invalid_request" });
+    expect(h.ref.state.tokens.size).toBe(0);
   });
 });

@@ -174,6 +174,11 @@ class KeptLines extends ObjectLoader {
     super();
   }
 
+  /** Reads the file now rather than when a message is first needed. */
+  load(): void {
+    this.lines();
+  }
+
   private lines(): { text: Buffer; starts: number[] } {
     if (!this.#text) {
       const text = readFileSync(this.file);
@@ -213,8 +218,11 @@ export function keptStream(
   const truth = readJson<KeptTruth>(`${base(dir, key)}.json`);
   if (truth?.format !== FORMAT || unchanged(dir, key)?.bytes !== truth.bytes) return undefined;
   // The file is read when a message the truth does not carry is first needed: a run whose consumer
-  // holds every latest state needs none.
+  // holds every latest state needs none. Its read-only mode keeps the consumer from writing it, except as
+  // root, which ignores modes: then it is read now, before the consumer runs, so what the consumer writes
+  // (and the kit's forgetting the written file) cannot change the truth the view is judged by.
   const lines = new KeptLines(`${base(dir, key)}.ndjson`, truth.messages);
+  if (process.getuid?.() === 0) lines.load();
   const byUri = new Map<string, TruthEntry[]>();
   for (const [uri, numbers, texts] of truth.objects) {
     const entries: TruthEntry[] = [];
