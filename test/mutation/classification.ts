@@ -2353,7 +2353,7 @@ export const rules: readonly LineRule[] = [
   },
   {
     file: "scan-order.ts",
-    text: "firstInOrder(base, candidates, field, reversed, Math.min(firstPage, total))",
+    text: "Math.min(firstPage, total)",
     class: "equivalent",
     why: "a selection of every record is the full order",
   },
