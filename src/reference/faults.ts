@@ -126,6 +126,13 @@ export const FAULTS = [
     caughtBy: ["autopilot-scan/type-scan-only-that-type", "explore/reads"],
   },
   {
+    name: "scan-first-page-ties-reversed",
+    rule: "SCAN-04",
+    description:
+      "the first page of the first scroll sorted by a field, picked before the full order exists, breaks ties the other way than the later pages: at a small limit a record sharing the sort value repeats or is lost at the first page boundary",
+    caughtBy: ["lookup-scan/every-record-once", "autopilot-scan/every-record-once"],
+  },
+  {
     name: "scan-keyset-loses-ties",
     rule: "SCAN-04",
     description:

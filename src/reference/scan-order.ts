@@ -26,6 +26,9 @@ export interface ScanOrder {
   reversed: boolean;
   /** How many records the first page takes: those are picked before the full order exists. */
   firstPage: number;
+  /** Seeded fault: the first page's selection breaks ties by the later position, the later pages by the
+   *  earlier one (scan-first-page-ties-reversed). */
+  firstPageTiesReversed?: boolean;
 }
 
 type Key = string | number | boolean;
@@ -183,12 +186,16 @@ function firstInOrder(
   field: string,
   reversed: boolean,
   count: number,
+  tiesReversed = false,
 ): number[] {
   const total = candidates ? candidates.length : base.length;
   // Serving order: ascending, or its exact reverse.
-  const serve = reversed
-    ? (a: Key | undefined, p: number, b: Key | undefined, q: number) => ascending(b, q, a, p)
+  const asc = tiesReversed
+    ? (a: Key | undefined, p: number, b: Key | undefined, q: number) => ascending(a, -p, b, -q)
     : ascending;
+  const serve = reversed
+    ? (a: Key | undefined, p: number, b: Key | undefined, q: number) => asc(b, q, a, p)
+    : asc;
   // A max-heap (by serving order) of the best `count` seen so far: its root is the worst of them.
   const positions: number[] = [];
   const keys: (Key | undefined)[] = [];
@@ -237,10 +244,11 @@ function lazySortedView(
   field: string,
   reversed: boolean,
   firstPage: number,
+  tiesReversed: boolean,
 ): ScrollView {
   const total = candidates ? candidates.length : base.length;
   let head: Uint32Array | undefined = Uint32Array.from(
-    firstInOrder(base, candidates, field, reversed, Math.min(firstPage, total)),
+    firstInOrder(base, candidates, field, reversed, Math.min(firstPage, total), tiesReversed),
   );
   let rest: ScrollView | undefined;
   const full = (): ScrollView => {
@@ -312,5 +320,12 @@ export function scanView(base: readonly object[], order: ScanOrder): ScrollView 
     const index = kept(base, keep, found);
     return indexView(base, index, reversed, index.length);
   }
-  return lazySortedView(base, keep ? kept(base, keep) : undefined, field, reversed, order.firstPage);
+  return lazySortedView(
+    base,
+    keep ? kept(base, keep) : undefined,
+    field,
+    reversed,
+    order.firstPage,
+    order.firstPageTiesReversed === true,
+  );
 }

@@ -98,6 +98,7 @@ function snapshot(
     reversed: reversed && !perPage,
     // One more than the limit: the scan-exceeds-limit fault serves that many.
     firstPage: query.limit + 1,
+    ...(ctx.faults.has("scan-first-page-ties-reversed") ? { firstPageTiesReversed: true } : {}),
   });
   if (field === undefined) return faultyPaging(ctx, view, query.limit, filter !== undefined);
   if (perPage) return sortedEachPage(view, field, reversed, query.limit);

@@ -15,6 +15,7 @@ import {
   type SpaceCase,
   SpaceLog,
   selected,
+  smallLimitCases,
   sortFieldsByTies,
   spaceArb,
   spaceFilters,
@@ -118,6 +119,31 @@ export async function exploreSpace(
     );
   } finally {
     if (!options.log) log.done();
+  }
+}
+
+/**
+ * Sorted scrolls at limits of 1 to 3 whose first page boundary falls in a run of tied sort values, read
+ * whole (smallLimitCases): meant to be a check's first sorted scrolls, where a target may still pick a first
+ * page apart from the order of the later ones. A sort the target refuses (not a documented one) is skipped.
+ */
+export async function visitSmallLimitCases(
+  ctx: CheckContext,
+  subject: ScanSubject,
+  all: ScanRecordShape[],
+  judge: CaseJudge,
+  log: SpaceLog,
+): Promise<void> {
+  for (const c of smallLimitCases(subject, all)) {
+    const read = await readCase(ctx, subject, all, c);
+    if (read === undefined) continue;
+    log.note(
+      subject.scan ?? subject.name,
+      c,
+      read.expected.length,
+      read.result.pages.map((p) => p.values as ScanRecordShape[]),
+    );
+    judge(read);
   }
 }
 

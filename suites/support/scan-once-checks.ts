@@ -3,7 +3,7 @@ import fc from "fast-check";
 import { type Check, type CheckContext, fail } from "../../src/check/index.ts";
 import { checkProperty } from "./property.ts";
 import { judgeOnce } from "./scan-case-judges.ts";
-import { exploreSpace } from "./scan-explorer.ts";
+import { exploreSpace, visitSmallLimitCases } from "./scan-explorer.ts";
 import {
   counts,
   failFinding,
@@ -19,12 +19,15 @@ import { SpaceLog } from "./scan-space.ts";
 import { type Ids, type ScanRecordShape, type ScanSubject, subjectReadCheck } from "./scan-subject.ts";
 
 /** Pages of any limit together hold every record exactly once, unsorted and under every sort, order and
- *  filter of the scan's space (exploreSpace). */
+ *  filter of the scan's space (exploreSpace), sorted scrolls at limits of 1 to 3 among them. */
 export function exactlyOnceCheck(subject: ScanSubject, ids: Ids): Check {
   return subjectReadCheck(subject, ids, async (ctx) => {
     const all = await referenceRead(ctx, subject, { strict: true });
     const log = new SpaceLog(ctx);
     try {
+      // First, before any other sorted scroll: sorted scrolls at limits of 1 to 3 (a first page picked apart
+      // from the later pages must agree with them on ties).
+      await visitSmallLimitCases(ctx, subject, all, judgeOnce, log);
       await unsortedOnce(ctx, subject, all, log);
       await exploreSpace(ctx, subject, all, judgeOnce, { log });
     } finally {

@@ -5,7 +5,7 @@ import type { Check, CheckContext } from "../../src/check/index.ts";
 import { checkProperty } from "./property.ts";
 import { ensure, isClientError, judgeSuccess } from "./response-judges.ts";
 import { judgeCaseOrder } from "./scan-case-judges.ts";
-import { exploreSpace } from "./scan-explorer.ts";
+import { exploreSpace, visitSmallLimitCases } from "./scan-explorer.ts";
 import { ensureEnded, judgeOrder } from "./scan-judges.ts";
 import { limitArb } from "./scan-limits.ts";
 import { readScroll, referenceRead, scrollPages } from "./scan-reads.ts";
@@ -33,6 +33,15 @@ export function orderCheck(
 ): Check {
   return subjectReadCheck(subject, ids, async (ctx) => {
     const all = await referenceRead(ctx, subject);
+    // First, before any other sorted scroll: sorted scrolls at limits of 1 to 3, whose first page a target
+    // may pick apart from the later pages (read by the exactly-once check too: recorded, read once).
+    const log = new SpaceLog(ctx);
+    try {
+      await visitSmallLimitCases(ctx, subject, all, judgeCaseOrder, log);
+    } catch (error) {
+      log.done();
+      throw error;
+    }
     // Both directions of a sort the document names, read whole at the largest page, whatever the
     // property draws below (a handful of runs may draw one direction only).
     const documented = subject.documentedSortFields[0];
@@ -66,7 +75,6 @@ export function orderCheck(
       ),
     );
     // Every page of whole scrolls, under filters too, at the boundaries of the space.
-    const log = new SpaceLog(ctx);
     try {
       await exploreSpace(ctx, subject, all, judgeCaseOrder, { sortedOnly: true, log });
       for (const part of alsoScans?.(all, ctx) ?? [])

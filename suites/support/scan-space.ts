@@ -255,3 +255,52 @@ export class SpaceLog {
     if (this.#pages > 0) explore(this.ctx, "pages read", String(this.#pages));
   }
 }
+
+/** Kinds of sort value whose ties a first page picked apart from the later pages can get wrong. */
+type TieKind = "boolean" | "number" | "text" | "missing";
+
+function tieKindOf(all: readonly Row[], field: string): TieKind | undefined {
+  const values = all.map((r) => scalar(r, field));
+  const present = values.filter((v) => v !== undefined);
+  if (present.length === 0) return undefined;
+  if (present.length < values.length) return "missing";
+  const types = new Set(present.map((v) => typeof v));
+  if (types.size !== 1) return undefined;
+  return types.has("boolean") ? "boolean" : types.has("number") ? "number" : "text";
+}
+
+/**
+ * Sorted scrolls at limits of 1 to 3, one per kind of sort value (booleans, numbers, text, records without
+ * the field), each the first boundary of which falls between two records sharing the sort value (or both
+ * without it): an implementation may pick the first page another way than the later ones (a selection
+ * before the full order exists), and the two must agree on ties, or a record repeats or is lost there. Each
+ * is read whole, under the filter that makes it cheapest (a handful of records, two or three pages).
+ */
+export function smallLimitCases(subject: SpaceSubject, all: readonly Row[]): SpaceCase[] {
+  const filters = spaceFilters(subject, all).flat();
+  const best = new Map<TieKind, { c: SpaceCase; cost: number }>();
+  for (const sort of subject.sortFields) {
+    const kind = tieKindOf(all, sort);
+    if (kind === undefined) continue;
+    for (const filter of filters) {
+      if (filter.field === sort) continue;
+      const records = selected(all, { filter });
+      for (const order of ["asc", "desc"] as const) {
+        const values = servedValues(records, sort, order);
+        for (const limit of [3, 2, 1]) {
+          // A scroll of more than the first page and the record after it: the later pages are read too.
+          if (records.length < limit + 2) continue;
+          const tied =
+            kind === "missing"
+              ? values[limit - 1] === undefined || values[limit] === undefined
+              : values[limit - 1] !== undefined && values[limit - 1] === values[limit];
+          if (!tied) continue;
+          const cost = Math.ceil(records.length / limit);
+          const known = best.get(kind);
+          if (!known || cost < known.cost) best.set(kind, { c: { filter, sort, order, limit }, cost });
+        }
+      }
+    }
+  }
+  return [...best.values()].map((b) => b.c);
+}

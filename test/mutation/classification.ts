@@ -2104,6 +2104,13 @@ export const rules: readonly LineRule[] = [
   // holds two types) differ, every record still once; "gap": on records of one type the first page (picked
   // by selection) and the later pages (the full order) disagree, so a record repeats or is lost at the
   // first page boundary (SCAN-04) or page 1 is out of order (SCAN-06).
+  // Since the run, the exactly-once checks open with sorted scrolls at limits of 1 to 3 whose first boundary
+  // falls in tied values (smallLimitCases in suites/support/scan-space.ts), proven by the fault
+  // scan-first-page-ties-reversed. Replayed one by one (each mutant, the four scan checks every-record-once
+  // and order-respected alone, seed 7), they now fail on the gaps of lines 48 (a === b), 56 (b === undefined
+  // -> true, b !== undefined), 57 (-1 -> +1), 92, 98 (all three) and 101, and on 210's swap(i, (i + 1) >> 1):
+  // those lines name no rule any more and stay unclassified until the next run shows them detected. Still
+  // gaps: 56's a === undefined -> false, 58, the heap's 210, 217 and 219, and 227/229 (page 1 in heap order).
   {
     file: "scan-order.ts",
     text: "if (!Object.hasOwn(record, field)) return undefined",
@@ -2130,12 +2137,6 @@ export const rules: readonly LineRule[] = [
   },
   {
     file: "scan-order.ts",
-    text: "if (a === b) return 0",
-    class: "gap",
-    why: "SCAN-04: ties compare unequal both ways, so the first page's ties differ from the later pages'",
-  },
-  {
-    file: "scan-order.ts",
     text: "return a < b ? -1 : 1",
     class: "equivalent",
     why: "reached for different values only",
@@ -2158,6 +2159,7 @@ export const rules: readonly LineRule[] = [
   {
     file: "scan-order.ts",
     text: "if (a === undefined) return b === undefined ? p - q : 1",
+    original: "a === undefined",
     class: "gap",
     why: "SCAN-04: records without the field enter the first page's selection out of place; it disagrees with the later pages",
   },
@@ -2167,12 +2169,6 @@ export const rules: readonly LineRule[] = [
     mutators: ["ConditionalExpression"],
     class: "equivalent",
     why: "the comparison that follows places a record without the field after the same way",
-  },
-  {
-    file: "scan-order.ts",
-    text: "if (b === undefined) return -1",
-    class: "gap",
-    why: "SCAN-04: records without the field enter the first page's selection out of place; it disagrees with the later pages",
   },
   {
     file: "scan-order.ts",
@@ -2224,12 +2220,6 @@ export const rules: readonly LineRule[] = [
   },
   {
     file: "scan-order.ts",
-    text: "order.sort((a, b) => (values[a] as number) - (values[b] as number) || a - b)",
-    class: "gap",
-    why: "SCAN-04: numeric ties in the full order disagree with the first page's selection",
-  },
-  {
-    file: "scan-order.ts",
     text: "} else if (textual) {",
     class: "not shown",
     why: "keys of several types compared as text: their order is not shown; keys of one type sort the same",
@@ -2240,18 +2230,6 @@ export const rules: readonly LineRule[] = [
     original: "x < y",
     class: "equivalent",
     why: "V8's typed-array sort asks the comparator in an order where the result is the same (measured)",
-  },
-  {
-    file: "scan-order.ts",
-    text: "return x < y ? -1 : x > y ? 1 : a - b",
-    class: "gap",
-    why: "SCAN-04: text ties in the full order disagree with the first page's selection",
-  },
-  {
-    file: "scan-order.ts",
-    text: "order.sort((a, b) => compareKeys(keys[a] as Key, keys[b] as Key) || a - b)",
-    class: "gap",
-    why: "SCAN-04: boolean ties (centroidMatch, enabled) in the full order disagree with the first page's selection",
   },
   {
     file: "scan-order.ts",
@@ -2375,7 +2353,7 @@ export const rules: readonly LineRule[] = [
   },
   {
     file: "scan-order.ts",
-    text: "firstInOrder(base, candidates, field, reversed, Math.min(firstPage, total))",
+    text: "Math.min(firstPage, total)",
     class: "equivalent",
     why: "a selection of every record is the full order",
   },

@@ -64,6 +64,16 @@ const SCENARIOS: Record<FaultName, (h: Harness) => Promise<boolean>> = {
     );
     return values.length !== ids(h, "acme").length;
   },
+  "scan-first-page-ties-reversed": async (h) => {
+    // The first scroll sorted by updatedBy (four values over 415 lookups) at limit 3: the first page is
+    // picked apart from the full order, and its ties disagree with the later pages'.
+    const { values } = await h.scanAll(
+      "/lookups/acme/_scan?sort=updatedBy&limit=3",
+      await h.token("acme-viewer"),
+    );
+    const codes = (values as Lookup[]).map((l) => `${l.type}/${l.code}`);
+    return new Set(codes).size !== codes.length || codes.length !== ids(h, "acme").length;
+  },
   "scan-filtered-sorted-repeats-at-boundary": async (h) => {
     const filter = encodeURIComponent("equals(type,'Country')");
     const { values } = await h.scanAll(
