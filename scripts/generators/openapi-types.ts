@@ -1,9 +1,13 @@
 // Generates TypeScript types of the two OpenAPI documents with openapi-typescript (its Node API):
-// src/generated/openapi/platform.ts and src/generated/openapi/lookup-data.ts.
+// src/generated/openapi/platform.ts and src/generated/openapi/lookup-data.ts. What openapi-typescript would
+// write again and again is emitted once: the shapes of path items, parameters and responses in shapes.ts,
+// the components both documents define alike in shared.ts.
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import openapiTS, { astToString } from "openapi-typescript";
 import type { GeneratedFile } from "../generate.ts";
+import { nameShapes, SHAPES_MODULE, SHAPES_PATH, shapesImport } from "./openapi-shapes.ts";
+import { SHARED_PATH, shareComponents } from "./openapi-shared.ts";
 
 const documents = [
   { source: "openapi/platform.yaml", target: "src/generated/openapi/platform.ts" },
@@ -18,15 +22,26 @@ function header(source: string): string {
   ].join("\n");
 }
 
+function module(source: string, path: string, statements: Parameters<typeof astToString>[0]): GeneratedFile {
+  const body = astToString(statements);
+  return { path, content: `${header(source)}\n${shapesImport(body)}${body}` };
+}
+
 export async function generate(root: string): Promise<GeneratedFile[]> {
-  const files: GeneratedFile[] = [];
-  for (const { source, target } of documents) {
+  const asts = [];
+  for (const { source } of documents) {
     const ast = await openapiTS(pathToFileURL(join(root, source)), {
       // The documents' extensions (x-kit-*) stay out of the types; redocly config is not needed here.
       silent: true,
       alphabetize: false,
     });
-    files.push({ path: target, content: `${header(source)}\n${astToString(ast)}` });
+    asts.push(nameShapes(ast));
   }
-  return files;
+  const { shared, documents: rewritten } = shareComponents(asts);
+  const sources = documents.map(({ source }) => source).join(" and ");
+  return [
+    { path: SHAPES_PATH, content: SHAPES_MODULE },
+    module(sources, SHARED_PATH, shared),
+    ...documents.map(({ source, target }, index) => module(source, target, rewritten[index] ?? [])),
+  ];
 }

@@ -59,13 +59,27 @@ function kitFixtures(): GeneratedFile {
     "// The digest of the kit's own fixture files when they were last validated, and those of them that are",
     "// YAML, parsed: a start from unchanged fixtures skips the schema check and the YAML parser.",
     "",
-    `export const kitFixtures: { digest: string; yaml: Record<string, unknown> } = ${JSON.stringify(
+    `export const kitFixtures: { digest: string; yaml: Record<string, unknown> } = ${recordsPerLine(
       { digest: fixturesDigest(files), yaml },
-      null,
-      2,
+      "",
     )};`,
   ];
   return { path: "src/generated/kit-fixtures.ts", content: `${lines.join("\n")}\n` };
+}
+
+/** JSON with each record of a list on one line: the records are alike, so printed one field a line they
+ * would repeat the same run of lines once a record. */
+function recordsPerLine(value: unknown, indent: string): string {
+  const inner = `${indent}  `;
+  if (Array.isArray(value)) {
+    if (value.length === 0) return "[]";
+    return `[\n${value.map((item) => `${inner}${JSON.stringify(item)}`).join(",\n")}\n${indent}]`;
+  }
+  if (value === null || typeof value !== "object") return JSON.stringify(value);
+  const fields = Object.entries(value).map(
+    ([key, field]) => `${inner}${JSON.stringify(key)}: ${recordsPerLine(field, inner)}`,
+  );
+  return fields.length === 0 ? "{}" : `{\n${fields.join(",\n")}\n${indent}}`;
 }
 
 let built: Record<Kind, Record<string, unknown>> | undefined;

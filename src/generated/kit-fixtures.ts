@@ -6,228 +6,25 @@ export const kitFixtures: { digest: string; yaml: Record<string, unknown> } = {
   "digest": "eb1365a8e4ebf11cd8b19602cbea2f61346da4c957882f0f0d2ea667678c85a4",
   "yaml": {
     "tenants": [
-      {
-        "id": "acme",
-        "authMigrationMode": "cassandra"
-      },
-      {
-        "id": "globex",
-        "authMigrationMode": "cassandra"
-      },
-      {
-        "id": "legacy",
-        "authMigrationMode": "rdbms"
-      }
+      {"id":"acme","authMigrationMode":"cassandra"},
+      {"id":"globex","authMigrationMode":"cassandra"},
+      {"id":"legacy","authMigrationMode":"rdbms"}
     ],
     "customers": [
-      {
-        "id": "cust-acme",
-        "tenants": [
-          "acme"
-        ],
-        "externalProviderConfig": [],
-        "description": "Acme Corporation, master data of the commercial business",
-        "caseSensitiveLoginEnabled": false,
-        "applicationClients": [
-          "acme-admin",
-          "acme-editor",
-          "acme-viewer",
-          "acme-quota"
-        ],
-        "customerSpecificRoles": [
-          "ROLE_DATA_STEWARD"
-        ]
-      },
-      {
-        "id": "cust-globex",
-        "tenants": [
-          "globex"
-        ],
-        "externalProviderConfig": [],
-        "description": "Globex Inc., reference data hub",
-        "caseSensitiveLoginEnabled": true,
-        "applicationClients": [
-          "globex-admin",
-          "globex-viewer"
-        ],
-        "customerSpecificRoles": []
-      },
-      {
-        "id": "cust-legacy",
-        "tenants": [
-          "legacy"
-        ],
-        "externalProviderConfig": [],
-        "description": "Legacy Holdings, tenant still on relational authorization",
-        "caseSensitiveLoginEnabled": false,
-        "applicationClients": [
-          "legacy-admin"
-        ],
-        "customerSpecificRoles": []
-      },
-      {
-        "id": "cust-acme-lab",
-        "tenants": [
-          "acme"
-        ],
-        "externalProviderConfig": [],
-        "description": "Acme Labs, a second customer of tenant acme whose only client the quota checks may exhaust",
-        "caseSensitiveLoginEnabled": false,
-        "applicationClients": [
-          "acme-lab-quota"
-        ],
-        "customerSpecificRoles": []
-      }
+      {"id":"cust-acme","tenants":["acme"],"externalProviderConfig":[],"description":"Acme Corporation, master data of the commercial business","caseSensitiveLoginEnabled":false,"applicationClients":["acme-admin","acme-editor","acme-viewer","acme-quota"],"customerSpecificRoles":["ROLE_DATA_STEWARD"]},
+      {"id":"cust-globex","tenants":["globex"],"externalProviderConfig":[],"description":"Globex Inc., reference data hub","caseSensitiveLoginEnabled":true,"applicationClients":["globex-admin","globex-viewer"],"customerSpecificRoles":[]},
+      {"id":"cust-legacy","tenants":["legacy"],"externalProviderConfig":[],"description":"Legacy Holdings, tenant still on relational authorization","caseSensitiveLoginEnabled":false,"applicationClients":["legacy-admin"],"customerSpecificRoles":[]},
+      {"id":"cust-acme-lab","tenants":["acme"],"externalProviderConfig":[],"description":"Acme Labs, a second customer of tenant acme whose only client the quota checks may exhaust","caseSensitiveLoginEnabled":false,"applicationClients":["acme-lab-quota"],"customerSpecificRoles":[]}
     ],
     "clients": [
-      {
-        "customerId": "cust-acme",
-        "clientId": "acme-admin",
-        "clientSecret": "acme-admin-secret",
-        "scope": [
-          "configuration_api",
-          "entities_api",
-          "users_api"
-        ],
-        "authorities": [
-          "ROLE_ADMIN_TENANT_acme"
-        ],
-        "resourceIds": [],
-        "authorizedGrantTypes": [
-          "client_credentials"
-        ],
-        "redirectUri": [],
-        "accessTokenValidity": 3600,
-        "refreshTokenValidity": 86400
-      },
-      {
-        "customerId": "cust-acme",
-        "clientId": "acme-editor",
-        "clientSecret": "acme-editor-secret",
-        "scope": [
-          "entities_api"
-        ],
-        "authorities": [
-          "ROLE_RDM_EDIT"
-        ],
-        "resourceIds": [],
-        "authorizedGrantTypes": [
-          "client_credentials"
-        ],
-        "redirectUri": [],
-        "accessTokenValidity": 3600,
-        "refreshTokenValidity": 86400
-      },
-      {
-        "customerId": "cust-acme",
-        "clientId": "acme-viewer",
-        "clientSecret": "acme-viewer-secret",
-        "scope": [
-          "entities_api"
-        ],
-        "authorities": [
-          "ROLE_RDM"
-        ],
-        "resourceIds": [],
-        "authorizedGrantTypes": [
-          "client_credentials"
-        ],
-        "redirectUri": [],
-        "accessTokenValidity": 3600,
-        "refreshTokenValidity": 86400
-      },
-      {
-        "customerId": "cust-acme",
-        "clientId": "acme-quota",
-        "clientSecret": "acme-quota-secret",
-        "scope": [
-          "entities_api"
-        ],
-        "authorities": [
-          "ROLE_RDM"
-        ],
-        "resourceIds": [],
-        "authorizedGrantTypes": [
-          "client_credentials"
-        ],
-        "redirectUri": [],
-        "accessTokenValidity": 3600,
-        "refreshTokenValidity": 86400
-      },
-      {
-        "customerId": "cust-acme-lab",
-        "clientId": "acme-lab-quota",
-        "clientSecret": "acme-lab-quota-secret",
-        "scope": [
-          "entities_api"
-        ],
-        "authorities": [
-          "ROLE_RDM"
-        ],
-        "resourceIds": [],
-        "authorizedGrantTypes": [
-          "client_credentials"
-        ],
-        "redirectUri": [],
-        "accessTokenValidity": 3600,
-        "refreshTokenValidity": 86400
-      },
-      {
-        "customerId": "cust-globex",
-        "clientId": "globex-admin",
-        "clientSecret": "globex-admin-secret",
-        "scope": [
-          "configuration_api",
-          "entities_api"
-        ],
-        "authorities": [
-          "ROLE_ADMIN_TENANT_globex"
-        ],
-        "resourceIds": [],
-        "authorizedGrantTypes": [
-          "client_credentials"
-        ],
-        "redirectUri": [],
-        "accessTokenValidity": 3600,
-        "refreshTokenValidity": 86400
-      },
-      {
-        "customerId": "cust-globex",
-        "clientId": "globex-viewer",
-        "clientSecret": "globex-viewer-secret",
-        "scope": [
-          "entities_api"
-        ],
-        "authorities": [
-          "ROLE_RDM"
-        ],
-        "resourceIds": [],
-        "authorizedGrantTypes": [
-          "client_credentials"
-        ],
-        "redirectUri": [],
-        "accessTokenValidity": 3600,
-        "refreshTokenValidity": 86400
-      },
-      {
-        "customerId": "cust-legacy",
-        "clientId": "legacy-admin",
-        "clientSecret": "legacy-admin-secret",
-        "scope": [
-          "configuration_api",
-          "entities_api"
-        ],
-        "authorities": [
-          "ROLE_ADMIN_TENANT_legacy"
-        ],
-        "resourceIds": [],
-        "authorizedGrantTypes": [
-          "client_credentials"
-        ],
-        "redirectUri": [],
-        "accessTokenValidity": 3600,
-        "refreshTokenValidity": 86400
-      }
+      {"customerId":"cust-acme","clientId":"acme-admin","clientSecret":"acme-admin-secret","scope":["configuration_api","entities_api","users_api"],"authorities":["ROLE_ADMIN_TENANT_acme"],"resourceIds":[],"authorizedGrantTypes":["client_credentials"],"redirectUri":[],"accessTokenValidity":3600,"refreshTokenValidity":86400},
+      {"customerId":"cust-acme","clientId":"acme-editor","clientSecret":"acme-editor-secret","scope":["entities_api"],"authorities":["ROLE_RDM_EDIT"],"resourceIds":[],"authorizedGrantTypes":["client_credentials"],"redirectUri":[],"accessTokenValidity":3600,"refreshTokenValidity":86400},
+      {"customerId":"cust-acme","clientId":"acme-viewer","clientSecret":"acme-viewer-secret","scope":["entities_api"],"authorities":["ROLE_RDM"],"resourceIds":[],"authorizedGrantTypes":["client_credentials"],"redirectUri":[],"accessTokenValidity":3600,"refreshTokenValidity":86400},
+      {"customerId":"cust-acme","clientId":"acme-quota","clientSecret":"acme-quota-secret","scope":["entities_api"],"authorities":["ROLE_RDM"],"resourceIds":[],"authorizedGrantTypes":["client_credentials"],"redirectUri":[],"accessTokenValidity":3600,"refreshTokenValidity":86400},
+      {"customerId":"cust-acme-lab","clientId":"acme-lab-quota","clientSecret":"acme-lab-quota-secret","scope":["entities_api"],"authorities":["ROLE_RDM"],"resourceIds":[],"authorizedGrantTypes":["client_credentials"],"redirectUri":[],"accessTokenValidity":3600,"refreshTokenValidity":86400},
+      {"customerId":"cust-globex","clientId":"globex-admin","clientSecret":"globex-admin-secret","scope":["configuration_api","entities_api"],"authorities":["ROLE_ADMIN_TENANT_globex"],"resourceIds":[],"authorizedGrantTypes":["client_credentials"],"redirectUri":[],"accessTokenValidity":3600,"refreshTokenValidity":86400},
+      {"customerId":"cust-globex","clientId":"globex-viewer","clientSecret":"globex-viewer-secret","scope":["entities_api"],"authorities":["ROLE_RDM"],"resourceIds":[],"authorizedGrantTypes":["client_credentials"],"redirectUri":[],"accessTokenValidity":3600,"refreshTokenValidity":86400},
+      {"customerId":"cust-legacy","clientId":"legacy-admin","clientSecret":"legacy-admin-secret","scope":["configuration_api","entities_api"],"authorities":["ROLE_ADMIN_TENANT_legacy"],"resourceIds":[],"authorizedGrantTypes":["client_credentials"],"redirectUri":[],"accessTokenValidity":3600,"refreshTokenValidity":86400}
     ]
   }
 };

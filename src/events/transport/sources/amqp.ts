@@ -9,7 +9,7 @@
 import amqp from "amqplib";
 import { UserInputError } from "../../../usage-error.ts";
 import type { MessageSource, RawMessage, TransportNotice } from "../transport.ts";
-import { deadlineReached, nextDeadlineMs } from "./stream-deadlines.ts";
+import { BrokerStream } from "./broker-stream.ts";
 
 export interface AmqpSourceOptions {
   exchange: string;
@@ -90,19 +90,10 @@ class AmqpSource implements MessageSource {
   readonly description: string;
   private readonly url: string;
   private readonly shownUrl: string;
-  private readonly collected: TransportNotice[] = [];
-  private readonly buffer: RawMessage[] = [];
-  private wake: (() => void) | undefined;
+  private readonly stream: BrokerStream;
   private connection: AmqpConnection | undefined;
-  private connected = false;
-  private stopReason: string | undefined;
-  private delivered = 0;
   private queued = 0;
-  private readonly openedAt = Date.now();
-  private lastActivity = Date.now();
-  private iterating = false;
   private reconnecting = false;
-  private timer: NodeJS.Timeout | undefined;
   /** The last delivery not acknowledged yet, and whether its acknowledgement is scheduled. */
   private unacked: { channel: AmqpChannel; message: AmqpMessage } | undefined;
   private ackScheduled = false;
@@ -116,6 +107,7 @@ class AmqpSource implements MessageSource {
   ) {
     this.url = withHeartbeat(url);
     this.shownUrl = redactAmqpUrl(url);
+    this.stream = new BrokerStream("an AMQP", options);
     this.description = `amqp ${redactAmqpUrl(url)} exchange "${options.exchange}" routing key "${options.routingKey}"`;
     this.attempts = options.reconnect?.attempts ?? 30;
     this.initialDelayMs = options.reconnect?.initialDelayMs ?? 250;
@@ -123,11 +115,7 @@ class AmqpSource implements MessageSource {
   }
 
   notices(): TransportNotice[] {
-    return [...this.collected];
-  }
-
-  private notice(kind: TransportNotice["kind"], message: string, at = Date.now()): void {
-    this.collected.push({ kind, message, at });
+    return this.stream.notices();
   }
 
   /** One connection attempt: connect, check the exchange, declare and bind our queue, consume. */
@@ -152,8 +140,8 @@ class AmqpSource implements MessageSource {
       await channel.prefetch(this.options.prefetch ?? 500);
       await channel.consume(queue, (message) => this.onMessage(channel, message), { noAck: false });
       this.connection = connection;
-      this.connected = true;
-      this.lastActivity = Date.now();
+      this.stream.connected = true;
+      this.stream.lastActivity = Date.now();
       connection.on("close", (error?: unknown) => this.onLost(connection, error));
       channel.on("close", () => this.onLost(connection, new Error("the channel was closed by the broker")));
     } catch (error) {
@@ -168,10 +156,10 @@ class AmqpSource implements MessageSource {
       if (this.connection) this.onLost(this.connection, new Error("the broker cancelled the consumer"));
       return;
     }
-    if (this.stopReason !== undefined) return;
-    this.lastActivity = Date.now();
+    if (this.stream.stopReason !== undefined) return;
+    this.stream.lastActivity = Date.now();
     this.queued += 1;
-    this.buffer.push({
+    this.stream.buffer.push({
       position: `amqp delivery ${this.queued}`,
       headers: headersOf(message),
       body: message.content.toString("utf8"),
@@ -184,7 +172,7 @@ class AmqpSource implements MessageSource {
       this.ackScheduled = true;
       setImmediate(() => this.acknowledge());
     }
-    this.poke();
+    this.stream.poke();
   }
 
   /** Acknowledges every delivery up to the last one received (on its channel). */
@@ -201,13 +189,13 @@ class AmqpSource implements MessageSource {
   }
 
   private onLost(connection: AmqpConnection, error?: unknown): void {
-    if (connection !== this.connection || !this.connected) return;
-    this.connected = false;
+    if (connection !== this.connection || !this.stream.connected) return;
+    this.stream.connected = false;
     this.connection = undefined;
     connection.close().catch(() => {});
-    if (this.stopReason !== undefined) return;
+    if (this.stream.stopReason !== undefined) return;
     const lostAt = Date.now();
-    this.notice(
+    this.stream.notice(
       "disconnected",
       `lost the connection to ${this.shownUrl} at ${iso(lostAt)}${error ? `: ${errorText(error)}` : ""}; reconnecting`,
       lostAt,
@@ -223,7 +211,7 @@ class AmqpSource implements MessageSource {
     try {
       for (let attempt = 1; attempt <= this.attempts; attempt += 1) {
         await new Promise((resolve) => setTimeout(resolve, delay));
-        if (this.stopReason !== undefined) return;
+        if (this.stream.stopReason !== undefined) return;
         delay = Math.min(delay * 2, this.maxDelayMs);
         try {
           await this.connect();
@@ -231,26 +219,26 @@ class AmqpSource implements MessageSource {
           lastError = error;
           continue;
         }
-        if (this.stopReason !== undefined) {
+        if (this.stream.stopReason !== undefined) {
           await this.release();
           return;
         }
         const boundAt = Date.now();
-        this.notice(
+        this.stream.notice(
           "reconnected",
           `reconnected after ${attempt} attempt(s); queue re-declared and re-bound at ${iso(boundAt)}`,
           boundAt,
         );
-        this.notice(
+        this.stream.notice(
           "gap",
           `messages published between ${iso(lostAt)} and ${iso(boundAt)} (${boundAt - lostAt} ms) were not seen: ` +
             "the checker's queue did not exist while the connection was down, so the broker did not copy them to it",
           boundAt,
         );
-        this.poke();
+        this.stream.poke();
         return;
       }
-      this.stop(
+      this.stream.stop(
         `gave up reconnecting after ${this.attempts} attempts (last error: ${errorText(lastError)}); ` +
           `messages published since ${iso(lostAt)} were not seen`,
       );
@@ -259,85 +247,20 @@ class AmqpSource implements MessageSource {
     }
   }
 
-  private poke(): void {
-    const wake = this.wake;
-    this.wake = undefined;
-    wake?.();
-  }
-
-  private stop(reason: string): void {
-    if (this.stopReason !== undefined) return;
-    this.stopReason = reason;
-    this.notice("stopped", reason);
-    this.poke();
-  }
-
-  private streamClock() {
-    const { durationMs, idleTimeoutMs } = this.options;
-    return {
-      openedAt: this.openedAt,
-      lastActivity: this.lastActivity,
-      connected: this.connected,
-      durationMs,
-      idleTimeoutMs,
-    };
-  }
-
-  private nextDeadline(): number | undefined {
-    return nextDeadlineMs(this.streamClock());
-  }
-
-  private checkDeadlines(): void {
-    const reached = deadlineReached(this.streamClock());
-    if (reached !== undefined) this.stop(reached);
-  }
-
   messages(): AsyncIterable<RawMessage> {
-    if (this.iterating)
-      throw new Error("an AMQP source can be iterated once; open another source to read again");
-    this.iterating = true;
-    return this.iterate();
-  }
-
-  private async *iterate(): AsyncGenerator<RawMessage> {
-    try {
-      for (;;) {
-        const max = this.options.maxMessages;
-        if (max !== undefined && this.delivered >= max) {
-          this.stop(`${max} message(s) read`);
-          return;
-        }
-        const next = this.buffer.shift();
-        if (next) {
-          this.delivered += 1;
-          yield next;
-          continue;
-        }
-        this.checkDeadlines();
-        if (this.stopReason !== undefined) return;
-        await new Promise<void>((resolve) => {
-          this.wake = resolve;
-          const wait = this.nextDeadline();
-          if (wait !== undefined) this.timer = setTimeout(resolve, wait);
-        });
-        clearTimeout(this.timer);
-        this.wake = undefined;
-      }
-    } finally {
-      await this.release();
-    }
+    return this.stream.messages(() => this.release());
   }
 
   private async release(): Promise<void> {
     const connection = this.connection;
-    this.connected = false;
+    this.stream.connected = false;
     this.connection = undefined;
     // Closing the connection deletes our exclusive queue; nothing is left on the broker.
     if (connection) await connection.close().catch(() => {});
   }
 
   async close(): Promise<void> {
-    this.stop("closed");
+    this.stream.stop("closed");
     await this.release();
   }
 }

@@ -20,8 +20,8 @@ import {
   parseAmqp1Url,
 } from "../amqp1-connection.ts";
 import type { MessageSource, RawMessage, TransportNotice } from "../transport.ts";
+import { BrokerStream } from "./broker-stream.ts";
 import { SourceError } from "./file.ts";
-import { deadlineReached, nextDeadlineMs } from "./stream-deadlines.ts";
 
 export type Amqp1Mode = "browse" | "own";
 
@@ -99,21 +99,12 @@ class Amqp1Source implements MessageSource {
   readonly description: string;
   private readonly mode: Amqp1Mode;
   private readonly credit: number;
-  private readonly collected: TransportNotice[] = [];
-  private readonly buffer: RawMessage[] = [];
+  private readonly stream: BrokerStream;
   private connection: Connection | undefined;
   private receiver: Receiver | undefined;
-  private wake: (() => void) | undefined;
-  private stopReason: string | undefined;
   private received = 0;
-  private delivered = 0;
-  private readonly openedAt = Date.now();
-  private lastActivity = Date.now();
-  private timer: NodeJS.Timeout | undefined;
-  private iterating = false;
   /** Set when the checker closes the connection itself: its close is no loss. */
   private releasing = false;
-  private connected = false;
 
   constructor(
     private readonly endpoint: Amqp1Endpoint,
@@ -122,6 +113,7 @@ class Amqp1Source implements MessageSource {
   ) {
     this.mode = options.mode ?? "browse";
     this.credit = options.credit ?? 2000;
+    this.stream = new BrokerStream("an AMQP 1.0", options);
     this.description = `amqp1 ${endpoint.server} address "${address}" (${this.mode === "browse" ? "browsing" : "its own subscription"})`;
   }
 
@@ -188,10 +180,10 @@ class Amqp1Source implements MessageSource {
       connection.on("connection_close", () => this.lost(connection, "the broker closed the connection"));
       this.connection = connection;
       this.receiver = receiver;
-      this.connected = true;
-      this.lastActivity = Date.now();
+      this.stream.connected = true;
+      this.stream.lastActivity = Date.now();
       // What waits here already counts against the window (after a reconnection).
-      receiver.add_credit(Math.max(1, this.credit - this.buffer.length));
+      receiver.add_credit(Math.max(1, this.credit - this.stream.buffer.length));
     } catch (error) {
       connection.close();
       throw error;
@@ -242,13 +234,13 @@ class Amqp1Source implements MessageSource {
       if (this.mode === "own") delivery.accept();
       else delivery.release({ delivery_failed: false });
     }
-    if (!message || this.stopReason !== undefined) return;
-    this.lastActivity = Date.now();
+    if (!message || this.stream.stopReason !== undefined) return;
+    this.stream.lastActivity = Date.now();
     this.received += 1;
     const position = `amqp1 delivery ${this.received}`;
     const headers = amqp1Headers(message);
     const body = amqp1Body(message);
-    this.buffer.push(
+    this.stream.buffer.push(
       "text" in body
         ? { position, headers, body: body.text }
         : {
@@ -263,25 +255,25 @@ class Amqp1Source implements MessageSource {
             },
           },
     );
-    this.poke();
+    this.stream.poke();
   }
 
   private lost(connection: Connection, reason: string): void {
-    if (connection !== this.connection || this.stopReason !== undefined || this.releasing) return;
-    this.connected = false;
+    if (connection !== this.connection || this.stream.stopReason !== undefined || this.releasing) return;
+    this.stream.connected = false;
     this.connection = undefined;
     this.receiver = undefined;
     connection.close();
     const at = Date.now();
     if (this.mode === "browse") {
-      this.notice("disconnected", `${reason} at ${iso(at)}`, at);
-      this.stop(
+      this.stream.notice("disconnected", `${reason} at ${iso(at)}`, at);
+      this.stream.stop(
         `stopped after ${this.received} message(s): messages after ${iso(at)} were not seen; the messages read were checked. ` +
           "Run the check again once the broker is back (a browse starts from the head of the queue again)",
       );
       return;
     }
-    this.notice("disconnected", `${reason} at ${iso(at)}; reconnecting`, at);
+    this.stream.notice("disconnected", `${reason} at ${iso(at)}; reconnecting`, at);
     void this.reconnect(at);
   }
 
@@ -293,7 +285,7 @@ class Amqp1Source implements MessageSource {
     let lastError: unknown;
     for (let attempt = 1; attempt <= attempts; attempt += 1) {
       await new Promise((resolve) => setTimeout(resolve, delay));
-      if (this.stopReason !== undefined) return;
+      if (this.stream.stopReason !== undefined) return;
       delay = Math.min(delay * 2, maxDelay);
       try {
         await this.open();
@@ -302,124 +294,55 @@ class Amqp1Source implements MessageSource {
         if (error instanceof SourceError) break;
         continue;
       }
-      if (this.stopReason !== undefined) {
+      if (this.stream.stopReason !== undefined) {
         await this.release();
         return;
       }
       const at = Date.now();
-      this.notice(
+      this.stream.notice(
         "reconnected",
         `attached again to "${this.address}" after ${attempt} attempt(s) at ${iso(at)}`,
         at,
       );
-      this.notice(
+      this.stream.notice(
         "gap",
         `messages sent between ${iso(lostAt)} and ${iso(at)} (${at - lostAt} ms) were not seen if the address's ` +
           "queue went with the link (a RabbitMQ /exchange/X/KEY queue does; a durable subscription keeps them)",
         at,
       );
-      this.poke();
+      this.stream.poke();
       return;
     }
-    this.stop(
+    this.stream.stop(
       `gave up reconnecting to "${this.address}" (last error: ${errorText(lastError)}); messages sent since ` +
         `${iso(lostAt)} were not seen; the messages read were checked`,
     );
   }
 
   notices(): TransportNotice[] {
-    return [...this.collected];
-  }
-
-  private notice(kind: TransportNotice["kind"], message: string, at = Date.now()): void {
-    this.collected.push({ kind, message, at });
-  }
-
-  private poke(): void {
-    const wake = this.wake;
-    this.wake = undefined;
-    wake?.();
-  }
-
-  private stop(reason: string): void {
-    if (this.stopReason !== undefined) return;
-    this.stopReason = reason;
-    this.notice("stopped", reason);
-    this.poke();
-  }
-
-  private streamClock() {
-    const { durationMs, idleTimeoutMs } = this.options;
-    return {
-      openedAt: this.openedAt,
-      lastActivity: this.lastActivity,
-      connected: this.connected,
-      durationMs,
-      idleTimeoutMs,
-    };
-  }
-
-  private nextDeadline(): number | undefined {
-    return nextDeadlineMs(this.streamClock());
-  }
-
-  private checkDeadlines(): void {
-    const reached = deadlineReached(this.streamClock());
-    if (reached !== undefined) this.stop(reached);
+    return this.stream.notices();
   }
 
   /** Keeps the broker's credit plus what waits here near the window: memory stays flat on a fast broker. */
   private replenish(): void {
     const receiver = this.receiver;
-    if (!receiver || this.stopReason !== undefined) return;
-    const outstanding = (receiver as unknown as { credit: number }).credit + this.buffer.length;
+    if (!receiver || this.stream.stopReason !== undefined) return;
+    const outstanding = (receiver as unknown as { credit: number }).credit + this.stream.buffer.length;
     if (outstanding <= this.credit / 2) receiver.add_credit(this.credit - outstanding);
   }
 
   messages(): AsyncIterable<RawMessage> {
-    if (this.iterating)
-      throw new Error("an AMQP 1.0 source can be iterated once; open another source to read again");
-    this.iterating = true;
-    return this.iterate();
-  }
-
-  private async *iterate(): AsyncGenerator<RawMessage> {
-    try {
-      for (;;) {
-        const max = this.options.maxMessages;
-        if (max !== undefined && this.delivered >= max) {
-          this.stop(`${max} message(s) read`);
-          return;
-        }
-        const next = this.buffer.shift();
-        if (next) {
-          this.delivered += 1;
-          this.replenish();
-          yield next;
-          continue;
-        }
-        // What arrived before a loss is handed out first; then the run ends.
-        if (this.stopReason !== undefined) return;
-        this.checkDeadlines();
-        if (this.stopReason !== undefined) return;
-        await new Promise<void>((resolve) => {
-          this.wake = resolve;
-          const wait = this.nextDeadline();
-          if (wait !== undefined) this.timer = setTimeout(resolve, wait);
-        });
-        clearTimeout(this.timer);
-        this.wake = undefined;
-      }
-    } finally {
-      await this.release();
-    }
+    return this.stream.messages(
+      () => this.release(),
+      () => this.replenish(),
+    );
   }
 
   private async release(): Promise<void> {
     const connection = this.connection;
     this.connection = undefined;
     this.receiver = undefined;
-    this.connected = false;
+    this.stream.connected = false;
     if (!connection) return;
     this.releasing = true;
     await new Promise<void>((resolve) => {
@@ -437,7 +360,7 @@ class Amqp1Source implements MessageSource {
   }
 
   async close(): Promise<void> {
-    this.stop("closed");
+    this.stream.stop("closed");
     await this.release();
   }
 }
