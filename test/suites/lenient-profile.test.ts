@@ -7,32 +7,33 @@ import { lenientProfile, planRun, runPlan, startEmbeddedTarget } from "../../src
 import { allChecks } from "../../suites/index.ts";
 import { testSeed } from "./embedded-run.ts";
 
-/** How much faster than the wall the reference's time runs here. */
-const SPEED = 20;
-
 describe("suites with the lenient profile and a clock the kit cannot drive", () => {
   it("pass, none skipped", async () => {
     const embedded = await startEmbeddedTarget();
     const target = { ...embedded.target, profile: { ...lenientProfile } };
-    // Time runs by itself, as a live target's does, SPEED times faster than the wall: a sleep waits for it,
-    // and the sleeps of checks running side by side in lanes overlap instead of adding up (a manual clock
-    // moved by each sleep would put one lane's wait into another lane's token validity).
-    const startedAt = Date.now();
-    const start = embedded.clock.now();
-    const sync = () => {
-      const lag = start + SPEED * (Date.now() - startedAt) - embedded.clock.now();
+    // Time moves as on a live target, where the waits of checks running side by side in lanes overlap: a
+    // sleep registers when it ends, and the earliest registered end is reached first (the clock moved to
+    // it), once the work already queued has run. A manual clock moved by each sleep as it starts would put
+    // one lane's long wait inside another lane's short token validity.
+    const sleepers: { at: number; wake: () => void }[] = [];
+    const wakeEarliest = () => {
+      const next = sleepers.reduce<(typeof sleepers)[number] | undefined>(
+        (min, s) => (min === undefined || s.at < min.at ? s : min),
+        undefined,
+      );
+      if (next === undefined) return;
+      sleepers.splice(sleepers.indexOf(next), 1);
+      const lag = next.at - embedded.clock.now();
       if (lag > 0) embedded.clock.advance(lag);
+      next.wake();
     };
-    const ticker = setInterval(sync, 5);
     const clock = {
-      now: () => {
-        sync();
-        return embedded.clock.now();
-      },
-      sleep: async (ms: number) => {
-        await new Promise((resolve) => setTimeout(resolve, Math.max(0, ms) / SPEED));
-        sync();
-      },
+      now: () => embedded.clock.now(),
+      sleep: (ms: number) =>
+        new Promise<void>((wake) => {
+          sleepers.push({ at: embedded.clock.now() + Math.max(0, ms), wake });
+          setTimeout(wakeEarliest, 2);
+        }),
     };
     try {
       const plan = planRun(allChecks, { target, drivableClock: false });
@@ -40,7 +41,7 @@ describe("suites with the lenient profile and a clock the kit cannot drive", () 
       const notPassed = result.checks.filter((check) => check.status !== "passed");
       expect(notPassed.map((c) => `${c.status} ${c.id}: ${c.message ?? c.reason ?? ""}`)).toEqual([]);
     } finally {
-      clearInterval(ticker);
+      for (const s of sleepers.splice(0)) s.wake();
     }
   }, 120_000);
 });
