@@ -9,9 +9,8 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from "node:f
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { gunzipSync } from "node:zlib";
-import { clientCheck } from "../src/commands/client/check.ts";
 import { packagePath } from "../src/package-root.ts";
-import { harEntriesOf, writeHarCopies } from "../test/traffic/har-copies.ts";
+import { harEntriesOf, twoExampleClients, writeHarCopies } from "../test/traffic/har-copies.ts";
 
 const MB = 1024 * 1024;
 const targetMb = Number(process.env.LCKIT_BENCH_MB ?? 320);
@@ -70,19 +69,7 @@ async function realTraffic(): Promise<Record<string, unknown>[]> {
   ) as {
     log: { entries: Record<string, unknown>[] };
   };
-  const client = packagePath("examples", "clients", "lookup-client.mjs");
-  const check = (clientId: string, fault?: string) =>
-    clientCheck({
-      argv: [process.execPath, client],
-      clientId,
-      env: { ...process.env, ...(fault ? { FAULT: fault } : {}) },
-      timeoutMs: 60_000,
-    });
-  const [faulty, correct] = await Promise.all([
-    check("nightly-sync", "wrong-scroll"),
-    check("order-service"),
-  ]);
-  const clients = [...faulty.traffic.exchanges, ...correct.traffic.exchanges].sort((a, b) => a.at - b.at);
+  const clients = await twoExampleClients();
   // The run's entries first, then the clients', as one hour of traffic.
   const runEntries = har.log.entries.map(({ _exchangeId: _, ...e }) => e);
   const start = Date.parse(runEntries[runEntries.length - 1]?.startedDateTime as string) + 1000;

@@ -6,13 +6,11 @@ import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
-import { clientCheck } from "../../src/commands/client/check.ts";
-import { packagePath } from "../../src/package-root.ts";
 import type { RunResult } from "../../src/result/model.ts";
 import { judgeExchanges, judgeTraffic } from "../../src/traffic/judge.ts";
 import type { ReadExchange } from "../../src/traffic/recorded-entry.ts";
 import type { TrafficJudge } from "../../src/traffic/traffic-judge.ts";
-import { harEntriesOf, writeHarCopies } from "./har-copies.ts";
+import { harEntriesOf, twoExampleClients, writeHarCopies } from "./har-copies.ts";
 
 const RULE = "client/scan-passes-previous-scroll-id";
 const COPIES = 100;
@@ -31,19 +29,7 @@ const failed = (r: RunResult) => r.checks.filter((c) => c.status === "failed");
 let har: string;
 let perCopy: number;
 beforeAll(async () => {
-  const client = packagePath("examples", "clients", "lookup-client.mjs");
-  const check = (clientId: string, fault?: string) =>
-    clientCheck({
-      argv: [process.execPath, client],
-      clientId,
-      env: { ...process.env, ...(fault ? { FAULT: fault } : {}) },
-      timeoutMs: 60_000,
-    });
-  const [faulty, correct] = await Promise.all([
-    check("nightly-sync", "wrong-scroll"),
-    check("order-service"),
-  ]);
-  const both = [...faulty.traffic.exchanges, ...correct.traffic.exchanges].sort((a, b) => a.at - b.at);
+  const both = await twoExampleClients();
   perCopy = both.length;
   const dir = mkdtempSync(join(tmpdir(), "lckit-bounded-"));
   har = join(dir, "day.har");

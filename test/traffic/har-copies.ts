@@ -5,7 +5,27 @@
 
 import { once } from "node:events";
 import { createWriteStream } from "node:fs";
+import { clientCheck } from "../../src/commands/client/check.ts";
+import { packagePath } from "../../src/package-root.ts";
 import type { TrafficExchange } from "../../src/rules/caller/traffic.ts";
+
+/** Real traffic of two clients side by side, in time order: the example client as nightly-sync with
+ *  FAULT=wrong-scroll (a scroll continued with a wrong id) and as order-service, correct. */
+export async function twoExampleClients(): Promise<TrafficExchange[]> {
+  const client = packagePath("examples", "clients", "lookup-client.mjs");
+  const check = (clientId: string, fault?: string) =>
+    clientCheck({
+      argv: [process.execPath, client],
+      clientId,
+      env: { ...process.env, ...(fault ? { FAULT: fault } : {}) },
+      timeoutMs: 60_000,
+    });
+  const [faulty, correct] = await Promise.all([
+    check("nightly-sync", "wrong-scroll"),
+    check("order-service"),
+  ]);
+  return [...faulty.traffic.exchanges, ...correct.traffic.exchanges].sort((a, b) => a.at - b.at);
+}
 
 /** HAR entries of exchanges as a recorder in front of the service saw them (unredacted). */
 export function harEntriesOf(exchanges: readonly TrafficExchange[]): Record<string, unknown>[] {

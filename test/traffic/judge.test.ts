@@ -16,6 +16,7 @@ import type { TrafficExchange } from "../../src/rules/caller/traffic.ts";
 import { judgeTraffic } from "../../src/traffic/judge.ts";
 import { captureIo } from "../cli/capture-io.ts";
 import { reportValidator } from "../report/report-schema.ts";
+import { harEntriesOf } from "./har-copies.ts";
 
 const tmp = () => mkdtempSync(join(tmpdir(), "lckit-judge-"));
 
@@ -87,20 +88,7 @@ describe("the kit's own evidence.har", () => {
 
 /** A HAR of exchanges as the sandbox recorded them (unredacted: what a proxy in front of staging sees). */
 function harOf(exchanges: readonly TrafficExchange[]): string {
-  const pairs = (h: Record<string, string>) => Object.entries(h).map(([name, value]) => ({ name, value }));
-  const entries = exchanges.map((x) => ({
-    startedDateTime: new Date(x.at).toISOString(),
-    time: x.durationMs,
-    request: {
-      method: x.method,
-      url: x.url,
-      headers: pairs(x.headers),
-      ...(x.body === undefined
-        ? {}
-        : { postData: { mimeType: x.headers["content-type"] ?? "", text: x.body } }),
-    },
-    response: { status: x.status, headers: pairs(x.responseHeaders), content: { text: x.responseBody } },
-  }));
+  const entries = harEntriesOf(exchanges);
   return JSON.stringify({ log: { version: "1.2", creator: { name: "test", version: "0" }, entries } });
 }
 
