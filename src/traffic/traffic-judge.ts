@@ -40,14 +40,6 @@ export interface ProxyCounts {
 
 /** Bodies a finding's evidence keeps (the run's evidence keeps as much). */
 const EVIDENCE_BODY_CHARS = 4096;
-/** Caller rules that read the time between requests: on traffic without times they cannot decide. */
-export const TIMED_CALLER_RULES = new Set([
-  "client/token-reuse",
-  "client/token-quota",
-  "client/token-dropped-when-expired",
-  "client/backoff-after-refusal",
-  "client/token-waits-after-quota-refusal",
-]);
 const SCANS = new Set(["scanLookups", "scanAutopilotStats", "scanAutopilotStatsByType"]);
 
 export interface TrafficLimits extends ServiceLimits, WindowLimits {
@@ -385,7 +377,8 @@ export class TrafficJudge {
       for (const rule of CALLER_RULES) {
         const verdict = verdicts.get(rule.id) as TrafficVerdict;
         findings.push(...verdict.violations);
-        const untimed = !timed && TIMED_CALLER_RULES.has(rule.id) && verdict.opportunities > 0;
+        // A rule that reads the time between requests cannot decide on traffic without times.
+        const untimed = !timed && rule.readsTime === true && verdict.opportunities > 0;
         checks.push(
           checkOf(
             rule,

@@ -12,6 +12,7 @@ import { main } from "../../src/cli/main.ts";
 import { clientCheck } from "../../src/commands/client/check.ts";
 import { packagePath } from "../../src/package-root.ts";
 import type { RunResult } from "../../src/result/model.ts";
+import { CALLER_RULES } from "../../src/rules/caller/caller-rules.ts";
 import type { TrafficExchange } from "../../src/rules/caller/traffic.ts";
 import { judgeTraffic } from "../../src/traffic/judge.ts";
 import { captureIo } from "../cli/capture-io.ts";
@@ -130,6 +131,22 @@ describe("an example client's traffic", () => {
     const without = await judgeTraffic({ source: file, excludeClients: ["nightly-sync"] });
     expect(without.parties).toEqual(["service", "client order-service"]);
     expect(failed(without.result)).toEqual([]);
+  }, 120_000);
+
+  it("traffic without times leaves the rules that read time undecided, never passed; the others judge as before", async () => {
+    const run = await check("order-service");
+    const file = join(tmp(), "untimed.har");
+    const timed = JSON.parse(harOf(run.traffic.exchanges)) as { log: { entries: Record<string, unknown>[] } };
+    for (const e of timed.log.entries) delete e.startedDateTime;
+    writeFileSync(file, JSON.stringify(timed));
+    const { result } = await judgeTraffic({ source: file });
+    const status = (id: string) => result.checks.find((c) => c.id === `${id}[order-service]`)?.status;
+    const readsTime = CALLER_RULES.filter((r) => r.readsTime === true);
+    expect(readsTime.length).toBeGreaterThan(0);
+    const judged = readsTime.filter((r) => status(r.id) !== "not-exercised");
+    expect(judged.length).toBeGreaterThan(0);
+    for (const r of judged) expect(status(r.id), r.id).toBe("inconclusive");
+    expect(status("client/scan-passes-previous-scroll-id")).toBe("passed");
   }, 120_000);
 });
 

@@ -31,6 +31,8 @@ export interface CallerRuleDeclaration extends RuleDeclaration {
   exercisedBy: string;
   /** Its finding at an exchange depends on exchanges after it (a scroll left: no later page came). */
   looksAhead?: boolean;
+  /** It reads the time between requests (a token's life, a wait): traffic without times cannot decide it. */
+  readsTime?: boolean;
   judge(traffic: Traffic): RuleVerdict;
 }
 

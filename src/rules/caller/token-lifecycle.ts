@@ -25,6 +25,7 @@ export function tokenOver(x: TrafficExchange): "expired" | "rejected" | undefine
 
 export const TOKEN_DROPPED_WHEN_OVER: CallerRule = defineRule<"caller", CallerRuleDeclaration>("caller", {
   id: "client/token-dropped-when-expired",
+  readsTime: true,
   requirements: ["CALLER-TOKEN-03"],
   title:
     "SHOULD not send a token again after the service answered that it expired (or did not accept it); request a new one",
@@ -87,6 +88,7 @@ export const TOKEN_WAITS_AFTER_QUOTA_REFUSAL: CallerRule = defineRule<"caller", 
   "caller",
   {
     id: "client/token-waits-after-quota-refusal",
+    readsTime: true,
     requirements: ["CALLER-TOKEN-04"],
     title:
       "MUST wait for one of its tokens to expire, or raise the quota, before it asks for a token again after a request declined at the quota (limit exceeded)",

@@ -113,6 +113,7 @@ function couldServe(h: Holding, at: number): boolean {
 
 export const tokenReuse = callerRule({
   id: "client/token-reuse",
+  readsTime: true,
   requirements: ["CALLER-TOKEN-01"],
   title:
     "SHOULD keep using a valid access token rather than request a new one while it holds one that could serve the call",
@@ -176,6 +177,7 @@ export const tokenReuse = callerRule({
 
 export const tokenQuota = callerRule({
   id: "client/token-quota",
+  readsTime: true,
   requirements: ["CALLER-TOKEN-02"],
   title:
     "SHOULD not run into its token quota under multi-token support (a token request declined, limit exceeded)",
@@ -246,6 +248,7 @@ export const tokenQuota = callerRule({
 
 export const backoffAfterRefusal = callerRule({
   id: "client/backoff-after-refusal",
+  readsTime: true,
   requirements: ["CALLER-BACKOFF-01"],
   title:
     "SHOULD wait (Retry-After, else a second) after a limit-exceeded refusal or a 429 instead of retrying at once",
