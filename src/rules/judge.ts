@@ -4,9 +4,21 @@
 // requirement, from its header), orders the findings, times each rule, and turns a verdict into the
 // check result every report reads.
 import type { Level } from "../check/check.ts";
+import type { FailureDetail, Undecided } from "../check/outcome.ts";
 import type { RuleDeclaration } from "../check/rule.ts";
+import type { Safety } from "../check/safety.ts";
 import type { CheckResult } from "../result/model.ts";
 import { type Finding, type Found, findingOf } from "./finding.ts";
+
+/** The input gave opportunities, but not enough to decide: what was seen and what decides (`reason`; an
+ *  HTTP check also says it as data: the two readings the interface cannot tell apart, and the detail). */
+export interface Inconclusive {
+  status: "inconclusive";
+  opportunities: number;
+  reason: string;
+  undecided?: Undecided;
+  details?: FailureDetail;
+}
 
 /** What a rule's judge returns: how many opportunities the input gave it, and what it found in them. */
 export type Outcome<E = undefined> =
@@ -14,15 +26,14 @@ export type Outcome<E = undefined> =
   | { status: "failed"; opportunities: number; found: Found<E>[] }
   /** The input gave the rule nothing to judge: said, with what would exercise it, never a pass. */
   | { status: "not-exercised"; reason: string }
-  /** The input gave opportunities, but not enough to decide: what was seen and what decides. */
-  | { status: "inconclusive"; opportunities: number; reason: string };
+  | Inconclusive;
 
 /** A rule's verdict: its outcome with every finding made the rule's own. */
 export type Verdict<E = undefined> =
   | { status: "passed"; opportunities: number; note?: string }
   | { status: "failed"; opportunities: number; findings: Finding<E>[] }
   | { status: "not-exercised"; reason: string }
-  | { status: "inconclusive"; opportunities: number; reason: string };
+  | Inconclusive;
 
 /** A judged rule: the rule, its verdict and the milliseconds its judging took. */
 export type Judged<R, E = undefined> = Verdict<E> & { rule: R; ms: number };
@@ -80,9 +91,12 @@ export function judgeRules<R extends Pick<RuleDeclaration, "id" | "requirements"
   });
 }
 
-/** A judged rule as every report reads it, `failed` adding what the kind shows of its findings. */
+/** A judged rule as every report reads it (an HTTP check, a caller, consumer or event rule alike), `failed`
+ *  adding what the kind shows of its findings. The requests of its result are its opportunities (an HTTP
+ *  check's: the requests it sent); its safety class is the rule's, `read` for a rule that only reads what
+ *  it judges. */
 export function ruleCheckResult<E>(
-  judged: Judged<RuleDeclaration & { level: Level }, E>,
+  judged: Judged<RuleDeclaration & { level: Level; safety?: Safety }, E>,
   how: {
     suite: string;
     /** --fail-on not-exercised: a MUST rule with no opportunity fails the run. */
@@ -97,7 +111,7 @@ export function ruleCheckResult<E>(
     title: rule.title,
     level: rule.level,
     requirements: [...rule.requirements],
-    safety: "read" as const,
+    safety: rule.safety ?? "read",
     durationMs: Math.round(judged.ms),
     requests: 0,
   };
@@ -110,7 +124,14 @@ export function ruleCheckResult<E>(
         ...(how.requireExercised && rule.level === "MUST" ? { exerciseRequired: true as const } : {}),
       };
     case "inconclusive":
-      return { ...base, status: "inconclusive", requests: judged.opportunities, reason: judged.reason };
+      return {
+        ...base,
+        status: "inconclusive",
+        requests: judged.opportunities,
+        reason: judged.reason,
+        ...(judged.undecided === undefined ? {} : { undecided: copyOf(judged.undecided) }),
+        ...(judged.details === undefined ? {} : { details: judged.details }),
+      };
     case "passed":
       return {
         ...base,
@@ -126,6 +147,12 @@ export function ruleCheckResult<E>(
         ...how.failed(judged.findings, judged.opportunities),
       };
   }
+}
+
+/** The undecided readings as a result keeps them (a pair, not the check's readonly tuple). */
+function copyOf(undecided: Undecided): NonNullable<CheckResult["undecided"]> {
+  const { saw, readings, decideBy } = undecided;
+  return { saw, readings: [readings[0], readings[1]], decideBy };
 }
 
 /** The findings of a verdict: those of a failed rule, none otherwise. */

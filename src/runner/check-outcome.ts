@@ -1,19 +1,25 @@
 // One check run to its outcome: its time limit, the run stopping meanwhile, and what it threw mapped to a
-// status. A CheckFailure is a finding about the target; anything else thrown is a fault of the kit
-// ("broken").
+// status. A CheckFailure is a finding about the target: made the one Finding of the kit (check-finding.ts)
+// and judged into the check's result by the one engine of every rule (src/rules/judge.ts). Anything else
+// thrown is a fault of the kit ("broken").
 import {
   CheckFailure,
   CheckInconclusive,
   CheckSkipped,
   type Counterexample,
+  type FailureDetail,
   failureDetail,
+  type Undecided,
 } from "../check/index.ts";
 import { Redactor } from "../redaction/redact.ts";
 import { pickEvidence } from "../result/evidence.ts";
 import type { CheckResult, Interruption, SkipCause } from "../result/model.ts";
+import type { Found } from "../rules/finding.ts";
+import { type Outcome, ruleCheckResult, verdictOf } from "../rules/judge.ts";
 import { MAX_TIMER_MS } from "../timer-limit.ts";
 import { EVIDENCE_BODY_LIMIT, redactExchange } from "../transport/transport.ts";
 import type { Breaker } from "./breaker.ts";
+import { foundOf, foundOfFailure, type HttpEvidence, httpFailure } from "./check-finding.ts";
 import { CheckEnded, type CheckSession } from "./context.ts";
 import type { PlanEntry } from "./plan.ts";
 
@@ -62,27 +68,24 @@ export async function runCheck(
     if (stopped.aborted) onStop();
     else stopped.addEventListener("abort", onStop, { once: true });
   });
-  let outcome: Outcome = { status: "passed" };
+  let ending: Ending = { status: "passed" };
   try {
     await Promise.race([entry.check.run(ctx), timeout, interrupted]);
   } catch (error) {
-    outcome = classify(error, session, drivable);
+    ending = classify(error, session, drivable);
   } finally {
     clearTimeout(timer);
     if (onStop) stopped.removeEventListener("abort", onStop);
     // Ending the check aborts its requests: the breaker must not count those as the target's silence.
     breaker.ending = true;
     try {
-      session.end(outcome.status === "passed" ? "finished" : "stopped by the runner");
+      session.end(ending.status === "passed" ? "finished" : "stopped by the runner");
     } finally {
       breaker.ending = false;
     }
   }
   const result: CheckResult = {
-    ...base(entry),
-    ...outcome,
-    durationMs: Math.round(performance.now() - started),
-    requests: scope.requests,
+    ...resultOf(entry, ending, scope.requests, performance.now() - started),
     // Every exchange the result rests on, the recordings of other checks it judged included.
     ...(scope.citations().length > 0 ? { exchangeIds: scope.citations() } : {}),
     ...(scope.retries.length > 0 ? { retries: [...scope.retries] } : {}),
@@ -130,9 +133,34 @@ export function notRun(entry: PlanEntry, interruption: Interruption): CheckResul
   );
 }
 
-type Outcome = Omit<CheckResult, keyof ReturnType<typeof base>>;
+/** How a check's run ended: judged (passed, failed with its finding, undecided), its verdict and result
+ *  the engine's once its requests are counted; or not judged at all: skipped (not allowed or not
+ *  possible) or broken (a fault of the kit). */
+type Ending =
+  | { status: "passed" }
+  | { status: "failed"; found: Found<HttpEvidence> }
+  | { status: "inconclusive"; reason: string; undecided: Undecided; details?: FailureDetail }
+  | { status: "skipped"; reason: string; skipCause: SkipCause }
+  | { status: "broken"; message: string; details?: { stack: string } };
 
-function classify(error: unknown, session: CheckSession, drivable: boolean): Outcome {
+/** The result of a check that ended so, after `ms` and `requests` (an HTTP check's opportunities: the
+ *  requests it sent). */
+function resultOf(entry: PlanEntry, ending: Ending, requests: number, ms: number): CheckResult {
+  if (ending.status === "skipped" || ending.status === "broken")
+    return { ...base(entry), ...ending, durationMs: Math.round(ms), requests };
+  const outcome: Outcome<HttpEvidence> =
+    ending.status === "failed"
+      ? { status: "failed", opportunities: requests, found: [ending.found] }
+      : { ...ending, opportunities: requests };
+  const { check } = entry;
+  return ruleCheckResult(
+    { ...verdictOf(check, outcome), rule: check, ms },
+    { suite: check.suite, failed: httpFailure },
+  );
+}
+
+function classify(error: unknown, session: CheckSession, drivable: boolean): Ending {
+  const { exchanges } = session.scope;
   if (error instanceof RunStopped) {
     const { interruption } = error;
     return {
@@ -141,7 +169,7 @@ function classify(error: unknown, session: CheckSession, drivable: boolean): Out
       skipCause: "interrupted",
     };
   }
-  if (error instanceof CheckFailure) return failed(error);
+  if (error instanceof CheckFailure) return { status: "failed", found: foundOfFailure(error, exchanges) };
   if (error instanceof CheckSkipped) return { status: "skipped", reason: error.message, skipCause: "check" };
   if (error instanceof CheckInconclusive) {
     const { saw, readings, decideBy } = error.undecided;
@@ -149,7 +177,7 @@ function classify(error: unknown, session: CheckSession, drivable: boolean): Out
     return {
       status: "inconclusive",
       reason: error.message,
-      undecided: { saw, readings: [readings[0], readings[1]], decideBy },
+      undecided: { saw, readings, decideBy },
       ...(details === undefined ? {} : { details }),
     };
   }
@@ -160,13 +188,15 @@ function classify(error: unknown, session: CheckSession, drivable: boolean): Out
     if (!drivable && error.waitingFor !== undefined)
       return {
         status: "failed",
-        message:
+        found: foundOf(
           `${error.message}; it was waiting for ${error.waitingFor}, which the target's answers asked for ` +
-          "(see the evidence for what the target announced)",
-        details: {
-          expected: "a check that can finish within its time limit",
-          actual: `waiting for ${error.waitingFor}`,
-        },
+            "(see the evidence for what the target announced)",
+          {
+            expected: "a check that can finish within its time limit",
+            actual: `waiting for ${error.waitingFor}`,
+          },
+          exchanges,
+        ),
       };
     return { status: "broken", message: error.message };
   }
@@ -174,17 +204,23 @@ function classify(error: unknown, session: CheckSession, drivable: boolean): Out
   if (error instanceof CheckEnded) return { status: "broken", message: error.message };
   // fast-check wraps what a property threw; a CheckFailure inside still is a finding about the target.
   if (error instanceof Error && error.cause instanceof CheckFailure)
-    return failed(error.cause, propertyReport(error, session.ctx.replayCommand));
+    return {
+      status: "failed",
+      found: foundOfFailure(error.cause, exchanges, propertyReport(error, session.ctx.replayCommand)),
+    };
   // A check that chokes on a body the target garbled found a fault of the target, not of the kit.
   if (error instanceof SyntaxError) {
-    const garbled = session.scope.exchanges.findLast((x) => x.response && !isJson(x.response.body));
+    const garbled = exchanges.findLast((x) => x.response && !isJson(x.response.body));
     if (garbled?.response)
       return {
         status: "failed",
-        message:
+        found: foundOf(
           `${garbled.request.method} ${garbled.request.url} answered ${garbled.response.status} with a body ` +
-          `that is not valid JSON (${error.message})`,
-        details: { expected: "a JSON body", actual: garbled.response.body.slice(0, 200) },
+            `that is not valid JSON (${error.message})`,
+          { expected: "a JSON body", actual: garbled.response.body.slice(0, 200) },
+          exchanges,
+          { about: garbled },
+        ),
       };
   }
   const err = error instanceof Error ? error : new Error(String(error));
@@ -192,17 +228,6 @@ function classify(error: unknown, session: CheckSession, drivable: boolean): Out
     status: "broken",
     message: `${err.name}: ${err.message}`,
     ...(err.stack === undefined ? {} : { details: { stack: err.stack } }),
-  };
-}
-
-function failed(error: CheckFailure, fallback?: Counterexample): Outcome {
-  const details = failureDetail(error);
-  const counterexample = error.details.counterexample ?? fallback;
-  return {
-    status: "failed",
-    message: error.message,
-    ...(details === undefined ? {} : { details }),
-    ...(counterexample === undefined ? {} : { counterexample }),
   };
 }
 
