@@ -1,10 +1,10 @@
 // What both sweeps (lckit client check and lckit events consumer check over their choices) render alike: the
-// head of sweep.json, what --format json prints, and one junit.xml with a testsuite per choice. Renderers
-// only: the sweep's folders are written by its command (src/commands).
+// head of sweep.json, what --format json prints, the table of summary.md and one junit.xml with a testsuite
+// per choice. Renderers only: the sweep's folders are written by its command (src/commands).
 
 import type { CheckResult, RunResult } from "../result/model.ts";
 import type { ExitCode } from "../result/verdict.ts";
-import { escapeXml } from "./escape.ts";
+import { escapeMarkdown, escapeXml } from "./escape.ts";
 import { isFailure } from "./junit.ts";
 
 /** The head of a sweep document, of either sweep (client and event consumer): its counts and times. */
@@ -42,6 +42,27 @@ export function sweepOutput<D extends { runs: readonly { choice: string }[] }>(
     folder,
     runs: document.runs.map((entry) => ({ ...entry, result: results.get(entry.choice) as RunResult })),
   };
+}
+
+/** summary.md of either sweep: its title, how many of its choices passed, and a table of one row a choice
+ *  (`columns` after the choice's; each row's cells as text, escaped here). */
+export function sweepMarkdown(
+  title: string,
+  kind: Pick<SweepKind, "choiceWord">,
+  passed: number,
+  columns: readonly string[],
+  rows: readonly (readonly string[])[],
+): string {
+  const choice = `${kind.choiceWord[0]?.toUpperCase()}${kind.choiceWord.slice(1)} choice`;
+  return `${[
+    `# ${title}: every ${kind.choiceWord} choice`,
+    "",
+    `${passed} of ${rows.length} ${kind.choiceWord} choice(s) passed.`,
+    "",
+    `| ${[choice, ...columns].join(" | ")} |`,
+    `|${[choice, ...columns].map(() => "---").join("|")}|`,
+    ...rows.map((cells) => `| ${cells.map(escapeMarkdown).join(" | ")} |`),
+  ].join("\n")}\n`;
 }
 
 export const seconds = (ms: number) => (ms / 1000).toFixed(3);

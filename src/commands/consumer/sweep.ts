@@ -3,8 +3,7 @@
 // finishes, sweep.json, one junit.xml whose test cases name the choice, and summary.md.
 import { CONSUMER_COMMAND_CHECK_ID } from "../../events/consumer/consumer-result.ts";
 import type { ProducerChoice } from "../../events/consumer/producer-choices.ts";
-import { escapeMarkdown } from "../../report/escape.ts";
-import { ruleCase, sweepHead, sweepJunit } from "../../report/sweep.ts";
+import { ruleCase, sweepHead, sweepJunit, sweepMarkdown } from "../../report/sweep.ts";
 import type { RunResult } from "../../result/model.ts";
 import { runSweep, type Sweep } from "../sweep.ts";
 import { consumerCheck } from "./check.ts";
@@ -90,21 +89,24 @@ export function consumerSweepClosing(sweep: ConsumerSweep): string {
 }
 
 export function renderConsumerSweepMarkdown(sweep: ConsumerSweep): string {
-  const lines = [
-    "# lckit events consumer check: every producer choice",
-    "",
-    `${sweep.passed} of ${sweep.runs.length} producer choice(s) passed.`,
-    "",
-    "| Producer choice | Result | Command exit | Broken consumer rules | Not exercised | Folder |",
-    "|---|---|---|---|---|---|",
-  ];
-  for (const entry of sweep.runs) {
+  const rows = sweep.runs.map((entry) => {
     const row = sweepChoiceOf(entry);
-    lines.push(
-      `| ${escapeMarkdown(`${row.choice}: ${row.description}`)} | ${row.outcome === "passed" ? "passed" : "FAILED"} | ${row.commandExit ?? row.signal ?? "none"} | ${escapeMarkdown(row.brokenRules.map((r) => `${r.id} (${r.level})`).join(", ") || "none")} | ${escapeMarkdown(row.notExercised.join(", ") || "none")} | ${escapeMarkdown(`${row.folder}/`)} |`,
-    );
-  }
-  return `${lines.join("\n")}\n`;
+    return [
+      `${row.choice}: ${row.description}`,
+      row.outcome === "passed" ? "passed" : "FAILED",
+      String(row.commandExit ?? row.signal ?? "none"),
+      row.brokenRules.map((r) => `${r.id} (${r.level})`).join(", ") || "none",
+      row.notExercised.join(", ") || "none",
+      `${row.folder}/`,
+    ];
+  });
+  return sweepMarkdown(
+    "lckit events consumer check",
+    { choiceWord: "producer" },
+    sweep.passed,
+    ["Result", "Command exit", "Broken consumer rules", "Not exercised", "Folder"],
+    rows,
+  );
 }
 
 /** One junit.xml for the sweep: a testsuite per producer choice, test cases "<choice> · <check>". */
