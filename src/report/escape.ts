@@ -23,23 +23,20 @@ export function xmlSafe(text: string): string {
   return out;
 }
 
-export function escapeXml(text: string): string {
+/** Text and attribute values of markup: the five characters escaped, the apostrophe as the language
+ *  spells it (HTML 4 has no &apos;). */
+function escapeMarkup(text: string, apostrophe: string): string {
   return xmlSafe(text)
     .replace(/&/g, "&amp;")
     .replace(/</g, "&lt;")
     .replace(/>/g, "&gt;")
     .replace(/"/g, "&quot;")
-    .replace(/'/g, "&apos;");
+    .replace(/'/g, apostrophe);
 }
 
-export function escapeHtml(text: string): string {
-  return xmlSafe(text)
-    .replace(/&/g, "&amp;")
-    .replace(/</g, "&lt;")
-    .replace(/>/g, "&gt;")
-    .replace(/"/g, "&quot;")
-    .replace(/'/g, "&#39;");
-}
+export const escapeXml = (text: string): string => escapeMarkup(text, "&apos;");
+
+export const escapeHtml = (text: string): string => escapeMarkup(text, "&#39;");
 
 /** Text for a terminal line: every control character (ESC, BEL, NUL, C1, bidi overrides) written as a
  *  visible escape, so bytes a target sent cannot move the cursor, clear the screen or reorder the line. */

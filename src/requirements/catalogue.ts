@@ -1,9 +1,7 @@
 // The requirement catalogue (requirements/catalogue.yaml) loaded and validated once; ids are the kit's traceability keys.
-import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { Ajv2020 } from "ajv/dist/2020.js";
-import { parse } from "yaml";
 import { packageRoot } from "../package-root.ts";
+import { readCheckedYaml, schemaProblems } from "./checked-file.ts";
 import type { RequirementLevel } from "./levels.ts";
 
 export { LEVELS, type RequirementLevel } from "./levels.ts";
@@ -36,14 +34,8 @@ export const catalogueSchemaPath = join(root, "requirements", "catalogue.schema.
 
 /** Problems of a parsed catalogue: schema violations and duplicate ids, as readable lines. */
 export function catalogueProblems(data: unknown): string[] {
-  const ajv = new Ajv2020({ allErrors: true });
-  const validate = ajv.compile(JSON.parse(readFileSync(catalogueSchemaPath, "utf8")));
-  const problems: string[] = [];
-  if (!validate(data)) {
-    for (const error of validate.errors ?? [])
-      problems.push(`${error.instancePath || "/"}: ${error.message}`);
-    return problems;
-  }
+  const problems = schemaProblems(catalogueSchemaPath, data);
+  if (problems.length > 0) return problems;
   const seen = new Set<string>();
   for (const requirement of (data as Catalogue).requirements) {
     if (seen.has(requirement.id)) problems.push(`duplicate requirement id ${requirement.id}`);
@@ -56,13 +48,7 @@ let cached: Catalogue | undefined;
 
 /** Loads requirements/catalogue.yaml; throws naming every problem when it does not match its schema. */
 export function loadCatalogue(): Catalogue {
-  if (cached) return cached;
-  const data: unknown = parse(readFileSync(cataloguePath, "utf8"));
-  const problems = catalogueProblems(data);
-  if (problems.length > 0) {
-    throw new Error(`requirements/catalogue.yaml is invalid:\n  ${problems.join("\n  ")}`);
-  }
-  cached = data as Catalogue;
+  cached ??= readCheckedYaml<Catalogue>(cataloguePath, "requirements/catalogue.yaml", catalogueProblems);
   return cached;
 }
 

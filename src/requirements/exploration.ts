@@ -1,11 +1,9 @@
 // The exploration model (requirements/exploration.yaml): for each MUST requirement, the dimensions the
 // document makes the rule depend on and which checks explore each, or why none does. Reports show it
 // beside what a run reached; requirements/exploration.md is rendered from it.
-import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { Ajv2020 } from "ajv/dist/2020.js";
-import { parse } from "yaml";
 import { packageRoot } from "../package-root.ts";
+import { readCheckedYaml, schemaProblems } from "./checked-file.ts";
 
 export type GapReason = "not shown" | "unsafe" | "cost" | "unobservable";
 
@@ -34,17 +32,14 @@ const schemaPath = join(packageRoot, "requirements", "exploration.schema.json");
 
 /** Problems of a parsed model against its schema, and repeated ids or dimensions, as readable lines. */
 export function explorationProblems(data: unknown): string[] {
-  const ajv = new Ajv2020({ allErrors: true });
-  const validate = ajv.compile(JSON.parse(readFileSync(schemaPath, "utf8")));
-  if (!validate(data)) {
-    // Names the requirement an index points at, so the problem can be found in the file.
-    const ids = (data as { requirements?: { id?: unknown }[] })?.requirements ?? [];
-    return (validate.errors ?? []).map((error) => {
-      const index = /^\/requirements\/(\d+)/.exec(error.instancePath)?.[1];
-      const id = index === undefined ? undefined : ids[Number(index)]?.id;
-      return `${error.instancePath || "/"}${typeof id === "string" ? ` (${id})` : ""}: ${error.message}`;
-    });
-  }
+  // Names the requirement an index points at, so the problem can be found in the file.
+  const ids = (data as { requirements?: { id?: unknown }[] })?.requirements ?? [];
+  const invalid = schemaProblems(schemaPath, data, (pointer) => {
+    const index = /^\/requirements\/(\d+)/.exec(pointer)?.[1];
+    const id = index === undefined ? undefined : ids[Number(index)]?.id;
+    return typeof id === "string" ? ` (${id})` : "";
+  });
+  if (invalid.length > 0) return invalid;
   const problems: string[] = [];
   const seen = new Set<string>();
   for (const entry of (data as ExplorationModel).requirements) {
@@ -61,12 +56,11 @@ let cached: ExplorationModel | undefined;
 
 /** Loads requirements/exploration.yaml; throws naming every problem when it does not match its schema. */
 export function loadExploration(): ExplorationModel {
-  if (cached) return cached;
-  const data: unknown = parse(readFileSync(explorationPath, "utf8"));
-  const problems = explorationProblems(data);
-  if (problems.length > 0)
-    throw new Error(`requirements/exploration.yaml is invalid:\n  ${problems.join("\n  ")}`);
-  cached = data as ExplorationModel;
+  cached ??= readCheckedYaml<ExplorationModel>(
+    explorationPath,
+    "requirements/exploration.yaml",
+    explorationProblems,
+  );
   return cached;
 }
 
