@@ -113,7 +113,7 @@ export function ruleCheckResult<E>(
     requirements: [...rule.requirements],
     safety: rule.safety ?? "read",
     durationMs: Math.round(judged.ms),
-    requests: 0,
+    requests: judged.status === "not-exercised" ? 0 : judged.opportunities,
   };
   switch (judged.status) {
     case "not-exercised":
@@ -127,25 +127,14 @@ export function ruleCheckResult<E>(
       return {
         ...base,
         status: "inconclusive",
-        requests: judged.opportunities,
         reason: judged.reason,
         ...(judged.undecided === undefined ? {} : { undecided: copyOf(judged.undecided) }),
         ...(judged.details === undefined ? {} : { details: judged.details }),
       };
     case "passed":
-      return {
-        ...base,
-        status: "passed",
-        requests: judged.opportunities,
-        ...(judged.note === undefined ? {} : { message: judged.note }),
-      };
+      return { ...base, status: "passed", ...(judged.note === undefined ? {} : { message: judged.note }) };
     case "failed":
-      return {
-        ...base,
-        status: "failed",
-        requests: judged.opportunities,
-        ...how.failed(judged.findings, judged.opportunities),
-      };
+      return { ...base, status: "failed", ...how.failed(judged.findings, judged.opportunities) };
   }
 }
 

@@ -7,6 +7,9 @@ import { COMMAND_CHECK_ID } from "../../result/client-verdict.ts";
 import type { ClientSweep } from "./sweep.ts";
 import { dependsOnChoice, whyFailed } from "./sweep-report.ts";
 
+/** The columns of summary.md after the choice's. */
+const COLUMNS = ["Result", "Command exit", "Broken caller rules", "Why it failed", "Folder"];
+
 export function renderSweepMarkdown(sweep: ClientSweep): string {
   const rows = sweep.runs.map((entry) => {
     const { variant, run } = entry;
@@ -29,11 +32,5 @@ export function renderSweepMarkdown(sweep: ClientSweep): string {
       `${variant}/`,
     ];
   });
-  return sweepMarkdown(
-    "lckit client check",
-    { choiceWord: "provider" },
-    sweep.passed,
-    ["Result", "Command exit", "Broken caller rules", "Why it failed", "Folder"],
-    rows,
-  );
+  return sweepMarkdown("lckit client check", { choiceWord: "provider" }, sweep.passed, COLUMNS, rows);
 }

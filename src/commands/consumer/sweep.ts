@@ -88,6 +88,12 @@ export function consumerSweepClosing(sweep: ConsumerSweep): string {
   return `consumer check over ${sweep.runs.length} producer choice(s): ${sweep.passed} passed, ${failed.length} did not${failed.length > 0 ? ` (${failed.join(", ")})` : ""}\n`;
 }
 
+/** The consumer sweep's words in its renderings: a producer choice, junit classes consumer.<choice>. */
+const CONSUMER_SWEEP = { classPrefix: "consumer", choiceWord: "producer" } as const;
+
+/** The columns of summary.md after the choice's. */
+const COLUMNS = ["Result", "Command exit", "Broken consumer rules", "Not exercised", "Folder"];
+
 export function renderConsumerSweepMarkdown(sweep: ConsumerSweep): string {
   const rows = sweep.runs.map((entry) => {
     const row = sweepChoiceOf(entry);
@@ -100,18 +106,12 @@ export function renderConsumerSweepMarkdown(sweep: ConsumerSweep): string {
       `${row.folder}/`,
     ];
   });
-  return sweepMarkdown(
-    "lckit events consumer check",
-    { choiceWord: "producer" },
-    sweep.passed,
-    ["Result", "Command exit", "Broken consumer rules", "Not exercised", "Folder"],
-    rows,
-  );
+  return sweepMarkdown("lckit events consumer check", CONSUMER_SWEEP, sweep.passed, COLUMNS, rows);
 }
 
 /** One junit.xml for the sweep: a testsuite per producer choice, test cases "<choice> · <check>". */
 export function renderConsumerSweepJunit(sweep: ConsumerSweep): string {
-  const kind = { classPrefix: "consumer", choiceWord: "producer" } as const;
+  const kind = CONSUMER_SWEEP;
   return sweepJunit(
     consumerSweepClosing(sweep),
     sweep.runs.map(({ choice, run }) => ({
