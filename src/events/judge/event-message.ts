@@ -45,7 +45,7 @@ export function inspectMessage(
 ): InspectedMessage {
   const problems: RequirementProblem[] = [];
   const message = readMessage(raw, problems, options, wanted);
-  if (!message) return { problems: problems.map(eventFinding), facts: {} };
+  if (!message) return { problems: findingsOf(problems), facts: {} };
   if (judged) judged.read += 1;
   for (let index = 0; index < MESSAGE_JUDGES.length; index += 1) {
     if (judged) judged.byJudge[index] = (judged.byJudge[index] as number) + 1;
@@ -53,7 +53,7 @@ export function inspectMessage(
       // Only a payload of an unsupported type stops with its type known.
       const payload = message.payload as { type?: unknown } | null;
       const type = payload !== null && typeof payload === "object" ? payload.type : undefined;
-      return { problems: problems.map(eventFinding), facts: typeof type === "string" ? { type } : {} };
+      return { problems: findingsOf(problems), facts: typeof type === "string" ? { type } : {} };
     }
   }
   const facts: MessageFacts = {};
@@ -69,11 +69,17 @@ export function inspectMessage(
     facts.payload = typed.payload;
     if (message.walk.fingerprint !== undefined) facts.fingerprint = message.walk.fingerprint;
   }
-  return { problems: problems.map(eventFinding), facts };
+  return { problems: findingsOf(problems), facts };
 }
 
 /** Every problem of one message on its own (no stream rules). `raw` may be the body text alone. */
 export function checkMessage(raw: RawMessage | string, options: CheckOptions = {}): EventProblem[] {
   const message = typeof raw === "string" ? { position: "message", body: raw } : raw;
   return inspectMessage(message, options).problems.map(safeProblem);
+}
+
+/** The findings of a message's problems; most messages have none, and their empty list is returned as it
+ *  is (an empty list of problems is an empty list of findings), so a valid message allocates nothing more. */
+function findingsOf(problems: RequirementProblem[]): EventProblem[] {
+  return problems.length === 0 ? (problems as never[]) : problems.map(eventFinding);
 }
