@@ -64,10 +64,9 @@ export class EventEvidence {
 
   /** To be called for every problem as it is found (CheckStreamOptions.onProblem). */
   observe(problem: EventProblem): void {
-    const line =
-      this.current?.position === problem.position ? this.current.line : this.recent.get(problem.position);
-    if (line !== undefined && this.withProblem.size < PROBLEM_POSITIONS)
-      this.withProblem.set(problem.position, line);
+    const { position } = problem.evidence;
+    const line = this.current?.position === position ? this.current.line : this.recent.get(position);
+    if (line !== undefined && this.withProblem.size < PROBLEM_POSITIONS) this.withProblem.set(position, line);
   }
 
   /** The line of events.ndjson holding the message at this position, when known. */
@@ -81,21 +80,20 @@ export class EventEvidence {
     this.close();
     const byCheck = new Map<string, number[]>();
     for (const p of problems) {
-      const line = this.lineNumberOf(p.position);
+      const line = this.lineNumberOf(p.evidence.position);
       if (line === undefined) continue;
-      const id = `events/${p.rule.toLowerCase()}`;
-      const lines = byCheck.get(id) ?? [];
+      const lines = byCheck.get(p.rule) ?? [];
       if (lines.length < CITED_LINES && !lines.includes(line)) lines.push(line);
-      byCheck.set(id, lines);
+      byCheck.set(p.rule, lines);
     }
     // A log line starts with the message's position in the source ("line 12", "amqp delivery 4031"); the
     // line of events.ndjson follows it, so every format shows where to look in the bundle.
     const where = (entry: string): string => {
-      const p = problems.find((x) => entry.startsWith(`${x.position} `));
-      const line = p === undefined ? undefined : this.lineNumberOf(p.position);
-      return p === undefined || line === undefined
+      const position = problems.find((x) => entry.startsWith(`${x.evidence.position} `))?.evidence.position;
+      const line = position === undefined ? undefined : this.lineNumberOf(position);
+      return position === undefined || line === undefined
         ? entry
-        : `${p.position} (${EVENTS_FILE} line ${line})${entry.slice(p.position.length)}`;
+        : `${position} (${EVENTS_FILE} line ${line})${entry.slice(position.length)}`;
     };
     const linked: RunResult = {
       ...result,

@@ -212,11 +212,11 @@ function messageViolations(file: string, interaction: PactMessageInteraction): F
     body: typeof body === "string" ? body : new TextDecoder().decode(body),
   });
   return problems
-    .filter((problem) => problem.severity === "error")
+    .filter((problem) => problem.evidence.severity === "error")
     .map((problem) => ({
-      instancePath: problem.instancePath,
-      keyword: problem.keyword,
-      message: `${problem.message} (${problem.rule})`,
+      instancePath: problem.evidence.instancePath,
+      keyword: problem.evidence.keyword,
+      message: `${problem.message} (${problem.requirement})`,
     }));
 }
 

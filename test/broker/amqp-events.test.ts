@@ -2,8 +2,10 @@
 // exchange, read back by the checker's own queue, and the checker's counts and rule ids must match the
 // stream's manifest exactly. Also: the checker takes nothing from another consumer, a malformed message is
 // reported and the run goes on, and a connection loss mid-run is survived with the gap reported.
+
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { main } from "../../src/cli/main.ts";
+import type { EventProblem } from "../../src/events/check/event-problem.ts";
 import { rule } from "../../src/events/document/requirements.ts";
 import { generateStream, type StreamManifest, type StreamMessage } from "../../src/events/generate/index.ts";
 import { checkStream } from "../../src/events/judge/event-stream.ts";
@@ -74,15 +76,13 @@ function errorsByRule(byRule: Record<string, number>): Record<string, number> {
   return Object.fromEntries(Object.entries(byRule).filter(([id]) => !varietyWarnings.has(id)));
 }
 
-function rulesByPosition(
-  problems: { position: string; rule: string; severity: string }[],
-): Record<string, string[]> {
+function rulesByPosition(problems: readonly EventProblem[]): Record<string, string[]> {
   const found: Record<string, Set<string>> = {};
   for (const problem of problems) {
-    if (problem.severity !== "error") continue;
-    const rules = found[problem.position] ?? new Set<string>();
-    rules.add(problem.rule);
-    found[problem.position] = rules;
+    if (problem.evidence.severity !== "error") continue;
+    const rules = found[problem.evidence.position] ?? new Set<string>();
+    rules.add(problem.requirement);
+    found[problem.evidence.position] = rules;
   }
   return Object.fromEntries(Object.entries(found).map(([position, rules]) => [position, [...rules].sort()]));
 }

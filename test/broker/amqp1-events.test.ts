@@ -89,7 +89,10 @@ function verdict(result: EventCheckResult) {
     invalid: result.invalid,
     duplicates: result.duplicates,
     byRule: result.byRule,
-    problems: result.problems.map((p) => ({ ...p, position: p.position.replace(/^.*?(\d+)$/, "#$1") })),
+    problems: result.problems.map((p) => ({
+      ...p,
+      position: p.evidence.position.replace(/^.*?(\d+)$/, "#$1"),
+    })),
   };
 }
 

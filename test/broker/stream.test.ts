@@ -1,11 +1,13 @@
 // The seeded stream generator: deterministic per seed, realistic, and its manifest is exactly what the
 // event checker finds (valid streams: nothing, even with re-sends and reordering; injected messages: the
 // named rule at the named place). No broker needed.
+
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import fc from "fast-check";
 import { afterAll, describe, expect, it } from "vitest";
+import type { EventProblem } from "../../src/events/check/event-problem.ts";
 import {
   generateStream,
   type PayloadType,
@@ -27,15 +29,13 @@ function asSource(messages: StreamMessage[]) {
   );
 }
 
-function rulesByPosition(
-  problems: { position: string; rule: string; severity: string }[],
-): Record<string, string[]> {
+function rulesByPosition(problems: readonly EventProblem[]): Record<string, string[]> {
   const found: Record<string, Set<string>> = {};
   for (const problem of problems) {
-    if (problem.severity !== "error") continue;
-    const rules = found[problem.position] ?? new Set<string>();
-    rules.add(problem.rule);
-    found[problem.position] = rules;
+    if (problem.evidence.severity !== "error") continue;
+    const rules = found[problem.evidence.position] ?? new Set<string>();
+    rules.add(problem.requirement);
+    found[problem.evidence.position] = rules;
   }
   return Object.fromEntries(Object.entries(found).map(([position, rules]) => [position, [...rules].sort()]));
 }
@@ -100,8 +100,8 @@ describe("generateStream", () => {
           });
           const result = await checkStream(asSource(messages), { config: manifest.streamingConfig });
           // Legal variety is never an error; it may warn (SHOULD: the kit's preferred shapes).
-          expect(result.problems.filter((p) => p.severity === "error")).toEqual([]);
-          expect(result.problems.filter((p) => !varietyWarnings.has(p.rule))).toEqual([]);
+          expect(result.problems.filter((p) => p.evidence.severity === "error")).toEqual([]);
+          expect(result.problems.filter((p) => !varietyWarnings.has(p.requirement))).toEqual([]);
           expect({ total: result.total, valid: result.valid, duplicates: result.duplicates }).toEqual({
             total: count,
             valid: count,

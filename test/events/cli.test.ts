@@ -123,8 +123,8 @@ describe("lckit events check", () => {
       /^22 messages with the warning EVENT-TYPES-06 "event type "ENTITY_MERGE_FAILED".*": first at line 2; also line 3, .*, line 11 and 12 more$/m,
     );
     const json = await run(["check", "-", "--format", "json"], input);
-    const result = JSON.parse(json.out) as { problems: { position: string }[] };
-    expect(result.problems.map((p) => p.position)).toEqual(unlisted.map((_, i) => `line ${i + 2}`));
+    const result = JSON.parse(json.out) as { problems: { evidence: { position: string } }[] };
+    expect(result.problems.map((p) => p.evidence.position)).toEqual(unlisted.map((_, i) => `line ${i + 2}`));
   });
 
   it("applies --config", async () => {

@@ -104,9 +104,9 @@ describe("the same stream through each envelope", () => {
         (e) => `line ${Math.floor(e.index / 10) + 1} message ${(e.index % 10) + 1}`,
       ),
     );
-    expect(new Set(result.problems.filter((p) => p.severity === "error").map((p) => p.position))).toEqual(
-      positions,
-    );
+    expect(
+      new Set(result.problems.filter((p) => p.evidence.severity === "error").map((p) => p.evidence.position)),
+    ).toEqual(positions);
   });
 
   it("reads envelopes from stdin as from a file", async () => {
@@ -281,10 +281,9 @@ describe("a broken envelope", () => {
       expect(result.problems).toHaveLength(1);
       const [problem] = result.problems;
       expect(problem).toMatchObject({
-        position: "line 2",
-        instancePath: field,
-        rule: "EVENT-DELIVERY-01",
-        keyword: "envelope",
+        rule: "events/event-delivery-01",
+        requirement: "EVENT-DELIVERY-01",
+        evidence: { position: "line 2", instancePath: field, keyword: "envelope", severity: "error" },
       });
       expect(problem?.message).toMatch(expected);
     },
@@ -409,7 +408,11 @@ describe("pretty-printed documents (aws and gcloud print them so)", () => {
       },
     );
     const byMessage = (result: EventCheckResult) =>
-      result.problems.map((p) => ({ ...p, position: p.position.replace(/^line \d+/, "") }));
+      result.problems.map((p) => ({
+        ...p,
+        where: p.where.replace(/^line \d+/, ""),
+        evidence: { ...p.evidence, position: p.evidence.position.replace(/^line \d+/, "") },
+      }));
     expect(many.total).toBe(40);
     expect(many.invalid).toBe(manifest.invalid);
     expect(byMessage(many)).toEqual(byMessage(one));
@@ -419,8 +422,8 @@ describe("pretty-printed documents (aws and gcloud print them so)", () => {
     const good = JSON.stringify(envelopeForms.kafka({ headers: { tenantId: "a" }, body: "{}" }, 0));
     const result = await checkFile("unclosed.jsonl", [good, "{", '  "Type": "Notification",']);
     expect(result.total).toBe(2);
-    expect(result.problems.filter((p) => p.position === "line 2").map((p) => p.rule)).toEqual([
-      "EVENT-DELIVERY-01",
-    ]);
+    expect(result.problems.filter((p) => p.evidence.position === "line 2").map((p) => p.requirement)).toEqual(
+      ["EVENT-DELIVERY-01"],
+    );
   });
 });

@@ -1,7 +1,7 @@
-// An event rule's findings carry the requirement of its header: the judge never names it, and each
-// message's findings go to that message's list.
+// An event rule's findings carry the requirement of its header and the position of the message judged:
+// the judge names neither, and each message's findings go to that message's list.
 import { describe, expect, it } from "vitest";
-import type { EventProblem } from "../../src/events/check/event-problem.ts";
+import type { RequirementProblem } from "../../src/events/check/event-problem.ts";
 import type { MessageUnderCheck } from "../../src/events/check/read-message.ts";
 import { eventRule } from "../../src/events/rules/event-rule.ts";
 
@@ -10,7 +10,7 @@ const rule = eventRule({
   title: "MUST be judged",
   requirements: ["TEST-RULE-01", "TEST-RULE-02"],
   judge(message, found) {
-    found.add({ position: message.position, instancePath: "", keyword: "test", message: "found" });
+    found.add({ instancePath: "", keyword: "test", message: "found" });
     return undefined;
   },
 });
@@ -18,24 +18,23 @@ const message = (position: string) => ({ position }) as unknown as MessageUnderC
 
 describe("an event rule's judge", () => {
   it("adds findings under the rule's first requirement, from its header", () => {
-    const problems: EventProblem[] = [];
+    const problems: RequirementProblem[] = [];
     if (typeof rule.judge !== "function") throw new Error("the rule has a judge");
     rule.judge(message("line 1"), problems);
     expect(problems).toEqual([
       {
         position: "line 1",
         instancePath: "",
-        rule: "TEST-RULE-01",
+        requirement: "TEST-RULE-01",
         keyword: "test",
         message: "found",
-        severity: "error",
       },
     ]);
   });
 
   it("adds each message's findings to that message's list", () => {
-    const first: EventProblem[] = [];
-    const second: EventProblem[] = [];
+    const first: RequirementProblem[] = [];
+    const second: RequirementProblem[] = [];
     if (typeof rule.judge !== "function") throw new Error("the rule has a judge");
     rule.judge(message("line 1"), first);
     rule.judge(message("line 2"), second);

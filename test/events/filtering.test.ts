@@ -198,12 +198,12 @@ const cases: [string, { config: StreamingConfig; body: string; want: string[] }]
 describe("configuration-dependent rules", () => {
   it.each(cases)("%s", (_name, { config, body, want }) => {
     const problems = checkMessage({ position: "line 1", body }, { config });
-    expect(problems.map((p) => `${p.rule} ${p.instancePath}`)).toEqual(want);
+    expect(problems.map((p) => `${p.requirement} ${p.evidence.instancePath}`)).toEqual(want);
   });
 
   it("are skipped without a configuration", () => {
     for (const [, { body }] of cases) {
-      expect(checkMessage(body).filter((p) => p.rule.startsWith("EVENT-FILTER"))).toEqual([]);
+      expect(checkMessage(body).filter((p) => p.requirement.startsWith("EVENT-FILTER"))).toEqual([]);
     }
   });
 });
@@ -255,7 +255,7 @@ describe("per-kind filtering fields: EVENT-FILTER-05/06 under a listed configura
   };
   const found = (payload: Record<string, unknown>, config?: StreamingConfig) =>
     checkMessage(message(payload), config ? { config } : {}).map(
-      (p) => `${p.rule}/${p.severity} ${p.instancePath}`,
+      (p) => `${p.requirement}/${p.evidence.severity} ${p.evidence.instancePath}`,
     );
   it.each<[string, Record<string, unknown>, string | undefined]>([
     ["an entity with its own fields", { type: "ENTITY_CHANGED", object: entity }, undefined],

@@ -41,7 +41,7 @@ function configFor(name: string): StreamingConfig | undefined {
 describe("valid fixtures", () => {
   it.each(validFiles)("%s conforms", async (name) => {
     const result = await checkStream(await openFileSource(join(validDir, name)), { config: configFor(name) });
-    expect(result.problems.filter((p) => p.severity === "error")).toEqual([]);
+    expect(result.problems.filter((p) => p.evidence.severity === "error")).toEqual([]);
     expect(result.total).toBeGreaterThan(0);
     expect(result.invalid).toBe(0);
   });
@@ -114,8 +114,11 @@ describe("invalid fixtures", () => {
     });
     const byLine = new Map<string, Set<string>>();
     for (const problem of result.problems) {
-      const line = problem.position.replace(/^line /, "");
-      byLine.set(line, (byLine.get(line) ?? new Set()).add(`${problem.rule}/${problem.severity}`));
+      const line = problem.evidence.position.replace(/^line /, "");
+      byLine.set(
+        line,
+        (byLine.get(line) ?? new Set()).add(`${problem.requirement}/${problem.evidence.severity}`),
+      );
     }
     const want = new Map<string, string[]>();
     for (const [line, entry] of Object.entries(expected)) {
@@ -135,6 +138,6 @@ describe("invalid fixtures", () => {
     const body = invalidLines[Number(line) - 1] ?? "";
     const problems = checkMessage({ position: `line ${line}`, body }, { config });
     expect(problems.length).toBeGreaterThan(0);
-    expect([...new Set(problems.map((p) => p.rule))]).toEqual([ruleId]);
+    expect([...new Set(problems.map((p) => p.requirement))]).toEqual([ruleId]);
   });
 });

@@ -105,8 +105,8 @@ describe("redeliveries", () => {
         const changed = { ...m.payload, extraField: "other content" };
         const again = `{"headers": ${JSON.stringify(m.headers)}, "payload": ${reserialized(changed, 2).replace(/\n/g, " ")}}`;
         const result = await check([messageLine(m), again]);
-        const reuse = result.problems.filter((p) => p.rule === "EVENT-HEADERS-03");
-        expect(reuse.map((p) => p.position)).toEqual(["line 2"]);
+        const reuse = result.problems.filter((p) => p.requirement === "EVENT-HEADERS-03");
+        expect(reuse.map((p) => p.evidence.position)).toEqual(["line 2"]);
       }),
       runs,
     );
@@ -118,7 +118,9 @@ describe("event types in neither of the document's lists", () => {
     fc.assert(
       fc.property(unlistedTypeMessage(), (m) => {
         const problems = checkMessage(messageLine(m));
-        expect(problems.map((p) => `${p.rule}/${p.severity}`)).toEqual(["EVENT-TYPES-06/warning"]);
+        expect(problems.map((p) => `${p.requirement}/${p.evidence.severity}`)).toEqual([
+          "EVENT-TYPES-06/warning",
+        ]);
       }),
       runs,
     );
@@ -129,7 +131,7 @@ describe("event types in neither of the document's lists", () => {
       headers: { tenantId: "acme", eventType: "ENTITY_CREATED", sourceObjectUri: "entities/1" },
       payload: { type: "ENTITY_MERGE_FAILED", uri: "entities/1" },
     });
-    expect(checkMessage(line).map((p) => `${p.rule}/${p.severity}`)).toEqual([
+    expect(checkMessage(line).map((p) => `${p.requirement}/${p.evidence.severity}`)).toEqual([
       "EVENT-TYPES-06/warning",
       "EVENT-HEADERS-04/error",
     ]);
@@ -157,7 +159,7 @@ describe("nesting", () => {
           (m.payload.object as Record<string, unknown>).attributes = {
             Address: [nestedAttributeValue(depth, "1003: canonical value mapping is missing")],
           };
-          expect(checkMessage(messageLine(m)).filter((p) => p.severity === "error")).toEqual([]);
+          expect(checkMessage(messageLine(m)).filter((p) => p.evidence.severity === "error")).toEqual([]);
         },
       ),
       { seed, numRuns: 15 },
@@ -178,10 +180,9 @@ describe("nesting", () => {
     const broken = structuredClone(m);
     broken.payload.object = {};
     const result = await check([messageLine(deep), messageLine(m), messageLine(broken)]);
-    expect(result.problems.map((p) => `${p.position} ${p.rule} ${p.keyword}`)).toEqual([
-      "line 1 EVENT-DELIVERY-01 maxDepth",
-      "line 3 EVENT-OBJECT-01 minProperties",
-    ]);
+    expect(
+      result.problems.map((p) => `${p.evidence.position} ${p.requirement} ${p.evidence.keyword}`),
+    ).toEqual(["line 1 EVENT-DELIVERY-01 maxDepth", "line 3 EVENT-OBJECT-01 minProperties"]);
     expect(result.total).toBe(3);
   });
 });
@@ -198,8 +199,8 @@ describe("lookupError at any depth", () => {
             Address: [nestedAttributeValue(depth, bad)],
           };
           const problems = checkMessage(messageLine(m));
-          expect(problems.map((p) => p.rule)).toEqual(["EVENT-OBJECT-03"]);
-          expect(problems[0]?.instancePath).toMatch(
+          expect(problems.map((p) => p.requirement)).toEqual(["EVENT-OBJECT-03"]);
+          expect(problems[0]?.evidence.instancePath).toMatch(
             /^\/payload\/object\/attributes\/Address\/0\/value\/.+\/lookupError$/,
           );
         },
@@ -241,8 +242,8 @@ describe("large-object fallbacks", () => {
       ["EVENT-PAYLOAD-01"],
     ],
   ])("%s", (_name, message, want) => {
-    const problems = checkMessage(JSON.stringify(message)).filter((p) => p.severity === "error");
-    expect(problems.map((p) => p.rule)).toEqual(want);
+    const problems = checkMessage(JSON.stringify(message)).filter((p) => p.evidence.severity === "error");
+    expect(problems.map((p) => p.requirement)).toEqual(want);
   });
 
   it("names what the payload is missing when it is none of the three", () => {

@@ -58,7 +58,7 @@ describe("the longest line read", () => {
     writeFileSync(path, `${good("entities/1")}\n${sized(5000)}\n${good("entities/2")}\n`);
     const result = await checkStream(await openFileSource(path, { maxLineBytes: 4096 }));
     expect([result.total, result.valid, result.invalid]).toEqual([3, 2, 1]);
-    expect(result.problems.map((p) => [p.position, p.rule, p.keyword])).toEqual([
+    expect(result.problems.map((p) => [p.evidence.position, p.requirement, p.evidence.keyword])).toEqual([
       ["line 2", rule.json, "maxLength"],
     ]);
     expect(result.problems[0]?.message).toContain("message is 5000 bytes, more than the 4096 bytes");

@@ -89,10 +89,10 @@ describe("the message walk", () => {
     expect(line).not.toContain("lookupError");
     // Both ways of asking: the text (no fingerprint wanted) and the walk that also fingerprints.
     for (const body of [plain, line]) {
-      expect(checkMessage(body).map((p) => p.rule)).toContain(rule.lookupError);
+      expect(checkMessage(body).map((p) => p.requirement)).toContain(rule.lookupError);
       const walked = inspectMessage({ position: "line 1", body }, {}, { fingerprint: true });
       expect(walked.facts.fingerprint).toBeTypeOf("number");
-      expect(walked.problems.map((p) => p.rule)).toContain(rule.lookupError);
+      expect(walked.problems.map((p) => p.requirement)).toContain(rule.lookupError);
     }
   });
 });

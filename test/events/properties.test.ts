@@ -22,7 +22,7 @@ describe("generated messages", () => {
   it.each(combinations)("%s as %s conforms", (type, kind) => {
     fc.assert(
       fc.property(eventMessage({ types: [type], kinds: [kind] }), (message) => {
-        const problems = checkMessage(messageLine(message)).filter((p) => p.severity === "error");
+        const problems = checkMessage(messageLine(message)).filter((p) => p.evidence.severity === "error");
         expect(problems).toEqual([]);
       }),
       { seed, numRuns: 40 },
@@ -42,10 +42,12 @@ describe("mutations", () => {
         const result = await checkStream(memorySource(linesAsMessages(lines)), {
           config: mutation.config?.(message),
         });
-        const rules = new Set(result.problems.map((p) => `${p.rule}/${p.severity}`));
+        const rules = new Set(result.problems.map((p) => `${p.requirement}/${p.evidence.severity}`));
         expect([...rules]).toEqual([`${mutation.rule}/${mutation.severity}`]);
         // The lead-in lines are valid: only the last line carries the problem (or the line the mutation names).
-        expect(result.problems.every((p) => p.position === `line ${mutation.at ?? lines.length}`)).toBe(true);
+        expect(
+          result.problems.every((p) => p.evidence.position === `line ${mutation.at ?? lines.length}`),
+        ).toBe(true);
       }),
       { seed, numRuns: 25 },
     );

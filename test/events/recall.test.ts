@@ -31,7 +31,9 @@ function verdict(result: EventCheckResult) {
     warned: result.warned,
     duplicates: result.duplicates,
     byRule: result.byRule,
-    problems: result.problems.map((p) => `${p.position} ${p.rule} ${p.instancePath} ${p.message}`),
+    problems: result.problems.map(
+      (p) => `${p.evidence.position} ${p.requirement} ${p.evidence.instancePath} ${p.message}`,
+    ),
     notices: result.notices.map((n) => n.message),
   };
 }

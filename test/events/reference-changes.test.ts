@@ -61,8 +61,8 @@ const plainItem = {
 async function errorsOf(lines: string[]): Promise<string[]> {
   const result = await checkStream(memorySource(linesAsMessages(lines)), {});
   return result.problems
-    .filter((p) => p.severity === "error")
-    .map((p) => `${p.rule}@${p.position}${p.instancePath}`);
+    .filter((p) => p.evidence.severity === "error")
+    .map((p) => `${p.requirement}@${p.evidence.position}${p.evidence.instancePath}`);
 }
 
 describe("EVENT-STREAM-02, entity side: faults", () => {
@@ -188,6 +188,8 @@ it("a companion flagged by both sides of EVENT-STREAM-02 is reported once", asyn
       companionWindow: { messages: 1, seconds: 0 },
     },
   });
-  expect(result.problems.map((p) => `${p.rule}@${p.position}`)).toEqual(["EVENT-STREAM-02@line 5"]);
+  expect(result.problems.map((p) => `${p.requirement}@${p.evidence.position}`)).toEqual([
+    "EVENT-STREAM-02@line 5",
+  ]);
   expect(result.byRule).toEqual({ "EVENT-STREAM-02": 1 });
 });

@@ -85,7 +85,9 @@ function config(extra: Partial<StreamingConfig> = {}): StreamingConfig {
 
 async function check(lines: string[], options: CheckStreamOptions = { config: config() }) {
   const result = await checkStream(memorySource(linesAsMessages(lines)), { maxProblems: 50, ...options });
-  const errors = result.problems.filter((p) => p.severity === "error").map((p) => `${p.rule}@${p.position}`);
+  const errors = result.problems
+    .filter((p) => p.evidence.severity === "error")
+    .map((p) => `${p.requirement}@${p.evidence.position}`);
   return { result, errors };
 }
 

@@ -15,7 +15,7 @@ function line([type, version, label]: Step, uri = "entities/E1"): string {
 async function check(steps: Step[]) {
   const result = await checkStream(memorySource(linesAsMessages(steps.map((step) => line(step)))));
   return {
-    problems: result.problems.map((p) => `${p.position} ${p.rule}`),
+    problems: result.problems.map((p) => `${p.evidence.position} ${p.requirement}`),
     invalid: result.invalid,
     duplicates: result.duplicates,
   };
@@ -197,7 +197,7 @@ describe("stream rules", () => {
       line(["ENTITY_CHANGED", 3]),
     ];
     const result = await checkStream(memorySource(linesAsMessages(lines)));
-    expect(result.problems.map((p) => p.position)).toEqual(["line 3"]);
+    expect(result.problems.map((p) => p.evidence.position)).toEqual(["line 3"]);
     expect([result.valid, result.invalid]).toEqual([2, 1]);
   });
 
@@ -239,7 +239,7 @@ describe("bounded memory of the stream rules (maxTrackedVersions)", () => {
       ],
       10,
     );
-    expect(result.problems.map((problem) => problem.rule)).toEqual(["EVENT-HEADERS-03"]);
+    expect(result.problems.map((problem) => problem.requirement)).toEqual(["EVENT-HEADERS-03"]);
   });
 
   it("settles a GDPR suspicion when its entity is forgotten, without losing a re-creation in between", async () => {
@@ -257,6 +257,6 @@ describe("bounded memory of the stream rules (maxTrackedVersions)", () => {
     expect(recreated.problems).toEqual([]);
 
     const violated = await run([gdpr[0] as [Step, string], gdpr[2] as [Step, string], ...filler], 5);
-    expect(violated.problems.map((problem) => problem.rule)).toEqual(["EVENT-STREAM-01"]);
+    expect(violated.problems.map((problem) => problem.requirement)).toEqual(["EVENT-STREAM-01"]);
   });
 });

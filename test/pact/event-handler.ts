@@ -13,11 +13,11 @@ export function handleEvent(payload: unknown, metadata: Record<string, unknown> 
     Object.entries(metadata).filter(([name]) => !/^content-?type$/i.test(name)),
   );
   const problems = checkMessage({ position: "pact message", headers, body: JSON.stringify(payload) }).filter(
-    (problem) => problem.severity === "error",
+    (problem) => problem.evidence.severity === "error",
   );
   if (problems.length > 0)
     throw new Error(
-      `event rejected: ${problems.map((p) => `${p.instancePath || "/"} ${p.message} (${p.rule})`).join("; ")}`,
+      `event rejected: ${problems.map((p) => `${p.evidence.instancePath || "/"} ${p.message} (${p.requirement})`).join("; ")}`,
     );
   return {
     type: String((payload as { type?: unknown }).type),

@@ -90,11 +90,13 @@ describe("event checker: errors trace to MUST entries, warnings to SHOULD entrie
 
   it("every problem found in the invalid fixture stream has the severity its entry's level demands", async () => {
     const result = await checkStream(await openSource(join(root, "fixtures/events/invalid.ndjson")));
-    expect(result.problems.filter((problem) => problem.severity === "error").length).toBeGreaterThan(20);
+    expect(result.problems.filter((problem) => problem.evidence.severity === "error").length).toBeGreaterThan(
+      20,
+    );
     const audited = result.problems.map((problem) => ({
-      name: `invalid.ndjson:${problem.position ?? "?"}`,
-      rule: problem.rule,
-      severity: problem.severity,
+      name: `invalid.ndjson:${problem.evidence.position ?? "?"}`,
+      rule: problem.requirement,
+      severity: problem.evidence.severity,
     }));
     expect(ruleAuditProblems(audited, catalogue)).toEqual([]);
   });

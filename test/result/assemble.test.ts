@@ -3,6 +3,7 @@
 import { describe, expect, it } from "vitest";
 import { rule } from "../../src/events/document/requirements.ts";
 import { dottedPath, eventRunResult } from "../../src/events/judge/run-result.ts";
+import { EVENT_RULES, eventFinding } from "../../src/events/rules/index.ts";
 import { assembleRunResult, newRunId, type RunRecord } from "../../src/result/assemble.ts";
 import type { CheckResult } from "../../src/result/model.ts";
 import { planRun } from "../../src/runner/plan.ts";
@@ -126,6 +127,9 @@ describe("assembleRunResult", () => {
   });
 });
 
+/** Every event rule judged one message (the opportunities of a stream of one message). */
+const everyRuleOnce = Object.fromEntries(EVENT_RULES.map((r) => [r.id, 1]));
+
 describe("the HTTP runner and the event checker assemble alike", () => {
   it("give the same top-level keys and derive counts and verdict the same way", async () => {
     const target = fakeTarget();
@@ -160,6 +164,7 @@ describe("the HTTP runner and the event checker assemble alike", () => {
         },
         inconclusive: [],
         byRule: {},
+        opportunities: everyRuleOnce,
         errors: 0,
         warnings: 0,
         problems: [],
@@ -200,10 +205,9 @@ describe("the HTTP runner and the event checker assemble alike", () => {
     const problem = {
       position: "line 3",
       instancePath: "/payload/object/a~1b/0",
-      rule: id,
+      requirement: id,
       keyword: "type",
       message: "must be string",
-      severity: "error" as const,
     };
     const events = eventRunResult(
       {
@@ -225,9 +229,10 @@ describe("the HTTP runner and the event checker assemble alike", () => {
         },
         inconclusive: [],
         byRule: { [id]: 2 },
+        opportunities: everyRuleOnce,
         errors: 2,
         warnings: 0,
-        problems: [problem, { ...problem, position: "line 4", instancePath: "" }],
+        problems: [problem, { ...problem, position: "line 4", instancePath: "" }].map(eventFinding),
         droppedProblems: 0,
         notices: [],
         durationMs: 1,

@@ -24,9 +24,9 @@ interface EventsIo extends CliIo {
 }
 
 function formatProblem(problem: EventProblem): string {
-  const level = problem.severity === "warning" ? "warning " : "";
-  const where = problem.instancePath === "" ? "message" : problem.instancePath;
-  return `${problem.position}: ${level}${problem.rule} at ${where}: ${problem.message}\n`;
+  const { position, instancePath, severity } = problem.evidence;
+  const level = severity === "warning" ? "warning " : "";
+  return `${position}: ${level}${problem.requirement} at ${instancePath || "message"}: ${problem.message}\n`;
 }
 
 /** JSON text with the characters JSON.stringify leaves raw but a terminal acts on (C1, separators, bidi) escaped. */

@@ -5,7 +5,7 @@ import { relationshipShapeFields } from "../document/payload-fields.ts";
 import { rule } from "../document/requirements.ts";
 import type { ObjectKind } from "../event-schemas.ts";
 import { alwaysTolerated, type FieldSelection, type ResolvedStreamingConfig } from "../streaming-config.ts";
-import { addProblem, type EventProblem } from "./event-problem.ts";
+import type { RequirementProblem } from "./event-problem.ts";
 
 export function pointer(...parts: string[]): string {
   return parts.map((part) => `/${part.replaceAll("~", "~0").replaceAll("/", "~1")}`).join("");
@@ -21,19 +21,19 @@ export function filteringProblems(
   object: Record<string, unknown>,
   config: ResolvedStreamingConfig,
   position: string,
-): EventProblem[] {
+): RequirementProblem[] {
   const relationship = kind === "relationship";
   const selection = relationship ? config.relationFields : config.entityFields;
   const property = relationship ? "RelationEventsFilteringFields" : "JMSEventsFilteringFields";
-  const problems: EventProblem[] = [];
+  const problems: RequirementProblem[] = [];
   if (selection) {
     const filterRule = relationship ? rule.relationFilter : rule.entityFilter;
     for (const field of Object.keys(object)) {
       if (!selection.top.has(field)) {
-        addProblem(problems, {
+        problems.push({
           position,
           instancePath: pointer("payload", "object", field),
-          rule: filterRule,
+          requirement: filterRule,
           keyword: "filtering",
           message: `field "${field}" is not listed in ${property} (allowed: ${listed(selection)}; uri and type are always tolerated); object must hold only the listed fields`,
         });
@@ -44,10 +44,10 @@ export function filteringProblems(
       if (!keys || value === null || typeof value !== "object" || Array.isArray(value)) continue;
       for (const key of Object.keys(value)) {
         if (!keys.has(key)) {
-          addProblem(problems, {
+          problems.push({
             position,
             instancePath: pointer("payload", "object", field, key),
-            rule: filterRule,
+            requirement: filterRule,
             keyword: "filtering",
             message: `"${field}.${key}" is not listed in ${property} (listed under ${field}: ${[...keys].join(", ")}); object must hold only the listed fields`,
           });
@@ -59,10 +59,10 @@ export function filteringProblems(
   if (kind === "change-request") return problems;
   for (const field of alwaysTolerated) {
     if (!(field in object)) {
-      addProblem(problems, {
+      problems.push({
         position,
         instancePath: pointer("payload", "object"),
-        rule: rule.allFields,
+        requirement: rule.allFields,
         keyword: "filtering",
         message: `object has no "${field}" although ${property} is absent from the streaming configuration (then all available fields are sent)`,
       });
@@ -74,10 +74,10 @@ export function filteringProblems(
       (field) => !(field in object) && !alwaysTolerated.includes(field),
     );
     if (missing.length > 0) {
-      addProblem(problems, {
+      problems.push({
         position,
         instancePath: pointer("payload", "object"),
-        rule: rule.relationshipObject,
+        requirement: rule.relationshipObject,
         keyword: "required",
         message: `RELATIONSHIP_CREATED object lacks ${missing.join(", ")}; with RelationEventsFilteringFields absent every field of the documented relationship shape is sent`,
       });
@@ -156,8 +156,8 @@ export function kindFieldProblems(
   object: Record<string, unknown>,
   position: string,
   config?: ResolvedStreamingConfig,
-): EventProblem[] | undefined {
-  let problems: EventProblem[] | undefined;
+): RequirementProblem[] | undefined {
+  let problems: RequirementProblem[] | undefined;
   let allowed: ReadonlySet<string> | undefined;
   const relationship = kind === "relationship";
   const property = relationship ? "RelationEventsFilteringFields" : "JMSEventsFilteringFields";
@@ -171,20 +171,19 @@ export function kindFieldProblems(
     const adds = `one ${relation ? "RelationEventsFilteringFields" : "JMSEventsFilteringFields"} adds for ${owner} objects only, but this ${eventType} object is ${kindName[kind]}`;
     problems ??= [];
     if (listed) {
-      addProblem(problems, {
+      problems.push({
         position,
         instancePath: pointer("payload", "object", field),
-        rule: relation ? rule.relationKindFields : rule.entityKindFields,
+        requirement: relation ? rule.relationKindFields : rule.entityKindFields,
         keyword: "x-object-kind",
         message: `field "${field}" is ${adds}; the streaming configuration sets ${property}, so the object holds only listed fields of its kind: remove it from this kind of object`,
       });
     } else {
-      addProblem(problems, {
+      problems.push({
         position,
         instancePath: pointer("payload", "object", field),
-        rule: rule.unlistedKindField,
+        requirement: rule.unlistedKindField,
         keyword: "x-object-kind",
-        severity: "warning",
         message: `field "${field}" is ${adds}; without ${property} in the streaming configuration all available fields are sent, so it is allowed, but a consumer that reads it by the document's lists will not expect it here (give --config with ${property} to judge it as an error)`,
       });
     }

@@ -1,10 +1,10 @@
 // Findings of one rule with the same message, grouped for a person to read: the first is shown in full,
 // the rest counted with their positions (a few kept). Every finding stays in the result and report.json.
-import type { EventProblem } from "./event-problem.ts";
+import type { EventProblem, Severity } from "./event-problem.ts";
 
 export interface ProblemGroup {
   rule: string;
-  severity: EventProblem["severity"];
+  severity: Severity;
   message: string;
   count: number;
   /** The first positions (at most `positionsKept`). */
@@ -20,20 +20,21 @@ export class ProblemGroups {
 
   /** Adds a finding; true when it is the first of its group (the one to show in full). */
   add(problem: EventProblem): boolean {
-    const key = `${problem.rule}\u0000${problem.severity}\u0000${problem.message}`;
+    const { position, severity } = problem.evidence;
+    const key = `${problem.requirement}\u0000${severity}\u0000${problem.message}`;
     const group = this.groups.get(key);
     if (group) {
       group.count += 1;
-      if (group.positions.length < positionsKept) group.positions.push(problem.position);
+      if (group.positions.length < positionsKept) group.positions.push(position);
       return false;
     }
     if (this.groups.size < groupsKept)
       this.groups.set(key, {
-        rule: problem.rule,
-        severity: problem.severity,
+        rule: problem.requirement,
+        severity,
         message: problem.message,
         count: 1,
-        positions: [problem.position],
+        positions: [position],
       });
     return true;
   }

@@ -13,7 +13,7 @@ import {
   type StreamingConfig,
 } from "../streaming-config.ts";
 import type { RawMessage } from "../transport/transport.ts";
-import { addProblem, describeValue, type EventProblem } from "./event-problem.ts";
+import { describeValue, type RequirementProblem } from "./event-problem.ts";
 import { pointer } from "./filtering-fields.ts";
 import { type MessageWalk, walkMessage } from "./payload-fingerprint.ts";
 import { isRecord } from "./payload-shape.ts";
@@ -130,17 +130,17 @@ export function nestingExceeds(text: string, limit: number): boolean {
  */
 export function readMessage(
   raw: RawMessage,
-  problems: EventProblem[],
+  problems: RequirementProblem[],
   options: CheckOptions,
   wanted: InspectFor,
 ): MessageUnderCheck | undefined {
   const position = raw.position;
   if (raw.tooLarge !== undefined) {
     const { bytes, limit } = raw.tooLarge;
-    addProblem(problems, {
+    problems.push({
       position,
       instancePath: "",
-      rule: rule.json,
+      requirement: rule.json,
       keyword: "maxLength",
       message: `message is ${bytes} bytes, more than the ${limit} bytes a line is read up to, so it was not inspected; raise --max-line-bytes if messages this large are intended`,
     });
@@ -148,10 +148,10 @@ export function readMessage(
   }
   if (raw.envelopeFault !== undefined) {
     const { envelope, field, expected, got } = raw.envelopeFault;
-    addProblem(problems, {
+    problems.push({
       position,
       instancePath: field,
-      rule: rule.json,
+      requirement: rule.json,
       keyword: "envelope",
       message: `${envelope} envelope: ${field === "" ? "the line" : field} must be ${expected}; got ${got}. The message in it was not checked (the pointer is into the line as the service wrote it)`,
     });
@@ -162,10 +162,10 @@ export function readMessage(
   try {
     parsed = JSON.parse(raw.body);
   } catch (error) {
-    addProblem(problems, {
+    problems.push({
       position,
       instancePath: "",
-      rule: rule.json,
+      requirement: rule.json,
       keyword: "json",
       message: `message is not valid JSON (${error instanceof Error ? error.message : String(error)}); each message must be one JSON document (one per line in NDJSON)`,
     });
@@ -181,20 +181,20 @@ export function readMessage(
       ? walkMessage(parsed, maxDepth, true)
       : textWalk(raw.body, parsed, maxDepth);
   if (walk.tooDeep) {
-    addProblem(problems, {
+    problems.push({
       position,
       instancePath: "",
-      rule: rule.json,
+      requirement: rule.json,
       keyword: "maxDepth",
       message: `message nests objects and arrays more than ${maxDepth} levels deep, so it was not inspected further; event messages nest a few levels (raise --max-depth if such nesting is intended)`,
     });
     return undefined;
   }
   if (!isRecord(parsed)) {
-    addProblem(problems, {
+    problems.push({
       position,
       instancePath: "",
-      rule: rule.json,
+      requirement: rule.json,
       keyword: "type",
       message: `expected a JSON object (a payload with type, or {"headers": {...}, "payload": {...}}), got ${describeValue(parsed)}`,
     });
@@ -207,10 +207,10 @@ export function readMessage(
   if (!("type" in parsed) && "payload" in parsed) {
     for (const key of Object.keys(parsed)) {
       if (key !== "headers" && key !== "payload") {
-        addProblem(problems, {
+        problems.push({
           position,
           instancePath: pointer(key),
-          rule: rule.json,
+          requirement: rule.json,
           keyword: "additionalProperties",
           message: `unexpected member "${key}" in a message envelope; an envelope line holds only "headers" and "payload"`,
         });

@@ -12,7 +12,7 @@
 // maxTracked (the oldest forgotten first, counted).
 
 import { rule } from "../document/requirements.ts";
-import type { EventProblem } from "./event-problem.ts";
+import type { RequirementProblem } from "./event-problem.ts";
 import type { MessageFacts } from "./message-facts.ts";
 import { payloadFingerprint } from "./payload-fingerprint.ts";
 import { isRecord, ovChangedOf, ovChangedPath } from "./payload-shape.ts";
@@ -81,7 +81,7 @@ export class ReferenceChanges {
   constructor(private readonly maxTracked: number) {}
 
   /** The finding of one message, if its own content shows a reference attribute change with ovChanged false. */
-  observe(facts: MessageFacts, position: string): EventProblem | undefined {
+  observe(facts: MessageFacts, position: string): RequirementProblem | undefined {
     const type = facts.type;
     if (type !== "ENTITY_CHANGED" && type !== "ENTITY_CREATED") return undefined;
     const payload = facts.payload;
@@ -135,14 +135,13 @@ export class ReferenceChanges {
     }
   }
 
-  private problem(position: string, payload: Record<string, unknown>, message: string): EventProblem {
+  private problem(position: string, payload: Record<string, unknown>, message: string): RequirementProblem {
     return {
       position,
       instancePath: ovChangedPath(payload),
-      rule: rule.referenceOvChanged,
+      requirement: rule.referenceOvChanged,
       keyword: "stream:reference-change-ovchanged",
       message,
-      severity: "error",
     };
   }
 }

@@ -12,7 +12,7 @@ import {
   type ReferenceEnd,
   type ResolvedStreamingConfig,
 } from "../streaming-config.ts";
-import type { EventProblem } from "./event-problem.ts";
+import type { RequirementProblem } from "./event-problem.ts";
 import type { MessageFacts } from "./message-facts.ts";
 import { isRecord, ovChangedOf, ovChangedPath } from "./payload-shape.ts";
 
@@ -99,7 +99,7 @@ export interface CompanionCounts {
 
 /** A late finding and whether its message had no error before (it then becomes invalid). */
 export interface LateProblem {
-  problem: EventProblem;
+  problem: RequirementProblem;
   newlyInvalid: boolean;
 }
 
@@ -508,10 +508,9 @@ export class ReferenceCompanions {
         problem: {
           position: companion.position,
           instancePath: companion.ovPath,
-          rule: rule.referenceOvChanged,
+          requirement: rule.referenceOvChanged,
           keyword: "stream:reference-ovchanged",
           message: `ENTITY_CHANGED for ${companion.uri} is the companion of ${eventType} ${uri} (${position}) of ${relationType}, a relation type that backs a reference attribute (${this.typeSource(relationType)}), but carries ovChanged false; ovChanged is always true in the ENTITY_CHANGED events sent for entities whose reference attribute changed`,
-          severity: "error",
         },
       };
     }
@@ -520,10 +519,9 @@ export class ReferenceCompanions {
       problem: {
         position,
         instancePath: "/payload/type",
-        rule: rule.referenceCompanion,
+        requirement: rule.referenceCompanion,
         keyword: "stream:reference-companion",
         message: `${eventType} ${uri} of ${relationType}, a relation type that backs a reference attribute (${this.typeSource(relationType)}), has no ENTITY_CHANGED for ${ends.join(" or ")} within ${this.windowText()} before or after it; for a reference attribute an ENTITY_CHANGED event also appears (widen companionWindow in the streaming configuration if the platform sends it later)`,
-        severity: "error",
       },
     };
   }

@@ -1,8 +1,9 @@
-// Turns ajv errors into EventProblems: the rule id comes from the failing subschema's x-requirements,
-// the text from its x-message or from the keyword, saying what was expected and what came.
+// Turns ajv errors into problems under the requirement they break: the id comes from the failing
+// subschema's x-requirements, the text from its x-message or from the keyword, saying what was expected
+// and what came.
 import type { ErrorObject } from "ajv/dist/2020.js";
 import type { Annotation } from "../event-schemas.ts";
-import { describeValue, type EventProblem, type Severity } from "./event-problem.ts";
+import { describeValue, type RequirementProblem } from "./event-problem.ts";
 
 /** Wrapper keywords whose failure is already reported by the inner error. */
 const wrappers = new Set(["if", "allOf", "anyOf", "oneOf", "$ref"]);
@@ -43,11 +44,9 @@ export function problemsFromErrors(
     prefix: string;
     annotations: WeakMap<object, Annotation>;
     fallbackRule: string;
-    /** "warning" for the kit's SHOULD-level shapes; default "error". */
-    severity?: Severity;
   },
-): EventProblem[] {
-  const problems: EventProblem[] = [];
+): RequirementProblem[] {
+  const problems: RequirementProblem[] = [];
   // One keyword failing at one place is one problem, even when two subschemas (an envelope and a
   // per-type schema) both state it; the first, outermost statement is kept.
   const seen = new Set<string>();
@@ -70,10 +69,9 @@ export function problemsFromErrors(
     problems.push({
       position: options.position,
       instancePath: `${options.prefix}${error.instancePath}`,
-      rule,
+      requirement: rule,
       keyword: error.keyword,
       message,
-      severity: options.severity ?? "error",
     });
   }
   return problems;

@@ -8,7 +8,7 @@
 // index), so nothing else is kept per version.
 
 import { rule } from "../document/requirements.ts";
-import type { EventProblem } from "./event-problem.ts";
+import type { RequirementProblem } from "./event-problem.ts";
 import type { MessageFacts } from "./message-facts.ts";
 import { payloadFingerprint } from "./payload-fingerprint.ts";
 
@@ -137,7 +137,7 @@ export interface StreamRuleOptions {
 /** About 90 bytes a pair (measured by bench/events-memory.ts): about 18 MB, flat past it. */
 export const defaultMaxTrackedVersions = 200_000;
 
-const none: EventProblem[] = [];
+const none: RequirementProblem[] = [];
 
 /** Refs below this pack with a type index into a safe integer (a file offset of 32 TiB); a message with
  *  a larger ref is fingerprinted as it arrives instead. */
@@ -216,7 +216,7 @@ export class StreamRules {
    * Records one message; returns the problems it proves at once (objectVersion reuse). GDPR findings
    * wait for finish(). `invalid`: the message already has an error of its own.
    */
-  observe(facts: MessageFacts, position: string, invalid = false, ref?: number): EventProblem[] {
+  observe(facts: MessageFacts, position: string, invalid = false, ref?: number): RequirementProblem[] {
     const { uri, objectVersion: version, type } = facts;
     if (uri === undefined || version === undefined || type === undefined) return none;
     if (facts.payload === undefined) return none;
@@ -262,10 +262,9 @@ export class StreamRules {
         {
           position,
           instancePath: "/headers/objectVersion",
-          rule: rule.versionReuse,
+          requirement: rule.versionReuse,
           keyword: "stream:version-reuse",
           message: `${uri} objectVersion ${version} was already used by a different message (${earlierType === type ? `another ${type} with other content` : `a ${earlierType}`}); objectVersion is raised after every change, so two different messages never share one`,
-          severity: "error",
         },
       ];
     }
@@ -282,7 +281,7 @@ export class StreamRules {
     typeIndex: number,
     position: string,
     invalid: boolean,
-  ): EventProblem[] {
+  ): RequirementProblem[] {
     this.tracked += 1;
     if (version < tracked.max) this.reordered += 1;
     else tracked.max = version;
@@ -327,8 +326,8 @@ export class StreamRules {
    * The GDPR findings that still hold at the end of the stream: a message versioned after a removal with
    * no ENTITY_CREATED between them. `newlyInvalid`: positions that had no error before.
    */
-  finish(): { problems: EventProblem[]; newlyInvalid: number } {
-    const problems: EventProblem[] = [];
+  finish(): { problems: RequirementProblem[]; newlyInvalid: number } {
+    const problems: RequirementProblem[] = [];
     const reported = new Set<string>();
     const newly = new Set<string>();
     for (const suspicion of this.suspicions) {
@@ -355,7 +354,7 @@ function recreatedBetween(tracked: TrackedObject, suspicion: Suspicion): boolean
   return found;
 }
 
-function gdprProblem(suspicion: Suspicion): EventProblem {
+function gdprProblem(suspicion: Suspicion): RequirementProblem {
   const { uri, removed, type, version } = suspicion;
   const which = suspicion.late
     ? `an earlier-delivered ${type} carries objectVersion ${version}`
@@ -363,9 +362,8 @@ function gdprProblem(suspicion: Suspicion): EventProblem {
   return {
     position: suspicion.position,
     instancePath: suspicion.late ? "/headers/objectVersion" : "/payload/type",
-    rule: rule.gdpr,
+    requirement: rule.gdpr,
     keyword: "stream:after-gdpr",
     message: `${uri} was removed by ENTITY_REMOVED_GDPR at objectVersion ${removed}, but ${which} and no ENTITY_CREATED lies between them; after a GDPR removal only ENTITY_CREATED and ENTITY_REMOVED_GDPR may follow for that entity`,
-    severity: "error",
   };
 }

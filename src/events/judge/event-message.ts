@@ -1,11 +1,11 @@
 // Checks one event message on its own: reads it (../check/read-message.ts), then runs the judge of every
 // event rule that reads one message (../rules/), in their declared order.
 
-import { type EventProblem, safeProblem } from "../check/event-problem.ts";
+import { type EventProblem, type RequirementProblem, safeProblem } from "../check/event-problem.ts";
 import type { MessageFacts } from "../check/message-facts.ts";
 import { type CheckOptions, type InspectFor, readMessage } from "../check/read-message.ts";
 import { payloadUriOf } from "../rules/headers.ts";
-import { MESSAGE_JUDGES, type MessageJudge, STOP } from "../rules/index.ts";
+import { eventFinding, MESSAGE_JUDGES, type MessageJudge, STOP } from "../rules/index.ts";
 import type { RawMessage } from "../transport/transport.ts";
 
 export {
@@ -24,20 +24,36 @@ export interface InspectedMessage {
   facts: MessageFacts;
 }
 
+/** How many messages each part of the check judged (the rules' opportunities, counted as they come). */
+export interface JudgedMessages {
+  /** Messages read as a JSON object: what the schemas and the stream rules judge. */
+  read: number;
+  /** Per rule that reads one message, in MESSAGE_RULES order: the messages its judge ran on. */
+  byJudge: number[];
+}
+
+export function judgedMessages(): JudgedMessages {
+  return { read: 0, byJudge: MESSAGE_JUDGES.map(() => 0) };
+}
+
 export function inspectMessage(
   raw: RawMessage,
   options: CheckOptions = {},
   wanted: InspectFor = {},
+  /** Counts what the rules judged, when given (checkStream's opportunities). */
+  judged?: JudgedMessages,
 ): InspectedMessage {
-  const problems: EventProblem[] = [];
+  const problems: RequirementProblem[] = [];
   const message = readMessage(raw, problems, options, wanted);
-  if (!message) return { problems, facts: {} };
+  if (!message) return { problems: findingsOf(problems), facts: {} };
+  if (judged) judged.read += 1;
   for (let index = 0; index < MESSAGE_JUDGES.length; index += 1) {
+    if (judged) judged.byJudge[index] = (judged.byJudge[index] as number) + 1;
     if ((MESSAGE_JUDGES[index] as MessageJudge)(message, problems) === STOP) {
       // Only a payload of an unsupported type stops with its type known.
       const payload = message.payload as { type?: unknown } | null;
       const type = payload !== null && typeof payload === "object" ? payload.type : undefined;
-      return { problems, facts: typeof type === "string" ? { type } : {} };
+      return { problems: findingsOf(problems), facts: typeof type === "string" ? { type } : {} };
     }
   }
   const facts: MessageFacts = {};
@@ -53,11 +69,17 @@ export function inspectMessage(
     facts.payload = typed.payload;
     if (message.walk.fingerprint !== undefined) facts.fingerprint = message.walk.fingerprint;
   }
-  return { problems, facts };
+  return { problems: findingsOf(problems), facts };
 }
 
 /** Every problem of one message on its own (no stream rules). `raw` may be the body text alone. */
 export function checkMessage(raw: RawMessage | string, options: CheckOptions = {}): EventProblem[] {
   const message = typeof raw === "string" ? { position: "message", body: raw } : raw;
   return inspectMessage(message, options).problems.map(safeProblem);
+}
+
+/** The findings of a message's problems; most messages have none, and their empty list is returned as it
+ *  is (an empty list of problems is an empty list of findings), so a valid message allocates nothing more. */
+function findingsOf(problems: RequirementProblem[]): EventProblem[] {
+  return problems.length === 0 ? (problems as never[]) : problems.map(eventFinding);
 }

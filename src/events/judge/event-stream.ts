@@ -4,13 +4,24 @@
 import { type EventProblem, escapeControls, safeProblem } from "../check/event-problem.ts";
 import { walkMessage } from "../check/payload-fingerprint.ts";
 import { ReferenceChanges } from "../check/reference-changes.ts";
-import { type CompanionCounts, ReferenceCompanions } from "../check/reference-companions.ts";
+import {
+  type CompanionCounts,
+  type LateProblem,
+  ReferenceCompanions,
+} from "../check/reference-companions.ts";
 import { defaultMaxTrackedVersions, type StreamRuleOptions, StreamRules } from "../check/stream-rules.ts";
 import { type InconclusiveRule, inconclusiveRules } from "../check/undecided-rules.ts";
+import { EVENT_RULES, type EventRule, eventFinding, MESSAGE_RULES } from "../rules/index.ts";
 import type { CompanionWindow } from "../streaming-config.ts";
 import { defaultCompanionWindow, resolveStreamingConfig } from "../streaming-config.ts";
 import type { MessageSource, TransportNotice } from "../transport/transport.ts";
-import { type CheckOptions, defaultMaxDepth, inspectMessage } from "./event-message.ts";
+import {
+  type CheckOptions,
+  defaultMaxDepth,
+  inspectMessage,
+  type JudgedMessages,
+  judgedMessages,
+} from "./event-message.ts";
 
 export interface CheckStreamOptions extends CheckOptions, StreamRuleOptions {
   /** Problems kept in the result (default 1000); later ones are counted in droppedProblems. */
@@ -46,6 +57,8 @@ export interface EventCheckResult {
   inconclusive: InconclusiveRule[];
   /** Problems by requirement id (errors and warnings). */
   byRule: Record<string, number>;
+  /** By rule id: the messages the rule judged (its opportunities; none: it is not exercised). */
+  opportunities: Record<string, number>;
   errors: number;
   warnings: number;
   problems: EventProblem[];
@@ -91,6 +104,7 @@ export async function checkStream(
     maxTracked: options.maxTrackedVersions ?? defaultMaxTrackedVersions,
   });
   const referenceChanges = new ReferenceChanges(options.maxTrackedVersions ?? defaultMaxTrackedVersions);
+  const judged = judgedMessages();
   const result: EventCheckResult = {
     source: escapeControls(source.description),
     total: 0,
@@ -110,6 +124,7 @@ export async function checkStream(
     },
     inconclusive: [],
     byRule: {},
+    opportunities: {},
     errors: 0,
     warnings: 0,
     problems: [],
@@ -120,15 +135,15 @@ export async function checkStream(
   const record = (found: EventProblem): void => {
     // Input text (a type, a URI, a parse error's excerpt) may hold control bytes: escaped once, here.
     const problem = safeProblem(found);
-    result.byRule[problem.rule] = (result.byRule[problem.rule] ?? 0) + 1;
-    if (problem.severity === "error") result.errors += 1;
+    result.byRule[problem.requirement] = (result.byRule[problem.requirement] ?? 0) + 1;
+    if (problem.evidence.severity === "error") result.errors += 1;
     else result.warnings += 1;
     if (result.problems.length < maxProblems) result.problems.push(problem);
     else result.droppedProblems += 1;
     options.onProblem?.(problem);
   };
-  const lateFinding = (found: { problem: EventProblem; newlyInvalid: boolean }): void => {
-    record(found.problem);
+  const lateFinding = (found: LateProblem): void => {
+    record(eventFinding(found.problem));
     if (found.newlyInvalid) {
       result.invalid += 1;
       result.valid -= 1;
@@ -138,20 +153,21 @@ export async function checkStream(
     for await (const raw of source.messages()) {
       if (options.signal?.aborted) break;
       result.total += 1;
-      const { problems, facts } = inspectMessage(raw, options, forStreamRules);
+      const { problems, facts } = inspectMessage(raw, options, forStreamRules, judged);
       let errors = 0;
       for (const problem of problems) {
-        if (problem.severity === "error") errors += 1;
+        if (problem.evidence.severity === "error") errors += 1;
         record(problem);
       }
+      // The stream rules' findings are MUST rules' (EVENT-HEADERS-03, EVENT-STREAM-01/02): errors.
       for (const problem of rules.observe(facts, raw.position, errors > 0, raw.ref)) {
         errors += 1;
-        record(problem);
+        record(eventFinding(problem));
       }
       const changed = referenceChanges.observe(facts, raw.position);
       if (changed !== undefined) {
         errors += 1;
-        record(changed);
+        record(eventFinding(changed));
       }
       // Findings of messages leaving the companion window (counted for their own message, not this one).
       const late = companions.observe(facts, raw.position, errors > 0, changed !== undefined);
@@ -164,7 +180,7 @@ export async function checkStream(
     }
     // GDPR findings are final only at the end: a re-creation may still arrive out of order.
     const late = rules.finish();
-    for (const problem of late.problems) record(problem);
+    for (const problem of late.problems) record(eventFinding(problem));
     result.invalid += late.newlyInvalid;
     result.valid -= late.newlyInvalid;
     const ended = companions.finish();
@@ -199,8 +215,21 @@ export async function checkStream(
   result.duplicates = counts.duplicates;
   result.evictedObjects = counts.evictedObjects;
   result.reordered = counts.reordered;
+  result.opportunities = opportunitiesOf(judged, result.total);
   result.durationMs = performance.now() - started;
   return result;
+}
+
+/** Each rule's opportunities: the messages its judge ran on; for a rule found elsewhere, those of the
+ *  rule whose walk finds it, every message (reading judges each), or the messages read as an object. */
+function opportunitiesOf(judged: JudgedMessages, total: number): Record<string, number> {
+  const byJudge = new Map(MESSAGE_RULES.map((r, index) => [r.id, judged.byJudge[index] as number]));
+  const of = (rule: EventRule): number => {
+    if (typeof rule.judge === "function") return byJudge.get(rule.id) ?? 0;
+    const { judgedWith } = rule.judge;
+    return judgedWith === undefined ? judged.read : judgedWith === "every message" ? total : of(judgedWith);
+  };
+  return Object.fromEntries(EVENT_RULES.map((rule) => [rule.id, of(rule)]));
 }
 
 /** The notices of state the memory bound (--max-tracked) dropped, each naming what it could no longer

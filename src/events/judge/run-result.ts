@@ -1,13 +1,16 @@
 // An event check as a run result (src/result's model, assembled there as an HTTP run's is), so that event
-// streams get the same reports as HTTP runs: one check per requirement the event checker enforces, failed
-// when a message broke it.
+// streams get the same reports as HTTP runs: one check per event rule, judged by the kit's one engine
+// (src/rules/judge.ts): failed when a message broke it, passed when it judged at least one message,
+// otherwise not exercised, saying what would exercise it; skipped when the check could not run it at all.
 import { CheckInconclusive } from "../../check/index.ts";
 import { assembleRunResult } from "../../result/assemble.ts";
 import { type CatalogueView, loadCatalogueView } from "../../result/catalogue-view.ts";
 import { notCheckableOnlyFor } from "../../result/coverage.ts";
 import type { CheckResult, RunResult } from "../../result/model.ts";
+import { judgeRules, type Outcome, ruleCheckResult } from "../../rules/judge.ts";
+import type { EventProblem, MessageEvidence } from "../check/event-problem.ts";
 import { deliveryTolerance, rule } from "../document/requirements.ts";
-import { eventChecks } from "../rules/index.ts";
+import { EVENT_RULES, type EventRule } from "../rules/index.ts";
 import type { EventCheckResult } from "./event-stream.ts";
 
 /** Rules that need the streaming configuration; without --config they are reported as skipped. */
@@ -17,6 +20,9 @@ const configDependent = new Set<string>([
   rule.relationFilter,
   rule.largeObjectConfig,
 ]);
+
+/** The rules the reference companions judge (their outcome says what the stream's end left open). */
+const companionRules = new Set<string>([rule.referenceCompanion, rule.referenceOvChanged]);
 
 export interface EventRunMeta {
   command: string;
@@ -29,66 +35,36 @@ export interface EventRunMeta {
   catalogue?: CatalogueView;
 }
 
+/** What a check adds beside its verdict: a companion rule's log and undecided readings, the memory
+ *  bound's notes. */
+type Extra = Pick<CheckResult, "log" | "undecided">;
+
 export function eventRunResult(result: EventCheckResult, meta: EventRunMeta): RunResult {
   const catalogue = meta.catalogue ?? loadCatalogueView();
   const finished = meta.startedAt ? new Date(meta.startedAt.getTime() + result.durationMs) : new Date();
   const started = meta.startedAt ?? new Date(finished.getTime() - result.durationMs);
-  const checks = eventChecks().map(({ id: checkId, rule: id, title, level, requirements }): CheckResult => {
-    const base = {
-      id: checkId,
+  const rules = [...EVENT_RULES].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+  const skips = new Map(rules.flatMap((r) => skipOf(r, result, meta.config).map((skip) => [r.id, skip])));
+  const extras = new Map<string, Extra>();
+  const judged = judgeRules(
+    rules.filter((r) => !skips.has(r.id)),
+    (r): Outcome<MessageEvidence> => {
+      const { outcome, extra } = outcomeOf(r, result);
+      if (extra !== undefined) extras.set(r.id, extra);
+      return outcome;
+    },
+    { sharedMs: result.durationMs },
+  );
+  const byId = new Map(judged.map((j) => [j.rule.id, j]));
+  const checks = rules.map((r): CheckResult => {
+    const skip = skips.get(r.id);
+    if (skip !== undefined) return { ...checkBase(r), ...skip };
+    const one = byId.get(r.id) as (typeof judged)[number];
+    const check = ruleCheckResult(one, {
       suite: "events",
-      title,
-      level,
-      requirements,
-      safety: "read" as const,
-      durationMs: 0,
-      requests: 0,
-    };
-    const count = result.byRule[id] ?? 0;
-    if (count > 0) {
-      const problems = result.problems.filter((problem) => problem.rule === id);
-      const first = problems[0];
-      return {
-        ...base,
-        status: "failed",
-        message: `${count} problem(s) in ${result.source}${first ? `; first: ${first.position} ${first.instancePath || "message"}: ${first.message}` : ""}`,
-        log: problems.slice(0, 20).map((p) => `${p.position} ${p.instancePath || "message"}: ${p.message}`),
-        // The first problem as data: the message at fault (where it came from), the field (none when the
-        // whole message is at fault) and what was wrong.
-        ...(first
-          ? {
-              details: {
-                actual: first.message,
-                record: first.position,
-                ...(first.instancePath === "" ? {} : { field: dottedPath(first.instancePath) }),
-              },
-            }
-          : {}),
-      };
-    }
-    if (result.total === 0) {
-      return { ...base, status: "skipped", skipCause: "check", reason: "no message was read" };
-    }
-    if (configDependent.has(id) && !meta.config) {
-      return {
-        ...base,
-        status: "skipped",
-        skipCause: "needs",
-        reason: "needs the streaming configuration (--config)",
-      };
-    }
-    if (id === deliveryTolerance) {
-      return {
-        ...base,
-        status: "passed",
-        message: `tolerated ${result.duplicates} redelivered message(s) and ${result.reordered ?? 0} message(s) delivered after a higher objectVersion of their object; the stream rules order by objectVersion only`,
-      };
-    }
-    const passed =
-      id === rule.referenceCompanion || id === rule.referenceOvChanged
-        ? companionCheck(base, id, result)
-        : ({ ...base, status: "passed" } as CheckResult);
-    return boundNoted(passed, id, result);
+      failed: (findings) => failedDetails(result.byRule[r.requirements[0] as string] ?? 0, findings, result),
+    });
+    return boundNoted({ ...check, ...extras.get(r.id) }, r.requirements[0] as string, result);
   });
   const assembled = assembleRunResult({
     ...(meta.runId === undefined ? {} : { runId: meta.runId }),
@@ -120,46 +96,137 @@ export function eventRunResult(result: EventCheckResult, meta: EventRunMeta): Ru
   };
 }
 
-/** The reference-companion rules when no message broke them: inconclusive when the end of the stream (or
- *  the memory bound) left relationship events open, passed with what they paired, or skipped when no
- *  relation type is known to back a reference attribute or no relationship event named the entities it
- *  connects. */
-function companionCheck(
-  base: Omit<CheckResult, "status">,
-  id: string,
-  result: EventCheckResult,
-): CheckResult {
+function checkBase(r: EventRule): Omit<CheckResult, "status"> {
+  return {
+    id: r.id,
+    suite: "events",
+    title: r.title,
+    level: r.level,
+    requirements: [...r.requirements],
+    safety: "read",
+    durationMs: 0,
+    requests: 0,
+  };
+}
+
+type Skip = Pick<CheckResult, "status" | "skipCause" | "reason">;
+
+/** Why the check could not run a rule at all (no message, no configuration, no reference relation type,
+ *  only relationship events that name no entity), or nothing: the rule is judged. A rule a message broke
+ *  is always judged. */
+function skipOf(r: EventRule, result: EventCheckResult, config: boolean): Skip[] {
+  const requirement = r.requirements[0] as string;
+  if ((result.byRule[requirement] ?? 0) > 0) return [];
+  if (result.total === 0) return [{ status: "skipped", skipCause: "check", reason: "no message was read" }];
+  const needs = (reason: string): Skip[] => [{ status: "skipped", skipCause: "needs", reason }];
+  if (configDependent.has(requirement) && !config)
+    return needs("needs the streaming configuration (--config)");
+  if (!companionRules.has(requirement)) return [];
   const companions = result.companions;
-  if (companions === undefined || companions.referenceTypes.length === 0) {
+  if (companions === undefined || companions.referenceTypes.length === 0)
+    return needs(
+      "no relation type is known to back a reference attribute: list them under referenceRelationTypes in the streaming configuration (--config), or check a stream whose attribute values show refRelation",
+    );
+  const said = undecidedSaid(requirement, result);
+  const open = result.inconclusive?.some((entry) => entry.rule === requirement);
+  return !open && companions.paired === 0 && said.length > 0 ? needs(`not possible: ${said.join("; ")}`) : [];
+}
+
+/** What the reference companions could not decide for a rule, one sentence a reason. */
+function undecidedSaid(requirement: string, result: EventCheckResult): string[] {
+  return result.companions.undecided
+    .filter((entry) => entry.rule === requirement)
+    .map((entry) => `${entry.count} ${entry.message} (first: ${entry.first})`);
+}
+
+/** A judged rule's outcome: failed with its findings (the kept ones: later ones are counted only), the
+ *  tolerance's counts, the companions' pairs or what they left open, else passed on the messages it judged
+ *  or not exercised. */
+function outcomeOf(
+  r: EventRule,
+  result: EventCheckResult,
+): { outcome: Outcome<MessageEvidence>; extra?: Extra } {
+  const requirement = r.requirements[0] as string;
+  const opportunities = result.opportunities[r.id] ?? 0;
+  if ((result.byRule[requirement] ?? 0) > 0)
     return {
-      ...base,
-      status: "skipped",
-      skipCause: "needs",
-      reason:
-        "no relation type is known to back a reference attribute: list them under referenceRelationTypes in the streaming configuration (--config), or check a stream whose attribute values show refRelation",
+      outcome: {
+        status: "failed",
+        opportunities,
+        found: result.problems.filter((problem) => problem.rule === r.id),
+      },
     };
-  }
-  const undecided = companions.undecided.filter((entry) => entry.rule === id);
-  const said = undecided.map((entry) => `${entry.count} ${entry.message} (first: ${entry.first})`);
-  const open = result.inconclusive?.find((entry) => entry.rule === id);
+  if (opportunities === 0)
+    return {
+      outcome: {
+        status: "not-exercised",
+        reason: `none of the ${result.total} message(s) read reached this rule: each stopped before it (not one JSON document, no payload object, no event type or an unsupported one); check a stream of readable event messages`,
+      },
+    };
+  if (requirement === deliveryTolerance)
+    return {
+      outcome: {
+        status: "passed",
+        opportunities,
+        note: `tolerated ${result.duplicates} redelivered message(s) and ${result.reordered ?? 0} message(s) delivered after a higher objectVersion of their object; the stream rules order by objectVersion only`,
+      },
+    };
+  if (companionRules.has(requirement)) return companionOutcome(requirement, opportunities, result);
+  return { outcome: { status: "passed", opportunities } };
+}
+
+/** A reference-companion rule no message broke: inconclusive when the end of the stream (or the memory
+ *  bound) left relationship events open, else passed with what it paired. */
+function companionOutcome(
+  requirement: string,
+  opportunities: number,
+  result: EventCheckResult,
+): { outcome: Outcome<MessageEvidence>; extra?: Extra } {
+  const { companions } = result;
+  const said = undecidedSaid(requirement, result);
+  const log = said.length > 0 ? { log: said } : {};
+  const open = result.inconclusive?.find((entry) => entry.rule === requirement);
   if (open) {
     const { saw, readings, decideBy } = open;
     return {
-      ...base,
-      status: "inconclusive",
-      reason: new CheckInconclusive({ saw, readings, decideBy }).message,
-      undecided: { saw, readings: [readings[0], readings[1]], decideBy },
-      ...(said.length > 0 ? { log: said } : {}),
+      outcome: {
+        status: "inconclusive",
+        opportunities,
+        reason: new CheckInconclusive({ saw, readings, decideBy }).message,
+      },
+      extra: { undecided: { saw, readings: [readings[0], readings[1]], decideBy }, ...log },
     };
   }
-  if (companions.paired === 0 && undecided.length > 0) {
-    return { ...base, status: "skipped", skipCause: "needs", reason: `not possible: ${said.join("; ")}` };
-  }
   return {
-    ...base,
-    status: "passed",
-    message: `${companions.paired} relationship event(s) of ${companions.referenceTypes.join(", ")} paired with their ENTITY_CHANGED companion${companions.excused > 0 ? `, ${companions.excused} excused (an entity it connects was removed or merged away)` : ""}${said.length > 0 ? `; not possible to decide: ${said.join("; ")}` : ""}`,
-    ...(said.length > 0 ? { log: said } : {}),
+    outcome: {
+      status: "passed",
+      opportunities,
+      note: `${companions.paired} relationship event(s) of ${companions.referenceTypes.join(", ")} paired with their ENTITY_CHANGED companion${companions.excused > 0 ? `, ${companions.excused} excused (an entity it connects was removed or merged away)` : ""}${said.length > 0 ? `; not possible to decide: ${said.join("; ")}` : ""}`,
+    },
+    extra: log,
+  };
+}
+
+/** A failed rule's report: how many findings, the first, up to 20 in the log, the first as data (the
+ *  message at fault, the field unless the whole message is at fault, what was wrong). */
+function failedDetails(
+  count: number,
+  findings: readonly EventProblem[],
+  result: EventCheckResult,
+): Partial<CheckResult> {
+  const first = findings[0];
+  return {
+    message: `${count} problem(s) in ${result.source}${first ? `; first: ${first.where}: ${first.message}` : ""}`,
+    log: findings.slice(0, 20).map((f) => `${f.where}: ${f.message}`),
+    ...(first
+      ? {
+          details: {
+            actual: first.message,
+            record: first.evidence.position,
+            ...(first.evidence.instancePath === "" ? {} : { field: dottedPath(first.evidence.instancePath) }),
+          },
+        }
+      : {}),
   };
 }
 

@@ -10,6 +10,7 @@ export const oneJsonDocument = eventRule({
   judge: {
     foundBy:
       "reading the message (src/events/check/read-message.ts): too large, a faulty envelope, not JSON, nested too deep or not an object, and nothing else judges it",
+    judgedWith: "every message",
   },
 });
 
@@ -21,5 +22,6 @@ export const redeliveryTolerated = eventRule({
   judge: {
     foundBy:
       "the stream rules, as a tolerance (src/events/check/stream-rules.ts): the redeliveries and reorderings they tolerated; it never fails a stream",
+    judgedWith: "every message",
   },
 });

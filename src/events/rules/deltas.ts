@@ -2,7 +2,6 @@
 // deltas open: SHOULD), and only changed attributes listed (MUST).
 import { canonicalJson } from "../check/canonical-json.ts";
 import { isRecord } from "../check/payload-shape.ts";
-import { problemsFromErrors } from "../check/schema-errors.ts";
 import { rule } from "../document/requirements.ts";
 import { eventSchemas } from "../event-schemas.ts";
 import { bySchema, type EventFindings, eventRule } from "./event-rule.ts";
@@ -13,10 +12,10 @@ export const deltaMessage = eventRule({
     "SHOULD The deltas member of an ENTITY_CHANGED deltas payload is the document's delta message (id, user, method, url, clientType, timestamp (epoch ms), objectUri, objectType, objectLabel, data with type, deltaCollection, eventId and itemsTotal) or its deltaCollection {ovChanged, delta} alone; the document leaves the structure of deltas open, so any object passes at MUST level.",
   requirements: [rule.deltaMessage],
   // One walk of the deltas judges this rule and events/event-delta-03.
-  judge({ typed, position }, found) {
+  judge({ typed }, found) {
     if (!typed?.info || typed.type !== "ENTITY_CHANGED" || typed.kind !== "deltas") return undefined;
     const deltas = typed.payload.deltas;
-    if (isRecord(deltas)) judgeDeltaContent(deltas, typed.payload.uri, position, found);
+    if (isRecord(deltas)) judgeDeltaContent(deltas, typed.payload.uri, found);
     return undefined;
   },
 });
@@ -33,7 +32,10 @@ export const deltaOnlyChanged = eventRule({
   id: "events/event-delta-03",
   title: "MUST Only changed attributes are listed in the delta collection.",
   requirements: [rule.deltaOnlyChanged],
-  judge: { foundBy: "the walk of the deltas of events/event-delta-01 (src/events/rules/deltas.ts)" },
+  judge: {
+    foundBy: "the walk of the deltas of events/event-delta-01 (src/events/rules/deltas.ts)",
+    judgedWith: deltaMessage,
+  },
 });
 
 /** The delta items of a deltas member in either shape seen: a delta message or a bare delta collection. */
@@ -51,12 +53,7 @@ const shapeMismatch = 3;
 
 /** One walk of a deltas member: its shape (this rule, SHOULD) and its items listing only changes
  *  (events/event-delta-03, MUST), each finding under its rule's header. */
-function judgeDeltaContent(
-  deltas: Record<string, unknown>,
-  uri: unknown,
-  position: string,
-  found: EventFindings,
-): void {
+function judgeDeltaContent(deltas: Record<string, unknown>, uri: unknown, found: EventFindings): void {
   const schemas = eventSchemas();
   // The document shows the delta message's shape but leaves the structure of deltas open: the kit's
   // preferred shapes are SHOULD-level, reported as warnings.
@@ -66,30 +63,18 @@ function judgeDeltaContent(
   const missingAtTop = (errors ?? []).filter((e) => e.keyword === "required" && e.instancePath === "");
   if (errors && !collectionShape && missingAtTop.length >= shapeMismatch) {
     found.add({
-      position,
       instancePath: "/payload/deltas",
       keyword: "x-preferred-shape",
       message: `deltas is neither the document's ENTITY_CHANGED delta message (id, user, method, url, clientType, timestamp, objectUri, objectType, objectLabel, data, deltaCollection, eventId, itemsTotal) nor a delta collection {ovChanged, delta}; got fields ${Object.keys(deltas).join(", ") || "none"}. The document does not show the structure of deltas, so this is a warning only`,
-      severity: "warning",
     });
   } else if (errors) {
-    found.push(
-      ...problemsFromErrors(errors, {
-        position,
-        prefix: "/payload/deltas",
-        annotations: schemas.annotations,
-        fallbackRule: deltaMessage.requirements[0] as string,
-        severity: "warning",
-      }),
-    );
+    found.addSchemaErrors(errors, "/payload/deltas");
   }
   if (typeof deltas.objectUri === "string" && typeof uri === "string" && deltas.objectUri !== uri) {
     found.add({
-      position,
       instancePath: "/payload/deltas/objectUri",
       keyword: "agreement",
       message: `deltas.objectUri is ${deltas.objectUri} but the payload's uri is ${uri}; both should name the changed entity`,
-      severity: "warning",
     });
   }
   const { items, path } = deltaItemsOf(deltas);
@@ -98,7 +83,6 @@ function judgeDeltaContent(
     if (item.oldValue === undefined || item.newValue === undefined) return;
     if (canonicalJson(item.oldValue) === canonicalJson(item.newValue)) {
       found.addFor(deltaOnlyChanged, {
-        position,
         instancePath: `${path}/${index}`,
         keyword: "changed",
         message: `ATTRIBUTE_CHANGED for ${String(item.attributeType)} has identical oldValue and newValue; only changed attributes are listed`,

@@ -1,36 +1,50 @@
 // An event rule: a rule of kind "event" (src/check/rule.ts, the one shape of every rule of the kit) whose
 // judge reads one message at a time, or that names where its findings are found instead: the payload
 // schemas (their x-requirements), the stream rules across messages, or another rule's walk of the message.
+import type { ErrorObject } from "ajv/dist/2020.js";
 import { defineRule, type Rule, type RuleDeclaration } from "../../check/index.ts";
-import { addProblem, type EventProblem, type Severity } from "../check/event-problem.ts";
+import type { RequirementProblem } from "../check/event-problem.ts";
 import type { MessageUnderCheck } from "../check/read-message.ts";
+import { problemsFromErrors } from "../check/schema-errors.ts";
+import { eventSchemas } from "../event-schemas.ts";
 
 /** What a message judge returns when nothing after it can judge the message (it cannot be read further). */
 export const STOP = "stop";
 
 /** Judges one read message: adds its findings to `problems`, each under the requirement it breaks. */
-export type MessageJudge = (message: MessageUnderCheck, problems: EventProblem[]) => undefined | typeof STOP;
+export type MessageJudge = (
+  message: MessageUnderCheck,
+  problems: RequirementProblem[],
+) => undefined | typeof STOP;
 
-/** Where a rule's judge puts what it finds in one message. */
+/** What a judge says of one place in the message it judges (the message's position is known). */
+export type FoundInMessage = Omit<RequirementProblem, "position" | "requirement">;
+
+/** Where a rule's judge puts what it finds in the message it judges. */
 export interface EventFindings {
   /** A finding of this rule: its requirement is the rule's own, from its header (never written by hand). */
-  add(problem: Omit<EventProblem, "rule" | "severity"> & { severity?: Severity }): void;
+  add(found: FoundInMessage): void;
   /** A finding of another rule that this rule's walk judges too: its requirement is that rule's own, from
    *  its header. */
-  addFor(other: EventRule, problem: Omit<EventProblem, "rule" | "severity"> & { severity?: Severity }): void;
-  /** Findings a shared walk made, each already under the requirement it breaks (the schemas'
-   *  x-requirements). */
-  push(...problems: EventProblem[]): void;
+  addFor(other: EventRule, found: FoundInMessage): void;
+  /** What a schema found at `prefix` ("/payload", "/headers/..."): each error under the nearest
+   *  x-requirements id of the keyword that failed, else under this rule's requirement. */
+  addSchemaErrors(errors: readonly ErrorObject[] | null | undefined, prefix: string): void;
+  /** Findings a shared walk made, each already under the requirement it breaks. */
+  push(...problems: RequirementProblem[]): void;
   /** The message's findings so far (a rule that must not report a place twice reads them). */
-  readonly problems: readonly EventProblem[];
+  readonly problems: readonly RequirementProblem[];
 }
 
 /** A message judge as a rule declares it: its findings go to `found`, which knows the rule's requirement. */
 export type DeclaredJudge = (message: MessageUnderCheck, found: EventFindings) => undefined | typeof STOP;
 
-/** Where the findings of a rule without a message judge of its own come from (said in docs and tests). */
+/** Where the findings of a rule without a message judge of its own come from (said in docs and tests),
+ *  and what its opportunities are: the messages `judgedWith`'s judge ran on, every message (`"every
+ *  message"`: reading one judges it), or, by default, every message read as a JSON object. */
 export interface FoundBy {
   foundBy: string;
+  judgedWith?: EventRule | "every message";
 }
 
 export interface EventRuleDeclaration extends RuleDeclaration {
@@ -43,13 +57,24 @@ export type EventRule = Rule<
   Omit<EventRuleDeclaration, "judge"> & { judge: MessageJudge | FoundBy }
 >;
 
-/** The message judge of a declared one: one EventFindings per rule, pointed at each message's problems in
- *  turn (judging is synchronous), so judging a message allocates nothing more than before. */
+/** The message judge of a declared one: one EventFindings per rule, pointed at each message in turn
+ *  (judging is synchronous), so judging a message allocates nothing more than its findings. */
 function messageJudge(requirement: string, declared: DeclaredJudge): MessageJudge {
-  let target: EventProblem[] = [];
+  let target: RequirementProblem[] = [];
+  let position = "";
   const found: EventFindings = {
-    add: (problem) => addProblem(target, { ...problem, rule: requirement }),
-    addFor: (other, problem) => addProblem(target, { ...problem, rule: other.requirements[0] as string }),
+    add: (what) => {
+      target.push({ position, requirement, ...what });
+    },
+    addFor: (other, what) => {
+      target.push({ position, requirement: other.requirements[0] as string, ...what });
+    },
+    addSchemaErrors: (errors, prefix) => {
+      const { annotations } = eventSchemas();
+      target.push(
+        ...problemsFromErrors(errors, { position, prefix, annotations, fallbackRule: requirement }),
+      );
+    },
     push: (...problems) => {
       target.push(...problems);
     },
@@ -59,6 +84,7 @@ function messageJudge(requirement: string, declared: DeclaredJudge): MessageJudg
   };
   return (message, problems) => {
     target = problems;
+    position = message.position;
     return declared(message, found);
   };
 }

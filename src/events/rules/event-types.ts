@@ -4,7 +4,6 @@
 
 import { describeValue } from "../check/event-problem.ts";
 import { isRecord } from "../check/payload-shape.ts";
-import { problemsFromErrors } from "../check/schema-errors.ts";
 import { rule } from "../document/requirements.ts";
 import { eventSchemas } from "../event-schemas.ts";
 import { byReferenceCompanions, eventRule, STOP } from "./event-rule.ts";
@@ -14,13 +13,12 @@ export const knownType = eventRule({
   title:
     "MUST Every payload carries its event type in type, a string; a type of the document's table has the payload shape given for it.",
   requirements: [rule.knownType],
-  judge({ payload, typed, position }, found) {
+  judge({ payload, typed }, found) {
     // A payload that is not an object is the payload kind's to report (events/event-payload-01).
     if (!isRecord(payload)) return undefined;
     if (typeof payload.type !== "string") {
       const type = payload.type;
       found.add({
-        position,
         instancePath: type === undefined ? "/payload" : "/payload/type",
         keyword: type === undefined ? "required" : "type",
         message: `payload must carry type, the event type as a string; got ${describeValue(type)}`,
@@ -32,17 +30,7 @@ export const knownType = eventRule({
     // The kind is decided by presence, so only that kind's schema is run: its errors are the ones that
     // matter, and no oneOf is tried.
     const validate = (typed.kind === "name-only" ? undefined : info.byKind[typed.kind]) ?? info.validate;
-    const payloadErrors = validate(typed.payload);
-    if (payloadErrors) {
-      found.push(
-        ...problemsFromErrors(payloadErrors, {
-          position,
-          prefix: "/payload",
-          annotations: eventSchemas().annotations,
-          fallbackRule: rule.knownType,
-        }),
-      );
-    }
+    found.addSchemaErrors(validate(typed.payload), "/payload");
     return undefined;
   },
 });
@@ -52,12 +40,11 @@ export const unsupportedType = eventRule({
   title:
     "MUST The unsupported types ACTIVITY_CREATED_UPDATED, ACTIVITY_REMOVED, ENTITY_LOSER_REMOVED, RELATION_WOULD_CHANGE, RELATION_WOULD_DELETE and ENTITIES_CATEGORY_TREE_STRUCTURE_CHANGED never appear.",
   requirements: [rule.unsupportedType],
-  judge({ payload, typed, position }, found) {
+  judge({ payload, typed }, found) {
     // A payload object of a string type the reading left untyped is of an unsupported type.
     if (typed || !isRecord(payload) || typeof payload.type !== "string") return undefined;
     const schemas = eventSchemas();
     found.add({
-      position,
       instancePath: "/payload/type",
       keyword: "unsupported",
       message: `event type ${payload.type} is unsupported by the document (unsupported: ${schemas.unsupportedTypes.join(", ")}); a conforming stream never carries it`,
@@ -71,16 +58,14 @@ export const unknownType = eventRule({
   title:
     "SHOULD An event type that is in neither the document's table nor its unsupported list (vendors emit more, e.g. merge-failure notifications) is reported as a warning, not as an error.",
   requirements: [rule.unknownType],
-  judge({ typed, position }, found) {
+  judge({ typed }, found) {
     if (!typed || typed.info) return undefined;
     // The document lists the types it describes and the ones that are unsupported; vendors also send
     // others (merge-failure notifications, for instance). Such a message is not checked further.
     found.add({
-      position,
       instancePath: "/payload/type",
       keyword: "x-known-type",
       message: `event type "${typed.type}" is in neither the document's table of event types nor its list of unsupported types; its payload is not checked (expected one of ${[...eventSchemas().types.keys()].join(", ")})`,
-      severity: "warning",
     });
     return undefined;
   },
@@ -90,14 +75,12 @@ export const unusedType = eventRule({
   id: "events/event-types-03",
   title: "SHOULD GROUP_CREATED, GROUP_REMOVED and GROUP_CHANGED are currently unused and should not appear.",
   requirements: [rule.unusedType],
-  judge({ typed, position }, found) {
+  judge({ typed }, found) {
     if (!typed?.info?.unused) return undefined;
     found.add({
-      position,
       instancePath: "/payload/type",
       keyword: "x-unused",
       message: `event type ${typed.type} is defined but currently unused according to the document; a conforming stream should not carry it`,
-      severity: "warning",
     });
     return undefined;
   },

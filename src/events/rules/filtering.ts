@@ -5,14 +5,6 @@ import { isRecord } from "../check/payload-shape.ts";
 import { rule } from "../document/requirements.ts";
 import { bySchema, eventRule, type FoundBy } from "./event-rule.ts";
 
-const byFilterWalk: FoundBy = {
-  foundBy:
-    "the walk of the filtering fields of events/event-filter-01 (src/events/check/filtering-fields.ts)",
-};
-const byKindFieldWalk: FoundBy = {
-  foundBy: "the walk of the per-kind fields of events/event-filter-05 (src/events/check/filtering-fields.ts)",
-};
-
 export const entityFilter = eventRule({
   id: "events/event-filter-01",
   title: "MUST For entities, object holds only the fields listed in JMSEventsFilteringFields.",
@@ -27,6 +19,13 @@ export const entityFilter = eventRule({
     return undefined;
   },
 });
+
+/** The rules the walk of events/event-filter-01 judges too, on the messages it walks. */
+const byFilterWalk: FoundBy = {
+  foundBy:
+    "the walk of the filtering fields of events/event-filter-01 (src/events/check/filtering-fields.ts)",
+  judgedWith: entityFilter,
+};
 
 export const allFields = eventRule({
   id: "events/event-filter-02",
@@ -66,6 +65,12 @@ export const entityKindFields = eventRule({
     return undefined;
   },
 });
+
+/** The rules the walk of events/event-filter-05 judges too, on the messages it walks. */
+const byKindFieldWalk: FoundBy = {
+  foundBy: "the walk of the per-kind fields of events/event-filter-05 (src/events/check/filtering-fields.ts)",
+  judgedWith: entityKindFields,
+};
 
 export const relationKindFields = eventRule({
   id: "events/event-filter-06",

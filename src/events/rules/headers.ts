@@ -3,7 +3,6 @@
 
 import { describeValue } from "../check/event-problem.ts";
 import { isRecord } from "../check/payload-shape.ts";
-import { problemsFromErrors } from "../check/schema-errors.ts";
 import { rule } from "../document/requirements.ts";
 import { eventSchemas } from "../event-schemas.ts";
 import { byStreamRules, eventRule } from "./event-rule.ts";
@@ -16,25 +15,13 @@ export const headers = eventRule({
     if (message.headers === undefined) return undefined;
     if (!message.headerRecord) {
       found.add({
-        position: message.position,
         instancePath: "/headers",
         keyword: "type",
         message: `headers must be an object, got ${describeValue(message.headers)}`,
       });
       return undefined;
     }
-    const schemas = eventSchemas();
-    const headerErrors = schemas.headers(message.headerRecord);
-    if (headerErrors) {
-      found.push(
-        ...problemsFromErrors(headerErrors, {
-          position: message.position,
-          prefix: "/headers",
-          annotations: schemas.annotations,
-          fallbackRule: rule.headers,
-        }),
-      );
-    }
+    found.addSchemaErrors(eventSchemas().headers(message.headerRecord), "/headers");
     return undefined;
   },
 });
@@ -44,18 +31,16 @@ export const objectVersion = eventRule({
   title:
     "MUST The header objectVersion is present only when it is listed in JMSEventsFilteringFields, and is then an integer.",
   requirements: [rule.objectVersion],
-  judge({ headerRecord, config, position }, found) {
+  judge({ headerRecord, config }, found) {
     if (!headerRecord) return undefined;
     if (config?.objectVersionHeader === "required" && !("objectVersion" in headerRecord)) {
       found.add({
-        position,
         instancePath: "/headers",
         keyword: "required",
         message: "header objectVersion is missing although JMSEventsFilteringFields lists objectVersion",
       });
     } else if (config?.objectVersionHeader === "forbidden" && "objectVersion" in headerRecord) {
       found.add({
-        position,
         instancePath: "/headers/objectVersion",
         keyword: "not",
         message:
@@ -79,13 +64,12 @@ export const headerAgreement = eventRule({
   title:
     "MUST The eventType header equals the payload's type, and sourceObjectUri equals the URI of the object the message is about.",
   requirements: [rule.headerAgreement],
-  judge({ typed, headerRecord, position }, found) {
+  judge({ typed, headerRecord }, found) {
     if (!typed || !headerRecord) return undefined;
     const { type, kind } = typed;
     const eventType = headerRecord.eventType;
     if (typeof eventType === "string" && eventType !== type) {
       found.add({
-        position,
         instancePath: "/headers/eventType",
         keyword: "agreement",
         message: `header eventType is ${eventType} but the payload's type is ${type}; they must be equal`,
@@ -95,7 +79,6 @@ export const headerAgreement = eventRule({
     const payloadUri = payloadUriOf(typed);
     if (typeof source === "string" && typeof payloadUri === "string" && source !== payloadUri) {
       found.add({
-        position,
         instancePath: "/headers/sourceObjectUri",
         keyword: "agreement",
         message: `header sourceObjectUri is ${source} but the payload is about ${payloadUri} (${kind === "snapshot" ? "object.uri" : "uri"}); they must be equal`,

@@ -5,10 +5,11 @@
 // judge nothing of such a payload. A rule found elsewhere (by the schemas, the stream
 // rules, another rule's walk) sits beside its concept. Each file is named after a concept of the document.
 
-import type { Level } from "../../check/index.ts";
+import { findingOf } from "../../rules/finding.ts";
+import { type EventProblem, type RequirementProblem, whereOf } from "../check/event-problem.ts";
 import { oneJsonDocument, redeliveryTolerated } from "./delivery.ts";
 import { deltaItem, deltaMessage, deltaOnlyChanged } from "./deltas.ts";
-import type { MessageJudge } from "./event-rule.ts";
+import type { EventRule, MessageJudge } from "./event-rule.ts";
 import { knownType, referenceCompanion, unknownType, unsupportedType, unusedType } from "./event-types.ts";
 import {
   allFields,
@@ -75,26 +76,37 @@ export const EVENT_RULES = [
   headerAgreement,
 ] as const;
 
-/** The judges of the rules that read one message, in order (inspectMessage runs them). */
-export const MESSAGE_JUDGES: readonly MessageJudge[] = EVENT_RULES.flatMap((r) =>
-  typeof r.judge === "function" ? [r.judge] : [],
+/** The rules that read one message, in order (inspectMessage runs their judges). */
+export const MESSAGE_RULES: readonly (EventRule & { judge: MessageJudge })[] = EVENT_RULES.flatMap((r) =>
+  typeof r.judge === "function" ? [r as EventRule & { judge: MessageJudge }] : [],
 );
 
-/** Every check an event run reports (one per event rule, by id), with the requirement ids it traces to. */
-export function eventChecks(): {
-  id: string;
-  rule: string;
-  title: string;
-  level: Level;
-  requirements: string[];
-}[] {
-  return [...EVENT_RULES]
-    .sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0))
-    .map((r) => ({
-      id: r.id,
-      rule: r.requirements[0] as string,
-      title: r.title,
-      level: r.level,
-      requirements: [...r.requirements],
-    }));
+/** The judges of the rules that read one message, in order. */
+export const MESSAGE_JUDGES: readonly MessageJudge[] = MESSAGE_RULES.map((r) => r.judge);
+
+/** Each rule by its first requirement: the one a walk's problem is reported under. */
+const BY_REQUIREMENT = new Map<string, EventRule>(
+  EVENT_RULES.map((r) => [r.requirements[0] as string, r as EventRule]),
+);
+
+/** The rule whose findings are reported under `requirement` (its first requirement). */
+export function eventRuleOf(requirement: string): EventRule {
+  const found = BY_REQUIREMENT.get(requirement);
+  if (found === undefined)
+    throw new Error(
+      `no event rule has ${requirement} as its first requirement: declare one in src/events/rules/`,
+    );
+  return found;
+}
+
+/** A walk's problem as its rule's finding: the rule's id and requirement from the rule's header, and a
+ *  severity from the rule's level (a MUST rule's finding fails the message, a SHOULD or MAY one's warns). */
+export function eventFinding(problem: RequirementProblem): EventProblem {
+  const { position, instancePath, keyword, message } = problem;
+  const owner = eventRuleOf(problem.requirement);
+  return findingOf(owner, {
+    where: whereOf(position, instancePath),
+    message,
+    evidence: { position, instancePath, keyword, severity: owner.level === "MUST" ? "error" : "warning" },
+  });
 }

@@ -28,10 +28,10 @@ export const lookupError = eventRule({
   requirements: [rule.lookupError],
   // The schemas judge lookupError where they describe attribute values; this judge finds it wherever
   // values sit, and runs only when the message has a key of that name.
-  judge({ typed, walk, position }, found) {
+  judge({ typed, walk }, found) {
     if (!typed?.info || typed.kind === "none" || !walk.lookupError) return undefined;
     const object = typed.payload.object;
-    if (isRecord(object)) nestedLookupErrors(object, position, found);
+    if (isRecord(object)) nestedLookupErrors(object, found);
     return undefined;
   },
 });
@@ -63,9 +63,11 @@ const lookupErrorMessage =
  * relationship objects inside the object. Walks the object iteratively (its depth is bounded already);
  * a place the schema reported already is not reported twice.
  */
-function nestedLookupErrors(object: Record<string, unknown>, position: string, found: EventFindings): void {
+function nestedLookupErrors(object: Record<string, unknown>, found: EventFindings): void {
   const requirement = lookupError.requirements[0];
-  const reported = new Set(found.problems.filter((p) => p.rule === requirement).map((p) => p.instancePath));
+  const reported = new Set(
+    found.problems.filter((p) => p.requirement === requirement).map((p) => p.instancePath),
+  );
   const stack: [unknown, string][] = [[object, "/payload/object"]];
   while (stack.length > 0) {
     const [node, path] = stack.pop() as [unknown, string];
@@ -84,11 +86,9 @@ function nestedLookupErrors(object: Record<string, unknown>, position: string, f
         const valid = typeof value === "string" && /^[0-9]+/.test(value);
         if (!valid && !reported.has(at)) {
           found.add({
-            position,
             instancePath: at,
             keyword: typeof value === "string" ? "pattern" : "type",
             message: `${lookupErrorMessage}; got ${describeValue(value)}`,
-            severity: "error",
           });
         }
       } else if (value !== null && typeof value === "object") stack.push([value, `${path}${pointer(key)}`]);

@@ -9,10 +9,9 @@ export const payloadKind = eventRule({
   id: "events/event-payload-01",
   title: "MUST A payload is a snapshot (the default) or deltas message.",
   requirements: [rule.payloadKind],
-  judge({ payload, typed, config, given, position }, found) {
+  judge({ payload, typed, config, given }, found) {
     if (!isRecord(payload)) {
       found.add({
-        position,
         instancePath: "/payload",
         keyword: "type",
         message: `payload must be a JSON object (snapshot or deltas message), got ${describeValue(payload)}`,
@@ -23,7 +22,6 @@ export const payloadKind = eventRule({
     const { kind } = typed;
     if (kind === "none") {
       found.add({
-        position,
         instancePath: "/payload",
         keyword: "payloadKind",
         message: `a ${typed.info.type} payload is a snapshot (with object), a deltas message (with uri and deltas) or a large-object fallback (without object, with exceededQueueSizeLimit true); this one has none of object, deltas and exceededQueueSizeLimit (got fields ${Object.keys(payload).join(", ")}): add the one it is meant to be`,
@@ -32,7 +30,6 @@ export const payloadKind = eventRule({
     }
     if (config && (kind === "snapshot" || kind === "deltas") && kind !== config.payloadType) {
       found.add({
-        position,
         instancePath: "/payload",
         keyword: "payloadType",
         message: `a ${kind} payload, but the streaming configuration sets payloadType ${config.payloadType}${given?.payloadType === undefined ? " (the default)" : ""}`,

@@ -17,7 +17,7 @@ export const ovChanged = eventRule({
     "MUST ovChanged is a boolean that appears only on ENTITY_CHANGED and RELATIONSHIP_CHANGED, and may be absent.",
   requirements: [rule.ovChanged],
   // Its type and its place are the schemas'; that it is there when analyzeOvChanges is true is this judge's.
-  judge({ typed, config, position }, found) {
+  judge({ typed, config }, found) {
     if (!typed?.info || !config || config.analyzeOvChanges !== true) return undefined;
     const { type, kind, payload } = typed;
     if (
@@ -26,7 +26,6 @@ export const ovChanged = eventRule({
       !("ovChanged" in payload)
     ) {
       found.add({
-        position,
         instancePath: "/payload",
         keyword: "required",
         message: `${type} without ovChanged although the streaming configuration sets analyzeOvChanges true (ovChanged may be absent only when it is false)`,
@@ -55,12 +54,11 @@ export const largeObject = eventRule({
   title:
     "MUST A large-object fallback carries no object, but the object URI, the event type, exceededQueueSizeLimit true and ovChanged where applicable.",
   requirements: [rule.largeObject],
-  judge({ typed, headerRecord, position }, found) {
+  judge({ typed, headerRecord }, found) {
     if (!typed?.info) return undefined;
     const { kind, payload } = typed;
     if (kind === "snapshot" && payload.exceededQueueSizeLimit === true) {
       found.add({
-        position,
         instancePath: "/payload/exceededQueueSizeLimit",
         keyword: "largeObject",
         message:
@@ -73,7 +71,6 @@ export const largeObject = eventRule({
       const source = headerRecord?.sourceObjectUri;
       if (typeof source !== "string" || source === "") {
         found.add({
-          position,
           instancePath: "/payload",
           keyword: "required",
           message:

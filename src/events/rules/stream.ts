@@ -24,11 +24,10 @@ export const largeObjectConfig = eventRule({
   title:
     "MUST Large-object fallback happens only with largeObjectsSupport on, when the compressed event exceeds the size limit.",
   requirements: [rule.largeObjectConfig],
-  judge({ typed, config, position }, found) {
+  judge({ typed, config }, found) {
     if (!typed?.info || !config) return undefined;
     if (typed.kind === "large-object" && config.largeObjectsSupport === false) {
       found.add({
-        position,
         instancePath: "/payload",
         keyword: "largeObjectsSupport",
         message:
