@@ -324,6 +324,47 @@ describe("installed: what a newcomer's first commands say (issue 45)", () => {
     );
   });
 
+  it("Ctrl-C during lckit events check on stdin ends it with exit 4 and the report of what was read", async () => {
+    const child = spawn(
+      process.execPath,
+      [
+        join(project, "node_modules", ".bin", "lckit"),
+        "events",
+        "check",
+        "-",
+        "--report-dir",
+        "sigint-reports",
+      ],
+      { cwd: project, stdio: ["pipe", "pipe", "pipe"], env: { ...process.env, NO_COLOR: "1" } },
+    );
+    const ended = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));
+    let stdout = "";
+    let stderr = "";
+    child.stderr.on("data", (chunk: Buffer) => {
+      stderr += chunk.toString("utf8");
+    });
+    // The first problem printed proves messages were read and judged; stdin stays open, as a producer's
+    // pipe would, so only the signal can end the check.
+    const judging = new Promise<void>((resolve) =>
+      child.stdout.on("data", (chunk: Buffer) => {
+        stdout += chunk.toString("utf8");
+        if (/^line \d+: /m.test(stdout)) resolve();
+      }),
+    );
+    child.stdin.write(readFileSync(join(repo, "fixtures", "events", "invalid.ndjson")));
+    await Promise.race([judging, ended]);
+    child.kill("SIGINT");
+    const code = await ended;
+    expect(code, `${stdout}${stderr}`.slice(-2000)).toBe(4);
+    expect(stdout).toMatch(
+      /^result: INTERRUPTED: the check received SIGINT: the \d+ message\(s\) read by then were judged/m,
+    );
+    const folder = join(project, "sigint-reports", readdirSync(join(project, "sigint-reports"))[0] ?? "");
+    const report = JSON.parse(readFileSync(join(folder, "report.json"), "utf8"));
+    expect(report).toMatchObject({ verdict: "INTERRUPTED", interruption: { cause: "SIGINT" } });
+    expect(report.checks.some((c: { status: string }) => c.status === "failed")).toBe(true);
+  });
+
   it("--har writes evidence.har.gz, which lckit report verify reads", async () => {
     const got = await lckit(["run", "--har", "--suite", "service", "--report-dir", "har-reports"]);
     expect(got.code, got.stderr.slice(-2000)).toBe(0);

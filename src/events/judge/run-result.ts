@@ -5,7 +5,7 @@ import { CheckInconclusive } from "../../check/index.ts";
 import { assembleRunResult } from "../../result/assemble.ts";
 import { type CatalogueView, loadCatalogueView } from "../../result/catalogue-view.ts";
 import { notCheckableOnlyFor } from "../../result/coverage.ts";
-import type { CheckResult, RunResult } from "../../result/model.ts";
+import type { CheckResult, Interruption, RunResult } from "../../result/model.ts";
 import { deliveryTolerance, rule } from "../document/requirements.ts";
 import { eventChecks } from "../rules/index.ts";
 import type { EventCheckResult } from "./event-stream.ts";
@@ -27,6 +27,8 @@ export interface EventRunMeta {
   startedAt?: Date;
   runId?: string;
   catalogue?: CatalogueView;
+  /** A stop signal cut the reading short: the run is INTERRUPTED (exit 4), judged on what was read. */
+  interruption?: Interruption;
 }
 
 export function eventRunResult(result: EventCheckResult, meta: EventRunMeta): RunResult {
@@ -108,8 +110,9 @@ export function eventRunResult(result: EventCheckResult, meta: EventRunMeta): Ru
     finishedAt: finished,
     durationMs: result.durationMs,
     requestsSent: 0,
+    ...(meta.interruption === undefined ? {} : { interruption: meta.interruption }),
     verdictReason: (reason) =>
-      result.total === 0
+      result.total === 0 && meta.interruption === undefined
         ? `no message was read from ${result.source}: nothing was checked (an empty input is not a conforming stream)`
         : `${reason} (${result.total} message(s), ${result.invalid} invalid)`,
   });
