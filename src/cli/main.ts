@@ -32,9 +32,9 @@ export async function loadCommands(): Promise<Command[]> {
 }
 
 /** Commands after which the process ends as soon as they return, whatever a misbehaving target left
- *  pending (a socket it never closes): the report is written by then. The others (serve, mock) return
- *  only when they are done serving. */
-const exitWhenDone = new Set(["run", "restore", "client", "judge", "proxy"]);
+ *  pending (a socket it never closes, the read of stdin an interrupted events check left): the report is
+ *  written by then. The others (serve, mock) return only when they are done serving. */
+const exitWhenDone = new Set(["run", "restore", "client", "judge", "proxy", "events"]);
 
 /** The entry point of bin/lckit.mjs: runs the command, then ends the process where nothing else is due. */
 export async function cli(argv: string[]): Promise<void> {

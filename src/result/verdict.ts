@@ -222,6 +222,8 @@ function nothingJudgedOf(
 ): Findings["nothingJudged"] {
   const subject = result.subject;
   if (subject === undefined || subject.kind === "provider") return undefined;
+  // Stopped before anything came (Ctrl-C on a quiet stdin or broker): interrupted, not an empty input.
+  if (subject.kind === "events" && stoppedByKit(result.interruption)) return undefined;
   if (subject.kind === "events") return subject.messages > 0 ? undefined : subject.emptyAllowed ? 0 : 2;
   // Recorded traffic with no exchange of the interface: the input gave nothing to judge.
   if (subject.kind === "traffic") return (subject.judged ?? subject.exchanges) > 0 ? undefined : 2;

@@ -14,7 +14,8 @@ import type { MessageSource } from "../events/transport/transport.ts";
 import { EventEvidence } from "../evidence/event-evidence.ts";
 import { loadSignKey, SignKeyError } from "../report-folder/manifest.ts";
 import { writeReportFolder } from "../report-folder/write.ts";
-import type { RunResult } from "../result/model.ts";
+import { stopSignalOf } from "../result/client-verdict.ts";
+import type { Interruption, RunResult } from "../result/model.ts";
 import { UsageError } from "../usage-error.ts";
 
 /** What an event check is asked to do: the flags of lckit events check, or a library caller's options.
@@ -38,6 +39,9 @@ export interface EventsCheckRequest {
   allowEmpty?: boolean;
   /** The command line the report records. */
   command: string;
+  /** Aborting it (with the reason "SIGINT" or "SIGTERM", src/session/signals.ts) stops the reading, even
+   *  while the source waits for a message; what was read by then is judged, and the run is INTERRUPTED. */
+  signal?: AbortSignal;
 }
 
 export interface EventsCheckOutcome {
@@ -58,6 +62,7 @@ export async function runEventsCheck(
   // The key is read before any message: a bad key is a usage error, not a checked stream without a signature.
   const signKey = readSignKey(request);
   let source = await open(request);
+  if (request.signal !== undefined) source = readUntil(source, request.signal);
   // With a report folder the messages checked go beside the report as evidence (events.ndjson), as they come.
   const evidence =
     request.reportDir === undefined
@@ -73,8 +78,10 @@ export async function runEventsCheck(
       events.onProblem?.(problem);
     },
   });
+  const interruption = stoppedBy(request.signal, result.total);
   // The run result (checks, verdict, coverage) for the reports and for the text's not-checkable lines.
   const run = eventRunResult(result, {
+    ...(interruption === undefined ? {} : { interruption }),
     command: request.command,
     config: config !== undefined,
     ...(request.allowEmpty ? { allowEmpty: true } : {}),
@@ -90,6 +97,40 @@ export async function runEventsCheck(
     },
   );
   return { result, run, dir };
+}
+
+/** The source read until `signal` aborts. The stop ends a wait for the next message at once (stdin, a quiet
+ *  broker): the read still pending is left to the source's close, which the checker calls next. */
+function readUntil(source: MessageSource, signal: AbortSignal): MessageSource {
+  const stopped = new Promise<undefined>((resolve) => {
+    if (signal.aborted) resolve(undefined);
+    else signal.addEventListener("abort", () => resolve(undefined), { once: true });
+  });
+  return {
+    description: source.description,
+    async *messages() {
+      const reading = source.messages()[Symbol.asyncIterator]();
+      while (!signal.aborted) {
+        const next = await Promise.race([reading.next(), stopped]);
+        if (next === undefined || next.done) return;
+        yield next.value;
+      }
+    },
+    ...(source.recall === undefined ? {} : { recall: (ref: number) => source.recall?.(ref) }),
+    notices: () => source.notices(),
+    close: () => source.close(),
+  };
+}
+
+/** The interruption a stop signal to the kit put on the check, if one came. */
+function stoppedBy(signal: AbortSignal | undefined, read: number): Interruption | undefined {
+  const cause = stopSignalOf(signal);
+  if (cause === undefined) return undefined;
+  return {
+    cause,
+    message: `the check received ${cause}: the ${read} message(s) read by then were judged, the rest of the source was not read`,
+    at: new Date().toISOString(),
+  };
 }
 
 async function readConfig(file: string): Promise<StreamingConfig> {

@@ -40,7 +40,13 @@ interface Ran {
 }
 
 /** Runs a command to its end (no shell); a time limit only guards against a hang of the tool itself. */
-function run(file: string, args: string[], cwd: string, env: Record<string, string> = {}): Promise<Ran> {
+function run(
+  file: string,
+  args: string[],
+  cwd: string,
+  env: Record<string, string> = {},
+  timeout = 180_000,
+): Promise<Ran> {
   return new Promise((resolve) => {
     execFile(
       file,
@@ -49,7 +55,7 @@ function run(file: string, args: string[], cwd: string, env: Record<string, stri
         cwd,
         env: { ...process.env, NO_COLOR: "1", ...env },
         maxBuffer: 64 * 1024 * 1024,
-        timeout: 180_000,
+        timeout,
       },
       (error, stdout, stderr) => {
         const code = error === null ? 0 : typeof error.code === "number" ? error.code : 1;
@@ -70,7 +76,8 @@ let tarball = "";
 const nodes = new Map<string, string>([["this", process.execPath]]);
 
 beforeAll(async () => {
-  const packed = await run("npm", ["pack", "--pack-destination", work, ...npmFlags], repo);
+  // The pack builds dist/ (a full tsc): minutes on 2 cores that other test files share.
+  const packed = await run("npm", ["pack", "--pack-destination", work, ...npmFlags], repo, {}, 480_000);
   expect(packed.code, packed.stderr).toBe(0);
   const name = readdirSync(work).find((f) => f.endsWith(".tgz"));
   expect(name, `npm pack wrote no tarball: ${packed.stderr}`).toBeDefined();
@@ -108,9 +115,14 @@ beforeAll(async () => {
         );
     }),
   );
-}, 240_000);
+}, 720_000);
 
 afterAll(() => rmSync(work, { recursive: true, force: true }));
+
+/** runner.temp of the Action's runs: one job's, shared by its steps as on a GitHub runner, so the first run
+ *  installs the kit into a cold $RUNNER_TEMP/lckit and the later runs of the job find it there (npm install
+ *  then only checks it), instead of six cold installs of the same tarball. */
+const runnerTemp = join(work, "runner-temp");
 
 /** Each step of an Action run with its exit code and output tails: the message of a failed expectation. */
 function stepsContext(
@@ -155,7 +167,9 @@ describe("the tarball npm pack produces", () => {
   });
 });
 
-describe.each(["this", ...OTHER_NODES])("installed, on Node %s", (major) => {
+// The Node lines side by side: their checks mostly wait (the embedded run's clocks), and each writes files of
+// its own (reports-<major>, entity-<major>.ndjson, use-kit-<major>.mjs).
+describe.concurrent.each(["this", ...OTHER_NODES])("installed, on Node %s", (major) => {
   const node = () => nodes.get(major);
   const lckit = (args: string[]) => {
     const bin = node();
@@ -168,14 +182,16 @@ describe.each(["this", ...OTHER_NODES])("installed, on Node %s", (major) => {
     return false;
   };
 
-  it("lckit --version prints the package's version", async () => {
+  it("lckit --version prints the package's version", async ({ expect }) => {
     if (!available()) return;
     const got = await lckit(["--version"]);
     expect(got.code, got.stderr).toBe(0);
     expect(got.stdout).toBe(`lckit (${kit.name}) ${kit.version}\n`);
   });
 
-  it("lckit run certifies the embedded reference: CONFORMANT, the catalogue and contract identified", async () => {
+  it("lckit run certifies the embedded reference: CONFORMANT, the catalogue and contract identified", async ({
+    expect,
+  }) => {
     if (!available()) return;
     const got = await lckit(["run", "--runs", "2", "--seed", "1", "--report-dir", `reports-${major}`]);
     expect(got.code, got.stderr.slice(-2000)).toBe(0);
@@ -193,7 +209,7 @@ describe.each(["this", ...OTHER_NODES])("installed, on Node %s", (major) => {
     expect(readFileSync(join(dir, runDir, "summary.md"), "utf8")).not.toMatch(/\.\.\/shared|not found/);
   });
 
-  it("lckit events check reads a fixture stream", async () => {
+  it("lckit events check reads a fixture stream", async ({ expect }) => {
     if (!available()) return;
     const fixture = join(project, `entity-${major}.ndjson`);
     cpSync(join(repo, "fixtures", "events", "valid", "entity.ndjson"), fixture);
@@ -204,9 +220,9 @@ describe.each(["this", ...OTHER_NODES])("installed, on Node %s", (major) => {
     expect(bad.code).toBe(1);
   });
 
-  it("a plain .mjs imports the library API and the exported contract files", async () => {
+  it("a plain .mjs imports the library API and the exported contract files", async ({ expect }) => {
     if (!available()) return;
-    const script = join(project, "use-kit.mjs");
+    const script = join(project, `use-kit-${major}.mjs`);
     writeFileSync(
       script,
       [
@@ -324,6 +340,47 @@ describe("installed: what a newcomer's first commands say (issue 45)", () => {
     );
   });
 
+  it("Ctrl-C during lckit events check on stdin ends it with exit 4 and the report of what was read", async () => {
+    const child = spawn(
+      process.execPath,
+      [
+        join(project, "node_modules", ".bin", "lckit"),
+        "events",
+        "check",
+        "-",
+        "--report-dir",
+        "sigint-reports",
+      ],
+      { cwd: project, stdio: ["pipe", "pipe", "pipe"], env: { ...process.env, NO_COLOR: "1" } },
+    );
+    const ended = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));
+    let stdout = "";
+    let stderr = "";
+    child.stderr.on("data", (chunk: Buffer) => {
+      stderr += chunk.toString("utf8");
+    });
+    // The first problem printed proves messages were read and judged; stdin stays open, as a producer's
+    // pipe would, so only the signal can end the check.
+    const judging = new Promise<void>((resolve) =>
+      child.stdout.on("data", (chunk: Buffer) => {
+        stdout += chunk.toString("utf8");
+        if (/^line \d+: /m.test(stdout)) resolve();
+      }),
+    );
+    child.stdin.write(readFileSync(join(repo, "fixtures", "events", "invalid.ndjson")));
+    await Promise.race([judging, ended]);
+    child.kill("SIGINT");
+    const code = await ended;
+    expect(code, `${stdout}${stderr}`.slice(-2000)).toBe(4);
+    expect(stdout).toMatch(
+      /^result: INTERRUPTED: the check received SIGINT: the \d+ message\(s\) read by then were judged/m,
+    );
+    const folder = join(project, "sigint-reports", readdirSync(join(project, "sigint-reports"))[0] ?? "");
+    const report = JSON.parse(readFileSync(join(folder, "report.json"), "utf8"));
+    expect(report).toMatchObject({ verdict: "INTERRUPTED", interruption: { cause: "SIGINT" } });
+    expect(report.checks.some((c: { status: string }) => c.status === "failed")).toBe(true);
+  });
+
   it("--har writes evidence.har.gz, which lckit report verify reads", async () => {
     const got = await lckit(["run", "--har", "--suite", "service", "--report-dir", "har-reports"]);
     expect(got.code, got.stderr.slice(-2000)).toBe(0);
@@ -405,7 +462,7 @@ describe("installed, for TypeScript and the optional tools", () => {
 
 describe("the GitHub Action's steps (action.yml), run locally against the embedded reference", () => {
   it("installs the kit, certifies, writes summary.md to the job summary and passes the job", async () => {
-    const temp = join(work, "action-ok");
+    const temp = runnerTemp;
     const got = runAction(repo, {
       inputs: { package: tarball, runs: "2", "report-dir": "action-reports", "fail-on": "must,incomplete" },
       workspace: project,
@@ -430,7 +487,7 @@ describe("the GitHub Action's steps (action.yml), run locally against the embedd
   });
 
   it("fails the job with lckit's exit code and still writes the job summary", () => {
-    const temp = join(work, "action-bad");
+    const temp = runnerTemp;
     const got = runAction(repo, {
       inputs: { package: tarball, runs: "2", "interface-document": "no-such-document.md" },
       workspace: project,
@@ -444,7 +501,7 @@ describe("the GitHub Action's steps (action.yml), run locally against the embedd
   });
 
   it("client mode: the installed kit's lckit client check runs a command against the sandbox and passes the job", () => {
-    const temp = join(work, "action-client");
+    const temp = runnerTemp;
     // The example client the package ships, run as a team's command would be (through sh -c).
     const client = join(project, "node_modules", kit.name, "examples", "clients", "lookup-client.mjs");
     const got = runAction(repo, {
@@ -477,7 +534,7 @@ describe("the GitHub Action's steps (action.yml), run locally against the embedd
   });
 
   it("event consumer mode: the installed kit's lckit events consumer check runs a consumer on a stream and passes the job", () => {
-    const temp = join(work, "action-consumer");
+    const temp = runnerTemp;
     // The example consumer the package ships, run as a team's command would be (through sh -c).
     const consumer = join(project, "node_modules", kit.name, "examples", "consumers", "view-consumer.mjs");
     const got = runAction(repo, {
@@ -553,9 +610,9 @@ describe("the GitHub Action's traffic mode (input har)", () => {
   ])(
     "judges the HAR the team's tests produced (faults %j): exit %s, the failed rules %j",
     async (faults, code, rules) => {
-      const temp = join(work, `action-har-${faults.length}`);
+      const temp = runnerTemp;
       mkdirSync(temp, { recursive: true });
-      const har = join(temp, "tests.har");
+      const har = join(temp, `tests-${faults.length}.har`);
       await testsHar(har, faults);
       const got = runAction(repo, {
         inputs: { package: tarball, "report-dir": "har-reports", har },

@@ -1,8 +1,9 @@
 // The events-check and client-check sessions below the CLI: each takes a request and returns its result,
 // what the exit policy reads, and the report folder it wrote; problems the user can fix are UserInputErrors.
-import { existsSync, mkdtempSync, readdirSync } from "node:fs";
+import { existsSync, mkdtempSync, readdirSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { PassThrough } from "node:stream";
 import { describe, expect, it } from "vitest";
 import { runClientCheck, runClientSweep } from "../../src/commands/client/session.ts";
 import { packagePath } from "../../src/package-root.ts";
@@ -42,6 +43,29 @@ describe("the events-check session", () => {
     await expect(
       runEventsCheck({ cwd: tmp, source: join(tmp, "missing.ndjson"), command: "c" }),
     ).rejects.toThrow(UserInputError);
+  });
+
+  it.each([
+    ["after messages came", true],
+    ["while the source waits for its first message", false],
+  ])("a stop signal %s ends the reading: INTERRUPTED, exit 4, what was read judged", async (_when, feed) => {
+    // stdin that never ends, as a quiet producer or a pipe left open: only the stop can end the check.
+    const stdin = new PassThrough();
+    const stopper = new AbortController();
+    if (feed) stdin.write(readFileSync(packagePath("fixtures", "events", "invalid.ndjson")));
+    else stopper.abort("SIGINT");
+    const outcome = await runEventsCheck(
+      { cwd: tmp, source: "-", read: { stdin }, signal: stopper.signal, command: "lckit events check -" },
+      // The first problem proves a message was read and judged: the stop comes then, not after a delay.
+      { onProblem: () => stopper.abort("SIGTERM") },
+    );
+    expect(outcome.run.verdict).toBe("INTERRUPTED");
+    expect(outcome.run.interruption?.cause).toBe(feed ? "SIGTERM" : "SIGINT");
+    expect(exitCodeOf(outcome.run)).toBe(4);
+    if (feed) {
+      expect(outcome.result.total).toBeGreaterThan(0);
+      expect(outcome.result.invalid).toBeGreaterThan(0);
+    } else expect(outcome.result.total).toBe(0);
   });
 });
 

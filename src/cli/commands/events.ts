@@ -8,9 +8,11 @@ import type { EventProblem } from "../../events/check/event-problem.ts";
 import { formatGroup, ProblemGroups } from "../../events/check/problem-groups.ts";
 import type { EventCheckResult } from "../../events/judge/event-stream.ts";
 import { notCheckableLines } from "../../report/not-checkable.ts";
+import type { Interruption } from "../../result/model.ts";
 import { exitCodeOf, failOnOf } from "../../result/verdict.ts";
 import { runEventsCheck } from "../../session/events-check.ts";
 import { displayPath } from "../../session/run-session.ts";
+import { abortOnSignals } from "../../session/signals.ts";
 import { defineCommand, defineGroup } from "../command.ts";
 import { commandHelp } from "../help.ts";
 import { type CliIo, UsageError } from "../io.ts";
@@ -37,7 +39,12 @@ function safeJson(text: string): string {
   );
 }
 
-function summary(result: EventCheckResult, passInconclusive: boolean, notCheckable: string[]): string {
+function summary(
+  result: EventCheckResult,
+  passInconclusive: boolean,
+  notCheckable: string[],
+  interruption: Interruption | undefined,
+): string {
   const lines = [
     `\n${result.source}: ${result.total} message(s), ${result.valid} valid, ${result.invalid} invalid` +
       `${result.warned > 0 ? ` (${result.warned} valid with warnings)` : ""}` +
@@ -63,13 +70,15 @@ function summary(result: EventCheckResult, passInconclusive: boolean, notCheckab
   }
   lines.push(...notCheckable);
   lines.push(
-    result.total === 0
-      ? "result: NO MESSAGES: nothing was read, so nothing was checked (an empty input is not a conforming stream)"
-      : result.invalid > 0
-        ? "result: NOT CONFORMANT"
-        : result.inconclusive.length > 0
-          ? `result: INCOMPLETE: every message read conforms, but ${result.inconclusive.map((open) => open.rule).join(" and ")} could not decide (UNDECIDED above)`
-          : "result: every message conforms",
+    interruption !== undefined
+      ? `result: INTERRUPTED: ${interruption.message}${result.invalid > 0 ? `; ${result.invalid} of them invalid` : ""}`
+      : result.total === 0
+        ? "result: NO MESSAGES: nothing was read, so nothing was checked (an empty input is not a conforming stream)"
+        : result.invalid > 0
+          ? "result: NOT CONFORMANT"
+          : result.inconclusive.length > 0
+            ? `result: INCOMPLETE: every message read conforms, but ${result.inconclusive.map((open) => open.rule).join(" and ")} could not decide (UNDECIDED above)`
+            : "result: every message conforms",
   );
   return `${lines.join("\n")}\n`;
 }
@@ -91,8 +100,12 @@ const check = defineCommand(checkSpec, async ({ values, positionals, argv }, io:
   let printed = 0;
   // Repeated findings (one rule, the same message) are printed once, then summed up after the run.
   const groups = new ProblemGroups();
+  // Ctrl-C or SIGTERM ends the reading; what was read is judged and reported (exit 4), as lckit run does.
+  const stopper = new AbortController();
+  const stopSignals = abortOnSignals(stopper);
   const { result, run, dir } = await runEventsCheck(
     {
+      signal: stopper.signal,
       cwd: io.cwd,
       source,
       read: {
@@ -127,13 +140,14 @@ const check = defineCommand(checkSpec, async ({ values, positionals, argv }, io:
         printed += 1;
       },
     },
-  );
+  ).finally(stopSignals);
   if (format === "text") for (const group of groups.repeated()) io.out(`${formatGroup(group)}\n`);
   for (const notice of result.notices) io.err(`${result.source}: ${notice.kind}: ${notice.message}\n`);
   if (format === "json") io.out(`${safeJson(JSON.stringify(result, null, 2))}\n`);
-  else io.out(summary(result, values["pass-inconclusive"], notCheckableLines(run.coverage)));
+  else
+    io.out(summary(result, values["pass-inconclusive"], notCheckableLines(run.coverage), run.interruption));
   if (dir !== undefined) io.err(`report written to ${displayPath(io.cwd, dir)}\n`);
-  if (result.total === 0 && !values["allow-empty"])
+  if (result.total === 0 && !values["allow-empty"] && run.interruption === undefined)
     io.err(
       `no message was read from ${result.source}: nothing was checked. Check the path, the exchange and routing key, or the producer; pass --allow-empty if an empty stream is expected\n`,
     );

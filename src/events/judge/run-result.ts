@@ -6,7 +6,7 @@ import { CheckInconclusive } from "../../check/index.ts";
 import { assembleRunResult } from "../../result/assemble.ts";
 import { type CatalogueView, loadCatalogueView } from "../../result/catalogue-view.ts";
 import { notCheckableOnlyFor } from "../../result/coverage.ts";
-import type { CheckResult, RunResult } from "../../result/model.ts";
+import type { CheckResult, Interruption, RunResult } from "../../result/model.ts";
 import { judgeRules, type Outcome, ruleCheckResult } from "../../rules/judge.ts";
 import type { EventProblem, MessageEvidence } from "../check/event-problem.ts";
 import { deliveryTolerance, rule } from "../document/requirements.ts";
@@ -33,6 +33,8 @@ export interface EventRunMeta {
   startedAt?: Date;
   runId?: string;
   catalogue?: CatalogueView;
+  /** A stop signal cut the reading short: the run is INTERRUPTED (exit 4), judged on what was read. */
+  interruption?: Interruption;
 }
 
 /** What a check adds beside its verdict: a companion rule's log and undecided readings, the memory
@@ -84,8 +86,9 @@ export function eventRunResult(result: EventCheckResult, meta: EventRunMeta): Ru
     finishedAt: finished,
     durationMs: result.durationMs,
     requestsSent: 0,
+    ...(meta.interruption === undefined ? {} : { interruption: meta.interruption }),
     verdictReason: (reason) =>
-      result.total === 0
+      result.total === 0 && meta.interruption === undefined
         ? `no message was read from ${result.source}: nothing was checked (an empty input is not a conforming stream)`
         : `${reason} (${result.total} message(s), ${result.invalid} invalid)`,
   });
