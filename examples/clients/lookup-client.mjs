@@ -120,7 +120,8 @@ const stats = await scanAll(
 const blockedType = FAULT === "type-uri-in-path" ? `rdm/lookupTypes/${TYPE}` : TYPE;
 const blocked = await call(
   "GET",
-  `${BASE}/configuration/${TENANT}/autopilot/${blockedType}/blockedValues?limit=50`,
+  // FAULT=size-param asks the page size by a parameter the listing does not define (its limit is limit).
+  `${BASE}/configuration/${TENANT}/autopilot/${blockedType}/blockedValues?${FAULT === "size-param" ? "size" : "limit"}=50`,
 );
 // FAULT=offset-as-page pages the blocked values by 2 and takes offset for a page number (1 after page 0).
 if (FAULT === "offset-as-page") {

@@ -128,7 +128,9 @@ lookups, lookups_status = scan_all(f"{RDM}/lookups/{TENANT}/_scan?limit={page_si
 limit = 500 if FAULT == "big-page" else 100
 stats, stats_status = scan_all(f"{BASE}/configuration/{TENANT}/autopilot/stats/_scan?limit={limit}")
 blocked_type = f"rdm/lookupTypes/{TYPE}" if FAULT == "type-uri-in-path" else TYPE
-blocked = call("GET", f"{BASE}/configuration/{TENANT}/autopilot/{blocked_type}/blockedValues?limit=50")
+# FAULT=size-param asks the page size by a parameter the listing does not define (its limit is limit).
+size_name = "size" if FAULT == "size-param" else "limit"
+blocked = call("GET", f"{BASE}/configuration/{TENANT}/autopilot/{blocked_type}/blockedValues?{size_name}=50")
 # FAULT=offset-as-page pages the blocked values by 2 and takes offset for a page number (1 after page 0).
 if FAULT == "offset-as-page":
     first = call("GET", f"{BASE}/configuration/{TENANT}/autopilot/{TYPE}/blockedValues?limit=2")

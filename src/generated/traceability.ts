@@ -157,6 +157,8 @@ export const commandTraces: readonly { command: string; requirements: readonly s
       "CALLER-CHOICE-01",
       "CALLER-LIMIT-01",
       "CALLER-OFFSET-01",
+      "CALLER-QUERY-01",
+      "CALLER-QUERY-02",
       "CALLER-REQUEST-01",
       "CALLER-SCAN-01",
       "CALLER-SCAN-02",

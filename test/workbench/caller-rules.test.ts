@@ -626,7 +626,7 @@ describe("the scroll's lifecycle, per scroll, with several open at once", () => 
         { method: "POST", path: STATS, responseBody: page("s1") },
         { method: "POST", path: STATS, body: '{"scrollId":"a1"}', status: 400 },
       ],
-      /passed scrollId "a1" of another scan \(POST \/lookups\/t\/_scan\)/,
+      /passed scrollId "a1" of another scan \(POST \/lookups\/t\/_scan, opened at #1\)/,
     ],
     [
       SCROLL,
@@ -982,5 +982,96 @@ describe("the token's lifecycle: a request declined at the quota leaves the coun
   it("without multi-token support and no refusal, no token request is under a quota: not exercised, naming the setting", () => {
     const verdict = judge(RULE, [askAgain()], [{ clientId: "c1", multitoken: false }]);
     expect(verdict.status === "not-exercised" ? verdict.reason : "").toMatch(/no multi-token support/);
+  });
+});
+
+describe("every request judged against the contract's request side, and the scroll's state on a first request", () => {
+  const RULE = "client/request-within-contract";
+  const messages = (v: ReturnType<typeof judge>) =>
+    v.status === "failed" ? v.found.map((f) => f.message) : [];
+
+  it("a path the interface does not have: failed, naming the nearest operation", () => {
+    const v = judge(RULE, [{ method: "POST", path: "/lookup/t/_scan", status: 404 }]);
+    expect(messages(v)).toEqual([
+      expect.stringMatching(
+        /^POST \/lookup\/t\/_scan matches no operation of the interface .*the nearest: POST \/lookups\/\{tenantId\}\/_scan \(scanLookups\)/,
+      ),
+    ]);
+  });
+
+  it("a token request elsewhere, a well-known lookup, HEAD and OPTIONS of a known path are not judged", () => {
+    const v = judge(RULE, [
+      { method: "POST", path: "/auth/token", body: "grant_type=client_credentials" },
+      { method: "GET", path: "/.well-known/openid-configuration" },
+      { method: "HEAD", path: "/healthcheck" },
+      { method: "OPTIONS", path: "/lookups/t/_scan" },
+    ]);
+    expect(v.status).toBe("not-exercised");
+  });
+
+  const blocked = (query: string, n = 2) => ({
+    method: "GET",
+    path: `/configuration/t/autopilot/Country/blockedValues${query}`,
+    responseBody: JSON.stringify(Array.from({ length: n }, () => ({}))),
+  });
+
+  it("paging blocked values by page (offset unchanged): failed at MUST, in the document's words", () => {
+    const v = judge(RULE, [blocked("?page=0&size=2"), blocked("?page=1&size=2"), blocked("?page=2&size=2")]);
+    expect(messages(v)).toEqual([
+      expect.stringMatching(
+        /asked for the next page by page=1 \(0 at #1, which gave 2 records\), a query parameter listBlockedValues does not define \(it defines offset, limit\): .*"offset \(integer, optional, default 0, starting offset\)"/,
+      ),
+    ]);
+    // size is a parameter nothing pages by: the SHOULD rule's, once per operation and parameter.
+    expect(
+      messages(
+        judge("client/query-parameters-defined", [blocked("?page=0&size=2"), blocked("?page=1&size=2")]),
+      ),
+    ).toEqual([expect.stringMatching(/sent size=2, a query parameter the operation does not define/)]);
+  });
+
+  it("a cache-buster (a time) on every request, offset moved by the records: passes the MUST rule, a SHOULD finding", () => {
+    const steps = [
+      blocked("?offset=0&limit=2&_=1712345000"),
+      blocked("?offset=2&limit=2&_=1712345001"),
+      blocked("?limit=2&offset=2&_=1712345002", 0),
+    ];
+    expect(judge(RULE, steps).status).toBe("passed");
+    expect(judge("client/query-parameters-defined", steps).status).toBe("failed");
+  });
+
+  it("a scan opened again with the next page number: failed, the scrollId is the scan's position", () => {
+    const v = judge(RULE, [
+      { method: "POST", path: "/lookups/t/_scan?page=1", responseBody: page("s1", [{}, {}]) },
+      { method: "POST", path: "/lookups/t/_scan?page=2", responseBody: page("s2", [{}, {}]) },
+    ]);
+    expect(messages(v)).toEqual([
+      expect.stringMatching(/by page=2 .*Pass the last answer's scrollId in the body/),
+    ]);
+  });
+
+  const FIRST = "client/scan-first-request-without-body";
+  it("a new query opened with the scrollId of a scroll already ended: failed at MUST, naming that scroll", () => {
+    const v = judge(FIRST, [
+      { method: "POST", path: "/lookups/t/_scan?filter=a", responseBody: page("a1") },
+      { method: "POST", path: "/lookups/t/_scan?filter=a", body: "a1", responseBody: page(null) },
+      { method: "POST", path: "/lookups/t/_scan?filter=b", body: "a1", status: 404 },
+    ]);
+    expect(messages(v)).toEqual([
+      expect.stringMatching(
+        /opened a scan with a body: scrollId "a1" of the scroll opened at #1 with filter=a \(another query of this scan, already ended\)/,
+      ),
+    ]);
+  });
+
+  it("two queries of one scan read side by side, continuations with or without the query: pass", () => {
+    const steps: Step[] = [
+      { method: "POST", path: "/lookups/t/_scan?filter=a&limit=2", responseBody: page("a1") },
+      { method: "POST", path: "/lookups/t/_scan?filter=b", responseBody: page("b1") },
+      { method: "POST", path: "/lookups/t/_scan?filter=a&limit=5", body: "a1", responseBody: page() },
+      { method: "POST", path: "/lookups/t/_scan", body: "b1", responseBody: page() },
+    ];
+    for (const id of [FIRST, "client/scan-passes-previous-scroll-id"])
+      expect(judge(id, steps).status, id).toBe("passed");
   });
 });

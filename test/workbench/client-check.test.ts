@@ -103,6 +103,11 @@ const FAULTS: [string, string[], RegExp][] = [
   ],
   ["no-backoff", ["client/backoff-after-refusal"], /should have waited/],
   [
+    "size-param",
+    ["client/query-parameters-defined"],
+    /sent size=50, a query parameter the operation does not define/,
+  ],
+  [
     "first-page-only",
     ["client/scan-read-to-end"],
     /your client left the scroll after 1 page: the answer at #\d+ gave 100 records/,

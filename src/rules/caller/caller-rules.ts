@@ -10,6 +10,7 @@ import { bearerOnEveryRequest } from "./auth.ts";
 import { BLOCKED_VALUES_OFFSET_COUNTS_RECORDS } from "./blocked-values-paging.ts";
 import type { CallerRule } from "./caller-rule.ts";
 import { deleteTaskUrisOfItsTenant, deleteTaskWholeTenant } from "./delete-task.ts";
+import { QUERY_PARAMETERS_DEFINED } from "./query-parameters.ts";
 import { REQUEST_WITHIN_CONTRACT } from "./request-contract.ts";
 import { scanFirstRequestWithoutBody } from "./scan.ts";
 import { SCROLL_CONTINUED_BY_ITS_ID, SCROLL_ENDED, SCROLL_READ_TO_END } from "./scroll-lifecycle.ts";
@@ -40,6 +41,8 @@ export const CALLER_RULES: readonly CallerRule[] = [
   BLOCKED_VALUES_OFFSET_COUNTS_RECORDS,
   // Derived from the contract's request side: paths, query parameters, bounds, the delete task's body.
   REQUEST_WITHIN_CONTRACT,
+  // A query parameter the operation does not define and nothing pages by: a provider may ignore or refuse it.
+  QUERY_PARAMETERS_DEFINED,
   deleteTaskWholeTenant,
   deleteTaskUrisOfItsTenant,
   tokenReuse,

@@ -1,11 +1,14 @@
-// The caller rule derived from the contract's request side: every recorded request to a lookup-data or
-// autopilot operation the document describes is judged against that operation's path parameters, query
-// parameters and body as the compiled contract (openapi/, ajv) states them, and against the words of the
-// document where it is explicit and the contract cannot say it (a lookup type NAME in the path, the shape of
-// a lookup URI in the delete task). Where the document is silent (the token request, the scroll id's
-// encoding, sort field names, the filter grammar, the lookups scan's limit bounds) the contract states no
-// bound, so every reasonable request passes. One rule, not one per mistake: each finding names the
-// operation, the member and the document's words.
+// The caller rule derived from the contract's request side: every recorded request is judged against the
+// contract. One to a method and path the interface does not have is a finding naming the nearest operations
+// (the token endpoint is not shown, so a token request goes where the deployment says, unjudged). One to a
+// lookup-data or autopilot operation the document describes is judged against that operation's path
+// parameters, query parameters and body as the compiled contract (openapi/, ajv) states them, and against the
+// words of the document where it is explicit and the contract cannot say it (a lookup type NAME in the path,
+// the shape of a lookup URI in the delete task, paging by offset or the scrollId, not by a parameter the
+// operation does not define). Where the document is silent (the token request, the scroll id's encoding,
+// sort field names, the filter grammar, the lookups scan's limit bounds, a query parameter nothing relies
+// on) every reasonable request passes. One rule, not one per mistake: each finding names the operation,
+// the member and the document's words.
 import { defineRule } from "../../check/index.ts";
 import {
   type ContractOperation,
@@ -17,6 +20,8 @@ import {
 import type { CallerRule, CallerRuleDeclaration, RuleVerdict, Violation } from "./caller-rule.ts";
 import { verdict } from "./caller-rule.ts";
 import { readDeleteTask } from "./delete-task-reading.ts";
+import { nearestOperations, shownOperation, unjudgedReason } from "./nearest-operation.ts";
+import { pagedMessage, undefinedParameters } from "./query-parameters.ts";
 import { parseJson, type Traffic, type TrafficExchange } from "./traffic.ts";
 
 export const REQUEST_WITHIN_CONTRACT_ID = "client/request-within-contract";
@@ -133,32 +138,41 @@ function taskProblems(x: TrafficExchange): string[] {
 
 export const REQUEST_WITHIN_CONTRACT: CallerRule = defineRule<"caller", CallerRuleDeclaration>("caller", {
   id: REQUEST_WITHIN_CONTRACT_ID,
-  requirements: ["CALLER-REQUEST-01", "CALLER-LIMIT-01", "CALLER-TASK-01"],
+  requirements: ["CALLER-REQUEST-01", "CALLER-LIMIT-01", "CALLER-TASK-01", "CALLER-QUERY-01"],
   title:
-    "MUST send every lookup-data and autopilot request within the request side of the contract where the document is explicit (path and query parameters, their values and bounds, the delete task body)",
-  opportunity: "a lookup-data or autopilot request of an operation the document describes",
+    "MUST send every request within the request side of the contract where the document is explicit (an operation the interface has, its path and query parameters, their values and bounds, the delete task body, paging by the documented position)",
+  opportunity:
+    "a lookup-data or autopilot request of an operation the document describes, or a request to a method and path the interface does not have",
   breaks:
-    "a path parameter (`lookupType` a type URI, not its name), a query value (`limit` not an integer or above 100 on the autopilot scans and blocked values, `offset` not an integer, `order` other than `asc`/`desc`) or a delete task body (`type` not `delete`, `parameters.type` not `rdm/lookupTypes/<type_name>`, `parameters.uris` not `<tenant_id>/<type_name>/<code>`, a member the document does not define) outside the contract; silent points (token request, scroll id encoding, sort fields, filter grammar, the lookups scan's `limit` bounds) are not judged",
+    "a method and path the interface does not have (the finding names the nearest operations), a path parameter (`lookupType` a type URI, not its name), a query value (`limit` not an integer or above 100 on the autopilot scans and blocked values, `offset` not an integer, `order` other than `asc`/`desc`), paging by a query parameter the operation does not define (`page=1`, `page=2` with the same `offset`, or a scan opened again with another `page`), or a delete task body (`type` not `delete`, `parameters.type` not `rdm/lookupTypes/<type_name>`, `parameters.uris` not `<tenant_id>/<type_name>/<code>`, a member the document does not define) outside the contract; silent points (the token endpoint and request, scroll id encoding, sort fields, filter grammar, the lookups scan's `limit` bounds, HEAD and OPTIONS) are not judged",
   exercisedBy: "any call; a delete task and an autopilot scan for the body and the bounds",
   judge(traffic: Traffic): RuleVerdict {
     const violations: Violation[] = [];
     let opportunities = 0;
     for (const x of traffic.exchanges) {
-      const operation = judgedOperation(x.operation);
-      if (operation === undefined) {
-        if (x.operation === undefined && TYPE_URI_IN_PATH.test(x.pathname)) {
-          opportunities += 1;
-          violations.push({
-            seq: x.seq,
-            message: `${x.method} ${x.pathname}: the path carries a lookup type URI (rdm/lookupTypes/<type_name>) where the lookup type name goes, so it names no operation; the document: ${WORDS.lookupType}`,
-          });
-        }
+      if (x.operation === undefined) {
+        if (unjudgedReason(x) !== undefined) continue;
+        opportunities += 1;
+        violations.push({ seq: x.seq, message: unknownOperationMessage(x) });
         continue;
       }
+      const operation = judgedOperation(x.operation);
+      if (operation === undefined) continue;
       opportunities += 1;
       for (const problem of requestProblems(x, operation))
         violations.push({ seq: x.seq, message: `${where(x, operation)}: ${problem}` });
     }
+    // Paging by a parameter the operation does not define: the first request that did, per operation and
+    // parameter (each later page repeats the same mistake).
+    const reported = new Set<string>();
+    for (const p of undefinedParameters(traffic)) {
+      if (!p.paged) continue;
+      const key = `${p.operation.operationId} ${p.name}`;
+      if (reported.has(key)) continue;
+      reported.add(key);
+      violations.push({ seq: p.x.seq, message: pagedMessage({ ...p, paged: p.paged }) });
+    }
+    violations.sort((a, b) => a.seq - b.seq);
     return verdict(
       opportunities,
       violations,
@@ -166,3 +180,12 @@ export const REQUEST_WITHIN_CONTRACT: CallerRule = defineRule<"caller", CallerRu
     );
   },
 });
+
+/** A request to no operation of the contract: a lookup type URI where the name goes (its slashes make the
+ *  path match nothing), or a method and path the interface does not have, with the nearest it has. */
+function unknownOperationMessage(x: TrafficExchange): string {
+  if (TYPE_URI_IN_PATH.test(x.pathname))
+    return `${x.method} ${x.pathname}: the path carries a lookup type URI (rdm/lookupTypes/<type_name>) where the lookup type name goes, so it names no operation; the document: ${WORDS.lookupType}`;
+  const nearest = nearestOperations(x).map(shownOperation);
+  return `${x.method} ${x.pathname} matches no operation of the interface (method and path, on the base or the rdm address), so no provider of the document serves it; the nearest: ${nearest.join(" or ")}. The document lists every endpoint with its method and path (Endpoints)`;
+}

@@ -1,3 +1,4 @@
+import { loadContract } from "../../contract/index.ts";
 import type { Violation } from "./caller-rule.ts";
 import { callerRule, plural, SCANS, TO_PAGE, verdict, where } from "./caller-rule.ts";
 import { parseJson, type Traffic, type TrafficExchange } from "./traffic.ts";
@@ -27,6 +28,11 @@ export function scrollIdSent(
 interface Scroll {
   /** The scan it belongs to: method and path (tenant and lookup type included). */
   scope: string;
+  /** What its opening asked for: the documented query parameters that select records (all but the page
+   *  size), by name. A continuation that repeats one must repeat it unchanged; it may leave any out. */
+  query: Map<string, string>;
+  /** seq of the request that opened it. */
+  openedAt: number;
   /** Every scrollId its answers gave, in order; the last is the one to pass next. */
   ids: string[];
   ended: boolean;
@@ -53,9 +59,37 @@ export interface ScrollWalk {
   paged: number;
   /** Of those, the scrolls left while their last answer still carried a scrollId and records. */
   left: Violation[];
+  /** Requests that opened a scan (no scroll of that scan open, or no body), and those that carried a body. */
+  openings: number;
+  withBody: Violation[];
 }
 
 const short = (id: string) => (id.length > 40 ? `${id.slice(0, 40)}...` : id);
+const FIRST_WORDS = '"The first request has no body, or a null body."';
+
+/** The documented query parameters of a scan request that select its records: every one the operation
+ *  defines but limit, the page size (a continuation may ask another page size; the records are the same). */
+function selection(x: TrafficExchange): Map<string, string> {
+  const defined = new Set(
+    loadContract()
+      .operation(x.operation as string)
+      .parameters.filter((p) => p.in === "query" && p.name !== "limit")
+      .map((p) => p.name),
+  );
+  return new Map([...new URLSearchParams(x.search)].filter(([name]) => defined.has(name)));
+}
+
+/** Where a scroll id came from, as a finding names it. */
+function otherScroll(s: Scroll, scope: string): string {
+  const asked = [...s.query].map(([k, v]) => `${k}=${v}`).join("&");
+  const which =
+    s.scope === scope
+      ? `the scroll opened at #${s.openedAt}${asked === "" ? "" : ` with ${asked}`} (another query of this scan${s.ended ? ", already ended" : ""})`
+      : `another scan (${s.scope}, opened at #${s.openedAt}${s.ended ? ", already ended" : ""})`;
+  return s.ended && s.scope === scope && asked === ""
+    ? `the scroll opened at #${s.openedAt}, already ended`
+    : which;
+}
 
 /** The scroll id a request carries in its query string, when it does: a parameter named scrollId (any
  *  case, _ or -), or any value equal to an open scroll's id. */
@@ -86,23 +120,36 @@ function walkScrolls(traffic: Traffic): ScrollWalk {
     afterEnd: [],
     paged: 0,
     left: [],
+    openings: 0,
+    withBody: [],
   };
   const scrolls: Scroll[] = [];
-  const open = (scope: string) => scrolls.filter((s) => s.scope === scope && !s.ended && s.ids.length > 0);
   const current = (s: Scroll) => s.ids[s.ids.length - 1] as string;
   for (const x of traffic.exchanges) {
     if (!x.operation || !SCANS.has(x.operation)) continue;
     const scope = where(x);
-    const openHere = open(scope);
+    const query = selection(x);
+    // The scrolls this request may continue: of its scan, and of the records it asks for.
+    const ofThisScan = (s: Scroll) => s.scope === scope && [...query].every(([k, v]) => s.query.get(k) === v);
+    const openHere = scrolls.filter((s) => ofThisScan(s) && !s.ended && s.ids.length > 0);
     const sent = scrollIdSent(x.body);
     let continued: Scroll | undefined;
     const fail = (message: string) => out.next.push({ seq: x.seq, message: `${scope} ${message}` });
+    const opensWithBody = (message: string) => {
+      out.openings += 1;
+      out.withBody.push({ seq: x.seq, message: `${scope} ${message}` });
+    };
+    if (sent.kind === "none") out.openings += 1;
     if (sent.kind === "id") {
       const id = sent.id;
       const latest = openHere.find((s) => current(s) === id);
       const earlier = latest ? undefined : openHere.find((s) => s.ids.includes(id));
-      const ended = scrolls.find((s) => s.scope === scope && s.ended && s.ids.includes(id));
-      const elsewhere = scrolls.find((s) => s.scope !== scope && !s.ended && s.ids.includes(id));
+      // The end was answered to this id: asking that scroll again is past its end (SHOULD: the end-of-results
+      // signal is not shown). Any other id of an ended scroll, or one of another scan or query, is stale.
+      const ended = scrolls.find((s) => ofThisScan(s) && s.ended && current(s) === id);
+      const elsewhere = scrolls.find(
+        (s) => s !== latest && s !== earlier && s !== ended && s.ids.includes(id),
+      );
       if (latest) {
         out.nextPages += 1;
         continued = latest;
@@ -118,15 +165,18 @@ function walkScrolls(traffic: Traffic): ScrollWalk {
           seq: x.seq,
           message: `${scope} asked for another page of a scroll whose end was already answered (no scrollId, or null)`,
         });
-      } else if (elsewhere) {
+      } else if (elsewhere && openHere.length > 0) {
         out.nextPages += 1;
-        const meant = openHere[openHere.length - 1];
-        if (meant) {
-          meant.askedAfterLast = true;
-          meant.misContinued = true;
-        }
+        const meant = openHere[openHere.length - 1] as Scroll;
+        meant.askedAfterLast = true;
+        meant.misContinued = true;
         fail(
-          `passed scrollId "${short(id)}" of another scan (${elsewhere.scope}); a scroll id continues only the scan whose answer gave it`,
+          `passed scrollId "${short(id)}" of ${otherScroll(elsewhere, scope)}; a scroll id continues only the scroll whose answer gave it`,
+        );
+      } else if (elsewhere) {
+        // No scroll of this scan is open: the request opens one, with a body that is another scroll's id.
+        opensWithBody(
+          `opened a scan with a body: scrollId "${short(id)}" of ${otherScroll(elsewhere, scope)}; the first request has no body or a null body, and a scroll id continues only the scroll whose answer gave it; the document: ${FIRST_WORDS}`,
         );
       } else if (openHere.length > 0) {
         out.nextPages += 1;
@@ -136,8 +186,11 @@ function walkScrolls(traffic: Traffic): ScrollWalk {
         fail(
           `passed scrollId "${short(id)}", not the scrollId the previous answer gave ("${short(current(openHere[openHere.length - 1] as Scroll))}")`,
         );
+      } else {
+        opensWithBody(
+          `opened a scan with a body (${JSON.stringify((x.body ?? "").slice(0, 60))}); the first request has no body or a null body`,
+        );
       }
-      // An unknown id with no scroll of the scan open opens one with a body: the first-request rule's case.
     } else if (sent.kind === "other") {
       // A body that is no scroll id but holds an open scroll's id (e.g. {"scroll_id": ...}): a next page
       // the provider cannot read. Any other body opens a scan with one: the first-request rule's case.
@@ -150,7 +203,10 @@ function walkScrolls(traffic: Traffic): ScrollWalk {
         fail(
           `passed the body ${JSON.stringify(body.slice(0, 60))}, not the scrollId the previous answer gave ("${short(current(meant))}") as a raw id, a JSON string or {"scrollId": ...}`,
         );
-      }
+      } else if (openHere.length === 0)
+        opensWithBody(
+          `opened a scan with a body (${JSON.stringify(body.slice(0, 60))}); the first request has no body or a null body`,
+        );
     } else {
       const inQuery = idInQuery(x, new Set(openHere.map(current)));
       if (inQuery) {
@@ -166,7 +222,14 @@ function walkScrolls(traffic: Traffic): ScrollWalk {
     if (x.status !== 200) continue;
     const answer = parseJson(x.responseBody) as { scrollId?: unknown; values?: unknown } | undefined;
     if (answer === undefined || typeof answer !== "object" || answer === null) continue;
-    const scroll: Scroll = continued ?? { scope, ids: [], ended: false, askedAfterLast: false };
+    const scroll: Scroll = continued ?? {
+      scope,
+      query,
+      openedAt: x.seq,
+      ids: [],
+      ended: false,
+      askedAfterLast: false,
+    };
     if (!continued) scrolls.push(scroll);
     const next = answer.scrollId;
     const records = Array.isArray(answer.values) ? answer.values.length : 0;
