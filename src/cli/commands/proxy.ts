@@ -11,6 +11,7 @@ import { displayPath } from "../../session/run-session.ts";
 import { untilStopSignal } from "../../session/signals.ts";
 import { loadTargetFile } from "../../target/target-file.ts";
 import { startProxy } from "../../traffic/proxy.ts";
+import { accessOfDeclarations, accessOfTarget } from "../../traffic/roles.ts";
 import { writeRunningReport } from "../../traffic/running-report.ts";
 import { TrafficJudge } from "../../traffic/traffic-judge.ts";
 import { option, repeatable } from "../argv.ts";
@@ -18,7 +19,7 @@ import { defineCommand } from "../command.ts";
 import { duration, existingPath, refuse, text } from "../flags.ts";
 import { type CliIo, UsageError } from "../io.ts";
 import { failOnFlag } from "../judging-flags.ts";
-import { partyLines } from "./judge.ts";
+import { partyLines, rolesFlag } from "./judge.ts";
 
 interface ProxyIo extends CliIo {
   /** Resolves when the proxy is to stop (tests); default: the first SIGINT or SIGTERM. */
@@ -98,6 +99,7 @@ from node's parser. The other clients are served meanwhile.`,
     "exclude-tenant": repeatable("ID", text, "a tenant whose exchanges are not judged; repeatable", {
       example: "acme-test",
     }),
+    roles: rolesFlag,
     "fail-on": failOnFlag,
   },
   notes: `Exit codes (once stopped by SIGINT or SIGTERM): 0 no MUST rule broken; 1 a MUST rule broken (by the
@@ -126,6 +128,8 @@ export const command = defineCommand(spec, async ({ values, argv }, io: ProxyIo)
   const judge = new TrafficJudge({
     excludeClients: values["exclude-client"],
     excludeTenants: values["exclude-tenant"],
+    // The target file's clients whose credentials are set, then --roles over them.
+    access: new Map([...accessOfTarget(target), ...accessOfDeclarations(values.roles)]),
     secrets,
   });
   const { host, port } = values.listen;
