@@ -138,7 +138,7 @@ export const ROLE_RULES = {
     requirements: ["AUTH-ROLES-04"],
     opportunity: "a request on a tenant its client holds no role in (known from --roles or the target file)",
     notExercised:
-      "no request in the traffic named a tenant its client is known to hold no role in (roles are known from --roles or the target file)",
+      "no request in the traffic named a tenant its client is known to hold no role in (declare clients' roles with --roles CLIENT=ROLE@TENANT, or the target file's credentials for lckit proxy)",
   },
   rolesKept: {
     id: "service/roles-kept",
@@ -149,7 +149,7 @@ export const ROLE_RULES = {
     opportunity:
       "a delete task of a client known to hold only ROLE_RDM in the tenant, or a request of a token refused (403) the same operation on the same tenant before",
     notExercised:
-      "no delete task of a client known to hold only ROLE_RDM in its tenant, and no token asked again what it was refused (403)",
+      "no delete task of a client known to hold only ROLE_RDM in its tenant (declare roles with --roles), and no token asked again what it was refused (403)",
   },
 } satisfies Record<string, ServiceRule>;
 
@@ -204,6 +204,9 @@ export class RolesJudge implements ServiceRuleJudge {
       return;
     }
     if (granted === "unknown") {
+      // Nothing declared of any client: nothing to judge against (not exercised, said how to declare);
+      // some declared, not this one here: undecided.
+      if (this.access.size === 0) return;
       foreign.undecide(UNKNOWN_CLIENT);
       if (operation === "createTask") roles.undecide(UNKNOWN_CLIENT);
       return;

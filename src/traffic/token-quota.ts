@@ -19,7 +19,8 @@ export const QUOTA_RULE = {
     "MUST NOT grant a client a token while its active tokens already number its customer's maxActiveTokensAllowed",
   requirements: ["TOKEN-QUOTA-02", "TOKEN-QUOTA-04", "TOKEN-STATE-03"],
   opportunity: "a token request of a client whose quota the traffic showed (multi-token support on)",
-  notExercised: "the traffic holds no token request",
+  notExercised:
+    "the traffic showed no quota (no PUT or POST of a customer with multitokenConfig answered 2xx) to hold token requests to",
 } satisfies ServiceRule;
 
 /** Slack for clocks: a token within this of its expiry is not counted as active. */
@@ -103,13 +104,14 @@ export class TokenQuotaJudge implements ServiceRuleJudge {
     const quota = customer === undefined ? undefined : this.quotas.get(customer);
     const tally = this.tally(QUOTA_RULE.id);
     if (value !== undefined && !granted) {
-      tally.undecide("tokens granted that the recording redacted (their count cannot be followed)");
+      if (this.quotas.size > 0)
+        tally.undecide("tokens granted that the recording redacted (their count cannot be followed)");
       return;
     }
     if (clientId === undefined || !granted) {
       // A refusal grants nothing: judged where the quota is known, else nothing to decide.
       if (quota !== undefined) tally.opportunities += 1;
-      else if (granted) tally.undecide(UNKNOWN_QUOTA);
+      else if (granted && this.quotas.size > 0) tally.undecide(UNKNOWN_QUOTA);
       return;
     }
     const held = this.issued.get(clientId) ?? new Map<string, number | undefined>();
@@ -124,8 +126,11 @@ export class TokenQuotaJudge implements ServiceRuleJudge {
         if (first.length < 3) first.push(`until ${new Date(expiresAt).toISOString()}`);
       } else held.delete(token);
     }
-    if (quota === undefined) tally.undecide(UNKNOWN_QUOTA);
-    else if (active >= quota.max) {
+    // No quota shown for any customer: nothing to judge against (not exercised); some shown, not this
+    // client's: undecided.
+    if (quota === undefined) {
+      if (this.quotas.size > 0) tally.undecide(UNKNOWN_QUOTA);
+    } else if (active >= quota.max) {
       tally.opportunities += 1;
       tally.violate(
         x.seq,

@@ -37,6 +37,8 @@ export interface ProxyCounts {
   malformedRequests: number;
   clientAborted: number;
   firstFailures: string[];
+  /** Exchanges forwarded but not judged: the judge's queue was full (judge-thread.ts). */
+  notJudged?: number;
 }
 
 /** Bodies a finding's evidence keeps (the run's evidence keeps as much). */
@@ -457,6 +459,11 @@ export class TrafficJudge {
                   : []),
                 ...(proxy.malformedRequests > 0
                   ? [`${proxy.malformedRequests} requests that were not HTTP refused with 400`]
+                  : []),
+                ...((proxy.notJudged ?? 0) > 0
+                  ? [
+                      `${proxy.notJudged} exchanges forwarded but not judged (the judge's queue was full): every rule's verdict leaves them out`,
+                    ]
                   : []),
                 ...(proxy.clientAborted > 0
                   ? [`${proxy.clientAborted} exchanges left by their client before the answer`]

@@ -120,12 +120,13 @@ describe("service/refuses-foreign-tenant", () => {
     const adminScan = [token("admin-1", "tok-a1", T0), scan("globex", "tok-a1", 200, T0 + 1000)];
     expect(statusOf(adminScan, id, admin).status).toBe("not-exercised");
   });
-  it("cannot decide a client whose roles nobody declared: inconclusive, never passed", () => {
-    const unknown = [token("viewer-1", "tok-v1", T0), scan("globex", "tok-v1", 200, T0 + 1000)];
-    expect(statusOf(unknown, id)).toMatchObject({
+  it("cannot decide a client whose roles are not declared: inconclusive; none declared: not exercised", () => {
+    const unknown = [token("other-1", "tok-o1", T0), scan("globex", "tok-o1", 200, T0 + 1000)];
+    expect(statusOf(unknown, id, roles)).toMatchObject({
       status: "inconclusive",
       text: /roles there are not known/,
     });
+    expect(statusOf(unknown, id)).toMatchObject({ status: "not-exercised", text: /--roles/ });
   });
   it("from a target file: otherTenant is off the lists it names, a tenant it does not name is unknown", () => {
     const target = {
@@ -180,9 +181,9 @@ describe("service/roles-kept", () => {
     ];
     expect(statusOf(expired, id).status).not.toBe("failed");
   });
-  it("cannot decide a delete task of a client whose roles nobody declared: inconclusive", () => {
-    const unknown = [token("viewer-1", "tok-v1", T0), deleteTask("acme", "tok-v1", 202, T0 + 1000)];
-    expect(statusOf(unknown, id).status).toBe("inconclusive");
+  it("cannot decide a delete task of a client whose roles are not declared: inconclusive", () => {
+    const unknown = [token("other-1", "tok-o1", T0), deleteTask("acme", "tok-o1", 202, T0 + 1000)];
+    expect(statusOf(unknown, id, roles).status).toBe("inconclusive");
   });
 });
 
@@ -230,12 +231,10 @@ describe("service/token-quota-kept", () => {
     const same = [quota(1), token("q1", "tok-q1", T0 + 1000), token("q1", "tok-q1", T0 + 2000)];
     expect(statusOf(same, id).status).toBe("passed");
   });
-  it("cannot decide without a configuration write showing the quota: inconclusive, never passed", () => {
-    const unknown = [
-      token("q1", "tok-q1", T0),
-      token("q1", "tok-q2", T0 + 10),
-      token("q1", "tok-q3", T0 + 20),
-    ];
+  it("judges nothing where no quota showed; a client outside the customers that showed one is undecided", () => {
+    const none = [token("q1", "tok-q1", T0), token("q1", "tok-q2", T0 + 10), token("q1", "tok-q3", T0 + 20)];
+    expect(statusOf(none, id)).toMatchObject({ status: "not-exercised", text: /showed no quota/ });
+    const unknown = [quota(2), token("q9", "tok-q1", T0 + 100), token("q9", "tok-q2", T0 + 110)];
     expect(statusOf(unknown, id)).toMatchObject({
       status: "inconclusive",
       text: /quota the traffic never showed/,
@@ -248,7 +247,8 @@ describe("service/token-quota-kept", () => {
       token("q1", "tok-q1", T0 + 1000),
       token("q1", "tok-q2", T0 + 2000),
     ];
-    expect(statusOf(off, id).status).toBe("inconclusive");
+    // The only quota shown is withdrawn: nothing left to judge against, never a pass.
+    expect(statusOf(off, id).status).toBe("not-exercised");
   });
 });
 

@@ -10,10 +10,10 @@ import { exitCodeOf, failOnOf } from "../../result/verdict.ts";
 import { displayPath } from "../../session/run-session.ts";
 import { untilStopSignal } from "../../session/signals.ts";
 import { loadTargetFile } from "../../target/target-file.ts";
+import { JudgeThread } from "../../traffic/judge-thread.ts";
 import { startProxy } from "../../traffic/proxy.ts";
 import { accessOfDeclarations, accessOfTarget } from "../../traffic/roles.ts";
 import { writeRunningReport } from "../../traffic/running-report.ts";
-import { TrafficJudge } from "../../traffic/traffic-judge.ts";
 import { option, repeatable } from "../argv.ts";
 import { defineCommand } from "../command.ts";
 import { duration, existingPath, refuse, text } from "../flags.ts";
@@ -125,7 +125,8 @@ export const command = defineCommand(spec, async ({ values, argv }, io: ProxyIo)
       );
   }
   const secrets = Object.values(target.credentials).flatMap((c) => (c ? [c.clientSecret] : []));
-  const judge = new TrafficJudge({
+  // Judged in a thread of its own, so that judging never delays the exchanges being forwarded.
+  const judge = new JudgeThread({
     excludeClients: values["exclude-client"],
     excludeTenants: values["exclude-tenant"],
     // The target file's clients whose credentials are set, then --roles over them.
@@ -168,9 +169,9 @@ export const command = defineCommand(spec, async ({ values, argv }, io: ProxyIo)
   const timer =
     every === undefined
       ? undefined
-      : setInterval(() => {
+      : setInterval(async () => {
           try {
-            writeRunningReport(report().result, root);
+            writeRunningReport((await report()).result, root);
           } catch (error) {
             // A report that cannot be written now is written at the next tick or at the end.
             io.err(
@@ -183,7 +184,8 @@ export const command = defineCommand(spec, async ({ values, argv }, io: ProxyIo)
   if (timer) clearInterval(timer);
   io.err(`lckit proxy: ${signal}: finishing ${proxy.inFlight} exchanges in flight, then the report\n`);
   await proxy.close();
-  const { result } = report();
+  const { result } = await report();
+  await judge.close();
   const dir = writeRunningReport(result, root);
   io.out(partyLines(result));
   io.err(`report: ${displayPath(io.cwd, dir)}\n`);
