@@ -1,11 +1,12 @@
 // lckit proxy's own cost, printed, never asserted: throughput (requests/s) and latency p50/p99 of the same
 // load sent straight to an upstream, through a bare node:http forwarding proxy (what anyone would write:
 // pipe in, pipe out, a keep-alive agent), and through lckit proxy (the same forwarding, a copy of each body
-// and the traffic judge). Side by side in one run, in front of the same upstream: an in-process node:http
+// and the traffic judge in a thread of its own; lckit-inline: the judge on the forwarding path, as before
+// the thread). Side by side in one run, in front of the same upstream: an in-process node:http
 // server answering canned answers of the interface recorded from the reference (a token, a scan page of
 // 100 lookups), so that the judge has real work and the upstream is not the bottleneck. Each proxy runs in
-// a child process of its own (the load and the upstream stay here), the two alternated over rounds so that
-// drift on a shared machine falls on both. Added latency is the proxied percentile less the direct one.
+// a child process of its own (the load and the upstream stay here), the three alternated over rounds so
+// that drift on a shared machine falls on all. Added latency is the proxied percentile less the direct one.
 // Run: npm run bench:proxy   (LCKIT_BENCH_SECONDS per phase, default 5; LCKIT_BENCH_CONCURRENCY, default 16)
 import { type ChildProcess, spawn } from "node:child_process";
 import { once } from "node:events";
@@ -13,6 +14,7 @@ import { Agent, createServer, type IncomingMessage, request, type ServerResponse
 import type { AddressInfo } from "node:net";
 import { fileURLToPath } from "node:url";
 import { startSandbox } from "../src/reference/index.ts";
+import { JudgeThread } from "../src/traffic/judge-thread.ts";
 import { startProxy } from "../src/traffic/proxy.ts";
 import { TrafficJudge } from "../src/traffic/traffic-judge.ts";
 
@@ -23,13 +25,22 @@ const fmt = (n: number, digits = 0) => n.toLocaleString("en-US", { maximumFracti
 
 // ---- the child: one proxy in front of the upstream, its URL on stdout ----
 async function child(kind: string, upstream: string): Promise<void> {
-  if (kind === "lckit") {
+  if (kind === "lckit" || kind === "lckit-inline") {
+    // lckit proxy as it runs (the judge in a thread of its own), and with the judge on the forwarding path.
+    const thread = kind === "lckit" ? new JudgeThread() : undefined;
     const proxy = await startProxy({
       baseUrl: upstream,
       rdmUrl: upstream,
       port: 0,
       upstreamTimeoutMs: 30_000,
-      judge: new TrafficJudge(),
+      judge: thread ?? new TrafficJudge(),
+    });
+    process.on("SIGTERM", () => {
+      // What the bounded queue let through, for the parent to print.
+      process.stdout.write(
+        `${JSON.stringify({ forwarded: proxy.counts.forwarded, notJudged: thread?.notJudged ?? 0 })}\n`,
+        () => process.exit(0),
+      );
     });
     process.stdout.write(`${proxy.baseUrl}\n`);
     return;
@@ -182,6 +193,7 @@ async function parent(): Promise<void> {
   // with one client at a time (what the proxy adds to a request when it is not saturated).
   const many: Record<string, Phase> = {};
   const one: Record<string, Phase> = {};
+  const counted: Record<string, { forwarded: number; notJudged: number }> = {};
   const add = (into: Record<string, Phase>, name: string, p: Phase) => {
     const t = into[name] ?? { requests: 0, ms: 0, latencies: [] };
     into[name] = t;
@@ -196,18 +208,35 @@ async function parent(): Promise<void> {
   for (let round = 0; round < ROUNDS; round++) {
     add(many, "direct", await load(up.url));
     add(one, "direct", await load(up.url, 1));
-    for (const kind of round % 2 === 0 ? ["bare", "lckit"] : ["lckit", "bare"]) {
+    const kinds = ["bare", "lckit", "lckit-inline"];
+    for (const kind of round % 2 === 0 ? kinds : kinds.reverse()) {
       const { url, child } = await startChild(kind, up.url);
       await load(url); // warm-up: the child's JIT and connections
       add(many, kind, await load(url));
       add(one, kind, await load(url, 1));
-      child.kill("SIGKILL");
+      if (kind === "bare") child.kill("SIGKILL");
+      else {
+        const said = once(child.stdout as NodeJS.ReadableStream, "data");
+        child.kill("SIGTERM");
+        const { forwarded, notJudged } = JSON.parse(String((await said)[0])) as {
+          forwarded: number;
+          notJudged: number;
+        };
+        counted[kind] = {
+          forwarded: (counted[kind]?.forwarded ?? 0) + forwarded,
+          notJudged: (counted[kind]?.notJudged ?? 0) + notJudged,
+        };
+      }
       await once(child, "exit");
     }
   }
   up.close();
   table(`${concurrency} clients at once (throughput; latency mostly queueing):`, many);
   table("1 client at a time (the latency the proxy adds to one request):", one);
+  for (const [kind, c] of Object.entries(counted))
+    console.log(
+      `${kind}: ${fmt(c.forwarded)} exchanges forwarded, ${fmt(c.notJudged)} not judged (the judge's queue full)`,
+    );
 }
 
 function table(title: string, phases: Record<string, Phase>): void {
@@ -226,15 +255,16 @@ function table(title: string, phases: Record<string, Phase>): void {
     );
   }
   // A ratio of added latencies only where the bare proxy adds a measurable amount.
-  const ratio = (p: "p50" | "p99") => {
+  const ratio = (kind: string, p: "p50" | "p99") => {
     const bare = by("bare")[p] - direct[p];
     return bare > 0.01
-      ? `${fmt((by("lckit")[p] - direct[p]) / bare, 2)}x`
+      ? `${fmt((by(kind)[p] - direct[p]) / bare, 2)}x`
       : "n/a (the bare proxy adds nothing measurable)";
   };
-  console.log(
-    `lckit proxy / bare proxy: throughput ${fmt(by("lckit").rps / by("bare").rps, 2)}x, added p50 ${ratio("p50")}, added p99 ${ratio("p99")}`,
-  );
+  for (const kind of ["lckit", "lckit-inline"])
+    console.log(
+      `${kind} / bare proxy: throughput ${fmt(by(kind).rps / by("bare").rps, 2)}x, added p50 ${ratio(kind, "p50")}, added p99 ${ratio(kind, "p99")}`,
+    );
 }
 
 const [mode, kind, upstreamUrl] = process.argv.slice(2);

@@ -302,6 +302,8 @@ export type Subject =
         upstreamReset: number;
         malformedRequests: number;
         clientAborted: number;
+        /** Exchanges forwarded but not judged: the judge's bounded queue was full. */
+        notJudged?: number;
         /** The first upstream failures, "METHOD path: why". */
         firstFailures: string[];
       };

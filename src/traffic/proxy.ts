@@ -38,7 +38,8 @@ export interface ProxyOptions {
   ca?: string;
   /** Time the upstream may stay silent (before its answer, or inside it) before it counts as hung. */
   upstreamTimeoutMs: number;
-  judge: TrafficJudge;
+  /** Where each completed exchange goes: a TrafficJudge, or a JudgeThread off the forwarding path. */
+  judge: Pick<TrafficJudge, "add">;
 }
 
 export interface RunningProxy {

@@ -8,35 +8,18 @@
 // recorder cut) it says so, never a pass.
 
 import { createHash } from "node:crypto";
-import type { Level } from "../check/index.ts";
 import { isObject, loadContract } from "../contract/index.ts";
 import { scrollIdSent } from "../rules/caller/caller-rules.ts";
-import type { TrafficExchange } from "../rules/caller/traffic.ts";
 import { parseJson } from "../rules/caller/traffic.ts";
+import { DeleteTaskJudge } from "./delete-task.ts";
+import { type ClientAccess, RolesJudge } from "./roles.ts";
+import type { ObservedExchange, ServiceRule, ServiceRuleJudge, TokenTable } from "./service-rule.ts";
 import { type Capture, FINDINGS_PER_RULE, type Finding, Tally, type TrafficVerdict } from "./tally.ts";
+import { TokenQuotaJudge } from "./token-quota.ts";
 
-/** An exchange as the judge reads it: the caller rules' model, and what the recording could not keep. */
-export interface ObservedExchange extends TrafficExchange {
-  responseCut?: true;
-  noAnswer?: true;
-}
+export type { ObservedExchange, ServiceRule, TokenTable } from "./service-rule.ts";
 
 export type ServiceVerdict = TrafficVerdict;
-
-/** A service rule as the report shows it; the judging is ServiceJudge's, one exchange at a time. */
-export interface ServiceRule {
-  id: string;
-  title: string;
-  level: Level;
-  requirements: readonly string[];
-  /** What one opportunity is, in the report's words. */
-  opportunity: string;
-  /** Why there was nothing to judge, when nothing was. */
-  notExercised: string;
-}
-
-/** What the service judge knows of a token from the traffic so far (the table the traffic judge keeps). */
-export type TokenExpiry = (token: string) => number | undefined;
 
 export interface ServiceLimits {
   /** Scrolls followed at once; past it the least recently continued is dropped, undecided. */
@@ -134,10 +117,14 @@ const RULES = {
   },
 } satisfies Record<string, ServiceRule>;
 
-/** Every service rule, in report order: the refusals, the scrolls and limits, then one per operation. */
+/** Every service rule, in report order: the refusals, roles and quota, the scrolls and limits, reads after
+ *  a delete task, then one per operation. */
 export function serviceRules(): ServiceRule[] {
+  const parts = ruleJudges(() => new Tally("", () => undefined), new Map());
   return [
-    ...Object.values(RULES),
+    ...Object.values(RULES).slice(0, 3),
+    ...parts.flatMap((p) => p.rules),
+    ...Object.values(RULES).slice(3),
     ...loadContract().operations.map(
       (operation): ServiceRule => ({
         id: contractRuleId(operation.operationId),
@@ -221,18 +208,30 @@ const ABANDONED = "scrolls abandoned before their end without a repeat so far";
 const DROPPED = "scrolls no longer followed (over the bound of open scrolls, the least recent dropped)";
 const OVER_KEYS = "scrolls longer than the record keys kept per scroll";
 
+/** The parts of the service judge that each follow one concept of the document across exchanges. */
+function ruleJudges(
+  tally: (id: string) => Tally,
+  access: ReadonlyMap<string, ClientAccess>,
+): ServiceRuleJudge[] {
+  return [new RolesJudge(tally, access), new TokenQuotaJudge(tally), new DeleteTaskJudge(tally)];
+}
+
 /** The service rules judged one exchange at a time, in traffic order. */
 export class ServiceJudge {
   private readonly tallies = new Map<string, Tally>();
   private readonly open = new Map<string, OpenScroll>();
   private unknownTokens = 0;
   private readonly contract = loadContract();
+  private readonly parts: ServiceRuleJudge[];
 
+  /** `access`: what is known of clients' roles (--roles, the target file). */
   constructor(
     capture: Capture,
     private readonly limits: ServiceLimits = DEFAULT_SERVICE_LIMITS,
+    access: ReadonlyMap<string, ClientAccess> = new Map(),
   ) {
     for (const rule of serviceRules()) this.tallies.set(rule.id, new Tally(rule.notExercised, capture));
+    this.parts = ruleJudges((id) => this.tally(id), access);
   }
 
   private tally(id: string): Tally {
@@ -244,10 +243,11 @@ export class ServiceJudge {
     return this.open.size;
   }
 
-  see(x: ObservedExchange, expiryOf: TokenExpiry): void {
+  see(x: ObservedExchange, tokens: TokenTable): void {
     if (x.operation === undefined || !answered(x)) return;
     this.contractOf(x);
-    this.refusals(x, expiryOf);
+    this.refusals(x, tokens);
+    for (const part of this.parts) part.see(x, tokens);
     if (SCANS.has(x.operation)) this.scrollPage(x);
     else if (x.operation === "listBlockedValues") this.blockedValuesPage(x);
   }
@@ -279,7 +279,7 @@ export class ServiceJudge {
       );
   }
 
-  private refusals(x: ObservedExchange, expiryOf: TokenExpiry): void {
+  private refusals(x: ObservedExchange, tokens: TokenTable): void {
     const operation = x.operation as string;
     if (!this.contract.operation(operation).requiresBearer) return;
     const value = x.headers.authorization;
@@ -303,7 +303,7 @@ export class ServiceJudge {
         );
     }
     if (x.bearer === undefined || /\[redacted\]/i.test(x.bearer)) return;
-    const expiresAt = expiryOf(x.bearer);
+    const expiresAt = tokens(x.bearer)?.expiresAt;
     if (expiresAt === undefined) {
       // Issued before the recording began (or no longer tracked): its expiry was never observed.
       this.unknownTokens += 1;

@@ -19,6 +19,7 @@ import { CALLER_RULES } from "../rules/caller/caller-rules.ts";
 import { bearerOf, type IssuedTokenSeen, parseJson, pathOf } from "../rules/caller/traffic.ts";
 import { CallerWindows, DEFAULT_WINDOW_LIMITS, type WindowLimits } from "./caller-windows.ts";
 import type { ReadExchange } from "./recorded-entry.ts";
+import type { ClientAccess } from "./roles.ts";
 import {
   DEFAULT_SERVICE_LIMITS,
   type ObservedExchange,
@@ -36,6 +37,8 @@ export interface ProxyCounts {
   malformedRequests: number;
   clientAborted: number;
   firstFailures: string[];
+  /** Exchanges forwarded but not judged: the judge's queue was full (judge-thread.ts). */
+  notJudged?: number;
 }
 
 /** Bodies a finding's evidence keeps (the run's evidence keeps as much). */
@@ -65,6 +68,8 @@ export interface TrafficJudgeOptions {
   /** Secrets to keep out of the report besides every token and credential the traffic shows. */
   secrets?: readonly string[];
   limits?: Partial<TrafficLimits>;
+  /** What is known of clients' roles and tenant lists (--roles, the target file), by client id. */
+  access?: ReadonlyMap<string, ClientAccess>;
 }
 
 export interface TrafficReportOptions {
@@ -189,6 +194,7 @@ export class TrafficJudge {
     this.service = new ServiceJudge(
       (seq) => (this.current?.seq === seq ? evidenceOf(this.current) : undefined),
       this.limits,
+      options.access,
     );
   }
 
@@ -270,7 +276,7 @@ export class TrafficJudge {
     if (operation === undefined) return;
     this.judged += 1;
     this.current = x;
-    this.service.see(x, (token) => this.tokens.get(token)?.expiresAt);
+    this.service.see(x, (token) => this.tokens.get(token));
     this.current = undefined;
     if (clientId === undefined) {
       this.unattributed += 1;
@@ -454,6 +460,11 @@ export class TrafficJudge {
                 ...(proxy.malformedRequests > 0
                   ? [`${proxy.malformedRequests} requests that were not HTTP refused with 400`]
                   : []),
+                ...((proxy.notJudged ?? 0) > 0
+                  ? [
+                      `${proxy.notJudged} exchanges forwarded but not judged (the judge's queue was full): every rule's verdict leaves them out`,
+                    ]
+                  : []),
                 ...(proxy.clientAborted > 0
                   ? [`${proxy.clientAborted} exchanges left by their client before the answer`]
                   : []),
@@ -559,8 +570,23 @@ function checkOf(
     safety: "read" as const,
     durationMs: 0,
   };
+  // What an undecided rule saw, the two readings it leaves open, and what traffic would decide it.
+  const undecided = (saw: string) => ({
+    saw,
+    readings: [`${party} kept the rule where the traffic could not show it`, `${party} broke it there`] as [
+      string,
+      string,
+    ],
+    decideBy: `traffic that shows ${rule.opportunity}`,
+  });
   if (outcome.kind === "inconclusive")
-    return { ...base, status: "inconclusive", requests: outcome.opportunities, reason: outcome.why };
+    return {
+      ...base,
+      status: "inconclusive",
+      requests: outcome.opportunities,
+      reason: outcome.why,
+      undecided: undecided(outcome.why),
+    };
   const { verdict } = outcome;
   const undecidedNote =
     verdict.undecided.count > 0 ? `${verdict.undecided.count} ${verdict.undecided.why}` : undefined;
@@ -605,6 +631,7 @@ function checkOf(
       status: "inconclusive",
       requests: 0,
       reason: `the traffic could not decide: ${undecidedNote}`,
+      undecided: undecided(undecidedNote as string),
     };
   return { ...base, status: "not-exercised", requests: 0, reason: verdict.notExercised };
 }

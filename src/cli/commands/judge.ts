@@ -7,9 +7,10 @@ import type { CheckResult, RunResult } from "../../result/model.ts";
 import { exitCodeOf, failOnOf } from "../../result/verdict.ts";
 import { displayPath } from "../../session/run-session.ts";
 import { judgeTraffic } from "../../traffic/judge.ts";
+import { accessOfDeclarations, parseRolesFlag } from "../../traffic/roles.ts";
 import { option, repeatable } from "../argv.ts";
 import { defineCommand } from "../command.ts";
-import { oneOf, text } from "../flags.ts";
+import { oneOf, refuse, text } from "../flags.ts";
 import { commandHelp } from "../help.ts";
 import { type CliIo, UsageError } from "../io.ts";
 import { failOnFlag } from "../judging-flags.ts";
@@ -19,6 +20,18 @@ interface JudgeIo extends CliIo {
   stdin?: NodeJS.ReadableStream;
 }
 
+/** --roles CLIENT=ROLE[,ROLE...][@TENANT[,TENANT...]]: what a client's roles are (the traffic never says). */
+export const rolesFlag = repeatable(
+  "CLIENT=ROLES@TENANTS",
+  (raw: string, flag: string) => {
+    const parsed = parseRolesFlag(raw);
+    if (typeof parsed === "string") refuse(flag, parsed, raw, "viewer-1=ROLE_RDM@acme");
+    return parsed;
+  },
+  "a client's roles and the tenants on its list, for the roles and foreign-tenant rules (tenants not named are off its list); repeatable",
+  { example: "viewer-1=ROLE_RDM@acme" },
+);
+
 const spec = {
   name: "judge",
   summary: "judge recorded traffic (a HAR or NDJSON of exchanges) by the service's and each client's rules",
@@ -27,8 +40,9 @@ const spec = {
 or not; NDJSON of exchanges, one JSON object a line, as lckit client check writes exchanges.ndjson; - for
 stdin), streamed one entry at a time, and judges what it holds:
   service    every answer against the contract, refusals of requests without a token, with a malformed
-             one or one the traffic saw expire, the scrolls clients walked (no record twice, order and
-             filter kept), no page above its limit;
+             one or one the traffic saw expire, or on a tenant the client holds no role in; roles (a
+             delete task of a viewer); the token quota as observed; the scrolls clients walked (no record
+             twice, order and filter kept), no page above its limit; scans after a delete task;
   client ID  for each client known from its token requests (Basic credentials or client_id) and the
              tokens it then sent: the caller rules of lckit client check.
 Each finding names the party at fault, its rule and requirement, and the exchanges (redacted). A rule the
@@ -46,6 +60,7 @@ token whose expiry was never observed) is inconclusive: never a pass.`,
     "exclude-tenant": repeatable("ID", text, "a tenant whose exchanges are left out; repeatable", {
       example: "acme-test",
     }),
+    roles: rolesFlag,
     input: option(
       "F",
       oneOf(["har", "ndjson"]),
@@ -99,6 +114,7 @@ export const command = defineCommand(spec, async ({ values, positionals, argv },
     ...(io.stdin === undefined ? {} : { stdin: io.stdin }),
     excludeClients: values["exclude-client"],
     excludeTenants: values["exclude-tenant"],
+    access: accessOfDeclarations(values.roles),
     command: ["lckit", "judge", ...argv].join(" "),
   });
   const dir = writeReportFolder(result, root);

@@ -10,15 +10,16 @@ import { exitCodeOf, failOnOf } from "../../result/verdict.ts";
 import { displayPath } from "../../session/run-session.ts";
 import { untilStopSignal } from "../../session/signals.ts";
 import { loadTargetFile } from "../../target/target-file.ts";
+import { JudgeThread } from "../../traffic/judge-thread.ts";
 import { startProxy } from "../../traffic/proxy.ts";
+import { accessOfDeclarations, accessOfTarget } from "../../traffic/roles.ts";
 import { writeRunningReport } from "../../traffic/running-report.ts";
-import { TrafficJudge } from "../../traffic/traffic-judge.ts";
 import { option, repeatable } from "../argv.ts";
 import { defineCommand } from "../command.ts";
 import { duration, existingPath, refuse, text } from "../flags.ts";
 import { type CliIo, UsageError } from "../io.ts";
 import { failOnFlag } from "../judging-flags.ts";
-import { partyLines } from "./judge.ts";
+import { partyLines, rolesFlag } from "./judge.ts";
 
 interface ProxyIo extends CliIo {
   /** Resolves when the proxy is to stop (tests); default: the first SIGINT or SIGTERM. */
@@ -98,6 +99,7 @@ from node's parser. The other clients are served meanwhile.`,
     "exclude-tenant": repeatable("ID", text, "a tenant whose exchanges are not judged; repeatable", {
       example: "acme-test",
     }),
+    roles: rolesFlag,
     "fail-on": failOnFlag,
   },
   notes: `Exit codes (once stopped by SIGINT or SIGTERM): 0 no MUST rule broken; 1 a MUST rule broken (by the
@@ -123,9 +125,12 @@ export const command = defineCommand(spec, async ({ values, argv }, io: ProxyIo)
       );
   }
   const secrets = Object.values(target.credentials).flatMap((c) => (c ? [c.clientSecret] : []));
-  const judge = new TrafficJudge({
+  // Judged in a thread of its own, so that judging never delays the exchanges being forwarded.
+  const judge = new JudgeThread({
     excludeClients: values["exclude-client"],
     excludeTenants: values["exclude-tenant"],
+    // The target file's clients whose credentials are set, then --roles over them.
+    access: new Map([...accessOfTarget(target), ...accessOfDeclarations(values.roles)]),
     secrets,
   });
   const { host, port } = values.listen;
@@ -164,9 +169,9 @@ export const command = defineCommand(spec, async ({ values, argv }, io: ProxyIo)
   const timer =
     every === undefined
       ? undefined
-      : setInterval(() => {
+      : setInterval(async () => {
           try {
-            writeRunningReport(report().result, root);
+            writeRunningReport((await report()).result, root);
           } catch (error) {
             // A report that cannot be written now is written at the next tick or at the end.
             io.err(
@@ -179,7 +184,8 @@ export const command = defineCommand(spec, async ({ values, argv }, io: ProxyIo)
   if (timer) clearInterval(timer);
   io.err(`lckit proxy: ${signal}: finishing ${proxy.inFlight} exchanges in flight, then the report\n`);
   await proxy.close();
-  const { result } = report();
+  const { result } = await report();
+  await judge.close();
   const dir = writeRunningReport(result, root);
   io.out(partyLines(result));
   io.err(`report: ${displayPath(io.cwd, dir)}\n`);

@@ -1,0 +1,33 @@
+// What every service rule judged on traffic shares: the exchange as the judge reads it, the rule as the
+// report shows it, the tokens the traffic saw issued, and the shape of a part of the service judge (one
+// concept of the document each: roles, the token quota, reads after a delete task).
+import type { Level } from "../check/index.ts";
+import type { IssuedTokenSeen, TrafficExchange } from "../rules/caller/traffic.ts";
+
+/** An exchange as the judge reads it: the caller rules' model, and what the recording could not keep. */
+export interface ObservedExchange extends TrafficExchange {
+  responseCut?: true;
+  noAnswer?: true;
+}
+
+/** A service rule as the report shows it; the judging is the service judge's, one exchange at a time. */
+export interface ServiceRule {
+  id: string;
+  title: string;
+  level: Level;
+  requirements: readonly string[];
+  /** What one opportunity is, in the report's words. */
+  opportunity: string;
+  /** Why there was nothing to judge, when nothing was. */
+  notExercised: string;
+}
+
+/** The tokens the traffic saw issued (owner, issue and expiry), as far as the judge still remembers them. */
+export type TokenTable = (token: string) => IssuedTokenSeen | undefined;
+
+/** A part of the service judge: its rules, and what it makes of each answered exchange of the interface,
+ *  in traffic order. */
+export interface ServiceRuleJudge {
+  readonly rules: readonly ServiceRule[];
+  see(x: ObservedExchange, tokens: TokenTable): void;
+}

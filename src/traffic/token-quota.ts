@@ -1,0 +1,150 @@
+// The multi-token quota as the traffic shows it (States and transitions / Access token; Limits): with
+// multi-token support on, a token request while the client's active token count is at
+// maxActiveTokensAllowed is declined, so the service never grants a client more simultaneously active
+// tokens than its customer's quota. The quota is known only from a configuration write of the customer in
+// the traffic (PUT or POST of the customer with multitokenConfig, answered 2xx), and the customer's clients
+// from its applicationClients and from PUT .../clients. A client's active tokens are those the traffic saw
+// issued to it whose expiry (expires_in of the token answer) has not passed: a lower bound, as tokens
+// issued before the recording began are not seen, so a grant with that many active already is over the
+// quota whatever else is active. Token requests of a client whose quota is not known are undecided.
+import { isObject } from "../contract/index.ts";
+import { parseJson } from "../rules/caller/traffic.ts";
+import type { ObservedExchange, ServiceRule, ServiceRuleJudge, TokenTable } from "./service-rule.ts";
+import type { Tally } from "./tally.ts";
+
+export const QUOTA_RULE = {
+  id: "service/token-quota-kept",
+  level: "MUST",
+  title:
+    "MUST NOT grant a client a token while its active tokens already number its customer's maxActiveTokensAllowed",
+  requirements: ["TOKEN-QUOTA-02", "TOKEN-QUOTA-04", "TOKEN-STATE-03"],
+  opportunity: "a token request of a client whose quota the traffic showed (multi-token support on)",
+  notExercised:
+    "the traffic showed no quota (no PUT or POST of a customer with multitokenConfig answered 2xx) to hold token requests to",
+} satisfies ServiceRule;
+
+/** Slack for clocks: a token within this of its expiry is not counted as active. */
+const EXPIRY_SLACK_MS = 2_000;
+/** Tokens followed per client: above any quota (at most 200), so the count past it is over every quota. */
+const TOKENS_PER_CLIENT = 512;
+/** Clients whose tokens are followed; the least recently active forgotten past it. */
+const CLIENTS_KEPT = 10_000;
+/** Customers and client-to-customer links remembered. */
+const CUSTOMERS_KEPT = 10_000;
+
+const UNKNOWN_QUOTA =
+  "token requests granted to clients whose quota the traffic never showed (no write of their customer's multitokenConfig, or the client not among its applicationClients or PUT clients)";
+const UNKNOWN_EXPIRY =
+  "token requests granted at the quota only if tokens without expires_in in their answer were still active";
+
+interface Quota {
+  max: number;
+  /** The configuration write that set it. */
+  seq: number;
+}
+
+const customerOf = (pathname: string) => /\/oauth\/customers\/([^/]+)(\/clients)?$/.exec(pathname);
+
+function boundedSet<K, V>(map: Map<K, V>, key: K, value: V, bound: number): void {
+  map.delete(key);
+  map.set(key, value);
+  if (map.size > bound) map.delete(map.keys().next().value as K);
+}
+
+export class TokenQuotaJudge implements ServiceRuleJudge {
+  readonly rules = [QUOTA_RULE];
+  /** Per customer id: its quota, when multi-token support is known on; absent when not known. */
+  private readonly quotas = new Map<string, Quota>();
+  private readonly customerOfClient = new Map<string, string>();
+  /** Per client: its tokens seen issued, with their expiry (undefined: the answer gave none). */
+  private readonly issued = new Map<string, Map<string, number | undefined>>();
+
+  constructor(private readonly tally: (id: string) => Tally) {}
+
+  see(x: ObservedExchange, tokens: TokenTable): void {
+    if (x.operation === "putCustomer" || x.operation === "postCustomer" || x.operation === "putClients")
+      this.configuration(x);
+    else if (x.operation === "issueToken") this.tokenRequest(x, tokens);
+  }
+
+  private configuration(x: ObservedExchange): void {
+    if (x.status < 200 || x.status >= 300) return;
+    const match = customerOf(x.pathname);
+    if (!match) return;
+    const customer = decodeURIComponent(match[1] as string);
+    const body = parseJson(x.body);
+    if (x.operation === "putClients") {
+      if (Array.isArray(body))
+        for (const c of body)
+          if (isObject(c) && typeof c.clientId === "string")
+            boundedSet(this.customerOfClient, c.clientId, customer, CUSTOMERS_KEPT);
+      return;
+    }
+    if (!isObject(body)) return;
+    if (Array.isArray(body.applicationClients))
+      for (const id of body.applicationClients)
+        if (typeof id === "string") boundedSet(this.customerOfClient, id, customer, CUSTOMERS_KEPT);
+    const config = isObject(body.multitokenConfig)
+      ? body.multitokenConfig.clientCredentialsMultiTokenConfig
+      : undefined;
+    const max = isObject(config) ? config.maxActiveTokensAllowed : undefined;
+    // Without multitokenConfig, whether PUT and POST replace or merge is not shown: the quota is unknown.
+    if (typeof max === "number" && Number.isInteger(max) && max >= 1 && max <= 200)
+      boundedSet(this.quotas, customer, { max, seq: x.seq }, CUSTOMERS_KEPT);
+    else this.quotas.delete(customer);
+  }
+
+  private tokenRequest(x: ObservedExchange, tokens: TokenTable): void {
+    const clientId = x.clientId;
+    const answer = x.status >= 200 && x.status < 300 ? parseJson(x.responseBody) : undefined;
+    const value =
+      isObject(answer) && typeof answer.access_token === "string" ? answer.access_token : undefined;
+    const granted = value !== undefined && !/\[redacted\]/i.test(value);
+    const customer = clientId === undefined ? undefined : this.customerOfClient.get(clientId);
+    const quota = customer === undefined ? undefined : this.quotas.get(customer);
+    const tally = this.tally(QUOTA_RULE.id);
+    if (value !== undefined && !granted) {
+      if (this.quotas.size > 0)
+        tally.undecide("tokens granted that the recording redacted (their count cannot be followed)");
+      return;
+    }
+    if (clientId === undefined || !granted) {
+      // A refusal grants nothing: judged where the quota is known, else nothing to decide.
+      if (quota !== undefined) tally.opportunities += 1;
+      else if (granted && this.quotas.size > 0) tally.undecide(UNKNOWN_QUOTA);
+      return;
+    }
+    const held = this.issued.get(clientId) ?? new Map<string, number | undefined>();
+    let active = 0;
+    let maybe = 0;
+    const first: string[] = [];
+    for (const [token, expiresAt] of held) {
+      if (token === value) continue;
+      if (expiresAt === undefined) maybe += 1;
+      else if (expiresAt > x.at + EXPIRY_SLACK_MS) {
+        active += 1;
+        if (first.length < 3) first.push(`until ${new Date(expiresAt).toISOString()}`);
+      } else held.delete(token);
+    }
+    // No quota shown for any customer: nothing to judge against (not exercised); some shown, not this
+    // client's: undecided.
+    if (quota === undefined) {
+      if (this.quotas.size > 0) tally.undecide(UNKNOWN_QUOTA);
+    } else if (active >= quota.max) {
+      tally.opportunities += 1;
+      tally.violate(
+        x.seq,
+        `client ${clientId} was granted a new token while ${active} tokens issued to it were still active (${first.join(", ")}${active > first.length ? ", …" : ""}), at its customer ${customer}'s maxActiveTokensAllowed ${quota.max} (set at #${quota.seq}): the request should have been declined with limit exceeded`,
+      );
+    } else if (active + maybe >= quota.max) tally.undecide(UNKNOWN_EXPIRY);
+    else tally.opportunities += 1;
+    const expiresIn =
+      isObject(answer) && typeof answer.expires_in === "number" ? answer.expires_in : undefined;
+    held.set(
+      value,
+      expiresIn === undefined ? undefined : (tokens(value)?.issuedAt ?? x.at) + expiresIn * 1000,
+    );
+    if (held.size > TOKENS_PER_CLIENT) held.delete(held.keys().next().value as string);
+    boundedSet(this.issued, clientId, held, CLIENTS_KEPT);
+  }
+}

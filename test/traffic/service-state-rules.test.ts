@@ -1,0 +1,314 @@
+// The service rules that follow state across exchanges (roles and tenant lists, the token quota, reads
+// after a delete task), on small recorded sequences: each catches its faulty sequence, passes the correct
+// one and the choices the document leaves open, and is undecided, never passed, where the traffic cannot
+// say what it would need to know.
+import { describe, expect, it } from "vitest";
+import type { Target } from "../../src/check/index.ts";
+import { judgeExchanges } from "../../src/traffic/judge.ts";
+import type { ReadExchange } from "../../src/traffic/recorded-entry.ts";
+import {
+  accessOfDeclarations,
+  accessOfTarget,
+  type ClientAccess,
+  parseRolesFlag,
+} from "../../src/traffic/roles.ts";
+
+const BASE = "https://auth.example";
+const RDM = "https://rdm.example";
+const T0 = 1_700_000_000_000;
+let seq = 0;
+
+function x(over: Partial<ReadExchange> & Pick<ReadExchange, "url">): ReadExchange {
+  seq += 1;
+  return {
+    seq,
+    at: T0 + seq * 10,
+    method: "POST",
+    headers: {},
+    status: 200,
+    responseHeaders: { "content-type": "application/json" },
+    responseBody: "{}",
+    durationMs: 1,
+    ...over,
+  };
+}
+
+/** A token request of `client` answered with `token` (status 200), or declined with `status`. */
+function token(client: string, value: string, at: number, status = 200, expiresIn = 3600): ReadExchange {
+  return x({
+    url: `${BASE}/oauth/token`,
+    at,
+    headers: {
+      authorization: `Basic ${Buffer.from(`${client}:secret-of-${client}`).toString("base64")}`,
+      "content-type": "application/x-www-form-urlencoded",
+    },
+    body: "grant_type=client_credentials",
+    status,
+    responseBody:
+      status === 200
+        ? JSON.stringify({ access_token: value, token_type: "Bearer", expires_in: expiresIn })
+        : JSON.stringify({ error: "limit_exceeded", error_description: "Max active tokens limit exceeded" }),
+  });
+}
+
+const bearer = (value: string) => ({ authorization: `Bearer ${value}` });
+const scan = (tenant: string, value: string, status: number, at: number, values: unknown[] = []) =>
+  x({
+    url: `${RDM}/lookups/${tenant}/_scan`,
+    headers: bearer(value),
+    status,
+    at,
+    responseBody: status === 200 ? JSON.stringify({ values }) : '{"error":"forbidden"}',
+  });
+const deleteTask = (tenant: string, value: string, status: number, at: number, parameters?: unknown) =>
+  x({
+    url: `${RDM}/tasks/${tenant}`,
+    headers: { ...bearer(value), "content-type": "application/json" },
+    body: JSON.stringify({ type: "delete", ...(parameters === undefined ? {} : { parameters }) }),
+    status,
+    at,
+    responseBody:
+      status < 300
+        ? JSON.stringify({ id: `task-${seq + 1}`, status: "NOT_STARTED" })
+        : '{"error":"forbidden"}',
+  });
+const taskRead = (tenant: string, id: string, value: string, status: string, at: number) =>
+  x({
+    method: "GET",
+    url: `${RDM}/tasks/${tenant}/${id}`,
+    headers: bearer(value),
+    at,
+    responseBody: JSON.stringify({ id, status }),
+  });
+const customerWrite = (customer: string, body: unknown, value: string, at: number, method = "PUT") =>
+  x({
+    method,
+    url: `${BASE}/oauth/customers/${customer}`,
+    headers: { ...bearer(value), "content-type": "application/json" },
+    body: JSON.stringify(body),
+    at,
+  });
+
+function statusOf(exchanges: ReadExchange[], id: string, access?: ReadonlyMap<string, ClientAccess>) {
+  const { result } = judgeExchanges(exchanges, { source: "test.har", ...(access ? { access } : {}) });
+  const check = result.checks.find((c) => c.id === id);
+  return { status: check?.status, text: check?.message ?? check?.reason ?? "" };
+}
+
+const declared = (...flags: string[]) =>
+  accessOfDeclarations(
+    flags.map((f) => {
+      const parsed = parseRolesFlag(f);
+      if (typeof parsed === "string") throw new Error(parsed);
+      return parsed;
+    }),
+  );
+
+describe("service/refuses-foreign-tenant", () => {
+  const id = "service/refuses-foreign-tenant";
+  const roles = declared("viewer-1=ROLE_RDM@acme");
+  it("catches a scan of another tenant answered 200 to a client declared without it; a refusal passes", () => {
+    const faulty = [token("viewer-1", "tok-v1", T0), scan("globex", "tok-v1", 200, T0 + 1000)];
+    expect(statusOf(faulty, id, roles)).toMatchObject({ status: "failed", text: /viewer-1.*holds no role/ });
+    const correct = [token("viewer-1", "tok-v1", T0), scan("globex", "tok-v1", 403, T0 + 1000)];
+    expect(statusOf(correct, id, roles).status).toBe("passed");
+  });
+  it("judges nothing of a client in its own tenant, and a tenant admin in its tenant", () => {
+    const own = [token("viewer-1", "tok-v1", T0), scan("acme", "tok-v1", 200, T0 + 1000)];
+    expect(statusOf(own, id, roles).status).toBe("not-exercised");
+    const admin = declared("admin-1=ROLE_ADMIN_TENANT_globex");
+    const adminScan = [token("admin-1", "tok-a1", T0), scan("globex", "tok-a1", 200, T0 + 1000)];
+    expect(statusOf(adminScan, id, admin).status).toBe("not-exercised");
+  });
+  it("cannot decide a client whose roles are not declared: inconclusive; none declared: not exercised", () => {
+    const unknown = [token("other-1", "tok-o1", T0), scan("globex", "tok-o1", 200, T0 + 1000)];
+    expect(statusOf(unknown, id, roles)).toMatchObject({
+      status: "inconclusive",
+      text: /roles there are not known/,
+    });
+    expect(statusOf(unknown, id)).toMatchObject({ status: "not-exercised", text: /--roles/ });
+  });
+  it("from a target file: otherTenant is off the lists it names, a tenant it does not name is unknown", () => {
+    const target = {
+      tenant: "acme",
+      otherTenant: "globex",
+      otherTenantLackedBy: ["viewer"],
+      credentials: { viewer: { clientId: "viewer-1", clientSecret: "s" } },
+    } as unknown as Target;
+    const access = accessOfTarget(target);
+    const onGlobex = [token("viewer-1", "tok-v1", T0), scan("globex", "tok-v1", 200, T0 + 1000)];
+    expect(statusOf(onGlobex, id, access).status).toBe("failed");
+    const onInitech = [token("viewer-1", "tok-v1", T0), scan("initech", "tok-v1", 200, T0 + 1000)];
+    expect(statusOf(onInitech, id, access).status).toBe("inconclusive");
+  });
+});
+
+describe("service/roles-kept", () => {
+  const id = "service/roles-kept";
+  const roles = declared("viewer-1=ROLE_RDM@acme", "editor-1=ROLE_RDM_EDIT@acme");
+  it("catches a delete task granted to a client declared ROLE_RDM only; a refusal passes", () => {
+    const faulty = [token("viewer-1", "tok-v1", T0), deleteTask("acme", "tok-v1", 202, T0 + 1000)];
+    expect(statusOf(faulty, id, roles)).toMatchObject({ status: "failed", text: /only ROLE_RDM/ });
+    const correct = [token("viewer-1", "tok-v1", T0), deleteTask("acme", "tok-v1", 403, T0 + 1000)];
+    expect(statusOf(correct, id, roles).status).toBe("passed");
+  });
+  it("grants an editor its delete task without a finding", () => {
+    const editor = [token("editor-1", "tok-e1", T0), deleteTask("acme", "tok-e1", 202, T0 + 1000)];
+    expect(statusOf(editor, id, roles).status).toBe("not-exercised");
+  });
+  it("from refusals seen, with no roles declared: a token refused, then granted the same, is caught", () => {
+    const faulty = [
+      token("viewer-1", "tok-v1", T0),
+      scan("globex", "tok-v1", 403, T0 + 1000),
+      scan("globex", "tok-v1", 200, T0 + 2000),
+    ];
+    expect(statusOf(faulty, id)).toMatchObject({ status: "failed", text: /refused it \(403\)/ });
+  });
+  it("a configuration change between the refusal and the grant may have granted it: not judged", () => {
+    const reconfigured = [
+      token("viewer-1", "tok-v1", T0),
+      scan("globex", "tok-v1", 403, T0 + 1000),
+      customerWrite("cust-1", { tenants: ["acme", "globex"] }, "tok-admin", T0 + 1500),
+      scan("globex", "tok-v1", 200, T0 + 2000),
+    ];
+    expect(statusOf(reconfigured, id).status).not.toBe("failed");
+  });
+  it("a refusal of an expired token teaches nothing of roles", () => {
+    const expired = [
+      token("viewer-1", "tok-v1", T0, 200, 1),
+      scan("globex", "tok-v1", 403, T0 + 10_000),
+      scan("globex", "tok-v1", 200, T0 + 20_000),
+    ];
+    expect(statusOf(expired, id).status).not.toBe("failed");
+  });
+  it("cannot decide a delete task of a client whose roles are not declared: inconclusive", () => {
+    const unknown = [token("other-1", "tok-o1", T0), deleteTask("acme", "tok-o1", 202, T0 + 1000)];
+    expect(statusOf(unknown, id, roles).status).toBe("inconclusive");
+  });
+});
+
+describe("service/token-quota-kept", () => {
+  const id = "service/token-quota-kept";
+  const quota = (max: number, at = T0) =>
+    customerWrite(
+      "cust-q",
+      {
+        id: "cust-q",
+        applicationClients: ["q1"],
+        multitokenConfig: { clientCredentialsMultiTokenConfig: { maxActiveTokensAllowed: max } },
+      },
+      "tok-admin",
+      at,
+    );
+  it("catches a third token granted at a quota of 2 while both earlier ones are active; declined passes", () => {
+    const faulty = [
+      quota(2),
+      token("q1", "tok-q1", T0 + 1000),
+      token("q1", "tok-q2", T0 + 2000),
+      token("q1", "tok-q3", T0 + 3000),
+    ];
+    expect(statusOf(faulty, id)).toMatchObject({
+      status: "failed",
+      text: /q1.*2 tokens.*maxActiveTokensAllowed 2/,
+    });
+    const correct = [...faulty.slice(0, 3), token("q1", "", T0 + 3000, 429)];
+    expect(statusOf(correct, id).status).toBe("passed");
+  });
+  it("counts tokens issued before the quota was set, as they still count", () => {
+    const early = [token("q1", "tok-q1", T0), token("q1", "tok-q2", T0 + 10), quota(2, T0 + 20)];
+    expect(statusOf([...early, token("q1", "tok-q3", T0 + 3000)], id).status).toBe("failed");
+  });
+  it("an expired token frees its slot: a grant after it expired passes", () => {
+    const freed = [
+      quota(2),
+      token("q1", "tok-q1", T0 + 1000, 200, 60),
+      token("q1", "tok-q2", T0 + 2000),
+      token("q1", "tok-q3", T0 + 120_000),
+    ];
+    expect(statusOf(freed, id).status).toBe("passed");
+  });
+  it("the same token returned again (multi-token support off) is no new one", () => {
+    const same = [quota(1), token("q1", "tok-q1", T0 + 1000), token("q1", "tok-q1", T0 + 2000)];
+    expect(statusOf(same, id).status).toBe("passed");
+  });
+  it("judges nothing where no quota showed; a client outside the customers that showed one is undecided", () => {
+    const none = [token("q1", "tok-q1", T0), token("q1", "tok-q2", T0 + 10), token("q1", "tok-q3", T0 + 20)];
+    expect(statusOf(none, id)).toMatchObject({ status: "not-exercised", text: /showed no quota/ });
+    const unknown = [quota(2), token("q9", "tok-q1", T0 + 100), token("q9", "tok-q2", T0 + 110)];
+    expect(statusOf(unknown, id)).toMatchObject({
+      status: "inconclusive",
+      text: /quota the traffic never showed/,
+    });
+  });
+  it("a write without multitokenConfig leaves the quota unknown (PUT and POST semantics are not shown)", () => {
+    const off = [
+      quota(1),
+      customerWrite("cust-q", { id: "cust-q", applicationClients: ["q1"] }, "tok-admin", T0 + 500, "POST"),
+      token("q1", "tok-q1", T0 + 1000),
+      token("q1", "tok-q2", T0 + 2000),
+    ];
+    // The only quota shown is withdrawn: nothing left to judge against, never a pass.
+    expect(statusOf(off, id).status).toBe("not-exercised");
+  });
+});
+
+describe("service/deleted-lookups-gone", () => {
+  const id = "service/deleted-lookups-gone";
+  const lookup = (type: string, code: string, updateDate = T0 - 86_400_000) => ({
+    tenantId: "acme",
+    type: `rdm/lookupTypes/${type}`,
+    code,
+    updateDate,
+  });
+  const task = () => deleteTask("acme", "tok-e1", 202, T0 + 1000, { type: "rdm/lookupTypes/Country" });
+  it("catches a lookup of the deleted type returned after the task completed; its absence passes", () => {
+    const created = task();
+    const id0 = JSON.parse(created.responseBody).id as string;
+    const done = taskRead("acme", id0, "tok-e1", "COMPLETED", T0 + 2000);
+    const faulty = [created, done, scan("acme", "tok-e1", 200, T0 + 3000, [lookup("Country", "FR")])];
+    expect(statusOf(faulty, id)).toMatchObject({ status: "failed", text: /Country\/FR/ });
+    const correct = [created, done, scan("acme", "tok-e1", 200, T0 + 3000, [lookup("Gender", "M")])];
+    expect(statusOf(correct, id).status).toBe("passed");
+  });
+  it("a lookup made again after the task (updateDate after it) is no finding", () => {
+    const created = task();
+    const id0 = JSON.parse(created.responseBody).id as string;
+    const remade = [
+      created,
+      taskRead("acme", id0, "tok-e1", "COMPLETED", T0 + 2000),
+      scan("acme", "tok-e1", 200, T0 + 3000, [lookup("Country", "FR", T0 + 2500)]),
+    ];
+    expect(statusOf(remade, id).status).toBe("passed");
+  });
+  it("listed URIs: only those are removed; another tenant's scan is not judged", () => {
+    const created = deleteTask("acme", "tok-e1", 202, T0 + 1000, { uris: ["acme/Country/FR"] });
+    const id0 = JSON.parse(created.responseBody).id as string;
+    const done = taskRead("acme", id0, "tok-e1", "COMPLETED", T0 + 2000);
+    const kept = [created, done, scan("acme", "tok-e1", 200, T0 + 3000, [lookup("Country", "DE")])];
+    expect(statusOf(kept, id).status).toBe("passed");
+    const other = [created, done, scan("globex", "tok-e1", 200, T0 + 3000, [lookup("Country", "FR")])];
+    expect(statusOf(other, id).status).toBe("not-exercised");
+    const left = [created, done, scan("acme", "tok-e1", 200, T0 + 3000, [lookup("Country", "FR")])];
+    expect(statusOf(left, id).status).toBe("failed");
+  });
+  it("a scan before the traffic shows the task complete cannot decide: inconclusive", () => {
+    const early = [task(), scan("acme", "tok-e1", 200, T0 + 1500, [lookup("Country", "FR")])];
+    expect(statusOf(early, id)).toMatchObject({
+      status: "inconclusive",
+      text: /completion the traffic never showed/,
+    });
+  });
+});
+
+describe("--roles", () => {
+  it("says what is wrong with a value it cannot read", () => {
+    expect(parseRolesFlag("viewer-1")).toMatch(/CLIENT=ROLE/);
+    expect(parseRolesFlag("viewer-1=ROLE_ADMIN")).toMatch(/not ROLE_ADMIN/);
+    expect(parseRolesFlag("viewer-1=ROLE_RDM")).toMatch(/tenants on the client's list after @/);
+    expect(parseRolesFlag("a=ROLE_RDM,ROLE_ADMIN_TENANT_x@acme")).toEqual({
+      clientId: "a",
+      roles: ["ROLE_RDM", "ROLE_ADMIN_TENANT_x"],
+      tenants: ["acme"],
+    });
+  });
+});
