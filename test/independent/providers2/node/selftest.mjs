@@ -402,7 +402,11 @@ const CHECKS = {
     check(o.status === 200 && JSON.stringify(o.data) === JSON.stringify(all.slice(20, 120)), `offset=20 without limit: items 20..119 (got ${o.data?.length})`);
     const l = await call(base, 'GET', `${BV('Country')}?limit=5`, { token: t });
     check(JSON.stringify(l.data) === JSON.stringify(all.slice(0, 5)), 'limit=5 without offset: items 0..4');
-    for (const k of ['Country', 'Currency', 'Unit']) for (const f of ['tenantId', 'lookupType', 'value', 'createdAt', 'createdBy']) check(f in d.data[0], `field ${f}`);
+    for (const k of ['Currency', 'Unit']) {
+      const one = (await call(base, 'GET', `${BV(k)}?limit=1`, { token: t })).data[0];
+      for (const f of ['tenantId', 'lookupType', 'value', 'createdAt', 'createdBy']) check(one && f in one, `${k} blocked value has ${f}`);
+      check(one.lookupType === `rdm/lookupTypes/${k}`, `${k} blocked value lookupType is the type URI`);
+    }
   },
   async 'config-then-scroll'({ base }) {
     const t = await token(base, 'viewer');
