@@ -258,8 +258,9 @@ def now():
 def multitoken_max(client):
     """Quota of the client's customer, or None when multi-token support is off for it."""
     cfg = P.customers[client['customer']].get('multitokenConfig')
-    if cfg is None and faulty('multitoken-leaks-to-other-customers'):
-        cfg = P.last_multitoken
+    if cfg is None and faulty('multitoken-leaks-to-other-customers') and P.last_multitoken:
+        owner, leaked = P.last_multitoken
+        cfg = leaked if owner != client['customer'] else None
     if cfg is None:
         return None
     cc = cfg.get('clientCredentialsMultiTokenConfig') or {}
@@ -502,7 +503,7 @@ def configure_customer(req, customer_id, replace):
                       f'tenant {rdbms[0]} uses auth.migration.mode=rdbms. Remove multitokenConfig.')
     P.customers[customer_id] = new
     if new.get('multitokenConfig') is not None:
-        P.last_multitoken = new['multitokenConfig']
+        P.last_multitoken = (customer_id, new['multitokenConfig'])
     if chosen('config-204'):
         return 204, None, {}
     return 200, new, {}
