@@ -8,6 +8,10 @@
 // - the next scan page is requested with the raw scroll id as the body, {"scrollId": ...} if refused;
 // - type scan: limit 33, sorted by updateDate asc; tenant scan: no query parameters at all.
 const env = process.env;
+process.on('uncaughtException', (e) => {
+  console.error(`e05: ${e.message}`);
+  process.exit(1);
+});
 function need(name) {
   const v = env[name];
   if (!v) {

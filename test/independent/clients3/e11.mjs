@@ -10,6 +10,10 @@
 // - page size 100 everywhere (the documented maximum), blocked values paged with limit 1 (small lists);
 // - a scan ends when a response has no scrollId or an empty values array.
 const env = process.env;
+process.on('uncaughtException', (e) => {
+  console.error(`e11: ${e.message}`);
+  process.exit(1);
+});
 function need(name) {
   const v = env[name];
   if (!v) {
