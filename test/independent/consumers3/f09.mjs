@@ -100,7 +100,8 @@ const rows = [];
 for (const [uri, list] of history) {
   const ordered = list.slice().sort((a, b) => {
     if (a.version !== null && b.version !== null && a.version !== b.version) return a.version - b.version;
-    if (a.version === b.version && a.rank !== b.rank) return a.rank - b.rank;
+    // at one version a removal beats a snapshot beats a partial message; without versions, arrival decides
+    if (a.version !== null && a.version === b.version && a.rank !== b.rank) return a.rank - b.rank;
     return a.arrival - b.arrival;
   });
   let removed = false;
