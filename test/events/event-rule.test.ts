@@ -9,7 +9,7 @@ const rule = eventRule({
   id: "events/test-rule-01",
   title: "MUST be judged",
   requirements: ["TEST-RULE-01", "TEST-RULE-02"],
-  judge(message, found) {
+  judge(_message, found) {
     found.add({ instancePath: "", keyword: "test", message: "found" });
     return undefined;
   },
