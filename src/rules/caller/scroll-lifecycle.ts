@@ -124,6 +124,22 @@ function walkScrolls(traffic: Traffic): ScrollWalk {
     withBody: [],
   };
   const scrolls: Scroll[] = [];
+  // Indexes, so that a day of traffic is walked in linear time: the open scrolls of each scan, and the
+  // scrolls each id was given by, both in the order the scrolls were opened (as the findings name them).
+  const open = new Map<string, Set<Scroll>>();
+  const byId = new Map<string, Scroll[]>();
+  const openOrder = new Map<Scroll, number>();
+  const gave = (s: Scroll, id: string) => {
+    const list = byId.get(id);
+    if (!list) byId.set(id, [s]);
+    else if (!list.includes(s)) {
+      list.push(s);
+      list.sort((a, b) => (openOrder.get(a) ?? 0) - (openOrder.get(b) ?? 0));
+    }
+    let here = open.get(s.scope);
+    if (!here) open.set(s.scope, (here = new Set()));
+    here.add(s);
+  };
   const current = (s: Scroll) => s.ids[s.ids.length - 1] as string;
   for (const x of traffic.exchanges) {
     if (!x.operation || !SCANS.has(x.operation)) continue;
@@ -131,7 +147,7 @@ function walkScrolls(traffic: Traffic): ScrollWalk {
     const query = selection(x);
     // The scrolls this request may continue: of its scan, and of the records it asks for.
     const ofThisScan = (s: Scroll) => s.scope === scope && [...query].every(([k, v]) => s.query.get(k) === v);
-    const openHere = scrolls.filter((s) => ofThisScan(s) && !s.ended && s.ids.length > 0);
+    const openHere = [...(open.get(scope) ?? [])].filter(ofThisScan);
     const sent = scrollIdSent(x.body);
     let continued: Scroll | undefined;
     const fail = (message: string) => out.next.push({ seq: x.seq, message: `${scope} ${message}` });
@@ -142,14 +158,13 @@ function walkScrolls(traffic: Traffic): ScrollWalk {
     if (sent.kind === "none") out.openings += 1;
     if (sent.kind === "id") {
       const id = sent.id;
+      const givenBy = byId.get(id) ?? [];
       const latest = openHere.find((s) => current(s) === id);
-      const earlier = latest ? undefined : openHere.find((s) => s.ids.includes(id));
+      const earlier = latest ? undefined : givenBy.find((s) => openHere.includes(s));
       // The end was answered to this id: asking that scroll again is past its end (SHOULD: the end-of-results
       // signal is not shown). Any other id of an ended scroll, or one of another scan or query, is stale.
-      const ended = scrolls.find((s) => ofThisScan(s) && s.ended && current(s) === id);
-      const elsewhere = scrolls.find(
-        (s) => s !== latest && s !== earlier && s !== ended && s.ids.includes(id),
-      );
+      const ended = givenBy.find((s) => ofThisScan(s) && s.ended && current(s) === id);
+      const elsewhere = givenBy.find((s) => s !== latest && s !== earlier && s !== ended);
       if (latest) {
         out.nextPages += 1;
         continued = latest;
@@ -230,17 +245,22 @@ function walkScrolls(traffic: Traffic): ScrollWalk {
       ended: false,
       askedAfterLast: false,
     };
-    if (!continued) scrolls.push(scroll);
+    if (!continued) {
+      openOrder.set(scroll, scrolls.length);
+      scrolls.push(scroll);
+    }
     const next = answer.scrollId;
     const records = Array.isArray(answer.values) ? answer.values.length : 0;
     if (typeof next === "string" && next !== "") {
       out.scrollAnswers += 1;
       if (!continued && records > 0) out.paged += 1;
       scroll.ids.push(next);
+      gave(scroll, next);
       scroll.last = { seq: x.seq, records };
       scroll.askedAfterLast = false;
     } else {
       scroll.ended = true;
+      open.get(scope)?.delete(scroll);
       if (continued) out.ends += 1;
     }
   }
