@@ -7,7 +7,9 @@
 // Each kind's split.json names the tuning half and the held-out half (never tuned on).
 // Usage: tsx scripts/score-independent.ts [--kind providers|clients|consumers] [--set tuning|held-out|all]
 //        [--case NAME ...] [--parallel N] [--seed N] [--depth default|deep] [--variants LIST] [--client ID] [--json FILE] [--keep DIR]
-//        [--batch 1|2]
+//        [--batch 1|2|3]
+// Batches: 1 (providers/, clients/, consumers/), 2 (providers2/<language>/ each with its own faults, choices,
+// target and credentials; clients2/, consumers2/), 3 (clients3/, consumers3/).
 import { spawn } from "node:child_process";
 import {
   cpSync,
@@ -40,7 +42,7 @@ const { values } = parseArgs({
     json: { type: "string" },
     // Keep each case's report folder under DIR/<case> (default: removed once scored).
     keep: { type: "string" },
-    // Which batch of independent programs: 1 (clients/, consumers/) or 2 (clients2/, consumers2/).
+    // Which batch of independent programs (see the usage above).
     batch: { type: "string", default: "1" },
   },
 });
@@ -48,9 +50,11 @@ const KINDS = ["providers", "clients", "consumers"] as const;
 type Kind = (typeof KINDS)[number];
 const kind = values.kind as Kind;
 if (!KINDS.includes(kind)) throw new Error(`--kind must be one of ${KINDS.join(", ")}, got ${values.kind}`);
-if (!["1", "2"].includes(String(values.batch)) || (kind === "providers" && values.batch !== "1"))
-  throw new Error(`--batch must be 1 or 2 (2 exists for clients and consumers), got ${values.batch}`);
 const home = join(root, "test", "independent", values.batch === "1" ? kind : `${kind}${values.batch}`);
+if (!["1", "2", "3"].includes(String(values.batch)) || !existsSync(home))
+  throw new Error(`--batch ${values.batch} has no ${kind}: the batches are folders of test/independent/`);
+// Batch 1's providers share one target file; later batches keep one per implementation's folder.
+const perLanguage = kind === "providers" && values.batch !== "1";
 
 type Language = "node" | "python";
 interface Case {
@@ -60,6 +64,8 @@ interface Case {
   /** providers: the server's environment; clients and consumers: the program's file. */
   env?: Record<string, string>;
   file?: string;
+  /** providers: the folder of its implementation's target.yaml and credentials.env. */
+  dir: string;
   what: string;
 }
 interface Outcome {
@@ -72,27 +78,34 @@ interface Outcome {
   error?: string;
 }
 
-const readJson = <T>(file: string): T => JSON.parse(readFileSync(join(home, file), "utf8")) as T;
+const readJson = <T>(file: string, dir = home): T => JSON.parse(readFileSync(join(dir, file), "utf8")) as T;
 const interpreter = (language: Language) => (language === "node" ? process.execPath : "/usr/bin/python3");
 
 function allCases(): Case[] {
   if (kind === "providers") {
-    const faults = readJson<{ name: string; implementation: Language; rule: string }[]>("faults.json");
-    const choices =
-      readJson<{ name: string; implementation: Language; description: string }[]>("choices.json");
+    const dirOf = (language: Language) => (perLanguage ? join(home, language) : home);
+    const listed = <T>(file: string): T[] =>
+      perLanguage
+        ? (["node", "python"] as const).flatMap((l) => readJson<T[]>(file, dirOf(l)))
+        : readJson<T[]>(file);
+    const faults = listed<{ name: string; implementation: Language; rule: string }>("faults.json");
+    const choices = listed<{ name: string; implementation: Language; description: string }>("choices.json");
     return [
       ...(["node", "python"] as const).map((language) => ({
         name: `correct-${language}`,
         language,
         faulty: false,
         env: {},
+        dir: dirOf(language),
         what: "correct",
       })),
       ...choices.map((c) => ({
-        name: `choice-${c.name}`,
+        // Two implementations may name the same choice: later batches say whose it is.
+        name: perLanguage ? `choice-${c.implementation}-${c.name}` : `choice-${c.name}`,
         language: c.implementation,
         faulty: false,
         env: { CHOICES: c.name },
+        dir: dirOf(c.implementation),
         what: c.description,
       })),
       ...faults.map((f) => ({
@@ -100,6 +113,7 @@ function allCases(): Case[] {
         language: f.implementation,
         faulty: true,
         env: { FAULT: f.name },
+        dir: dirOf(f.implementation),
         what: f.rule,
       })),
     ];
@@ -113,6 +127,7 @@ function allCases(): Case[] {
     language: entry.language,
     faulty: !entry.correct,
     file: join(home, entry.file),
+    dir: home,
     what: entry.bug ?? entry.choice ?? "",
   }));
 }
@@ -132,9 +147,9 @@ function selected(): Case[] {
   return cases.filter((c) => names.includes(c.name));
 }
 
-function credentials(): Record<string, string> {
+function credentials(dir: string): Record<string, string> {
   const env: Record<string, string> = {};
-  for (const line of readFileSync(join(home, "credentials.env"), "utf8").split("\n")) {
+  for (const line of readFileSync(join(dir, "credentials.env"), "utf8").split("\n")) {
     const match = /^\s*(?:export\s+)?([A-Z0-9_]+)=["']?([^"'\n]*)["']?\s*$/.exec(line);
     if (match?.[1] !== undefined && match[2] !== undefined) env[match[1]] = match[2];
   }
@@ -205,14 +220,14 @@ async function judge(c: Case, reports: string): Promise<void> {
       const targetFile = join(reports, "..", "target.yaml");
       writeFileSync(
         targetFile,
-        readFileSync(join(home, "target.yaml"), "utf8").replaceAll("PORT", String(server.port)),
+        readFileSync(join(c.dir, "target.yaml"), "utf8").replaceAll("PORT", String(server.port)),
       );
       await runLckit(
         ["run", "--target", targetFile, "--report-dir", reports, "--seed", String(values.seed)].concat([
           "--depth",
           String(values.depth),
         ]),
-        credentials(),
+        credentials(c.dir),
       );
     } finally {
       server.stop();
