@@ -432,11 +432,14 @@ interface RoleRule {
   judge(operation: DataOperation, response: ApiResponse<unknown>): string | undefined;
 }
 
-/** The role's operations are granted: each answers with data of its shape. */
+/** The role's operations are granted: each answers with data of its shape. A request whose body a correct
+ *  implementation may refuse (bodyMayBeRefused) may get 400 or 422 instead: the role passed, the body not. */
 const grantedTo =
   (roleName: string) =>
   (op: DataOperation, response: ApiResponse<unknown>): string | undefined =>
-    judgeData(response, `${op.name} by ${roleName}`, op.shape);
+    op.bodyMayBeRefused !== undefined && (response.status === 400 || response.status === 422)
+      ? undefined
+      : judgeData(response, `${op.name} by ${roleName}`, op.shape);
 
 const ROLE_RULES: RoleRule[] = [
   {

@@ -297,6 +297,8 @@ export function customerConfigRoutes(app: Hono, ctx: ReferenceContext): void {
         `expected an array of Client objects, got ${body === undefined ? "no body" : describeType(body)}`,
       );
     }
+    if (body.length === 0 && ctx.variants.has("clients-empty-list-refused"))
+      throw validationError("body", "expected at least one Client object, got an empty array");
     const seen = new Set<string>();
     const clients = body.map((raw, i) => checkClient(ctx, customerId, raw, i, seen));
     // Admin roles a client gains (kept ones are no escalation): each needs the caller to hold it too.

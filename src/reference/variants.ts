@@ -282,6 +282,12 @@ export const VARIANTS = [
     "PUT .../clients answers 204 without a body",
   ),
   variant(
+    "clients-empty-list-refused",
+    "clients-empty-list",
+    "whether PUT /oauth/customers/{customerId}/clients accepts an empty array of Client objects: not shown",
+    "PUT .../clients with an empty array answers 400 validation_error (at least one Client object)",
+  ),
+  variant(
     "admin-administers-other-tenant",
     "tenant-lists",
     "which tenants a deployment's clients administer: the target's own configuration",

@@ -15,6 +15,9 @@ export interface DataOperation {
   send(auth: Auth): Promise<ApiResponse<unknown>>;
   /** What a successful answer's body must be (undefined when it is), for checks that expect success. */
   shape(body: unknown): string | undefined;
+  /** Why a correct implementation may refuse this request's body (400 or 422) though the role may send it:
+   *  such a refusal is no refusal of the role, and no success either. */
+  bodyMayBeRefused?: string;
 }
 
 const noBodyShape = () => undefined;
@@ -133,6 +136,8 @@ export function dataOperations(
         write: true,
         send: (auth) => client.putClients(auth, customerId, []),
         shape: noBodyShape,
+        bodyMayBeRefused:
+          "the document does not say whether an empty array of Client objects is accepted (the kit sends one so that a wrongly allowed update changes nothing)",
       });
   }
   return operations;

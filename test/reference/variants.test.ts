@@ -248,6 +248,13 @@ const SHOWS: Record<VariantName, (h: Harness) => Promise<boolean>> = {
         body: [{ clientId: "acme-viewer", accessTokenValidity: 60 }],
       })
     ).status === 204,
+  "clients-empty-list-refused": async (h) =>
+    (
+      await h.call("PUT", "/oauth/customers/cust-acme/clients", {
+        token: await h.token("acme-admin"),
+        body: [],
+      })
+    ).status === 400,
   "admin-administers-other-tenant": async (h) =>
     (await h.call("POST", "/lookups/globex/_scan?limit=1", { token: await h.token("acme-admin") })).status ===
     200,
