@@ -6,7 +6,7 @@
 // one further on is the next page, and must start where the last page ended.
 
 import { callerRule, plural, type Violation, verdict, where } from "./caller-rule.ts";
-import { parseJson, type Traffic, type TrafficExchange } from "./traffic.ts";
+import { oncePerTraffic, parseJson, type Traffic, type TrafficExchange } from "./traffic.ts";
 
 const OFFSET_WORDS = '"offset (integer, optional, default 0, starting offset)"';
 
@@ -68,15 +68,7 @@ export function walkOffsets(traffic: Traffic): OffsetWalk {
   return out;
 }
 
-const walks = new WeakMap<Traffic, OffsetWalk>();
-const offsetWalk = (traffic: Traffic): OffsetWalk => {
-  let walk = walks.get(traffic);
-  if (!walk) {
-    walk = walkOffsets(traffic);
-    walks.set(traffic, walk);
-  }
-  return walk;
-};
+const offsetWalk = oncePerTraffic(walkOffsets);
 
 export const BLOCKED_VALUES_OFFSET_COUNTS_RECORDS = callerRule({
   id: "client/blocked-values-offset-counts-records",

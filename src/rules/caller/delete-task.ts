@@ -3,7 +3,7 @@
 
 import { callerRule, type Violation, verdict, where } from "./caller-rule.ts";
 import { type DeleteTaskReading, readDeleteTask } from "./delete-task-reading.ts";
-import type { Traffic, TrafficExchange } from "./traffic.ts";
+import { oncePerTraffic, type Traffic, type TrafficExchange } from "./traffic.ts";
 
 export const deleteTaskWholeTenant = callerRule({
   id: "client/delete-task-whole-tenant",
@@ -67,14 +67,6 @@ const MALFORMED_TASKS =
   "no delete task your client sent was of the documented shape (client/request-within-contract says what is wrong); fix that, and this rule judges what the tasks delete";
 
 /** The delete tasks of one traffic, each read once, shared by the three task rules. */
-const taskReadings = new WeakMap<Traffic, { x: TrafficExchange; read: DeleteTaskReading }[]>();
-function deleteTasks(traffic: Traffic): { x: TrafficExchange; read: DeleteTaskReading }[] {
-  let tasks = taskReadings.get(traffic);
-  if (!tasks) {
-    tasks = traffic.exchanges
-      .filter((x) => x.operation === "createTask")
-      .map((x) => ({ x, read: readDeleteTask(x) }));
-    taskReadings.set(traffic, tasks);
-  }
-  return tasks;
-}
+const deleteTasks = oncePerTraffic((traffic: Traffic): { x: TrafficExchange; read: DeleteTaskReading }[] =>
+  traffic.exchanges.filter((x) => x.operation === "createTask").map((x) => ({ x, read: readDeleteTask(x) })),
+);

@@ -1,7 +1,7 @@
 import { loadContract } from "../../contract/index.ts";
 import type { Violation } from "./caller-rule.ts";
 import { callerRule, plural, SCANS, TO_PAGE, verdict, where } from "./caller-rule.ts";
-import { parseJson, type Traffic, type TrafficExchange } from "./traffic.ts";
+import { oncePerTraffic, parseJson, type Traffic, type TrafficExchange } from "./traffic.ts";
 
 const NEXT_PAGE_WORDS =
   '"Each response carries scrollId. The next request passes that scrollId in the request body to obtain the next page."';
@@ -101,15 +101,7 @@ function idInQuery(x: TrafficExchange, openIds: Set<string>): { name: string; id
   return undefined;
 }
 
-const walks = new WeakMap<Traffic, ScrollWalk>();
-export function scrollWalk(traffic: Traffic): ScrollWalk {
-  let walk = walks.get(traffic);
-  if (!walk) {
-    walk = walkScrolls(traffic);
-    walks.set(traffic, walk);
-  }
-  return walk;
-}
+export const scrollWalk = oncePerTraffic(walkScrolls);
 
 function walkScrolls(traffic: Traffic): ScrollWalk {
   const out: ScrollWalk = {
@@ -137,7 +129,10 @@ function walkScrolls(traffic: Traffic): ScrollWalk {
       list.sort((a, b) => (openOrder.get(a) ?? 0) - (openOrder.get(b) ?? 0));
     }
     let here = open.get(s.scope);
-    if (!here) open.set(s.scope, (here = new Set()));
+    if (!here) {
+      here = new Set();
+      open.set(s.scope, here);
+    }
     here.add(s);
   };
   const current = (s: Scroll) => s.ids[s.ids.length - 1] as string;

@@ -51,6 +51,18 @@ function basicClient(header: string | undefined): string | undefined {
   return colon < 0 ? undefined : decodeURIComponent(decoded.slice(0, colon).replace(/\+/g, " "));
 }
 
+/** A walk of the traffic that several rules read, made once per traffic: each rule's judge calls the
+ *  returned function, and the first call walks. */
+export function oncePerTraffic<T>(walk: (traffic: Traffic) => T): (traffic: Traffic) => T {
+  const walked = new WeakMap<Traffic, T>();
+  return (traffic) => {
+    if (walked.has(traffic)) return walked.get(traffic) as T;
+    const result = walk(traffic);
+    walked.set(traffic, result);
+    return result;
+  };
+}
+
 export function bearerOf(headers: Record<string, string>): string | undefined {
   const match = /^bearer\s+(\S+)\s*$/i.exec(headers.authorization ?? "");
   return match ? (match[1] as string) : undefined;
