@@ -92,27 +92,23 @@ function dueTasksFirst(app: Hono, ctx: ReferenceContext): void {
   });
 }
 
-export function platformApp(ctx: ReferenceContext): Hono {
+/** The operations each document of the interface gives its own base URL. */
+const ROUTES = { platform: platformRoutes, "lookup-data": rdmRoutes } as const;
+
+/** An app serving the operations of `documents`, answering 405 to another method of their paths. */
+function appOf(ctx: ReferenceContext, documents: readonly (keyof typeof ROUTES)[]): Hono {
   const app = new Hono({ strict: false });
-  platformRoutes(app, ctx);
-  methodNotAllowed(app, pathMethods("platform"));
+  if (documents.includes("lookup-data")) dueTasksFirst(app, ctx);
+  for (const document of documents) ROUTES[document](app, ctx);
+  // One path in both documents keeps the later document's methods, as one spread of both did.
+  methodNotAllowed(
+    app,
+    Object.fromEntries(documents.flatMap((document) => Object.entries(pathMethods(document)))),
+  );
   return finish(app, ctx);
 }
 
-export function rdmApp(ctx: ReferenceContext): Hono {
-  const app = new Hono({ strict: false });
-  dueTasksFirst(app, ctx);
-  rdmRoutes(app, ctx);
-  methodNotAllowed(app, pathMethods("lookup-data"));
-  return finish(app, ctx);
-}
-
+export const platformApp = (ctx: ReferenceContext): Hono => appOf(ctx, ["platform"]);
+export const rdmApp = (ctx: ReferenceContext): Hono => appOf(ctx, ["lookup-data"]);
 /** Both path sets on one app (the default: base_url == rdm_url). */
-export function combinedApp(ctx: ReferenceContext): Hono {
-  const app = new Hono({ strict: false });
-  dueTasksFirst(app, ctx);
-  platformRoutes(app, ctx);
-  rdmRoutes(app, ctx);
-  methodNotAllowed(app, { ...pathMethods("platform"), ...pathMethods("lookup-data") });
-  return finish(app, ctx);
-}
+export const combinedApp = (ctx: ReferenceContext): Hono => appOf(ctx, ["platform", "lookup-data"]);

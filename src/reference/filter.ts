@@ -229,23 +229,23 @@ class Parser {
   }
 
   private expr(): Predicate {
-    const parts = [this.and()];
-    while (this.keyword("or")) {
-      this.next();
-      parts.push(this.and());
-    }
-    if (parts.length === 1) return parts[0] as Predicate;
-    return (record) => parts.some((p) => p(record));
+    return this.joined("or", () => this.and(), "some");
   }
 
   private and(): Predicate {
-    const parts = [this.unary()];
-    while (this.keyword("and")) {
+    return this.joined("and", () => this.unary(), "every");
+  }
+
+  /** Operands joined by one keyword ("a or b or c"): one operand is itself; several hold when some
+   *  (or) or every (and) of them holds. */
+  private joined(word: string, operand: () => Predicate, holds: "some" | "every"): Predicate {
+    const parts = [operand()];
+    while (this.keyword(word)) {
       this.next();
-      parts.push(this.unary());
+      parts.push(operand());
     }
     if (parts.length === 1) return parts[0] as Predicate;
-    return (record) => parts.every((p) => p(record));
+    return (record) => parts[holds]((p) => p(record));
   }
 
   private unary(): Predicate {
