@@ -172,7 +172,10 @@ export class CallerWindows {
       key = k;
     }
     if (all.length <= MAX_CUTS) return all;
-    return Array.from({ length: MAX_CUTS }, (_, g) => all[Math.ceil(((g + 1) * all.length) / MAX_CUTS) - 1] as Segment);
+    return Array.from(
+      { length: MAX_CUTS },
+      (_, g) => all[Math.ceil(((g + 1) * all.length) / MAX_CUTS) - 1] as Segment,
+    );
   }
 
   /** A rule's `fresh` opportunities of this window, placed stretch by stretch: each stretch gets what the
@@ -186,7 +189,10 @@ export class CallerWindows {
           ? fresh
           : Math.min(
               fresh,
-              Math.max(placed, opportunitiesOf(rule.judge(this.trafficOf(this.buffer.slice(0, segment.end)))) - before),
+              Math.max(
+                placed,
+                opportunitiesOf(rule.judge(this.trafficOf(this.buffer.slice(0, segment.end)))) - before,
+              ),
             );
       this.watch?.opportunities(rule.id, upTo - placed, segment.last);
       placed = upTo;

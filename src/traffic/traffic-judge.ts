@@ -308,7 +308,10 @@ export class TrafficJudge {
     if (operation === undefined) return;
     this.judged += 1;
     this.moments[seq % MOMENTS] = read.untimed ? Number.NaN : at;
-    this.timeline.exchange(clientId === undefined ? ["service"] : ["service", `client ${clientId}`], momentOf(x));
+    this.timeline.exchange(
+      clientId === undefined ? ["service"] : ["service", `client ${clientId}`],
+      momentOf(x),
+    );
     this.current = x;
     this.service.see(x, (token) => this.tokens.get(token));
     this.current = undefined;
