@@ -7,45 +7,7 @@ import { judgeExchanges } from "../../src/traffic/judge.ts";
 import type { ReadExchange } from "../../src/traffic/recorded-entry.ts";
 import { MAX_BUCKETS, TimelineRecorder } from "../../src/traffic/traffic-timeline.ts";
 import { reportValidator } from "../report/report-schema.ts";
-
-const BASE = "https://auth.example";
-const RDM = "https://rdm.example";
-const T0 = 1_700_000_000_000;
-let seq = 0;
-
-function x(over: Partial<ReadExchange> & Pick<ReadExchange, "url">): ReadExchange {
-  seq += 1;
-  return {
-    seq,
-    at: T0,
-    method: "POST",
-    headers: {},
-    status: 200,
-    responseHeaders: { "content-type": "application/json" },
-    responseBody: JSON.stringify({ values: [] }),
-    durationMs: 1,
-    ...over,
-  };
-}
-
-const token = (client: string, value: string, at: number | undefined) =>
-  x({
-    url: `${BASE}/oauth/token`,
-    at,
-    headers: {
-      authorization: `Basic ${Buffer.from(`${client}:secret-of-${client}`).toString("base64")}`,
-      "content-type": "application/x-www-form-urlencoded",
-    },
-    body: "grant_type=client_credentials",
-    responseBody: JSON.stringify({ access_token: value, token_type: "Bearer", expires_in: 3600 }),
-  });
-/** A first page of a scan that ends at once, with `query`, by the holder of `value` (none: no header). */
-const scan = (query: string, at: number | undefined, value?: string) =>
-  x({
-    url: `${RDM}/lookups/acme/_scan${query}`,
-    at,
-    headers: value === undefined ? {} : { authorization: `Bearer ${value}` },
-  });
+import { MINUTE_OF_TRAFFIC, S, scan, T0, token } from "./timed-traffic.ts";
 
 const seriesOf = (t: TrafficTimeline, party: string, check: string) =>
   t.series.find((s) => s.party === party && s.check === check);
@@ -65,18 +27,7 @@ const only = (t: TrafficTimeline, at: number[]) => {
 };
 
 describe("the traffic's timeline", () => {
-  // A minute of traffic: client alpha's scans with query strings (one with a parameter the operation does
-  // not define, at 45 s), and a scan without a token the service answered (its fault, at 30 s).
-  const S = 1000;
-  const traffic = () => [
-    token("alpha", "tok-alpha", T0),
-    scan("?limit=2", T0 + 5 * S, "tok-alpha"),
-    scan("?limit=2", T0 + 20 * S, "tok-alpha"),
-    scan("?limit=2", T0 + 30 * S),
-    scan("?limit=2", T0 + 40 * S, "tok-alpha"),
-    scan("?limt=2", T0 + 45 * S, "tok-alpha"),
-    scan("?limit=2", T0 + 59 * S, "tok-alpha"),
-  ];
+  const traffic = () => MINUTE_OF_TRAFFIC("alpha");
 
   it("cuts the traffic's span into between half the most buckets and the most, from its first exchange", () => {
     const { timeline } = timelineOf(traffic());
