@@ -4,21 +4,12 @@
 import { describe, expect, it } from "vitest";
 import { renderHtml } from "../../src/report/html.ts";
 import { trafficTimeSection } from "../../src/report/html-traffic.ts";
-import { judgeExchanges } from "../../src/traffic/judge.ts";
-import { MINUTE_OF_TRAFFIC, S, scan, T0 } from "../traffic/timed-traffic.ts";
+import { HOSTILE_CLIENT, judgedMinutes } from "../traffic/timed-traffic.ts";
 import { sampleRun } from "./sample-run.ts";
 
-const HOSTILE = `a<b>&"c'`;
+const HOSTILE = HOSTILE_CLIENT;
 const rowId = (c: { id: string }) => `row-${c.id}`;
-
-function judged() {
-  const traffic = [
-    ...MINUTE_OF_TRAFFIC("alpha"),
-    ...MINUTE_OF_TRAFFIC(HOSTILE, "tok-hostile"),
-    scan("?limit=2", T0 + 50 * S, "tok-alpha"),
-  ].sort((a, b) => (a.at as number) - (b.at as number));
-  return judgeExchanges(traffic, { source: "t.har" }).result;
-}
+const judged = judgedMinutes;
 
 const count = (html: string, what: string) => html.split(what).length - 1;
 

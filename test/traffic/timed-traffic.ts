@@ -1,5 +1,7 @@
 // Small recorded traffic with its times known: token requests and first pages of scans, each at a time the
 // test names (undefined: the recording gave none).
+import type { RunResult } from "../../src/result/model.ts";
+import { judgeExchanges } from "../../src/traffic/judge.ts";
 import type { ReadExchange } from "../../src/traffic/recorded-entry.ts";
 
 export const BASE = "https://auth.example";
@@ -54,3 +56,16 @@ export const MINUTE_OF_TRAFFIC = (client: string, value = `tok-${client}`): Read
   scan("?limt=2", T0 + 45 * S, value),
   scan("?limit=2", T0 + 59 * S, value),
 ];
+
+/** A client id that would break markup unescaped. */
+export const HOSTILE_CLIENT = `a<b>&"c'`;
+
+/** Two clients' minutes interleaved (one of them with a hostile id), and one more scan: judged. */
+export function judgedMinutes(): RunResult {
+  const traffic = [
+    ...MINUTE_OF_TRAFFIC("alpha"),
+    ...MINUTE_OF_TRAFFIC(HOSTILE_CLIENT, "tok-hostile"),
+    scan("?limit=2", T0 + 50 * S, "tok-alpha"),
+  ].sort((a, b) => (a.at as number) - (b.at as number));
+  return judgeExchanges(traffic, { source: "t.har" }).result;
+}
