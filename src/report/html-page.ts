@@ -63,6 +63,10 @@ ${outcomeColours.map(([o, c]) => `.o-${o}{background:${c}}`).join("")}
 .tbar:hover,.tbar:focus{opacity:1;outline:2px solid #1b1f24;z-index:1}
 .wait,.wait-key{position:absolute;top:0;bottom:0;background:repeating-linear-gradient(45deg,rgba(255,255,255,.85) 0 3px,rgba(255,255,255,.2) 3px 6px)}
 .wait-key{position:relative;display:inline-block;width:1.5rem;height:.8rem;background-color:#6e7781;vertical-align:middle}
+.tchart{display:block;width:100%;height:4rem;background:#f6f8fa;border-radius:3px}.trule .tchart{height:3rem}
+.t-opp{fill:#6e7781}.t-find{fill:#a40e26}.t-line{stroke:#1b1f24;stroke-width:1;vector-effect:non-scaling-stroke}
+.tparty figure{margin:.3rem 0 .6rem}.tparty figcaption{font-size:.9em}
+.trules{display:grid;grid-template-columns:repeat(auto-fill,minmax(22rem,1fr));gap:0 1rem}
 table.slowest{width:auto}table.slowest caption{text-align:left;font-weight:600;padding:.3rem 0}
 .filters{display:flex;flex-wrap:wrap;gap:.5rem 1rem;align-items:center;margin:.5rem 0}
 .filters input,.filters select{font:inherit;max-width:100%}

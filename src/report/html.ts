@@ -12,6 +12,7 @@ import { coverageSection, reqId } from "./html-coverage.ts";
 import { failuresSection, overview, suiteBars, waiverText } from "./html-overview.ts";
 import { script, style } from "./html-page.ts";
 import { timelineSection } from "./html-timeline.ts";
+import { trafficTimeSection } from "./html-traffic.ts";
 import {
   clientHeadline,
   commandEnd,
@@ -45,7 +46,7 @@ export function renderHtml(result: RunResult): string {
 <h1>${h(result.verdict)}${((cause) => (cause === undefined ? "" : `: ${h(cause)}`))(clientHeadline(result))}</h1>
 <p>${h(result.verdictReason)}</p>
 <p class="tally">${h(`${result.checks.length} checks: ${outcomes.map((o) => outcomeCount(o, countOutcomes(result.checks)[o] ?? 0)).join(" · ")}`)}</p>
-<nav aria-label="Sections"><a href="#failures">Failures and findings</a> · <a href="#coverage">Requirement coverage</a> · <a href="#timeline">Timeline</a> · <a href="#checks">All checks</a> · <a href="#run">Run facts</a></nav>
+<nav aria-label="Sections"><a href="#failures">Failures and findings</a> · <a href="#coverage">Requirement coverage</a> · <a href="#timeline">Timeline</a>${result.subject.kind === "traffic" && result.subject.timeline ? ' · <a href="#traffic-time">Traffic over time</a>' : ""} · <a href="#checks">All checks</a> · <a href="#run">Run facts</a></nav>
 ${retriesLine(result)}
 ${result.interruption ? `<p>The run ended early (${h(result.interruption.cause)} at ${h(result.interruption.at)}): ${h(result.interruption.message)}.</p>` : ""}
 ${(result.configuration?.leftChanged.length ?? 0) > 0 ? `<p>Configuration left changed: ${h(result.configuration?.leftChanged.join("; ") ?? "")}. Put it back with <code>lckit restore ${h(result.configuration?.journal ?? "<journal>")} --target &lt;target file&gt;</code>.</p>` : ""}
@@ -56,6 +57,7 @@ ${failuresSection(ordered, rowId)}
 ${suiteBars(result)}
 ${coverageSection(result, rowId)}
 ${timelineSection(result, rowId)}
+${trafficTimeSection(result, rowId)}
 <section id="checks-section" aria-labelledby="checks">
 <h2 id="checks">Checks</h2>
 <form class="filters" aria-label="Filter checks" onsubmit="return false">

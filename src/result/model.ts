@@ -293,6 +293,8 @@ export type Subject =
       excluded?: { clients?: string[]; tenants?: string[] };
       /** Exchanges not kept: over the bound on kept exchanges (said, never silently judged). */
       dropped?: number;
+      /** What was judged when, per party and per rule, over the traffic's own time (report.html draws it). */
+      timeline?: TrafficTimeline;
       /** Live traffic (lckit proxy): what it forwarded, and what was no exchange of the service, blamed
        *  on no party: upstream failures (504 no answer in time, 502 unreachable or reset), requests node's
        *  parser refused (400), clients that left before their answer. */
@@ -308,6 +310,29 @@ export type Subject =
         firstFailures: string[];
       };
     };
+
+/** The traffic's time cut into equal buckets (fixed in number whatever its length: the judge streams), and
+ *  per party and per rule what was judged in each. Exchanges without a time are counted apart, never drawn
+ *  at a time they do not have. */
+export interface TrafficTimeline {
+  /** When the first bucket begins (the first exchange judged), ISO 8601; absent when no exchange had a time. */
+  start?: string;
+  bucketMs: number;
+  /** Buckets in every array below. */
+  buckets: number;
+  /** Exchanges judged that carried no time of their own: what was judged at them is in the `untimed` counts. */
+  untimedExchanges: number;
+  /** Per party ("service", "client <id>"): the exchanges of the interface it took part in, per bucket. */
+  parties: { party: string; exchanges: number[]; untimed: number }[];
+  /** Per party and rule (its check id) that had an opportunity or a finding: how many per bucket. */
+  series: {
+    party: string;
+    check: string;
+    opportunities: number[];
+    findings: number[];
+    untimed: { opportunities: number; findings: number };
+  }[];
+}
 
 export type SubjectKind = Subject["kind"];
 

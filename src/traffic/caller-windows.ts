@@ -44,6 +44,25 @@ const scopeOf = (x: ObservedExchange) =>
 
 const opportunitiesOf = (v: RuleVerdict) => (v.status === "not-exercised" ? 0 : v.opportunities);
 
+/** Prefixes of a window a rule is judged on to place its opportunities in time, at most. */
+const MAX_CUTS = 12;
+
+/** Told when a client's rules judged what (the timeline). A rule counts a window's opportunities as a
+ *  whole; they are placed by judging the window's prefixes at the edges of the buckets its exchanges fall
+ *  in (at most MAX_CUTS; past it, some buckets' opportunities land in the next edge's). */
+export interface WindowWatch {
+  /** The bucket of an exchange's time; undefined: it carried none. */
+  bucketOf(x: ObservedExchange): number | undefined;
+  opportunities(ruleId: string, n: number, at: ObservedExchange): void;
+  finding(ruleId: string, at: ObservedExchange): void;
+}
+
+/** A stretch of a window's new exchanges in one bucket: where it ends in the buffer, and its last. */
+interface Segment {
+  end: number;
+  last: ObservedExchange;
+}
+
 /** One client's caller rules: its exchanges since the last window, and a tally per rule. */
 export class CallerWindows {
   private buffer: ObservedExchange[] = [];
@@ -61,12 +80,19 @@ export class CallerWindows {
     evidenceOf: (x: ObservedExchange) => ReturnType<Capture>,
     private readonly limits: WindowLimits = DEFAULT_WINDOW_LIMITS,
     private readonly rules: readonly CallerRule[] = CALLER_RULES,
+    private readonly watch?: WindowWatch,
   ) {
     const capture: Capture = (seq) => {
       const x = this.judging.get(seq);
       return x === undefined ? undefined : evidenceOf(x);
     };
-    for (const rule of rules) this.tallies.set(rule.id, new Tally("", capture));
+    for (const rule of rules) {
+      const finding = (seq: number) => {
+        const x = this.judging.get(seq);
+        if (x !== undefined) this.watch?.finding(rule.id, x);
+      };
+      this.tallies.set(rule.id, new Tally("", capture, { finding }));
+    }
   }
 
   /** Exchanges held (context and new). */
@@ -103,6 +129,7 @@ export class CallerWindows {
     const context =
       this.contextCount > 0 ? this.trafficOf(this.buffer.slice(0, this.contextCount)) : undefined;
     this.judging = new Map(this.buffer.map((x) => [x.seq, x]));
+    const segments = this.watch ? this.segments() : [];
     for (const rule of this.rules) {
       const tally = this.tallies.get(rule.id) as Tally;
       const all = rule.judge(whole);
@@ -111,7 +138,9 @@ export class CallerWindows {
         continue;
       }
       const before = context ? opportunitiesOf(rule.judge(context)) : 0;
-      tally.opportunities += Math.max(0, all.opportunities - before);
+      const fresh = Math.max(0, all.opportunities - before);
+      this.place(rule, fresh, before, segments);
+      tally.opportunities += fresh;
       const from = rule.looksAhead ? (this.settled.get(rule.id) ?? -1) : contextEnd;
       const upTo = rule.looksAhead ? settleEnd : Number.POSITIVE_INFINITY;
       if (all.status === "failed")
@@ -127,6 +156,47 @@ export class CallerWindows {
     const from = this.buffer[0];
     if (from !== undefined)
       this.tokens = this.tokens.filter((t) => t.seq >= from.seq || t.expiresAt >= from.at);
+  }
+
+  /** The window's new exchanges cut where their bucket changes (at most MAX_CUTS stretches). */
+  private segments(): Segment[] {
+    const watch = this.watch as WindowWatch;
+    const all: Segment[] = [];
+    let key: number | undefined | null = null;
+    for (let i = this.contextCount; i < this.buffer.length; i++) {
+      const x = this.buffer[i] as ObservedExchange;
+      const k = watch.bucketOf(x);
+      if (k === key && all.length > 0) (all[all.length - 1] as Segment).end = i + 1;
+      else all.push({ end: i + 1, last: x });
+      (all[all.length - 1] as Segment).last = x;
+      key = k;
+    }
+    if (all.length <= MAX_CUTS) return all;
+    return Array.from(
+      { length: MAX_CUTS },
+      (_, g) => all[Math.ceil(((g + 1) * all.length) / MAX_CUTS) - 1] as Segment,
+    );
+  }
+
+  /** A rule's `fresh` opportunities of this window, placed stretch by stretch: each stretch gets what the
+   *  window up to its end shows more than the stretches before (never more than the window's own count). */
+  private place(rule: CallerRule, fresh: number, before: number, segments: readonly Segment[]): void {
+    if (this.watch === undefined || fresh === 0) return;
+    let placed = 0;
+    segments.forEach((segment, k) => {
+      const upTo =
+        k === segments.length - 1
+          ? fresh
+          : Math.min(
+              fresh,
+              Math.max(
+                placed,
+                opportunitiesOf(rule.judge(this.trafficOf(this.buffer.slice(0, segment.end)))) - before,
+              ),
+            );
+      this.watch?.opportunities(rule.id, upTo - placed, segment.last);
+      placed = upTo;
+    });
   }
 
   /** What the next window is judged with: the last exchanges, and the last pages of the recent scans and

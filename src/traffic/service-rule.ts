@@ -8,6 +8,8 @@ import type { IssuedTokenSeen, TrafficExchange } from "../rules/caller/traffic.t
 export interface ObservedExchange extends TrafficExchange {
   responseCut?: true;
   noAnswer?: true;
+  /** The recording gave it no time: `at` is the time of the exchange before (the timeline counts it apart). */
+  untimed?: true;
 }
 
 /** A service rule as the report shows it; the judging is the service judge's, one exchange at a time. */

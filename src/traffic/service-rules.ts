@@ -14,7 +14,14 @@ import { parseJson } from "../rules/caller/traffic.ts";
 import { DeleteTaskJudge } from "./delete-task.ts";
 import { type ClientAccess, RolesJudge } from "./roles.ts";
 import type { ObservedExchange, ServiceRule, ServiceRuleJudge, TokenTable } from "./service-rule.ts";
-import { type Capture, FINDINGS_PER_RULE, type Finding, Tally, type TrafficVerdict } from "./tally.ts";
+import {
+  type Capture,
+  FINDINGS_PER_RULE,
+  type Finding,
+  Tally,
+  type TallyWatch,
+  type TrafficVerdict,
+} from "./tally.ts";
 import { TokenQuotaJudge } from "./token-quota.ts";
 
 export type { ObservedExchange, ServiceRule, TokenTable } from "./service-rule.ts";
@@ -190,6 +197,8 @@ interface OpenScroll {
   sort: { field: string; order: "asc" | "desc" } | undefined;
   filter: { field: string; wanted: string } | undefined;
   pages: number;
+  /** seq of its last page so far (where the timeline places what an open scroll shows). */
+  lastSeq: number;
   /** Record keys shown so far and the page of each; undefined past maxKeysPerScroll. */
   seen: Map<string, number> | undefined;
   /** A repeat (or the key bound) decided every-record-once for this scroll. */
@@ -224,13 +233,16 @@ export class ServiceJudge {
   private readonly contract = loadContract();
   private readonly parts: ServiceRuleJudge[];
 
-  /** `access`: what is known of clients' roles (--roles, the target file). */
+  /** `access`: what is known of clients' roles (--roles, the target file); `watch`: told of each rule's
+   *  opportunities and findings as they are counted (the timeline). */
   constructor(
     capture: Capture,
     private readonly limits: ServiceLimits = DEFAULT_SERVICE_LIMITS,
     access: ReadonlyMap<string, ClientAccess> = new Map(),
+    watch: (ruleId: string) => TallyWatch = () => ({}),
   ) {
-    for (const rule of serviceRules()) this.tallies.set(rule.id, new Tally(rule.notExercised, capture));
+    for (const rule of serviceRules())
+      this.tallies.set(rule.id, new Tally(rule.notExercised, capture, watch(rule.id)));
     this.parts = ruleJudges((id) => this.tally(id), access);
   }
 
@@ -354,6 +366,7 @@ export class ServiceJudge {
           ? { field: equals[1] as string, wanted: (equals[2] ?? equals[3]) as string }
           : undefined,
         pages: 0,
+        lastSeq: x.seq,
         seen: new Map(),
         onceDecided: undefined,
         previous: undefined,
@@ -385,6 +398,7 @@ export class ServiceJudge {
   private pageOfScroll(scroll: OpenScroll, x: ObservedExchange, values: unknown[]): void {
     const pageIndex = scroll.pages;
     scroll.pages += 1;
+    scroll.lastSeq = x.seq;
     // The limit a page answers to: its request's, else its scroll's first request's; the documented
     // default when none was given, except the lookups scan's (the kit's assumption, not shown).
     const limit = limitOf(x.search) ?? scroll.limit;
@@ -485,19 +499,8 @@ export class ServiceJudge {
    *  without being closed, so a running proxy can report and go on. */
   verdicts(): Map<string, ServiceVerdict> {
     let openUndecided = 0;
-    let orderOpportunities = 0;
-    const orderFindings: Finding[] = [];
-    for (const scroll of this.open.values()) {
-      if (scroll.onceDecided === undefined) openUndecided += 1;
-      if (!scroll.sort || scroll.sortValues < 2) continue;
-      orderOpportunities += 1;
-      if (scroll.disorder && scroll.caselessBroken)
-        orderFindings.push({
-          seq: scroll.disorder.seq,
-          message: scroll.disorder.message,
-          ...(scroll.disorder.captured ?? {}),
-        });
-    }
+    for (const scroll of this.open.values()) if (scroll.onceDecided === undefined) openUndecided += 1;
+    const { opportunities: orderOpportunities, findings: orderFindings } = this.openOrder();
     const out = new Map<string, ServiceVerdict>();
     for (const [id, tally] of this.tallies) {
       let pending: Map<string, number> | undefined;
@@ -510,13 +513,30 @@ export class ServiceJudge {
       const verdict = tally.verdict(pending);
       if (id === RULES.orderKept.id) {
         // Open scrolls judged on what they showed so far, without closing them.
-        verdict.opportunities += orderOpportunities;
+        verdict.opportunities += orderOpportunities.length;
         verdict.violationCount += orderFindings.length;
         verdict.violations.push(...orderFindings.slice(0, FINDINGS_PER_RULE - verdict.violations.length));
       }
       out.set(id, verdict);
     }
     return out;
+  }
+  /** What the open scrolls show of the order rule so far, not yet counted (they have not ended): an
+   *  opportunity at each one's last page, a finding at its first disorder. */
+  openOrder(): { check: string; opportunities: number[]; findings: Finding[] } {
+    const opportunities: number[] = [];
+    const findings: Finding[] = [];
+    for (const scroll of this.open.values()) {
+      if (!scroll.sort || scroll.sortValues < 2) continue;
+      opportunities.push(scroll.lastSeq);
+      if (scroll.disorder && scroll.caselessBroken)
+        findings.push({
+          seq: scroll.disorder.seq,
+          message: scroll.disorder.message,
+          ...(scroll.disorder.captured ?? {}),
+        });
+    }
+    return { check: RULES.orderKept.id, opportunities, findings };
   }
 }
 

@@ -33,8 +33,14 @@ export interface TrafficVerdict {
 
 export type Capture = (seq: number) => { evidence: Exchange; secrets: readonly string[] } | undefined;
 
+/** Told of each opportunity and finding as the rule counts it (the timeline places them in time). */
+export interface TallyWatch {
+  opportunities?: (n: number) => void;
+  finding?: (seq: number) => void;
+}
+
 export class Tally {
-  opportunities = 0;
+  private judged = 0;
   violationCount = 0;
   readonly violations: Finding[] = [];
   private readonly undecided = new Map<string, number>();
@@ -42,7 +48,18 @@ export class Tally {
   constructor(
     public notExercised: string,
     private readonly capture: Capture,
+    private readonly watch: TallyWatch = {},
   ) {}
+
+  get opportunities(): number {
+    return this.judged;
+  }
+
+  /** Rules count with `+=`: what is added is told to the watch. */
+  set opportunities(n: number) {
+    if (n > this.judged) this.watch.opportunities?.(n - this.judged);
+    this.judged = n;
+  }
 
   /** Whether a finding now would keep its evidence (so a rule that decides later captures it now). */
   get wantsEvidence(): boolean {
@@ -52,6 +69,7 @@ export class Tally {
   /** A finding at the exchange `seq` (the one being judged), or one whose evidence was captured earlier. */
   violate(seq: number, message: string, captured?: Pick<Finding, "evidence" | "secrets">): void {
     this.violationCount += 1;
+    this.watch.finding?.(seq);
     if (this.violations.length >= FINDINGS_PER_RULE) return;
     const kept = captured ?? (this.wantsEvidence ? this.capture(seq) : undefined);
     this.violations.push({ seq, message, ...(kept ?? {}) });

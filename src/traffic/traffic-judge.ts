@@ -7,7 +7,9 @@
 //     let go;
 //   - tokens (owner and expiry) are tracked up to a bound, the oldest forgotten (their later use is then
 //     unattributed and its expiry undecided, said in the report);
-//   - a finding keeps its evidence (bodies cut) only for the first few of each rule.
+//   - a finding keeps its evidence (bodies cut) only for the first few of each rule;
+//   - what was judged when, per party and rule, is counted in a fixed number of buckets of the traffic's
+//     time (traffic-timeline.ts).
 // The result is a RunResult whose checks each name their party: suite "service", or "client <id>".
 import type { Exchange } from "../check/index.ts";
 import { loadContract, operationCalled } from "../contract/index.ts";
@@ -28,6 +30,7 @@ import {
   serviceRules,
 } from "./service-rules.ts";
 import type { Finding, TrafficVerdict } from "./tally.ts";
+import { type Moment, TimelineRecorder } from "./traffic-timeline.ts";
 
 /** What lckit proxy counts beside the exchanges it judges (proxy.ts fills it). */
 export interface ProxyCounts {
@@ -44,6 +47,8 @@ export interface ProxyCounts {
 /** Bodies a finding's evidence keeps (the run's evidence keeps as much). */
 const EVIDENCE_BODY_CHARS = 4096;
 const SCANS = new Set(["scanLookups", "scanAutopilotStats", "scanAutopilotStatsByType"]);
+/** Exchanges whose time is remembered by seq, for a finding counted after its exchange (a scroll's). */
+const MOMENTS = 1 << 16;
 
 export interface TrafficLimits extends ServiceLimits, WindowLimits {
   /** Exchanges held to put the traffic in time order. */
@@ -94,6 +99,11 @@ export interface Judgement {
 }
 
 const hidden = (value: string | undefined) => value?.includes(REDACTED) === true;
+
+/** An exchange waiting in the reorder buffer: one without a time has the time of the one before. */
+type Pending = ReadExchange & { untimed?: true };
+
+const momentOf = (x: { at: number; untimed?: true }): Moment => (x.untimed ? undefined : x.at);
 
 function cut(text: string, chars = EVIDENCE_BODY_CHARS): { body: string; bodyTruncated?: true } {
   return text.length > chars ? { body: text.slice(0, chars), bodyTruncated: true } : { body: text };
@@ -163,7 +173,10 @@ function evidenceOf(x: HeldExchange): { evidence: Exchange; secrets: string[] } 
 
 export class TrafficJudge {
   private readonly limits: TrafficLimits;
-  private readonly pending: ReadExchange[] = [];
+  private readonly pending: Pending[] = [];
+  private readonly timeline = new TimelineRecorder();
+  /** The times of the last MOMENTS exchanges by seq (NaN: none). */
+  private readonly moments = new Float64Array(MOMENTS);
   private readonly tokens = new Map<string, IssuedTokenSeen>();
   private readonly operations = new Map<string, string | undefined>();
   private readonly service: ServiceJudge;
@@ -195,6 +208,10 @@ export class TrafficJudge {
       (seq) => (this.current?.seq === seq ? evidenceOf(this.current) : undefined),
       this.limits,
       options.access,
+      (ruleId) => ({
+        opportunities: (n) => this.timeline.count("service", ruleId, "opportunities", this.now(), n),
+        finding: (seq) => this.timeline.count("service", ruleId, "findings", this.momentAt(seq)),
+      }),
     );
   }
 
@@ -205,17 +222,31 @@ export class TrafficJudge {
     return n;
   }
 
+  /** The time of the exchange being judged (or of the last one judged). */
+  private now(): Moment {
+    return this.current === undefined ? this.lastAt : momentOf(this.current);
+  }
+
+  /** The time of exchange `seq`, if still remembered; else the time of the one being judged. */
+  private momentAt(seq: number): Moment {
+    if (seq < this.seq && seq >= this.seq - MOMENTS) {
+      const at = this.moments[seq % MOMENTS] as number;
+      return Number.isNaN(at) ? undefined : at;
+    }
+    return this.now();
+  }
+
   /** One more exchange of the traffic, in the order recorded. */
   add(x: ReadExchange): void {
     this.read += 1;
     if (x.at === undefined) this.untimed += 1;
     const at = x.at ?? this.lastAt;
-    const entry = { ...x, at };
+    const entry: Pending = { ...x, at, ...(x.at === undefined ? { untimed: true as const } : {}) };
     // Insert by time (stable): the buffer is short and nearly sorted, so from the end.
     let i = this.pending.length;
-    while (i > 0 && ((this.pending[i - 1] as ReadExchange).at as number) > at) i -= 1;
+    while (i > 0 && ((this.pending[i - 1] as Pending).at as number) > at) i -= 1;
     this.pending.splice(i, 0, entry);
-    if (this.pending.length > this.limits.reorder) this.process(this.pending.shift() as ReadExchange);
+    if (this.pending.length > this.limits.reorder) this.process(this.pending.shift() as Pending);
     this.peakRetained = Math.max(this.peakRetained, this.retained);
   }
 
@@ -238,7 +269,7 @@ export class TrafficJudge {
     return undefined;
   }
 
-  private process(read: ReadExchange): void {
+  private process(read: Pending): void {
     const at = read.at as number;
     if (at < this.lastAt) this.outOfOrder += 1;
     this.lastAt = Math.max(this.lastAt, at);
@@ -267,6 +298,7 @@ export class TrafficJudge {
       clientId,
       ...(read.responseCut ? { responseCut: true as const } : {}),
       ...(read.noAnswer ? { noAnswer: true as const } : {}),
+      ...(read.untimed ? { untimed: true as const } : {}),
     };
     if (clientId !== undefined && this.excludedClients.has(clientId)) return;
     if (this.excludedTenants.size > 0 && operation !== undefined) {
@@ -275,6 +307,11 @@ export class TrafficJudge {
     }
     if (operation === undefined) return;
     this.judged += 1;
+    this.moments[seq % MOMENTS] = read.untimed ? Number.NaN : at;
+    this.timeline.exchange(
+      clientId === undefined ? ["service"] : ["service", `client ${clientId}`],
+      momentOf(x),
+    );
     this.current = x;
     this.service.see(x, (token) => this.tokens.get(token));
     this.current = undefined;
@@ -319,7 +356,13 @@ export class TrafficJudge {
   private windowOf(clientId: string): CallerWindows {
     let windows = this.clients.get(clientId);
     if (windows === undefined) {
-      windows = new CallerWindows(clientId, evidenceOf, this.limits);
+      const party = `client ${clientId}`;
+      windows = new CallerWindows(clientId, evidenceOf, this.limits, CALLER_RULES, {
+        bucketOf: (x) => this.timeline.bucketOf(momentOf(x)),
+        opportunities: (ruleId, n, x) =>
+          this.timeline.count(party, `${ruleId}[${clientId}]`, "opportunities", momentOf(x), n),
+        finding: (ruleId, x) => this.timeline.count(party, `${ruleId}[${clientId}]`, "findings", momentOf(x)),
+      });
       this.clients.set(clientId, windows);
     }
     // Least recently active last out: the map's order is the order of activity.
@@ -411,6 +454,22 @@ export class TrafficJudge {
     const skipped = report.skipped ?? { count: 0 };
     const catalogue = report.catalogue ?? loadCatalogueView();
     const excluded = this.excludedClients.size + this.excludedTenants.size > 0;
+    // Scrolls still open show the order rule what the verdict counts of them: drawn, not recorded.
+    const open = this.service.openOrder();
+    const timeline = this.timeline.snapshot([
+      ...open.opportunities.map((seq) => ({
+        party: "service",
+        check: open.check,
+        kind: "opportunities" as const,
+        at: this.momentAt(seq),
+      })),
+      ...open.findings.map((f) => ({
+        party: "service",
+        check: open.check,
+        kind: "findings" as const,
+        at: this.momentAt(f.seq),
+      })),
+    ]);
     const result = assembleRunResult({
       checks: redacted,
       catalogue,
@@ -420,6 +479,7 @@ export class TrafficJudge {
         exchanges: this.read,
         judged: this.judged,
         parties,
+        timeline,
         ...(report.proxy === undefined
           ? {}
           : {

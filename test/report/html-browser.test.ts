@@ -8,6 +8,7 @@ import { renderHtml } from "../../src/report/html.ts";
 import { outcomeOf } from "../../src/report/outcome.ts";
 import type { RunResult } from "../../src/result/model.ts";
 import { findChromium } from "../support/chromium.ts";
+import { judgedMinutes } from "../traffic/timed-traffic.ts";
 import { conformantWithFindings, eventCheckRun, liveRun, notConformant } from "./dashboard-runs.ts";
 import { retriedRun } from "./retried-run.ts";
 import { sampleRun } from "./sample-run.ts";
@@ -130,6 +131,7 @@ const fixtures: [string, () => Promise<RunResult>][] = [
   ["not-conformant", notConformant],
   ["event-check", eventCheckRun],
   ["broken-sample", sampleRun],
+  ["traffic-judgement", async () => judgedMinutes()],
 ];
 
 describe.each(fixtures)("report.html of %s in headless Chromium", (name, make) => {
