@@ -246,6 +246,36 @@ describe("without objectVersion (object-version-absent)", () => {
     expect(failed(s, view)).toEqual([]);
   });
 
+  it("a live state whose timestamp ties the removal's (time order cannot tell them apart) passes; held live without a tie, the removal rule's finding", () => {
+    const tiedLive = (o: TruthObject) =>
+      o.entries.find(
+        (e) =>
+          e.listed && !e.removes && e.timestamp !== undefined && e.timestamp === firstWinner(o).timestamp,
+      );
+    const tied = objects.filter((o) => firstWinner(o).removes && tiedLive(o) !== undefined);
+    expect(tied.length).toBeGreaterThan(0);
+    expect(
+      failed(
+        s,
+        viewWith(s, tied, (o) => lineOf(s, o, tiedLive(o) as TruthEntry)),
+      ),
+    ).toEqual([]);
+    const untied = objects.filter(
+      (o) =>
+        o.winner.removes &&
+        !o.entries.some((e) => e.gdpr && !o.winner.gdpr) &&
+        o.entries.every((e) => !e.listed || e.position <= firstWinner(o).position || e.removes) &&
+        tiedLive(o) === undefined,
+    );
+    expect(untied.length).toBeGreaterThan(0);
+    expect(
+      failed(
+        s,
+        viewWith(s, untied, (o) => ({ uri: o.uri, removed: false })),
+      ),
+    ).toEqual([REMOVAL]);
+  });
+
   it("an object whose removal arrived after every other message of it, held live: the removal rule's finding", () => {
     const removedLast = objects.filter(
       (o) =>

@@ -93,7 +93,9 @@ const declared: ConsumerRuleDeclaration[] = [
       "MUST hold an object whose latest event removes it (ENTITY_REMOVED, _GDPR, ENTITY_LOST_MERGE, relationship, interaction and change request removals) as removed",
     opportunity: "an object whose latest message removes it",
     exercise: "a longer stream (--count), which removes entities, relationships and interactions",
-    applies: (object) => object.winner.removes,
+    // Without objectVersion only an object whose every state a consumer may hold last removes it.
+    applies: (object, ctx) =>
+      ctx.versioned ? object.winner.removes : statesToHold(object, ctx).every((e) => e.removes),
     // A live record of an object the latest message removed: the removal was ignored, whatever else the
     // record also fits (an older state, the removal's own objectVersion taken as a change). Only a record
     // of an older objectVersion whose state no message left is left to the order rule.

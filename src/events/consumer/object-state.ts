@@ -218,8 +218,17 @@ export function skippedToLatest(c: ObjectCase, ctx: JudgeContext): string[] | un
 export function statesToHold(object: TruthObject, ctx: JudgeContext): TruthEntry[] {
   const winner = firstWinner(object);
   if (ctx.versioned) return [winner];
+  // Without objectVersion a consumer orders by arrival or by time: the states that arrived last, or carry
+  // the latest timestamp (ties each: the stream does not say which of them came last), are each latest.
+  const times = object.entries.flatMap((e) => (e.listed && e.timestamp !== undefined ? [e.timestamp] : []));
+  const latestTime = times.length > 0 ? Math.max(...times) : undefined;
   return object.entries.filter(
-    (e) => e.listed && (e.version === winner.version || e.position > winner.position || e.gdpr),
+    (e) =>
+      e.listed &&
+      (e.version === winner.version ||
+        e.position > winner.position ||
+        e.gdpr ||
+        (latestTime !== undefined && e.timestamp === latestTime)),
   );
 }
 
