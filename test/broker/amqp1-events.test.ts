@@ -89,10 +89,14 @@ function verdict(result: EventCheckResult) {
     invalid: result.invalid,
     duplicates: result.duplicates,
     byRule: result.byRule,
-    problems: result.problems.map((p) => ({
-      ...p,
-      position: p.evidence.position.replace(/^.*?(\d+)$/, "#$1"),
-    })),
+    problems: result.problems.map((p) => {
+      const position = p.evidence.position.replace(/^.*?(\d+)$/, "#$1");
+      return {
+        ...p,
+        where: `${position}${p.where.slice(p.evidence.position.length)}`,
+        evidence: { ...p.evidence, position },
+      };
+    }),
   };
 }
 
