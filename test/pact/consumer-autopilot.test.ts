@@ -2,10 +2,10 @@
 // driven through the kit's typed client against Pact's mock server.
 import { MatchersV3 } from "@pact-foundation/pact";
 import { afterAll, describe, expect, it } from "vitest";
-import { createClient, pageOf } from "../../src/client/index.ts";
+import { pageOf } from "../../src/client/index.ts";
 import { CONSUMERS } from "../../src/pact/provider.ts";
 import { STATE } from "../../src/pact/provider-states.ts";
-import { consumerPact } from "./consumer-pact.ts";
+import { consumerPact, mockServerClient } from "./consumer-pact.ts";
 import { bearer, countryType, fromState, jsonResponse, statisticOf } from "./interface-matchers.ts";
 
 process.env.PACT_DO_NOT_TRACK = "true";
@@ -14,7 +14,7 @@ const { like, number, string, constrainedArrayLike } = MatchersV3;
 
 const { pact, publish } = consumerPact(CONSUMERS.autopilot);
 const token = "3q2DzKf0n1Xo0cQ2m8sR5u7w9yA1bC3dE5fG7hI9jK";
-const clientOf = (url: string) => createClient({ fetch, baseUrl: url, rdmUrl: url });
+const clientOf = mockServerClient;
 
 const DESCRIPTIONS = {
   allTypes: "a request for the first page of the autopilot statistics of every lookup type",

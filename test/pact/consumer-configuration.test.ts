@@ -2,10 +2,10 @@
 // validity of a client, and the validation error for multitokenConfig on an rdbms tenant.
 import { MatchersV3 } from "@pact-foundation/pact";
 import { afterAll, describe, expect, it } from "vitest";
-import { createClient, multiTokenConfig } from "../../src/client/index.ts";
+import { multiTokenConfig } from "../../src/client/index.ts";
 import { CONSUMERS } from "../../src/pact/provider.ts";
 import { STATE } from "../../src/pact/provider-states.ts";
-import { consumerPact } from "./consumer-pact.ts";
+import { consumerPact, mockServerClient } from "./consumer-pact.ts";
 import { bearer, errorBody, fromState, jsonResponse } from "./interface-matchers.ts";
 
 process.env.PACT_DO_NOT_TRACK = "true";
@@ -14,7 +14,7 @@ const { like, regex, integer, eachLike, matchStatus } = MatchersV3;
 
 const { pact, publish } = consumerPact(CONSUMERS.configuration);
 const token = "3q2DzKf0n1Xo0cQ2m8sR5u7w9yA1bC3dE5fG7hI9jK";
-const clientOf = (url: string) => createClient({ fetch, baseUrl: url, rdmUrl: url });
+const clientOf = mockServerClient;
 
 const DESCRIPTIONS = {
   quota: "a request to allow 5 active tokens per client of a customer",

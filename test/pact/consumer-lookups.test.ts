@@ -2,10 +2,10 @@
 // the service endpoints, driven through the kit's typed client against Pact's mock server.
 import { HTTPResponseStatusClass, MatchersV3 } from "@pact-foundation/pact";
 import { afterAll, describe, expect, it } from "vitest";
-import { accessTokenOf, createClient, pageOf } from "../../src/client/index.ts";
+import { accessTokenOf, pageOf } from "../../src/client/index.ts";
 import { CONSUMERS } from "../../src/pact/provider.ts";
 import { OPEN_SCROLL_QUERY, PROBE_CODE, STATE } from "../../src/pact/provider-states.ts";
-import { basic, consumerPact, formBody } from "./consumer-pact.ts";
+import { basic, consumerPact, formBody, mockServerClient } from "./consumer-pact.ts";
 import { basicAuth, bearer, errorBody, fromState, jsonResponse, lookupOf } from "./interface-matchers.ts";
 
 process.env.PACT_DO_NOT_TRACK = "true";
@@ -14,7 +14,7 @@ const { like, regex, integer, string, matchStatus, constrainedArrayLike, eachLik
 
 const { pact, publish } = consumerPact(CONSUMERS.lookups);
 const token = "3q2DzKf0n1Xo0cQ2m8sR5u7w9yA1bC3dE5fG7hI9jK";
-const clientOf = (url: string) => createClient({ fetch, baseUrl: url, rdmUrl: url });
+const clientOf = mockServerClient;
 const lookups = { kind: "lookups", tenantId: "acme" } as const;
 
 const DESCRIPTIONS = {
