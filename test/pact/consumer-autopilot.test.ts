@@ -5,7 +5,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import { pageOf } from "../../src/client/index.ts";
 import { CONSUMERS } from "../../src/pact/provider.ts";
 import { STATE } from "../../src/pact/provider-states.ts";
-import { consumerPact, mockServerClient } from "./consumer-pact.ts";
+import { booked, consumerPact, mockServerClient } from "./consumer-pact.ts";
 import { bearer, countryType, fromState, jsonResponse, statisticOf } from "./interface-matchers.ts";
 
 process.env.PACT_DO_NOT_TRACK = "true";
@@ -47,16 +47,18 @@ describe(`pact ${CONSUMERS.autopilot}`, () => {
           values: constrainedArrayLike(statisticOf(like("Country")), 1, 10),
         }),
       )
-      .executeTest(async (server) => {
-        const response = await clientOf(server.url).scanFirst(
-          token,
-          { kind: "autopilot", tenantId: "acme" },
-          { limit: 10 },
-        );
-        const page = pageOf(response);
-        expect(page?.scrollId).toBe("c3RhdHMtMDAwMQ");
-        expect(page?.values[0]?.unmappedValue).toBe("Azeraijan");
-      });
+      .executeTest(
+        booked(async (server) => {
+          const response = await clientOf(server.url).scanFirst(
+            token,
+            { kind: "autopilot", tenantId: "acme" },
+            { limit: 10 },
+          );
+          const page = pageOf(response);
+          expect(page?.scrollId).toBe("c3RhdHMtMDAwMQ");
+          expect(page?.values[0]?.unmappedValue).toBe("Azeraijan");
+        }),
+      );
   });
 
   it("scans the statistics of one lookup type", async () => {
@@ -79,14 +81,16 @@ describe(`pact ${CONSUMERS.autopilot}`, () => {
           values: constrainedArrayLike(statisticOf(countryType("Country")), 1, 10),
         }),
       )
-      .executeTest(async (server) => {
-        const response = await clientOf(server.url).scanFirst(
-          token,
-          { kind: "autopilot-type", tenantId: "acme", lookupType: "Country" },
-          { limit: 10, order: "desc" },
-        );
-        expect(pageOf(response)?.values.map((s) => s.lookupType)).toEqual(["Country"]);
-      });
+      .executeTest(
+        booked(async (server) => {
+          const response = await clientOf(server.url).scanFirst(
+            token,
+            { kind: "autopilot-type", tenantId: "acme", lookupType: "Country" },
+            { limit: 10, order: "desc" },
+          );
+          expect(pageOf(response)?.values.map((s) => s.lookupType)).toEqual(["Country"]);
+        }),
+      );
   });
 
   it("lists the blocked values of one lookup type", async () => {
@@ -118,12 +122,14 @@ describe(`pact ${CONSUMERS.autopilot}`, () => {
           ),
         ),
       )
-      .executeTest(async (server) => {
-        const response = await clientOf(server.url).blockedValues(token, "acme", "Country", {
-          offset: 0,
-          limit: 50,
-        });
-        expect(response.data?.map((b) => b.value)).toEqual(["N/A"]);
-      });
+      .executeTest(
+        booked(async (server) => {
+          const response = await clientOf(server.url).blockedValues(token, "acme", "Country", {
+            offset: 0,
+            limit: 50,
+          });
+          expect(response.data?.map((b) => b.value)).toEqual(["N/A"]);
+        }),
+      );
   });
 });

@@ -5,7 +5,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import { multiTokenConfig } from "../../src/client/index.ts";
 import { CONSUMERS } from "../../src/pact/provider.ts";
 import { STATE } from "../../src/pact/provider-states.ts";
-import { consumerPact, mockServerClient } from "./consumer-pact.ts";
+import { booked, consumerPact, mockServerClient } from "./consumer-pact.ts";
 import { bearer, errorBody, fromState, jsonResponse } from "./interface-matchers.ts";
 
 process.env.PACT_DO_NOT_TRACK = "true";
@@ -46,12 +46,14 @@ describe(`pact ${CONSUMERS.configuration}`, () => {
           multitokenConfig: { clientCredentialsMultiTokenConfig: { maxActiveTokensAllowed: 5 } },
         }),
       )
-      .executeTest(async (server) => {
-        const response = await clientOf(server.url).postCustomer(token, "cust-acme", {
-          multitokenConfig: multiTokenConfig(5),
-        });
-        expect(response.data?.multitokenConfig).toEqual(multiTokenConfig(5));
-      });
+      .executeTest(
+        booked(async (server) => {
+          const response = await clientOf(server.url).postCustomer(token, "cust-acme", {
+            multitokenConfig: multiTokenConfig(5),
+          });
+          expect(response.data?.multitokenConfig).toEqual(multiTokenConfig(5));
+        }),
+      );
   });
 
   it("sets the access-token validity of a client", async () => {
@@ -73,12 +75,14 @@ describe(`pact ${CONSUMERS.configuration}`, () => {
           .headers(jsonResponse)
           .jsonBody(eachLike({ clientId: like("acme-viewer"), accessTokenValidity: integer(3600) })),
       )
-      .executeTest(async (server) => {
-        const response = await clientOf(server.url).putClients(token, "cust-acme", [
-          { clientId: "acme-viewer", accessTokenValidity: 3600 },
-        ]);
-        expect(response.data?.[0]?.accessTokenValidity).toBe(3600);
-      });
+      .executeTest(
+        booked(async (server) => {
+          const response = await clientOf(server.url).putClients(token, "cust-acme", [
+            { clientId: "acme-viewer", accessTokenValidity: 3600 },
+          ]);
+          expect(response.data?.[0]?.accessTokenValidity).toBe(3600);
+        }),
+      );
   });
 
   it("is refused multi-token support for a customer with an rdbms tenant", async () => {
@@ -106,12 +110,14 @@ describe(`pact ${CONSUMERS.configuration}`, () => {
             ),
           ),
       )
-      .executeTest(async (server) => {
-        const response = await clientOf(server.url).postCustomer(token, "cust-legacy", {
-          multitokenConfig: multiTokenConfig(5),
-        });
-        expect([400, 422]).toContain(response.status);
-        expect(JSON.stringify(response.body)).toContain("multitokenConfig");
-      });
+      .executeTest(
+        booked(async (server) => {
+          const response = await clientOf(server.url).postCustomer(token, "cust-legacy", {
+            multitokenConfig: multiTokenConfig(5),
+          });
+          expect([400, 422]).toContain(response.status);
+          expect(JSON.stringify(response.body)).toContain("multitokenConfig");
+        }),
+      );
   });
 });

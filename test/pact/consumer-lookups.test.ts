@@ -5,7 +5,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import { accessTokenOf, pageOf } from "../../src/client/index.ts";
 import { CONSUMERS } from "../../src/pact/provider.ts";
 import { OPEN_SCROLL_QUERY, PROBE_CODE, STATE } from "../../src/pact/provider-states.ts";
-import { basic, consumerPact, formBody, mockServerClient } from "./consumer-pact.ts";
+import { basic, booked, consumerPact, formBody, mockServerClient } from "./consumer-pact.ts";
 import { basicAuth, bearer, errorBody, fromState, jsonResponse, lookupOf } from "./interface-matchers.ts";
 
 process.env.PACT_DO_NOT_TRACK = "true";
@@ -51,11 +51,13 @@ describe(`pact ${CONSUMERS.lookups}`, () => {
           expires_in: integer(3600),
         }),
       )
-      .executeTest(async (server) => {
-        const response = await clientOf(server.url).token(credentials);
-        expect(response.status).toBe(200);
-        expect(accessTokenOf(response)).toBe(token);
-      });
+      .executeTest(
+        booked(async (server) => {
+          const response = await clientOf(server.url).token(credentials);
+          expect(response.status).toBe(200);
+          expect(accessTokenOf(response)).toBe(token);
+        }),
+      );
   });
 
   it("is refused a token when the client is at its quota", async () => {
@@ -81,12 +83,14 @@ describe(`pact ${CONSUMERS.lookups}`, () => {
             ),
           ),
       )
-      .executeTest(async (server) => {
-        const response = await clientOf(server.url).token(credentials);
-        expect(response.status).toBeGreaterThanOrEqual(400);
-        expect(accessTokenOf(response)).toBeUndefined();
-        expect(JSON.stringify(response.body)).toMatch(/limit|exceed|quota/i);
-      });
+      .executeTest(
+        booked(async (server) => {
+          const response = await clientOf(server.url).token(credentials);
+          expect(response.status).toBeGreaterThanOrEqual(400);
+          expect(accessTokenOf(response)).toBeUndefined();
+          expect(JSON.stringify(response.body)).toMatch(/limit|exceed|quota/i);
+        }),
+      );
   });
 
   it("scans the first page of a lookup type", async () => {
@@ -106,15 +110,17 @@ describe(`pact ${CONSUMERS.lookups}`, () => {
           values: constrainedArrayLike(lookupOf("Country", "AD"), 1, 2, 2),
         }),
       )
-      .executeTest(async (server) => {
-        const response = await clientOf(server.url).scanFirst(token, lookups, OPEN_SCROLL_QUERY);
-        const page = pageOf(response);
-        expect(page?.values.map((l) => l.type)).toEqual([
-          "rdm/lookupTypes/Country",
-          "rdm/lookupTypes/Country",
-        ]);
-        expect(page?.scrollId).toBe("c2Nyb2xsLTAwMDE");
-      });
+      .executeTest(
+        booked(async (server) => {
+          const response = await clientOf(server.url).scanFirst(token, lookups, OPEN_SCROLL_QUERY);
+          const page = pageOf(response);
+          expect(page?.values.map((l) => l.type)).toEqual([
+            "rdm/lookupTypes/Country",
+            "rdm/lookupTypes/Country",
+          ]);
+          expect(page?.scrollId).toBe("c2Nyb2xsLTAwMDE");
+        }),
+      );
   });
 
   it("scans the next page by scroll id", async () => {
@@ -131,10 +137,12 @@ describe(`pact ${CONSUMERS.lookups}`, () => {
       .willRespondWith(200, (response) =>
         response.headers(jsonResponse).jsonBody({ values: eachLike(lookupOf("Country", "AE")) }),
       )
-      .executeTest(async (server) => {
-        const response = await clientOf(server.url).scanNext(token, lookups, "c2Nyb2xsLTAwMDE", "object");
-        expect(pageOf(response)?.values.map((l) => l.code)).toEqual(["AE"]);
-      });
+      .executeTest(
+        booked(async (server) => {
+          const response = await clientOf(server.url).scanNext(token, lookups, "c2Nyb2xsLTAwMDE", "object");
+          expect(pageOf(response)?.values.map((l) => l.code)).toEqual(["AE"]);
+        }),
+      );
   });
 
   it("deletes a lookup by URI through a delete task", async () => {
@@ -159,13 +167,15 @@ describe(`pact ${CONSUMERS.lookups}`, () => {
           status: like("NOT_STARTED"),
         }),
       )
-      .executeTest(async (server) => {
-        const response = await clientOf(server.url).deleteTask(token, "acme", {
-          uris: [`acme/Gender/${PROBE_CODE}`],
-        });
-        expect(response.ok).toBe(true);
-        expect(response.data?.id).toBe("0b6f3c1e-4d0a-4c55-9d7e-5b3f0f0a1c2d");
-      });
+      .executeTest(
+        booked(async (server) => {
+          const response = await clientOf(server.url).deleteTask(token, "acme", {
+            uris: [`acme/Gender/${PROBE_CODE}`],
+          });
+          expect(response.ok).toBe(true);
+          expect(response.data?.id).toBe("0b6f3c1e-4d0a-4c55-9d7e-5b3f0f0a1c2d");
+        }),
+      );
   });
 
   it.each([
@@ -178,10 +188,12 @@ describe(`pact ${CONSUMERS.lookups}`, () => {
       .uponReceiving(description)
       .withRequest("GET", path, (request) => request.headers({ authorization: bearer }))
       .willRespondWith(200, (response) => response.headers(jsonResponse).jsonBody({ status: "OK" }))
-      .executeTest(async (server) => {
-        const response = await clientOf(server.url)[call](token);
-        expect(response.data?.status).toBe("OK");
-      });
+      .executeTest(
+        booked(async (server) => {
+          const response = await clientOf(server.url)[call](token);
+          expect(response.data?.status).toBe("OK");
+        }),
+      );
   });
 
   it("reads the service version as a dotted number", async () => {
@@ -193,10 +205,12 @@ describe(`pact ${CONSUMERS.lookups}`, () => {
       .willRespondWith(200, (response) =>
         response.headers(jsonResponse).jsonBody({ "rdm-service": regex("^[0-9]+(\\.[0-9]+)+$", "2026.1.0") }),
       )
-      .executeTest(async (server) => {
-        const response = await clientOf(server.url).version(token);
-        expect(response.data?.["rdm-service"]).toBe("2026.1.0");
-      });
+      .executeTest(
+        booked(async (server) => {
+          const response = await clientOf(server.url).version(token);
+          expect(response.data?.["rdm-service"]).toBe("2026.1.0");
+        }),
+      );
   });
 
   it("is refused the version without an access token", async () => {
@@ -207,10 +221,12 @@ describe(`pact ${CONSUMERS.lookups}`, () => {
       .willRespondWith(401, (response) =>
         response.headers(jsonResponse).jsonBody(errorBody("invalid_token", "no Authorization header")),
       )
-      .executeTest(async (server) => {
-        const response = await clientOf(server.url).version(null);
-        expect(response.status).toBe(401);
-        expect(response.data).toBeUndefined();
-      });
+      .executeTest(
+        booked(async (server) => {
+          const response = await clientOf(server.url).version(null);
+          expect(response.status).toBe(401);
+          expect(response.data).toBeUndefined();
+        }),
+      );
   });
 });
