@@ -90,9 +90,13 @@ describe("event rules", () => {
     expect(declared.id).toBe("events/event-headers-01");
     expect(declared.title).toBe(`MUST ${catalogue.get("EVENT-HEADERS-01")?.text}`);
     expect(declared.level).toBe("MUST");
-    expect(() => eventRule({ requirements: ["EVENT-NOWHERE-01"], judge: bySchema })).toThrow(
+    // Declaring reads no catalogue (a CLI start loads every rule); the first look at its title does.
+    const unknown = eventRule({ requirements: ["EVENT-NOWHERE-01"], judge: bySchema });
+    expect(unknown.id).toBe("events/event-nowhere-01");
+    expect(() => unknown.title).toThrow(
       "event rule of EVENT-NOWHERE-01: its first requirement must be a live entry of requirements/catalogue.yaml",
     );
+    expect(() => unknown.level).toThrow("EVENT-NOWHERE-01");
   });
 
   it.each(EVENT_RULES.filter((r) => r.judge === bySchema).map((r) => [r.id, r] as const))(

@@ -3,7 +3,7 @@
 // schemas (their x-requirements), the stream rules across messages, or another rule's walk of the message.
 import type { ErrorObject } from "ajv/dist/2020.js";
 import { defineRule, type Rule, type RuleDeclaration } from "../../check/index.ts";
-import { loadCatalogue } from "../../requirements/catalogue.ts";
+import { loadCatalogue, type RequirementLevel } from "../../requirements/catalogue.ts";
 import type { RequirementProblem } from "../check/event-problem.ts";
 import type { MessageUnderCheck } from "../check/read-message.ts";
 import { problemsFromErrors } from "../check/schema-errors.ts";
@@ -93,21 +93,38 @@ function messageJudge(requirement: string, declared: DeclaredJudge): MessageJudg
  *  (further requirements it judges too follow it), so it takes its id and title from that first one: the
  *  id is `events/` and the requirement's id in lower case (report keys of the event check since it
  *  began), the title the requirement's level and text in requirements/catalogue.yaml; its findings carry
- *  that requirement's id. */
+ *  that requirement's id. The title and level are read on first use, not on import: every command is
+ *  loaded at CLI start (`lckit --help`), and parsing and validating the catalogue there costs ~300 ms. */
 export function eventRule(declaration: EventRuleDeclaration): EventRule {
-  const first = declaration.requirements[0];
-  const entry = loadCatalogue().requirements.find((r) => r.id === first && !r.retired);
-  if (first === undefined || entry === undefined)
-    throw new Error(
-      `event rule of ${first ?? "no requirement"}: its first requirement must be a live entry of requirements/catalogue.yaml, whose id and wording the rule takes; add it there`,
-    );
-  const { judge } = declaration;
-  return defineRule("event", {
-    ...declaration,
-    id: `events/${first.toLowerCase()}`,
-    title: `${entry.level} ${entry.text}`,
+  const { requirements, judge } = declaration;
+  const first = requirements[0];
+  if (first === undefined)
+    throw new Error("an event rule names its requirements, the one whose id and wording it takes first");
+  const id = `events/${first.toLowerCase()}`;
+  let header: { title: string; level: RequirementLevel } | undefined;
+  const headerOf = () => (header ??= defineRule("event", { id, title: titleOf(first), requirements }));
+  return {
+    requirements,
     judge: typeof judge === "function" ? messageJudge(first, judge) : judge,
-  });
+    id,
+    get title() {
+      return headerOf().title;
+    },
+    kind: "event",
+    get level() {
+      return headerOf().level;
+    },
+  };
+}
+
+/** A requirement's level and text in the catalogue: the title of the event rule that checks it first. */
+function titleOf(requirement: string): string {
+  const entry = loadCatalogue().requirements.find((r) => r.id === requirement && !r.retired);
+  if (entry === undefined)
+    throw new Error(
+      `event rule of ${requirement}: its first requirement must be a live entry of requirements/catalogue.yaml, whose id and wording the rule takes; add it there`,
+    );
+  return `${entry.level} ${entry.text}`;
 }
 
 export const bySchema: FoundBy = {
