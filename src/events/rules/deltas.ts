@@ -17,10 +17,7 @@ export const deltaMessage = eventRule({
   },
 });
 
-export const deltaItem = eventRule({
-  requirements: [rule.deltaItem],
-  judge: bySchema,
-});
+export const deltaItem = eventRule({ requirements: [rule.deltaItem], judge: bySchema });
 
 export const deltaOnlyChanged = eventRule({
   requirements: [rule.deltaOnlyChanged],

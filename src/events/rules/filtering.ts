@@ -25,20 +25,11 @@ const byFilterWalk: FoundBy = {
   judgedWith: entityFilter,
 };
 
-export const allFields = eventRule({
-  requirements: [rule.allFields],
-  judge: byFilterWalk,
-});
+export const allFields = eventRule({ requirements: [rule.allFields], judge: byFilterWalk });
 
-export const relationFilter = eventRule({
-  requirements: [rule.relationFilter],
-  judge: byFilterWalk,
-});
+export const relationFilter = eventRule({ requirements: [rule.relationFilter], judge: byFilterWalk });
 
-export const commonFields = eventRule({
-  requirements: [rule.commonFields],
-  judge: bySchema,
-});
+export const commonFields = eventRule({ requirements: [rule.commonFields], judge: bySchema });
 
 export const entityKindFields = eventRule({
   requirements: [rule.entityKindFields],

@@ -46,10 +46,7 @@ export const objectVersion = eventRule({
   },
 });
 
-export const versionReuse = eventRule({
-  requirements: [rule.versionReuse],
-  judge: byStreamRules,
-});
+export const versionReuse = eventRule({ requirements: [rule.versionReuse], judge: byStreamRules });
 
 export const headerAgreement = eventRule({
   requirements: [rule.headerAgreement],

@@ -6,15 +6,9 @@ import { isRecord } from "../check/payload-shape.ts";
 import { rule } from "../document/requirements.ts";
 import { bySchema, type EventFindings, eventRule } from "./event-rule.ts";
 
-export const objectNotEmpty = eventRule({
-  requirements: [rule.objectNotEmpty],
-  judge: bySchema,
-});
+export const objectNotEmpty = eventRule({ requirements: [rule.objectNotEmpty], judge: bySchema });
 
-export const attributeValue = eventRule({
-  requirements: [rule.attributeValue],
-  judge: bySchema,
-});
+export const attributeValue = eventRule({ requirements: [rule.attributeValue], judge: bySchema });
 
 export const lookupError = eventRule({
   requirements: [rule.lookupError],
@@ -36,10 +30,7 @@ export const relationshipObject = eventRule({
   },
 });
 
-export const crosswalk = eventRule({
-  requirements: [rule.crosswalk],
-  judge: bySchema,
-});
+export const crosswalk = eventRule({ requirements: [rule.crosswalk], judge: bySchema });
 
 const lookupErrorMessage =
   'lookupError must be a string starting with a numeric error code (1003 when the canonical value mapping is missing), e.g. "1003: canonical value not found"';

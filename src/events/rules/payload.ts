@@ -4,10 +4,7 @@ import { ovChangedTypes } from "../check/read-message.ts";
 import { rule } from "../document/requirements.ts";
 import { bySchema, eventRule } from "./event-rule.ts";
 
-export const snapshot = eventRule({
-  requirements: [rule.snapshot],
-  judge: bySchema,
-});
+export const snapshot = eventRule({ requirements: [rule.snapshot], judge: bySchema });
 
 export const ovChanged = eventRule({
   requirements: [rule.ovChanged],
@@ -35,10 +32,7 @@ export const exceededQueueSizeLimit = eventRule({
   judge: bySchema,
 });
 
-export const deltas = eventRule({
-  requirements: [rule.deltas],
-  judge: bySchema,
-});
+export const deltas = eventRule({ requirements: [rule.deltas], judge: bySchema });
 
 export const largeObject = eventRule({
   requirements: [rule.largeObject],
@@ -70,10 +64,7 @@ export const largeObject = eventRule({
   },
 });
 
-export const splitUris = eventRule({
-  requirements: [rule.splitUris],
-  judge: bySchema,
-});
+export const splitUris = eventRule({ requirements: [rule.splitUris], judge: bySchema });
 
 export const changeRequest = eventRule({
   // What "fully supported" (EVENT-TYPES-05) means for a checker is what this rule enforces (the

@@ -3,10 +3,7 @@
 import { rule } from "../document/requirements.ts";
 import { byReferenceCompanions, byStreamRules, eventRule } from "./event-rule.ts";
 
-export const gdpr = eventRule({
-  requirements: [rule.gdpr],
-  judge: byStreamRules,
-});
+export const gdpr = eventRule({ requirements: [rule.gdpr], judge: byStreamRules });
 
 export const referenceOvChanged = eventRule({
   requirements: [rule.referenceOvChanged],
