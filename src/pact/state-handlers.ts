@@ -37,6 +37,14 @@ function requireRole(session: ProviderSession, role: CredentialRole): void {
 
 const tenant = (session: ProviderSession): Values => ({ tenantId: session.target.tenant });
 
+/** A state that holds when the target file has credentials of `role`. */
+const roleHeld = (role: CredentialRole): StateHandler => ({
+  async setup(session) {
+    requireRole(session, role);
+    return {};
+  },
+});
+
 /** A state that holds when the tenant has at least `min` records of `what`: one page the viewer reads,
  *  its records counted by `count`. */
 function holdsRecords<R extends ApiResponse<unknown>>(
@@ -128,12 +136,7 @@ export function probeLookup(tenantId: string, updatedBy = "pact-verification"): 
 
 /** States whose handling is the same on the reference and on a live target (reads and checks only). */
 const checks: Partial<Record<StateName, StateHandler>> = {
-  [STATE.viewerClient]: {
-    async setup(session) {
-      requireRole(session, "viewer");
-      return {};
-    },
-  },
+  [STATE.viewerClient]: roleHeld("viewer"),
   [STATE.countryLookups]: scanFinds(
     "lookups of type Country",
     3,
@@ -234,12 +237,7 @@ const arranged: Partial<Record<StateName, StateHandler>> = {
 
 /** On a live target these states can only be checked as far as the target file goes. */
 const liveChecks: Partial<Record<StateName, StateHandler>> = {
-  [STATE.quotaReached]: {
-    async setup(session) {
-      requireRole(session, "quota");
-      return {};
-    },
-  },
+  [STATE.quotaReached]: roleHeld("quota"),
   [STATE.probeLookup]: scanFinds(
     `lookups Gender/${PROBE_CODE}`,
     1,
