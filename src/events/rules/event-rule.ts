@@ -94,7 +94,7 @@ function messageJudge(requirement: string, declared: DeclaredJudge): MessageJudg
  *  id is `events/` and the requirement's id in lower case (report keys of the event check since it
  *  began), the title the requirement's level and text in requirements/catalogue.yaml; its findings carry
  *  that requirement's id. The title and level are read on first use, not on import: every command is
- *  loaded at CLI start (`lckit --help`), and parsing and validating the catalogue there costs ~300 ms. */
+ *  loaded at CLI start (`lckit --help`), which must not pay for parsing and validating the catalogue. */
 export function eventRule(declaration: EventRuleDeclaration): EventRule {
   const { requirements, judge } = declaration;
   const first = requirements[0];
