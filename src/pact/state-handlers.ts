@@ -5,7 +5,7 @@
 // recorded as a problem, and fails the verification even when its interaction happens to pass.
 import type { VerifierOptions } from "@pact-foundation/pact";
 import type { CredentialRole } from "../check/index.ts";
-import { describeResponse, pageOf } from "../client/index.ts";
+import { type ApiResponse, describeResponse, pageOf, type ScanEndpoint } from "../client/index.ts";
 import { lookupTypeUri } from "../contract/index.ts";
 import type { Customer, Lookup } from "../reference/index.ts";
 import type { ProviderSession } from "./provider-session.ts";
@@ -37,19 +37,52 @@ function requireRole(session: ProviderSession, role: CredentialRole): void {
 
 const tenant = (session: ProviderSession): Values => ({ tenantId: session.target.tenant });
 
-/** Reads a page and requires at least `min` records. */
-async function expectRecords(
-  session: ProviderSession,
+/** A state that holds when the target file has credentials of `role`. */
+const roleHeld = (role: CredentialRole): StateHandler => ({
+  async setup(session) {
+    requireRole(session, role);
+    return {};
+  },
+});
+
+/** A state that holds when the tenant has at least `min` records of `what`: one page the viewer reads,
+ *  its records counted by `count`. */
+function holdsRecords<R extends ApiResponse<unknown>>(
   what: string,
   min: number,
-  read: (
-    token: string,
-  ) => Promise<{ response: Parameters<typeof describeResponse>[0]; count: number | undefined }>,
-): Promise<void> {
-  const { response, count } = await read(await session.token("viewer"));
-  need(
-    count !== undefined && count >= min,
-    `expected at least ${min} ${what} in tenant ${session.target.tenant}, got ${count ?? "no page"} (${session.redactor.text(describeResponse(response))})`,
+  read: (session: ProviderSession, token: string) => Promise<R>,
+  count: (response: R) => number | undefined,
+): StateHandler {
+  return {
+    async setup(session) {
+      const response = await read(session, await session.token("viewer"));
+      const found = count(response);
+      need(
+        found !== undefined && found >= min,
+        `expected at least ${min} ${what} in tenant ${session.target.tenant}, got ${found ?? "no page"} (${session.redactor.text(describeResponse(response))})`,
+      );
+      return tenant(session);
+    },
+  };
+}
+
+/** A state that holds when a first page of a scan of the tenant (`endpoint`, `filter`), asked for `min`
+ *  records, gives them all. */
+function scanFinds(
+  what: string,
+  min: number,
+  endpoint: (tenantId: string) => ScanEndpoint,
+  filter?: string,
+): StateHandler {
+  return holdsRecords(
+    what,
+    min,
+    (session, token) =>
+      session.client.scanFirst(token, endpoint(session.target.tenant), {
+        limit: min,
+        ...(filter === undefined ? {} : { filter }),
+      }),
+    (response) => pageOf(response)?.values.length,
   );
 }
 
@@ -103,25 +136,13 @@ export function probeLookup(tenantId: string, updatedBy = "pact-verification"): 
 
 /** States whose handling is the same on the reference and on a live target (reads and checks only). */
 const checks: Partial<Record<StateName, StateHandler>> = {
-  [STATE.viewerClient]: {
-    async setup(session) {
-      requireRole(session, "viewer");
-      return {};
-    },
-  },
-  [STATE.countryLookups]: {
-    async setup(session) {
-      await expectRecords(session, "lookups of type Country", 3, async (token) => {
-        const response = await session.client.scanFirst(
-          token,
-          { kind: "lookups", tenantId: session.target.tenant },
-          { limit: 3, filter: OPEN_SCROLL_QUERY.filter },
-        );
-        return { response, count: pageOf(response)?.values.length };
-      });
-      return tenant(session);
-    },
-  },
+  [STATE.viewerClient]: roleHeld("viewer"),
+  [STATE.countryLookups]: scanFinds(
+    "lookups of type Country",
+    3,
+    (tenantId) => ({ kind: "lookups", tenantId }),
+    OPEN_SCROLL_QUERY.filter,
+  ),
   [STATE.scrollOpen]: {
     async setup(session) {
       const response = await session.client.scanFirst(
@@ -137,43 +158,18 @@ const checks: Partial<Record<StateName, StateHandler>> = {
       return { ...tenant(session), scrollId: scrollId ?? "" };
     },
   },
-  [STATE.statistics]: {
-    async setup(session) {
-      await expectRecords(session, "autopilot statistics", 11, async (token) => {
-        const response = await session.client.scanFirst(
-          token,
-          { kind: "autopilot", tenantId: session.target.tenant },
-          { limit: 11 },
-        );
-        return { response, count: pageOf(response)?.values.length };
-      });
-      return tenant(session);
-    },
-  },
-  [STATE.countryStatistics]: {
-    async setup(session) {
-      await expectRecords(session, "autopilot statistics of type Country", 1, async (token) => {
-        const response = await session.client.scanFirst(
-          token,
-          { kind: "autopilot-type", tenantId: session.target.tenant, lookupType: "Country" },
-          { limit: 1 },
-        );
-        return { response, count: pageOf(response)?.values.length };
-      });
-      return tenant(session);
-    },
-  },
-  [STATE.blockedValues]: {
-    async setup(session) {
-      await expectRecords(session, "blocked values of type Country", 1, async (token) => {
-        const response = await session.client.blockedValues(token, session.target.tenant, "Country", {
-          limit: 1,
-        });
-        return { response, count: Array.isArray(response.body) ? response.body.length : undefined };
-      });
-      return tenant(session);
-    },
-  },
+  [STATE.statistics]: scanFinds("autopilot statistics", 11, (tenantId) => ({ kind: "autopilot", tenantId })),
+  [STATE.countryStatistics]: scanFinds("autopilot statistics of type Country", 1, (tenantId) => ({
+    kind: "autopilot-type",
+    tenantId,
+    lookupType: "Country",
+  })),
+  [STATE.blockedValues]: holdsRecords(
+    "blocked values of type Country",
+    1,
+    (session, token) => session.client.blockedValues(token, session.target.tenant, "Country", { limit: 1 }),
+    (response) => (Array.isArray(response.body) ? response.body.length : undefined),
+  ),
   [STATE.rdbmsCustomer]: {
     async setup(session) {
       requireRole(session, "rdbmsAdmin");
@@ -241,25 +237,13 @@ const arranged: Partial<Record<StateName, StateHandler>> = {
 
 /** On a live target these states can only be checked as far as the target file goes. */
 const liveChecks: Partial<Record<StateName, StateHandler>> = {
-  [STATE.quotaReached]: {
-    async setup(session) {
-      requireRole(session, "quota");
-      return {};
-    },
-  },
-  [STATE.probeLookup]: {
-    async setup(session) {
-      await expectRecords(session, `lookups Gender/${PROBE_CODE}`, 1, async (token) => {
-        const response = await session.client.scanFirst(
-          token,
-          { kind: "lookups", tenantId: session.target.tenant },
-          { limit: 1, filter: `equals(type,'Gender') and equals(code,'${PROBE_CODE}')` },
-        );
-        return { response, count: pageOf(response)?.values.length };
-      });
-      return tenant(session);
-    },
-  },
+  [STATE.quotaReached]: roleHeld("quota"),
+  [STATE.probeLookup]: scanFinds(
+    `lookups Gender/${PROBE_CODE}`,
+    1,
+    (tenantId) => ({ kind: "lookups", tenantId }),
+    `equals(type,'Gender') and equals(code,'${PROBE_CODE}')`,
+  ),
   [STATE.customerQuota]: {
     async setup(session) {
       requireRole(session, "admin");

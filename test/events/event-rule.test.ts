@@ -6,9 +6,7 @@ import type { MessageUnderCheck } from "../../src/events/check/read-message.ts";
 import { eventRule } from "../../src/events/rules/event-rule.ts";
 
 const rule = eventRule({
-  id: "events/test-rule-01",
-  title: "MUST be judged",
-  requirements: ["TEST-RULE-01", "TEST-RULE-02"],
+  requirements: ["EVENT-HEADERS-01", "EVENT-HEADERS-02"],
   judge(_message, found) {
     found.add({ instancePath: "", keyword: "test", message: "found" });
     return undefined;
@@ -25,7 +23,7 @@ describe("an event rule's judge", () => {
       {
         position: "line 1",
         instancePath: "",
-        requirement: "TEST-RULE-01",
+        requirement: "EVENT-HEADERS-01",
         keyword: "test",
         message: "found",
       },

@@ -145,12 +145,7 @@ function execute(
       args,
       {
         cwd,
-        env: {
-          ...process.env,
-          NO_COLOR: "1",
-          PATH: `${join(cwd, "node_modules", ".bin")}:${process.env.PATH ?? ""}`,
-          ...env,
-        },
+        env: shellEnv(cwd, env),
         maxBuffer: 64 * 1024 * 1024,
         timeout: 170_000,
       },
@@ -160,6 +155,17 @@ function execute(
       },
     );
   });
+}
+
+/** The environment a block runs in, as the shell would run it in `cwd`: node_modules/.bin on PATH, no
+ *  colours, and the block's own variables over all. */
+function shellEnv(cwd: string, env: Record<string, string>): NodeJS.ProcessEnv {
+  return {
+    ...process.env,
+    NO_COLOR: "1",
+    PATH: `${join(cwd, "node_modules", ".bin")}:${process.env.PATH ?? ""}`,
+    ...env,
+  };
 }
 
 interface Serving {
@@ -176,12 +182,7 @@ function serving(argv: string[], cwd: string, env: Record<string, string>): Prom
   const [command = "", ...args] = argv;
   const child: ChildProcess = spawn(command, args, {
     cwd,
-    env: {
-      ...process.env,
-      NO_COLOR: "1",
-      PATH: `${join(cwd, "node_modules", ".bin")}:${process.env.PATH ?? ""}`,
-      ...env,
-    },
+    env: shellEnv(cwd, env),
     stdio: ["ignore", "pipe", "pipe"],
   });
   let output = "";

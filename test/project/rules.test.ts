@@ -85,12 +85,18 @@ describe("event rules", () => {
     expect([...Object.values(rule), deliveryTolerance].filter((id) => !first.includes(id))).toEqual([]);
   });
 
-  it("take their id from their first requirement, the key event reports have always had", () => {
-    const declaration = { title: "MUST x", requirements: ["EVENT-HEADERS-01"], judge: bySchema };
-    expect(eventRule({ id: "events/event-headers-01", ...declaration }).level).toBe("MUST");
-    expect(() => eventRule({ id: "events/headers", ...declaration })).toThrow(
-      'its id is "events/event-headers-01"',
+  it("take their id and title from their first requirement: its id (the key event reports have always had), its level and wording", () => {
+    const declared = eventRule({ requirements: ["EVENT-HEADERS-01", "EVENT-HEADERS-02"], judge: bySchema });
+    expect(declared.id).toBe("events/event-headers-01");
+    expect(declared.title).toBe(`MUST ${catalogue.get("EVENT-HEADERS-01")?.text}`);
+    expect(declared.level).toBe("MUST");
+    // Declaring reads no catalogue (a CLI start loads every rule); the first look at its title does.
+    const unknown = eventRule({ requirements: ["EVENT-NOWHERE-01"], judge: bySchema });
+    expect(unknown.id).toBe("events/event-nowhere-01");
+    expect(() => unknown.title).toThrow(
+      "event rule of EVENT-NOWHERE-01: its first requirement must be a live entry of requirements/catalogue.yaml",
     );
+    expect(() => unknown.level).toThrow("EVENT-NOWHERE-01");
   });
 
   it.each(EVENT_RULES.filter((r) => r.judge === bySchema).map((r) => [r.id, r] as const))(

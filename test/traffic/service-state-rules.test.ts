@@ -12,44 +12,7 @@ import {
   type ClientAccess,
   parseRolesFlag,
 } from "../../src/traffic/roles.ts";
-
-const BASE = "https://auth.example";
-const RDM = "https://rdm.example";
-const T0 = 1_700_000_000_000;
-let seq = 0;
-
-function x(over: Partial<ReadExchange> & Pick<ReadExchange, "url">): ReadExchange {
-  seq += 1;
-  return {
-    seq,
-    at: T0 + seq * 10,
-    method: "POST",
-    headers: {},
-    status: 200,
-    responseHeaders: { "content-type": "application/json" },
-    responseBody: "{}",
-    durationMs: 1,
-    ...over,
-  };
-}
-
-/** A token request of `client` answered with `token` (status 200), or declined with `status`. */
-function token(client: string, value: string, at: number, status = 200, expiresIn = 3600): ReadExchange {
-  return x({
-    url: `${BASE}/oauth/token`,
-    at,
-    headers: {
-      authorization: `Basic ${Buffer.from(`${client}:secret-of-${client}`).toString("base64")}`,
-      "content-type": "application/x-www-form-urlencoded",
-    },
-    body: "grant_type=client_credentials",
-    status,
-    responseBody:
-      status === 200
-        ? JSON.stringify({ access_token: value, token_type: "Bearer", expires_in: expiresIn })
-        : JSON.stringify({ error: "limit_exceeded", error_description: "Max active tokens limit exceeded" }),
-  });
-}
+import { BASE, RDM, T0, token, exchange as x } from "./timed-traffic.ts";
 
 const bearer = (value: string) => ({ authorization: `Bearer ${value}` });
 const scan = (tenant: string, value: string, status: number, at: number, values: unknown[] = []) =>
@@ -60,18 +23,18 @@ const scan = (tenant: string, value: string, status: number, at: number, values:
     at,
     responseBody: status === 200 ? JSON.stringify({ values }) : '{"error":"forbidden"}',
   });
-const deleteTask = (tenant: string, value: string, status: number, at: number, parameters?: unknown) =>
-  x({
+const deleteTask = (tenant: string, value: string, status: number, at: number, parameters?: unknown) => {
+  const sent = x({
     url: `${RDM}/tasks/${tenant}`,
     headers: { ...bearer(value), "content-type": "application/json" },
     body: JSON.stringify({ type: "delete", ...(parameters === undefined ? {} : { parameters }) }),
     status,
     at,
-    responseBody:
-      status < 300
-        ? JSON.stringify({ id: `task-${seq + 1}`, status: "NOT_STARTED" })
-        : '{"error":"forbidden"}',
+    responseBody: '{"error":"forbidden"}',
   });
+  if (status < 300) sent.responseBody = JSON.stringify({ id: `task-${sent.seq}`, status: "NOT_STARTED" });
+  return sent;
+};
 const taskRead = (tenant: string, id: string, value: string, status: string, at: number) =>
   x({
     method: "GET",
@@ -87,6 +50,7 @@ const customerWrite = (customer: string, body: unknown, value: string, at: numbe
     headers: { ...bearer(value), "content-type": "application/json" },
     body: JSON.stringify(body),
     at,
+    responseBody: "{}",
   });
 
 function statusOf(exchanges: ReadExchange[], id: string, access?: ReadonlyMap<string, ClientAccess>) {

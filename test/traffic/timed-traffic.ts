@@ -9,7 +9,9 @@ export const RDM = "https://rdm.example";
 export const T0 = 1_700_000_000_000;
 let seq = 0;
 
-function x(over: Partial<ReadExchange> & Pick<ReadExchange, "url">): ReadExchange {
+/** One recorded exchange: a 200 JSON answer at T0 unless `over` says otherwise; `seq` counts up across
+ *  every test file's traffic built here. */
+export function exchange(over: Partial<ReadExchange> & Pick<ReadExchange, "url">): ReadExchange {
   seq += 1;
   return {
     seq,
@@ -24,8 +26,15 @@ function x(over: Partial<ReadExchange> & Pick<ReadExchange, "url">): ReadExchang
   };
 }
 
-export const token = (client: string, value: string, at: number | undefined) =>
-  x({
+/** A token request of `client` answered with `value` (status 200), or declined with `status`. */
+export const token = (
+  client: string,
+  value: string,
+  at: number | undefined,
+  status = 200,
+  expiresIn = 3600,
+) =>
+  exchange({
     url: `${BASE}/oauth/token`,
     at,
     headers: {
@@ -33,11 +42,15 @@ export const token = (client: string, value: string, at: number | undefined) =>
       "content-type": "application/x-www-form-urlencoded",
     },
     body: "grant_type=client_credentials",
-    responseBody: JSON.stringify({ access_token: value, token_type: "Bearer", expires_in: 3600 }),
+    status,
+    responseBody:
+      status === 200
+        ? JSON.stringify({ access_token: value, token_type: "Bearer", expires_in: expiresIn })
+        : JSON.stringify({ error: "limit_exceeded", error_description: "Max active tokens limit exceeded" }),
   });
 /** A first page of a scan that ends at once, with `query`, by the holder of `value` (none: no header). */
 export const scan = (query: string, at: number | undefined, value?: string) =>
-  x({
+  exchange({
     url: `${RDM}/lookups/acme/_scan${query}`,
     at,
     headers: value === undefined ? {} : { authorization: `Bearer ${value}` },

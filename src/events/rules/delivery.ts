@@ -4,8 +4,6 @@ import { deliveryTolerance, rule } from "../document/requirements.ts";
 import { eventRule } from "./event-rule.ts";
 
 export const oneJsonDocument = eventRule({
-  id: "events/event-delivery-01",
-  title: "MUST CRUD changes are sent as JSON messages to queues or topics.",
   requirements: [rule.json],
   judge: {
     foundBy:
@@ -15,9 +13,6 @@ export const oneJsonDocument = eventRule({
 });
 
 export const redeliveryTolerated = eventRule({
-  id: "events/event-delivery-02",
-  title:
-    "MAY Delivery may repeat or reorder messages (at-least-once); consumers order by objectVersion, not by timestamps or crosswalks.",
   requirements: [deliveryTolerance],
   judge: {
     foundBy:

@@ -7,9 +7,6 @@ import { eventSchemas } from "../event-schemas.ts";
 import { bySchema, type EventFindings, eventRule } from "./event-rule.ts";
 
 export const deltaMessage = eventRule({
-  id: "events/event-delta-01",
-  title:
-    "SHOULD The deltas member of an ENTITY_CHANGED deltas payload is the document's delta message (id, user, method, url, clientType, timestamp (epoch ms), objectUri, objectType, objectLabel, data with type, deltaCollection, eventId and itemsTotal) or its deltaCollection {ovChanged, delta} alone; the document leaves the structure of deltas open, so any object passes at MUST level.",
   requirements: [rule.deltaMessage],
   // One walk of the deltas judges this rule and events/event-delta-03.
   judge({ typed }, found) {
@@ -20,17 +17,9 @@ export const deltaMessage = eventRule({
   },
 });
 
-export const deltaItem = eventRule({
-  id: "events/event-delta-02",
-  title:
-    "SHOULD A delta item has type ATTRIBUTE_REMOVED (oldValue), ATTRIBUTE_CHANGED (oldValue and newValue) or, as seen in the field, ATTRIBUTE_ADDED (newValue), and attributeType; value objects have ov and id, and value and sources except for reference attributes.",
-  requirements: [rule.deltaItem],
-  judge: bySchema,
-});
+export const deltaItem = eventRule({ requirements: [rule.deltaItem], judge: bySchema });
 
 export const deltaOnlyChanged = eventRule({
-  id: "events/event-delta-03",
-  title: "MUST Only changed attributes are listed in the delta collection.",
   requirements: [rule.deltaOnlyChanged],
   judge: {
     foundBy: "the walk of the deltas of events/event-delta-01 (src/events/rules/deltas.ts)",

@@ -3,6 +3,7 @@
 // schemas (their x-requirements), the stream rules across messages, or another rule's walk of the message.
 import type { ErrorObject } from "ajv/dist/2020.js";
 import { defineRule, type Rule, type RuleDeclaration } from "../../check/index.ts";
+import { loadCatalogue, type RequirementLevel } from "../../requirements/catalogue.ts";
 import type { RequirementProblem } from "../check/event-problem.ts";
 import type { MessageUnderCheck } from "../check/read-message.ts";
 import { problemsFromErrors } from "../check/schema-errors.ts";
@@ -47,15 +48,14 @@ export interface FoundBy {
   judgedWith?: EventRule | "every message";
 }
 
-export interface EventRuleDeclaration extends RuleDeclaration {
+/** An event rule as declared: its requirements and its judge. Its id and title are its first requirement's
+ *  (eventRule), so a declaration does not restate them. */
+export interface EventRuleDeclaration extends Pick<RuleDeclaration, "requirements"> {
   judge: DeclaredJudge | FoundBy;
 }
 
 /** A declared event rule: its judge takes the message's list of problems (inspectMessage runs it). */
-export type EventRule = Rule<
-  "event",
-  Omit<EventRuleDeclaration, "judge"> & { judge: MessageJudge | FoundBy }
->;
+export type EventRule = Rule<"event", RuleDeclaration & { judge: MessageJudge | FoundBy }>;
 
 /** The message judge of a declared one: one EventFindings per rule, pointed at each message in turn
  *  (judging is synchronous), so judging a message allocates nothing more than its findings. */
@@ -89,19 +89,42 @@ function messageJudge(requirement: string, declared: DeclaredJudge): MessageJudg
   };
 }
 
-/** Declares an event rule. Its id is `events/` and its first requirement's id in lower case (report keys
- *  of the event check since it began); its findings carry that requirement id. */
+/** Declares an event rule. An event rule checks one requirement of the catalogue as the document words it
+ *  (further requirements it judges too follow it), so it takes its id and title from that first one: the
+ *  id is `events/` and the requirement's id in lower case (report keys of the event check since it
+ *  began), the title the requirement's level and text in requirements/catalogue.yaml; its findings carry
+ *  that requirement's id. The title and level are read on first use, not on import: every command is
+ *  loaded at CLI start (`lckit --help`), which must not pay for parsing and validating the catalogue. */
 export function eventRule(declaration: EventRuleDeclaration): EventRule {
-  const first = declaration.requirements[0];
-  if (first !== undefined && declaration.id !== `events/${first.toLowerCase()}`)
+  const { requirements, judge } = declaration;
+  const first = requirements[0];
+  if (first === undefined)
+    throw new Error("an event rule names its requirements, the one whose id and wording it takes first");
+  const id = `events/${first.toLowerCase()}`;
+  let header: { title: string; level: RequirementLevel } | undefined;
+  const headerOf = () => (header ??= defineRule("event", { id, title: titleOf(first), requirements }));
+  return {
+    requirements,
+    judge: typeof judge === "function" ? messageJudge(first, judge) : judge,
+    id,
+    get title() {
+      return headerOf().title;
+    },
+    kind: "event",
+    get level() {
+      return headerOf().level;
+    },
+  };
+}
+
+/** A requirement's level and text in the catalogue: the title of the event rule that checks it first. */
+function titleOf(requirement: string): string {
+  const entry = loadCatalogue().requirements.find((r) => r.id === requirement && !r.retired);
+  if (entry === undefined)
     throw new Error(
-      `event rule ${declaration.id}: its id is "events/${first.toLowerCase()}", from its first requirement`,
+      `event rule of ${requirement}: its first requirement must be a live entry of requirements/catalogue.yaml, whose id and wording the rule takes; add it there`,
     );
-  const { judge } = declaration;
-  return defineRule("event", {
-    ...declaration,
-    judge: typeof judge === "function" ? messageJudge(first as string, judge) : judge,
-  });
+  return `${entry.level} ${entry.text}`;
 }
 
 export const bySchema: FoundBy = {

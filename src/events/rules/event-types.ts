@@ -9,9 +9,6 @@ import { eventSchemas } from "../event-schemas.ts";
 import { byReferenceCompanions, eventRule, STOP } from "./event-rule.ts";
 
 export const knownType = eventRule({
-  id: "events/event-types-01",
-  title:
-    "MUST Every payload carries its event type in type, a string; a type of the document's table has the payload shape given for it.",
   requirements: [rule.knownType],
   judge({ payload, typed }, found) {
     // A payload that is not an object is the payload kind's to report (events/event-payload-01).
@@ -36,9 +33,6 @@ export const knownType = eventRule({
 });
 
 export const unsupportedType = eventRule({
-  id: "events/event-types-02",
-  title:
-    "MUST The unsupported types ACTIVITY_CREATED_UPDATED, ACTIVITY_REMOVED, ENTITY_LOSER_REMOVED, RELATION_WOULD_CHANGE, RELATION_WOULD_DELETE and ENTITIES_CATEGORY_TREE_STRUCTURE_CHANGED never appear.",
   requirements: [rule.unsupportedType],
   judge({ payload, typed }, found) {
     // A payload object of a string type the reading left untyped is of an unsupported type.
@@ -54,9 +48,6 @@ export const unsupportedType = eventRule({
 });
 
 export const unknownType = eventRule({
-  id: "events/event-types-06",
-  title:
-    "SHOULD An event type that is in neither the document's table nor its unsupported list (vendors emit more, e.g. merge-failure notifications) is reported as a warning, not as an error.",
   requirements: [rule.unknownType],
   judge({ typed }, found) {
     if (!typed || typed.info) return undefined;
@@ -72,8 +63,6 @@ export const unknownType = eventRule({
 });
 
 export const unusedType = eventRule({
-  id: "events/event-types-03",
-  title: "SHOULD GROUP_CREATED, GROUP_REMOVED and GROUP_CHANGED are currently unused and should not appear.",
   requirements: [rule.unusedType],
   judge({ typed }, found) {
     if (!typed?.info?.unused) return undefined;
@@ -87,9 +76,6 @@ export const unusedType = eventRule({
 });
 
 export const referenceCompanion = eventRule({
-  id: "events/event-types-04",
-  title:
-    "MUST A relationship event for a reference attribute comes with an ENTITY_CHANGED event for the entity.",
   requirements: [rule.referenceCompanion],
   judge: byReferenceCompanions,
 });

@@ -8,8 +8,6 @@ import { eventSchemas } from "../event-schemas.ts";
 import { byStreamRules, eventRule } from "./event-rule.ts";
 
 export const headers = eventRule({
-  id: "events/event-headers-01",
-  title: "MUST Every message carries the headers tenantId, eventType and sourceObjectUri.",
   requirements: [rule.headers],
   judge(message, found) {
     if (message.headers === undefined) return undefined;
@@ -27,9 +25,6 @@ export const headers = eventRule({
 });
 
 export const objectVersion = eventRule({
-  id: "events/event-headers-02",
-  title:
-    "MUST The header objectVersion is present only when it is listed in JMSEventsFilteringFields, and is then an integer.",
   requirements: [rule.objectVersion],
   judge({ headerRecord, config }, found) {
     if (!headerRecord) return undefined;
@@ -51,18 +46,9 @@ export const objectVersion = eventRule({
   },
 });
 
-export const versionReuse = eventRule({
-  id: "events/event-headers-03",
-  title:
-    "MUST objectVersion is raised after every change of the object; two different messages for one object never share an objectVersion.",
-  requirements: [rule.versionReuse],
-  judge: byStreamRules,
-});
+export const versionReuse = eventRule({ requirements: [rule.versionReuse], judge: byStreamRules });
 
 export const headerAgreement = eventRule({
-  id: "events/event-headers-04",
-  title:
-    "MUST The eventType header equals the payload's type, and sourceObjectUri equals the URI of the object the message is about.",
   requirements: [rule.headerAgreement],
   judge({ typed, headerRecord }, found) {
     if (!typed || !headerRecord) return undefined;

@@ -6,25 +6,11 @@ import { isRecord } from "../check/payload-shape.ts";
 import { rule } from "../document/requirements.ts";
 import { bySchema, type EventFindings, eventRule } from "./event-rule.ts";
 
-export const objectNotEmpty = eventRule({
-  id: "events/event-object-01",
-  title: "MUST The object of a snapshot is never empty.",
-  requirements: [rule.objectNotEmpty],
-  judge: bySchema,
-});
+export const objectNotEmpty = eventRule({ requirements: [rule.objectNotEmpty], judge: bySchema });
 
-export const attributeValue = eventRule({
-  id: "events/event-object-02",
-  title:
-    "MUST Attribute values carry lookupCode and lookupRawValue, and lookupError when a canonical mapping is missing.",
-  requirements: [rule.attributeValue],
-  judge: bySchema,
-});
+export const attributeValue = eventRule({ requirements: [rule.attributeValue], judge: bySchema });
 
 export const lookupError = eventRule({
-  id: "events/event-object-03",
-  title:
-    "MUST lookupError is a string that starts with a numeric code; a missing canonical value mapping is code 1003.",
   requirements: [rule.lookupError],
   // The schemas judge lookupError where they describe attribute values; this judge finds it wherever
   // values sit, and runs only when the message has a key of that name.
@@ -37,9 +23,6 @@ export const lookupError = eventRule({
 });
 
 export const relationshipObject = eventRule({
-  id: "events/event-object-04",
-  title:
-    "MUST A relationship object has uri, type, createdBy, createdTime, updatedBy, updatedTime, the four ref booleans, attributes as a map of arrays of values, and crosswalks.",
   requirements: [rule.relationshipObject],
   judge: {
     foundBy:
@@ -47,13 +30,7 @@ export const relationshipObject = eventRule({
   },
 });
 
-export const crosswalk = eventRule({
-  id: "events/event-object-05",
-  title:
-    "MUST Crosswalks have uri, type, value, reltioLoadDate, createDate and updateDate as ISO 8601 timestamps, attributes as URIs and singleAttributeUpdateDates as an object.",
-  requirements: [rule.crosswalk],
-  judge: bySchema,
-});
+export const crosswalk = eventRule({ requirements: [rule.crosswalk], judge: bySchema });
 
 const lookupErrorMessage =
   'lookupError must be a string starting with a numeric error code (1003 when the canonical value mapping is missing), e.g. "1003: canonical value not found"';

@@ -6,8 +6,6 @@ import { rule } from "../document/requirements.ts";
 import { eventRule, STOP } from "./event-rule.ts";
 
 export const payloadKind = eventRule({
-  id: "events/event-payload-01",
-  title: "MUST A payload is a snapshot (the default) or deltas message.",
   requirements: [rule.payloadKind],
   judge({ payload, typed, config, given }, found) {
     if (!isRecord(payload)) {

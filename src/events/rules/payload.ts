@@ -4,17 +4,9 @@ import { ovChangedTypes } from "../check/read-message.ts";
 import { rule } from "../document/requirements.ts";
 import { bySchema, eventRule } from "./event-rule.ts";
 
-export const snapshot = eventRule({
-  id: "events/event-payload-02",
-  title: "MUST A snapshot message has type and object.",
-  requirements: [rule.snapshot],
-  judge: bySchema,
-});
+export const snapshot = eventRule({ requirements: [rule.snapshot], judge: bySchema });
 
 export const ovChanged = eventRule({
-  id: "events/event-payload-03",
-  title:
-    "MUST ovChanged is a boolean that appears only on ENTITY_CHANGED and RELATIONSHIP_CHANGED, and may be absent.",
   requirements: [rule.ovChanged],
   // Its type and its place are the schemas'; that it is there when analyzeOvChanges is true is this judge's.
   judge({ typed, config }, found) {
@@ -36,23 +28,13 @@ export const ovChanged = eventRule({
 });
 
 export const exceededQueueSizeLimit = eventRule({
-  id: "events/event-payload-04",
-  title: "MUST exceededQueueSizeLimit appears only when true.",
   requirements: [rule.exceededQueueSizeLimit],
   judge: bySchema,
 });
 
-export const deltas = eventRule({
-  id: "events/event-payload-05",
-  title: "MUST A deltas message has type, uri and deltas (an object).",
-  requirements: [rule.deltas],
-  judge: bySchema,
-});
+export const deltas = eventRule({ requirements: [rule.deltas], judge: bySchema });
 
 export const largeObject = eventRule({
-  id: "events/event-payload-06",
-  title:
-    "MUST A large-object fallback carries no object, but the object URI, the event type, exceededQueueSizeLimit true and ovChanged where applicable.",
   requirements: [rule.largeObject],
   judge({ typed, headerRecord }, found) {
     if (!typed?.info) return undefined;
@@ -82,17 +64,9 @@ export const largeObject = eventRule({
   },
 });
 
-export const splitUris = eventRule({
-  id: "events/event-payload-07",
-  title: "MUST ENTITIES_SPLITTED messages add uris, an array of the split participants' URIs.",
-  requirements: [rule.splitUris],
-  judge: bySchema,
-});
+export const splitUris = eventRule({ requirements: [rule.splitUris], judge: bySchema });
 
 export const changeRequest = eventRule({
-  id: "events/event-payload-08",
-  title:
-    "MUST CHANGE_REQUEST_CREATED, CHANGE_REQUEST_CHANGED and CHANGE_REQUEST_REMOVED payloads carry only the event name.",
   // What "fully supported" (EVENT-TYPES-05) means for a checker is what this rule enforces (the
   // catalogue's checking says so).
   requirements: [rule.changeRequest, "EVENT-TYPES-05"],
