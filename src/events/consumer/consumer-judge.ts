@@ -19,6 +19,7 @@ import {
   firstWinner,
   holdsLatest,
   type JudgeContext,
+  namedByHeaderOnly,
   type ObjectCase,
   olderReflected,
   skippedToLatest,
@@ -139,7 +140,7 @@ export function judgeView(stream: ConsumerStream, view: ConsumerView): ConsumerJ
       by.push({
         rule: LATEST_RULE,
         message: older
-          ? `the view holds the state of ${describeEntry(older)}, an older objectVersion, though the latest, ${describeLatest(c.object)}, arrived after it and changed the object: was a later message dropped? ${describeRecord(c.record)}`
+          ? `the view holds the state of ${describeEntry(older)}, an older objectVersion, though the latest, ${describeLatest(c.object)}${namedByHeaderOnly(firstWinner(c.object), ctx)}, arrived after it and changed the object: was a later message dropped? ${describeRecord(c.record)}`
           : `the view does not hold the latest state, ${describeLatest(c.object)}, nor that of any one message of the object; ${describeRecord(c.record)}`,
       });
     }
