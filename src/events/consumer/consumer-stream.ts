@@ -121,6 +121,8 @@ export function consumerStream(choice: ProducerChoice, seed: number, count: numb
     largeObjects: choice.largeObjects,
     variety: true,
     payloads: true,
+    // Loser relations of a merge: RELATION_LOST_MERGE, a removal a consumer may not know to be one.
+    relationMerges: true,
   });
   const random = new Random(seed ^ 0x5bd1e995);
   // The body is read only where the generator kept no payload object: reading it serializes it.
