@@ -162,8 +162,7 @@ export function judgeView(stream: ConsumerStream, view: ConsumerView): ConsumerJ
   const extra = new Map<ConsumerRule, number>(CONSUMER_RULES.map((r) => [r, 0]));
   for (const { c, by } of explained) {
     const atStop = stopped ? by.filter((b) => b.rule.id === UNKNOWN_TYPES_RULE_ID) : [];
-    const settled =
-      by.length === 1 ? by : atStop.length > 0 ? atStop : by.filter((b) => shown.has(b.rule));
+    const settled = by.length === 1 ? by : atStop.length > 0 ? atStop : by.filter((b) => shown.has(b.rule));
     // None shown broken elsewhere: the one whose evidence is the cause rather than the symptom (TIE_ORDER).
     const to =
       settled.length > 0 ? settled : [...by].sort((a, b) => tieRank(a.rule) - tieRank(b.rule)).slice(0, 1);
