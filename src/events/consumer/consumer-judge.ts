@@ -4,7 +4,8 @@
 // explained by the rules whose judge accounts for it. A record two rules explain (a removal that arrived
 // before the change the view holds fits "last arrival wins" and "ignores removals" alike) goes to the rule
 // the rest of the view shows broken; when neither is, to the one whose evidence is the cause (TIE_ORDER),
-// naming the other. Without
+// naming the other; where no record holds a state after the stream's first unlisted type, the consumer
+// stopped there, and a record the unknown-types rule explains is its. Without
 // objectVersion every state a consumer may hold last is accepted (statesToHold). Objects not in the view
 // are not judged, and the verdict says how many.
 
@@ -19,8 +20,10 @@ import {
   firstWinner,
   holdsLatest,
   type JudgeContext,
+  namedByHeaderOnly,
   type ObjectCase,
   olderReflected,
+  reflects,
   skippedToLatest,
 } from "./object-state.ts";
 
@@ -139,17 +142,27 @@ export function judgeView(stream: ConsumerStream, view: ConsumerView): ConsumerJ
       by.push({
         rule: LATEST_RULE,
         message: older
-          ? `the view holds the state of ${describeEntry(older)}, an older objectVersion, though the latest, ${describeLatest(c.object)}, arrived after it and changed the object: was a later message dropped? ${describeRecord(c.record)}`
+          ? `the view holds the state of ${describeEntry(older)}, an older objectVersion, though the latest, ${describeLatest(c.object)}${namedByHeaderOnly(firstWinner(c.object), ctx)}, arrived after it and changed the object: was a later message dropped? ${describeRecord(c.record)}`
           : `the view does not hold the latest state, ${describeLatest(c.object)}, nor that of any one message of the object; ${describeRecord(c.record)}`,
       });
     }
     explained.push({ c, by });
   }
   const shown = new Set(explained.filter((e) => e.by.length === 1).map((e) => e.by[0]?.rule));
+  // The view as a whole shows the consumer stopped at the stream's first unlisted type: no record holds
+  // the state of a message after it. A record the unknown-types rule explains is then its finding,
+  // whatever else it fits: a removal after the stop was never read, not ignored.
+  const first = stream.firstUnlisted;
+  const stopped =
+    first !== undefined &&
+    ctx.versioned &&
+    cases.length > 0 &&
+    cases.every((c) => !c.object.entries.some((e) => e.listed && e.position > first && reflects(c, e, ctx)));
   const findings = new Map<ConsumerRule, Found<ConsumerEvidence>[]>(CONSUMER_RULES.map((r) => [r, []]));
   const extra = new Map<ConsumerRule, number>(CONSUMER_RULES.map((r) => [r, 0]));
   for (const { c, by } of explained) {
-    const settled = by.length === 1 ? by : by.filter((b) => shown.has(b.rule));
+    const atStop = stopped ? by.filter((b) => b.rule.id === UNKNOWN_TYPES_RULE_ID) : [];
+    const settled = by.length === 1 ? by : atStop.length > 0 ? atStop : by.filter((b) => shown.has(b.rule));
     // None shown broken elsewhere: the one whose evidence is the cause rather than the symptom (TIE_ORDER).
     const to =
       settled.length > 0 ? settled : [...by].sort((a, b) => tieRank(a.rule) - tieRank(b.rule)).slice(0, 1);
@@ -210,6 +223,8 @@ export function judgeView(stream: ConsumerStream, view: ConsumerView): ConsumerJ
  *  consumer ordered, the removal it lost is the symptom), then a re-send (a removal re-sent and toggled),
  *  then a fallback (a removal sent as a fallback and dropped), then the removal, the GDPR rule, and last
  *  the unknown-fields rule (a latest message carrying fields of no definition may be a coincidence). */
+const UNKNOWN_TYPES_RULE_ID = "consumer/unknown-types-and-fields-change-nothing";
+
 const TIE_ORDER = [
   "consumer/latest-by-object-version",
   "consumer/re-send-changes-nothing",

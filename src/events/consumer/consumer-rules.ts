@@ -23,6 +23,7 @@ import {
   holdsLatestState,
   type JudgeContext,
   leavesAttributesOut,
+  namedByHeaderOnly,
   type ObjectCase,
   olderReflected,
   reflects,
@@ -107,7 +108,7 @@ const declared: ConsumerRuleDeclaration[] = [
       if (!before && version !== undefined && ctx.versioned && version < winner.version) return undefined;
       const taken =
         ctx.versioned && version === winner.version ? " with its objectVersion: taken for a change?" : "";
-      return `${describeEntry(winner)} removed the object, but the view holds it live${before ? ` with the state of ${describeEntry(before)}` : taken}; ${describeRecord(c.record)}`;
+      return `${describeEntry(winner)}${namedByHeaderOnly(winner, ctx)} removed the object, but the view holds it live${before ? ` with the state of ${describeEntry(before)}` : taken}; ${describeRecord(c.record)}`;
     },
   },
   {

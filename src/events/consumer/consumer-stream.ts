@@ -121,6 +121,8 @@ export function consumerStream(choice: ProducerChoice, seed: number, count: numb
     largeObjects: choice.largeObjects,
     variety: true,
     payloads: true,
+    // Loser relations of a merge: RELATION_LOST_MERGE, a removal a consumer may not know to be one.
+    relationMerges: true,
   });
   const random = new Random(seed ^ 0x5bd1e995);
   // The body is read only where the generator kept no payload object: reading it serializes it.
@@ -129,7 +131,11 @@ export function consumerStream(choice: ProducerChoice, seed: number, count: numb
     payload: message.payload ?? (JSON.parse(message.body) as Record<string, unknown>),
   }));
   const configured =
-    choice.filteringFields === "attributes-left-out-halfway" ? attributesLeftOut(shaped) : shaped;
+    choice.filteringFields === "attributes-left-out-halfway"
+      ? attributesLeftOut(shaped)
+      : choice.filteringFields === "uri-left-out"
+        ? uriLeftOut(shaped)
+        : shaped;
   const withResends =
     choice.duplicates > 0 ? lateResends(resendRemovals(configured, random), random) : configured;
   const messages = withResends.map((message) => shape(message, choice));
@@ -171,6 +177,19 @@ function attributesLeftOut(messages: DeliveredMessage[]): DeliveredMessage[] {
       ...message,
       payload: { ...message.payload, object: { uri, type, updatedBy, updatedTime, crosswalks } },
     };
+  });
+}
+
+/** The filtering properties list every field but uri (uri is one of their common fields, listed or not
+ *  like the others): no snapshot's object names itself, the sourceObjectUri header does. The object keeps
+ *  its other fields, so it is not empty. A deltas message's and a fallback's own uri are not the object's
+ *  fields: they stay. */
+function uriLeftOut(messages: DeliveredMessage[]): DeliveredMessage[] {
+  return messages.map((message) => {
+    const object = record(message.payload.object);
+    if (!object || !("uri" in object)) return message;
+    const { uri: _left, ...rest } = object;
+    return { ...message, payload: { ...message.payload, object: rest } };
   });
 }
 

@@ -328,6 +328,14 @@ export function describeEntry(entry: TruthEntry, versioned = true): string {
   return `message #${entry.position + 1} (${entry.type}${versioned ? `, objectVersion ${entry.version}` : ""}${kind})`;
 }
 
+/** Where the message's object leaves uri out (the filtering fields do not list it), the words that say the
+ *  header names the object: a consumer that takes the identity from object.uri drops such a message. */
+export function namedByHeaderOnly(entry: TruthEntry, ctx: JudgeContext): string {
+  const object = ctx.stream.messages[entry.position]?.payload.object;
+  if (object === null || typeof object !== "object" || "uri" in object) return "";
+  return " (its object carries no uri, which the filtering fields need not list: the sourceObjectUri header names the object)";
+}
+
 export function describeRecord(record: ViewRecord): string {
   const parts = [`removed ${record.removed}`];
   if (record.objectVersion !== undefined) parts.push(`objectVersion ${record.objectVersion}`);

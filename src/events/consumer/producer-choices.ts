@@ -14,8 +14,10 @@ export interface ProducerChoice {
   /** Legal deltas shapes: any (the generator's mix), or one of them for every message. */
   deltasShape: "any" | "message" | "collection" | "other";
   /** JMSEventsFilteringFields: every field (the property absent), or from the stream's middle on a list
-   *  without attributes (the streaming configuration changed), so entity snapshots then carry none. */
-  filteringFields: "all" | "attributes-left-out-halfway";
+   *  without attributes (the streaming configuration changed), so entity snapshots then carry none; or,
+   *  with RelationEventsFilteringFields, a list without uri, so no snapshot's object names itself (the
+   *  sourceObjectUri header does). */
+  filteringFields: "all" | "attributes-left-out-halfway" | "uri-left-out";
   /** Large-object fallbacks carrying the object URI as the generator draws it, or only in the header. */
   fallbackUri: "any" | "header-only";
   reorderWindow: number;
@@ -69,6 +71,11 @@ export const PRODUCER_CHOICES: readonly ProducerChoice[] = [
     "attributes-filtered-out",
     "JMSEventsFilteringFields changed halfway to leave attributes out: entity snapshots of the second half carry none",
     { filteringFields: "attributes-left-out-halfway" },
+  ),
+  choice(
+    "uri-filtered-out",
+    "JMSEventsFilteringFields and RelationEventsFilteringFields list every field but uri: snapshot objects carry no uri, the sourceObjectUri header names the object",
+    { filteringFields: "uri-left-out" },
   ),
   choice("fallback-uri-in-header", "large-object fallbacks whose URI is only in sourceObjectUri", {
     fallbackUri: "header-only",

@@ -45,6 +45,8 @@ export class MessageBuilders {
       variety?: boolean;
       /** false: a message's body is serialized only when read (its payload object is what is used). */
       textBodies?: boolean;
+      /** An entity merge also merges the loser's relations away: RELATION_LOST_MERGE for each. */
+      relationMerges?: boolean;
     },
   ) {
     // A fixed epoch keeps streams reproducible: 2026-01-05T09:00:00Z plus a seed-dependent offset.
@@ -138,7 +140,7 @@ export class MessageBuilders {
   }
 
   protected relationObject(relation: Relation): Record<string, unknown> {
-    return {
+    const object = {
       uri: relation.uri,
       type: relation.type,
       createdBy: this.random.pick(users),
@@ -163,10 +165,16 @@ export class MessageBuilders {
       },
       crosswalks: [this.crosswalk(relation.uri, [], relation.updatedTime)],
     };
+    relation.last = object;
+    return object;
   }
 
   payloadType(): PayloadType {
     return this.shape.payloadType;
+  }
+
+  get relationMerges(): boolean {
+    return this.shape.relationMerges === true;
   }
 
   /** The payload kind of the next message: the stream's payload type, now and then a large-object fallback. */

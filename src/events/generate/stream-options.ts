@@ -29,6 +29,9 @@ export interface StreamOptions {
    * kit's preferred shapes.
    */
   variety?: boolean;
+  /** An entity merge also merges the loser's live relations away, each with a RELATION_LOST_MERGE.
+   *  Default false: the streams of recorded seeds stay as they were. */
+  relationMerges?: boolean;
   /** Keep on each valid message the object its body serializes, for in-process readers that would
    *  otherwise parse every body again. Default false: a long stream then holds only its text. */
   payloads?: boolean;

@@ -204,16 +204,38 @@ export class StreamWorld extends MessageBuilders {
     return this.relationEvent("RELATIONSHIP_CREATED", relation);
   }
 
-  /** The loser gets ENTITY_LOST_MERGE; the winner an ENTITY_CHANGED carrying the loser's crosswalks. */
+  /** The loser gets ENTITY_LOST_MERGE; the winner an ENTITY_CHANGED carrying the loser's crosswalks; with
+   *  relationMerges, each live relation of the loser a RELATION_LOST_MERGE (relationsLostIn). */
   merge(winner: Entity, loser: Entity): Draft[] {
     this.tick();
+    const relations = this.relationMerges
+      ? this.relations.filter((r) => r.active && (r.start === loser || r.end === loser))
+      : [];
     loser.version += 1;
     loser.state = "merged";
     loser.mergedInto = winner.uri;
     this.live.entityChanged(loser);
     const lost = this.message("ENTITY_LOST_MERGE", loser.uri, loser.version, this.entityObject(loser));
     winner.crosswalks = [...winner.crosswalks, ...loser.crosswalks];
-    return [lost, this.changeEntity(winner)];
+    return [lost, this.changeEntity(winner), ...this.relationsLostIn(relations)];
+  }
+
+  /** "RELATION_LOST_MERGE | generated when merging relationships, for loser relations": the loser's
+   *  relations are merged away with it, each for good (an unmerge does not bring them back). Drawn from
+   *  nothing random, so the world's other objects are as they would be without them: the snapshot repeats
+   *  the relation's last object, a deltas message lists no change. */
+  private relationsLostIn(relations: Relation[]): Draft[] {
+    return relations.map((relation) => {
+      relation.version += 1;
+      relation.active = false;
+      relation.updatedTime = this.clock;
+      const type = "RELATION_LOST_MERGE";
+      const payload =
+        this.payloadType() === "deltas"
+          ? { type, uri: relation.uri, deltas: { ovChanged: false, delta: [] } }
+          : { type, object: { ...relation.last, updatedTime: this.clock } };
+      return this.draft(this.headers(type, relation.uri, relation.version), payload, type);
+    });
   }
 
   /** Unmerge: ENTITIES_SPLITTED for the winner and for the entity split off, both naming the participants. */

@@ -56,6 +56,7 @@ export function generateStream(options: StreamOptions): GeneratedStream {
     largeObjects: options.largeObjects ?? 0.05,
     variety: options.variety ?? true,
     textBodies: !options.payloads,
+    relationMerges: options.relationMerges === true,
   });
   const duplicateChance = options.duplicates ?? 0;
   const targets = invalidTargets(options, mutations, random);

@@ -82,6 +82,8 @@ export interface Relation {
   active: boolean;
   createdTime: number;
   updatedTime: number;
+  /** The object its last message carried: what its RELATION_LOST_MERGE repeats (see relationMerges). */
+  last?: Record<string, unknown>;
 }
 
 export interface Versioned {
