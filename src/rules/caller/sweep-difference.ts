@@ -1,15 +1,14 @@
 // The sweep judges differences: the same command run under a legal provider choice and under the default.
-// A client that, under the choice, stopped a scroll whose last answer still carried a scrollId (with
-// records) and so read fewer records of a scan than under the default, depends on a choice the document
-// leaves open: how many records a page holds (limit is a maximum) and how the end is told. Most often it
-// takes a page shorter than its limit for the end, or reads a fixed number of pages (the first one alone)
-// as if they were the data set; the short-pages choice serves 25 records a page. Judged only in a sweep,
-// on a choice's run beside the default's; the finding names the choice and gives the evidence of both runs.
+// A client that read a scan to its end under the default but, under the choice, stopped a scroll whose last
+// answer still carried a scrollId (with records) and so read fewer records, depends on a choice the
+// document leaves open (most often: it takes a page shorter than its limit for the end, and the short-pages
+// choice serves 25 records a page). Judged only in a sweep, on a choice's run beside the default's; the
+// finding names the choice and gives the evidence of both runs.
 import { defineRule } from "../../check/index.ts";
 import { VARIANTS } from "../../reference/index.ts";
 import type { CallerRule, CallerRuleDeclaration, RuleVerdict, Violation } from "./caller-rule.ts";
 import { verdict } from "./caller-rule.ts";
-import { scrollIdSent, scrollWalk } from "./scroll-lifecycle.ts";
+import { scrollIdSent } from "./scroll-lifecycle.ts";
 import { parseJson, type Traffic, type TrafficExchange } from "./traffic.ts";
 
 const SCANS = new Set(["scanLookups", "scanAutopilotStats", "scanAutopilotStatsByType"]);
@@ -57,11 +56,11 @@ export const SCANS_READ_UNDER_EVERY_CHOICE: CallerRule = defineRule<"caller", Ca
     id: "client/scan-read-under-every-choice",
     requirements: ["CALLER-SWEEP-01"],
     title:
-      "MUST read no fewer records of a scan under a legal provider choice than under the default by leaving a scroll whose answer still carried a scrollId (only an answer without a scrollId ends a scroll)",
+      "MUST read a scan to its end under every legal provider choice where it does under the default (only an answer without a scrollId ends a scroll)",
     opportunity:
-      "a scan your client read records of under the default, run again under another provider choice (lckit client check --variants)",
+      "a scan your client read to its end under the default, run again under another provider choice (lckit client check --variants)",
     breaks:
-      "under the choice, fewer records read and a scroll stopped whose last answer still carried a scrollId and records (e.g. a page shorter than `limit` taken for the end, or only the first page read, under `short-pages`)",
+      "under the choice, fewer records read and a scroll stopped whose last answer still carried a scrollId and records (e.g. a page shorter than `limit` taken for the end under `short-pages`)",
     exercisedBy: "`--variants all` (the default and every choice)",
     judge(traffic: Traffic): RuleVerdict {
       const baseline = traffic.baseline;
@@ -80,21 +79,10 @@ export const SCANS_READ_UNDER_EVERY_CHOICE: CallerRule = defineRule<"caller", Ca
         };
       const before = scansRead(baseline.traffic);
       const now = scansRead(traffic);
-      // A scan whose scroll the client continued with a wrong id under the choice: the records it did not
-      // read follow from that, client/scan-passes-previous-scroll-id's finding (the rule that names it).
-      const bySeq = new Map(traffic.exchanges.map((x) => [x.seq, x]));
-      const misContinued = new Set(
-        scrollWalk(traffic).next.map((v) => {
-          const x = bySeq.get(v.seq);
-          return x ? `${x.method} ${x.pathname}` : "";
-        }),
-      );
       const violations: Violation[] = [];
       let opportunities = 0;
       for (const [scan, read] of before) {
-        // Whether the default's run reached the end or left the scroll after some pages, what it read is
-        // what the same command reads of the same data; under the choice it may read more, not less.
-        if (read.records === 0 || misContinued.has(scan)) continue;
+        if (read.abandoned.length > 0 || read.ends === 0) continue;
         const here = now.get(scan);
         if (here === undefined) continue;
         opportunities += 1;
@@ -104,13 +92,13 @@ export const SCANS_READ_UNDER_EVERY_CHOICE: CallerRule = defineRule<"caller", Ca
         const limit = new URLSearchParams(stopped.search).get("limit");
         violations.push({
           seq: stopped.seq,
-          message: `${scan}: under the provider choice ${traffic.variant ?? "?"} your client read ${here.records} records and stopped after the answer at #${stopped.seq}, which carried ${answer.values.length} records${limit === null ? "" : ` (limit=${limit})`} and a scrollId it never passed on; under the default the same command read ${read.records} records ${read.abandoned.length === 0 && read.ends > 0 ? `to the end (${read.ends === 1 ? "an answer" : `${read.ends} answers`} without a scrollId)` : `(it left that run's scroll too, after pages of up to limit records: a fixed number of pages reads what the provider puts in them)`}. The choice: ${VARIANTS.find((v) => v.name === traffic.variant)?.description ?? traffic.variant}. The document: "Each response carries scrollId. The next request passes that scrollId in the request body to obtain the next page."; the end-of-results signal is not shown, so only an answer without a scrollId (or a null one) is the end, not a short page`,
+          message: `${scan}: under the provider choice ${traffic.variant ?? "?"} your client read ${here.records} records and stopped after the answer at #${stopped.seq}, which carried ${answer.values.length} records${limit === null ? "" : ` (limit=${limit})`} and a scrollId it never passed on; under the default the same command read ${read.records} records to the end (${read.ends === 1 ? "an answer" : `${read.ends} answers`} without a scrollId). The choice: ${VARIANTS.find((v) => v.name === traffic.variant)?.description ?? traffic.variant}. The document: "Each response carries scrollId. The next request passes that scrollId in the request body to obtain the next page."; the end-of-results signal is not shown, so only an answer without a scrollId (or a null one) is the end, not a short page`,
         });
       }
       return verdict(
         opportunities,
         violations,
-        "no scan your client read records of under the default was run again here (or the default's run was not beside this one)",
+        "no scan your client read to its end under the default was run again here (or the default's run was not beside this one)",
       );
     },
   },
