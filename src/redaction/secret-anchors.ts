@@ -102,11 +102,20 @@ export function longestAlnumRun(value: string): string {
   return (value.match(/[A-Za-z0-9]+/g) ?? []).reduce((a, b) => (b.length > a.length ? b : a), "");
 }
 
+/** A node of the anchors' trie: the values whose anchor ends here, and the letters or digits that go on. */
+interface AnchorNode<T> {
+  values: T[];
+  next: Map<number, AnchorNode<T>>;
+}
+
 /** Values filed under anchors; `find` answers every value whose anchor can be read in a text. */
 export class AnchorIndex<T> {
+  /** Values per anchor, to choose where a new secret is filed (add). */
   private readonly byAnchor = new Map<string, T[]>();
-  /** Anchor lengths in use (an anchor shorter than ANCHOR is a secret's whole run of letters and digits). */
-  private readonly lengths = new Set<number>();
+  /** The same anchors as a trie of character codes: `find` follows the chain read from each position of a
+   *  text down the trie and stops where no anchor goes on, building no string (a string per position and
+   *  depth was most of a run's time redacting evidence). */
+  private readonly root: AnchorNode<T> = { values: [], next: new Map() };
   private maxLength = 0;
   private readonly unanchored: T[] = [];
 
@@ -133,7 +142,17 @@ export class AnchorIndex<T> {
     const bucket = this.byAnchor.get(anchor);
     if (bucket) bucket.push(value);
     else this.byAnchor.set(anchor, [value]);
-    this.lengths.add(anchor.length);
+    let node = this.root;
+    for (let i = 0; i < anchor.length; i++) {
+      const c = anchor.charCodeAt(i);
+      let child = node.next.get(c);
+      if (!child) {
+        child = { values: [], next: new Map() };
+        node.next.set(c, child);
+      }
+      node = child;
+    }
+    node.values.push(value);
     this.maxLength = Math.max(this.maxLength, anchor.length);
   }
 
@@ -147,14 +166,15 @@ export class AnchorIndex<T> {
     if (this.byAnchor.size === 0) return found;
     const { code, next } = alnumReadings(text);
     for (let p = 0; p < text.length; p++) {
-      let read = "";
+      let node: AnchorNode<T> | undefined = this.root;
       let q = p;
       for (let depth = 1; depth <= this.maxLength && q < text.length; depth++) {
         const c = code[q] ?? 0;
         if (c === 0) break;
-        read += String.fromCharCode(c);
+        node = node.next.get(c);
+        if (node === undefined) break;
+        for (const value of node.values) found.add(value);
         q = next[q] ?? text.length;
-        if (this.lengths.has(depth)) for (const value of this.byAnchor.get(read) ?? []) found.add(value);
       }
     }
     return found;
