@@ -11,6 +11,7 @@ import { join } from "node:path";
 
 const root = new URL("..", import.meta.url).pathname;
 const startedAt = Date.now();
+// 5: QUICK_FILE_SECONDS of vitest.config.ts, whose "shared" project runs the same files unisolated in npm test.
 const limit = Number(process.env.LCKIT_QUICK_FILE_SECONDS || 5);
 if (!(limit > 0)) {
   console.error("test:quick: LCKIT_QUICK_FILE_SECONDS must be a number of seconds above 0, e.g. 10");
@@ -70,7 +71,8 @@ const results = await Promise.all([
   step("types", bin("tsc"), ["--noEmit"]),
   step("conformance", process.execPath, [join(root, "bin", "lckit.mjs"), "run", "--report-dir", reportDir]),
   // One module graph per worker instead of per file (--no-isolate): most of an isolated quick run is
-  // spent importing the same modules again. npm test, the gate, keeps every file isolated.
+  // spent importing the same modules again. npm test, the gate, runs these files the same way (the
+  // "shared" project of vitest.config.ts) and keeps every longer file isolated.
   step("tests", bin("vitest"), ["run", "--reporter=dot", "--no-isolate", ...files]),
 ]);
 const failed = results.filter((ok) => !ok).length;

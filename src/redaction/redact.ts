@@ -32,20 +32,39 @@ const MIN_SECRET = 4;
 const MIN_FRAGMENT = 8;
 const B64_SENTINEL = "\u0000b64\u0000";
 
-/** One form of a secret (or of its head) as the redactor matches it. */
-interface Form {
-  /** The text the pattern was made from, and by which maker (see guarded()). */
-  text: string;
-  /** Base64 fragments match only literally; other forms also as %hh, \uhhhh or &#..; escapes (h a hex digit). */
-  escapable: boolean;
-  pattern: string;
+/** One form of a secret (or of its head) as the redactor matches it. Its pattern is made when a text may
+ *  hold it: a run learns hundreds of tokens, of which few are ever echoed. */
+class Form {
+  #pattern: string | undefined;
+  constructor(
+    /** The text the pattern is made from, and by which maker (see guarded()). */
+    readonly text: string,
+    /** Base64 fragments match only literally; other forms also as %hh, \uhhhh or &#..; escapes (h a hex digit). */
+    readonly escapable: boolean,
+  ) {}
+
+  get pattern(): string {
+    if (this.#pattern === undefined) this.#pattern = patternOf(this.text, this.escapable, false);
+    return this.#pattern;
+  }
+
+  /** What the pattern is made from: forms with one key have one pattern. */
+  get key(): string {
+    return `${this.escapable ? "e" : "b"}:${this.text}`;
+  }
 }
 
-interface Known extends Form {
-  /** Order of addition: among patterns of one length, the first added is tried first. */
-  seq: number;
-  /** The first HEAD_CHARS characters, in every form: what is left of the secret where a text was cut. */
-  head: Form;
+class Known extends Form {
+  constructor(
+    text: string,
+    escapable: boolean,
+    /** Order of addition: among patterns of one length, the first added is tried first. */
+    readonly seq: number,
+    /** The first HEAD_CHARS characters, in every form: what is left of the secret where a text was cut. */
+    readonly head: Form,
+  ) {
+    super(text, escapable);
+  }
 }
 
 /** A secret cut short by an excerpt ("...", "…") still shows its start: this many characters of it, in
@@ -62,7 +81,8 @@ export class Redactor {
   private readonly known = new AnchorIndex<Known>();
   /** The head of each form, filed likewise, for the excerpts an ellipsis cut. */
   private readonly heads = new AnchorIndex<Form>();
-  private readonly headPatterns = new Set<string>();
+  /** Keys of the heads filed (Form.key). */
+  private readonly headForms = new Set<string>();
   private seq = 0;
   private readonly cache = new Map<string, RegExp>();
 
@@ -72,12 +92,11 @@ export class Redactor {
     this.secrets.add(value);
     const file = (text: string, escapable: boolean) => {
       const head = [...text].slice(0, HEAD_CHARS).join("");
-      const form = (of: string): Form => ({ text: of, escapable, pattern: patternOf(of, escapable, false) });
-      const entry: Known = { ...form(text), seq: this.seq++, head: form(head) };
+      const entry = new Known(text, escapable, this.seq++, new Form(head, escapable));
       // The longest run of letters and digits: every encoding keeps it readable (secret-anchors.ts).
       this.known.add(longestAlnumRun(text), entry);
-      if (!this.headPatterns.has(entry.head.pattern)) {
-        this.headPatterns.add(entry.head.pattern);
+      if (!this.headForms.has(entry.head.key)) {
+        this.headForms.add(entry.head.key);
         this.heads.add(longestAlnumRun(head), entry.head);
       }
     };
@@ -290,11 +309,11 @@ const guardedPatterns = new Map<string, string>();
 /** A form's pattern with runStart before the run-opening forms of its first character, made from the
  *  form's text when first needed and kept. */
 function guarded(form: Form): string {
-  let pattern = guardedPatterns.get(form.pattern);
+  let pattern = guardedPatterns.get(form.key);
   if (pattern === undefined) {
     pattern = patternOf(form.text, form.escapable, true);
     if (guardedPatterns.size > 4096) guardedPatterns.clear();
-    guardedPatterns.set(form.pattern, pattern);
+    guardedPatterns.set(form.key, pattern);
   }
   return pattern;
 }

@@ -53,9 +53,29 @@ function entityAt(text: string, at: number): { value: number; end: number } | un
 
 /** For each position, the letter or digit read there (0: none) and where the reading ends. */
 export function alnumReadings(text: string): { code: Uint8Array; next: Int32Array } {
+  const readings = { code: new Uint8Array(text.length), next: new Int32Array(text.length) };
+  readInto(text, readings.code, readings.next);
+  return readings;
+}
+
+/** Reused by `find`, which reads them before it returns: a run redacts megabytes of bodies, and fresh
+ *  arrays for each were a large part of its garbage. A text longer than SCRATCH_MAX gets arrays of its
+ *  own, so the process does not keep the largest text's arrays to its end. */
+let scratch = { code: new Uint8Array(0), next: new Int32Array(0) };
+const SCRATCH_MAX = 1 << 20;
+
+function scratchFor(n: number): { code: Uint8Array; next: Int32Array } {
+  if (n > SCRATCH_MAX) return { code: new Uint8Array(n), next: new Int32Array(n) };
+  if (scratch.code.length < n) {
+    const size = Math.min(SCRATCH_MAX, Math.max(n, scratch.code.length * 2));
+    scratch = { code: new Uint8Array(size), next: new Int32Array(size) };
+  }
+  return scratch;
+}
+
+/** alnumReadings into arrays at least as long as the text; every position below its length is written. */
+function readInto(text: string, code: Uint8Array, next: Int32Array): void {
   const n = text.length;
-  const code = new Uint8Array(n);
-  const next = new Int32Array(n);
   // Backwards, so a run of backslashes knows where it ends (and what follows it) in one pass.
   let runEnd = -1;
   for (let p = n - 1; p >= 0; p--) {
@@ -92,9 +112,8 @@ export function alnumReadings(text: string): { code: Uint8Array; next: Int32Arra
     if (value >= 0 && isAlnum(value)) {
       code[p] = value;
       next[p] = end;
-    }
+    } else code[p] = 0;
   }
-  return { code, next };
 }
 
 /** The longest run of letters and digits of a text ("" when it has none). */
@@ -102,11 +121,20 @@ export function longestAlnumRun(value: string): string {
   return (value.match(/[A-Za-z0-9]+/g) ?? []).reduce((a, b) => (b.length > a.length ? b : a), "");
 }
 
+/** A node of the anchors' trie: the values whose anchor ends here, and the letters or digits that go on. */
+interface AnchorNode<T> {
+  values: T[];
+  next: Map<number, AnchorNode<T>>;
+}
+
 /** Values filed under anchors; `find` answers every value whose anchor can be read in a text. */
 export class AnchorIndex<T> {
+  /** Values per anchor, to choose where a new secret is filed (add). */
   private readonly byAnchor = new Map<string, T[]>();
-  /** Anchor lengths in use (an anchor shorter than ANCHOR is a secret's whole run of letters and digits). */
-  private readonly lengths = new Set<number>();
+  /** The same anchors as a trie of character codes: `find` follows the chain read from each position of a
+   *  text down the trie and stops where no anchor goes on, building no string (a string per position and
+   *  depth was most of a run's time redacting evidence). */
+  private readonly root: AnchorNode<T> = { values: [], next: new Map() };
   private maxLength = 0;
   private readonly unanchored: T[] = [];
 
@@ -133,7 +161,17 @@ export class AnchorIndex<T> {
     const bucket = this.byAnchor.get(anchor);
     if (bucket) bucket.push(value);
     else this.byAnchor.set(anchor, [value]);
-    this.lengths.add(anchor.length);
+    let node = this.root;
+    for (let i = 0; i < anchor.length; i++) {
+      const c = anchor.charCodeAt(i);
+      let child = node.next.get(c);
+      if (!child) {
+        child = { values: [], next: new Map() };
+        node.next.set(c, child);
+      }
+      node = child;
+    }
+    node.values.push(value);
     this.maxLength = Math.max(this.maxLength, anchor.length);
   }
 
@@ -145,16 +183,18 @@ export class AnchorIndex<T> {
   find(text: string): Set<T> {
     const found = new Set<T>(this.unanchored);
     if (this.byAnchor.size === 0) return found;
-    const { code, next } = alnumReadings(text);
+    const { code, next } = scratchFor(text.length);
+    readInto(text, code, next);
     for (let p = 0; p < text.length; p++) {
-      let read = "";
+      let node: AnchorNode<T> | undefined = this.root;
       let q = p;
       for (let depth = 1; depth <= this.maxLength && q < text.length; depth++) {
         const c = code[q] ?? 0;
         if (c === 0) break;
-        read += String.fromCharCode(c);
+        node = node.next.get(c);
+        if (node === undefined) break;
+        for (const value of node.values) found.add(value);
         q = next[q] ?? text.length;
-        if (this.lengths.has(depth)) for (const value of this.byAnchor.get(read) ?? []) found.add(value);
       }
     }
     return found;
