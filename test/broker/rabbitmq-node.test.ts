@@ -59,7 +59,7 @@ describe("the consumer check starts a RabbitMQ node when no broker is named", ()
       reportRoot: mkdtempSync(join(tmpdir(), "lckit-kit-broker-")),
       parallel: 1,
       delivery: "rabbitmq",
-      count: 200,
+      count: 300, // seed 1 at 300 gives every MUST rule an opportunity (at 200 no object ends on a fallback)
       timeoutMs: 60_000,
       signal: stopper.signal,
       progress: (line) => {
@@ -94,7 +94,7 @@ describe("the consumer check starts a RabbitMQ node when no broker is named", ()
         "--delivery",
         "amqp1",
         "--messages",
-        "200",
+        "300",
         "--report-dir",
         mkdtempSync(join(tmpdir(), "lckit-kit-broker-")),
         "--quiet",
