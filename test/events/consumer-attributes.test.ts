@@ -5,27 +5,17 @@
 // ones), independent of the kit's model, and judged in memory.
 import { describe, expect, it } from "vitest";
 import { judgeView } from "../../src/events/consumer/consumer-judge.ts";
-import {
-  type ConsumerStream,
-  consumerStream,
-  type DeliveredMessage,
-} from "../../src/events/consumer/consumer-stream.ts";
+import type { ConsumerStream, DeliveredMessage } from "../../src/events/consumer/consumer-stream.ts";
 import { type ConsumerView, parseViewLine } from "../../src/events/consumer/consumer-view.ts";
-import { producerChoice } from "../../src/events/consumer/producer-choices.ts";
+import { choiceStream, type Held, REMOVALS, viewOf } from "./test-consumers.ts";
 
 const RULE = "consumer/attributes-of-the-latest-state";
 
-const stream = (name: string, seed = 1) => {
-  const choice = producerChoice(name);
-  if (!choice) throw new Error(`no producer choice ${name}`);
-  return consumerStream(choice, seed, 1000);
-};
+const stream = (name: string, seed = 1) => choiceStream(name, seed);
 
 type Values = Record<string, { value?: unknown; id?: unknown }[]>;
 /** How a test consumer folds a deltas message into the attributes it holds. */
 type Apply = "merge" | "replace" | "keep-old";
-
-const REMOVALS = /_REMOVED(_GDPR)?$|_LOST_MERGE$/;
 
 function items(deltas: unknown): Record<string, unknown>[] | undefined {
   const d = deltas as Record<string, unknown> | undefined;
@@ -38,7 +28,7 @@ function items(deltas: unknown): Record<string, unknown>[] | undefined {
 /** A consumer of the test's own: orders by objectVersion, marks removals, and folds deltas as `apply`
  *  says; after a fallback or a deltas member it cannot read it writes no attributes (it does not know). */
 function consume(s: ConsumerStream, apply: Apply): ConsumerView {
-  const held = new Map<string, { version: number; removed: boolean; attrs?: Values }>();
+  const held = new Map<string, Held>();
   const byObject = new Map<string, DeliveredMessage[]>();
   for (const m of s.messages) {
     const uri = String(m.headers.sourceObjectUri);
@@ -95,13 +85,7 @@ function consume(s: ConsumerStream, apply: Apply): ConsumerView {
     }
     held.set(uri, state);
   }
-  const records = new Map();
-  for (const [uri, state] of held) {
-    const line: Record<string, unknown> = { uri, removed: state.removed, objectVersion: state.version };
-    if (!state.removed && state.attrs !== undefined) line.attributes = state.attrs;
-    records.set(uri, parseViewLine(JSON.stringify(line), records.size + 1));
-  }
-  return { records, lines: records.size };
+  return viewOf(held);
 }
 
 const verdictOf = (s: ConsumerStream, view: ConsumerView) => {

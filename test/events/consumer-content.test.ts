@@ -5,27 +5,18 @@
 // Views are made from the stream's truth, one object changed at a time, and judged in memory.
 import { describe, expect, it } from "vitest";
 import { judgeView } from "../../src/events/consumer/consumer-judge.ts";
-import {
-  type ConsumerStream,
-  consumerStream,
-  type TruthEntry,
-  type TruthObject,
-} from "../../src/events/consumer/consumer-stream.ts";
+import type { ConsumerStream, TruthEntry, TruthObject } from "../../src/events/consumer/consumer-stream.ts";
 import { type ConsumerView, parseViewLine } from "../../src/events/consumer/consumer-view.ts";
 import { fallbackLosesAttributes, firstWinner } from "../../src/events/consumer/object-state.ts";
-import { producerChoice } from "../../src/events/consumer/producer-choices.ts";
 import { verdictFindings } from "../../src/rules/judge.ts";
+import { choiceStream } from "./test-consumers.ts";
 
 const LATEST = "consumer/latest-by-object-version";
 const REMOVAL = "consumer/removal-not-live";
 const GDPR = "consumer/gdpr-removal-leaves-no-data";
 const FALLBACK = "consumer/fallback-is-not-an-empty-object";
 
-const stream = (name: string, seed = 1) => {
-  const choice = producerChoice(name);
-  if (!choice) throw new Error(`no producer choice ${name}`);
-  return consumerStream(choice, seed, 1000);
-};
+const stream = (name: string, seed = 1) => choiceStream(name, seed);
 
 type Line = Record<string, unknown>;
 

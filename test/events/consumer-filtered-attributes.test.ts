@@ -7,19 +7,12 @@
 // it with an empty set.
 import { describe, expect, it } from "vitest";
 import { type ConsumerFinding, judgeView } from "../../src/events/consumer/consumer-judge.ts";
-import { type ConsumerStream, consumerStream } from "../../src/events/consumer/consumer-stream.ts";
+import type { ConsumerStream } from "../../src/events/consumer/consumer-stream.ts";
 import { type ConsumerView, parseViewLine } from "../../src/events/consumer/consumer-view.ts";
-import { producerChoice } from "../../src/events/consumer/producer-choices.ts";
+import { choiceStream, foldInArrivalOrder, REMOVALS } from "./test-consumers.ts";
 
 const RULE = "consumer/attributes-of-the-latest-state";
-const REMOVALS = /_REMOVED(_GDPR)?$|_LOST_MERGE$/;
-const KNOWN_UNLISTED = "ENTITY_MERGE_FAILED";
-
-const stream = (name: string, seed = 1) => {
-  const choice = producerChoice(name);
-  if (!choice) throw new Error(`no producer choice ${name}`);
-  return consumerStream(choice, seed, 1000);
-};
+const stream = (name: string, seed = 1) => choiceStream(name, seed);
 
 /** What a test consumer writes after a snapshot whose object has no attributes member. */
 type OnFilteredOut =
@@ -30,35 +23,13 @@ type OnFilteredOut =
 /** A consumer of the test's own: arrival order, a message of an objectVersion not above the held one
  *  skipped, removals marked, a fallback keeps the attributes held. */
 function consume(s: ConsumerStream, onFilteredOut: OnFilteredOut): ConsumerView {
-  const held = new Map<string, { version: number; removed: boolean; attrs?: unknown }>();
-  for (const m of s.messages) {
-    const uri = String(m.headers.sourceObjectUri);
-    const type = String(m.headers.eventType);
-    const version = Number(m.headers.objectVersion);
-    if (type === KNOWN_UNLISTED || type.startsWith("ACTIVITY_")) continue;
-    const current = held.get(uri);
-    if (current && version <= current.version) continue;
-    if (REMOVALS.test(type)) {
-      held.set(uri, { version, removed: true });
-      continue;
-    }
-    const known = current?.removed ? undefined : current?.attrs;
+  return foldInArrivalOrder(s, (m, known) => {
     const object = m.payload.object as Record<string, unknown> | undefined;
-    let attrs: unknown = known;
-    if (m.payload.exceededQueueSizeLimit !== true && object) {
-      if ("attributes" in object) attrs = object.attributes;
-      else if (onFilteredOut === "empty") attrs = {};
-      else if (onFilteredOut === "keep-or-empty") attrs = known ?? {};
-    }
-    held.set(uri, { version, removed: false, attrs });
-  }
-  const records = new Map();
-  for (const [uri, state] of held) {
-    const line: Record<string, unknown> = { uri, removed: state.removed, objectVersion: state.version };
-    if (!state.removed && state.attrs !== undefined) line.attributes = state.attrs;
-    records.set(uri, parseViewLine(JSON.stringify(line), records.size + 1));
-  }
-  return { records, lines: records.size };
+    if (m.payload.exceededQueueSizeLimit === true || !object) return known;
+    if ("attributes" in object) return object.attributes;
+    if (onFilteredOut === "empty") return {};
+    return onFilteredOut === "keep-or-empty" ? (known ?? {}) : known;
+  });
 }
 
 const verdictOf = (s: ConsumerStream, view: ConsumerView) => {

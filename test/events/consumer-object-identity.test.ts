@@ -6,48 +6,28 @@
 // (correct), one by object.uri whenever an object is there (faulty: it drops every such snapshot).
 import { describe, expect, it } from "vitest";
 import { judgeView } from "../../src/events/consumer/consumer-judge.ts";
-import { type ConsumerStream, consumerStream } from "../../src/events/consumer/consumer-stream.ts";
-import { type ConsumerView, parseViewLine } from "../../src/events/consumer/consumer-view.ts";
-import { producerChoice } from "../../src/events/consumer/producer-choices.ts";
+import type { ConsumerStream } from "../../src/events/consumer/consumer-stream.ts";
+import type { ConsumerView } from "../../src/events/consumer/consumer-view.ts";
+import { choiceStream, foldInArrivalOrder } from "./test-consumers.ts";
 
-const REMOVALS = /_REMOVED(_GDPR)?$|_LOST_MERGE$/;
-const KNOWN_UNLISTED = "ENTITY_MERGE_FAILED";
-
-const stream = (name: string, seed = 1) => {
-  const choice = producerChoice(name);
-  if (!choice) throw new Error(`no producer choice ${name}`);
-  return consumerStream(choice, seed, 1000);
-};
+const stream = (name: string, seed = 1) => choiceStream(name, seed);
 
 type NamedBy = "header" | "object-uri";
 
 /** Arrival order with an objectVersion guard; removals marked; attributes of snapshots kept. */
 function consume(s: ConsumerStream, namedBy: NamedBy): ConsumerView {
-  const held = new Map<string, { version: number; removed: boolean; attrs?: unknown }>();
-  for (const m of s.messages) {
-    const object = m.payload.object as Record<string, unknown> | undefined;
-    const uri = namedBy === "header" || !object ? m.headers.sourceObjectUri : object.uri;
-    if (typeof uri !== "string") continue;
-    const type = String(m.headers.eventType);
-    const version = Number(m.headers.objectVersion);
-    if (type === KNOWN_UNLISTED || type.startsWith("ACTIVITY_")) continue;
-    const current = held.get(uri);
-    if (current && version <= current.version) continue;
-    if (REMOVALS.test(type)) {
-      held.set(uri, { version, removed: true });
-      continue;
-    }
-    const fallback = m.payload.exceededQueueSizeLimit === true;
-    const attrs = !fallback && object && "attributes" in object ? object.attributes : current?.attrs;
-    held.set(uri, { version, removed: false, attrs: current?.removed ? undefined : attrs });
-  }
-  const records = new Map();
-  for (const [uri, state] of held) {
-    const line: Record<string, unknown> = { uri, removed: state.removed, objectVersion: state.version };
-    if (!state.removed && state.attrs !== undefined) line.attributes = state.attrs;
-    records.set(uri, parseViewLine(JSON.stringify(line), records.size + 1));
-  }
-  return { records, lines: records.size };
+  return foldInArrivalOrder(
+    s,
+    (m, known) => {
+      const object = m.payload.object as Record<string, unknown> | undefined;
+      const fallback = m.payload.exceededQueueSizeLimit === true;
+      return !fallback && object && "attributes" in object ? object.attributes : known;
+    },
+    (m) => {
+      const object = m.payload.object as Record<string, unknown> | undefined;
+      return namedBy === "header" || !object ? m.headers.sourceObjectUri : object.uri;
+    },
+  );
 }
 
 const mustFailures = (s: ConsumerStream, view: ConsumerView) =>

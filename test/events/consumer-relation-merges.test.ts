@@ -5,24 +5,24 @@
 // RELATION_LOST_MERGE and ignores it, as a type it does not know (faulty).
 import { describe, expect, it } from "vitest";
 import { judgeView } from "../../src/events/consumer/consumer-judge.ts";
-import { type ConsumerStream, consumerStream } from "../../src/events/consumer/consumer-stream.ts";
-import { type ConsumerView, parseViewLine } from "../../src/events/consumer/consumer-view.ts";
-import { producerChoice } from "../../src/events/consumer/producer-choices.ts";
+import type { ConsumerStream } from "../../src/events/consumer/consumer-stream.ts";
+import type { ConsumerView } from "../../src/events/consumer/consumer-view.ts";
 import { generateStream } from "../../src/events/generate/index.ts";
+import {
+  REMOVALS as ALL_REMOVALS,
+  choiceStream,
+  type Held,
+  KNOWN_UNLISTED,
+  viewOf,
+} from "./test-consumers.ts";
 
-const ALL_REMOVALS = /_REMOVED(_GDPR)?$|_LOST_MERGE$/;
 const WITHOUT_RELATION_MERGES = /_REMOVED(_GDPR)?$|^ENTITY_LOST_MERGE$/;
-const KNOWN_UNLISTED = "ENTITY_MERGE_FAILED";
 
-const stream = (name = "snapshot", seed = 1) => {
-  const choice = producerChoice(name);
-  if (!choice) throw new Error(`no producer choice ${name}`);
-  return consumerStream(choice, seed, 1000);
-};
+const stream = choiceStream;
 
 /** Arrival order with an objectVersion guard; a type it does not take for a removal is a change. */
 function consume(s: ConsumerStream, removals: RegExp): ConsumerView {
-  const held = new Map<string, { version: number; removed: boolean }>();
+  const held = new Map<string, Held>();
   for (const m of s.messages) {
     const uri = String(m.headers.sourceObjectUri);
     const type = String(m.headers.eventType);
@@ -33,12 +33,7 @@ function consume(s: ConsumerStream, removals: RegExp): ConsumerView {
     if (current && version <= current.version) continue;
     held.set(uri, { version, removed: removals.test(type) });
   }
-  const records = new Map();
-  for (const [uri, state] of held) {
-    const line = { uri, removed: state.removed, objectVersion: state.version };
-    records.set(uri, parseViewLine(JSON.stringify(line), records.size + 1));
-  }
-  return { records, lines: records.size };
+  return viewOf(held);
 }
 
 const mustFailures = (s: ConsumerStream, view: ConsumerView) =>
