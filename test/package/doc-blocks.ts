@@ -3,7 +3,8 @@
 // comment right before its fence, `<!-- not-run: reason -->`; every other block must run as written.
 // A block that calls a running sandbox says `<!-- with: lckit serve -->` (the test serves one on the kit's
 // default ports while it runs); a block that is itself a server until Ctrl-C says `<!-- serves -->` (the
-// test waits until it serves, then stops it by its PID).
+// test waits until it serves, then stops it by its PID). A block written for the RabbitMQ node npm test
+// starts on 127.0.0.1:5672 (guest) says `<!-- with: rabbitmq -->`.
 // (TypeScript blocks are run against the sources by test/consumers/docs-code-blocks.test.ts.)
 import { type ChildProcess, execFile, spawn } from "node:child_process";
 import { readdirSync, readFileSync, writeFileSync } from "node:fs";
@@ -25,6 +26,8 @@ export interface DocBlock {
   withServe?: true;
   /** From `<!-- serves -->`: one command that serves until stopped. */
   serves?: true;
+  /** From `<!-- with: rabbitmq -->`: it publishes to or reads from the RabbitMQ node on 127.0.0.1:5672. */
+  withRabbit?: true;
 }
 
 const RUNNABLE: Record<string, DocBlock["lang"]> = { sh: "sh", bash: "sh", shell: "sh", js: "js", mjs: "js" };
@@ -32,6 +35,7 @@ const NOT_RUN = /^\s*<!--\s*not-run:\s*(.*?)\s*-->\s*$/;
 const EXITS = /^\s*<!--\s*exits:\s*([\d ]+?)\s*-->\s*$/;
 const WITH_SERVE = /^\s*<!--\s*with:\s*lckit serve\s*-->\s*$/;
 const SERVES = /^\s*<!--\s*serves\s*-->\s*$/;
+const WITH_RABBIT = /^\s*<!--\s*with:\s*rabbitmq\s*-->\s*$/;
 
 /** The runnable blocks of one Markdown text, a list item's indentation taken off their lines. */
 export function blocksOf(file: string, markdown: string): DocBlock[] {
@@ -61,6 +65,7 @@ export function blocksOf(file: string, markdown: string): DocBlock[] {
         ...(exits === undefined ? {} : { exits: exits.split(/\s+/).map(Number) }),
         ...(WITH_SERVE.test(marker) ? { withServe: true as const } : {}),
         ...(SERVES.test(marker) ? { serves: true as const } : {}),
+        ...(WITH_RABBIT.test(marker) ? { withRabbit: true as const } : {}),
       });
     }
     i = j;

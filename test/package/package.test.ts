@@ -19,7 +19,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { type FaultName, startSandbox } from "../../src/reference/index.ts";
-import { docBlocks, runDocBlock } from "./doc-blocks.ts";
+import { acquireBroker, holdBroker } from "../broker/broker.ts";
+import { type DocBlock, docBlocks, runDocBlock } from "./doc-blocks.ts";
 import { runAction } from "./run-action.ts";
 
 // Installs and builds on 2 shared cores: generous limits that only guard against a hang.
@@ -289,7 +290,9 @@ describe("the docs' code blocks, run as written in the project that installed th
   it.each(runnable.map((b) => [`${b.file}:${b.line}`, b] as const))(
     "%s runs as written",
     async (_where, block) => {
-      const got = await runDocBlock(block, project, process.execPath);
+      const got = await (block.withRabbit
+        ? withRabbit(block)
+        : runDocBlock(block, project, process.execPath));
       const said =
         block.exits === undefined
           ? ""
@@ -299,6 +302,27 @@ describe("the docs' code blocks, run as written in the project that installed th
     180_000,
   );
 });
+
+/** A block written for the RabbitMQ node npm test starts (127.0.0.1:5672, guest): run as written, with the
+ *  broker held so that the broker test that restarts it waits. Another broker cannot run it as written. */
+async function withRabbit(block: DocBlock) {
+  const broker = await acquireBroker();
+  try {
+    if (broker.url !== "amqp://guest:guest@127.0.0.1:5672")
+      return {
+        code: 1,
+        output: `${block.file}:${block.line} is written for RabbitMQ on 127.0.0.1:5672 (guest), the node npm test starts; the broker here is another (unset LCKIT_AMQP_URL and LCKIT_AMQP_PORT to run it)`,
+      };
+    const release = await holdBroker();
+    try {
+      return await runDocBlock(block, project, process.execPath);
+    } finally {
+      release();
+    }
+  } finally {
+    await broker.release();
+  }
+}
 
 describe("installed: what a newcomer's first commands say (issue 45)", () => {
   const lckit = (args: string[], env: Record<string, string> = {}) =>

@@ -27,6 +27,10 @@ const sample = [
   "```js",
   "console.log(1)",
   "```",
+  "<!-- with: rabbitmq -->",
+  "```sh",
+  "lckit events publish --to amqp://guest:guest@127.0.0.1:5672 --count 1",
+  "```",
 ].join("\n");
 
 describe("docBlocks", () => {
@@ -36,7 +40,9 @@ describe("docBlocks", () => {
       [2, "sh", "a server that keeps running", undefined],
       [9, "sh", undefined, [0, 3]],
       [17, "js", undefined, undefined],
+      [21, "sh", undefined, undefined],
     ]);
+    expect(blocks.map((b) => b.withRabbit === true)).toEqual([false, false, false, true]);
     expect(blocks[1]?.text.split("\n")[0]).toBe("true");
     // A continued line is one command.
     expect(commandLines(blocks[1]?.text ?? "").map((l) => l.replace(/\s+/g, " "))).toEqual([
