@@ -28,24 +28,50 @@ import { parseArgs } from "node:util";
 const root = new URL("..", import.meta.url).pathname;
 const lckit = join(root, "bin", "lckit.mjs");
 
-const { values } = parseArgs({
-  options: {
-    kind: { type: "string", default: "providers" },
-    set: { type: "string", default: "all" },
-    case: { type: "string", multiple: true },
-    parallel: { type: "string", default: "2" },
-    seed: { type: "string", default: "1" },
-    depth: { type: "string", default: "default" },
-    variants: { type: "string", default: "all" },
-    // The sandbox's client with ROLE_RDM_EDIT: clients that delete lookups need it (the default client reads only).
-    client: { type: "string", default: "nightly-sync" },
-    json: { type: "string" },
-    // Keep each case's report folder under DIR/<case> (default: removed once scored).
-    keep: { type: "string" },
-    // Which batch of independent programs (see the usage above).
-    batch: { type: "string", default: "1" },
-  },
-});
+const USAGE = `Usage: npm run score:independent -- [options]
+  --kind providers|clients|consumers   what to score (default providers)
+  --batch 1|2|3                        which batch of test/independent/ (default 1)
+  --set tuning|held-out|all            which half of the batch's split.json (default all)
+  --case NAME ...                      only these cases (file or fault/choice name)
+  --parallel N                         cases at a time (default 2)
+  --seed N, --depth default|deep       passed to lckit run (providers)
+  --variants LIST, --client ID         passed to the client and consumer checks
+  --json FILE                          write every case's outcome as JSON
+  --keep DIR                           keep each case's report folder under DIR/<case>`;
+
+let parsed: ReturnType<typeof parse>;
+function parse() {
+  return parseArgs({
+    options: {
+      help: { type: "boolean", short: "h" },
+      kind: { type: "string", default: "providers" },
+      set: { type: "string", default: "all" },
+      case: { type: "string", multiple: true },
+      parallel: { type: "string", default: "2" },
+      seed: { type: "string", default: "1" },
+      depth: { type: "string", default: "default" },
+      variants: { type: "string", default: "all" },
+      // The sandbox's client with ROLE_RDM_EDIT: clients that delete lookups need it (the default client reads only).
+      client: { type: "string", default: "nightly-sync" },
+      json: { type: "string" },
+      // Keep each case's report folder under DIR/<case> (default: removed once scored).
+      keep: { type: "string" },
+      // Which batch of independent programs (see the usage above).
+      batch: { type: "string", default: "1" },
+    },
+  });
+}
+try {
+  parsed = parse();
+} catch (error) {
+  console.error(`score:independent: ${(error as Error).message}\n${USAGE}`);
+  process.exit(2);
+}
+if (parsed.values.help) {
+  console.log(USAGE);
+  process.exit(0);
+}
+const { values } = parsed;
 const KINDS = ["providers", "clients", "consumers"] as const;
 type Kind = (typeof KINDS)[number];
 const kind = values.kind as Kind;
