@@ -71,7 +71,7 @@ function automatic(m: MutantView): { class: MutantClass; why: string } | undefin
     return { class: "not shown", why: "error code or text: the document shows no error body" };
   // A scan's scope (`lookups:${tenant}`, `stats:${tenant}:${type}`) is no text: it binds a scroll id to its
   // tenant's and type's path, which the document decides (issue 43's audit); its rules say so.
-  if (m.mutatorName === "StringLiteral" && /`/.test(m.original) && !/^\s*scope:/.test(m.line))
+  if (m.mutatorName === "StringLiteral" && /`/.test(m.original) && !/^\s*(scope:|[?:] `stats:)/.test(m.line))
     return { class: "not shown", why: "error code or text: the document shows no error body" };
   return undefined;
 }
@@ -243,7 +243,13 @@ export const rules: readonly LineRule[] = [
   // audit), as lookup-scan.ts's; the other rules of the file follow with scan-query.ts's.
   {
     file: "autopilot-scan.ts",
-    text: "scope: `stats:$",
+    text: "? `stats:$",
+    class: "equivalent",
+    why: "fault-only code",
+  },
+  {
+    file: "autopilot-scan.ts",
+    text: "`stats:$",
     class: "gap",
     why: "AUTOPILOT-02, AUTH-ROLES-04: a scroll id continued on another type's or tenant's path answers the first one's statistics",
   },
@@ -707,6 +713,13 @@ export const rules: readonly LineRule[] = [
     why: "read by the serve command's status only",
   },
   { file: "scroll.ts", text: "clear(): void", class: "equivalent", why: "used by the sandbox's reset only" },
+  { file: "scroll.ts", text: "closeIndexed(): void", class: "equivalent", why: "fault-only code" },
+  {
+    file: "scroll.ts",
+    text: "if (scroll.view.ownEntries > 0) this.close(id)",
+    class: "equivalent",
+    why: "fault-only code",
+  },
   { file: "scroll.ts", text: "private closeIdleFirst", class: "not shown", why: "scroll expiry: not shown" },
   {
     file: "scroll.ts",
@@ -792,6 +805,14 @@ export const rules: readonly LineRule[] = [
     file: "token-quota.ts",
     text: 'if ((token.expiresAt > now || keptPastExpiry) && token.value !== "") return token',
     mutators: ["StringLiteral"],
+    class: "equivalent",
+    why: "slots without a value are made by a fault only",
+  },
+  {
+    file: "token-quota.ts",
+    text: 'if ((token.expiresAt > now || keptPastExpiry) && token.value !== "") return token',
+    original: 'token.value !== ""',
+    replacement: "true",
     class: "equivalent",
     why: "slots without a value are made by a fault only",
   },
