@@ -2610,6 +2610,14 @@ export const rules: readonly LineRule[] = [
     class: "gap",
     why: "SCAN-07: a record that lacks the field matches every equals(field,'v')",
   },
+  // `=== true` -> `=== false`: the flag is false, not absent, so this turns the fault on (measured: killed).
+  {
+    file: "filter.ts",
+    text: 'leaves.length === 0 && op === "equals" && this.options.missingFieldMatchesEquals === true',
+    mutators: ["BooleanLiteral"],
+    class: "gap",
+    why: "SCAN-07: a record that lacks the field matches every equals(field,'v')",
+  },
   {
     file: "filter.ts",
     text: 'leaves.length === 0 && op === "equals" && this.options.missingFieldMatchesEquals === true',
