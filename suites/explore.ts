@@ -12,7 +12,7 @@ import {
   observeOtherTenant,
   settleAndJudge,
 } from "./support/explorer-deletes.ts";
-import { READING_ROLES, type ReadModel, readCommands } from "./support/explorer-reads.ts";
+import { READING_ROLES, type ReadModel, readCommands, sideBySide } from "./support/explorer-reads.ts";
 import { type Budget, type ExplorerReal, newBudget, startSequence } from "./support/explorer-steps.ts";
 import { checkProperty } from "./support/property.ts";
 import { scrollIdEncodingFact } from "./support/scroll-encoding.ts";
@@ -94,6 +94,8 @@ export const exploreReads: Check = defineCheck({
     const roles = readingRoles(ctx);
     const other =
       ctx.target.otherTenant && ctx.target.credentials.otherAdmin ? ctx.target.otherTenant : undefined;
+    // Tried first, on top of the drawn sequences (which stay the same): a few requests.
+    const examples = [sideBySide(observed)].filter((c) => c.length > 0).map((c) => [c] as [typeof c]);
     try {
       await checkProperty(
         ctx,
@@ -112,7 +114,7 @@ export const exploreReads: Check = defineCheck({
         }),
         // A replay (--path) runs the counterexample as it was shown: shrinking stopped where the request
         // cap ended it, and going on from there would show another, shorter sequence.
-        { numRuns: depth.runs, noShrink: ctx.replayPath !== undefined },
+        { numRuns: depth.runs + examples.length, noShrink: ctx.replayPath !== undefined, examples },
       );
     } finally {
       noteBudget(ctx, budget, "reads");

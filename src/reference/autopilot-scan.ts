@@ -29,7 +29,10 @@ export function autopilotScanRoutes(app: Hono, ctx: ReferenceContext): void {
     // The path takes the type name; the URI form (percent-encoded) names the same type.
     const type = lookupTypeName(c.req.param("lookupType"));
     return scan(ctx, c.req.raw, {
-      scope: `stats:${tenant}:${type}`,
+      // The fault binds a per-type scroll to its tenant only: its id continues on another type's path.
+      scope: ctx.faults.has("type-scroll-id-continues-on-other-type")
+        ? `stats:${tenant}:*`
+        : `stats:${tenant}:${type}`,
       records: () => served(ctx, ctx.state.statistics.get(tenant) ?? []),
       // A predicate, not a filtered copy: the scroll keeps positions of the matching statistics only.
       where: ctx.faults.has("autopilot-type-scan-returns-other-types")

@@ -844,12 +844,25 @@ export const FAULTS = [
     caughtBy: ["explore/reads"],
   },
   {
+    name: "scan-opening-closes-indexed-scrolls",
+    rule: "SCAN-03",
+    description:
+      "opening a scan closes the other open scrolls that hold an index of their own (filtered ones), whose scroll ids then answer unknown",
+    caughtBy: ["explore/reads"],
+  },
+  {
+    name: "type-scroll-id-continues-on-other-type",
+    rule: "AUTOPILOT-02",
+    description:
+      "a per-type autopilot scan's scroll id is bound to its tenant only: on another lookup type's path it answers the first type's statistics",
+    caughtBy: ["explore/reads"],
+  },
+  {
     name: "scroll-id-continues-on-any-path",
     rule: "AUTOPILOT-02",
     description:
       "a scroll id is continued on any scan's path: another lookup type's path answers the scroll's own type, another tenant's path the first tenant's records",
-    // The lookups a lookups scroll id answers on a statistics path are outside that operation's contract too.
-    caughtBy: ["explore/reads", "schema/scanAutopilotStatsByType"],
+    caughtBy: ["explore/reads"],
   },
 ] as const satisfies readonly FaultEntry[];
 

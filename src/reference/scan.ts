@@ -194,6 +194,9 @@ export async function scan(ctx: ReferenceContext, request: Request, spec: ScanSp
     const view = snapshot(ctx, spec.records(), query, spec);
     // The fault keeps one open scroll: opening a scan closes every other, of every client.
     if (ctx.faults.has("scan-opening-closes-other-scrolls")) ctx.state.scrolls.clear();
+    // The fault bounds the positions open scrolls hold at none: opening a scan closes the other open scrolls
+    // that hold an index of their own (filtered ones), as an entry budget too small would.
+    if (ctx.faults.has("scan-opening-closes-indexed-scrolls")) ctx.state.scrolls.closeIndexed();
     const scroll = ctx.state.scrolls.create(spec.scope, view, query.limit, now);
     return page(ctx, scroll, true, spec.present);
   }

@@ -113,6 +113,12 @@ export class ScrollStore {
     return id;
   }
 
+  /** Closes every open scroll holding an index of its own (only the scan-opening-closes-indexed-scrolls
+   *  fault asks). */
+  closeIndexed(): void {
+    for (const [id, scroll] of this.open) if (scroll.view.ownEntries > 0) this.close(id);
+  }
+
   close(id: string): void {
     const scroll = this.open.get(id);
     if (!scroll) return;

@@ -3,6 +3,8 @@
 // and applied to every report by summary.ts. A survivor no rule names is "unclassified", which the summary
 // counts against the score like a gap.
 
+import ts from "typescript";
+
 export type MutantClass =
   /** The mutant behaves as the reference does in every conformance run (faults and variants off). */
   | "equivalent"
@@ -19,8 +21,10 @@ export interface MutantView {
   file: string;
   /** The source line the mutant starts on. */
   line: string;
-  /** The mutated text, as the reference has it. */
+  /** The mutated text, as the reference has it (its first line, trimmed, when it spans several). */
   original: string;
+  /** The whole mutated text where it spans several lines (summary.ts gives it), for the switch verdict. */
+  fullOriginal?: string;
   mutatorName: string;
   replacement: string;
   status: string;
@@ -39,6 +43,10 @@ interface LineRule {
   class: MutantClass;
   why: string;
 }
+
+/** The document's words on scrolls say nothing of how many stay open or for how long. */
+const RETENTION =
+  'how many scrolls stay open and for how long: the document says only "The next request passes that scrollId in the request body to obtain the next page"';
 
 const faultOrVariantName = /^["'`][a-z0-9]+(-[a-z0-9]+)+["'`]$/;
 
@@ -65,7 +73,9 @@ function automatic(m: MutantView): { class: MutantClass; why: string } | undefin
     /(Error|badRequest|notFound|validationError)\(|^\s*["'`]/.test(m.line)
   )
     return { class: "not shown", why: "error code or text: the document shows no error body" };
-  if (m.mutatorName === "StringLiteral" && /`/.test(m.original))
+  // A scan's scope (`lookups:${tenant}`, `stats:${tenant}:${type}`) is no text: it binds a scroll id to its
+  // tenant's and type's path, which the document decides (issue 43's audit); its rules say so.
+  if (m.mutatorName === "StringLiteral" && /`/.test(m.original) && !/^\s*(scope:|[?:] `stats:)/.test(m.line))
     return { class: "not shown", why: "error code or text: the document shows no error body" };
   return undefined;
 }
@@ -233,6 +243,20 @@ export const rules: readonly LineRule[] = [
     class: "equivalent",
     why: "fault-only code",
   },
+  // ---------------------------------------------------------------- autopilot-scan.ts: the scopes (issue 43's
+  // audit), as lookup-scan.ts's; the other rules of the file follow with scan-query.ts's.
+  {
+    file: "autopilot-scan.ts",
+    text: "? `stats:$",
+    class: "equivalent",
+    why: "fault-only code",
+  },
+  {
+    file: "autopilot-scan.ts",
+    text: "`stats:$",
+    class: "gap",
+    why: "AUTOPILOT-02, AUTH-ROLES-04: a scroll id continued on another type's or tenant's path answers the first one's statistics",
+  },
   // ---------------------------------------------------------------- lookup-scan.ts (requireTenant now lives in
   // tenant-access.ts, which is not mutated: its rules stay for when it is)
   {
@@ -247,11 +271,15 @@ export const rules: readonly LineRule[] = [
     class: "equivalent",
     why: "authorization refuses an unknown tenant first",
   },
+  // Issue 43's audit: `lookups:${tenant}` -> `` lets a scroll id of one tenant continue on another tenant's
+  // path, answering the first tenant's lookups there (AUTH-ROLES-04: "the tenant must be in the user's
+  // tenant list"); explore/reads continues scrolls on the other tenant's path (fault
+  // scroll-id-continues-on-any-path).
   {
     file: "lookup-scan.ts",
     text: "scope: `lookups:$",
-    class: "not shown",
-    why: "whether a scroll id is bound to its tenant's scan: the scroll protocol is not shown",
+    class: "gap",
+    why: "AUTH-ROLES-04: a scroll id continued on another tenant's path answers the first tenant's lookups",
   },
   {
     file: "lookup-scan.ts",
@@ -502,6 +530,23 @@ export const rules: readonly LineRule[] = [
     class: "equivalent",
     why: "variant-only code",
   },
+  // objectOnly is a variant switch (off): dropping it with the fault is still the reference.
+  {
+    file: "scan.ts",
+    text: 'ctx.faults.has("raw-scroll-id-refused") || objectOnly',
+    original: 'ctx.faults.has("raw-scroll-id-refused") || objectOnly',
+    replacement: "false",
+    class: "equivalent",
+    why: "fault and variant switches, both off in a conformance run",
+  },
+  {
+    file: "scan.ts",
+    text: 'ctx.faults.has("raw-scroll-id-refused") || objectOnly',
+    original: 'ctx.faults.has("raw-scroll-id-refused") || objectOnly',
+    replacement: 'ctx.faults.has("raw-scroll-id-refused") && objectOnly',
+    class: "equivalent",
+    why: "fault and variant switches, both off in a conformance run",
+  },
   {
     file: "scan.ts",
     text: 'ctx.faults.has("raw-scroll-id-refused") || objectOnly',
@@ -550,40 +595,90 @@ export const rules: readonly LineRule[] = [
     file: "scroll.ts",
     text: "this.open.size >= MAX_OPEN_SCROLLS ||",
     class: "not shown",
-    why: "how many scrolls stay open, and when they are swept: not shown",
+    why: RETENTION,
   },
   {
     file: "scroll.ts",
     text: "for (const [oldest, scroll] of this.open)",
     class: "not shown",
-    why: "scroll retention: not shown",
+    why: RETENTION,
   },
-  { file: "scroll.ts", text: "const tooMany", class: "not shown", why: "scroll retention: not shown" },
-  { file: "scroll.ts", text: "const tooBig", class: "not shown", why: "scroll retention: not shown" },
+  // Issue 43's audit: how many scrolls stay open is not shown, but a mutant that makes opening a scan close
+  // the other open scrolls (all, or all with an index of their own: filtered or sorted) breaks "The next
+  // request passes that scrollId in the request body to obtain the next page" (SCAN-03) for scans read
+  // side by side; explore/reads keeps up to four open (fault scan-opening-closes-other-scrolls).
+  {
+    file: "scroll.ts",
+    text: "const tooMany",
+    replacement: "true",
+    class: "gap",
+    why: "SCAN-03: opening a scan closes every other open scroll",
+  },
+  {
+    file: "scroll.ts",
+    text: "const tooMany",
+    replacement: "this.open.size < MAX_OPEN_SCROLLS",
+    class: "gap",
+    why: "SCAN-03: opening a scan closes every other open scroll",
+  },
+  { file: "scroll.ts", text: "const tooMany", class: "not shown", why: RETENTION },
+  {
+    file: "scroll.ts",
+    text: "const tooBig",
+    replacement: "true",
+    class: "gap",
+    why: "SCAN-03: opening a scan closes the other open scrolls that hold an index (filtered or sorted)",
+  },
+  {
+    file: "scroll.ts",
+    text: "const tooBig",
+    replacement: "this.entries + cost <= this.maxEntries",
+    class: "gap",
+    why: "SCAN-03: opening a scan closes the other open scrolls that hold an index (filtered or sorted)",
+  },
+  { file: "scroll.ts", text: "const tooBig", class: "not shown", why: RETENTION },
+  {
+    file: "scroll.ts",
+    text: "if (!tooMany && !tooBig) break",
+    mutators: ["ConditionalExpression"],
+    replacement: "false",
+    class: "gap",
+    why: "SCAN-03: opening a scan closes the other open scrolls that hold an index (filtered or sorted)",
+  },
+  {
+    file: "scroll.ts",
+    text: "if (!tooMany && !tooBig) break",
+    mutators: ["BooleanLiteral"],
+    class: "gap",
+    why: "SCAN-03: opening a scan closes the other open scrolls that hold an index (filtered or sorted)",
+  },
   {
     file: "scroll.ts",
     text: "if (!tooMany && !tooBig) break",
     class: "not shown",
-    why: "scroll retention: not shown",
+    why: RETENTION,
   },
   {
     file: "scroll.ts",
     text: "if (tooMany || scroll.view.ownEntries > 0)",
     class: "not shown",
-    why: "scroll retention: not shown",
+    why: RETENTION,
   },
-  { file: "scroll.ts", text: "this.entries += cost", class: "not shown", why: "scroll retention: not shown" },
+  { file: "scroll.ts", text: "this.entries += cost", class: "not shown", why: RETENTION },
   {
     file: "scroll.ts",
     text: "this.entries -= scroll.view.ownEntries",
     class: "not shown",
-    why: "scroll retention: not shown",
+    why: RETENTION,
   },
+  // Issue 43's audit: every mutant of this line either continues a scroll id on another scan's path (its
+  // records answered on another type's or tenant's path: AUTOPILOT-02, AUTH-ROLES-04) or makes every
+  // continuation unknown (SCAN-03); explore/reads sees both (fault scroll-id-continues-on-any-path).
   {
     file: "scroll.ts",
     text: "if (!scroll || scroll.scope !== scope) return undefined",
-    class: "not shown",
-    why: "what an unknown or foreign scroll id gets (a 400 or a 500): not shown",
+    class: "gap",
+    why: "AUTOPILOT-02, AUTH-ROLES-04: a scroll id continued on another scan's path; or SCAN-03: no continuation",
   },
   {
     file: "scroll.ts",
@@ -622,6 +717,13 @@ export const rules: readonly LineRule[] = [
     why: "read by the serve command's status only",
   },
   { file: "scroll.ts", text: "clear(): void", class: "equivalent", why: "used by the sandbox's reset only" },
+  { file: "scroll.ts", text: "closeIndexed(): void", class: "equivalent", why: "fault-only code" },
+  {
+    file: "scroll.ts",
+    text: "if (scroll.view.ownEntries > 0) this.close(id)",
+    class: "equivalent",
+    why: "fault-only code",
+  },
   { file: "scroll.ts", text: "private closeIdleFirst", class: "not shown", why: "scroll expiry: not shown" },
   {
     file: "scroll.ts",
@@ -672,12 +774,31 @@ export const rules: readonly LineRule[] = [
     file: "token-quota.ts",
     text: 'if ((token.expiresAt > now || keptPastExpiry) && token.value !== "") return token',
     mutators: ["EqualityOperator"],
+    replacement: "token.expiresAt >= now",
     class: "not shown",
-    why: "a token is valid at its last millisecond or not: within the rounding the document leaves open",
+    why: 'a token valid at its last millisecond or not: "Token validity is set per client with accessTokenValidity (seconds)", no finer',
   },
   // Issue 43: `token.expiresAt > now` -> true (an expired token returned again with multi-token support
   // off) is no longer classed "not shown": the document says the token is expired, and token-quota/model's
   // walk switches off, lets every token expire and asks (fault expired-token-returned-again).
+  // `stale` is the fault's switch: `stale && short` -> true, or `stale || short`, returns expired tokens again
+  // with the fault off (TOKEN-STATE-04), as the mutant of the next line does.
+  {
+    file: "token-quota.ts",
+    text: "const keptPastExpiry = stale && token.expiresAt - token.issuedAt",
+    original: "stale && token.expiresAt - token.issuedAt < DEFAULT_VALIDITY_SECONDS * 1000",
+    mutators: ["ConditionalExpression", "LogicalOperator"],
+    replacement: "true",
+    class: "gap",
+    why: "TOKEN-STATE-04: with multi-token support off an expired token is returned again",
+  },
+  {
+    file: "token-quota.ts",
+    text: "const keptPastExpiry = stale && token.expiresAt - token.issuedAt",
+    mutators: ["LogicalOperator"],
+    class: "gap",
+    why: "TOKEN-STATE-04: with multi-token support off an expired short-lived token is returned again",
+  },
   {
     file: "token-quota.ts",
     text: "const keptPastExpiry = stale && token.expiresAt - token.issuedAt",
@@ -688,6 +809,14 @@ export const rules: readonly LineRule[] = [
     file: "token-quota.ts",
     text: 'if ((token.expiresAt > now || keptPastExpiry) && token.value !== "") return token',
     mutators: ["StringLiteral"],
+    class: "equivalent",
+    why: "slots without a value are made by a fault only",
+  },
+  {
+    file: "token-quota.ts",
+    text: 'if ((token.expiresAt > now || keptPastExpiry) && token.value !== "") return token',
+    original: 'token.value !== ""',
+    replacement: "true",
     class: "equivalent",
     why: "slots without a value are made by a fault only",
   },
@@ -784,6 +913,12 @@ export const rules: readonly LineRule[] = [
   {
     file: "token-quota.ts",
     text: 'ctx.faults.has("empty-multitoken-config-breaks-tokens") &&',
+    class: "equivalent",
+    why: "a condition joined to a fault switch",
+  },
+  {
+    file: "token-quota.ts",
+    text: "!multitoken.clientCredentialsMultiTokenConfig",
     class: "equivalent",
     why: "a condition joined to a fault switch",
   },
@@ -1819,6 +1954,15 @@ export const rules: readonly LineRule[] = [
     class: "not shown",
     why: "the headers of a refused token request: not shown",
   },
+  // -> true (or ||) refuses every token request, HTTP Basic ones too: no client gets a token.
+  {
+    file: "token-endpoint.ts",
+    text: 'formSecret !== null && ctx.variants.has("client-auth-basic-only")',
+    mutators: ["ConditionalExpression", "LogicalOperator"],
+    original: 'formSecret !== null && ctx.variants.has("client-auth-basic-only")',
+    class: "gap",
+    why: "every token request refused (TOKEN-QUOTA-01: tokens are issued for client_credentials)",
+  },
   {
     file: "token-endpoint.ts",
     text: 'formSecret !== null && ctx.variants.has("client-auth-basic-only")',
@@ -1983,6 +2127,21 @@ export const rules: readonly LineRule[] = [
   {
     file: "scan-query.ts",
     text: 'if (limit > max && ctx.variants.has("limit-above-max-clamped"))',
+    mutators: ["LogicalOperator"],
+    class: "not shown",
+    why: "a limit above the maximum clamped instead of refused (the variant limit-above-max-clamped): not shown",
+  },
+  {
+    file: "scan-query.ts",
+    text: 'if (limit > max && ctx.variants.has("limit-above-max-clamped"))',
+    original: 'limit > max && ctx.variants.has("limit-above-max-clamped")',
+    replacement: "true",
+    class: "gap",
+    why: "every page as long as the maximum whatever limit asks (LOOKUP-SCAN-03, AUTOPILOT-03)",
+  },
+  {
+    file: "scan-query.ts",
+    text: 'if (limit > max && ctx.variants.has("limit-above-max-clamped"))',
     class: "equivalent",
     why: "a condition joined to a variant switch",
   },
@@ -2046,6 +2205,14 @@ export const rules: readonly LineRule[] = [
     mutators: ["LogicalOperator"],
     class: "not shown",
     why: 'only four fields sort (as the sort-fields-limited variant): "the permitted sort field names: not shown"',
+  },
+  {
+    file: "scan-query.ts",
+    text: 'if (ctx.variants.has("sort-fields-limited") && !LIMITED_SORT_FIELDS.includes(rawSort))',
+    original: 'ctx.variants.has("sort-fields-limited") && !LIMITED_SORT_FIELDS.includes(rawSort)',
+    replacement: "true",
+    class: "gap",
+    why: "every sort refused, code too, which the document's lookup scan sample sorts by (SCAN-06)",
   },
   {
     file: "scan-query.ts",
@@ -2405,6 +2572,63 @@ export const rules: readonly LineRule[] = [
     class: "equivalent",
     why: "selection for the first page or a full sort: the same records in the same order",
   },
+  // filter.ts, issue 43's audit: "may be absent from a record" (Scan rules, 4) makes a record without the
+  // field one an equals on it must not match (SCAN-07); explore/reads draws equals on candidateLookupCode,
+  // candidateValue, mappedAt, mappedBy and dcrId (fault filter-equals-matches-missing-field).
+  {
+    file: "filter.ts",
+    text: ": leaves.some(test)",
+    class: "gap",
+    why: "SCAN-07: a record that lacks the field matches every equals(field,'v')",
+  },
+  {
+    file: "filter.ts",
+    text: "return (record) => {",
+    mutators: ["BlockStatement"],
+    class: "gap",
+    why: "SCAN-07: no record matches any filter",
+  },
+  // The fault's flag is off: the conjunction stays false, unless the mutant drops or turns the flag.
+  {
+    file: "filter.ts",
+    text: 'leaves.length === 0 && op === "equals" && this.options.missingFieldMatchesEquals === true',
+    original: "this.options.missingFieldMatchesEquals === true",
+    mutators: ["ConditionalExpression", "EqualityOperator"],
+    class: "gap",
+    why: "SCAN-07: a record that lacks the field matches every equals(field,'v')",
+  },
+  {
+    file: "filter.ts",
+    text: 'leaves.length === 0 && op === "equals" && this.options.missingFieldMatchesEquals === true',
+    original: 'leaves.length === 0 && op === "equals" && this.options.missingFieldMatchesEquals === true',
+    mutators: ["ConditionalExpression"],
+    replacement: "true",
+    class: "gap",
+    why: "SCAN-07: every record matches every filter",
+  },
+  {
+    file: "filter.ts",
+    text: 'leaves.length === 0 && op === "equals" && this.options.missingFieldMatchesEquals === true',
+    original: 'leaves.length === 0 && op === "equals" && this.options.missingFieldMatchesEquals === true',
+    mutators: ["LogicalOperator"],
+    class: "gap",
+    why: "SCAN-07: a record that lacks the field matches every equals(field,'v')",
+  },
+  // `=== true` -> `=== false`: the flag is false, not absent, so this turns the fault on (measured: killed).
+  {
+    file: "filter.ts",
+    text: 'leaves.length === 0 && op === "equals" && this.options.missingFieldMatchesEquals === true',
+    mutators: ["BooleanLiteral"],
+    class: "gap",
+    why: "SCAN-07: a record that lacks the field matches every equals(field,'v')",
+  },
+  {
+    file: "filter.ts",
+    text: 'leaves.length === 0 && op === "equals" && this.options.missingFieldMatchesEquals === true',
+    class: "equivalent",
+    why: "a condition joined to the flag of the fault filter-equals-matches-missing-field, off",
+  },
+  { file: "filter.ts", text: "? true", class: "equivalent", why: "reached with the fault's flag on only" },
   // ---------------------------------------------------------------- filter.ts: the document shows
   // equals(field,'value') only; the MUST checks judge exactly that (every other mutant of it is detected).
   {
@@ -2415,9 +2639,100 @@ export const rules: readonly LineRule[] = [
   },
 ];
 
+// ---------------------------------------------------------------- conditions beside a switch
+// A condition that holds a fault or variant switch is equivalent only if, with every switch off (as in a
+// conformance run), the mutant has the reference's value whatever the other parts of the condition hold.
+// `sortField !== undefined && faults.has(x)` -> true turns the fault on for every scan; `faults.has(x) &&
+// a && b` -> `faults.has(x) && a || b` does too where b holds: neither is equivalent (issue 43's audit).
+
+type Condition =
+  | { kind: "atom"; text: string }
+  | { kind: "not"; of: Condition }
+  | { kind: "and" | "or"; left: Condition; right: Condition };
+
+const SWITCH = /^ctx\.(faults|variants)\.has\(["'`][^"'`]*["'`]\)$/;
+
+function conditionOf(text: string): Condition | undefined {
+  const file = ts.createSourceFile("c.ts", `(${text});`, ts.ScriptTarget.Latest, false);
+  const statement = file.statements[0];
+  if (file.statements.length !== 1 || !statement || !ts.isExpressionStatement(statement)) return undefined;
+  if ((file as unknown as { parseDiagnostics: unknown[] }).parseDiagnostics.length > 0) return undefined;
+  const walk = (node: ts.Expression): Condition => {
+    if (ts.isParenthesizedExpression(node)) return walk(node.expression);
+    if (ts.isPrefixUnaryExpression(node) && node.operator === ts.SyntaxKind.ExclamationToken)
+      return { kind: "not", of: walk(node.operand) };
+    if (ts.isBinaryExpression(node)) {
+      const op = node.operatorToken.kind;
+      if (op === ts.SyntaxKind.AmpersandAmpersandToken || op === ts.SyntaxKind.BarBarToken)
+        return {
+          kind: op === ts.SyntaxKind.AmpersandAmpersandToken ? "and" : "or",
+          left: walk(node.left),
+          right: walk(node.right),
+        };
+    }
+    return { kind: "atom", text: node.getText(file).replace(/\s+/g, " ") };
+  };
+  return walk(statement.expression);
+}
+
+function atomsOf(c: Condition, into: Set<string>): Set<string> {
+  if (c.kind === "atom") into.add(c.text);
+  else if (c.kind === "not") atomsOf(c.of, into);
+  else {
+    atomsOf(c.left, into);
+    atomsOf(c.right, into);
+  }
+  return into;
+}
+
+function truthOf(c: Condition, at: ReadonlyMap<string, boolean>): boolean {
+  if (c.kind === "atom") return at.get(c.text) ?? c.text === "true";
+  if (c.kind === "not") return !truthOf(c.of, at);
+  return c.kind === "and"
+    ? truthOf(c.left, at) && truthOf(c.right, at)
+    : truthOf(c.left, at) || truthOf(c.right, at);
+}
+
+/** "same": the mutant keeps the condition's value with every switch off; "fault" or "variant": it does not,
+ *  on a condition holding a fault switch (or variant switches only); "fault on" or "variant on": it does
+ *  not, on a condition of switches only (a fault or a variant turned on); undefined: not such a mutant. */
+export function switchVerdict(
+  m: MutantView,
+): "same" | "fault on" | "fault" | "variant on" | "variant" | undefined {
+  if (!["ConditionalExpression", "LogicalOperator", "BooleanLiteral"].includes(m.mutatorName))
+    return undefined;
+  const text = m.fullOriginal ?? m.original;
+  if (!/\.(faults|variants)\.has\(/.test(text)) return undefined;
+  const before = conditionOf(text);
+  const after = conditionOf(m.replacement);
+  if (!before || !after) return undefined;
+  const atoms = atomsOf(before, atomsOf(after, new Set()));
+  const switches = [...atoms].filter((a) => SWITCH.test(a));
+  if (switches.length === 0) return undefined;
+  const free = [...atoms].filter((a) => !SWITCH.test(a) && a !== "true" && a !== "false");
+  if (free.length > 8) return undefined;
+  for (let bits = 0; bits < 1 << free.length; bits++) {
+    const at = new Map<string, boolean>(switches.map((s) => [s, false]));
+    for (const [i, a] of free.entries()) at.set(a, (bits & (1 << i)) !== 0);
+    if (truthOf(before, at) === truthOf(after, at)) continue;
+    if (!switches.some((s) => s.startsWith("ctx.faults.")))
+      return free.length === 0 ? "variant on" : "variant";
+    return free.length === 0 ? "fault on" : "fault";
+  }
+  return "same";
+}
+
 /** The class of a mutant no check detected, and why. */
 export function classify(m: MutantView): { class: MutantClass | "unclassified"; why: string } {
-  const auto = automatic(m);
+  const verdict = switchVerdict(m);
+  if (verdict === "same")
+    return {
+      class: "equivalent",
+      why: "with faults and variants off the condition keeps its value, whatever the rest of it holds",
+    };
+  if (verdict === "fault on")
+    return { class: "gap", why: "turns a seeded fault on: a check must see the rule it breaks" };
+  const auto = verdict === undefined ? automatic(m) : undefined;
   if (auto) return auto;
   const file = m.file.replace(/^.*\//, "");
   const rule = rules.find(
@@ -2428,5 +2743,20 @@ export function classify(m: MutantView): { class: MutantClass | "unclassified"; 
       (r.original === undefined || r.original === m.original) &&
       (r.replacement === undefined || r.replacement === m.replacement),
   );
+  // A rule of the whole line may not call equivalent a mutant that changes a condition beside a fault
+  // switch (it turns the fault on, or breaks what the condition guards): only a rule naming that very
+  // mutant (its original or replacement) may, where the other parts are known to hold in a conformance run.
+  const named = rule !== undefined && (rule.original !== undefined || rule.replacement !== undefined);
+  if (verdict === "fault" && (!rule || (rule.class === "equivalent" && !named)))
+    return {
+      class: "gap",
+      why: "turns a seeded fault on, or changes the condition beside it: a check must see the rule it breaks",
+    };
+  if (verdict === "variant on")
+    return { class: "not shown", why: "turns a variant on: a choice the document leaves open" };
+  // Beside a variant switch the mutant may also apply the variant where it was never meant to (short pages
+  // on the autopilot scans): a rule must say which.
+  if (verdict === "variant" && (!rule || (rule.class === "equivalent" && !named)))
+    return { class: "unclassified", why: "changes a condition beside a variant switch: needs a rule" };
   return rule ? { class: rule.class, why: rule.why } : { class: "unclassified", why: "" };
 }

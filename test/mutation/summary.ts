@@ -50,10 +50,19 @@ for (const [file, { source, mutants }] of Object.entries(report.files).sort(([a]
     const line = lines[start.line - 1] ?? "";
     const original = start.line === end.line ? line.slice(start.column - 1, end.column - 1) : line.trim();
     const replacement = (mutant.replacement ?? "").replace(/\s+/g, " ");
+    const fullOriginal =
+      start.line === end.line
+        ? original
+        : [
+            (lines[start.line - 1] ?? "").slice(start.column - 1),
+            ...lines.slice(start.line, end.line - 1),
+            (lines[end.line - 1] ?? "").slice(0, end.column - 1),
+          ].join("\n");
     const verdict = classify({
       file,
       line,
       original,
+      fullOriginal,
       mutatorName: mutant.mutatorName,
       replacement,
       status: mutant.status,

@@ -44,6 +44,51 @@ describe("mutation classification", () => {
         '""',
       ).class,
     ).toBe("not shown");
+    // A condition beside a fault switch: with the switch off, a mutant that keeps the value is equivalent;
+    // one that turns the fault on or drops the rest is not, whatever a rule of the whole line says.
+    const joined = '  if (sortField !== undefined && ctx.faults.has("scan-keyset-loses-ties")) x();';
+    const condition = 'sortField !== undefined && ctx.faults.has("scan-keyset-loses-ties")';
+    expect(view(joined, condition, "ConditionalExpression", "false").class).toBe("equivalent");
+    expect(view(joined, condition, "ConditionalExpression", "true").class).toBe("gap");
+    expect(
+      view(
+        joined,
+        condition,
+        "LogicalOperator",
+        'sortField !== undefined || ctx.faults.has("scan-keyset-loses-ties")',
+      ).class,
+    ).toBe("gap");
+    const either = '  if (ctx.faults.has("put-merges") || ctx.variants.has("put-customer-merges")) m();';
+    const both = 'ctx.faults.has("put-merges") || ctx.variants.has("put-customer-merges")';
+    expect(
+      view(
+        either,
+        both,
+        "LogicalOperator",
+        'ctx.faults.has("put-merges") && ctx.variants.has("put-customer-merges")',
+      ).class,
+    ).toBe("equivalent");
+    expect(view(either, both, "ConditionalExpression", "true").class).toBe("gap");
+    // A condition spanning lines is judged whole (fullOriginal), not by its first line.
+    const multi = '    ctx.faults.has("expired-token-accepted") ||';
+    const whole = 'ctx.faults.has("expired-token-accepted") ||\n    (ctx.faults.has("b") && /x/.test(p))';
+    const first = 'ctx.faults.has("expired-token-accepted") ||';
+    const spanning = (replacement: string) =>
+      classify({
+        file: "src/reference/x.ts",
+        line: multi,
+        original: first,
+        fullOriginal: whole,
+        mutatorName: "LogicalOperator",
+        replacement,
+        status: "Survived",
+      }).class;
+    expect(spanning('ctx.faults.has("expired-token-accepted") && ctx.faults.has("b") && /x/.test(p)')).toBe(
+      "equivalent",
+    );
+    expect(spanning('ctx.faults.has("expired-token-accepted") || ctx.faults.has("b") || /x/.test(p)')).toBe(
+      "gap",
+    );
     // Anything else needs a rule: unclassified counts against the score.
     expect(view("  const start = offset;", "offset", "Identifier", "0").class).toBe("unclassified");
   });

@@ -625,6 +625,29 @@ const SCENARIOS: Record<FaultName, (h: Harness) => Promise<boolean>> = {
     });
     return next.status !== 200;
   },
+  "scan-opening-closes-indexed-scrolls": async (h) => {
+    const path = `/lookups/acme/_scan?limit=1&filter=${encodeURIComponent("equals(type,'Country')")}`;
+    const first = await firstPage(h, path);
+    await firstPage(h, "/configuration/acme/autopilot/stats/_scan?limit=1");
+    const next = await h.call("POST", path, {
+      token: await h.token("acme-viewer"),
+      body: { scrollId: first.scrollId },
+    });
+    return next.status !== 200;
+  },
+  "type-scroll-id-continues-on-other-type": async (h) => {
+    const first = await firstPage(
+      h,
+      "/configuration/acme/autopilot/stats/Country/_scan?limit=1",
+      "acme-admin",
+    );
+    const next = await h.call("POST", "/configuration/acme/autopilot/stats/Gender/_scan?limit=1", {
+      token: await h.token("acme-admin"),
+      body: { scrollId: first.scrollId },
+    });
+    const values = next.status === 200 ? (next.body as { values: Record<string, unknown>[] }).values : [];
+    return values.some((s) => String(s.lookupType).replace(/^.*\//, "") === "Country");
+  },
   "scroll-id-continues-on-any-path": async (h) => {
     const first = await firstPage(h, "/lookups/acme/_scan?limit=1");
     const next = await h.call("POST", "/lookups/globex/_scan?limit=1", {

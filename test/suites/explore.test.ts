@@ -52,6 +52,9 @@ describe("the explorer catches the faults of sequences", () => {
     ["filter-equals-matches-missing-field", "SCAN-07"],
     ["scan-opening-closes-other-scrolls", "SCAN-03"],
     ["scroll-id-continues-on-any-path", "AUTOPILOT-02|AUTH-ROLES-04"],
+    // The side-by-side sequence tried first (issue 43's audit) catches these two.
+    ["scan-opening-closes-indexed-scrolls", "SCAN-03"],
+    ["type-scroll-id-continues-on-other-type", "AUTOPILOT-02"],
   ])("%s: explore/reads fails naming %s, with a replayable counterexample", async (fault, rule) => {
     const check = (await explore({ faults: [fault], checks: [exploreChecks[0] as Check] })).get(
       "explore/reads",
