@@ -129,11 +129,7 @@ async function modelRuns(ctx: CheckContext, session: QuotaSession): Promise<Carr
   return carried;
 }
 
-/** Drivable runs at the default depth: time costs nothing there but each run's requests do (about 19), and
- *  the walk covers every transition already; "deep" takes as many as the run asks for. */
-const drivenRunsAtDefault = 10;
-
-/** Drivable runs, each from a clean start, after the walk. */
+/** Drivable runs: as many as the run asks for, each from a clean start, after the walk. */
 async function modelOnDrivenClock(ctx: CheckContext, session: QuotaSession): Promise<void> {
   await session.restart();
   await session.setQuota(3);
@@ -153,7 +149,6 @@ async function modelOnDrivenClock(ctx: CheckContext, session: QuotaSession): Pro
         await fc.asyncModelRun(() => ({ model, real }), commands);
       },
     ),
-    depthOf(ctx) === "deep" ? {} : { numRuns: Math.min(ctx.runs, drivenRunsAtDefault) },
   );
 }
 
