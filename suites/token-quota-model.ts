@@ -129,7 +129,7 @@ async function modelRuns(ctx: CheckContext, session: QuotaSession): Promise<Carr
   return carried;
 }
 
-/** Drivable runs: as many as the run asks for, each from a clean start, after the walk. */
+/** Drivable runs (as many as the depth allows: runsAtDepth), each from a clean start, after the walk. */
 async function modelOnDrivenClock(ctx: CheckContext, session: QuotaSession): Promise<void> {
   await session.restart();
   await session.setQuota(3);
