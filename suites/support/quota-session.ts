@@ -63,10 +63,15 @@ export interface QuotaSession {
   use(token: string): Promise<ApiResponse<unknown>>;
 }
 
+/** The answer to a check's last upsert of a clientId alone (a read of the client), for its next upsert
+ *  only: a change right after it journals the same values, so it does not read them again. */
+const lastRead = new WeakMap<CheckContext, { client: string; answer: Record<string, unknown> | undefined }>();
+
 /** Upserts the client of `role` in `customerId` with `fields` (nothing else changes under upsert
  *  semantics); returns the stored accessTokenValidity the answer shows, if it shows one. The first change
- *  of a client in a check journals its previous values first (read with an upsert of the clientId alone);
- *  an upsert that puts those values back settles the journal entry. */
+ *  of a client in a check journals its previous values first (read with an upsert of the clientId alone,
+ *  unless the check's previous upsert was that read); an upsert that puts those values back settles the
+ *  journal entry. */
 export async function upsertClient(
   ctx: CheckContext,
   customerId: string,
@@ -85,6 +90,9 @@ export async function upsertClient(
       : undefined;
   };
   const keys = Object.keys(fields);
+  const client = `${customerId}\n${clientId}`;
+  const read = lastRead.get(ctx);
+  lastRead.delete(ctx);
   const journalled = () =>
     ctx.journal
       .pending()
@@ -93,7 +101,7 @@ export async function upsertClient(
           e.change.kind === "client" && e.change.customerId === customerId && e.change.clientId === clientId,
       );
   if (keys.length > 0 && journalled().length === 0) {
-    const before = (await send({})) ?? {};
+    const before = (read?.client === client ? read.answer : await send({})) ?? {};
     const restore: Record<string, unknown> = {};
     for (const key of keys) if (before[key] !== undefined) restore[key] = before[key];
     // The interface cannot read a client: where the answer does not show the validity, the documented
@@ -103,6 +111,7 @@ export async function upsertClient(
     ctx.journal.open({ kind: "client", customerId, clientId, role: "admin", restore });
   }
   const stored = await send(fields);
+  if (keys.length === 0) lastRead.set(ctx, { client, answer: stored });
   for (const entry of journalled()) {
     const { restore } = entry.change;
     if (Object.keys(restore).every((key) => key in fields && fields[key] === restore[key]))
