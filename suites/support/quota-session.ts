@@ -225,9 +225,10 @@ async function multiTokenLooksOn(ctx: CheckContext, validitySeconds: number): Pr
 }
 
 /**
- * How a target switches multi-token support off, once the kit has seen it in real time: "replace" when a PUT
- * without multitokenConfig switched it off from on, "null" when it took multitokenConfig null as well. Known,
- * the kit switches it off without asking with two token requests, whose tokens would be one more wait.
+ * How a target switches multi-token support off, once the kit has seen it: "replace" when a PUT without
+ * multitokenConfig switched it off from on, "null" when it took multitokenConfig null as well. Known, the
+ * kit switches it off without asking with two token requests: in real time their tokens would be one more
+ * wait, and on any clock they are two requests per clean start.
  */
 const switchOffWay = defineFact<"replace" | "null">(
   "multi-token-switch-off",
@@ -252,11 +253,11 @@ async function switchMultiTokenOff(
 ): Promise<void> {
   const base = withoutMultiToken(original);
   await putCustomerOrFail(ctx, "admin", customerId, base, "switching multi-token off");
-  const known = canDriveClock(ctx) ? undefined : ctx.facts.get(switchOffWay);
+  const known = ctx.facts.get(switchOffWay);
   if (known === "replace") return;
   if (known === undefined) {
     const on = await multiTokenLooksOn(ctx, validitySeconds);
-    if (!canDriveClock(ctx) && (on || wasOn)) ctx.facts.set(switchOffWay, on ? "null" : "replace");
+    if (on || wasOn) ctx.facts.set(switchOffWay, on ? "null" : "replace");
     if (!on) return;
   }
   const response = await clientOf(ctx).putCustomer(await ctx.token("admin"), customerId, {
@@ -320,13 +321,13 @@ export async function withQuotaSession<T>(
       async switchOffQuietly() {
         const base = withoutMultiToken(original);
         await putCustomerOrFail(ctx, "admin", customerId, base, "switching multi-token off");
-        if (drivable || ctx.facts.get(switchOffWay) !== "replace")
+        if (ctx.facts.get(switchOffWay) !== "replace")
           await client.putCustomer(await ctx.token("admin"), customerId, { ...base, multitokenConfig: null });
         on = false;
       },
       async multiTokenOff() {
-        // In real time the kit learns how the target switches multi-token support off once, from on: the
-        // two token requests that tell it are not repeated (each would be one more wait; see switchOffWay).
+        // The kit learns how the target switches multi-token support off once, from on: the two token
+        // requests that tell it are not repeated (in real time each would be one more wait; see switchOffWay).
         // Where every token the kit was issued has expired, or it was issued none yet on this target (the
         // first clean start, whose wait is paid anyway), the same wait also serves the question whether
         // the client holds tokens from before the run: with a quota of 1, is a token granted? (Refused, the
