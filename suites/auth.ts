@@ -38,6 +38,7 @@ import {
 } from "./support/data-operations.ts";
 import { type CheckDefinition, defineCheck } from "./support/define.ts";
 import {
+  type ExpiredToken,
   expiredQuotaToken,
   expiredTokenIssuers,
   expiredTokenNeeds,
@@ -288,6 +289,24 @@ async function answersToExpiredTokens(ctx: CheckContext, operations: DataOperati
   return (await sending).probes;
 }
 
+/** Which expired token goes to which operation: at "deep" every token to every operation; at the default
+ *  depth every operation gets one, the roles' tokens in turn (each role reaches a share of the operations,
+ *  as the malformed values do). */
+function expiredPairs(
+  ctx: CheckContext,
+  tokens: ExpiredToken[],
+  operations: DataOperation[],
+): [ExpiredToken, DataOperation][] {
+  if (tokens.length === 0) return [];
+  if (depthOf(ctx) === "deep")
+    return tokens.flatMap((t) => operations.map((o): [ExpiredToken, DataOperation] => [t, o]));
+  const count = Math.max(tokens.length, operations.length);
+  return Array.from({ length: count }, (_, i): [ExpiredToken, DataOperation] => [
+    tokens[i % tokens.length] as ExpiredToken,
+    operations[i % operations.length] as DataOperation,
+  ]);
+}
+
 async function sendExpiredTokens(
   ctx: CheckContext,
   operations: DataOperation[],
@@ -298,9 +317,8 @@ async function sendExpiredTokens(
   await withExpiredTokens(ctx, async (tokens) => {
     // The run's log is bounded (its oldest exchanges go): what came after is found by id.
     const from = ctx.exchanges().at(-1)?.id ?? -1;
-    for (const { role, token } of tokens)
-      for (const operation of operations)
-        probes.push({ operation, response: await operation.send(token), role });
+    for (const [{ role, token }, operation] of expiredPairs(ctx, tokens, operations))
+      probes.push({ operation, response: await operation.send(token), role });
     // The lane may run other checks beside this one: its exchanges are those of the check that sent the
     // probes' requests (the context does not name its check).
     const sent = new Set(probes.map((p) => `${p.response.request.method} ${p.response.request.url}`));
