@@ -7,7 +7,9 @@ import {
   type Check,
   type CheckContext,
   type CredentialRole,
+  defineFact,
   depthOf,
+  type Exchange,
   explore,
   fail,
   inconclusive,
@@ -36,6 +38,7 @@ import {
 } from "./support/data-operations.ts";
 import { type CheckDefinition, defineCheck } from "./support/define.ts";
 import {
+  type ExpiredToken,
   expiredQuotaToken,
   expiredTokenIssuers,
   expiredTokenNeeds,
@@ -240,16 +243,94 @@ const SEND_IN_STATE: Record<
   },
   async expired(ctx, rule) {
     const lookupType = await someLookupType(ctx, "viewer");
-    await withExpiredTokens(ctx, async (tokens) => {
-      for (const { role, token } of tokens)
-        for (const operation of rule.endpoints(ctx, lookupType)) {
-          const response = await operation.send(token);
-          reached(ctx, operation.name, "expired", role);
-          rule.judge(ctx, { operation, response, role });
-        }
-    });
+    const operations = rule.endpoints(ctx, lookupType);
+    for (const probe of await answersToExpiredTokens(ctx, operations)) {
+      reached(ctx, probe.operation.name, "expired", probe.role);
+      rule.judge(ctx, probe);
+    }
   },
 };
+
+/** Every endpoint's answers to the expired tokens, and the exchanges they came from. */
+interface ExpiredAnswers {
+  endpoints: string;
+  probes: StateProbe[];
+  exchanges: Exchange[];
+}
+
+/** The expired-token checks send the same requests (every endpoint, each role's expired token) and judge
+ *  the answers differently (the refusal at MUST, its form at SHOULD): the first sends them, the other
+ *  judges the same answers. A token that expired stays expired, so whichever check sends first, the
+ *  answers are the same. */
+const expiredTokenAnswers = defineFact<Promise<ExpiredAnswers>>(
+  "expired-token-answers",
+  "every endpoint's answers to expired tokens of each role, as the first expired-token check got them",
+);
+
+/**
+ * Every operation sent each expired token (withExpiredTokens), all sent before any is judged, so that the
+ * other expired-token check can judge the same answers; it cites the exchanges they came from. Answers
+ * that could not all be had (the sender ended, a refused token request) are no answers: the next asker
+ * sends anew.
+ */
+async function answersToExpiredTokens(ctx: CheckContext, operations: DataOperation[]): Promise<StateProbe[]> {
+  const endpoints = operations.map((o) => o.name).join("\n");
+  const known = ctx.facts.get(expiredTokenAnswers);
+  const shared = known ? await known.catch(() => undefined) : undefined;
+  if (shared !== undefined && shared.endpoints === endpoints) {
+    ctx.cite?.(shared.exchanges);
+    return shared.probes;
+  }
+  const sending = sendExpiredTokens(ctx, operations, endpoints);
+  ctx.facts.set(expiredTokenAnswers, sending);
+  sending.catch(() => {
+    if (ctx.facts.get(expiredTokenAnswers) === sending) ctx.facts.set(expiredTokenAnswers, undefined);
+  });
+  return (await sending).probes;
+}
+
+/** Which expired token goes to which operation: at "deep" every token to every operation; at the default
+ *  depth every operation gets one, the roles' tokens in turn (each role reaches a share of the operations,
+ *  as the malformed values do). */
+function expiredPairs(
+  ctx: CheckContext,
+  tokens: ExpiredToken[],
+  operations: DataOperation[],
+): [ExpiredToken, DataOperation][] {
+  if (tokens.length === 0) return [];
+  if (depthOf(ctx) === "deep")
+    return tokens.flatMap((t) => operations.map((o): [ExpiredToken, DataOperation] => [t, o]));
+  const count = Math.max(tokens.length, operations.length);
+  return Array.from({ length: count }, (_, i): [ExpiredToken, DataOperation] => [
+    tokens[i % tokens.length] as ExpiredToken,
+    operations[i % operations.length] as DataOperation,
+  ]);
+}
+
+async function sendExpiredTokens(
+  ctx: CheckContext,
+  operations: DataOperation[],
+  endpoints: string,
+): Promise<ExpiredAnswers> {
+  const probes: StateProbe[] = [];
+  let exchanges: Exchange[] = [];
+  await withExpiredTokens(ctx, async (tokens) => {
+    // The run's log is bounded (its oldest exchanges go): what came after is found by id.
+    const from = ctx.exchanges().at(-1)?.id ?? -1;
+    for (const [{ role, token }, operation] of expiredPairs(ctx, tokens, operations))
+      probes.push({ operation, response: await operation.send(token), role });
+    // The lane may run other checks beside this one: its exchanges are those of the check that sent the
+    // probes' requests (the context does not name its check).
+    const sent = new Set(probes.map((p) => `${p.response.request.method} ${p.response.request.url}`));
+    const after = ctx.exchanges().filter((x) => (x.id ?? -1) > from);
+    const mine = after.filter((x) => sent.has(`${x.request.method} ${x.request.url}`));
+    const counts = new Map<string | undefined, number>();
+    for (const x of mine) counts.set(x.check, (counts.get(x.check) ?? 0) + 1);
+    const sender = [...counts].sort((a, b) => b[1] - a[1])[0]?.[0];
+    exchanges = after.filter((x) => x.check === sender);
+  });
+  return { endpoints, probes, exchanges };
+}
 
 /** What every check with an expired token declares. In real time it shortens the quota client's
  *  accessTokenValidity and restores it (a write); the expired token is shared, and the quota sessions wait
@@ -258,7 +339,7 @@ const EXPIRED_TOKEN_CHECK = {
   safety: "write",
   harmlessCalls: [absentLookupTasks],
   issuesTokensFor: expiredTokenIssuers,
-  facts: [expiredQuotaToken, quotaTokensExpire],
+  facts: [expiredQuotaToken, quotaTokensExpire, expiredTokenAnswers],
   needs: expiredTokenNeeds,
 } satisfies Partial<CheckDefinition>;
 

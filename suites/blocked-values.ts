@@ -1,6 +1,14 @@
 // Blocked values of a lookup type, paged by offset and limit (default 0 and 100, at most 100).
 import fc from "fast-check";
-import { type Check, type CheckContext, depthOf, explore, fail, inconclusive } from "../src/check/index.ts";
+import {
+  type Check,
+  type CheckContext,
+  depthOf,
+  explore,
+  fail,
+  inconclusive,
+  runsAtDepth,
+} from "../src/check/index.ts";
 import { type ApiResponse, type BlockedValue, describeResponse, pageOf } from "../src/client/index.ts";
 import { discoverLookupTypes, typeName } from "./support/data-operations.ts";
 import { type CheckDefinition, defineCheck } from "./support/define.ts";
@@ -200,7 +208,7 @@ async function judgeWindows(
   await checkProperty(
     ctx,
     fc.asyncProperty(fc.integer({ min: 0, max: n + 5 }), fc.integer({ min: 1, max: 100 }), judge),
-    { numRuns: depthOf(ctx) === "deep" ? ctx.runs : Math.min(ctx.runs, 3) },
+    { numRuns: runsAtDepth(ctx, 3) },
   );
 }
 

@@ -1,7 +1,7 @@
 // The quota as configuration: maxActiveTokensAllowed within 1..200 and only for tenants with Cassandra-based
 // authorization; refused values are validation errors that store nothing.
 import fc from "fast-check";
-import { type Check, type CheckContext, depthOf, fail, skip } from "../src/check/index.ts";
+import { type Check, type CheckContext, depthOf, fail, runsAtDepth, skip } from "../src/check/index.ts";
 import { describeResponse, multiTokenConfig } from "../src/client/index.ts";
 import { answerDetail, ensureAnswer } from "./support/answer-detail.ts";
 import { withCustomerRestored } from "./support/customer-restore.ts";
@@ -64,7 +64,7 @@ export const maxAbove200Refused: Check = defineCheck({
         }),
         // Every value past the ceiling is the same rule: the boundary is sent both ways above; at the default
         // depth a few drawn values (two requests each) stand for the rest, at "deep" as many as the run asks.
-        { numRuns: depthOf(ctx) === "deep" ? ctx.runs : Math.min(ctx.runs, ABOVE_LIMIT_DRAWS) },
+        { numRuns: runsAtDepth(ctx, ABOVE_LIMIT_DRAWS) },
       );
     });
   },

@@ -129,7 +129,11 @@ async function modelRuns(ctx: CheckContext, session: QuotaSession): Promise<Carr
   return carried;
 }
 
-/** Drivable runs: as many as the run asks for, each from a clean start, after the walk. */
+/** Longest drivable run: the walk goes through every transition first, the runs add orders of their own
+ *  (about one request per command, so at the default depth ten runs of at most 15 stay near 100 requests). */
+const drivenMaxCommands = { default: 15, deep: 60 };
+
+/** Drivable runs (as many as the depth allows: runsAtDepth), each from a clean start, after the walk. */
 async function modelOnDrivenClock(ctx: CheckContext, session: QuotaSession): Promise<void> {
   await session.restart();
   await session.setQuota(3);
@@ -140,7 +144,7 @@ async function modelOnDrivenClock(ctx: CheckContext, session: QuotaSession): Pro
     ctx,
     fc.asyncProperty(
       fc.integer({ min: 3, max: 5 }),
-      fc.commands(quotaCommands, { maxCommands: depthOf(ctx) === "deep" ? 60 : 30, size: "+1" }),
+      fc.commands(quotaCommands, { maxCommands: drivenMaxCommands[depthOf(ctx)], size: "+1" }),
       async (max, commands) => {
         await session.restart();
         await session.setQuota(max);

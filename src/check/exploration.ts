@@ -52,6 +52,18 @@ export function depthOf(ctx: Pick<CheckContext, "depth">): Depth {
   return ctx.depth ?? "default";
 }
 
+/** Cases a property draws at the default depth when the check names no other bound: each costs requests to
+ *  a live target, and the boundary cases a check sends first do not count against it. */
+export const DEFAULT_DEPTH_RUNS = 10;
+
+/** Runs of a property: at the default depth at most `atDefault` of the run's (--runs), at "deep" all. */
+export function runsAtDepth(
+  ctx: Pick<CheckContext, "depth" | "runs">,
+  atDefault: number = DEFAULT_DEPTH_RUNS,
+): number {
+  return depthOf(ctx) === "deep" ? ctx.runs : Math.min(ctx.runs, atDefault);
+}
+
 /** Merges explorations (of the checks of one requirement): the union of values per dimension. */
 export function mergeExplored(parts: readonly (Explored | undefined)[]): Explored | undefined {
   const log = new ExplorationLog();

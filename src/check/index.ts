@@ -7,6 +7,7 @@ export { LEVELS } from "../requirements/levels.ts";
 export type { Check, CheckContext, Clock, Level, Logger } from "./check.ts";
 export type { Exchange, RetryCause, TransportRetry } from "./exchange.ts";
 export {
+  DEFAULT_DEPTH_RUNS,
   DEPTHS,
   type Depth,
   depthOf,
@@ -14,6 +15,7 @@ export {
   type Explored,
   explore,
   mergeExplored,
+  runsAtDepth,
 } from "./exploration.ts";
 export type { ConfigChange, ConfigJournal } from "./journal.ts";
 export {

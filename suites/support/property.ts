@@ -7,12 +7,14 @@ import {
   CheckInconclusive,
   CheckSkipped,
   fail,
+  runsAtDepth,
 } from "../../src/check/index.ts";
 
 export interface PropertyOptions<Ts = unknown> {
   /** Stop at the first failure without shrinking: for properties that consume data (delete tasks). */
   noShrink?: boolean;
-  /** Overrides ctx.runs (e.g. a cap for properties that are expensive against a live target). */
+  /** Overrides the runs (default: runsAtDepth, at most DEFAULT_DEPTH_RUNS of ctx.runs at the default
+   *  depth, all of them at "deep"). */
   numRuns?: number;
   /** Values tried first, before the generated ones (boundary values); they count toward numRuns. */
   examples?: Ts[];
@@ -23,7 +25,7 @@ export async function checkProperty<Ts>(
   property: fc.IAsyncPropertyWithHooks<Ts> | fc.IAsyncProperty<Ts>,
   options: PropertyOptions<Ts> = {},
 ): Promise<void> {
-  const parameters: fc.Parameters<Ts> = { seed: ctx.seed, numRuns: options.numRuns ?? ctx.runs };
+  const parameters: fc.Parameters<Ts> = { seed: ctx.seed, numRuns: options.numRuns ?? runsAtDepth(ctx) };
   if (ctx.replayPath !== undefined) parameters.path = ctx.replayPath;
   if (options.noShrink) parameters.endOnFailure = true;
   if (options.examples !== undefined) parameters.examples = options.examples;

@@ -63,10 +63,15 @@ export interface QuotaSession {
   use(token: string): Promise<ApiResponse<unknown>>;
 }
 
+/** The answer to a check's last upsert of a clientId alone (a read of the client), for its next upsert
+ *  only: a change right after it journals the same values, so it does not read them again. */
+const lastRead = new WeakMap<CheckContext, { client: string; answer: Record<string, unknown> | undefined }>();
+
 /** Upserts the client of `role` in `customerId` with `fields` (nothing else changes under upsert
  *  semantics); returns the stored accessTokenValidity the answer shows, if it shows one. The first change
- *  of a client in a check journals its previous values first (read with an upsert of the clientId alone);
- *  an upsert that puts those values back settles the journal entry. */
+ *  of a client in a check journals its previous values first (read with an upsert of the clientId alone,
+ *  unless the check's previous upsert was that read); an upsert that puts those values back settles the
+ *  journal entry. */
 export async function upsertClient(
   ctx: CheckContext,
   customerId: string,
@@ -85,6 +90,9 @@ export async function upsertClient(
       : undefined;
   };
   const keys = Object.keys(fields);
+  const client = `${customerId}\n${clientId}`;
+  const read = lastRead.get(ctx);
+  lastRead.delete(ctx);
   const journalled = () =>
     ctx.journal
       .pending()
@@ -93,7 +101,7 @@ export async function upsertClient(
           e.change.kind === "client" && e.change.customerId === customerId && e.change.clientId === clientId,
       );
   if (keys.length > 0 && journalled().length === 0) {
-    const before = (await send({})) ?? {};
+    const before = (read?.client === client ? read.answer : await send({})) ?? {};
     const restore: Record<string, unknown> = {};
     for (const key of keys) if (before[key] !== undefined) restore[key] = before[key];
     // The interface cannot read a client: where the answer does not show the validity, the documented
@@ -103,6 +111,7 @@ export async function upsertClient(
     ctx.journal.open({ kind: "client", customerId, clientId, role: "admin", restore });
   }
   const stored = await send(fields);
+  if (keys.length === 0) lastRead.set(ctx, { client, answer: stored });
   for (const entry of journalled()) {
     const { restore } = entry.change;
     if (Object.keys(restore).every((key) => key in fields && fields[key] === restore[key]))
@@ -216,9 +225,10 @@ async function multiTokenLooksOn(ctx: CheckContext, validitySeconds: number): Pr
 }
 
 /**
- * How a target switches multi-token support off, once the kit has seen it in real time: "replace" when a PUT
- * without multitokenConfig switched it off from on, "null" when it took multitokenConfig null as well. Known,
- * the kit switches it off without asking with two token requests, whose tokens would be one more wait.
+ * How a target switches multi-token support off, once the kit has seen it: "replace" when a PUT without
+ * multitokenConfig switched it off from on, "null" when it took multitokenConfig null as well. Known, the
+ * kit switches it off without asking with two token requests: in real time their tokens would be one more
+ * wait, and on any clock they are two requests per clean start.
  */
 const switchOffWay = defineFact<"replace" | "null">(
   "multi-token-switch-off",
@@ -243,11 +253,11 @@ async function switchMultiTokenOff(
 ): Promise<void> {
   const base = withoutMultiToken(original);
   await putCustomerOrFail(ctx, "admin", customerId, base, "switching multi-token off");
-  const known = canDriveClock(ctx) ? undefined : ctx.facts.get(switchOffWay);
+  const known = ctx.facts.get(switchOffWay);
   if (known === "replace") return;
   if (known === undefined) {
     const on = await multiTokenLooksOn(ctx, validitySeconds);
-    if (!canDriveClock(ctx) && (on || wasOn)) ctx.facts.set(switchOffWay, on ? "null" : "replace");
+    if (on || wasOn) ctx.facts.set(switchOffWay, on ? "null" : "replace");
     if (!on) return;
   }
   const response = await clientOf(ctx).putCustomer(await ctx.token("admin"), customerId, {
@@ -311,13 +321,13 @@ export async function withQuotaSession<T>(
       async switchOffQuietly() {
         const base = withoutMultiToken(original);
         await putCustomerOrFail(ctx, "admin", customerId, base, "switching multi-token off");
-        if (drivable || ctx.facts.get(switchOffWay) !== "replace")
+        if (ctx.facts.get(switchOffWay) !== "replace")
           await client.putCustomer(await ctx.token("admin"), customerId, { ...base, multitokenConfig: null });
         on = false;
       },
       async multiTokenOff() {
-        // In real time the kit learns how the target switches multi-token support off once, from on: the
-        // two token requests that tell it are not repeated (each would be one more wait; see switchOffWay).
+        // The kit learns how the target switches multi-token support off once, from on: the two token
+        // requests that tell it are not repeated (in real time each would be one more wait; see switchOffWay).
         // Where every token the kit was issued has expired, or it was issued none yet on this target (the
         // first clean start, whose wait is paid anyway), the same wait also serves the question whether
         // the client holds tokens from before the run: with a quota of 1, is a token granted? (Refused, the

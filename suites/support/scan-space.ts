@@ -4,7 +4,7 @@
 // last page exactly full, a last page of one record; properties draw the rest of the space.
 import fc from "fast-check";
 import type { CheckContext } from "../../src/check/index.ts";
-import { depthOf, explore } from "../../src/check/index.ts";
+import { depthOf, explore, runsAtDepth } from "../../src/check/index.ts";
 import type { ScanQuery } from "../../src/client/index.ts";
 
 type Row = Record<string, unknown>;
@@ -210,7 +210,7 @@ export function spaceArb(subject: SpaceSubject, all: readonly Row[], pages: numb
 
 /** Runs of the space property: a handful by default (each a whole scroll), the run's count when deep. */
 export function spaceRuns(ctx: Pick<CheckContext, "depth" | "runs">): number {
-  return depthOf(ctx) === "deep" ? ctx.runs : Math.min(ctx.runs, 2);
+  return runsAtDepth(ctx, 2);
 }
 
 /** Notes the exploration of one case read: its scan, query dimensions, depth, boundaries reached. */

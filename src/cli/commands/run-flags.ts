@@ -69,8 +69,9 @@ Without --target it certifies the embedded reference implementation.`,
     depth: option(
       "D",
       oneOf(DEPTHS),
-      "how far the checks explore each rule: default (polite to a live target) or deep (every sort field read " +
-        "whole, more limits and page depths, every endpoint x token state); reports say what was explored",
+      "how far the checks explore each rule: default (polite to a live target: a property draws at most 10 " +
+        "of --runs) or deep (every run of --runs, every sort field read whole, more limits and page depths, " +
+        "every endpoint x token state); reports say what was explored",
       { defaultText: "default; deep with --certify" },
     ),
     path: option("P", replayPath, "replay one property counterexample (with --check and --seed)", {
