@@ -64,6 +64,13 @@ export function runsAtDepth(
   return depthOf(ctx) === "deep" ? ctx.runs : Math.min(ctx.runs, atDefault);
 }
 
+/** What a report adds to --runs: at the default depth a property draws at most DEFAULT_DEPTH_RUNS of them. */
+export function drawnAtDepth(runs: number, depth: Depth | undefined): string {
+  return depth === "deep" || runs <= DEFAULT_DEPTH_RUNS
+    ? ""
+    : ` (at most ${DEFAULT_DEPTH_RUNS} drawn at the default depth)`;
+}
+
 /** Merges explorations (of the checks of one requirement): the union of values per dimension. */
 export function mergeExplored(parts: readonly (Explored | undefined)[]): Explored | undefined {
   const log = new ExplorationLog();

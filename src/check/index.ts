@@ -11,6 +11,7 @@ export {
   DEPTHS,
   type Depth,
   depthOf,
+  drawnAtDepth,
   ExplorationLog,
   type Explored,
   explore,

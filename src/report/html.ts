@@ -2,7 +2,7 @@
 // browser or as a CI artifact. A dashboard first (verdict, what was tested, counts per level and suite, the
 // MUST failures with expected against actual), then the findings, requirement coverage as a grid, the
 // timeline, and every check with its evidence on demand (filters and search run in the page, no server).
-import type { Exchange } from "../check/index.ts";
+import { drawnAtDepth, type Exchange } from "../check/index.ts";
 import type { CheckResult, RunResult } from "../result/model.ts";
 import { evidenceLocation } from "./citations.ts";
 import { CURL_VARIABLES, curlForCheck } from "./curl.ts";
@@ -105,7 +105,10 @@ function subjectFacts(result: RunResult): [string, string][] {
     ]);
   const command = commandOf(result);
   if (command === undefined) {
-    rows.push(["Seed / runs per property", `${result.seed} / ${result.runs}`]);
+    rows.push([
+      "Seed / runs per property",
+      `${result.seed} / ${result.runs}${drawnAtDepth(result.runs, result.depth)}`,
+    ]);
     return rows;
   }
   const choice = subject.kind === "caller" ? ` (provider choice ${subject.choice})` : "";

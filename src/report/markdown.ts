@@ -1,5 +1,5 @@
 // summary.md: the verdict and what to do next, short enough for a GitHub job summary.
-import { LEVELS } from "../check/index.ts";
+import { drawnAtDepth, LEVELS } from "../check/index.ts";
 import type { CheckResult, RunResult, TargetSummary } from "../result/model.ts";
 import { evidenceLocation } from "./citations.ts";
 import { CURL_VARIABLES, curlForCheck } from "./curl.ts";
@@ -412,7 +412,7 @@ function subjectLine(result: RunResult): string {
     case "provider":
       return (
         `Target ${urls(subject.target)} · ${run} · seed ${code(String(result.seed))} · ` +
-        `${result.runs} runs per property · ${result.requestsSent} requests · ${took} · ${kit}`
+        `${result.runs} runs per property${drawnAtDepth(result.runs, result.depth)} · ${result.requestsSent} requests · ${took} · ${kit}`
       );
     case "events":
       return `Messages from ${code(subject.source)} · ${run} · ${took} · ${kit}`;

@@ -97,6 +97,7 @@ export type SessionEvent =
       seed: number;
       seedGiven: boolean;
       runs: number;
+      depth: Depth;
       /** The journal of configuration changes (a live target only). */
       journalFile?: string;
       /** Why the token checks of a live run go one after another, once. */
@@ -337,6 +338,7 @@ export class RunSession {
       seed,
       seedGiven: request.seed !== undefined,
       runs: request.runs,
+      depth: settings.depth ?? (this.certified ? "deep" : "default"),
       ...(journalFile === undefined ? {} : { journalFile }),
       // Against a live target, once: why the quota checks run one after another (one quota client).
       ...(note === undefined ? {} : { scheduleNote: note }),

@@ -211,7 +211,11 @@ describe("lckit run", () => {
     const folder = /report: (\S+)/.exec(got.out)?.[1] ?? "";
     for (const file of ["report.json", "junit.xml", "summary.md", "report.html"])
       expect(existsSync(join(dir, folder, file)), file).toBe(true);
-    expect(got.err).toMatch(/seed 7, 25 runs per property/);
+    // --runs 25 at the default depth: a property draws at most 10 of them, and the start line says so.
+    expect(got.err).toMatch(/seed 7, 25 runs per property \(at most 10 drawn at the default depth\)/);
+    expect(readFileSync(join(dir, folder, "summary.md"), "utf8")).toMatch(
+      /25 runs per property \(at most 10 drawn at the default depth\)/,
+    );
   });
 
   it("prints one plain line per check when not on a terminal", async () => {

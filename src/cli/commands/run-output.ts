@@ -1,5 +1,6 @@
 // What `lckit run` prints: the start line, the plan (--list), live progress, and the closing summary with
 // replay commands. Printing only; the run session (src/session/run-session.ts) returns what is printed.
+import { drawnAtDepth } from "../../check/index.ts";
 import { curlForCheck } from "../../report/curl.ts";
 import { terminalSafe } from "../../report/escape.ts";
 import { explorationFigures } from "../../report/exploration.ts";
@@ -13,7 +14,7 @@ import type { CliIo } from "../io.ts";
 export function printStart(io: CliIo, event: Extract<SessionEvent, { type: "starting" }>): void {
   io.err(
     `lckit run: ${event.target.name} (${event.target.baseUrl}), ${event.running} checks to run, ${event.skipped} skipped; ` +
-      `seed ${event.seed}${event.seedGiven ? "" : ` (random; replay with --seed ${event.seed})`}, ${event.runs} runs per property\n`,
+      `seed ${event.seed}${event.seedGiven ? "" : ` (random; replay with --seed ${event.seed})`}, ${event.runs} runs per property${drawnAtDepth(event.runs, event.depth)}\n`,
   );
   if (event.journalFile !== undefined)
     io.err(`configuration changes are journalled in ${displayPath(io.cwd, event.journalFile)}\n`);
