@@ -21,7 +21,7 @@ import { defaultStreamCacheDir } from "../../events/consumer/stream-cache.ts";
 import { sweepOutput } from "../../report/sweep.ts";
 import { failOnOf } from "../../result/verdict.ts";
 import { displayPath } from "../../session/run-session.ts";
-import { abortOnSignals } from "../../session/signals.ts";
+import { whileStoppable } from "../../session/signals.ts";
 import { option, parseArgv, toggle } from "../argv.ts";
 import type { LeafCommand } from "../command.ts";
 import { commandCheckSummary } from "../command-check-summary.ts";
@@ -151,51 +151,52 @@ export const consumer: LeafCommand<typeof spec.flags> = {
       );
     const v = parsed.values;
     const choices = choicesOf(v.variants);
-    const reportRoot = resolve(io.cwd, v["report-dir"]);
-    const stopper = new AbortController();
-    const stopSignals = abortOnSignals(stopper);
     const env = { ...process.env, ...io.env };
+    // Progress goes where the machine output does not.
     const progress = (line: string) => (v.format === "json" ? io.err(line) : io.out(line));
-    try {
-      const session = await runConsumerSession({
-        argv: command,
-        choices,
-        reportRoot,
-        delivery: v.delivery as Delivery,
-        ...(v.broker === undefined ? {} : { brokerUrl: v.broker }),
-        ...(env.LCKIT_RABBITMQ_SERVER ? { rabbitmqServer: env.LCKIT_RABBITMQ_SERVER } : {}),
-        progress: (line: string) => io.err(line),
-        seed: v.seed,
-        count: v.messages,
-        ...streamCacheOf(v["stream-cache"], { ...process.env, ...io.env }, io.cwd),
-        timeoutMs: v.timeout,
-        parallel: v.parallel,
-        cwd: io.cwd,
-        env,
-        signal: stopper.signal,
-        failOn: failOnOf(v["fail-on"]),
-        ...(v["fail-on"].includes("not-exercised") ? { requireExercised: true } : {}),
-        ...(v.quiet ? {} : { output: (chunk: string) => io.err(chunk) }),
-        onSweepStart: (folder) =>
-          progress(
-            `consumer check over ${choices.length} producer choice(s), ${Math.min(v.parallel, choices.length)} at a time; reports in ${displayPath(io.cwd, folder)}\n`,
-          ),
-        onFinished: (entry, finished, total) => progress(consumerProgressLine(entry, finished, total)),
-      });
-      if (session.kind === "single") {
-        io.out(
-          v.format === "json"
-            ? `${JSON.stringify(session.run.result, null, 2)}\n`
-            : commandCheckSummary(session.run.result, session.run.outcome),
-        );
-      } else if (v.format === "json") {
-        const results = new Map(session.sweep.runs.map(({ choice, run }) => [choice.name, run.result]));
-        io.out(`${JSON.stringify(sweepOutput(session.document, results, session.folder), null, 2)}\n`);
-      } else io.out(consumerSweepClosing(session.sweep));
-      io.err(`report: ${session.folder}\n`);
-      return session.exitCode;
-    } finally {
-      stopSignals();
-    }
+    const session = await whileStoppable((signal) =>
+      runConsumerSession(
+        {
+          argv: command,
+          choices,
+          reportRoot: resolve(io.cwd, v["report-dir"]),
+          delivery: v.delivery as Delivery,
+          ...(v.broker === undefined ? {} : { brokerUrl: v.broker }),
+          ...(env.LCKIT_RABBITMQ_SERVER ? { rabbitmqServer: env.LCKIT_RABBITMQ_SERVER } : {}),
+          progress: (line: string) => io.err(line),
+          seed: v.seed,
+          count: v.messages,
+          ...streamCacheOf(v["stream-cache"], env, io.cwd),
+          timeoutMs: v.timeout,
+          parallel: v.parallel,
+          cwd: io.cwd,
+          env,
+          signal,
+          failOn: failOnOf(v["fail-on"]),
+          ...(v["fail-on"].includes("not-exercised") ? { requireExercised: true } : {}),
+          ...(v.quiet ? {} : { output: (chunk: string) => io.err(chunk) }),
+        },
+        {
+          onStart: (total, atOnce, folder) =>
+            progress(
+              `consumer check over ${total} producer choice(s), ${atOnce} at a time; reports in ${displayPath(io.cwd, folder)}\n`,
+            ),
+          onFinished: (entry, finished, total) => progress(consumerProgressLine(entry, finished, total)),
+        },
+      ),
+    );
+    if (session.kind === "single") {
+      const { run } = session;
+      io.out(
+        v.format === "json"
+          ? `${JSON.stringify(run.result, null, 2)}\n`
+          : commandCheckSummary(run.result, run.outcome),
+      );
+    } else if (v.format === "json") {
+      const results = new Map(session.sweep.runs.map(({ choice, run }) => [choice.name, run.result]));
+      io.out(`${JSON.stringify(sweepOutput(session.document, results, session.folder), null, 2)}\n`);
+    } else io.out(consumerSweepClosing(session.sweep));
+    io.err(`report: ${session.folder}\n`);
+    return session.exitCode;
   },
 };
