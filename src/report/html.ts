@@ -3,7 +3,7 @@
 // MUST failures with expected against actual), then the findings, requirement coverage as a grid, the
 // timeline, and every check with its evidence on demand (filters and search run in the page, no server).
 import type { Exchange } from "../check/index.ts";
-import type { CheckResult, RunResult } from "../result/model.ts";
+import type { CheckResult, RunResult, SubjectKind } from "../result/model.ts";
 import { evidenceLocation } from "./citations.ts";
 import { CURL_VARIABLES, curlForCheck } from "./curl.ts";
 import { escapeHtml as h } from "./escape.ts";
@@ -23,6 +23,7 @@ import {
   outcomeLabel,
   outcomeOf,
   presentOutcomes,
+  replayCommand,
   subjectName,
   targetOf,
 } from "./outcome.ts";
@@ -83,12 +84,21 @@ ${((budget) => ordered.map((c) => checkRow(result, c, budget)).join("\n"))({ lef
 }
 
 /** The facts of what the run judged: the target and its URLs, the stream, the team's command. */
+/** What the facts call a subject that has no target. */
+const SUBJECT_WORD: Record<SubjectKind, string> = {
+  provider: "Target",
+  caller: "Target",
+  events: "Messages from",
+  consumer: "Consumer",
+  traffic: "Traffic from",
+};
+
 function subjectFacts(result: RunResult): [string, string][] {
   const { subject } = result;
   const target = targetOf(result);
   const rows: [string, string][] =
     target === undefined
-      ? [[subject.kind === "events" ? "Messages from" : "Consumer", subjectName(result)]]
+      ? [[SUBJECT_WORD[subject.kind], subjectName(result)]]
       : [
           ["Target", subjectName(result)],
           ["Base URL", target.baseUrl],
@@ -103,11 +113,9 @@ function subjectFacts(result: RunResult): [string, string][] {
       "Stream",
       `producer choice ${subject.choice}, delivered by ${subject.delivery}: ${subject.delivered} of ${subject.messages} messages`,
     ]);
+  if (subject.kind === "provider") rows.push(["Seed / runs per property", `${result.seed} / ${result.runs}`]);
   const command = commandOf(result);
-  if (command === undefined) {
-    rows.push(["Seed / runs per property", `${result.seed} / ${result.runs}`]);
-    return rows;
-  }
+  if (command === undefined) return rows;
   const choice = subject.kind === "caller" ? ` (provider choice ${subject.choice})` : "";
   rows.push([
     "Your command",
@@ -213,7 +221,9 @@ function checkRow(result: RunResult, c: CheckResult, budget: Budget): string {
     .join(" ");
   const time = [
     durationText(c.durationMs),
-    `${c.requests} req`,
+    // A provider's check sends requests; a rule judges what was observed.
+    ...(result.subject.kind === "provider" ? [`${c.requests} req`] : []),
+    ...(c.opportunities === undefined ? [] : [`${c.opportunities} judged`]),
     ...(c.waitMs ? [`waited ${durationText(c.waitMs)}`] : []),
   ].join(" · ");
   return `<tr class="${h(c.status)}" ${attrs}><td><span class="badge o-${h(o)}">${h(outcomeBadge(o))}</span></td><td><code>${h(c.id)}</code><br><small>${h(c.title)}</small></td><td>${c.level}</td><td>${requirements}</td><td>${h(time)}</td><td>${details(result, c, budget)}</td></tr>`;
@@ -268,9 +278,7 @@ function details(result: RunResult, c: CheckResult, budget: Budget): string {
       `<p><b>counterexample</b> <code>${h(c.counterexample.value)}</code></p><p><b>replay</b> <code>${h(c.counterexample.replay)}</code></p>`,
     );
   else if (c.status === "failed")
-    parts.push(
-      `<p><b>rerun</b> <code>${h(`${result.command} --check ${c.id} --seed ${result.seed}`)}</code></p>`,
-    );
+    parts.push(`<p><b>rerun</b> <code>${h(replayCommand(result, c))}</code></p>`);
   const curl = c.status === "failed" ? curlForCheck(c) : undefined;
   if (curl !== undefined)
     parts.push(

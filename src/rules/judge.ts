@@ -113,7 +113,9 @@ export function ruleCheckResult<E>(
     requirements: [...rule.requirements],
     safety: rule.safety ?? "read",
     durationMs: Math.round(judged.ms),
-    requests: judged.status === "not-exercised" ? 0 : judged.opportunities,
+    // A rule sends nothing: what it judged is its opportunities.
+    requests: 0,
+    ...(judged.status === "not-exercised" ? {} : { opportunities: judged.opportunities }),
   };
   switch (judged.status) {
     case "not-exercised":
