@@ -3,7 +3,7 @@
 // MUST failures with expected against actual), then the findings, requirement coverage as a grid, the
 // timeline, and every check with its evidence on demand (filters and search run in the page, no server).
 import type { Exchange } from "../check/index.ts";
-import type { CheckResult, RunResult, SubjectKind } from "../result/model.ts";
+import type { CheckResult, RunResult } from "../result/model.ts";
 import { evidenceLocation } from "./citations.ts";
 import { CURL_VARIABLES, curlForCheck } from "./curl.ts";
 import { escapeHtml as h } from "./escape.ts";
@@ -25,6 +25,7 @@ import {
   presentOutcomes,
   replayCommand,
   subjectName,
+  subjectWord,
   targetOf,
 } from "./outcome.ts";
 import { RETRIES_MEAN, retryCount, retryLines, retrySummary } from "./retries.ts";
@@ -84,21 +85,13 @@ ${((budget) => ordered.map((c) => checkRow(result, c, budget)).join("\n"))({ lef
 }
 
 /** The facts of what the run judged: the target and its URLs, the stream, the team's command. */
-/** What the facts call a subject that has no target. */
-const SUBJECT_WORD: Record<SubjectKind, string> = {
-  provider: "Target",
-  caller: "Target",
-  events: "Messages from",
-  consumer: "Consumer",
-  traffic: "Traffic from",
-};
 
 function subjectFacts(result: RunResult): [string, string][] {
   const { subject } = result;
   const target = targetOf(result);
   const rows: [string, string][] =
     target === undefined
-      ? [[SUBJECT_WORD[subject.kind], subjectName(result)]]
+      ? [[subjectWord(result), subjectName(result)]]
       : [
           ["Target", subjectName(result)],
           ["Base URL", target.baseUrl],

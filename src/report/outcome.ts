@@ -8,6 +8,7 @@ import {
   type CommandRun,
   JUDGING_COMMANDS,
   type RunResult,
+  type SubjectKind,
   type TargetSummary,
 } from "../result/model.ts";
 import { isWaived } from "../result/verdict.ts";
@@ -186,4 +187,17 @@ export function replayCommand(result: RunResult, c: CheckResult): string {
     case "provider":
       return c.counterexample?.replay ?? `${result.command} --check ${c.id} --seed ${result.seed}`;
   }
+}
+
+/** What a report's facts call the subject of a run that has no target, by its kind. */
+const SUBJECT_WORD: Record<SubjectKind, string> = {
+  provider: "Target",
+  caller: "Target",
+  events: "Messages from",
+  consumer: "Consumer",
+  traffic: "Traffic from",
+};
+
+export function subjectWord(result: Pick<RunResult, "subject">): string {
+  return SUBJECT_WORD[result.subject.kind];
 }
