@@ -153,12 +153,10 @@ function resultOf(entry: PlanEntry, ending: Ending, requests: number, ms: number
       ? { status: "failed", opportunities: requests, found: [ending.found] }
       : { ...ending, opportunities: requests };
   const { check } = entry;
-  const { opportunities: _sent, ...judged } = ruleCheckResult(
+  return ruleCheckResult(
     { ...verdictOf(check, outcome), rule: check, ms },
-    { suite: check.suite, failed: httpFailure },
+    { suite: check.suite, failed: httpFailure, opportunitiesAreRequests: true },
   );
-  // What an HTTP check judged is what it sent: its opportunities are its requests.
-  return { ...judged, requests: judged.status === "not-exercised" ? 0 : requests };
 }
 
 function classify(error: unknown, session: CheckSession, drivable: boolean): Ending {
