@@ -65,8 +65,8 @@ export function runsAtDepth(
 }
 
 /** What a report adds to --runs: at the default depth a property draws at most DEFAULT_DEPTH_RUNS of them. */
-export function drawnAtDepth(runs: number, depth: Depth | undefined): string {
-  return depth === "deep" || runs <= DEFAULT_DEPTH_RUNS
+export function drawnAtDepth(runs: number | undefined, depth: Depth | undefined): string {
+  return runs === undefined || depth === "deep" || runs <= DEFAULT_DEPTH_RUNS
     ? ""
     : ` (at most ${DEFAULT_DEPTH_RUNS} drawn at the default depth)`;
 }

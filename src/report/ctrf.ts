@@ -177,6 +177,7 @@ function ctrfTest(check: CheckResult): CtrfTest {
     extra: {
       title: check.title,
       requests: check.requests,
+      ...(check.opportunities === undefined ? {} : { opportunities: check.opportunities }),
       ...(check.skipCause === undefined ? {} : { skipCause: check.skipCause }),
       ...(where === undefined ? {} : { evidence: where }),
       ...(check.counterexample === undefined ? {} : { replay: check.counterexample.replay }),

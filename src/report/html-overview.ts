@@ -16,6 +16,7 @@ import {
   outcomeShort,
   presentOutcomes,
   subjectName,
+  subjectWord,
   suiteOutcomes,
   targetOf,
   targetVersionText,
@@ -43,7 +44,7 @@ function identity(result: RunResult): string {
   const target = targetOf(result);
   const rows: [string, string][] =
     target === undefined
-      ? [[result.subject.kind === "events" ? "Messages from" : "Consumer", subjectName(result)]]
+      ? [[subjectWord(result), subjectName(result)]]
       : [
           ["Target", subjectName(result)],
           [

@@ -23,7 +23,9 @@ import {
   outcomeLabel,
   outcomeOf,
   presentOutcomes,
+  replayCommand,
   subjectName,
+  subjectWord,
   targetOf,
 } from "./outcome.ts";
 import { RETRIES_MEAN, retryCount, retryLines, retrySummary } from "./retries.ts";
@@ -83,12 +85,13 @@ ${((budget) => ordered.map((c) => checkRow(result, c, budget)).join("\n"))({ lef
 }
 
 /** The facts of what the run judged: the target and its URLs, the stream, the team's command. */
+
 function subjectFacts(result: RunResult): [string, string][] {
   const { subject } = result;
   const target = targetOf(result);
   const rows: [string, string][] =
     target === undefined
-      ? [[subject.kind === "events" ? "Messages from" : "Consumer", subjectName(result)]]
+      ? [[subjectWord(result), subjectName(result)]]
       : [
           ["Target", subjectName(result)],
           ["Base URL", target.baseUrl],
@@ -103,14 +106,13 @@ function subjectFacts(result: RunResult): [string, string][] {
       "Stream",
       `producer choice ${subject.choice}, delivered by ${subject.delivery}: ${subject.delivered} of ${subject.messages} messages`,
     ]);
-  const command = commandOf(result);
-  if (command === undefined) {
+  if (subject.kind === "provider")
     rows.push([
       "Seed / runs per property",
       `${result.seed} / ${result.runs}${drawnAtDepth(result.runs, result.depth)}`,
     ]);
-    return rows;
-  }
+  const command = commandOf(result);
+  if (command === undefined) return rows;
   const choice = subject.kind === "caller" ? ` (provider choice ${subject.choice})` : "";
   rows.push([
     "Your command",
@@ -216,7 +218,9 @@ function checkRow(result: RunResult, c: CheckResult, budget: Budget): string {
     .join(" ");
   const time = [
     durationText(c.durationMs),
-    `${c.requests} req`,
+    // A provider's check sends requests; a rule judges what was observed.
+    ...(result.subject.kind === "provider" ? [`${c.requests} req`] : []),
+    ...(c.opportunities === undefined ? [] : [`${c.opportunities} judged`]),
     ...(c.waitMs ? [`waited ${durationText(c.waitMs)}`] : []),
   ].join(" · ");
   return `<tr class="${h(c.status)}" ${attrs}><td><span class="badge o-${h(o)}">${h(outcomeBadge(o))}</span></td><td><code>${h(c.id)}</code><br><small>${h(c.title)}</small></td><td>${c.level}</td><td>${requirements}</td><td>${h(time)}</td><td>${details(result, c, budget)}</td></tr>`;
@@ -271,9 +275,7 @@ function details(result: RunResult, c: CheckResult, budget: Budget): string {
       `<p><b>counterexample</b> <code>${h(c.counterexample.value)}</code></p><p><b>replay</b> <code>${h(c.counterexample.replay)}</code></p>`,
     );
   else if (c.status === "failed")
-    parts.push(
-      `<p><b>rerun</b> <code>${h(`${result.command} --check ${c.id} --seed ${result.seed}`)}</code></p>`,
-    );
+    parts.push(`<p><b>rerun</b> <code>${h(replayCommand(result, c))}</code></p>`);
   const curl = c.status === "failed" ? curlForCheck(c) : undefined;
   if (curl !== undefined)
     parts.push(

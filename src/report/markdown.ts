@@ -15,6 +15,7 @@ import {
   outcomeLabel,
   outcomeShort,
   presentOutcomes,
+  replayCommand,
   subjectName,
   suiteOutcomes,
   targetVersionText,
@@ -282,7 +283,7 @@ function failureTable(result: RunResult, checks: readonly CheckResult[]): string
   const out = ["| Check | Level | Requirements | What went wrong | Replay |", "|---|---|---|---|---|"];
   for (const c of checks.slice(0, MAX_ROWS))
     out.push(
-      `| ${code(c.id)} | ${c.level} | ${md(c.requirements.join(", "))} | ${waiverNote(c)}${md(clip(c.message ?? "", 300))}${detailNote(c)}${whereNote(c)} | ${code(replay(result, c))} |`,
+      `| ${code(c.id)} | ${c.level} | ${md(c.requirements.join(", "))} | ${waiverNote(c)}${md(clip(c.message ?? "", 300))}${detailNote(c)}${whereNote(c)} | ${code(replayCommand(result, c))} |`,
     );
   if (checks.length > MAX_ROWS) out.push("", `... and ${checks.length - MAX_ROWS} more: see report.html.`);
   out.push("");
@@ -384,20 +385,6 @@ function whereNote(c: CheckResult): string {
     ...((c.retries ?? []).length > 0 ? [`**${retryCount(c)}** (see Retries)`] : []),
   ];
   return parts.length === 0 ? "" : `<br>${parts.join("; ")}`;
-}
-
-function replay(result: RunResult, c: CheckResult): string {
-  const { subject } = result;
-  // A client check replays by running the team's command again, under the same provider choice.
-  if (subject.kind === "caller")
-    return `lckit client check${subject.choice === "default" ? "" : ` --variants ${subject.choice}`} -- ${subject.command.argv.join(" ")}`;
-  // A consumer check, on the same stream by the same delivery.
-  if (subject.kind === "consumer")
-    return (
-      c.counterexample?.replay ??
-      `lckit events consumer check --variants ${subject.choice} --delivery ${subject.delivery} -- ${subject.command.argv.join(" ")}`
-    );
-  return c.counterexample?.replay ?? `${result.command} --check ${c.id} --seed ${result.seed}`;
 }
 
 /** The line under the headline: what was judged, where, and the run's figures. */

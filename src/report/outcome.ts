@@ -8,6 +8,7 @@ import {
   type CommandRun,
   JUDGING_COMMANDS,
   type RunResult,
+  type SubjectKind,
   type TargetSummary,
 } from "../result/model.ts";
 import { isWaived } from "../result/verdict.ts";
@@ -164,4 +165,39 @@ export function commandEnd(command: CommandRun): string {
   if (command.timedOut) return "hung past its time limit";
   if (command.signal !== null) return `killed by ${command.signal}`;
   return `exit ${command.exitCode}`;
+}
+
+/** The command line that judges a failed check again, by the kind of run: a provider's check alone with the
+ *  run's seed; the team's command again under the same choice (and, for a consumer, the same stream and
+ *  delivery); an event stream or recorded traffic judged whole again by the run's own command line (lckit
+ *  events check and lckit judge take no --check or --seed). A counterexample's own replay comes first. */
+export function replayCommand(result: RunResult, c: CheckResult): string {
+  const { subject } = result;
+  switch (subject.kind) {
+    case "caller":
+      return `lckit client check${subject.choice === "default" ? "" : ` --variants ${subject.choice}`} -- ${subject.command.argv.join(" ")}`;
+    case "consumer":
+      return (
+        c.counterexample?.replay ??
+        `lckit events consumer check --variants ${subject.choice} --delivery ${subject.delivery} -- ${subject.command.argv.join(" ")}`
+      );
+    case "events":
+    case "traffic":
+      return c.counterexample?.replay ?? result.command;
+    case "provider":
+      return c.counterexample?.replay ?? `${result.command} --check ${c.id} --seed ${result.seed}`;
+  }
+}
+
+/** What a report's facts call the subject of a run that has no target, by its kind. */
+const SUBJECT_WORD: Record<SubjectKind, string> = {
+  provider: "Target",
+  caller: "Target",
+  events: "Messages from",
+  consumer: "Consumer",
+  traffic: "Traffic from",
+};
+
+export function subjectWord(result: Pick<RunResult, "subject">): string {
+  return SUBJECT_WORD[result.subject.kind];
 }

@@ -38,8 +38,8 @@ export interface RunRecord {
   /** The target requests went to: a provider's, or a caller's sandbox. */
   target?: RunResult["target"];
   selection: RunResult["selection"];
-  seed: number;
-  runs: number;
+  seed?: number;
+  runs?: number;
   /** How far the checks explored (HTTP runs). */
   depth?: RunResult["depth"];
   replayPath?: string;
@@ -76,8 +76,8 @@ export function assembleRunResult(run: RunRecord): RunResult {
     spec: specHashes(run.interfaceDocument === undefined ? {} : { interfaceDocument: run.interfaceDocument }),
     ...optional("target", run.target),
     selection: run.selection,
-    seed: run.seed,
-    runs: run.runs,
+    ...optional("seed", run.seed),
+    ...optional("runs", run.runs),
     ...optional("depth", run.depth),
     ...optional("replayPath", run.replayPath),
     command: run.command,

@@ -91,11 +91,18 @@ export function certify(
       target: result.target?.name ?? result.command,
       targetVersion,
       profile,
-      seed: result.seed,
-      runs: result.runs,
+      seed: providerFigure(result.seed),
+      runs: providerFigure(result.runs),
       startedAt: result.startedAt,
       finishedAt: result.finishedAt,
       missing,
     },
   };
+}
+
+/** A certificate is of a provider run, whose result always has its seed and runs per property. */
+function providerFigure(figure: number | undefined): number {
+  if (figure === undefined)
+    throw new Error("certify takes a provider run's result (lckit run), with its seed and runs");
+  return figure;
 }

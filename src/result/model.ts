@@ -82,8 +82,12 @@ export interface CheckResult
   counterexample?: Counterexample;
   /** Lines the check logged (capped), for failed and broken checks. */
   log?: string[];
-  /** Requests the check sent. */
+  /** Requests the check sent (0 for a rule that judges what was observed: it sends none). */
   requests: number;
+  /** A rule that judges what was observed (event, caller, consumer rules): the opportunities it judged
+   *  (messages, requests of the command's traffic, objects of the view); absent for an HTTP check and for
+   *  a rule not exercised. */
+  opportunities?: number;
   /** Milliseconds the check spent waiting on the target's clock (token validity, Retry-After, a task),
    *  summed over its waits; absent when it waited for nothing. */
   waitMs?: number;
@@ -200,8 +204,11 @@ export interface RunResult {
    *  pointed at (lckit client check). Absent where nothing was requested: an event stream, a consumer. */
   target?: TargetSummary;
   selection: { suites: string[]; checks: string[]; level: Level; allow: Safety[]; confirmTenant?: string };
-  seed: number;
-  runs: number;
+  /** The seed of what the run generated: a provider run's properties, a consumer check's stream. Absent
+   *  where nothing was generated (an event stream read, a client's command, recorded traffic). */
+  seed?: number;
+  /** Runs per property (lckit run); absent for the kinds that have no properties. */
+  runs?: number;
   /** How far the checks explored (HTTP runs): "default" or "deep" (see src/check/exploration.ts). */
   depth?: Depth;
   replayPath?: string;

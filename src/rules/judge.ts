@@ -101,6 +101,8 @@ export function ruleCheckResult<E>(
     suite: string;
     /** --fail-on not-exercised: a MUST rule with no opportunity fails the run. */
     requireExercised?: boolean;
+    /** An HTTP check: what it judged is what it sent, so its opportunities are its requests. */
+    opportunitiesAreRequests?: boolean;
     failed(findings: Finding<E>[], opportunities: number): Partial<CheckResult>;
   },
 ): CheckResult {
@@ -113,7 +115,13 @@ export function ruleCheckResult<E>(
     requirements: [...rule.requirements],
     safety: rule.safety ?? "read",
     durationMs: Math.round(judged.ms),
-    requests: judged.status === "not-exercised" ? 0 : judged.opportunities,
+    // A rule that judges what was observed sends nothing: what it judged is its opportunities.
+    ...(how.opportunitiesAreRequests
+      ? { requests: judged.status === "not-exercised" ? 0 : judged.opportunities }
+      : {
+          requests: 0,
+          ...(judged.status === "not-exercised" ? {} : { opportunities: judged.opportunities }),
+        }),
   };
   switch (judged.status) {
     case "not-exercised":

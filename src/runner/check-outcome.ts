@@ -155,7 +155,7 @@ function resultOf(entry: PlanEntry, ending: Ending, requests: number, ms: number
   const { check } = entry;
   return ruleCheckResult(
     { ...verdictOf(check, outcome), rule: check, ms },
-    { suite: check.suite, failed: httpFailure },
+    { suite: check.suite, failed: httpFailure, opportunitiesAreRequests: true },
   );
 }
 

@@ -26,6 +26,21 @@ export function abortOnSignals(
   };
 }
 
+/** Runs `work` with a stop request that SIGINT and SIGTERM make (the judging commands: what finished is
+ *  judged and reported, exit 4); the handlers go when it ends. `onSignal` as for abortOnSignals. */
+export async function whileStoppable<T>(
+  work: (signal: AbortSignal) => Promise<T>,
+  onSignal?: (signal: StopSignal, again: boolean) => void,
+): Promise<T> {
+  const controller = new AbortController();
+  const off = abortOnSignals(controller, onSignal);
+  try {
+    return await work(controller.signal);
+  } finally {
+    off();
+  }
+}
+
 /** The first SIGINT or SIGTERM, for a server that runs until told to stop (lckit serve, lckit mock); both
  *  handlers go with it, so a second signal does what it would without the kit. */
 export function untilStopSignal(): Promise<StopSignal> {

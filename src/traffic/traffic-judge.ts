@@ -498,8 +498,6 @@ export class TrafficJudge {
           : {}),
       },
       selection: { suites: parties, checks: [], level: "MAY", allow: ["read"] },
-      seed: 0,
-      runs: 1,
       ...(report.runId === undefined ? {} : { runId: report.runId }),
       command: redactor.text(report.command ?? `lckit judge ${report.source}`),
       startedAt: report.startedAt,
@@ -643,7 +641,8 @@ function checkOf(
     return {
       ...base,
       status: "inconclusive",
-      requests: outcome.opportunities,
+      requests: 0,
+      opportunities: outcome.opportunities,
       reason: outcome.why,
       undecided: undecided(outcome.why),
     };
@@ -657,7 +656,8 @@ function checkOf(
     return {
       ...base,
       status: "failed",
-      requests: verdict.opportunities,
+      requests: 0,
+      opportunities: verdict.opportunities,
       message: `${party} at fault: ${verdict.violationCount} of ${verdict.opportunities} opportunit${verdict.opportunities === 1 ? "y" : "ies"} (${rule.opportunity}) broke the rule; first: ${first.message}`,
       ...(at
         ? {
@@ -682,7 +682,8 @@ function checkOf(
     return {
       ...base,
       status: "passed",
-      requests: verdict.opportunities,
+      requests: 0,
+      opportunities: verdict.opportunities,
       ...(undecidedNote === undefined ? {} : { log: [`not decided: ${undecidedNote}`] }),
     };
   if (verdict.undecided.count > 0)

@@ -12,14 +12,16 @@ import { accessTokenOf, describeResponse } from "../../src/client/index.ts";
 import { type CustomerMethod, DIMENSION } from "./quota-methods.ts";
 import {
   expectSameToken,
+  judgeTokenUse,
   modelEnsure,
   modelFail,
   type QuotaReal,
+  refuseReissued,
   SKEW_MS,
   SwitchOff,
 } from "./quota-model.ts";
 import { quotaRecord, validityOf } from "./quota-tokens.ts";
-import { judgeExpiredRefusal, judgeQuotaRefusal, judgeSuccess } from "./response-judges.ts";
+import { judgeQuotaRefusal } from "./response-judges.ts";
 
 export interface RealTimeModel {
   now: () => number;
@@ -129,11 +131,7 @@ class RealTimeRequestToken implements RealTimeCommand {
     received: number,
     response: Parameters<typeof validityOf>[1],
   ) {
-    if (r.tokens.includes(token))
-      modelFail(r, "expected a newly issued token, got one issued before", "a newly issued token", response, {
-        actual: `${response.status}, token #${r.tokens.indexOf(token)} of the run again`,
-        record: quotaRecord(r.session, `token #${r.tokens.length} of the run`),
-      });
+    refuseReissued(r, token, response, quotaRecord(r.session, `token #${r.tokens.length} of the run`));
     // Held to the validity the kit gave the client; the window counts that validity from the issue.
     validityOf(r.session, response);
     const validityMs = m.validitySeconds * 1000;
@@ -157,17 +155,8 @@ class RealTimeUseToken implements RealTimeCommand {
     const response = await r.session.use(r.tokens[index] ?? "");
     const received = m.now();
     if (!window) return;
-    const record = quotaRecord(r.session, `token #${index} of the run`);
-    if (sent >= window.latestExpiry)
-      modelEnsure(
-        r,
-        judgeExpiredRefusal(r.session.ctx.target.profile, response),
-        `use of expired token #${index}`,
-        response,
-        record,
-      );
-    else if (received < window.earliestExpiry)
-      modelEnsure(r, judgeSuccess(response, `use of active token #${index}`), undefined, response, record);
+    if (sent >= window.latestExpiry) judgeTokenUse(r, index, response, "expired");
+    else if (received < window.earliestExpiry) judgeTokenUse(r, index, response, "active");
     else r.session.ctx.log.debug(`token #${index} used at its expiry: either outcome is accepted`);
   }
   toString = () => `useToken(${this.pick})`;

@@ -109,6 +109,39 @@ export function expectSameToken(
   );
 }
 
+/** A token request answered with a token of the run again: each granted request gets a new one. */
+export function refuseReissued(
+  r: QuotaReal,
+  token: string,
+  response: ApiResponse<TokenResponse>,
+  record: FailureDetail["record"],
+): void {
+  if (r.tokens.includes(token))
+    modelFail(r, "expected a newly issued token, got one issued before", "a newly issued token", response, {
+      actual: `${response.status}, token #${r.tokens.indexOf(token)} of the run again`,
+      record,
+    });
+}
+
+/** A token of the run used, judged by what the model knows of it: refused as expired, or accepted. */
+export function judgeTokenUse(
+  r: QuotaReal,
+  index: number,
+  response: ApiResponse<unknown>,
+  known: "expired" | "active",
+): void {
+  const record = quotaRecord(r.session, `token #${index} of the run`);
+  if (known === "expired")
+    modelEnsure(
+      r,
+      judgeExpiredRefusal(r.session.ctx.target.profile, response),
+      `use of expired token #${index}`,
+      response,
+      record,
+    );
+  else modelEnsure(r, judgeSuccess(response, `use of active token #${index}`), undefined, response, record);
+}
+
 // ---------------------------------------------------------------- the model on a driven clock
 export interface QuotaModel {
   now: number;
@@ -162,17 +195,7 @@ class RequestToken implements QuotaCommand {
             record,
           },
         );
-      if (r.tokens.includes(token))
-        modelFail(
-          r,
-          "expected a newly issued token, got one issued before",
-          "a newly issued token",
-          response,
-          {
-            actual: `${response.status}, token #${r.tokens.indexOf(token)} of the run again`,
-            record,
-          },
-        );
+      refuseReissued(r, token, response, record);
       // Held to the validity the kit gave the client; the model counts it from now (its issue time).
       validityOf(r.session, response);
       m.tokens.push({ expiresAt: m.now + m.validityMs });
@@ -217,17 +240,7 @@ class UseToken implements QuotaCommand {
     r.steps.push(this.toString());
     const index = this.pick % m.tokens.length;
     const expired = (m.tokens[index]?.expiresAt ?? 0) <= m.now;
-    const response = await r.session.use(r.tokens[index] ?? "");
-    const record = quotaRecord(r.session, `token #${index} of the run`);
-    if (expired)
-      modelEnsure(
-        r,
-        judgeExpiredRefusal(r.session.ctx.target.profile, response),
-        `use of expired token #${index}`,
-        response,
-        record,
-      );
-    else modelEnsure(r, judgeSuccess(response, `use of active token #${index}`), undefined, response, record);
+    judgeTokenUse(r, index, await r.session.use(r.tokens[index] ?? ""), expired ? "expired" : "active");
   }
   toString = () => `useToken(${this.pick})`;
 }

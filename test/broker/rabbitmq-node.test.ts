@@ -53,22 +53,26 @@ describe("the consumer check starts a RabbitMQ node when no broker is named", ()
     const choices = ["snapshot", "deltas"].map((name) => PRODUCER_CHOICES.find((c) => c.name === name));
     // The second choice's consumer hangs; the kit is stopped (as by Ctrl-C) a second after it starts.
     const hangsOnDeltas = `if [ "$LCKIT_VARIANT" = deltas ]; then exec sleep 120; fi; exec "${process.execPath}" "${NODE_CONSUMER}"`;
-    const session = await runConsumerSession({
-      argv: ["sh", "-c", hangsOnDeltas],
-      choices: choices as NonNullable<(typeof choices)[number]>[],
-      reportRoot: mkdtempSync(join(tmpdir(), "lckit-kit-broker-")),
-      parallel: 1,
-      delivery: "rabbitmq",
-      count: 300, // seed 1 at 300 gives every MUST rule an opportunity (at 200 no object ends on a fallback)
-      timeoutMs: 60_000,
-      signal: stopper.signal,
-      progress: (line) => {
-        progress += line;
+    const session = await runConsumerSession(
+      {
+        argv: ["sh", "-c", hangsOnDeltas],
+        choices: choices as NonNullable<(typeof choices)[number]>[],
+        reportRoot: mkdtempSync(join(tmpdir(), "lckit-kit-broker-")),
+        parallel: 1,
+        delivery: "rabbitmq",
+        count: 300, // seed 1 at 300 gives every MUST rule an opportunity (at 200 no object ends on a fallback)
+        timeoutMs: 60_000,
+        signal: stopper.signal,
+        progress: (line) => {
+          progress += line;
+        },
       },
-      onFinished: (entry) => {
-        if (entry.choice.name === "snapshot") setTimeout(() => stopper.abort(), 1000);
+      {
+        onFinished: (entry) => {
+          if (entry.choice.name === "snapshot") setTimeout(() => stopper.abort(), 1000);
+        },
       },
-    });
+    );
     expect(session.kind).toBe("sweep");
     if (session.kind !== "sweep") return;
     const byChoice = Object.fromEntries(session.sweep.runs.map((r) => [r.choice.name, r.run]));

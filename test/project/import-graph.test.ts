@@ -58,10 +58,12 @@ const RANKS: Record<string, number> = {
   "src/report-folder": 8,
   "src/pact": 9,
   // The judging commands that run a team's command, ranked inside: how a command is run and the one sweep
-  // over choices at the bottom, then the client check (lckit client check) and the consumer check (lckit
+  // over choices at the bottom, the one session shape above them, then the client check (lckit client check) and the consumer check (lckit
   // events consumer check), each with its request, session, result and sweep; neither imports the other.
   "src/commands/command-run.ts": 9,
   "src/commands/sweep.ts": 9,
+  // The one session shape of both (one run or a sweep, their folders and files), over the one sweep.
+  "src/commands/session.ts": 9.05,
   "src/commands/client": 9.1,
   "src/commands/consumer": 9.1,
   // lckit judge: recorded traffic judged by the caller rules (src/rules/caller) and the service rules.

@@ -184,11 +184,17 @@ describe("the HTTP runner and the event checker assemble alike", () => {
       "depth",
       // A target only where requests went: an event stream has none, and says what it read instead.
       "target",
+      // A seed and runs per property only where the run generated something: an event stream read has none.
+      "seed",
+      "runs",
     ]);
     const keys = (o: object) => Object.keys(o).filter((k) => !optional.has(k));
     expect(keys(events)).toEqual(keys(http));
     expect(http.subject).toEqual({ kind: "provider", target: http.target });
     expect(events).not.toHaveProperty("target");
+    expect(events).not.toHaveProperty("seed");
+    expect(events).not.toHaveProperty("runs");
+    expect([http.seed, http.runs]).toEqual([1, 1]);
     expect(events.subject).toEqual({ kind: "events", source: "stream.ndjson", messages: 1 });
     expect(http.verdict).toBe("BROKEN");
     expect(events.durationMs).toBe(3.25);

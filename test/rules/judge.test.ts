@@ -69,7 +69,7 @@ describe("judging rules", () => {
 describe("a judged rule as a check result", () => {
   const failed = () => ({ message: "broken" });
 
-  it("a failed rule: its opportunities as requests and what its kind shows of the findings", () => {
+  it("a failed rule: its opportunities (no request of its own) and what its kind shows of the findings", () => {
     const [a] = judgeRules([must], () => outcomeOf(3, [found("#1")], "x"));
     const check = ruleCheckResult(a as NonNullable<typeof a>, { suite: "client", failed });
     expect(check).toMatchObject({
@@ -78,7 +78,8 @@ describe("a judged rule as a check result", () => {
       level: "MUST",
       requirements: ["REQ-A", "REQ-B"],
       status: "failed",
-      requests: 3,
+      requests: 0,
+      opportunities: 3,
       message: "broken",
     });
   });
@@ -102,7 +103,8 @@ describe("a judged rule as a check result", () => {
     );
     expect(ruleCheckResult(p as NonNullable<typeof p>, { suite: "consumer", failed })).toMatchObject({
       status: "passed",
-      requests: 2,
+      requests: 0,
+      opportunities: 2,
       message: "2 skipped",
     });
     expect(ruleCheckResult(i as NonNullable<typeof i>, { suite: "consumer", failed })).toMatchObject({

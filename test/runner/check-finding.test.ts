@@ -77,7 +77,10 @@ describe("an HTTP check's verdict", () => {
       where: "exchange #5",
     });
     expect(
-      ruleCheckResult({ ...verdict, rule: check, ms: 12.4 }, { suite: check.suite, failed: httpFailure }),
+      ruleCheckResult(
+        { ...verdict, rule: check, ms: 12.4 },
+        { suite: check.suite, failed: httpFailure, opportunitiesAreRequests: true },
+      ),
     ).toEqual({
       id: "sample/finding",
       suite: "sample",
@@ -106,7 +109,7 @@ describe("an HTTP check's verdict", () => {
         rule: check,
         ms: 1,
       },
-      { suite: check.suite, failed: httpFailure },
+      { suite: check.suite, failed: httpFailure, opportunitiesAreRequests: true },
     );
     expect(result).toMatchObject({
       status: "inconclusive",

@@ -5,7 +5,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { PassThrough } from "node:stream";
 import { describe, expect, it } from "vitest";
-import { runClientCheck, runClientSweep } from "../../src/commands/client/session.ts";
+import { runClientSession } from "../../src/commands/client/session.ts";
 import { packagePath } from "../../src/package-root.ts";
 import { exitCodeOf } from "../../src/result/verdict.ts";
 import { runEventsCheck } from "../../src/session/events-check.ts";
@@ -79,30 +79,32 @@ describe("the client-check session", () => {
   };
 
   it("runs the command once and writes its report folder with the exchanges", async () => {
-    const outcome = await runClientCheck({ ...request, reportDir: "client-reports" });
+    const outcome = await runClientSession({ ...request, reportDir: "client-reports" });
     expect(outcome.exitCode).toBe(0);
+    if (outcome.kind !== "single") throw new Error("one run expected");
     expect(outcome.run.result.requestsSent).toBeGreaterThan(0);
-    expect(existsSync(join(outcome.dir, "exchanges.ndjson"))).toBe(true);
-    expect(existsSync(join(outcome.dir, "manifest.json"))).toBe(true);
+    expect(existsSync(join(outcome.folder, "exchanges.ndjson"))).toBe(true);
+    expect(existsSync(join(outcome.folder, "manifest.json"))).toBe(true);
   });
 
   it("a sweep writes a folder per choice and the sweep's own files", async () => {
     const started: number[] = [];
-    const outcome = await runClientSweep(
+    const outcome = await runClientSession(
       { ...request, reportDir: "sweep-reports", variants: [undefined, "short-pages"], parallel: 2 },
       { onStart: (total) => started.push(total) },
     );
     expect(started).toEqual([2]);
     expect(outcome.exitCode).toBe(0);
+    if (outcome.kind !== "sweep") throw new Error("a sweep expected");
     expect(outcome.document.choices).toBe(2);
-    expect(readdirSync(outcome.dir).sort()).toEqual(
+    expect(readdirSync(outcome.folder).sort()).toEqual(
       ["default", "junit.xml", "short-pages", "summary.md", "sweep.json"].sort(),
     );
   });
 
   it("an unknown client is a UsageError", async () => {
     await expect(
-      runClientCheck({ ...request, reportDir: "client-reports", clientId: "nobody" }),
+      runClientSession({ ...request, reportDir: "client-reports", clientId: "nobody" }),
     ).rejects.toThrow(/client "nobody" is not in the sandbox's data/);
   });
 });

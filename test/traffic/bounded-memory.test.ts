@@ -62,8 +62,8 @@ describe("lckit judge in bounded memory", () => {
     const statuses = (r: RunResult) => r.checks.map((c) => [c.id, c.status]);
     expect(statuses(small.result)).toEqual(statuses(roomy.result));
     // Opportunities counted once each, whatever the windows.
-    const requests = (r: RunResult) => r.checks.map((c) => [c.id, c.requests]);
-    expect(requests(small.result)).toEqual(requests(roomy.result));
+    const opportunities = (r: RunResult) => r.checks.map((c) => [c.id, c.opportunities]);
+    expect(opportunities(small.result)).toEqual(opportunities(roomy.result));
   }, 120_000);
 });
 

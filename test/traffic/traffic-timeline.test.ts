@@ -56,7 +56,7 @@ describe("the traffic's timeline", () => {
     // The picture adds up to the verdict.
     const verdict = result.checks.find((c) => c.id === check);
     expect(verdict?.status).toBe("failed");
-    expect(rule?.opportunities.reduce((a, b) => a + b, 0)).toBe(verdict?.requests);
+    expect(rule?.opportunities.reduce((a, b) => a + b, 0)).toBe(verdict?.opportunities);
   });
 
   it("counts each party's exchanges: the service all, a client its own", () => {

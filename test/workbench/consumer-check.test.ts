@@ -86,7 +86,7 @@ describe.each(Object.entries(LANGUAGES))("the %s example consumer", (_language, 
     for (const rule of CONSUMER_RULES) {
       const result = run.result.checks.find((c) => c.id === rule.id);
       expect(result?.status, rule.id).toBe("passed");
-      expect(result?.requests, rule.id).toBeGreaterThan(0);
+      expect(result?.opportunities, rule.id).toBeGreaterThan(0);
     }
     expect(run.judgement?.judged).toBe(run.judgement?.objects);
   }, 120_000);
@@ -153,7 +153,7 @@ describe.each(Object.entries(LANGUAGES))("the %s example consumer", (_language, 
       expect(run.result.verdict).toBe("CONFORMANT");
       const rule = run.result.checks.find((c) => c.id === "consumer/attributes-of-the-latest-state");
       expect(rule?.status).toBe("passed");
-      expect(rule?.requests).toBeGreaterThan(10);
+      expect(rule?.opportunities).toBeGreaterThan(10);
     },
     120_000,
   );

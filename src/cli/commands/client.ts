@@ -2,20 +2,18 @@
 // rules. The session (src/commands/client/session.ts) runs it and writes the reports; this file parses the
 // flags into its request, prints what it returns and exits with its code.
 
-import { CLIENT_CHECK_DEFAULTS, CLIENT_ENV } from "../../commands/client/check.ts";
-import { runClientCheck, runClientSweep } from "../../commands/client/session.ts";
-import { legalVariants } from "../../commands/client/sweep.ts";
+import { CLIENT_CHECK_DEFAULTS, CLIENT_ENV, type ClientCheckRun } from "../../commands/client/check.ts";
+import { runClientSession } from "../../commands/client/session.ts";
+import { type ClientSweepRun, legalVariants } from "../../commands/client/sweep.ts";
 import { EXCHANGES_FILE, progressLines, sweepClosing } from "../../commands/client/sweep-report.ts";
 import type { VariantName } from "../../reference/index.ts";
 import { notCheckableLines } from "../../report/not-checkable.ts";
-import { sweepOutput } from "../../report/sweep.ts";
 import { reportFilesInWords } from "../../report-folder/write.ts";
 import { failOnOf } from "../../result/verdict.ts";
-import { displayPath } from "../../session/run-session.ts";
-import { abortOnSignals } from "../../session/signals.ts";
+import { whileStoppable } from "../../session/signals.ts";
 import { option, parseArgv, toggle } from "../argv.ts";
 import { defineGroup, type LeafCommand } from "../command.ts";
-import { commandCheckSummary } from "../command-check-summary.ts";
+import { commandCheckSummary, sessionPrinter } from "../command-check-summary.ts";
 import { oneOf, text } from "../flags.ts";
 import { commandHelp } from "../help.ts";
 import { type CliIo, UsageError } from "../io.ts";
@@ -140,51 +138,35 @@ const check: LeafCommand<typeof spec.flags> = {
     const v = parsed.values;
     const variants = variantsOf(v.variants);
     const requiredChoices = requiredChoicesOf(v["require-choice"]);
-    const request = {
-      cwd: io.cwd,
-      env: { ...process.env, ...io.env },
-      command,
-      timeoutMs: v.timeout,
-      reportDir: v["report-dir"],
-      failOn: failOnOf(v["fail-on"]),
-      ...(v.data === undefined ? {} : { data: v.data }),
-      ...(v.client === undefined ? {} : { clientId: v.client }),
-      ...(requiredChoices === undefined ? {} : { requiredChoices }),
-    };
-    const stopper = new AbortController();
-    const stopSignals = abortOnSignals(stopper);
-    try {
-      if (variants === undefined) {
-        const { run, dir, exitCode } = await runClientCheck({
-          ...request,
-          ...(v.quiet ? {} : { output: (chunk: string) => io.err(chunk) }),
-          signal: stopper.signal,
-        });
-        if (v.format === "json") io.out(`${JSON.stringify(run.result, null, 2)}\n`);
-        else io.out(commandCheckSummary(run.result, run.outcome, notCheckableLines(run.result.coverage)));
-        io.err(`report: ${dir}\n`);
-        return exitCode;
-      }
-      // Progress goes where the machine output does not.
-      const progress = (text: string) => (v.format === "json" ? io.err(text) : io.out(text));
-      const { sweep, document, dir, exitCode } = await runClientSweep(
-        { ...request, variants, parallel: v.parallel, signal: stopper.signal },
+    const printer = sessionPrinter(io, v.format as "text" | "json", {
+      name: "client check",
+      choiceWord: "provider",
+      summary: (run: ClientCheckRun) =>
+        commandCheckSummary(run.result, run.outcome, notCheckableLines(run.result.coverage)),
+      progress: progressLines,
+      closing: sweepClosing,
+      choiceOf: (entry: ClientSweepRun) => entry.variant,
+    });
+    const session = await whileStoppable((signal) =>
+      runClientSession(
         {
-          onStart: (total, atOnce, folder) =>
-            progress(
-              `client check over ${total} provider choice(s), ${atOnce} at a time; reports in ${displayPath(io.cwd, folder)}\n`,
-            ),
-          onFinished: (entry, finished, total) => progress(progressLines(entry, finished, total)),
+          cwd: io.cwd,
+          env: { ...process.env, ...io.env },
+          command,
+          timeoutMs: v.timeout,
+          reportDir: v["report-dir"],
+          failOn: failOnOf(v["fail-on"]),
+          ...(v.data === undefined ? {} : { data: v.data }),
+          ...(v.client === undefined ? {} : { clientId: v.client }),
+          ...(requiredChoices === undefined ? {} : { requiredChoices }),
+          ...(variants === undefined ? {} : { variants, parallel: v.parallel }),
+          ...(v.quiet ? {} : { output: (chunk: string) => io.err(chunk) }),
+          signal,
         },
-      );
-      const results = new Map(sweep.runs.map(({ variant, run }) => [variant, run.result]));
-      if (v.format === "json") io.out(`${JSON.stringify(sweepOutput(document, results, dir), null, 2)}\n`);
-      else io.out(sweepClosing(sweep));
-      io.err(`report: ${dir}\n`);
-      return exitCode;
-    } finally {
-      stopSignals();
-    }
+        printer.events,
+      ),
+    );
+    return printer.print(session);
   },
 };
 

@@ -8,8 +8,13 @@ import {
   DELIVERIES,
   type Delivery,
 } from "../../commands/consumer/request.ts";
+import type { ConsumerCheckRun } from "../../commands/consumer/result.ts";
 import { runConsumerSession } from "../../commands/consumer/session.ts";
-import { consumerProgressLine, consumerSweepClosing } from "../../commands/consumer/sweep.ts";
+import {
+  type ConsumerSweepRun,
+  consumerProgressLine,
+  consumerSweepClosing,
+} from "../../commands/consumer/sweep.ts";
 import { CONSUMER_RULES } from "../../events/consumer/consumer-rules.ts";
 import { VIEW_FORMAT } from "../../events/consumer/consumer-view.ts";
 import {
@@ -18,13 +23,11 @@ import {
   producerChoice,
 } from "../../events/consumer/producer-choices.ts";
 import { defaultStreamCacheDir } from "../../events/consumer/stream-cache.ts";
-import { sweepOutput } from "../../report/sweep.ts";
 import { failOnOf } from "../../result/verdict.ts";
-import { displayPath } from "../../session/run-session.ts";
-import { abortOnSignals } from "../../session/signals.ts";
+import { whileStoppable } from "../../session/signals.ts";
 import { option, parseArgv, toggle } from "../argv.ts";
 import type { LeafCommand } from "../command.ts";
-import { commandCheckSummary } from "../command-check-summary.ts";
+import { commandCheckSummary, sessionPrinter } from "../command-check-summary.ts";
 import { integer, oneOf, text } from "../flags.ts";
 import { commandHelp } from "../help.ts";
 import { UsageError } from "../io.ts";
@@ -151,51 +154,40 @@ export const consumer: LeafCommand<typeof spec.flags> = {
       );
     const v = parsed.values;
     const choices = choicesOf(v.variants);
-    const reportRoot = resolve(io.cwd, v["report-dir"]);
-    const stopper = new AbortController();
-    const stopSignals = abortOnSignals(stopper);
     const env = { ...process.env, ...io.env };
-    const progress = (line: string) => (v.format === "json" ? io.err(line) : io.out(line));
-    try {
-      const session = await runConsumerSession({
-        argv: command,
-        choices,
-        reportRoot,
-        delivery: v.delivery as Delivery,
-        ...(v.broker === undefined ? {} : { brokerUrl: v.broker }),
-        ...(env.LCKIT_RABBITMQ_SERVER ? { rabbitmqServer: env.LCKIT_RABBITMQ_SERVER } : {}),
-        progress: (line: string) => io.err(line),
-        seed: v.seed,
-        count: v.messages,
-        ...streamCacheOf(v["stream-cache"], { ...process.env, ...io.env }, io.cwd),
-        timeoutMs: v.timeout,
-        parallel: v.parallel,
-        cwd: io.cwd,
-        env,
-        signal: stopper.signal,
-        failOn: failOnOf(v["fail-on"]),
-        ...(v["fail-on"].includes("not-exercised") ? { requireExercised: true } : {}),
-        ...(v.quiet ? {} : { output: (chunk: string) => io.err(chunk) }),
-        onSweepStart: (folder) =>
-          progress(
-            `consumer check over ${choices.length} producer choice(s), ${Math.min(v.parallel, choices.length)} at a time; reports in ${displayPath(io.cwd, folder)}\n`,
-          ),
-        onFinished: (entry, finished, total) => progress(consumerProgressLine(entry, finished, total)),
-      });
-      if (session.kind === "single") {
-        io.out(
-          v.format === "json"
-            ? `${JSON.stringify(session.run.result, null, 2)}\n`
-            : commandCheckSummary(session.run.result, session.run.outcome),
-        );
-      } else if (v.format === "json") {
-        const results = new Map(session.sweep.runs.map(({ choice, run }) => [choice.name, run.result]));
-        io.out(`${JSON.stringify(sweepOutput(session.document, results, session.folder), null, 2)}\n`);
-      } else io.out(consumerSweepClosing(session.sweep));
-      io.err(`report: ${session.folder}\n`);
-      return session.exitCode;
-    } finally {
-      stopSignals();
-    }
+    const printer = sessionPrinter(io, v.format as "text" | "json", {
+      name: "consumer check",
+      choiceWord: "producer",
+      summary: (run: ConsumerCheckRun) => commandCheckSummary(run.result, run.outcome),
+      progress: consumerProgressLine,
+      closing: consumerSweepClosing,
+      choiceOf: (entry: ConsumerSweepRun) => entry.choice.name,
+    });
+    const session = await whileStoppable((signal) =>
+      runConsumerSession(
+        {
+          argv: command,
+          choices,
+          reportRoot: resolve(io.cwd, v["report-dir"]),
+          delivery: v.delivery as Delivery,
+          ...(v.broker === undefined ? {} : { brokerUrl: v.broker }),
+          ...(env.LCKIT_RABBITMQ_SERVER ? { rabbitmqServer: env.LCKIT_RABBITMQ_SERVER } : {}),
+          progress: (line: string) => io.err(line),
+          seed: v.seed,
+          count: v.messages,
+          ...streamCacheOf(v["stream-cache"], env, io.cwd),
+          timeoutMs: v.timeout,
+          parallel: v.parallel,
+          cwd: io.cwd,
+          env,
+          signal,
+          failOn: failOnOf(v["fail-on"]),
+          ...(v["fail-on"].includes("not-exercised") ? { requireExercised: true } : {}),
+          ...(v.quiet ? {} : { output: (chunk: string) => io.err(chunk) }),
+        },
+        printer.events,
+      ),
+    );
+    return printer.print(session);
   },
 };

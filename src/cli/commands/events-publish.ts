@@ -1,12 +1,10 @@
 // `lckit events publish`: sends a seeded, realistic event stream (see src/events/generate/stream.ts) to a broker
 // exchange or an NDJSON file, optionally with re-sends, reordering and a known set of invalid messages,
 // so that a consumer or the kit's own checker can be tried against a stream whose defects are known.
-import { writeFileSync } from "node:fs";
-import { resolve } from "node:path";
-import { generateStream, type PayloadType, type StreamManifest } from "../../events/generate/index.ts";
-import { openAmqpSink } from "../../events/transport/sinks/amqp.ts";
-import { ndjsonLine, openFileSink } from "../../events/transport/sinks/file.ts";
+import type { StreamManifest } from "../../events/generate/index.ts";
+import { ndjsonLine } from "../../events/transport/sinks/file.ts";
 import type { MessageSink } from "../../events/transport/transport.ts";
+import { type PublishRequest, publishEvents } from "../../session/events-publish.ts";
 import { option, toggle, type Values } from "../argv.ts";
 import { defineCommand } from "../command.ts";
 import { integer, oneOf, text } from "../flags.ts";
@@ -121,31 +119,14 @@ export function probability(raw: string, flag: string): number {
   return value;
 }
 
-interface PublishOptions {
-  to: string;
-  exchange: string;
-  routingKey?: string;
-  tenant: string;
-  payload: PayloadType;
-  count: number;
-  rate?: number;
-  seed: number;
-  duplicates: number;
-  reorder: number;
-  invalid: number;
-  manifest?: string;
-  variety: boolean;
-  address?: string;
-  ca?: string;
-}
-
-function publishOptions(values: Values<typeof spec.flags>, io: CliIo): PublishOptions {
+function publishOptions(values: Values<typeof spec.flags>, io: CliIo): PublishRequest {
   if (values.invalid > values.count)
     throw new UsageError(`--invalid (${values.invalid}) cannot exceed --count (${values.count})`);
   const to = values.to ?? io.env.LCKIT_AMQP_URL ?? "-";
   // The environment's URL is checked like the flag's: a typo there is as much a usage error.
   if (values.to === undefined) destination(to, "LCKIT_AMQP_URL");
   return {
+    cwd: io.cwd,
     to,
     payload: values.payload,
     exchange: values.exchange,
@@ -188,60 +169,18 @@ function summary(manifest: StreamManifest): string {
 
 export const publish = defineCommand(spec, async ({ values }, io) => {
   const options = publishOptions(values, io);
-  const { messages, manifest } = generateStream({
-    seed: options.seed,
-    count: options.count,
-    tenantId: options.tenant,
-    payloadType: options.payload,
-    duplicates: options.duplicates,
-    reorderWindow: options.reorder,
-    invalid: { count: options.invalid },
-    variety: options.variety,
-  });
-  if (options.manifest)
-    writeFileSync(resolve(io.cwd, options.manifest), `${JSON.stringify(manifest, null, 2)}\n`);
-
-  let sink: MessageSink;
-  try {
-    sink = /^amqp1s?:\/\//.test(options.to)
-      ? await (await import("../../events/transport/sinks/amqp1.ts")).openAmqp1Sink(options.to, {
-          ...(options.address === undefined ? {} : { address: options.address }),
-          ...(options.ca === undefined ? {} : { caFile: resolve(io.cwd, options.ca) }),
-        })
-      : /^amqps?:\/\//.test(options.to)
-        ? await openAmqpSink(options.to, {
-            exchange: options.exchange,
-            routingKey: options.routingKey ?? `events.${options.tenant}`,
-            declare: { type: "topic", durable: true },
-          })
-        : options.to === "-"
-          ? stdoutSink(io)
-          : await openFileSink(resolve(io.cwd, options.to));
-  } catch (error) {
+  const outcome = await publishEvents({ ...options, stdout: stdoutSink(io) });
+  if (outcome.kind === "not-opened") {
     io.err(
-      `lckit events publish: cannot open ${options.to.replace(/\/\/[^@/]*@/, "//***@")}: ${error instanceof Error ? error.message : String(error)}\n`,
+      `lckit events publish: cannot open ${options.to.replace(/\/\/[^@/]*@/, "//***@")}: ${outcome.why}\n`,
     );
     return 3;
   }
-  const began = Date.now();
-  try {
-    for (const [index, message] of messages.entries()) {
-      if (options.rate !== undefined) {
-        // Pace by schedule, not by per-message sleeps, so the average rate holds.
-        const due = began + (index / options.rate) * 1000;
-        const wait = due - Date.now();
-        if (wait > 0) await new Promise((r) => setTimeout(r, wait));
-      }
-      await sink.publish(message);
-    }
-    await sink.close();
-  } catch (error) {
-    await sink.close().catch(() => {});
-    io.err(`lckit events publish: publishing to ${sink.description} failed: ${String(error)}\n`);
+  if (outcome.kind === "failed") {
+    io.err(`lckit events publish: publishing to ${outcome.to} failed: ${outcome.why}\n`);
     return 3;
   }
-  const seconds = (Date.now() - began) / 1000;
-  const report = `published to ${sink.description}: ${summary(manifest)}; ${seconds.toFixed(2)} s\n`;
+  const report = `published to ${outcome.to}: ${summary(outcome.manifest)}; ${outcome.seconds.toFixed(2)} s\n`;
   if (options.to === "-") io.err(report);
   else io.out(report);
   return 0;

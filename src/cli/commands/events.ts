@@ -12,7 +12,7 @@ import type { Interruption } from "../../result/model.ts";
 import { exitCodeOf, failOnOf } from "../../result/verdict.ts";
 import { runEventsCheck } from "../../session/events-check.ts";
 import { displayPath } from "../../session/run-session.ts";
-import { abortOnSignals } from "../../session/signals.ts";
+import { whileStoppable } from "../../session/signals.ts";
 import { defineCommand, defineGroup } from "../command.ts";
 import { commandHelp } from "../help.ts";
 import { type CliIo, UsageError } from "../io.ts";
@@ -101,46 +101,46 @@ const check = defineCommand(checkSpec, async ({ values, positionals, argv }, io:
   // Repeated findings (one rule, the same message) are printed once, then summed up after the run.
   const groups = new ProblemGroups();
   // Ctrl-C or SIGTERM ends the reading; what was read is judged and reported (exit 4), as lckit run does.
-  const stopper = new AbortController();
-  const stopSignals = abortOnSignals(stopper);
-  const { result, run, dir } = await runEventsCheck(
-    {
-      signal: stopper.signal,
-      cwd: io.cwd,
-      source,
-      read: {
-        stdin: io.stdin,
-        exchange: values.exchange,
-        routingKey: values["routing-key"],
-        maxMessages: values["max-messages"],
-        idleTimeoutMs: values["idle-timeout"],
-        durationMs: values.duration,
-        ...(values["max-line-bytes"] === undefined ? {} : { maxLineBytes: values["max-line-bytes"] }),
-        envelope: values.envelope,
-        ...(values.address === undefined ? {} : { address: values.address }),
-        ...(values["amqp1-mode"] === undefined ? {} : { amqp1Mode: values["amqp1-mode"] }),
-        ...(values.ca === undefined ? {} : { caFile: resolve(io.cwd, values.ca) }),
+  const { result, run, dir } = await whileStoppable((signal) =>
+    runEventsCheck(
+      {
+        signal,
+        cwd: io.cwd,
+        source,
+        read: {
+          stdin: io.stdin,
+          exchange: values.exchange,
+          routingKey: values["routing-key"],
+          maxMessages: values["max-messages"],
+          idleTimeoutMs: values["idle-timeout"],
+          durationMs: values.duration,
+          ...(values["max-line-bytes"] === undefined ? {} : { maxLineBytes: values["max-line-bytes"] }),
+          envelope: values.envelope,
+          ...(values.address === undefined ? {} : { address: values.address }),
+          ...(values["amqp1-mode"] === undefined ? {} : { amqp1Mode: values["amqp1-mode"] }),
+          ...(values.ca === undefined ? {} : { caFile: resolve(io.cwd, values.ca) }),
+        },
+        ...(values.config === undefined ? {} : { config: values.config }),
+        check: {
+          maxProblems,
+          ...(values["max-tracked"] === undefined ? {} : { maxTrackedVersions: values["max-tracked"] }),
+          ...(values["max-depth"] === undefined ? {} : { maxDepth: values["max-depth"] }),
+          ...(Object.keys(window).length === 0 ? {} : { companionWindow: window }),
+        },
+        ...(values["report-dir"] === undefined ? {} : { reportDir: values["report-dir"] }),
+        ...(values["sign-key"] === undefined ? {} : { signKey: values["sign-key"] }),
+        allowEmpty: values["allow-empty"],
+        command: ["lckit", "events", "check", ...argv].join(" "),
       },
-      ...(values.config === undefined ? {} : { config: values.config }),
-      check: {
-        maxProblems,
-        ...(values["max-tracked"] === undefined ? {} : { maxTrackedVersions: values["max-tracked"] }),
-        ...(values["max-depth"] === undefined ? {} : { maxDepth: values["max-depth"] }),
-        ...(Object.keys(window).length === 0 ? {} : { companionWindow: window }),
+      {
+        onProblem: (problem) => {
+          if (format !== "text" || !groups.add(problem)) return;
+          if (printed < maxProblems) io.out(formatProblem(problem));
+          printed += 1;
+        },
       },
-      ...(values["report-dir"] === undefined ? {} : { reportDir: values["report-dir"] }),
-      ...(values["sign-key"] === undefined ? {} : { signKey: values["sign-key"] }),
-      allowEmpty: values["allow-empty"],
-      command: ["lckit", "events", "check", ...argv].join(" "),
-    },
-    {
-      onProblem: (problem) => {
-        if (format !== "text" || !groups.add(problem)) return;
-        if (printed < maxProblems) io.out(formatProblem(problem));
-        printed += 1;
-      },
-    },
-  ).finally(stopSignals);
+    ),
+  );
   if (format === "text") for (const group of groups.repeated()) io.out(`${formatGroup(group)}\n`);
   for (const notice of result.notices) io.err(`${result.source}: ${notice.kind}: ${notice.message}\n`);
   if (format === "json") io.out(`${safeJson(JSON.stringify(result, null, 2))}\n`);

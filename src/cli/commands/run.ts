@@ -5,7 +5,7 @@ import { ATTESTATION_FILE } from "../../report-folder/attestation.ts";
 import { exitCodeOf, type FailOn, failOnOf } from "../../result/verdict.ts";
 import { checksModuleOf } from "../../session/checks-module.ts";
 import { certifyRefusals, displayPath, type RunRequest, RunSession } from "../../session/run-session.ts";
-import { abortOnSignals } from "../../session/signals.ts";
+import { type StopSignal, whileStoppable } from "../../session/signals.ts";
 import { parseArgv, type Values } from "../argv.ts";
 import { defineCommand } from "../command.ts";
 import type { CliIo } from "../io.ts";
@@ -111,10 +111,9 @@ async function runCommand(args: RunArgs, io: CliIo): Promise<number> {
       `lckit run: the target is a sandbox lckit serve serves, and it could not be reset: ${reset.why}; an earlier run may have changed it (a delete task empties the tenant): reset it with\n  ${reset.command}\n`,
     );
   const progress = progressPrinter(io);
-  const interrupt = new AbortController();
   // SIGINT/SIGTERM stop the run gracefully (the report of what finished is written); a second one quits at
   // once with the shell's code for it.
-  const stopSignals = abortOnSignals(interrupt, (signal, again) => {
+  const onSignal = (signal: StopSignal, again: boolean) => {
     if (again) {
       io.err(`\nlckit run: ${signal} again: quitting without a report\n`);
       process.exit(signal === "SIGINT" ? 130 : 143);
@@ -123,15 +122,18 @@ async function runCommand(args: RunArgs, io: CliIo): Promise<number> {
       `\nlckit run: ${signal}: stopping; putting back configuration changes and writing the report of ` +
         "what finished (send it again to quit at once)\n",
     );
-  });
+  };
   let outcome: Awaited<ReturnType<RunSession["run"]>>;
   try {
-    outcome = await session.run({
-      signal: interrupt.signal,
-      onEvent: (event) => (event.type === "starting" ? printStart(io, event) : progress.onEvent(event)),
-    });
+    outcome = await whileStoppable(
+      (signal) =>
+        session.run({
+          signal,
+          onEvent: (event) => (event.type === "starting" ? printStart(io, event) : progress.onEvent(event)),
+        }),
+      onSignal,
+    );
   } finally {
-    stopSignals();
     progress.done();
   }
   const { result } = outcome;

@@ -1,20 +1,15 @@
 // lckit serve: the stateful reference on loopback, for consumer teams and manual runs.
 
 import {
-  type ControlListening,
-  createReference,
+  type createReference,
   FAULTS,
   type FaultName,
-  FixtureError,
   isFaultName,
   isVariantName,
-  type Listening,
-  listenControl,
-  SANDBOX_CONTROL_HEADER,
-  shiftableClock,
   VARIANTS,
   type VariantName,
 } from "../../reference/index.ts";
+import { startServedSandbox } from "../../session/served-sandbox.ts";
 import { untilStopSignal } from "../../session/signals.ts";
 import { option, parseArgv, repeatable, toggle, type Values } from "../argv.ts";
 import { defineCommand } from "../command.ts";
@@ -179,78 +174,16 @@ function dataClientsHint(reference: ReturnType<typeof createReference>, file: st
 
 /** Starts the server and resolves with an exit code once `stopped` resolves. */
 export async function serve(options: ServeOptions, io: CliIo, stopped: Promise<unknown>): Promise<number> {
-  const generate =
-    options.lookups !== undefined || options.statistics !== undefined
-      ? {
-          tenant: options.tenant,
-          lookups: options.lookups,
-          statistics: options.statistics,
-          seed: options.seed,
-        }
-      : undefined;
-  let server: Listening;
-  let control: ControlListening;
-  let reference: ReturnType<typeof createReference>;
-  try {
-    reference = createReference({
-      // Real time that the control interface can move forwards.
-      clock: shiftableClock(),
-      faults: options.faults,
-      variants: options.variants,
-      generate,
-      ...(options.data === undefined ? {} : { data: options.data }),
-    });
-    // Every answer names the control port, so that lckit run can reset this sandbox before it runs.
-    let controlUrl: string | undefined;
-    server = await reference.listen({
-      port: options.port,
-      host: options.host,
-      rdmPort: options.rdmPort,
-      headers: (): Record<string, string> =>
-        controlUrl === undefined ? {} : { [SANDBOX_CONTROL_HEADER]: controlUrl },
-    });
-    try {
-      control = await listenControl(reference.control, { port: options.controlPort ?? 0 });
-      controlUrl = control.url;
-    } catch (error) {
-      await server.close();
-      const message = error instanceof Error ? error.message : String(error);
-      throw new Error(`control interface: ${message}`, { cause: error });
-    }
-  } catch (error) {
-    const message = error instanceof Error ? error.message : String(error);
-    if (error instanceof FixtureError) throw new UsageError(`--data ${message}; nothing was started`);
-    if (/EADDRINUSE/.test(message)) {
-      const flag = message.startsWith("control interface") ? "--control-port" : "--port";
-      throw new UsageError(
-        `port in use (${message}); choose another with ${flag} N (0 picks a free port); nothing was started`,
-      );
-    }
-    if (/unknown tenant/.test(message)) throw new UsageError(`--tenant: ${message}`);
-    throw error;
-  }
+  const sandbox = await startServedSandbox(options);
+  const { server, control, pact, reference, generated } = sandbox;
   io.err(
     `lckit serve: reference listening\n  base_url ${server.baseUrl}\n  rdm_url  ${server.rdmUrl}\n  control  ${control.url} (GET / lists its routes)\n`,
   );
-  // Loaded only when asked for: a plain start does not pay for the Pact provider states.
-  const pactServer =
-    options.pactPort === undefined ? undefined : await import("../../pact/state-change-server.ts");
-  const pact =
-    options.pactPort === undefined || pactServer === undefined
-      ? undefined
-      : await pactServer.listenStateChange({
-          reference,
-          baseUrl: server.baseUrl,
-          rdmUrl: server.rdmUrl,
-          host: "127.0.0.1",
-          port: options.pactPort,
-          tenant: options.tenant,
-        });
   if (pact)
     io.err(
-      `  pact     ${pact.url}${pactServer?.STATE_CHANGE_PATH} (state change), ${pact.url}${pactServer?.MESSAGES_PATH} (messages)\n`,
+      `  pact     ${pact.url}${pact.stateChangePath} (state change), ${pact.url}${pact.messagesPath} (messages)\n`,
     );
-  if (generate) {
+  if (generated) {
     io.err(
       `  generated for tenant ${options.tenant}: ${options.lookups ?? 0} lookups, ${options.statistics ?? 0} statistics (seed ${options.seed})\n`,
     );
@@ -260,9 +193,7 @@ export async function serve(options: ServeOptions, io: CliIo, stopped: Promise<u
   io.err(options.data === undefined ? CREDENTIALS_HINT : dataClientsHint(reference, options.data));
   io.err("Stop with Ctrl-C.\n");
   await stopped;
-  await pact?.close();
-  await control.close();
-  await server.close();
+  await sandbox.close();
   io.err("lckit serve: stopped\n");
   return 0;
 }

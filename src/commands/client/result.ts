@@ -209,8 +209,6 @@ export function clientRunResult(traffic: Traffic, meta: ClientRunMeta): RunResul
       roles: [],
     },
     selection: { suites: ["client"], checks: [], level: "MAY", allow: ["read"] },
-    seed: 0,
-    runs: 1,
     command: redactor.text(meta.command),
     startedAt: meta.startedAt,
     finishedAt: meta.finishedAt,

@@ -1,19 +1,22 @@
-// lckit client check from request to report folder, below the CLI: the report root proven writable before
-// the team's command runs, the check run once (src/commands/client/check.ts) or once per provider choice
-// (a sweep), and every folder written: the run's report with the command's exchanges, or a folder per
-// choice as each finishes and the sweep's own files (sweep.json, junit.xml, summary.md). `lckit client
-// check` parses flags into a ClientCheckRequest and prints what this returns; problems the user can fix are
-// UsageErrors (exit 2).
-import { mkdirSync, writeFileSync } from "node:fs";
+// lckit client check from request to report folder, below the CLI, in the one session shape of the
+// commands that run a team's command (src/commands/session.ts): the check run once
+// (src/commands/client/check.ts) or once per provider choice (a sweep); a folder holds the run's report
+// with the command's exchanges. `lckit client check` parses flags into a ClientSessionRequest and prints
+// what this returns; problems the user can fix are UsageErrors (exit 2).
+import { writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { FixtureError, type VariantName } from "../../reference/index.ts";
-import { proveReportRoot, writeReportFolder } from "../../report-folder/write.ts";
-import { newRunId } from "../../result/assemble.ts";
-import type { ExitCode, FailOn } from "../../result/verdict.ts";
+import type { FailOn } from "../../result/verdict.ts";
 import { UsageError } from "../../usage-error.ts";
-import { SWEEP_JSON } from "../sweep.ts";
-import { type ClientCheckRun, clientCheck } from "./check.ts";
-import { type ClientSweep, type ClientSweepRun, clientSweep } from "./sweep.ts";
+import {
+  type CommandSession,
+  openReportRoot,
+  type SweepEvents,
+  singleSession,
+  sweepSession,
+} from "../session.ts";
+import { CLIENT_CHECK_DEFAULTS, type ClientCheckRun, clientCheck } from "./check.ts";
+import { type ClientSweepRun, clientSweep } from "./sweep.ts";
 import { renderSweepMarkdown } from "./sweep-markdown.ts";
 import {
   EXCHANGES_FILE,
@@ -44,90 +47,61 @@ export interface ClientCheckRequest {
   signal?: AbortSignal;
 }
 
-export interface ClientSweepRequest extends Omit<ClientCheckRequest, "output"> {
-  /** The provider choices; undefined: the reference's own ("default"). */
-  variants: readonly (VariantName | undefined)[];
-  parallel: number;
+export interface ClientSessionRequest extends ClientCheckRequest {
+  /** The provider choices of a sweep (undefined in it: the reference's own, "default"); absent: one run. */
+  variants?: readonly (VariantName | undefined)[];
+  /** Choices run at once in a sweep. */
+  parallel?: number;
 }
 
-export interface ClientCheckOutcome {
-  run: ClientCheckRun;
-  /** The report folder: <report dir>/<run id>. */
-  dir: string;
-  exitCode: ExitCode;
-}
+export type ClientSession = CommandSession<ClientCheckRun, ClientSweepRun, SweepDocument>;
 
-export interface ClientSweepOutcome {
-  sweep: ClientSweep;
-  document: SweepDocument;
-  /** The sweep's folder: <report dir>/sweep-<run id>, a folder per choice inside. */
-  dir: string;
-  exitCode: ExitCode;
-}
-
-export interface ClientSweepEvents {
-  /** Before the first choice runs: how many, how many at once, and where their folders go. */
-  onStart?: (total: number, atOnce: number, dir: string) => void;
-  /** As each choice finishes (its folder is written by then). */
-  onFinished?: (entry: ClientSweepRun, finished: number, total: number) => void;
-}
-
-/** One client check: the command run once against one sandbox, its report folder written. */
-export async function runClientCheck(request: ClientCheckRequest): Promise<ClientCheckOutcome> {
-  const root = resolve(request.cwd, request.reportDir);
-  // A report that cannot be written would lose the command's run: the folder is proven first.
-  proveReportRoot(root);
-  const run = await usageErrors(() =>
-    clientCheck({
-      ...checkOptions(request),
-      ...(request.output === undefined ? {} : { output: request.output }),
-    }),
+/** The client check: the command run once against one sandbox (its report folder written, with the
+ *  command's exchanges), or with `variants` once per provider choice, a few at a time (a folder per choice
+ *  written as it finishes, the sweep's own files once all have). */
+export async function runClientSession(
+  request: ClientSessionRequest,
+  events: SweepEvents<ClientSweepRun> = {},
+): Promise<ClientSession> {
+  const root = openReportRoot(resolve(request.cwd, request.reportDir));
+  const { variants, parallel, output, ...common } = request;
+  if (variants === undefined)
+    return singleSession(
+      root,
+      () =>
+        usageErrors(() =>
+          clientCheck({ ...checkOptions(common), ...(output === undefined ? {} : { output }) }),
+        ),
+      // The command's whole traffic, redacted, one exchange per line, beside the report.
+      (folder, run) =>
+        writeFileSync(
+          join(folder, EXCHANGES_FILE),
+          run.exchanges.map((x) => `${JSON.stringify(x)}\n`).join(""),
+        ),
+    );
+  const atOnce = parallel ?? CLIENT_CHECK_DEFAULTS.parallel;
+  return sweepSession(
+    root,
+    CLIENT_SWEEP_FILES,
+    {
+      total: variants.length,
+      parallel: atOnce,
+      // As the reports show it: redacted.
+      command: (sweep) => sweep.runs[0]?.run.result.command ?? request.command.join(" "),
+    },
+    events,
+    (onFinished) =>
+      usageErrors(() => clientSweep({ ...checkOptions(common), variants, parallel: atOnce, onFinished })),
   );
-  const dir = writeReportFolder(run.result, root, {
-    // The command's whole traffic, redacted, one exchange per line, beside the report.
-    alsoWrite: (folder) =>
-      writeFileSync(
-        join(folder, EXCHANGES_FILE),
-        run.exchanges.map((x) => `${JSON.stringify(x)}\n`).join(""),
-      ),
-  });
-  return { run, dir, exitCode: run.exitCode };
 }
 
-/** A sweep: the command once per provider choice, a few at a time, a folder per choice written as it
- *  finishes, and the sweep's own files once all have. */
-export async function runClientSweep(
-  request: ClientSweepRequest,
-  events: ClientSweepEvents = {},
-): Promise<ClientSweepOutcome> {
-  const root = resolve(request.cwd, request.reportDir);
-  proveReportRoot(root);
-  const dir = join(root, `sweep-${newRunId()}`);
-  mkdirSync(dir, { recursive: true });
-  events.onStart?.(request.variants.length, Math.min(request.parallel, request.variants.length), dir);
-  const startedAt = new Date();
-  const sweep = await usageErrors(() =>
-    clientSweep({
-      ...checkOptions(request),
-      variants: request.variants,
-      parallel: request.parallel,
-      onFinished: (entry, finished, total) => {
-        writeChoiceFolder(dir, entry);
-        events.onFinished?.(entry, finished, total);
-      },
-    }),
-  );
-  const document = sweepDocument(sweep, {
-    // As the reports show it: redacted.
-    command: sweep.runs[0]?.run.result.command ?? request.command.join(" "),
-    startedAt,
-    finishedAt: new Date(),
-  });
-  writeFileSync(join(dir, SWEEP_JSON), `${JSON.stringify(document, null, 2)}\n`);
-  writeFileSync(join(dir, "junit.xml"), renderSweepJunit(sweep));
-  writeFileSync(join(dir, "summary.md"), renderSweepMarkdown(sweep));
-  return { sweep, document, dir, exitCode: sweep.exitCode };
-}
+const CLIENT_SWEEP_FILES = {
+  prefix: "sweep",
+  writeChoice: writeChoiceFolder,
+  document: sweepDocument,
+  junit: renderSweepJunit,
+  markdown: renderSweepMarkdown,
+};
 
 function checkOptions(request: Omit<ClientCheckRequest, "output">) {
   return {

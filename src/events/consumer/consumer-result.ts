@@ -113,7 +113,7 @@ function viewCheck(meta: ConsumerRunMeta): CheckResult {
   if ("problem" in meta.view)
     return { ...base, status: "failed", message: meta.view.problem + unversioned(meta) };
   const j = meta.view.judgement;
-  return { ...base, status: "passed", requests: j.judged };
+  return { ...base, status: "passed", opportunities: j.judged };
 }
 
 const UNKNOWN_TYPES_RULE_ID = "consumer/unknown-types-and-fields-change-nothing";
@@ -152,7 +152,7 @@ export function consumerRunResult(meta: ConsumerRunMeta): RunResult {
       return {
         ...base,
         status: "failed",
-        requests: 1,
+        opportunities: 1,
         message: crash,
         details: {
           expected: `the consumer goes on past ${String(stream.firstUnlistedType)} (a type in neither of the document's lists), its view of the rest unchanged`,
@@ -208,7 +208,6 @@ export function consumerRunResult(meta: ConsumerRunMeta): RunResult {
     },
     selection: { suites: ["consumer"], checks: [], level: "MAY", allow: ["read"] },
     seed: stream.seed,
-    runs: 1,
     command: meta.command,
     startedAt: meta.startedAt,
     finishedAt: meta.finishedAt,

@@ -79,8 +79,6 @@ export function eventRunResult(result: EventCheckResult, meta: EventRunMeta): Ru
       ...(meta.allowEmpty ? { emptyAllowed: true as const } : {}),
     },
     selection: { suites: ["events"], checks: [], level: "MAY", allow: ["read"] },
-    seed: 0,
-    runs: 1,
     command: meta.command,
     startedAt: started,
     finishedAt: finished,
