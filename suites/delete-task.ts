@@ -13,13 +13,15 @@ import {
   inconclusive,
   requestOf,
 } from "../src/check/index.ts";
-import { type ApiResponse, describeResponse, lookupUri, pageOf, type Task } from "../src/client/index.ts";
+import { type ApiResponse, describeResponse, lookupUri, type Task } from "../src/client/index.ts";
 import { lookupTypeUri } from "../src/contract/index.ts";
 import { lookupScan } from "./lookup-scan.ts";
+import { statusIsOk } from "./service.ts";
 import { absentLookupTasks, absentLookupUri, typeName } from "./support/data-operations.ts";
 import { type CheckDefinition, defineCheck } from "./support/define.ts";
+import { runShares, shareGone, tenantBeforeDeletes } from "./support/deleting-shares.ts";
 import { checkProperty } from "./support/property.ts";
-import { ensure, judgeSuccess } from "./support/response-judges.ts";
+import { judgeSuccess } from "./support/response-judges.ts";
 import { failFinding, identityFinding } from "./support/scan-judges.ts";
 import { distinct, nothingToJudge, readScroll } from "./support/scan-reads.ts";
 import type { ScanRecordShape, ScanSubject } from "./support/scan-subject.ts";
@@ -114,7 +116,7 @@ const otherTenantSeen = defineFact<{ lookups: string[] | undefined } | undefined
 );
 
 /** The facts of a check that deletes and judges what is left: the scroll id encoding, and its own reads. */
-const DELETING_FACTS = [scrollIdEncodingFact, lookupsSeen, otherTenantSeen];
+const DELETING_FACTS = [scrollIdEncodingFact, lookupsSeen, otherTenantSeen, tenantBeforeDeletes];
 
 /** A deleting check starts from the tenants as they are, not as an earlier check last read them. */
 function forgetReads(ctx: CheckContext): void {
@@ -217,6 +219,8 @@ async function deleteAndAwait(
 // ---------------------------------------------------------------- model: deletion by URIs
 interface DeleteModel {
   remaining: ScanRecordShape[];
+  /** Whether a lookup is of this check's share (deleting-shares.ts): the only ones its tasks list. */
+  mine: (record: ScanRecordShape) => boolean;
   /** The tasks this run sent, in words, and the lookups each listed. */
   sent: { what: string; ids: Set<string>; request: { method: string; url: string } }[];
 }
@@ -230,11 +234,10 @@ class DeleteUris implements fc.AsyncCommand<DeleteModel, DeleteReal> {
     readonly picks: number[],
     readonly withAbsentUri: boolean,
   ) {}
-  check = (m: Readonly<DeleteModel>) => m.remaining.length > 0;
+  check = (m: Readonly<DeleteModel>) => m.remaining.some(m.mine);
   async run(m: DeleteModel, r: DeleteReal) {
-    const chosen = [...new Set(this.picks.map((p) => p % m.remaining.length))].map(
-      (i) => m.remaining[i] as ScanRecordShape,
-    );
+    const own = m.remaining.filter(m.mine);
+    const chosen = [...new Set(this.picks.map((p) => p % own.length))].map((i) => own[i] as ScanRecordShape);
     const uris = chosen.map((record) => uriOf(r.ctx, record));
     if (this.withAbsentUri) uris.push(absentLookupUri(r.ctx.target.tenant));
     const ids = new Set(chosen.map(lookupScan.identity));
@@ -348,55 +351,60 @@ async function awaitTaskRun(
 async function foreignUrisDeleteNothing(ctx: CheckContext): Promise<void> {
   const tenant = ctx.target.tenant;
   const other = ctx.target.otherTenant ?? `${tenant}-lckit-other`;
-  const client = clientOf(ctx);
-  const first = await client.scanFirst(await ctx.token("admin"), lookupScan.endpoint(ctx), { limit: 100 });
-  ensure(judgeSuccess(first, `the first page of ${lookupScan.name}`));
-  const own = distinct(lookupScan, (pageOf(first)?.values ?? []) as ScanRecordShape[]).filter(
-    (r) => typeof r.code === "string" && /^[\w.-]+$/.test(r.code) && typeof r.type === "string",
-  );
+  const plain = (r: ScanRecordShape) =>
+    typeof r.code === "string" && /^[\w.-]+$/.test(r.code) && typeof r.type === "string";
+  // The tenant read whole: the deleting checks' shares are drawn from it (deleting-shares.ts).
+  const present = distinct(lookupScan, (await readScroll(ctx, lookupScan, { limit: 100 })).records);
+  const shares = runShares(ctx, present);
+  const mine = (r: ScanRecordShape) => shares.uriShareOf(r) === "foreign-uris";
+  const own = present.filter((r) => plain(r) && mine(r));
   // The other tenant's lookups, where the target gives a way to read them: a victim both tenants hold shows
   // a task that resolved the URI in either tenant.
   const theirs = new Set(
-    (await readOtherTenant(ctx, async (subject) => {
-      const page = pageOf(
-        await client.scanFirst(await ctx.token(subject.role), subject.endpoint(ctx), { limit: 100 }),
-      );
-      if (!page) fail(`${subject.name}: expected a scan page`);
-      return page.values as ScanRecordShape[];
-    })) ?? [],
+    (await readOtherTenant(
+      ctx,
+      async (subject) => (await readScroll(ctx, subject, { limit: 100 })).records,
+    )) ?? [],
   );
-  // The victim is taken from the end of the page and the markers from its start, so that a task which
+  // Who sends the foreign URIs: the admin (both forms), and the editor (ROLE_RDM_EDIT: "the tenant must be
+  // in the user's tenant list") where the target file names one.
+  const cases: { role: "admin" | "editor"; resolving: boolean }[] = [
+    { role: "admin", resolving: false },
+    { role: "admin", resolving: true },
+    ...(ctx.target.credentials.editor ? [{ role: "editor" as const, resolving: false }] : []),
+  ];
+  // The victim is taken from the end of the share and the markers from its start, so that a task which
   // removes a neighbour of its listed marker is not mistaken for one that followed the foreign URI.
   const victim = own.findLast((r) => theirs.has(lookupScan.identity(r))) ?? own.at(-1);
-  const markers = own.filter((r) => r !== victim).slice(0, 2);
-  if (victim === undefined || markers.length < 2)
+  const markers = own.filter((r) => r !== victim).slice(0, cases.length);
+  if (victim === undefined || markers.length < cases.length) {
+    if (present.some(plain))
+      shareGone(ctx, "delete-task/foreign-uris-delete-nothing", "its third of the URIs");
     inconclusive({
-      saw: `tenant ${tenant} has fewer than 3 lookups with plain codes`,
+      saw: `tenant ${tenant} has fewer than ${cases.length + 1} lookups with plain codes`,
       readings: [
         "a task naming another tenant's URI deletes nothing",
         "it deletes a lookup of either tenant",
       ],
-      decideBy: `certify with at least 3 lookups with plain codes in tenant ${tenant}`,
+      decideBy: `certify with lookups of three types or more, with plain codes, in tenant ${tenant}`,
     });
+  }
   const type = typeName(String(victim.type));
   const code = String(victim.code);
   const id = lookupScan.identity(victim);
   let otherHolds = theirs.has(id);
-  const lacked = ctx.target.otherTenantLackedBy?.includes("admin") === true;
   const here: Place = { tenant, role: "admin" };
   const there: Place = { tenant: other, role: "otherAdmin" };
-  const cases = [
-    `${other}/${type}/${code}`,
-    // A path that resolves to the other tenant's lookup once "." segments are applied.
-    `${tenant}/../${other}/${type}/${code}`,
-  ];
-  for (const [index, foreign] of cases.entries()) {
+  for (const [index, { role, resolving }] of cases.entries()) {
     const marker = markers[index] as ScanRecordShape;
+    // A path that resolves to the other tenant's lookup once "." segments are applied.
+    const foreign = resolving ? `${tenant}/../${other}/${type}/${code}` : `${other}/${type}/${code}`;
     const uris = [foreign, uriOf(ctx, marker)];
-    const what = `the delete task of tenant ${tenant} with uris ${uris.join(", ")}`;
-    const response = await client.deleteTask(await ctx.token("admin"), tenant, { uris });
+    const what = `the delete task of tenant ${tenant} with uris ${uris.join(", ")} sent as ${role}`;
+    const response = await clientOf(ctx).deleteTask(await ctx.token(role), tenant, { uris });
     explore(ctx, "parameters", "uris");
-    explore(ctx, "tenant", index === 0 ? "another tenant's URI" : "a URI resolving to another tenant");
+    explore(ctx, "tenant", resolving ? "a URI resolving to another tenant" : "another tenant's URI");
+    explore(ctx, "role", role);
     if (response.ok) await awaitTaskRun(ctx, response, marker, what);
     const answered = `answered ${response.status}`;
     if (!(await holds(ctx, here, id, code)))
@@ -411,16 +419,16 @@ async function foreignUrisDeleteNothing(ctx: CheckContext): Promise<void> {
         },
       );
     if (otherHolds && !(await holds(ctx, there, id, code))) {
-      if (!lacked) {
+      if (ctx.target.otherTenantLackedBy?.includes(role) !== true) {
         ctx.log.info(
-          `${what} deleted ${id} of tenant ${other}; the target file does not say the admin client lacks ` +
+          `${what} deleted ${id} of tenant ${other}; the target file does not say the ${role} client lacks ` +
             `${other} (otherTenantLackedBy), so deleting the lookup the URI names is not held against the target`,
         );
         otherHolds = false;
         continue;
       }
       fail(
-        `${what} (${answered}) deleted ${id} of tenant ${other}, a tenant the admin client holds nothing of`,
+        `${what} (${answered}) deleted ${id} of tenant ${other}, a tenant the ${role} client holds nothing of`,
         {
           expected: `${id} of tenant ${other} stays`,
           actual: `${id} of tenant ${other} deleted`,
@@ -470,6 +478,8 @@ interface SelectionForm {
     ctx: CheckContext,
     before: ScanRecordShape[],
   ): { parameters: { type: string } | undefined; gone: (record: ScanRecordShape) => boolean; what: string };
+  /** What else is judged once the task is done. */
+  after?: (ctx: CheckContext) => Promise<void>;
 }
 
 const SELECTION_FORMS: SelectionForm[] = [
@@ -480,14 +490,13 @@ const SELECTION_FORMS: SelectionForm[] = [
       requirements: ["TASK-03", "TASK-05"],
     },
     select(ctx, before) {
-      const types = [...new Set(before.map((r) => typeName(String(r.type))))].sort();
-      // The type with the most lookups: a deletion that stops after a page or a batch shows only where the
-      // type holds more than one (the seed breaks ties). Another type is left for delete-task/all-of-tenant.
-      const count = (t: string) => before.filter((r) => typeName(String(r.type)) === t).length;
-      const most = Math.max(...types.map(count));
-      const largest = types.filter((t) => count(t) === most);
-      const type = largest[Math.abs(ctx.seed) % largest.length] as string;
-      explore(ctx, "lookup type", `${type} (${most} lookups)`);
+      // The type with the most lookups before the run's first deleting check (its share, see
+      // deleting-shares.ts): a deletion that stops after a page or a batch shows only where the type holds
+      // more than one. Other types are left for the other deleting checks and delete-task/all-of-tenant.
+      const type = runShares(ctx, before).byType;
+      const count = before.filter((r) => typeName(String(r.type)) === type).length;
+      if (type === undefined || count === 0) shareGone(ctx, "delete-task/by-type", "the largest type");
+      explore(ctx, "lookup type", `${type} (${count} lookups)`);
       return {
         parameters: { type: lookupTypeUri(type) },
         gone: (r) => typeName(String(r.type)) === type,
@@ -498,12 +507,23 @@ const SELECTION_FORMS: SelectionForm[] = [
   {
     declared: {
       id: "delete-task/all-of-tenant",
-      title: "MUST delete every lookup of the tenant when the task has no parameters, and only there",
-      requirements: ["TASK-02", "TASK-05"],
+      title:
+        "MUST delete every lookup of the tenant when the task has no parameters, and only there, and still answer status OK",
+      requirements: ["TASK-02", "TASK-05", "SERVICE-01", "SERVICE-02"],
       // It leaves the tenant empty: the planner runs it after every other check that reads lookups.
       emptiesTenant: true,
     },
     select: () => ({ parameters: undefined, gone: () => true, what: "delete task without parameters" }),
+    // A tenant without lookups is data, not a fault of the service: /healthcheck and /status answer "object
+    // with status (string, value OK)" whatever the tenants hold.
+    async after(ctx) {
+      const client = clientOf(ctx);
+      const auth = await ctx.token("admin");
+      const empty = `after the delete task without parameters emptied tenant ${ctx.target.tenant}`;
+      statusIsOk(await client.healthcheck(auth), `GET /healthcheck ${empty}`);
+      statusIsOk(await client.status(auth), `GET /status ${empty}`);
+      explore(ctx, "service status", "read with the tenant empty");
+    },
   },
 ];
 
@@ -519,6 +539,7 @@ const selectionCheck = (form: SelectionForm): Check =>
       if (before.length === 0) nothingToJudge(ctx, lookupScan);
       const { parameters, gone, what } = form.select(ctx, before);
       await deleteAndAwait(ctx, parameters, gone, before, what);
+      await form.after?.(ctx);
     },
   });
 
@@ -631,7 +652,7 @@ export const deleteTaskChecks: Check[] = [
     requirements: ["TASK-04", "TASK-05", "LOOKUP-05", "AUTH-ROLES-04"],
     ...DELETING_CHECK,
     // It keeps no read of the tenants (lookupsSeen, otherTenantSeen): it asks for each lookup it judges.
-    facts: [scrollIdEncodingFact],
+    facts: [scrollIdEncodingFact, tenantBeforeDeletes],
     run: foreignUrisDeleteNothing,
   }),
   defineCheck({
@@ -644,6 +665,9 @@ export const deleteTaskChecks: Check[] = [
       const initial = await lookupsOf(ctx);
       ctx.facts.set(lookupsSeen, initial);
       if (initial.length === 0) nothingToJudge(ctx, lookupScan);
+      const shares = runShares(ctx, initial);
+      const mine = (record: ScanRecordShape) => shares.uriShareOf(record) === "by-uris";
+      if (!initial.some(mine)) shareGone(ctx, "delete-task/by-uris", "its third of the URIs");
       const commands = fc.commands(
         [
           fc
@@ -658,6 +682,7 @@ export const deleteTaskChecks: Check[] = [
           // The tenants as the last run left them (read after its tasks were done): no need to read again.
           const model: DeleteModel = {
             remaining: ctx.facts.get(lookupsSeen) ?? (await lookupsOf(ctx)),
+            mine,
             sent: [],
           };
           const otherBefore = await otherTenantBefore(ctx);
