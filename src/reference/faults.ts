@@ -831,7 +831,8 @@ export const FAULTS = [
     name: "status-degraded-when-tenant-empty",
     rule: "SERVICE-02",
     description: "GET /status answers DOWN once a delete task has left a tenant without lookups",
-    caughtBy: ["delete-task/all-of-tenant"],
+    // The schema check of GET /status validates that answer in the run's traffic too.
+    caughtBy: ["delete-task/all-of-tenant", "schema/getStatus"],
   },
   {
     name: "task-status-created-time-as-string",

@@ -253,10 +253,16 @@ export class DeleteUris implements DeleteCommand {
   constructor(
     readonly picks: number[],
     readonly rolePick: number,
+    /** Whether to list lookups whose identity the other tenant holds too, where there are such: a task
+     *  that reaches into another tenant shows only there. */
+    readonly twins = false,
   ) {}
   check = (m: Readonly<DeleteModel>) => ownLookups(m).length > 0 && m.budget.left > 3 * pagesOf(m);
   async run(m: DeleteModel, r: ExplorerReal): Promise<void> {
-    const own = ownLookups(m);
+    const mine = ownLookups(m);
+    const twins = mine.filter((l) => m.other?.lookups.has(identityOf("lookups", l)) === true);
+    const own = this.twins && twins.length > 0 ? twins : mine;
+    if (own === twins) r.ctx.explore?.("delete task", "uris the other tenant holds too");
     const chosen = [...new Set(this.picks.map((p) => p % own.length))].map((i) => own[i] as Rec);
     const uris = chosen.map((l) => lookupUri(m.observed.tenant, typeOf(l), String(l.code)));
     const role = DELETING_ROLES[this.rolePick % DELETING_ROLES.length] as CredentialRole;
@@ -275,7 +281,7 @@ export class DeleteUris implements DeleteCommand {
     });
     await settle(m, r);
   }
-  toString = () => `deleteUris([${this.picks.join(", ")}], ${this.rolePick})`;
+  toString = () => `deleteUris([${this.picks.join(", ")}], ${this.rolePick}, ${this.twins})`;
 }
 
 export class DeleteType implements DeleteCommand {
@@ -464,8 +470,8 @@ export const deleteCommands: fc.WeightedArbitrary<DeleteCommand>[] = [
   {
     weight: 3,
     arbitrary: fc
-      .tuple(fc.array(fc.nat(), { minLength: 1, maxLength: 3 }), fc.nat())
-      .map(([picks, role]) => new DeleteUris(picks, role)),
+      .tuple(fc.array(fc.nat(), { minLength: 1, maxLength: 3 }), fc.nat(), fc.boolean())
+      .map(([picks, role, twins]) => new DeleteUris(picks, role, twins)),
   },
   { weight: 1, arbitrary: fc.nat().map((t) => new DeleteType(t)) },
   {
