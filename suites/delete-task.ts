@@ -478,8 +478,38 @@ interface SelectionForm {
     ctx: CheckContext,
     before: ScanRecordShape[],
   ): { parameters: { type: string } | undefined; gone: (record: ScanRecordShape) => boolean; what: string };
-  /** What else is judged once the task is done. */
-  after?: (ctx: CheckContext) => Promise<void>;
+  /** What else is judged once the task is done, from the lookups it removed. */
+  after?: (ctx: CheckContext, removed: ScanRecordShape[]) => Promise<void>;
+}
+
+/** After a task by type: the lookups scan filtered by the type's name, the document's sample filter
+ *  (equals(type,'<type_name>')), lists none of the removed lookups. Whether the name matches the stored URI
+ *  is not shown (lookup-scan/filter-type-name, SHOULD): listing nothing is legal, listing a removed one not. */
+async function noneByName(ctx: CheckContext, removed: ScanRecordShape[]): Promise<void> {
+  const gone = new Set(removed.map(lookupScan.identity));
+  if (removed[0] === undefined) return;
+  const deletedType = typeName(String(removed[0].type));
+  const filter = `equals(type,'${deletedType}')`;
+  const { records, result } = await readScroll(ctx, lookupScan, { filter, limit: 100 });
+  const back = distinct(lookupScan, records).filter((r) => gone.has(lookupScan.identity(r)));
+  explore(ctx, "read after delete", "the type by its name");
+  if (back.length > 0)
+    fail(
+      `after the delete task of type ${lookupTypeUri(deletedType)}: the lookups scan filter=${filter} still lists ${back.length} removed lookup(s)`,
+      {
+        expected: "none of the removed lookups (the kept lookups of the type, or none)",
+        actual: `removed but listed: ${back.slice(0, 5).map(lookupScan.identity).join(", ")}`,
+        record: lookupScan.identity(back[0] as ScanRecordShape),
+        ...(result.pages[0]
+          ? {
+              request: requestOf(
+                result.pages[0].response.request.method,
+                result.pages[0].response.request.url,
+              ),
+            }
+          : {}),
+      },
+    );
 }
 
 const SELECTION_FORMS: SelectionForm[] = [
@@ -503,6 +533,7 @@ const SELECTION_FORMS: SelectionForm[] = [
         what: `delete task with parameters.type ${lookupTypeUri(type)}`,
       };
     },
+    after: noneByName,
   },
   {
     declared: {
@@ -539,7 +570,7 @@ const selectionCheck = (form: SelectionForm): Check =>
       if (before.length === 0) nothingToJudge(ctx, lookupScan);
       const { parameters, gone, what } = form.select(ctx, before);
       await deleteAndAwait(ctx, parameters, gone, before, what);
-      await form.after?.(ctx);
+      await form.after?.(ctx, before.filter(gone));
     },
   });
 

@@ -825,7 +825,7 @@ export const FAULTS = [
     rule: "TASK-03",
     description:
       "after a delete task, a lookups scan filtered by equals(type,'<type_name>') still lists the removed lookups of that type",
-    caughtBy: ["explore/after-delete"],
+    caughtBy: ["explore/after-delete", "delete-task/by-type"],
   },
   {
     name: "status-degraded-when-tenant-empty",
