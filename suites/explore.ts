@@ -9,6 +9,7 @@ import { defineCheck } from "./support/define.ts";
 import { runShares, shareGone, tenantBeforeDeletes } from "./support/deleting-shares.ts";
 import {
   type DeleteModel,
+  DeleteType,
   deleteCommands,
   judgeLater,
   observeOtherTenant,
@@ -29,8 +30,8 @@ export const EXPLORER_DEPTH = {
     deep: { runs: 40, commands: 40, perSequence: 40, cap: 3000 },
   },
   deletes: {
-    default: { runs: 1, commands: 10, perSequence: 90, cap: 90, laterMs: 5_000 },
-    deep: { runs: 2, commands: 14, perSequence: 150, cap: 300, laterMs: 15_000 },
+    default: { runs: 1, commands: 10, perSequence: 110, cap: 110, laterMs: 5_000 },
+    deep: { runs: 2, commands: 14, perSequence: 180, cap: 360, laterMs: 15_000 },
   },
 } as const;
 
@@ -166,7 +167,15 @@ export const exploreAfterDelete: Check = defineCheck({
         fc.asyncProperty(sequence(deleteCommands, depth.commands, 4), async (commands) => {
           startSequence(budget);
           const real: ExplorerReal = { ctx, client, steps: [], budget };
-          await fc.asyncModelRun(() => ({ model, real }), commands);
+          await fc.asyncModelRun(
+            () => ({ model, real }),
+            [
+              // Every run deletes the explorer's type first (or, once it is gone, a type the tenant holds no
+              // lookup of): a fault of the task by type shows whatever else is drawn.
+              new DeleteType(0),
+              ...commands,
+            ],
+          );
           await settleAndJudge(model, real);
         }),
         { numRuns: depth.runs, noShrink: true },
