@@ -160,14 +160,17 @@ interface Removed {
 }
 const removed = new WeakMap<ReferenceContext["state"], Removed[]>();
 
-function removedOf(ctx: ReferenceContext): Removed[] {
-  let list = removed.get(ctx.state);
+/** The list a reference's state keeps in `lists`, created on first use. */
+function listOf<T>(lists: WeakMap<ReferenceContext["state"], T[]>, ctx: ReferenceContext): T[] {
+  let list = lists.get(ctx.state);
   if (!list) {
     list = [];
-    removed.set(ctx.state, list);
+    lists.set(ctx.state, list);
   }
   return list;
 }
+
+const removedOf = (ctx: ReferenceContext) => listOf(removed, ctx);
 
 /** With deleted-lookups-come-back: how long a removed lookup stays away (a cache entry's time to live). */
 export const COME_BACK_MS = 3_000;
@@ -212,14 +215,7 @@ interface PendingTask {
 
 const pending = new WeakMap<ReferenceContext["state"], PendingTask[]>();
 
-function pendingOf(ctx: ReferenceContext): PendingTask[] {
-  let list = pending.get(ctx.state);
-  if (!list) {
-    list = [];
-    pending.set(ctx.state, list);
-  }
-  return list;
-}
+const pendingOf = (ctx: ReferenceContext) => listOf(pending, ctx);
 
 /** Runs the delayed tasks that are due; called before every request, since only requests observe them. */
 export function runDueTasks(ctx: ReferenceContext): void {
