@@ -141,6 +141,9 @@ function run(ctx: ReferenceContext, task: Task, selection: Selection): void {
       if (extra) doomed.push(extra);
     }
     for (const lookup of doomed) table.delete(lookup);
+    // The autopilot configuration of the tenant taken for part of its lookup data.
+    if (doomed.length > 0 && ctx.faults.has("delete-task-clears-blocked-values"))
+      ctx.state.blockedValues.get(tenant)?.clear();
     removedOf(ctx).push(...doomed.map((lookup) => ({ tenant, lookup, at: ctx.clock.now() })));
   }
   for (const [tenant, keys] of selection.foreign ?? []) {

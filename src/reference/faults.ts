@@ -828,6 +828,12 @@ export const FAULTS = [
     caughtBy: ["explore/after-delete", "delete-task/by-type"],
   },
   {
+    name: "delete-task-clears-blocked-values",
+    rule: "TASK-04",
+    description: "a delete task that removes lookups also clears the tenant's blocked values of every lookup type",
+    caughtBy: ["explore/after-delete"],
+  },
+  {
     name: "status-degraded-when-tenant-empty",
     rule: "SERVICE-02",
     description: "GET /status answers DOWN once a delete task has left a tenant without lookups",

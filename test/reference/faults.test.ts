@@ -265,6 +265,13 @@ const SCENARIOS: Record<FaultName, (h: Harness) => Promise<boolean>> = {
     const page = await firstPage(h, "/lookups/acme/_scan?filter=equals(type,'Gender')");
     return page.values.length > 0;
   },
+  "delete-task-clears-blocked-values": async (h) => {
+    await deleteAndWait(h, { type: "delete", parameters: { uris: ["acme/Currency/EUR"] } });
+    const listed = await h.call("GET", "/configuration/acme/autopilot/Country/blockedValues?limit=1", {
+      token: await h.token("acme-viewer"),
+    });
+    return (listed.body as unknown[]).length === 0;
+  },
   "status-degraded-when-tenant-empty": async (h) => {
     await deleteAndWait(h, { type: "delete" });
     const status = await h.call("GET", "/status", { token: await h.token("acme-viewer") });
