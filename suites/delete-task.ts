@@ -373,11 +373,21 @@ async function foreignUrisDeleteNothing(ctx: CheckContext): Promise<void> {
     { role: "admin", resolving: true },
     ...(ctx.target.credentials.editor ? [{ role: "editor" as const, resolving: false }] : []),
   ];
-  // The victim is taken from the end of the share and the markers from its start, so that a task which
-  // removes a neighbour of its listed marker is not mistaken for one that followed the foreign URI.
-  const victim = own.findLast((r) => theirs.has(lookupScan.identity(r))) ?? own.at(-1);
-  const markers = own.filter((r) => r !== victim).slice(0, cases.length);
-  if (victim === undefined || markers.length < cases.length) {
+  // The victim (the lookup the foreign URI names) is of the share too: one both tenants hold where there is
+  // one (both sides judged), else one of the other tenant (its side judged), else one of this tenant (this
+  // side judged). It is taken from the end of the share and the markers from its start, so that a task
+  // which removes a neighbour of its listed marker is not mistaken for one that followed the foreign URI.
+  const plainId = /^[\w.-]+\/[\w.-]+$/;
+  const theirsInShare = [...theirs].filter((id) => {
+    const [type, code] = id.split("/");
+    return plainId.test(id) && shares.uriShareOf({ type, code }) === "foreign-uris";
+  });
+  const both = own.findLast((r) => theirs.has(lookupScan.identity(r)));
+  const last = own.at(-1);
+  const victimId =
+    (both && lookupScan.identity(both)) ?? theirsInShare.sort().at(-1) ?? (last && lookupScan.identity(last));
+  const markers = own.filter((r) => lookupScan.identity(r) !== victimId).slice(0, cases.length);
+  if (victimId === undefined || markers.length < cases.length) {
     if (present.some(plain))
       shareGone(ctx, "delete-task/foreign-uris-delete-nothing", "its third of the URIs");
     inconclusive({
@@ -389,9 +399,9 @@ async function foreignUrisDeleteNothing(ctx: CheckContext): Promise<void> {
       decideBy: `certify with lookups of three types or more, with plain codes, in tenant ${tenant}`,
     });
   }
-  const type = typeName(String(victim.type));
-  const code = String(victim.code);
-  const id = lookupScan.identity(victim);
+  const id = victimId;
+  const [type, code] = id.split("/") as [string, string];
+  const ownHolds = own.some((r) => lookupScan.identity(r) === id);
   let otherHolds = theirs.has(id);
   const here: Place = { tenant, role: "admin" };
   const there: Place = { tenant: other, role: "otherAdmin" };
@@ -407,7 +417,7 @@ async function foreignUrisDeleteNothing(ctx: CheckContext): Promise<void> {
     explore(ctx, "role", role);
     if (response.ok) await awaitTaskRun(ctx, response, marker, what);
     const answered = `answered ${response.status}`;
-    if (!(await holds(ctx, here, id, code)))
+    if (ownHolds && !(await holds(ctx, here, id, code)))
       fail(
         `${what} (${answered}) deleted ${id} of tenant ${tenant}, which it does not list (${foreign} names a lookup of tenant ${other})`,
         {
