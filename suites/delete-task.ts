@@ -14,13 +14,15 @@ import {
   requestOf,
   runsAtDepth,
 } from "../src/check/index.ts";
-import { type ApiResponse, describeResponse, lookupUri, pageOf, type Task } from "../src/client/index.ts";
+import { type ApiResponse, describeResponse, lookupUri, type Task } from "../src/client/index.ts";
 import { lookupTypeUri } from "../src/contract/index.ts";
 import { lookupScan } from "./lookup-scan.ts";
+import { statusIsOk } from "./service.ts";
 import { absentLookupTasks, absentLookupUri, typeName } from "./support/data-operations.ts";
 import { type CheckDefinition, defineCheck } from "./support/define.ts";
+import { runShares, shareGone, tenantBeforeDeletes } from "./support/deleting-shares.ts";
 import { checkProperty } from "./support/property.ts";
-import { ensure, judgeSuccess } from "./support/response-judges.ts";
+import { judgeSuccess } from "./support/response-judges.ts";
 import { failFinding, identityFinding } from "./support/scan-judges.ts";
 import { distinct, nothingToJudge, readScroll } from "./support/scan-reads.ts";
 import type { ScanRecordShape, ScanSubject } from "./support/scan-subject.ts";
@@ -115,7 +117,7 @@ const otherTenantSeen = defineFact<{ lookups: string[] | undefined } | undefined
 );
 
 /** The facts of a check that deletes and judges what is left: the scroll id encoding, and its own reads. */
-const DELETING_FACTS = [scrollIdEncodingFact, lookupsSeen, otherTenantSeen];
+const DELETING_FACTS = [scrollIdEncodingFact, lookupsSeen, otherTenantSeen, tenantBeforeDeletes];
 
 /** A deleting check starts from the tenants as they are, not as an earlier check last read them. */
 function forgetReads(ctx: CheckContext): void {
@@ -218,6 +220,8 @@ async function deleteAndAwait(
 // ---------------------------------------------------------------- model: deletion by URIs
 interface DeleteModel {
   remaining: ScanRecordShape[];
+  /** Whether a lookup is of this check's share (deleting-shares.ts): the only ones its tasks list. */
+  mine: (record: ScanRecordShape) => boolean;
   /** The tasks this run sent, in words, and the lookups each listed. */
   sent: { what: string; ids: Set<string>; request: { method: string; url: string } }[];
 }
@@ -231,11 +235,10 @@ class DeleteUris implements fc.AsyncCommand<DeleteModel, DeleteReal> {
     readonly picks: number[],
     readonly withAbsentUri: boolean,
   ) {}
-  check = (m: Readonly<DeleteModel>) => m.remaining.length > 0;
+  check = (m: Readonly<DeleteModel>) => m.remaining.some(m.mine);
   async run(m: DeleteModel, r: DeleteReal) {
-    const chosen = [...new Set(this.picks.map((p) => p % m.remaining.length))].map(
-      (i) => m.remaining[i] as ScanRecordShape,
-    );
+    const own = m.remaining.filter(m.mine);
+    const chosen = [...new Set(this.picks.map((p) => p % own.length))].map((i) => own[i] as ScanRecordShape);
     const uris = chosen.map((record) => uriOf(r.ctx, record));
     if (this.withAbsentUri) uris.push(absentLookupUri(r.ctx.target.tenant));
     const ids = new Set(chosen.map(lookupScan.identity));
@@ -292,7 +295,13 @@ interface Place {
 
 /** Whether the lookup of `identity` is in the place's tenant: one scroll filtered by its code, judged by
  *  identity, so a filter that answers more than asked (or ignores case) changes nothing here. */
-async function holds(ctx: CheckContext, place: Place, identity: string, code: string): Promise<boolean> {
+async function holds(
+  ctx: CheckContext,
+  place: Place,
+  identity: string,
+  code: string,
+  confirm = false,
+): Promise<boolean> {
   const subject: ScanSubject = {
     ...lookupScan,
     name: `the lookups scan of ${place.tenant}`,
@@ -300,7 +309,13 @@ async function holds(ctx: CheckContext, place: Place, identity: string, code: st
     endpoint: () => ({ kind: "lookups", tenantId: place.tenant }),
   };
   const { records } = await readScroll(ctx, subject, { filter: `equals(code,'${code}')`, limit: 100 });
-  return records.some((r) => lookupScan.identity(r) === identity);
+  if (records.some((r) => lookupScan.identity(r) === identity)) return true;
+  // Before a deletion is held against the target: the tenant read whole, so that a filtered scan that
+  // loses records (the scan checks' finding) is not taken for one.
+  if (!confirm) return false;
+  return (await readScroll(ctx, subject, { limit: 100 })).records.some(
+    (r) => lookupScan.identity(r) === identity,
+  );
 }
 
 /**
@@ -349,58 +364,73 @@ async function awaitTaskRun(
 async function foreignUrisDeleteNothing(ctx: CheckContext): Promise<void> {
   const tenant = ctx.target.tenant;
   const other = ctx.target.otherTenant ?? `${tenant}-lckit-other`;
-  const client = clientOf(ctx);
-  const first = await client.scanFirst(await ctx.token("admin"), lookupScan.endpoint(ctx), { limit: 100 });
-  ensure(judgeSuccess(first, `the first page of ${lookupScan.name}`));
-  const own = distinct(lookupScan, (pageOf(first)?.values ?? []) as ScanRecordShape[]).filter(
-    (r) => typeof r.code === "string" && /^[\w.-]+$/.test(r.code) && typeof r.type === "string",
-  );
+  const plain = (r: ScanRecordShape) =>
+    typeof r.code === "string" && /^[\w.-]+$/.test(r.code) && typeof r.type === "string";
+  // The tenant read whole: the deleting checks' shares are drawn from it (deleting-shares.ts).
+  const present = distinct(lookupScan, (await readScroll(ctx, lookupScan, { limit: 100 })).records);
+  const shares = runShares(ctx, present);
+  const mine = (r: ScanRecordShape) => shares.uriShareOf(r) === "foreign-uris";
+  const own = present.filter((r) => plain(r) && mine(r));
   // The other tenant's lookups, where the target gives a way to read them: a victim both tenants hold shows
   // a task that resolved the URI in either tenant.
   const theirs = new Set(
-    (await readOtherTenant(ctx, async (subject) => {
-      const page = pageOf(
-        await client.scanFirst(await ctx.token(subject.role), subject.endpoint(ctx), { limit: 100 }),
-      );
-      if (!page) fail(`${subject.name}: expected a scan page`);
-      return page.values as ScanRecordShape[];
-    })) ?? [],
+    (await readOtherTenant(
+      ctx,
+      async (subject) => (await readScroll(ctx, subject, { limit: 100 })).records,
+    )) ?? [],
   );
-  // The victim is taken from the end of the page and the markers from its start, so that a task which
-  // removes a neighbour of its listed marker is not mistaken for one that followed the foreign URI.
-  const victim = own.findLast((r) => theirs.has(lookupScan.identity(r))) ?? own.at(-1);
-  const markers = own.filter((r) => r !== victim).slice(0, 2);
-  if (victim === undefined || markers.length < 2)
+  // Who sends the foreign URIs: the admin (both forms), and the editor (ROLE_RDM_EDIT: "the tenant must be
+  // in the user's tenant list") where the target file names one.
+  const cases: { role: "admin" | "editor"; resolving: boolean }[] = [
+    { role: "admin", resolving: false },
+    { role: "admin", resolving: true },
+    ...(ctx.target.credentials.editor ? [{ role: "editor" as const, resolving: false }] : []),
+  ];
+  // The victim (the lookup the foreign URI names) is of the share too: one both tenants hold where there is
+  // one (both sides judged), else one of the other tenant (its side judged), else one of this tenant (this
+  // side judged). It is taken from the end of the share and the markers from its start, so that a task
+  // which removes a neighbour of its listed marker is not mistaken for one that followed the foreign URI.
+  const plainId = /^[\w.-]+\/[\w.-]+$/;
+  const theirsInShare = [...theirs].filter((id) => {
+    const [type, code] = id.split("/");
+    return plainId.test(id) && shares.uriShareOf({ type, code }) === "foreign-uris";
+  });
+  const both = own.findLast((r) => theirs.has(lookupScan.identity(r)));
+  const last = own.at(-1);
+  const victimId =
+    (both && lookupScan.identity(both)) ?? theirsInShare.sort().at(-1) ?? (last && lookupScan.identity(last));
+  const markers = own.filter((r) => lookupScan.identity(r) !== victimId).slice(0, cases.length);
+  if (victimId === undefined || markers.length < cases.length) {
+    if (present.some(plain))
+      shareGone(ctx, "delete-task/foreign-uris-delete-nothing", "its third of the URIs");
     inconclusive({
-      saw: `tenant ${tenant} has fewer than 3 lookups with plain codes`,
+      saw: `tenant ${tenant} has fewer than ${cases.length + 1} lookups with plain codes`,
       readings: [
         "a task naming another tenant's URI deletes nothing",
         "it deletes a lookup of either tenant",
       ],
-      decideBy: `certify with at least 3 lookups with plain codes in tenant ${tenant}`,
+      decideBy: `certify with lookups of three types or more, with plain codes, in tenant ${tenant}`,
     });
-  const type = typeName(String(victim.type));
-  const code = String(victim.code);
-  const id = lookupScan.identity(victim);
+  }
+  const id = victimId;
+  const [type, code] = id.split("/") as [string, string];
+  const ownHolds = own.some((r) => lookupScan.identity(r) === id);
   let otherHolds = theirs.has(id);
-  const lacked = ctx.target.otherTenantLackedBy?.includes("admin") === true;
   const here: Place = { tenant, role: "admin" };
   const there: Place = { tenant: other, role: "otherAdmin" };
-  const cases = [
-    `${other}/${type}/${code}`,
-    // A path that resolves to the other tenant's lookup once "." segments are applied.
-    `${tenant}/../${other}/${type}/${code}`,
-  ];
-  for (const [index, foreign] of cases.entries()) {
+  for (const [index, { role, resolving }] of cases.entries()) {
     const marker = markers[index] as ScanRecordShape;
+    // A path that resolves to the other tenant's lookup once "." segments are applied.
+    const foreign = resolving ? `${tenant}/../${other}/${type}/${code}` : `${other}/${type}/${code}`;
     const uris = [foreign, uriOf(ctx, marker)];
-    const what = `the delete task of tenant ${tenant} with uris ${uris.join(", ")}`;
-    const response = await client.deleteTask(await ctx.token("admin"), tenant, { uris });
+    const what = `the delete task of tenant ${tenant} with uris ${uris.join(", ")} sent as ${role}`;
+    const response = await clientOf(ctx).deleteTask(await ctx.token(role), tenant, { uris });
     explore(ctx, "parameters", "uris");
-    explore(ctx, "tenant", index === 0 ? "another tenant's URI" : "a URI resolving to another tenant");
+    explore(ctx, "tenant", resolving ? "a URI resolving to another tenant" : "another tenant's URI");
+    explore(ctx, "role", role);
     if (response.ok) await awaitTaskRun(ctx, response, marker, what);
     const answered = `answered ${response.status}`;
-    if (!(await holds(ctx, here, id, code)))
+    if (ownHolds && !(await holds(ctx, here, id, code, true)))
       fail(
         `${what} (${answered}) deleted ${id} of tenant ${tenant}, which it does not list (${foreign} names a lookup of tenant ${other})`,
         {
@@ -411,17 +441,17 @@ async function foreignUrisDeleteNothing(ctx: CheckContext): Promise<void> {
           request: requestOf(response.request.method, response.request.url),
         },
       );
-    if (otherHolds && !(await holds(ctx, there, id, code))) {
-      if (!lacked) {
+    if (otherHolds && !(await holds(ctx, there, id, code, true))) {
+      if (ctx.target.otherTenantLackedBy?.includes(role) !== true) {
         ctx.log.info(
-          `${what} deleted ${id} of tenant ${other}; the target file does not say the admin client lacks ` +
+          `${what} deleted ${id} of tenant ${other}; the target file does not say the ${role} client lacks ` +
             `${other} (otherTenantLackedBy), so deleting the lookup the URI names is not held against the target`,
         );
         otherHolds = false;
         continue;
       }
       fail(
-        `${what} (${answered}) deleted ${id} of tenant ${other}, a tenant the admin client holds nothing of`,
+        `${what} (${answered}) deleted ${id} of tenant ${other}, a tenant the ${role} client holds nothing of`,
         {
           expected: `${id} of tenant ${other} stays`,
           actual: `${id} of tenant ${other} deleted`,
@@ -471,6 +501,38 @@ interface SelectionForm {
     ctx: CheckContext,
     before: ScanRecordShape[],
   ): { parameters: { type: string } | undefined; gone: (record: ScanRecordShape) => boolean; what: string };
+  /** What else is judged once the task is done, from the lookups it removed. */
+  after?: (ctx: CheckContext, removed: ScanRecordShape[]) => Promise<void>;
+}
+
+/** After a task by type: the lookups scan filtered by the type's name, the document's sample filter
+ *  (equals(type,'<type_name>')), lists none of the removed lookups. Whether the name matches the stored URI
+ *  is not shown (lookup-scan/filter-type-name, SHOULD): listing nothing is legal, listing a removed one not. */
+async function noneByName(ctx: CheckContext, removed: ScanRecordShape[]): Promise<void> {
+  const gone = new Set(removed.map(lookupScan.identity));
+  if (removed[0] === undefined) return;
+  const deletedType = typeName(String(removed[0].type));
+  const filter = `equals(type,'${deletedType}')`;
+  const { records, result } = await readScroll(ctx, lookupScan, { filter, limit: 100 });
+  const back = distinct(lookupScan, records).filter((r) => gone.has(lookupScan.identity(r)));
+  explore(ctx, "read after delete", "the type by its name");
+  if (back.length > 0)
+    fail(
+      `after the delete task of type ${lookupTypeUri(deletedType)}: the lookups scan filter=${filter} still lists ${back.length} removed lookup(s)`,
+      {
+        expected: "none of the removed lookups (the kept lookups of the type, or none)",
+        actual: `removed but listed: ${back.slice(0, 5).map(lookupScan.identity).join(", ")}`,
+        record: lookupScan.identity(back[0] as ScanRecordShape),
+        ...(result.pages[0]
+          ? {
+              request: requestOf(
+                result.pages[0].response.request.method,
+                result.pages[0].response.request.url,
+              ),
+            }
+          : {}),
+      },
+    );
 }
 
 const SELECTION_FORMS: SelectionForm[] = [
@@ -481,30 +543,41 @@ const SELECTION_FORMS: SelectionForm[] = [
       requirements: ["TASK-03", "TASK-05"],
     },
     select(ctx, before) {
-      const types = [...new Set(before.map((r) => typeName(String(r.type))))].sort();
-      // The type with the most lookups: a deletion that stops after a page or a batch shows only where the
-      // type holds more than one (the seed breaks ties). Another type is left for delete-task/all-of-tenant.
-      const count = (t: string) => before.filter((r) => typeName(String(r.type)) === t).length;
-      const most = Math.max(...types.map(count));
-      const largest = types.filter((t) => count(t) === most);
-      const type = largest[Math.abs(ctx.seed) % largest.length] as string;
-      explore(ctx, "lookup type", `${type} (${most} lookups)`);
+      // The type with the most lookups before the run's first deleting check (its share, see
+      // deleting-shares.ts): a deletion that stops after a page or a batch shows only where the type holds
+      // more than one. Other types are left for the other deleting checks and delete-task/all-of-tenant.
+      const type = runShares(ctx, before).byType;
+      const count = before.filter((r) => typeName(String(r.type)) === type).length;
+      if (type === undefined || count === 0) shareGone(ctx, "delete-task/by-type", "the largest type");
+      explore(ctx, "lookup type", `${type} (${count} lookups)`);
       return {
         parameters: { type: lookupTypeUri(type) },
         gone: (r) => typeName(String(r.type)) === type,
         what: `delete task with parameters.type ${lookupTypeUri(type)}`,
       };
     },
+    after: noneByName,
   },
   {
     declared: {
       id: "delete-task/all-of-tenant",
-      title: "MUST delete every lookup of the tenant when the task has no parameters, and only there",
-      requirements: ["TASK-02", "TASK-05"],
+      title:
+        "MUST delete every lookup of the tenant when the task has no parameters, and only there, and still answer status OK",
+      requirements: ["TASK-02", "TASK-05", "SERVICE-01", "SERVICE-02"],
       // It leaves the tenant empty: the planner runs it after every other check that reads lookups.
       emptiesTenant: true,
     },
     select: () => ({ parameters: undefined, gone: () => true, what: "delete task without parameters" }),
+    // A tenant without lookups is data, not a fault of the service: /healthcheck and /status answer "object
+    // with status (string, value OK)" whatever the tenants hold.
+    async after(ctx) {
+      const client = clientOf(ctx);
+      const auth = await ctx.token("admin");
+      const empty = `after the delete task without parameters emptied tenant ${ctx.target.tenant}`;
+      statusIsOk(await client.healthcheck(auth), `GET /healthcheck ${empty}`);
+      statusIsOk(await client.status(auth), `GET /status ${empty}`);
+      explore(ctx, "service status", "read with the tenant empty");
+    },
   },
 ];
 
@@ -520,6 +593,7 @@ const selectionCheck = (form: SelectionForm): Check =>
       if (before.length === 0) nothingToJudge(ctx, lookupScan);
       const { parameters, gone, what } = form.select(ctx, before);
       await deleteAndAwait(ctx, parameters, gone, before, what);
+      await form.after?.(ctx, before.filter(gone));
     },
   });
 
@@ -632,7 +706,7 @@ export const deleteTaskChecks: Check[] = [
     requirements: ["TASK-04", "TASK-05", "LOOKUP-05", "AUTH-ROLES-04"],
     ...DELETING_CHECK,
     // It keeps no read of the tenants (lookupsSeen, otherTenantSeen): it asks for each lookup it judges.
-    facts: [scrollIdEncodingFact],
+    facts: [scrollIdEncodingFact, tenantBeforeDeletes],
     run: foreignUrisDeleteNothing,
   }),
   defineCheck({
@@ -645,6 +719,9 @@ export const deleteTaskChecks: Check[] = [
       const initial = await lookupsOf(ctx);
       ctx.facts.set(lookupsSeen, initial);
       if (initial.length === 0) nothingToJudge(ctx, lookupScan);
+      const shares = runShares(ctx, initial);
+      const mine = (record: ScanRecordShape) => shares.uriShareOf(record) === "by-uris";
+      if (!initial.some(mine)) shareGone(ctx, "delete-task/by-uris", "its third of the URIs");
       const commands = fc.commands(
         [
           fc
@@ -659,6 +736,7 @@ export const deleteTaskChecks: Check[] = [
           // The tenants as the last run left them (read after its tasks were done): no need to read again.
           const model: DeleteModel = {
             remaining: ctx.facts.get(lookupsSeen) ?? (await lookupsOf(ctx)),
+            mine,
             sent: [],
           };
           const otherBefore = await otherTenantBefore(ctx);

@@ -6,9 +6,12 @@ import fc from "fast-check";
 import { type Check, type CheckContext, type CredentialRole, depthOf, explore } from "../src/check/index.ts";
 import { observe } from "./support/data-oracle.ts";
 import { defineCheck } from "./support/define.ts";
+import { runShares, shareGone, tenantBeforeDeletes } from "./support/deleting-shares.ts";
 import {
   type DeleteModel,
+  DeleteType,
   deleteCommands,
+  judgeLater,
   observeOtherTenant,
   settleAndJudge,
 } from "./support/explorer-deletes.ts";
@@ -27,8 +30,8 @@ export const EXPLORER_DEPTH = {
     deep: { runs: 40, commands: 40, perSequence: 40, cap: 3000 },
   },
   deletes: {
-    default: { runs: 1, commands: 10, perSequence: 90, cap: 90 },
-    deep: { runs: 2, commands: 14, perSequence: 150, cap: 300 },
+    default: { runs: 1, commands: 10, perSequence: 110, cap: 110, laterMs: 5_000 },
+    deep: { runs: 2, commands: 14, perSequence: 180, cap: 360, laterMs: 15_000 },
   },
 } as const;
 
@@ -130,7 +133,7 @@ export const exploreAfterDelete: Check = defineCheck({
   safety: "destructive",
   changes: "data",
   needs: { roles: ["admin"] },
-  facts: [scrollIdEncodingFact],
+  facts: [scrollIdEncodingFact, tenantBeforeDeletes],
   async run(ctx) {
     const depth = EXPLORER_DEPTH.deletes[depthOf(ctx)];
     const client = clientOf(ctx);
@@ -139,7 +142,18 @@ export const exploreAfterDelete: Check = defineCheck({
     try {
       // The data a sequence deletes is gone for the next one: no shrinking (noShrink), each run starts
       // from what the previous left (the model reads nothing again: it applies the tasks it sent).
-      const model: DeleteModel = { observed, remaining: [...observed.lookups], pending: [], budget };
+      const shares = runShares(ctx, observed.lookups);
+      if (!observed.lookups.some((l) => shares.uriShareOf(l) === "explorer"))
+        shareGone(ctx, "explore/after-delete", "its third of the URIs");
+      const model: DeleteModel = {
+        observed,
+        shares,
+        remaining: [...observed.lookups],
+        removed: new Map(),
+        touched: new Set(),
+        pending: [],
+        budget,
+      };
       // Another tenant's lookups, read before any task like the model's own (not in the sequences' budget).
       const setup: ExplorerReal = {
         ctx,
@@ -155,11 +169,23 @@ export const exploreAfterDelete: Check = defineCheck({
         fc.asyncProperty(sequence(deleteCommands, depth.commands, 4), async (commands) => {
           startSequence(budget);
           const real: ExplorerReal = { ctx, client, steps: [], budget };
-          await fc.asyncModelRun(() => ({ model, real }), commands);
+          await fc.asyncModelRun(
+            () => ({ model, real }),
+            [
+              // Every run deletes the explorer's type first (or, once it is gone, a type the tenant holds no
+              // lookup of): a fault of the task by type shows whatever else is drawn.
+              new DeleteType(0),
+              ...commands,
+            ],
+          );
           await settleAndJudge(model, real);
         }),
         { numRuns: depth.runs, noShrink: true },
       );
+      // Time passing: the whole tenant read again once the planned wait since the first task is over.
+      const later: ExplorerReal = { ctx, client, steps: [], budget: newBudget(1e6, 1e6) };
+      await judgeLater(model, later, depth.laterMs);
+      budget.spent += later.budget.spent;
     } finally {
       noteBudget(ctx, budget, "after delete");
     }

@@ -8,7 +8,7 @@ import { clientOf } from "./support/target-client.ts";
 
 const dotted = /^\d+(\.\d+)+$/;
 
-function statusIsOk(response: ApiResponse<unknown>, what: string): void {
+export function statusIsOk(response: ApiResponse<unknown>, what: string): void {
   ensure(judgeSuccess(response, what));
   const status = (response.body as { status?: unknown } | undefined)?.status;
   if (status !== "OK") fail(`expected ${what} to answer {"status": "OK"}, got ${describeResponse(response)}`);

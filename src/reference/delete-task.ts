@@ -141,6 +141,10 @@ function run(ctx: ReferenceContext, task: Task, selection: Selection): void {
       if (extra) doomed.push(extra);
     }
     for (const lookup of doomed) table.delete(lookup);
+    // The autopilot configuration of the tenant taken for part of its lookup data.
+    if (doomed.length > 0 && ctx.faults.has("delete-task-clears-blocked-values"))
+      ctx.state.blockedValues.get(tenant)?.clear();
+    removedOf(ctx).push(...doomed.map((lookup) => ({ tenant, lookup, at: ctx.clock.now() })));
   }
   for (const [tenant, keys] of selection.foreign ?? []) {
     const table = ctx.state.lookups.get(tenant);
@@ -148,6 +152,60 @@ function run(ctx: ReferenceContext, task: Task, selection: Selection): void {
       if (keys.has(lookupKey(lookup.type, lookup.code))) table?.delete(lookup);
   }
   task.status = "COMPLETED";
+}
+
+/** Lookups the tasks removed, with when: what the faults deleted-lookups-come-back and
+ *  deleted-type-still-matches-by-name bring back. */
+interface Removed {
+  tenant: string;
+  lookup: Lookup;
+  at: number;
+}
+const removed = new WeakMap<ReferenceContext["state"], Removed[]>();
+
+/** The list a reference's state keeps in `lists`, created on first use. */
+function listOf<T>(lists: WeakMap<ReferenceContext["state"], T[]>, ctx: ReferenceContext): T[] {
+  let list = lists.get(ctx.state);
+  if (!list) {
+    list = [];
+    lists.set(ctx.state, list);
+  }
+  return list;
+}
+
+const removedOf = (ctx: ReferenceContext) => listOf(removed, ctx);
+
+/** With deleted-lookups-come-back: how long a removed lookup stays away (a cache entry's time to live). */
+export const COME_BACK_MS = 3_000;
+
+/** With deleted-type-still-matches-by-name: the removed lookups of `type` (a bare name) of the tenant, which
+ *  a scan filtered by equals(type,'<name>') still lists (an index by name the task does not update). */
+export function removedOfTypeName(ctx: ReferenceContext, tenant: string, type: string): Lookup[] {
+  if (!ctx.faults.has("deleted-type-still-matches-by-name")) return [];
+  return (removed.get(ctx.state) ?? [])
+    .filter((r) => r.tenant === tenant && lookupTypeName(r.lookup.type) === type)
+    .map((r) => r.lookup);
+}
+
+/** Whether a task left a tenant without lookups (what status-degraded-when-tenant-empty reports). */
+export function tenantEmptiedByTask(ctx: ReferenceContext): boolean {
+  const tenants = new Set((removed.get(ctx.state) ?? []).map((r) => r.tenant));
+  return [...tenants].some((tenant) => ctx.state.lookups.get(tenant)?.size === 0);
+}
+
+/** With deleted-lookups-come-back: puts back the removed lookups whose time is up. */
+function comeBack(ctx: ReferenceContext): void {
+  if (!ctx.faults.has("deleted-lookups-come-back")) return;
+  const list = removed.get(ctx.state) ?? [];
+  const now = ctx.clock.now();
+  for (const r of list.filter((r) => r.at + COME_BACK_MS <= now)) {
+    const table = ctx.state.lookups.get(r.tenant);
+    if (table && !table.get(r.lookup.type, r.lookup.code)) table.add(r.lookup);
+  }
+  removed.set(
+    ctx.state,
+    list.filter((r) => r.at + COME_BACK_MS > now),
+  );
 }
 
 /** With the delete-task-delayed variant: how long after its acceptance a task runs (reference clock). */
@@ -160,17 +218,11 @@ interface PendingTask {
 
 const pending = new WeakMap<ReferenceContext["state"], PendingTask[]>();
 
-function pendingOf(ctx: ReferenceContext): PendingTask[] {
-  let list = pending.get(ctx.state);
-  if (!list) {
-    list = [];
-    pending.set(ctx.state, list);
-  }
-  return list;
-}
+const pendingOf = (ctx: ReferenceContext) => listOf(pending, ctx);
 
 /** Runs the delayed tasks that are due; called before every request, since only requests observe them. */
 export function runDueTasks(ctx: ReferenceContext): void {
+  comeBack(ctx);
   const list = pending.get(ctx.state);
   if (!list || list.length === 0) return;
   const now = ctx.clock.now();
@@ -254,7 +306,9 @@ export function deleteTaskRoutes(app: Hono, ctx: ReferenceContext): void {
       ctx.faults.has("invalid-task-type-accepted"),
       ctx.faults.has("delete-uri-tenant-ignored"),
       ctx.variants.has("delete-task-foreign-uris-skipped"),
-      ctx.faults.has("delete-task-follows-foreign-uris"),
+      ctx.faults.has("delete-task-follows-foreign-uris") ||
+        // The tenant list checked for the path only: an editor's URIs reach any tenant.
+        (ctx.faults.has("editor-task-follows-foreign-uris") && !isTenantAdmin(principal, tenant)),
     );
     if (
       parameters.type !== undefined &&

@@ -807,6 +807,40 @@ export const FAULTS = [
     caughtBy: ["delete-task/foreign-uris-delete-nothing", "delete-task/invalid-requests-400"],
   },
   {
+    name: "editor-task-follows-foreign-uris",
+    rule: "AUTH-ROLES-04",
+    description:
+      "a delete task sent by ROLE_RDM_EDIT deletes the lookups its URIs name in other tenants, tenants not on the editor's list",
+    caughtBy: ["delete-task/foreign-uris-delete-nothing"],
+  },
+  {
+    name: "deleted-lookups-come-back",
+    rule: "TASK-04",
+    description:
+      "a lookup a delete task removed is listed again 3 s later (a cache that outlives the deletion)",
+    caughtBy: ["explore/after-delete"],
+  },
+  {
+    name: "deleted-type-still-matches-by-name",
+    rule: "TASK-03",
+    description:
+      "after a delete task, a lookups scan filtered by equals(type,'<type_name>') still lists the removed lookups of that type",
+    caughtBy: ["explore/after-delete", "delete-task/by-type"],
+  },
+  {
+    name: "delete-task-clears-blocked-values",
+    rule: "TASK-04",
+    description: "a delete task that removes lookups also clears the tenant's blocked values of every lookup type",
+    caughtBy: ["explore/after-delete"],
+  },
+  {
+    name: "status-degraded-when-tenant-empty",
+    rule: "SERVICE-02",
+    description: "GET /status answers DOWN once a delete task has left a tenant without lookups",
+    // The schema check of GET /status validates that answer in the run's traffic too.
+    caughtBy: ["delete-task/all-of-tenant", "schema/getStatus"],
+  },
+  {
     name: "task-status-created-time-as-string",
     rule: "TASK-07",
     description:

@@ -2,6 +2,7 @@
 import type { Hono } from "hono";
 import { authenticate } from "./auth.ts";
 import type { ReferenceContext } from "./context.ts";
+import { tenantEmptiedByTask } from "./delete-task.ts";
 import { jsonResponse } from "./errors.ts";
 import { uptimeSeconds } from "./web.ts";
 
@@ -25,7 +26,12 @@ export function serviceRoutes(app: Hono, ctx: ReferenceContext): void {
   app.get("/status", (c) => {
     authenticated(c.req.raw);
     return jsonResponse(200, {
-      status: ctx.faults.has("status-not-ok") ? "DOWN" : "OK",
+      status:
+        ctx.faults.has("status-not-ok") ||
+        // A tenant without lookups taken for a broken store.
+        (ctx.faults.has("status-degraded-when-tenant-empty") && tenantEmptiedByTask(ctx))
+          ? "DOWN"
+          : "OK",
       ...extra({ uptimeSeconds: Math.floor(uptimeSeconds()) }),
     });
   });

@@ -125,7 +125,7 @@ async function wholeScroll(
 }
 
 /** Every blocked value of a type, read with offset paging of 100 until a short page. */
-async function wholeBlocked(
+export async function wholeBlocked(
   ctx: CheckContext,
   client: InterfaceClient,
   type: string,

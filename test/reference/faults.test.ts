@@ -248,6 +248,35 @@ const SCENARIOS: Record<FaultName, (h: Harness) => Promise<boolean>> = {
     await deleteAndWait(h, { type: "delete", parameters: { uris: ["globex/Country/AD"] } });
     return ids(h, "globex").length !== before;
   },
+  "editor-task-follows-foreign-uris": async (h) => {
+    const before = ids(h, "globex").length;
+    await deleteAndWait(h, { type: "delete", parameters: { uris: ["globex/Country/AD"] } });
+    return ids(h, "globex").length !== before;
+  },
+  "deleted-lookups-come-back": async (h) => {
+    await deleteAndWait(h, { type: "delete", parameters: { uris: ["acme/Country/DE"] } });
+    h.clock.advance(60_000);
+    // The reference runs what is due before each request: one request after the time passed.
+    await firstPage(h, "/lookups/acme/_scan?limit=1");
+    return ids(h, "acme").includes("rdm/lookupTypes/Country/DE");
+  },
+  "deleted-type-still-matches-by-name": async (h) => {
+    await deleteAndWait(h, { type: "delete", parameters: { type: "rdm/lookupTypes/Gender" } });
+    const page = await firstPage(h, "/lookups/acme/_scan?filter=equals(type,'Gender')");
+    return page.values.length > 0;
+  },
+  "delete-task-clears-blocked-values": async (h) => {
+    await deleteAndWait(h, { type: "delete", parameters: { uris: ["acme/Currency/EUR"] } });
+    const listed = await h.call("GET", "/configuration/acme/autopilot/Country/blockedValues?limit=1", {
+      token: await h.token("acme-viewer"),
+    });
+    return (listed.body as unknown[]).length === 0;
+  },
+  "status-degraded-when-tenant-empty": async (h) => {
+    await deleteAndWait(h, { type: "delete" });
+    const status = await h.call("GET", "/status", { token: await h.token("acme-viewer") });
+    return (status.body as { status: string }).status !== "OK";
+  },
   "delete-task-never-completes": async (h) => {
     const before = ids(h, "acme").length;
     const completed = await deleteAndWait(h, { type: "delete", parameters: { uris: ["acme/Country/DE"] } });

@@ -1,6 +1,7 @@
 // delete-task/foreign-uris-delete-nothing: a task of acme whose URI names globex's lookup. Every way a
 // correct target may treat the URI passes (refuse the task, skip the URI; delete what it names where the
-// admin also administers globex), and each way of deleting the wrong lookup fails, naming it.
+// admin also administers globex), and each way of deleting the wrong lookup fails, naming it (as the admin
+// or, where the target file names one, as the editor).
 import { describe, expect, it } from "vitest";
 import { runWithVariants } from "./variants-matrix.ts";
 
@@ -33,7 +34,7 @@ const cases: [string, { variants: string[]; faults: string[]; want: "passed" | R
     {
       variants: [],
       faults: ["delete-uri-tenant-ignored"],
-      want: /deleted Country\/\S+ of tenant acme, which it does not list/,
+      want: /deleted \w+\/\S+ of tenant acme, which it does not list/,
     },
   ],
   [
@@ -41,7 +42,15 @@ const cases: [string, { variants: string[]; faults: string[]; want: "passed" | R
     {
       variants: [],
       faults: ["delete-task-follows-foreign-uris"],
-      want: /deleted Country\/\S+ of tenant globex, a tenant the admin client holds nothing of/,
+      want: /sent as admin .*deleted \w+\/\S+ of tenant globex, a tenant the admin client holds nothing of/,
+    },
+  ],
+  [
+    "deleting globex's lookup for an editor, whose tenant list holds only acme",
+    {
+      variants: [],
+      faults: ["editor-task-follows-foreign-uris"],
+      want: /sent as editor .*deleted \w+\/\S+ of tenant globex, a tenant the editor client holds nothing of/,
     },
   ],
 ];
@@ -61,6 +70,7 @@ describe(id, () => {
       field: "parameters.uris",
       request: { method: "POST", path: "/tasks/acme" },
     });
-    expect(check?.details?.record).toMatch(/^Country\//);
+    // The victim is of the check's own share of the tenant (deleting-shares.ts): not the type by-type deletes.
+    expect(check?.details?.record).toMatch(/^\w+\//);
   });
 });
