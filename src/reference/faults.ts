@@ -830,7 +830,8 @@ export const FAULTS = [
   {
     name: "delete-task-clears-blocked-values",
     rule: "TASK-04",
-    description: "a delete task that removes lookups also clears the tenant's blocked values of every lookup type",
+    description:
+      "a delete task that removes lookups also clears the tenant's blocked values of every lookup type",
     caughtBy: ["explore/after-delete"],
   },
   {

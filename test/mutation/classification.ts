@@ -1711,7 +1711,7 @@ export const rules: readonly LineRule[] = [
   },
   {
     file: "delete-task.ts",
-    text: "function pendingOf",
+    text: "const pendingOf = (ctx",
     class: "equivalent",
     why: "variant-only code (delete-task-delayed)",
   },
