@@ -5,9 +5,7 @@
 // - clients: `lckit client check --variants all` on each client (every legal provider choice);
 // - consumers: `lckit events consumer check --variants all` on each consumer (every producer choice).
 // Each kind's split.json names the tuning half and the held-out half (never tuned on).
-// Usage: tsx scripts/score-independent.ts [--kind providers|clients|consumers] [--set tuning|held-out|all]
-//        [--case NAME ...] [--parallel N] [--seed N] [--depth default|deep] [--variants LIST] [--client ID] [--json FILE] [--keep DIR]
-//        [--batch 1|2|3]
+// Usage: npm run score:independent -- --help (USAGE below).
 // Batches: 1 (providers/, clients/, consumers/), 2 (providers2/<language>/ each with its own faults, choices,
 // target and credentials; clients2/, consumers2/), 3 (clients3/, consumers3/).
 import { spawn } from "node:child_process";
@@ -39,39 +37,38 @@ const USAGE = `Usage: npm run score:independent -- [options]
   --json FILE                          write every case's outcome as JSON
   --keep DIR                           keep each case's report folder under DIR/<case>`;
 
-let parsed: ReturnType<typeof parse>;
+/** The options, or exit 2 with the usage: an unknown option is a typo to name, not a stack trace. */
 function parse() {
-  return parseArgs({
-    options: {
-      help: { type: "boolean", short: "h" },
-      kind: { type: "string", default: "providers" },
-      set: { type: "string", default: "all" },
-      case: { type: "string", multiple: true },
-      parallel: { type: "string", default: "2" },
-      seed: { type: "string", default: "1" },
-      depth: { type: "string", default: "default" },
-      variants: { type: "string", default: "all" },
-      // The sandbox's client with ROLE_RDM_EDIT: clients that delete lookups need it (the default client reads only).
-      client: { type: "string", default: "nightly-sync" },
-      json: { type: "string" },
-      // Keep each case's report folder under DIR/<case> (default: removed once scored).
-      keep: { type: "string" },
-      // Which batch of independent programs (see the usage above).
-      batch: { type: "string", default: "1" },
-    },
-  });
+  try {
+    return parseArgs({
+      options: {
+        help: { type: "boolean", short: "h" },
+        kind: { type: "string", default: "providers" },
+        set: { type: "string", default: "all" },
+        case: { type: "string", multiple: true },
+        parallel: { type: "string", default: "2" },
+        seed: { type: "string", default: "1" },
+        depth: { type: "string", default: "default" },
+        variants: { type: "string", default: "all" },
+        // The sandbox's client with ROLE_RDM_EDIT: clients that delete lookups need it (the default client reads only).
+        client: { type: "string", default: "nightly-sync" },
+        json: { type: "string" },
+        // Keep each case's report folder under DIR/<case> (default: removed once scored).
+        keep: { type: "string" },
+        // Which batch of independent programs (see the usage above).
+        batch: { type: "string", default: "1" },
+      },
+    });
+  } catch (error) {
+    console.error(`score:independent: ${(error as Error).message}\n${USAGE}`);
+    process.exit(2);
+  }
 }
-try {
-  parsed = parse();
-} catch (error) {
-  console.error(`score:independent: ${(error as Error).message}\n${USAGE}`);
-  process.exit(2);
-}
-if (parsed.values.help) {
+const { values } = parse();
+if (values.help) {
   console.log(USAGE);
   process.exit(0);
 }
-const { values } = parsed;
 const KINDS = ["providers", "clients", "consumers"] as const;
 type Kind = (typeof KINDS)[number];
 const kind = values.kind as Kind;
