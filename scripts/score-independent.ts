@@ -7,7 +7,7 @@
 // Each kind's split.json names the tuning half and the held-out half (never tuned on).
 // Usage: npm run score:independent -- --help (USAGE below).
 // Batches: 1 (providers/, clients/, consumers/), 2 (providers2/<language>/ each with its own faults, choices,
-// target and credentials; clients2/, consumers2/), 3 (clients3/, consumers3/).
+// target and credentials; clients2/, consumers2/), 3 (providers3/<language>/ as batch 2, clients3/, consumers3/).
 import { spawn } from "node:child_process";
 import {
   cpSync,
@@ -107,14 +107,14 @@ const interpreter = (language: Language) => (language === "node" ? process.execP
 function allCases(): Case[] {
   if (kind === "providers") {
     const dirOf = (language: Language) => (perLanguage ? join(home, language) : home);
+    // A later batch may hold only some languages: those with a folder.
+    const languages = (["node", "python"] as const).filter((l) => !perLanguage || existsSync(dirOf(l)));
     const listed = <T>(file: string): T[] =>
-      perLanguage
-        ? (["node", "python"] as const).flatMap((l) => readJson<T[]>(file, dirOf(l)))
-        : readJson<T[]>(file);
+      perLanguage ? languages.flatMap((l) => readJson<T[]>(file, dirOf(l))) : readJson<T[]>(file);
     const faults = listed<{ name: string; implementation: Language; rule: string }>("faults.json");
     const choices = listed<{ name: string; implementation: Language; description: string }>("choices.json");
     return [
-      ...(["node", "python"] as const).map((language) => ({
+      ...languages.map((language) => ({
         name: `correct-${language}`,
         language,
         faulty: false,
