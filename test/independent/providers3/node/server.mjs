@@ -158,15 +158,10 @@ const uriOf = (lookup) => `${lookup.tenantId}/${typeName(lookup.type)}/${lookup.
 
 // ---------------------------------------------------------------------------------------------------------
 // Seed data (deterministic).
+/** Seed data's randomness: successive SHA-256 digests of a counter, the same on every start. */
 function prng(seed) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
+  let n = 0;
+  return () => createHash("sha256").update(`${seed}:${n++}`).digest().readUInt32BE(0) / 4294967296;
 }
 const rand = prng(20261207);
 const pick = (list) => list[Math.floor(rand() * list.length)];
@@ -692,26 +687,19 @@ function compileFilter(text, normalize) {
     if (tokens[i]?.t !== t) throw bad(`Invalid filter: expected ${t} in ${text}`);
     return tokens[i++];
   };
-  function parseOr() {
-    let left = parseAnd();
-    while (peek()?.t === "word" && peek().v.toLowerCase() === "or") {
+  /** A left-associative chain of `next` terms joined by the keyword `word` ("or" binds looser than "and"). */
+  const chain = (word, next, join) => () => {
+    let left = next();
+    while (peek()?.t === "word" && peek().v.toLowerCase() === word) {
       i++;
-      const right = parseAnd();
+      const right = next();
       const l = left;
-      left = (r) => l(r) || right(r);
+      left = (r) => join(l(r), right(r));
     }
     return left;
-  }
-  function parseAnd() {
-    let left = parseTerm();
-    while (peek()?.t === "word" && peek().v.toLowerCase() === "and") {
-      i++;
-      const right = parseTerm();
-      const l = left;
-      left = (r) => l(r) && right(r);
-    }
-    return left;
-  }
+  };
+  const parseAnd = chain("and", () => parseTerm(), (a, b) => a && b);
+  const parseOr = chain("or", parseAnd, (a, b) => a || b);
   function parseTerm() {
     const token = peek();
     if (token?.t === "(") {
