@@ -948,8 +948,9 @@ describe("the token's lifecycle: a request declined at the quota leaves the coun
       { ...refused },
       { ...refused },
     ]);
-    // Every token request under the quota is judged against its state: the recording's first and the three here.
-    expect(verdict).toMatchObject({ status: "failed", opportunities: 4 });
+    // Each declined state is one opportunity, judged by the client's next step: three refusals, the last
+    // one followed by nothing (the client stopped, which is waiting).
+    expect(verdict).toMatchObject({ status: "failed", opportunities: 3 });
     const messages = verdict.status === "failed" ? verdict.found.map((f) => f.message) : [];
     expect(messages).toHaveLength(2);
     expect(messages[0]).toMatch(
@@ -966,22 +967,59 @@ describe("the token's lifecycle: a request declined at the quota leaves the coun
       "passed",
     ],
     [
-      "a rate limit (429 naming it) is no quota refusal",
+      "a rate limit (429 naming it) is no quota refusal: no declined state to judge",
       [{ ...refused, responseBody: "rate limit exceeded" }, askAgain()],
-      "passed",
+      "not-exercised",
     ],
-    [
-      "a token request under the quota, no refusal before it: a legal request, judged",
-      [askAgain()],
-      "passed",
-    ],
+    ["a token request below the quota: no declined state to judge", [askAgain()], "not-exercised"],
   ])("%s: %s", (_name, steps, want) => {
     expect(judge(RULE, steps).status).toBe(want);
   });
 
-  it("without multi-token support and no refusal, no token request is under a quota: not exercised, naming the setting", () => {
+  it("never declined: not exercised, naming the sweep's world that starts the client at its quota", () => {
     const verdict = judge(RULE, [askAgain()], [{ clientId: "c1", multitoken: false }]);
-    expect(verdict.status === "not-exercised" ? verdict.reason : "").toMatch(/no multi-token support/);
+    expect(verdict.status === "not-exercised" ? verdict.reason : "").toMatch(
+      /--variants quota-held-elsewhere.*multi-token support/,
+    );
+  });
+
+  describe("other sessions hold the quota (world quota-held-elsewhere): tokens the client cannot see", () => {
+    // The recording's own token (tok-a, #0) expires at 900 s; the others' expire at 3 s.
+    const atQuota: CallerClient[] = [
+      {
+        clientId: "c1",
+        multitoken: true,
+        maxActiveTokensAllowed: 5,
+        heldElsewhere: Array.from({ length: 5 }, () => ({ expiresAt: 3_000 })),
+      },
+    ];
+    const declinedAt = (at: number): Step => ({ ...refused, at, responseHeaders: { "retry-after": "3" } });
+    const ownless = (steps: Step[]) => judge(RULE, steps, atQuota);
+
+    it("asked again at once, in a loop: failed, each at once, naming the others' tokens and Retry-After", () => {
+      const verdict = ownless([declinedAt(10), declinedAt(15), declinedAt(20), askAgain(3_100)]);
+      expect(verdict).toMatchObject({ status: "failed", opportunities: 3 });
+      const messages = verdict.status === "failed" ? verdict.found.map((f) => f.message) : [];
+      expect(messages).toHaveLength(2);
+      expect(messages[0]).toMatch(
+        /^client c1 asked for a token again at #2, 5 ms after its token request at #1 was declined at the quota \(429, limit exceeded\): at once \(4 ms after the answer\), while other sessions of the client held 5 tokens of its quota \(the first expires 3 s after the refusal; the answer said Retry-After: 3\)/,
+      );
+    });
+
+    it.each<[string, Step[]]>([
+      [
+        "waits (half a second, Retry-After unread) and asks again",
+        [declinedAt(10), declinedAt(520), askAgain(3_100)],
+      ],
+      ["honours Retry-After", [declinedAt(10), askAgain(3_020)]],
+      ["stops asking", [declinedAt(10)]],
+    ])("%s: passed", (_name, steps) => {
+      expect(ownless(steps).status).toBe("passed");
+    });
+
+    it("running into a quota others hold is not the client's doing: no client/token-quota finding", () => {
+      expect(judge("client/token-quota", [declinedAt(10), askAgain(3_020)], atQuota).status).toBe("passed");
+    });
   });
 });
 

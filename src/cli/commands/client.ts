@@ -6,7 +6,7 @@ import { CLIENT_CHECK_DEFAULTS, CLIENT_ENV, type ClientCheckRun } from "../../co
 import { runClientSession } from "../../commands/client/session.ts";
 import { type ClientSweepRun, legalVariants } from "../../commands/client/sweep.ts";
 import { EXCHANGES_FILE, progressLines, sweepClosing } from "../../commands/client/sweep-report.ts";
-import type { VariantName } from "../../reference/index.ts";
+import type { SandboxChoiceName } from "../../reference/index.ts";
 import { notCheckableLines } from "../../report/not-checkable.ts";
 import { reportFilesInWords } from "../../report-folder/write.ts";
 import { failOnOf } from "../../result/verdict.ts";
@@ -113,11 +113,11 @@ function requiredChoicesOf(raw: string | undefined): string[] | undefined {
   return names;
 }
 
-function variantsOf(raw: string | undefined): (VariantName | undefined)[] | undefined {
+function variantsOf(raw: string | undefined): (SandboxChoiceName | undefined)[] | undefined {
   if (raw === undefined) return undefined;
   const known = ["default", ...legalVariants()];
   return choiceList(raw, known, "variant names", "(lckit serve --help-variants lists them)").map((name) =>
-    name === "default" ? undefined : (name as VariantName),
+    name === "default" ? undefined : (name as SandboxChoiceName),
   );
 }
 
