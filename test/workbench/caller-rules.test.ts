@@ -948,9 +948,8 @@ describe("the token's lifecycle: a request declined at the quota leaves the coun
       { ...refused },
       { ...refused },
     ]);
-    // Each declined state is one opportunity, judged by the client's next step: three refusals, the last
-    // one followed by nothing (the client stopped, which is waiting).
-    expect(verdict).toMatchObject({ status: "failed", opportunities: 3 });
+    // Every token request under the quota is judged against its state: the recording's first and the three here.
+    expect(verdict).toMatchObject({ status: "failed", opportunities: 4 });
     const messages = verdict.status === "failed" ? verdict.found.map((f) => f.message) : [];
     expect(messages).toHaveLength(2);
     expect(messages[0]).toMatch(
@@ -967,20 +966,31 @@ describe("the token's lifecycle: a request declined at the quota leaves the coun
       "passed",
     ],
     [
-      "a rate limit (429 naming it) is no quota refusal: no declined state to judge",
+      "a rate limit (429 naming it) is no quota refusal",
       [{ ...refused, responseBody: "rate limit exceeded" }, askAgain()],
-      "not-exercised",
+      "passed",
     ],
-    ["a token request below the quota: no declined state to judge", [askAgain()], "not-exercised"],
+    [
+      "a token request under the quota, no refusal before it: a legal request, judged",
+      [askAgain()],
+      "passed",
+    ],
   ])("%s: %s", (_name, steps, want) => {
     expect(judge(RULE, steps).status).toBe(want);
   });
 
-  it("never declined: not exercised, naming the sweep's world that starts the client at its quota", () => {
-    const verdict = judge(RULE, [askAgain()], [{ clientId: "c1", multitoken: false }]);
-    expect(verdict.status === "not-exercised" ? verdict.reason : "").toMatch(
-      /--variants quota-held-elsewhere.*multi-token support/,
+  it("never declined: passed on the requests below the limit, with a note naming the sweep's world that starts the client at its quota", () => {
+    const verdict = judge(RULE, [askAgain()]);
+    expect(verdict.status === "passed" ? verdict.note : "").toMatch(
+      /was not seen: run the sweep .*--variants quota-held-elsewhere/,
     );
+    // A judged refusal leaves no note.
+    expect(judge(RULE, [refused, askAgain(900_001)])).toEqual({ status: "passed", opportunities: 3 });
+  });
+
+  it("without multi-token support and no refusal, no token request is under a quota: not exercised, naming the setting", () => {
+    const verdict = judge(RULE, [askAgain()], [{ clientId: "c1", multitoken: false }]);
+    expect(verdict.status === "not-exercised" ? verdict.reason : "").toMatch(/no multi-token support/);
   });
 
   describe("other sessions hold the quota (world quota-held-elsewhere): tokens the client cannot see", () => {
@@ -998,7 +1008,7 @@ describe("the token's lifecycle: a request declined at the quota leaves the coun
 
     it("asked again at once, in a loop: failed, each at once, naming the others' tokens and Retry-After", () => {
       const verdict = ownless([declinedAt(10), declinedAt(15), declinedAt(20), askAgain(3_100)]);
-      expect(verdict).toMatchObject({ status: "failed", opportunities: 3 });
+      expect(verdict).toMatchObject({ status: "failed", opportunities: 5 });
       const messages = verdict.status === "failed" ? verdict.found.map((f) => f.message) : [];
       expect(messages).toHaveLength(2);
       expect(messages[0]).toMatch(

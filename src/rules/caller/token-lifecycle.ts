@@ -4,8 +4,9 @@
 // (client/token-quota, client/backoff-after-refusal); an expired or rejected token serves nothing more, so
 // sending it again is a call that cannot succeed. This file holds that last rule.
 import { defineRule } from "../../check/index.ts";
+import { outcomeOf } from "../judge.ts";
 import type { CallerRule, CallerRuleDeclaration, RuleVerdict, Violation } from "./caller-rule.ts";
-import { plural, verdict } from "./caller-rule.ts";
+import { foundAt, plural, verdict } from "./caller-rule.ts";
 import { isQuotaRefusal } from "./tokens.ts";
 import type { Traffic, TrafficExchange } from "./traffic.ts";
 
@@ -144,7 +145,7 @@ export const TOKEN_WAITS_AFTER_QUOTA_REFUSAL: CallerRule = defineRule<"caller", 
     title:
       "MUST wait for one of its tokens to expire, or raise the quota, before it asks for a token again after a request declined at the quota (limit exceeded)",
     opportunity:
-      "a token request of your client declined at the quota (limit exceeded) while tokens that filled it are known: its own, or those other sessions held (`--variants quota-held-elsewhere`); judged by the client's next step",
+      "a token request of your client under a quota (multi-token support on, or after a refusal), judged against the state it was sent in: below the limit it may ask; declined at the quota (its own tokens, or those other sessions held: `--variants quota-held-elsewhere`), its next step is judged",
     breaks:
       "the client's next token request sent while the count was still at the limit (no token active at the refusal expired, no quota raised by a PUT or POST of its customer): before any of its own tokens expired, or, while other sessions held the quota, at once (a loop); a client that stops asking, waits and asks again, or waits out an expiry, passes",
     exercisedBy:
@@ -152,6 +153,8 @@ export const TOKEN_WAITS_AFTER_QUOTA_REFUSAL: CallerRule = defineRule<"caller", 
     judge(traffic: Traffic): RuleVerdict {
       const violations: Violation[] = [];
       let opportunities = 0;
+      // Declined states judged by the client's next step (a token request, or none: it stopped asking).
+      let declinedJudged = 0;
       const declined = new Map<string, Declined>();
       for (const x of traffic.exchanges) {
         if (x.operation !== undefined && RAISES_QUOTA.has(x.operation) && x.status < 300) {
@@ -163,22 +166,27 @@ export const TOKEN_WAITS_AFTER_QUOTA_REFUSAL: CallerRule = defineRule<"caller", 
         if (x.operation !== "issueToken" || x.clientId === undefined) continue;
         const clientId = x.clientId;
         const state = declined.get(clientId);
+        // Every token request under a quota is a transition of the table, judged from the state it was sent
+        // in: below the limit a token is issued (the client may ask); declined and nothing freed, it may not.
+        if (state || traffic.clients.get(clientId)?.multitoken) opportunities += 1;
         if (state) {
           declined.delete(clientId);
+          declinedJudged += 1;
           const wrong = askedTooSoon(state, x, clientId);
           if (wrong !== undefined) violations.push({ seq: x.seq, message: wrong });
         }
         const next = isQuotaRefusal(x) ? declinedState(traffic, x, clientId) : undefined;
-        if (next) {
-          // Each declined state is one opportunity, judged by what the client sends next (or by its stop).
-          opportunities += 1;
-          declined.set(clientId, next);
-        }
+        if (next) declined.set(clientId, next);
       }
-      return verdict(
+      // A declined state the traffic ends in: the client stopped asking, which is waiting.
+      declinedJudged += declined.size;
+      return outcomeOf(
         opportunities,
-        violations,
-        "no token request of your client was declined at the quota: run the sweep (`--variants all`, or `--variants quota-held-elsewhere`), whose world quota-held-elsewhere starts a client with multi-token support (its customer's multitokenConfig, as examples/sandbox-data.yaml has) at its quota, or give --data with a small maxActiveTokensAllowed and hold that many tokens",
+        violations.map(foundAt),
+        "no token request of your client was under a quota: its customer in the sandbox's data has no multi-token support (give --data whose customer has multitokenConfig, as examples/sandbox-data.yaml has), or it requested no token",
+        declinedJudged > 0
+          ? undefined
+          : "no token request of your client was declined at the quota, so its next step after a refusal (what this rule is about) was not seen: run the sweep (`--variants all`, or `--variants quota-held-elsewhere`), whose world quota-held-elsewhere starts your client at its quota",
       );
     },
   },
