@@ -12,7 +12,7 @@ export const SANDBOX_WORLDS = [
     name: "quota-held-elsewhere",
     group: "quota-at-start",
     silentPoint:
-      "how many of the client's active tokens other sessions hold when it starts: the deployment's state, not shown (the document: a token request at the limit is declined, and the caller waits for a token to expire or raises the quota)",
+      "how many of the client's active tokens other sessions hold when it starts (a deployment's state; a token request at the limit is declined, and the caller waits for a token to expire or raises the quota): not shown",
     description: `other sessions of your client hold its whole quota (maxActiveTokensAllowed) when it first asks for a token, each token valid for ${QUOTA_HELD_ELSEWHERE_SECONDS} s more: token requests are declined (429, limit exceeded, Retry-After the seconds until one expires) until those expire; a client without multi-token support meets the default world`,
   },
 ] as const satisfies readonly VariantEntry[];
