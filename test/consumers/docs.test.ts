@@ -3,9 +3,9 @@
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { legalVariants } from "../../src/commands/client/sweep.ts";
 import { REFUSAL_STATUS } from "../../src/mock/index.ts";
 import { describeViolations, refusalBody } from "../../src/mock/refusal-proxy.ts";
-import { legalVariants } from "../../src/commands/client/sweep.ts";
 
 const root = join(new URL(".", import.meta.url).pathname, "..", "..");
 const doc = readFileSync(join(root, "docs", "consumers.md"), "utf8");

@@ -53,7 +53,7 @@ command.log), and sweep.json, junit.xml and summary.md for the whole sweep (docs
     variants: option(
       "LIST",
       text,
-      "run once per provider choice: all (every legal variant, plus the default), all,-NAME,... (all but those) or a comma list of variant names (lckit serve --help-variants)",
+      "run once per provider choice: all (every legal variant, the world quota-held-elsewhere, and the default), all,-NAME,... (all but those) or a comma list of their names (lckit serve --help-variants lists the variants)",
       { example: "all" },
     ),
     "require-choice": option(
@@ -89,7 +89,9 @@ a scrollId, a delete task, ...); a rule with none is "not exercised", with what 
 
 Under --variants, each choice pins a point the document does not show: a command that exits 0 under the
 default but fails under a choice gets a SHOULD finding naming the choice and that point (client/command),
-unless --require-choice names it; a MUST caller rule broken under any choice stays MUST.
+unless --require-choice names it; a MUST caller rule broken under any choice stays MUST. Beside the
+variants, the world quota-held-elsewhere starts your client at its token quota (other sessions hold it
+for a few seconds): there client/token-waits-after-quota-refusal judges what it does after a refusal.
 
 Exit codes: 0 the command passed and no MUST caller rule broke (under every variant); 1 a MUST rule
 broke or the command failed (or, with --fail-on not-exercised, a MUST rule was not exercised); 2 usage
