@@ -2,8 +2,9 @@
 // An example client of the interface for `lckit client check` (Node 20+, no dependencies). It reads the
 // sandbox's addresses and credentials from the LCKIT_* variables, keeps one access token until it nears
 // expiry, pages through scans by passing each answer's scrollId, stays within documented page sizes, sends
-// a delete task of the documented shape and waits out a 429; it reads only a lookup's type and code as sure
-// (the contract makes every other field optional) and takes fields it does not know. Run it checked:
+// a delete task of the documented shape, waits out a 429 and a token request declined at the quota; it
+// reads only a lookup's type and code as sure (the contract makes every other field optional) and takes
+// fields it does not know. Run it checked:
 //   lckit client check --client nightly-sync -- node examples/clients/lookup-client.mjs
 // The kit's tests also run it with one deliberate mistake (FAULT=<name>), to prove each caller rule, and
 // with one wrong assumption about the provider, to prove the sweep finds the choice that breaks it.
@@ -39,7 +40,17 @@ async function token() {
     return hoard[turn++ % hoard.length];
   }
   if (FAULT !== "token-per-call" && cached && Date.now() < cached.until) return cached.value;
-  const r = await requestToken();
+  let r = await requestToken();
+  // Declined at the quota (other sessions of this client hold it): wait for a token to expire, as the
+  // answer's Retry-After says (else a second), and ask again; a wait longer than 10 s is not this job's.
+  for (let attempt = 0; r.status !== 200 && attempt < 20; attempt++) {
+    const text = await r.text();
+    const seconds = Number(r.headers.get("retry-after") ?? "1");
+    if (!/limit/i.test(text) || !/exceed/i.test(text) || !(seconds <= 10))
+      throw new Error(`token request answered ${r.status}: ${text}`);
+    await new Promise((resolve) => setTimeout(resolve, Math.max(seconds, 1) * 1000 + 50));
+    r = await requestToken();
+  }
   if (r.status !== 200) throw new Error(`token request answered ${r.status}: ${await r.text()}`);
   const answer = await r.json();
   // Renew a little before expiry.

@@ -12,4 +12,13 @@ export interface ReferenceContext {
   readonly variants: ReadonlySet<VariantName>;
   /** Delay before a delete task runs. */
   readonly taskDelayMs: number;
+  /** A client whose quota other sessions hold when it first asks for a token (ReferenceOptions). */
+  readonly quotaHeldElsewhere?: QuotaHeldElsewhere;
+}
+
+/** Other sessions of one client hold its whole quota of tokens, each valid for `seconds` from the client's
+ *  first token request: the state table's "active token count at the limit" from the start. */
+export interface QuotaHeldElsewhere {
+  clientId: string;
+  seconds: number;
 }

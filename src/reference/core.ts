@@ -3,7 +3,7 @@
 import type { Hono } from "hono";
 import { combinedApp, platformApp, rdmApp } from "./app.ts";
 import { type ReferenceClock, wallReferenceClock } from "./clock.ts";
-import type { ReferenceContext } from "./context.ts";
+import type { QuotaHeldElsewhere, ReferenceContext } from "./context.ts";
 import { type SandboxControl, sandboxControl } from "./control.ts";
 import type { ReferenceData } from "./data-document.ts";
 import { type FaultName, faultSet } from "./faults.ts";
@@ -37,6 +37,10 @@ export interface ReferenceOptions {
   record?: boolean;
   /** Wall-clock milliseconds added before every answer (the control API changes it). Default 0. */
   latencyMs?: number;
+  /** A deployment at its quota when the client starts: other sessions of this client hold every token its
+   *  quota allows, each valid for `seconds` from the client's first token request (lckit client check's
+   *  world quota-held-elsewhere). Default: none. */
+  quotaHeldElsewhere?: QuotaHeldElsewhere;
 }
 
 /** The reference without listen(): everything served in memory. */
@@ -71,6 +75,10 @@ export function createReferenceCore(world: FixtureData, options: ReferenceOption
   if (!Number.isFinite(taskDelayMs) || taskDelayMs < 0) {
     throw new RangeError(`taskDelayMs: expected a number of milliseconds >= 0, got ${taskDelayMs}`);
   }
+  const held = options.quotaHeldElsewhere;
+  if (held && !(Number.isFinite(held.seconds) && held.seconds > 0)) {
+    throw new RangeError(`quotaHeldElsewhere.seconds: expected a number of seconds > 0, got ${held.seconds}`);
+  }
   const fixtures = withVariantFixtures(world, variants);
   const gen = options.generate;
   if (gen && !fixtures.tenants.some((t) => t.id === gen.tenant)) {
@@ -95,6 +103,7 @@ export function createReferenceCore(world: FixtureData, options: ReferenceOption
     faults,
     variants,
     taskDelayMs,
+    ...(options.quotaHeldElsewhere ? { quotaHeldElsewhere: options.quotaHeldElsewhere } : {}),
   };
   const gateway: Gateway = {
     settings: { latencyMs: start.latencyMs },

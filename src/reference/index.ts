@@ -7,6 +7,7 @@ export {
   systemClock,
   type WallClock,
 } from "./clock.ts";
+export type { QuotaHeldElsewhere } from "./context.ts";
 export type { ClientTokens, SandboxControl, SandboxState } from "./control.ts";
 export { type ControlListening, listenControl } from "./control-app.ts";
 export { createReferenceCore, type ReferenceCore, type ReferenceOptions } from "./core.ts";
@@ -22,6 +23,7 @@ export { createReference, type Reference, referenceOver } from "./reference.ts";
 export { type Sandbox, type SandboxOptions, startSandbox } from "./sandbox.ts";
 export { SCROLL_IDLE_MS } from "./scroll.ts";
 export type { ReferenceState } from "./state.ts";
+export { tokensHeldElsewhere } from "./token-quota.ts";
 export type * from "./types.ts";
 export {
   isVariantName,
@@ -30,3 +32,11 @@ export {
   type VariantName,
   variantGroups,
 } from "./variants.ts";
+export {
+  isSandboxWorld,
+  QUOTA_HELD_ELSEWHERE_SECONDS,
+  SANDBOX_WORLDS,
+  type SandboxChoiceName,
+  type SandboxWorldName,
+  sandboxChoice,
+} from "./worlds.ts";

@@ -81,6 +81,42 @@ function insert(ctx: ReferenceContext, stored: StoredClient, now: number): Issue
   return token;
 }
 
+/** The tokens other sessions took for a client at its first token request (quotaHeldElsewhere), per state:
+ *  a reset starts a world afresh. */
+const heldElsewhere = new WeakMap<ReferenceContext["state"], Map<string, IssuedToken[]>>();
+
+/** The tokens other sessions of each client held when it first asked (none outside that world). */
+export function tokensHeldElsewhere(
+  state: ReferenceContext["state"],
+): ReadonlyMap<string, readonly IssuedToken[]> {
+  return heldElsewhere.get(state) ?? new Map();
+}
+
+/** At the chosen client's first token request, other sessions hold what its quota leaves: tokens it never
+ *  sees, each valid for the world's stated seconds from now. */
+function fillQuotaElsewhere(ctx: ReferenceContext, clientId: string, max: number, now: number): void {
+  const world = ctx.quotaHeldElsewhere;
+  if (world?.clientId !== clientId) return;
+  const filled = heldElsewhere.get(ctx.state) ?? new Map<string, IssuedToken[]>();
+  heldElsewhere.set(ctx.state, filled);
+  if (filled.has(clientId)) return;
+  const tokens: IssuedToken[] = [];
+  const list = ctx.state.tokensByClient.get(clientId) ?? [];
+  ctx.state.tokensByClient.set(clientId, list);
+  for (let i = list.filter((t) => t.expiresAt > now).length; i < max; i++) {
+    const token = {
+      value: randomBase64Url(24),
+      clientId,
+      issuedAt: now,
+      expiresAt: now + world.seconds * 1000,
+    };
+    ctx.state.tokens.set(token.value, token);
+    list.push(token);
+    tokens.push(token);
+  }
+  filled.set(clientId, tokens);
+}
+
 /**
  * Issues (or returns) a token for an authenticated client. The quota check and the insert run in one
  * synchronous stretch, so concurrent requests can never overshoot the quota.
@@ -128,6 +164,7 @@ export async function issueToken(ctx: ReferenceContext, stored: StoredClient): P
   const max =
     multitoken.clientCredentialsMultiTokenConfig?.maxActiveTokensAllowed ??
     (ctx.variants.has("default-quota-50") ? 50 : DEFAULT_MAX_ACTIVE_TOKENS);
+  fillQuotaElsewhere(ctx, clientId, max, now);
   const counted = countedTokens(ctx, clientId, now);
   let allowed = max;
   if (ctx.faults.has("quota-off-by-one")) allowed = max + 1;

@@ -186,3 +186,30 @@ describe("token validity", () => {
     expect(a.body).toMatchObject({ expires_in: 3600 });
   });
 });
+
+describe("a quota other sessions hold when the client first asks (quotaHeldElsewhere, the client check's world)", () => {
+  it("declines the client's first token request and every one until their tokens expire, then issues", async () => {
+    const h = setup({ quotaHeldElsewhere: { clientId: "acme-quota", seconds: 3 } });
+    await setQuota(h, 2);
+    const first = await h.requestToken("acme-quota");
+    expect(first.status).toBe(429);
+    expect(first.body).toMatchObject({ error_description: expect.stringContaining("has 2 active tokens") });
+    expect(first.headers.get("retry-after")).toBe("3");
+    h.clock.advance(2_000);
+    const again = await h.requestToken("acme-quota");
+    expect([again.status, again.headers.get("retry-after")]).toEqual([429, "1"]);
+    h.clock.advance(1_000);
+    await issuedToken(h, "acme-quota");
+    // Filled once: the slots that freed stay free (the second is the client's own).
+    await issuedToken(h, "acme-quota");
+    expect((await h.requestToken("acme-quota")).status).toBe(429);
+    // Another client of the customer meets its own quota, free.
+    await issuedToken(h, "acme-editor");
+  });
+
+  it("refuses a stated validity that is not a positive number of seconds", () => {
+    expect(() => setup({ quotaHeldElsewhere: { clientId: "acme-quota", seconds: 0 } })).toThrow(
+      /quotaHeldElsewhere.seconds: expected a number of seconds > 0, got 0/,
+    );
+  });
+});

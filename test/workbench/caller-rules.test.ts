@@ -979,9 +979,57 @@ describe("the token's lifecycle: a request declined at the quota leaves the coun
     expect(judge(RULE, steps).status).toBe(want);
   });
 
+  it("never declined: passed on the requests below the limit, with a note naming the sweep's world that starts the client at its quota", () => {
+    const verdict = judge(RULE, [askAgain()]);
+    expect(verdict.status === "passed" ? verdict.note : "").toMatch(
+      /was not seen: run the sweep .*--variants quota-held-elsewhere/,
+    );
+    // A judged refusal leaves no note.
+    expect(judge(RULE, [refused, askAgain(900_001)])).toEqual({ status: "passed", opportunities: 3 });
+  });
+
   it("without multi-token support and no refusal, no token request is under a quota: not exercised, naming the setting", () => {
     const verdict = judge(RULE, [askAgain()], [{ clientId: "c1", multitoken: false }]);
     expect(verdict.status === "not-exercised" ? verdict.reason : "").toMatch(/no multi-token support/);
+  });
+
+  describe("other sessions hold the quota (world quota-held-elsewhere): tokens the client cannot see", () => {
+    // The recording's own token (tok-a, #0) expires at 900 s; the others' expire at 3 s.
+    const atQuota: CallerClient[] = [
+      {
+        clientId: "c1",
+        multitoken: true,
+        maxActiveTokensAllowed: 5,
+        heldElsewhere: Array.from({ length: 5 }, () => ({ expiresAt: 3_000 })),
+      },
+    ];
+    const declinedAt = (at: number): Step => ({ ...refused, at, responseHeaders: { "retry-after": "3" } });
+    const ownless = (steps: Step[]) => judge(RULE, steps, atQuota);
+
+    it("asked again at once, in a loop: failed, each at once, naming the others' tokens and Retry-After", () => {
+      const verdict = ownless([declinedAt(10), declinedAt(15), declinedAt(20), askAgain(3_100)]);
+      expect(verdict).toMatchObject({ status: "failed", opportunities: 5 });
+      const messages = verdict.status === "failed" ? verdict.found.map((f) => f.message) : [];
+      expect(messages).toHaveLength(2);
+      expect(messages[0]).toMatch(
+        /^client c1 asked for a token again at #2, 5 ms after its token request at #1 was declined at the quota \(429, limit exceeded\): at once \(4 ms after the answer\), while other sessions of the client held 5 tokens of its quota \(the first expires 3 s after the refusal; the answer said Retry-After: 3\)/,
+      );
+    });
+
+    it.each<[string, Step[]]>([
+      [
+        "waits (half a second, Retry-After unread) and asks again",
+        [declinedAt(10), declinedAt(520), askAgain(3_100)],
+      ],
+      ["honours Retry-After", [declinedAt(10), askAgain(3_020)]],
+      ["stops asking", [declinedAt(10)]],
+    ])("%s: passed", (_name, steps) => {
+      expect(ownless(steps).status).toBe("passed");
+    });
+
+    it("running into a quota others hold is not the client's doing: no client/token-quota finding", () => {
+      expect(judge("client/token-quota", [declinedAt(10), askAgain(3_020)], atQuota).status).toBe("passed");
+    });
   });
 });
 

@@ -117,6 +117,8 @@ const FAULTS: [string, string[], RegExp][] = [
 /** Mistakes no example client makes, each in a small client of the kit's tests (test/workbench/clients/):
  *  [file, FAULT, the rules that must catch it (and no other), what the first failure must say]. */
 const QUOTA_CLIENT = join(import.meta.dirname, "clients", "quota-client.mjs");
+const QUOTA_AT_START_CLIENT = join(import.meta.dirname, "clients", "quota-at-start-client.mjs");
+const QUOTA_RULE = "client/token-waits-after-quota-refusal";
 const TEST_CLIENT_FAULTS: [string, string, string[], RegExp][] = [
   [
     QUOTA_CLIENT,
@@ -154,10 +156,20 @@ describe.each(Object.entries(LANGUAGES))("the %s example client", (_language, co
       [COMMAND_CHECK_ID, "passed"],
       ...CALLER_RULES.map((rule) => [rule.id, "passed"]),
     ]);
+    // The default world never declines its token request: the quota rule says where its refusal is met.
+    expect(r.result.checks.find((c) => c.id === QUOTA_RULE)?.message).toMatch(/quota-held-elsewhere/);
     expect(r.outcome.exitCode).toBe(0);
     expect(r.exitCode).toBe(0);
     expect(r.result.verdict).toBe("CONFORMANT");
     expect(r.result.client).toMatchObject({ exitCode: 0, variant: "default", timedOut: false });
+  }, 60_000);
+
+  it("meets its quota held by other sessions (world quota-held-elsewhere), waits as told and passes every rule, the quota's exercised", async () => {
+    const r = await run(command(), {}, { variant: "quota-held-elsewhere" });
+    expect(r.result.checks.find((c) => c.id === QUOTA_RULE)).toMatchObject({ status: "passed" });
+    expect(r.result.checks.find((c) => c.id === QUOTA_RULE)?.message ?? "").not.toMatch(/not seen/);
+    expect(failedRules(r)).toEqual([]);
+    expect(r.exitCode).toBe(0);
   }, 60_000);
 
   it.each(FAULTS)(
@@ -243,6 +255,38 @@ describe("the kit's small test clients: one mistake each, and the same client wi
     },
     60_000,
   );
+
+  describe("a client that meets its quota held by other sessions when it starts (world quota-held-elsewhere)", () => {
+    const atQuota = (env: Record<string, string>) =>
+      run([process.execPath, QUOTA_AT_START_CLIENT], env, { variant: "quota-held-elsewhere" });
+
+    it("asks again at once, in a loop: the MUST rule fails at each request sent at once, exit 1", async () => {
+      const r = await atQuota({ FAULT: "retry-in-a-loop" });
+      // Running into a quota others hold is not its doing (no client/token-quota); asking at once is.
+      expect(failedRules(r).sort()).toEqual([QUOTA_RULE, "client/backoff-after-refusal"].sort());
+      expect(r.result.checks.find((c) => c.id === QUOTA_RULE)?.message).toMatch(
+        /asked for a token again at #\d+, \d+ ms after its token request at #\d+ was declined at the quota \(429, limit exceeded\): at once \(\d+ ms after the answer\), while other sessions of the client held 5 tokens of its quota/,
+      );
+      expect(r.exitCode).toBe(1);
+    }, 60_000);
+
+    it.each([
+      ["honours Retry-After", { WAIT: "retry-after" }, []],
+      // Retry-After unread: the wait it took is shorter than stated, which is the back-off rule's SHOULD.
+      ["waits half a second, then longer", { WAIT: "backoff" }, ["client/backoff-after-refusal"]],
+    ])(
+      "%s: the MUST rule passes on the declined states it judged, exit 0",
+      async (_name, env, should) => {
+        const r = await atQuota(env);
+        expect(r.result.checks.find((c) => c.id === QUOTA_RULE)).toMatchObject({ status: "passed" });
+        // A declined state was judged: no note that the refusal was never met.
+        expect(r.result.checks.find((c) => c.id === QUOTA_RULE)?.message ?? "").not.toMatch(/not seen/);
+        expect(failedRules(r)).toEqual(should);
+        expect(r.exitCode).toBe(0);
+      },
+      60_000,
+    );
+  });
 
   it("the quota client that stops asking after the refusal and uses the tokens it holds passes the MUST rule", async () => {
     const r = await run([process.execPath, QUOTA_CLIENT]);

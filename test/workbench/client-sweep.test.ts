@@ -17,7 +17,7 @@ import {
   whyFailed,
 } from "../../src/commands/client/sweep-report.ts";
 import { packagePath } from "../../src/package-root.ts";
-import { VARIANTS } from "../../src/reference/index.ts";
+import { SANDBOX_WORLDS, VARIANTS } from "../../src/reference/index.ts";
 import type { SweepOutput } from "../../src/report/sweep.ts";
 import { captureIo } from "../cli/capture-io.ts";
 import { ensurePythonRequests } from "./python.ts";
@@ -31,8 +31,8 @@ beforeAll(() => {
 }, 300_000);
 
 describe("a variant sweep", () => {
-  it("--variants all covers every legal provider choice of the reference", () => {
-    expect(legalVariants()).toEqual(VARIANTS.map((v) => v.name));
+  it("--variants all covers every legal provider choice of the reference, and the worlds of the sweep", () => {
+    expect(legalVariants()).toEqual([...VARIANTS, ...SANDBOX_WORLDS].map((v) => v.name));
   });
 
   it.each([
@@ -458,4 +458,48 @@ describe("--require-choice", () => {
       /--require-choice expects a comma list of provider choices \(variant names\), got "scroll-id-nope"; lckit serve --help-variants lists them/,
     );
   });
+});
+
+describe("the sweep's world quota-held-elsewhere: other sessions hold the client's quota when it starts", () => {
+  const QUOTA_AT_START = join(import.meta.dirname, "clients", "quota-at-start-client.mjs");
+  const RULE = "client/token-waits-after-quota-refusal";
+  const ruleOf = (entry: ClientSweepRun | undefined) => entry?.run.result.checks.find((c) => c.id === RULE);
+
+  it.each([
+    [
+      "asks again at once, in a loop: the MUST rule fails under the world only, the sweep exits 1",
+      "retry-in-a-loop",
+      1,
+    ],
+    ["waits as Retry-After says: passed under both, the world's refusal judged", "", 0],
+  ] as const)(
+    "a client that %s",
+    async (_name, fault, exit) => {
+      const sweep = await clientSweep({
+        argv: [process.execPath, QUOTA_AT_START],
+        clientId: "nightly-sync",
+        env: { ...process.env, WAIT: "retry-after", FAULT: fault },
+        variants: [undefined, "quota-held-elsewhere"],
+        parallel: 2,
+        timeoutMs: 60_000,
+      });
+      const [byDefault, world] = sweep.runs;
+      // Under the default its token comes at once: the rule passes and says the refusal was not met.
+      expect(byDefault?.run.exitCode).toBe(0);
+      expect(ruleOf(byDefault)).toMatchObject({
+        status: "passed",
+        message: expect.stringMatching(/not seen/),
+      });
+      expect(world?.variant).toBe("quota-held-elsewhere");
+      expect(ruleOf(world)?.status).toBe(exit === 1 ? "failed" : "passed");
+      expect(ruleOf(world)?.message ?? "").not.toMatch(/not seen/);
+      expect(sweep.exitCode).toBe(exit);
+      // A failed run's progress line names the world as any choice's, with what the sandbox did.
+      if (exit === 1)
+        expect(progressLines(world as ClientSweepRun, 2, 2)).toMatch(
+          /FAIL quota-held-elsewhere[\s\S]*the choice: other sessions of your client hold its whole quota/,
+        );
+    },
+    60_000,
+  );
 });

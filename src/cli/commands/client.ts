@@ -6,7 +6,7 @@ import { CLIENT_CHECK_DEFAULTS, CLIENT_ENV, type ClientCheckRun } from "../../co
 import { runClientSession } from "../../commands/client/session.ts";
 import { type ClientSweepRun, legalVariants } from "../../commands/client/sweep.ts";
 import { EXCHANGES_FILE, progressLines, sweepClosing } from "../../commands/client/sweep-report.ts";
-import type { VariantName } from "../../reference/index.ts";
+import type { SandboxChoiceName } from "../../reference/index.ts";
 import { notCheckableLines } from "../../report/not-checkable.ts";
 import { reportFilesInWords } from "../../report-folder/write.ts";
 import { failOnOf } from "../../result/verdict.ts";
@@ -53,7 +53,7 @@ command.log), and sweep.json, junit.xml and summary.md for the whole sweep (docs
     variants: option(
       "LIST",
       text,
-      "run once per provider choice: all (every legal variant, plus the default), all,-NAME,... (all but those) or a comma list of variant names (lckit serve --help-variants)",
+      "run once per provider choice: all (every legal variant, the world quota-held-elsewhere, and the default), all,-NAME,... (all but those) or a comma list of their names (lckit serve --help-variants lists the variants)",
       { example: "all" },
     ),
     "require-choice": option(
@@ -89,7 +89,9 @@ a scrollId, a delete task, ...); a rule with none is "not exercised", with what 
 
 Under --variants, each choice pins a point the document does not show: a command that exits 0 under the
 default but fails under a choice gets a SHOULD finding naming the choice and that point (client/command),
-unless --require-choice names it; a MUST caller rule broken under any choice stays MUST.
+unless --require-choice names it; a MUST caller rule broken under any choice stays MUST. Beside the
+variants, the world quota-held-elsewhere starts your client at its token quota (other sessions hold it
+for a few seconds): there client/token-waits-after-quota-refusal judges what it does after a refusal.
 
 Exit codes: 0 the command passed and no MUST caller rule broke (under every variant); 1 a MUST rule
 broke or the command failed (or, with --fail-on not-exercised, a MUST rule was not exercised); 2 usage
@@ -113,11 +115,11 @@ function requiredChoicesOf(raw: string | undefined): string[] | undefined {
   return names;
 }
 
-function variantsOf(raw: string | undefined): (VariantName | undefined)[] | undefined {
+function variantsOf(raw: string | undefined): (SandboxChoiceName | undefined)[] | undefined {
   if (raw === undefined) return undefined;
   const known = ["default", ...legalVariants()];
   return choiceList(raw, known, "variant names", "(lckit serve --help-variants lists them)").map((name) =>
-    name === "default" ? undefined : (name as VariantName),
+    name === "default" ? undefined : (name as SandboxChoiceName),
   );
 }
 

@@ -4,14 +4,18 @@
 import type { Exchange } from "../../check/index.ts";
 import { lookupTypeName } from "../../contract/index.ts";
 import {
+  isSandboxWorld,
   listenControl,
   loadDataFile,
+  QUOTA_HELD_ELSEWHERE_SECONDS,
   type ReferenceData,
+  type ReferenceState,
   referenceData,
   referenceOver,
+  type SandboxChoiceName,
+  sandboxChoice,
   shiftableClock,
-  VARIANTS,
-  type VariantName,
+  tokensHeldElsewhere,
 } from "../../reference/index.ts";
 import { stopSignalOf } from "../../result/client-verdict.ts";
 import type { RunResult } from "../../result/model.ts";
@@ -57,8 +61,9 @@ export interface ClientCheckOptions extends CommandCheckOptions {
   data?: string | ReferenceData;
   /** The client whose credentials the command gets. Default: the data's first client. */
   clientId?: string;
-  /** One provider choice for the sandbox; none: the reference's own choices. */
-  variant?: VariantName;
+  /** One provider choice for the sandbox, or a world of the sweep (SANDBOX_WORLDS: a state a deployment can
+   *  be in when the client starts); none: the reference's own choices. */
+  variant?: SandboxChoiceName;
   /** In a sweep: the default's traffic, so that the run under `variant` is also judged by its difference. */
   baseline?: Traffic;
   /** In a sweep: whether the same command exited 0 under the default. A command that fails only under a
@@ -102,13 +107,18 @@ export async function clientCheck(options: ClientCheckOptions): Promise<ClientCh
       : typeof options.data === "string"
         ? loadDataFile(options.data)
         : referenceData(options.data);
+  const chosenId = options.clientId ?? world.clients[0]?.clientId ?? "";
   const reference = referenceOver(world, {
     clock: shiftableClock(),
     record: true,
-    ...(options.variant ? { variants: [options.variant] } : {}),
+    ...(isSandboxWorld(options.variant)
+      ? { quotaHeldElsewhere: { clientId: chosenId, seconds: QUOTA_HELD_ELSEWHERE_SECONDS } }
+      : options.variant
+        ? { variants: [options.variant] }
+        : {}),
   });
   const clients = [...reference.state.clients.values()];
-  const chosen = options.clientId === undefined ? clients[0] : reference.state.clients.get(options.clientId);
+  const chosen = reference.state.clients.get(chosenId);
   if (!chosen) {
     throw new ClientCheckError(
       `client "${options.clientId}" is not in the sandbox's data; known: ${clients.map((c) => c.client.clientId).join(", ")}`,
@@ -118,15 +128,7 @@ export async function clientCheck(options: ClientCheckOptions): Promise<ClientCh
   const tenant = customer?.tenants?.[0] ?? [...reference.state.tenants.keys()][0] ?? "";
   // The type of the tenant's first lookup as the data lists it.
   const firstLookup = world.lookups.find((lookup) => lookup.tenantId === tenant);
-  const callerClients: CallerClient[] = clients.map(({ client, customerId }) => {
-    const config = reference.state.customers.get(customerId)?.multitokenConfig;
-    const max = config?.clientCredentialsMultiTokenConfig?.maxActiveTokensAllowed;
-    return {
-      clientId: client.clientId,
-      multitoken: config !== undefined,
-      ...(max === undefined ? {} : { maxActiveTokensAllowed: max }),
-    };
-  });
+  const callerClients = callerClientsOf(reference.state);
 
   const startedAt = new Date();
   const server = await reference.listen({ port: 0 });
@@ -158,10 +160,10 @@ export async function clientCheck(options: ClientCheckOptions): Promise<ClientCh
   }
   const finishedAt = new Date();
   const recorded = reference.control.recording();
-  const traffic = readTraffic(recorded, callerClients);
+  const traffic = readTraffic(recorded, withTokensHeldElsewhere(callerClients, reference.state));
   if (options.variant) traffic.variant = options.variant;
   if (options.baseline && options.variant) traffic.baseline = { traffic: options.baseline };
-  const pinnedPoint = VARIANTS.find((v) => v.name === options.variant);
+  const pinnedPoint = sandboxChoice(options.variant);
   const meta: ClientRunMeta = {
     command: options.argv.join(" "),
     outcome,
@@ -217,6 +219,29 @@ export async function clientCheck(options: ClientCheckOptions): Promise<ClientCh
     exchanges: redactedExchanges(traffic, meta),
     ...(firstRefusal === undefined ? {} : { firstRefusal }),
   };
+}
+
+/** What the caller rules know of each client of the sandbox: its quota as the run starts. */
+function callerClientsOf(state: ReferenceState): CallerClient[] {
+  return [...state.clients.values()].map(({ client, customerId }) => {
+    const config = state.customers.get(customerId)?.multitokenConfig;
+    const max = config?.clientCredentialsMultiTokenConfig?.maxActiveTokensAllowed;
+    return {
+      clientId: client.clientId,
+      multitoken: config !== undefined,
+      ...(max === undefined ? {} : { maxActiveTokensAllowed: max }),
+    };
+  });
+}
+
+/** The clients with (world quota-held-elsewhere) the tokens other sessions held when each first asked,
+ *  which its traffic cannot show: known once the run is over (the world fills at the first request). */
+function withTokensHeldElsewhere(clients: CallerClient[], state: ReferenceState): CallerClient[] {
+  const elsewhere = tokensHeldElsewhere(state);
+  return clients.map((c) => {
+    const held = elsewhere.get(c.clientId) ?? [];
+    return held.length === 0 ? c : { ...c, heldElsewhere: held.map(({ expiresAt }) => ({ expiresAt })) };
+  });
 }
 
 /** The advice for a 403 on a delete task: the chosen client's roles may not delete (the default world's

@@ -5,7 +5,7 @@
 // what this returns; problems the user can fix are UsageErrors (exit 2).
 import { writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
-import { FixtureError, type VariantName } from "../../reference/index.ts";
+import { FixtureError, type SandboxChoiceName } from "../../reference/index.ts";
 import type { FailOn } from "../../result/verdict.ts";
 import { UsageError } from "../../usage-error.ts";
 import {
@@ -49,7 +49,7 @@ export interface ClientCheckRequest {
 
 export interface ClientSessionRequest extends ClientCheckRequest {
   /** The provider choices of a sweep (undefined in it: the reference's own, "default"); absent: one run. */
-  variants?: readonly (VariantName | undefined)[];
+  variants?: readonly (SandboxChoiceName | undefined)[];
   /** Choices run at once in a sweep. */
   parallel?: number;
 }

@@ -5,7 +5,7 @@
 
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { VARIANTS } from "../../reference/index.ts";
+import { sandboxChoice } from "../../reference/index.ts";
 import { escapeXml } from "../../report/escape.ts";
 import { ruleCase, seconds, sweepHead, sweepJunit } from "../../report/sweep.ts";
 import { writeManifest } from "../../report-folder/manifest.ts";
@@ -71,7 +71,7 @@ export interface SweepDocument {
 }
 
 function describe(choice: string): string | undefined {
-  return VARIANTS.find((entry) => entry.name === choice)?.description;
+  return sandboxChoice(choice)?.description;
 }
 
 /** A command that failed only under this choice, which the document leaves open (client/command at SHOULD):
@@ -124,7 +124,7 @@ export function sweepChoice(entry: ClientSweepRun): SweepChoice {
     ...(dependsOnChoice(entry)
       ? {
           dependsOnChoice: {
-            silentPoint: VARIANTS.find((v) => v.name === variant)?.silentPoint ?? "",
+            silentPoint: sandboxChoice(variant)?.silentPoint ?? "",
             finding: run.result.checks.find((c) => c.id === COMMAND_CHECK_ID)?.message?.split("\n")[0] ?? "",
           },
         }
@@ -163,7 +163,7 @@ export function progressLines(entry: ClientSweepRun, finished: number, total: nu
     `[${String(finished).padStart(width)}/${total}] ${ok ? (should ? "WARN" : "ok  ") : "FAIL"} ${entry.variant.padEnd(34)} ${exitText(entry)} (${seconds} s)${broken.length > 0 ? `; broken: ${broken.join(", ")}` : ""}`,
   ];
   if (should) {
-    const point = VARIANTS.find((v) => v.name === entry.variant)?.silentPoint;
+    const point = sandboxChoice(entry.variant)?.silentPoint;
     lines.push(
       `       SHOULD: your command fails under this choice only (the default passed); the document does not show ${point?.replace(/: not shown$/, "") ?? "this point"}; --require-choice ${entry.variant} makes it a MUST failure`,
     );

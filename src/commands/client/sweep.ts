@@ -1,14 +1,15 @@
 // lckit client check --variants: the command once per provider choice, each against its own sandbox, a
 // few at a time. A team learns whether its client works with every correct implementation of the
 // interface, or exactly which choice breaks it.
-import { VARIANTS, type VariantName } from "../../reference/index.ts";
+import { SANDBOX_WORLDS, type SandboxChoiceName, VARIANTS } from "../../reference/index.ts";
 import { commandFailure } from "../../result/client-verdict.ts";
 import { runSweep, type Sweep } from "../sweep.ts";
 import { CLIENT_CHECK_DEFAULTS, type ClientCheckOptions, type ClientCheckRun, clientCheck } from "./check.ts";
 
-/** Every legal provider choice the reference has (each variant on its own; the default is separate). */
-export function legalVariants(): VariantName[] {
-  return VARIANTS.map((v) => v.name);
+/** Every legal provider choice the reference has (each variant on its own; the default is separate), and
+ *  the worlds a deployment can be in when the client starts (SANDBOX_WORLDS). */
+export function legalVariants(): SandboxChoiceName[] {
+  return [...VARIANTS, ...SANDBOX_WORLDS].map((v) => v.name);
 }
 
 /** One provider choice of a sweep, run. */
@@ -22,7 +23,7 @@ export interface ClientSweepRun {
 
 export interface ClientSweepOptions extends Omit<ClientCheckOptions, "variant" | "output"> {
   /** undefined: the reference's own choices ("default"). */
-  variants: readonly (VariantName | undefined)[];
+  variants: readonly (SandboxChoiceName | undefined)[];
   parallel: number;
   /** Called as each choice finishes (in the order they finish), with how many have finished. */
   onFinished?: (entry: ClientSweepRun, finished: number, total: number) => void;

@@ -5,7 +5,7 @@
 // choice serves 25 records a page). Judged only in a sweep, on a choice's run beside the default's; the
 // finding names the choice and gives the evidence of both runs.
 import { defineRule } from "../../check/index.ts";
-import { VARIANTS } from "../../reference/index.ts";
+import { sandboxChoice } from "../../reference/index.ts";
 import type { CallerRule, CallerRuleDeclaration, RuleVerdict, Violation } from "./caller-rule.ts";
 import { verdict } from "./caller-rule.ts";
 import { scrollIdSent } from "./scroll-lifecycle.ts";
@@ -92,7 +92,7 @@ export const SCANS_READ_UNDER_EVERY_CHOICE: CallerRule = defineRule<"caller", Ca
         const limit = new URLSearchParams(stopped.search).get("limit");
         violations.push({
           seq: stopped.seq,
-          message: `${scan}: under the provider choice ${traffic.variant ?? "?"} your client read ${here.records} records and stopped after the answer at #${stopped.seq}, which carried ${answer.values.length} records${limit === null ? "" : ` (limit=${limit})`} and a scrollId it never passed on; under the default the same command read ${read.records} records to the end (${read.ends === 1 ? "an answer" : `${read.ends} answers`} without a scrollId). The choice: ${VARIANTS.find((v) => v.name === traffic.variant)?.description ?? traffic.variant}. The document: "Each response carries scrollId. The next request passes that scrollId in the request body to obtain the next page."; the end-of-results signal is not shown, so only an answer without a scrollId (or a null one) is the end, not a short page`,
+          message: `${scan}: under the provider choice ${traffic.variant ?? "?"} your client read ${here.records} records and stopped after the answer at #${stopped.seq}, which carried ${answer.values.length} records${limit === null ? "" : ` (limit=${limit})`} and a scrollId it never passed on; under the default the same command read ${read.records} records to the end (${read.ends === 1 ? "an answer" : `${read.ends} answers`} without a scrollId). The choice: ${sandboxChoice(traffic.variant)?.description ?? traffic.variant}. The document: "Each response carries scrollId. The next request passes that scrollId in the request body to obtain the next page."; the end-of-results signal is not shown, so only an answer without a scrollId (or a null one) is the end, not a short page`,
         });
       }
       return verdict(

@@ -4,8 +4,9 @@
 // (client/token-quota, client/backoff-after-refusal); an expired or rejected token serves nothing more, so
 // sending it again is a call that cannot succeed. This file holds that last rule.
 import { defineRule } from "../../check/index.ts";
+import { outcomeOf } from "../judge.ts";
 import type { CallerRule, CallerRuleDeclaration, RuleVerdict, Violation } from "./caller-rule.ts";
-import { plural, verdict } from "./caller-rule.ts";
+import { foundAt, plural, verdict } from "./caller-rule.ts";
 import { isQuotaRefusal } from "./tokens.ts";
 import type { Traffic, TrafficExchange } from "./traffic.ts";
 
@@ -75,15 +76,66 @@ const QUOTA_WORDS =
 /** The requests that can raise a client's quota: its customer's configuration (Customer configuration). */
 const RAISES_QUOTA = new Set(["putCustomer", "postCustomer"]);
 
-/** A quota refusal as the caller holds it: the client's tokens active then (their expiries, in order). */
+/** The longest gap between a quota refusal's answer and the next token request that is still no wait: a
+ *  request sent again in a loop follows within a round trip; a client that waits sleeps longer. */
+export const AT_ONCE_MS = 100;
+
+/** The client's state after a token request declined at the quota ("active token count at the limit |
+ *  unchanged"): the tokens that filled the quota then, its own (their expiries it was told) and those other
+ *  sessions held (world quota-held-elsewhere), whose expiries it cannot know. */
 interface Declined {
   x: TrafficExchange;
-  expiries: number[];
+  own: number[];
+  elsewhere: number[];
+  /** A PUT or POST of a customer answered 2xx since: the quota may be raised. */
+  raisedAt?: number;
 }
+
+/** The state after a quota refusal, or undefined when no token active then is known (its traffic shows
+ *  none of the client's and no world held any): when a slot frees cannot be told, so it is not judged. */
+function declinedState(traffic: Traffic, x: TrafficExchange, clientId: string): Declined | undefined {
+  const own = traffic.tokens
+    .filter((t) => t.clientId === clientId && t.issuedAt <= x.at && t.expiresAt > x.at)
+    .map((t) => t.expiresAt);
+  // Held by other sessions from before the client's first request.
+  const elsewhere = (traffic.clients.get(clientId)?.heldElsewhere ?? [])
+    .map((t) => t.expiresAt)
+    .filter((at) => at > x.at);
+  if (own.length + elsewhere.length === 0) return undefined;
+  return { x, own: own.sort((a, b) => a - b), elsewhere: elsewhere.sort((a, b) => a - b) };
+}
+
+/** What the token request `y` sent in the declined state `d` did wrong, or undefined when it was legal: a
+ *  slot freed (a token active at the refusal expired) or the quota raised. Otherwise the count is still at
+ *  the limit. Its own tokens the client knows the expiries of (expires_in), so it asked before any could
+ *  free a slot; tokens other sessions hold it cannot see, so there the document's wait is a wait: asking
+ *  again at once (within AT_ONCE_MS of the answer, a loop) breaks it, and how long it waits is
+ *  client/backoff-after-refusal's (Retry-After, else a second). */
+function askedTooSoon(d: Declined, y: TrafficExchange, clientId: string): string | undefined {
+  const expiries = [...d.own, ...d.elsewhere];
+  if (d.raisedAt !== undefined || expiries.some((at) => at <= y.at)) return undefined;
+  const since = y.at - d.x.at;
+  const gap = since - d.x.durationMs;
+  const asked = `client ${clientId} asked for a token again at #${y.seq}, ${since} ms after its token request at #${d.x.seq} was declined at the quota (${d.x.status}, limit exceeded)`;
+  const first = Math.round((Math.min(...expiries) - d.x.at) / 1000);
+  const fix = `; the document: ${QUOTA_WORDS}. Wait until a token expires (use the tokens you hold meanwhile), or raise maxActiveTokensAllowed`;
+  if (d.elsewhere.length === 0)
+    return `${asked}, before any of the ${plural(d.own.length, "token")} it held then expired (the first expires ${first} s after the refusal) and with no quota raised in between: the count stays at the limit, so the request is declined again${fix}`;
+  if (gap < AT_ONCE_MS)
+    return `${asked}: at once (${Math.max(0, Math.round(gap))} ms after the answer), while other sessions of the client held ${plural(d.elsewhere.length, "token")} of its quota (the first expires ${first} s after the refusal${retryAfterOf(d.x)}) and no quota was raised: the count stays at the limit, so the request is declined again${fix}`;
+  return undefined;
+}
+
+const retryAfterOf = (x: TrafficExchange) => {
+  const header = x.responseHeaders["retry-after"];
+  return header === undefined ? "" : `; the answer said Retry-After: ${header}`;
+};
 
 /** After a token request declined at the quota the state is unchanged ("active token count at the limit |
  *  unchanged"): until one of the client's tokens expires or the quota is raised, asking again is declined
- *  again. The document states what the caller does: it waits for a token to expire or raises the quota. */
+ *  again. The document states what the caller does: it waits for a token to expire or raises the quota. The
+ *  rule walks each client through the token's states (issued, declined at the quota, freed by an expiry or
+ *  a raised quota) and judges every declined state by the client's next step. */
 export const TOKEN_WAITS_AFTER_QUOTA_REFUSAL: CallerRule = defineRule<"caller", CallerRuleDeclaration>(
   "caller",
   {
@@ -93,55 +145,48 @@ export const TOKEN_WAITS_AFTER_QUOTA_REFUSAL: CallerRule = defineRule<"caller", 
     title:
       "MUST wait for one of its tokens to expire, or raise the quota, before it asks for a token again after a request declined at the quota (limit exceeded)",
     opportunity:
-      "a token request of your client under a quota (multi-token support on, or after a refusal), judged against the state it was sent in",
+      "a token request of your client under a quota (multi-token support on, or after a refusal), judged against the state it was sent in: below the limit it may ask; declined at the quota (its own tokens, or those other sessions held: `--variants quota-held-elsewhere`), its next step is judged",
     breaks:
-      "the client's next token request sent before any token it held at the refusal expired and with no quota raised (PUT or POST of its customer) in between: asked again at once, or in a loop; a client that stops asking, or waits out an expiry, passes",
+      "the client's next token request sent while the count was still at the limit (no token active at the refusal expired, no quota raised by a PUT or POST of its customer): before any of its own tokens expired, or, while other sessions held the quota, at once (a loop); a client that stops asking, waits and asks again, or waits out an expiry, passes",
     exercisedBy:
-      "any token request under multi-token support (the default world has it); a refusal to judge the wait: a small `maxActiveTokensAllowed` in `--data` and a client that holds that many tokens",
+      "`--variants all` (its world `quota-held-elsewhere`: other sessions of your client hold its whole quota for a few seconds when it first asks), or a small `maxActiveTokensAllowed` in `--data` and a client that holds that many tokens",
     judge(traffic: Traffic): RuleVerdict {
       const violations: Violation[] = [];
       let opportunities = 0;
-      const pending = new Map<string, Declined>();
-      const raised = new Map<string, number>();
+      // Declined states judged by the client's next step (a token request, or none: it stopped asking).
+      let declinedJudged = 0;
+      const declined = new Map<string, Declined>();
       for (const x of traffic.exchanges) {
         if (x.operation !== undefined && RAISES_QUOTA.has(x.operation) && x.status < 300) {
           // Any client's change of a customer may raise the quota: the customer of a client is not in the
-          // traffic, so every pending refusal counts it.
-          for (const key of pending.keys()) raised.set(key, x.seq);
+          // traffic, so every declined state counts it.
+          for (const d of declined.values()) d.raisedAt ??= x.seq;
           continue;
         }
         if (x.operation !== "issueToken" || x.clientId === undefined) continue;
         const clientId = x.clientId;
-        const declined = pending.get(clientId);
-        // Every token request under a quota is judged against the state the caller was in: below the
-        // limit (or a slot freed since a refusal) it may ask; declined and nothing freed, it may not.
-        if (declined || traffic.clients.get(clientId)?.multitoken) opportunities += 1;
-        if (declined) {
-          pending.delete(clientId);
-          const freed = declined.expiries.some((at) => at <= x.at);
-          const raisedAt = raised.get(clientId);
-          raised.delete(clientId);
-          if (!freed && raisedAt === undefined) {
-            const first = declined.expiries[0] as number;
-            violations.push({
-              seq: x.seq,
-              message: `client ${clientId} asked for a token again at #${x.seq}, ${x.at - declined.x.at} ms after its token request at #${declined.x.seq} was declined at the quota (${declined.x.status}, limit exceeded), before any of the ${plural(declined.expiries.length, "token")} it held then expired (the first expires ${Math.round((first - declined.x.at) / 1000)} s after the refusal) and with no quota raised in between: the count stays at the limit, so the request is declined again; the document: ${QUOTA_WORDS}. Wait until a token expires (use the tokens you hold meanwhile), or raise maxActiveTokensAllowed`,
-            });
-          }
+        const state = declined.get(clientId);
+        // Every token request under a quota is a transition of the table, judged from the state it was sent
+        // in: below the limit a token is issued (the client may ask); declined and nothing freed, it may not.
+        if (state || traffic.clients.get(clientId)?.multitoken) opportunities += 1;
+        if (state) {
+          declined.delete(clientId);
+          declinedJudged += 1;
+          const wrong = askedTooSoon(state, x, clientId);
+          if (wrong !== undefined) violations.push({ seq: x.seq, message: wrong });
         }
-        if (isQuotaRefusal(x)) {
-          const expiries = traffic.tokens
-            .filter((t) => t.clientId === clientId && t.issuedAt <= x.at && t.expiresAt > x.at)
-            .map((t) => t.expiresAt)
-            .sort((a, b) => a - b);
-          // With no token of the client seen active, when one frees a slot cannot be told: not judged.
-          if (expiries.length > 0) pending.set(clientId, { x, expiries });
-        }
+        const next = isQuotaRefusal(x) ? declinedState(traffic, x, clientId) : undefined;
+        if (next) declined.set(clientId, next);
       }
-      return verdict(
+      // A declined state the traffic ends in: the client stopped asking, which is waiting.
+      declinedJudged += declined.size;
+      return outcomeOf(
         opportunities,
-        violations,
-        "your client sent no token request under a quota: its customer in the sandbox's data has no multi-token support (give --data whose customer has multitokenConfig, as examples/sandbox-data.yaml has), or it requested no token",
+        violations.map(foundAt),
+        "no token request of your client was under a quota: its customer in the sandbox's data has no multi-token support (give --data whose customer has multitokenConfig, as examples/sandbox-data.yaml has), or it requested no token",
+        declinedJudged > 0
+          ? undefined
+          : "no token request of your client was declined at the quota, so its next step after a refusal (what this rule is about) was not seen: run the sweep (`--variants all`, or `--variants quota-held-elsewhere`), whose world quota-held-elsewhere starts your client at its quota",
       );
     },
   },

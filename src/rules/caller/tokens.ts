@@ -200,7 +200,11 @@ export const tokenQuota = callerRule({
     }
     for (const [clientId, requests] of requestsOf) {
       const client = traffic.clients.get(clientId);
-      const refused = requests.find(isQuotaRefusal);
+      // A refusal while other sessions held tokens of the client (world quota-held-elsewhere) is the
+      // deployment's state, not this client's doing: its next step is client/token-waits-after-quota-refusal's.
+      const othersHeld = (x: TrafficExchange) =>
+        client?.heldElsewhere?.some((t) => t.expiresAt > x.at) ?? false;
+      const refused = requests.find((x) => isQuotaRefusal(x) && !othersHeld(x));
       if (!client?.multitoken && !refused) continue;
       opportunities += requests.length;
       const max = client?.maxActiveTokensAllowed;

@@ -31,6 +31,9 @@ export interface CallerClient {
   clientId: string;
   maxActiveTokensAllowed?: number;
   multitoken: boolean;
+  /** Tokens of the client that other sessions held from before its first request until expiresAt (the
+   *  client check's world quota-held-elsewhere): they count toward its quota; its traffic never shows them. */
+  heldElsewhere?: readonly { expiresAt: number }[];
 }
 
 export interface Traffic {
