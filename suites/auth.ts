@@ -315,19 +315,13 @@ async function sendExpiredTokens(
   const probes: StateProbe[] = [];
   let exchanges: Exchange[] = [];
   await withExpiredTokens(ctx, async (tokens) => {
-    // The run's log is bounded (its oldest exchanges go): what came after is found by id.
-    const from = ctx.exchanges().at(-1)?.id ?? -1;
-    for (const [{ role, token }, operation] of expiredPairs(ctx, tokens, operations))
-      probes.push({ operation, response: await operation.send(token), role });
-    // The lane may run other checks beside this one: its exchanges are those of the check that sent the
-    // probes' requests (the context does not name its check).
-    const sent = new Set(probes.map((p) => `${p.response.request.method} ${p.response.request.url}`));
-    const after = ctx.exchanges().filter((x) => (x.id ?? -1) > from);
-    const mine = after.filter((x) => sent.has(`${x.request.method} ${x.request.url}`));
-    const counts = new Map<string | undefined, number>();
-    for (const x of mine) counts.set(x.check, (counts.get(x.check) ?? 0) + 1);
-    const sender = [...counts].sort((a, b) => b[1] - a[1])[0]?.[0];
-    exchanges = after.filter((x) => x.check === sender);
+    const send = async () => {
+      for (const [{ role, token }, operation] of expiredPairs(ctx, tokens, operations))
+        probes.push({ operation, response: await operation.send(token), role });
+    };
+    // What the other expired-token check cites: the exchanges of the probes, this check's own.
+    if (ctx.ownExchangesOf) ({ exchanges } = await ctx.ownExchangesOf(send));
+    else await send();
   });
   return { endpoints, probes, exchanges };
 }
