@@ -6,6 +6,7 @@ import { runJudgeSession } from "../../commands/judge/session.ts";
 import { reportFilesInWords } from "../../report-folder/write.ts";
 import type { CheckResult, RunResult } from "../../result/model.ts";
 import { failOnOf } from "../../result/verdict.ts";
+import { RUN_DEFAULTS } from "../../run-defaults.ts";
 import { displayPath } from "../../session/run-session.ts";
 import { parseRolesFlag } from "../../traffic/roles.ts";
 import { option, repeatable } from "../argv.ts";
@@ -70,7 +71,7 @@ token whose expiry was never observed) is inconclusive: never a pass.`,
       },
     ),
     "report-dir": option("DIR", text, `where the report goes: DIR/<run id>/ (${reportFilesInWords()})`, {
-      default: "reports",
+      default: RUN_DEFAULTS.reportDir,
       example: "reports",
     }),
     format: option("F", oneOf(["text", "json"]), "text or json (the run result on stdout)", {

@@ -2,7 +2,7 @@
 // to call instead, judging each exchange as it completes (src/commands/proxy/session.ts). This file parses
 // the flags into the session's request, prints the URLs clients use, a line per party and where the report
 // went, and exits with the session's code.
-import { runProxySession } from "../../commands/proxy/session.ts";
+import { PROXY_DEFAULTS, runProxySession } from "../../commands/proxy/session.ts";
 import { failOnOf } from "../../result/verdict.ts";
 import { displayPath } from "../../session/run-session.ts";
 import { untilStopSignal } from "../../session/signals.ts";
@@ -61,13 +61,13 @@ from node's parser. The other clients are served meanwhile.`,
       listenAddress,
       "where clients connect; {rdm_url} on PORT+1; PORT 0 picks free ports",
       {
-        default: { host: "127.0.0.1", port: 8280 },
-        defaultText: "127.0.0.1:8280",
+        default: PROXY_DEFAULTS.listen,
+        defaultText: `${PROXY_DEFAULTS.listen.host}:${PROXY_DEFAULTS.listen.port}`,
         example: "0.0.0.0:8280",
       },
     ),
     "report-dir": option("DIR", text, "where the report goes: DIR/<run id>/, replaced at each report", {
-      default: "reports",
+      default: PROXY_DEFAULTS.reportDir,
       example: "reports",
     }),
     "report-every": option("MIN", reportEvery, "also write the report every MIN minutes (or 30s, 2h)", {
@@ -83,7 +83,11 @@ from node's parser. The other clients are served meanwhile.`,
       "DURATION",
       duration({ example: "30s", bareSeconds: true }),
       "an upstream silent this long (before or inside its answer) has failed: 504",
-      { default: 30_000, defaultText: "30s", example: "10s" },
+      {
+        default: PROXY_DEFAULTS.upstreamTimeoutMs,
+        defaultText: `${PROXY_DEFAULTS.upstreamTimeoutMs / 1000}s`,
+        example: "10s",
+      },
     ),
     "exclude-client": repeatable("ID", text, "a client not to judge (still forwarded); repeatable", {
       example: "load-test",

@@ -7,6 +7,7 @@ import { writeReportFolder } from "../../report-folder/write.ts";
 import type { RunResult } from "../../result/model.ts";
 import { type ExitCode, exitCodeOf, type FailOn } from "../../result/verdict.ts";
 import type { TrafficFormat } from "../../traffic/har-stream.ts";
+import { RUN_DEFAULTS } from "../../run-defaults.ts";
 import { judgeTraffic } from "../../traffic/judge.ts";
 import { accessOfDeclarations, type parseRolesFlag } from "../../traffic/roles.ts";
 import { openReportRoot } from "../session.ts";
@@ -22,7 +23,8 @@ export interface JudgeRequest {
   excludeTenants: readonly string[];
   /** --roles: the clients' roles and tenants (the traffic never says them). */
   roles: readonly Exclude<ReturnType<typeof parseRolesFlag>, string>[];
-  reportDir: string;
+  /** Default: the kit's report root (RUN_DEFAULTS.reportDir). */
+  reportDir?: string;
   failOn: readonly FailOn[];
   /** The command line, as the report shows it. */
   command: string;
@@ -36,7 +38,7 @@ export interface JudgeSession {
 }
 
 export async function runJudgeSession(request: JudgeRequest): Promise<JudgeSession> {
-  const root = openReportRoot(resolve(request.cwd, request.reportDir));
+  const root = openReportRoot(resolve(request.cwd, request.reportDir ?? RUN_DEFAULTS.reportDir));
   const { result } = await judgeTraffic({
     source: request.source === "-" ? "-" : resolve(request.cwd, request.source),
     ...(request.format === undefined ? {} : { format: request.format }),

@@ -13,8 +13,18 @@ import { JudgeThread } from "../../traffic/judge-thread.ts";
 import { startProxy } from "../../traffic/proxy.ts";
 import { accessOfDeclarations, accessOfTarget, type parseRolesFlag } from "../../traffic/roles.ts";
 import { writeRunningReport } from "../../traffic/running-report.ts";
+import { RUN_DEFAULTS } from "../../run-defaults.ts";
 import { UsageError } from "../../usage-error.ts";
 import { openReportRoot } from "../session.ts";
+
+/** Every option default of lckit proxy, in one place: the session and the CLI's flags read them here. */
+export const PROXY_DEFAULTS = {
+  /** Where clients connect; the rdm_url gets PORT+1. */
+  listen: { host: "127.0.0.1", port: 8280 },
+  reportDir: RUN_DEFAULTS.reportDir,
+  /** An upstream silent this long (before or inside its answer) has failed: 504. */
+  upstreamTimeoutMs: 30_000,
+} as const;
 
 /** What a proxy is asked to do: the flags of lckit proxy. Paths are relative to `cwd`. */
 export interface ProxyRequest {
@@ -22,13 +32,13 @@ export interface ProxyRequest {
   env: NodeJS.ProcessEnv;
   /** The target file: its baseUrl and rdmUrl are the upstreams. */
   target: string;
-  listen: { host: string; port: number };
-  reportDir: string;
+  listen?: { host: string; port: number };
+  reportDir?: string;
   /** Also write the report this often (ms); absent: only once stopped. */
   reportEveryMs?: number;
   /** A PEM file of CA certificates trusted for an https upstream, besides the default roots. */
   ca?: string;
-  upstreamTimeoutMs: number;
+  upstreamTimeoutMs?: number;
   excludeClients: readonly string[];
   excludeTenants: readonly string[];
   /** --roles: the clients' roles and tenants, over the target file's clients. */
@@ -72,7 +82,7 @@ export async function runProxySession(
   const { target } = loadTargetFile(resolve(request.cwd, request.target), request.env, {
     unsetCredentials: "list",
   });
-  const root = openReportRoot(resolve(request.cwd, request.reportDir));
+  const root = openReportRoot(resolve(request.cwd, request.reportDir ?? PROXY_DEFAULTS.reportDir));
   const ca = request.ca === undefined ? undefined : pemOf(request.cwd, request.ca);
   const secrets = Object.values(target.credentials).flatMap((c) => (c ? [c.clientSecret] : []));
   // Judged in a thread of its own, so that judging never delays the exchanges being forwarded.
@@ -83,14 +93,14 @@ export async function runProxySession(
     access: new Map([...accessOfTarget(target), ...accessOfDeclarations(request.roles)]),
     secrets,
   });
-  const { host, port } = request.listen;
+  const { host, port } = request.listen ?? PROXY_DEFAULTS.listen;
   const proxy = await startProxy({
     baseUrl: target.baseUrl,
     rdmUrl: target.rdmUrl,
     host,
     port,
     ...(ca === undefined ? {} : { ca }),
-    upstreamTimeoutMs: request.upstreamTimeoutMs,
+    upstreamTimeoutMs: request.upstreamTimeoutMs ?? PROXY_DEFAULTS.upstreamTimeoutMs,
     judge,
   }).catch(async (error: NodeJS.ErrnoException) => {
     await judge.close();
