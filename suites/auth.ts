@@ -516,6 +516,15 @@ const grantedTo =
       ? undefined
       : judgeData(response, `${op.name} by ${roleName}`, op.shape);
 
+/** The operations of the target's tenant, on a lookup type the role sees. */
+const inOwnTenant =
+  (role: CredentialRole, options: Parameters<typeof dataOperations>[3] = {}) =>
+  async (ctx: CheckContext) =>
+    dataOperations(ctx, ctx.target.tenant, await someLookupType(ctx, role), options);
+
+/** Every operation, the writes among them, delete tasks that a correct implementation accepts. */
+const WRITES = { includeWrites: true, tasksAccepted: true };
+
 const ROLE_RULES: RoleRule[] = [
   {
     declared: {
@@ -526,7 +535,7 @@ const ROLE_RULES: RoleRule[] = [
     },
     role: "viewer",
     state: "valid",
-    operations: async (ctx) => dataOperations(ctx, ctx.target.tenant, await someLookupType(ctx, "viewer")),
+    operations: inOwnTenant("viewer"),
     judge: grantedTo("ROLE_RDM"),
   },
   {
@@ -556,10 +565,7 @@ const ROLE_RULES: RoleRule[] = [
     role: "editor",
     state: "valid",
     operations: async (ctx) =>
-      dataOperations(ctx, ctx.target.tenant, await someLookupType(ctx, "editor"), {
-        includeWrites: true,
-        tasksAccepted: true,
-      }).filter((op) => !op.name.startsWith("PUT /oauth")),
+      (await inOwnTenant("editor", WRITES)(ctx)).filter((op) => !op.name.startsWith("PUT /oauth")),
     judge: grantedTo("ROLE_RDM_EDIT"),
   },
   {
@@ -572,12 +578,7 @@ const ROLE_RULES: RoleRule[] = [
     },
     role: "admin",
     state: "valid",
-    operations: async (ctx) =>
-      dataOperations(ctx, ctx.target.tenant, await someLookupType(ctx, "admin"), {
-        includeWrites: true,
-        tasksAccepted: true,
-        customerId: ctx.target.customerId,
-      }),
+    operations: (ctx) => inOwnTenant("admin", { ...WRITES, customerId: ctx.target.customerId })(ctx),
     judge: grantedTo("ROLE_ADMIN_TENANT"),
   },
 ];
