@@ -8,12 +8,12 @@ import { resolve } from "node:path";
 import { newRunId } from "../../result/assemble.ts";
 import type { RunResult } from "../../result/model.ts";
 import { type ExitCode, exitCodeOf, type FailOn } from "../../result/verdict.ts";
+import { RUN_DEFAULTS } from "../../run-defaults.ts";
 import { loadTargetFile } from "../../target/target-file.ts";
 import { JudgeThread } from "../../traffic/judge-thread.ts";
 import { startProxy } from "../../traffic/proxy.ts";
 import { accessOfDeclarations, accessOfTarget, type parseRolesFlag } from "../../traffic/roles.ts";
 import { writeRunningReport } from "../../traffic/running-report.ts";
-import { RUN_DEFAULTS } from "../../run-defaults.ts";
 import { UsageError } from "../../usage-error.ts";
 import { openReportRoot } from "../session.ts";
 
