@@ -315,19 +315,13 @@ async function sendExpiredTokens(
   const probes: StateProbe[] = [];
   let exchanges: Exchange[] = [];
   await withExpiredTokens(ctx, async (tokens) => {
-    // The run's log is bounded (its oldest exchanges go): what came after is found by id.
-    const from = ctx.exchanges().at(-1)?.id ?? -1;
-    for (const [{ role, token }, operation] of expiredPairs(ctx, tokens, operations))
-      probes.push({ operation, response: await operation.send(token), role });
-    // The lane may run other checks beside this one: its exchanges are those of the check that sent the
-    // probes' requests (the context does not name its check).
-    const sent = new Set(probes.map((p) => `${p.response.request.method} ${p.response.request.url}`));
-    const after = ctx.exchanges().filter((x) => (x.id ?? -1) > from);
-    const mine = after.filter((x) => sent.has(`${x.request.method} ${x.request.url}`));
-    const counts = new Map<string | undefined, number>();
-    for (const x of mine) counts.set(x.check, (counts.get(x.check) ?? 0) + 1);
-    const sender = [...counts].sort((a, b) => b[1] - a[1])[0]?.[0];
-    exchanges = after.filter((x) => x.check === sender);
+    const send = async () => {
+      for (const [{ role, token }, operation] of expiredPairs(ctx, tokens, operations))
+        probes.push({ operation, response: await operation.send(token), role });
+    };
+    // What the other expired-token check cites: the exchanges of the probes, this check's own.
+    if (ctx.ownExchangesOf) ({ exchanges } = await ctx.ownExchangesOf(send));
+    else await send();
   });
   return { endpoints, probes, exchanges };
 }
@@ -522,6 +516,15 @@ const grantedTo =
       ? undefined
       : judgeData(response, `${op.name} by ${roleName}`, op.shape);
 
+/** The operations of the target's tenant, on a lookup type the role sees. */
+const inOwnTenant =
+  (role: CredentialRole, options: Parameters<typeof dataOperations>[3] = {}) =>
+  async (ctx: CheckContext) =>
+    dataOperations(ctx, ctx.target.tenant, await someLookupType(ctx, role), options);
+
+/** Every operation, the writes among them, delete tasks that a correct implementation accepts. */
+const WRITES = { includeWrites: true, tasksAccepted: true };
+
 const ROLE_RULES: RoleRule[] = [
   {
     declared: {
@@ -532,7 +535,7 @@ const ROLE_RULES: RoleRule[] = [
     },
     role: "viewer",
     state: "valid",
-    operations: async (ctx) => dataOperations(ctx, ctx.target.tenant, await someLookupType(ctx, "viewer")),
+    operations: inOwnTenant("viewer"),
     judge: grantedTo("ROLE_RDM"),
   },
   {
@@ -562,10 +565,7 @@ const ROLE_RULES: RoleRule[] = [
     role: "editor",
     state: "valid",
     operations: async (ctx) =>
-      dataOperations(ctx, ctx.target.tenant, await someLookupType(ctx, "editor"), {
-        includeWrites: true,
-        tasksAccepted: true,
-      }).filter((op) => !op.name.startsWith("PUT /oauth")),
+      (await inOwnTenant("editor", WRITES)(ctx)).filter((op) => !op.name.startsWith("PUT /oauth")),
     judge: grantedTo("ROLE_RDM_EDIT"),
   },
   {
@@ -578,12 +578,7 @@ const ROLE_RULES: RoleRule[] = [
     },
     role: "admin",
     state: "valid",
-    operations: async (ctx) =>
-      dataOperations(ctx, ctx.target.tenant, await someLookupType(ctx, "admin"), {
-        includeWrites: true,
-        tasksAccepted: true,
-        customerId: ctx.target.customerId,
-      }),
+    operations: (ctx) => inOwnTenant("admin", { ...WRITES, customerId: ctx.target.customerId })(ctx),
     judge: grantedTo("ROLE_ADMIN_TENANT"),
   },
 ];

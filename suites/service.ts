@@ -1,6 +1,6 @@
 // Health, status and version of the lookup-data service.
 
-import { type Check, explore, fail } from "../src/check/index.ts";
+import { type Check, type CheckContext, explore, fail } from "../src/check/index.ts";
 import { type ApiResponse, describeResponse } from "../src/client/index.ts";
 import { defineCheck } from "./support/define.ts";
 import { ensure, judgeSuccess } from "./support/response-judges.ts";
@@ -31,34 +31,39 @@ export function versionText(response: ApiResponse<unknown>): string | undefined 
   return /"rdm-service"\s*:\s*([0-9][0-9.]*)/.exec(response.text)?.[1];
 }
 
-/** The endpoints the document shows answering {"status": "OK"}: the same check on each. */
-const STATUS_ENDPOINTS = [
-  { id: "service/healthcheck-ok", endpoint: "healthcheck", requirement: "SERVICE-01" },
-  { id: "service/status-ok", endpoint: "status", requirement: "SERVICE-02" },
-] as const;
+/** A check of one endpoint's answer to the viewer. */
+interface EndpointRule {
+  id: string;
+  title: string;
+  requirement: string;
+  endpoint: "healthcheck" | "status" | "version";
+  judge(ctx: CheckContext, response: ApiResponse<unknown>): void;
+}
 
-export const serviceChecks: Check[] = [
-  ...STATUS_ENDPOINTS.map(({ id, endpoint, requirement }) =>
-    defineCheck({
-      id,
-      title: `MUST answer GET /${endpoint} with an object whose status is OK`,
-      requirements: [requirement],
-      safety: "read",
-      needs: { roles: ["viewer"] },
-      async run(ctx) {
-        explore(ctx, "endpoint", `GET /${endpoint}`);
-        statusIsOk(await clientOf(ctx)[endpoint](await ctx.token("viewer")), `GET /${endpoint}`);
-      },
-    }),
-  ),
-  defineCheck({
+/** The endpoints the document shows answering {"status": "OK"}: the same rule on each. */
+const statusOk = (id: string, endpoint: "healthcheck" | "status", requirement: string): EndpointRule => ({
+  id,
+  title: `MUST answer GET /${endpoint} with an object whose status is OK`,
+  requirement,
+  endpoint,
+  judge(ctx, response) {
+    explore(ctx, "endpoint", `GET /${endpoint}`);
+    statusIsOk(response, `GET /${endpoint}`);
+  },
+});
+
+/** What the document says of the service endpoints' answers. GET /version: a dotted version (MUST; the
+ *  document's sample, unquoted, is read too), and valid JSON with the version as a string (SHOULD: the
+ *  kit's choice where the sample is not JSON). */
+const ENDPOINT_RULES: EndpointRule[] = [
+  statusOk("service/healthcheck-ok", "healthcheck", "SERVICE-01"),
+  statusOk("service/status-ok", "status", "SERVICE-02"),
+  {
     id: "service/version-dotted",
     title: "MUST answer GET /version with rdm-service holding a dotted version number",
-    requirements: ["SERVICE-03"],
-    safety: "read",
-    needs: { roles: ["viewer"] },
-    async run(ctx) {
-      const response = await clientOf(ctx).version(await ctx.token("viewer"));
+    requirement: "SERVICE-03",
+    endpoint: "version",
+    judge(ctx, response) {
       explore(ctx, "endpoint", "GET /version");
       ensure(judgeSuccess(response, "GET /version"));
       const version = versionText(response);
@@ -67,22 +72,33 @@ export const serviceChecks: Check[] = [
           `expected {"rdm-service": <dotted version such as 2016.3.0.0.1>}, got ${describeResponse(response)}`,
         );
     },
-  }),
-  defineCheck({
+  },
+  {
     id: "service/version-json-string",
     title: "SHOULD answer GET /version as valid JSON with the version as a string",
-    requirements: ["SERVICE-04"],
-    safety: "read",
-    needs: { roles: ["viewer"] },
-    async run(ctx) {
-      const response = await clientOf(ctx).version(await ctx.token("viewer"));
+    requirement: "SERVICE-04",
+    endpoint: "version",
+    judge(_ctx, response) {
       const value = (response.body as Record<string, unknown> | undefined)?.["rdm-service"];
       if (typeof value !== "string" || !dotted.test(value))
         fail(
           `expected valid JSON {"rdm-service": "<dotted version>"} (a string, as the kit chose), got ${describeResponse(response)}`,
         );
     },
-  }),
+  },
+];
+
+export const serviceChecks: Check[] = [
+  ...ENDPOINT_RULES.map(({ id, title, requirement, endpoint, judge }) =>
+    defineCheck({
+      id,
+      title,
+      requirements: [requirement],
+      safety: "read",
+      needs: { roles: ["viewer"] },
+      run: async (ctx) => judge(ctx, await clientOf(ctx)[endpoint](await ctx.token("viewer"))),
+    }),
+  ),
   defineCheck({
     id: "service/refuses-without-authorization",
     title: "SHOULD refuse /healthcheck, /status and /version without Authorization (401)",

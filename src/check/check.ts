@@ -50,6 +50,10 @@ export interface CheckContext {
    *  for it (CheckResult.exchangeIds, evidence.har entries); "evidence" also puts them in its evidence
    *  (the ones a failure is about). Optional: a bare context does not cite. */
   cite?(exchanges: readonly Exchange[], as?: "judged" | "evidence"): void;
+  /** Runs `work` and gives back, beside its value, the exchanges this check sent meanwhile: its own, never
+   *  those of a check running beside it (to share them with another check, which cites them). Optional: a
+   *  bare context records none. */
+  ownExchangesOf?<T>(work: () => Promise<T>): Promise<{ value: T; exchanges: Exchange[] }>;
   /** Journal of configuration changes: open() before a change, settle() once it is undone. */
   journal: ConfigJournal;
   /** Aborted when the check is over (passed, failed, timed out, run interrupted): stop what it started. */

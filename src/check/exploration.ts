@@ -1,12 +1,19 @@
 // What a check explored of the space its requirements span: for each dimension the exploration model
 // names (requirements/exploration.yaml), the values the check reached against this target. A rule checked
 // on one slice is not a check of the rule, so the report says which slices were looked at.
-import type { CheckContext } from "./check.ts";
 
 /** How far checks go: "default" keeps a live target's run polite; "deep" (the default of a certified run)
  *  explores more of each dimension: every sort field read whole, more limits, deeper pages, more runs. */
 export const DEPTHS = ["default", "deep"] as const;
 export type Depth = (typeof DEPTHS)[number];
+
+/** What of a check's context (CheckContext, check.ts) exploring reads: written out here, so that the
+ *  context's file may name Depth without a circle. */
+interface ExploringContext {
+  explore?(dimension: string, value: string | number | boolean): void;
+  depth?: Depth;
+  runs: number;
+}
 
 /** Distinct values kept per dimension and check: the report names what was reached, not every draw. */
 const MAX_VALUES = 40;
@@ -40,7 +47,7 @@ export class ExplorationLog {
 
 /** Notes that the check reached `value` of `dimension` (a bare context without a log notes nothing). */
 export function explore(
-  ctx: Pick<CheckContext, "explore">,
+  ctx: Pick<ExploringContext, "explore">,
   dimension: string,
   value: string | number | boolean,
 ): void {
@@ -48,7 +55,7 @@ export function explore(
 }
 
 /** The run's depth as a check sees it. */
-export function depthOf(ctx: Pick<CheckContext, "depth">): Depth {
+export function depthOf(ctx: Pick<ExploringContext, "depth">): Depth {
   return ctx.depth ?? "default";
 }
 
@@ -58,7 +65,7 @@ export const DEFAULT_DEPTH_RUNS = 10;
 
 /** Runs of a property: at the default depth at most `atDefault` of the run's (--runs), at "deep" all. */
 export function runsAtDepth(
-  ctx: Pick<CheckContext, "depth" | "runs">,
+  ctx: Pick<ExploringContext, "depth" | "runs">,
   atDefault: number = DEFAULT_DEPTH_RUNS,
 ): number {
   return depthOf(ctx) === "deep" ? ctx.runs : Math.min(ctx.runs, atDefault);

@@ -7,32 +7,15 @@ function customerUrl(config: ClientConfig, customerId: string): string {
   return joinUrl(config.baseUrl, `/oauth/customers/${segment(customerId)}`);
 }
 
-export function putCustomer(
-  config: ClientConfig,
-  auth: Auth,
-  customerId: string,
-  customer: unknown,
-): Promise<ApiResponse<Customer>> {
-  return send(config, "PUT", customerUrl(config, customerId), { auth, body: { json: customer } });
-}
+/** A write of a customer's configuration (the customer, or at `/clients` its clients): a JSON body. */
+const customerWrite =
+  <T>(method: "PUT" | "POST", under = "") =>
+  (config: ClientConfig, auth: Auth, customerId: string, body: unknown): Promise<ApiResponse<T>> =>
+    send(config, method, `${customerUrl(config, customerId)}${under}`, { auth, body: { json: body } });
 
-export function postCustomer(
-  config: ClientConfig,
-  auth: Auth,
-  customerId: string,
-  customer: unknown,
-): Promise<ApiResponse<Customer>> {
-  return send(config, "POST", customerUrl(config, customerId), { auth, body: { json: customer } });
-}
-
-export function putClients(
-  config: ClientConfig,
-  auth: Auth,
-  customerId: string,
-  clients: unknown,
-): Promise<ApiResponse<ClientConfiguration[]>> {
-  return send(config, "PUT", `${customerUrl(config, customerId)}/clients`, { auth, body: { json: clients } });
-}
+export const putCustomer = customerWrite<Customer>("PUT");
+export const postCustomer = customerWrite<Customer>("POST");
+export const putClients = customerWrite<ClientConfiguration[]>("PUT", "/clients");
 
 /** The multitokenConfig object that sets a quota. */
 export function multiTokenConfig(maxActiveTokensAllowed: number): Customer["multitokenConfig"] {

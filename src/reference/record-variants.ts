@@ -2,32 +2,17 @@
 // lean-records leaves out every field the contract makes optional, rich-records adds fields beyond the
 // document's tables. The stored records stay whole, so filters and sorts work on them as always.
 import { lookupTypeName } from "../contract/lookup-type.ts";
+import { fixtureSchemas } from "../generated/fixture-schemas.ts";
 import type { ReferenceContext } from "./context.ts";
 
 export type RecordKind = "lookup" | "statistic" | "blocked-value";
 
-/** Fields the consumer contract requires of each record (openapi/components/schemas.yaml). */
+/** Fields the consumer contract requires of each record (openapi/components/schemas.yaml): a lookup's two;
+ *  a statistic's as the contract lists them, which its fixture schema keeps as they are (required:
+ *  "as-contract" in fixture-schema.ts). */
 const REQUIRED: Record<RecordKind, readonly string[] | undefined> = {
   lookup: ["type", "code"],
-  statistic: [
-    "tenantId",
-    "lookupType",
-    "source",
-    "unmappedValue",
-    "semanticScore",
-    "centroidMatch",
-    "currentFrequency",
-    "requiredFrequency",
-    "frequencyAtMapping",
-    "frequencyWindowHours",
-    "status",
-    "createdAt",
-    "sourceFrequency",
-    "updateDate",
-    "aiConfidence",
-    "aiReasoning",
-    "configVersion",
-  ],
+  statistic: (fixtureSchemas.statistics.items as { required: string[] }).required,
   // Every field of a blocked value is required: lean-records leaves them whole.
   "blocked-value": undefined,
 };

@@ -8,6 +8,7 @@ import {
   type Clock,
   type CredentialRole,
   type Depth,
+  type Exchange,
   ExplorationLog,
   type Target,
 } from "../check/index.ts";
@@ -127,6 +128,15 @@ export function createCheckContext(
     cite: (exchanges, as = "judged") => {
       if (as === "evidence") scope.adopt(exchanges);
       else scope.cite(exchanges.flatMap((x) => (x.id === undefined ? [] : [x.id])));
+    },
+    ownExchangesOf: async (work) => {
+      const exchanges: Exchange[] = [];
+      const stop = scope.watch(exchanges);
+      try {
+        return { value: await work(), exchanges };
+      } finally {
+        stop();
+      }
     },
     journal: services.journal.forCheck(check.id),
     facts: services.facts.viewFor(check, (message) => write("info", message)),

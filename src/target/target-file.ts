@@ -20,6 +20,7 @@ import { trimTrailingSlashes } from "../http/trailing-slashes.ts";
 import { optional } from "../optional-field.ts";
 import { RUN_DEFAULTS } from "../run-defaults.ts";
 import { MAX_TIMER_MS } from "../timer-limit.ts";
+import { UserInputError } from "../usage-error.ts";
 import { lenientProfile } from "./profile.ts";
 import schema from "./target.schema.json" with { type: "json" };
 
@@ -56,8 +57,8 @@ export interface TargetFileProblem {
   message: string;
 }
 
-/** A target file the kit cannot use; the CLI prints it and exits with code 2. */
-export class TargetFileError extends Error {
+/** A target file the kit cannot use: the user's input, so the CLI prints it and exits with code 2. */
+export class TargetFileError extends UserInputError {
   override name = "TargetFileError";
   constructor(
     readonly file: string,

@@ -68,6 +68,10 @@ const RANKS: Record<string, number> = {
   "src/commands/consumer": 9.1,
   // lckit judge: recorded traffic judged by the caller rules (src/rules/caller) and the service rules.
   "src/traffic": 9.5,
+  // lckit judge and lckit proxy from request to report folder, over the traffic judge; neither imports
+  // the other.
+  "src/commands/judge": 9.6,
+  "src/commands/proxy": 9.6,
   // A session orchestrates a command (lckit run, lckit events check) from the parts below it.
   "src/session": 10,
   "src/cli": 11,

@@ -135,6 +135,19 @@ describe("evidence.har", () => {
     for (const c of failedShared) expect(c.evidence?.length, c.id).toBeGreaterThan(0);
   });
 
+  it("the expired-token check that judged the other's answers cites what that check sent, no other's", () => {
+    const ids = ["auth/expired-token-refused", "auth/expired-token-401"];
+    const foreignSenders = ids.map((id) => {
+      const c = result.checks.find((x) => x.id === id);
+      expect(c?.status, id).not.toBe("skipped");
+      const senders = (c?.harEntries ?? []).map((i) => har.log.entries[i]?._check);
+      return new Set(senders.filter((s) => s !== undefined && s !== id && !s.startsWith("lckit/")));
+    });
+    // One of the two sent the expired tokens (ctx.ownExchangesOf); the other cites those exchanges only.
+    expect(foreignSenders.map((s) => s.size).sort()).toEqual([0, 1]);
+    for (const [i, senders] of foreignSenders.entries()) for (const s of senders) expect(s).toBe(ids[1 - i]);
+  });
+
   it("verification checks the citations: an entry that is not there is refused", async () => {
     const io = captureIo();
     io.cwd = dir;

@@ -4,7 +4,7 @@
 // each blamed on its party; an upstream that hangs or resets gets its client a 504 or 502, counted as no
 // party's fault, while the other clients are served, garbage gets a 400, and SIGTERM writes the report.
 import { once } from "node:events";
-import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { createServer, request as httpRequest } from "node:http";
 import { createServer as createHttpsServer } from "node:https";
 import { type AddressInfo, connect } from "node:net";
@@ -397,11 +397,16 @@ describe("bad input to lckit proxy", () => {
     ],
     [["--target", "TARGET", "--ca", "TARGET"], /--ca .* holds no PEM certificate/],
     [["--target", "TARGET", "--report-every", "soon"], /--report-every expects a number and a unit/],
+    [["--target", "BAD_TARGET"], /target\.yaml: tenant: is required/],
   ])("%j: exit 2 naming what is wrong", async (argv, says) => {
     const dir = tmp();
     const target = targetFile(dir, "http://127.0.0.1:9");
     const io = captureIo();
-    const args = argv.map((a) => (a === "TARGET" ? target : a));
+    // A target file the kit cannot use is the user's input: exit 2, never "the run broke".
+    const bad = join(dir, "bad", "target.yaml");
+    mkdirSync(join(dir, "bad"));
+    writeFileSync(bad, "name: no-tenant\nbaseUrl: http://127.0.0.1:9\n");
+    const args = argv.map((a) => (a === "TARGET" ? target : a === "BAD_TARGET" ? bad : a));
     expect(await main(["proxy", ...args, "--report-dir", join(dir, "r")], io)).toBe(2);
     expect(io.stderr()).toMatch(says);
   });

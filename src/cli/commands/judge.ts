@@ -1,13 +1,14 @@
 // lckit judge FILE: recorded traffic (HAR, HAR.gz, NDJSON of exchanges, or - for stdin) judged by the
-// service rules and, per client, the caller rules (src/traffic/judge.ts). This file parses the flags,
-// writes the report folder, prints a line per party and exits by the one exit policy.
-import { resolve } from "node:path";
-import { proveReportRoot, reportFilesInWords, writeReportFolder } from "../../report-folder/write.ts";
+// service rules and, per client, the caller rules (src/commands/judge/session.ts). This file parses the
+// flags into the session's request, prints a line per party (or the run result) and where the report went,
+// and exits with the session's code.
+import { runJudgeSession } from "../../commands/judge/session.ts";
+import { reportFilesInWords } from "../../report-folder/write.ts";
 import type { CheckResult, RunResult } from "../../result/model.ts";
-import { exitCodeOf, failOnOf } from "../../result/verdict.ts";
+import { failOnOf } from "../../result/verdict.ts";
+import { RUN_DEFAULTS } from "../../run-defaults.ts";
 import { displayPath } from "../../session/run-session.ts";
-import { judgeTraffic } from "../../traffic/judge.ts";
-import { accessOfDeclarations, parseRolesFlag } from "../../traffic/roles.ts";
+import { parseRolesFlag } from "../../traffic/roles.ts";
 import { option, repeatable } from "../argv.ts";
 import { defineCommand } from "../command.ts";
 import { oneOf, refuse, text } from "../flags.ts";
@@ -70,7 +71,7 @@ token whose expiry was never observed) is inconclusive: never a pass.`,
       },
     ),
     "report-dir": option("DIR", text, `where the report goes: DIR/<run id>/ (${reportFilesInWords()})`, {
-      default: "reports",
+      default: RUN_DEFAULTS.reportDir,
       example: "reports",
     }),
     format: option("F", oneOf(["text", "json"]), "text or json (the run result on stdout)", {
@@ -105,21 +106,20 @@ export const command = defineCommand(spec, async ({ values, positionals, argv },
     throw new UsageError(
       `judge expects exactly one file (a HAR, HAR.gz, NDJSON, or - for stdin), got ${positionals.length}\n\n${commandHelp(spec)}`,
     );
-  const source = positionals[0] as string;
-  const root = resolve(io.cwd, values["report-dir"]);
-  proveReportRoot(root);
-  const { result } = await judgeTraffic({
-    source: source === "-" ? "-" : resolve(io.cwd, source),
+  const session = await runJudgeSession({
+    cwd: io.cwd,
+    source: positionals[0] as string,
     ...(values.input === undefined ? {} : { format: values.input }),
     ...(io.stdin === undefined ? {} : { stdin: io.stdin }),
     excludeClients: values["exclude-client"],
     excludeTenants: values["exclude-tenant"],
-    access: accessOfDeclarations(values.roles),
+    roles: values.roles,
+    reportDir: values["report-dir"],
+    failOn: failOnOf(values["fail-on"]),
     command: ["lckit", "judge", ...argv].join(" "),
   });
-  const dir = writeReportFolder(result, root);
-  if (values.format === "json") io.out(`${JSON.stringify(result, null, 2)}\n`);
-  else io.out(partyLines(result));
-  io.err(`report: ${displayPath(io.cwd, dir)}\n`);
-  return exitCodeOf(result, failOnOf(values["fail-on"]));
+  if (values.format === "json") io.out(`${JSON.stringify(session.result, null, 2)}\n`);
+  else io.out(partyLines(session.result));
+  io.err(`report: ${displayPath(io.cwd, session.folder)}\n`);
+  return session.exitCode;
 });

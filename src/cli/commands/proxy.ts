@@ -1,19 +1,11 @@
 // lckit proxy --target FILE: a reverse proxy in front of the target file's two base URLs for real clients
-// to call instead (src/traffic/proxy.ts), judging each exchange as it completes (src/traffic/traffic-judge.ts).
-// This file parses the flags, prints the URLs clients use, writes the report every --report-every and on
-// SIGINT or SIGTERM, prints a line per party and exits by the one exit policy.
-import { readFileSync } from "node:fs";
-import { resolve } from "node:path";
-import { proveReportRoot } from "../../report-folder/write.ts";
-import { newRunId } from "../../result/assemble.ts";
-import { exitCodeOf, failOnOf } from "../../result/verdict.ts";
+// to call instead, judging each exchange as it completes (src/commands/proxy/session.ts). This file parses
+// the flags into the session's request, prints the URLs clients use, a line per party and where the report
+// went, and exits with the session's code.
+import { PROXY_DEFAULTS, runProxySession } from "../../commands/proxy/session.ts";
+import { failOnOf } from "../../result/verdict.ts";
 import { displayPath } from "../../session/run-session.ts";
 import { untilStopSignal } from "../../session/signals.ts";
-import { loadTargetFile } from "../../target/target-file.ts";
-import { JudgeThread } from "../../traffic/judge-thread.ts";
-import { startProxy } from "../../traffic/proxy.ts";
-import { accessOfDeclarations, accessOfTarget } from "../../traffic/roles.ts";
-import { writeRunningReport } from "../../traffic/running-report.ts";
 import { option, repeatable } from "../argv.ts";
 import { defineCommand } from "../command.ts";
 import { duration, existingPath, refuse, text } from "../flags.ts";
@@ -69,13 +61,13 @@ from node's parser. The other clients are served meanwhile.`,
       listenAddress,
       "where clients connect; {rdm_url} on PORT+1; PORT 0 picks free ports",
       {
-        default: { host: "127.0.0.1", port: 8280 },
-        defaultText: "127.0.0.1:8280",
+        default: PROXY_DEFAULTS.listen,
+        defaultText: `${PROXY_DEFAULTS.listen.host}:${PROXY_DEFAULTS.listen.port}`,
         example: "0.0.0.0:8280",
       },
     ),
     "report-dir": option("DIR", text, "where the report goes: DIR/<run id>/, replaced at each report", {
-      default: "reports",
+      default: PROXY_DEFAULTS.reportDir,
       example: "reports",
     }),
     "report-every": option("MIN", reportEvery, "also write the report every MIN minutes (or 30s, 2h)", {
@@ -91,7 +83,11 @@ from node's parser. The other clients are served meanwhile.`,
       "DURATION",
       duration({ example: "30s", bareSeconds: true }),
       "an upstream silent this long (before or inside its answer) has failed: 504",
-      { default: 30_000, defaultText: "30s", example: "10s" },
+      {
+        default: PROXY_DEFAULTS.upstreamTimeoutMs,
+        defaultText: `${PROXY_DEFAULTS.upstreamTimeoutMs / 1000}s`,
+        example: "10s",
+      },
     ),
     "exclude-client": repeatable("ID", text, "a client not to judge (still forwarded); repeatable", {
       example: "load-test",
@@ -112,82 +108,41 @@ export const command = defineCommand(spec, async ({ values, argv }, io: ProxyIo)
     throw new UsageError(
       "--target FILE is required: the target file whose baseUrl and rdmUrl to stand in front of",
     );
-  const targetFile = resolve(io.cwd, values.target);
-  const { target } = loadTargetFile(targetFile, io.env, { unsetCredentials: "list" });
-  const root = resolve(io.cwd, values["report-dir"]);
-  proveReportRoot(root);
-  let ca: string | undefined;
-  if (values.ca !== undefined) {
-    ca = readFileSync(resolve(io.cwd, values.ca), "utf8");
-    if (!ca.includes("-----BEGIN CERTIFICATE-----"))
-      throw new UsageError(
-        `--ca ${values.ca} holds no PEM certificate (-----BEGIN CERTIFICATE-----); give the CA's certificate in PEM`,
-      );
-  }
-  const secrets = Object.values(target.credentials).flatMap((c) => (c ? [c.clientSecret] : []));
-  // Judged in a thread of its own, so that judging never delays the exchanges being forwarded.
-  const judge = new JudgeThread({
-    excludeClients: values["exclude-client"],
-    excludeTenants: values["exclude-tenant"],
-    // The target file's clients whose credentials are set, then --roles over them.
-    access: new Map([...accessOfTarget(target), ...accessOfDeclarations(values.roles)]),
-    secrets,
-  });
-  const { host, port } = values.listen;
-  const proxy = await startProxy({
-    baseUrl: target.baseUrl,
-    rdmUrl: target.rdmUrl,
-    host,
-    port,
-    ...(ca === undefined ? {} : { ca }),
-    upstreamTimeoutMs: values["upstream-timeout"],
-    judge,
-  }).catch((error: NodeJS.ErrnoException) => {
-    if (error.code === "EADDRINUSE" || error.code === "EACCES" || error.code === "EADDRNOTAVAIL")
-      throw new UsageError(
-        `--listen ${host}:${port}: ${error.message}; choose another address or port (0 picks free ports); nothing was started`,
-      );
-    throw error;
-  });
-  const startedAt = new Date();
-  const runId = newRunId(startedAt);
-  const source = `lckit proxy in front of ${target.baseUrl}${target.rdmUrl === target.baseUrl ? "" : ` and ${target.rdmUrl}`}`;
-  const report = () =>
-    judge.judgement({
-      source,
-      startedAt,
-      runId,
-      proxy: proxy.counts,
-      command: ["lckit", "proxy", ...argv].join(" "),
-    });
-  io.err(
-    `lckit proxy: listening; clients use\n  base_url ${proxy.baseUrl}   (for ${target.baseUrl})\n  rdm_url  ${proxy.rdmUrl}   (for ${target.rdmUrl})\n` +
-      `report: ${displayPath(io.cwd, root)}/${runId}/ on SIGINT or SIGTERM${values["report-every"] === undefined ? "" : ` and every ${values["report-every"] / 60_000} min`}\n`,
-  );
-  io.onListening?.({ baseUrl: proxy.baseUrl, rdmUrl: proxy.rdmUrl });
   const every = values["report-every"];
-  const timer =
-    every === undefined
-      ? undefined
-      : setInterval(async () => {
-          try {
-            writeRunningReport((await report()).result, root);
-          } catch (error) {
-            // A report that cannot be written now is written at the next tick or at the end.
-            io.err(
-              `lckit proxy: report not written: ${error instanceof Error ? error.message : String(error)}\n`,
-            );
-          }
-        }, every);
-  timer?.unref();
-  const signal = await (io.stopped ?? untilStopSignal());
-  if (timer) clearInterval(timer);
-  io.err(`lckit proxy: ${signal}: finishing ${proxy.inFlight} exchanges in flight, then the report\n`);
-  await proxy.close();
-  const { result } = await report();
-  await judge.close();
-  const dir = writeRunningReport(result, root);
-  io.out(partyLines(result));
-  io.err(`report: ${displayPath(io.cwd, dir)}\n`);
-  return exitCodeOf(result, failOnOf(values["fail-on"]));
+  const session = await runProxySession(
+    {
+      cwd: io.cwd,
+      env: io.env,
+      target: values.target,
+      listen: values.listen,
+      reportDir: values["report-dir"],
+      ...(every === undefined ? {} : { reportEveryMs: every }),
+      ...(values.ca === undefined ? {} : { ca: values.ca }),
+      upstreamTimeoutMs: values["upstream-timeout"],
+      excludeClients: values["exclude-client"],
+      excludeTenants: values["exclude-tenant"],
+      roles: values.roles,
+      failOn: failOnOf(values["fail-on"]),
+      command: ["lckit", "proxy", ...argv].join(" "),
+      stopped: io.stopped ?? untilStopSignal(),
+    },
+    {
+      onListening: ({ baseUrl, rdmUrl, upstream, root, runId }) => {
+        io.err(
+          `lckit proxy: listening; clients use\n  base_url ${baseUrl}   (for ${upstream.baseUrl})\n  rdm_url  ${rdmUrl}   (for ${upstream.rdmUrl})\n` +
+            `report: ${displayPath(io.cwd, root)}/${runId}/ on SIGINT or SIGTERM${every === undefined ? "" : ` and every ${every / 60_000} min`}\n`,
+        );
+        io.onListening?.({ baseUrl, rdmUrl });
+      },
+      onReportNotWritten: (error) =>
+        io.err(
+          `lckit proxy: report not written: ${error instanceof Error ? error.message : String(error)}\n`,
+        ),
+      onStopping: (signal, inFlight) =>
+        io.err(`lckit proxy: ${signal}: finishing ${inFlight} exchanges in flight, then the report\n`),
+    },
+  );
+  io.out(partyLines(session.result));
+  io.err(`report: ${displayPath(io.cwd, session.folder)}\n`);
+  return session.exitCode;
 });

@@ -1,15 +1,8 @@
-// lckit restore: puts back the configuration changes a run journalled and could not undo itself (it was
-// killed with -9, the machine went down). The journal holds what to put back; the credentials come from
-// the same target file as the run's, so the journal never holds a secret.
+// lckit restore: puts back the configuration changes a run journalled and could not undo itself
+// (src/session/restore.ts). This file parses the flags, prints what was put back (or would be, or that
+// nothing was left) and exits 0, or 3 when a change could not be put back.
 import { resolve } from "node:path";
-import { createClient } from "../../client/index.ts";
-import { Redactor } from "../../redaction/redact.ts";
-import { RUN_DEFAULTS } from "../../run-defaults.ts";
-import { markUndone, readJournal, undoChanges } from "../../runner/config-journal.ts";
-import { readTargetFile } from "../../session/run-session.ts";
-import { systemClock } from "../../target/system-clock.ts";
-import { TokenCache } from "../../transport/token-cache.ts";
-import { CheckScope, RESTORE_SCOPE, TargetTransport } from "../../transport/transport.ts";
+import { restoreJournal } from "../../session/restore.ts";
 import { option, toggle } from "../argv.ts";
 import { defineCommand } from "../command.ts";
 import { text } from "../flags.ts";
@@ -47,60 +40,24 @@ marked in the journal, so running the command again is safe.`,
   },
 );
 
-async function restore(file: string, targetFile: string, dryRun: boolean, io: CliIo): Promise<number> {
-  // A journal that cannot be read is a JournalError: the user's input (exit 2).
-  const journal = readJournal(file);
-  const config = readTargetFile(targetFile, io.cwd, io.env);
-  const { target } = config;
-  if (journal.header.target.baseUrl !== target.baseUrl)
-    throw new UsageError(
-      `the journal records changes to ${journal.header.target.baseUrl} (target "${journal.header.target.name}"), ` +
-        `but ${targetFile} points at ${target.baseUrl}; pass the target file of that run`,
-    );
-  const { pending } = journal;
-  if (pending.length === 0) {
-    io.out(`nothing to restore: every change journalled by run ${journal.header.runId} was put back\n`);
+async function restore(journal: string, target: string, dryRun: boolean, io: CliIo): Promise<number> {
+  const done = await restoreJournal({ journal, target, cwd: io.cwd, env: io.env, dryRun });
+  if (done.kind === "nothing-pending") {
+    io.out(`nothing to restore: every change journalled by run ${done.runId} was put back\n`);
     return 0;
   }
-  if (dryRun) {
-    for (const e of [...pending].reverse())
+  if (done.kind === "dry-run") {
+    for (const e of done.pending)
       io.out(
         `would put back ${e.change.kind} ${e.change.kind === "client" ? `${e.change.clientId} of customer ` : ""}${e.change.customerId} (changed by ${e.check})\n`,
       );
     return 0;
   }
-  const redactor = new Redactor();
-  for (const credential of Object.values(target.credentials)) redactor.addSecret(credential?.clientSecret);
-  const transport = new TargetTransport({
-    fetch: (request) => fetch(request),
-    redactor,
-    rateLimit: config.rateLimit,
-    timeoutMs: config.timeoutMs ?? RUN_DEFAULTS.timeoutMs,
-  });
-  const scope = new CheckScope(RESTORE_SCOPE, "write");
-  const scoped = transport.bind(scope);
-  const client = createClient({ fetch: scoped, baseUrl: target.baseUrl, rdmUrl: target.rdmUrl });
-  const tokens = new TokenCache(target, redactor);
-  const clock = systemClock();
-  let outcomes: Awaited<ReturnType<typeof undoChanges>>;
-  try {
-    outcomes = await undoChanges(pending, {
-      putCustomer: (token, id, customer) => client.putCustomer(token, id, customer),
-      putClients: (token, id, clients) => client.putClients(token, id, clients),
-      token: (role) => tokens.token(role, scoped, clock, RESTORE_SCOPE),
-    });
-  } finally {
-    scope.close();
-  }
-  markUndone(
-    file,
-    outcomes.filter((o) => o.ok).map((o) => o.entry.id),
-    "lckit restore",
-  );
-  for (const o of outcomes) io.out(`${o.ok ? "restored" : "NOT RESTORED"}: ${redactor.text(o.message)}\n`);
+  const { outcomes } = done;
+  for (const o of outcomes) io.out(`${o.ok ? "restored" : "NOT RESTORED"}: ${o.message}\n`);
   const failed = outcomes.filter((o) => !o.ok).length;
   if (failed === 0) {
-    io.out(`every change of run ${journal.header.runId} is back (${outcomes.length})\n`);
+    io.out(`every change of run ${done.runId} is back (${outcomes.length})\n`);
     return 0;
   }
   io.err(

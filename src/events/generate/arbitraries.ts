@@ -6,33 +6,13 @@ import { ovChangedTypes, relationshipShapeFields } from "../document/payload-fie
 import { type EventTypeInfo, eventSchemas, type ObjectKind } from "../event-schemas.ts";
 import { type PayloadKind, payloadKindsOf } from "../payload-kind.ts";
 
+import type { EventMessage, MessageFilter } from "./event-message.ts";
 import { nestedAttributeValue } from "./nested-values.ts";
 import { reversedKeys } from "./redeliveries.ts";
 
+export type { EventMessage, MessageFilter } from "./event-message.ts";
 export { type Mutation, mutations } from "./mutations.ts";
 export { nestedAttributeValue };
-
-/** One message in the kit's envelope form (an NDJSON line is JSON.stringify of it). */
-export interface EventMessage {
-  headers: Record<string, unknown>;
-  payload: Record<string, unknown>;
-}
-
-export interface MessageFilter {
-  /** Event types to draw from (default: every type of the document's table, GROUP_* excluded). */
-  types?: readonly string[];
-  /** Payload kinds to draw from (default: all that apply to the type). */
-  kinds?: readonly PayloadKind[];
-  /** Whether the objectVersion header is sent (default: sometimes). */
-  objectVersion?: "always" | "never" | "sometimes";
-  /**
-   * "any" (default): every shape the document allows, also where the kit has a preference (deltas as a
-   * delta message, a bare delta collection or another object; fallbacks whose URI travels only in the
-   * sourceObjectUri header; deeply nested and reference attribute values). "preferred": the kit's
-   * preferred shapes only, for mutations that edit one of their fields.
-   */
-  shapes?: "any" | "preferred";
-}
 
 const uriId = fc.stringMatching(/^[0-9A-Za-z]{7}$/);
 const epochMs = fc.integer({ min: 1_400_000_000_000, max: 2_000_000_000_000 });

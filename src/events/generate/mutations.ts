@@ -5,7 +5,7 @@
 import { defaultMaxDepth } from "../document/nesting-limit.ts";
 import { rule } from "../document/requirements.ts";
 import type { StreamingConfig } from "../streaming-config.ts";
-import type { EventMessage, MessageFilter } from "./arbitraries.ts";
+import type { EventMessage, MessageFilter } from "./event-message.ts";
 import { nestedAttributeValue } from "./nested-values.ts";
 
 export interface Mutation {

@@ -9,7 +9,7 @@
 import amqp from "amqplib";
 import { UserInputError } from "../../../usage-error.ts";
 import type { MessageSource, RawMessage, TransportNotice } from "../transport.ts";
-import { BrokerStream } from "./broker-stream.ts";
+import { type Backoff, BrokerStream, backoffOf } from "./broker-stream.ts";
 
 export interface AmqpSourceOptions {
   exchange: string;
@@ -97,9 +97,7 @@ class AmqpSource implements MessageSource {
   /** The last delivery not acknowledged yet, and whether its acknowledgement is scheduled. */
   private unacked: { channel: AmqpChannel; message: AmqpMessage } | undefined;
   private ackScheduled = false;
-  private readonly attempts: number;
-  private readonly initialDelayMs: number;
-  private readonly maxDelayMs: number;
+  private readonly backoff: Backoff;
 
   constructor(
     url: string,
@@ -109,9 +107,7 @@ class AmqpSource implements MessageSource {
     this.shownUrl = redactAmqpUrl(url);
     this.stream = new BrokerStream("an AMQP", options);
     this.description = `amqp ${redactAmqpUrl(url)} exchange "${options.exchange}" routing key "${options.routingKey}"`;
-    this.attempts = options.reconnect?.attempts ?? 30;
-    this.initialDelayMs = options.reconnect?.initialDelayMs ?? 250;
-    this.maxDelayMs = options.reconnect?.maxDelayMs ?? 5000;
+    this.backoff = backoffOf(options.reconnect);
   }
 
   notices(): TransportNotice[] {
@@ -206,42 +202,27 @@ class AmqpSource implements MessageSource {
   private async reconnect(lostAt: number): Promise<void> {
     if (this.reconnecting) return;
     this.reconnecting = true;
-    let delay = this.initialDelayMs;
-    let lastError: unknown;
     try {
-      for (let attempt = 1; attempt <= this.attempts; attempt += 1) {
-        await new Promise((resolve) => setTimeout(resolve, delay));
-        if (this.stream.stopReason !== undefined) return;
-        delay = Math.min(delay * 2, this.maxDelayMs);
-        try {
-          await this.connect();
-        } catch (error) {
-          lastError = error;
-          continue;
-        }
-        if (this.stream.stopReason !== undefined) {
-          await this.release();
-          return;
-        }
-        const boundAt = Date.now();
-        this.stream.notice(
-          "reconnected",
-          `reconnected after ${attempt} attempt(s); queue re-declared and re-bound at ${iso(boundAt)}`,
-          boundAt,
-        );
-        this.stream.notice(
-          "gap",
-          `messages published between ${iso(lostAt)} and ${iso(boundAt)} (${boundAt - lostAt} ms) were not seen: ` +
-            "the checker's queue did not exist while the connection was down, so the broker did not copy them to it",
-          boundAt,
-        );
-        this.stream.poke();
-        return;
-      }
-      this.stream.stop(
-        `gave up reconnecting after ${this.attempts} attempts (last error: ${errorText(lastError)}); ` +
+      await this.stream.reconnect(this.backoff, {
+        connect: () => this.connect(),
+        release: () => this.release(),
+        reconnected: (attempt, boundAt) => {
+          this.stream.notice(
+            "reconnected",
+            `reconnected after ${attempt} attempt(s); queue re-declared and re-bound at ${iso(boundAt)}`,
+            boundAt,
+          );
+          this.stream.notice(
+            "gap",
+            `messages published between ${iso(lostAt)} and ${iso(boundAt)} (${boundAt - lostAt} ms) were not seen: ` +
+              "the checker's queue did not exist while the connection was down, so the broker did not copy them to it",
+            boundAt,
+          );
+        },
+        gaveUp: (lastError) =>
+          `gave up reconnecting after ${this.backoff.attempts} attempts (last error: ${errorText(lastError)}); ` +
           `messages published since ${iso(lostAt)} were not seen`,
-      );
+      });
     } finally {
       this.reconnecting = false;
     }

@@ -20,7 +20,7 @@ import {
   parseAmqp1Url,
 } from "../amqp1-connection.ts";
 import type { MessageSource, RawMessage, TransportNotice } from "../transport.ts";
-import { BrokerStream } from "./broker-stream.ts";
+import { BrokerStream, backoffOf } from "./broker-stream.ts";
 import { SourceError } from "./file.ts";
 
 export type Amqp1Mode = "browse" | "own";
@@ -278,45 +278,28 @@ class Amqp1Source implements MessageSource {
   }
 
   /** Own address: attaches again with bounded backoff; a refusal that names the caller's input stops at once. */
-  private async reconnect(lostAt: number): Promise<void> {
-    const attempts = this.options.reconnect?.attempts ?? 30;
-    const maxDelay = this.options.reconnect?.maxDelayMs ?? 5000;
-    let delay = this.options.reconnect?.initialDelayMs ?? 250;
-    let lastError: unknown;
-    for (let attempt = 1; attempt <= attempts; attempt += 1) {
-      await new Promise((resolve) => setTimeout(resolve, delay));
-      if (this.stream.stopReason !== undefined) return;
-      delay = Math.min(delay * 2, maxDelay);
-      try {
-        await this.open();
-      } catch (error) {
-        lastError = error;
-        if (error instanceof SourceError) break;
-        continue;
-      }
-      if (this.stream.stopReason !== undefined) {
-        await this.release();
-        return;
-      }
-      const at = Date.now();
-      this.stream.notice(
-        "reconnected",
-        `attached again to "${this.address}" after ${attempt} attempt(s) at ${iso(at)}`,
-        at,
-      );
-      this.stream.notice(
-        "gap",
-        `messages sent between ${iso(lostAt)} and ${iso(at)} (${at - lostAt} ms) were not seen if the address's ` +
-          "queue went with the link (a RabbitMQ /exchange/X/KEY queue does; a durable subscription keeps them)",
-        at,
-      );
-      this.stream.poke();
-      return;
-    }
-    this.stream.stop(
-      `gave up reconnecting to "${this.address}" (last error: ${errorText(lastError)}); messages sent since ` +
+  private reconnect(lostAt: number): Promise<void> {
+    return this.stream.reconnect(backoffOf(this.options.reconnect), {
+      connect: () => this.open(),
+      release: () => this.release(),
+      fatal: (error) => error instanceof SourceError,
+      reconnected: (attempt, at) => {
+        this.stream.notice(
+          "reconnected",
+          `attached again to "${this.address}" after ${attempt} attempt(s) at ${iso(at)}`,
+          at,
+        );
+        this.stream.notice(
+          "gap",
+          `messages sent between ${iso(lostAt)} and ${iso(at)} (${at - lostAt} ms) were not seen if the address's ` +
+            "queue went with the link (a RabbitMQ /exchange/X/KEY queue does; a durable subscription keeps them)",
+          at,
+        );
+      },
+      gaveUp: (lastError) =>
+        `gave up reconnecting to "${this.address}" (last error: ${errorText(lastError)}); messages sent since ` +
         `${iso(lostAt)} were not seen; the messages read were checked`,
-    );
+    });
   }
 
   notices(): TransportNotice[] {

@@ -10,6 +10,33 @@ export interface BrokerStreamLimits {
   maxMessages?: number | undefined;
 }
 
+/** How a source connects again after a loss: at most `attempts` times, waiting `initialDelayMs` before the
+ *  first and twice as long before each next, up to `maxDelayMs`. */
+export interface Backoff {
+  attempts: number;
+  initialDelayMs: number;
+  maxDelayMs: number;
+}
+
+/** The backoff a source's options ask for; by default 30 attempts, 250 ms .. 5 s. */
+export function backoffOf(given: Partial<Backoff> | undefined): Backoff {
+  return {
+    attempts: given?.attempts ?? 30,
+    initialDelayMs: given?.initialDelayMs ?? 250,
+    maxDelayMs: given?.maxDelayMs ?? 5000,
+  };
+}
+
+/** What a source does in the reconnection loop: connect, release a connection the stopped stream no longer
+ *  wants, say what came back (its notices) and why it gave up; `fatal` errors end the trying at once. */
+export interface ReconnectSteps {
+  connect(): Promise<void>;
+  release(): Promise<void>;
+  reconnected(attempt: number, at: number): void;
+  gaveUp(lastError: unknown): string;
+  fatal?(error: unknown): boolean;
+}
+
 export class BrokerStream {
   /** Received, not yet read. */
   readonly buffer: RawMessage[] = [];
@@ -50,6 +77,33 @@ export class BrokerStream {
     this.stopReason = reason;
     this.notice("stopped", reason);
     this.poke();
+  }
+
+  /** Connects again with backoff while the stream runs; once connected the loop is woken, and if no attempt
+   *  connects the stream stops with the reason `steps.gaveUp` gives. */
+  async reconnect(backoff: Backoff, steps: ReconnectSteps): Promise<void> {
+    let delay = backoff.initialDelayMs;
+    let lastError: unknown;
+    for (let attempt = 1; attempt <= backoff.attempts; attempt += 1) {
+      await new Promise((resolve) => setTimeout(resolve, delay));
+      if (this.stopReason !== undefined) return;
+      delay = Math.min(delay * 2, backoff.maxDelayMs);
+      try {
+        await steps.connect();
+      } catch (error) {
+        lastError = error;
+        if (steps.fatal?.(error)) break;
+        continue;
+      }
+      if (this.stopReason !== undefined) {
+        await steps.release();
+        return;
+      }
+      steps.reconnected(attempt, Date.now());
+      this.poke();
+      return;
+    }
+    this.stop(steps.gaveUp(lastError));
   }
 
   /**
