@@ -261,7 +261,7 @@ function rawRequest(url: string, bytes: string): Promise<string> {
   });
 }
 
-async function waitFor(ok: () => boolean, ms = 10_000): Promise<void> {
+async function waitFor(ok: () => boolean, ms = 60_000): Promise<void> {
   const until = Date.now() + ms;
   while (!ok()) {
     if (Date.now() > until) throw new Error("waited in vain");
