@@ -261,6 +261,7 @@ function rawRequest(url: string, bytes: string): Promise<string> {
   });
 }
 
+/** Polls until ok(); the limit is generous because the judge thread starts slowly on a loaded machine. */
 async function waitFor(ok: () => boolean, ms = 60_000): Promise<void> {
   const until = Date.now() + ms;
   while (!ok()) {
