@@ -15,7 +15,8 @@ import {
   observeOtherTenant,
   settleAndJudge,
 } from "./support/explorer-deletes.ts";
-import { READING_ROLES, type ReadModel, readCommands, sideBySide } from "./support/explorer-reads.ts";
+import { readAlphabet } from "./support/explorer-continuations.ts";
+import { READING_ROLES, type ReadModel, sideBySide } from "./support/explorer-reads.ts";
 import { type Budget, type ExplorerReal, newBudget, startSequence } from "./support/explorer-steps.ts";
 import { checkProperty } from "./support/property.ts";
 import { scrollIdEncodingFact } from "./support/scroll-encoding.ts";
@@ -62,6 +63,7 @@ function noteBudget(ctx: CheckContext, budget: Budget, check: string): void {
 }
 
 const READ_REQUIREMENTS = [
+  "SCAN-01",
   "SCAN-03",
   "SCAN-04",
   "SCAN-05",
@@ -74,6 +76,8 @@ const READ_REQUIREMENTS = [
   "BLOCKED-03",
   "BLOCKED-05",
   "AUTH-ROLES-04",
+  "AUTH-01",
+  "AUTH-03",
 ];
 
 export const exploreReads: Check = defineCheck({
@@ -102,7 +106,7 @@ export const exploreReads: Check = defineCheck({
     try {
       await checkProperty(
         ctx,
-        fc.asyncProperty(sequence(readCommands, depth.commands), async (commands) => {
+        fc.asyncProperty(sequence(readAlphabet, depth.commands), async (commands) => {
           startSequence(budget);
           const model: ReadModel = {
             observed,
