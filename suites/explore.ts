@@ -7,6 +7,7 @@ import { type Check, type CheckContext, type CredentialRole, depthOf, explore } 
 import { observe } from "./support/data-oracle.ts";
 import { defineCheck } from "./support/define.ts";
 import { runShares, shareGone, tenantBeforeDeletes } from "./support/deleting-shares.ts";
+import { readAlphabet } from "./support/explorer-continuations.ts";
 import {
   type DeleteModel,
   DeleteType,
@@ -15,7 +16,6 @@ import {
   observeOtherTenant,
   settleAndJudge,
 } from "./support/explorer-deletes.ts";
-import { readAlphabet } from "./support/explorer-continuations.ts";
 import { READING_ROLES, type ReadModel, sideBySide } from "./support/explorer-reads.ts";
 import { type Budget, type ExplorerReal, newBudget, startSequence } from "./support/explorer-steps.ts";
 import { checkProperty } from "./support/property.ts";

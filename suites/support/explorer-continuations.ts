@@ -25,7 +25,6 @@ import { type ExplorerReal, judged, step, stepFail } from "./explorer-steps.ts";
 /** The query of an open scroll, opened again as a drawn client: two scrolls of one query side by side. */
 export class OpenSame implements ReadCommand {
   static readonly safety = "read";
-  private shown = "";
   constructor(
     readonly scrollPick: number,
     readonly rolePick: number,
@@ -36,7 +35,7 @@ export class OpenSame implements ReadCommand {
     const scroll = pick(m.scrolls, this.scrollPick) as OpenScroll;
     const role = pick(m.roles, this.rolePick) as CredentialRole;
     r.ctx.explore?.("scrolls of one query", role === scroll.role ? "one client" : "two clients");
-    this.shown = await openScroll(
+    await openScroll(
       m,
       r,
       {

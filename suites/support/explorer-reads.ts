@@ -429,7 +429,6 @@ export async function openScroll(
 
 export class OpenScan implements ReadCommand {
   static readonly safety = "read";
-  private shown = "";
   constructor(
     readonly kindPick: number,
     readonly typePick: number,
@@ -440,7 +439,7 @@ export class OpenScan implements ReadCommand {
   async run(m: ReadModel, r: ExplorerReal): Promise<void> {
     const resolved = resolve(m.observed, this.kindPick, this.typePick, this.draw);
     const role = pick(m.roles, this.rolePick) as CredentialRole;
-    this.shown = await openScroll(m, r, resolved, role);
+    await openScroll(m, r, resolved, role);
   }
   toString = () =>
     `openScan(${this.kindPick}, ${this.typePick}, ${JSON.stringify(this.draw)}, ${this.rolePick})`;
