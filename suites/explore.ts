@@ -7,6 +7,7 @@ import { type Check, type CheckContext, type CredentialRole, depthOf, explore } 
 import { observe } from "./support/data-oracle.ts";
 import { defineCheck } from "./support/define.ts";
 import { runShares, shareGone, tenantBeforeDeletes } from "./support/deleting-shares.ts";
+import { AcrossPage, finishAcross, openAcross } from "./support/explorer-across.ts";
 import { readAlphabet } from "./support/explorer-continuations.ts";
 import {
   type DeleteModel,
@@ -42,6 +43,9 @@ export const EXPLORER_DEPTH = {
 function sequence<C>(alphabet: fc.WeightedArbitrary<C>[], longest: number, shortest = 2): fc.Arbitrary<C[]> {
   return fc.array(fc.oneof(...alphabet), { minLength: shortest, maxLength: longest, size: "max" });
 }
+
+/** A page of a scroll opened before the tasks, read between them. */
+const acrossPage = { weight: 1, arbitrary: fc.nat().map((s) => new AcrossPage(s)) };
 
 /** Reading clients the target file names. */
 function readingRoles(ctx: CheckContext): CredentialRole[] {
@@ -133,7 +137,7 @@ export const exploreAfterDelete: Check = defineCheck({
   id: "explore/after-delete",
   title:
     "MUST show, after any sequence of delete tasks by URIs and by type, exactly the lookups the document's task semantics leave, and every lookup of another tenant still there",
-  requirements: ["TASK-04", "TASK-03", "TASK-01", "TASK-05", "SCAN-04", "SCAN-07"],
+  requirements: ["TASK-04", "TASK-03", "TASK-01", "TASK-05", "SCAN-03", "SCAN-04", "SCAN-07"],
   safety: "destructive",
   changes: "data",
   needs: { roles: ["admin"] },
@@ -170,20 +174,34 @@ export const exploreAfterDelete: Check = defineCheck({
       explore(ctx, "other tenant", other ? `${other.tenant}: ${other.lookups.size} lookups` : "none named");
       await checkProperty(
         ctx,
-        fc.asyncProperty(sequence(deleteCommands, depth.commands, 4), async (commands) => {
-          startSequence(budget);
-          const real: ExplorerReal = { ctx, client, steps: [], budget };
-          await fc.asyncModelRun(
-            () => ({ model, real }),
-            [
-              // Every run deletes the explorer's type first (or, once it is gone, a type the tenant holds no
-              // lookup of): a fault of the task by type shows whatever else is drawn.
-              new DeleteType(0),
-              ...commands,
-            ],
-          );
-          await settleAndJudge(model, real);
-        }),
+        fc.asyncProperty(
+          sequence([...deleteCommands, acrossPage], depth.commands, 4),
+          fc.nat(),
+          fc.constantFrom(1, 3, 10),
+          async (commands, typePick, limit) => {
+            startSequence(budget);
+            const real: ExplorerReal = { ctx, client, steps: [], budget };
+            // A scroll of every scan kind opened before the run's first task, read on between the tasks
+            // and to its end after them.
+            model.across = [];
+            for (const kind of [0, 1, 2]) {
+              const scroll = await openAcross(model, real, kind, typePick, limit);
+              if (scroll) model.across.push(scroll);
+            }
+            await fc.asyncModelRun(
+              () => ({ model, real }),
+              [
+                // Every run deletes the explorer's type first (or, once it is gone, a type the tenant holds
+                // no lookup of): a fault of the task by type shows whatever else is drawn.
+                new DeleteType(0),
+                ...commands,
+              ],
+            );
+            await settleAndJudge(model, real);
+            for (const scroll of model.across) await finishAcross(model, real, scroll);
+            model.across = [];
+          },
+        ),
         { numRuns: depth.runs, noShrink: true },
       );
       // Time passing: the whole tenant read again once the planned wait since the first task is over.

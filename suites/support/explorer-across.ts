@@ -1,0 +1,178 @@
+// Scrolls across writes: a scroll opened before delete tasks and read to its end after them, of every scan
+// kind (the lookups, the statistics of every type, those of one type). The document is silent on what an
+// open scroll shows of a write made while it is open, so the legal answers are wide, but not every answer
+// is legal (SCAN-03, SCAN-04: the scrollId gives the next page; the pages of one scroll hold every record
+// once):
+// - a record the tasks removed, not shown yet, may or may not still come;
+// - a record neither removed nor already shown must still come, before the end (a lookup kept by every
+//   task; a statistic of a type no task touched: whether a lookup's removal takes its statistics along is
+//   not shown);
+// - no record twice, and none the scan did not hold when the scroll opened.
+
+import type fc from "fast-check";
+import type { CredentialRole } from "../../src/check/index.ts";
+import type { ApiResponse, ScanQuery } from "../../src/client/index.ts";
+import { typeName } from "./data-operations.ts";
+import {
+  endpointOf,
+  identityOf,
+  type Observed,
+  type Rec,
+  readPage,
+  recordsOf,
+  type ScanKind,
+} from "./data-oracle.ts";
+import type { DeleteModel } from "./explorer-deletes.ts";
+import { describe, judgeWhole, type OpenScroll, pick, sendNext, takePage } from "./explorer-reads.ts";
+import { type ExplorerReal, exchange, judged, step, stepFail } from "./explorer-steps.ts";
+
+const KINDS: readonly ScanKind[] = ["lookups", "autopilot", "autopilot-type"];
+/** Pages a scroll across writes spans at most: its page size is raised to keep within them. */
+const MOST_PAGES = 6;
+const ROLE: CredentialRole = "admin";
+
+/** A scroll across the tasks: the answer that last came, for the failure's exchange. */
+export interface AcrossScroll extends OpenScroll {
+  last?: ApiResponse<unknown>;
+}
+
+/** The records a scan holds now, as the delete model keeps them. */
+function heldNow(m: Readonly<DeleteModel>, kind: ScanKind, type?: string): Rec[] {
+  if (kind === "lookups") return m.remaining;
+  return recordsOf(m.observed, kind, type);
+}
+
+/** Whether a record must still come in a scroll across the tasks so far: not removed, not of a touched
+ *  type's statistics. */
+function stillDue(m: Readonly<DeleteModel>, kind: ScanKind, record: Rec): boolean {
+  if (kind === "lookups") return !m.removed.has(identityOf(kind, record));
+  return !m.touched.has(typeName(String(record.lookupType)));
+}
+
+/** The statistic types of the model (a per-type scroll names one). */
+const statisticTypes = (observed: Observed) =>
+  [...new Set(observed.statistics.map((r) => typeName(String(r.lookupType))))].sort();
+
+/** A scroll opened before the tasks, its first page read and judged; undefined where it ended on it. */
+export async function openAcross(
+  m: DeleteModel,
+  r: ExplorerReal,
+  kindPick: number,
+  typePick: number,
+  limit: number,
+): Promise<AcrossScroll | undefined> {
+  const kind = KINDS[kindPick % KINDS.length] as ScanKind;
+  const type = kind === "autopilot-type" ? pick(statisticTypes(m.observed), typePick) : undefined;
+  const records = heldNow(m, kind, type);
+  if (records.length < 2) return undefined;
+  const query: ScanQuery = { limit: Math.max(limit, Math.ceil(records.length / MOST_PAGES)) };
+  const n = (m.across?.length ?? 0) + 1;
+  step(r, `open scroll ${n} across the tasks: ${describe(kind, type, query)}`);
+  r.ctx.explore?.("scroll across delete tasks", kind);
+  const ids = new Set(records.map((record) => identityOf(kind, record)));
+  const scroll: AcrossScroll = {
+    n,
+    kind,
+    ...(type ? { type } : {}),
+    role: ROLE,
+    query,
+    legal: { must: ids, may: new Set(ids) },
+    scrollId: "",
+    seen: [],
+    pageOf: new Map(),
+    pages: 0,
+  };
+  const endpoint = endpointOf(m.observed.tenant, kind, type);
+  const auth = await r.ctx.token(ROLE);
+  const response = await exchange(r, `scroll ${n} page 1`, () => r.client.scanFirst(auth, endpoint, query));
+  const page = readPage(response);
+  if (page === undefined)
+    stepFail(r, kind === "lookups" ? "SCAN-03" : "AUTOPILOT-03", `scroll ${n} did not open`, {
+      expected: `a first page of ${describe(kind, type, query)}`,
+      response,
+    });
+  scroll.last = response;
+  if (takePage(r, scroll, page)) return undefined;
+  scroll.scrollId = page.scrollId as string;
+  return scroll;
+}
+
+/** What must still come in a scroll across the tasks: the records due at the opening that the tasks did
+ *  not remove (those already shown were judged once each as they came). */
+function finishDue(m: Readonly<DeleteModel>, scroll: AcrossScroll): void {
+  const due = recordsOf(m.observed, scroll.kind, scroll.type)
+    .filter((record) => scroll.legal.must.has(identityOf(scroll.kind, record)))
+    .filter((record) => stillDue(m, scroll.kind, record));
+  scroll.legal = {
+    must: new Set(due.map((record) => identityOf(scroll.kind, record))),
+    may: scroll.legal.may,
+  };
+}
+
+/** Reads a scroll opened before the tasks to its end and judges it against what the tasks leave due. */
+export async function finishAcross(m: DeleteModel, r: ExplorerReal, scroll: AcrossScroll): Promise<void> {
+  step(r, `read scroll ${scroll.n} to the end after the tasks`);
+  finishDue(m, scroll);
+  for (let i = 0; i < MOST_PAGES * 3; i++) {
+    if (await acrossPage(m, r, scroll)) {
+      judged(r, "SCAN-04", "a record neither removed nor shown still comes in a scroll across delete tasks");
+      judgeWhole(r, scroll, scroll.last as ApiResponse<unknown>);
+      return;
+    }
+  }
+  stepFail(
+    r,
+    "SCAN-05",
+    `scroll ${scroll.n}, opened before the delete tasks, did not end after ${scroll.pages} pages`,
+    {
+      expected: `the end within ${MOST_PAGES * 3} pages`,
+    },
+  );
+}
+
+/** One page of a scroll across the tasks, judged as it comes; whether it ended the scroll. */
+async function acrossPage(m: DeleteModel, r: ExplorerReal, scroll: AcrossScroll): Promise<boolean> {
+  const endpoint = endpointOf(m.observed.tenant, scroll.kind, scroll.type);
+  const response = await sendNext(
+    r,
+    scroll,
+    scroll.role,
+    endpoint,
+    `scroll ${scroll.n} page ${scroll.pages + 1}`,
+  );
+  judged(r, "SCAN-03", "a scroll opened before a delete task continues after it");
+  const page = readPage(response);
+  if (page === undefined)
+    stepFail(
+      r,
+      "SCAN-03",
+      `the scrollId of scroll ${scroll.n}, opened before delete tasks, did not give its next page after them`,
+      {
+        expected: `page ${scroll.pages + 1} of scroll ${scroll.n}`,
+        response,
+      },
+    );
+  scroll.last = response;
+  if (takePage(r, scroll, page)) return true;
+  scroll.scrollId = page.scrollId as string;
+  return false;
+}
+
+/** A page of a scroll opened before the tasks, read between them. */
+export class AcrossPage implements fc.AsyncCommand<DeleteModel, ExplorerReal> {
+  static readonly safety = "read";
+  constructor(readonly scrollPick: number) {}
+  check = (m: Readonly<DeleteModel>) => (m.across?.length ?? 0) > 0 && m.budget.left > 8;
+  async run(m: DeleteModel, r: ExplorerReal): Promise<void> {
+    const scroll = pick(m.across ?? [], this.scrollPick) as AcrossScroll;
+    step(r, `read scroll ${scroll.n} one page between the tasks`);
+    r.ctx.explore?.("scroll across delete tasks", "a page between tasks");
+    if (await acrossPage(m, r, scroll)) {
+      // Ended between the tasks: judged against what is due so far.
+      finishDue(m, scroll);
+      judgeWhole(r, scroll, scroll.last as ApiResponse<unknown>);
+      m.across = (m.across ?? []).filter((s) => s !== scroll);
+    }
+  }
+  toString = () => `acrossPage(${this.scrollPick})`;
+}
