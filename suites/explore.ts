@@ -176,16 +176,19 @@ export const exploreAfterDelete: Check = defineCheck({
         ctx,
         fc.asyncProperty(
           sequence([...deleteCommands, acrossPage], depth.commands, 4),
-          fc.nat(),
-          fc.constantFrom(1, 3, 10),
-          async (commands, typePick, limit) => {
+          // Unbiased: a sequence runs once or twice a run, where a biased draw gives the smallest depth.
+          fc.noBias(fc.nat()),
+          fc.noBias(fc.constantFrom(1, 3, 10)),
+          fc.noBias(fc.integer({ min: 1, max: 4 })),
+          async (commands, typePick, limit, pagesBefore) => {
             startSequence(budget);
             const real: ExplorerReal = { ctx, client, steps: [], budget };
-            // A scroll of every scan kind opened before the run's first task, read on between the tasks
-            // and to its end after them.
+            // A scroll of every scan kind (and of the lookups of a type the URI tasks draw from) opened
+            // before the run's first task and read to a drawn depth,
+            // read on between the tasks and to its end after them.
             model.across = [];
-            for (const kind of [0, 1, 2]) {
-              const scroll = await openAcross(model, real, kind, typePick, limit);
+            for (const kind of [0, 1, 2, 3]) {
+              const scroll = await openAcross(model, real, kind, typePick, limit, pagesBefore);
               if (scroll) model.across.push(scroll);
             }
             await fc.asyncModelRun(

@@ -12,9 +12,11 @@
 import type fc from "fast-check";
 import type { CredentialRole } from "../../src/check/index.ts";
 import type { ApiResponse, ScanQuery } from "../../src/client/index.ts";
+import { lookupTypeUri } from "../../src/contract/index.ts";
 import { typeName } from "./data-operations.ts";
 import {
   endpointOf,
+  filterText,
   identityOf,
   type Observed,
   type Rec,
@@ -36,6 +38,8 @@ export interface AcrossScroll extends OpenScroll {
   last?: ApiResponse<unknown>;
 }
 
+const typeOf = (lookup: Rec) => typeName(String(lookup.type));
+
 /** The records a scan holds now, as the delete model keeps them. */
 function heldNow(m: Readonly<DeleteModel>, kind: ScanKind, type?: string): Rec[] {
   if (kind === "lookups") return m.remaining;
@@ -53,22 +57,34 @@ function stillDue(m: Readonly<DeleteModel>, kind: ScanKind, record: Rec): boolea
 const statisticTypes = (observed: Observed) =>
   [...new Set(observed.statistics.map((r) => typeName(String(r.lookupType))))].sort();
 
-/** A scroll opened before the tasks, its first page read and judged; undefined where it ended on it. */
+/** A scroll opened before the tasks, its first `pagesBefore` pages read and judged; undefined where it
+ *  ended on them. */
 export async function openAcross(
   m: DeleteModel,
   r: ExplorerReal,
   kindPick: number,
   typePick: number,
   limit: number,
+  pagesBefore: number,
 ): Promise<AcrossScroll | undefined> {
-  const kind = KINDS[kindPick % KINDS.length] as ScanKind;
+  // Pick 3: the lookups of a type the URI tasks draw from, filtered by its URI: the tasks remove records
+  // on both sides of the position such a scroll reached.
+  const byType = kindPick % (KINDS.length + 1) === KINDS.length;
+  const kind = byType ? "lookups" : (KINDS[kindPick % (KINDS.length + 1)] as ScanKind);
+  const ownTypes = [...new Set(m.remaining.filter((l) => m.shares.uriShareOf(l) === "explorer").map(typeOf))];
   const type = kind === "autopilot-type" ? pick(statisticTypes(m.observed), typePick) : undefined;
-  const records = heldNow(m, kind, type);
+  const lookupType = byType ? pick(ownTypes.sort(), typePick) : undefined;
+  if (byType && lookupType === undefined) return undefined;
+  const filter = lookupType ? { field: "type", value: lookupTypeUri(lookupType) } : undefined;
+  const records = heldNow(m, kind, type).filter((l) => lookupType === undefined || typeOf(l) === lookupType);
   if (records.length < 2) return undefined;
-  const query: ScanQuery = { limit: Math.max(limit, Math.ceil(records.length / MOST_PAGES)) };
+  const query: ScanQuery = {
+    limit: Math.max(limit, Math.ceil(records.length / MOST_PAGES)),
+    ...(filter ? { filter: filterText(filter) } : {}),
+  };
   const n = (m.across?.length ?? 0) + 1;
   step(r, `open scroll ${n} across the tasks: ${describe(kind, type, query)}`);
-  r.ctx.explore?.("scroll across delete tasks", kind);
+  r.ctx.explore?.("scroll across delete tasks", byType ? "lookups of one type" : kind);
   const ids = new Set(records.map((record) => identityOf(kind, record)));
   const scroll: AcrossScroll = {
     n,
@@ -76,6 +92,7 @@ export async function openAcross(
     ...(type ? { type } : {}),
     role: ROLE,
     query,
+    ...(filter ? { filter } : {}),
     legal: { must: ids, may: new Set(ids) },
     scrollId: "",
     seen: [],
@@ -94,6 +111,9 @@ export async function openAcross(
   scroll.last = response;
   if (takePage(r, scroll, page)) return undefined;
   scroll.scrollId = page.scrollId as string;
+  // Read on to a drawn depth before the tasks: a task then removes records on both sides of the position
+  // the scroll reached.
+  for (let i = 1; i < pagesBefore; i++) if (await acrossPage(m, r, scroll)) return undefined;
   return scroll;
 }
 
