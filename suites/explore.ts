@@ -8,7 +8,8 @@ import { observe } from "./support/data-oracle.ts";
 import { defineCheck } from "./support/define.ts";
 import { runShares, shareGone, tenantBeforeDeletes } from "./support/deleting-shares.ts";
 import { AcrossPage, finishAcross, openAcross } from "./support/explorer-across.ts";
-import { readAlphabet } from "./support/explorer-continuations.ts";
+import { readAlphabet, sideBySideExample } from "./support/explorer-continuations.ts";
+import { defaultsSweep } from "./support/explorer-defaults.ts";
 import {
   type DeleteModel,
   DeleteType,
@@ -17,7 +18,7 @@ import {
   observeOtherTenant,
   settleAndJudge,
 } from "./support/explorer-deletes.ts";
-import { READING_ROLES, type ReadModel, sideBySide } from "./support/explorer-reads.ts";
+import { READING_ROLES, type ReadModel } from "./support/explorer-reads.ts";
 import { type Budget, type ExplorerReal, newBudget, startSequence } from "./support/explorer-steps.ts";
 import { checkProperty } from "./support/property.ts";
 import { scrollIdEncodingFact } from "./support/scroll-encoding.ts";
@@ -106,7 +107,9 @@ export const exploreReads: Check = defineCheck({
     const other =
       ctx.target.otherTenant && ctx.target.credentials.otherAdmin ? ctx.target.otherTenant : undefined;
     // Tried first, on top of the drawn sequences (which stay the same): a few requests.
-    const examples = [sideBySide(observed)].filter((c) => c.length > 0).map((c) => [c] as [typeof c]);
+    const examples = [sideBySideExample(observed), defaultsSweep(observed)]
+      .filter((c) => c.length > 0)
+      .map((c) => [c] as [typeof c]);
     try {
       await checkProperty(
         ctx,

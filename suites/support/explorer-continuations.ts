@@ -7,7 +7,7 @@
 import fc from "fast-check";
 import type { CredentialRole } from "../../src/check/index.ts";
 import type { Auth } from "../../src/client/index.ts";
-import { endpointOf, identityOf, readPage } from "./data-oracle.ts";
+import { endpointOf, identityOf, type Observed, readPage } from "./data-oracle.ts";
 import { BlockedDefaults, type LeftOut, type ScanDefault, ScanDefaults } from "./explorer-defaults.ts";
 import {
   MAX_OPEN,
@@ -19,6 +19,7 @@ import {
   type ReadModel,
   readCommands,
   sendNext,
+  sideBySide,
 } from "./explorer-reads.ts";
 import { type ExplorerReal, judged, step, stepFail } from "./explorer-steps.ts";
 
@@ -107,6 +108,19 @@ export class ContinueUnauthorized implements ReadCommand {
       );
   }
   toString = () => `continueUnauthorized(${this.scrollPick}, ${JSON.stringify(this.state)})`;
+}
+
+/** explorer-reads' side-by-side example, with a continuation page of each open scroll sent first without a
+ *  token, then with one never issued, before the scrolls are read on (the refused pages take none of theirs). */
+export function sideBySideExample(observed: Observed): ReadCommand[] {
+  const commands = sideBySide(observed);
+  if (commands.length < 2) return commands;
+  return [
+    ...commands.slice(0, 2),
+    new ContinueUnauthorized(0, "no token"),
+    new ContinueUnauthorized(1, "never issued"),
+    ...commands.slice(2),
+  ];
 }
 
 /** The whole read alphabet with its weights: explorer-reads' scans and continuations, the documented

@@ -15,9 +15,11 @@ import {
   endpointOf,
   identityOf,
   legalSet,
+  type Observed,
   type ReadPage,
   type Rec,
   readPage,
+  recordsOf,
   type ScanKind,
 } from "./data-oracle.ts";
 import {
@@ -30,6 +32,7 @@ import {
   type ReadModel,
   type Resolved,
   resolve,
+  statisticTypes,
 } from "./explorer-reads.ts";
 import { type ExplorerReal, exchange, judged, step, stepFail } from "./explorer-steps.ts";
 import { scrollEncodingFor } from "./scroll-encoding.ts";
@@ -245,4 +248,44 @@ export class BlockedDefaults implements ReadCommand {
   }
   toString = () =>
     `blockedDefaults(${this.typePick}, ${JSON.stringify(this.leftOut)}, ${this.offsetPick}, ${this.limitPick})`;
+}
+
+/** The index of the largest of `items` by `size` (0 where none). */
+function largest<T>(items: readonly T[], size: (item: T) => number): number {
+  let best = 0;
+  items.forEach((item, i) => {
+    if (size(item) > size(items[best] as T)) best = i;
+  });
+  return best;
+}
+
+/**
+ * Every documented default once, in combination with the other parameters, tried before the drawn sequences
+ * (a fast-check example): the drawn ones reach a default where it shows (more records than the default
+ * page, more values after the offset than the default limit) only now and then. The autopilot limit alone,
+ * under sort and order, and on a per-type scan (its largest type, read on to the next page); the first body
+ * on the lookups scan (filter, sort, order, limit) and the statistics (sort, order, limit); the blocked
+ * values of the type holding the most, without offset (limit 10), without limit (offset 1) and without both.
+ */
+export function defaultsSweep(observed: Observed): ReadCommand[] {
+  const types = statisticTypes(observed);
+  const perType = largest(types, (t) => recordsOf(observed, "autopilot-type", t).length);
+  const blocked = largest(observed.types, (t) => observed.blocked.get(t)?.length ?? 0);
+  const sorted: QueryDraw = { sort: 0, order: "asc" };
+  return [
+    new ScanDefaults("limit", 0, 0, {}, true),
+    new ScanDefaults("limit", 0, 0, sorted, true),
+    new ScanDefaults("limit", 1, perType, { sort: 0, order: "desc" }, true),
+    new ScanDefaults(
+      "first body",
+      0,
+      0,
+      { filter: { field: 0, value: 0, absent: false }, sort: 0, order: "desc", limit: 5 },
+      false,
+    ),
+    new ScanDefaults("first body", 1, 0, { sort: 0, order: "desc", limit: 10 }, false),
+    new BlockedDefaults(blocked, "offset", 0, 4),
+    new BlockedDefaults(blocked, "limit", 2, 0),
+    new BlockedDefaults(blocked, "both", 0, 0),
+  ];
 }
