@@ -75,6 +75,7 @@ export class ContinueUnauthorized implements ReadCommand {
     this.shown = `continue scroll ${scroll.n} with ${this.state}`;
     step(r, this.shown);
     r.ctx.explore?.("continuation", `token state: ${this.state}`);
+    r.ctx.explore?.("token state", `${this.state}, on a continuation page`);
     const requirement = this.state === "no token" ? "AUTH-01" : "AUTH-03";
     const auth: Auth = this.state === "no token" ? null : { authorization: `Bearer ${NEVER_ISSUED}` };
     const endpoint = endpointOf(m.observed.tenant, scroll.kind, scroll.type);
