@@ -25,7 +25,7 @@ import {
   type ScanKind,
 } from "./data-oracle.ts";
 import type { DeleteModel } from "./explorer-deletes.ts";
-import { describe, judgeWhole, type OpenScroll, pick, sendNext, takePage } from "./explorer-reads.ts";
+import { describe, type OpenScroll, pick, readNext, takePage } from "./explorer-reads.ts";
 import { type ExplorerReal, exchange, judged, step, stepFail } from "./explorer-steps.ts";
 
 const KINDS: readonly ScanKind[] = ["lookups", "autopilot", "autopilot-type"];
@@ -132,14 +132,7 @@ function finishDue(m: Readonly<DeleteModel>, scroll: AcrossScroll): void {
 /** Reads a scroll opened before the tasks to its end and judges it against what the tasks leave due. */
 export async function finishAcross(m: DeleteModel, r: ExplorerReal, scroll: AcrossScroll): Promise<void> {
   step(r, `read scroll ${scroll.n} to the end after the tasks`);
-  finishDue(m, scroll);
-  for (let i = 0; i < MOST_PAGES * 3; i++) {
-    if (await acrossPage(m, r, scroll)) {
-      judged(r, "SCAN-04", "a record neither removed nor shown still comes in a scroll across delete tasks");
-      judgeWhole(r, scroll, scroll.last as ApiResponse<unknown>);
-      return;
-    }
-  }
+  for (let i = 0; i < MOST_PAGES * 3; i++) if (await acrossPage(m, r, scroll)) return;
   stepFail(
     r,
     "SCAN-05",
@@ -150,32 +143,22 @@ export async function finishAcross(m: DeleteModel, r: ExplorerReal, scroll: Acro
   );
 }
 
-/** One page of a scroll across the tasks, judged as it comes; whether it ended the scroll. */
+/** One page of a scroll across the tasks, judged as it comes (whole, against what is due, where it ends);
+ *  whether it ended the scroll. */
 async function acrossPage(m: DeleteModel, r: ExplorerReal, scroll: AcrossScroll): Promise<boolean> {
-  const endpoint = endpointOf(m.observed.tenant, scroll.kind, scroll.type);
-  const response = await sendNext(
+  // What must still come, should this page end the scroll.
+  finishDue(m, scroll);
+  const { ended, response } = await readNext(
     r,
+    m.observed.tenant,
     scroll,
-    scroll.role,
-    endpoint,
-    `scroll ${scroll.n} page ${scroll.pages + 1}`,
+    "a scroll opened before a delete task continues after it",
+    "opened before delete tasks",
   );
-  judged(r, "SCAN-03", "a scroll opened before a delete task continues after it");
-  const page = readPage(response);
-  if (page === undefined)
-    stepFail(
-      r,
-      "SCAN-03",
-      `the scrollId of scroll ${scroll.n}, opened before delete tasks, did not give its next page after them`,
-      {
-        expected: `page ${scroll.pages + 1} of scroll ${scroll.n}`,
-        response,
-      },
-    );
   scroll.last = response;
-  if (takePage(r, scroll, page)) return true;
-  scroll.scrollId = page.scrollId as string;
-  return false;
+  if (ended)
+    judged(r, "SCAN-04", "a record neither removed nor shown still comes in a scroll across delete tasks");
+  return ended;
 }
 
 /** A page of a scroll opened before the tasks, read between them. */
@@ -187,12 +170,8 @@ export class AcrossPage implements fc.AsyncCommand<DeleteModel, ExplorerReal> {
     const scroll = pick(m.across ?? [], this.scrollPick) as AcrossScroll;
     step(r, `read scroll ${scroll.n} one page between the tasks`);
     r.ctx.explore?.("scroll across delete tasks", "a page between tasks");
-    if (await acrossPage(m, r, scroll)) {
-      // Ended between the tasks: judged against what is due so far.
-      finishDue(m, scroll);
-      judgeWhole(r, scroll, scroll.last as ApiResponse<unknown>);
-      m.across = (m.across ?? []).filter((s) => s !== scroll);
-    }
+    // Ended between the tasks: judged against what is due so far.
+    if (await acrossPage(m, r, scroll)) m.across = (m.across ?? []).filter((s) => s !== scroll);
   }
   toString = () => `acrossPage(${this.scrollPick})`;
 }

@@ -24,9 +24,9 @@ import {
 } from "./data-oracle.ts";
 import {
   blockedLimit,
+  blockedOf,
   blockedOffset,
   describe,
-  pick,
   type QueryDraw,
   type ReadCommand,
   type ReadModel,
@@ -193,8 +193,7 @@ export class BlockedDefaults implements ReadCommand {
   ) {}
   check = (m: Readonly<ReadModel>) => m.observed.types.length > 0 && m.budget.left > 1;
   async run(m: ReadModel, r: ExplorerReal): Promise<void> {
-    const type = pick(m.observed.types, this.typePick) as string;
-    const all = m.observed.blocked.get(type) ?? [];
+    const { type, all } = blockedOf(m, this.typePick);
     const drawnOffset = this.leftOut === "limit" ? blockedOffset(this.offsetPick, all.length) : undefined;
     const drawnLimit = this.leftOut === "offset" ? blockedLimit(this.limitPick) : undefined;
     const plain = {

@@ -339,9 +339,19 @@ export async function sendNext(
   return exchange(r, what, () => r.client.scanNext(auth, endpoint, scroll.scrollId, encoding, scroll.query));
 }
 
-/** Reads one page of an open scroll on its own path with its own client: must be its next page. */
-async function nextPage(m: ReadModel, r: ExplorerReal, scroll: OpenScroll): Promise<boolean> {
-  const endpoint = endpointOf(m.observed.tenant, scroll.kind, scroll.type);
+/**
+ * One page of an open scroll on its own path with its own client: its next page, judged as it comes (SCAN-03
+ * where none came: `while` says what else holds, the invariant judged). Returns the page (its records added,
+ * its scrollId kept) and whether it ended the scroll (judged whole then).
+ */
+export async function readNext(
+  r: ExplorerReal,
+  tenant: string,
+  scroll: OpenScroll,
+  invariant: string,
+  unlike: string,
+): Promise<{ ended: boolean; response: ApiResponse<unknown> }> {
+  const endpoint = endpointOf(tenant, scroll.kind, scroll.type);
   const response = await sendNext(
     r,
     scroll,
@@ -350,19 +360,28 @@ async function nextPage(m: ReadModel, r: ExplorerReal, scroll: OpenScroll): Prom
     `scroll ${scroll.n} page ${scroll.pages + 1}`,
   );
   const page = readPage(response);
-  judged(r, "SCAN-03", "an open scroll continues while others are open");
+  judged(r, "SCAN-03", invariant);
   if (page === undefined)
-    stepFail(
-      r,
-      "SCAN-03",
-      `the scrollId of scroll ${scroll.n}, open with ${m.scrolls.length - 1} other scroll(s), did not give its next page`,
-      { expected: `page ${scroll.pages + 1} of scroll ${scroll.n}`, response },
-    );
+    stepFail(r, "SCAN-03", `the scrollId of scroll ${scroll.n}, ${unlike}, did not give its next page`, {
+      expected: `page ${scroll.pages + 1} of scroll ${scroll.n}`,
+      response,
+    });
   const ended = takePage(r, scroll, page);
-  if (ended) {
-    judgeWhole(r, scroll, response);
-    close(m, scroll);
-  } else scroll.scrollId = page.scrollId as string;
+  if (ended) judgeWhole(r, scroll, response);
+  else scroll.scrollId = page.scrollId as string;
+  return { ended, response };
+}
+
+/** Reads one page of an open scroll on its own path with its own client: must be its next page. */
+async function nextPage(m: ReadModel, r: ExplorerReal, scroll: OpenScroll): Promise<boolean> {
+  const { ended } = await readNext(
+    r,
+    m.observed.tenant,
+    scroll,
+    "an open scroll continues while others are open",
+    `open with ${m.scrolls.length - 1} other scroll(s)`,
+  );
+  if (ended) close(m, scroll);
   return ended;
 }
 
@@ -612,6 +631,12 @@ export function blockedOffset(pick: number, length: number): number | undefined 
   return o;
 }
 
+/** A drawn lookup type and its blocked values as read at the start. */
+export function blockedOf(m: Readonly<ReadModel>, typePick: number): { type: string; all: Rec[] } {
+  const type = pick(m.observed.types, typePick) as string;
+  return { type, all: m.observed.blocked.get(type) ?? [] };
+}
+
 export function blockedLimit(pick: number): number | undefined {
   const l = BLOCKED_LIMITS[pick % BLOCKED_LIMITS.length];
   return l === "none" ? undefined : l;
@@ -629,8 +654,7 @@ export class BlockedSlice implements ReadCommand {
   ) {}
   check = (m: Readonly<ReadModel>) => m.observed.types.length > 0 && m.budget.left > 0;
   async run(m: ReadModel, r: ExplorerReal): Promise<void> {
-    const type = pick(m.observed.types, this.typePick) as string;
-    const all = m.observed.blocked.get(type) ?? [];
+    const { type, all } = blockedOf(m, this.typePick);
     const offset = blockedOffset(this.offsetPick, all.length);
     const limit = blockedLimit(this.limitPick);
     const query = { ...(offset === undefined ? {} : { offset }), ...(limit === undefined ? {} : { limit }) };
