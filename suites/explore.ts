@@ -8,8 +8,7 @@ import { observe } from "./support/data-oracle.ts";
 import { defineCheck } from "./support/define.ts";
 import { runShares, shareGone, tenantBeforeDeletes } from "./support/deleting-shares.ts";
 import { AcrossPage, finishAcross, openAcross } from "./support/explorer-across.ts";
-import { readAlphabet, sideBySideExample } from "./support/explorer-continuations.ts";
-import { defaultsSweep } from "./support/explorer-defaults.ts";
+import { readAlphabet, readExamples } from "./support/explorer-continuations.ts";
 import {
   type DeleteModel,
   DeleteType,
@@ -107,9 +106,7 @@ export const exploreReads: Check = defineCheck({
     const other =
       ctx.target.otherTenant && ctx.target.credentials.otherAdmin ? ctx.target.otherTenant : undefined;
     // Tried first, on top of the drawn sequences (which stay the same): a few requests.
-    const examples = [sideBySideExample(observed), defaultsSweep(observed)]
-      .filter((c) => c.length > 0)
-      .map((c) => [c] as [typeof c]);
+    const examples = readExamples(observed).map((c) => [c] as [typeof c]);
     try {
       await checkProperty(
         ctx,

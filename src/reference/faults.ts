@@ -44,6 +44,7 @@ export const FAULTS = [
       "autopilot-scan/every-record-once",
       "autopilot-scan/type-scan-pages",
       "explore/reads",
+      "explore/after-delete",
     ],
   },
   {
@@ -96,6 +97,7 @@ export const FAULTS = [
       "autopilot-scan/default-limit",
       "autopilot-scan/type-scan-pages",
       "explore/reads",
+      "explore/after-delete",
     ],
   },
   {
@@ -123,7 +125,7 @@ export const FAULTS = [
     name: "autopilot-type-scan-returns-other-types",
     rule: "AUTOPILOT-02",
     description: "the per-type autopilot scan returns the statistics of every lookup type",
-    caughtBy: ["autopilot-scan/type-scan-only-that-type", "explore/reads"],
+    caughtBy: ["autopilot-scan/type-scan-only-that-type", "explore/reads", "explore/after-delete"],
   },
   {
     name: "scan-first-page-ties-reversed",
@@ -876,14 +878,14 @@ export const FAULTS = [
     rule: "SCAN-03",
     description:
       "one open scroll is kept: opening a scan closes every other, whose scroll ids then answer unknown",
-    caughtBy: ["explore/reads"],
+    caughtBy: ["explore/reads", "explore/after-delete"],
   },
   {
     name: "scan-opening-closes-indexed-scrolls",
     rule: "SCAN-03",
     description:
       "opening a scan closes the other open scrolls that hold an index of their own (filtered ones), whose scroll ids then answer unknown",
-    caughtBy: ["explore/reads"],
+    caughtBy: ["explore/reads", "explore/after-delete"],
   },
   {
     name: "type-scroll-id-continues-on-other-type",

@@ -8,15 +8,23 @@ import fc from "fast-check";
 import type { CredentialRole } from "../../src/check/index.ts";
 import type { Auth } from "../../src/client/index.ts";
 import { endpointOf, identityOf, type Observed, readPage } from "./data-oracle.ts";
-import { BlockedDefaults, type LeftOut, type ScanDefault, ScanDefaults } from "./explorer-defaults.ts";
+import {
+  BlockedDefaults,
+  defaultsSweep,
+  type LeftOut,
+  type ScanDefault,
+  ScanDefaults,
+} from "./explorer-defaults.ts";
 import {
   MAX_OPEN,
+  OpenScan,
   type OpenScroll,
   openScroll,
   pick,
   queryDraw,
   type ReadCommand,
   type ReadModel,
+  ReadOn,
   readCommands,
   sendNext,
   sideBySide,
@@ -122,6 +130,20 @@ export function sideBySideExample(observed: Observed): ReadCommand[] {
     new ContinueUnauthorized(1, "never issued"),
     ...commands.slice(2),
   ];
+}
+
+/** The sort field the lookups scan draws at index 2 ("type"): a few values shared by many lookups. */
+const BY_TYPE = 2;
+
+/**
+ * The sequences tried before the drawn ones (fast-check examples): scrolls side by side with continuations
+ * in other token states; every documented default once (explorer-defaults.ts); and the lookups sorted by
+ * their type, whose values many records share, read to the end at 50 a page, so that page boundaries fall
+ * inside runs of ties (SCAN-04: none lost or repeated there; SCAN-06: the order across pages).
+ */
+export function readExamples(observed: Observed): ReadCommand[][] {
+  const ties = [new OpenScan(0, 0, { sort: BY_TYPE, order: "asc", limit: 50 }, 0), new ReadOn(0, "end")];
+  return [sideBySideExample(observed), defaultsSweep(observed), ties].filter((c) => c.length > 0);
 }
 
 /** The whole read alphabet with its weights: explorer-reads' scans and continuations, the documented
