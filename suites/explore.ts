@@ -1,6 +1,9 @@
 // The model-based explorer of the data operations: random sequences of reads (and, where the run allows
-// destruction, delete tasks each followed by reads), each observation judged against a model built from
-// what the target's own read endpoints showed at the start (suites/support/data-oracle.ts). A failing
+// destruction, delete tasks each followed by reads, with scrolls open across them), each observation judged
+// against a model built from what the target's own read endpoints showed at the start
+// (suites/support/data-oracle.ts). The read alphabet: explorer-reads.ts, explorer-defaults.ts (documented
+// defaults against the answer naming them), explorer-continuations.ts (queries opened again, continuation
+// pages in other token states); the destructive one: explorer-deletes.ts and explorer-across.ts. A failing
 // sequence is shrunk and shown step by step with its exchanges, and replays with --seed and --path.
 import fc from "fast-check";
 import { type Check, type CheckContext, type CredentialRole, depthOf, explore } from "../src/check/index.ts";
@@ -87,7 +90,7 @@ const READ_REQUIREMENTS = [
 export const exploreReads: Check = defineCheck({
   id: "explore/reads",
   title:
-    "MUST answer any sequence of scans, continuations and blocked-values reads as the data read whole shows: each scroll exactly its records, in order, undisturbed by the others, never on another path",
+    "MUST answer any sequence of scans, continuations and blocked-values reads as the data read whole shows: each scroll exactly its records, in order, undisturbed by the others, never on another path nor without a valid token; a documented default as the answer naming it",
   requirements: READ_REQUIREMENTS,
   safety: "read",
   needs: { roles: ["admin"] },
@@ -136,7 +139,7 @@ export const exploreReads: Check = defineCheck({
 export const exploreAfterDelete: Check = defineCheck({
   id: "explore/after-delete",
   title:
-    "MUST show, after any sequence of delete tasks by URIs and by type, exactly the lookups the document's task semantics leave, and every lookup of another tenant still there",
+    "MUST show, after any sequence of delete tasks by URIs and by type, exactly the lookups the document's task semantics leave, every lookup of another tenant still there, and in scrolls opened before the tasks every record neither removed nor shown, once",
   requirements: ["TASK-04", "TASK-03", "TASK-01", "TASK-05", "SCAN-03", "SCAN-04", "SCAN-07"],
   safety: "destructive",
   changes: "data",

@@ -1,8 +1,9 @@
 // The explorer's read alphabet as fast-check commands: scans of every kind opened with filter, sort,
 // order and limit drawn or left out, by any reading client; several scrolls open at once; reads to a
 // drawn depth or to the end; continuation pages sent with another client or on another path (another
-// lookup type's or another tenant's scan); the documented default limit against the answer naming it;
-// blocked values at drawn offsets and limits. Each page is judged against the oracle (explorer-oracle).
+// lookup type's or another tenant's scan); blocked values at drawn offsets and limits. Each page is judged
+// against the oracle (data-oracle.ts). The documented defaults: explorer-defaults.ts; the whole alphabet,
+// with queries opened again and continuations in other token states: explorer-continuations.ts.
 import fc from "fast-check";
 import type { CredentialRole } from "../../src/check/index.ts";
 import type { ApiResponse, Auth, ScanEndpoint, ScanQuery } from "../../src/client/index.ts";
