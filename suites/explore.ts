@@ -1,12 +1,17 @@
 // The model-based explorer of the data operations: random sequences of reads (and, where the run allows
-// destruction, delete tasks each followed by reads), each observation judged against a model built from
-// what the target's own read endpoints showed at the start (suites/support/data-oracle.ts). A failing
+// destruction, delete tasks each followed by reads, with scrolls open across them), each observation judged
+// against a model built from what the target's own read endpoints showed at the start
+// (suites/support/data-oracle.ts). The read alphabet: explorer-reads.ts, explorer-defaults.ts (documented
+// defaults against the answer naming them), explorer-continuations.ts (queries opened again, continuation
+// pages in other token states); the destructive one: explorer-deletes.ts and explorer-across.ts. A failing
 // sequence is shrunk and shown step by step with its exchanges, and replays with --seed and --path.
 import fc from "fast-check";
 import { type Check, type CheckContext, type CredentialRole, depthOf, explore } from "../src/check/index.ts";
 import { observe } from "./support/data-oracle.ts";
 import { defineCheck } from "./support/define.ts";
 import { runShares, shareGone, tenantBeforeDeletes } from "./support/deleting-shares.ts";
+import { AcrossPage, finishAcross, openAcross } from "./support/explorer-across.ts";
+import { readAlphabet, readExamples } from "./support/explorer-continuations.ts";
 import {
   type DeleteModel,
   DeleteType,
@@ -15,7 +20,7 @@ import {
   observeOtherTenant,
   settleAndJudge,
 } from "./support/explorer-deletes.ts";
-import { READING_ROLES, type ReadModel, readCommands, sideBySide } from "./support/explorer-reads.ts";
+import { READING_ROLES, type ReadModel } from "./support/explorer-reads.ts";
 import { type Budget, type ExplorerReal, newBudget, startSequence } from "./support/explorer-steps.ts";
 import { checkProperty } from "./support/property.ts";
 import { scrollIdEncodingFact } from "./support/scroll-encoding.ts";
@@ -42,6 +47,9 @@ function sequence<C>(alphabet: fc.WeightedArbitrary<C>[], longest: number, short
   return fc.array(fc.oneof(...alphabet), { minLength: shortest, maxLength: longest, size: "max" });
 }
 
+/** A page of a scroll opened before the tasks, read between them. */
+const acrossPage = { weight: 1, arbitrary: fc.nat().map((s) => new AcrossPage(s)) };
+
 /** Reading clients the target file names. */
 function readingRoles(ctx: CheckContext): CredentialRole[] {
   return READING_ROLES.filter((role) => ctx.target.credentials[role] !== undefined);
@@ -62,6 +70,7 @@ function noteBudget(ctx: CheckContext, budget: Budget, check: string): void {
 }
 
 const READ_REQUIREMENTS = [
+  "SCAN-01",
   "SCAN-03",
   "SCAN-04",
   "SCAN-05",
@@ -74,12 +83,14 @@ const READ_REQUIREMENTS = [
   "BLOCKED-03",
   "BLOCKED-05",
   "AUTH-ROLES-04",
+  "AUTH-01",
+  "AUTH-03",
 ];
 
 export const exploreReads: Check = defineCheck({
   id: "explore/reads",
   title:
-    "MUST answer any sequence of scans, continuations and blocked-values reads as the data read whole shows: each scroll exactly its records, in order, undisturbed by the others, never on another path",
+    "MUST answer any sequence of scans, continuations and blocked-values reads as the data read whole shows: each scroll exactly its records, in order, undisturbed by the others, never on another path nor without a valid token; a documented default as the answer naming it",
   requirements: READ_REQUIREMENTS,
   safety: "read",
   needs: { roles: ["admin"] },
@@ -98,11 +109,11 @@ export const exploreReads: Check = defineCheck({
     const other =
       ctx.target.otherTenant && ctx.target.credentials.otherAdmin ? ctx.target.otherTenant : undefined;
     // Tried first, on top of the drawn sequences (which stay the same): a few requests.
-    const examples = [sideBySide(observed)].filter((c) => c.length > 0).map((c) => [c] as [typeof c]);
+    const examples = readExamples(observed).map((c) => [c] as [typeof c]);
     try {
       await checkProperty(
         ctx,
-        fc.asyncProperty(sequence(readCommands, depth.commands), async (commands) => {
+        fc.asyncProperty(sequence(readAlphabet, depth.commands), async (commands) => {
           startSequence(budget);
           const model: ReadModel = {
             observed,
@@ -128,8 +139,8 @@ export const exploreReads: Check = defineCheck({
 export const exploreAfterDelete: Check = defineCheck({
   id: "explore/after-delete",
   title:
-    "MUST show, after any sequence of delete tasks by URIs and by type, exactly the lookups the document's task semantics leave, and every lookup of another tenant still there",
-  requirements: ["TASK-04", "TASK-03", "TASK-01", "TASK-05", "SCAN-04", "SCAN-07"],
+    "MUST show, after any sequence of delete tasks by URIs and by type, exactly the lookups the document's task semantics leave, every lookup of another tenant still there, and in scrolls opened before the tasks every record neither removed nor shown, once",
+  requirements: ["TASK-04", "TASK-03", "TASK-01", "TASK-05", "SCAN-03", "SCAN-04", "SCAN-07"],
   safety: "destructive",
   changes: "data",
   needs: { roles: ["admin"] },
@@ -166,20 +177,37 @@ export const exploreAfterDelete: Check = defineCheck({
       explore(ctx, "other tenant", other ? `${other.tenant}: ${other.lookups.size} lookups` : "none named");
       await checkProperty(
         ctx,
-        fc.asyncProperty(sequence(deleteCommands, depth.commands, 4), async (commands) => {
-          startSequence(budget);
-          const real: ExplorerReal = { ctx, client, steps: [], budget };
-          await fc.asyncModelRun(
-            () => ({ model, real }),
-            [
-              // Every run deletes the explorer's type first (or, once it is gone, a type the tenant holds no
-              // lookup of): a fault of the task by type shows whatever else is drawn.
-              new DeleteType(0),
-              ...commands,
-            ],
-          );
-          await settleAndJudge(model, real);
-        }),
+        fc.asyncProperty(
+          sequence([...deleteCommands, acrossPage], depth.commands, 4),
+          // Unbiased: a sequence runs once or twice a run, where a biased draw gives the smallest depth.
+          fc.noBias(fc.nat()),
+          fc.noBias(fc.constantFrom(1, 3, 10)),
+          fc.noBias(fc.integer({ min: 1, max: 4 })),
+          async (commands, typePick, limit, pagesBefore) => {
+            startSequence(budget);
+            const real: ExplorerReal = { ctx, client, steps: [], budget };
+            // A scroll of every scan kind (and of the lookups of a type the URI tasks draw from) opened
+            // before the run's first task and read to a drawn depth,
+            // read on between the tasks and to its end after them.
+            model.across = [];
+            for (const kind of [0, 1, 2, 3]) {
+              const scroll = await openAcross(model, real, kind, typePick, limit, pagesBefore);
+              if (scroll) model.across.push(scroll);
+            }
+            await fc.asyncModelRun(
+              () => ({ model, real }),
+              [
+                // Every run deletes the explorer's type first (or, once it is gone, a type the tenant holds
+                // no lookup of): a fault of the task by type shows whatever else is drawn.
+                new DeleteType(0),
+                ...commands,
+              ],
+            );
+            await settleAndJudge(model, real);
+            for (const scroll of model.across) await finishAcross(model, real, scroll);
+            model.across = [];
+          },
+        ),
         { numRuns: depth.runs, noShrink: true },
       );
       // Time passing: the whole tenant read again once the planned wait since the first task is over.

@@ -53,7 +53,14 @@ export function blockedValuesRoutes(app: Hono, ctx: ReferenceContext): void {
     );
     requireTenant(ctx, tenant);
     const url = new URL(c.req.url);
-    const defaultLimit = ctx.faults.has("blocked-values-default-limit-wrong") ? 50 : DEFAULT_LIMIT;
+    // The faults: a default of 50; no default once an offset is given (every value from the offset).
+    const unboundedAfterOffset =
+      ctx.faults.has("blocked-values-offset-without-limit-unbounded") && url.searchParams.has("offset");
+    const defaultLimit = ctx.faults.has("blocked-values-default-limit-wrong")
+      ? 50
+      : unboundedAfterOffset
+        ? Number.MAX_SAFE_INTEGER
+        : DEFAULT_LIMIT;
     const offset = ctx.faults.has("blocked-values-offset-ignored")
       ? 0
       : integerParam(url, "offset", 0, 0, Number.MAX_SAFE_INTEGER);

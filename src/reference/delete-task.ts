@@ -300,9 +300,10 @@ export function deleteTaskRoutes(app: Hono, ctx: ReferenceContext): void {
     const tenant = c.req.param("tenantId");
     const { principal, readBody } = await authorizedTask(ctx, c.req.raw, tenant);
     requireTenant(ctx, tenant);
+    const request = await readBody();
     const { parameters, selection } = parseRequest(
       tenant,
-      await readBody(),
+      request,
       ctx.faults.has("invalid-task-type-accepted"),
       ctx.faults.has("delete-uri-tenant-ignored"),
       ctx.variants.has("delete-task-foreign-uris-skipped"),
@@ -316,6 +317,15 @@ export function deleteTaskRoutes(app: Hono, ctx: ReferenceContext): void {
       ctx.variants.has("delete-task-one-parameter")
     )
       throw validationError("parameters", "give either parameters.type or parameters.uris, not both");
+    // The fault: parameters given as an empty object select nothing (only a body without parameters is
+    // read as "all lookups of the tenant").
+    if (
+      parameters.type === undefined &&
+      parameters.uris === undefined &&
+      ctx.faults.has("empty-parameters-delete-nothing") &&
+      typeof (request as { parameters?: unknown } | null)?.parameters === "object"
+    )
+      selection.keys = new Set();
     if (parameters.type === undefined && ctx.faults.has("delete-task-without-type-refused")) {
       throw validationError("parameters.type", "required: name the lookup type to delete from");
     }

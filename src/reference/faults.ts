@@ -44,6 +44,7 @@ export const FAULTS = [
       "autopilot-scan/every-record-once",
       "autopilot-scan/type-scan-pages",
       "explore/reads",
+      "explore/after-delete",
     ],
   },
   {
@@ -96,6 +97,7 @@ export const FAULTS = [
       "autopilot-scan/default-limit",
       "autopilot-scan/type-scan-pages",
       "explore/reads",
+      "explore/after-delete",
     ],
   },
   {
@@ -123,7 +125,7 @@ export const FAULTS = [
     name: "autopilot-type-scan-returns-other-types",
     rule: "AUTOPILOT-02",
     description: "the per-type autopilot scan returns the statistics of every lookup type",
-    caughtBy: ["autopilot-scan/type-scan-only-that-type", "explore/reads"],
+    caughtBy: ["autopilot-scan/type-scan-only-that-type", "explore/reads", "explore/after-delete"],
   },
   {
     name: "scan-first-page-ties-reversed",
@@ -876,14 +878,14 @@ export const FAULTS = [
     rule: "SCAN-03",
     description:
       "one open scroll is kept: opening a scan closes every other, whose scroll ids then answer unknown",
-    caughtBy: ["explore/reads"],
+    caughtBy: ["explore/reads", "explore/after-delete"],
   },
   {
     name: "scan-opening-closes-indexed-scrolls",
     rule: "SCAN-03",
     description:
       "opening a scan closes the other open scrolls that hold an index of their own (filtered ones), whose scroll ids then answer unknown",
-    caughtBy: ["explore/reads"],
+    caughtBy: ["explore/reads", "explore/after-delete"],
   },
   {
     name: "type-scroll-id-continues-on-other-type",
@@ -898,6 +900,48 @@ export const FAULTS = [
     description:
       "a scroll id is continued on any scan's path: another lookup type's path answers the scroll's own type, another tenant's path the first tenant's records",
     caughtBy: ["explore/reads"],
+  },
+  {
+    name: "scroll-reads-live-records",
+    rule: "SCAN-04",
+    description:
+      "an open scroll reads its scan's records anew at every page, at the position it reached: after a delete task, lookups neither removed nor shown yet are skipped",
+    caughtBy: ["explore/after-delete"],
+  },
+  {
+    name: "scan-continuation-without-token-served",
+    rule: "AUTH-01",
+    description:
+      "a scan request with a JSON body (a continuation page, or a first page with a null body) is served without an Authorization header",
+    caughtBy: ["explore/reads"],
+  },
+  {
+    name: "autopilot-sorted-default-limit-50",
+    rule: "AUTOPILOT-03",
+    description:
+      "without a limit, a sorted autopilot scan pages 50 records at a time (the default 100 holds unsorted only)",
+    caughtBy: ["explore/reads"],
+  },
+  {
+    name: "first-page-null-body-drops-query",
+    rule: "SCAN-01",
+    description:
+      "a first scan request with a null body opens the scan with the default query: filter, sort, order and limit are ignored",
+    caughtBy: ["explore/reads"],
+  },
+  {
+    name: "blocked-values-offset-without-limit-unbounded",
+    rule: "BLOCKED-03",
+    description:
+      "blocked values with an offset and no limit list every value from the offset (the default limit of 100 holds without an offset only)",
+    caughtBy: ["explore/reads"],
+  },
+  {
+    name: "empty-parameters-delete-nothing",
+    rule: "TASK-02",
+    description:
+      "a delete task whose parameters are an empty object (no type, no uris) removes nothing; only a body without parameters removes every lookup of the tenant",
+    caughtBy: ["delete-task/all-of-tenant"],
   },
 ] as const satisfies readonly FaultEntry[];
 

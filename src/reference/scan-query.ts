@@ -32,6 +32,14 @@ export function parseScanQuery(
   const max = unbounded ? Number.MAX_SAFE_INTEGER : MAX_LIMIT;
   let limit = DEFAULT_LIMIT;
   const rawLimit = params.get("limit");
+  // The fault: the default page size of a sorted autopilot scan is 50, not 100.
+  if (
+    rawLimit === null &&
+    !boundless &&
+    params.get("sort") &&
+    ctx.faults.has("autopilot-sorted-default-limit-50")
+  )
+    limit = 50;
   if (rawLimit !== null) {
     limit = /^\d{1,15}$/.test(rawLimit) ? Number(rawLimit) : Number.NaN;
     if (limit > max && ctx.variants.has("limit-above-max-clamped")) limit = max;

@@ -176,6 +176,8 @@ function cyclicPage(scroll: Scroll, first: boolean): Response {
 
 /** Answers one scan request: opens a scroll (no id in the body) or serves the next page of one. */
 export async function scan(ctx: ReferenceContext, request: Request, spec: ScanSpec): Promise<Response> {
+  // Read before the body is (only the first-page-null-body-drops-query fault asks).
+  const probe = ctx.faults.has("first-page-null-body-drops-query") ? request.clone() : undefined;
   const scrollId = await readScrollId(ctx, request);
   const now = ctx.clock.now();
   // The fault takes a scroll id on any scan's path, of any tenant or lookup type: the scroll's own scope.
@@ -185,9 +187,12 @@ export async function scan(ctx: ReferenceContext, request: Request, spec: ScanSp
       : spec.scope;
   const known = scrollId === undefined ? undefined : ctx.state.scrolls.take(scrollId, scope, now);
   if (scrollId === undefined || (!known && ctx.faults.has("unknown-scroll-id-restarts"))) {
+    // The fault: a first request with a null body opens the scan with the default query (no filter, no
+    // sort, the default limit), as if the query string were not there.
+    const nullFirst = probe !== undefined && (await probe.text()).trim() === "null";
     const query = parseScanQuery(
       ctx,
-      new URL(request.url),
+      nullFirst ? new URL(new URL(request.url).pathname, request.url) : new URL(request.url),
       spec.filterOptions ?? {},
       spec.scope.startsWith("lookups:"),
     );
@@ -198,9 +203,16 @@ export async function scan(ctx: ReferenceContext, request: Request, spec: ScanSp
     // that hold an index of their own (filtered ones), as an entry budget too small would.
     if (ctx.faults.has("scan-opening-closes-indexed-scrolls")) ctx.state.scrolls.closeIndexed();
     const scroll = ctx.state.scrolls.create(spec.scope, view, query.limit, now);
+    scroll.query = query;
     return page(ctx, scroll, true, spec.present);
   }
   const scroll = known;
+  // The fault reads an open scroll's records anew at every page, at the position it reached: a write
+  // since the scroll opened shifts what is left under the position.
+  if (scroll && ctx.faults.has("scroll-reads-live-records") && scroll.query) {
+    const view = snapshot(ctx, spec.records(), scroll.query, spec);
+    Object.assign(scroll, { view, length: view.length });
+  }
   if (!scroll) {
     throw new HttpError(
       400,

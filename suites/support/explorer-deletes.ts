@@ -22,6 +22,7 @@ import {
   wholeBlocked,
 } from "./data-oracle.ts";
 import type { Shares } from "./deleting-shares.ts";
+import type { AcrossScroll } from "./explorer-across.ts";
 import {
   type Budget,
   type ExplorerReal,
@@ -51,6 +52,8 @@ export interface DeleteModel {
   /** Another tenant the target file names with its admin, and its lookups read before any task: a task
    *  touches only its own tenant (TASK-05), so every one of them stays. */
   other?: { tenant: string; lookups: Set<string> };
+  /** Scrolls opened before the sequence's tasks, read to their end after them (explorer-across.ts). */
+  across?: AcrossScroll[];
 }
 
 type DeleteCommand = fc.AsyncCommand<DeleteModel, ExplorerReal>;

@@ -1,11 +1,12 @@
 // The explorer's read alphabet as fast-check commands: scans of every kind opened with filter, sort,
 // order and limit drawn or left out, by any reading client; several scrolls open at once; reads to a
 // drawn depth or to the end; continuation pages sent with another client or on another path (another
-// lookup type's or another tenant's scan); the documented default limit against the answer naming it;
-// blocked values at drawn offsets and limits. Each page is judged against the oracle (explorer-oracle).
+// lookup type's or another tenant's scan); blocked values at drawn offsets and limits. Each page is judged
+// against the oracle (data-oracle.ts). The documented defaults: explorer-defaults.ts; the whole alphabet,
+// with queries opened again and continuations in other token states: explorer-continuations.ts.
 import fc from "fast-check";
 import type { CredentialRole } from "../../src/check/index.ts";
-import type { ApiResponse, ScanEndpoint, ScanQuery } from "../../src/client/index.ts";
+import type { ApiResponse, Auth, ScanEndpoint, ScanQuery } from "../../src/client/index.ts";
 import { typeName } from "./data-operations.ts";
 import {
   blockedIdentity,
@@ -33,9 +34,9 @@ import { scrollEncodingFor } from "./scroll-encoding.ts";
 export const READING_ROLES = ["admin", "editor", "viewer"] as const satisfies readonly CredentialRole[];
 
 /** At most this many scrolls are open at once in a sequence. */
-const MAX_OPEN = 4;
+export const MAX_OPEN = 4;
 /** A read to the end is drawn only where it costs at most this many pages. */
-const MAX_END_PAGES = 12;
+export const MAX_END_PAGES = 12;
 
 export interface OpenScroll {
   /** Ordinal in its sequence, for the trail ("scroll 2"). */
@@ -64,7 +65,7 @@ export interface ReadModel {
   budget: Budget;
 }
 
-type ReadCommand = fc.AsyncCommand<ReadModel, ExplorerReal>;
+export type ReadCommand = fc.AsyncCommand<ReadModel, ExplorerReal>;
 
 // ---------------------------------------------------------------- what a query draws
 
@@ -145,23 +146,23 @@ export const queryDraw: fc.Arbitrary<QueryDraw> = fc
 
 const family = (kind: ScanKind) => (kind === "lookups" ? "lookups" : "statistics");
 
-function pick<T>(items: readonly T[], n: number): T | undefined {
+export function pick<T>(items: readonly T[], n: number): T | undefined {
   return items.length === 0 ? undefined : items[n % items.length];
 }
 
 /** The types a per-type scan may name: those with statistics. */
-function statisticTypes(observed: Observed): string[] {
+export function statisticTypes(observed: Observed): string[] {
   return [...new Set(observed.statistics.map((r) => typeName(String(r.lookupType))))].sort();
 }
 
-interface Resolved {
+export interface Resolved {
   kind: ScanKind;
   type?: string;
   query: ScanQuery;
   filter?: EqualsFilter;
 }
 
-function resolve(observed: Observed, kindPick: number, typePick: number, draw: QueryDraw): Resolved {
+export function resolve(observed: Observed, kindPick: number, typePick: number, draw: QueryDraw): Resolved {
   const kind = KINDS[kindPick % KINDS.length] as ScanKind;
   const type = kind === "autopilot-type" ? pick(statisticTypes(observed), typePick) : undefined;
   const records = recordsOf(observed, kind, type);
@@ -189,7 +190,7 @@ function resolve(observed: Observed, kindPick: number, typePick: number, draw: Q
 
 const TYPE_FIELD = (field: string) => field === "type" || field === "lookupType";
 
-function describe(kind: ScanKind, type: string | undefined, query: ScanQuery): string {
+export function describe(kind: ScanKind, type: string | undefined, query: ScanQuery): string {
   const scan = kind === "lookups" ? "lookups" : kind === "autopilot" ? "autopilot" : `autopilot ${type}`;
   const params = Object.entries(query)
     .map(([k, v]) => `${k}=${String(v)}`)
@@ -199,7 +200,7 @@ function describe(kind: ScanKind, type: string | undefined, query: ScanQuery): s
 
 /** The page bound a scan's limit sets: the document's default and maximum of 100 for the autopilot
  *  scans; the limit asked for on the lookups scan (its default and bounds are not shown). */
-function pageBound(kind: ScanKind, limit: ScanQuery["limit"]): number | undefined {
+export function pageBound(kind: ScanKind, limit: ScanQuery["limit"]): number | undefined {
   const asked = typeof limit === "number" ? limit : undefined;
   if (kind === "lookups") return asked;
   return Math.min(asked ?? 100, 100);
@@ -219,7 +220,7 @@ function refusalAllowed(kind: ScanKind, role: CredentialRole, query: ScanQuery):
 // ---------------------------------------------------------------- judging pages
 
 /** Judges one page of a scroll and adds its records; returns whether the scroll ended. */
-function takePage(r: ExplorerReal, scroll: OpenScroll, page: ReadPage): boolean {
+export function takePage(r: ExplorerReal, scroll: OpenScroll, page: ReadPage): boolean {
   scroll.pages++;
   const bound = pageBound(scroll.kind, scroll.query.limit);
   judged(r, pageRequirement(scroll.kind), "page within its limit");
@@ -288,7 +289,7 @@ function takePage(r: ExplorerReal, scroll: OpenScroll, page: ReadPage): boolean 
 }
 
 /** A scroll read to its end: exactly the model's set, in the order asked for. */
-function judgeWhole(r: ExplorerReal, scroll: OpenScroll, last: ApiResponse<unknown>): void {
+export function judgeWhole(r: ExplorerReal, scroll: OpenScroll, last: ApiResponse<unknown>): void {
   judged(r, "SCAN-04", "a scroll read to the end holds exactly the model's set");
   judged(r, "SCAN-05", "a scroll read on ends");
   const missing = [...scroll.legal.must].filter((id) => !scroll.pageOf.has(id));
@@ -325,21 +326,33 @@ function judgeWhole(r: ExplorerReal, scroll: OpenScroll, last: ApiResponse<unkno
   }
 }
 
-async function sendNext(
+export async function sendNext(
   r: ExplorerReal,
   scroll: OpenScroll,
   role: CredentialRole,
   endpoint: ScanEndpoint,
   what: string,
+  /** The Authorization sent instead of `role`'s token (another token state). */
+  instead?: Auth,
 ): Promise<ApiResponse<unknown>> {
   const encoding = await scrollEncodingFor(r.ctx, "admin", endpoint);
-  const auth = await r.ctx.token(role);
+  const auth = instead === undefined ? await r.ctx.token(role) : instead;
   return exchange(r, what, () => r.client.scanNext(auth, endpoint, scroll.scrollId, encoding, scroll.query));
 }
 
-/** Reads one page of an open scroll on its own path with its own client: must be its next page. */
-async function nextPage(m: ReadModel, r: ExplorerReal, scroll: OpenScroll): Promise<boolean> {
-  const endpoint = endpointOf(m.observed.tenant, scroll.kind, scroll.type);
+/**
+ * One page of an open scroll on its own path with its own client: its next page, judged as it comes (SCAN-03
+ * where none came: `while` says what else holds, the invariant judged). Returns the page (its records added,
+ * its scrollId kept) and whether it ended the scroll (judged whole then).
+ */
+export async function readNext(
+  r: ExplorerReal,
+  tenant: string,
+  scroll: OpenScroll,
+  invariant: string,
+  unlike: string,
+): Promise<{ ended: boolean; response: ApiResponse<unknown> }> {
+  const endpoint = endpointOf(tenant, scroll.kind, scroll.type);
   const response = await sendNext(
     r,
     scroll,
@@ -348,37 +361,94 @@ async function nextPage(m: ReadModel, r: ExplorerReal, scroll: OpenScroll): Prom
     `scroll ${scroll.n} page ${scroll.pages + 1}`,
   );
   const page = readPage(response);
-  judged(r, "SCAN-03", "an open scroll continues while others are open");
+  judged(r, "SCAN-03", invariant);
   if (page === undefined)
-    stepFail(
-      r,
-      "SCAN-03",
-      `the scrollId of scroll ${scroll.n}, open with ${m.scrolls.length - 1} other scroll(s), did not give its next page`,
-      { expected: `page ${scroll.pages + 1} of scroll ${scroll.n}`, response },
-    );
+    stepFail(r, "SCAN-03", `the scrollId of scroll ${scroll.n}, ${unlike}, did not give its next page`, {
+      expected: `page ${scroll.pages + 1} of scroll ${scroll.n}`,
+      response,
+    });
   const ended = takePage(r, scroll, page);
-  if (ended) {
-    judgeWhole(r, scroll, response);
-    close(m, scroll);
-  } else scroll.scrollId = page.scrollId as string;
+  if (ended) judgeWhole(r, scroll, response);
+  else scroll.scrollId = page.scrollId as string;
+  return { ended, response };
+}
+
+/** Reads one page of an open scroll on its own path with its own client: must be its next page. */
+async function nextPage(m: ReadModel, r: ExplorerReal, scroll: OpenScroll): Promise<boolean> {
+  const { ended } = await readNext(
+    r,
+    m.observed.tenant,
+    scroll,
+    "an open scroll continues while others are open",
+    `open with ${m.scrolls.length - 1} other scroll(s)`,
+  );
+  if (ended) close(m, scroll);
   return ended;
 }
 
-function close(m: ReadModel, scroll: OpenScroll): void {
+export function close(m: ReadModel, scroll: OpenScroll): void {
   m.scrolls = m.scrolls.filter((s) => s !== scroll);
 }
 
 /** Pages a read to the end may still cost. */
-function pagesLeft(scroll: OpenScroll): number {
+export function pagesLeft(scroll: OpenScroll): number {
   const size = Math.max(1, Math.min(pageBound(scroll.kind, scroll.query.limit) ?? 100, 100));
   return Math.ceil(Math.max(0, scroll.legal.may.size - scroll.pageOf.size) / size) + 1;
 }
 
 // ---------------------------------------------------------------- the commands
 
+/** Opens a scroll of a resolved query as `role` and judges its first page; an unfinished scroll joins the
+ *  open ones. Returns the step's name. */
+export async function openScroll(
+  m: ReadModel,
+  r: ExplorerReal,
+  { kind, type, query, filter }: Resolved,
+  role: CredentialRole,
+  how = "",
+): Promise<string> {
+  const n = ++m.opened;
+  const shown = `open scroll ${n}${how}: ${describe(kind, type, query)} as ${role}`;
+  step(r, shown);
+  noteScan(r, kind, query, filter, role);
+  const endpoint = endpointOf(m.observed.tenant, kind, type);
+  const auth = await r.ctx.token(role);
+  const response = await exchange(r, `scroll ${n} page 1`, () => r.client.scanFirst(auth, endpoint, query));
+  const page = readPage(response);
+  if (page === undefined) {
+    const allowed = refusalAllowed(kind, role, query);
+    if (allowed && isClientError(response.status)) {
+      r.ctx.explore?.("refused first page", allowed);
+      return shown;
+    }
+    stepFail(r, kind === "lookups" ? "SCAN-03" : "AUTOPILOT-03", `scroll ${n} did not open`, {
+      expected: `a first page of ${describe(kind, type, query)}`,
+      response,
+    });
+  }
+  const scroll: OpenScroll = {
+    n,
+    kind,
+    ...(type ? { type } : {}),
+    role,
+    query,
+    ...(filter ? { filter } : {}),
+    legal: legalSet(m.observed, kind, type, filter),
+    scrollId: page.scrollId ?? "",
+    seen: [],
+    pageOf: new Map(),
+    pages: 0,
+  };
+  if (takePage(r, scroll, page)) judgeWhole(r, scroll, response);
+  else {
+    m.scrolls.push(scroll);
+    r.ctx.explore?.("scrolls open at once", m.scrolls.length);
+  }
+  return shown;
+}
+
 export class OpenScan implements ReadCommand {
   static readonly safety = "read";
-  private shown = "";
   constructor(
     readonly kindPick: number,
     readonly typePick: number,
@@ -387,45 +457,9 @@ export class OpenScan implements ReadCommand {
   ) {}
   check = (m: Readonly<ReadModel>) => m.scrolls.length < MAX_OPEN && m.budget.left > 0;
   async run(m: ReadModel, r: ExplorerReal): Promise<void> {
-    const { kind, type, query, filter } = resolve(m.observed, this.kindPick, this.typePick, this.draw);
+    const resolved = resolve(m.observed, this.kindPick, this.typePick, this.draw);
     const role = pick(m.roles, this.rolePick) as CredentialRole;
-    const n = ++m.opened;
-    this.shown = `open scroll ${n}: ${describe(kind, type, query)} as ${role}`;
-    step(r, this.shown);
-    noteScan(r, kind, query, filter, role);
-    const endpoint = endpointOf(m.observed.tenant, kind, type);
-    const auth = await r.ctx.token(role);
-    const response = await exchange(r, `scroll ${n} page 1`, () => r.client.scanFirst(auth, endpoint, query));
-    const page = readPage(response);
-    if (page === undefined) {
-      const allowed = refusalAllowed(kind, role, query);
-      if (allowed && isClientError(response.status)) {
-        r.ctx.explore?.("refused first page", allowed);
-        return;
-      }
-      stepFail(r, kind === "lookups" ? "SCAN-03" : "AUTOPILOT-03", `scroll ${n} did not open`, {
-        expected: `a first page of ${describe(kind, type, query)}`,
-        response,
-      });
-    }
-    const scroll: OpenScroll = {
-      n,
-      kind,
-      ...(type ? { type } : {}),
-      role,
-      query,
-      ...(filter ? { filter } : {}),
-      legal: legalSet(m.observed, kind, type, filter),
-      scrollId: page.scrollId ?? "",
-      seen: [],
-      pageOf: new Map(),
-      pages: 0,
-    };
-    if (takePage(r, scroll, page)) judgeWhole(r, scroll, response);
-    else {
-      m.scrolls.push(scroll);
-      r.ctx.explore?.("scrolls open at once", m.scrolls.length);
-    }
+    await openScroll(m, r, resolved, role);
   }
   toString = () =>
     `openScan(${this.kindPick}, ${this.typePick}, ${JSON.stringify(this.draw)}, ${this.rolePick})`;
@@ -585,54 +619,29 @@ export class ContinueElsewhere implements ReadCommand {
   toString = () => `continueElsewhere(${this.scrollPick}, ${this.where}, ${this.typePick})`;
 }
 
-/** The autopilot scans' documented default limit: the answer without limit equals the one naming 100. */
-export class DefaultLimit implements ReadCommand {
-  static readonly safety = "read";
-  private shown = "";
-  constructor(
-    readonly perType: boolean,
-    readonly typePick: number,
-    readonly draw: QueryDraw,
-  ) {}
-  check = (m: Readonly<ReadModel>) => m.budget.left > 1;
-  async run(m: ReadModel, r: ExplorerReal): Promise<void> {
-    // Unsorted: the document leaves the order of an unsorted scan open, so only sizes compare.
-    const unsorted: QueryDraw = this.draw.filter ? { filter: this.draw.filter } : {};
-    const { kind, type, query, filter } = resolve(m.observed, this.perType ? 2 : 1, this.typePick, unsorted);
-    const named: ScanQuery = { ...query, limit: 100 };
-    this.shown = `default limit of ${describe(kind, type, query)}`;
-    step(r, this.shown);
-    r.ctx.explore?.("default", "limit of an autopilot scan");
-    const endpoint = endpointOf(m.observed.tenant, kind, type);
-    const auth = await r.ctx.token("admin");
-    const plain = await exchange(r, "without limit", () => r.client.scanFirst(auth, endpoint, query));
-    const explicit = await exchange(r, "limit=100", () => r.client.scanFirst(auth, endpoint, named));
-    const [a, b] = [readPage(plain), readPage(explicit)];
-    if (a === undefined || b === undefined)
-      stepFail(r, "AUTOPILOT-03", `the first page of ${describe(kind, type, query)} did not come`, {
-        expected: "a first page with and without limit",
-        response: a === undefined ? plain : explicit,
-      });
-    judged(r, "AUTOPILOT-03", "a documented default equals its value");
-    const legal = legalSet(m.observed, kind, type, filter);
-    const want = Math.min(100, legal.must.size);
-    if (a.values.length !== b.values.length || a.values.length > 100)
-      stepFail(
-        r,
-        "AUTOPILOT-03",
-        `without limit the first page holds ${a.values.length} records, with limit=100 ${b.values.length}`,
-        {
-          expected: `the same page size (the default is 100; at least ${want} records here)`,
-          actual: `${a.values.length} without limit, ${b.values.length} with limit=100`,
-          response: plain,
-        },
-      );
-  }
-  toString = () => `defaultLimit(${this.perType}, ${this.typePick})`;
-}
-
 const OFFSETS = ["none", 0, 1, 2, 7, "last", "end", "past", 99, 100] as const;
 const BLOCKED_LIMITS = ["none", 1, 2, 3, 10, 99, 100, 101, 150] as const;
+
+/** A drawn offset of a list of `length` values: left out, a fixed one, or one placed by the list's end. */
+export function blockedOffset(pick: number, length: number): number | undefined {
+  const o = OFFSETS[pick % OFFSETS.length];
+  if (o === "none") return undefined;
+  if (o === "last") return Math.max(0, length - 1);
+  if (o === "end") return length;
+  if (o === "past") return length + 5;
+  return o;
+}
+
+/** A drawn lookup type and its blocked values as read at the start. */
+export function blockedOf(m: Readonly<ReadModel>, typePick: number): { type: string; all: Rec[] } {
+  const type = pick(m.observed.types, typePick) as string;
+  return { type, all: m.observed.blocked.get(type) ?? [] };
+}
+
+export function blockedLimit(pick: number): number | undefined {
+  const l = BLOCKED_LIMITS[pick % BLOCKED_LIMITS.length];
+  return l === "none" ? undefined : l;
+}
 
 /** Blocked values at an offset and a limit, drawn or left out: the slice [offset, offset + limit) of the
  *  full list, with the documented defaults (0 and 100) where left out. */
@@ -646,21 +655,9 @@ export class BlockedSlice implements ReadCommand {
   ) {}
   check = (m: Readonly<ReadModel>) => m.observed.types.length > 0 && m.budget.left > 0;
   async run(m: ReadModel, r: ExplorerReal): Promise<void> {
-    const type = pick(m.observed.types, this.typePick) as string;
-    const all = m.observed.blocked.get(type) ?? [];
-    const o = OFFSETS[this.offsetPick % OFFSETS.length];
-    const offset =
-      o === "none"
-        ? undefined
-        : o === "last"
-          ? Math.max(0, all.length - 1)
-          : o === "end"
-            ? all.length
-            : o === "past"
-              ? all.length + 5
-              : o;
-    const l = BLOCKED_LIMITS[this.limitPick % BLOCKED_LIMITS.length];
-    const limit = l === "none" ? undefined : l;
+    const { type, all } = blockedOf(m, this.typePick);
+    const offset = blockedOffset(this.offsetPick, all.length);
+    const limit = blockedLimit(this.limitPick);
     const query = { ...(offset === undefined ? {} : { offset }), ...(limit === undefined ? {} : { limit }) };
     this.shown = `blocked values of ${type} offset=${offset ?? "(none)"} limit=${limit ?? "(none)"}`;
     step(r, this.shown);
@@ -787,10 +784,6 @@ export const readCommands: fc.WeightedArbitrary<ReadCommand>[] = [
     arbitrary: fc
       .tuple(fc.nat(), fc.constantFrom<"type" | "tenant">("type", "tenant"), fc.nat())
       .map(([s, w, t]) => new ContinueElsewhere(s, w, t)),
-  },
-  {
-    weight: 1,
-    arbitrary: fc.tuple(fc.boolean(), fc.nat(), queryDraw).map(([p, t, q]) => new DefaultLimit(p, t, q)),
   },
   {
     weight: 2,

@@ -116,6 +116,13 @@ export const rules: readonly LineRule[] = [
     why: "leniency of the Authorization header's parsing around a valid token: not shown",
   },
   { file: "auth.ts", text: "/\\/blockedValues$/.test", class: "equivalent", why: "fault-only code" },
+  { file: "auth.ts", text: "/\\/_scan$/.test(pathOf(request))", class: "equivalent", why: "fault-only code" },
+  {
+    file: "auth.ts",
+    text: '(request.headers.get("content-type") ?? "").includes("json")',
+    class: "equivalent",
+    why: "fault-only code",
+  },
   { file: "auth.ts", text: "/^\\/(configuration|oauth)\\//", class: "equivalent", why: "fault-only code" },
   {
     file: "auth.ts",
@@ -164,6 +171,20 @@ export const rules: readonly LineRule[] = [
   { file: "auth.ts", text: 'access === "read"', class: "not shown", why: "the text of a 403" },
   { file: "auth.ts", text: "may not ${access", class: "not shown", why: "the text of a 403" },
   // ---------------------------------------------------------------- blocked-values.ts
+  // The explorer's fault (issue 43): conditions joined to its switch.
+  {
+    file: "blocked-values.ts",
+    text: 'url.searchParams.has("offset")',
+    class: "equivalent",
+    why: "fault-only code",
+  },
+  {
+    file: "blocked-values.ts",
+    text: ": unboundedAfterOffset",
+    replacement: "false",
+    class: "equivalent",
+    why: "fault-only code",
+  },
   {
     file: "blocked-values.ts",
     text: "clamp = false",
@@ -557,6 +578,35 @@ export const rules: readonly LineRule[] = [
   {
     file: "scan.ts",
     text: 'ctx.faults.has("first-page-null-body-refused")) {',
+    class: "equivalent",
+    why: "fault-only code",
+  },
+  // Fault-only code of the explorer's faults (issue 43): the live scroll's query and re-read, the null first
+  // body's probe.
+  { file: "scan.ts", text: "scroll.query = query", class: "equivalent", why: "read by a fault only" },
+  {
+    file: "scan.ts",
+    text: "const view = snapshot(ctx, spec.records(), scroll.query",
+    class: "equivalent",
+    why: "fault-only code",
+  },
+  {
+    file: "scan.ts",
+    text: "Object.assign(scroll, { view, length: view.length })",
+    class: "equivalent",
+    why: "fault-only code",
+  },
+  { file: "scan.ts", text: "? request.clone() : undefined", class: "equivalent", why: "fault-only code" },
+  {
+    file: "scan.ts",
+    text: "const nullFirst = probe !== undefined",
+    class: "equivalent",
+    why: "fault-only code",
+  },
+  {
+    file: "scan.ts",
+    text: "nullFirst ? new URL(new URL(request.url).pathname",
+    replacement: "false",
     class: "equivalent",
     why: "fault-only code",
   },
@@ -1498,6 +1548,31 @@ export const rules: readonly LineRule[] = [
     why: "variant-only code",
   },
   // ---------------------------------------------------------------- delete-task.ts
+  // The explorer's fault (issue 43): conditions joined to its switch.
+  {
+    file: "delete-task.ts",
+    text: "parameters.type === undefined &&",
+    class: "equivalent",
+    why: "a condition joined to a fault switch",
+  },
+  {
+    file: "delete-task.ts",
+    text: "parameters.uris === undefined &&",
+    class: "equivalent",
+    why: "a condition joined to a fault switch",
+  },
+  {
+    file: "delete-task.ts",
+    text: "typeof (request as { parameters?: unknown } | null)?.parameters",
+    class: "equivalent",
+    why: "a condition joined to a fault switch",
+  },
+  {
+    file: "delete-task.ts",
+    text: "selection.keys = new Set();",
+    class: "equivalent",
+    why: "fault-only code",
+  },
   {
     file: "delete-task.ts",
     text: "anyTenant = false,",
@@ -2087,6 +2162,26 @@ export const rules: readonly LineRule[] = [
   // document gives limit a default and a maximum (100) for the autopilot scans, sort a field name and order
   // asc or desc; the bounds of the lookups scan's limit, the permitted sort fields, refusals of bad input and
   // the grammar beyond equals are not shown.
+  // The explorer's fault (issue 43): conditions joined to its switch.
+  {
+    file: "scan-query.ts",
+    text: "rawLimit === null &&",
+    class: "equivalent",
+    why: "a condition joined to a fault switch",
+  },
+  {
+    file: "scan-query.ts",
+    text: "!boundless &&",
+    class: "equivalent",
+    why: "a condition joined to a fault switch",
+  },
+  {
+    file: "scan-query.ts",
+    text: 'params.get("sort") &&',
+    class: "equivalent",
+    why: "a condition joined to a fault switch",
+  },
+  { file: "scan-query.ts", text: "limit = 50;", class: "equivalent", why: "fault-only code" },
   {
     file: "scan-query.ts",
     text: "const LIMITED_SORT_FIELDS",

@@ -685,6 +685,48 @@ const SCENARIOS: Record<FaultName, (h: Harness) => Promise<boolean>> = {
     });
     return next.status === 200 && (next.body as { values: Lookup[] }).values[0]?.tenantId === "acme";
   },
+  "scroll-reads-live-records": async (h) => {
+    const token = await h.token("acme-viewer");
+    const first = await firstPage(h, "/lookups/acme/_scan?limit=2");
+    const [a, b] = first.values as Lookup[];
+    if (!a || !b) return false;
+    await deleteAndWait(h, {
+      type: "delete",
+      parameters: { uris: [`acme/${a.type.split("/").at(-1)}/${a.code}`] },
+    });
+    const next = await h.call("POST", "/lookups/acme/_scan?limit=2", {
+      token,
+      body: { scrollId: first.scrollId },
+    });
+    const third = ids(h, "acme")[1];
+    // Kept and not shown yet: the lookup after the first page must open the next one.
+    return !(next.body as { values: Lookup[] }).values.some((l) => `${l.type}/${l.code}` === third);
+  },
+  "scan-continuation-without-token-served": async (h) => {
+    const first = await firstPage(h, "/lookups/acme/_scan?limit=1");
+    const next = await h.call("POST", "/lookups/acme/_scan?limit=1", { body: { scrollId: first.scrollId } });
+    return next.status === 200;
+  },
+  "autopilot-sorted-default-limit-50": async (h) =>
+    (await firstPage(h, "/configuration/acme/autopilot/stats/_scan?sort=createdAt", "acme-admin")).values
+      .length !== 100,
+  "first-page-null-body-drops-query": async (h) => {
+    const a = await h.call("POST", "/lookups/acme/_scan?limit=1", {
+      token: await h.token("acme-viewer"),
+      body: null,
+    });
+    return (a.body as { values: unknown[] }).values.length !== 1;
+  },
+  "blocked-values-offset-without-limit-unbounded": async (h) => {
+    const a = await h.call("GET", "/configuration/acme/autopilot/Country/blockedValues?offset=1", {
+      token: await h.token("acme-viewer"),
+    });
+    return (a.body as unknown[]).length > 100;
+  },
+  "empty-parameters-delete-nothing": async (h) => {
+    await deleteAndWait(h, { type: "delete", parameters: {} });
+    return ids(h, "acme").length > 0;
+  },
 };
 
 describe("seeded faults", () => {

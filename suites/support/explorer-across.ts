@@ -1,0 +1,177 @@
+// Scrolls across writes: a scroll opened before delete tasks and read to its end after them, of every scan
+// kind (the lookups, the statistics of every type, those of one type). The document is silent on what an
+// open scroll shows of a write made while it is open, so the legal answers are wide, but not every answer
+// is legal (SCAN-03, SCAN-04: the scrollId gives the next page; the pages of one scroll hold every record
+// once):
+// - a record the tasks removed, not shown yet, may or may not still come;
+// - a record neither removed nor already shown must still come, before the end (a lookup kept by every
+//   task; a statistic of a type no task touched: whether a lookup's removal takes its statistics along is
+//   not shown);
+// - no record twice, and none the scan did not hold when the scroll opened.
+
+import type fc from "fast-check";
+import type { CredentialRole } from "../../src/check/index.ts";
+import type { ApiResponse, ScanQuery } from "../../src/client/index.ts";
+import { lookupTypeUri } from "../../src/contract/index.ts";
+import { typeName } from "./data-operations.ts";
+import {
+  endpointOf,
+  filterText,
+  identityOf,
+  type Observed,
+  type Rec,
+  readPage,
+  recordsOf,
+  type ScanKind,
+} from "./data-oracle.ts";
+import type { DeleteModel } from "./explorer-deletes.ts";
+import { describe, type OpenScroll, pick, readNext, takePage } from "./explorer-reads.ts";
+import { type ExplorerReal, exchange, judged, step, stepFail } from "./explorer-steps.ts";
+
+const KINDS: readonly ScanKind[] = ["lookups", "autopilot", "autopilot-type"];
+/** Pages a scroll across writes spans at most: its page size is raised to keep within them. */
+const MOST_PAGES = 6;
+const ROLE: CredentialRole = "admin";
+
+/** A scroll across the tasks: the answer that last came, for the failure's exchange. */
+export interface AcrossScroll extends OpenScroll {
+  last?: ApiResponse<unknown>;
+}
+
+const typeOf = (lookup: Rec) => typeName(String(lookup.type));
+
+/** The records a scan holds now, as the delete model keeps them. */
+function heldNow(m: Readonly<DeleteModel>, kind: ScanKind, type?: string): Rec[] {
+  if (kind === "lookups") return m.remaining;
+  return recordsOf(m.observed, kind, type);
+}
+
+/** Whether a record must still come in a scroll across the tasks so far: not removed, not of a touched
+ *  type's statistics. */
+function stillDue(m: Readonly<DeleteModel>, kind: ScanKind, record: Rec): boolean {
+  if (kind === "lookups") return !m.removed.has(identityOf(kind, record));
+  return !m.touched.has(typeName(String(record.lookupType)));
+}
+
+/** The statistic types of the model (a per-type scroll names one). */
+const statisticTypes = (observed: Observed) =>
+  [...new Set(observed.statistics.map((r) => typeName(String(r.lookupType))))].sort();
+
+/** A scroll opened before the tasks, its first `pagesBefore` pages read and judged; undefined where it
+ *  ended on them. */
+export async function openAcross(
+  m: DeleteModel,
+  r: ExplorerReal,
+  kindPick: number,
+  typePick: number,
+  limit: number,
+  pagesBefore: number,
+): Promise<AcrossScroll | undefined> {
+  // Pick 3: the lookups of a type the URI tasks draw from, filtered by its URI: the tasks remove records
+  // on both sides of the position such a scroll reached.
+  const byType = kindPick % (KINDS.length + 1) === KINDS.length;
+  const kind = byType ? "lookups" : (KINDS[kindPick % (KINDS.length + 1)] as ScanKind);
+  const ownTypes = [...new Set(m.remaining.filter((l) => m.shares.uriShareOf(l) === "explorer").map(typeOf))];
+  const type = kind === "autopilot-type" ? pick(statisticTypes(m.observed), typePick) : undefined;
+  const lookupType = byType ? pick(ownTypes.sort(), typePick) : undefined;
+  if (byType && lookupType === undefined) return undefined;
+  const filter = lookupType ? { field: "type", value: lookupTypeUri(lookupType) } : undefined;
+  const records = heldNow(m, kind, type).filter((l) => lookupType === undefined || typeOf(l) === lookupType);
+  if (records.length < 2) return undefined;
+  const query: ScanQuery = {
+    limit: Math.max(limit, Math.ceil(records.length / MOST_PAGES)),
+    ...(filter ? { filter: filterText(filter) } : {}),
+  };
+  const n = (m.across?.length ?? 0) + 1;
+  step(r, `open scroll ${n} across the tasks: ${describe(kind, type, query)}`);
+  r.ctx.explore?.("scroll across delete tasks", byType ? "lookups of one type" : kind);
+  const ids = new Set(records.map((record) => identityOf(kind, record)));
+  const scroll: AcrossScroll = {
+    n,
+    kind,
+    ...(type ? { type } : {}),
+    role: ROLE,
+    query,
+    ...(filter ? { filter } : {}),
+    legal: { must: ids, may: new Set(ids) },
+    scrollId: "",
+    seen: [],
+    pageOf: new Map(),
+    pages: 0,
+  };
+  const endpoint = endpointOf(m.observed.tenant, kind, type);
+  const auth = await r.ctx.token(ROLE);
+  const response = await exchange(r, `scroll ${n} page 1`, () => r.client.scanFirst(auth, endpoint, query));
+  const page = readPage(response);
+  if (page === undefined)
+    stepFail(r, kind === "lookups" ? "SCAN-03" : "AUTOPILOT-03", `scroll ${n} did not open`, {
+      expected: `a first page of ${describe(kind, type, query)}`,
+      response,
+    });
+  scroll.last = response;
+  if (takePage(r, scroll, page)) return undefined;
+  scroll.scrollId = page.scrollId as string;
+  // Read on to a drawn depth before the tasks: a task then removes records on both sides of the position
+  // the scroll reached.
+  for (let i = 1; i < pagesBefore; i++) if (await acrossPage(m, r, scroll)) return undefined;
+  return scroll;
+}
+
+/** What must still come in a scroll across the tasks: the records due at the opening that the tasks did
+ *  not remove (those already shown were judged once each as they came). */
+function finishDue(m: Readonly<DeleteModel>, scroll: AcrossScroll): void {
+  const due = recordsOf(m.observed, scroll.kind, scroll.type)
+    .filter((record) => scroll.legal.must.has(identityOf(scroll.kind, record)))
+    .filter((record) => stillDue(m, scroll.kind, record));
+  scroll.legal = {
+    must: new Set(due.map((record) => identityOf(scroll.kind, record))),
+    may: scroll.legal.may,
+  };
+}
+
+/** Reads a scroll opened before the tasks to its end and judges it against what the tasks leave due. */
+export async function finishAcross(m: DeleteModel, r: ExplorerReal, scroll: AcrossScroll): Promise<void> {
+  step(r, `read scroll ${scroll.n} to the end after the tasks`);
+  for (let i = 0; i < MOST_PAGES * 3; i++) if (await acrossPage(m, r, scroll)) return;
+  stepFail(
+    r,
+    "SCAN-05",
+    `scroll ${scroll.n}, opened before the delete tasks, did not end after ${scroll.pages} pages`,
+    {
+      expected: `the end within ${MOST_PAGES * 3} pages`,
+    },
+  );
+}
+
+/** One page of a scroll across the tasks, judged as it comes (whole, against what is due, where it ends);
+ *  whether it ended the scroll. */
+async function acrossPage(m: DeleteModel, r: ExplorerReal, scroll: AcrossScroll): Promise<boolean> {
+  // What must still come, should this page end the scroll.
+  finishDue(m, scroll);
+  const { ended, response } = await readNext(
+    r,
+    m.observed.tenant,
+    scroll,
+    "a scroll opened before a delete task continues after it",
+    "opened before delete tasks",
+  );
+  scroll.last = response;
+  if (ended)
+    judged(r, "SCAN-04", "a record neither removed nor shown still comes in a scroll across delete tasks");
+  return ended;
+}
+
+/** A page of a scroll opened before the tasks, read between them. */
+export class AcrossPage implements fc.AsyncCommand<DeleteModel, ExplorerReal> {
+  static readonly safety = "read";
+  constructor(readonly scrollPick: number) {}
+  check = (m: Readonly<DeleteModel>) => (m.across?.length ?? 0) > 0 && m.budget.left > 8;
+  async run(m: DeleteModel, r: ExplorerReal): Promise<void> {
+    const scroll = pick(m.across ?? [], this.scrollPick) as AcrossScroll;
+    step(r, `read scroll ${scroll.n} one page between the tasks`);
+    r.ctx.explore?.("scroll across delete tasks", "a page between tasks");
+    // Ended between the tasks: judged against what is due so far.
+    if (await acrossPage(m, r, scroll)) m.across = (m.across ?? []).filter((s) => s !== scroll);
+  }
+  toString = () => `acrossPage(${this.scrollPick})`;
+}
