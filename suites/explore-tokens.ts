@@ -142,6 +142,8 @@ async function runSequence(
   const r: TokenReal = { ctx, client: clientOf(ctx), steps: [], budget, session };
   if (!(await cleanStart(r, state, budget))) return;
   const model = make(r);
+  // The walk's steps of time are all of them (in real time the random sequences take few).
+  if (allowance !== undefined) model.maxPasses = Math.max(model.maxPasses, 6);
   state.dirty = true;
   try {
     await fc.asyncModelRun(() => ({ model, real: r }), commands);
@@ -202,8 +204,9 @@ async function walkShrunk(
 export const exploreTokens: Check = defineCheck({
   id: "explore/tokens",
   ...QUOTA_TOKEN_CHECK,
-  // Time passes on the driven clock; in real time the waits are of a few seconds' validity.
-  expectedWaitSeconds: 12,
+  // Time passes on the driven clock; in real time the walk waits its clients' few seconds of validity out
+  // step by step, and each sequence starts once the tokens before it have expired (about 20 s on loopback).
+  expectedWaitSeconds: 20,
   title:
     "MUST answer any sequence of token requests by every client, uses, validity and quota writes, refused rdbms writes and time passing as the token state table says, per client and per customer",
   requirements: TOKEN_EXPLORER_REQUIREMENTS,

@@ -269,8 +269,12 @@ function grantedOrRefused(m: TokenModel, r: TokenReal, own: OwnClient, a: Answer
   if (othersHolding) judged(r, "TOKEN-QUOTA-04", "each client's quota counted apart from the others'");
   // Granted where the quota may have been full: a token of the client must have expired (UseAll judges it).
   if (maybe >= m.max) judged(r, "TOKEN-STATE-05", "a grant at the limit only as a token expires");
-  const lastExpired = own.tokens.some((t) => !maybeActive(t, a.sent) && t.earliestExpiry > a.sent - 60_000);
-  if (lastExpired) explore(r.ctx, DIMENSION.transition, "expiry frees a slot");
+  // Had its expired tokens still counted, this request would have been refused.
+  const expired = own.tokens.filter((t) => !maybeActive(t, a.sent)).length;
+  if (expired > 0 && maybe + expired >= m.max) {
+    judged(r, "TOKEN-STATE-05", "an expired token no longer counts toward the quota");
+    explore(r.ctx, DIMENSION.transition, "expiry frees a slot");
+  }
   explore(r.ctx, DIMENSION.transition, "on: new token below limit");
   addToken(m, r, own, token, a);
 }
@@ -641,8 +645,10 @@ export class Wait implements TokenCommand {
   private until(m: Readonly<TokenModel>): number | undefined {
     const now = m.now();
     if (this.kind === "step") return now + Math.min(...m.own.map((c) => c.validitySeconds)) * 400;
+    // "all": past every token of one client (the `pick`th).
+    const of = this.kind === "all" ? m.own[this.pick % m.own.length] : undefined;
     const ahead = allHeld(m)
-      .filter(({ token }) => token.fromBefore !== true)
+      .filter(({ owner, token }) => token.fromBefore !== true && (of === undefined || owner === of))
       .map(({ token }) => (this.kind === "before" ? token.earliestExpiry - 1 : token.latestExpiry + 1))
       .filter((at) => at > now)
       .sort((a, b) => a - b);
@@ -653,7 +659,10 @@ export class Wait implements TokenCommand {
     m.passes < m.maxPasses && (m.drivable || this.kind !== "before") && this.until(m) !== undefined;
   async run(m: TokenModel, r: TokenReal) {
     const at = this.until(m) as number;
-    step(r, `wait(${this.kind}${this.kind === "step" || this.kind === "all" ? "" : ` expiry ${this.pick}`})`);
+    step(
+      r,
+      `wait(${this.kind}${this.kind === "step" ? "" : ` ${this.kind === "all" ? "tokens of client" : "expiry"} ${this.pick}`})`,
+    );
     const ms = at - m.now();
     if (ms > 0) await r.session.pass(ms / 1000);
     m.passes++;
@@ -663,7 +672,7 @@ export class Wait implements TokenCommand {
       this.kind === "step"
         ? "a step within validity"
         : this.kind === "all"
-          ? "past every expiry"
+          ? "past every expiry of a client"
           : `just ${this.kind} an expiry`,
     );
   }
@@ -732,6 +741,6 @@ export function tokenWalk(ownCount: number, foreignCount: number): TokenCommand[
     new Wait("past", 0),
     new UseAll(0),
     new Wait("all", 0),
-    quota, // every token expired: a new one, never an expired one again
+    quota, // every token of the quota client expired: a new one, never an expired one again
   ];
 }
