@@ -19,7 +19,6 @@ import { readCustomer } from "./support/customer-restore.ts";
 import { defineCheck } from "./support/define.ts";
 import { type Budget, newBudget, noteBudget, sequence, startSequence } from "./support/explorer-steps.ts";
 import {
-  type ForeignClient,
   TOKEN_EXPLORER_REQUIREMENTS,
   type TokenCommand,
   type TokenModel,
@@ -43,7 +42,7 @@ import { defaultValiditySeconds } from "./support/token-lifetime.ts";
  *  about 14 requests), the other clients of the quota customer it drives beside the quota client, and the
  *  token requests each client of another customer may get per sequence (their slots are not the kit's). */
 export const TOKEN_EXPLORER_DEPTH = {
-  default: { walk: 34, runs: 1, commands: 10, perSequence: 16, cap: 50, otherOwn: 1, foreign: 4 },
+  default: { walk: 32, runs: 1, commands: 10, perSequence: 12, cap: 44, otherOwn: 1, foreign: 4 },
   deep: { walk: 40, runs: 8, commands: 24, perSequence: 40, cap: 400, otherOwn: 2, foreign: 4 },
 } as const;
 
@@ -65,8 +64,8 @@ function clientsOf(ctx: CheckContext, session: QuotaSession, otherOwn: number) {
   return { own: ["quota" as CredentialRole, ...own.slice(0, otherOwn)], foreign };
 }
 
-/** What outlives a sequence: the configuration as written, the clients of other customers as they showed
- *  themselves, and tokens held from before the check. */
+/** What outlives a sequence: the configuration as written, the clients of other customers, and tokens
+ *  held from before the check. */
 interface RunState {
   validity: Map<CredentialRole, number>;
   start: Map<CredentialRole, number>;
@@ -75,7 +74,7 @@ interface RunState {
   dirty: boolean;
   /** When every token the kit was issued for the quota customer's clients has expired (kit clock). */
   expireAt: number;
-  foreign: ForeignClient[];
+  foreign: CredentialRole[];
   kept: Map<CredentialRole, TokenModel["own"][number]["tokens"]>;
 }
 
@@ -116,8 +115,10 @@ function modelOf(
       tokens: [...(state.kept.get(role) ?? [])],
       offReturned: [],
     })),
-    foreign: state.foreign,
-    foreignLeft: new Map(state.foreign.map((f) => [f.role, foreignPerSequence])),
+    // What a client of another customer showed is known within a sequence only: a sequence (shrunk or
+    // replayed alone) judges what it saw itself.
+    foreign: state.foreign.map((role) => ({ role, usable: true })),
+    foreignLeft: new Map(state.foreign.map((role) => [role, foreignPerSequence])),
     ...(rdbms ? { rdbms } : {}),
     validities,
     passes: 0,
@@ -162,31 +163,48 @@ async function runSequence(
   }
 }
 
-/** The walk, and where it fails, the shortest walk that still fails (steps dropped one at a time, from the
- *  end, while the budget lasts): shown with the command that replays it (the walk is the same at every
- *  seed, so the seed replays it). */
+/** A step of the walk that notes its position when it runs: a failure ends the walk at the last one. */
+class Numbered implements TokenCommand {
+  constructor(
+    readonly inner: TokenCommand,
+    readonly position: number,
+    readonly last: { at: number },
+  ) {}
+  check = (m: Readonly<TokenModel>) => this.inner.check(m);
+  run(m: TokenModel, r: TokenReal) {
+    this.last.at = this.position;
+    return this.inner.run(m, r);
+  }
+  toString = () => this.inner.toString();
+}
+
+/** The walk, and where it fails, the shortest walk that still fails the same rule: cut after the step that
+ *  failed, then steps dropped one at a time from the end while the budget lasts. Shown with the command
+ *  that replays it (the walk is the same at every seed, so the seed replays it). */
 async function walkShrunk(
   ctx: CheckContext,
   walk: TokenCommand[],
   run: (commands: readonly TokenCommand[]) => Promise<void>,
   budget: Budget,
 ): Promise<void> {
+  const last = { at: -1 };
   const failure = async (commands: readonly TokenCommand[]) =>
-    run(commands).then(
+    run(commands.map((c, i) => new Numbered(c, i, last))).then(
       () => undefined,
       (error: unknown) => {
         if (error instanceof CheckFailure) return error;
         throw error;
       },
     );
+  const rule = (error: CheckFailure) => error.message.split(":")[0];
   let first = await failure(walk);
   if (first === undefined) return;
-  let shortest = walk;
-  for (let i = shortest.length - 1; i >= 0 && budget.spent < budget.cap; i--) {
+  let shortest = walk.slice(0, last.at + 1);
+  for (let i = shortest.length - 2; i >= 0 && budget.spent < budget.cap; i--) {
     const shorter = shortest.filter((_, j) => j !== i);
     const again = await failure(shorter);
-    if (again !== undefined && again.message.split(":")[0] === first.message.split(":")[0]) {
-      shortest = shorter;
+    if (again !== undefined && rule(again) === rule(first)) {
+      shortest = shorter.slice(0, last.at + 1);
       first = again;
     }
   }
@@ -217,10 +235,13 @@ export const exploreTokens: Check = defineCheck({
     const depth = TOKEN_EXPLORER_DEPTH[depthOf(ctx)];
     await withTokensOfItsOwn(ctx, async (session) => {
       const clients = clientsOf(ctx, session, depth.otherOwn);
-      const base = session.drivable ? 12 : validityForBurst(await measureRequestMs(session, 2), 6);
       // Distinct validities (apart by more than the rounding a target may take), the last the shortest: the
-      // walk writes it for the quota client, and the others' tokens must keep theirs.
-      const step = session.drivable ? 10 : 2;
+      // walk writes it for the quota client, and the others' tokens must keep theirs. Where the clock is
+      // driven, the quota client keeps the session's validity to start with (one write fewer).
+      const step = session.drivable ? 20 : 2;
+      const base = session.drivable
+        ? session.validitySeconds - step
+        : validityForBurst(await measureRequestMs(session, 2), 6);
       const validities = [base + step, base + 2 * step, base + 3 * step, base];
       const start = new Map(clients.own.map((role, i) => [role, validities[i] as number]));
       const rdbmsId = ctx.target.rdbmsCustomerId;
@@ -232,8 +253,9 @@ export const exploreTokens: Check = defineCheck({
       // the write journals it: see upsertClient).
       const previous = new Map<CredentialRole, number>();
       for (const [role, seconds] of start)
-        if (role === "quota") await session.setValidity(seconds);
-        else {
+        if (role === "quota") {
+          if (seconds !== session.validitySeconds) await session.setValidity(seconds);
+        } else {
           previous.set(
             role,
             (await upsertClient(ctx, session.customerId, role, {})) ?? defaultValiditySeconds,
@@ -251,7 +273,7 @@ export const exploreTokens: Check = defineCheck({
         multiToken: false,
         dirty: false,
         expireAt: 0,
-        foreign: clients.foreign.map((role) => ({ role, usable: true })),
+        foreign: clients.foreign,
         kept: new Map(),
       };
       const budget = newBudget(depth.perSequence, depth.cap);

@@ -725,7 +725,7 @@ export function tokenWalk(ownCount: number, foreignCount: number): TokenCommand[
     ...second, // granted: the quota is per client
     new Wait("before", 0), // just inside the quota client's validity: its tokens are accepted
     new UseAll(0),
-    ...foreign, // the other customers unchanged by this customer's quota
+    ...foreign.slice(0, 1), // another customer unchanged by this customer's quota (the rdbms one: below)
     new RdbmsMultiToken("POST"), // refused, and nothing stored
     ...foreign.slice(-1), // the rdbms tenant's client (named last) unchanged by the refused write
     new SetValidity(0, 3), // the quota client's validity changes; the others' do not
