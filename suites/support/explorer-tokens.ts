@@ -52,6 +52,10 @@ export interface OwnClient {
   tokens: HeldToken[];
   /** Tokens returned since multi-token support went off (indexes into tokens). */
   offReturned: number[];
+  /** In real time, a client other than the quota client was refused below its quota: it holds tokens from
+   *  before the check that the interface cannot list (another check's or user's), so its refusals are not
+   *  judged for the rest of the sequence. */
+  holdsUnknown?: boolean;
 }
 
 /** A client of another customer, whose configuration the kit never writes: what it showed, run-wide. */
@@ -217,7 +221,13 @@ function grantedOrRefused(m: TokenModel, r: TokenReal, own: OwnClient, a: Answer
     (c) => c !== own && c.tokens.filter((t) => maybeActive(t, a.sent)).length > 0,
   );
   if (token === undefined) {
-    if (maybe < m.max)
+    // Only the quota client is known to hold no token from before the check in real time (its session
+    // asks); another client of the customer may (the kit cannot drive the clock past them).
+    if (maybe < m.max && !m.drivable && own.role !== "quota" && !own.holdsUnknown) {
+      own.holdsUnknown = true;
+      r.ctx.log.info(`${own.role}: refused below its quota; it holds tokens from before the check`);
+    }
+    if (maybe < m.max && !own.holdsUnknown)
       stepFail(
         r,
         m.own.some((c) => c !== own) && othersHolding ? "TOKEN-QUOTA-04" : "TOKEN-STATE-02",
@@ -340,9 +350,16 @@ function sameTokenAgain(m: TokenModel, r: TokenReal, own: OwnClient, a: Answer):
     );
   judged(r, "TOKEN-STATE-01", "a new token only where none is valid");
   const shown = announced(a.response);
-  if (!m.drivable && own.tokens.length === 0 && shown !== undefined && shown > own.validitySeconds + 1) {
-    // In real time the client's first token may be one it held before the check, with the validity it
-    // had then: held with the window its expires_in gives, judged by that from now on.
+  const slack = (a.received - a.sent) / 1000 + SKEW_MS / 1000;
+  const fromBefore =
+    shown !== undefined &&
+    (own.role === "quota"
+      ? own.tokens.length === 0 && shown > own.validitySeconds + 1
+      : Math.abs(shown - own.validitySeconds) > slack);
+  if (!m.drivable && fromBefore) {
+    // In real time a token returned with multi-token support off may be one the client held before the
+    // check (the quota client's session asks that it holds none, so only its first, overlong one), with
+    // the validity it had then: held with the window its expires_in gives, judged by that from now on.
     r.ctx.log.info(`${own.role}: a token from before the check, ${shown} s left`);
     own.tokens.push({ ...window(a.sent, a.received, shown), value: token, fromBefore: true });
   } else addToken(m, r, own, token, a);
