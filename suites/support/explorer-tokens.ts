@@ -438,35 +438,38 @@ function judgeUse(
   response: ApiResponse<unknown>,
 ) {
   const what = `use of a token of the ${owner.role} client (validity ${t.validitySeconds} s at issue)`;
-  if (sent >= t.latestExpiry) {
-    const problem = judgeExpiredRefusal(r.ctx.target.profile, response);
-    judged(r, "TOKEN-STATE-04", "an expired token refused as expired");
-    if (problem !== undefined)
-      stepFail(
-        r,
-        "TOKEN-STATE-04",
-        `${what}, ${Math.round((sent - t.received) / 1000)} s after issue: ${problem}`,
-        {
-          response,
+  const decided =
+    sent >= t.latestExpiry
+      ? {
+          rule: "TOKEN-STATE-04",
+          invariant: "an expired token refused as expired",
+          problem: judgeExpiredRefusal(r.ctx.target.profile, response),
           expected: "an expired-token error",
-        },
-      );
-    explore(r.ctx, DIMENSION.instant, "after expiry");
-  } else if (received < t.earliestExpiry) {
-    const problem = judgeSuccess(response, what);
-    judged(r, "TOKEN-VALIDITY-02", "a token accepted for its validity from its issue time");
-    if (problem !== undefined)
-      stepFail(
-        r,
-        "TOKEN-VALIDITY-02",
-        `${what}, ${Math.round((received - t.sent) / 1000)} s after issue: ${problem}`,
-        {
-          response,
-          expected: "the data: the token is within its validity",
-        },
-      );
-    explore(r.ctx, DIMENSION.instant, "before expiry");
-  }
+          instant: "after expiry",
+        }
+      : received < t.earliestExpiry
+        ? {
+            rule: "TOKEN-VALIDITY-02",
+            invariant: "a token accepted for its validity from its issue time",
+            problem: judgeSuccess(response, what),
+            expected: "the data: the token is within its validity",
+            instant: "before expiry",
+          }
+        : undefined;
+  // Between the two, the token's expiry window leaves either answer legal.
+  if (decided === undefined) return;
+  judged(r, decided.rule, decided.invariant);
+  if (decided.problem !== undefined)
+    stepFail(
+      r,
+      decided.rule,
+      `${what}, ${Math.round((sent - t.sent) / 1000)} s after issue: ${decided.problem}`,
+      {
+        response,
+        expected: decided.expected,
+      },
+    );
+  explore(r.ctx, DIMENSION.instant, decided.instant);
 }
 
 async function use(r: TokenReal, owner: OwnClient, t: HeldToken) {
