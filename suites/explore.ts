@@ -21,7 +21,13 @@ import {
   settleAndJudge,
 } from "./support/explorer-deletes.ts";
 import { READING_ROLES, type ReadModel } from "./support/explorer-reads.ts";
-import { type Budget, type ExplorerReal, newBudget, startSequence } from "./support/explorer-steps.ts";
+import {
+  type ExplorerReal,
+  newBudget,
+  noteBudget,
+  sequence,
+  startSequence,
+} from "./support/explorer-steps.ts";
 import { checkProperty } from "./support/property.ts";
 import { scrollIdEncodingFact } from "./support/scroll-encoding.ts";
 import { clientOf } from "./support/target-client.ts";
@@ -40,33 +46,12 @@ export const EXPLORER_DEPTH = {
   },
 } as const;
 
-/** A sequence of commands of the alphabet, of any length up to the longest (size "max": fc.commands
- *  starts with the shortest sequences, often none, where a sequence needs several steps to open scrolls
- *  and interleave them). Shrinking drops steps down to the few that still fail, and simplifies them. */
-function sequence<C>(alphabet: fc.WeightedArbitrary<C>[], longest: number, shortest = 2): fc.Arbitrary<C[]> {
-  return fc.array(fc.oneof(...alphabet), { minLength: shortest, maxLength: longest, size: "max" });
-}
-
 /** A page of a scroll opened before the tasks, read between them. */
 const acrossPage = { weight: 1, arbitrary: fc.nat().map((s) => new AcrossPage(s)) };
 
 /** Reading clients the target file names. */
 function readingRoles(ctx: CheckContext): CredentialRole[] {
   return READING_ROLES.filter((role) => ctx.target.credentials[role] !== undefined);
-}
-
-/** The report's summary of what the sequences did (explore notes, per check). */
-function noteBudget(ctx: CheckContext, budget: Budget, check: string): void {
-  explore(
-    ctx,
-    "explorer sequences",
-    `${check}: ${budget.sequences} sequences, ${budget.operations} operations, ${budget.spent} requests`,
-  );
-  // One dimension per requirement (requirements/exploration.yaml names it "invariants judged: <id>"), so
-  // that each requirement's coverage shows its own invariants.
-  for (const [requirement, invariants] of budget.judged)
-    for (const [invariant, count] of invariants)
-      explore(ctx, `invariants judged: ${requirement}`, `${invariant} (x${count})`);
 }
 
 const READ_REQUIREMENTS = [

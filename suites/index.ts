@@ -2,7 +2,7 @@
 // delete-task suite, leaving it a type to delete and a tenant to empty); then deletion, after every suite that reads
 // lookups (the interface cannot create them again); then token quotas, which switch multi-token support on
 // and off for the tenant's customer and need no lookups (a scan of an empty tenant serves to use a
-// token); errors, which looks at the traffic so far; the schema suite last, since it validates the
+// token), with the explorer of tokens and configuration among them; errors, which looks at the traffic so far; the schema suite last, since it validates the
 // traffic of the whole run. (The planner also moves destructive checks after the others.)
 import type { Check } from "../src/check/index.ts";
 import { authChecks } from "./auth.ts";
@@ -12,6 +12,7 @@ import { configurationChecks } from "./configuration.ts";
 import { deleteTaskChecks } from "./delete-task.ts";
 import { errorsChecks } from "./errors.ts";
 import { exploreChecks } from "./explore.ts";
+import { exploreTokens } from "./explore-tokens.ts";
 import { lookupScanChecks } from "./lookup-scan.ts";
 import { schemaChecks } from "./schema.ts";
 import { serviceChecks } from "./service.ts";
@@ -27,6 +28,7 @@ export const allChecks: Check[] = [
   ...exploreChecks,
   ...deleteTaskChecks,
   ...tokenQuotaChecks,
+  exploreTokens,
   ...errorsChecks,
   ...schemaChecks,
 ];

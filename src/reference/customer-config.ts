@@ -186,7 +186,13 @@ async function writeCustomer(
   const after = new Set(customer.tenants ?? []);
   const changed = [...after].filter((t) => !before.has(t)).concat([...before].filter((t) => !after.has(t)));
   // The document's validation rule first, so its error names the field whoever asks; then the tenants.
-  checkCustomer(ctx, customer);
+  try {
+    checkCustomer(ctx, customer);
+  } catch (error) {
+    // The fault: the validation error is answered, but the customer is stored first.
+    if (ctx.faults.has("rdbms-refusal-still-stored")) ctx.state.customers.set(customerId, customer);
+    throw error;
+  }
   requireAdministers(principal, changed, `add or remove, for customer "${customerId}", the tenant`);
   ctx.state.customers.set(customerId, customer);
   if (ctx.variants.has("customer-answer-no-body")) return new Response(null, { status: 204 });
@@ -314,6 +320,14 @@ export function customerConfigRoutes(app: Hono, ctx: ReferenceContext): void {
     const added = clients.map((client) => client.clientId).filter((id) => !known.has(id));
     for (const client of clients)
       ctx.state.clients.set(client.clientId, { customerId, client } satisfies StoredClient);
+    // The fault: a validity written for one client is stored for every client of the customer.
+    const validity = body.find(
+      (raw) => isObject(raw) && raw.accessTokenValidity !== undefined,
+    )?.accessTokenValidity;
+    if (typeof validity === "number" && ctx.faults.has("validity-set-for-whole-customer"))
+      for (const stored of ctx.state.clients.values())
+        if (stored.customerId === customerId)
+          stored.client = { ...stored.client, accessTokenValidity: validity };
     if (added.length > 0) {
       ctx.state.customers.set(customerId, { ...customer, applicationClients: [...known, ...added] });
     }

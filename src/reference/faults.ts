@@ -199,7 +199,7 @@ export const FAULTS = [
     name: "quota-off-by-one",
     rule: "TOKEN-QUOTA-02",
     description: "one token more than maxActiveTokensAllowed is issued",
-    caughtBy: [...QUOTA_REFUSAL_CHECKS, "token-quota/default-quota-200"],
+    caughtBy: [...QUOTA_REFUSAL_CHECKS, "token-quota/default-quota-200", "explore/tokens"],
   },
   {
     name: "quota-refused-early",
@@ -210,13 +210,14 @@ export const FAULTS = [
     caughtBy: [
       ...QUOTA_REFUSAL_CHECKS.filter((id) => id !== "token-quota/parallel-requests-never-exceed"),
       "token-quota/default-quota-200",
+      "explore/tokens",
     ],
   },
   {
     name: "quota-not-enforced",
     rule: "TOKEN-STATE-03",
     description: "with multi-token support on, tokens are issued beyond the quota",
-    caughtBy: [...QUOTA_REFUSAL_CHECKS, "token-quota/default-quota-200"],
+    caughtBy: [...QUOTA_REFUSAL_CHECKS, "token-quota/default-quota-200", "explore/tokens"],
   },
   {
     name: "expired-token-accepted",
@@ -228,6 +229,7 @@ export const FAULTS = [
       "token-quota/expired-token-frees-slot",
       "token-quota/model",
       "token-quota/validity-from-client-configuration",
+      "explore/tokens",
     ],
   },
   {
@@ -240,6 +242,7 @@ export const FAULTS = [
       "token-quota/multitoken-config-activates",
       "token-quota/default-quota-200",
       "token-quota/validity-from-client-configuration",
+      "explore/tokens",
     ],
   },
   {
@@ -250,13 +253,14 @@ export const FAULTS = [
       ...QUOTA_REFUSAL_CHECKS,
       "token-quota/multitoken-config-activates",
       "token-quota/default-quota-200",
+      "explore/tokens",
     ],
   },
   {
     name: "new-token-with-multitoken-off",
     rule: "TOKEN-STATE-01",
     description: "with multi-token support off, every token request issues a new token",
-    caughtBy: ["token-quota/single-token-reused", "token-quota/model"],
+    caughtBy: ["token-quota/single-token-reused", "token-quota/model", "explore/tokens"],
   },
   {
     name: "quota-201-accepted",
@@ -288,7 +292,7 @@ export const FAULTS = [
     rule: "TOKEN-STATE-01",
     description:
       "once a client was issued tokens under multitokenConfig, switching multi-token support off keeps issuing it new tokens under the old quota",
-    caughtBy: ["token-quota/model"],
+    caughtBy: ["token-quota/model", "explore/tokens"],
   },
   {
     name: "refused-token-request-counted",
@@ -314,13 +318,41 @@ export const FAULTS = [
     rule: "TOKEN-VALIDITY-02",
     description:
       "a token expires 1.5 s before its client's accessTokenValidity has elapsed from its issue time (expires_in announces the shortened life)",
-    caughtBy: ["token-quota/model", "token-quota/validity-from-client-configuration"],
+    caughtBy: ["token-quota/model", "token-quota/validity-from-client-configuration", "explore/tokens"],
   },
   {
     name: "rdbms-rule-ignored",
     rule: "CONFIG-CUSTOMER-04",
     description: "multitokenConfig is stored for a customer with an rdbms tenant",
-    caughtBy: ["token-quota/rdbms-multitoken-refused"],
+    caughtBy: ["token-quota/rdbms-multitoken-refused", "explore/tokens"],
+  },
+  {
+    name: "rdbms-refusal-still-stored",
+    rule: "CONFIG-CUSTOMER-04",
+    description:
+      "multitokenConfig for a customer with an rdbms tenant is answered with the validation error, but stored all the same (its clients get new tokens under the quota)",
+    caughtBy: ["explore/tokens"],
+  },
+  {
+    name: "validity-set-for-whole-customer",
+    rule: "TOKEN-VALIDITY-01",
+    description:
+      "accessTokenValidity written for one client through PUT .../clients is stored for every client of that customer",
+    caughtBy: ["explore/tokens"],
+  },
+  {
+    name: "reissued-token-renewed",
+    rule: "TOKEN-VALIDITY-02",
+    description:
+      "with multi-token support off, the token returned again lives a whole validity from that request (its validity restarts instead of running from its issue time)",
+    caughtBy: ["explore/tokens"],
+  },
+  {
+    name: "multitoken-config-reaches-other-customers",
+    rule: "TOKEN-QUOTA-04",
+    description:
+      "a customer's multitokenConfig also applies to the clients of every customer without one of its own (their token requests get new tokens under that quota)",
+    caughtBy: ["explore/tokens"],
   },
   {
     name: "delete-by-type-removes-other-types",
@@ -454,7 +486,7 @@ export const FAULTS = [
     rule: "TOKEN-QUOTA-07",
     description: "the quota refusal is text/plain and does not mention the limit",
     // The document requires the refusal to state the limit: a text/plain answer without it fails at MUST.
-    caughtBy: [...QUOTA_REFUSAL_CHECKS, "schema/issueToken"],
+    caughtBy: [...QUOTA_REFUSAL_CHECKS, "schema/issueToken", "explore/tokens"],
   },
   {
     name: "limit-over-100-accepted-silently",
@@ -507,6 +539,7 @@ export const FAULTS = [
       "token-quota/default-quota-200",
       "token-quota/single-token-reused",
       "token-quota/validity-from-client-configuration",
+      "explore/tokens",
     ],
   },
   {
@@ -628,6 +661,7 @@ export const FAULTS = [
       "token-quota/multitoken-config-activates",
       "token-quota/default-quota-200",
       "token-quota/validity-from-client-configuration",
+      "explore/tokens",
     ],
   },
   {
@@ -642,7 +676,7 @@ export const FAULTS = [
     rule: "TOKEN-STATE-04",
     description:
       "with multi-token support off and every token of the client expired, a token request returns the expired token again (the client never gets a working token); for short-lived tokens only (accessTokenValidity below 3600 s), as a cache of them would",
-    caughtBy: ["token-quota/model"],
+    caughtBy: ["token-quota/model", "explore/tokens"],
   },
   {
     name: "empty-multitoken-config-breaks-tokens",
@@ -726,6 +760,7 @@ export const FAULTS = [
       "token-quota/raised-quota-applies",
       "token-quota/model",
       "token-quota/max-above-200-refused",
+      "explore/tokens",
     ],
   },
   {

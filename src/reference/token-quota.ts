@@ -128,6 +128,9 @@ export async function issueToken(ctx: ReferenceContext, stored: StoredClient): P
   // The fault: the setting a client was last issued under is cached, refreshed by a written one only, so
   // switching multi-token support off never reaches the token endpoint.
   let configured = written;
+  // The fault: a customer without a multitokenConfig of its own takes the first one stored for any customer.
+  if (!configured && ctx.faults.has("multitoken-config-reaches-other-customers"))
+    configured = [...ctx.state.customers.values()].find((c) => c.multitokenConfig)?.multitokenConfig;
   if (ctx.faults.has("multitoken-stays-on-after-off")) {
     const cache = cachedConfig.get(ctx.state) ?? new Map<string, Customer["multitokenConfig"]>();
     cachedConfig.set(ctx.state, cache);
@@ -145,6 +148,9 @@ export async function issueToken(ctx: ReferenceContext, stored: StoredClient): P
     const current = ctx.faults.has("new-token-with-multitoken-off")
       ? undefined
       : latestValid(ctx, clientId, now);
+    // The fault: the token returned again lives a whole validity from now, not from its issue time.
+    if (current && ctx.faults.has("reissued-token-renewed"))
+      current.expiresAt = now + (stored.client.accessTokenValidity ?? DEFAULT_VALIDITY_SECONDS) * 1000;
     if (current && ctx.faults.has("reissued-token-not-stored")) {
       // The fault: a new value is answered, but the store keeps only the earlier token.
       return { kind: "issued", token: { ...current, value: randomBase64Url(24) } };

@@ -1,7 +1,9 @@
 // What the explorer's sequences share: the trail of steps and exchanges a failure shows, the request
 // budget every command draws from, and failing a step with the rule's requirement id.
+import fc from "fast-check";
 import {
   type CheckContext,
+  explore,
   type FailureDetail,
   fail,
   inconclusive,
@@ -119,4 +121,29 @@ export function stepUndecided(
   decideBy: string,
 ): never {
   inconclusive({ saw: `${saw} (after ${trail(r.steps)})`, readings, decideBy });
+}
+
+/** A sequence of commands of the alphabet, of any length up to the longest (size "max": fc.commands
+ *  starts with the shortest sequences, often none, where a sequence needs several steps to open scrolls
+ *  and interleave them). Shrinking drops steps down to the few that still fail, and simplifies them. */
+export function sequence<C>(
+  alphabet: fc.WeightedArbitrary<C>[],
+  longest: number,
+  shortest = 2,
+): fc.Arbitrary<C[]> {
+  return fc.array(fc.oneof(...alphabet), { minLength: shortest, maxLength: longest, size: "max" });
+}
+
+/** The report's summary of what the sequences did (explore notes, per check). */
+export function noteBudget(ctx: CheckContext, budget: Budget, check: string): void {
+  explore(
+    ctx,
+    "explorer sequences",
+    `${check}: ${budget.sequences} sequences, ${budget.operations} operations, ${budget.spent} requests`,
+  );
+  // One dimension per requirement (requirements/exploration.yaml names it "invariants judged: <id>"), so
+  // that each requirement's coverage shows its own invariants.
+  for (const [requirement, invariants] of budget.judged)
+    for (const [invariant, count] of invariants)
+      explore(ctx, `invariants judged: ${requirement}`, `${invariant} (x${count})`);
 }

@@ -219,6 +219,31 @@ const SCENARIOS: Record<FaultName, (h: Harness) => Promise<boolean>> = {
     return (await h.call("GET", "/healthcheck", { token })).status === 401;
   },
   "rdbms-rule-ignored": async (h) => (await quota(h, 10, "cust-legacy", "legacy-admin")).status === 200,
+  "rdbms-refusal-still-stored": async (h) => {
+    await quota(h, 10, "cust-legacy", "legacy-admin");
+    return h.ref.state.customers.get("cust-legacy")?.multitokenConfig !== undefined;
+  },
+  "validity-set-for-whole-customer": async (h) => {
+    await h.call("PUT", "/oauth/customers/cust-acme/clients", {
+      token: await h.token("acme-admin"),
+      body: [{ clientId: "acme-quota", accessTokenValidity: 60 }],
+    });
+    const viewer = (await h.requestToken("acme-viewer")).body as { expires_in: number };
+    return viewer.expires_in === 60;
+  },
+  "reissued-token-renewed": async (h) => {
+    const a = (await h.requestToken("acme-quota")).body as { access_token: string };
+    h.clock.advance(HOUR / 2);
+    await h.requestToken("acme-quota");
+    h.clock.advance(HOUR / 2 + 1_000);
+    return (await h.call("GET", "/healthcheck", { token: a.access_token })).status === 200;
+  },
+  "multitoken-config-reaches-other-customers": async (h) => {
+    await quota(h, 5);
+    const a = (await h.requestToken("globex-admin")).body as { access_token: string };
+    const b = (await h.requestToken("globex-admin")).body as { access_token: string };
+    return a.access_token !== b.access_token;
+  },
   "delete-by-type-removes-other-types": async (h) => {
     await deleteAndWait(h, { type: "delete", parameters: { type: "rdm/lookupTypes/Gender" } });
     return !ids(h, "acme").some((id) => id.includes("/Country/"));

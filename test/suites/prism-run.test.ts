@@ -130,6 +130,7 @@ const expected: Record<Status, string[]> = {
     "token-quota/raised-quota-applies",
     "token-quota/refusal-429",
     "token-quota/validity-from-client-configuration",
+    "explore/tokens",
   ],
   inconclusive: [
     // The example token is valid for 3600 s whatever accessTokenValidity the kit sets, and the kit cannot
