@@ -937,13 +937,6 @@ export const FAULTS = [
     caughtBy: ["explore/reads"],
   },
   {
-    name: "scroll-reads-live-records",
-    rule: "SCAN-04",
-    description:
-      "an open scroll reads its scan's records anew at every page, at the position it reached: after a delete task, lookups neither removed nor shown yet are skipped",
-    caughtBy: ["explore/after-delete"],
-  },
-  {
     name: "scan-continuation-without-token-served",
     rule: "AUTH-01",
     description:

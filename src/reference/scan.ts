@@ -203,16 +203,9 @@ export async function scan(ctx: ReferenceContext, request: Request, spec: ScanSp
     // that hold an index of their own (filtered ones), as an entry budget too small would.
     if (ctx.faults.has("scan-opening-closes-indexed-scrolls")) ctx.state.scrolls.closeIndexed();
     const scroll = ctx.state.scrolls.create(spec.scope, view, query.limit, now);
-    scroll.query = query;
     return page(ctx, scroll, true, spec.present);
   }
   const scroll = known;
-  // The fault reads an open scroll's records anew at every page, at the position it reached: a write
-  // since the scroll opened shifts what is left under the position.
-  if (scroll && ctx.faults.has("scroll-reads-live-records") && scroll.query) {
-    const view = snapshot(ctx, spec.records(), scroll.query, spec);
-    Object.assign(scroll, { view, length: view.length });
-  }
   if (!scroll) {
     throw new HttpError(
       400,

@@ -3,9 +3,7 @@
 // forwards or backwards, plus, when a filter picked records, an index of positions of its own (4 bytes per
 // entry; scan-order.ts). Index entries across open scrolls are bounded by a budget: opening a scroll over
 // the budget closes the least recently used others (their ids then answer "unknown scroll id").
-
 import type { ScrollView } from "./scan-order.ts";
-import type { ScanQuery } from "./scan-query.ts";
 import { randomUuid } from "./web.ts";
 
 /** Scrolls expire after this long without use (docs/assumptions.md, "Scans"). */
@@ -29,8 +27,6 @@ export interface Scroll {
   lastUsedAt: number;
   /** Answers given after the last record (variants that signal the end with empty pages count them). */
   endAnswers: number;
-  /** The query the scroll opened with (only the scroll-reads-live-records fault reads it, to read anew). */
-  query?: ScanQuery;
 }
 
 /** Records [start, end) of a scroll, in serving order. */

@@ -581,21 +581,7 @@ export const rules: readonly LineRule[] = [
     class: "equivalent",
     why: "fault-only code",
   },
-  // Fault-only code of the explorer's faults (issue 43): the live scroll's query and re-read, the null first
-  // body's probe.
-  { file: "scan.ts", text: "scroll.query = query", class: "equivalent", why: "read by a fault only" },
-  {
-    file: "scan.ts",
-    text: "const view = snapshot(ctx, spec.records(), scroll.query",
-    class: "equivalent",
-    why: "fault-only code",
-  },
-  {
-    file: "scan.ts",
-    text: "Object.assign(scroll, { view, length: view.length })",
-    class: "equivalent",
-    why: "fault-only code",
-  },
+  // Fault-only code of the explorer's fault (issue 43): the null first body's probe.
   { file: "scan.ts", text: "? request.clone() : undefined", class: "equivalent", why: "fault-only code" },
   {
     file: "scan.ts",

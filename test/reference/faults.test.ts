@@ -710,23 +710,6 @@ const SCENARIOS: Record<FaultName, (h: Harness) => Promise<boolean>> = {
     });
     return next.status === 200 && (next.body as { values: Lookup[] }).values[0]?.tenantId === "acme";
   },
-  "scroll-reads-live-records": async (h) => {
-    const token = await h.token("acme-viewer");
-    const first = await firstPage(h, "/lookups/acme/_scan?limit=2");
-    const [a, b] = first.values as Lookup[];
-    if (!a || !b) return false;
-    await deleteAndWait(h, {
-      type: "delete",
-      parameters: { uris: [`acme/${a.type.split("/").at(-1)}/${a.code}`] },
-    });
-    const next = await h.call("POST", "/lookups/acme/_scan?limit=2", {
-      token,
-      body: { scrollId: first.scrollId },
-    });
-    const third = ids(h, "acme")[1];
-    // Kept and not shown yet: the lookup after the first page must open the next one.
-    return !(next.body as { values: Lookup[] }).values.some((l) => `${l.type}/${l.code}` === third);
-  },
   "scan-continuation-without-token-served": async (h) => {
     const first = await firstPage(h, "/lookups/acme/_scan?limit=1");
     const next = await h.call("POST", "/lookups/acme/_scan?limit=1", { body: { scrollId: first.scrollId } });
