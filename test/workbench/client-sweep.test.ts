@@ -494,7 +494,7 @@ describe("the sweep's world quota-held-elsewhere: other sessions hold the client
       expect(ruleOf(world)?.status).toBe(exit === 1 ? "failed" : "passed");
       expect(ruleOf(world)?.message ?? "").not.toMatch(/not seen/);
       expect(sweep.exitCode).toBe(exit);
-      // A failed run's progress line names the world as any choice's, with what the sandbox did.
+      // A failed run's progress line names the world like every other choice, with what the sandbox did.
       if (exit === 1)
         expect(progressLines(world as ClientSweepRun, 2, 2)).toMatch(
           /FAIL quota-held-elsewhere[\s\S]*the choice: other sessions of your client hold its whole quota/,
