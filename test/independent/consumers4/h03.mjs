@@ -3,8 +3,8 @@
 // written, so late, re-sent and out-of-order messages (snapshots or deltas) land where they belong.
 // Extra members: objectType, ovValues (only the ov=true values, what the search index ranks on),
 // stale (the latest event was a large-object fallback; the indexer would re-read the object).
-import { createReadStream, writeFileSync } from "node:fs";
-import { createInterface } from "node:readline";
+import { closeSync, openSync, readSync, writeFileSync } from "node:fs";
+import { StringDecoder } from "node:string_decoder";
 
 const REMOVING = new Set([
   "ENTITY_REMOVED",
@@ -264,11 +264,40 @@ process.on("SIGTERM", () => {
   process.exit(0);
 });
 
-const input = process.env.LCKIT_EVENTS_FILE;
-const reader = createInterface({
-  input: input && input !== "-" ? createReadStream(input) : process.stdin,
-  crlfDelay: Number.POSITIVE_INFINITY,
-});
-for await (const line of reader) accept(line);
+// Follows the stream file: when it holds fewer lines than LCKIT_MESSAGES it may still be being
+// written, so keep reading until the count is reached, a deadline passes or SIGTERM arrives.
+async function follow(path, expected, onLine) {
+  const fd = path && path !== "-" ? openSync(path, "r") : 0;
+  const decoder = new StringDecoder("utf8");
+  const chunk = Buffer.alloc(1 << 20);
+  const deadline = Date.now() + 40000;
+  let pending = "";
+  let count = 0;
+  for (;;) {
+    const n = readSync(fd, chunk, 0, chunk.length, null);
+    if (n > 0) {
+      pending += decoder.write(chunk.subarray(0, n));
+      let start = 0;
+      for (let end = pending.indexOf("\n"); end >= 0; end = pending.indexOf("\n", start)) {
+        const line = pending.slice(start, end);
+        if (line.trim()) {
+          count++;
+          onLine(line);
+        }
+        start = end + 1;
+      }
+      pending = pending.slice(start);
+      continue;
+    }
+    const seen = count + (pending.trim() ? 1 : 0);
+    if (!(expected > 0) || seen >= expected || Date.now() > deadline) break;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  if (fd !== 0) closeSync(fd);
+  pending += decoder.end();
+  if (pending.trim()) onLine(pending);
+}
+
+await follow(process.env.LCKIT_EVENTS_FILE, Number(process.env.LCKIT_MESSAGES), accept);
 writeView();
 process.exit(0);

@@ -11,6 +11,7 @@ import json
 import os
 import signal
 import sys
+import time
 
 sys.setrecursionlimit(10000)
 
@@ -283,13 +284,39 @@ def on_term(signum, frame):
     os._exit(0)
 
 
+def follow(path, expected, handle):
+    """Reads the stream file. When it holds fewer lines than LCKIT_MESSAGES it may still be
+    being written: keep reading until the count is reached, a deadline passes or SIGTERM."""
+    deadline = time.monotonic() + 40
+    count = 0
+    pending = b""
+    stream = sys.stdin.buffer if path in ("", "-") else open(path, "rb")
+    with stream:
+        while True:
+            chunk = stream.read1(1 << 20) if path in ("", "-") else stream.read(1 << 20)
+            if chunk:
+                pending += chunk
+                *lines, pending = pending.split(b"\n")
+                for raw in lines:
+                    if raw.strip():
+                        count += 1
+                        handle(raw.decode("utf-8", "replace"))
+                continue
+            seen = count + (1 if pending.strip() else 0)
+            if not expected or seen >= expected or time.monotonic() > deadline:
+                break
+            time.sleep(0.05)
+    if pending.strip():
+        handle(pending.decode("utf-8", "replace"))
+
+
 def main():
     signal.signal(signal.SIGTERM, on_term)
-    path = os.environ.get("LCKIT_EVENTS_FILE", "-")
-    stream = sys.stdin if path == "-" else open(path, encoding="utf-8")
-    with stream:
-        for line in stream:
-            take(line)
+    try:
+        expected = int(os.environ.get("LCKIT_MESSAGES", "0"))
+    except ValueError:
+        expected = 0
+    follow(os.environ.get("LCKIT_EVENTS_FILE", "-"), expected, take)
     write_view()
     return 0
 
