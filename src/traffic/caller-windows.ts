@@ -44,6 +44,10 @@ const scopeOf = (x: ObservedExchange) =>
 
 const opportunitiesOf = (v: RuleVerdict) => (v.status === "not-exercised" ? 0 : v.opportunities);
 
+/** Why a finding of a rule that looks ahead is not decided in the report of traffic still going on. */
+const WAITING =
+  "moments that wait for this client's next exchanges (the traffic goes on: a later report decides them)";
+
 /** Prefixes of a window a rule is judged on to place its opportunities in time, at most. */
 const MAX_CUTS = 12;
 
@@ -229,9 +233,36 @@ export class CallerWindows {
     return { exchanges, tokens: this.tokens.filter((t) => t.seq <= last), clients: new Map() };
   }
 
-  /** Every rule's verdict so far (what is pending is judged first: a window may be shorter). */
-  verdicts(): Map<string, TrafficVerdict> {
-    this.judge(true);
-    return new Map([...this.tallies].map(([id, tally]) => [id, tally.verdict()]));
+  /** Every rule's verdict so far (what is pending is judged first: a window may be shorter). `final`: no
+   *  more traffic follows. Otherwise (a running proxy's report) the client's traffic goes on: a rule that
+   *  looks ahead cannot decide its latest exchanges yet, so what it would find there is said undecided,
+   *  neither counted nor passed, and decided by the traffic that follows. */
+  verdicts(final = true): Map<string, TrafficVerdict> {
+    this.judge(final);
+    const waiting = final ? new Map<string, number>() : this.waiting();
+    return new Map(
+      [...this.tallies].map(([id, tally]) => {
+        const n = waiting.get(id) ?? 0;
+        return [id, tally.verdict(n > 0 ? new Map([[WAITING, n]]) : undefined)];
+      }),
+    );
+  }
+
+  /** Per rule that looks ahead: its findings in what is held that are not settled yet (they wait for the
+   *  client's next exchanges, which may continue a scroll that now looks left). */
+  private waiting(): Map<string, number> {
+    const out = new Map<string, number>();
+    if (this.buffer.length === 0) return out;
+    const held = new Set(this.buffer.map((x) => x.seq));
+    const traffic = this.trafficOf(this.buffer);
+    for (const rule of this.rules) {
+      if (!rule.looksAhead) continue;
+      const verdict = rule.judge(traffic);
+      if (verdict.status !== "failed") continue;
+      const from = this.settled.get(rule.id) ?? -1;
+      const n = verdict.found.filter((f) => f.evidence.seq > from && held.has(f.evidence.seq)).length;
+      if (n > 0) out.set(rule.id, n);
+    }
+    return out;
   }
 }
