@@ -53,7 +53,7 @@ const MAX_CUTS = 12;
 
 /** Told when a client's rules judged what (the timeline). A rule counts a window's opportunities as a
  *  whole; they are placed by judging the window's prefixes at the edges of the buckets its exchanges fall
- *  in (at most MAX_CUTS; past it, some buckets' opportunities land in the next edge's). */
+ *  in (at most MAX_CUTS per rule and window, by halving: see place()). */
 export interface WindowWatch {
   /** The bucket of an exchange's time; undefined: it carried none. */
   bucketOf(x: ObservedExchange): number | undefined;
@@ -162,7 +162,7 @@ export class CallerWindows {
       this.tokens = this.tokens.filter((t) => t.seq >= from.seq || t.expiresAt >= from.at);
   }
 
-  /** The window's new exchanges cut where their bucket changes (at most MAX_CUTS stretches). */
+  /** The window's new exchanges cut where their bucket changes: one stretch per bucket. */
   private segments(): Segment[] {
     const watch = this.watch as WindowWatch;
     const all: Segment[] = [];
@@ -175,32 +175,46 @@ export class CallerWindows {
       (all[all.length - 1] as Segment).last = x;
       key = k;
     }
-    if (all.length <= MAX_CUTS) return all;
-    return Array.from(
-      { length: MAX_CUTS },
-      (_, g) => all[Math.ceil(((g + 1) * all.length) / MAX_CUTS) - 1] as Segment,
-    );
+    return all;
   }
 
   /** A rule's `fresh` opportunities of this window, placed stretch by stretch: each stretch gets what the
-   *  window up to its end shows more than the stretches before (never more than the window's own count). */
+   *  window up to its end shows more than the stretches before. The edges are judged by halving, breadth
+   *  first: a span whose two edges show the same count gained none inside it, so a few opportunities over
+   *  many buckets are placed exactly; past MAX_CUTS judgings, a span's gain lands at its last stretch. */
   private place(rule: CallerRule, fresh: number, before: number, segments: readonly Segment[]): void {
     if (this.watch === undefined || fresh === 0) return;
+    const last = segments.length - 1;
+    // The count up to the end of stretch k, of this window's own (never more than the window's count).
+    const known = new Map<number, number>([
+      [-1, 0],
+      [last, fresh],
+    ]);
+    const countAt = (k: number) => {
+      const segment = segments[k] as Segment;
+      const shown = opportunitiesOf(rule.judge(this.trafficOf(this.buffer.slice(0, segment.end)))) - before;
+      known.set(k, Math.min(fresh, Math.max(0, shown)));
+    };
+    let spans: [number, number][] = [[-1, last]];
+    let judgings = 0;
+    while (spans.length > 0 && judgings < MAX_CUTS) {
+      const next: [number, number][] = [];
+      for (const [from, to] of spans) {
+        if (to - from < 2 || known.get(from) === known.get(to)) continue;
+        if (judgings >= MAX_CUTS) break;
+        const mid = Math.floor((from + to) / 2);
+        countAt(mid);
+        judgings += 1;
+        next.push([from, mid], [mid, to]);
+      }
+      spans = next;
+    }
     let placed = 0;
-    segments.forEach((segment, k) => {
-      const upTo =
-        k === segments.length - 1
-          ? fresh
-          : Math.min(
-              fresh,
-              Math.max(
-                placed,
-                opportunitiesOf(rule.judge(this.trafficOf(this.buffer.slice(0, segment.end)))) - before,
-              ),
-            );
-      this.watch?.opportunities(rule.id, upTo - placed, segment.last);
+    for (const k of [...known.keys()].filter((k) => k >= 0).sort((a, b) => a - b)) {
+      const upTo = Math.max(placed, known.get(k) as number);
+      this.watch.opportunities(rule.id, upTo - placed, (segments[k] as Segment).last);
       placed = upTo;
-    });
+    }
   }
 
   /** What the next window is judged with: the last exchanges, and the last pages of the recent scans and
