@@ -2,7 +2,8 @@
 // breaks naive encodings ("+", "%", ":", a space) call lckit proxy in front of the hostile target that
 // echoes every credential it received, in every form, into its answers and headers. The judge knows only
 // what the traffic shows (no target file): the Basic pairs, the secrets sent in token requests' bodies and
-// the tokens issued. Every file of the report, in every format, holds none of them in any form.
+// the tokens issued. Every file of the report, in every format, holds none of them in any form, the curl
+// lines that resend the findings' exchanges included.
 import { mkdtempSync, readdirSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -78,6 +79,11 @@ describe("a traffic report of clients with hostile secrets, behind the echoing t
       .map((f) => join(f.parentPath, f.name));
     expect(files.map((f) => f.slice(written.dir.length + 1))).toEqual(
       expect.arrayContaining(["report.json", "report.html", "junit.xml"]),
+    );
+    // Each finding's curl line (Markdown and HTML), resending the exchange with $LCKIT_TOKEN for its token.
+    const summary = readFileSync(join(written.dir, "summary.md"), "utf8");
+    expect(summary).toContain(
+      `curl -sS -i '${server.url}/healthcheck' -H 'authorization: Bearer '"$LCKIT_TOKEN"`,
     );
     const secrets = hostileSecrets(server.tokens);
     expect(server.tokens.length).toBe(2);
