@@ -1,4 +1,5 @@
-// Service rules that had no test of their own: the filter an equals(field,'value') scan asks for, and every
+// Service rules that had no test of their own: the filter an equals(field,'value') scan asks for, the bound
+// of a page (the lookups scan's maximum is not shown, the autopilot scans' is), and every
 // answer against the contract (SHOULD, as the schema suite) with the exit --fail-on gives lckit judge; and
 // the report's JUnit holds one test suite per party.
 import { mkdtempSync, writeFileSync } from "node:fs";
@@ -9,7 +10,7 @@ import { main } from "../../src/cli/main.ts";
 import { renderJunit } from "../../src/report/index.ts";
 import { judgeExchanges } from "../../src/traffic/judge.ts";
 import { captureIo } from "../cli/capture-io.ts";
-import { exchange, MINUTE_OF_TRAFFIC, RDM, T0 } from "./timed-traffic.ts";
+import { BASE, exchange, MINUTE_OF_TRAFFIC, RDM, T0 } from "./timed-traffic.ts";
 
 const FILTER = "service/scroll-filter-kept";
 
@@ -38,6 +39,31 @@ describe("service/scroll-filter-kept", () => {
 
   it("judges no filter but equals(): another grammar is not exercised, never passed", () => {
     expect(checkOf([filtered("startsWith(type,'C')", ["Currency"])], FILTER)?.status).toBe("not-exercised");
+  });
+});
+
+describe("service/page-within-limit and the lookups scan's bound", () => {
+  const PAGE = "service/page-within-limit";
+  /** One page of `n` records (the end) of a scan at `path` with `query`. */
+  const page = (path: string, query: string, n: number) =>
+    exchange({
+      url: `${path}${query}`,
+      headers: { authorization: "Bearer [redacted]" },
+      responseBody: JSON.stringify({
+        values: Array.from({ length: n }, (_, i) => ({ code: `c${i}`, type: "Country" })),
+      }),
+    });
+  const lookups = `${RDM}/lookups/acme/_scan`;
+  const autopilot = `${BASE}/configuration/acme/autopilot/stats/_scan`;
+
+  it("holds a lookups page to the limit asked only: its maximum is not shown (SHOULD, LOOKUP-SCAN-04)", () => {
+    expect(checkOf([page(lookups, "?limit=150", 150)], PAGE)).toMatchObject({ status: "passed" });
+    expect(checkOf([page(lookups, "?limit=150", 151)], PAGE)?.status).toBe("failed");
+  });
+
+  it("holds an autopilot page to its documented maximum of 100 whatever the limit asked", () => {
+    expect(checkOf([page(autopilot, "?limit=150", 101)], PAGE)?.status).toBe("failed");
+    expect(checkOf([page(autopilot, "", 100)], PAGE)?.status).toBe("passed");
   });
 });
 
