@@ -1,8 +1,9 @@
 // lckit judge on the kit's own traffic: the evidence.har of a run against the correct reference finds no
 // service fault; a run against a seeded fault is judged at fault by a rule of the same requirement as the
-// active check that caught it (six faults, one per kind of service rule the kit's own traffic can show); an example client's faulty traffic gets the caller finding the client check
-// gives, blamed on that client, beside a correct client interleaved with it; bad input is a clear error,
-// another API's traffic judges nothing.
+// active check that caught it (one fault per kind of service rule the kit's own traffic can show); an
+// example client's faulty traffic gets the caller finding the client check gives, blamed on that client,
+// beside a correct client interleaved with it; bad input is a clear error, another API's traffic judges
+// nothing.
 import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
