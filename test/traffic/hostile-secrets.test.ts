@@ -10,7 +10,6 @@ import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { formEncode } from "../../src/client/token.ts";
 import { writeReport } from "../../src/report-folder/write.ts";
-import { startProxy } from "../../src/traffic/proxy.ts";
 import { TrafficJudge } from "../../src/traffic/traffic-judge.ts";
 import {
   HOSTILE_CLIENTS,
@@ -20,6 +19,7 @@ import {
 } from "../hostile/hostile-server.ts";
 import { hostileSecrets } from "../hostile/run-cli.ts";
 import { leaksIn } from "../hostile/secret-forms.ts";
+import { proxyInFront } from "./proxy-in-process.ts";
 
 let server: HostileServer | undefined;
 afterAll(async () => {
@@ -32,13 +32,7 @@ describe("a traffic report of clients with hostile secrets, behind the echoing t
   it("holds none of their secrets or tokens, in any form, in any file", async () => {
     server = await startHostileServer("echo-credentials");
     const judge = new TrafficJudge();
-    const proxy = await startProxy({
-      baseUrl: server.url,
-      rdmUrl: server.url,
-      port: 0,
-      upstreamTimeoutMs: 10_000,
-      judge,
-    });
+    const proxy = await proxyInFront(server.url, judge, 10_000);
     try {
       for (const [i, clientId] of HOSTILE_CLIENTS.slice(0, 2).entries()) {
         const secret = hostileSecret(clientId);

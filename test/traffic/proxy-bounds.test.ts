@@ -6,9 +6,8 @@ import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { gzipSync } from "node:zlib";
 import { describe, expect, it } from "vitest";
-import { startProxy } from "../../src/traffic/proxy.ts";
-import { BODY_CHARS, type ReadExchange } from "../../src/traffic/recorded-entry.ts";
-import type { TrafficJudge } from "../../src/traffic/traffic-judge.ts";
+import { BODY_CHARS } from "../../src/traffic/recorded-entry.ts";
+import { collectingJudge, proxyInFront } from "./proxy-in-process.ts";
 
 describe("lckit proxy's copy of a compressed body", () => {
   it("is cut at the judge's bound when it decompresses past it; the client gets every byte", async () => {
@@ -21,15 +20,8 @@ describe("lckit proxy's copy of a compressed body", () => {
     server.listen(0, "127.0.0.1");
     await once(server, "listening");
     const upstream = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-    const judged: ReadExchange[] = [];
-    const judge = { add: (x: ReadExchange) => judged.push(x) } as unknown as TrafficJudge;
-    const proxy = await startProxy({
-      baseUrl: upstream,
-      rdmUrl: upstream,
-      port: 0,
-      upstreamTimeoutMs: 5_000,
-      judge,
-    });
+    const { judge, judged } = collectingJudge();
+    const proxy = await proxyInFront(upstream, judge);
     try {
       const answer = await fetch(`${proxy.rdmUrl}/lookups/shop/_scan`, {
         method: "POST",

@@ -47,7 +47,7 @@ describe("a running proxy's report and the caller rules that look ahead", () => 
     const after = checkOf(judge, false);
     expect(after?.status).toBe("failed");
     expect(after?.opportunities).toBe(2);
-    expect(after?.log).toEqual([expect.stringMatching(new RegExp(`^#\\d+ .*left the scroll after 1 page`))]);
+    expect(after?.log).toEqual([expect.stringMatching(/^#\d+ .*left the scroll after 1 page/)]);
     expect(after?.exchangeIds).toHaveLength(1);
     expect(after?.message).toMatch(/1 of 2 opportunities/);
     expect(after?.message).toMatch(/scroll-B-1/);
