@@ -124,8 +124,10 @@ export class CallerWindows {
     // A rule that looks ahead (a scroll left: no later page) cannot decide at exchanges whose future is
     // the next window's: its findings there wait until that window, which holds them as context.
     const tailStart = this.buffer.length - this.limits.context;
+    // `final` settles up to the last exchange held, not beyond: a client let go over the bound of active
+    // clients may come back, and its later exchanges are judged as new.
     const settleEnd = final
-      ? Number.POSITIVE_INFINITY
+      ? (this.buffer[this.buffer.length - 1] as ObservedExchange).seq
       : tailStart > 0
         ? (this.buffer[tailStart - 1] as ObservedExchange).seq
         : -1;

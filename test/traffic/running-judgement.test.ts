@@ -62,3 +62,20 @@ describe("a running proxy's report and the caller rules that look ahead", () => 
     expect(end?.message).toMatch(/scroll-A-1/);
   });
 });
+
+describe("a client let go over the bound of active clients, then active again", () => {
+  it("is still judged by the rules that look ahead: a scroll it leaves later is found too", () => {
+    const judge = new TrafficJudge({ limits: { maxClients: 1 } });
+    judge.add(token("alpha", "tok-alpha", T0));
+    judge.add(page(T0 + S, ["a", "b"], undefined, "scroll-A-1"));
+    // beta's token request lets alpha go (judged as it stands: scroll A left); alpha comes back with a
+    // second scroll, left too, and beta's next token request lets it go again.
+    judge.add(token("beta", "tok-beta", T0 + 2 * S));
+    judge.add(page(T0 + 3 * S, ["c", "d"], undefined, "scroll-B-1"));
+    judge.add(token("beta", "tok-beta-2", T0 + 4 * S));
+    const check = checkOf(judge, false);
+    expect(check).toMatchObject({ status: "failed", opportunities: 2 });
+    expect(check?.log?.filter((l) => /left the scroll/.test(l))).toHaveLength(2);
+    expect(check?.message).toMatch(/^client alpha at fault: 2 of 2/);
+  });
+});
