@@ -44,12 +44,16 @@ const scopeOf = (x: ObservedExchange) =>
 
 const opportunitiesOf = (v: RuleVerdict) => (v.status === "not-exercised" ? 0 : v.opportunities);
 
+/** Why a finding of a rule that looks ahead is not decided in the report of traffic still going on. */
+const WAITING =
+  "moments that wait for this client's next exchanges (the traffic goes on: a later report decides them)";
+
 /** Prefixes of a window a rule is judged on to place its opportunities in time, at most. */
 const MAX_CUTS = 12;
 
 /** Told when a client's rules judged what (the timeline). A rule counts a window's opportunities as a
  *  whole; they are placed by judging the window's prefixes at the edges of the buckets its exchanges fall
- *  in (at most MAX_CUTS; past it, some buckets' opportunities land in the next edge's). */
+ *  in (at most MAX_CUTS per rule and window, by halving: see place()). */
 export interface WindowWatch {
   /** The bucket of an exchange's time; undefined: it carried none. */
   bucketOf(x: ObservedExchange): number | undefined;
@@ -120,8 +124,10 @@ export class CallerWindows {
     // A rule that looks ahead (a scroll left: no later page) cannot decide at exchanges whose future is
     // the next window's: its findings there wait until that window, which holds them as context.
     const tailStart = this.buffer.length - this.limits.context;
+    // `final` settles up to the last exchange held, not beyond: a client let go over the bound of active
+    // clients may come back, and its later exchanges are judged as new.
     const settleEnd = final
-      ? Number.POSITIVE_INFINITY
+      ? (this.buffer[this.buffer.length - 1] as ObservedExchange).seq
       : tailStart > 0
         ? (this.buffer[tailStart - 1] as ObservedExchange).seq
         : -1;
@@ -158,7 +164,7 @@ export class CallerWindows {
       this.tokens = this.tokens.filter((t) => t.seq >= from.seq || t.expiresAt >= from.at);
   }
 
-  /** The window's new exchanges cut where their bucket changes (at most MAX_CUTS stretches). */
+  /** The window's new exchanges cut where their bucket changes: one stretch per bucket. */
   private segments(): Segment[] {
     const watch = this.watch as WindowWatch;
     const all: Segment[] = [];
@@ -171,32 +177,46 @@ export class CallerWindows {
       (all[all.length - 1] as Segment).last = x;
       key = k;
     }
-    if (all.length <= MAX_CUTS) return all;
-    return Array.from(
-      { length: MAX_CUTS },
-      (_, g) => all[Math.ceil(((g + 1) * all.length) / MAX_CUTS) - 1] as Segment,
-    );
+    return all;
   }
 
   /** A rule's `fresh` opportunities of this window, placed stretch by stretch: each stretch gets what the
-   *  window up to its end shows more than the stretches before (never more than the window's own count). */
+   *  window up to its end shows more than the stretches before. The edges are judged by halving, breadth
+   *  first: a span whose two edges show the same count gained none inside it, so a few opportunities over
+   *  many buckets are placed exactly; past MAX_CUTS judgings, a span's gain lands at its last stretch. */
   private place(rule: CallerRule, fresh: number, before: number, segments: readonly Segment[]): void {
     if (this.watch === undefined || fresh === 0) return;
+    const last = segments.length - 1;
+    // The count up to the end of stretch k, of this window's own (never more than the window's count).
+    const known = new Map<number, number>([
+      [-1, 0],
+      [last, fresh],
+    ]);
+    const countAt = (k: number) => {
+      const segment = segments[k] as Segment;
+      const shown = opportunitiesOf(rule.judge(this.trafficOf(this.buffer.slice(0, segment.end)))) - before;
+      known.set(k, Math.min(fresh, Math.max(0, shown)));
+    };
+    let spans: [number, number][] = [[-1, last]];
+    let judgings = 0;
+    while (spans.length > 0 && judgings < MAX_CUTS) {
+      const next: [number, number][] = [];
+      for (const [from, to] of spans) {
+        if (to - from < 2 || known.get(from) === known.get(to)) continue;
+        if (judgings >= MAX_CUTS) break;
+        const mid = Math.floor((from + to) / 2);
+        countAt(mid);
+        judgings += 1;
+        next.push([from, mid], [mid, to]);
+      }
+      spans = next;
+    }
     let placed = 0;
-    segments.forEach((segment, k) => {
-      const upTo =
-        k === segments.length - 1
-          ? fresh
-          : Math.min(
-              fresh,
-              Math.max(
-                placed,
-                opportunitiesOf(rule.judge(this.trafficOf(this.buffer.slice(0, segment.end)))) - before,
-              ),
-            );
-      this.watch?.opportunities(rule.id, upTo - placed, segment.last);
+    for (const k of [...known.keys()].filter((k) => k >= 0).sort((a, b) => a - b)) {
+      const upTo = Math.max(placed, known.get(k) as number);
+      this.watch.opportunities(rule.id, upTo - placed, (segments[k] as Segment).last);
       placed = upTo;
-    });
+    }
   }
 
   /** What the next window is judged with: the last exchanges, and the last pages of the recent scans and
@@ -229,9 +249,36 @@ export class CallerWindows {
     return { exchanges, tokens: this.tokens.filter((t) => t.seq <= last), clients: new Map() };
   }
 
-  /** Every rule's verdict so far (what is pending is judged first: a window may be shorter). */
-  verdicts(): Map<string, TrafficVerdict> {
-    this.judge(true);
-    return new Map([...this.tallies].map(([id, tally]) => [id, tally.verdict()]));
+  /** Every rule's verdict so far (what is pending is judged first: a window may be shorter). `final`: no
+   *  more traffic follows. Otherwise (a running proxy's report) the client's traffic goes on: a rule that
+   *  looks ahead cannot decide its latest exchanges yet, so what it would find there is said undecided,
+   *  neither counted nor passed, and decided by the traffic that follows. */
+  verdicts(final = true): Map<string, TrafficVerdict> {
+    this.judge(final);
+    const waiting = final ? new Map<string, number>() : this.waiting();
+    return new Map(
+      [...this.tallies].map(([id, tally]) => {
+        const n = waiting.get(id) ?? 0;
+        return [id, tally.verdict(n > 0 ? new Map([[WAITING, n]]) : undefined)];
+      }),
+    );
+  }
+
+  /** Per rule that looks ahead: its findings in what is held that are not settled yet (they wait for the
+   *  client's next exchanges, which may continue a scroll that now looks left). */
+  private waiting(): Map<string, number> {
+    const out = new Map<string, number>();
+    if (this.buffer.length === 0) return out;
+    const held = new Set(this.buffer.map((x) => x.seq));
+    const traffic = this.trafficOf(this.buffer);
+    for (const rule of this.rules) {
+      if (!rule.looksAhead) continue;
+      const verdict = rule.judge(traffic);
+      if (verdict.status !== "failed") continue;
+      const from = this.settled.get(rule.id) ?? -1;
+      const n = verdict.found.filter((f) => f.evidence.seq > from && held.has(f.evidence.seq)).length;
+      if (n > 0) out.set(rule.id, n);
+    }
+    return out;
   }
 }

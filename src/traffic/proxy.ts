@@ -110,14 +110,17 @@ class BodyCopy {
     if (coding === "identity" || coding === "" || bytes.length === 0)
       return { text: bytes.toString("utf8"), cut: this.cut };
     if (this.cut) return { text: "", cut: true };
+    // Decoded within the same bound: a small body may decompress to gigabytes. Past it, the decoder
+    // throws and the copy is marked cut.
+    const bound = { maxOutputLength: BODY_CHARS };
     try {
       const decoded =
         coding === "gzip" || coding === "x-gzip"
-          ? gunzipSync(bytes)
+          ? gunzipSync(bytes, bound)
           : coding === "deflate"
-            ? inflateSync(bytes)
+            ? inflateSync(bytes, bound)
             : coding === "br"
-              ? brotliDecompressSync(bytes)
+              ? brotliDecompressSync(bytes, bound)
               : undefined;
       return decoded === undefined ? { text: "", cut: true } : { text: decoded.toString("utf8"), cut: false };
     } catch {

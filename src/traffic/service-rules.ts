@@ -117,7 +117,8 @@ const RULES = {
   pageWithinLimit: {
     id: "service/page-within-limit",
     level: "MUST",
-    title: "MUST never return more records in a page than the limit asked for (100 when none)",
+    title:
+      "MUST never return more records in a page than the limit asked for, nor more than 100 where the document gives that maximum (the autopilot scans, blocked values)",
     requirements: ["LOOKUP-SCAN-03", "AUTOPILOT-03", "BLOCKED-03"],
     opportunity: "a page of a scan or of blocked values",
     notExercised: "the traffic holds no page of a scan or of blocked values",
@@ -400,10 +401,12 @@ export class ServiceJudge {
     scroll.pages += 1;
     scroll.lastSeq = x.seq;
     // The limit a page answers to: its request's, else its scroll's first request's; the documented
-    // default when none was given, except the lookups scan's (the kit's assumption, not shown).
+    // default and maximum (100) on the autopilot scans. The lookups scan's default and maximum are the
+    // kit's assumption (LOOKUP-SCAN-04, SHOULD, not shown): its page is held to the limit asked only.
     const limit = limitOf(x.search) ?? scroll.limit;
     if (limit !== undefined || x.operation !== "scanLookups") {
-      const bound = Math.min(limit ?? DEFAULT_LIMIT, DEFAULT_LIMIT);
+      const bound =
+        x.operation === "scanLookups" ? (limit as number) : Math.min(limit ?? DEFAULT_LIMIT, DEFAULT_LIMIT);
       const tally = this.tally(RULES.pageWithinLimit.id);
       tally.opportunities += 1;
       if (values.length > bound)

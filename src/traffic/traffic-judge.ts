@@ -90,6 +90,9 @@ export interface TrafficReportOptions {
   runId?: string;
   /** What a proxy saw that is no exchange of the service (upstream failures, garbage): no party's fault. */
   proxy?: ProxyCounts;
+  /** The traffic goes on after this report (a running proxy's, every --report-every): what waits for
+   *  later exchanges to be decided is said undecided, not decided as if the traffic had ended. */
+  interim?: boolean;
 }
 
 export interface Judgement {
@@ -422,7 +425,7 @@ export class TrafficJudge {
     }
     const clients = [...this.clients.keys()].filter((c) => !this.excludedClients.has(c)).sort();
     for (const clientId of clients) {
-      const verdicts = (this.clients.get(clientId) as CallerWindows).verdicts();
+      const verdicts = (this.clients.get(clientId) as CallerWindows).verdicts(report.interim !== true);
       for (const rule of CALLER_RULES) {
         const verdict = verdicts.get(rule.id) as TrafficVerdict;
         findings.push(...verdict.violations);

@@ -1,8 +1,9 @@
 // lckit judge on the kit's own traffic: the evidence.har of a run against the correct reference finds no
 // service fault; a run against a seeded fault is judged at fault by a rule of the same requirement as the
-// active check that caught it; an example client's faulty traffic gets the caller finding the client check
-// gives, blamed on that client, beside a correct client interleaved with it; bad input is a clear error,
-// another API's traffic judges nothing.
+// active check that caught it (one fault per kind of service rule the kit's own traffic can show); an
+// example client's faulty traffic gets the caller finding the client check gives, blamed on that client,
+// beside a correct client interleaved with it; bad input is a clear error, another API's traffic judges
+// nothing.
 import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -71,6 +72,9 @@ describe("the kit's own evidence.har", () => {
     ["scan-repeats-record-at-page-boundary", "service/scroll-every-record-once"],
     ["scan-exceeds-limit", "service/page-within-limit"],
     ["missing-auth-accepted", "service/refuses-missing-token"],
+    ["scan-ignores-order", "service/scroll-order-kept"],
+    ["scan-ignores-filter", "service/scroll-filter-kept"],
+    ["lookup-record-field-wrong-type", "service/contract/scanLookups"],
   ])(
     "of a run against %s names the service with %s, a rule of the active check's requirement",
     async (fault, rule) => {

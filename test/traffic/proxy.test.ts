@@ -21,10 +21,10 @@ import { listenControl, referenceOver, shiftableClock } from "../../src/referenc
 import type { RunResult } from "../../src/result/model.ts";
 import { CALLER_RULES } from "../../src/rules/caller/caller-rules.ts";
 import { startProxy } from "../../src/traffic/proxy.ts";
-import type { ReadExchange } from "../../src/traffic/recorded-entry.ts";
 import { TrafficJudge } from "../../src/traffic/traffic-judge.ts";
 import { captureIo } from "../cli/capture-io.ts";
 import { reportValidator } from "../report/report-schema.ts";
+import { collectingJudge, proxyInFront } from "./proxy-in-process.ts";
 import { type Held, proxyBinary, runExampleClient, serveBinary } from "./proxy-processes.ts";
 
 const tmp = () => mkdtempSync(join(tmpdir(), "lckit-proxy-"));
@@ -336,15 +336,8 @@ describe("forwarding", () => {
     server.listen(0, "127.0.0.1");
     await once(server, "listening");
     const upstream = `http://127.0.0.1:${(server.address() as AddressInfo).port}/prefix`;
-    const judged: ReadExchange[] = [];
-    const judge = { add: (x: ReadExchange) => judged.push(x) } as unknown as TrafficJudge;
-    const proxy = await startProxy({
-      baseUrl: upstream,
-      rdmUrl: upstream,
-      port: 0,
-      upstreamTimeoutMs: 5_000,
-      judge,
-    });
+    const { judge, judged } = collectingJudge();
+    const proxy = await proxyInFront(upstream, judge);
     try {
       expect(proxy.baseUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/prefix$/);
       for (const i of [1, 2]) {

@@ -113,7 +113,8 @@ export async function runProxySession(
   const startedAt = new Date();
   const runId = newRunId(startedAt);
   const source = `lckit proxy in front of ${target.baseUrl}${target.rdmUrl === target.baseUrl ? "" : ` and ${target.rdmUrl}`}`;
-  const report = async () =>
+  // `interim`: a report while the proxy runs; the traffic goes on after it.
+  const report = async (interim: boolean) =>
     (
       await judge.judgement({
         source,
@@ -121,6 +122,7 @@ export async function runProxySession(
         runId,
         proxy: proxy.counts,
         command: request.command,
+        ...(interim ? { interim } : {}),
       })
     ).result;
   events.onListening?.({
@@ -136,7 +138,7 @@ export async function runProxySession(
       ? undefined
       : setInterval(async () => {
           try {
-            writeRunningReport(await report(), root);
+            writeRunningReport(await report(true), root);
           } catch (error) {
             // A report that cannot be written now is written at the next tick or at the end.
             events.onReportNotWritten?.(error);
@@ -147,7 +149,7 @@ export async function runProxySession(
   if (timer) clearInterval(timer);
   events.onStopping?.(reason, proxy.inFlight);
   await proxy.close();
-  const result = await report();
+  const result = await report(false);
   await judge.close();
   const folder = writeRunningReport(result, root);
   return { result, folder, exitCode: exitCodeOf(result, request.failOn) };

@@ -1,0 +1,19 @@
+// lckit proxy started in the test's own process, in front of one upstream origin (both base URLs), on
+// free ports; and a judge that only collects what the proxy hands it, for tests of the forwarding.
+import { type RunningProxy, startProxy } from "../../src/traffic/proxy.ts";
+import type { ReadExchange } from "../../src/traffic/recorded-entry.ts";
+import type { TrafficJudge } from "../../src/traffic/traffic-judge.ts";
+
+export function proxyInFront(
+  upstream: string,
+  judge: TrafficJudge,
+  upstreamTimeoutMs = 5_000,
+): Promise<RunningProxy> {
+  return startProxy({ baseUrl: upstream, rdmUrl: upstream, port: 0, upstreamTimeoutMs, judge });
+}
+
+/** A stand-in judge: the exchanges it was handed, in order. */
+export function collectingJudge(): { judge: TrafficJudge; judged: ReadExchange[] } {
+  const judged: ReadExchange[] = [];
+  return { judge: { add: (x: ReadExchange) => judged.push(x) } as unknown as TrafficJudge, judged };
+}
