@@ -62,8 +62,8 @@ async function getJson(url, init) {
   return res.json();
 }
 
-async function countLookups() {
-  const url = `${rdm}/lookups/${tenant}/_scan?limit=50&filter=${encodeURIComponent(`equals(type,'${type}')`)}`;
+// counts the records of a scan, following its scroll
+async function countScan(url) {
   let n = 0;
   let page = await getJson(url, { method: "POST" });
   for (let i = 0; i < 100; i++) {
@@ -78,21 +78,9 @@ async function countLookups() {
   return n;
 }
 
-async function countStatistics() {
-  const url = `${base}/configuration/${tenant}/autopilot/stats/${encodeURIComponent(type)}/_scan?limit=50`;
-  let n = 0;
-  let page = await getJson(url, { method: "POST" });
-  for (let i = 0; i < 100; i++) {
-    n += (page.values ?? []).length;
-    if (!page.scrollId || !(page.values ?? []).length) break;
-    page = await getJson(url, {
-      method: "POST",
-      headers: { "content-type": "application/json" },
-      body: JSON.stringify({ scrollId: page.scrollId }),
-    });
-  }
-  return n;
-}
+const countLookups = () =>
+  countScan(`${rdm}/lookups/${tenant}/_scan?limit=50&filter=${encodeURIComponent(`equals(type,'${type}')`)}`);
+const countStatistics = () => countScan(`${base}/configuration/${tenant}/autopilot/stats/${encodeURIComponent(type)}/_scan?limit=50`);
 
 async function countBlocked() {
   let n = 0;
