@@ -5,11 +5,9 @@ import { createPublicKey } from "node:crypto";
 import { existsSync, readFileSync, statSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { renderDiffJson, renderDiffMarkdown } from "../../report/diff.ts";
-import { verifyFolder } from "../../report-folder/manifest.ts";
-import { kitInfo, specHashes } from "../../result/kit-info.ts";
 import type { RunResult } from "../../result/model.ts";
 import { diffReports, hasRegressions } from "../../result/run-diff.ts";
-import { checksModuleOf, loadChecks } from "../../session/checks-module.ts";
+import { verifyReport } from "../../session/verify-report.ts";
 import { option } from "../argv.ts";
 import { defineCommand, defineGroup } from "../command.ts";
 import { existingPath, oneOf } from "../flags.ts";
@@ -80,9 +78,11 @@ envelope), and for a certificate that every MUST check of the kit ran.`,
         );
       }
     }
-    const result = verifyFolder(folder, {
+    const result = await verifyReport({
+      folder,
       ...(publicKey === undefined ? {} : { publicKey }),
-      kit: await kitMustChecks(io),
+      cwd: io.cwd,
+      env: io.env,
     });
     if (values.format === "json") io.out(`${JSON.stringify(result, null, 2)}\n`);
     else {
@@ -106,16 +106,6 @@ export const command = defineGroup(
   },
   [diff, verify],
 );
-
-/** The MUST checks of this kit version (suites/index.ts, or LCKIT_CHECKS_MODULE like lckit run). */
-async function kitMustChecks(io: CliIo) {
-  const allChecks = await loadChecks(io.cwd, checksModuleOf(io.env));
-  return {
-    version: kitInfo().version,
-    mustIds: allChecks.filter((c) => c.level === "MUST").map((c) => c.id),
-    catalogueSha256: specHashes().catalogue.sha256,
-  };
-}
 
 /** A report.json file, or a folder holding one: a usage error names what is wrong with it. */
 export function readReport(io: CliIo, given: string): RunResult {
