@@ -5,7 +5,6 @@
 import {
   type Check,
   type CheckContext,
-  CheckFailure,
   depthOf,
   explore,
   fail,
