@@ -5,7 +5,6 @@
 import {
   type Check,
   type CheckContext,
-  CheckFailure,
   depthOf,
   explore,
   fail,
@@ -34,6 +33,8 @@ import {
 import {
   allUsable,
   atLimitRefusal,
+  decideInTime,
+  ExpiryAmbiguous,
   ensureInsideValidity,
   expectNewTokens,
   expectQuotaRefusal,
@@ -464,48 +465,49 @@ export const parallelRequestsNeverExceed: Check = defineCheck({
   async run(ctx) {
     const max = quotaFor(ctx);
     const free = max;
-    await withQuotaSession(ctx, async (session) => {
-      // Round 1 from a clean start: tokens issued before the check (in real time, with an older validity)
-      // may still hold slots, and their number is unknown: fill the quota one request at a time first, so
-      // that every slot is held, then raise it by `free`: exactly `free` slots are open, however many tokens
-      // were held before.
-      const cleanRound = async (round: number) => {
-        await session.restart();
-        await session.setQuota(max);
-        const seen = new Set<string>();
-        const started = ctx.clock.now();
-        const before = await fillSequentially(session, max, seen, `round ${round}`);
-        const held = `with the quota full (${before} tokens issued one by one before a refusal at maxActiveTokensAllowed=${max})`;
-        await raiseAndRace(session, { round, full: max, free, seen, held });
-        return { seen, started };
-      };
-      const first = await cleanRound(1);
-      if (session.drivable) {
-        await cleanRound(2);
-        return;
-      }
-      // In real time round 2 raises the quota again on top of round 1, whose tokens hold every slot: no
-      // wait for them to expire, as long as none can have expired before round 2 ends (each lives at least
-      // its validity less the 1 s a rounded expiry may take). Where round 2 fails after that, its finding
-      // is not certain, and a clean round 2 decides.
-      const certainUntil = first.started + (session.validitySeconds - 1) * 1000;
-      const full = max + free;
-      try {
-        await raiseAndRace(session, {
-          round: 2,
-          full,
-          free,
-          seen: first.seen,
-          held: `with the quota full (the ${full} tokens of round 1 at maxActiveTokensAllowed=${full})`,
-        });
-      } catch (error) {
-        if (!(error instanceof CheckFailure) || ctx.clock.now() < certainUntil) throw error;
-        ctx.log.info(
-          `round 2 on top of round 1 ended after round 1's tokens may have expired; a clean round 2 decides`,
-        );
-        await cleanRound(2);
-      }
-    });
+    await withQuotaSession(ctx, (session) =>
+      // In real time round 1's tokens must outlive round 2 on top of it: per round a fill of max + 1
+      // requests, two writes, the race (one round trip), a refusal.
+      decideInTime(session, 2 * (max + 5) + 4, async () => {
+        // Round 1 from a clean start: tokens issued before the check (in real time, with an older validity)
+        // may still hold slots, and their number is unknown: fill the quota one request at a time first, so
+        // that every slot is held, then raise it by `free`: exactly `free` slots are open, however many
+        // tokens were held before.
+        const cleanRound = async (round: number) => {
+          await session.restart();
+          await session.setQuota(max);
+          const seen = new Set<string>();
+          const before = await fillSequentially(session, max, seen, `round ${round}`);
+          const held = `with the quota full (${before} tokens issued one by one before a refusal at maxActiveTokensAllowed=${max})`;
+          await raiseAndRace(session, { round, full: max, free, seen, held });
+          return { seen };
+        };
+        const first = await cleanRound(1);
+        if (session.drivable) {
+          await cleanRound(2);
+          return;
+        }
+        // In real time round 2 raises the quota again on top of round 1, whose tokens hold every slot: no
+        // wait for them to expire. Where some of them may have expired before round 2 was judged (their
+        // windows say so), round 2 is undecided, and a clean round 2 decides.
+        const full = max + free;
+        try {
+          await raiseAndRace(session, {
+            round: 2,
+            full,
+            free,
+            seen: first.seen,
+            held: `with the quota full (the ${full} tokens of round 1 at maxActiveTokensAllowed=${full})`,
+          });
+        } catch (error) {
+          if (!(error instanceof ExpiryAmbiguous)) throw error;
+          ctx.log.info(
+            `round 2 on top of round 1 was undecided (${error.spanMs} ms); a clean round 2 decides`,
+          );
+          await cleanRound(2);
+        }
+      }),
+    );
   },
 });
 
@@ -517,11 +519,24 @@ async function raiseAndRace(
 ): Promise<void> {
   const { round, full, free, seen, held } = step;
   await session.setQuota(full + free);
+  const prior = [...session.held.keys()];
   const answers = await Promise.all(Array.from({ length: free + 4 }, () => session.issue()));
+  const answered = session.ctx.clock.now();
   explore(session.ctx, "concurrency", `${free + 4} simultaneous requests for ${free} free slots`);
   const granted = newTokens(answers, seen, `round ${round}: simultaneous requests`, quotaRecord(session));
   if (granted.length > free) {
     const over = answers.filter((a) => accessTokenOf(a) !== undefined)[free];
+    // In real time: the tokens held before the race that were active for certain until its last answer,
+    // with the new ones, must exceed the raised quota; else some slots may have come free by expiry.
+    const surely = prior.filter((t) => (session.held.get(t)?.earliestExpiry ?? 0) > answered).length;
+    if (!session.drivable && surely + granted.length <= full + free)
+      throw new ExpiryAmbiguous(
+        answered - Math.min(...prior.map((t) => session.held.get(t)?.sent ?? answered)),
+        `round ${round}: ${free + 4} simultaneous token requests got ${granted.length} new tokens after a raise that ` +
+          `opened ${free} slots, but only ${surely} of the ${full} tokens held before were active for certain ` +
+          "when the last of them was answered",
+        over ? answerDetail(over) : {},
+      );
     fail(
       `round ${round}: ${held} and then raised to ${full + free}, ${free + 4} simultaneous ` +
         `token requests got ${granted.length} new tokens; the raise opened ${free} slots`,

@@ -1,7 +1,8 @@
 // Token validity under multi-token support: a token lives the accessTokenValidity of its client from its
 // issue time, is refused as expired afterwards, and no longer holds a quota slot.
 import { type Check, explore } from "../src/check/index.ts";
-import { ensureAnswer } from "./support/answer-detail.ts";
+import { describeResponse } from "../src/client/index.ts";
+import { answerDetail, ensureAnswer } from "./support/answer-detail.ts";
 import { defineCheck } from "./support/define.ts";
 import { atFullQuota } from "./support/full-quota.ts";
 import { DIMENSION, methodName } from "./support/quota-methods.ts";
@@ -9,6 +10,7 @@ import { SKEW_MS } from "./support/quota-model.ts";
 import {
   allUsable,
   atLimitRefusal,
+  ExpiryAmbiguous,
   expectQuotaRefusal,
   issueDistinct,
   QUOTA_TOKEN_CHECK,
@@ -59,8 +61,14 @@ export const validityFromClientConfiguration: Check = defineCheck({
   requirements: ["TOKEN-VALIDITY-01", "TOKEN-VALIDITY-02", "CONFIG-CLIENT-02", "CONFIG-CLIENT-01"],
   async run(ctx) {
     await withTokensOfItsOwn(ctx, async (session) => {
+      // Just inside the rounding a correct implementation may take either way, where the clock is driven;
+      // in real time the round trips of the token request and of the use besides (the longest the session
+      // saw, twice), and a second more.
+      const margin = session.drivable
+        ? SKEW_MS / 1000 + 0.001
+        : Math.max(2, Math.ceil((2 * session.roundTripMs()) / 1000) + 1);
       // The session puts the client's previous validity back when it ends.
-      const validity = session.drivable ? 120 : 3;
+      const validity = session.drivable ? 120 : margin + 1;
       await session.setValidity(validity);
       explore(ctx, DIMENSION.method, methodName("PUT clients"));
       // The clients are written with the admin's token (see upsertClient).
@@ -69,18 +77,22 @@ export const validityFromClientConfiguration: Check = defineCheck({
       await session.setQuota(quotaFor(ctx));
       const [issued] = await issueDistinct(session, 1, new Set(), `accessTokenValidity=${validity}`);
       const token = issued?.token ?? "";
-      // Just inside the rounding a correct implementation may take either way, where the clock is driven;
-      // in real time a second more, for the request's own time.
-      const margin = session.drivable ? SKEW_MS / 1000 + 0.001 : 2;
       const before = validity - margin;
       await session.pass(before);
       const early = await session.use(token);
-      ensureAnswer(
-        judgeSuccess(early, `use ${before} s after issue (validity ${validity} s)`),
-        undefined,
-        early,
-        { record: quotaRecord(session, `its token, used ${before} s after issue`) },
-      );
+      const judged = judgeSuccess(early, `use ${before} s after issue (validity ${validity} s)`);
+      const record = quotaRecord(session, `its token, used ${before} s after issue`);
+      // In real time the use must have been answered inside the token's certain life to be judged.
+      const window = session.held.get(token);
+      const answered = ctx.clock.now();
+      if (judged !== undefined && !session.drivable && window && window.earliestExpiry <= answered)
+        throw new ExpiryAmbiguous(
+          answered - window.sent,
+          `the token was refused (${describeResponse(early)}) on a use answered ${answered - window.sent} ms ` +
+            `after the token was requested, with accessTokenValidity ${validity} s`,
+          answerDetail(early, { record }),
+        );
+      ensureAnswer(judged, undefined, early, { record });
       explore(ctx, DIMENSION.instant, "before expiry");
       const after = session.drivable ? validity + margin : validity + 1;
       await session.pass(after - before);

@@ -20,7 +20,13 @@ import {
 import { putCustomerOrFail, withCustomerRestored, withoutMultiToken } from "./customer-restore.ts";
 import { CUSTOMER_METHODS, type CustomerMethod, writeCustomer } from "./quota-methods.ts";
 import { clientOf, credentialOf, quotaCustomerIdOf } from "./target-client.ts";
-import { canDriveClock, defaultValiditySeconds, expireEverythingMs, letTimePass } from "./token-lifetime.ts";
+import {
+  canDriveClock,
+  defaultValiditySeconds,
+  expireEverythingMs,
+  letTimePass,
+  VALIDITY_SKEW_MS,
+} from "./token-lifetime.ts";
 
 /** accessTokenValidity the kit gives the quota client: in real time, and where it drives the clock. */
 export const shortValiditySeconds = 2;
@@ -61,6 +67,46 @@ export interface QuotaSession {
   issue(): Promise<ApiResponse<TokenResponse>>;
   /** A data request (one lookup) with the token. */
   use(token: string): Promise<ApiResponse<unknown>>;
+  /** The tokens issued to the quota client while the kit had multi-token support on, since the last clean
+   *  start or switch-off, each with the window of its expiry on the kit's clock (see TokenWindow). */
+  held: Map<string, TokenWindow>;
+  /** The longest round trip of the session's own requests so far (ms, 0 where the clock is driven): what a
+   *  real-time check plans its tokens' validity from. */
+  roundTripMs(): number;
+}
+
+/**
+ * Where a token's expiry lies on the kit's clock, from the request that issued it: it lives the validity it
+ * was issued with from its issue time, which lies between `sent` and `received`, give or take the rounding
+ * a correct target may take (VALIDITY_SKEW_MS). Active for certain while a request is answered before
+ * `earliestExpiry`; expired for certain for one sent after `latestExpiry`; in between, either.
+ */
+export interface TokenWindow {
+  sent: number;
+  received: number;
+  earliestExpiry: number;
+  latestExpiry: number;
+}
+
+/** The expiry window of a token issued between `sent` and `received` under `validitySeconds`, shortened
+ *  to the expires_in the answer announces where that is shorter. */
+export function tokenWindow(
+  sent: number,
+  received: number,
+  validitySeconds: number,
+  response?: ApiResponse<TokenResponse>,
+): TokenWindow {
+  const announced = response?.data?.expires_in;
+  const shortest =
+    typeof announced === "number" && Number.isFinite(announced) && announced > 0
+      ? Math.min(announced, validitySeconds)
+      : validitySeconds;
+  return {
+    sent,
+    received,
+    earliestExpiry: sent + shortest * 1000 - VALIDITY_SKEW_MS,
+    latestExpiry: received + validitySeconds * 1000 + VALIDITY_SKEW_MS,
+  };
 }
 
 /** The answer to a check's last upsert of a clientId alone (a read of the client), for its next upsert
@@ -292,6 +338,18 @@ export async function withQuotaSession<T>(
   // Where a check names no method: PUT at the default depth; at "deep" PUT and POST in turn, so that every
   // quota check sets its quota both ways a customer is written.
   let writes = 0;
+  // The longest round trip of the session's requests (real time only), and the tokens it holds.
+  let roundTrip = 0;
+  const held = new Map<string, TokenWindow>();
+  const timed = async <R>(
+    request: () => Promise<R>,
+  ): Promise<{ answer: R; sent: number; received: number }> => {
+    const sent = ctx.clock.now();
+    const answer = await request();
+    const received = ctx.clock.now();
+    if (!drivable) roundTrip = Math.max(roundTrip, received - sent);
+    return { answer, sent, received };
+  };
   const nextMethod = (): CustomerMethod =>
     depthOf(ctx) === "deep" ? (CUSTOMER_METHODS[writes++ % 2] as CustomerMethod) : "PUT";
   return withCustomerRestored(ctx, "admin", customerId, async (original) => {
@@ -324,6 +382,7 @@ export async function withQuotaSession<T>(
         if (ctx.facts.get(switchOffWay) !== "replace")
           await client.putCustomer(await ctx.token("admin"), customerId, { ...base, multitokenConfig: null });
         on = false;
+        held.clear();
       },
       async multiTokenOff() {
         // The kit learns how the target switches multi-token support off once, from on: the two token
@@ -344,6 +403,7 @@ export async function withQuotaSession<T>(
         }
         await switchMultiTokenOff(ctx, customerId, original, on, session.validitySeconds);
         on = false;
+        held.clear();
       },
       async setValidity(seconds) {
         await upsertQuotaClient(ctx, customerId, { accessTokenValidity: seconds });
@@ -362,8 +422,24 @@ export async function withQuotaSession<T>(
       async pass(seconds) {
         await letTimePass(ctx, seconds * 1000);
       },
-      issue: () => client.token(credential).finally(() => noteQuotaToken(ctx, session.validitySeconds)),
-      use: (token) => client.scanFirst(token, { kind: "lookups", tenantId: ctx.target.tenant }, { limit: 1 }),
+      async issue() {
+        const validity = session.validitySeconds;
+        const { answer, sent, received } = await timed(() => client.token(credential)).finally(() =>
+          noteQuotaToken(ctx, validity),
+        );
+        const token = accessTokenOf(answer);
+        if (on && token !== undefined && !held.has(token))
+          held.set(token, tokenWindow(sent, received, validity, answer));
+        return answer;
+      },
+      use: async (token) =>
+        (
+          await timed(() =>
+            client.scanFirst(token, { kind: "lookups", tenantId: ctx.target.tenant }, { limit: 1 }),
+          )
+        ).answer,
+      held,
+      roundTripMs: () => roundTrip,
     };
     // Tokens from before the kit shortened the validity may live long: where the clock can be driven,
     // move past them at every session's start (switching multi-token support off the first time), so that
@@ -376,8 +452,9 @@ export async function withQuotaSession<T>(
     }
     // The interface cannot read a client; an upsert of the clientId alone shows its stored validity where
     // the target answers the stored client (else the documented default is put back).
-    const previous = (await upsertQuotaClient(ctx, customerId, {})) ?? defaultValiditySeconds;
-    await upsertQuotaClient(ctx, customerId, { accessTokenValidity: validity });
+    const previous =
+      (await timed(() => upsertQuotaClient(ctx, customerId, {}))).answer ?? defaultValiditySeconds;
+    await timed(() => upsertQuotaClient(ctx, customerId, { accessTokenValidity: validity }));
     try {
       await session.restart();
       return await body(session);

@@ -3,9 +3,11 @@
 import {
   type CheckContext,
   CheckFailure,
+  CheckInconclusive,
   defineFact,
   explore,
   type Fact,
+  type FailureDetail,
   fail,
   inconclusive,
   requestOf,
@@ -25,6 +27,7 @@ import {
   noTokensFromBefore,
   QUOTA_SESSION_FACTS,
   type QuotaSession,
+  validityForBurst,
   withQuotaSession,
 } from "./quota-session.ts";
 import { judgeQuotaRefusal, judgeSuccess } from "./response-judges.ts";
@@ -53,6 +56,104 @@ export function quotaRecord(session: QuotaSession, position?: number | string): 
 export function quotaExpected(max: number): string {
   return `at most ${max} active tokens (maxActiveTokensAllowed=${max}); a limit-exceeded refusal beyond`;
 }
+
+// ---------------------------------------------------------------- what real time decides
+/**
+ * A real-time observation that the windows of the tokens it rests on do not decide: a token the judgment
+ * counts as active may have expired by then (its issue lies `spanMs` before the answer judged), which a
+ * slow link or a loaded machine makes likely. Undecided, never a failure; a check that planned its
+ * tokens' validity too short may size it from `spanMs` and ask once more (see decideInTime).
+ */
+export class ExpiryAmbiguous extends CheckInconclusive {
+  constructor(
+    readonly spanMs: number,
+    saw: string,
+    details?: FailureDetail,
+  ) {
+    super(
+      {
+        saw,
+        readings: [
+          "a token counted as active had expired by then (its validity ran out while the kit's requests were slow)",
+          "the target broke the quota or the token's validity",
+        ],
+        decideBy:
+          "a faster link to the target or a less loaded machine (the kit sizes its tokens' validity from the " +
+          "round trips it sees), or a target whose clock the kit can drive",
+      },
+      details,
+    );
+  }
+}
+
+/** Tokens the session holds that are active for certain for a request answered at `at` (`except` left out). */
+export function surelyHeld(session: QuotaSession, at: number, except?: string): number {
+  let count = 0;
+  for (const [token, window] of session.held) if (token !== except && window.earliestExpiry > at) count++;
+  return count;
+}
+
+/** Milliseconds from the issue of the oldest token the session holds to `at`. */
+function spanOf(session: QuotaSession, at: number): number {
+  const sent = [...session.held.values()].map((w) => w.sent);
+  return sent.length === 0 ? 0 : at - Math.min(...sent);
+}
+
+/**
+ * A token granted where `max` were counted active: in real time a failure only where `max` tokens of the
+ * session were active for certain when it was answered; otherwise undecided (ExpiryAmbiguous), with `saw`.
+ */
+export function ensureGrantBeyond(
+  session: QuotaSession,
+  response: ApiResponse<TokenResponse>,
+  max: number,
+  saw: string,
+): void {
+  if (session.drivable) return;
+  const token = accessTokenOf(response);
+  const at = (token === undefined ? undefined : session.held.get(token)?.received) ?? session.ctx.clock.now();
+  const surely = surelyHeld(session, at, token);
+  if (surely >= max) return;
+  throw new ExpiryAmbiguous(
+    spanOf(session, at),
+    `${saw}, but only ${surely} of the tokens counted were active for certain when it was answered ` +
+      `(the oldest issued ${spanOf(session, at)} ms before, with a ${session.validitySeconds} s validity)`,
+    answerDetail(response, { record: quotaRecord(session) }),
+  );
+}
+
+/**
+ * Runs a real-time quota judgment with tokens whose validity outlives the burst it needs: planned from the
+ * longest round trip the session saw for `requests` requests, and where the observation still came out
+ * ambiguous, asked once more from a clean start with a validity sized from the span it took (at most
+ * `longestPlannedSeconds`). Where the clock is driven, `body` runs as it is.
+ */
+export async function decideInTime(
+  session: QuotaSession,
+  requests: number,
+  body: () => Promise<void>,
+): Promise<void> {
+  if (session.drivable) return body();
+  const planned = validityForBurst(session.roundTripMs(), requests);
+  if (planned > session.validitySeconds) await session.setValidity(Math.min(planned, longestPlannedSeconds));
+  try {
+    return await body();
+  } catch (error) {
+    if (!(error instanceof ExpiryAmbiguous)) throw error;
+    const sized = Math.max(session.validitySeconds * 2, Math.ceil((2 * error.spanMs) / 1000) + 2);
+    if (session.validitySeconds >= longestPlannedSeconds) throw error;
+    session.ctx.log.info(
+      `undecided with a ${session.validitySeconds} s validity (${error.spanMs} ms from the first token to the ` +
+        `answer judged); asking again with ${Math.min(sized, longestPlannedSeconds)} s`,
+    );
+    await session.setValidity(Math.min(sized, longestPlannedSeconds));
+    await session.restart();
+    return body();
+  }
+}
+
+/** The longest validity decideInTime gives the quota client: the next clean start waits it out. */
+const longestPlannedSeconds = 20;
 
 /** Per target, the last announcement of a quota client's token beyond its configured validity: such a
  *  token outlives the session that asked for it and holds a slot in the checks after it. */
@@ -259,6 +360,13 @@ export async function fillSequentially(
     last = response;
     validityOf(session, response);
   }
+  if (last)
+    ensureGrantBeyond(
+      session,
+      last,
+      max,
+      `${why}: ${max + 1} token requests one after another got ${max + 1} new tokens`,
+    );
   fail(
     `${why}: ${max + 1} token requests one after another got ${max + 1} new tokens; maxActiveTokensAllowed=${max}`,
     {
@@ -277,7 +385,13 @@ export async function fillQuota(session: QuotaSession, max: number): Promise<Iss
 
 export async function atLimitRefusal(session: QuotaSession, max: number): Promise<ApiResponse<unknown>> {
   return session.issue().then((response) => {
-    if (accessTokenOf(response))
+    if (accessTokenOf(response)) {
+      ensureGrantBeyond(
+        session,
+        response,
+        max,
+        `a token was granted with ${max} counted active at maxActiveTokensAllowed=${max}`,
+      );
       fail(
         `expected a limit-exceeded refusal with ${max} active tokens and maxActiveTokensAllowed=${max}, ` +
           `but a token was issued: ${describeResponse(response)}`,
@@ -287,6 +401,7 @@ export async function atLimitRefusal(session: QuotaSession, max: number): Promis
           record: quotaRecord(session, `token request ${max + 1}, with ${max} active tokens`),
         }),
       );
+    }
     return response;
   });
 }
@@ -302,9 +417,19 @@ export async function expectQuotaRefusal(session: QuotaSession, max: number, why
 export async function allUsable(session: QuotaSession, tokens: Issued[], why: string): Promise<void> {
   for (const [index, { token }] of tokens.entries()) {
     const response = await session.use(token);
-    ensureAnswer(judgeSuccess(response, `use of active token ${index + 1}`), why, response, {
-      record: quotaRecord(session, `active token ${index + 1} of ${tokens.length}`),
-    });
+    const judged = judgeSuccess(response, `use of active token ${index + 1}`);
+    const record = quotaRecord(session, `active token ${index + 1} of ${tokens.length}`);
+    // In real time a token may have run out its validity while the kit's requests were slow.
+    const window = session.held.get(token);
+    const at = session.ctx.clock.now();
+    if (judged !== undefined && !session.drivable && window !== undefined && window.earliestExpiry <= at)
+      throw new ExpiryAmbiguous(
+        at - window.sent,
+        `${why}: active token ${index + 1} was refused (${describeResponse(response)}) ${at - window.sent} ms ` +
+          `after it was requested, with a ${session.validitySeconds} s validity`,
+        answerDetail(response, { record }),
+      );
+    ensureAnswer(judged, why, response, { record });
   }
 }
 
