@@ -1,6 +1,8 @@
 // evidence.har: every exchange of the run as HAR 1.2, written to disk as each exchange completes (memory
 // stays flat however long the run), redacted with the same Redactor rules as the reports (credential
-// headers, secret fields, the target's client secrets and every access token seen, in any encoding).
+// headers, secret fields, the target's client secrets and every access token seen, in any encoding), but
+// pseudonymously: each distinct secret becomes a label of its own (redacted-token-1, ...), so lckit judge
+// can follow a token's life and tell clients apart in the file without seeing a secret.
 // Each entry carries the run-wide id the transport gave its exchange (`_exchangeId`) and the id of the
 // check that sent it (`_check`, or lckit/tokens, lckit/restore for the runner's own); every check points
 // at the entries of the exchanges it used (CheckResult.exchangeIds -> harEntries), shared recordings
@@ -41,7 +43,7 @@ type Fetch = (request: Request) => Promise<Response>;
 
 export class HarWriter {
   private readonly fd: number;
-  private readonly redactor = new Redactor();
+  private readonly redactor = new Redactor({ pseudonyms: true });
   private readonly pending = new Set<Promise<void>>();
   /** method, redacted URL and status of each written entry, by index: for linking evidence. */
   readonly index: Indexed[] = [];
@@ -56,7 +58,7 @@ export class HarWriter {
     creator: { name: string; version: string },
     secrets: readonly (string | undefined)[],
   ) {
-    for (const s of secrets) this.redactor.addSecret(s);
+    for (const s of secrets) this.redactor.addSecret(s, "secret");
     this.plain = file.endsWith(".gz") ? file.slice(0, -".gz".length) : file;
     this.fd = openSync(this.plain, "w");
     writeSync(
