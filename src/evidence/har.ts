@@ -43,7 +43,9 @@ type Fetch = (request: Request) => Promise<Response>;
 
 export class HarWriter {
   private readonly fd: number;
-  private readonly redactor = new Redactor({ pseudonyms: true });
+  /** The run obtains every token it sends within the run, so a bearer token never issued in it is one the
+   *  kit made up (a check's never-issued value): its label says so. */
+  private readonly redactor = new Redactor({ pseudonyms: true, issuedWithin: true });
   private readonly pending = new Set<Promise<void>>();
   /** method, redacted URL and status of each written entry, by index: for linking evidence. */
   readonly index: Indexed[] = [];
@@ -57,6 +59,10 @@ export class HarWriter {
     readonly file: string,
     creator: { name: string; version: string },
     secrets: readonly (string | undefined)[],
+    /** The run's clock (the embedded reference's, which a check may move on to expire a token): the
+     *  entries' times and durations are the target's, so a judge of the file sees a token used past its
+     *  expiry as the target saw it. */
+    private readonly now: () => number = Date.now,
   ) {
     for (const s of secrets) this.redactor.addSecret(s, "secret");
     this.plain = file.endsWith(".gz") ? file.slice(0, -".gz".length) : file;
@@ -71,28 +77,19 @@ export class HarWriter {
    *  from a clone beside the caller, capped, so a slow or endless body never holds the run up. */
   wrap(fetch: Fetch): Fetch {
     return async (request) => {
-      const started = new Date();
-      const t0 = performance.now();
+      const t0 = this.now();
+      const started = new Date(t0);
       const requestBody = request.body === null ? undefined : await request.clone().text();
       try {
         const response = await fetch(request);
-        const waited = performance.now() - t0;
+        const waited = this.now() - t0;
         const job = readCapped(response.clone(), HAR_BODY_LIMIT).then(({ text, truncated }) =>
-          this.write(
-            started,
-            performance.now() - t0,
-            waited,
-            request,
-            requestBody,
-            response,
-            text,
-            truncated,
-          ),
+          this.write(started, this.now() - t0, waited, request, requestBody, response, text, truncated),
         );
         this.track(job);
         return response;
       } catch (error) {
-        this.write(started, performance.now() - t0, 0, request, requestBody, undefined, "", false, error);
+        this.write(started, this.now() - t0, 0, request, requestBody, undefined, "", false, error);
         throw error;
       }
     };
@@ -180,7 +177,8 @@ async function readCapped(response: Response, limit: number): Promise<{ text: st
   };
 }
 
-function tokensIn(body: string): string[] {
+/** The tokens a token answer hands out: secrets from then on. */
+export function tokensIn(body: string): string[] {
   return [...body.matchAll(/"(?:access_token|refresh_token|id_token)"\s*:\s*"([^"]+)"/g)].map(
     (m) => m[1] as string,
   );

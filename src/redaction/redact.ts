@@ -93,9 +93,13 @@ export class Redactor {
   private readonly cache = new Map<string, RegExp>();
   /** Labels per secret, when each secret is replaced by its own (a recording's redaction). */
   private readonly names: Pseudonyms | undefined;
+  /** Every token the traffic sends was issued within it, as the redactor learnt (addSecret): a bearer
+   *  token it never learnt is labelled never issued. Only the kit's own run can say so. */
+  private readonly issuedWithin: boolean;
 
-  constructor(options: { pseudonyms?: boolean } = {}) {
+  constructor(options: { pseudonyms?: boolean; issuedWithin?: boolean } = {}) {
     this.names = options.pseudonyms ? new Pseudonyms() : undefined;
+    this.issuedWithin = options.pseudonyms === true && options.issuedWithin === true;
   }
 
   /** What replaces a secret: its label, or the one placeholder. */
@@ -209,7 +213,8 @@ export class Redactor {
       }
       return this.label(value, "secret");
     }
-    return this.label(value, "token");
+    const issued = !this.issuedWithin || !/^bearer$/i.test(scheme) || this.secrets.has(value);
+    return this.label(value, issued ? "token" : "unissued");
   }
 
   /** A header whose value is a credential: the scheme kept ("Bearer", "Basic") so the evidence still

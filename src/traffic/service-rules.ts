@@ -9,6 +9,7 @@
 
 import { createHash } from "node:crypto";
 import { isObject, loadContract } from "../contract/index.ts";
+import { neverIssued } from "../redaction/pseudonyms.ts";
 import { scrollIdSent } from "../rules/caller/caller-rules.ts";
 import { parseJson } from "../rules/caller/traffic.ts";
 import { DeleteTaskJudge } from "./delete-task.ts";
@@ -38,8 +39,8 @@ export interface ServiceLimits {
 export const DEFAULT_SERVICE_LIMITS: ServiceLimits = { maxOpenScrolls: 10_000, maxKeysPerScroll: 100_000 };
 
 const SCANS = new Set(["scanLookups", "scanAutopilotStats", "scanAutopilotStatsByType"]);
-/** Slack for clocks: a token used within this of its expiry is not judged as expired. */
-const EXPIRY_SLACK_MS = 2_000;
+/** expires_in is whole seconds (RFC 6749 §5.1): the token may live up to a second longer than it says. */
+const EXPIRY_ROUNDING_MS = 1_000;
 /** The documented default page size (100) and bound; the lookups scan's default is not shown. */
 const DEFAULT_LIMIT = 100;
 
@@ -76,10 +77,13 @@ const RULES = {
   malformedToken: {
     id: "service/refuses-malformed-token",
     level: "MUST",
-    title: "MUST refuse a request whose Authorization is not Bearer and a well-formed token",
+    title:
+      "MUST refuse a request whose Authorization is not Bearer and a well-formed token, or a token the recording shows never issued",
     requirements: ["AUTH-03"],
-    opportunity: "a request with a malformed Authorization value",
-    notExercised: "no request in the traffic carried a malformed Authorization value",
+    opportunity:
+      "a request with a malformed Authorization value, or a token the kit's own recording labels never issued",
+    notExercised:
+      "no request in the traffic carried a malformed Authorization value or a token labelled never issued",
   },
   expiredToken: {
     id: "service/refuses-expired-token",
@@ -148,7 +152,8 @@ export function serviceRules(): ServiceRule[] {
 }
 
 /** An Authorization value that cannot be a bearer token: another scheme, none, or characters a token68
- *  cannot hold. A redacted value ([redacted]) is a token the recorder hid, not a malformed one. */
+ *  cannot hold (a pseudonym keeps that shape: pseudonyms.ts). A redacted value ([redacted]) is a token
+ *  the recorder hid, not a malformed one. */
 function malformedBearer(value: string): boolean {
   if (/\[redacted\]/i.test(value)) return false;
   const match = /^bearer(?:\s+(.*))?$/i.exec(value.trim());
@@ -306,23 +311,30 @@ export class ServiceJudge {
         );
       return;
     }
-    if (malformedBearer(value)) {
+    const unissued = neverIssued(x.bearer);
+    if (unissued || malformedBearer(value)) {
       const tally = this.tally(RULES.malformedToken.id);
       tally.opportunities += 1;
       if (ok(x))
         tally.violate(
           x.seq,
-          `${x.method} ${x.pathname} with a malformed Authorization value was answered ${x.status}, not refused`,
+          `${x.method} ${x.pathname} with ${unissued ? `a bearer token never issued (${x.bearer})` : "a malformed Authorization value"} was answered ${x.status}, not refused`,
         );
     }
-    if (x.bearer === undefined || /\[redacted\]/i.test(x.bearer)) return;
-    const expiresAt = tokens(x.bearer)?.expiresAt;
-    if (expiresAt === undefined) {
+    if (x.bearer === undefined || unissued || /\[redacted\]/i.test(x.bearer)) return;
+    const issued = tokens(x.bearer);
+    if (issued === undefined) {
       // Issued before the recording began (or no longer tracked): its expiry was never observed.
       this.unknownTokens += 1;
       return;
     }
-    if (x.at <= expiresAt + EXPIRY_SLACK_MS) return;
+    // The token was issued at some moment while its token request was answered (on the recorder's clock,
+    // which also timed this request): it has surely expired once its lifetime, rounded up to the second,
+    // has passed since the answer came.
+    const expiresAt = issued.expiresAt;
+    const surelyExpired =
+      expiresAt + ((issued.answeredAt ?? issued.issuedAt) - issued.issuedAt) + EXPIRY_ROUNDING_MS;
+    if (x.at < surelyExpired) return;
     const tally = this.tally(RULES.expiredToken.id);
     tally.opportunities += 1;
     if (ok(x))
