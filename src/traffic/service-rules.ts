@@ -14,6 +14,7 @@ import { scrollIdSent } from "../rules/caller/caller-rules.ts";
 import { parseJson } from "../rules/caller/traffic.ts";
 import { DeleteTaskJudge } from "./delete-task.ts";
 import { type ClientAccess, RolesJudge } from "./roles.ts";
+import { ScanReads, scanKeyOf } from "./scan-reads.ts";
 import type { ObservedExchange, ServiceRule, ServiceRuleJudge, TokenTable } from "./service-rule.ts";
 import {
   type Capture,
@@ -101,6 +102,17 @@ const RULES = {
     requirements: ["SCAN-04"],
     opportunity: "a scroll the traffic followed past its first page",
     notExercised: "the traffic holds no scroll followed past its first page",
+  },
+  noneSkipped: {
+    id: "service/scroll-none-skipped",
+    level: "MUST",
+    title:
+      "MUST skip no record: two complete reads of one scan with no write between them show the same records",
+    requirements: ["SCAN-04"],
+    opportunity:
+      "two complete reads of the same scan (method, path, query but for limit) with no write observed between them",
+    notExercised:
+      "the traffic holds no scan read completely twice (first page to end) with no write observed between the reads",
   },
   orderKept: {
     id: "service/scroll-order-kept",
@@ -199,6 +211,9 @@ const limitOf = (search: string) => {
 /** One scroll as followed so far: what its first request asked and what its pages have shown. */
 interface OpenScroll {
   scope: string;
+  /** The scan it reads (scan-reads.ts) and the writes observed before its first page. */
+  scan: string;
+  epoch: number;
   limit: number | undefined;
   sort: { field: string; order: "asc" | "desc" } | undefined;
   filter: { field: string; wanted: string } | undefined;
@@ -238,6 +253,7 @@ export class ServiceJudge {
   private unknownTokens = 0;
   private readonly contract = loadContract();
   private readonly parts: ServiceRuleJudge[];
+  private readonly reads = new ScanReads(() => this.tally(RULES.noneSkipped.id), SCANS);
 
   /** `access`: what is known of clients' roles (--roles, the target file); `watch`: told of each rule's
    *  opportunities and findings as they are counted (the timeline). */
@@ -262,7 +278,10 @@ export class ServiceJudge {
   }
 
   see(x: ObservedExchange, tokens: TokenTable): void {
-    if (x.operation === undefined || !answered(x)) return;
+    if (x.operation === undefined) return;
+    // A write may change what a scan shows, answered or not.
+    this.reads.see(x);
+    if (!answered(x)) return;
     this.contractOf(x);
     this.refusals(x, tokens);
     for (const part of this.parts) part.see(x, tokens);
@@ -372,6 +391,8 @@ export class ServiceJudge {
       const equals = EQUALS.exec(query.get("filter") ?? "");
       scroll = {
         scope,
+        scan: scanKeyOf(x),
+        epoch: this.reads.epoch,
         limit: limitOf(x.search),
         // Without order the direction is not shown: not judged.
         sort: field && (order === "asc" || order === "desc") ? { field, order } : undefined,
@@ -397,7 +418,7 @@ export class ServiceJudge {
     } else return;
     this.pageOfScroll(scroll, x, page.values);
     // No scrollId, or an empty page, ends the scroll (deployments do both).
-    if (page.scrollId === undefined || page.values.length === 0) this.close(scroll, true);
+    if (page.scrollId === undefined || page.values.length === 0) this.close(scroll, true, ABANDONED, x);
     else {
       this.open.set(`${scope} ${page.scrollId}`, scroll);
       if (this.open.size > this.limits.maxOpenScrolls) {
@@ -494,7 +515,15 @@ export class ServiceJudge {
   }
 
   /** A scroll leaves the judge: ended, or left (abandoned or dropped) with what it showed so far. */
-  private close(scroll: OpenScroll, ended: boolean, why = ABANDONED): void {
+  private close(scroll: OpenScroll, ended: boolean, why = ABANDONED, x?: ObservedExchange): void {
+    if (x !== undefined)
+      this.reads.ended(
+        scroll.scan,
+        ended && scroll.seen !== undefined
+          ? { keys: new Set(scroll.seen.keys()), epoch: scroll.epoch }
+          : undefined,
+        x,
+      );
     const once = this.tally(RULES.everyRecordOnce.id);
     if (scroll.onceDecided === "over") once.undecide(OVER_KEYS);
     else if (scroll.onceDecided === undefined) {
