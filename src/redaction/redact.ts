@@ -360,7 +360,7 @@ function unescapeJson(raw: string): string[] {
 }
 
 /** A form field's value decoded (a malformed escape leaves it as it is). */
-function formValue(raw: string): string {
+export function formValue(raw: string): string {
   try {
     return decodeURIComponent(raw.replace(/\+/g, " "));
   } catch {

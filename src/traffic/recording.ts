@@ -8,9 +8,12 @@
 import { closeSync, openSync, writeSync } from "node:fs";
 import type { Exchange } from "../check/index.ts";
 import { HAR_BODY_LIMIT, tokensIn } from "../evidence/har.ts";
-import { Redactor } from "../redaction/redact.ts";
+import { formValue, Redactor, secretFieldValues } from "../redaction/redact.ts";
 import { redactExchange } from "../transport/transport.ts";
 import type { ReadExchange } from "./recorded-entry.ts";
+
+/** Bearer tokens shorter than this are not looked for in bodies. */
+const MIN_BEARER = 8;
 
 export class ExchangeRecording {
   private readonly fd: number;
@@ -28,10 +31,11 @@ export class ExchangeRecording {
     this.fd = openSync(file, "w");
   }
 
-  /** Appends one exchange, redacted; the tokens its answer hands out are secrets from now on. */
+  /** Appends one exchange, redacted; the secrets it carries (a Basic pair, a client secret in the body, a
+   *  bearer token, the tokens its answer hands out) are secrets from now on, in its own echoes too. */
   add(x: ReadExchange): void {
     if (this.closed) return;
-    for (const token of tokensIn(x.responseBody)) this.redactor.addSecret(token);
+    this.learn(x);
     const raw: Exchange = {
       request: {
         method: x.method,
@@ -51,6 +55,28 @@ export class ExchangeRecording {
     const line = { ...(x.at === undefined ? {} : { at: x.at }), request, response, durationMs };
     writeSync(this.fd, `${JSON.stringify(line)}\n`);
     this.written += 1;
+  }
+
+  private learn(x: ReadExchange): void {
+    const authorization = x.headers.authorization ?? "";
+    const basic = /^basic\s+(\S+)\s*$/i.exec(authorization);
+    if (basic) {
+      const encoded = basic[1] as string;
+      this.redactor.addSecret(encoded, "secret");
+      const decoded = Buffer.from(encoded, "base64").toString("utf8");
+      const colon = decoded.indexOf(":");
+      if (colon >= 0) {
+        const raw = decoded.slice(colon + 1);
+        this.redactor.addCredential(formValue(decoded.slice(0, colon)), formValue(raw));
+        this.redactor.addSecret(raw, "secret", formValue(raw));
+      }
+    }
+    const bearer = /^bearer\s+(\S+)\s*$/i.exec(authorization)?.[1];
+    // A value this short may be a word of any body ("null"): its header is labelled, its echoes are not.
+    if (bearer !== undefined && bearer.length >= MIN_BEARER) this.redactor.addSecret(bearer);
+    if (x.body !== undefined)
+      for (const value of secretFieldValues(x.body)) this.redactor.addSecret(value, "secret");
+    for (const token of tokensIn(x.responseBody)) this.redactor.addSecret(token);
   }
 
   close(): void {
