@@ -43,9 +43,15 @@ type Fetch = (request: Request) => Promise<Response>;
 
 export class HarWriter {
   private readonly fd: number;
+  /** Token answers whose body is still being read: until they are, not every token issued is known. */
+  private tokenAnswersPending = 0;
   /** The run obtains every token it sends within the run, so a bearer token never issued in it is one the
-   *  kit made up (a check's never-issued value): its label says so. */
-  private readonly redactor = new Redactor({ pseudonyms: true, issuedWithin: true });
+   *  kit made up (a check's never-issued value): its label says so, when no token answer is still being
+   *  read (a token being learnt is never called never issued). */
+  private readonly redactor = new Redactor({
+    pseudonyms: true,
+    issuedWithin: () => this.tokenAnswersPending === 0,
+  });
   private readonly pending = new Set<Promise<void>>();
   /** method, redacted URL and status of each written entry, by index: for linking evidence. */
   readonly index: Indexed[] = [];
@@ -83,9 +89,16 @@ export class HarWriter {
       try {
         const response = await fetch(request);
         const waited = this.now() - t0;
-        const job = readCapped(response.clone(), HAR_BODY_LIMIT).then(({ text, truncated }) =>
-          this.write(started, this.now() - t0, waited, request, requestBody, response, text, truncated),
-        );
+        const tokenAnswer = /\/oauth\/token$/.test(new URL(request.url).pathname);
+        if (tokenAnswer) this.tokenAnswersPending += 1;
+        // Counted down once its entry is written (and its tokens learnt), or its body failed.
+        const job = readCapped(response.clone(), HAR_BODY_LIMIT)
+          .then(({ text, truncated }) =>
+            this.write(started, this.now() - t0, waited, request, requestBody, response, text, truncated),
+          )
+          .finally(() => {
+            if (tokenAnswer) this.tokenAnswersPending -= 1;
+          });
         this.track(job);
         return response;
       } catch (error) {

@@ -93,13 +93,20 @@ export class Redactor {
   private readonly cache = new Map<string, RegExp>();
   /** Labels per secret, when each secret is replaced by its own (a recording's redaction). */
   private readonly names: Pseudonyms | undefined;
-  /** Every token the traffic sends was issued within it, as the redactor learnt (addSecret): a bearer
-   *  token it never learnt is labelled never issued. Only the kit's own run can say so. */
-  private readonly issuedWithin: boolean;
+  /** Whether every token issued so far is known (addSecret): then a bearer token it never learnt is
+   *  labelled never issued. Only the kit's own run can say so, and only while no token answer is still
+   *  being read; otherwise a token is labelled a token. */
+  private readonly issuedWithin: () => boolean;
 
-  constructor(options: { pseudonyms?: boolean; issuedWithin?: boolean } = {}) {
+  constructor(options: { pseudonyms?: boolean; issuedWithin?: boolean | (() => boolean) } = {}) {
     this.names = options.pseudonyms ? new Pseudonyms() : undefined;
-    this.issuedWithin = options.pseudonyms === true && options.issuedWithin === true;
+    const within = options.issuedWithin;
+    this.issuedWithin =
+      options.pseudonyms !== true || within === undefined || within === false
+        ? () => false
+        : within === true
+          ? () => true
+          : within;
   }
 
   /** What replaces a secret: its label, or the one placeholder. */
@@ -213,7 +220,7 @@ export class Redactor {
       }
       return this.label(value, "secret");
     }
-    const issued = !this.issuedWithin || !/^bearer$/i.test(scheme) || this.secrets.has(value);
+    const issued = !/^bearer$/i.test(scheme) || this.secrets.has(value) || !this.issuedWithin();
     return this.label(value, issued ? "token" : "unissued");
   }
 
