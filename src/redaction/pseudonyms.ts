@@ -17,6 +17,9 @@ const token68 = /^[A-Za-z0-9._~+/-]+=*$/;
  *  sees it malformed). */
 export const PSEUDONYM = /^(?:redacted-(?:token|secret|unissued)-\d+|\{redacted-malformed-\d+\})$/;
 
+/** Every label in a text. */
+export const PSEUDONYMS = /redacted-(?:token|secret|unissued)-\d+|\{redacted-malformed-\d+\}/g;
+
 /** A bearer token the recorder saw sent and never issued, though it saw every token issued. */
 export const neverIssued = (value: string | undefined) => /^redacted-unissued-\d+$/.test(value ?? "");
 
