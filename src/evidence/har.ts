@@ -1,6 +1,8 @@
 // evidence.har: every exchange of the run as HAR 1.2, written to disk as each exchange completes (memory
 // stays flat however long the run), redacted with the same Redactor rules as the reports (credential
-// headers, secret fields, the target's client secrets and every access token seen, in any encoding).
+// headers, secret fields, the target's client secrets and every access token seen, in any encoding), but
+// pseudonymously: each distinct secret becomes a label of its own (redacted-token-1, ...), so lckit judge
+// can follow a token's life and tell clients apart in the file without seeing a secret.
 // Each entry carries the run-wide id the transport gave its exchange (`_exchangeId`) and the id of the
 // check that sent it (`_check`, or lckit/tokens, lckit/restore for the runner's own); every check points
 // at the entries of the exchanges it used (CheckResult.exchangeIds -> harEntries), shared recordings
@@ -41,7 +43,15 @@ type Fetch = (request: Request) => Promise<Response>;
 
 export class HarWriter {
   private readonly fd: number;
-  private readonly redactor = new Redactor();
+  /** Token answers whose body is still being read: until they are, not every token issued is known. */
+  private tokenAnswersPending = 0;
+  /** The run obtains every token it sends within the run, so a bearer token never issued in it is one the
+   *  kit made up (a check's never-issued value): its label says so, when no token answer is still being
+   *  read (a token being learnt is never called never issued). */
+  private readonly redactor = new Redactor({
+    pseudonyms: true,
+    issuedWithin: () => this.tokenAnswersPending === 0,
+  });
   private readonly pending = new Set<Promise<void>>();
   /** method, redacted URL and status of each written entry, by index: for linking evidence. */
   readonly index: Indexed[] = [];
@@ -55,8 +65,12 @@ export class HarWriter {
     readonly file: string,
     creator: { name: string; version: string },
     secrets: readonly (string | undefined)[],
+    /** The run's clock (the embedded reference's, which a check may move on to expire a token): the
+     *  entries' times and durations are the target's, so a judge of the file sees a token used past its
+     *  expiry as the target saw it. */
+    private readonly now: () => number = Date.now,
   ) {
-    for (const s of secrets) this.redactor.addSecret(s);
+    for (const s of secrets) this.redactor.addSecret(s, "secret");
     this.plain = file.endsWith(".gz") ? file.slice(0, -".gz".length) : file;
     this.fd = openSync(this.plain, "w");
     writeSync(
@@ -69,28 +83,26 @@ export class HarWriter {
    *  from a clone beside the caller, capped, so a slow or endless body never holds the run up. */
   wrap(fetch: Fetch): Fetch {
     return async (request) => {
-      const started = new Date();
-      const t0 = performance.now();
+      const t0 = this.now();
+      const started = new Date(t0);
       const requestBody = request.body === null ? undefined : await request.clone().text();
       try {
         const response = await fetch(request);
-        const waited = performance.now() - t0;
-        const job = readCapped(response.clone(), HAR_BODY_LIMIT).then(({ text, truncated }) =>
-          this.write(
-            started,
-            performance.now() - t0,
-            waited,
-            request,
-            requestBody,
-            response,
-            text,
-            truncated,
-          ),
-        );
+        const waited = this.now() - t0;
+        const tokenAnswer = /\/oauth\/token$/.test(new URL(request.url).pathname);
+        if (tokenAnswer) this.tokenAnswersPending += 1;
+        // Counted down once its entry is written (and its tokens learnt), or its body failed.
+        const job = readCapped(response.clone(), HAR_BODY_LIMIT)
+          .then(({ text, truncated }) =>
+            this.write(started, this.now() - t0, waited, request, requestBody, response, text, truncated),
+          )
+          .finally(() => {
+            if (tokenAnswer) this.tokenAnswersPending -= 1;
+          });
         this.track(job);
         return response;
       } catch (error) {
-        this.write(started, performance.now() - t0, 0, request, requestBody, undefined, "", false, error);
+        this.write(started, this.now() - t0, 0, request, requestBody, undefined, "", false, error);
         throw error;
       }
     };
@@ -178,7 +190,8 @@ async function readCapped(response: Response, limit: number): Promise<{ text: st
   };
 }
 
-function tokensIn(body: string): string[] {
+/** The tokens a token answer hands out: secrets from then on. */
+export function tokensIn(body: string): string[] {
   return [...body.matchAll(/"(?:access_token|refresh_token|id_token)"\s*:\s*"([^"]+)"/g)].map(
     (m) => m[1] as string,
   );

@@ -1,9 +1,12 @@
-// Secrets never reach a report: credential values, tokens and secret-bearing fields become "[redacted]".
+// Secrets never reach a report: credential values, tokens and secret-bearing fields become "[redacted]",
+// or, in a recording the kit writes (pseudonyms), each distinct secret a stable label of its own
+// (pseudonyms.ts), so a judge of the recording still tells tokens and clients apart.
 // A target may echo a secret in any encoding, so every known secret is matched in every form it can take
 // (raw, percent- or form-encoded, JSON-escaped at any depth, HTML entities, inside any Base64 blob), and
 // fields and headers that carry credentials are redacted whatever their value.
 
 import { formEncode } from "../client/token.ts";
+import { Pseudonyms, type SecretKind } from "./pseudonyms.ts";
 import { AnchorIndex, longestAlnumRun } from "./secret-anchors.ts";
 import { secretFields, secretFieldsIn } from "./secret-fields.ts";
 
@@ -58,6 +61,9 @@ class Known extends Form {
   constructor(
     text: string,
     escapable: boolean,
+    /** The secret this form is of, and what it is: its pseudonym's key. */
+    readonly origin: string,
+    readonly kind: SecretKind,
     /** Order of addition: among patterns of one length, the first added is tried first. */
     readonly seq: number,
     /** The first HEAD_CHARS characters, in every form: what is left of the secret where a text was cut. */
@@ -85,14 +91,37 @@ export class Redactor {
   private readonly headForms = new Set<string>();
   private seq = 0;
   private readonly cache = new Map<string, RegExp>();
+  /** Labels per secret, when each secret is replaced by its own (a recording's redaction). */
+  private readonly names: Pseudonyms | undefined;
+  /** Whether every token issued so far is known (addSecret): then a bearer token it never learnt is
+   *  labelled never issued. Only the kit's own run can say so, and only while no token answer is still
+   *  being read; otherwise a token is labelled a token. */
+  private readonly issuedWithin: () => boolean;
 
-  /** Remember a value that must never appear in evidence (a client secret, an access token). */
-  addSecret(value: string | undefined): void {
+  constructor(options: { pseudonyms?: boolean; issuedWithin?: boolean | (() => boolean) } = {}) {
+    this.names = options.pseudonyms ? new Pseudonyms() : undefined;
+    const within = options.issuedWithin;
+    this.issuedWithin =
+      options.pseudonyms !== true || within === undefined || within === false
+        ? () => false
+        : within === true
+          ? () => true
+          : within;
+  }
+
+  /** What replaces a secret: its label, or the one placeholder. */
+  private label(value: string, kind: SecretKind): string {
+    return this.names === undefined ? REDACTED : this.names.of(value, kind);
+  }
+
+  /** Remember a value that must never appear in evidence (a client secret, an access token); `origin` is
+   *  the secret it stands for where it is an encoding of one (a Basic pair stands for its secret). */
+  addSecret(value: string | undefined, kind: SecretKind = "token", origin: string | undefined = value): void {
     if (value === undefined || value.length < MIN_SECRET || this.secrets.has(value)) return;
     this.secrets.add(value);
     const file = (text: string, escapable: boolean) => {
       const head = [...text].slice(0, HEAD_CHARS).join("");
-      const entry = new Known(text, escapable, this.seq++, new Form(head, escapable));
+      const entry = new Known(text, escapable, origin ?? value, kind, this.seq++, new Form(head, escapable));
       // The longest run of letters and digits: every encoding keeps it readable (secret-anchors.ts).
       this.known.add(longestAlnumRun(text), entry);
       if (!this.headForms.has(entry.head.key)) {
@@ -110,9 +139,9 @@ export class Redactor {
    *  form-encoded), so a Basic header echoed anywhere is caught even in exact form. */
   addCredential(clientId: string, clientSecret: string | undefined): void {
     if (clientSecret === undefined || clientSecret.length < MIN_SECRET) return;
-    this.addSecret(clientSecret);
+    this.addSecret(clientSecret, "secret");
     for (const pair of basicPairs(clientId, clientSecret))
-      this.addSecret(Buffer.from(pair).toString("base64"));
+      this.addSecret(Buffer.from(pair).toString("base64"), "secret", clientSecret);
   }
 
   /** How many distinct values are known (tests and diagnostics). */
@@ -123,9 +152,14 @@ export class Redactor {
   text(input: string): string {
     let out = input.replace(schemeCredential, (whole, scheme: string, space: string, credential: string) =>
       // `error_description=` and the like are auth-params, not credentials.
-      /^[A-Za-z_-]+=$/.test(credential) ? whole : `${scheme}${space}${REDACTED}`,
+      /^[A-Za-z_-]+=$/.test(credential) ? whole : `${scheme}${space}${this.credential(scheme, credential)}`,
     );
-    if (anyField.test(out)) out = redactJsonFields(out).replace(formField, `$1${REDACTED}`);
+    if (anyField.test(out))
+      out = this.jsonFields(out).replace(formField, (whole, name: string) => {
+        const value = whole.slice(name.length);
+        if (this.names === undefined) return `${name}${REDACTED}`;
+        return value === "" ? whole : `${name}${this.label(formValue(value), kindOfField(name))}`;
+      });
     // Only the secrets that can be present are matched: bodies are large and usually hold none, and a
     // run may know thousands of tokens. Longest first, so a secret that contains another is replaced whole.
     const present = [...this.known.find(out)].sort(
@@ -135,8 +169,9 @@ export class Redactor {
     const chosen = (k: Known) => (guard ? guarded(k) : k.pattern);
     const literal = present.filter((k) => k.escapable);
     const base64 = present.filter((k) => !k.escapable);
-    for (const group of groups(literal)) out = out.replace(this.regex(group.map(chosen)), REDACTED);
-    for (const group of groups(base64)) out = out.replace(this.regex(group.map(chosen)), B64_SENTINEL);
+    for (const group of groups(literal)) out = this.replaceKnown(out, group, chosen, (label) => label);
+    for (const group of groups(base64))
+      out = this.replaceKnown(out, group, chosen, (label) => `${B64_SENTINEL}${label}\u0000`);
     if (out.includes(B64_SENTINEL)) out = widenBase64(out);
     if (!this.known.empty && (out.includes("...") || out.includes("…"))) out = this.redactCuts(out, guard);
     return out;
@@ -148,9 +183,73 @@ export class Redactor {
       const lower = name.toLowerCase();
       const credential =
         secretHeaders.has(lower) || (credentialHeaderName.test(lower) && !notCredentialHeader.test(lower));
-      out[name] = credential ? redactCredentialHeader(value) : this.text(value);
+      out[name] = credential ? this.credentialHeader(value) : this.text(value);
     }
     return out;
+  }
+
+  /** Each known secret of `group` found in `text` replaced: by the placeholder, or by its own label (each
+   *  pattern in a group of its own, so the match says whose it is). */
+  private replaceKnown(
+    text: string,
+    group: Known[],
+    chosen: (k: Known) => string,
+    mark: (label: string) => string,
+  ): string {
+    const names = this.names;
+    if (names === undefined) return text.replace(this.regex(group.map(chosen)), mark(REDACTED));
+    const patterns = group.map((k) => `(${chosen(k)})`);
+    return text.replace(this.regex(patterns), (...args: unknown[]) => {
+      const index = args.slice(1, group.length + 1).findIndex((g) => g !== undefined);
+      const known = group[index] as Known;
+      return mark(names.of(known.origin, known.kind));
+    });
+  }
+
+  /** A credential after its scheme: a Basic pair keeps its client id (it is no secret) and has its secret
+   *  labelled; any other credential is labelled as a token. */
+  private credential(scheme: string, value: string): string {
+    if (this.names === undefined) return REDACTED;
+    if (/^basic$/i.test(scheme)) {
+      const decoded = Buffer.from(value, "base64").toString("utf8");
+      const colon = decoded.indexOf(":");
+      const canonical = Buffer.from(decoded, "utf8").toString("base64").replace(/=+$/, "");
+      if (colon >= 0 && canonical === value.replace(/=+$/, "")) {
+        const secret = formValue(decoded.slice(colon + 1));
+        return Buffer.from(`${decoded.slice(0, colon)}:${this.label(secret, "secret")}`).toString("base64");
+      }
+      return this.label(value, "secret");
+    }
+    const issued = !/^bearer$/i.test(scheme) || this.secrets.has(value) || !this.issuedWithin();
+    return this.label(value, issued ? "token" : "unissued");
+  }
+
+  /** A header whose value is a credential: the scheme kept ("Bearer", "Basic") so the evidence still
+   *  shows how the request authenticated, the credential replaced. */
+  private credentialHeader(value: string): string {
+    if (this.names === undefined) return redactCredentialHeader(value);
+    const scheme = /^(\w+)(\s+)(\S.*)$/s.exec(value);
+    if (scheme) return `${scheme[1]}${scheme[2]}${this.credential(scheme[1] as string, scheme[3] as string)}`;
+    return this.label(value, "token");
+  }
+
+  /** Every secret JSON field's value replaced, its quotes and their escaping kept. */
+  private jsonFields(text: string): string {
+    let out = "";
+    let copied = 0;
+    for (const field of secretFieldsIn(text)) {
+      let replacement = REDACTED;
+      if (this.names !== undefined && field.valueEnd > field.valueStart) {
+        const name = /"(\w+)/.exec(text.slice(field.start, field.valueStart))?.[1] ?? "";
+        const value = unescapeJson(text.slice(field.valueStart, field.valueEnd)).at(-1) ?? "";
+        replacement = /^authorization$/i.test(name)
+          ? this.credentialHeader(value)
+          : this.label(value, kindOfField(name));
+      }
+      out += `${text.slice(copied, field.valueStart)}${replacement}`;
+      copied = field.valueEnd;
+    }
+    return copied === 0 ? text : out + text.slice(copied);
   }
 
   /** Redacts every string inside a JSON-like value (used for the finished result, after the run has
@@ -236,17 +335,7 @@ export function secretFieldValues(body: string): string[] {
   for (const field of secretFieldsIn(body)) {
     const raw = body.slice(field.valueStart, field.valueEnd);
     if (!raw) continue;
-    out.add(raw);
-    let value = raw;
-    // Undo one JSON escaping level per backslash level (JSON inside a JSON string).
-    for (let depth = 0; depth < 4 && value.includes("\\"); depth++) {
-      try {
-        value = JSON.parse(`"${value}"`) as string;
-        out.add(value);
-      } catch {
-        break;
-      }
-    }
+    for (const value of unescapeJson(raw)) out.add(value);
   }
   for (const m of body.matchAll(formField)) {
     const raw = m[0].slice(m[1]?.length ?? 0);
@@ -261,15 +350,34 @@ export function secretFieldValues(body: string): string[] {
   return [...out];
 }
 
-/** Every secret JSON field's value replaced, its quotes and their escaping kept. */
-function redactJsonFields(text: string): string {
-  let out = "";
-  let copied = 0;
-  for (const field of secretFieldsIn(text)) {
-    out += `${text.slice(copied, field.valueStart)}${REDACTED}`;
-    copied = field.valueEnd;
+/** A JSON string's value at each escaping level, from the raw text down: one level undone per backslash
+ *  level (JSON inside a JSON string). */
+function unescapeJson(raw: string): string[] {
+  const out = [raw];
+  let value = raw;
+  for (let depth = 0; depth < 4 && value.includes("\\"); depth++) {
+    try {
+      value = JSON.parse(`"${value}"`) as string;
+      out.push(value);
+    } catch {
+      break;
+    }
   }
-  return copied === 0 ? text : out + text.slice(copied);
+  return out;
+}
+
+/** A form field's value decoded (a malformed escape leaves it as it is). */
+export function formValue(raw: string): string {
+  try {
+    return decodeURIComponent(raw.replace(/\+/g, " "));
+  } catch {
+    return raw;
+  }
+}
+
+/** Client secrets and passwords are secrets; tokens are every other secret field. */
+function kindOfField(name: string): SecretKind {
+  return /secret|password/i.test(name) ? "secret" : "token";
 }
 
 /** Keeps the scheme ("Bearer", "Basic") so the evidence still shows how the request authenticated. */
@@ -395,10 +503,12 @@ function widenBase64(text: string): string {
     if (at < 0) break;
     let start = at;
     while (start > from && base64Char.test(text[start - 1] ?? "")) start--;
-    let end = at + B64_SENTINEL.length;
+    const close = text.indexOf("\u0000", at + B64_SENTINEL.length);
+    const label = text.slice(at + B64_SENTINEL.length, close);
+    let end = close + 1;
     while (end < text.length && base64Char.test(text[end] ?? "")) end++;
     while (end < text.length && text[end] === "=") end++;
-    out += `${text.slice(from, start)}${REDACTED}`;
+    out += `${text.slice(from, start)}${label}`;
     from = end;
   }
   return out + text.slice(from);

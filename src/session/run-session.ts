@@ -345,10 +345,15 @@ export class RunSession {
     });
     // Every exchange of the run, streamed to the report folder as HAR 1.2 (redacted like the reports).
     const harWriter = har
-      ? new HarWriter(join(reportFolder, HAR_FILE), kitInfo(), [
-          ...Object.values(plan.target.credentials).map((c) => c?.clientSecret),
-          plan.target.quotaAlt?.credential.clientSecret,
-        ])
+      ? new HarWriter(
+          join(reportFolder, HAR_FILE),
+          kitInfo(),
+          [
+            ...Object.values(plan.target.credentials).map((c) => c?.clientSecret),
+            plan.target.quotaAlt?.credential.clientSecret,
+          ],
+          () => this.clock.now(),
+        )
       : undefined;
     let result: RunResult;
     try {

@@ -9,10 +9,12 @@
 
 import { createHash } from "node:crypto";
 import { isObject, loadContract } from "../contract/index.ts";
+import { neverIssued } from "../redaction/pseudonyms.ts";
 import { scrollIdSent } from "../rules/caller/caller-rules.ts";
 import { parseJson } from "../rules/caller/traffic.ts";
 import { DeleteTaskJudge } from "./delete-task.ts";
 import { type ClientAccess, RolesJudge } from "./roles.ts";
+import { ScanReads, scanKeyOf } from "./scan-reads.ts";
 import type { ObservedExchange, ServiceRule, ServiceRuleJudge, TokenTable } from "./service-rule.ts";
 import {
   type Capture,
@@ -38,8 +40,8 @@ export interface ServiceLimits {
 export const DEFAULT_SERVICE_LIMITS: ServiceLimits = { maxOpenScrolls: 10_000, maxKeysPerScroll: 100_000 };
 
 const SCANS = new Set(["scanLookups", "scanAutopilotStats", "scanAutopilotStatsByType"]);
-/** Slack for clocks: a token used within this of its expiry is not judged as expired. */
-const EXPIRY_SLACK_MS = 2_000;
+/** expires_in is whole seconds (RFC 6749 §5.1): the token may live up to a second longer than it says. */
+const EXPIRY_ROUNDING_MS = 1_000;
 /** The documented default page size (100) and bound; the lookups scan's default is not shown. */
 const DEFAULT_LIMIT = 100;
 
@@ -76,10 +78,13 @@ const RULES = {
   malformedToken: {
     id: "service/refuses-malformed-token",
     level: "MUST",
-    title: "MUST refuse a request whose Authorization is not Bearer and a well-formed token",
+    title:
+      "MUST refuse a request whose Authorization is not Bearer and a well-formed token, or a token the recording shows never issued",
     requirements: ["AUTH-03"],
-    opportunity: "a request with a malformed Authorization value",
-    notExercised: "no request in the traffic carried a malformed Authorization value",
+    opportunity:
+      "a request with a malformed Authorization value, or a token the kit's own recording labels never issued",
+    notExercised:
+      "no request in the traffic carried a malformed Authorization value or a token labelled never issued",
   },
   expiredToken: {
     id: "service/refuses-expired-token",
@@ -97,6 +102,17 @@ const RULES = {
     requirements: ["SCAN-04"],
     opportunity: "a scroll the traffic followed past its first page",
     notExercised: "the traffic holds no scroll followed past its first page",
+  },
+  noneSkipped: {
+    id: "service/scroll-none-skipped",
+    level: "MUST",
+    title:
+      "MUST skip no record: two complete reads of one scan with no write between them show the same records",
+    requirements: ["SCAN-04"],
+    opportunity:
+      "two complete reads of the same scan (method, path, query but for limit) with no write observed between them",
+    notExercised:
+      "the traffic holds no scan read completely twice (first page to end) with no write observed between the reads",
   },
   orderKept: {
     id: "service/scroll-order-kept",
@@ -148,7 +164,8 @@ export function serviceRules(): ServiceRule[] {
 }
 
 /** An Authorization value that cannot be a bearer token: another scheme, none, or characters a token68
- *  cannot hold. A redacted value ([redacted]) is a token the recorder hid, not a malformed one. */
+ *  cannot hold (a pseudonym keeps that shape: pseudonyms.ts). A redacted value ([redacted]) is a token
+ *  the recorder hid, not a malformed one. */
 function malformedBearer(value: string): boolean {
   if (/\[redacted\]/i.test(value)) return false;
   const match = /^bearer(?:\s+(.*))?$/i.exec(value.trim());
@@ -194,6 +211,9 @@ const limitOf = (search: string) => {
 /** One scroll as followed so far: what its first request asked and what its pages have shown. */
 interface OpenScroll {
   scope: string;
+  /** The scan it reads (scan-reads.ts) and the writes observed before its first page. */
+  scan: string;
+  epoch: number;
   limit: number | undefined;
   sort: { field: string; order: "asc" | "desc" } | undefined;
   filter: { field: string; wanted: string } | undefined;
@@ -233,6 +253,7 @@ export class ServiceJudge {
   private unknownTokens = 0;
   private readonly contract = loadContract();
   private readonly parts: ServiceRuleJudge[];
+  private readonly reads = new ScanReads(() => this.tally(RULES.noneSkipped.id), SCANS);
 
   /** `access`: what is known of clients' roles (--roles, the target file); `watch`: told of each rule's
    *  opportunities and findings as they are counted (the timeline). */
@@ -257,7 +278,10 @@ export class ServiceJudge {
   }
 
   see(x: ObservedExchange, tokens: TokenTable): void {
-    if (x.operation === undefined || !answered(x)) return;
+    if (x.operation === undefined) return;
+    // A write may change what a scan shows, answered or not.
+    this.reads.see(x);
+    if (!answered(x)) return;
     this.contractOf(x);
     this.refusals(x, tokens);
     for (const part of this.parts) part.see(x, tokens);
@@ -306,23 +330,30 @@ export class ServiceJudge {
         );
       return;
     }
-    if (malformedBearer(value)) {
+    const unissued = neverIssued(x.bearer);
+    if (unissued || malformedBearer(value)) {
       const tally = this.tally(RULES.malformedToken.id);
       tally.opportunities += 1;
       if (ok(x))
         tally.violate(
           x.seq,
-          `${x.method} ${x.pathname} with a malformed Authorization value was answered ${x.status}, not refused`,
+          `${x.method} ${x.pathname} with ${unissued ? `a bearer token never issued (${x.bearer})` : "a malformed Authorization value"} was answered ${x.status}, not refused`,
         );
     }
-    if (x.bearer === undefined || /\[redacted\]/i.test(x.bearer)) return;
-    const expiresAt = tokens(x.bearer)?.expiresAt;
-    if (expiresAt === undefined) {
+    if (x.bearer === undefined || unissued || /\[redacted\]/i.test(x.bearer)) return;
+    const issued = tokens(x.bearer);
+    if (issued === undefined) {
       // Issued before the recording began (or no longer tracked): its expiry was never observed.
       this.unknownTokens += 1;
       return;
     }
-    if (x.at <= expiresAt + EXPIRY_SLACK_MS) return;
+    // The token was issued at some moment while its token request was answered (on the recorder's clock,
+    // which also timed this request): it has surely expired once its lifetime, rounded up to the second,
+    // has passed since the answer came.
+    const expiresAt = issued.expiresAt;
+    const surelyExpired =
+      expiresAt + ((issued.answeredAt ?? issued.issuedAt) - issued.issuedAt) + EXPIRY_ROUNDING_MS;
+    if (x.at < surelyExpired) return;
     const tally = this.tally(RULES.expiredToken.id);
     tally.opportunities += 1;
     if (ok(x))
@@ -360,6 +391,8 @@ export class ServiceJudge {
       const equals = EQUALS.exec(query.get("filter") ?? "");
       scroll = {
         scope,
+        scan: scanKeyOf(x),
+        epoch: this.reads.epoch,
         limit: limitOf(x.search),
         // Without order the direction is not shown: not judged.
         sort: field && (order === "asc" || order === "desc") ? { field, order } : undefined,
@@ -385,7 +418,7 @@ export class ServiceJudge {
     } else return;
     this.pageOfScroll(scroll, x, page.values);
     // No scrollId, or an empty page, ends the scroll (deployments do both).
-    if (page.scrollId === undefined || page.values.length === 0) this.close(scroll, true);
+    if (page.scrollId === undefined || page.values.length === 0) this.close(scroll, true, ABANDONED, x);
     else {
       this.open.set(`${scope} ${page.scrollId}`, scroll);
       if (this.open.size > this.limits.maxOpenScrolls) {
@@ -482,7 +515,15 @@ export class ServiceJudge {
   }
 
   /** A scroll leaves the judge: ended, or left (abandoned or dropped) with what it showed so far. */
-  private close(scroll: OpenScroll, ended: boolean, why = ABANDONED): void {
+  private close(scroll: OpenScroll, ended: boolean, why = ABANDONED, x?: ObservedExchange): void {
+    if (x !== undefined)
+      this.reads.ended(
+        scroll.scan,
+        ended && scroll.seen !== undefined
+          ? { keys: new Set(scroll.seen.keys()), epoch: scroll.epoch }
+          : undefined,
+        x,
+      );
     const once = this.tally(RULES.everyRecordOnce.id);
     if (scroll.onceDecided === "over") once.undecide(OVER_KEYS);
     else if (scroll.onceDecided === undefined) {

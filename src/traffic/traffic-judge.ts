@@ -345,6 +345,7 @@ export class TrafficJudge {
       clientId,
       issuedAt: at,
       expiresAt: at + seconds * 1000,
+      answeredAt: at + x.durationMs,
     };
     this.tokens.delete(token.value);
     this.tokens.set(token.value, token);

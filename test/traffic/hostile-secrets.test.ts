@@ -3,13 +3,14 @@
 // echoes every credential it received, in every form, into its answers and headers. The judge knows only
 // what the traffic shows (no target file): the Basic pairs, the secrets sent in token requests' bodies and
 // the tokens issued. Every file of the report, in every format, holds none of them in any form, the curl
-// lines that resend the findings' exchanges included.
+// lines that resend the findings' exchanges included, and the proxy's --record file of the same traffic.
 import { mkdtempSync, readdirSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { formEncode } from "../../src/client/token.ts";
 import { writeReport } from "../../src/report-folder/write.ts";
+import { ExchangeRecording } from "../../src/traffic/recording.ts";
 import { TrafficJudge } from "../../src/traffic/traffic-judge.ts";
 import {
   HOSTILE_CLIENTS,
@@ -32,7 +33,16 @@ describe("a traffic report of clients with hostile secrets, behind the echoing t
   it("holds none of their secrets or tokens, in any form, in any file", async () => {
     server = await startHostileServer("echo-credentials");
     const judge = new TrafficJudge();
-    const proxy = await proxyInFront(server.url, judge, 10_000);
+    // The proxy's --record file of the same traffic, labelled instead of redacted alike.
+    const recordFile = join(mkdtempSync(join(tmpdir(), "lckit-hostile-record-")), "traffic.ndjson");
+    const recording = new ExchangeRecording(recordFile);
+    const tee = {
+      add: (x: Parameters<TrafficJudge["add"]>[0]) => {
+        recording.add(x);
+        judge.add(x);
+      },
+    } as TrafficJudge;
+    const proxy = await proxyInFront(server.url, tee, 10_000);
     try {
       for (const [i, clientId] of HOSTILE_CLIENTS.slice(0, 2).entries()) {
         const secret = hostileSecret(clientId);
@@ -59,6 +69,7 @@ describe("a traffic report of clients with hostile secrets, behind the echoing t
       }
     } finally {
       await proxy.close();
+      recording.close();
     }
     const { result, parties } = judge.judgement({ source: "proxy", startedAt: new Date() });
     expect(parties).toEqual(["service", ...HOSTILE_CLIENTS.slice(0, 2).map((c) => `client ${c}`)]);
@@ -68,9 +79,16 @@ describe("a traffic report of clients with hostile secrets, behind the echoing t
     expect(evidence).toContain("[redacted]");
     const root = mkdtempSync(join(tmpdir(), "lckit-hostile-traffic-"));
     const written = writeReport(result, root, "report");
-    const files = readdirSync(written.dir, { recursive: true, withFileTypes: true })
-      .filter((f) => f.isFile())
-      .map((f) => join(f.parentPath, f.name));
+    const files = [
+      ...readdirSync(written.dir, { recursive: true, withFileTypes: true })
+        .filter((f) => f.isFile())
+        .map((f) => join(f.parentPath, f.name)),
+      recordFile,
+    ];
+    // The recording keeps each client's token apart, by label, in the echoes too.
+    const recorded = readFileSync(recordFile, "utf8");
+    expect(recorded).toContain("redacted-token-1");
+    expect(recorded).toContain("redacted-token-2");
     expect(files.map((f) => f.slice(written.dir.length + 1))).toEqual(
       expect.arrayContaining(["report.json", "report.html", "junit.xml"]),
     );

@@ -20,6 +20,7 @@ import { packagePath } from "../../src/package-root.ts";
 import { listenControl, referenceOver, shiftableClock } from "../../src/reference/index.ts";
 import type { RunResult } from "../../src/result/model.ts";
 import { CALLER_RULES } from "../../src/rules/caller/caller-rules.ts";
+import { judgeTraffic } from "../../src/traffic/judge.ts";
 import { startProxy } from "../../src/traffic/proxy.ts";
 import { TrafficJudge } from "../../src/traffic/traffic-judge.ts";
 import { captureIo } from "../cli/capture-io.ts";
@@ -121,9 +122,10 @@ function reportOf(root: string): RunResult {
   return JSON.parse(readFileSync(join(root, folder as string, "report.json"), "utf8"));
 }
 
-describe("a faulty service and a faulty client behind one proxy", () => {
-  it("give one finding each, each blamed on its party", async () => {
+describe("a faulty service and a faulty client behind one proxy, a correct client interleaved", () => {
+  it("give one finding each, each blamed on its party; the --record file judged again gives the same", async () => {
     const dir = tmp();
+    const recording = join(dir, "traffic.ndjson");
     const serve = await serveBinary([
       "--data",
       packagePath("examples", "sandbox-data.yaml"),
@@ -140,26 +142,53 @@ describe("a faulty service and a faulty client behind one proxy", () => {
       targetFile(dir, serve.baseUrl),
       "--report-dir",
       join(dir, "r"),
+      "--record",
+      recording,
     ]);
     held.push(proxy);
-    const ran = await runExampleClient(
-      {
-        LCKIT_BASE_URL: proxy.baseUrl,
-        LCKIT_RDM_URL: proxy.rdmUrl,
-        LCKIT_CLIENT_ID: "nightly-sync",
-        LCKIT_CLIENT_SECRET: "nightly-sync-secret",
-        LCKIT_TENANT: "shop",
-        LCKIT_LOOKUP_TYPE: "ShippingCountry",
-      },
-      "big-page",
-    );
+    const env = (clientId: string) => ({
+      LCKIT_BASE_URL: proxy.baseUrl,
+      LCKIT_RDM_URL: proxy.rdmUrl,
+      LCKIT_CLIENT_ID: clientId,
+      LCKIT_CLIENT_SECRET: `${clientId}-secret`,
+      LCKIT_TENANT: "shop",
+      LCKIT_LOOKUP_TYPE: "ShippingCountry",
+    });
+    // Two clients at once through the one proxy: their exchanges interleave.
+    const [ran, correct] = await Promise.all([
+      runExampleClient(env("nightly-sync"), "big-page"),
+      runExampleClient(env("order-service")),
+    ]);
     expect(ran.stderr).toMatch(/lookups \d+ \(200\)/);
+    expect(correct.code, correct.stderr).toBe(0);
     expect(await proxy.stop("SIGTERM")).toBe(1);
     const report = reportOf(join(dir, "r"));
-    expect(failed(report).map((c) => [c.suite, c.id])).toEqual([
+    const findings = failed(report).map((c) => [c.suite, c.id]);
+    expect(findings).toEqual([
       ["service", "service/scroll-every-record-once"],
       ["client nightly-sync", "client/request-within-contract[nightly-sync]"],
     ]);
+    const parties = ["service", "client nightly-sync", "client order-service"];
+    expect(report.subject).toMatchObject({ parties });
+    // The recording, judged again later, gives the same parties and findings; it holds no secret, each
+    // token a label of its own (the clients' Basic pairs keep their ids).
+    const again = await judgeTraffic({ source: recording, format: "ndjson" });
+    expect(again.parties).toEqual(parties);
+    expect(failed(again.result).map((c) => [c.suite, c.id])).toEqual(findings);
+    const recorded = readFileSync(recording, "utf8");
+    for (const secret of ["nightly-sync-secret", "order-service-secret"])
+      expect(recorded).not.toContain(secret);
+    const lines = recorded
+      .trim()
+      .split("\n")
+      .map((l) => JSON.parse(l));
+    expect(again.result.subject).toMatchObject({ kind: "traffic", exchanges: lines.length });
+    const issued = lines.flatMap((l) => /"access_token":"([^"]*)"/.exec(l.response.body)?.[1] ?? []);
+    expect(issued.length).toBeGreaterThan(1);
+    for (const t of issued) expect(t).toMatch(/^redacted-token-\d+$/);
+    // The same label where a token is issued and where it is sent.
+    const sent = new Set(lines.map((l) => /^Bearer (\S+)$/.exec(l.request.headers.authorization ?? "")?.[1]));
+    expect(issued.filter((t) => sent.has(t)).length).toBeGreaterThan(0);
     expect(failed(report, "service")[0]?.message).toMatch(/^service at fault: .*came again on page 2/);
     expect(failed(report, "client nightly-sync")[0]?.message).toMatch(
       /^client nightly-sync at fault: .*limit=500; the maximum is 100/,

@@ -79,6 +79,33 @@ describe("service/scroll-every-record-once", () => {
   });
 });
 
+describe("service/scroll-none-skipped", () => {
+  const id = "service/scroll-none-skipped";
+  const deleteTask = () => x({ url: `${RDM}/tasks/acme`, body: '{"type":"delete"}', status: 202 });
+  it("catches a record one complete read shows and another of the same scan lacks, whatever the page size", () => {
+    const reads = [...scroll([["A", "B"], ["C"]], "?limit=2"), ...scroll([["A"], ["C"]], "?limit=1")];
+    const { status, text } = statusOf(reads, id);
+    expect(status).toBe("failed");
+    expect(text).toMatch(
+      /record Country\/B, shown by the complete read .* is missing from this complete read/,
+    );
+    const same = [...scroll([["A", "B"], ["C"]], "?limit=2"), ...scroll([["A"], ["B"], ["C"]], "?limit=1")];
+    expect(statusOf(same, id).status).toBe("passed");
+  });
+  it("cannot decide where a write came between the reads, or the second read was not complete", () => {
+    const first = scroll([["A", "B"]]);
+    const written = [...first, deleteTask(), ...scroll([["A"]])];
+    expect(statusOf(written, id)).toMatchObject({ status: "inconclusive" });
+    expect(statusOf(written, id).text).toMatch(/a write observed between them/);
+    // Abandoned midway: no second complete read, nothing judged.
+    expect(statusOf([...scroll([["A", "B"]]), ...scroll([["A"]], "", false)], id).status).not.toBe("passed");
+  });
+  it("compares only reads of one scan: another filter, sort or tenant is another scan", () => {
+    const other = [...scroll([["A", "B"]]), ...scroll([["A"]], "?filter=equals(code,'A')")];
+    expect(statusOf(other, id).status).toBe("not-exercised");
+  });
+});
+
 describe("service/scroll-order-kept", () => {
   const id = "service/scroll-order-kept";
   it("catches descending records asked ascending, and accepts case-insensitive order", () => {

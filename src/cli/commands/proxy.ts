@@ -95,6 +95,12 @@ from node's parser. The other clients are served meanwhile.`,
     "exclude-tenant": repeatable("ID", text, "a tenant whose exchanges are not judged; repeatable", {
       example: "acme-test",
     }),
+    record: option(
+      "FILE",
+      text,
+      "also write every exchange to FILE as NDJSON, as it completes (replaced if it exists), redacted with a label per token and client secret: `lckit judge FILE` judges it again later",
+      { example: "staging-traffic.ndjson" },
+    ),
     roles: rolesFlag,
     "fail-on": failOnFlag,
   },
@@ -118,6 +124,7 @@ export const command = defineCommand(spec, async ({ values, argv }, io: ProxyIo)
       reportDir: values["report-dir"],
       ...(every === undefined ? {} : { reportEveryMs: every }),
       ...(values.ca === undefined ? {} : { ca: values.ca }),
+      ...(values.record === undefined ? {} : { record: values.record }),
       upstreamTimeoutMs: values["upstream-timeout"],
       excludeClients: values["exclude-client"],
       excludeTenants: values["exclude-tenant"],
@@ -134,6 +141,10 @@ export const command = defineCommand(spec, async ({ values, argv }, io: ProxyIo)
         );
         io.onListening?.({ baseUrl, rdmUrl });
       },
+      onRecordingStopped: (file, error) =>
+        io.err(
+          `lckit proxy: --record ${file} stopped: ${error instanceof Error ? error.message : String(error)}; the proxy forwards and judges on\n`,
+        ),
       onReportNotWritten: (error) =>
         io.err(
           `lckit proxy: report not written: ${error instanceof Error ? error.message : String(error)}\n`,

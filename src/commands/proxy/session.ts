@@ -12,6 +12,7 @@ import { RUN_DEFAULTS } from "../../run-defaults.ts";
 import { loadTargetFile } from "../../target/target-file.ts";
 import { JudgeThread } from "../../traffic/judge-thread.ts";
 import { startProxy } from "../../traffic/proxy.ts";
+import { ExchangeRecording } from "../../traffic/recording.ts";
 import { accessOfDeclarations, accessOfTarget, type parseRolesFlag } from "../../traffic/roles.ts";
 import { writeRunningReport } from "../../traffic/running-report.ts";
 import { UsageError } from "../../usage-error.ts";
@@ -39,6 +40,8 @@ export interface ProxyRequest {
   /** A PEM file of CA certificates trusted for an https upstream, besides the default roots. */
   ca?: string;
   upstreamTimeoutMs?: number;
+  /** --record: the NDJSON file every exchange is appended to, redacted pseudonymously. */
+  record?: string;
   excludeClients: readonly string[];
   excludeTenants: readonly string[];
   /** --roles: the clients' roles and tenants, over the target file's clients. */
@@ -63,6 +66,8 @@ export interface ProxyEvents {
   }) => void;
   /** Told to stop: the exchanges still in flight are finished, then the report written. */
   onStopping?: (reason: string, inFlight: number) => void;
+  /** --record could not write (a full disk): the recording stops, the proxy goes on. */
+  onRecordingStopped?: (file: string, error: unknown) => void;
   /** A periodic report that could not be written (the next one, or the last, is). */
   onReportNotWritten?: (error: unknown) => void;
 }
@@ -93,6 +98,25 @@ export async function runProxySession(
     access: new Map([...accessOfTarget(target), ...accessOfDeclarations(request.roles)]),
     secrets,
   });
+  const recording =
+    request.record === undefined
+      ? undefined
+      : new ExchangeRecording(resolve(request.cwd, request.record), secrets);
+  let recordingOn = recording !== undefined;
+  // Each exchange is recorded, then judged; a recording that fails stops, the judging goes on.
+  const sink = {
+    add(x: Parameters<JudgeThread["add"]>[0]) {
+      if (recordingOn && recording !== undefined)
+        try {
+          recording.add(x);
+        } catch (error) {
+          recordingOn = false;
+          recording.close();
+          events.onRecordingStopped?.(recording.file, error);
+        }
+      judge.add(x);
+    },
+  };
   const { host, port } = request.listen ?? PROXY_DEFAULTS.listen;
   const proxy = await startProxy({
     baseUrl: target.baseUrl,
@@ -101,8 +125,9 @@ export async function runProxySession(
     port,
     ...(ca === undefined ? {} : { ca }),
     upstreamTimeoutMs: request.upstreamTimeoutMs ?? PROXY_DEFAULTS.upstreamTimeoutMs,
-    judge,
+    judge: sink,
   }).catch(async (error: NodeJS.ErrnoException) => {
+    recording?.close();
     await judge.close();
     if (error.code === "EADDRINUSE" || error.code === "EACCES" || error.code === "EADDRNOTAVAIL")
       throw new UsageError(
@@ -149,6 +174,7 @@ export async function runProxySession(
   if (timer) clearInterval(timer);
   events.onStopping?.(reason, proxy.inFlight);
   await proxy.close();
+  recording?.close();
   const result = await report(false);
   await judge.close();
   const folder = writeRunningReport(result, root);

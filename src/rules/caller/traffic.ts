@@ -24,6 +24,8 @@ export interface IssuedTokenSeen {
   clientId: string;
   issuedAt: number;
   expiresAt: number;
+  /** When the token answer had come (issuedAt is when its request was sent), where the traffic says. */
+  answeredAt?: number;
 }
 
 /** What the sandbox's world says of a client: its multi-token quota (when multi-token support is on). */
