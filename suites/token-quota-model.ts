@@ -130,8 +130,9 @@ async function modelRuns(ctx: CheckContext, session: QuotaSession): Promise<Carr
 }
 
 /** Longest drivable run: the walk goes through every transition first, the runs add orders of their own
- *  (about one request per command, so at the default depth ten runs of at most 15 stay near 100 requests). */
-const drivenMaxCommands = { default: 15, deep: 60 };
+ *  (about one request per command and three per clean start, so at the default depth ten runs of at most
+ *  10 stay under 100 requests with the walk). */
+const drivenMaxCommands = { default: 10, deep: 60 };
 
 /** Drivable runs (as many as the depth allows: runsAtDepth), each from a clean start, after the walk. */
 async function modelOnDrivenClock(ctx: CheckContext, session: QuotaSession): Promise<void> {

@@ -16,6 +16,8 @@ import {
   ScanDefaults,
 } from "./explorer-defaults.ts";
 import {
+  ContinueAs,
+  ContinueElsewhere,
   MAX_OPEN,
   OpenScan,
   type OpenScroll,
@@ -120,7 +122,9 @@ export class ContinueUnauthorized implements ReadCommand {
 }
 
 /** explorer-reads' side-by-side example, with a continuation page of each open scroll sent first without a
- *  token, then with one never issued, before the scrolls are read on (the refused pages take none of theirs). */
+ *  token, then with one never issued, before the scrolls are read on (the refused pages take none of theirs);
+ *  then every other continuation once, whatever the seed draws: a statistics scroll opened beside what is
+ *  left open, the first open scroll continued as another client, the last on another tenant's path. */
 export function sideBySideExample(observed: Observed): ReadCommand[] {
   const commands = sideBySide(observed);
   if (commands.length < 2) return commands;
@@ -129,6 +133,9 @@ export function sideBySideExample(observed: Observed): ReadCommand[] {
     new ContinueUnauthorized(0, "no token"),
     new ContinueUnauthorized(1, "never issued"),
     ...commands.slice(2),
+    new OpenScan(1, 0, { limit: 2 }, 0),
+    new ContinueAs(0, 0),
+    new ContinueElsewhere(MAX_OPEN - 1, "tenant", 0),
   ];
 }
 

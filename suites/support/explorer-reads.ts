@@ -85,6 +85,8 @@ const FILTER_FIELDS: Record<"lookups" | "statistics", readonly string[]> = {
     "unmappedValue",
   ],
 };
+/** How many fields a statistics scan's filter draws from. */
+export const STATISTIC_FILTER_FIELDS = FILTER_FIELDS.statistics.length;
 /** Fields a statistic may lack (the document: "may be absent", "present only where applicable"). */
 const OPTIONAL_FIELDS = new Set(["candidateLookupCode", "candidateValue", "mappedAt", "mappedBy", "dcrId"]);
 const SORT_FIELDS: Record<"lookups" | "statistics", readonly string[]> = {
