@@ -43,7 +43,7 @@ export const EXPLORER_DEPTH = {
     deep: { runs: 40, commands: 40, perSequence: 40, walk: 40, cap: 3000 },
   },
   deletes: {
-    default: { runs: 1, commands: 10, perSequence: 90, cap: 90, laterMs: 5_000 },
+    default: { runs: 1, commands: 10, perSequence: 75, cap: 75, laterMs: 5_000 },
     deep: { runs: 2, commands: 14, perSequence: 180, cap: 360, laterMs: 15_000 },
   },
 } as const;

@@ -147,7 +147,10 @@ async function modelOnDrivenClock(ctx: CheckContext, session: QuotaSession): Pro
       fc.integer({ min: 3, max: 5 }),
       fc.commands(quotaCommands, { maxCommands: drivenMaxCommands[depthOf(ctx)], size: "+1" }),
       async (max, commands) => {
-        await session.restart();
+        // A clean start: every token of the previous run waited out, then the run's quota written (which
+        // switches multi-token support on whatever the run left): switching it off first would add a
+        // request and a fresh admin token per run and change nothing the run starts from.
+        await session.settle();
         await session.setQuota(max);
         const model = quotaModel(ctx.clock.now(), max, session.validitySeconds);
         const real: QuotaReal = { session, tokens: [], steps: [`changeQuota(${max})`] };

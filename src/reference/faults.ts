@@ -951,6 +951,13 @@ export const FAULTS = [
     caughtBy: ["explore/reads"],
   },
   {
+    name: "autopilot-filtered-default-limit-25",
+    rule: "AUTOPILOT-03",
+    description:
+      "without a limit, a filtered autopilot scan pages 25 records at a time (the default 100 holds unfiltered only)",
+    caughtBy: ["explore/reads"],
+  },
+  {
     name: "first-page-null-body-drops-query",
     rule: "SCAN-01",
     description:

@@ -40,6 +40,14 @@ export function parseScanQuery(
     ctx.faults.has("autopilot-sorted-default-limit-50")
   )
     limit = 50;
+  // The fault: the default page size of a filtered autopilot scan is 25, not 100.
+  if (
+    rawLimit === null &&
+    !boundless &&
+    params.get("filter") &&
+    ctx.faults.has("autopilot-filtered-default-limit-25")
+  )
+    limit = 25;
   if (rawLimit !== null) {
     limit = /^\d{1,15}$/.test(rawLimit) ? Number(rawLimit) : Number.NaN;
     if (limit > max && ctx.variants.has("limit-above-max-clamped")) limit = max;
