@@ -39,7 +39,7 @@ import { clientOf } from "./support/target-client.ts";
  *  a passing run sends at most runs x perSequence more. */
 export const EXPLORER_DEPTH = {
   reads: {
-    default: { runs: 7, commands: 12, perSequence: 10, walk: 40, cap: 600 },
+    default: { runs: 7, commands: 10, perSequence: 8, walk: 40, cap: 600 },
     deep: { runs: 40, commands: 40, perSequence: 40, walk: 40, cap: 3000 },
   },
   deletes: {
