@@ -259,6 +259,11 @@ function largest<T>(items: readonly T[], size: (item: T) => number): number {
   return best;
 }
 
+/** The index of the lookup type holding the most blocked values. */
+export function mostBlocked(observed: Observed): number {
+  return largest(observed.types, (t) => observed.blocked.get(t)?.length ?? 0);
+}
+
 /** The filter of the statistics scan that keeps the most records: the default limit under a filter shows
  *  only where the filter leaves more records than a smaller page would hold. */
 function widestFilter(observed: Observed): NonNullable<QueryDraw["filter"]> {
@@ -290,7 +295,7 @@ function widestFilter(observed: Observed): NonNullable<QueryDraw["filter"]> {
 export function defaultsSweep(observed: Observed): ReadCommand[] {
   const types = statisticTypes(observed);
   const perType = largest(types, (t) => recordsOf(observed, "autopilot-type", t).length);
-  const blocked = largest(observed.types, (t) => observed.blocked.get(t)?.length ?? 0);
+  const blocked = mostBlocked(observed);
   const sorted: QueryDraw = { sort: 0, order: "asc" };
   return [
     new ScanDefaults("limit", 0, 0, {}, true),

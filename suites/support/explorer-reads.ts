@@ -622,6 +622,8 @@ export class ContinueElsewhere implements ReadCommand {
 }
 
 const OFFSETS = ["none", 0, 1, 2, 7, "last", "end", "past", 99, 100] as const;
+/** The draw of OFFSETS that is the list's end (the next one is past it). */
+export const OFFSET_AT_END = OFFSETS.indexOf("end");
 const BLOCKED_LIMITS = ["none", 1, 2, 3, 10, 99, 100, 101, 150] as const;
 
 /** A drawn offset of a list of `length` values: left out, a fixed one, or one placed by the list's end. */
