@@ -34,14 +34,16 @@ import { clientOf } from "./support/target-client.ts";
 
 /** How far the explorer goes, per depth: sequences, their longest length, the requests each may send
  *  (the budget ends a sequence early) and all together, shrinking a failure included (the reads of the
- *  model at the start are not counted: about 10 requests on the embedded reference). */
+ *  model at the start are not counted: about 10 requests on the embedded reference). The reads' fixed
+ *  walks (readExamples: every continuation, default and tie once) come first, each with `walk` requests;
+ *  a passing run sends at most runs x perSequence more. */
 export const EXPLORER_DEPTH = {
   reads: {
-    default: { runs: 7, commands: 24, perSequence: 30, cap: 600 },
-    deep: { runs: 40, commands: 40, perSequence: 40, cap: 3000 },
+    default: { runs: 7, commands: 10, perSequence: 8, walk: 40, cap: 600 },
+    deep: { runs: 40, commands: 40, perSequence: 40, walk: 40, cap: 3000 },
   },
   deletes: {
-    default: { runs: 1, commands: 10, perSequence: 110, cap: 110, laterMs: 5_000 },
+    default: { runs: 1, commands: 10, perSequence: 75, cap: 75, laterMs: 5_000 },
     deep: { runs: 2, commands: 14, perSequence: 180, cap: 360, laterMs: 15_000 },
   },
 } as const;
@@ -95,11 +97,12 @@ export const exploreReads: Check = defineCheck({
       ctx.target.otherTenant && ctx.target.credentials.otherAdmin ? ctx.target.otherTenant : undefined;
     // Tried first, on top of the drawn sequences (which stay the same): a few requests.
     const examples = readExamples(observed).map((c) => [c] as [typeof c]);
+    const walks = new Set(examples.map(([c]) => c));
     try {
       await checkProperty(
         ctx,
         fc.asyncProperty(sequence(readAlphabet, depth.commands), async (commands) => {
-          startSequence(budget);
+          startSequence(budget, walks.has(commands) ? depth.walk : depth.perSequence);
           const model: ReadModel = {
             observed,
             roles,
@@ -117,6 +120,12 @@ export const exploreReads: Check = defineCheck({
       );
     } finally {
       noteBudget(ctx, budget, "reads");
+      const { runs, commands, perSequence } = EXPLORER_DEPTH.reads.deep;
+      explore(
+        ctx,
+        "explorer sequences",
+        `reads, ${depthOf(ctx)}: ${examples.length} fixed walks of up to ${depth.walk} requests, then ${depth.runs} drawn sequences of up to ${depth.commands} commands and ${depth.perSequence} requests (deep: ${runs} of up to ${commands} and ${perSequence})`,
+      );
     }
   },
 });
@@ -201,6 +210,12 @@ export const exploreAfterDelete: Check = defineCheck({
       budget.spent += later.budget.spent;
     } finally {
       noteBudget(ctx, budget, "after delete");
+      const { runs, commands, perSequence } = EXPLORER_DEPTH.deletes.deep;
+      explore(
+        ctx,
+        "explorer sequences",
+        `after delete, ${depthOf(ctx)}: ${depth.runs} drawn sequences of up to ${depth.commands} commands and ${depth.perSequence} requests (deep: ${runs} of up to ${commands} and ${perSequence})`,
+      );
     }
   },
 });

@@ -73,6 +73,7 @@ export const FAULTS = [
       "lookup-scan/sort-fields-accepted",
       "autopilot-scan/order-respected",
       "autopilot-scan/sort-fields-accepted",
+      "explore/reads",
     ],
   },
   {
@@ -172,6 +173,7 @@ export const FAULTS = [
       "autopilot-scan/every-record-once",
       "autopilot-scan/order-respected",
       "autopilot-scan/type-scan-pages",
+      "explore/after-delete",
     ],
   },
   {
@@ -449,7 +451,12 @@ export const FAULTS = [
     name: "missing-auth-accepted",
     rule: "AUTH-01",
     description: "requests without an Authorization header are answered",
-    caughtBy: ["service/refuses-without-authorization", "auth/no-token-refused", "auth/missing-token-401"],
+    caughtBy: [
+      "service/refuses-without-authorization",
+      "auth/no-token-refused",
+      "auth/missing-token-401",
+      "explore/reads",
+    ],
   },
   {
     name: "cross-tenant-read",
@@ -479,7 +486,7 @@ export const FAULTS = [
     name: "healthcheck-not-ok",
     rule: "SERVICE-01",
     description: "the healthcheck status is not OK",
-    caughtBy: ["service/healthcheck-ok", "schema/getHealthcheck"],
+    caughtBy: ["service/healthcheck-ok", "schema/getHealthcheck", "delete-task/all-of-tenant"],
   },
   {
     name: "token-error-not-json",
@@ -504,14 +511,14 @@ export const FAULTS = [
     name: "status-not-ok",
     rule: "SERVICE-02",
     description: 'GET /status answers {"status": "DOWN"} although the service works',
-    caughtBy: ["service/status-ok", "schema/getStatus"],
+    caughtBy: ["service/status-ok", "schema/getStatus", "delete-task/all-of-tenant"],
   },
   {
     name: "malformed-token-accepted",
     rule: "AUTH-03",
     description:
       "a bearer token that was never issued is accepted as if it were valid (only its form is checked)",
-    caughtBy: ["auth/malformed-token-refused"],
+    caughtBy: ["auth/malformed-token-refused", "explore/reads"],
   },
   {
     name: "viewer-read-refused",
@@ -691,7 +698,7 @@ export const FAULTS = [
     rule: "SCAN-01",
     description:
       "a first scan request whose body is JSON null is refused with 400 (only no body opens a scroll)",
-    caughtBy: ["lookup-scan/first-page-null-body", "autopilot-scan/first-page-null-body"],
+    caughtBy: ["lookup-scan/first-page-null-body", "autopilot-scan/first-page-null-body", "explore/reads"],
   },
   {
     name: "scan-restarts-after-end",
@@ -951,11 +958,18 @@ export const FAULTS = [
     caughtBy: ["explore/reads"],
   },
   {
+    name: "autopilot-filtered-default-limit-25",
+    rule: "AUTOPILOT-03",
+    description:
+      "without a limit, a filtered autopilot scan pages 25 records at a time (the default 100 holds unfiltered only)",
+    caughtBy: ["explore/reads"],
+  },
+  {
     name: "first-page-null-body-drops-query",
     rule: "SCAN-01",
     description:
       "a first scan request with a null body opens the scan with the default query: filter, sort, order and limit are ignored",
-    caughtBy: ["explore/reads"],
+    caughtBy: ["explore/reads", "lookup-scan/first-page-null-body", "autopilot-scan/first-page-null-body"],
   },
   {
     name: "blocked-values-offset-without-limit-unbounded",

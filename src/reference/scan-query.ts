@@ -32,14 +32,11 @@ export function parseScanQuery(
   const max = unbounded ? Number.MAX_SAFE_INTEGER : MAX_LIMIT;
   let limit = DEFAULT_LIMIT;
   const rawLimit = params.get("limit");
-  // The fault: the default page size of a sorted autopilot scan is 50, not 100.
-  if (
-    rawLimit === null &&
-    !boundless &&
-    params.get("sort") &&
-    ctx.faults.has("autopilot-sorted-default-limit-50")
-  )
-    limit = 50;
+  // The faults: the default page size of a sorted autopilot scan is 50, of a filtered one 25, not 100.
+  if (rawLimit === null && !boundless) {
+    if (params.get("sort") && ctx.faults.has("autopilot-sorted-default-limit-50")) limit = 50;
+    if (params.get("filter") && ctx.faults.has("autopilot-filtered-default-limit-25")) limit = 25;
+  }
   if (rawLimit !== null) {
     limit = /^\d{1,15}$/.test(rawLimit) ? Number(rawLimit) : Number.NaN;
     if (limit > max && ctx.variants.has("limit-above-max-clamped")) limit = max;

@@ -11,12 +11,17 @@ import { endpointOf, identityOf, type Observed, readPage } from "./data-oracle.t
 import {
   BlockedDefaults,
   defaultsSweep,
+  mostBlocked,
   type LeftOut,
   type ScanDefault,
   ScanDefaults,
 } from "./explorer-defaults.ts";
 import {
+  BlockedSlice,
+  ContinueAs,
+  ContinueElsewhere,
   MAX_OPEN,
+  OFFSET_AT_END,
   OpenScan,
   type OpenScroll,
   openScroll,
@@ -120,7 +125,9 @@ export class ContinueUnauthorized implements ReadCommand {
 }
 
 /** explorer-reads' side-by-side example, with a continuation page of each open scroll sent first without a
- *  token, then with one never issued, before the scrolls are read on (the refused pages take none of theirs). */
+ *  token, then with one never issued, before the scrolls are read on (the refused pages take none of theirs);
+ *  then every other continuation once, whatever the seed draws: a statistics scroll opened beside what is
+ *  left open, the first open scroll continued as another client, the last on another tenant's path. */
 export function sideBySideExample(observed: Observed): ReadCommand[] {
   const commands = sideBySide(observed);
   if (commands.length < 2) return commands;
@@ -129,6 +136,9 @@ export function sideBySideExample(observed: Observed): ReadCommand[] {
     new ContinueUnauthorized(0, "no token"),
     new ContinueUnauthorized(1, "never issued"),
     ...commands.slice(2),
+    new OpenScan(1, 0, { limit: 2 }, 0),
+    new ContinueAs(0, 0),
+    new ContinueElsewhere(MAX_OPEN - 1, "tenant", 0),
   ];
 }
 
@@ -139,10 +149,17 @@ const BY_TYPE = 2;
  * The sequences tried before the drawn ones (fast-check examples): scrolls side by side with continuations
  * in other token states; every documented default once (explorer-defaults.ts); and the lookups sorted by
  * their type, whose values many records share, read to the end at 50 a page, so that page boundaries fall
- * inside runs of ties (SCAN-04: none lost or repeated there; SCAN-06: the order across pages).
+ * inside runs of ties (SCAN-04: none lost or repeated there; SCAN-06: the order across pages), then the blocked
+ * values at the end of their list and past it.
  */
 export function readExamples(observed: Observed): ReadCommand[][] {
-  const ties = [new OpenScan(0, 0, { sort: BY_TYPE, order: "asc", limit: 50 }, 0), new ReadOn(0, "end")];
+  const ties = [
+    new OpenScan(0, 0, { sort: BY_TYPE, order: "asc", limit: 50 }, 0),
+    new ReadOn(0, "end"),
+    // The blocked values' offset at the end of the list and past it (nothing, or a refusal).
+    new BlockedSlice(mostBlocked(observed), OFFSET_AT_END, 0),
+    new BlockedSlice(mostBlocked(observed), OFFSET_AT_END + 1, 1),
+  ];
   return [sideBySideExample(observed), defaultsSweep(observed), ties].filter((c) => c.length > 0);
 }
 

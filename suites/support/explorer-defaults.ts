@@ -14,6 +14,7 @@ import {
   blockedIdentity,
   endpointOf,
   identityOf,
+  legalSet,
   type Observed,
   type ReadPage,
   type Rec,
@@ -26,6 +27,7 @@ import {
   blockedOf,
   blockedOffset,
   describe,
+  STATISTIC_FILTER_FIELDS,
   type QueryDraw,
   type ReadCommand,
   type ReadModel,
@@ -257,6 +259,31 @@ function largest<T>(items: readonly T[], size: (item: T) => number): number {
   return best;
 }
 
+/** The index of the lookup type holding the most blocked values. */
+export function mostBlocked(observed: Observed): number {
+  return largest(observed.types, (t) => observed.blocked.get(t)?.length ?? 0);
+}
+
+/** The filter of the statistics scan that keeps the most records: the default limit under a filter shows
+ *  only where the filter leaves more records than a smaller page would hold. */
+function widestFilter(observed: Observed): NonNullable<QueryDraw["filter"]> {
+  let best = { draw: { field: 0, value: 0, absent: false }, size: -1 };
+  for (let field = 0; field < STATISTIC_FILTER_FIELDS; field++)
+    for (let value = 0; value < observed.statistics.length; value++) {
+      const draw = { field, value, absent: false };
+      const { kind, filter } = resolve(observed, 1, 0, { filter: draw });
+      const size = legalSet(observed, kind, undefined, filter).must.size;
+      if (size > best.size) best = { draw, size };
+      // Values are drawn modulo their count: past the first repeat, the rest repeat too.
+      if (
+        value > 0 &&
+        filter?.value === resolve(observed, 1, 0, { filter: { ...draw, value: 0 } }).filter?.value
+      )
+        break;
+    }
+  return best.draw;
+}
+
 /**
  * Every documented default once, in combination with the other parameters, tried before the drawn sequences
  * (a fast-check example): the drawn ones reach a default where it shows (more records than the default
@@ -268,12 +295,13 @@ function largest<T>(items: readonly T[], size: (item: T) => number): number {
 export function defaultsSweep(observed: Observed): ReadCommand[] {
   const types = statisticTypes(observed);
   const perType = largest(types, (t) => recordsOf(observed, "autopilot-type", t).length);
-  const blocked = largest(observed.types, (t) => observed.blocked.get(t)?.length ?? 0);
+  const blocked = mostBlocked(observed);
   const sorted: QueryDraw = { sort: 0, order: "asc" };
   return [
     new ScanDefaults("limit", 0, 0, {}, true),
     new ScanDefaults("limit", 0, 0, sorted, true),
     new ScanDefaults("limit", 1, perType, { sort: 0, order: "desc" }, true),
+    new ScanDefaults("limit", 0, 0, { filter: widestFilter(observed) }, true),
     new ScanDefaults(
       "first body",
       0,

@@ -85,6 +85,8 @@ const FILTER_FIELDS: Record<"lookups" | "statistics", readonly string[]> = {
     "unmappedValue",
   ],
 };
+/** How many fields a statistics scan's filter draws from. */
+export const STATISTIC_FILTER_FIELDS = FILTER_FIELDS.statistics.length;
 /** Fields a statistic may lack (the document: "may be absent", "present only where applicable"). */
 const OPTIONAL_FIELDS = new Set(["candidateLookupCode", "candidateValue", "mappedAt", "mappedBy", "dcrId"]);
 const SORT_FIELDS: Record<"lookups" | "statistics", readonly string[]> = {
@@ -620,6 +622,8 @@ export class ContinueElsewhere implements ReadCommand {
 }
 
 const OFFSETS = ["none", 0, 1, 2, 7, "last", "end", "past", 99, 100] as const;
+/** The draw of OFFSETS that is the list's end (the next one is past it). */
+export const OFFSET_AT_END = OFFSETS.indexOf("end");
 const BLOCKED_LIMITS = ["none", 1, 2, 3, 10, 99, 100, 101, 150] as const;
 
 /** A drawn offset of a list of `length` values: left out, a fixed one, or one placed by the list's end. */

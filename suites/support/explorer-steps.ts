@@ -40,12 +40,12 @@ export function newBudget(perSequence: number, cap: number): Budget {
   return { left: perSequence, spent: 0, perSequence, cap, sequences: 0, operations: 0, judged: new Map() };
 }
 
-/** A sequence starts: its whole allowance, or nothing once the cap cannot cover it. Never a part of it:
- *  the allowance shapes what a sequence does (reads to the end, commands drawn), so a counterexample
- *  replayed with --path must get the allowance it failed with. */
-export function startSequence(budget: Budget): void {
+/** A sequence starts: its whole allowance (perSequence, or `allowance` for a fixed walk), or nothing once
+ *  the cap cannot cover it. Never a part of it: the allowance shapes what a sequence does (reads to the
+ *  end, commands drawn), so a counterexample replayed with --path must get the allowance it failed with. */
+export function startSequence(budget: Budget, allowance = budget.perSequence): void {
   budget.sequences++;
-  budget.left = budget.cap - budget.spent >= budget.perSequence ? budget.perSequence : 0;
+  budget.left = budget.cap - budget.spent >= allowance ? allowance : 0;
 }
 
 /** Longest trail a failure spells out; earlier steps are counted. */

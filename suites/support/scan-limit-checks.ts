@@ -7,7 +7,7 @@ import { isClientError } from "./response-judges.ts";
 import { judgeCaseLimit } from "./scan-case-judges.ts";
 import { exploreSpace } from "./scan-explorer.ts";
 import { ensureEnded, overfullPage } from "./scan-judges.ts";
-import { limitArb, partialLimits, partialScroll } from "./scan-limits.ts";
+import { limitArb, limitRuns, partialLimits, partialScroll } from "./scan-limits.ts";
 import { fewerThanAPage, readScroll, referenceRead } from "./scan-reads.ts";
 import { type Ids, type ScanSubject, subjectReadCheck } from "./scan-subject.ts";
 import { scrollEncodingFor } from "./scroll-encoding.ts";
@@ -27,6 +27,7 @@ export function pageWithinLimitCheck(subject: ScanSubject, ids: Ids): Check {
         const { result } = await readScroll(ctx, subject, { limit }, all.length, { untilCap: true });
         overfullPage(subject, result, limit);
       }),
+      { numRuns: limitRuns(ctx) },
     );
     // Sorted and filtered scrolls page through the same limit.
     await exploreSpace(ctx, subject, all, judgeCaseLimit);

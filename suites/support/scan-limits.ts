@@ -1,7 +1,7 @@
 // The limits a scan is read at: the boundary limits read whole within a page budget, and the small ones probed
 // by partial scrolls.
 import fc from "fast-check";
-import type { CheckContext } from "../../src/check/index.ts";
+import { type CheckContext, runsAtDepth } from "../../src/check/index.ts";
 import type { FullScanResult } from "../../src/client/index.ts";
 import { ensureEnded } from "./scan-judges.ts";
 import { scrollPages, smallestLimit } from "./scan-reads.ts";
@@ -48,6 +48,16 @@ export const limitArb = (total: number, least = 1) =>
     { weight: 3, arbitrary: fc.constantFrom(...boundaryLimits(total, least)) },
     { weight: 1, arbitrary: fc.integer({ min: fullReadFloor(total, least), max: 100 }) },
   );
+
+/**
+ * Draws of a limits property (limitArb) at the default depth. Three in four draw a boundary limit, which the
+ * checks read first (recorded: drawn again, it costs nothing); the rest read a whole scroll of their own.
+ * Four draws add about one such limit per seed (another each seed), where the run's ten added two or three
+ * (the checks that draw them share the seed, so the one that draws most decides the cost); deep, every run.
+ */
+export function limitRuns(ctx: Pick<CheckContext, "depth" | "runs">): number {
+  return runsAtDepth(ctx, 4);
+}
 
 /** Limits below the full-read floor (1, 2, the smallest the kit uses), probed with partial scrolls. */
 export function partialLimits(total: number, least = 1): number[] {

@@ -13,7 +13,14 @@ import {
   pagesHolding,
   requestDetail,
 } from "./scan-judges.ts";
-import { boundaryLimits, limitArb, PARTIAL_PAGES, partialLimits, partialScroll } from "./scan-limits.ts";
+import {
+  boundaryLimits,
+  limitArb,
+  limitRuns,
+  PARTIAL_PAGES,
+  partialLimits,
+  partialScroll,
+} from "./scan-limits.ts";
 import { readScroll, referenceRead } from "./scan-reads.ts";
 import { SpaceLog } from "./scan-space.ts";
 import { type Ids, type ScanRecordShape, type ScanSubject, subjectReadCheck } from "./scan-subject.ts";
@@ -90,5 +97,5 @@ async function unsortedOnce(
   // The limits that matter first, whatever the property draws; its cases then add others (a limit drawn
   // again is read once: see recorded-scrolls.ts).
   for (const limit of boundaryLimits(all.length)) await judge(limit);
-  await checkProperty(ctx, fc.asyncProperty(limitArb(all.length), judge));
+  await checkProperty(ctx, fc.asyncProperty(limitArb(all.length), judge), { numRuns: limitRuns(ctx) });
 }

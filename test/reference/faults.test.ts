@@ -718,6 +718,14 @@ const SCENARIOS: Record<FaultName, (h: Harness) => Promise<boolean>> = {
   "autopilot-sorted-default-limit-50": async (h) =>
     (await firstPage(h, "/configuration/acme/autopilot/stats/_scan?sort=createdAt", "acme-admin")).values
       .length !== 100,
+  "autopilot-filtered-default-limit-25": async (h) => {
+    const path = "/configuration/acme/autopilot/stats/_scan?filter=equals(lookupType,'Country')";
+    const [plain, named] = [
+      await firstPage(h, path, "acme-admin"),
+      await firstPage(h, `${path}&limit=100`, "acme-admin"),
+    ];
+    return plain.values.length !== named.values.length;
+  },
   "first-page-null-body-drops-query": async (h) => {
     const a = await h.call("POST", "/lookups/acme/_scan?limit=1", {
       token: await h.token("acme-viewer"),
