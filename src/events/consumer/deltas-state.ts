@@ -127,18 +127,48 @@ function fromSnapshot(object: Record<string, unknown>, entry: TruthEntry): Delta
   return state;
 }
 
-const cache = new WeakMap<TruthObject, DeltasState>();
+const cache = new WeakMap<TruthObject, Map<number, DeltasState>>();
+const gapCache = new WeakMap<TruthObject, number[]>();
 
-/** The object's attributes at its latest state, folded from its listed messages in objectVersion order
- *  (a re-send counted once). */
-export function deltasState(object: TruthObject, ctx: JudgeContext): DeltasState {
-  let state = cache.get(object);
-  if (state) return state;
+/** The object's attributes at its latest state (or at objectVersion `upTo`), folded from its listed
+ *  messages in objectVersion order (a re-send counted once). */
+export function deltasState(
+  object: TruthObject,
+  ctx: JudgeContext,
+  upTo: number = object.winner.version,
+): DeltasState {
+  let states = cache.get(object);
+  if (!states) {
+    states = new Map();
+    cache.set(object, states);
+  }
+  let state = states.get(upTo);
+  if (!state) {
+    state = fold(object, ctx, upTo);
+    states.set(upTo, state);
+  }
+  return state;
+}
+
+/** The objectVersions up to the latest state where a deltas stream stops giving the object's attributes:
+ *  a large-object fallback (no content), a deltas member of a structure the field does not show, or a
+ *  change of a value the object's messages never gave (the earlier message's deltas did not list it). A
+ *  consumer cannot apply the deltas that follow across such a gap. */
+export function deltasGaps(object: TruthObject, ctx: JudgeContext): number[] {
+  let gaps = gapCache.get(object);
+  if (!gaps) {
+    gaps = [];
+    fold(object, ctx, object.winner.version, gaps);
+    gapCache.set(object, gaps);
+  }
+  return gaps;
+}
+
+function fold(object: TruthObject, ctx: JudgeContext, upTo: number, gaps?: number[]): DeltasState {
   const byVersion = new Map<number, TruthEntry>();
   for (const e of object.entries)
-    if (e.listed && e.version <= object.winner.version && !byVersion.has(e.version))
-      byVersion.set(e.version, e);
-  state = emptyState(false);
+    if (e.listed && e.version <= upTo && !byVersion.has(e.version)) byVersion.set(e.version, e);
+  let state = emptyState(false);
   for (const e of [...byVersion.values()].sort((a, b) => a.version - b.version)) {
     if (e.removes) {
       state = emptyState(true);
@@ -146,6 +176,7 @@ export function deltasState(object: TruthObject, ctx: JudgeContext): DeltasState
     }
     if (e.kind === "fallback") {
       // The event without its content: every attribute is unknown from here.
+      gaps?.push(e.version);
       state = emptyState(false);
       continue;
     }
@@ -158,14 +189,26 @@ export function deltasState(object: TruthObject, ctx: JudgeContext): DeltasState
     if (e.kind !== "deltas") continue;
     const items = deltaItems(payload?.deltas);
     if (items === undefined) {
+      gaps?.push(e.version);
       state = emptyState(false);
       continue;
     }
     if (CREATION.test(e.type)) state = emptyState(true);
+    else if (gaps && state.complete && items.some((item) => changesUnseen(state as DeltasState, item)))
+      gaps.push(e.version);
     for (const item of items) applyItem(state, item, e);
   }
-  cache.set(object, state);
   return state;
+}
+
+/** A delta item that changes or removes a value (with a text) the object's attributes do not hold. */
+function changesUnseen(state: DeltasState, item: unknown): boolean {
+  const it = record(item);
+  if (!it || typeof it.attributeType !== "string" || it.oldValue === undefined) return false;
+  const old = modelValue(it.oldValue);
+  if (old?.value === undefined) return false;
+  const name = lastSegment(it.attributeType);
+  return !state.unknown.has(name) && !(state.known.get(name) ?? []).some((v) => same(v, old));
 }
 
 /** The stream gives something to judge of the object's attributes: its latest state is live and its
@@ -198,10 +241,10 @@ const show = (v: ModelValue) => JSON.stringify(v.value ?? v.id);
 
 /** What the view's attributes get wrong against the deltas' latest state, in words; [] when nothing.
  *  Judged only where the view gives attributes and the stream gave them. */
-export function deltasMismatch(c: ObjectCase, ctx: JudgeContext): string[] {
+export function deltasMismatch(c: ObjectCase, ctx: JudgeContext, upTo?: number): string[] {
   const { record: line, object } = c;
   if (line.attributes === undefined || line.removed || !deltasGiveAttributes(object, ctx)) return [];
-  const state = deltasState(object, ctx);
+  const state = deltasState(object, ctx, upTo);
   const view = viewAttributes(line.attributesValue);
   const wrong: string[] = [];
   const by = (name: string) => {
@@ -232,4 +275,31 @@ export function deltasMismatch(c: ObjectCase, ctx: JudgeContext): string[] {
       wrong.push(`${name} is held, though no message since the object's creation gave it a value`);
   }
   return wrong;
+}
+
+/** A deltas message sent again whose value the view holds more often than the object's deltas leave it:
+ *  the re-send was applied a second time (a value added twice, or one a later change replaced once and the
+ *  copy kept). The re-sent message and the attribute, or undefined. */
+export function reappliedResend(
+  c: ObjectCase,
+  ctx: JudgeContext,
+  upTo?: number,
+): { entry: TruthEntry; name: string } | undefined {
+  const { record: line, object } = c;
+  if (line.attributes === undefined || line.removed) return undefined;
+  const limit = upTo ?? object.winner.version;
+  const state = deltasState(object, ctx, upTo);
+  const view = viewAttributes(line.attributesValue);
+  for (const e of object.entries) {
+    if (!e.resend || e.kind !== "deltas" || e.version > limit) continue;
+    for (const item of deltaItems(ctx.stream.messages[e.position]?.payload.deltas) ?? []) {
+      const it = record(item);
+      const value = it && it.type !== "ATTRIBUTE_REMOVED" ? modelValue(it.newValue) : undefined;
+      if (!it || typeof it.attributeType !== "string" || value?.value === undefined) continue;
+      const name = lastSegment(it.attributeType);
+      const count = (values: ModelValue[] | undefined) => (values ?? []).filter((v) => same(v, value)).length;
+      if (count(view.get(name)) > count(state.known.get(name))) return { entry: e, name };
+    }
+  }
+  return undefined;
 }
