@@ -75,14 +75,14 @@ export function unlistedChanged(unlisted: TruthEntry, c: ObjectCase): string {
   return `${describeEntry(unlisted)}, a type in neither of the document's lists, changed the view: the latest state is ${describeEntry(winner)}${winner.removes ? " (removed)" : ""}, and a type the document does not list changes nothing; ${describeRecord(c.record)}`;
 }
 
-/** The re-send rule's words where the view's attributes hold a value of a re-sent deltas message more
- *  often than the object's deltas leave it: the re-send was applied again (the cause a team reads). */
+/** The re-send rule's words where the view's attributes are those the object's deltas leave when a re-sent
+ *  deltas message is applied again: the cause a team reads. */
 export function reappliedChanged(c: ObjectCase, ctx: JudgeContext): string | undefined {
   if (ctx.stream.choice.payloadType !== "deltas") return undefined;
   const older = c.record.objectVersion !== undefined && c.record.objectVersion < c.object.winner.version;
   const again = reappliedResend(c, ctx, older ? heldBeforeGap(c, ctx) : undefined);
   if (!again) return undefined;
-  return `${describeEntry(again.entry)} was an exact re-send, and the view's ${again.name} holds its value more often than the object's deltas leave it: was the re-send applied again? ${describeRecord(c.record)}`;
+  return `${describeEntry(again)} was an exact re-send, and the view's attributes are those the deltas leave when it is applied again: was the re-send applied again? ${describeRecord(c.record)}`;
 }
 
 const declared: ConsumerRuleDeclaration[] = [

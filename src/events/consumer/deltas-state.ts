@@ -164,12 +164,24 @@ export function deltasGaps(object: TruthObject, ctx: JudgeContext): number[] {
   return gaps;
 }
 
-function fold(object: TruthObject, ctx: JudgeContext, upTo: number, gaps?: number[]): DeltasState {
+/** The fold in objectVersion order; `twice` applies a re-sent deltas message again (the state a consumer
+ *  that does not recognise re-sends leaves). */
+function fold(
+  object: TruthObject,
+  ctx: JudgeContext,
+  upTo: number,
+  gaps?: number[],
+  twice = false,
+): DeltasState {
   const byVersion = new Map<number, TruthEntry>();
+  const again: TruthEntry[] = [];
   for (const e of object.entries)
-    if (e.listed && e.version <= upTo && !byVersion.has(e.version)) byVersion.set(e.version, e);
+    if (e.listed && e.version <= upTo)
+      if (!byVersion.has(e.version)) byVersion.set(e.version, e);
+      else if (twice && e.resend && e.kind === "deltas") again.push(e);
   let state = emptyState(false);
-  for (const e of [...byVersion.values()].sort((a, b) => a.version - b.version)) {
+  const ordered = [...byVersion.values(), ...again].sort((a, b) => a.version - b.version);
+  for (const e of ordered) {
     if (e.removes) {
       state = emptyState(true);
       continue;
@@ -277,29 +289,35 @@ export function deltasMismatch(c: ObjectCase, ctx: JudgeContext, upTo?: number):
   return wrong;
 }
 
-/** A deltas message sent again whose value the view holds more often than the object's deltas leave it:
- *  the re-send was applied a second time (a value added twice, or one a later change replaced once and the
- *  copy kept). The re-sent message and the attribute, or undefined. */
-export function reappliedResend(
-  c: ObjectCase,
-  ctx: JudgeContext,
-  upTo?: number,
-): { entry: TruthEntry; name: string } | undefined {
+/** A deltas message sent again, applied a second time: the view's attributes are those the object's
+ *  deltas leave when each re-sent deltas message is applied again, and not those they leave. The re-sent
+ *  message (its first re-send), or undefined. */
+export function reappliedResend(c: ObjectCase, ctx: JudgeContext, upTo?: number): TruthEntry | undefined {
   const { record: line, object } = c;
   if (line.attributes === undefined || line.removed) return undefined;
   const limit = upTo ?? object.winner.version;
-  const state = deltasState(object, ctx, upTo);
+  const resent = object.entries.find(
+    (e) => e.listed && e.resend && e.kind === "deltas" && e.version <= limit,
+  );
+  if (!resent) return undefined;
   const view = viewAttributes(line.attributesValue);
-  for (const e of object.entries) {
-    if (!e.resend || e.kind !== "deltas" || e.version > limit) continue;
-    for (const item of deltaItems(ctx.stream.messages[e.position]?.payload.deltas) ?? []) {
-      const it = record(item);
-      const value = it && it.type !== "ATTRIBUTE_REMOVED" ? modelValue(it.newValue) : undefined;
-      if (!it || typeof it.attributeType !== "string" || value?.value === undefined) continue;
-      const name = lastSegment(it.attributeType);
-      const count = (values: ModelValue[] | undefined) => (values ?? []).filter((v) => same(v, value)).length;
-      if (count(view.get(name)) > count(state.known.get(name))) return { entry: e, name };
-    }
+  const twice = fold(object, ctx, limit, undefined, true);
+  return holdsExactly(view, twice) && !holdsExactly(view, deltasState(object, ctx, upTo))
+    ? resent
+    : undefined;
+}
+
+/** The view holds, for every attribute the state knows, the same values as often, and no attribute the
+ *  state knows none of (fields of no definition and attributes the stream did not give aside). */
+function holdsExactly(view: Map<string, ModelValue[]>, state: DeltasState): boolean {
+  const count = (values: ModelValue[], value: ModelValue) => values.filter((v) => same(v, value)).length;
+  for (const [name, values] of state.known) {
+    const held = view.get(name) ?? [];
+    if (held.length !== values.length || values.some((v) => count(held, v) !== count(values, v)))
+      return false;
   }
-  return undefined;
+  for (const [name, held] of view)
+    if (held.length > 0 && !state.known.has(name) && !state.unknown.has(name) && !NOT_ATTRIBUTES.has(name))
+      return false;
+  return true;
 }
