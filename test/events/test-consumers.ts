@@ -2,9 +2,9 @@
 // removal types, the fold in arrival order with an objectVersion guard, and the view written from what is
 // held per object. Each test varies only the step it is about (how it names the object, what it keeps).
 import { type ConsumerStream, consumerStream } from "../../src/events/consumer/consumer-stream.ts";
-import { listedEventTypes } from "../../src/events/event-schemas.ts";
 import { type ConsumerView, parseViewLine } from "../../src/events/consumer/consumer-view.ts";
 import { producerChoice } from "../../src/events/consumer/producer-choices.ts";
+import { listedEventTypes } from "../../src/events/event-schemas.ts";
 
 /** Every removal type of the document's event table. */
 export const REMOVALS = /_REMOVED(_GDPR)?$|_LOST_MERGE$/;
