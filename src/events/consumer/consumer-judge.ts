@@ -15,6 +15,7 @@ import {
   ATTRIBUTES_RULE,
   CONSUMER_RULES,
   type ConsumerRule,
+  FALLBACK_RULE,
   LATEST_RULE,
   RESEND_RULE,
   reappliedChanged,
@@ -203,7 +204,17 @@ export function judgeView(stream: ConsumerStream, view: ConsumerView): ConsumerJ
   const extra = new Map<ConsumerRule, number>(CONSUMER_RULES.map((r) => [r, 0]));
   for (const { c, by, causes } of explained) {
     const atStop = stopped ? by.filter((b) => b.rule === UNKNOWN_TYPES_RULE) : [];
-    const settled = by.length === 1 ? by : atStop.length > 0 ? atStop : by.filter((b) => shown.has(b.rule));
+    // A latest message sent as a fallback that the record does not hold: the fallback rule names it.
+    const asFallback =
+      firstWinner(c.object).kind === "fallback" ? by.filter((b) => b.rule === FALLBACK_RULE) : [];
+    const settled =
+      by.length === 1
+        ? by
+        : atStop.length > 0
+          ? atStop
+          : asFallback.length > 0
+            ? asFallback
+            : by.filter((b) => shown.has(b.rule));
     // None shown broken elsewhere: the one whose evidence is the cause rather than the symptom (TIE_ORDER).
     const to =
       settled.length > 0 ? settled : [...by].sort((a, b) => tieRank(a.rule) - tieRank(b.rule)).slice(0, 1);

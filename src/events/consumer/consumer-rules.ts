@@ -290,6 +290,11 @@ export const UNKNOWN_TYPES_RULE = CONSUMER_RULES.find(
   (r) => r.id === "consumer/unknown-types-and-fields-change-nothing",
 ) as ConsumerRule;
 
+/** The rule that judges a large-object fallback taken for what it is not. */
+export const FALLBACK_RULE = CONSUMER_RULES.find(
+  (r) => r.id === "consumer/fallback-is-not-an-empty-object",
+) as ConsumerRule;
+
 /** The rule that names a re-send applied again. */
 export const RESEND_RULE = CONSUMER_RULES.find(
   (r) => r.id === "consumer/re-send-changes-nothing",
