@@ -204,9 +204,15 @@ export function judgeView(stream: ConsumerStream, view: ConsumerView): ConsumerJ
   const extra = new Map<ConsumerRule, number>(CONSUMER_RULES.map((r) => [r, 0]));
   for (const { c, by, causes } of explained) {
     const atStop = stopped ? by.filter((b) => b.rule === UNKNOWN_TYPES_RULE) : [];
-    // A latest message sent as a fallback that the record does not hold: the fallback rule names it.
+    // A latest message sent as a fallback that the record does not hold: the removal rule names a removal
+    // (ignored, whatever else it also explains), the fallback rule any other; a re-send it also fits is
+    // settled as before (a removal re-sent and toggled).
+    const winner = firstWinner(c.object);
+    const named = winner.removes ? REMOVAL_RULE_ID : FALLBACK_RULE.id;
     const asFallback =
-      firstWinner(c.object).kind === "fallback" ? by.filter((b) => b.rule === FALLBACK_RULE) : [];
+      winner.kind === "fallback" && !by.some((b) => b.rule === RESEND_RULE)
+        ? by.filter((b) => b.rule.id === named)
+        : [];
     const settled =
       by.length === 1
         ? by
@@ -286,6 +292,8 @@ export function judgeView(stream: ConsumerStream, view: ConsumerView): ConsumerJ
  *  consumer ordered, the removal it lost is the symptom), then a re-send (a removal re-sent and toggled),
  *  then a fallback (a removal sent as a fallback and dropped), then the removal, the GDPR rule, and last
  *  the unknown-fields rule (a latest message carrying fields of no definition may be a coincidence). */
+
+const REMOVAL_RULE_ID = "consumer/removal-not-live";
 
 const TIE_ORDER = [
   "consumer/latest-by-object-version",
