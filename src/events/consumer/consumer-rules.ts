@@ -282,25 +282,19 @@ export type ConsumerRule = Rule<"consumer", ConsumerRuleDeclaration>;
 
 export const CONSUMER_RULES: readonly ConsumerRule[] = declared.map((rule) => defineRule("consumer", rule));
 
+const ruleById = (id: string): ConsumerRule => CONSUMER_RULES.find((r) => r.id === id) as ConsumerRule;
+
 /** The rule that answers for a record that no rule's judge explains: it does not hold the latest state. */
 export const LATEST_RULE = CONSUMER_RULES[0] as ConsumerRule;
 
 /** The rule that names a type in neither of the document's lists as the cause of a view's content. */
-export const UNKNOWN_TYPES_RULE = CONSUMER_RULES.find(
-  (r) => r.id === "consumer/unknown-types-and-fields-change-nothing",
-) as ConsumerRule;
+export const UNKNOWN_TYPES_RULE = ruleById("consumer/unknown-types-and-fields-change-nothing");
 
 /** The rule that judges a large-object fallback taken for what it is not. */
-export const FALLBACK_RULE = CONSUMER_RULES.find(
-  (r) => r.id === "consumer/fallback-is-not-an-empty-object",
-) as ConsumerRule;
+export const FALLBACK_RULE = ruleById("consumer/fallback-is-not-an-empty-object");
 
 /** The rule that names a re-send applied again. */
-export const RESEND_RULE = CONSUMER_RULES.find(
-  (r) => r.id === "consumer/re-send-changes-nothing",
-) as ConsumerRule;
+export const RESEND_RULE = ruleById("consumer/re-send-changes-nothing");
 
 /** The rule that judges a line's attributes where it holds the latest state otherwise. */
-export const ATTRIBUTES_RULE = CONSUMER_RULES.find(
-  (r) => r.id === "consumer/attributes-of-the-latest-state",
-) as ConsumerRule;
+export const ATTRIBUTES_RULE = ruleById("consumer/attributes-of-the-latest-state");
