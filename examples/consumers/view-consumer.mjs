@@ -85,7 +85,6 @@ function apply({ headers = {}, payload = {} }) {
   const raw = headers.objectVersion;
   const version = raw === undefined || raw === null || raw === "" ? undefined : Number(raw);
   const time = payload.object?.updatedTime ?? payload.deltas?.timestamp;
-  if (FAULT === "drops-fallback" && payload.exceededQueueSizeLimit === true) return;
   const current = view.get(uri);
   // Without objectVersion the deltas are folded in arrival order.
   arrival += 1;
@@ -97,6 +96,10 @@ function apply({ headers = {}, payload = {} }) {
     return;
   }
   const at = { uri, objectVersion: version, rawVersion: raw, updatedTime: time };
+  if (FAULT === "fallback-as-removal" && payload.exceededQueueSizeLimit === true) {
+    view.set(uri, { ...at, removed: true });
+    return;
+  }
   if (REMOVALS.has(type)) {
     folds.delete(uri);
     if (FAULT === "ignores-removals") return;

@@ -93,8 +93,6 @@ def apply(message):
     version = None if raw is None or raw == "" else int(raw)
     deltas = payload.get("deltas") if isinstance(payload.get("deltas"), dict) else {}
     time = (obj or {}).get("updatedTime", deltas.get("timestamp"))
-    if FAULT == "drops-fallback" and payload.get("exceededQueueSizeLimit") is True:
-        return
     current = view.get(uri)
     # Without objectVersion the deltas are folded in arrival order.
     arrival += 1
@@ -107,6 +105,9 @@ def apply(message):
             current["attributes"] = fold_deltas(uri, order, kind, payload["deltas"], None)
         return
     at = {"uri": uri, "objectVersion": version, "updatedTime": time}
+    if FAULT == "fallback-as-removal" and fallback:
+        view[uri] = {**at, "removed": True}
+        return
     if kind in REMOVALS:
         folds.pop(uri, None)
         if FAULT == "ignores-removals":

@@ -7,7 +7,8 @@ import { describe, expect, it } from "vitest";
 import { judgeView } from "../../src/events/consumer/consumer-judge.ts";
 import type { ConsumerStream, DeliveredMessage } from "../../src/events/consumer/consumer-stream.ts";
 import { type ConsumerView, parseViewLine } from "../../src/events/consumer/consumer-view.ts";
-import { choiceStream, type Held, REMOVALS, viewOf } from "./test-consumers.ts";
+import { verdictFindings } from "../../src/rules/judge.ts";
+import { choiceStream, type Held, isUnlisted, REMOVALS, viewOf } from "./test-consumers.ts";
 
 const RULE = "consumer/attributes-of-the-latest-state";
 
@@ -15,7 +16,7 @@ const stream = (name: string, seed = 1) => choiceStream(name, seed);
 
 type Values = Record<string, { value?: unknown; id?: unknown }[]>;
 /** How a test consumer folds a deltas message into the attributes it holds. */
-type Apply = "merge" | "replace" | "keep-old";
+type Apply = "merge" | "replace" | "keep-old" | "twice";
 
 function items(deltas: unknown): Record<string, unknown>[] | undefined {
   const d = deltas as Record<string, unknown> | undefined;
@@ -39,7 +40,7 @@ function consume(s: ConsumerStream, apply: Apply): ConsumerView {
     const ordered = messages
       .filter((m) => {
         const v = Number(m.headers.objectVersion);
-        if (seen.has(v)) return false;
+        if (seen.has(v) && apply !== "twice") return false;
         seen.add(v);
         return true;
       })
@@ -48,7 +49,7 @@ function consume(s: ConsumerStream, apply: Apply): ConsumerView {
     for (const m of ordered) {
       const type = String(m.headers.eventType);
       const version = Number(m.headers.objectVersion);
-      if (type === "ENTITY_MERGE_FAILED") continue;
+      if (isUnlisted(type)) continue;
       if (REMOVALS.test(type)) {
         state = { version, removed: true };
         continue;
@@ -129,6 +130,20 @@ describe("a deltas stream's attributes, as the deltas leave them", () => {
     expect(failed).toEqual([RULE]);
     expect(rule?.findings[0]?.message).toMatch(/still holds .*, which a delta removed or replaced/);
   });
+
+  it.each(["deltas", "deltas-message", "deltas-collection"])(
+    "a re-sent deltas message applied again (a value held twice) is named by the re-send rule, with this rule (%s)",
+    (name) => {
+      const s = stream(name);
+      const judgement = judgeView(s, consume(s, "twice"));
+      const failed = judgement.verdicts.filter((v) => v.status === "failed").map((v) => v.rule.id);
+      expect(failed.sort()).toEqual([RULE, "consumer/re-send-changes-nothing"].sort());
+      const resend = judgement.verdicts.find((v) => v.rule.id === "consumer/re-send-changes-nothing");
+      const found = verdictFindings(resend);
+      expect(found[0]?.message).toMatch(/was an exact re-send, .* was the re-send applied again\?/);
+      expect(found.every((f) => f.evidence.alsoExplainedBy?.includes(RULE))).toBe(true);
+    },
+  );
 
   it("deltas of another structure give no values: nothing is judged, and the rule says so", () => {
     const s = stream("deltas-other");

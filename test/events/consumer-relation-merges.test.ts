@@ -8,13 +8,7 @@ import { judgeView } from "../../src/events/consumer/consumer-judge.ts";
 import type { ConsumerStream } from "../../src/events/consumer/consumer-stream.ts";
 import type { ConsumerView } from "../../src/events/consumer/consumer-view.ts";
 import { generateStream } from "../../src/events/generate/index.ts";
-import {
-  REMOVALS as ALL_REMOVALS,
-  choiceStream,
-  type Held,
-  KNOWN_UNLISTED,
-  viewOf,
-} from "./test-consumers.ts";
+import { REMOVALS as ALL_REMOVALS, choiceStream, type Held, isUnlisted, viewOf } from "./test-consumers.ts";
 
 const WITHOUT_RELATION_MERGES = /_REMOVED(_GDPR)?$|^ENTITY_LOST_MERGE$/;
 
@@ -27,7 +21,7 @@ function consume(s: ConsumerStream, removals: RegExp): ConsumerView {
     const uri = String(m.headers.sourceObjectUri);
     const type = String(m.headers.eventType);
     const version = Number(m.headers.objectVersion);
-    if (type === KNOWN_UNLISTED || type.startsWith("ACTIVITY_")) continue;
+    if (isUnlisted(type) || type.startsWith("ACTIVITY_")) continue;
     if (type === "RELATION_LOST_MERGE" && !removals.test(type)) continue; // unknown to it: skipped
     const current = held.get(uri);
     if (current && version <= current.version) continue;

@@ -4,11 +4,12 @@
 import { type ConsumerStream, consumerStream } from "../../src/events/consumer/consumer-stream.ts";
 import { type ConsumerView, parseViewLine } from "../../src/events/consumer/consumer-view.ts";
 import { producerChoice } from "../../src/events/consumer/producer-choices.ts";
+import { listedEventTypes } from "../../src/events/event-schemas.ts";
 
 /** Every removal type of the document's event table. */
 export const REMOVALS = /_REMOVED(_GDPR)?$|_LOST_MERGE$/;
-/** A type the consumer streams send that the document's table does not list. */
-export const KNOWN_UNLISTED = "ENTITY_MERGE_FAILED";
+/** A type in neither of the document's lists (the consumer streams send several): a consumer acts on none. */
+export const isUnlisted = (type: string): boolean => !listedEventTypes().has(type);
 
 /** The consumer stream (1,000 messages) of a producer choice. */
 export function choiceStream(name = "snapshot", seed = 1): ConsumerStream {
@@ -53,7 +54,7 @@ export function foldInArrivalOrder(
     if (typeof uri !== "string") continue;
     const type = String(m.headers.eventType);
     const version = Number(m.headers.objectVersion);
-    if (type === KNOWN_UNLISTED || type.startsWith("ACTIVITY_")) continue;
+    if (isUnlisted(type) || type.startsWith("ACTIVITY_")) continue;
     const current = held.get(uri);
     if (current && version <= current.version) continue;
     if (REMOVALS.test(type)) held.set(uri, { version, removed: true });

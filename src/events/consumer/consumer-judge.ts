@@ -11,7 +11,17 @@
 
 import type { Finding, Found } from "../../rules/finding.ts";
 import { type Judged, judgeRules, outcomeOf } from "../../rules/judge.ts";
-import { ATTRIBUTES_RULE, CONSUMER_RULES, type ConsumerRule, LATEST_RULE } from "./consumer-rules.ts";
+import {
+  ATTRIBUTES_RULE,
+  CONSUMER_RULES,
+  type ConsumerRule,
+  FALLBACK_RULE,
+  LATEST_RULE,
+  RESEND_RULE,
+  reappliedChanged,
+  UNKNOWN_TYPES_RULE,
+  unlistedChanged,
+} from "./consumer-rules.ts";
 import type { ConsumerStream, TruthEntry, TruthObject } from "./consumer-stream.ts";
 import type { ConsumerView } from "./consumer-view.ts";
 import {
@@ -24,7 +34,9 @@ import {
   type ObjectCase,
   olderReflected,
   reflects,
+  sameState,
   skippedToLatest,
+  unlistedAt,
 } from "./object-state.ts";
 
 /** The evidence of a consumer rule's finding (its `where` is the object's URI). */
@@ -107,7 +119,13 @@ export function judgeView(stream: ConsumerStream, view: ConsumerView): ConsumerJ
   for (const uri of view.records.keys()) if (!stream.objects.has(uri)) foreign += 1;
 
   // Each record that is not the latest state, with the rules that explain it.
-  const explained: { c: ObjectCase; by: { rule: ConsumerRule; message: string }[] }[] = [];
+  // `causes`: the rules that name what changed the record (an unlisted type, a re-send applied again),
+  // reported as well as the rule that judges its content.
+  const explained: {
+    c: ObjectCase;
+    by: { rule: ConsumerRule; message: string }[];
+    causes: { rule: ConsumerRule; message: string }[];
+  }[] = [];
   // Records of an older objectVersion whose content is the latest's, by the types of the messages skipped.
   const skipped = new Map<string, number>();
   const deltasStream = stream.choice.payloadType === "deltas";
@@ -119,7 +137,13 @@ export function judgeView(stream: ConsumerStream, view: ConsumerView): ConsumerJ
     // attributes there; the rule holds them to what the deltas leave).
     const attributes = latest === deltasStream ? ATTRIBUTES_RULE.judge(c, ctx) : undefined;
     if (attributes !== undefined) {
-      explained.push({ c, by: [{ rule: ATTRIBUTES_RULE, message: attributes }] });
+      const unlisted = unlistedAt(c, ctx);
+      const reapplied = reappliedChanged(c, ctx);
+      const causes = [
+        ...(unlisted ? [{ rule: UNKNOWN_TYPES_RULE, message: unlistedChanged(unlisted, c) }] : []),
+        ...(reapplied ? [{ rule: RESEND_RULE, message: reapplied }] : []),
+      ];
+      explained.push({ c, by: [{ rule: ATTRIBUTES_RULE, message: attributes }], causes });
       continue;
     }
     if (latest) {
@@ -130,12 +154,26 @@ export function judgeView(stream: ConsumerStream, view: ConsumerView): ConsumerJ
       }
       continue;
     }
+    // A message of an unlisted type that gave the record its objectVersion and changed its content: the
+    // unknown-types rule names the cause, and the content is judged by the rules that judge content.
+    const unlisted = unlistedAt(c, ctx);
+    const cause =
+      unlisted && !sameState(c, firstWinner(c.object), ctx) ? unlistedChanged(unlisted, c) : undefined;
     const by: { rule: ConsumerRule; message: string }[] = [];
     for (const rule of CONSUMER_RULES) {
       if ((rule === LATEST_RULE && !ctx.versioned) || rule === ATTRIBUTES_RULE) continue;
+      if (cause !== undefined && rule === UNKNOWN_TYPES_RULE) continue;
       const message = rule.judge(c, ctx);
       if (message !== undefined) by.push({ rule, message });
     }
+    // The unlisted message, not a re-send, changed the record: the re-send rule does not name it.
+    if (cause !== undefined && by.some((b) => b.rule !== RESEND_RULE))
+      by.splice(0, by.length, ...by.filter((b) => b.rule !== RESEND_RULE));
+    if (by.length === 0 && cause !== undefined)
+      by.push({
+        rule: LATEST_RULE,
+        message: `the view's content is not the latest state, ${describeLatest(c.object)}, though it gives a higher objectVersion (${String(c.record.objectVersion)}); ${describeRecord(c.record)}`,
+      });
     if (by.length === 0) {
       // An older state that arrived before the latest message: the later messages were not taken.
       const [older] = olderReflected(c, ctx);
@@ -146,7 +184,11 @@ export function judgeView(stream: ConsumerStream, view: ConsumerView): ConsumerJ
           : `the view does not hold the latest state, ${describeLatest(c.object)}, nor that of any one message of the object; ${describeRecord(c.record)}`,
       });
     }
-    explained.push({ c, by });
+    explained.push({
+      c,
+      by,
+      causes: cause === undefined ? [] : [{ rule: UNKNOWN_TYPES_RULE, message: cause }],
+    });
   }
   const shown = new Set(explained.filter((e) => e.by.length === 1).map((e) => e.by[0]?.rule));
   // The view as a whole shows the consumer stopped at the stream's first unlisted type: no record holds
@@ -160,15 +202,42 @@ export function judgeView(stream: ConsumerStream, view: ConsumerView): ConsumerJ
     cases.every((c) => !c.object.entries.some((e) => e.listed && e.position > first && reflects(c, e, ctx)));
   const findings = new Map<ConsumerRule, Found<ConsumerEvidence>[]>(CONSUMER_RULES.map((r) => [r, []]));
   const extra = new Map<ConsumerRule, number>(CONSUMER_RULES.map((r) => [r, 0]));
-  for (const { c, by } of explained) {
-    const atStop = stopped ? by.filter((b) => b.rule.id === UNKNOWN_TYPES_RULE_ID) : [];
-    const settled = by.length === 1 ? by : atStop.length > 0 ? atStop : by.filter((b) => shown.has(b.rule));
+  for (const { c, by, causes } of explained) {
+    const atStop = stopped ? by.filter((b) => b.rule === UNKNOWN_TYPES_RULE) : [];
+    // A latest message sent as a fallback that the record does not hold: the removal rule names a removal
+    // (ignored, whatever else it also explains), the fallback rule any other; a re-send it also fits is
+    // settled as before (a removal re-sent and toggled).
+    const winner = firstWinner(c.object);
+    const named = winner.removes ? REMOVAL_RULE_ID : FALLBACK_RULE.id;
+    const asFallback =
+      winner.kind === "fallback" && !by.some((b) => b.rule === RESEND_RULE)
+        ? by.filter((b) => b.rule.id === named)
+        : [];
+    const settled =
+      by.length === 1
+        ? by
+        : atStop.length > 0
+          ? atStop
+          : asFallback.length > 0
+            ? asFallback
+            : by.filter((b) => shown.has(b.rule));
     // None shown broken elsewhere: the one whose evidence is the cause rather than the symptom (TIE_ORDER).
     const to =
       settled.length > 0 ? settled : [...by].sort((a, b) => tieRank(a.rule) - tieRank(b.rule)).slice(0, 1);
     for (const { rule, message } of to) {
       const others = by.filter((b) => b.rule !== rule).map((b) => b.rule.id);
       (findings.get(rule) as Found<ConsumerEvidence>[]).push(foundOf(c, message, others));
+      if (!rule.applies(c.object, ctx)) extra.set(rule, (extra.get(rule) ?? 0) + 1);
+    }
+    for (const { rule, message } of causes) {
+      if (to.some((b) => b.rule === rule)) continue;
+      (findings.get(rule) as Found<ConsumerEvidence>[]).push(
+        foundOf(
+          c,
+          message,
+          to.map((b) => b.rule.id),
+        ),
+      );
       if (!rule.applies(c.object, ctx)) extra.set(rule, (extra.get(rule) ?? 0) + 1);
     }
   }
@@ -223,7 +292,8 @@ export function judgeView(stream: ConsumerStream, view: ConsumerView): ConsumerJ
  *  consumer ordered, the removal it lost is the symptom), then a re-send (a removal re-sent and toggled),
  *  then a fallback (a removal sent as a fallback and dropped), then the removal, the GDPR rule, and last
  *  the unknown-fields rule (a latest message carrying fields of no definition may be a coincidence). */
-const UNKNOWN_TYPES_RULE_ID = "consumer/unknown-types-and-fields-change-nothing";
+
+const REMOVAL_RULE_ID = "consumer/removal-not-live";
 
 const TIE_ORDER = [
   "consumer/latest-by-object-version",

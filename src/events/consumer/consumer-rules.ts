@@ -11,7 +11,7 @@ import {
   UNKNOWN_HEADER,
   UNKNOWN_PAYLOAD_FIELD,
 } from "./consumer-stream.ts";
-import { deltasGiveAttributes, deltasMismatch } from "./deltas-state.ts";
+import { deltasGiveAttributes, deltasMismatch, reappliedResend } from "./deltas-state.ts";
 import {
   attributesGivenBefore,
   dataKept,
@@ -20,6 +20,7 @@ import {
   fallbackLosesAttributes,
   filteredMismatch,
   firstWinner,
+  heldBeforeGap,
   holdsLatestState,
   type JudgeContext,
   leavesAttributesOut,
@@ -31,6 +32,7 @@ import {
   snapshotMismatch,
   statesToHold,
   unknownFieldsKept,
+  unlistedAt,
   versionFits,
 } from "./object-state.ts";
 
@@ -64,6 +66,23 @@ function orderChallenged(object: TruthObject): boolean {
   const last = listed.at(-1);
   if (last && last.version !== winner.version) return true;
   return listed.some((e) => e.version < winner.version && timeMisleads(e, winner));
+}
+
+/** The unknown-types rule's words where a message of an unlisted type gave the record its objectVersion and
+ *  its content is not the latest state's: the cause a team reads. */
+export function unlistedChanged(unlisted: TruthEntry, c: ObjectCase): string {
+  const winner = firstWinner(c.object);
+  return `${describeEntry(unlisted)}, a type in neither of the document's lists, changed the view: the latest state is ${describeEntry(winner)}${winner.removes ? " (removed)" : ""}, and a type the document does not list changes nothing; ${describeRecord(c.record)}`;
+}
+
+/** The re-send rule's words where the view's attributes are those the object's deltas leave when a re-sent
+ *  deltas message is applied again: the cause a team reads. */
+export function reappliedChanged(c: ObjectCase, ctx: JudgeContext): string | undefined {
+  if (ctx.stream.choice.payloadType !== "deltas") return undefined;
+  const older = c.record.objectVersion !== undefined && c.record.objectVersion < c.object.winner.version;
+  const again = reappliedResend(c, ctx, older ? heldBeforeGap(c, ctx) : undefined);
+  if (!again) return undefined;
+  return `${describeEntry(again)} was an exact re-send, and the view's attributes are those the deltas leave when it is applied again: was the re-send applied again? ${describeRecord(c.record)}`;
 }
 
 const declared: ConsumerRuleDeclaration[] = [
@@ -105,6 +124,12 @@ const declared: ConsumerRuleDeclaration[] = [
       if (!winner.removes || c.record.removed) return undefined;
       const before = olderReflected(c, ctx).find((e) => !e.removes);
       const version = c.record.objectVersion;
+      // A live record at an older removal's objectVersion took that removal for a change.
+      const removalTaken = c.object.entries.find(
+        (e) => e.listed && e.removes && ctx.versioned && e.version === version && e.version < winner.version,
+      );
+      if (removalTaken && !before)
+        return `${describeEntry(removalTaken)} removed the object, and the view holds it live with that objectVersion: taken for a change? The latest, ${describeEntry(winner)}, removed it too; ${describeRecord(c.record)}`;
       if (!before && version !== undefined && ctx.versioned && version < winner.version) return undefined;
       const taken =
         ctx.versioned && version === winner.version ? " with its objectVersion: taken for a change?" : "";
@@ -184,7 +209,12 @@ const declared: ConsumerRuleDeclaration[] = [
       const deltas = ctx.stream.choice.payloadType === "deltas";
       const filtered = deltas ? undefined : filteredMismatch(c, ctx);
       if (filtered !== undefined) return filtered;
-      const wrong = deltas ? deltasMismatch(c, ctx) : snapshotMismatch(c, ctx);
+      // A record that holds an older state before a gap the stream leaves (heldBeforeGap): judged against
+      // what the deltas gave up to its objectVersion.
+      const older = c.record.objectVersion !== undefined && c.record.objectVersion < c.object.winner.version;
+      const wrong = deltas
+        ? deltasMismatch(c, ctx, older ? heldBeforeGap(c, ctx) : undefined)
+        : snapshotMismatch(c, ctx);
       if (wrong.length === 0) return undefined;
       const model = deltas
         ? "those the object's deltas leave (a deltas message changes only the attributes it lists)"
@@ -209,9 +239,8 @@ const declared: ConsumerRuleDeclaration[] = [
     },
     judge(c, ctx) {
       const winner = firstWinner(c.object);
-      const unlisted = c.object.entries.find((e) => !e.listed && c.record.objectVersion === e.version);
-      if (unlisted && ctx.versioned && !sameState(c, winner, ctx))
-        return `${describeEntry(unlisted)}, a type in neither of the document's lists, changed the view; ${describeRecord(c.record)}`;
+      const unlisted = unlistedAt(c, ctx);
+      if (unlisted && !sameState(c, winner, ctx)) return unlistedChanged(unlisted, c);
       const first = ctx.stream.firstUnlisted;
       if (first !== undefined && winner.position > first) {
         const before = c.object.entries.filter((e) => e.listed && e.position < first);
@@ -253,10 +282,19 @@ export type ConsumerRule = Rule<"consumer", ConsumerRuleDeclaration>;
 
 export const CONSUMER_RULES: readonly ConsumerRule[] = declared.map((rule) => defineRule("consumer", rule));
 
+const ruleById = (id: string): ConsumerRule => CONSUMER_RULES.find((r) => r.id === id) as ConsumerRule;
+
 /** The rule that answers for a record that no rule's judge explains: it does not hold the latest state. */
 export const LATEST_RULE = CONSUMER_RULES[0] as ConsumerRule;
 
+/** The rule that names a type in neither of the document's lists as the cause of a view's content. */
+export const UNKNOWN_TYPES_RULE = ruleById("consumer/unknown-types-and-fields-change-nothing");
+
+/** The rule that judges a large-object fallback taken for what it is not. */
+export const FALLBACK_RULE = ruleById("consumer/fallback-is-not-an-empty-object");
+
+/** The rule that names a re-send applied again. */
+export const RESEND_RULE = ruleById("consumer/re-send-changes-nothing");
+
 /** The rule that judges a line's attributes where it holds the latest state otherwise. */
-export const ATTRIBUTES_RULE = CONSUMER_RULES.find(
-  (r) => r.id === "consumer/attributes-of-the-latest-state",
-) as ConsumerRule;
+export const ATTRIBUTES_RULE = ruleById("consumer/attributes-of-the-latest-state");

@@ -136,8 +136,10 @@ export function consumerStream(choice: ProducerChoice, seed: number, count: numb
       : choice.filteringFields === "uri-left-out"
         ? uriLeftOut(shaped)
         : shaped;
-  const withResends =
-    choice.duplicates > 0 ? lateResends(resendRemovals(configured, random), random) : configured;
+  const withResends = unlistedAfterLast(
+    choice.duplicates > 0 ? lateResends(resendRemovals(configured, random), random) : configured,
+    new Random(seed ^ 0x1b873593),
+  );
   const messages = withResends.map((message) => shape(message, choice));
   // The truth is made when first asked for: a check delivers the messages first and asks while the
   // consumer runs.
@@ -240,6 +242,43 @@ function lateResends(messages: DeliveredMessage[], random: Random): DeliveredMes
     const next = positions[pick + 1] as number;
     const at = Math.min(messages.length - 1, next + random.int(0, 2));
     addCopy(after, at, messages[positions[pick] as number] as DeliveredMessage);
+  }
+  return withCopies(messages, after);
+}
+
+/** Types in neither of the document's lists, as other producers send them (a merge that failed, a review,
+ *  a workflow task): the document says nothing of them, so a consumer acts on none. */
+const UNLISTED_TYPES = ["ENTITY_MERGE_FAILED", "POTENTIAL_MATCH_REVIEWED", "WORKFLOW_TASK_ASSIGNED"];
+
+/** Now and then an entity's last message is of an unlisted type, its objectVersion raised past the
+ *  entity's last change (the generator raises it for ENTITY_MERGE_FAILED too), live or removed: the
+ *  opportunity where a consumer that acts on such a type changes its view (revives the entity, empties its
+ *  attributes). Not after a GDPR removal: the document says only ENTITY_CREATED and ENTITY_REMOVED_GDPR
+ *  follow one. A random of its own: the other draws of the stream stay as they were. */
+function unlistedAfterLast(messages: DeliveredMessage[], random: Random): DeliveredMessage[] {
+  const last = new Map<string, { index: number; version: number; gdpr: boolean }>();
+  messages.forEach((message, index) => {
+    const uri = String(message.headers.sourceObjectUri);
+    if (!uri.startsWith("entities/")) return;
+    const version = Number(message.headers.objectVersion);
+    const seen = last.get(uri);
+    last.set(uri, {
+      index,
+      version: Math.max(version, seen?.version ?? 0),
+      gdpr: (seen?.gdpr ?? false) || GDPR_TYPES.has(String(message.headers.eventType)),
+    });
+  });
+  const after = new Map<number, DeliveredMessage[]>();
+  for (const [uri, { index, version, gdpr }] of last) {
+    if (gdpr || !random.chance(0.1)) continue;
+    const type = random.pick(UNLISTED_TYPES);
+    const headers = {
+      ...(messages[index] as DeliveredMessage).headers,
+      eventType: type,
+      objectVersion: version + 1,
+    };
+    const payload = { type, uri, details: { reason: "reported by another service" } };
+    addCopy(after, Math.min(messages.length - 1, index + random.int(0, 3)), { headers, payload });
   }
   return withCopies(messages, after);
 }

@@ -127,25 +127,68 @@ function fromSnapshot(object: Record<string, unknown>, entry: TruthEntry): Delta
   return state;
 }
 
-const cache = new WeakMap<TruthObject, DeltasState>();
+const cache = new WeakMap<TruthObject, Map<number, DeltasState>>();
+const gapCache = new WeakMap<TruthObject, number[]>();
 
-/** The object's attributes at its latest state, folded from its listed messages in objectVersion order
- *  (a re-send counted once). */
-export function deltasState(object: TruthObject, ctx: JudgeContext): DeltasState {
-  let state = cache.get(object);
-  if (state) return state;
+/** The object's attributes at its latest state (or at objectVersion `upTo`), folded from its listed
+ *  messages in objectVersion order (a re-send counted once). */
+export function deltasState(
+  object: TruthObject,
+  ctx: JudgeContext,
+  upTo: number = object.winner.version,
+): DeltasState {
+  let states = cache.get(object);
+  if (!states) {
+    states = new Map();
+    cache.set(object, states);
+  }
+  let state = states.get(upTo);
+  if (!state) {
+    state = fold(object, ctx, upTo);
+    states.set(upTo, state);
+  }
+  return state;
+}
+
+/** The objectVersions up to the latest state where a deltas stream stops giving the object's attributes:
+ *  a large-object fallback (no content), a deltas member of a structure the field does not show, or a
+ *  change of a value the object's messages never gave (the earlier message's deltas did not list it). A
+ *  consumer cannot apply the deltas that follow across such a gap. */
+export function deltasGaps(object: TruthObject, ctx: JudgeContext): number[] {
+  let gaps = gapCache.get(object);
+  if (!gaps) {
+    gaps = [];
+    fold(object, ctx, object.winner.version, gaps);
+    gapCache.set(object, gaps);
+  }
+  return gaps;
+}
+
+/** The fold in objectVersion order; `twice` applies a re-sent deltas message again (the state a consumer
+ *  that does not recognise re-sends leaves). */
+function fold(
+  object: TruthObject,
+  ctx: JudgeContext,
+  upTo: number,
+  gaps?: number[],
+  twice = false,
+): DeltasState {
   const byVersion = new Map<number, TruthEntry>();
+  const again: TruthEntry[] = [];
   for (const e of object.entries)
-    if (e.listed && e.version <= object.winner.version && !byVersion.has(e.version))
-      byVersion.set(e.version, e);
-  state = emptyState(false);
-  for (const e of [...byVersion.values()].sort((a, b) => a.version - b.version)) {
+    if (e.listed && e.version <= upTo)
+      if (!byVersion.has(e.version)) byVersion.set(e.version, e);
+      else if (twice && e.resend && e.kind === "deltas") again.push(e);
+  let state = emptyState(false);
+  const ordered = [...byVersion.values(), ...again].sort((a, b) => a.version - b.version);
+  for (const e of ordered) {
     if (e.removes) {
       state = emptyState(true);
       continue;
     }
     if (e.kind === "fallback") {
       // The event without its content: every attribute is unknown from here.
+      gaps?.push(e.version);
       state = emptyState(false);
       continue;
     }
@@ -158,14 +201,26 @@ export function deltasState(object: TruthObject, ctx: JudgeContext): DeltasState
     if (e.kind !== "deltas") continue;
     const items = deltaItems(payload?.deltas);
     if (items === undefined) {
+      gaps?.push(e.version);
       state = emptyState(false);
       continue;
     }
     if (CREATION.test(e.type)) state = emptyState(true);
+    else if (gaps && state.complete && items.some((item) => changesUnseen(state as DeltasState, item)))
+      gaps.push(e.version);
     for (const item of items) applyItem(state, item, e);
   }
-  cache.set(object, state);
   return state;
+}
+
+/** A delta item that changes or removes a value (with a text) the object's attributes do not hold. */
+function changesUnseen(state: DeltasState, item: unknown): boolean {
+  const it = record(item);
+  if (!it || typeof it.attributeType !== "string" || it.oldValue === undefined) return false;
+  const old = modelValue(it.oldValue);
+  if (old?.value === undefined) return false;
+  const name = lastSegment(it.attributeType);
+  return !state.unknown.has(name) && !(state.known.get(name) ?? []).some((v) => same(v, old));
 }
 
 /** The stream gives something to judge of the object's attributes: its latest state is live and its
@@ -198,10 +253,10 @@ const show = (v: ModelValue) => JSON.stringify(v.value ?? v.id);
 
 /** What the view's attributes get wrong against the deltas' latest state, in words; [] when nothing.
  *  Judged only where the view gives attributes and the stream gave them. */
-export function deltasMismatch(c: ObjectCase, ctx: JudgeContext): string[] {
+export function deltasMismatch(c: ObjectCase, ctx: JudgeContext, upTo?: number): string[] {
   const { record: line, object } = c;
   if (line.attributes === undefined || line.removed || !deltasGiveAttributes(object, ctx)) return [];
-  const state = deltasState(object, ctx);
+  const state = deltasState(object, ctx, upTo);
   const view = viewAttributes(line.attributesValue);
   const wrong: string[] = [];
   const by = (name: string) => {
@@ -232,4 +287,37 @@ export function deltasMismatch(c: ObjectCase, ctx: JudgeContext): string[] {
       wrong.push(`${name} is held, though no message since the object's creation gave it a value`);
   }
   return wrong;
+}
+
+/** A deltas message sent again, applied a second time: the view's attributes are those the object's
+ *  deltas leave when each re-sent deltas message is applied again, and not those they leave. The re-sent
+ *  message (its first re-send), or undefined. */
+export function reappliedResend(c: ObjectCase, ctx: JudgeContext, upTo?: number): TruthEntry | undefined {
+  const { record: line, object } = c;
+  if (line.attributes === undefined || line.removed) return undefined;
+  const limit = upTo ?? object.winner.version;
+  const resent = object.entries.find(
+    (e) => e.listed && e.resend && e.kind === "deltas" && e.version <= limit,
+  );
+  if (!resent) return undefined;
+  const view = viewAttributes(line.attributesValue);
+  const twice = fold(object, ctx, limit, undefined, true);
+  return holdsExactly(view, twice) && !holdsExactly(view, deltasState(object, ctx, upTo))
+    ? resent
+    : undefined;
+}
+
+/** The view holds, for every attribute the state knows, the same values as often, and no attribute the
+ *  state knows none of (fields of no definition and attributes the stream did not give aside). */
+function holdsExactly(view: Map<string, ModelValue[]>, state: DeltasState): boolean {
+  const count = (values: ModelValue[], value: ModelValue) => values.filter((v) => same(v, value)).length;
+  for (const [name, values] of state.known) {
+    const held = view.get(name) ?? [];
+    if (held.length !== values.length || values.some((v) => count(held, v) !== count(values, v)))
+      return false;
+  }
+  for (const [name, held] of view)
+    if (held.length > 0 && !state.known.has(name) && !state.unknown.has(name) && !NOT_ATTRIBUTES.has(name))
+      return false;
+  return true;
 }

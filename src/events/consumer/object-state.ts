@@ -10,6 +10,7 @@ import {
   UNKNOWN_PAYLOAD_FIELD,
 } from "./consumer-stream.ts";
 import { canonicalAttributes, type ViewRecord } from "./consumer-view.ts";
+import { deltasGaps } from "./deltas-state.ts";
 
 export interface JudgeContext {
   stream: ConsumerStream;
@@ -243,11 +244,68 @@ export function holdsLatestState(c: ObjectCase, ctx: JudgeContext): boolean {
       (e) => sameState(c, e, ctx) && !(e.gdpr && c.record.removed && dataKept(c, ctx).length > 0),
     );
   if (winner.gdpr && c.record.removed && dataKept(c, ctx).length > 0) return false;
+  if (heldBeforeGap(c, ctx) !== undefined) return true;
   if (!sameState(c, winner, ctx)) return false;
   if (versionFits(c, winner, ctx)) return true;
   if (skippedToLatest(c, ctx) !== undefined) return true;
   return c.object.entries.some(
     (e) => !e.listed && e.version > winner.version && c.record.objectVersion === e.version,
+  );
+}
+
+/** The objectVersion after which the stream does not decide the object's content up to its latest state:
+ *  the last gap at or below the latest objectVersion (a large-object fallback that is not a removal; in a
+ *  deltas stream also deltas a consumer cannot apply, deltasGaps), with no snapshot and no removal above
+ *  it. Undefined when the latest state is a removal or a later snapshot gave the object again. */
+export function contentGap(object: TruthObject, ctx: JudgeContext): number | undefined {
+  const winner = object.winner;
+  if (winner.removes) return undefined;
+  let gap: number | undefined;
+  for (const e of object.entries)
+    if (e.listed && e.kind === "fallback" && !e.removes && e.version <= winner.version)
+      gap = Math.max(gap ?? e.version, e.version);
+  if (ctx.stream.choice.payloadType === "deltas")
+    for (const version of deltasGaps(object, ctx)) gap = Math.max(gap ?? version, version);
+  if (gap === undefined) return undefined;
+  const above = gap;
+  const closed = object.entries.some(
+    (e) =>
+      e.listed && e.version > above && e.version <= winner.version && (e.kind === "snapshot" || e.removes),
+  );
+  return closed ? undefined : gap;
+}
+
+/** After such a gap the stream does not decide the object's content until a later snapshot: a live record
+ *  that holds the state of a message at or before the gap (since the object's last removal below it: that
+ *  state's objectVersion and attributes, or the gap's objectVersion with no attributes or those kept)
+ *  holds an older but consistent state. A consumer may keep it, flag it as its own, or decline deltas it
+ *  cannot apply across the gap; it is legal until a later snapshot. The objectVersion of the state it
+ *  holds, or undefined when the record is not such a state. */
+export function heldBeforeGap(c: ObjectCase, ctx: JudgeContext): number | undefined {
+  if (c.record.removed || !ctx.versioned) return undefined;
+  const gap = contentGap(c.object, ctx);
+  if (gap === undefined) return undefined;
+  let removal = -1;
+  for (const e of c.object.entries)
+    if (e.listed && e.removes && e.version < gap && e.version > removal) removal = e.version;
+  return c.object.entries.find(
+    (e) => e.listed && !e.removes && e.version > removal && e.version <= gap && reflects(c, e, ctx),
+  )?.version;
+}
+
+/** A message of a type in neither of the document's lists, above the latest state, whose objectVersion
+ *  the record gives (without objectVersion: that arrived last): where the record's content is not the
+ *  latest state's, that message changed it. */
+export function unlistedAt(c: ObjectCase, ctx: JudgeContext): TruthEntry | undefined {
+  // Without objectVersion: the object's last message to arrive, where it is of such a type.
+  if (!ctx.versioned) {
+    const last = c.object.entries.at(-1);
+    return last && !last.listed && last.version > c.object.winner.version ? last : undefined;
+  }
+  const version = c.record.objectVersion;
+  if (version === undefined) return undefined;
+  return c.object.entries.find(
+    (e) => !e.listed && e.version === version && e.version > c.object.winner.version,
   );
 }
 
