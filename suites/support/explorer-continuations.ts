@@ -11,8 +11,8 @@ import { endpointOf, identityOf, type Observed, readPage } from "./data-oracle.t
 import {
   BlockedDefaults,
   defaultsSweep,
-  mostBlocked,
   type LeftOut,
+  mostBlocked,
   type ScanDefault,
   ScanDefaults,
 } from "./explorer-defaults.ts";

@@ -27,12 +27,12 @@ import {
   blockedOf,
   blockedOffset,
   describe,
-  STATISTIC_FILTER_FIELDS,
   type QueryDraw,
   type ReadCommand,
   type ReadModel,
   type Resolved,
   resolve,
+  STATISTIC_FILTER_FIELDS,
   statisticTypes,
 } from "./explorer-reads.ts";
 import { type ExplorerReal, exchange, judged, step, stepFail } from "./explorer-steps.ts";
