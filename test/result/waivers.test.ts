@@ -140,7 +140,7 @@ describe("lckit run --baseline", () => {
       "certify.yaml",
       // A whole run: the fault fails the autopilot twins of the two checks as well, and at the certified
       // run's deep depth the explorer's longer sequences reach a descending scan too.
-      [...faultEntry(FAULT).caughtBy, "explore/reads"].map((check) => ({ check })),
+      [...new Set([...faultEntry(FAULT).caughtBy, "explore/reads"])].map((check) => ({ check })),
     );
     const { code, result, err, file: read } = await run(["--baseline", file, "--certify"], []);
     expect(code).toBe(0);
