@@ -141,7 +141,8 @@ describe("lckit serve", () => {
       stderr += String(d);
     });
     try {
-      for (let i = 0; i < 300 && !stderr.includes("base_url"); i++)
+      // The binary starts through tsx; under a loaded machine that takes far more than a quiet start's 1 s.
+      for (let i = 0; i < 3000 && !stderr.includes("base_url") && child.exitCode === null; i++)
         await new Promise((r) => setTimeout(r, 20));
       expect(stderr).toContain("base_url http://127.0.0.1:");
       const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));
