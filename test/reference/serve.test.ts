@@ -152,5 +152,5 @@ describe("lckit serve", () => {
     } finally {
       if (child.exitCode === null) child.kill("SIGKILL");
     }
-  });
+  }, 120_000);
 });
