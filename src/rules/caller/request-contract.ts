@@ -22,7 +22,7 @@ import { verdict } from "./caller-rule.ts";
 import { readDeleteTask } from "./delete-task-reading.ts";
 import { nearestOperations, shownOperation, unjudgedReason } from "./nearest-operation.ts";
 import { pagedMessage, undefinedParameters } from "./query-parameters.ts";
-import { parseJson, type Traffic, type TrafficExchange } from "./traffic.ts";
+import { parseJson, remembered, type Traffic, type TrafficExchange } from "./traffic.ts";
 
 export const REQUEST_WITHIN_CONTRACT_ID = "client/request-within-contract";
 
@@ -92,8 +92,27 @@ const where = (x: TrafficExchange, operation: ContractOperation) =>
  *  slashes it matches no operation, so the contract cannot name it. */
 const TYPE_URI_IN_PATH = /\/configuration\/[^/]+\/autopilot\/(?:stats\/)?rdm\/lookupTypes\/[^/]+\//i;
 
-/** The violations of one request against its operation's request side. */
+/** The violations of one request against its operation's request side. Each part depends on the
+ *  operation and one piece of the request alone (its path, its query, its task body), so it is read once per
+ *  distinct piece: a client repeats them. */
 export function requestProblems(x: TrafficExchange, operation: ContractOperation): string[] {
+  const id = operation.operationId;
+  const problems = [
+    ...pathRead(`${id} ${x.method} ${x.pathname}`, () => pathProblems(x, operation)),
+    ...(x.search === "" ? [] : queryRead(`${id} ${x.search}`, () => queryProblems(x.search, operation))),
+  ];
+  if (id === "createTask")
+    problems.push(
+      ...taskRead(`${x.pathname}\n${x.body === undefined ? "" : `=${x.body}`}`, () => taskProblems(x)),
+    );
+  return problems;
+}
+
+const pathRead = remembered<string[]>(10_000);
+const queryRead = remembered<string[]>(10_000);
+const taskRead = remembered<string[]>(10_000);
+
+function pathProblems(x: TrafficExchange, operation: ContractOperation): string[] {
   const problems: string[] = [];
   const id = operation.operationId;
   const match = loadContract().findOperation(operation.host, x.method, x.pathname);
@@ -106,14 +125,19 @@ export function requestProblems(x: TrafficExchange, operation: ContractOperation
         `path parameter lookupType is the lookup type URI "${value}", expected the type name ("${value.slice(LOOKUP_TYPE_PREFIX.length)}"); the document: ${wordsOf(id, "lookupType")}`,
       );
   }
-  const query = new URLSearchParams(x.search);
+  return problems;
+}
+
+function queryProblems(search: string, operation: ContractOperation): string[] {
+  const problems: string[] = [];
+  const query = new URLSearchParams(search);
   for (const parameter of operation.parameters.filter((p) => p.in === "query")) {
     for (const value of query.getAll(parameter.name)) {
       const problem = parameterProblem(parameter, value);
-      if (problem) problems.push(`query ${problem}; the document: ${wordsOf(id, parameter.name)}`);
+      if (problem)
+        problems.push(`query ${problem}; the document: ${wordsOf(operation.operationId, parameter.name)}`);
     }
   }
-  if (id === "createTask") problems.push(...taskProblems(x));
   return problems;
 }
 
