@@ -32,7 +32,7 @@ interface QueryReading {
 const queryReading = remembered<QueryReading>(10_000);
 
 function readQuery(operation: ContractOperation, search: string): QueryReading {
-  return queryReading(`${operation.operationId} ${search}`, () => {
+  return queryReading(operation.operationId, search, () => {
     const defined = new Set(operation.parameters.filter((p) => p.in === "query").map((p) => p.name));
     const query = new URLSearchParams(search);
     const sent = [...query];

@@ -95,17 +95,21 @@ const TYPE_URI_IN_PATH = /\/configuration\/[^/]+\/autopilot\/(?:stats\/)?rdm\/lo
 /** The violations of one request against its operation's request side. Each part depends on the
  *  operation and one piece of the request alone (its path, its query, its task body), so it is read once per
  *  distinct piece: a client repeats them. */
-export function requestProblems(x: TrafficExchange, operation: ContractOperation): string[] {
+export function requestProblems(x: TrafficExchange, operation: ContractOperation): readonly string[] {
   const id = operation.operationId;
-  const problems = [
-    ...pathRead(`${id} ${x.method} ${x.pathname}`, () => pathProblems(x, operation)),
-    ...(x.search === "" ? [] : queryRead(`${id} ${x.search}`, () => queryProblems(x.search, operation))),
-  ];
-  if (id === "createTask")
-    problems.push(
-      ...taskRead(`${x.pathname}\n${x.body === undefined ? "" : `=${x.body}`}`, () => taskProblems(x)),
-    );
-  return problems;
+  const ofPath =
+    x.method === operation.method
+      ? pathRead(id, x.pathname, () => pathProblems(x, operation))
+      : pathProblems(x, operation);
+  const ofQuery = x.search === "" ? [] : queryRead(id, x.search, () => queryProblems(x.search, operation));
+  const ofTask =
+    id !== "createTask"
+      ? []
+      : x.body === undefined
+        ? taskProblems(x)
+        : taskRead(x.pathname, x.body, () => taskProblems(x));
+  // Most requests have nothing wrong: no list made for them.
+  return ofQuery.length + ofTask.length === 0 ? ofPath : [...ofPath, ...ofQuery, ...ofTask];
 }
 
 const pathRead = remembered<string[]>(10_000);
