@@ -15,7 +15,6 @@ import {
   type ContractParameter,
   LOOKUP_TYPE_PREFIX,
   loadContract,
-  SchemaValidators,
 } from "../../contract/index.ts";
 import type { CallerRule, CallerRuleDeclaration, RuleVerdict, Violation } from "./caller-rule.ts";
 import { verdict } from "./caller-rule.ts";
@@ -54,8 +53,6 @@ function judgedOperation(operationId: string | undefined): ContractOperation | u
   return undefined;
 }
 
-const validators = new SchemaValidators();
-
 /** A query or path value as the contract's schema reads it: digits for an integer or number, else text. */
 function typed(value: string, schema: Record<string, unknown>): unknown {
   const numeric = schema.type === "integer" || schema.type === "number";
@@ -65,7 +62,7 @@ function typed(value: string, schema: Record<string, unknown>): unknown {
 /** What is wrong with one parameter value, in the words a team reads (undefined: nothing). */
 function parameterProblem(parameter: ContractParameter, value: string): string | undefined {
   const { schema } = parameter;
-  const errors = validators.check(schema, typed(value, schema), "#");
+  const errors = loadContract().validators.check(schema, typed(value, schema), "#");
   const error = errors[0];
   if (error === undefined) return undefined;
   const shown = `${parameter.name}=${value}`;
