@@ -80,16 +80,11 @@ const integer = (value: string | undefined) =>
  *  number) or by the records that page gave (an offset under another name). A cache-buster (a time, a
  *  random value) moves neither way. */
 export const undefinedParameters = oncePerTraffic((traffic: Traffic): UndefinedParameter[] => {
-  const reads: { x: TrafficExchange; operation: ContractOperation; read: QueryReading }[] = [];
-  let any = false;
-  for (const x of traffic.exchanges) {
-    const operation = documented(x);
-    if (operation === undefined) continue;
-    const read = readQuery(operation, x.search);
-    if (read.undefinedOnes.length > 0) any = true;
-    reads.push({ x, operation, read });
-  }
   // Most clients send only what the document defines: then nothing below can find anything.
+  const any = traffic.exchanges.some((x) => {
+    const operation = documented(x);
+    return operation !== undefined && readQuery(operation, x.search).undefinedOnes.length > 0;
+  });
   if (!any) return [];
   let scrollIds: Set<string> | undefined;
   const scrollIdsGiven = () => {
@@ -106,7 +101,10 @@ export const undefinedParameters = oncePerTraffic((traffic: Traffic): UndefinedP
   /** Each parameter the caller paged by, with the path it paged: `name pathname`. */
   const pagedBy = new Set<string>();
   const last = new Map<string, { x: TrafficExchange; documented: string; query: URLSearchParams }>();
-  for (const { x, operation, read } of reads) {
+  for (const x of traffic.exchanges) {
+    const operation = documented(x);
+    if (operation === undefined) continue;
+    const read = readQuery(operation, x.search);
     // A scan request with a body continues a scroll: its position is the body, not the query.
     const continuing = operation.operationId !== "listBlockedValues" && scrollIdSent(x.body).kind !== "none";
     const key = `${x.method} ${x.pathname}`;
