@@ -316,6 +316,7 @@ function judging(): void {
     const judgeMs = performance.now() - started;
     const heapAfter = process.memoryUsage().heapUsed;
     const failed = verdicts.filter((v) => v.status === "failed").map((v) => v.rule.id);
+    if (process.env.BENCH_RULES) for (const v of verdicts) console.log(`  ${v.rule.id}: ${fmt(v.ms)} ms`);
     console.log(
       `judging ${fmt(n)} recorded requests: ${fmt(judgeMs)} ms, ${fmt((n / judgeMs) * 1000)} requests/s (JSON.parse of the answers alone ${fmt(parseMs)} ms, ratio ${fmt(judgeMs / parseMs, 1)}; issue target >= 50,000 requests/s, 100,000 in <= 5 s); heap +${fmt((heapAfter - heapBefore) / 1e6, 1)} MB; rules failed: ${failed.join(", ") || "none"} (${parsed} parsed)`,
     );

@@ -1,5 +1,8 @@
 // The kit's public entry point: what users may import. Everything else is internal and may change.
 
+import type { ClientCheckOptions, ClientCheckRun } from "./commands/client/check.ts";
+import type { ClientSweep, ClientSweepOptions } from "./commands/client/sweep.ts";
+
 // The conformance checks.
 export { allChecks } from "../suites/index.ts";
 // The check model.
@@ -19,9 +22,19 @@ export {
 } from "./check/index.ts";
 // The typed client of the interface.
 export { createClient, type InterfaceClient } from "./client/index.ts";
-// The consumer workbench: a client's own command judged by the caller rules (lckit client check).
-export { type ClientCheckOptions, type ClientCheckRun, clientCheck } from "./commands/client/check.ts";
-export { clientSweep } from "./commands/client/sweep.ts";
+// The consumer workbench: a client's own command judged by the caller rules (lckit client check). Loaded on
+// first use: an import of the kit for its checks, reports or sandbox does not load the caller rules.
+export type { ClientCheckOptions, ClientCheckRun };
+
+/** Runs a client's command against the sandbox and judges its traffic by the caller rules. */
+export async function clientCheck(options: ClientCheckOptions): Promise<ClientCheckRun> {
+  return (await import("./commands/client/check.ts")).clientCheck(options);
+}
+
+/** Runs a client's command once per provider choice and judges each run beside the default's. */
+export async function clientSweep(options: ClientSweepOptions): Promise<ClientSweep> {
+  return (await import("./commands/client/sweep.ts")).clientSweep(options);
+}
 // The contract: OpenAPI documents loaded and compiled once; violations as data.
 export { type Contract, loadContract, type Violation } from "./contract/index.ts";
 // Event checking.

@@ -61,6 +61,10 @@ export interface Contract {
    * first declared media type; an absent body (undefined or "") is a violation only when the body is required.
    */
   validateRequest(operationId: string, body: unknown, contentType?: string): Violation[];
+  /** The validators the two methods above compile the contract's schemas with: a check of another part of
+   *  the contract (a parameter's schema) compiles with these too, so a process compiles ajv's meta-schema
+   *  and each schema once. */
+  readonly validators: SchemaValidators;
 }
 
 const cache = new Map<string, Contract>();
@@ -110,6 +114,7 @@ function buildContract(dir: string): Contract {
     documents,
     operation,
     findOperation: (host, method, concretePath) => matcher.match(host, method, concretePath),
+    validators,
     validateResponse(operationId, status, contentType, body) {
       const op = operation(operationId);
       const responses = isObject(op.raw.responses) ? op.raw.responses : {};

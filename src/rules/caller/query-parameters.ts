@@ -8,7 +8,7 @@ import type { ContractOperation } from "../../contract/index.ts";
 import { loadContract } from "../../contract/index.ts";
 import { callerRule, plural, type Violation, verdict } from "./caller-rule.ts";
 import { scrollIdSent } from "./scroll-lifecycle.ts";
-import { parseJson, type Traffic, type TrafficExchange } from "./traffic.ts";
+import { oncePerTraffic, parseJson, remembered, type Traffic, type TrafficExchange } from "./traffic.ts";
 
 /** The operations whose query the rules read: lookup-data and autopilot, as the document describes them. */
 function documented(x: TrafficExchange): ContractOperation | undefined {
@@ -18,6 +18,33 @@ function documented(x: TrafficExchange): ContractOperation | undefined {
   return operation.host === "lookup-data" || operation.path.startsWith("/configuration/")
     ? operation
     : undefined;
+}
+
+/** A query string as the rules read it against its operation: the parameters, the documented ones as one
+ *  comparable text, and those the operation does not define (in the order sent). Read once per operation
+ *  and query string. */
+interface QueryReading {
+  query: URLSearchParams;
+  documented: string;
+  undefinedOnes: [string, string][];
+}
+
+const queryReading = remembered<QueryReading>(10_000);
+
+function readQuery(operation: ContractOperation, search: string): QueryReading {
+  return queryReading(operation.operationId, search, () => {
+    const defined = new Set(operation.parameters.filter((p) => p.in === "query").map((p) => p.name));
+    const query = new URLSearchParams(search);
+    const sent = [...query];
+    return {
+      query,
+      documented: sent
+        .filter(([name]) => defined.has(name))
+        .sort()
+        .join("&"),
+      undefinedOnes: sent.filter(([name]) => !defined.has(name)),
+    };
+  });
 }
 
 export interface UndefinedParameter {
@@ -52,48 +79,58 @@ const integer = (value: string | undefined) =>
  *  gave records, and the parameter moved the way a position moves: from nothing, 0 or 1 by one (a page
  *  number) or by the records that page gave (an offset under another name). A cache-buster (a time, a
  *  random value) moves neither way. */
-export function undefinedParameters(traffic: Traffic): UndefinedParameter[] {
-  const scrollIds = new Set<string>();
-  for (const x of traffic.exchanges) {
-    const id = (parseJson(x.responseBody) as { scrollId?: unknown } | undefined)?.scrollId;
-    if (typeof id === "string") scrollIds.add(id);
-  }
+export const undefinedParameters = oncePerTraffic((traffic: Traffic): UndefinedParameter[] => {
+  // Most clients send only what the document defines: then nothing below can find anything.
+  const any = traffic.exchanges.some((x) => {
+    const operation = documented(x);
+    return operation !== undefined && readQuery(operation, x.search).undefinedOnes.length > 0;
+  });
+  if (!any) return [];
+  let scrollIds: Set<string> | undefined;
+  const scrollIdsGiven = () => {
+    if (scrollIds === undefined) {
+      scrollIds = new Set();
+      for (const x of traffic.exchanges) {
+        const id = (parseJson(x.responseBody) as { scrollId?: unknown } | undefined)?.scrollId;
+        if (typeof id === "string") scrollIds.add(id);
+      }
+    }
+    return scrollIds;
+  };
   const out: UndefinedParameter[] = [];
+  /** Each parameter the caller paged by, with the path it paged: `name pathname`. */
+  const pagedBy = new Set<string>();
   const last = new Map<string, { x: TrafficExchange; documented: string; query: URLSearchParams }>();
   for (const x of traffic.exchanges) {
     const operation = documented(x);
     if (operation === undefined) continue;
-    const defined = new Set(operation.parameters.filter((p) => p.in === "query").map((p) => p.name));
-    const query = new URLSearchParams(x.search);
-    const documentedQuery = [...query]
-      .filter(([name]) => defined.has(name))
-      .sort()
-      .join("&");
+    const read = readQuery(operation, x.search);
     // A scan request with a body continues a scroll: its position is the body, not the query.
     const continuing = operation.operationId !== "listBlockedValues" && scrollIdSent(x.body).kind !== "none";
     const key = `${x.method} ${x.pathname}`;
     const before = continuing ? undefined : last.get(key);
-    for (const [name, value] of query) {
-      if (defined.has(name) || scrollIds.has(value)) continue;
+    for (const [name, value] of read.undefinedOnes) {
+      if (scrollIdsGiven().has(value)) continue;
       const found: UndefinedParameter = { x, operation, name, value };
-      if (before && before.documented === documentedQuery) {
-        const records = recordsOf(before.x);
+      if (before && before.documented === read.documented) {
         const from = before.query.get(name) ?? undefined;
         const was = from === undefined ? 0 : integer(from);
         const now = integer(value);
         const step = was !== undefined && now !== undefined ? now - was : 0;
+        const records = step > 0 ? recordsOf(before.x) : 0;
         const moved = step === 1 || (step > 0 && step === records);
-        const fromStart =
-          (was ?? 2) <= 1 || out.some((o) => o.paged && o.name === name && o.x.pathname === x.pathname);
-        if (records > 0 && moved && fromStart)
+        const fromStart = (was ?? 2) <= 1 || pagedBy.has(`${name} ${x.pathname}`);
+        if (records > 0 && moved && fromStart) {
           found.paged = { from: from ?? "(none)", before: before.x, records };
+          pagedBy.add(`${name} ${x.pathname}`);
+        }
       }
       out.push(found);
     }
-    if (!continuing) last.set(key, { x, documented: documentedQuery, query });
+    if (!continuing) last.set(key, { x, documented: read.documented, query: read.query });
   }
   return out;
-}
+});
 
 /** The finding of a caller that paged by a parameter its operation does not define. */
 export function pagedMessage(p: UndefinedParameter & { paged: NonNullable<UndefinedParameter["paged"]> }) {

@@ -15,14 +15,13 @@ import {
   type ContractParameter,
   LOOKUP_TYPE_PREFIX,
   loadContract,
-  SchemaValidators,
 } from "../../contract/index.ts";
 import type { CallerRule, CallerRuleDeclaration, RuleVerdict, Violation } from "./caller-rule.ts";
 import { verdict } from "./caller-rule.ts";
 import { readDeleteTask } from "./delete-task-reading.ts";
 import { nearestOperations, shownOperation, unjudgedReason } from "./nearest-operation.ts";
 import { pagedMessage, undefinedParameters } from "./query-parameters.ts";
-import { parseJson, type Traffic, type TrafficExchange } from "./traffic.ts";
+import { parseJson, remembered, type Traffic, type TrafficExchange } from "./traffic.ts";
 
 export const REQUEST_WITHIN_CONTRACT_ID = "client/request-within-contract";
 
@@ -54,8 +53,6 @@ function judgedOperation(operationId: string | undefined): ContractOperation | u
   return undefined;
 }
 
-const validators = new SchemaValidators();
-
 /** A query or path value as the contract's schema reads it: digits for an integer or number, else text. */
 function typed(value: string, schema: Record<string, unknown>): unknown {
   const numeric = schema.type === "integer" || schema.type === "number";
@@ -65,7 +62,7 @@ function typed(value: string, schema: Record<string, unknown>): unknown {
 /** What is wrong with one parameter value, in the words a team reads (undefined: nothing). */
 function parameterProblem(parameter: ContractParameter, value: string): string | undefined {
   const { schema } = parameter;
-  const errors = validators.check(schema, typed(value, schema), "#");
+  const errors = loadContract().validators.check(schema, typed(value, schema), "#");
   const error = errors[0];
   if (error === undefined) return undefined;
   const shown = `${parameter.name}=${value}`;
@@ -92,8 +89,31 @@ const where = (x: TrafficExchange, operation: ContractOperation) =>
  *  slashes it matches no operation, so the contract cannot name it. */
 const TYPE_URI_IN_PATH = /\/configuration\/[^/]+\/autopilot\/(?:stats\/)?rdm\/lookupTypes\/[^/]+\//i;
 
-/** The violations of one request against its operation's request side. */
-export function requestProblems(x: TrafficExchange, operation: ContractOperation): string[] {
+/** The violations of one request against its operation's request side. Each part depends on the
+ *  operation and one piece of the request alone (its path, its query, its task body), so it is read once per
+ *  distinct piece: a client repeats them. */
+export function requestProblems(x: TrafficExchange, operation: ContractOperation): readonly string[] {
+  const id = operation.operationId;
+  const ofPath =
+    x.method === operation.method
+      ? pathRead(id, x.pathname, () => pathProblems(x, operation))
+      : pathProblems(x, operation);
+  const ofQuery = x.search === "" ? [] : queryRead(id, x.search, () => queryProblems(x.search, operation));
+  const ofTask =
+    id !== "createTask"
+      ? []
+      : x.body === undefined
+        ? taskProblems(x)
+        : taskRead(x.pathname, x.body, () => taskProblems(x));
+  // Most requests have nothing wrong: no list made for them.
+  return ofQuery.length + ofTask.length === 0 ? ofPath : [...ofPath, ...ofQuery, ...ofTask];
+}
+
+const pathRead = remembered<string[]>(10_000);
+const queryRead = remembered<string[]>(10_000);
+const taskRead = remembered<string[]>(10_000);
+
+function pathProblems(x: TrafficExchange, operation: ContractOperation): string[] {
   const problems: string[] = [];
   const id = operation.operationId;
   const match = loadContract().findOperation(operation.host, x.method, x.pathname);
@@ -106,14 +126,19 @@ export function requestProblems(x: TrafficExchange, operation: ContractOperation
         `path parameter lookupType is the lookup type URI "${value}", expected the type name ("${value.slice(LOOKUP_TYPE_PREFIX.length)}"); the document: ${wordsOf(id, "lookupType")}`,
       );
   }
-  const query = new URLSearchParams(x.search);
+  return problems;
+}
+
+function queryProblems(search: string, operation: ContractOperation): string[] {
+  const problems: string[] = [];
+  const query = new URLSearchParams(search);
   for (const parameter of operation.parameters.filter((p) => p.in === "query")) {
     for (const value of query.getAll(parameter.name)) {
       const problem = parameterProblem(parameter, value);
-      if (problem) problems.push(`query ${problem}; the document: ${wordsOf(id, parameter.name)}`);
+      if (problem)
+        problems.push(`query ${problem}; the document: ${wordsOf(operation.operationId, parameter.name)}`);
     }
   }
-  if (id === "createTask") problems.push(...taskProblems(x));
   return problems;
 }
 

@@ -1,7 +1,7 @@
 import { loadContract } from "../../contract/index.ts";
 import type { Violation } from "./caller-rule.ts";
 import { callerRule, plural, SCANS, TO_PAGE, verdict, where } from "./caller-rule.ts";
-import { oncePerTraffic, parseJson, type Traffic, type TrafficExchange } from "./traffic.ts";
+import { oncePerTraffic, parseJson, remembered, type Traffic, type TrafficExchange } from "./traffic.ts";
 
 const NEXT_PAGE_WORDS =
   '"Each response carries scrollId. The next request passes that scrollId in the request body to obtain the next page."';
@@ -30,7 +30,7 @@ interface Scroll {
   scope: string;
   /** What its opening asked for: the documented query parameters that select records (all but the page
    *  size), by name. A continuation that repeats one must repeat it unchanged; it may leave any out. */
-  query: Map<string, string>;
+  query: ReadonlyMap<string, string>;
   /** seq of the request that opened it. */
   openedAt: number;
   /** Every scrollId its answers gave, in order; the last is the one to pass next. */
@@ -69,15 +69,34 @@ const FIRST_WORDS = '"The first request has no body, or a null body."';
 
 /** The documented query parameters of a scan request that select its records: every one the operation
  *  defines but limit, the page size (a continuation may ask another page size; the records are the same). */
-function selection(x: TrafficExchange): Map<string, string> {
-  const defined = new Set(
-    loadContract()
-      .operation(x.operation as string)
-      .parameters.filter((p) => p.in === "query" && p.name !== "limit")
-      .map((p) => p.name),
-  );
-  return new Map([...new URLSearchParams(x.search)].filter(([name]) => defined.has(name)));
+function selection(x: TrafficExchange): ReadonlyMap<string, string> {
+  return selectionRead(x.operation as string, x.search, () => {
+    const defined = new Set(
+      loadContract()
+        .operation(x.operation as string)
+        .parameters.filter((p) => p.in === "query" && p.name !== "limit")
+        .map((p) => p.name),
+    );
+    return new Map([...new URLSearchParams(x.search)].filter(([name]) => defined.has(name)));
+  });
 }
+
+/** A scan's method and path as one text, made once per distinct pair: every scroll of the scan holds the
+ *  same string, so comparing and looking it up costs nothing per request. */
+const scopeRead = remembered<string>(10_000);
+
+/** A query string's parameters, read once per distinct query string (never changed). */
+const queryRead = remembered<readonly [string, string][]>(10_000);
+
+/** Read once per operation and query string; the maps are shared, never changed. */
+const selectionRead = remembered<ReadonlyMap<string, string>>(10_000);
+
+/** A scroll of this scan (`scope`) and of the records this request asks for (`query`). */
+const ofScan = (s: Scroll, scope: string, query: ReadonlyMap<string, string>) => {
+  if (s.scope !== scope) return false;
+  for (const [k, v] of query) if (s.query.get(k) !== v) return false;
+  return true;
+};
 
 /** Where a scroll id came from, as a finding names it. */
 function otherScroll(s: Scroll, scope: string): string {
@@ -95,7 +114,7 @@ function otherScroll(s: Scroll, scope: string): string {
  *  case, _ or -), or any value equal to an open scroll's id. */
 function idInQuery(x: TrafficExchange, openIds: Set<string>): { name: string; id: string } | undefined {
   if (x.search === "") return undefined;
-  for (const [name, value] of new URLSearchParams(x.search)) {
+  for (const [name, value] of queryRead(x.search, x.search, () => [...new URLSearchParams(x.search)])) {
     if (/^scroll[_-]?id$/i.test(name) || openIds.has(value)) return { name, id: value };
   }
   return undefined;
@@ -136,20 +155,22 @@ function walkScrolls(traffic: Traffic): ScrollWalk {
     here.add(s);
   };
   const current = (s: Scroll) => s.ids[s.ids.length - 1] as string;
+  // Declared once, not per request: a closure made per request of a day of traffic costs more than its work.
+  const fail = (x: TrafficExchange, scope: string, message: string) =>
+    out.next.push({ seq: x.seq, message: `${scope} ${message}` });
+  const opensWithBody = (x: TrafficExchange, scope: string, message: string) => {
+    out.openings += 1;
+    out.withBody.push({ seq: x.seq, message: `${scope} ${message}` });
+  };
   for (const x of traffic.exchanges) {
     if (!x.operation || !SCANS.has(x.operation)) continue;
-    const scope = where(x);
+    const scope = scopeRead(x.method, x.pathname, () => where(x));
     const query = selection(x);
     // The scrolls this request may continue: of its scan, and of the records it asks for.
-    const ofThisScan = (s: Scroll) => s.scope === scope && [...query].every(([k, v]) => s.query.get(k) === v);
-    const openHere = [...(open.get(scope) ?? [])].filter(ofThisScan);
+    const openHere: Scroll[] = [];
+    for (const s of open.get(scope) ?? []) if (ofScan(s, scope, query)) openHere.push(s);
     const sent = scrollIdSent(x.body);
     let continued: Scroll | undefined;
-    const fail = (message: string) => out.next.push({ seq: x.seq, message: `${scope} ${message}` });
-    const opensWithBody = (message: string) => {
-      out.openings += 1;
-      out.withBody.push({ seq: x.seq, message: `${scope} ${message}` });
-    };
     if (sent.kind === "none") out.openings += 1;
     if (sent.kind === "id") {
       const id = sent.id;
@@ -158,7 +179,7 @@ function walkScrolls(traffic: Traffic): ScrollWalk {
       const earlier = latest ? undefined : givenBy.find((s) => openHere.includes(s));
       // The end was answered to this id: asking that scroll again is past its end (SHOULD: the end-of-results
       // signal is not shown). Any other id of an ended scroll, or one of another scan or query, is stale.
-      const ended = givenBy.find((s) => ofThisScan(s) && s.ended && current(s) === id);
+      const ended = givenBy.find((s) => ofScan(s, scope, query) && s.ended && current(s) === id);
       const elsewhere = givenBy.find((s) => s !== latest && s !== earlier && s !== ended);
       if (latest) {
         out.nextPages += 1;
@@ -168,6 +189,8 @@ function walkScrolls(traffic: Traffic): ScrollWalk {
         continued = earlier;
         earlier.misContinued = true;
         fail(
+          x,
+          scope,
           `passed scrollId "${short(id)}", which an earlier answer of that scroll gave, not the scrollId its last answer gave ("${short(current(earlier))}"); the document: ${BODY_WORDS}`,
         );
       } else if (ended && !elsewhere) {
@@ -181,11 +204,15 @@ function walkScrolls(traffic: Traffic): ScrollWalk {
         meant.askedAfterLast = true;
         meant.misContinued = true;
         fail(
+          x,
+          scope,
           `passed scrollId "${short(id)}" of ${otherScroll(elsewhere, scope)}; a scroll id continues only the scroll whose answer gave it`,
         );
       } else if (elsewhere) {
         // No scroll of this scan is open: the request opens one, with a body that is another scroll's id.
         opensWithBody(
+          x,
+          scope,
           `opened a scan with a body: scrollId "${short(id)}" of ${otherScroll(elsewhere, scope)}; the first request has no body or a null body, and a scroll id continues only the scroll whose answer gave it; the document: ${FIRST_WORDS}`,
         );
       } else if (openHere.length > 0) {
@@ -194,10 +221,14 @@ function walkScrolls(traffic: Traffic): ScrollWalk {
         meant.askedAfterLast = true;
         meant.misContinued = true;
         fail(
+          x,
+          scope,
           `passed scrollId "${short(id)}", not the scrollId the previous answer gave ("${short(current(openHere[openHere.length - 1] as Scroll))}")`,
         );
       } else {
         opensWithBody(
+          x,
+          scope,
           `opened a scan with a body (${JSON.stringify((x.body ?? "").slice(0, 60))}); the first request has no body or a null body`,
         );
       }
@@ -211,10 +242,14 @@ function walkScrolls(traffic: Traffic): ScrollWalk {
         meant.askedAfterLast = true;
         meant.misContinued = true;
         fail(
+          x,
+          scope,
           `passed the body ${JSON.stringify(body.slice(0, 60))}, not the scrollId the previous answer gave ("${short(current(meant))}") as a raw id, a JSON string or {"scrollId": ...}`,
         );
       } else if (openHere.length === 0)
         opensWithBody(
+          x,
+          scope,
           `opened a scan with a body (${JSON.stringify(body.slice(0, 60))}); the first request has no body or a null body`,
         );
     } else {
@@ -224,6 +259,8 @@ function walkScrolls(traffic: Traffic): ScrollWalk {
         continued = openHere.find((s) => current(s) === inQuery.id);
         if (continued) continued.misContinued = true;
         fail(
+          x,
+          scope,
           `passed the scroll id in the query string (${inQuery.name}=${short(inQuery.id)}) with no body: the provider reads a request without a body as the opening of a new scan; the document: ${BODY_WORDS}`,
         );
       }

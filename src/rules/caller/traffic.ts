@@ -96,16 +96,32 @@ export function pathOf(url: string): { pathname: string; search: string } {
     : { pathname: url.slice(start, query), search: url.slice(query, end) };
 }
 
-/** The operation of a method and path, looked up once per distinct pair (a client repeats its paths). */
-function operationLookup(): (method: string, url: string, pathname: string) => string | undefined {
-  const known = new Map<string, string | undefined>();
-  return (method, url, pathname) => {
-    const key = `${method} ${pathname}`;
-    if (known.has(key)) return known.get(key);
-    const operation = operationCalled(method, url)?.operationId;
-    if (known.size < 100_000) known.set(key, operation);
-    return operation;
+/** A reading that depends on two strings alone (an operation and its path, query or body), made once per
+ *  distinct pair: a client repeats its paths and queries, so a day of traffic reads a few hundred of them.
+ *  Keyed by the two strings as they are (a string joined per request, to look it up, cost more than the
+ *  reading it saved). At most `limit` pairs are kept; past them it reads again. */
+export function remembered<T>(limit = 100_000): (scope: string, key: string, read: () => T) => T {
+  const known = new Map<string, Map<string, T>>();
+  let size = 0;
+  return (scope, key, read) => {
+    let inScope = known.get(scope);
+    if (inScope === undefined) {
+      inScope = new Map();
+      known.set(scope, inScope);
+    } else if (inScope.has(key)) return inScope.get(key) as T;
+    const value = read();
+    if (size < limit) {
+      inScope.set(key, value);
+      size += 1;
+    }
+    return value;
   };
+}
+
+/** The operation of a method and path, looked up once per distinct pair. */
+function operationLookup(): (method: string, url: string, pathname: string) => string | undefined {
+  const known = remembered<string | undefined>();
+  return (method, url, pathname) => known(method, pathname, () => operationCalled(method, url)?.operationId);
 }
 
 export function readTraffic(
