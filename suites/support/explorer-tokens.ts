@@ -23,7 +23,7 @@ import { answerDetail } from "./answer-detail.ts";
 import { type Budget, type ExplorerReal, exchange, judged, step, stepFail } from "./explorer-steps.ts";
 import { type CustomerMethod, DIMENSION, methodName } from "./quota-methods.ts";
 import { SKEW_MS } from "./quota-model.ts";
-import { type QuotaSession, upsertClient } from "./quota-session.ts";
+import { type QuotaSession, slotsHeldFromBefore, upsertClient } from "./quota-session.ts";
 import {
   judgeExpiredRefusal,
   judgeQuotaRefusal,
@@ -43,6 +43,14 @@ export interface HeldToken {
   latestExpiry: number;
   /** Held by the client before the check (in real time): a window from its expires_in, never waited out. */
   fromBefore?: boolean;
+  /** A token from before the run whose slot the session added to every quota it set (slotsHeldFromBefore):
+   *  not counted against the quota the model sets. */
+  outsideQuota?: boolean;
+}
+
+/** The client's tokens counted against the quota the model sets. */
+function counted(own: OwnClient): HeldToken[] {
+  return own.tokens.filter((t) => t.outsideQuota !== true);
 }
 
 /** A client of the quota customer: the kit sets its validity, and the customer's multi-token setting. */
@@ -214,8 +222,8 @@ function addToken(m: TokenModel, r: TokenReal, own: OwnClient, token: string, a:
 }
 
 function grantedOrRefused(m: TokenModel, r: TokenReal, own: OwnClient, a: Answer): void {
-  const surely = own.tokens.filter((t) => surelyActive(t, a.received)).length;
-  const maybe = own.tokens.filter((t) => maybeActive(t, a.sent)).length;
+  const surely = counted(own).filter((t) => surelyActive(t, a.received)).length;
+  const maybe = counted(own).filter((t) => maybeActive(t, a.sent)).length;
   const token = accessTokenOf(a.response);
   const othersHolding = m.own.some(
     (c) => c !== own && c.tokens.filter((t) => maybeActive(t, a.sent)).length > 0,
@@ -280,7 +288,7 @@ function grantedOrRefused(m: TokenModel, r: TokenReal, own: OwnClient, a: Answer
   // Granted where the quota may have been full: a token of the client must have expired (UseAll judges it).
   if (maybe >= m.max) judged(r, "TOKEN-STATE-05", "a grant at the limit only as a token expires");
   // Had its expired tokens still counted, this request would have been refused.
-  const expired = own.tokens.filter((t) => !maybeActive(t, a.sent)).length;
+  const expired = counted(own).filter((t) => !maybeActive(t, a.sent)).length;
   if (expired > 0 && maybe + expired >= m.max) {
     judged(r, "TOKEN-STATE-05", "an expired token no longer counts toward the quota");
     explore(r.ctx, DIMENSION.transition, "expiry frees a slot");
@@ -351,17 +359,25 @@ function sameTokenAgain(m: TokenModel, r: TokenReal, own: OwnClient, a: Answer):
   judged(r, "TOKEN-STATE-01", "a new token only where none is valid");
   const shown = announced(a.response);
   const slack = (a.received - a.sent) / 1000 + SKEW_MS / 1000;
+  // The quota client's token from before the run that holds a slot of its own (the session's quotas are
+  // one slot higher for it): returned with multi-token support off beside the kit's own tokens too.
+  const outsideQuota = own.role === "quota" && slotsHeldFromBefore(r.ctx) > 0;
   const fromBefore =
     shown !== undefined &&
     (own.role === "quota"
-      ? own.tokens.length === 0 && shown > own.validitySeconds + 1
+      ? (own.tokens.length === 0 || outsideQuota) && shown > own.validitySeconds + 1
       : Math.abs(shown - own.validitySeconds) > slack);
   if (!m.drivable && fromBefore) {
     // In real time a token returned with multi-token support off may be one the client held before the
     // check (the quota client's session asks that it holds none, so only its first, overlong one), with
     // the validity it had then: held with the window its expires_in gives, judged by that from now on.
     r.ctx.log.info(`${own.role}: a token from before the check, ${shown} s left`);
-    own.tokens.push({ ...window(a.sent, a.received, shown), value: token, fromBefore: true });
+    own.tokens.push({
+      ...window(a.sent, a.received, shown),
+      value: token,
+      fromBefore: true,
+      ...(outsideQuota ? { outsideQuota } : {}),
+    });
   } else addToken(m, r, own, token, a);
   own.offReturned.push(own.tokens.length - 1);
 }
@@ -497,7 +513,7 @@ export class UseAll implements TokenCommand {
   constructor(readonly pick: number) {}
   private owner = (m: Readonly<TokenModel>) => m.own[this.pick % m.own.length] as OwnClient;
   private candidates = (m: Readonly<TokenModel>) =>
-    this.owner(m).tokens.filter((t) => maybeActive(t, m.now()));
+    counted(this.owner(m)).filter((t) => maybeActive(t, m.now()));
   check = (m: Readonly<TokenModel>) => {
     const n = this.candidates(m).length;
     return n > 0 && m.budget.left >= n;
@@ -568,7 +584,7 @@ export class SetQuota implements TokenCommand {
   ) {}
   check = (m: Readonly<TokenModel>) =>
     m.budget.left >= 1 &&
-    m.own.every((c) => c.tokens.filter((t) => maybeActive(t, m.now())).length <= this.max);
+    m.own.every((c) => counted(c).filter((t) => maybeActive(t, m.now())).length <= this.max);
   async run(m: TokenModel, r: TokenReal) {
     step(r, `setQuota(${this.max} by ${this.method})`);
     await r.session.setQuota(this.max, this.method);
