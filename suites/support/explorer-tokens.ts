@@ -221,31 +221,39 @@ function addToken(m: TokenModel, r: TokenReal, own: OwnClient, token: string, a:
   explore(r.ctx, "token explorer client", own.role);
 }
 
+/** The quota a client's own tokens are judged against: the model's, and for a client other than the quota
+ *  client the slots the session added for the quota client's tokens from before the run (the quota is per
+ *  client, so the raise is every client's; the quota client's token from before is not counted). */
+function limitOf(m: TokenModel, r: TokenReal, own: OwnClient): number {
+  return m.max + (own.role === "quota" ? 0 : slotsHeldFromBefore(r.ctx));
+}
+
 function grantedOrRefused(m: TokenModel, r: TokenReal, own: OwnClient, a: Answer): void {
   const surely = counted(own).filter((t) => surelyActive(t, a.received)).length;
   const maybe = counted(own).filter((t) => maybeActive(t, a.sent)).length;
   const token = accessTokenOf(a.response);
+  const max = limitOf(m, r, own);
   const othersHolding = m.own.some(
     (c) => c !== own && c.tokens.filter((t) => maybeActive(t, a.sent)).length > 0,
   );
   if (token === undefined) {
     // Only the quota client is known to hold no token from before the check in real time (its session
     // asks); another client of the customer may (the kit cannot drive the clock past them).
-    if (maybe < m.max && !m.drivable && own.role !== "quota" && !own.holdsUnknown) {
+    if (maybe < max && !m.drivable && own.role !== "quota" && !own.holdsUnknown) {
       own.holdsUnknown = true;
       r.ctx.log.info(`${own.role}: refused below its quota; it holds tokens from before the check`);
     }
-    if (maybe < m.max && !own.holdsUnknown)
+    if (maybe < max && !own.holdsUnknown)
       stepFail(
         r,
         m.own.some((c) => c !== own) && othersHolding ? "TOKEN-QUOTA-04" : "TOKEN-STATE-02",
-        `with multi-token support on, maxActiveTokensAllowed=${m.max} and at most ${maybe} active tokens of the ${own.role} client, its token request was not granted: ${describeResponse(a.response)}` +
+        `with multi-token support on, maxActiveTokensAllowed=${max} and at most ${maybe} active tokens of the ${own.role} client, its token request was not granted: ${describeResponse(a.response)}` +
           (othersHolding
             ? " (other clients of the customer hold tokens; the quota applies to every client individually)"
             : ""),
         {
           response: a.response,
-          expected: `a new token (at most ${maybe} of ${m.max} active for this client)`,
+          expected: `a new token (at most ${maybe} of ${max} active for this client)`,
         },
       );
     const problem = judgeQuotaRefusal(r.ctx.target.profile, a.response);
@@ -271,14 +279,14 @@ function grantedOrRefused(m: TokenModel, r: TokenReal, own: OwnClient, a: Answer
       },
     );
   judged(r, "TOKEN-QUOTA-01", "every granted request under multi-token support gets a new token");
-  if (surely >= m.max)
+  if (surely >= max)
     stepFail(
       r,
       "TOKEN-QUOTA-02",
-      `with ${surely} tokens of the ${own.role} client active for certain and maxActiveTokensAllowed=${m.max}, a token was issued`,
+      `with ${surely} tokens of the ${own.role} client active for certain and maxActiveTokensAllowed=${max}, a token was issued`,
       {
         response: a.response,
-        expected: `a limit-exceeded refusal (${surely} of ${m.max} active)`,
+        expected: `a limit-exceeded refusal (${surely} of ${max} active)`,
         actual: `${a.response.status}, token ${surely + 1} issued`,
       },
     );
@@ -286,10 +294,10 @@ function grantedOrRefused(m: TokenModel, r: TokenReal, own: OwnClient, a: Answer
   judged(r, "TOKEN-STATE-02", "a grant below the limit");
   if (othersHolding) judged(r, "TOKEN-QUOTA-04", "each client's quota counted apart from the others'");
   // Granted where the quota may have been full: a token of the client must have expired (UseAll judges it).
-  if (maybe >= m.max) judged(r, "TOKEN-STATE-05", "a grant at the limit only as a token expires");
+  if (maybe >= max) judged(r, "TOKEN-STATE-05", "a grant at the limit only as a token expires");
   // Had its expired tokens still counted, this request would have been refused.
   const expired = counted(own).filter((t) => !maybeActive(t, a.sent)).length;
-  if (expired > 0 && maybe + expired >= m.max) {
+  if (expired > 0 && maybe + expired >= max) {
     judged(r, "TOKEN-STATE-05", "an expired token no longer counts toward the quota");
     explore(r.ctx, DIMENSION.transition, "expiry frees a slot");
   }
@@ -526,16 +534,17 @@ export class UseAll implements TokenCommand {
     const accepted = uses.filter((u) => u.response.ok);
     // Tokens issued under a larger quota or with multi-token support off may outnumber a lowered one: the
     // model never lowers a quota below the tokens that may be active, so the count holds whenever it is on.
+    const max = limitOf(m, r, owner);
     if (m.multiToken) {
       judged(r, "TOKEN-QUOTA-02", "tokens accepted at once at most the quota");
-      if (accepted.length > m.max)
+      if (accepted.length > max)
         stepFail(
           r,
           "TOKEN-QUOTA-02",
-          `the target accepted ${accepted.length} tokens of the ${owner.role} client one after another, with maxActiveTokensAllowed=${m.max}`,
+          `the target accepted ${accepted.length} tokens of the ${owner.role} client one after another, with maxActiveTokensAllowed=${max}`,
           {
             response: (accepted.at(-1) as (typeof uses)[number]).response,
-            expected: `at most ${m.max} of its tokens accepted (a token granted at the limit means an earlier one expired)`,
+            expected: `at most ${max} of its tokens accepted (a token granted at the limit means an earlier one expired)`,
             actual: `${accepted.length} accepted`,
           },
         );

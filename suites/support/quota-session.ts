@@ -187,6 +187,15 @@ export async function measureRequestMs(session: QuotaSession, requests = 4): Pro
   return (session.ctx.clock.now() - started) / requests;
 }
 
+/** Milliseconds per request when `width` one-lookup reads are sent at once (twice): the pace of a burst
+ *  sent in waves of `width`, the kit's rate limit and the link's round trip included. */
+export async function measureWaveMs(session: QuotaSession, width: number, waves = 2): Promise<number> {
+  const token = await session.ctx.token("admin");
+  const started = session.ctx.clock.now();
+  for (let i = 0; i < waves; i++) await Promise.all(Array.from({ length: width }, () => session.use(token)));
+  return (session.ctx.clock.now() - started) / (waves * width);
+}
+
 /** An accessTokenValidity (seconds) that `requests` token requests of `requestMs` each fill to two thirds
  *  at most, with 1 s to spare (the margin real-time checks allow for a rounded expires_in); never below the
  *  session's short validity. */
