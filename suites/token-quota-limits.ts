@@ -307,8 +307,10 @@ function failDefaultQuota(session: QuotaSession, granted: number, last?: ApiResp
  *  take a round trip each (40 s for 201 at 80 ms each way), far above the rate the kit may send at. */
 const BURST_WIDTH = 5;
 
-/** Longest token validity the real-time default-quota check accepts: it waits that long for them to expire. */
-const longestBurstValiditySeconds = 45;
+/** Longest token validity the real-time default-quota check accepts: the next quota session waits that long
+ *  for them to expire (none where the check is the last of its lane: leavesLongTokens). 75 s covers 201
+ *  token requests in waves over a link at 15 requests a second, sized for twice a read's pace. */
+const longestBurstValiditySeconds = 75;
 
 /** 200 tokens must all be active at the 201st request: their validity outlives the burst, then expires. */
 async function defaultQuotaInRealTime(ctx: CheckContext, session: QuotaSession): Promise<void> {
