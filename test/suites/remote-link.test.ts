@@ -6,8 +6,8 @@
 // test/support/remote-link-run.ts).
 // To keep the file near two minutes it runs a selection: the checks that take the viewer's tokens, the
 // delete tasks and what reads the tenant's data, and a sample of reads and of the checks that judge the
-// others' traffic. The token checks (explore/tokens, token-quota/*, the expired-token checks) have a file
-// of their own: remote-link-tokens.test.ts.
+// others' traffic. The token checks (explore/tokens, token-quota/*, the expired-token checks), with
+// schema/putCustomer that judges their customer writes, have a file of their own: remote-link-tokens.test.ts.
 import { describe, it } from "vitest";
 import { expectSameVerdictOverLink } from "../support/remote-link-run.ts";
 
@@ -21,7 +21,6 @@ const SELECTION = [
   "delete-task/by-type",
   "delete-task/all-of-tenant",
   "schema/scanLookups",
-  "schema/putCustomer",
   "errors/no-5xx",
 ];
 
