@@ -6,28 +6,18 @@
 // before the run holds one slot: its announced expiry keeps it active through every check, so the checks
 // count it (every quota one slot higher) rather than say undecided.
 import { describe, it } from "vitest";
+import { allChecks } from "../../suites/index.ts";
 import { expectSameVerdictOverLink } from "../support/remote-link-run.ts";
 
+/** Every token-quota check, the expired-token checks, the token explorer, and schema/putCustomer, which
+ *  judges their customer writes. */
 const TOKEN_CHECKS = [
-  "auth/expired-token-refused",
-  "auth/expired-token-401",
-  "token-quota/single-token-reused",
-  "token-quota/multitoken-config-activates",
-  "token-quota/distinct-tokens-up-to-max",
-  "token-quota/refusal-429",
-  "token-quota/expired-token-frees-slot",
-  "token-quota/raised-quota-applies",
-  "token-quota/parallel-requests-never-exceed",
-  "token-quota/model",
-  "token-quota/quota-per-client",
-  "token-quota/default-quota-200",
-  "token-quota/max-above-200-refused",
-  "token-quota/max-below-1-refused",
-  "token-quota/validation-error-names-field",
-  "token-quota/rdbms-multitoken-refused",
-  "token-quota/validity-from-client-configuration",
-  "explore/tokens",
-  // Judges the customer writes of the checks above.
+  ...allChecks
+    .map((check) => check.id)
+    .filter(
+      (id) =>
+        id.startsWith("token-quota/") || id.startsWith("auth/expired-token-") || id === "explore/tokens",
+    ),
   "schema/putCustomer",
 ];
 
