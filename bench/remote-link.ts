@@ -4,11 +4,13 @@
 // (requests / rate) and their ratio, and every check that did not pass. Figures, never a test.
 // Usage: tsx bench/remote-link.ts [--rate 15] [--latency 40] [--spread 20] [--seed N] [--order-seed N]
 // [--runs N] [--check ID-OR-GLOB ...] [--loopback] (no link: the reference's own port, no rate limit)
-// [--out FILE] (the whole run result as JSON)
+// [--out FILE] (the whole run result as JSON) [--token-from-before] (the quota client holds a token issued
+// before the run, valid for an hour, as an earlier run leaves one)
 import { writeFileSync } from "node:fs";
 import { parseArgs } from "node:util";
 import type { Check, Target } from "../src/check/index.ts";
 import { DEFAULT_RUNS } from "../src/cli/commands/run-flags.ts";
+import { createClient } from "../src/client/index.ts";
 import { createReference } from "../src/reference/index.ts";
 import { planRun } from "../src/runner/plan.ts";
 import { runPlan } from "../src/runner/run.ts";
@@ -26,6 +28,7 @@ const { values } = parseArgs({
     runs: { type: "string" },
     check: { type: "string", multiple: true },
     loopback: { type: "boolean" },
+    "token-from-before": { type: "boolean" },
     // Where to write the whole run result (JSON), to read a failure's evidence.
     out: { type: "string" },
   },
@@ -45,6 +48,11 @@ const link = loopback
     });
 const url = link?.url ?? listening.baseUrl;
 const target: Target = { ...embeddedTargetDescription(), name: "reference", baseUrl: url, rdmUrl: url };
+if (values["token-from-before"] === true) {
+  const quota = target.credentials.quota;
+  if (quota === undefined) throw new Error("the embedded target names no quota client");
+  await createClient({ fetch, baseUrl: listening.baseUrl, rdmUrl: listening.rdmUrl }).token(quota);
+}
 const plan = planRun(allChecks, {
   target,
   ids: values.check ?? [],

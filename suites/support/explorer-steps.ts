@@ -139,7 +139,7 @@ export function noteBudget(ctx: CheckContext, budget: Budget, check: string): vo
   explore(
     ctx,
     "explorer sequences",
-    `${check}: ${budget.sequences} sequences, ${budget.operations} operations, ${budget.spent} requests`,
+    `${check}: ${budget.sequences} sequence${budget.sequences === 1 ? "" : "s"}, ${budget.operations} operations, ${budget.spent} requests`,
   );
   // One dimension per requirement (requirements/exploration.yaml names it "invariants judged: <id>"), so
   // that each requirement's coverage shows its own invariants.

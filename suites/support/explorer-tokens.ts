@@ -23,7 +23,7 @@ import { answerDetail } from "./answer-detail.ts";
 import { type Budget, type ExplorerReal, exchange, judged, step, stepFail } from "./explorer-steps.ts";
 import { type CustomerMethod, DIMENSION, methodName } from "./quota-methods.ts";
 import { SKEW_MS } from "./quota-model.ts";
-import { type QuotaSession, upsertClient } from "./quota-session.ts";
+import { type QuotaSession, slotsHeldFromBefore, upsertClient } from "./quota-session.ts";
 import {
   judgeExpiredRefusal,
   judgeQuotaRefusal,
@@ -43,6 +43,14 @@ export interface HeldToken {
   latestExpiry: number;
   /** Held by the client before the check (in real time): a window from its expires_in, never waited out. */
   fromBefore?: boolean;
+  /** A token from before the run whose slot the session added to every quota it set (slotsHeldFromBefore):
+   *  not counted against the quota the model sets. */
+  outsideQuota?: boolean;
+}
+
+/** The client's tokens counted against the quota the model sets. */
+function counted(own: OwnClient): HeldToken[] {
+  return own.tokens.filter((t) => t.outsideQuota !== true);
 }
 
 /** A client of the quota customer: the kit sets its validity, and the customer's multi-token setting. */
@@ -213,31 +221,39 @@ function addToken(m: TokenModel, r: TokenReal, own: OwnClient, token: string, a:
   explore(r.ctx, "token explorer client", own.role);
 }
 
+/** The quota a client's own tokens are judged against: the model's, and for a client other than the quota
+ *  client the slots the session added for the quota client's tokens from before the run (the quota is per
+ *  client, so the raise is every client's; the quota client's token from before is not counted). */
+function limitOf(m: TokenModel, r: TokenReal, own: OwnClient): number {
+  return m.max + (own.role === "quota" ? 0 : slotsHeldFromBefore(r.ctx));
+}
+
 function grantedOrRefused(m: TokenModel, r: TokenReal, own: OwnClient, a: Answer): void {
-  const surely = own.tokens.filter((t) => surelyActive(t, a.received)).length;
-  const maybe = own.tokens.filter((t) => maybeActive(t, a.sent)).length;
+  const surely = counted(own).filter((t) => surelyActive(t, a.received)).length;
+  const maybe = counted(own).filter((t) => maybeActive(t, a.sent)).length;
   const token = accessTokenOf(a.response);
+  const max = limitOf(m, r, own);
   const othersHolding = m.own.some(
     (c) => c !== own && c.tokens.filter((t) => maybeActive(t, a.sent)).length > 0,
   );
   if (token === undefined) {
     // Only the quota client is known to hold no token from before the check in real time (its session
     // asks); another client of the customer may (the kit cannot drive the clock past them).
-    if (maybe < m.max && !m.drivable && own.role !== "quota" && !own.holdsUnknown) {
+    if (maybe < max && !m.drivable && own.role !== "quota" && !own.holdsUnknown) {
       own.holdsUnknown = true;
       r.ctx.log.info(`${own.role}: refused below its quota; it holds tokens from before the check`);
     }
-    if (maybe < m.max && !own.holdsUnknown)
+    if (maybe < max && !own.holdsUnknown)
       stepFail(
         r,
         m.own.some((c) => c !== own) && othersHolding ? "TOKEN-QUOTA-04" : "TOKEN-STATE-02",
-        `with multi-token support on, maxActiveTokensAllowed=${m.max} and at most ${maybe} active tokens of the ${own.role} client, its token request was not granted: ${describeResponse(a.response)}` +
+        `with multi-token support on, maxActiveTokensAllowed=${max} and at most ${maybe} active tokens of the ${own.role} client, its token request was not granted: ${describeResponse(a.response)}` +
           (othersHolding
             ? " (other clients of the customer hold tokens; the quota applies to every client individually)"
             : ""),
         {
           response: a.response,
-          expected: `a new token (at most ${maybe} of ${m.max} active for this client)`,
+          expected: `a new token (at most ${maybe} of ${max} active for this client)`,
         },
       );
     const problem = judgeQuotaRefusal(r.ctx.target.profile, a.response);
@@ -263,14 +279,14 @@ function grantedOrRefused(m: TokenModel, r: TokenReal, own: OwnClient, a: Answer
       },
     );
   judged(r, "TOKEN-QUOTA-01", "every granted request under multi-token support gets a new token");
-  if (surely >= m.max)
+  if (surely >= max)
     stepFail(
       r,
       "TOKEN-QUOTA-02",
-      `with ${surely} tokens of the ${own.role} client active for certain and maxActiveTokensAllowed=${m.max}, a token was issued`,
+      `with ${surely} tokens of the ${own.role} client active for certain and maxActiveTokensAllowed=${max}, a token was issued`,
       {
         response: a.response,
-        expected: `a limit-exceeded refusal (${surely} of ${m.max} active)`,
+        expected: `a limit-exceeded refusal (${surely} of ${max} active)`,
         actual: `${a.response.status}, token ${surely + 1} issued`,
       },
     );
@@ -278,10 +294,10 @@ function grantedOrRefused(m: TokenModel, r: TokenReal, own: OwnClient, a: Answer
   judged(r, "TOKEN-STATE-02", "a grant below the limit");
   if (othersHolding) judged(r, "TOKEN-QUOTA-04", "each client's quota counted apart from the others'");
   // Granted where the quota may have been full: a token of the client must have expired (UseAll judges it).
-  if (maybe >= m.max) judged(r, "TOKEN-STATE-05", "a grant at the limit only as a token expires");
+  if (maybe >= max) judged(r, "TOKEN-STATE-05", "a grant at the limit only as a token expires");
   // Had its expired tokens still counted, this request would have been refused.
-  const expired = own.tokens.filter((t) => !maybeActive(t, a.sent)).length;
-  if (expired > 0 && maybe + expired >= m.max) {
+  const expired = counted(own).filter((t) => !maybeActive(t, a.sent)).length;
+  if (expired > 0 && maybe + expired >= max) {
     judged(r, "TOKEN-STATE-05", "an expired token no longer counts toward the quota");
     explore(r.ctx, DIMENSION.transition, "expiry frees a slot");
   }
@@ -351,17 +367,25 @@ function sameTokenAgain(m: TokenModel, r: TokenReal, own: OwnClient, a: Answer):
   judged(r, "TOKEN-STATE-01", "a new token only where none is valid");
   const shown = announced(a.response);
   const slack = (a.received - a.sent) / 1000 + SKEW_MS / 1000;
+  // The quota client's token from before the run that holds a slot of its own (the session's quotas are
+  // one slot higher for it): returned with multi-token support off beside the kit's own tokens too.
+  const outsideQuota = own.role === "quota" && slotsHeldFromBefore(r.ctx) > 0;
   const fromBefore =
     shown !== undefined &&
     (own.role === "quota"
-      ? own.tokens.length === 0 && shown > own.validitySeconds + 1
+      ? (own.tokens.length === 0 || outsideQuota) && shown > own.validitySeconds + 1
       : Math.abs(shown - own.validitySeconds) > slack);
   if (!m.drivable && fromBefore) {
     // In real time a token returned with multi-token support off may be one the client held before the
     // check (the quota client's session asks that it holds none, so only its first, overlong one), with
     // the validity it had then: held with the window its expires_in gives, judged by that from now on.
     r.ctx.log.info(`${own.role}: a token from before the check, ${shown} s left`);
-    own.tokens.push({ ...window(a.sent, a.received, shown), value: token, fromBefore: true });
+    own.tokens.push({
+      ...window(a.sent, a.received, shown),
+      value: token,
+      fromBefore: true,
+      ...(outsideQuota ? { outsideQuota } : {}),
+    });
   } else addToken(m, r, own, token, a);
   own.offReturned.push(own.tokens.length - 1);
 }
@@ -497,7 +521,7 @@ export class UseAll implements TokenCommand {
   constructor(readonly pick: number) {}
   private owner = (m: Readonly<TokenModel>) => m.own[this.pick % m.own.length] as OwnClient;
   private candidates = (m: Readonly<TokenModel>) =>
-    this.owner(m).tokens.filter((t) => maybeActive(t, m.now()));
+    counted(this.owner(m)).filter((t) => maybeActive(t, m.now()));
   check = (m: Readonly<TokenModel>) => {
     const n = this.candidates(m).length;
     return n > 0 && m.budget.left >= n;
@@ -510,16 +534,17 @@ export class UseAll implements TokenCommand {
     const accepted = uses.filter((u) => u.response.ok);
     // Tokens issued under a larger quota or with multi-token support off may outnumber a lowered one: the
     // model never lowers a quota below the tokens that may be active, so the count holds whenever it is on.
+    const max = limitOf(m, r, owner);
     if (m.multiToken) {
       judged(r, "TOKEN-QUOTA-02", "tokens accepted at once at most the quota");
-      if (accepted.length > m.max)
+      if (accepted.length > max)
         stepFail(
           r,
           "TOKEN-QUOTA-02",
-          `the target accepted ${accepted.length} tokens of the ${owner.role} client one after another, with maxActiveTokensAllowed=${m.max}`,
+          `the target accepted ${accepted.length} tokens of the ${owner.role} client one after another, with maxActiveTokensAllowed=${max}`,
           {
             response: (accepted.at(-1) as (typeof uses)[number]).response,
-            expected: `at most ${m.max} of its tokens accepted (a token granted at the limit means an earlier one expired)`,
+            expected: `at most ${max} of its tokens accepted (a token granted at the limit means an earlier one expired)`,
             actual: `${accepted.length} accepted`,
           },
         );
@@ -568,7 +593,7 @@ export class SetQuota implements TokenCommand {
   ) {}
   check = (m: Readonly<TokenModel>) =>
     m.budget.left >= 1 &&
-    m.own.every((c) => c.tokens.filter((t) => maybeActive(t, m.now())).length <= this.max);
+    m.own.every((c) => counted(c).filter((t) => maybeActive(t, m.now())).length <= this.max);
   async run(m: TokenModel, r: TokenReal) {
     step(r, `setQuota(${this.max} by ${this.method})`);
     await r.session.setQuota(this.max, this.method);

@@ -187,6 +187,15 @@ export async function measureRequestMs(session: QuotaSession, requests = 4): Pro
   return (session.ctx.clock.now() - started) / requests;
 }
 
+/** Milliseconds per request when `width` one-lookup reads are sent at once (twice): the pace of a burst
+ *  sent in waves of `width`, the kit's rate limit and the link's round trip included. */
+export async function measureWaveMs(session: QuotaSession, width: number, waves = 2): Promise<number> {
+  const token = await session.ctx.token("admin");
+  const started = session.ctx.clock.now();
+  for (let i = 0; i < waves; i++) await Promise.all(Array.from({ length: width }, () => session.use(token)));
+  return (session.ctx.clock.now() - started) / (waves * width);
+}
+
 /** An accessTokenValidity (seconds) that `requests` token requests of `requestMs` each fill to two thirds
  *  at most, with 1 s to spare (the margin real-time checks allow for a rounded expires_in); never below the
  *  session's short validity. */
@@ -224,6 +233,25 @@ export const noTokensFromBefore = defineFact<true>(
   "no-quota-tokens-from-before",
   "the quota client holds no token from before the run's quota checks",
 );
+
+/**
+ * Per target, in real time: the quota client holds exactly `count` tokens from before the run (shown with
+ * multi-token support off), each active for certain until `until` on the kit's clock (their announced
+ * expires_in, less the skew a rounded one may take). While they are, a quota session sets every quota that
+ * many slots higher, so that the check's own tokens get the quota it names (see decideTokensFromBefore).
+ */
+export const tokensFromBefore = defineFact<{ count: number; until: number }>(
+  "quota-tokens-from-before",
+  "tokens of the quota client from before the run, each active for certain until a known time",
+);
+
+/** The slots tokens from before the run hold for certain to the end of the check (0 where none is known). */
+export function slotsHeldFromBefore(ctx: CheckContext): number {
+  const known = ctx.facts.get(tokensFromBefore);
+  // Certain through the rest of the check: the same number at every instant of it.
+  const end = ctx.clock.now() + (ctx.clock.remainingMs?.() ?? 0);
+  return known !== undefined && known.until > end ? known.count : 0;
+}
 
 /** True in real time once every token the kit noted for the quota client has expired for certain. */
 function noOwnTokensLeft(ctx: CheckContext): boolean {
@@ -361,11 +389,13 @@ export async function withQuotaSession<T>(
       drivable,
       validitySeconds: validity,
       async setQuota(max, method = nextMethod()) {
-        const customer = { ...original, multitokenConfig: multiTokenConfig(max) };
+        // Slots held by tokens from before the run are added, within the platform's limit.
+        const configured = Math.min(learningQuota, max + slotsHeldFromBefore(ctx));
+        const customer = { ...original, multitokenConfig: multiTokenConfig(configured) };
         const response = await writeCustomer(ctx, "admin", customerId, customer, method);
         if (!response.ok)
           fail(
-            `setting maxActiveTokensAllowed=${max}: expected ${method} of customer ${customerId} to succeed, ` +
+            `setting maxActiveTokensAllowed=${configured}: expected ${method} of customer ${customerId} to succeed, ` +
               `got ${describeResponse(response)}`,
           );
         on = true;
@@ -392,7 +422,11 @@ export async function withQuotaSession<T>(
         // the client holds tokens from before the run: with a quota of 1, is a token granted? (Refused, the
         // question stays open and withTokensOfItsOwn asks it again once the kit's own tokens expired.)
         if (!drivable && !on && ctx.facts.get(switchOffWay) === undefined) {
-          if (!ctx.facts.get(noTokensFromBefore) && (noOwnTokensLeft(ctx) || noneIssuedYet(ctx))) {
+          if (
+            !ctx.facts.get(noTokensFromBefore) &&
+            slotsHeldFromBefore(ctx) === 0 &&
+            (noOwnTokensLeft(ctx) || noneIssuedYet(ctx))
+          ) {
             await session.setQuota(1);
             const answer = await session.issue();
             // A token announced to outlive the session's validity is left to the checks to judge.
@@ -469,5 +503,6 @@ export const QUOTA_SESSION_FACTS: readonly Fact<unknown>[] = [
   clearedOnce,
   quotaTokensExpire,
   noTokensFromBefore,
+  tokensFromBefore,
   switchOffWay,
 ];

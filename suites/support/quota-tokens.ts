@@ -27,11 +27,13 @@ import {
   noTokensFromBefore,
   QUOTA_SESSION_FACTS,
   type QuotaSession,
+  slotsHeldFromBefore,
+  tokensFromBefore,
   validityForBurst,
   withQuotaSession,
 } from "./quota-session.ts";
 import { judgeQuotaRefusal, judgeSuccess } from "./response-judges.ts";
-import { announcedValidity, expiresInOf, letTimePass } from "./token-lifetime.ts";
+import { announcedValidity, expiresInOf, letTimePass, VALIDITY_SKEW_MS } from "./token-lifetime.ts";
 
 /** Small quotas keep runs fast; the seed picks one of 3..5. */
 export function quotaFor(ctx: CheckContext): number {
@@ -481,7 +483,7 @@ export function withTokensOfItsOwn<T>(
   body: (session: QuotaSession) => Promise<T>,
 ): Promise<T> {
   return withQuotaSession(ctx, async (session) => {
-    if (!session.drivable && !ctx.facts.get(noTokensFromBefore)) {
+    if (!session.drivable && !ctx.facts.get(noTokensFromBefore) && slotsHeldFromBefore(ctx) === 0) {
       await session.setQuota(1);
       const answer = await session.issue();
       const refused = !accessTokenOf(answer) && judgeQuotaRefusal(ctx.target.profile, answer) === undefined;
@@ -561,7 +563,14 @@ export async function decideTokensFromBefore(
     const left = expiresInOf(answer);
     shown.push(`${left} s`);
     if (left > session.validitySeconds + 1) {
-      const affordMs = (ctx.clock.remainingMs?.() ?? 0) - afterWaitSeconds * 1000;
+      const remainingMs = ctx.clock.remainingMs?.() ?? 0;
+      const affordMs = remainingMs - afterWaitSeconds * 1000;
+      // Active for certain to the end of the check: the known token holds one slot throughout, and the
+      // check can count its own tokens above it (see countTokensFromBefore).
+      const until = ctx.clock.now() + left * 1000 - VALIDITY_SKEW_MS;
+      if ((left + 1) * 1000 > affordMs && until > ctx.clock.now() + remainingMs + 1000) {
+        if (await countTokensFromBefore(session, token, until, left)) return;
+      }
       if ((left + 1) * 1000 > affordMs) {
         const until = new Date(Date.now() + (left + 1) * 1000).toISOString();
         inconclusive(
@@ -615,6 +624,61 @@ export async function decideTokensFromBefore(
     },
     answerDetail(last, { record: quotaRecord(session, "token request 1 with maxActiveTokensAllowed=1") }),
   );
+}
+
+/**
+ * One token from before the run, `known`, active for certain until `until` (its announced expires_in), was
+ * shown with multi-token support off. With maxActiveTokensAllowed=2 the client must then get exactly one new
+ * token and be refused the next for the limit: the known token holds the other slot, and nothing else does.
+ * Then it is noted for the target (tokensFromBefore), every later quota is set one slot higher, and true is
+ * returned. Refused at once, more tokens from before than the one shown, or a refusal below the quota, is
+ * still open (false: the caller says so). Granted twice while the known token is still accepted, the
+ * client holds three active tokens under a quota of two: a failure.
+ */
+async function countTokensFromBefore(
+  session: QuotaSession,
+  known: string,
+  until: number,
+  left: number,
+): Promise<boolean> {
+  const { ctx } = session;
+  await session.setQuota(2);
+  const first = await session.issue();
+  const own = accessTokenOf(first);
+  if (!own || own === known) {
+    await session.multiTokenOff();
+    return false;
+  }
+  const second = await session.issue();
+  if (accessTokenOf(second) && accessTokenOf(second) !== known) {
+    // Not accepted, the token from before was not active after all: its expires_in is left to the
+    // checks that judge it, and the question stays open.
+    if (!(await session.use(known)).ok) {
+      await session.multiTokenOff();
+      return false;
+    }
+    fail(
+      "with maxActiveTokensAllowed=2 and a token from before the run still active (shown with multi-token " +
+        `support off, ${left} s left, and accepted after), the quota client got two new tokens`,
+      answerDetail(second, {
+        expected: "one new token, then a limit-exceeded refusal: the token from before holds one slot",
+        actual: "a second new token: three active tokens under a quota of two",
+        record: quotaRecord(session, "token request 2 with maxActiveTokensAllowed=2"),
+      }),
+    );
+  }
+  ensureAnswer(
+    judgeQuotaRefusal(ctx.target.profile, second),
+    "with maxActiveTokensAllowed=2, one new token and one token from before the run active",
+    second,
+    { record: quotaRecord(session, "token request 2 with maxActiveTokensAllowed=2") },
+  );
+  ctx.facts.set(tokensFromBefore, { count: 1, until });
+  ctx.log.info(
+    `the quota client holds one token from before the run, active for ${left} s more (shown with multi-token ` +
+      "support off); every quota of the check is set one slot higher",
+  );
+  return true;
 }
 
 function refusedBelowQuota(session: QuotaSession, last: ApiResponse<TokenResponse>, shown: string[]): never {
