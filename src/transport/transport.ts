@@ -649,7 +649,12 @@ export function redactExchange(
     if (!lazily) out.response = redactResponse(cut, length, redactor, limit);
     else {
       const settle = (value: Exchange["response"]) =>
-        Object.defineProperty(out, "response", { value, enumerable: true, writable: true, configurable: true });
+        Object.defineProperty(out, "response", {
+          value,
+          enumerable: true,
+          writable: true,
+          configurable: true,
+        });
       Object.defineProperty(out, "response", {
         enumerable: true,
         configurable: true,

@@ -212,7 +212,6 @@ describe("TargetTransport", () => {
     await t.bind(scope)(`${URL_}/status`);
     expect(JSON.stringify(scope.exchanges)).not.toContain(token);
   });
-});
 
   it("redacts an answer when it is first read, however it is read, with every secret known by then", async () => {
     const early = "tok-early-0123456789";
@@ -227,7 +226,11 @@ describe("TargetTransport", () => {
     // Learnt after the answers were recorded, before they are read: redacted all the same.
     redactor.addSecret(late);
     const [spread, whole] = scope.exchanges as [Exchange, Exchange];
-    const copies = [JSON.stringify(whole), JSON.stringify({ ...spread }), JSON.stringify(structuredClone(whole))];
+    const copies = [
+      JSON.stringify(whole),
+      JSON.stringify({ ...spread }),
+      JSON.stringify(structuredClone(whole)),
+    ];
     for (const copy of copies) {
       expect(copy).not.toContain(early);
       expect(copy).not.toContain(late);
@@ -240,6 +243,7 @@ describe("TargetTransport", () => {
     expect(whole.response?.headers["x-echo"]).toBe("[redacted]");
     expect(Object.keys(whole)).toEqual(["check", "id", "request", "durationMs", "response"]);
   });
+});
 
 describe("ExchangeLog", () => {
   const exchange = (path: string, status: number, bytes: number): Exchange => ({
