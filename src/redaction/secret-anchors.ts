@@ -80,8 +80,17 @@ function readInto(text: string, code: Uint8Array, next: Int32Array): void {
   let runEnd = -1;
   for (let p = n - 1; p >= 0; p--) {
     const c = text.charCodeAt(p);
-    if (c !== 92) runEnd = -1;
-    else if (runEnd < 0) runEnd = p + 1;
+    // Most characters read as themselves or as nothing: settled without the escapes' tests.
+    if (c !== 92) {
+      runEnd = -1;
+      if (c !== 37 && c !== 38) {
+        if (c < 128 && isAlnum(c)) {
+          code[p] = c;
+          next[p] = p + 1;
+        } else code[p] = 0;
+        continue;
+      }
+    } else if (runEnd < 0) runEnd = p + 1;
     let value = -1;
     let end = 0;
     if (isAlnum(c)) {
@@ -121,6 +130,16 @@ export function longestAlnumRun(value: string): string {
   return (value.match(/[A-Za-z0-9]+/g) ?? []).reduce((a, b) => (b.length > a.length ? b : a), "");
 }
 
+/** Each letter or digit's place among the 62 (0..61), by character code; other codes are not read. */
+const SLOT = new Uint8Array(128);
+for (let c = 0, slot = 0; c < 128; c++) if (isAlnum(c)) SLOT[c] = slot++;
+
+/** Anchors open with this many characters at least, but for short ones (see shortFirst). */
+const PREFIX = 3;
+/** The place of three letters or digits among all 62 ** 3 triples. */
+const triple = (a: number, b: number, c: number) =>
+  ((SLOT[a] as number) * 62 + (SLOT[b] as number)) * 62 + (SLOT[c] as number);
+
 /** A node of the anchors' trie: the values whose anchor ends here, and the letters or digits that go on. */
 interface AnchorNode<T> {
   values: T[];
@@ -137,6 +156,12 @@ export class AnchorIndex<T> {
   private readonly root: AnchorNode<T> = { values: [], next: new Map() };
   private maxLength = 0;
   private readonly unanchored: T[] = [];
+  /** The first three characters of every anchor as a bit per triple (62 ** 3 bits, made at the first
+   *  add): the walk down the trie starts only where the text reads one of them, so most positions of a
+   *  text cost a few array reads (the walk from every letter or digit was most of a run's redaction). */
+  private prefixes: Uint32Array | undefined;
+  /** The first character of each anchor shorter than PREFIX, by code: the walk starts at those too. */
+  private readonly shortFirst = new Uint8Array(128);
 
   /** Files `value` under `run` (letters and digits it is sure to show) or, if `run` is empty, under no
    *  anchor at all. A long run is cut to the window of ANCHOR characters shared by the fewest values yet,
@@ -173,6 +198,12 @@ export class AnchorIndex<T> {
     }
     node.values.push(value);
     this.maxLength = Math.max(this.maxLength, anchor.length);
+    if (anchor.length < PREFIX) this.shortFirst[anchor.charCodeAt(0)] = 1;
+    else {
+      this.prefixes ??= new Uint32Array(Math.ceil(62 ** PREFIX / 32));
+      const t = triple(anchor.charCodeAt(0), anchor.charCodeAt(1), anchor.charCodeAt(2));
+      this.prefixes[t >>> 5] = (this.prefixes[t >>> 5] as number) | (1 << (t & 31));
+    }
   }
 
   get empty(): boolean {
@@ -183,18 +214,36 @@ export class AnchorIndex<T> {
   find(text: string): Set<T> {
     const found = new Set<T>(this.unanchored);
     if (this.byAnchor.size === 0) return found;
-    const { code, next } = scratchFor(text.length);
+    const n = text.length;
+    const { code, next } = scratchFor(n);
     readInto(text, code, next);
-    for (let p = 0; p < text.length; p++) {
+    const prefixes = this.prefixes;
+    const shortFirst = this.shortFirst;
+    for (let p = 0; p < n; p++) {
+      const c0 = code[p] as number;
+      if (c0 === 0) continue;
+      // The trie is walked only from a position whose first three readings open an anchor, or whose first
+      // one opens a short anchor: from any other, the walk would find nothing.
+      if (shortFirst[c0] === 0) {
+        if (prefixes === undefined) continue;
+        const p1 = next[p] as number;
+        const c1 = p1 < n ? (code[p1] as number) : 0;
+        if (c1 === 0) continue;
+        const p2 = next[p1] as number;
+        const c2 = p2 < n ? (code[p2] as number) : 0;
+        if (c2 === 0) continue;
+        const t = triple(c0, c1, c2);
+        if (((prefixes[t >>> 5] as number) & (1 << (t & 31))) === 0) continue;
+      }
       let node: AnchorNode<T> | undefined = this.root;
       let q = p;
-      for (let depth = 1; depth <= this.maxLength && q < text.length; depth++) {
+      for (let depth = 1; depth <= this.maxLength && q < n; depth++) {
         const c = code[q] ?? 0;
         if (c === 0) break;
         node = node.next.get(c);
         if (node === undefined) break;
         for (const value of node.values) found.add(value);
-        q = next[q] ?? text.length;
+        q = next[q] ?? n;
       }
     }
     return found;

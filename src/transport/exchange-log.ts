@@ -31,14 +31,16 @@ export class ExchangeLog {
 
   constructor(private readonly budget: number = DEFAULT_LOG_BYTES) {}
 
-  add(exchange: Exchange): void {
-    const key = kindOf(exchange);
+  /** `as`: the exchange its kind and size are read from (the same one unredacted, so that an answer
+   *  redacted when first read is not read here). */
+  add(exchange: Exchange, as: Exchange = exchange): void {
+    const key = kindOf(as);
     let kind = this.kinds.get(key);
     if (!kind) {
       kind = { first: [], newest: [] };
       this.kinds.set(key, kind);
     }
-    const entry = { seq: this.seq++, exchange, bytes: sizeOf(exchange) };
+    const entry = { seq: this.seq++, exchange, bytes: sizeOf(as) };
     // A kind's first answers are kept for good unless the budget forces them out.
     if (kind.first.length < FIRST_PER_KIND && kind.newest.length === 0) kind.first.push(entry);
     else kind.newest.push(entry);

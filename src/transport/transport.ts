@@ -523,8 +523,15 @@ export class TargetTransport {
         for (const secret of secretFieldValues(body))
           if (secret.length >= LEARNED_SECRET_MIN) this.options.redactor.addSecret(secret);
     }
-    const redacted = redactExchange(exchange, this.options.redactor, LOG_BODY_LIMIT);
-    this.exchangeLog.add(redacted);
+    const redacted = redactExchange(exchange, this.options.redactor, LOG_BODY_LIMIT, true);
+    // The log reads kind and size from the answer as it came, cut as the log keeps it: reading the
+    // redacted one would redact it now.
+    const answer = exchange.response;
+    this.exchangeLog.add(redacted, {
+      request: redacted.request,
+      durationMs: redacted.durationMs,
+      ...(answer ? { response: { ...answer, body: answer.body.slice(0, LOG_BODY_LIMIT) } } : {}),
+    });
     scope.remember(redacted);
     return redacted;
   }
@@ -604,8 +611,18 @@ function abortableSleep(ms: number, signal: AbortSignal): Promise<void> {
 }
 
 /** Redacts then caps bodies. The body is first cut with a margin (redacting 8 MB would cost more than
- *  it shows), redacted, then cut to the limit: a secret cut by the first cut lies past the second. */
-export function redactExchange(exchange: Exchange, redactor: Redactor, limit: number): Exchange {
+ *  it shows), redacted, then cut to the limit: a secret cut by the first cut lies past the second.
+ *  `lazily`: the answer (status, headers, body) is redacted when it is first read, by the redactor as it
+ *  is then (it knows every secret it knew now, and perhaps more). Until then the exchange holds the answer
+ *  as the first cut left it, which nothing can read unredacted. Most answers a run records are never
+ *  read: the run's log keeps a few of each kind, a check's evidence its last few, and redacting every
+ *  page of every scan was a fifth of an embedded run's CPU. */
+export function redactExchange(
+  exchange: Exchange,
+  redactor: Redactor,
+  limit: number,
+  lazily = false,
+): Exchange {
   const out: Exchange = {
     ...(exchange.check === undefined ? {} : { check: exchange.check }),
     ...(exchange.id === undefined ? {} : { id: exchange.id }),
@@ -625,18 +642,50 @@ export function redactExchange(exchange: Exchange, redactor: Redactor, limit: nu
     out.request.body = body.text;
     if (body.truncated || exchange.request.bodyTruncated) out.request.bodyTruncated = true;
   }
-  if (exchange.response) {
-    const whole = exchange.response.body;
-    const body = cap(redactor.text(precut(whole, limit)), limit, whole.length);
-    out.response = {
-      status: exchange.response.status,
-      headers: redactor.headers(exchange.response.headers),
-      body: body.text,
-    };
-    if (body.truncated || exchange.response.bodyTruncated) out.response.bodyTruncated = true;
+  const response = exchange.response;
+  if (response) {
+    const length = response.body.length;
+    const cut = { ...response, body: precut(response.body, limit) };
+    if (!lazily) out.response = redactResponse(cut, length, redactor, limit);
+    else {
+      const settle = (value: Exchange["response"]) =>
+        Object.defineProperty(out, "response", {
+          value,
+          enumerable: true,
+          writable: true,
+          configurable: true,
+        });
+      Object.defineProperty(out, "response", {
+        enumerable: true,
+        configurable: true,
+        get: () => {
+          const value = redactResponse(cut, length, redactor, limit);
+          settle(value);
+          return value;
+        },
+        set: settle,
+      });
+    }
   }
   if (exchange.error !== undefined) out.error = redactor.text(exchange.error);
   if (exchange.note !== undefined) out.note = redactor.text(exchange.note);
+  return out;
+}
+
+/** An answer redacted, its body (cut to the limit and a margin, from `length` characters) capped. */
+function redactResponse(
+  response: NonNullable<Exchange["response"]>,
+  length: number,
+  redactor: Redactor,
+  limit: number,
+): NonNullable<Exchange["response"]> {
+  const body = cap(redactor.text(response.body), limit, length);
+  const out: NonNullable<Exchange["response"]> = {
+    status: response.status,
+    headers: redactor.headers(response.headers),
+    body: body.text,
+  };
+  if (body.truncated || response.bodyTruncated) out.bodyTruncated = true;
   return out;
 }
 

@@ -212,6 +212,37 @@ describe("TargetTransport", () => {
     await t.bind(scope)(`${URL_}/status`);
     expect(JSON.stringify(scope.exchanges)).not.toContain(token);
   });
+
+  it("redacts an answer when it is first read, however it is read, with every secret known by then", async () => {
+    const early = "tok-early-0123456789";
+    const late = "tok-late-9876543210";
+    const redactor = new Redactor();
+    redactor.addSecret(early);
+    const body = `echo ${early} and ${late} ${"x".repeat(300_000)}`;
+    const { t } = transport(async () => new Response(body, { headers: { "x-echo": early } }), { redactor });
+    const scope = new CheckScope("c/lazy");
+    await t.bind(scope)(`${URL_}/status`);
+    await t.bind(scope)(`${URL_}/status`);
+    // Learnt after the answers were recorded, before they are read: redacted all the same.
+    redactor.addSecret(late);
+    const [spread, whole] = scope.exchanges as [Exchange, Exchange];
+    const copies = [
+      JSON.stringify(whole),
+      JSON.stringify({ ...spread }),
+      JSON.stringify(structuredClone(whole)),
+    ];
+    for (const copy of copies) {
+      expect(copy).not.toContain(early);
+      expect(copy).not.toContain(late);
+      expect(copy).toContain("echo [redacted] and [redacted]");
+    }
+    // Read once, the answer is a plain value: cut to the log's limit, the cut said, headers redacted.
+    expect(Object.getOwnPropertyDescriptor(whole, "response")?.get).toBeUndefined();
+    expect(whole.response?.bodyTruncated).toBe(true);
+    expect(whole.response?.body.length).toBeLessThan(body.length);
+    expect(whole.response?.headers["x-echo"]).toBe("[redacted]");
+    expect(Object.keys(whole)).toEqual(["check", "id", "request", "durationMs", "response"]);
+  });
 });
 
 describe("ExchangeLog", () => {
