@@ -19,7 +19,7 @@ import {
   type TokenResponse,
 } from "../../src/client/index.ts";
 import { MAX_ACTIVE_TOKENS_ALLOWED } from "../../src/contract/index.ts";
-import { retryAfterMs } from "../../src/transport/transport.ts";
+import { retryAfterMs } from "../../src/http/index.ts";
 import { answerDetail, clientRecord, ensureAnswer } from "./answer-detail.ts";
 import { readCustomer } from "./customer-restore.ts";
 import type { CheckDefinition } from "./define.ts";
