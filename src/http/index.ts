@@ -4,3 +4,4 @@
 export { freePort } from "./free-port.ts";
 export { forwardedRequestHeaders, HOP_BY_HOP_HEADERS } from "./hop-by-hop.ts";
 export { announcedBeyond, joinChunks, type LimitedRead, readWithinLimit } from "./limited-body.ts";
+export { retryAfterMs } from "./retry-after.ts";

@@ -13,6 +13,15 @@ function served(ctx: ReferenceContext, statistics: readonly Statistic[]): readon
   return statistics.map((s) => ({ ...s, centroidMatch: String(s.centroidMatch) }));
 }
 
+/** The variant type-scan-without-dcrid: the lookup-type scan's records lack dcrId, for its filters too. */
+function withoutDcrId(ctx: ReferenceContext, statistics: readonly object[]): readonly object[] {
+  if (!ctx.variants.has("type-scan-without-dcrid")) return statistics;
+  return statistics.map((s) => {
+    const { dcrId: _, ...rest } = s as Statistic;
+    return rest;
+  });
+}
+
 export function autopilotScanRoutes(app: Hono, ctx: ReferenceContext): void {
   app.post("/configuration/:tenantId/autopilot/stats/_scan", (c) => {
     const tenant = accessibleTenant(ctx, c.req.raw, c.req.param("tenantId"), "scanAutopilotStats");
@@ -33,7 +42,7 @@ export function autopilotScanRoutes(app: Hono, ctx: ReferenceContext): void {
       scope: ctx.faults.has("type-scroll-id-continues-on-other-type")
         ? `stats:${tenant}:*`
         : `stats:${tenant}:${type}`,
-      records: () => served(ctx, ctx.state.statistics.get(tenant) ?? []),
+      records: () => withoutDcrId(ctx, served(ctx, ctx.state.statistics.get(tenant) ?? [])),
       // A predicate, not a filtered copy: the scroll keeps positions of the matching statistics only.
       where: ctx.faults.has("autopilot-type-scan-returns-other-types")
         ? undefined

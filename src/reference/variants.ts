@@ -314,6 +314,12 @@ export const VARIANTS = [
     "scans and listings answer only the fields the contract requires: a lookup is {type, code}; a statistic lacks candidateLookupCode, candidateValue, mappedAt, mappedBy and dcrId; blocked values (every field required) are whole",
   ),
   variant(
+    "type-scan-without-dcrid",
+    "type-scan-dcrid",
+    "dcrId in the lookup-type scan: the document shows it only in the all-lookup-types scan",
+    "the lookup-type scan of statistics serves and filters its records without dcrId (the all-types scan keeps it)",
+  ),
+  variant(
     "rich-records",
     "record-extra-fields",
     "fields of a record beyond the document's field tables: not shown (the document restricts event objects to listed fields, never the records of the scans and listings)",

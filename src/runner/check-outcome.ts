@@ -159,6 +159,9 @@ function resultOf(entry: PlanEntry, ending: Ending, requests: number, ms: number
   );
 }
 
+/** How CheckSession.waitingFor() names a request in flight. */
+const ANSWER_WAIT = "the answer to ";
+
 function classify(error: unknown, session: CheckSession, drivable: boolean): Ending {
   const { exchanges } = session.scope;
   if (error instanceof RunStopped) {
@@ -182,9 +185,25 @@ function classify(error: unknown, session: CheckSession, drivable: boolean): End
     };
   }
   if (error instanceof CheckTimeout) {
-    // Against a live target a check runs out of time while the target makes it wait (an announced
-    // validity, a slow answer): the target's doing, shown by the evidence. Where the kit drives the
-    // clock nothing real is waited for, so running out of time is the kit's fault.
+    // Against a live target a check runs out of time while the target makes it wait. Waiting for an
+    // answer that has not come within the request's own time limit is a slow answer, not a wrong one (a
+    // loaded machine or link makes it, and the document sets no response time): undecided; an answer
+    // that never comes fails by that request time limit. A wait the target asked for (an announced
+    // validity) is the target's doing, shown by the evidence. Where the kit drives the clock nothing
+    // real is waited for, so running out of time is the kit's fault.
+    if (!drivable && error.waitingFor?.startsWith(ANSWER_WAIT) === true)
+      return {
+        status: "inconclusive",
+        reason: `${error.message}; it was waiting for ${error.waitingFor}`,
+        undecided: {
+          saw: `the check's time ran out while it was waiting for ${error.waitingFor}, within that request's time limit`,
+          readings: [
+            "a slow answer (a loaded target, machine or link): nothing wrong with what it answers",
+            "a target that never answers that request",
+          ],
+          decideBy: "a rerun at a lower load, or a longer per-check time limit",
+        },
+      };
     if (!drivable && error.waitingFor !== undefined)
       return {
         status: "failed",

@@ -11,9 +11,12 @@ import {
   type TransportRetry,
 } from "../check/index.ts";
 import { operationCalled } from "../contract/index.ts";
-import { announcedBeyond, joinChunks, readWithinLimit } from "../http/index.ts";
+import { announcedBeyond, joinChunks, readWithinLimit, retryAfterMs } from "../http/index.ts";
 import { type Redactor, secretFieldValues } from "../redaction/redact.ts";
 import { RUN_DEFAULTS } from "../run-defaults.ts";
+
+export { retryAfterMs } from "../http/index.ts";
+
 import { ExchangeLog } from "./exchange-log.ts";
 import { RateLimiter } from "./rate-limit.ts";
 import { type TokenDeclaration, tokenRequestClient, undeclaredTokenRequest } from "./token-requests.ts";
@@ -573,15 +576,6 @@ function isTokenEndpoint(method: string, url: string): boolean {
   } catch {
     return false;
   }
-}
-
-/** Retry-After in ms: delta-seconds or an HTTP date; absent or unreadable: one second. */
-export function retryAfterMs(value: string | null, now: number = Date.now()): number {
-  if (value === null || value.trim() === "") return 1000;
-  const trimmed = value.trim();
-  if (/^\d+$/.test(trimmed)) return Number(trimmed) * 1000;
-  const date = Date.parse(trimmed);
-  return Number.isNaN(date) ? 1000 : Math.max(0, date - now);
 }
 
 function redirectNote(from: string, location: string): string {

@@ -180,7 +180,10 @@ export function resolve(observed: Observed, kindPick: number, typePick: number, 
           .map((v) => (TYPE_FIELD(field) ? typeValue(kind, typeName(String(v))) : String(v))),
       ),
     ].sort();
-    const value = draw.filter.absent ? undefined : pick(values, draw.filter.value);
+    // dcrId is "seen in the all-lookup-types scan": the lookup-type scan may show a record without it, so
+    // equals on a value there may match the record or nothing. Only a value no record holds is judged.
+    const unshown = kind === "autopilot-type" && field === "dcrId";
+    const value = draw.filter.absent || unshown ? undefined : pick(values, draw.filter.value);
     filter = { field, value: value ?? ABSENT_VALUE };
     query.filter = filterText(filter);
   }

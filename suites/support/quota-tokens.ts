@@ -19,6 +19,7 @@ import {
   type TokenResponse,
 } from "../../src/client/index.ts";
 import { MAX_ACTIVE_TOKENS_ALLOWED } from "../../src/contract/index.ts";
+import { retryAfterMs } from "../../src/http/index.ts";
 import { answerDetail, clientRecord, ensureAnswer } from "./answer-detail.ts";
 import { readCustomer } from "./customer-restore.ts";
 import type { CheckDefinition } from "./define.ts";
@@ -180,6 +181,34 @@ export function validityOf(session: QuotaSession, response: ApiResponse<TokenRes
   }
 }
 
+/** Times one token request is asked again after a 429 with Retry-After that the wait may answer. */
+const RATE_LIMIT_RETRIES = 3;
+
+/**
+ * A token request of the quota session, asked again after a 429 with Retry-After (a rate limiter: the
+ * document shows no rate limit, so a target may have one) when waiting the Retry-After out lets none of the
+ * tokens the session holds expire: the count a limit-exceeded refusal would judge is then the same after
+ * the wait, so the answer after it decides. A refusal whose wait would let a held token expire (a quota
+ * refusal's Retry-After is the time until one expires) is returned as it came and judged as before, so a
+ * refusal below the quota still fails.
+ */
+export async function issuePastRateLimit(session: QuotaSession): Promise<ApiResponse<TokenResponse>> {
+  for (let retry = 0; ; retry++) {
+    const response = await session.issue();
+    const retryAfter = response.status === 429 ? response.headers.get("retry-after") : null;
+    if (retryAfter === null || retry >= RATE_LIMIT_RETRIES || accessTokenOf(response) !== undefined)
+      return response;
+    const now = session.ctx.clock.now();
+    const wait = retryAfterMs(retryAfter, now);
+    const expiries = [...session.held.values()].map((w) => w.earliestExpiry);
+    if (expiries.some((at) => at <= now + wait)) return response;
+    session.ctx.log.info(
+      `token request answered 429 with Retry-After ${retryAfter}; waited ${wait} ms (no held token expires meanwhile) and asked again`,
+    );
+    await letTimePass(session.ctx, wait);
+  }
+}
+
 /** Issues `count` tokens that must all be new and distinct; returns them. `why` names the situation. */
 export async function issueDistinct(
   session: QuotaSession,
@@ -189,7 +218,7 @@ export async function issueDistinct(
 ): Promise<Issued[]> {
   const issued: Issued[] = [];
   for (let i = 0; i < count; i++) {
-    const response = await session.issue();
+    const response = await issuePastRateLimit(session);
     const token = accessTokenOf(response);
     if (!token) {
       // In real time, tokens issued before the check (with their old validity) may still hold slots: a

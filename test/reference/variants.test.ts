@@ -262,6 +262,17 @@ const SHOWS: Record<VariantName, (h: Harness) => Promise<boolean>> = {
     const a = await h.call("GET", "/version", { token: await viewer(h) });
     return typeof (a.body as Record<string, unknown>)["rdm-service"] === "number";
   },
+  "type-scan-without-dcrid": async (h) => {
+    const values = async (path: string) => ((await scan(h, path)).body as { values: object[] }).values;
+    const all = await values("/configuration/acme/autopilot/stats/_scan?limit=100");
+    const withDcr = all.find((s) => "dcrId" in s) as { lookupType: string; dcrId: string } | undefined;
+    if (withDcr === undefined) return false;
+    const type = withDcr.lookupType.split("/").at(-1) as string;
+    const filter = encodeURIComponent(`equals(dcrId,'${withDcr.dcrId}')`);
+    const byType = await values(`/configuration/acme/autopilot/stats/${type}/_scan?limit=100`);
+    const matched = await values(`/configuration/acme/autopilot/stats/${type}/_scan?filter=${filter}`);
+    return byType.every((s) => !("dcrId" in s)) && matched.length === 0;
+  },
   "lean-records": async (h) => {
     const lookup = ((await scan(h, "/lookups/acme/_scan?limit=1")).body as { values: object[] }).values[0];
     const stat = (

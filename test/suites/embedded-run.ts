@@ -20,6 +20,7 @@ export async function runEmbedded(
     suites?: readonly string[];
     runs?: number;
     depth?: Depth;
+    seed?: number;
   } = {},
 ): Promise<EmbeddedRun> {
   const embedded = await startEmbeddedTarget({
@@ -34,7 +35,7 @@ export async function runEmbedded(
   const result = await runPlan(plan, {
     fetch: embedded.fetch,
     clock: embedded.clock,
-    seed: testSeed,
+    seed: options.seed ?? testSeed,
     runs: options.runs ?? 10,
     ...(options.depth ? { depth: options.depth } : {}),
   });
