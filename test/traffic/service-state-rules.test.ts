@@ -151,19 +151,21 @@ describe("service/roles-kept", () => {
   });
 });
 
+/** A write of customer cust-q (client q1) with its quota. */
+const quota = (max: number, at = T0) =>
+  customerWrite(
+    "cust-q",
+    {
+      id: "cust-q",
+      applicationClients: ["q1"],
+      multitokenConfig: { clientCredentialsMultiTokenConfig: { maxActiveTokensAllowed: max } },
+    },
+    "tok-admin",
+    at,
+  );
+
 describe("service/token-quota-kept", () => {
   const id = "service/token-quota-kept";
-  const quota = (max: number, at = T0) =>
-    customerWrite(
-      "cust-q",
-      {
-        id: "cust-q",
-        applicationClients: ["q1"],
-        multitokenConfig: { clientCredentialsMultiTokenConfig: { maxActiveTokensAllowed: max } },
-      },
-      "tok-admin",
-      at,
-    );
   it("catches a third token granted at a quota of 2 while both earlier ones are active; declined passes", () => {
     const faulty = [
       quota(2),
@@ -279,17 +281,6 @@ describe("--roles", () => {
 
 describe("service/active-tokens-within-quota", () => {
   const id = "service/active-tokens-within-quota";
-  const quota = (max: number, at = T0) =>
-    customerWrite(
-      "cust-q",
-      {
-        id: "cust-q",
-        applicationClients: ["q1"],
-        multitokenConfig: { clientCredentialsMultiTokenConfig: { maxActiveTokensAllowed: max } },
-      },
-      "tok-admin",
-      at,
-    );
   // Token answers without expires_in: the grant rule cannot count them active, the tokens accepted can.
   const unexpiring = (value: string, at: number) => {
     const t = token("q1", value, at);
