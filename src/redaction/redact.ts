@@ -98,8 +98,15 @@ export class Redactor {
    *  being read; otherwise a token is labelled a token. */
   private readonly issuedWithin: () => boolean;
 
-  constructor(options: { pseudonyms?: boolean; issuedWithin?: boolean | (() => boolean) } = {}) {
-    this.names = options.pseudonyms ? new Pseudonyms() : undefined;
+  constructor(
+    options: {
+      pseudonyms?: boolean;
+      issuedWithin?: boolean | (() => boolean);
+      /** The label table to use (shared with what labelled the traffic before: labelSecrets). */
+      names?: Pseudonyms;
+    } = {},
+  ) {
+    this.names = options.pseudonyms ? (options.names ?? new Pseudonyms()) : undefined;
     const within = options.issuedWithin;
     this.issuedWithin =
       options.pseudonyms !== true || within === undefined || within === false
@@ -373,6 +380,46 @@ export function formValue(raw: string): string {
   } catch {
     return raw;
   }
+}
+
+/** The secrets one exchange carries, in the order a recording of it meets them (the request's credential,
+ *  its body's secret fields, then its answer's tokens and secret fields), each with its kind: given to a
+ *  label table in this order, every reader of the same traffic gives each secret the same label (the
+ *  proxy's recording and its judge, a client check's exchanges and their judge). */
+export function exchangeSecrets(x: {
+  headers: Record<string, string>;
+  body?: string | undefined;
+  responseBody: string;
+}): [string, SecretKind][] {
+  const out: [string, SecretKind][] = [];
+  const authorization = Object.entries(x.headers).find(
+    ([name]) => name.toLowerCase() === "authorization",
+  )?.[1];
+  const credential = /^(\w+)\s+(\S+)\s*$/.exec(authorization ?? "");
+  if (credential && /^basic$/i.test(credential[1] as string)) {
+    const decoded = Buffer.from(credential[2] as string, "base64").toString("utf8");
+    const colon = decoded.indexOf(":");
+    if (colon >= 0) out.push([formValue(decoded.slice(colon + 1)), "secret"]);
+  } else if (credential) out.push([credential[2] as string, "token"]);
+  for (const text of [x.body, x.responseBody]) {
+    if (text === undefined || !anyField.test(text)) continue;
+    for (const field of secretFieldsIn(text)) {
+      const name = /"(\w+)/.exec(text.slice(field.start, field.valueStart))?.[1] ?? "";
+      const value = unescapeJson(text.slice(field.valueStart, field.valueEnd)).at(-1) ?? "";
+      if (value !== "" && !/^authorization$/i.test(name)) out.push([value, kindOfField(name)]);
+    }
+    for (const m of text.matchAll(formField)) {
+      const name = (m[1] ?? "").replace(/^[?&\s;,]/, "").replace(/(=|%3[dD])$/, "");
+      const raw = m[0].slice(m[1]?.length ?? 0);
+      if (raw !== "") out.push([formValue(raw), kindOfField(name)]);
+    }
+  }
+  return out;
+}
+
+/** Gives each secret of the exchange its label, in exchangeSecrets' order. */
+export function labelSecrets(names: Pseudonyms, x: Parameters<typeof exchangeSecrets>[0]): void {
+  for (const [value, kind] of exchangeSecrets(x)) names.of(value, kind);
 }
 
 /** Client secrets and passwords are secrets; tokens are every other secret field. */

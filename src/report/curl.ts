@@ -3,6 +3,7 @@
 // variable instead ($LCKIT_TOKEN for a bearer token, $LCKIT_CLIENT_ID/$LCKIT_CLIENT_SECRET for Basic
 // client authentication, $LCKIT_SECRET elsewhere), so the line never holds a secret value.
 import type { Exchange, FailureDetail } from "../check/index.ts";
+import { PSEUDONYMS } from "../redaction/pseudonyms.ts";
 import { REDACTED } from "../redaction/redact.ts";
 import { citation } from "../result/evidence.ts";
 
@@ -17,10 +18,21 @@ export const CURL_VARIABLES = [
   "LCKIT_SECRET",
 ] as const;
 
+/** A redacted spot: the one placeholder, or a label of the kit's (redacted-token-1: pseudonyms.ts). */
+const REDACTED_SPOT = new RegExp(`\\[redacted\\]|${PSEUDONYMS.source}`);
+const redactedIn = (text: string) => REDACTED_SPOT.test(text);
+
+/** A Basic credential whose secret was redacted (the one placeholder, or the pair with its secret's label). */
+function redactedBasic(value: string): boolean {
+  if (value.includes(REDACTED)) return true;
+  const pair = /^basic\s+(\S+)/i.exec(value)?.[1];
+  return pair !== undefined && redactedIn(Buffer.from(pair, "base64").toString("utf8"));
+}
+
 /** One shell word: literal text single-quoted, each redacted spot replaced by "$VARIABLE". */
 function word(text: string, variable: string): string {
   return text
-    .split(REDACTED)
+    .split(new RegExp(REDACTED_SPOT.source, "g"))
     .map((part) => (part === "" ? "" : `'${part.replace(/'/g, `'\\''`)}'`))
     .join(`"$${variable}"`)
     .replace(/^$/, "''");
@@ -33,7 +45,7 @@ export function curlFor(exchange: Exchange): string {
   args.push(word(url, "LCKIT_SECRET"));
   for (const [name, value] of Object.entries(headers)) {
     if (skipped.has(name.toLowerCase())) continue;
-    if (name.toLowerCase() === "authorization" && /^basic\s/i.test(value) && value.includes(REDACTED)) {
+    if (name.toLowerCase() === "authorization" && /^basic\s/i.test(value) && redactedBasic(value)) {
       args.push("-u", '"$LCKIT_CLIENT_ID:$LCKIT_CLIENT_SECRET"');
       continue;
     }

@@ -23,6 +23,32 @@ export const QUOTA_RULE = {
     "the traffic showed no quota (no PUT or POST of a customer with multitokenConfig answered 2xx) to hold token requests to",
 } satisfies ServiceRule;
 
+export const QUOTA_SHOWN_RULE = {
+  id: "service/active-tokens-within-quota",
+  level: "MUST",
+  title:
+    "MUST NOT have more of a client's tokens active at once than its customer's maxActiveTokensAllowed, as the tokens it accepts show",
+  requirements: ["TOKEN-QUOTA-02", "TOKEN-STATE-03"],
+  opportunity:
+    "a token granted to a client whose quota the traffic showed, held against every token of the client the service accepted afterwards",
+  notExercised:
+    "the traffic showed no quota (no PUT or POST of a customer with multitokenConfig answered 2xx) to hold the tokens accepted to",
+} satisfies ServiceRule;
+
+/** Grants per client whose tokens active at once are followed (the most recent). */
+const GRANTS_PER_CLIENT = 16;
+
+/** A token granted under a known quota: the tokens of the client the traffic shows active at that moment
+ *  (issued before it, accepted after it: a token is active from its issue until it expires, and an expired
+ *  one is never accepted again, so one accepted after the grant was active at it). */
+interface Grant {
+  at: number;
+  seq: number;
+  max: number;
+  active: Set<string>;
+  broken: boolean;
+}
+
 /** Slack for clocks: a token within this of its expiry is not counted as active. */
 const EXPIRY_SLACK_MS = 2_000;
 /** Tokens followed per client: above any quota (at most 200), so the count past it is over every quota. */
@@ -52,7 +78,9 @@ function boundedSet<K, V>(map: Map<K, V>, key: K, value: V, bound: number): void
 }
 
 export class TokenQuotaJudge implements ServiceRuleJudge {
-  readonly rules = [QUOTA_RULE];
+  readonly rules = [QUOTA_RULE, QUOTA_SHOWN_RULE];
+  /** Per client: the recent grants under a known quota (the state table beyond the grant itself). */
+  private readonly grants = new Map<string, Grant[]>();
   /** Per customer id: its quota, when multi-token support is known on; absent when not known. */
   private readonly quotas = new Map<string, Quota>();
   private readonly customerOfClient = new Map<string, string>();
@@ -65,6 +93,35 @@ export class TokenQuotaJudge implements ServiceRuleJudge {
     if (x.operation === "putCustomer" || x.operation === "postCustomer" || x.operation === "putClients")
       this.configuration(x);
     else if (x.operation === "issueToken") this.tokenRequest(x, tokens);
+    else if (x.status >= 200 && x.status < 300 && x.bearer !== undefined) this.accepted(x, tokens);
+  }
+
+  /** A token the service accepted: active at every grant since its issue, as far as the traffic shows. A
+   *  grant at the limit is so only if an earlier token is refused from then on (never accepted again). */
+  private accepted(x: ObservedExchange, tokens: TokenTable): void {
+    const token = tokens(x.bearer as string);
+    if (token === undefined) return;
+    const grants = this.grants.get(token.clientId);
+    if (grants === undefined) return;
+    for (const g of grants) {
+      if (g.broken || g.at < token.issuedAt || g.at > x.at || g.active.has(token.value)) continue;
+      g.active.add(token.value);
+      if (g.active.size <= g.max) continue;
+      g.broken = true;
+      this.tally(QUOTA_SHOWN_RULE.id).violate(
+        x.seq,
+        `client ${token.clientId}'s token issued at #${token.seq} was accepted (${x.method} ${x.pathname}, ${x.status}) after the grant at #${g.seq}, so it was active then: with the others accepted after that grant, ${g.active.size} of its tokens were active at once, above its customer's maxActiveTokensAllowed ${g.max}; a grant at the limit should have been declined, or an earlier token refused from then on`,
+      );
+    }
+  }
+
+  /** A grant under a known quota: followed against the tokens accepted afterwards. */
+  private granted(clientId: string, value: string, x: ObservedExchange, max: number): void {
+    this.tally(QUOTA_SHOWN_RULE.id).opportunities += 1;
+    const grants = this.grants.get(clientId) ?? [];
+    grants.push({ at: x.at, seq: x.seq, max, active: new Set([value]), broken: false });
+    if (grants.length > GRANTS_PER_CLIENT) grants.shift();
+    boundedSet(this.grants, clientId, grants, CLIENTS_KEPT);
   }
 
   private configuration(x: ObservedExchange): void {
@@ -129,7 +186,13 @@ export class TokenQuotaJudge implements ServiceRuleJudge {
     // No quota shown for any customer: nothing to judge against (not exercised); some shown, not this
     // client's: undecided.
     if (quota === undefined) {
-      if (this.quotas.size > 0) tally.undecide(UNKNOWN_QUOTA);
+      if (this.quotas.size > 0) {
+        tally.undecide(UNKNOWN_QUOTA);
+        this.tally(QUOTA_SHOWN_RULE.id).undecide(UNKNOWN_QUOTA);
+      }
+    } else if (!held.has(value)) this.granted(clientId, value, x, quota.max);
+    if (quota === undefined) {
+      // undecided above, or nothing to judge
     } else if (active >= quota.max) {
       tally.opportunities += 1;
       tally.violate(

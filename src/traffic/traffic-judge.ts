@@ -13,7 +13,8 @@
 // The result is a RunResult whose checks each name their party: suite "service", or "client <id>".
 import type { Exchange } from "../check/index.ts";
 import { loadContract, operationCalled } from "../contract/index.ts";
-import { REDACTED, Redactor } from "../redaction/redact.ts";
+import { DEFAULT_LABELS_KEPT, Pseudonyms } from "../redaction/pseudonyms.ts";
+import { formValue, labelSecrets, REDACTED, Redactor } from "../redaction/redact.ts";
 import { assembleRunResult } from "../result/assemble.ts";
 import { type CatalogueView, loadCatalogueView } from "../result/catalogue-view.ts";
 import type { CheckResult, RunResult } from "../result/model.ts";
@@ -57,6 +58,8 @@ export interface TrafficLimits extends ServiceLimits, WindowLimits {
   maxClients: number;
   /** Tokens whose owner and expiry are remembered. */
   maxTokens: number;
+  /** Secrets whose label the report uses are remembered (the least recently met forgotten past it). */
+  maxLabels: number;
 }
 
 export const DEFAULT_TRAFFIC_LIMITS: TrafficLimits = {
@@ -65,6 +68,7 @@ export const DEFAULT_TRAFFIC_LIMITS: TrafficLimits = {
   reorder: 256,
   maxClients: 256,
   maxTokens: 100_000,
+  maxLabels: DEFAULT_LABELS_KEPT,
 };
 
 export interface TrafficJudgeOptions {
@@ -181,6 +185,10 @@ export class TrafficJudge {
   /** The times of the last MOMENTS exchanges by seq (NaN: none). */
   private readonly moments = new Float64Array(MOMENTS);
   private readonly tokens = new Map<string, IssuedTokenSeen>();
+  /** Each secret's label in the report, given in the order the traffic shows them (labelSecrets), as the
+   *  proxy's recording and a client check's exchanges give theirs: one token followed across findings and
+   *  files. Labels the traffic already carries (a recording of the kit's) stay themselves. */
+  readonly labels: Pseudonyms;
   private readonly operations = new Map<string, string | undefined>();
   private readonly service: ServiceJudge;
   /** Every client judged, by id (their tallies are small); `active` holds those with exchanges held. */
@@ -204,6 +212,7 @@ export class TrafficJudge {
 
   constructor(private readonly options: TrafficJudgeOptions = {}) {
     this.limits = { ...DEFAULT_TRAFFIC_LIMITS, ...options.limits };
+    this.labels = new Pseudonyms(this.limits.maxLabels);
     this.excludedClients = new Set(options.excludeClients ?? []);
     this.excludedTenants = new Set(options.excludeTenants ?? []);
     // A service finding is always at the exchange being judged, or captured by its rule beforehand.
@@ -242,6 +251,8 @@ export class TrafficJudge {
   /** One more exchange of the traffic, in the order recorded. */
   add(x: ReadExchange): void {
     this.read += 1;
+    // In the order given (the recording's), not the reorder buffer's: the labels match the recording's.
+    labelSecrets(this.labels, x);
     if (x.at === undefined) this.untimed += 1;
     const at = x.at ?? this.lastAt;
     const entry: Pending = { ...x, at, ...(x.at === undefined ? { untimed: true as const } : {}) };
@@ -450,9 +461,9 @@ export class TrafficJudge {
     }
     // The redactor learns what the findings' exchanges carried (their tokens, a client's secret); any
     // Authorization value and token field is redacted by its shape besides.
-    const redactor = new Redactor();
-    for (const s of this.options.secrets ?? []) redactor.addSecret(s);
-    for (const f of findings) for (const s of f.secrets ?? []) redactor.addSecret(s);
+    const redactor = new Redactor({ pseudonyms: true, names: this.labels });
+    for (const s of this.options.secrets ?? []) redactor.addSecret(s, "secret");
+    for (const f of findings) for (const s of f.secrets ?? []) learnSecret(redactor, s);
     const redacted = checks.map((c) => redactCheck(c, redactor));
     const parties = ["service", ...clients.map((c) => `client ${c}`)];
     const skipped = report.skipped ?? { count: 0 };
@@ -565,6 +576,18 @@ export class TrafficJudge {
     });
     return { result, parties };
   }
+}
+
+/** A secret a finding's exchange carried: a Basic pair as the credential it is (its secret's label),
+ *  any other value as itself. */
+function learnSecret(redactor: Redactor, value: string): void {
+  const decoded = /^[A-Za-z0-9+/]+=*$/.test(value) ? Buffer.from(value, "base64").toString("utf8") : "";
+  const colon = decoded.indexOf(":");
+  if (colon > 0 && Buffer.from(decoded, "utf8").toString("base64") === value) {
+    const secret = formValue(decoded.slice(colon + 1));
+    redactor.addCredential(formValue(decoded.slice(0, colon)), secret);
+    redactor.addSecret(value, "secret", secret);
+  } else redactor.addSecret(value);
 }
 
 function redactExchange(x: Exchange, redactor: Redactor): Exchange {

@@ -123,6 +123,49 @@ describe("service/page-within-limit", () => {
     expect(statusOf(scroll([["A", "B"]], "?limit=1"), id).status).toBe("failed");
     expect(statusOf(scroll([["A", "B"]]), id).status).toBe("not-exercised");
   });
+  // The document gives default 100, maximum 100 for the autopilot scans and blocked values; the lookups
+  // scan's bounds are not shown. A request above the maximum is outside the contract: the caller's MUST
+  // finding (client/request-within-contract), not a service fault, whatever the service answered.
+  const checks = (exchanges: ReadExchange[]) => judgeExchanges(exchanges, { source: "t.har" }).result.checks;
+  const token = () =>
+    x({
+      url: `${RDM}/oauth/token`,
+      headers: { authorization: `Basic ${Buffer.from("c1:secret-1").toString("base64")}` },
+      body: "grant_type=client_credentials",
+      responseBody: JSON.stringify({
+        access_token: "tok-limit123456",
+        token_type: "Bearer",
+        expires_in: 600,
+      }),
+    });
+  const page = (url: string, n: number) =>
+    x({
+      url,
+      headers: { authorization: "Bearer tok-limit123456" },
+      responseBody: JSON.stringify({
+        values: Array.from({ length: n }, (_, i) => ({ code: `C${i}`, type: "rdm/lookupTypes/Country" })),
+      }),
+    });
+  it("blames the caller, not the service, for an autopilot scan asked with limit above 100", () => {
+    const found = checks([
+      token(),
+      page("https://api.example/configuration/acme/autopilot/stats/_scan?limit=150", 150),
+    ]);
+    expect(found.find((c) => c.id === id)?.status).toBe("not-exercised");
+    const caller = found.find((c) => c.id === "client/request-within-contract[c1]");
+    expect(caller).toMatchObject({ status: "failed", level: "MUST", suite: "client c1" });
+    expect(caller?.message).toMatch(/limit=150/);
+    expect(found.filter((c) => c.suite === "service" && c.status === "failed" && c.level === "MUST")).toEqual(
+      [],
+    );
+  });
+  it("holds a lookups scan asked with limit above 100 to the limit asked; the caller is within the contract", () => {
+    const found = checks([token(), page(`${RDM}/lookups/acme/_scan?limit=150`, 150)]);
+    expect(found.find((c) => c.id === id)?.status).toBe("passed");
+    expect(found.find((c) => c.id === "client/request-within-contract[c1]")?.status).toBe("passed");
+    const over = checks([token(), page(`${RDM}/lookups/acme/_scan?limit=150`, 151)]);
+    expect(over.find((c) => c.id === id)?.status).toBe("failed");
+  });
 });
 
 describe("service/refuses-missing-token and refuses-malformed-token", () => {

@@ -151,19 +151,21 @@ describe("service/roles-kept", () => {
   });
 });
 
+/** A write of customer cust-q (client q1) with its quota. */
+const quota = (max: number, at = T0) =>
+  customerWrite(
+    "cust-q",
+    {
+      id: "cust-q",
+      applicationClients: ["q1"],
+      multitokenConfig: { clientCredentialsMultiTokenConfig: { maxActiveTokensAllowed: max } },
+    },
+    "tok-admin",
+    at,
+  );
+
 describe("service/token-quota-kept", () => {
   const id = "service/token-quota-kept";
-  const quota = (max: number, at = T0) =>
-    customerWrite(
-      "cust-q",
-      {
-        id: "cust-q",
-        applicationClients: ["q1"],
-        multitokenConfig: { clientCredentialsMultiTokenConfig: { maxActiveTokensAllowed: max } },
-      },
-      "tok-admin",
-      at,
-    );
   it("catches a third token granted at a quota of 2 while both earlier ones are active; declined passes", () => {
     const faulty = [
       quota(2),
@@ -274,5 +276,47 @@ describe("--roles", () => {
       roles: ["ROLE_RDM", "ROLE_ADMIN_TENANT_x"],
       tenants: ["acme"],
     });
+  });
+});
+
+describe("service/active-tokens-within-quota", () => {
+  const id = "service/active-tokens-within-quota";
+  // Token answers without expires_in: the grant rule cannot count them active, the tokens accepted can.
+  const unexpiring = (value: string, at: number) => {
+    const t = token("q1", value, at);
+    return { ...t, responseBody: JSON.stringify({ access_token: value, token_type: "Bearer" }) };
+  };
+  const granted = [
+    quota(2),
+    unexpiring("tok-q1", T0 + 1000),
+    unexpiring("tok-q2", T0 + 2000),
+    unexpiring("tok-q3", T0 + 3000),
+  ];
+  it("catches three tokens accepted after a grant at a quota of 2, where the grant rule cannot decide", () => {
+    const faulty = [
+      ...granted,
+      scan("acme", "tok-q1", 200, T0 + 4000),
+      scan("acme", "tok-q2", 200, T0 + 5000),
+      scan("acme", "tok-q3", 200, T0 + 6000),
+    ];
+    expect(statusOf(faulty, "service/token-quota-kept").status).not.toBe("failed");
+    expect(statusOf(faulty, id)).toMatchObject({
+      status: "failed",
+      text: /3 of its tokens were active at once.*maxActiveTokensAllowed 2/,
+    });
+  });
+  it("accepts a grant at the limit after which an earlier token is refused (as far as the traffic shows)", () => {
+    const correct = [
+      ...granted,
+      scan("acme", "tok-q1", 401, T0 + 4000),
+      scan("acme", "tok-q2", 200, T0 + 5000),
+      scan("acme", "tok-q3", 200, T0 + 6000),
+    ];
+    expect(statusOf(correct, id).status).toBe("passed");
+  });
+  it("is undecided, never passed, for a client whose quota the traffic never showed", () => {
+    const other = [quota(2), token("q9", "tok-q9", T0 + 1000), scan("acme", "tok-q9", 200, T0 + 2000)];
+    expect(statusOf(other, id).status).toBe("inconclusive");
+    expect(statusOf([token("q1", "tok-q1", T0)], id).status).toBe("not-exercised");
   });
 });

@@ -395,8 +395,10 @@ describe("what a report of a client check holds", () => {
     const text = JSON.stringify(r.result) + JSON.stringify(r.exchanges);
     expect(r.exchanges.length).toBe(r.result.requestsSent);
     expect(text).not.toContain("nightly-sync-secret");
-    expect(text).not.toMatch(/Bearer (?!\[redacted\])[A-Za-z0-9_-]{8,}/);
-    expect(text).not.toMatch(/Basic (?!\[redacted\])[A-Za-z0-9+/=]{8,}/);
+    // The report redacts by one placeholder; exchanges.ndjson labels each token and secret (redacted-token-1).
+    expect(text).not.toMatch(/Bearer (?!\[redacted\]|redacted-(?:token|unissued)-\d)[A-Za-z0-9_-]{8,}/);
+    for (const [, pair] of text.matchAll(/Basic ([A-Za-z0-9+/=]{8,})/g))
+      expect(Buffer.from(pair as string, "base64").toString()).toMatch(/:redacted-secret-\d+$/);
     expect(text).toContain("[redacted]");
     const validate = reportValidator();
     expect(validate(r.result), JSON.stringify(validate.errors)).toBe(true);

@@ -114,11 +114,18 @@ function evidenceOf(x: TrafficExchange, redactor: Redactor): Exchange {
   };
 }
 
-/** Every exchange of the recording, redacted, bodies capped: the client's traffic as evidence
- *  (exchanges.ndjson beside the report). */
-export function redactedExchanges(traffic: Traffic, meta: Pick<ClientRunMeta, "credentials">): Exchange[] {
-  const redactor = redactorFor(meta, traffic);
-  return traffic.exchanges.map((x) => evidenceOf(x, redactor));
+/** Every exchange of the recording, bodies capped, redacted as the kit's evidence.har is: each distinct
+ *  token and client secret a label of its own (redacted-token-1, redacted-secret-1; a bearer the sandbox
+ *  never issued redacted-unissued-1), not one placeholder for all, so `lckit judge exchanges.ndjson`
+ *  follows each token's life and client as the client check did, without a secret in the file. */
+export function redactedExchanges(
+  traffic: Traffic,
+  meta: Pick<ClientRunMeta, "credentials">,
+): (Exchange & { at: number })[] {
+  // The sandbox issued every token the command held: a bearer it never issued is labelled so.
+  const redactor = redactorFor(meta, traffic, new Redactor({ pseudonyms: true, issuedWithin: true }));
+  // With the time each request came (the sandbox's clock), so the judge can follow expiries.
+  return traffic.exchanges.map((x) => ({ at: x.at, ...evidenceOf(x, redactor) }));
 }
 
 /** Judges the traffic by every caller rule, through the one engine (src/rules/judge.ts). */
@@ -129,8 +136,11 @@ export function judgeTraffic(traffic: Traffic): Judged<CallerRule, CallerEvidenc
 }
 
 /** The redactor of a client check: the data's client credentials and every token the recording saw. */
-export function redactorFor(meta: Pick<ClientRunMeta, "credentials">, traffic: Traffic): Redactor {
-  const redactor = new Redactor();
+export function redactorFor(
+  meta: Pick<ClientRunMeta, "credentials">,
+  traffic: Traffic,
+  redactor = new Redactor(),
+): Redactor {
   for (const { clientId, clientSecret } of meta.credentials) redactor.addCredential(clientId, clientSecret);
   for (const token of traffic.tokens) redactor.addSecret(token.value);
   return redactor;
