@@ -99,17 +99,24 @@ export function pathOf(url: string): { pathname: string; search: string } {
 /** A reading that depends on two strings alone (an operation and its path, query or body), made once per
  *  distinct pair: a client repeats its paths and queries, so a day of traffic reads a few hundred of them.
  *  Keyed by the two strings as they are (a string joined per request, to look it up, cost more than the
- *  reading it saved). At most `limit` pairs are kept; past them it reads again. */
-export function remembered<T>(limit = 100_000): (scope: string, key: string, read: () => T) => T {
+ *  reading it saved). The reading is given once, here, and called with `of` (the request it reads): no
+ *  closure is made per request. At most `limit` pairs are kept; past them it reads again. */
+export function remembered<A, T>(
+  read: (of: A) => T,
+  limit = 100_000,
+): (scope: string, key: string, of: A) => T {
   const known = new Map<string, Map<string, T>>();
   let size = 0;
-  return (scope, key, read) => {
+  return (scope, key, of) => {
     let inScope = known.get(scope);
     if (inScope === undefined) {
       inScope = new Map();
       known.set(scope, inScope);
-    } else if (inScope.has(key)) return inScope.get(key) as T;
-    const value = read();
+    } else {
+      const value = inScope.get(key);
+      if (value !== undefined || inScope.has(key)) return value as T;
+    }
+    const value = read(of);
     if (size < limit) {
       inScope.set(key, value);
       size += 1;
@@ -118,10 +125,48 @@ export function remembered<T>(limit = 100_000): (scope: string, key: string, rea
   };
 }
 
-/** The operation of a method and path, looked up once per distinct pair. */
-function operationLookup(): (method: string, url: string, pathname: string) => string | undefined {
-  const known = remembered<string | undefined>();
-  return (method, url, pathname) => known(method, pathname, () => operationCalled(method, url)?.operationId);
+/** What a method and URL name, read once per distinct pair: the path and query as single strings every
+ *  request to that URL shares (a Map finds a shared string at once; a slice made per request is hashed
+ *  again at each lookup), and the operation. */
+interface Route {
+  pathname: string;
+  search: string;
+  operation: string | undefined;
+}
+
+/** The routes of a traffic's method and URL pairs; past `limit` a URL is read again per request. */
+function routeLookup(limit = 100_000): (method: string, url: string) => Route {
+  const known = new Map<string, Map<string, Route>>();
+  const byPath = new Map<string, Map<string, string | undefined>>();
+  let size = 0;
+  return (method, url) => {
+    let ofMethod = known.get(method);
+    if (ofMethod === undefined) {
+      ofMethod = new Map();
+      known.set(method, ofMethod);
+    } else {
+      const route = ofMethod.get(url);
+      if (route !== undefined) return route;
+    }
+    const { pathname, search } = pathOf(url);
+    let operations = byPath.get(method);
+    if (operations === undefined) {
+      operations = new Map();
+      byPath.set(method, operations);
+    }
+    // One operation lookup per method and path, whatever the query.
+    let operation = operations.get(pathname);
+    if (operation === undefined && !operations.has(pathname)) {
+      operation = operationCalled(method, url)?.operationId;
+      if (size < limit) operations.set(pathname, operation);
+    }
+    const route = { pathname, search, operation };
+    if (size < limit) {
+      ofMethod.set(url, route);
+      size += 1;
+    }
+    return route;
+  };
 }
 
 export function readTraffic(
@@ -129,13 +174,12 @@ export function readTraffic(
   clients: readonly CallerClient[],
 ): Traffic {
   const owner = new Map<string, string>();
-  const operationOf = operationLookup();
+  const routeOf = routeLookup();
   const tokens: IssuedTokenSeen[] = [];
   const exchanges = [...recorded]
     .sort((a, b) => a.seq - b.seq)
     .map((x): TrafficExchange => {
-      const { pathname, search } = pathOf(x.url);
-      const operation = operationOf(x.method, x.url, pathname);
+      const { pathname, search, operation } = routeOf(x.method, x.url);
       let clientId: string | undefined;
       const bearer = bearerOf(x.headers);
       if (operation === "issueToken") {
