@@ -176,50 +176,60 @@ export function readTraffic(
   const owner = new Map<string, string>();
   const routeOf = routeLookup();
   const tokens: IssuedTokenSeen[] = [];
-  const exchanges = [...recorded]
-    .sort((a, b) => a.seq - b.seq)
-    .map((x): TrafficExchange => {
-      const { pathname, search, operation } = routeOf(x.method, x.url);
-      let clientId: string | undefined;
-      const bearer = bearerOf(x.headers);
-      if (operation === "issueToken") {
-        clientId =
-          basicClient(x.headers.authorization) ??
-          new URLSearchParams(x.body ?? "").get("client_id") ??
-          undefined;
-        const answer =
-          x.status === 200 ? (json(x.responseBody) as Record<string, unknown> | undefined) : undefined;
-        if (clientId !== undefined && typeof answer?.access_token === "string") {
-          const seconds = typeof answer.expires_in === "number" ? answer.expires_in : 3600;
-          owner.set(answer.access_token, clientId);
-          tokens.push({
-            value: answer.access_token,
-            seq: x.seq,
-            clientId,
-            issuedAt: x.at,
-            expiresAt: x.at + seconds * 1000,
-          });
-        }
-      } else clientId = bearer === undefined ? undefined : owner.get(bearer);
-      // Named fields, not a spread: a spread of each recorded exchange cost more than the rest together.
-      return {
-        seq: x.seq,
-        at: x.at,
-        method: x.method,
-        url: x.url,
-        headers: x.headers,
-        body: x.body,
-        status: x.status,
-        responseHeaders: x.responseHeaders,
-        responseBody: x.responseBody,
-        durationMs: x.durationMs,
-        pathname,
-        search,
-        operation,
-        bearer,
-        clientId,
-      };
-    });
+  // A recording is in seq order already, as a rule: then it is not sorted again.
+  let ordered = true;
+  for (let i = 1; i < recorded.length && ordered; i++)
+    ordered = (recorded[i - 1] as RecordedExchange).seq <= (recorded[i] as RecordedExchange).seq;
+  const sorted = ordered ? recorded : [...recorded].sort((a, b) => a.seq - b.seq);
+  const bearers = new Map<string | undefined, string | undefined>();
+  const exchanges = sorted.map((x): TrafficExchange => {
+    const { pathname, search, operation } = routeOf(x.method, x.url);
+    let clientId: string | undefined;
+    // The Authorization header read once per distinct value: a client sends the same token many times.
+    const authorization = x.headers.authorization;
+    let bearer = bearers.get(authorization);
+    if (bearer === undefined && !bearers.has(authorization)) {
+      bearer = bearerOf(x.headers);
+      if (bearers.size < 100_000) bearers.set(authorization, bearer);
+    }
+    if (operation === "issueToken") {
+      clientId =
+        basicClient(x.headers.authorization) ??
+        new URLSearchParams(x.body ?? "").get("client_id") ??
+        undefined;
+      const answer =
+        x.status === 200 ? (json(x.responseBody) as Record<string, unknown> | undefined) : undefined;
+      if (clientId !== undefined && typeof answer?.access_token === "string") {
+        const seconds = typeof answer.expires_in === "number" ? answer.expires_in : 3600;
+        owner.set(answer.access_token, clientId);
+        tokens.push({
+          value: answer.access_token,
+          seq: x.seq,
+          clientId,
+          issuedAt: x.at,
+          expiresAt: x.at + seconds * 1000,
+        });
+      }
+    } else clientId = bearer === undefined ? undefined : owner.get(bearer);
+    // Named fields, not a spread: a spread of each recorded exchange cost more than the rest together.
+    return {
+      seq: x.seq,
+      at: x.at,
+      method: x.method,
+      url: x.url,
+      headers: x.headers,
+      body: x.body,
+      status: x.status,
+      responseHeaders: x.responseHeaders,
+      responseBody: x.responseBody,
+      durationMs: x.durationMs,
+      pathname,
+      search,
+      operation,
+      bearer,
+      clientId,
+    };
+  });
   return { exchanges, tokens, clients: new Map(clients.map((c) => [c.clientId, c])) };
 }
 
