@@ -134,39 +134,15 @@ interface Route {
   operation: string | undefined;
 }
 
-/** The routes of a traffic's method and URL pairs; past `limit` a URL is read again per request. */
-function routeLookup(limit = 100_000): (method: string, url: string) => Route {
-  const known = new Map<string, Map<string, Route>>();
-  const byPath = new Map<string, Map<string, string | undefined>>();
-  let size = 0;
-  return (method, url) => {
-    let ofMethod = known.get(method);
-    if (ofMethod === undefined) {
-      ofMethod = new Map();
-      known.set(method, ofMethod);
-    } else {
-      const route = ofMethod.get(url);
-      if (route !== undefined) return route;
-    }
-    const { pathname, search } = pathOf(url);
-    let operations = byPath.get(method);
-    if (operations === undefined) {
-      operations = new Map();
-      byPath.set(method, operations);
-    }
-    // One operation lookup per method and path, whatever the query.
-    let operation = operations.get(pathname);
-    if (operation === undefined && !operations.has(pathname)) {
-      operation = operationCalled(method, url)?.operationId;
-      if (size < limit) operations.set(pathname, operation);
-    }
-    const route = { pathname, search, operation };
-    if (size < limit) {
-      ofMethod.set(url, route);
-      size += 1;
-    }
-    return route;
-  };
+/** The routes of a traffic's method and URL pairs, each read once (the operation once per method and path,
+ *  whatever the query). */
+function routeLookup(): (x: RecordedExchange) => Route {
+  const operationRead = remembered((x: RecordedExchange) => operationCalled(x.method, x.url)?.operationId);
+  const routeRead = remembered((x: RecordedExchange): Route => {
+    const { pathname, search } = pathOf(x.url);
+    return { pathname, search, operation: operationRead(x.method, pathname, x) };
+  });
+  return (x) => routeRead(x.method, x.url, x);
 }
 
 export function readTraffic(
@@ -183,7 +159,7 @@ export function readTraffic(
   const sorted = ordered ? recorded : [...recorded].sort((a, b) => a.seq - b.seq);
   const bearers = new Map<string | undefined, string | undefined>();
   const exchanges = sorted.map((x): TrafficExchange => {
-    const { pathname, search, operation } = routeOf(x.method, x.url);
+    const { pathname, search, operation } = routeOf(x);
     let clientId: string | undefined;
     // The Authorization header read once per distinct value: a client sends the same token many times.
     const authorization = x.headers.authorization;
