@@ -29,22 +29,24 @@ interface QueryReading {
   undefinedOnes: [string, string][];
 }
 
-const queryReading = remembered<QueryReading>(10_000);
+const queryReading = remembered((x: TrafficExchange): QueryReading => {
+  const operation = documented(x) as ContractOperation;
+  const defined = new Set(operation.parameters.filter((p) => p.in === "query").map((p) => p.name));
+  const query = new URLSearchParams(x.search);
+  const sent = [...query];
+  return {
+    query,
+    documented: sent
+      .filter(([name]) => defined.has(name))
+      .sort()
+      .join("&"),
+    undefinedOnes: sent.filter(([name]) => !defined.has(name)),
+  };
+}, 10_000);
 
-function readQuery(operation: ContractOperation, search: string): QueryReading {
-  return queryReading(operation.operationId, search, () => {
-    const defined = new Set(operation.parameters.filter((p) => p.in === "query").map((p) => p.name));
-    const query = new URLSearchParams(search);
-    const sent = [...query];
-    return {
-      query,
-      documented: sent
-        .filter(([name]) => defined.has(name))
-        .sort()
-        .join("&"),
-      undefinedOnes: sent.filter(([name]) => !defined.has(name)),
-    };
-  });
+/** The reading of a documented request's query (`operation` is documented(x)). */
+function readQuery(operation: ContractOperation, x: TrafficExchange): QueryReading {
+  return queryReading(operation.operationId, x.search, x);
 }
 
 export interface UndefinedParameter {
@@ -83,7 +85,7 @@ export const undefinedParameters = oncePerTraffic((traffic: Traffic): UndefinedP
   // Most clients send only what the document defines: then nothing below can find anything.
   const any = traffic.exchanges.some((x) => {
     const operation = documented(x);
-    return operation !== undefined && readQuery(operation, x.search).undefinedOnes.length > 0;
+    return operation !== undefined && readQuery(operation, x).undefinedOnes.length > 0;
   });
   if (!any) return [];
   let scrollIds: Set<string> | undefined;
@@ -104,7 +106,7 @@ export const undefinedParameters = oncePerTraffic((traffic: Traffic): UndefinedP
   for (const x of traffic.exchanges) {
     const operation = documented(x);
     if (operation === undefined) continue;
-    const read = readQuery(operation, x.search);
+    const read = readQuery(operation, x);
     // A scan request with a body continues a scroll: its position is the body, not the query.
     const continuing = operation.operationId !== "listBlockedValues" && scrollIdSent(x.body).kind !== "none";
     const key = `${x.method} ${x.pathname}`;

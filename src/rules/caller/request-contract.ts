@@ -92,26 +92,26 @@ const TYPE_URI_IN_PATH = /\/configuration\/[^/]+\/autopilot\/(?:stats\/)?rdm\/lo
 /** The violations of one request against its operation's request side. Each part depends on the
  *  operation and one piece of the request alone (its path, its query, its task body), so it is read once per
  *  distinct piece: a client repeats them. */
-export function requestProblems(x: TrafficExchange, operation: ContractOperation): readonly string[] {
+function requestProblems(x: TrafficExchange, operation: ContractOperation): readonly string[] {
   const id = operation.operationId;
-  const ofPath =
-    x.method === operation.method
-      ? pathRead(id, x.pathname, () => pathProblems(x, operation))
-      : pathProblems(x, operation);
-  const ofQuery = x.search === "" ? [] : queryRead(id, x.search, () => queryProblems(x.search, operation));
+  // The operation is the one of the request's method and path (or a caller's own, for another method).
+  const ofPath = x.method === operation.method ? pathRead(id, x.pathname, x) : pathProblems(x, operation);
+  const ofQuery = x.search === "" ? [] : queryRead(id, x.search, x);
   const ofTask =
-    id !== "createTask"
-      ? []
-      : x.body === undefined
-        ? taskProblems(x)
-        : taskRead(x.pathname, x.body, () => taskProblems(x));
+    id !== "createTask" ? [] : x.body === undefined ? taskProblems(x) : taskRead(x.pathname, x.body, x);
   // Most requests have nothing wrong: no list made for them.
   return ofQuery.length + ofTask.length === 0 ? ofPath : [...ofPath, ...ofQuery, ...ofTask];
 }
 
-const pathRead = remembered<string[]>(10_000);
-const queryRead = remembered<string[]>(10_000);
-const taskRead = remembered<string[]>(10_000);
+const pathRead = remembered(
+  (x: TrafficExchange) => pathProblems(x, judgedOperation(x.operation) as ContractOperation),
+  10_000,
+);
+const queryRead = remembered(
+  (x: TrafficExchange) => queryProblems(x.search, judgedOperation(x.operation) as ContractOperation),
+  10_000,
+);
+const taskRead = remembered(taskProblems, 10_000);
 
 function pathProblems(x: TrafficExchange, operation: ContractOperation): string[] {
   const problems: string[] = [];

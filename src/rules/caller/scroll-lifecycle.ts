@@ -70,26 +70,29 @@ const FIRST_WORDS = '"The first request has no body, or a null body."';
 /** The documented query parameters of a scan request that select its records: every one the operation
  *  defines but limit, the page size (a continuation may ask another page size; the records are the same). */
 function selection(x: TrafficExchange): ReadonlyMap<string, string> {
-  return selectionRead(x.operation as string, x.search, () => {
-    const defined = new Set(
-      loadContract()
-        .operation(x.operation as string)
-        .parameters.filter((p) => p.in === "query" && p.name !== "limit")
-        .map((p) => p.name),
-    );
-    return new Map([...new URLSearchParams(x.search)].filter(([name]) => defined.has(name)));
-  });
+  return selectionRead(x.operation as string, x.search, x);
 }
 
 /** A scan's method and path as one text, made once per distinct pair: every scroll of the scan holds the
  *  same string, so comparing and looking it up costs nothing per request. */
-const scopeRead = remembered<string>(10_000);
+const scopeRead = remembered(where, 10_000);
 
 /** A query string's parameters, read once per distinct query string (never changed). */
-const queryRead = remembered<readonly [string, string][]>(10_000);
+const queryRead = remembered(
+  (search: string): readonly [string, string][] => [...new URLSearchParams(search)],
+  10_000,
+);
 
 /** Read once per operation and query string; the maps are shared, never changed. */
-const selectionRead = remembered<ReadonlyMap<string, string>>(10_000);
+const selectionRead = remembered((x: TrafficExchange): ReadonlyMap<string, string> => {
+  const defined = new Set(
+    loadContract()
+      .operation(x.operation as string)
+      .parameters.filter((p) => p.in === "query" && p.name !== "limit")
+      .map((p) => p.name),
+  );
+  return new Map([...new URLSearchParams(x.search)].filter(([name]) => defined.has(name)));
+}, 10_000);
 
 /** A scroll of this scan (`scope`) and of the records this request asks for (`query`). */
 const ofScan = (s: Scroll, scope: string, query: ReadonlyMap<string, string>) => {
@@ -114,7 +117,7 @@ function otherScroll(s: Scroll, scope: string): string {
  *  case, _ or -), or any value equal to an open scroll's id. */
 function idInQuery(x: TrafficExchange, openIds: Set<string>): { name: string; id: string } | undefined {
   if (x.search === "") return undefined;
-  for (const [name, value] of queryRead(x.search, x.search, () => [...new URLSearchParams(x.search)])) {
+  for (const [name, value] of queryRead(x.search, x.search, x.search)) {
     if (/^scroll[_-]?id$/i.test(name) || openIds.has(value)) return { name, id: value };
   }
   return undefined;
@@ -164,7 +167,7 @@ function walkScrolls(traffic: Traffic): ScrollWalk {
   };
   for (const x of traffic.exchanges) {
     if (!x.operation || !SCANS.has(x.operation)) continue;
-    const scope = scopeRead(x.method, x.pathname, () => where(x));
+    const scope = scopeRead(x.method, x.pathname, x);
     const query = selection(x);
     // The scrolls this request may continue: of its scan, and of the records it asks for.
     const openHere: Scroll[] = [];

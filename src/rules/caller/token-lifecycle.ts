@@ -45,8 +45,12 @@ export const TOKEN_DROPPED_WHEN_OVER: CallerRule = defineRule<"caller", CallerRu
       if (bearer === undefined || x.operation === "issueToken") continue;
       let told = over.get(bearer);
       // Issued again after the answer (the same value can come back from a new token request): served anew.
+      // Only a token already answered over is looked for among the issues (not every request's).
       const since = told?.x.seq ?? Number.POSITIVE_INFINITY;
-      if (traffic.tokens.some((t) => t.value === bearer && t.seq > since && t.seq < x.seq)) {
+      if (
+        told !== undefined &&
+        traffic.tokens.some((t) => t.value === bearer && t.seq > since && t.seq < x.seq)
+      ) {
         over.delete(bearer);
         told = undefined;
       }

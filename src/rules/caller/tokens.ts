@@ -92,11 +92,17 @@ function holdingsOf(traffic: Traffic): Map<string, ClientTokens> {
     if (!holding) continue;
     const client = of(x.clientId);
     client.calls += 1;
-    if (client.held.some((h) => couldServe(h, x.at))) client.servedOpportunities += 1;
+    if (anyCouldServe(client.held, x.at)) client.servedOpportunities += 1;
     holding.uses.push(x.at);
     if ((x.status === 401 || x.status === 403) && holding.refusedAt === undefined) holding.refusedAt = x.at;
   }
   return byClient;
+}
+
+/** One of the held tokens could serve a call at `at` (a loop, not a closure made per request). */
+function anyCouldServe(held: readonly Holding[], at: number): boolean {
+  for (const h of held) if (couldServe(h, at)) return true;
+  return false;
 }
 
 /** A held token could serve a call at `at`: it served one already, no call with it was refused, and more

@@ -99,17 +99,24 @@ export function pathOf(url: string): { pathname: string; search: string } {
 /** A reading that depends on two strings alone (an operation and its path, query or body), made once per
  *  distinct pair: a client repeats its paths and queries, so a day of traffic reads a few hundred of them.
  *  Keyed by the two strings as they are (a string joined per request, to look it up, cost more than the
- *  reading it saved). At most `limit` pairs are kept; past them it reads again. */
-export function remembered<T>(limit = 100_000): (scope: string, key: string, read: () => T) => T {
+ *  reading it saved). The reading is given once, here, and called with `of` (the request it reads): no
+ *  closure is made per request. At most `limit` pairs are kept; past them it reads again. */
+export function remembered<A, T>(
+  read: (of: A) => T,
+  limit = 100_000,
+): (scope: string, key: string, of: A) => T {
   const known = new Map<string, Map<string, T>>();
   let size = 0;
-  return (scope, key, read) => {
+  return (scope, key, of) => {
     let inScope = known.get(scope);
     if (inScope === undefined) {
       inScope = new Map();
       known.set(scope, inScope);
-    } else if (inScope.has(key)) return inScope.get(key) as T;
-    const value = read();
+    } else {
+      const value = inScope.get(key);
+      if (value !== undefined || inScope.has(key)) return value as T;
+    }
+    const value = read(of);
     if (size < limit) {
       inScope.set(key, value);
       size += 1;
@@ -118,10 +125,24 @@ export function remembered<T>(limit = 100_000): (scope: string, key: string, rea
   };
 }
 
-/** The operation of a method and path, looked up once per distinct pair. */
-function operationLookup(): (method: string, url: string, pathname: string) => string | undefined {
-  const known = remembered<string | undefined>();
-  return (method, url, pathname) => known(method, pathname, () => operationCalled(method, url)?.operationId);
+/** What a method and URL name, read once per distinct pair: the path and query as single strings every
+ *  request to that URL shares (a Map finds a shared string at once; a slice made per request is hashed
+ *  again at each lookup), and the operation. */
+interface Route {
+  pathname: string;
+  search: string;
+  operation: string | undefined;
+}
+
+/** The routes of a traffic's method and URL pairs, each read once (the operation once per method and path,
+ *  whatever the query). */
+function routeLookup(): (x: RecordedExchange) => Route {
+  const operationRead = remembered((x: RecordedExchange) => operationCalled(x.method, x.url)?.operationId);
+  const routeRead = remembered((x: RecordedExchange): Route => {
+    const { pathname, search } = pathOf(x.url);
+    return { pathname, search, operation: operationRead(x.method, pathname, x) };
+  });
+  return (x) => routeRead(x.method, x.url, x);
 }
 
 export function readTraffic(
@@ -129,53 +150,62 @@ export function readTraffic(
   clients: readonly CallerClient[],
 ): Traffic {
   const owner = new Map<string, string>();
-  const operationOf = operationLookup();
+  const routeOf = routeLookup();
   const tokens: IssuedTokenSeen[] = [];
-  const exchanges = [...recorded]
-    .sort((a, b) => a.seq - b.seq)
-    .map((x): TrafficExchange => {
-      const { pathname, search } = pathOf(x.url);
-      const operation = operationOf(x.method, x.url, pathname);
-      let clientId: string | undefined;
-      const bearer = bearerOf(x.headers);
-      if (operation === "issueToken") {
-        clientId =
-          basicClient(x.headers.authorization) ??
-          new URLSearchParams(x.body ?? "").get("client_id") ??
-          undefined;
-        const answer =
-          x.status === 200 ? (json(x.responseBody) as Record<string, unknown> | undefined) : undefined;
-        if (clientId !== undefined && typeof answer?.access_token === "string") {
-          const seconds = typeof answer.expires_in === "number" ? answer.expires_in : 3600;
-          owner.set(answer.access_token, clientId);
-          tokens.push({
-            value: answer.access_token,
-            seq: x.seq,
-            clientId,
-            issuedAt: x.at,
-            expiresAt: x.at + seconds * 1000,
-          });
-        }
-      } else clientId = bearer === undefined ? undefined : owner.get(bearer);
-      // Named fields, not a spread: a spread of each recorded exchange cost more than the rest together.
-      return {
-        seq: x.seq,
-        at: x.at,
-        method: x.method,
-        url: x.url,
-        headers: x.headers,
-        body: x.body,
-        status: x.status,
-        responseHeaders: x.responseHeaders,
-        responseBody: x.responseBody,
-        durationMs: x.durationMs,
-        pathname,
-        search,
-        operation,
-        bearer,
-        clientId,
-      };
-    });
+  // A recording is in seq order already, as a rule: then it is not sorted again.
+  let ordered = true;
+  for (let i = 1; i < recorded.length && ordered; i++)
+    ordered = (recorded[i - 1] as RecordedExchange).seq <= (recorded[i] as RecordedExchange).seq;
+  const sorted = ordered ? recorded : [...recorded].sort((a, b) => a.seq - b.seq);
+  const bearers = new Map<string | undefined, string | undefined>();
+  const exchanges = sorted.map((x): TrafficExchange => {
+    const { pathname, search, operation } = routeOf(x);
+    let clientId: string | undefined;
+    // The Authorization header read once per distinct value: a client sends the same token many times.
+    const authorization = x.headers.authorization;
+    let bearer = bearers.get(authorization);
+    if (bearer === undefined && !bearers.has(authorization)) {
+      bearer = bearerOf(x.headers);
+      if (bearers.size < 100_000) bearers.set(authorization, bearer);
+    }
+    if (operation === "issueToken") {
+      clientId =
+        basicClient(x.headers.authorization) ??
+        new URLSearchParams(x.body ?? "").get("client_id") ??
+        undefined;
+      const answer =
+        x.status === 200 ? (json(x.responseBody) as Record<string, unknown> | undefined) : undefined;
+      if (clientId !== undefined && typeof answer?.access_token === "string") {
+        const seconds = typeof answer.expires_in === "number" ? answer.expires_in : 3600;
+        owner.set(answer.access_token, clientId);
+        tokens.push({
+          value: answer.access_token,
+          seq: x.seq,
+          clientId,
+          issuedAt: x.at,
+          expiresAt: x.at + seconds * 1000,
+        });
+      }
+    } else clientId = bearer === undefined ? undefined : owner.get(bearer);
+    // Named fields, not a spread: a spread of each recorded exchange cost more than the rest together.
+    return {
+      seq: x.seq,
+      at: x.at,
+      method: x.method,
+      url: x.url,
+      headers: x.headers,
+      body: x.body,
+      status: x.status,
+      responseHeaders: x.responseHeaders,
+      responseBody: x.responseBody,
+      durationMs: x.durationMs,
+      pathname,
+      search,
+      operation,
+      bearer,
+      clientId,
+    };
+  });
   return { exchanges, tokens, clients: new Map(clients.map((c) => [c.clientId, c])) };
 }
 
