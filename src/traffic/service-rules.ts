@@ -136,10 +136,8 @@ const RULES = {
     title:
       "MUST never return more records in a page than the limit asked for, nor more than 100 where the document gives that maximum (the autopilot scans, blocked values)",
     requirements: ["LOOKUP-SCAN-03", "AUTOPILOT-03", "BLOCKED-03"],
-    opportunity:
-      "a page of a scan or of blocked values (asked within the document's bounds: a limit above 100 on the autopilot scans or blocked values is the caller's finding)",
-    notExercised:
-      "the traffic holds no page of a scan or of blocked values asked within the document's bounds",
+    opportunity: "a page of a scan or of blocked values",
+    notExercised: "the traffic holds no page of a scan or of blocked values",
   },
 } satisfies Record<string, ServiceRule>;
 
@@ -369,11 +367,7 @@ export class ServiceJudge {
     if (!ok(x) || x.responseCut) return;
     const body = parseJson(x.responseBody);
     if (!Array.isArray(body)) return;
-    const asked = limitOf(x.search);
-    // A limit above the document's maximum asks outside the contract: the caller's finding
-    // (client/request-within-contract), and the document does not say what the service answers to it.
-    if (asked !== undefined && asked > DEFAULT_LIMIT) return;
-    const bound = asked ?? DEFAULT_LIMIT;
+    const bound = Math.min(limitOf(x.search) ?? DEFAULT_LIMIT, DEFAULT_LIMIT);
     const tally = this.tally(RULES.pageWithinLimit.id);
     tally.opportunities += 1;
     if (body.length > bound)
@@ -442,12 +436,10 @@ export class ServiceJudge {
     // The limit a page answers to: its request's, else its scroll's first request's; the documented
     // default and maximum (100) on the autopilot scans. The lookups scan's default and maximum are the
     // kit's assumption (LOOKUP-SCAN-04, SHOULD, not shown): its page is held to the limit asked only.
-    // A limit above the autopilot scans' maximum asks outside the contract: the caller's finding
-    // (client/request-within-contract, MUST), not the service's; what the service answers is not shown.
     const limit = limitOf(x.search) ?? scroll.limit;
-    const outside = x.operation !== "scanLookups" && limit !== undefined && limit > DEFAULT_LIMIT;
-    if (!outside && (limit !== undefined || x.operation !== "scanLookups")) {
-      const bound = x.operation === "scanLookups" ? (limit as number) : (limit ?? DEFAULT_LIMIT);
+    if (limit !== undefined || x.operation !== "scanLookups") {
+      const bound =
+        x.operation === "scanLookups" ? (limit as number) : Math.min(limit ?? DEFAULT_LIMIT, DEFAULT_LIMIT);
       const tally = this.tally(RULES.pageWithinLimit.id);
       tally.opportunities += 1;
       if (values.length > bound)
