@@ -134,3 +134,50 @@ describe("expired-token checks with a token of the quota client from before them
     expect(again.data?.access_token).toBe(before.data?.access_token);
   }, 60_000);
 });
+
+describe("a token of the quota client from before the run under a quota that counts one token too many (issue 43)", () => {
+  const id = "token-quota/distinct-tokens-up-to-max";
+  /** Runs `id` in real time against `listening` after the quota client was issued an hour-long token. */
+  const runWithTokenFromBefore = async (listening: Listening, name: string) => {
+    const target = servedTarget(listening, name);
+    const client = createClient({ fetch, baseUrl: target.baseUrl, rdmUrl: target.rdmUrl });
+    const before = await client.token(credential("acme-quota"));
+    expect(before.data?.expires_in).toBeGreaterThan(3000);
+    const plan = planRun(
+      allChecks.filter((check) => check.id === id),
+      { target, drivableClock: false },
+    );
+    const result = await runPlan(plan, {
+      fetch: (request) => fetch(request),
+      clock: systemClock(),
+      seed: testSeed,
+      runs: 1,
+    });
+    return result.checks.find((check) => check.id === id);
+  };
+
+  it("fails at MUST (TOKEN-QUOTA-02) when the client gets two new tokens under a quota of 2 above it", async () => {
+    // quota-off-by-one grants a quota of 1 above the token from before: the kit asks with multi-token
+    // support off first (the token from before comes back, an hour left), so it counts the token instead
+    // of taking the granted one for proof that the client holds none.
+    const own = await createReference({ faults: ["quota-off-by-one"] }).listen({
+      host: "127.0.0.1",
+      port: 0,
+    });
+    onTestFinished(() => own.close());
+    const outcome = await runWithTokenFromBefore(own, "quota-off-by-one with a quota token from before");
+    expect(outcome?.status).toBe("failed");
+    expect(outcome?.level).toBe("MUST");
+    expect(outcome?.requirements).toContain("TOKEN-QUOTA-02");
+    expect(outcome?.message).toMatch(/maxActiveTokensAllowed=2 and a token from before the run still active/);
+    expect(outcome?.message).toMatch(/got two new tokens/);
+  }, 60_000);
+
+  it("counts the token from before on the correct reference: named, never a failure", async () => {
+    const own = await createReference().listen({ host: "127.0.0.1", port: 0 });
+    onTestFinished(() => own.close());
+    const outcome = await runWithTokenFromBefore(own, "reference with a quota token from before");
+    expect(outcome?.status).toBe("inconclusive");
+    expect(outcome?.reason).toMatch(/a token issued before the run/);
+  }, 60_000);
+});
