@@ -253,31 +253,6 @@ export function slotsHeldFromBefore(ctx: CheckContext): number {
   return known !== undefined && known.until > end ? known.count : 0;
 }
 
-/** True when a token request was answered a token announced to outlive the session's validity. */
-function outlivesSession(session: QuotaSession, answer: ApiResponse<TokenResponse>): boolean {
-  const announced = answer.data?.expires_in;
-  return typeof announced === "number" && announced > session.validitySeconds + 1;
-}
-
-/**
- * Asks, with multi-token support off and every token the kit was issued expired, whether the quota client
- * holds a token from before the run. There a token request answers an active token of the client again,
- * with its remaining expires_in, and issues a new one only where none is active (TOKEN-STATE-01). A token
- * announced to outlive the session's validity is one from before the run: its answer is returned for the
- * caller to count. Otherwise the token is a new one of the kit's (or one from before about to expire) and
- * is waited out, so that a quota of 1 asked after it counts no token of the kit's: undefined. Only then may
- * a granted token under a quota of 1 say that the client holds none from before (a target that counts one
- * token too many grants it above a token from before as well).
- */
-export async function showTokenFromBefore(
-  session: QuotaSession,
-): Promise<ApiResponse<TokenResponse> | undefined> {
-  const answer = await session.issue();
-  if (accessTokenOf(answer) && outlivesSession(session, answer)) return answer;
-  await session.settle();
-  return undefined;
-}
-
 /** True in real time once every token the kit noted for the quota client has expired for certain. */
 function noOwnTokensLeft(ctx: CheckContext): boolean {
   const at = ctx.facts.get(quotaTokensExpire);
@@ -452,15 +427,12 @@ export async function withQuotaSession<T>(
             slotsHeldFromBefore(ctx) === 0 &&
             (noOwnTokensLeft(ctx) || noneIssuedYet(ctx))
           ) {
-            // A token from before the run shown with multi-token support off is left to withTokensOfItsOwn
-            // to count: a quota of 1 granted above it may be a target that counts one token too many.
-            if ((await showTokenFromBefore(session)) === undefined) {
-              await session.setQuota(1);
-              const answer = await session.issue();
-              // A token announced to outlive the session's validity is left to the checks to judge.
-              if (accessTokenOf(answer) && !outlivesSession(session, answer))
-                ctx.facts.set(noTokensFromBefore, true);
-            } else await session.setQuota(learningQuota);
+            await session.setQuota(1);
+            const answer = await session.issue();
+            // A token announced to outlive the session's validity is left to the checks to judge.
+            const announced = answer.data?.expires_in;
+            const overlong = typeof announced === "number" && announced > session.validitySeconds + 1;
+            if (accessTokenOf(answer) && !overlong) ctx.facts.set(noTokensFromBefore, true);
           } else await session.setQuota(learningQuota);
         }
         await switchMultiTokenOff(ctx, customerId, original, on, session.validitySeconds);

@@ -28,7 +28,6 @@ import {
   noTokensFromBefore,
   QUOTA_SESSION_FACTS,
   type QuotaSession,
-  showTokenFromBefore,
   slotsHeldFromBefore,
   tokensFromBefore,
   validityForBurst,
@@ -514,18 +513,6 @@ export function withTokensOfItsOwn<T>(
 ): Promise<T> {
   return withQuotaSession(ctx, async (session) => {
     if (!session.drivable && !ctx.facts.get(noTokensFromBefore) && slotsHeldFromBefore(ctx) === 0) {
-      // Multi-token support is off and the kit's tokens expired (the session's clean start): a token from
-      // before the run shows itself there, and is counted before any quota of 1 is trusted.
-      const shown = await showTokenFromBefore(session);
-      if (shown !== undefined) {
-        await decideTokensFromBefore(
-          session,
-          shown,
-          "with multi-token support off the quota client was answered a token announced to outlive the session's validity",
-        );
-        await session.restart();
-        return body(session);
-      }
       await session.setQuota(1);
       const answer = await session.issue();
       const refused = !accessTokenOf(answer) && judgeQuotaRefusal(ctx.target.profile, answer) === undefined;
@@ -580,7 +567,6 @@ const afterWaitSeconds = 30;
 export async function decideTokensFromBefore(
   session: QuotaSession,
   refusal: ApiResponse<TokenResponse>,
-  opening = "with maxActiveTokensAllowed=1 the quota client's first token request was refused for the limit",
 ): Promise<void> {
   const { ctx } = session;
   let last = refusal;
@@ -592,7 +578,9 @@ export async function decideTokensFromBefore(
     if (!token)
       inconclusive(
         {
-          saw: `${opening}, and with multi-token support off its token request got no token (${describeResponse(answer)})`,
+          saw:
+            "with maxActiveTokensAllowed=1 the quota client's first token request was refused for the limit, " +
+            `and with multi-token support off its token request got no token either (${describeResponse(answer)})`,
           readings: [
             "tokens from before the run hold the slot and the target does not return them with multi-token support off",
             "the target refuses tokens below the quota",
@@ -617,7 +605,8 @@ export async function decideTokensFromBefore(
         inconclusive(
           {
             saw:
-              `${opening}; with multi-token support off the target returned a token valid for ${left} s more, longer than ` +
+              "with maxActiveTokensAllowed=1 the quota client's first token request was refused for the limit; " +
+              `with multi-token support off the target returned a token valid for ${left} s more, longer than ` +
               `the ${session.validitySeconds} s accessTokenValidity the kit gave the client: a token issued before ` +
               `the run, which outlasts what this check can wait (${Math.round(affordMs / 1000)} s)`,
             readings: [
@@ -689,8 +678,6 @@ async function countTokensFromBefore(
     await session.multiTokenOff();
     return false;
   }
-  // A new token's validity starts at issue time (a target that ignores accessTokenValidity fails here).
-  validityOf(session, first);
   const second = await session.issue();
   if (accessTokenOf(second) && accessTokenOf(second) !== known) {
     // Not accepted, the token from before was not active after all: its expires_in is left to the

@@ -52,9 +52,16 @@ describe("quota checks with a token of the quota client from before the check", 
       runs: 1,
     });
     const outcome = (id: string) => result.checks.find((check) => check.id === id);
-    // Each counts the token from before (multi-token support off shows it, valid for about an hour, more
-    // than a check can wait) and sets its quotas one slot above it: passed, never a failure or a skip.
-    for (const id of ids) expect(`${outcome(id)?.status} ${outcome(id)?.message ?? ""}`, id).toBe("passed ");
+    // These two count what they cannot see: the token from before leaves them their slots.
+    for (const id of [ids[0], ids[2]] as string[])
+      expect(`${outcome(id)?.status} ${outcome(id)?.message ?? ""}`, id).toBe("passed ");
+    // This one needs every slot: it finds the token from before (multi-token support off shows it, valid for
+    // about an hour, more than the check can wait) and names it: undecided, never a failure or a skip.
+    const needy = outcome(ids[1] as string);
+    expect(needy?.status).toBe("inconclusive");
+    expect(needy?.reason).toMatch(/a token valid for 3\d{3} s more.*a token issued before the run/);
+    expect(needy?.undecided?.decideBy).toMatch(/^rerun after \d{4}-\d\d-\d\dT/);
+    expect(result.verdict).toBe("INCOMPLETE");
     // The token from before is still active: it was counted, not waited out.
     const still = await client.scanFirst(before.data?.access_token ?? "", {
       kind: "lookups",
@@ -125,51 +132,5 @@ describe("expired-token checks with a token of the quota client from before them
     // The customer is as it was: multi-token support off, so the token from before comes again.
     const again = await client.token(credential("acme-quota"));
     expect(again.data?.access_token).toBe(before.data?.access_token);
-  }, 60_000);
-});
-
-describe("a token of the quota client from before the run under a quota that counts one token too many (issue 43)", () => {
-  const id = "token-quota/distinct-tokens-up-to-max";
-  /** Runs `id` in real time against `listening` after the quota client was issued an hour-long token. */
-  const runWithTokenFromBefore = async (listening: Listening, name: string) => {
-    const target = servedTarget(listening, name);
-    const client = createClient({ fetch, baseUrl: target.baseUrl, rdmUrl: target.rdmUrl });
-    const before = await client.token(credential("acme-quota"));
-    expect(before.data?.expires_in).toBeGreaterThan(3000);
-    const plan = planRun(
-      allChecks.filter((check) => check.id === id),
-      { target, drivableClock: false },
-    );
-    const result = await runPlan(plan, {
-      fetch: (request) => fetch(request),
-      clock: systemClock(),
-      seed: testSeed,
-      runs: 1,
-    });
-    return result.checks.find((check) => check.id === id);
-  };
-
-  it("fails at MUST (TOKEN-QUOTA-02) when the client gets two new tokens under a quota of 2 above it", async () => {
-    // quota-off-by-one grants a quota of 1 above the token from before: the kit asks with multi-token
-    // support off first (the token from before comes back, an hour left), so it counts the token instead
-    // of taking the granted one for proof that the client holds none.
-    const own = await createReference({ faults: ["quota-off-by-one"] }).listen({
-      host: "127.0.0.1",
-      port: 0,
-    });
-    onTestFinished(() => own.close());
-    const outcome = await runWithTokenFromBefore(own, "quota-off-by-one with a quota token from before");
-    expect(outcome?.status).toBe("failed");
-    expect(outcome?.level).toBe("MUST");
-    expect(outcome?.requirements).toContain("TOKEN-QUOTA-02");
-    expect(outcome?.message).toMatch(/maxActiveTokensAllowed=2 and a token from before the run still active/);
-    expect(outcome?.message).toMatch(/got two new tokens/);
-  }, 60_000);
-
-  it("passes the correct reference with the same token from before: counted, one slot above it", async () => {
-    const own = await createReference().listen({ host: "127.0.0.1", port: 0 });
-    onTestFinished(() => own.close());
-    const outcome = await runWithTokenFromBefore(own, "reference with a quota token from before");
-    expect(`${outcome?.status} ${outcome?.message ?? outcome?.reason ?? ""}`).toBe("passed ");
   }, 60_000);
 });
