@@ -56,12 +56,16 @@ describe("quota checks with a token of the quota client from before the check", 
     for (const id of [ids[0], ids[2]] as string[])
       expect(`${outcome(id)?.status} ${outcome(id)?.message ?? ""}`, id).toBe("passed ");
     // This one needs every slot: it finds the token from before (multi-token support off shows it, valid for
-    // about an hour, more than the check can wait) and names it: undecided, never a failure or a skip.
+    // about an hour) and counts it, deciding one slot above it; or, where a token of its own session is
+    // still active when it counts (a matter of seconds), it names the token from before: undecided. Never
+    // a failure or a skip.
     const needy = outcome(ids[1] as string);
-    expect(needy?.status).toBe("inconclusive");
-    expect(needy?.reason).toMatch(/a token valid for 3\d{3} s more.*a token issued before the run/);
-    expect(needy?.undecided?.decideBy).toMatch(/^rerun after \d{4}-\d\d-\d\dT/);
-    expect(result.verdict).toBe("INCOMPLETE");
+    expect(["passed", "inconclusive"]).toContain(needy?.status);
+    if (needy?.status === "inconclusive") {
+      expect(needy?.reason).toMatch(/a token valid for 3\d{3} s more.*a token issued before the run/);
+      expect(needy?.undecided?.decideBy).toMatch(/^rerun after \d{4}-\d\d-\d\dT/);
+      expect(result.verdict).toBe("INCOMPLETE");
+    } else expect(result.verdict).toBe("CONFORMANT");
     // The token from before is still active: it was counted, not waited out.
     const still = await client.scanFirst(before.data?.access_token ?? "", {
       kind: "lookups",
