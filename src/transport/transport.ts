@@ -15,8 +15,6 @@ import { announcedBeyond, joinChunks, readWithinLimit, retryAfterMs } from "../h
 import { type Redactor, secretFieldValues } from "../redaction/redact.ts";
 import { RUN_DEFAULTS } from "../run-defaults.ts";
 
-export { retryAfterMs } from "../http/index.ts";
-
 import { ExchangeLog } from "./exchange-log.ts";
 import { RateLimiter } from "./rate-limit.ts";
 import { type TokenDeclaration, tokenRequestClient, undeclaredTokenRequest } from "./token-requests.ts";

@@ -9,6 +9,7 @@ import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { CheckFailure, type Exchange } from "../../src/check/index.ts";
 import { basicAuthorization } from "../../src/client/token.ts";
+import { retryAfterMs } from "../../src/http/index.ts";
 import { Redactor } from "../../src/redaction/redact.ts";
 import { createReference, DEFAULT_FIXTURES_DIR } from "../../src/reference/index.ts";
 import { ExchangeLog } from "../../src/transport/exchange-log.ts";
@@ -16,7 +17,6 @@ import {
   CheckScope,
   MAX_RATE_LIMIT_RETRIES,
   NO_RETRY_HEADER,
-  retryAfterMs,
   SCOPE_EXCHANGES,
   TargetTransport,
   type TransportOptions,
