@@ -98,6 +98,8 @@ export async function runOverLink(
 export async function expectSameVerdictOverLink(
   ids: readonly string[],
   seeds: readonly number[],
+  // Dropped connections are of GETs: checks that send few (token requests are POSTs) may meet none.
+  { dropsExpected = true }: { dropsExpected?: boolean } = {},
 ): Promise<void> {
   const loopback = await runOverLink(ids, undefined);
   expect(Object.keys(loopback.byId).sort()).toEqual([...ids].sort());
@@ -119,6 +121,6 @@ export async function expectSameVerdictOverLink(
   // The link did misbehave (rate-limit answers, dropped connections the kit had to get over), and every
   // run had an order of its own.
   expect(misbehaved.rateLimited).toBeGreaterThan(0);
-  expect(misbehaved.dropped).toBeGreaterThan(0);
+  if (dropsExpected) expect(misbehaved.dropped).toBeGreaterThan(0);
   expect(orders.size).toBe(seeds.length + 1);
 }
