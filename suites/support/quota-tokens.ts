@@ -723,6 +723,12 @@ function refusedBelowQuota(session: QuotaSession, last: ApiResponse<TokenRespons
   );
 }
 
+/** Whether `took` ms of requests outlast tokens of `shortest` seconds for certain (1 s kept for a rounded
+ *  expires_in). */
+export function outlastsValidity(took: number, shortest: number): boolean {
+  return Number.isFinite(shortest) && took >= (shortest - 1) * 1000;
+}
+
 /** Undecided when a burst of requests from `started` to now outlasted the certain validity of its tokens. */
 export function ensureInsideValidity(
   ctx: CheckContext,
@@ -731,7 +737,7 @@ export function ensureInsideValidity(
   what: string,
 ): void {
   const took = ctx.clock.now() - started;
-  if (Number.isFinite(shortest) && took >= (shortest - 1) * 1000)
+  if (outlastsValidity(took, shortest))
     inconclusive({
       saw: `${what} took ${took} ms, longer than the ${shortest} s validity of its tokens allows for certain`,
       readings: [

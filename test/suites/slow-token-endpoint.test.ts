@@ -1,0 +1,58 @@
+// A real-time quota check sizes its tokens' validity by the pace of reads measured before its bursts; over a
+// link that other lanes share, token requests may later take several times as long (a clean clone's CI run
+// met it: quota-per-client undecided over a remote link, passed on loopback). The reference here answers
+// token requests 300 ms late and reads at once: the first attempt's burst outlasts its tokens, the second,
+// sized by the pace the first showed, decides. A quota not enforced is still caught.
+import { afterEach, describe, expect, it } from "vitest";
+import type { Target } from "../../src/check/index.ts";
+import { createReference, type FaultName, type Listening } from "../../src/reference/index.ts";
+import { planRun, runPlan, systemClock } from "../../src/runner/index.ts";
+import { embeddedTargetDescription } from "../../src/target/embedded.ts";
+import { allChecks } from "../../suites/index.ts";
+import { testSeed } from "./embedded-run.ts";
+
+const CHECK = "token-quota/quota-per-client";
+const TOKEN_DELAY_MS = 300;
+
+const open: Listening[] = [];
+afterEach(async () => {
+  for (const listening of open.splice(0)) await listening.close();
+});
+
+async function run(faults: FaultName[] = []) {
+  const listening = await createReference({ faults }).listen({ host: "127.0.0.1", port: 0 });
+  open.push(listening);
+  const target: Target = {
+    ...embeddedTargetDescription(),
+    name: "reference",
+    baseUrl: listening.baseUrl,
+    rdmUrl: listening.rdmUrl,
+  };
+  let tokenRequests = 0;
+  const slowTokens = async (request: Request) => {
+    if (new URL(request.url).pathname === "/oauth/token") {
+      tokenRequests++;
+      await new Promise((resolve) => setTimeout(resolve, TOKEN_DELAY_MS));
+    }
+    return fetch(request);
+  };
+  const plan = planRun(allChecks, { target, ids: [CHECK], drivableClock: false });
+  const result = await runPlan(plan, { fetch: slowTokens, clock: systemClock(), seed: testSeed, runs: 2 });
+  const check = result.checks.find((c) => c.id === CHECK);
+  return { status: check?.status, message: check?.message ?? check?.reason ?? "", tokenRequests };
+}
+
+describe("quota-per-client on a target whose token requests are slower than its reads", () => {
+  it("decides on a second attempt sized by the pace the first burst showed", { timeout: 120_000 }, async () => {
+    const { status, message, tokenRequests } = await run();
+    expect(`${status}: ${message}`).toBe("passed: ");
+    // Two attempts: the viewer's and the quota client's bursts were sent twice (each at least 2 requests).
+    expect(tokenRequests).toBeGreaterThanOrEqual(12);
+  });
+
+  it("still fails a target that does not enforce the quota", { timeout: 120_000 }, async () => {
+    const { status, message } = await run(["quota-not-enforced"]);
+    expect(status).toBe("failed");
+    expect(message).toMatch(/tokens with maxActiveTokensAllowed/);
+  });
+});
