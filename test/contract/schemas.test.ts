@@ -7,7 +7,7 @@ import { loadContract } from "../../src/contract/index.ts";
 
 /** Every value under a `schema` key or in components.schemas, with its JSON pointer. */
 function schemasOf(node: unknown, pointer: string, out: [string, object][]): [string, object][] {
-  if (Array.isArray(node)) node.forEach((item, i) => schemasOf(item, `${pointer}/${i}`, out));
+  if (Array.isArray(node)) for (const [i, item] of node.entries()) schemasOf(item, `${pointer}/${i}`, out);
   else if (node !== null && typeof node === "object")
     for (const [key, value] of Object.entries(node)) {
       const at = `${pointer}/${key.replaceAll("~", "~0").replaceAll("/", "~1")}`;

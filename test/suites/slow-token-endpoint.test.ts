@@ -43,7 +43,9 @@ async function run(faults: FaultName[] = []) {
 }
 
 describe("quota-per-client on a target whose token requests are slower than its reads", () => {
-  it("decides on a second attempt sized by the pace the first burst showed", { timeout: 120_000 }, async () => {
+  it("decides on a second attempt sized by the pace the first burst showed", {
+    timeout: 120_000,
+  }, async () => {
     const { status, message, tokenRequests } = await run();
     expect(`${status}: ${message}`).toBe("passed: ");
     // Two attempts: the viewer's and the quota client's bursts were sent twice (each at least 2 requests).
