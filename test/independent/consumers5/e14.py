@@ -187,7 +187,10 @@ def accept(line):
     if o.version is not None and version <= o.version:
         stats["stale"] += 1
         return
-    if is_delta(etype, payload) and o.version is not None and version > o.version + 1:
+    if is_delta(etype, payload) and (
+        (o.version is not None and version > o.version + 1)
+        or (o.version is None and version > 1 and not etype.endswith("_CREATED"))
+    ):
         if len(o.pending) < MAX_PENDING:
             o.pending[version] = (etype, payload)
         return
