@@ -1,6 +1,6 @@
 // Two things the stream decides and two it does not. Event types in neither of the document's lists change
 // nothing: the consumer streams make such a type an entity's last message now and then (live or removed),
-// and a view it changed fails the content rule at MUST while consumer/unknown-types-and-fields-change-nothing
+// and a view it changed fails the content rule at MUST (its finding naming the unlisted message) while
 // names the cause. After a large-object fallback the stream does not carry the object's content until a
 // later snapshot: a view that keeps the earlier full state (its objectVersion, its attributes), or declines
 // the deltas after it, is legal. The views are made by small consumers of the test's own, judged in memory,
@@ -22,8 +22,9 @@ const CONTENT_RULES = [
 
 /** How the test consumer takes a type in neither list, and a large-object fallback. */
 interface Choices {
-  /** "ignore" (correct) or "upsert" (faulty: live, its objectVersion, attributes as carried: none). */
-  unlisted: "ignore" | "upsert";
+  /** "ignore" (correct), "upsert" (faulty: live, its objectVersion, attributes as carried: none) or
+   *  "as-removal" (faulty: removed at its objectVersion). */
+  unlisted: "ignore" | "upsert" | "as-removal";
   /** "keep" holds the earlier full state (legal); "as-removal" takes it for a removal (faulty). */
   fallback: "keep" | "as-removal";
 }
@@ -56,6 +57,7 @@ function consume(s: ConsumerStream, choices: Choices): ConsumerView {
       const object = m.payload.object as Record<string, unknown> | undefined;
       if (isUnlisted(type)) {
         if (choices.unlisted === "upsert") state = { version, removed: false, attrs: {} };
+        if (choices.unlisted === "as-removal") state = { version, removed: true };
         continue;
       }
       if (m.payload.exceededQueueSizeLimit === true) {
@@ -160,5 +162,17 @@ describe("after a large-object fallback", () => {
       (v) => v.status === "failed" && v.rule.level === "MUST",
     );
     expect(failed.map((v) => v.rule.id)).toContain("consumer/fallback-is-not-an-empty-object");
+  });
+});
+
+describe("a type in neither list taken for a removal", () => {
+  it("fails at MUST with findings that name the unlisted message", () => {
+    const s = choiceStream("snapshot");
+    const judgement = judgeView(s, consume(s, { unlisted: "as-removal", fallback: "keep" }));
+    const must = judgement.verdicts.filter((v) => v.status === "failed" && v.rule.level === "MUST");
+    const named = must.flatMap((v) =>
+      verdictFindings(v).filter((f) => /a type in neither of the document's lists/.test(f.message)),
+    );
+    expect(named.length).toBeGreaterThan(0);
   });
 });

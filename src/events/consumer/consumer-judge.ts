@@ -169,10 +169,11 @@ export function judgeView(stream: ConsumerStream, view: ConsumerView): ConsumerJ
     // The unlisted message, not a re-send, changed the record: the re-send rule does not name it.
     if (cause !== undefined && by.some((b) => b.rule !== RESEND_RULE))
       by.splice(0, by.length, ...by.filter((b) => b.rule !== RESEND_RULE));
-    if (by.length === 0 && cause !== undefined)
+    if (by.length === 0 && cause !== undefined && unlisted)
       by.push({
         rule: LATEST_RULE,
-        message: `the view's content is not the latest state, ${describeLatest(c.object)}, though it gives a higher objectVersion (${String(c.record.objectVersion)}); ${describeRecord(c.record)}`,
+        // The cause is named here too: at MUST this is the finding a team reads first.
+        message: `the view's content is not the latest state, ${describeLatest(c.object)}, though it gives a higher objectVersion (${String(c.record.objectVersion)}), that of ${describeEntry(unlisted)}, a type in neither of the document's lists, which changes nothing; ${describeRecord(c.record)}`,
       });
     if (by.length === 0) {
       // An older state that arrived before the latest message: the later messages were not taken.
