@@ -1,8 +1,8 @@
 // Two things the stream decides and two it does not. Event types in neither of the document's lists change
 // nothing: the consumer streams make such a type an entity's last message now and then (live or removed),
 // and a view it changed fails the content rule at MUST (its finding naming the unlisted message) while
-// names the cause. After a large-object fallback the stream does not carry the object's content until a
-// later snapshot: a view that keeps the earlier full state (its objectVersion, its attributes), or declines
+// consumer/unknown-types-and-fields-change-nothing names the cause. After a large-object fallback the
+// stream does not carry the object's content until a later snapshot: a view that keeps the earlier full state (its objectVersion, its attributes), or declines
 // the deltas after it, is legal. The views are made by small consumers of the test's own, judged in memory,
 // under every producer choice.
 import { describe, expect, it } from "vitest";
