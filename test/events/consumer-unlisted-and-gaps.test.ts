@@ -2,9 +2,9 @@
 // nothing: the consumer streams make such a type an entity's last message now and then (live or removed),
 // and a view it changed fails the content rule at MUST (its finding naming the unlisted message) while
 // consumer/unknown-types-and-fields-change-nothing names the cause. After a large-object fallback the
-// stream does not carry the object's content until a later snapshot: a view that keeps the earlier full state (its objectVersion, its attributes), or declines
-// the deltas after it, is legal. The views are made by small consumers of the test's own, judged in memory,
-// under every producer choice.
+// stream does not carry the object's content until a later snapshot: a view that keeps the earlier full
+// state (its objectVersion, its attributes), or declines the deltas after it, is legal. The views are made
+// by small consumers of the test's own, judged in memory, under every producer choice.
 import { describe, expect, it } from "vitest";
 import { judgeView } from "../../src/events/consumer/consumer-judge.ts";
 import type { ConsumerStream, DeliveredMessage } from "../../src/events/consumer/consumer-stream.ts";
