@@ -201,7 +201,11 @@ export function findingsOf(
     // waived (unexpired) exits like a passing one. The verdict itself stays NOT CONFORMANT.
     mustFailed:
       verdict === "NOT CONFORMANT" && (checks.length === 0 || fresh.some((c) => c.level === "MUST")),
-    mustUndecided: checks.some((c) => c.level === "MUST" && c.status === "inconclusive"),
+    // A MUST check the run did not get to because the target stopped answering is undecided too: the
+    // target's silence is no rule of the document, and no answer is no pass.
+    mustUndecided: checks.some(
+      (c) => c.level === "MUST" && (c.status === "inconclusive" || c.skipCause === "unresponsive"),
+    ),
     mustNotExercised: checks.some((c) => c.level === "MUST" && c.status === "not-exercised"),
     otherFailed: fresh.some((c) => c.level !== "MUST"),
     ...(nothingJudged === undefined ? {} : { nothingJudged }),

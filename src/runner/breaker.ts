@@ -1,5 +1,7 @@
 // The breaker of a run: a target that stopped answering ends the run instead of costing every check its
 // time limit.
+import { RequestNotSent } from "../transport/transport.ts";
+
 /**
  * Counts requests in a row that got no answer (timed out, refused, reset) and trips once there are
  * `threshold` of them. An answer of any status resets the count: a target that answers is responsive,
@@ -31,7 +33,7 @@ export class Breaker {
     return async (request) => {
       // Once tripped, only the runner's own undo requests still go out (they run paused).
       if (this.tripped && this.paused === 0)
-        throw new Error(
+        throw new RequestNotSent(
           `not sent: the target stopped answering (${this.threshold} requests in a row got no answer)`,
         );
       // The previous answer counts as an answer once its body was read without a time-out: by the next

@@ -17,7 +17,7 @@ import type { CheckResult, Interruption, SkipCause } from "../result/model.ts";
 import type { Found } from "../rules/finding.ts";
 import { type Outcome, ruleCheckResult, verdictOf } from "../rules/judge.ts";
 import { MAX_TIMER_MS } from "../timer-limit.ts";
-import { EVIDENCE_BODY_LIMIT, redactExchange } from "../transport/transport.ts";
+import { EVIDENCE_BODY_LIMIT, RequestNotSent, redactExchange } from "../transport/transport.ts";
 import type { Breaker } from "./breaker.ts";
 import { foundOf, foundOfFailure, type HttpEvidence, httpFailure } from "./check-finding.ts";
 import { CheckEnded, type CheckSession } from "./context.ts";
@@ -172,6 +172,14 @@ function classify(error: unknown, session: CheckSession, drivable: boolean): End
       skipCause: "interrupted",
     };
   }
+  // A request the breaker held back asked nothing of the target: the check was cut short, not failed.
+  const notSent = error instanceof RequestNotSent ? error : error instanceof Error ? error.cause : undefined;
+  if (notSent instanceof RequestNotSent)
+    return {
+      status: "skipped",
+      reason: `interrupted while running: ${notSent.message}`,
+      skipCause: "unresponsive",
+    };
   if (error instanceof CheckFailure) return { status: "failed", found: foundOfFailure(error, exchanges) };
   if (error instanceof CheckSkipped) return { status: "skipped", reason: error.message, skipCause: "check" };
   if (error instanceof CheckInconclusive) {

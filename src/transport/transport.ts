@@ -107,6 +107,12 @@ export class RequestBudgetSpent extends Error {
   }
 }
 
+/** A request the run's breaker did not send: the target had stopped answering others before it. The
+ *  runner reports the check as not run for that cause, never as a finding: nothing was asked of the target. */
+export class RequestNotSent extends Error {
+  override name = "RequestNotSent";
+}
+
 /** Retries a check lists at most (each is in the exchange log and evidence.har anyway). */
 const MAX_RETRY_NOTES = 50;
 /** Exchange ids a check cites at most (a property check may send thousands of requests). */
@@ -460,6 +466,11 @@ export class TargetTransport {
       exchange.durationMs = Math.round(performance.now() - started);
       return { kind: "response", response: head, body, exchange: this.store(scope, exchange) };
     } catch (error) {
+      if (error instanceof RequestNotSent) {
+        this.requestsSent -= 1;
+        scope.requests -= 1;
+        throw error;
+      }
       exchange.durationMs = Math.round(performance.now() - started);
       exchange.error = describe(error);
       if (response && error instanceof ResponseTooLarge) {

@@ -53,6 +53,24 @@ describe("the unresponsive-target breaker", () => {
     expect(result.verdictReason).toMatch(/the run stopped early: target unresponsive.*6 checks not run/);
   });
 
+  it("reports a check whose request it held back as not run (unresponsive), never as failed", async () => {
+    // Two requests at once get no answer (the breaker trips); the check's next request is not sent.
+    const held = check("sample/held", async (ctx) => {
+      await Promise.allSettled([hang(ctx), hang(ctx)]);
+      await health(ctx);
+      fail("not reached: the health request is held back");
+    });
+    const result = await runPlan(planRun([held], { target: fakeTarget() }), deps());
+    expect(result.interruption?.cause).toBe("unresponsive");
+    expect(result.checks[0]).toMatchObject({
+      status: "skipped",
+      skipCause: "unresponsive",
+      reason: expect.stringMatching(/^interrupted while running: not sent: the target stopped answering/),
+    });
+    expect(result.verdict).not.toBe("NOT CONFORMANT");
+    expect(exitCodeOf(result)).not.toBe(0);
+  });
+
   it("counts only requests in a row: an answer in between resets the count", async () => {
     const plan = planRun(
       checks(8, (ctx, i) => (i % 2 === 0 ? hang(ctx) : health(ctx))),
