@@ -2,7 +2,10 @@
 // a worker thread (judge-thread-main.ts), so that judging (about 2 ms an exchange) never delays the
 // exchanges being forwarded. Exchanges go over in small batches; the queue between the threads is bounded
 // in exchanges and in body characters, and an exchange that finds it full is not judged: counted, and said
-// in the report's verdict reason and subject.proxy, never a silent pass.
+// in the report's verdict reason and subject.proxy, never a silent pass. Each run of exchanges not judged
+// goes over as a gap (how many, from when to when) in its place among the others, so that every rule that
+// follows state across exchanges (a scroll, a token's grants, a client's pages) says undecided where one
+// of them may have been what it follows (TrafficJudge.gap).
 import { createRequire } from "node:module";
 import { dirname, extname, join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
@@ -25,6 +28,7 @@ const BATCH = 64;
 /** Messages between the threads. */
 export type ToJudge =
   | { kind: "add"; exchanges: ReadExchange[] }
+  | { kind: "gap"; exchanges: number; at: number; until: number }
   | { kind: "judgement"; id: number; report: TrafficReportOptions };
 export type FromJudge =
   | { kind: "judged"; exchanges: number; chars: number }
@@ -72,6 +76,8 @@ export class JudgeThread {
   private failure: Error | undefined;
   /** Exchanges the judge never saw because its queue was full. */
   notJudged = 0;
+  /** The run of exchanges not judged going on, told the judge when it ends (or at a judgement). */
+  private gap: { exchanges: number; at: number; until: number } | undefined;
 
   constructor(options: TrafficJudgeOptions = {}, limits: Partial<JudgeQueueLimits> = {}) {
     this.limits = { ...DEFAULT_QUEUE_LIMITS, ...limits };
@@ -94,8 +100,19 @@ export class JudgeThread {
       this.queuedChars + chars > this.limits.chars
     ) {
       this.notJudged += 1;
+      const at = x.at ?? Date.now();
+      if (this.gap === undefined) {
+        // What was queued before it goes first: the gap takes its place after.
+        this.flush();
+        this.gap = { exchanges: 1, at, until: at };
+      } else {
+        this.gap.exchanges += 1;
+        this.gap.at = Math.min(this.gap.at, at);
+        this.gap.until = Math.max(this.gap.until, at);
+      }
       return;
     }
+    this.endGap();
     this.queued += 1;
     this.queuedChars += chars;
     this.batch.push(x);
@@ -105,6 +122,13 @@ export class JudgeThread {
       // Exchanges completing in one turn of the event loop go over together.
       setImmediate(() => this.flush());
     }
+  }
+
+  /** The run of exchanges not judged is over: the judge is told, before what follows it. */
+  private endGap(): void {
+    if (this.gap === undefined) return;
+    this.post({ kind: "gap", ...this.gap });
+    this.gap = undefined;
   }
 
   private flush(): void {
@@ -128,6 +152,7 @@ export class JudgeThread {
   judgement(report: TrafficReportOptions): Promise<Judgement> {
     if (this.failure !== undefined) return Promise.reject(this.failure);
     this.flush();
+    this.endGap();
     const id = this.nextId++;
     const withCounts: TrafficReportOptions =
       report.proxy === undefined

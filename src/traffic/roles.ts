@@ -228,6 +228,11 @@ export class RolesJudge implements ServiceRuleJudge {
     }
   }
 
+  /** Exchanges not judged may hold a configuration change: what refusals showed no longer holds. */
+  gap(): void {
+    this.refused.clear();
+  }
+
   private expired(x: ObservedExchange, issued: IssuedTokenSeen | undefined): boolean {
     return issued !== undefined && x.at > issued.expiresAt;
   }
