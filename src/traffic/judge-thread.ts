@@ -5,11 +5,15 @@
 // in the report's verdict reason and subject.proxy, never a silent pass. Each run of exchanges not judged
 // goes over as a gap (how many, from when to when) in its place among the others, so that every rule that
 // follows state across exchanges (a scroll, a token's grants, a client's pages) says undecided where one
-// of them may have been what it follows (TrafficJudge.gap).
+// of them may have been what it follows (TrafficJudge.gap). The gap carries the secrets its exchanges
+// showed (distinct, in the order met), so that the judge labels every token as the proxy's recording does,
+// judged or not: one token keeps one label across the recording and the report.
 import { createRequire } from "node:module";
 import { dirname, extname, join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { Worker } from "node:worker_threads";
+import { DEFAULT_LABELS_KEPT, type SecretKind } from "../redaction/pseudonyms.ts";
+import { exchangeSecrets } from "../redaction/redact.ts";
 import type { ReadExchange } from "./recorded-entry.ts";
 import type { Judgement, TrafficJudgeOptions, TrafficReportOptions } from "./traffic-judge.ts";
 
@@ -28,7 +32,7 @@ const BATCH = 64;
 /** Messages between the threads. */
 export type ToJudge =
   | { kind: "add"; exchanges: ReadExchange[] }
-  | { kind: "gap"; exchanges: number; at: number; until: number }
+  | { kind: "gap"; exchanges: number; at: number; until: number; secrets: [string, SecretKind][] }
   | { kind: "judgement"; id: number; report: TrafficReportOptions };
 export type FromJudge =
   | { kind: "judged"; exchanges: number; chars: number }
@@ -77,7 +81,7 @@ export class JudgeThread {
   /** Exchanges the judge never saw because its queue was full. */
   notJudged = 0;
   /** The run of exchanges not judged going on, told the judge when it ends (or at a judgement). */
-  private gap: { exchanges: number; at: number; until: number } | undefined;
+  private gap: { exchanges: number; at: number; until: number; secrets: Map<string, SecretKind> } | undefined;
 
   constructor(options: TrafficJudgeOptions = {}, limits: Partial<JudgeQueueLimits> = {}) {
     this.limits = { ...DEFAULT_QUEUE_LIMITS, ...limits };
@@ -104,12 +108,15 @@ export class JudgeThread {
       if (this.gap === undefined) {
         // What was queued before it goes first: the gap takes its place after.
         this.flush();
-        this.gap = { exchanges: 1, at, until: at };
-      } else {
-        this.gap.exchanges += 1;
-        this.gap.at = Math.min(this.gap.at, at);
-        this.gap.until = Math.max(this.gap.until, at);
+        this.gap = { exchanges: 0, at, until: at, secrets: new Map() };
       }
+      const gap = this.gap;
+      gap.exchanges += 1;
+      gap.at = Math.min(gap.at, at);
+      gap.until = Math.max(gap.until, at);
+      // Distinct, in the order first met: what numbers the labels (as many as the labels kept).
+      for (const [value, kind] of exchangeSecrets(x))
+        if (!gap.secrets.has(value) && gap.secrets.size < DEFAULT_LABELS_KEPT) gap.secrets.set(value, kind);
       return;
     }
     this.endGap();
@@ -127,7 +134,8 @@ export class JudgeThread {
   /** The run of exchanges not judged is over: the judge is told, before what follows it. */
   private endGap(): void {
     if (this.gap === undefined) return;
-    this.post({ kind: "gap", ...this.gap });
+    const { secrets, ...gap } = this.gap;
+    this.post({ kind: "gap", ...gap, secrets: [...secrets] });
     this.gap = undefined;
   }
 

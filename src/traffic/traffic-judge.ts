@@ -13,7 +13,7 @@
 // The result is a RunResult whose checks each name their party: suite "service", or "client <id>".
 import type { Exchange } from "../check/index.ts";
 import { loadContract, operationCalled } from "../contract/index.ts";
-import { DEFAULT_LABELS_KEPT, Pseudonyms } from "../redaction/pseudonyms.ts";
+import { DEFAULT_LABELS_KEPT, Pseudonyms, type SecretKind } from "../redaction/pseudonyms.ts";
 import { formValue, labelSecrets, REDACTED, Redactor } from "../redaction/redact.ts";
 import { assembleRunResult } from "../result/assemble.ts";
 import { type CatalogueView, loadCatalogueView } from "../result/catalogue-view.ts";
@@ -278,8 +278,16 @@ export class TrafficJudge {
 
   /** `n` exchanges forwarded and not judged, from time `at` until `until` (a proxy's full judge queue):
    *  placed in time order among the others, and said to every rule that follows state across exchanges,
-   *  service and clients alike (whose they were is not known), which undecides what they could change. */
-  gap(n: number, at: number = this.lastAt, until: number = at): void {
+   *  service and clients alike (whose they were is not known), which undecides what they could change.
+   *  `secrets`: those the exchanges showed, in the order met, labelled now as add() labels an exchange's
+   *  (the proxy's recording labelled them: the labels stay in step). */
+  gap(
+    n: number,
+    at: number = this.lastAt,
+    until: number = at,
+    secrets: readonly (readonly [string, SecretKind])[] = [],
+  ): void {
+    for (const [value, kind] of secrets) this.labels.of(value, kind);
     if (n <= 0) return;
     const entry: Gap = { gap: n, at, until };
     let i = this.pending.length;
