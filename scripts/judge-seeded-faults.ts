@@ -144,14 +144,18 @@ async function rowOf(fault: string): Promise<Row> {
     };
   if (caught.length === 0)
     return { ...base, outcome: "silent", why: "the run itself caught nothing (no check failed)" };
-  const rules = serviceChecks.filter((c) => c.requirements.some((id) => wanted.has(id)));
+  // The judge's rules of the fault's own requirement first; then those of the active checks' others.
+  const own = serviceChecks.filter((c) => rule !== undefined && c.requirements.includes(rule));
+  const others = serviceChecks.filter((c) => !own.includes(c) && c.requirements.some((id) => wanted.has(id)));
+  const said = (checks: CheckResult[]) =>
+    `${checks.slice(0, 3).map(stateOf).join("; ")}${checks.length > 3 ? `; and ${checks.length - 3} more` : ""}`;
   return {
     ...base,
     outcome: "silent",
     why:
-      rules.length === 0
-        ? `the judge has no service rule of ${[...wanted].join(", ")} (what the active checks saw is not judged on traffic)`
-        : `the judge's rules of those requirements blamed no one: ${rules.map(stateOf).join("; ")}`,
+      own.length > 0
+        ? `the judge's rules of ${rule} blamed no one: ${said(own)}`
+        : `the judge has no service rule of ${rule} (${known.get(fault)?.description})${others.length > 0 ? `; its rules of the active checks' other requirements blamed no one: ${said(others)}` : ""}`,
   };
 }
 

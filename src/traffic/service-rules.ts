@@ -98,7 +98,9 @@ const RULES = {
     id: "service/refuses-expired-token",
     level: "MUST",
     title: "MUST refuse a request whose bearer token has expired",
-    requirements: ["AUTH-04"],
+    // The token answer's expires_in is its accessTokenValidity: past it the token is expired (the state
+    // table) and its use refused (Errors).
+    requirements: ["AUTH-04", "TOKEN-STATE-04"],
     opportunity: "a request with a token used past the expiry its token answer gave",
     notExercised:
       "no token was used past its expiry in the traffic (a token's expiry is known from the token answer the traffic holds)",
