@@ -13,13 +13,8 @@
 // grant followed across them is undecided unless a token accepted after it breaks it still.
 import { isObject } from "../contract/index.ts";
 import { parseJson } from "../rules/caller/traffic.ts";
-import {
-  GAP_WHY,
-  type ObservedExchange,
-  type ServiceRule,
-  type ServiceRuleJudge,
-  type TokenTable,
-} from "./service-rule.ts";
+import type { ObservedExchange, ServiceRule, ServiceRuleJudge, TokenTable } from "./service-rule.ts";
+import { GAP_WHY } from "./service-rule.ts";
 import type { Tally } from "./tally.ts";
 
 export const QUOTA_RULE = {

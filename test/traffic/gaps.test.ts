@@ -2,10 +2,11 @@
 // across exchanges says undecided where one of them may have been what it follows, never a false finding
 // and never a pass. Each case is judged twice: without the gap said (what the judge made of it before: a
 // false finding or a pass), and with it.
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { JudgeThread } from "../../src/traffic/judge-thread.ts";
 import type { ReadExchange } from "../../src/traffic/recorded-entry.ts";
 import { TrafficJudge } from "../../src/traffic/traffic-judge.ts";
+import { closedAfterEach } from "./proxy-in-process.ts";
 import { exchange, RDM, T0, token } from "./timed-traffic.ts";
 
 /** A page of a lookups scan by the holder of `value`: the first (no body) or the one `sent` continues. */
@@ -206,15 +207,11 @@ describe("a refusal, then exchanges not judged, then the same granted", () => {
   });
 });
 
-let thread: JudgeThread | undefined;
-afterEach(async () => {
-  await thread?.close();
-  thread = undefined;
-});
+const opened = closedAfterEach();
 
 describe("through the proxy's judge thread", () => {
   it("a page its full queue turned away leaves the scroll undecided, said with when", async () => {
-    thread = new JudgeThread({}, { exchanges: 1 });
+    const thread = opened(new JudgeThread({}, { exchanges: 1 }));
     const p1 = page(T0 + 1 * S, ["A", "B"], "s");
     const p2 = page(T0 + 2 * S, ["C", "D"], "s", "s");
     const p3 = page(T0 + 3 * S, ["E"], undefined, "s");

@@ -6,7 +6,7 @@ import { createHash } from "node:crypto";
 import { mkdtempSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { redactedExchanges } from "../../src/commands/client/result.ts";
 import { Pseudonyms } from "../../src/redaction/pseudonyms.ts";
 import { readTraffic } from "../../src/rules/caller/traffic.ts";
@@ -15,6 +15,7 @@ import { JudgeThread } from "../../src/traffic/judge-thread.ts";
 import { exchangeOfEntry, type ReadExchange } from "../../src/traffic/recorded-entry.ts";
 import { ExchangeRecording } from "../../src/traffic/recording.ts";
 import { TrafficJudge } from "../../src/traffic/traffic-judge.ts";
+import { closedAfterEach } from "./proxy-in-process.ts";
 
 const RDM = "https://rdm.example";
 const T0 = 1_700_000_000_000;
@@ -121,17 +122,13 @@ describe("the judge's report labels tokens and secrets as the recordings do", ()
   });
 });
 
-let thread: JudgeThread | undefined;
-afterEach(async () => {
-  await thread?.close();
-  thread = undefined;
-});
+const opened = closedAfterEach();
 
 describe("the proxy's judge thread with its queue full", () => {
   it("labels the tokens of the exchanges it did not judge, so its report's labels stay the recording's", async () => {
     const file = join(mkdtempSync(join(tmpdir(), "lckit-labels-")), "traffic.ndjson");
     const recording = new ExchangeRecording(file);
-    thread = new JudgeThread({}, { exchanges: 1 });
+    const thread = opened(new JudgeThread({}, { exchanges: 1 }));
     // The proxy's sink: recorded, then handed to the judge. The first token answer finds the queue full.
     const traffic = expiredTwice();
     const [first, dropped, ...rest] = [
