@@ -145,7 +145,9 @@ export const ROLE_RULES = {
     level: "MUST",
     title:
       "MUST refuse a delete task to a client that may only view the tenant, and keep a token's refusal while nothing is reconfigured",
-    requirements: ["AUTH-ROLES-01", "AUTH-ROLES-02", "AUTH-ROLES-03"],
+    // A refusal then a grant of the same breaks whichever of the roles table's rows refused it: a tenant
+    // the client holds no role in (AUTH-ROLES-04) as well as a role that does not allow the operation.
+    requirements: ["AUTH-ROLES-01", "AUTH-ROLES-02", "AUTH-ROLES-03", "AUTH-ROLES-04"],
     opportunity:
       "a delete task of a client known to hold only ROLE_RDM in the tenant, or a request of a token refused (403) the same operation on the same tenant before",
     notExercised:
