@@ -1,6 +1,7 @@
 // scripts/judge-seeded-faults.ts kept working on a sample: the correct reference and three faults of
-// different kinds (a scroll's filter, a token error's body against the contract, a delete task that never
-// completes, which the traffic cannot show) each run embedded with its evidence.har, judged, and put in
+// different kinds (a scroll's filter, a token error's body against the contract, a token request's
+// grant_type read from the query, which the judge has no rule of) each run embedded with its evidence.har,
+// judged, and put in
 // the table with the outcome each has in test/traffic/fixtures/judge-seeded-faults.json (every fault).
 import { spawn } from "node:child_process";
 import { mkdtempSync, readFileSync } from "node:fs";
@@ -41,7 +42,7 @@ interface Row {
 const SAMPLE = {
   "scan-ignores-filter": "agree",
   "token-error-not-json": "agree",
-  "delete-task-never-completes": "silent",
+  "grant-in-query-refused": "silent",
 } as const;
 
 describe("scripts/judge-seeded-faults.ts", () => {
@@ -63,7 +64,7 @@ describe("scripts/judge-seeded-faults.ts", () => {
     expect(row("correct").service).toEqual([]);
     expect(row("scan-ignores-filter").service.map((s) => s.id)).toEqual(["service/scroll-filter-kept"]);
     expect(row("token-error-not-json").service.map((s) => s.id)).toEqual(["service/contract/issueToken"]);
-    expect(row("delete-task-never-completes").why).toMatch(/deleted-lookups-gone inconclusive/);
+    expect(row("grant-in-query-refused").why).toMatch(/^the judge has no service rule of TOKEN-ENDPOINT-03 /);
     // The committed table of every fault names the same outcomes for the sample.
     const committed = JSON.parse(
       readFileSync(packagePath("test", "traffic", "fixtures", "judge-seeded-faults.json"), "utf8"),
