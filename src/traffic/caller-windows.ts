@@ -4,11 +4,16 @@
 // in the window counts: its opportunities are the window's less the context's alone, its findings those at
 // exchanges after the context. What lies further back than the context (a token issued an hour and a
 // window ago, a scroll paused for longer than a window) is the limit of this reading, said in the docs.
+// Exchanges not judged (a proxy's full judge queue: gap()) may be this client's: a page, a token request.
+// A finding at an exchange with such a gap between it and the client's exchange of the same scope (method
+// and path; the token endpoint) before or after it is undecided, not counted: a dropped page makes a
+// scroll look continued wrongly or left, a dropped token request a token unknown.
 
 import { SCANS } from "../rules/caller/caller-rule.ts";
 import type { CallerRule } from "../rules/caller/caller-rules.ts";
 import { CALLER_RULES, type RuleVerdict } from "../rules/caller/caller-rules.ts";
 import type { IssuedTokenSeen, Traffic } from "../rules/caller/traffic.ts";
+import { GAP_WHY } from "./service-rule.ts";
 import type { ObservedExchange } from "./service-rules.ts";
 import { type Capture, Tally, type TrafficVerdict } from "./tally.ts";
 
@@ -34,6 +39,9 @@ export const DEFAULT_WINDOW_LIMITS: WindowLimits = {
   scans: 32,
 };
 
+/** Scopes whose last exchange is remembered per client (for the gaps between them). */
+const SCOPES_KEPT = 256;
+
 /** A scan's scope (its pages chain within it), or the token endpoint's. */
 const scopeOf = (x: ObservedExchange) =>
   x.operation === "issueToken"
@@ -47,6 +55,12 @@ const opportunitiesOf = (v: RuleVerdict) => (v.status === "not-exercised" ? 0 : 
 /** Why a finding of a rule that looks ahead is not decided in the report of traffic still going on. */
 const WAITING =
   "moments that wait for this client's next exchanges (the traffic goes on: a later report decides them)";
+
+const GAPPED = `findings at exchanges next to ${GAP_WHY} in this client's traffic of the same scope (a page or token request of its may be among them)`;
+
+/** An exchange with the gaps around it: exchanges not judged since the client's last one of its scope,
+ *  or before the next. */
+type Marked = ObservedExchange & { gapBefore?: true; gapAfter?: true };
 
 /** Prefixes of a window a rule is judged on to place its opportunities in time, at most. */
 const MAX_CUTS = 12;
@@ -78,6 +92,10 @@ export class CallerWindows {
   private readonly settled = new Map<string, number>();
   /** The window being judged, by seq: a finding's evidence is taken from there. */
   private judging = new Map<number, ObservedExchange>();
+  /** Per scope (method and path, or the token endpoint): the client's last exchange there, and whether
+   *  exchanges were not judged since. */
+  private readonly lastOfScope = new Map<string, { x: Marked; gapSince: boolean }>();
+  private gaps = 0;
 
   constructor(
     readonly clientId: string,
@@ -105,8 +123,28 @@ export class CallerWindows {
   }
 
   add(x: ObservedExchange): void {
+    const scope = x.operation === "issueToken" ? "token" : `${x.method} ${x.pathname}`;
+    const last = this.lastOfScope.get(scope);
+    // A first exchange of its scope after a gap may continue what the gap held.
+    if (last === undefined ? this.gaps > 0 : last.gapSince) {
+      (x as Marked).gapBefore = true;
+      if (last !== undefined) last.x.gapAfter = true;
+    }
+    this.lastOfScope.delete(scope);
+    this.lastOfScope.set(scope, { x, gapSince: false });
+    if (this.lastOfScope.size > SCOPES_KEPT)
+      this.lastOfScope.delete(this.lastOfScope.keys().next().value as string);
     this.buffer.push(x);
     if (this.buffer.length - this.contextCount >= this.limits.window) this.judge(false);
+  }
+
+  /** Exchanges not judged, of this client or another's: the last exchange of each scope has one after it. */
+  gap(): void {
+    this.gaps += 1;
+    for (const last of this.lastOfScope.values()) {
+      last.gapSince = true;
+      last.x.gapAfter = true;
+    }
   }
 
   addToken(token: IssuedTokenSeen): void {
@@ -150,9 +188,13 @@ export class CallerWindows {
       const from = rule.looksAhead ? (this.settled.get(rule.id) ?? -1) : contextEnd;
       const upTo = rule.looksAhead ? settleEnd : Number.POSITIVE_INFINITY;
       if (all.status === "failed")
-        for (const f of all.found)
-          if (f.evidence.seq > from && f.evidence.seq <= upTo && this.judging.has(f.evidence.seq))
-            tally.violate(f.evidence.seq, f.message);
+        for (const f of all.found) {
+          const at = this.judging.get(f.evidence.seq) as Marked | undefined;
+          if (!(f.evidence.seq > from && f.evidence.seq <= upTo && at !== undefined)) continue;
+          // Its opportunity, counted with the window's, is not decided either.
+          if (at.gapBefore || at.gapAfter) tally.retract(GAPPED);
+          else tally.violate(f.evidence.seq, f.message);
+        }
       if (rule.looksAhead) this.settled.set(rule.id, Math.max(from, upTo));
     }
     this.judging = new Map();

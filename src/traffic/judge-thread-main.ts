@@ -20,7 +20,8 @@ port.on("message", (m: ToJudge) => {
         const chars = m.exchanges.reduce((n, x) => n + charsOf(x), 0);
         say({ kind: "judged", exchanges: m.exchanges.length, chars });
       }
-    } else say({ kind: "judgement", id: m.id, judgement: judge.judgement(m.report) });
+    } else if (m.kind === "gap") judge.gap(m.exchanges, m.at, m.until, m.secrets);
+    else say({ kind: "judgement", id: m.id, judgement: judge.judgement(m.report) });
   } catch (error) {
     say({
       kind: "failed",

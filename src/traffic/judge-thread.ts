@@ -2,11 +2,18 @@
 // a worker thread (judge-thread-main.ts), so that judging (about 2 ms an exchange) never delays the
 // exchanges being forwarded. Exchanges go over in small batches; the queue between the threads is bounded
 // in exchanges and in body characters, and an exchange that finds it full is not judged: counted, and said
-// in the report's verdict reason and subject.proxy, never a silent pass.
+// in the report's verdict reason and subject.proxy, never a silent pass. Each run of exchanges not judged
+// goes over as a gap (how many, from when to when) in its place among the others, so that every rule that
+// follows state across exchanges (a scroll, a token's grants, a client's pages) says undecided where one
+// of them may have been what it follows (TrafficJudge.gap). The gap carries the secrets its exchanges
+// showed (distinct, in the order met), so that the judge labels every token as the proxy's recording does,
+// judged or not: one token keeps one label across the recording and the report.
 import { createRequire } from "node:module";
 import { dirname, extname, join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { Worker } from "node:worker_threads";
+import { DEFAULT_LABELS_KEPT, type SecretKind } from "../redaction/pseudonyms.ts";
+import { exchangeSecrets } from "../redaction/redact.ts";
 import type { ReadExchange } from "./recorded-entry.ts";
 import type { Judgement, TrafficJudgeOptions, TrafficReportOptions } from "./traffic-judge.ts";
 
@@ -25,6 +32,7 @@ const BATCH = 64;
 /** Messages between the threads. */
 export type ToJudge =
   | { kind: "add"; exchanges: ReadExchange[] }
+  | { kind: "gap"; exchanges: number; at: number; until: number; secrets: [string, SecretKind][] }
   | { kind: "judgement"; id: number; report: TrafficReportOptions };
 export type FromJudge =
   | { kind: "judged"; exchanges: number; chars: number }
@@ -72,6 +80,8 @@ export class JudgeThread {
   private failure: Error | undefined;
   /** Exchanges the judge never saw because its queue was full. */
   notJudged = 0;
+  /** The run of exchanges not judged going on, told the judge when it ends (or at a judgement). */
+  private gap: { exchanges: number; at: number; until: number; secrets: Map<string, SecretKind> } | undefined;
 
   constructor(options: TrafficJudgeOptions = {}, limits: Partial<JudgeQueueLimits> = {}) {
     this.limits = { ...DEFAULT_QUEUE_LIMITS, ...limits };
@@ -94,8 +104,22 @@ export class JudgeThread {
       this.queuedChars + chars > this.limits.chars
     ) {
       this.notJudged += 1;
+      const at = x.at ?? Date.now();
+      if (this.gap === undefined) {
+        // What was queued before it goes first: the gap takes its place after.
+        this.flush();
+        this.gap = { exchanges: 0, at, until: at, secrets: new Map() };
+      }
+      const gap = this.gap;
+      gap.exchanges += 1;
+      gap.at = Math.min(gap.at, at);
+      gap.until = Math.max(gap.until, at);
+      // Distinct, in the order first met: what numbers the labels (as many as the labels kept).
+      for (const [value, kind] of exchangeSecrets(x))
+        if (!gap.secrets.has(value) && gap.secrets.size < DEFAULT_LABELS_KEPT) gap.secrets.set(value, kind);
       return;
     }
+    this.endGap();
     this.queued += 1;
     this.queuedChars += chars;
     this.batch.push(x);
@@ -105,6 +129,14 @@ export class JudgeThread {
       // Exchanges completing in one turn of the event loop go over together.
       setImmediate(() => this.flush());
     }
+  }
+
+  /** The run of exchanges not judged is over: the judge is told, before what follows it. */
+  private endGap(): void {
+    if (this.gap === undefined) return;
+    const { secrets, ...gap } = this.gap;
+    this.post({ kind: "gap", ...gap, secrets: [...secrets] });
+    this.gap = undefined;
   }
 
   private flush(): void {
@@ -128,6 +160,7 @@ export class JudgeThread {
   judgement(report: TrafficReportOptions): Promise<Judgement> {
     if (this.failure !== undefined) return Promise.reject(this.failure);
     this.flush();
+    this.endGap();
     const id = this.nextId++;
     const withCounts: TrafficReportOptions =
       report.proxy === undefined

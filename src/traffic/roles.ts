@@ -145,7 +145,9 @@ export const ROLE_RULES = {
     level: "MUST",
     title:
       "MUST refuse a delete task to a client that may only view the tenant, and keep a token's refusal while nothing is reconfigured",
-    requirements: ["AUTH-ROLES-01", "AUTH-ROLES-02", "AUTH-ROLES-03"],
+    // A refusal then a grant of the same breaks whichever of the roles table's rows refused it: a tenant
+    // the client holds no role in (AUTH-ROLES-04) as well as a role that does not allow the operation.
+    requirements: ["AUTH-ROLES-01", "AUTH-ROLES-02", "AUTH-ROLES-03", "AUTH-ROLES-04"],
     opportunity:
       "a delete task of a client known to hold only ROLE_RDM in the tenant, or a request of a token refused (403) the same operation on the same tenant before",
     notExercised:
@@ -226,6 +228,11 @@ export class RolesJudge implements ServiceRuleJudge {
         `a delete task on tenant ${tenant} was answered ${x.status} to client ${clientId}, which holds only ROLE_RDM (view access) there (${declared?.source})`,
       );
     }
+  }
+
+  /** Exchanges not judged may hold a configuration change: what refusals showed no longer holds. */
+  gap(): void {
+    this.refused.clear();
   }
 
   private expired(x: ObservedExchange, issued: IssuedTokenSeen | undefined): boolean {

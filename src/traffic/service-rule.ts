@@ -32,4 +32,10 @@ export type TokenTable = (token: string) => IssuedTokenSeen | undefined;
 export interface ServiceRuleJudge {
   readonly rules: readonly ServiceRule[];
   see(x: ObservedExchange, tokens: TokenTable): void;
+  /** Exchanges were not judged here (a proxy's full judge queue), at time `at`: any of them may have been
+   *  what this part follows (a grant, a configuration write, a page): what they could change is undecided. */
+  gap?(at: number): void;
 }
+
+/** Why a moment a gap of exchanges not judged touched is undecided (the report's words). */
+export const GAP_WHY = "exchanges not judged (the proxy's judge queue was full)";

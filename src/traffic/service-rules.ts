@@ -3,7 +3,9 @@
 // token or with one the traffic saw expire, and the scrolls the clients walked (no record twice, order and
 // filter kept, no page above its limit). State is kept per open scroll (the record keys it has shown, the
 // last sort value) and dropped when the scroll ends; the number of open scrolls is bounded, the oldest
-// dropped as undecided. Each rule counts the opportunities it judged; where the traffic cannot decide (a
+// dropped as undecided. Exchanges not judged (a proxy's full judge queue: gap()) leave every scroll open
+// across them and every comparison of reads around them undecided: a page, a repeat or a write may have
+// been among them; a repeat or a disorder seen across them is still one. Each rule counts the opportunities it judged; where the traffic cannot decide (a
 // scroll abandoned before a repeat could show, a token whose expiry was never observed, a body the
 // recorder cut) it says so, never a pass.
 
@@ -15,7 +17,13 @@ import { parseJson } from "../rules/caller/traffic.ts";
 import { DeleteTaskJudge } from "./delete-task.ts";
 import { type ClientAccess, RolesJudge } from "./roles.ts";
 import { ScanReads, scanKeyOf } from "./scan-reads.ts";
-import type { ObservedExchange, ServiceRule, ServiceRuleJudge, TokenTable } from "./service-rule.ts";
+import {
+  GAP_WHY,
+  type ObservedExchange,
+  type ServiceRule,
+  type ServiceRuleJudge,
+  type TokenTable,
+} from "./service-rule.ts";
 import {
   type Capture,
   FINDINGS_PER_RULE,
@@ -90,7 +98,9 @@ const RULES = {
     id: "service/refuses-expired-token",
     level: "MUST",
     title: "MUST refuse a request whose bearer token has expired",
-    requirements: ["AUTH-04"],
+    // The token answer's expires_in is its accessTokenValidity: past it the token is expired (the state
+    // table) and its use refused (Errors).
+    requirements: ["AUTH-04", "TOKEN-STATE-04"],
     opportunity: "a request with a token used past the expiry its token answer gave",
     notExercised:
       "no token was used past its expiry in the traffic (a token's expiry is known from the token answer the traffic holds)",
@@ -232,11 +242,14 @@ interface OpenScroll {
   caselessBroken: boolean;
   filterCounted: boolean;
   filterBroken: boolean;
+  /** Exchanges were not judged while it was open: a page of it may be among them. */
+  gapped?: true;
 }
 
 const ABANDONED = "scrolls abandoned before their end without a repeat so far";
 const DROPPED = "scrolls no longer followed (over the bound of open scrolls, the least recent dropped)";
 const OVER_KEYS = "scrolls longer than the record keys kept per scroll";
+const GAPPED = `scrolls open across ${GAP_WHY}: a page of theirs may be among them`;
 
 /** The parts of the service judge that each follow one concept of the document across exchanges. */
 function ruleJudges(
@@ -275,6 +288,14 @@ export class ServiceJudge {
   /** Scrolls followed now (for the bound's test). */
   get openScrolls(): number {
     return this.open.size;
+  }
+
+  /** Exchanges not judged, at time `at`: every scroll open now may have lost a page, any write may be
+   *  among them, and each part undecides what it follows across them. */
+  gap(at: number): void {
+    this.reads.gap();
+    for (const scroll of this.open.values()) scroll.gapped = true;
+    for (const part of this.parts) part.gap?.(at);
   }
 
   see(x: ObservedExchange, tokens: TokenTable): void {
@@ -528,13 +549,18 @@ export class ServiceJudge {
     if (scroll.onceDecided === "over") once.undecide(OVER_KEYS);
     else if (scroll.onceDecided === undefined) {
       if (!ended) once.undecide(why);
+      else if (scroll.gapped) once.undecide(GAPPED);
       else if (scroll.pages >= 2) once.opportunities += 1;
     }
     if (scroll.sort && scroll.sortValues >= 2) {
       const tally = this.tally(RULES.orderKept.id);
-      tally.opportunities += 1;
-      // Code-unit or case-insensitive order alike (the document leaves collation open).
-      if (scroll.disorder && scroll.caselessBroken)
+      // Code-unit or case-insensitive order alike (the document leaves collation open). A disorder
+      // across a gap is one still (the pages between can only have been in between); order kept is not
+      // shown by a scroll with pages missing.
+      const broken = scroll.disorder !== undefined && scroll.caselessBroken;
+      if (scroll.gapped && !broken) tally.undecide(GAPPED);
+      else tally.opportunities += 1;
+      if (broken && scroll.disorder)
         tally.violate(scroll.disorder.seq, scroll.disorder.message, scroll.disorder.captured);
     }
   }
@@ -572,6 +598,9 @@ export class ServiceJudge {
     const findings: Finding[] = [];
     for (const scroll of this.open.values()) {
       if (!scroll.sort || scroll.sortValues < 2) continue;
+      const broken = scroll.disorder !== undefined && scroll.caselessBroken;
+      // Open across a gap and in order so far: undecided (counted as abandoned when it is left).
+      if (scroll.gapped && !broken) continue;
       opportunities.push(scroll.lastSeq);
       if (scroll.disorder && scroll.caselessBroken)
         findings.push({

@@ -80,6 +80,21 @@ export class Tally {
     return this.capture(seq) ?? undefined;
   }
 
+  /** An opportunity counted as judged that a later gap (exchanges not judged) left undecided: taken back
+   *  from the count (the timeline keeps it where it was placed) and said undecided with why. */
+  retract(why: string): void {
+    this.judged = Math.max(0, this.judged - 1);
+    this.undecide(why);
+  }
+
+  /** A retracted opportunity decided after all (a finding the gap cannot have made). */
+  restore(why: string): void {
+    const n = this.undecided.get(why) ?? 0;
+    if (n <= 1) this.undecided.delete(why);
+    else this.undecided.set(why, n - 1);
+    this.judged += 1;
+  }
+
   undecide(why: string, count = 1): void {
     if (count > 0) this.undecided.set(why, (this.undecided.get(why) ?? 0) + count);
   }

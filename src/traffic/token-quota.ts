@@ -7,9 +7,14 @@
 // issued to it whose expiry (expires_in of the token answer) has not passed: a lower bound, as tokens
 // issued before the recording began are not seen, so a grant with that many active already is over the
 // quota whatever else is active. Token requests of a client whose quota is not known are undecided.
+// Exchanges not judged (a proxy's full judge queue: gap()) may hold grants and configuration writes: a
+// quota set before them is no longer known (a write among them may have changed it), a grant within a
+// token's life after them is at the quota only as a lower bound (a finding still, never a pass), and a
+// grant followed across them is undecided unless a token accepted after it breaks it still.
 import { isObject } from "../contract/index.ts";
 import { parseJson } from "../rules/caller/traffic.ts";
 import type { ObservedExchange, ServiceRule, ServiceRuleJudge, TokenTable } from "./service-rule.ts";
+import { GAP_WHY } from "./service-rule.ts";
 import type { Tally } from "./tally.ts";
 
 export const QUOTA_RULE = {
@@ -47,6 +52,8 @@ interface Grant {
   max: number;
   active: Set<string>;
   broken: boolean;
+  /** Exchanges were not judged while it was followed: its opportunity was taken back, undecided. */
+  gapped?: true;
 }
 
 /** Slack for clocks: a token within this of its expiry is not counted as active. */
@@ -60,6 +67,12 @@ const CUSTOMERS_KEPT = 10_000;
 
 const UNKNOWN_QUOTA =
   "token requests granted to clients whose quota the traffic never showed (no write of their customer's multitokenConfig, or the client not among its applicationClients or PUT clients)";
+const STALE_QUOTA = `token requests under a quota set before ${GAP_WHY} (a configuration write among them may have changed it)`;
+const GAP_GRANTS = `token requests granted below the quota within a token's life after ${GAP_WHY} (a grant among them may have been active)`;
+const GAP_FOLLOWED = `grants followed across ${GAP_WHY} (a token accepted among them may have been active at the grant)`;
+/** A token's life where the traffic showed none longer (expires_in's common value). */
+const DEFAULT_LIFETIME_MS = 3_600_000;
+
 const UNKNOWN_EXPIRY =
   "token requests granted at the quota only if tokens without expires_in in their answer were still active";
 
@@ -67,6 +80,8 @@ interface Quota {
   max: number;
   /** The configuration write that set it. */
   seq: number;
+  /** Exchanges were not judged since it was set. */
+  stale?: true;
 }
 
 const customerOf = (pathname: string) => /\/oauth\/customers\/([^/]+)(\/clients)?$/.exec(pathname);
@@ -86,8 +101,24 @@ export class TokenQuotaJudge implements ServiceRuleJudge {
   private readonly customerOfClient = new Map<string, string>();
   /** Per client: its tokens seen issued, with their expiry (undefined: the answer gave none). */
   private readonly issued = new Map<string, Map<string, number | undefined>>();
+  /** The time of the last exchanges not judged, and the longest token life the traffic showed. */
+  private lastGapAt: number | undefined;
+  private longestLifeMs = 0;
 
   constructor(private readonly tally: (id: string) => Tally) {}
+
+  gap(at: number): void {
+    this.lastGapAt = at;
+    for (const quota of this.quotas.values()) quota.stale = true;
+    const life = this.longestLifeMs || DEFAULT_LIFETIME_MS;
+    const shown = this.tally(QUOTA_SHOWN_RULE.id);
+    for (const grants of this.grants.values())
+      for (const g of grants)
+        if (!g.broken && !g.gapped && g.at + life + EXPIRY_SLACK_MS > at) {
+          g.gapped = true;
+          shown.retract(GAP_FOLLOWED);
+        }
+  }
 
   see(x: ObservedExchange, tokens: TokenTable): void {
     if (x.operation === "putCustomer" || x.operation === "postCustomer" || x.operation === "putClients")
@@ -108,6 +139,8 @@ export class TokenQuotaJudge implements ServiceRuleJudge {
       g.active.add(token.value);
       if (g.active.size <= g.max) continue;
       g.broken = true;
+      // Tokens seen accepted are a lower bound of those active: a gap cannot have made this finding.
+      if (g.gapped) this.tally(QUOTA_SHOWN_RULE.id).restore(GAP_FOLLOWED);
       this.tally(QUOTA_SHOWN_RULE.id).violate(
         x.seq,
         `client ${token.clientId}'s token issued at #${token.seq} was accepted (${x.method} ${x.pathname}, ${x.status}) after the grant at #${g.seq}, so it was active then: with the others accepted after that grant, ${g.active.size} of its tokens were active at once, above its customer's maxActiveTokensAllowed ${g.max}; a grant at the limit should have been declined, or an earlier token refused from then on`,
@@ -160,6 +193,15 @@ export class TokenQuotaJudge implements ServiceRuleJudge {
     const customer = clientId === undefined ? undefined : this.customerOfClient.get(clientId);
     const quota = customer === undefined ? undefined : this.quotas.get(customer);
     const tally = this.tally(QUOTA_RULE.id);
+    if (quota?.stale) {
+      // Whether the quota still holds is not known: nothing decided of this request.
+      if (granted && clientId !== undefined) {
+        tally.undecide(STALE_QUOTA);
+        this.tally(QUOTA_SHOWN_RULE.id).undecide(STALE_QUOTA);
+        this.remember(clientId, value as string, answer, x, tokens);
+      } else if (!granted) tally.undecide(STALE_QUOTA);
+      return;
+    }
     if (value !== undefined && !granted) {
       if (this.quotas.size > 0)
         tally.undecide("tokens granted that the recording redacted (their count cannot be followed)");
@@ -200,9 +242,27 @@ export class TokenQuotaJudge implements ServiceRuleJudge {
         `client ${clientId} was granted a new token while ${active} tokens issued to it were still active (${first.join(", ")}${active > first.length ? ", …" : ""}), at its customer ${customer}'s maxActiveTokensAllowed ${quota.max} (set at #${quota.seq}): the request should have been declined with limit exceeded`,
       );
     } else if (active + maybe >= quota.max) tally.undecide(UNKNOWN_EXPIRY);
+    else if (
+      this.lastGapAt !== undefined &&
+      x.at < this.lastGapAt + (this.longestLifeMs || DEFAULT_LIFETIME_MS) + EXPIRY_SLACK_MS
+    )
+      tally.undecide(GAP_GRANTS);
     else tally.opportunities += 1;
+    this.remember(clientId, value, answer, x, tokens, held);
+  }
+
+  /** A token granted: held with its expiry among the client's, for the grants after it. */
+  private remember(
+    clientId: string,
+    value: string,
+    answer: unknown,
+    x: ObservedExchange,
+    tokens: TokenTable,
+    held = this.issued.get(clientId) ?? new Map<string, number | undefined>(),
+  ): void {
     const expiresIn =
       isObject(answer) && typeof answer.expires_in === "number" ? answer.expires_in : undefined;
+    if (expiresIn !== undefined) this.longestLifeMs = Math.max(this.longestLifeMs, expiresIn * 1000);
     held.set(
       value,
       expiresIn === undefined ? undefined : (tokens(value)?.issuedAt ?? x.at) + expiresIn * 1000,

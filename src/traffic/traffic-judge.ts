@@ -13,7 +13,7 @@
 // The result is a RunResult whose checks each name their party: suite "service", or "client <id>".
 import type { Exchange } from "../check/index.ts";
 import { loadContract, operationCalled } from "../contract/index.ts";
-import { DEFAULT_LABELS_KEPT, Pseudonyms } from "../redaction/pseudonyms.ts";
+import { DEFAULT_LABELS_KEPT, Pseudonyms, type SecretKind } from "../redaction/pseudonyms.ts";
 import { formValue, labelSecrets, REDACTED, Redactor } from "../redaction/redact.ts";
 import { assembleRunResult } from "../result/assemble.ts";
 import { type CatalogueView, loadCatalogueView } from "../result/catalogue-view.ts";
@@ -107,8 +107,15 @@ export interface Judgement {
 
 const hidden = (value: string | undefined) => value?.includes(REDACTED) === true;
 
-/** An exchange waiting in the reorder buffer: one without a time has the time of the one before. */
-type Pending = ReadExchange & { untimed?: true };
+/** An exchange waiting in the reorder buffer (one without a time has the time of the one before), or a gap:
+ *  `gap` exchanges forwarded and not judged from time `at` (a proxy's full judge queue). */
+type Pending = (ReadExchange & { untimed?: true; gap?: undefined }) | Gap;
+interface Gap {
+  gap: number;
+  at: number;
+  until: number;
+  untimed?: true;
+}
 
 const momentOf = (x: { at: number; untimed?: true }): Moment => (x.untimed ? undefined : x.at);
 
@@ -207,6 +214,11 @@ export class TrafficJudge {
   private forgottenTokens = 0;
   private releasedClients = 0;
   private outOfOrder = 0;
+  /** Exchanges not judged (gap()), in how many gaps, from when to when. */
+  private notJudged = 0;
+  private gaps = 0;
+  private gapFrom: number | undefined;
+  private gapUntil: number | undefined;
   /** The most exchanges held at once (the reorder buffer and every client's window). */
   peakRetained = 0;
 
@@ -264,6 +276,36 @@ export class TrafficJudge {
     this.peakRetained = Math.max(this.peakRetained, this.retained);
   }
 
+  /** `n` exchanges forwarded and not judged, from time `at` until `until` (a proxy's full judge queue):
+   *  placed in time order among the others, and said to every rule that follows state across exchanges,
+   *  service and clients alike (whose they were is not known), which undecides what they could change.
+   *  `secrets`: those the exchanges showed, in the order met, labelled now as add() labels an exchange's
+   *  (the proxy's recording labelled them: the labels stay in step). */
+  gap(
+    n: number,
+    at: number = this.lastAt,
+    until: number = at,
+    secrets: readonly (readonly [string, SecretKind])[] = [],
+  ): void {
+    for (const [value, kind] of secrets) this.labels.of(value, kind);
+    if (n <= 0) return;
+    const entry: Gap = { gap: n, at, until };
+    let i = this.pending.length;
+    while (i > 0 && ((this.pending[i - 1] as Pending).at as number) > at) i -= 1;
+    this.pending.splice(i, 0, entry);
+    if (this.pending.length > this.limits.reorder) this.process(this.pending.shift() as Pending);
+  }
+
+  private gapped(g: Gap): void {
+    this.notJudged += g.gap;
+    this.gaps += 1;
+    this.gapFrom ??= g.at;
+    this.gapUntil = Math.max(this.gapUntil ?? g.until, g.until);
+    this.lastAt = Math.max(this.lastAt, g.at);
+    this.service.gap(g.at);
+    for (const windows of this.clients.values()) windows.gap();
+  }
+
   private operationOf(method: string, url: string, pathname: string): string | undefined {
     const key = `${method} ${pathname}`;
     if (this.operations.has(key)) return this.operations.get(key);
@@ -284,6 +326,10 @@ export class TrafficJudge {
   }
 
   private process(read: Pending): void {
+    if (read.gap !== undefined) {
+      this.gapped(read);
+      return;
+    }
     const at = read.at as number;
     if (at < this.lastAt) this.outOfOrder += 1;
     this.lastAt = Math.max(this.lastAt, at);
@@ -563,6 +609,11 @@ export class TrafficJudge {
             : []),
           ...(this.forgottenTokens > 0
             ? [`${this.forgottenTokens} tokens forgotten over the bound of ${this.limits.maxTokens} tracked`]
+            : []),
+          ...(this.notJudged > 0
+            ? [
+                `${this.notJudged} exchanges not judged (the proxy's judge queue was full) in ${this.gaps} gap${this.gaps === 1 ? "" : "s"} from ${new Date(this.gapFrom as number).toISOString()} to ${new Date(this.gapUntil as number).toISOString()}: what rules follow across them (a scroll, a token's grants, reads compared, a client's scroll or token requests) is undecided there`,
+              ]
             : []),
           ...(this.releasedClients > 0
             ? [

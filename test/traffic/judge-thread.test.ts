@@ -1,12 +1,13 @@
 // The judge off the forwarding path: a JudgeThread gives the judgement the in-process judge gives on the
 // same exchanges, and an exchange that finds its bounded queue full is counted and said in the report,
 // never passed in silence.
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { judgeExchanges } from "../../src/traffic/judge.ts";
 import { JudgeThread } from "../../src/traffic/judge-thread.ts";
 import type { ReadExchange } from "../../src/traffic/recorded-entry.ts";
 import type { ProxyCounts } from "../../src/traffic/traffic-judge.ts";
 import { reportValidator } from "../report/report-schema.ts";
+import { closedAfterEach } from "./proxy-in-process.ts";
 
 const T0 = 1_700_000_000_000;
 const page = (i: number, codes: string[], next?: string): ReadExchange => ({
@@ -35,15 +36,11 @@ const counts = (): ProxyCounts => ({
   firstFailures: [],
 });
 
-let thread: JudgeThread | undefined;
-afterEach(async () => {
-  await thread?.close();
-  thread = undefined;
-});
+const opened = closedAfterEach();
 
 describe("JudgeThread", () => {
   it("judges in its thread as the judge does in process", async () => {
-    thread = new JudgeThread();
+    const thread = opened(new JudgeThread());
     for (const x of exchanges) thread.add(x);
     const { result } = await thread.judgement({ source: "proxy", startedAt: new Date() });
     const inProcess = judgeExchanges(exchanges, { source: "proxy" }).result;
@@ -54,7 +51,7 @@ describe("JudgeThread", () => {
   }, 30_000);
 
   it("counts what its full queue turned away and the report says so", async () => {
-    thread = new JudgeThread({}, { exchanges: 1 });
+    const thread = opened(new JudgeThread({}, { exchanges: 1 }));
     for (const x of [...exchanges, page(2, ["D"])]) thread.add(x);
     expect(thread.notJudged).toBe(2);
     const { result } = await thread.judgement({ source: "proxy", startedAt: new Date(), proxy: counts() });

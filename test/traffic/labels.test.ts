@@ -11,9 +11,11 @@ import { redactedExchanges } from "../../src/commands/client/result.ts";
 import { Pseudonyms } from "../../src/redaction/pseudonyms.ts";
 import { readTraffic } from "../../src/rules/caller/traffic.ts";
 import { judgeExchanges } from "../../src/traffic/judge.ts";
+import { JudgeThread } from "../../src/traffic/judge-thread.ts";
 import { exchangeOfEntry, type ReadExchange } from "../../src/traffic/recorded-entry.ts";
 import { ExchangeRecording } from "../../src/traffic/recording.ts";
 import { TrafficJudge } from "../../src/traffic/traffic-judge.ts";
+import { closedAfterEach } from "./proxy-in-process.ts";
 
 const RDM = "https://rdm.example";
 const T0 = 1_700_000_000_000;
@@ -118,6 +120,46 @@ describe("the judge's report labels tokens and secrets as the recordings do", ()
       expect(decoded).toMatch(/^c1:redacted-secret-\d+$/);
     }
   });
+});
+
+const opened = closedAfterEach();
+
+describe("the proxy's judge thread with its queue full", () => {
+  it("labels the tokens of the exchanges it did not judge, so its report's labels stay the recording's", async () => {
+    const file = join(mkdtempSync(join(tmpdir(), "lckit-labels-")), "traffic.ndjson");
+    const recording = new ExchangeRecording(file);
+    const thread = opened(new JudgeThread({}, { exchanges: 1 }));
+    // The proxy's sink: recorded, then handed to the judge. The first token answer finds the queue full.
+    const traffic = expiredTwice();
+    const [first, dropped, ...rest] = [
+      tokenRequest("tok-other-0123456789", T0 - 5_000, "c2", "other-secret-1"),
+      ...traffic,
+    ] as ReadExchange[];
+    for (const e of [first, dropped] as ReadExchange[]) {
+      recording.add(e);
+      thread.add(e);
+    }
+    expect(thread.notJudged).toBe(1);
+    for (const e of rest) {
+      while (thread.backlog > 0) await new Promise((resolve) => setTimeout(resolve, 5));
+      recording.add(e);
+      thread.add(e);
+    }
+    recording.close();
+    const recorded = readFileSync(file, "utf8")
+      .trim()
+      .split("\n")
+      .map((l, i) => exchangeOfEntry(JSON.parse(l), i) as ReadExchange);
+    const { result } = await thread.judgement({ source: "proxy", startedAt: new Date() });
+    // tok-first's answer was not judged: its uses are undecided; tok-second's use past its expiry is a
+    // finding, its token named by the label the recording gives it (not the next label along).
+    const bearers = result.checks
+      .find((c) => c.id === "service/refuses-expired-token")
+      ?.evidence?.map((e) => e.request.headers.authorization);
+    expect(bearers).toEqual([recorded[4]?.headers.authorization]);
+    expect(recorded[4]?.headers.authorization).toBe("Bearer redacted-token-3");
+    expect(recorded[1]?.responseBody).toContain("redacted-token-2");
+  }, 30_000);
 });
 
 describe("the client check's exchanges.ndjson", () => {

@@ -189,6 +189,30 @@ describe("a faulty service and a faulty client behind one proxy, a correct clien
     // The same label where a token is issued and where it is sent.
     const sent = new Set(lines.map((l) => /^Bearer (\S+)$/.exec(l.request.headers.authorization ?? "")?.[1]));
     expect(issued.filter((t) => sent.has(t)).length).toBeGreaterThan(0);
+    // One token, one label across both files: each finding's exchange carries, in the report, the label
+    // the recording gives the same request, and the client's finding a token the recording shows issued
+    // to that client.
+    const issuedTo = (clientId: string) =>
+      lines
+        .filter((l) =>
+          Buffer.from((l.request.headers.authorization ?? "").replace(/^Basic /, ""), "base64")
+            .toString()
+            .startsWith(`${clientId}:`),
+        )
+        .flatMap((l) => /"access_token":"([^"]*)"/.exec(l.response.body)?.[1] ?? []);
+    for (const check of failed(report)) {
+      const evidence = (check.evidence ?? []).filter((e) => e.request.headers.authorization);
+      expect(evidence.length, check.id).toBeGreaterThan(0);
+      for (const e of evidence) {
+        const label = /^Bearer (redacted-token-\d+)$/.exec(e.request.headers.authorization ?? "")?.[1];
+        expect(label, e.request.headers.authorization).toBeDefined();
+        const same = lines.filter(
+          (l) => l.request.method === e.request.method && l.request.url === e.request.url,
+        );
+        expect(same.map((l) => l.request.headers.authorization)).toContain(`Bearer ${label}`);
+        if (check.suite === "client nightly-sync") expect(issuedTo("nightly-sync")).toContain(label);
+      }
+    }
     expect(failed(report, "service")[0]?.message).toMatch(/^service at fault: .*came again on page 2/);
     expect(failed(report, "client nightly-sync")[0]?.message).toMatch(
       /^client nightly-sync at fault: .*limit=500; the maximum is 100/,
