@@ -267,13 +267,17 @@ export class TrafficJudge {
     labelSecrets(this.labels, x);
     if (x.at === undefined) this.untimed += 1;
     const at = x.at ?? this.lastAt;
-    const entry: Pending = { ...x, at, ...(x.at === undefined ? { untimed: true as const } : {}) };
-    // Insert by time (stable): the buffer is short and nearly sorted, so from the end.
+    this.enqueue({ ...x, at, ...(x.at === undefined ? { untimed: true as const } : {}) });
+    this.peakRetained = Math.max(this.peakRetained, this.retained);
+  }
+
+  /** Into the reorder buffer by time (stable: the buffer is short and nearly sorted, so from the end); the
+   *  oldest is judged once the buffer is over its bound. */
+  private enqueue(entry: Pending): void {
     let i = this.pending.length;
-    while (i > 0 && ((this.pending[i - 1] as Pending).at as number) > at) i -= 1;
+    while (i > 0 && ((this.pending[i - 1] as Pending).at as number) > (entry.at as number)) i -= 1;
     this.pending.splice(i, 0, entry);
     if (this.pending.length > this.limits.reorder) this.process(this.pending.shift() as Pending);
-    this.peakRetained = Math.max(this.peakRetained, this.retained);
   }
 
   /** `n` exchanges forwarded and not judged, from time `at` until `until` (a proxy's full judge queue):
@@ -289,11 +293,7 @@ export class TrafficJudge {
   ): void {
     for (const [value, kind] of secrets) this.labels.of(value, kind);
     if (n <= 0) return;
-    const entry: Gap = { gap: n, at, until };
-    let i = this.pending.length;
-    while (i > 0 && ((this.pending[i - 1] as Pending).at as number) > at) i -= 1;
-    this.pending.splice(i, 0, entry);
-    if (this.pending.length > this.limits.reorder) this.process(this.pending.shift() as Pending);
+    this.enqueue({ gap: n, at, until });
   }
 
   private gapped(g: Gap): void {
