@@ -69,6 +69,10 @@ export async function runConsumer(request: ConsumerCheckRequest): Promise<Consum
   let early: EarlyJudgement | undefined;
   try {
     await openDelivery(request, () => streamNow().messages, { path: eventsFile, kept }, env, opened);
+    // As root a consumer can write the kept file whatever its mode: its truth is read before the consumer
+    // starts (keptStream then reads the file at once), so a write cannot change what the view is judged by.
+    if (kept !== undefined && cache !== undefined && process.getuid?.() === 0)
+      made ??= keptStream(cache, key, choice, seed);
     let piping: Promise<number> | undefined;
     const running = runCommand(request.argv, env, {
       timeoutMs: request.timeoutMs,
