@@ -39,4 +39,6 @@ export {
   type SandboxChoiceName,
   type SandboxWorldName,
   sandboxChoice,
+  sandboxForWorld,
+  TOKENS_EXPIRE_IN_USE,
 } from "./worlds.ts";

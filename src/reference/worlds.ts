@@ -1,11 +1,19 @@
 // Worlds of the client sweep: states a correct deployment can be in when a client starts, beside the
 // provider choices (VARIANTS). A provider choice changes how the reference answers everyone; a world
 // changes only what the client under check meets, so it is no provider choice for the provider suites.
+import type { ReferenceOptions } from "./core.ts";
+import type { FixtureData } from "./fixture-world.ts";
 import { VARIANTS, type VariantEntry, type VariantName } from "./variants.ts";
 
 /** How long the tokens other sessions hold in quota-held-elsewhere stay valid, from the client's first
  *  token request: short, so that a client that waits is served within its run. */
 export const QUOTA_HELD_ELSEWHERE_SECONDS = 3;
+
+/** World tokens-expire-in-use: the client's accessTokenValidity and the wall-clock time every answer
+ *  takes. A token then lives about five answers (1000 / 200), so a client that keeps its token until the
+ *  service says it expired meets that answer within any run of a few calls; one that renews ahead from
+ *  expires_in may never meet it, which is as legal. */
+export const TOKENS_EXPIRE_IN_USE = { seconds: 1, latencyMs: 200 } as const;
 
 export const SANDBOX_WORLDS = [
   {
@@ -14,6 +22,13 @@ export const SANDBOX_WORLDS = [
     silentPoint:
       "how many of the client's active tokens other sessions hold when it starts (a deployment's state; a token request at the limit is declined, and the caller waits for a token to expire or raises the quota): not shown",
     description: `other sessions of your client hold its whole quota (maxActiveTokensAllowed) when it first asks for a token, each token valid for ${QUOTA_HELD_ELSEWHERE_SECONDS} s more: token requests are declined (429, limit exceeded, Retry-After the seconds until one expires) until those expire; a client without multi-token support meets the default world`,
+  },
+  {
+    name: "tokens-expire-in-use",
+    group: "token-validity",
+    silentPoint:
+      "the client's token validity (\"Token validity is set per client with accessTokenValidity (seconds)\": a deployment's configuration) and how long a deployment takes to answer: not shown",
+    description: `your client's tokens are valid for ${TOKENS_EXPIRE_IN_USE.seconds} s (its accessTokenValidity, as expires_in says) and every answer takes ${TOKENS_EXPIRE_IN_USE.latencyMs} ms: a token expires while your client uses it, and a call with it is answered with the expired-token error; a client that then requests a new token and goes on passes`,
   },
 ] as const satisfies readonly VariantEntry[];
 
@@ -29,4 +44,27 @@ export function isSandboxWorld(name: string | undefined): name is SandboxWorldNa
 /** A choice of the client sweep by name: a provider choice (VARIANTS) or a world. */
 export function sandboxChoice(name: string | undefined): VariantEntry | undefined {
   return [...VARIANTS, ...SANDBOX_WORLDS].find((entry) => entry.name === name);
+}
+
+/** The sandbox a world starts for the client `clientId`: its data (changed where the world is a
+ *  configuration) and the reference's options. */
+export function sandboxForWorld(
+  name: SandboxWorldName,
+  world: FixtureData,
+  clientId: string,
+): { world: FixtureData; options: ReferenceOptions } {
+  switch (name) {
+    case "quota-held-elsewhere":
+      return { world, options: { quotaHeldElsewhere: { clientId, seconds: QUOTA_HELD_ELSEWHERE_SECONDS } } };
+    case "tokens-expire-in-use":
+      return {
+        world: {
+          ...world,
+          clients: world.clients.map((c) =>
+            c.clientId === clientId ? { ...c, accessTokenValidity: TOKENS_EXPIRE_IN_USE.seconds } : c,
+          ),
+        },
+        options: { latencyMs: TOKENS_EXPIRE_IN_USE.latencyMs },
+      };
+  }
 }

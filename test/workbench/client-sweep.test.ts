@@ -503,3 +503,60 @@ describe("the sweep's world quota-held-elsewhere: other sessions hold the client
     60_000,
   );
 });
+
+describe("the sweep's world tokens-expire-in-use: the client's tokens expire while it uses them", () => {
+  const EXPIRY_CLIENT = join(import.meta.dirname, "clients", "expiry-client.mjs");
+  const check = (entry: ClientSweepRun | undefined, id: string) =>
+    entry?.run.result.checks.find((c) => c.id === id);
+  const sweepOf = async (fault: string) =>
+    clientSweep({
+      argv: [process.execPath, EXPIRY_CLIENT],
+      env: { ...process.env, FAULT: fault },
+      variants: [undefined, "tokens-expire-in-use"],
+      parallel: 2,
+      timeoutMs: 60_000,
+    });
+
+  it("a client that keeps its token until told it expired, then takes a new one and goes on: passes, the expiry judged", async () => {
+    const sweep = await sweepOf("");
+    const [byDefault, world] = sweep.runs;
+    // Under the default its token lives an hour: the expiry rule is not exercised there, only here.
+    expect(check(byDefault, "client/token-dropped-when-expired")?.status).toBe("not-exercised");
+    expect(world?.variant).toBe("tokens-expire-in-use");
+    expect(check(world, "client/token-dropped-when-expired")).toMatchObject({ status: "passed" });
+    expect(check(world, "client/token-dropped-when-expired")?.opportunities).toBeGreaterThan(0);
+    expect(check(world, "client/scan-read-under-every-choice")).toMatchObject({
+      status: "passed",
+      opportunities: 1,
+    });
+    expect(world?.run.exitCode).toBe(0);
+    expect(sweep.exitCode).toBe(0);
+  }, 60_000);
+
+  it("a client that sends the expired token again before it renews: the SHOULD rule fails under the world", async () => {
+    const sweep = await sweepOf("expired-token-again");
+    const world = sweep.runs[1];
+    expect(check(world, "client/token-dropped-when-expired")).toMatchObject({
+      status: "failed",
+      level: "SHOULD",
+      message: expect.stringMatching(/carried a token the service had answered at #\d+ had expired/),
+    });
+    expect(check(world, "client/scan-read-under-every-choice")?.status).toBe("passed");
+  }, 60_000);
+
+  it("a client that takes the expired-token answer for the end of its job: the scan it left fails the MUST rule of differences", async () => {
+    const sweep = await sweepOf("stops-on-expiry");
+    const [byDefault, world] = sweep.runs;
+    expect(byDefault?.run.exitCode).toBe(0);
+    // The scroll's id stays one for the whole scroll: the answer it stopped after is still found, though
+    // the client had sent that id before (and once more, with the expired token).
+    expect(check(world, "client/scan-read-under-every-choice")).toMatchObject({
+      status: "failed",
+      message: expect.stringMatching(
+        /under the provider choice tokens-expire-in-use your client read \d+ records and stopped after the answer at #\d+[\s\S]*under the default the same command read 142 records to the end/,
+      ),
+    });
+    expect(check(world, "client/scan-read-to-end")?.status).toBe("failed");
+    expect(sweep.exitCode).toBe(1);
+  }, 60_000);
+});

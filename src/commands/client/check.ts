@@ -7,13 +7,13 @@ import {
   isSandboxWorld,
   listenControl,
   loadDataFile,
-  QUOTA_HELD_ELSEWHERE_SECONDS,
   type ReferenceData,
   type ReferenceState,
   referenceData,
   referenceOver,
   type SandboxChoiceName,
   sandboxChoice,
+  sandboxForWorld,
   shiftableClock,
   tokensHeldElsewhere,
 } from "../../reference/index.ts";
@@ -108,15 +108,10 @@ export async function clientCheck(options: ClientCheckOptions): Promise<ClientCh
         ? loadDataFile(options.data)
         : referenceData(options.data);
   const chosenId = options.clientId ?? world.clients[0]?.clientId ?? "";
-  const reference = referenceOver(world, {
-    clock: shiftableClock(),
-    record: true,
-    ...(isSandboxWorld(options.variant)
-      ? { quotaHeldElsewhere: { clientId: chosenId, seconds: QUOTA_HELD_ELSEWHERE_SECONDS } }
-      : options.variant
-        ? { variants: [options.variant] }
-        : {}),
-  });
+  const sandbox = isSandboxWorld(options.variant)
+    ? sandboxForWorld(options.variant, world, chosenId)
+    : { world, options: options.variant ? { variants: [options.variant] } : {} };
+  const reference = referenceOver(sandbox.world, { clock: shiftableClock(), record: true, ...sandbox.options });
   const clients = [...reference.state.clients.values()];
   const chosen = reference.state.clients.get(chosenId);
   if (!chosen) {

@@ -1,6 +1,7 @@
 import { loadContract } from "../../contract/index.ts";
 import type { Violation } from "./caller-rule.ts";
 import { callerRule, plural, SCANS, TO_PAGE, verdict, where } from "./caller-rule.ts";
+import { tokenOver } from "./token-lifecycle.ts";
 import { oncePerTraffic, parseJson, remembered, type Traffic, type TrafficExchange } from "./traffic.ts";
 
 const NEXT_PAGE_WORDS =
@@ -122,6 +123,12 @@ function idInQuery(x: TrafficExchange, openIds: Set<string>): { name: string; id
   }
   return undefined;
 }
+
+/** An answer that refused a request before its scroll was looked at: an expired token (the caller gets a
+ *  new one) or a 429 (it waits). Such a request continued nothing: the scroll is still the caller's to go on
+ *  with, and one it leaves there is left. */
+export const refusedBeforeTheScroll = (x: TrafficExchange): boolean =>
+  x.status === 429 || tokenOver(x) === "expired";
 
 export const scrollWalk = oncePerTraffic(walkScrolls);
 
@@ -268,7 +275,7 @@ function walkScrolls(traffic: Traffic): ScrollWalk {
         );
       }
     }
-    if (continued) continued.askedAfterLast = true;
+    if (continued && !refusedBeforeTheScroll(x)) continued.askedAfterLast = true;
     if (x.status !== 200) continue;
     const answer = parseJson(x.responseBody) as { scrollId?: unknown; values?: unknown } | undefined;
     if (answer === undefined || typeof answer !== "object" || answer === null) continue;

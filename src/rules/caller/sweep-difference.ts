@@ -8,7 +8,7 @@ import { defineRule } from "../../check/index.ts";
 import { sandboxChoice } from "../../reference/index.ts";
 import type { CallerRule, CallerRuleDeclaration, RuleVerdict, Violation } from "./caller-rule.ts";
 import { verdict } from "./caller-rule.ts";
-import { scrollIdSent } from "./scroll-lifecycle.ts";
+import { refusedBeforeTheScroll, scrollIdSent } from "./scroll-lifecycle.ts";
 import { parseJson, type Traffic, type TrafficExchange } from "./traffic.ts";
 
 const SCANS = new Set(["scanLookups", "scanAutopilotStats", "scanAutopilotStatsByType"]);
@@ -16,7 +16,7 @@ const SCANS = new Set(["scanLookups", "scanAutopilotStats", "scanAutopilotStatsB
 /** What a client read of one scan (one method and path) in one run. */
 interface ScanRead {
   records: number;
-  /** Answers that carried a scrollId and records, whose id the client never passed on. */
+  /** Answers that carried a scrollId and records, whose id the client did not pass on after them. */
   abandoned: TrafficExchange[];
   /** Answers without a scrollId (or with a null one): ends the client reached. */
   ends: number;
@@ -25,12 +25,15 @@ interface ScanRead {
 function scansRead(traffic: Traffic): Map<string, ScanRead> {
   const out = new Map<string, ScanRead>();
   const scans = traffic.exchanges.filter((x) => x.operation && SCANS.has(x.operation));
-  // Every scroll id the client sent, in the body (any encoding) or the query string.
-  const sent = new Set<string>();
+  // Every scroll id the client sent, in the body (any encoding) or the query string, with the last request
+  // that sent it: a provider may keep one id a whole scroll, so an answer's id was passed on only by a
+  // request after it. A request refused before its scroll was looked at passed nothing on.
+  const sentLast = new Map<string, number>();
   for (const x of scans) {
+    if (refusedBeforeTheScroll(x)) continue;
     const body = scrollIdSent(x.body);
-    if (body.kind === "id") sent.add(body.id);
-    for (const [, value] of new URLSearchParams(x.search)) sent.add(value);
+    if (body.kind === "id") sentLast.set(body.id, x.seq);
+    for (const [, value] of new URLSearchParams(x.search)) sentLast.set(value, x.seq);
   }
   for (const x of scans) {
     const key = `${x.method} ${x.pathname}`;
@@ -43,7 +46,7 @@ function scansRead(traffic: Traffic): Map<string, ScanRead> {
     read.records += values;
     const id = answer.scrollId;
     if (typeof id !== "string" || id === "") read.ends += 1;
-    else if (values > 0 && !sent.has(id)) read.abandoned.push(x);
+    else if (values > 0 && (sentLast.get(id) ?? -1) <= x.seq) read.abandoned.push(x);
   }
   return out;
 }
@@ -71,7 +74,10 @@ export const SCANS_READ_UNDER_EVERY_CHOICE: CallerRule = defineRule<"caller", Ca
         };
       // Under a choice that refused requests the default accepted, a scan left is the refusal's doing (the
       // client stopped on an error): the command's failure under the choice is client/command's finding.
-      const refusals = (t: Traffic) => t.exchanges.filter((x) => x.status >= 400 && x.status !== 429).length;
+      // A 429 and an expired-token answer refuse nothing the client asked: they are steps of the token's
+      // and the gateway's states, after which the document says what the caller does (wait; a new token).
+      const refusals = (t: Traffic) =>
+        t.exchanges.filter((x) => x.status >= 400 && !refusedBeforeTheScroll(x)).length;
       if (refusals(traffic) > refusals(baseline.traffic))
         return {
           status: "not-exercised",

@@ -34,7 +34,7 @@ export const TOKEN_DROPPED_WHEN_OVER: CallerRule = defineRule<"caller", CallerRu
   breaks:
     "the same token sent again after that answer (a retry with a new token, or no further call, passes)",
   exercisedBy:
-    'a call after the token\'s validity: `POST $LCKIT_CONTROL_URL/clock/advance` with `{"seconds": 3600}`, then a call',
+    '`--variants all` (its world `tokens-expire-in-use`: tokens of 1 s, answers of 200 ms), or in your tests a call after the token\'s validity: `POST $LCKIT_CONTROL_URL/clock/advance` with `{"seconds": 3600}`, then a call',
   judge(traffic: Traffic): RuleVerdict {
     const violations: Violation[] = [];
     const over = new Map<string, { x: TrafficExchange; how: "expired" | "rejected" }>();
@@ -70,7 +70,7 @@ export const TOKEN_DROPPED_WHEN_OVER: CallerRule = defineRule<"caller", CallerRu
     return verdict(
       opportunities,
       violations,
-      "no answer told your client that its token had expired or was not accepted; in your tests, move the sandbox's clock past the token's validity (POST $LCKIT_CONTROL_URL/clock/advance {\"seconds\": 3600}) and make one more call",
+      "no answer told your client that its token had expired or was not accepted; run the sweep (`--variants all`, or `--variants default,tokens-expire-in-use`), whose world tokens-expire-in-use lets a token expire while your client uses it, or in your tests move the sandbox's clock past the token's validity (POST $LCKIT_CONTROL_URL/clock/advance {\"seconds\": 3600}) and make one more call",
     );
   },
 });
