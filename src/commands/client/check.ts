@@ -111,7 +111,11 @@ export async function clientCheck(options: ClientCheckOptions): Promise<ClientCh
   const sandbox = isSandboxWorld(options.variant)
     ? sandboxForWorld(options.variant, world, chosenId)
     : { world, options: options.variant ? { variants: [options.variant] } : {} };
-  const reference = referenceOver(sandbox.world, { clock: shiftableClock(), record: true, ...sandbox.options });
+  const reference = referenceOver(sandbox.world, {
+    clock: shiftableClock(),
+    record: true,
+    ...sandbox.options,
+  });
   const clients = [...reference.state.clients.values()];
   const chosen = reference.state.clients.get(chosenId);
   if (!chosen) {

@@ -16,7 +16,8 @@ async function newToken() {
     headers: { authorization: basic, "content-type": "application/x-www-form-urlencoded" },
     body: "grant_type=client_credentials",
   });
-  if (answer.status !== 200) throw new Error(`token request answered ${answer.status}: ${await answer.text()}`);
+  if (answer.status !== 200)
+    throw new Error(`token request answered ${answer.status}: ${await answer.text()}`);
   return (await answer.json()).access_token;
 }
 
