@@ -1007,10 +1007,17 @@ describe("the token's lifecycle: a request declined at the quota leaves the coun
     const ownless = (steps: Step[]) => judge(RULE, steps, atQuota);
 
     it("asked again at once, in a loop: failed, each at once, naming the others' tokens and Retry-After", () => {
-      const verdict = ownless([declinedAt(10), declinedAt(15), declinedAt(20), askAgain(3_100)]);
-      expect(verdict).toMatchObject({ status: "failed", opportunities: 5 });
+      const verdict = ownless([
+        declinedAt(10),
+        declinedAt(15),
+        declinedAt(20),
+        declinedAt(25),
+        declinedAt(30),
+        askAgain(3_100),
+      ]);
+      expect(verdict).toMatchObject({ status: "failed", opportunities: 7 });
       const messages = verdict.status === "failed" ? verdict.found.map((f) => f.message) : [];
-      expect(messages).toHaveLength(2);
+      expect(messages).toHaveLength(4);
       expect(messages[0]).toMatch(
         /^client c1 asked for a token again at #2, 5 ms after its token request at #1 was declined at the quota \(429, limit exceeded\): at once \(4 ms after the answer\), while other sessions of the client held 5 tokens of its quota \(the first expires 3 s after the refusal; the answer said Retry-After: 3\)/,
       );
@@ -1022,6 +1029,12 @@ describe("the token's lifecycle: a request declined at the quota leaves the coun
         [declinedAt(10), declinedAt(520), askAgain(3_100)],
       ],
       ["honours Retry-After", [declinedAt(10), askAgain(3_020)]],
+      // Workers of one client that each ask once learn of the refusal only by their own: a request at once
+      // after another's refusal is its first, not a loop.
+      [
+        "has two more workers ask once each, at once after the first's refusal",
+        [declinedAt(10), declinedAt(15), declinedAt(20)],
+      ],
       ["stops asking", [declinedAt(10)]],
     ])("%s: passed", (_name, steps) => {
       expect(ownless(steps).status).toBe("passed");

@@ -109,13 +109,23 @@ function declinedState(traffic: Traffic, x: TrafficExchange, clientId: string): 
   return { x, own: own.sort((a, b) => a - b), elsewhere: elsewhere.sort((a, b) => a - b) };
 }
 
+/** How many token requests in a row, each sent at once after a refusal while other sessions held the
+ *  quota, make a loop. One or two can be the first requests of other workers of the same client (a pool
+ *  whose workers each ask once and learn of the refusal only by their own): each of them asked once, as
+ *  a worker that has not met the refusal may. A loop asks again and again. */
+export const LOOP_AT_ONCE = 3;
+
 /** What the token request `y` sent in the declined state `d` did wrong, or undefined when it was legal: a
  *  slot freed (a token active at the refusal expired) or the quota raised. Otherwise the count is still at
  *  the limit. Its own tokens the client knows the expiries of (expires_in), so it asked before any could
  *  free a slot; tokens other sessions hold it cannot see, so there the document's wait is a wait: asking
- *  again at once (within AT_ONCE_MS of the answer, a loop) breaks it, and how long it waits is
- *  client/backoff-after-refusal's (Retry-After, else a second). */
-function askedTooSoon(d: Declined, y: TrafficExchange, clientId: string): string | undefined {
+ *  again at once (within AT_ONCE_MS of the answer) is judged as a loop (LOOP_AT_ONCE in a row), and how
+ *  long it waits is client/backoff-after-refusal's (Retry-After, else a second). */
+function askedTooSoon(
+  d: Declined,
+  y: TrafficExchange,
+  clientId: string,
+): { message: string; atOnce: boolean } | undefined {
   const expiries = [...d.own, ...d.elsewhere];
   if (d.raisedAt !== undefined || expiries.some((at) => at <= y.at)) return undefined;
   const since = y.at - d.x.at;
@@ -124,9 +134,15 @@ function askedTooSoon(d: Declined, y: TrafficExchange, clientId: string): string
   const first = Math.round((Math.min(...expiries) - d.x.at) / 1000);
   const fix = `; the document: ${QUOTA_WORDS}. Wait until a token expires (use the tokens you hold meanwhile), or raise maxActiveTokensAllowed`;
   if (d.elsewhere.length === 0)
-    return `${asked}, before any of the ${plural(d.own.length, "token")} it held then expired (the first expires ${first} s after the refusal) and with no quota raised in between: the count stays at the limit, so the request is declined again${fix}`;
+    return {
+      atOnce: false,
+      message: `${asked}, before any of the ${plural(d.own.length, "token")} it held then expired (the first expires ${first} s after the refusal) and with no quota raised in between: the count stays at the limit, so the request is declined again${fix}`,
+    };
   if (gap < AT_ONCE_MS)
-    return `${asked}: at once (${Math.max(0, Math.round(gap))} ms after the answer), while other sessions of the client held ${plural(d.elsewhere.length, "token")} of its quota (the first expires ${first} s after the refusal${retryAfterOf(d.x)}) and no quota was raised: the count stays at the limit, so the request is declined again${fix}`;
+    return {
+      atOnce: true,
+      message: `${asked}: at once (${Math.max(0, Math.round(gap))} ms after the answer), while other sessions of the client held ${plural(d.elsewhere.length, "token")} of its quota (the first expires ${first} s after the refusal${retryAfterOf(d.x)}) and no quota was raised: the count stays at the limit, so the request is declined again${fix}`,
+    };
   return undefined;
 }
 
@@ -151,7 +167,7 @@ export const TOKEN_WAITS_AFTER_QUOTA_REFUSAL: CallerRule = defineRule<"caller", 
     opportunity:
       "a token request of your client under a quota (multi-token support on, or after a refusal), judged against the state it was sent in: below the limit it may ask; declined at the quota (its own tokens, or those other sessions held: `--variants quota-held-elsewhere`), its next step is judged",
     breaks:
-      "the client's next token request sent while the count was still at the limit (no token active at the refusal expired, no quota raised by a PUT or POST of its customer): before any of its own tokens expired, or, while other sessions held the quota, at once (a loop); a client that stops asking, waits and asks again, or waits out an expiry, passes",
+      "the client's next token request sent while the count was still at the limit (no token active at the refusal expired, no quota raised by a PUT or POST of its customer): before any of its own tokens expired, or, while other sessions held the quota, at once in a loop (three requests in a row, each within 100 ms of the refusal before it: one or two can be other workers' first requests); a client that stops asking, waits and asks again, or waits out an expiry, passes",
     exercisedBy:
       "`--variants all` (its world `quota-held-elsewhere`: other sessions of your client hold its whole quota for a few seconds when it first asks), or a small `maxActiveTokensAllowed` in `--data` and a client that holds that many tokens",
     judge(traffic: Traffic): RuleVerdict {
@@ -160,6 +176,9 @@ export const TOKEN_WAITS_AFTER_QUOTA_REFUSAL: CallerRule = defineRule<"caller", 
       // Declined states judged by the client's next step (a token request, or none: it stopped asking).
       let declinedJudged = 0;
       const declined = new Map<string, Declined>();
+      // Per client, the requests sent at once in a row after refusals while others held the quota: judged
+      // once they make a loop (LOOP_AT_ONCE), each then a finding.
+      const atOnce = new Map<string, Violation[]>();
       for (const x of traffic.exchanges) {
         if (x.operation !== undefined && RAISES_QUOTA.has(x.operation) && x.status < 300) {
           // Any client's change of a customer may raise the quota: the customer of a client is not in the
@@ -177,8 +196,17 @@ export const TOKEN_WAITS_AFTER_QUOTA_REFUSAL: CallerRule = defineRule<"caller", 
           declined.delete(clientId);
           declinedJudged += 1;
           const wrong = askedTooSoon(state, x, clientId);
-          if (wrong !== undefined) violations.push({ seq: x.seq, message: wrong });
-        }
+          const run = atOnce.get(clientId) ?? [];
+          if (wrong?.atOnce) {
+            run.push({ seq: x.seq, message: wrong.message });
+            atOnce.set(clientId, run);
+            if (run.length === LOOP_AT_ONCE) violations.push(...run);
+            else if (run.length > LOOP_AT_ONCE) violations.push(run[run.length - 1] as Violation);
+          } else {
+            atOnce.delete(clientId);
+            if (wrong !== undefined) violations.push({ seq: x.seq, message: wrong.message });
+          }
+        } else atOnce.delete(clientId);
         const next = isQuotaRefusal(x) ? declinedState(traffic, x, clientId) : undefined;
         if (next) declined.set(clientId, next);
       }
