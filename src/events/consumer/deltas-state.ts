@@ -180,12 +180,19 @@ function fold(
       if (!byVersion.has(e.version)) byVersion.set(e.version, e);
       else if (twice && e.resend && e.kind === "deltas") again.push(e);
   let state = emptyState(false);
+  let removed = false;
   const ordered = [...byVersion.values(), ...again].sort((a, b) => a.version - b.version);
   for (const e of ordered) {
     if (e.removes) {
       state = emptyState(true);
+      removed = true;
       continue;
     }
+    // Live again without a creation (ENTITIES_SPLITTED: "it was unmerged from its master"): what the
+    // entity holds when it comes back the document does not show (the producer's next deltas may change
+    // values it held before it lost the merge), so its attributes are unknown until deltas give them.
+    if (removed && e.kind === "deltas" && !CREATION.test(e.type)) state = emptyState(false);
+    removed = false;
     if (e.kind === "fallback") {
       // The event without its content: every attribute is unknown from here.
       gaps?.push(e.version);
