@@ -97,6 +97,9 @@ interface Outcome {
   faulty: boolean;
   /** MUST rules that failed, with the choices they failed under (providers: one run, no choice). */
   mustFailed: Record<string, string[]>;
+  /** SHOULD and MAY rules that failed, likewise: what a faulty program that escapes at MUST is flagged by
+   *  (whether that rule names its bug is the reader's call). */
+  shouldFailed: Record<string, string[]>;
   inconclusive: string[];
   wallMs: number;
   error?: string;
@@ -276,15 +279,22 @@ async function judge(c: Case, reports: string): Promise<void> {
 async function score(c: Case): Promise<Outcome> {
   const started = Date.now();
   const dir = mkdtempSync(join(tmpdir(), "lckit-independent-"));
-  const outcome: Outcome = { name: c.name, faulty: c.faulty, mustFailed: {}, inconclusive: [], wallMs: 0 };
+  const outcome: Outcome = {
+    name: c.name,
+    faulty: c.faulty,
+    mustFailed: {},
+    shouldFailed: {},
+    inconclusive: [],
+    wallMs: 0,
+  };
   try {
     const reports = join(dir, "reports");
     await judge(c, reports);
     for (const { choice, report } of reportsBelow(reports)) {
-      for (const check of report.checks.filter((k) => k.level === "MUST")) {
-        if (check.status === "failed")
-          outcome.mustFailed[check.id] = [...(outcome.mustFailed[check.id] ?? []), choice];
-        if (check.status === "inconclusive")
+      for (const check of report.checks) {
+        const failed = check.level === "MUST" ? outcome.mustFailed : outcome.shouldFailed;
+        if (check.status === "failed") failed[check.id] = [...(failed[check.id] ?? []), choice];
+        if (check.status === "inconclusive" && check.level === "MUST")
           outcome.inconclusive.push(`${check.id}${choice ? `@${choice}` : ""}`);
       }
     }
@@ -302,13 +312,20 @@ async function score(c: Case): Promise<Outcome> {
 }
 
 function describeFailures(outcome: Outcome): string {
-  const rules = Object.entries(outcome.mustFailed).map(([rule, choices]) => {
-    const named = choices.filter(Boolean);
-    return named.length === 0
-      ? rule
-      : `${rule} [${named.length > 3 ? `${named.length} choices` : named.join(" ")}]`;
-  });
-  return rules.join(", ") || "no MUST failure";
+  const list = (failed: Record<string, string[]>) =>
+    Object.entries(failed)
+      .map(([rule, choices]) => {
+        const named = choices.filter(Boolean);
+        return named.length === 0
+          ? rule
+          : `${rule} [${named.length > 3 ? `${named.length} choices` : named.join(" ")}]`;
+      })
+      .join(", ");
+  const must = list(outcome.mustFailed);
+  if (must !== "") return must;
+  // A faulty program that escapes at MUST: what flagged it at SHOULD, if anything.
+  const should = outcome.faulty ? list(outcome.shouldFailed) : "";
+  return should === "" ? "no MUST failure" : `no MUST failure; flagged at SHOULD: ${should}`;
 }
 
 const cases = selected();
@@ -340,8 +357,12 @@ const faulty = outcomes.filter((o) => o.faulty);
 const caught = faulty.filter((o) => Object.keys(o.mustFailed).length > 0);
 const correct = outcomes.filter((o) => !o.faulty);
 const falseMust = correct.filter((o) => Object.keys(o.mustFailed).length > 0);
+const flagged = faulty.filter(
+  (o) => Object.keys(o.mustFailed).length === 0 && Object.keys(o.shouldFailed).length > 0,
+);
 console.log(
-  `\n${kind} (${values.set}): ${caught.length} of ${faulty.length} faulty caught at MUST; ` +
+  `\n${kind} (${values.set}): ${caught.length} of ${faulty.length} faulty caught at MUST` +
+    `${flagged.length > 0 ? ` (${flagged.length} more flagged at SHOULD)` : ""}; ` +
     `${falseMust.length} of ${correct.length} correct with a false MUST failure (seed ${values.seed})`,
 );
 if (values.json !== undefined) writeFileSync(values.json, `${JSON.stringify(outcomes, null, 2)}\n`);
