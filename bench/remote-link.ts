@@ -3,7 +3,7 @@
 // dropped connections), with the kit's rateLimit. Prints requests, wall time, the rate-limit floor
 // (requests / rate) and their ratio, and every check that did not pass. Figures, never a test.
 // Usage: tsx bench/remote-link.ts [--rate 15] [--latency 40] [--spread 20] [--seed N] [--order-seed N]
-// [--runs N] [--check ID-OR-GLOB ...] [--loopback] (no link: the reference's own port, no rate limit)
+// [--drop P] (share of GETs whose connection is dropped, default 0.03) [--runs N] [--check ID-OR-GLOB ...] [--loopback] (no link: the reference's own port, no rate limit)
 // [--out FILE] (the whole run result as JSON) [--token-from-before] (the quota client holds a token issued
 // before the run, valid for an hour, as an earlier run leaves one)
 import { writeFileSync } from "node:fs";
@@ -23,6 +23,7 @@ const { values } = parseArgs({
     rate: { type: "string" },
     latency: { type: "string" },
     spread: { type: "string" },
+    drop: { type: "string" },
     seed: { type: "string" },
     "order-seed": { type: "string" },
     runs: { type: "string" },
@@ -45,6 +46,7 @@ const link = loopback
       upstream: listening.baseUrl,
       seed,
       latencyMs: { mean: Number(values.latency ?? 40), spread: Number(values.spread ?? 20) },
+      ...(values.drop === undefined ? {} : { dropGet: Number(values.drop) }),
     });
 const url = link?.url ?? listening.baseUrl;
 const target: Target = { ...embeddedTargetDescription(), name: "reference", baseUrl: url, rdmUrl: url };
@@ -76,7 +78,9 @@ const floorS = loopback ? undefined : requests / rate;
 console.log(
   JSON.stringify(
     {
-      link: loopback ? "loopback" : { rate, latency: values.latency ?? 40, seed, ...link?.counts },
+      link: loopback
+        ? "loopback"
+        : { rate, latency: values.latency ?? 40, drop: values.drop ?? 0.03, seed, ...link?.counts },
       orderSeed: values["order-seed"] ?? null,
       verdict: result.verdict,
       checks: result.checks.length,
