@@ -3,8 +3,8 @@
 // dropped connections), with the kit's rateLimit. Prints requests, wall time, the rate-limit floor
 // (requests / rate) and their ratio, and every check that did not pass. Figures, never a test.
 // Usage: tsx bench/remote-link.ts [--rate 15] [--latency 40] [--spread 20] [--seed N] [--order-seed N]
-// [--drop P] (share of GETs whose connection is dropped, default 0.03) [--runs N] [--check ID-OR-GLOB ...] [--loopback] (no link: the reference's own port, no rate limit)
-// [--out FILE] (the whole run result as JSON) [--token-from-before] (the quota client holds a token issued
+// [--drop P] (share of GETs whose connection is dropped, default 0.03) [--runs N] [--check ID-OR-GLOB ...]
+// [--loopback] (no link: the reference's own port, no rate limit) [--out FILE] (the whole run result as JSON) [--token-from-before] (the quota client holds a token issued
 // before the run, valid for an hour, as an earlier run leaves one)
 import { writeFileSync } from "node:fs";
 import { parseArgs } from "node:util";
