@@ -508,10 +508,10 @@ describe("the sweep's world tokens-expire-in-use: the client's tokens expire whi
   const EXPIRY_CLIENT = join(import.meta.dirname, "clients", "expiry-client.mjs");
   const check = (entry: ClientSweepRun | undefined, id: string) =>
     entry?.run.result.checks.find((c) => c.id === id);
-  const sweepOf = async (fault: string) =>
+  const sweepOf = async (fault: string, fail = "") =>
     clientSweep({
       argv: [process.execPath, EXPIRY_CLIENT],
-      env: { ...process.env, FAULT: fault },
+      env: { ...process.env, FAULT: fault, FAIL: fail },
       variants: [undefined, "tokens-expire-in-use"],
       parallel: 2,
       timeoutMs: 60_000,
@@ -558,5 +558,19 @@ describe("the sweep's world tokens-expire-in-use: the client's tokens expire whi
     });
     expect(check(world, "client/scan-read-to-end")?.status).toBe("failed");
     expect(sweep.exitCode).toBe(1);
+  }, 60_000);
+
+  it("a client that fails on the expired-token answer says so: its command's SHOULD finding, not the MUST rule of silent differences", async () => {
+    const sweep = await sweepOf("", "on-expiry");
+    const world = sweep.runs[1];
+    expect(world?.run.outcome.exitCode).toBe(1);
+    expect(check(world, "client/command")).toMatchObject({ status: "failed", level: "SHOULD" });
+    expect(check(world, "client/scan-read-under-every-choice")).toMatchObject({
+      status: "not-exercised",
+      reason: expect.stringMatching(
+        /your command failed under this choice after an expired-token answer or a 429 and left POST \/lookups\/shop\/_scan there: .* client\/command's finding/,
+      ),
+    });
+    expect(sweep.exitCode).toBe(0);
   }, 60_000);
 });

@@ -17,7 +17,7 @@ import {
   shiftableClock,
   tokensHeldElsewhere,
 } from "../../reference/index.ts";
-import { stopSignalOf } from "../../result/client-verdict.ts";
+import { commandFailure, stopSignalOf } from "../../result/client-verdict.ts";
 import type { RunResult } from "../../result/model.ts";
 import { DEFAULT_FAIL_ON, type ExitCode, exitCodeOf } from "../../result/verdict.ts";
 import { type CallerClient, readTraffic, type Traffic } from "../../rules/caller/traffic.ts";
@@ -161,6 +161,7 @@ export async function clientCheck(options: ClientCheckOptions): Promise<ClientCh
   const recorded = reference.control.recording();
   const traffic = readTraffic(recorded, withTokensHeldElsewhere(callerClients, reference.state));
   if (options.variant) traffic.variant = options.variant;
+  if (commandFailure(outcome) !== undefined) traffic.commandFailed = true;
   if (options.baseline && options.variant) traffic.baseline = { traffic: options.baseline };
   const pinnedPoint = sandboxChoice(options.variant);
   const meta: ClientRunMeta = {

@@ -18,6 +18,9 @@ interface ScanRead {
   records: number;
   /** Answers that carried a scrollId and records, whose id the client did not pass on after them. */
   abandoned: TrafficExchange[];
+  /** Of those, the ones whose id a later request did send, refused before its scroll was looked at (an
+   *  expired token, a 429): the client stopped on that refusal, not on the page. */
+  leftOnRefusal: Set<TrafficExchange>;
   /** Answers without a scrollId (or with a null one): ends the client reached. */
   ends: number;
 }
@@ -29,15 +32,16 @@ function scansRead(traffic: Traffic): Map<string, ScanRead> {
   // that sent it: a provider may keep one id a whole scroll, so an answer's id was passed on only by a
   // request after it. A request refused before its scroll was looked at passed nothing on.
   const sentLast = new Map<string, number>();
+  const refusedLast = new Map<string, number>();
   for (const x of scans) {
-    if (refusedBeforeTheScroll(x)) continue;
+    const sent = refusedBeforeTheScroll(x) ? refusedLast : sentLast;
     const body = scrollIdSent(x.body);
-    if (body.kind === "id") sentLast.set(body.id, x.seq);
-    for (const [, value] of new URLSearchParams(x.search)) sentLast.set(value, x.seq);
+    if (body.kind === "id") sent.set(body.id, x.seq);
+    for (const [, value] of new URLSearchParams(x.search)) sent.set(value, x.seq);
   }
   for (const x of scans) {
     const key = `${x.method} ${x.pathname}`;
-    const read = out.get(key) ?? { records: 0, abandoned: [], ends: 0 };
+    const read = out.get(key) ?? { records: 0, abandoned: [], leftOnRefusal: new Set(), ends: 0 };
     out.set(key, read);
     if (x.status !== 200) continue;
     const answer = parseJson(x.responseBody) as { scrollId?: unknown; values?: unknown } | undefined;
@@ -46,7 +50,10 @@ function scansRead(traffic: Traffic): Map<string, ScanRead> {
     read.records += values;
     const id = answer.scrollId;
     if (typeof id !== "string" || id === "") read.ends += 1;
-    else if (values > 0 && (sentLast.get(id) ?? -1) <= x.seq) read.abandoned.push(x);
+    else if (values > 0 && (sentLast.get(id) ?? -1) <= x.seq) {
+      read.abandoned.push(x);
+      if ((refusedLast.get(id) ?? -1) > x.seq) read.leftOnRefusal.add(x);
+    }
   }
   return out;
 }
@@ -86,6 +93,7 @@ export const SCANS_READ_UNDER_EVERY_CHOICE: CallerRule = defineRule<"caller", Ca
       const before = scansRead(baseline.traffic);
       const now = scansRead(traffic);
       const violations: Violation[] = [];
+      const leftByFailure: string[] = [];
       let opportunities = 0;
       for (const [scan, read] of before) {
         if (read.abandoned.length > 0 || read.ends === 0) continue;
@@ -94,6 +102,14 @@ export const SCANS_READ_UNDER_EVERY_CHOICE: CallerRule = defineRule<"caller", Ca
         opportunities += 1;
         const stopped = here.abandoned[here.abandoned.length - 1];
         if (stopped === undefined || here.records >= read.records) continue;
+        // Left on an expired-token answer or a 429 by a command that then failed: it said so, and what it
+        // left is client/command's finding (the document does not say what a caller does after an
+        // expired-token error). Left there by a command that exited 0, the records are lost in silence.
+        if (here.leftOnRefusal.has(stopped) && traffic.commandFailed) {
+          opportunities -= 1;
+          leftByFailure.push(scan);
+          continue;
+        }
         const answer = parseJson(stopped.responseBody) as { values: unknown[] };
         const limit = new URLSearchParams(stopped.search).get("limit");
         violations.push({
@@ -104,7 +120,9 @@ export const SCANS_READ_UNDER_EVERY_CHOICE: CallerRule = defineRule<"caller", Ca
       return verdict(
         opportunities,
         violations,
-        "no scan your client read to its end under the default was run again here (or the default's run was not beside this one)",
+        leftByFailure.length > 0
+          ? `your command failed under this choice after an expired-token answer or a 429 and left ${leftByFailure.join(", ")} there: a scan left by a command that says it failed is client/command's finding`
+          : "no scan your client read to its end under the default was run again here (or the default's run was not beside this one)",
       );
     },
   },

@@ -46,6 +46,8 @@ export interface Traffic {
   variant?: string;
   /** In a sweep, the same command's traffic under the default, for the rule that judges differences. */
   baseline?: { traffic: Traffic };
+  /** The command that made this traffic failed (a client check knows; recorded traffic does not). */
+  commandFailed?: boolean;
 }
 
 function basicClient(header: string | undefined): string | undefined {

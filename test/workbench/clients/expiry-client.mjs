@@ -3,7 +3,8 @@
 // expired-token answer it requests a new token and sends that page again with it; with
 // FAULT=expired-token-again it sends the page again with the expired token first (and takes the new one
 // only after a second refusal); with FAULT=stops-on-expiry it takes the answer for the end of its job and
-// exits 0 with what it read.
+// exits 0 with what it read; with FAIL=on-expiry (no fault: the document does not say what a caller does
+// next) it treats the answer as fatal and exits 1.
 const BASE = process.env.LCKIT_BASE_URL;
 const RDM = process.env.LCKIT_RDM_URL;
 const TENANT = process.env.LCKIT_TENANT;
@@ -36,6 +37,7 @@ let body;
 for (let pages = 0; pages < 100; pages++) {
   let r = await page(body);
   for (let renewals = 0; (await expired(r)) && renewals < 3; renewals++) {
+    if (process.env.FAIL === "on-expiry") throw new Error(`the token expired after ${read} lookups`);
     if (FAULT === "stops-on-expiry") {
       console.log(`read ${read} lookups; the token expired`);
       process.exit(0);
