@@ -50,6 +50,9 @@ export interface VariantRun {
   result: RunResult;
   /** MUST failures and broken checks: what a correct variant must never get. */
   verdictProblems: CheckResult[];
+  /** The explorer's checks that could not decide: on a correct variant on a driven clock, a problem too
+   *  (explore-run.ts's explorerProblems asks the same of the explorer run alone). */
+  explorerUndecided: CheckResult[];
   failedIds: Set<string>;
 }
 
@@ -73,6 +76,9 @@ export async function runWithVariants(
     result,
     verdictProblems: result.checks.filter(
       (c) => c.status === "broken" || (c.status === "failed" && c.level === "MUST"),
+    ),
+    explorerUndecided: result.checks.filter(
+      (c) => c.id.startsWith("explore/") && c.status === "inconclusive",
     ),
     failedIds: new Set(result.checks.filter((c) => c.status === "failed").map((c) => c.id)),
   };

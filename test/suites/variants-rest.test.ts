@@ -6,8 +6,16 @@ import { describeProblems, matrixHalf, runWithVariants } from "./variants-matrix
 
 describe("every suite accepts each single variant (odd positions)", () => {
   it.each(matrixHalf(1).map((name) => [name]))("%s", async (name) => {
-    const { verdictProblems, result } = await runWithVariants([name], { runs: 1 });
+    // Seed 1: the explorer's checks in this run are its seed-1 run of explore-variants*.test.ts.
+    const { verdictProblems, explorerUndecided, result } = await runWithVariants([name], {
+      runs: 1,
+      seed: 1,
+    });
     expect(result.checks.length).toBeGreaterThan(50);
-    expect(describeProblems(verdictProblems)).toEqual([]);
+    // The two explorers explore-variants*.test.ts runs alone judged here too (explore/tokens may skip
+    // where it cannot restore a configuration it would change).
+    const explored = (id: string) => result.checks.find((c) => c.id === id)?.status;
+    expect([explored("explore/reads"), explored("explore/after-delete")]).toEqual(["passed", "passed"]);
+    expect(describeProblems([...verdictProblems, ...explorerUndecided])).toEqual([]);
   });
 });
