@@ -567,13 +567,15 @@ export class ServiceJudge {
 
   /** Every rule's verdict so far; scrolls still open count as abandoned (undecided) in this verdict
    *  without being closed, so a running proxy can report and go on. */
-  verdicts(): Map<string, ServiceVerdict> {
+  verdicts(interim = false): Map<string, ServiceVerdict> {
+    const waiting = new Map<string, ReadonlyMap<string, number>>();
+    for (const part of this.parts) for (const [id, why] of part.waiting?.(interim) ?? []) waiting.set(id, why);
     let openUndecided = 0;
     for (const scroll of this.open.values()) if (scroll.onceDecided === undefined) openUndecided += 1;
     const { opportunities: orderOpportunities, findings: orderFindings } = this.openOrder();
     const out = new Map<string, ServiceVerdict>();
     for (const [id, tally] of this.tallies) {
-      let pending: Map<string, number> | undefined;
+      let pending: Map<string, number> | undefined = waiting.has(id) ? new Map(waiting.get(id)) : undefined;
       if (id === RULES.everyRecordOnce.id && openUndecided > 0)
         pending = new Map([[ABANDONED, openUndecided]]);
       if (id === RULES.expiredToken.id && tally.opportunities === 0 && this.unknownTokens > 0)

@@ -12,10 +12,11 @@
 // token's life after them is at the quota only as a lower bound (a finding still, never a pass), and a
 // grant followed across them is undecided unless a token accepted after it breaks it still.
 import { isObject } from "../contract/index.ts";
+import { isQuotaRefusal } from "../rules/caller/tokens.ts";
 import { parseJson } from "../rules/caller/traffic.ts";
 import type { ObservedExchange, ServiceRule, ServiceRuleJudge, TokenTable } from "./service-rule.ts";
 import { GAP_WHY } from "./service-rule.ts";
-import type { Tally } from "./tally.ts";
+import type { Finding, Tally } from "./tally.ts";
 
 export const QUOTA_RULE = {
   id: "service/token-quota-kept",
@@ -39,6 +40,29 @@ export const QUOTA_SHOWN_RULE = {
   notExercised:
     "the traffic showed no quota (no PUT or POST of a customer with multitokenConfig answered 2xx) to hold the tokens accepted to",
 } satisfies ServiceRule;
+
+export const REFUSAL_RULE = {
+  id: "service/token-granted-below-quota",
+  level: "MUST",
+  title:
+    "MUST NOT decline a client's token request for the limit while fewer of its tokens than its customer's maxActiveTokensAllowed are active (an expired token no longer counts)",
+  requirements: ["TOKEN-STATE-02", "TOKEN-STATE-05", "TOKEN-QUOTA-10"],
+  opportunity:
+    "a token request declined for the limit, of a client whose quota the traffic showed, with every token that could be active then issued within the recording",
+  notExercised:
+    "the traffic showed no token request declined for the limit (the body says the limit is exceeded) under a quota it showed",
+} satisfies ServiceRule;
+
+/** A refusal for the limit waiting for its end to pass: a grant answered meanwhile may have been counted. */
+interface Refusal {
+  seq: number;
+  at: number;
+  end: number;
+  clientId: string;
+  max: number;
+  quotaSeq: number;
+  captured?: Pick<Finding, "evidence" | "secrets">;
+}
 
 /** Grants per client whose tokens active at once are followed (the most recent). */
 const GRANTS_PER_CLIENT = 16;
@@ -73,6 +97,14 @@ const GAP_FOLLOWED = `grants followed across ${GAP_WHY} (a token accepted among 
 /** A token's life where the traffic showed none longer (expires_in's common value). */
 const DEFAULT_LIFETIME_MS = 3_600_000;
 
+const BEFORE_RECORDING =
+  "refusals for the limit less than a token's life after the recording began (tokens issued before it may have been active)";
+const REFUSAL_GAP = `refusals for the limit less than a token's life after ${GAP_WHY} (a grant among them may have been active)`;
+const HIDDEN_GRANT =
+  "refusals for the limit less than a token's life after a grant the traffic could not attribute (no client id, or a redacted token)";
+const REFUSAL_UNKNOWN_QUOTA =
+  "refusals for the limit of clients whose quota the traffic never showed, or showed before exchanges not judged";
+
 const UNKNOWN_EXPIRY =
   "token requests granted at the quota only if tokens without expires_in in their answer were still active";
 
@@ -93,7 +125,15 @@ function boundedSet<K, V>(map: Map<K, V>, key: K, value: V, bound: number): void
 }
 
 export class TokenQuotaJudge implements ServiceRuleJudge {
-  readonly rules = [QUOTA_RULE, QUOTA_SHOWN_RULE];
+  readonly rules = [QUOTA_RULE, QUOTA_SHOWN_RULE, REFUSAL_RULE];
+  /** Per client: its tokens seen issued, with the latest moment each may still be active (undefined: the
+   *  answer gave no expires_in, so possibly active still). */
+  private readonly lastsUntil = new Map<string, Map<string, number | undefined>>();
+  private readonly refusals: Refusal[] = [];
+  /** The first exchange's time, the last grant not attributable to a client, the longest validity written. */
+  private firstAt: number | undefined;
+  private hiddenGrantAt: number | undefined;
+  private longestValidityMs = 0;
   /** Per client: the recent grants under a known quota (the state table beyond the grant itself). */
   private readonly grants = new Map<string, Grant[]>();
   /** Per customer id: its quota, when multi-token support is known on; absent when not known. */
@@ -121,6 +161,8 @@ export class TokenQuotaJudge implements ServiceRuleJudge {
   }
 
   see(x: ObservedExchange, tokens: TokenTable): void {
+    this.firstAt ??= x.at;
+    this.settle(x.at);
     if (x.operation === "putCustomer" || x.operation === "postCustomer" || x.operation === "putClients")
       this.configuration(x);
     else if (x.operation === "issueToken") this.tokenRequest(x, tokens);
@@ -166,8 +208,11 @@ export class TokenQuotaJudge implements ServiceRuleJudge {
     if (x.operation === "putClients") {
       if (Array.isArray(body))
         for (const c of body)
-          if (isObject(c) && typeof c.clientId === "string")
+          if (isObject(c) && typeof c.clientId === "string") {
             boundedSet(this.customerOfClient, c.clientId, customer, CUSTOMERS_KEPT);
+            if (typeof c.accessTokenValidity === "number")
+              this.longestValidityMs = Math.max(this.longestValidityMs, c.accessTokenValidity * 1000);
+          }
       return;
     }
     if (!isObject(body)) return;
@@ -193,6 +238,8 @@ export class TokenQuotaJudge implements ServiceRuleJudge {
     const customer = clientId === undefined ? undefined : this.customerOfClient.get(clientId);
     const quota = customer === undefined ? undefined : this.quotas.get(customer);
     const tally = this.tally(QUOTA_RULE.id);
+    if (value !== undefined && (!granted || clientId === undefined)) this.hiddenGrantAt = x.at;
+    if (isQuotaRefusal(x)) this.refused(x, clientId, quota);
     if (quota?.stale) {
       // Whether the quota still holds is not known: nothing decided of this request.
       if (granted && clientId !== undefined) {
@@ -251,6 +298,63 @@ export class TokenQuotaJudge implements ServiceRuleJudge {
     this.remember(clientId, value, answer, x, tokens, held);
   }
 
+  /** A refusal for the limit: judged once its end has passed (a grant answered meanwhile may count). */
+  private refused(x: ObservedExchange, clientId: string | undefined, quota: Quota | undefined): void {
+    const tally = this.tally(REFUSAL_RULE.id);
+    if (clientId === undefined) return;
+    if (quota === undefined || quota.stale) {
+      if (quota !== undefined || this.quotas.size > 0) tally.undecide(REFUSAL_UNKNOWN_QUOTA);
+      return;
+    }
+    const refusal: Refusal = {
+      seq: x.seq,
+      at: x.at,
+      end: x.at + (x.durationMs ?? 0),
+      clientId,
+      max: quota.max,
+      quotaSeq: quota.seq,
+    };
+    if (tally.wantsEvidence) {
+      const captured = tally.evidenceOf(x.seq);
+      if (captured !== undefined) refusal.captured = captured;
+    }
+    this.refusals.push(refusal);
+  }
+
+  waiting(interim: boolean): ReadonlyMap<string, ReadonlyMap<string, number>> {
+    if (!interim) this.settle(Number.POSITIVE_INFINITY);
+    if (this.refusals.length === 0) return new Map();
+    const why = "refusals for the limit answered last (a grant answered beside them may follow)";
+    return new Map([[REFUSAL_RULE.id, new Map([[why, this.refusals.length]])]]);
+  }
+
+  /** The refusals whose end lies before `now`: the client's tokens that may have been active at the
+   *  refusal (issued before its end, not surely expired at its start) against the quota. */
+  private settle(now: number): void {
+    while (this.refusals.length > 0 && (this.refusals[0] as Refusal).end < now)
+      this.judgeRefusal(this.refusals.shift() as Refusal);
+  }
+
+  private judgeRefusal(r: Refusal): void {
+    const tally = this.tally(REFUSAL_RULE.id);
+    const life =
+      Math.max(this.longestLifeMs || DEFAULT_LIFETIME_MS, this.longestValidityMs) + EXPIRY_SLACK_MS;
+    const since = r.at - life;
+    if ((this.firstAt ?? r.at) > since) return tally.undecide(BEFORE_RECORDING);
+    if (this.lastGapAt !== undefined && this.lastGapAt > since) return tally.undecide(REFUSAL_GAP);
+    if (this.hiddenGrantAt !== undefined && this.hiddenGrantAt > since) return tally.undecide(HIDDEN_GRANT);
+    tally.opportunities += 1;
+    let active = 0;
+    for (const until of this.lastsUntil.get(r.clientId)?.values() ?? [])
+      if (until === undefined || until > r.at) active += 1;
+    if (active < r.max)
+      tally.violate(
+        r.seq,
+        `client ${r.clientId}'s token request was declined for the limit while at most ${active} of its tokens the traffic saw issued could still be active (the others expired by their expires_in), below its customer's maxActiveTokensAllowed ${r.max} (set at #${r.quotaSeq}): a new token should have been issued`,
+        r.captured,
+      );
+  }
+
   /** A token granted: held with its expiry among the client's, for the grants after it. */
   private remember(
     clientId: string,
@@ -269,5 +373,16 @@ export class TokenQuotaJudge implements ServiceRuleJudge {
     );
     if (held.size > TOKENS_PER_CLIENT) held.delete(held.keys().next().value as string);
     boundedSet(this.issued, clientId, held, CLIENTS_KEPT);
+    // The latest it may be active: expires_in is whole seconds, counted from the answer at the latest.
+    const lasts = this.lastsUntil.get(clientId) ?? new Map<string, number | undefined>();
+    const answeredAt = x.at + (x.durationMs ?? 0);
+    const until = expiresIn === undefined ? undefined : answeredAt + expiresIn * 1000 + EXPIRY_SLACK_MS;
+    lasts.delete(value);
+    lasts.set(value, until);
+    // Expired before this grant and before every refusal still waiting: no refusal can count it again.
+    const horizon = Math.min(x.at, this.refusals[0]?.at ?? x.at) - EXPIRY_SLACK_MS;
+    for (const [token, end] of lasts) if (end !== undefined && end <= horizon) lasts.delete(token);
+    if (lasts.size > TOKENS_PER_CLIENT) lasts.delete(lasts.keys().next().value as string);
+    boundedSet(this.lastsUntil, clientId, lasts, CLIENTS_KEPT);
   }
 }

@@ -320,3 +320,53 @@ describe("service/active-tokens-within-quota", () => {
     expect(statusOf([token("q1", "tok-q1", T0)], id).status).toBe("not-exercised");
   });
 });
+
+describe("service/token-granted-below-quota", () => {
+  const id = "service/token-granted-below-quota";
+  // A minute's tokens (expires_in 60), asked more than a token's life after the recording began.
+  const after = T0 + 100_000;
+  const refusal = (at: number) => token("q1", "", at, 429);
+  it("catches a refusal for the limit one token below the quota", () => {
+    const faulty = [quota(2), token("q1", "tok-q1", after, 200, 60), refusal(after + 1000)];
+    expect(statusOf(faulty, id)).toMatchObject({
+      status: "failed",
+      text: /q1.*at most 1 of its tokens.*maxActiveTokensAllowed 2/,
+    });
+  });
+  it("catches a refusal counting tokens that expired (an expired token no longer counts)", () => {
+    const faulty = [
+      quota(2),
+      token("q1", "tok-q1", T0 + 1000, 200, 60),
+      token("q1", "tok-q2", T0 + 2000, 200, 60),
+      refusal(after + 60_000),
+    ];
+    expect(statusOf(faulty, id)).toMatchObject({ status: "failed", text: /at most 0 of its tokens/ });
+  });
+  it("passes a refusal at the quota, under another status, and one answered beside a concurrent grant", () => {
+    const atLimit = [
+      quota(2),
+      token("q1", "tok-q1", after, 200, 60),
+      token("q1", "tok-q2", after + 10, 200, 60),
+      refusal(after + 1000),
+    ];
+    expect(statusOf(atLimit, id).status).toBe("passed");
+    const as400 = [...atLimit.slice(0, 3), token("q1", "", after + 1000, 400)];
+    expect(statusOf(as400, id).status).toBe("passed");
+    // Three requests at once: the refusal recorded before the grant the service had answered first.
+    const concurrent = [
+      quota(2),
+      token("q1", "tok-q1", after, 200, 60),
+      refusal(after + 500),
+      token("q1", "tok-q2", after + 500, 200, 60),
+      scan("acme", "tok-q1", 200, after + 2000),
+    ];
+    expect(statusOf(concurrent, id).status).toBe("passed");
+  });
+  it("is undecided within a token's life of the recording's start, and for a quota never shown", () => {
+    const early = [quota(2), token("q1", "tok-q1", T0 + 1000, 200, 60), refusal(T0 + 2000)];
+    expect(statusOf(early, id).status).toBe("inconclusive");
+    const unknown = [quota(2), token("q9", "tok-q9", after, 200, 60), token("q9", "", after + 1000, 429)];
+    expect(statusOf(unknown, id).status).toBe("inconclusive");
+    expect(statusOf([token("q1", "", after, 429)], id).status).toBe("not-exercised");
+  });
+});
