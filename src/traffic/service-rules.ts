@@ -569,7 +569,8 @@ export class ServiceJudge {
    *  without being closed, so a running proxy can report and go on. */
   verdicts(interim = false): Map<string, ServiceVerdict> {
     const waiting = new Map<string, ReadonlyMap<string, number>>();
-    for (const part of this.parts) for (const [id, why] of part.waiting?.(interim) ?? []) waiting.set(id, why);
+    for (const part of this.parts)
+      for (const [id, why] of part.waiting?.(interim) ?? []) waiting.set(id, why);
     let openUndecided = 0;
     for (const scroll of this.open.values()) if (scroll.onceDecided === undefined) openUndecided += 1;
     const { opportunities: orderOpportunities, findings: orderFindings } = this.openOrder();

@@ -17,6 +17,7 @@ import { parseJson } from "../rules/caller/traffic.ts";
 import type { ObservedExchange, ServiceRule, ServiceRuleJudge, TokenTable } from "./service-rule.ts";
 import { GAP_WHY } from "./service-rule.ts";
 import type { Finding, Tally } from "./tally.ts";
+import { type MultiToken, TOKEN_STATE_RULE, TokenStateJudge } from "./token-state.ts";
 
 export const QUOTA_RULE = {
   id: "service/token-quota-kept",
@@ -110,8 +111,9 @@ const UNKNOWN_EXPIRY =
 
 interface Quota {
   max: number;
-  /** The configuration write that set it. */
+  /** The configuration write that set it, and when its answer came. */
   seq: number;
+  end: number;
   /** Exchanges were not judged since it was set. */
   stale?: true;
 }
@@ -125,7 +127,10 @@ function boundedSet<K, V>(map: Map<K, V>, key: K, value: V, bound: number): void
 }
 
 export class TokenQuotaJudge implements ServiceRuleJudge {
-  readonly rules = [QUOTA_RULE, QUOTA_SHOWN_RULE, REFUSAL_RULE];
+  readonly rules = [QUOTA_RULE, QUOTA_SHOWN_RULE, REFUSAL_RULE, TOKEN_STATE_RULE];
+  private readonly state = new TokenStateJudge(() => this.tally(TOKEN_STATE_RULE.id));
+  /** Per customer: when a PUT without multitokenConfig, answered without one, ended (support off). */
+  private readonly offSince = new Map<string, number>();
   /** Per client: its tokens seen issued, with the latest moment each may still be active (undefined: the
    *  answer gave no expires_in, so possibly active still). */
   private readonly lastsUntil = new Map<string, Map<string, number | undefined>>();
@@ -149,6 +154,8 @@ export class TokenQuotaJudge implements ServiceRuleJudge {
 
   gap(at: number): void {
     this.lastGapAt = at;
+    this.state.gap();
+    this.offSince.clear();
     for (const quota of this.quotas.values()) quota.stale = true;
     const life = this.longestLifeMs || DEFAULT_LIFETIME_MS;
     const shown = this.tally(QUOTA_SHOWN_RULE.id);
@@ -167,6 +174,21 @@ export class TokenQuotaJudge implements ServiceRuleJudge {
       this.configuration(x);
     else if (x.operation === "issueToken") this.tokenRequest(x, tokens);
     else if (x.status >= 200 && x.status < 300 && x.bearer !== undefined) this.accepted(x, tokens);
+    else if (x.status === 401 && x.bearer !== undefined) {
+      const token = tokens(x.bearer);
+      if (token !== undefined) this.state.refused(token.clientId, token.value);
+    }
+  }
+
+  /** Whether multi-token support is on for the client at `at`: on from a quota written before it, off
+   *  from a PUT of its customer without multitokenConfig whose answer shows none either. */
+  private multiToken(clientId: string, at: number): MultiToken {
+    const customer = this.customerOfClient.get(clientId);
+    if (customer === undefined) return undefined;
+    const quota = this.quotas.get(customer);
+    if (quota !== undefined) return !quota.stale && quota.end <= at ? { on: true } : undefined;
+    const since = this.offSince.get(customer);
+    return since !== undefined && since <= at ? { on: false, since } : undefined;
   }
 
   /** A token the service accepted: active at every grant since its issue, as far as the traffic shows. A
@@ -225,8 +247,19 @@ export class TokenQuotaJudge implements ServiceRuleJudge {
     const max = isObject(config) ? config.maxActiveTokensAllowed : undefined;
     // Without multitokenConfig, whether PUT and POST replace or merge is not shown: the quota is unknown.
     if (typeof max === "number" && Number.isInteger(max) && max >= 1 && max <= 200)
-      boundedSet(this.quotas, customer, { max, seq: x.seq }, CUSTOMERS_KEPT);
+      boundedSet(this.quotas, customer, { max, seq: x.seq, end: x.at + (x.durationMs ?? 0) }, CUSTOMERS_KEPT);
     else this.quotas.delete(customer);
+    // Off only where PUT (which replaces) wrote none (or null) and the stored customer it answers shows none.
+    const stored = parseJson(x.responseBody);
+    if (
+      x.operation === "putCustomer" &&
+      (body.multitokenConfig ?? undefined) === undefined &&
+      isObject(stored) &&
+      Array.isArray(stored.applicationClients) &&
+      (stored.multitokenConfig ?? undefined) === undefined
+    )
+      boundedSet(this.offSince, customer, x.at + (x.durationMs ?? 0), CUSTOMERS_KEPT);
+    else this.offSince.delete(customer);
   }
 
   private tokenRequest(x: ObservedExchange, tokens: TokenTable): void {
@@ -240,6 +273,14 @@ export class TokenQuotaJudge implements ServiceRuleJudge {
     const tally = this.tally(QUOTA_RULE.id);
     if (value !== undefined && (!granted || clientId === undefined)) this.hiddenGrantAt = x.at;
     if (isQuotaRefusal(x)) this.refused(x, clientId, quota);
+    if (granted && clientId !== undefined)
+      this.state.granted(
+        x,
+        clientId,
+        value as string,
+        isObject(answer) && typeof answer.expires_in === "number" ? answer.expires_in : undefined,
+        this.multiToken(clientId, x.at),
+      );
     if (quota?.stale) {
       // Whether the quota still holds is not known: nothing decided of this request.
       if (granted && clientId !== undefined) {

@@ -370,3 +370,49 @@ describe("service/token-granted-below-quota", () => {
     expect(statusOf([token("q1", "", after, 429)], id).status).toBe("not-exercised");
   });
 });
+
+describe("service/token-state-kept", () => {
+  const id = "service/token-state-kept";
+  // Multi-token support off: a PUT of the customer without multitokenConfig, answered without one.
+  const off = (at = T0) => {
+    const body = { id: "cust-q", applicationClients: ["q1"], multitokenConfig: null };
+    const write = customerWrite("cust-q", body, "tok-admin", at);
+    write.responseBody = JSON.stringify({ id: "cust-q", applicationClients: ["q1"] });
+    return write;
+  };
+  it("catches a new token while the client's token is valid with multi-token support off; the same again passes", () => {
+    const faulty = [off(), token("q1", "tok-q1", T0 + 1000), token("q1", "tok-q2", T0 + 2000)];
+    expect(statusOf(faulty, id)).toMatchObject({
+      status: "failed",
+      text: /q1.*new token.*#\d+ was still valid/,
+    });
+    // The provider's choice: expires_in counts down from the issue (or is left as it was).
+    const correct = [...faulty.slice(0, 2), token("q1", "tok-q1", T0 + 2000, 200, 3599)];
+    expect(statusOf(correct, id).status).toBe("passed");
+    // A new token once the earlier one was refused (revoked) is no finding.
+    const revoked = [
+      ...faulty.slice(0, 2),
+      scan("acme", "tok-q1", 401, T0 + 1500),
+      faulty[2] as ReadExchange,
+    ];
+    expect(statusOf(revoked, id).status).toBe("passed");
+  });
+  it("catches the same token again with multi-token support on (its quota written)", () => {
+    const faulty = [quota(3), token("q1", "tok-q1", T0 + 1000), token("q1", "tok-q1", T0 + 2000)];
+    expect(statusOf(faulty, id)).toMatchObject({ status: "failed", text: /multi-token support on/ });
+    const correct = [quota(3), token("q1", "tok-q1", T0 + 1000), token("q1", "tok-q2", T0 + 2000)];
+    expect(statusOf(correct, id).status).toBe("passed");
+  });
+  it("catches an expired token returned again, and one whose validity restarted", () => {
+    const expired = [token("q1", "tok-q1", T0, 200, 60), token("q1", "tok-q1", T0 + 120_000, 200, 60)];
+    expect(statusOf(expired, id)).toMatchObject({ status: "failed", text: /expired by then/ });
+    const renewed = [token("q1", "tok-q1", T0, 200, 60), token("q1", "tok-q1", T0 + 30_000, 200, 60)];
+    expect(statusOf(renewed, id)).toMatchObject({ status: "failed", text: /outlives its first answer/ });
+    const counted = [token("q1", "tok-q1", T0, 200, 60), token("q1", "tok-q1", T0 + 30_000, 200, 30)];
+    expect(statusOf(counted, id).status).toBe("passed");
+  });
+  it("does not judge a new token where the multi-token setting is not known", () => {
+    const unknown = [token("q1", "tok-q1", T0 + 1000), token("q1", "tok-q2", T0 + 2000)];
+    expect(statusOf(unknown, id).status).toBe("not-exercised");
+  });
+});
