@@ -129,8 +129,10 @@ function boundedSet<K, V>(map: Map<K, V>, key: K, value: V, bound: number): void
 export class TokenQuotaJudge implements ServiceRuleJudge {
   readonly rules = [QUOTA_RULE, QUOTA_SHOWN_RULE, REFUSAL_RULE, TOKEN_STATE_RULE];
   private readonly state = new TokenStateJudge(() => this.tally(TOKEN_STATE_RULE.id));
-  /** Per customer: when a PUT without multitokenConfig, answered without one, ended (support off). */
+  /** Per customer: when a PUT without multitokenConfig, answered without one, ended (support off), and
+   *  when a write of a multitokenConfig with client-credentials settings but no quota ended (on). */
   private readonly offSince = new Map<string, number>();
+  private readonly onSince = new Map<string, number>();
   /** Per client: its tokens seen issued, with the latest moment each may still be active (undefined: the
    *  answer gave no expires_in, so possibly active still). */
   private readonly lastsUntil = new Map<string, Map<string, number | undefined>>();
@@ -156,6 +158,7 @@ export class TokenQuotaJudge implements ServiceRuleJudge {
     this.lastGapAt = at;
     this.state.gap();
     this.offSince.clear();
+    this.onSince.clear();
     for (const quota of this.quotas.values()) quota.stale = true;
     const life = this.longestLifeMs || DEFAULT_LIFETIME_MS;
     const shown = this.tally(QUOTA_SHOWN_RULE.id);
@@ -187,6 +190,8 @@ export class TokenQuotaJudge implements ServiceRuleJudge {
     if (customer === undefined) return undefined;
     const quota = this.quotas.get(customer);
     if (quota !== undefined) return !quota.stale && quota.end <= at ? { on: true } : undefined;
+    const on = this.onSince.get(customer);
+    if (on !== undefined) return on <= at ? { on: true } : undefined;
     const since = this.offSince.get(customer);
     return since !== undefined && since <= at ? { on: false, since } : undefined;
   }
@@ -260,6 +265,10 @@ export class TokenQuotaJudge implements ServiceRuleJudge {
     )
       boundedSet(this.offSince, customer, x.at + (x.durationMs ?? 0), CUSTOMERS_KEPT);
     else this.offSince.delete(customer);
+    // On without a quota shown: client-credentials settings written, and the stored customer shows them.
+    if (isObject(config) && max === undefined && isObject(stored) && isObject(stored.multitokenConfig))
+      boundedSet(this.onSince, customer, x.at + (x.durationMs ?? 0), CUSTOMERS_KEPT);
+    else this.onSince.delete(customer);
   }
 
   private tokenRequest(x: ObservedExchange, tokens: TokenTable): void {
@@ -381,9 +390,18 @@ export class TokenQuotaJudge implements ServiceRuleJudge {
     const life =
       Math.max(this.longestLifeMs || DEFAULT_LIFETIME_MS, this.longestValidityMs) + EXPIRY_SLACK_MS;
     const since = r.at - life;
-    if ((this.firstAt ?? r.at) > since) return tally.undecide(BEFORE_RECORDING);
-    if (this.lastGapAt !== undefined && this.lastGapAt > since) return tally.undecide(REFUSAL_GAP);
-    if (this.hiddenGrantAt !== undefined && this.hiddenGrantAt > since) return tally.undecide(HIDDEN_GRANT);
+    const why =
+      (this.firstAt ?? r.at) > since
+        ? BEFORE_RECORDING
+        : this.lastGapAt !== undefined && this.lastGapAt > since
+          ? REFUSAL_GAP
+          : this.hiddenGrantAt !== undefined && this.hiddenGrantAt > since
+            ? HIDDEN_GRANT
+            : undefined;
+    if (why !== undefined) {
+      tally.undecide(why);
+      return;
+    }
     tally.opportunities += 1;
     let active = 0;
     for (const until of this.lastsUntil.get(r.clientId)?.values() ?? [])

@@ -97,7 +97,7 @@ export class TokenStateJudge {
     if (first.latest !== undefined && first.latest <= x.at)
       return `was answered the token first issued at #${first.seq}, expired by then (its first answer's expires_in had passed): an expired token is never valid again`;
     if (mode?.on === true)
-      return `was answered the token issued at #${first.seq} again, still active, with multi-token support on (its customer's quota written): a new token should have been issued`;
+      return `was answered the token issued at #${first.seq} again, still active, with multi-token support on (its customer's multitokenConfig written): a new token should have been issued`;
     if (
       expiresIn !== undefined &&
       first.latest !== undefined &&

@@ -402,6 +402,15 @@ describe("service/token-state-kept", () => {
     expect(statusOf(faulty, id)).toMatchObject({ status: "failed", text: /multi-token support on/ });
     const correct = [quota(3), token("q1", "tok-q1", T0 + 1000), token("q1", "tok-q2", T0 + 2000)];
     expect(statusOf(correct, id).status).toBe("passed");
+    // multitokenConfig without a quota value is on all the same (its default quota is not shown).
+    const settings = {
+      id: "cust-q",
+      applicationClients: ["q1"],
+      multitokenConfig: { clientCredentialsMultiTokenConfig: {} },
+    };
+    const unset = customerWrite("cust-q", settings, "tok-admin", T0);
+    unset.responseBody = JSON.stringify(settings);
+    expect(statusOf([unset, ...faulty.slice(1)], id).status).toBe("failed");
   });
   it("catches an expired token returned again, and one whose validity restarted", () => {
     const expired = [token("q1", "tok-q1", T0, 200, 60), token("q1", "tok-q1", T0 + 120_000, 200, 60)];
