@@ -17,7 +17,7 @@ import { parseJson } from "../rules/caller/traffic.ts";
 import type { ObservedExchange, ServiceRule, ServiceRuleJudge, TokenTable } from "./service-rule.ts";
 import { GAP_WHY } from "./service-rule.ts";
 import type { Finding, Tally } from "./tally.ts";
-import { type MultiToken, TOKEN_STATE_RULE, TokenStateJudge } from "./token-state.ts";
+import { type MultiToken, TOKEN_STATE_RULE, TokenStateJudge, VALIDITY_RULE } from "./token-state.ts";
 
 export const QUOTA_RULE = {
   id: "service/token-quota-kept",
@@ -127,7 +127,9 @@ function boundedSet<K, V>(map: Map<K, V>, key: K, value: V, bound: number): void
 }
 
 export class TokenQuotaJudge implements ServiceRuleJudge {
-  readonly rules = [QUOTA_RULE, QUOTA_SHOWN_RULE, REFUSAL_RULE, TOKEN_STATE_RULE];
+  readonly rules = [QUOTA_RULE, QUOTA_SHOWN_RULE, REFUSAL_RULE, TOKEN_STATE_RULE, VALIDITY_RULE];
+  /** Per client: the accessTokenValidity written for it (seconds), where and when that write's answer came. */
+  private readonly validity = new Map<string, { seconds: number; seq: number; end: number }>();
   private readonly state = new TokenStateJudge(() => this.tally(TOKEN_STATE_RULE.id));
   /** Per customer: when a PUT without multitokenConfig, answered without one, ended (support off), and
    *  when a write of a multitokenConfig with client-credentials settings but no quota ended (on). */
@@ -159,6 +161,7 @@ export class TokenQuotaJudge implements ServiceRuleJudge {
     this.state.gap();
     this.offSince.clear();
     this.onSince.clear();
+    this.validity.clear();
     for (const quota of this.quotas.values()) quota.stale = true;
     const life = this.longestLifeMs || DEFAULT_LIFETIME_MS;
     const shown = this.tally(QUOTA_SHOWN_RULE.id);
@@ -181,6 +184,40 @@ export class TokenQuotaJudge implements ServiceRuleJudge {
       const token = tokens(x.bearer);
       if (token !== undefined) this.state.refused(token.clientId, token.value);
     }
+  }
+
+  /** The validity a PUT .../clients wrote for a client: what it sent, else what its answer shows stored. */
+  private validityWritten(x: ObservedExchange, clientId: string, sent: unknown): void {
+    let seconds = typeof sent === "number" ? sent : undefined;
+    const stored = parseJson(x.responseBody);
+    if (seconds === undefined && Array.isArray(stored))
+      for (const c of stored)
+        if (isObject(c) && c.clientId === clientId && typeof c.accessTokenValidity === "number")
+          seconds = c.accessTokenValidity;
+    if (seconds === undefined || !Number.isInteger(seconds) || seconds <= 0) this.validity.delete(clientId);
+    else
+      boundedSet(
+        this.validity,
+        clientId,
+        { seconds, seq: x.seq, end: x.at + (x.durationMs ?? 0) },
+        CUSTOMERS_KEPT,
+      );
+  }
+
+  /** A new token: its expires_in against the validity written for its client before the request. */
+  private newToken(x: ObservedExchange, clientId: string, answer: unknown): void {
+    const written = this.validity.get(clientId);
+    const expiresIn = isObject(answer) ? answer.expires_in : undefined;
+    if (written === undefined || written.end > x.at || typeof expiresIn !== "number") return;
+    const tally = this.tally(VALIDITY_RULE.id);
+    tally.opportunities += 1;
+    // Whole seconds, counted from the issue: a second's rounding below, and the seconds the answer took.
+    const lowest = written.seconds - 1 - Math.ceil((x.durationMs ?? 0) / 1000);
+    if (expiresIn > written.seconds || expiresIn < lowest)
+      tally.violate(
+        x.seq,
+        `client ${clientId} was issued a new token with expires_in ${expiresIn}, where its accessTokenValidity was written ${written.seconds} s (at #${written.seq}): its validity is the client's own, from its issue`,
+      );
   }
 
   /** Whether multi-token support is on for the client at `at`: on from a quota written before it, off
@@ -237,6 +274,7 @@ export class TokenQuotaJudge implements ServiceRuleJudge {
         for (const c of body)
           if (isObject(c) && typeof c.clientId === "string") {
             boundedSet(this.customerOfClient, c.clientId, customer, CUSTOMERS_KEPT);
+            this.validityWritten(x, c.clientId, c.accessTokenValidity);
             if (typeof c.accessTokenValidity === "number")
               this.longestValidityMs = Math.max(this.longestValidityMs, c.accessTokenValidity * 1000);
           }
@@ -282,6 +320,8 @@ export class TokenQuotaJudge implements ServiceRuleJudge {
     const tally = this.tally(QUOTA_RULE.id);
     if (value !== undefined && (!granted || clientId === undefined)) this.hiddenGrantAt = x.at;
     if (isQuotaRefusal(x)) this.refused(x, clientId, quota);
+    if (granted && clientId !== undefined && !this.state.knows(clientId, value as string))
+      this.newToken(x, clientId, answer);
     if (granted && clientId !== undefined)
       this.state.granted(
         x,

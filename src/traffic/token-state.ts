@@ -21,6 +21,17 @@ export const TOKEN_STATE_RULE = {
   notExercised: "the traffic showed no token granted to a client that had been issued one before",
 } satisfies ServiceRule;
 
+export const VALIDITY_RULE = {
+  id: "service/token-validity-kept",
+  level: "MUST",
+  title:
+    "MUST issue a client's new token for the accessTokenValidity written for that client (expires_in within its whole-second rounding)",
+  requirements: ["TOKEN-VALIDITY-01", "TOKEN-VALIDITY-02"],
+  opportunity:
+    "a new token issued to a client whose accessTokenValidity the traffic showed written (PUT .../clients answered 2xx) before the request",
+  notExercised: "the traffic showed no new token of a client whose accessTokenValidity it showed written",
+} satisfies ServiceRule;
+
 /** Whether multi-token support is on for the client's customer, as far as the traffic shows. */
 export type MultiToken = { on: true } | { on: false; since: number } | undefined;
 
@@ -45,6 +56,11 @@ export class TokenStateJudge {
   private readonly lives = new Map<string, Map<string, Life>>();
 
   constructor(private readonly tally: () => Tally) {}
+
+  /** Whether the traffic saw this token issued to the client before (a token returned again). */
+  knows(clientId: string, token: string): boolean {
+    return this.lives.get(clientId)?.has(token) === true;
+  }
 
   /** A request refused with 401 on a token: it is no longer the client's valid token. */
   refused(clientId: string, token: string): void {

@@ -425,3 +425,38 @@ describe("service/token-state-kept", () => {
     expect(statusOf(unknown, id).status).toBe("not-exercised");
   });
 });
+
+describe("service/token-validity-kept", () => {
+  const id = "service/token-validity-kept";
+  const clients = (list: unknown[], at = T0) =>
+    x({
+      method: "PUT",
+      url: `${BASE}/oauth/customers/cust-q/clients`,
+      headers: { ...bearer("tok-admin"), "content-type": "application/json" },
+      body: JSON.stringify(list),
+      at,
+      responseBody: JSON.stringify(list),
+    });
+  it("catches a new token that ignores the validity written for its client", () => {
+    const faulty = [clients([{ clientId: "q1", accessTokenValidity: 60 }]), token("q1", "tok-q1", T0 + 1000)];
+    expect(statusOf(faulty, id)).toMatchObject({ status: "failed", text: /expires_in 3600.*written 60/ });
+  });
+  it("catches one client's validity showing on another's new token", () => {
+    const faulty = [
+      clients([
+        { clientId: "q1", accessTokenValidity: 60 },
+        { clientId: "q2", accessTokenValidity: 3600 },
+      ]),
+      token("q2", "tok-q2", T0 + 1000, 200, 60),
+    ];
+    expect(statusOf(faulty, id).status).toBe("failed");
+  });
+  it("passes the written validity, a second's rounding below it, and a token returned again", () => {
+    const written = clients([{ clientId: "q1", accessTokenValidity: 60 }]);
+    expect(statusOf([written, token("q1", "tok-q1", T0 + 1000, 200, 60)], id).status).toBe("passed");
+    expect(statusOf([written, token("q1", "tok-q1", T0 + 1000, 200, 59)], id).status).toBe("passed");
+    // Issued before the write: returned again with what is left of its life, never judged here.
+    const before = [token("q1", "tok-q1", T0 - 1000), written, token("q1", "tok-q1", T0 + 1000, 200, 3598)];
+    expect(statusOf(before, id).status).toBe("not-exercised");
+  });
+});
