@@ -15,7 +15,7 @@ export const TOKEN_STATE_RULE = {
   level: "MUST",
   title:
     "MUST follow the access token's state table: the same token again while it is valid with multi-token support off, a new one with it on, never an expired one, its validity running from its issue once",
-  requirements: ["TOKEN-STATE-01", "TOKEN-STATE-02", "TOKEN-STATE-04", "TOKEN-VALIDITY-02"],
+  requirements: ["TOKEN-STATE-01", "TOKEN-STATE-02", "TOKEN-STATE-04", "TOKEN-QUOTA-01", "TOKEN-VALIDITY-02"],
   opportunity:
     "a token granted to a client whose tokens the traffic saw issued before (a token returned again, or one granted where the multi-token setting is known)",
   notExercised: "the traffic showed no token granted to a client that had been issued one before",
