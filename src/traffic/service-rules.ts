@@ -14,6 +14,7 @@ import { isObject, loadContract } from "../contract/index.ts";
 import { neverIssued } from "../redaction/pseudonyms.ts";
 import { scrollIdSent } from "../rules/caller/caller-rules.ts";
 import { parseJson } from "../rules/caller/traffic.ts";
+import { ConfigurationJudge } from "./configuration.ts";
 import { DeleteTaskJudge } from "./delete-task.ts";
 import { type ClientAccess, RolesJudge } from "./roles.ts";
 import { ScanReads, scanKeyOf } from "./scan-reads.ts";
@@ -256,7 +257,12 @@ function ruleJudges(
   tally: (id: string) => Tally,
   access: ReadonlyMap<string, ClientAccess>,
 ): ServiceRuleJudge[] {
-  return [new RolesJudge(tally, access), new TokenQuotaJudge(tally), new DeleteTaskJudge(tally)];
+  return [
+    new RolesJudge(tally, access),
+    new TokenQuotaJudge(tally),
+    new DeleteTaskJudge(tally),
+    new ConfigurationJudge(tally),
+  ];
 }
 
 /** The service rules judged one exchange at a time, in traffic order. */
@@ -302,7 +308,10 @@ export class ServiceJudge {
     if (x.operation === undefined) return;
     // A write may change what a scan shows, answered or not.
     this.reads.see(x);
-    if (!answered(x)) return;
+    if (!answered(x)) {
+      for (const part of this.parts) part.unanswered?.(x);
+      return;
+    }
     this.contractOf(x);
     this.refusals(x, tokens);
     for (const part of this.parts) part.see(x, tokens);

@@ -460,3 +460,42 @@ describe("service/token-validity-kept", () => {
     expect(statusOf(before, id).status).toBe("not-exercised");
   });
 });
+
+describe("service/refused-write-stores-nothing", () => {
+  const id = "service/refused-write-stores-nothing";
+  const write = (body: unknown, status: number, at: number) => {
+    const sent = customerWrite("cust-r", body, "tok-admin", at, "POST");
+    sent.status = status;
+    sent.responseBody = status < 300 ? JSON.stringify({ id: "cust-r" }) : '{"error":"validation_error"}';
+    return sent;
+  };
+  const multitoken = {
+    multitokenConfig: { clientCredentialsMultiTokenConfig: { maxActiveTokensAllowed: 2 } },
+  };
+  it("catches a write accepted before and refused after another write was refused for its content", () => {
+    const faulty = [write({}, 200, T0), write(multitoken, 400, T0 + 1000), write({}, 400, T0 + 2000)];
+    expect(statusOf(faulty, id)).toMatchObject({
+      status: "failed",
+      text: /refused write changed what is stored/,
+    });
+  });
+  it("passes the same write accepted again, and a refusal under another status (422) followed by acceptance", () => {
+    expect(
+      statusOf([write({}, 200, T0), write(multitoken, 400, T0 + 1000), write({}, 200, T0 + 2000)], id).status,
+    ).toBe("passed");
+    expect(
+      statusOf([write({}, 200, T0), write(multitoken, 422, T0 + 1000), write({}, 200, T0 + 2000)], id).status,
+    ).toBe("passed");
+  });
+  it("does not judge across an accepted write, or a refusal for who asks", () => {
+    const between = [
+      write({}, 200, T0),
+      write({ description: "x" }, 200, T0 + 500),
+      write(multitoken, 400, T0 + 1000),
+      write({}, 400, T0 + 2000),
+    ];
+    expect(statusOf(between, id).status).toBe("not-exercised");
+    const forbidden = [write({}, 200, T0), write(multitoken, 403, T0 + 1000), write({}, 400, T0 + 2000)];
+    expect(statusOf(forbidden, id).status).toBe("not-exercised");
+  });
+});
