@@ -32,9 +32,14 @@ export type TokenTable = (token: string) => IssuedTokenSeen | undefined;
 export interface ServiceRuleJudge {
   readonly rules: readonly ServiceRule[];
   see(x: ObservedExchange, tokens: TokenTable): void;
+  /** An exchange of the interface never answered (what it did is not shown). */
+  unanswered?(x: ObservedExchange): void;
   /** Exchanges were not judged here (a proxy's full judge queue), at time `at`: any of them may have been
    *  what this part follows (a grant, a configuration write, a page): what they could change is undecided. */
   gap?(at: number): void;
+  /** What waits for later exchanges: at the end of the traffic, decided now; in a report of traffic that
+   *  goes on (`interim`), left waiting and counted undecided (rule id to why to count). */
+  waiting?(interim: boolean): ReadonlyMap<string, ReadonlyMap<string, number>>;
 }
 
 /** Why a moment a gap of exchanges not judged touched is undecided (the report's words). */

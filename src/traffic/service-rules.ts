@@ -14,6 +14,7 @@ import { isObject, loadContract } from "../contract/index.ts";
 import { neverIssued } from "../redaction/pseudonyms.ts";
 import { scrollIdSent } from "../rules/caller/caller-rules.ts";
 import { parseJson } from "../rules/caller/traffic.ts";
+import { ConfigurationJudge } from "./configuration.ts";
 import { DeleteTaskJudge } from "./delete-task.ts";
 import { type ClientAccess, RolesJudge } from "./roles.ts";
 import { ScanReads, scanKeyOf } from "./scan-reads.ts";
@@ -256,7 +257,12 @@ function ruleJudges(
   tally: (id: string) => Tally,
   access: ReadonlyMap<string, ClientAccess>,
 ): ServiceRuleJudge[] {
-  return [new RolesJudge(tally, access), new TokenQuotaJudge(tally), new DeleteTaskJudge(tally)];
+  return [
+    new RolesJudge(tally, access),
+    new TokenQuotaJudge(tally),
+    new DeleteTaskJudge(tally),
+    new ConfigurationJudge(tally),
+  ];
 }
 
 /** The service rules judged one exchange at a time, in traffic order. */
@@ -302,7 +308,10 @@ export class ServiceJudge {
     if (x.operation === undefined) return;
     // A write may change what a scan shows, answered or not.
     this.reads.see(x);
-    if (!answered(x)) return;
+    if (!answered(x)) {
+      for (const part of this.parts) part.unanswered?.(x);
+      return;
+    }
     this.contractOf(x);
     this.refusals(x, tokens);
     for (const part of this.parts) part.see(x, tokens);
@@ -567,13 +576,16 @@ export class ServiceJudge {
 
   /** Every rule's verdict so far; scrolls still open count as abandoned (undecided) in this verdict
    *  without being closed, so a running proxy can report and go on. */
-  verdicts(): Map<string, ServiceVerdict> {
+  verdicts(interim = false): Map<string, ServiceVerdict> {
+    const waiting = new Map<string, ReadonlyMap<string, number>>();
+    for (const part of this.parts)
+      for (const [id, why] of part.waiting?.(interim) ?? []) waiting.set(id, why);
     let openUndecided = 0;
     for (const scroll of this.open.values()) if (scroll.onceDecided === undefined) openUndecided += 1;
     const { opportunities: orderOpportunities, findings: orderFindings } = this.openOrder();
     const out = new Map<string, ServiceVerdict>();
     for (const [id, tally] of this.tallies) {
-      let pending: Map<string, number> | undefined;
+      let pending: Map<string, number> | undefined = waiting.has(id) ? new Map(waiting.get(id)) : undefined;
       if (id === RULES.everyRecordOnce.id && openUndecided > 0)
         pending = new Map([[ABANDONED, openUndecided]]);
       if (id === RULES.expiredToken.id && tally.opportunities === 0 && this.unknownTokens > 0)

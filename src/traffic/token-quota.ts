@@ -12,10 +12,12 @@
 // token's life after them is at the quota only as a lower bound (a finding still, never a pass), and a
 // grant followed across them is undecided unless a token accepted after it breaks it still.
 import { isObject } from "../contract/index.ts";
+import { isQuotaRefusal } from "../rules/caller/tokens.ts";
 import { parseJson } from "../rules/caller/traffic.ts";
 import type { ObservedExchange, ServiceRule, ServiceRuleJudge, TokenTable } from "./service-rule.ts";
 import { GAP_WHY } from "./service-rule.ts";
-import type { Tally } from "./tally.ts";
+import type { Finding, Tally } from "./tally.ts";
+import { type MultiToken, TOKEN_STATE_RULE, TokenStateJudge, VALIDITY_RULE } from "./token-state.ts";
 
 export const QUOTA_RULE = {
   id: "service/token-quota-kept",
@@ -39,6 +41,29 @@ export const QUOTA_SHOWN_RULE = {
   notExercised:
     "the traffic showed no quota (no PUT or POST of a customer with multitokenConfig answered 2xx) to hold the tokens accepted to",
 } satisfies ServiceRule;
+
+export const REFUSAL_RULE = {
+  id: "service/token-granted-below-quota",
+  level: "MUST",
+  title:
+    "MUST NOT decline a client's token request for the limit while fewer of its tokens than its customer's maxActiveTokensAllowed are active (an expired token no longer counts)",
+  requirements: ["TOKEN-STATE-02", "TOKEN-STATE-05", "TOKEN-QUOTA-10"],
+  opportunity:
+    "a token request declined for the limit, of a client whose quota the traffic showed, with every token that could be active then issued within the recording",
+  notExercised:
+    "the traffic showed no token request declined for the limit (the body says the limit is exceeded) under a quota it showed",
+} satisfies ServiceRule;
+
+/** A refusal for the limit waiting for its end to pass: a grant answered meanwhile may have been counted. */
+interface Refusal {
+  seq: number;
+  at: number;
+  end: number;
+  clientId: string;
+  max: number;
+  quotaSeq: number;
+  captured?: Pick<Finding, "evidence" | "secrets">;
+}
 
 /** Grants per client whose tokens active at once are followed (the most recent). */
 const GRANTS_PER_CLIENT = 16;
@@ -73,13 +98,22 @@ const GAP_FOLLOWED = `grants followed across ${GAP_WHY} (a token accepted among 
 /** A token's life where the traffic showed none longer (expires_in's common value). */
 const DEFAULT_LIFETIME_MS = 3_600_000;
 
+const BEFORE_RECORDING =
+  "refusals for the limit less than a token's life after the recording began (tokens issued before it may have been active)";
+const REFUSAL_GAP = `refusals for the limit less than a token's life after ${GAP_WHY} (a grant among them may have been active)`;
+const HIDDEN_GRANT =
+  "refusals for the limit less than a token's life after a grant the traffic could not attribute (no client id, or a redacted token)";
+const REFUSAL_UNKNOWN_QUOTA =
+  "refusals for the limit of clients whose quota the traffic never showed, or showed before exchanges not judged";
+
 const UNKNOWN_EXPIRY =
   "token requests granted at the quota only if tokens without expires_in in their answer were still active";
 
 interface Quota {
   max: number;
-  /** The configuration write that set it. */
+  /** The configuration write that set it, and when its answer came. */
   seq: number;
+  end: number;
   /** Exchanges were not judged since it was set. */
   stale?: true;
 }
@@ -93,7 +127,22 @@ function boundedSet<K, V>(map: Map<K, V>, key: K, value: V, bound: number): void
 }
 
 export class TokenQuotaJudge implements ServiceRuleJudge {
-  readonly rules = [QUOTA_RULE, QUOTA_SHOWN_RULE];
+  readonly rules = [QUOTA_RULE, QUOTA_SHOWN_RULE, REFUSAL_RULE, TOKEN_STATE_RULE, VALIDITY_RULE];
+  /** Per client: the accessTokenValidity written for it (seconds), where and when that write's answer came. */
+  private readonly validity = new Map<string, { seconds: number; seq: number; end: number }>();
+  private readonly state = new TokenStateJudge(() => this.tally(TOKEN_STATE_RULE.id));
+  /** Per customer: when a PUT without multitokenConfig, answered without one, ended (support off), and
+   *  when a write of a multitokenConfig with client-credentials settings but no quota ended (on). */
+  private readonly offSince = new Map<string, number>();
+  private readonly onSince = new Map<string, number>();
+  /** Per client: its tokens seen issued, with the latest moment each may still be active (undefined: the
+   *  answer gave no expires_in, so possibly active still). */
+  private readonly lastsUntil = new Map<string, Map<string, number | undefined>>();
+  private readonly refusals: Refusal[] = [];
+  /** The first exchange's time, the last grant not attributable to a client, the longest validity written. */
+  private firstAt: number | undefined;
+  private hiddenGrantAt: number | undefined;
+  private longestValidityMs = 0;
   /** Per client: the recent grants under a known quota (the state table beyond the grant itself). */
   private readonly grants = new Map<string, Grant[]>();
   /** Per customer id: its quota, when multi-token support is known on; absent when not known. */
@@ -109,6 +158,10 @@ export class TokenQuotaJudge implements ServiceRuleJudge {
 
   gap(at: number): void {
     this.lastGapAt = at;
+    this.state.gap();
+    this.offSince.clear();
+    this.onSince.clear();
+    this.validity.clear();
     for (const quota of this.quotas.values()) quota.stale = true;
     const life = this.longestLifeMs || DEFAULT_LIFETIME_MS;
     const shown = this.tally(QUOTA_SHOWN_RULE.id);
@@ -121,10 +174,63 @@ export class TokenQuotaJudge implements ServiceRuleJudge {
   }
 
   see(x: ObservedExchange, tokens: TokenTable): void {
+    this.firstAt ??= x.at;
+    this.settle(x.at);
     if (x.operation === "putCustomer" || x.operation === "postCustomer" || x.operation === "putClients")
       this.configuration(x);
     else if (x.operation === "issueToken") this.tokenRequest(x, tokens);
     else if (x.status >= 200 && x.status < 300 && x.bearer !== undefined) this.accepted(x, tokens);
+    else if (x.status === 401 && x.bearer !== undefined) {
+      const token = tokens(x.bearer);
+      if (token !== undefined) this.state.refused(token.clientId, token.value);
+    }
+  }
+
+  /** The validity a PUT .../clients wrote for a client: what it sent, else what its answer shows stored. */
+  private validityWritten(x: ObservedExchange, clientId: string, sent: unknown): void {
+    let seconds = typeof sent === "number" ? sent : undefined;
+    const stored = parseJson(x.responseBody);
+    if (seconds === undefined && Array.isArray(stored))
+      for (const c of stored)
+        if (isObject(c) && c.clientId === clientId && typeof c.accessTokenValidity === "number")
+          seconds = c.accessTokenValidity;
+    if (seconds === undefined || !Number.isInteger(seconds) || seconds <= 0) this.validity.delete(clientId);
+    else
+      boundedSet(
+        this.validity,
+        clientId,
+        { seconds, seq: x.seq, end: x.at + (x.durationMs ?? 0) },
+        CUSTOMERS_KEPT,
+      );
+  }
+
+  /** A new token: its expires_in against the validity written for its client before the request. */
+  private newToken(x: ObservedExchange, clientId: string, answer: unknown): void {
+    const written = this.validity.get(clientId);
+    const expiresIn = isObject(answer) ? answer.expires_in : undefined;
+    if (written === undefined || written.end > x.at || typeof expiresIn !== "number") return;
+    const tally = this.tally(VALIDITY_RULE.id);
+    tally.opportunities += 1;
+    // Whole seconds, counted from the issue: a second's rounding below, and the seconds the answer took.
+    const lowest = written.seconds - 1 - Math.ceil((x.durationMs ?? 0) / 1000);
+    if (expiresIn > written.seconds || expiresIn < lowest)
+      tally.violate(
+        x.seq,
+        `client ${clientId} was issued a new token with expires_in ${expiresIn}, where its accessTokenValidity was written ${written.seconds} s (at #${written.seq}): its validity is the client's own, from its issue`,
+      );
+  }
+
+  /** Whether multi-token support is on for the client at `at`: on from a quota written before it, off
+   *  from a PUT of its customer without multitokenConfig whose answer shows none either. */
+  private multiToken(clientId: string, at: number): MultiToken {
+    const customer = this.customerOfClient.get(clientId);
+    if (customer === undefined) return undefined;
+    const quota = this.quotas.get(customer);
+    if (quota !== undefined) return !quota.stale && quota.end <= at ? { on: true } : undefined;
+    const on = this.onSince.get(customer);
+    if (on !== undefined) return on <= at ? { on: true } : undefined;
+    const since = this.offSince.get(customer);
+    return since !== undefined && since <= at ? { on: false, since } : undefined;
   }
 
   /** A token the service accepted: active at every grant since its issue, as far as the traffic shows. A
@@ -166,8 +272,12 @@ export class TokenQuotaJudge implements ServiceRuleJudge {
     if (x.operation === "putClients") {
       if (Array.isArray(body))
         for (const c of body)
-          if (isObject(c) && typeof c.clientId === "string")
+          if (isObject(c) && typeof c.clientId === "string") {
             boundedSet(this.customerOfClient, c.clientId, customer, CUSTOMERS_KEPT);
+            this.validityWritten(x, c.clientId, c.accessTokenValidity);
+            if (typeof c.accessTokenValidity === "number")
+              this.longestValidityMs = Math.max(this.longestValidityMs, c.accessTokenValidity * 1000);
+          }
       return;
     }
     if (!isObject(body)) return;
@@ -180,8 +290,23 @@ export class TokenQuotaJudge implements ServiceRuleJudge {
     const max = isObject(config) ? config.maxActiveTokensAllowed : undefined;
     // Without multitokenConfig, whether PUT and POST replace or merge is not shown: the quota is unknown.
     if (typeof max === "number" && Number.isInteger(max) && max >= 1 && max <= 200)
-      boundedSet(this.quotas, customer, { max, seq: x.seq }, CUSTOMERS_KEPT);
+      boundedSet(this.quotas, customer, { max, seq: x.seq, end: x.at + (x.durationMs ?? 0) }, CUSTOMERS_KEPT);
     else this.quotas.delete(customer);
+    // Off only where PUT (which replaces) wrote none (or null) and the stored customer it answers shows none.
+    const stored = parseJson(x.responseBody);
+    if (
+      x.operation === "putCustomer" &&
+      (body.multitokenConfig ?? undefined) === undefined &&
+      isObject(stored) &&
+      Array.isArray(stored.applicationClients) &&
+      (stored.multitokenConfig ?? undefined) === undefined
+    )
+      boundedSet(this.offSince, customer, x.at + (x.durationMs ?? 0), CUSTOMERS_KEPT);
+    else this.offSince.delete(customer);
+    // On without a quota shown: client-credentials settings written, and the stored customer shows them.
+    if (isObject(config) && max === undefined && isObject(stored) && isObject(stored.multitokenConfig))
+      boundedSet(this.onSince, customer, x.at + (x.durationMs ?? 0), CUSTOMERS_KEPT);
+    else this.onSince.delete(customer);
   }
 
   private tokenRequest(x: ObservedExchange, tokens: TokenTable): void {
@@ -193,6 +318,18 @@ export class TokenQuotaJudge implements ServiceRuleJudge {
     const customer = clientId === undefined ? undefined : this.customerOfClient.get(clientId);
     const quota = customer === undefined ? undefined : this.quotas.get(customer);
     const tally = this.tally(QUOTA_RULE.id);
+    if (value !== undefined && (!granted || clientId === undefined)) this.hiddenGrantAt = x.at;
+    if (isQuotaRefusal(x)) this.refused(x, clientId, quota);
+    if (granted && clientId !== undefined && !this.state.knows(clientId, value as string))
+      this.newToken(x, clientId, answer);
+    if (granted && clientId !== undefined)
+      this.state.granted(
+        x,
+        clientId,
+        value as string,
+        isObject(answer) && typeof answer.expires_in === "number" ? answer.expires_in : undefined,
+        this.multiToken(clientId, x.at),
+      );
     if (quota?.stale) {
       // Whether the quota still holds is not known: nothing decided of this request.
       if (granted && clientId !== undefined) {
@@ -251,6 +388,72 @@ export class TokenQuotaJudge implements ServiceRuleJudge {
     this.remember(clientId, value, answer, x, tokens, held);
   }
 
+  /** A refusal for the limit: judged once its end has passed (a grant answered meanwhile may count). */
+  private refused(x: ObservedExchange, clientId: string | undefined, quota: Quota | undefined): void {
+    const tally = this.tally(REFUSAL_RULE.id);
+    if (clientId === undefined) return;
+    if (quota === undefined || quota.stale) {
+      if (quota !== undefined || this.quotas.size > 0) tally.undecide(REFUSAL_UNKNOWN_QUOTA);
+      return;
+    }
+    const refusal: Refusal = {
+      seq: x.seq,
+      at: x.at,
+      end: x.at + (x.durationMs ?? 0),
+      clientId,
+      max: quota.max,
+      quotaSeq: quota.seq,
+    };
+    if (tally.wantsEvidence) {
+      const captured = tally.evidenceOf(x.seq);
+      if (captured !== undefined) refusal.captured = captured;
+    }
+    this.refusals.push(refusal);
+  }
+
+  waiting(interim: boolean): ReadonlyMap<string, ReadonlyMap<string, number>> {
+    if (!interim) this.settle(Number.POSITIVE_INFINITY);
+    if (this.refusals.length === 0) return new Map();
+    const why = "refusals for the limit answered last (a grant answered beside them may follow)";
+    return new Map([[REFUSAL_RULE.id, new Map([[why, this.refusals.length]])]]);
+  }
+
+  /** The refusals whose end lies before `now`: the client's tokens that may have been active at the
+   *  refusal (issued before its end, not surely expired at its start) against the quota. */
+  private settle(now: number): void {
+    while (this.refusals.length > 0 && (this.refusals[0] as Refusal).end < now)
+      this.judgeRefusal(this.refusals.shift() as Refusal);
+  }
+
+  private judgeRefusal(r: Refusal): void {
+    const tally = this.tally(REFUSAL_RULE.id);
+    const life =
+      Math.max(this.longestLifeMs || DEFAULT_LIFETIME_MS, this.longestValidityMs) + EXPIRY_SLACK_MS;
+    const since = r.at - life;
+    const why =
+      (this.firstAt ?? r.at) > since
+        ? BEFORE_RECORDING
+        : this.lastGapAt !== undefined && this.lastGapAt > since
+          ? REFUSAL_GAP
+          : this.hiddenGrantAt !== undefined && this.hiddenGrantAt > since
+            ? HIDDEN_GRANT
+            : undefined;
+    if (why !== undefined) {
+      tally.undecide(why);
+      return;
+    }
+    tally.opportunities += 1;
+    let active = 0;
+    for (const until of this.lastsUntil.get(r.clientId)?.values() ?? [])
+      if (until === undefined || until > r.at) active += 1;
+    if (active < r.max)
+      tally.violate(
+        r.seq,
+        `client ${r.clientId}'s token request was declined for the limit while at most ${active} of its tokens the traffic saw issued could still be active (the others expired by their expires_in), below its customer's maxActiveTokensAllowed ${r.max} (set at #${r.quotaSeq}): a new token should have been issued`,
+        r.captured,
+      );
+  }
+
   /** A token granted: held with its expiry among the client's, for the grants after it. */
   private remember(
     clientId: string,
@@ -269,5 +472,16 @@ export class TokenQuotaJudge implements ServiceRuleJudge {
     );
     if (held.size > TOKENS_PER_CLIENT) held.delete(held.keys().next().value as string);
     boundedSet(this.issued, clientId, held, CLIENTS_KEPT);
+    // The latest it may be active: expires_in is whole seconds, counted from the answer at the latest.
+    const lasts = this.lastsUntil.get(clientId) ?? new Map<string, number | undefined>();
+    const answeredAt = x.at + (x.durationMs ?? 0);
+    const until = expiresIn === undefined ? undefined : answeredAt + expiresIn * 1000 + EXPIRY_SLACK_MS;
+    lasts.delete(value);
+    lasts.set(value, until);
+    // Expired before this grant and before every refusal still waiting: no refusal can count it again.
+    const horizon = Math.min(x.at, this.refusals[0]?.at ?? x.at) - EXPIRY_SLACK_MS;
+    for (const [token, end] of lasts) if (end !== undefined && end <= horizon) lasts.delete(token);
+    if (lasts.size > TOKENS_PER_CLIENT) lasts.delete(lasts.keys().next().value as string);
+    boundedSet(this.lastsUntil, clientId, lasts, CLIENTS_KEPT);
   }
 }

@@ -461,7 +461,7 @@ export class TrafficJudge {
     const timed = this.untimed === 0;
     const checks: CheckResult[] = [];
     const findings: Finding[] = [];
-    const service = this.service.verdicts();
+    const service = this.service.verdicts(report.interim === true);
     for (const rule of serviceRules()) {
       const verdict = service.get(rule.id) as TrafficVerdict;
       findings.push(...verdict.violations);

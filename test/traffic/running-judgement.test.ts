@@ -5,7 +5,7 @@
 import { describe, expect, it } from "vitest";
 import type { ReadExchange } from "../../src/traffic/recorded-entry.ts";
 import { TrafficJudge } from "../../src/traffic/traffic-judge.ts";
-import { exchange, RDM, S, T0, token } from "./timed-traffic.ts";
+import { BASE, exchange, RDM, S, T0, token } from "./timed-traffic.ts";
 
 const RULE = "client/scan-read-to-end[alpha]";
 
@@ -77,5 +77,36 @@ describe("a client let go over the bound of active clients, then active again", 
     expect(check).toMatchObject({ status: "failed", opportunities: 2 });
     expect(check?.log?.filter((l) => /left the scroll/.test(l))).toHaveLength(2);
     expect(check?.message).toMatch(/^client alpha at fault: 2 of 2/);
+  });
+});
+
+describe("a running proxy's report and a token refusal answered last", () => {
+  it("leaves the refusal undecided at the report; a grant answered beside it keeps it within the quota", () => {
+    const judge = new TrafficJudge();
+    const service = (interim: boolean) =>
+      judge
+        .judgement({ source: "proxy", startedAt: new Date(), ...(interim ? { interim } : {}) })
+        .result.checks.find((c) => c.id === "service/token-granted-below-quota");
+    judge.add(exchange({ url: `${RDM}/healthcheck`, method: "GET", at: T0, headers: {} }));
+    judge.add(
+      exchange({
+        method: "PUT",
+        url: `${BASE}/oauth/customers/cust-q`,
+        at: T0 + 100 * S,
+        headers: { authorization: "Bearer tok-admin", "content-type": "application/json" },
+        body: JSON.stringify({
+          applicationClients: ["q1"],
+          multitokenConfig: { clientCredentialsMultiTokenConfig: { maxActiveTokensAllowed: 2 } },
+        }),
+        responseBody: "{}",
+      }),
+    );
+    judge.add(token("q1", "tok-q1", T0 + 101 * S, 200, 60));
+    judge.add(token("q1", "", T0 + 102 * S, 429));
+    expect(service(true)?.status).toBe("inconclusive");
+    // Parallel requests: the grant the service answered first was recorded after the refusal.
+    judge.add(token("q1", "tok-q2", T0 + 102 * S, 200, 60));
+    judge.add(exchange({ url: `${RDM}/healthcheck`, method: "GET", at: T0 + 103 * S, headers: {} }));
+    expect(service(false)).toMatchObject({ status: "passed", opportunities: 1 });
   });
 });

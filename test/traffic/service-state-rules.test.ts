@@ -320,3 +320,182 @@ describe("service/active-tokens-within-quota", () => {
     expect(statusOf([token("q1", "tok-q1", T0)], id).status).toBe("not-exercised");
   });
 });
+
+describe("service/token-granted-below-quota", () => {
+  const id = "service/token-granted-below-quota";
+  // A minute's tokens (expires_in 60), asked more than a token's life after the recording began.
+  const after = T0 + 100_000;
+  const refusal = (at: number) => token("q1", "", at, 429);
+  it("catches a refusal for the limit one token below the quota", () => {
+    const faulty = [quota(2), token("q1", "tok-q1", after, 200, 60), refusal(after + 1000)];
+    expect(statusOf(faulty, id)).toMatchObject({
+      status: "failed",
+      text: /q1.*at most 1 of its tokens.*maxActiveTokensAllowed 2/,
+    });
+  });
+  it("catches a refusal counting tokens that expired (an expired token no longer counts)", () => {
+    const faulty = [
+      quota(2),
+      token("q1", "tok-q1", T0 + 1000, 200, 60),
+      token("q1", "tok-q2", T0 + 2000, 200, 60),
+      refusal(after + 60_000),
+    ];
+    expect(statusOf(faulty, id)).toMatchObject({ status: "failed", text: /at most 0 of its tokens/ });
+  });
+  it("passes a refusal at the quota, under another status, and one answered beside a concurrent grant", () => {
+    const atLimit = [
+      quota(2),
+      token("q1", "tok-q1", after, 200, 60),
+      token("q1", "tok-q2", after + 10, 200, 60),
+      refusal(after + 1000),
+    ];
+    expect(statusOf(atLimit, id).status).toBe("passed");
+    const as400 = [...atLimit.slice(0, 3), token("q1", "", after + 1000, 400)];
+    expect(statusOf(as400, id).status).toBe("passed");
+    // Three requests at once: the refusal recorded before the grant the service had answered first.
+    const concurrent = [
+      quota(2),
+      token("q1", "tok-q1", after, 200, 60),
+      refusal(after + 500),
+      token("q1", "tok-q2", after + 500, 200, 60),
+      scan("acme", "tok-q1", 200, after + 2000),
+    ];
+    expect(statusOf(concurrent, id).status).toBe("passed");
+  });
+  it("is undecided within a token's life of the recording's start, and for a quota never shown", () => {
+    const early = [quota(2), token("q1", "tok-q1", T0 + 1000, 200, 60), refusal(T0 + 2000)];
+    expect(statusOf(early, id).status).toBe("inconclusive");
+    const unknown = [quota(2), token("q9", "tok-q9", after, 200, 60), token("q9", "", after + 1000, 429)];
+    expect(statusOf(unknown, id).status).toBe("inconclusive");
+    expect(statusOf([token("q1", "", after, 429)], id).status).toBe("not-exercised");
+  });
+});
+
+describe("service/token-state-kept", () => {
+  const id = "service/token-state-kept";
+  // Multi-token support off: a PUT of the customer without multitokenConfig, answered without one.
+  const off = (at = T0) => {
+    const body = { id: "cust-q", applicationClients: ["q1"], multitokenConfig: null };
+    const write = customerWrite("cust-q", body, "tok-admin", at);
+    write.responseBody = JSON.stringify({ id: "cust-q", applicationClients: ["q1"] });
+    return write;
+  };
+  it("catches a new token while the client's token is valid with multi-token support off; the same again passes", () => {
+    const faulty = [off(), token("q1", "tok-q1", T0 + 1000), token("q1", "tok-q2", T0 + 2000)];
+    expect(statusOf(faulty, id)).toMatchObject({
+      status: "failed",
+      text: /q1.*new token.*#\d+ was still valid/,
+    });
+    // The provider's choice: expires_in counts down from the issue (or is left as it was).
+    const correct = [...faulty.slice(0, 2), token("q1", "tok-q1", T0 + 2000, 200, 3599)];
+    expect(statusOf(correct, id).status).toBe("passed");
+    // A new token once the earlier one was refused (revoked) is no finding.
+    const revoked = [
+      ...faulty.slice(0, 2),
+      scan("acme", "tok-q1", 401, T0 + 1500),
+      faulty[2] as ReadExchange,
+    ];
+    expect(statusOf(revoked, id).status).toBe("passed");
+  });
+  it("catches the same token again with multi-token support on (its quota written)", () => {
+    const faulty = [quota(3), token("q1", "tok-q1", T0 + 1000), token("q1", "tok-q1", T0 + 2000)];
+    expect(statusOf(faulty, id)).toMatchObject({ status: "failed", text: /multi-token support on/ });
+    const correct = [quota(3), token("q1", "tok-q1", T0 + 1000), token("q1", "tok-q2", T0 + 2000)];
+    expect(statusOf(correct, id).status).toBe("passed");
+    // multitokenConfig without a quota value is on all the same (its default quota is not shown).
+    const settings = {
+      id: "cust-q",
+      applicationClients: ["q1"],
+      multitokenConfig: { clientCredentialsMultiTokenConfig: {} },
+    };
+    const unset = customerWrite("cust-q", settings, "tok-admin", T0);
+    unset.responseBody = JSON.stringify(settings);
+    expect(statusOf([unset, ...faulty.slice(1)], id).status).toBe("failed");
+  });
+  it("catches an expired token returned again, and one whose validity restarted", () => {
+    const expired = [token("q1", "tok-q1", T0, 200, 60), token("q1", "tok-q1", T0 + 120_000, 200, 60)];
+    expect(statusOf(expired, id)).toMatchObject({ status: "failed", text: /expired by then/ });
+    const renewed = [token("q1", "tok-q1", T0, 200, 60), token("q1", "tok-q1", T0 + 30_000, 200, 60)];
+    expect(statusOf(renewed, id)).toMatchObject({ status: "failed", text: /outlives its first answer/ });
+    const counted = [token("q1", "tok-q1", T0, 200, 60), token("q1", "tok-q1", T0 + 30_000, 200, 30)];
+    expect(statusOf(counted, id).status).toBe("passed");
+  });
+  it("does not judge a new token where the multi-token setting is not known", () => {
+    const unknown = [token("q1", "tok-q1", T0 + 1000), token("q1", "tok-q2", T0 + 2000)];
+    expect(statusOf(unknown, id).status).toBe("not-exercised");
+  });
+});
+
+describe("service/token-validity-kept", () => {
+  const id = "service/token-validity-kept";
+  const clients = (list: unknown[], at = T0) =>
+    x({
+      method: "PUT",
+      url: `${BASE}/oauth/customers/cust-q/clients`,
+      headers: { ...bearer("tok-admin"), "content-type": "application/json" },
+      body: JSON.stringify(list),
+      at,
+      responseBody: JSON.stringify(list),
+    });
+  it("catches a new token that ignores the validity written for its client", () => {
+    const faulty = [clients([{ clientId: "q1", accessTokenValidity: 60 }]), token("q1", "tok-q1", T0 + 1000)];
+    expect(statusOf(faulty, id)).toMatchObject({ status: "failed", text: /expires_in 3600.*written 60/ });
+  });
+  it("catches one client's validity showing on another's new token", () => {
+    const faulty = [
+      clients([
+        { clientId: "q1", accessTokenValidity: 60 },
+        { clientId: "q2", accessTokenValidity: 3600 },
+      ]),
+      token("q2", "tok-q2", T0 + 1000, 200, 60),
+    ];
+    expect(statusOf(faulty, id).status).toBe("failed");
+  });
+  it("passes the written validity, a second's rounding below it, and a token returned again", () => {
+    const written = clients([{ clientId: "q1", accessTokenValidity: 60 }]);
+    expect(statusOf([written, token("q1", "tok-q1", T0 + 1000, 200, 60)], id).status).toBe("passed");
+    expect(statusOf([written, token("q1", "tok-q1", T0 + 1000, 200, 59)], id).status).toBe("passed");
+    // Issued before the write: returned again with what is left of its life, never judged here.
+    const before = [token("q1", "tok-q1", T0 - 1000), written, token("q1", "tok-q1", T0 + 1000, 200, 3598)];
+    expect(statusOf(before, id).status).toBe("not-exercised");
+  });
+});
+
+describe("service/refused-write-stores-nothing", () => {
+  const id = "service/refused-write-stores-nothing";
+  const write = (body: unknown, status: number, at: number) => {
+    const sent = customerWrite("cust-r", body, "tok-admin", at, "POST");
+    sent.status = status;
+    sent.responseBody = status < 300 ? JSON.stringify({ id: "cust-r" }) : '{"error":"validation_error"}';
+    return sent;
+  };
+  const multitoken = {
+    multitokenConfig: { clientCredentialsMultiTokenConfig: { maxActiveTokensAllowed: 2 } },
+  };
+  it("catches a write accepted before and refused after another write was refused for its content", () => {
+    const faulty = [write({}, 200, T0), write(multitoken, 400, T0 + 1000), write({}, 400, T0 + 2000)];
+    expect(statusOf(faulty, id)).toMatchObject({
+      status: "failed",
+      text: /refused write changed what is stored/,
+    });
+  });
+  it("passes the same write accepted again, and a refusal under another status (422) followed by acceptance", () => {
+    expect(
+      statusOf([write({}, 200, T0), write(multitoken, 400, T0 + 1000), write({}, 200, T0 + 2000)], id).status,
+    ).toBe("passed");
+    expect(
+      statusOf([write({}, 200, T0), write(multitoken, 422, T0 + 1000), write({}, 200, T0 + 2000)], id).status,
+    ).toBe("passed");
+  });
+  it("does not judge across an accepted write, or a refusal for who asks", () => {
+    const between = [
+      write({}, 200, T0),
+      write({ description: "x" }, 200, T0 + 500),
+      write(multitoken, 400, T0 + 1000),
+      write({}, 400, T0 + 2000),
+    ];
+    expect(statusOf(between, id).status).toBe("not-exercised");
+    const forbidden = [write({}, 200, T0), write(multitoken, 403, T0 + 1000), write({}, 400, T0 + 2000)];
+    expect(statusOf(forbidden, id).status).toBe("not-exercised");
+  });
+});
