@@ -381,8 +381,9 @@ const BURST_WIDTH = 5;
 
 /** Longest token validity the real-time default-quota check accepts: the next quota session waits that long
  *  for them to expire (none where the check is the last of its lane: leavesLongTokens). 100 s covers 201
- *  token requests in waves over a link at 15 requests a second, sized for twice a read's pace, on a loaded
- *  machine too (a CI run measured 309 ms a token request by that estimate over such a link: 95 s). */
+ *  token requests in waves over a link at 15 requests a second, sized for twice a read's pace (CI runs
+ *  measured 309 and 341 ms a token request by that estimate over such a link: 95 and 104 s); where twice
+ *  asks more but the pace as measured fits, this is what is tried. */
 const longestBurstValiditySeconds = 100;
 
 /** 200 tokens must all be active at the 201st request: their validity outlives the burst, then expires. */
@@ -390,8 +391,16 @@ async function defaultQuotaInRealTime(ctx: CheckContext, session: QuotaSession):
   // The measure is of one-lookup reads; a token request costs more (seen 2-4x on a loaded loopback), and a
   // burst of 201 that outlasts the certain validity of its tokens makes the check undecided: size for twice.
   // Measured in waves as the burst is sent: the rate limit, not the round trip, sets their pace.
-  const requestMs = 2 * (await measureWaveMs(session, BURST_WIDTH));
-  const validity = validityForBurst(requestMs, 201);
+  const measuredMs = await measureWaveMs(session, BURST_WIDTH);
+  const requestMs = 2 * measuredMs;
+  const wanted = validityForBurst(requestMs, 201);
+  // Twice the measured pace is a margin the machine's load can push past the longest validity. Where the
+  // pace as measured fits in it, the longest is tried: a burst that outlasts its tokens leaves the check
+  // undecided (ensureInsideValidity), never passed, and a skip on an estimate alone said less.
+  const validity =
+    wanted > longestBurstValiditySeconds && validityForBurst(measuredMs, 201) <= longestBurstValiditySeconds
+      ? longestBurstValiditySeconds
+      : wanted;
   if (validity > longestBurstValiditySeconds)
     skip(
       `201 token requests take about ${Math.round((201 * requestMs) / 1000)} s on this target ` +
