@@ -4,42 +4,23 @@
 // token requests 300 ms late and reads at once: the first attempt's burst outlasts its tokens, the second,
 // sized by the pace the first showed, decides. A quota not enforced is still caught.
 import { afterEach, describe, expect, it } from "vitest";
-import type { Target } from "../../src/check/index.ts";
-import { createReference, type FaultName, type Listening } from "../../src/reference/index.ts";
-import { planRun, runPlan, systemClock } from "../../src/runner/index.ts";
-import { embeddedTargetDescription } from "../../src/target/embedded.ts";
-import { allChecks } from "../../suites/index.ts";
-import { testSeed } from "./embedded-run.ts";
+import type { FaultName } from "../../src/reference/index.ts";
+import { openReferences, runSlowed } from "./slowed-run.ts";
 
 const CHECK = "token-quota/quota-per-client";
 const TOKEN_DELAY_MS = 300;
 
-const open: Listening[] = [];
 afterEach(async () => {
-  for (const listening of open.splice(0)) await listening.close();
+  for (const listening of openReferences.splice(0)) await listening.close();
 });
 
 async function run(faults: FaultName[] = []) {
-  const listening = await createReference({ faults }).listen({ host: "127.0.0.1", port: 0 });
-  open.push(listening);
-  const target: Target = {
-    ...embeddedTargetDescription(),
-    name: "reference",
-    baseUrl: listening.baseUrl,
-    rdmUrl: listening.rdmUrl,
-  };
-  let tokenRequests = 0;
-  const slowTokens = async (request: Request) => {
-    if (new URL(request.url).pathname === "/oauth/token") {
-      tokenRequests++;
-      await new Promise((resolve) => setTimeout(resolve, TOKEN_DELAY_MS));
-    }
-    return fetch(request);
-  };
-  const plan = planRun(allChecks, { target, ids: [CHECK], drivableClock: false });
-  const result = await runPlan(plan, { fetch: slowTokens, clock: systemClock(), seed: testSeed, runs: 2 });
-  const check = result.checks.find((c) => c.id === CHECK);
-  return { status: check?.status, message: check?.message ?? check?.reason ?? "", tokenRequests };
+  const { status, message, slowed } = await runSlowed(
+    CHECK,
+    { delayMs: TOKEN_DELAY_MS, picks: (url) => url.pathname === "/oauth/token" },
+    faults,
+  );
+  return { status, message, tokenRequests: slowed };
 }
 
 describe("quota-per-client on a target whose token requests are slower than its reads", () => {
