@@ -1,6 +1,7 @@
 // Customer-360 cache loader: collects every message, then rebuilds each object's
 // state by replaying its events in objectVersion order.
 import fs from 'node:fs';
+import { StringDecoder } from 'node:string_decoder';
 
 const tenant = process.env.LCKIT_TENANT;
 const inFile = process.env.LCKIT_EVENTS_FILE;
@@ -109,6 +110,7 @@ process.on('SIGTERM', finish);
 
 const started = Date.now();
 let carry = '';
+const utf8 = new StringDecoder('utf8');
 let offset = 0;
 function poll() {
   if (done) return;
@@ -123,7 +125,7 @@ function poll() {
     }
     fs.closeSync(fd);
   } catch { /* file may not exist yet */ }
-  const text = carry + buf.toString('utf8');
+  const text = carry + utf8.write(buf);
   const parts = text.split('\n');
   carry = parts.pop();
   for (const line of parts) { if (line.trim()) { consumed++; take(line); } }

@@ -128,25 +128,25 @@ signal.signal(signal.SIGTERM, flush)
 deadline = time.monotonic() + 40
 count = 0
 pos = 0
-pending = ""
+pending = b""
 while True:
     try:
-        with open(SRC, "r", encoding="utf-8") as fh:
+        with open(SRC, "rb") as fh:
             fh.seek(pos)
             chunk = fh.read()
-            pos = fh.tell()
+            pos += len(chunk)
     except OSError:
-        chunk = ""
+        chunk = b""
     pending += chunk
-    *complete, pending = pending.split("\n")
+    *complete, pending = pending.split(b"\n")
     for line in complete:
         if line.strip():
             count += 1
-            ingest(count, line)
+            ingest(count, line.decode("utf-8", "replace"))
     if count >= WANT or time.monotonic() > deadline:
         if pending.strip():
             count += 1
-            ingest(count, pending)
+            ingest(count, pending.decode("utf-8", "replace"))
         break
     time.sleep(0.1)
 flush()

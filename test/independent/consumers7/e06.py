@@ -62,7 +62,8 @@ def patch(attrs, deltas):
         new_id = new.get("id") if isinstance(new, dict) else None
         kept = [v for v in cur if not (isinstance(v, dict) and v.get("id") in (old_id, new_id) and v.get("id") is not None)]
         if it.get("type") != "ATTRIBUTE_REMOVED" and new is not None:
-            idx = next((i for i, v in enumerate(cur) if isinstance(v, dict) and v.get("id") == old_id), len(kept))
+            idx = next((i for i, v in enumerate(cur) if isinstance(v, dict) and v.get("id") is not None
+                        and v.get("id") in (old_id, new_id)), len(kept))
             kept.insert(min(idx, len(kept)), new)
         if kept:
             attrs[name] = kept

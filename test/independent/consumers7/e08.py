@@ -66,10 +66,13 @@ def emit(*_):
                         if not isinstance(c, dict) or not isinstance(c.get("attributeType"), str):
                             continue
                         a = c["attributeType"].split("/")[-1]
-                        vals = [v for v in attrs.get(a, []) if not (isinstance(v, dict) and v.get("id") is not None
-                                and v.get("id") in ((c.get("oldValue") or {}).get("id"), (c.get("newValue") or {}).get("id")))]
+                        ids = ((c.get("oldValue") or {}).get("id"), (c.get("newValue") or {}).get("id"))
+                        hit = lambda v: isinstance(v, dict) and v.get("id") is not None and v.get("id") in ids
+                        prev = attrs.get(a, [])
+                        where = next((i for i, v in enumerate(prev) if hit(v)), len(prev))
+                        vals = [v for v in prev if not hit(v)]
                         if c.get("type") != "ATTRIBUTE_REMOVED" and c.get("newValue") is not None:
-                            vals.append(c["newValue"])
+                            vals.insert(min(where, len(vals)), c["newValue"])
                         if vals:
                             attrs[a] = vals
                         else:

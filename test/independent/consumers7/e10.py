@@ -60,7 +60,12 @@ class Consumer:
                     if item.get("type") != "ATTRIBUTE_REMOVED" and new is not None:
                         out.append(new)
                         placed = True
-                elif not (isinstance(new, dict) and vid is not None and vid == new.get("id")):
+                elif isinstance(new, dict) and vid is not None and vid == new.get("id"):
+                    old_held = old.get("id") in [x.get("id") for x in values if isinstance(x, dict)]
+                    if not placed and not old_held and item.get("type") != "ATTRIBUTE_REMOVED":
+                        out.append(new)
+                        placed = True
+                else:
                     out.append(v)
             if not placed and item.get("type") != "ATTRIBUTE_REMOVED" and new is not None:
                 out.append(new)

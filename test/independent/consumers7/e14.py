@@ -48,6 +48,8 @@ def mutate(attrs, deltas):
         nid = nv.get("id") if isinstance(nv, dict) else None
         vals = attrs.get(nm, [])
         at = next((i for i, x in enumerate(vals) if isinstance(x, dict) and x.get("id") is not None and x.get("id") == oid), None)
+        if at is None:
+            at = next((i for i, x in enumerate(vals) if isinstance(x, dict) and x.get("id") is not None and x.get("id") == nid), None)
         vals = [x for x in vals if not (isinstance(x, dict) and x.get("id") is not None and x.get("id") in (oid, nid))]
         if d.get("type") != "ATTRIBUTE_REMOVED" and nv is not None:
             vals.insert(at if at is not None and at <= len(vals) else len(vals), nv)

@@ -36,11 +36,11 @@ def build():
     applied = set()
     order = sorted(stream, key=lambda e: (e["v"] is None, e["v"] if e["v"] is not None else 0, e["seq"]))
     for e in order:
+        d = docs.setdefault(e["uri"], {"uri": e["uri"], "removed": False})
         if e["v"] is not None:
             if e["v"] in applied:
                 continue  # same version already folded: a re-send
             applied.add(e["v"])
-        d = docs.setdefault(e["uri"], {"uri": e["uri"], "removed": False})
         if e["v"] is not None:
             d["objectVersion"] = e["v"]
         d["removed"] = e["et"] in REMOVED
