@@ -93,6 +93,13 @@ function apply({ headers = {}, payload = {} }) {
     // An older deltas message, late: its changes still count where no later one changed the attribute.
     const late = payload.deltas && payload.exceededQueueSizeLimit !== true && !REMOVALS.has(type);
     if (late && !current.removed) current.attributes = foldDeltas(uri, order, type, payload.deltas);
+    const fold = folds.get(uri);
+    if (payload.exceededQueueSizeLimit === true && !REMOVALS.has(type) && fold && order > fold.version) {
+      // A fallback that arrives late: what it changed is not known, so neither is what the deltas folded
+      // across it give.
+      folds.set(uri, { version: order, attributes: undefined, pending: new Map() });
+      if (!current.removed) current.attributes = undefined;
+    }
     return;
   }
   const at = { uri, objectVersion: version, rawVersion: raw, updatedTime: time };

@@ -103,6 +103,13 @@ def apply(message):
         late = "deltas" in payload and not fallback and kind not in REMOVALS
         if late and not current["removed"]:
             current["attributes"] = fold_deltas(uri, order, kind, payload["deltas"], None)
+        fold = folds.get(uri)
+        if fallback and kind not in REMOVALS and fold is not None and order > fold["version"]:
+            # A fallback that arrives late: what it changed is not known, so neither is what the deltas
+            # folded across it give.
+            folds[uri] = {"version": order, "attributes": None, "pending": {}}
+            if not current["removed"]:
+                current["attributes"] = None
         return
     at = {"uri": uri, "objectVersion": version, "updatedTime": time}
     if FAULT == "fallback-as-removal" and fallback:

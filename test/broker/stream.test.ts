@@ -258,6 +258,8 @@ describe("generateStream", () => {
       const object = payload.object;
       const reference = /HasAddress|Affiliation/.test(String(object?.type));
       if (!String(payload.type).startsWith("RELATIONSHIP_") || !reference) return;
+      // A stream of `count` messages is a window: the last one's companion may lie beyond it.
+      if (i === payloads.length - 1) return;
       const next = payloads[i + 1];
       expect(next?.type).toBe("ENTITY_CHANGED");
       expect(messages[i + 1]?.headers.sourceObjectUri).toBe(object?.startObject?.objectURI);

@@ -16,7 +16,23 @@ const stream = (name: string, seed = 1) => choiceStream(name, seed);
 
 type Values = Record<string, { value?: unknown; id?: unknown }[]>;
 /** How a test consumer folds a deltas message into the attributes it holds. */
-type Apply = "merge" | "replace" | "keep-old" | "twice" | "back-from-merge";
+type Apply =
+  | "merge"
+  | "replace"
+  | "keep-old"
+  | "twice"
+  | "back-from-merge"
+  // Faulty: ATTRIBUTE_REMOVED items are skipped.
+  | "ignore-removed"
+  // Faulty: a message that arrives after a higher objectVersion of its object is dropped as stale.
+  | "drop-late"
+  // Faulty: every re-send applied again, a re-sent creation adding its values to what the first made;
+  // "twice-across" also keeps what it held across a fallback.
+  | "twice-adds"
+  | "twice-across"
+  // Correct: keeps what it held across a fallback and applies the deltas after it (a value it never had
+  // is not found, so it stays).
+  | "keep-across";
 
 function items(deltas: unknown): Record<string, unknown>[] | undefined {
   const d = deltas as Record<string, unknown> | undefined;
@@ -37,10 +53,15 @@ function consume(s: ConsumerStream, apply: Apply): ConsumerView {
   }
   for (const [uri, messages] of byObject) {
     const seen = new Set<number>();
+    const again = apply === "twice" || apply === "twice-adds" || apply === "twice-across";
+    let highest = Number.NEGATIVE_INFINITY;
     const ordered = messages
       .filter((m) => {
         const v = Number(m.headers.objectVersion);
-        if (seen.has(v) && apply !== "twice") return false;
+        const late = v < highest;
+        highest = Math.max(highest, v);
+        if (apply === "drop-late" && late) return false;
+        if (seen.has(v) && !again) return false;
         seen.add(v);
         return true;
       })
@@ -62,14 +83,18 @@ function consume(s: ConsumerStream, apply: Apply): ConsumerView {
       const p = m.payload;
       const list = p.exceededQueueSizeLimit === true ? undefined : items(p.deltas);
       if (p.exceededQueueSizeLimit === true || (p.deltas !== undefined && list === undefined)) {
-        state = { version, removed: false };
+        state =
+          apply === "twice-across" || apply === "keep-across"
+            ? { ...state, version, removed: false }
+            : { version, removed: false };
         continue;
       }
       if (!list) {
         state = { ...state, version, removed: false };
         continue;
       }
-      const created = type.endsWith("_CREATED");
+      const createdAgain = (apply === "twice-adds" || apply === "twice-across") && version === state.version;
+      const created = type.endsWith("_CREATED") && !createdAgain;
       const base: Values = apply === "replace" || created ? {} : structuredClone(state.attrs ?? {});
       if (!created && apply !== "replace" && state.attrs === undefined) {
         state = { version, removed: false };
@@ -79,7 +104,8 @@ function consume(s: ConsumerStream, apply: Apply): ConsumerView {
         const name = String(item.attributeType).split("/").at(-1) as string;
         const values = base[name] ?? [];
         const old = item.oldValue as { id?: unknown } | undefined;
-        if (apply !== "keep-old" && old && item.type !== "ATTRIBUTE_ADDED") {
+        const skipped = apply === "ignore-removed" && item.type === "ATTRIBUTE_REMOVED";
+        if (apply !== "keep-old" && !skipped && old && item.type !== "ATTRIBUTE_ADDED") {
           const at = values.findIndex((v) => v.id === old.id);
           if (at >= 0) values.splice(at, 1);
         }
@@ -106,7 +132,7 @@ const verdictOf = (s: ConsumerStream, view: ConsumerView) => {
 };
 
 describe("a deltas stream's attributes, as the deltas leave them", () => {
-  it.each(["deltas", "deltas-message", "deltas-collection"])(
+  it.each(["deltas", "deltas-message", "deltas-collection", "deltas-wide-reordering"])(
     "a consumer that applies each delta to the attributes it lists passes (%s), on objects it judged",
     (name) => {
       const s = stream(name);
@@ -166,6 +192,57 @@ describe("a deltas stream's attributes, as the deltas leave them", () => {
       const found = verdictFindings(resend);
       expect(found[0]?.message).toMatch(/was an exact re-send, .* was the re-send applied again\?/);
       expect(found.every((f) => f.evidence.alsoExplainedBy?.includes(RULE))).toBe(true);
+    },
+  );
+
+  it.each(["deltas", "deltas-message", "deltas-collection", "deltas-wide-reordering"])(
+    "a consumer that keeps what it held across a large-object fallback and applies the deltas after it passes (%s): the document does not say what a fallback leaves",
+    (name) => {
+      const s = stream(name);
+      const { failed, rule } = verdictOf(s, consume(s, "keep-across"));
+      expect(failed).toEqual([]);
+      expect(rule?.status).toBe("passed");
+    },
+  );
+
+  it.each(["deltas", "deltas-message", "deltas-collection", "deltas-wide-reordering"])(
+    "a consumer that skips ATTRIBUTE_REMOVED keeps a removed value: this rule's finding (%s)",
+    (name) => {
+      const s = stream(name);
+      // The streams remove values: the document's second delta item.
+      const removals = s.messages.filter((m) => JSON.stringify(m.payload).includes('"ATTRIBUTE_REMOVED"'));
+      expect(removals.length).toBeGreaterThan(5);
+      const { failed, rule } = verdictOf(s, consume(s, "ignore-removed"));
+      expect(failed).toEqual([RULE]);
+      expect(
+        rule?.findings.some((f) => /still holds .*, which a delta removed or replaced/.test(f.message)),
+      ).toBe(true);
+    },
+  );
+
+  it("deltas dropped as stale, because a higher objectVersion came first, are named by the order rule, with this rule", () => {
+    const s = stream("deltas-wide-reordering");
+    const judgement = judgeView(s, consume(s, "drop-late"));
+    const failed = judgement.verdicts.filter((v) => v.status === "failed").map((v) => v.rule.id);
+    expect(failed.sort()).toEqual([RULE, "consumer/latest-by-object-version"].sort());
+    const order = judgement.verdicts.find((v) => v.rule.id === "consumer/latest-by-object-version");
+    const found = verdictFindings(order);
+    expect(
+      found.some((f) => /came after a higher objectVersion .* was it dropped as stale\?/.test(f.message)),
+    ).toBe(true);
+  });
+
+  it.each(["twice-adds", "twice-across"] as const)(
+    "a re-sent creation applied again adds its values again; named by the re-send rule whether the consumer keeps or drops what it held across a fallback (%s)",
+    (apply) => {
+      const s = stream("deltas");
+      const judgement = judgeView(s, consume(s, apply));
+      const failed = judgement.verdicts.filter((v) => v.status === "failed").map((v) => v.rule.id);
+      expect(failed).toContain("consumer/re-send-changes-nothing");
+      const resend = verdictFindings(
+        judgement.verdicts.find((v) => v.rule.id === "consumer/re-send-changes-nothing"),
+      );
+      expect(resend.some((f) => /ENTITY_CREATED.* was an exact re-send/.test(f.message))).toBe(true);
     },
   );
 

@@ -15,6 +15,7 @@ import {
   ATTRIBUTES_RULE,
   CONSUMER_RULES,
   type ConsumerRule,
+  droppedLateChanged,
   FALLBACK_RULE,
   LATEST_RULE,
   RESEND_RULE,
@@ -139,9 +140,11 @@ export function judgeView(stream: ConsumerStream, view: ConsumerView): ConsumerJ
     if (attributes !== undefined) {
       const unlisted = unlistedAt(c, ctx);
       const reapplied = reappliedChanged(c, ctx);
+      const droppedLate = droppedLateChanged(c, ctx);
       const causes = [
         ...(unlisted ? [{ rule: UNKNOWN_TYPES_RULE, message: unlistedChanged(unlisted, c) }] : []),
         ...(reapplied ? [{ rule: RESEND_RULE, message: reapplied }] : []),
+        ...(droppedLate ? [{ rule: LATEST_RULE, message: droppedLate }] : []),
       ];
       explained.push({ c, by: [{ rule: ATTRIBUTES_RULE, message: attributes }], causes });
       continue;

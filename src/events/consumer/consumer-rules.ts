@@ -11,7 +11,7 @@ import {
   UNKNOWN_HEADER,
   UNKNOWN_PAYLOAD_FIELD,
 } from "./consumer-stream.ts";
-import { deltasGiveAttributes, deltasMismatch, reappliedResend } from "./deltas-state.ts";
+import { deltasGiveAttributes, deltasMismatch, droppedAsStale, reappliedResend } from "./deltas-state.ts";
 import {
   attributesGivenBefore,
   dataKept,
@@ -83,6 +83,16 @@ export function reappliedChanged(c: ObjectCase, ctx: JudgeContext): string | und
   const again = reappliedResend(c, ctx, older ? heldBeforeGap(c, ctx) : undefined);
   if (!again) return undefined;
   return `${describeEntry(again)} was an exact re-send, and the view's attributes are those the deltas leave when it is applied again: was the re-send applied again? ${describeRecord(c.record)}`;
+}
+
+/** The order rule's words where the view's attributes are those the object's deltas leave without the
+ *  deltas that came after a higher objectVersion: the cause a team reads. */
+export function droppedLateChanged(c: ObjectCase, ctx: JudgeContext): string | undefined {
+  if (ctx.stream.choice.payloadType !== "deltas") return undefined;
+  const older = c.record.objectVersion !== undefined && c.record.objectVersion < c.object.winner.version;
+  const late = droppedAsStale(c, ctx, older ? heldBeforeGap(c, ctx) : undefined);
+  if (!late) return undefined;
+  return `${describeEntry(late)} came after a higher objectVersion of the object, and the view's attributes are those the deltas leave without it: was it dropped as stale? A deltas message changes only what it lists, so each objectVersion must be applied in order (hold the later ones until the missing one comes); ${describeRecord(c.record)}`;
 }
 
 const declared: ConsumerRuleDeclaration[] = [

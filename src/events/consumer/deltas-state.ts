@@ -92,7 +92,9 @@ function applyItem(state: DeltasState, item: unknown, entry: TruthEntry): void {
     return;
   }
   if (oldValue && (type === "ATTRIBUTE_CHANGED" || type === "ATTRIBUTE_REMOVED")) {
-    const at = values.findIndex((v) => same(v, oldValue));
+    // By id where the values carry ids (two values may share a text: Hopper replaced by another Hopper).
+    const byId = oldValue.id !== undefined && values.some((v) => v.id !== undefined);
+    const at = values.findIndex((v) => (byId ? v.id === oldValue.id : same(v, oldValue)));
     if (at >= 0) values.splice(at, 1);
     const dropped = state.dropped.get(name) ?? [];
     dropped.push(oldValue);
@@ -144,7 +146,7 @@ export function deltasState(
   }
   let state = states.get(upTo);
   if (!state) {
-    state = fold(object, ctx, upTo);
+    state = fold(object, ctx, upTo, {});
     states.set(upTo, state);
   }
   return state;
@@ -158,25 +160,38 @@ export function deltasGaps(object: TruthObject, ctx: JudgeContext): number[] {
   let gaps = gapCache.get(object);
   if (!gaps) {
     gaps = [];
-    fold(object, ctx, object.winner.version, gaps);
+    fold(object, ctx, object.winner.version, { gaps });
     gapCache.set(object, gaps);
   }
   return gaps;
 }
 
-/** The fold in objectVersion order; `twice` applies a re-sent deltas message again (the state a consumer
- *  that does not recognise re-sends leaves). */
+/** How a fold reads the stream: `gaps` collects where it stops giving attributes; `twice` applies a
+ *  re-sent deltas message again (the state a consumer that does not recognise re-sends leaves);
+ *  `acrossGaps` keeps what it held across a gap (as a consumer that keeps attributes over a fallback
+ *  does) instead of taking every attribute as unknown from there. */
+interface FoldOptions {
+  gaps?: number[];
+  twice?: boolean;
+  acrossGaps?: boolean;
+  /** objectVersions not applied (deltas a consumer dropped as stale: they came after a higher one). */
+  skip?: ReadonlySet<number>;
+  /** With `twice`: a creation applied again adds its values to what the first made, instead of starting
+   *  the object afresh (a consumer that takes a re-sent creation for news does either). */
+  creationAdds?: boolean;
+}
+
+/** The fold in objectVersion order. */
 function fold(
   object: TruthObject,
   ctx: JudgeContext,
   upTo: number,
-  gaps?: number[],
-  twice = false,
+  { gaps, twice = false, acrossGaps = false, skip, creationAdds = false }: FoldOptions,
 ): DeltasState {
   const byVersion = new Map<number, TruthEntry>();
   const again: TruthEntry[] = [];
   for (const e of object.entries)
-    if (e.listed && e.version <= upTo)
+    if (e.listed && e.version <= upTo && !skip?.has(e.version))
       if (!byVersion.has(e.version)) byVersion.set(e.version, e);
       else if (twice && e.resend && e.kind === "deltas") again.push(e);
   let state = emptyState(false);
@@ -196,7 +211,7 @@ function fold(
     if (e.kind === "fallback") {
       // The event without its content: every attribute is unknown from here.
       gaps?.push(e.version);
-      state = emptyState(false);
+      if (!acrossGaps) state = emptyState(false);
       continue;
     }
     const payload = ctx.stream.messages[e.position]?.payload;
@@ -209,10 +224,10 @@ function fold(
     const items = deltaItems(payload?.deltas);
     if (items === undefined) {
       gaps?.push(e.version);
-      state = emptyState(false);
+      if (!acrossGaps) state = emptyState(false);
       continue;
     }
-    if (CREATION.test(e.type)) state = emptyState(true);
+    if (CREATION.test(e.type) && !(creationAdds && again.includes(e))) state = emptyState(true);
     else if (gaps && state.complete && items.some((item) => changesUnseen(state as DeltasState, item)))
       gaps.push(e.version);
     for (const item of items) applyItem(state, item, e);
@@ -263,8 +278,21 @@ const show = (v: ModelValue) => JSON.stringify(v.value ?? v.id);
 export function deltasMismatch(c: ObjectCase, ctx: JudgeContext, upTo?: number): string[] {
   const { record: line, object } = c;
   if (line.attributes === undefined || line.removed || !deltasGiveAttributes(object, ctx)) return [];
-  const state = deltasState(object, ctx, upTo);
   const view = viewAttributes(line.attributesValue);
+  const wrong = mismatchWith(deltasState(object, ctx, upTo), view);
+  if (wrong.length === 0) return wrong;
+  // Across a fallback the document does not say what a consumer keeps: one that kept what it held and
+  // applied the deltas after it (values it never had changed, so not found) holds what that fold leaves.
+  const limit = upTo ?? object.winner.version;
+  if (deltasGaps(object, ctx).some((v) => v <= limit)) {
+    const kept = fold(object, ctx, limit, { acrossGaps: true });
+    if (mismatchWith(kept, view).length === 0) return [];
+  }
+  return wrong;
+}
+
+/** What the view's attributes get wrong against one fold's state, in words. */
+function mismatchWith(state: DeltasState, view: Map<string, ModelValue[]>): string[] {
   const wrong: string[] = [];
   const by = (name: string) => {
     const e = state.lastChange.get(name);
@@ -308,10 +336,44 @@ export function reappliedResend(c: ObjectCase, ctx: JudgeContext, upTo?: number)
   );
   if (!resent) return undefined;
   const view = viewAttributes(line.attributesValue);
-  const twice = fold(object, ctx, limit, undefined, true);
-  return holdsExactly(view, twice) && !holdsExactly(view, deltasState(object, ctx, upTo))
-    ? resent
-    : undefined;
+  if (holdsExactly(view, deltasState(object, ctx, upTo))) return undefined;
+  // Across a gap (a fallback) a consumer may keep what it held or drop it: the document does not say, so
+  // a re-send applied again is named under either reading, and a creation applied again either way.
+  const reapplied = [false, true].some(
+    (acrossGaps) =>
+      !holdsExactly(view, fold(object, ctx, limit, { acrossGaps })) &&
+      [false, true].some((creationAdds) =>
+        holdsExactly(view, fold(object, ctx, limit, { twice: true, acrossGaps, creationAdds })),
+      ),
+  );
+  return reapplied ? resent : undefined;
+}
+
+/** Deltas messages that arrived after a higher objectVersion of the same object and were not applied:
+ *  the view's attributes are those the object's deltas leave without them (and not those they leave).
+ *  The first such message, or undefined. A consumer must wait for the missing objectVersion, or at
+ *  least not drop it when it comes. */
+export function droppedAsStale(c: ObjectCase, ctx: JudgeContext, upTo?: number): TruthEntry | undefined {
+  const { record: line, object } = c;
+  if (line.attributes === undefined || line.removed) return undefined;
+  const limit = upTo ?? object.winner.version;
+  const late: TruthEntry[] = [];
+  let highest = -Infinity;
+  for (const e of [...object.entries].sort((a, b) => a.position - b.position)) {
+    if (!e.listed || e.resend) continue;
+    if (e.version < highest && e.kind === "deltas" && e.version <= limit) late.push(e);
+    highest = Math.max(highest, e.version);
+  }
+  if (late.length === 0) return undefined;
+  const view = viewAttributes(line.attributesValue);
+  if (holdsExactly(view, deltasState(object, ctx, upTo))) return undefined;
+  const skip = new Set(late.map((e) => e.version));
+  const dropped = [false, true].some(
+    (acrossGaps) =>
+      holdsExactly(view, fold(object, ctx, limit, { skip, acrossGaps })) &&
+      !holdsExactly(view, fold(object, ctx, limit, { acrossGaps })),
+  );
+  return dropped ? late[0] : undefined;
 }
 
 /** The view holds, for every attribute the state knows, the same values as often, and no attribute the

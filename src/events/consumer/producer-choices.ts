@@ -84,6 +84,11 @@ export const PRODUCER_CHOICES: readonly ProducerChoice[] = [
   choice("in-order", "every message once and in order", { reorderWindow: 0, duplicates: 0 }),
   choice("wide-reordering", "messages up to 25 places from their order", { reorderWindow: 25 }),
   choice("many-re-sends", "a quarter of the messages sent again", { duplicates: 0.25 }),
+  choice(
+    "deltas-wide-reordering",
+    "payloadType deltas, messages up to 25 places from their order: a later delta of an object often comes before an earlier one",
+    { payloadType: "deltas", reorderWindow: 25 },
+  ),
 ];
 
 export const DEFAULT_CHOICE = PRODUCER_CHOICES[0] as ProducerChoice;

@@ -81,31 +81,40 @@ export class StreamWorld extends MessageBuilders {
   changeEntityAs(entity: Entity, kind: ObjectPayloadKind, ovChanged = false, reference?: Relation): Draft {
     const at = this.tick();
     entity.version += 1;
-    entity.updatedTime = at;
+    // Every fifth version is written by a node whose clock is behind: its updatedTime is not later than
+    // the version before (the document: order by objectVersion, "not by timestamp fields").
+    entity.updatedTime = entity.version % 5 === 0 ? Math.max(entity.createdTime, entity.updatedTime - 1) : at;
     const name = this.random.pick(["FirstName", "LastName", "Country"] as const);
     const old = entity.attributes[name]?.[0];
     const replacement =
       name === "Country"
         ? this.countryValue(entity)
         : this.attributeValue(entity, name, this.random.pick(name === "FirstName" ? firstNames : lastNames));
-    entity.attributes[name] = [replacement];
+    // Now and then the country is removed, not replaced: the document's delta items are ATTRIBUTE_CHANGED
+    // and ATTRIBUTE_REMOVED. Decided by the version, not a draw, so that the rest of the stream is the
+    // same whatever is removed (the replacement is still drawn).
+    const removes = name === "Country" && old !== undefined && entity.version % 4 === 0;
+    if (removes) delete entity.attributes[name];
+    else entity.attributes[name] = [replacement];
     // Only the changed attribute is listed.
-    const items: Record<string, unknown>[] = old
-      ? [
-          {
-            type: "ATTRIBUTE_CHANGED",
-            attributeType: replacement.type,
-            oldValue: this.deltaValue(old),
-            newValue: this.deltaValue(replacement),
-          },
-        ]
-      : [
-          {
-            type: "ATTRIBUTE_ADDED",
-            attributeType: replacement.type,
-            newValue: this.deltaValue(replacement),
-          },
-        ];
+    const items: Record<string, unknown>[] = removes
+      ? [{ type: "ATTRIBUTE_REMOVED", attributeType: old.type, oldValue: this.deltaValue(old) }]
+      : old
+        ? [
+            {
+              type: "ATTRIBUTE_CHANGED",
+              attributeType: replacement.type,
+              oldValue: this.deltaValue(old),
+              newValue: this.deltaValue(replacement),
+            },
+          ]
+        : [
+            {
+              type: "ATTRIBUTE_ADDED",
+              attributeType: replacement.type,
+              newValue: this.deltaValue(replacement),
+            },
+          ];
     if (reference && this.variety) items.push(this.referenceItem(entity, reference));
     return this.message(
       "ENTITY_CHANGED",
