@@ -20,6 +20,8 @@ import { createInterface } from "node:readline";
 
 const FAULT = process.env.FAULT ?? "";
 const VIEW_FILE = process.env.LCKIT_VIEW_FILE;
+// A destination may carry other tenants' messages too: the tenantId header says whose a message is.
+const TENANT = process.env.LCKIT_TENANT;
 if (!VIEW_FILE) throw new Error("LCKIT_VIEW_FILE is not set; run me under lckit events consumer check");
 
 // The event types of the document's table: anything else is skipped.
@@ -72,6 +74,8 @@ function isNewer(current, version, time) {
 }
 
 function apply({ headers = {}, payload = {} }) {
+  if (TENANT && headers.tenantId !== undefined && headers.tenantId !== TENANT && FAULT !== "all-tenants")
+    return;
   const type = headers.eventType ?? payload.type;
   const uri = headers.sourceObjectUri ?? payload.uri ?? payload.object?.uri;
   if (!KNOWN.has(type)) {

@@ -27,6 +27,8 @@ from http.server import BaseHTTPRequestHandler, HTTPServer
 
 FAULT = os.environ.get("FAULT", "")
 VIEW_FILE = os.environ.get("LCKIT_VIEW_FILE")
+# A destination may carry other tenants' messages too: the tenantId header says whose a message is.
+TENANT = os.environ.get("LCKIT_TENANT")
 if not VIEW_FILE:
     sys.exit("LCKIT_VIEW_FILE is not set; run me under lckit events consumer check")
 
@@ -77,6 +79,8 @@ def apply(message):
     global stopped, arrival
     headers = message.get("headers") or {}
     payload = message.get("payload") or {}
+    if TENANT and headers.get("tenantId") not in (None, TENANT) and FAULT != "all-tenants":
+        return
     kind = headers.get("eventType", payload.get("type"))
     obj = payload.get("object") if isinstance(payload.get("object"), dict) else None
     uri = headers.get("sourceObjectUri") or payload.get("uri") or (obj or {}).get("uri")

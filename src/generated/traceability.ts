@@ -184,6 +184,7 @@ export const commandTraces: readonly { command: string; requirements: readonly s
       "CONSUMER-ORDER-01",
       "CONSUMER-REMOVAL-01",
       "CONSUMER-RESEND-01",
+      "CONSUMER-TENANT-01",
       "CONSUMER-UNKNOWN-01",
     ],
   },

@@ -7,7 +7,11 @@
 // by small consumers of the test's own, judged in memory, under every producer choice.
 import { describe, expect, it } from "vitest";
 import { judgeView } from "../../src/events/consumer/consumer-judge.ts";
-import type { ConsumerStream, DeliveredMessage } from "../../src/events/consumer/consumer-stream.ts";
+import {
+  type ConsumerStream,
+  type DeliveredMessage,
+  OTHER_TENANT,
+} from "../../src/events/consumer/consumer-stream.ts";
 import type { ConsumerView } from "../../src/events/consumer/consumer-view.ts";
 import { PRODUCER_CHOICES } from "../../src/events/consumer/producer-choices.ts";
 import { verdictFindings } from "../../src/rules/judge.ts";
@@ -35,6 +39,8 @@ interface Choices {
 function consume(s: ConsumerStream, choices: Choices): ConsumerView {
   const byObject = new Map<string, DeliveredMessage[]>();
   for (const m of s.messages) {
+    // Its tenant's messages only (a shared destination carries another's too).
+    if (m.headers.tenantId === OTHER_TENANT) continue;
     const uri = String(m.headers.sourceObjectUri);
     byObject.set(uri, [...(byObject.get(uri) ?? []), m]);
   }

@@ -84,11 +84,16 @@ function check(
 }
 
 describe.each(Object.entries(LANGUAGES))("the %s example consumer", (_language, argv) => {
-  it("passes every consumer rule, each on opportunities it judged", async () => {
+  it("passes every consumer rule, each on opportunities it judged (the tenant rule: not exercised, saying how)", async () => {
     const run = await check(argv);
     expect(run.exitCode).toBe(0);
     expect(run.result.verdict).toBe("CONFORMANT");
+    // The default stream carries one tenant; the tenant rule is exercised by shared-destination (below).
+    const tenant = run.result.checks.find((c) => c.id === "consumer/other-tenants-left-out");
+    expect(tenant?.status).toBe("not-exercised");
+    expect(tenant?.reason).toMatch(/--variants shared-destination/);
     for (const rule of CONSUMER_RULES) {
+      if (rule.id === "consumer/other-tenants-left-out") continue;
       const result = run.result.checks.find((c) => c.id === rule.id);
       expect(result?.status, rule.id).toBe("passed");
       expect(result?.opportunities, rule.id).toBeGreaterThan(0);
@@ -149,6 +154,26 @@ describe.each(Object.entries(LANGUAGES))("the %s example consumer", (_language, 
     },
     120_000,
   );
+
+  it("under shared-destination it keeps its tenant's objects only; FAULT=all-tenants (the tenantId header not read) is the tenant rule's finding alone, at SHOULD", async () => {
+    const choice = producerChoice("shared-destination");
+    const ok = await consumerCheck({ argv: [...argv], ...(choice ? { choice } : {}), timeoutMs: 60_000 });
+    expect(ok.result.verdict).toBe("CONFORMANT");
+    const passed = ok.result.checks.find((c) => c.id === "consumer/other-tenants-left-out");
+    expect(passed?.status).toBe("passed");
+    expect(passed?.opportunities).toBeGreaterThan(10);
+    const run = await consumerCheck({
+      argv: [...argv],
+      ...(choice ? { choice } : {}),
+      timeoutMs: 60_000,
+      env: { ...process.env, FAULT: "all-tenants" },
+    });
+    expect(failedRules(run)).toEqual(["consumer/other-tenants-left-out"]);
+    expect(run.result.checks.find((c) => c.id === "consumer/other-tenants-left-out")?.message).toMatch(
+      /an object of tenant globex .* keep only those whose tenantId is your tenant's/,
+    );
+    expect(run.exitCode).toBe(0);
+  }, 120_000);
 
   it.each(["attributes-filtered-out", "deltas-message"])(
     "under %s it is CONFORMANT, the attributes rule judged on the lines it wrote",

@@ -20,10 +20,11 @@ import {
   LATEST_RULE,
   RESEND_RULE,
   reappliedChanged,
+  TENANT_RULE,
   UNKNOWN_TYPES_RULE,
   unlistedChanged,
 } from "./consumer-rules.ts";
-import type { ConsumerStream, TruthEntry, TruthObject } from "./consumer-stream.ts";
+import { type ConsumerStream, OTHER_TENANT, type TruthEntry, type TruthObject } from "./consumer-stream.ts";
 import type { ConsumerView } from "./consumer-view.ts";
 import {
   describeEntry,
@@ -117,7 +118,23 @@ export function judgeView(stream: ConsumerStream, view: ConsumerView): ConsumerJ
     cases.push({ object, record });
   }
   let foreign = 0;
-  for (const uri of view.records.keys()) if (!stream.objects.has(uri)) foreign += 1;
+  // Lines of another tenant's objects (a destination shared by tenants): the tenant rule's findings.
+  const otherTenant: Found<ConsumerEvidence>[] = [];
+  for (const [uri, record] of view.records) {
+    if (stream.objects.has(uri)) continue;
+    const object = stream.otherTenantObjects.get(uri);
+    if (!object) {
+      foreign += 1;
+      continue;
+    }
+    otherTenant.push(
+      foundOf(
+        { object, record },
+        `the view holds ${uri}, an object of tenant ${OTHER_TENANT} (its messages carry the tenantId header "${OTHER_TENANT}"), not the consumer's tenant (LCKIT_TENANT): the destination carries other tenants' messages too; keep only those whose tenantId is your tenant's; ${describeRecord(record)}`,
+        [],
+      ),
+    );
+  }
 
   // Each record that is not the latest state, with the rules that explain it.
   // `causes`: the rules that name what changed the record (an unlisted type, a re-send applied again),
@@ -205,6 +222,7 @@ export function judgeView(stream: ConsumerStream, view: ConsumerView): ConsumerJ
     cases.length > 0 &&
     cases.every((c) => !c.object.entries.some((e) => e.listed && e.position > first && reflects(c, e, ctx)));
   const findings = new Map<ConsumerRule, Found<ConsumerEvidence>[]>(CONSUMER_RULES.map((r) => [r, []]));
+  findings.set(TENANT_RULE, otherTenant);
   const extra = new Map<ConsumerRule, number>(CONSUMER_RULES.map((r) => [r, 0]));
   for (const { c, by, causes } of explained) {
     const atStop = stopped ? by.filter((b) => b.rule === UNKNOWN_TYPES_RULE) : [];
@@ -253,7 +271,8 @@ export function judgeView(stream: ConsumerStream, view: ConsumerView): ConsumerJ
         (rule === LATEST_RULE && !ctx.versioned
           ? 0
           : cases.filter((c) => rule.applies(c.object, ctx) && (rule.judgesLine?.(c) ?? true)).length) +
-        (extra.get(rule) ?? 0);
+        (extra.get(rule) ?? 0) +
+        (rule === TENANT_RULE ? stream.otherTenantObjects.size : 0);
       const note =
         rule === LATEST_RULE && skippers > 0
           ? `${skippers} object(s) hold an older objectVersion whose content is the latest's: the consumer skipped ${[

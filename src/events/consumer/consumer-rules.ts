@@ -286,6 +286,18 @@ const declared: ConsumerRuleDeclaration[] = [
       return `${describeEntry(winner)} was sent again as ${describeEntry(again)}, and the view no longer holds its state; ${describeRecord(c.record)}`;
     },
   },
+  {
+    // Judged on the view's lines as a whole, not per object of the tenant (consumer-judge.ts): an
+    // opportunity is an object of another tenant, which none of the tenant's objects is.
+    id: "consumer/other-tenants-left-out",
+    requirements: ["CONSUMER-TENANT-01"],
+    title:
+      "SHOULD keep only its tenant's objects where the destination carries other tenants' messages too (the tenantId header says whose a message is)",
+    opportunity: "an object of another tenant whose messages the destination carried",
+    exercise: "a destination that carries several tenants' messages: --variants shared-destination",
+    applies: () => false,
+    judge: () => undefined,
+  },
 ];
 
 export type ConsumerRule = Rule<"consumer", ConsumerRuleDeclaration>;
@@ -305,6 +317,9 @@ export const FALLBACK_RULE = ruleById("consumer/fallback-is-not-an-empty-object"
 
 /** The rule that names a re-send applied again. */
 export const RESEND_RULE = ruleById("consumer/re-send-changes-nothing");
+
+/** The rule that judges view lines of another tenant's objects. */
+export const TENANT_RULE = ruleById("consumer/other-tenants-left-out");
 
 /** The rule that judges a line's attributes where it holds the latest state otherwise. */
 export const ATTRIBUTES_RULE = ruleById("consumer/attributes-of-the-latest-state");

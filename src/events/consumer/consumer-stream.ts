@@ -56,6 +56,8 @@ export interface ConsumerStream {
   messages: DeliveredMessage[];
   messageCount: number;
   objects: Map<string, TruthObject>;
+  /** Objects of another tenant whose messages the destination carried too (shared-destination). */
+  otherTenantObjects: Map<string, TruthObject>;
   /** Position of the first message of a type in neither of the document's lists, if any, and its type. */
   firstUnlisted?: number;
   firstUnlistedType?: string;
@@ -140,12 +142,16 @@ export function consumerStream(choice: ProducerChoice, seed: number, count: numb
     choice.duplicates > 0 ? lateResends(resendRemovals(configured, random), random) : configured,
     new Random(seed ^ 0x1b873593),
   );
-  const messages = withResends.map((message) => shape(message, choice));
+  const delivered =
+    choice.otherTenant > 0
+      ? withOtherTenant(withResends, choice, seed, Math.round(count * choice.otherTenant))
+      : withResends;
+  const messages = delivered.map((message) => shape(message, choice));
   // The truth is made when first asked for: a check delivers the messages first and asks while the
   // consumer runs.
   let truth: Truth | undefined;
   const truthNow = () => {
-    truth ??= truthOf(withResends, choice);
+    truth ??= truthOf(delivered, choice);
     return truth;
   };
   return {
@@ -156,6 +162,9 @@ export function consumerStream(choice: ProducerChoice, seed: number, count: numb
     get objects() {
       return truthNow().objects;
     },
+    get otherTenantObjects() {
+      return truthNow().otherTenantObjects;
+    },
     get firstUnlisted() {
       return truthNow().firstUnlisted;
     },
@@ -163,6 +172,43 @@ export function consumerStream(choice: ProducerChoice, seed: number, count: numb
       return truthNow().firstUnlistedType;
     },
   };
+}
+
+/** The tenant of the other messages a shared destination carries. */
+export const OTHER_TENANT = "globex";
+
+/** A destination shared with another tenant: `count` messages of that tenant's own stream (a world of its
+ *  own, objects of its own), spread evenly among the consumer's tenant's. */
+function withOtherTenant(
+  messages: DeliveredMessage[],
+  choice: ProducerChoice,
+  seed: number,
+  count: number,
+): DeliveredMessage[] {
+  const other = generateStream({
+    seed: seed ^ 0x68e31da4,
+    count,
+    tenantId: OTHER_TENANT,
+    payloadType: choice.payloadType,
+    reorderWindow: choice.reorderWindow,
+    largeObjects: choice.largeObjects,
+    variety: true,
+    payloads: true,
+  }).messages.map((message) => ({
+    headers: message.headers,
+    payload: message.payload ?? (JSON.parse(message.body) as Record<string, unknown>),
+  }));
+  const out: DeliveredMessage[] = [];
+  let next = 0;
+  messages.forEach((message, index) => {
+    while (next < other.length && (next + 1) * messages.length <= (index + 1) * (other.length + 1)) {
+      out.push(other[next] as DeliveredMessage);
+      next += 1;
+    }
+    out.push(message);
+  });
+  out.push(...other.slice(next));
+  return out;
 }
 
 /** The streaming configuration changed halfway: JMSEventsFilteringFields lists the fields an entity's
@@ -482,6 +528,7 @@ export class Entry implements TruthEntry {
 
 export interface Truth {
   objects: Map<string, TruthObject>;
+  otherTenantObjects: Map<string, TruthObject>;
   firstUnlisted?: number;
   firstUnlistedType?: string;
 }
@@ -500,18 +547,22 @@ export function truthObjects(byUri: Map<string, TruthEntry[]>): Map<string, Trut
 
 function truthOf(messages: DeliveredMessage[], choice: ProducerChoice): Truth {
   const byUri = new Map<string, TruthEntry[]>();
+  const other = new Map<string, TruthEntry[]>();
   const seen = new Set<string>();
   let first: TruthEntry | undefined;
   messages.forEach((message, position) => {
     const uri = String(message.headers.sourceObjectUri);
     const entry = entryOf(message, position, seen, choice);
-    if (!entry.listed) first ??= entry;
-    const list = byUri.get(uri);
+    const mine = message.headers.tenantId !== OTHER_TENANT;
+    if (mine && !entry.listed) first ??= entry;
+    const into = mine ? byUri : other;
+    const list = into.get(uri);
     if (list) list.push(entry);
-    else byUri.set(uri, [entry]);
+    else into.set(uri, [entry]);
   });
   return {
     objects: truthObjects(byUri),
+    otherTenantObjects: truthObjects(other),
     ...(first === undefined ? {} : { firstUnlisted: first.position, firstUnlistedType: first.type }),
   };
 }

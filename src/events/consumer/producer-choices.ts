@@ -23,6 +23,9 @@ export interface ProducerChoice {
   reorderWindow: number;
   duplicates: number;
   largeObjects: number;
+  /** Share of the destination's messages that are another tenant's (how destinations are configured is
+   *  not shown: one queue may carry several tenants). */
+  otherTenant: number;
 }
 
 const base: Omit<ProducerChoice, "name" | "description"> = {
@@ -34,6 +37,7 @@ const base: Omit<ProducerChoice, "name" | "description"> = {
   reorderWindow: 5,
   duplicates: 0.05,
   largeObjects: 0.05,
+  otherTenant: 0,
 };
 
 const choice = (
@@ -84,6 +88,11 @@ export const PRODUCER_CHOICES: readonly ProducerChoice[] = [
   choice("in-order", "every message once and in order", { reorderWindow: 0, duplicates: 0 }),
   choice("wide-reordering", "messages up to 25 places from their order", { reorderWindow: 25 }),
   choice("many-re-sends", "a quarter of the messages sent again", { duplicates: 0.25 }),
+  choice(
+    "shared-destination",
+    "the destination also carries another tenant's messages (tenantId globex): one in nine is not the consumer's tenant's",
+    { otherTenant: 0.125 },
+  ),
   choice(
     "deltas-wide-reordering",
     "payloadType deltas, messages up to 25 places from their order: a later delta of an object often comes before an earlier one",

@@ -36,7 +36,7 @@ import type { ProducerChoice } from "./producer-choices.ts";
 /** Streams kept at most; the least recently used go first. */
 const KEEP = 24;
 /** The kept files' format; another value is not read. */
-const FORMAT = 2;
+const FORMAT = 3;
 
 /** The folder of kept streams: $LCKIT_CACHE_DIR, else $XDG_CACHE_HOME/lckit, else ~/.cache/lckit. */
 export function defaultStreamCacheDir(env: NodeJS.ProcessEnv = process.env): string {
@@ -96,6 +96,8 @@ interface KeptTruth {
   firstUnlistedType: string | null;
   types: string[];
   objects: [string, number[], (string | null)[]][];
+  /** Objects of another tenant the destination carried (shared-destination), kept the same way. */
+  otherObjects: [string, number[], (string | null)[]][];
 }
 
 const LISTED = 1;
@@ -223,31 +225,34 @@ export function keptStream(
   // (and the kit's forgetting the written file) cannot change the truth the view is judged by.
   const lines = new KeptLines(`${base(dir, key)}.ndjson`, truth.messages);
   if (process.getuid?.() === 0) lines.load();
-  const byUri = new Map<string, TruthEntry[]>();
-  for (const [uri, numbers, texts] of truth.objects) {
-    const entries: TruthEntry[] = [];
-    let text = 0;
-    for (let at = 0; at < numbers.length; at += FIELDS) {
-      const flags = numbers[at + 4] as number;
-      const timestamp = numbers[at + 5] as number;
-      const entry = new Entry(
-        numbers[at] as number,
-        numbers[at + 1] as number,
-        truth.types[numbers[at + 2] as number] as string,
-        KINDS[numbers[at + 3] as number] as TruthEntry["kind"],
-        (flags & LISTED) !== 0,
-        (flags & REMOVES) !== 0,
-        (flags & GDPR) !== 0,
-        timestamp < 0 ? undefined : timestamp,
-        (flags & RESEND) !== 0,
-        (flags & UNKNOWN_FIELDS) !== 0,
-        (flags & HAS_OBJECT) !== 0 ? lines : undefined,
-      );
-      if ((flags & TEXTS) !== 0) entry.knownAttributes(texts[text++] ?? null);
-      entries.push(entry);
+  const objectsOf = (kept: KeptTruth["objects"]) => {
+    const byUri = new Map<string, TruthEntry[]>();
+    for (const [uri, numbers, texts] of kept) {
+      const entries: TruthEntry[] = [];
+      let text = 0;
+      for (let at = 0; at < numbers.length; at += FIELDS) {
+        const flags = numbers[at + 4] as number;
+        const timestamp = numbers[at + 5] as number;
+        const entry = new Entry(
+          numbers[at] as number,
+          numbers[at + 1] as number,
+          truth.types[numbers[at + 2] as number] as string,
+          KINDS[numbers[at + 3] as number] as TruthEntry["kind"],
+          (flags & LISTED) !== 0,
+          (flags & REMOVES) !== 0,
+          (flags & GDPR) !== 0,
+          timestamp < 0 ? undefined : timestamp,
+          (flags & RESEND) !== 0,
+          (flags & UNKNOWN_FIELDS) !== 0,
+          (flags & HAS_OBJECT) !== 0 ? lines : undefined,
+        );
+        if ((flags & TEXTS) !== 0) entry.knownAttributes(texts[text++] ?? null);
+        entries.push(entry);
+      }
+      byUri.set(uri, entries);
     }
-    byUri.set(uri, entries);
-  }
+    return truthObjects(byUri);
+  };
   let messages: DeliveredMessage[] | undefined;
   return {
     choice,
@@ -257,7 +262,8 @@ export function keptStream(
       return messages;
     },
     messageCount: truth.messages,
-    objects: truthObjects(byUri),
+    objects: objectsOf(truth.objects),
+    otherTenantObjects: objectsOf(truth.otherObjects),
     ...(truth.firstUnlisted === null ? {} : { firstUnlisted: truth.firstUnlisted }),
     ...(truth.firstUnlistedType === null ? {} : { firstUnlistedType: truth.firstUnlistedType }),
   };
@@ -320,9 +326,12 @@ export function keepStream(dir: string, key: StreamKey, file: string, stream: Co
       firstUnlistedType: stream.firstUnlistedType ?? null,
       types: [],
       objects: [],
+      otherObjects: [],
     };
     const types = new Map<string, number>();
     for (const object of stream.objects.values()) truth.objects.push(keptObject(object, types));
+    for (const object of stream.otherTenantObjects.values())
+      truth.otherObjects.push(keptObject(object, types));
     truth.types = [...types.keys()];
     writeFileSync(partial, JSON.stringify(truth));
     renameSync(partial, `${target}.json`);
