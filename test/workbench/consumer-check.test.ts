@@ -84,16 +84,23 @@ function check(
 }
 
 describe.each(Object.entries(LANGUAGES))("the %s example consumer", (_language, argv) => {
-  it("passes every consumer rule, each on opportunities it judged (the tenant rule: not exercised, saying how)", async () => {
+  it("passes every consumer rule, each on opportunities it judged (two SHOULD rules of producer choices: not exercised, saying how)", async () => {
     const run = await check(argv);
     expect(run.exitCode).toBe(0);
     expect(run.result.verdict).toBe("CONFORMANT");
-    // The default stream carries one tenant; the tenant rule is exercised by shared-destination (below).
-    const tenant = run.result.checks.find((c) => c.id === "consumer/other-tenants-left-out");
-    expect(tenant?.status).toBe("not-exercised");
-    expect(tenant?.reason).toMatch(/--variants shared-destination/);
+    // The default stream carries one tenant and every field: the tenant rule is exercised by
+    // shared-destination, the filtered-attributes rule by attributes-filtered-out (below).
+    const byChoice: Record<string, RegExp> = {
+      "consumer/other-tenants-left-out": /--variants shared-destination/,
+      "consumer/filtered-attributes-kept": /--variants attributes-filtered-out/,
+    };
+    for (const [id, says] of Object.entries(byChoice)) {
+      const rule = run.result.checks.find((c) => c.id === id);
+      expect(rule?.status, id).toBe("not-exercised");
+      expect(rule?.reason, id).toMatch(says);
+    }
     for (const rule of CONSUMER_RULES) {
-      if (rule.id === "consumer/other-tenants-left-out") continue;
+      if (rule.id in byChoice) continue;
       const result = run.result.checks.find((c) => c.id === rule.id);
       expect(result?.status, rule.id).toBe("passed");
       expect(result?.opportunities, rule.id).toBeGreaterThan(0);
@@ -125,12 +132,22 @@ describe.each(Object.entries(LANGUAGES))("the %s example consumer", (_language, 
   );
 
   // Mistakes only a producer choice shows: the attributes a filtered-out member or a deltas message leaves.
-  it.each([
-    [
-      "filtered-as-removed",
-      "attributes-filtered-out",
+  it("FAULT=filtered-as-removed under attributes-filtered-out is consumer/filtered-attributes-kept's finding alone, at SHOULD (the attributes rule accepts an empty set there)", async () => {
+    const choice = producerChoice("attributes-filtered-out");
+    const run = await consumerCheck({
+      argv: [...argv],
+      ...(choice ? { choice } : {}),
+      timeoutMs: 60_000,
+      env: { ...process.env, FAULT: "filtered-as-removed" },
+    });
+    expect(failedRules(run)).toEqual(["consumer/filtered-attributes-kept"]);
+    expect(run.result.checks.find((c) => c.id === "consumer/filtered-attributes-kept")?.message).toMatch(
       /left them out, which removes none of them, yet the view replaced the attributes message #\d+ .* gave with nothing/,
-    ],
+    );
+    expect(run.exitCode).toBe(0);
+  }, 120_000);
+
+  it.each([
     [
       "deltas-as-snapshot",
       "deltas-message",

@@ -17,6 +17,7 @@ import {
   type ConsumerRule,
   droppedLateChanged,
   FALLBACK_RULE,
+  FILTERED_RULE,
   LATEST_RULE,
   RESEND_RULE,
   reappliedChanged,
@@ -166,6 +167,13 @@ export function judgeView(stream: ConsumerStream, view: ConsumerView): ConsumerJ
       explained.push({ c, by: [{ rule: ATTRIBUTES_RULE, message: attributes }], causes });
       continue;
     }
+    // Attributes replaced with nothing after a snapshot that leaves them out: the MUST rule accepts it,
+    // the SHOULD rule reports the kit's preference, and no other rule judges the line.
+    const emptied = !latest && !deltasStream ? FILTERED_RULE.judge(c, ctx) : undefined;
+    if (emptied !== undefined) {
+      explained.push({ c, by: [{ rule: FILTERED_RULE, message: emptied }], causes: [] });
+      continue;
+    }
     if (latest) {
       const types = skippedToLatest(c, ctx);
       if (types) {
@@ -181,7 +189,8 @@ export function judgeView(stream: ConsumerStream, view: ConsumerView): ConsumerJ
       unlisted && !sameState(c, firstWinner(c.object), ctx) ? unlistedChanged(unlisted, c) : undefined;
     const by: { rule: ConsumerRule; message: string }[] = [];
     for (const rule of CONSUMER_RULES) {
-      if ((rule === LATEST_RULE && !ctx.versioned) || rule === ATTRIBUTES_RULE) continue;
+      if ((rule === LATEST_RULE && !ctx.versioned) || rule === ATTRIBUTES_RULE || rule === FILTERED_RULE)
+        continue;
       if (cause !== undefined && rule === UNKNOWN_TYPES_RULE) continue;
       const message = rule.judge(c, ctx);
       if (message !== undefined) by.push({ rule, message });

@@ -195,9 +195,9 @@ const declared: ConsumerRuleDeclaration[] = [
   },
   {
     id: "consumer/attributes-of-the-latest-state",
-    requirements: ["CONSUMER-ATTRIBUTES-01", "CONSUMER-FILTER-01"],
+    requirements: ["CONSUMER-ATTRIBUTES-01"],
     title:
-      "MUST give, where its view gives an object's attributes, those its messages leave at the latest state: a snapshot's as sent, and after one that leaves attributes out (JMSEventsFilteringFields does not list them) those earlier snapshots gave; a deltas message applied to the attributes it lists, the others left as they were",
+      "MUST give, where its view gives an object's attributes, those its messages leave at the latest state: a snapshot's as sent, and after one that leaves attributes out (JMSEventsFilteringFields does not list them) those earlier snapshots gave or none; a deltas message applied to the attributes it lists, the others left as they were",
     opportunity:
       "an object whose latest state is live and whose messages gave attribute values (its latest snapshot, one before a latest snapshot that leaves attributes out, or deltas with values), held in a view line that gives attributes",
     exercise:
@@ -287,6 +287,30 @@ const declared: ConsumerRuleDeclaration[] = [
     },
   },
   {
+    // Asked by the judge about a line that holds the latest state but for attributes the attributes rule
+    // accepts: an empty set after a snapshot that leaves attributes out.
+    id: "consumer/filtered-attributes-kept",
+    requirements: ["CONSUMER-FILTER-01"],
+    title:
+      "SHOULD keep, after a snapshot whose object leaves attributes out (JMSEventsFilteringFields does not list them), the attributes earlier snapshots gave, not replace them with an empty set",
+    opportunity:
+      "an object whose latest message is a snapshot without attributes after one that gave attributes, held in a view line that gives attributes",
+    exercise: "a stream whose filtering fields leave attributes out: --variants attributes-filtered-out",
+    applies: (object, ctx) => {
+      const winner = firstWinner(object);
+      return (
+        ctx.judgesAttributes &&
+        ctx.stream.choice.payloadType !== "deltas" &&
+        !object.winner.removes &&
+        winner.kind === "snapshot" &&
+        leavesAttributesOut(winner) &&
+        attributesGivenBefore(object, winner).length > 0
+      );
+    },
+    judgesLine: (c) => c.record.attributes !== undefined && !c.record.removed,
+    judge: (c, ctx) => filteredMismatch(c, ctx, true),
+  },
+  {
     // Judged on the view's lines as a whole, not per object of the tenant (consumer-judge.ts): an
     // opportunity is an object of another tenant, which none of the tenant's objects is.
     id: "consumer/other-tenants-left-out",
@@ -317,6 +341,9 @@ export const FALLBACK_RULE = ruleById("consumer/fallback-is-not-an-empty-object"
 
 /** The rule that names a re-send applied again. */
 export const RESEND_RULE = ruleById("consumer/re-send-changes-nothing");
+
+/** The rule that reports attributes replaced with nothing after a snapshot that leaves them out. */
+export const FILTERED_RULE = ruleById("consumer/filtered-attributes-kept");
 
 /** The rule that judges view lines of another tenant's objects. */
 export const TENANT_RULE = ruleById("consumer/other-tenants-left-out");

@@ -431,9 +431,10 @@ export function snapshotMismatch(c: ObjectCase, ctx: JudgeContext): string[] {
 
 /** A line of a snapshot stream whose latest message is a snapshot that leaves attributes out (the
  *  filtering fields did not list them), live at its objectVersion, with attributes no earlier snapshot
- *  gave: an empty set where an earlier one gave attributes (replaced with nothing), or others. What it
- *  gets wrong, in words; undefined when nothing (or when the latest message gives attributes). */
-export function filteredMismatch(c: ObjectCase, ctx: JudgeContext): string | undefined {
+ *  gave: with `emptied`, an empty set where an earlier one gave attributes (replaced with nothing: the
+ *  SHOULD rule's), else others (the attributes rule's). What it gets wrong, in words; undefined when
+ *  nothing (or when the latest message gives attributes). */
+export function filteredMismatch(c: ObjectCase, ctx: JudgeContext, emptied = false): string | undefined {
   const winner = firstWinner(c.object);
   if (!ctx.judgesAttributes || !leavesAttributesOut(winner) || winner.removes) return undefined;
   if (c.record.removed || c.record.attributes === undefined || !versionFits(c, winner, ctx)) return undefined;
@@ -445,6 +446,9 @@ export function filteredMismatch(c: ObjectCase, ctx: JudgeContext): string | und
   );
   const filtered = `${describeEntry(winner)} carries an object without attributes: the streaming configuration (JMSEventsFilteringFields) left them out, which removes none of them`;
   if (c.record.attributesEmpty === true && last)
-    return `${filtered}, yet the view replaced the attributes ${describeEntry(last)} gave with nothing; keep what the last snapshot that gave attributes said; ${describeRecord(c.record)}`;
+    return emptied
+      ? `${filtered}, yet the view replaced the attributes ${describeEntry(last)} gave with nothing; keep what the last snapshot that gave attributes said; ${describeRecord(c.record)}`
+      : undefined;
+  if (emptied) return undefined;
   return `${filtered}, yet the view holds attributes that no snapshot before it gave; keep what the last snapshot that gave attributes said${last ? ` (${describeEntry(last)})` : ""}; ${describeRecord(c.record)}`;
 }
