@@ -337,16 +337,29 @@ export function reappliedResend(c: ObjectCase, ctx: JudgeContext, upTo?: number)
   if (!resent) return undefined;
   const view = viewAttributes(line.attributesValue);
   if (holdsExactly(view, deltasState(object, ctx, upTo))) return undefined;
-  // Across a gap (a fallback) a consumer may keep what it held or drop it: the document does not say, so
-  // a re-send applied again is named under either reading, and a creation applied again either way.
-  const reapplied = [false, true].some(
+  // A creation applied again may start the object afresh or add its values again.
+  const reapplied = heldAsFolded(view, object, ctx, limit, [
+    { twice: true },
+    { twice: true, creationAdds: true },
+  ]);
+  return reapplied ? resent : undefined;
+}
+
+/** The view's attributes are those a fold with one of `faulty`'s options leaves, and not those the fold
+ *  without them leaves. Across a gap (a fallback) a consumer may keep what it held or drop it: the
+ *  document does not say, so either reading is tried. */
+function heldAsFolded(
+  view: Map<string, ModelValue[]>,
+  object: TruthObject,
+  ctx: JudgeContext,
+  limit: number,
+  faulty: FoldOptions[],
+): boolean {
+  return [false, true].some(
     (acrossGaps) =>
       !holdsExactly(view, fold(object, ctx, limit, { acrossGaps })) &&
-      [false, true].some((creationAdds) =>
-        holdsExactly(view, fold(object, ctx, limit, { twice: true, acrossGaps, creationAdds })),
-      ),
+      faulty.some((options) => holdsExactly(view, fold(object, ctx, limit, { ...options, acrossGaps }))),
   );
-  return reapplied ? resent : undefined;
 }
 
 /** Deltas messages that arrived after a higher objectVersion of the same object and were not applied:
@@ -367,12 +380,7 @@ export function droppedAsStale(c: ObjectCase, ctx: JudgeContext, upTo?: number):
   if (late.length === 0) return undefined;
   const view = viewAttributes(line.attributesValue);
   if (holdsExactly(view, deltasState(object, ctx, upTo))) return undefined;
-  const skip = new Set(late.map((e) => e.version));
-  const dropped = [false, true].some(
-    (acrossGaps) =>
-      holdsExactly(view, fold(object, ctx, limit, { skip, acrossGaps })) &&
-      !holdsExactly(view, fold(object, ctx, limit, { acrossGaps })),
-  );
+  const dropped = heldAsFolded(view, object, ctx, limit, [{ skip: new Set(late.map((e) => e.version)) }]);
   return dropped ? late[0] : undefined;
 }
 
