@@ -70,7 +70,9 @@ async function call(method, url, body, renewed = false) {
 }
 
 async function send(method, url, body) {
-  const headers = FAULT === "no-bearer" ? {} : { authorization: `Bearer ${await token()}` };
+  // FAULT=lower-case-bearer copies token_type's case into the header (legal HTTP, not as the document shows).
+  const scheme = FAULT === "lower-case-bearer" ? "bearer" : "Bearer";
+  const headers = FAULT === "no-bearer" ? {} : { authorization: `${scheme} ${await token()}` };
   if (body !== undefined) headers["content-type"] = "application/json";
   for (let attempt = 0; ; attempt++) {
     const r = await fetch(url, {

@@ -88,7 +88,9 @@ def call(method, url, body=None, raw=None, renewed=False):
 
 
 def send(method, url, body=None, raw=None):
-    headers = {} if FAULT == "no-bearer" else {"Authorization": f"Bearer {token()}"}
+    # FAULT=lower-case-bearer copies token_type's case into the header (legal HTTP, not as the document shows).
+    scheme = "bearer" if FAULT == "lower-case-bearer" else "Bearer"
+    headers = {} if FAULT == "no-bearer" else {"Authorization": f"{scheme} {token()}"}
     for attempt in range(21):
         if raw is not None:
             r = session.request(method, url, headers={**headers, "Content-Type": "text/plain"}, data=raw)

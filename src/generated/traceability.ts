@@ -153,6 +153,7 @@ export const commandTraces: readonly { command: string; requirements: readonly s
     command: "lckit client check",
     requirements: [
       "CALLER-AUTH-01",
+      "CALLER-AUTH-02",
       "CALLER-BACKOFF-01",
       "CALLER-CHOICE-01",
       "CALLER-LIMIT-01",

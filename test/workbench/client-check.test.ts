@@ -35,6 +35,11 @@ const LANGUAGES = {
  *  and what the first failure must say. */
 const FAULTS: [string, string[], RegExp][] = [
   ["no-bearer", ["client/bearer-on-every-request"], /without an Authorization header/],
+  [
+    "lower-case-bearer",
+    ["client/bearer-scheme-as-shown"],
+    /with Authorization "bearer \.\.\.": HTTP reads the scheme in any case/,
+  ],
   ["first-body", ["client/scan-first-request-without-body"], /opened a scan with a body/],
   ["wrong-scroll", ["client/scan-passes-previous-scroll-id"], /not the scrollId the previous answer gave/],
   [

@@ -6,7 +6,7 @@
 // not exercised, and says what would exercise it: never a pass.
 // The rules live in the file of their concept (caller-rules/); this list is their order in every report.
 
-import { bearerOnEveryRequest } from "./auth.ts";
+import { bearerAsShown, bearerOnEveryRequest } from "./auth.ts";
 import { BLOCKED_VALUES_OFFSET_COUNTS_RECORDS } from "./blocked-values-paging.ts";
 import type { CallerRule } from "./caller-rule.ts";
 import { deleteTaskUrisOfItsTenant, deleteTaskWholeTenant } from "./delete-task.ts";
@@ -31,6 +31,7 @@ export { SCANS_READ_UNDER_EVERY_CHOICE } from "./sweep-difference.ts";
 
 export const CALLER_RULES: readonly CallerRule[] = [
   bearerOnEveryRequest,
+  bearerAsShown,
   scanFirstRequestWithoutBody,
   // The scroll's lifecycle, per scroll: an earlier page's or another scan's id, an ended scroll asked again.
   SCROLL_CONTINUED_BY_ITS_ID,
