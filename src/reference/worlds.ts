@@ -30,6 +30,14 @@ export const SANDBOX_WORLDS = [
       "the client's token validity (\"Token validity is set per client with accessTokenValidity (seconds)\": a deployment's configuration) and how long a deployment takes to answer: not shown",
     description: `your client's tokens are valid for ${TOKENS_EXPIRE_IN_USE.seconds} s (its accessTokenValidity, as expires_in says) and every answer takes ${TOKENS_EXPIRE_IN_USE.latencyMs} ms: a token expires while your client uses it, and a call with it is answered with the expired-token error; a client that then requests a new token and goes on passes`,
   },
+  {
+    name: "new-id-every-short-page",
+    group: "scroll-id-lifetime",
+    silentPoint:
+      "whether a scroll keeps one id or gets a new one with every page, and how many records a page holds beside limit: not shown",
+    description:
+      "two provider choices at once: every answer that continues a scroll carries a new scrollId (an earlier page's id is then unknown, 400), and the lookups scan serves at most 25 records a page; a scan then has several pages, each with an id of its own, so a client that sends any id but the last answer's is refused",
+  },
 ] as const satisfies readonly VariantEntry[];
 
 export type SandboxWorldName = (typeof SANDBOX_WORLDS)[number]["name"];
@@ -56,6 +64,8 @@ export function sandboxForWorld(
   switch (name) {
     case "quota-held-elsewhere":
       return { world, options: { quotaHeldElsewhere: { clientId, seconds: QUOTA_HELD_ELSEWHERE_SECONDS } } };
+    case "new-id-every-short-page":
+      return { world, options: { variants: ["scroll-id-per-page", "short-pages"] } };
     case "tokens-expire-in-use":
       return {
         world: {

@@ -446,6 +446,37 @@ describe("a provider that gives every page a new scrollId (scroll-id-per-page)",
   );
 });
 
+describe("the sweep's world new-id-every-short-page: a new scroll id every page, 25 records a page", () => {
+  const FIRST_ID_CLIENT = join(import.meta.dirname, "clients", "first-id-client.mjs");
+  const RULE = "client/scan-passes-previous-scroll-id";
+  const sweepOf = (fault: string) =>
+    clientSweep({
+      argv: [process.execPath, FIRST_ID_CLIENT],
+      env: { ...process.env, FAULT: fault },
+      variants: [undefined, "scroll-id-per-page", "new-id-every-short-page"],
+      parallel: 2,
+      timeoutMs: 60_000,
+    });
+
+  it("a client that passes the last answer's scroll id passes under all three", async () => {
+    const sweep = await sweepOf("");
+    expect(sweep.runs.map((r) => [r.variant, r.run.exitCode])).toEqual([
+      ["default", 0],
+      ["scroll-id-per-page", 0],
+      ["new-id-every-short-page", 0],
+    ]);
+    expect(sweep.runs[2]?.run.result.checks.find((c) => c.id === RULE)?.opportunities).toBeGreaterThan(3);
+  }, 60_000);
+
+  it("one that passes the first answer's id, 100 a page, fails only where a scan has a third page with an id of its own", async () => {
+    const sweep = await sweepOf("first-scroll-id");
+    const statusOf = (i: number) => sweep.runs[i]?.run.result.checks.find((c) => c.id === RULE)?.status;
+    // Two pages under the default and scroll-id-per-page: the first id is the last answer's.
+    expect([statusOf(0), statusOf(1), statusOf(2)]).toEqual(["passed", "passed", "failed"]);
+    expect(sweep.exitCode).toBe(1);
+  }, 60_000);
+});
+
 describe("--require-choice", () => {
   it("an unknown choice is a usage error naming it and where the choices are listed", async () => {
     const io = captureIo();
