@@ -15,6 +15,9 @@ export const QUOTA_HELD_ELSEWHERE_SECONDS = 3;
  *  expires_in may never meet it, which is as legal. */
 export const TOKENS_EXPIRE_IN_USE = { seconds: 1, latencyMs: 200 } as const;
 
+/** World new-id-every-page-large-tenant: how many times the data's lookups and statistics it holds. */
+export const LARGE_TENANT_TIMES = 3;
+
 export const SANDBOX_WORLDS = [
   {
     name: "quota-held-elsewhere",
@@ -31,12 +34,11 @@ export const SANDBOX_WORLDS = [
     description: `your client's tokens are valid for ${TOKENS_EXPIRE_IN_USE.seconds} s (its accessTokenValidity, as expires_in says) and every answer takes ${TOKENS_EXPIRE_IN_USE.latencyMs} ms: a token expires while your client uses it, and a call with it is answered with the expired-token error; a client that then requests a new token and goes on passes`,
   },
   {
-    name: "new-id-every-short-page",
+    name: "new-id-every-page-large-tenant",
     group: "scroll-id-lifetime",
     silentPoint:
-      "whether a scroll keeps one id or gets a new one with every page, and how many records a page holds beside limit: not shown",
-    description:
-      "two provider choices at once: every answer that continues a scroll carries a new scrollId (an earlier page's id is then unknown, 400), and the lookups scan serves at most 25 records a page; a scan then has several pages, each with an id of its own, so a client that sends any id but the last answer's is refused",
+      "whether a scroll keeps one id or gets a new one with every page (not shown), in a tenant whose scans run to several pages at the largest limit (a deployment's data)",
+    description: `every answer that continues a scroll carries a new scrollId (an earlier page's id is then unknown, 400), in a tenant of ${LARGE_TENANT_TIMES} times the lookups and statistics: each scan then has pages beyond the second, each with an id of its own, so a client that sends any id but the last answer's is refused`,
   },
 ] as const satisfies readonly VariantEntry[];
 
@@ -47,6 +49,32 @@ export type SandboxChoiceName = VariantName | SandboxWorldName;
 
 export function isSandboxWorld(name: string | undefined): name is SandboxWorldName {
   return SANDBOX_WORLDS.some((w) => w.name === name);
+}
+
+/** The data with every lookup and statistic copied LARGE_TENANT_TIMES - 1 times more under a new code or
+ *  unmapped value (-2, -3, ...): the same kinds of record, more of them. */
+function largeTenant(world: FixtureData): FixtureData {
+  const copies = Array.from({ length: LARGE_TENANT_TIMES - 1 }, (_, i) => `-${i + 2}`);
+  return {
+    ...world,
+    lookups: [
+      ...world.lookups,
+      ...copies.flatMap((suffix) =>
+        world.lookups.map((lookup) => ({
+          ...lookup,
+          code: `${lookup.code}${suffix}`,
+          // Source mappings name source values, which a copy must not claim twice.
+          sourceMappings: [],
+        })),
+      ),
+    ],
+    statistics: [
+      ...world.statistics,
+      ...copies.flatMap((suffix) =>
+        world.statistics.map((stat) => ({ ...stat, unmappedValue: `${stat.unmappedValue}${suffix}` })),
+      ),
+    ],
+  };
 }
 
 /** A choice of the client sweep by name: a provider choice (VARIANTS) or a world. */
@@ -64,8 +92,8 @@ export function sandboxForWorld(
   switch (name) {
     case "quota-held-elsewhere":
       return { world, options: { quotaHeldElsewhere: { clientId, seconds: QUOTA_HELD_ELSEWHERE_SECONDS } } };
-    case "new-id-every-short-page":
-      return { world, options: { variants: ["scroll-id-per-page", "short-pages"] } };
+    case "new-id-every-page-large-tenant":
+      return { world: largeTenant(world), options: { variants: ["scroll-id-per-page"] } };
     case "tokens-expire-in-use":
       return {
         world: {

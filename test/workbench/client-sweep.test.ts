@@ -446,14 +446,14 @@ describe("a provider that gives every page a new scrollId (scroll-id-per-page)",
   );
 });
 
-describe("the sweep's world new-id-every-short-page: a new scroll id every page, 25 records a page", () => {
+describe("the sweep's world new-id-every-page-large-tenant: a new scroll id every page of scans longer than two pages", () => {
   const FIRST_ID_CLIENT = join(import.meta.dirname, "clients", "first-id-client.mjs");
   const RULE = "client/scan-passes-previous-scroll-id";
   const sweepOf = (fault: string) =>
     clientSweep({
       argv: [process.execPath, FIRST_ID_CLIENT],
       env: { ...process.env, FAULT: fault },
-      variants: [undefined, "scroll-id-per-page", "new-id-every-short-page"],
+      variants: [undefined, "scroll-id-per-page", "new-id-every-page-large-tenant"],
       parallel: 2,
       timeoutMs: 60_000,
     });
@@ -463,7 +463,7 @@ describe("the sweep's world new-id-every-short-page: a new scroll id every page,
     expect(sweep.runs.map((r) => [r.variant, r.run.exitCode])).toEqual([
       ["default", 0],
       ["scroll-id-per-page", 0],
-      ["new-id-every-short-page", 0],
+      ["new-id-every-page-large-tenant", 0],
     ]);
     expect(sweep.runs[2]?.run.result.checks.find((c) => c.id === RULE)?.opportunities).toBeGreaterThan(3);
   }, 60_000);
