@@ -55,6 +55,13 @@ describe("kept consumer streams", () => {
         expect(other?.entries.map(facts), `${choice.name} ${uri}`).toEqual(object.entries.map(facts));
         expect(other && facts(other.winner)).toEqual(facts(object.winner));
       }
+      // Another tenant's objects (shared-destination) are kept as well.
+      expect([...read.otherTenantObjects.keys()]).toEqual([...made.otherTenantObjects.keys()]);
+      for (const [uri, object] of made.otherTenantObjects)
+        expect(read.otherTenantObjects.get(uri)?.entries.map(facts), `${choice.name} ${uri}`).toEqual(
+          object.entries.map(facts),
+        );
+      if (choice.name === "shared-destination") expect(made.otherTenantObjects.size).toBeGreaterThan(10);
       expect(read.messages).toEqual(made.messages);
     }
   });

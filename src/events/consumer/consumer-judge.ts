@@ -138,8 +138,8 @@ export function judgeView(stream: ConsumerStream, view: ConsumerView): ConsumerJ
   }
 
   // Each record that is not the latest state, with the rules that explain it.
-  // `causes`: the rules that name what changed the record (an unlisted type, a re-send applied again),
-  // reported as well as the rule that judges its content.
+  // `causes`: the rules that name what changed the record (an unlisted type, a re-send applied again, a
+  // delta dropped as stale), reported as well as the rule that judges its content.
   const explained: {
     c: ObjectCase;
     by: { rule: ConsumerRule; message: string }[];
