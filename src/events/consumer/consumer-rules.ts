@@ -297,6 +297,9 @@ const declared: ConsumerRuleDeclaration[] = [
       "an object whose latest message is a snapshot without attributes after one that gave attributes, held in a view line that gives attributes",
     exercise: "a stream whose filtering fields leave attributes out: --variants attributes-filtered-out",
     applies: (object, ctx) => {
+      // Only a stream whose filtering fields leave attributes out has such snapshots: asked of every
+      // object, the rule answers the others without looking at their messages.
+      if (ctx.stream.choice.filteringFields !== "attributes-left-out-halfway") return false;
       const winner = firstWinner(object);
       return (
         ctx.judgesAttributes &&
