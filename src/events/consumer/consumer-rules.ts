@@ -75,12 +75,18 @@ export function unlistedChanged(unlisted: TruthEntry, c: ObjectCase): string {
   return `${describeEntry(unlisted)}, a type in neither of the document's lists, changed the view: the latest state is ${describeEntry(winner)}${winner.removes ? " (removed)" : ""}, and a type the document does not list changes nothing; ${describeRecord(c.record)}`;
 }
 
+/** The objectVersion a deltas line's attributes are judged at: where the line holds an older state before
+ *  a gap the stream leaves (heldBeforeGap), what the deltas gave up to it; else the latest state. */
+function judgedUpTo(c: ObjectCase, ctx: JudgeContext): number | undefined {
+  const older = c.record.objectVersion !== undefined && c.record.objectVersion < c.object.winner.version;
+  return older ? heldBeforeGap(c, ctx) : undefined;
+}
+
 /** The re-send rule's words where the view's attributes are those the object's deltas leave when a re-sent
  *  deltas message is applied again: the cause a team reads. */
 export function reappliedChanged(c: ObjectCase, ctx: JudgeContext): string | undefined {
   if (ctx.stream.choice.payloadType !== "deltas") return undefined;
-  const older = c.record.objectVersion !== undefined && c.record.objectVersion < c.object.winner.version;
-  const again = reappliedResend(c, ctx, older ? heldBeforeGap(c, ctx) : undefined);
+  const again = reappliedResend(c, ctx, judgedUpTo(c, ctx));
   if (!again) return undefined;
   return `${describeEntry(again)} was an exact re-send, and the view's attributes are those the deltas leave when it is applied again: was the re-send applied again? ${describeRecord(c.record)}`;
 }
@@ -89,8 +95,7 @@ export function reappliedChanged(c: ObjectCase, ctx: JudgeContext): string | und
  *  deltas that came after a higher objectVersion: the cause a team reads. */
 export function droppedLateChanged(c: ObjectCase, ctx: JudgeContext): string | undefined {
   if (ctx.stream.choice.payloadType !== "deltas") return undefined;
-  const older = c.record.objectVersion !== undefined && c.record.objectVersion < c.object.winner.version;
-  const late = droppedAsStale(c, ctx, older ? heldBeforeGap(c, ctx) : undefined);
+  const late = droppedAsStale(c, ctx, judgedUpTo(c, ctx));
   if (!late) return undefined;
   return `${describeEntry(late)} came after a higher objectVersion of the object, and the view's attributes are those the deltas leave without it: was it dropped as stale? A deltas message changes only what it lists, so each objectVersion must be applied in order (hold the later ones until the missing one comes); ${describeRecord(c.record)}`;
 }
@@ -219,12 +224,7 @@ const declared: ConsumerRuleDeclaration[] = [
       const deltas = ctx.stream.choice.payloadType === "deltas";
       const filtered = deltas ? undefined : filteredMismatch(c, ctx);
       if (filtered !== undefined) return filtered;
-      // A record that holds an older state before a gap the stream leaves (heldBeforeGap): judged against
-      // what the deltas gave up to its objectVersion.
-      const older = c.record.objectVersion !== undefined && c.record.objectVersion < c.object.winner.version;
-      const wrong = deltas
-        ? deltasMismatch(c, ctx, older ? heldBeforeGap(c, ctx) : undefined)
-        : snapshotMismatch(c, ctx);
+      const wrong = deltas ? deltasMismatch(c, ctx, judgedUpTo(c, ctx)) : snapshotMismatch(c, ctx);
       if (wrong.length === 0) return undefined;
       const model = deltas
         ? "those the object's deltas leave (a deltas message changes only the attributes it lists)"

@@ -335,26 +335,18 @@ export function reappliedResend(c: ObjectCase, ctx: JudgeContext, upTo?: number)
     (e) => e.listed && e.resend && e.kind === "deltas" && e.version <= limit,
   );
   if (!resent) return undefined;
-  const view = viewAttributes(line.attributesValue);
-  if (holdsExactly(view, deltasState(object, ctx, upTo))) return undefined;
   // A creation applied again may start the object afresh or add its values again.
-  const reapplied = heldAsFolded(view, object, ctx, limit, [
-    { twice: true },
-    { twice: true, creationAdds: true },
-  ]);
+  const reapplied = heldAsFolded(c, ctx, limit, [{ twice: true }, { twice: true, creationAdds: true }]);
   return reapplied ? resent : undefined;
 }
 
-/** The view's attributes are those a fold with one of `faulty`'s options leaves, and not those the fold
- *  without them leaves. Across a gap (a fallback) a consumer may keep what it held or drop it: the
- *  document does not say, so either reading is tried. */
-function heldAsFolded(
-  view: Map<string, ModelValue[]>,
-  object: TruthObject,
-  ctx: JudgeContext,
-  limit: number,
-  faulty: FoldOptions[],
-): boolean {
+/** The line's attributes are those a fold up to `limit` with one of `faulty`'s options leaves, and not
+ *  those the fold without them leaves. Across a gap (a fallback) a consumer may keep what it held or drop
+ *  it: the document does not say, so either reading is tried. */
+function heldAsFolded(c: ObjectCase, ctx: JudgeContext, limit: number, faulty: FoldOptions[]): boolean {
+  const { object } = c;
+  const view = viewAttributes(c.record.attributesValue);
+  if (holdsExactly(view, deltasState(object, ctx, limit))) return false;
   return [false, true].some(
     (acrossGaps) =>
       !holdsExactly(view, fold(object, ctx, limit, { acrossGaps })) &&
@@ -378,9 +370,7 @@ export function droppedAsStale(c: ObjectCase, ctx: JudgeContext, upTo?: number):
     highest = Math.max(highest, e.version);
   }
   if (late.length === 0) return undefined;
-  const view = viewAttributes(line.attributesValue);
-  if (holdsExactly(view, deltasState(object, ctx, upTo))) return undefined;
-  const dropped = heldAsFolded(view, object, ctx, limit, [{ skip: new Set(late.map((e) => e.version)) }]);
+  const dropped = heldAsFolded(c, ctx, limit, [{ skip: new Set(late.map((e) => e.version)) }]);
   return dropped ? late[0] : undefined;
 }
 
