@@ -204,7 +204,8 @@ if (CONTROL) {
     method: "PUT",
     body: JSON.stringify({ requests: 1, perSeconds: 1 }),
   });
-  await call("GET", `${RDM}/healthcheck`);
+  // FAULT=health-at-base asks {base_url} for a lookup-data path: one address serves both, two do not.
+  await call("GET", `${FAULT === "health-at-base" ? BASE : RDM}/healthcheck`);
   await call("GET", `${RDM}/healthcheck`);
   await fetch(`${CONTROL}/rate-limit`, { method: "DELETE" });
 }

@@ -40,6 +40,14 @@ export const SANDBOX_WORLDS = [
       "whether a scroll keeps one id or gets a new one with every page (not shown), in a tenant whose scans run to several pages at the largest limit (a deployment's data)",
     description: `every answer that continues a scroll carries a new scrollId (an earlier page's id is then unknown, 400), in a tenant of ${LARGE_TENANT_TIMES} times the lookups and statistics: each scan then has pages beyond the second, each with an id of its own, so a client that sends any id but the last answer's is refused`,
   },
+  {
+    name: "addresses-apart",
+    group: "addresses",
+    silentPoint:
+      'whether {base_url} and {rdm_url} are one address ("Addresses: {base_url} for the token-configuration and autopilot-configuration paths; {rdm_url} for the lookup-data service paths"; a deployment\'s layout): not shown',
+    description:
+      "{base_url} and {rdm_url} are two addresses (LCKIT_BASE_URL and LCKIT_RDM_URL differ): each serves only its own paths, and a path sent to the other address is not found (404), as behind a gateway that routes by host",
+  },
 ] as const satisfies readonly VariantEntry[];
 
 export type SandboxWorldName = (typeof SANDBOX_WORLDS)[number]["name"];
@@ -88,8 +96,11 @@ export function sandboxForWorld(
   name: SandboxWorldName,
   world: FixtureData,
   clientId: string,
-): { world: FixtureData; options: ReferenceOptions } {
+): { world: FixtureData; options: ReferenceOptions; listen?: { rdmPort: number } } {
   switch (name) {
+    case "addresses-apart":
+      // A port of its own for {rdm_url}, drawn by the system as the base port is.
+      return { world, options: {}, listen: { rdmPort: 0 } };
     case "quota-held-elsewhere":
       return { world, options: { quotaHeldElsewhere: { clientId, seconds: QUOTA_HELD_ELSEWHERE_SECONDS } } };
     case "new-id-every-page-large-tenant":

@@ -477,6 +477,44 @@ describe("the sweep's world new-id-every-page-large-tenant: a new scroll id ever
   }, 60_000);
 });
 
+describe("the sweep's world addresses-apart: {base_url} and {rdm_url} at two addresses", () => {
+  const RULE = "client/request-within-contract";
+  const sweepOf = (fault: string) =>
+    clientSweep({
+      argv: [process.execPath, NODE_CLIENT],
+      clientId: "nightly-sync",
+      env: { ...process.env, FAULT: fault },
+      variants: [undefined, "addresses-apart"],
+      parallel: 2,
+      timeoutMs: 60_000,
+    });
+  const ruleOf = (entry: ClientSweepRun | undefined) => entry?.run.result.checks.find((c) => c.id === RULE);
+
+  it("a client that sends each path to its own address passes under both; the world gives it two addresses", async () => {
+    const sweep = await sweepOf("");
+    expect(sweep.runs.map((r) => [r.variant, r.run.exitCode, ruleOf(r)?.status])).toEqual([
+      ["default", 0, "passed"],
+      ["addresses-apart", 0, "passed"],
+    ]);
+    // Judged by address only where the two differ.
+    expect(sweep.runs[0]?.run.traffic.addresses).toBeUndefined();
+    const addresses = sweep.runs[1]?.run.traffic.addresses;
+    expect(addresses?.baseUrl).not.toBe(addresses?.rdmUrl);
+  }, 60_000);
+
+  it("one that asks {base_url} for /healthcheck passes where the two are one address and fails where they are two", async () => {
+    const sweep = await sweepOf("health-at-base");
+    expect(sweep.runs.map((r) => [r.variant, ruleOf(r)?.status])).toEqual([
+      ["default", "passed"],
+      ["addresses-apart", "failed"],
+    ]);
+    expect(ruleOf(sweep.runs[1])?.message).toMatch(
+      /GET \/healthcheck \(getHealthcheck\): sent to \{base_url\} \(http:\/\/127\.0\.0\.1:\d+\), but the operation is at \{rdm_url\}/,
+    );
+    expect(sweep.exitCode).toBe(1);
+  }, 60_000);
+});
+
 describe("--require-choice", () => {
   it("an unknown choice is a usage error naming it and where the choices are listed", async () => {
     const io = captureIo();

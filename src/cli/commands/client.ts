@@ -53,7 +53,7 @@ command.log), and sweep.json, junit.xml and summary.md for the whole sweep (docs
     variants: option(
       "LIST",
       text,
-      "run once per provider choice: all (every legal variant, the worlds quota-held-elsewhere and tokens-expire-in-use, and the default), all,-NAME,... (all but those) or a comma list of their names (lckit serve --help-variants lists the variants)",
+      "run once per provider choice: all (every legal variant, the worlds quota-held-elsewhere, tokens-expire-in-use, new-id-every-page-large-tenant and addresses-apart, and the default), all,-NAME,... (all but those) or a comma list of their names (lckit serve --help-variants lists the variants)",
       { example: "all" },
     ),
     "require-choice": option(
@@ -93,7 +93,8 @@ unless --require-choice names it; a MUST caller rule broken under any choice sta
 variants, the world quota-held-elsewhere starts your client at its token quota (other sessions hold it
 for a few seconds): there client/token-waits-after-quota-refusal judges what it does after a refusal;
 the world tokens-expire-in-use gives it tokens of 1 s and answers of 200 ms, so a token expires while it
-is used: there client/token-dropped-when-expired judges what it sends after the expired-token answer.
+is used: there client/token-dropped-when-expired judges what it sends after the expired-token answer;
+in the world addresses-apart LCKIT_BASE_URL and LCKIT_RDM_URL differ, and each request's address is judged.
 
 Exit codes: 0 the command passed and no MUST caller rule broke (under every variant); 1 a MUST rule
 broke or the command failed (or, with --fail-on not-exercised, a MUST rule was not exercised); 2 usage

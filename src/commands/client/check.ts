@@ -108,7 +108,7 @@ export async function clientCheck(options: ClientCheckOptions): Promise<ClientCh
         ? loadDataFile(options.data)
         : referenceData(options.data);
   const chosenId = options.clientId ?? world.clients[0]?.clientId ?? "";
-  const sandbox = isSandboxWorld(options.variant)
+  const sandbox: ReturnType<typeof sandboxForWorld> = isSandboxWorld(options.variant)
     ? sandboxForWorld(options.variant, world, chosenId)
     : { world, options: options.variant ? { variants: [options.variant] } : {} };
   const reference = referenceOver(sandbox.world, {
@@ -130,7 +130,7 @@ export async function clientCheck(options: ClientCheckOptions): Promise<ClientCh
   const callerClients = callerClientsOf(reference.state);
 
   const startedAt = new Date();
-  const server = await reference.listen({ port: 0 });
+  const server = await reference.listen({ port: 0, ...sandbox.listen });
   let control: Awaited<ReturnType<typeof listenControl>>;
   try {
     control = await listenControl(reference.control, { port: 0 });
@@ -161,6 +161,8 @@ export async function clientCheck(options: ClientCheckOptions): Promise<ClientCh
   const recorded = reference.control.recording();
   const traffic = readTraffic(recorded, withTokensHeldElsewhere(callerClients, reference.state));
   if (options.variant) traffic.variant = options.variant;
+  if (server.baseUrl !== server.rdmUrl)
+    traffic.addresses = { baseUrl: server.baseUrl, rdmUrl: server.rdmUrl };
   if (commandFailure(outcome) !== undefined) traffic.commandFailed = true;
   if (options.baseline && options.variant) traffic.baseline = { traffic: options.baseline };
   const pinnedPoint = sandboxChoice(options.variant);

@@ -7,7 +7,7 @@
 // the shape of a lookup URI in the delete task, paging by offset or the scrollId, not by a parameter the
 // operation does not define). Where the document is silent (the token request, the scroll id's encoding,
 // sort field names, the filter grammar, the lookups scan's limit bounds, a query parameter nothing relies
-// on) every reasonable request passes. One rule, not one per mistake: each finding names the operation,
+// on) every reasonable request passes. Where the two addresses differ, each operation is sent to its own. One rule, not one per mistake: each finding names the operation,
 // the member and the document's words.
 import { defineRule } from "../../check/index.ts";
 import {
@@ -169,8 +169,9 @@ export const REQUEST_WITHIN_CONTRACT: CallerRule = defineRule<"caller", CallerRu
   opportunity:
     "a lookup-data or autopilot request of an operation the document describes, or a request to a method and path the interface does not have",
   breaks:
-    "a method and path the interface does not have (the finding names the nearest operations), a path parameter (`lookupType` a type URI, not its name), a query value (`limit` not an integer or above 100 on the autopilot scans and blocked values, `offset` not an integer, `order` other than `asc`/`desc`), paging by a query parameter the operation does not define (`page=1`, `page=2` with the same `offset`, or a scan opened again with another `page`), or a delete task body (`type` not `delete`, `parameters.type` not `rdm/lookupTypes/<type_name>`, `parameters.uris` not `<tenant_id>/<type_name>/<code>`, a member the document does not define) outside the contract; silent points (the token endpoint and request, scroll id encoding, sort fields, filter grammar, the lookups scan's `limit` bounds, HEAD and OPTIONS) are not judged",
-  exercisedBy: "any call; a delete task and an autopilot scan for the body and the bounds",
+    "a method and path the interface does not have (the finding names the nearest operations), a path parameter (`lookupType` a type URI, not its name), a query value (`limit` not an integer or above 100 on the autopilot scans and blocked values, `offset` not an integer, `order` other than `asc`/`desc`), paging by a query parameter the operation does not define (`page=1`, `page=2` with the same `offset`, or a scan opened again with another `page`), or a delete task body (`type` not `delete`, `parameters.type` not `rdm/lookupTypes/<type_name>`, `parameters.uris` not `<tenant_id>/<type_name>/<code>`, a member the document does not define) outside the contract, or, where `{base_url}` and `{rdm_url}` differ, a request sent to the other one's address (`/version` at `{base_url}`); silent points (the token endpoint and request, scroll id encoding, sort fields, filter grammar, the lookups scan's `limit` bounds, HEAD and OPTIONS) are not judged",
+  exercisedBy:
+    "any call; a delete task and an autopilot scan for the body and the bounds; `--variants all` (its world `addresses-apart`) for the addresses",
   judge(traffic: Traffic): RuleVerdict {
     const violations: Violation[] = [];
     let opportunities = 0;
@@ -184,6 +185,8 @@ export const REQUEST_WITHIN_CONTRACT: CallerRule = defineRule<"caller", CallerRu
       const operation = judgedOperation(x.operation);
       if (operation === undefined) continue;
       opportunities += 1;
+      const elsewhere = traffic.addresses && wrongAddress(x, operation, traffic.addresses);
+      if (elsewhere) violations.push({ seq: x.seq, message: `${where(x, operation)}: ${elsewhere}` });
       for (const problem of requestProblems(x, operation))
         violations.push({ seq: x.seq, message: `${where(x, operation)}: ${problem}` });
     }
@@ -205,6 +208,25 @@ export const REQUEST_WITHIN_CONTRACT: CallerRule = defineRule<"caller", CallerRu
     );
   },
 });
+
+/** The document's words for the two addresses. */
+const ADDRESSES =
+  '"Addresses: {base_url} for the token-configuration and autopilot-configuration paths; {rdm_url} for the lookup-data service paths"';
+
+/** A request sent to the address of the other document's paths, where the deployment serves the two at
+ *  different addresses (where they are one, every request is at both and this cannot be judged). */
+function wrongAddress(
+  x: TrafficExchange,
+  operation: ContractOperation,
+  addresses: NonNullable<Traffic["addresses"]>,
+): string | undefined {
+  const [own, other, ownName, otherName] =
+    operation.host === "lookup-data"
+      ? [addresses.rdmUrl, addresses.baseUrl, "{rdm_url}", "{base_url}"]
+      : [addresses.baseUrl, addresses.rdmUrl, "{base_url}", "{rdm_url}"];
+  if (x.url.startsWith(`${own}/`) || !x.url.startsWith(`${other}/`)) return undefined;
+  return `sent to ${otherName} (${other}), but the operation is at ${ownName} (${own}): where a deployment serves the two at different addresses, ${otherName} does not have it; the document: ${ADDRESSES}`;
+}
 
 /** A request to no operation of the contract: a lookup type URI where the name goes (its slashes make the
  *  path match nothing), or a method and path the interface does not have, with the nearest it has. */

@@ -46,6 +46,9 @@ export interface Traffic {
   variant?: string;
   /** In a sweep, the same command's traffic under the default, for the rule that judges differences. */
   baseline?: { traffic: Traffic };
+  /** {base_url} and {rdm_url} where the deployment serves them at different addresses (no trailing slash):
+   *  then each request's address is judged too. */
+  addresses?: { baseUrl: string; rdmUrl: string };
   /** The command that made this traffic failed (a client check knows; recorded traffic does not). */
   commandFailed?: boolean;
 }
