@@ -29,7 +29,7 @@ const lckit = join(root, "bin", "lckit.mjs");
 
 const USAGE = `Usage: npm run score:independent -- [options]
   --kind providers|clients|consumers   what to score (default providers)
-  --batch 1|2|3|4|5|6|7                which batch of test/independent/ (default 1)
+  --batch N                            which batch of test/independent/ (default 1)
   --set tuning|held-out|all            which half of the batch's split.json (default all)
   --case NAME ...                      only these cases (file or fault/choice name)
   --parallel N                         cases at a time (default 2)
@@ -75,7 +75,7 @@ type Kind = (typeof KINDS)[number];
 const kind = values.kind as Kind;
 if (!KINDS.includes(kind)) throw new Error(`--kind must be one of ${KINDS.join(", ")}, got ${values.kind}`);
 const home = join(root, "test", "independent", values.batch === "1" ? kind : `${kind}${values.batch}`);
-if (!["1", "2", "3", "4", "5", "6", "7"].includes(String(values.batch)) || !existsSync(home))
+if (!/^[1-9]\d*$/.test(String(values.batch)) || !existsSync(home))
   throw new Error(`--batch ${values.batch} has no ${kind}: the batches are folders of test/independent/`);
 // Batch 1's providers share one target file; later batches keep one per implementation's folder.
 const perLanguage = kind === "providers" && values.batch !== "1";
