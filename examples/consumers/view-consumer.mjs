@@ -87,7 +87,11 @@ function apply({ headers = {}, payload = {} }) {
   if (FAULT === "rejects-unknown-fields" && unknownField(headers, payload)) return;
   // The header may be a number or a string of digits (Pub/Sub and SNS carry text): compare numbers.
   const raw = headers.objectVersion;
-  const version = raw === undefined || raw === null || raw === "" ? undefined : Number(raw);
+  // FAULT=numbers-only takes an objectVersion that comes as text (as cloud attributes carry it) for none.
+  const version =
+    raw === undefined || raw === null || raw === "" || (FAULT === "numbers-only" && typeof raw !== "number")
+      ? undefined
+      : Number(raw);
   const time = payload.object?.updatedTime ?? payload.deltas?.timestamp;
   const current = view.get(uri);
   // Without objectVersion the deltas are folded in arrival order.

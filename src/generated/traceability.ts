@@ -183,6 +183,7 @@ export const commandTraces: readonly { command: string; requirements: readonly s
       "CONSUMER-FILTER-01",
       "CONSUMER-GDPR-01",
       "CONSUMER-ORDER-01",
+      "CONSUMER-ORDER-02",
       "CONSUMER-REMOVAL-01",
       "CONSUMER-RESEND-01",
       "CONSUMER-TENANT-01",

@@ -590,9 +590,13 @@ describe("the GitHub Action's steps (action.yml), run locally against the embedd
     };
     expect(result.verdict).toBe("CONFORMANT");
     expect(result.checks.map((c) => c.id)).toContain("consumer/latest-by-object-version");
-    // The default stream carries one tenant and every field: two SHOULD rules of producer choices are not
+    // The default stream carries one tenant, every field and numbers: three SHOULD rules of producer choices are not
     // exercised, and say so.
-    const byChoice = ["consumer/other-tenants-left-out", "consumer/filtered-attributes-kept"];
+    const byChoice = [
+      "consumer/object-version-text-read",
+      "consumer/other-tenants-left-out",
+      "consumer/filtered-attributes-kept",
+    ];
     expect(
       result.checks.every(
         (c) => c.status === "passed" || (byChoice.includes(c.id) && c.status === "not-exercised"),

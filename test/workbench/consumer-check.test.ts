@@ -84,13 +84,14 @@ function check(
 }
 
 describe.each(Object.entries(LANGUAGES))("the %s example consumer", (_language, argv) => {
-  it("passes every consumer rule, each on opportunities it judged (two SHOULD rules of producer choices: not exercised, saying how)", async () => {
+  it("passes every consumer rule, each on opportunities it judged (three SHOULD rules of producer choices: not exercised, saying how)", async () => {
     const run = await check(argv);
     expect(run.exitCode).toBe(0);
     expect(run.result.verdict).toBe("CONFORMANT");
     // The default stream carries one tenant and every field: the tenant rule is exercised by
     // shared-destination, the filtered-attributes rule by attributes-filtered-out (below).
     const byChoice: Record<string, RegExp> = {
+      "consumer/object-version-text-read": /--variants object-version-string/,
       "consumer/other-tenants-left-out": /--variants shared-destination/,
       "consumer/filtered-attributes-kept": /--variants attributes-filtered-out/,
     };
@@ -462,4 +463,49 @@ describe("lckit events consumer check (the command line)", () => {
     },
     300_000,
   );
+});
+
+describe("objectVersion that comes as a string of digits (producer choice object-version-string)", () => {
+  const TEXT_RULE = "consumer/object-version-text-read";
+  const choice = producerChoice("object-version-string");
+  const run = (fault: string) =>
+    consumerCheck({
+      argv: [...LANGUAGES.node],
+      ...(choice ? { choice } : {}),
+      timeoutMs: 60_000,
+      env: { ...process.env, FAULT: fault },
+    });
+
+  it("a consumer that reads the digits as the number passes the order rule and the text rule, both judged", async () => {
+    const ok = await run("");
+    expect(ok.result.verdict).toBe("CONFORMANT");
+    for (const id of ["consumer/latest-by-object-version", TEXT_RULE]) {
+      const rule = ok.result.checks.find((c) => c.id === id);
+      expect(rule?.status, id).toBe("passed");
+      expect(rule?.opportunities, id).toBeGreaterThan(5);
+    }
+  }, 120_000);
+
+  it("one that takes text for no objectVersion (FAULT=numbers-only) is judged as without it at MUST, and the text rule names what the digits would have corrected (SHOULD)", async () => {
+    const numbersOnly = await run("numbers-only");
+    expect(failedRules(numbersOnly)).toEqual([TEXT_RULE]);
+    expect(numbersOnly.exitCode).toBe(0);
+    const text = numbersOnly.result.checks.find((c) => c.id === TEXT_RULE);
+    expect(text?.message).toMatch(
+      /objectVersion came as a string of digits, and the view holds what a consumer holds that does not read it .*\(consumer\/latest-by-object-version\): the view holds the state of message #\d+/,
+    );
+    expect(
+      numbersOnly.result.checks.find((c) => c.id === "consumer/latest-by-object-version")?.reason,
+    ).toMatch(/objectVersion came as a string of digits, which the view does not read/);
+  }, 120_000);
+
+  it("one that ignores removals fails the removal rule at MUST either way, and the text rule cannot tell", async () => {
+    const ignores = await run("ignores-removals");
+    expect(failedRules(ignores)).toContain("consumer/removal-not-live");
+    expect(ignores.result.checks.find((c) => c.id === TEXT_RULE)).toMatchObject({
+      status: "not-exercised",
+      reason: expect.stringMatching(/whether it read the digits cannot be told/),
+    });
+    expect(ignores.exitCode).toBe(1);
+  }, 120_000);
 });

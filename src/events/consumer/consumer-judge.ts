@@ -10,7 +10,7 @@
 // are not judged, and the verdict says how many.
 
 import type { Finding, Found } from "../../rules/finding.ts";
-import { type Judged, judgeRules, outcomeOf } from "../../rules/judge.ts";
+import { type Judged, judgeRules, type Outcome, outcomeOf, verdictOf } from "../../rules/judge.ts";
 import {
   ATTRIBUTES_RULE,
   CONSUMER_RULES,
@@ -22,6 +22,7 @@ import {
   RESEND_RULE,
   reappliedChanged,
   TENANT_RULE,
+  TEXT_VERSION_RULE,
   UNKNOWN_TYPES_RULE,
   unlistedChanged,
 } from "./consumer-rules.ts";
@@ -101,10 +102,55 @@ export function prepareJudging(stream: ConsumerStream): void {
   for (const object of stream.objects.values()) void firstWinner(object).attributesText;
 }
 
+const failsMust = (judgement: ConsumerJudgement) =>
+  judgement.verdicts.some((v) => v.status === "failed" && v.rule.level === "MUST");
+
+/** The judgement with the text-version rule's verdict replaced by `outcome`. */
+function withTextVerdict(
+  judgement: ConsumerJudgement,
+  outcome: Outcome<ConsumerEvidence>,
+): ConsumerJudgement {
+  return {
+    ...judgement,
+    verdicts: judgement.verdicts.map((v) =>
+      v.rule === TEXT_VERSION_RULE ? { ...verdictOf(TEXT_VERSION_RULE, outcome), rule: v.rule, ms: v.ms } : v,
+    ),
+  };
+}
+
+/** The view against the stream's truth. An objectVersion that comes as a string of digits is the number
+ *  the document means, but a consumer may take a header it finds not to be a number as absent (the document
+ *  calls it a number; how a transport carries it is not shown): a view that fails the MUST rules read with
+ *  objectVersion and passes them read without it (every state a consumer may hold last is accepted) is
+ *  judged as without it, and the text-version rule reports what reading the digits would have given. */
 export function judgeView(stream: ConsumerStream, view: ConsumerView): ConsumerJudgement {
+  const judged = judgeWith(stream, view, stream.choice.objectVersion !== "absent");
+  if (stream.choice.objectVersion !== "string" || !failsMust(judged)) return judged;
+  const asAbsent = judgeWith(stream, view, false);
+  if (failsMust(asAbsent))
+    return withTextVerdict(judged, {
+      status: "not-exercised",
+      reason:
+        "the view fails the MUST rules whether its objectVersion is read as a number or not read at all, so whether it read the digits cannot be told",
+    });
+  const found = judged.verdicts.flatMap((v) =>
+    v.status === "failed" && v.rule.level === "MUST"
+      ? v.findings.map(({ where, message, evidence }) => ({
+          where,
+          message: `objectVersion came as a string of digits, and the view holds what a consumer holds that does not read it (accepted at MUST, as without objectVersion); read as the number it is (${v.rule.id}): ${message}`,
+          evidence,
+        }))
+      : [],
+  );
+  const order = judged.verdicts.find((v) => v.rule === LATEST_RULE);
+  const opportunities = order && "opportunities" in order ? order.opportunities : found.length;
+  return withTextVerdict(asAbsent, outcomeOf(Math.max(opportunities, found.length), found, ""));
+}
+
+function judgeWith(stream: ConsumerStream, view: ConsumerView, versioned: boolean): ConsumerJudgement {
   const ctx: JudgeContext = {
     stream,
-    versioned: stream.choice.objectVersion !== "absent",
+    versioned,
     judgesAttributes: stream.choice.payloadType === "snapshot",
   };
   const started = performance.now();
@@ -276,6 +322,16 @@ export function judgeView(stream: ConsumerStream, view: ConsumerView): ConsumerJ
   const verdicts = judgeRules(
     CONSUMER_RULES,
     (rule) => {
+      // Read with objectVersion as it came, a view of a text-version stream gave the rule its judgement:
+      // it passed where the order rule's opportunities did.
+      if (rule === TEXT_VERSION_RULE) {
+        const text = stream.choice.objectVersion === "string" && ctx.versioned;
+        return outcomeOf<ConsumerEvidence>(
+          text ? cases.filter((c) => LATEST_RULE.applies(c.object, ctx)).length : 0,
+          [],
+          `the stream's objectVersion ${stream.choice.objectVersion === "absent" ? "is absent" : "comes as a number"}; to exercise it: ${rule.exercise}`,
+        );
+      }
       const opportunities =
         (rule === LATEST_RULE && !ctx.versioned
           ? 0
@@ -292,7 +348,9 @@ export function judgeView(stream: ConsumerStream, view: ConsumerView): ConsumerJ
           : undefined;
       const why =
         rule === LATEST_RULE && !ctx.versioned
-          ? "the stream carries no objectVersion (JMSEventsFilteringFields does not list it), so no order of an object's messages is given"
+          ? stream.choice.objectVersion === "string"
+            ? `objectVersion came as a string of digits, which the view does not read (${TEXT_VERSION_RULE.id} says what reading it gives), so it is judged as without objectVersion`
+            : "the stream carries no objectVersion (JMSEventsFilteringFields does not list it), so no order of an object's messages is given"
           : cases.length === 0
             ? "the view holds none of the stream's objects"
             : unjudgedLines(rule, cases, ctx);

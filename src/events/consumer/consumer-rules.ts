@@ -314,6 +314,19 @@ const declared: ConsumerRuleDeclaration[] = [
     judge: (c, ctx) => filteredMismatch(c, ctx, true),
   },
   {
+    // Judged on the view as a whole (consumer-judge.ts): a stream whose objectVersion comes as text is
+    // judged as it comes and, where the view fails that, as without objectVersion.
+    id: "consumer/object-version-text-read",
+    requirements: ["CONSUMER-ORDER-02"],
+    title:
+      "SHOULD read an objectVersion that comes as a string of digits (as Pub/Sub and SNS attributes carry it) as the number it is, and order each object's messages by it",
+    opportunity:
+      "an object whose latest message is not the last to arrive, or whose timestamps do not rise with its objectVersion, in a stream whose objectVersion comes as text",
+    exercise: "a stream whose objectVersion comes as a string of digits: --variants object-version-string",
+    applies: () => false,
+    judge: () => undefined,
+  },
+  {
     // Judged on the view's lines as a whole, not per object of the tenant (consumer-judge.ts): an
     // opportunity is an object of another tenant, which none of the tenant's objects is.
     id: "consumer/other-tenants-left-out",
@@ -347,6 +360,9 @@ export const RESEND_RULE = ruleById("consumer/re-send-changes-nothing");
 
 /** The rule that reports attributes replaced with nothing after a snapshot that leaves them out. */
 export const FILTERED_RULE = ruleById("consumer/filtered-attributes-kept");
+
+/** The rule that judges whether a view read an objectVersion that came as text. */
+export const TEXT_VERSION_RULE = ruleById("consumer/object-version-text-read");
 
 /** The rule that judges view lines of another tenant's objects. */
 export const TENANT_RULE = ruleById("consumer/other-tenants-left-out");
