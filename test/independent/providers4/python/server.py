@@ -791,7 +791,7 @@ def find_scroll(sid, kind, tenant):
 def next_page(sc, first):
     if sc["exhausted"] and C("exhausted_scroll_404") and not first:
         raise HttpError(404, {"errorCode": 404, "error": "not_found", "errorMessage": "scroll %s is exhausted" % sc["id"]})
-    if not first and F("scan_page_overlap") and sc["pos"] > 0:
+    if not first and F("scan_page_overlap") and 0 < sc["pos"] < len(sc["items"]):
         sc["pos"] -= 1
     page = []
     items = sc["items"]
@@ -966,6 +966,19 @@ class Handler(BaseHTTPRequestHandler):
         self.wfile.write(data)
 
     def read_body(self):
+        if "chunked" in (self.headers.get("Transfer-Encoding") or "").lower():
+            chunks, total = [], 0
+            while True:
+                size = int(self.rfile.readline().split(b";")[0].strip() or b"0", 16)
+                if size == 0:
+                    while self.rfile.readline() not in (b"\r\n", b"\n", b""):
+                        pass
+                    return b"".join(chunks)
+                total += size
+                if total > 5 * 1024 * 1024:
+                    raise HttpError(413, {"errorCode": 413, "error": "payload_too_large", "errorMessage": "body too large"})
+                chunks.append(self.rfile.read(size))
+                self.rfile.readline()
         n = int(self.headers.get("Content-Length") or 0)
         if n > 5 * 1024 * 1024:
             raise HttpError(413, {"errorCode": 413, "error": "payload_too_large", "errorMessage": "body too large"})
