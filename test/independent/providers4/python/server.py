@@ -552,7 +552,7 @@ def token_endpoint(handler, query, body):
     if not grant:
         raise HttpError(400, {"error": "invalid_request", "error_description": "grant_type is required"})
     cl = CLIENTS.get(cid or "")
-    if cl is None or not secrets.compare_digest(cl["clientSecret"], secret or ""):
+    if cl is None or not secrets.compare_digest(cl["clientSecret"].encode("utf-8"), (secret or "").encode("utf-8")):
         hdr = {"WWW-Authenticate": 'Basic realm="oauth", error="invalid_client"'} if basic else {}
         raise HttpError(401, {"error": "invalid_client", "error_description": "Bad client credentials"}, hdr)
     if grant != "client_credentials":
