@@ -3,6 +3,7 @@
 import { type Check, type CheckContext, depthOf, explore, fail, requestOf } from "../src/check/index.ts";
 import { lookupTypeUri } from "../src/contract/index.ts";
 import { typeName } from "./support/data-operations.ts";
+import { statisticIdentity } from "./support/data-oracle.ts";
 import { recordsProblem, statisticRules } from "./support/record-fields.ts";
 import { ensure } from "./support/response-judges.ts";
 import { judgeCaseLimit, onceJudge } from "./support/scan-case-judges.ts";
@@ -14,9 +15,6 @@ import { fewerThanAPage, nothingToJudge, readScroll, referenceRead } from "./sup
 import { sharedScanChecks } from "./support/scan-shared-checks.ts";
 import { describeCase } from "./support/scan-space.ts";
 import { type ScanSubject, subjectReadCheck } from "./support/scan-subject.ts";
-
-const statisticIdentity = (r: Record<string, unknown>) =>
-  `${typeName(String(r.lookupType))}|${String(r.source)}|${String(r.unmappedValue)}`;
 
 const statisticFields = {
   sortFields: [

@@ -148,9 +148,33 @@ export function createReferenceCore(world: FixtureData, options: ReferenceOption
   };
 }
 
-/** Variants that change the fixture world rather than behaviour: wider tenant lists. */
+/** Variants that change the fixture world rather than behaviour: wider tenant lists, statistics that
+ *  share an unmapped value. */
 function withVariantFixtures(fixtures: FixtureData, variants: ReadonlySet<VariantName>): FixtureData {
-  if (!variants.has("admin-administers-other-tenant")) return fixtures;
+  const world = variants.has("statistics-sharing-a-value") ? withSharedValues(fixtures) : fixtures;
+  return variants.has("admin-administers-other-tenant") ? withWiderAdmin(world) : world;
+}
+
+/** A second record for every fifth statistic's unmapped value: created a second later, with another
+ *  candidate (none where the first had one) and score. */
+function withSharedValues(fixtures: FixtureData): FixtureData {
+  const seconds = fixtures.statistics
+    .filter((_, i) => i % 5 === 0)
+    .map((stat) => {
+      const { candidateLookupCode, candidateValue, ...rest } = stat;
+      return {
+        ...rest,
+        createdAt: stat.createdAt + 1000,
+        semanticScore: Math.round((1 - stat.semanticScore) * 1000) / 1000,
+        ...(candidateLookupCode === undefined
+          ? { candidateLookupCode: "OTHER", candidateValue: "Another candidate" }
+          : {}),
+      };
+    });
+  return { ...fixtures, statistics: [...fixtures.statistics, ...seconds] };
+}
+
+function withWiderAdmin(fixtures: FixtureData): FixtureData {
   const [first, second] = fixtures.tenants;
   if (!first || !second) return fixtures;
   const role = `ROLE_ADMIN_TENANT_${first.id}`;

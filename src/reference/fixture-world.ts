@@ -200,10 +200,12 @@ export function fixtureWorld(
   const statKeys = new Set<string>();
   statistics.forEach((stat, i) => {
     knownTenant(s.file, `${s.pointer}/${i}/tenantId`, stat.tenantId);
-    const key = `${stat.tenantId}\u0000${stat.lookupType}\u0000${stat.source}\u0000${stat.unmappedValue}`;
+    // One unmapped value may have several records (the document names no key); the time each was created
+    // tells them apart.
+    const key = `${stat.tenantId}\u0000${stat.lookupType}\u0000${stat.source}\u0000${stat.unmappedValue}\u0000${stat.createdAt}`;
     if (statKeys.has(key)) {
       throw new FixtureError(
-        `${s.file}: ${s.pointer}/${i}: duplicate statistic (lookupType, source, unmappedValue) = (${stat.lookupType}, ${stat.source}, ${stat.unmappedValue})`,
+        `${s.file}: ${s.pointer}/${i}: duplicate statistic (lookupType, source, unmappedValue, createdAt) = (${stat.lookupType}, ${stat.source}, ${stat.unmappedValue}, ${stat.createdAt}): give the second record of one unmapped value another createdAt`,
       );
     }
     statKeys.add(key);

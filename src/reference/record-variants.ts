@@ -38,7 +38,7 @@ function extras(kind: RecordKind, record: Record<string, unknown>): Record<strin
       };
     case "statistic":
       return {
-        id: `${type}:${String(record.source)}:${String(record.unmappedValue)}`,
+        id: `${type}:${String(record.source)}:${String(record.unmappedValue)}:${String(record.createdAt)}`,
         lookupTypeUri: `rdm/lookupTypes/${type}`,
         reviewed: false,
       };

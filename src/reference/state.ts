@@ -25,7 +25,7 @@ export interface ReferenceState {
   readonly tokensByClient: Map<string, IssuedToken[]>;
   /** By tenant. */
   readonly lookups: Map<string, LookupTable>;
-  /** By tenant, in identity order (lookupType, source, unmappedValue). */
+  /** By tenant, in identity order (lookupType, source, unmappedValue, createdAt). */
   readonly statistics: Map<string, readonly Statistic[]>;
   /** By tenant, then lookup type name, ordered by createdAt then value. */
   readonly blockedValues: Map<string, Map<string, readonly BlockedValue[]>>;
@@ -37,7 +37,8 @@ export function compareStatisticIdentity(a: Statistic, b: Statistic): number {
   if (a.lookupType !== b.lookupType) return a.lookupType < b.lookupType ? -1 : 1;
   if (a.source !== b.source) return a.source < b.source ? -1 : 1;
   if (a.unmappedValue !== b.unmappedValue) return a.unmappedValue < b.unmappedValue ? -1 : 1;
-  return 0;
+  // One value may have several records (the document names no key): the earlier created first.
+  return a.createdAt - b.createdAt;
 }
 
 function compareBlocked(a: BlockedValue, b: BlockedValue): number {

@@ -325,6 +325,12 @@ export const VARIANTS = [
     "fields of a record beyond the document's field tables: not shown (the document restricts event objects to listed fields, never the records of the scans and listings)",
     "lookups also carry uri, createdBy, createdDate and labels; statistics id, lookupTypeUri and reviewed; blocked values id and reason",
   ),
+  variant(
+    "statistics-sharing-a-value",
+    "statistic-key",
+    'whether one unmapped value of a lookup type and source has one statistic or several: not shown (a statistic "relates unmapped source values to candidate lookup codes"; the document names no key)',
+    "every fifth statistic has a second record for the same lookupType, source and unmappedValue, created a second later, with another candidate and score",
+  ),
 ] as const satisfies readonly VariantEntry[];
 
 export type VariantName = (typeof VARIANTS)[number]["name"];

@@ -26,11 +26,18 @@ export type Rec = Record<string, unknown>;
 /** The three scans of the document. */
 export type ScanKind = "lookups" | "autopilot" | "autopilot-type";
 
+/** An autopilot match statistic's identity. The document names no key: a statistic relates an unmapped
+ *  source value to a candidate, so one value may have several records; the time it was created ("Epoch
+ *  milliseconds when the record was created", which nothing changes) tells them apart. */
+export function statisticIdentity(record: Rec): string {
+  return `${typeName(String(record.lookupType))}|${String(record.source)}|${String(record.unmappedValue)}|${String(record.createdAt)}`;
+}
+
 /** A record's identity per scan: what "no record twice, none missing" counts. */
 export function identityOf(kind: ScanKind, record: Rec): string {
   return kind === "lookups"
     ? `${typeName(String(record.type))}/${String(record.code)}`
-    : `${typeName(String(record.lookupType))}|${String(record.source)}|${String(record.unmappedValue)}`;
+    : statisticIdentity(record);
 }
 
 export function blockedIdentity(value: BlockedValue | Rec): string {

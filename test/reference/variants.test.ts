@@ -291,6 +291,15 @@ const SHOWS: Record<VariantName, (h: Harness) => Promise<boolean>> = {
     });
     return "uri" in (lookup ?? {}) && "id" in ((blocked.body as object[])[0] ?? {});
   },
+  "statistics-sharing-a-value": async (h) => {
+    const stats = (
+      (await scan(h, "/configuration/acme/autopilot/stats/_scan?limit=100")).body as {
+        values: { lookupType: string; source: string; unmappedValue: string }[];
+      }
+    ).values;
+    const keys = stats.map((s) => `${s.lookupType}|${s.source}|${s.unmappedValue}`);
+    return new Set(keys).size < keys.length;
+  },
   "service-answers-extra-fields": async (h) => {
     const a = await h.call("GET", "/healthcheck", { token: await viewer(h) });
     return Object.keys(a.body as object).length > 1;

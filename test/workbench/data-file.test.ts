@@ -68,6 +68,21 @@ describe("the example data file", () => {
     expect(Object.isFrozen(document.tenants)).toBe(false);
   });
 
+  it("takes two statistics of one unmapped value created at different times (the document names no key), refuses two created at once", () => {
+    const document = exampleDocument();
+    const first = (document.statistics ?? [])[0] as NonNullable<ReferenceData["statistics"]>[number];
+    document.statistics = [...(document.statistics ?? []), { ...first, createdAt: first.createdAt + 1000 }];
+    const ref = createReference({ data: document });
+    const held = ref.state.statistics.get(first.tenantId) ?? [];
+    expect(
+      held.filter((s) => s.unmappedValue === first.unmappedValue && s.source === first.source),
+    ).toHaveLength(2);
+    document.statistics.push({ ...first });
+    expect(() => createReference({ data: document })).toThrow(
+      /duplicate statistic \(lookupType, source, unmappedValue, createdAt\) = .*give the second record of one unmapped value another createdAt/,
+    );
+  });
+
   it("every example entry the errors offer is itself valid", () => {
     const world = {
       tenants: [JSON.parse(exampleEntry("tenants") ?? "null")],
