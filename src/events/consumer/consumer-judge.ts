@@ -329,7 +329,9 @@ function judgeWith(stream: ConsumerStream, view: ConsumerView, versioned: boolea
         return outcomeOf<ConsumerEvidence>(
           text ? cases.filter((c) => LATEST_RULE.applies(c.object, ctx)).length : 0,
           [],
-          `the stream's objectVersion ${stream.choice.objectVersion === "absent" ? "is absent" : "comes as a number"}; to exercise it: ${rule.exercise}`,
+          stream.choice.objectVersion === "string"
+            ? "no object's latest message arrived before an older one or carried an older timestamp, so reading the digits changed nothing"
+            : `the stream's objectVersion ${stream.choice.objectVersion === "absent" ? "is absent" : "comes as a number"}; to exercise it: ${rule.exercise}`,
         );
       }
       const opportunities =

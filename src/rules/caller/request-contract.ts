@@ -7,8 +7,8 @@
 // the shape of a lookup URI in the delete task, paging by offset or the scrollId, not by a parameter the
 // operation does not define). Where the document is silent (the token request, the scroll id's encoding,
 // sort field names, the filter grammar, the lookups scan's limit bounds, a query parameter nothing relies
-// on) every reasonable request passes. Where the two addresses differ, each operation is sent to its own. One rule, not one per mistake: each finding names the operation,
-// the member and the document's words.
+// on) every reasonable request passes. Where the two addresses differ, each operation is sent to its own.
+// One rule, not one per mistake: each finding names the operation, the member and the document's words.
 import { defineRule } from "../../check/index.ts";
 import {
   type ContractOperation,
